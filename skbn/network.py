@@ -1,0 +1,644 @@
+"""Discrete Bayesian networks: a DAG, the states of every node and one CPT per node.
+
+The joint distribution factorises over the families of the DAG,
+
+.. math::
+
+    p(x_1, \\dots, x_d) = \\prod_{i=1}^{d} \\theta_{x_i \\mid x_{\\mathrm{pa}(i)}},
+
+so the log-likelihood of a complete row is
+``log p(x) = sum_i log theta[x_i | x_pa(i)]``. Rows with missing cells are scored by
+their marginal likelihood ``log sum_{x_m} p(x_o, x_m)``, computed exactly by variable
+elimination (one run per missingness pattern, vectorised over the rows sharing it).
+"""
+
+import heapq
+from itertools import product
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+from sklearn.utils import check_random_state
+
+__all__ = ["DiscreteBayesianNetwork"]
+
+_SUM_TOL = 1e-6
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class DiscreteBayesianNetwork:
+    """A discrete Bayesian network with fixed structure and conditional probability tables.
+
+    The network defines the joint distribution
+
+    .. math::
+
+        p(x) = \\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i},
+        \\qquad \\log p(x) = \\sum_i \\log \\theta_{x_i \\mid \\mathrm{pa}_i},
+
+    where :math:`\\theta_{k \\mid j}` is the probability that node :math:`i` takes its
+    :math:`k`-th state when its parents are in configuration :math:`j`.
+
+    Parameters
+    ----------
+    states : dict
+        Node name -> sequence of state labels. The node order is the dict's insertion order.
+    parents : dict
+        Node name -> sequence of parent names. A missing key means "no parents".
+    cpts : dict
+        Node name -> array of shape ``(r_parent_1, ..., r_parent_k, r_node)``. The axes
+        follow ``parents[node]`` and the last axis is the node itself; every slice along
+        the last axis (one parent configuration) sums to 1 within ``1e-6``.
+
+    Attributes
+    ----------
+    nodes : list
+        Node names, in node order.
+    states : dict
+        Node name -> list of state labels.
+    parents : dict
+        Node name -> tuple of parent names (every node has a key).
+    cpts : dict
+        Node name -> read-only float64 ndarray of shape ``(r_pa_1, ..., r_pa_k, r_node)``.
+    cardinalities : ndarray of shape (n_nodes,), dtype int64
+        Number of states ``r_i`` of each node, in node order.
+    edges : list of (parent, child) tuples
+        In node order of the child, then in parent order.
+
+    Raises
+    ------
+    ValueError
+        On an unknown parent, a cycle, a missing CPT, a CPT of the wrong shape, negative
+        probabilities, or CPT rows not summing to 1; the message names the node.
+
+    See Also
+    --------
+    skbn.io.read_bif, skbn.io.write_bif, skbn.datasets.asia_network
+
+    References
+    ----------
+    .. [1] D. Koller and N. Friedman, *Probabilistic Graphical Models*, MIT Press, 2009,
+       ch. 3 (factorisation) and ch. 9 (variable elimination).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbn.network import DiscreteBayesianNetwork
+    >>> net = DiscreteBayesianNetwork(
+    ...     states={"rain": ["yes", "no"], "wet": ["yes", "no"]},
+    ...     parents={"wet": ["rain"]},
+    ...     cpts={"rain": np.array([0.2, 0.8]),
+    ...           "wet": np.array([[0.9, 0.1], [0.1, 0.9]])})
+    >>> net
+    DiscreteBayesianNetwork(n_nodes=2, n_edges=1)
+    >>> net.query("rain", evidence={"wet": "yes"}).round(4).tolist()
+    [0.6923, 0.3077]
+    """
+
+    def __init__(self, states, parents, cpts):
+        states = dict(states)
+        parents = {} if parents is None else dict(parents)
+        cpts = dict(cpts)
+        self.nodes = list(states)
+        self.states = {}
+        for node, labels in states.items():
+            labels = list(labels)
+            if not labels:
+                raise ValueError(f"Node {node!r} has no states.")
+            if len(set(labels)) != len(labels):
+                raise ValueError(f"Node {node!r} has repeated state labels: {labels!r}.")
+            self.states[node] = labels
+        index = {node: i for i, node in enumerate(self.nodes)}
+        self._index = index
+        for node in parents:
+            if node not in index:
+                raise ValueError(f"Parents are given for unknown node {node!r}.")
+        self.parents = {}
+        for node in self.nodes:
+            pa = tuple(parents.get(node, ()) or ())
+            for p in pa:
+                if p not in index:
+                    raise ValueError(f"Node {node!r} has unknown parent {p!r}.")
+            if len(set(pa)) != len(pa):
+                raise ValueError(f"Node {node!r} lists a parent twice: {pa!r}.")
+            self.parents[node] = pa
+        self.cardinalities = np.array([len(self.states[v]) for v in self.nodes], dtype=np.int64)
+        self.edges = [(p, node) for node in self.nodes for p in self.parents[node]]
+        self._parent_idx = [tuple(index[p] for p in self.parents[v]) for v in self.nodes]
+        self._topo = self._kahn()  # raises on a cycle
+        for node in cpts:
+            if node not in index:
+                raise ValueError(f"A CPT is given for unknown node {node!r}.")
+        self.cpts = {}
+        for node in self.nodes:
+            self.cpts[node] = self._check_cpt(node, cpts.get(node))
+        with np.errstate(divide="ignore"):
+            self._log_cpts = [np.log(self.cpts[v]) for v in self.nodes]
+        for a in self._log_cpts:
+            a.flags.writeable = False
+
+    # ------------------------------------------------------------------ validation
+    def _kahn(self):
+        n = len(self.nodes)
+        children = [[] for _ in range(n)]
+        indegree = np.zeros(n, dtype=np.int64)
+        for i, pa in enumerate(self._parent_idx):
+            indegree[i] = len(pa)
+            for p in pa:
+                children[p].append(i)
+        heap = [i for i in range(n) if indegree[i] == 0]
+        heapq.heapify(heap)
+        order = []
+        while heap:
+            i = heapq.heappop(heap)
+            order.append(i)
+            for c in children[i]:
+                indegree[c] -= 1
+                if indegree[c] == 0:
+                    heapq.heappush(heap, c)
+        if len(order) < n:
+            in_cycle = [self.nodes[i] for i in range(n) if indegree[i] > 0]
+            raise ValueError(f"The parent sets contain a cycle through node(s) {in_cycle!r}.")
+        self._children = [tuple(c) for c in children]
+        return order
+
+    def _check_cpt(self, node, cpt):
+        if cpt is None:
+            raise ValueError(f"Missing CPT for node {node!r}.")
+        try:
+            cpt = np.array(cpt, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"CPT of node {node!r} is not numeric: {exc}") from None
+        expected = tuple(len(self.states[p]) for p in self.parents[node]) + (
+            len(self.states[node]),)
+        if cpt.shape != expected:
+            raise ValueError(
+                f"CPT of node {node!r} has shape {cpt.shape}, expected {expected} "
+                f"(parents {list(self.parents[node])!r} then the node itself).")
+        if not np.all(np.isfinite(cpt)):
+            raise ValueError(f"CPT of node {node!r} contains NaN or infinite values.")
+        if np.any(cpt < 0):
+            raise ValueError(f"CPT of node {node!r} contains negative probabilities.")
+        sums = cpt.sum(axis=-1)
+        bad = np.argwhere(np.abs(sums - 1.0) > _SUM_TOL)
+        if bad.size:
+            config = tuple(bad[0])
+            labels = {p: self.states[p][k] for p, k in zip(self.parents[node], config)}
+            raise ValueError(
+                f"CPT of node {node!r} does not sum to 1 for parent configuration "
+                f"{labels!r} (sum = {sums[config]!r}).")
+        cpt.flags.writeable = False
+        return cpt
+
+    # ------------------------------------------------------------------ structure
+    def __repr__(self):
+        return f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_edges={len(self.edges)})"
+
+    def topological_order(self):
+        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
+
+        Returns
+        -------
+        order : list
+            Every parent comes before its children.
+        """
+        return [self.nodes[i] for i in self._topo]
+
+    def to_networkx(self):
+        """The DAG as a ``networkx.DiGraph`` with a ``states`` attribute on every node.
+
+        Raises
+        ------
+        ImportError
+            If networkx is not installed.
+        """
+        try:
+            import networkx as nx
+        except ImportError as exc:  # pragma: no cover - networkx is a test dependency
+            raise ImportError(
+                "to_networkx requires networkx: pip install networkx") from exc
+        graph = nx.DiGraph()
+        for node in self.nodes:
+            graph.add_node(node, states=list(self.states[node]))
+        graph.add_edges_from(self.edges)
+        return graph
+
+    def to_dot(self):
+        """The DAG in Graphviz DOT format: ``digraph { "a" -> "b"; ... }``.
+
+        Returns
+        -------
+        dot : str
+        """
+        lines = ["digraph {"]
+        lines += [f"  {_dot_quote(v)};" for v in self.nodes]
+        lines += [f"  {_dot_quote(p)} -> {_dot_quote(c)};" for p, c in self.edges]
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------------ encoding
+    def _check_codes(self, codes):
+        codes = np.asarray(codes)
+        if codes.ndim != 2 or codes.shape[1] != len(self.nodes):
+            raise ValueError(
+                f"codes must have shape (n_samples, {len(self.nodes)}), got {codes.shape}.")
+        if codes.size and not np.issubdtype(codes.dtype, np.integer):
+            raise ValueError(f"codes must be integers, got dtype {codes.dtype}.")
+        codes = codes.astype(np.int64, copy=False)
+        if codes.size:
+            bad = (codes < -1) | (codes >= self.cardinalities)
+            if bad.any():
+                row, col = np.argwhere(bad)[0]
+                raise ValueError(
+                    f"Code {codes[row, col]} out of range for node {self.nodes[col]!r} "
+                    f"with {self.cardinalities[col]} states (row {row}).")
+        return codes
+
+    def _encode_frame(self, X):
+        if not isinstance(X, pd.DataFrame):
+            raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}.")
+        unknown = [c for c in X.columns if c not in self._index]
+        if unknown:
+            raise ValueError(f"X has columns that are not nodes of the network: {unknown!r}.")
+        codes = np.full((len(X), len(self.nodes)), -1, dtype=np.int64)
+        for pos, col in enumerate(X.columns):
+            values = np.asarray(X.iloc[:, pos], dtype=object)
+            codes[:, self._index[col]] = self._encode_values(col, values)
+        return codes
+
+    def _encode_values(self, node, values):
+        """Map state labels to codes; missing cells (None/NaN) -> -1."""
+        values = np.asarray(values, dtype=object)
+        missing = np.asarray(pd.isna(values), dtype=bool)
+        idx = pd.Index(self.states[node], dtype=object).get_indexer(values)
+        unknown = (idx < 0) & ~missing
+        if unknown.any():
+            value = values[np.argmax(unknown)]
+            raise ValueError(
+                f"Unknown state {value!r} in column {node!r}; the node's states are "
+                f"{self.states[node]!r}.")
+        return idx.astype(np.int64)
+
+    def _node_index(self, name):
+        try:
+            return self._index[name]
+        except (KeyError, TypeError):
+            raise ValueError(f"Unknown node {name!r}; nodes are {self.nodes!r}.") from None
+
+    def _state_code(self, node, label):
+        try:
+            return self.states[node].index(label)
+        except ValueError:
+            raise ValueError(
+                f"Unknown state {label!r} for node {node!r}; its states are "
+                f"{self.states[node]!r}.") from None
+
+    # ------------------------------------------------------------------ likelihood
+    def _complete_log_joint(self, codes):
+        """sum_i log theta[x_i | x_pa(i)] for complete rows (n, n_nodes) -> (n,)."""
+        out = np.zeros(codes.shape[0])
+        for i, pa in enumerate(self._parent_idx):
+            family = pa + (i,)
+            log_cpt = self._log_cpts[i]
+            flat = np.ravel_multi_index(tuple(codes[:, f] for f in family), log_cpt.shape)
+            out += log_cpt.ravel()[flat]
+        return out
+
+    def log_likelihood_codes(self, codes):
+        """Log-probability of each row of integer codes, missing cells marginalised.
+
+        .. math::
+
+            \\log p(x_o) = \\log \\sum_{x_m} \\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i}
+
+        where :math:`x_o` are the observed cells of the row and :math:`x_m` the missing
+        ones. Complete rows use a vectorised table look-up; the other rows are grouped by
+        missingness pattern and each group is marginalised exactly by variable elimination
+        (barren nodes pruned, min-fill order), vectorised over the rows of the group.
+
+        Parameters
+        ----------
+        codes : array-like of int, shape (n_samples, n_nodes)
+            State codes in node order; ``-1`` marks a missing cell.
+
+        Returns
+        -------
+        log_prob : ndarray of shape (n_samples,)
+            ``-inf`` where the row has probability 0.
+        """
+        codes = self._check_codes(codes)
+        out = np.empty(codes.shape[0])
+        observed = codes >= 0
+        complete = observed.all(axis=1)
+        out[complete] = self._complete_log_joint(codes[complete])
+        for rows, pattern in _missingness_groups(observed, ~complete):
+            values, log_scale = self._eliminate(codes[rows], pattern, keep=())
+            with np.errstate(divide="ignore"):
+                out[rows] = np.log(values) + log_scale
+        return out
+
+    def log_likelihood(self, X):
+        """Log-probability of each row of a DataFrame of state labels.
+
+        Columns are a subset of the nodes; absent columns and NaN/None cells are
+        marginalised exactly (see :meth:`log_likelihood_codes`).
+
+        Parameters
+        ----------
+        X : pandas.DataFrame of shape (n_samples, n_columns)
+
+        Returns
+        -------
+        log_prob : ndarray of shape (n_samples,)
+
+        Raises
+        ------
+        ValueError
+            For a column that is not a node, or a label that is not a state of its column.
+        """
+        return self.log_likelihood_codes(self._encode_frame(X))
+
+    # ------------------------------------------------------------------ inference
+    def predict_proba_codes(self, codes, target):
+        """Posterior ``P(target | observed cells of the row)`` for each row.
+
+        .. math::
+
+            P(x_t = k \\mid x_o) = \\frac{p(x_t = k, x_o)}{\\sum_{k'} p(x_t = k', x_o)}
+
+        The target's own column of ``codes`` is ignored. Rows whose evidence has
+        probability 0 get the uniform distribution (never NaN).
+
+        Parameters
+        ----------
+        codes : array-like of int, shape (n_samples, n_nodes)
+            State codes in node order; ``-1`` marks a missing cell.
+        target : int
+            Index of the target node.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, r_target)
+            Rows sum to 1.
+        """
+        codes = self._check_codes(codes)
+        n_nodes = len(self.nodes)
+        if not (isinstance(target, (int, np.integer)) and 0 <= target < n_nodes):
+            raise ValueError(f"target must be a node index in [0, {n_nodes}), got {target!r}.")
+        target = int(target)
+        r_t = int(self.cardinalities[target])
+        codes = codes.copy()
+        codes[:, target] = -1
+        observed = codes >= 0
+        observed[:, target] = True
+        complete = observed.all(axis=1)
+        proba = np.empty((codes.shape[0], r_t))
+        sub = codes[complete]
+        log_joint = np.empty((sub.shape[0], r_t))
+        for k in range(r_t):
+            sub[:, target] = k
+            log_joint[:, k] = self._complete_log_joint(sub)
+        proba[complete] = _normalise_log(log_joint)
+        observed[:, target] = False
+        for rows, pattern in _missingness_groups(observed, ~complete):
+            values, _ = self._eliminate(codes[rows], pattern, keep=(target,))
+            proba[rows] = _normalise(values)
+        return proba
+
+    def query(self, variables, evidence=None):
+        """Exact posterior joint distribution of ``variables`` given ``evidence``.
+
+        .. math::
+
+            P(x_Q \\mid x_E = e) = \\frac{\\sum_{x_R} p(x_Q, x_R, e)}{\\sum_{x_Q, x_R} p(x_Q, x_R, e)}
+
+        computed by variable elimination over the relevant (non-barren) nodes.
+
+        Parameters
+        ----------
+        variables : node name or list of node names
+        evidence : dict, optional
+            Node name -> observed state label.
+
+        Returns
+        -------
+        proba : pandas.Series
+            Probabilities summing to 1, indexed by the states of the variable (an
+            ``Index`` named after it) or by every combination of states of the variables
+            (a ``MultiIndex``, the last variable varying fastest).
+
+        Raises
+        ------
+        ValueError
+            For an unknown node or state, a variable that is also in the evidence, a
+            repeated variable, or evidence of probability 0.
+        """
+        single = not isinstance(variables, (list, tuple))
+        variables = [variables] if single else list(variables)
+        if not variables:
+            raise ValueError("query needs at least one variable.")
+        evidence = dict(evidence or {})
+        keep = tuple(self._node_index(v) for v in variables)
+        if len(set(keep)) != len(keep):
+            raise ValueError(f"A variable is repeated in {variables!r}.")
+        codes = np.full((1, len(self.nodes)), -1, dtype=np.int64)
+        for name, label in evidence.items():
+            i = self._node_index(name)
+            if name in variables:
+                raise ValueError(f"Node {name!r} is both a query variable and in the evidence.")
+            codes[0, i] = self._state_code(name, label)
+        values, _ = self._eliminate(codes, codes[0] >= 0, keep=keep)
+        table = values[0]
+        total = table.sum()
+        if not total > 0:
+            raise ValueError(f"The evidence {evidence!r} has probability 0.")
+        table = table / total
+        labels = [self.states[v] for v in variables]
+        if single:
+            index = pd.Index(labels[0], name=variables[0])
+        else:
+            index = pd.MultiIndex.from_tuples(list(product(*labels)), names=variables)
+        return pd.Series(table.ravel(), index=index, name="probability")
+
+    def _relevant_nodes(self, kept):
+        """Ancestral closure of ``kept``: every other node is barren and sums out to 1."""
+        relevant = np.zeros(len(self.nodes), dtype=bool)
+        stack = list(kept)
+        while stack:
+            i = stack.pop()
+            if not relevant[i]:
+                relevant[i] = True
+                stack.extend(self._parent_idx[i])
+        return relevant
+
+    def _eliminate(self, codes, observed, keep):
+        """Batched variable elimination for rows sharing one missingness pattern.
+
+        Parameters
+        ----------
+        codes : int ndarray (B, n_nodes); cells with ``observed[j]`` True are valid codes.
+        observed : bool ndarray (n_nodes,), the pattern; ``keep`` nodes must be False.
+        keep : tuple of node indices left in the result (not summed out).
+
+        Returns
+        -------
+        values : ndarray (B, r_keep_1, ..., r_keep_k); ``values * exp(log_scale)`` is
+            ``p(x_keep, x_o)`` (rescaled on the way to avoid underflow). Rows with
+            ``log_scale == -inf`` have probability 0 and all-zero ``values``.
+        log_scale : ndarray (B,)
+        """
+        n_rows = codes.shape[0]
+        relevant = self._relevant_nodes(list(np.flatnonzero(observed)) + list(keep))
+        log_scale = np.zeros(n_rows)
+        factors = []  # (scope: tuple of node indices, values: (b, *dims) with b in {1, B})
+        with np.errstate(divide="ignore"):
+            for i in np.flatnonzero(relevant):
+                family = self._parent_idx[i] + (i,)
+                obs_axes = [a for a, v in enumerate(family) if observed[v]]
+                miss_axes = [a for a, v in enumerate(family) if not observed[v]]
+                cpt = self.cpts[self.nodes[i]]
+                if obs_axes:
+                    reduced = cpt.transpose(obs_axes + miss_axes)[
+                        tuple(codes[:, family[a]] for a in obs_axes)]
+                else:
+                    reduced = cpt[None]
+                scope = tuple(family[a] for a in miss_axes)
+                if scope:
+                    factors.append((scope, reduced))
+                else:
+                    log_scale += np.log(reduced)
+            keep_set = set(keep)
+            to_eliminate = sorted({v for s, _ in factors for v in s} - keep_set)
+            for v in _min_fill_order([s for s, _ in factors], to_eliminate):
+                touching = [f for f in factors if v in f[0]]
+                factors = [f for f in factors if v not in f[0]]
+                scope = tuple(sorted({u for s, _ in touching for u in s} - {v}))
+                values = _einsum(touching, scope)
+                if scope:
+                    peak = values.max(axis=tuple(range(1, values.ndim)))
+                    safe = np.where(peak > 0, peak, 1.0)
+                    values = values / safe.reshape((-1,) + (1,) * len(scope))
+                    log_scale = log_scale + np.log(peak)
+                    factors.append((scope, values))
+                else:
+                    log_scale = log_scale + np.log(values)
+        dims = tuple(int(self.cardinalities[k]) for k in keep)
+        if factors:
+            values = _einsum(factors, keep)
+        else:
+            values = np.ones((1,) + dims)
+        values = np.broadcast_to(values, (n_rows,) + dims)
+        possible = np.isfinite(log_scale).reshape((-1,) + (1,) * len(keep))
+        return np.where(possible, values, 0.0), log_scale
+
+    # ------------------------------------------------------------------ sampling
+    def sample(self, n_samples=1, random_state=None):
+        """Draw rows by forward (ancestral) sampling.
+
+        Nodes are drawn in topological order; node :math:`i` takes state
+        :math:`\\min\\{k : u < \\sum_{l \\le k} \\theta_{l \\mid \\mathrm{pa}_i}\\}` with one
+        uniform :math:`u` per row (inverse CDF of its CPT row).
+
+        Parameters
+        ----------
+        n_samples : int, default=1
+        random_state : int, RandomState instance or None, default=None
+
+        Returns
+        -------
+        X : pandas.DataFrame of shape (n_samples, n_nodes)
+            One ``Categorical`` column per node (categories = the node's states), in node
+            order.
+        """
+        if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
+            raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
+        rng = check_random_state(random_state)
+        n_samples = int(n_samples)
+        codes = np.zeros((n_samples, len(self.nodes)), dtype=np.int64)
+        for i in self._topo:
+            pa = self._parent_idx[i]
+            cpt = self.cpts[self.nodes[i]]
+            r = cpt.shape[-1]
+            cum = np.cumsum(cpt.reshape(-1, r), axis=1)
+            cum /= cum[:, -1:]
+            if pa:
+                config = np.ravel_multi_index(tuple(codes[:, p] for p in pa), cpt.shape[:-1])
+            else:
+                config = np.zeros(n_samples, dtype=np.intp)
+            u = rng.random_sample(n_samples)
+            codes[:, i] = np.minimum((u[:, None] >= cum[config]).sum(axis=1), r - 1)
+        return pd.DataFrame({
+            node: pd.Categorical.from_codes(codes[:, i], categories=self.states[node])
+            for i, node in enumerate(self.nodes)})
+
+
+# ---------------------------------------------------------------------- helpers
+def _dot_quote(name):
+    text = str(name).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"'
+
+
+def _missingness_groups(observed, rows_mask):
+    """Yield (row indices, observed pattern) for each distinct pattern among ``rows_mask``."""
+    rows = np.flatnonzero(rows_mask)
+    if rows.size == 0:
+        return
+    patterns, inverse = np.unique(observed[rows], axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    for g, pattern in enumerate(patterns):
+        yield rows[inverse == g], pattern
+
+
+def _min_fill_order(scopes, to_eliminate):
+    """Greedy min-fill elimination order over the interaction graph; ties by node index."""
+    neighbours = {}
+    for scope in scopes:
+        for u in scope:
+            neighbours.setdefault(u, set()).update(w for w in scope if w != u)
+    remaining = set(to_eliminate)
+    order = []
+    while remaining:
+        best, best_fill = None, None
+        for v in sorted(remaining):
+            nb = sorted(neighbours.get(v, ()))
+            fill = sum(1 for a in range(len(nb)) for b in nb[a + 1:]
+                       if b not in neighbours[nb[a]])
+            if best_fill is None or fill < best_fill:
+                best, best_fill = v, fill
+        nb = neighbours.pop(best, set())
+        for u in nb:
+            neighbours[u].discard(best)
+            neighbours[u].update(w for w in nb if w != u)
+        remaining.remove(best)
+        order.append(best)
+    return order
+
+
+def _einsum(factors, out_scope):
+    """Product of factors (leading batch axis) summed onto ``out_scope``."""
+    letters = {}
+    operands = []
+    for scope, values in factors:
+        sub = "".join(letters.setdefault(v, _LETTERS[len(letters)]) for v in scope)
+        operands += [values, "..." + sub]
+    out = "..." + "".join(letters[v] for v in out_scope)
+    spec = ",".join(operands[1::2]) + "->" + out
+    return np.einsum(spec, *operands[0::2], optimize=len(factors) > 2)
+
+
+def _normalise(values):
+    """Rows of (n, r) non-negative values -> probabilities; all-zero rows -> uniform."""
+    values = np.asarray(values, dtype=np.float64)
+    total = values.sum(axis=1, keepdims=True)
+    uniform = np.full_like(values, 1.0 / values.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, values / np.where(total > 0, total, 1.0), uniform)
+
+
+def _normalise_log(log_values):
+    """Rows of (n, r) log-values -> probabilities via logsumexp; all -inf rows -> uniform."""
+    log_total = logsumexp(log_values, axis=1, keepdims=True)
+    ok = np.isfinite(log_total)
+    with np.errstate(invalid="ignore"):
+        proba = np.exp(log_values - np.where(ok, log_total, 0.0))
+    return np.where(ok, proba, 1.0 / log_values.shape[1])
