@@ -1,0 +1,365 @@
+"""Reading and writing discrete Bayesian networks in the BIF format.
+
+Supported grammar (the one of the bnlearn repository's ``.bif`` files)::
+
+    network <name> { property ... ; }                 // skipped
+    variable <name> {
+      type discrete [ <k> ] { <s1>, <s2>, ... };
+      property ... ;                                  // skipped
+    }
+    probability ( <X> ) { table <p1>, <p2>, ...; }
+    probability ( <X> | <P1>, <P2> ) {
+      (<p1 state>, <p2 state>) <v1>, <v2>, ...;       // one row per parent configuration
+      default <v1>, <v2>, ...;                        // rows not listed explicitly
+      table <v>, ...;                                 // all rows at once, see below
+    }
+
+Comments ``// ...`` and ``/* ... */`` are ignored. In a ``table`` entry of a node with
+parents the values are listed with the node's own state varying slowest and the last
+parent fastest (the JavaBayes/pgmpy convention).
+"""
+
+import re
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+
+from .network import DiscreteBayesianNetwork
+
+__all__ = ["read_bif", "write_bif"]
+
+_RENORMALISE_TOL = 1e-4   # rows summing to 1 within this are re-normalised
+_EXACT_TOL = 1e-12        # ... but rows this close to 1 are kept as written (exact round trip)
+
+_TOKEN = re.compile(
+    r'(?P<comment>//[^\n]*|/\*.*?\*/)'
+    r'|(?P<string>"[^"]*")'
+    r'|(?P<punct>[{}()\[\],;|])'
+    r'|(?P<word>[^\s{}()\[\],;|"]+)'
+    r'|(?P<space>\s+)'
+    r'|(?P<bad>.)',
+    re.DOTALL)
+
+
+_PUNCT = frozenset("{}()[],;|")
+
+
+class _Tokens:
+    """A token stream that knows line numbers and raises ``ValueError`` on surprises."""
+
+    def __init__(self, text):
+        self.items = []
+        line = 1
+        for m in _TOKEN.finditer(text):
+            kind, value = m.lastgroup, m.group()
+            if kind == "bad":
+                raise ValueError(f"BIF line {line}: unexpected character {value!r}.")
+            if kind == "comment" and value.startswith("/*") and not value.endswith("*/"):
+                raise ValueError(f"BIF line {line}: unterminated /* comment.")
+            if kind in ("word", "punct", "string"):
+                self.items.append((value, line))
+            line += value.count("\n")
+        self.pos = 0
+        self.last_line = line
+
+    def peek(self):
+        return self.items[self.pos][0] if self.pos < len(self.items) else None
+
+    @property
+    def line(self):
+        return self.items[self.pos][1] if self.pos < len(self.items) else self.last_line
+
+    def next(self, what):
+        if self.pos >= len(self.items):
+            raise ValueError(f"BIF line {self.last_line}: unexpected end of input, "
+                             f"expected {what}.")
+        value = self.items[self.pos][0]
+        self.pos += 1
+        return value
+
+    def expect(self, token):
+        line = self.line
+        value = self.next(repr(token))
+        if value != token:
+            raise ValueError(f"BIF line {line}: expected {token!r}, found {value!r}.")
+
+    def word(self, what):
+        line = self.line
+        value = self.next(what)
+        if value in _PUNCT or value.startswith('"'):
+            raise ValueError(f"BIF line {line}: expected {what}, found {value!r}.")
+        return value
+
+    def number(self, what):
+        line = self.line
+        value = self.word(what)
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"BIF line {line}: expected {what}, found {value!r}.") from None
+        if not np.isfinite(number):
+            raise ValueError(f"BIF line {line}: {what} must be finite, found {value!r}.")
+        return number
+
+    def words_until(self, end, what):
+        """Comma-separated words up to ``end`` (consumed)."""
+        items = [self.word(what)]
+        while self.peek() == ",":
+            self.next(",")
+            items.append(self.word(what))
+        self.expect(end)
+        return items
+
+    def numbers_until_semicolon(self, what):
+        items = [self.number(what)]
+        while self.peek() != ";":
+            if self.peek() == ",":
+                self.next(",")
+            items.append(self.number(what))
+        self.expect(";")
+        return items
+
+    def skip_statement(self):
+        """Skip to the next ``;`` (property statements)."""
+        while self.next("';'") != ";":
+            pass
+
+    def skip_block(self):
+        """Skip a balanced ``{ ... }`` block (network block)."""
+        self.expect("{")
+        depth = 1
+        while depth:
+            token = self.next("'}'")
+            depth += {"{": 1, "}": -1}.get(token, 0)
+
+
+def read_bif(path_or_text):
+    """Read a discrete Bayesian network from BIF text or a ``.bif`` file.
+
+    Parameters
+    ----------
+    path_or_text : str or path-like
+        A path, or the BIF text itself (a ``str`` containing ``'{'`` is taken as text).
+
+    Returns
+    -------
+    network : DiscreteBayesianNetwork
+        Nodes in the order of the ``variable`` blocks; parents in the order of each
+        ``probability`` header.
+
+    Raises
+    ------
+    ValueError
+        On malformed input, with the line number and what was expected; on CPT rows that
+        do not sum to 1 within ``1e-4`` (rows within that tolerance are re-normalised).
+
+    Examples
+    --------
+    >>> from skbn.io import read_bif
+    >>> net = read_bif('''
+    ... variable a { type discrete [ 2 ] { yes, no }; }
+    ... probability ( a ) { table 0.25, 0.75; }''')
+    >>> net.cpts["a"].tolist()
+    [0.25, 0.75]
+    """
+    if isinstance(path_or_text, str) and "{" in path_or_text:
+        text = path_or_text
+    else:
+        text = Path(path_or_text).read_text()
+    tokens = _Tokens(text)
+    states, parents, cpts = {}, {}, {}
+    while tokens.peek() is not None:
+        line = tokens.line
+        keyword = tokens.next("a block")
+        if keyword == "network":
+            while tokens.peek() not in ("{", None):
+                tokens.next("'{'")
+            tokens.skip_block()
+        elif keyword == "variable":
+            name, labels = _read_variable(tokens)
+            if name in states:
+                raise ValueError(f"BIF line {line}: variable {name!r} declared twice.")
+            states[name] = labels
+        elif keyword == "probability":
+            node, pa, cpt = _read_probability(tokens, states, line)
+            if node in cpts:
+                raise ValueError(f"BIF line {line}: second probability block for {node!r}.")
+            parents[node], cpts[node] = pa, cpt
+        else:
+            raise ValueError(f"BIF line {line}: expected 'network', 'variable' or "
+                             f"'probability', found {keyword!r}.")
+    missing = [v for v in states if v not in cpts]
+    if missing:
+        raise ValueError(f"BIF: no probability block for variable(s) {missing!r}.")
+    return DiscreteBayesianNetwork(states, parents, cpts)
+
+
+def _read_variable(tokens):
+    name = tokens.word("a variable name")
+    tokens.expect("{")
+    labels = None
+    while tokens.peek() != "}":
+        line = tokens.line
+        keyword = tokens.next("'type' or 'property'")
+        if keyword == "property":
+            tokens.skip_statement()
+        elif keyword == "type":
+            kind = tokens.word("'discrete'")
+            if kind != "discrete":
+                raise ValueError(f"BIF line {line}: variable {name!r} has type {kind!r}; "
+                                 f"only 'discrete' is supported.")
+            tokens.expect("[")
+            count_line = tokens.line
+            count = tokens.word("the number of states")
+            if not count.isdigit():
+                raise ValueError(f"BIF line {count_line}: expected the number of states of "
+                                 f"{name!r}, found {count!r}.")
+            tokens.expect("]")
+            tokens.expect("{")
+            labels = tokens.words_until("}", f"a state of {name!r}")
+            tokens.expect(";")
+            if len(labels) != int(count):
+                raise ValueError(f"BIF line {line}: variable {name!r} declares {count} "
+                                 f"states but lists {len(labels)}: {labels!r}.")
+            if len(set(labels)) != len(labels):
+                raise ValueError(f"BIF line {line}: variable {name!r} repeats a state.")
+        else:
+            raise ValueError(f"BIF line {line}: expected 'type' or 'property' in variable "
+                             f"{name!r}, found {keyword!r}.")
+    tokens.expect("}")
+    if labels is None:
+        raise ValueError(f"BIF line {tokens.line}: variable {name!r} has no 'type' line.")
+    return name, labels
+
+
+def _read_probability(tokens, states, line):
+    tokens.expect("(")
+    node = tokens.word("a variable name")
+    pa = []
+    if tokens.peek() == "|":
+        tokens.next("'|'")
+        pa = tokens.words_until(")", "a parent name")
+    else:
+        tokens.expect(")")
+    for name in [node] + pa:
+        if name not in states:
+            role = "variable" if name == node else f"parent of {node!r}"
+            raise ValueError(f"BIF line {line}: unknown {role} {name!r} "
+                             f"(declare it in a 'variable' block first).")
+    shape = tuple(len(states[p]) for p in pa) + (len(states[node]),)
+    r = shape[-1]
+    table = np.full(shape, np.nan)
+    default = None
+    tokens.expect("{")
+    while tokens.peek() != "}":
+        row_line = tokens.line
+        head = tokens.next("a row, 'table', 'default' or '}'")
+        if head == "property":
+            tokens.skip_statement()
+            continue
+        if head == "(":
+            labels = tokens.words_until(")", "a parent state")
+            if len(labels) != len(pa):
+                raise ValueError(f"BIF line {row_line}: {node!r} has {len(pa)} parent(s) but "
+                                 f"the row lists {len(labels)} state(s).")
+            config = []
+            for p, label in zip(pa, labels):
+                if label not in states[p]:
+                    raise ValueError(f"BIF line {row_line}: {label!r} is not a state of "
+                                     f"parent {p!r} (states {states[p]!r}).")
+                config.append(states[p].index(label))
+            target = tuple(config)
+        elif head in ("table", "default"):
+            target = head
+        else:
+            raise ValueError(f"BIF line {row_line}: expected '(', 'table' or 'default' in "
+                             f"the probability block of {node!r}, found {head!r}.")
+        values = tokens.numbers_until_semicolon(f"a probability of {node!r}")
+        expected = table.size if target == "table" else r
+        if len(values) != expected:
+            raise ValueError(f"BIF line {row_line}: expected {expected} probabilities for "
+                             f"{node!r}, found {len(values)}.")
+        if target == "table":
+            values = np.array(values).reshape((r,) + shape[:-1])
+            table[...] = np.moveaxis(values, 0, -1)
+        elif target == "default":
+            default = values
+        else:
+            table[target] = values
+    tokens.expect("}")
+    unset = np.isnan(table[..., 0])
+    if default is not None:
+        table[unset] = default
+    elif unset.any():
+        config = tuple(np.argwhere(unset)[0])
+        labels = {p: states[p][k] for p, k in zip(pa, config)}
+        raise ValueError(f"BIF line {line}: no probabilities for {node!r} given parent "
+                         f"configuration {labels!r}.")
+    return node, pa, _renormalise(node, pa, table, states, line)
+
+
+def _renormalise(node, pa, table, states, line):
+    sums = table.sum(axis=-1, keepdims=True)
+    off = np.abs(sums[..., 0] - 1.0)
+    bad = (off > _RENORMALISE_TOL) | (table < 0).any(axis=-1)
+    if bad.any():
+        config = tuple(np.argwhere(bad)[0])
+        labels = {p: states[p][k] for p, k in zip(pa, config)}
+        raise ValueError(f"BIF line {line}: probabilities of {node!r} given {labels!r} "
+                         f"are negative or sum to {float(sums[config][0])!r}, not 1.")
+    return np.where((off > _EXACT_TOL)[..., None], table / sums, table)
+
+
+def _bif_name(name):
+    text = str(name)
+    if not text or re.search(r'[\s{}()\[\],;|"]', text) or text.startswith(("//", "/*")):
+        raise ValueError(f"Name {text!r} cannot be written to BIF (spaces or punctuation).")
+    return text
+
+
+def write_bif(network, path=None):
+    """Write a network as BIF text (and to ``path`` when given).
+
+    Probabilities are written with ``repr(float)`` (shortest exact representation), so
+    ``read_bif(write_bif(net))`` reproduces every CPT exactly.
+
+    Parameters
+    ----------
+    network : DiscreteBayesianNetwork
+    path : str or path-like, optional
+
+    Returns
+    -------
+    text : str
+
+    Raises
+    ------
+    ValueError
+        If a node or state name contains whitespace or BIF punctuation.
+    """
+    lines = ["network unknown {", "}"]
+    for node in network.nodes:
+        labels = ", ".join(_bif_name(s) for s in network.states[node])
+        lines += [f"variable {_bif_name(node)} {{",
+                  f"  type discrete [ {len(network.states[node])} ] {{ {labels} }};", "}"]
+    for node in network.nodes:
+        pa = network.parents[node]
+        cpt = network.cpts[node]
+        if not pa:
+            lines += [f"probability ( {_bif_name(node)} ) {{",
+                      f"  table {_format_row(cpt)};", "}"]
+            continue
+        lines.append(f"probability ( {_bif_name(node)} | {', '.join(map(_bif_name, pa))} ) {{")
+        for config in product(*(range(len(network.states[p])) for p in pa)):
+            labels = ", ".join(_bif_name(network.states[p][k]) for p, k in zip(pa, config))
+            lines.append(f"  ({labels}) {_format_row(cpt[config])};")
+        lines.append("}")
+    text = "\n".join(lines) + "\n"
+    if path is not None:
+        Path(path).write_text(text)
+    return text
+
+
+def _format_row(values):
+    return ", ".join(repr(float(v)) for v in values)
