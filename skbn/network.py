@@ -181,7 +181,7 @@ class DiscreteBayesianNetwork:
             raise ValueError(f"CPT of node {node!r} contains negative probabilities.")
         sums = cpt.sum(axis=-1)
         bad = np.argwhere(np.abs(sums - 1.0) > _SUM_TOL)
-        if bad.size:
+        if len(bad):
             config = tuple(bad[0])
             labels = {p: self.states[p][k] for p, k in zip(self.parents[node], config)}
             raise ValueError(
