@@ -1,0 +1,116 @@
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skbn.datasets import asia_network
+from skbn.io import read_bif, write_bif
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "networks"
+BIF_FILES = sorted(SHARED.glob("*.bif")) if SHARED.is_dir() else []
+
+
+def assert_same_network(a, b):
+    assert a.nodes == b.nodes
+    assert a.states == b.states
+    assert a.parents == b.parents
+    for node in a.nodes:
+        np.testing.assert_array_equal(a.cpts[node], b.cpts[node], err_msg=node)
+
+
+@pytest.mark.parametrize("path", BIF_FILES, ids=lambda p: p.name)
+def test_round_trip_shared_networks(path, tmp_path):
+    net = read_bif(path)
+    out = tmp_path / path.name
+    text = write_bif(net, out)
+    assert out.read_text() == text
+    assert_same_network(net, read_bif(out))
+    assert_same_network(net, read_bif(text))
+    assert write_bif(read_bif(text)) == text
+
+
+def test_shared_networks_present_or_skip():
+    if not BIF_FILES:
+        pytest.skip(f"{SHARED} is absent")
+    net = read_bif(str(SHARED / "asia.bif"))
+    assert net.parents["either"] == ("lung", "tub")
+
+
+def test_round_trip_awkward_floats():
+    net = asia_network()
+    rng = np.random.default_rng(0)
+    cpts = {v: rng.dirichlet(np.ones(2), size=net.cpts[v].shape[:-1]) for v in net.nodes}
+    net = type(net)(net.states, net.parents, cpts)
+    assert_same_network(net, read_bif(write_bif(net)))
+
+
+GOOD = """
+// a small network
+network "demo" { property "software = test"; }
+variable a {
+  type discrete [ 2 ] { yes, no };
+  property "position = (1, 2)";
+}
+/* a block comment
+   over lines */
+variable b { type discrete [ 3 ] { x, y, <5 }; }
+probability ( a ) { table 0.25, 0.75; }
+probability ( b | a ) {
+  (yes) 0.2, 0.3, 0.5;
+  default 0.1, 0.1, 0.8;
+}
+"""
+
+
+def test_read_comments_properties_default():
+    net = read_bif(GOOD)
+    assert net.nodes == ["a", "b"]
+    assert net.states["b"] == ["x", "y", "<5"]
+    np.testing.assert_array_equal(net.cpts["b"], [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+
+
+def test_table_with_parents_lists_child_state_slowest():
+    text = GOOD.replace("(yes) 0.2, 0.3, 0.5;\n  default 0.1, 0.1, 0.8;",
+                        "table 0.2, 0.1, 0.3, 0.1, 0.5, 0.8;")
+    np.testing.assert_array_equal(read_bif(text).cpts["b"],
+                                  [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+
+
+def test_tiny_rounding_is_renormalised_but_real_error_is_not():
+    net = read_bif(GOOD.replace("table 0.25, 0.75", "table 0.33333, 0.66666"))
+    np.testing.assert_allclose(net.cpts["a"], [1 / 3, 2 / 3], rtol=1e-5)
+    assert net.cpts["a"].sum() == pytest.approx(1, abs=1e-15)
+    with pytest.raises(ValueError, match=r"'b' given \{'a': 'yes'\}.*sum"):
+        read_bif(GOOD.replace("0.2, 0.3, 0.5", "0.2, 0.3, 0.6"))
+
+
+@pytest.mark.parametrize("old, new, match", [
+    ("0.1, 0.1, 0.8;\n}", "0.1, 0.1, 0.8;\n", r"end of input"),           # truncated
+    ("[ 3 ] { x, y, <5 }", "[ 3 ] { x, y }", r"line 10.*3 states.*lists 2"),
+    ("( b | a )", "( b | c )", r"line 12.*unknown parent of 'b' 'c'"),
+    ("0.2, 0.3, 0.5", "0.2, 0.3, abc", r"line 13.*probability of 'b'.*'abc'"),
+    ("0.2, 0.3, 0.5", "0.2, 0.8", r"line 13.*expected 3 probabilities.*found 2"),
+    ("(yes) 0.2", "(maybe) 0.2", r"line 13.*'maybe' is not a state of parent 'a'"),
+    ("table 0.25, 0.75", "table -0.25, 1.25", r"line 11.*negative"),
+    ("table 0.25", "table nan", r"line 11.*finite"),
+    ("variable b {", "varible b {", r"line 10.*'variable'"),
+    ("type discrete [ 3 ]", "type discrete [ three ]", r"line 10.*number of states"),
+    ("  default 0.1, 0.1, 0.8;\n", "", r"no probabilities for 'b'.*'no'"),
+    ("/* a block", "/ a block", r"line 8"),
+])
+def test_malformed_input_reports_line(old, new, match):
+    assert old in GOOD
+    with pytest.raises(ValueError, match=match):
+        read_bif(GOOD.replace(old, new))
+
+
+def test_missing_probability_block():
+    with pytest.raises(ValueError, match="no probability block.*'b'"):
+        read_bif(GOOD[:GOOD.index("probability ( b")])
+
+
+def test_write_rejects_unwritable_names():
+    net = asia_network()
+    bad = type(net)({"a b": ["x", "y"]}, {}, {"a b": [0.5, 0.5]})
+    with pytest.raises(ValueError, match="'a b'"):
+        write_bif(bad)
