@@ -1,0 +1,285 @@
+"""Encoding of discrete data into small integer codes, once, column by column.
+
+Every learner works on an :class:`EncodedData`: one Fortran-ordered array of
+non-negative integer codes (``codes[n, i]`` is the state index of variable ``i`` in
+row ``n``) and the declared number of states of every variable. State labels are
+kept separately (``categories_``) so that results can be reported by name.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+__all__ = ["EncodedData", "MAX_STATES", "encode_fit", "encode_transform", "encode_target"]
+
+#: Largest number of states accepted for one variable. Columns with more distinct values
+#: are almost always continuous measurements or identifiers, not categories.
+MAX_STATES = 1000
+
+MISSING = -1  # code of a missing (NaN) or marginalised cell at score time
+
+
+@dataclass(frozen=True)
+class EncodedData:
+    """Discrete data as integer codes.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_samples, n_variables)
+        Fortran-ordered unsigned integer codes; ``codes[:, i] < cardinalities[i]``.
+    cardinalities : ndarray of shape (n_variables,), dtype int64
+        Declared number of states ``r_i`` of every variable (unobserved states included).
+    names : tuple
+        Column labels, in column order.
+    """
+
+    codes: np.ndarray
+    cardinalities: np.ndarray
+    names: tuple
+
+    @property
+    def n_samples(self):
+        return self.codes.shape[0]
+
+    @property
+    def n_variables(self):
+        return self.codes.shape[1]
+
+
+def _code_dtype(cardinalities):
+    return np.uint8 if max(cardinalities, default=1) <= 256 else np.uint16
+
+
+def _as_columns(X):
+    """Return ``(names, columns)`` for a DataFrame or a 2-D array-like, refusing bad shapes."""
+    if sparse.issparse(X):
+        raise TypeError(
+            "skbn estimators need dense discrete data, but a sparse matrix was passed; "
+            "convert it with X.toarray() or pass a pandas DataFrame."
+        )
+    if isinstance(X, pd.Series):
+        raise ValueError(
+            "Expected 2D data (a DataFrame or 2-D array), got a Series; "
+            "use series.to_frame() for a single variable."
+        )
+    if isinstance(X, pd.DataFrame):
+        if X.columns.has_duplicates:
+            dup = X.columns[X.columns.duplicated()].unique().tolist()
+            raise ValueError(f"Duplicate column names are not allowed: {dup}.")
+        return list(X.columns), [X.iloc[:, j] for j in range(X.shape[1])]
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(
+            f"Expected 2D array, got {array.ndim}D array instead: reshape your data with "
+            "array.reshape(-1, 1) for a single feature or array.reshape(1, -1) for a single sample."
+        )
+    return list(range(array.shape[1])), [array[:, j] for j in range(array.shape[1])]
+
+
+def _check_shape(names, columns):
+    n_samples = len(columns[0]) if columns else 0
+    if not columns:
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape=({n_samples}, 0)) while a minimum of 1 is required."
+        )
+    if n_samples < 2:
+        raise ValueError(
+            f"Found array with {n_samples} sample(s) (shape=({n_samples}, {len(columns)})) while a "
+            "minimum of 2 is required to learn a Bayesian network."
+        )
+
+
+def _sorted_states(values):
+    """Observed states in a deterministic order: sorted, or by string form for mixed types."""
+    unique = pd.unique(values)
+    try:
+        return sorted(unique.tolist())
+    except TypeError:
+        return sorted(unique.tolist(), key=lambda v: (type(v).__name__, str(v)))
+
+
+def _infer_states(name, column):
+    """States of one training column, refusing NaN, continuous and huge-state columns."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        if column.isna().any():
+            raise ValueError(_nan_message(name))
+        return list(column.cat.categories)
+    values = np.asarray(column)
+    if values.dtype.kind == "c":
+        raise TypeError(f"Column {name!r} has complex values; skbn needs discrete states.")
+    if values.dtype.kind in "mM":
+        raise TypeError(f"Column {name!r} holds dates/times; encode them as categories first.")
+    if pd.isna(values).any():
+        raise ValueError(_nan_message(name))
+    if values.dtype.kind == "f":
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"Input X contains infinity in column {name!r}.")
+        if not np.all(values == np.round(values)):
+            raise ValueError(
+                f"Column {name!r} holds continuous (non-integer) floats; skbn learns networks of "
+                "discrete variables: discretize it first, e.g. with "
+                "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal')."
+            )
+    states = _sorted_states(values)
+    if len(states) > MAX_STATES:
+        hint = (
+            " It looks continuous: discretize it first, e.g. with "
+            "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal')."
+            if values.dtype.kind in "fiu"
+            else " Is it an identifier column? Drop it before fitting."
+        )
+        raise ValueError(
+            f"Column {name!r} has {len(states)} distinct values, more than the {MAX_STATES} "
+            f"states skbn accepts for one variable.{hint}"
+        )
+    return states
+
+
+def _nan_message(name):
+    return (
+        f"Input X contains NaN in column {name!r}; fitting assumes complete data. "
+        "Impute or drop incomplete rows (missing values are supported at score time)."
+    )
+
+
+def _codes_for(name, column, states, *, allow_missing, allow_unknown):
+    """Map a column's values to state indices; -1 marks missing (and, if allowed, unknown)."""
+    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype) and list(
+        column.cat.categories
+    ) == list(states):
+        codes = column.cat.codes.to_numpy().astype(np.int64)
+        missing = codes < 0
+    else:
+        values = np.asarray(column, dtype=object) if not isinstance(column, np.ndarray) else column
+        missing = np.asarray(pd.isna(values))
+        codes = pd.Index(states, dtype=object).get_indexer(pd.Index(values, dtype=object))
+        codes = np.asarray(codes, dtype=np.int64)
+        unknown = (codes < 0) & ~missing
+        if unknown.any() and not allow_unknown:
+            bad = values[np.flatnonzero(unknown)[0]]
+            raise ValueError(
+                f"Found unknown category {bad!r} in column {name!r} (known states: "
+                f"{list(states)[:20]}). Declare the full state space at fit time with a pandas "
+                "CategoricalDtype or the `categories=` parameter, or pass "
+                "handle_unknown='marginalize' to marginalise such cells out."
+            )
+    if missing.any() and not allow_missing:
+        raise ValueError(_nan_message(name))
+    return codes
+
+
+def _user_states(categories, names, j, name):
+    if isinstance(categories, dict):
+        return None if name not in categories else list(categories[name])
+    return list(categories[j])
+
+
+def encode_fit(X, categories="auto"):
+    """Encode training data.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    categories : "auto", list of sequences (one per column), or dict column -> sequence
+        Declared states; "auto" takes pandas categories, else the sorted observed values.
+
+    Returns
+    -------
+    data : EncodedData
+    states : list of lists
+        State labels per column (``categories_``).
+    """
+    names, columns = _as_columns(X)
+    _check_shape(names, columns)
+    if not (isinstance(categories, str) and categories == "auto"):
+        if not isinstance(categories, dict) and len(categories) != len(columns):
+            raise ValueError(
+                f"categories has {len(categories)} entries but X has {len(columns)} columns."
+            )
+    states = []
+    for j, (name, column) in enumerate(zip(names, columns)):
+        declared = None
+        if not (isinstance(categories, str) and categories == "auto"):
+            declared = _user_states(categories, names, j, name)
+        observed = _infer_states(name, column if isinstance(column, pd.Series) else pd.Series(column))
+        if declared is None:
+            states.append(observed)
+            continue
+        if len(set(map(repr, declared))) != len(declared):
+            raise ValueError(f"categories for column {name!r} contain duplicates.")
+        states.append(declared)
+    codes = _encode(names, columns, states, allow_missing=False, allow_unknown=False)
+    cardinalities = np.array([len(s) for s in states], dtype=np.int64)
+    if np.any(cardinalities == 0):
+        raise ValueError("Every variable needs at least one state.")
+    return EncodedData(
+        codes=np.asfortranarray(codes.astype(_code_dtype(cardinalities))),
+        cardinalities=cardinalities,
+        names=tuple(names),
+    ), states
+
+
+def _encode(names, columns, states, *, allow_missing, allow_unknown):
+    n_samples = len(columns[0])
+    codes = np.empty((n_samples, len(columns)), dtype=np.int64, order="F")
+    for j, (name, column, col_states) in enumerate(zip(names, columns, states)):
+        codes[:, j] = _codes_for(
+            name, column, col_states, allow_missing=allow_missing, allow_unknown=allow_unknown
+        )
+    return codes
+
+
+def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=True):
+    """Encode data at score time with the states learned in fit.
+
+    Columns are matched by name for DataFrames (extra columns are an error, absent
+    network variables are *not* allowed here: the caller decides) and by position for
+    arrays. Missing cells (NaN/None) and, with ``handle_unknown='marginalize'``, unknown
+    states become ``-1``.
+
+    Returns
+    -------
+    codes : ndarray of shape (n_samples, len(names)), int64, ``-1`` = marginalise.
+    """
+    got_names, columns = _as_columns(X)
+    if not columns or len(columns[0]) == 0:
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape=({len(columns[0]) if columns else 0}, "
+            f"{len(columns)})) while a minimum of 1 is required."
+        )
+    if isinstance(X, pd.DataFrame):
+        by_name = dict(zip(got_names, columns))
+        if set(got_names) != set(names) or len(got_names) != len(names):
+            missing = [n for n in names if n not in by_name]
+            extra = [n for n in got_names if n not in set(names)]
+            raise ValueError(
+                "The columns of X do not match those seen in fit: "
+                f"missing {missing}, unexpected {extra}."
+            )
+        columns = [by_name[n] for n in names]
+    elif len(columns) != len(names):
+        raise ValueError(
+            f"X has {len(columns)} features, but the model was fitted with {len(names)} features."
+        )
+    return _encode(
+        names, columns, states,
+        allow_missing=allow_missing, allow_unknown=handle_unknown == "marginalize",
+    )
+
+
+def encode_target(y, name="target"):
+    """Encode a 1-D target; returns ``(codes, states)``."""
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"y must be 1-D; got a DataFrame with {y.shape[1]} columns.")
+        y = y.iloc[:, 0]
+    if sparse.issparse(y):
+        raise TypeError("y must be a dense 1-D array; a sparse matrix was passed.")
+    series = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y).reshape(-1) if np.ndim(y) == 2 and np.shape(y)[1] == 1 else np.asarray(y))
+    if series.ndim != 1 or np.ndim(y) > 2 or (np.ndim(y) == 2 and np.shape(y)[1] != 1):
+        raise ValueError("y must be 1-D (one target variable).")
+    states = _infer_states(name, series)
+    codes = _codes_for(name, series, states, allow_missing=False, allow_unknown=False)
+    return codes, states

@@ -1,0 +1,6 @@
+"""Structure learners."""
+
+from skbn.estimators.chow_liu import ChowLiuTree
+from skbn.estimators.k2 import K2Structure
+
+__all__ = ["ChowLiuTree", "K2Structure"]

@@ -1,0 +1,225 @@
+"""The shared estimator shape: encode once, learn a DAG, fit CPTs, score by likelihood."""
+
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, DensityMixin
+
+from skbn._data import EncodedData, _as_columns, _code_dtype, encode_fit, encode_target, encode_transform
+from skbn.network import DiscreteBayesianNetwork
+from skbn.parameters import estimate_cpt
+from skbn.utils._sklearn_compat import (
+    Interval,
+    StrOptions,
+    available_if,
+    check_is_fitted,
+    validate_data,
+    validate_parameter_constraints,
+)
+
+#: Name of the target node when ``fit(X, y)`` gets a ``y`` without a name.
+DEFAULT_TARGET_NAME = "y"
+
+
+def _has_target(estimator):
+    """``available_if`` check: predict_proba needs a target node."""
+    check_is_fitted(estimator)
+    if estimator._target_index is None:
+        raise AttributeError(
+            "predict_proba needs a target: fit with fit(X, y) or set target=<column name>."
+        )
+    return True
+
+
+class _BaseStructureLearner(DensityMixin, BaseEstimator):
+    """Base class of the structure learners.
+
+    Subclasses implement ``_learn_structure(data) -> list[(parent_index, child_index)]``
+    and declare their own ``_parameter_constraints`` merged with these.
+
+    Common parameters
+    -----------------
+    categories : "auto", list of sequences or dict, default="auto"
+        State space of every column: "auto" uses pandas categories (unobserved ones kept)
+        or else the sorted observed values.
+    handle_unknown : {"error", "marginalize"}, default="error"
+        What a state never declared in fit does at score time: raise, or be treated as
+        missing and summed out of that row's likelihood.
+    target : column label or None, default=None
+        Column of ``X`` to predict with ``predict_proba`` (alternative to ``fit(X, y)``).
+    parameter_estimator : {"bayes", "mle"}, default="bayes"
+        CPT estimation: posterior mean under a BDeu-style Dirichlet prior with equivalent
+        sample size ``parameter_ess``, or maximum likelihood.
+    parameter_ess : float, default=1.0
+        Equivalent sample size of the CPT prior.
+    """
+
+    _parameter_constraints = {
+        "categories": [StrOptions({"auto"}), list, tuple, dict],
+        "handle_unknown": [StrOptions({"error", "marginalize"})],
+        "target": "no_validation",
+        "parameter_estimator": [StrOptions({"bayes", "mle"})],
+        "parameter_ess": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.input_tags.allow_nan = False
+        tags.target_tags.required = False
+        tags.non_deterministic = False
+        return tags
+
+    # ------------------------------------------------------------------ fit
+    def _validate_params(self):
+        validate_parameter_constraints(
+            self._parameter_constraints, self.get_params(deep=False), type(self).__name__
+        )
+
+    def fit(self, X, y=None):
+        """Learn the structure and the CPTs from complete discrete data.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Discrete data: categorical, string, bool or integer columns.
+        y : array-like of shape (n_samples,), default=None
+            Optional target; it becomes a node of the network and enables ``predict_proba``.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        names, _ = _as_columns(X)
+        validate_data(self, X, skip_check_array=True, reset=True)
+        data, states = encode_fit(X, self.categories)
+        target_index = None
+        if y is not None:
+            if self.target is not None:
+                raise ValueError("Pass either y to fit or target=..., not both.")
+            target_name = getattr(y, "name", None)
+            if target_name is None or target_name in data.names:
+                target_name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in data.names else "__target__"
+            y_codes, y_states = encode_target(y, target_name)
+            if len(y_codes) != data.n_samples:
+                raise ValueError(
+                    f"X has {data.n_samples} rows but y has {len(y_codes)}; they must match."
+                )
+            data = _append_column(data, y_codes, len(y_states), target_name)
+            states = states + [y_states]
+            target_index = data.n_variables - 1
+        elif self.target is not None:
+            if self.target not in data.names:
+                raise ValueError(f"target={self.target!r} is not a column of X (columns: {list(data.names)}).")
+            target_index = data.names.index(self.target)
+        self._target_index = target_index
+        self.categories_ = [np.asarray(s, dtype=object) for s in states[: len(names)]]
+        if target_index is not None:
+            self.classes_ = np.asarray(states[target_index])
+
+        edges = self._learn_structure(data)
+        self.network_ = self._fit_network(data, states, edges)
+        self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
+        return self
+
+    def _learn_structure(self, data):
+        raise NotImplementedError
+
+    def _fit_network(self, data, states, edges):
+        parents = [[] for _ in range(data.n_variables)]
+        for parent, child in edges:
+            parents[child].append(parent)
+        cpts = {
+            data.names[child]: estimate_cpt(
+                data.codes, data.cardinalities, child, sorted(pa),
+                method=self.parameter_estimator, ess=self.parameter_ess,
+            )
+            for child, pa in enumerate(parents)
+        }
+        return DiscreteBayesianNetwork(
+            states={name: list(s) for name, s in zip(data.names, states)},
+            parents={data.names[c]: [data.names[p] for p in sorted(pa)] for c, pa in enumerate(parents)},
+            cpts=cpts,
+        )
+
+    # --------------------------------------------------------------- scoring
+    def _encode(self, X, y=None):
+        """Codes over the network's nodes (``-1`` = marginalise) for scoring data."""
+        check_is_fitted(self)
+        nodes = self.network_.nodes
+        states = [self.network_.states[n] for n in nodes]
+        fitted_with_y = self._target_index is not None and self.target is None
+        x_nodes = nodes[:-1] if fitted_with_y else nodes
+        if self.target is not None and isinstance(X, pd.DataFrame) and self.target not in X.columns:
+            # predicting the target column: it may be left out of X
+            X = X.assign(**{self.target: np.nan})[list(self.feature_names_in_)]
+        validate_data(self, X, skip_check_array=True, reset=False)
+        codes = encode_transform(
+            X, x_nodes, states[: len(x_nodes)], handle_unknown=self.handle_unknown
+        )
+        if fitted_with_y:
+            target_codes = np.full((codes.shape[0], 1), -1, dtype=np.int64)
+            if y is not None:
+                target_codes[:, 0] = encode_transform(
+                    pd.DataFrame({0: np.asarray(y).reshape(-1)}), [0], [states[-1]],
+                    handle_unknown=self.handle_unknown,
+                )[:, 0]
+            codes = np.hstack([codes, target_codes])
+        return codes
+
+    def score_samples(self, X):
+        """Log-likelihood ``log p(x)`` of every row under the fitted network.
+
+        Missing cells (NaN), unknown states with ``handle_unknown='marginalize'`` and a
+        target fitted through ``y`` are summed out exactly.
+
+        Returns
+        -------
+        log_likelihood : ndarray of shape (n_samples,)
+        """
+        return self.network_.log_likelihood_codes(self._encode(X))
+
+    def score(self, X, y=None):
+        """Mean log-likelihood per row (of ``(x, y)`` when ``y`` is given with a fitted target).
+
+        Higher is better, so ``GridSearchCV`` and ``cross_val_score`` select by held-out
+        likelihood.
+        """
+        if y is not None and self._target_index is not None and self.target is None:
+            return float(np.mean(self.network_.log_likelihood_codes(self._encode(X, y))))
+        return float(np.mean(self.score_samples(X)))
+
+    @available_if(_has_target)
+    def predict_proba(self, X):
+        """Exact posterior ``P(target | observed columns of x)``, columns ordered as ``classes_``.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+        """
+        codes = self._encode(X)
+        return self.network_.predict_proba_codes(codes, self._target_index)
+
+    @available_if(_has_target)
+    def predict(self, X):
+        """Most probable target state per row (first in ``classes_`` order on ties)."""
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def sample(self, n_samples=1, random_state=None):
+        """Draw rows from the fitted network by forward sampling.
+
+        Returns
+        -------
+        samples : DataFrame of shape (n_samples, n_nodes) with categorical columns
+        """
+        check_is_fitted(self)
+        return self.network_.sample(n_samples, random_state=random_state)
+
+
+def _append_column(data, column_codes, cardinality, name):
+    cardinalities = np.append(data.cardinalities, cardinality)
+    codes = np.column_stack([data.codes, column_codes]).astype(_code_dtype(cardinalities))
+    return EncodedData(np.asfortranarray(codes), cardinalities, data.names + (name,))

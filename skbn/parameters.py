@@ -1,0 +1,40 @@
+"""Conditional probability tables from counts: maximum likelihood or Dirichlet (Bayesian).
+
+For node ``x`` with ``r`` states and parents with ``q`` joint configurations, the
+Bayesian estimate with a BDeu-style prior of equivalent sample size ``ess`` is the
+posterior mean
+
+    theta_{k|j} = (N_jk + ess / (q r)) / (N_j + ess / q),
+
+so unobserved parent configurations get the uniform distribution and no probability is 0.
+The maximum-likelihood estimate is ``N_jk / N_j`` (uniform where ``N_j = 0``).
+"""
+
+import math
+
+import numpy as np
+
+__all__ = ["estimate_cpt", "MAX_CPT_SIZE"]
+
+#: Largest CPT (cells) that is stored densely.
+MAX_CPT_SIZE = 50_000_000
+
+
+def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0):
+    """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``."""
+    columns = list(parents) + [child]
+    shape = tuple(int(cardinalities[c]) for c in columns)
+    size = math.prod(shape)
+    if size > MAX_CPT_SIZE:
+        raise ValueError(
+            f"The CPT of variable {child} with {len(parents)} parents would have {size} cells "
+            f"(more than {MAX_CPT_SIZE}); limit the in-degree (max_indegree / max_parents)."
+        )
+    flat = np.ravel_multi_index(tuple(codes[:, c] for c in columns), shape) if columns else 0
+    counts = np.bincount(np.ravel(flat), minlength=size).reshape(shape).astype(np.float64)
+    r = shape[-1]
+    if method == "bayes":
+        q = size // r
+        counts += ess / (q * r)
+    totals = counts.sum(axis=-1, keepdims=True)
+    return np.divide(counts, totals, out=np.full_like(counts, 1.0 / r), where=totals > 0)
