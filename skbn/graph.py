@@ -1,0 +1,894 @@
+"""DAG and PDAG toolkit: topological order, d-separation, CPDAGs, Meek rules, extensions.
+
+Conventions
+-----------
+* Nodes are hashable labels; the ``nodes`` sequence passed to every function fixes their
+  *position*. Internally nodes are integers (their positions) and adjacency is kept as sets of
+  ints; every output is sorted by node position, so no set or dict iteration order can decide a
+  result (outputs do not depend on ``PYTHONHASHSEED`` nor on the order of the input edges).
+* Edges are ``(parent, child)`` pairs of labels. Undirected edges of a :class:`PDAG` are stored
+  as ``(u, v)`` with ``u`` before ``v`` in node order.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Iterable, Sequence
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+__all__ = [
+    "PDAG",
+    "topological_order",
+    "is_acyclic",
+    "has_directed_path",
+    "ancestors",
+    "d_separated",
+    "markov_blanket",
+    "v_structures",
+    "dag_to_cpdag",
+    "meek_orient",
+    "pdag_to_dag",
+    "is_markov_equivalent",
+    "minimal_imap",
+    "random_dag",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# internal helpers (integer nodes)
+# ---------------------------------------------------------------------------------------------
+def _node_index(nodes) -> dict:
+    index = {}
+    for i, node in enumerate(nodes):
+        if node in index:
+            raise ValueError(f"duplicate node {node!r} in nodes")
+        index[node] = i
+    return index
+
+
+def _lookup(index, node):
+    try:
+        return index[node]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown node {node!r}") from None
+
+
+def _edge_ids(index, edges, what="edge") -> list:
+    """Map label pairs to sorted, de-duplicated integer pairs; reject self loops."""
+    out = set()
+    for edge in edges:
+        try:
+            u, v = edge
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} {edge!r} is not a (u, v) pair") from None
+        i, j = _lookup(index, u), _lookup(index, v)
+        if i == j:
+            raise ValueError(f"self loop on node {u!r}")
+        out.add((i, j))
+    return sorted(out)
+
+
+def _parents_children(n, pairs):
+    parents = [set() for _ in range(n)]
+    children = [set() for _ in range(n)]
+    for i, j in pairs:
+        parents[j].add(i)
+        children[i].add(j)
+    return parents, children
+
+
+def _topo_ids(n, parents, children):
+    """Kahn's algorithm with ties broken by position. Returns (order, leftover nodes)."""
+    indegree = [len(p) for p in parents]
+    heap = [i for i in range(n) if indegree[i] == 0]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        i = heapq.heappop(heap)
+        order.append(i)
+        for j in children[i]:
+            indegree[j] -= 1
+            if indegree[j] == 0:
+                heapq.heappush(heap, j)
+    leftover = [i for i in range(n) if indegree[i] > 0]
+    return order, leftover
+
+
+def _find_cycle(parents, leftover):
+    """A directed cycle among ``leftover`` (every leftover node has a leftover parent)."""
+    remaining = set(leftover)
+    start = min(leftover)
+    seen = {}
+    path = []
+    i = start
+    while i not in seen:
+        seen[i] = len(path)
+        path.append(i)
+        i = min(p for p in parents[i] if p in remaining)
+    cycle = path[seen[i]:]
+    cycle.reverse()  # we walked parent links: reverse to follow the arrows
+    return cycle
+
+
+def _check_dag(nodes, edges):
+    """Validate a DAG; return (index, pairs, parents, children, topological order of ids)."""
+    nodes = tuple(nodes)
+    index = _node_index(nodes)
+    pairs = _edge_ids(index, edges)
+    parents, children = _parents_children(len(nodes), pairs)
+    order, leftover = _topo_ids(len(nodes), parents, children)
+    if leftover:
+        cycle = _find_cycle(parents, leftover)
+        labels = " -> ".join(repr(nodes[i]) for i in cycle + cycle[:1])
+        raise ValueError(f"the graph has a directed cycle: {labels}")
+    return index, pairs, parents, children, order
+
+
+def _as_node_set(index, x, name):
+    """``x`` is one node or an iterable of nodes; returns a set of ids."""
+    try:
+        if x in index:
+            return {index[x]}
+    except TypeError:  # unhashable: an iterable of nodes
+        pass
+    if isinstance(x, (str, bytes)):
+        raise ValueError(f"unknown node {x!r} in {name}")
+    try:
+        items = list(x)
+    except TypeError:
+        raise ValueError(f"unknown node {x!r} in {name}") from None
+    return {_lookup(index, item) for item in items}
+
+
+def _ancestor_ids(parents, seeds):
+    """Seeds and all their ancestors."""
+    result = set(seeds)
+    stack = list(seeds)
+    while stack:
+        i = stack.pop()
+        for p in parents[i]:
+            if p not in result:
+                result.add(p)
+                stack.append(p)
+    return result
+
+
+def _reachable_ids(parents, children, sources, observed):
+    """Nodes reachable from ``sources`` by an active trail given ``observed``.
+
+    Koller & Friedman (2009), Algorithm 3.1 (Reachable), run from all sources at once.
+    """
+    ancestors_of_z = _ancestor_ids(parents, observed)
+    up, down = 0, 1
+    visited = set()
+    stack = [(s, up) for s in sources]
+    reachable = set()
+    while stack:
+        i, direction = stack.pop()
+        if (i, direction) in visited:
+            continue
+        visited.add((i, direction))
+        if i not in observed:
+            reachable.add(i)
+        if direction == up and i not in observed:
+            # trail arrives from a child: continue to parents and children
+            stack.extend((p, up) for p in parents[i])
+            stack.extend((c, down) for c in children[i])
+        elif direction == down:
+            # trail arrives from a parent
+            if i not in observed:
+                stack.extend((c, down) for c in children[i])
+            if i in ancestors_of_z:  # v-structure activated by an observed descendant
+                stack.extend((p, up) for p in parents[i])
+    return reachable
+
+
+# ---------------------------------------------------------------------------------------------
+# DAG functions
+# ---------------------------------------------------------------------------------------------
+def topological_order(nodes: Sequence[Hashable], edges: Iterable[tuple]) -> list:
+    """Topological order of a DAG (Kahn's algorithm).
+
+    Among the nodes that are ready (all parents placed), the one earliest in ``nodes`` is
+    placed first, so the result is unique and equals ``list(nodes)`` when that order is
+    already topological.
+
+    Parameters
+    ----------
+    nodes : sequence of hashable
+        The nodes; their order breaks ties.
+    edges : iterable of (parent, child) pairs
+
+    Returns
+    -------
+    order : list
+        Every node, parents before children.
+
+    Raises
+    ------
+    ValueError
+        If the graph has a directed cycle; the message names the nodes on one cycle.
+
+    Examples
+    --------
+    >>> topological_order(["c", "b", "a"], [("a", "b"), ("b", "c")])
+    ['a', 'b', 'c']
+    """
+    nodes = tuple(nodes)
+    _, _, _, _, order = _check_dag(nodes, edges)
+    return [nodes[i] for i in order]
+
+
+def is_acyclic(nodes: Sequence[Hashable], edges: Iterable[tuple]) -> bool:
+    """Whether the directed graph ``(nodes, edges)`` has no directed cycle.
+
+    Examples
+    --------
+    >>> is_acyclic("abc", [("a", "b"), ("b", "c"), ("c", "a")])
+    False
+    """
+    nodes = tuple(nodes)
+    index = _node_index(nodes)
+    parents, children = _parents_children(len(nodes), _edge_ids(index, edges))
+    return not _topo_ids(len(nodes), parents, children)[1]
+
+
+def has_directed_path(nodes, edges, source, target) -> bool:
+    """Whether there is a directed path ``source -> ... -> target`` (of length >= 1).
+
+    Examples
+    --------
+    >>> has_directed_path("abc", [("a", "b"), ("b", "c")], "a", "c")
+    True
+    >>> has_directed_path("abc", [("a", "b"), ("b", "c")], "c", "a")
+    False
+    """
+    nodes = tuple(nodes)
+    index = _node_index(nodes)
+    _, children = _parents_children(len(nodes), _edge_ids(index, edges))
+    s, t = _lookup(index, source), _lookup(index, target)
+    seen = set()
+    stack = list(children[s])
+    while stack:
+        i = stack.pop()
+        if i == t:
+            return True
+        if i not in seen:
+            seen.add(i)
+            stack.extend(children[i])
+    return False
+
+
+def ancestors(nodes, edges, node) -> list:
+    """Proper ancestors of ``node`` (or of a set of nodes), in node order."""
+    nodes = tuple(nodes)
+    index = _node_index(nodes)
+    parents, _ = _parents_children(len(nodes), _edge_ids(index, edges))
+    seeds = _as_node_set(index, node, "node")
+    return [nodes[i] for i in sorted(_ancestor_ids(parents, seeds) - seeds)]
+
+
+def d_separated(nodes, edges, x, y, z=()) -> bool:
+    """Whether ``x`` and ``y`` are d-separated given ``z`` in the DAG ``(nodes, edges)``.
+
+    Uses the reachability ("Bayes-ball") algorithm of Koller & Friedman (2009), Algorithm 3.1:
+    one linear-time traversal of (node, direction) pairs from all of ``x`` at once; ``x`` and
+    ``y`` are d-separated iff no node of ``y`` is reachable by an active trail.
+
+    Parameters
+    ----------
+    nodes : sequence of hashable
+    edges : iterable of (parent, child) pairs
+        Must form a DAG.
+    x, y : node or iterable of nodes
+        A value that is itself a node is taken as that node; otherwise it is iterated.
+        An empty ``x`` or ``y`` is (vacuously) d-separated from anything.
+    z : iterable of nodes, default=()
+        The conditioning (observed) set.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        If ``x``, ``y`` and ``z`` are not pairwise disjoint, a node is unknown, or the graph
+        has a cycle.
+
+    References
+    ----------
+    D. Koller and N. Friedman, *Probabilistic Graphical Models*, MIT Press, 2009, Alg. 3.1.
+
+    Examples
+    --------
+    >>> edges = [("a", "c"), ("b", "c")]
+    >>> d_separated("abc", edges, "a", "b")
+    True
+    >>> d_separated("abc", edges, "a", "b", ["c"])
+    False
+    """
+    nodes = tuple(nodes)
+    index, _, parents, children, _ = _check_dag(nodes, edges)
+    xs = _as_node_set(index, x, "x")
+    ys = _as_node_set(index, y, "y")
+    zs = _as_node_set(index, z, "z")
+    for a, b, name in ((xs, ys, "x and y"), (xs, zs, "x and z"), (ys, zs, "y and z")):
+        common = a & b
+        if common:
+            labels = [nodes[i] for i in sorted(common)]
+            raise ValueError(f"{name} must be disjoint; both contain {labels!r}")
+    if not xs or not ys:
+        return True
+    reachable = _reachable_ids(parents, children, xs, zs)
+    return not (reachable & ys)
+
+
+def markov_blanket(nodes, edges, node) -> list:
+    """Markov blanket of ``node``: its parents, children and the children's other parents.
+
+    Returns
+    -------
+    blanket : list
+        In node order, without ``node`` itself.
+
+    Examples
+    --------
+    >>> markov_blanket("abcd", [("a", "b"), ("b", "c"), ("d", "c")], "b")
+    ['a', 'c', 'd']
+    """
+    nodes = tuple(nodes)
+    index = _node_index(nodes)
+    parents, children = _parents_children(len(nodes), _edge_ids(index, edges))
+    i = _lookup(index, node)
+    blanket = set(parents[i]) | children[i]
+    for c in children[i]:
+        blanket |= parents[c]
+    blanket.discard(i)
+    return [nodes[j] for j in sorted(blanket)]
+
+
+def _v_structure_ids(parents, adjacent):
+    out = []
+    for c, pa in enumerate(parents):
+        ps = sorted(pa)
+        for k, a in enumerate(ps):
+            for b in ps[k + 1:]:
+                if not adjacent(a, b):
+                    out.append((a, c, b))
+    out.sort()
+    return out
+
+
+def v_structures(nodes, edges) -> list:
+    """Unshielded colliders ``a -> c <- b`` with ``a`` and ``b`` non-adjacent.
+
+    Returns
+    -------
+    triples : list of (a, c, b)
+        ``a`` before ``b`` in node order; sorted by the node positions of ``(a, c, b)``.
+
+    Examples
+    --------
+    >>> v_structures("abc", [("a", "c"), ("b", "c")])
+    [('a', 'c', 'b')]
+    """
+    nodes = tuple(nodes)
+    index = _node_index(nodes)
+    pairs = _edge_ids(index, edges)
+    parents, children = _parents_children(len(nodes), pairs)
+
+    def adjacent(a, b):
+        return b in parents[a] or b in children[a]
+
+    return [(nodes[a], nodes[c], nodes[b]) for a, c, b in _v_structure_ids(parents, adjacent)]
+
+
+# ---------------------------------------------------------------------------------------------
+# PDAG
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PDAG:
+    """A partially directed graph: directed edges ``u -> v`` and undirected edges ``u - v``.
+
+    Instances are normalised on construction, so two PDAGs with the same edges compare equal
+    whatever the order of the input: ``nodes`` is a tuple, ``directed`` is sorted by the
+    positions of ``(u, v)``, and each undirected pair is stored as ``(u, v)`` with ``u`` before
+    ``v`` in node order, sorted likewise. A pair of nodes carries at most one edge.
+
+    Parameters
+    ----------
+    nodes : sequence of hashable
+    directed : iterable of (u, v) pairs, default=()
+    undirected : iterable of (u, v) pairs, default=()
+
+    Examples
+    --------
+    >>> g = PDAG(("a", "b", "c"), directed=[("a", "c")], undirected=[("b", "a")])
+    >>> g.undirected
+    (('a', 'b'),)
+    >>> g.adjacent("c", "a"), g.adjacent("b", "c")
+    (True, False)
+    """
+
+    nodes: tuple
+    directed: tuple = ()
+    undirected: tuple = ()
+    _index: dict = field(init=False, repr=False, compare=False, hash=False)
+    _pairs: frozenset = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self):
+        nodes = tuple(self.nodes)
+        index = _node_index(nodes)
+        directed = _edge_ids(index, self.directed, "directed edge")
+        undirected = sorted({(min(e), max(e)) for e in _edge_ids(index, self.undirected,
+                                                                  "undirected edge")})
+        seen = {}
+        for kind, pairs in (("directed", directed), ("undirected", undirected)):
+            for i, j in pairs:
+                key = (min(i, j), max(i, j))
+                if key in seen:
+                    raise ValueError(
+                        f"nodes {nodes[key[0]]!r} and {nodes[key[1]]!r} carry more than one "
+                        f"edge ({seen[key]} and {kind})")
+                seen[key] = kind
+        object.__setattr__(self, "nodes", nodes)
+        object.__setattr__(self, "directed", tuple((nodes[i], nodes[j]) for i, j in directed))
+        object.__setattr__(self, "undirected",
+                           tuple((nodes[i], nodes[j]) for i, j in undirected))
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_pairs", frozenset(seen))
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_dag(cls, nodes, edges) -> "PDAG":
+        """The PDAG whose edges are all directed (no acyclicity check)."""
+        return cls(tuple(nodes), tuple(edges), ())
+
+    def _ids(self):
+        index = self._index
+        directed = [(index[u], index[v]) for u, v in self.directed]
+        undirected = [(index[u], index[v]) for u, v in self.undirected]
+        return directed, undirected
+
+    # -- queries -------------------------------------------------------------------------------
+    @property
+    def is_dag(self) -> bool:
+        """True when no edge is undirected and the directed edges have no cycle."""
+        return not self.undirected and is_acyclic(self.nodes, self.directed)
+
+    def adjacent(self, u, v) -> bool:
+        """Whether ``u`` and ``v`` are joined by an edge of any kind."""
+        i, j = _lookup(self._index, u), _lookup(self._index, v)
+        return (min(i, j), max(i, j)) in self._pairs
+
+    def skeleton(self) -> tuple:
+        """Unordered adjacencies as ``(u, v)`` pairs, ``u`` before ``v``, sorted by position."""
+        directed, undirected = self._ids()
+        pairs = sorted({(min(e), max(e)) for e in directed} | set(undirected))
+        return tuple((self.nodes[i], self.nodes[j]) for i, j in pairs)
+
+    def parents(self, v) -> list:
+        """Nodes ``u`` with ``u -> v``, in node order."""
+        return [u for u, w in self._sorted_by_first(self.directed, v, second=True)]
+
+    def children(self, u) -> list:
+        """Nodes ``v`` with ``u -> v``, in node order."""
+        return [w for _, w in self._sorted_by_first(self.directed, u, second=False)]
+
+    def neighbors(self, u) -> list:
+        """Nodes joined to ``u`` by an undirected edge, in node order."""
+        _lookup(self._index, u)
+        out = [b if a == u else a for a, b in self.undirected if u in (a, b)]
+        return sorted(out, key=self._index.__getitem__)
+
+    def _sorted_by_first(self, pairs, node, second):
+        _lookup(self._index, node)
+        hits = [(a, b) for a, b in pairs if (b if second else a) == node]
+        return sorted(hits, key=lambda e: (self._index[e[0]], self._index[e[1]]))
+
+    def to_adjacency_matrix(self) -> np.ndarray:
+        """Boolean matrix ``A`` with ``A[i, j]`` true iff ``i -> j`` or ``i - j``.
+
+        An undirected edge sets both ``A[i, j]`` and ``A[j, i]`` (the pcalg convention).
+        """
+        n = len(self.nodes)
+        a = np.zeros((n, n), dtype=bool)
+        directed, undirected = self._ids()
+        for i, j in directed:
+            a[i, j] = True
+        for i, j in undirected:
+            a[i, j] = a[j, i] = True
+        return a
+
+
+class _Mixed:
+    """Mutable integer-node PDAG used by the orientation algorithms."""
+
+    def __init__(self, n, directed, undirected):
+        self.pa = [set() for _ in range(n)]
+        self.ch = [set() for _ in range(n)]
+        self.und = [set() for _ in range(n)]
+        for i, j in directed:
+            self.pa[j].add(i)
+            self.ch[i].add(j)
+        for i, j in undirected:
+            self.und[i].add(j)
+            self.und[j].add(i)
+
+    def adj(self, i, j):
+        return j in self.und[i] or j in self.pa[i] or j in self.ch[i]
+
+    def orient(self, i, j):
+        self.und[i].discard(j)
+        self.und[j].discard(i)
+        self.pa[j].add(i)
+        self.ch[i].add(j)
+
+    def to_pdag(self, nodes):
+        directed = [(nodes[i], nodes[j]) for i in range(len(nodes)) for j in sorted(self.ch[i])]
+        undirected = [(nodes[i], nodes[j]) for i in range(len(nodes))
+                      for j in sorted(self.und[i]) if i < j]
+        return PDAG(nodes, directed, undirected)
+
+
+# ---------------------------------------------------------------------------------------------
+# CPDAG, Meek rules, consistent extension
+# ---------------------------------------------------------------------------------------------
+def dag_to_cpdag(nodes, edges) -> PDAG:
+    """Completed PDAG (essential graph) of a DAG's Markov equivalence class.
+
+    Compelled edges stay directed, reversible edges become undirected. Implements Chickering's
+    (1995) edge-labelling: edges are ordered (children in topological order, each child's
+    parents from last to first) and labelled *compelled* or *reversible* in that order.
+
+    Parameters
+    ----------
+    nodes : sequence of hashable
+    edges : iterable of (parent, child) pairs
+        Must form a DAG.
+
+    Returns
+    -------
+    PDAG
+
+    References
+    ----------
+    D. M. Chickering, "A transformational characterization of equivalent Bayesian network
+    structures", UAI 1995.
+
+    Examples
+    --------
+    >>> dag_to_cpdag("abc", [("a", "b"), ("b", "c")]).undirected
+    (('a', 'b'), ('b', 'c'))
+    >>> dag_to_cpdag("abc", [("a", "c"), ("b", "c")]).directed
+    (('a', 'c'), ('b', 'c'))
+    """
+    nodes = tuple(nodes)
+    _, _, parents, _, order = _check_dag(nodes, edges)
+    rank = [0] * len(nodes)
+    for r, i in enumerate(order):
+        rank[i] = r
+    compelled = set()
+    reversible = set()
+    for y in order:  # lowest ordered child first
+        pa_y = parents[y]
+        for x in sorted(pa_y, key=rank.__getitem__, reverse=True):  # highest ordered parent
+            if (x, y) in compelled or (x, y) in reversible:
+                continue
+            done = False
+            for w in sorted(parents[x]):
+                if (w, x) not in compelled:
+                    continue
+                if w not in pa_y:
+                    compelled.update((p, y) for p in pa_y)
+                    done = True
+                    break
+                compelled.add((w, y))
+            if done:
+                continue
+            unknown = [(p, y) for p in pa_y if (p, y) not in compelled and (p, y) not in reversible]
+            if any(z != x and z not in parents[x] for z in pa_y):
+                compelled.update(unknown)
+            else:
+                reversible.update(unknown)
+    directed = [(nodes[i], nodes[j]) for i, j in sorted(compelled)]
+    undirected = [(nodes[min(i, j)], nodes[max(i, j)]) for i, j in sorted(reversible)]
+    return PDAG(nodes, directed, undirected)
+
+
+def _meek_fires(g, a, b):
+    """Which Meek rule (1-4) orients ``a - b`` as ``a -> b``; 0 if none."""
+    # R1: c -> a - b, c and b non-adjacent
+    if any(not g.adj(c, b) for c in g.pa[a]):
+        return 1
+    # R2: a -> c -> b
+    if g.ch[a] & g.pa[b]:
+        return 2
+    # R3: a - c -> b, a - d -> b, c and d non-adjacent
+    cands = sorted(g.und[a] & g.pa[b])
+    for k, c in enumerate(cands):
+        for d in cands[k + 1:]:
+            if not g.adj(c, d):
+                return 3
+    # R4: a - c -> d -> b, a adjacent to d, c and b non-adjacent
+    for d in sorted(g.pa[b]):
+        if d != a and g.adj(a, d):
+            for c in sorted(g.und[a] & g.pa[d]):
+                if not g.adj(c, b):
+                    return 4
+    return 0
+
+
+def meek_orient(pdag: PDAG) -> PDAG:
+    """Close a PDAG under Meek's orientation rules R1-R4.
+
+    * R1: ``c -> a - b``, ``c``, ``b`` non-adjacent: orient ``a -> b``.
+    * R2: ``a -> c -> b`` and ``a - b``: orient ``a -> b``.
+    * R3: ``a - c -> b``, ``a - d -> b``, ``c``, ``d`` non-adjacent, ``a - b``: ``a -> b``.
+    * R4: ``a - c -> d -> b``, ``a`` adjacent to ``d``, ``c``, ``b`` non-adjacent, ``a - b``:
+      ``a -> b`` (needed only with background knowledge).
+
+    Deterministic: undirected edges are examined from a work list, smallest
+    ``(position u, position v)`` first, trying ``u -> v`` before ``v -> u``; when an edge is
+    oriented, only the undirected edges it can affect are queued again. For a PDAG that
+    admits a consistent extension the closure is unique, so the order does not matter; for
+    conflicting input it decides which orientation wins.
+
+    Parameters
+    ----------
+    pdag : PDAG
+
+    Returns
+    -------
+    PDAG
+        The maximally oriented PDAG.
+
+    References
+    ----------
+    C. Meek, "Causal inference and causal explanation with background knowledge", UAI 1995.
+
+    Examples
+    --------
+    >>> g = PDAG("abc", directed=[("a", "b")], undirected=[("b", "c")])
+    >>> meek_orient(g).directed
+    (('a', 'b'), ('b', 'c'))
+    """
+    nodes = pdag.nodes
+    directed, undirected = pdag._ids()
+    g = _Mixed(len(nodes), directed, undirected)
+    heap = list(undirected)
+    heapq.heapify(heap)
+    queued = set(heap)
+
+    def push_incident(k):
+        for m in g.und[k]:
+            e = (min(k, m), max(k, m))
+            if e not in queued:
+                queued.add(e)
+                heapq.heappush(heap, e)
+
+    while heap:
+        u, v = heapq.heappop(heap)
+        queued.discard((u, v))
+        if v not in g.und[u]:
+            continue
+        if _meek_fires(g, u, v):
+            src, dst = u, v
+        elif _meek_fires(g, v, u):
+            src, dst = v, u
+        else:
+            continue
+        g.orient(src, dst)
+        # a new src -> dst can trigger rules on undirected edges at src, at dst (R1-R3)
+        # and at the children of dst (R4, where dst plays the role of d).
+        push_incident(src)
+        push_incident(dst)
+        for c in sorted(g.ch[dst]):
+            push_incident(c)
+    return g.to_pdag(nodes)
+
+
+def pdag_to_dag(pdag: PDAG) -> list:
+    """A consistent extension of a PDAG (Dor & Tarsi, 1992).
+
+    The returned DAG keeps every directed edge, orients every undirected edge, and has the
+    same skeleton and the same v-structures as the PDAG (no new v-structure). Repeatedly
+    removes a node ``x`` that is a sink among the remaining nodes and whose undirected
+    neighbours are adjacent to all other nodes adjacent to ``x``, orienting its undirected
+    edges into ``x``; the earliest such node in node order is taken.
+
+    Parameters
+    ----------
+    pdag : PDAG
+
+    Returns
+    -------
+    edges : list of (parent, child)
+        Sorted by node positions.
+
+    Raises
+    ------
+    ValueError
+        If the PDAG admits no consistent extension.
+
+    References
+    ----------
+    D. Dor and M. Tarsi, "A simple algorithm to construct a consistent extension of a
+    partially oriented graph", Technical Report R-185, UCLA, 1992.
+
+    Examples
+    --------
+    >>> pdag_to_dag(PDAG("abc", undirected=[("a", "b"), ("b", "c")]))
+    [('b', 'a'), ('c', 'b')]
+    """
+    nodes = pdag.nodes
+    n = len(nodes)
+    directed, undirected = pdag._ids()
+    g = _Mixed(n, directed, undirected)
+    result = list(directed)
+
+    def removable(x):
+        if g.ch[x]:
+            return False
+        adjacent_x = g.pa[x] | g.und[x]
+        for y in g.und[x]:
+            for z in adjacent_x:
+                if z != y and not g.adj(y, z):
+                    return False
+        return True
+
+    heap = [x for x in range(n) if removable(x)]
+    heapq.heapify(heap)
+    alive = [True] * n
+    n_alive = n
+    while n_alive:
+        x = None
+        while heap:
+            cand = heapq.heappop(heap)
+            if alive[cand] and removable(cand):
+                x = cand
+                break
+        if x is None:
+            left = [nodes[i] for i in range(n) if alive[i]]
+            raise ValueError(
+                f"the PDAG admits no consistent extension (no DAG with the same skeleton and "
+                f"v-structures); stuck on nodes {left!r}")
+        touched = g.pa[x] | g.und[x]
+        for y in g.und[x]:
+            result.append((y, x))
+        for y in g.pa[x]:
+            g.ch[y].discard(x)
+        for y in g.und[x]:
+            g.und[y].discard(x)
+        g.pa[x] = set()
+        g.und[x] = set()
+        alive[x] = False
+        n_alive -= 1
+        for y in sorted(touched):
+            if removable(y):
+                heapq.heappush(heap, y)
+    return [(nodes[i], nodes[j]) for i, j in sorted(result)]
+
+
+def is_markov_equivalent(nodes, edges1, edges2) -> bool:
+    """Whether two DAGs are Markov equivalent: same skeleton and same v-structures.
+
+    (Verma & Pearl, 1990.) Both edge lists must form DAGs over ``nodes``.
+
+    Examples
+    --------
+    >>> is_markov_equivalent("abc", [("a", "b"), ("b", "c")], [("c", "b"), ("b", "a")])
+    True
+    >>> is_markov_equivalent("abc", [("a", "b"), ("b", "c")], [("a", "b"), ("c", "b")])
+    False
+    """
+    nodes = tuple(nodes)
+    _, pairs1, _, _, _ = _check_dag(nodes, edges1)
+    _, pairs2, _, _, _ = _check_dag(nodes, edges2)
+    skeleton1 = {(min(e), max(e)) for e in pairs1}
+    skeleton2 = {(min(e), max(e)) for e in pairs2}
+    if skeleton1 != skeleton2:
+        return False
+    return v_structures(nodes, edges1) == v_structures(nodes, edges2)
+
+
+def minimal_imap(ordering: Sequence[Hashable],
+                 independent: Callable[[Hashable, list, list], bool]) -> list:
+    """Build a minimal I-map for a variable ordering (Koller & Friedman, Algorithm 3.2).
+
+    For each ``X_i`` in ``ordering``, start from all its predecessors ``U`` and, scanning the
+    predecessors in order, drop ``p`` from ``U`` whenever
+    ``independent(X_i, predecessors - (U - {p}), U - {p})`` still holds. With a perfect-map
+    oracle (e.g. d-separation in a DAG for which ``ordering`` is topological) the parents
+    found are exactly the true parents.
+
+    Parameters
+    ----------
+    ordering : sequence of hashable
+        The variable ordering; it also fixes the node positions of the result.
+    independent : callable ``(x, ys, zs) -> bool``
+        Oracle for ``x`` independent of the set ``ys`` given the set ``zs``; ``ys`` and ``zs``
+        are lists in ``ordering`` order and ``ys`` is never empty.
+
+    Returns
+    -------
+    edges : list of (parent, child)
+        Sorted by node positions.
+
+    Examples
+    --------
+    >>> dag = [("a", "c"), ("b", "c")]
+    >>> minimal_imap("abc", lambda x, ys, zs: d_separated("abc", dag, x, ys, zs))
+    [('a', 'c'), ('b', 'c')]
+    """
+    ordering = tuple(ordering)
+    _node_index(ordering)
+    edges = []
+    for i, x in enumerate(ordering):
+        preds = list(ordering[:i])
+        kept = list(preds)
+        for p in preds:
+            rest = [u for u in kept if u != p]
+            rest_set = set(rest)
+            others = [u for u in preds if u not in rest_set]
+            if independent(x, others, rest):
+                kept = rest
+        edges.extend((p, i) for p in kept)
+    pos = {node: k for k, node in enumerate(ordering)}
+    edges = [(pos[p], i) for p, i in edges]
+    return [(ordering[p], ordering[i]) for p, i in sorted(edges)]
+
+
+def random_dag(n_nodes: int, edge_prob: float, random_state=None, max_indegree=None,
+               shuffle: bool = False):
+    """Random DAG (Erdos-Renyi on a random or the natural causal order).
+
+    Each pair ``i < j`` in the causal order gets the edge ``i -> j`` with probability
+    ``edge_prob``; if ``max_indegree`` is given, a node with more parents keeps a uniformly
+    random subset of that size.
+
+    Parameters
+    ----------
+    n_nodes : int
+    edge_prob : float in [0, 1]
+    random_state : None, int or numpy RandomState
+    max_indegree : int or None
+    shuffle : bool, default=False
+        If False the causal order is ``X0, X1, ...`` (so ``nodes`` is topological); if True it
+        is a random permutation, so the node order is not topological in general.
+
+    Returns
+    -------
+    nodes : list of str
+        ``["X0", ..., "X{n_nodes - 1}"]``.
+    edges : list of (parent, child)
+        Sorted by node positions.
+
+    Examples
+    --------
+    >>> nodes, edges = random_dag(4, 1.0)
+    >>> edges[:3]
+    [('X0', 'X1'), ('X0', 'X2'), ('X0', 'X3')]
+    """
+    if int(n_nodes) != n_nodes or n_nodes < 0:
+        raise ValueError(f"n_nodes must be a non-negative integer, got {n_nodes!r}")
+    if not 0.0 <= edge_prob <= 1.0:
+        raise ValueError(f"edge_prob must be in [0, 1], got {edge_prob!r}")
+    if max_indegree is not None and max_indegree < 0:
+        raise ValueError(f"max_indegree must be None or >= 0, got {max_indegree!r}")
+    n = int(n_nodes)
+    rng = check_random_state(random_state)
+    order = rng.permutation(n) if shuffle else np.arange(n)
+    mask = np.triu(rng.random_sample((n, n)) < edge_prob, k=1)  # mask[a, b]: order[a]->order[b]
+    pairs = []
+    for b in range(n):
+        pa = np.flatnonzero(mask[:, b])
+        if max_indegree is not None and len(pa) > max_indegree:
+            pa = np.sort(rng.choice(pa, size=max_indegree, replace=False))
+        pairs.extend((int(order[a]), int(order[b])) for a in pa)
+    nodes = [f"X{i}" for i in range(n)]
+    return nodes, [(nodes[i], nodes[j]) for i, j in sorted(pairs)]
