@@ -257,6 +257,8 @@ class DiscreteBayesianNetwork:
     def _encode_frame(self, X):
         if not isinstance(X, pd.DataFrame):
             raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}.")
+        if X.columns.has_duplicates:
+            raise ValueError(f"X has repeated column names: {list(X.columns)!r}.")
         unknown = [c for c in X.columns if c not in self._index]
         if unknown:
             raise ValueError(f"X has columns that are not nodes of the network: {unknown!r}.")

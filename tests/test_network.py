@@ -145,6 +145,8 @@ def test_log_likelihood_unknown_label_and_column():
         net.log_likelihood(pd.DataFrame({"smoke": ["yes", "maybe"]}))
     with pytest.raises(ValueError, match="cough"):
         net.log_likelihood(pd.DataFrame({"cough": ["yes"]}))
+    with pytest.raises(ValueError, match="repeated column"):
+        net.log_likelihood(pd.DataFrame([["yes", "no"]], columns=["smoke", "smoke"]))
     with pytest.raises(ValueError, match="out of range"):
         net.log_likelihood_codes(np.full((1, 8), 2))
 
