@@ -170,6 +170,8 @@ def test_query_matches_full_joint_on_asia():
     np.testing.assert_allclose(got.to_numpy(), (pair / pair.sum()).ravel(), rtol=1e-12)
     assert list(got.index.names) == ["either", "tub"]
     assert got.index[1] == ("yes", "no")
+    single = net.query(["lung"], evidence={"xray": "yes", "smoke": "no"})
+    assert not isinstance(single.index, pd.MultiIndex) and single.index.name == "lung"
     # no evidence: prior marginal
     np.testing.assert_allclose(net.query("dysp").to_numpy(),
                                joint.sum(axis=tuple(range(7))), rtol=1e-12)
