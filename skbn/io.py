@@ -33,7 +33,7 @@ _RENORMALISE_TOL = 1e-4   # rows summing to 1 within this are re-normalised
 _EXACT_TOL = 1e-12        # ... but rows this close to 1 are kept as written (exact round trip)
 
 _TOKEN = re.compile(
-    r'(?P<comment>//[^\n]*|/\*.*?\*/)'
+    r"(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))"
     r'|(?P<string>"[^"]*")'
     r'|(?P<punct>[{}()\[\],;|])'
     r'|(?P<word>[^\s{}()\[\],;|"]+)'

@@ -257,6 +257,8 @@ class DiscreteBayesianNetwork:
     def _encode_frame(self, X):
         if not isinstance(X, pd.DataFrame):
             raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}.")
+        if X.columns.has_duplicates:
+            raise ValueError(f"X has repeated column names: {list(X.columns)!r}.")
         unknown = [c for c in X.columns if c not in self._index]
         if unknown:
             raise ValueError(f"X has columns that are not nodes of the network: {unknown!r}.")
@@ -425,7 +427,8 @@ class DiscreteBayesianNetwork:
         proba : pandas.Series
             Probabilities summing to 1, indexed by the states of the variable (an
             ``Index`` named after it) or by every combination of states of the variables
-            (a ``MultiIndex``, the last variable varying fastest).
+            (a ``MultiIndex``, the last variable varying fastest). A one-element list
+            also gives a plain ``Index``.
 
         Raises
         ------
@@ -433,8 +436,9 @@ class DiscreteBayesianNetwork:
             For an unknown node or state, a variable that is also in the evidence, a
             repeated variable, or evidence of probability 0.
         """
-        single = not isinstance(variables, (list, tuple))
-        variables = [variables] if single else list(variables)
+        if not isinstance(variables, (list, tuple)):
+            variables = [variables]
+        variables = list(variables)
         if not variables:
             raise ValueError("query needs at least one variable.")
         evidence = dict(evidence or {})
@@ -454,7 +458,7 @@ class DiscreteBayesianNetwork:
             raise ValueError(f"The evidence {evidence!r} has probability 0.")
         table = table / total
         labels = [self.states[v] for v in variables]
-        if single:
+        if len(variables) == 1:
             index = pd.Index(labels[0], name=variables[0])
         else:
             index = pd.MultiIndex.from_tuples(list(product(*labels)), names=variables)
@@ -618,6 +622,9 @@ def _einsum(factors, out_scope):
     """Product of factors (leading batch axis) summed onto ``out_scope``."""
     letters = {}
     operands = []
+    if len({v for scope, _ in factors for v in scope}) > len(_LETTERS):
+        raise ValueError("Variable elimination step joins more than 52 variables; the "
+                         "network is too densely connected for exact inference.")
     for scope, values in factors:
         sub = "".join(letters.setdefault(v, _LETTERS[len(letters)]) for v in scope)
         operands += [values, "..." + sub]

@@ -97,6 +97,7 @@ def test_tiny_rounding_is_renormalised_but_real_error_is_not():
     ("type discrete [ 3 ]", "type discrete [ three ]", r"line 10.*number of states"),
     ("  default 0.1, 0.1, 0.8;\n", "", r"no probabilities for 'b'.*'no'"),
     ("/* a block", "/ a block", r"line 8"),
+    ("   over lines */", "", r"line 8.*unterminated /\* comment"),
 ])
 def test_malformed_input_reports_line(old, new, match):
     assert old in GOOD

@@ -145,6 +145,8 @@ def test_log_likelihood_unknown_label_and_column():
         net.log_likelihood(pd.DataFrame({"smoke": ["yes", "maybe"]}))
     with pytest.raises(ValueError, match="cough"):
         net.log_likelihood(pd.DataFrame({"cough": ["yes"]}))
+    with pytest.raises(ValueError, match="repeated column"):
+        net.log_likelihood(pd.DataFrame([["yes", "no"]], columns=["smoke", "smoke"]))
     with pytest.raises(ValueError, match="out of range"):
         net.log_likelihood_codes(np.full((1, 8), 2))
 
@@ -168,6 +170,8 @@ def test_query_matches_full_joint_on_asia():
     np.testing.assert_allclose(got.to_numpy(), (pair / pair.sum()).ravel(), rtol=1e-12)
     assert list(got.index.names) == ["either", "tub"]
     assert got.index[1] == ("yes", "no")
+    single = net.query(["lung"], evidence={"xray": "yes", "smoke": "no"})
+    assert not isinstance(single.index, pd.MultiIndex) and single.index.name == "lung"
     # no evidence: prior marginal
     np.testing.assert_allclose(net.query("dysp").to_numpy(),
                                joint.sum(axis=tuple(range(7))), rtol=1e-12)
