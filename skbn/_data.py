@@ -72,8 +72,9 @@ def _as_columns(X):
     array = np.asarray(X)
     if array.ndim != 2:
         raise ValueError(
-            f"Expected 2D array, got {array.ndim}D array instead: reshape your data with "
-            "array.reshape(-1, 1) for a single feature or array.reshape(1, -1) for a single sample."
+            f"Expected 2D array, got {array.ndim}D array instead. Reshape your data either using "
+            "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
+            "contains a single sample."
         )
     return list(range(array.shape[1])), [array[:, j] for j in range(array.shape[1])]
 
@@ -108,7 +109,7 @@ def _infer_states(name, column):
         return list(column.cat.categories)
     values = np.asarray(column)
     if values.dtype.kind == "c":
-        raise TypeError(f"Column {name!r} has complex values; skbn needs discrete states.")
+        raise ValueError(f"Complex data not supported (column {name!r}); skbn needs discrete states.")
     if values.dtype.kind in "mM":
         raise TypeError(f"Column {name!r} holds dates/times; encode them as categories first.")
     if pd.isna(values).any():
@@ -154,6 +155,8 @@ def _codes_for(name, column, states, *, allow_missing, allow_unknown):
     else:
         values = np.asarray(column, dtype=object) if not isinstance(column, np.ndarray) else column
         missing = np.asarray(pd.isna(values))
+        if values.dtype.kind == "f" and np.isinf(values).any():
+            raise ValueError(f"Input X contains infinity in column {name!r}.")
         codes = pd.Index(states, dtype=object).get_indexer(pd.Index(values, dtype=object))
         codes = np.asarray(codes, dtype=np.int64)
         unknown = (codes < 0) & ~missing
@@ -161,9 +164,10 @@ def _codes_for(name, column, states, *, allow_missing, allow_unknown):
             bad = values[np.flatnonzero(unknown)[0]]
             raise ValueError(
                 f"Found unknown category {bad!r} in column {name!r} (known states: "
-                f"{list(states)[:20]}). Declare the full state space at fit time with a pandas "
+                f"{list(states)[:20]}). Missing cells (NaN/None) are marginalised, unknown states "
+                "are not: declare the full state space at fit time with a pandas "
                 "CategoricalDtype or the `categories=` parameter, or pass "
-                "handle_unknown='marginalize' to marginalise such cells out."
+                "handle_unknown='marginalize' to marginalise unknown cells out too."
             )
     if missing.any() and not allow_missing:
         raise ValueError(_nan_message(name))
@@ -277,9 +281,14 @@ def encode_target(y, name="target"):
         y = y.iloc[:, 0]
     if sparse.issparse(y):
         raise TypeError("y must be a dense 1-D array; a sparse matrix was passed.")
-    series = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y).reshape(-1) if np.ndim(y) == 2 and np.shape(y)[1] == 1 else np.asarray(y))
-    if series.ndim != 1 or np.ndim(y) > 2 or (np.ndim(y) == 2 and np.shape(y)[1] != 1):
-        raise ValueError("y must be 1-D (one target variable).")
+    if not isinstance(y, pd.Series):
+        values = np.asarray(y)
+        if values.ndim == 2 and values.shape[1] == 1:
+            values = values[:, 0]
+        if values.ndim != 1:
+            raise ValueError(f"y must be 1-D (one target variable); got shape {values.shape}.")
+        y = pd.Series(values)
+    series = y
     states = _infer_states(name, series)
     codes = _codes_for(name, series, states, allow_missing=False, allow_unknown=False)
     return codes, states

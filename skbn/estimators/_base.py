@@ -46,7 +46,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     handle_unknown : {"error", "marginalize"}, default="error"
         What a state never declared in fit does at score time: raise, or be treated as
         missing and summed out of that row's likelihood.
-    target : column label or None, default=None
+    target : column label, integer position or None, default=None
         Column of ``X`` to predict with ``predict_proba`` (alternative to ``fit(X, y)``).
     parameter_estimator : {"bayes", "mle"}, default="bayes"
         CPT estimation: posterior mean under a BDeu-style Dirichlet prior with equivalent
@@ -87,6 +87,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Discrete data: categorical, string, bool or integer columns.
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``.
+            Ignored when ``target`` names a column of ``X``.
 
         Returns
         -------
@@ -97,9 +98,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         validate_data(self, X, skip_check_array=True, reset=True)
         data, states = encode_fit(X, self.categories)
         target_index = None
-        if y is not None:
-            if self.target is not None:
-                raise ValueError("Pass either y to fit or target=..., not both.")
+        if y is not None and self.target is None:
             target_name = getattr(y, "name", None)
             if target_name is None or target_name in data.names:
                 target_name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in data.names else "__target__"
@@ -112,9 +111,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             states = states + [y_states]
             target_index = data.n_variables - 1
         elif self.target is not None:
-            if self.target not in data.names:
-                raise ValueError(f"target={self.target!r} is not a column of X (columns: {list(data.names)}).")
-            target_index = data.names.index(self.target)
+            target_index = _column_position(self.target, data.names, "target")
         self._target_index = target_index
         self.categories_ = [np.asarray(s, dtype=object) for s in states[: len(names)]]
         if target_index is not None:
@@ -153,9 +150,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         states = [self.network_.states[n] for n in nodes]
         fitted_with_y = self._target_index is not None and self.target is None
         x_nodes = nodes[:-1] if fitted_with_y else nodes
-        if self.target is not None and isinstance(X, pd.DataFrame) and self.target not in X.columns:
-            # predicting the target column: it may be left out of X
-            X = X.assign(**{self.target: np.nan})[list(self.feature_names_in_)]
+        target_name = None if self.target is None else nodes[self._target_index]
+        if isinstance(X, pd.DataFrame) and target_name is not None and list(X.columns) == [
+            c for c in self.feature_names_in_ if c != target_name
+        ]:
+            # predicting the target column: it may be left out of X (other mismatches are
+            # reported by validate_data below)
+            X = X.copy()
+            X[target_name] = np.nan
+            X = X[list(self.feature_names_in_)]
+        _as_columns(X)  # shape errors first, with sklearn's wording
         validate_data(self, X, skip_check_array=True, reset=False)
         codes = encode_transform(
             X, x_nodes, states[: len(x_nodes)], handle_unknown=self.handle_unknown
@@ -217,6 +221,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """
         check_is_fitted(self)
         return self.network_.sample(n_samples, random_state=random_state)
+
+
+def _column_position(label, names, parameter):
+    """Position of a column given by label, or by integer position when no label matches."""
+    if label in names:
+        return names.index(label)
+    if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(names):
+        return int(label)
+    raise ValueError(f"{parameter}={label!r} is not a column of X (columns: {list(names)}).")
 
 
 def _append_column(data, column_codes, cardinality, name):

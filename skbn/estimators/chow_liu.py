@@ -5,7 +5,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
 from skbn._counting import pairwise_tables
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import _BaseStructureLearner, _column_position
 from skbn.scores import LogLikelihood, resolve_scorer
 from skbn.utils._sklearn_compat import StrOptions
 
@@ -43,6 +43,7 @@ def pairwise_mutual_information(data, features, stratum=None):
     terms = gram * (log_gram + log_class[:, None] - log_marg[:, None] - log_marg[None, :])
     starts = offsets[:-1]
     mi = np.add.reduceat(np.add.reduceat(terms, starts, axis=0), starts, axis=1) / n
+    mi = (mi + mi.T) / 2  # exact symmetry despite summation order
     np.fill_diagonal(mi, 0.0)
     return np.maximum(mi, 0.0)
 
@@ -194,9 +195,7 @@ class ChowLiuTree(_BaseStructureLearner):
     def _root_position(self, data, target, tan, features):
         if self.root is None:
             return target if target is not None and not tan else features[0]
-        if self.root not in data.names:
-            raise ValueError(f"root={self.root!r} is not a column of X (columns: {list(data.names)}).")
-        root = data.names.index(self.root)
+        root = _column_position(self.root, data.names, "root")
         if root not in features:
             raise ValueError("With variant='tan' the root must be a feature, not the target.")
         return root

@@ -1,0 +1,42 @@
+"""Shared helpers of the benchmark scripts (not part of the package or the test suite)."""
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from skbn.io import read_bif
+
+SHARED_NETWORKS = Path(__file__).resolve().parents[2] / "shared" / "networks"
+
+
+def load_shared(name):
+    path = SHARED_NETWORKS / f"{name}.bif"
+    if not path.exists():
+        raise SystemExit(f"{path} not found: the benchmarks need ../shared/networks beside the checkout")
+    return read_bif(path)
+
+
+def best_time(function, repeats=3):
+    """Best wall time of ``repeats`` calls and the last result."""
+    best, result = np.inf, None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = function()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def print_table(rows, columns):
+    widths = [max(len(c), *(len(_fmt(r.get(c))) for r in rows)) for c in columns]
+    print("  ".join(c.rjust(w) for c, w in zip(columns, widths)))
+    for row in rows:
+        print("  ".join(_fmt(row.get(c)).rjust(w) for c, w in zip(columns, widths)))
+
+
+def _fmt(value):
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1e5 else f"{value:.1f}"
+    return str(value)

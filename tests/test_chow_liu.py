@@ -1,0 +1,135 @@
+"""Chow-Liu trees and TAN against independent references."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import mutual_info_score
+
+from skbn import ChowLiuTree
+from skbn._data import encode_fit
+from skbn.estimators.chow_liu import pairwise_mutual_information
+from skbn.graph import random_dag
+from skbn.network import DiscreteBayesianNetwork
+from skbn.scores import K2Score, LogLikelihood
+
+
+def _random_frame(n, cards, seed):
+    rng = np.random.default_rng(seed)
+    cols = {}
+    prev = rng.integers(0, cards[0], n)
+    for i, r in enumerate(cards):
+        noise = rng.integers(0, r, n)
+        cols[f"v{i}"] = np.where(rng.random(n) < 0.6, prev % r, noise)
+        prev = cols[f"v{i}"]
+    return pd.DataFrame(cols)
+
+
+def test_mutual_information_matches_sklearn():
+    X = _random_frame(700, [2, 3, 4, 2], seed=0)
+    data, _ = encode_fit(X)
+    mi = pairwise_mutual_information(data, [0, 1, 2, 3])
+    for i, j in itertools.combinations(range(4), 2):
+        assert mi[i, j] == pytest.approx(mutual_info_score(X.iloc[:, i], X.iloc[:, j]), abs=1e-10)
+        assert mi[i, j] == mi[j, i]
+
+
+def test_conditional_mutual_information_matches_stratified_sklearn():
+    X = _random_frame(900, [3, 2, 3, 2], seed=1)
+    data, _ = encode_fit(X)
+    cmi = pairwise_mutual_information(data, [0, 1, 2], stratum=3)
+    for i, j in itertools.combinations(range(3), 2):
+        expected = sum(
+            (len(g) / len(X)) * mutual_info_score(g.iloc[:, i], g.iloc[:, j]) for _, g in X.groupby("v3")
+        )
+        assert cmi[i, j] == pytest.approx(expected, abs=1e-10)
+
+
+def _all_spanning_trees(p):
+    pairs = list(itertools.combinations(range(p), 2))
+    for tree in itertools.combinations(pairs, p - 1):
+        parent = list(range(p))
+
+        def find(a):
+            while parent[a] != a:
+                a = parent[a]
+            return a
+
+        ok = True
+        for a, b in tree:
+            ra, rb = find(a), find(b)
+            if ra == rb:
+                ok = False
+                break
+            parent[ra] = rb
+        if ok:
+            yield tree
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tree_maximises_log_likelihood_over_all_spanning_trees(seed):
+    X = _random_frame(400, [2, 3, 2, 3, 2], seed=seed)
+    model = ChowLiuTree().fit(X)
+    learned = LogLikelihood().score(X, model.edges_)
+    best = max(
+        LogLikelihood().score(X, [(X.columns[a], X.columns[b]) for a, b in tree])
+        for tree in _all_spanning_trees(5)
+    )
+    assert len(model.edges_) == 4 and learned == pytest.approx(best, rel=1e-12)
+
+
+def _random_tree_network(n_nodes, seed):
+    rng = np.random.default_rng(seed)
+    names = [f"X{i}" for i in range(n_nodes)]
+    parents = {names[0]: []}
+    for i in range(1, n_nodes):
+        parents[names[i]] = [names[rng.integers(0, i)]]
+    states = {n: ["a", "b", "c"] for n in names}
+    cpts = {}
+    for n in names:
+        shape = (3,) * len(parents[n]) + (3,)
+        table = rng.dirichlet([0.3, 0.3, 0.3], size=shape[:-1] or None)
+        cpts[n] = np.asarray(table).reshape(shape)
+    return DiscreteBayesianNetwork(states, parents, cpts)
+
+
+def test_recovers_a_known_tree_from_a_large_sample():
+    truth = _random_tree_network(10, seed=3)
+    X = truth.sample(30_000, random_state=0)
+    model = ChowLiuTree(root="X0").fit(X)
+    assert sorted(model.edges_) == sorted(truth.edges)  # rooted at X0: orientation too
+
+
+def test_edges_point_away_from_the_root():
+    X = _random_frame(500, [2, 3, 2, 3, 2, 2], seed=4)
+    model = ChowLiuTree(root="v3").fit(X)
+    children = [c for _, c in model.edges_]
+    assert "v3" not in children and sorted(children) == sorted(set(children))
+
+
+def test_score_based_weights_leave_out_useless_edges():
+    rng = np.random.default_rng(12345)
+    X = _random_frame(2000, [2, 2, 2], seed=5)
+    X["noise"] = rng.integers(0, 4, len(X))
+    model = ChowLiuTree(scorer="bic").fit(X)
+    assert all("noise" not in edge for edge in model.edges_)
+    assert len(ChowLiuTree().fit(X).edges_) == 3  # the log-likelihood keeps a spanning tree
+    with pytest.raises(ValueError, match="score-equivalent"):
+        ChowLiuTree(scorer=K2Score()).fit(X)
+
+
+def test_tan_makes_the_target_a_parent_of_every_feature():
+    X = _random_frame(1500, [2, 3, 2, 3, 2], seed=6)
+    y = X.pop("v4")
+    model = ChowLiuTree(variant="tan").fit(X, y)
+    target_children = sorted(c for p, c in model.edges_ if p == "v4")
+    assert target_children == sorted(X.columns)
+    feature_edges = [(p, c) for p, c in model.edges_ if p != "v4"]
+    assert len(feature_edges) == X.shape[1] - 1
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    with pytest.raises(ValueError, match="needs a target"):
+        ChowLiuTree(variant="tan").fit(X)
+    with pytest.raises(ValueError, match="root must be a feature"):
+        ChowLiuTree(variant="tan", target="v4", root="v4").fit(X.assign(v4=y))
