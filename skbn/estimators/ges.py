@@ -5,7 +5,7 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import config_ids, extend_ids, n_configurations, table_from_ids
+from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.estimators.k2 import TIE_TOLERANCE, improves
 from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag
@@ -24,6 +24,14 @@ class _ScoreTable:
         self.cache = FamilyScoreCache(data, scorer)
         self.codes, self.cards = data.codes, data.cardinalities
         self._ids = {}
+        self._gram = None
+
+    def _pair_table(self, child, parent):
+        """Count table of ``child | parent`` from the one-hot Gram matrix of all pairs."""
+        if self._gram is None:
+            self._gram = pairwise_tables(self.codes, self.cards)
+        gram, offsets = self._gram
+        return gram[offsets[parent]:offsets[parent + 1], offsets[child]:offsets[child + 1]]
 
     def _config(self, parents):
         """Parent-configuration ids of a sorted tuple (kept only for the last few sets)."""
@@ -50,9 +58,12 @@ class _ScoreTable:
         with_extra = tuple(sorted(base + (extra,)))
         value = self.cache.lookup(child, with_extra)
         if value is None:
-            ids, n_ids = self._config(base)
-            ids, n_ids = extend_ids(ids, n_ids, self.codes, self.cards, extra)
-            counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
+            if base:
+                ids, n_ids = self._config(base)
+                ids, n_ids = extend_ids(ids, n_ids, self.codes, self.cards, extra)
+                counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
+            else:
+                counts = self._pair_table(child, extra)
             q = n_configurations(self.cards, with_extra)
             value = self.cache.scorer.local_score(counts, q, len(with_extra))
             self.cache.store(child, with_extra, value)
