@@ -8,7 +8,7 @@ import numpy as np
 from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.estimators.k2 import TIE_TOLERANCE, improves
-from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag
+from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
 from skbn.scores import FamilyScoreCache, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
@@ -70,34 +70,23 @@ class _ScoreTable:
         return value - self.local(child, base)
 
 
-class _CPDAG:
-    """Mutable integer CPDAG: directed parents/children and undirected neighbours."""
+class _CPDAG(_Mixed):
+    """Mutable integer CPDAG (``skbn.graph``'s mixed graph: ``pa``, ``ch``, ``und``)."""
 
     def __init__(self, p, directed=(), undirected=()):
+        super().__init__(p, directed, undirected)
         self.p = p
-        self.pa = [set() for _ in range(p)]
-        self.ch = [set() for _ in range(p)]
-        self.ne = [set() for _ in range(p)]
-        for u, v in directed:
-            self.pa[v].add(u)
-            self.ch[u].add(v)
-        for u, v in undirected:
-            self.ne[u].add(v)
-            self.ne[v].add(u)
 
     @classmethod
     def from_pdag(cls, pdag):
         return cls(len(pdag.nodes), pdag.directed, pdag.undirected)
 
-    def adj(self, u):
-        return self.pa[u] | self.ch[u] | self.ne[u]
-
-    def adjacent(self, u, v):
-        return v in self.pa[u] or v in self.ch[u] or v in self.ne[u]
+    def adj_set(self, u):
+        return self.pa[u] | self.ch[u] | self.und[u]
 
     def edges(self):
         directed = [(u, v) for u in range(self.p) for v in sorted(self.ch[u])]
-        undirected = [(u, v) for u in range(self.p) for v in sorted(self.ne[u]) if u < v]
+        undirected = [(u, v) for u in range(self.p) for v in sorted(self.und[u]) if u < v]
         return directed, undirected
 
     def completed(self):
@@ -109,7 +98,7 @@ class _CPDAG:
 
     def is_clique(self, nodes):
         nodes = sorted(nodes)
-        return all(self.adjacent(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:])
+        return all(self.adj(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:])
 
     def semi_directed_path(self, source, target, blocked):
         """Whether a path ``source -> / - ... -> / - target`` avoids every blocked node."""
@@ -117,7 +106,7 @@ class _CPDAG:
         queue = deque([source])
         while queue:
             u = queue.popleft()
-            for w in self.ch[u] | self.ne[u]:
+            for w in self.ch[u] | self.und[u]:
                 if w == target:
                     return True
                 if w not in seen and w not in blocked:
@@ -341,13 +330,13 @@ class GESStructure(_BaseStructureLearner):
     def _insert_candidates(self, g, y, scores, gaps):
         """Insert(X, y, T) operators satisfying the clique condition, with their gains."""
         out = []
-        pa, ne = g.pa[y], g.ne[y]
-        adj_y = g.adj(y)
+        pa, ne = g.pa[y], g.und[y]
+        adj_y = g.adj_set(y)
         bound = self._subset_bound
         for x in range(g.p):
             if x == y or x in adj_y or (min(x, y), max(x, y)) in gaps:
                 continue
-            adj_x = g.adj(x)
+            adj_x = g.adj_set(x)
             na = ne & adj_x
             if not g.is_clique(na):
                 continue
@@ -360,7 +349,7 @@ class GESStructure(_BaseStructureLearner):
 
             def accept(t, na=na):
                 new = t[-1]
-                return all(g.adjacent(new, w) for w in na) and all(g.adjacent(new, w) for w in t[:-1])
+                return all(g.adj(new, w) for w in na) and all(g.adj(new, w) for w in t[:-1])
 
             for t in _subsets(free, limit, accept):
                 gain = scores.gain(y, tuple(sorted(base.union(t))), x)
@@ -369,11 +358,11 @@ class GESStructure(_BaseStructureLearner):
 
     def _delete_candidates(self, g, y, scores, fixed):
         out = []
-        pa, ne = g.pa[y], g.ne[y]
+        pa, ne = g.pa[y], g.und[y]
         for x in sorted(pa | ne):
             if (min(x, y), max(x, y)) in fixed:
                 continue
-            na = sorted(ne & g.adj(x))
+            na = sorted(ne & g.adj_set(x))
             na_set = set(na)
             for h in _subsets(na, self._subset_bound, lambda h: True):
                 rest = na_set.difference(h)
@@ -385,29 +374,23 @@ class GESStructure(_BaseStructureLearner):
 
     @staticmethod
     def _apply_insert(g, x, y, t):
+        """Add ``x -> y`` and orient ``t - y`` as ``t -> y`` for every ``t`` in T."""
         g.pa[y].add(x)
         g.ch[x].add(y)
         for w in t:
-            g.ne[w].discard(y)
-            g.ne[y].discard(w)
-            g.pa[y].add(w)
-            g.ch[w].add(y)
+            g.orient(w, y)
 
     @staticmethod
     def _apply_delete(g, x, y, h):
-        for s in (g.pa, g.ch, g.ne):
+        """Remove the edge ``x - y`` / ``x -> y``; orient ``y - h`` as ``y -> h`` and
+        ``x - h`` as ``x -> h`` for every ``h`` in H."""
+        for s in (g.pa, g.ch, g.und):
             s[x].discard(y)
             s[y].discard(x)
         for w in h:
-            g.ne[y].discard(w)
-            g.ne[w].discard(y)
-            g.pa[w].add(y)
-            g.ch[y].add(w)
-            if w in g.ne[x]:
-                g.ne[x].discard(w)
-                g.ne[w].discard(x)
-                g.pa[w].add(x)
-                g.ch[x].add(w)
+            g.orient(y, w)
+            if w in g.und[x]:
+                g.orient(x, w)
 
     @staticmethod
     def _pick(candidates, total, valid):
@@ -499,7 +482,7 @@ class GESStructure(_BaseStructureLearner):
         if phase == "forward":
             def valid(c):
                 _, x, y, t = c
-                blocked = (g.ne[y] & g.adj(x)).union(t)
+                blocked = (g.und[y] & g.adj_set(x)).union(t)
                 return not g.semi_directed_path(y, x, blocked)
         else:
             def valid(c):
@@ -526,12 +509,12 @@ class GESStructure(_BaseStructureLearner):
     def _affected(old, new):
         """Targets whose cached operators a step may have changed."""
         changed = [v for v in range(new.p)
-                   if old.pa[v] != new.pa[v] or old.ne[v] != new.ne[v] or old.ch[v] != new.ch[v]]
-        moved = [v for v in changed if old.adj(v) != new.adj(v)]
+                   if old.pa[v] != new.pa[v] or old.und[v] != new.und[v] or old.ch[v] != new.ch[v]]
+        moved = [v for v in changed if old.adj_set(v) != new.adj_set(v)]
         out = set(changed)
         for a in moved:
-            out |= new.ne[a]
-            out |= old.ne[a]
+            out |= new.und[a]
+            out |= old.und[a]
         return sorted(out)
 
     def _turn(self, g, scores, total):
@@ -539,10 +522,8 @@ class GESStructure(_BaseStructureLearner):
         directed, undirected = g.edges()
         dag = pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
         parents = [set() for _ in range(g.p)]
-        children = [set() for _ in range(g.p)]
         for u, v in dag:
             parents[v].add(u)
-            children[u].add(v)
         candidates = []
         for u, v in dag:
             if self.max_indegree is not None and len(parents[u]) + 1 > self.max_indegree:
@@ -552,17 +533,11 @@ class GESStructure(_BaseStructureLearner):
             gain = scores.gain(u, pu, v) - scores.gain(v, pv, u)
             candidates.append((gain, u, v, ()))
 
+        nodes = tuple(range(g.p))
+
         def valid(c):  # acyclic after reversal: no other directed path u -> ... -> v
             _, u, v, _ = c
-            stack, seen = [w for w in children[u] if w != v], set()
-            while stack:
-                w = stack.pop()
-                if w == v:
-                    return False
-                if w not in seen:
-                    seen.add(w)
-                    stack.extend(children[w])
-            return True
+            return not has_directed_path(nodes, [e for e in dag if e != (u, v)], u, v)
 
         best = self._pick(candidates, total, valid)
         if best is None:
