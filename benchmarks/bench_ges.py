@@ -77,6 +77,11 @@ def main():
         from skbn.estimators.hill_climb import HillClimbStructure
     except ImportError:
         HillClimbStructure = None
+    try:
+        import causallearn  # noqa: F401
+        with_causal_learn = not args.no_causal_learn
+    except ImportError:
+        with_causal_learn = False
     print(f"{'network':>8} {'rows':>7} {'method':>14} {'time s':>8} {'ratio':>7} {'SHD':>4} "
           f"{'BDeu':>14} {'test LL':>9}")
     for name, n in configs:
@@ -95,13 +100,10 @@ def main():
             t, hc = best_of(lambda: HillClimbStructure(scorer=bdeu).fit(X), repeats)
             rows.append(("HillClimb", t, dag_to_cpdag(net.nodes, hc.edges_), bdeu.score(X, hc.edges_),
                          hc.score(test)))
-        if not args.no_causal_learn:
-            try:
-                t, cl = best_of(lambda: causal_learn_ges(X), 1)
-                dag = pdag_to_dag(cl)
-                rows.append(("causal-learn", t, cl, bdeu.score(X, dag), fit_network_ll(dag, X, test)))
-            except ImportError:
-                pass
+        if with_causal_learn:
+            t, cl = best_of(lambda: causal_learn_ges(X), 1)
+            dag = pdag_to_dag(cl)
+            rows.append(("causal-learn", t, cl, bdeu.score(X, dag), fit_network_ll(dag, X, test)))
         base = rows[0][1]
         for method, t, cpdag, score, ll in rows:
             shd = structural_hamming_distance(true, cpdag)
