@@ -1,0 +1,307 @@
+"""Exact structure learning: the DAG that maximises a decomposable score, by dynamic
+programming over subsets (Silander & Myllymaki 2006)."""
+
+import math
+import re
+from numbers import Integral
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+
+from skbn._counting import extend_ids, n_configurations, table_from_ids
+from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators.k2 import improves
+from skbn.scores import FamilyScoreCache, resolve_scorer
+from skbn.utils._sklearn_compat import Interval
+
+__all__ = ["ExactStructure", "exact_memory_bytes"]
+
+_UNITS = {"": 1, "B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}
+
+
+def _parse_memory(value):
+    """Bytes from an int or a string such as ``"4GB"``, ``"512 MB"`` (binary units)."""
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        if value <= 0:
+            raise ValueError(f"max_memory must be positive, got {value!r}.")
+        return int(value)
+    if isinstance(value, str):
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMGT]?B?)\s*", value.upper())
+        if match and float(match.group(1)) > 0:
+            unit = match.group(2)
+            unit = unit if unit.endswith("B") or unit == "" else unit + "B"
+            return int(float(match.group(1)) * _UNITS[unit])
+    raise ValueError(
+        f"max_memory must be a positive number of bytes or a string like '4GB' or '512MB', "
+        f"got {value!r}."
+    )
+
+
+def _format_bytes(n):
+    for unit in ("TB", "GB", "MB", "KB"):
+        if n >= _UNITS[unit]:
+            return f"{n / _UNITS[unit]:.1f} {unit}"
+    return f"{n} B"
+
+
+def exact_memory_bytes(n_variables):
+    """Peak memory (bytes) of :class:`ExactStructure`'s arrays for ``n_variables`` variables.
+
+    ``p 2^(p-1)`` float64 best-parent-set scores, plus per subset of all ``p`` variables a
+    float64 best-network score, an int8 best sink, a uint8 popcount and about 24 bytes of
+    per-layer temporaries.
+    """
+    p = int(n_variables)
+    if p == 0:
+        return 0
+    return 8 * p * (1 << (p - 1)) + 34 * (1 << p)
+
+
+def _drop_bit(masks, v):
+    """Index of subsets of the variables other than ``v`` (bit ``v`` squeezed out)."""
+    low = (1 << v) - 1
+    return (masks & low) | ((masks >> (v + 1)) << v)
+
+
+def _local_scores_subtree(codes, cards, scorer, root, n_vars, max_indegree):
+    """Local scores of every family whose parent set has smallest element ``root``
+    (or is empty when ``root`` is None), by depth-first extension of parent-configuration ids.
+
+    Returns a list per child of (compressed parent-set index array, score array).
+    """
+    n = codes.shape[0]
+    out_idx = [[] for _ in range(n_vars)]
+    out_val = [[] for _ in range(n_vars)]
+    child_codes = [codes[:, v] for v in range(n_vars)]
+    r = [int(c) for c in cards]
+
+    def visit(members, mask, ids, n_ids):
+        q = math.prod(r[m] for m in members)
+        for v in range(n_vars):
+            if (mask >> v) & 1:
+                continue
+            counts = table_from_ids(ids, n_ids, child_codes[v], r[v])
+            out_idx[v].append(int(_drop_bit(mask, v)))
+            out_val[v].append(scorer.local_score(counts, q, len(members)))
+        if len(members) >= max_indegree:
+            return
+        for u in range(members[-1] + 1 if members else n_vars, n_vars):
+            new_ids, new_n = extend_ids(ids, n_ids, codes, cards, u)
+            visit(members + [u], mask | (1 << u), new_ids, new_n)
+
+    if root is None:
+        visit([], 0, np.zeros(n, dtype=np.int64), 1)
+    elif max_indegree >= 1:
+        ids, n_ids = extend_ids(np.zeros(n, dtype=np.int64), 1, codes, cards, root)
+        visit([root], 1 << root, ids, n_ids)
+    return [(np.asarray(i, dtype=np.int64), np.asarray(s, dtype=np.float64))
+            for i, s in zip(out_idx, out_val)]
+
+
+def _best_parents(v_table, candidates_mask, v):
+    """Recover a best parent set of ``v`` within ``candidates_mask`` from the superset-max
+    table: drop members (in index order) while the best score is unchanged; the result is a
+    set whose own local score is the best (every proper subset scores strictly lower)."""
+    current = candidates_mask
+    for u in range(int(candidates_mask).bit_length()):
+        if (current >> u) & 1:
+            smaller = current & ~(1 << u)
+            if v_table[_drop_bit(smaller, v)] == v_table[_drop_bit(current, v)]:
+                current = smaller
+    return [u for u in range(int(current).bit_length()) if (current >> u) & 1]
+
+
+class ExactStructure(_BaseStructureLearner):
+    r"""Provably optimal DAG for a decomposable score, by dynamic programming over subsets.
+
+    For a decomposable score :math:`\mathrm{score}(G) = \sum_i s_i(\mathrm{pa}_i)` the best
+    network on a set of variables :math:`W` has some sink :math:`v` whose parents are the
+    best subset of :math:`W \setminus \{v\}` (Silander & Myllymaki 2006):
+
+    .. math::
+        \mathrm{bps}_v(C) = \max_{S \subseteq C} s_v(S), \qquad
+        F(W) = \max_{v \in W} \; F(W \setminus \{v\}) + \mathrm{bps}_v(W \setminus \{v\}),
+
+    with :math:`F(\emptyset) = 0`. The steps are (1) local scores :math:`s_v(S)` of every
+    family with :math:`|S| \le` ``max_indegree``, counted by depth-first extension of the
+    rows' parent-configuration ids (one more radix digit per added parent); (2) best parent
+    sets :math:`\mathrm{bps}_v` by a vectorised superset-max over the bits; (3) best sinks
+    :math:`F(W)` layer by layer over subset size; (4) the optimal network, peeling the best
+    sink off the full set. Time :math:`O(p^2 2^p)` array operations plus one count table per
+    family; memory :math:`8 p 2^{p-1} + 34 \cdot 2^p` bytes (see :func:`exact_memory_bytes`),
+    about 115 MB for 20 variables, 2.1 GB for 24 and 4.3 GB for 25.
+
+    Determinism: a sink replaces the incumbent only if it improves by more than
+    ``skbn.estimators.k2.improves``' tolerance (the lowest column index wins ties); within a
+    best score the parent set is made minimal by dropping members in column order.
+
+    Parameters
+    ----------
+    scorer : str or BaseScore, default="bdeu"
+        Any decomposable score ("bdeu", "k2", "bic", "aic", or an object).
+    max_indegree : int or None, default=None
+        Largest parent set considered; bounding it saves most of the counting time.
+    max_memory : int or str, default="4GB"
+        Refuse (``MemoryError`` before allocating) when :func:`exact_memory_bytes` exceeds
+        it: a number of bytes or a string with a binary unit ("KB", "MB", "GB", "TB";
+        1 GB = 2**30 bytes).
+    n_jobs : int or None, default=None
+        Parallel workers (joblib) for the local-score tables, split by the smallest parent
+        of each family; results are identical for any value.
+    verbose : int, default=0
+        Print progress when > 0.
+    categories, handle_unknown, target, parameter_estimator, parameter_ess
+        See :class:`skbn.estimators._base._BaseStructureLearner`.
+
+    Attributes
+    ----------
+    edges_ : list of (parent, child)
+        The optimal DAG.
+    score_ : float
+        Its score (sum of the families' local scores).
+    network_ : DiscreteBayesianNetwork
+    scorer_ : BaseScore
+        The resolved score object.
+    n_families_ : int
+        Number of local scores computed.
+    categories_, classes_, n_features_in_, feature_names_in_
+
+    References
+    ----------
+    T. Silander and P. Myllymaki, "A simple approach for finding the globally optimal
+    Bayesian network structure", UAI 2006.
+
+    Examples
+    --------
+    >>> from skbn.estimators.exact import ExactStructure
+    >>> from skbn.datasets import sample_asia
+    >>> X = sample_asia(2000, random_state=0)[["smoke", "lung", "bronc", "dysp"]]
+    >>> model = ExactStructure(scorer="bic").fit(X)
+    >>> model.score_ >= ExactStructure(scorer="bic", max_indegree=1).fit(X).score_
+    True
+    >>> ("smoke", "lung") in model.edges_ or ("lung", "smoke") in model.edges_
+    True
+    """
+
+    _parameter_constraints = {
+        **_BaseStructureLearner._parameter_constraints,
+        "scorer": "no_validation",
+        "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
+        "max_memory": [Interval(Integral, 1, None, closed="left"), str],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        *,
+        scorer="bdeu",
+        max_indegree=None,
+        max_memory="4GB",
+        n_jobs=None,
+        verbose=0,
+        categories="auto",
+        handle_unknown="error",
+        target=None,
+        parameter_estimator="bayes",
+        parameter_ess=1.0,
+    ):
+        self.scorer = scorer
+        self.max_indegree = max_indegree
+        self.max_memory = max_memory
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+        self.target = target
+        self.parameter_estimator = parameter_estimator
+        self.parameter_ess = parameter_ess
+
+    def _learn_structure(self, data):
+        self.scorer_ = resolve_scorer(self.scorer)
+        limit = _parse_memory(self.max_memory)
+        p = data.n_variables
+        needed = exact_memory_bytes(p)
+        if needed > limit:
+            raise MemoryError(
+                f"ExactStructure needs about {_format_bytes(needed)} for {p} variables "
+                f"(8 p 2^(p-1) + 34 2^p bytes), more than max_memory={self.max_memory!r}; "
+                f"raise max_memory or use fewer variables (each one doubles the memory)."
+            )
+        if p == 0:
+            self.score_, self.n_families_ = 0.0, 0
+            return []
+        k = p - 1 if self.max_indegree is None else min(self.max_indegree, p - 1)
+        half = 1 << (p - 1)
+
+        # (1) local scores, written into the best-parent-set tables (-inf: not considered)
+        bps = [np.full(half, -np.inf) for _ in range(p)]
+        roots = [None] + list(range(p))
+        n_jobs = effective_n_jobs(self.n_jobs)
+        if n_jobs == 1:
+            parts = [_local_scores_subtree(data.codes, data.cardinalities, self.scorer_, root, p, k)
+                     for root in roots]
+        else:
+            parts = Parallel(n_jobs=self.n_jobs)(
+                delayed(_local_scores_subtree)(data.codes, data.cardinalities, self.scorer_, root, p, k)
+                for root in roots
+            )
+        n_families = 0
+        for part in parts:
+            for v, (idx, values) in enumerate(part):
+                bps[v][idx] = values
+                n_families += len(idx)
+        del parts
+        if self.verbose:
+            print(f"[ExactStructure] {n_families} local scores")
+
+        # (2) best parent set within each candidate set: superset-max over each bit
+        for table in bps:
+            for b in range(p - 1):
+                view = table.reshape(-1, 2, 1 << b)
+                np.maximum(view[:, 1, :], view[:, 0, :], out=view[:, 1, :])
+
+        # (3) best sinks, layer by layer over subset size
+        full = (1 << p) - 1
+        best = np.full(1 << p, -np.inf)
+        best[0] = 0.0
+        sink = np.zeros(1 << p, dtype=np.int8)
+        masks = np.arange(1 << p, dtype=np.int64)
+        popcount = np.zeros(1 << p, dtype=np.uint8)
+        for v in range(p):
+            popcount += ((masks >> v) & 1).astype(np.uint8)
+        del masks
+        for size in range(1, p + 1):
+            layer = np.flatnonzero(popcount == size)
+            layer_best = np.full(len(layer), -np.inf)
+            layer_sink = np.zeros(len(layer), dtype=np.int8)
+            for v in range(p):
+                has_v = np.flatnonzero((layer >> v) & 1)
+                rest = layer[has_v] ^ (1 << v)
+                value = best[rest] + bps[v][_drop_bit(rest, v)]
+                incumbent = layer_best[has_v]
+                with np.errstate(invalid="ignore"):
+                    take = value > incumbent + 1e-10 * (1.0 + np.abs(incumbent))
+                take |= np.isneginf(incumbent) & ~np.isneginf(value)
+                layer_best[has_v[take]] = value[take]
+                layer_sink[has_v[take]] = v
+            best[layer] = layer_best
+            sink[layer] = layer_sink
+        del popcount
+
+        # (4) the optimal network: peel off the best sink of the remaining set
+        edges = []
+        remaining = full
+        while remaining:
+            v = int(sink[remaining])
+            rest = remaining & ~(1 << v)
+            edges.extend((u, v) for u in _best_parents(bps[v], rest, v))
+            remaining = rest
+        edges.sort()
+        parents = [[] for _ in range(p)]
+        for u, v in edges:
+            parents[v].append(u)
+        cache = FamilyScoreCache(data, self.scorer_)
+        self.score_ = float(sum(cache.local_score(v, pa) for v, pa in enumerate(parents)))
+        self.n_families_ = n_families
+        return edges

@@ -1,0 +1,550 @@
+"""Greedy equivalence search (Chickering 2002): score-based search over CPDAGs."""
+
+from collections import deque
+from numbers import Integral
+
+import numpy as np
+
+from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
+from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators.k2 import TIE_TOLERANCE, improves
+from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
+from skbn.scores import FamilyScoreCache, resolve_scorer
+from skbn.utils._sklearn_compat import Interval
+
+__all__ = ["GESStructure"]
+
+_PHASES = ("forward", "backward", "turning")
+
+
+class _ScoreTable:
+    """Local scores by (node, parent set), counted by extending cached parent-config ids."""
+
+    def __init__(self, data, scorer):
+        self.cache = FamilyScoreCache(data, scorer)
+        self.codes, self.cards = data.codes, data.cardinalities
+        self._ids = {}
+        self._gram = None
+
+    def _pair_table(self, child, parent):
+        """Count table of ``child | parent`` from the one-hot Gram matrix of all pairs."""
+        if self._gram is None:
+            self._gram = pairwise_tables(self.codes, self.cards)
+        gram, offsets = self._gram
+        return gram[offsets[parent]:offsets[parent + 1], offsets[child]:offsets[child + 1]]
+
+    def _config(self, parents):
+        """Parent-configuration ids of a sorted tuple (kept only for the last few sets)."""
+        hit = self._ids.get(parents)
+        if hit is None:
+            hit = config_ids(self.codes, self.cards, parents)
+            if len(self._ids) > 64:
+                self._ids.clear()
+            self._ids[parents] = hit
+        return hit
+
+    def local(self, child, parents):
+        key = tuple(sorted(parents))
+        value = self.cache.lookup(child, key)
+        if value is None:
+            ids, n_ids = self._config(key)
+            counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
+            value = self.cache.score_table(counts, child, key)
+            self.cache.store(child, key, value)
+        return value
+
+    def gain(self, child, base, extra):
+        """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
+        with_extra = tuple(sorted(base + (extra,)))
+        value = self.cache.lookup(child, with_extra)
+        if value is None:
+            if base:
+                ids, n_ids = self._config(base)
+                ids, n_ids = extend_ids(ids, n_ids, self.codes, self.cards, extra)
+                counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
+            else:
+                counts = self._pair_table(child, extra)
+            q = n_configurations(self.cards, with_extra)
+            value = self.cache.scorer.local_score(counts, q, len(with_extra))
+            self.cache.store(child, with_extra, value)
+        return value - self.local(child, base)
+
+
+class _CPDAG(_Mixed):
+    """Mutable integer CPDAG (``skbn.graph``'s mixed graph: ``pa``, ``ch``, ``und``)."""
+
+    def __init__(self, p, directed=(), undirected=()):
+        super().__init__(p, directed, undirected)
+        self.p = p
+
+    @classmethod
+    def from_pdag(cls, pdag):
+        return cls(len(pdag.nodes), pdag.directed, pdag.undirected)
+
+    def adj_set(self, u):
+        return self.pa[u] | self.ch[u] | self.und[u]
+
+    def edges(self):
+        directed = [(u, v) for u in range(self.p) for v in sorted(self.ch[u])]
+        undirected = [(u, v) for u in range(self.p) for v in sorted(self.und[u]) if u < v]
+        return directed, undirected
+
+    def completed(self):
+        """The CPDAG of a consistent extension of this PDAG (Dor-Tarsi, then Chickering)."""
+        directed, undirected = self.edges()
+        nodes = tuple(range(self.p))
+        dag = pdag_to_dag(PDAG(nodes, directed, undirected))
+        return _CPDAG.from_pdag(dag_to_cpdag(nodes, dag))
+
+    def is_clique(self, nodes):
+        nodes = sorted(nodes)
+        return all(self.adj(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:])
+
+    def semi_directed_path(self, source, target, blocked):
+        """Whether a path ``source -> / - ... -> / - target`` avoids every blocked node."""
+        seen = {source}
+        queue = deque([source])
+        while queue:
+            u = queue.popleft()
+            for w in self.ch[u] | self.und[u]:
+                if w == target:
+                    return True
+                if w not in seen and w not in blocked:
+                    seen.add(w)
+                    queue.append(w)
+        return False
+
+
+def _subsets(items, max_size, accept):
+    """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order;
+    a subset is kept and extended only while ``accept(subset)`` holds (``accept`` must be
+    closed under taking subsets, e.g. a clique condition)."""
+    out = []
+
+    def grow(start, current):
+        out.append(current)
+        if len(current) >= max_size:
+            return
+        for i in range(start, len(items)):
+            candidate = current + (items[i],)
+            if accept(candidate):
+                grow(i + 1, candidate)
+
+    grow(0, ())
+    return out
+
+
+class GESStructure(_BaseStructureLearner):
+    r"""Greedy equivalence search (GES) over completed PDAGs (Chickering 2002).
+
+    The search moves between Markov equivalence classes, each represented by its CPDAG,
+    with a score-equivalent decomposable score (BDeu, BIC, AIC). With
+    :math:`\mathrm{Ne}_Y` the undirected neighbours of :math:`Y`, :math:`\mathrm{Pa}_Y` its
+    parents and :math:`\mathrm{NA}_{Y,X} = \mathrm{Ne}_Y \cap \mathrm{Adj}_X`:
+
+    * **forward**: ``Insert(X, Y, T)`` for non-adjacent :math:`X, Y` and
+      :math:`T \subseteq \mathrm{Ne}_Y \setminus \mathrm{Adj}_X`, valid iff
+      :math:`\mathrm{NA}_{Y,X} \cup T` is a clique and every semi-directed path from
+      :math:`Y` to :math:`X` meets :math:`\mathrm{NA}_{Y,X} \cup T`; its score change is
+      :math:`s(Y, P \cup \{X\}) - s(Y, P)` with :math:`P = \mathrm{Pa}_Y \cup \mathrm{NA}_{Y,X} \cup T`;
+    * **backward**: ``Delete(X, Y, H)`` for adjacent :math:`X - Y` or :math:`X \to Y` and
+      :math:`H \subseteq \mathrm{NA}_{Y,X}`, valid iff :math:`\mathrm{NA}_{Y,X} \setminus H`
+      is a clique; score change :math:`s(Y, P \setminus \{X\}) - s(Y, P \cup \{X\})` with
+      :math:`P = \mathrm{Pa}_Y \cup (\mathrm{NA}_{Y,X} \setminus H)`;
+    * **turning** (optional): reversal of one edge of a consistent DAG extension of the
+      current CPDAG when the reversed DAG is acyclic and scores higher (Chickering's edge
+      reversal applied to an extension; a simpler operator than Hauser & Buhlmann's Turn).
+
+    Each phase takes the best valid operator while it improves the score; after each step
+    the operator is applied to the PDAG, a consistent extension is taken and its CPDAG
+    recomputed (``skbn.graph``). The phases are repeated in order until a full pass takes
+    no step. Operators' score changes are cached per target node :math:`Y` and recomputed
+    only for targets whose parents, neighbours, or neighbours' adjacencies a step changed
+    (the clique condition and the score change depend on nothing else); the global path
+    condition is checked only for the operators about to be taken.
+
+    Determinism: the largest score change wins; changes within the relative tolerance of
+    :func:`skbn.estimators.k2.improves` count as ties, won by the first operator in scan
+    order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple). A step is taken only if
+    it improves the score by more than that tolerance.
+
+    Parameters
+    ----------
+    scorer : str or BaseScore, default="bdeu"
+        A score-equivalent decomposable score ("bdeu", "bic", "aic" or such an object);
+        others (e.g. "k2") are refused, since GES's operators assume every DAG of a class
+        scores the same.
+    max_indegree : int or None, default=None
+        Bound on the family size an Insert creates at ``Y``
+        (:math:`|\mathrm{Pa}_Y \cup \mathrm{NA}_{Y,X} \cup T| + 1`) and on a turned edge's
+        new family.
+    black_list : sequence of (u, v), default=()
+        Pairs that are never adjacent (the direction of an edge is a property of the
+        equivalence class, so a black-listed pair is forbidden in both directions).
+    white_list : sequence of (u, v), default=()
+        Pairs that are always adjacent: the search starts from them and never deletes them
+        (their orientation is decided by the equivalence class).
+    phases : sequence of {"forward", "backward", "turning"}, default=("forward", "backward", "turning")
+        Phases run in this order.
+    max_subset_size : int or None, default=None
+        Bound on :math:`|T|` (Insert) and :math:`|H|` (Delete); None enumerates all subsets.
+        Bound it for graphs with large undirected neighbourhoods.
+    max_iter : int or None, default=None
+        Bound on the number of steps (operators applied).
+    n_jobs : int or None, default=None
+        Accepted for API symmetry; the search is sequential (results do not depend on it).
+    verbose : int, default=0
+        Print every step when > 0.
+    categories, handle_unknown, target, parameter_estimator, parameter_ess
+        See :class:`skbn.estimators._base._BaseStructureLearner`.
+
+    Attributes
+    ----------
+    cpdag_ : PDAG
+        The learned equivalence class over the column labels.
+    directed_edges_ : list of (u, v)
+        Compelled edges of ``cpdag_``.
+    undirected_edges_ : list of (u, v)
+        Reversible edges of ``cpdag_`` (``u`` before ``v`` in column order).
+    edges_ : list of (parent, child)
+        A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs.
+    network_ : DiscreteBayesianNetwork
+    score_ : float
+        Score of the learned class.
+    scorer_ : BaseScore
+    n_iter_ : int
+        Number of operators applied.
+    n_steps_ : dict
+        Operators applied per phase.
+    categories_, classes_, n_features_in_, feature_names_in_
+
+    References
+    ----------
+    D. M. Chickering, "Optimal structure identification with greedy search", JMLR 3, 2002.
+    A. Hauser and P. Buhlmann, "Characterization and greedy learning of interventional
+    Markov equivalence classes of directed acyclic graphs", JMLR 13, 2012.
+    J. Ramsey et al., "A million variables and more: the fast greedy equivalence search
+    algorithm", Int. J. Data Sci. Anal. 3, 2017.
+
+    Examples
+    --------
+    >>> from skbn.estimators.ges import GESStructure
+    >>> from skbn.datasets import sample_asia
+    >>> model = GESStructure().fit(sample_asia(5000, random_state=0))
+    >>> ("either", "xray") in model.directed_edges_
+    True
+    """
+
+    _parameter_constraints = {
+        **_BaseStructureLearner._parameter_constraints,
+        "scorer": "no_validation",
+        "max_indegree": [None, Interval(Integral, 1, None, closed="left")],
+        "black_list": [list, tuple],
+        "white_list": [list, tuple],
+        "phases": [list, tuple],
+        "max_subset_size": [None, Interval(Integral, 0, None, closed="left")],
+        "max_iter": [None, Interval(Integral, 0, None, closed="left")],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        *,
+        scorer="bdeu",
+        max_indegree=None,
+        black_list=(),
+        white_list=(),
+        phases=("forward", "backward", "turning"),
+        max_subset_size=None,
+        max_iter=None,
+        n_jobs=None,
+        verbose=0,
+        categories="auto",
+        handle_unknown="error",
+        target=None,
+        parameter_estimator="bayes",
+        parameter_ess=1.0,
+    ):
+        self.scorer = scorer
+        self.max_indegree = max_indegree
+        self.black_list = black_list
+        self.white_list = white_list
+        self.phases = phases
+        self.max_subset_size = max_subset_size
+        self.max_iter = max_iter
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+        self.target = target
+        self.parameter_estimator = parameter_estimator
+        self.parameter_ess = parameter_ess
+
+    # ----------------------------------------------------------------- checks
+    def _pairs(self, data, edges, name):
+        position = {label: i for i, label in enumerate(data.names)}
+        out = set()
+        for edge in edges:
+            try:
+                u, v = edge
+            except (TypeError, ValueError):
+                raise ValueError(f"{name} entry {edge!r} is not a (u, v) pair.") from None
+            for node in (u, v):
+                if node not in position:
+                    raise ValueError(
+                        f"{name} edge ({u!r}, {v!r}) names unknown column {node!r}; "
+                        f"columns are {list(data.names)}."
+                    )
+            if u == v:
+                raise ValueError(f"{name} edge ({u!r}, {v!r}) is a self loop.")
+            i, j = position[u], position[v]
+            out.add((min(i, j), max(i, j)))
+        return out
+
+    def _check(self, data):
+        self.scorer_ = resolve_scorer(self.scorer)
+        if not getattr(self.scorer_, "score_equivalent", False):
+            raise ValueError(
+                f"GESStructure needs a score-equivalent scorer (e.g. 'bdeu', 'bic', 'aic'): "
+                f"{type(self.scorer_).__name__} can score Markov-equivalent DAGs differently, "
+                f"so a search over equivalence classes is not defined for it. Use "
+                f"HillClimbStructure or K2Structure for such scores."
+            )
+        phases = tuple(self.phases)
+        bad = [ph for ph in phases if ph not in _PHASES]
+        if bad or not phases:
+            raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
+        gaps = self._pairs(data, self.black_list, "black_list")
+        fixed = self._pairs(data, self.white_list, "white_list")
+        both = sorted(gaps & fixed)
+        if both:
+            i, j = both[0]
+            raise ValueError(
+                f"The pair ({data.names[i]!r}, {data.names[j]!r}) is both black-listed and "
+                f"white-listed."
+            )
+        return phases, gaps, fixed
+
+    # ------------------------------------------------------------- operators
+    def _insert_candidates(self, g, y, scores, gaps):
+        """Insert(X, y, T) operators satisfying the clique condition, with their gains."""
+        out = []
+        pa, ne = g.pa[y], g.und[y]
+        adj_y = g.adj_set(y)
+        bound = self._subset_bound
+        for x in range(g.p):
+            if x == y or x in adj_y or (min(x, y), max(x, y)) in gaps:
+                continue
+            adj_x = g.adj_set(x)
+            na = ne & adj_x
+            if not g.is_clique(na):
+                continue
+            free = sorted(ne - adj_x)
+            base = pa | na
+            room = None if self.max_indegree is None else self.max_indegree - 1 - len(base)
+            if room is not None and room < 0:
+                continue
+            limit = bound if room is None else min(bound, room)
+
+            def accept(t, na=na):
+                new = t[-1]
+                return all(g.adj(new, w) for w in na) and all(g.adj(new, w) for w in t[:-1])
+
+            for t in _subsets(free, limit, accept):
+                gain = scores.gain(y, tuple(sorted(base.union(t))), x)
+                out.append((gain, x, y, t))
+        return out
+
+    def _delete_candidates(self, g, y, scores, fixed):
+        out = []
+        pa, ne = g.pa[y], g.und[y]
+        for x in sorted(pa | ne):
+            if (min(x, y), max(x, y)) in fixed:
+                continue
+            na = sorted(ne & g.adj_set(x))
+            na_set = set(na)
+            for h in _subsets(na, self._subset_bound, lambda h: True):
+                rest = na_set.difference(h)
+                if not g.is_clique(rest):
+                    continue
+                keep = tuple(sorted((pa | rest) - {x}))
+                out.append((-scores.gain(y, keep, x), x, y, h))
+        return out
+
+    @staticmethod
+    def _apply_insert(g, x, y, t):
+        """Add ``x -> y`` and orient ``t - y`` as ``t -> y`` for every ``t`` in T."""
+        g.pa[y].add(x)
+        g.ch[x].add(y)
+        for w in t:
+            g.orient(w, y)
+
+    @staticmethod
+    def _apply_delete(g, x, y, h):
+        """Remove the edge ``x - y`` / ``x -> y``; orient ``y - h`` as ``y -> h`` and
+        ``x - h`` as ``x -> h`` for every ``h`` in H."""
+        for s in (g.pa, g.ch, g.und):
+            s[x].discard(y)
+            s[y].discard(x)
+        for w in h:
+            g.orient(y, w)
+            if w in g.und[x]:
+                g.orient(x, w)
+
+    @staticmethod
+    def _pick(candidates, total, valid):
+        """Best valid candidate under the documented tie rule, or None.
+
+        Candidates are ``(gain, x, y, subset)``. The largest valid gain wins if the score
+        improves by more than the tolerance; valid gains within the tolerance of it are
+        ties, won by the smallest ``(x, y, subset)``. Validity is checked lazily, from the
+        largest gain down.
+        """
+        threshold = TIE_TOLERANCE * (1.0 + abs(total))
+        order = sorted((c for c in candidates if c[0] > threshold), key=lambda c: -c[0])
+        best = None
+        for c in order:
+            if best is not None and improves(best[0], c[0]):
+                break
+            if valid(c) and (best is None or c[1:] < best[1:]):
+                best = c
+        return best
+
+    # ------------------------------------------------------------------ search
+    def _learn_structure(self, data):
+        phases, gaps, fixed = self._check(data)
+        p = data.n_variables
+        self._subset_bound = p if self.max_subset_size is None else self.max_subset_size
+        scores = _ScoreTable(data, self.scorer_)
+        g = _CPDAG(p, directed=sorted(fixed)).completed() if fixed else _CPDAG(p)
+        max_iter = np.inf if self.max_iter is None else self.max_iter
+        n_steps = {phase: 0 for phase in _PHASES}
+        total = self._total(g, scores)
+        n_iter = 0
+        changed = True
+        while changed and n_iter < max_iter:
+            changed = False
+            for phase in phases:
+                while n_iter < max_iter:
+                    step = self._step(phase, g, scores, gaps, fixed, total)
+                    if step is None:
+                        break
+                    g, gain = step
+                    total += gain
+                    n_iter += 1
+                    n_steps[phase] += 1
+                    changed = True
+                self._cached = None
+            if len(phases) == 1 or not changed:
+                break
+        directed, undirected = g.edges()
+        names = data.names
+        self.cpdag_ = PDAG(names, [(names[u], names[v]) for u, v in directed],
+                           [(names[u], names[v]) for u, v in undirected])
+        self.directed_edges_ = list(self.cpdag_.directed)
+        self.undirected_edges_ = list(self.cpdag_.undirected)
+        dag = pdag_to_dag(PDAG(tuple(range(p)), directed, undirected))
+        self.score_ = float(self._total_dag(p, dag, scores))
+        self.n_iter_ = n_iter
+        self.n_steps_ = n_steps
+        self._cached = None
+        return [(int(u), int(v)) for u, v in dag]
+
+    @staticmethod
+    def _total_dag(p, dag, scores):
+        parents = [[] for _ in range(p)]
+        for u, v in dag:
+            parents[v].append(u)
+        return sum(scores.local(v, pa) for v, pa in enumerate(parents))
+
+    def _total(self, g, scores):
+        directed, undirected = g.edges()
+        return self._total_dag(g.p, pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected)), scores)
+
+    def _step(self, phase, g, scores, gaps, fixed, total):
+        """Take the best valid operator of ``phase``; returns (new CPDAG, gain) or None."""
+        if phase == "turning":
+            return self._turn(g, scores, total)
+        cached = getattr(self, "_cached", None)
+        if cached is None or cached[0] != phase:
+            targets = range(g.p)
+            per_target = {}
+        else:
+            _, per_target, targets = cached
+        for y in targets:
+            if phase == "forward":
+                per_target[y] = self._insert_candidates(g, y, scores, gaps)
+            else:
+                per_target[y] = self._delete_candidates(g, y, scores, fixed)
+        candidates = [c for y in range(g.p) for c in per_target[y]]
+
+        if phase == "forward":
+            def valid(c):
+                _, x, y, t = c
+                blocked = (g.und[y] & g.adj_set(x)).union(t)
+                return not g.semi_directed_path(y, x, blocked)
+        else:
+            def valid(c):
+                return True
+
+        best = self._pick(candidates, total, valid)
+        if best is None:
+            self._cached = None
+            return None
+        gain, x, y, s = best
+        new = _CPDAG(g.p, *g.edges())
+        if phase == "forward":
+            self._apply_insert(new, x, y, s)
+        else:
+            self._apply_delete(new, x, y, s)
+        new = new.completed()
+        if self.verbose:
+            op = "Insert" if phase == "forward" else "Delete"
+            print(f"[GES] {op}({x}, {y}, {list(s)}) gain {gain:.4f}")
+        self._cached = (phase, per_target, self._affected(g, new))
+        return new, gain
+
+    @staticmethod
+    def _affected(old, new):
+        """Targets whose cached operators a step may have changed."""
+        changed = [v for v in range(new.p)
+                   if old.pa[v] != new.pa[v] or old.und[v] != new.und[v] or old.ch[v] != new.ch[v]]
+        moved = [v for v in changed if old.adj_set(v) != new.adj_set(v)]
+        out = set(changed)
+        for a in moved:
+            out |= new.und[a]
+            out |= old.und[a]
+        return sorted(out)
+
+    def _turn(self, g, scores, total):
+        """Best improving reversal of an edge of a consistent extension (acyclic result)."""
+        directed, undirected = g.edges()
+        dag = pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
+        parents = [set() for _ in range(g.p)]
+        for u, v in dag:
+            parents[v].add(u)
+        candidates = []
+        for u, v in dag:
+            if self.max_indegree is not None and len(parents[u]) + 1 > self.max_indegree:
+                continue
+            pv = tuple(sorted(parents[v] - {u}))
+            pu = tuple(sorted(parents[u]))
+            gain = scores.gain(u, pu, v) - scores.gain(v, pv, u)
+            candidates.append((gain, u, v, ()))
+
+        nodes = tuple(range(g.p))
+
+        def valid(c):  # acyclic after reversal: no other directed path u -> ... -> v
+            _, u, v, _ = c
+            return not has_directed_path(nodes, [e for e in dag if e != (u, v)], u, v)
+
+        best = self._pick(candidates, total, valid)
+        if best is None:
+            return None
+        gain, u, v, _ = best
+        edges = [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]
+        new = _CPDAG.from_pdag(dag_to_cpdag(tuple(range(g.p)), edges))
+        if self.verbose:
+            print(f"[GES] Turn({u} -> {v}) gain {gain:.4f}")
+        return new, gain

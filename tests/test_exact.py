@@ -1,0 +1,143 @@
+"""ExactStructure: optimality against brute force over every DAG, memory refusal."""
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn.estimators.exact import ExactStructure, exact_memory_bytes
+from skbn.estimators.k2 import K2Structure
+from skbn.graph import is_acyclic, random_dag
+from skbn.scores import BDeu, FamilyScoreCache, resolve_scorer
+from skbn._data import encode_fit
+
+NETWORKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "networks"
+
+
+def all_dags(p):
+    """Every DAG on ``p`` labelled nodes, as tuples of parent bitmasks (deduplicated)."""
+    seen = set()
+    for order in itertools.permutations(range(p)):
+        choices = [range(1 << pos) for pos in range(p)]
+        for picks in itertools.product(*choices):
+            masks = [0] * p
+            for pos, pick in enumerate(picks):
+                masks[order[pos]] = sum(1 << order[b] for b in range(pos) if (pick >> b) & 1)
+            seen.add(tuple(masks))
+    return sorted(seen)
+
+
+@pytest.mark.parametrize("p, count", [(3, 25), (4, 543)])
+def test_dag_enumeration_counts(p, count):
+    dags = all_dags(p)
+    assert len(dags) == count
+    for masks in dags[:: max(1, count // 50)]:
+        edges = [(u, v) for v in range(p) for u in range(p) if (masks[v] >> u) & 1]
+        assert is_acyclic(range(p), edges)
+
+
+def random_data(p, n, seed, cards=None):
+    """Data sampled from a random dependent discrete model (a random DAG with random CPTs)."""
+    rng = np.random.RandomState(seed)
+    _, edges = random_dag(p, 0.6, random_state=seed)
+    parents = [[int(u[1:]) for u, w in edges if int(w[1:]) == v] for v in range(p)]
+    cards = cards or [int(rng.randint(2, 4)) for _ in range(p)]
+    X = np.zeros((n, p), dtype=np.int64)
+    for v in range(p):  # X0..Xp-1 is a topological order
+        q = int(np.prod([cards[u] for u in parents[v]]))
+        cpt = rng.dirichlet(np.full(cards[v], 0.5), size=q)
+        cfg = np.zeros(n, dtype=np.int64)
+        for u in parents[v]:
+            cfg = cfg * cards[u] + X[:, u]
+        cum = cpt[cfg].cumsum(axis=1)
+        X[:, v] = (rng.random_sample(n)[:, None] > cum).sum(axis=1).clip(max=cards[v] - 1)
+    return pd.DataFrame(X, columns=[f"X{i}" for i in range(p)])
+
+
+def brute_force_best(X, scorer, dags):
+    data, _ = encode_fit(X)
+    p = data.n_variables
+    cache = FamilyScoreCache(data, resolve_scorer(scorer))
+    table = np.array([[cache.local_score(v, [u for u in range(p) if (m >> u) & 1])
+                       for m in range(1 << p)] for v in range(p)])
+    masks = np.array(dags)
+    totals = table[np.arange(p), masks].sum(axis=1)
+    return totals.max()
+
+
+_DAGS = {}
+
+
+@pytest.mark.parametrize("p", [3, 4, 5])
+@pytest.mark.parametrize("scorer", ["bdeu", "k2", "bic"])
+def test_equals_brute_force_over_every_dag(p, scorer):
+    if p not in _DAGS:
+        _DAGS[p] = all_dags(p)
+    assert len(_DAGS[p]) == {3: 25, 4: 543, 5: 29281}[p]
+    for seed in range(2):
+        X = random_data(p, 300, seed=10 * p + seed)
+        model = ExactStructure(scorer=scorer).fit(X)
+        optimum = brute_force_best(X, scorer, _DAGS[p])
+        assert model.score_ == pytest.approx(optimum, rel=1e-9, abs=1e-9)
+        assert is_acyclic(list(X.columns), model.edges_)
+        # score_ is the score of the returned DAG
+        assert model.score_ == pytest.approx(resolve_scorer(scorer).score(X, model.edges_), rel=1e-12)
+
+
+def test_max_indegree_is_brute_force_over_bounded_dags():
+    X = random_data(5, 400, seed=3)
+    if 5 not in _DAGS:
+        _DAGS[5] = all_dags(5)
+    bounded = [m for m in _DAGS[5] if max(bin(x).count("1") for x in m) <= 1]
+    model = ExactStructure(scorer="bdeu", max_indegree=1).fit(X)
+    assert model.score_ == pytest.approx(brute_force_best(X, "bdeu", bounded), rel=1e-9)
+    assert max(sum(1 for _, c in model.edges_ if c == v) for v in X.columns) <= 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_never_below_greedy_search(seed):
+    X = random_data(8, 500, seed=seed)
+    exact = ExactStructure(scorer="bdeu", max_indegree=3).fit(X)
+    for order in (list(X.columns), list(X.columns)[::-1]):
+        k2 = K2Structure(scorer=BDeu(), ordering=order, max_parents=3).fit(X)
+        assert exact.score_ >= k2.score_ - 1e-9
+
+
+def test_n_jobs_identical():
+    X = random_data(7, 300, seed=5)
+    a = ExactStructure(n_jobs=1).fit(X)
+    b = ExactStructure(n_jobs=2).fit(X)
+    assert a.edges_ == b.edges_ and a.score_ == b.score_
+
+
+def test_memory_refusal_message():
+    X = random_data(6, 50, seed=0)
+    with pytest.raises(MemoryError, match=r"needs about .* for 6 variables.*max_memory='1KB'"):
+        ExactStructure(max_memory="1KB").fit(X)
+    assert exact_memory_bytes(20) < 128 * 2**20
+    assert exact_memory_bytes(30) > 100 * 2**30
+    with pytest.raises(ValueError, match="max_memory"):
+        ExactStructure(max_memory="lots").fit(X)
+    ExactStructure(max_memory=10**6).fit(X)  # ints are bytes
+
+
+def test_asia_recovers_known_edges():
+    from skbn.datasets import sample_asia
+    X = sample_asia(5000, random_state=0)
+    model = ExactStructure(scorer="bic").fit(X)
+    skeleton = {frozenset(e) for e in model.edges_}
+    for edge in [("smoke", "lung"), ("smoke", "bronc"), ("either", "xray"), ("bronc", "dysp")]:
+        assert frozenset(edge) in skeleton
+    assert model.network_.nodes == list(X.columns)
+    assert np.all(np.isfinite(model.score_samples(X.head(20))))
+
+
+@pytest.mark.skipif(not NETWORKS.is_dir(), reason="shared networks not available")
+def test_child_subset_runs():
+    from skbn.io import read_bif
+    net = read_bif(NETWORKS / "child.bif")
+    X = net.sample(2000, random_state=0)[net.nodes[:10]]
+    model = ExactStructure(max_indegree=2).fit(X)
+    assert model.score_ >= K2Structure(scorer="bdeu", max_parents=2).fit(X).score_ - 1e-9
