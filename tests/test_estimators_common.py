@@ -12,7 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.utils.estimator_checks import check_dataframe_column_names_consistency, parametrize_with_checks
 
-from skbn import ChowLiuTree, K2Structure
+from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, K2Structure
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
 
@@ -20,6 +20,9 @@ ESTIMATORS = [
     ChowLiuTree(),
     ChowLiuTree(target=0),
     K2Structure(scorer=BDeu(ess=5)),
+    GESStructure(),
+    ExactStructure(scorer="bic"),
+    FixedStructure(edges=((0, 1),)),
 ]
 
 # No expected failures: every check that applies passes (check_array_api_input skips itself

@@ -1,7 +1,9 @@
 """Structure learners."""
 
 from skbn.estimators.chow_liu import ChowLiuTree
+from skbn.estimators.exact import ExactStructure
 from skbn.estimators.fixed import FixedStructure
+from skbn.estimators.ges import GESStructure
 from skbn.estimators.k2 import K2Structure
 
-__all__ = ["ChowLiuTree", "FixedStructure", "K2Structure"]
+__all__ = ["ChowLiuTree", "ExactStructure", "FixedStructure", "GESStructure", "K2Structure"]
