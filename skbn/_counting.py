@@ -113,11 +113,13 @@ def contingency_tables(codes, cardinalities, x, y, z=()):
 
 def one_hot(codes, cardinalities, rows=slice(None)):
     """Indicator matrix (n_rows, sum r_i) in float32, columns grouped by variable."""
-    offsets = np.concatenate([[0], np.cumsum(cardinalities)[:-1]])
+    offsets = np.concatenate([[0], np.cumsum(cardinalities)[:-1]]).astype(np.intp)
     block = codes[rows]
-    matrix = np.zeros((block.shape[0], int(np.sum(cardinalities))), dtype=np.float32)
-    np.put_along_axis(matrix, block.astype(np.int64) + offsets, 1.0, axis=1)
-    return matrix
+    total = int(np.sum(cardinalities))
+    flat = (np.arange(block.shape[0], dtype=np.intp) * total)[:, None] + offsets + block
+    matrix = np.zeros(block.shape[0] * total, dtype=np.float32)
+    matrix[flat.ravel()] = 1.0
+    return matrix.reshape(block.shape[0], total)
 
 
 def pairwise_tables(codes, cardinalities, chunk_rows=1 << 16):
