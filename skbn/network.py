@@ -12,13 +12,14 @@ their marginal likelihood ``log sum_{x_m} p(x_o, x_m)``, computed exactly by var
 elimination (one run per missingness pattern, vectorised over the rows sharing it).
 """
 
-import heapq
 from itertools import product
 
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 from sklearn.utils import check_random_state
+
+from skbn.graph import topological_order
 
 __all__ = ["DiscreteBayesianNetwork"]
 
@@ -125,7 +126,7 @@ class DiscreteBayesianNetwork:
         self.cardinalities = np.array([len(self.states[v]) for v in self.nodes], dtype=np.int64)
         self.edges = [(p, node) for node in self.nodes for p in self.parents[node]]
         self._parent_idx = [tuple(index[p] for p in self.parents[v]) for v in self.nodes]
-        self._topo = self._kahn()  # raises on a cycle
+        self._topo = [index[v] for v in topological_order(self.nodes, self.edges)]  # raises on a cycle
         for node in cpts:
             if node not in index:
                 raise ValueError(f"A CPT is given for unknown node {node!r}.")
@@ -138,30 +139,6 @@ class DiscreteBayesianNetwork:
             a.flags.writeable = False
 
     # ------------------------------------------------------------------ validation
-    def _kahn(self):
-        n = len(self.nodes)
-        children = [[] for _ in range(n)]
-        indegree = np.zeros(n, dtype=np.int64)
-        for i, pa in enumerate(self._parent_idx):
-            indegree[i] = len(pa)
-            for p in pa:
-                children[p].append(i)
-        heap = [i for i in range(n) if indegree[i] == 0]
-        heapq.heapify(heap)
-        order = []
-        while heap:
-            i = heapq.heappop(heap)
-            order.append(i)
-            for c in children[i]:
-                indegree[c] -= 1
-                if indegree[c] == 0:
-                    heapq.heappush(heap, c)
-        if len(order) < n:
-            in_cycle = [self.nodes[i] for i in range(n) if indegree[i] > 0]
-            raise ValueError(f"The parent sets contain a cycle through node(s) {in_cycle!r}.")
-        self._children = [tuple(c) for c in children]
-        return order
-
     def _check_cpt(self, node, cpt):
         if cpt is None:
             raise ValueError(f"Missing CPT for node {node!r}.")
