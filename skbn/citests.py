@@ -179,23 +179,23 @@ class _FrequentistTest(BaseCITest):
     def _test_batch(self, tables, group, n_tests, n_strata):
         tables = np.asarray(tables, dtype=np.float64)
         r_x, r_y = tables.shape[1], tables.shape[2]
-        rows = tables.sum(axis=2)
-        cols = tables.sum(axis=1)
-        n_s = rows.sum(axis=1)
+        rows = np.add.reduce(tables, axis=2)
+        cols = np.add.reduce(tables, axis=1)
+        n_s = np.add.reduce(rows, axis=1)
         stat_s = self._stratum_statistic(tables, n_s, rows, cols)
         statistic = np.bincount(group, weights=stat_s, minlength=n_tests)
         n = np.bincount(group, weights=n_s, minlength=n_tests)
         if self.adjust_dof:
-            dof_s = np.maximum((rows > 0).sum(axis=1) - 1, 0) * np.maximum((cols > 0).sum(axis=1) - 1, 0)
+            dof_s = (np.maximum(np.count_nonzero(rows, axis=1) - 1, 0)
+                     * np.maximum(np.count_nonzero(cols, axis=1) - 1, 0))
             dof = np.bincount(group, weights=dof_s, minlength=n_tests)
         else:
             dof = (r_x - 1) * (r_y - 1) * np.asarray(n_strata, dtype=np.float64)
-        statistic = np.maximum(statistic, 0.0)
+        np.maximum(statistic, 0.0, out=statistic)
         pvalue = np.ones(n_tests)
         positive = dof > 0
         pvalue[positive] = chdtrc(dof[positive], statistic[positive])
-        too_few = n < self.min_samples_per_dof * dof
-        pvalue[too_few] = 0.0
+        pvalue[n < self.min_samples_per_dof * dof] = 0.0
         return statistic, pvalue, dof, pvalue > self.alpha
 
 
@@ -229,10 +229,11 @@ class ChiSquare(_FrequentistTest):
     """
 
     def _stratum_statistic(self, tables, n_s, rows, cols):
+        # sum (N - E)^2 / E = N_s * sum N^2 / (N_a. N_.b) - N_s over the cells with E > 0
+        denominator = rows[:, :, None] * cols[:, None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
-            expected = rows[:, :, None] * cols[:, None, :] / n_s[:, None, None]
-            terms = np.where(expected > 0, (tables - expected) ** 2 / expected, 0.0)
-        return terms.sum(axis=(1, 2))
+            ratio = np.where(denominator > 0, tables * tables / denominator, 0.0)
+        return n_s * np.add.reduce(ratio, axis=(1, 2)) - n_s
 
 
 class GTest(_FrequentistTest):
@@ -262,8 +263,8 @@ class GTest(_FrequentistTest):
 
     def _stratum_statistic(self, tables, n_s, rows, cols):
         return 2.0 * (
-            xlogy(tables, tables).sum(axis=(1, 2)) + xlogy(n_s, n_s)
-            - xlogy(rows, rows).sum(axis=1) - xlogy(cols, cols).sum(axis=1)
+            np.add.reduce(xlogy(tables, tables), axis=(1, 2)) + xlogy(n_s, n_s)
+            - np.add.reduce(xlogy(rows, rows), axis=1) - np.add.reduce(xlogy(cols, cols), axis=1)
         )
 
 

@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skbn._counting import extend_ids, n_configurations, pairwise_tables
+from skbn._counting import compress_ids, extend_ids, pairwise_tables
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.graph import PDAG, meek_orient, pdag_to_dag, topological_order
@@ -20,96 +20,120 @@ _MIN_PARALLEL_WORK = 400
 _ID_CACHE_SIZE = 1024
 
 
-class _PairTester:
-    """Runs the CI tests of one variable pair over a list of conditioning sets.
+class _Counter:
+    """Stratified contingency tables of variable pairs, with cached conditioning-set ids.
 
-    Tests that count (``ci_test.from_counts``) are evaluated in chunks: the contingency
-    tables of all conditioning sets of a chunk come from one ``np.bincount`` and go through
-    the test in one vectorised call. Chunks grow (4, 8, ... 64 sets) so that an early
-    independence wastes little; results are exactly those of testing the sets one by one in
-    order and stopping at the first independence.
+    The table of ``x, y | S`` is one ``np.bincount`` of ``cell = xy * q + stratum`` where
+    ``xy`` is the joint state of the pair and ``stratum`` the configuration id of ``S``
+    (:func:`skbn._counting.config_ids`, extended one column at a time from the cached id of
+    the prefix of ``S``, compressed to the observed configurations when the declared number
+    would exceed the number of rows).
     """
 
-    def __init__(self, data, ci_test):
-        self.data = data
-        self.ci_test = ci_test
+    def __init__(self, data):
+        self.codes = data.codes
+        self.cards = data.cardinalities
         self._ids = {}
+        self._xy = {}
 
-    def _config(self, subset):
+    def config(self, subset):
+        """``(ids, n_ids, declared n_configurations)`` of a sorted conditioning set."""
         hit = self._ids.get(subset)
         if hit is not None:
             return hit
-        codes, cards = self.data.codes, self.data.cardinalities
         if not subset:
-            value = (np.zeros(codes.shape[0], dtype=np.int64), 1)
+            value = (np.zeros(self.codes.shape[0], dtype=np.int64), 1, 1)
         else:
-            ids, n_ids = self._config(subset[:-1])
-            value = extend_ids(ids, n_ids, codes, cards, subset[-1])
+            ids, n_ids, declared = self.config(subset[:-1])
+            ids, n_ids = extend_ids(ids, n_ids, self.codes, self.cards, subset[-1])
+            declared *= int(self.cards[subset[-1]])
+            if n_ids > len(ids):  # keep every bincount O(n_samples)
+                ids, n_ids = compress_ids(ids, n_ids)
+            value = (ids, n_ids, declared)
         if len(self._ids) >= _ID_CACHE_SIZE:
             self._ids.clear()
         self._ids[subset] = value
         return value
 
-    def run(self, x, y, subsets, stop_at_first):
-        """Test ``x _||_ y | S`` for ``S`` in ``subsets`` in order.
+    def tables(self, x, y, subset):
+        """``(counts of shape (n_ids, r_x * r_y), declared number of strata)``."""
+        ids, n_ids, declared = self.config(subset)
+        key = (x, y, n_ids)
+        xyk = self._xy.get(key)
+        if xyk is None:
+            if len(self._xy) >= _ID_CACHE_SIZE:
+                self._xy.clear()
+            r_y = int(self.cards[y])
+            xyk = self._xy[key] = (self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]) * n_ids
+        n_cells = int(self.cards[x]) * int(self.cards[y])
+        counts = np.bincount(xyk + ids, minlength=n_cells * n_ids)
+        return counts.reshape(n_cells, n_ids).T, declared
 
-        Returns ``(pvalues, independent)`` lists, truncated after the first independence
-        when ``stop_at_first``.
-        """
-        if not self.ci_test.from_counts:
-            pvalues, flags = [], []
+
+def _run_units(data, ci_test, units, stop_at_first):
+    """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
+
+    Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
+    independence when ``stop_at_first`` -- exactly what testing the sets one by one would
+    give. Tests that count (``ci_test.from_counts``) are evaluated in rounds: each round
+    takes the next chunk of sets of every unfinished unit (chunks grow 4, 8, ... 64, so an
+    early independence wastes little), counts their tables, and sends all tables of one
+    shape ``(r_x, r_y)`` through the test in a single vectorised call.
+    """
+    results = [([], []) for _ in units]
+    if not ci_test.from_counts:
+        for (x, y, subsets), (pvalues, flags) in zip(units, results):
             for subset in subsets:
-                result = self.ci_test.test_variables(self.data, x, y, subset)
+                result = ci_test.test_variables(data, x, y, subset)
                 pvalues.append(result.pvalue)
                 flags.append(result.independent)
                 if stop_at_first and result.independent:
                     break
-            return pvalues, flags
-        codes, cards = self.data.codes, self.data.cardinalities
-        r_x, r_y = int(cards[x]), int(cards[y])
-        n_cells = r_x * r_y
-        xy = codes[:, x].astype(np.int64) * r_y + codes[:, y]
-        pvalues, flags = [], []
-        start, size = 0, 4
-        while start < len(subsets):
-            chunk = subsets[start:start + size]
-            start += len(chunk)
-            size = min(2 * size, _MAX_CHUNK)
-            parts, n_strata, declared, offset = [], [], [], 0
+        return results
+    counter = _Counter(data)
+    cards = data.cardinalities
+    position = [0] * len(units)
+    active = [u for u, unit in enumerate(units) if unit[2]]
+    size = 4
+    while active:
+        by_shape = {}
+        for u in active:
+            x, y, subsets = units[u]
+            chunk = subsets[position[u]:position[u] + size]
+            position[u] += len(chunk)
+            entry = by_shape.setdefault((int(cards[x]), int(cards[y])), ([], [], [], []))
+            blocks, sizes, declared, owners = entry
             for subset in chunk:
-                ids, n_ids = self._config(subset)
-                if n_ids > len(ids):  # keep the bincount O(n_samples)
-                    ids, n_ids = self._compress(subset, ids, n_ids)
-                parts.append(ids * n_cells + (xy + offset))
-                offset += n_ids * n_cells
-                n_strata.append(n_ids)
-                declared.append(n_configurations(cards, subset))
-            counts = np.bincount(np.concatenate(parts), minlength=offset)
-            tables = counts.reshape(-1, r_x, r_y)
-            group = np.repeat(np.arange(len(chunk)), n_strata)
-            observed = tables.reshape(len(tables), -1).any(axis=1)
-            _, pval, _, indep = self.ci_test._test_batch(
-                tables[observed], group[observed], len(chunk), np.asarray(declared, dtype=float)
+                block, q = counter.tables(x, y, subset)
+                blocks.append(block)
+                sizes.append(len(block))
+                declared.append(q)
+            owners.append((u, len(chunk)))
+        for (r_x, r_y), (blocks, sizes, declared, owners) in by_shape.items():
+            tables = np.concatenate(blocks)
+            group = np.repeat(np.arange(len(blocks)), sizes)
+            observed = tables.any(axis=1)
+            _, pval, _, indep = ci_test._test_batch(
+                tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
+                np.asarray(declared, dtype=float),
             )
-            pvalues.extend(pval.tolist())
-            flags.extend(indep.tolist())
-            if stop_at_first and indep.any():
-                first = int(np.argmax(indep)) + len(flags) - len(chunk)
-                return pvalues[: first + 1], flags[: first + 1]
-        return pvalues, flags
-
-    def _compress(self, subset, ids, n_ids):
-        from skbn._counting import compress_ids
-
-        value = compress_ids(ids, n_ids)
-        self._ids[subset] = value
-        return value
-
-
-def _run_units(data, ci_test, units, stop_at_first):
-    """Worker: run :meth:`_PairTester.run` on each ``(x, y, subsets)`` unit."""
-    tester = _PairTester(data, ci_test)
-    return [tester.run(x, y, subsets, stop_at_first) for x, y, subsets in units]
+            pval, indep = pval.tolist(), indep.tolist()
+            k = 0
+            for u, n in owners:
+                results[u][0].extend(pval[k:k + n])
+                results[u][1].extend(indep[k:k + n])
+                k += n
+        still = []
+        for u in active:
+            pvalues, flags = results[u]
+            if stop_at_first and True in flags:
+                first = flags.index(True)
+                del pvalues[first + 1:], flags[first + 1:]
+            elif position[u] < len(units[u][2]):
+                still.append(u)
+        active = still
+        size = min(2 * size, _MAX_CHUNK)
+    return results
 
 
 def _side_subsets(adjacency, x, y, size, seen):
@@ -335,9 +359,8 @@ class PCStructure(_BaseStructureLearner):
         if p < 2:
             return pvalue, independent
         if not ci_test.from_counts:
-            tester = _PairTester(data, ci_test)
-            for x, y in combinations(range(p), 2):
-                pv, flags = tester.run(x, y, [()], True)
+            units = [(x, y, [()]) for x, y in combinations(range(p), 2)]
+            for (x, y, _), (pv, flags) in zip(units, _run_units(data, ci_test, units, True)):
                 pvalue[x, y], independent[x, y] = pv[0], flags[0]
             return pvalue, independent
         cards = np.asarray(data.cardinalities, dtype=np.int64)
