@@ -191,7 +191,7 @@ class _FrequentistTest(BaseCITest):
             dof = np.bincount(group, weights=dof_s, minlength=n_tests)
         else:
             dof = (r_x - 1) * (r_y - 1) * np.asarray(n_strata, dtype=np.float64)
-        np.maximum(statistic, 0.0, out=statistic)
+        statistic = np.maximum(statistic, 0.0)
         pvalue = np.ones(n_tests)
         positive = dof > 0
         pvalue[positive] = chdtrc(dof[positive], statistic[positive])

@@ -339,16 +339,17 @@ class PCStructure(_BaseStructureLearner):
         work = sum(len(u[2]) for u in units)
         if n_jobs == 1 or len(units) < 2 or work < _MIN_PARALLEL_WORK:
             return _run_units(data, self.ci_test_, units, stop_at_first)
-        n_batches = min(len(units), 4 * n_jobs)
-        # round-robin batches balance the cost; results are put back in unit order
-        batches = [units[i::n_batches] for i in range(n_batches)]
+        # contiguous batches of about equal work: units are sorted by (x, y), so a batch's
+        # units share conditioning sets (and their cached ids); results come back in order
+        n_batches = min(len(units), 2 * n_jobs)
+        cumulative = np.cumsum([len(u[2]) for u in units])
+        cuts = np.searchsorted(cumulative, work * np.arange(1, n_batches) / n_batches)
+        bounds = [0, *sorted(set(int(c) + 1 for c in cuts)), len(units)]
+        batches = [units[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
         outputs = Parallel(n_jobs=self.n_jobs)(
             delayed(_run_units)(data, self.ci_test_, batch, stop_at_first) for batch in batches
         )
-        results = [None] * len(units)
-        for i, output in enumerate(outputs):
-            results[i::n_batches] = output
-        return results
+        return [result for output in outputs for result in output]
 
     def _level_zero(self, data):
         """p-values and decisions of every unconditional test, as (p, p) arrays."""
