@@ -9,7 +9,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from skbn._counting import compress_ids, extend_ids, one_hot, pairwise_tables
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _BaseStructureLearner
-from skbn.graph import PDAG, meek_orient, pdag_to_dag, topological_order
+from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 #: Largest number of conditioning sets whose tables are counted in one stacked bincount.
@@ -549,24 +549,9 @@ class PCStructure(_BaseStructureLearner):
         except ValueError:
             pass
         index = {name: i for i, name in enumerate(names)}
-        children = [set() for _ in names]
-
-        def reaches(src, dst):
-            stack, seen = [src], set()
-            while stack:
-                node = stack.pop()
-                if node == dst:
-                    return True
-                if node not in seen:
-                    seen.add(node)
-                    stack.extend(children[node])
-            return False
-
         kept = []
         for u, v in cpdag.directed:
-            i, j = index[u], index[v]
-            if not reaches(j, i):
-                children[i].add(j)
+            if not has_directed_path(names, kept, v, u):
                 kept.append((u, v))
         rank = {name: r for r, name in enumerate(topological_order(names, kept))}
         kept += [(u, v) if rank[u] < rank[v] else (v, u) for u, v in cpdag.undirected]
