@@ -15,8 +15,8 @@ from skbn.utils._sklearn_compat import Interval, StrOptions
 #: Largest number of conditioning sets whose tables are counted in one stacked bincount.
 _MAX_CHUNK = 64
 #: Below this many counted cells (conditioning sets x rows) in a level, joblib dispatch and
-#: data transfer cost more than they save (about 0.3 s of counting on one core).
-_MIN_PARALLEL_WORK = 100_000_000
+#: data transfer cost more than they save (about 3 s of counting on one core).
+_MIN_PARALLEL_WORK = 1_000_000_000
 #: Bound on the per-worker cache of conditioning-set configuration ids.
 _ID_CACHE_SIZE = 1024
 
@@ -376,7 +376,10 @@ class PCStructure(_BaseStructureLearner):
             return []
         n_jobs = effective_n_jobs(self.n_jobs)
         work = sum(len(u[2]) for u in units)
-        if n_jobs == 1 or len(units) < 2 or work * data.n_samples < _MIN_PARALLEL_WORK:
+        # level 1 (``adjacency`` given) is a few BLAS products per variable: workers would
+        # each redo them, so it always runs in-process
+        if (n_jobs == 1 or len(units) < 2 or adjacency is not None
+                or work * data.n_samples < _MIN_PARALLEL_WORK):
             return _run_units(data, self.ci_test_, units, stop_at_first, adjacency)
         # contiguous batches of about equal work: units are sorted by (x, y), so a batch's
         # units share conditioning sets (and their cached ids); results come back in order
