@@ -1,0 +1,592 @@
+"""PC: constraint-based structure learning, from CI tests to the CPDAG (Spirtes & Glymour 1991)."""
+
+from itertools import combinations
+from numbers import Integral
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+
+from skbn._counting import compress_ids, extend_ids, one_hot, pairwise_tables
+from skbn.citests import resolve_ci_test
+from skbn.estimators._base import _BaseStructureLearner
+from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
+from skbn.utils._sklearn_compat import Interval, StrOptions
+
+#: Largest number of conditioning sets whose tables are counted in one stacked bincount.
+_MAX_CHUNK = 64
+#: Below this many counted cells (conditioning sets x rows) in a level, joblib dispatch and
+#: data transfer cost more than they save (about 3 s of counting on one core).
+_MIN_PARALLEL_WORK = 1_000_000_000
+#: Bound on the per-worker cache of conditioning-set configuration ids.
+_ID_CACHE_SIZE = 1024
+
+
+class _Counter:
+    """Stratified contingency tables of variable pairs, with cached conditioning-set ids.
+
+    The table of ``x, y | S`` is one ``np.bincount`` of ``cell = xy * q + stratum`` where
+    ``xy`` is the joint state of the pair and ``stratum`` the configuration id of ``S``
+    (:func:`skbn._counting.config_ids`, extended one column at a time from the cached id of
+    the prefix of ``S``, compressed to the observed configurations when the declared number
+    would exceed the number of rows).
+    """
+
+    def __init__(self, data, adjacency=None):
+        self.codes = data.codes
+        self.cards = data.cardinalities
+        self.adjacency = adjacency
+        self.adjacency_sets = None if adjacency is None else [set(a) for a in adjacency]
+        self._ids = {}
+        self._xy = {}
+        self._gram = {}
+
+    def config(self, subset):
+        """``(ids, n_ids, declared n_configurations)`` of a sorted conditioning set."""
+        hit = self._ids.get(subset)
+        if hit is not None:
+            return hit
+        if not subset:
+            value = (np.zeros(self.codes.shape[0], dtype=np.int64), 1, 1)
+        else:
+            ids, n_ids, declared = self.config(subset[:-1])
+            ids, n_ids = extend_ids(ids, n_ids, self.codes, self.cards, subset[-1])
+            declared *= int(self.cards[subset[-1]])
+            if n_ids > len(ids):  # keep every bincount O(n_samples)
+                ids, n_ids = compress_ids(ids, n_ids)
+            value = (ids, n_ids, declared)
+        if len(self._ids) >= _ID_CACHE_SIZE:
+            self._ids.clear()
+        self._ids[subset] = value
+        return value
+
+    def _given(self, v):
+        """Level-1 counts around ``v``: ``G[a]`` = one-hot Gram matrix of ``adj(v)`` over the
+        rows where ``v = a``, so ``G[a][o_y + b, o_z + c] = #(v = a, y = b, z = c)`` for all
+        ``y, z`` in ``adj(v)`` at once (BLAS; exact: counts below 2**24 in float32)."""
+        hit = self._gram.get(v)
+        if hit is None:
+            others = self.adjacency[v]
+            cards = self.cards[list(others)]
+            dtype = np.float32 if self.codes.shape[0] < (1 << 24) else np.float64
+            matrix = one_hot(self.codes[:, list(others)], cards).astype(dtype, copy=False)
+            column = self.codes[:, v]
+            gram = np.stack([
+                (lambda m: m.T @ m)(matrix[column == a]) for a in range(int(self.cards[v]))
+            ])
+            offsets = dict(zip(others, np.concatenate([[0], np.cumsum(cards)[:-1]]).tolist()))
+            hit = self._gram[v] = (gram, offsets)
+        return hit
+
+    def _level_one(self, x, y, z):
+        """Table of ``x, y | z`` sliced from a level-1 Gram matrix, or None."""
+        r_x, r_y, r_z = (int(self.cards[v]) for v in (x, y, z))
+        for v, w, axes in ((x, y, (2, 0, 1)), (y, x, (2, 1, 0))):
+            if self.adjacency is not None and z in self.adjacency_sets[v] and w in self.adjacency_sets[v]:
+                gram, offsets = self._given(v)
+                block = gram[:, offsets[w]:offsets[w] + (r_y if v == x else r_x),
+                             offsets[z]:offsets[z] + r_z]
+                return np.rint(block.transpose(axes)).astype(np.int64).reshape(r_z, r_x * r_y)
+        return None
+
+    def tables(self, x, y, subset):
+        """``(counts of shape (n_ids, r_x * r_y), declared number of strata)``."""
+        if len(subset) == 1 and self.adjacency is not None:
+            block = self._level_one(x, y, subset[0])
+            if block is not None:
+                return block, int(self.cards[subset[0]])
+        ids, n_ids, declared = self.config(subset)
+        key = (x, y, n_ids)
+        xyk = self._xy.get(key)
+        if xyk is None:
+            if len(self._xy) >= _ID_CACHE_SIZE:
+                self._xy.clear()
+            r_y = int(self.cards[y])
+            xyk = self._xy[key] = (self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]) * n_ids
+        n_cells = int(self.cards[x]) * int(self.cards[y])
+        counts = np.bincount(xyk + ids, minlength=n_cells * n_ids)
+        return counts.reshape(n_cells, n_ids).T, declared
+
+
+def _run_units(data, ci_test, units, stop_at_first, adjacency=None):
+    """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
+
+    Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
+    independence when ``stop_at_first`` -- exactly what testing the sets one by one would
+    give. Tests that count (``ci_test.from_counts``) are evaluated in rounds: each round
+    takes the next chunk of sets of every unfinished unit (chunks grow 4, 8, ... 64, so an
+    early independence wastes little), counts their tables, and sends all tables of one
+    shape ``(r_x, r_y)`` through the test in a single vectorised call. With the (frozen)
+    ``adjacency``, tables given one variable are sliced from per-variable Gram matrices
+    (:meth:`_Counter._given`) instead of counted one by one.
+    """
+    results = [([], []) for _ in units]
+    if not ci_test.from_counts:
+        for (x, y, subsets), (pvalues, flags) in zip(units, results):
+            for subset in subsets:
+                result = ci_test.test_variables(data, x, y, subset)
+                pvalues.append(result.pvalue)
+                flags.append(result.independent)
+                if stop_at_first and result.independent:
+                    break
+        return results
+    counter = _Counter(data, adjacency)
+    cards = data.cardinalities
+    position = [0] * len(units)
+    active = [u for u, unit in enumerate(units) if unit[2]]
+    size = 4
+    while active:
+        by_shape = {}
+        for u in active:
+            x, y, subsets = units[u]
+            chunk = subsets[position[u]:position[u] + size]
+            position[u] += len(chunk)
+            entry = by_shape.setdefault((int(cards[x]), int(cards[y])), ([], [], [], []))
+            blocks, sizes, declared, owners = entry
+            for subset in chunk:
+                block, q = counter.tables(x, y, subset)
+                blocks.append(block)
+                sizes.append(len(block))
+                declared.append(q)
+            owners.append((u, len(chunk)))
+        for (r_x, r_y), (blocks, sizes, declared, owners) in by_shape.items():
+            tables = np.concatenate(blocks)
+            group = np.repeat(np.arange(len(blocks)), sizes)
+            observed = tables.any(axis=1)
+            _, pval, _, indep = ci_test._test_batch(
+                tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
+                np.asarray(declared, dtype=float),
+            )
+            pval, indep = pval.tolist(), indep.tolist()
+            k = 0
+            for u, n in owners:
+                results[u][0].extend(pval[k:k + n])
+                results[u][1].extend(indep[k:k + n])
+                k += n
+        still = []
+        for u in active:
+            pvalues, flags = results[u]
+            if stop_at_first and True in flags:
+                first = flags.index(True)
+                del pvalues[first + 1:], flags[first + 1:]
+            elif position[u] < len(units[u][2]):
+                still.append(u)
+        active = still
+        size = min(2 * size, _MAX_CHUNK)
+    return results
+
+
+def _side_subsets(adjacency, x, y, size, seen):
+    """Conditioning sets of ``size`` from ``adjacency[x] - {y}``, lexicographic, unseen ones."""
+    out = []
+    for subset in combinations([v for v in adjacency[x] if v != y], size):
+        if subset not in seen:
+            seen.add(subset)
+            out.append(subset)
+    return out
+
+
+def _edge_subsets(adjacency, x, y, sizes):
+    """All conditioning sets for the pair: from x's side first, then new ones from y's side."""
+    seen, out = set(), []
+    for size in sizes:
+        out.extend(_side_subsets(adjacency, x, y, size, seen))
+    for size in sizes:
+        out.extend(_side_subsets(adjacency, y, x, size, seen))
+    return out
+
+
+def _bh_adjust(pvalues):
+    """Benjamini-Hochberg adjusted p-values (step-up), in the input order."""
+    pvalues = np.asarray(pvalues, dtype=float)
+    m = len(pvalues)
+    if m == 0:
+        return pvalues
+    order = np.argsort(pvalues, kind="stable")
+    scaled = pvalues[order] * m / np.arange(1, m + 1)
+    adjusted = np.minimum.accumulate(scaled[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = np.minimum(adjusted, 1.0)
+    return out
+
+
+class PCStructure(_BaseStructureLearner):
+    r"""PC algorithm: CI tests -> skeleton -> v-structures -> Meek rules -> CPDAG.
+
+    1. **Skeleton** (PC-stable, Colombo & Maathuis 2014). Start from the complete graph. At
+       level :math:`\ell = 0, 1, \dots` every adjacent pair ``x - y`` is tested for
+       :math:`x \perp y \mid S` for the sets ``S`` of size :math:`\ell` drawn from
+       ``adj(x) - {y}`` and then ``adj(y) - {x}`` (lexicographic, by column index), with the
+       adjacencies *frozen at the start of the level*; the first independence removes the
+       edge and records ``S`` as the separating set. Freezing makes the skeleton
+       independent of the column order and lets all pairs of a level be tested in parallel.
+       Level 0 tests every pair at once from the one-hot Gram matrix of pairwise counts.
+    2. **Colliders.** For every unshielded triple ``x - z - y`` (``x``, ``y`` non-adjacent):
+
+       * ``"standard"``: ``x -> z <- y`` iff ``z`` is not in the separating set of ``x, y``;
+       * ``"conservative"`` (Ramsey et al. 2006): all subsets of ``adj(x) - {y}`` and of
+         ``adj(y) - {x}`` (sizes up to ``max_cond_vars``) are tested; collider iff ``z`` is in
+         none of the separating sets found, non-collider iff in all; otherwise the triple is
+         ambiguous and left unoriented;
+       * ``"majority"`` (Colombo & Maathuis 2014): as conservative, collider iff ``z`` is in
+         less than half of them, non-collider if more than half, ambiguous at exactly half.
+
+       When those tests find no separating set, the separating set of step 1 decides.
+       Arrowheads are placed triple by triple in sorted order of ``(x, z, y)`` positions; an
+       arrowhead that contradicts one already placed (``z -> x`` vs ``x -> z``) is dropped
+       (the first in scan order wins).
+    3. **Meek rules** R1-R4 (:func:`skbn.graph.meek_orient`) give the maximally oriented PDAG
+       ``cpdag_``.
+    4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
+       used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
+       work as for the score-based learners. With finite-sample errors the PDAG may admit no
+       consistent extension; then ``edges_`` keeps the directed edges of ``cpdag_`` in
+       sorted order, skipping any that would close a directed cycle, and orients the
+       undirected edges along the topological order of that DAG (ties by column index).
+
+    Parameters
+    ----------
+    ci_test : str or BaseCITest, default="chi_square"
+        ``"chi_square"`` (:class:`~skbn.citests.ChiSquare`), ``"g_test"``
+        (:class:`~skbn.citests.GTest`), ``"bayes_factor"``
+        (:class:`~skbn.citests.BayesFactor`), or a test object such as
+        ``GTest(alpha=0.01)`` or ``DSeparationOracle(true_dag)``. **The test level lives on
+        the test object** (default 0.05 for the aliases); tune it as ``ci_test__alpha``.
+    max_cond_vars : int or None, default=None
+        Largest conditioning set tried (None: until no pair has enough neighbours). With a
+        perfect oracle any value >= the true maximum in-degree still gives the exact CPDAG.
+    variant : {"stable", "original"}, default="stable"
+        ``"stable"`` freezes adjacencies per level (order-independent skeleton, parallel);
+        ``"original"`` removes edges as soon as found (order-dependent, always sequential).
+    orient : {"standard", "conservative", "majority"}, default="standard"
+        Collider rule (see above).
+    correction : {None, "bonferroni", "fdr"}, default=None
+        Multiple-testing control of the *adjacencies kept* (an edge is kept only if every test
+        of it rejects independence). ``"bonferroni"`` runs every test at level
+        ``alpha / m`` with ``m = p (p - 1) / 2`` pairs, so the family-wise probability of
+        keeping any absent edge is at most ``alpha`` whenever a true separating set is among
+        the sets tried. ``"fdr"`` (after Li & Wang 2009): each pair's p-value is the maximum
+        p-value of all its tests; after every level the Benjamini-Hochberg procedure at level
+        ``alpha`` is applied to these ``m`` p-values and the edges it does not reject are
+        removed too (separating set: the set of the maximum p-value), bounding the expected
+        fraction of false adjacencies. Needs a test with frequentist p-values and ``alpha``.
+    n_jobs : int or None, default=None
+        Workers for the tests of one level (joblib; any backend, e.g. dask through
+        ``joblib.parallel_config(backend="dask")``). Results are identical for any value.
+    verbose : int, default=0
+        Print one line per level.
+    categories, handle_unknown, target, parameter_estimator, parameter_ess
+        See :class:`skbn.estimators._base._BaseStructureLearner`.
+
+    Attributes
+    ----------
+    cpdag_ : skbn.graph.PDAG
+        Learned (maximally oriented) partially directed graph over the column names.
+    directed_edges_ : list of (parent, child)
+        Directed edges of ``cpdag_``, sorted by column position.
+    undirected_edges_ : list of (u, v)
+        Undirected edges of ``cpdag_`` (``u`` before ``v`` in column order).
+    edges_ : list of (parent, child)
+        A DAG in the learned class (see step 4); its CPTs are ``network_``.
+    sepsets_ : dict {(x, y): tuple}
+        Separating set of every removed pair (``x`` before ``y`` in column order), names.
+    n_tests_ : int
+        Number of CI tests whose result the algorithm used (chunked evaluation may compute
+        up to a few more past a deciding independence; they are not counted).
+    ci_test_ : BaseCITest
+        The resolved test (for ``"bonferroni"``, at the per-test level ``alpha / m``).
+    network_ : DiscreteBayesianNetwork
+    categories_, classes_, n_features_in_, feature_names_in_
+
+    References
+    ----------
+    P. Spirtes, C. Glymour and R. Scheines (2000), *Causation, Prediction, and Search*, 2nd ed.
+    D. Colombo and M. H. Maathuis (2014), "Order-independent constraint-based causal structure
+    learning", JMLR 15.
+    J. Ramsey, J. Zhang and P. Spirtes (2006), "Adjacency-faithfulness and conservative causal
+    inference", UAI.
+    J. Li and Z. J. Wang (2009), "Controlling the false discovery rate of the
+    association/causality structure learned with the PC algorithm", JMLR 10.
+    C. Meek (1995), "Causal inference and causal explanation with background knowledge", UAI.
+
+    Examples
+    --------
+    >>> from skbn.estimators.pc import PCStructure
+    >>> from skbn.datasets import sample_asia
+    >>> model = PCStructure().fit(sample_asia(5000, random_state=0))
+    >>> ("lung", "either") in model.directed_edges_
+    True
+    """
+
+    _parameter_constraints = {
+        **_BaseStructureLearner._parameter_constraints,
+        "ci_test": "no_validation",
+        "max_cond_vars": [None, Interval(Integral, 0, None, closed="left")],
+        "variant": [StrOptions({"stable", "original"})],
+        "orient": [StrOptions({"standard", "conservative", "majority"})],
+        "correction": [None, StrOptions({"bonferroni", "fdr"})],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        *,
+        ci_test="chi_square",
+        max_cond_vars=None,
+        variant="stable",
+        orient="standard",
+        correction=None,
+        n_jobs=None,
+        verbose=0,
+        categories="auto",
+        handle_unknown="error",
+        target=None,
+        parameter_estimator="bayes",
+        parameter_ess=1.0,
+    ):
+        self.ci_test = ci_test
+        self.max_cond_vars = max_cond_vars
+        self.variant = variant
+        self.orient = orient
+        self.correction = correction
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+        self.target = target
+        self.parameter_estimator = parameter_estimator
+        self.parameter_ess = parameter_ess
+
+    # ------------------------------------------------------------------ helpers
+    def _resolve_test(self, n_pairs):
+        ci_test = resolve_ci_test(self.ci_test)
+        if self.correction is not None:
+            if not ci_test.pvalue_is_probability or "alpha" not in ci_test.get_params():
+                raise ValueError(
+                    f"correction={self.correction!r} needs a ci_test with frequentist p-values "
+                    f"and an alpha level; {type(ci_test).__name__} has none."
+                )
+            if self.correction == "bonferroni":
+                ci_test.set_params(alpha=ci_test.alpha / max(n_pairs, 1))
+        return ci_test
+
+    def _run(self, data, units, stop_at_first, adjacency=None):
+        """Run test units, in parallel when worthwhile; results in unit order."""
+        if not units:
+            return []
+        n_jobs = effective_n_jobs(self.n_jobs)
+        work = sum(len(u[2]) for u in units)
+        # level 1 (``adjacency`` given) is a few BLAS products per variable: workers would
+        # each redo them, so it always runs in-process
+        if (n_jobs == 1 or len(units) < 2 or adjacency is not None
+                or work * data.n_samples < _MIN_PARALLEL_WORK):
+            return _run_units(data, self.ci_test_, units, stop_at_first, adjacency)
+        # contiguous batches of about equal work: units are sorted by (x, y), so a batch's
+        # units share conditioning sets (and their cached ids); results come back in order
+        n_batches = min(len(units), 2 * n_jobs)
+        cumulative = np.cumsum([len(u[2]) for u in units])
+        cuts = np.searchsorted(cumulative, work * np.arange(1, n_batches) / n_batches)
+        bounds = [0, *sorted(set(int(c) + 1 for c in cuts)), len(units)]
+        batches = [units[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        outputs = Parallel(n_jobs=self.n_jobs)(
+            delayed(_run_units)(data, self.ci_test_, batch, stop_at_first, adjacency)
+            for batch in batches
+        )
+        return [result for output in outputs for result in output]
+
+    def _level_zero(self, data):
+        """p-values and decisions of every unconditional test, as (p, p) arrays."""
+        p = data.n_variables
+        pvalue = np.ones((p, p))
+        independent = np.zeros((p, p), dtype=bool)
+        ci_test = self.ci_test_
+        if p < 2:
+            return pvalue, independent
+        if not ci_test.from_counts:
+            units = [(x, y, [()]) for x, y in combinations(range(p), 2)]
+            for (x, y, _), (pv, flags) in zip(units, _run_units(data, ci_test, units, True)):
+                pvalue[x, y], independent[x, y] = pv[0], flags[0]
+            return pvalue, independent
+        cards = np.asarray(data.cardinalities, dtype=np.int64)
+        gram, offsets = pairwise_tables(data.codes, cards)
+        iu, ju = np.triu_indices(p, 1)
+        shapes = np.stack([cards[iu], cards[ju]], axis=1)
+        for r_x, r_y in np.unique(shapes, axis=0):
+            sel = np.flatnonzero((shapes[:, 0] == r_x) & (shapes[:, 1] == r_y))
+            rows = offsets[iu[sel]][:, None] + np.arange(r_x)
+            cols = offsets[ju[sel]][:, None] + np.arange(r_y)
+            tables = np.rint(gram[rows[:, :, None], cols[:, None, :]])
+            observed = tables.reshape(len(sel), -1).any(axis=1)
+            k = np.arange(len(sel))
+            _, pval, _, indep = ci_test._test_batch(
+                tables[observed], k[observed], len(sel), np.ones(len(sel))
+            )
+            pvalue[iu[sel], ju[sel]] = pval
+            independent[iu[sel], ju[sel]] = indep
+        return pvalue, independent
+
+    # ------------------------------------------------------------------ skeleton
+    def _skeleton(self, data):
+        p = data.n_variables
+        adjacency = [set(range(p)) - {i} for i in range(p)]
+        sepsets = {}
+        pvalue0, indep0 = self._level_zero(data)
+        n_tests = p * (p - 1) // 2
+        p_max = np.triu(pvalue0, 1)
+        p_max_set = {}
+        for x, y in combinations(range(p), 2):
+            p_max_set[(x, y)] = ()
+            if indep0[x, y]:
+                adjacency[x].discard(y)
+                adjacency[y].discard(x)
+                sepsets[(x, y)] = ()
+        self._fdr_step(adjacency, sepsets, p_max, p_max_set)
+        self._log(0, n_tests, adjacency)
+        level = 1
+        while self.max_cond_vars is None or level <= self.max_cond_vars:
+            pairs = [
+                (x, y) for x in range(p) for y in sorted(adjacency[x]) if x < y
+                and max(len(adjacency[x]), len(adjacency[y])) - 1 >= level
+            ]
+            if not pairs:
+                break
+            level_tests = 0
+            if self.variant == "stable":
+                frozen = [sorted(a) for a in adjacency]
+                units = [(x, y, _edge_subsets(frozen, x, y, [level])) for x, y in pairs]
+                results = self._run(data, units, True, frozen if level == 1 else None)
+            else:
+                units, results = [], []
+                for x, y in pairs:
+                    if y not in adjacency[x]:
+                        continue
+                    live = {x: sorted(adjacency[x]), y: sorted(adjacency[y])}
+                    unit = (x, y, _edge_subsets(live, x, y, [level]))
+                    result = _run_units(data, self.ci_test_, [unit], True)[0]
+                    units.append(unit)
+                    results.append(result)
+                    if result[1] and result[1][-1]:
+                        adjacency[x].discard(y)
+                        adjacency[y].discard(x)
+            for (x, y, subsets), (pvals, flags) in zip(units, results):
+                level_tests += len(flags)
+                if not flags:
+                    continue
+                best = int(np.argmax(pvals))
+                if pvals[best] > p_max[x, y]:
+                    p_max[x, y] = pvals[best]
+                    p_max_set[(x, y)] = subsets[best]
+                if flags[-1]:
+                    adjacency[x].discard(y)
+                    adjacency[y].discard(x)
+                    sepsets[(x, y)] = subsets[len(flags) - 1]
+            n_tests += level_tests
+            self._fdr_step(adjacency, sepsets, p_max, p_max_set)
+            self._log(level, level_tests, adjacency)
+            level += 1
+        return adjacency, sepsets, n_tests
+
+    def _fdr_step(self, adjacency, sepsets, p_max, p_max_set):
+        if self.correction != "fdr":
+            return
+        p = len(adjacency)
+        iu, ju = np.triu_indices(p, 1)
+        adjusted = _bh_adjust(p_max[iu, ju])
+        for x, y, q in zip(iu.tolist(), ju.tolist(), adjusted.tolist()):
+            if q > self.ci_test_.alpha and y in adjacency[x]:
+                adjacency[x].discard(y)
+                adjacency[y].discard(x)
+                sepsets[(x, y)] = p_max_set[(x, y)]
+
+    def _log(self, level, n_tests, adjacency):
+        if self.verbose:
+            n_edges = sum(len(a) for a in adjacency) // 2
+            print(f"[PCStructure] level {level}: {n_tests} tests, {n_edges} adjacencies left")
+
+    # ------------------------------------------------------------------ orientation
+    def _colliders(self, data, adjacency, sepsets):
+        p = len(adjacency)
+        triples = []
+        for z in range(p):
+            nbrs = sorted(adjacency[z])
+            for i, x in enumerate(nbrs):
+                for y in nbrs[i + 1:]:
+                    if y not in adjacency[x]:
+                        triples.append((x, z, y))
+        triples.sort()
+        if self.orient == "standard":
+            return [t for t in triples if t[1] not in sepsets[(t[0], t[2])]], 0
+        pairs = sorted({(x, y) for x, _, y in triples})
+        frozen = [sorted(a) for a in adjacency]
+        units = []
+        for x, y in pairs:
+            largest = max(len(frozen[x]), len(frozen[y]))
+            if self.max_cond_vars is not None:
+                largest = min(largest, self.max_cond_vars)
+            units.append((x, y, _edge_subsets(frozen, x, y, range(largest + 1))))
+        results = self._run(data, units, False)
+        separating = {
+            (x, y): [s for s, flag in zip(subsets, flags) if flag]
+            for (x, y, subsets), (_, flags) in zip(units, results)
+        }
+        n_tests = sum(len(flags) for _, flags in results)
+        colliders = []
+        for x, z, y in triples:
+            sets = separating[(x, y)]
+            if not sets:
+                if z not in sepsets[(x, y)]:
+                    colliders.append((x, z, y))
+                continue
+            share = sum(z in s for s in sets) / len(sets)
+            if (self.orient == "conservative" and share == 0.0) or (
+                self.orient == "majority" and share < 0.5
+            ):
+                colliders.append((x, z, y))
+        return colliders, n_tests
+
+    @staticmethod
+    def _extension(names, cpdag):
+        """A DAG in the class of ``cpdag``, or the documented fallback when none exists."""
+        try:
+            return pdag_to_dag(cpdag)
+        except ValueError:
+            pass
+        index = {name: i for i, name in enumerate(names)}
+        kept = []
+        for u, v in cpdag.directed:
+            if not has_directed_path(names, kept, v, u):
+                kept.append((u, v))
+        rank = {name: r for r, name in enumerate(topological_order(names, kept))}
+        kept += [(u, v) if rank[u] < rank[v] else (v, u) for u, v in cpdag.undirected]
+        return sorted(kept, key=lambda e: (index[e[0]], index[e[1]]))
+
+    # ------------------------------------------------------------------ hook
+    def _learn_structure(self, data):
+        p = data.n_variables
+        self.ci_test_ = self._resolve_test(p * (p - 1) // 2)
+        adjacency, sepsets, n_tests = self._skeleton(data)
+        colliders, extra_tests = self._colliders(data, adjacency, sepsets)
+        arrows = set()
+        for x, z, y in colliders:
+            for a in (x, y):
+                if (z, a) not in arrows:
+                    arrows.add((a, z))
+        undirected = [
+            (x, y) for x in range(p) for y in sorted(adjacency[x])
+            if x < y and (x, y) not in arrows and (y, x) not in arrows
+        ]
+        names = list(data.names)
+        pdag = PDAG(
+            names,
+            [(names[a], names[b]) for a, b in sorted(arrows)],
+            [(names[a], names[b]) for a, b in undirected],
+        )
+        self.cpdag_ = meek_orient(pdag)
+        self.directed_edges_ = list(self.cpdag_.directed)
+        self.undirected_edges_ = list(self.cpdag_.undirected)
+        self.sepsets_ = {
+            (names[x], names[y]): tuple(names[v] for v in s) for (x, y), s in sorted(sepsets.items())
+        }
+        self.n_tests_ = int(n_tests + extra_tests)
+        index = {name: i for i, name in enumerate(names)}
+        return [(index[u], index[v]) for u, v in self._extension(names, self.cpdag_)]

@@ -1,0 +1,183 @@
+import pickle
+
+import numpy as np
+import pytest
+from scipy.special import gammaln
+from scipy.stats import chi2, chi2_contingency
+from sklearn.base import clone
+
+from skbn._counting import contingency_tables, n_configurations
+from skbn._data import EncodedData
+from skbn.citests import (
+    BayesFactor,
+    ChiSquare,
+    CITestResult,
+    DSeparationOracle,
+    GTest,
+    resolve_ci_test,
+)
+
+
+def _scipy_sum(tables, lambda_=None):
+    """Reference: scipy per stratum (empty rows / columns removed), summed."""
+    total, dof = 0.0, 0
+    for t in tables:
+        t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
+        if t.shape[0] < 2 or t.shape[1] < 2:
+            continue
+        res = chi2_contingency(t, correction=False, lambda_=lambda_)
+        total += res.statistic
+        dof += res.dof
+    return total, dof
+
+
+def _random_tables(seed, strata=4, r_x=3, r_y=4, zeros=True):
+    rng = np.random.default_rng(seed)
+    tables = rng.integers(0, 30, size=(strata, r_x, r_y))
+    if zeros:
+        tables[0, 1, :] = 0  # an empty row in one stratum
+        tables[-1, :, 2] = 0  # an empty column in another
+    return tables
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_statistics_equal_scipy_summed_over_strata(seed):
+    tables = _random_tables(seed)
+    for test, lam in ((ChiSquare, None), (GTest, "log-likelihood")):
+        ref_stat, ref_dof = _scipy_sum(tables, lam)
+        result = test(min_samples_per_dof=0).test(tables)
+        assert result.statistic == pytest.approx(ref_stat, rel=1e-10)
+        assert result.dof == ref_dof  # adjusted dof = scipy's dof of the trimmed tables
+        assert result.pvalue == pytest.approx(chi2.sf(ref_stat, ref_dof), rel=1e-9)
+
+
+def test_unconditional_equals_scipy_and_hand_value():
+    table = np.array([[10, 20], [20, 10]])
+    res = ChiSquare(min_samples_per_dof=0, adjust_dof=False).test(table)
+    ref = chi2_contingency(table, correction=False)
+    assert res.statistic == pytest.approx(ref.statistic) == pytest.approx(20 / 3)
+    assert res.pvalue == pytest.approx(ref.pvalue)
+    assert res.dof == 1 and not res.independent
+    g = GTest(min_samples_per_dof=0).test(table).statistic
+    hand = 2 * (2 * 10 * np.log(10 / 15) + 2 * 20 * np.log(20 / 15))
+    assert g == pytest.approx(hand)
+
+
+def test_unadjusted_dof_uses_declared_strata():
+    tables = _random_tables(0, strata=3, r_x=2, r_y=3)
+    res = ChiSquare(adjust_dof=False, min_samples_per_dof=0).test(tables, n_strata=8)
+    assert res.dof == (2 - 1) * (3 - 1) * 8
+    assert ChiSquare(adjust_dof=False, min_samples_per_dof=0).test(tables).dof == 2 * 3
+
+
+def test_from_counting_engine_matches_loop_reference():
+    rng = np.random.default_rng(3)
+    codes = np.asfortranarray(rng.integers(0, 3, size=(500, 4)).astype(np.uint8))
+    cards = np.array([3, 3, 3, 3])
+    data = EncodedData(codes, cards, ("a", "b", "c", "d"))
+    res = ChiSquare(min_samples_per_dof=0).test_variables(data, 0, 1, (2, 3))
+    # slow reference: loop over the strata of (c, d)
+    ref = []
+    for c in range(3):
+        for d in range(3):
+            rows = (codes[:, 2] == c) & (codes[:, 3] == d)
+            t = np.zeros((3, 3))
+            np.add.at(t, (codes[rows, 0], codes[rows, 1]), 1)
+            ref.append(t)
+    assert res.statistic == pytest.approx(_scipy_sum(np.array(ref))[0], rel=1e-10)
+    tables = contingency_tables(codes, cards, 0, 1, (2, 3))
+    assert ChiSquare(min_samples_per_dof=0).test(tables, n_configurations(cards, (2, 3))) == res
+
+
+def test_never_nan_and_degenerate_tables():
+    for test in (ChiSquare(), GTest(), ChiSquare(adjust_dof=False), BayesFactor()):
+        for table in (np.zeros((0, 2, 2)), np.zeros((2, 2)), np.zeros((3, 1, 4)),
+                      np.array([[[5, 0], [0, 0]]])):
+            res = test.test(table, n_strata=3)
+            assert isinstance(res, CITestResult)
+            assert np.isfinite(res.statistic) and 0.0 <= res.pvalue <= 1.0
+    res = ChiSquare().test(np.zeros((0, 2, 2)))
+    assert res.pvalue == 1.0 and res.independent and res.dof == 0
+
+
+def test_min_samples_rule_assumes_dependence():
+    table = np.array([[[3, 1], [1, 3]]])  # 8 samples, 1 dof
+    assert ChiSquare(min_samples_per_dof=10).test(table).pvalue == 0.0
+    assert not ChiSquare(min_samples_per_dof=10).test(table).independent
+    assert ChiSquare(min_samples_per_dof=5).test(table).independent
+
+
+def test_alpha_decides():
+    table = np.array([[30, 20], [20, 30]])
+    p = ChiSquare().test(table).pvalue
+    assert ChiSquare(alpha=p * 1.01).test(table).independent is False
+    assert ChiSquare(alpha=p * 0.99).test(table).independent is True
+
+
+def test_bayes_factor_hand_computation():
+    table = np.array([[[6, 1], [2, 5]], [[0, 0], [0, 0]]])
+    ess = 2.0
+
+    def ml(n, a):
+        n = np.asarray(n, float).ravel()
+        return gammaln(a * n.size) - gammaln(a * n.size + n.sum()) + np.sum(gammaln(a + n) - gammaln(a))
+
+    t = table[0]
+    ref = ml(t.sum(1), ess / 2) + ml(t.sum(0), ess / 2) - ml(t, ess / 4)
+    res = BayesFactor(ess=ess).test(table)
+    assert res.statistic == pytest.approx(ref)
+    assert res.pvalue == pytest.approx(1 / (1 + np.exp(-ref)))
+    assert res.independent == (ref > 0)
+    assert BayesFactor().test(np.array([[50, 0], [0, 50]])).independent is False
+    assert BayesFactor().test(np.array([[25, 25], [25, 25]])).independent is True
+    assert BayesFactor(threshold=50).test(np.array([[25, 25], [25, 25]])).independent is False
+
+
+def test_oracle_answers_by_d_separation():
+    nodes, edges = ["a", "b", "c", "d"], [("a", "c"), ("b", "c"), ("c", "d")]
+    data = EncodedData(np.zeros((2, 4), dtype=np.uint8, order="F"), np.array([2] * 4), tuple(nodes))
+    oracle = DSeparationOracle((nodes, edges))
+    assert oracle.test_variables(data, 0, 1).independent
+    assert not oracle.test_variables(data, 0, 1, (2,)).independent
+    assert not oracle.test_variables(data, 0, 1, (3,)).independent
+    assert oracle.test_variables(data, 0, 3, (2,)).independent
+    assert oracle.test_variables(data, 0, 3, (2,)).pvalue == 1.0
+    with pytest.raises(TypeError, match="variable identities"):
+        oracle.test(np.ones((2, 2)))
+    bad = EncodedData(data.codes, data.cardinalities, ("a", "b", "c", "zz"))
+    with pytest.raises(ValueError, match="zz"):
+        oracle.test_variables(bad, 0, 3)
+
+
+def test_plugins_are_sklearn_params_and_picklable():
+    test = GTest(alpha=0.01)
+    assert clone(test).get_params() == {"alpha": 0.01, "adjust_dof": True, "min_samples_per_dof": 5.0}
+    assert pickle.loads(pickle.dumps(test)).alpha == 0.01
+    result = test.test(np.array([[10, 20], [20, 10]]))
+    with pytest.raises(Exception):
+        result.pvalue = 0.5  # frozen
+
+
+def test_resolve_and_bad_parameters():
+    assert isinstance(resolve_ci_test("chi_square"), ChiSquare)
+    assert isinstance(resolve_ci_test("g_test"), GTest)
+    assert isinstance(resolve_ci_test("bayes_factor"), BayesFactor)
+    user = ChiSquare(alpha=0.2)
+    resolved = resolve_ci_test(user)
+    assert resolved is not user and resolved.alpha == 0.2
+    with pytest.raises(ValueError, match="Unknown ci_test"):
+        resolve_ci_test("x3")
+    with pytest.raises(TypeError, match="BaseCITest"):
+        resolve_ci_test(0.05)
+    with pytest.raises(ValueError, match="alpha"):
+        resolve_ci_test(ChiSquare(alpha=2.0))
+    with pytest.raises(ValueError, match="ess"):
+        resolve_ci_test(BayesFactor(ess=0))
+    with pytest.raises(ValueError, match="cycle"):
+        resolve_ci_test(DSeparationOracle((["a", "b"], [("a", "b"), ("b", "a")])))
+    with pytest.raises(TypeError, match="DSeparationOracle"):
+        resolve_ci_test(DSeparationOracle(42))
+    with pytest.raises(ValueError, match="shape"):
+        ChiSquare().test(np.ones(3))
+    with pytest.raises(ValueError, match="non-negative"):
+        ChiSquare().test(-np.ones((2, 2)))

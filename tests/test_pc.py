@@ -1,0 +1,217 @@
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from joblib import parallel_config
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV
+
+import skbn.estimators.pc as pc_module
+from skbn.citests import BayesFactor, ChiSquare, DSeparationOracle, GTest
+from skbn.datasets import sample_asia
+from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, random_dag
+from skbn.estimators.pc import PCStructure, _bh_adjust
+from skbn.io import read_bif
+from skbn.metrics import skeleton_scores, structural_hamming_distance
+
+NETWORKS = Path(__file__).resolve().parents[1].parent / "shared" / "networks"
+
+
+def _networks():
+    if not NETWORKS.is_dir():
+        return []
+    return sorted(NETWORKS.glob("*.bif"))
+
+
+def _dummy_frame(nodes, n=20, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(rng.integers(0, 2, size=(n, len(nodes))), columns=list(nodes))
+
+
+def _max_indegree(nodes, edges):
+    return max([sum(1 for _, c in edges if c == v) for v in nodes], default=0)
+
+
+@pytest.mark.parametrize("path", _networks(), ids=lambda p: p.stem)
+def test_oracle_gives_true_cpdag_on_shared_networks(path):
+    net = read_bif(path)
+    data = net.sample(30, random_state=0)
+    oracle = DSeparationOracle((net.nodes, net.edges))
+    model = PCStructure(ci_test=oracle).fit(data)
+    assert model.cpdag_ == dag_to_cpdag(net.nodes, net.edges)
+    # a DAG in the class
+    assert dag_to_cpdag(net.nodes, model.edges_) == model.cpdag_
+    for (x, y), s in model.sepsets_.items():
+        assert d_separated(net.nodes, net.edges, x, y, s)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_oracle_gives_true_cpdag_on_random_dags(seed):
+    rng = np.random.default_rng(seed)
+    n_nodes = int(rng.integers(2, 10))
+    nodes, edges = random_dag(n_nodes, float(rng.uniform(0.1, 0.6)), random_state=seed, shuffle=True)
+    data = _dummy_frame(nodes, seed=seed)
+    oracle = DSeparationOracle((nodes, edges))
+    true = dag_to_cpdag(nodes, edges)
+    for orient in ("standard", "conservative", "majority"):
+        assert PCStructure(ci_test=oracle, orient=orient).fit(data).cpdag_ == true
+    assert PCStructure(ci_test=oracle, variant="original").fit(data).cpdag_ == true
+    k = _max_indegree(nodes, edges)
+    model = PCStructure(ci_test=oracle, max_cond_vars=k).fit(data)
+    assert model.cpdag_ == true
+    assert is_acyclic(nodes, model.edges_)
+
+
+def test_max_cond_vars_bounds_the_levels():
+    nodes, edges = random_dag(8, 0.5, random_state=1)
+    data = _dummy_frame(nodes)
+    oracle = DSeparationOracle((nodes, edges))
+    zero = PCStructure(ci_test=oracle, max_cond_vars=0).fit(data)
+    assert zero.n_tests_ == 8 * 7 // 2
+    assert all(s == () for s in zero.sepsets_.values())
+    full = PCStructure(ci_test=oracle).fit(data)
+    assert set(full.cpdag_.skeleton()) <= set(zero.cpdag_.skeleton())
+
+
+@pytest.fixture(scope="module")
+def child_data():
+    path = NETWORKS / "child.bif"
+    if not path.exists():
+        pytest.skip("../shared/networks is absent")
+    net = read_bif(path)
+    return net, net.sample(2000, random_state=0)
+
+
+def test_n_jobs_gives_identical_results(child_data, monkeypatch):
+    _, data = child_data
+    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)
+    for kwargs in ({}, {"orient": "majority", "ci_test": GTest()}):
+        one = PCStructure(n_jobs=1, **kwargs).fit(data)
+        two = PCStructure(n_jobs=2, **kwargs).fit(data)
+        assert one.cpdag_ == two.cpdag_
+        assert one.sepsets_ == two.sepsets_
+        assert one.n_tests_ == two.n_tests_
+        assert one.edges_ == two.edges_
+
+
+@pytest.mark.skipif(importlib.util.find_spec("dask") is None
+                    or importlib.util.find_spec("distributed") is None,
+                    reason="dask[distributed] not installed")
+def test_dask_backend_gives_identical_results(child_data, monkeypatch):
+    from distributed import Client, LocalCluster
+
+    _, data = child_data
+    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)
+    ref = PCStructure().fit(data)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster, Client(cluster):
+        with parallel_config(backend="dask"):
+            got = PCStructure(n_jobs=2).fit(data)
+    assert got.cpdag_ == ref.cpdag_ and got.sepsets_ == ref.sepsets_
+
+
+def test_stable_skeleton_independent_of_column_order(child_data):
+    _, data = child_data
+    rng = np.random.default_rng(0)
+    ref = PCStructure().fit(data)
+    ref_skeleton = {frozenset(e) for e in ref.cpdag_.skeleton()}
+    for _ in range(2):
+        perm = rng.permutation(data.shape[1])
+        model = PCStructure().fit(data.iloc[:, perm])
+        assert {frozenset(e) for e in model.cpdag_.skeleton()} == ref_skeleton
+
+
+def test_fitted_attributes_and_density_api():
+    data = sample_asia(3000, random_state=0)
+    model = PCStructure().fit(data)
+    names = list(data.columns)
+    assert model.directed_edges_ == list(model.cpdag_.directed)
+    assert model.undirected_edges_ == list(model.cpdag_.undirected)
+    n_adj = len(model.directed_edges_) + len(model.undirected_edges_)
+    assert len(model.edges_) == n_adj
+    assert len(model.sepsets_) + n_adj == len(names) * (len(names) - 1) // 2
+    for (x, y), s in model.sepsets_.items():
+        assert names.index(x) < names.index(y) and all(v in names for v in s)
+    assert model.n_tests_ >= len(names) * (len(names) - 1) // 2
+    assert isinstance(model.ci_test_, ChiSquare) and model.ci_test == "chi_square"
+    assert np.isfinite(model.score(data))
+    assert model.sample(5, random_state=0).shape == (5, len(names))
+    # refitting gives the same model
+    assert PCStructure().fit(data).cpdag_ == model.cpdag_
+
+
+def test_corrections():
+    data = sample_asia(3000, random_state=1)
+    plain = PCStructure().fit(data)
+    bonf = PCStructure(correction="bonferroni").fit(data)
+    assert bonf.ci_test_.alpha == pytest.approx(0.05 / 28)
+    fdr = PCStructure(correction="fdr").fit(data)
+    for model in (bonf, fdr):
+        assert set(model.cpdag_.skeleton()) <= set(plain.cpdag_.skeleton())
+    with pytest.raises(ValueError, match="frequentist"):
+        PCStructure(ci_test=BayesFactor(), correction="fdr").fit(data)
+
+
+def test_bh_adjust_hand_values():
+    p = np.array([0.01, 0.04, 0.03, 0.2])
+    np.testing.assert_allclose(_bh_adjust(p), [0.04, 0.16 / 3, 0.16 / 3, 0.2])
+    assert _bh_adjust([]).size == 0
+
+
+def test_extension_fallback_never_crashes():
+    # an unshielded 4-cycle of undirected edges has no consistent extension
+    pdag = PDAG("abcd", undirected=[("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")])
+    edges = PCStructure._extension(list("abcd"), pdag)
+    assert is_acyclic("abcd", edges) and len(edges) == 4
+    # a directed cycle: the last edge in sorted order is dropped
+    pdag = PDAG("abc", directed=[("a", "b"), ("b", "c"), ("c", "a")])
+    assert PCStructure._extension(list("abc"), pdag) == [("a", "b"), ("b", "c")]
+
+
+def test_bayes_factor_and_gtest_run():
+    data = sample_asia(2000, random_state=2)
+    for ci in ("g_test", "bayes_factor", GTest(alpha=0.01)):
+        model = PCStructure(ci_test=ci).fit(data)
+        assert is_acyclic(list(data.columns), model.edges_)
+
+
+def test_grid_search_tunes_the_test_level():
+    data = sample_asia(1000, random_state=3)
+    search = GridSearchCV(PCStructure(ci_test=ChiSquare()), {"ci_test__alpha": [0.01, 0.1]}, cv=2)
+    search.fit(data)
+    assert search.best_params_["ci_test__alpha"] in (0.01, 0.1)
+    assert clone(PCStructure(ci_test=GTest(alpha=0.2))).ci_test.alpha == 0.2
+
+
+def test_bad_inputs():
+    data = sample_asia(200, random_state=0)
+    with pytest.raises(ValueError, match="Unknown ci_test"):
+        PCStructure(ci_test="x3").fit(data)
+    with pytest.raises(TypeError, match="BaseCITest"):
+        PCStructure(ci_test=0.05).fit(data)
+    with pytest.raises(ValueError, match="orient"):
+        PCStructure(orient="bold").fit(data)
+    with pytest.raises(ValueError, match="max_cond_vars"):
+        PCStructure(max_cond_vars=-1).fit(data)
+    with pytest.raises(ValueError, match="variant"):
+        PCStructure(variant="fast").fit(data)
+    with pytest.raises(ValueError, match="correction"):
+        PCStructure(correction="holm").fit(data)
+    with pytest.raises(ValueError, match="not nodes"):
+        PCStructure(ci_test=DSeparationOracle((["a", "b"], [("a", "b")]))).fit(data)
+
+
+def test_alarm_10k_cpdag_shd():
+    path = NETWORKS / "alarm.bif"
+    if not path.exists():
+        pytest.skip("../shared/networks is absent")
+    net = read_bif(path)
+    data = net.sample(10000, random_state=0)
+    true = dag_to_cpdag(net.nodes, net.edges)
+    model = PCStructure().fit(data)
+    shd = structural_hamming_distance(true, model.cpdag_)
+    f1 = skeleton_scores(true, model.cpdag_)["f1"]
+    print(f"ALARM 10k chi-square alpha=0.05: CPDAG SHD {shd}, skeleton F1 {f1:.3f}, "
+          f"{model.n_tests_} tests")
+    assert shd <= 10 and f1 >= 0.9
