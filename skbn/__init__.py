@@ -1,7 +1,14 @@
 """skbn: scikit-learn-style structure and parameter learning for discrete Bayesian networks."""
 
 from skbn._version import __version__
-from skbn.estimators import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, K2Structure
+from skbn.estimators import (
+    ChowLiuTree,
+    ExactStructure,
+    FixedStructure,
+    GESStructure,
+    K2Structure,
+    PCStructure,
+)
 from skbn.network import DiscreteBayesianNetwork
 
 __all__ = [
@@ -11,5 +18,6 @@ __all__ = [
     "FixedStructure",
     "GESStructure",
     "K2Structure",
+    "PCStructure",
     "__version__",
 ]

@@ -12,7 +12,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.utils.estimator_checks import check_dataframe_column_names_consistency, parametrize_with_checks
 
-from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, K2Structure
+from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, K2Structure, PCStructure
+from skbn.citests import GTest
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
 
@@ -23,6 +24,7 @@ ESTIMATORS = [
     GESStructure(),
     ExactStructure(scorer="bic"),
     FixedStructure(edges=((0, 1),)),
+    PCStructure(ci_test=GTest(alpha=0.01)),
 ]
 
 # No expected failures: every check that applies passes (check_array_api_input skips itself

@@ -5,5 +5,6 @@ from skbn.estimators.exact import ExactStructure
 from skbn.estimators.fixed import FixedStructure
 from skbn.estimators.ges import GESStructure
 from skbn.estimators.k2 import K2Structure
+from skbn.estimators.pc import PCStructure
 
-__all__ = ["ChowLiuTree", "ExactStructure", "FixedStructure", "GESStructure", "K2Structure"]
+__all__ = ["ChowLiuTree", "ExactStructure", "FixedStructure", "GESStructure", "K2Structure", "PCStructure"]
