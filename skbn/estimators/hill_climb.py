@@ -216,6 +216,8 @@ class HillClimbStructure(_BaseStructureLearner):
         matrix = np.zeros((len(names), len(names)), dtype=bool)
         for edge in edges:
             try:
+                if isinstance(edge, (str, bytes)):
+                    raise TypeError
                 parent, child = edge
             except (TypeError, ValueError):
                 raise ValueError(f"{what} entry {edge!r} is not a (parent, child) pair.") from None
