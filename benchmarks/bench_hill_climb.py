@@ -2,7 +2,7 @@
 
 Run (single core numbers)::
 
-    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/bench_hill_climb.py [--quick] [--pgmpy-100k]
+    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/bench_hill_climb.py [--quick] [--pgmpy-100k] [--search tabu]
 
 For every network (child, alarm from ../shared/networks, and a synthetic 80-node network),
 every sample size (10,000 and 100,000 rows; --quick: alarm at 10,000 only) and every
@@ -95,6 +95,7 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--pgmpy-100k", action="store_true", help="also run pgmpy at 100k rows (slow)")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--search", default="hill_climb", help="skbn search strategy (e.g. tabu)")
     args = parser.parse_args()
 
     nets = {}
@@ -118,7 +119,7 @@ def main():
         for n in sizes:
             X = net.sample(n, random_state=0)
             for score_name, scorer in scores.items():
-                ours_time, model = best_of(lambda: HillClimbStructure(scorer=scorer).fit(X), args.repeats)
+                ours_time, model = best_of(lambda: HillClimbStructure(scorer=scorer, search=args.search).fit(X), args.repeats)
                 ours_score = model.score_
                 rows = [("skbn", ours_time, model.edges_)]
                 for peer, runner in available.items():
