@@ -290,7 +290,7 @@ def test_alarm_shd_and_heldout_likelihood():
     [
         (dict(black_list=[("A", "nope")]), "unknown column 'nope'"),
         (dict(white_list=[("A", "B"), ("B", "C"), ("C", "A")]), "directed cycle"),
-        (dict(start=[("A", "B"), ("B", "A")]), "start has a directed cycle"),
+        (dict(start=[("A", "B"), ("B", "A")]), "start: the graph has a directed cycle"),
         (dict(white_list=[("A", "B")], black_list=[("A", "B")]), "both required"),
         (dict(white_list=[("A", "C"), ("B", "C")], max_indegree=1), "max_indegree=1"),
         (dict(start=[("A", "C"), ("B", "C")], max_indegree=1), "max_indegree=1"),

@@ -7,7 +7,7 @@ from sklearn.utils import check_random_state
 
 from skbn import _search
 from skbn.estimators._base import _BaseStructureLearner
-from skbn.graph import _find_cycle, _topo_ids
+from skbn.graph import _check_dag
 from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -240,18 +240,11 @@ class HillClimbStructure(_BaseStructureLearner):
         return matrix
 
     def _check_acyclic(self, data, matrix, what):
-        p = data.n_variables
-        pairs = list(zip(*np.nonzero(matrix)))
-        parents = [set() for _ in range(p)]
-        children = [set() for _ in range(p)]
-        for i, j in pairs:
-            parents[j].add(int(i))
-            children[int(i)].add(int(j))
-        _, leftover = _topo_ids(p, parents, children)
-        if leftover:
-            cycle = _find_cycle(parents, leftover)
-            labels = " -> ".join(repr(data.names[i]) for i in cycle + cycle[:1])
-            raise ValueError(f"{what} has a directed cycle: {labels}.")
+        edges = [(data.names[i], data.names[j]) for i, j in np.argwhere(matrix)]
+        try:
+            _check_dag(data.names, edges)
+        except ValueError as error:
+            raise ValueError(f"{what}: {error}.") from None
 
     def _constraints(self, data):
         p = data.n_variables
