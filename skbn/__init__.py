@@ -6,6 +6,7 @@ from skbn.estimators import (
     ExactStructure,
     FixedStructure,
     GESStructure,
+    HillClimbStructure,
     K2Structure,
     PCStructure,
 )
@@ -17,6 +18,7 @@ __all__ = [
     "ExactStructure",
     "FixedStructure",
     "GESStructure",
+    "HillClimbStructure",
     "K2Structure",
     "PCStructure",
     "__version__",

@@ -12,7 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.utils.estimator_checks import check_dataframe_column_names_consistency, parametrize_with_checks
 
-from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, K2Structure, PCStructure
+from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, HillClimbStructure, K2Structure, PCStructure
 from skbn.citests import GTest
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
@@ -21,6 +21,8 @@ ESTIMATORS = [
     ChowLiuTree(),
     ChowLiuTree(target=0),
     K2Structure(scorer=BDeu(ess=5)),
+    HillClimbStructure(scorer=BDeu(ess=5)),
+    HillClimbStructure(search="tabu", n_restarts=1, random_state=0),
     GESStructure(),
     ExactStructure(scorer="bic"),
     FixedStructure(edges=((0, 1),)),
