@@ -1,6 +1,6 @@
 """Parameter learning for a given structure."""
 
-from skbn.estimators._base import _BaseStructureLearner, _column_position
+from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.graph import is_acyclic
 
 
@@ -55,10 +55,7 @@ class FixedStructure(_BaseStructureLearner):
         self.parameter_ess = parameter_ess
 
     def _learn_structure(self, data):
-        edges = [
-            (_column_position(p, data.names, "edges"), _column_position(c, data.names, "edges"))
-            for p, c in self.edges
-        ]
+        edges = _edge_positions(self.edges, data.names, "edges")
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")
         return sorted(set(edges), key=lambda e: (e[1], e[0]))

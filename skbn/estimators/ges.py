@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.estimators.k2 import TIE_TOLERANCE, improves
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
 from skbn.scores import FamilyScoreCache, resolve_scorer
@@ -283,24 +283,8 @@ class GESStructure(_BaseStructureLearner):
 
     # ----------------------------------------------------------------- checks
     def _pairs(self, data, edges, name):
-        position = {label: i for i, label in enumerate(data.names)}
-        out = set()
-        for edge in edges:
-            try:
-                u, v = edge
-            except (TypeError, ValueError):
-                raise ValueError(f"{name} entry {edge!r} is not a (u, v) pair.") from None
-            for node in (u, v):
-                if node not in position:
-                    raise ValueError(
-                        f"{name} edge ({u!r}, {v!r}) names unknown column {node!r}; "
-                        f"columns are {list(data.names)}."
-                    )
-            if u == v:
-                raise ValueError(f"{name} edge ({u!r}, {v!r}) is a self loop.")
-            i, j = position[u], position[v]
-            out.add((min(i, j), max(i, j)))
-        return out
+        """Unordered position pairs (direction is a property of the class, not of an edge)."""
+        return {(min(i, j), max(i, j)) for i, j in _edge_positions(edges, data.names, name)}
 
     def _check(self, data):
         self.scorer_ = resolve_scorer(self.scorer)

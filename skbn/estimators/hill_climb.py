@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from skbn import _search
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.graph import _check_dag
 from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import Interval, StrOptions
@@ -214,29 +214,9 @@ class HillClimbStructure(_BaseStructureLearner):
 
     # ------------------------------------------------------------ constraints
     def _edge_matrix(self, data, edges, what):
-        names = list(data.names)
-        position = {name: i for i, name in enumerate(names)}
-        matrix = np.zeros((len(names), len(names)), dtype=bool)
-        for edge in edges:
-            try:
-                if isinstance(edge, (str, bytes)):
-                    raise TypeError
-                parent, child = edge
-            except (TypeError, ValueError):
-                raise ValueError(f"{what} entry {edge!r} is not a (parent, child) pair.") from None
-            for node in (parent, child):
-                try:
-                    known = node in position
-                except TypeError:
-                    known = False
-                if not known:
-                    raise ValueError(
-                        f"{what} edge ({parent!r}, {child!r}) names unknown column {node!r}; "
-                        f"columns are {names}."
-                    )
-            if parent == child:
-                raise ValueError(f"{what} edge ({parent!r}, {child!r}) is a self loop.")
-            matrix[position[parent], position[child]] = True
+        matrix = np.zeros((data.n_variables, data.n_variables), dtype=bool)
+        for parent, child in _edge_positions(edges, data.names, what):
+            matrix[parent, child] = True
         return matrix
 
     def _check_acyclic(self, data, matrix, what):

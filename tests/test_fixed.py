@@ -1,0 +1,42 @@
+"""FixedStructure: CPTs for a given DAG."""
+
+import numpy as np
+import pytest
+
+from skbn import FixedStructure
+from skbn.datasets import asia_network
+from skbn.estimators.k2 import K2Structure
+
+
+def test_true_structure_recovers_the_cpts():
+    truth = asia_network()
+    X = truth.sample(50_000, random_state=0)
+    model = FixedStructure(edges=truth.edges, parameter_estimator="mle").fit(X)
+    assert sorted(model.edges_) == sorted(truth.edges)
+    for node in truth.nodes:
+        np.testing.assert_allclose(model.network_.cpts[node], truth.cpts[node], atol=0.03)
+
+
+def test_same_cpts_as_a_learner_that_finds_the_same_graph():
+    X = asia_network().sample(2000, random_state=1)
+    learned = K2Structure().fit(X)
+    fixed = FixedStructure(edges=learned.edges_).fit(X)
+    np.testing.assert_allclose(fixed.score_samples(X), learned.score_samples(X))
+
+
+def test_positions_and_empty_graph():
+    X = asia_network().sample(500, random_state=2)
+    assert FixedStructure(edges=[(2, 3)]).fit(X).edges_ == [("smoke", "lung")]
+    assert FixedStructure().fit(X).edges_ == []
+
+
+@pytest.mark.parametrize("edges, match", [
+    ([("asia", "nope")], "unknown column 'nope'"),
+    ([("asia", "asia")], "self loop"),
+    ([("asia", "tub"), ("tub", "asia")], "cycle"),
+    (["asia"], "not a \\(parent, child\\) pair"),
+])
+def test_bad_structures_are_refused(edges, match):
+    X = asia_network().sample(100, random_state=3)
+    with pytest.raises(ValueError, match=match):
+        FixedStructure(edges=edges).fit(X)
