@@ -754,9 +754,10 @@ def pdag_to_dag(pdag: PDAG) -> list:
                 break
         if x is None:
             left = [nodes[i] for i in range(n) if alive[i]]
+            more = f" and {len(left) - 10} more" if len(left) > 10 else ""
             raise ValueError(
                 f"the PDAG admits no consistent extension (no DAG with the same skeleton and "
-                f"v-structures); stuck on nodes {left!r}")
+                f"v-structures); stuck on nodes {left[:10]!r}{more}")
         touched = g.pa[x] | g.und[x]
         for y in g.und[x]:
             result.append((y, x))

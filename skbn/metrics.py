@@ -128,8 +128,11 @@ def _check_zero_division(zero_division):
     return float(zero_division)
 
 
-def _scores(true_items, learned_items, zero_division):
+def _scores(true, learned, items, zero_division):
+    """Precision/recall/F1 of ``items(marks)`` (a set) of ``learned`` against ``true``."""
     zero_division = _check_zero_division(zero_division)
+    true_items = items(_parse(true, "true")[1])
+    learned_items = items(_parse(learned, "learned")[1])
     tp = len(true_items & learned_items)
     n_pred, n_true = len(learned_items), len(true_items)
     precision = tp / n_pred if n_pred else zero_division
@@ -163,9 +166,7 @@ def skeleton_scores(true, learned, *, zero_division=1.0) -> dict:
     >>> skeleton_scores([("a", "b"), ("b", "c")], [("b", "a"), ("a", "c")])
     {'precision': 0.5, 'recall': 0.5, 'f1': 0.5}
     """
-    true_marks = _parse(true, "true")[1]
-    learned_marks = _parse(learned, "learned")[1]
-    return _scores(set(true_marks), set(learned_marks), zero_division)
+    return _scores(true, learned, set, zero_division)
 
 
 def arrowhead_scores(true, learned, *, zero_division=1.0) -> dict:
@@ -193,8 +194,8 @@ def arrowhead_scores(true, learned, *, zero_division=1.0) -> dict:
     >>> arrowhead_scores([("a", "b"), ("c", "b")], [("a", "b"), ("b", "c")])
     {'precision': 0.5, 'recall': 0.5, 'f1': 0.5}
     """
-    true_marks = _parse(true, "true")[1]
-    learned_marks = _parse(learned, "learned")[1]
-    true_arrows = {m for m in true_marks.values() if m != _UNDIRECTED}
-    learned_arrows = {m for m in learned_marks.values() if m != _UNDIRECTED}
-    return _scores(true_arrows, learned_arrows, zero_division)
+    return _scores(true, learned, _arrowheads, zero_division)
+
+
+def _arrowheads(marks):
+    return {m for m in marks.values() if m != _UNDIRECTED}

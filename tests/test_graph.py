@@ -1,6 +1,10 @@
 import itertools
+import os
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -433,3 +437,24 @@ def test_large_graphs_are_fast():
     assert meek_orient(cpdag) == cpdag
     assert d_separated(nodes, edges, nodes[:5], nodes[-5:], nodes[100:150]) in (True, False)
     assert time.perf_counter() - start < 5.0
+
+
+
+_HASHSEED_SCRIPT = """
+from skbn.graph import PDAG, dag_to_cpdag, meek_orient, pdag_to_dag, random_dag
+from skbn.metrics import structural_hamming_distance
+nodes, edges = random_dag(40, 0.15, random_state=7, shuffle=True)
+cp = dag_to_cpdag(nodes, edges)
+print(cp, pdag_to_dag(cp), meek_orient(PDAG(nodes, [], cp.undirected)))
+print(structural_hamming_distance(edges, cp))
+"""
+
+
+def test_outputs_do_not_depend_on_hash_seed():
+    outs = []
+    for seed in ("0", "1"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        res = subprocess.run([sys.executable, "-c", _HASHSEED_SCRIPT], env=env, text=True,
+                             capture_output=True, check=True, cwd=Path(__file__).parents[1])
+        outs.append(res.stdout)
+    assert outs[0] == outs[1] and outs[0]
