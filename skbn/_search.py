@@ -28,8 +28,11 @@ import numpy as np
 from scipy.special import gammaln, xlogy
 
 from skbn._counting import compress_ids, config_ids, n_configurations, pairwise_tables
-from skbn.estimators.k2 import TIE_TOLERANCE
 from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
+
+#: A candidate must beat the incumbent by more than this relative margin; candidates within
+#: it of the best count as ties, won by the first in scan order.
+TIE_TOLERANCE = 1e-10
 
 ADD, REMOVE, REVERSE = 0, 1, 2
 MOVE_NAMES = ("add", "remove", "reverse")
@@ -89,35 +92,27 @@ def _vector_add_scores(scorer, G, q_parents, n_parents, r_child, cards, offsets,
 
 
 # ----------------------------------------------------------------------------- engine
-class DeltaEngine:
-    """Toggle-column table, reachability and legality masks of one search state.
+class FamilyColumns:
+    """Local scores of a child's family with every other variable toggled in or out.
 
-    Parameters
-    ----------
-    data : EncodedData
-    scorer : BaseScore
-    required, forbidden : ndarray of shape (p, p), bool
-        Edges that must stay (never removed or reversed) and edges never added.
-    max_indegree : int
+    ``toggle_column(child, parents)[k]`` is the local score of ``child`` with parent set
+    ``parents`` plus ``k`` (minus ``k`` when ``k`` is a parent); entry ``child`` is the
+    score of ``parents`` itself. One pass over the rows counts every candidate family
+    (see the module docstring). Columns are cached by ``(child, parents)``, family scores
+    in a :class:`~skbn.scores.FamilyScoreCache`. Used by hill climbing and by K2.
     """
 
-    def __init__(self, data, scorer, required, forbidden, max_indegree):
+    def __init__(self, data, scorer):
         self.data = data
         self.scorer = scorer
         self.codes = data.codes
         self.cards = np.asarray(data.cardinalities, dtype=np.int64)
         self.n, self.p = data.codes.shape
-        self.required = required
-        self.forbidden = forbidden | np.eye(self.p, dtype=bool)
-        self.max_indegree = max_indegree
         self.family_cache = FamilyScoreCache(data, scorer)
         self.column_cache = {}
         self._gram = None
         self._shifted = None
         self.offsets = np.concatenate([[0], np.cumsum(self.cards)]).astype(np.int64)
-        self.A = np.zeros((self.p, self.p), dtype=bool)
-        self.R = np.zeros((self.p, self.p), dtype=bool)
-        self.T = np.zeros((self.p, self.p))
 
     # ------------------------------------------------------------- counting
     def _stacked_tables(self, child, parents):
@@ -181,6 +176,28 @@ class DeltaEngine:
     def family_score(self, child, parents):
         """Local score recomputed from scratch (no cache): for tests."""
         return FamilyScoreCache(self.data, self.scorer).local_score(child, parents)
+
+
+class DeltaEngine(FamilyColumns):
+    """Toggle-column table, reachability and legality masks of one search state.
+
+    Parameters
+    ----------
+    data : EncodedData
+    scorer : BaseScore
+    required, forbidden : ndarray of shape (p, p), bool
+        Edges that must stay (never removed or reversed) and edges never added.
+    max_indegree : int
+    """
+
+    def __init__(self, data, scorer, required, forbidden, max_indegree):
+        super().__init__(data, scorer)
+        self.required = required
+        self.forbidden = forbidden | np.eye(self.p, dtype=bool)
+        self.max_indegree = max_indegree
+        self.A = np.zeros((self.p, self.p), dtype=bool)
+        self.R = np.zeros((self.p, self.p), dtype=bool)
+        self.T = np.zeros((self.p, self.p))
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
@@ -259,8 +276,13 @@ def transitive_closure(adjacency):
 
 
 def tolerance(score):
-    """Absolute tie / improvement tolerance at this score (the rule of ``k2.improves``)."""
+    """Absolute tie / improvement tolerance at this score."""
     return TIE_TOLERANCE * (1.0 + abs(score))
+
+
+def improves(candidate, incumbent):
+    """The documented tie rule: strictly better by more than the relative tolerance."""
+    return candidate > incumbent + tolerance(incumbent)
 
 
 def best_move(flat, score, excluded=()):

@@ -10,7 +10,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import extend_ids, n_configurations, table_from_ids
 from skbn.estimators._base import _BaseStructureLearner
-from skbn.estimators.k2 import improves
+from skbn._search import improves
 from skbn.scores import FamilyScoreCache, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
@@ -132,7 +132,7 @@ class ExactStructure(_BaseStructureLearner):
     about 115 MB for 20 variables, 2.1 GB for 24 and 4.3 GB for 25.
 
     Determinism: a sink replaces the incumbent only if it improves by more than
-    ``skbn.estimators.k2.improves``' tolerance (the lowest column index wins ties); within a
+    ``skbn._search.improves``' tolerance (the lowest column index wins ties); within a
     best score the parent set is made minimal by dropping members in column order.
 
     Parameters

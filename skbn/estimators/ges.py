@@ -7,7 +7,7 @@ import numpy as np
 
 from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
 from skbn.estimators._base import _BaseStructureLearner, _edge_positions
-from skbn.estimators.k2 import TIE_TOLERANCE, improves
+from skbn._search import TIE_TOLERANCE, improves
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
 from skbn.scores import FamilyScoreCache, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
@@ -164,7 +164,7 @@ class GESStructure(_BaseStructureLearner):
     condition is checked only for the operators about to be taken.
 
     Determinism: the largest score change wins; changes within the relative tolerance of
-    :func:`skbn.estimators.k2.improves` count as ties, won by the first operator in scan
+    :func:`skbn._search.improves` count as ties, won by the first operator in scan
     order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple). A step is taken only if
     it improves the score by more than that tolerance.
 

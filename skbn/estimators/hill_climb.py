@@ -49,7 +49,7 @@ class HillClimbStructure(_BaseStructureLearner):
     Determinism: moves are scanned in the order (parent index, child index, move) with
     moves ordered add, remove, reverse; the best delta is found and the first move in
     scan order within ``1e-10 * (1 + |score|)`` of it is taken, and only if it improves
-    the score by more than that tolerance (the rule of :func:`skbn.estimators.k2.improves`).
+    the score by more than that tolerance (the rule of :func:`skbn._search.improves`).
     Random choices use ``random_state``; the result is the same for any ``n_jobs`` and
     any ``PYTHONHASHSEED``.
 

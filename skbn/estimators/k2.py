@@ -4,49 +4,35 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import extend_ids, n_configurations, table_from_ids
+from skbn._search import FamilyColumns, improves, tolerance
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
-#: A candidate must beat the incumbent by more than this relative margin (ties: keep).
-TIE_TOLERANCE = 1e-10
 
-
-def improves(candidate, incumbent):
-    """The documented tie rule: strictly better by more than a relative tolerance."""
-    return candidate > incumbent + TIE_TOLERANCE * (1.0 + abs(incumbent))
-
-
-def k2_parents(data, scorer, child, predecessors, max_parents):
+def k2_parents(columns, child, predecessors, max_parents):
     """Greedy K2 parent set of ``child`` among ``predecessors``; returns (parents, score).
 
-    Each round scores every remaining predecessor added to the current parents, extending
-    the rows' parent-configuration ids by one radix digit instead of recounting, and adds
-    the best one while it improves the family score. Candidates are scanned in column
-    order; the first of equal-scoring candidates wins.
+    Each round scores every remaining predecessor added to the current parents — one
+    :meth:`FamilyColumns.toggle_column` pass counts all candidate families at once — and
+    adds the best one while it improves the family score. Candidates are scanned in column
+    order; among candidates within the tie tolerance of the best, the first wins.
     """
-    codes, cards = data.codes, data.cardinalities
-    child_codes, r_child = codes[:, child], int(cards[child])
-    ids, n_ids = np.zeros(data.n_samples, dtype=np.int64), 1
-    parents = []
-    best = scorer.local_score(table_from_ids(ids, n_ids, child_codes, r_child), 1, 0)
+    parents = ()
+    column = columns.toggle_column(child, parents)
+    best = column[child]
     candidates = sorted(predecessors)
     while len(parents) < max_parents and candidates:
-        round_best, round_choice = -np.inf, None
-        for candidate in candidates:
-            cand_ids, cand_n = extend_ids(ids, n_ids, codes, cards, candidate)
-            q = n_configurations(cards, parents + [candidate])
-            value = scorer.local_score(table_from_ids(cand_ids, cand_n, child_codes, r_child), q, len(parents) + 1)
-            if round_choice is None or improves(value, round_best):
-                round_best, round_choice = value, (candidate, cand_ids, cand_n)
-        if not improves(round_best, best):
+        values = column[candidates]
+        top = values.max()
+        choice = candidates[int(np.flatnonzero(values >= top - tolerance(top))[0])]
+        if not improves(column[choice], best):
             break
-        candidate, ids, n_ids = round_choice
-        parents.append(candidate)
-        candidates.remove(candidate)
-        best = round_best
-    return parents, best
+        candidates.remove(choice)
+        parents = tuple(sorted(parents + (choice,)))
+        column = columns.toggle_column(child, parents)
+        best = column[child]
+    return list(parents), best
 
 
 class K2Structure(_BaseStructureLearner):
@@ -141,9 +127,10 @@ class K2Structure(_BaseStructureLearner):
         self.scorer_ = resolve_scorer(self.scorer)
         order = self._order(data)
         max_parents = data.n_variables if self.max_parents is None else self.max_parents
+        columns = FamilyColumns(data, self.scorer_)
         edges, total = [], 0.0
         for position, child in enumerate(order):
-            parents, value = k2_parents(data, self.scorer_, child, order[:position], max_parents)
+            parents, value = k2_parents(columns, child, order[:position], max_parents)
             edges.extend((p, child) for p in sorted(parents))
             total += value
         self.ordering_ = [data.names[i] for i in order]
