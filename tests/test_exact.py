@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from skbn.estimators.exact import ExactStructure, exact_memory_bytes
+from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.estimators.k2 import K2Structure
 from skbn.graph import is_acyclic, random_dag
 from skbn.scores import BDeu, FamilyScoreCache, resolve_scorer
@@ -103,6 +104,9 @@ def test_never_below_greedy_search(seed):
     for order in (list(X.columns), list(X.columns)[::-1]):
         k2 = K2Structure(scorer=BDeu(), ordering=order, max_parents=3).fit(X)
         assert exact.score_ >= k2.score_ - 1e-9
+    for search in ("hill_climb", "tabu"):
+        climbed = HillClimbStructure(scorer=BDeu(), max_indegree=3, search=search).fit(X)
+        assert exact.score_ >= climbed.score_ - 1e-9
 
 
 def test_n_jobs_identical():
