@@ -12,7 +12,14 @@ import time
 import numpy as np
 
 from _shared import load_example_network, save_figure
-from skbn import ChowLiuTree, FixedStructure, GESStructure, K2Structure
+from skbn import (
+    ChowLiuTree,
+    FixedStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    PCStructure,
+)
 from skbn.metrics import structural_hamming_distance
 
 name, truth = load_example_network("alarm")
@@ -24,7 +31,9 @@ learners = {
     "true graph (CPTs only)": FixedStructure(edges=truth.edges),
     "ChowLiuTree": ChowLiuTree(),
     "K2Structure (true order)": K2Structure(ordering=order, scorer="bdeu"),
+    "HillClimbStructure": HillClimbStructure(),
     "GESStructure": GESStructure(),
+    "PCStructure": PCStructure(),
 }
 print(f"{name}: {len(truth.nodes)} variables, {len(truth.edges)} edges, {len(train)} training rows\n")
 print(f"{'learner':28s} {'seconds':>8s} {'SHD':>5s} {'CPDAG SHD':>9s} {'held-out LL':>12s}")
@@ -48,13 +57,16 @@ def adjacency(edges):
 
 
 def draw(plt):
-    figure, axes = plt.subplots(1, len(fitted), figsize=(4 * len(fitted), 4))
+    figure, axes = plt.subplots(2, (len(fitted) + 1) // 2, figsize=(3.2 * ((len(fitted) + 1) // 2), 6.8))
+    axes = axes.ravel()
+    for axis in axes[len(fitted):]:
+        axis.axis("off")
     for axis, (label, learner) in zip(axes, fitted.items()):
         axis.imshow(adjacency(truth.edges) * 0.35 + adjacency(learner.edges_) * 0.65, cmap="Greys")
         axis.set_title(label, fontsize=9)
         axis.set_xlabel("child")
         axis.set_ylabel("parent")
-    figure.suptitle("learned edges (dark) over true edges (light)")
+    figure.suptitle("parent -> child: black = true edge learned, dark grey = extra edge, light grey = missed")
     return figure
 
 
