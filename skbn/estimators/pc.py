@@ -18,9 +18,10 @@ from skbn.utils._sklearn_compat import Interval, StrOptions
 
 #: Largest number of conditioning sets whose tables are counted in one stacked bincount.
 _MAX_CHUNK = 64
-#: Below this many counted cells (conditioning sets x rows) in a level, joblib dispatch and
-#: data transfer cost more than they save (about 3 s of counting on one core).
-_MIN_PARALLEL_WORK = 1_000_000_000
+#: Below this many counted cells (conditioning sets x rows) in a level >= 2, the level runs
+#: in-process: a process-parallel level costs about 12 ms (dispatch, results) plus the
+#: workers' cold caches of conditioning-set ids, i.e. about 10**7 cells of counting.
+_MIN_PARALLEL_WORK = 10_000_000
 #: Rows per one-hot chunk of the level-1 Gram products (keeps the float32 block in cache).
 _GRAM_CHUNK_ROWS = 8192
 #: Rows are counted in ``_LANES`` interleaved lanes (``cell * _LANES + row % _LANES``),
@@ -33,6 +34,9 @@ _LANES = 1 << _LANE_BITS
 _MIN_THREAD_WORK = 10_000_000
 #: Codes at least this large are memory-mapped for process workers (joblib's own threshold).
 _MIN_MEMMAP_BYTES = 1 << 20
+#: Batches per worker in a process-parallel level: one contiguous batch each shares the
+#: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
+_BATCHES_PER_JOB = 1
 #: Bound on the per-worker cache of conditioning-set configuration ids.
 _ID_CACHE_SIZE = 1024
 
@@ -119,8 +123,12 @@ class _Counter:
             r_y = int(self.cards[y])
             xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
             xyk = self._xy[key] = xy * (n_ids << _LANE_BITS)
-        counts = np.bincount(xyk + lane_ids, minlength=(n_cells * n_ids) << _LANE_BITS)
-        return counts.reshape(n_cells, n_ids, _LANES).sum(axis=2).T, declared
+        lanes = np.bincount(xyk + lane_ids, minlength=(n_cells * n_ids) << _LANE_BITS)
+        lanes = lanes.reshape(n_cells * n_ids, _LANES)
+        counts = lanes[:, 0].copy()
+        for lane in range(1, _LANES):  # 10x faster than lanes.sum(axis=1)
+            counts += lanes[:, lane]
+        return counts.reshape(n_cells, n_ids).T, declared
 
 
 def _gram_given(codes, cards, v, others):
@@ -425,7 +433,7 @@ class PCStructure(_BaseStructureLearner):
             return _run_units(data, self.ci_test_, units, stop_at_first)
         # contiguous batches of about equal work: units are sorted by (x, y), so a batch's
         # units share conditioning sets (and their cached ids); results come back in order
-        n_batches = min(len(units), 2 * n_jobs)
+        n_batches = min(len(units), _BATCHES_PER_JOB * n_jobs)
         cumulative = np.cumsum([len(u[2]) for u in units])
         cuts = np.searchsorted(cumulative, work * np.arange(1, n_batches) / n_batches)
         bounds = [0, *sorted(set(int(c) + 1 for c in cuts)), len(units)]
