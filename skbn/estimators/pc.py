@@ -312,8 +312,10 @@ class PCStructure(_BaseStructureLearner):
         removed too (separating set: the set of the maximum p-value), bounding the expected
         fraction of false adjacencies. Needs a test with frequentist p-values and ``alpha``.
     n_jobs : int or None, default=None
-        Workers for the tests of one level (joblib; any backend, e.g. dask through
-        ``joblib.parallel_config(backend="dask")``). Results are identical for any value.
+        Workers (joblib). Level 1's Gram products run in threads; the tests of larger
+        levels (and of the collider step) in the active joblib backend (processes by default,
+        or e.g. dask through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped
+        once per fit. Small levels stay in-process. Results are identical for any value.
     verbose : int, default=0
         Print one line per level.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
