@@ -96,6 +96,41 @@ def test_n_jobs_gives_identical_results(child_data, monkeypatch):
         assert one.edges_ == two.edges_
 
 
+def test_forced_parallel_paths_give_identical_results(child_data, monkeypatch, tmp_path):
+    # every parallel path on small data: threaded level-1 Grams, process-parallel levels
+    # >= 2 and collider tests, codes memory-mapped for the workers (and removed after fit)
+    _, data = child_data
+    data = data.iloc[:600]
+    for name in ("_MIN_PARALLEL_WORK", "_MIN_THREAD_WORK", "_MIN_MEMMAP_BYTES"):
+        monkeypatch.setattr(pc_module, name, 0)
+    monkeypatch.setenv("JOBLIB_TEMP_FOLDER", str(tmp_path))
+    for kwargs in ({}, {"orient": "conservative"}):
+        one = PCStructure(n_jobs=1, **kwargs).fit(data)
+        two = PCStructure(n_jobs=2, **kwargs).fit(data)
+        assert (one.cpdag_, one.sepsets_, one.n_tests_, one.edges_) == (
+            two.cpdag_, two.sepsets_, two.n_tests_, two.edges_)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_counter_tables_match_contingency_tables():
+    from skbn._counting import contingency_tables
+    from skbn._data import encode_fit
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 3, size=(500, 5)) * rng.integers(1, 3, size=(500, 5)))
+    data = encode_fit(frame)[0]
+    p = data.n_variables
+    adjacency = [sorted(set(range(p)) - {v}) for v in range(p)]
+    counter = pc_module._Counter(data, adjacency)
+    for x, y, subset in [(0, 1, (2,)), (1, 3, (0,)), (0, 4, (1, 2)), (2, 3, (0, 1, 4)), (1, 2, ())]:
+        counts, declared = counter.tables(x, y, subset)
+        r_x, r_y = (int(data.cardinalities[v]) for v in (x, y))
+        expected = contingency_tables(data.codes, data.cardinalities, x, y, subset)
+        got = counts[counts.any(axis=1)].reshape(-1, r_x, r_y)
+        np.testing.assert_array_equal(got, expected)
+        assert declared == int(np.prod([data.cardinalities[v] for v in subset]))
+
+
 @pytest.mark.skipif(importlib.util.find_spec("dask") is None
                     or importlib.util.find_spec("distributed") is None,
                     reason="dask[distributed] not installed")
