@@ -57,7 +57,10 @@ def _check_nodes(nodes, node_lists, names):
 
 def _to_cpdag_marks(graph, nodes):
     if isinstance(graph, PDAG):
-        cpdag = dag_to_cpdag(graph.nodes, pdag_to_dag(graph))
+        try:
+            cpdag = dag_to_cpdag(graph.nodes, pdag_to_dag(graph))
+        except ValueError:  # no DAG in its class (finite-sample PC output): compare as given
+            cpdag = graph
     else:
         cpdag = dag_to_cpdag(nodes, graph)
     return _parse(cpdag, "cpdag")[1]
@@ -83,8 +86,9 @@ def structural_hamming_distance(true_edges, learned_edges, nodes=None, *, cpdag=
     cpdag : bool, default=False
         If True, each graph is first replaced by the CPDAG (completed PDAG) of its Markov
         equivalence class: a DAG edge list by :func:`skbn.graph.dag_to_cpdag`, a PDAG by the
-        CPDAG of one of its consistent extensions (the identity on a CPDAG). Then the SHD of
-        two Markov-equivalent DAGs is 0. Edge lists must be acyclic in that case.
+        CPDAG of one of its consistent extensions (the identity on a CPDAG), or taken as given
+        when it has none (as PC can return on finite samples). Then the SHD of two
+        Markov-equivalent DAGs is 0. Edge lists must be acyclic in that case.
 
     Returns
     -------

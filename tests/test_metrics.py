@@ -114,3 +114,11 @@ def test_zero_division():
         skeleton_scores([], [], zero_division=2)
     with pytest.raises(ValueError, match="zero_division"):
         skeleton_scores([], [], zero_division="warn")
+
+
+def test_shd_cpdag_option_accepts_a_pdag_without_extension():
+    # an undirected 4-cycle has no consistent extension: its marks are compared as given
+    cycle = PDAG("abcd", undirected=[("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")])
+    assert structural_hamming_distance(cycle, cycle, cpdag=True) == 0
+    truth = [("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")]  # CPDAG: a -> d <- c, a - b - c
+    assert structural_hamming_distance(truth, cycle, "abcd", cpdag=True) == 2
