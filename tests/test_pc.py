@@ -68,7 +68,7 @@ def test_max_cond_vars_bounds_the_levels():
     nodes, edges = random_dag(8, 0.5, random_state=1)
     data = _dummy_frame(nodes)
     oracle = DSeparationOracle((nodes, edges))
-    zero = PCStructure(ci_test=oracle, max_cond_vars=0).fit(data)
+    zero = PCStructure(ci_test=oracle, max_cond_vars=0, orient="standard").fit(data)
     assert zero.n_tests_ == 8 * 7 // 2
     assert all(s == () for s in zero.sepsets_.values())
     full = PCStructure(ci_test=oracle).fit(data)

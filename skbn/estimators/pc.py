@@ -299,8 +299,11 @@ class PCStructure(_BaseStructureLearner):
     variant : {"stable", "original"}, default="stable"
         ``"stable"`` freezes adjacencies per level (order-independent skeleton, parallel);
         ``"original"`` removes edges as soon as found (order-dependent, always sequential).
-    orient : {"standard", "conservative", "majority"}, default="standard"
-        Collider rule (see above).
+    orient : {"standard", "conservative", "majority"}, default="majority"
+        Collider rule (see above). The default majority rule makes the whole result
+        independent of the column order (with ``variant="stable"``) and was the most accurate
+        on the shared networks: CPDAG SHD 0 instead of 15 on CHILD and 4 (equal) on ALARM at
+        10,000 rows, for about 1.3-1.7x the tests. ``"standard"`` is the textbook rule.
     correction : {None, "bonferroni", "fdr"}, default=None
         Multiple-testing control of the *adjacencies kept* (an edge is kept only if every test
         of it rejects independence). ``"bonferroni"`` runs every test at level
@@ -378,7 +381,7 @@ class PCStructure(_BaseStructureLearner):
         ci_test="chi_square",
         max_cond_vars=None,
         variant="stable",
-        orient="standard",
+        orient="majority",
         correction=None,
         n_jobs=None,
         verbose=0,
