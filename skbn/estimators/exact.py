@@ -7,11 +7,12 @@ from numbers import Integral
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from scipy.special import gammaln, xlogy
 
-from skbn._counting import extend_ids, n_configurations, table_from_ids
+from skbn._counting import compress_ids, extend_ids
 from skbn.estimators._base import _BaseStructureLearner
-from skbn._search import improves
-from skbn.scores import FamilyScoreCache, resolve_scorer
+from skbn._search import _nonzero_columns
+from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
 __all__ = ["ExactStructure", "exact_memory_bytes"]
@@ -63,39 +64,142 @@ def _drop_bit(masks, v):
     return (masks & low) | ((masks >> (v + 1)) << v)
 
 
-def _local_scores_subtree(codes, cards, scorer, root, n_vars, max_indegree):
-    """Local scores of every family whose parent set has smallest element ``root``
-    (or is empty when ``root`` is None), by depth-first extension of parent-configuration ids.
+def _unique_rows(codes):
+    """Distinct rows of the data and their multiplicities (float64, exact integers)."""
+    rows, weights = np.unique(codes, axis=0, return_counts=True)
+    return rows, weights.astype(np.float64)
 
-    Returns a list per child of (compressed parent-set index array, score array).
+
+class _ChildrenCounter:
+    """Local scores of several children for one parent set, from one weighted ``bincount``.
+
+    The data are the distinct rows with their multiplicities. For a parent set with
+    configuration ids ``c`` (one per distinct row) and children ``L``, one ``bincount`` over
+    ``c * sum_L r + o_v + x_v`` (rows x children) gives every family table ``G[c, o_v + x_v]``
+    at once; the built-in scores are then summed over the non-zero cells per child, the
+    cells' ``gammaln`` / ``xlogy`` terms being evaluated once per distinct (child, count)
+    pair (see :func:`_per_child_sum`). Other scorers get each child's block through
+    ``scorer.local_score``. Every family's value depends only on its own cells, so it does
+    not depend on which other children are counted alongside it.
     """
-    n = codes.shape[0]
-    out_idx = [[] for _ in range(n_vars)]
-    out_val = [[] for _ in range(n_vars)]
-    child_codes = [codes[:, v] for v in range(n_vars)]
+
+    def __init__(self, rows, weights, cards, scorer):
+        self.codes_t = np.ascontiguousarray(rows.T, dtype=np.int64)  # (p, n_distinct)
+        self.n_rows = rows.shape[0]
+        self.weights = weights
+        self.tiled = np.tile(weights, rows.shape[1])  # weights of (child, row) cells, child-major
+        self.cards = np.asarray(cards, dtype=np.int64)
+        self.scorer = scorer
+        self.kind = type(scorer) if type(scorer) in (BDeu, K2Score, BIC, AIC, LogLikelihood) else None
+        n = int(round(weights.sum()))
+        self.n = n
+        everything = np.arange(n + 1, dtype=np.float64)
+        if self.kind is K2Score:
+            self.cell_table = gammaln(1.0 + everything)
+        elif self.kind in (BIC, AIC, LogLikelihood):
+            self.cell_table = xlogy(everything, everything)
+
+    def scores(self, ids, n_ids, children, q, n_parents):
+        """Local scores of ``children`` (int array) with the parent set whose ids are given."""
+        cards = self.cards[children]
+        offsets = np.zeros(len(children) + 1, dtype=np.int64)
+        np.cumsum(cards, out=offsets[1:])
+        total = int(offsets[-1])
+        cells = self.codes_t[children] + offsets[:-1, None]
+        cells += ids * total
+        size = len(children) * self.n_rows
+        table = np.bincount(cells.ravel(), self.tiled[:size], minlength=n_ids * total)
+        table = table.reshape(n_ids, total)
+        if self.kind is None:
+            return np.array([self.scorer.local_score(table[:, offsets[i]:offsets[i + 1]], q, n_parents)
+                             for i in range(len(children))])
+        values, columns = _nonzero_columns(table)
+        counts = values.astype(np.int64)
+        child = np.repeat(np.arange(len(children)), cards)[columns]
+        row_counts = np.bincount(ids, self.weights, minlength=n_ids)
+        row_counts = row_counts[row_counts > 0].astype(np.int64)
+        kind, r = self.kind, cards.astype(np.float64)
+        if kind is BDeu:
+            a_row = self.scorer.ess / q
+            a_cell = a_row / r
+            row_term = np.sum(gammaln(a_row) - gammaln(a_row + row_counts))
+            cell_term = _per_child_sum(
+                lambda c, k: gammaln(a_cell[c] + k) - gammaln(a_cell[c]),
+                counts, child, len(children), int(row_counts.max(initial=0)), len(row_counts))
+            result = cell_term + row_term
+        elif kind is K2Score:
+            distinct, which = np.unique(r, return_inverse=True)
+            row_terms = np.array([np.sum(gammaln(a) - gammaln(a + row_counts)) for a in distinct])
+            result = np.bincount(child, self.cell_table[counts], minlength=len(children))
+            result += row_terms[which]
+        else:
+            result = np.bincount(child, self.cell_table[counts], minlength=len(children))
+            result -= np.sum(self.cell_table[row_counts])
+            if kind is BIC and self.n > 0:
+                result -= 0.5 * math.log(self.n) * (r - 1) * q
+            elif kind is AIC:
+                result -= (r - 1) * q
+        return result - self.scorer.edge_penalty * n_parents
+
+
+def _per_child_sum(function, counts, child, n_children, largest, n_configs):
+    """``sum`` of ``function(child, count)`` over cells, per child.
+
+    When the counts are small (large parent sets: most cells hold 1, 2, 3 rows) the function
+    is evaluated once per distinct (child, count) pair and weighted by its multiplicity. The
+    choice depends on the parent set only (``largest`` row count, ``n_configs`` observed
+    configurations), never on which children are counted together, so a family's value
+    does not depend on ``n_jobs``.
+    """
+    if largest + 1 <= 16 * n_configs:
+        span = largest + 1
+        multiplicity = np.bincount(child * span + counts, minlength=n_children * span)
+        pairs = np.flatnonzero(multiplicity)
+        which, count = np.divmod(pairs, span)
+        return np.bincount(which, multiplicity[pairs] * function(which, count), minlength=n_children)
+    return np.bincount(child, function(child, counts), minlength=n_children)
+
+
+def _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, tables):
+    """Local scores of ``children`` for every parent set of at most ``max_indegree``
+    variables, written into ``tables[i]`` (the child ``children[i]``'s table, indexed by the
+    parent-set bitmask over the other variables). Returns the number of families scored.
+
+    Parent sets are visited depth first, each extended by variables of lower index than its
+    smallest member, so sets come in increasing bitmask order; the rows' configuration ids
+    gain one radix digit per added parent and are compressed to the observed
+    configurations as soon as they outnumber the distinct rows.
+    """
+    counter = _ChildrenCounter(rows, weights, cards, scorer)
+    children = np.asarray(children, dtype=np.int64)
     r = [int(c) for c in cards]
+    n_scored = 0
 
-    def visit(members, mask, ids, n_ids):
-        q = math.prod(r[m] for m in members)
-        for v in range(n_vars):
-            if (mask >> v) & 1:
-                continue
-            counts = table_from_ids(ids, n_ids, child_codes[v], r[v])
-            out_idx[v].append(int(_drop_bit(mask, v)))
-            out_val[v].append(scorer.local_score(counts, q, len(members)))
-        if len(members) >= max_indegree:
+    def visit(mask, lowest, ids, n_ids, q, size):
+        nonlocal n_scored
+        live = np.flatnonzero(((mask >> children) & 1) == 0)
+        if len(live):
+            values = counter.scores(ids, n_ids, children[live], q, size)
+            squeezed = _drop_bit(mask, children[live])
+            for position, i in enumerate(live):
+                tables[i][squeezed[position]] = values[position]
+            n_scored += len(live)
+        if size >= max_indegree:
             return
-        for u in range(members[-1] + 1 if members else n_vars, n_vars):
-            new_ids, new_n = extend_ids(ids, n_ids, codes, cards, u)
-            visit(members + [u], mask | (1 << u), new_ids, new_n)
+        for u in range(lowest):
+            new_ids, new_n = extend_ids(ids, n_ids, rows, cards, u)
+            if new_n > len(new_ids):
+                new_ids, new_n = compress_ids(new_ids, new_n)
+            visit(mask | (1 << u), u, new_ids, new_n, q * r[u], size + 1)
 
-    if root is None:
-        visit([], 0, np.zeros(n, dtype=np.int64), 1)
-    elif max_indegree >= 1:
-        ids, n_ids = extend_ids(np.zeros(n, dtype=np.int64), 1, codes, cards, root)
-        visit([root], 1 << root, ids, n_ids)
-    return [(np.asarray(i, dtype=np.int64), np.asarray(s, dtype=np.float64))
-            for i, s in zip(out_idx, out_val)]
+    visit(0, n_vars, np.zeros(len(weights), dtype=np.int64), 1, 1, 0)
+    return n_scored
+
+
+def _local_scores_worker(rows, weights, cards, scorer, children, n_vars, max_indegree):
+    tables = [np.full(1 << (n_vars - 1), -np.inf) for _ in children]
+    n_scored = _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, tables)
+    return tables, n_scored
 
 
 def _best_parents(v_table, candidates_mask, v):
@@ -235,23 +339,22 @@ class ExactStructure(_BaseStructureLearner):
         half = 1 << (p - 1)
 
         # (1) local scores, written into the best-parent-set tables (-inf: not considered)
-        bps = [np.full(half, -np.inf) for _ in range(p)]
-        roots = [None] + list(range(p))
-        n_jobs = effective_n_jobs(self.n_jobs)
+        rows, weights = _unique_rows(data.codes)
+        n_jobs = min(effective_n_jobs(self.n_jobs), p)
         if n_jobs == 1:
-            parts = [_local_scores_subtree(data.codes, data.cardinalities, self.scorer_, root, p, k)
-                     for root in roots]
+            bps = [np.full(half, -np.inf) for _ in range(p)]
+            n_families = _local_scores(rows, weights, data.cardinalities, self.scorer_,
+                                       range(p), p, k, bps)
         else:
-            parts = Parallel(n_jobs=self.n_jobs)(
-                delayed(_local_scores_subtree)(data.codes, data.cardinalities, self.scorer_, root, p, k)
-                for root in roots
+            groups = np.array_split(np.arange(p), n_jobs)
+            parts = Parallel(n_jobs=n_jobs)(
+                delayed(_local_scores_worker)(rows, weights, data.cardinalities, self.scorer_,
+                                              group, p, k)
+                for group in groups
             )
-        n_families = 0
-        for part in parts:
-            for v, (idx, values) in enumerate(part):
-                bps[v][idx] = values
-                n_families += len(idx)
-        del parts
+            bps = [table for tables, _ in parts for table in tables]
+            n_families = sum(count for _, count in parts)
+            del parts
         if self.verbose:
             print(f"[ExactStructure] {n_families} local scores")
 
