@@ -11,7 +11,7 @@ from scipy.special import gammaln, xlogy
 
 from skbn._counting import compress_ids, extend_ids
 from skbn.estimators._base import _BaseStructureLearner
-from skbn._search import _nonzero_columns
+from skbn._search import _nonzero_columns, improves
 from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
@@ -99,6 +99,36 @@ class _ChildrenCounter:
         elif self.kind in (BIC, AIC, LogLikelihood):
             self.cell_table = xlogy(everything, everything)
 
+    @property
+    def has_bound(self):
+        return self.kind is not None
+
+    def upper_bounds(self, children, n_configs, q, n_parents):
+        r"""Upper bounds of the local scores of ``children`` with any superset of a parent
+        set with ``n_configs`` observed and ``q`` declared configurations.
+
+        * BDeu and K2: each observed parent configuration contributes the log-probability
+          of its child values under a symmetric Dirichlet-multinomial, at most
+          :math:`-\log r` (the first value has probability ``1/r``), so
+          :math:`s \le -m \log r` with ``m`` observed configurations (de Campos & Ji 2011);
+        * BIC, AIC, log-likelihood: the log-likelihood is at most 0, so
+          :math:`s \le -\mathrm{penalty}(q)`.
+
+        Both decrease when parents are added (``m`` and ``q`` never shrink), as does the
+        ``edge_penalty`` term.
+        """
+        r = self.cards[children].astype(np.float64)
+        kind = self.kind
+        if kind in (BDeu, K2Score):
+            bound = -n_configs * np.log(r)
+        elif kind is BIC and self.n > 0:
+            bound = -0.5 * math.log(self.n) * (r - 1) * q
+        elif kind is AIC:
+            bound = -(r - 1) * q
+        else:
+            bound = np.zeros(len(children))
+        return bound - self.scorer.edge_penalty * n_parents
+
     def scores(self, ids, n_ids, children, q, n_parents):
         """Local scores of ``children`` (int array) with the parent set whose ids are given."""
         cards = self.cards[children]
@@ -162,55 +192,80 @@ def _per_child_sum(function, counts, child, n_children, largest, n_configs):
 
 def _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, tables):
     """Local scores of ``children`` for every parent set of at most ``max_indegree``
-    variables, written into ``tables[i]`` (the child ``children[i]``'s table, indexed by the
-    parent-set bitmask over the other variables). Returns the number of families scored.
+    variables, written into ``tables[i]`` (the child ``children[i]``'s row of a 2-D array,
+    indexed by the parent-set bitmask over the other variables). Returns the number of
+    families scored.
 
     Parent sets are visited depth first, each extended by variables of lower index than its
-    smallest member, so sets come in increasing bitmask order; the rows' configuration ids
-    gain one radix digit per added parent and are compressed to the observed
-    configurations as soon as they outnumber the distinct rows.
+    smallest member, so every subset of a set is visited before it; the rows' configuration
+    ids gain one radix digit per added parent and are renumbered to the observed
+    configurations.
+
+    Pruning (scores with an upper bound, see :meth:`_ChildrenCounter.upper_bounds`): a
+    child ``v`` is not counted at ``T`` when its bound there is below the best score of
+    ``v`` along the depth-first path to ``T`` (``T``'s prefixes, all subsets of ``T``) by
+    more than the tie tolerance. Then neither ``T`` nor any superset can beat that subset,
+    because the bound only decreases when ``T`` grows; its entries stay ``-inf`` and the
+    caller's subset-max pass gives every best-parent-set value unchanged. A depth-first
+    subtree where every child is pruned is skipped. The decision for ``v`` depends on
+    ``v``'s own scores only, so it is the same whichever children share the pass.
     """
     counter = _ChildrenCounter(rows, weights, cards, scorer)
     children = np.asarray(children, dtype=np.int64)
+    prune = counter.has_bound
     r = [int(c) for c in cards]
     n_scored = 0
 
-    def visit(mask, lowest, ids, n_ids, q, size):
+    def visit(mask, lowest, ids, n_ids, q, size, path_best):
         nonlocal n_scored
-        live = np.flatnonzero(((mask >> children) & 1) == 0)
-        if len(live):
-            values = counter.scores(ids, n_ids, children[live], q, size)
-            squeezed = _drop_bit(mask, children[live])
-            for position, i in enumerate(live):
-                tables[i][squeezed[position]] = values[position]
-            n_scored += len(live)
+        outside = ((mask >> children) & 1) == 0
+        if prune and size:
+            bound = counter.upper_bounds(children, n_ids, q, size)
+            outside &= ~(path_best > bound + 1e-10 * (1.0 + np.abs(bound)))
+        live = np.flatnonzero(outside)
+        if not len(live):
+            return
+        values = counter.scores(ids, n_ids, children[live], q, size)
+        tables[live, _drop_bit(mask, children[live])] = values
+        n_scored += len(live)
         if size >= max_indegree:
             return
+        if prune:
+            path_best = path_best.copy()
+            path_best[live] = np.maximum(path_best[live], values)
         for u in range(lowest):
             new_ids, new_n = extend_ids(ids, n_ids, rows, cards, u)
-            if new_n > len(new_ids):
-                new_ids, new_n = compress_ids(new_ids, new_n)
-            visit(mask | (1 << u), u, new_ids, new_n, q * r[u], size + 1)
+            new_ids, new_n = compress_ids(new_ids, new_n)
+            visit(mask | (1 << u), u, new_ids, new_n, q * r[u], size + 1, path_best)
 
-    visit(0, n_vars, np.zeros(len(weights), dtype=np.int64), 1, 1, 0)
+    visit(0, n_vars, np.zeros(len(weights), dtype=np.int64), 1, 1, 0, np.full(len(children), -np.inf))
     return n_scored
 
 
 def _local_scores_worker(rows, weights, cards, scorer, children, n_vars, max_indegree):
-    tables = [np.full(1 << (n_vars - 1), -np.inf) for _ in children]
+    tables = np.full((len(children), 1 << (n_vars - 1)), -np.inf)
     n_scored = _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, tables)
     return tables, n_scored
 
 
+def _subset_max(table):
+    """In place: ``table[S] = max_{T subset of S} table[T]`` over bitmask indices."""
+    for b in range(int(len(table)).bit_length() - 1):
+        view = table.reshape(-1, 2, 1 << b)
+        np.maximum(view[:, 1, :], view[:, 0, :], out=view[:, 1, :])
+
+
 def _best_parents(v_table, candidates_mask, v):
     """Recover a best parent set of ``v`` within ``candidates_mask`` from the superset-max
-    table: drop members (in index order) while the best score is unchanged; the result is a
-    set whose own local score is the best (every proper subset scores strictly lower)."""
+    table: drop members (in index order) while the best score within the remaining set is
+    not beaten by the overall best (``skbn._search.improves``: rounding-level differences
+    between equal scores never keep a useless parent)."""
+    best = v_table[_drop_bit(candidates_mask, v)]
     current = candidates_mask
     for u in range(int(candidates_mask).bit_length()):
         if (current >> u) & 1:
             smaller = current & ~(1 << u)
-            if v_table[_drop_bit(smaller, v)] == v_table[_drop_bit(current, v)]:
+            if not improves(best, v_table[_drop_bit(smaller, v)]):
                 current = smaller
     return [u for u in range(int(current).bit_length()) if (current >> u) & 1]
 
@@ -342,7 +397,7 @@ class ExactStructure(_BaseStructureLearner):
         rows, weights = _unique_rows(data.codes)
         n_jobs = min(effective_n_jobs(self.n_jobs), p)
         if n_jobs == 1:
-            bps = [np.full(half, -np.inf) for _ in range(p)]
+            bps = np.full((p, half), -np.inf)
             n_families = _local_scores(rows, weights, data.cardinalities, self.scorer_,
                                        range(p), p, k, bps)
         else:
@@ -352,7 +407,7 @@ class ExactStructure(_BaseStructureLearner):
                                               group, p, k)
                 for group in groups
             )
-            bps = [table for tables, _ in parts for table in tables]
+            bps = np.concatenate([tables for tables, _ in parts])
             n_families = sum(count for _, count in parts)
             del parts
         if self.verbose:
@@ -360,9 +415,7 @@ class ExactStructure(_BaseStructureLearner):
 
         # (2) best parent set within each candidate set: superset-max over each bit
         for table in bps:
-            for b in range(p - 1):
-                view = table.reshape(-1, 2, 1 << b)
-                np.maximum(view[:, 1, :], view[:, 0, :], out=view[:, 1, :])
+            _subset_max(table)
 
         # (3) best sinks, layer by layer over subset size
         full = (1 << p) - 1
