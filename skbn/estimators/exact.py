@@ -422,13 +422,11 @@ class ExactStructure(_BaseStructureLearner):
         best = np.full(1 << p, -np.inf)
         best[0] = 0.0
         sink = np.zeros(1 << p, dtype=np.int8)
-        masks = np.arange(1 << p, dtype=np.int64)
         popcount = np.zeros(1 << p, dtype=np.uint8)
-        for v in range(p):
-            popcount += ((masks >> v) & 1).astype(np.uint8)
-        del masks
+        for v in range(p):  # sets with top bit v: one more than the sets below 2^v
+            np.add(popcount[:1 << v], 1, out=popcount[1 << v:2 << v])
         for size in range(1, p + 1):
-            layer = np.flatnonzero(popcount == size)
+            layer = np.flatnonzero(popcount == size).astype(np.int32)
             layer_best = np.full(len(layer), -np.inf)
             layer_sink = np.zeros(len(layer), dtype=np.int8)
             for v in range(p):
