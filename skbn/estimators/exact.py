@@ -3,6 +3,7 @@ programming over subsets (Silander & Myllymaki 2006)."""
 
 import math
 import re
+import time
 from numbers import Integral
 
 import numpy as np
@@ -11,7 +12,7 @@ from scipy.special import gammaln, xlogy
 
 from skbn._counting import compress_ids, extend_ids
 from skbn.estimators._base import _BaseStructureLearner
-from skbn._search import _nonzero_columns, improves
+from skbn._search import TIE_TOLERANCE, _nonzero_columns, improves
 from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
@@ -416,6 +417,7 @@ class ExactStructure(_BaseStructureLearner):
         half = 1 << (p - 1)
 
         # (1) local scores, written into the best-parent-set tables (-inf: not considered)
+        started = time.perf_counter()
         rows, weights = _unique_rows(data.codes)
         n_jobs = min(effective_n_jobs(self.n_jobs), p)
         if n_jobs == 1:
@@ -435,10 +437,14 @@ class ExactStructure(_BaseStructureLearner):
         if self.verbose:
             print(f"[ExactStructure] {n_families} local scores")
 
+        if self.verbose:
+            print(f"[ExactStructure] local scores: {time.perf_counter() - started:.2f} s")
         # (2) best parent set within each candidate set: superset-max over each bit
         for table in bps:
             _subset_max(table)
 
+        if self.verbose:
+            print(f"[ExactStructure] best parent sets: {time.perf_counter() - started:.2f} s")
         # (3) best sinks, layer by layer over subset size
         full = (1 << p) - 1
         best = np.full(1 << p, -np.inf)
@@ -450,21 +456,23 @@ class ExactStructure(_BaseStructureLearner):
         for size in range(1, p + 1):
             layer = np.flatnonzero(popcount == size).astype(np.int32)
             layer_best = np.full(len(layer), -np.inf)
+            layer_bar = np.full(len(layer), -np.inf)  # incumbent + tolerance (improves)
             layer_sink = np.zeros(len(layer), dtype=np.int8)
             for v in range(p):
                 has_v = np.flatnonzero((layer >> v) & 1)
                 rest = layer[has_v] ^ (1 << v)
                 value = best[rest] + bps[v][_drop_bit(rest, v)]
-                incumbent = layer_best[has_v]
-                with np.errstate(invalid="ignore"):
-                    take = value > incumbent + 1e-10 * (1.0 + np.abs(incumbent))
-                take |= np.isneginf(incumbent) & ~np.isneginf(value)
-                layer_best[has_v[take]] = value[take]
-                layer_sink[has_v[take]] = v
+                take = value > layer_bar[has_v]
+                where, value = has_v[take], value[take]
+                layer_best[where] = value
+                layer_bar[where] = value + TIE_TOLERANCE * (1.0 + np.abs(value))
+                layer_sink[where] = v
             best[layer] = layer_best
             sink[layer] = layer_sink
         del popcount
 
+        if self.verbose:
+            print(f"[ExactStructure] best sinks: {time.perf_counter() - started:.2f} s")
         # (4) the optimal network: peel off the best sink of the remaining set
         edges = []
         remaining = full
