@@ -153,11 +153,14 @@ class _ChildrenCounter:
         if kind is BDeu:
             a_row = self.scorer.ess / q
             a_cell = a_row / r
-            row_term = np.sum(gammaln(a_row) - gammaln(a_row + row_counts))
-            cell_term = _per_child_sum(
-                lambda c, k: gammaln(a_cell[c] + k) - gammaln(a_cell[c]),
-                counts, child, len(children), int(row_counts.max(initial=0)), len(row_counts))
-            result = cell_term + row_term
+            largest, n_configs = int(row_counts.max(initial=0)), len(row_counts)
+            row_term = _per_child_sum(lambda c, k: gammaln(a_row + k) - gammaln(a_row),
+                                      row_counts, np.zeros(n_configs, dtype=np.int64), 1,
+                                      largest, n_configs)
+            base = gammaln(a_cell)
+            cell_term = _per_child_sum(lambda c, k: gammaln(a_cell[c] + k) - base[c],
+                                       counts, child, len(children), largest, n_configs)
+            result = cell_term - row_term
         elif kind is K2Score:
             distinct, which = np.unique(r, return_inverse=True)
             row_terms = np.array([np.sum(gammaln(a) - gammaln(a + row_counts)) for a in distinct])
