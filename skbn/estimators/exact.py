@@ -111,7 +111,8 @@ class _ChildrenCounter:
         * BDeu and K2: each observed parent configuration contributes the log-probability
           of its child values under a symmetric Dirichlet-multinomial, at most
           :math:`-\log r` (the first value has probability ``1/r``), so
-          :math:`s \le -m \log r` with ``m`` observed configurations (de Campos & Ji 2011);
+          :math:`s \le -m \log r` with ``m`` observed configurations (cf. de Campos & Ji
+          2011);
         * BIC, AIC, log-likelihood: the log-likelihood is at most 0, so
           :math:`s \le -\mathrm{penalty}(q)`.
 
