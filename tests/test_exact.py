@@ -11,7 +11,7 @@ from skbn.estimators.exact import ExactStructure, exact_memory_bytes
 from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.estimators.k2 import K2Structure
 from skbn.graph import is_acyclic, random_dag
-from skbn.scores import BDeu, FamilyScoreCache, resolve_scorer
+from skbn.scores import BIC, BDeu, FamilyScoreCache, K2Score, resolve_scorer
 from skbn._data import encode_fit
 
 NETWORKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "networks"
@@ -145,3 +145,89 @@ def test_child_subset_runs():
     X = net.sample(2000, random_state=0)[net.nodes[:10]]
     model = ExactStructure(max_indegree=2).fit(X)
     assert model.score_ >= K2Structure(scorer="bdeu", max_parents=2).fit(X).score_ - 1e-9
+
+
+class _HalvedBDeu(BDeu):
+    """A scorer without a vectorised kernel (exercises the per-child fallback)."""
+
+    def local_score(self, counts, n_parent_configs, n_parents):
+        return 0.5 * super().local_score(counts, n_parent_configs, n_parents)
+
+
+def _all_local_scores(X, scorer, max_indegree=None, n_samples=None):
+    """(pruned tables, their count, direct tables) with every family scored directly."""
+    from skbn.estimators.exact import _local_scores, _unique_rows
+    data, _ = encode_fit(X)
+    scorer = resolve_scorer(scorer)
+    rows, weights = _unique_rows(data.codes)
+    p = data.n_variables
+    k = p - 1 if max_indegree is None else max_indegree
+    tables = np.full((p, 1 << (p - 1)), -np.inf)
+    n = _local_scores(rows, weights, data.cardinalities, scorer, range(p), p, k, tables)
+    cache = FamilyScoreCache(data, scorer)
+    direct = np.full((p, 1 << (p - 1)), -np.inf)
+    for v in range(p):
+        others = [u for u in range(p) if u != v]
+        for index in range(1 << (p - 1)):
+            parents = [others[b] for b in range(p - 1) if (index >> b) & 1]
+            if len(parents) <= k:
+                direct[v, index] = cache.local_score(v, parents)
+    return tables, n, direct
+
+
+def test_every_local_score_matches_direct_counting_without_bound():
+    """A scorer with no bound: every family is counted, and each value is the direct one."""
+    X = random_data(6, 400, seed=7)
+    tables, n, direct = _all_local_scores(X, _HalvedBDeu())
+    assert n == 6 * 2**5
+    np.testing.assert_allclose(tables, direct, rtol=1e-11, atol=1e-9)
+
+
+@pytest.mark.parametrize("scorer", ["bdeu", "k2", "bic", "aic", "loglik", BDeu(ess=10.0, edge_penalty=0.5)])
+@pytest.mark.parametrize("n_samples, max_indegree", [(400, None), (20, None), (20, 3)])
+def test_pruned_best_parent_sets_equal_unpruned(scorer, n_samples, max_indegree):
+    """Pruning (bounds of de Campos & Ji) never changes a best-parent-set value."""
+    from skbn.estimators.exact import _subset_max
+    X = random_data(7, n_samples, seed=11)
+    tables, n, direct = _all_local_scores(X, scorer, max_indegree)
+    assert n <= np.isfinite(direct).sum()
+    for table in (*tables, *direct):
+        _subset_max(table)
+    np.testing.assert_allclose(tables, direct, rtol=1e-11, atol=1e-9)
+
+
+def test_pruning_skips_families():
+    full = 8 * 2**7
+    X = random_data(8, 100, seed=2)
+    assert ExactStructure(scorer="bic").fit(X).n_families_ < full * 0.6
+    assert ExactStructure(scorer=_HalvedBDeu()).fit(X).n_families_ == full
+    X = random_data(8, 20, seed=2)  # the BDeu/K2 bound bites when rows are few
+    assert ExactStructure(scorer="bdeu").fit(X).n_families_ < full
+    assert ExactStructure(scorer="k2").fit(X).n_families_ < full
+
+
+class _PlainBIC(BIC):
+    """BIC through the generic path: no vectorised kernel and no pruning bound."""
+
+
+class _PlainK2(K2Score):
+    pass
+
+
+@pytest.mark.parametrize("p, n_samples", [(6, 80), (8, 25), (8, 300)])
+@pytest.mark.parametrize("scorer, plain", [("bic", _PlainBIC()), ("k2", _PlainK2())])
+def test_pruned_network_equals_unpruned(p, n_samples, scorer, plain):
+    X = random_data(p, n_samples, seed=p)
+    pruned = ExactStructure(scorer=scorer).fit(X)
+    unpruned = ExactStructure(scorer=plain).fit(X)
+    assert pruned.edges_ == unpruned.edges_
+    assert pruned.score_ == pytest.approx(unpruned.score_, rel=1e-12)
+    assert unpruned.n_families_ == p * 2 ** (p - 1)
+    assert pruned.n_families_ <= unpruned.n_families_
+
+
+def test_n_jobs_identical_with_pruning():
+    X = random_data(7, 120, seed=4)
+    a = ExactStructure(scorer="bic", n_jobs=1).fit(X)
+    b = ExactStructure(scorer="bic", n_jobs=2).fit(X)
+    assert a.edges_ == b.edges_ and a.score_ == b.score_ and a.n_families_ == b.n_families_
