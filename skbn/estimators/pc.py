@@ -510,8 +510,10 @@ class PCStructure(_BaseStructureLearner):
         n_tests = p * (p - 1) // 2
         p_max = np.triu(pvalue0, 1)
         p_max_set = {}
+        decided = {}  # (x, y, S) -> independent, for every test run (reused by the collider rules)
         for x, y in combinations(range(p), 2):
             p_max_set[(x, y)] = ()
+            decided[(x, y, ())] = bool(indep0[x, y])
             if indep0[x, y]:
                 adjacency[x].discard(y)
                 adjacency[y].discard(x)
@@ -546,6 +548,7 @@ class PCStructure(_BaseStructureLearner):
                         adjacency[y].discard(x)
             for (x, y, subsets), (pvals, flags) in zip(units, results):
                 level_tests += len(flags)
+                decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
                 if not flags:
                     continue
                 best = int(np.argmax(pvals))
@@ -560,7 +563,7 @@ class PCStructure(_BaseStructureLearner):
             self._fdr_step(adjacency, sepsets, p_max, p_max_set)
             self._log(level, level_tests, adjacency)
             level += 1
-        return adjacency, sepsets, n_tests
+        return adjacency, sepsets, n_tests, decided
 
     def _fdr_step(self, adjacency, sepsets, p_max, p_max_set):
         if self.correction != "fdr":
@@ -580,7 +583,7 @@ class PCStructure(_BaseStructureLearner):
             print(f"[PCStructure] level {level}: {n_tests} tests, {n_edges} adjacencies left")
 
     # ------------------------------------------------------------------ orientation
-    def _colliders(self, data, adjacency, sepsets):
+    def _colliders(self, data, adjacency, sepsets, decided):
         p = len(adjacency)
         triples = []
         for z in range(p):
@@ -600,12 +603,14 @@ class PCStructure(_BaseStructureLearner):
             if self.max_cond_vars is not None:
                 largest = min(largest, self.max_cond_vars)
             units.append((x, y, _edge_subsets(frozen, x, y, range(largest + 1))))
-        results = self._run(data, units, False)
+        # only the sets the skeleton phase did not test already (same test, same decision)
+        new_units = [(x, y, [s for s in subsets if (x, y, s) not in decided]) for x, y, subsets in units]
+        for (x, y, subsets), (_, flags) in zip(new_units, self._run(data, new_units, False)):
+            decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
         separating = {
-            (x, y): [s for s, flag in zip(subsets, flags) if flag]
-            for (x, y, subsets), (_, flags) in zip(units, results)
+            (x, y): [s for s in subsets if decided[(x, y, s)]] for x, y, subsets in units
         }
-        n_tests = sum(len(flags) for _, flags in results)
+        n_tests = sum(len(subsets) for _, _, subsets in new_units)
         colliders = []
         for x, z, y in triples:
             sets = separating[(x, y)]
@@ -642,8 +647,8 @@ class PCStructure(_BaseStructureLearner):
         self.ci_test_ = self._resolve_test(p * (p - 1) // 2)
         self._shared, self._shared_folder = None, None
         try:
-            adjacency, sepsets, n_tests = self._skeleton(data)
-            colliders, extra_tests = self._colliders(data, adjacency, sepsets)
+            adjacency, sepsets, n_tests, decided = self._skeleton(data)
+            colliders, extra_tests = self._colliders(data, adjacency, sepsets, decided)
         finally:
             if self._shared_folder is not None:
                 shutil.rmtree(self._shared_folder, ignore_errors=True)
