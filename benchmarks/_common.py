@@ -1,11 +1,14 @@
 """Shared helpers of the benchmark scripts (not part of the package or the test suite)."""
 
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from skbn.io import read_bif
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
+
+from skbn.io import read_bif  # noqa: E402
 
 SHARED_NETWORKS = Path(__file__).resolve().parents[2] / "shared" / "networks"
 

@@ -9,7 +9,6 @@ and fits the CPTs). Peers run when importable (pgmpy, pyAgrum): use the benchmar
 import argparse
 import warnings
 
-import numpy as np
 
 from _common import best_time, load_shared, print_table
 from skbn import ChowLiuTree, FixedStructure, K2Structure

@@ -11,23 +11,21 @@ import resource
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _common import SHARED_NETWORKS  # noqa: E402
 from skbn.estimators.exact import ExactStructure, exact_memory_bytes
 from skbn.estimators.k2 import K2Structure
 
-NETWORKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "networks"
 
 
 def sample(p, n, seed=0):
-    if not NETWORKS.is_dir():
+    if not SHARED_NETWORKS.is_dir():
         raise SystemExit("needs ../shared/networks/alarm.bif")
     from skbn.io import read_bif
-    net = read_bif(NETWORKS / "alarm.bif")
+    net = read_bif(SHARED_NETWORKS / "alarm.bif")
     order = net.topological_order()
     train = net.sample(n, random_state=seed)[order[:p]]
     test = net.sample(n, random_state=seed + 1)[order[:p]]

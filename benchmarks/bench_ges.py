@@ -14,14 +14,11 @@ not importable; ``--no-causal-learn`` skips it, ``--quick`` runs child and alarm
 
 import argparse
 import math
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _common import SHARED_NETWORKS, best_time  # noqa: E402
 from skbn.estimators._base import _BaseStructureLearner  # noqa: E402
 from skbn.estimators.ges import GESStructure  # noqa: E402
 from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag  # noqa: E402
@@ -29,16 +26,8 @@ from skbn.io import read_bif  # noqa: E402
 from skbn.metrics import structural_hamming_distance  # noqa: E402
 from skbn.scores import BDeu  # noqa: E402
 
-NETWORKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "networks"
 
 
-def best_of(fn, repeats):
-    best, out = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def causal_learn_ges(X):
@@ -82,8 +71,8 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-causal-learn", action="store_true")
     args = parser.parse_args()
-    if not NETWORKS.is_dir():
-        raise SystemExit(f"needs the shared networks in {NETWORKS}")
+    if not SHARED_NETWORKS.is_dir():
+        raise SystemExit(f"needs the shared networks in {SHARED_NETWORKS}")
     configs = [("child", 10000), ("alarm", 10000)]
     if not args.quick:
         configs += [("child", 100000), ("alarm", 100000)]
@@ -100,23 +89,23 @@ def main():
     print(f"{'network':>8} {'rows':>7} {'method':>14} {'time s':>8} {'ratio':>7} {'SHD':>4} "
           f"{'BDeu':>14} {'test LL':>9}")
     for name, n in configs:
-        net = read_bif(NETWORKS / f"{name}.bif")
+        net = read_bif(SHARED_NETWORKS / f"{name}.bif")
         X = net.sample(n, random_state=0)
         test = net.sample(20000, random_state=1)
         true = dag_to_cpdag(net.nodes, net.edges)
         bdeu = BDeu(ess=1.0)
         rows = []
-        t, ges = best_of(lambda: GESStructure(scorer=bdeu).fit(X), repeats)
+        t, ges = best_time(lambda: GESStructure(scorer=bdeu).fit(X), repeats)
         rows.append(("GES", t, ges.cpdag_, ges.score_, ges.score(test)))
         penalty = math.log(len(net.nodes) - 2)
-        t, gp = best_of(lambda: GESStructure(scorer=BDeu(ess=1.0, edge_penalty=penalty)).fit(X), repeats)
+        t, gp = best_time(lambda: GESStructure(scorer=BDeu(ess=1.0, edge_penalty=penalty)).fit(X), repeats)
         rows.append(("GES+pen", t, gp.cpdag_, bdeu.score(X, gp.edges_), gp.score(test)))
         if HillClimbStructure is not None:
-            t, hc = best_of(lambda: HillClimbStructure(scorer=bdeu).fit(X), repeats)
+            t, hc = best_time(lambda: HillClimbStructure(scorer=bdeu).fit(X), repeats)
             rows.append(("HillClimb", t, dag_to_cpdag(net.nodes, hc.edges_), bdeu.score(X, hc.edges_),
                          hc.score(test)))
         if with_causal_learn:
-            t, cl = best_of(lambda: causal_learn_ges(X), 1)
+            t, cl = best_time(lambda: causal_learn_ges(X), 1)
             dag = pdag_to_dag(cl)
             rows.append(("causal-learn", t, cl, bdeu.score(X, dag), fit_network_ll(dag, X, test)))
         base = rows[0][1]

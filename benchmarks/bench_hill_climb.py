@@ -14,16 +14,13 @@ they are used when importable (e.g. in /work/bench-venv).
 """
 
 import argparse
-import sys
-import time
-from pathlib import Path
 
 import warnings
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _common import SHARED_NETWORKS, best_time  # noqa: E402
 from skbn.estimators.hill_climb import HillClimbStructure  # noqa: E402
 from skbn.graph import random_dag  # noqa: E402
 from skbn.io import read_bif  # noqa: E402
@@ -31,7 +28,6 @@ from skbn.metrics import structural_hamming_distance  # noqa: E402
 from skbn.network import DiscreteBayesianNetwork  # noqa: E402
 from skbn.scores import BIC, BDeu  # noqa: E402
 
-NETWORKS = Path(__file__).resolve().parents[1].parent / "shared" / "networks"
 
 
 def synthetic(n_nodes=80, seed=0):
@@ -46,13 +42,6 @@ def synthetic(n_nodes=80, seed=0):
     return DiscreteBayesianNetwork({v: [f"s{k}" for k in range(cards[v])] for v in nodes}, parents, cpts)
 
 
-def best_of(fn, repeats):
-    best, out = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def run_pyagrum(X, score):
@@ -100,8 +89,8 @@ def main():
 
     nets = {}
     for name in ("child", "alarm"):
-        if (NETWORKS / f"{name}.bif").exists():
-            nets[name] = read_bif(NETWORKS / f"{name}.bif")
+        if (SHARED_NETWORKS / f"{name}.bif").exists():
+            nets[name] = read_bif(SHARED_NETWORKS / f"{name}.bif")
     nets["synthetic80"] = synthetic()
     sizes = [10_000, 100_000]
     scores = {"bdeu": BDeu(ess=1.0), "bic": BIC()}
@@ -119,7 +108,7 @@ def main():
         for n in sizes:
             X = net.sample(n, random_state=0)
             for score_name, scorer in scores.items():
-                ours_time, model = best_of(lambda: HillClimbStructure(scorer=scorer, search=args.search).fit(X), args.repeats)
+                ours_time, model = best_time(lambda: HillClimbStructure(scorer=scorer, search=args.search).fit(X), args.repeats)
                 ours_score = model.score_
                 rows = [("skbn", ours_time, model.edges_)]
                 for peer, runner in available.items():
@@ -127,7 +116,7 @@ def main():
                         continue
                     repeats = 1 if peer == "pgmpy" else args.repeats
                     try:
-                        peer_time, edges = best_of(lambda: runner(X, score_name), repeats)
+                        peer_time, edges = best_time(lambda: runner(X, score_name), repeats)
                     except Exception as error:  # noqa: BLE001
                         print(f"# {peer} failed on {net_name}: {error}")
                         continue

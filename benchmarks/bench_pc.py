@@ -20,27 +20,19 @@ import argparse
 import os
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 
+from _common import SHARED_NETWORKS, best_time  # noqa: E402
 from skbn.citests import ChiSquare, GTest
 from skbn.estimators.pc import PCStructure
 from skbn.graph import PDAG, dag_to_cpdag
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
 
-NETWORKS = Path(__file__).resolve().parents[1].parent / "shared" / "networks"
 ALPHA = 0.05
 
 
-def best_time(fn, repeat):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def codes_frame(data):
@@ -133,7 +125,7 @@ def main():
     print(header)
     print("-" * len(header))
     for name, n_rows in cases:
-        net = read_bif(NETWORKS / f"{name}.bif")
+        net = read_bif(SHARED_NETWORKS / f"{name}.bif")
         data = net.sample(n_rows, random_state=0)
         test_data = net.sample(5000, random_state=1)
         true = dag_to_cpdag(net.nodes, net.edges)
