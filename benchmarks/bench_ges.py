@@ -6,7 +6,7 @@ mean log-likelihood (20,000 fresh rows).  causal-learn's ``local_score_BDeu`` ad
 prior ``-log(p - 2)`` per parent; the ``GES+pen`` row runs our GES with that same prior
 (``BDeu(edge_penalty=log(p - 2))``) for a like-for-like comparison.  Run::
 
-    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 /work/bench-venv/bin/python benchmarks/bench_ges.py [--quick]
+    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/bench_ges.py [--quick]
 
 (peers are optional imports: rows are skipped when causal-learn or HillClimbStructure is
 not importable; ``--no-causal-learn`` skips it, ``--quick`` runs child and alarm at 10k once.)

@@ -10,7 +10,7 @@ score (BDeu ess=1, BIC), prints the best of 3 wall-clock times of skbn's whole `
 (encoding, search and CPTs) and of the peers' learning call, the final score of each
 learned DAG under *skbn's* score object, the SHD to the true DAG and the held-out
 log-likelihood per row of each DAG with CPTs fitted the same way. Peers are optional:
-they are used when importable (e.g. in /work/bench-venv).
+they are used when importable (see "Speed" in the README for the environment).
 """
 
 import argparse
