@@ -289,6 +289,8 @@ def encode_target(y, name="target"):
             raise ValueError(f"y must be 1-D (one target variable); got shape {values.shape}.")
         y = pd.Series(values)
     series = y
+    if series.isna().any():
+        raise ValueError("Input y contains NaN; fitting needs a complete target: drop those rows.")
     states = _infer_states(name, series)
     codes = _codes_for(name, series, states, allow_missing=False, allow_unknown=False)
     return codes, states

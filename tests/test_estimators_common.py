@@ -150,3 +150,20 @@ def test_sample_returns_categorical_frame(asia):
     draws = ChowLiuTree().fit(asia).sample(50, random_state=0)
     assert draws.shape == (50, 8) and all(isinstance(t, pd.CategoricalDtype) for t in draws.dtypes)
     assert draws.equals(ChowLiuTree().fit(asia).sample(50, random_state=0))
+
+
+def test_nested_plugin_parameters_work_on_string_aliases(asia):
+    search = GridSearchCV(HillClimbStructure(), {"scorer__ess": [1.0, 10.0]}, cv=2).fit(asia)
+    assert search.best_estimator_.scorer.ess == search.best_params_["scorer__ess"]
+    pc = PCStructure().set_params(ci_test__alpha=0.01)
+    assert pc.ci_test.alpha == 0.01 and type(pc.ci_test).__name__ == "ChiSquare"
+    model = HillClimbStructure(scorer="bic")
+    assert model.set_params(scorer__edge_penalty=1.0).scorer.get_params()["edge_penalty"] == 1.0
+    assert HillClimbStructure().get_params()["scorer"] == "bdeu"  # defaults stay plain strings
+
+
+def test_nan_target_is_refused_clearly(asia):
+    X, y = asia.drop(columns="lung"), asia["lung"].astype(object)
+    y.iloc[3] = None
+    with pytest.raises(ValueError, match="Input y contains NaN"):
+        ChowLiuTree().fit(X, y)

@@ -7,7 +7,9 @@ import pandas as pd
 from sklearn.base import BaseEstimator, DensityMixin
 
 from skbn._data import EncodedData, _as_columns, _code_dtype, encode_fit, encode_target, encode_transform
+from skbn.citests import resolve_ci_test
 from skbn.network import DiscreteBayesianNetwork
+from skbn.scores import resolve_scorer
 from skbn.parameters import estimate_cpt
 from skbn.utils._sklearn_compat import (
     Interval,
@@ -20,6 +22,9 @@ from skbn.utils._sklearn_compat import (
 
 #: Name of the target node when ``fit(X, y)`` gets a ``y`` without a name.
 DEFAULT_TARGET_NAME = "y"
+
+#: Plug-in parameters whose string aliases ``set_params`` turns into objects on demand.
+_PLUGIN_RESOLVERS = {"scorer": resolve_scorer, "ci_test": resolve_ci_test}
 
 
 def _has_target(estimator):
@@ -71,6 +76,20 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         tags.target_tags.required = False
         tags.non_deterministic = False
         return tags
+
+    def set_params(self, **params):
+        """Set parameters; a nested plug-in parameter also works on a string alias.
+
+        ``set_params(scorer__ess=5)`` on ``scorer="bdeu"`` first replaces the alias by the
+        object it names (``BDeu()``), so ``GridSearchCV(HillClimbStructure(),
+        {"scorer__ess": [1, 5, 10]})`` works with the defaults (likewise ``ci_test__alpha``).
+        """
+        for key in params:
+            name, nested, _ = key.partition("__")
+            value = getattr(self, name, None)
+            if nested and name in _PLUGIN_RESOLVERS and isinstance(value, str) and name not in params:
+                setattr(self, name, _PLUGIN_RESOLVERS[name](value))
+        return super().set_params(**params)
 
     # ------------------------------------------------------------------ fit
     def _validate_params(self):
