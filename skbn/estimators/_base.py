@@ -113,9 +113,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        names, _ = _as_columns(X)
+        _as_columns(X)  # shape and type errors first, worded as scikit-learn's
         validate_data(self, X, skip_check_array=True, reset=True)
         data, states = encode_fit(X, self.categories)
+        n_features = data.n_variables
         target_index = None
         if y is not None and self.target is None:
             target_name = getattr(y, "name", None)
@@ -132,7 +133,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         elif self.target is not None:
             target_index = _column_position(self.target, data.names, "target")
         self._target_index = target_index
-        self.categories_ = [np.asarray(s, dtype=object) for s in states[: len(names)]]
+        self.categories_ = [np.asarray(s, dtype=object) for s in states[:n_features]]
         if target_index is not None:
             self.classes_ = np.asarray(states[target_index])
 
