@@ -24,10 +24,11 @@ from skbn.graph import topological_order
 __all__ = ["DiscreteBayesianNetwork"]
 
 _SUM_TOL = 1e-6
-# Incomplete rows: more distinct missingness patterns than this (a fraction of the rows
-# plus a constant) -> batched indicator elimination instead of one elimination per pattern.
-_PATTERN_RATIO = 0.0
-_PATTERN_MIN = 8
+# Incomplete rows: rough per-call cost model (seconds, measured on ALARM and asia) deciding
+# between one elimination per missingness pattern and one batched indicator elimination.
+_COST_PATTERN_NODE = 1e-5  # per pattern and relevant node (per-pattern path)
+_COST_STEP = 5e-5  # per elimination step (batched path, fixed)
+_COST_ROW_UNIT = 5e-9  # per row and unit of plan work (batched path)
 _INDICATOR_BUDGET = 1 << 21  # numbers in the largest product of factors, per chunk
 _INDICATOR_CHUNK_MAX = 4096
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -458,15 +459,20 @@ class DiscreteBayesianNetwork:
             return
         patterns, inverse = np.unique(observed[rows], axis=0, return_inverse=True)
         inverse = inverse.ravel()
-        if len(patterns) > _PATTERN_RATIO * rows.size + _PATTERN_MIN:
-            empty = ~observed[rows].any(axis=1)  # nothing observed: exact, trivial pattern
+        empty = ~observed[rows].any(axis=1)  # nothing observed: a trivial pattern
+        busy = rows[~empty]
+        relevant = tuple(int(i) for i in np.flatnonzero(self._relevant_nodes(
+            list(np.flatnonzero(observed[busy].any(axis=0))) + list(keep))))
+        steps, _, _, work = self._indicator_plan(relevant, tuple(keep))
+        batched_cost = _COST_STEP * len(steps) + _COST_ROW_UNIT * work * busy.size
+        pattern_cost = _COST_PATTERN_NODE * len(relevant) * len(patterns)
+        if batched_cost < pattern_cost:
             if empty.any():
                 yield (rows[empty], *self._eliminate(codes[rows[empty]],
                                                      observed[rows[empty][0]], keep))
-                rows = rows[~empty]
-            for start in range(0, rows.size, _INDICATOR_CHUNK_MAX):
-                block = rows[start:start + _INDICATOR_CHUNK_MAX]
-                yield (block, *self._eliminate_indicators(codes[block], keep))
+            for start in range(0, busy.size, _INDICATOR_CHUNK_MAX):
+                block = busy[start:start + _INDICATOR_CHUNK_MAX]
+                yield (block, *self._eliminate_indicators(codes[block], keep, relevant))
             return
         for g, pattern in enumerate(patterns):
             block = rows[inverse == g]
@@ -487,12 +493,13 @@ class DiscreteBayesianNetwork:
         batched = [False] * len(relevant) + [True] * len(relevant)
         order = _min_fill_order(scopes, [i for i in relevant if i not in keep])
         live = list(range(len(scopes)))
-        steps, largest = [], 1
+        steps, largest, work = [], 1, 0
         for v in order:
             touching = [f for f in live if v in scopes[f]]
             live = [f for f in live if v not in scopes[f]]
             union = sorted({u for f in touching for u in scopes[f]})
-            largest = max(largest, int(np.prod(self.cardinalities[union])))
+            size = int(np.prod(self.cardinalities[union]))
+            largest, work = max(largest, size), work + size
             scope = tuple(u for u in union if u != v)
             spec = _einsum_spec([scopes[f] for f in touching],
                                 [batched[f] for f in touching], scope)
@@ -503,10 +510,10 @@ class DiscreteBayesianNetwork:
         final = (live, _einsum_spec([scopes[f] for f in live], [batched[f] for f in live],
                                     keep))
         chunk = int(max(1, min(_INDICATOR_CHUNK_MAX, _INDICATOR_BUDGET // largest)))
-        cache[key] = plan = (steps, final, chunk)
+        cache[key] = plan = (steps, final, chunk, work)
         return plan
 
-    def _eliminate_indicators(self, codes, keep):
+    def _eliminate_indicators(self, codes, keep, relevant):
         """Batched variable elimination with per-row evidence indicators.
 
         For node :math:`i` and row :math:`n`, :math:`\\lambda_i[n, x] = 1` if the cell is
@@ -517,18 +524,16 @@ class DiscreteBayesianNetwork:
             p(x_{\\mathrm{keep}}, x_o^{(n)}) = \\sum_{x \\setminus x_{\\mathrm{keep}}}
             \\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i} \\, \\lambda_i[n, x_i],
 
-        one elimination (fixed min-fill order) for every row whatever its pattern. Nodes
-        outside the ancestral closure of the observed cells and ``keep`` are barren and
-        dropped. Each intermediate factor is rescaled per row by its maximum (log scale
+        one elimination (fixed min-fill order) for every row whatever its pattern, over the
+        ``relevant`` nodes (a tuple containing the ancestral closure of the rows' observed
+        cells and ``keep``; the others are barren). Each intermediate factor is rescaled per row by its maximum (log scale
         accumulated) so nothing underflows. Rows are processed in chunks sized so that
         the largest product of factors holds at most ``_INDICATOR_BUDGET`` numbers.
 
         Returns ``(values, log_scale)`` as :meth:`_eliminate`.
         """
         n_rows = codes.shape[0]
-        relevant = tuple(int(i) for i in np.flatnonzero(
-            self._relevant_nodes(list(np.flatnonzero((codes >= 0).any(axis=0))) + list(keep))))
-        steps, (final_ids, final_spec), chunk = self._indicator_plan(relevant, tuple(keep))
+        steps, (final_ids, final_spec), chunk, _ = self._indicator_plan(relevant, tuple(keep))
         cpts = [self.cpts[self.nodes[i]] for i in relevant]
         dims = tuple(int(self.cardinalities[k]) for k in keep)
         values_out = np.empty((n_rows,) + dims)
@@ -682,17 +687,6 @@ class DiscreteBayesianNetwork:
 def _dot_quote(name):
     text = str(name).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"'
-
-
-def _missingness_groups(observed, rows_mask):
-    """Yield (row indices, observed pattern) for each distinct pattern among ``rows_mask``."""
-    rows = np.flatnonzero(rows_mask)
-    if rows.size == 0:
-        return
-    patterns, inverse = np.unique(observed[rows], axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    for g, pattern in enumerate(patterns):
-        yield rows[inverse == g], pattern
 
 
 def _min_fill_order(scopes, to_eliminate):
