@@ -9,7 +9,8 @@ The joint distribution factorises over the families of the DAG,
 so the log-likelihood of a complete row is
 ``log p(x) = sum_i log theta[x_i | x_pa(i)]``. Rows with missing cells are scored by
 their marginal likelihood ``log sum_{x_m} p(x_o, x_m)``, computed exactly by variable
-elimination (one run per missingness pattern, vectorised over the rows sharing it).
+elimination: one run per missingness pattern when patterns are few, else one batched run with
+per-row evidence indicators for all incomplete rows.
 """
 
 from itertools import product
@@ -298,9 +299,12 @@ class DiscreteBayesianNetwork:
             \\log p(x_o) = \\log \\sum_{x_m} \\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i}
 
         where :math:`x_o` are the observed cells of the row and :math:`x_m` the missing
-        ones. Complete rows use a vectorised table look-up; the other rows are grouped by
-        missingness pattern and each group is marginalised exactly by variable elimination
-        (barren nodes pruned, min-fill order), vectorised over the rows of the group.
+        ones. Complete rows use a vectorised table look-up. The other rows are marginalised
+        exactly by variable elimination (barren nodes pruned, min-fill order), either once per
+        missingness pattern (vectorised over the rows sharing it) or, when patterns are many,
+        once for all rows with per-row indicators
+        :math:`\\lambda_i[n, x] = [x_{ni} = x \\text{ or } x_{ni} \\text{ missing}]`;
+        a cost model picks the cheaper.
 
         Parameters
         ----------
