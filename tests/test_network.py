@@ -112,6 +112,50 @@ def test_missing_log_likelihood_matches_brute_force(name):
     assert got[0] == 0.0
 
 
+STRATEGIES = {"per_pattern": 0.0, "batched": 1e9}  # skbn.network._COST_PATTERN_NODE
+
+
+@pytest.mark.parametrize("strategy", list(STRATEGIES))
+@pytest.mark.parametrize("name", list(NETWORKS))
+def test_many_missingness_patterns_both_strategies(name, strategy, monkeypatch):
+    """Random 20-30% missing cells: nearly every row has its own pattern."""
+    import skbn.network as network_module
+
+    monkeypatch.setattr(network_module, "_COST_PATTERN_NODE", STRATEGIES[strategy])
+    net = NETWORKS[name]()
+    codes = codes_of(net, net.sample(80, random_state=11))
+    rng = np.random.default_rng(12)
+    codes[rng.random(codes.shape) < rng.uniform(0.2, 0.3, size=(len(codes), 1))] = -1
+    codes[0] = -1
+    codes[1, :] = codes[2, :]
+    if name == "asia":  # an impossible row: lung = yes, tub = yes, either = no
+        codes[1, [net.nodes.index(v) for v in ("lung", "tub", "either")]] = [0, 0, 1]
+    assert len(np.unique(codes < 0, axis=0)) > 20
+    expected = [marginal_slow(net, row) for row in codes]
+    got = net.log_likelihood_codes(codes)
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+    assert got[0] == 0.0
+    target = 3
+    expected = np.array([posterior_slow(net, row, target) for row in codes[:30]])
+    np.testing.assert_allclose(net.predict_proba_codes(codes[:30], target), expected,
+                               rtol=1e-10, atol=1e-13)
+
+
+def test_batched_strategy_matches_per_pattern_on_larger_network(monkeypatch):
+    import skbn.network as network_module
+
+    net = random_network(seed=5, n_nodes=14)
+    codes = with_missing(codes_of(net, net.sample(300, random_state=3)), 0.25, seed=4)
+    results = {}
+    for strategy, cost in STRATEGIES.items():
+        monkeypatch.setattr(network_module, "_COST_PATTERN_NODE", cost)
+        monkeypatch.setattr(network_module, "_INDICATOR_BUDGET", 1000)  # several chunks
+        results[strategy] = (net.log_likelihood_codes(codes), net.predict_proba_codes(codes, 2))
+    np.testing.assert_allclose(results["batched"][0], results["per_pattern"][0], rtol=1e-10)
+    np.testing.assert_allclose(results["batched"][1], results["per_pattern"][1],
+                               rtol=1e-10, atol=1e-14)
+
+
 def test_missing_impossible_evidence_is_minus_inf():
     net = asia_network()
     row = np.full((2, 8), -1)
