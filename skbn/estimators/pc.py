@@ -194,9 +194,11 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
                 declared.append(q)
             owners.append((u, len(chunk)))
         for (r_x, r_y), (blocks, sizes, declared, owners) in by_shape.items():
-            tables = np.concatenate(blocks)
+            # float once here (the tests count in float64); a stratum is observed iff its
+            # cells sum to more than 0, whatever the rounding of the BLAS product
+            tables = np.concatenate(blocks, dtype=np.float64)
             group = np.repeat(np.arange(len(blocks)), sizes)
-            observed = tables.any(axis=1)
+            observed = tables @ np.ones(r_x * r_y) > 0
             _, pval, _, indep = ci_test._test_batch(
                 tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
                 np.asarray(declared, dtype=float),
