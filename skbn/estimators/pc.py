@@ -178,7 +178,8 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
     card = counter._r
     position = [0] * len(units)
     active = [u for u, unit in enumerate(units) if unit[2]]
-    size = 4
+    # growing chunks only pay off when a unit may stop early; otherwise fewer, larger rounds
+    size = 4 if stop_at_first else _MAX_CHUNK
     while active:
         by_shape = {}
         for u in active:
