@@ -51,15 +51,22 @@ class _Counter:
     would exceed the number of rows).
     """
 
-    def __init__(self, data, adjacency=None):
+    def __init__(self, data, adjacency=None, caches=None):
         self.codes = data.codes
         self.cards = data.cardinalities
         self._r = [int(r) for r in data.cardinalities]  # Python ints: no numpy scalar per test
         self.adjacency = adjacency
         self.adjacency_sets = None if adjacency is None else [set(a) for a in adjacency]
-        self._ids = {}
-        self._lane = np.arange(self.codes.shape[0], dtype=np.int64) & (_LANES - 1)
-        self._xy = {}
+        # ``caches``: a dict kept by the caller to share the conditioning-set ids (and the
+        # scaled pair states) between the counters of one fit's levels and collider phase
+        if caches:
+            self._ids, self._xy, self._lane = caches["ids"], caches["xy"], caches["lane"]
+        else:
+            self._ids = {}
+            self._lane = np.arange(self.codes.shape[0], dtype=np.int64) & (_LANES - 1)
+            self._xy = {}
+            if caches is not None:
+                caches.update(ids=self._ids, xy=self._xy, lane=self._lane)
         self._gram = {}
 
     def config(self, subset):
@@ -150,7 +157,7 @@ def _gram_given(codes, cards, v, others):
     return gram, dict(zip(others, starts))
 
 
-def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
+def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None, caches=None):
     """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
 
     Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
@@ -161,7 +168,8 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
     shape ``(r_x, r_y)`` through the test in a single vectorised call. With the (frozen)
     ``adjacency``, tables given one variable are sliced from per-variable Gram matrices
     (:meth:`_Counter._given`; ``grams``: those already computed) instead of counted one by
-    one.
+    one. ``caches`` (a dict, filled on first use) shares the counter's caches of
+    conditioning-set ids between calls on the same data.
     """
     results = [([], []) for _ in units]
     if not ci_test.from_counts:
@@ -173,7 +181,7 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
                 if stop_at_first and result.independent:
                     break
         return results
-    counter = _Counter(data, adjacency)
+    counter = _Counter(data, adjacency, caches)
     counter._gram.update(grams or {})
     card = counter._r
     position = [0] * len(units)
@@ -439,9 +447,10 @@ class PCStructure(_BaseStructureLearner):
                 grams = dict(zip(needed, Parallel(n_jobs=self.n_jobs, require="sharedmem")(
                     delayed(_gram_given)(codes, cards, v, adjacency[v]) for v in needed
                 )))
-            return _run_units(data, self.ci_test_, units, stop_at_first, adjacency, grams)
+            return _run_units(data, self.ci_test_, units, stop_at_first, adjacency, grams,
+                              self._caches)
         if n_jobs == 1 or len(units) < 2 or work * data.n_samples < _MIN_PARALLEL_WORK:
-            return _run_units(data, self.ci_test_, units, stop_at_first)
+            return _run_units(data, self.ci_test_, units, stop_at_first, caches=self._caches)
         # contiguous batches of about equal work: units are sorted by (x, y), so a batch's
         # units share conditioning sets (and their cached ids); results come back in order
         n_batches = min(len(units), _BATCHES_PER_JOB * n_jobs)
@@ -546,7 +555,7 @@ class PCStructure(_BaseStructureLearner):
                         continue
                     live = {x: sorted(adjacency[x]), y: sorted(adjacency[y])}
                     unit = (x, y, _edge_subsets(live, x, y, [level]))
-                    result = _run_units(data, self.ci_test_, [unit], True)[0]
+                    result = _run_units(data, self.ci_test_, [unit], True, caches=self._caches)[0]
                     units.append(unit)
                     results.append(result)
                     if result[1] and result[1][-1]:
@@ -652,13 +661,14 @@ class PCStructure(_BaseStructureLearner):
         p = data.n_variables
         self.ci_test_ = self._resolve_test(p * (p - 1) // 2)
         self._shared, self._shared_folder = None, None
+        self._caches = {}  # counter caches shared by the in-process levels of this fit
         try:
             adjacency, sepsets, n_tests, decided = self._skeleton(data)
             colliders, extra_tests = self._colliders(data, adjacency, sepsets, decided)
         finally:
             if self._shared_folder is not None:
                 shutil.rmtree(self._shared_folder, ignore_errors=True)
-            del self._shared, self._shared_folder
+            del self._shared, self._shared_folder, self._caches
         arrows = set()
         for x, z, y in colliders:
             for a in (x, y):
