@@ -30,6 +30,10 @@ _GRAM_CHUNK_ROWS = 8192
 #: dependency (about 1.6x faster on ALARM at 100,000 rows).
 _LANE_BITS = 2
 _LANES = 1 << _LANE_BITS
+#: Lanes cost O(bins) (a 4x larger table to clear and sum) and pay off with many rows per
+#: bin: a conditioning set gets lanes only when its largest table (``n_ids`` x the largest
+#: ``r_x * r_y`` of the data) has at most ``n_samples / _LANE_ROWS_PER_BIN`` lane bins.
+_LANE_ROWS_PER_BIN = 16
 #: Below this many level-1 cells (conditioning sets x rows), the Gram products stay serial.
 _MIN_THREAD_WORK = 10_000_000
 #: Codes at least this large are memory-mapped for process workers (joblib's own threshold).
@@ -68,27 +72,32 @@ class _Counter:
             if caches is not None:
                 caches.update(ids=self._ids, xy=self._xy, lane=self._lane)
         self._gram = {}
+        top = sorted(self._r)[-2:]
+        self._lane_limit = self.codes.shape[0] // (_LANE_ROWS_PER_BIN * _LANES * max(1, top[0] * top[-1]))
 
     def config(self, subset):
-        """``(lane ids, n_ids, declared n_configurations)`` of a sorted conditioning set.
+        """``(lane ids, n_ids, declared n_configurations, lane bits)`` of a sorted set.
 
-        Lane ids are ``id * _LANES + row % _LANES`` (see :meth:`tables`); ``id`` is
-        ``lane_ids >> _LANE_BITS``.
+        Lane ids are ``id * _LANES + row % _LANES`` (see :meth:`tables`) when ``lane bits``
+        is ``_LANE_BITS``, plain ids when it is 0 (small data, large tables); ``id`` is
+        ``lane_ids >> lane bits``.
         """
         hit = self._ids.get(subset)
         if hit is not None:
             return hit
         if not subset:
-            value = (self._lane, 1, 1)
+            value = (self._lane, 1, 1, _LANE_BITS)
         else:
-            lane_ids, n_ids, declared = self.config(subset[:-1])
-            ids, n_ids = extend_ids(lane_ids >> _LANE_BITS, n_ids, self.codes, self.cards, subset[-1])
+            lane_ids, n_ids, declared, bits = self.config(subset[:-1])
+            ids, n_ids = extend_ids(lane_ids >> bits, n_ids, self.codes, self.cards, subset[-1])
             declared *= int(self.cards[subset[-1]])
             if n_ids > len(ids):  # keep every bincount O(n_samples)
                 ids, n_ids = compress_ids(ids, n_ids)
-            ids <<= _LANE_BITS
-            ids += self._lane
-            value = (ids, n_ids, declared)
+            bits = _LANE_BITS if n_ids <= self._lane_limit else 0
+            if bits:
+                ids <<= bits
+                ids += self._lane
+            value = (ids, n_ids, declared, bits)
         if len(self._ids) >= _ID_CACHE_SIZE:
             self._ids.clear()
         self._ids[subset] = value
@@ -121,18 +130,21 @@ class _Counter:
             block = self._level_one(x, y, subset[0])
             if block is not None:
                 return block, int(self.cards[subset[0]])
-        lane_ids, n_ids, declared = self.config(subset)
+        lane_ids, n_ids, declared, bits = self.config(subset)
         r_y = self._r[y]
         n_cells = self._r[x] * r_y
-        key = (x, y, n_ids)
+        key = (x, y, n_ids << bits)
         xyk = self._xy.get(key)
         if xyk is None:
             if len(self._xy) >= _ID_CACHE_SIZE:
                 self._xy.clear()
             xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
-            xy *= n_ids << _LANE_BITS
+            xy *= n_ids << bits
             xyk = self._xy[key] = xy
         cells = xyk + lane_ids
+        if not bits:
+            counts = np.bincount(cells, minlength=n_cells * n_ids)
+            return counts.reshape(n_cells, n_ids).T, declared
         lanes = np.bincount(cells, minlength=(n_cells * n_ids) << _LANE_BITS)
         lanes = lanes.reshape(n_cells * n_ids, _LANES)
         counts = lanes[:, 0] + lanes[:, 1] if _LANES > 1 else lanes[:, 0]
