@@ -211,8 +211,8 @@ class _FrequentistTest(BaseCITest):
         statistic = np.bincount(group, weights=stat_s, minlength=n_tests)
         n = np.bincount(group, weights=n_s, minlength=n_tests)
         if self.adjust_dof:
-            dof_s = ((_count_positive(rows) - 1).clip(min=0)
-                     * (_count_positive(cols) - 1).clip(min=0))
+            dof_s = (np.maximum(_count_positive(rows) - 1, 0)
+                     * np.maximum(_count_positive(cols) - 1, 0))
             dof = np.bincount(group, weights=dof_s, minlength=n_tests)
         else:
             dof = (r_x - 1) * (r_y - 1) * np.asarray(n_strata, dtype=np.float64)
