@@ -181,3 +181,20 @@ def test_resolve_and_bad_parameters():
         ChiSquare().test(np.ones(3))
     with pytest.raises(ValueError, match="non-negative"):
         ChiSquare().test(-np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("test", [ChiSquare(), GTest(), BayesFactor(), ChiSquare(adjust_dof=False)])
+def test_stacked_batch_equals_tests_one_by_one(test):
+    """PC stacks many tests into one ``_test_batch`` call: it must give bit-identical results
+    to testing each table alone (cell sums, 8+ cell tables, empty rows and columns)."""
+    rng = np.random.default_rng(3)
+    for r_x, r_y in [(2, 2), (3, 4), (6, 6)]:
+        tables = [rng.integers(0, 4, size=(k, r_x, r_y)) * rng.integers(0, 2, size=(k, r_x, 1))
+                  for k in (1, 5, 17)]
+        stacked = np.concatenate(tables).astype(float)
+        group = np.repeat(np.arange(len(tables)), [len(t) for t in tables])
+        n_strata = np.array([len(t) for t in tables], dtype=float)
+        stat, pval, dof, indep = test._test_batch(stacked, group, len(tables), n_strata)
+        for k, table in enumerate(tables):
+            one = test.test(table, len(table))
+            assert (stat[k], pval[k], dof[k], indep[k]) == (one.statistic, one.pvalue, one.dof, one.independent)

@@ -112,7 +112,8 @@ def test_forced_parallel_paths_give_identical_results(child_data, monkeypatch, t
     assert list(tmp_path.iterdir()) == []
 
 
-def test_counter_tables_match_contingency_tables():
+@pytest.mark.parametrize("lane_limit", [None, 0, 10**9])
+def test_counter_tables_match_contingency_tables(lane_limit):
     from skbn._counting import contingency_tables
     from skbn._data import encode_fit
 
@@ -121,7 +122,13 @@ def test_counter_tables_match_contingency_tables():
     data = encode_fit(frame)[0]
     p = data.n_variables
     adjacency = [sorted(set(range(p)) - {v}) for v in range(p)]
-    counter = pc_module._Counter(data, adjacency)
+    caches = {}
+    pc_module._Counter(data, None, caches).tables(0, 1, (2, 3))  # fills the shared caches
+    counter = pc_module._Counter(data, adjacency, caches)
+    if lane_limit is not None:  # force plain ids (0) or lanes (10**9) for every new set
+        counter._ids.clear()
+        counter._xy.clear()
+        counter._lane_limit = lane_limit
     for x, y, subset in [(0, 1, (2,)), (1, 3, (0,)), (0, 4, (1, 2)), (2, 3, (0, 1, 4)), (1, 2, ())]:
         counts, declared = counter.tables(x, y, subset)
         r_x, r_y = (int(data.cardinalities[v]) for v in (x, y))

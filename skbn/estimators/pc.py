@@ -30,6 +30,10 @@ _GRAM_CHUNK_ROWS = 8192
 #: dependency (about 1.6x faster on ALARM at 100,000 rows).
 _LANE_BITS = 2
 _LANES = 1 << _LANE_BITS
+#: Lanes cost O(bins) (a 4x larger table to clear and sum) and pay off with many rows per
+#: bin: a conditioning set gets lanes only when its largest table (``n_ids`` x the largest
+#: ``r_x * r_y`` of the data) has at most ``n_samples / _LANE_ROWS_PER_BIN`` lane bins.
+_LANE_ROWS_PER_BIN = 16
 #: Below this many level-1 cells (conditioning sets x rows), the Gram products stay serial.
 _MIN_THREAD_WORK = 10_000_000
 #: Codes at least this large are memory-mapped for process workers (joblib's own threshold).
@@ -51,36 +55,49 @@ class _Counter:
     would exceed the number of rows).
     """
 
-    def __init__(self, data, adjacency=None):
+    def __init__(self, data, adjacency=None, caches=None):
         self.codes = data.codes
         self.cards = data.cardinalities
+        self._r = [int(r) for r in data.cardinalities]  # Python ints: no numpy scalar per test
         self.adjacency = adjacency
         self.adjacency_sets = None if adjacency is None else [set(a) for a in adjacency]
-        self._ids = {}
-        self._lane = np.arange(self.codes.shape[0], dtype=np.int64) & (_LANES - 1)
-        self._xy = {}
+        # ``caches``: a dict kept by the caller to share the conditioning-set ids (and the
+        # scaled pair states) between the counters of one fit's levels and collider phase
+        if caches:
+            self._ids, self._xy, self._lane = caches["ids"], caches["xy"], caches["lane"]
+        else:
+            self._ids = {}
+            self._lane = np.arange(self.codes.shape[0], dtype=np.int64) & (_LANES - 1)
+            self._xy = {}
+            if caches is not None:
+                caches.update(ids=self._ids, xy=self._xy, lane=self._lane)
         self._gram = {}
+        top = sorted(self._r)[-2:]
+        self._lane_limit = self.codes.shape[0] // (_LANE_ROWS_PER_BIN * _LANES * max(1, top[0] * top[-1]))
 
     def config(self, subset):
-        """``(lane ids, n_ids, declared n_configurations)`` of a sorted conditioning set.
+        """``(lane ids, n_ids, declared n_configurations, lane bits)`` of a sorted set.
 
-        Lane ids are ``id * _LANES + row % _LANES`` (see :meth:`tables`); ``id`` is
-        ``lane_ids >> _LANE_BITS``.
+        Lane ids are ``id * _LANES + row % _LANES`` (see :meth:`tables`) when ``lane bits``
+        is ``_LANE_BITS``, plain ids when it is 0 (small data, large tables); ``id`` is
+        ``lane_ids >> lane bits``.
         """
         hit = self._ids.get(subset)
         if hit is not None:
             return hit
         if not subset:
-            value = (self._lane, 1, 1)
+            value = (self._lane, 1, 1, _LANE_BITS)
         else:
-            lane_ids, n_ids, declared = self.config(subset[:-1])
-            ids, n_ids = extend_ids(lane_ids >> _LANE_BITS, n_ids, self.codes, self.cards, subset[-1])
+            lane_ids, n_ids, declared, bits = self.config(subset[:-1])
+            ids, n_ids = extend_ids(lane_ids >> bits, n_ids, self.codes, self.cards, subset[-1])
             declared *= int(self.cards[subset[-1]])
             if n_ids > len(ids):  # keep every bincount O(n_samples)
                 ids, n_ids = compress_ids(ids, n_ids)
-            ids <<= _LANE_BITS
-            ids += self._lane
-            value = (ids, n_ids, declared)
+            bits = _LANE_BITS if n_ids <= self._lane_limit else 0
+            if bits:
+                ids <<= bits
+                ids += self._lane
+            value = (ids, n_ids, declared, bits)
         if len(self._ids) >= _ID_CACHE_SIZE:
             self._ids.clear()
         self._ids[subset] = value
@@ -98,7 +115,7 @@ class _Counter:
         return hit
     def _level_one(self, x, y, z):
         """Table of ``x, y | z`` sliced from a level-1 Gram matrix, or None."""
-        r_x, r_y, r_z = (int(self.cards[v]) for v in (x, y, z))
+        r_x, r_y, r_z = self._r[x], self._r[y], self._r[z]
         for v, w, axes in ((x, y, (2, 0, 1)), (y, x, (2, 1, 0))):
             if self.adjacency is not None and z in self.adjacency_sets[v] and w in self.adjacency_sets[v]:
                 gram, offsets = self._given(v)
@@ -113,20 +130,25 @@ class _Counter:
             block = self._level_one(x, y, subset[0])
             if block is not None:
                 return block, int(self.cards[subset[0]])
-        lane_ids, n_ids, declared = self.config(subset)
-        n_cells = int(self.cards[x]) * int(self.cards[y])
-        key = (x, y, n_ids)
+        lane_ids, n_ids, declared, bits = self.config(subset)
+        r_y = self._r[y]
+        n_cells = self._r[x] * r_y
+        key = (x, y, n_ids << bits)
         xyk = self._xy.get(key)
         if xyk is None:
             if len(self._xy) >= _ID_CACHE_SIZE:
                 self._xy.clear()
-            r_y = int(self.cards[y])
             xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
-            xyk = self._xy[key] = xy * (n_ids << _LANE_BITS)
-        lanes = np.bincount(xyk + lane_ids, minlength=(n_cells * n_ids) << _LANE_BITS)
+            xy *= n_ids << bits
+            xyk = self._xy[key] = xy
+        cells = xyk + lane_ids
+        if not bits:
+            counts = np.bincount(cells, minlength=n_cells * n_ids)
+            return counts.reshape(n_cells, n_ids).T, declared
+        lanes = np.bincount(cells, minlength=(n_cells * n_ids) << _LANE_BITS)
         lanes = lanes.reshape(n_cells * n_ids, _LANES)
-        counts = lanes[:, 0].copy()
-        for lane in range(1, _LANES):  # 10x faster than lanes.sum(axis=1)
+        counts = lanes[:, 0] + lanes[:, 1] if _LANES > 1 else lanes[:, 0]
+        for lane in range(2, _LANES):  # 10x faster than lanes.sum(axis=1)
             counts += lanes[:, lane]
         return counts.reshape(n_cells, n_ids).T, declared
 
@@ -147,7 +169,7 @@ def _gram_given(codes, cards, v, others):
     return gram, dict(zip(others, starts))
 
 
-def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
+def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None, caches=None):
     """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
 
     Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
@@ -158,7 +180,8 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
     shape ``(r_x, r_y)`` through the test in a single vectorised call. With the (frozen)
     ``adjacency``, tables given one variable are sliced from per-variable Gram matrices
     (:meth:`_Counter._given`; ``grams``: those already computed) instead of counted one by
-    one.
+    one. ``caches`` (a dict, filled on first use) shares the counter's caches of
+    conditioning-set ids between calls on the same data.
     """
     results = [([], []) for _ in units]
     if not ci_test.from_counts:
@@ -170,19 +193,20 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
                 if stop_at_first and result.independent:
                     break
         return results
-    counter = _Counter(data, adjacency)
+    counter = _Counter(data, adjacency, caches)
     counter._gram.update(grams or {})
-    cards = data.cardinalities
+    card = counter._r
     position = [0] * len(units)
     active = [u for u, unit in enumerate(units) if unit[2]]
-    size = 4
+    # growing chunks only pay off when a unit may stop early; otherwise fewer, larger rounds
+    size = 4 if stop_at_first else _MAX_CHUNK
     while active:
         by_shape = {}
         for u in active:
             x, y, subsets = units[u]
             chunk = subsets[position[u]:position[u] + size]
             position[u] += len(chunk)
-            entry = by_shape.setdefault((int(cards[x]), int(cards[y])), ([], [], [], []))
+            entry = by_shape.setdefault((card[x], card[y]), ([], [], [], []))
             blocks, sizes, declared, owners = entry
             for subset in chunk:
                 block, q = counter.tables(x, y, subset)
@@ -191,9 +215,11 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None):
                 declared.append(q)
             owners.append((u, len(chunk)))
         for (r_x, r_y), (blocks, sizes, declared, owners) in by_shape.items():
-            tables = np.concatenate(blocks)
+            # float once here (the tests count in float64); a stratum is observed iff its
+            # cells sum to more than 0, whatever the rounding of the BLAS product
+            tables = np.concatenate(blocks, dtype=np.float64)
             group = np.repeat(np.arange(len(blocks)), sizes)
-            observed = tables.any(axis=1)
+            observed = tables @ np.ones(r_x * r_y) > 0
             _, pval, _, indep = ci_test._test_batch(
                 tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
                 np.asarray(declared, dtype=float),
@@ -433,9 +459,10 @@ class PCStructure(_BaseStructureLearner):
                 grams = dict(zip(needed, Parallel(n_jobs=self.n_jobs, require="sharedmem")(
                     delayed(_gram_given)(codes, cards, v, adjacency[v]) for v in needed
                 )))
-            return _run_units(data, self.ci_test_, units, stop_at_first, adjacency, grams)
+            return _run_units(data, self.ci_test_, units, stop_at_first, adjacency, grams,
+                              self._caches)
         if n_jobs == 1 or len(units) < 2 or work * data.n_samples < _MIN_PARALLEL_WORK:
-            return _run_units(data, self.ci_test_, units, stop_at_first)
+            return _run_units(data, self.ci_test_, units, stop_at_first, caches=self._caches)
         # contiguous batches of about equal work: units are sorted by (x, y), so a batch's
         # units share conditioning sets (and their cached ids); results come back in order
         n_batches = min(len(units), _BATCHES_PER_JOB * n_jobs)
@@ -540,7 +567,7 @@ class PCStructure(_BaseStructureLearner):
                         continue
                     live = {x: sorted(adjacency[x]), y: sorted(adjacency[y])}
                     unit = (x, y, _edge_subsets(live, x, y, [level]))
-                    result = _run_units(data, self.ci_test_, [unit], True)[0]
+                    result = _run_units(data, self.ci_test_, [unit], True, caches=self._caches)[0]
                     units.append(unit)
                     results.append(result)
                     if result[1] and result[1][-1]:
@@ -646,13 +673,14 @@ class PCStructure(_BaseStructureLearner):
         p = data.n_variables
         self.ci_test_ = self._resolve_test(p * (p - 1) // 2)
         self._shared, self._shared_folder = None, None
+        self._caches = {}  # counter caches shared by the in-process levels of this fit
         try:
             adjacency, sepsets, n_tests, decided = self._skeleton(data)
             colliders, extra_tests = self._colliders(data, adjacency, sepsets, decided)
         finally:
             if self._shared_folder is not None:
                 shutil.rmtree(self._shared_folder, ignore_errors=True)
-            del self._shared, self._shared_folder
+            del self._shared, self._shared_folder, self._caches
         arrows = set()
         for x, z, y in colliders:
             for a in (x, y):
