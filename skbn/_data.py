@@ -18,8 +18,6 @@ __all__ = ["EncodedData", "MAX_STATES", "encode_fit", "encode_transform", "encod
 #: are almost always continuous measurements or identifiers, not categories.
 MAX_STATES = 1000
 
-MISSING = -1  # code of a missing (NaN) or marginalised cell at score time
-
 
 @dataclass(frozen=True)
 class EncodedData:

@@ -173,10 +173,6 @@ class FamilyColumns:
         self.column_cache[key] = column
         return column
 
-    def family_score(self, child, parents):
-        """Local score recomputed from scratch (no cache): for tests."""
-        return FamilyScoreCache(self.data, self.scorer).local_score(child, parents)
-
 
 class DeltaEngine(FamilyColumns):
     """Toggle-column table, reachability and legality masks of one search state.

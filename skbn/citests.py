@@ -42,9 +42,10 @@ from numbers import Real
 
 import numpy as np
 from scipy.special import chdtrc, expit, gammaln, xlogy
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 
 from skbn._counting import contingency_tables, n_configurations
+from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
 __all__ = [
@@ -456,19 +457,5 @@ _ALIASES = {
 
 
 def resolve_ci_test(ci_test):
-    """A fresh test object for an alias, or a validated clone of a test object."""
-    if isinstance(ci_test, str):
-        if ci_test not in _ALIASES:
-            raise ValueError(
-                f"Unknown ci_test {ci_test!r}; choose one of {sorted(_ALIASES)} or pass a BaseCITest."
-            )
-        resolved = _ALIASES[ci_test]()
-    elif isinstance(ci_test, BaseCITest):
-        resolved = clone(ci_test)
-    else:
-        raise TypeError(
-            f"ci_test must be a string alias {sorted(_ALIASES)} or a skbn.citests.BaseCITest "
-            f"instance, got {type(ci_test).__name__}."
-        )
-    resolved._validate()
-    return resolved
+    """A fresh test object for an alias, or a validated clone of one."""
+    return resolve_plugin(ci_test, _ALIASES, BaseCITest, "ci_test")

@@ -19,10 +19,11 @@ from numbers import Real
 
 import numpy as np
 from scipy.special import gammaln, xlogy
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 
 from skbn._counting import family_table, n_configurations
 from skbn._data import encode_fit
+from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
 __all__ = [
@@ -207,20 +208,8 @@ _ALIASES = {
 
 
 def resolve_scorer(scorer):
-    """A fresh score object for an alias, or a validated clone of a score object."""
-    if isinstance(scorer, str):
-        if scorer not in _ALIASES:
-            raise ValueError(f"Unknown scorer {scorer!r}; choose one of {sorted(_ALIASES)} or pass a BaseScore.")
-        resolved = _ALIASES[scorer]()
-    elif isinstance(scorer, BaseScore):
-        resolved = clone(scorer)
-    else:
-        raise TypeError(
-            f"scorer must be a string alias {sorted(_ALIASES)} or a skbn.scores.BaseScore "
-            f"instance, got {type(scorer).__name__}."
-        )
-    resolved._validate()
-    return resolved
+    """A fresh score object for an alias, or a validated clone of one."""
+    return resolve_plugin(scorer, _ALIASES, BaseScore, "scorer")
 
 
 class FamilyScoreCache:
