@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-__all__ = ["EncodedData", "MAX_STATES", "encode_fit", "encode_transform", "encode_target"]
+__all__ = ["EncodedData", "MAX_STATES", "check_sample_weight", "encode_fit", "encode_transform", "encode_target"]
 
 #: Largest number of states accepted for one variable. Columns with more distinct values
 #: are almost always continuous measurements or identifiers, not categories.
@@ -31,11 +31,15 @@ class EncodedData:
         Declared number of states ``r_i`` of every variable (unobserved states included).
     names : tuple
         Column labels, in column order.
+    weights : ndarray of shape (n_samples,), float64, or None
+        Row weights (``sample_weight``): every count is the sum of the weights of the rows
+        it counts. ``None`` means every row has weight 1, which keeps the integer fast path.
     """
 
     codes: np.ndarray
     cardinalities: np.ndarray
     names: tuple
+    weights: np.ndarray | None = None
 
     @property
     def n_samples(self):
@@ -44,6 +48,40 @@ class EncodedData:
     @property
     def n_variables(self):
         return self.codes.shape[1]
+
+    @property
+    def total_weight(self):
+        """Number of rows, or the sum of the row weights when the data are weighted."""
+        return float(self.n_samples) if self.weights is None else float(self.weights.sum())
+
+
+def check_sample_weight(sample_weight, n_samples):
+    """Validated row weights: ``None`` when absent or all 1, else a float64 copy.
+
+    Refuses, naming ``sample_weight``: a wrong shape or length, non-numeric, NaN or
+    infinite values, negative values and an all-zero vector.
+    """
+    if sample_weight is None:
+        return None
+    try:
+        weights = np.array(sample_weight, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError("sample_weight must be a 1-D array of non-negative numbers.") from None
+    if np.ndim(sample_weight) > 1 and np.shape(sample_weight)[1:] != (1,) * (np.ndim(sample_weight) - 1):
+        raise ValueError(f"sample_weight must be 1-D, got shape {np.shape(sample_weight)}.")
+    if weights.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {weights.shape[0]} entries but X has {n_samples} rows; they must match."
+        )
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if np.any(weights < 0):
+        raise ValueError("sample_weight contains negative values; weights must be >= 0.")
+    if not np.any(weights > 0):
+        raise ValueError("sample_weight is zero for every row; at least one row needs a positive weight.")
+    if np.all(weights == 1.0):
+        return None
+    return weights
 
 
 def _code_dtype(cardinalities):
