@@ -2,6 +2,7 @@
 
 import sys
 import time
+import os
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from skbn.io import read_bif  # noqa: E402
 
-SHARED_NETWORKS = Path(__file__).resolve().parents[2] / "shared" / "networks"
+# SKBN_SHARED_NETWORKS overrides the location (e.g. from a worktree elsewhere)
+SHARED_NETWORKS = Path(os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[2] / "shared" / "networks"))
 
 
 def load_shared(name):

@@ -43,7 +43,7 @@ def run(p, n, max_indegree, repeats, scorer):
     ExactStructure(scorer=scorer, max_indegree=max_indegree, max_memory="16GB").fit(train)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    k2 = K2Structure(scorer=scorer, ordering=list(train.columns), max_parents=max_indegree).fit(train)
+    k2 = K2Structure(scorer=scorer, ordering=list(train.columns), max_indegree=max_indegree).fit(train)
     return dict(p=p, n=n, k=max_indegree, time=best_time, peak=peak / 2**20,
                 estimate=exact_memory_bytes(p) / 2**20, score=model.score_,
                 k2=k2.score_, loglik=model.score(test), edges=len(model.edges_),

@@ -182,7 +182,8 @@ class DeltaEngine(FamilyColumns):
     data : EncodedData
     scorer : BaseScore
     required, forbidden : ndarray of shape (p, p), bool
-        Edges that must stay (never removed or reversed) and edges never added.
+        Edges that must stay (never removed; never reversed unless both directions are
+        required: a required adjacency of free direction) and edges never added.
     max_indegree : int
     """
 
@@ -228,10 +229,12 @@ class DeltaEngine(FamilyColumns):
         room = indegree < self.max_indegree
         absent = ~(A | A.T)
         add_ok = absent & ~self.forbidden & ~R.T & room[None, :]
-        removable = A & ~self.required
+        # a required pair is never removed; reversed only when both directions are required
+        removable = A & ~(self.required | self.required.T)
+        reversible = A & ~(self.required & ~self.required.T)
         # another path i ~> j besides i -> j: i reaches some other parent of j
         other_path = (R.astype(np.float32) @ A.astype(np.float32)) > 0
-        reverse_ok = removable & ~self.forbidden.T & room[:, None] & ~other_path
+        reverse_ok = reversible & ~self.forbidden.T & room[:, None] & ~other_path
         out = np.full((self.p, self.p, 3), -np.inf)
         out[..., ADD] = np.where(add_ok, D, -np.inf)
         out[..., REMOVE] = np.where(removable, D, -np.inf)

@@ -1,10 +1,12 @@
 """Shared fixtures: the benchmark networks in ../shared/networks (skip when absent)."""
 
+import os
 from pathlib import Path
 
 import pytest
 
-SHARED_NETWORKS = Path(__file__).resolve().parents[1].parent / "shared" / "networks"
+# SKBN_SHARED_NETWORKS overrides the location (e.g. from a worktree elsewhere)
+SHARED_NETWORKS = Path(os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[1].parent / "shared" / "networks"))
 
 
 def shared_network(name):

@@ -102,7 +102,7 @@ def test_never_below_greedy_search(seed):
     X = random_data(8, 500, seed=seed)
     exact = ExactStructure(scorer="bdeu", max_indegree=3).fit(X)
     for order in (list(X.columns), list(X.columns)[::-1]):
-        k2 = K2Structure(scorer=BDeu(), ordering=order, max_parents=3).fit(X)
+        k2 = K2Structure(scorer=BDeu(), ordering=order, max_indegree=3).fit(X)
         assert exact.score_ >= k2.score_ - 1e-9
     for search in ("hill_climb", "tabu"):
         climbed = HillClimbStructure(scorer=BDeu(), max_indegree=3, search=search).fit(X)
@@ -144,7 +144,7 @@ def test_child_subset_runs():
     net = read_bif(NETWORKS / "child.bif")
     X = net.sample(2000, random_state=0)[net.nodes[:10]]
     model = ExactStructure(max_indegree=2).fit(X)
-    assert model.score_ >= K2Structure(scorer="bdeu", max_parents=2).fit(X).score_ - 1e-9
+    assert model.score_ >= K2Structure(scorer="bdeu", max_indegree=2).fit(X).score_ - 1e-9
 
 
 class _HalvedBDeu(BDeu):

@@ -198,14 +198,14 @@ def test_constraints_hold_at_every_step(search, monkeypatch):
     assert np.max(model.trace_) <= model.score_ + 1e-9 * abs(model.score_)
 
 
-def test_fixed_edges_and_start():
+def test_white_list_and_start():
     X, _ = random_problem(5, 500, 3)
     names = list(X.columns)
-    model = HillClimbStructure(fixed_edges=[(names[4], names[0])], start=[(names[1], names[2])],
+    model = HillClimbStructure(white_list=[(names[4], names[0])], start=[(names[1], names[2])],
                                max_iter=0).fit(X)
     assert sorted(model.edges_) == sorted([(names[4], names[0]), (names[1], names[2])])
     assert model.n_iter_ == 0 and len(model.trace_) == 1
-    model = HillClimbStructure(fixed_edges=[(names[4], names[0])]).fit(X)
+    model = HillClimbStructure(white_list=[(names[4], names[0])]).fit(X)
     assert (names[4], names[0]) in model.edges_
 
 
@@ -290,12 +290,13 @@ def test_alarm_shd_and_heldout_likelihood():
     [
         (dict(black_list=[("A", "nope")]), "unknown column 'nope'"),
         (dict(white_list=[("A", "B"), ("B", "C"), ("C", "A")]), "directed cycle"),
-        (dict(start=[("A", "B"), ("B", "A")]), "start: the graph has a directed cycle"),
-        (dict(white_list=[("A", "B")], black_list=[("A", "B")]), "both required"),
+        (dict(start=[("A", "B"), ("B", "A")]), "start: the start graph are not acyclic"),
+        (dict(white_list=[("A", "B")], black_list=[("A", "B")]), "black_list forbids it"),
+        (dict(white_list=[("B", "A")], tiers=[["A"], ["B"]]), "tiers forbids it"),
         (dict(white_list=[("A", "C"), ("B", "C")], max_indegree=1), "max_indegree=1"),
         (dict(start=[("A", "C"), ("B", "C")], max_indegree=1), "max_indegree=1"),
-        (dict(start=[("A", "B")], black_list=[("A", "B")]), "in black_list"),
-        (dict(fixed_edges=[("A", "A")]), "self loop"),
+        (dict(start=[("A", "B")], black_list=[("A", "B")]), "forbidden by black_list"),
+        (dict(white_list=[("A", "A")]), "self loop"),
         (dict(white_list=["AB"]), "not a \\(parent, child\\) pair"),
         (dict(search="greedy"), "search"),
         (dict(tabu_length=-1), "tabu_length"),

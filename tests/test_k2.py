@@ -51,7 +51,7 @@ def test_matches_the_literal_procedure(seed, scorer):
     X = _correlated_frame(600, seed)
     order = list(np.random.default_rng(seed).permutation(X.columns))
     for max_parents in (1, 3):
-        model = K2Structure(ordering=order, scorer=scorer, max_parents=max_parents).fit(X)
+        model = K2Structure(ordering=order, scorer=scorer, max_indegree=max_parents).fit(X)
         assert sorted(model.edges_) == sorted(_k2_slow(X, order, scorer, max_parents))
         assert model.score_ == pytest.approx(scorer.score(X, model.edges_))
 
@@ -72,8 +72,8 @@ def test_bad_orderings_are_refused():
         K2Structure(ordering=["a", "a", "c", "d", "e"]).fit(X)
     with pytest.raises(ValueError, match="missing"):
         K2Structure(ordering=["a", "b"]).fit(X)
-    with pytest.raises(ValueError, match="max_parents"):
-        K2Structure(max_parents=-1).fit(X)
+    with pytest.raises(ValueError, match="max_indegree"):
+        K2Structure(max_indegree=-1).fit(X)
 
 
 def test_target_from_y_is_first_in_the_default_ordering():

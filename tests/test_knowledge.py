@@ -154,3 +154,124 @@ def test_with_forbidden_adjacencies_keeps_required_pairs():
 def test_errors_name_the_parameter(kwargs, message):
     with pytest.raises(ValueError, match=message):
         parse_knowledge(NAMES, **kwargs)
+
+
+# ------------------------------------------------------------------ every learner honours it
+from skbn import ChowLiuTree, ExactStructure, GESStructure, HillClimbStructure, K2Structure  # noqa: E402
+from skbn.datasets import sample_asia  # noqa: E402
+
+ORDER = ["asia", "smoke", "tub", "lung", "bronc", "either", "xray", "dysp"]
+WHITE = [("asia", "smoke"), ("tub", "dysp")]  # not edges of ASIA: the learner must add them
+BLACK = [("either", "xray"), ("xray", "either"), ("smoke", "bronc")]  # true edges
+TIERS = [["asia", "smoke"], ["tub", "lung", "bronc"], ["either", "xray", "dysp"]]
+
+
+@pytest.fixture(scope="module")
+def asia_data():
+    return sample_asia(3000, random_state=0)[ORDER]
+
+
+def _adjacency(model, names):
+    A = np.zeros((len(names), len(names)), dtype=bool)
+    for p, c in model.edges_:
+        A[names.index(p), names.index(c)] = True
+    return A
+
+
+LEARNERS = {
+    "hill_climb": lambda **k: HillClimbStructure(scorer="bic", **k),
+    "tabu": lambda **k: HillClimbStructure(scorer="bic", search="tabu", **k),
+    "k2": lambda **k: K2Structure(ordering=ORDER, **k),
+    "exact": lambda **k: ExactStructure(scorer="bic", **k),
+    "chow_liu": lambda **k: ChowLiuTree(**{key: v for key, v in k.items() if key != "max_indegree"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_learners_respect_every_constraint(name, asia_data):
+    kwargs = dict(white_list=WHITE, black_list=BLACK, tiers=TIERS, max_indegree=2)
+    if name == "chow_liu":  # a tree oriented from its root: tiers must allow that root first
+        kwargs = dict(white_list=WHITE[:1], black_list=BLACK[:2], tiers=[["asia"], ORDER[1:]])
+    model = LEARNERS[name](**kwargs).fit(asia_data)
+    knowledge = parse_knowledge(ORDER, **kwargs)
+    assert knowledge.violations(_adjacency(model, ORDER)) == []
+    # without knowledge the same learner breaks at least one of these constraints
+    free = LEARNERS[name]().fit(asia_data)
+    assert knowledge.violations(_adjacency(free, ORDER)) != []
+
+
+def test_two_way_white_list_keeps_the_pair_adjacent_in_hill_climbing(asia_data):
+    white = [("asia", "dysp"), ("dysp", "asia")]
+    model = HillClimbStructure(scorer="bic", white_list=white).fit(asia_data)
+    A = _adjacency(model, ORDER)
+    assert A[0, 7] or A[7, 0]
+    # it may be reversed: the search is free to pick the better direction
+    start = HillClimbStructure(scorer="bic", white_list=white, start=[("dysp", "asia")], max_iter=0)
+    assert ("dysp", "asia") in start.fit(asia_data).edges_
+
+
+def test_k2_orients_a_two_way_pair_by_the_ordering(asia_data):
+    model = K2Structure(ordering=ORDER, white_list=[("dysp", "asia"), ("asia", "dysp")]).fit(asia_data)
+    assert ("asia", "dysp") in model.edges_
+
+
+def test_ges_honours_adjacency_knowledge(asia_data):
+    model = GESStructure(scorer="bic", white_list=[("asia", "dysp"), ("dysp", "asia")],
+                         black_list=[("either", "xray")]).fit(asia_data)
+    assert model.cpdag_.adjacent("asia", "dysp")
+    assert not model.cpdag_.adjacent("either", "xray")
+
+
+@pytest.mark.parametrize("name", [*sorted(LEARNERS), "ges"])
+def test_contradictory_knowledge_is_refused(name, asia_data):
+    make = LEARNERS.get(name, lambda **k: GESStructure(**k))
+    with pytest.raises(ValueError, match="black_list forbids it"):
+        make(white_list=[("tub", "either"), ("either", "tub")],
+             black_list=[("tub", "either")]).fit(asia_data)
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: K2Structure(ordering=ORDER, white_list=[("dysp", "asia")]), "ordering puts 'asia' before"),
+        (lambda: K2Structure(ordering=ORDER, white_list=[("asia", "dysp"), ("dysp", "asia"),
+                                                          ("tub", "dysp")], max_indegree=1),
+         "more than max_indegree=1"),
+        (lambda: ExactStructure(white_list=[("asia", "dysp"), ("dysp", "asia")]), "needs one direction"),
+        (lambda: GESStructure(white_list=[("asia", "dysp")]), "cannot guarantee"),
+        (lambda: ChowLiuTree(white_list=[(a, b) for a in ("asia", "tub", "dysp")
+                                         for b in ("asia", "tub", "dysp") if a != b]),
+         "required adjacency .* is missing"),
+        (lambda: ChowLiuTree(white_list=[("asia", "dysp"), ("tub", "dysp")]), "cannot honour"),
+    ],
+)
+def test_learner_specific_contradictions(make, message, asia_data):
+    with pytest.raises(ValueError, match=message):
+        make().fit(asia_data)
+
+
+def test_exact_with_knowledge_is_the_best_allowed_dag():
+    """Brute force over every DAG on 4 nodes that honours the knowledge."""
+    from skbn.graph import is_acyclic
+    from skbn.scores import BIC, FamilyScoreCache
+    from skbn._data import encode_fit
+
+    X = sample_asia(2000, random_state=1)[["smoke", "lung", "bronc", "dysp"]]
+    names = list(X.columns)
+    kwargs = dict(white_list=[("dysp", "smoke")], black_list=[("lung", "dysp")], tiers=[["lung"], ["bronc"]])
+    model = ExactStructure(scorer="bic", **kwargs).fit(X)
+    knowledge = parse_knowledge(names, **kwargs)
+    data, _ = encode_fit(X, "auto")
+    cache = FamilyScoreCache(data, BIC())
+    pairs = [(i, j) for i in range(4) for j in range(4) if i != j]
+    best = -np.inf
+    for chosen in itertools.product([False, True], repeat=len(pairs)):
+        edges = [e for e, c in zip(pairs, chosen) if c]
+        A = np.zeros((4, 4), dtype=bool)
+        for i, j in edges:
+            A[i, j] = True
+        if (A & A.T).any() or not is_acyclic(range(4), edges) or knowledge.violations(A):
+            continue
+        best = max(best, sum(cache.local_score(v, list(np.flatnonzero(A[:, v]))) for v in range(4)))
+    assert model.score_ == pytest.approx(best, rel=1e-9)
+    assert knowledge.violations(_adjacency(model, names)) == []

@@ -6,6 +6,7 @@ from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
 from skbn._counting import pairwise_tables
 from skbn.estimators._base import _BaseStructureLearner, _column_position
+from skbn.knowledge import parse_knowledge
 from skbn.scores import LogLikelihood, resolve_scorer
 from skbn.utils._sklearn_compat import StrOptions
 
@@ -69,15 +70,25 @@ def _score_gains(data, features, stratum, scorer):
     return gains
 
 
-def maximum_spanning_tree(weights, root):
+def maximum_spanning_tree(weights, root, forced=None, allowed=None):
     """Edges (parent, child) of a maximum-weight spanning forest, oriented away from ``root``.
 
     Only positive weights are candidate edges. Uses scipy's minimum spanning tree on
     ``max(w) + 1 - w``; components not containing ``root`` are rooted at their smallest index.
+
+    Background knowledge: ``forced`` (symmetric bool) pairs are taken first whatever their
+    weight (Kruskal with the forced edges first: they get a cost below every other edge)
+    and ``allowed`` (symmetric bool) pairs are the only other candidates. A forced pair
+    missing from the result (they contain a cycle) is reported by the caller.
     """
     p = weights.shape[0]
-    upper = np.triu(weights > 0, k=1)
-    shifted = np.where(upper, weights.max() + 1.0 - weights, 0.0)
+    candidates = weights > 0 if allowed is None else (weights > 0) & allowed
+    if forced is not None:
+        candidates |= forced
+    upper = np.triu(candidates, k=1)
+    shifted = np.where(upper, weights.max(initial=0.0) + 1.0 - weights, 0.0)
+    if forced is not None:
+        shifted[np.triu(forced, k=1)] = 0.5  # below every other cost (>= 1)
     tree = minimum_spanning_tree(csr_matrix(shifted))
     tree = tree + tree.T
     edges, seen = [], np.zeros(p, dtype=bool)
@@ -88,6 +99,32 @@ def maximum_spanning_tree(weights, root):
         seen[order] = True
         edges.extend((int(predecessors[v]), int(v)) for v in order[1:])
     return sorted(edges, key=lambda e: (e[1], e[0]))
+
+
+def orient_tree(edges, p, roots, forbidden):
+    """Orient the tree ``edges`` (pairs, any direction) of each component away from the
+    first root in ``roots`` whose orientation uses no ``forbidden`` direction; a component
+    with no such root keeps its first root and the caller reports the violation."""
+    tree = np.zeros((p, p), dtype=bool)
+    for u, v in edges:
+        tree[u, v] = tree[v, u] = True
+    graph = csr_matrix(tree.astype(np.int8))
+    oriented, seen = [], np.zeros(p, dtype=bool)
+    for first in roots:
+        if seen[first]:
+            continue
+        members, _ = breadth_first_order(graph, first, directed=False)
+        seen[members] = True
+        choice = None
+        for root in [first] + sorted(int(m) for m in members if m != first):
+            order, predecessors = breadth_first_order(graph, root, directed=False)
+            candidate = [(int(predecessors[v]), int(v)) for v in order[1:]]
+            if choice is None or not any(forbidden[u, v] for u, v in candidate):
+                choice = candidate
+                if not any(forbidden[u, v] for u, v in candidate):
+                    break
+        oriented.extend(choice)
+    return sorted(oriented, key=lambda e: (e[1], e[0]))
 
 
 class ChowLiuTree(_BaseStructureLearner):
@@ -101,6 +138,15 @@ class ChowLiuTree(_BaseStructureLearner):
     et al. (1997): the target is a parent of every feature and the tree over the features
     maximises the conditional mutual information given the target.
 
+    Background knowledge (:mod:`skbn.knowledge`): pairs forbidden both ways (``black_list``
+    both directions) are never tree edges; required adjacencies (``white_list``, either
+    direction) are forced into the tree first (Kruskal with forced edges first), the rest
+    of the tree maximising the weight. Each component is then oriented away from ``root``
+    (its smallest column when ``root`` is elsewhere) or, when that orientation breaks a
+    required direction, a one-way ``black_list`` entry or ``tiers``, away from the first
+    column (in column order) whose orientation breaks none. A required adjacency set with a
+    cycle, or a tree no root can orient, is an error naming the constraint broken.
+
     Parameters
     ----------
     root : column label or None, default=None
@@ -109,6 +155,12 @@ class ChowLiuTree(_BaseStructureLearner):
     variant : {"chow_liu", "tan"}, default="chow_liu"
     scorer : str or BaseScore, default="loglik"
         Score whose family gains weight the edges; must be score-equivalent.
+    white_list : sequence of (parent, child), default=()
+        Required edges (both directions listed: a required adjacency of free direction).
+    black_list : sequence of (parent, child), default=()
+        Forbidden edges.
+    tiers : sequence of sequences of columns or None, default=None
+        No edge from a later tier into an earlier one.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
         See :class:`skbn.estimators._base._BaseStructureLearner`.
 
@@ -142,6 +194,9 @@ class ChowLiuTree(_BaseStructureLearner):
         "root": "no_validation",
         "variant": [StrOptions({"chow_liu", "tan"})],
         "scorer": "no_validation",
+        "white_list": [list, tuple, np.ndarray],
+        "black_list": [list, tuple, np.ndarray],
+        "tiers": [None, list, tuple],
     }
 
     def __init__(
@@ -150,6 +205,9 @@ class ChowLiuTree(_BaseStructureLearner):
         root=None,
         variant="chow_liu",
         scorer="loglik",
+        white_list=(),
+        black_list=(),
+        tiers=None,
         categories="auto",
         handle_unknown="error",
         target=None,
@@ -159,6 +217,9 @@ class ChowLiuTree(_BaseStructureLearner):
         self.root = root
         self.variant = variant
         self.scorer = scorer
+        self.white_list = white_list
+        self.black_list = black_list
+        self.tiers = tiers
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
@@ -184,13 +245,41 @@ class ChowLiuTree(_BaseStructureLearner):
             gains -= self.scorer_.edge_penalty
         else:
             gains = _score_gains(data, features, stratum, self.scorer_)
-        tree = maximum_spanning_tree(gains, features.index(root))
+        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
+                                    tiers=self.tiers)
+        tree = self._knowledge_tree(data, knowledge, gains, features, root)
         edges = [(features[p], features[c]) for p, c in tree]
         self.weights_ = np.zeros((data.n_variables, data.n_variables))
         self.weights_[np.ix_(features, features)] = gains
         if tan:
             edges = [(target, f) for f in features] + edges
+        if not knowledge.is_empty:
+            graph = np.zeros((data.n_variables, data.n_variables), dtype=bool)
+            for parent, child in edges:
+                graph[parent, child] = True
+            broken = knowledge.violations(graph)
+            if broken:
+                raise ValueError(
+                    "ChowLiuTree cannot honour the background knowledge: " + "; ".join(broken)
+                    + ". (A tree holds no cycle of required adjacencies and at most one parent "
+                    "per node; with a target, variant='tan' makes it a parent of every feature.)"
+                )
         return edges
+
+    @staticmethod
+    def _knowledge_tree(data, knowledge, gains, features, root):
+        """Maximum spanning tree over ``features`` under the knowledge, oriented."""
+        if knowledge.is_empty:
+            return maximum_spanning_tree(gains, features.index(root))
+        sub = np.ix_(features, features)
+        forced = knowledge.required_adjacency[sub]
+        allowed = ~knowledge.forbidden_adjacency[sub]
+        tree = maximum_spanning_tree(gains, features.index(root), forced, allowed)
+        start = features.index(root)
+        roots = [start] + [i for i in range(len(features)) if i != start]
+        # a direction is excluded when forbidden or against a one-way required edge
+        excluded = (knowledge.forbidden | knowledge.required_directed.T)[sub]
+        return orient_tree(tree, len(features), roots, excluded)
 
     def _root_position(self, data, target, tan, features):
         if self.root is None:

@@ -12,6 +12,7 @@ from scipy.special import gammaln, xlogy
 
 from skbn._counting import compress_ids, extend_ids
 from skbn.estimators._base import _BaseStructureLearner
+from skbn.knowledge import parse_knowledge
 from skbn._search import TIE_TOLERANCE, _nonzero_columns, improves
 from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
@@ -270,9 +271,40 @@ def _best_parents(v_table, candidates_mask, v):
     for u in range(int(candidates_mask).bit_length()):
         if (current >> u) & 1:
             smaller = current & ~(1 << u)
-            if not improves(best, v_table[_drop_bit(smaller, v)]):
+            rest = v_table[_drop_bit(smaller, v)]  # -inf: a required parent would be dropped
+            if np.isfinite(rest) and not improves(best, rest):
                 current = smaller
     return [u for u in range(int(current).bit_length()) if (current >> u) & 1]
+
+
+def _restrict_to_knowledge(bps, knowledge, max_indegree, local_score):
+    """In place, before the subset-max: ``bps[v][S] = -inf`` unless ``S`` holds every
+    required parent of ``v`` and no forbidden one.
+
+    Forbidden parents only remove sets, and the allowed sets are closed under subsets, so
+    pruning (which compares a set with its subsets) stays exact for them. Sets holding the
+    required parents are not closed under subsets: such a set pruned because a smaller
+    one lacking a required parent scored higher is scored here by ``local_score(v,
+    parents)``.
+    """
+    p = len(bps)
+    masks = np.arange(bps.shape[1], dtype=np.int64)
+    size = np.zeros(len(masks), dtype=np.int64)
+    for b in range(p - 1):
+        size += (masks >> b) & 1
+    for v, table in enumerate(bps):
+        def bits(members, v=v):
+            return int(sum(1 << (u if u < v else u - 1) for u in members))
+
+        forbidden = bits(np.flatnonzero(knowledge.forbidden[:, v] & (np.arange(p) != v)))
+        required = bits(knowledge.required_parents(v))
+        table[((masks & forbidden) != 0) | ((masks & required) != required)] = -np.inf
+        if required:
+            missing = np.flatnonzero(np.isneginf(table) & ((masks & forbidden) == 0)
+                                     & ((masks & required) == required) & (size <= max_indegree))
+            for mask in missing:
+                parents = [u for u in range(p) if u != v and (mask >> (u if u < v else u - 1)) & 1]
+                table[mask] = local_score(v, parents)
 
 
 class ExactStructure(_BaseStructureLearner):
@@ -317,6 +349,13 @@ class ExactStructure(_BaseStructureLearner):
     within the rest is within that tolerance of the best. Results, ``n_families_``
     included, do not depend on ``n_jobs``.
 
+    Background knowledge (:mod:`skbn.knowledge`) restricts the best parent sets: a set
+    with a forbidden parent (``black_list``, ``tiers``) or without a required one
+    (``white_list``) scores :math:`-\infty` before the subset-max, so the programme returns
+    the best DAG among those that honour it (see :func:`_restrict_to_knowledge`). A
+    white-listed pair must have a direction here: both directions listed is refused (the
+    requirement "adjacent either way" does not decompose over families).
+
     Parameters
     ----------
     scorer : str or BaseScore, default="bdeu"
@@ -324,6 +363,12 @@ class ExactStructure(_BaseStructureLearner):
     max_indegree : int or None, default=None
         Largest parent set considered; bounding it saves most of the counting time (the
         dynamic programme over the ``2^p`` subsets stays).
+    white_list : sequence of (parent, child), default=()
+        Required edges.
+    black_list : sequence of (parent, child), default=()
+        Forbidden edges.
+    tiers : sequence of sequences of columns or None, default=None
+        No edge from a later tier into an earlier one.
     max_memory : int or str, default="4GB"
         Refuse (``MemoryError`` before allocating) when :func:`exact_memory_bytes` exceeds
         it: a number of bytes or a string with a binary unit ("KB", "MB", "GB", "TB";
@@ -374,6 +419,9 @@ class ExactStructure(_BaseStructureLearner):
         "scorer": "no_validation",
         "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
         "max_memory": [Interval(Integral, 1, None, closed="left"), str],
+        "white_list": [list, tuple, np.ndarray],
+        "black_list": [list, tuple, np.ndarray],
+        "tiers": [None, list, tuple],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
     }
@@ -384,6 +432,9 @@ class ExactStructure(_BaseStructureLearner):
         scorer="bdeu",
         max_indegree=None,
         max_memory="4GB",
+        white_list=(),
+        black_list=(),
+        tiers=None,
         n_jobs=None,
         verbose=0,
         categories="auto",
@@ -395,6 +446,9 @@ class ExactStructure(_BaseStructureLearner):
         self.scorer = scorer
         self.max_indegree = max_indegree
         self.max_memory = max_memory
+        self.white_list = white_list
+        self.black_list = black_list
+        self.tiers = tiers
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.categories = categories
@@ -413,6 +467,14 @@ class ExactStructure(_BaseStructureLearner):
                 f"ExactStructure needs about {_format_bytes(needed)} for {p} variables "
                 f"(8 p 2^(p-1) + 34 2^p bytes), more than max_memory={self.max_memory!r}; "
                 f"raise max_memory or use fewer variables (each one doubles the memory)."
+            )
+        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
+                                    tiers=self.tiers, max_indegree=self.max_indegree)
+        if knowledge.required_undirected.any():
+            i, j = np.argwhere(knowledge.required_undirected)[0]
+            raise ValueError(
+                f"white_list lists both ({data.names[i]!r}, {data.names[j]!r}) and the reverse: "
+                "ExactStructure needs one direction per required edge."
             )
         if p == 0:
             self.score_, self.n_families_ = 0.0, 0
@@ -443,6 +505,8 @@ class ExactStructure(_BaseStructureLearner):
 
         if self.verbose:
             print(f"[ExactStructure] local scores: {time.perf_counter() - started:.2f} s")
+        if not knowledge.is_empty:
+            _restrict_to_knowledge(bps, knowledge, k, FamilyScoreCache(data, self.scorer_).local_score)
         # (2) best parent set within each candidate set: superset-max over each bit
         for table in bps:
             _subset_max(table)

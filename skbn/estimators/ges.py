@@ -6,7 +6,8 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
+from skbn.estimators._base import _BaseStructureLearner
+from skbn.knowledge import parse_knowledge
 from skbn._search import TIE_TOLERANCE, improves
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
 from skbn.scores import FamilyScoreCache, resolve_scorer
@@ -179,11 +180,15 @@ class GESStructure(_BaseStructureLearner):
         (:math:`|\mathrm{Pa}_Y \cup \mathrm{NA}_{Y,X} \cup T| + 1`) and on a turned edge's
         new family.
     black_list : sequence of (u, v), default=()
-        Pairs that are never adjacent (the direction of an edge is a property of the
-        equivalence class, so a black-listed pair is forbidden in both directions).
+        Forbidden edges. GES moves between equivalence classes, where a direction is not
+        an operator's choice, so it honours a black-listed edge by never making the pair
+        adjacent (``(a, b)`` alone therefore forbids ``b -> a`` too: stricter than asked,
+        never weaker).
     white_list : sequence of (u, v), default=()
-        Pairs that are always adjacent: the search starts from them and never deletes them
-        (their orientation is decided by the equivalence class).
+        Required adjacencies, listed in both directions (``(a, b)`` and ``(b, a)``): the
+        search starts from them and never deletes them; their orientation is the class's.
+        A one-way entry is refused, since GES cannot guarantee a direction (use
+        :class:`HillClimbStructure`). ``tiers`` is not available for the same reason.
     phases : sequence of {"forward", "backward", "turning"}, default=("forward", "backward", "turning")
         Phases run in this order.
     max_subset_size : int or None, default=None
@@ -282,10 +287,6 @@ class GESStructure(_BaseStructureLearner):
         self.parameter_ess = parameter_ess
 
     # ----------------------------------------------------------------- checks
-    def _pairs(self, data, edges, name):
-        """Unordered position pairs (direction is a property of the class, not of an edge)."""
-        return {(min(i, j), max(i, j)) for i, j in _edge_positions(edges, data.names, name)}
-
     def _check(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
         if not getattr(self.scorer_, "score_equivalent", False):
@@ -299,15 +300,20 @@ class GESStructure(_BaseStructureLearner):
         bad = [ph for ph in phases if ph not in _PHASES]
         if bad or not phases:
             raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
-        gaps = self._pairs(data, self.black_list, "black_list")
-        fixed = self._pairs(data, self.white_list, "white_list")
-        both = sorted(gaps & fixed)
-        if both:
-            i, j = both[0]
+        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
+                                    max_indegree=self.max_indegree)
+        one_way = np.argwhere(knowledge.required_directed)
+        if len(one_way):
+            i, j = one_way[0]
             raise ValueError(
-                f"The pair ({data.names[i]!r}, {data.names[j]!r}) is both black-listed and "
-                f"white-listed."
+                f"white_list requires the direction {data.names[i]!r} -> {data.names[j]!r}, which "
+                f"GESStructure cannot guarantee (directions belong to the equivalence class): "
+                f"list both ({data.names[i]!r}, {data.names[j]!r}) and ({data.names[j]!r}, "
+                f"{data.names[i]!r}) to require the adjacency, or use HillClimbStructure."
             )
+        # unordered position pairs: a forbidden direction forbids the adjacency
+        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.forbidden | knowledge.forbidden.T, 1))}
+        fixed = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.required_adjacency, 1))}
         return phases, gaps, fixed
 
     # ------------------------------------------------------------- operators

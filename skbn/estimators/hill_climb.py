@@ -6,8 +6,8 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from skbn import _search
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
-from skbn.graph import _check_dag
+from skbn.estimators._base import _BaseStructureLearner
+from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -17,8 +17,11 @@ class HillClimbStructure(_BaseStructureLearner):
 
     Starting from ``start`` (default: the empty graph), every step looks at all legal
     single-edge moves -- add ``i -> j``, remove it, reverse it -- and applies one. A legal
-    move keeps the graph acyclic, respects ``max_indegree``, never adds a ``black_list``
-    edge and never removes or reverses a ``white_list`` / ``fixed_edges`` edge. The score
+    move keeps the graph acyclic and respects the background knowledge
+    (:mod:`skbn.knowledge`): it never adds a ``black_list`` edge or an edge from a later
+    ``tiers`` tier into an earlier one, never exceeds ``max_indegree``, and never removes a
+    ``white_list`` edge (nor reverses it, unless both directions are listed: then the pair
+    stays adjacent in either direction). The score
     is decomposable,
 
     .. math::
@@ -65,11 +68,12 @@ class HillClimbStructure(_BaseStructureLearner):
         Starting DAG (column labels); required edges are added to it.
     white_list : sequence of (parent, child), default=()
         Edges that must be in the graph (bnlearn's whitelist): present from the start,
-        never removed or reversed.
-    fixed_edges : sequence of (parent, child), default=()
-        Same as ``white_list`` (pgmpy's name); the two are merged.
+        never removed or reversed. Both ``(a, b)`` and ``(b, a)`` listed: ``a`` and ``b``
+        stay adjacent, in either direction (the edge may be reversed, never removed).
     black_list : sequence of (parent, child), default=()
-        Edges never added (the reverse direction stays allowed).
+        Edges never added (``(a, b)`` forbids ``a -> b`` only; list both to forbid the pair).
+    tiers : sequence of sequences of columns or None, default=None
+        No edge from a later tier into an earlier one (bnlearn's ``tiers2blacklist``).
     search : {"hill_climb", "tabu", "annealing", "first_improvement"}, default="hill_climb"
         Search strategy (see above).
     tabu_length : int, default=10
@@ -148,8 +152,8 @@ class HillClimbStructure(_BaseStructureLearner):
         "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
         "start": [None, list, tuple, np.ndarray],
         "white_list": [list, tuple, np.ndarray],
-        "fixed_edges": [list, tuple, np.ndarray],
         "black_list": [list, tuple, np.ndarray],
+        "tiers": [None, list, tuple],
         "search": [StrOptions({"hill_climb", "tabu", "annealing", "first_improvement"})],
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "tabu_patience": [Interval(Integral, 1, None, closed="left")],
@@ -170,8 +174,8 @@ class HillClimbStructure(_BaseStructureLearner):
         max_indegree=None,
         start=None,
         white_list=(),
-        fixed_edges=(),
         black_list=(),
+        tiers=None,
         search="hill_climb",
         tabu_length=10,
         tabu_patience=10,
@@ -193,8 +197,8 @@ class HillClimbStructure(_BaseStructureLearner):
         self.max_indegree = max_indegree
         self.start = start
         self.white_list = white_list
-        self.fixed_edges = fixed_edges
         self.black_list = black_list
+        self.tiers = tiers
         self.search = search
         self.tabu_length = tabu_length
         self.tabu_patience = tabu_patience
@@ -213,56 +217,13 @@ class HillClimbStructure(_BaseStructureLearner):
         self.parameter_ess = parameter_ess
 
     # ------------------------------------------------------------ constraints
-    def _edge_matrix(self, data, edges, what):
-        matrix = np.zeros((data.n_variables, data.n_variables), dtype=bool)
-        for parent, child in _edge_positions(edges, data.names, what):
-            matrix[parent, child] = True
-        return matrix
-
-    def _check_acyclic(self, data, matrix, what):
-        edges = [(data.names[i], data.names[j]) for i, j in np.argwhere(matrix)]
-        try:
-            _check_dag(data.names, edges)
-        except ValueError as error:
-            raise ValueError(f"{what}: {error}.") from None
-
     def _constraints(self, data):
-        p = data.n_variables
-        required = self._edge_matrix(data, self.white_list, "white_list")
-        required |= self._edge_matrix(data, self.fixed_edges, "fixed_edges")
-        forbidden = self._edge_matrix(data, self.black_list, "black_list")
-        both = np.argwhere(required & forbidden)
-        if len(both):
-            i, j = both[0]
-            raise ValueError(
-                f"Edge ({data.names[i]!r}, {data.names[j]!r}) is both required "
-                "(white_list/fixed_edges) and in black_list."
-            )
-        self._check_acyclic(data, required, "white_list/fixed_edges")
-        max_indegree = p if self.max_indegree is None else int(self.max_indegree)
-        self._check_indegree(data, required, max_indegree, "white_list/fixed_edges")
-        start = required.copy()
-        if self.start is not None:
-            given = self._edge_matrix(data, self.start, "start")
-            bad = np.argwhere(given & forbidden)
-            if len(bad):
-                i, j = bad[0]
-                raise ValueError(f"start edge ({data.names[i]!r}, {data.names[j]!r}) is in black_list.")
-            self._check_acyclic(data, given, "start")
-            start |= given
-            self._check_acyclic(data, start, "start with the required edges added")
-            self._check_indegree(data, start, max_indegree, "start")
-        return required, forbidden, max_indegree, start
-
-    @staticmethod
-    def _check_indegree(data, matrix, max_indegree, what):
-        indegree = matrix.sum(axis=0)
-        if indegree.max(initial=0) > max_indegree:
-            j = int(np.argmax(indegree))
-            raise ValueError(
-                f"{what} gives {data.names[j]!r} {int(indegree[j])} parents, more than "
-                f"max_indegree={max_indegree}."
-            )
+        """Required and forbidden edge matrices, in-degree bound and start DAG."""
+        knowledge = parse_knowledge(
+            data.names, white_list=self.white_list, black_list=self.black_list, tiers=self.tiers,
+            max_indegree=self.max_indegree, start=self.start,
+        )
+        return knowledge.required, knowledge.forbidden, knowledge.max_indegree, knowledge.initial_graph()
 
     # ------------------------------------------------------------------ search
     def _learn_structure(self, data):

@@ -6,22 +6,24 @@ import numpy as np
 
 from skbn._search import FamilyColumns, improves, tolerance
 from skbn.estimators._base import _BaseStructureLearner
+from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
 
-def k2_parents(columns, child, predecessors, max_parents):
+def k2_parents(columns, child, predecessors, max_parents, required=()):
     """Greedy K2 parent set of ``child`` among ``predecessors``; returns (parents, score).
 
-    Each round scores every remaining predecessor added to the current parents — one
-    :meth:`FamilyColumns.toggle_column` pass counts all candidate families at once — and
-    adds the best one while it improves the family score. Candidates are scanned in column
-    order; among candidates within the tie tolerance of the best, the first wins.
+    The parents start as ``required``. Each round scores every remaining predecessor
+    added to the current parents — one :meth:`FamilyColumns.toggle_column` pass counts all
+    candidate families at once — and adds the best one while it improves the family
+    score. Candidates are scanned in column order; among candidates within the tie
+    tolerance of the best, the first wins.
     """
-    parents = ()
+    parents = tuple(sorted(required))
     column = columns.toggle_column(child, parents)
     best = column[child]
-    candidates = sorted(predecessors)
+    candidates = sorted(set(predecessors) - set(parents))
     while len(parents) < max_parents and candidates:
         values = column[candidates]
         top = values.max()
@@ -37,15 +39,28 @@ def k2_parents(columns, child, predecessors, max_parents):
 
 class K2Structure(_BaseStructureLearner):
     """K2 structure search: each variable takes, greedily, the predecessors in ``ordering``
-    that most increase its family score, until none improves it or ``max_parents`` is reached.
+    that most increase its family score, until none improves it or ``max_indegree`` is
+    reached.
+
+    Background knowledge (:mod:`skbn.knowledge`): the candidate parents of a variable are
+    its predecessors in ``ordering`` minus the forbidden ones (``black_list``, ``tiers``);
+    its required parents (``white_list``) are always taken, the greedy search starting
+    from them. A white-listed pair listed both ways is oriented by the ordering; a one-way
+    white-listed edge against the ordering is an error.
 
     Parameters
     ----------
     ordering : sequence of column labels or None, default=None
         Variable ordering (parents only come earlier); default the column order. With a
         target fitted through ``y`` the target may be named or is placed first.
-    max_parents : int or None, default=None
+    max_indegree : int or None, default=None
         Upper bound on each family's number of parents.
+    white_list : sequence of (parent, child), default=()
+        Required edges (both directions listed: the ordering picks the direction).
+    black_list : sequence of (parent, child), default=()
+        Forbidden edges.
+    tiers : sequence of sequences of columns or None, default=None
+        No edge from a later tier into an earlier one.
     scorer : str or BaseScore, default="k2"
         Any decomposable score ("k2", "bdeu", "bic", "aic", or an object).
     categories, handle_unknown, target, parameter_estimator, parameter_ess
@@ -79,7 +94,10 @@ class K2Structure(_BaseStructureLearner):
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
         "ordering": [None, list, tuple, np.ndarray],
-        "max_parents": [None, Interval(Integral, 0, None, closed="left")],
+        "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
+        "white_list": [list, tuple, np.ndarray],
+        "black_list": [list, tuple, np.ndarray],
+        "tiers": [None, list, tuple],
         "scorer": "no_validation",
     }
 
@@ -87,7 +105,10 @@ class K2Structure(_BaseStructureLearner):
         self,
         *,
         ordering=None,
-        max_parents=None,
+        max_indegree=None,
+        white_list=(),
+        black_list=(),
+        tiers=None,
         scorer="k2",
         categories="auto",
         handle_unknown="error",
@@ -96,7 +117,10 @@ class K2Structure(_BaseStructureLearner):
         parameter_ess=1.0,
     ):
         self.ordering = ordering
-        self.max_parents = max_parents
+        self.max_indegree = max_indegree
+        self.white_list = white_list
+        self.black_list = black_list
+        self.tiers = tiers
         self.scorer = scorer
         self.categories = categories
         self.handle_unknown = handle_unknown
@@ -126,11 +150,30 @@ class K2Structure(_BaseStructureLearner):
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
         order = self._order(data)
-        max_parents = data.n_variables if self.max_parents is None else self.max_parents
+        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
+                                    tiers=self.tiers, max_indegree=self.max_indegree)
+        position_of = np.argsort(order)
+        against = np.argwhere(knowledge.required_directed & (position_of[:, None] > position_of[None, :]))
+        if len(against):
+            i, j = against[0]
+            raise ValueError(
+                f"white_list requires {data.names[i]!r} -> {data.names[j]!r}, but the ordering "
+                f"puts {data.names[j]!r} before {data.names[i]!r}."
+            )
+        # required adjacencies, oriented by the ordering
+        required = knowledge.required_adjacency & (position_of[:, None] < position_of[None, :])
+        crowded = np.flatnonzero(required.sum(axis=0) > knowledge.max_indegree)
+        if len(crowded):
+            raise ValueError(
+                f"white_list gives {data.names[crowded[0]]!r} {int(required[:, crowded[0]].sum())} "
+                f"parents in this ordering, more than max_indegree={knowledge.max_indegree}."
+            )
         columns = FamilyColumns(data, self.scorer_)
         edges, total = [], 0.0
         for position, child in enumerate(order):
-            parents, value = k2_parents(columns, child, order[:position], max_parents)
+            allowed = set(order[:position]) & set(knowledge.allowed_parents(child).tolist())
+            parents, value = k2_parents(columns, child, allowed, knowledge.max_indegree,
+                                        np.flatnonzero(required[:, child]).tolist())
             edges.extend((p, child) for p in sorted(parents))
             total += value
         self.ordering_ = [data.names[i] for i in order]
