@@ -8,6 +8,7 @@ from skbn.estimators import (
     GESStructure,
     HillClimbStructure,
     K2Structure,
+    MMHCStructure,
     PCStructure,
 )
 from skbn.network import DiscreteBayesianNetwork
@@ -20,6 +21,7 @@ __all__ = [
     "GESStructure",
     "HillClimbStructure",
     "K2Structure",
+    "MMHCStructure",
     "PCStructure",
     "__version__",
 ]

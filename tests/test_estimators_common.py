@@ -12,7 +12,16 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.utils.estimator_checks import check_dataframe_column_names_consistency, parametrize_with_checks
 
-from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, HillClimbStructure, K2Structure, PCStructure
+from skbn import (
+    ChowLiuTree,
+    ExactStructure,
+    FixedStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    MMHCStructure,
+    PCStructure,
+)
 from skbn.citests import GTest
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
@@ -27,6 +36,7 @@ ESTIMATORS = [
     ExactStructure(scorer="bic"),
     FixedStructure(edges=((0, 1),)),
     PCStructure(ci_test=GTest(alpha=0.01)),
+    MMHCStructure(),
 ]
 
 # No expected failures: every check that applies passes (check_array_api_input skips itself

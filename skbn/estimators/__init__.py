@@ -6,6 +6,7 @@ from skbn.estimators.fixed import FixedStructure
 from skbn.estimators.ges import GESStructure
 from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.estimators.k2 import K2Structure
+from skbn.estimators.mmhc import MMHCStructure
 from skbn.estimators.pc import PCStructure
 
-__all__ = ["ChowLiuTree", "ExactStructure", "FixedStructure", "GESStructure", "HillClimbStructure", "K2Structure", "PCStructure"]
+__all__ = ["ChowLiuTree", "ExactStructure", "FixedStructure", "GESStructure", "HillClimbStructure", "K2Structure", "MMHCStructure", "PCStructure"]

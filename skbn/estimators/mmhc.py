@@ -1,0 +1,251 @@
+"""Max-min hill climbing: a hybrid learner (restrict by CI tests, maximise a score)."""
+
+from itertools import combinations
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+
+from skbn._counting import contingency_tables, n_configurations, pairwise_tables
+from skbn.citests import resolve_ci_test
+from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators.hill_climb import HillClimbStructure
+from skbn.estimators.pc import PCStructure
+from skbn.knowledge import parse_knowledge
+from skbn.utils._sklearn_compat import Interval, StrOptions
+
+
+class MMHCStructure(_BaseStructureLearner):
+    r"""Hybrid structure learning: a CI-test skeleton restricts a score-based search.
+
+    1. **Restrict** (``restrict="mmpc"``): for every variable :math:`T`, max-min parents
+       and children (MMPC, Tsamardinos, Brown & Aliferis 2006). The forward phase adds to
+       the candidate set :math:`\mathrm{CPC}` the variable :math:`X` of largest minimum
+       association :math:`\min_{S \subseteq \mathrm{CPC}} \mathrm{assoc}(X; T \mid S)`
+       (association: smaller p-value, then larger statistic, of ``ci_test``); a variable
+       found independent of :math:`T` given a subset is dropped for good. The backward
+       phase removes every :math:`X \in \mathrm{CPC}` independent of :math:`T` given a
+       subset of the rest. Conditioning sets have at most ``max_cond_vars`` variables;
+       results are cached by (pair, set), so the runs for ``T`` and ``X`` share tests.
+       Symmetry correction: ``X - T`` is kept only if ``X`` is in ``T``'s set *and* ``T``
+       in ``X``'s. With ``restrict="pc"`` the skeleton of :class:`PCStructure` is used.
+    2. **Maximise**: :class:`HillClimbStructure` (``search="hill_climb"`` or ``"tabu"``)
+       with every pair outside the skeleton black-listed both ways, merged with the
+       user's knowledge (:mod:`skbn.knowledge`); white-listed pairs are never cut.
+
+    bnlearn's ``mmhc`` is the same pair (its defaults: mutual-information test at
+    ``alpha=0.05``, hill climbing on BIC), and so are the defaults here.
+
+    Parameters
+    ----------
+    restrict : {"mmpc", "pc"}, default="mmpc"
+        Restrict phase.
+    ci_test : str or BaseCITest, default="g_test"
+        CI test of the restrict phase ("g_test", "chi_square", "bayes_factor" or an
+        object such as ``GTest(alpha=0.01)``).
+    max_cond_vars : int or None, default=None
+        Largest conditioning set of the restrict phase (None: no bound).
+    scorer : str or BaseScore, default="bic"
+        Score of the maximise phase.
+    search : {"hill_climb", "tabu"}, default="hill_climb"
+    tabu_length, tabu_patience, max_iter
+        See :class:`HillClimbStructure`.
+    max_indegree, white_list, black_list, tiers
+        Background knowledge, as in :class:`HillClimbStructure`.
+    n_jobs : int or None, default=None
+        Accepted for API symmetry; results never depend on it.
+    verbose : int, default=0
+    categories, handle_unknown, target, parameter_estimator, parameter_ess
+        See :class:`skbn.estimators._base._BaseStructureLearner`.
+
+    Attributes
+    ----------
+    skeleton_ : list of (u, v)
+        Pairs kept by the restrict phase (``u`` before ``v`` in column order), white-listed
+        pairs included.
+    n_tests_ : int
+        Number of distinct CI tests run by the restrict phase.
+    edges_, network_, score_, n_iter_, trace_, scorer_, ci_test_
+        As in :class:`HillClimbStructure` / :class:`PCStructure`.
+    categories_, classes_, n_features_in_, feature_names_in_
+
+    References
+    ----------
+    I. Tsamardinos, L. E. Brown and C. F. Aliferis (2006), "The max-min hill-climbing
+    Bayesian network structure learning algorithm", Machine Learning 65.
+
+    Examples
+    --------
+    >>> from skbn import MMHCStructure
+    >>> from skbn.datasets import sample_asia
+    >>> model = MMHCStructure().fit(sample_asia(5000, random_state=0))
+    >>> ("smoke", "lung") in model.skeleton_
+    True
+    >>> len(model.edges_) <= len(model.skeleton_)   # every edge is a kept pair
+    True
+    """
+
+    _parameter_constraints = {
+        **_BaseStructureLearner._parameter_constraints,
+        "restrict": [StrOptions({"mmpc", "pc"})],
+        "ci_test": "no_validation",
+        "max_cond_vars": [None, Interval(Integral, 0, None, closed="left")],
+        "scorer": "no_validation",
+        "search": [StrOptions({"hill_climb", "tabu"})],
+        "tabu_length": [Interval(Integral, 0, None, closed="left")],
+        "tabu_patience": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [None, Interval(Integral, 0, None, closed="left")],
+        "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
+        "white_list": [list, tuple, np.ndarray],
+        "black_list": [list, tuple, np.ndarray],
+        "tiers": [None, list, tuple],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, *, restrict="mmpc", ci_test="g_test", max_cond_vars=None, scorer="bic",
+                 search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,
+                 max_indegree=None, white_list=(), black_list=(), tiers=None, n_jobs=None,
+                 verbose=0, categories="auto", handle_unknown="error", target=None,
+                 parameter_estimator="bayes", parameter_ess=1.0):
+        self.restrict = restrict
+        self.ci_test = ci_test
+        self.max_cond_vars = max_cond_vars
+        self.scorer = scorer
+        self.search = search
+        self.tabu_length = tabu_length
+        self.tabu_patience = tabu_patience
+        self.max_iter = max_iter
+        self.max_indegree = max_indegree
+        self.white_list = white_list
+        self.black_list = black_list
+        self.tiers = tiers
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.categories = categories
+        self.handle_unknown = handle_unknown
+        self.target = target
+        self.parameter_estimator = parameter_estimator
+        self.parameter_ess = parameter_ess
+
+    def _learn_structure(self, data):
+        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
+                                    tiers=self.tiers, max_indegree=self.max_indegree)
+        self.ci_test_ = resolve_ci_test(self.ci_test)
+        if self.restrict == "mmpc":
+            adjacency, self.n_tests_ = _mmpc_skeleton(data, self.ci_test_, self.max_cond_vars,
+                                                      knowledge.forbidden_adjacency)
+        else:
+            adjacency, self.n_tests_ = self._pc_skeleton(data)
+        adjacency |= knowledge.required_adjacency
+        self.skeleton_ = [(data.names[i], data.names[j]) for i, j in np.argwhere(np.triu(adjacency, 1))]
+        cut = np.argwhere(~adjacency & ~np.eye(data.n_variables, dtype=bool))
+        search = HillClimbStructure(
+            scorer=self.scorer, search=self.search, tabu_length=self.tabu_length,
+            tabu_patience=self.tabu_patience, max_iter=self.max_iter, max_indegree=self.max_indegree,
+            white_list=self.white_list, tiers=self.tiers, verbose=self.verbose,
+            black_list=list(self.black_list) + [(data.names[i], data.names[j]) for i, j in cut],
+        )
+        edges = search._learn_structure(data)
+        self.scorer_, self.score_ = search.scorer_, search.score_
+        self.n_iter_, self.trace_ = search.n_iter_, search.trace_
+        return edges
+
+    def _pc_skeleton(self, data):
+        frame = pd.DataFrame({name: data.codes[:, j] for j, name in enumerate(data.names)})
+        pc = PCStructure(ci_test=self.ci_test, max_cond_vars=self.max_cond_vars).fit(frame)
+        position = {name: j for j, name in enumerate(data.names)}
+        adjacency = np.zeros((data.n_variables, data.n_variables), dtype=bool)
+        for u, v in list(pc.directed_edges_) + list(pc.undirected_edges_):
+            adjacency[position[u], position[v]] = adjacency[position[v], position[u]] = True
+        return adjacency, pc.n_tests_
+
+
+def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded):
+    """Symmetric adjacency of MMPC with the AND symmetry correction, and the test count."""
+    p = data.n_variables
+    tests = _CachedTests(data, ci_test)
+    limit = p if max_cond_vars is None else max_cond_vars
+    found = np.zeros((p, p), dtype=bool)
+    for target in range(p):
+        candidates = [x for x in range(p) if x != target and not excluded[x, target]]
+        found[target, _mmpc(target, candidates, tests, limit)] = True
+    return found & found.T, len(tests.cache)
+
+
+class _CachedTests:
+    """CI tests ``x _||_ target | S``, cached by ``(min, max, sorted S)`` and run in batches.
+
+    The tables come from the counting engine (:func:`skbn._counting.pairwise_tables` for
+    every unconditional pair at once, :func:`skbn._counting.contingency_tables` for a
+    conditional one); the tests of one batch (same target and set) are evaluated together
+    by the plug-in, one call per table shape.
+    """
+
+    def __init__(self, data, ci_test):
+        self.data, self.ci_test, self.cache = data, ci_test, {}
+        self.cards = np.asarray(data.cardinalities, dtype=np.int64)
+        if ci_test.from_counts and data.n_variables > 1:
+            gram, offsets = pairwise_tables(data.codes, self.cards)
+            pairs = list(combinations(range(data.n_variables), 2))
+            tables = [gram[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]][None] for i, j in pairs]
+            self._run([(i, j, ()) for i, j in pairs], tables)
+
+    def _run(self, keys, tables):
+        """Test the ``keys`` ``(x, y, S)`` from their stratified tables, by table shape."""
+        shapes = [t.shape[1:] for t in tables]
+        for shape in sorted(set(shapes)):
+            members = [k for k, s in enumerate(shapes) if s == shape]
+            stack = np.concatenate([tables[k] for k in members]).astype(np.float64)
+            group = np.repeat(np.arange(len(members)), [len(tables[k]) for k in members])
+            n_strata = np.array([n_configurations(self.cards, keys[k][2]) for k in members], dtype=float)
+            statistic, pvalue, _, independent = self.ci_test._test_batch(stack, group, len(members), n_strata)
+            for position, k in enumerate(members):
+                self.cache[keys[k]] = (float(pvalue[position]), float(statistic[position]),
+                                       bool(independent[position]))
+
+    def __call__(self, target, requests):
+        """``(pvalue, statistic, independent)`` of ``x _||_ target | S`` per ``(x, S)``."""
+        keys = [(min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
+        missing = sorted({key for key in keys if key not in self.cache})
+        if missing and self.ci_test.from_counts:
+            self._run(missing, [contingency_tables(self.data.codes, self.cards, *key) for key in missing])
+        for key in missing:
+            if key not in self.cache:  # oracle tests answer from variable identities
+                result = self.ci_test.test_variables(self.data, *key)
+                self.cache[key] = (result.pvalue, result.statistic, result.independent)
+        return [self.cache[key] for key in keys]
+
+
+def _association(result):
+    """Larger = more strongly associated: smaller p-value, then larger statistic."""
+    return (-result[0], result[1])
+
+
+def _mmpc(target, candidates, tests, limit):
+    """MMPC(target): candidate parents and children, forward then backward phase."""
+    cpc = []
+    level_zero = tests(target, [(x, ()) for x in candidates])
+    min_assoc = {x: _association(r) for x, r in zip(candidates, level_zero) if not r[2]}
+    while min_assoc:  # forward: add the max-min associated variable
+        best = max(min_assoc, key=lambda x: (min_assoc[x], -x))
+        del min_assoc[best]
+        # the new conditioning sets are those holding ``best``: test them all in one batch
+        sets = [rest + (best,) for size in range(min(len(cpc), limit - 1) + 1)
+                for rest in combinations(cpc, size)]
+        requests = [(x, subset) for x in sorted(min_assoc) for subset in sets]
+        for (x, _), result in zip(requests, tests(target, requests)):
+            if x not in min_assoc:
+                continue
+            if result[2]:
+                del min_assoc[x]  # independent given a subset: never a neighbour
+            else:
+                min_assoc[x] = min(min_assoc[x], _association(result))
+        cpc.append(best)
+    for x in list(cpc):  # backward: drop variables independent given a subset of the rest
+        others = [c for c in cpc if c != x]
+        requests = [(x, rest) for size in range(min(len(others), limit) + 1)
+                    for rest in combinations(others, size)]
+        if any(result[2] for result in tests(target, requests)):
+            cpc.remove(x)
+    return sorted(cpc)
