@@ -19,7 +19,8 @@ bnlearn's ``mmhc`` on this machine (references from the issue): 0.13 s ALARM 10k
 import argparse
 import time
 
-from _common import SHARED_NETWORKS, best_time  # noqa: F401 (path setup)
+from _common import SHARED_NETWORKS, best_time
+
 from skbn import HillClimbStructure, MMHCStructure
 from skbn._data import encode_fit
 from skbn.citests import resolve_ci_test

@@ -157,8 +157,14 @@ def test_errors_name_the_parameter(kwargs, message):
 
 
 # ------------------------------------------------------------------ every learner honours it
-from skbn import ChowLiuTree, ExactStructure, GESStructure, HillClimbStructure, K2Structure  # noqa: E402
-from skbn.datasets import sample_asia  # noqa: E402
+from skbn import (
+    ChowLiuTree,
+    ExactStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+)
+from skbn.datasets import sample_asia
 
 ORDER = ["asia", "smoke", "tub", "lung", "bronc", "either", "xray", "dysp"]
 WHITE = [("asia", "smoke"), ("tub", "dysp")]  # not edges of ASIA: the learner must add them
@@ -252,9 +258,9 @@ def test_learner_specific_contradictions(make, message, asia_data):
 
 def test_exact_with_knowledge_is_the_best_allowed_dag():
     """Brute force over every DAG on 4 nodes that honours the knowledge."""
+    from skbn._data import encode_fit
     from skbn.graph import is_acyclic
     from skbn.scores import BIC, FamilyScoreCache
-    from skbn._data import encode_fit
 
     X = sample_asia(2000, random_state=1)[["smoke", "lung", "bronc", "dysp"]]
     names = list(X.columns)
