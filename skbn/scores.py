@@ -35,6 +35,7 @@ __all__ = [
     "AIC",
     "LogLikelihood",
     "FamilyScoreCache",
+    "check_bounded_likelihood",
     "resolve_scorer",
 ]
 
@@ -103,6 +104,8 @@ class BaseScore(BaseEstimator):
     """
 
     score_equivalent = False
+    #: True for scores whose optimum is the complete DAG (searches then need max_indegree).
+    unbounded_without_max_indegree = False
     _parameter_constraints = {"edge_penalty": [Interval(Real, 0, None, closed="left")]}
 
     def __init__(self, edge_penalty=0.0):
@@ -329,6 +332,7 @@ class LogLikelihood(BaseScore):
     """
 
     score_equivalent = True
+    unbounded_without_max_indegree = True
 
     def _data_score(self, counts, n_parent_configs):
         return _log_likelihood(counts)
@@ -393,6 +397,17 @@ _ALIASES = {
     "loglik": LogLikelihood,
     "log_likelihood": LogLikelihood,
 }
+
+
+def check_bounded_likelihood(scorer, max_indegree, learner):
+    """Refuse a score whose optimum is the complete DAG when the search has no in-degree
+    bound: the maximised log-likelihood never decreases when a parent is added."""
+    if getattr(scorer, "unbounded_without_max_indegree", False) and max_indegree is None:
+        raise ValueError(
+            f"{learner}: scorer={type(scorer).__name__} (maximised log-likelihood) never "
+            f"decreases when a parent is added, so without max_indegree the best graph is "
+            f"complete; set max_indegree (e.g. max_indegree=2) or use 'bic' / 'bdeu'."
+        )
 
 
 def resolve_scorer(scorer):

@@ -249,3 +249,12 @@ def test_n_jobs_identical_with_pruning():
     a = ExactStructure(scorer="bic", n_jobs=1).fit(X)
     b = ExactStructure(scorer="bic", n_jobs=2).fit(X)
     assert a.edges_ == b.edges_ and a.score_ == b.score_ and a.n_families_ == b.n_families_
+
+
+def test_log_likelihood_needs_max_indegree_and_no_scratch_left():
+    X = random_data(4, 100, seed=0)
+    with pytest.raises(ValueError, match="max_indegree"):
+        ExactStructure(scorer="loglik").fit(X)
+    model = ExactStructure(scorer="loglik", max_indegree=1).fit(X)
+    params = set(model.get_params())
+    assert {k for k in vars(model) if k not in params and not k.endswith("_")} == {"_target_index"}

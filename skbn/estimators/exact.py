@@ -11,7 +11,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from skbn._counting import DistinctRows
 from skbn.estimators._base import _BaseStructureLearner
 from skbn._search import TIE_TOLERANCE, improves
-from skbn.scores import FamilyScoreCache, resolve_scorer
+from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
 __all__ = ["ExactStructure", "exact_memory_bytes"]
@@ -160,8 +160,9 @@ class ExactStructure(_BaseStructureLearner):
     with :math:`F(\emptyset) = 0`. The steps are (1) local scores :math:`s_v(S)` of every
     family with :math:`|S| \le` ``max_indegree``: parent sets are visited depth first
     (extending the distinct rows' configuration ids by one radix digit per added parent)
-    and, for each set, every child outside it is counted by ONE weighted ``bincount`` over
-    the distinct rows and scored by one vectorised pass; families that provably cannot
+    and, for each set, every child outside it is counted in one weighted pass over the
+    distinct rows of the data (:class:`skbn._counting.DistinctRows`, row weights summed)
+    and scored in one batch (:meth:`skbn.scores.BaseScore.local_scores`); families that provably cannot
     beat a subset are skipped (upper bounds below); (2) best parent sets
     :math:`\mathrm{bps}_v` by a vectorised subset-max over the bits; (3) best sinks
     :math:`F(W)` layer by layer over subset size; (4) the optimal network, peeling the best
@@ -170,17 +171,15 @@ class ExactStructure(_BaseStructureLearner):
     :func:`exact_memory_bytes`), about 115 MB for 20 variables, 2.1 GB for 24 and 4.3 GB
     for 25 (twice the first term while ``n_jobs > 1`` workers hand their tables back).
 
-    Pruning keeps optimality: :math:`s_v(T) \le U_v(T)` with
-    :math:`U_v = -m_T \log r_v` for BDeu and K2 (:math:`m_T` observed parent
-    configurations; each contributes a Dirichlet-multinomial log-probability of at most
-    :math:`-\log r_v`, as its first child value has probability :math:`1/r_v`; a bound of the
-    kind used by de Campos & Ji 2011) and :math:`U_v = -\mathrm{penalty}_v(T)` for
-    BIC, AIC and the log-likelihood (the log-likelihood is at most 0), minus the
-    ``edge_penalty`` term. :math:`U_v` never increases when parents are added, so once
-    it falls below the score of a subset of :math:`T` (one on the depth-first path to
+    Pruning keeps optimality: the score's upper bound
+    (:meth:`skbn.scores.BaseScore.upper_bounds`) gives :math:`s_v(S) \le U_v(T)` for every
+    :math:`S \supseteq T` -- e.g. :math:`-m_T \log r_v` for the Bayesian Dirichlet scores
+    with :math:`m_T` observed parent configurations (de Campos & Ji 2011) or
+    :math:`-\mathrm{penalty}_v(T)` for the penalised log-likelihoods. Once :math:`U_v(T)`
+    falls below the score of a subset of :math:`T` (one on the depth-first path to
     :math:`T`), no superset of :math:`T` can be a best parent set and none is counted.
-    Every :math:`\mathrm{bps}_v` value, hence the network, is the unpruned one. Other
-    scorers are counted in full.
+    Every :math:`\mathrm{bps}_v` value, hence the network, is the unpruned one. Scores
+    without a bound are counted in full.
 
     Determinism: a sink replaces the incumbent only if it improves by more than
     ``skbn._search.improves``' tolerance (the lowest column index wins ties); the parent
@@ -276,6 +275,7 @@ class ExactStructure(_BaseStructureLearner):
 
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
+        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         limit = _parse_memory(self.max_memory)
         p = data.n_variables
         needed = exact_memory_bytes(p)
