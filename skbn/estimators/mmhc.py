@@ -52,8 +52,6 @@ class MMHCStructure(_BaseStructureLearner):
         See :class:`HillClimbStructure`.
     max_indegree, white_list, black_list, tiers
         Background knowledge, as in :class:`HillClimbStructure`.
-    n_jobs : int or None, default=None
-        Accepted for API symmetry; results never depend on it.
     verbose : int, default=0
     categories, handle_unknown, target, parameter_estimator, parameter_ess
         See :class:`skbn.estimators._base._BaseStructureLearner`.
@@ -99,14 +97,13 @@ class MMHCStructure(_BaseStructureLearner):
         "white_list": [list, tuple, np.ndarray],
         "black_list": [list, tuple, np.ndarray],
         "tiers": [None, list, tuple],
-        "n_jobs": [None, Integral],
         "verbose": ["verbose"],
     }
 
     def __init__(self, *, restrict="mmpc", ci_test="g_test", max_cond_vars=None, scorer="bic",
                  search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,
-                 max_indegree=None, white_list=(), black_list=(), tiers=None, n_jobs=None,
-                 verbose=0, categories="auto", handle_unknown="error", target=None,
+                 max_indegree=None, white_list=(), black_list=(), tiers=None, verbose=0,
+                 categories="auto", handle_unknown="error", target=None,
                  parameter_estimator="bayes", parameter_ess=1.0):
         self.restrict = restrict
         self.ci_test = ci_test
@@ -120,7 +117,6 @@ class MMHCStructure(_BaseStructureLearner):
         self.white_list = white_list
         self.black_list = black_list
         self.tiers = tiers
-        self.n_jobs = n_jobs
         self.verbose = verbose
         self.categories = categories
         self.handle_unknown = handle_unknown
@@ -176,9 +172,9 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded):
 class _CachedTests:
     """CI tests ``x _||_ target | S``, cached by ``(min, max, sorted S)`` and run in batches.
 
-    The tables come from the counting engine (:func:`skbn._counting.pairwise_tables` for
-    every unconditional pair at once, :func:`skbn._counting.contingency_tables` for a
-    conditional one); the tests of one batch (same target and set) are evaluated together
+    The tables come from the counting engine, weighted by ``sample_weight``
+    (:func:`skbn._counting.pairwise_tables` for every unconditional pair at once,
+    :func:`skbn._counting.contingency_tables` for a conditional one); the tests of one batch (same target and set) are evaluated together
     by the plug-in, one call per table shape.
     """
 
@@ -186,7 +182,7 @@ class _CachedTests:
         self.data, self.ci_test, self.cache = data, ci_test, {}
         self.cards = np.asarray(data.cardinalities, dtype=np.int64)
         if ci_test.from_counts and data.n_variables > 1:
-            gram, offsets = pairwise_tables(data.codes, self.cards)
+            gram, offsets = pairwise_tables(data.codes, self.cards, weights=data.weights)
             pairs = list(combinations(range(data.n_variables), 2))
             tables = [gram[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]][None] for i, j in pairs]
             self._run([(i, j, ()) for i, j in pairs], tables)
@@ -209,7 +205,8 @@ class _CachedTests:
         keys = [(min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
         missing = sorted({key for key in keys if key not in self.cache})
         if missing and self.ci_test.from_counts:
-            self._run(missing, [contingency_tables(self.data.codes, self.cards, *key) for key in missing])
+            self._run(missing, [contingency_tables(self.data.codes, self.cards, *key, weights=self.data.weights)
+                                for key in missing])
         for key in missing:
             if key not in self.cache:  # oracle tests answer from variable identities
                 result = self.ci_test.test_variables(self.data, *key)
