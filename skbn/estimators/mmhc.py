@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from skbn._counting import contingency_tables, n_configurations, pairwise_tables
+from skbn._counting import FamilyCounter, contingency_tables, extend_ids, n_configurations, table_from_ids
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.estimators.hill_climb import HillClimbStructure
@@ -172,20 +172,34 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded):
 class _CachedTests:
     """CI tests ``x _||_ target | S``, cached by ``(min, max, sorted S)`` and run in batches.
 
-    The tables come from the counting engine, weighted by ``sample_weight``
-    (:func:`skbn._counting.pairwise_tables` for every unconditional pair at once,
-    :func:`skbn._counting.contingency_tables` for a conditional one); the tests of one batch (same target and set) are evaluated together
+    The tables come from the counting engine, weighted by ``sample_weight``: every
+    unconditional pair at once from the one-hot Gram matrix, a conditional one from the
+    configuration ids of the set (cached by :class:`skbn._counting.FamilyCounter`)
+    extended by ``x``, counted against ``y``; the tests of one batch (same target and set) are evaluated together
     by the plug-in, one call per table shape.
     """
 
     def __init__(self, data, ci_test):
         self.data, self.ci_test, self.cache = data, ci_test, {}
-        self.cards = np.asarray(data.cardinalities, dtype=np.int64)
+        self.counter = FamilyCounter(data)
+        self.cards = self.counter.cardinalities
         if ci_test.from_counts and data.n_variables > 1:
-            gram, offsets = pairwise_tables(data.codes, self.cards, weights=data.weights)
+            gram, offsets = self.counter.pairwise()
             pairs = list(combinations(range(data.n_variables), 2))
             tables = [gram[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]][None] for i, j in pairs]
             self._run([(i, j, ()) for i, j in pairs], tables)
+
+    def _tables(self, x, y, subset):
+        """Stratified table ``N[s, a, b]`` of ``x, y | subset`` (observed strata only),
+        from the cached configuration ids of ``subset`` extended by ``x``."""
+        ids, n_ids = self.counter.config_ids(subset)
+        ids, n_ids = extend_ids(ids, n_ids, self.counter.codes, self.cards, x)
+        r_x, r_y = int(self.cards[x]), int(self.cards[y])
+        table = table_from_ids(ids, n_ids, self.counter.codes[:, y], r_y, self.counter.weights)
+        if table.shape[0] != n_ids:  # rows compressed: the strata layout is lost
+            return contingency_tables(self.counter.codes, self.cards, x, y, subset, weights=self.counter.weights)
+        table = table.reshape(-1, r_x, r_y)
+        return table[table.sum(axis=(1, 2)) > 0] if len(table) > 1 else table
 
     def _run(self, keys, tables):
         """Test the ``keys`` ``(x, y, S)`` from their stratified tables, by table shape."""
@@ -205,8 +219,7 @@ class _CachedTests:
         keys = [(min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
         missing = sorted({key for key in keys if key not in self.cache})
         if missing and self.ci_test.from_counts:
-            self._run(missing, [contingency_tables(self.data.codes, self.cards, *key, weights=self.data.weights)
-                                for key in missing])
+            self._run(missing, [self._tables(*key) for key in missing])
         for key in missing:
             if key not in self.cache:  # oracle tests answer from variable identities
                 result = self.ci_test.test_variables(self.data, *key)
