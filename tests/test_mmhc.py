@@ -103,3 +103,4 @@ def test_integer_weights_equal_repeated_rows():
     assert weighted.skeleton_ == plain.skeleton_ and weighted.edges_ == plain.edges_
     assert weighted.n_tests_ == plain.n_tests_
     assert weighted.score_ == pytest.approx(plain.score_, rel=1e-9)
+

@@ -374,7 +374,7 @@ class ExactStructure(_BaseStructureLearner):
 
         if self.verbose:
             print(f"[ExactStructure] local scores: {time.perf_counter() - started:.2f} s")
-        if not knowledge.is_empty:
+        if knowledge.required.any() or (knowledge.forbidden.sum() > p):  # beyond the diagonal
             _restrict_to_knowledge(bps, knowledge, k, FamilyScoreCache(data, self.scorer_).local_score)
         # (2) best parent set within each candidate set: superset-max over each bit
         for table in bps:
