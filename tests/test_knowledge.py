@@ -281,3 +281,56 @@ def test_exact_with_knowledge_is_the_best_allowed_dag():
         best = max(best, sum(cache.local_score(v, list(np.flatnonzero(A[:, v]))) for v in range(4)))
     assert model.score_ == pytest.approx(best, rel=1e-9)
     assert knowledge.violations(_adjacency(model, names)) == []
+
+
+def test_hill_climbing_moves_are_exactly_the_legal_ones():
+    """Every move the delta engine allows leads to a DAG that honours the knowledge, and
+    every single-edge change to such a DAG that keeps required pairs adjacent is allowed
+    (brute force from the definitions; a two-way white-listed pair may be reversed)."""
+    from skbn import _search
+    from skbn._data import encode_fit
+    from skbn.graph import is_acyclic
+    from skbn.scores import BIC
+
+    X = sample_asia(500, random_state=2)[["asia", "smoke", "tub", "lung", "either"]]
+    names = list(X.columns)
+    knowledge = parse_knowledge(names, white_list=[("smoke", "lung"), ("tub", "either"), ("either", "tub")],
+                                black_list=[("asia", "lung")], tiers=[["asia"], ["either"]], max_indegree=2)
+    data, _ = encode_fit(X, "auto")
+    engine = _search.DeltaEngine(data, BIC(), knowledge.required, knowledge.forbidden, knowledge.max_indegree)
+    engine.start(knowledge.initial_graph())
+    rng = np.random.RandomState(0)
+    p = len(names)
+    for _ in range(15):
+        deltas = engine.deltas()
+        allowed = set()
+        for kind, i, j in itertools.product(range(3), range(p), range(p)):
+            if np.isfinite(deltas[i, j, kind]):
+                B = engine.A.copy()
+                B[i, j] = kind == _search.ADD
+                if kind == _search.REVERSE:
+                    B[j, i] = True
+                allowed.add(B.tobytes())
+        expected = set()
+        for i, j in itertools.permutations(range(p), 2):
+            for B in _one_change(engine.A, i, j):
+                if (is_acyclic(range(p), list(zip(*np.nonzero(B)))) and not knowledge.violations(B)):
+                    expected.add(B.tobytes())
+        assert allowed == expected
+        assert not knowledge.violations(engine.A)
+        _search.perturb(engine, 1, rng)
+
+
+def _one_change(A, i, j):
+    """The graphs one add / remove / reverse of the pair (i, j) away from A."""
+    if A[i, j]:
+        B = A.copy()
+        B[i, j] = False
+        yield B
+        B = B.copy()
+        B[j, i] = True
+        yield B
+    elif not A[j, i]:
+        B = A.copy()
+        B[i, j] = True
+        yield B
