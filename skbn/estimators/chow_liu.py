@@ -66,25 +66,15 @@ def _score_gains(data, features, stratum, scorer):
     return upper + upper.T
 
 
-def maximum_spanning_tree(weights, root, forced=None, allowed=None):
+def maximum_spanning_tree(weights, root):
     """Edges (parent, child) of a maximum-weight spanning forest, oriented away from ``root``.
 
     Only positive weights are candidate edges. Uses scipy's minimum spanning tree on
     ``max(w) + 1 - w``; components not containing ``root`` are rooted at their smallest index.
-
-    Background knowledge: ``forced`` (symmetric bool) pairs are taken first whatever their
-    weight (Kruskal with the forced edges first: they get a cost below every other edge)
-    and ``allowed`` (symmetric bool) pairs are the only other candidates. A forced pair
-    missing from the result (they contain a cycle) is reported by the caller.
     """
     p = weights.shape[0]
-    candidates = weights > 0 if allowed is None else (weights > 0) & allowed
-    if forced is not None:
-        candidates |= forced
-    upper = np.triu(candidates, k=1)
-    shifted = np.where(upper, weights.max(initial=0.0) + 1.0 - weights, 0.0)
-    if forced is not None:
-        shifted[np.triu(forced, k=1)] = 0.5  # below every other cost (>= 1)
+    upper = np.triu(weights > 0, k=1)
+    shifted = np.where(upper, weights.max() + 1.0 - weights, 0.0)
     tree = minimum_spanning_tree(csr_matrix(shifted))
     tree = tree + tree.T
     edges, seen = [], np.zeros(p, dtype=bool)
@@ -97,30 +87,77 @@ def maximum_spanning_tree(weights, root, forced=None, allowed=None):
     return sorted(edges, key=lambda e: (e[1], e[0]))
 
 
-def orient_tree(edges, p, roots, forbidden):
-    """Orient the tree ``edges`` (pairs, any direction) of each component away from the
-    first root in ``roots`` whose orientation uses no ``forbidden`` direction; a component
-    with no such root keeps its first root and the caller reports the violation."""
-    tree = np.zeros((p, p), dtype=bool)
-    for u, v in edges:
-        tree[u, v] = tree[v, u] = True
-    graph = csr_matrix(tree.astype(np.int8))
-    oriented, seen = [], np.zeros(p, dtype=bool)
-    for first in roots:
-        if seen[first]:
+def maximum_branching(weights, allowed):
+    """Parents of a maximum-weight branching (a forest of arborescences): ``parent[v]`` is
+    ``-1`` (a root) or ``u`` with ``allowed[u, v]``, the parent graph is acyclic, and
+    ``sum_v weights[parent[v], v]`` (a root adds 0) is the largest possible.
+
+    Chu-Liu/Edmonds on a virtual root joined to every node by a 0-weight arc: each node
+    takes its best incoming arc; a cycle is contracted (arcs into it re-weighted by the
+    cycle arc they replace) and the problem solved again. Ties: the virtual root, then
+    the smallest index.
+    """
+    p = weights.shape[0]
+    W = np.full((p + 1, p + 1), -np.inf)
+    W[0, 1:] = 0.0
+    W[1:, 1:] = np.where(allowed, weights, -np.inf)
+    np.fill_diagonal(W, -np.inf)
+    parent = _edmonds(W)
+    return np.asarray(parent[1:]) - 1
+
+
+def _edmonds(W):
+    n = W.shape[0]
+    parent = [-1] + [int(np.argmax(W[:, v])) for v in range(1, n)]  # first maximum wins
+    cycle = _find_cycle(parent)
+    if cycle is None:
+        return parent
+    in_cycle = np.zeros(n, dtype=bool)
+    in_cycle[cycle] = True
+    outside = [v for v in range(n) if not in_cycle[v]]  # root 0 stays first
+    index = {v: k for k, v in enumerate(outside)}
+    c = len(outside)
+    W2 = np.full((c + 1, c + 1), -np.inf)
+    W2[:c, :c] = W[np.ix_(outside, outside)]
+    enter = {}
+    leave = {}
+    for u in outside:
+        gains = W[u, cycle] - W[[parent[v] for v in cycle], cycle]
+        k = int(np.argmax(gains))
+        W2[index[u], c] = gains[k]
+        enter[u] = cycle[k]
+    for v in outside:
+        k = int(np.argmax(W[cycle, v]))
+        W2[c, index[v]] = W[cycle[k], v]
+        leave[v] = cycle[k]
+    sub = _edmonds(W2)
+    result = list(parent)
+    for v in outside:
+        if v == 0:
             continue
-        members, _ = breadth_first_order(graph, first, directed=False)
-        seen[members] = True
-        choice = None
-        for root in [first] + sorted(int(m) for m in members if m != first):
-            order, predecessors = breadth_first_order(graph, root, directed=False)
-            candidate = [(int(predecessors[v]), int(v)) for v in order[1:]]
-            if choice is None or not any(forbidden[u, v] for u, v in candidate):
-                choice = candidate
-                if not any(forbidden[u, v] for u, v in candidate):
-                    break
-        oriented.extend(choice)
-    return sorted(oriented, key=lambda e: (e[1], e[0]))
+        u = sub[index[v]]
+        result[v] = leave[v] if u == c else outside[u]
+    u = outside[sub[c]]
+    result[enter[u]] = u
+    return result
+
+
+def _find_cycle(parent):
+    n = len(parent)
+    state = [0] * n  # 0 unseen, 1 on the current path, 2 done
+    for start in range(n):
+        path = []
+        v = start
+        while v != -1 and state[v] == 0:
+            state[v] = 1
+            path.append(v)
+            v = parent[v]
+        if v != -1 and state[v] == 1:
+            return path[path.index(v):]
+        for w in path:
+            state[w] = 2
+    return None
+
 
 
 class ChowLiuTree(_BaseStructureLearner):
@@ -134,14 +171,15 @@ class ChowLiuTree(_BaseStructureLearner):
     et al. (1997): the target is a parent of every feature and the tree over the features
     maximises the conditional mutual information given the target.
 
-    Background knowledge (:mod:`skbn.knowledge`): pairs forbidden both ways (``black_list``
-    both directions) are never tree edges; required adjacencies (``white_list``, either
-    direction) are forced into the tree first (Kruskal with forced edges first), the rest
-    of the tree maximising the weight. Each component is then oriented away from ``root``
-    (its smallest column when ``root`` is elsewhere) or, when that orientation breaks a
-    required direction, a one-way ``black_list`` entry or ``tiers``, away from the first
-    column (in column order) whose orientation breaks none. A required adjacency set with a
-    cycle, or a tree no root can orient, is an error naming the constraint broken.
+    Background knowledge (:mod:`skbn.knowledge`): the tree becomes the maximum-weight
+    *branching* (a forest of trees each oriented away from its root, every node with at most
+    one parent) among the arcs the knowledge allows -- no forbidden arc (``black_list``,
+    ``tiers``), no arc against a one-way ``white_list`` edge, no parent for a ``root`` you
+    give -- with the white-listed pairs taken whenever possible (they outweigh all other
+    arcs together). Chu-Liu/Edmonds (:func:`maximum_branching`) finds it exactly; without
+    constraints its weight is that of the maximum spanning tree. When the knowledge cannot
+    be met by a tree (two required parents of one node, a cycle of required pairs) ``fit``
+    raises, listing what is broken.
 
     Parameters
     ----------
@@ -258,20 +296,21 @@ class ChowLiuTree(_BaseStructureLearner):
                 )
         return edges
 
-    @staticmethod
-    def _knowledge_tree(data, knowledge, gains, features, root):
+    def _knowledge_tree(self, data, knowledge, gains, features, root):
         """Maximum spanning tree over ``features`` under the knowledge, oriented."""
         if knowledge.is_empty:
             return maximum_spanning_tree(gains, features.index(root))
         sub = np.ix_(features, features)
-        forced = knowledge.required_adjacency[sub]
-        allowed = ~knowledge.forbidden_adjacency[sub]
-        tree = maximum_spanning_tree(gains, features.index(root), forced, allowed)
-        start = features.index(root)
-        roots = [start] + [i for i in range(len(features)) if i != start]
-        # a direction is excluded when forbidden or against a one-way required edge
-        excluded = (knowledge.forbidden | knowledge.required_directed.T)[sub]
-        return orient_tree(tree, len(features), roots, excluded)
+        # an arc is allowed unless forbidden or against a one-way required edge; the
+        # root given by the user has no parent
+        allowed = ~(knowledge.forbidden | knowledge.required_directed.T)[sub]
+        if self.root is not None:
+            allowed[:, features.index(root)] = False
+        # required pairs are worth more than all other arcs together: taken whenever possible
+        bonus = 2.0 * np.abs(gains).sum() + 1.0
+        weights = gains + bonus * knowledge.required_adjacency[sub]
+        parent = maximum_branching(weights, allowed)
+        return [(int(u), v) for v, u in enumerate(parent) if u >= 0]
 
     def _root_position(self, data, target, tan, features):
         if self.root is None:
