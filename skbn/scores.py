@@ -14,6 +14,7 @@ Empty rows of a count table (unobserved parent configurations) contribute exactl
 every score here, so tables over observed configurations only are enough.
 """
 
+import functools
 import math
 from dataclasses import replace
 from numbers import Real
@@ -68,15 +69,31 @@ def _sum_rows(term, per_candidate, stack):
     if stack.row_owner is not None:
         return _sum_per_candidate(lambda c, v: term(per_candidate[c], v), stack.rows,
                                   stack.row_owner, n, stack.small_counts)
-    distinct, which = np.unique(per_candidate, return_inverse=True)
-    zeros = np.zeros(len(stack.rows), dtype=np.int64)
-    sums = np.array([_sum_per_candidate(lambda c, v, a=a: term(a, v), stack.rows, zeros, 1,
-                                        stack.small_counts)[0] for a in distinct])
-    return sums[which.reshape(-1)]
+    values = stack.rows
+    if stack.small_counts:  # tabulate: each distinct row total once
+        multiplicity = np.bincount(values.astype(np.int64))
+        distinct = np.flatnonzero(multiplicity)
+        weight, values = multiplicity[distinct], distinct.astype(np.float64)
+    else:
+        weight = None
+    sums = {}
+    for a in per_candidate.tolist():  # a few distinct values (one for BDeu)
+        if a not in sums:
+            terms = term(a, values)
+            sums[a] = float(np.sum(terms) if weight is None else np.dot(weight, terms))
+    return np.array([sums[a] for a in per_candidate.tolist()])
 
 
-def _defines_formula(klass):
-    return "_data_score" in vars(klass) or "local_score" in vars(klass)
+@functools.lru_cache(maxsize=None)
+def _kernel_owner_trusted(klass, name):
+    """Whether ``klass.<name>`` is defined by a class that also gives ``klass`` its formula
+    (no class earlier in the MRO redefines ``local_score`` or ``_data_score``)."""
+    for base in klass.__mro__:
+        if name in vars(base):
+            return True
+        if "_data_score" in vars(base) or "local_score" in vars(base):
+            return False
+    return False
 
 
 class BaseScore(BaseEstimator):
@@ -122,12 +139,7 @@ class BaseScore(BaseEstimator):
     def _kernel(self, name):
         """Bound method ``name`` if the class defining it also defines the score's formula
         (or inherits it unchanged), else None."""
-        for klass in type(self).__mro__:
-            if name in vars(klass):
-                return getattr(self, name)
-            if _defines_formula(klass):
-                return None
-        return None
+        return getattr(self, name) if _kernel_owner_trusted(type(self), name) else None
 
     def local_score(self, counts, n_parent_configs, n_parents):
         """Score of one family from its count table.
@@ -318,9 +330,10 @@ def _log_likelihood(counts):
 def _log_likelihoods(stack):
     """Batched :func:`_log_likelihood` over the candidates of a stack."""
     n = stack.n_candidates
-    cells = _sum_per_candidate(lambda c, v: xlogy(v, v), stack.cells, stack.cell_owner, n,
+    # the stack holds non-zero counts only, so N log N needs no 0 log 0 case
+    cells = _sum_per_candidate(lambda c, v: v * np.log(v), stack.cells, stack.cell_owner, n,
                                stack.small_counts)
-    rows = _sum_rows(lambda a, v: xlogy(v, v), np.zeros(n), stack)
+    rows = _sum_rows(lambda a, v: v * np.log(v), np.zeros(n), stack)
     return cells - rows
 
 

@@ -89,7 +89,7 @@ def _nonzero(matrix):
 
 
 def _small(rows, n_row_configs, integral):
-    return integral and float(rows.max(initial=0)) + 1 <= SMALL_COUNT_FACTOR * n_row_configs
+    return integral and len(rows) > 0 and float(rows.max()) + 1 <= SMALL_COUNT_FACTOR * n_row_configs
 
 
 def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, total_weight, integral):
