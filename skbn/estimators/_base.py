@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, DensityMixin
 
 from skbn._data import EncodedData, _as_columns, _code_dtype, encode_fit, encode_target, encode_transform
 from skbn.citests import resolve_ci_test
+from skbn.knowledge import _column_position, _edge_positions  # noqa: F401 (re-exported)
 from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import resolve_scorer
 from skbn.parameters import estimate_cpt
@@ -241,41 +242,6 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """
         check_is_fitted(self)
         return self.network_.sample(n_samples, random_state=random_state)
-
-
-def _column_position(label, names, parameter):
-    """Position of a column given by label, or by integer position when no label matches."""
-    if label in names:
-        return list(names).index(label)
-    if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(names):
-        return int(label)
-    raise ValueError(f"{parameter}={label!r} is not a column of X (columns: {list(names)}).")
-
-
-def _edge_positions(edges, names, what):
-    """``(parent, child)`` column labels (or integer positions) -> position pairs, refusing
-    malformed entries, unknown columns and self loops with a message naming ``what``."""
-    pairs = []
-    for edge in edges:
-        try:
-            if isinstance(edge, (str, bytes)):
-                raise TypeError
-            parent, child = edge
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} entry {edge!r} is not a (parent, child) pair.") from None
-        positions = []
-        for node in (parent, child):
-            try:
-                positions.append(_column_position(node, names, what))
-            except (ValueError, TypeError):  # unknown or unhashable label
-                raise ValueError(
-                    f"{what} edge ({parent!r}, {child!r}) names unknown column {node!r}; "
-                    f"columns are {list(names)}."
-                ) from None
-        if positions[0] == positions[1]:
-            raise ValueError(f"{what} edge ({parent!r}, {child!r}) is a self loop.")
-        pairs.append(tuple(positions))
-    return pairs
 
 
 def _append_column(data, column_codes, cardinality, name):

@@ -1,0 +1,340 @@
+"""Background knowledge: required and forbidden edges, tiers, an in-degree bound, a start graph.
+
+Every structure learner takes the same vocabulary -- ``white_list``, ``black_list``,
+``tiers``, ``max_indegree`` and, where a start graph means something, ``start`` -- and
+turns it into one :class:`BackgroundKnowledge` with :func:`parse_knowledge` at the top of
+its search. The learner then reads only the matrices below, so a constraint means the
+same thing everywhere and every contradiction is refused by the same code, with a message
+naming the parameter at fault.
+
+Semantics (bnlearn's, see ``?whitelist`` and ``tiers2blacklist``):
+
+* ``white_list``: ``(parent, child)`` pairs that must be edges of the DAG. Listing both
+  ``(a, b)`` and ``(b, a)`` requires the *adjacency* ``a - b`` with the direction left to
+  the learner: PC never tests the pair and keeps it undirected unless its orientation
+  rules direct it; score-based learners keep ``a`` and ``b`` adjacent in either direction
+  (the edge may be reversed, never removed).
+* ``black_list``: ``(parent, child)`` pairs that must not be edges; both directions
+  listed forbid the adjacency.
+* ``tiers``: a list of lists of columns; no edge may go from a later tier into an earlier
+  one (edges within a tier and forward across tiers are allowed). Columns in no tier are
+  unconstrained.
+* ``max_indegree``: the largest number of parents of any node.
+* ``start``: a DAG to start a local search from; the required edges are added to it.
+"""
+
+from dataclasses import dataclass, replace
+from numbers import Integral
+
+import numpy as np
+
+from skbn.graph import _check_dag
+
+__all__ = ["BackgroundKnowledge", "parse_knowledge"]
+
+
+@dataclass(frozen=True, eq=False)
+class BackgroundKnowledge:
+    """Parsed background knowledge over ``p`` variables (positions in column order).
+
+    Build it with :func:`parse_knowledge`; the arrays are read-only.
+
+    Attributes
+    ----------
+    required : ndarray of shape (p, p), bool
+        ``required[i, j]``: the edge ``i -> j`` must be in the DAG. When both
+        ``required[i, j]`` and ``required[j, i]`` hold, the adjacency ``i - j`` is required
+        and its direction is free (see :attr:`required_undirected`).
+    forbidden : ndarray of shape (p, p), bool
+        ``forbidden[i, j]``: the edge ``i -> j`` is never in the DAG (black list and tiers;
+        the diagonal is True).
+    max_indegree : int
+        Largest number of parents of any node (``p - 1`` when none was given).
+    start : ndarray of shape (p, p), bool, or None
+        Start DAG with the required edges added (two-way pairs oriented as in
+        :meth:`initial_graph`), or None when no start graph was given.
+    names : tuple
+        Column names, for messages.
+    """
+
+    required: np.ndarray
+    forbidden: np.ndarray
+    max_indegree: int
+    start: np.ndarray | None = None
+    names: tuple = ()
+
+    @property
+    def n_variables(self):
+        return self.required.shape[0]
+
+    @property
+    def forbidden_adjacency(self):
+        """``(p, p)`` bool: no edge either way between ``i`` and ``j`` (PC removes the pair
+        without a test)."""
+        return self.forbidden & self.forbidden.T
+
+    @property
+    def required_adjacency(self):
+        """``(p, p)`` bool: ``i`` and ``j`` must be adjacent (PC never tests the pair)."""
+        return self.required | self.required.T
+
+    @property
+    def required_directed(self):
+        """``(p, p)`` bool: the required edges whose direction is given (one-way pairs)."""
+        return self.required & ~self.required.T
+
+    @property
+    def required_undirected(self):
+        """``(p, p)`` bool, symmetric: required adjacencies of free direction (two-way pairs)."""
+        return self.required & self.required.T
+
+    @property
+    def is_empty(self):
+        """True when nothing is required or forbidden, beyond self loops, and no bound binds."""
+        p = self.n_variables
+        return (not self.required.any() and np.array_equal(self.forbidden, np.eye(p, dtype=bool))
+                and self.max_indegree >= p - 1 and self.start is None)
+
+    def allowed_parents(self, child):
+        """Positions of the variables that may be parents of ``child`` (ascending)."""
+        return np.flatnonzero(~self.forbidden[:, child])
+
+    def required_parents(self, child):
+        """Positions of the parents ``child`` must have (one-way required edges, ascending)."""
+        return np.flatnonzero(self.required_directed[:, child])
+
+    def initial_graph(self):
+        """Start DAG of a local search: :attr:`start` if given, else the required edges with
+        each two-way pair oriented along the topological order of the one-way required
+        edges (ties by column position), which keeps it acyclic."""
+        if self.start is not None:
+            return self.start.copy()
+        return _orient_two_way(self.required_directed, self.required_undirected, self.names)
+
+    def with_forbidden_adjacencies(self, pairs):
+        """A copy that also forbids the adjacencies in ``pairs`` ((p, p) bool, symmetrised)
+        except the required ones: how a hybrid learner restricts its search space."""
+        extra = (pairs | pairs.T) & ~self.required_adjacency
+        return replace(self, forbidden=_frozen(self.forbidden | extra))
+
+    def violations(self, adjacency):
+        """Messages for every way the DAG ``adjacency`` ((p, p) bool) breaks the knowledge
+        (empty when it respects it). Used by tests and by learners that must check."""
+        names = self.names or tuple(range(self.n_variables))
+        adjacency = np.asarray(adjacency, dtype=bool)
+        out = []
+        for i, j in np.argwhere(self.required_directed & ~adjacency):
+            out.append(f"required edge {names[i]!r} -> {names[j]!r} is missing")
+        for i, j in np.argwhere(np.triu(self.required_undirected & ~(adjacency | adjacency.T))):
+            out.append(f"required adjacency {names[i]!r} - {names[j]!r} is missing")
+        for i, j in np.argwhere(self.forbidden & adjacency):
+            out.append(f"forbidden edge {names[i]!r} -> {names[j]!r} is present")
+        indegree = adjacency.sum(axis=0)
+        for j in np.flatnonzero(indegree > self.max_indegree):
+            out.append(f"{names[j]!r} has {int(indegree[j])} parents, more than "
+                       f"max_indegree={self.max_indegree}")
+        return out
+
+
+def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_indegree=None, start=None):
+    """Parse and check background knowledge over the columns ``names``.
+
+    Labels are column names, or integer positions when no name matches (arrays).
+
+    Parameters
+    ----------
+    names : sequence
+        Column names, in column order.
+    white_list : sequence of (parent, child), default=()
+        Required edges; both directions of a pair = a required adjacency of free direction.
+    black_list : sequence of (parent, child), default=()
+        Forbidden edges; both directions = a forbidden adjacency.
+    tiers : sequence of sequences of columns or None, default=None
+        No edge from a column of a later tier into a column of an earlier tier.
+    max_indegree : int or None, default=None
+        Largest number of parents (None: ``p - 1``).
+    start : sequence of (parent, child) or None, default=None
+        Start DAG of a local search.
+
+    Returns
+    -------
+    BackgroundKnowledge
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter: unknown column, self loop, malformed pair, a column in two
+        tiers, a required edge that is forbidden (by ``black_list`` or ``tiers``), a cycle
+        of one-way required edges, more required parents than ``max_indegree``, a start
+        graph that is cyclic or breaks ``black_list`` / ``tiers`` / ``max_indegree``.
+
+    Examples
+    --------
+    >>> from skbn.knowledge import parse_knowledge
+    >>> k = parse_knowledge(["a", "b", "c"], white_list=[("a", "b")], tiers=[["a"], ["b", "c"]])
+    >>> k.forbidden.astype(int)
+    array([[1, 0, 0],
+           [1, 1, 0],
+           [1, 0, 1]])
+    >>> k.allowed_parents(2).tolist()
+    [0, 1]
+    """
+    names = tuple(names)
+    p = len(names)
+    if max_indegree is None:
+        max_indegree = max(p - 1, 0)
+    elif not isinstance(max_indegree, Integral) or isinstance(max_indegree, bool) or max_indegree < 0:
+        raise ValueError(f"max_indegree must be None or an integer >= 0, got {max_indegree!r}.")
+    max_indegree = int(max_indegree)
+
+    required = _edge_matrix(white_list, names, "white_list")
+    black = _edge_matrix(black_list, names, "black_list")
+    tier_forbidden = _tier_matrix(tiers, names)
+    for source, matrix in (("black_list", black), ("tiers", tier_forbidden)):
+        clash = np.argwhere(required & matrix)
+        if len(clash):
+            i, j = clash[0]
+            raise ValueError(
+                f"white_list requires the edge ({names[i]!r}, {names[j]!r}) but {source} "
+                "forbids it." + (" (A pair listed both ways in white_list requires both "
+                                 "directions to be allowed; list only the allowed one.)"
+                                 if required[j, i] else "")
+            )
+    forbidden = black | tier_forbidden | np.eye(p, dtype=bool)
+    directed = required & ~required.T
+    _check_acyclic(directed, names, "white_list", "the required edges")
+    _check_indegree(directed, names, max_indegree, "white_list")
+
+    start_graph = None
+    if start is not None:
+        given = _edge_matrix(start, names, "start")
+        for source, matrix in (("black_list", black), ("tiers", tier_forbidden)):
+            clash = np.argwhere(given & matrix)
+            if len(clash):
+                i, j = clash[0]
+                raise ValueError(f"start edge ({names[i]!r}, {names[j]!r}) is forbidden by {source}.")
+        _check_acyclic(given, names, "start", "the start graph")
+        _check_acyclic(given | directed, names, "start", "the start graph with the required edges added")
+        undirected = required & required.T & ~(given | given.T)
+        start_graph = _orient_two_way(given | directed, undirected, names)
+        _check_indegree(start_graph, names, max_indegree, "start (with the required edges added)")
+    else:
+        _check_indegree(_orient_two_way(directed, required & required.T, names), names, max_indegree,
+                        "white_list")
+    return BackgroundKnowledge(
+        required=_frozen(required), forbidden=_frozen(forbidden), max_indegree=max_indegree,
+        start=None if start_graph is None else _frozen(start_graph), names=names,
+    )
+
+
+# ----------------------------------------------------------------------------- labels
+def _column_position(label, names, parameter):
+    """Position of a column given by label, or by integer position when no label matches."""
+    if label in names:
+        return list(names).index(label)
+    if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(names):
+        return int(label)
+    raise ValueError(f"{parameter}={label!r} is not a column of X (columns: {list(names)}).")
+
+
+def _edge_positions(edges, names, what):
+    """``(parent, child)`` column labels (or integer positions) -> position pairs, refusing
+    malformed entries, unknown columns and self loops with a message naming ``what``."""
+    if isinstance(edges, (str, bytes)):
+        raise ValueError(f"{what} must be a sequence of (parent, child) pairs, got {edges!r}.")
+    pairs = []
+    for edge in edges:
+        try:
+            if isinstance(edge, (str, bytes)):
+                raise TypeError
+            parent, child = edge
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} entry {edge!r} is not a (parent, child) pair.") from None
+        positions = []
+        for node in (parent, child):
+            try:
+                positions.append(_column_position(node, names, what))
+            except (ValueError, TypeError):  # unknown or unhashable label
+                raise ValueError(
+                    f"{what} edge ({parent!r}, {child!r}) names unknown column {node!r}; "
+                    f"columns are {list(names)}."
+                ) from None
+        if positions[0] == positions[1]:
+            raise ValueError(f"{what} edge ({parent!r}, {child!r}) is a self loop.")
+        pairs.append(tuple(positions))
+    return pairs
+
+
+# ----------------------------------------------------------------------------- helpers
+def _frozen(matrix):
+    matrix = np.array(matrix, dtype=bool)
+    matrix.setflags(write=False)
+    return matrix
+
+
+def _edge_matrix(edges, names, what):
+    p = len(names)
+    matrix = np.zeros((p, p), dtype=bool)
+    for parent, child in _edge_positions(edges, names, what):
+        matrix[parent, child] = True
+    return matrix
+
+
+def _tier_matrix(tiers, names):
+    """``forbidden[i, j]``: ``i`` is in a later tier than ``j`` (bnlearn's tiers2blacklist)."""
+    p = len(names)
+    matrix = np.zeros((p, p), dtype=bool)
+    if tiers is None:
+        return matrix
+    if isinstance(tiers, (str, bytes)):
+        raise ValueError(f"tiers must be a list of lists of columns, got {tiers!r}.")
+    level = np.full(p, -1)
+    for t, tier in enumerate(tiers):
+        if isinstance(tier, (str, bytes)) or not hasattr(tier, "__iter__"):
+            raise ValueError(f"tiers entry {tier!r} is not a list of columns (tiers is a list of lists).")
+        for label in tier:
+            try:
+                i = _column_position(label, names, "tiers")
+            except TypeError:  # unhashable label
+                raise ValueError(f"tiers={label!r} is not a column of X (columns: {list(names)}).") from None
+            if level[i] >= 0:
+                raise ValueError(
+                    f"tiers puts column {names[i]!r} in more than one tier (tiers {level[i]} and {t})."
+                )
+            level[i] = t
+    tiered = level >= 0
+    matrix = (level[:, None] > level[None, :]) & tiered[:, None] & tiered[None, :]
+    return matrix
+
+
+def _check_acyclic(matrix, names, parameter, what):
+    edges = [(names[i], names[j]) for i, j in np.argwhere(matrix)]
+    try:
+        _check_dag(names, edges)
+    except ValueError as error:
+        raise ValueError(f"{parameter}: {what} are not acyclic: {error}.") from None
+
+
+def _check_indegree(matrix, names, max_indegree, parameter):
+    indegree = matrix.sum(axis=0)
+    if indegree.max(initial=0) > max_indegree:
+        j = int(np.argmax(indegree))
+        raise ValueError(
+            f"{parameter} gives {names[j]!r} {int(indegree[j])} required parents, more than "
+            f"max_indegree={max_indegree}."
+        )
+
+
+def _orient_two_way(directed, undirected, names):
+    """``directed`` plus each pair of the symmetric ``undirected`` oriented along a
+    topological order of ``directed`` (ties by position): acyclic if ``directed`` is."""
+    p = directed.shape[0]
+    graph = np.array(directed, dtype=bool)
+    if not undirected.any():
+        return graph
+    labels = tuple(range(p))
+    order = _check_dag(labels, [(int(i), int(j)) for i, j in np.argwhere(directed)])[-1]
+    rank = np.empty(p, dtype=np.int64)
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(p)
+    graph |= np.asarray(undirected, dtype=bool) & (rank[:, None] < rank[None, :])
+    return graph
