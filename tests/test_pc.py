@@ -285,3 +285,94 @@ def test_no_fit_scratch_left_on_the_estimator(monkeypatch, tmp_path):
     extra = {k for k in vars(model) if k not in params and not k.endswith("_")}
     assert extra <= {"_target_index"}
     assert list(tmp_path.iterdir()) == []
+
+
+def _respects(model, names, required=(), forbidden=(), tiers=None):
+    """Every constraint holds in cpdag_ (directed / adjacent) and in the DAG edges_."""
+    cpdag, dag = model.cpdag_, set(model.edges_)
+    for u, v in required:
+        assert (u, v) in cpdag.directed and (u, v) in dag
+    for u, v in forbidden:
+        assert (u, v) not in cpdag.directed and (u, v) not in dag
+    if tiers is not None:
+        tier = {v: k for k, group in enumerate(tiers) for v in group}
+        for u, v in dag:
+            assert tier[u] <= tier[v]
+        for u, v in cpdag.undirected:
+            assert tier[u] == tier[v]
+        for u, v in cpdag.directed:
+            assert tier[u] <= tier[v]
+
+
+def test_background_knowledge_on_asia():
+    data = sample_asia(5000, random_state=0)
+    names = list(data.columns)
+    plain = PCStructure().fit(data)
+    assert plain.cpdag_.adjacent("lung", "either") and not plain.cpdag_.adjacent("asia", "smoke")
+    # a forbidden adjacency is removed without a test; a one-way black list orients the edge
+    model = PCStructure(black_list=[("lung", "either"), ("either", "lung"), ("dysp", "bronc")]).fit(data)
+    assert not model.cpdag_.adjacent("lung", "either") and ("lung", "either") not in model.sepsets_
+    assert model.n_tests_ < plain.n_tests_ or model.cpdag_ != plain.cpdag_
+    _respects(model, names, required=[("bronc", "dysp")],
+              forbidden=[("lung", "either"), ("either", "lung"), ("dysp", "bronc")])
+    # a required edge is never tested, never removed, and keeps its direction
+    model = PCStructure(white_list=[("asia", "smoke")]).fit(data)
+    _respects(model, names, required=[("asia", "smoke")])
+    # both directions: a required adjacency of free direction
+    model = PCStructure(white_list=[("asia", "smoke"), ("smoke", "asia")]).fit(data)
+    assert model.cpdag_.adjacent("asia", "smoke")
+    tiers = [["asia", "smoke"], ["tub", "lung", "bronc"], ["either"], ["xray", "dysp"]]
+    _respects(PCStructure(tiers=tiers).fit(data), names, tiers=tiers)
+    # a reversed tiering: the data's colliders that contradict it are not oriented
+    reverse = tiers[::-1]
+    _respects(PCStructure(tiers=reverse).fit(data), names, tiers=reverse)
+
+
+def test_contradictory_knowledge_is_refused():
+    data = sample_asia(500, random_state=0)
+    with pytest.raises(ValueError, match="white_list requires the edge"):
+        PCStructure(white_list=[("asia", "tub")], black_list=[("asia", "tub")]).fit(data)
+    with pytest.raises(ValueError, match="tiers"):
+        PCStructure(white_list=[("dysp", "asia")], tiers=[["asia"], ["dysp"]]).fit(data)
+    with pytest.raises(ValueError, match="black_list"):
+        PCStructure(black_list=[("asia", "nowhere")]).fit(data)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_oracle_with_a_full_causal_order_gives_the_true_dag(seed):
+    # tiers = a topological order of the true DAG orient every edge: PC returns the DAG
+    nodes, edges = random_dag(7, 0.4, random_state=seed, shuffle=True)
+    from skbn.graph import topological_order
+
+    tiers = [[v] for v in topological_order(nodes, edges)]
+    model = PCStructure(ci_test=DSeparationOracle((nodes, edges)), tiers=tiers).fit(_dummy_frame(nodes))
+    assert set(model.cpdag_.directed) == set(edges) and not model.cpdag_.undirected
+    assert set(model.edges_) == set(edges)
+    # a black-listed true edge is absent, every other adjacency still found
+    if edges:
+        u, v = edges[0]
+        cut = PCStructure(ci_test=DSeparationOracle((nodes, edges)), black_list=[(u, v), (v, u)]).fit(
+            _dummy_frame(nodes))
+        assert not cut.cpdag_.adjacent(u, v)
+
+
+@pytest.mark.parametrize("name", ["alarm", "child"])
+def test_background_knowledge_on_shared_networks(name):
+    path = NETWORKS / f"{name}.bif"
+    if not path.exists():
+        pytest.skip("../shared/networks is absent")
+    from skbn.graph import topological_order
+
+    net = read_bif(path)
+    data = net.sample(3000, random_state=0)
+    order = topological_order(net.nodes, net.edges)
+    third = len(order) // 3
+    tiers = [order[:third], order[third:2 * third], order[2 * third:]]
+    true = set(net.edges)
+    required = sorted(true)[:3]
+    # forbid the true edges' reverses on a few, and the adjacency of a few others
+    forbidden = [(v, u) for u, v in sorted(true)[3:6]] + [e for u, v in sorted(true)[6:8] for e in ((u, v), (v, u))]
+    model = PCStructure(white_list=required, black_list=forbidden, tiers=tiers).fit(data)
+    _respects(model, list(data.columns), required=required, forbidden=forbidden, tiers=tiers)
+    for u, v in sorted(true)[6:8]:
+        assert not model.cpdag_.adjacent(u, v)

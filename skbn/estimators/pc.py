@@ -22,6 +22,7 @@ from skbn._counting_stratified import StratifiedCounter, gram_given, pairwise_co
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
+from skbn.knowledge import parse_knowledge
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 #: Largest number of conditioning sets whose tables are counted in one round per pair.
@@ -431,7 +432,8 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     ----------
     triples : sorted list of (x, z, y)
     sepsets : dict {(x, y): tuple}
-        Separating sets of the skeleton phase.
+        Separating sets of the skeleton phase (none for a pair removed by knowledge: its
+        triples are colliders only if the sets of ``separating`` say so).
     separating : dict {(x, y): list of tuple} or None
         All separating sets found (:func:`collider_separating_sets`); None for
         ``"standard"``.
@@ -450,7 +452,9 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     for x, z, y in triples:
         sets = None if separating is None else separating[(x, y)]
         if not sets:
-            collider = z not in sepsets[(x, y)]
+            # no separating set of the skeleton phase: the pair was removed by knowledge
+            # (a forbidden adjacency), which says nothing about z
+            collider = (x, y) in sepsets and z not in sepsets[(x, y)]
         else:
             share = sum(z in s for s in sets) / len(sets)
             collider = share == 0.0 if orient == "conservative" else share < 0.5
@@ -459,6 +463,35 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
         for a in (x, y):
             if (z, a) not in arrows:
                 arrows.add((a, z))
+    return arrows
+
+
+def knowledge_arrows(adjacency, required, forbidden):
+    """Orientations of the skeleton's edges fixed by background knowledge.
+
+    An adjacency ``x - y`` becomes ``x -> y`` when ``y -> x`` is forbidden (black list or
+    tiers) and ``x -> y`` is not, or when both directions are allowed and ``x -> y`` is a
+    one-way required edge (white list). Every other edge is left to the data, so the
+    edges left undirected allow both directions and no later rule can break a constraint.
+
+    Parameters
+    ----------
+    adjacency : list of sets
+    required, forbidden : (p, p) bool arrays
+        ``required[x, y]`` / ``forbidden[x, y]``: the edge ``x -> y`` is required /
+        forbidden (:class:`skbn.knowledge.BackgroundKnowledge`).
+
+    Returns
+    -------
+    set of (parent, child)
+    """
+    arrows = set()
+    for x in range(len(adjacency)):
+        for y in adjacency[x]:
+            if forbidden[y, x] and not forbidden[x, y]:
+                arrows.add((x, y))
+            elif not (forbidden[x, y] or forbidden[y, x]) and required[x, y] and not required[y, x]:
+                arrows.add((x, y))
     return arrows
 
 
@@ -511,6 +544,26 @@ class PCStructure(_BaseStructureLearner):
        (the first in scan order wins).
     3. **Meek rules** R1-R4 (:func:`skbn.graph.meek_orient`) give the maximally oriented PDAG
        ``cpdag_``.
+
+    **Row weights** (``sample_weight``, stored as the data's weights) enter every
+    contingency table: a CI test sees weighted frequencies, so an integer weight ``w`` is
+    exactly ``w`` copies of the row (same tests, same CPDAG, same separating sets) and the
+    tests' sample size is the total weight (see :class:`~skbn.citests.BaseCITest`).
+
+    **Background knowledge** (``white_list``, ``black_list``, ``tiers``; parsed and checked by
+    :func:`skbn.knowledge.parse_knowledge`, which refuses contradictions), as in pcalg's
+    ``fixedEdges`` / ``fixedGaps``, bnlearn and Tetrad (Meek 1995):
+
+    * a forbidden adjacency (both directions black-listed) is removed before level 0, without
+      a test and without a separating set; a required adjacency (white list) is never tested
+      and never removed;
+    * before the collider step every remaining edge with one direction forbidden (black list,
+      tiers) is oriented the other way, and every one-way required edge in its direction;
+    * a collider that would put an arrowhead against one of these orientations is not
+      oriented at all; a triple whose ends were separated by knowledge alone is a collider
+      only if the conservative / majority tests say so;
+    * the edges left undirected then allow both directions, so the Meek rules and the DAG
+      extension cannot break a constraint: ``cpdag_`` and ``edges_`` respect all of them.
     4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
        used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
        work as for the score-based learners. With finite-sample errors the PDAG may admit no
@@ -542,16 +595,23 @@ class PCStructure(_BaseStructureLearner):
         of it rejects independence). ``"bonferroni"`` runs every test at level
         ``alpha / m`` with ``m = p (p - 1) / 2`` pairs, so the family-wise probability of
         keeping any absent edge is at most ``alpha`` whenever a true separating set is among
-        the sets tried. ``"fdr"`` (after Li & Wang 2009): each pair's p-value is the maximum
+        the sets tried (``m`` excludes the pairs fixed by ``white_list`` / ``black_list``). ``"fdr"`` (after Li & Wang 2009): each pair's p-value is the maximum
         p-value of all its tests; after every level the Benjamini-Hochberg procedure at level
         ``alpha`` is applied to these ``m`` p-values and the edges it does not reject are
         removed too (separating set: the set of the maximum p-value), bounding the expected
         fraction of false adjacencies. Needs a test with frequentist p-values and ``alpha``.
+    white_list : sequence of (parent, child), default=()
+        Required edges; a pair listed both ways is a required adjacency of free direction.
+    black_list : sequence of (parent, child), default=()
+        Forbidden edges; a pair listed both ways is a forbidden adjacency.
+    tiers : list of lists of columns or None, default=None
+        No edge from a later tier into an earlier one (bnlearn's ``tiers2blacklist``).
     n_jobs : int or None, default=None
-        Workers (joblib). Level 1's Gram products run in threads; the tests of larger
-        levels (and of the collider step) in the active joblib backend (processes by default,
-        or e.g. dask through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped
-        once per fit. Small levels stay in-process. Results are identical for any value.
+        joblib workers, in the active joblib backend (processes by default, or e.g. dask
+        through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped once per
+        fit: level 1's per-variable Gram products, and the tests of larger levels and of the
+        collider step. A level with less than ``10**7`` counted cells (conditioning sets x
+        rows) runs in-process, where it is faster. Results are identical for any value.
     verbose : int, default=0
         Print one line per level.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
@@ -568,12 +628,14 @@ class PCStructure(_BaseStructureLearner):
     edges_ : list of (parent, child)
         A DAG in the learned class (see step 4); its CPTs are ``network_``.
     sepsets_ : dict {(x, y): tuple}
-        Separating set of every removed pair (``x`` before ``y`` in column order), names.
+        Separating set of every pair removed by a test (``x`` before ``y`` in column
+        order), names; pairs removed by ``black_list`` have none.
     n_tests_ : int
         Number of CI tests whose result the algorithm used (chunked evaluation may compute
         up to a few more past a deciding independence; they are not counted).
     ci_test_ : BaseCITest
-        The resolved test (for ``"bonferroni"``, at the per-test level ``alpha / m``).
+        The resolved test (a clone; never modified: with ``"bonferroni"`` PC decides each
+        test at ``ci_test_.alpha / m`` from its p-value).
     network_ : DiscreteBayesianNetwork
     categories_, classes_, n_features_in_, feature_names_in_
 
@@ -587,6 +649,7 @@ class PCStructure(_BaseStructureLearner):
     J. Li and Z. J. Wang (2009), "Controlling the false discovery rate of the
     association/causality structure learned with the PC algorithm", JMLR 10.
     C. Meek (1995), "Causal inference and causal explanation with background knowledge", UAI.
+    D. B. Rubin (1981), "The Bayesian bootstrap", The Annals of Statistics 9(1).
 
     Examples
     --------
@@ -604,6 +667,9 @@ class PCStructure(_BaseStructureLearner):
         "variant": [StrOptions({"stable", "original"})],
         "orient": [StrOptions({"standard", "conservative", "majority"})],
         "correction": [None, StrOptions({"bonferroni", "fdr"})],
+        "white_list": [list, tuple],
+        "black_list": [list, tuple],
+        "tiers": [None, list, tuple],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
     }
@@ -616,6 +682,9 @@ class PCStructure(_BaseStructureLearner):
         variant="stable",
         orient="majority",
         correction=None,
+        white_list=(),
+        black_list=(),
+        tiers=None,
         n_jobs=None,
         verbose=0,
         categories="auto",
@@ -629,6 +698,9 @@ class PCStructure(_BaseStructureLearner):
         self.variant = variant
         self.orient = orient
         self.correction = correction
+        self.white_list = white_list
+        self.black_list = black_list
+        self.tiers = tiers
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.categories = categories
@@ -659,19 +731,24 @@ class PCStructure(_BaseStructureLearner):
     def _learn_structure(self, data):
         p = data.n_variables
         names = list(data.names)
+        knowledge = parse_knowledge(names, white_list=self.white_list, black_list=self.black_list,
+                                    tiers=self.tiers)
+        fixed, removed = knowledge.required_adjacency, knowledge.forbidden_adjacency
         self.ci_test_ = ci_test = resolve_ci_test(self.ci_test)
-        level = self._test_level(ci_test, p * (p - 1) // 2)
+        n_pairs = int(np.triu(~(fixed | removed), 1).sum())
+        level = self._test_level(ci_test, n_pairs)
         fdr_alpha = ci_test.alpha if self.correction == "fdr" else None
         with _TestRunner(data, ci_test, level, self.n_jobs) as runner:
             adjacency, sepsets, n_tests, decided = skeleton(
-                runner, p, max_cond_vars=self.max_cond_vars, variant=self.variant,
-                fdr_alpha=fdr_alpha, log=self._log)
+                runner, p, fixed=fixed, removed=removed, max_cond_vars=self.max_cond_vars,
+                variant=self.variant, fdr_alpha=fdr_alpha, log=self._log)
             triples = unshielded_triples(adjacency)
             separating, extra_tests = None, 0
             if self.orient != "standard":
                 separating, extra_tests = collider_separating_sets(
                     runner, adjacency, triples, decided, self.max_cond_vars)
-        arrows = orient_colliders(triples, sepsets, separating, self.orient)
+        known = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
+        arrows = orient_colliders(triples, sepsets, separating, self.orient, known)
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
@@ -689,4 +766,5 @@ class PCStructure(_BaseStructureLearner):
         }
         self.n_tests_ = int(n_tests + extra_tests)
         index = {name: i for i, name in enumerate(names)}
-        return [(index[u], index[v]) for u, v in dag_in_class(names, self.cpdag_)]
+        keep_first = [(names[a], names[b]) for a, b in sorted(known)]
+        return [(index[u], index[v]) for u, v in dag_in_class(names, self.cpdag_, keep_first)]
