@@ -49,7 +49,10 @@ LANES = 1 << LANE_BITS
 #: bin: a conditioning set gets lanes only when its largest table (``n_ids`` x the largest
 #: ``r_x * r_y`` of the data) has at most ``n_samples / LANE_ROWS_PER_BIN`` lane bins.
 LANE_ROWS_PER_BIN = 16
-#: Bound on each cache of conditioning-set ids / scaled pair states.
+#: Memory bound of each cache (conditioning-set ids, scaled pair states): at most
+#: ``CACHE_BYTES / (8 n_samples)`` arrays (and at most ``ID_CACHE_SIZE``), the oldest
+#: dropped first. 1024 arrays of 100,000 rows took 800 MB per cache.
+CACHE_BYTES = 1 << 26
 ID_CACHE_SIZE = 1024
 
 
@@ -205,6 +208,7 @@ class StratifiedCounter:
                 caches.update(ids=self._ids, xy=self._xy, lane=self._lane)
         self._gram = dict(grams or {})
         top = sorted(self._r)[-2:]
+        self._cache_size = max(16, min(ID_CACHE_SIZE, CACHE_BYTES // (8 * max(n_samples, 1))))
         if self.weights is None:
             self._lane_limit = n_samples // (LANE_ROWS_PER_BIN * LANES * max(1, top[0] * top[-1]))
         else:
@@ -239,8 +243,8 @@ class StratifiedCounter:
                 ids <<= bits
                 ids += self._lane
             value = (ids, n_ids, declared, bits)
-        if len(self._ids) >= ID_CACHE_SIZE:
-            self._ids.clear()
+        if len(self._ids) >= self._cache_size:  # drop the oldest (dicts keep insertion order)
+            del self._ids[next(iter(self._ids))]
         self._ids[subset] = value
         return value
 
@@ -285,8 +289,8 @@ class StratifiedCounter:
         key = (x, y, n_ids << bits)
         xyk = self._xy.get(key)
         if xyk is None:
-            if len(self._xy) >= ID_CACHE_SIZE:
-                self._xy.clear()
+            if len(self._xy) >= self._cache_size:
+                del self._xy[next(iter(self._xy))]
             xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
             xy *= n_ids << bits
             xyk = self._xy[key] = xy

@@ -27,6 +27,10 @@ from skbn.utils._sklearn_compat import Interval, StrOptions
 
 #: Largest number of conditioning sets whose tables are counted in one round per pair.
 _MAX_CHUNK = 64
+#: Table cells (strata x r_x x r_y, empty strata included) counted before a round's tables
+#: go through the test: bounds the memory of a round (32 MiB as float64) whatever the
+#: number of pairs and sets (the collider step of a 441-variable network peaked at 1.1 GB).
+_MAX_ROUND_CELLS = 1 << 22
 #: Below this many counted cells (conditioning sets x rows) a level runs in-process: a
 #: process-parallel level costs about 12 ms (dispatch, results) plus the workers' cold
 #: caches of conditioning-set ids, i.e. about 10**7 cells of counting.
@@ -70,20 +74,7 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     active = [u for u, unit in enumerate(units) if unit[2]]
     # growing chunks only pay off when a unit may stop early; otherwise fewer, larger rounds
     size = 4 if stop_at_first else _MAX_CHUNK
-    while active:
-        by_shape = {}
-        for u in active:
-            x, y, subsets = units[u]
-            chunk = subsets[position[u]:position[u] + size]
-            position[u] += len(chunk)
-            entry = by_shape.setdefault((card[x], card[y]), ([], [], [], []))
-            blocks, sizes, declared, owners = entry
-            for subset in chunk:
-                block, q = counter.tables(x, y, subset)
-                blocks.append(block)
-                sizes.append(len(block))
-                declared.append(q)
-            owners.append((u, len(chunk)))
+    def flush(by_shape):
         for (r_x, r_y), (blocks, sizes, declared, owners) in by_shape.items():
             # float once here (the tests compute in float64); a stratum is observed iff its
             # cells sum to more than 0, whatever the rounding of the BLAS product
@@ -101,6 +92,27 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
                 results[u][0].extend(pval[k:k + n])
                 results[u][1].extend(indep[k:k + n])
                 k += n
+        by_shape.clear()
+
+    while active:
+        by_shape, pending = {}, 0
+        for u in active:
+            x, y, subsets = units[u]
+            chunk = subsets[position[u]:position[u] + size]
+            position[u] += len(chunk)
+            entry = by_shape.setdefault((card[x], card[y]), ([], [], [], []))
+            blocks, sizes, declared, owners = entry
+            for subset in chunk:
+                block, q = counter.tables(x, y, subset)
+                blocks.append(block)
+                sizes.append(len(block))
+                declared.append(q)
+                pending += block.size
+            owners.append((u, len(chunk)))
+            if pending > _MAX_ROUND_CELLS:  # bound the memory of a round's tables
+                flush(by_shape)
+                pending = 0
+        flush(by_shape)
         still = []
         for u in active:
             pvalues, flags = results[u]
