@@ -15,27 +15,21 @@ therefore gives exactly the table of ``w`` copies of that row (sums of integers 
 Three ways of counting, by size of ``S``:
 
 * ``|S| = 0`` (:func:`pairwise_contingency`): every pair at once from the one-hot Gram
-  matrix ``M^T W M``.
+  matrix ``M^T W M`` (:func:`skbn._counting.pairwise_tables`).
 * ``|S| = 1`` (:func:`gram_given`): for a variable ``v``, the one-hot Gram matrix of its
   neighbours over the rows with ``v = a``, for every state ``a``; the table of ``x, y | v``
   for every pair of neighbours is a slice of it.
 * any ``S`` (:class:`StratifiedCounter`): one ``np.bincount`` of ``cell = xy * q + stratum``,
   stratum ids of ``S`` cached and extended one column at a time from the cached prefix of
-  ``S`` (mixed radix, last column fastest, as :func:`skbn._counting.config_ids`), compressed
-  to the observed configurations when the declared number would exceed the number of rows.
+  ``S`` (:func:`skbn._counting.extend_ids`), compressed to the observed configurations when
+  their number would exceed the number of rows.
 """
 
 import numpy as np
 
-from skbn._counting import compress_ids, config_ids, one_hot, pairwise_tables
+from skbn._counting import compress_ids, count_cells, extend_ids, pairwise_tables
 
-__all__ = [
-    "StratifiedCounter",
-    "gram_given",
-    "pairwise_contingency",
-    "stratified_tables",
-    "weighted_pairwise_tables",
-]
+__all__ = ["StratifiedCounter", "gram_given", "pairwise_contingency"]
 
 #: Rows per one-hot chunk of the Gram products (keeps the float32 block in cache).
 GRAM_CHUNK_ROWS = 8192
@@ -54,36 +48,6 @@ LANE_ROWS_PER_BIN = 16
 #: dropped first. 1024 arrays of 100,000 rows took 800 MB per cache.
 CACHE_BYTES = 1 << 26
 ID_CACHE_SIZE = 1024
-
-
-def _compression_limit(n_samples):
-    """Largest id space kept dense while extending ids (as :func:`skbn._counting.config_ids`)."""
-    return max(2 * n_samples, 1 << 16)
-
-
-def weighted_pairwise_tables(codes, cardinalities, weights=None, chunk_rows=1 << 16):
-    """Every pairwise (weighted) joint table at once: ``G = M^T diag(w) M``.
-
-    ``G[o_i + a, o_j + b]`` is the total weight of the rows with ``x_i = a`` and ``x_j = b``
-    (``o``: the returned offsets). Without weights this is
-    :func:`skbn._counting.pairwise_tables` (exact float32 BLAS chunks); with weights each
-    chunk's one-hot block is scaled by its rows' weights and multiplied in float64.
-
-    Returns
-    -------
-    gram : ndarray of shape (sum r, sum r), float64
-    offsets : ndarray of shape (n_variables + 1,), int64
-    """
-    if weights is None:
-        return pairwise_tables(codes, cardinalities, chunk_rows)
-    cardinalities = np.asarray(cardinalities, dtype=np.int64)
-    total = int(cardinalities.sum())
-    gram = np.zeros((total, total), dtype=np.float64)
-    for start in range(0, codes.shape[0], chunk_rows):
-        block = one_hot(codes, cardinalities, slice(start, start + chunk_rows)).astype(np.float64)
-        gram += (block * weights[start:start + chunk_rows, None]).T @ block
-    offsets = np.concatenate([[0], np.cumsum(cardinalities)]).astype(np.int64)
-    return gram, offsets
 
 
 def pairwise_contingency(data, pairs):
@@ -106,7 +70,7 @@ def pairwise_contingency(data, pairs):
     if len(pairs) == 0:
         return
     cards = np.asarray(data.cardinalities, dtype=np.int64)
-    gram, offsets = weighted_pairwise_tables(data.codes, cards, data.weights)
+    gram, offsets = pairwise_tables(data.codes, cards, weights=data.weights)
     shapes = cards[pairs]
     for r_x, r_y in np.unique(shapes, axis=0):
         index = np.flatnonzero((shapes[:, 0] == r_x) & (shapes[:, 1] == r_y))
@@ -135,36 +99,12 @@ def gram_given(codes, cardinalities, weights, v, others):
     sorted_weights = None if weights is None else weights[order]
     sub_cards = np.asarray(cardinalities, dtype=np.int64)[others]
     gram = np.stack([
-        weighted_pairwise_tables(
-            block[a:b], sub_cards, None if sorted_weights is None else sorted_weights[a:b],
-            GRAM_CHUNK_ROWS)[0]
+        pairwise_tables(block[a:b], sub_cards, GRAM_CHUNK_ROWS,
+                        None if sorted_weights is None else sorted_weights[a:b])[0]
         for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())
     ])
     starts = np.concatenate([[0], np.cumsum(sub_cards)[:-1]]).tolist()
     return gram, dict(zip(others, starts))
-
-
-def stratified_tables(data, x, y, z=()):
-    """Table ``N[s, a, b]`` of ``x, y`` for each observed configuration ``s`` of ``z``.
-
-    The weighted counterpart of :func:`skbn._counting.contingency_tables` (equal to it
-    without weights): strata with zero total weight are dropped.
-
-    Returns
-    -------
-    ndarray of shape (n_observed_strata, r_x, r_y)
-        int64 without weights, float64 with.
-    """
-    r_x, r_y = int(data.cardinalities[x]), int(data.cardinalities[y])
-    strata, n_strata = config_ids(data.codes, data.cardinalities, tuple(z))
-    if n_strata > len(strata):
-        strata, n_strata = compress_ids(strata, n_strata)
-    cell = (strata * r_x + data.codes[:, x]) * r_y + data.codes[:, y]
-    tables = np.bincount(cell, weights=data.weights, minlength=n_strata * r_x * r_y)
-    tables = tables.reshape(n_strata, r_x, r_y)
-    if n_strata > 1 or data.weights is not None:
-        tables = tables[tables.sum(axis=(1, 2)) > 0]
-    return tables
 
 
 class StratifiedCounter:
@@ -228,15 +168,11 @@ class StratifiedCounter:
             value = (self._lane, 1, 1, LANE_BITS if self.weights is None else 0)
         else:
             lane_ids, n_ids, declared, bits = self.strata(subset[:-1])
-            column = subset[-1]
-            r = self._r[column]
-            ids = lane_ids >> bits
-            if n_ids * r > _compression_limit(len(ids)):
-                ids, n_ids = compress_ids(ids, n_ids)
-            ids = ids * r + self.codes[:, column]
-            n_ids *= r
-            declared *= r
-            if n_ids > len(ids):  # keep every bincount O(n_samples)
+            ids, n_ids = extend_ids(lane_ids >> bits, n_ids, self.codes, self.cards, subset[-1])
+            declared *= self._r[subset[-1]]
+            # stricter than the dense rule: n_ids x r_x r_y bins per table, so keep n_ids
+            # at most n_samples and every bincount O(n_samples)
+            if n_ids > len(ids):
                 ids, n_ids = compress_ids(ids, n_ids)
             bits = LANE_BITS if n_ids <= self._lane_limit else 0
             if bits:
@@ -296,7 +232,7 @@ class StratifiedCounter:
             xyk = self._xy[key] = xy
         cells = xyk + lane_ids
         if not bits:
-            counts = np.bincount(cells, weights=self.weights, minlength=n_cells * n_ids)
+            counts = count_cells(cells, n_cells * n_ids, self.weights)
             return counts.reshape(n_cells, n_ids).T, declared
         lanes = np.bincount(cells, minlength=(n_cells * n_ids) << LANE_BITS)
         lanes = lanes.reshape(n_cells * n_ids, LANES)

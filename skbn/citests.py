@@ -45,8 +45,7 @@ import numpy as np
 from scipy.special import chdtrc, expit, gammaln, xlogy
 from sklearn.base import BaseEstimator
 
-from skbn._counting import n_configurations
-from skbn._counting_stratified import stratified_tables
+from skbn._counting import contingency_tables, n_configurations
 from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
@@ -221,7 +220,7 @@ class BaseCITest(BaseEstimator):
         -------
         CITestResult
         """
-        table = stratified_tables(data, x, y, tuple(z))
+        table = contingency_tables(data.codes, data.cardinalities, x, y, tuple(z), data.weights)
         return self.test(table, n_configurations(data.cardinalities, z))
 
 

@@ -3,11 +3,7 @@ import pandas as pd
 import pytest
 
 from skbn._counting import contingency_tables
-from skbn._counting_stratified import (
-    StratifiedCounter,
-    pairwise_contingency,
-    stratified_tables,
-)
+from skbn._counting_stratified import StratifiedCounter, pairwise_contingency
 from skbn._data import EncodedData, encode_fit
 
 
@@ -70,8 +66,6 @@ def test_weighted_counter_matches_loop_reference(adjacent):
         r_x, r_y = (int(data.cardinalities[v]) for v in (x, y))
         got = counts[counts.sum(axis=1) > 0].reshape(-1, r_x, r_y)
         np.testing.assert_allclose(got, _slow_tables(data, x, y, subset), rtol=1e-12)
-        np.testing.assert_allclose(stratified_tables(data, x, y, subset),
-                                   _slow_tables(data, x, y, subset), rtol=1e-12)
 
 
 def test_integer_weights_equal_duplicated_rows_exactly():

@@ -237,42 +237,34 @@ def test_alarm_10k_cpdag_shd():
     assert shd <= 10 and f1 >= 0.9
 
 
-def _fit_encoded(estimator, data):
-    """Run PC's search on an EncodedData (e.g. with weights) as ``fit`` does."""
-    estimator._validate_params()
-    estimator._learn_structure(data)
-    return estimator
-
-
 @pytest.mark.parametrize("kwargs", [{}, {"ci_test": "g_test", "orient": "conservative"},
                                     {"ci_test": "bayes_factor", "orient": "standard"},
-                                    {"correction": "fdr"}])
-def test_integer_weights_equal_row_duplication(kwargs):
-    from skbn._data import EncodedData, encode_fit
-
+                                    {"correction": "fdr"}, {"n_jobs": 2}])
+def test_integer_weights_equal_row_duplication(kwargs, monkeypatch):
+    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)  # n_jobs=2: the worker paths too
     rng = np.random.default_rng(0)
-    data = encode_fit(sample_asia(3000, random_state=4))[0]
-    weights = rng.integers(0, 4, size=data.n_samples).astype(float)
-    weighted = EncodedData(data.codes, data.cardinalities, data.names, weights)
-    copies = EncodedData(np.asfortranarray(np.repeat(data.codes, weights.astype(int), axis=0)),
-                         data.cardinalities, data.names)
-    one = _fit_encoded(PCStructure(**kwargs), weighted)
-    two = _fit_encoded(PCStructure(**kwargs), copies)
-    assert (one.cpdag_, one.sepsets_, one.n_tests_) == (two.cpdag_, two.sepsets_, two.n_tests_)
+    data = sample_asia(3000, random_state=4)
+    weights = rng.integers(0, 4, size=len(data))  # 0 drops the row
+    copies = data.iloc[np.repeat(np.arange(len(data)), weights)]
+    one = PCStructure(**kwargs).fit(data, sample_weight=weights.astype(float))
+    two = PCStructure(**kwargs).fit(copies)
+    assert (one.cpdag_, one.sepsets_, one.n_tests_, one.edges_) == (
+        two.cpdag_, two.sepsets_, two.n_tests_, two.edges_)
 
 
 def test_weights_enter_as_sample_size():
+    data = sample_asia(2000, random_state=5)
+    plain = PCStructure().fit(data)
+    # unit weights through the float path == the integer path
     from skbn._data import EncodedData, encode_fit
 
-    data = encode_fit(sample_asia(2000, random_state=5))[0]
-    plain = _fit_encoded(PCStructure(), data)
-    # unit weights through the float path == the integer path
-    ones = EncodedData(data.codes, data.cardinalities, data.names, np.ones(data.n_samples))
-    same = _fit_encoded(PCStructure(), ones)
+    encoded = encode_fit(data)[0]
+    same = PCStructure()
+    same._learn_structure(EncodedData(encoded.codes, encoded.cardinalities, encoded.names,
+                                      np.ones(len(data))))
     assert (same.cpdag_, same.sepsets_, same.n_tests_) == (plain.cpdag_, plain.sepsets_, plain.n_tests_)
     # all weights 1/20: the tests see 100 samples' worth of evidence and keep fewer edges
-    small = EncodedData(data.codes, data.cardinalities, data.names, np.full(data.n_samples, 0.05))
-    weak = _fit_encoded(PCStructure(), small)
+    weak = PCStructure().fit(data, sample_weight=np.full(len(data), 0.05))
     assert len(weak.cpdag_.skeleton()) < len(plain.cpdag_.skeleton())
 
 
