@@ -20,6 +20,7 @@ import argparse
 import os
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -31,8 +32,8 @@ from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
 
 ALPHA = 0.05
-
-
+#: ``SKBN_SHARED_NETWORKS`` overrides the networks folder (e.g. from a git worktree).
+NETWORKS = Path(os.environ.get("SKBN_SHARED_NETWORKS", SHARED_NETWORKS))
 
 
 def codes_frame(data):
@@ -125,7 +126,7 @@ def main():
     print(header)
     print("-" * len(header))
     for name, n_rows in cases:
-        net = read_bif(SHARED_NETWORKS / f"{name}.bif")
+        net = read_bif(NETWORKS / f"{name}.bif")
         data = net.sample(n_rows, random_state=0)
         test_data = net.sample(5000, random_state=1)
         true = dag_to_cpdag(net.nodes, net.edges)

@@ -3,7 +3,8 @@ r"""Conditional-independence (CI) tests as pluggable, tunable objects.
 A CI test decides whether ``X`` and ``Y`` are independent given a set of variables ``Z``
 from the stratified contingency tables ``N[s, a, b]`` (``s`` a configuration of ``Z``,
 ``a`` a state of ``X``, ``b`` a state of ``Y``) produced by the counting engine
-(:func:`skbn._counting.contingency_tables`). Every statistic here is a sum over strata,
+(:mod:`skbn._counting_stratified`; weighted by ``sample_weight`` when given, see
+:class:`BaseCITest`). Every statistic here is a sum over strata,
 
 .. math:: T = \sum_s T_s, \qquad \nu = \sum_s \nu_s ,
 
@@ -49,12 +50,13 @@ from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
 __all__ = [
-    "CITestResult",
     "BaseCITest",
-    "ChiSquare",
-    "GTest",
     "BayesFactor",
+    "CITestBatchResult",
+    "CITestResult",
+    "ChiSquare",
     "DSeparationOracle",
+    "GTest",
     "resolve_ci_test",
 ]
 
@@ -81,14 +83,42 @@ class CITestResult:
     independent: bool
 
 
+@dataclass(frozen=True)
+class CITestBatchResult:
+    """Outcomes of a batch of conditional-independence tests (:meth:`BaseCITest.test_batch`).
+
+    Attributes
+    ----------
+    statistic, pvalue, dof : ndarray of shape (n_tests,), float64
+        As in :class:`CITestResult`, one entry per test.
+    independent : ndarray of shape (n_tests,), bool
+        The test's decisions at its own level.
+    """
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    dof: np.ndarray
+    independent: np.ndarray
+
+
 class BaseCITest(BaseEstimator):
     """Base class of CI tests.
 
-    Subclasses implement ``_test_batch(tables, group, n_tests, n_strata)``, which tests
-    ``n_tests`` hypotheses at once: ``tables`` is a stack of observed strata (shape
-    ``(n_strata_total, r_x, r_y)``), ``group[k]`` the test that stratum ``k`` belongs to and
-    ``n_strata[t]`` the declared number of strata of test ``t``. It returns four arrays of
-    length ``n_tests``: statistic, pvalue, dof, independent.
+    A test is a pure function of stratified (weighted) count tables. The public entry points
+    are :meth:`test` (one table), :meth:`test_batch` (many tests stacked into one call, what
+    PC uses) and :meth:`test_variables` (count columns of an ``EncodedData``, then test).
+    Subclasses implement the hook ``_test_batch`` with the signature and return value of
+    :meth:`test_batch`.
+
+    **Weighted tables.** The tables are weighted frequency tables (``sample_weight``: each
+    cell is the sum of the weights of its rows) and every statistic is computed on them as
+    if they were counts. An integer weight ``w`` on a row is therefore exactly ``w`` copies
+    of the row (same tables, same statistic, p-value and decision, bit for bit); with
+    fractional weights the sample size is the total weight. This is the usual reading of
+    frequency weights (and of the Bayesian bootstrap, whose Dirichlet weights are scaled to
+    sum to ``n``, Rubin 1981): a test's calibration holds for the *effective* sample size the
+    weights represent, so weights should be scaled to it (not, e.g., normalised to sum to 1,
+    which would make every test accept independence).
 
     Class attributes
     ----------------
@@ -98,6 +128,10 @@ class BaseCITest(BaseEstimator):
     pvalue_is_probability : bool
         True when ``pvalue`` is a frequentist p-value, so that multiple-testing corrections
         (``PCStructure(correction=...)``) make sense.
+
+    References
+    ----------
+    D. B. Rubin (1981), "The Bayesian bootstrap", The Annals of Statistics 9(1).
     """
 
     from_counts = True
@@ -111,6 +145,35 @@ class BaseCITest(BaseEstimator):
 
     def _test_batch(self, tables, group, n_tests, n_strata):
         raise NotImplementedError
+
+    def test_batch(self, tables, group, n_tests, n_strata):
+        """Run ``n_tests`` tests at once from one stack of their observed strata.
+
+        Parameters
+        ----------
+        tables : ndarray of shape (n_strata_total, r_x, r_y)
+            The non-empty strata of all tests (one shape ``(r_x, r_y)`` for all), stacked;
+            non-negative (weighted) counts.
+        group : ndarray of shape (n_strata_total,), int
+            ``group[k]`` is the test that stratum ``k`` belongs to, in ``0..n_tests-1``
+            (strata of one test in any order; a test with no stratum has statistic 0).
+        n_tests : int
+        n_strata : ndarray of shape (n_tests,)
+            Declared number of strata (``prod r_Z``) of every test.
+
+        Returns
+        -------
+        CITestBatchResult
+            Arrays of length ``n_tests``: ``statistic``, ``pvalue``, ``dof``,
+            ``independent``; equal to :meth:`test` on every test's strata, bit for bit.
+        """
+        if not self.from_counts:
+            raise TypeError(f"{type(self).__name__} does not test count tables.")
+        statistic, pvalue, dof, independent = self._test_batch(
+            np.asarray(tables, dtype=np.float64), np.asarray(group, dtype=np.intp), int(n_tests),
+            np.asarray(n_strata, dtype=np.float64),
+        )
+        return CITestBatchResult(statistic, pvalue, dof, independent)
 
     def test(self, table, n_strata=None):
         """Test ``X`` independent of ``Y`` given ``Z`` from stratified counts.
@@ -138,8 +201,9 @@ class BaseCITest(BaseEstimator):
         if n_strata is None:
             n_strata = max(table.shape[0], 1)
         group = np.zeros(table.shape[0], dtype=np.int64)
-        stat, pval, dof, indep = self._test_batch(table, group, 1, np.array([n_strata], dtype=float))
-        return CITestResult(float(stat[0]), float(pval[0]), float(dof[0]), bool(indep[0]))
+        result = self.test_batch(table, group, 1, np.array([n_strata], dtype=float))
+        return CITestResult(float(result.statistic[0]), float(result.pvalue[0]),
+                            float(result.dof[0]), bool(result.independent[0]))
 
     def test_variables(self, data, x, y, z=()):
         """Test column ``x`` independent of column ``y`` given columns ``z`` of ``data``.
@@ -156,7 +220,7 @@ class BaseCITest(BaseEstimator):
         -------
         CITestResult
         """
-        table = contingency_tables(data.codes, data.cardinalities, x, y, tuple(z))
+        table = contingency_tables(data.codes, data.cardinalities, x, y, tuple(z), data.weights)
         return self.test(table, n_configurations(data.cardinalities, z))
 
 
@@ -235,6 +299,12 @@ class ChiSquare(_FrequentistTest):
     (cells with :math:`E = 0` omitted), compared with a chi-square distribution; equal to
     ``scipy.stats.chi2_contingency(table, correction=False)`` summed over strata.
 
+    With weighted tables (``sample_weight``) :math:`N` are weighted frequencies and the
+    formula is applied to them unchanged: integer weights equal row duplication exactly, and
+    the sample size (in :math:`E`, the power rule and the chi-square calibration) is the
+    total weight, so fractional weights should sum to the sample size they stand for (e.g.
+    Bayesian-bootstrap weights scaled to sum to ``n``; see :class:`BaseCITest`).
+
     Parameters
     ----------
     alpha : float in [0, 1], default=0.05
@@ -275,7 +345,8 @@ class GTest(_FrequentistTest):
             = 2 N \, \widehat{I}(X; Y \mid Z)
 
     compared with a chi-square distribution; equal to ``scipy.stats.chi2_contingency(table,
-    correction=False, lambda_="log-likelihood")`` summed over strata.
+    correction=False, lambda_="log-likelihood")`` summed over strata. Weighted tables are
+    treated as counts, as for :class:`ChiSquare` (:math:`N` = total weight).
 
     Parameters
     ----------
@@ -320,6 +391,13 @@ class BayesFactor(BaseCITest):
     ``pvalue`` the posterior probability of independence under even prior odds,
     :math:`B / (1 + B)` (not a frequentist p-value: multiple-testing corrections refuse it).
 
+    With weighted tables (``sample_weight``) the Dirichlet-multinomial marginal likelihoods
+    are evaluated at the weighted frequencies (``log Gamma`` is defined for real arguments):
+    integer weights equal row duplication exactly; fractional weights act as fractional
+    pseudo-observations with total mass the total weight, the reading of weighted counts in
+    the BDeu / BDe scores (e.g. expected counts in structural EM, Friedman 1998), so the
+    strength of the evidence against the prior ``ess`` scales with the total weight.
+
     Parameters
     ----------
     ess : float > 0, default=1.0
@@ -332,6 +410,7 @@ class BayesFactor(BaseCITest):
     ----------
     D. Heckerman, D. Geiger and D. M. Chickering (1995), "Learning Bayesian networks: the
     combination of knowledge and statistical data", Machine Learning 20.
+    N. Friedman (1998), "The Bayesian structural EM algorithm", UAI.
 
     Examples
     --------

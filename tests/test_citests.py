@@ -185,7 +185,7 @@ def test_resolve_and_bad_parameters():
 
 @pytest.mark.parametrize("test", [ChiSquare(), GTest(), BayesFactor(), ChiSquare(adjust_dof=False)])
 def test_stacked_batch_equals_tests_one_by_one(test):
-    """PC stacks many tests into one ``_test_batch`` call: it must give bit-identical results
+    """PC stacks many tests into one ``test_batch`` call: it must give bit-identical results
     to testing each table alone (cell sums, 8+ cell tables, empty rows and columns)."""
     rng = np.random.default_rng(3)
     for r_x, r_y in [(2, 2), (3, 4), (6, 6)]:
@@ -194,7 +194,45 @@ def test_stacked_batch_equals_tests_one_by_one(test):
         stacked = np.concatenate(tables).astype(float)
         group = np.repeat(np.arange(len(tables)), [len(t) for t in tables])
         n_strata = np.array([len(t) for t in tables], dtype=float)
-        stat, pval, dof, indep = test._test_batch(stacked, group, len(tables), n_strata)
+        batch = test.test_batch(stacked, group, len(tables), n_strata)
+        stat, pval, dof, indep = batch.statistic, batch.pvalue, batch.dof, batch.independent
         for k, table in enumerate(tables):
             one = test.test(table, len(table))
             assert (stat[k], pval[k], dof[k], indep[k]) == (one.statistic, one.pvalue, one.dof, one.independent)
+
+
+@pytest.mark.parametrize("test", [ChiSquare(), GTest(), BayesFactor(), ChiSquare(adjust_dof=False)])
+def test_integer_weights_equal_row_duplication(test):
+    """Weighted tables are counts: weight w on a row == w copies of it, bit for bit."""
+    rng = np.random.default_rng(7)
+    codes = np.asfortranarray(rng.integers(0, 3, size=(400, 4)).astype(np.uint8))
+    cards = np.array([3, 3, 3, 3])
+    weights = rng.integers(0, 4, size=400).astype(float)  # zeros: rows dropped
+    weighted = EncodedData(codes, cards, ("a", "b", "c", "d"), weights)
+    copies = EncodedData(np.asfortranarray(np.repeat(codes, weights.astype(int), axis=0)), cards,
+                         ("a", "b", "c", "d"))
+    for z in [(), (2,), (2, 3)]:
+        assert test.test_variables(weighted, 0, 1, z) == test.test_variables(copies, 0, 1, z)
+
+
+def test_fractional_weights_scale_the_sample_size():
+    """With fractional weights the sample size is the total weight: weights all 0.5 on a
+    table give the statistic of the halved table (chi-square and G are linear in N)."""
+    rng = np.random.default_rng(8)
+    codes = np.asfortranarray(rng.integers(0, 2, size=(300, 3)).astype(np.uint8))
+    cards = np.array([2, 2, 2])
+    full = EncodedData(codes, cards, ("a", "b", "c"))
+    half = EncodedData(codes, cards, ("a", "b", "c"), np.full(300, 0.5))
+    for test in (ChiSquare(min_samples_per_dof=0), GTest(min_samples_per_dof=0)):
+        a, b = test.test_variables(full, 0, 1, (2,)), test.test_variables(half, 0, 1, (2,))
+        assert b.statistic == pytest.approx(a.statistic / 2, rel=1e-12) and b.dof == a.dof
+    tables = contingency_tables(codes, cards, 0, 1, (2,)) / 2
+    assert BayesFactor().test_variables(half, 0, 1, (2,)) == BayesFactor().test(tables, 2)
+
+
+def test_batch_api_refuses_oracles_and_returns_arrays():
+    table = np.array([[[10.0, 20.0], [20.0, 10.0]]])
+    batch = ChiSquare().test_batch(table, np.array([0]), 1, np.array([1.0]))
+    assert batch.pvalue.shape == batch.independent.shape == (1,)
+    with pytest.raises(TypeError, match="count tables"):
+        DSeparationOracle((["a", "b"], [])).test_batch(table, np.array([0]), 1, np.array([1.0]))

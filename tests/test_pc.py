@@ -1,4 +1,5 @@
 import importlib.util
+import os
 from pathlib import Path
 
 import numpy as np
@@ -11,12 +12,13 @@ from sklearn.model_selection import GridSearchCV
 import skbn.estimators.pc as pc_module
 from skbn.citests import BayesFactor, ChiSquare, DSeparationOracle, GTest
 from skbn.datasets import sample_asia
+from skbn.estimators.pc import PCStructure, _bh_adjust, dag_in_class
 from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, random_dag
-from skbn.estimators.pc import PCStructure, _bh_adjust
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
 
-NETWORKS = Path(__file__).resolve().parents[1].parent / "shared" / "networks"
+NETWORKS = Path(os.environ.get("SKBN_SHARED_NETWORKS",
+                             Path(__file__).resolve().parents[1].parent / "shared" / "networks"))
 
 
 def _networks():
@@ -97,11 +99,11 @@ def test_n_jobs_gives_identical_results(child_data, monkeypatch):
 
 
 def test_forced_parallel_paths_give_identical_results(child_data, monkeypatch, tmp_path):
-    # every parallel path on small data: threaded level-1 Grams, process-parallel levels
+    # every parallel path on small data: level-1 Grams in workers, process-parallel levels
     # >= 2 and collider tests, codes memory-mapped for the workers (and removed after fit)
     _, data = child_data
     data = data.iloc[:600]
-    for name in ("_MIN_PARALLEL_WORK", "_MIN_THREAD_WORK", "_MIN_MEMMAP_BYTES"):
+    for name in ("_MIN_PARALLEL_WORK", "_MIN_MEMMAP_BYTES"):
         monkeypatch.setattr(pc_module, name, 0)
     monkeypatch.setenv("JOBLIB_TEMP_FOLDER", str(tmp_path))
     for kwargs in ({}, {"orient": "conservative"}):
@@ -110,32 +112,6 @@ def test_forced_parallel_paths_give_identical_results(child_data, monkeypatch, t
         assert (one.cpdag_, one.sepsets_, one.n_tests_, one.edges_) == (
             two.cpdag_, two.sepsets_, two.n_tests_, two.edges_)
     assert list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.parametrize("lane_limit", [None, 0, 10**9])
-def test_counter_tables_match_contingency_tables(lane_limit):
-    from skbn._counting import contingency_tables
-    from skbn._data import encode_fit
-
-    rng = np.random.default_rng(0)
-    frame = pd.DataFrame(rng.integers(0, 3, size=(500, 5)) * rng.integers(1, 3, size=(500, 5)))
-    data = encode_fit(frame)[0]
-    p = data.n_variables
-    adjacency = [sorted(set(range(p)) - {v}) for v in range(p)]
-    caches = {}
-    pc_module._Counter(data, None, caches).tables(0, 1, (2, 3))  # fills the shared caches
-    counter = pc_module._Counter(data, adjacency, caches)
-    if lane_limit is not None:  # force plain ids (0) or lanes (10**9) for every new set
-        counter._ids.clear()
-        counter._xy.clear()
-        counter._lane_limit = lane_limit
-    for x, y, subset in [(0, 1, (2,)), (1, 3, (0,)), (0, 4, (1, 2)), (2, 3, (0, 1, 4)), (1, 2, ())]:
-        counts, declared = counter.tables(x, y, subset)
-        r_x, r_y = (int(data.cardinalities[v]) for v in (x, y))
-        expected = contingency_tables(data.codes, data.cardinalities, x, y, subset)
-        got = counts[counts.any(axis=1)].reshape(-1, r_x, r_y)
-        np.testing.assert_array_equal(got, expected)
-        assert declared == int(np.prod([data.cardinalities[v] for v in subset]))
 
 
 @pytest.mark.skipif(importlib.util.find_spec("dask") is None
@@ -187,7 +163,9 @@ def test_corrections():
     data = sample_asia(3000, random_state=1)
     plain = PCStructure().fit(data)
     bonf = PCStructure(correction="bonferroni").fit(data)
-    assert bonf.ci_test_.alpha == pytest.approx(0.05 / 28)
+    assert bonf.ci_test_.alpha == 0.05  # the test object is never rewritten
+    # Bonferroni = every test decided at alpha / m: the same as running the test at that level
+    assert bonf.cpdag_ == PCStructure(ci_test=ChiSquare(alpha=0.05 / 28)).fit(data).cpdag_
     fdr = PCStructure(correction="fdr").fit(data)
     for model in (bonf, fdr):
         assert set(model.cpdag_.skeleton()) <= set(plain.cpdag_.skeleton())
@@ -204,11 +182,11 @@ def test_bh_adjust_hand_values():
 def test_extension_fallback_never_crashes():
     # an unshielded 4-cycle of undirected edges has no consistent extension
     pdag = PDAG("abcd", undirected=[("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")])
-    edges = PCStructure._extension(list("abcd"), pdag)
+    edges = dag_in_class(list("abcd"), pdag)
     assert is_acyclic("abcd", edges) and len(edges) == 4
     # a directed cycle: the last edge in sorted order is dropped
     pdag = PDAG("abc", directed=[("a", "b"), ("b", "c"), ("c", "a")])
-    assert PCStructure._extension(list("abc"), pdag) == [("a", "b"), ("b", "c")]
+    assert dag_in_class(list("abc"), pdag) == [("a", "b"), ("b", "c")]
 
 
 def test_bayes_factor_and_gtest_run():
@@ -257,3 +235,136 @@ def test_alarm_10k_cpdag_shd():
     print(f"ALARM 10k chi-square alpha=0.05: CPDAG SHD {shd}, skeleton F1 {f1:.3f}, "
           f"{model.n_tests_} tests")
     assert shd <= 10 and f1 >= 0.9
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"ci_test": "g_test", "orient": "conservative"},
+                                    {"ci_test": "bayes_factor", "orient": "standard"},
+                                    {"correction": "fdr"}, {"n_jobs": 2}])
+def test_integer_weights_equal_row_duplication(kwargs, monkeypatch):
+    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)  # n_jobs=2: the worker paths too
+    rng = np.random.default_rng(0)
+    data = sample_asia(3000, random_state=4)
+    weights = rng.integers(0, 4, size=len(data))  # 0 drops the row
+    copies = data.iloc[np.repeat(np.arange(len(data)), weights)]
+    one = PCStructure(**kwargs).fit(data, sample_weight=weights.astype(float))
+    two = PCStructure(**kwargs).fit(copies)
+    assert (one.cpdag_, one.sepsets_, one.n_tests_, one.edges_) == (
+        two.cpdag_, two.sepsets_, two.n_tests_, two.edges_)
+
+
+def test_weights_enter_as_sample_size():
+    data = sample_asia(2000, random_state=5)
+    plain = PCStructure().fit(data)
+    # unit weights through the float path == the integer path
+    from skbn._data import EncodedData, encode_fit
+
+    encoded = encode_fit(data)[0]
+    same = PCStructure()
+    same._learn_structure(EncodedData(encoded.codes, encoded.cardinalities, encoded.names,
+                                      np.ones(len(data))))
+    assert (same.cpdag_, same.sepsets_, same.n_tests_) == (plain.cpdag_, plain.sepsets_, plain.n_tests_)
+    # all weights 1/20: the tests see 100 samples' worth of evidence and keep fewer edges
+    weak = PCStructure().fit(data, sample_weight=np.full(len(data), 0.05))
+    assert len(weak.cpdag_.skeleton()) < len(plain.cpdag_.skeleton())
+
+
+def test_no_fit_scratch_left_on_the_estimator(monkeypatch, tmp_path):
+    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(pc_module, "_MIN_MEMMAP_BYTES", 0)
+    monkeypatch.setenv("JOBLIB_TEMP_FOLDER", str(tmp_path))
+    model = PCStructure(n_jobs=2).fit(sample_asia(500, random_state=0))
+    params = set(model.get_params(deep=False))
+    extra = {k for k in vars(model) if k not in params and not k.endswith("_")}
+    assert extra <= {"_target_index"}
+    assert list(tmp_path.iterdir()) == []
+
+
+def _respects(model, names, required=(), forbidden=(), tiers=None):
+    """Every constraint holds in cpdag_ (directed / adjacent) and in the DAG edges_."""
+    cpdag, dag = model.cpdag_, set(model.edges_)
+    for u, v in required:
+        assert (u, v) in cpdag.directed and (u, v) in dag
+    for u, v in forbidden:
+        assert (u, v) not in cpdag.directed and (u, v) not in dag
+    if tiers is not None:
+        tier = {v: k for k, group in enumerate(tiers) for v in group}
+        for u, v in dag:
+            assert tier[u] <= tier[v]
+        for u, v in cpdag.undirected:
+            assert tier[u] == tier[v]
+        for u, v in cpdag.directed:
+            assert tier[u] <= tier[v]
+
+
+def test_background_knowledge_on_asia():
+    data = sample_asia(5000, random_state=0)
+    names = list(data.columns)
+    plain = PCStructure().fit(data)
+    assert plain.cpdag_.adjacent("lung", "either") and not plain.cpdag_.adjacent("asia", "smoke")
+    # a forbidden adjacency is removed without a test; a one-way black list orients the edge
+    model = PCStructure(black_list=[("lung", "either"), ("either", "lung"), ("dysp", "bronc")]).fit(data)
+    assert not model.cpdag_.adjacent("lung", "either") and ("lung", "either") not in model.sepsets_
+    assert model.n_tests_ < plain.n_tests_ or model.cpdag_ != plain.cpdag_
+    _respects(model, names, required=[("bronc", "dysp")],
+              forbidden=[("lung", "either"), ("either", "lung"), ("dysp", "bronc")])
+    # a required edge is never tested, never removed, and keeps its direction
+    model = PCStructure(white_list=[("asia", "smoke")]).fit(data)
+    _respects(model, names, required=[("asia", "smoke")])
+    # both directions: a required adjacency of free direction
+    model = PCStructure(white_list=[("asia", "smoke"), ("smoke", "asia")]).fit(data)
+    assert model.cpdag_.adjacent("asia", "smoke")
+    tiers = [["asia", "smoke"], ["tub", "lung", "bronc"], ["either"], ["xray", "dysp"]]
+    _respects(PCStructure(tiers=tiers).fit(data), names, tiers=tiers)
+    # a reversed tiering: the data's colliders that contradict it are not oriented
+    reverse = tiers[::-1]
+    _respects(PCStructure(tiers=reverse).fit(data), names, tiers=reverse)
+
+
+def test_contradictory_knowledge_is_refused():
+    data = sample_asia(500, random_state=0)
+    with pytest.raises(ValueError, match="white_list requires the edge"):
+        PCStructure(white_list=[("asia", "tub")], black_list=[("asia", "tub")]).fit(data)
+    with pytest.raises(ValueError, match="tiers"):
+        PCStructure(white_list=[("dysp", "asia")], tiers=[["asia"], ["dysp"]]).fit(data)
+    with pytest.raises(ValueError, match="black_list"):
+        PCStructure(black_list=[("asia", "nowhere")]).fit(data)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_oracle_with_a_full_causal_order_gives_the_true_dag(seed):
+    # tiers = a topological order of the true DAG orient every edge: PC returns the DAG
+    nodes, edges = random_dag(7, 0.4, random_state=seed, shuffle=True)
+    from skbn.graph import topological_order
+
+    tiers = [[v] for v in topological_order(nodes, edges)]
+    model = PCStructure(ci_test=DSeparationOracle((nodes, edges)), tiers=tiers).fit(_dummy_frame(nodes))
+    assert set(model.cpdag_.directed) == set(edges) and not model.cpdag_.undirected
+    assert set(model.edges_) == set(edges)
+    # a black-listed true edge is absent, every other adjacency still found
+    if edges:
+        u, v = edges[0]
+        cut = PCStructure(ci_test=DSeparationOracle((nodes, edges)), black_list=[(u, v), (v, u)]).fit(
+            _dummy_frame(nodes))
+        assert not cut.cpdag_.adjacent(u, v)
+
+
+@pytest.mark.parametrize("name", ["alarm", "child"])
+def test_background_knowledge_on_shared_networks(name):
+    path = NETWORKS / f"{name}.bif"
+    if not path.exists():
+        pytest.skip("../shared/networks is absent")
+    from skbn.graph import topological_order
+
+    net = read_bif(path)
+    data = net.sample(3000, random_state=0)
+    order = topological_order(net.nodes, net.edges)
+    third = len(order) // 3
+    tiers = [order[:third], order[third:2 * third], order[2 * third:]]
+    true = set(net.edges)
+    required = sorted(true)[:3]
+    # forbid the true edges' reverses on a few, and the adjacency of a few others
+    forbidden = [(v, u) for u, v in sorted(true)[3:6]] + [e for u, v in sorted(true)[6:8] for e in ((u, v), (v, u))]
+    model = PCStructure(white_list=required, black_list=forbidden, tiers=tiers).fit(data)
+    _respects(model, list(data.columns), required=required, forbidden=forbidden, tiers=tiers)
+    for u, v in sorted(true)[6:8]:
+        assert not model.cpdag_.adjacent(u, v)

@@ -1,4 +1,12 @@
-"""PC: constraint-based structure learning, from CI tests to the CPDAG (Spirtes & Glymour 1991)."""
+"""PC: constraint-based structure learning, from CI tests to the CPDAG (Spirtes & Glymour 1991).
+
+The search is written as plain functions with explicit inputs and outputs --
+:func:`skeleton` (levels of CI tests, separating sets), :func:`collider_separating_sets`
+(the extra tests of the conservative / majority collider rules), :func:`orient_colliders`,
+then :func:`skbn.graph.meek_orient` -- around one per-fit :class:`_TestRunner` that owns the
+data, the resolved CI test and the scratch of the fit (id caches, memory-mapped codes for
+process workers). All counting is in :mod:`skbn._counting_stratified`.
+"""
 
 import os
 import shutil
@@ -10,178 +18,45 @@ from numbers import Integral
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skbn._counting import compress_ids, extend_ids, pairwise_tables
+from skbn._counting_stratified import StratifiedCounter, gram_given, pairwise_contingency
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
+from skbn.knowledge import parse_knowledge
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
-#: Largest number of conditioning sets whose tables are counted in one stacked bincount.
+#: Largest number of conditioning sets whose tables are counted in one round per pair.
 _MAX_CHUNK = 64
-#: Below this many counted cells (conditioning sets x rows) in a level >= 2, the level runs
-#: in-process: a process-parallel level costs about 12 ms (dispatch, results) plus the
-#: workers' cold caches of conditioning-set ids, i.e. about 10**7 cells of counting.
+#: Table cells (strata x r_x x r_y, empty strata included) counted before a round's tables
+#: go through the test: bounds the memory of a round (32 MiB as float64) whatever the
+#: number of pairs and sets (the collider step of a 441-variable network peaked at 1.1 GB).
+_MAX_ROUND_CELLS = 1 << 22
+#: Below this many counted cells (conditioning sets x rows) a level runs in-process: a
+#: process-parallel level costs about 12 ms (dispatch, results) plus the workers' cold
+#: caches of conditioning-set ids, i.e. about 10**7 cells of counting.
 _MIN_PARALLEL_WORK = 10_000_000
-#: Rows per one-hot chunk of the level-1 Gram products (keeps the float32 block in cache).
-_GRAM_CHUNK_ROWS = 8192
-#: Rows are counted in ``_LANES`` interleaved lanes (``cell * _LANES + row % _LANES``),
-#: summed afterwards: on skewed data most consecutive rows fall in the same cell, and
-#: ``np.bincount`` then waits on the previous increment of that counter; lanes break the
-#: dependency (about 1.6x faster on ALARM at 100,000 rows).
-_LANE_BITS = 2
-_LANES = 1 << _LANE_BITS
-#: Lanes cost O(bins) (a 4x larger table to clear and sum) and pay off with many rows per
-#: bin: a conditioning set gets lanes only when its largest table (``n_ids`` x the largest
-#: ``r_x * r_y`` of the data) has at most ``n_samples / _LANE_ROWS_PER_BIN`` lane bins.
-_LANE_ROWS_PER_BIN = 16
-#: Below this many level-1 cells (conditioning sets x rows), the Gram products stay serial.
-_MIN_THREAD_WORK = 10_000_000
 #: Codes at least this large are memory-mapped for process workers (joblib's own threshold).
 _MIN_MEMMAP_BYTES = 1 << 20
 #: Batches per worker in a process-parallel level: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
 _BATCHES_PER_JOB = 1
-#: Bound on the per-worker cache of conditioning-set configuration ids.
-_ID_CACHE_SIZE = 1024
 
 
-class _Counter:
-    """Stratified contingency tables of variable pairs, with cached conditioning-set ids.
-
-    The table of ``x, y | S`` is one ``np.bincount`` of ``cell = xy * q + stratum`` where
-    ``xy`` is the joint state of the pair and ``stratum`` the configuration id of ``S``
-    (:func:`skbn._counting.config_ids`, extended one column at a time from the cached id of
-    the prefix of ``S``, compressed to the observed configurations when the declared number
-    would exceed the number of rows).
-    """
-
-    def __init__(self, data, adjacency=None, caches=None):
-        self.codes = data.codes
-        self.cards = data.cardinalities
-        self._r = [int(r) for r in data.cardinalities]  # Python ints: no numpy scalar per test
-        self.adjacency = adjacency
-        self.adjacency_sets = None if adjacency is None else [set(a) for a in adjacency]
-        # ``caches``: a dict kept by the caller to share the conditioning-set ids (and the
-        # scaled pair states) between the counters of one fit's levels and collider phase
-        if caches:
-            self._ids, self._xy, self._lane = caches["ids"], caches["xy"], caches["lane"]
-        else:
-            self._ids = {}
-            self._lane = np.arange(self.codes.shape[0], dtype=np.int64) & (_LANES - 1)
-            self._xy = {}
-            if caches is not None:
-                caches.update(ids=self._ids, xy=self._xy, lane=self._lane)
-        self._gram = {}
-        top = sorted(self._r)[-2:]
-        self._lane_limit = self.codes.shape[0] // (_LANE_ROWS_PER_BIN * _LANES * max(1, top[0] * top[-1]))
-
-    def config(self, subset):
-        """``(lane ids, n_ids, declared n_configurations, lane bits)`` of a sorted set.
-
-        Lane ids are ``id * _LANES + row % _LANES`` (see :meth:`tables`) when ``lane bits``
-        is ``_LANE_BITS``, plain ids when it is 0 (small data, large tables); ``id`` is
-        ``lane_ids >> lane bits``.
-        """
-        hit = self._ids.get(subset)
-        if hit is not None:
-            return hit
-        if not subset:
-            value = (self._lane, 1, 1, _LANE_BITS)
-        else:
-            lane_ids, n_ids, declared, bits = self.config(subset[:-1])
-            ids, n_ids = extend_ids(lane_ids >> bits, n_ids, self.codes, self.cards, subset[-1])
-            declared *= int(self.cards[subset[-1]])
-            if n_ids > len(ids):  # keep every bincount O(n_samples)
-                ids, n_ids = compress_ids(ids, n_ids)
-            bits = _LANE_BITS if n_ids <= self._lane_limit else 0
-            if bits:
-                ids <<= bits
-                ids += self._lane
-            value = (ids, n_ids, declared, bits)
-        if len(self._ids) >= _ID_CACHE_SIZE:
-            self._ids.clear()
-        self._ids[subset] = value
-        return value
-
-    def _given(self, v):
-        """Level-1 counts around ``v``: ``G[a]`` = one-hot Gram matrix of ``adj(v)`` over the
-        rows where ``v = a``, so ``G[a][o_y + b, o_z + c] = #(v = a, y = b, z = c)`` for all
-        ``y, z`` in ``adj(v)`` at once. The rows are sorted by ``v`` once (a stable radix sort
-        of a uint8 column), so each state is a contiguous block counted by
-        :func:`skbn._counting.pairwise_tables` in cache-sized chunks (BLAS, exact)."""
-        hit = self._gram.get(v)
-        if hit is None:
-            hit = self._gram[v] = _gram_given(self.codes, self.cards, v, self.adjacency[v])
-        return hit
-    def _level_one(self, x, y, z):
-        """Table of ``x, y | z`` sliced from a level-1 Gram matrix, or None."""
-        r_x, r_y, r_z = self._r[x], self._r[y], self._r[z]
-        for v, w, axes in ((x, y, (2, 0, 1)), (y, x, (2, 1, 0))):
-            if self.adjacency is not None and z in self.adjacency_sets[v] and w in self.adjacency_sets[v]:
-                gram, offsets = self._given(v)
-                block = gram[:, offsets[w]:offsets[w] + (r_y if v == x else r_x),
-                             offsets[z]:offsets[z] + r_z]
-                return np.rint(block.transpose(axes)).astype(np.int64).reshape(r_z, r_x * r_y)
-        return None
-
-    def tables(self, x, y, subset):
-        """``(counts of shape (n_ids, r_x * r_y), declared number of strata)``."""
-        if len(subset) == 1 and self.adjacency is not None:
-            block = self._level_one(x, y, subset[0])
-            if block is not None:
-                return block, int(self.cards[subset[0]])
-        lane_ids, n_ids, declared, bits = self.config(subset)
-        r_y = self._r[y]
-        n_cells = self._r[x] * r_y
-        key = (x, y, n_ids << bits)
-        xyk = self._xy.get(key)
-        if xyk is None:
-            if len(self._xy) >= _ID_CACHE_SIZE:
-                self._xy.clear()
-            xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
-            xy *= n_ids << bits
-            xyk = self._xy[key] = xy
-        cells = xyk + lane_ids
-        if not bits:
-            counts = np.bincount(cells, minlength=n_cells * n_ids)
-            return counts.reshape(n_cells, n_ids).T, declared
-        lanes = np.bincount(cells, minlength=(n_cells * n_ids) << _LANE_BITS)
-        lanes = lanes.reshape(n_cells * n_ids, _LANES)
-        counts = lanes[:, 0] + lanes[:, 1] if _LANES > 1 else lanes[:, 0]
-        for lane in range(2, _LANES):  # 10x faster than lanes.sum(axis=1)
-            counts += lanes[:, lane]
-        return counts.reshape(n_cells, n_ids).T, declared
-
-
-def _gram_given(codes, cards, v, others):
-    """``(gram, offsets)`` of :meth:`_Counter._given` (a function, so threads can run it)."""
-    others = list(others)
-    column = codes[:, v]
-    order = np.argsort(column, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(column, minlength=int(cards[v])))])
-    block = codes[:, others][order]
-    sub_cards = np.asarray(cards, dtype=np.int64)[others]
-    gram = np.stack([
-        pairwise_tables(block[a:b], sub_cards, _GRAM_CHUNK_ROWS)[0]
-        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())
-    ])
-    starts = np.concatenate([[0], np.cumsum(sub_cards)[:-1]]).tolist()
-    return gram, dict(zip(others, starts))
-
-
-def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None, caches=None):
+def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, grams=None,
+               caches=None):
     """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
 
     Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
     independence when ``stop_at_first`` -- exactly what testing the sets one by one would
-    give. Tests that count (``ci_test.from_counts``) are evaluated in rounds: each round
+    give. ``level``: decide ``pvalue > level`` (a corrected level) instead of the test's own
+    decision. Tests that count (``ci_test.from_counts``) are evaluated in rounds: each round
     takes the next chunk of sets of every unfinished unit (chunks grow 4, 8, ... 64, so an
-    early independence wastes little), counts their tables, and sends all tables of one
-    shape ``(r_x, r_y)`` through the test in a single vectorised call. With the (frozen)
-    ``adjacency``, tables given one variable are sliced from per-variable Gram matrices
-    (:meth:`_Counter._given`; ``grams``: those already computed) instead of counted one by
-    one. ``caches`` (a dict, filled on first use) shares the counter's caches of
-    conditioning-set ids between calls on the same data.
+    early independence wastes little), counts their tables
+    (:class:`skbn._counting_stratified.StratifiedCounter`; level-1 tables sliced from
+    per-variable Gram matrices when the frozen ``adjacency`` is given, ``grams``: those
+    already computed) and sends all tables of one shape ``(r_x, r_y)`` through
+    :meth:`~skbn.citests.BaseCITest.test_batch` in a single call. ``caches`` (a dict,
+    filled on first use) shares the counter's conditioning-set ids between calls.
     """
     results = [([], []) for _ in units]
     if not ci_test.from_counts:
@@ -189,19 +64,38 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None, 
             for subset in subsets:
                 result = ci_test.test_variables(data, x, y, subset)
                 pvalues.append(result.pvalue)
-                flags.append(result.independent)
-                if stop_at_first and result.independent:
+                flags.append(result.independent if level is None else result.pvalue > level)
+                if stop_at_first and flags[-1]:
                     break
         return results
-    counter = _Counter(data, adjacency, caches)
-    counter._gram.update(grams or {})
-    card = counter._r
+    counter = StratifiedCounter(data, adjacency, caches, grams)
+    card = [int(r) for r in data.cardinalities]
     position = [0] * len(units)
     active = [u for u, unit in enumerate(units) if unit[2]]
     # growing chunks only pay off when a unit may stop early; otherwise fewer, larger rounds
     size = 4 if stop_at_first else _MAX_CHUNK
+    def flush(by_shape):
+        for (r_x, r_y), (blocks, sizes, declared, owners) in by_shape.items():
+            # float once here (the tests compute in float64); a stratum is observed iff its
+            # cells sum to more than 0, whatever the rounding of the BLAS product
+            tables = np.concatenate(blocks, dtype=np.float64)
+            group = np.repeat(np.arange(len(blocks)), sizes)
+            observed = tables @ np.ones(r_x * r_y) > 0
+            batch = ci_test.test_batch(
+                tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
+                np.asarray(declared, dtype=float),
+            )
+            indep = batch.independent if level is None else batch.pvalue > level
+            pval, indep = batch.pvalue.tolist(), indep.tolist()
+            k = 0
+            for u, n in owners:
+                results[u][0].extend(pval[k:k + n])
+                results[u][1].extend(indep[k:k + n])
+                k += n
+        by_shape.clear()
+
     while active:
-        by_shape = {}
+        by_shape, pending = {}, 0
         for u in active:
             x, y, subsets = units[u]
             chunk = subsets[position[u]:position[u] + size]
@@ -213,23 +107,12 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None, 
                 blocks.append(block)
                 sizes.append(len(block))
                 declared.append(q)
+                pending += block.size
             owners.append((u, len(chunk)))
-        for (r_x, r_y), (blocks, sizes, declared, owners) in by_shape.items():
-            # float once here (the tests count in float64); a stratum is observed iff its
-            # cells sum to more than 0, whatever the rounding of the BLAS product
-            tables = np.concatenate(blocks, dtype=np.float64)
-            group = np.repeat(np.arange(len(blocks)), sizes)
-            observed = tables @ np.ones(r_x * r_y) > 0
-            _, pval, _, indep = ci_test._test_batch(
-                tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
-                np.asarray(declared, dtype=float),
-            )
-            pval, indep = pval.tolist(), indep.tolist()
-            k = 0
-            for u, n in owners:
-                results[u][0].extend(pval[k:k + n])
-                results[u][1].extend(indep[k:k + n])
-                k += n
+            if pending > _MAX_ROUND_CELLS:  # bound the memory of a round's tables
+                flush(by_shape)
+                pending = 0
+        flush(by_shape)
         still = []
         for u in active:
             pvalues, flags = results[u]
@@ -241,6 +124,126 @@ def _run_units(data, ci_test, units, stop_at_first, adjacency=None, grams=None, 
         active = still
         size = min(2 * size, _MAX_CHUNK)
     return results
+
+
+def _grams(data, variables, adjacency):
+    """Worker: :func:`skbn._counting_stratified.gram_given` of several variables."""
+    return [gram_given(data.codes, data.cardinalities, data.weights, v, adjacency[v])
+            for v in variables]
+
+
+class _TestRunner:
+    """Per-fit context of PC's CI tests: runs test units in-process or in joblib workers.
+
+    Holds the data, the resolved test, the decision level (``None``: the test's own
+    decision; a number: ``pvalue > level``, for Bonferroni), ``n_jobs``, the caches of
+    conditioning-set ids shared by the in-process levels, and the memory-mapped copy of the
+    codes for process workers (written once, removed by :meth:`close`). Lives only during
+    ``fit`` (a context manager), never on the estimator.
+    """
+
+    def __init__(self, data, ci_test, level=None, n_jobs=None):
+        self.data = data
+        self.ci_test = ci_test
+        self.level = level
+        self.n_jobs = n_jobs
+        self.caches = {}
+        self._shared = None
+        self._folder = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self):
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+        self._shared, self._folder, self.caches = None, None, {}
+
+    def shared_data(self):
+        """The data with its codes in a memory-mapped file, written once per fit.
+
+        Process workers then map the file instead of receiving a pickled copy per batch
+        (joblib would memory-map it too, but per call, and its clean-up after each call
+        sometimes waits 0.1 s for the workers to release the file). The folder is
+        ``JOBLIB_TEMP_FOLDER``, else ``/dev/shm``, else the temporary directory.
+        """
+        data = self.data
+        if data.codes.nbytes < _MIN_MEMMAP_BYTES:
+            return data
+        if self._shared is None:
+            folder = os.environ.get("JOBLIB_TEMP_FOLDER")
+            if folder is None and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+                folder = "/dev/shm"
+            self._folder = tempfile.mkdtemp(prefix="skbn_pc_", dir=folder)
+            path = os.path.join(self._folder, "codes.npy")
+            np.save(path, data.codes)
+            self._shared = replace(data, codes=np.load(path, mmap_mode="r"))
+        return self._shared
+
+    def _parallel(self, work):
+        """Number of workers worth using for ``work`` counted cells (1: in-process)."""
+        n_jobs = effective_n_jobs(self.n_jobs)
+        if n_jobs == 1 or work * self.data.n_samples < _MIN_PARALLEL_WORK:
+            return 1
+        return n_jobs
+
+    def run(self, units, stop_at_first, adjacency=None):
+        """Results of :func:`_run_units` for ``units``, in unit order, parallel if worthwhile.
+
+        With the frozen level-1 ``adjacency`` the per-variable Gram matrices are computed
+        in the workers (a contiguous batch of variables each) and the tests then slice them
+        in-process; otherwise the units go to the workers in contiguous batches of about
+        equal work (units are sorted by pair, so a batch shares conditioning sets).
+        """
+        if not units:
+            return []
+        work = sum(len(u[2]) for u in units)
+        n_jobs = self._parallel(work) if len(units) > 1 else 1
+        if adjacency is not None:
+            grams = None
+            if n_jobs > 1:
+                needed = sorted({v for x, y, _ in units for v in (x, y) if len(adjacency[v]) >= 2})
+                shared = self.shared_data()
+                batches = [needed[i::n_jobs] for i in range(n_jobs)]
+                outputs = Parallel(n_jobs=self.n_jobs)(
+                    delayed(_grams)(shared, batch, adjacency) for batch in batches)
+                grams = {v: g for batch, out in zip(batches, outputs) for v, g in zip(batch, out)}
+            return _run_units(self.data, self.ci_test, units, stop_at_first, self.level,
+                              adjacency, grams, self.caches)
+        if n_jobs == 1:
+            return _run_units(self.data, self.ci_test, units, stop_at_first, self.level,
+                              caches=self.caches)
+        n_batches = min(len(units), _BATCHES_PER_JOB * n_jobs)
+        cumulative = np.cumsum([len(u[2]) for u in units])
+        cuts = np.searchsorted(cumulative, work * np.arange(1, n_batches) / n_batches)
+        bounds = [0, *sorted(set(int(c) + 1 for c in cuts)), len(units)]
+        batches = [units[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        shared = self.shared_data()
+        outputs = Parallel(n_jobs=self.n_jobs)(
+            delayed(_run_units)(shared, self.ci_test, batch, stop_at_first, self.level)
+            for batch in batches
+        )
+        return [result for output in outputs for result in output]
+
+    def unconditional(self, pairs):
+        """``(pvalues, independent)`` arrays of ``x _||_ y`` for every pair ``(x, y)``."""
+        pvalues = np.ones(len(pairs))
+        independent = np.zeros(len(pairs), dtype=bool)
+        if not self.ci_test.from_counts:
+            units = [(x, y, [()]) for x, y in pairs]
+            for k, (pv, flags) in enumerate(_run_units(self.data, self.ci_test, units, True, self.level)):
+                pvalues[k], independent[k] = pv[0], flags[0]
+            return pvalues, independent
+        for index, tables in pairwise_contingency(self.data, pairs):
+            observed = tables.reshape(len(index), -1).any(axis=1)
+            k = np.arange(len(index))
+            batch = self.ci_test.test_batch(tables[observed], k[observed], len(index), np.ones(len(index)))
+            pvalues[index] = batch.pvalue
+            independent[index] = batch.independent if self.level is None else batch.pvalue > self.level
+        return pvalues, independent
 
 
 def _side_subsets(adjacency, x, y, size, seen):
@@ -277,6 +280,255 @@ def _bh_adjust(pvalues):
     return out
 
 
+def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=None,
+             variant="stable", fdr_alpha=None, log=None):
+    """Phase 1 of PC: the skeleton and the separating sets, level by level.
+
+    Parameters
+    ----------
+    runner : _TestRunner
+    n_variables : int
+    fixed : (p, p) bool array or None
+        Required adjacencies: never tested, never removed.
+    removed : (p, p) bool array or None
+        Forbidden adjacencies: removed before level 0, without a test.
+    max_cond_vars : int or None
+    variant : {"stable", "original"}
+    fdr_alpha : float or None
+        Benjamini-Hochberg level of the ``"fdr"`` correction after every level (None: off).
+    log : callable or None
+        Called as ``log(level, n_tests, adjacency)`` after every level.
+
+    Returns
+    -------
+    adjacency : list of sets
+    sepsets : dict {(x, y): tuple}
+        Separating set of every pair removed by a test (``x < y``).
+    n_tests : int
+    decided : dict {(x, y, S): bool}
+        The decision of every test run (reused by the collider rules).
+    """
+    p = n_variables
+    adjacency = [set(range(p)) - {i} for i in range(p)]
+    fixed = np.zeros((p, p), dtype=bool) if fixed is None else fixed
+    removed = np.zeros((p, p), dtype=bool) if removed is None else removed
+    for x, y in zip(*np.nonzero(np.triu(removed, 1))):
+        adjacency[x].discard(int(y))
+        adjacency[y].discard(int(x))
+    testable = [(x, y) for x, y in combinations(range(p), 2) if not (fixed[x, y] or removed[x, y])]
+    sepsets, decided = {}, {}
+    p_max = np.zeros((p, p))
+    p_max_set = {}
+    pvalues, independent = runner.unconditional(testable) if testable else ((), ())
+    for (x, y), pv, flag in zip(testable, np.asarray(pvalues).tolist(), np.asarray(independent).tolist()):
+        p_max[x, y] = pv
+        p_max_set[(x, y)] = ()
+        decided[(x, y, ())] = flag
+        if flag:
+            adjacency[x].discard(y)
+            adjacency[y].discard(x)
+            sepsets[(x, y)] = ()
+    n_tests = len(testable)
+    if fdr_alpha is not None:
+        _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable)
+    if log is not None:
+        log(0, n_tests, adjacency)
+    level = 1
+    while max_cond_vars is None or level <= max_cond_vars:
+        pairs = [
+            (x, y) for x in range(p) for y in sorted(adjacency[x]) if x < y and not fixed[x, y]
+            and max(len(adjacency[x]), len(adjacency[y])) - 1 >= level
+        ]
+        if not pairs:
+            break
+        if variant == "stable":
+            frozen = [sorted(a) for a in adjacency]
+            units = [(x, y, _edge_subsets(frozen, x, y, [level])) for x, y in pairs]
+            results = runner.run(units, True, frozen if level == 1 else None)
+        else:
+            units, results = [], []
+            for x, y in pairs:
+                if y not in adjacency[x]:
+                    continue
+                live = {x: sorted(adjacency[x]), y: sorted(adjacency[y])}
+                unit = (x, y, _edge_subsets(live, x, y, [level]))
+                result = runner.run([unit], True)[0]
+                units.append(unit)
+                results.append(result)
+                if result[1] and result[1][-1]:
+                    adjacency[x].discard(y)
+                    adjacency[y].discard(x)
+        level_tests = 0
+        for (x, y, subsets), (pvals, flags) in zip(units, results):
+            level_tests += len(flags)
+            decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
+            if not flags:
+                continue
+            best = int(np.argmax(pvals))
+            if pvals[best] > p_max[x, y]:
+                p_max[x, y] = pvals[best]
+                p_max_set[(x, y)] = subsets[best]
+            if flags[-1]:
+                adjacency[x].discard(y)
+                adjacency[y].discard(x)
+                sepsets[(x, y)] = subsets[len(flags) - 1]
+        n_tests += level_tests
+        if fdr_alpha is not None:
+            _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable)
+        if log is not None:
+            log(level, level_tests, adjacency)
+        level += 1
+    return adjacency, sepsets, n_tests, decided
+
+
+def _fdr_step(adjacency, sepsets, p_max, p_max_set, alpha, testable):
+    """Remove the tested adjacencies whose Benjamini-Hochberg adjusted maximum p-value
+    exceeds ``alpha`` (Li & Wang 2009); separating set: the set of the maximum p-value."""
+    if not testable:
+        return
+    x_index, y_index = np.asarray(testable).T
+    adjusted = _bh_adjust(p_max[x_index, y_index])
+    for (x, y), q in zip(testable, adjusted.tolist()):
+        if q > alpha and y in adjacency[x]:
+            adjacency[x].discard(y)
+            adjacency[y].discard(x)
+            sepsets[(x, y)] = p_max_set[(x, y)]
+
+
+def unshielded_triples(adjacency):
+    """Every ``(x, z, y)`` with ``x - z - y``, ``x < y`` non-adjacent, sorted."""
+    triples = []
+    for z in range(len(adjacency)):
+        nbrs = sorted(adjacency[z])
+        for i, x in enumerate(nbrs):
+            for y in nbrs[i + 1:]:
+                if y not in adjacency[x]:
+                    triples.append((x, z, y))
+    triples.sort()
+    return triples
+
+
+def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=None):
+    """Phase 2 of the conservative / majority rules: all separating sets of each triple's ends.
+
+    For every pair ``(x, y)`` of ends of an unshielded triple, every subset of
+    ``adj(x) - {y}`` and of ``adj(y) - {x}`` (sizes up to ``max_cond_vars``) is tested,
+    reusing the decisions already in ``decided`` (updated in place).
+
+    Returns
+    -------
+    separating : dict {(x, y): list of tuple}
+        The sets found to separate ``x`` and ``y``.
+    n_tests : int
+        Tests run here (not already decided).
+    """
+    pairs = sorted({(x, y) for x, _, y in triples})
+    frozen = [sorted(a) for a in adjacency]
+    units = []
+    for x, y in pairs:
+        largest = max(len(frozen[x]), len(frozen[y]))
+        if max_cond_vars is not None:
+            largest = min(largest, max_cond_vars)
+        units.append((x, y, _edge_subsets(frozen, x, y, range(largest + 1))))
+    new_units = [(x, y, [s for s in subsets if (x, y, s) not in decided]) for x, y, subsets in units]
+    for (x, y, subsets), (_, flags) in zip(new_units, runner.run(new_units, False)):
+        decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
+    separating = {(x, y): [s for s in subsets if decided[(x, y, s)]] for x, y, subsets in units}
+    return separating, sum(len(subsets) for _, _, subsets in new_units)
+
+
+def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed_arrows=()):
+    """Phase 3: arrowheads of the colliders ``x -> z <- y`` among unshielded triples.
+
+    Parameters
+    ----------
+    triples : sorted list of (x, z, y)
+    sepsets : dict {(x, y): tuple}
+        Separating sets of the skeleton phase (none for a pair removed by knowledge: its
+        triples are colliders only if the sets of ``separating`` say so).
+    separating : dict {(x, y): list of tuple} or None
+        All separating sets found (:func:`collider_separating_sets`); None for
+        ``"standard"``.
+    orient : {"standard", "conservative", "majority"}
+    fixed_arrows : set of (parent, child)
+        Orientations fixed by background knowledge: a collider needing an arrowhead against
+        one of them is not oriented at all.
+
+    Returns
+    -------
+    set of (parent, child)
+        ``fixed_arrows`` plus the collider arrowheads; triples are taken in sorted order
+        and an arrowhead contradicting one already placed is dropped (first wins).
+    """
+    arrows = set(fixed_arrows)
+    for x, z, y in triples:
+        sets = None if separating is None else separating[(x, y)]
+        if not sets:
+            # no separating set of the skeleton phase: the pair was removed by knowledge
+            # (a forbidden adjacency), which says nothing about z
+            collider = (x, y) in sepsets and z not in sepsets[(x, y)]
+        else:
+            share = sum(z in s for s in sets) / len(sets)
+            collider = share == 0.0 if orient == "conservative" else share < 0.5
+        if not collider or (z, x) in fixed_arrows or (z, y) in fixed_arrows:
+            continue
+        for a in (x, y):
+            if (z, a) not in arrows:
+                arrows.add((a, z))
+    return arrows
+
+
+def knowledge_arrows(adjacency, required, forbidden):
+    """Orientations of the skeleton's edges fixed by background knowledge.
+
+    An adjacency ``x - y`` becomes ``x -> y`` when ``y -> x`` is forbidden (black list or
+    tiers) and ``x -> y`` is not, or when both directions are allowed and ``x -> y`` is a
+    one-way required edge (white list). Every other edge is left to the data, so the
+    edges left undirected allow both directions and no later rule can break a constraint.
+
+    Parameters
+    ----------
+    adjacency : list of sets
+    required, forbidden : (p, p) bool arrays
+        ``required[x, y]`` / ``forbidden[x, y]``: the edge ``x -> y`` is required /
+        forbidden (:class:`skbn.knowledge.BackgroundKnowledge`).
+
+    Returns
+    -------
+    set of (parent, child)
+    """
+    arrows = set()
+    for x in range(len(adjacency)):
+        for y in adjacency[x]:
+            if forbidden[y, x] and not forbidden[x, y]:
+                arrows.add((x, y))
+            elif not (forbidden[x, y] or forbidden[y, x]) and required[x, y] and not required[y, x]:
+                arrows.add((x, y))
+    return arrows
+
+
+def dag_in_class(names, cpdag, keep_first=()):
+    """A DAG in the class of ``cpdag``, or the documented fallback when none exists.
+
+    The fallback keeps the directed edges (those in ``keep_first`` first, then the others in
+    sorted order), skipping any that would close a directed cycle, and orients the undirected
+    edges along the topological order of the result (ties by column index).
+    """
+    try:
+        return pdag_to_dag(cpdag)
+    except ValueError:
+        pass
+    index = {name: i for i, name in enumerate(names)}
+    first = [e for e in keep_first if e in set(cpdag.directed)]
+    kept = []
+    for u, v in first + [e for e in cpdag.directed if e not in set(first)]:
+        if not has_directed_path(names, kept, v, u):
+            kept.append((u, v))
+    rank = {name: r for r, name in enumerate(topological_order(names, kept))}
+    kept += [(u, v) if rank[u] < rank[v] else (v, u) for u, v in cpdag.undirected]
+    return sorted(kept, key=lambda e: (index[e[0]], index[e[1]]))
+
+
 class PCStructure(_BaseStructureLearner):
     r"""PC algorithm: CI tests -> skeleton -> v-structures -> Meek rules -> CPDAG.
 
@@ -304,6 +556,26 @@ class PCStructure(_BaseStructureLearner):
        (the first in scan order wins).
     3. **Meek rules** R1-R4 (:func:`skbn.graph.meek_orient`) give the maximally oriented PDAG
        ``cpdag_``.
+
+    **Row weights** (``sample_weight``, stored as the data's weights) enter every
+    contingency table: a CI test sees weighted frequencies, so an integer weight ``w`` is
+    exactly ``w`` copies of the row (same tests, same CPDAG, same separating sets) and the
+    tests' sample size is the total weight (see :class:`~skbn.citests.BaseCITest`).
+
+    **Background knowledge** (``white_list``, ``black_list``, ``tiers``; parsed and checked by
+    :func:`skbn.knowledge.parse_knowledge`, which refuses contradictions), as in pcalg's
+    ``fixedEdges`` / ``fixedGaps``, bnlearn and Tetrad (Meek 1995):
+
+    * a forbidden adjacency (both directions black-listed) is removed before level 0, without
+      a test and without a separating set; a required adjacency (white list) is never tested
+      and never removed;
+    * before the collider step every remaining edge with one direction forbidden (black list,
+      tiers) is oriented the other way, and every one-way required edge in its direction;
+    * a collider that would put an arrowhead against one of these orientations is not
+      oriented at all; a triple whose ends were separated by knowledge alone is a collider
+      only if the conservative / majority tests say so;
+    * the edges left undirected then allow both directions, so the Meek rules and the DAG
+      extension cannot break a constraint: ``cpdag_`` and ``edges_`` respect all of them.
     4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
        used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
        work as for the score-based learners. With finite-sample errors the PDAG may admit no
@@ -335,16 +607,23 @@ class PCStructure(_BaseStructureLearner):
         of it rejects independence). ``"bonferroni"`` runs every test at level
         ``alpha / m`` with ``m = p (p - 1) / 2`` pairs, so the family-wise probability of
         keeping any absent edge is at most ``alpha`` whenever a true separating set is among
-        the sets tried. ``"fdr"`` (after Li & Wang 2009): each pair's p-value is the maximum
+        the sets tried (``m`` excludes the pairs fixed by ``white_list`` / ``black_list``). ``"fdr"`` (after Li & Wang 2009): each pair's p-value is the maximum
         p-value of all its tests; after every level the Benjamini-Hochberg procedure at level
         ``alpha`` is applied to these ``m`` p-values and the edges it does not reject are
         removed too (separating set: the set of the maximum p-value), bounding the expected
         fraction of false adjacencies. Needs a test with frequentist p-values and ``alpha``.
+    white_list : sequence of (parent, child), default=()
+        Required edges; a pair listed both ways is a required adjacency of free direction.
+    black_list : sequence of (parent, child), default=()
+        Forbidden edges; a pair listed both ways is a forbidden adjacency.
+    tiers : list of lists of columns or None, default=None
+        No edge from a later tier into an earlier one (bnlearn's ``tiers2blacklist``).
     n_jobs : int or None, default=None
-        Workers (joblib). Level 1's Gram products run in threads; the tests of larger
-        levels (and of the collider step) in the active joblib backend (processes by default,
-        or e.g. dask through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped
-        once per fit. Small levels stay in-process. Results are identical for any value.
+        joblib workers, in the active joblib backend (processes by default, or e.g. dask
+        through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped once per
+        fit: level 1's per-variable Gram products, and the tests of larger levels and of the
+        collider step. A level with less than ``10**7`` counted cells (conditioning sets x
+        rows) runs in-process, where it is faster. Results are identical for any value.
     verbose : int, default=0
         Print one line per level.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
@@ -361,12 +640,14 @@ class PCStructure(_BaseStructureLearner):
     edges_ : list of (parent, child)
         A DAG in the learned class (see step 4); its CPTs are ``network_``.
     sepsets_ : dict {(x, y): tuple}
-        Separating set of every removed pair (``x`` before ``y`` in column order), names.
+        Separating set of every pair removed by a test (``x`` before ``y`` in column
+        order), names; pairs removed by ``black_list`` have none.
     n_tests_ : int
         Number of CI tests whose result the algorithm used (chunked evaluation may compute
         up to a few more past a deciding independence; they are not counted).
     ci_test_ : BaseCITest
-        The resolved test (for ``"bonferroni"``, at the per-test level ``alpha / m``).
+        The resolved test (a clone; never modified: with ``"bonferroni"`` PC decides each
+        test at ``ci_test_.alpha / m`` from its p-value).
     network_ : DiscreteBayesianNetwork
     categories_, classes_, n_features_in_, feature_names_in_
 
@@ -380,6 +661,7 @@ class PCStructure(_BaseStructureLearner):
     J. Li and Z. J. Wang (2009), "Controlling the false discovery rate of the
     association/causality structure learned with the PC algorithm", JMLR 10.
     C. Meek (1995), "Causal inference and causal explanation with background knowledge", UAI.
+    D. B. Rubin (1981), "The Bayesian bootstrap", The Annals of Statistics 9(1).
 
     Examples
     --------
@@ -397,6 +679,9 @@ class PCStructure(_BaseStructureLearner):
         "variant": [StrOptions({"stable", "original"})],
         "orient": [StrOptions({"standard", "conservative", "majority"})],
         "correction": [None, StrOptions({"bonferroni", "fdr"})],
+        "white_list": [list, tuple],
+        "black_list": [list, tuple],
+        "tiers": [None, list, tuple],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
     }
@@ -409,6 +694,9 @@ class PCStructure(_BaseStructureLearner):
         variant="stable",
         orient="majority",
         correction=None,
+        white_list=(),
+        black_list=(),
+        tiers=None,
         n_jobs=None,
         verbose=0,
         categories="auto",
@@ -422,6 +710,9 @@ class PCStructure(_BaseStructureLearner):
         self.variant = variant
         self.orient = orient
         self.correction = correction
+        self.white_list = white_list
+        self.black_list = black_list
+        self.tiers = tiers
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.categories = categories
@@ -430,267 +721,50 @@ class PCStructure(_BaseStructureLearner):
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 
-    # ------------------------------------------------------------------ helpers
-    def _resolve_test(self, n_pairs):
-        ci_test = resolve_ci_test(self.ci_test)
-        if self.correction is not None:
-            if not ci_test.pvalue_is_probability or "alpha" not in ci_test.get_params():
-                raise ValueError(
-                    f"correction={self.correction!r} needs a ci_test with frequentist p-values "
-                    f"and an alpha level; {type(ci_test).__name__} has none."
-                )
-            if self.correction == "bonferroni":
-                ci_test.set_params(alpha=ci_test.alpha / max(n_pairs, 1))
-        return ci_test
-
-    def _run(self, data, units, stop_at_first, adjacency=None):
-        """Run test units, in parallel when worthwhile; results in unit order."""
-        if not units:
-            return []
-        n_jobs = effective_n_jobs(self.n_jobs)
-        work = sum(len(u[2]) for u in units)
-        if adjacency is not None:
-            # level 1: the per-variable Gram products (BLAS and numpy copies, which release
-            # the GIL) run in a thread pool; the tests then slice them in-process
-            grams = None
-            if n_jobs > 1 and work * data.n_samples >= _MIN_THREAD_WORK:
-                needed = sorted({v for x, y, _ in units for v in (x, y) if len(adjacency[v]) >= 2})
-                codes, cards = data.codes, data.cardinalities
-                grams = dict(zip(needed, Parallel(n_jobs=self.n_jobs, require="sharedmem")(
-                    delayed(_gram_given)(codes, cards, v, adjacency[v]) for v in needed
-                )))
-            return _run_units(data, self.ci_test_, units, stop_at_first, adjacency, grams,
-                              self._caches)
-        if n_jobs == 1 or len(units) < 2 or work * data.n_samples < _MIN_PARALLEL_WORK:
-            return _run_units(data, self.ci_test_, units, stop_at_first, caches=self._caches)
-        # contiguous batches of about equal work: units are sorted by (x, y), so a batch's
-        # units share conditioning sets (and their cached ids); results come back in order
-        n_batches = min(len(units), _BATCHES_PER_JOB * n_jobs)
-        cumulative = np.cumsum([len(u[2]) for u in units])
-        cuts = np.searchsorted(cumulative, work * np.arange(1, n_batches) / n_batches)
-        bounds = [0, *sorted(set(int(c) + 1 for c in cuts)), len(units)]
-        batches = [units[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-        shared = self._shared_data(data)
-        outputs = Parallel(n_jobs=self.n_jobs)(
-            delayed(_run_units)(shared, self.ci_test_, batch, stop_at_first)
-            for batch in batches
-        )
-        return [result for output in outputs for result in output]
-
-    def _shared_data(self, data):
-        """``data`` with its codes in a memory-mapped file, written once per fit.
-
-        Process workers then map the file instead of receiving a pickled copy per batch
-        (joblib would memory-map it too, but per call, and its clean-up after each call
-        sometimes waits 0.1 s for the workers to release the file). Removed by
-        :meth:`_learn_structure` at the end of the fit.
-        """
-        if data.codes.nbytes < _MIN_MEMMAP_BYTES:
-            return data
-        if self._shared is None:
-            folder = os.environ.get("JOBLIB_TEMP_FOLDER")
-            if folder is None and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
-                folder = "/dev/shm"
-            self._shared_folder = tempfile.mkdtemp(prefix="skbn_pc_", dir=folder)
-            path = os.path.join(self._shared_folder, "codes.npy")
-            np.save(path, data.codes)
-            self._shared = replace(data, codes=np.load(path, mmap_mode="r"))
-        return self._shared
-
-    def _level_zero(self, data):
-        """p-values and decisions of every unconditional test, as (p, p) arrays."""
-        p = data.n_variables
-        pvalue = np.ones((p, p))
-        independent = np.zeros((p, p), dtype=bool)
-        ci_test = self.ci_test_
-        if p < 2:
-            return pvalue, independent
-        if not ci_test.from_counts:
-            units = [(x, y, [()]) for x, y in combinations(range(p), 2)]
-            for (x, y, _), (pv, flags) in zip(units, _run_units(data, ci_test, units, True)):
-                pvalue[x, y], independent[x, y] = pv[0], flags[0]
-            return pvalue, independent
-        cards = np.asarray(data.cardinalities, dtype=np.int64)
-        gram, offsets = pairwise_tables(data.codes, cards)
-        iu, ju = np.triu_indices(p, 1)
-        shapes = np.stack([cards[iu], cards[ju]], axis=1)
-        for r_x, r_y in np.unique(shapes, axis=0):
-            sel = np.flatnonzero((shapes[:, 0] == r_x) & (shapes[:, 1] == r_y))
-            rows = offsets[iu[sel]][:, None] + np.arange(r_x)
-            cols = offsets[ju[sel]][:, None] + np.arange(r_y)
-            tables = np.rint(gram[rows[:, :, None], cols[:, None, :]])
-            observed = tables.reshape(len(sel), -1).any(axis=1)
-            k = np.arange(len(sel))
-            _, pval, _, indep = ci_test._test_batch(
-                tables[observed], k[observed], len(sel), np.ones(len(sel))
+    # ------------------------------------------------------------------ hook
+    def _test_level(self, ci_test, n_pairs):
+        """Per-test decision level: None (the test's own decision) or ``alpha / m``."""
+        if self.correction is None:
+            return None
+        if not ci_test.pvalue_is_probability or "alpha" not in ci_test.get_params():
+            raise ValueError(
+                f"correction={self.correction!r} needs a ci_test with frequentist p-values "
+                f"and an alpha level; {type(ci_test).__name__} has none."
             )
-            pvalue[iu[sel], ju[sel]] = pval
-            independent[iu[sel], ju[sel]] = indep
-        return pvalue, independent
-
-    # ------------------------------------------------------------------ skeleton
-    def _skeleton(self, data):
-        p = data.n_variables
-        adjacency = [set(range(p)) - {i} for i in range(p)]
-        sepsets = {}
-        pvalue0, indep0 = self._level_zero(data)
-        n_tests = p * (p - 1) // 2
-        p_max = np.triu(pvalue0, 1)
-        p_max_set = {}
-        decided = {}  # (x, y, S) -> independent, for every test run (reused by the collider rules)
-        for x, y in combinations(range(p), 2):
-            p_max_set[(x, y)] = ()
-            decided[(x, y, ())] = bool(indep0[x, y])
-            if indep0[x, y]:
-                adjacency[x].discard(y)
-                adjacency[y].discard(x)
-                sepsets[(x, y)] = ()
-        self._fdr_step(adjacency, sepsets, p_max, p_max_set)
-        self._log(0, n_tests, adjacency)
-        level = 1
-        while self.max_cond_vars is None or level <= self.max_cond_vars:
-            pairs = [
-                (x, y) for x in range(p) for y in sorted(adjacency[x]) if x < y
-                and max(len(adjacency[x]), len(adjacency[y])) - 1 >= level
-            ]
-            if not pairs:
-                break
-            level_tests = 0
-            if self.variant == "stable":
-                frozen = [sorted(a) for a in adjacency]
-                units = [(x, y, _edge_subsets(frozen, x, y, [level])) for x, y in pairs]
-                results = self._run(data, units, True, frozen if level == 1 else None)
-            else:
-                units, results = [], []
-                for x, y in pairs:
-                    if y not in adjacency[x]:
-                        continue
-                    live = {x: sorted(adjacency[x]), y: sorted(adjacency[y])}
-                    unit = (x, y, _edge_subsets(live, x, y, [level]))
-                    result = _run_units(data, self.ci_test_, [unit], True, caches=self._caches)[0]
-                    units.append(unit)
-                    results.append(result)
-                    if result[1] and result[1][-1]:
-                        adjacency[x].discard(y)
-                        adjacency[y].discard(x)
-            for (x, y, subsets), (pvals, flags) in zip(units, results):
-                level_tests += len(flags)
-                decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
-                if not flags:
-                    continue
-                best = int(np.argmax(pvals))
-                if pvals[best] > p_max[x, y]:
-                    p_max[x, y] = pvals[best]
-                    p_max_set[(x, y)] = subsets[best]
-                if flags[-1]:
-                    adjacency[x].discard(y)
-                    adjacency[y].discard(x)
-                    sepsets[(x, y)] = subsets[len(flags) - 1]
-            n_tests += level_tests
-            self._fdr_step(adjacency, sepsets, p_max, p_max_set)
-            self._log(level, level_tests, adjacency)
-            level += 1
-        return adjacency, sepsets, n_tests, decided
-
-    def _fdr_step(self, adjacency, sepsets, p_max, p_max_set):
-        if self.correction != "fdr":
-            return
-        p = len(adjacency)
-        iu, ju = np.triu_indices(p, 1)
-        adjusted = _bh_adjust(p_max[iu, ju])
-        for x, y, q in zip(iu.tolist(), ju.tolist(), adjusted.tolist()):
-            if q > self.ci_test_.alpha and y in adjacency[x]:
-                adjacency[x].discard(y)
-                adjacency[y].discard(x)
-                sepsets[(x, y)] = p_max_set[(x, y)]
+        if self.correction == "bonferroni":
+            return ci_test.alpha / max(n_pairs, 1)
+        return None
 
     def _log(self, level, n_tests, adjacency):
         if self.verbose:
             n_edges = sum(len(a) for a in adjacency) // 2
             print(f"[PCStructure] level {level}: {n_tests} tests, {n_edges} adjacencies left")
 
-    # ------------------------------------------------------------------ orientation
-    def _colliders(self, data, adjacency, sepsets, decided):
-        p = len(adjacency)
-        triples = []
-        for z in range(p):
-            nbrs = sorted(adjacency[z])
-            for i, x in enumerate(nbrs):
-                for y in nbrs[i + 1:]:
-                    if y not in adjacency[x]:
-                        triples.append((x, z, y))
-        triples.sort()
-        if self.orient == "standard":
-            return [t for t in triples if t[1] not in sepsets[(t[0], t[2])]], 0
-        pairs = sorted({(x, y) for x, _, y in triples})
-        frozen = [sorted(a) for a in adjacency]
-        units = []
-        for x, y in pairs:
-            largest = max(len(frozen[x]), len(frozen[y]))
-            if self.max_cond_vars is not None:
-                largest = min(largest, self.max_cond_vars)
-            units.append((x, y, _edge_subsets(frozen, x, y, range(largest + 1))))
-        # only the sets the skeleton phase did not test already (same test, same decision)
-        new_units = [(x, y, [s for s in subsets if (x, y, s) not in decided]) for x, y, subsets in units]
-        for (x, y, subsets), (_, flags) in zip(new_units, self._run(data, new_units, False)):
-            decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
-        separating = {
-            (x, y): [s for s in subsets if decided[(x, y, s)]] for x, y, subsets in units
-        }
-        n_tests = sum(len(subsets) for _, _, subsets in new_units)
-        colliders = []
-        for x, z, y in triples:
-            sets = separating[(x, y)]
-            if not sets:
-                if z not in sepsets[(x, y)]:
-                    colliders.append((x, z, y))
-                continue
-            share = sum(z in s for s in sets) / len(sets)
-            if (self.orient == "conservative" and share == 0.0) or (
-                self.orient == "majority" and share < 0.5
-            ):
-                colliders.append((x, z, y))
-        return colliders, n_tests
-
-    @staticmethod
-    def _extension(names, cpdag):
-        """A DAG in the class of ``cpdag``, or the documented fallback when none exists."""
-        try:
-            return pdag_to_dag(cpdag)
-        except ValueError:
-            pass
-        index = {name: i for i, name in enumerate(names)}
-        kept = []
-        for u, v in cpdag.directed:
-            if not has_directed_path(names, kept, v, u):
-                kept.append((u, v))
-        rank = {name: r for r, name in enumerate(topological_order(names, kept))}
-        kept += [(u, v) if rank[u] < rank[v] else (v, u) for u, v in cpdag.undirected]
-        return sorted(kept, key=lambda e: (index[e[0]], index[e[1]]))
-
-    # ------------------------------------------------------------------ hook
     def _learn_structure(self, data):
         p = data.n_variables
-        self.ci_test_ = self._resolve_test(p * (p - 1) // 2)
-        self._shared, self._shared_folder = None, None
-        self._caches = {}  # counter caches shared by the in-process levels of this fit
-        try:
-            adjacency, sepsets, n_tests, decided = self._skeleton(data)
-            colliders, extra_tests = self._colliders(data, adjacency, sepsets, decided)
-        finally:
-            if self._shared_folder is not None:
-                shutil.rmtree(self._shared_folder, ignore_errors=True)
-            del self._shared, self._shared_folder, self._caches
-        arrows = set()
-        for x, z, y in colliders:
-            for a in (x, y):
-                if (z, a) not in arrows:
-                    arrows.add((a, z))
+        names = list(data.names)
+        knowledge = parse_knowledge(names, white_list=self.white_list, black_list=self.black_list,
+                                    tiers=self.tiers)
+        fixed, removed = knowledge.required_adjacency, knowledge.forbidden_adjacency
+        self.ci_test_ = ci_test = resolve_ci_test(self.ci_test)
+        n_pairs = int(np.triu(~(fixed | removed), 1).sum())
+        level = self._test_level(ci_test, n_pairs)
+        fdr_alpha = ci_test.alpha if self.correction == "fdr" else None
+        with _TestRunner(data, ci_test, level, self.n_jobs) as runner:
+            adjacency, sepsets, n_tests, decided = skeleton(
+                runner, p, fixed=fixed, removed=removed, max_cond_vars=self.max_cond_vars,
+                variant=self.variant, fdr_alpha=fdr_alpha, log=self._log)
+            triples = unshielded_triples(adjacency)
+            separating, extra_tests = None, 0
+            if self.orient != "standard":
+                separating, extra_tests = collider_separating_sets(
+                    runner, adjacency, triples, decided, self.max_cond_vars)
+        known = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
+        arrows = orient_colliders(triples, sepsets, separating, self.orient, known)
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
         ]
-        names = list(data.names)
         pdag = PDAG(
             names,
             [(names[a], names[b]) for a, b in sorted(arrows)],
@@ -704,4 +778,5 @@ class PCStructure(_BaseStructureLearner):
         }
         self.n_tests_ = int(n_tests + extra_tests)
         index = {name: i for i, name in enumerate(names)}
-        return [(index[u], index[v]) for u, v in self._extension(names, self.cpdag_)]
+        keep_first = [(names[a], names[b]) for a, b in sorted(known)]
+        return [(index[u], index[v]) for u, v in dag_in_class(names, self.cpdag_, keep_first)]

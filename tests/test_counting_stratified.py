@@ -1,0 +1,101 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn._counting import contingency_tables
+from skbn._counting_stratified import StratifiedCounter, pairwise_contingency
+from skbn._data import EncodedData, encode_fit
+
+
+def _data(seed=0, n=500, p=5, weights=None):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.integers(0, 3, size=(n, p)) * rng.integers(1, 3, size=(n, p)))
+    data = encode_fit(frame)[0]
+    if weights is not None:
+        data = EncodedData(data.codes, data.cardinalities, data.names, weights)
+    return data
+
+
+def _slow_tables(data, x, y, z):
+    """Loop reference: weighted tables over the observed strata, in id order."""
+    w = np.ones(data.n_samples) if data.weights is None else data.weights
+    r_x, r_y = (int(data.cardinalities[v]) for v in (x, y))
+    strata = {}
+    for n in range(data.n_samples):
+        key = tuple(int(data.codes[n, c]) for c in z)
+        table = strata.setdefault(key, np.zeros((r_x, r_y)))
+        table[data.codes[n, x], data.codes[n, y]] += w[n]
+    keys = [k for k in sorted(strata) if strata[k].sum() > 0]
+    return np.array([strata[k] for k in keys]).reshape(-1, r_x, r_y)
+
+
+CASES = [(0, 1, (2,)), (1, 3, (0,)), (0, 4, (1, 2)), (2, 3, (0, 1, 4)), (1, 2, ())]
+
+
+@pytest.mark.parametrize("lane_limit", [None, 0, 10**9])
+def test_counter_tables_match_contingency_tables(lane_limit):
+    data = _data()
+    p = data.n_variables
+    adjacency = [sorted(set(range(p)) - {v}) for v in range(p)]
+    caches = {}
+    StratifiedCounter(data, None, caches).tables(0, 1, (2, 3))  # fills the shared caches
+    counter = StratifiedCounter(data, adjacency, caches)
+    if lane_limit is not None:  # force plain ids (0) or lanes (10**9) for every new set
+        counter._ids.clear()
+        counter._xy.clear()
+        counter._lane_limit = lane_limit
+    for x, y, subset in CASES:
+        counts, declared = counter.tables(x, y, subset)
+        r_x, r_y = (int(data.cardinalities[v]) for v in (x, y))
+        expected = contingency_tables(data.codes, data.cardinalities, x, y, subset)
+        got = counts[counts.any(axis=1)].reshape(-1, r_x, r_y)
+        np.testing.assert_array_equal(got, expected)
+        assert declared == int(np.prod([data.cardinalities[v] for v in subset]))
+
+
+@pytest.mark.parametrize("adjacent", [False, True])
+def test_weighted_counter_matches_loop_reference(adjacent):
+    rng = np.random.default_rng(1)
+    data = _data(weights=rng.gamma(1.0, size=500))
+    p = data.n_variables
+    adjacency = [sorted(set(range(p)) - {v}) for v in range(p)] if adjacent else None
+    counter = StratifiedCounter(data, adjacency, {})
+    for x, y, subset in CASES:
+        counts, _ = counter.tables(x, y, subset)
+        assert counts.dtype == np.float64
+        r_x, r_y = (int(data.cardinalities[v]) for v in (x, y))
+        got = counts[counts.sum(axis=1) > 0].reshape(-1, r_x, r_y)
+        np.testing.assert_allclose(got, _slow_tables(data, x, y, subset), rtol=1e-12)
+
+
+def test_integer_weights_equal_duplicated_rows_exactly():
+    rng = np.random.default_rng(2)
+    weights = rng.integers(0, 4, size=500).astype(float)
+    data = _data(weights=weights)
+    copies = EncodedData(np.asfortranarray(np.repeat(data.codes, weights.astype(int), axis=0)),
+                         data.cardinalities, data.names)
+    p = data.n_variables
+    adjacency = [sorted(set(range(p)) - {v}) for v in range(p)]
+    for adj in (None, adjacency):
+        a, b = StratifiedCounter(data, adj, {}), StratifiedCounter(copies, adj, {})
+        for x, y, subset in CASES:
+            ta, tb = a.tables(x, y, subset)[0], b.tables(x, y, subset)[0]
+            np.testing.assert_array_equal(ta[ta.sum(axis=1) > 0], tb[tb.sum(axis=1) > 0])
+    pairs = np.array([(x, y) for x in range(p) for y in range(x + 1, p)])
+    for (ia, ta), (ib, tb) in zip(pairwise_contingency(data, pairs), pairwise_contingency(copies, pairs)):
+        np.testing.assert_array_equal(ia, ib)
+        np.testing.assert_array_equal(ta, tb)
+
+
+def test_pairwise_contingency_matches_loop_reference():
+    rng = np.random.default_rng(3)
+    for weights in (None, rng.uniform(0, 2, size=500)):
+        data = _data(weights=weights)
+        pairs = np.array([(0, 1), (3, 2), (1, 4), (0, 3)])
+        seen = []
+        for index, tables in pairwise_contingency(data, pairs):
+            for k, table in zip(index, tables):
+                x, y = pairs[k]
+                np.testing.assert_allclose(table, _slow_tables(data, x, y, ())[0], rtol=1e-6)
+                seen.append(int(k))
+        assert sorted(seen) == [0, 1, 2, 3]
