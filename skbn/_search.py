@@ -1,8 +1,8 @@
 """Local search over DAGs with a delta-score table (engine of :class:`HillClimbStructure`).
 
-State: the adjacency matrix ``A`` (``A[i, j]`` = edge ``i -> j``), the reachability matrix
-``R`` (``R[i, j]`` = a directed path ``i ~> j`` exists) and, for every child ``j``, the
-*toggle column* ``T[:, j]``: ``T[i, j]`` is the local score of ``j`` with the parent ``i``
+State: the adjacency matrix ``A`` (``A[i, j]`` = edge ``i -> j``), the table of move deltas
+(:class:`DeltaEngine`; acyclicity is checked only for the move about to be taken) and, for
+every child ``j``, the *toggle column* ``T[:, j]``: ``T[i, j]`` is the local score of ``j`` with the parent ``i``
 toggled (added if absent, removed if present) and ``T[j, j]`` the current local score. So
 
 * adding ``i -> j`` or removing it changes the score by ``D[i, j] = T[i, j] - T[j, j]``;
@@ -175,25 +175,45 @@ class FamilyColumns:
 
 
 class DeltaEngine(FamilyColumns):
-    """Toggle-column table, reachability and legality masks of one search state.
+    """Toggle columns, the move-delta table and legality of one search state.
+
+    ``table[i, j, kind]`` holds the delta of every move that is legal *up to acyclicity*
+    (pair not already adjacent, ``black_list``, ``white_list``, ``max_indegree``) and
+    ``-inf`` elsewhere. A move changes one or two families; only the table entries that
+    read those families' toggle columns or in-degrees are recomputed (their column, and for
+    reversals their row: ``O(p)`` per move instead of ``O(p^2)``). Acyclicity is checked
+    only for a move about to be taken (:func:`select_move`), from the reachability matrix
+    (updated in place by an addition, rebuilt by one pass in topological order when needed
+    after a removal or reversal); a move found to close a cycle stays masked out until the
+    next removal or reversal. The full legal table (:meth:`deltas`, used by the randomised
+    searches) masks every cyclic move at once.
 
     Parameters
     ----------
     data : EncodedData
     scorer : BaseScore
     required, forbidden : ndarray of shape (p, p), bool
-        Edges that must stay (never removed or reversed) and edges never added.
+        Edges that must stay (never removed; never reversed unless both directions are
+        required: a required adjacency of free direction) and edges never added.
     max_indegree : int
     """
 
     def __init__(self, data, scorer, required, forbidden, max_indegree):
         super().__init__(data, scorer)
+        p = self.p
         self.required = required
-        self.forbidden = forbidden | np.eye(self.p, dtype=bool)
+        self.forbidden = forbidden | np.eye(p, dtype=bool)
         self.max_indegree = max_indegree
-        self.A = np.zeros((self.p, self.p), dtype=bool)
-        self.R = np.zeros((self.p, self.p), dtype=bool)
-        self.T = np.zeros((self.p, self.p))
+        # pair-only legality: a required pair is never removed; it is reversed only when
+        # both directions are required; a reversal must not create a forbidden edge
+        self._removable = ~(required | required.T)
+        self._reversible = ~(required & ~required.T) & ~self.forbidden.T
+        self.A = np.zeros((p, p), dtype=bool)
+        self.T = np.zeros((p, p))
+        self.table = np.full((p, p, 3), -np.inf)
+        self.indegree = np.zeros(p, dtype=np.int64)
+        self._reach = None  # reachability matrix, None when stale
+        self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
@@ -202,73 +222,180 @@ class DeltaEngine(FamilyColumns):
     def refresh(self, child):
         self.T[:, child] = self.toggle_column(child, self.parents_of(child))
 
+    def _set_adjacency(self, adjacency):
+        self.A = adjacency.copy()
+        self.indegree = self.A.sum(axis=0).astype(np.int64)
+        self._reach = None
+        self._cyclic.clear()  # the table is filled afresh next
+
     def set_graph(self, adjacency):
         """Jump to a DAG (refreshing only the columns whose parents changed)."""
         changed = np.flatnonzero((self.A != adjacency).any(axis=0))
-        self.A = adjacency.copy()
-        self.R = transitive_closure(self.A)
+        self._set_adjacency(adjacency)
         for child in changed:
             self.refresh(int(child))
+        self._fill_table()
 
     def start(self, adjacency):
-        self.A = adjacency.copy()
-        self.R = transitive_closure(self.A)
+        self._set_adjacency(adjacency)
         for child in range(self.p):
             self.refresh(child)
+        self._fill_table()
 
     @property
     def score(self):
         return float(np.sum(np.diag(self.T)))
 
+    # --------------------------------------------------------------- delta table
+    def _fill_table(self):
+        """Every entry of the table (after a jump to another graph)."""
+        A, T = self.A, self.T
+        D = T - np.diag(T)[None, :]
+        room = self.indegree < self.max_indegree
+        add_ok = ~(A | A.T) & ~self.forbidden & room[None, :]
+        reverse_ok = A & self._reversible & room[:, None]
+        self.table[..., ADD] = np.where(add_ok, D, -np.inf)
+        self.table[..., REMOVE] = np.where(A & self._removable, D, -np.inf)
+        self.table[..., REVERSE] = np.where(reverse_ok, D + D.T, -np.inf)
+
+    def _update_family(self, v):
+        """Entries that read family ``v``: column ``v`` (add, remove, reverse ``x -> v``)
+        and row ``v`` of the reversals (``v -> x`` becomes ``x -> v``: ``v`` gains ``x``)."""
+        A, T, table = self.A, self.T, self.table
+        d_col = T[:, v] - T[v, v]  # D[:, v]
+        d_row = T[v, :] - np.diag(T)  # D[v, :]
+        room = self.indegree < self.max_indegree
+        add_ok = ~A[:, v] & ~A[v, :] & ~self.forbidden[:, v] & room[v]
+        table[:, v, ADD] = np.where(add_ok, d_col, -np.inf)
+        table[:, v, REMOVE] = np.where(A[:, v] & self._removable[:, v], d_col, -np.inf)
+        table[:, v, REVERSE] = np.where(A[:, v] & self._reversible[:, v] & room, d_col + d_row, -np.inf)
+        table[v, :, REVERSE] = np.where(A[v, :] & self._reversible[v, :] & room[v], d_row + d_col, -np.inf)
+
+    def reachability(self):
+        """``R[i, j]``: a directed path ``i ~> j`` of length >= 1 exists."""
+        if self._reach is None:
+            self._reach = transitive_closure(self.A)
+        return self._reach
+
     def deltas(self):
         """Move deltas, shape (p, p, 3): ``[..., ADD/REMOVE/REVERSE]``; illegal = -inf."""
-        A, R = self.A, self.R
-        D = self.T - np.diag(self.T)[None, :]
-        indegree = A.sum(axis=0)
-        room = indegree < self.max_indegree
-        absent = ~(A | A.T)
-        add_ok = absent & ~self.forbidden & ~R.T & room[None, :]
-        removable = A & ~self.required
-        # another path i ~> j besides i -> j: i reaches some other parent of j
-        other_path = (R.astype(np.float32) @ A.astype(np.float32)) > 0
-        reverse_ok = removable & ~self.forbidden.T & room[:, None] & ~other_path
-        out = np.full((self.p, self.p, 3), -np.inf)
-        out[..., ADD] = np.where(add_ok, D, -np.inf)
-        out[..., REMOVE] = np.where(removable, D, -np.inf)
-        out[..., REVERSE] = np.where(reverse_ok, D + D.T, -np.inf)
+        R = self.reachability()
+        out = self.table.copy()
+        out[..., ADD][R.T] = -np.inf  # adding i -> j closes a cycle iff j ~> i
+        edges_i, edges_j = np.divmod(np.flatnonzero(self.A), self.p)
+        if len(edges_i):
+            # reversing i -> j closes a cycle iff i reaches another parent of j
+            other_path = (R[edges_i] & self.A[:, edges_j].T).any(axis=1)
+            out[edges_i[other_path], edges_j[other_path], REVERSE] = -np.inf
         return out
 
+    def keeps_acyclic(self, index):
+        """Whether the move with flat table index ``index`` leaves the graph acyclic.
+
+        A move found to close a cycle is masked out of the table (``-inf``) until a removal
+        or reversal (adding edges never opens a cycle back up), which re-examines it.
+        """
+        kind, i, j = decode(index, self.p)
+        if kind == REMOVE:
+            return True
+        R = self.reachability()
+        cyclic = R[j, i] if kind == ADD else (R[i] & self.A[:, j]).any()
+        if cyclic:
+            self._cyclic.add(index)
+            self.table.reshape(-1)[index] = -np.inf
+        return not cyclic
+
+    def _entry(self, index):
+        """The table entry of one add or reverse move, computed afresh."""
+        kind, i, j = decode(index, self.p)
+        A, T = self.A, self.T
+        if kind == ADD:
+            ok = (not A[i, j] and not A[j, i] and not self.forbidden[i, j]
+                  and self.indegree[j] < self.max_indegree)
+            return T[i, j] - T[j, j] if ok else -np.inf
+        ok = A[i, j] and self._reversible[i, j] and self.indegree[i] < self.max_indegree
+        return (T[i, j] - T[j, j]) + (T[j, i] - T[i, i]) if ok else -np.inf
+
+    def _recheck_cycles(self):
+        """After a removal or reversal: put back the masked moves that no longer close a
+        cycle, mask again (their entries were maybe rewritten) those that still do."""
+        if not self._cyclic:
+            return
+        flat = self.table.reshape(-1)
+        R = self.reachability()
+        for index in sorted(self._cyclic):
+            kind, i, j = decode(index, self.p)
+            if R[j, i] if kind == ADD else (R[i] & self.A[:, j]).any():
+                flat[index] = -np.inf
+            else:
+                self._cyclic.discard(index)
+                flat[index] = self._entry(index)
+
     def apply(self, move):
-        """Apply ``(kind, i, j)``; return the changed families."""
+        """Apply ``(kind, i, j)``; refresh the changed families and their table entries."""
         kind, i, j = move
         if kind == ADD:
             self.A[i, j] = True
-            ancestors = self.R[:, i].copy()
-            ancestors[i] = True
-            descendants = self.R[j].copy()
-            descendants[j] = True
-            self.R |= ancestors[:, None] & descendants[None, :]
-            self.refresh(j)
+            self.indegree[j] += 1
+            if self._reach is not None:  # ancestors of i (and i) now reach j and its descendants
+                ancestors = self._reach[:, i].copy()
+                ancestors[i] = True
+                descendants = self._reach[j].copy()
+                descendants[j] = True
+                self._reach |= ancestors[:, None] & descendants[None, :]
+            changed = (j,)
         elif kind == REMOVE:
             self.A[i, j] = False
-            self.R = transitive_closure(self.A)
-            self.refresh(j)
+            self.indegree[j] -= 1
+            self._reach = None
+            changed = (j,)
         else:
             self.A[i, j] = False
             self.A[j, i] = True
-            self.R = transitive_closure(self.A)
-            self.refresh(j)
-            self.refresh(i)
+            self.indegree[j] -= 1
+            self.indegree[i] += 1
+            self._reach = None
+            changed = (j, i)
+        for v in changed:
+            self.refresh(v)
+        for v in changed:
+            self._update_family(v)
+        flat = self.table.reshape(-1)
+        if kind != REVERSE:  # the pair's other direction (column i)
+            index = (j * self.p + i) * 3 + ADD
+            flat[index] = self._entry(index)
+        if kind == ADD:  # still cyclic: mask again what the updates rewrote
+            flat[list(self._cyclic)] = -np.inf
+        else:
+            self._recheck_cycles()
 
 
 def transitive_closure(adjacency):
-    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` (repeated squaring)."""
-    reach = adjacency.astype(np.float32)
-    while True:
-        grown = ((reach + reach @ reach) > 0).astype(np.float32)
-        if np.array_equal(grown, reach):
-            return reach > 0
-        reach = grown
+    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` in a DAG.
+
+    One pass in reverse topological order (Kahn's algorithm) on Python-int bitsets,
+    ``reach(v) = OR_{c child of v} (reach(c) | {c})``: ``O(p + e)`` big-int operations.
+    """
+    p = adjacency.shape[0]
+    children = [[] for _ in range(p)]
+    for i, j in zip(*(a.tolist() for a in np.divmod(np.flatnonzero(adjacency), p))):
+        children[i].append(j)
+    indegree = adjacency.sum(axis=0).tolist()
+    order = [v for v in range(p) if indegree[v] == 0]
+    for v in order:  # grows while it is read: Kahn's queue
+        for c in children[v]:
+            indegree[c] -= 1
+            if indegree[c] == 0:
+                order.append(c)
+    reach = [0] * p
+    for v in reversed(order):
+        bits = 0
+        for c in children[v]:
+            bits |= reach[c] | (1 << c)
+        reach[v] = bits
+    width = (p + 7) // 8
+    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in reach), dtype=np.uint8)
+    return np.unpackbits(packed.reshape(p, width), axis=1, count=p, bitorder="little").astype(bool)
 
 
 def tolerance(score):
@@ -291,6 +418,37 @@ def best_move(flat, score, excluded=()):
         return None, -np.inf
     index = int(np.flatnonzero(flat >= best - tolerance(score))[0])
     return index, float(flat[index])
+
+
+def select_move(engine, score):
+    """:func:`best_move` over the legal moves, checking acyclicity lazily.
+
+    Equal to ``best_move(engine.deltas().ravel(), score)`` without building the full legal
+    table: the best entry of ``engine.table`` is checked for acyclicity (a move closing a
+    cycle is masked out, :meth:`DeltaEngine.keeps_acyclic`) until the best value is held by
+    a legal move; then the entries within the tolerance of it are checked in scan order and
+    the first legal one is returned. Entries set to ``-inf`` by the caller (tabu moves) are
+    excluded.
+    """
+    flat = engine.table.reshape(-1)
+    while True:
+        best = flat.max() if flat.size else -np.inf
+        if not np.isfinite(best):
+            return None, -np.inf
+        if any(engine.keeps_acyclic(index) for index in np.flatnonzero(flat == best).tolist()):
+            break
+    for index in np.flatnonzero(flat >= best - tolerance(score)).tolist():
+        if engine.keeps_acyclic(index):
+            return index, float(flat[index])
+    raise AssertionError("unreachable: a legal move holds the best value")
+
+
+def unmask(engine, masked):
+    """Put back the table entries a search masked out (``masked``: index -> value)."""
+    flat = engine.table.reshape(-1)
+    for index, value in masked.items():
+        flat[index] = value
+    masked.clear()
 
 
 def decode(index, p):
@@ -330,7 +488,7 @@ def steepest_ascent(engine, recorder, max_moves):
     taken = 0
     while taken < max_moves:
         score = engine.score
-        index, delta = best_move(engine.deltas().ravel(), score)
+        index, delta = select_move(engine, score)
         if index is None or delta <= tolerance(score):
             break
         move = decode(index, engine.p)
@@ -363,19 +521,21 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
     best_graph, best_score = engine.A.copy(), engine.score
     recent = deque([graph_key(engine.A)], maxlen=max(tabu_length, 1))
     stale = taken = 0
+    masked = {}
+    flat = engine.table.reshape(-1)
     while taken < max_moves and stale < patience:
         score = engine.score
-        flat = engine.deltas().ravel()
-        excluded = []
         while True:
-            index, _ = best_move(flat, score, excluded)
+            index, _ = select_move(engine, score)
             if index is None:
                 break
             move = decode(index, engine.p)
             key = _key_after(engine.A, move)
             if tabu_length == 0 or key not in recent:
                 break
-            excluded.append(index)
+            masked[index] = flat[index]  # tabu: the next best move
+            flat[index] = -np.inf
+        unmask(engine, masked)
         if index is None:
             break
         engine.apply(move)
