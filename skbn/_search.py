@@ -22,6 +22,7 @@ Nothing here depends on set or dict iteration order: candidates are flat indices
 """
 
 import math
+import time
 from collections import deque
 
 import numpy as np
@@ -213,6 +214,7 @@ class DeltaEngine(FamilyColumns):
         self.table = np.full((p, p, 3), -np.inf)
         self.indegree = np.zeros(p, dtype=np.int64)
         self._reach = None  # reachability matrix, None when stale
+        self.n_evaluations = 0  # toggle columns requested (see Budget)
         self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
 
     # --------------------------------------------------------------- state
@@ -220,6 +222,7 @@ class DeltaEngine(FamilyColumns):
         return tuple(int(i) for i in np.flatnonzero(self.A[:, child]))
 
     def refresh(self, child):
+        self.n_evaluations += 1
         self.T[:, child] = self.toggle_column(child, self.parents_of(child))
 
     def _set_adjacency(self, adjacency):
@@ -462,19 +465,52 @@ def graph_key(adjacency):
 
 
 # ----------------------------------------------------------------------------- searches
-class _Recorder:
-    """Trace of scores and a move counter shared by the search phases."""
+class Budget:
+    """Anytime stopping rule shared by every phase of one fit.
 
-    def __init__(self, verbose, names, label):
+    ``max_time`` is in seconds of wall time from the creation of the budget;
+    ``max_evaluations`` counts :attr:`DeltaEngine.n_evaluations`, the family re-scorings
+    (one toggle column: a family and its ``p`` single-parent neighbours) requested so far,
+    cached or not, so a search stopped by it is deterministic. Searches check the budget
+    between moves: the move in progress, and the return to the best graph seen, may go a
+    few evaluations past it. ``None`` means no limit.
+    """
+
+    def __init__(self, max_time=None, max_evaluations=None):
+        self.start = time.perf_counter()
+        self.max_time = max_time
+        self.max_evaluations = max_evaluations
+
+    def elapsed(self):
+        return time.perf_counter() - self.start
+
+    def exhausted(self, engine):
+        if self.max_evaluations is not None and engine.n_evaluations >= self.max_evaluations:
+            return True
+        return self.max_time is not None and self.elapsed() >= self.max_time
+
+
+_UNLIMITED = Budget()
+
+
+class _Recorder:
+    """Trace of scores, times and evaluations, and a move counter shared by the phases."""
+
+    def __init__(self, verbose, names, label, budget=None):
         self.trace = []
+        self.times = []
+        self.evaluations = []
         self.n_moves = 0
         self.verbose = verbose
         self.names = names
         self.label = label
+        self.budget = _UNLIMITED if budget is None else budget
 
     def record(self, engine, move=None):
         score = engine.score
         self.trace.append(score)
+        self.times.append(self.budget.elapsed())
+        self.evaluations.append(engine.n_evaluations)
         if move is not None:
             self.n_moves += 1
         if self.verbose and move is not None:
@@ -486,7 +522,8 @@ class _Recorder:
 def steepest_ascent(engine, recorder, max_moves):
     """Take the best improving legal move until none improves (or the budget ends)."""
     taken = 0
-    while taken < max_moves:
+    budget = recorder.budget
+    while taken < max_moves and not budget.exhausted(engine):
         score = engine.score
         index, delta = select_move(engine, score)
         if index is None or delta <= tolerance(score):
@@ -501,7 +538,7 @@ def steepest_ascent(engine, recorder, max_moves):
 def first_improvement(engine, recorder, max_moves, rng):
     """Opportunistic ascent: try legal moves in random order, take the first that improves."""
     taken = 0
-    while taken < max_moves:
+    while taken < max_moves and not recorder.budget.exhausted(engine):
         score = engine.score
         flat = engine.deltas().ravel()
         legal = np.flatnonzero(np.isfinite(flat))
@@ -523,7 +560,7 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
     stale = taken = 0
     masked = {}
     flat = engine.table.reshape(-1)
-    while taken < max_moves and stale < patience:
+    while taken < max_moves and stale < patience and not recorder.budget.exhausted(engine):
         score = engine.score
         while True:
             index, _ = select_move(engine, score)
@@ -564,6 +601,8 @@ def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng
     best_graph, best_score = engine.A.copy(), engine.score
     taken = 0
     for _ in range(n_proposals):
+        if recorder.budget.exhausted(engine):
+            break
         flat = engine.deltas().ravel()
         legal = np.flatnonzero(np.isfinite(flat))
         if not len(legal):
