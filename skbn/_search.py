@@ -427,23 +427,28 @@ def select_move(engine, score):
     """:func:`best_move` over the legal moves, checking acyclicity lazily.
 
     Equal to ``best_move(engine.deltas().ravel(), score)`` without building the full legal
-    table: the best entry of ``engine.table`` is checked for acyclicity (a move closing a
-    cycle is masked out, :meth:`DeltaEngine.keeps_acyclic`) until the best value is held by
-    a legal move; then the entries within the tolerance of it are checked in scan order and
-    the first legal one is returned. Entries set to ``-inf`` by the caller (tabu moves) are
-    excluded.
+    table: the first best entry of ``engine.table`` is checked for acyclicity (a move
+    closing a cycle is masked out, :meth:`DeltaEngine.keeps_acyclic`) until it is legal;
+    then the earlier entries within the tolerance of it are checked in scan order and the
+    first legal one is returned (else that best entry). Entries set to ``-inf`` by the
+    caller (tabu moves) are excluded.
     """
     flat = engine.table.reshape(-1)
+    if not flat.size:
+        return None, -np.inf
     while True:
-        best = flat.max() if flat.size else -np.inf
+        top = int(np.argmax(flat))  # first index holding the largest entry
+        best = flat[top]
         if not np.isfinite(best):
             return None, -np.inf
-        if any(engine.keeps_acyclic(index) for index in np.flatnonzero(flat == best).tolist()):
+        if engine.keeps_acyclic(top):
             break
-    for index in np.flatnonzero(flat >= best - tolerance(score)).tolist():
+    # ``top`` is legal and first among the best: only an earlier entry within the
+    # tolerance can come first in scan order
+    for index in np.flatnonzero(flat[:top] >= best - tolerance(score)).tolist():
         if engine.keeps_acyclic(index):
             return index, float(flat[index])
-    raise AssertionError("unreachable: a legal move holds the best value")
+    return top, float(best)
 
 
 def unmask(engine, masked):
