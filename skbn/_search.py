@@ -1,8 +1,8 @@
 """Local search over DAGs with a delta-score table (engine of :class:`HillClimbStructure`).
 
-State: the adjacency matrix ``A`` (``A[i, j]`` = edge ``i -> j``), the reachability matrix
-``R`` (``R[i, j]`` = a directed path ``i ~> j`` exists) and, for every child ``j``, the
-*toggle column* ``T[:, j]``: ``T[i, j]`` is the local score of ``j`` with the parent ``i``
+State: the adjacency matrix ``A`` (``A[i, j]`` = edge ``i -> j``), the table of move deltas
+(:class:`DeltaEngine`; acyclicity is checked only for the move about to be taken) and, for
+every child ``j``, the *toggle column* ``T[:, j]``: ``T[i, j]`` is the local score of ``j`` with the parent ``i``
 toggled (added if absent, removed if present) and ``T[j, j]`` the current local score. So
 
 * adding ``i -> j`` or removing it changes the score by ``D[i, j] = T[i, j] - T[j, j]``;
@@ -20,6 +20,7 @@ Nothing here depends on set or dict iteration order: candidates are flat indices
 """
 
 import math
+import time
 from collections import deque
 
 import numpy as np
@@ -89,7 +90,18 @@ class FamilyColumns:
 
 
 class DeltaEngine(FamilyColumns):
-    """Toggle-column table, reachability and legality masks of one search state.
+    """Toggle columns, the move-delta table and legality of one search state.
+
+    ``table[i, j, kind]`` holds the delta of every move that is legal *up to acyclicity*
+    (pair not already adjacent, ``black_list``, ``white_list``, ``max_indegree``) and
+    ``-inf`` elsewhere. A move changes one or two families; only the table entries that
+    read those families' toggle columns or in-degrees are recomputed (their column, and for
+    reversals their row: ``O(p)`` per move instead of ``O(p^2)``). Acyclicity is checked
+    only for a move about to be taken (:func:`select_move`), from the reachability matrix
+    (updated in place by an addition, rebuilt by one pass in topological order when needed
+    after a removal or reversal); a move found to close a cycle stays masked out until the
+    next removal or reversal. The full legal table (:meth:`deltas`, used by the randomised
+    searches) masks every cyclic move at once.
 
     Parameters
     ----------
@@ -103,89 +115,204 @@ class DeltaEngine(FamilyColumns):
 
     def __init__(self, data, scorer, required, forbidden, max_indegree):
         super().__init__(data, scorer)
+        p = self.p
         self.required = required
-        self.forbidden = forbidden | np.eye(self.p, dtype=bool)
+        self.forbidden = forbidden | np.eye(p, dtype=bool)
         self.max_indegree = max_indegree
-        self.A = np.zeros((self.p, self.p), dtype=bool)
-        self.R = np.zeros((self.p, self.p), dtype=bool)
-        self.T = np.zeros((self.p, self.p))
+        # pair-only legality: a required pair is never removed; it is reversed only when
+        # both directions are required; a reversal must not create a forbidden edge
+        self._removable = ~(required | required.T)
+        self._reversible = ~(required & ~required.T) & ~self.forbidden.T
+        self.A = np.zeros((p, p), dtype=bool)
+        self.T = np.zeros((p, p))
+        self.table = np.full((p, p, 3), -np.inf)
+        self.indegree = np.zeros(p, dtype=np.int64)
+        self._reach = None  # reachability matrix, None when stale
+        self.n_evaluations = 0  # toggle columns requested (see Budget)
+        self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
         return tuple(int(i) for i in np.flatnonzero(self.A[:, child]))
 
     def refresh(self, child):
+        self.n_evaluations += 1
         self.T[:, child] = self.toggle_column(child, self.parents_of(child))
+
+    def _set_adjacency(self, adjacency):
+        self.A = adjacency.copy()
+        self.indegree = self.A.sum(axis=0).astype(np.int64)
+        self._reach = None
+        self._cyclic.clear()  # the table is filled afresh next
 
     def set_graph(self, adjacency):
         """Jump to a DAG (refreshing only the columns whose parents changed)."""
         changed = np.flatnonzero((self.A != adjacency).any(axis=0))
-        self.A = adjacency.copy()
-        self.R = transitive_closure(self.A)
+        self._set_adjacency(adjacency)
         for child in changed:
             self.refresh(int(child))
+        self._fill_table()
 
     def start(self, adjacency):
-        self.A = adjacency.copy()
-        self.R = transitive_closure(self.A)
+        self._set_adjacency(adjacency)
         for child in range(self.p):
             self.refresh(child)
+        self._fill_table()
 
     @property
     def score(self):
         return float(np.sum(np.diag(self.T)))
 
+    # --------------------------------------------------------------- delta table
+    def _fill_table(self):
+        """Every entry of the table (after a jump to another graph)."""
+        A, T = self.A, self.T
+        D = T - np.diag(T)[None, :]
+        room = self.indegree < self.max_indegree
+        add_ok = ~(A | A.T) & ~self.forbidden & room[None, :]
+        reverse_ok = A & self._reversible & room[:, None]
+        self.table[..., ADD] = np.where(add_ok, D, -np.inf)
+        self.table[..., REMOVE] = np.where(A & self._removable, D, -np.inf)
+        self.table[..., REVERSE] = np.where(reverse_ok, D + D.T, -np.inf)
+
+    def _update_family(self, v):
+        """Entries that read family ``v``: column ``v`` (add, remove, reverse ``x -> v``)
+        and row ``v`` of the reversals (``v -> x`` becomes ``x -> v``: ``v`` gains ``x``)."""
+        A, T, table = self.A, self.T, self.table
+        d_col = T[:, v] - T[v, v]  # D[:, v]
+        d_row = T[v, :] - np.diag(T)  # D[v, :]
+        room = self.indegree < self.max_indegree
+        add_ok = ~A[:, v] & ~A[v, :] & ~self.forbidden[:, v] & room[v]
+        table[:, v, ADD] = np.where(add_ok, d_col, -np.inf)
+        table[:, v, REMOVE] = np.where(A[:, v] & self._removable[:, v], d_col, -np.inf)
+        table[:, v, REVERSE] = np.where(A[:, v] & self._reversible[:, v] & room, d_col + d_row, -np.inf)
+        table[v, :, REVERSE] = np.where(A[v, :] & self._reversible[v, :] & room[v], d_row + d_col, -np.inf)
+
+    def reachability(self):
+        """``R[i, j]``: a directed path ``i ~> j`` of length >= 1 exists."""
+        if self._reach is None:
+            self._reach = transitive_closure(self.A)
+        return self._reach
+
     def deltas(self):
         """Move deltas, shape (p, p, 3): ``[..., ADD/REMOVE/REVERSE]``; illegal = -inf."""
-        A, R = self.A, self.R
-        D = self.T - np.diag(self.T)[None, :]
-        indegree = A.sum(axis=0)
-        room = indegree < self.max_indegree
-        absent = ~(A | A.T)
-        add_ok = absent & ~self.forbidden & ~R.T & room[None, :]
-        # a required pair is never removed; reversed only when both directions are required
-        removable = A & ~(self.required | self.required.T)
-        reversible = A & ~(self.required & ~self.required.T)
-        # another path i ~> j besides i -> j: i reaches some other parent of j
-        other_path = (R.astype(np.float32) @ A.astype(np.float32)) > 0
-        reverse_ok = reversible & ~self.forbidden.T & room[:, None] & ~other_path
-        out = np.full((self.p, self.p, 3), -np.inf)
-        out[..., ADD] = np.where(add_ok, D, -np.inf)
-        out[..., REMOVE] = np.where(removable, D, -np.inf)
-        out[..., REVERSE] = np.where(reverse_ok, D + D.T, -np.inf)
+        R = self.reachability()
+        out = self.table.copy()
+        out[..., ADD][R.T] = -np.inf  # adding i -> j closes a cycle iff j ~> i
+        edges_i, edges_j = np.divmod(np.flatnonzero(self.A), self.p)
+        if len(edges_i):
+            # reversing i -> j closes a cycle iff i reaches another parent of j
+            other_path = (R[edges_i] & self.A[:, edges_j].T).any(axis=1)
+            out[edges_i[other_path], edges_j[other_path], REVERSE] = -np.inf
         return out
 
+    def keeps_acyclic(self, index):
+        """Whether the move with flat table index ``index`` leaves the graph acyclic.
+
+        A move found to close a cycle is masked out of the table (``-inf``) until a removal
+        or reversal (adding edges never opens a cycle back up), which re-examines it.
+        """
+        kind, i, j = decode(index, self.p)
+        if kind == REMOVE:
+            return True
+        R = self.reachability()
+        cyclic = R[j, i] if kind == ADD else (R[i] & self.A[:, j]).any()
+        if cyclic:
+            self._cyclic.add(index)
+            self.table.reshape(-1)[index] = -np.inf
+        return not cyclic
+
+    def _entry(self, index):
+        """The table entry of one add or reverse move, computed afresh."""
+        kind, i, j = decode(index, self.p)
+        A, T = self.A, self.T
+        if kind == ADD:
+            ok = (not A[i, j] and not A[j, i] and not self.forbidden[i, j]
+                  and self.indegree[j] < self.max_indegree)
+            return T[i, j] - T[j, j] if ok else -np.inf
+        ok = A[i, j] and self._reversible[i, j] and self.indegree[i] < self.max_indegree
+        return (T[i, j] - T[j, j]) + (T[j, i] - T[i, i]) if ok else -np.inf
+
+    def _recheck_cycles(self):
+        """After a removal or reversal: put back the masked moves that no longer close a
+        cycle, mask again (their entries were maybe rewritten) those that still do."""
+        if not self._cyclic:
+            return
+        flat = self.table.reshape(-1)
+        R = self.reachability()
+        for index in sorted(self._cyclic):
+            kind, i, j = decode(index, self.p)
+            if R[j, i] if kind == ADD else (R[i] & self.A[:, j]).any():
+                flat[index] = -np.inf
+            else:
+                self._cyclic.discard(index)
+                flat[index] = self._entry(index)
+
     def apply(self, move):
-        """Apply ``(kind, i, j)``; return the changed families."""
+        """Apply ``(kind, i, j)``; refresh the changed families and their table entries."""
         kind, i, j = move
         if kind == ADD:
             self.A[i, j] = True
-            ancestors = self.R[:, i].copy()
-            ancestors[i] = True
-            descendants = self.R[j].copy()
-            descendants[j] = True
-            self.R |= ancestors[:, None] & descendants[None, :]
-            self.refresh(j)
+            self.indegree[j] += 1
+            if self._reach is not None:  # ancestors of i (and i) now reach j and its descendants
+                ancestors = self._reach[:, i].copy()
+                ancestors[i] = True
+                descendants = self._reach[j].copy()
+                descendants[j] = True
+                self._reach |= ancestors[:, None] & descendants[None, :]
+            changed = (j,)
         elif kind == REMOVE:
             self.A[i, j] = False
-            self.R = transitive_closure(self.A)
-            self.refresh(j)
+            self.indegree[j] -= 1
+            self._reach = None
+            changed = (j,)
         else:
             self.A[i, j] = False
             self.A[j, i] = True
-            self.R = transitive_closure(self.A)
-            self.refresh(j)
-            self.refresh(i)
+            self.indegree[j] -= 1
+            self.indegree[i] += 1
+            self._reach = None
+            changed = (j, i)
+        for v in changed:
+            self.refresh(v)
+        for v in changed:
+            self._update_family(v)
+        flat = self.table.reshape(-1)
+        if kind != REVERSE:  # the pair's other direction (column i)
+            index = (j * self.p + i) * 3 + ADD
+            flat[index] = self._entry(index)
+        if kind == ADD:  # still cyclic: mask again what the updates rewrote
+            flat[list(self._cyclic)] = -np.inf
+        else:
+            self._recheck_cycles()
 
 
 def transitive_closure(adjacency):
-    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` (repeated squaring)."""
-    reach = adjacency.astype(np.float32)
-    while True:
-        grown = ((reach + reach @ reach) > 0).astype(np.float32)
-        if np.array_equal(grown, reach):
-            return reach > 0
-        reach = grown
+    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` in a DAG.
+
+    One pass in reverse topological order (Kahn's algorithm) on Python-int bitsets,
+    ``reach(v) = OR_{c child of v} (reach(c) | {c})``: ``O(p + e)`` big-int operations.
+    """
+    p = adjacency.shape[0]
+    children = [[] for _ in range(p)]
+    for i, j in zip(*(a.tolist() for a in np.divmod(np.flatnonzero(adjacency), p))):
+        children[i].append(j)
+    indegree = adjacency.sum(axis=0).tolist()
+    order = [v for v in range(p) if indegree[v] == 0]
+    for v in order:  # grows while it is read: Kahn's queue
+        for c in children[v]:
+            indegree[c] -= 1
+            if indegree[c] == 0:
+                order.append(c)
+    reach = [0] * p
+    for v in reversed(order):
+        bits = 0
+        for c in children[v]:
+            bits |= reach[c] | (1 << c)
+        reach[v] = bits
+    width = (p + 7) // 8
+    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in reach), dtype=np.uint8)
+    return np.unpackbits(packed.reshape(p, width), axis=1, count=p, bitorder="little").astype(bool)
 
 
 def tolerance(score):
@@ -210,6 +337,42 @@ def best_move(flat, score, excluded=()):
     return index, float(flat[index])
 
 
+def select_move(engine, score):
+    """:func:`best_move` over the legal moves, checking acyclicity lazily.
+
+    Equal to ``best_move(engine.deltas().ravel(), score)`` without building the full legal
+    table: the first best entry of ``engine.table`` is checked for acyclicity (a move
+    closing a cycle is masked out, :meth:`DeltaEngine.keeps_acyclic`) until it is legal;
+    then the earlier entries within the tolerance of it are checked in scan order and the
+    first legal one is returned (else that best entry). Entries set to ``-inf`` by the
+    caller (tabu moves) are excluded.
+    """
+    flat = engine.table.reshape(-1)
+    if not flat.size:
+        return None, -np.inf
+    while True:
+        top = int(np.argmax(flat))  # first index holding the largest entry
+        best = flat[top]
+        if not np.isfinite(best):
+            return None, -np.inf
+        if engine.keeps_acyclic(top):
+            break
+    # ``top`` is legal and first among the best: only an earlier entry within the
+    # tolerance can come first in scan order
+    for index in np.flatnonzero(flat[:top] >= best - tolerance(score)).tolist():
+        if engine.keeps_acyclic(index):
+            return index, float(flat[index])
+    return top, float(best)
+
+
+def unmask(engine, masked):
+    """Put back the table entries a search masked out (``masked``: index -> value)."""
+    flat = engine.table.reshape(-1)
+    for index, value in masked.items():
+        flat[index] = value
+    masked.clear()
+
+
 def decode(index, p):
     pair, kind = divmod(index, 3)
     i, j = divmod(pair, p)
@@ -221,19 +384,52 @@ def graph_key(adjacency):
 
 
 # ----------------------------------------------------------------------------- searches
-class _Recorder:
-    """Trace of scores and a move counter shared by the search phases."""
+class Budget:
+    """Anytime stopping rule shared by every phase of one fit.
 
-    def __init__(self, verbose, names, label):
+    ``max_time`` is in seconds of wall time from the creation of the budget;
+    ``max_evaluations`` counts :attr:`DeltaEngine.n_evaluations`, the family re-scorings
+    (one toggle column: a family and its ``p`` single-parent neighbours) requested so far,
+    cached or not, so a search stopped by it is deterministic. Searches check the budget
+    between moves: the move in progress, and the return to the best graph seen, may go a
+    few evaluations past it. ``None`` means no limit.
+    """
+
+    def __init__(self, max_time=None, max_evaluations=None):
+        self.start = time.perf_counter()
+        self.max_time = max_time
+        self.max_evaluations = max_evaluations
+
+    def elapsed(self):
+        return time.perf_counter() - self.start
+
+    def exhausted(self, engine):
+        if self.max_evaluations is not None and engine.n_evaluations >= self.max_evaluations:
+            return True
+        return self.max_time is not None and self.elapsed() >= self.max_time
+
+
+_UNLIMITED = Budget()
+
+
+class _Recorder:
+    """Trace of scores, times and evaluations, and a move counter shared by the phases."""
+
+    def __init__(self, verbose, names, label, budget=None):
         self.trace = []
+        self.times = []
+        self.evaluations = []
         self.n_moves = 0
         self.verbose = verbose
         self.names = names
         self.label = label
+        self.budget = _UNLIMITED if budget is None else budget
 
     def record(self, engine, move=None):
         score = engine.score
         self.trace.append(score)
+        self.times.append(self.budget.elapsed())
+        self.evaluations.append(engine.n_evaluations)
         if move is not None:
             self.n_moves += 1
         if self.verbose and move is not None:
@@ -245,9 +441,10 @@ class _Recorder:
 def steepest_ascent(engine, recorder, max_moves):
     """Take the best improving legal move until none improves (or the budget ends)."""
     taken = 0
-    while taken < max_moves:
+    budget = recorder.budget
+    while taken < max_moves and not budget.exhausted(engine):
         score = engine.score
-        index, delta = best_move(engine.deltas().ravel(), score)
+        index, delta = select_move(engine, score)
         if index is None or delta <= tolerance(score):
             break
         move = decode(index, engine.p)
@@ -260,7 +457,7 @@ def steepest_ascent(engine, recorder, max_moves):
 def first_improvement(engine, recorder, max_moves, rng):
     """Opportunistic ascent: try legal moves in random order, take the first that improves."""
     taken = 0
-    while taken < max_moves:
+    while taken < max_moves and not recorder.budget.exhausted(engine):
         score = engine.score
         flat = engine.deltas().ravel()
         legal = np.flatnonzero(np.isfinite(flat))
@@ -280,19 +477,21 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
     best_graph, best_score = engine.A.copy(), engine.score
     recent = deque([graph_key(engine.A)], maxlen=max(tabu_length, 1))
     stale = taken = 0
-    while taken < max_moves and stale < patience:
+    masked = {}
+    flat = engine.table.reshape(-1)
+    while taken < max_moves and stale < patience and not recorder.budget.exhausted(engine):
         score = engine.score
-        flat = engine.deltas().ravel()
-        excluded = []
         while True:
-            index, _ = best_move(flat, score, excluded)
+            index, _ = select_move(engine, score)
             if index is None:
                 break
             move = decode(index, engine.p)
             key = _key_after(engine.A, move)
             if tabu_length == 0 or key not in recent:
                 break
-            excluded.append(index)
+            masked[index] = flat[index]  # tabu: the next best move
+            flat[index] = -np.inf
+        unmask(engine, masked)
         if index is None:
             break
         engine.apply(move)
@@ -321,6 +520,8 @@ def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng
     best_graph, best_score = engine.A.copy(), engine.score
     taken = 0
     for _ in range(n_proposals):
+        if recorder.budget.exhausted(engine):
+            break
         flat = engine.deltas().ravel()
         legal = np.flatnonzero(np.isfinite(flat))
         if not len(legal):

@@ -461,53 +461,110 @@ class DSeparationOracle(BaseCITest):
     :meth:`test` on a count table is refused. Results have ``statistic = 0``, ``dof = 0``,
     ``pvalue = 1`` for d-separated and ``0`` for d-connected pairs.
 
+    The DAG is compiled once, on first use, into bitsets (parents, children and ancestors of
+    every node; :class:`skbn.graph._DSeparation`); a query is then a Bayes-ball reachability
+    walk (Koller & Friedman 2009, Alg. 3.1) on those bitsets, restricted to the ancestral set
+    of the queried variables and stopped at the first node of ``y`` reached, and its answer
+    is cached under ``(min(x, y), max(x, y), sorted(z))``. A query takes a few microseconds
+    on graphs of hundreds of nodes (``benchmarks/bench_oracle.py``).
+
     Parameters
     ----------
-    dag : DiscreteBayesianNetwork or (nodes, edges) pair
-        The true DAG; ``edges`` are ``(parent, child)`` pairs of node labels.
+    dag : graph, default=None
+        The true DAG, as any of:
+
+        - a :class:`~skbn.network.DiscreteBayesianNetwork` or a ``networkx.DiGraph``
+          (anything with ``nodes`` and ``edges``);
+        - a fitted skbn structure learner (its ``edges_``, nodes ``feature_names_in_``);
+        - a ``(nodes, edges)`` tuple;
+        - a plain edge list ``[(parent, child), ...]`` (nodes in order of first
+          appearance, after those of ``nodes``).
+    nodes : sequence or None, default=None
+        With an edge list: extra (e.g. isolated) nodes, placed first, in this order.
 
     See Also
     --------
-    skbn.graph.d_separated
+    skbn.graph.d_separated : the same test, one query at a time.
+
+    References
+    ----------
+    D. Koller and N. Friedman, *Probabilistic Graphical Models*, MIT Press, 2009, Alg. 3.1.
 
     Examples
     --------
     >>> from skbn.citests import DSeparationOracle
     >>> from skbn._data import EncodedData
     >>> import numpy as np
-    >>> oracle = DSeparationOracle((["a", "b", "c"], [("a", "c"), ("b", "c")]))
+    >>> oracle = DSeparationOracle([("a", "c"), ("b", "c")])
     >>> data = EncodedData(np.zeros((1, 3), dtype=np.uint8, order="F"), np.array([2, 2, 2]), ("a", "b", "c"))
     >>> oracle.test_variables(data, 0, 1).independent, oracle.test_variables(data, 0, 1, (2,)).independent
     (True, False)
+    >>> oracle.separated("a", "b", ["c"])
+    False
     """
 
     from_counts = False
-    _parameter_constraints = {"dag": "no_validation"}
+    _parameter_constraints = {"dag": "no_validation", "nodes": "no_validation"}
+    _SEPARATED = CITestResult(0.0, 1.0, 0.0, True)
+    _CONNECTED = CITestResult(0.0, 0.0, 0.0, False)
 
-    def __init__(self, dag=None):
+    def __init__(self, dag=None, nodes=None):
         self.dag = dag
+        self.nodes = nodes
 
     def _graph(self):
+        """``(nodes, edges)`` lists from any accepted form of ``dag``."""
         dag = self.dag
-        if hasattr(dag, "nodes") and hasattr(dag, "edges") and not isinstance(dag, tuple):
-            nodes, edges = list(dag.nodes), list(dag.edges)
-        else:
+        if hasattr(dag, "edges_"):  # a fitted skbn structure learner
+            edges = [tuple(e) for e in dag.edges_]
+            names = getattr(dag, "feature_names_in_", None)
+            nodes = list(names) if names is not None else list(range(dag.n_features_in_))
+            return nodes, edges
+        if hasattr(dag, "nodes") and hasattr(dag, "edges") and not isinstance(dag, (tuple, list)):
+            return list(dag.nodes), [tuple(e) for e in dag.edges]
+        if isinstance(dag, tuple) and len(dag) == 2 and _is_pair_list(dag[1]):
+            return list(dag[0]), [tuple(e) for e in dag[1]]
+        if dag is not None and not isinstance(dag, (str, bytes)) and _is_pair_list(dag):
+            edges = [tuple(e) for e in dag]
+            nodes = list(dict.fromkeys(
+                [*(self.nodes if self.nodes is not None else ()), *(v for e in edges for v in e)]))
+            return nodes, edges
+        raise TypeError(
+            "DSeparationOracle(dag): dag must be a DiscreteBayesianNetwork, a networkx "
+            "DiGraph, a fitted structure learner, a (nodes, edges) pair or a list of "
+            f"(parent, child) edges, got {type(dag).__name__}."
+        )
+
+    def _compiled(self):
+        """``(node index, _DSeparation)``, built on first use and kept."""
+        compiled = self.__dict__.get("_compiled_dag")
+        if compiled is None:
+            from skbn.graph import _check_dag, _DSeparation
+
+            nodes, edges = self._graph()
             try:
-                nodes, edges = dag
-                nodes, edges = list(nodes), [tuple(e) for e in edges]
-            except (TypeError, ValueError):
-                raise TypeError(
-                    "DSeparationOracle(dag): dag must be a DiscreteBayesianNetwork or a "
-                    f"(nodes, edges) pair, got {type(dag).__name__}."
-                ) from None
-        return nodes, edges
+                index, _, parents, _, order = _check_dag(nodes, edges)
+            except ValueError as exc:
+                raise ValueError(f"DSeparationOracle(dag): {exc}.") from None
+            compiled = self._compiled_dag = (index, _DSeparation(parents, order))
+            self._answers = {}
+            self._columns = (None, None)
+        return compiled
 
     def _validate(self):
-        from skbn.graph import is_acyclic
+        self._compiled()
 
-        nodes, edges = self._graph()
-        if not is_acyclic(nodes, edges):
-            raise ValueError("DSeparationOracle(dag): the graph has a directed cycle.")
+    def _forget(self, state):
+        for key in ("_compiled_dag", "_answers", "_columns"):
+            state.pop(key, None)
+        return state
+
+    def __getstate__(self):  # the compiled DAG and the answers are rebuilt on demand
+        return self._forget(self.__dict__.copy())
+
+    def set_params(self, **params):
+        self._forget(self.__dict__)
+        return super().set_params(**params)
 
     def test(self, table, n_strata=None):
         raise TypeError(
@@ -515,17 +572,47 @@ class DSeparationOracle(BaseCITest):
             "call test_variables(data, x, y, z)."
         )
 
-    def test_variables(self, data, x, y, z=()):
-        from skbn.graph import d_separated
+    def separated(self, x, y, z=()):
+        """Whether nodes ``x`` and ``y`` are d-separated given the nodes ``z`` (labels)."""
+        index, _ = self._compiled()
+        try:
+            ids = [index[v] for v in (x, y, *z)]
+        except (KeyError, TypeError):
+            unknown = [v for v in (x, y, *z) if v not in index]
+            raise ValueError(f"DSeparationOracle: unknown nodes {unknown!r}.") from None
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"DSeparationOracle: x, y and z must be distinct, got "
+                             f"{x!r}, {y!r}, {list(z)!r}.")
+        return self._answer(ids[0], ids[1], ids[2:])
 
-        nodes, edges = self._graph()
-        known = set(nodes)
-        names = [data.names[i] for i in (x, y, *z)]
-        missing = [name for name in names if name not in known]
-        if missing:
-            raise ValueError(f"DSeparationOracle: columns {missing!r} are not nodes of the DAG.")
-        separated = d_separated(nodes, edges, names[0], [names[1]], names[2:])
-        return CITestResult(0.0, 1.0 if separated else 0.0, 0.0, bool(separated))
+    def _answer(self, x, y, z):
+        key = (x, y, tuple(sorted(z))) if x < y else (y, x, tuple(sorted(z)))
+        answer = self._answers.get(key)
+        if answer is None:
+            answer = self._answers[key] = self._compiled_dag[1].separated((x,), (y,), key[2])
+        return answer
+
+    def test_variables(self, data, x, y, z=()):
+        """Answer ``x _||_ y | z`` for columns of ``data`` (looked up by ``data.names``)."""
+        names, ids = self._columns if "_columns" in self.__dict__ else (None, None)
+        if names is not data.names:
+            index, _ = self._compiled()
+            missing = [name for name in data.names if name not in index]
+            if missing:
+                raise ValueError(
+                    f"DSeparationOracle: columns {missing!r} are not nodes of the DAG.")
+            ids = [index[name] for name in data.names]
+            self._columns = (data.names, ids)
+        separated = self._answer(ids[x], ids[y], [ids[v] for v in z])
+        return self._SEPARATED if separated else self._CONNECTED
+
+
+def _is_pair_list(items):
+    """Whether ``items`` is a sequence of 2-sequences (an edge list), strings excluded."""
+    try:
+        return all(not isinstance(e, (str, bytes)) and len(e) == 2 for e in items)
+    except TypeError:
+        return False
 
 
 _ALIASES = {

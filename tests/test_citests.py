@@ -236,3 +236,73 @@ def test_batch_api_refuses_oracles_and_returns_arrays():
     assert batch.pvalue.shape == batch.independent.shape == (1,)
     with pytest.raises(TypeError, match="count tables"):
         DSeparationOracle((["a", "b"], [])).test_batch(table, np.array([0]), 1, np.array([1.0]))
+# ------------------------------------------------------------------- fast d-separation oracle
+def _random_queries(rng, n, n_queries, max_z):
+    for _ in range(n_queries):
+        picked = rng.choice(n, size=2 + rng.randint(0, max_z + 1), replace=False).tolist()
+        yield picked[0], picked[1], tuple(picked[2:])
+
+
+def test_oracle_equals_networkx_on_random_dags():
+    import networkx as nx
+
+    from skbn.graph import random_dag
+
+    is_d_separator = getattr(nx, "is_d_separator", None) or nx.d_separated
+    rng = np.random.RandomState(0)
+    checked = 0
+    for seed, (n, p) in enumerate([(8, 0.4), (15, 0.2), (30, 0.1), (60, 0.05), (40, 0.3)]):
+        nodes, edges = random_dag(n, p, random_state=seed, max_indegree=4, shuffle=True)
+        graph = nx.DiGraph(edges)
+        graph.add_nodes_from(nodes)
+        oracle = DSeparationOracle((nodes, edges))
+        for x, y, z in _random_queries(rng, n, 800, 4):
+            expected = is_d_separator(graph, {nodes[x]}, {nodes[y]}, {nodes[v] for v in z})
+            assert oracle.separated(nodes[x], nodes[y], [nodes[v] for v in z]) == expected
+            assert oracle.separated(nodes[y], nodes[x], [nodes[v] for v in z][::-1]) == expected
+            checked += 1
+    assert checked == 4000
+
+
+def test_oracle_accepts_every_graph_form():
+    import networkx as nx
+
+    from skbn import ChowLiuTree
+    from skbn.datasets import asia_network, sample_asia
+
+    net = asia_network()
+    data = EncodedData(np.zeros((1, 8), dtype=np.uint8, order="F"), np.array([2] * 8),
+                       tuple(net.nodes))
+    queries = [(0, 7, ()), (0, 2, (7,)), (1, 4, (2,)), (1, 4, (2, 7)), (6, 7, (5, 2))]
+    reference = [DSeparationOracle((net.nodes, net.edges)).test_variables(data, *q).independent
+                 for q in queries]
+    assert reference == [False, False, True, False, True]
+    graph = nx.DiGraph(net.edges)
+    for form in (net, graph, net.edges, list(map(list, net.edges)),
+                 DSeparationOracle(net.edges, nodes=["dysp"]).dag):
+        oracle = DSeparationOracle(form)
+        assert [oracle.test_variables(data, *q).independent for q in queries] == reference
+    # isolated nodes come from `nodes`
+    oracle = DSeparationOracle([("a", "b")], nodes=["c"])
+    assert oracle.separated("a", "c") and not oracle.separated("a", "b")
+    # a fitted learner: its edges_ over feature_names_in_
+    tree = ChowLiuTree().fit(sample_asia(500, random_state=0))
+    fitted = DSeparationOracle(tree)
+    direct = DSeparationOracle((list(tree.feature_names_in_), tree.edges_))
+    for x, y, z in _random_queries(np.random.RandomState(1), 8, 100, 3):
+        names = [net.nodes[v] for v in (x, y, *z)]
+        assert fitted.separated(*names[:2], names[2:]) == direct.separated(*names[:2], names[2:])
+
+
+def test_oracle_is_a_clean_plugin():
+    oracle = DSeparationOracle([("a", "c"), ("b", "c")])
+    assert not oracle.separated("a", "b", ["c"])  # compiles and caches
+    copy = pickle.loads(pickle.dumps(oracle))
+    assert "_compiled_dag" not in copy.__dict__ and copy.separated("a", "b")
+    assert "_compiled_dag" not in clone(oracle).__dict__
+    oracle.set_params(dag=[("a", "b"), ("b", "c")])
+    assert oracle.separated("a", "c", ["b"]) and not oracle.separated("a", "c")
+    with pytest.raises(ValueError, match="unknown nodes"):
+        oracle.separated("a", "q")
+    with pytest.raises(ValueError, match="distinct"):
+        oracle.separated("a", "b", ["a"])

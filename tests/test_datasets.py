@@ -52,3 +52,74 @@ def test_sample_asia():
     assert all(isinstance(frame[c].dtype, pd.CategoricalDtype) for c in frame)
     pd.testing.assert_frame_equal(frame, sample_asia(100))
     assert not frame.equals(sample_asia(100, random_state=1))
+
+
+# ----------------------------------------------------------------- make_random_network
+def test_make_random_network_shape_and_determinism():
+    from skbn.datasets import make_random_network
+    from skbn.graph import is_acyclic
+
+    net = make_random_network(60, max_indegree=2, n_states=(2, 4), random_state=3)
+    assert net.nodes == [f"X{i:04d}" for i in range(60)]
+    assert is_acyclic(net.nodes, net.edges)
+    assert max(len(pa) for pa in net.parents.values()) <= 2
+    assert set(net.cardinalities.tolist()) <= {2, 3, 4}
+    assert len(set(net.cardinalities.tolist())) > 1
+    for node in net.nodes:
+        cpt = net.cpts[node]
+        assert cpt.shape == tuple(len(net.states[p]) for p in net.parents[node]) + (
+            len(net.states[node]),)
+        np.testing.assert_allclose(cpt.sum(axis=-1), 1.0)
+    # the node order is not topological in general
+    pos = {v: i for i, v in enumerate(net.nodes)}
+    assert any(pos[p] > pos[c] for p, c in net.edges)
+    again = make_random_network(60, max_indegree=2, n_states=(2, 4), random_state=3)
+    assert again.edges == net.edges
+    for node in net.nodes:
+        np.testing.assert_array_equal(again.cpts[node], net.cpts[node])
+    assert make_random_network(60, max_indegree=2, random_state=4).edges != net.edges
+
+
+def test_make_random_network_density_and_states():
+    from skbn.datasets import make_random_network
+
+    # default edge_prob = 2 / (n - 1): about n edges when the cap rarely binds
+    n_edges = [len(make_random_network(200, max_indegree=None, random_state=s).edges)
+               for s in range(5)]
+    assert 170 < np.mean(n_edges) < 230
+    net = make_random_network(10, n_states=3, edge_prob=1.0, max_indegree=None,
+                              random_state=0)
+    assert len(net.edges) == 45
+    assert set(net.cardinalities.tolist()) == {3}
+    assert net.states["X0000"] == ["s0", "s1", "s2"]
+    assert make_random_network(1).edges == []
+
+
+def test_make_random_network_is_learnable():
+    # Dirichlet(1) rows make every edge a clear dependence: hill climbing on 20k rows
+    # recovers the skeleton of a small random network.
+    from skbn import HillClimbStructure
+    from skbn.datasets import make_random_network
+
+    net = make_random_network(8, max_indegree=2, n_states=(2, 3), random_state=0)
+    X = net.sample(20000, random_state=0)
+    learned = HillClimbStructure().fit(X).edges_
+
+    def skeleton(edges):
+        return {frozenset(e) for e in edges}
+
+    assert skeleton(learned) == skeleton(net.edges)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n_nodes": 0}, "n_nodes"),
+    ({"n_nodes": 5, "max_indegree": -1}, "max_indegree"),
+    ({"n_nodes": 5, "n_states": (3, 2)}, "n_states"),
+    ({"n_nodes": 5, "edge_prob": 1.5}, "edge_prob"),
+    ({"n_nodes": 5, "concentration": 0}, "concentration"),
+])
+def test_make_random_network_errors(kwargs, match):
+    from skbn.datasets import make_random_network
+
+    with pytest.raises(ValueError, match=match):
+        make_random_network(**kwargs)

@@ -5,7 +5,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from skbn import _search
+from skbn import _memetic, _search
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import check_bounded_likelihood, resolve_scorer
@@ -41,7 +41,20 @@ class HillClimbStructure(_BaseStructureLearner):
       with probability :math:`\min(1, e^{\Delta / T})`, :math:`T` starting at
       ``temperature`` and multiplied by ``cooling`` after every proposal;
     * ``"first_improvement"``: opportunistic ascent -- legal moves are tried in random
-      order and the first improving one is taken.
+      order and the first improving one is taken;
+    * ``"memetic"``: a population of ``population_size`` local optima (from the start
+      graph, a Chow-Liu tree and random perturbations) evolved for ``max_iter``
+      generations: parents picked by tournament, crossover exchanging whole parent sets
+      (with cycle repair), mutation by ``perturbation`` random legal moves, steepest
+      ascent on every child, and replacement that keeps the population diverse
+      (:mod:`skbn._memetic`); ``"genetic"`` is the same without the local search.
+
+    Anytime budgets: ``max_time`` (seconds) and ``max_evaluations`` (family re-scorings,
+    see :class:`skbn._search.Budget`) stop every search, restart and generation loop; the
+    best graph found so far is returned, and ``trace_time_`` / ``trace_evaluations_``
+    tell when each score of ``trace_`` was reached. A search stopped by
+    ``max_evaluations`` or by ``max_iter`` is deterministic; one stopped by ``max_time``
+    depends on the machine.
 
     Tabu, annealing and first-improvement results are polished by steepest ascent, so
     every result is a local optimum. With ``n_restarts > 0`` the result of the first
@@ -89,10 +102,18 @@ class HillClimbStructure(_BaseStructureLearner):
     n_restarts : int, default=0
         Number of random restarts.
     perturbation : int, default=1
-        Random legal moves applied at each restart.
+        Random legal moves applied at each restart, and by each mutation of the memetic
+        and genetic searches.
+    population_size : int, default=10
+        Number of individuals of the memetic and genetic searches.
+    max_time : float or None, default=None
+        Wall-time budget of the whole search, in seconds (None: no limit).
+    max_evaluations : int or None, default=None
+        Budget of family re-scorings of the whole search (None: no limit).
     max_iter : int or None, default=None
         Largest number of moves of one search (None: no limit; for annealing, None means
-        ``100 * n_variables`` proposals).
+        ``100 * n_variables`` proposals; for the memetic and genetic searches it is the
+        number of generations, None meaning ``10 * population_size``).
     random_state : int, RandomState instance or None, default=None
         Seeds restarts, annealing and first-improvement.
     verbose : int, default=0
@@ -112,7 +133,13 @@ class HillClimbStructure(_BaseStructureLearner):
         Number of moves taken, over all searches and restarts.
     trace_ : ndarray of shape (n_steps,)
         Score after every move: the start, then every move of the first search, then for
-        each restart the perturbed graph's score and every move of that restart.
+        each restart the perturbed graph's score and every move of that restart (memetic
+        and genetic searches: also every new individual's score before its local search).
+    trace_time_ : ndarray of shape (n_steps,)
+        Seconds since the search began at each entry of ``trace_``.
+    trace_evaluations_ : ndarray of shape (n_steps,)
+        Family re-scorings done at each entry of ``trace_`` (the ``max_evaluations``
+        unit).
     scorer_ : BaseScore
         The resolved score object.
     categories_, classes_, n_features_in_, feature_names_in_
@@ -150,13 +177,17 @@ class HillClimbStructure(_BaseStructureLearner):
         "white_list": [list, tuple, np.ndarray],
         "black_list": [list, tuple, np.ndarray],
         "tiers": [None, list, tuple],
-        "search": [StrOptions({"hill_climb", "tabu", "annealing", "first_improvement"})],
+        "search": [StrOptions({"hill_climb", "tabu", "annealing", "first_improvement",
+                               "memetic", "genetic"})],
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "tabu_patience": [Interval(Integral, 1, None, closed="left")],
         "temperature": [Interval(Real, 0, None, closed="left")],
         "cooling": [Interval(Real, 0, 1, closed="right")],
         "n_restarts": [Interval(Integral, 0, None, closed="left")],
         "perturbation": [Interval(Integral, 1, None, closed="left")],
+        "population_size": [Interval(Integral, 2, None, closed="left")],
+        "max_time": [None, Interval(Real, 0, None, closed="neither")],
+        "max_evaluations": [None, Interval(Integral, 1, None, closed="left")],
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -178,6 +209,9 @@ class HillClimbStructure(_BaseStructureLearner):
         cooling=0.995,
         n_restarts=0,
         perturbation=1,
+        population_size=10,
+        max_time=None,
+        max_evaluations=None,
         max_iter=None,
         random_state=None,
         verbose=0,
@@ -200,6 +234,9 @@ class HillClimbStructure(_BaseStructureLearner):
         self.cooling = cooling
         self.n_restarts = n_restarts
         self.perturbation = perturbation
+        self.population_size = population_size
+        self.max_time = max_time
+        self.max_evaluations = max_evaluations
         self.max_iter = max_iter
         self.random_state = random_state
         self.verbose = verbose
@@ -224,31 +261,42 @@ class HillClimbStructure(_BaseStructureLearner):
         check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         required, forbidden, max_indegree, start = self._constraints(data)
         rng = check_random_state(self.random_state)
+        budget = _search.Budget(self.max_time, self.max_evaluations)
         engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree)
         settings = self._settings(data)
-        graph, trace, n_moves = _run(engine, start, settings, rng, "")
-        traces, total_moves = [trace], n_moves
+        settings["budget"] = budget
+        if self.search in ("memetic", "genetic"):
+            settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree)]
+        graph, recorder = _run(engine, start, settings, rng, "")
+        recorders, total_moves = [recorder], recorder.n_moves
         best_graph, best_score = graph, engine.score
         for r in range(self.n_restarts):
+            if budget.exhausted(engine):
+                break
             # bnlearn's restarts: perturb the best graph so far, search again
             engine.set_graph(best_graph)
             _search.perturb(engine, self.perturbation, rng)
-            graph, trace, n_moves = _run(engine, engine.A.copy(), settings, rng, f" restart {r + 1}")
-            traces.append(trace)
-            total_moves += n_moves
+            graph, recorder = _run(engine, engine.A.copy(), settings, rng, f" restart {r + 1}")
+            recorders.append(recorder)
+            total_moves += recorder.n_moves
             if engine.score > best_score + _search.tolerance(best_score):
                 best_graph, best_score = graph, engine.score
         engine.set_graph(best_graph)
         self.score_ = engine.score
         self.n_iter_ = total_moves
-        self.trace_ = np.concatenate([np.asarray(t, dtype=float) for t in traces])
+        self.trace_ = np.concatenate([np.asarray(r.trace, dtype=float) for r in recorders])
+        self.trace_time_ = np.concatenate([np.asarray(r.times, dtype=float) for r in recorders])
+        self.trace_evaluations_ = np.concatenate(
+            [np.asarray(r.evaluations, dtype=np.int64) for r in recorders])
         if self.verbose:
             print(f"[HillClimbStructure] final score {self.score_:.6f} after {total_moves} moves")
         return [(int(i), int(j)) for i, j in np.argwhere(best_graph)]
 
     def _settings(self, data):
         max_iter = self.max_iter
-        if max_iter is None:
+        if max_iter is None and self.search in ("memetic", "genetic"):
+            max_iter = 10 * self.population_size
+        elif max_iter is None:
             max_iter = 100 * data.n_variables if self.search == "annealing" else np.iinfo(np.int64).max
         return {
             "search": self.search,
@@ -257,15 +305,17 @@ class HillClimbStructure(_BaseStructureLearner):
             "tabu_patience": self.tabu_patience,
             "temperature": float(self.temperature),
             "cooling": float(self.cooling),
+            "population_size": self.population_size,
+            "perturbation": self.perturbation,
             "verbose": self.verbose,
             "names": data.names,
         }
 
 
 def _run(engine, start_graph, settings, rng, label):
-    """One search from ``start_graph``; returns (graph, trace, n_moves)."""
+    """One search from ``start_graph``; returns (graph, recorder)."""
     engine.start(start_graph) if label == "" else engine.set_graph(start_graph)
-    recorder = _search._Recorder(settings["verbose"], settings["names"], label)
+    recorder = _search._Recorder(settings["verbose"], settings["names"], label, settings["budget"])
     recorder.record(engine)
     budget = settings["max_iter"]
     search = settings["search"]
@@ -275,10 +325,16 @@ def _run(engine, start_graph, settings, rng, label):
         _search.first_improvement(engine, recorder, budget, rng)
     elif search == "tabu":
         _search.tabu_search(engine, recorder, budget, settings["tabu_length"], settings["tabu_patience"])
-    else:
+    elif search == "annealing":
         _search.simulated_annealing(engine, recorder, budget, settings["temperature"], settings["cooling"], rng)
+    else:
+        _memetic.memetic_search(
+            engine, recorder, population_size=settings["population_size"], n_generations=budget,
+            perturbation=settings["perturbation"], local_search=search == "memetic", rng=rng,
+            seeds=settings["seeds"])
     if search != "hill_climb":
         if recorder.trace[-1] != engine.score:  # returned to the best graph seen
-            recorder.trace.append(engine.score)
-        _search.steepest_ascent(engine, recorder, budget)
-    return engine.A.copy(), recorder.trace, recorder.n_moves
+            recorder.record(engine)
+        polish = np.iinfo(np.int64).max if search in ("memetic", "genetic") else budget
+        _search.steepest_ascent(engine, recorder, polish)
+    return engine.A.copy(), recorder

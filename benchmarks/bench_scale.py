@@ -1,0 +1,94 @@
+"""Structure learning at scale: 1,000 variables, 10,000 rows.
+
+Usage::
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py [--n-nodes 1000] [--n-rows 10000]
+        [--learners hill_climb,chow_liu,pc] [--max-indegree 4]
+
+Draws ``make_random_network(n_nodes, max_indegree=4, n_states=(2, 4), random_state=0)``
+and ``n_rows`` rows from it, then fits each learner in its own subprocess (so that the peak
+resident memory is the learner's: ``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`` of the
+child) and reports the wall time of ``fit`` (encoding, search, CPTs), the peak RSS of the
+whole child process (Python, numpy and the data included), the child's CPU time (user +
+system: on a shared machine, closer to the idle wall time), the number of learned edges and
+the skeleton F1 against the true graph. Learners: ``HillClimbStructure()`` (BDeu,
+steepest ascent, no in-degree cap), ``ChowLiuTree()`` and ``PCStructure()`` (chi-square,
+alpha 0.05).
+"""
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+CHILD = r"""
+import json, sys, time
+sys.path.insert(0, {root!r})
+from skbn.datasets import make_random_network
+from skbn import ChowLiuTree, HillClimbStructure, PCStructure
+from skbn.metrics import skeleton_scores
+
+net = make_random_network({n_nodes}, max_indegree={max_indegree}, n_states=(2, 4), random_state=0)
+X = net.sample({n_rows}, random_state=0)
+learner = {{"hill_climb": HillClimbStructure, "chow_liu": ChowLiuTree, "pc": PCStructure}}[{name!r}]()
+start = time.perf_counter()
+learner.fit(X)
+seconds = time.perf_counter() - start
+f1 = skeleton_scores(net.edges, learner.edges_)
+print(json.dumps({{"fit s": seconds, "edges": len(learner.edges_), "true edges": len(net.edges),
+                   "skeleton": f1}}))
+"""
+
+
+def run(name, args):
+    code = CHILD.format(root=str(HERE.parent), n_nodes=args.n_nodes, n_rows=args.n_rows,
+                        max_indegree=args.max_indegree, name=name)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, cpu_before = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    wall = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime - cpu_before
+    if out.returncode:
+        raise SystemExit(f"{name} failed:\n{out.stderr}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    # ru_maxrss of RUSAGE_CHILDREN is the largest child so far: run the learners from small
+    # to large memory, or read it as an upper bound
+    result.update({"learner": name, "process s": wall, "process CPU s": cpu,
+                   "peak RSS MB": max(peak, before) / 1024.0})
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n-nodes", type=int, default=1000)
+    parser.add_argument("--n-rows", type=int, default=10000)
+    parser.add_argument("--max-indegree", type=int, default=4)
+    parser.add_argument("--learners", default="chow_liu,hill_climb,pc")
+    args = parser.parse_args()
+    sys.path.insert(0, str(HERE))
+    from _common import print_table
+
+    rows = []
+    for name in args.learners.split(","):
+        row = run(name, args)
+        skeleton = row.pop("skeleton")
+        row["skeleton F1"] = skeleton["f1"] if isinstance(skeleton, dict) else skeleton
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print(f"\nmake_random_network({args.n_nodes}, max_indegree={args.max_indegree}, "
+          f"n_states=(2, 4)), {args.n_rows} rows")
+    print_table(rows, ["learner", "fit s", "process s", "process CPU s", "peak RSS MB", "edges",
+                       "true edges", "skeleton F1"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Anytime budgets and the memetic / genetic searches of HillClimbStructure (skbn._memetic)."""
+
+import time
+
+import numpy as np
+import pytest
+
+from skbn import _memetic
+from skbn.datasets import make_random_network
+from skbn.estimators.hill_climb import HillClimbStructure
+from skbn.graph import is_acyclic
+
+
+@pytest.fixture(scope="module")
+def problem():
+    net = make_random_network(9, max_indegree=3, n_states=(2, 3), edge_prob=0.35,
+                              random_state=2)
+    return net.sample(800, random_state=0), net
+
+
+def adjacency(model, X):
+    names = list(X.columns)
+    A = np.zeros((len(names), len(names)), dtype=bool)
+    for p, c in model.edges_:
+        A[names.index(p), names.index(c)] = True
+    return A
+
+
+@pytest.mark.parametrize("search", ["memetic", "genetic"])
+def test_deterministic_and_never_worse_than_hill_climbing(problem, search):
+    X, _ = problem
+    kwargs = {"search": search, "population_size": 6, "max_iter": 15, "random_state": 0}
+    first = HillClimbStructure(**kwargs).fit(X)
+    second = HillClimbStructure(**kwargs).fit(X)
+    assert first.edges_ == second.edges_ and first.score_ == second.score_
+    np.testing.assert_array_equal(first.trace_, second.trace_)
+    np.testing.assert_array_equal(first.trace_evaluations_, second.trace_evaluations_)
+    plain = HillClimbStructure().fit(X)
+    assert first.score_ >= plain.score_ - 1e-9 * abs(plain.score_)
+    assert first.score_ == pytest.approx(first.trace_.max(), rel=1e-12)
+    assert len(first.trace_) == len(first.trace_time_) == len(first.trace_evaluations_)
+    assert np.all(np.diff(first.trace_evaluations_) >= 0) and np.all(np.diff(first.trace_time_) >= 0)
+
+
+def test_memetic_respects_background_knowledge(problem):
+    X, _ = problem
+    names = list(X.columns)
+    white = [(names[0], names[1]), (names[5], names[2])]
+    black = [(names[3], names[4]), (names[4], names[3]), (names[1], names[6])]
+    model = HillClimbStructure(search="memetic", population_size=5, max_iter=12, max_indegree=2,
+                               white_list=white, black_list=black, random_state=1).fit(X)
+    A = adjacency(model, X)
+    pos = {v: i for i, v in enumerate(names)}
+    assert all(A[pos[a], pos[b]] for a, b in white)
+    assert not any(A[pos[a], pos[b]] for a, b in black)
+    assert A.sum(axis=0).max() <= 2
+    assert is_acyclic(names, model.edges_)
+
+
+@pytest.mark.parametrize("search", ["hill_climb", "tabu", "annealing", "memetic", "genetic"])
+def test_tiny_evaluation_budget_returns_a_valid_dag_deterministically(problem, search):
+    X, _ = problem
+    kwargs = {"search": search, "max_evaluations": 12, "n_restarts": 3, "random_state": 0,
+              "population_size": 4}
+    model = HillClimbStructure(**kwargs).fit(X)
+    assert is_acyclic(list(X.columns), model.edges_)
+    again = HillClimbStructure(**kwargs).fit(X)
+    assert model.edges_ == again.edges_ and model.score_ == again.score_
+    unlimited = HillClimbStructure(**{**kwargs, "max_evaluations": None}).fit(X)
+    assert model.trace_evaluations_[-1] < unlimited.trace_evaluations_[-1]
+
+
+def test_max_time_stops_the_search(problem):
+    X, _ = problem
+    start = time.perf_counter()
+    model = HillClimbStructure(search="tabu", n_restarts=100_000, tabu_patience=50,
+                               perturbation=3, max_time=0.5, random_state=0).fit(X)
+    assert time.perf_counter() - start < 30  # generous: the budget is 0.5 s
+    assert model.trace_time_[-1] < 30
+    assert is_acyclic(list(X.columns), model.edges_)
+
+
+def test_crossover_takes_whole_parent_sets_and_stays_acyclic():
+    rng = np.random.RandomState(0)
+    p = 12
+    required = np.zeros((p, p), dtype=bool)
+    required[0, 1] = True
+    for _ in range(50):
+        graphs = []
+        for _ in range(2):
+            order = rng.permutation(p)
+            A = np.triu(rng.random_sample((p, p)) < 0.3, k=1)[np.ix_(order, order)]
+            A[0, 1], A[1, 0] = True, False
+            if not is_acyclic(range(p), list(zip(*np.nonzero(A)))):
+                A[:] = False
+                A[0, 1] = True
+            graphs.append(A)
+        child = _memetic._crossover(graphs[0], graphs[1], required, rng)
+        assert is_acyclic(range(p), list(zip(*np.nonzero(child))))
+        assert child[0, 1]
+        for j in range(p):
+            assert (np.array_equal(child[:, j], graphs[0][:, j])
+                    or np.array_equal(child[:, j], graphs[1][:, j]))
+
+
+def test_parameters_are_validated(problem):
+    X, _ = problem
+    for kwargs, match in [({"population_size": 1}, "population_size"),
+                          ({"max_time": 0}, "max_time"),
+                          ({"max_evaluations": 0}, "max_evaluations"),
+                          ({"search": "evolution"}, "search")]:
+        with pytest.raises(ValueError, match=match):
+            HillClimbStructure(**kwargs).fit(X)

@@ -1,0 +1,160 @@
+"""The incremental delta table and the lazy cycle check of skbn._search.DeltaEngine.
+
+Reference: the from-scratch formulas of the delta table (every move's delta from the toggle
+columns, legality from the transitive closure by repeated squaring and the other-path test
+``R @ A``), i.e. the engine as it was before it became incremental.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skbn import _search
+from skbn._data import encode_fit
+from skbn.datasets import make_random_network
+from skbn.estimators.hill_climb import HillClimbStructure
+from skbn.scores import BIC, BDeu
+
+from conftest import shared_network
+
+REFERENCE = Path(__file__).parent / "data" / "hill_climb_reference.json"
+
+
+def slow_closure(A):
+    reach = A.astype(np.float32)
+    while True:
+        grown = ((reach + reach @ reach) > 0).astype(np.float32)
+        if np.array_equal(grown, reach):
+            return reach > 0
+        reach = grown
+
+
+def slow_deltas(engine):
+    """The full legal delta table recomputed from scratch."""
+    A, T, req = engine.A, engine.T, engine.required
+    R = slow_closure(A)
+    D = T - np.diag(T)[None, :]
+    room = A.sum(axis=0) < engine.max_indegree
+    add_ok = ~(A | A.T) & ~engine.forbidden & ~R.T & room[None, :]
+    removable = A & ~(req | req.T)
+    reversible = A & ~(req & ~req.T)
+    other_path = (R.astype(np.float32) @ A.astype(np.float32)) > 0
+    reverse_ok = reversible & ~engine.forbidden.T & room[:, None] & ~other_path
+    out = np.full(A.shape + (3,), -np.inf)
+    out[..., _search.ADD] = np.where(add_ok, D, -np.inf)
+    out[..., _search.REMOVE] = np.where(removable, D, -np.inf)
+    out[..., _search.REVERSE] = np.where(reverse_ok, D + D.T, -np.inf)
+    return out
+
+
+def make_engine(p, seed, max_indegree, n_required=1, both_ways=True):
+    net = make_random_network(p, max_indegree=2, n_states=(2, 3), edge_prob=0.4,
+                              random_state=seed)
+    data, _ = encode_fit(net.sample(300, random_state=seed))
+    rng = np.random.RandomState(seed)
+    required = np.zeros((p, p), dtype=bool)
+    forbidden = np.zeros((p, p), dtype=bool)
+    pairs = rng.permutation([(i, j) for i in range(p) for j in range(p) if i != j])
+    for i, j in pairs[:n_required]:
+        required[i, j] = True
+    if both_ways:  # a required adjacency of free direction
+        i, j = pairs[n_required]
+        required[i, j] = required[j, i] = True
+    for i, j in pairs[n_required + 1:n_required + 4]:
+        forbidden[i, j] = True
+    engine = _search.DeltaEngine(data, BDeu(ess=1.0), required, forbidden, max_indegree)
+    start = required & ~np.tril(np.ones((p, p), dtype=bool))  # one direction of each pair
+    start |= required & ~required.T
+    engine.start(start)
+    return engine, rng
+
+
+@pytest.mark.parametrize("seed, p, max_indegree", [(0, 6, 2), (1, 7, 3), (2, 8, 8), (3, 5, 1)])
+def test_incremental_table_and_lazy_selection_equal_the_slow_path(seed, p, max_indegree):
+    engine, rng = make_engine(p, seed, max_indegree)
+    n_checked = 0
+    for step in range(60):
+        full = slow_deltas(engine)
+        np.testing.assert_array_equal(engine.deltas(), full)
+        score = engine.score
+        expected = _search.best_move(full.ravel(), score)
+        assert _search.select_move(engine, score) == expected
+        # the lazy check masks cyclic moves only: the full table is unchanged by it
+        np.testing.assert_array_equal(engine.deltas(), full)
+        legal = np.flatnonzero(np.isfinite(full.ravel()))
+        if not len(legal):
+            break
+        if step % 3 and expected[0] is not None:
+            move = expected[0]  # a steepest-ascent step
+        else:
+            move = int(legal[rng.randint(len(legal))])  # any legal move: removals, reversals
+        engine.apply(_search.decode(move, p))
+        n_checked += 1
+    assert n_checked > 30
+
+
+def test_table_after_moves_equals_a_fresh_engine():
+    engine, rng = make_engine(9, 5, 3)
+    for _ in range(40):
+        legal = np.flatnonzero(np.isfinite(engine.deltas().ravel()))
+        engine.apply(_search.decode(int(legal[rng.randint(len(legal))]), 9))
+        _search.select_move(engine, engine.score)  # leaves cyclic moves masked
+    fresh = _search.DeltaEngine(engine.data, engine.scorer, engine.required,
+                                engine.forbidden & ~np.eye(9, dtype=bool), engine.max_indegree)
+    fresh.start(engine.A)
+    np.testing.assert_array_equal(fresh.deltas(), engine.deltas())
+    assert fresh.score == engine.score
+
+
+def test_tabu_masking_leaves_the_table_intact():
+    engine, _ = make_engine(7, 4, 3)
+    recorder = _search._Recorder(0, [str(i) for i in range(7)], "")
+    _search.tabu_search(engine, recorder, max_moves=40, tabu_length=5, patience=40)
+    fresh = _search.DeltaEngine(engine.data, engine.scorer, engine.required,
+                                engine.forbidden & ~np.eye(7, dtype=bool), engine.max_indegree)
+    fresh.start(engine.A)
+    np.testing.assert_array_equal(fresh.deltas(), engine.deltas())
+
+
+def test_transitive_closure_equals_repeated_squaring():
+    rng = np.random.RandomState(0)
+    for p in (1, 2, 7, 40, 130):
+        order = rng.permutation(p)
+        A = np.triu(rng.random_sample((p, p)) < 3.0 / max(p, 1), k=1)[np.ix_(order, order)]
+        np.testing.assert_array_equal(_search.transitive_closure(A), slow_closure(A))
+
+
+@pytest.mark.parametrize("case", ["alarm/hill_climb", "alarm/tabu", "alarm/restarts",
+                                  "child/hill_climb", "child/tabu", "child/restarts"])
+def test_same_result_as_before_the_incremental_engine(case):
+    # fixture: edges and score of HillClimbStructure before the delta table became
+    # incremental (2,000 rows drawn with random_state=0)
+    reference = json.loads(REFERENCE.read_text())[case]
+    X = shared_network(case.split("/")[0]).sample(2000, random_state=0)
+    model = HillClimbStructure(**reference["params"]).fit(X)
+    assert [list(e) for e in model.edges_] == reference["edges"]
+    assert model.score_ == pytest.approx(reference["score"], rel=1e-12)
+    assert model.n_iter_ == reference["n_iter"]
+
+
+def test_bic_search_equals_slow_steepest_ascent():
+    # the whole steepest ascent, step by step, against best_move on the slow table
+    net = make_random_network(12, max_indegree=3, random_state=3)
+    data, _ = encode_fit(net.sample(1500, random_state=0))
+    none = np.zeros((12, 12), dtype=bool)
+    fast = _search.DeltaEngine(data, BIC(), none, none, 3)
+    slow = _search.DeltaEngine(data, BIC(), none, none, 3)
+    fast.start(none)
+    slow.start(none)
+    recorder = _search._Recorder(0, data.names, "")
+    _search.steepest_ascent(fast, recorder, 10_000)
+    while True:
+        score = slow.score
+        index, delta = _search.best_move(slow_deltas(slow).ravel(), score)
+        if index is None or delta <= _search.tolerance(score):
+            break
+        slow.apply(_search.decode(index, 12))
+    np.testing.assert_array_equal(fast.A, slow.A)
+    assert recorder.n_moves > 10
