@@ -101,8 +101,7 @@ def test_table_after_moves_equals_a_fresh_engine():
         legal = np.flatnonzero(np.isfinite(engine.deltas().ravel()))
         engine.apply(_search.decode(int(legal[rng.randint(len(legal))]), 9))
         _search.select_move(engine, engine.score)  # leaves cyclic moves masked
-    fresh = _search.DeltaEngine(engine.data, engine.scorer, engine.required,
-                                engine.forbidden & ~np.eye(9, dtype=bool), engine.max_indegree)
+    fresh, _ = make_engine(9, 5, 3)  # same data and constraints, a new table
     fresh.start(engine.A)
     np.testing.assert_array_equal(fresh.deltas(), engine.deltas())
     assert fresh.score == engine.score
@@ -112,8 +111,7 @@ def test_tabu_masking_leaves_the_table_intact():
     engine, _ = make_engine(7, 4, 3)
     recorder = _search._Recorder(0, [str(i) for i in range(7)], "")
     _search.tabu_search(engine, recorder, max_moves=40, tabu_length=5, patience=40)
-    fresh = _search.DeltaEngine(engine.data, engine.scorer, engine.required,
-                                engine.forbidden & ~np.eye(7, dtype=bool), engine.max_indegree)
+    fresh, _ = make_engine(7, 4, 3)
     fresh.start(engine.A)
     np.testing.assert_array_equal(fresh.deltas(), engine.deltas())
 
