@@ -189,8 +189,11 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
             columns = [columns[chunk_names.index(n)] for n in names]
         if len(columns[0]) == 0:
             continue
-        codes = np.column_stack([state.codes(col, index) for state, col in zip(running, columns)])
+        codes = np.empty((len(columns[0]), len(names)), dtype=np.uint16)  # < MAX_STATES states
+        for j, (state, column) in enumerate(zip(running, columns)):
+            codes[:, j] = state.codes(column, index)
         cards = np.array([max(len(state.labels), 1) for state in running], dtype=np.int64)
+        codes = codes.astype(_code_dtype(cards), copy=False)  # buffered rows: 1 byte a cell if they fit
         rows, counts = _distinct(codes, cards, None)
         buffered.append(rows)
         buffered_counts.append(counts.astype(np.float64))
@@ -210,13 +213,18 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
             "to learn a Bayesian network."
         )
     states, renumber = _final_states(running, categories)
-    running_rows = np.concatenate(buffered)
-    rows = np.column_stack([renumber[j][running_rows[:, j]] for j in range(len(names))])
-    for j in np.flatnonzero((rows < 0).any(axis=0)):  # an observed value outside categories=
-        bad = running[j].labels[running_rows[np.flatnonzero(rows[:, j] < 0)[0], j]]
-        _codes_for(names[j], pd.Series([bad], dtype=object), states[j], allow_missing=False, allow_unknown=False)
+    running_rows, counts = np.concatenate(buffered), np.concatenate(buffered_counts)
+    del buffered, buffered_counts
     cardinalities = np.array([len(s) for s in states], dtype=np.int64)
-    rows, counts = _distinct(rows, cardinalities, np.concatenate(buffered_counts))
+    rows = np.empty(running_rows.shape, dtype=_code_dtype(cardinalities))
+    for j in range(len(names)):
+        final = renumber[j][running_rows[:, j]]
+        if np.any(final < 0):  # an observed value outside categories=: the in-memory error
+            bad = running[j].labels[running_rows[np.argmax(final < 0), j]]
+            _codes_for(names[j], pd.Series([bad], dtype=object), states[j], allow_missing=False, allow_unknown=False)
+        rows[:, j] = final
+    del running_rows
+    rows, counts = _distinct(rows, cardinalities, counts)
     weights = None if np.all(counts == 1) else counts
     return EncodedData(
         codes=np.asfortranarray(rows.astype(_code_dtype(cardinalities))),

@@ -1,13 +1,14 @@
 """Out-of-core fit: chunked X (iterators, lists of DataFrames, pyarrow, dask) is compressed
 to weighted distinct rows and gives exactly the model of the concatenated rows."""
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from skbn import ChowLiuTree, HillClimbStructure, K2Structure, PCStructure
-from skbn import _chunks
+from skbn import ChowLiuTree, HillClimbStructure, K2Structure, PCStructure, _chunks
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._data import encode_fit
 from skbn.datasets import sample_asia
@@ -17,7 +18,7 @@ CUTS = [0, 1, 1, 97, 350, 1200, 2000]
 
 
 def _split(frame, cuts=CUTS):
-    return (frame.iloc[start:stop] for start, stop in zip(cuts[:-1], cuts[1:]))
+    return (frame.iloc[start:stop] for start, stop in pairwise(cuts))
 
 
 def _pc_honours_weights():
@@ -131,7 +132,7 @@ def test_target_column_of_the_chunks(asia):
 
 
 @pytest.mark.parametrize("container", [list, tuple, lambda chunks: iter(list(chunks)),
-                                       lambda chunks: map(lambda c: c, chunks)])
+                                       lambda chunks: (chunk for chunk in chunks)])
 def test_sequences_and_iterators_of_frames(container, asia):
     _assert_same_model(ChowLiuTree().fit(container(_split(asia))), ChowLiuTree().fit(asia))
 
