@@ -150,8 +150,10 @@ class FamilyCounter:
             # blocks of rows keep the (rows x variables) entry scratch O(block) instead of
             # O(n_samples * n_variables) -- unless the table itself is that large
             block = max(1, BLOCK_ENTRIES // self.n_variables) if n_cells <= BLOCK_ENTRIES else self.n_samples
-            if self._shifted is None:  # x_k + o_k of every entry, row-major, in 2 or 4 bytes
-                dtype = np.uint16 if total <= np.iinfo(np.uint16).max else np.int32
+            if self._shifted is None:  # x_k + o_k of every entry, row-major; 2 or 4 bytes an
+                # entry beyond one block (int64 adds faster, but costs 8 bytes an entry)
+                dtype = (np.int64 if n_entries <= BLOCK_ENTRIES
+                         else np.uint16 if total <= np.iinfo(np.uint16).max else np.int32)
                 self._shifted = np.ascontiguousarray(self.codes + offsets[:-1].astype(dtype), dtype=dtype)
             flat = None
             for start in range(0, self.n_samples, block):
