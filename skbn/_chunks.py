@@ -177,6 +177,8 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
                 _RunningStates(name, list(c.cat.categories) if isinstance(c.dtype, pd.CategoricalDtype) else None)
                 for name, c in zip(names, columns)
             ]
+            if not names:
+                raise ValueError("Found array with 0 feature(s) while a minimum of 1 is required.")
             _check_categories_length(categories, len(names))
         elif chunk_names != names:
             if set(chunk_names) != set(names) or len(chunk_names) != len(names):
@@ -204,8 +206,6 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
             n_buffered = n_merged = len(merged[0])
     if names is None:
         raise ValueError("X is an empty sequence of chunks; fitting needs at least one chunk of rows.")
-    if not names:
-        raise ValueError("Found array with 0 feature(s) while a minimum of 1 is required.")
     n_samples = int(sum(c.sum() for c in buffered_counts))
     if n_samples < 2:
         raise ValueError(

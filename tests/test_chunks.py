@@ -199,6 +199,8 @@ def test_bad_chunked_input(asia):
         model.fit(_split(asia), sample_weight=np.ones(len(asia)))
     with pytest.raises(ValueError, match="1 row"):
         model.fit(iter([asia[:1], asia[:0]]))
+    with pytest.raises(ValueError, match="0 feature"):
+        model.fit(iter([asia[[]]]))
 
 
 def test_refit_on_memory_after_chunks_resets(asia):
