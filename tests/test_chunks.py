@@ -8,7 +8,15 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from skbn import ChowLiuTree, HillClimbStructure, K2Structure, PCStructure, _chunks
+from skbn import (
+    ChowLiuTree,
+    ExactStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    PCStructure,
+    _chunks,
+)
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._data import encode_fit
 from skbn.datasets import sample_asia
@@ -67,6 +75,12 @@ LEARNERS = [HillClimbStructure(), HillClimbStructure(scorer="bic", search="tabu"
 def test_generator_equals_in_memory_fit(learner, asia, plain_asia):
     for frame in (asia, plain_asia):
         _assert_same_model(clone(learner).fit(_split(frame)), clone(learner).fit(frame))
+
+
+@pytest.mark.parametrize("learner", [GESStructure(), ExactStructure(scorer="bic", max_indegree=2)], ids=repr)
+def test_ges_and_exact_generator_equals_in_memory_fit(learner, asia):
+    frame = asia[["asia", "smoke", "tub", "lung", "bronc", "either", "xray"]]
+    _assert_same_model(clone(learner).fit(_split(frame)), clone(learner).fit(frame))
 
 
 @pytest.mark.xfail(not _pc_honours_weights(), strict=True,
