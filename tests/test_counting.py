@@ -187,3 +187,27 @@ def test_distinct_rows_drop_zero_weights_and_keep_totals():
     np.testing.assert_allclose(stack.dense(0)[:n_ids], family_table(codes, cards, 0, (1,), weights)[
         family_table(codes, cards, 0, (1,), weights).sum(axis=1) > 0])
     assert stack.integral and n_ids == len(np.unique(codes[weights > 0, 1]))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_added_parent_tables_in_row_blocks_and_small_id_cache_change_nothing(weighted, monkeypatch):
+    """Memory bounds for large (e.g. out-of-core) data: counting in blocks of rows and
+    keeping fewer cached ids give the same tables."""
+    from skbn._counting import _counter
+
+    cards = np.array([3, 2, 4, 2], dtype=np.int64)
+    codes = _random_codes(301, cards, seed=12)
+    weights = np.random.default_rng(3).integers(1, 5, 301).astype(float) if weighted else None
+    data = EncodedData(codes, cards, ("a", "b", "c", "d"), weights)
+    whole = FamilyCounter(data)
+    monkeypatch.setattr(_counter, "BLOCK_ENTRIES", 600)  # blocks of 150, 150, 1 rows (tables <= 528 cells)
+    monkeypatch.setattr(_counter, "ID_CACHE_BYTES", 8 * 301)  # one cached parent set
+    blocked = FamilyCounter(data)
+    assert blocked._id_cache_size == 1
+    for child, parents in [(0, (1,)), (3, (0, 2)), (1, (0, 2, 3)), (0, (1,))]:
+        expected, family, dense = whole.added_parent_tables(child, parents)
+        stack, blocked_family, blocked_dense = blocked.added_parent_tables(child, parents)
+        np.testing.assert_array_equal(blocked_family, family)
+        assert blocked_dense == dense and len(blocked._ids) == 1
+        for k in set(range(4)) - {child, *parents}:
+            np.testing.assert_array_equal(stack.dense(k), expected.dense(k))

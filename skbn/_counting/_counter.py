@@ -20,6 +20,11 @@ from skbn._counting._tables import (
 
 #: Number of parent sets whose configuration ids a :class:`FamilyCounter` keeps.
 ID_CACHE_SIZE = 64
+#: ... and at most this many bytes of ids (8 per row each): large data keep fewer sets.
+ID_CACHE_BYTES = 1 << 28
+#: (row, variable) entries counted per block by :meth:`FamilyCounter.added_parent_tables`
+#: (32 MB of int64 scratch), so its memory does not grow with the number of rows.
+BLOCK_ENTRIES = 1 << 22
 
 
 class FamilyCounter:
@@ -27,7 +32,8 @@ class FamilyCounter:
 
     Lives only while an estimator fits (it holds the data). Cache policy: the one-hot
     Gram matrix of all pairs is computed once, on first use; configuration ids are kept
-    for the :data:`ID_CACHE_SIZE` parent sets used last (least recently used dropped), so
+    for the :data:`ID_CACHE_SIZE` parent sets used last (fewer if they would take more than
+    :data:`ID_CACHE_BYTES`; least recently used dropped), so
     a family ``parents + {k}`` is counted by extending the cached ids of ``parents`` by
     one radix digit. Scores are cached by the scores' own
     :class:`~skbn.scores.FamilyScoreCache`, never here.
@@ -58,9 +64,9 @@ class FamilyCounter:
         self.integral = weights_are_integral(self.weights)
         self.offsets = np.concatenate([[0], np.cumsum(self.cardinalities)]).astype(np.int64)
         self._ids = OrderedDict()
+        self._id_cache_size = max(1, min(ID_CACHE_SIZE, ID_CACHE_BYTES // (8 * max(self.n_samples, 1))))
         self._gram = None
         self._shifted = None
-        self._entry_weights = None
 
     # ------------------------------------------------------------------ ids
     def config_ids(self, columns):
@@ -75,7 +81,7 @@ class FamilyCounter:
         else:
             hit = config_ids(self.codes, self.cardinalities, columns)
         self._ids[columns] = hit
-        if len(self._ids) > ID_CACHE_SIZE:
+        if len(self._ids) > self._id_cache_size:
             self._ids.popitem(last=False)
         return hit
 
@@ -139,12 +145,23 @@ class FamilyCounter:
             n_entries = self.n_samples * self.n_variables
             if not dense_is_small(m * r_child * total, n_entries):
                 ids, m = compress_ids(ids, m)
-            if self._shifted is None:
-                self._shifted = np.ascontiguousarray(self.codes, dtype=np.int64) + offsets[:-1]
-                if self.weights is not None:
-                    self._entry_weights = np.repeat(self.weights, self.n_variables)
             cell = (ids * r_child + self.codes[:, child]) * total
-            flat = count_cells(cell[:, None] + self._shifted, m * r_child * total, self._entry_weights)
+            n_cells = m * r_child * total
+            # blocks of rows keep the (rows x variables) entry scratch O(block) instead of
+            # O(n_samples * n_variables) -- unless the table itself is that large
+            block = max(1, BLOCK_ENTRIES // self.n_variables) if n_cells <= BLOCK_ENTRIES else self.n_samples
+            if self._shifted is None:  # x_k + o_k of every entry, row-major; 2 or 4 bytes an
+                # entry beyond one block (int64 adds faster, but costs 8 bytes an entry)
+                dtype = (np.int64 if n_entries <= BLOCK_ENTRIES
+                         else np.uint16 if total <= np.iinfo(np.uint16).max else np.int32)
+                self._shifted = np.ascontiguousarray(self.codes + offsets[:-1].astype(dtype), dtype=dtype)
+            flat = None
+            for start in range(0, self.n_samples, block):
+                rows = slice(start, start + block)
+                entries = cell[rows, None] + self._shifted[rows]
+                weights = None if self.weights is None else np.repeat(self.weights[rows], self.n_variables)
+                counts = count_cells(entries, n_cells, weights)
+                flat = counts if flat is None else np.add(flat, counts, out=flat)
             stacked = flat.reshape(m, r_child, total).astype(np.float64, copy=False)
         q = n_configurations(cards, parents)
         states = np.arange(r_child)

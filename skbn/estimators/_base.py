@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, DensityMixin
 
+from skbn._chunks import encode_chunks, is_chunked
 from skbn._data import (
     EncodedData,
     _as_columns,
@@ -112,8 +113,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Discrete data: categorical, string, bool or integer columns.
+        X : DataFrame or array-like of shape (n_samples, n_features), or chunks
+            Discrete data: categorical, string, bool or integer columns. Chunked data
+            (an iterator or list of DataFrames, a pyarrow Table/Dataset/RecordBatchReader,
+            a dask DataFrame; see :mod:`skbn._chunks`) is read one chunk at a time and
+            compressed to weighted distinct rows: same result as the concatenated rows.
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``.
             Ignored when ``target`` names a column of ``X``.
@@ -127,10 +131,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        _as_columns(X)  # shape and type errors first, worded as scikit-learn's
-        validate_data(self, X, skip_check_array=True, reset=True)
-        data, states = encode_fit(X, self.categories)
-        data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
+        if is_chunked(X):  # out of core: weighted distinct rows of the chunks
+            data, states = encode_chunks(self, X, y, sample_weight, self.categories)
+        else:
+            _as_columns(X)  # shape and type errors first, worded as scikit-learn's
+            validate_data(self, X, skip_check_array=True, reset=True)
+            data, states = encode_fit(X, self.categories)
+            data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         n_features = data.n_variables
         target_index = None
         if y is not None and self.target is None:

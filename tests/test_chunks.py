@@ -1,0 +1,223 @@
+"""Out-of-core fit: chunked X (iterators, lists of DataFrames, pyarrow, dask) is compressed
+to weighted distinct rows and gives exactly the model of the concatenated rows."""
+
+from itertools import pairwise
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from skbn import (
+    ChowLiuTree,
+    ExactStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    PCStructure,
+    _chunks,
+)
+from skbn._chunks import encode_chunks, is_chunked
+from skbn._data import encode_fit
+from skbn.datasets import sample_asia
+
+#: Uneven cut points: a one-row chunk, an empty chunk, chunks of very different sizes.
+CUTS = [0, 1, 1, 97, 350, 1200, 2000]
+
+
+def _split(frame, cuts=CUTS):
+    return (frame.iloc[start:stop] for start, stop in pairwise(cuts))
+
+
+def _pc_honours_weights():
+    """PC counts with row weights once branch pcengine is merged (its tables ignore them before)."""
+    X = sample_asia(300, random_state=3)
+    weights = np.random.default_rng(0).integers(0, 4, len(X))
+    repeated = X.iloc[np.repeat(np.arange(len(X)), weights)]
+    return PCStructure().fit(X, sample_weight=weights).edges_ == PCStructure().fit(repeated).edges_ and (
+        PCStructure().fit(X, sample_weight=weights).n_tests_ == PCStructure().fit(repeated).n_tests_
+    )
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return sample_asia(2000, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def plain_asia(asia):
+    """Non-categorical columns (object strings, ints, bools) whose states appear in later chunks."""
+    frame = pd.DataFrame({name: asia[name].astype(str).to_numpy(dtype=object) for name in asia})
+    frame["smoke"] = (asia["smoke"] == "yes").to_numpy()  # bool
+    frame["either"] = (asia["either"] == "yes").astype(int).to_numpy() * 7 - 2  # ints -2 / 5
+    return frame
+
+
+def _assert_same_model(chunked, in_memory):
+    assert chunked.edges_ == in_memory.edges_
+    if hasattr(in_memory, "score_"):
+        assert chunked.score_ == in_memory.score_
+    assert len(chunked.categories_) == len(in_memory.categories_)
+    for mine, theirs in zip(chunked.categories_, in_memory.categories_):
+        assert mine.tolist() == theirs.tolist()
+        assert [type(v) for v in mine] == [type(v) for v in theirs]
+    for node, cpt in in_memory.network_.cpts.items():
+        np.testing.assert_array_equal(chunked.network_.cpts[node], cpt)
+    assert chunked.n_features_in_ == in_memory.n_features_in_
+    assert list(chunked.feature_names_in_) == list(in_memory.feature_names_in_)
+
+
+LEARNERS = [HillClimbStructure(), HillClimbStructure(scorer="bic", search="tabu", random_state=0),
+            ChowLiuTree(), K2Structure()]
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=repr)
+def test_generator_equals_in_memory_fit(learner, asia, plain_asia):
+    for frame in (asia, plain_asia):
+        _assert_same_model(clone(learner).fit(_split(frame)), clone(learner).fit(frame))
+
+
+@pytest.mark.parametrize("learner", [GESStructure(), ExactStructure(scorer="bic", max_indegree=2)], ids=repr)
+def test_ges_and_exact_generator_equals_in_memory_fit(learner, asia):
+    frame = asia[["asia", "smoke", "tub", "lung", "bronc", "either", "xray"]]
+    _assert_same_model(clone(learner).fit(_split(frame)), clone(learner).fit(frame))
+
+
+@pytest.mark.xfail(not _pc_honours_weights(), strict=True,
+                   reason="PC ignores row weights until branch pcengine (PC on the weighted engine) is merged")
+def test_pc_generator_equals_in_memory_fit(asia):
+    chunked, in_memory = PCStructure().fit(_split(asia)), PCStructure().fit(asia)
+    _assert_same_model(chunked, in_memory)
+    assert chunked.sepsets_ == in_memory.sepsets_
+
+
+def test_alarm_chunks_equal_in_memory_fit(alarm):
+    frame = alarm.sample(6000, random_state=1)
+    cuts = [0, 5, 1000, 1001, 4500, 6000]
+    _assert_same_model(HillClimbStructure().fit(_split(frame, cuts)), HillClimbStructure().fit(frame))
+
+
+def test_states_are_the_union_sorted_as_in_memory(plain_asia):
+    """A state first seen in a late chunk still takes its sorted place."""
+    frame = plain_asia.sort_values(["either", "tub"]).reset_index(drop=True)
+    data, states = encode_chunks(ChowLiuTree(), _split(frame))
+    expected_data, expected_states = encode_fit(frame)
+    assert states == expected_states
+    assert data.total_weight == len(frame)
+    # the distinct rows with their counts are the rows of the in-memory data
+    rows_in_memory, counts_in_memory = np.unique(expected_data.codes, axis=0, return_counts=True)
+    order = np.lexsort(data.codes.T[::-1])
+    np.testing.assert_array_equal(data.codes[order], rows_in_memory)
+    np.testing.assert_array_equal(data.weights[order], counts_in_memory)
+
+
+def test_merging_accumulated_rows_changes_nothing(asia, monkeypatch):
+    expected = HillClimbStructure().fit(asia)
+    monkeypatch.setattr(_chunks, "MERGE_FLOOR", 2)
+    _assert_same_model(HillClimbStructure().fit(_split(asia)), expected)
+
+
+def test_categoricals_keep_unobserved_declared_states(asia):
+    frame = asia.copy()
+    frame["asia"] = frame["asia"].cat.add_categories(["maybe"])  # never observed
+    model = HillClimbStructure().fit(_split(frame))
+    assert model.categories_[0].tolist() == [*asia["asia"].cat.categories, "maybe"]
+    _assert_same_model(model, HillClimbStructure().fit(frame))
+
+
+def test_categories_parameter_is_honoured(plain_asia):
+    declared = {"either": [5, -2, 11], "xray": ["yes", "no"]}
+    learner = ChowLiuTree(categories=declared)
+    model = clone(learner).fit(_split(plain_asia))
+    assert model.categories_[list(plain_asia).index("either")].tolist() == [5, -2, 11]
+    _assert_same_model(model, clone(learner).fit(plain_asia))
+    with pytest.raises(ValueError, match="unknown category 'no' in column 'xray'"):
+        ChowLiuTree(categories={"xray": ["yes"]}).fit(_split(plain_asia))
+    with pytest.raises(ValueError, match="categories has 1 entries but X has 8 columns"):
+        ChowLiuTree(categories=[["a"]]).fit(_split(plain_asia))
+
+
+def test_target_column_of_the_chunks(asia):
+    learner = ChowLiuTree(variant="tan", target="either")
+    chunked, in_memory = clone(learner).fit(_split(asia)), clone(learner).fit(asia)
+    _assert_same_model(chunked, in_memory)
+    np.testing.assert_array_equal(chunked.predict_proba(asia[:50]), in_memory.predict_proba(asia[:50]))
+    np.testing.assert_array_equal(chunked.classes_, in_memory.classes_)
+
+
+@pytest.mark.parametrize("container", [list, tuple, lambda chunks: iter(list(chunks)),
+                                       lambda chunks: (chunk for chunk in chunks)])
+def test_sequences_and_iterators_of_frames(container, asia):
+    _assert_same_model(ChowLiuTree().fit(container(_split(asia))), ChowLiuTree().fit(asia))
+
+
+def test_detection_rule(asia):
+    assert is_chunked(_split(asia)) and is_chunked([asia]) and is_chunked((asia, asia))
+    assert not is_chunked(asia) and not is_chunked(asia.to_numpy()) and not is_chunked([])
+    rows = asia.iloc[:20].to_numpy().tolist()
+    assert not is_chunked(rows)  # a list of rows is in-memory data, as before
+    assert ChowLiuTree().fit(rows).n_features_in_ == 8
+
+
+def test_feature_names_checked_at_score_time(asia):
+    model = ChowLiuTree().fit(_split(asia))
+    assert model.score(asia) == ChowLiuTree().fit(asia).score(asia)
+    with pytest.raises(ValueError, match="feature names"):
+        model.score(asia[list(asia.columns[::-1])])
+
+
+def test_pyarrow_tables_batches_readers_and_datasets(asia):
+    pa = pytest.importorskip("pyarrow")
+    dataset = pytest.importorskip("pyarrow.dataset")
+    expected = HillClimbStructure().fit(asia)
+    table = pa.Table.from_pandas(asia, preserve_index=False)
+    batches = table.to_batches(max_chunksize=300)
+    assert len(batches) > 3
+    table = pa.Table.from_batches(batches)
+    for source in (table, iter(batches), pa.RecordBatchReader.from_batches(table.schema, batches),
+                   dataset.dataset(table)):
+        _assert_same_model(HillClimbStructure().fit(source), expected)
+
+
+def test_dask_dataframe_partitions(asia):
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(asia, npartitions=4)
+    assert frame.npartitions == 4
+    _assert_same_model(HillClimbStructure().fit(frame), HillClimbStructure().fit(asia))
+
+
+def test_bad_chunked_input(asia):
+    model = ChowLiuTree()
+    with pytest.raises(ValueError, match="empty sequence of chunks"):
+        model.fit(iter([]))
+    with pytest.raises(ValueError, match=r"chunk 2 of X differ.*missing \['dysp'\], unexpected \['extra'\]"):
+        model.fit(iter([asia[:10], asia[10:20], asia[20:30].rename(columns={"dysp": "extra"})]))
+    changed = asia[10:20].copy()
+    changed["tub"] = changed["tub"].cat.add_categories(["maybe"])
+    with pytest.raises(ValueError, match="Column 'tub' of chunk 1 has categories"):
+        model.fit(iter([asia[:10], changed]))
+    with pytest.raises(ValueError, match="Column 'tub' of chunk 1 has no categorical dtype"):
+        model.fit(iter([asia[:10], asia[10:20].astype({"tub": object})]))
+    with_nan = asia[10:20].astype(object)
+    with_nan.iloc[3, 2] = np.nan
+    message = "Input X contains NaN in column 'smoke'"
+    with pytest.raises(ValueError, match=message):
+        model.fit(pd.concat([asia[:10].astype(object), with_nan]))  # the in-memory message
+    with pytest.raises(ValueError, match=message):
+        model.fit(iter([asia[:10].astype(object), with_nan]))
+    with pytest.raises(TypeError, match="Chunk 1 of X is a ndarray"):
+        model.fit(iter([asia[:10], asia[10:20].to_numpy()]))
+    with pytest.raises(ValueError, match="y is not supported with chunked X.*target="):
+        model.fit(_split(asia), asia["either"])
+    with pytest.raises(ValueError, match="sample_weight is not supported with chunked X"):
+        model.fit(_split(asia), sample_weight=np.ones(len(asia)))
+    with pytest.raises(ValueError, match="1 row"):
+        model.fit(iter([asia[:1], asia[:0]]))
+    with pytest.raises(ValueError, match="0 feature"):
+        model.fit(iter([asia[[]]]))
+
+
+def test_refit_on_memory_after_chunks_resets(asia):
+    model = ChowLiuTree().fit(_split(asia))
+    model.fit(asia.to_numpy())
+    assert not hasattr(model, "feature_names_in_")
