@@ -274,6 +274,12 @@ def directed_edges(model):
 
 
 def cmd_learn(args, log):
+    if args.png is not None:  # fail before fitting; files only, never a window
+        try:
+            import matplotlib
+        except ImportError:
+            raise CommandError("--png needs matplotlib: pip install skbn[plot]") from None
+        matplotlib.use("Agg")
     start = time.perf_counter()
     data = read_table(args.data, sep=args.sep)
     log(f"read {args.data}: {data.shape[0]} rows, {data.shape[1]} columns "
@@ -304,8 +310,11 @@ def cmd_learn(args, log):
     if args.png is not None:
         from skbn.plotting import plot_network
 
-        ax = plot_network(model)
+        import matplotlib.pyplot as plt
+
+        ax = plot_network(model, title=f"{args.method} on {Path(args.data).name}")
         ax.figure.savefig(args.png, dpi=120, bbox_inches="tight")
+        plt.close(ax.figure)
         log(f"picture written to {args.png}")
     return 0
 

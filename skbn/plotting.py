@@ -55,6 +55,7 @@ EDGE_COLOR = "#343a40"
 _LAYER_GAP = 0.9       # inches between layers
 _DUMMY_WIDTH = 0.15    # inches reserved for an edge passing through a layer
 _NODE_GAP = 0.25       # inches of air between neighbouring labels
+_MIN_WIDTH = 2.5       # inches: narrowest figure drawn for a graph
 _N_SWEEPS = 24
 
 
@@ -284,6 +285,9 @@ def _graph_axes(nodes, positions, font_size, ax):
     ys = np.array([positions[v][1] for v in nodes] or [0.0])
     half_widths = np.array(_label_widths(nodes, font_size) or [0.5]) / 2
     xlim = (min(xs - half_widths) - 0.2, max(xs + half_widths) + 0.2)
+    if xlim[1] - xlim[0] < _MIN_WIDTH:  # room for a title and a legend's height
+        centre = (xlim[0] + xlim[1]) / 2
+        xlim = (centre - _MIN_WIDTH / 2, centre + _MIN_WIDTH / 2)
     ylim = (ys.min() - 0.3, ys.max() + 0.3)
     if ax is None:
         plt = _pyplot()

@@ -153,6 +153,14 @@ def test_learn_parquet(asia_csv, tmp_path, capsys, monkeypatch):
     assert_one_line_error(status, err, "pip install pyarrow")
 
 
+def test_learn_png_without_matplotlib_fails_before_fitting(asia_csv, tmp_path, capsys,
+                                                           monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setattr(HillClimbStructure, "fit", lambda *a, **k: pytest.fail("fitted"))
+    status, _, err = run(["learn", asia_csv, "--png", tmp_path / "m.png"], capsys)
+    assert_one_line_error(status, err, "pip install skbn[plot]")
+
+
 # ---------------------------------------------------------------------- other commands
 def test_score_mean_and_per_row(asia_csv, tmp_path, capsys):
     write_bif(asia_network(), tmp_path / "asia.bif")
