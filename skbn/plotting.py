@@ -27,6 +27,7 @@ P. Eades and N. C. Wormald, "Edge crossings in drawings of bipartite graphs",
 Algorithmica 11, 1994.
 """
 
+import reprlib
 from itertools import combinations, pairwise
 
 import numpy as np
@@ -95,7 +96,8 @@ def _as_graph(graph, nodes=None, undirected=()):
             try:
                 u, v = edge
             except (TypeError, ValueError):
-                raise ValueError(f"Edge {edge!r} is not a (parent, child) pair.") from None
+                raise ValueError(f"Edge {reprlib.repr(edge)} is not a (parent, child) "
+                                 f"pair.") from None
             directed.append((u, v))
     for edge in undirected:
         u, v = edge
@@ -272,19 +274,23 @@ def circular_layout(nodes, radius=None):
 # ---------------------------------------------------------------------- drawing
 def _label_widths(nodes, font_size):
     """Width in inches of each node's boxed label (text extent plus the box padding)."""
-    from matplotlib.textpath import TextPath
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
 
+    font = FontProperties(size=font_size)
     pad = 2 * 0.3 * font_size / 72
-    return [TextPath((0, 0), str(v), size=font_size).get_extents().width / 72 + pad + 0.05
-            for v in nodes]
+    return [text_to_path.get_text_width_height_descent(str(v), font, ismath=False)[0] / 72
+            + pad + 0.05 for v in nodes]
 
 
-def _graph_axes(nodes, positions, font_size, ax):
+def _graph_axes(nodes, positions, routes, font_size, ax):
     """Axes whose data unit is one inch when new (labels then never overlap), with limits set."""
     xs = np.array([positions[v][0] for v in nodes] or [0.0])
     ys = np.array([positions[v][1] for v in nodes] or [0.0])
     half_widths = np.array(_label_widths(nodes, font_size) or [0.5]) / 2
-    xlim = (min(xs - half_widths) - 0.2, max(xs + half_widths) + 0.2)
+    bends = [x for points in routes.values() for x, _ in points] or [0.0]
+    xlim = (min(min(xs - half_widths), min(bends)) - 0.2,
+            max(max(xs + half_widths), max(bends)) + 0.2)
     if xlim[1] - xlim[0] < _MIN_WIDTH:  # room for a title and a legend's height
         centre = (xlim[0] + xlim[1]) / 2
         xlim = (centre - _MIN_WIDTH / 2, centre + _MIN_WIDTH / 2)
@@ -325,11 +331,13 @@ def _draw(ax, nodes, positions, edges, font_size, node_color=NODE_FACE):
         texts[v] = ax.text(x, y, str(v), ha="center", va="center", fontsize=font_size,
                            zorder=3, bbox=dict(boxstyle="round,pad=0.3", fc=node_color,
                                                ec=NODE_EDGE, lw=0.8))
-    # the label boxes are positioned at draw time: measure them after one draw
-    ax.figure.canvas.draw()
+    # the label boxes are sized at draw time: size them now, without drawing the figure
     renderer = ax.figure.canvas.get_renderer()
     to_display, to_data = ax.transData, ax.transData.inverted()
-    boxes = {v: t.get_bbox_patch().get_window_extent(renderer) for v, t in texts.items()}
+    boxes = {}
+    for v, text in texts.items():
+        text.update_bbox_position_size(renderer)
+        boxes[v] = text.get_bbox_patch().get_window_extent(renderer)
     patches = []
     for edge in edges:
         points = [positions[edge["u"]]] + list(edge["bends"]) + [positions[edge["v"]]]
@@ -388,7 +396,7 @@ def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirect
     """
     nodes, directed, extra = _as_graph(model_or_edges, nodes, undirected)
     positions, routes = _positions(nodes, directed, extra, layout, font_size)
-    ax = _graph_axes(nodes, positions, font_size, ax)
+    ax = _graph_axes(nodes, positions, routes, font_size, ax)
     edges = [dict(u=u, v=v, bends=routes.get((u, v), []), arrow=True, color=edge_color)
              for u, v in directed]
     edges += [dict(u=u, v=v, bends=routes.get((u, v), []), arrow=False, color=edge_color)
@@ -489,7 +497,7 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
     positions, routes = _positions(all_nodes, true_directed, true_undirected, layout, font_size)
     for (u, v), bends in list(routes.items()):
         routes[(v, u)] = bends[::-1]
-    ax = _graph_axes(all_nodes, positions, font_size, ax)
+    ax = _graph_axes(all_nodes, positions, routes, font_size, ax)
     edges = []
     for name, members in classes.items():
         for u, v, directed in members:
