@@ -126,10 +126,16 @@ def align_to_model(frame, network):
     return pd.DataFrame(aligned, index=frame.index)
 
 
+def node_of(network, text):
+    """The node whose text is ``text`` (node names of a JSON model may be numbers)."""
+    for node in network.nodes:
+        if str(node) == text:
+            return node
+    raise CommandError(f"unknown node {text!r} (nodes: {[str(v) for v in network.nodes]!r})")
+
+
 def state_of(network, node, text):
     """The state of ``node`` whose text is ``text`` (for --evidence)."""
-    if node not in network.states:
-        raise CommandError(f"unknown node {node!r} (nodes: {network.nodes!r})")
     for state in network.states[node]:
         if str(state) == text:
             return state
@@ -343,6 +349,7 @@ def parse_evidence(network, items):
         node, sep, text = item.partition("=")
         if not sep or not node:
             raise CommandError(f"--evidence {item!r}: expected NODE=STATE")
+        node = node_of(network, node)
         evidence[node] = state_of(network, node, text)
     return evidence
 
@@ -350,11 +357,9 @@ def parse_evidence(network, items):
 def cmd_query(args, log):
     network = read_model(args.model)
     evidence = parse_evidence(network, args.evidence)
-    for node in args.target:
-        if node not in network.states:
-            raise CommandError(f"unknown node {node!r} (nodes: {network.nodes!r})")
+    targets = [node_of(network, text) for text in args.target]
     start = time.perf_counter()
-    posterior = network.query(list(args.target), evidence=evidence)
+    posterior = network.query(targets, evidence=evidence)
     log(f"query answered in {time.perf_counter() - start:.3f} s")
     given = ", ".join(f"{k}={v}" for k, v in evidence.items())
     print(f"P({', '.join(args.target)}{' | ' + given if given else ''})")
@@ -598,6 +603,11 @@ def main(argv=None):
     ``python -m skbn --n-samples 2000`` works as before the subcommands existed.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    leading = 0  # `skbn -v learn ...` means `skbn learn ... -v`
+    while leading < len(argv) and argv[leading] in ("-v", "--verbose", "--debug"):
+        leading += 1
+    if leading < len(argv) and argv[leading] in COMMANDS:
+        argv = argv[leading:] + argv[:leading]
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "demo")
     parser = build_parser()

@@ -1,5 +1,6 @@
 """The skbn command line: in-process ``main(argv)`` for most paths, a few real subprocesses."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -50,6 +51,8 @@ def test_learn_prints_edges_and_score_and_writes_model_and_dot(asia_csv, tmp_pat
         assert f"  {parent} -> {child}\n" in out
     assert f"score (BDeu): {expected.score_:.4f}" in out
     assert "fitted in" in err                              # -v: progress on stderr
+    status, _, err = run(["-v", "score", tmp_path / "m.json", asia_csv], capsys)
+    assert status == 0 and "scored 3000 rows" in err       # -v before the command too
     model = read_json(tmp_path / "m.json")
     assert model.edges == expected.network_.edges
     for node in model.nodes:
@@ -201,6 +204,19 @@ def test_query_prints_the_posterior(capsys):
     assert_one_line_error(status, err, "'maybe'", "'smoke'")
     status, _, err = run(["query", "asia", "--target", "lung", "--evidence", "smoke"], capsys)
     assert_one_line_error(status, err, "NODE=STATE")
+    status, _, err = run(["query", "asia", "--target", "lungs"], capsys)
+    assert_one_line_error(status, err, "unknown node 'lungs'")
+
+
+def test_query_matches_numeric_node_names_by_text(tmp_path, capsys):
+    net = DiscreteBayesianNetwork({0: [0, 1], 1: ["a", "b"]}, {1: [0]},
+                                  {0: [0.5, 0.5], 1: [[0.9, 0.1], [0.2, 0.8]]})
+    write_json(net, tmp_path / "m.json")
+    status, out, _ = run(["query", tmp_path / "m.json", "--target", "0", "--evidence", "1=a"],
+                         capsys)
+    assert status == 0
+    expected = net.query(0, {1: "a"})
+    assert f"{expected.iloc[0]:.6f}" in out and f"{expected.iloc[1]:.6f}" in out
 
 
 def test_sample_is_reproducible_and_readable_back(tmp_path, capsys):
@@ -212,6 +228,12 @@ def test_sample_is_reproducible_and_readable_back(tmp_path, capsys):
     assert a.shape == (200, 8) and a.equals(b)
     expected = asia_network().sample(200, random_state=3).astype(str)
     assert a.equals(expected)
+    status, out, _ = run(["sample", "asia", "-n", "5", "--random-state", "3"], capsys)
+    assert status == 0 and out.splitlines()[0] == ",".join(asia_network().nodes)
+    assert len(out.splitlines()) == 6                          # CSV on stdout
+    if importlib.util.find_spec("pyarrow") is not None:
+        run(["sample", "asia", "-n", "50", "-o", tmp_path / "s.parquet"], capsys)
+        assert pd.read_parquet(tmp_path / "s.parquet").shape == (50, 8)
 
 
 def test_compare_prints_the_metrics(tmp_path, capsys):
