@@ -320,7 +320,10 @@ def _clip_to_box(inside, outside, box):
 def _draw(ax, nodes, positions, edges, font_size, node_color=NODE_FACE):
     """Nodes as boxed labels, then every edge as one ``FancyArrowPatch`` clipped to the boxes.
 
-    ``edges``: list of dicts with keys ``u, v, bends, arrow, color, style, width``.
+    ``edges``: list of dicts with keys ``u, v, bends, arrow, color`` and optional ``style``,
+    ``width`` and ``curved`` (an edge without bends drawn as a quadratic Bezier arc bulging
+    to its left by a quarter of its length, so it does not run through the labels of its
+    layer or over a straight edge).
     """
     from matplotlib.patches import FancyArrowPatch
     from matplotlib.path import Path as MplPath
@@ -342,11 +345,17 @@ def _draw(ax, nodes, positions, edges, font_size, node_color=NODE_FACE):
     for edge in edges:
         points = [positions[edge["u"]]] + list(edge["bends"]) + [positions[edge["v"]]]
         display = [tuple(p) for p in to_display.transform(points)]
+        codes = None
+        if edge.get("curved") and len(display) == 2:
+            (x0, y0), (x1, y1) = display
+            control = ((x0 + x1) / 2 - (y1 - y0) / 4, (y0 + y1) / 2 + (x1 - x0) / 4)
+            display = [display[0], control, display[1]]
+            codes = [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3]
         display[0] = _clip_to_box(display[0], display[1], boxes[edge["u"]])
         display[-1] = _clip_to_box(display[-1], display[-2], boxes[edge["v"]])
         vertices = to_data.transform(display)
         patch = FancyArrowPatch(
-            path=MplPath(vertices), arrowstyle="-|>" if edge["arrow"] else "-",
+            path=MplPath(vertices, codes), arrowstyle="-|>" if edge["arrow"] else "-",
             mutation_scale=10, color=edge["color"], linestyle=edge.get("style", "-"),
             linewidth=edge.get("width", 1.1), zorder=2)
         patch.skbn_edge = (edge["u"], edge["v"])  # lets tests and users find an edge
@@ -464,7 +473,7 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
     **reversed** (a true adjacency learned in the opposite direction), **false positive**
     (no adjacency in the truth) and **missed** (a true edge that was not learned, drawn
     dashed). The layout is that of the true graph, so pictures of several learners of the
-    same truth line up.
+    same truth line up; false positives, which the layout does not route, are drawn as arcs.
 
     Parameters
     ----------
@@ -504,7 +513,8 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
             edges.append(dict(u=u, v=v, bends=routes.get((u, v), []), arrow=directed,
                               color=COMPARISON_COLORS[name],
                               style="--" if name == "missed" else "-",
-                              width=1.0 if name == "missed" else 1.5, kind=name))
+                              width=1.0 if name == "missed" else 1.5, kind=name,
+                              curved=name == "false positive"))
     patches = _draw(ax, all_nodes, positions, edges, font_size)
     for patch, edge in zip(patches, edges):
         patch.skbn_class = edge["kind"]
