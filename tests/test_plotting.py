@@ -78,6 +78,18 @@ def test_fitted_estimators_are_drawn_as_dag_or_cpdag():
     assert len(edge_patches(ax)) == len(hc.edges_) and all(map(is_arrow, edge_patches(ax)))
 
 
+def test_draws_on_the_given_axes():
+    figure, (left, right) = plt.subplots(1, 2, figsize=(8, 4))
+    assert plot_network(asia_network(), ax=left) is left
+    assert plot_comparison([("a", "b")], [("b", "a")], ax=right, layout="circular") is right
+    assert len(left.texts) == 8 and len(edge_patches(right)) == 1
+    positions = {"a": (0, 0), "b": (1, -1)}
+    ax = plot_network([("a", "b")], layout=positions)
+    assert [t.get_position() for t in ax.texts] == [(0, 0), (1, -1)]
+    with pytest.raises(ValueError, match="no position"):
+        plot_network([("a", "b"), ("b", "c")], layout=positions)
+
+
 def test_isolated_nodes_and_bad_inputs():
     ax = plot_network([("a", "b")], nodes=["a", "b", "lonely"])
     assert sorted(t.get_text() for t in ax.texts) == ["a", "b", "lonely"]
