@@ -535,12 +535,17 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
 def edge_strength_matrix(matrix_or_frame, nodes=None):
     """``(matrix, nodes)`` from a p x p array/DataFrame or a bnlearn ``boot.strength`` frame.
 
+    An object with a ``strength_matrix_`` attribute (a fitted bootstrap estimator) gives
+    that matrix.
+
     A long frame has columns ``from``/``to`` (or ``source``/``target``), ``strength`` and
     optionally ``direction``: entry ``(u, v)`` is ``strength * direction``, the
     probability of the arc ``u -> v`` (bnlearn: strength = P(u and v adjacent),
     direction = P(u -> v | adjacent)); without ``direction`` the matrix is symmetric.
     """
     data = matrix_or_frame
+    if hasattr(data, "strength_matrix_"):  # a fitted bootstrap estimator
+        data = data.strength_matrix_
     if isinstance(data, pd.DataFrame) and "strength" in data.columns:
         columns = ("from", "to") if {"from", "to"} <= set(data.columns) else ("source", "target")
         if not set(columns) <= set(data.columns):
@@ -581,9 +586,10 @@ def plot_edge_strength(matrix_or_frame, ax=None, threshold=None, nodes=None, *,
 
     Parameters
     ----------
-    matrix_or_frame : array of shape (p, p), DataFrame
-        A square matrix (DataFrame columns name the nodes) of arc strengths in [0, 1], or a
-        long frame in bnlearn's ``boot.strength`` shape (see :func:`edge_strength_matrix`).
+    matrix_or_frame : array of shape (p, p), DataFrame or fitted estimator
+        A square matrix (DataFrame columns name the nodes) of arc strengths in [0, 1], a
+        long frame in bnlearn's ``boot.strength`` shape (see :func:`edge_strength_matrix`),
+        or an estimator with a ``strength_matrix_`` attribute.
     ax : matplotlib Axes, optional
     threshold : float, optional
         Cells below it are left blank (bnlearn's averaged network keeps arcs with strength

@@ -2,6 +2,7 @@
 
 import sys
 from itertools import combinations
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -216,6 +217,10 @@ def test_edge_strength_from_bnlearn_boot_strength_frame():
     assert array[0, 1] == array[1, 0] == 0.8
     with pytest.raises(ValueError, match="square"):
         plot_edge_strength(np.zeros((2, 3)))
+    fitted = SimpleNamespace(strength_matrix_=pd.DataFrame(expected, index=list("abc"),
+                                                           columns=list("abc")))
+    ax = plot_edge_strength(fitted)
+    np.testing.assert_allclose(ax.images[0].get_array().filled(np.nan), expected)
 
 
 def test_search_trace_line_is_the_trace():
