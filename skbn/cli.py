@@ -314,9 +314,9 @@ def cmd_learn(args, log):
         write_dot(model.network_.nodes, directed, undirected, args.dot)
         log(f"DOT written to {args.dot}")
     if args.png is not None:
-        from skbn.plotting import plot_network
-
         import matplotlib.pyplot as plt
+
+        from skbn.plotting import plot_network
 
         ax = plot_network(model, title=f"{args.method} on {Path(args.data).name}")
         ax.figure.savefig(args.png, dpi=120, bbox_inches="tight")

@@ -80,7 +80,7 @@ def test_fitted_estimators_are_drawn_as_dag_or_cpdag():
 
 
 def test_draws_on_the_given_axes():
-    figure, (left, right) = plt.subplots(1, 2, figsize=(8, 4))
+    _, (left, right) = plt.subplots(1, 2, figsize=(8, 4))
     assert plot_network(asia_network(), ax=left) is left
     assert plot_comparison([("a", "b")], [("b", "a")], ax=right, layout="circular") is right
     assert len(left.texts) == 8 and len(edge_patches(right)) == 1
