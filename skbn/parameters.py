@@ -20,8 +20,12 @@ __all__ = ["estimate_cpt", "MAX_CPT_SIZE"]
 MAX_CPT_SIZE = 50_000_000
 
 
-def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0):
-    """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``."""
+def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, weights=None):
+    """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``.
+
+    With ``weights`` (one non-negative float per row), ``N_jk`` are weighted counts
+    (expected counts, for EM).
+    """
     columns = list(parents) + [child]
     shape = tuple(int(cardinalities[c]) for c in columns)
     size = math.prod(shape)
@@ -31,7 +35,7 @@ def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0):
             f"(more than {MAX_CPT_SIZE}); limit the in-degree (max_indegree / max_parents)."
         )
     flat = np.ravel_multi_index(tuple(codes[:, c] for c in columns), shape) if columns else 0
-    counts = np.bincount(np.ravel(flat), minlength=size).reshape(shape).astype(np.float64)
+    counts = np.bincount(np.ravel(flat), weights=weights, minlength=size).reshape(shape).astype(np.float64)
     r = shape[-1]
     if method == "bayes":
         q = size // r

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from skbn import _search
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _edge_positions
 from skbn.graph import _check_dag
 from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import Interval, StrOptions
@@ -97,6 +97,23 @@ class HillClimbStructure(_BaseStructureLearner):
         never depend on it.
     verbose : int, default=0
         Print the score after every move.
+    missing : {"error", "complete_case", "em"}, default="error"
+        Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
+        warning giving their number); or structural EM (Friedman 1997): alternate expected
+        completions under the current network and a search on them from the current graph
+        (``docs/missing.md``).
+    latent : dict or None, default=None
+        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
+        structural EM like any node; states identified only up to a permutation.
+    e_step : {"exact", "gibbs"}, default="exact"
+        See :class:`skbn.estimators.FixedStructure`.
+    n_init : int, default=1
+        EM initialisations of the starting (empty-graph) network.
+    em_max_iter : int, default=100
+        Largest number of structure searches of structural EM, and of EM iterations of
+        the final parameter EM.
+    em_tol : float, default=1e-6
+        Relative tolerance of the final parameter EM.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
         See :class:`skbn.estimators._base._BaseStructureLearner`.
 
@@ -110,6 +127,12 @@ class HillClimbStructure(_BaseStructureLearner):
         Score of the learned DAG.
     n_iter_ : int
         Number of moves taken, over all searches and restarts.
+    em_trace_ : ndarray
+        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
+        for "bayes") of the starting network's EM, then after every structure search,
+        then of the final parameter EM.
+    em_n_iter_ : int
+        ``len(em_trace_) - 1``.
     trace_ : ndarray of shape (n_steps,)
         Score after every move: the start, then every move of the first search, then for
         each restart the perturbed graph's score and every move of that restart.
@@ -161,7 +184,10 @@ class HillClimbStructure(_BaseStructureLearner):
         "random_state": ["random_state"],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
+        **_MISSING_CONSTRAINTS,
     }
+    _missing_modes = ("error", "complete_case", "em")
+    _structural_em = True
 
     def __init__(
         self,
@@ -188,7 +214,19 @@ class HillClimbStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        missing="error",
+        latent=None,
+        e_step="exact",
+        n_init=1,
+        em_max_iter=100,
+        em_tol=1e-6,
     ):
+        self.missing = missing
+        self.latent = latent
+        self.e_step = e_step
+        self.n_init = n_init
+        self.em_max_iter = em_max_iter
+        self.em_tol = em_tol
         self.scorer = scorer
         self.max_indegree = max_indegree
         self.start = start
@@ -226,7 +264,7 @@ class HillClimbStructure(_BaseStructureLearner):
         except ValueError as error:
             raise ValueError(f"{what}: {error}.") from None
 
-    def _constraints(self, data):
+    def _constraints(self, data, start=None):
         p = data.n_variables
         required = self._edge_matrix(data, self.white_list, "white_list")
         required |= self._edge_matrix(data, self.fixed_edges, "fixed_edges")
@@ -241,9 +279,10 @@ class HillClimbStructure(_BaseStructureLearner):
         self._check_acyclic(data, required, "white_list/fixed_edges")
         max_indegree = p if self.max_indegree is None else int(self.max_indegree)
         self._check_indegree(data, required, max_indegree, "white_list/fixed_edges")
+        given_start = self.start if start is None else start
         start = required.copy()
-        if self.start is not None:
-            given = self._edge_matrix(data, self.start, "start")
+        if given_start is not None:
+            given = self._edge_matrix(data, given_start, "start")
             bad = np.argwhere(given & forbidden)
             if len(bad):
                 i, j = bad[0]
@@ -265,9 +304,10 @@ class HillClimbStructure(_BaseStructureLearner):
             )
 
     # ------------------------------------------------------------------ search
-    def _learn_structure(self, data):
+    def _learn_structure(self, data, start=None):
+        """The search; ``start`` (edges by name) replaces the ``start`` parameter (structural EM)."""
         self.scorer_ = resolve_scorer(self.scorer)
-        required, forbidden, max_indegree, start = self._constraints(data)
+        required, forbidden, max_indegree, start = self._constraints(data, start)
         rng = check_random_state(self.random_state)
         engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree)
         settings = self._settings(data)

@@ -1,0 +1,363 @@
+"""Learning from incomplete data: EM for the CPTs, structural EM, latent variables.
+
+The design is *complete the data in expectation*. Under the current network
+:math:`(G, \\theta)`, every incomplete row :math:`n` with observed cells :math:`x_o` and
+missing cells :math:`x_m` is replaced by all its completions :math:`(x_o, x_m)`, each a row
+of weight
+
+.. math::
+
+    w_n \\, p(x_m \\mid x_o; \\theta)
+    = w_n \\frac{\\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i}}
+               {\\sum_{x_m'} \\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i}},
+
+(:func:`expected_completions`). The weighted counts of the completed data are then exactly
+the expected sufficient statistics :math:`E[N_{ijk} \\mid x_o, \\theta]` of the E-step, so
+the M-step is the ordinary CPT estimate on weighted rows, and every learner runs unchanged
+on them (structural EM). A completion's probability is a product of CPT entries, so the
+posterior over a row's completions is the row's complete-data joint (one vectorised table
+look-up per completion, :meth:`skbn._inference.VariableElimination.complete_log_joint`)
+normalised by its sum, which is also the row's marginal likelihood :math:`p(x_o)`.
+
+A row with more than :data:`MAX_COMPLETIONS` completions (many missing cells, or a latent
+variable with many states) is completed by Gibbs sampling instead
+(:class:`GibbsCompleter`): ``GIBBS_SAMPLES`` draws of weight ``w_n / GIBBS_SAMPLES``.
+``e_step="gibbs"`` completes every incomplete row that way (stochastic EM).
+
+References
+----------
+.. [1] A. P. Dempster, N. M. Laird and D. B. Rubin (1977), "Maximum likelihood from
+   incomplete data via the EM algorithm", JRSS B 39(1).
+.. [2] S. L. Lauritzen (1995), "The EM algorithm for graphical association models with
+   missing data", Computational Statistics & Data Analysis 19.
+.. [3] N. Friedman (1997), "Learning belief networks in the presence of missing values and
+   hidden variables", ICML; (1998) "The Bayesian structural EM algorithm", UAI.
+.. [4] D. Koller and N. Friedman (2009), *Probabilistic Graphical Models*, ch. 19.
+"""
+
+import numpy as np
+
+from skbn._data import EncodedData, _code_dtype
+from skbn._inference import VariableElimination
+from skbn.parameters import estimate_cpt
+
+__all__ = ["MAX_COMPLETIONS", "GIBBS_SAMPLES", "expected_completions", "GibbsCompleter", "ParameterEM"]
+
+#: Largest number of completions of one row enumerated exactly by the E-step; rows with
+#: more are completed by Gibbs sampling.
+MAX_COMPLETIONS = 512
+#: Gibbs sweeps kept per E-step (each gives every sampled row one completion of weight
+#: ``w / GIBBS_SAMPLES``) and sweeps discarded before them.
+GIBBS_SAMPLES = 10
+GIBBS_BURN_IN = 3
+
+
+def _n_completions(codes, cardinalities):
+    """Number of completions ``prod_{i missing} r_i`` of every row (float, may be huge)."""
+    missing = codes < 0
+    return np.prod(np.where(missing, cardinalities.astype(np.float64), 1.0), axis=1)
+
+
+def expected_completions(inference, codes, rows, n_completions):
+    """Enumerate every completion of ``codes[rows]`` with its posterior probability.
+
+    Parameters
+    ----------
+    inference : VariableElimination
+    codes : int64 ndarray (n_samples, n_nodes), ``-1`` = missing
+    rows : int ndarray, the rows to expand (each with at most ``MAX_COMPLETIONS``)
+    n_completions : int ndarray, ``prod r`` over each of those rows' missing cells
+
+    Returns
+    -------
+    completed : int64 ndarray (sum n_completions, n_nodes)
+        The completions, row by row; within a row the missing cells run through their
+        configurations in mixed radix, last missing column fastest.
+    owner : int ndarray (sum n_completions,), the index into ``rows`` of each completion
+    posterior : float ndarray (sum n_completions,), ``p(x_m | x_o)``; uniform over the
+        completions of a row whose evidence has probability 0.
+    log_marginal : float ndarray (len(rows),), ``log p(x_o)`` of each row
+    """
+    block = codes[rows]
+    counts = n_completions.astype(np.int64)
+    owner = np.repeat(np.arange(len(rows)), counts)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    local = np.arange(owner.size) - starts[owner]  # position of the completion in its row
+    missing = block < 0
+    radix = np.where(missing, inference.cardinalities, 1)
+    stride = np.ones_like(radix)  # mixed radix over the missing cells, last column fastest
+    stride[:, :-1] = np.cumprod(radix[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    completed = block[owner]
+    for j in np.flatnonzero(missing.any(axis=0)):
+        fill = missing[owner, j]
+        completed[fill, j] = (local[fill] // stride[owner[fill], j]) % inference.cardinalities[j]
+    log_joint = inference.complete_log_joint(completed)
+    peak = np.maximum.reduceat(log_joint, starts) if owner.size else np.zeros(0)
+    finite = np.isfinite(peak)
+    shifted = np.exp(log_joint - np.where(finite, peak, 0.0)[owner])
+    shifted[~finite[owner]] = 1.0  # impossible evidence: uniform over the completions
+    total = np.add.reduceat(shifted, starts) if owner.size else np.zeros(0)
+    posterior = shifted / total[owner]
+    with np.errstate(divide="ignore"):
+        log_marginal = np.where(finite, peak + np.log(total), -np.inf)
+    return completed, owner, posterior, log_marginal
+
+
+class GibbsCompleter:
+    """Gibbs sampler over the missing cells of some rows, its chain kept across E-steps.
+
+    One sweep visits the nodes in topological order and redraws, for every row where node
+    :math:`v` is missing, :math:`x_v` from its full conditional
+
+    .. math::
+
+        p(x_v \\mid x_{-v}) \\propto \\theta_{x_v \\mid \\mathrm{pa}_v}
+        \\prod_{c \\in \\mathrm{ch}(v)} \\theta_{x_c \\mid \\mathrm{pa}_c},
+
+    vectorised over the rows. The chain starts from a forward sample of the network
+    clamped to the observed cells, and continues from its last state at the next E-step,
+    so a few burn-in sweeps suffice after the first.
+    """
+
+    def __init__(self, codes, rows, rng):
+        self.rows = rows
+        self.missing = codes[rows] < 0
+        self.state = codes[rows].copy()
+        self.rng = rng
+        self._started = False
+
+    def _families_of(self, inference):
+        n = len(inference.cardinalities)
+        children = [[] for _ in range(n)]
+        for child, pa in enumerate(inference.parent_idx):
+            for p in pa:
+                children[p].append(child)
+        return [[v] + children[v] for v in range(n)]
+
+    def _lookup(self, inference, node, state):
+        pa = inference.parent_idx[node]
+        log_cpt = inference._log_cpts[node]
+        index = tuple(state[:, p] for p in pa) + (state[:, node],)
+        return log_cpt[index]
+
+    def _start(self, inference, order):
+        for v in order:  # forward sampling, observed cells clamped
+            rows = np.flatnonzero(self.missing[:, v])
+            if rows.size == 0:
+                continue
+            sub = self.state[rows]
+            pa = inference.parent_idx[v]
+            probs = np.broadcast_to(inference.cpts[v][tuple(sub[:, p] for p in pa)],
+                                    (rows.size, int(inference.cardinalities[v])))
+            self.state[rows, v] = _draw(probs, self.rng)
+        self._started = True
+
+    def sweep(self, inference, order, families):
+        for v in order:
+            rows = np.flatnonzero(self.missing[:, v])
+            if rows.size == 0:
+                continue
+            sub = self.state[rows]
+            r = int(inference.cardinalities[v])
+            log_p = np.empty((rows.size, r))
+            for k in range(r):
+                sub[:, v] = k
+                log_p[:, k] = sum(self._lookup(inference, f, sub) for f in families[v])
+            peak = log_p.max(axis=1, keepdims=True)
+            with np.errstate(invalid="ignore"):
+                p = np.exp(log_p - np.where(np.isfinite(peak), peak, 0.0))
+            p[~np.isfinite(peak[:, 0])] = 1.0
+            self.state[rows, v] = _draw(p / p.sum(axis=1, keepdims=True), self.rng)
+
+    def complete(self, inference, order):
+        """``GIBBS_SAMPLES`` completions per row after burn-in: (completed, owner, weight)."""
+        families = self._families_of(inference)
+        if not self._started:
+            self._start(inference, order)
+        for _ in range(GIBBS_BURN_IN):
+            self.sweep(inference, order, families)
+        draws = []
+        for _ in range(GIBBS_SAMPLES):
+            self.sweep(inference, order, families)
+            draws.append(self.state.copy())
+        completed = np.concatenate(draws)
+        owner = np.tile(np.arange(len(self.rows)), GIBBS_SAMPLES)
+        return completed, owner, np.full(owner.size, 1.0 / GIBBS_SAMPLES)
+
+
+def _draw(probs, rng):
+    """One inverse-CDF draw per row of (n, r) probabilities."""
+    cum = np.cumsum(probs, axis=1)
+    u = rng.random_sample(probs.shape[0]) * cum[:, -1]
+    return np.minimum((u[:, None] >= cum).sum(axis=1), probs.shape[1] - 1)
+
+
+class ParameterEM:
+    """EM for the CPTs of a fixed DAG on data with missing cells (codes ``-1``).
+
+    E-step: expected completions (exact enumeration, Gibbs beyond ``MAX_COMPLETIONS`` or
+    for every row with ``e_step="gibbs"``). M-step: :func:`skbn.parameters.estimate_cpt` on
+    the weighted completed rows -- maximum likelihood (``method="mle"``) or the posterior
+    mean under the BDeu-style Dirichlet prior (``method="bayes"``), which is the MAP
+    estimate under the prior with every hyperparameter raised by one, so EM with it is
+    MAP-EM.
+
+    Traced objective (``trace`` after :meth:`run`): the observed-data log-likelihood
+    :math:`\\ell(\\theta) = \\sum_n w_n \\log p(x_o^{(n)}; \\theta)` for ``"mle"``, never
+    decreasing with the exact E-step; for ``"bayes"`` the log-posterior (up to a constant)
+    :math:`\\ell(\\theta) + \\sum_{ijk} \\alpha_{ijk} \\log \\theta_{ijk}` with
+    :math:`\\alpha_{ijk} = \\mathrm{ess} / (q_i r_i)`, never decreasing likewise.
+
+    Parameters
+    ----------
+    codes : int64 ndarray (n_samples, n_nodes), ``-1`` = missing (latent columns all ``-1``)
+    cardinalities : int ndarray (n_nodes,)
+    names : sequence, column names of the completed data
+    weights : float ndarray (n_samples,) or None
+    method, ess : CPT estimator, as :func:`skbn.parameters.estimate_cpt`
+    e_step : {"exact", "gibbs"}
+    rng : numpy RandomState (Gibbs draws and random initialisations)
+    """
+
+    def __init__(self, codes, cardinalities, names, weights, method, ess, e_step, rng):
+        self.codes = codes
+        self.names = tuple(names)
+        self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
+        self.weights = np.ones(codes.shape[0]) if weights is None else np.asarray(weights, float)
+        self.method = method
+        self.ess = ess
+        self.rng = rng
+        incomplete = np.flatnonzero((codes < 0).any(axis=1))
+        self.complete_rows = np.flatnonzero(~(codes < 0).any(axis=1))
+        n_completions = _n_completions(codes[incomplete], self.cardinalities)
+        exact = n_completions <= MAX_COMPLETIONS if e_step == "exact" else np.zeros(incomplete.size, bool)
+        self.exact_rows = incomplete[exact]
+        self.exact_counts = n_completions[exact].astype(np.int64)
+        self.gibbs_rows = incomplete[~exact]
+        self._gibbs = None
+        self._dtype = _code_dtype(self.cardinalities)
+
+    def reset_chain(self):
+        """Forget the Gibbs chain (a new EM run starts its own)."""
+        self._gibbs = None
+
+    # ------------------------------------------------------------------ pieces
+    def initial_cpts(self, parents, latent, random):
+        """Available-case CPTs (``random=False``; families touching a latent node drawn at
+        random) or Dirichlet(1)-random CPTs (``random=True``)."""
+        cpts = []
+        for child, pa in enumerate(parents):
+            shape = tuple(int(self.cardinalities[c]) for c in (*pa, child))
+            if random or latent[child] or any(latent[p] for p in pa):
+                cpts.append(self.rng.dirichlet(np.ones(shape[-1]), size=shape[:-1]).reshape(shape))
+                continue
+            family = list(pa) + [child]
+            rows = np.flatnonzero((self.codes[:, family] >= 0).all(axis=1))
+            cpts.append(estimate_cpt(self.codes[rows], self.cardinalities, child, list(pa),
+                                     method=self.method, ess=self.ess, weights=self.weights[rows]))
+        return cpts
+
+    def e_step(self, inference):
+        """Expected completions under ``inference``'s network.
+
+        Returns ``(data, log_likelihood)``: the completed rows as a weighted
+        :class:`EncodedData` (complete rows first, then the exact completions, then the
+        Gibbs ones) and the observed-data log-likelihood :math:`\\ell(\\theta)`.
+        """
+        parts = [self.codes[self.complete_rows]]
+        weights = [self.weights[self.complete_rows]]
+        log_lik = float(self.weights[self.complete_rows]
+                        @ inference.complete_log_joint(self.codes[self.complete_rows]))
+        if self.exact_rows.size:
+            completed, owner, posterior, log_marginal = expected_completions(
+                inference, self.codes, self.exact_rows, self.exact_counts)
+            row_weights = self.weights[self.exact_rows]
+            keep = posterior > 0
+            parts.append(completed[keep])
+            weights.append((row_weights[owner] * posterior)[keep])
+            log_lik += float(_weighted_sum(row_weights, log_marginal))
+        if self.gibbs_rows.size:
+            if self._gibbs is None:
+                self._gibbs = GibbsCompleter(self.codes, self.gibbs_rows, self.rng)
+            order = _topological(inference.parent_idx)
+            completed, owner, share = self._gibbs.complete(inference, order)
+            row_weights = self.weights[self.gibbs_rows]
+            parts.append(completed)
+            weights.append(row_weights[owner] * share)
+            log_lik += float(_weighted_sum(
+                row_weights, inference.log_likelihood(self.codes[self.gibbs_rows])))
+        codes = np.asfortranarray(np.concatenate(parts).astype(self._dtype))
+        return EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights)), log_lik
+
+    def m_step(self, data, parents):
+        return [estimate_cpt(data.codes, data.cardinalities, child, list(pa), method=self.method,
+                             ess=self.ess, weights=data.weights)
+                for child, pa in enumerate(parents)]
+
+    def log_prior(self, cpts):
+        """:math:`\\sum_{ijk} \\alpha_{ijk} \\log \\theta_{ijk}` for ``"bayes"``, else 0."""
+        if self.method != "bayes":
+            return 0.0
+        total = 0.0
+        for cpt in cpts:
+            alpha = self.ess / cpt.size
+            with np.errstate(divide="ignore"):
+                total += alpha * float(np.sum(np.log(cpt)))
+        return total
+
+    # ------------------------------------------------------------------ loop
+    def run(self, parents, cpts, max_iter, tol):
+        """EM from ``cpts`` until the relative change of the objective is at most ``tol``
+        or ``max_iter`` M-steps. Returns ``(cpts, trace, data)``: ``trace[t]`` is the
+        objective of the parameters after ``t`` M-steps and ``data`` the expected
+        completions under the returned parameters."""
+        trace = []
+        for iteration in range(max_iter + 1):
+            inference = VariableElimination(cpts, parents, self.cardinalities)
+            data, log_lik = self.e_step(inference)
+            trace.append(log_lik + self.log_prior(cpts))
+            if iteration == max_iter or (
+                    iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
+                break
+            cpts = self.m_step(data, parents)
+        return cpts, np.asarray(trace), data
+
+
+def _weighted_sum(weights, values):
+    """``sum w * v`` with ``0 * -inf = 0`` (rows of weight 0 do not count)."""
+    active = weights > 0
+    return float(np.sum(weights[active] * values[active]))
+
+
+def _topological(parent_idx):
+    order, placed = [], [False] * len(parent_idx)
+    while len(order) < len(parent_idx):
+        for v, pa in enumerate(parent_idx):
+            if not placed[v] and all(placed[p] for p in pa):
+                placed[v] = True
+                order.append(v)
+    return order
+
+
+def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess, e_step,
+           n_init, max_iter, tol, rng):
+    """Parameter EM with ``n_init`` initialisations; the best final objective wins.
+
+    The first initialisation is the available-case estimate (random for families
+    touching a latent node), the others Dirichlet-random CPTs.
+
+    Returns
+    -------
+    cpts : list of ndarray, node order
+    trace : ndarray, objective per iteration of the winning run
+    data : EncodedData, expected completions under ``cpts``
+    """
+    em = ParameterEM(codes, cardinalities, names, weights, method, ess, e_step, rng)
+    best = None
+    for init in range(n_init):
+        em.reset_chain()
+        start = em.initial_cpts(parents, latent, random=init > 0)
+        cpts, trace, data = em.run(parents, start, max_iter, tol)
+        if best is None or trace[-1] > best[1][-1]:
+            best = (cpts, trace, data)
+    return best
