@@ -5,7 +5,7 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
+from skbn._counting import FamilyCounter
 from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn._search import TIE_TOLERANCE, improves
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
@@ -18,54 +18,24 @@ _PHASES = ("forward", "backward", "turning")
 
 
 class _ScoreTable:
-    """Local scores by (node, parent set), counted by extending cached parent-config ids."""
+    """Local scores by (node, parent set), cached; tables come from the counting engine
+    (:class:`skbn._counting.FamilyCounter`: pairs from the one-hot Gram matrix, larger
+    families by extending the cached configuration ids of the base parent set)."""
 
     def __init__(self, data, scorer):
-        self.cache = FamilyScoreCache(data, scorer)
-        self.codes, self.cards = data.codes, data.cardinalities
-        self._ids = {}
-        self._gram = None
-
-    def _pair_table(self, child, parent):
-        """Count table of ``child | parent`` from the one-hot Gram matrix of all pairs."""
-        if self._gram is None:
-            self._gram = pairwise_tables(self.codes, self.cards)
-        gram, offsets = self._gram
-        return gram[offsets[parent]:offsets[parent + 1], offsets[child]:offsets[child + 1]]
-
-    def _config(self, parents):
-        """Parent-configuration ids of a sorted tuple (kept only for the last few sets)."""
-        hit = self._ids.get(parents)
-        if hit is None:
-            hit = config_ids(self.codes, self.cards, parents)
-            if len(self._ids) > 64:
-                self._ids.clear()
-            self._ids[parents] = hit
-        return hit
+        self.counter = FamilyCounter(data)
+        self.cache = FamilyScoreCache(data, scorer, self.counter)
 
     def local(self, child, parents):
-        key = tuple(sorted(parents))
-        value = self.cache.lookup(child, key)
-        if value is None:
-            ids, n_ids = self._config(key)
-            counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
-            value = self.cache.score_table(counts, child, key)
-            self.cache.store(child, key, value)
-        return value
+        return self.cache.local_score(child, parents)
 
     def gain(self, child, base, extra):
         """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
         with_extra = tuple(sorted(base + (extra,)))
         value = self.cache.lookup(child, with_extra)
         if value is None:
-            if base:
-                ids, n_ids = self._config(base)
-                ids, n_ids = extend_ids(ids, n_ids, self.codes, self.cards, extra)
-                counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
-            else:
-                counts = self._pair_table(child, extra)
-            q = n_configurations(self.cards, with_extra)
-            value = self.cache.scorer.local_score(counts, q, len(with_extra))
+            counts = self.counter.extended_family_table(child, base, extra)
+            value = self.cache.score_table(counts, child, with_extra)
             self.cache.store(child, with_extra, value)
         return value - self.local(child, base)
 
