@@ -82,25 +82,64 @@ def expected_completions(inference, codes, rows, n_completions):
     counts = n_completions.astype(np.int64)
     owner = np.repeat(np.arange(len(rows)), counts)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    local = np.arange(owner.size) - starts[owner]  # position of the completion in its row
-    missing = block < 0
-    radix = np.where(missing, inference.cardinalities, 1)
-    stride = np.ones_like(radix)  # mixed radix over the missing cells, last column fastest
+    completed = _enumerate(block, block < 0, owner, starts, inference.cardinalities)
+    posterior, log_marginal = _normalise_segments(
+        inference.complete_log_joint(completed), owner, starts)
+    return completed, owner, posterior, log_marginal
+
+
+def _enumerate(block, missing, owner, starts, cardinalities):
+    """Row ``owner[t]`` of ``block`` with its ``missing`` cells set to the configuration
+    number ``t - starts[owner[t]]`` (mixed radix, last missing column fastest)."""
+    local = np.arange(owner.size) - starts[owner]
+    radix = np.where(missing, cardinalities, 1)
+    stride = np.ones_like(radix)
     stride[:, :-1] = np.cumprod(radix[:, ::-1], axis=1)[:, ::-1][:, 1:]
     completed = block[owner]
     for j in np.flatnonzero(missing.any(axis=0)):
         fill = missing[owner, j]
-        completed[fill, j] = (local[fill] // stride[owner[fill], j]) % inference.cardinalities[j]
-    log_joint = inference.complete_log_joint(completed)
-    peak = np.maximum.reduceat(log_joint, starts) if owner.size else np.zeros(0)
+        completed[fill, j] = (local[fill] // stride[owner[fill], j]) % cardinalities[j]
+    return completed
+
+
+def _normalise_segments(log_values, owner, starts):
+    """Per segment (``owner`` sorted, segments beginning at ``starts``): probabilities
+    ``exp(v - logsumexp(v))`` (uniform where every value is ``-inf``) and the logsumexp."""
+    if owner.size == 0:
+        return np.zeros(0), np.zeros(len(starts))
+    peak = np.maximum.reduceat(log_values, starts)
     finite = np.isfinite(peak)
-    shifted = np.exp(log_joint - np.where(finite, peak, 0.0)[owner])
+    with np.errstate(invalid="ignore"):
+        shifted = np.exp(log_values - np.where(finite, peak, 0.0)[owner])
     shifted[~finite[owner]] = 1.0  # impossible evidence: uniform over the completions
-    total = np.add.reduceat(shifted, starts) if owner.size else np.zeros(0)
-    posterior = shifted / total[owner]
+    total = np.add.reduceat(shifted, starts)
     with np.errstate(divide="ignore"):
-        log_marginal = np.where(finite, peak + np.log(total), -np.inf)
-    return completed, owner, posterior, log_marginal
+        log_total = np.where(finite, peak + np.log(total), -np.inf)
+    return shifted / total[owner], log_total
+
+
+def _missing_groups(missing, parent_idx):
+    """Groups of the missing nodes of one pattern that are independent given the observed
+    cells: connected components of the graph joining two missing nodes when one family
+    (a node and its parents) contains both. Returns sorted tuples, by first member."""
+    root = list(range(len(missing)))
+
+    def find(u):
+        while root[u] != u:
+            root[u] = root[root[u]]
+            u = root[u]
+        return u
+
+    for node, pa in enumerate(parent_idx):
+        members = [v for v in (*pa, node) if missing[v]]
+        for v in members[1:]:
+            a, b = find(members[0]), find(v)
+            if a != b:
+                root[max(a, b)] = min(a, b)
+    groups = {}
+    for v in np.flatnonzero(missing):
+        groups.setdefault(find(int(v)), []).append(int(v))
+    return [tuple(g) for _, g in sorted(groups.items())]
 
 
 class GibbsCompleter:
@@ -226,20 +265,81 @@ class ParameterEM:
         self.weights = np.ones(codes.shape[0]) if weights is None else np.asarray(weights, float)
         self.method = method
         self.ess = ess
+        self.e_step_kind = e_step
         self.rng = rng
-        incomplete = np.flatnonzero((codes < 0).any(axis=1))
-        self.complete_rows = np.flatnonzero(~(codes < 0).any(axis=1))
-        n_completions = _n_completions(codes[incomplete], self.cardinalities)
-        exact = n_completions <= MAX_COMPLETIONS if e_step == "exact" else np.zeros(incomplete.size, bool)
-        self.exact_rows = incomplete[exact]
-        self.exact_counts = n_completions[exact].astype(np.int64)
-        self.gibbs_rows = incomplete[~exact]
-        self._gibbs = None
+        missing = codes < 0
+        self.complete_rows = np.flatnonzero(~missing.any(axis=1))
+        self.incomplete_rows = np.flatnonzero(missing.any(axis=1))
+        self._plans = {}
         self._dtype = _code_dtype(self.cardinalities)
 
     def reset_chain(self):
-        """Forget the Gibbs chain (a new EM run starts its own)."""
-        self._gibbs = None
+        """Forget the Gibbs chains (a new EM run starts its own)."""
+        for plan in self._plans.values():
+            plan["gibbs"] = None
+
+    # ------------------------------------------------------------------ plans
+    def _plan(self, parent_idx, joint):
+        """Which rows are enumerated and how, for one structure (cached).
+
+        ``joint=True``: every completion of a row (valid for any structure, for structure
+        search). ``joint=False``: the row's missing cells split into independent groups
+        (:func:`_missing_groups`), each enumerated on its own, then coupled (valid for the
+        families of this structure only, far fewer rows). Rows beyond
+        ``MAX_COMPLETIONS`` (for one group, or jointly) go to the Gibbs sampler.
+        """
+        key = (tuple(parent_idx), joint)
+        if key in self._plans:
+            return self._plans[key]
+        rows = self.incomplete_rows
+        missing = self.codes[rows] < 0
+        plan = {"gibbs": None}
+        if rows.size == 0:
+            plan["exact_rows"] = plan["gibbs_rows"] = rows
+            self._plans[key] = plan
+            return plan
+        if joint:
+            n_completions = _n_completions(self.codes[rows], self.cardinalities)
+            exact = n_completions <= MAX_COMPLETIONS
+        else:
+            patterns, inverse = np.unique(missing, axis=0, return_inverse=True)
+            inverse = inverse.ravel()
+            groups = [_missing_groups(pattern, parent_idx) for pattern in patterns]
+            group_masks = np.zeros((sum(map(len, groups)), missing.shape[1]), dtype=bool)
+            first_group = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
+            for pattern, pattern_groups in enumerate(groups):
+                for k, group in enumerate(pattern_groups):
+                    group_masks[first_group[pattern] + k, list(group)] = True
+            group_counts = np.prod(np.where(group_masks, self.cardinalities.astype(float), 1.0), axis=1)
+            largest = np.maximum.reduceat(group_counts, first_group[:-1])
+            exact = largest[inverse] <= MAX_COMPLETIONS
+        if self.e_step_kind == "gibbs":
+            exact[:] = False
+        plan["exact_rows"] = rows[exact]
+        plan["gibbs_rows"] = rows[~exact]
+        if joint:
+            plan["counts"] = n_completions[exact].astype(np.int64)
+        else:
+            row_pattern = inverse[exact]
+            n_groups = np.diff(first_group)[row_pattern]
+            pair_row = np.repeat(np.arange(row_pattern.size), n_groups)
+            row_first_pair = np.concatenate([[0], np.cumsum(n_groups)[:-1]])
+            local = np.arange(pair_row.size) - row_first_pair[pair_row]
+            pair_group = first_group[row_pattern][pair_row] + local
+            pair_mask = group_masks[pair_group]
+            row_codes = self.codes[plan["exact_rows"]]
+            fill = (row_codes < 0)[pair_row] & ~pair_mask  # other groups' cells: any value
+            plan["pseudo"] = np.where(fill, 0, row_codes[pair_row])
+            plan["pair_row"], plan["pair_mask"] = pair_row, pair_mask
+            plan["row_first_pair"], plan["n_groups"] = row_first_pair, n_groups
+            plan["counts"] = group_counts[pair_group].astype(np.int64)
+            families = [(*pa, node) for node, pa in enumerate(parent_idx)]
+            plan["touch"] = np.column_stack(  # family f has a cell in the pair's group
+                [pair_mask[:, list(f)].any(axis=1) for f in families])
+            plan["observed_family"] = np.column_stack(
+                [(row_codes[:, list(f)] >= 0).all(axis=1) for f in families])
+        self._plans[key] = plan
+        return plan
 
     # ------------------------------------------------------------------ pieces
     def initial_cpts(self, parents, latent, random):
@@ -257,37 +357,110 @@ class ParameterEM:
                                      method=self.method, ess=self.ess, weights=self.weights[rows]))
         return cpts
 
-    def e_step(self, inference):
+    def e_step(self, inference, joint=False):
         """Expected completions under ``inference``'s network.
 
         Returns ``(data, log_likelihood)``: the completed rows as a weighted
-        :class:`EncodedData` (complete rows first, then the exact completions, then the
-        Gibbs ones) and the observed-data log-likelihood :math:`\\ell(\\theta)`.
+        :class:`EncodedData` (complete rows first, then the enumerated completions, then
+        the Gibbs ones) and the observed-data log-likelihood :math:`\\ell(\\theta)`.
+        With ``joint=False`` the rows are right for the families of ``inference``'s
+        structure only (see :meth:`_plan`); ``joint=True`` gives rows right for any
+        family (structure search).
         """
+        plan = self._plan(inference.parent_idx, joint)
         parts = [self.codes[self.complete_rows]]
         weights = [self.weights[self.complete_rows]]
-        log_lik = float(self.weights[self.complete_rows]
-                        @ inference.complete_log_joint(self.codes[self.complete_rows]))
-        if self.exact_rows.size:
-            completed, owner, posterior, log_marginal = expected_completions(
-                inference, self.codes, self.exact_rows, self.exact_counts)
-            row_weights = self.weights[self.exact_rows]
-            keep = posterior > 0
-            parts.append(completed[keep])
-            weights.append((row_weights[owner] * posterior)[keep])
-            log_lik += float(_weighted_sum(row_weights, log_marginal))
-        if self.gibbs_rows.size:
-            if self._gibbs is None:
-                self._gibbs = GibbsCompleter(self.codes, self.gibbs_rows, self.rng)
+        log_lik = _weighted_sum(self.weights[self.complete_rows],
+                                inference.complete_log_joint(self.codes[self.complete_rows]))
+        exact_rows = plan["exact_rows"]
+        if exact_rows.size:
+            row_weights = self.weights[exact_rows]
+            if joint:
+                completed, owner, posterior, log_marginal = expected_completions(
+                    inference, self.codes, exact_rows, plan["counts"])
+                keep = posterior > 0
+                completed, completion_weights = completed[keep], (row_weights[owner] * posterior)[keep]
+            else:
+                completed, completion_weights, log_marginal = self._grouped(inference, plan)
+            parts.append(completed)
+            weights.append(completion_weights)
+            log_lik += _weighted_sum(row_weights, log_marginal)
+        gibbs_rows = plan["gibbs_rows"]
+        if gibbs_rows.size:
+            if plan["gibbs"] is None:
+                plan["gibbs"] = GibbsCompleter(self.codes, gibbs_rows, self.rng)
             order = _topological(inference.parent_idx)
-            completed, owner, share = self._gibbs.complete(inference, order)
-            row_weights = self.weights[self.gibbs_rows]
+            completed, owner, share = plan["gibbs"].complete(inference, order)
+            row_weights = self.weights[gibbs_rows]
             parts.append(completed)
             weights.append(row_weights[owner] * share)
-            log_lik += float(_weighted_sum(
-                row_weights, inference.log_likelihood(self.codes[self.gibbs_rows])))
+            log_lik += _weighted_sum(row_weights, inference.log_likelihood(self.codes[gibbs_rows]))
         codes = np.asfortranarray(np.concatenate(parts).astype(self._dtype))
         return EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights)), log_lik
+
+    def _grouped(self, inference, plan):
+        """Enumerate each independent group of each row, then couple a row's groups.
+
+        The posterior of group :math:`g` of row :math:`n` is proportional to the product
+        of the factors (families) with a cell in :math:`g`; other groups' cells do not
+        appear in them. The row's groups are then *coupled* on :math:`[0, 1]`: each
+        group's completions are laid end to end by cumulative posterior, and every
+        interval between consecutive breakpoints (over all groups of the row) becomes one
+        completed row whose weight is the interval's length. Every group's marginal, hence
+        every expected family count of this structure, is exact, with
+        :math:`\\sum_g |g| - G + 1` rows instead of :math:`\\prod_g |g|`.
+
+        Returns (completed rows, their weights, log p(x_o) of each exact row).
+        """
+        pair_row, pair_mask, counts = plan["pair_row"], plan["pair_mask"], plan["counts"]
+        n_pairs = pair_row.size
+        owner = np.repeat(np.arange(n_pairs), counts)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        completed = _enumerate(plan["pseudo"], pair_mask, owner, starts, inference.cardinalities)
+        log_factor = np.zeros(owner.size)
+        touch = plan["touch"]
+        for node in range(touch.shape[1]):
+            rows = np.flatnonzero(touch[owner, node])
+            if rows.size:
+                log_factor[rows] += inference.family_log_factor(completed[rows], node)
+        posterior, log_z = _normalise_segments(log_factor, owner, starts)
+        row_weights = self.weights[plan["exact_rows"]]
+        # log p(x_o) = fully observed families + sum over groups of log Z_g
+        row_codes = self.codes[plan["exact_rows"]]
+        filled = np.where(row_codes < 0, 0, row_codes)
+        log_marginal = np.zeros(row_codes.shape[0])
+        for node in range(touch.shape[1]):
+            rows = np.flatnonzero(plan["observed_family"][:, node])
+            if rows.size:
+                log_marginal[rows] += inference.family_log_factor(filled[rows], node)
+        log_marginal += np.bincount(pair_row, weights=log_z, minlength=log_marginal.size)
+        if plan["n_groups"].max() == 1:  # one group per row: nothing to couple
+            return completed, row_weights[pair_row][owner] * posterior, log_marginal
+        # couple the groups of each row
+        cum = np.cumsum(posterior)
+        cum = cum - np.repeat(cum[starts] - posterior[starts], counts)
+        cum = np.clip(cum, 0.0, 1.0)
+        cum[starts + counts - 1] = 1.0
+        completion_row = pair_row[owner]
+        order = np.lexsort((cum, completion_row))
+        ends, seg_row = cum[order], completion_row[order]
+        first = np.ones(ends.size, dtype=bool)
+        first[1:] = seg_row[1:] != seg_row[:-1]
+        begins = np.where(first, 0.0, np.concatenate([[0.0], ends[:-1]]))
+        keep = ends > begins
+        seg_row, begins, lengths = seg_row[keep], begins[keep], (ends - begins)[keep]
+        middle = begins + lengths / 2
+        n_groups = plan["n_groups"][seg_row]
+        seg_rep = np.repeat(np.arange(seg_row.size), n_groups)
+        local = np.arange(seg_rep.size) - np.repeat(np.cumsum(n_groups) - n_groups, n_groups)
+        pair = plan["row_first_pair"][seg_row][seg_rep] + local
+        keys = np.maximum.accumulate(owner + cum)  # sorted despite rounding
+        chosen = np.searchsorted(keys, pair + middle[seg_rep], side="right")
+        chosen = np.clip(chosen, starts[pair], starts[pair] + counts[pair] - 1)
+        out = row_codes[seg_row]
+        hit_rep, hit_col = np.nonzero(pair_mask[pair])
+        out[seg_rep[hit_rep], hit_col] = completed[chosen[hit_rep], hit_col]
+        return out, row_weights[seg_row] * lengths, log_marginal
 
     def m_step(self, data, parents):
         return [estimate_cpt(data.codes, data.cardinalities, child, list(pa), method=self.method,

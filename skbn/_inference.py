@@ -113,12 +113,16 @@ class VariableElimination:
     def complete_log_joint(self, codes):
         """sum_i log theta[x_i | x_pa(i)] for complete rows (n, n_nodes) -> (n,)."""
         out = np.zeros(codes.shape[0])
-        for i, pa in enumerate(self.parent_idx):
-            family = pa + (i,)
-            log_cpt = self._log_cpts[i]
-            flat = np.ravel_multi_index(tuple(codes[:, f] for f in family), log_cpt.shape)
-            out += log_cpt.ravel()[flat]
+        for i in range(len(self.parent_idx)):
+            out += self.family_log_factor(codes, i)
         return out
+
+    def family_log_factor(self, codes, node):
+        """``log theta[x_node | x_pa(node)]`` of every complete row (n,)."""
+        family = self.parent_idx[node] + (node,)
+        log_cpt = self._log_cpts[node]
+        flat = np.ravel_multi_index(tuple(codes[:, f] for f in family), log_cpt.shape)
+        return log_cpt.ravel()[flat]
 
     def marginalise_rows(self, codes, observed, rows_mask, keep):
         """Marginalise the rows of ``rows_mask``: yield ``(rows, values, log_scale)`` blocks.

@@ -161,7 +161,7 @@ def test_latent_class_model_recovers_cpts_up_to_permutation():
     truth = latent_class_network(seed=3)
     X = truth.sample(20000, random_state=4).drop(columns="Z")
     edges = [("H", f"x{i}") for i in range(6)]
-    model = FixedStructure(edges=edges, latent={"H": 3}, missing="em", n_init=3,
+    model = FixedStructure(edges=edges, latent={"H": 3}, missing="em", n_init=2,
                            em_max_iter=300, random_state=0).fit(X)
     learned = model.network_
     assert learned.nodes[-1] == "H" and learned.states["H"] == [0, 1, 2]

@@ -228,11 +228,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Parameter EM (:func:`skbn._em.fit_em`) runs on the structure that
         ``_learn_structure`` returns. Structural EM (Friedman 1997), for learners with
         ``_structural_em``: start from the empty graph with EM parameters (``n_init``
-        initialisations), then repeat -- E-step under the current network (expected
-        completions as weighted rows), structure search on them starting from the current
-        graph, M-step for the new graph on the same expected counts -- until the search
-        returns the graph it started from or after ``em_max_iter`` searches; finally
-        parameter EM to convergence on the last graph.
+        initialisations), then repeat -- E-step under the current network (every joint
+        completion of a row as a weighted row, so that any candidate family's expected
+        counts are right), structure search on them starting from the current graph,
+        M-step for the new graph on the same expected counts -- until the search returns
+        the graph it started from or after ``em_max_iter`` searches; finally parameter EM
+        to convergence on the last graph.
         """
         from skbn import _em
 
@@ -257,20 +258,21 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             traces = [trace]
         else:
             edges = []
-            cpts, trace, completed = _em.fit_em(codes, data.cardinalities, data.names,
-                                                parents_of(edges), latent, **fit, **settings)
+            cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
+                                        latent, **fit, **settings)
             traces = [trace]
             em = _em.ParameterEM(codes, data.cardinalities, data.names, rng=rng, **settings)
-            for _ in range(self.em_max_iter):
+            for search in range(self.em_max_iter):
+                completed, log_lik = em.e_step(
+                    _em.VariableElimination(cpts, parents_of(edges), data.cardinalities), joint=True)
+                if search:  # the first network's objective ends the first trace
+                    traces.append([log_lik + em.log_prior(cpts)])
                 start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
                 new_edges = sorted(self._learn_structure(completed, start=start))
                 if new_edges == edges:
                     break
                 edges = new_edges
                 cpts = em.m_step(completed, parents_of(edges))
-                completed, log_lik = em.e_step(
-                    _em.VariableElimination(cpts, parents_of(edges), data.cardinalities))
-                traces.append([log_lik + em.log_prior(cpts)])
             cpts, trace, _ = em.run(parents_of(edges), cpts, self.em_max_iter, self.em_tol)
             traces.append(trace[1:])
         self.em_trace_ = np.concatenate([np.asarray(t, dtype=float) for t in traces])

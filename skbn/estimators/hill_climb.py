@@ -129,8 +129,8 @@ class HillClimbStructure(_BaseStructureLearner):
         Number of moves taken, over all searches and restarts.
     em_trace_ : ndarray
         With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
-        for "bayes") of the starting network's EM, then after every structure search,
-        then of the final parameter EM.
+        for "bayes") along the starting (empty-graph) network's EM, then of the network
+        each later structure search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
     trace_ : ndarray of shape (n_steps,)
