@@ -178,7 +178,8 @@ def _infer_states(name, column):
 def _nan_message(name):
     return (
         f"Input X contains NaN in column {name!r}; fitting assumes complete data. "
-        "Impute or drop incomplete rows (missing values are supported at score time)."
+        "Impute or drop incomplete rows, or use missing='em' / 'complete_case' on a learner "
+        "that accepts them (missing values are supported at score time)."
     )
 
 
@@ -217,7 +218,7 @@ def _user_states(categories, names, j, name):
     return list(categories[j])
 
 
-def encode_fit(X, categories="auto"):
+def encode_fit(X, categories="auto", *, allow_missing=False):
     """Encode training data.
 
     Parameters
@@ -225,6 +226,9 @@ def encode_fit(X, categories="auto"):
     X : DataFrame or array-like of shape (n_samples, n_features)
     categories : "auto", list of sequences (one per column), or dict column -> sequence
         Declared states; "auto" takes pandas categories, else the sorted observed values.
+    allow_missing : bool, default=False
+        Keep missing cells (NaN/None) as code ``-1`` (the codes are then signed int16)
+        instead of refusing them; a column with no observed value is still refused.
 
     Returns
     -------
@@ -244,19 +248,23 @@ def encode_fit(X, categories="auto"):
         declared = None
         if not (isinstance(categories, str) and categories == "auto"):
             declared = _user_states(categories, names, j, name)
-        observed = _infer_states(name, column if isinstance(column, pd.Series) else pd.Series(column))
+        series = column if isinstance(column, pd.Series) else pd.Series(column)
+        if allow_missing and len(series) and series.isna().all():
+            raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
+        observed = _infer_states(name, series.dropna() if allow_missing else series)
         if declared is None:
             states.append(observed)
             continue
         if len(set(map(repr, declared))) != len(declared):
             raise ValueError(f"categories for column {name!r} contain duplicates.")
         states.append(declared)
-    codes = _encode(names, columns, states, allow_missing=False, allow_unknown=False)
+    codes = _encode(names, columns, states, allow_missing=allow_missing, allow_unknown=False)
     cardinalities = np.array([len(s) for s in states], dtype=np.int64)
     if np.any(cardinalities == 0):
         raise ValueError("Every variable needs at least one state.")
+    dtype = np.int16 if allow_missing and (codes < 0).any() else _code_dtype(cardinalities)
     return EncodedData(
-        codes=np.asfortranarray(codes.astype(_code_dtype(cardinalities))),
+        codes=np.asfortranarray(codes.astype(dtype)),
         cardinalities=cardinalities,
         names=tuple(names),
     ), states

@@ -112,14 +112,14 @@ def test_missing_log_likelihood_matches_brute_force(name):
     assert got[0] == 0.0
 
 
-STRATEGIES = {"per_pattern": 0.0, "batched": 1e9}  # skbn.network._COST_PATTERN_NODE
+STRATEGIES = {"per_pattern": 0.0, "batched": 1e9}  # skbn._inference._COST_PATTERN_NODE
 
 
 @pytest.mark.parametrize("strategy", list(STRATEGIES))
 @pytest.mark.parametrize("name", list(NETWORKS))
 def test_many_missingness_patterns_both_strategies(name, strategy, monkeypatch):
     """Random 20-30% missing cells: nearly every row has its own pattern."""
-    import skbn.network as network_module
+    import skbn._inference as network_module
 
     monkeypatch.setattr(network_module, "_COST_PATTERN_NODE", STRATEGIES[strategy])
     net = NETWORKS[name]()
@@ -142,7 +142,7 @@ def test_many_missingness_patterns_both_strategies(name, strategy, monkeypatch):
 
 
 def test_batched_strategy_matches_per_pattern_on_larger_network(monkeypatch):
-    import skbn.network as network_module
+    import skbn._inference as network_module
 
     net = random_network(seed=5, n_nodes=14)
     codes = with_missing(codes_of(net, net.sample(300, random_state=3)), 0.25, seed=4)

@@ -1,11 +1,13 @@
 """The shared estimator shape: encode once, learn a DAG, fit CPTs, score by likelihood."""
 
+import warnings
 from dataclasses import replace
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, DensityMixin
+from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._data import (
@@ -33,6 +35,16 @@ from skbn.utils._sklearn_compat import (
 
 #: Name of the target node when ``fit(X, y)`` gets a ``y`` without a name.
 DEFAULT_TARGET_NAME = "y"
+
+#: Parameters of the learners that accept incomplete data (see ``docs/missing.md``).
+_MISSING_CONSTRAINTS = {
+    "missing": [StrOptions({"error", "em", "complete_case", "available_case"})],
+    "latent": [None, dict],
+    "e_step": [StrOptions({"exact", "gibbs"})],
+    "n_init": [Interval(Integral, 1, None, closed="left")],
+    "em_max_iter": [Interval(Integral, 0, None, closed="left")],
+    "em_tol": [Interval(Real, 0, None, closed="left")],
+}
 
 #: Plug-in parameters whose string aliases ``set_params`` turns into objects on demand.
 _PLUGIN_RESOLVERS = {"scorer": resolve_scorer, "ci_test": resolve_ci_test}
@@ -69,7 +81,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         sample size ``parameter_ess``, or maximum likelihood.
     parameter_ess : float, default=1.0
         Equivalent sample size of the CPT prior.
+
+    Learners that accept incomplete data (``_missing_modes`` lists their modes) also take
+    ``missing``, ``latent``, ``e_step``, ``n_init``, ``em_max_iter`` and ``em_tol``; see
+    ``docs/missing.md`` and :mod:`skbn._em`.
     """
+
+    #: Values of ``missing`` the learner supports ("error" = refuse NaN, the default).
+    _missing_modes = ("error",)
+    #: Whether ``missing="em"`` runs structural EM (the structure is re-learned from the
+    #: expected completions) rather than parameter EM on the learned structure.
+    _structural_em = False
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
@@ -131,12 +153,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        missing = self._missing_mode()
         if is_chunked(X):  # out of core: weighted distinct rows of the chunks
             data, states = encode_chunks(self, X, y, sample_weight, self.categories)
         else:
             _as_columns(X)  # shape and type errors first, worded as scikit-learn's
             validate_data(self, X, skip_check_array=True, reset=True)
-            data, states = encode_fit(X, self.categories)
+            data, states = encode_fit(X, self.categories, allow_missing=missing != "error")
             data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         n_features = data.n_variables
         target_index = None
@@ -159,10 +182,111 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if target_index is not None:
             self.classes_ = np.asarray(states[target_index])
 
-        edges = self._learn_structure(data)
-        self.network_ = self._fit_network(data, states, edges)
+        for name, n_states in self._latent_states(data.names).items():
+            data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
+            states = states + [list(range(n_states))]
+        if missing == "complete_case":
+            data = _complete_cases(data)
+
+        if missing == "em":
+            edges, self.network_ = self._fit_em(data, states)
+        else:
+            edges = self._learn_structure(data)
+            self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
         return self
+
+    # ------------------------------------------------------------ incomplete data
+    def _missing_mode(self):
+        """The ``missing`` mode; refuses one the learner has no meaning for."""
+        mode = getattr(self, "missing", "error")
+        if mode not in self._missing_modes:
+            meaning = {
+                "em": "EM needs a likelihood-based learner (FixedStructure, HillClimbStructure)",
+                "complete_case": "drop the incomplete rows before fitting instead",
+                "available_case": "test-wise deletion is a mode of CI-test learners",
+            }[mode]
+            raise ValueError(
+                f"missing={mode!r} is not supported by {type(self).__name__} (supported: "
+                f"{list(self._missing_modes)}); {meaning}."
+            )
+        latent = getattr(self, "latent", None)
+        if latent and mode != "em":
+            raise ValueError(
+                f"latent={latent!r} needs missing='em' (a hidden variable is never observed), "
+                f"got missing={mode!r}."
+            )
+        return mode
+
+    def _latent_states(self, names):
+        """``latent`` as {name: number of states}, refusing collisions and < 2 states."""
+        latent = getattr(self, "latent", None) or {}
+        for name, n_states in latent.items():
+            if name in names:
+                raise ValueError(f"latent variable {name!r} collides with a column of X; rename it.")
+            if not isinstance(n_states, (int, np.integer)) or isinstance(n_states, bool) or n_states < 2:
+                raise ValueError(
+                    f"latent variable {name!r} needs an integer number of states >= 2, got {n_states!r}."
+                )
+        return {name: int(k) for name, k in latent.items()}
+
+    def _fit_em(self, data, states):
+        """``missing="em"``: parameter EM on the learned structure, or structural EM.
+
+        Parameter EM (:func:`skbn._em.fit_em`) runs on the structure that
+        ``_learn_structure`` returns. Structural EM (Friedman 1997), for learners with
+        ``_structural_em``: start from the empty graph with EM parameters (``n_init``
+        initialisations), then repeat -- E-step under the current network (every joint
+        completion of a row as a weighted row, so that any candidate family's expected
+        counts are right), structure search on them starting from the current graph,
+        M-step for the new graph on the same expected counts -- until the search returns
+        the graph it started from or after ``em_max_iter`` searches; finally parameter EM
+        to convergence on the last graph.
+        """
+        from skbn import _em
+
+        rng = check_random_state(getattr(self, "random_state", None))
+        codes = np.asarray(data.codes, dtype=np.int64)
+        latent_names = self._latent_states(())
+        latent = [name in latent_names for name in data.names]
+        settings = dict(weights=data.weights, method=self.parameter_estimator,
+                        ess=self.parameter_ess, e_step=self.e_step)
+        fit = dict(n_init=self.n_init, max_iter=self.em_max_iter, tol=self.em_tol, rng=rng)
+
+        def parents_of(edges):
+            parents = [[] for _ in range(data.n_variables)]
+            for parent, child in edges:
+                parents[child].append(parent)
+            return [tuple(sorted(pa)) for pa in parents]
+
+        if not self._structural_em:
+            edges = self._learn_structure(data)
+            cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
+                                        latent, **fit, **settings)
+            traces = [trace]
+        else:
+            edges = []
+            cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
+                                        latent, **fit, **settings)
+            traces = [trace]
+            em = _em.ParameterEM(codes, data.cardinalities, data.names, rng=rng, **settings)
+            for search in range(self.em_max_iter):
+                completed, log_lik = em.e_step(
+                    _em.VariableElimination(cpts, parents_of(edges), data.cardinalities), joint=True)
+                if search:  # the first network's objective ends the first trace
+                    traces.append([log_lik + em.log_prior(cpts)])
+                start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
+                new_edges = sorted(self._learn_structure(completed, start=start))
+                if new_edges == edges:
+                    break
+                edges = new_edges
+                cpts = em.m_step(completed, parents_of(edges))
+            cpts, trace, _ = em.run(parents_of(edges), cpts, self.em_max_iter, self.em_tol)
+            traces.append(trace[1:])
+        self.em_trace_ = np.concatenate([np.asarray(t, dtype=float) for t in traces])
+        self.em_n_iter_ = len(self.em_trace_) - 1
+        cpts = {data.names[i]: cpt for i, cpt in enumerate(cpts)}
+        return edges, _make_network(data.names, states, parents_of(edges), cpts)
 
     def _learn_structure(self, data):
         raise NotImplementedError
@@ -178,11 +302,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             )
             for child, pa in enumerate(parents)
         }
-        return DiscreteBayesianNetwork(
-            states={name: list(s) for name, s in zip(data.names, states)},
-            parents={data.names[c]: [data.names[p] for p in sorted(pa)] for c, pa in enumerate(parents)},
-            cpts=cpts,
-        )
+        return _make_network(data.names, states, parents, cpts)
 
     # --------------------------------------------------------------- scoring
     def _encode(self, X, y=None):
@@ -191,7 +311,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         nodes = self.network_.nodes
         states = [self.network_.states[n] for n in nodes]
         fitted_with_y = self._target_index is not None and self.target is None
-        x_nodes = nodes[:-1] if fitted_with_y else nodes
+        x_nodes = nodes[: self.n_features_in_]  # then the target fitted through y, latent nodes
         target_name = None if self.target is None else nodes[self._target_index]
         if isinstance(X, pd.DataFrame) and target_name is not None and list(X.columns) == [
             c for c in self.feature_names_in_ if c != target_name
@@ -206,14 +326,14 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         codes = encode_transform(
             X, x_nodes, states[: len(x_nodes)], handle_unknown=self.handle_unknown
         )
-        if fitted_with_y:
-            target_codes = np.full((codes.shape[0], 1), -1, dtype=np.int64)
-            if y is not None:
-                target_codes[:, 0] = encode_transform(
-                    pd.DataFrame({0: np.asarray(y).reshape(-1)}), [0], [states[-1]],
+        if len(nodes) > len(x_nodes):
+            unobserved = np.full((codes.shape[0], len(nodes) - len(x_nodes)), -1, dtype=np.int64)
+            if fitted_with_y and y is not None:
+                unobserved[:, 0] = encode_transform(
+                    pd.DataFrame({0: np.asarray(y).reshape(-1)}), [0], [states[len(x_nodes)]],
                     handle_unknown=self.handle_unknown,
                 )[:, 0]
-            codes = np.hstack([codes, target_codes])
+            codes = np.hstack([codes, unobserved])
         return codes
 
     def score_samples(self, X):
@@ -270,5 +390,34 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
 def _append_column(data, column_codes, cardinality, name):
     cardinalities = np.append(data.cardinalities, cardinality)
-    codes = np.column_stack([data.codes, column_codes]).astype(_code_dtype(cardinalities))
+    signed = data.codes.dtype.kind == "i" or np.min(column_codes, initial=0) < 0
+    codes = np.column_stack([data.codes, column_codes])
+    codes = codes.astype(np.int16 if signed else _code_dtype(cardinalities))
     return EncodedData(np.asfortranarray(codes), cardinalities, data.names + (name,), data.weights)
+
+
+def _make_network(names, states, parents, cpts):
+    """The fitted network: ``parents[i]`` are column positions, ``cpts`` by name."""
+    return DiscreteBayesianNetwork(
+        states={name: list(s) for name, s in zip(names, states)},
+        parents={names[c]: [names[p] for p in sorted(pa)] for c, pa in enumerate(parents)},
+        cpts=cpts,
+    )
+
+
+def _complete_cases(data):
+    """``missing="complete_case"``: the rows without a missing cell, with a warning."""
+    if data.codes.dtype.kind != "i":
+        return data
+    keep = ~(data.codes < 0).any(axis=1)
+    n_dropped = int(data.n_samples - keep.sum())
+    if n_dropped == data.n_samples:
+        raise ValueError("missing='complete_case': every row of X has a missing cell; nothing is left to fit.")
+    if n_dropped:
+        warnings.warn(
+            f"missing='complete_case': dropped {n_dropped} of {data.n_samples} rows with missing cells.",
+            UserWarning,
+        )
+    codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
+    weights = None if data.weights is None else data.weights[keep]
+    return EncodedData(codes, data.cardinalities, data.names, weights)

@@ -1,6 +1,6 @@
 """Parameter learning for a given structure."""
 
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _edge_positions
 from skbn.graph import is_acyclic
 
 
@@ -13,7 +13,27 @@ class FixedStructure(_BaseStructureLearner):
     Parameters
     ----------
     edges : sequence of (parent, child), default=()
-        Column labels (or integer positions) of the DAG's edges.
+        Column labels (or integer positions) of the DAG's edges; they may name ``latent``
+        variables.
+    missing : {"error", "complete_case", "em"}, default="error"
+        Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
+        warning giving their number); or estimate the CPTs by EM (``docs/missing.md``).
+    latent : dict or None, default=None
+        Hidden variables ``{name: n_states}`` (needs ``missing="em"``): nodes never observed,
+        with states ``0 .. n_states - 1`` identified only up to a permutation.
+    e_step : {"exact", "gibbs"}, default="exact"
+        Expected completions enumerated exactly (Gibbs sampling beyond
+        :data:`skbn._em.MAX_COMPLETIONS` completions of a row), or Gibbs-sampled for every
+        row (stochastic EM).
+    n_init : int, default=1
+        EM runs: the first from the available-case estimates, the others from random
+        (Dirichlet) CPTs; the highest final objective wins.
+    em_max_iter : int, default=100
+        Largest number of EM iterations (M-steps) of one run.
+    em_tol : float, default=1e-6
+        EM stops when the objective changes by at most ``em_tol`` times its magnitude.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the random initialisations and the Gibbs draws.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
         See :class:`skbn.estimators._base._BaseStructureLearner`.
 
@@ -21,6 +41,13 @@ class FixedStructure(_BaseStructureLearner):
     ----------
     edges_ : list of (parent, child)
     network_ : DiscreteBayesianNetwork
+        Latent variables come after the columns of ``X`` (and a target fitted through ``y``).
+    em_trace_ : ndarray of shape (em_n_iter_ + 1,)
+        With ``missing="em"``: the EM objective (observed-data log-likelihood for
+        ``parameter_estimator="mle"``, log-posterior for ``"bayes"``) after every M-step
+        of the winning run, the initial parameters first.
+    em_n_iter_ : int
+        Number of EM iterations of the winning run.
 
     Examples
     --------
@@ -34,8 +61,11 @@ class FixedStructure(_BaseStructureLearner):
 
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
+        **_MISSING_CONSTRAINTS,
         "edges": [list, tuple],
+        "random_state": ["random_state"],
     }
+    _missing_modes = ("error", "complete_case", "em")
 
     def __init__(
         self,
@@ -46,8 +76,22 @@ class FixedStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        missing="error",
+        latent=None,
+        e_step="exact",
+        n_init=1,
+        em_max_iter=100,
+        em_tol=1e-6,
+        random_state=None,
     ):
         self.edges = edges
+        self.missing = missing
+        self.latent = latent
+        self.e_step = e_step
+        self.n_init = n_init
+        self.em_max_iter = em_max_iter
+        self.em_tol = em_tol
+        self.random_state = random_state
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from skbn import _memetic, _search
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval, StrOptions
@@ -118,6 +118,23 @@ class HillClimbStructure(_BaseStructureLearner):
         Seeds restarts, annealing and first-improvement.
     verbose : int, default=0
         Print the score after every move.
+    missing : {"error", "complete_case", "em"}, default="error"
+        Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
+        warning giving their number); or structural EM (Friedman 1997): alternate expected
+        completions under the current network and a search on them from the current graph
+        (``docs/missing.md``).
+    latent : dict or None, default=None
+        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
+        structural EM like any node; states identified only up to a permutation.
+    e_step : {"exact", "gibbs"}, default="exact"
+        See :class:`skbn.estimators.FixedStructure`.
+    n_init : int, default=1
+        EM initialisations of the starting (empty-graph) network.
+    em_max_iter : int, default=100
+        Largest number of structure searches of structural EM, and of EM iterations of
+        the final parameter EM.
+    em_tol : float, default=1e-6
+        Relative tolerance of the final parameter EM.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
         See :class:`skbn.estimators._base._BaseStructureLearner`.
 
@@ -131,6 +148,12 @@ class HillClimbStructure(_BaseStructureLearner):
         Score of the learned DAG.
     n_iter_ : int
         Number of moves taken, over all searches and restarts.
+    em_trace_ : ndarray
+        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
+        for "bayes") along the starting (empty-graph) network's EM, then of the network
+        each later structure search starts from, then along the final parameter EM.
+    em_n_iter_ : int
+        ``len(em_trace_) - 1``.
     trace_ : ndarray of shape (n_steps,)
         Score after every move: the start, then every move of the first search, then for
         each restart the perturbed graph's score and every move of that restart (memetic
@@ -191,7 +214,10 @@ class HillClimbStructure(_BaseStructureLearner):
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        **_MISSING_CONSTRAINTS,
     }
+    _missing_modes = ("error", "complete_case", "em")
+    _structural_em = True
 
     def __init__(
         self,
@@ -220,7 +246,19 @@ class HillClimbStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        missing="error",
+        latent=None,
+        e_step="exact",
+        n_init=1,
+        em_max_iter=100,
+        em_tol=1e-6,
     ):
+        self.missing = missing
+        self.latent = latent
+        self.e_step = e_step
+        self.n_init = n_init
+        self.em_max_iter = em_max_iter
+        self.em_tol = em_tol
         self.scorer = scorer
         self.max_indegree = max_indegree
         self.start = start
@@ -247,19 +285,21 @@ class HillClimbStructure(_BaseStructureLearner):
         self.parameter_ess = parameter_ess
 
     # ------------------------------------------------------------ constraints
-    def _constraints(self, data):
-        """Required and forbidden edge matrices, in-degree bound and start DAG."""
+    def _constraints(self, data, start=None):
+        """Required and forbidden edge matrices, in-degree bound and start DAG (``start``
+        replaces the ``start`` parameter, as structural EM does)."""
         knowledge = parse_knowledge(
             data.names, white_list=self.white_list, black_list=self.black_list, tiers=self.tiers,
-            max_indegree=self.max_indegree, start=self.start,
+            max_indegree=self.max_indegree, start=self.start if start is None else start,
         )
         return knowledge.required, knowledge.forbidden, knowledge.max_indegree, knowledge.initial_graph()
 
     # ------------------------------------------------------------------ search
-    def _learn_structure(self, data):
+    def _learn_structure(self, data, start=None):
+        """The search; ``start`` (edges by name) replaces the ``start`` parameter (structural EM)."""
         self.scorer_ = resolve_scorer(self.scorer)
         check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
-        required, forbidden, max_indegree, start = self._constraints(data)
+        required, forbidden, max_indegree, start = self._constraints(data, start)
         rng = check_random_state(self.random_state)
         budget = _search.Budget(self.max_time, self.max_evaluations)
         engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree)

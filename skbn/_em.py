@@ -1,0 +1,536 @@
+"""Learning from incomplete data: EM for the CPTs, structural EM, latent variables.
+
+The design is *complete the data in expectation*. Under the current network
+:math:`(G, \\theta)`, every incomplete row :math:`n` with observed cells :math:`x_o` and
+missing cells :math:`x_m` is replaced by all its completions :math:`(x_o, x_m)`, each a row
+of weight
+
+.. math::
+
+    w_n \\, p(x_m \\mid x_o; \\theta)
+    = w_n \\frac{\\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i}}
+               {\\sum_{x_m'} \\prod_i \\theta_{x_i \\mid \\mathrm{pa}_i}},
+
+(:func:`expected_completions`). The weighted counts of the completed data are then exactly
+the expected sufficient statistics :math:`E[N_{ijk} \\mid x_o, \\theta]` of the E-step, so
+the M-step is the ordinary CPT estimate on weighted rows, and every learner runs unchanged
+on them (structural EM). A completion's probability is a product of CPT entries, so the
+posterior over a row's completions is the row's complete-data joint (one vectorised table
+look-up per completion, :meth:`skbn._inference.VariableElimination.complete_log_joint`)
+normalised by its sum, which is also the row's marginal likelihood :math:`p(x_o)`.
+
+A row with more than :data:`MAX_COMPLETIONS` completions (many missing cells, or a latent
+variable with many states) is completed by Gibbs sampling instead
+(:class:`GibbsCompleter`): ``GIBBS_SAMPLES`` draws of weight ``w_n / GIBBS_SAMPLES``.
+``e_step="gibbs"`` completes every incomplete row that way (stochastic EM).
+
+References
+----------
+.. [1] A. P. Dempster, N. M. Laird and D. B. Rubin (1977), "Maximum likelihood from
+   incomplete data via the EM algorithm", JRSS B 39(1).
+.. [2] S. L. Lauritzen (1995), "The EM algorithm for graphical association models with
+   missing data", Computational Statistics & Data Analysis 19.
+.. [3] N. Friedman (1997), "Learning belief networks in the presence of missing values and
+   hidden variables", ICML; (1998) "The Bayesian structural EM algorithm", UAI.
+.. [4] D. Koller and N. Friedman (2009), *Probabilistic Graphical Models*, ch. 19.
+"""
+
+import numpy as np
+
+from skbn._data import EncodedData, _code_dtype
+from skbn._inference import VariableElimination
+from skbn.parameters import estimate_cpt
+
+__all__ = ["MAX_COMPLETIONS", "GIBBS_SAMPLES", "expected_completions", "GibbsCompleter", "ParameterEM"]
+
+#: Largest number of completions of one row enumerated exactly by the E-step; rows with
+#: more are completed by Gibbs sampling.
+MAX_COMPLETIONS = 512
+#: Gibbs sweeps kept per E-step (each gives every sampled row one completion of weight
+#: ``w / GIBBS_SAMPLES``) and sweeps discarded before them.
+GIBBS_SAMPLES = 10
+GIBBS_BURN_IN = 3
+
+
+def _n_completions(codes, cardinalities):
+    """Number of completions ``prod_{i missing} r_i`` of every row (float, may be huge)."""
+    missing = codes < 0
+    return np.prod(np.where(missing, cardinalities.astype(np.float64), 1.0), axis=1)
+
+
+def expected_completions(inference, codes, rows, n_completions):
+    """Enumerate every completion of ``codes[rows]`` with its posterior probability.
+
+    Parameters
+    ----------
+    inference : VariableElimination
+    codes : int64 ndarray (n_samples, n_nodes), ``-1`` = missing
+    rows : int ndarray, the rows to expand (each with at most ``MAX_COMPLETIONS``)
+    n_completions : int ndarray, ``prod r`` over each of those rows' missing cells
+
+    Returns
+    -------
+    completed : int64 ndarray (sum n_completions, n_nodes)
+        The completions, row by row; within a row the missing cells run through their
+        configurations in mixed radix, last missing column fastest.
+    owner : int ndarray (sum n_completions,), the index into ``rows`` of each completion
+    posterior : float ndarray (sum n_completions,), ``p(x_m | x_o)``; uniform over the
+        completions of a row whose evidence has probability 0.
+    log_marginal : float ndarray (len(rows),), ``log p(x_o)`` of each row
+    """
+    block = codes[rows]
+    counts = n_completions.astype(np.int64)
+    owner = np.repeat(np.arange(len(rows)), counts)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    completed = _enumerate(block, block < 0, owner, starts, inference.cardinalities)
+    posterior, log_marginal = _normalise_segments(
+        inference.complete_log_joint(completed), owner, starts)
+    return completed, owner, posterior, log_marginal
+
+
+def _enumerate(block, missing, owner, starts, cardinalities):
+    """Row ``owner[t]`` of ``block`` with its ``missing`` cells set to the configuration
+    number ``t - starts[owner[t]]`` (mixed radix, last missing column fastest)."""
+    local = np.arange(owner.size) - starts[owner]
+    radix = np.where(missing, cardinalities, 1)
+    stride = np.ones_like(radix)
+    stride[:, :-1] = np.cumprod(radix[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    completed = block[owner]
+    for j in np.flatnonzero(missing.any(axis=0)):
+        fill = missing[owner, j]
+        completed[fill, j] = (local[fill] // stride[owner[fill], j]) % cardinalities[j]
+    return completed
+
+
+def _normalise_segments(log_values, owner, starts):
+    """Per segment (``owner`` sorted, segments beginning at ``starts``): probabilities
+    ``exp(v - logsumexp(v))`` (uniform where every value is ``-inf``) and the logsumexp."""
+    if owner.size == 0:
+        return np.zeros(0), np.zeros(len(starts))
+    peak = np.maximum.reduceat(log_values, starts)
+    finite = np.isfinite(peak)
+    with np.errstate(invalid="ignore"):
+        shifted = np.exp(log_values - np.where(finite, peak, 0.0)[owner])
+    shifted[~finite[owner]] = 1.0  # impossible evidence: uniform over the completions
+    total = np.add.reduceat(shifted, starts)
+    with np.errstate(divide="ignore"):
+        log_total = np.where(finite, peak + np.log(total), -np.inf)
+    return shifted / total[owner], log_total
+
+
+def _missing_groups(missing, parent_idx):
+    """Groups of the missing nodes of one pattern that are independent given the observed
+    cells: connected components of the graph joining two missing nodes when one family
+    (a node and its parents) contains both. Returns sorted tuples, by first member."""
+    root = list(range(len(missing)))
+
+    def find(u):
+        while root[u] != u:
+            root[u] = root[root[u]]
+            u = root[u]
+        return u
+
+    for node, pa in enumerate(parent_idx):
+        members = [v for v in (*pa, node) if missing[v]]
+        for v in members[1:]:
+            a, b = find(members[0]), find(v)
+            if a != b:
+                root[max(a, b)] = min(a, b)
+    groups = {}
+    for v in np.flatnonzero(missing):
+        groups.setdefault(find(int(v)), []).append(int(v))
+    return [tuple(g) for _, g in sorted(groups.items())]
+
+
+class GibbsCompleter:
+    """Gibbs sampler over the missing cells of some rows, its chain kept across E-steps.
+
+    One sweep visits the nodes in topological order and redraws, for every row where node
+    :math:`v` is missing, :math:`x_v` from its full conditional
+
+    .. math::
+
+        p(x_v \\mid x_{-v}) \\propto \\theta_{x_v \\mid \\mathrm{pa}_v}
+        \\prod_{c \\in \\mathrm{ch}(v)} \\theta_{x_c \\mid \\mathrm{pa}_c},
+
+    vectorised over the rows. The chain starts from a forward sample of the network
+    clamped to the observed cells, and continues from its last state at the next E-step,
+    so a few burn-in sweeps suffice after the first.
+    """
+
+    def __init__(self, codes, rows, rng):
+        self.rows = rows
+        self.missing = codes[rows] < 0
+        self.state = codes[rows].copy()
+        self.rng = rng
+        self._started = False
+
+    def _families_of(self, inference):
+        n = len(inference.cardinalities)
+        children = [[] for _ in range(n)]
+        for child, pa in enumerate(inference.parent_idx):
+            for p in pa:
+                children[p].append(child)
+        return [[v] + children[v] for v in range(n)]
+
+    def _lookup(self, inference, node, state):
+        pa = inference.parent_idx[node]
+        log_cpt = inference._log_cpts[node]
+        index = tuple(state[:, p] for p in pa) + (state[:, node],)
+        return log_cpt[index]
+
+    def _start(self, inference, order):
+        for v in order:  # forward sampling, observed cells clamped
+            rows = np.flatnonzero(self.missing[:, v])
+            if rows.size == 0:
+                continue
+            sub = self.state[rows]
+            pa = inference.parent_idx[v]
+            probs = np.broadcast_to(inference.cpts[v][tuple(sub[:, p] for p in pa)],
+                                    (rows.size, int(inference.cardinalities[v])))
+            self.state[rows, v] = _draw(probs, self.rng)
+        self._started = True
+
+    def sweep(self, inference, order, families):
+        for v in order:
+            rows = np.flatnonzero(self.missing[:, v])
+            if rows.size == 0:
+                continue
+            sub = self.state[rows]
+            r = int(inference.cardinalities[v])
+            log_p = np.empty((rows.size, r))
+            for k in range(r):
+                sub[:, v] = k
+                log_p[:, k] = sum(self._lookup(inference, f, sub) for f in families[v])
+            peak = log_p.max(axis=1, keepdims=True)
+            with np.errstate(invalid="ignore"):
+                p = np.exp(log_p - np.where(np.isfinite(peak), peak, 0.0))
+            p[~np.isfinite(peak[:, 0])] = 1.0
+            self.state[rows, v] = _draw(p / p.sum(axis=1, keepdims=True), self.rng)
+
+    def complete(self, inference, order):
+        """``GIBBS_SAMPLES`` completions per row after burn-in: (completed, owner, weight)."""
+        families = self._families_of(inference)
+        if not self._started:
+            self._start(inference, order)
+        for _ in range(GIBBS_BURN_IN):
+            self.sweep(inference, order, families)
+        draws = []
+        for _ in range(GIBBS_SAMPLES):
+            self.sweep(inference, order, families)
+            draws.append(self.state.copy())
+        completed = np.concatenate(draws)
+        owner = np.tile(np.arange(len(self.rows)), GIBBS_SAMPLES)
+        return completed, owner, np.full(owner.size, 1.0 / GIBBS_SAMPLES)
+
+
+def _draw(probs, rng):
+    """One inverse-CDF draw per row of (n, r) probabilities."""
+    cum = np.cumsum(probs, axis=1)
+    u = rng.random_sample(probs.shape[0]) * cum[:, -1]
+    return np.minimum((u[:, None] >= cum).sum(axis=1), probs.shape[1] - 1)
+
+
+class ParameterEM:
+    """EM for the CPTs of a fixed DAG on data with missing cells (codes ``-1``).
+
+    E-step: expected completions (exact enumeration, Gibbs beyond ``MAX_COMPLETIONS`` or
+    for every row with ``e_step="gibbs"``). M-step: :func:`skbn.parameters.estimate_cpt` on
+    the weighted completed rows -- maximum likelihood (``method="mle"``) or the posterior
+    mean under the BDeu-style Dirichlet prior (``method="bayes"``), which is the MAP
+    estimate under the prior with every hyperparameter raised by one, so EM with it is
+    MAP-EM.
+
+    Traced objective (``trace`` after :meth:`run`): the observed-data log-likelihood
+    :math:`\\ell(\\theta) = \\sum_n w_n \\log p(x_o^{(n)}; \\theta)` for ``"mle"``, never
+    decreasing with the exact E-step; for ``"bayes"`` the log-posterior (up to a constant)
+    :math:`\\ell(\\theta) + \\sum_{ijk} \\alpha_{ijk} \\log \\theta_{ijk}` with
+    :math:`\\alpha_{ijk} = \\mathrm{ess} / (q_i r_i)`, never decreasing likewise.
+
+    Parameters
+    ----------
+    codes : int64 ndarray (n_samples, n_nodes), ``-1`` = missing (latent columns all ``-1``)
+    cardinalities : int ndarray (n_nodes,)
+    names : sequence, column names of the completed data
+    weights : float ndarray (n_samples,) or None
+    method, ess : CPT estimator, as :func:`skbn.parameters.estimate_cpt`
+    e_step : {"exact", "gibbs"}
+    rng : numpy RandomState (Gibbs draws and random initialisations)
+    """
+
+    def __init__(self, codes, cardinalities, names, weights, method, ess, e_step, rng):
+        self.codes = codes
+        self.names = tuple(names)
+        self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
+        self.weights = np.ones(codes.shape[0]) if weights is None else np.asarray(weights, float)
+        self.method = method
+        self.ess = ess
+        self.e_step_kind = e_step
+        self.rng = rng
+        missing = codes < 0
+        self.complete_rows = np.flatnonzero(~missing.any(axis=1))
+        self.incomplete_rows = np.flatnonzero(missing.any(axis=1))
+        self._plans = {}
+        self._dtype = _code_dtype(self.cardinalities)
+
+    def reset_chain(self):
+        """Forget the Gibbs chains (a new EM run starts its own)."""
+        for plan in self._plans.values():
+            plan["gibbs"] = None
+
+    # ------------------------------------------------------------------ plans
+    def _plan(self, parent_idx, joint):
+        """Which rows are enumerated and how, for one structure (cached).
+
+        ``joint=True``: every completion of a row (valid for any structure, for structure
+        search). ``joint=False``: the row's missing cells split into independent groups
+        (:func:`_missing_groups`), each enumerated on its own, then coupled (valid for the
+        families of this structure only, far fewer rows). Rows beyond
+        ``MAX_COMPLETIONS`` (for one group, or jointly) go to the Gibbs sampler.
+        """
+        key = (tuple(parent_idx), joint)
+        if key in self._plans:
+            return self._plans[key]
+        rows = self.incomplete_rows
+        missing = self.codes[rows] < 0
+        plan = {"gibbs": None}
+        if rows.size == 0:
+            plan["exact_rows"] = plan["gibbs_rows"] = rows
+            self._plans[key] = plan
+            return plan
+        if joint:
+            n_completions = _n_completions(self.codes[rows], self.cardinalities)
+            exact = n_completions <= MAX_COMPLETIONS
+        else:
+            patterns, inverse = np.unique(missing, axis=0, return_inverse=True)
+            inverse = inverse.ravel()
+            groups = [_missing_groups(pattern, parent_idx) for pattern in patterns]
+            group_masks = np.zeros((sum(map(len, groups)), missing.shape[1]), dtype=bool)
+            first_group = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
+            for pattern, pattern_groups in enumerate(groups):
+                for k, group in enumerate(pattern_groups):
+                    group_masks[first_group[pattern] + k, list(group)] = True
+            group_counts = np.prod(np.where(group_masks, self.cardinalities.astype(float), 1.0), axis=1)
+            largest = np.maximum.reduceat(group_counts, first_group[:-1])
+            exact = largest[inverse] <= MAX_COMPLETIONS
+        if self.e_step_kind == "gibbs":
+            exact[:] = False
+        plan["exact_rows"] = rows[exact]
+        plan["gibbs_rows"] = rows[~exact]
+        if joint:
+            plan["counts"] = n_completions[exact].astype(np.int64)
+        else:
+            row_pattern = inverse[exact]
+            n_groups = np.diff(first_group)[row_pattern]
+            pair_row = np.repeat(np.arange(row_pattern.size), n_groups)
+            row_first_pair = np.concatenate([[0], np.cumsum(n_groups)[:-1]])
+            local = np.arange(pair_row.size) - row_first_pair[pair_row]
+            pair_group = first_group[row_pattern][pair_row] + local
+            pair_mask = group_masks[pair_group]
+            row_codes = self.codes[plan["exact_rows"]]
+            fill = (row_codes < 0)[pair_row] & ~pair_mask  # other groups' cells: any value
+            plan["pseudo"] = np.where(fill, 0, row_codes[pair_row])
+            plan["pair_row"], plan["pair_mask"] = pair_row, pair_mask
+            plan["row_first_pair"], plan["n_groups"] = row_first_pair, n_groups
+            plan["counts"] = group_counts[pair_group].astype(np.int64)
+            families = [(*pa, node) for node, pa in enumerate(parent_idx)]
+            plan["touch"] = np.column_stack(  # family f has a cell in the pair's group
+                [pair_mask[:, list(f)].any(axis=1) for f in families])
+            plan["observed_family"] = np.column_stack(
+                [(row_codes[:, list(f)] >= 0).all(axis=1) for f in families])
+        self._plans[key] = plan
+        return plan
+
+    # ------------------------------------------------------------------ pieces
+    def initial_cpts(self, parents, latent, random):
+        """Available-case CPTs (``random=False``; families touching a latent node drawn at
+        random) or Dirichlet(1)-random CPTs (``random=True``)."""
+        cpts = []
+        for child, pa in enumerate(parents):
+            shape = tuple(int(self.cardinalities[c]) for c in (*pa, child))
+            if random or latent[child] or any(latent[p] for p in pa):
+                cpts.append(self.rng.dirichlet(np.ones(shape[-1]), size=shape[:-1]).reshape(shape))
+                continue
+            family = list(pa) + [child]
+            rows = np.flatnonzero((self.codes[:, family] >= 0).all(axis=1))
+            cpts.append(estimate_cpt(self.codes[rows], self.cardinalities, child, list(pa),
+                                     method=self.method, ess=self.ess, weights=self.weights[rows]))
+        return cpts
+
+    def e_step(self, inference, joint=False):
+        """Expected completions under ``inference``'s network.
+
+        Returns ``(data, log_likelihood)``: the completed rows as a weighted
+        :class:`EncodedData` (complete rows first, then the enumerated completions, then
+        the Gibbs ones) and the observed-data log-likelihood :math:`\\ell(\\theta)`.
+        With ``joint=False`` the rows are right for the families of ``inference``'s
+        structure only (see :meth:`_plan`); ``joint=True`` gives rows right for any
+        family (structure search).
+        """
+        plan = self._plan(inference.parent_idx, joint)
+        parts = [self.codes[self.complete_rows]]
+        weights = [self.weights[self.complete_rows]]
+        log_lik = _weighted_sum(self.weights[self.complete_rows],
+                                inference.complete_log_joint(self.codes[self.complete_rows]))
+        exact_rows = plan["exact_rows"]
+        if exact_rows.size:
+            row_weights = self.weights[exact_rows]
+            if joint:
+                completed, owner, posterior, log_marginal = expected_completions(
+                    inference, self.codes, exact_rows, plan["counts"])
+                keep = posterior > 0
+                completed, completion_weights = completed[keep], (row_weights[owner] * posterior)[keep]
+            else:
+                completed, completion_weights, log_marginal = self._grouped(inference, plan)
+            parts.append(completed)
+            weights.append(completion_weights)
+            log_lik += _weighted_sum(row_weights, log_marginal)
+        gibbs_rows = plan["gibbs_rows"]
+        if gibbs_rows.size:
+            if plan["gibbs"] is None:
+                plan["gibbs"] = GibbsCompleter(self.codes, gibbs_rows, self.rng)
+            order = _topological(inference.parent_idx)
+            completed, owner, share = plan["gibbs"].complete(inference, order)
+            row_weights = self.weights[gibbs_rows]
+            parts.append(completed)
+            weights.append(row_weights[owner] * share)
+            log_lik += _weighted_sum(row_weights, inference.log_likelihood(self.codes[gibbs_rows]))
+        codes = np.asfortranarray(np.concatenate(parts).astype(self._dtype))
+        return EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights)), log_lik
+
+    def _grouped(self, inference, plan):
+        """Enumerate each independent group of each row, then couple a row's groups.
+
+        The posterior of group :math:`g` of row :math:`n` is proportional to the product
+        of the factors (families) with a cell in :math:`g`; other groups' cells do not
+        appear in them. The row's groups are then *coupled* on :math:`[0, 1]`: each
+        group's completions are laid end to end by cumulative posterior, and every
+        interval between consecutive breakpoints (over all groups of the row) becomes one
+        completed row whose weight is the interval's length. Every group's marginal, hence
+        every expected family count of this structure, is exact, with
+        :math:`\\sum_g |g| - G + 1` rows instead of :math:`\\prod_g |g|`.
+
+        Returns (completed rows, their weights, log p(x_o) of each exact row).
+        """
+        pair_row, pair_mask, counts = plan["pair_row"], plan["pair_mask"], plan["counts"]
+        n_pairs = pair_row.size
+        owner = np.repeat(np.arange(n_pairs), counts)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        completed = _enumerate(plan["pseudo"], pair_mask, owner, starts, inference.cardinalities)
+        log_factor = np.zeros(owner.size)
+        touch = plan["touch"]
+        for node in range(touch.shape[1]):
+            rows = np.flatnonzero(touch[owner, node])
+            if rows.size:
+                log_factor[rows] += inference.family_log_factor(completed[rows], node)
+        posterior, log_z = _normalise_segments(log_factor, owner, starts)
+        row_weights = self.weights[plan["exact_rows"]]
+        # log p(x_o) = fully observed families + sum over groups of log Z_g
+        row_codes = self.codes[plan["exact_rows"]]
+        filled = np.where(row_codes < 0, 0, row_codes)
+        log_marginal = np.zeros(row_codes.shape[0])
+        for node in range(touch.shape[1]):
+            rows = np.flatnonzero(plan["observed_family"][:, node])
+            if rows.size:
+                log_marginal[rows] += inference.family_log_factor(filled[rows], node)
+        log_marginal += np.bincount(pair_row, weights=log_z, minlength=log_marginal.size)
+        if plan["n_groups"].max() == 1:  # one group per row: nothing to couple
+            return completed, row_weights[pair_row][owner] * posterior, log_marginal
+        # couple the groups of each row
+        cum = np.cumsum(posterior)
+        cum = cum - np.repeat(cum[starts] - posterior[starts], counts)
+        cum = np.clip(cum, 0.0, 1.0)
+        cum[starts + counts - 1] = 1.0
+        completion_row = pair_row[owner]
+        order = np.lexsort((cum, completion_row))
+        ends, seg_row = cum[order], completion_row[order]
+        first = np.ones(ends.size, dtype=bool)
+        first[1:] = seg_row[1:] != seg_row[:-1]
+        begins = np.where(first, 0.0, np.concatenate([[0.0], ends[:-1]]))
+        keep = ends > begins
+        seg_row, begins, lengths = seg_row[keep], begins[keep], (ends - begins)[keep]
+        middle = begins + lengths / 2
+        n_groups = plan["n_groups"][seg_row]
+        seg_rep = np.repeat(np.arange(seg_row.size), n_groups)
+        local = np.arange(seg_rep.size) - np.repeat(np.cumsum(n_groups) - n_groups, n_groups)
+        pair = plan["row_first_pair"][seg_row][seg_rep] + local
+        keys = np.maximum.accumulate(owner + cum)  # sorted despite rounding
+        chosen = np.searchsorted(keys, pair + middle[seg_rep], side="right")
+        chosen = np.clip(chosen, starts[pair], starts[pair] + counts[pair] - 1)
+        out = row_codes[seg_row]
+        hit_rep, hit_col = np.nonzero(pair_mask[pair])
+        out[seg_rep[hit_rep], hit_col] = completed[chosen[hit_rep], hit_col]
+        return out, row_weights[seg_row] * lengths, log_marginal
+
+    def m_step(self, data, parents):
+        return [estimate_cpt(data.codes, data.cardinalities, child, list(pa), method=self.method,
+                             ess=self.ess, weights=data.weights)
+                for child, pa in enumerate(parents)]
+
+    def log_prior(self, cpts):
+        """:math:`\\sum_{ijk} \\alpha_{ijk} \\log \\theta_{ijk}` for ``"bayes"``, else 0."""
+        if self.method != "bayes":
+            return 0.0
+        total = 0.0
+        for cpt in cpts:
+            alpha = self.ess / cpt.size
+            with np.errstate(divide="ignore"):
+                total += alpha * float(np.sum(np.log(cpt)))
+        return total
+
+    # ------------------------------------------------------------------ loop
+    def run(self, parents, cpts, max_iter, tol):
+        """EM from ``cpts`` until the relative change of the objective is at most ``tol``
+        or ``max_iter`` M-steps. Returns ``(cpts, trace, data)``: ``trace[t]`` is the
+        objective of the parameters after ``t`` M-steps and ``data`` the expected
+        completions under the returned parameters."""
+        trace = []
+        for iteration in range(max_iter + 1):
+            inference = VariableElimination(cpts, parents, self.cardinalities)
+            data, log_lik = self.e_step(inference)
+            trace.append(log_lik + self.log_prior(cpts))
+            if iteration == max_iter or (
+                    iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
+                break
+            cpts = self.m_step(data, parents)
+        return cpts, np.asarray(trace), data
+
+
+def _weighted_sum(weights, values):
+    """``sum w * v`` with ``0 * -inf = 0`` (rows of weight 0 do not count)."""
+    active = weights > 0
+    return float(np.sum(weights[active] * values[active]))
+
+
+def _topological(parent_idx):
+    order, placed = [], [False] * len(parent_idx)
+    while len(order) < len(parent_idx):
+        for v, pa in enumerate(parent_idx):
+            if not placed[v] and all(placed[p] for p in pa):
+                placed[v] = True
+                order.append(v)
+    return order
+
+
+def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess, e_step,
+           n_init, max_iter, tol, rng):
+    """Parameter EM with ``n_init`` initialisations; the best final objective wins.
+
+    The first initialisation is the available-case estimate (random for families
+    touching a latent node), the others Dirichlet-random CPTs.
+
+    Returns
+    -------
+    cpts : list of ndarray, node order
+    trace : ndarray, objective per iteration of the winning run
+    data : EncodedData, expected completions under ``cpts``
+    """
+    em = ParameterEM(codes, cardinalities, names, weights, method, ess, e_step, rng)
+    best = None
+    for init in range(n_init):
+        em.reset_chain()
+        start = em.initial_cpts(parents, latent, random=init > 0)
+        cpts, trace, data = em.run(parents, start, max_iter, tol)
+        if best is None or trace[-1] > best[1][-1]:
+            best = (cpts, trace, data)
+    return best

@@ -1,0 +1,260 @@
+"""EM on incomplete data (skbn/_em.py): exact E-step, monotonicity, latent variables,
+Gibbs E-step, structural EM and the ``missing=`` modes of the learners."""
+
+import itertools
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from skbn._em import ParameterEM, expected_completions
+from skbn.datasets import asia_network
+from skbn.estimators import FixedStructure, HillClimbStructure
+from skbn.network import DiscreteBayesianNetwork
+
+from conftest import shared_network
+
+
+def codes_of(net, frame):
+    return np.column_stack([frame[v].cat.codes.to_numpy() for v in net.nodes]).astype(np.int64)
+
+
+def mcar(frame, rate, seed):
+    """Each cell missing independently with probability ``rate`` (object columns)."""
+    mask = np.random.default_rng(seed).random(frame.shape) < rate
+    return frame.astype(object).mask(mask)
+
+
+def small_network():
+    """a -> c <- b, c -> d with 2, 3, 2, 3 states."""
+    rng = np.random.default_rng(0)
+    return DiscreteBayesianNetwork(
+        states={"a": [0, 1], "b": [0, 1, 2], "c": [0, 1], "d": [0, 1, 2]},
+        parents={"c": ["a", "b"], "d": ["c"]},
+        cpts={"a": np.array([0.3, 0.7]), "b": np.array([0.2, 0.5, 0.3]),
+              "c": rng.dirichlet([1, 1], size=(2, 3)), "d": rng.dirichlet([1, 1, 1], size=2)})
+
+
+def brute_force_family_counts(net, codes, weights, child):
+    """sum_n w_n P(x_family | x_o^(n)) by enumerating every completion of every row."""
+    inf = net._inference
+    family = [*net._parent_idx[child], child]
+    expected = np.zeros([net.cardinalities[f] for f in family])
+    for row, w in zip(codes, weights):
+        miss = np.flatnonzero(row < 0)
+        acc, total = np.zeros_like(expected), 0.0
+        for combo in itertools.product(*[range(net.cardinalities[m]) for m in miss]):
+            full = row.copy()
+            full[miss] = combo
+            p = float(np.exp(inf.complete_log_joint(full[None])[0]))
+            acc[tuple(full[family])] += p
+            total += p
+        expected += w * acc / total
+    return expected
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_exact_e_step_equals_brute_force_expected_counts(weighted):
+    net = small_network()
+    codes = codes_of(net, net.sample(200, random_state=1))
+    rng = np.random.default_rng(2)
+    codes[rng.random(codes.shape) < 0.4] = -1
+    codes[0] = -1  # a row with nothing observed
+    weights = rng.uniform(0.5, 2.0, len(codes)) if weighted else np.ones(len(codes))
+    em = ParameterEM(codes, net.cardinalities, net.nodes, weights if weighted else None,
+                     "mle", 1.0, "exact", np.random.RandomState(0))
+    data, log_lik = em.e_step(net._inference)
+    assert log_lik == pytest.approx(float(weights @ net.log_likelihood_codes(codes)), rel=1e-12)
+    for child in range(len(net.nodes)):
+        family = [*net._parent_idx[child], child]
+        got = np.zeros([net.cardinalities[f] for f in family])
+        np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
+        np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child),
+                                   rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(data.weights.sum(), weights.sum())
+
+
+def test_expected_completions_enumerate_every_completion_once():
+    net = small_network()
+    codes = np.array([[-1, 2, -1, 0], [1, -1, -1, -1]])
+    counts = np.array([4.0, 18.0])
+    completed, owner, posterior, log_marginal = expected_completions(
+        net._inference, codes, np.arange(2), counts)
+    assert completed.shape == (22, 4) and (completed >= 0).all()
+    for n in range(2):
+        rows = completed[owner == n]
+        assert len({tuple(r) for r in rows}) == counts[n]
+        assert (rows[:, codes[n] >= 0] == codes[n][codes[n] >= 0]).all()
+        assert posterior[owner == n].sum() == pytest.approx(1.0)
+    np.testing.assert_allclose(log_marginal, net.log_likelihood_codes(codes), rtol=1e-12)
+
+
+@pytest.mark.parametrize("estimator", ["mle", "bayes"])
+def test_em_objective_never_decreases(estimator):
+    net = asia_network()
+    X = mcar(net.sample(1500, random_state=3), 0.3, seed=4)
+    model = FixedStructure(edges=net.edges, missing="em", parameter_estimator=estimator,
+                           em_tol=0.0, em_max_iter=15, n_init=2, random_state=0).fit(X)
+    trace = model.em_trace_
+    assert len(trace) == 16 and model.em_n_iter_ == 15
+    assert np.all(np.diff(trace) >= -1e-8 * np.abs(trace[1:]))
+    assert trace[-1] > trace[0]
+    if estimator == "mle":  # the traced objective is the observed-data log-likelihood
+        assert trace[-1] == pytest.approx(model.score_samples(X).sum(), rel=1e-10)
+
+
+def test_em_beats_available_case_and_complete_case_on_asia():
+    net = asia_network()
+    X = mcar(net.sample(3000, random_state=5), 0.3, seed=6)
+    test = net.sample(3000, random_state=7)
+    em = FixedStructure(edges=net.edges, missing="em", random_state=0).fit(X)
+    with pytest.warns(UserWarning, match=r"dropped \d+ of 3000 rows"):
+        cc = FixedStructure(edges=net.edges, missing="complete_case").fit(X)
+    assert em.score(test) > cc.score(test)
+
+
+def mean_family_kl(truth, network, complete):
+    """Mean over families of sum_j P(pa = j) KL(true row j || learned row j), P(pa = j)
+    being the frequency of parent configuration j in the complete sample."""
+    codes = codes_of(truth, complete)
+    kls = []
+    for i, node in enumerate(truth.nodes):
+        r = truth.cardinalities[i]
+        p = truth.cpts[node].reshape(-1, r)
+        axes = [network.parents[node].index(v) for v in truth.parents[node]]
+        q = network.cpts[node].transpose([*axes, len(axes)]).reshape(p.shape)
+        parents = list(truth._parent_idx[i])
+        shape = [truth.cardinalities[j] for j in parents]
+        config = np.ravel_multi_index(tuple(codes[:, j] for j in parents), shape) if parents else 0
+        freq = np.bincount(np.ravel(config), minlength=p.shape[0]) / len(codes) if parents else [1.0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            kl = np.sum(np.where(p > 0, p * np.log(p / q), 0.0), axis=1)
+        kls.append(float(np.dot(freq, kl)))
+    return float(np.mean(kls))
+
+
+def test_em_cpts_closer_to_truth_than_available_case_on_alarm():
+    truth = shared_network("alarm")
+    complete = truth.sample(3000, random_state=0)
+    X = mcar(complete, 0.1, seed=1)
+    common = dict(edges=truth.edges, missing="em", categories=dict(truth.states))
+    em = FixedStructure(**common, em_tol=1e-4).fit(X)
+    start = FixedStructure(**common, em_max_iter=0).fit(X)
+    assert start.em_n_iter_ == 0  # no M-step: the available-case estimate
+    assert mean_family_kl(truth, em.network_, complete) < 0.9 * mean_family_kl(
+        truth, start.network_, complete)
+
+
+def latent_class_network(seed):
+    rng = np.random.default_rng(seed)
+    states = {"Z": [0, 1, 2], **{f"x{i}": [0, 1, 2] for i in range(6)}}
+    cpts = {"Z": np.array([0.5, 0.3, 0.2])}
+    for i in range(6):
+        cpts[f"x{i}"] = rng.dirichlet([0.5, 0.5, 0.5], size=3)
+    return DiscreteBayesianNetwork(states, {f"x{i}": ["Z"] for i in range(6)}, cpts)
+
+
+def test_latent_class_model_recovers_cpts_up_to_permutation():
+    truth = latent_class_network(seed=3)
+    X = truth.sample(20000, random_state=4).drop(columns="Z")
+    edges = [("H", f"x{i}") for i in range(6)]
+    model = FixedStructure(edges=edges, latent={"H": 3}, missing="em", n_init=2,
+                           em_max_iter=300, random_state=0).fit(X)
+    learned = model.network_
+    assert learned.nodes[-1] == "H" and learned.states["H"] == [0, 1, 2]
+    best = min(itertools.permutations(range(3)), key=lambda perm: sum(
+        np.abs(learned.cpts[f"x{i}"][list(perm)] - truth.cpts[f"x{i}"]).sum() for i in range(6)))
+    np.testing.assert_allclose(learned.cpts["H"][list(best)], truth.cpts["Z"], atol=0.03)
+    for i in range(6):
+        np.testing.assert_allclose(learned.cpts[f"x{i}"][list(best)], truth.cpts[f"x{i}"],
+                                   atol=0.05)
+    # scoring marginalises the latent node; the fit is as good as the truth's
+    assert model.score(X) == pytest.approx(np.mean(truth.log_likelihood(X)), abs=0.01)
+
+
+def test_gibbs_e_step_reaches_exact_likelihood():
+    net = asia_network()
+    X = mcar(net.sample(2000, random_state=8), 0.3, seed=9)
+    common = dict(edges=net.edges, missing="em", parameter_estimator="mle", em_tol=1e-7)
+    exact = FixedStructure(**common).fit(X)
+    gibbs = FixedStructure(**common, e_step="gibbs", em_max_iter=30, random_state=0).fit(X)
+    again = FixedStructure(**common, e_step="gibbs", em_max_iter=30, random_state=0).fit(X)
+    np.testing.assert_array_equal(gibbs.em_trace_, again.em_trace_)  # random_state honoured
+    exact_ll, gibbs_ll = exact.score_samples(X).sum(), gibbs.score_samples(X).sum()
+    assert gibbs_ll <= exact_ll + 1e-6
+    assert gibbs_ll == pytest.approx(exact_ll, rel=2e-3)  # within 0.2 % of the exact EM
+
+
+def test_em_without_missing_cells_equals_complete_data_fit():
+    net = asia_network()
+    X = net.sample(500, random_state=10)
+    em = FixedStructure(edges=net.edges, missing="em").fit(X)
+    plain = FixedStructure(edges=net.edges).fit(X)
+    for node in net.nodes:
+        np.testing.assert_allclose(em.network_.cpts[node], plain.network_.cpts[node])
+
+
+def test_fitted_em_model_scores_predicts_clones_and_pickles():
+    net = asia_network()
+    X = mcar(net.sample(800, random_state=11), 0.2, seed=12)
+    model = FixedStructure(edges=net.edges + [("H", "asia")], latent={"H": 2}, missing="em",
+                           target="dysp", random_state=0).fit(X)
+    proba = model.predict_proba(X)
+    assert proba.shape == (800, 2) and np.allclose(proba.sum(axis=1), 1)
+    assert np.all(np.isfinite(model.score_samples(X)))
+    restored = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(restored.score_samples(X), model.score_samples(X))
+    assert clone(model).get_params() == model.get_params()
+    refit = clone(model).set_params(latent=None, edges=net.edges).fit(X)
+    assert "H" not in refit.network_.nodes  # refit resets everything
+
+
+def test_complete_case_warns_with_count_and_refuses_empty():
+    X = pd.DataFrame({"a": ["x", "y", None, "x"], "b": ["u", "v", "u", None]})
+    with pytest.warns(UserWarning, match="dropped 2 of 4 rows"):
+        FixedStructure(missing="complete_case").fit(X)
+    with pytest.raises(ValueError, match="every row of X has a missing cell"):
+        FixedStructure(missing="complete_case").fit(
+            pd.DataFrame({"a": ["x", None], "b": [None, "u"]}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        FixedStructure(missing="complete_case").fit(X.dropna())  # nothing dropped, no warning
+
+
+def test_bad_inputs_get_clear_errors():
+    X = pd.DataFrame({"a": ["x", "y", None, "x"], "b": [None, None, None, None]})
+    with pytest.raises(ValueError, match="Column 'b' has no observed value"):
+        FixedStructure(missing="em").fit(X)
+    X = pd.DataFrame({"a": ["x", "y", None, "x"], "b": ["u", "v", "u", "u"]})
+    with pytest.raises(ValueError, match="NaN in column 'a'.*missing='em'"):
+        FixedStructure().fit(X)
+    with pytest.raises(ValueError, match="latent variable 'a' collides with a column"):
+        FixedStructure(missing="em", latent={"a": 2}).fit(X)
+    with pytest.raises(ValueError, match="latent variable 'Z' needs an integer number of states >= 2"):
+        FixedStructure(missing="em", latent={"Z": 1}).fit(X)
+    with pytest.raises(ValueError, match="latent=.*needs missing='em'"):
+        FixedStructure(latent={"Z": 2}).fit(X)
+    with pytest.raises(ValueError, match="missing='available_case' is not supported by FixedStructure"):
+        FixedStructure(missing="available_case").fit(X)
+    with pytest.raises(ValueError, match="missing"):
+        HillClimbStructure(missing="impute").fit(X)
+
+
+def test_structural_em_beats_complete_case_hill_climbing_on_asia():
+    net = asia_network()
+    X = mcar(net.sample(5000, random_state=13), 0.2, seed=14)
+    truth = {frozenset(e) for e in net.edges}
+
+    def skeleton_errors(model):
+        return len({frozenset(e) for e in model.edges_} ^ truth)
+
+    sem = HillClimbStructure(missing="em", em_max_iter=5).fit(X)
+    with pytest.warns(UserWarning, match="dropped"):
+        cc = HillClimbStructure(missing="complete_case").fit(X)
+    assert skeleton_errors(sem) <= 3
+    assert np.all(np.isfinite(sem.em_trace_))
+    test = net.sample(5000, random_state=15)
+    assert sem.score(test) > cc.score(test)
