@@ -2,17 +2,20 @@
 
 from skbn._version import __version__
 from skbn.estimators import (
+    BootstrapStructure,
     ChowLiuTree,
     ExactStructure,
     FixedStructure,
     GESStructure,
     HillClimbStructure,
     K2Structure,
+    OrderMCMCStructure,
     PCStructure,
 )
 from skbn.network import DiscreteBayesianNetwork
 
 __all__ = [
+    "BootstrapStructure",
     "ChowLiuTree",
     "DiscreteBayesianNetwork",
     "ExactStructure",
@@ -20,6 +23,7 @@ __all__ = [
     "GESStructure",
     "HillClimbStructure",
     "K2Structure",
+    "OrderMCMCStructure",
     "PCStructure",
     "__version__",
 ]

@@ -1,0 +1,94 @@
+"""Order MCMC: agreement with the exact order-modular posterior, determinism, errors."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import shared_network
+from scipy.special import logsumexp
+
+from skbn.datasets import sample_asia
+from skbn.estimators import order_mcmc
+from skbn.estimators.order_mcmc import OrderMCMCStructure
+from skbn.posterior import edge_posteriors
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return sample_asia(1000, random_state=0)
+
+
+def test_edge_posteriors_agree_with_the_exact_dynamic_programme():
+    X = shared_network("sachs").sample(1000, random_state=0)  # 11 variables
+    exact = edge_posteriors(X, max_indegree=2)
+    model = OrderMCMCStructure(max_indegree=2, n_iter=40_000, burn_in=1000, thin=20,
+                               random_state=0).fit(X)
+    assert np.abs(model.edge_posterior_.to_numpy() - exact.to_numpy()).max() < 0.05
+    assert model.convergence_ < 0.1
+    assert model.trace_.shape == (2, 40_000)
+    assert model.chain_edge_posteriors_.shape == (2, 11, 11)
+
+
+def test_table_lookup_and_parent_set_scan_give_the_same_chain(asia, monkeypatch):
+    params = dict(max_indegree=2, n_iter=400, burn_in=100, thin=10, random_state=3)
+    fast = OrderMCMCStructure(**params).fit(asia)
+    monkeypatch.setattr(order_mcmc, "_TABLE_MAX_VARIABLES", 0)
+    scan = OrderMCMCStructure(**params).fit(asia)
+    np.testing.assert_allclose(fast.edge_posterior_, scan.edge_posterior_, atol=1e-12)
+    np.testing.assert_allclose(fast.trace_, scan.trace_, rtol=1e-12)
+    assert fast.dag_samples_ == scan.dag_samples_ and fast.edges_ == scan.edges_
+
+
+def test_same_result_for_any_n_jobs(asia):
+    params = dict(n_iter=300, burn_in=50, thin=10, n_chains=2, random_state=0)
+    one = OrderMCMCStructure(n_jobs=1, **params).fit(asia)
+    two = OrderMCMCStructure(n_jobs=2, **params).fit(asia)
+    np.testing.assert_array_equal(one.chain_edge_posteriors_, two.chain_edge_posteriors_)
+    assert one.dag_samples_ == two.dag_samples_ and one.edges_ == two.edges_
+
+
+def test_model_averaged_density_is_the_mean_over_sampled_dags(asia):
+    model = OrderMCMCStructure(n_iter=300, burn_in=50, thin=25, random_state=0).fit(asia)
+    assert len(model.dag_samples_) == 2 * 10
+    from skbn.estimators.fixed import FixedStructure
+
+    rows = asia.iloc[:20]
+    per_dag = [FixedStructure(edges=dag).fit(asia).score_samples(rows) for dag in model.dag_samples_]
+    expected = logsumexp(per_dag, axis=0) - np.log(len(per_dag))
+    np.testing.assert_allclose(model.score_samples(rows), expected, rtol=1e-10)
+    assert model.score(rows) == pytest.approx(expected.mean())
+    best = FixedStructure(edges=model.edges_).fit(asia)
+    np.testing.assert_allclose(model.network_.log_likelihood_codes(model._encode(rows)),
+                               best.score_samples(rows))
+
+
+def test_candidate_parents_restrict_the_posterior(asia):
+    skeleton = [("smoke", "lung"), ("smoke", "bronc"), ("bronc", "dysp")]
+    model = OrderMCMCStructure(candidate_parents=skeleton, n_iter=200, burn_in=50,
+                               random_state=0).fit(asia)
+    allowed = {(u, v) for u, v in skeleton} | {(v, u) for u, v in skeleton}
+    posterior = model.edge_posterior_
+    for u in posterior.index:
+        for v in posterior.columns:
+            if (u, v) not in allowed:
+                assert posterior.loc[u, v] == 0.0
+    assert posterior.loc["smoke", "lung"] + posterior.loc["lung", "smoke"] > 0.99
+
+
+@pytest.mark.parametrize("params, match", [
+    ({"max_indegree": 3, "max_parent_sets": 100}, "max_indegree=3"),
+    ({"n_iter": 0}, "n_iter"),
+    ({"burn_in": 500, "n_iter": 500}, "burn_in"),
+    ({"thin": 0}, "thin"),
+    ({"candidate_parents": [("smoke", "nope")]}, "candidate_parents"),
+])
+def test_bad_parameters(asia, params, match):
+    with pytest.raises(ValueError, match=match):
+        OrderMCMCStructure(**params).fit(asia)
+
+
+def test_refit_resets_everything(asia):
+    model = OrderMCMCStructure(n_iter=200, burn_in=50, random_state=0)
+    first = model.fit(asia).edge_posterior_.copy()
+    second = model.fit(asia.iloc[:, :4]).edge_posterior_
+    assert second.shape == (4, 4) and first.shape == (8, 8)
+    assert isinstance(second, pd.DataFrame)
