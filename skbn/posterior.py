@@ -18,6 +18,7 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import compress_ids, extend_ids
 from skbn._data import encode_fit
@@ -81,7 +82,7 @@ def count_parent_sets(n_variables, max_indegree, candidate_parents=None):
     return total
 
 
-def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None):
+def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n_jobs=None):
     r"""Local score of every family with at most ``max_indegree`` parents taken from each
     child's candidates (all other variables by default).
 
@@ -101,6 +102,10 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None):
     max_indegree : int or None
     candidate_parents : list of sequences of int or None
         ``candidate_parents[v]``: the variables allowed as parents of ``v``.
+    n_jobs : int or None
+        Workers (joblib) scoring contiguous blocks of depth-first subtrees (the sets whose
+        largest member is ``u``), balanced by their number of sets; the tables are
+        concatenated in depth-first order, so they are identical for any ``n_jobs``.
 
     Returns
     -------
@@ -111,13 +116,37 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None):
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     width = max(k, 1)
     rows, weights = _unique_rows(data.codes)
-    counter = _ChildrenCounter(rows, weights, data.cardinalities, scorer)
-    cards = [int(c) for c in data.cardinalities]
+    # the empty set, then the subtrees of {0}, {1}, ... in contiguous blocks balanced by size
+    sizes = [sum(math.comb(u, j) for j in range(k)) for u in range(p)]
+    n_blocks = max(1, min(effective_n_jobs(n_jobs), p))
+    bounds = np.searchsorted(np.cumsum(sizes), np.arange(1, n_blocks) * sum(sizes) / n_blocks)
+    blocks = [b.tolist() for b in np.split(np.arange(p), bounds)]
+    blocks = [[None]] + [b for b in blocks if b]
+    if n_blocks == 1:
+        parts = [_score_subtrees(rows, weights, data.cardinalities, scorer, allowed, k, width, b)
+                 for b in blocks]
+    else:
+        parts = Parallel(n_jobs=n_jobs)(
+            delayed(_score_subtrees)(rows, weights, data.cardinalities, scorer, allowed, k, width, b)
+            for b in blocks
+        )
+    parents = [np.concatenate([part[0][v] for part in parts]) for v in range(p)]
+    scores = [np.concatenate([part[1][v] for part in parts]) for v in range(p)]
+    return ParentSetScores(parents, scores, p)
+
+
+def _score_subtrees(rows, weights, cardinalities, scorer, allowed, max_indegree, width, tops):
+    """Depth-first scoring of the parent sets whose largest member is in ``tops`` (``None``
+    stands for the empty set alone); returns per child the set rows and their scores, in
+    depth-first order."""
+    p = len(cardinalities)
+    counter = _ChildrenCounter(rows, weights, cardinalities, scorer)
+    cards = [int(c) for c in cardinalities]
     found_sets = [[] for _ in range(p)]
     found_scores = [[] for _ in range(p)]
     everyone = np.arange(p)
 
-    def visit(members, ids, n_ids, q):
+    def visit(members, ids, n_ids, q, descend):
         takers = allowed[:, members].all(axis=1) if members else np.ones(p, dtype=bool)
         takers[members] = False
         live = everyone[takers]
@@ -128,18 +157,24 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None):
         for v, value in zip(live, values):
             found_sets[v].append(row)
             found_scores[v].append(float(value))
-        if len(members) >= k:
+        if not descend or len(members) >= max_indegree:
             return
-        for u in range(members[-1] if members else p):
-            new_ids, new_n = extend_ids(ids, n_ids, rows, data.cardinalities, u)
-            new_ids, new_n = compress_ids(new_ids, new_n)
-            visit(members + [u], new_ids, new_n, q * cards[u])
+        for u in range(members[-1]):
+            extend(members, ids, n_ids, q, u)
 
-    if p:
-        visit([], np.zeros(len(weights), dtype=np.int64), 1, 1)
-    parents = [np.asarray(s, dtype=np.int64).reshape(-1, width) for s in found_sets]
-    scores = [np.asarray(s, dtype=np.float64) for s in found_scores]
-    return ParentSetScores(parents, scores, p)
+    def extend(members, ids, n_ids, q, u):
+        new_ids, new_n = extend_ids(ids, n_ids, rows, cardinalities, u)
+        new_ids, new_n = compress_ids(new_ids, new_n)
+        visit(members + [u], new_ids, new_n, q * cards[u], True)
+
+    root = np.zeros(len(weights), dtype=np.int64)
+    for top in tops:
+        if top is None:
+            visit([], root, 1, 1, False)
+        elif max_indegree >= 1:
+            extend([], root, 1, 1, top)
+    return ([np.asarray(s, dtype=np.int64).reshape(-1, width) for s in found_sets],
+            [np.asarray(s, dtype=np.float64) for s in found_scores])
 
 
 def local_score_table(families):

@@ -92,3 +92,21 @@ def test_refit_resets_everything(asia):
     second = model.fit(asia.iloc[:, :4]).edge_posterior_
     assert second.shape == (4, 4) and first.shape == (8, 8)
     assert isinstance(second, pd.DataFrame)
+
+
+def test_bitmask_consistency_beyond_64_variables():
+    from skbn.estimators.order_mcmc import _OrderScorer
+
+    rng = np.random.default_rng(0)
+    p = 70
+    parents = [np.sort(rng.choice([u for u in range(p) if u != v], size=(30, 2)), axis=1) for v in range(p)]
+    for rows in parents:
+        rows[:5, 1] = -1  # some single-parent sets
+    scores = [rng.normal(size=30) for _ in range(p)]
+    order = rng.permutation(p)
+    scorer = _OrderScorer(parents, scores, order)
+    position = np.empty(p + 1, dtype=np.int64)
+    position[order], position[p] = np.arange(p), -1
+    for v in range(p):
+        members = np.where(parents[v] < 0, p, parents[v])
+        np.testing.assert_array_equal(scorer.consistent(v), position[members].max(axis=1) < position[v])

@@ -114,3 +114,12 @@ def test_bad_inputs():
         edge_posteriors(X, max_memory=10)
     with pytest.raises(ValueError, match="scorer"):
         edge_posteriors(X, scorer="nope")
+
+
+def test_parent_set_scores_identical_for_any_n_jobs(asia):
+    data, _ = encode_fit(asia)
+    one = parent_set_scores(data, BDeu(), 3, n_jobs=1)
+    two = parent_set_scores(data, BDeu(), 3, n_jobs=2)
+    for v in range(8):
+        np.testing.assert_array_equal(one.parents[v], two.parents[v])
+        np.testing.assert_array_equal(one.scores[v], two.scores[v])

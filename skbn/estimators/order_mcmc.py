@@ -31,61 +31,91 @@ __all__ = ["OrderMCMCStructure"]
 _TABLE_MAX_VARIABLES = 18
 
 
+_WORD = (1 << 64) - 1
+
+
+def _words(mask, n_words):
+    """A Python-int bitmask as ``n_words`` uint64 words (lowest bits first)."""
+    return np.array([(mask >> (64 * i)) & _WORD for i in range(n_words)], dtype=np.uint64)
+
+
+def _set_masks(rows, n_words):
+    """Bitmask words of parent sets given as padded member rows: shape (n_words, n_sets)."""
+    masks = np.zeros((n_words, len(rows)), dtype=np.uint64)
+    for w in range(n_words):
+        local = rows - 64 * w
+        inside = (rows >= 0) & (local >= 0) & (local < 64)
+        bits = np.left_shift(np.uint64(1), np.where(inside, local, 0).astype(np.uint64))
+        masks[w] = np.bitwise_or.reduce(np.where(inside, bits, np.uint64(0)), axis=1)
+    return masks
+
+
 class _OrderScorer:
     """Log score of a node order, :math:`\\sum_i \\log \\sum_{S \\prec i} \\exp s_i(S)`,
-    from the precomputed parent-set tables; one node's term at a time."""
+    one node's term at a time, by scanning the node's parent sets.
+
+    Parent sets are bitmasks in 64-bit words; ``prefix[i]`` is the bitmask of the first
+    ``i`` nodes of the order, so a set is consistent with the order when it has no bit
+    outside its child's prefix.
+    """
 
     def __init__(self, parents, scores, order):
         p = len(order)
-        # padding -1 -> p, whose position is -1: an empty slot never blocks a set
+        self.n_words = max(1, -(-p // 64))
+        # padding -1 -> p, a column of zeros in the edge counts
         self.members = [np.where(rows < 0, p, rows) for rows in parents]
+        self.masks = [_set_masks(rows, self.n_words) for rows in parents]
         self.scores = scores
-        self.position = np.full(p + 1, -1, dtype=np.int64)
+        self.position = np.empty(p, dtype=np.int64)
         self.position[order] = np.arange(p)
+        self.prefix = [0] * (p + 1)
+        self.accept(order, 0, p - 1)
+
+    def _consistent(self, node, predecessors):
+        outside = ~_words(predecessors, self.n_words)
+        masks = self.masks[node]
+        if self.n_words == 1:
+            return (masks[0] & outside[0]) == 0
+        return ~((masks & outside[:, None]) != 0).any(axis=0)
 
     def consistent(self, node):
         """Which parent sets of ``node`` lie among its predecessors."""
-        return self.position[self.members[node]].max(axis=1) < self.position[node]
+        return self._consistent(node, self.prefix[self.position[node]])
 
-    def term(self, node):
-        values = self.scores[node][self.consistent(node)]
+    def term(self, node, predecessors):
+        values = self.scores[node][self._consistent(node, predecessors)]
         top = values.max()
         return top + math.log(np.exp(values - top).sum())
 
     def block_terms(self, order, first, last):
         """Terms of the nodes at positions ``first..last`` of ``order``."""
-        return [self.term(v) for v in order[first:last + 1]]
+        mask, values = self.prefix[first], []
+        for v in order[first:last + 1]:
+            v = int(v)
+            values.append(self.term(v, mask))
+            mask |= 1 << v
+        return values
 
     def accept(self, order, first, last):
         """The order changed at positions ``first..last`` and the change was kept."""
+        mask = self.prefix[first]
+        for i in range(first, last + 1):
+            mask |= 1 << int(order[i])
+            self.prefix[i + 1] = mask
 
 
 class _TableOrderScorer(_OrderScorer):
     """The same order score by table look-up, for few variables: ``log_alpha[v][S]`` is
     :math:`\\log \\sum_{T \\subseteq S} \\exp s_v(T)` for every predecessor set ``S``
-    (the subset sums of :func:`skbn.posterior.edge_posteriors`), and the predecessor
-    bitmask of every position is kept up to date."""
+    (bit ``v`` squeezed out; the subset sums of :func:`skbn.posterior.edge_posteriors`)."""
 
     def __init__(self, parents, scores, order, log_alpha):
         super().__init__(parents, scores, order)
         self.log_alpha = log_alpha
-        self.prefix = [0] * (len(order) + 1)
-        self.accept(order, 0, len(order) - 1)
 
-    def block_terms(self, order, first, last):
-        mask, values = self.prefix[first], []
-        for v in order[first:last + 1]:
-            v = int(v)
-            low = (1 << v) - 1
-            values.append(self.log_alpha[v][(mask & low) | ((mask >> (v + 1)) << v)])
-            mask |= 1 << v
-        return values
-
-    def accept(self, order, first, last):
-        mask = self.prefix[first]
-        for i in range(first, last + 1):
-            mask |= 1 << int(order[i])
-            self.prefix[i + 1] = mask
+    def term(self, node, predecessors):
+        low = (1 << node) - 1
+        return self.log_alpha[node][(predecessors & low) | ((predecessors >> (node + 1)) << node)]
 
 
 def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, seed):
@@ -353,7 +383,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
                 f"max_parent_sets."
             )
         started = time.perf_counter()
-        families = parent_set_scores(data, self.scorer_, self.max_indegree, candidates)
+        families = parent_set_scores(data, self.scorer_, self.max_indegree, candidates, self.n_jobs)
         self.n_families_ = families.n_families
         if self.verbose:
             print(f"[OrderMCMCStructure] {self.n_families_} local scores in "
