@@ -115,7 +115,7 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     allowed = _allowed_matrix(p, candidate_parents)
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     width = max(k, 1)
-    rows, weights = _unique_rows(data.codes)
+    rows, weights = _distinct_rows(data)
     # the empty set, then the subtrees of {0}, {1}, ... in contiguous blocks balanced by size
     sizes = [sum(math.comb(u, j) for j in range(k)) for u in range(p)]
     n_blocks = max(1, min(effective_n_jobs(n_jobs), p))
@@ -135,12 +135,22 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     return ParentSetScores(parents, scores, p)
 
 
+def _distinct_rows(data):
+    """Distinct rows of the data and their total weights (multiplicities when unweighted)."""
+    if data.weights is None:
+        return _unique_rows(data.codes)
+    rows, inverse = np.unique(data.codes, axis=0, return_inverse=True)
+    return rows, np.bincount(inverse.reshape(-1), data.weights, minlength=len(rows))
+
+
 def _score_subtrees(rows, weights, cardinalities, scorer, allowed, max_indegree, width, tops):
     """Depth-first scoring of the parent sets whose largest member is in ``tops`` (``None``
     stands for the empty set alone); returns per child the set rows and their scores, in
     depth-first order."""
     p = len(cardinalities)
     counter = _ChildrenCounter(rows, weights, cardinalities, scorer)
+    if not np.all(weights == np.round(weights)):
+        counter.kind = None  # the fast kernels index tables by integer counts: use local_score
     cards = [int(c) for c in cardinalities]
     found_sets = [[] for _ in range(p)]
     found_scores = [[] for _ in range(p)]

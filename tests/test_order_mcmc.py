@@ -110,3 +110,21 @@ def test_bitmask_consistency_beyond_64_variables():
     for v in range(p):
         members = np.where(parents[v] < 0, p, parents[v])
         np.testing.assert_array_equal(scorer.consistent(v), position[members].max(axis=1) < position[v])
+
+
+def test_ancestor_posterior_counts_directed_paths_in_the_samples(asia):
+    from skbn.graph import has_directed_path
+
+    model = OrderMCMCStructure(n_iter=300, burn_in=50, thin=10, random_state=1).fit(asia)
+    nodes = list(asia.columns)
+    expected = np.zeros((8, 8))
+    for dag in model.dag_samples_:
+        for i, u in enumerate(nodes):
+            for j, v in enumerate(nodes):
+                expected[i, j] += i != j and has_directed_path(nodes, dag, u, v)
+    np.testing.assert_allclose(model.ancestor_posterior_.to_numpy(), expected / len(model.dag_samples_))
+    edge_frequency = np.zeros((8, 8))
+    for dag in model.dag_samples_:
+        for u, v in dag:
+            edge_frequency[nodes.index(u), nodes.index(v)] += 1 / len(model.dag_samples_)
+    assert np.all(model.ancestor_posterior_.to_numpy() >= edge_frequency - 1e-12)

@@ -123,3 +123,26 @@ def test_parent_set_scores_identical_for_any_n_jobs(asia):
     for v in range(8):
         np.testing.assert_array_equal(one.parents[v], two.parents[v])
         np.testing.assert_array_equal(one.scores[v], two.scores[v])
+
+
+def test_integer_row_weights_equal_repeated_rows(asia):
+    from skbn._data import EncodedData
+
+    data, _ = encode_fit(asia.iloc[:200])
+    repeats = np.random.default_rng(0).integers(0, 3, size=200)
+    weighted = EncodedData(data.codes, data.cardinalities, data.names, weights=repeats.astype(float))
+    copied = EncodedData(np.asfortranarray(np.repeat(data.codes, repeats, axis=0)), data.cardinalities,
+                         data.names)
+    for scorer in (BDeu(), K2Score()):
+        a = parent_set_scores(weighted, scorer, 2)
+        b = parent_set_scores(copied, scorer, 2)
+        for v in range(8):
+            np.testing.assert_allclose(a.scores[v], b.scores[v], rtol=1e-12)
+    halves = EncodedData(data.codes, data.cardinalities, data.names, weights=np.full(200, 0.5))
+    cache = FamilyScoreCache(data, BDeu())  # reference: the scorer on halved count tables
+    scores = parent_set_scores(halves, BDeu(), 1)
+    for row, value in zip(scores.parents[0], scores.scores[0]):
+        parents = [int(u) for u in row if u >= 0]
+        from skbn._counting import family_table
+        table = family_table(data.codes, data.cardinalities, 0, parents) * 0.5
+        assert value == pytest.approx(cache.score_table(table, 0, parents), rel=1e-10)

@@ -202,6 +202,21 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
     }
 
 
+def _ancestor_frequencies(dags, n_variables):
+    """Fraction of ``dags`` (lists of position pairs) with a directed path ``u -> ... -> v``:
+    each distinct DAG's reachability by repeated boolean squaring of ``I + A``."""
+    total = np.zeros((n_variables, n_variables))
+    for dag, count in Counter(dags).items():
+        reach = np.eye(n_variables, dtype=bool)
+        for u, v in dag:
+            reach[u, v] = True
+        for _ in range(max(n_variables - 1, 1).bit_length()):
+            reach = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
+        np.fill_diagonal(reach, False)
+        total += count * reach
+    return total / max(len(dags), 1)
+
+
 class OrderMCMCStructure(_BaseStructureLearner):
     r"""Bayesian model averaging over DAGs by MCMC over node orders (Friedman & Koller 2003).
 
@@ -281,6 +296,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
     acceptance_rate_ : ndarray of shape (n_chains,)
     dag_samples_ : list of list of (parent, child)
         One DAG per kept order, chain after chain.
+    ancestor_posterior_ : DataFrame of shape (n_nodes, n_nodes)
+        ``ancestor_posterior_.loc[u, v]`` = fraction of the sampled DAGs with a directed path
+        ``u -> ... -> v`` (a Monte Carlo estimate of the path feature's posterior).
     n_families_ : int
         Number of local scores computed.
     network_, scorer_, categories_, classes_, n_features_in_, feature_names_in_
@@ -416,6 +434,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
 
         self._sampled_dags = [tuple(sorted(dag(choice))) for c in chains for choice in c["samples"]]
         self.dag_samples_ = [[(names[u], names[v]) for u, v in edges] for edges in self._sampled_dags]
+        self.ancestor_posterior_ = pd.DataFrame(_ancestor_frequencies(self._sampled_dags, p),
+                                                index=names, columns=names)
         best = max(range(len(chains)), key=lambda i: (chains[i]["best_score"], -i))
         self.score_ = float(chains[best]["best_score"])
         if self.verbose:
@@ -430,6 +450,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
         cpts = {}
 
         def network(dag):
+            if data.weights is not None:  # weighted CPTs: the base class's estimator
+                return super(OrderMCMCStructure, self)._fit_network(data, states, list(dag))
             parents = [[] for _ in range(data.n_variables)]
             for u, v in dag:
                 parents[v].append(u)
