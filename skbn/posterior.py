@@ -276,14 +276,15 @@ def _edge_posterior_matrix(local, n_variables):
         weight = forward[before] + backward[before | (1 << v)]
         _superset_logsumexp(weight)
         weight += local[v]
+        # sum_T exp(weight) over all T is Z, so scaling by the largest term loses only
+        # terms below e^-745 of it, i.e. below 1e-300 of a posterior
+        top = float(np.max(weight))
+        scaled = np.exp(weight - top)
         for u in range(p):
             if u == v:
                 continue
             b = u if u < v else u - 1
-            with_u = weight.reshape(-1, 2, 1 << b)[:, 1, :]
-            top = np.max(with_u)
-            if np.isfinite(top):
-                posterior[u, v] = math.exp(top - log_z + math.log(np.sum(np.exp(with_u - top))))
+            posterior[u, v] = scaled.reshape(-1, 2, 1 << b)[:, 1, :].sum() * math.exp(top - log_z)
     return np.minimum(posterior, 1.0), log_z
 
 
