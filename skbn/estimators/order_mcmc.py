@@ -122,10 +122,13 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
     """One chain of order MCMC. Returns its trace, Rao-Blackwellised edge posterior, DAG
     samples (parent-set row per node), best DAG seen and acceptance rate.
 
-    Proposals: with probability 1/2 a transposition of two adjacent nodes (two terms
-    change), else a swap of two uniformly chosen nodes (every node between them changes);
-    both are symmetric, so the acceptance ratio is the ratio of order scores. All random
-    numbers are drawn up front from the chain's own seed.
+    Proposals, each with probability 1/3: a transposition of two adjacent nodes (two terms
+    change); a swap of two uniformly chosen nodes; a transposition of two adjacent blocks
+    (positions ``a < b`` as for a swap and a cut uniformly among the ``b - a`` places in
+    between: ``[a..m][m+1..b] -> [m+1..b][a..m]``, whose reverse move has the same
+    probability). In the last two every node between ``a`` and ``b`` changes its term. All
+    are symmetric, so the acceptance ratio is the ratio of order scores. All random numbers
+    are drawn up front from the chain's own seed.
     """
     rng = np.random.default_rng(seed)
     p = n_variables
@@ -144,31 +147,38 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
     best_score, best_choice = -np.inf, None
     accepted = 0
     if p > 1:
-        adjacent = rng.random(n_iter) < 0.5
+        kind = rng.integers(0, 3, n_iter)  # 0 adjacent, 1 swap of two nodes, 2 block move
+        adjacent = kind == 0
         first = np.where(adjacent, rng.integers(0, p - 1, n_iter), rng.integers(0, p, n_iter))
         second = rng.integers(0, p - 1, n_iter)
         second = np.where(adjacent, first + 1, second + (second >= first))
         low, high = np.minimum(first, second), np.maximum(first, second)
+        cut = low + (rng.random(n_iter) * (high - low)).astype(np.int64)  # last of block 1
         log_u = np.log(rng.random(n_iter))
     draws = rng.random((max(n_iter - burn_in, 0) // thin + 1, p))
     total = float(terms.sum())
     for it in range(n_iter):
         if p > 1:
             a, b = int(low[it]), int(high[it])
-            x, y = order[a], order[b]
-            order[a], order[b] = y, x
-            position[x], position[y] = b, a
-            affected = order[a:b + 1]
+            old = order[a:b + 1].copy()
+            if kind[it] == 2:
+                m = int(cut[it]) - a + 1
+                new = np.concatenate([old[m:], old[:m]])
+            else:
+                new = old.copy()
+                new[0], new[-1] = old[-1], old[0]
+            order[a:b + 1] = new
+            position[new] = np.arange(a, b + 1)
             new_terms = scorer.block_terms(order, a, b)
-            delta = math.fsum(new_terms) - math.fsum(terms[affected])
+            delta = math.fsum(new_terms) - math.fsum(terms[new])
             if delta >= 0 or log_u[it] < delta:
-                terms[affected] = new_terms
+                terms[new] = new_terms
                 scorer.accept(order, a, b)
                 total = float(terms.sum())
                 accepted += 1
             else:
-                order[a], order[b] = x, y
-                position[x], position[y] = a, b
+                order[a:b + 1] = old
+                position[old] = np.arange(a, b + 1)
         trace[it] = total
         if it >= burn_in and (it - burn_in) % thin == 0:
             u = draws[len(samples)]
@@ -232,9 +242,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
         \log P(D, \prec) = \sum_i \log \sum_{S \subseteq \{j \prec i\},\ |S| \le k}
         \exp s_i(S) + \text{const}.
 
-    A Metropolis-Hastings chain over orders proposes to swap two uniformly chosen nodes
-    (a symmetric proposal; only the nodes between them change their term) and accepts
-    with probability :math:`\min(1, P(D, \prec') / P(D, \prec))`. After ``burn_in``
+    A Metropolis-Hastings chain over orders proposes, with probability 1/3 each, to
+    transpose two adjacent nodes, to swap two uniformly chosen nodes, or to transpose two
+    adjacent blocks of nodes (all symmetric proposals; only the nodes between the two ends
+    change their term) and accepts with probability :math:`\min(1, P(D, \prec') / P(D, \prec))`. After ``burn_in``
     iterations, every ``thin``-th order is kept: its exact edge probabilities given the
     order (a Rao-Blackwellised estimate: per child, the posterior weight of the parent
     sets containing ``u``) are averaged into ``edge_posterior_``, and one DAG is drawn
