@@ -64,11 +64,12 @@ def check_sample_weight(sample_weight, n_samples):
     if sample_weight is None:
         return None
     try:
-        weights = np.array(sample_weight, dtype=np.float64).reshape(-1)
+        given = np.asarray(sample_weight, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError("sample_weight must be a 1-D array of non-negative numbers.") from None
-    if np.ndim(sample_weight) > 1 and np.shape(sample_weight)[1:] != (1,) * (np.ndim(sample_weight) - 1):
-        raise ValueError(f"sample_weight must be 1-D, got shape {np.shape(sample_weight)}.")
+    if given.ndim > 1 and given.shape[1:] != (1,) * (given.ndim - 1):
+        raise ValueError(f"sample_weight must be 1-D, got shape {given.shape}.")
+    weights = given.reshape(-1).copy()
     if weights.shape[0] != n_samples:
         raise ValueError(
             f"sample_weight has {weights.shape[0]} entries but X has {n_samples} rows; they must match."

@@ -9,13 +9,11 @@ toggled (added if absent, removed if present) and ``T[j, j]`` the current local 
 * reversing ``i -> j`` changes it by ``D[i, j] + D[j, i]``.
 
 A move changes one family (two for a reversal) and only those toggle columns are
-recomputed. A column is computed from one pass over the rows: with ``c`` the id of each
-row's configuration of ``(parents of j, x_j)``, one ``bincount`` over
-``c * sum(r) + offset_k + x_k`` for all variables ``k`` at once gives every candidate
-family table ``(pa_j + k, j)`` (the same trick as the one-hot Gram matrix of
-:func:`skbn._counting.pairwise_tables`, which gives all columns of the empty graph at
-once); removals are marginals of the current family table. The built-in scores are then
-evaluated for all candidates together. Columns are cached by ``(child, parent set)``.
+recomputed. A column is one pass of the counting engine over the rows
+(:meth:`skbn._counting.FamilyCounter.added_parent_tables`: every candidate family table
+``(pa_j + k, j)`` at once, or the one-hot Gram matrix for an empty parent set), scored in
+one batch by :meth:`skbn.scores.BaseScore.local_scores`; removals are marginals of the
+current family table. Columns are cached by ``(child, parent set)``.
 
 Nothing here depends on set or dict iteration order: candidates are flat indices over
 ``(parent, child, move)`` in row-major order.
@@ -25,10 +23,9 @@ import math
 from collections import deque
 
 import numpy as np
-from scipy.special import gammaln, xlogy
 
-from skbn._counting import compress_ids, config_ids, n_configurations, pairwise_tables
-from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
+from skbn._counting import FamilyCounter, n_configurations
+from skbn.scores import FamilyScoreCache
 
 #: A candidate must beat the incumbent by more than this relative margin; candidates within
 #: it of the best count as ties, won by the first in scan order.
@@ -38,59 +35,6 @@ ADD, REMOVE, REVERSE = 0, 1, 2
 MOVE_NAMES = ("add", "remove", "reverse")
 
 
-# ----------------------------------------------------------------------------- kernels
-def _segment_sum(per_column, offsets):
-    """Sum a (sum r,) vector over each variable's block of columns."""
-    return np.add.reduceat(per_column, offsets[:-1])
-
-
-def _nonzero_columns(matrix):
-    """Values and column indices of the non-zero entries of a 2-D array."""
-    flat = matrix.ravel()
-    where = np.flatnonzero(flat)
-    return flat[where], where % matrix.shape[1]
-
-
-def _vector_add_scores(scorer, G, q_parents, n_parents, r_child, cards, offsets, n_rows):
-    """Local scores of every family ``(parents + k) -> child`` from the stacked tables.
-
-    ``G[p, b, o_k + a]`` counts rows with parent configuration ``p``, child state ``b`` and
-    ``x_k = a``. Returns an array (n_variables,) or None when the scorer has no vectorised
-    kernel (exact built-in classes only, so a subclass's own formula is always honoured).
-    """
-    kind = type(scorer)
-    if kind not in (BDeu, K2Score, BIC, AIC, LogLikelihood):
-        return None
-    total = offsets[-1]
-    col_card = np.repeat(cards, cards).astype(np.float64)  # r_k of each column
-    flat = G.reshape(-1, total)
-    rows = G.sum(axis=1)  # (m, sum r): row sums of every candidate table
-    cell_vals, cell_cols = _nonzero_columns(flat)
-    row_vals, row_cols = _nonzero_columns(rows)
-    q = float(q_parents) * np.asarray(cards, dtype=np.float64)  # declared q of each candidate
-    if kind in (BDeu, K2Score):
-        if kind is BDeu:
-            a_row = scorer.ess / (float(q_parents) * col_card)
-            a_cell = a_row / r_child
-        else:
-            a_row = np.full(total, float(r_child))
-            a_cell = np.ones(total)
-        ac = a_cell[cell_cols]
-        ar = a_row[row_cols]
-        per_col = np.bincount(cell_cols, gammaln(ac + cell_vals) - gammaln(ac), minlength=total)
-        per_col -= np.bincount(row_cols, gammaln(ar + row_vals) - gammaln(ar), minlength=total)
-        scores = _segment_sum(per_col, offsets)
-    else:
-        per_col = np.bincount(cell_cols, xlogy(cell_vals, cell_vals), minlength=total)
-        per_col -= np.bincount(row_cols, xlogy(row_vals, row_vals), minlength=total)
-        scores = _segment_sum(per_col, offsets)
-        if kind is BIC and n_rows > 0:
-            scores = scores - 0.5 * math.log(n_rows) * (r_child - 1) * q
-        elif kind is AIC:
-            scores = scores - (r_child - 1) * q
-    return scores - scorer.edge_penalty * n_parents
-
-
 # ----------------------------------------------------------------------------- engine
 class FamilyColumns:
     """Local scores of a child's family with every other variable toggled in or out.
@@ -98,40 +42,19 @@ class FamilyColumns:
     ``toggle_column(child, parents)[k]`` is the local score of ``child`` with parent set
     ``parents`` plus ``k`` (minus ``k`` when ``k`` is a parent); entry ``child`` is the
     score of ``parents`` itself. One pass over the rows counts every candidate family
-    (see the module docstring). Columns are cached by ``(child, parents)``, family scores
-    in a :class:`~skbn.scores.FamilyScoreCache`. Used by hill climbing and by K2.
+    (:meth:`skbn._counting.FamilyCounter.added_parent_tables`) and the score evaluates them
+    in one batch (:meth:`skbn.scores.BaseScore.local_scores`). Columns are cached by
+    ``(child, parents)``, family scores in a :class:`~skbn.scores.FamilyScoreCache`. Used by
+    hill climbing and by K2.
     """
 
     def __init__(self, data, scorer):
-        self.data = data
         self.scorer = scorer
-        self.codes = data.codes
-        self.cards = np.asarray(data.cardinalities, dtype=np.int64)
+        self.counter = FamilyCounter(data)
+        self.cards = self.counter.cardinalities
         self.n, self.p = data.codes.shape
-        self.family_cache = FamilyScoreCache(data, scorer)
+        self.family_cache = FamilyScoreCache(data, scorer, self.counter)
         self.column_cache = {}
-        self._gram = None
-        self._shifted = None
-        self.offsets = np.concatenate([[0], np.cumsum(self.cards)]).astype(np.int64)
-
-    # ------------------------------------------------------------- counting
-    def _stacked_tables(self, child, parents):
-        """``G`` of shape (m, r_child, sum r) (see :func:`_vector_add_scores`)."""
-        r_child = int(self.cards[child])
-        total = int(self.offsets[-1])
-        if not parents:
-            if self._gram is None:
-                self._gram, _ = pairwise_tables(self.codes, self.cards)
-            block = self._gram[self.offsets[child]:self.offsets[child + 1]]
-            return block[None, :, :], 1
-        ids, m = config_ids(self.codes, self.cards, parents)
-        if m * r_child * total > max(4 * self.n * self.p, 1 << 16):
-            ids, m = compress_ids(ids, m)
-        if self._shifted is None:
-            self._shifted = np.ascontiguousarray(self.codes, dtype=np.int64) + self.offsets[:-1]
-        cell = (ids * r_child + self.codes[:, child]) * total
-        flat = np.bincount((cell[:, None] + self._shifted).ravel(), minlength=m * r_child * total)
-        return flat.reshape(m, r_child, total).astype(np.float64), m
 
     def toggle_column(self, child, parents):
         """Local scores of ``child`` with each variable toggled; entry ``child`` = current."""
@@ -141,28 +64,19 @@ class FamilyColumns:
             return column
         scorer, cards = self.scorer, self.cards
         r_child = int(cards[child])
-        G, m = self._stacked_tables(child, parents)
+        stack, family, dense = self.counter.added_parent_tables(child, parents)
         q = n_configurations(cards, parents)
-        states = np.arange(r_child)
-        family = G[:, states, self.offsets[child] + states]  # (m, r_child)
         base = self.family_cache.lookup(child, parents)
         if base is None:
             base = scorer.local_score(family, q, len(parents))
             self.family_cache.store(child, parents, base)
-        column = _vector_add_scores(scorer, G, q, len(parents) + 1, r_child, cards, self.offsets, self.n)
-        if column is None:
-            column = np.empty(self.p)
-            for k in range(self.p):
-                if k == child or k in parents:
-                    continue
-                block = G[:, :, self.offsets[k]:self.offsets[k + 1]].transpose(0, 2, 1)
-                column[k] = scorer.local_score(block.reshape(-1, r_child), q * int(cards[k]), len(parents) + 1)
+        column = scorer.local_scores(stack)
         column[child] = base
         for position, k in enumerate(parents):
             rest = parents[:position] + parents[position + 1:]
             value = self.family_cache.lookup(child, rest)
             if value is None:
-                if m == q:  # dense table: the family without k is a marginal
+                if dense:  # the family without k is a marginal of the current table
                     shape = [int(cards[v]) for v in parents] + [r_child]
                     table = family.reshape(shape).sum(axis=position).reshape(-1, r_child)
                     value = scorer.local_score(table, q // int(cards[k]), len(rest))

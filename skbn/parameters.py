@@ -14,14 +14,20 @@ import math
 
 import numpy as np
 
+from skbn._counting import cpt_counts
+
 __all__ = ["estimate_cpt", "MAX_CPT_SIZE"]
 
 #: Largest CPT (cells) that is stored densely.
 MAX_CPT_SIZE = 50_000_000
 
 
-def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0):
-    """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``."""
+def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, weights=None):
+    """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``.
+
+    ``weights`` are row weights (``sample_weight``): ``N_jk`` is then the total weight of
+    the rows in the cell, counted by :func:`skbn._counting.cpt_counts`.
+    """
     columns = list(parents) + [child]
     shape = tuple(int(cardinalities[c]) for c in columns)
     size = math.prod(shape)
@@ -30,8 +36,7 @@ def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0):
             f"The CPT of variable {child} with {len(parents)} parents would have {size} cells "
             f"(more than {MAX_CPT_SIZE}); limit the in-degree (max_indegree / max_parents)."
         )
-    flat = np.ravel_multi_index(tuple(codes[:, c] for c in columns), shape) if columns else 0
-    counts = np.bincount(np.ravel(flat), minlength=size).reshape(shape).astype(np.float64)
+    counts = cpt_counts(codes, cardinalities, child, parents, weights)
     r = shape[-1]
     if method == "bayes":
         q = size // r

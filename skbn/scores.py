@@ -15,14 +15,15 @@ every score here, so tables over observed configurations only are enough.
 """
 
 import math
+from dataclasses import replace
 from numbers import Real
 
 import numpy as np
 from scipy.special import gammaln, xlogy
 from sklearn.base import BaseEstimator
 
-from skbn._counting import family_table, n_configurations
-from skbn._data import encode_fit
+from skbn._counting import FamilyCounter, n_configurations
+from skbn._data import check_sample_weight, encode_fit
 from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
@@ -34,19 +35,77 @@ __all__ = [
     "AIC",
     "LogLikelihood",
     "FamilyScoreCache",
+    "check_bounded_likelihood",
     "resolve_scorer",
 ]
 
 
-class BaseScore(BaseEstimator):
-    """Base class of decomposable scores (higher is better).
+def _sum_per_candidate(term, values, owner, n_candidates, small_counts):
+    """``sum`` of ``term(owner, value)`` over entries, per candidate.
 
-    Subclasses implement :meth:`_data_score` and set ``score_equivalent`` (True when
+    With ``small_counts`` (whole-number counts, mostly 1, 2, 3, ... as in large parent
+    sets) the term is evaluated once per distinct (candidate, count) pair and weighted by
+    its multiplicity; the choice is made by the counting engine from the parent set alone,
+    so a candidate's value never depends on the candidates scored alongside it.
+    """
+    if small_counts and len(values):
+        span = int(values.max()) + 1
+        multiplicity = np.bincount(owner * span + values.astype(np.int64), minlength=n_candidates * span)
+        pairs = np.flatnonzero(multiplicity)
+        which, count = np.divmod(pairs, span)
+        return np.bincount(which, multiplicity[pairs] * term(which, count.astype(np.float64)),
+                           minlength=n_candidates)
+    return np.bincount(owner, term(owner, values), minlength=n_candidates)
+
+
+def _sum_rows(term, per_candidate, stack):
+    """``sum_j term(c, N^c_j)`` per candidate ``c`` over the stack's row totals.
+
+    ``per_candidate`` holds the candidates' row hyperparameter (e.g. the BDeu row prior);
+    when all candidates share their row totals the sum is computed once per distinct value.
+    """
+    n = stack.n_candidates
+    if stack.row_owner is not None:
+        return _sum_per_candidate(lambda c, v: term(per_candidate[c], v), stack.rows,
+                                  stack.row_owner, n, stack.small_counts)
+    distinct, which = np.unique(per_candidate, return_inverse=True)
+    zeros = np.zeros(len(stack.rows), dtype=np.int64)
+    sums = np.array([_sum_per_candidate(lambda c, v, a=a: term(a, v), stack.rows, zeros, 1,
+                                        stack.small_counts)[0] for a in distinct])
+    return sums[which.reshape(-1)]
+
+
+def _defines_formula(klass):
+    return "_data_score" in vars(klass) or "local_score" in vars(klass)
+
+
+class BaseScore(BaseEstimator):
+    r"""Base class of decomposable scores (higher is better).
+
+    A score is a pure function of count tables. Subclasses implement
+    :meth:`_data_score` (one table) and set ``score_equivalent`` (True when
     Markov-equivalent DAGs always get the same score, as for BDeu and BIC), which search
-    algorithms may exploit.
+    algorithms may exploit. They may also implement
+
+    * ``_data_scores(stack)``: the same formula for a :class:`~skbn._counting.TableStack`
+      of candidate tables at once (vectorised); without it :meth:`local_scores` loops
+      over :meth:`local_score`;
+    * ``_data_bound(r_child, n_parent_configs, n_observed_configs, total_weight,
+      integral)``: an upper bound of the data term valid for a parent set and all its
+      supersets, which exact search uses to prune (:meth:`upper_bounds`).
+
+    A batched kernel or bound is used only if it belongs to the class that defines the
+    formula: a subclass that overrides :meth:`local_score` or :meth:`_data_score` (and
+    not the kernel) is scored one table at a time, without pruning, so its own formula
+    is always honoured. ``class MyBDeu(BDeu): pass`` keeps BDeu's kernel and bound.
+
+    Every formula must be defined for real-valued counts: with ``sample_weight`` a count
+    is a sum of row weights.
     """
 
     score_equivalent = False
+    #: True for scores whose optimum is the complete DAG (searches then need max_indegree).
+    unbounded_without_max_indegree = False
     _parameter_constraints = {"edge_penalty": [Interval(Real, 0, None, closed="left")]}
 
     def __init__(self, edge_penalty=0.0):
@@ -60,14 +119,24 @@ class BaseScore(BaseEstimator):
     def _data_score(self, counts, n_parent_configs):
         raise NotImplementedError
 
+    def _kernel(self, name):
+        """Bound method ``name`` if the class defining it also defines the score's formula
+        (or inherits it unchanged), else None."""
+        for klass in type(self).__mro__:
+            if name in vars(klass):
+                return getattr(self, name)
+            if _defines_formula(klass):
+                return None
+        return None
+
     def local_score(self, counts, n_parent_configs, n_parents):
         """Score of one family from its count table.
 
         Parameters
         ----------
         counts : ndarray of shape (n_rows, r_child)
-            Counts per parent configuration (rows) and child state (columns); rows of
-            unobserved configurations may be omitted.
+            (Weighted) counts per parent configuration (rows) and child state (columns);
+            rows of unobserved configurations may be omitted.
         n_parent_configs : int
             Declared number of parent configurations ``q = prod r_parents``.
         n_parents : int
@@ -75,7 +144,48 @@ class BaseScore(BaseEstimator):
         """
         return float(self._data_score(counts, n_parent_configs)) - self.edge_penalty * n_parents
 
-    def score(self, X, edges):
+    def local_scores(self, stack):
+        """Scores of every candidate family of a :class:`~skbn._counting.TableStack`.
+
+        Returns
+        -------
+        scores : ndarray of shape (stack.n_candidates,)
+            ``scores[c]`` equals ``local_score(stack.dense(c), stack.n_parent_configs[c],
+            stack.n_parents)`` up to rounding.
+        """
+        kernel = self._kernel("_data_scores")
+        if kernel is None:
+            return np.array([
+                self.local_score(stack.dense(c), stack.n_parent_configs[c], stack.n_parents)
+                for c in range(stack.n_candidates)
+            ])
+        return kernel(stack) - self.edge_penalty * stack.n_parents
+
+    def upper_bounds(self, r_child, n_parent_configs, n_observed_configs, n_parents, total_weight, integral):
+        """Upper bounds of the local scores of children with ``r_child`` states given a
+        parent set (``n_parent_configs`` declared and ``n_observed_configs`` observed
+        configurations, ``n_parents`` members) and given any of its supersets; or None
+        when the score offers no bound (then nothing is pruned).
+
+        Parameters
+        ----------
+        r_child : ndarray of shape (n_children,)
+        n_parent_configs : float
+        n_observed_configs : int
+            Parent configurations with positive weight.
+        n_parents : int
+        total_weight : float
+        integral : bool
+            Whether every count is a whole number.
+        """
+        bound = self._kernel("_data_bound")
+        if bound is None:
+            return None
+        value = bound(np.asarray(r_child, dtype=np.float64), float(n_parent_configs),
+                      n_observed_configs, total_weight, integral)
+        return None if value is None else value - self.edge_penalty * n_parents
+
+    def score(self, X, edges, sample_weight=None):
         """Total score of the DAG ``edges`` on data ``X``.
 
         Parameters
@@ -84,9 +194,12 @@ class BaseScore(BaseEstimator):
             Discrete data, encoded as in the estimators' ``fit``.
         edges : iterable of (parent, child)
             Column names (integer positions for arrays).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights (every count is a sum of weights).
         """
         self._validate()
         data, _ = encode_fit(X)
+        data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         position = {name: i for i, name in enumerate(data.names)}
         parents = [[] for _ in data.names]
         for parent, child in edges:
@@ -98,6 +211,35 @@ class BaseScore(BaseEstimator):
         return sum(cache.local_score(child, pa) for child, pa in enumerate(parents))
 
 
+def _bdeu_terms(counts, a_row, a_cell):
+    return (
+        np.sum(gammaln(a_row) - gammaln(a_row + counts.sum(axis=1)))
+        + np.sum(gammaln(a_cell + counts)) - counts.size * gammaln(a_cell)
+    )
+
+
+def _dirichlet_scores(stack, a_row, a_cell):
+    """Batched Bayesian-Dirichlet data term with row prior ``a_row`` and cell prior
+    ``a_cell`` per candidate (arrays of shape (n_candidates,))."""
+    n = stack.n_candidates
+    base = gammaln(a_cell)
+    cells = _sum_per_candidate(lambda c, v: gammaln(a_cell[c] + v) - base[c],
+                               stack.cells, stack.cell_owner, n, stack.small_counts)
+    rows = _sum_rows(lambda a, v: gammaln(a + v) - gammaln(a), a_row, stack)
+    return cells - rows
+
+
+def _dirichlet_bound(r_child, n_observed_configs, integral):
+    r"""Each observed parent configuration contributes the log-probability of its child
+    values under a symmetric Dirichlet-multinomial (a Polya urn), at most ``-log r``: the
+    first value has probability ``1/r``. So :math:`s \le -m \log r` with ``m`` observed
+    configurations, which never increases when parents are added (cf. de Campos & Ji
+    2011). The urn argument needs whole-number counts: None otherwise."""
+    if not integral:
+        return None
+    return -n_observed_configs * np.log(r_child)
+
+
 class BDeu(BaseScore):
     r"""Bayesian Dirichlet equivalent uniform score (Heckerman et al. 1995).
 
@@ -106,6 +248,9 @@ class BDeu(BaseScore):
     .. math::
         \sum_j \left[\log\Gamma(a_j) - \log\Gamma(a_j + N_j)\right]
         + \sum_{j,k} \left[\log\Gamma(a_{jk} + N_{jk}) - \log\Gamma(a_{jk})\right]
+
+    Defined for real-valued (weighted) counts. Upper bound for pruning:
+    :math:`-m \log r` with ``m`` observed parent configurations (whole-number counts only).
 
     Parameters
     ----------
@@ -134,11 +279,14 @@ class BDeu(BaseScore):
 
     def _data_score(self, counts, n_parent_configs):
         a_row = self.ess / n_parent_configs
-        a_cell = a_row / counts.shape[1]
-        return (
-            np.sum(gammaln(a_row) - gammaln(a_row + counts.sum(axis=1)))
-            + np.sum(gammaln(a_cell + counts)) - counts.size * gammaln(a_cell)
-        )
+        return _bdeu_terms(counts, a_row, a_row / counts.shape[1])
+
+    def _data_scores(self, stack):
+        a_row = self.ess / stack.n_parent_configs
+        return _dirichlet_scores(stack, a_row, a_row / stack.r_child)
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return _dirichlet_bound(r_child, n_observed_configs, integral)
 
 
 class K2Score(BaseScore):
@@ -147,12 +295,19 @@ class K2Score(BaseScore):
     .. math::
         \sum_j \left[\log\Gamma(r) - \log\Gamma(r + N_j)\right] + \sum_{j,k} \log\Gamma(1 + N_{jk})
 
-    Not score equivalent: Markov-equivalent DAGs can score differently.
+    Not score equivalent: Markov-equivalent DAGs can score differently. Upper bound
+    :math:`-m \log r` as for :class:`BDeu`.
     """
 
     def _data_score(self, counts, n_parent_configs):
-        r = counts.shape[1]
-        return np.sum(gammaln(r) - gammaln(r + counts.sum(axis=1))) + np.sum(gammaln(1 + counts))
+        return _bdeu_terms(counts, float(counts.shape[1]), 1.0)
+
+    def _data_scores(self, stack):
+        r = stack.r_child.astype(np.float64)
+        return _dirichlet_scores(stack, r, np.ones(stack.n_candidates))
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return _dirichlet_bound(r_child, n_observed_configs, integral)
 
 
 def _log_likelihood(counts):
@@ -160,16 +315,37 @@ def _log_likelihood(counts):
     return np.sum(xlogy(counts, counts)) - np.sum(xlogy(counts.sum(axis=1), counts.sum(axis=1)))
 
 
+def _log_likelihoods(stack):
+    """Batched :func:`_log_likelihood` over the candidates of a stack."""
+    n = stack.n_candidates
+    cells = _sum_per_candidate(lambda c, v: xlogy(v, v), stack.cells, stack.cell_owner, n,
+                               stack.small_counts)
+    rows = _sum_rows(lambda a, v: xlogy(v, v), np.zeros(n), stack)
+    return cells - rows
+
+
 class LogLikelihood(BaseScore):
     r"""Maximised log-likelihood :math:`\sum_{j,k} N_{jk} \log(N_{jk}/N_j)`.
 
-    It never decreases when a parent is added: bound the search with ``max_indegree``.
+    It never decreases when a parent is added: searches refuse it without
+    ``max_indegree``. Upper bound 0.
     """
 
     score_equivalent = True
+    unbounded_without_max_indegree = True
 
     def _data_score(self, counts, n_parent_configs):
         return _log_likelihood(counts)
+
+    def _data_scores(self, stack):
+        return _log_likelihoods(stack)
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return np.zeros(len(r_child))
+
+
+def _bic_penalty(n, r_child, n_parent_configs):
+    return 0.5 * math.log(n) * (r_child - 1) * n_parent_configs if n > 0 else 0.0 * r_child
 
 
 class BIC(BaseScore):
@@ -177,24 +353,40 @@ class BIC(BaseScore):
 
     .. math:: LL - \frac{\log n}{2} (r - 1) q
 
-    where ``(r - 1) q`` is the family's number of free parameters.
+    where ``(r - 1) q`` is the family's number of free parameters and ``n`` the total
+    weight of the data (the number of rows without weights). Upper bound: the
+    log-likelihood is at most 0, so :math:`s \le -\frac{\log n}{2} (r - 1) q`, which
+    decreases with ``q`` when ``n > 1``.
     """
 
     score_equivalent = True
 
     def _data_score(self, counts, n_parent_configs):
-        n = counts.sum()
-        penalty = 0.5 * math.log(n) * (counts.shape[1] - 1) * n_parent_configs if n > 0 else 0.0
-        return _log_likelihood(counts) - penalty
+        return _log_likelihood(counts) - _bic_penalty(counts.sum(), counts.shape[1], n_parent_configs)
+
+    def _data_scores(self, stack):
+        return _log_likelihoods(stack) - _bic_penalty(stack.total_weight, stack.r_child,
+                                                      stack.n_parent_configs)
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        if total_weight <= 1:
+            return None
+        return -_bic_penalty(total_weight, r_child, n_parent_configs)
 
 
 class AIC(BaseScore):
-    r"""Akaike information criterion :math:`LL - (r - 1) q`."""
+    r"""Akaike information criterion :math:`LL - (r - 1) q`; upper bound :math:`-(r - 1) q`."""
 
     score_equivalent = True
 
     def _data_score(self, counts, n_parent_configs):
         return _log_likelihood(counts) - (counts.shape[1] - 1) * n_parent_configs
+
+    def _data_scores(self, stack):
+        return _log_likelihoods(stack) - (stack.r_child - 1) * stack.n_parent_configs
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return -(r_child - 1) * n_parent_configs
 
 
 _ALIASES = {
@@ -207,6 +399,17 @@ _ALIASES = {
 }
 
 
+def check_bounded_likelihood(scorer, max_indegree, learner):
+    """Refuse a score whose optimum is the complete DAG when the search has no in-degree
+    bound: the maximised log-likelihood never decreases when a parent is added."""
+    if getattr(scorer, "unbounded_without_max_indegree", False) and max_indegree is None:
+        raise ValueError(
+            f"{learner}: scorer={type(scorer).__name__} (maximised log-likelihood) never "
+            f"decreases when a parent is added, so without max_indegree the best graph is "
+            f"complete; set max_indegree (e.g. max_indegree=2) or use 'bic' / 'bdeu'."
+        )
+
+
 def resolve_scorer(scorer):
     """A fresh score object for an alias, or a validated clone of one."""
     return resolve_plugin(scorer, _ALIASES, BaseScore, "scorer")
@@ -215,11 +418,13 @@ def resolve_scorer(scorer):
 class FamilyScoreCache:
     """Local scores of families on one data set, cached by ``(child, sorted parents)``.
 
-    Lives only while an estimator fits; holds the encoded data.
+    Lives only while an estimator fits; counts through a
+    :class:`~skbn._counting.FamilyCounter` (``counter``, shared with the search, or a
+    new one on ``data``).
     """
 
-    def __init__(self, data, scorer):
-        self.data = data
+    def __init__(self, data, scorer, counter=None):
+        self.counter = FamilyCounter(data) if counter is None else counter
         self.scorer = scorer
         self._cache = {}
 
@@ -230,14 +435,13 @@ class FamilyScoreCache:
         key = (child, tuple(sorted(parents)))
         value = self._cache.get(key)
         if value is None:
-            counts = family_table(self.data.codes, self.data.cardinalities, child, key[1])
-            value = self.score_table(counts, child, key[1])
+            value = self.score_table(self.counter.family_table(child, key[1]), child, key[1])
             self._cache[key] = value
         return value
 
     def score_table(self, counts, child, parents):
         """Score a count table already counted for the family (no caching)."""
-        q = n_configurations(self.data.cardinalities, parents)
+        q = n_configurations(self.counter.cardinalities, parents)
         return self.scorer.local_score(counts, q, len(parents))
 
     def store(self, child, parents, value):

@@ -8,6 +8,7 @@ import pytest
 from skbn._counting import (
     config_ids,
     contingency_tables,
+    dense_is_small,
     extend_ids,
     family_table,
     pairwise_tables,
@@ -51,7 +52,7 @@ def test_sparse_counting_when_parent_space_is_huge():
     assert n_ids < 40**6  # compressed: no dense id space of 4.1e9 configurations
     table = family_table(codes, cards, 6, parents)
     slow = _family_table_slow(codes, cards, 6, parents)
-    assert table.shape[0] <= 300
+    assert dense_is_small(table.size, 300)  # the one compression rule: O(rows) memory
     observed = table[table.sum(axis=1) > 0]
     expected = np.array([slow[k] for k in sorted(slow)])
     np.testing.assert_array_equal(observed, expected)  # compression keeps id order
@@ -90,3 +91,99 @@ def test_pairwise_tables_hold_every_joint_table():
         expected = np.zeros((cards[i], cards[j]))
         np.add.at(expected, (codes[:, i], codes[:, j]), 1)
         np.testing.assert_array_equal(gram[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]], expected)
+
+
+# ------------------------------------------------------------------ weighted counting
+from skbn._counting import (  # noqa: E402
+    DistinctRows,
+    FamilyCounter,
+    cpt_counts,
+    stratified_codes,
+)
+from skbn._data import EncodedData  # noqa: E402
+
+
+def _weighted_table_slow(codes, cards, child, parents, weights):
+    table = {}
+    for row, w in zip(codes, weights):
+        key = tuple(int(row[p]) for p in parents)
+        table.setdefault(key, np.zeros(cards[child]))[row[child]] += w
+    return table
+
+
+@pytest.mark.parametrize("parents", [(), (1,), (2, 0), (3, 1, 2)])
+def test_weighted_family_table_matches_loop(parents):
+    cards = np.array([2, 3, 4, 2], dtype=np.int64)
+    codes = _random_codes(300, cards, seed=7)
+    weights = np.random.default_rng(0).uniform(0, 3, 300)
+    child = 0 if 0 not in parents else 3
+    table = family_table(codes, cards, child, parents, weights)
+    slow = _weighted_table_slow(codes, cards, child, parents, weights)
+    observed = table[table.sum(axis=1) > 0]
+    np.testing.assert_allclose(observed, np.array([slow[k] for k in sorted(slow)]), rtol=1e-12)
+
+
+def test_integer_weights_count_like_repeated_rows():
+    cards = np.array([3, 2, 4], dtype=np.int64)
+    codes = _random_codes(200, cards, seed=8)
+    weights = np.random.default_rng(1).integers(0, 4, 200)
+    repeated = np.asfortranarray(np.repeat(codes, weights, axis=0))
+    np.testing.assert_array_equal(family_table(codes, cards, 0, (1, 2), weights.astype(float)),
+                                  family_table(repeated, cards, 0, (1, 2)))
+    np.testing.assert_array_equal(cpt_counts(codes, cards, 2, (0,), weights.astype(float)),
+                                  cpt_counts(repeated, cards, 2, (0,)))
+    np.testing.assert_array_equal(contingency_tables(codes, cards, 0, 1, (2,), weights.astype(float)),
+                                  contingency_tables(repeated, cards, 0, 1, (2,)))
+    gram_w, _ = pairwise_tables(codes, cards, weights=weights.astype(float))
+    gram_r, _ = pairwise_tables(repeated, cards, chunk_rows=64)
+    np.testing.assert_array_equal(gram_w, gram_r)
+
+
+def test_cpt_counts_layout_is_c_order():
+    cards = np.array([2, 3, 4], dtype=np.int64)
+    codes = _random_codes(500, cards, seed=9)
+    counts = cpt_counts(codes, cards, 0, (2, 1))
+    expected = np.zeros((4, 3, 2))
+    np.add.at(expected, (codes[:, 2], codes[:, 1], codes[:, 0]), 1)
+    np.testing.assert_array_equal(counts, expected)
+
+
+def test_stratified_codes_give_within_stratum_pair_tables():
+    cards = np.array([2, 3, 2], dtype=np.int64)
+    codes = _random_codes(400, cards, seed=10)
+    combined, combined_cards = stratified_codes(codes, cards, [0, 1], 2)
+    gram, offsets = pairwise_tables(combined, combined_cards)
+    block = gram[offsets[0]:offsets[1], offsets[1]:offsets[2]]  # rows (a, c), columns (b, c')
+    for a, b, c, c2 in itertools.product(range(2), range(3), range(2), range(2)):
+        expected = np.sum((codes[:, 0] == a) & (codes[:, 1] == b) & (codes[:, 2] == c) & (c == c2))
+        assert block[a * 2 + c, b * 2 + c2] == expected
+
+
+def test_family_counter_caches_and_matches_direct_tables():
+    cards = np.array([3, 2, 4, 2], dtype=np.int64)
+    codes = _random_codes(300, cards, seed=11)
+    weights = np.random.default_rng(2).uniform(0.5, 2, 300)
+    counter = FamilyCounter(EncodedData(codes, cards, ("a", "b", "c", "d"), weights))
+    np.testing.assert_allclose(counter.family_table(0, (1, 2)), family_table(codes, cards, 0, (1, 2), weights))
+    extended = counter.extended_family_table(0, (1,), 3)
+    np.testing.assert_allclose(extended, family_table(codes, cards, 0, (1, 3), weights))
+    np.testing.assert_allclose(counter.pair_table(2, 0), family_table(codes, cards, 0, (2,), weights))
+    assert (1, 2) in counter._ids
+    stack, family, dense = counter.added_parent_tables(0, (1,))
+    np.testing.assert_allclose(family, family_table(codes, cards, 0, (1,), weights))
+    for k in (2, 3):  # candidate k's table is the family (1, k) -> 0, rows (j, a)
+        np.testing.assert_allclose(stack.dense(k), family_table(codes, cards, 0, (1, k), weights))
+    assert dense and stack.n_parents == 2 and stack.total_weight == pytest.approx(weights.sum())
+
+
+def test_distinct_rows_drop_zero_weights_and_keep_totals():
+    cards = np.array([2, 2, 3], dtype=np.int64)
+    codes = _random_codes(100, cards, seed=12)
+    weights = np.random.default_rng(3).integers(0, 3, 100).astype(float)
+    distinct = DistinctRows(codes, cards, weights)
+    assert np.all(distinct.multiplicity > 0) and distinct.total_weight == weights.sum()
+    ids, n_ids = distinct.add_parent(*distinct.empty_ids(), 1)
+    stack = distinct.children_stack(ids, n_ids, np.array([0, 2]), 2, 1)
+    np.testing.assert_allclose(stack.dense(0)[:n_ids], family_table(codes, cards, 0, (1,), weights)[
+        family_table(codes, cards, 0, (1,), weights).sum(axis=1) > 0])
+    assert stack.integral and n_ids == len(np.unique(codes[weights > 0, 1]))

@@ -156,14 +156,15 @@ class _HalvedBDeu(BDeu):
 
 def _all_local_scores(X, scorer, max_indegree=None, n_samples=None):
     """(pruned tables, their count, direct tables) with every family scored directly."""
-    from skbn.estimators.exact import _local_scores, _unique_rows
+    from skbn._counting import DistinctRows
+    from skbn.estimators.exact import _local_scores
     data, _ = encode_fit(X)
     scorer = resolve_scorer(scorer)
-    rows, weights = _unique_rows(data.codes)
+    distinct = DistinctRows(data.codes, data.cardinalities)
     p = data.n_variables
     k = p - 1 if max_indegree is None else max_indegree
     tables = np.full((p, 1 << (p - 1)), -np.inf)
-    n = _local_scores(rows, weights, data.cardinalities, scorer, range(p), p, k, tables)
+    n = _local_scores(distinct, scorer, range(p), p, k, tables)
     cache = FamilyScoreCache(data, scorer)
     direct = np.full((p, 1 << (p - 1)), -np.inf)
     for v in range(p):
@@ -207,11 +208,28 @@ def test_pruning_skips_families():
 
 
 class _PlainBIC(BIC):
-    """BIC through the generic path: no vectorised kernel and no pruning bound."""
+    """BIC through the generic path: a subclass that redefines the formula (here to the
+    same value) loses the inherited vectorised kernel and pruning bound."""
+
+    def _data_score(self, counts, n_parent_configs):
+        return super()._data_score(counts, n_parent_configs)
 
 
 class _PlainK2(K2Score):
-    pass
+    def local_score(self, counts, n_parent_configs, n_parents):
+        return super().local_score(counts, n_parent_configs, n_parents)
+
+
+class _MyBDeu(BDeu):
+    """A subclass that changes nothing keeps BDeu's kernel and bound."""
+
+
+def test_subclass_without_new_formula_keeps_kernel_and_pruning():
+    X = random_data(8, 20, seed=2)
+    ours = ExactStructure(scorer=_MyBDeu(ess=2.0)).fit(X)
+    builtin = ExactStructure(scorer=BDeu(ess=2.0)).fit(X)
+    assert ours.n_families_ == builtin.n_families_ < 8 * 2**7
+    assert ours.edges_ == builtin.edges_ and ours.score_ == builtin.score_
 
 
 @pytest.mark.parametrize("p, n_samples", [(6, 80), (8, 25), (8, 300)])
@@ -231,3 +249,12 @@ def test_n_jobs_identical_with_pruning():
     a = ExactStructure(scorer="bic", n_jobs=1).fit(X)
     b = ExactStructure(scorer="bic", n_jobs=2).fit(X)
     assert a.edges_ == b.edges_ and a.score_ == b.score_ and a.n_families_ == b.n_families_
+
+
+def test_log_likelihood_needs_max_indegree_and_no_scratch_left():
+    X = random_data(4, 100, seed=0)
+    with pytest.raises(ValueError, match="max_indegree"):
+        ExactStructure(scorer="loglik").fit(X)
+    model = ExactStructure(scorer="loglik", max_indegree=1).fit(X)
+    params = set(model.get_params())
+    assert {k for k in vars(model) if k not in params and not k.endswith("_")} == {"_target_index"}

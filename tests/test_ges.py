@@ -152,8 +152,13 @@ def test_bounds_and_determinism():
     model = GESStructure(max_indegree=2, max_subset_size=1).fit(X)
     assert max(sum(1 for _, c in model.edges_ if c == n) for n in X.columns) <= 3
     a = GESStructure().fit(X)
-    b = GESStructure(n_jobs=2).fit(X)
+    b = GESStructure().fit(X)
     assert a.cpdag_ == b.cpdag_ and a.edges_ == b.edges_
+    assert "n_jobs" not in a.get_params()
+    params = set(a.get_params())
+    assert {k for k in vars(a) if k not in params and not k.endswith("_")} == {"_target_index"}
+    with pytest.raises(ValueError, match="max_indegree"):
+        GESStructure(scorer="loglik").fit(X)
     assert GESStructure(max_iter=2).fit(X).n_iter_ == 2
     # column order does not change the equivalence class found here
     perm = list(X.columns)[::-1]

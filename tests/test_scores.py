@@ -1,5 +1,6 @@
 """Decomposable scores: hand computations, literature formulas, equivalence properties."""
 
+import itertools
 import math
 
 import numpy as np
@@ -123,3 +124,101 @@ def test_parameters_and_resolution():
         resolve_scorer(3)
     with pytest.raises(ValueError, match="ess"):
         resolve_scorer(BDeu(ess=-1))
+
+
+# ------------------------------------------------------------------ batched kernels and bounds
+from skbn._counting import DistinctRows, FamilyCounter  # noqa: E402
+from skbn._data import EncodedData  # noqa: E402
+from scipy.special import xlogy  # noqa: E402
+
+ALL_SCORES = [BDeu(ess=2.0, edge_penalty=0.3), K2Score(), BIC(), AIC(), LogLikelihood()]
+
+
+def _data(n, seed, weights=None):
+    rng = np.random.default_rng(seed)
+    cards = np.array([2, 3, 4, 2, 3], dtype=np.int64)
+    codes = np.asfortranarray(np.column_stack([rng.integers(0, r, n) for r in cards]).astype(np.uint8))
+    return EncodedData(codes, cards, tuple("abcde"), weights)
+
+
+@pytest.mark.parametrize("scorer", ALL_SCORES, ids=repr)
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n", [30, 2000])  # few rows: counts are small (tabulated terms)
+def test_batched_kernel_equals_loop_over_local_score(scorer, weighted, n):
+    weights = np.random.default_rng(1).uniform(0.2, 3.0, n) if weighted else None
+    data = _data(n, 0, weights)
+    counter = FamilyCounter(data)
+    for child, parents in [(0, ()), (1, (0,)), (4, (1, 2))]:
+        stack, _, _ = counter.added_parent_tables(child, parents)
+        batched = scorer.local_scores(stack)
+        for k in range(5):
+            if k == child or k in parents:
+                continue
+            family = tuple(sorted(parents + (k,)))
+            expected = scorer.local_score(counter.family_table(child, family),
+                                          math.prod(int(data.cardinalities[v]) for v in family), len(family))
+            assert batched[k] == pytest.approx(expected, rel=1e-11, abs=1e-9)
+    distinct = DistinctRows(data.codes, data.cardinalities, weights)
+    ids, m = distinct.add_parent(*distinct.empty_ids(), 3)
+    ids, m = distinct.add_parent(ids, m, 1)
+    children = np.array([0, 2, 4])
+    batched = scorer.local_scores(distinct.children_stack(ids, m, children, 6, 2))
+    for value, child in zip(batched, children):
+        expected = scorer.local_score(counter.family_table(child, (1, 3)), 6, 2)
+        assert value == pytest.approx(expected, rel=1e-11, abs=1e-9)
+
+
+@pytest.mark.parametrize("scorer", ALL_SCORES, ids=repr)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_upper_bound_dominates_every_superset(scorer, weighted):
+    n = 40
+    weights = np.random.default_rng(2).integers(1, 4, n).astype(float) if weighted else None
+    data = _data(n, 3, weights)
+    counter = FamilyCounter(data)
+    child, others = 2, (0, 1, 3, 4)
+    cards = data.cardinalities
+    for size in range(4):
+        for base in itertools.combinations(others, size):
+            table = counter.family_table(child, base)
+            m = int(np.sum(table.sum(axis=1) > 0))
+            bound = scorer.upper_bounds(cards[[child]], math.prod(int(cards[v]) for v in base), m, size,
+                                        data.total_weight, True)
+            for extra in range(len(others) - size + 1):
+                for more in itertools.combinations([v for v in others if v not in base], extra):
+                    superset = tuple(sorted(base + more))
+                    value = scorer.local_score(counter.family_table(child, superset),
+                                               math.prod(int(cards[v]) for v in superset), len(superset))
+                    assert value <= bound[0] + 1e-9
+
+
+def test_dirichlet_bound_refuses_fractional_counts():
+    assert BDeu().upper_bounds(np.array([2]), 4.0, 3, 1, 10.0, False) is None
+    assert BIC().upper_bounds(np.array([2]), 4.0, 3, 1, 10.0, False) is not None
+
+
+def test_scores_are_defined_for_real_valued_counts():
+    counts = np.array([[0.5, 1.25], [2.0, 0.0]])
+    for scorer in ALL_SCORES:
+        assert np.isfinite(scorer.local_score(counts, 2, 1))
+    # BIC's n is the total weight
+    n = counts.sum()
+    expected = float(np.sum(xlogy(counts, counts)) - np.sum(xlogy(counts.sum(1), counts.sum(1)))) - 0.5 * math.log(n) * 2
+    assert BIC().local_score(counts, 2, 0) == pytest.approx(expected)
+
+
+class _OwnFormula(BDeu):
+    def local_score(self, counts, n_parent_configs, n_parents):
+        return 2.0 * super().local_score(counts, n_parent_configs, n_parents)
+
+
+class _Inherits(BDeu):
+    pass
+
+
+def test_kernels_follow_the_formula_owner():
+    data = _data(200, 4)
+    stack, _, _ = FamilyCounter(data).added_parent_tables(0, (1,))
+    assert _OwnFormula()._kernel("_data_scores") is None and _OwnFormula().upper_bounds([2], 1, 1, 0, 9, True) is None
+    np.testing.assert_allclose(_OwnFormula().local_scores(stack), 2 * BDeu().local_scores(stack))
+    np.testing.assert_array_equal(_Inherits().local_scores(stack), BDeu().local_scores(stack))
+    assert _Inherits().upper_bounds(np.array([2]), 1, 1, 0, 9, True) is not None

@@ -1,12 +1,21 @@
 """The shared estimator shape: encode once, learn a DAG, fit CPTs, score by likelihood."""
 
+from dataclasses import replace
 from numbers import Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, DensityMixin
 
-from skbn._data import EncodedData, _as_columns, _code_dtype, encode_fit, encode_target, encode_transform
+from skbn._data import (
+    EncodedData,
+    _as_columns,
+    _code_dtype,
+    check_sample_weight,
+    encode_fit,
+    encode_target,
+    encode_transform,
+)
 from skbn.citests import resolve_ci_test
 from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import resolve_scorer
@@ -97,7 +106,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self._parameter_constraints, self.get_params(deep=False), type(self).__name__
         )
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Learn the structure and the CPTs from complete discrete data.
 
         Parameters
@@ -107,6 +116,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``.
             Ignored when ``target`` names a column of ``X``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights: every count (scores, tests, CPTs) is the sum of the
+            weights of the rows it counts, so an integer weight ``w`` is the same as ``w``
+            copies of the row and a weight 0 the same as dropping it. ``None``: weight 1.
 
         Returns
         -------
@@ -116,6 +129,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         _as_columns(X)  # shape and type errors first, worded as scikit-learn's
         validate_data(self, X, skip_check_array=True, reset=True)
         data, states = encode_fit(X, self.categories)
+        data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         n_features = data.n_variables
         target_index = None
         if y is not None and self.target is None:
@@ -152,7 +166,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         cpts = {
             data.names[child]: estimate_cpt(
                 data.codes, data.cardinalities, child, sorted(pa),
-                method=self.parameter_estimator, ess=self.parameter_ess,
+                method=self.parameter_estimator, ess=self.parameter_ess, weights=data.weights,
             )
             for child, pa in enumerate(parents)
         }
@@ -206,15 +220,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """
         return self.network_.log_likelihood_codes(self._encode(X))
 
-    def score(self, X, y=None):
+    def score(self, X, y=None, sample_weight=None):
         """Mean log-likelihood per row (of ``(x, y)`` when ``y`` is given with a fitted target).
 
         Higher is better, so ``GridSearchCV`` and ``cross_val_score`` select by held-out
-        likelihood.
+        likelihood. With ``sample_weight``, the weighted mean.
         """
         if y is not None and self._target_index is not None and self.target is None:
-            return float(np.mean(self.network_.log_likelihood_codes(self._encode(X, y))))
-        return float(np.mean(self.score_samples(X)))
+            log_likelihood = self.network_.log_likelihood_codes(self._encode(X, y))
+        else:
+            log_likelihood = self.score_samples(X)
+        weights = check_sample_weight(sample_weight, len(log_likelihood))
+        return float(np.average(log_likelihood, weights=weights))
 
     @available_if(_has_target)
     def predict_proba(self, X):
@@ -281,4 +298,4 @@ def _edge_positions(edges, names, what):
 def _append_column(data, column_codes, cardinality, name):
     cardinalities = np.append(data.cardinalities, cardinality)
     codes = np.column_stack([data.codes, column_codes]).astype(_code_dtype(cardinalities))
-    return EncodedData(np.asfortranarray(codes), cardinalities, data.names + (name,))
+    return EncodedData(np.asfortranarray(codes), cardinalities, data.names + (name,), data.weights)

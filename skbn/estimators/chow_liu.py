@@ -4,20 +4,23 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
-from skbn._counting import pairwise_tables
+from skbn._counting import added_parent_stack, pairwise_tables, stratified_codes, weights_are_integral
 from skbn.estimators._base import _BaseStructureLearner, _column_position
-from skbn.scores import LogLikelihood, resolve_scorer
+from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import StrOptions
 
 
-def _combined_codes(data, features, stratum):
-    """Codes of ``x_i * r_c + c`` for every feature (``stratum`` None: plain codes)."""
+def _pair_tables(data, features, stratum):
+    """One-hot Gram matrix of ``features`` (of the codes ``x_i r_c + c`` within the strata
+    of ``stratum`` when given), its offsets and the stratum's weighted counts ``N_c``."""
     if stratum is None:
-        return data.codes[:, features], data.cardinalities[features], np.ones(1)
+        gram, offsets = pairwise_tables(data.codes[:, features], data.cardinalities[features], weights=data.weights)
+        return gram, offsets, None
+    codes, cards = stratified_codes(data.codes, data.cardinalities, features, stratum)
+    gram, offsets = pairwise_tables(codes, cards, weights=data.weights)
     r_c = int(data.cardinalities[stratum])
-    codes = data.codes[:, features].astype(np.int64) * r_c + data.codes[:, [stratum]]
-    class_counts = np.bincount(data.codes[:, stratum], minlength=r_c).astype(np.float64)
-    return codes, data.cardinalities[features] * r_c, class_counts
+    first = np.diag(gram)[offsets[0]:offsets[1]]  # N_{a c} of the first feature
+    return gram, offsets, first.reshape(-1, r_c).sum(axis=0)
 
 
 def pairwise_mutual_information(data, features, stratum=None):
@@ -26,47 +29,40 @@ def pairwise_mutual_information(data, features, stratum=None):
     .. math:: I(X_i; X_j \mid C) = \sum_{a,b,c} \frac{N_{abc}}{n}
               \log \frac{N_{abc} N_c}{N_{ac} N_{bc}}
 
-    All pairs at once from one one-hot Gram matrix (BLAS) of the codes ``x_i r_c + c``:
-    its cells with different classes are zero, its diagonal holds ``N_{ac}``.
+    with ``N`` weighted counts and ``n`` the total weight: ``n I`` is the log-likelihood
+    gain of the edge, ``LL(j | i [, c]) - LL(j [| c])`` (:func:`_score_gains` with the
+    ``"loglik"`` score).
     """
-    codes, cards, class_counts = _combined_codes(data, features, stratum)
-    gram, offsets = pairwise_tables(codes, cards)
-    n = data.n_samples
-    r_c = len(class_counts)
-    states = np.arange(gram.shape[0])
-    log_class = np.log(np.maximum(class_counts, 1.0))[states % r_c] if stratum is not None else np.full(
-        gram.shape[0], np.log(n)
-    )
-    log_marg = np.log(np.maximum(np.diag(gram), 1.0))
-    with np.errstate(divide="ignore"):
-        log_gram = np.log(np.where(gram > 0, gram, 1.0))
-    terms = gram * (log_gram + log_class[:, None] - log_marg[:, None] - log_marg[None, :])
-    starts = offsets[:-1]
-    mi = np.add.reduceat(np.add.reduceat(terms, starts, axis=0), starts, axis=1) / n
-    mi = (mi + mi.T) / 2  # exact symmetry despite summation order
+    mi = _score_gains(data, features, stratum, resolve_scorer("loglik")) / data.total_weight
     np.fill_diagonal(mi, 0.0)
     return np.maximum(mi, 0.0)
 
 
 def _score_gains(data, features, stratum, scorer):
-    """Symmetric matrix of ``local(j | i [, c]) - local(j [| c])`` for a score-equivalent scorer."""
-    codes, cards, _ = _combined_codes(data, features, stratum)
-    gram, offsets = pairwise_tables(codes, cards)
+    """Symmetric matrix of ``local(j | i [, c]) - local(j [| c])`` (``i < j``) for a
+    score-equivalent scorer.
+
+    All pairs come from one one-hot Gram matrix (BLAS) of the codes ``x_i r_c + c`` (its
+    cells with different classes are zero, its diagonal holds ``N_{ac}``); the families
+    ``j | i [, c]`` of all ``i`` are scored in one batch per ``j``.
+    """
+    gram, offsets, _ = _pair_tables(data, features, stratum)
     r_c = 1 if stratum is None else int(data.cardinalities[stratum])
     extra = 0 if stratum is None else 1
+    cards = np.diff(offsets)
+    integral = weights_are_integral(data.weights)
     p = len(features)
-    tables = []
-    for j in range(p):
-        block = np.diag(gram)[offsets[j]:offsets[j + 1]].reshape(-1, r_c).T  # (r_c, r_j)
-        tables.append(scorer.local_score(block, r_c, extra))
     gains = np.zeros((p, p))
-    for i in range(p):
-        for j in range(i + 1, p):
-            block = gram[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
-            r_j = int(data.cardinalities[features[j]])
-            table = block.reshape(-1, r_j, r_c).sum(axis=2)  # rows (a, c), columns b
-            gains[i, j] = gains[j, i] = scorer.local_score(table, table.shape[0], 1 + extra) - tables[j]
-    return gains
+    for j in range(p):
+        r_j = int(data.cardinalities[features[j]])
+        alone = np.diag(gram)[offsets[j]:offsets[j + 1]].reshape(r_j, r_c).T  # (r_c, r_j)
+        base = scorer.local_score(alone, r_c, extra)
+        # stacked[0, b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
+        stacked = gram[:, offsets[j]:offsets[j + 1]].reshape(-1, r_j, r_c).sum(axis=2).T[None]
+        stack = added_parent_stack(stacked, r_j, cards, offsets, 1, 1 + extra, data.total_weight, integral)
+        gains[:, j] = scorer.local_scores(stack) - base
+    upper = np.triu(gains, k=1)
+    return upper + upper.T
 
 
 def maximum_spanning_tree(weights, root):
@@ -179,11 +175,7 @@ class ChowLiuTree(_BaseStructureLearner):
         features = [i for i in range(data.n_variables) if not (tan and i == target)]
         root = self._root_position(data, target, tan, features)
         stratum = target if tan else None
-        if isinstance(self.scorer_, LogLikelihood):
-            gains = data.n_samples * pairwise_mutual_information(data, features, stratum)
-            gains -= self.scorer_.edge_penalty
-        else:
-            gains = _score_gains(data, features, stratum, self.scorer_)
+        gains = _score_gains(data, features, stratum, self.scorer_)
         tree = maximum_spanning_tree(gains, features.index(root))
         edges = [(features[p], features[c]) for p, c in tree]
         self.weights_ = np.zeros((data.n_variables, data.n_variables))

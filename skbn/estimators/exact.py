@@ -1,19 +1,17 @@
 """Exact structure learning: the DAG that maximises a decomposable score, by dynamic
 programming over subsets (Silander & Myllymaki 2006)."""
 
-import math
 import re
 import time
 from numbers import Integral
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
-from scipy.special import gammaln, xlogy
 
-from skbn._counting import compress_ids, extend_ids
+from skbn._counting import DistinctRows
 from skbn.estimators._base import _BaseStructureLearner
-from skbn._search import TIE_TOLERANCE, _nonzero_columns, improves
-from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood, resolve_scorer
+from skbn._search import TIE_TOLERANCE, improves
+from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
 __all__ = ["ExactStructure", "exact_memory_bytes"]
@@ -65,148 +63,21 @@ def _drop_bit(masks, v):
     return (masks & low) | ((masks >> (v + 1)) << v)
 
 
-def _unique_rows(codes):
-    """Distinct rows of the data and their multiplicities (float64, exact integers)."""
-    rows, weights = np.unique(codes, axis=0, return_counts=True)
-    return rows, weights.astype(np.float64)
-
-
-class _ChildrenCounter:
-    """Local scores of several children for one parent set, from one weighted ``bincount``.
-
-    The data are the distinct rows with their multiplicities. For a parent set with
-    configuration ids ``c`` (one per distinct row) and children ``L``, one ``bincount`` over
-    ``c * sum_L r + o_v + x_v`` (rows x children) gives every family table ``G[c, o_v + x_v]``
-    at once; the built-in scores are then summed over the non-zero cells per child, the
-    cells' ``gammaln`` / ``xlogy`` terms being evaluated once per distinct (child, count)
-    pair (see :func:`_per_child_sum`). Other scorers get each child's block through
-    ``scorer.local_score``. Every family's value depends only on its own cells, so it does
-    not depend on which other children are counted alongside it.
-    """
-
-    def __init__(self, rows, weights, cards, scorer):
-        self.codes_t = np.ascontiguousarray(rows.T, dtype=np.int64)  # (p, n_distinct)
-        self.n_rows = rows.shape[0]
-        self.weights = weights
-        self.tiled = np.tile(weights, rows.shape[1])  # weights of (child, row) cells, child-major
-        self.cards = np.asarray(cards, dtype=np.int64)
-        self.scorer = scorer
-        self.kind = type(scorer) if type(scorer) in (BDeu, K2Score, BIC, AIC, LogLikelihood) else None
-        n = int(round(weights.sum()))
-        self.n = n
-        everything = np.arange(n + 1, dtype=np.float64)
-        if self.kind is K2Score:
-            self.cell_table = gammaln(1.0 + everything)
-        elif self.kind in (BIC, AIC, LogLikelihood):
-            self.cell_table = xlogy(everything, everything)
-
-    @property
-    def has_bound(self):
-        return self.kind is not None
-
-    def upper_bounds(self, children, n_configs, q, n_parents):
-        r"""Upper bounds of the local scores of ``children`` with any superset of a parent
-        set with ``n_configs`` observed and ``q`` declared configurations.
-
-        * BDeu and K2: each observed parent configuration contributes the log-probability
-          of its child values under a symmetric Dirichlet-multinomial, at most
-          :math:`-\log r` (the first value has probability ``1/r``), so
-          :math:`s \le -m \log r` with ``m`` observed configurations (cf. de Campos & Ji
-          2011);
-        * BIC, AIC, log-likelihood: the log-likelihood is at most 0, so
-          :math:`s \le -\mathrm{penalty}(q)`.
-
-        Both decrease when parents are added (``m`` and ``q`` never shrink), as does the
-        ``edge_penalty`` term.
-        """
-        r = self.cards[children].astype(np.float64)
-        kind = self.kind
-        if kind in (BDeu, K2Score):
-            bound = -n_configs * np.log(r)
-        elif kind is BIC and self.n > 0:
-            bound = -0.5 * math.log(self.n) * (r - 1) * q
-        elif kind is AIC:
-            bound = -(r - 1) * q
-        else:
-            bound = np.zeros(len(children))
-        return bound - self.scorer.edge_penalty * n_parents
-
-    def scores(self, ids, n_ids, children, q, n_parents):
-        """Local scores of ``children`` (int array) with the parent set whose ids are given."""
-        cards = self.cards[children]
-        offsets = np.zeros(len(children) + 1, dtype=np.int64)
-        np.cumsum(cards, out=offsets[1:])
-        total = int(offsets[-1])
-        cells = self.codes_t[children] + offsets[:-1, None]
-        cells += ids * total
-        size = len(children) * self.n_rows
-        table = np.bincount(cells.ravel(), self.tiled[:size], minlength=n_ids * total)
-        table = table.reshape(n_ids, total)
-        if self.kind is None:
-            return np.array([self.scorer.local_score(table[:, offsets[i]:offsets[i + 1]], q, n_parents)
-                             for i in range(len(children))])
-        values, columns = _nonzero_columns(table)
-        counts = values.astype(np.int64)
-        child = np.repeat(np.arange(len(children)), cards)[columns]
-        row_counts = np.bincount(ids, self.weights, minlength=n_ids)
-        row_counts = row_counts[row_counts > 0].astype(np.int64)
-        kind, r = self.kind, cards.astype(np.float64)
-        if kind is BDeu:
-            a_row = self.scorer.ess / q
-            a_cell = a_row / r
-            largest, n_configs = int(row_counts.max(initial=0)), len(row_counts)
-            row_term = _per_child_sum(lambda c, k: gammaln(a_row + k) - gammaln(a_row),
-                                      row_counts, np.zeros(n_configs, dtype=np.int64), 1,
-                                      largest, n_configs)
-            base = gammaln(a_cell)
-            cell_term = _per_child_sum(lambda c, k: gammaln(a_cell[c] + k) - base[c],
-                                       counts, child, len(children), largest, n_configs)
-            result = cell_term - row_term
-        elif kind is K2Score:
-            distinct, which = np.unique(r, return_inverse=True)
-            row_terms = np.array([np.sum(gammaln(a) - gammaln(a + row_counts)) for a in distinct])
-            result = np.bincount(child, self.cell_table[counts], minlength=len(children))
-            result += row_terms[which]
-        else:
-            result = np.bincount(child, self.cell_table[counts], minlength=len(children))
-            result -= np.sum(self.cell_table[row_counts])
-            if kind is BIC and self.n > 0:
-                result -= 0.5 * math.log(self.n) * (r - 1) * q
-            elif kind is AIC:
-                result -= (r - 1) * q
-        return result - self.scorer.edge_penalty * n_parents
-
-
-def _per_child_sum(function, counts, child, n_children, largest, n_configs):
-    """``sum`` of ``function(child, count)`` over cells, per child.
-
-    When the counts are small (large parent sets: most cells hold 1, 2, 3 rows) the function
-    is evaluated once per distinct (child, count) pair and weighted by its multiplicity. The
-    choice depends on the parent set only (``largest`` row count, ``n_configs`` observed
-    configurations), never on which children are counted together, so a family's value
-    does not depend on ``n_jobs``.
-    """
-    if largest + 1 <= 16 * n_configs:
-        span = largest + 1
-        multiplicity = np.bincount(child * span + counts, minlength=n_children * span)
-        pairs = np.flatnonzero(multiplicity)
-        which, count = np.divmod(pairs, span)
-        return np.bincount(which, multiplicity[pairs] * function(which, count), minlength=n_children)
-    return np.bincount(child, function(child, counts), minlength=n_children)
-
-
-def _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, tables):
+def _local_scores(distinct, scorer, children, n_vars, max_indegree, tables):
     """Local scores of ``children`` for every parent set of at most ``max_indegree``
     variables, written into ``tables[i]`` (the child ``children[i]``'s row of a 2-D array,
     indexed by the parent-set bitmask over the other variables). Returns the number of
     families scored.
 
-    Parent sets are visited depth first, each extended by variables of lower index than its
-    smallest member, so every subset of a set is visited before it; the rows' configuration
-    ids gain one radix digit per added parent and are renumbered to the observed
-    configurations.
+    ``distinct`` is the data as :class:`skbn._counting.DistinctRows`. Parent sets are
+    visited depth first, each extended by variables of lower index than its smallest
+    member, so every subset of a set is visited before it; the rows' configuration ids gain
+    one radix digit per added parent and are renumbered to the observed configurations.
+    For each parent set, every child outside it is counted in one pass
+    (:meth:`~skbn._counting.DistinctRows.children_stack`) and scored in one batch
+    (:meth:`skbn.scores.BaseScore.local_scores`).
 
-    Pruning (scores with an upper bound, see :meth:`_ChildrenCounter.upper_bounds`): a
+    Pruning (scores with an upper bound, :meth:`skbn.scores.BaseScore.upper_bounds`): a
     child ``v`` is not counted at ``T`` when its bound there is below the best score of
     ``v`` along the depth-first path to ``T`` (``T``'s prefixes, all subsets of ``T``) by
     more than the tie tolerance. Then neither ``T`` nor any superset can beat that subset,
@@ -215,22 +86,22 @@ def _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, 
     subtree where every child is pruned is skipped. The decision for ``v`` depends on
     ``v``'s own scores only, so it is the same whichever children share the pass.
     """
-    counter = _ChildrenCounter(rows, weights, cards, scorer)
     children = np.asarray(children, dtype=np.int64)
-    prune = counter.has_bound
-    r = [int(c) for c in cards]
+    r_children = distinct.cards[children]
+    prune = scorer.upper_bounds(r_children, 1.0, 1, 0, distinct.total_weight, distinct.integral) is not None
+    r = [int(c) for c in distinct.cards]
     n_scored = 0
 
     def visit(mask, lowest, ids, n_ids, q, size, path_best):
         nonlocal n_scored
         outside = ((mask >> children) & 1) == 0
         if prune and size:
-            bound = counter.upper_bounds(children, n_ids, q, size)
-            outside &= ~(path_best > bound + 1e-10 * (1.0 + np.abs(bound)))
+            bound = scorer.upper_bounds(r_children, q, n_ids, size, distinct.total_weight, distinct.integral)
+            outside &= ~(path_best > bound + TIE_TOLERANCE * (1.0 + np.abs(bound)))
         live = np.flatnonzero(outside)
         if not len(live):
             return
-        values = counter.scores(ids, n_ids, children[live], q, size)
+        values = scorer.local_scores(distinct.children_stack(ids, n_ids, children[live], q, size))
         tables[live, _drop_bit(mask, children[live])] = values
         n_scored += len(live)
         if size >= max_indegree:
@@ -239,17 +110,17 @@ def _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, 
             path_best = path_best.copy()
             path_best[live] = np.maximum(path_best[live], values)
         for u in range(lowest):
-            new_ids, new_n = extend_ids(ids, n_ids, rows, cards, u)
-            new_ids, new_n = compress_ids(new_ids, new_n)
+            new_ids, new_n = distinct.add_parent(ids, n_ids, u)
             visit(mask | (1 << u), u, new_ids, new_n, q * r[u], size + 1, path_best)
 
-    visit(0, n_vars, np.zeros(len(weights), dtype=np.int64), 1, 1, 0, np.full(len(children), -np.inf))
+    ids, n_ids = distinct.empty_ids()
+    visit(0, n_vars, ids, n_ids, 1, 0, np.full(len(children), -np.inf))
     return n_scored
 
 
-def _local_scores_worker(rows, weights, cards, scorer, children, n_vars, max_indegree):
+def _local_scores_worker(distinct, scorer, children, n_vars, max_indegree):
     tables = np.full((len(children), 1 << (n_vars - 1)), -np.inf)
-    n_scored = _local_scores(rows, weights, cards, scorer, children, n_vars, max_indegree, tables)
+    n_scored = _local_scores(distinct, scorer, children, n_vars, max_indegree, tables)
     return tables, n_scored
 
 
@@ -289,8 +160,9 @@ class ExactStructure(_BaseStructureLearner):
     with :math:`F(\emptyset) = 0`. The steps are (1) local scores :math:`s_v(S)` of every
     family with :math:`|S| \le` ``max_indegree``: parent sets are visited depth first
     (extending the distinct rows' configuration ids by one radix digit per added parent)
-    and, for each set, every child outside it is counted by ONE weighted ``bincount`` over
-    the distinct rows and scored by one vectorised pass; families that provably cannot
+    and, for each set, every child outside it is counted in one weighted pass over the
+    distinct rows of the data (:class:`skbn._counting.DistinctRows`, row weights summed)
+    and scored in one batch (:meth:`skbn.scores.BaseScore.local_scores`); families that provably cannot
     beat a subset are skipped (upper bounds below); (2) best parent sets
     :math:`\mathrm{bps}_v` by a vectorised subset-max over the bits; (3) best sinks
     :math:`F(W)` layer by layer over subset size; (4) the optimal network, peeling the best
@@ -299,17 +171,15 @@ class ExactStructure(_BaseStructureLearner):
     :func:`exact_memory_bytes`), about 115 MB for 20 variables, 2.1 GB for 24 and 4.3 GB
     for 25 (twice the first term while ``n_jobs > 1`` workers hand their tables back).
 
-    Pruning keeps optimality: :math:`s_v(T) \le U_v(T)` with
-    :math:`U_v = -m_T \log r_v` for BDeu and K2 (:math:`m_T` observed parent
-    configurations; each contributes a Dirichlet-multinomial log-probability of at most
-    :math:`-\log r_v`, as its first child value has probability :math:`1/r_v`; a bound of the
-    kind used by de Campos & Ji 2011) and :math:`U_v = -\mathrm{penalty}_v(T)` for
-    BIC, AIC and the log-likelihood (the log-likelihood is at most 0), minus the
-    ``edge_penalty`` term. :math:`U_v` never increases when parents are added, so once
-    it falls below the score of a subset of :math:`T` (one on the depth-first path to
+    Pruning keeps optimality: the score's upper bound
+    (:meth:`skbn.scores.BaseScore.upper_bounds`) gives :math:`s_v(S) \le U_v(T)` for every
+    :math:`S \supseteq T` -- e.g. :math:`-m_T \log r_v` for the Bayesian Dirichlet scores
+    with :math:`m_T` observed parent configurations (de Campos & Ji 2011) or
+    :math:`-\mathrm{penalty}_v(T)` for the penalised log-likelihoods. Once :math:`U_v(T)`
+    falls below the score of a subset of :math:`T` (one on the depth-first path to
     :math:`T`), no superset of :math:`T` can be a best parent set and none is counted.
-    Every :math:`\mathrm{bps}_v` value, hence the network, is the unpruned one. Other
-    scorers are counted in full.
+    Every :math:`\mathrm{bps}_v` value, hence the network, is the unpruned one. Scores
+    without a bound are counted in full.
 
     Determinism: a sink replaces the incumbent only if it improves by more than
     ``skbn._search.improves``' tolerance (the lowest column index wins ties); the parent
@@ -405,6 +275,7 @@ class ExactStructure(_BaseStructureLearner):
 
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
+        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         limit = _parse_memory(self.max_memory)
         p = data.n_variables
         needed = exact_memory_bytes(p)
@@ -422,17 +293,15 @@ class ExactStructure(_BaseStructureLearner):
 
         # (1) local scores, written into the best-parent-set tables (-inf: not considered)
         started = time.perf_counter()
-        rows, weights = _unique_rows(data.codes)
+        distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
         n_jobs = min(effective_n_jobs(self.n_jobs), p)
         if n_jobs == 1:
             bps = np.full((p, half), -np.inf)
-            n_families = _local_scores(rows, weights, data.cardinalities, self.scorer_,
-                                       range(p), p, k, bps)
+            n_families = _local_scores(distinct, self.scorer_, range(p), p, k, bps)
         else:
             groups = np.array_split(np.arange(p), n_jobs)
             parts = Parallel(n_jobs=n_jobs)(
-                delayed(_local_scores_worker)(rows, weights, data.cardinalities, self.scorer_,
-                                              group, p, k)
+                delayed(_local_scores_worker)(distinct, self.scorer_, group, p, k)
                 for group in groups
             )
             bps = np.concatenate([tables for tables, _ in parts])

@@ -5,11 +5,11 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import config_ids, extend_ids, n_configurations, pairwise_tables, table_from_ids
+from skbn._counting import FamilyCounter
 from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn._search import TIE_TOLERANCE, improves
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
-from skbn.scores import FamilyScoreCache, resolve_scorer
+from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
 __all__ = ["GESStructure"]
@@ -17,55 +17,32 @@ __all__ = ["GESStructure"]
 _PHASES = ("forward", "backward", "turning")
 
 
-class _ScoreTable:
-    """Local scores by (node, parent set), counted by extending cached parent-config ids."""
+class _FitContext:
+    """Everything one GES fit computes and reuses, kept off the estimator.
 
-    def __init__(self, data, scorer):
-        self.cache = FamilyScoreCache(data, scorer)
-        self.codes, self.cards = data.codes, data.cardinalities
-        self._ids = {}
-        self._gram = None
+    Local scores by (node, parent set) are cached; their tables come from the counting
+    engine (:class:`skbn._counting.FamilyCounter`: pairs from the one-hot Gram matrix,
+    larger families by extending the cached configuration ids of the base parent set).
+    ``operators`` caches the last step's candidate operators per target as
+    ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``.
+    """
 
-    def _pair_table(self, child, parent):
-        """Count table of ``child | parent`` from the one-hot Gram matrix of all pairs."""
-        if self._gram is None:
-            self._gram = pairwise_tables(self.codes, self.cards)
-        gram, offsets = self._gram
-        return gram[offsets[parent]:offsets[parent + 1], offsets[child]:offsets[child + 1]]
-
-    def _config(self, parents):
-        """Parent-configuration ids of a sorted tuple (kept only for the last few sets)."""
-        hit = self._ids.get(parents)
-        if hit is None:
-            hit = config_ids(self.codes, self.cards, parents)
-            if len(self._ids) > 64:
-                self._ids.clear()
-            self._ids[parents] = hit
-        return hit
+    def __init__(self, data, scorer, subset_bound):
+        self.counter = FamilyCounter(data)
+        self.cache = FamilyScoreCache(data, scorer, self.counter)
+        self.subset_bound = subset_bound
+        self.operators = None
 
     def local(self, child, parents):
-        key = tuple(sorted(parents))
-        value = self.cache.lookup(child, key)
-        if value is None:
-            ids, n_ids = self._config(key)
-            counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
-            value = self.cache.score_table(counts, child, key)
-            self.cache.store(child, key, value)
-        return value
+        return self.cache.local_score(child, parents)
 
     def gain(self, child, base, extra):
         """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
         with_extra = tuple(sorted(base + (extra,)))
         value = self.cache.lookup(child, with_extra)
         if value is None:
-            if base:
-                ids, n_ids = self._config(base)
-                ids, n_ids = extend_ids(ids, n_ids, self.codes, self.cards, extra)
-                counts = table_from_ids(ids, n_ids, self.codes[:, child], int(self.cards[child]))
-            else:
-                counts = self._pair_table(child, extra)
-            q = n_configurations(self.cards, with_extra)
-            value = self.cache.scorer.local_score(counts, q, len(with_extra))
+            counts = self.counter.extended_family_table(child, base, extra)
+            value = self.cache.score_table(counts, child, with_extra)
             self.cache.store(child, with_extra, value)
         return value - self.local(child, base)
 
@@ -152,7 +129,7 @@ class GESStructure(_BaseStructureLearner):
       is a clique; score change :math:`s(Y, P \setminus \{X\}) - s(Y, P \cup \{X\})` with
       :math:`P = \mathrm{Pa}_Y \cup (\mathrm{NA}_{Y,X} \setminus H)`;
     * **turning** (optional): reversal of one edge of a consistent DAG extension of the
-      current CPDAG when the reversed DAG is acyclic and scores higher (Chickering's edge
+      current CPDAG when the reversed DAG is acyclic and ctx higher (Chickering's edge
       reversal applied to an extension; a simpler operator than Hauser & Buhlmann's Turn).
 
     Each phase takes the best valid operator while it improves the score; after each step
@@ -173,7 +150,7 @@ class GESStructure(_BaseStructureLearner):
     scorer : str or BaseScore, default="bdeu"
         A score-equivalent decomposable score ("bdeu", "bic", "aic" or such an object);
         others (e.g. "k2") are refused, since GES's operators assume every DAG of a class
-        scores the same.
+        ctx the same.
     max_indegree : int or None, default=None
         Bound on the family size an Insert creates at ``Y``
         (:math:`|\mathrm{Pa}_Y \cup \mathrm{NA}_{Y,X} \cup T| + 1`) and on a turned edge's
@@ -191,8 +168,6 @@ class GESStructure(_BaseStructureLearner):
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
         Bound on the number of steps (operators applied).
-    n_jobs : int or None, default=None
-        Accepted for API symmetry; the search is sequential (results do not depend on it).
     verbose : int, default=0
         Print every step when > 0.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
@@ -244,7 +219,6 @@ class GESStructure(_BaseStructureLearner):
         "phases": [list, tuple],
         "max_subset_size": [None, Interval(Integral, 0, None, closed="left")],
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
-        "n_jobs": [None, Integral],
         "verbose": ["verbose"],
     }
 
@@ -258,7 +232,6 @@ class GESStructure(_BaseStructureLearner):
         phases=("forward", "backward", "turning"),
         max_subset_size=None,
         max_iter=None,
-        n_jobs=None,
         verbose=0,
         categories="auto",
         handle_unknown="error",
@@ -273,7 +246,6 @@ class GESStructure(_BaseStructureLearner):
         self.phases = phases
         self.max_subset_size = max_subset_size
         self.max_iter = max_iter
-        self.n_jobs = n_jobs
         self.verbose = verbose
         self.categories = categories
         self.handle_unknown = handle_unknown
@@ -288,12 +260,13 @@ class GESStructure(_BaseStructureLearner):
 
     def _check(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
+        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         if not getattr(self.scorer_, "score_equivalent", False):
             raise ValueError(
                 f"GESStructure needs a score-equivalent scorer (e.g. 'bdeu', 'bic', 'aic'): "
                 f"{type(self.scorer_).__name__} can score Markov-equivalent DAGs differently, "
                 f"so a search over equivalence classes is not defined for it. Use "
-                f"HillClimbStructure or K2Structure for such scores."
+                f"HillClimbStructure or K2Structure for such ctx."
             )
         phases = tuple(self.phases)
         bad = [ph for ph in phases if ph not in _PHASES]
@@ -311,12 +284,12 @@ class GESStructure(_BaseStructureLearner):
         return phases, gaps, fixed
 
     # ------------------------------------------------------------- operators
-    def _insert_candidates(self, g, y, scores, gaps):
+    def _insert_candidates(self, g, y, ctx, gaps):
         """Insert(X, y, T) operators satisfying the clique condition, with their gains."""
         out = []
         pa, ne = g.pa[y], g.und[y]
         adj_y = g.adj_set(y)
-        bound = self._subset_bound
+        bound = ctx.subset_bound
         for x in range(g.p):
             if x == y or x in adj_y or (min(x, y), max(x, y)) in gaps:
                 continue
@@ -336,11 +309,11 @@ class GESStructure(_BaseStructureLearner):
                 return all(g.adj(new, w) for w in na) and all(g.adj(new, w) for w in t[:-1])
 
             for t in _subsets(free, limit, accept):
-                gain = scores.gain(y, tuple(sorted(base.union(t))), x)
+                gain = ctx.gain(y, tuple(sorted(base.union(t))), x)
                 out.append((gain, x, y, t))
         return out
 
-    def _delete_candidates(self, g, y, scores, fixed):
+    def _delete_candidates(self, g, y, ctx, fixed):
         out = []
         pa, ne = g.pa[y], g.und[y]
         for x in sorted(pa | ne):
@@ -348,12 +321,12 @@ class GESStructure(_BaseStructureLearner):
                 continue
             na = sorted(ne & g.adj_set(x))
             na_set = set(na)
-            for h in _subsets(na, self._subset_bound, lambda h: True):
+            for h in _subsets(na, ctx.subset_bound, lambda h: True):
                 rest = na_set.difference(h)
                 if not g.is_clique(rest):
                     continue
                 keep = tuple(sorted((pa | rest) - {x}))
-                out.append((-scores.gain(y, keep, x), x, y, h))
+                out.append((-ctx.gain(y, keep, x), x, y, h))
         return out
 
     @staticmethod
@@ -399,19 +372,18 @@ class GESStructure(_BaseStructureLearner):
     def _learn_structure(self, data):
         phases, gaps, fixed = self._check(data)
         p = data.n_variables
-        self._subset_bound = p if self.max_subset_size is None else self.max_subset_size
-        scores = _ScoreTable(data, self.scorer_)
+        ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size)
         g = _CPDAG(p, directed=sorted(fixed)).completed() if fixed else _CPDAG(p)
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
-        total = self._total(g, scores)
+        total = self._total(g, ctx)
         n_iter = 0
         changed = True
         while changed and n_iter < max_iter:
             changed = False
             for phase in phases:
                 while n_iter < max_iter:
-                    step = self._step(phase, g, scores, gaps, fixed, total)
+                    step = self._step(phase, g, ctx, gaps, fixed, total)
                     if step is None:
                         break
                     g, gain = step
@@ -419,7 +391,7 @@ class GESStructure(_BaseStructureLearner):
                     n_iter += 1
                     n_steps[phase] += 1
                     changed = True
-                self._cached = None
+                ctx.operators = None
             if len(phases) == 1 or not changed:
                 break
         directed, undirected = g.edges()
@@ -429,28 +401,27 @@ class GESStructure(_BaseStructureLearner):
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         dag = pdag_to_dag(PDAG(tuple(range(p)), directed, undirected))
-        self.score_ = float(self._total_dag(p, dag, scores))
+        self.score_ = float(self._total_dag(p, dag, ctx))
         self.n_iter_ = n_iter
         self.n_steps_ = n_steps
-        self._cached = None
         return [(int(u), int(v)) for u, v in dag]
 
     @staticmethod
-    def _total_dag(p, dag, scores):
+    def _total_dag(p, dag, ctx):
         parents = [[] for _ in range(p)]
         for u, v in dag:
             parents[v].append(u)
-        return sum(scores.local(v, pa) for v, pa in enumerate(parents))
+        return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
 
-    def _total(self, g, scores):
+    def _total(self, g, ctx):
         directed, undirected = g.edges()
-        return self._total_dag(g.p, pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected)), scores)
+        return self._total_dag(g.p, pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected)), ctx)
 
-    def _step(self, phase, g, scores, gaps, fixed, total):
+    def _step(self, phase, g, ctx, gaps, fixed, total):
         """Take the best valid operator of ``phase``; returns (new CPDAG, gain) or None."""
         if phase == "turning":
-            return self._turn(g, scores, total)
-        cached = getattr(self, "_cached", None)
+            return self._turn(g, ctx, total)
+        cached = ctx.operators
         if cached is None or cached[0] != phase:
             targets = range(g.p)
             per_target = {}
@@ -458,9 +429,9 @@ class GESStructure(_BaseStructureLearner):
             _, per_target, targets = cached
         for y in targets:
             if phase == "forward":
-                per_target[y] = self._insert_candidates(g, y, scores, gaps)
+                per_target[y] = self._insert_candidates(g, y, ctx, gaps)
             else:
-                per_target[y] = self._delete_candidates(g, y, scores, fixed)
+                per_target[y] = self._delete_candidates(g, y, ctx, fixed)
         candidates = [c for y in range(g.p) for c in per_target[y]]
 
         if phase == "forward":
@@ -474,7 +445,7 @@ class GESStructure(_BaseStructureLearner):
 
         best = self._pick(candidates, total, valid)
         if best is None:
-            self._cached = None
+            ctx.operators = None
             return None
         gain, x, y, s = best
         new = _CPDAG(g.p, *g.edges())
@@ -486,7 +457,7 @@ class GESStructure(_BaseStructureLearner):
         if self.verbose:
             op = "Insert" if phase == "forward" else "Delete"
             print(f"[GES] {op}({x}, {y}, {list(s)}) gain {gain:.4f}")
-        self._cached = (phase, per_target, self._affected(g, new))
+        ctx.operators = (phase, per_target, self._affected(g, new))
         return new, gain
 
     @staticmethod
@@ -501,7 +472,7 @@ class GESStructure(_BaseStructureLearner):
             out |= old.und[a]
         return sorted(out)
 
-    def _turn(self, g, scores, total):
+    def _turn(self, g, ctx, total):
         """Best improving reversal of an edge of a consistent extension (acyclic result)."""
         directed, undirected = g.edges()
         dag = pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
@@ -514,7 +485,7 @@ class GESStructure(_BaseStructureLearner):
                 continue
             pv = tuple(sorted(parents[v] - {u}))
             pu = tuple(sorted(parents[u]))
-            gain = scores.gain(u, pu, v) - scores.gain(v, pv, u)
+            gain = ctx.gain(u, pu, v) - ctx.gain(v, pv, u)
             candidates.append((gain, u, v, ()))
 
         nodes = tuple(range(g.p))

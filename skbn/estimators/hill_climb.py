@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from skbn import _search
 from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.graph import _check_dag
-from skbn.scores import resolve_scorer
+from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 
@@ -50,15 +50,17 @@ class HillClimbStructure(_BaseStructureLearner):
     moves ordered add, remove, reverse; the best delta is found and the first move in
     scan order within ``1e-10 * (1 + |score|)`` of it is taken, and only if it improves
     the score by more than that tolerance (the rule of :func:`skbn._search.improves`).
-    Random choices use ``random_state``; the result is the same for any ``n_jobs`` and
-    any ``PYTHONHASHSEED``.
+    Random choices use ``random_state``; the result is the same for any
+    ``PYTHONHASHSEED``. The search runs in one process: there is no ``n_jobs`` (measured on
+    ALARM, a step's one or two count passes of a few milliseconds are too small to ship to
+    workers, and restarts in parallel processes lose the shared score cache).
 
     Parameters
     ----------
     scorer : str or BaseScore, default="bdeu"
         Decomposable score: "bdeu", "k2", "bic", "aic", "loglik" or a
         :class:`skbn.scores.BaseScore` (e.g. ``BDeu(ess=10)``). The log-likelihood needs
-        ``max_indegree``.
+        ``max_indegree`` (without a bound its optimum is the complete DAG; refused).
     max_indegree : int or None, default=None
         Largest number of parents of any node.
     start : sequence of (parent, child) or None, default=None
@@ -89,12 +91,6 @@ class HillClimbStructure(_BaseStructureLearner):
         ``100 * n_variables`` proposals).
     random_state : int, RandomState instance or None, default=None
         Seeds restarts, annealing and first-improvement.
-    n_jobs : int or None, default=None
-        Accepted for API symmetry; the search runs in one process. Measured on ALARM:
-        the per-step work is one or two count passes of a few milliseconds, too small to
-        ship to workers, and restarts run in parallel processes lose the shared score cache
-        (6 restarts at 100,000 rows: 1.25 s with 2 processes vs 0.99 s in one). Results
-        never depend on it.
     verbose : int, default=0
         Print the score after every move.
     categories, handle_unknown, target, parameter_estimator, parameter_ess
@@ -159,7 +155,6 @@ class HillClimbStructure(_BaseStructureLearner):
         "perturbation": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "random_state": ["random_state"],
-        "n_jobs": [None, Integral],
         "verbose": ["verbose"],
     }
 
@@ -181,7 +176,6 @@ class HillClimbStructure(_BaseStructureLearner):
         perturbation=1,
         max_iter=None,
         random_state=None,
-        n_jobs=None,
         verbose=0,
         categories="auto",
         handle_unknown="error",
@@ -204,7 +198,6 @@ class HillClimbStructure(_BaseStructureLearner):
         self.perturbation = perturbation
         self.max_iter = max_iter
         self.random_state = random_state
-        self.n_jobs = n_jobs
         self.verbose = verbose
         self.categories = categories
         self.handle_unknown = handle_unknown
@@ -267,6 +260,7 @@ class HillClimbStructure(_BaseStructureLearner):
     # ------------------------------------------------------------------ search
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
+        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         required, forbidden, max_indegree, start = self._constraints(data)
         rng = check_random_state(self.random_state)
         engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree)

@@ -1,0 +1,55 @@
+"""The counting engine: the only code that turns encoded data into count tables.
+
+Every score, conditional-independence test and CPT reads its sufficient statistics from
+here, and every count is weighted by ``EncodedData.weights`` (row weights from
+``sample_weight``; integer counts on the fast path when there are none).
+
+* :mod:`~skbn._counting._tables` -- configuration ids (mixed radix, one compression
+  rule :func:`dense_is_small`), the counting primitive :func:`count_cells`, family,
+  contingency, CPT and pairwise (one-hot Gram) tables;
+* :mod:`~skbn._counting._stacks` -- :class:`TableStack`, the candidate tables a score
+  evaluates in one batch, and :class:`DistinctRows` (exact search's compressed data);
+* :mod:`~skbn._counting._counter` -- :class:`FamilyCounter`, the per-fit counting
+  context with its caches (Gram matrix once, configuration ids of recent parent sets).
+"""
+
+from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
+from skbn._counting._stacks import DistinctRows, TableStack, added_parent_stack
+from skbn._counting._tables import (
+    compress_ids,
+    config_ids,
+    contingency_tables,
+    count_cells,
+    cpt_counts,
+    dense_is_small,
+    extend_ids,
+    family_table,
+    n_configurations,
+    one_hot,
+    pairwise_tables,
+    stratified_codes,
+    table_from_ids,
+    weights_are_integral,
+)
+
+__all__ = [
+    "FamilyCounter",
+    "ID_CACHE_SIZE",
+    "DistinctRows",
+    "TableStack",
+    "added_parent_stack",
+    "compress_ids",
+    "config_ids",
+    "contingency_tables",
+    "count_cells",
+    "cpt_counts",
+    "dense_is_small",
+    "extend_ids",
+    "family_table",
+    "n_configurations",
+    "one_hot",
+    "pairwise_tables",
+    "stratified_codes",
+    "table_from_ids",
+    "weights_are_integral",
+]

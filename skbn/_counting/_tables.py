@@ -1,0 +1,193 @@
+"""Configuration ids and count tables: the primitives every statistic is built from.
+
+A configuration of a set of columns ``(c_1, ..., c_k)`` gets the mixed-radix id
+
+    id = (...((x_{c_1} r_{c_2} + x_{c_2}) r_{c_3} + x_{c_3}) ...) r_{c_k} + x_{c_k}
+
+(last column fastest, the C order of a CPT array), and a count table is one weighted
+``np.bincount`` over cell ids (:func:`count_cells`). Every count is the sum of the weights
+of the rows it counts (``EncodedData.weights``); without weights it is an integer count.
+
+Compression policy (one rule, :func:`dense_is_small`): a table of ``n_cells`` cells filled
+from ``n_entries`` (row, column) entries stays dense while
+``n_cells <= max(4 n_entries, 2**16)``; beyond that the ids are renumbered to the observed
+configurations (:func:`compress_ids`, order kept), so memory stays O(n_entries) whatever
+the parent set.
+"""
+
+import math
+
+import numpy as np
+
+#: A dense table may have this many cells per counted entry before ids are compressed.
+DENSE_CELLS_PER_ENTRY = 4
+#: Tables up to this many cells are always dense.
+DENSE_FLOOR = 1 << 16
+
+
+def dense_is_small(n_cells, n_entries):
+    """The one compression rule: keep a table of ``n_cells`` dense for ``n_entries`` entries."""
+    return n_cells <= max(DENSE_CELLS_PER_ENTRY * n_entries, DENSE_FLOOR)
+
+
+def count_cells(cells, n_cells, weights=None):
+    """The counting primitive: ``N[c]`` = total weight of the entries in cell ``c``.
+
+    Parameters
+    ----------
+    cells : ndarray of int, any shape
+        Cell id of every entry (``0 <= cells < n_cells``).
+    n_cells : int
+    weights : ndarray of float64 with the shape of ``cells``, or None
+        Entry weights; ``None`` counts every entry once (int64 result, the fast path).
+
+    Returns
+    -------
+    counts : ndarray of shape (n_cells,), int64 without weights, else float64
+    """
+    if weights is None:
+        return np.bincount(cells.ravel(), minlength=n_cells)
+    return np.bincount(cells.ravel(), weights=weights.ravel(), minlength=n_cells)
+
+
+def weights_are_integral(weights):
+    """Whether every count will be a whole number (no weights, or integer weights)."""
+    return weights is None or bool(np.all(weights == np.floor(weights)))
+
+
+def compress_ids(ids, n_ids):
+    """Renumber ids to ``0..n_observed-1`` keeping their order; returns ``(ids, n_observed)``.
+
+    A configuration is observed when some row has it (whatever that row's weight).
+    """
+    if n_ids <= (1 << 26):
+        present = np.bincount(ids, minlength=n_ids).astype(bool)
+        new_id = np.cumsum(present) - 1
+        return new_id[ids], int(present.sum())
+    unique, inverse = np.unique(ids, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64, copy=False), len(unique)
+
+
+def n_configurations(cardinalities, columns):
+    """Declared number of joint configurations ``prod_k r_{c_k}`` (exact Python int)."""
+    return math.prod(int(cardinalities[c]) for c in columns)
+
+
+def config_ids(codes, cardinalities, columns):
+    """Configuration id of every row over ``columns`` (see module docstring).
+
+    Returns
+    -------
+    ids : ndarray of shape (n_samples,), int64
+    n_ids : int
+        Size of the id space; equals ``prod r`` unless the ids were compressed, in which
+        case it is the number of observed configurations.
+    """
+    ids = np.zeros(codes.shape[0], dtype=np.int64)
+    n_ids = 1
+    for column in columns:
+        ids, n_ids = extend_ids(ids, n_ids, codes, cardinalities, column)
+    return ids, n_ids
+
+
+def extend_ids(ids, n_ids, codes, cardinalities, column):
+    """Ids over ``columns + [column]`` from the ids over ``columns`` (one more radix digit)."""
+    r = int(cardinalities[column])
+    if not dense_is_small(n_ids * r, len(ids)):
+        ids, n_ids = compress_ids(ids, n_ids)
+    return ids * r + codes[:, column], n_ids * r
+
+
+def table_from_ids(ids, n_ids, child_codes, r_child, weights=None):
+    """Count table ``N[j, k]`` = weight of the rows with parent configuration id ``j`` and
+    child state ``k``.
+
+    Returns an array of shape (n_rows, r_child); rows may be empty parent configurations
+    (every decomposable score gives them 0).
+    """
+    if not dense_is_small(n_ids * r_child, len(ids)):
+        ids, n_ids = compress_ids(ids, n_ids)
+    flat = count_cells(ids * r_child + child_codes, n_ids * r_child, weights)
+    return flat.reshape(n_ids, r_child)
+
+
+def family_table(codes, cardinalities, child, parents, weights=None):
+    """Count table of the family ``child | parents``: shape (rows, r_child)."""
+    ids, n_ids = config_ids(codes, cardinalities, parents)
+    return table_from_ids(ids, n_ids, codes[:, child], int(cardinalities[child]), weights)
+
+
+def cpt_counts(codes, cardinalities, child, parents, weights=None):
+    """Dense count array of ``child`` given ``parents``, shape ``(r_p1, ..., r_pk, r_child)``,
+    float64 (C order: the layout of a CPT). The caller bounds its size."""
+    columns = list(parents) + [child]
+    shape = tuple(int(cardinalities[c]) for c in columns)
+    ids = np.zeros(codes.shape[0], dtype=np.int64)
+    for column in columns:
+        ids = ids * int(cardinalities[column]) + codes[:, column]
+    return count_cells(ids, math.prod(shape), weights).reshape(shape).astype(np.float64, copy=False)
+
+
+def contingency_tables(codes, cardinalities, x, y, z=(), weights=None):
+    """Stratified contingency tables ``N[s, a, b]`` of ``x`` and ``y`` for each observed
+    configuration ``s`` of the conditioning set ``z``; empty strata are dropped.
+
+    Returns an array of shape (n_observed_strata, r_x, r_y).
+    """
+    r_x, r_y = int(cardinalities[x]), int(cardinalities[y])
+    strata, n_strata = config_ids(codes, cardinalities, z)
+    if not dense_is_small(n_strata * r_x * r_y, len(strata)):
+        strata, n_strata = compress_ids(strata, n_strata)
+    cell = (strata * r_x + codes[:, x]) * r_y + codes[:, y]
+    tables = count_cells(cell, n_strata * r_x * r_y, weights).reshape(n_strata, r_x, r_y)
+    if n_strata > 1:
+        tables = tables[tables.sum(axis=(1, 2)) > 0]
+    return tables
+
+
+def one_hot(codes, cardinalities, rows=slice(None), dtype=np.float32):
+    """Indicator matrix (n_rows, sum r_i), columns grouped by variable."""
+    offsets = np.concatenate([[0], np.cumsum(cardinalities)[:-1]]).astype(np.intp)
+    block = codes[rows]
+    total = int(np.sum(cardinalities))
+    flat = (np.arange(block.shape[0], dtype=np.intp) * total)[:, None] + offsets + block
+    matrix = np.zeros(block.shape[0] * total, dtype=dtype)
+    matrix[flat.ravel()] = 1.0
+    return matrix.reshape(block.shape[0], total)
+
+
+def pairwise_tables(codes, cardinalities, chunk_rows=1 << 16, weights=None):
+    """All pairwise joint count tables at once, as one one-hot Gram matrix ``G = M^T W M``.
+
+    ``G[o_i + a, o_j + b]`` = weight of the rows with ``x_i = a`` and ``x_j = b`` where
+    ``o`` are the returned offsets; the diagonal block of ``i`` holds its marginal counts.
+    Computed by BLAS in chunks and accumulated in float64: without weights in float32
+    (exact: every partial sum is an integer below 2**24), with weights in float64.
+
+    Returns
+    -------
+    gram : ndarray of shape (sum r, sum r), float64
+    offsets : ndarray of shape (n_variables + 1,), int64
+    """
+    cardinalities = np.asarray(cardinalities, dtype=np.int64)
+    total = int(cardinalities.sum())
+    gram = np.zeros((total, total), dtype=np.float64)
+    for start in range(0, codes.shape[0], chunk_rows):
+        rows = slice(start, start + chunk_rows)
+        if weights is None:
+            block = one_hot(codes, cardinalities, rows)
+            gram += block.T @ block
+        else:
+            block = one_hot(codes, cardinalities, rows, dtype=np.float64)
+            gram += (block * weights[rows, None]).T @ block
+    offsets = np.concatenate([[0], np.cumsum(cardinalities)]).astype(np.int64)
+    return gram, offsets
+
+
+def stratified_codes(codes, cardinalities, features, stratum):
+    """Codes ``x_i r_s + s`` of the pairs (feature, stratum) and their cardinalities
+    ``r_i r_s``: a pairwise table of these codes holds every table of two features within
+    each stratum (its blocks are zero across different strata)."""
+    r_s = int(cardinalities[stratum])
+    combined = codes[:, features].astype(np.int64) * r_s + codes[:, [stratum]]
+    return combined, np.asarray(cardinalities)[features] * r_s

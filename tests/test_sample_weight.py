@@ -1,0 +1,125 @@
+"""sample_weight on every learner: an integer weight w is w copies of the row, 0 drops it."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+
+from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, HillClimbStructure, K2Structure
+from skbn.datasets import sample_asia
+from skbn.scores import BDeu
+
+LEARNERS = [
+    HillClimbStructure(),
+    HillClimbStructure(scorer="bic", search="tabu", random_state=0),
+    HillClimbStructure(scorer="k2", search="annealing", max_iter=200, random_state=0),
+    HillClimbStructure(scorer="aic", search="first_improvement", random_state=0),
+    HillClimbStructure(scorer=BDeu(ess=5), n_restarts=2, random_state=0),
+    GESStructure(),
+    GESStructure(scorer="bic"),
+    ExactStructure(scorer="bdeu"),
+    ExactStructure(scorer="bic", max_indegree=2),
+    K2Structure(),
+    K2Structure(scorer="bic"),
+    ChowLiuTree(),
+    ChowLiuTree(scorer="bdeu"),
+    ChowLiuTree(variant="tan", target="either"),
+    FixedStructure(edges=[("smoke", "lung"), ("lung", "either"), ("tub", "either")]),
+    FixedStructure(edges=[("smoke", "lung")], parameter_estimator="mle"),
+]
+
+
+@pytest.fixture(scope="module")
+def asia():
+    X = sample_asia(600, random_state=0)
+    return X[["asia", "smoke", "tub", "lung", "bronc", "either", "xray"]]
+
+
+def _assert_same_model(a, b):
+    assert a.edges_ == b.edges_
+    if hasattr(a, "score_"):
+        assert a.score_ == pytest.approx(b.score_, rel=1e-9)
+    for node, cpt in a.network_.cpts.items():
+        np.testing.assert_allclose(cpt, b.network_.cpts[node], rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=repr)
+def test_integer_weights_equal_repeated_rows_and_zero_drops(learner, asia):
+    rng = np.random.default_rng(0)
+    weights = rng.integers(0, 4, len(asia))  # 0 drops the row
+    repeated = asia.iloc[np.repeat(np.arange(len(asia)), weights)]
+    expected = clone(learner).fit(repeated)
+    weighted = clone(learner).fit(asia, sample_weight=weights)
+    _assert_same_model(weighted, expected)
+    as_floats = clone(learner).fit(asia, sample_weight=weights.astype(float))
+    _assert_same_model(as_floats, expected)
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure(), GESStructure(scorer="bic"),
+                                     ExactStructure(scorer="bic"), K2Structure(), ChowLiuTree()], ids=repr)
+def test_unit_weights_are_no_weights(learner, asia):
+    plain = clone(learner).fit(asia)
+    _assert_same_model(clone(learner).fit(asia, sample_weight=np.ones(len(asia))), plain)
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure(scorer="bic"), GESStructure(scorer="bdeu"),
+                                     ExactStructure(scorer="bdeu"), K2Structure(), ChowLiuTree()], ids=repr)
+def test_fractional_weights_are_scale_free_for_bic_and_finite(learner, asia):
+    """Real-valued weights give finite scores and CPTs; halving every weight of doubled
+    data changes nothing (counts are sums of weights)."""
+    rng = np.random.default_rng(1)
+    weights = rng.uniform(0.1, 2.0, len(asia))
+    model = clone(learner).fit(asia, sample_weight=weights)
+    assert np.all(np.isfinite(model.score_samples(asia)))
+    doubled = asia.iloc[np.repeat(np.arange(len(asia)), 2)]
+    _assert_same_model(clone(learner).fit(doubled, sample_weight=np.repeat(weights, 2) / 2), model)
+
+
+def test_weights_change_the_cpts_as_counts(asia):
+    weights = np.where(asia["smoke"] == "yes", 3.0, 1.0)
+    model = FixedStructure(parameter_estimator="mle").fit(asia, sample_weight=weights)
+    smoke = model.network_.cpts["smoke"]
+    states = list(model.network_.states["smoke"])
+    yes = 3.0 * (asia["smoke"] == "yes").sum()
+    no = (asia["smoke"] == "no").sum()
+    assert smoke[states.index("yes")] == pytest.approx(yes / (yes + no))
+
+
+def test_bad_sample_weight_names_the_parameter(asia):
+    with pytest.raises(ValueError, match="sample_weight"):
+        HillClimbStructure().fit(asia, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="sample_weight"):
+        HillClimbStructure().fit(asia, sample_weight=-np.ones(len(asia)))
+
+
+def test_fit_keeps_no_weights_and_refit_resets(asia):
+    weights = np.arange(len(asia)) % 3
+    model = HillClimbStructure().fit(asia, sample_weight=weights)
+    assert not any(isinstance(v, np.ndarray) and v.shape == (len(asia),) for v in vars(model).values())
+    _assert_same_model(model.fit(asia), HillClimbStructure().fit(asia))
+
+
+def test_cross_val_score_and_grid_search_route_sample_weight(asia):
+    weights = np.random.default_rng(2).integers(1, 3, len(asia))
+    cv = KFold(3, shuffle=True, random_state=0)
+    scores = cross_val_score(K2Structure(), asia, cv=cv, params={"sample_weight": weights})
+    repeated = []
+    for train, test in cv.split(asia):
+        model = K2Structure().fit(asia.iloc[np.repeat(train, weights[train])])
+        repeated.append(model.score(asia.iloc[test]))
+    np.testing.assert_allclose(scores, repeated, rtol=1e-12)
+    search = GridSearchCV(K2Structure(scorer=BDeu()), {"scorer__ess": [1.0, 10.0]}, cv=cv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # score takes sample_weight: no "does not support" warning
+        search.fit(asia, sample_weight=weights)
+    best = K2Structure(scorer=BDeu(ess=search.best_params_["scorer__ess"]))
+    _assert_same_model(search.best_estimator_, best.fit(asia, sample_weight=weights))
+
+
+def test_score_is_the_weighted_mean_log_likelihood(asia):
+    model = K2Structure().fit(asia)
+    weights = np.arange(len(asia)) % 4
+    expected = np.average(model.score_samples(asia), weights=weights)
+    assert model.score(asia, sample_weight=weights) == pytest.approx(expected, rel=1e-12)
