@@ -20,15 +20,9 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skbn._counting import compress_ids, extend_ids
+from skbn._counting import DistinctRows
 from skbn._data import encode_fit
-from skbn.estimators.exact import (
-    _ChildrenCounter,
-    _drop_bit,
-    _format_bytes,
-    _parse_memory,
-    _unique_rows,
-)
+from skbn.estimators.exact import _drop_bit, _format_bytes, _parse_memory
 from skbn.scores import resolve_scorer
 
 __all__ = ["ParentSetScores", "count_parent_sets", "edge_posteriors", "parent_set_scores"]
@@ -88,11 +82,11 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
 
     Parent sets are visited depth first, each extended by variables of lower index than its
     smallest member; the distinct rows' configuration ids gain one radix digit per added
-    parent (``skbn._counting.extend_ids``), and for each set every child that may take it
-    is counted by ONE weighted ``bincount`` and scored by the exact learner's vectorised
-    kernel (``skbn.estimators.exact._ChildrenCounter``; other scorers through
-    ``scorer.local_score``). Unlike the exact learner's search nothing is pruned: a
-    posterior sums over every family.
+    parent, and for each set every child that may take it is counted in one pass over the
+    distinct rows (:class:`skbn._counting.DistinctRows`, weighted by ``data.weights``) and
+    scored in one batch (:meth:`skbn.scores.BaseScore.local_scores`), as the exact learner
+    does. Unlike the exact learner's search nothing is pruned: a posterior sums over every
+    family.
 
     Parameters
     ----------
@@ -115,7 +109,7 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     allowed = _allowed_matrix(p, candidate_parents)
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     width = max(k, 1)
-    rows, weights = _distinct_rows(data)
+    distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
     # the empty set, then the subtrees of {0}, {1}, ... in contiguous blocks balanced by size
     sizes = [sum(math.comb(u, j) for j in range(k)) for u in range(p)]
     n_blocks = max(1, min(effective_n_jobs(n_jobs), p))
@@ -123,11 +117,11 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     blocks = [b.tolist() for b in np.split(np.arange(p), bounds)]
     blocks = [[None]] + [b for b in blocks if b]
     if n_blocks == 1:
-        parts = [_score_subtrees(rows, weights, data.cardinalities, scorer, allowed, k, width, b)
+        parts = [_score_subtrees(distinct, scorer, allowed, k, width, b)
                  for b in blocks]
     else:
         parts = Parallel(n_jobs=n_jobs)(
-            delayed(_score_subtrees)(rows, weights, data.cardinalities, scorer, allowed, k, width, b)
+            delayed(_score_subtrees)(distinct, scorer, allowed, k, width, b)
             for b in blocks
         )
     parents = [np.concatenate([part[0][v] for part in parts]) for v in range(p)]
@@ -135,23 +129,12 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     return ParentSetScores(parents, scores, p)
 
 
-def _distinct_rows(data):
-    """Distinct rows of the data and their total weights (multiplicities when unweighted)."""
-    if data.weights is None:
-        return _unique_rows(data.codes)
-    rows, inverse = np.unique(data.codes, axis=0, return_inverse=True)
-    return rows, np.bincount(inverse.reshape(-1), data.weights, minlength=len(rows))
-
-
-def _score_subtrees(rows, weights, cardinalities, scorer, allowed, max_indegree, width, tops):
+def _score_subtrees(distinct, scorer, allowed, max_indegree, width, tops):
     """Depth-first scoring of the parent sets whose largest member is in ``tops`` (``None``
     stands for the empty set alone); returns per child the set rows and their scores, in
     depth-first order."""
-    p = len(cardinalities)
-    counter = _ChildrenCounter(rows, weights, cardinalities, scorer)
-    if not np.all(weights == np.round(weights)):
-        counter.kind = None  # the fast kernels index tables by integer counts: use local_score
-    cards = [int(c) for c in cardinalities]
+    p = len(distinct.cards)
+    cards = [int(c) for c in distinct.cards]
     found_sets = [[] for _ in range(p)]
     found_scores = [[] for _ in range(p)]
     everyone = np.arange(p)
@@ -162,7 +145,7 @@ def _score_subtrees(rows, weights, cardinalities, scorer, allowed, max_indegree,
         live = everyone[takers]
         if not len(live):  # no child accepts this set, hence none accepts a superset
             return
-        values = counter.scores(ids, n_ids, live, q, len(members))
+        values = scorer.local_scores(distinct.children_stack(ids, n_ids, live, q, len(members)))
         row = sorted(members) + [-1] * (width - len(members))
         for v, value in zip(live, values):
             found_sets[v].append(row)
@@ -173,16 +156,15 @@ def _score_subtrees(rows, weights, cardinalities, scorer, allowed, max_indegree,
             extend(members, ids, n_ids, q, u)
 
     def extend(members, ids, n_ids, q, u):
-        new_ids, new_n = extend_ids(ids, n_ids, rows, cardinalities, u)
-        new_ids, new_n = compress_ids(new_ids, new_n)
+        new_ids, new_n = distinct.add_parent(ids, n_ids, u)
         visit(members + [u], new_ids, new_n, q * cards[u], True)
 
-    root = np.zeros(len(weights), dtype=np.int64)
+    root, n_root = distinct.empty_ids()
     for top in tops:
         if top is None:
-            visit([], root, 1, 1, False)
+            visit([], root, n_root, 1, False)
         elif max_indegree >= 1:
-            extend([], root, 1, 1, top)
+            extend([], root, n_root, 1, top)
     return ([np.asarray(s, dtype=np.int64).reshape(-1, width) for s in found_sets],
             [np.asarray(s, dtype=np.float64) for s in found_scores])
 

@@ -128,3 +128,14 @@ def test_ancestor_posterior_counts_directed_paths_in_the_samples(asia):
         for u, v in dag:
             edge_frequency[nodes.index(u), nodes.index(v)] += 1 / len(model.dag_samples_)
     assert np.all(model.ancestor_posterior_.to_numpy() >= edge_frequency - 1e-12)
+
+
+def test_integer_sample_weight_equals_repeated_rows(asia):
+    X = asia.iloc[:300]
+    repeats = np.random.default_rng(0).integers(0, 3, size=300)
+    params = dict(max_indegree=2, n_iter=200, burn_in=50, thin=10, random_state=0)
+    weighted = OrderMCMCStructure(**params).fit(X, sample_weight=repeats)
+    copied = OrderMCMCStructure(**params).fit(X.loc[X.index.repeat(repeats)])
+    np.testing.assert_allclose(weighted.edge_posterior_, copied.edge_posterior_, atol=1e-12)
+    assert weighted.dag_samples_ == copied.dag_samples_
+    np.testing.assert_allclose(weighted.score_samples(X), copied.score_samples(X), rtol=1e-10)

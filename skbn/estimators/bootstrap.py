@@ -1,7 +1,6 @@
 """Edge strengths by bootstrap resampling and the averaged network (Friedman, Goldszmidt &
 Wyner 1999; Scutari & Nagarajan 2013), bnlearn's ``boot.strength`` / ``averaged.network``."""
 
-import inspect
 import sys
 import time
 from numbers import Integral, Real
@@ -120,19 +119,21 @@ def _set_random_states(estimator, seed):
         estimator.set_params(**params)
 
 
-def _learn_resamples(estimator, codes, cardinalities, names, target_index, seeds, bootstrap, cpdag):
+def _learn_resamples(estimator, codes, cardinalities, names, weights, target_index, seeds, bootstrap,
+                     cpdag):
     """Learn one graph per seed; returns (directed pairs, undirected pairs, DAG pairs) per
-    resample, as position arrays."""
+    resample, as position arrays. ``weights``: the caller's row weights or None."""
     n = codes.shape[0]
     results = []
     for seed in seeds:
         rs = np.random.RandomState(seed)
         if bootstrap == "nonparametric":
             rows = rs.randint(n, size=n)
-            data = EncodedData(np.asfortranarray(codes[rows]), cardinalities, names)
+            data = EncodedData(np.asfortranarray(codes[rows]), cardinalities, names,
+                               weights=None if weights is None else weights[rows])
         else:
-            weights = rs.dirichlet(np.ones(n)) * n
-            data = EncodedData(codes, cardinalities, names, weights=weights)
+            draw = rs.dirichlet(np.ones(n)) * n
+            data = EncodedData(codes, cardinalities, names, weights=draw if weights is None else draw * weights)
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()
@@ -156,9 +157,10 @@ class BootstrapStructure(_BaseStructureLearner):
 
     The wrapped ``estimator`` (cloned per resample) learns one graph from each of
     ``n_resamples`` resamples of the data: rows drawn with replacement
-    (``"nonparametric"``, Friedman, Goldszmidt & Wyner 1999) or every row weighted by
-    :math:`n` times a flat Dirichlet draw (``"bayesian"``, Rubin 1981; needs an estimator
-    whose counts take row weights). For every pair of variables,
+    (``"nonparametric"``, Friedman, Goldszmidt & Wyner 1999; a drawn row keeps its
+    ``sample_weight``) or every row weighted by :math:`n` times a flat Dirichlet draw
+    (``"bayesian"``, Rubin 1981; times its ``sample_weight``), through the weighted counts
+    every learner takes. For every pair of variables,
 
     * ``strength`` = fraction of resamples with an edge between them, either way;
     * ``direction`` = among those, the fraction oriented ``source -> target``; with
@@ -297,14 +299,6 @@ class BootstrapStructure(_BaseStructureLearner):
                 f"estimator must be an skbn structure learner (e.g. HillClimbStructure()), "
                 f"got {type(self.estimator).__name__}."
             )
-        if self.bootstrap == "bayesian" and "sample_weight" not in inspect.signature(
-            type(self.estimator).fit
-        ).parameters:
-            raise ValueError(
-                f"bootstrap='bayesian' needs an estimator whose counts take row weights "
-                f"(fit(X, y, sample_weight)); {type(self.estimator).__name__} does not: use "
-                f"bootstrap='nonparametric'."
-            )
         return clone(self.estimator)
 
     def _learn_structure(self, data):
@@ -319,7 +313,8 @@ class BootstrapStructure(_BaseStructureLearner):
         results, done = [], 0
         for batch in parallel(
             delayed(_learn_resamples)(self.estimator_, data.codes, data.cardinalities, data.names,
-                                      self._target_index, seeds_, self.bootstrap, self.cpdag)
+                                      data.weights, self._target_index, seeds_, self.bootstrap,
+                                      self.cpdag)
             for seeds_ in batches
         ):
             results.extend(batch)

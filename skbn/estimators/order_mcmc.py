@@ -12,6 +12,7 @@ from joblib import Parallel, delayed
 from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 
+from skbn._data import check_sample_weight
 from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.network import DiscreteBayesianNetwork
 from skbn.parameters import estimate_cpt
@@ -461,8 +462,6 @@ class OrderMCMCStructure(_BaseStructureLearner):
         cpts = {}
 
         def network(dag):
-            if data.weights is not None:  # weighted CPTs: the base class's estimator
-                return super(OrderMCMCStructure, self)._fit_network(data, states, list(dag))
             parents = [[] for _ in range(data.n_variables)]
             for u, v in dag:
                 parents[v].append(u)
@@ -471,7 +470,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
                 key = (child, tuple(sorted(pa)))
                 if key not in cpts:
                     cpts[key] = estimate_cpt(data.codes, data.cardinalities, child, list(key[1]),
-                                             method=self.parameter_estimator, ess=self.parameter_ess)
+                                             method=self.parameter_estimator, ess=self.parameter_ess,
+                                             weights=data.weights)
                 tables[data.names[child]] = cpts[key]
             return DiscreteBayesianNetwork(
                 states=state_map,
@@ -499,9 +499,12 @@ class OrderMCMCStructure(_BaseStructureLearner):
         """
         return self._averaged_log_likelihood(self._encode(X))
 
-    def score(self, X, y=None):
+    def score(self, X, y=None, sample_weight=None):
         """Mean model-averaged log density per row (of ``(x, y)`` when ``y`` is given with a
-        fitted target)."""
+        fitted target); with ``sample_weight``, the weighted mean."""
         if y is not None and self._target_index is not None and self.target is None:
-            return float(np.mean(self._averaged_log_likelihood(self._encode(X, y))))
-        return float(np.mean(self.score_samples(X)))
+            log_density = self._averaged_log_likelihood(self._encode(X, y))
+        else:
+            log_density = self.score_samples(X)
+        weights = check_sample_weight(sample_weight, len(log_density))
+        return float(np.average(log_density, weights=weights))
