@@ -2,6 +2,7 @@
 
 from skbn._version import __version__
 from skbn.estimators import (
+    BootstrapStructure,
     ChowLiuTree,
     ExactStructure,
     FixedStructure,
@@ -9,11 +10,13 @@ from skbn.estimators import (
     HillClimbStructure,
     K2Structure,
     MMHCStructure,
+    OrderMCMCStructure,
     PCStructure,
 )
 from skbn.network import DiscreteBayesianNetwork
 
 __all__ = [
+    "BootstrapStructure",
     "ChowLiuTree",
     "DiscreteBayesianNetwork",
     "ExactStructure",
@@ -22,6 +25,7 @@ __all__ = [
     "HillClimbStructure",
     "K2Structure",
     "MMHCStructure",
+    "OrderMCMCStructure",
     "PCStructure",
     "__version__",
 ]

@@ -1,0 +1,195 @@
+"""Bootstrap edge strengths, the Scutari-Nagarajan threshold and the averaged network."""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.cluster import KMeans
+from sklearn.utils.estimator_checks import (
+    check_dataframe_column_names_consistency,
+    parametrize_with_checks,
+)
+
+from skbn import (
+    BootstrapStructure,
+    FixedStructure,
+    HillClimbStructure,
+    OrderMCMCStructure,
+    PCStructure,
+)
+from skbn.citests import GTest
+from skbn.datasets import sample_asia
+from skbn.estimators.bootstrap import averaged_edges, inclusion_threshold
+
+COMMON = [
+    BootstrapStructure(n_resamples=3, random_state=0),
+    BootstrapStructure(PCStructure(ci_test=GTest(alpha=0.01)), n_resamples=2, random_state=0),
+    OrderMCMCStructure(n_iter=40, burn_in=10, thin=5, random_state=0),
+]
+
+
+# as in test_estimators_common.py: the generated sample-weight check feeds continuous floats
+EXPECTED_FAILURES = {
+    "check_sample_weight_equivalence_on_dense_data":
+        "feeds continuous floats; skbn needs discrete data (tested in test_sample_weight.py)",
+}
+
+
+@parametrize_with_checks(COMMON, expected_failed_checks=lambda estimator: EXPECTED_FAILURES)
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("estimator", COMMON, ids=repr)
+def test_dataframe_column_names_and_pickle(estimator, asia):
+    check_dataframe_column_names_consistency(type(estimator).__name__, estimator)
+    model = clone(estimator).fit(asia)
+    restored = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(restored.score_samples(asia), model.score_samples(asia))
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return sample_asia(5000, random_state=0)
+
+
+def _scutari_nagarajan_by_grid(strengths):
+    """The definition, numerically: minimise the integral over [0, 1] of |F(x) - t| (midpoint
+    rule on a fine x grid) over a grid of t holding every k/n (the values F can take),
+    lowest t among the minima, then the type-1 (inverted-CDF) quantile."""
+    values = np.sort(np.asarray(strengths, dtype=float))
+    x = (np.arange(20_000) + 0.5) / 20_000
+    cdf = np.searchsorted(values, x, side="right") / len(values)
+    ts = np.union1d(np.linspace(0, 1, 2001), np.arange(len(values) + 1) / len(values))
+    l1 = np.array([np.mean(np.abs(cdf - t)) for t in ts])
+    t = ts[np.flatnonzero(l1 <= l1.min() + 1e-9)[0]]
+    return float(np.quantile(values, t, method="inverted_cdf"))
+
+
+@pytest.mark.parametrize("strengths", [
+    [0, 0, 0, 0, 0.1, 0.2, 0.9, 1, 1, 1],
+    [0.05, 0.05, 0.1, 0.15, 0.15, 0.3, 0.55, 0.85, 0.95],
+    np.round(np.random.default_rng(0).beta(0.3, 0.5, size=41) * 20) / 20,
+    [0.0, 0.0, 0.0, 0.0],
+    [1.0, 1.0, 0.5],
+])
+def test_threshold_matches_the_l1_definition(strengths):
+    assert inclusion_threshold(strengths) == pytest.approx(_scutari_nagarajan_by_grid(strengths))
+
+
+def test_threshold_of_a_hand_made_vector():
+    # F = .4 on [0, .1), .5 on [.1, .2), .6 on [.2, .9), .7 on [.9, 1]: weighted median .6
+    assert inclusion_threshold([0, 0, 0, 0, 0.1, 0.2, 0.9, 1, 1, 1]) == 0.2
+
+
+def test_averaged_edges_drop_the_weakest_edge_of_a_cycle():
+    strength = np.zeros((4, 4))
+    direction = np.zeros((4, 4))
+    for (u, v), s in {(0, 1): 0.9, (1, 2): 0.8, (2, 0): 0.7, (2, 3): 0.3}.items():
+        strength[u, v] = strength[v, u] = s
+        direction[u, v], direction[v, u] = 1.0, 0.0
+    assert averaged_edges(strength, direction, 0.5) == [(0, 1), (1, 2)]
+    assert averaged_edges(strength, direction, 0.1) == [(0, 1), (1, 2), (2, 3)]
+    strength[2, 3] = strength[3, 2] = 1.0  # strength 1 is kept whatever the threshold
+    assert (2, 3) in averaged_edges(strength, direction, 1.0)
+
+
+def test_strong_edge_near_one_and_absent_edge_near_zero(asia):
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=30, random_state=0).fit(asia)
+    table = boot.edge_strength_.set_index(["source", "target"])
+    assert table.loc[("smoke", "lung"), "strength"] >= 0.95
+    assert table.loc[("either", "xray"), "strength"] >= 0.95
+    assert table.loc[("either", "xray"), "direction"] >= 0.9  # v-structure child side
+    assert table.loc[("smoke", "tub"), "strength"] <= 0.05
+    assert table.loc[("xray", "dysp"), "strength"] <= 0.05
+    assert len(boot.edge_strength_) == 8 * 7
+    np.testing.assert_allclose(
+        table["strength"].to_numpy(),
+        (boot.strength_matrix_ + boot.strength_matrix_.T).to_numpy()[~np.eye(8, dtype=bool)],
+    )
+    assert ("smoke", "lung") in boot.edges_ or ("lung", "smoke") in boot.edges_
+    assert 0 <= boot.threshold_ <= 1
+    assert np.isfinite(boot.score(asia))
+
+
+def test_cpdag_counts_reversible_edges_half_each_way(asia):
+    single = BootstrapStructure(FixedStructure(edges=[("smoke", "lung")]), n_resamples=3,
+                                random_state=0).fit(asia)
+    table = single.edge_strength_.set_index(["source", "target"])
+    assert table.loc[("smoke", "lung"), "strength"] == 1.0
+    assert table.loc[("smoke", "lung"), "direction"] == 0.5
+    as_dags = clone(single).set_params(cpdag=False).fit(asia)
+    assert as_dags.edge_strength_.set_index(["source", "target"]).loc[("smoke", "lung"), "direction"] == 1.0
+    collider = BootstrapStructure(FixedStructure(edges=[("tub", "either"), ("lung", "either")]),
+                                  n_resamples=2, random_state=0).fit(asia)
+    table = collider.edge_strength_.set_index(["source", "target"])
+    assert table.loc[("tub", "either"), "direction"] == 1.0
+    assert table.loc[("either", "lung"), "direction"] == 0.0
+
+
+def test_same_result_for_any_n_jobs_and_keep_graphs(asia):
+    params = dict(n_resamples=8, random_state=1, keep_graphs=True)
+    one = BootstrapStructure(HillClimbStructure(), n_jobs=1, **params).fit(asia)
+    two = BootstrapStructure(HillClimbStructure(), n_jobs=2, **params).fit(asia)
+    pd.testing.assert_frame_equal(one.edge_strength_, two.edge_strength_)
+    assert one.edges_ == two.edges_ and one.graphs_ == two.graphs_
+    assert len(one.graphs_) == 8
+    assert not hasattr(one.set_params(keep_graphs=False).fit(asia), "graphs_")
+
+
+def test_bayesian_bootstrap(asia):
+    params = dict(bootstrap="bayesian", n_resamples=20, random_state=0)
+    boot = BootstrapStructure(HillClimbStructure(), n_jobs=1, **params).fit(asia)
+    table = boot.edge_strength_.set_index(["source", "target"])
+    assert table.loc[("smoke", "lung"), "strength"] >= 0.95
+    assert table.loc[("bronc", "dysp"), "strength"] >= 0.95
+    assert table.loc[("smoke", "tub"), "strength"] <= 0.05
+    two = BootstrapStructure(HillClimbStructure(), n_jobs=2, **params).fit(asia)
+    pd.testing.assert_frame_equal(boot.edge_strength_, two.edge_strength_)
+    # row weights multiply the Dirichlet weights: zero-weight rows never count
+    noise = asia.sample(frac=0.5, random_state=3).apply(lambda c: c.sample(frac=1, random_state=4).to_numpy())
+    padded = pd.concat([asia, noise], ignore_index=True)
+    weights = np.r_[np.ones(len(asia)), np.zeros(len(noise))]
+    weighted = BootstrapStructure(HillClimbStructure(), **params).fit(padded, sample_weight=weights)
+    assert weighted.edge_strength_.set_index(["source", "target"]).loc[("smoke", "lung"), "strength"] >= 0.95
+
+
+def test_threshold_parameter_overrides(asia):
+    boot = BootstrapStructure(n_resamples=5, threshold=0.0, random_state=0).fit(asia)
+    assert boot.threshold_ == 0.0
+    strong = BootstrapStructure(n_resamples=5, threshold=1.0, random_state=0).fit(asia)
+    assert set(strong.edges_) <= set(boot.edges_) | {(v, u) for u, v in boot.edges_}
+
+
+def test_progress_goes_to_stderr(asia, capsys):
+    BootstrapStructure(n_resamples=4, verbose=1, random_state=0).fit(asia.iloc[:500])
+    captured = capsys.readouterr()
+    assert "4/4 resamples" in captured.err and "left" in captured.err and captured.out == ""
+
+
+def test_dask_backend_gives_the_same_result(asia):
+    distributed = pytest.importorskip("dask.distributed")
+    from joblib import parallel_config
+
+    X = asia.iloc[:1000]
+    params = dict(n_resamples=4, random_state=2, n_jobs=2)
+    local = BootstrapStructure(**params).fit(X)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        with parallel_config(backend="dask"):
+            remote = BootstrapStructure(**params).fit(X)
+    pd.testing.assert_frame_equal(local.edge_strength_, remote.edge_strength_)
+
+
+@pytest.mark.parametrize("params, error, match", [
+    ({"estimator": KMeans()}, TypeError, "estimator must be an skbn structure learner"),
+    ({"n_resamples": 0}, ValueError, "n_resamples"),
+    ({"threshold": 1.5}, ValueError, "threshold"),
+    ({"threshold": -0.1}, ValueError, "threshold"),
+    ({"bootstrap": "parametric"}, ValueError, "bootstrap"),
+])
+def test_bad_parameters(asia, params, error, match):
+    with pytest.raises(error, match=match):
+        BootstrapStructure(**params).fit(asia.iloc[:200])

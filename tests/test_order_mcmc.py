@@ -1,0 +1,141 @@
+"""Order MCMC: agreement with the exact order-modular posterior, determinism, errors."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import shared_network
+from scipy.special import logsumexp
+
+from skbn.datasets import sample_asia
+from skbn.estimators import order_mcmc
+from skbn.estimators.order_mcmc import OrderMCMCStructure
+from skbn.posterior import edge_posteriors
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return sample_asia(1000, random_state=0)
+
+
+def test_edge_posteriors_agree_with_the_exact_dynamic_programme():
+    X = shared_network("sachs").sample(1000, random_state=0)  # 11 variables
+    exact = edge_posteriors(X, max_indegree=2)
+    model = OrderMCMCStructure(max_indegree=2, n_iter=40_000, burn_in=1000, thin=20,
+                               random_state=0).fit(X)
+    assert np.abs(model.edge_posterior_.to_numpy() - exact.to_numpy()).max() < 0.05
+    assert model.convergence_ < 0.1
+    assert model.trace_.shape == (2, 40_000)
+    assert model.chain_edge_posteriors_.shape == (2, 11, 11)
+
+
+def test_table_lookup_and_parent_set_scan_give_the_same_chain(asia, monkeypatch):
+    params = dict(max_indegree=2, n_iter=400, burn_in=100, thin=10, random_state=3)
+    fast = OrderMCMCStructure(**params).fit(asia)
+    monkeypatch.setattr(order_mcmc, "_TABLE_MAX_VARIABLES", 0)
+    scan = OrderMCMCStructure(**params).fit(asia)
+    np.testing.assert_allclose(fast.edge_posterior_, scan.edge_posterior_, atol=1e-12)
+    np.testing.assert_allclose(fast.trace_, scan.trace_, rtol=1e-12)
+    assert fast.dag_samples_ == scan.dag_samples_ and fast.edges_ == scan.edges_
+
+
+def test_same_result_for_any_n_jobs(asia):
+    params = dict(n_iter=300, burn_in=50, thin=10, n_chains=2, random_state=0)
+    one = OrderMCMCStructure(n_jobs=1, **params).fit(asia)
+    two = OrderMCMCStructure(n_jobs=2, **params).fit(asia)
+    np.testing.assert_array_equal(one.chain_edge_posteriors_, two.chain_edge_posteriors_)
+    assert one.dag_samples_ == two.dag_samples_ and one.edges_ == two.edges_
+
+
+def test_model_averaged_density_is_the_mean_over_sampled_dags(asia):
+    model = OrderMCMCStructure(n_iter=300, burn_in=50, thin=25, random_state=0).fit(asia)
+    assert len(model.dag_samples_) == 2 * 10
+    from skbn.estimators.fixed import FixedStructure
+
+    rows = asia.iloc[:20]
+    per_dag = [FixedStructure(edges=dag).fit(asia).score_samples(rows) for dag in model.dag_samples_]
+    expected = logsumexp(per_dag, axis=0) - np.log(len(per_dag))
+    np.testing.assert_allclose(model.score_samples(rows), expected, rtol=1e-10)
+    assert model.score(rows) == pytest.approx(expected.mean())
+    best = FixedStructure(edges=model.edges_).fit(asia)
+    np.testing.assert_allclose(model.network_.log_likelihood_codes(model._encode(rows)),
+                               best.score_samples(rows))
+
+
+def test_candidate_parents_restrict_the_posterior(asia):
+    skeleton = [("smoke", "lung"), ("smoke", "bronc"), ("bronc", "dysp")]
+    model = OrderMCMCStructure(candidate_parents=skeleton, n_iter=200, burn_in=50,
+                               random_state=0).fit(asia)
+    allowed = {(u, v) for u, v in skeleton} | {(v, u) for u, v in skeleton}
+    posterior = model.edge_posterior_
+    for u in posterior.index:
+        for v in posterior.columns:
+            if (u, v) not in allowed:
+                assert posterior.loc[u, v] == 0.0
+    assert posterior.loc["smoke", "lung"] + posterior.loc["lung", "smoke"] > 0.99
+
+
+@pytest.mark.parametrize("params, match", [
+    ({"max_indegree": 3, "max_parent_sets": 100}, "max_indegree=3"),
+    ({"n_iter": 0}, "n_iter"),
+    ({"burn_in": 500, "n_iter": 500}, "burn_in"),
+    ({"thin": 0}, "thin"),
+    ({"candidate_parents": [("smoke", "nope")]}, "candidate_parents"),
+])
+def test_bad_parameters(asia, params, match):
+    with pytest.raises(ValueError, match=match):
+        OrderMCMCStructure(**params).fit(asia)
+
+
+def test_refit_resets_everything(asia):
+    model = OrderMCMCStructure(n_iter=200, burn_in=50, random_state=0)
+    first = model.fit(asia).edge_posterior_.copy()
+    second = model.fit(asia.iloc[:, :4]).edge_posterior_
+    assert second.shape == (4, 4) and first.shape == (8, 8)
+    assert isinstance(second, pd.DataFrame)
+
+
+def test_bitmask_consistency_beyond_64_variables():
+    from skbn.estimators.order_mcmc import _OrderScorer
+
+    rng = np.random.default_rng(0)
+    p = 70
+    parents = [np.sort(rng.choice([u for u in range(p) if u != v], size=(30, 2)), axis=1) for v in range(p)]
+    for rows in parents:
+        rows[:5, 1] = -1  # some single-parent sets
+    scores = [rng.normal(size=30) for _ in range(p)]
+    order = rng.permutation(p)
+    scorer = _OrderScorer(parents, scores, order)
+    position = np.empty(p + 1, dtype=np.int64)
+    position[order], position[p] = np.arange(p), -1
+    for v in range(p):
+        members = np.where(parents[v] < 0, p, parents[v])
+        np.testing.assert_array_equal(scorer.consistent(v), position[members].max(axis=1) < position[v])
+
+
+def test_ancestor_posterior_counts_directed_paths_in_the_samples(asia):
+    from skbn.graph import has_directed_path
+
+    model = OrderMCMCStructure(n_iter=300, burn_in=50, thin=10, random_state=1).fit(asia)
+    nodes = list(asia.columns)
+    expected = np.zeros((8, 8))
+    for dag in model.dag_samples_:
+        for i, u in enumerate(nodes):
+            for j, v in enumerate(nodes):
+                expected[i, j] += i != j and has_directed_path(nodes, dag, u, v)
+    np.testing.assert_allclose(model.ancestor_posterior_.to_numpy(), expected / len(model.dag_samples_))
+    edge_frequency = np.zeros((8, 8))
+    for dag in model.dag_samples_:
+        for u, v in dag:
+            edge_frequency[nodes.index(u), nodes.index(v)] += 1 / len(model.dag_samples_)
+    assert np.all(model.ancestor_posterior_.to_numpy() >= edge_frequency - 1e-12)
+
+
+def test_integer_sample_weight_equals_repeated_rows(asia):
+    X = asia.iloc[:300]
+    repeats = np.random.default_rng(0).integers(0, 3, size=300)
+    params = dict(max_indegree=2, n_iter=200, burn_in=50, thin=10, random_state=0)
+    weighted = OrderMCMCStructure(**params).fit(X, sample_weight=repeats)
+    copied = OrderMCMCStructure(**params).fit(X.loc[X.index.repeat(repeats)])
+    np.testing.assert_allclose(weighted.edge_posterior_, copied.edge_posterior_, atol=1e-12)
+    assert weighted.dag_samples_ == copied.dag_samples_
+    np.testing.assert_allclose(weighted.score_samples(X), copied.score_samples(X), rtol=1e-10)
