@@ -123,7 +123,9 @@ def test_learn_tiers_is_passed_only_to_methods_that_take_it(asia_csv, capsys):
                             "bronc,either"], capsys)
     if "tiers" in HillClimbStructure().get_params():
         assert status == 0
-        assert not any(f"  {a} -> " in out for a in ("asia", "smoke", "lung"))
+        late = ("asia", "smoke", "tub", "lung", "bronc", "either")
+        assert "either -> xray" not in out  # the true edge goes against the tiers
+        assert not any(f"{a} -> {b}" in out for a in late for b in ("xray", "dysp"))
     else:
         assert_one_line_error(status, err, "--tiers", "hill_climb")
 
