@@ -238,6 +238,12 @@ def encode_fit(X, categories="auto"):
             raise ValueError(
                 f"categories has {len(categories)} entries but X has {len(columns)} columns."
             )
+        if isinstance(categories, dict):
+            unknown = [key for key in categories if key not in names]
+            if unknown:
+                raise ValueError(
+                    f"categories has key(s) {unknown!r} that are not columns of X (columns: {names})."
+                )
     states = []
     for j, (name, column) in enumerate(zip(names, columns)):
         declared = None

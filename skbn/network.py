@@ -405,6 +405,8 @@ class DiscreteBayesianNetwork:
         Parameters
         ----------
         variables : node name or list of node names
+            A node name (a name that is a tuple counts as one node), or a list or tuple of
+            node names.
         evidence : dict, optional
             Node name -> observed state label.
 
@@ -422,8 +424,8 @@ class DiscreteBayesianNetwork:
             For an unknown node or state, a variable that is also in the evidence, a
             repeated variable, or evidence of probability 0.
         """
-        if not isinstance(variables, (list, tuple)):
-            variables = [variables]
+        if _is_node(variables, self.states) or not isinstance(variables, (list, tuple)):
+            variables = [variables]  # one node, even when its name is a tuple
         variables = list(variables)
         if not variables:
             raise ValueError("query needs at least one variable.")
@@ -688,6 +690,14 @@ class DiscreteBayesianNetwork:
 
 
 # ---------------------------------------------------------------------- helpers
+def _is_node(name, states):
+    """Whether ``name`` is (hashable and) the name of a node of ``states``."""
+    try:
+        return name in states
+    except TypeError:  # unhashable: a list of names
+        return False
+
+
 def _dot_quote(name):
     text = str(name).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"'

@@ -10,9 +10,11 @@ from skbn._data import EncodedData, _as_columns, _code_dtype, encode_fit, encode
 from skbn.citests import resolve_ci_test
 from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import resolve_scorer
-from skbn.parameters import estimate_cpt
+from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
+from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._sklearn_compat import (
     Interval,
+    NotFittedError,
     StrOptions,
     available_if,
     check_is_fitted,
@@ -27,9 +29,27 @@ DEFAULT_TARGET_NAME = "y"
 _PLUGIN_RESOLVERS = {"scorer": resolve_scorer, "ci_test": resolve_ci_test}
 
 
-def _has_target(estimator):
-    """``available_if`` check: predict_proba needs a target node."""
+def _check_network(estimator):
+    """Raise ``NotFittedError`` unless ``estimator`` holds a fitted network (with CPTs)."""
     check_is_fitted(estimator)
+    if estimator.network_ is None:
+        raise NotFittedError(
+            f"This {type(estimator).__name__} was fitted with fit_parameters=False: it holds a "
+            "structure (edges_) but no conditional probability tables. Refit with "
+            "fit_parameters=True to score, predict or sample."
+        )
+
+
+def _has_target(estimator):
+    """``available_if`` check: predict_proba needs a target node.
+
+    Unfitted, the method is available (a target may come with ``fit(X, y)``) and calling
+    it raises ``NotFittedError``.
+    """
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError:
+        return True
     if estimator._target_index is None:
         raise AttributeError(
             "predict_proba needs a target: fit with fit(X, y) or set target=<column name>."
@@ -43,21 +63,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     Subclasses implement ``_learn_structure(data) -> list[(parent_index, child_index)]``
     and declare their own ``_parameter_constraints`` merged with these.
 
-    Common parameters
-    -----------------
-    categories : "auto", list of sequences or dict, default="auto"
-        State space of every column: "auto" uses pandas categories (unobserved ones kept)
-        or else the sorted observed values.
-    handle_unknown : {"error", "marginalize"}, default="error"
-        What a state never declared in fit does at score time: raise, or be treated as
-        missing and summed out of that row's likelihood.
-    target : column label, integer position or None, default=None
-        Column of ``X`` to predict with ``predict_proba`` (alternative to ``fit(X, y)``).
-    parameter_estimator : {"bayes", "mle"}, default="bayes"
-        CPT estimation: posterior mean under a BDeu-style Dirichlet prior with equivalent
-        sample size ``parameter_ess``, or maximum likelihood.
-    parameter_ess : float, default=1.0
-        Equivalent sample size of the CPT prior.
+    Parameters
+    ----------
+    {common_parameters}
     """
 
     _parameter_constraints = {
@@ -66,7 +74,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         "target": "no_validation",
         "parameter_estimator": [StrOptions({"bayes", "mle"})],
         "parameter_ess": [Interval(Real, 0, None, closed="neither")],
+        "fit_parameters": ["boolean"],
     }
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.__doc__ = fill_common_parameters(cls.__doc__)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -98,21 +111,27 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         )
 
     def fit(self, X, y=None):
-        """Learn the structure and the CPTs from complete discrete data.
+        """Learn the structure and the conditional probability tables from discrete data.
+
+        Every fitted attribute of an earlier fit is removed first, so fitting twice on the
+        same data gives the same model and nothing is left over from a different fit.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Discrete data: categorical, string, bool or integer columns.
+            Complete discrete data: categorical, string, bool or integer columns (floats
+            only when integral). NaN is refused in fit.
         y : array-like of shape (n_samples,), default=None
-            Optional target; it becomes a node of the network and enables ``predict_proba``.
-            Ignored when ``target`` names a column of ``X``.
+            Optional target; it becomes a node of the network and enables
+            ``predict_proba`` and ``predict``. Ignored when ``target`` names a column of ``X``.
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
         self._validate_params()
+        _clear_fitted_attributes(self)
         _as_columns(X)  # shape and type errors first, worded as scikit-learn's
         validate_data(self, X, skip_check_array=True, reset=True)
         data, states = encode_fit(X, self.categories)
@@ -138,8 +157,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self.classes_ = np.asarray(states[target_index])
 
         edges = self._learn_structure(data)
-        self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
+        self.network_ = self._fit_network(data, states, edges) if self.fit_parameters else None
         return self
 
     def _learn_structure(self, data):
@@ -149,6 +168,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents = [[] for _ in range(data.n_variables)]
         for parent, child in edges:
             parents[child].append(parent)
+        for child, pa in enumerate(parents):
+            self._check_cpt_size(data, child, pa)
         cpts = {
             data.names[child]: estimate_cpt(
                 data.codes, data.cardinalities, child, sorted(pa),
@@ -160,6 +181,26 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             states={name: list(s) for name, s in zip(data.names, states)},
             parents={data.names[c]: [data.names[p] for p in sorted(pa)] for c, pa in enumerate(parents)},
             cpts=cpts,
+        )
+
+    def _check_cpt_size(self, data, child, parents):
+        """Refuse, naming the column, a CPT too large to store (``MAX_CPT_SIZE`` cells)."""
+        size = int(np.prod([data.cardinalities[c] for c in [*parents, child]], dtype=np.float64))
+        if size <= MAX_CPT_SIZE:
+            return
+        params = self.get_params(deep=False)
+        if "max_indegree" in params:
+            fix = "limit the number of parents with max_indegree=..., or "
+        elif "max_parents" in params:
+            fix = "limit the number of parents with max_parents=..., or "
+        elif "edges" in params:
+            fix = f"give {data.names[child]!r} fewer parents in edges, or "
+        else:
+            fix = ""
+        raise ValueError(
+            f"The conditional probability table of column {data.names[child]!r} would have "
+            f"{size} cells ({len(parents)} parents; more than {MAX_CPT_SIZE}). To fit it, "
+            f"{fix}pass fit_parameters=False to learn the structure only (edges_ without CPTs)."
         )
 
     # --------------------------------------------------------------- scoring
@@ -188,7 +229,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             target_codes = np.full((codes.shape[0], 1), -1, dtype=np.int64)
             if y is not None:
                 target_codes[:, 0] = encode_transform(
-                    pd.DataFrame({0: np.asarray(y).reshape(-1)}), [0], [states[-1]],
+                    pd.DataFrame({nodes[-1]: np.asarray(y).reshape(-1)}), [nodes[-1]], [states[-1]],
                     handle_unknown=self.handle_unknown,
                 )[:, 0]
             codes = np.hstack([codes, target_codes])
@@ -200,10 +241,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Missing cells (NaN), unknown states with ``handle_unknown='marginalize'`` and a
         target fitted through ``y`` are summed out exactly.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to score, with the columns seen in ``fit``; NaN or None marks a missing cell.
+
         Returns
         -------
         log_likelihood : ndarray of shape (n_samples,)
+            Natural logarithm of the probability of every row.
         """
+        _check_network(self)
         return self.network_.log_likelihood_codes(self._encode(X))
 
     def score(self, X, y=None):
@@ -211,7 +259,21 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         Higher is better, so ``GridSearchCV`` and ``cross_val_score`` select by held-out
         likelihood.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to score, with the columns seen in ``fit``; NaN or None marks a missing cell.
+        y : array-like of shape (n_samples,), default=None
+            Target values when the estimator was fitted with ``fit(X, y)``: the score is then
+            the mean of ``log p(x, y)``. Ignored otherwise (the target is summed out).
+
+        Returns
+        -------
+        score : float
+            Mean natural log-likelihood per row.
         """
+        _check_network(self)
         if y is not None and self._target_index is not None and self.target is None:
             return float(np.mean(self.network_.log_likelihood_codes(self._encode(X, y))))
         return float(np.mean(self.score_samples(X)))
@@ -220,27 +282,65 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def predict_proba(self, X):
         """Exact posterior ``P(target | observed columns of x)``, columns ordered as ``classes_``.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to classify; the target column may be absent (or NaN) and other missing
+            cells are summed out.
+
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
+            Posterior probability of every state of the target, rows summing to 1.
         """
+        _check_network(self)
         codes = self._encode(X)
         return self.network_.predict_proba_codes(codes, self._target_index)
 
     @available_if(_has_target)
     def predict(self, X):
-        """Most probable target state per row (first in ``classes_`` order on ties)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        """Most probable target state per row (first in ``classes_`` order on ties).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to classify, as for :meth:`predict_proba`.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            The state of ``classes_`` with the largest posterior probability.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def sample(self, n_samples=1, random_state=None):
         """Draw rows from the fitted network by forward sampling.
 
+        Parameters
+        ----------
+        n_samples : int, default=1
+            Number of rows to draw.
+        random_state : int, RandomState instance or None, default=None
+            Seed of this call's random number generator (the estimator's own
+            ``random_state``, if any, is not used).
+
         Returns
         -------
-        samples : DataFrame of shape (n_samples, n_nodes) with categorical columns
+        samples : DataFrame of shape (n_samples, n_nodes)
+            One categorical column per node, in node order.
         """
-        check_is_fitted(self)
+        _check_network(self)
         return self.network_.sample(n_samples, random_state=random_state)
+
+
+_BaseStructureLearner.__doc__ = fill_common_parameters(_BaseStructureLearner.__doc__)
+
+
+def _clear_fitted_attributes(estimator):
+    """Delete every fitted attribute (name ending in ``_``) an earlier ``fit`` left on ``estimator``."""
+    for name in [name for name in vars(estimator) if name.endswith("_") and not name.startswith("__")]:
+        delattr(estimator, name)
 
 
 def _column_position(label, names, parameter):

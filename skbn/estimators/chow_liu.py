@@ -109,8 +109,7 @@ class ChowLiuTree(_BaseStructureLearner):
     variant : {"chow_liu", "tan"}, default="chow_liu"
     scorer : str or BaseScore, default="loglik"
         Score whose family gains weight the edges; must be score-equivalent.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -155,6 +154,7 @@ class ChowLiuTree(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        fit_parameters=True,
     ):
         self.root = root
         self.variant = variant
@@ -164,6 +164,7 @@ class ChowLiuTree(_BaseStructureLearner):
         self.target = target
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.fit_parameters = fit_parameters
 
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)

@@ -333,8 +333,7 @@ class ExactStructure(_BaseStructureLearner):
         block of children over every parent set; results are identical for any value.
     verbose : int, default=0
         Print progress when > 0.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -391,6 +390,7 @@ class ExactStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        fit_parameters=True,
     ):
         self.scorer = scorer
         self.max_indegree = max_indegree
@@ -402,6 +402,7 @@ class ExactStructure(_BaseStructureLearner):
         self.target = target
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.fit_parameters = fit_parameters
 
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)

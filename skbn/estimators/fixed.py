@@ -14,8 +14,7 @@ class FixedStructure(_BaseStructureLearner):
     ----------
     edges : sequence of (parent, child), default=()
         Column labels (or integer positions) of the DAG's edges.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -46,6 +45,7 @@ class FixedStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        fit_parameters=True,
     ):
         self.edges = edges
         self.categories = categories
@@ -53,6 +53,7 @@ class FixedStructure(_BaseStructureLearner):
         self.target = target
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.fit_parameters = fit_parameters
 
     def _learn_structure(self, data):
         edges = _edge_positions(self.edges, data.names, "edges")

@@ -195,8 +195,7 @@ class GESStructure(_BaseStructureLearner):
         Accepted for API symmetry; the search is sequential (results do not depend on it).
     verbose : int, default=0
         Print every step when > 0.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -265,6 +264,7 @@ class GESStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        fit_parameters=True,
     ):
         self.scorer = scorer
         self.max_indegree = max_indegree
@@ -280,6 +280,7 @@ class GESStructure(_BaseStructureLearner):
         self.target = target
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.fit_parameters = fit_parameters
 
     # ----------------------------------------------------------------- checks
     def _pairs(self, data, edges, name):

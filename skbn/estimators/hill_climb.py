@@ -97,8 +97,7 @@ class HillClimbStructure(_BaseStructureLearner):
         never depend on it.
     verbose : int, default=0
         Print the score after every move.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -188,6 +187,7 @@ class HillClimbStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        fit_parameters=True,
     ):
         self.scorer = scorer
         self.max_indegree = max_indegree
@@ -211,6 +211,7 @@ class HillClimbStructure(_BaseStructureLearner):
         self.target = target
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.fit_parameters = fit_parameters
 
     # ------------------------------------------------------------ constraints
     def _edge_matrix(self, data, edges, what):

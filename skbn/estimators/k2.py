@@ -48,8 +48,7 @@ class K2Structure(_BaseStructureLearner):
         Upper bound on each family's number of parents.
     scorer : str or BaseScore, default="k2"
         Any decomposable score ("k2", "bdeu", "bic", "aic", or an object).
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -94,6 +93,7 @@ class K2Structure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        fit_parameters=True,
     ):
         self.ordering = ordering
         self.max_parents = max_parents
@@ -103,6 +103,7 @@ class K2Structure(_BaseStructureLearner):
         self.target = target
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.fit_parameters = fit_parameters
 
     def _order(self, data):
         names = list(data.names)

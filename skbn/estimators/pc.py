@@ -347,8 +347,7 @@ class PCStructure(_BaseStructureLearner):
         once per fit. Small levels stay in-process. Results are identical for any value.
     verbose : int, default=0
         Print one line per level.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -416,6 +415,7 @@ class PCStructure(_BaseStructureLearner):
         target=None,
         parameter_estimator="bayes",
         parameter_ess=1.0,
+        fit_parameters=True,
     ):
         self.ci_test = ci_test
         self.max_cond_vars = max_cond_vars
@@ -429,6 +429,7 @@ class PCStructure(_BaseStructureLearner):
         self.target = target
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.fit_parameters = fit_parameters
 
     # ------------------------------------------------------------------ helpers
     def _resolve_test(self, n_pairs):
