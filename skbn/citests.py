@@ -63,7 +63,7 @@ __all__ = [
 class CITestResult:
     """Outcome of one conditional-independence test.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Test statistic (chi-square, G, or log Bayes factor).
@@ -90,14 +90,15 @@ class BaseCITest(BaseEstimator):
     ``n_strata[t]`` the declared number of strata of test ``t``. It returns four arrays of
     length ``n_tests``: statistic, pvalue, dof, independent.
 
-    Class attributes
-    ----------------
+    Attributes
+    ----------
     from_counts : bool
-        True when the test is a function of count tables (PC then counts and stacks the
-        tables of many tests); False for oracles that answer from variable identities.
+        Class attribute: True when the test is a function of count tables (PC then counts
+        and stacks the tables of many tests); False for oracles that answer from variable
+        identities.
     pvalue_is_probability : bool
-        True when ``pvalue`` is a frequentist p-value, so that multiple-testing corrections
-        (``PCStructure(correction=...)``) make sense.
+        Class attribute: True when ``pvalue`` is a frequentist p-value, so that
+        multiple-testing corrections (``PCStructure(correction=...)``) make sense.
     """
 
     from_counts = True
@@ -127,6 +128,7 @@ class BaseCITest(BaseEstimator):
         Returns
         -------
         CITestResult
+            Statistic, p-value, degrees of freedom and decision.
         """
         table = np.asarray(table, dtype=np.float64)
         if table.ndim == 2:
@@ -147,6 +149,7 @@ class BaseCITest(BaseEstimator):
         Parameters
         ----------
         data : skbn._data.EncodedData
+            The encoded data set.
         x, y : int
             Column indices.
         z : tuple of int
@@ -155,6 +158,7 @@ class BaseCITest(BaseEstimator):
         Returns
         -------
         CITestResult
+            Statistic, p-value, degrees of freedom and decision.
         """
         table = contingency_tables(data.codes, data.cardinalities, x, y, tuple(z))
         return self.test(table, n_configurations(data.cardinalities, z))
@@ -280,9 +284,11 @@ class GTest(_FrequentistTest):
     Parameters
     ----------
     alpha : float in [0, 1], default=0.05
+        Test level, as for :class:`ChiSquare`.
     adjust_dof : bool, default=True
+        Degrees-of-freedom adjustment for empty rows and columns, as for :class:`ChiSquare`.
     min_samples_per_dof : float >= 0, default=5.0
-        See :class:`ChiSquare`.
+        Heuristic power rule, as for :class:`ChiSquare`.
 
     Examples
     --------
@@ -431,12 +437,42 @@ class DSeparationOracle(BaseCITest):
             raise ValueError("DSeparationOracle(dag): the graph has a directed cycle.")
 
     def test(self, table, n_strata=None):
+        """Refuse count tables: the oracle answers from variable identities.
+
+        Parameters
+        ----------
+        table : array-like
+            Ignored.
+        n_strata : int or None, default=None
+            Ignored.
+
+        Raises
+        ------
+        TypeError
+            Always; call :meth:`test_variables` instead.
+        """
         raise TypeError(
             "DSeparationOracle answers from variable identities, not count tables: "
             "call test_variables(data, x, y, z)."
         )
 
     def test_variables(self, data, x, y, z=()):
+        """Answer ``x`` independent of ``y`` given ``z`` by d-separation in the DAG.
+
+        Parameters
+        ----------
+        data : EncodedData
+            Only its column names are used, looked up among the DAG's nodes.
+        x, y : int
+            Column indices of the two variables.
+        z : sequence of int, default=()
+            Column indices of the conditioning set.
+
+        Returns
+        -------
+        result : CITestResult
+            ``independent`` is True when the columns are d-separated.
+        """
         from skbn.graph import d_separated
 
         nodes, edges = self._graph()
@@ -457,5 +493,16 @@ _ALIASES = {
 
 
 def resolve_ci_test(ci_test):
-    """A fresh test object for an alias, or a validated clone of one."""
+    """Return a fresh test object for an alias, or a validated clone of a test object.
+
+    Parameters
+    ----------
+    ci_test : str or BaseCITest
+        An alias ("chi_square", "g_test", "bayes_factor") or a test object.
+
+    Returns
+    -------
+    ci_test : BaseCITest
+        A new object; the caller's object is never modified.
+    """
     return resolve_plugin(ci_test, _ALIASES, BaseCITest, "ci_test")

@@ -364,11 +364,14 @@ def write_bif(network, path=None):
     Parameters
     ----------
     network : DiscreteBayesianNetwork
+        The network to write.
     path : str or path-like, optional
+        File to write the text to.
 
     Returns
     -------
     text : str
+        The BIF text.
 
     Raises
     ------

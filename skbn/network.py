@@ -192,6 +192,11 @@ class DiscreteBayesianNetwork:
     def to_networkx(self):
         """The DAG as a ``networkx.DiGraph`` with a ``states`` attribute on every node.
 
+        Returns
+        -------
+        graph : networkx.DiGraph
+            Nodes in node order, each with its list of states.
+
         Raises
         ------
         ImportError
@@ -214,6 +219,7 @@ class DiscreteBayesianNetwork:
         Returns
         -------
         dot : str
+            The DOT source.
         """
         lines = ["digraph {"]
         lines += [f"  {_dot_quote(v)};" for v in self.nodes]
@@ -335,10 +341,12 @@ class DiscreteBayesianNetwork:
         Parameters
         ----------
         X : pandas.DataFrame of shape (n_samples, n_columns)
+            State labels; NaN or None marks a missing cell.
 
         Returns
         -------
         log_prob : ndarray of shape (n_samples,)
+            Natural log-probability of every row.
 
         Raises
         ------
@@ -659,7 +667,9 @@ class DiscreteBayesianNetwork:
         Parameters
         ----------
         n_samples : int, default=1
+            Number of rows.
         random_state : int, RandomState instance or None, default=None
+            Seed of the draw.
 
         Returns
         -------

@@ -21,7 +21,28 @@ MAX_CPT_SIZE = 50_000_000
 
 
 def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0):
-    """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``."""
+    """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_variables)
+        Integer state codes (see :class:`skbn._data.EncodedData`).
+    cardinalities : ndarray of shape (n_variables,)
+        Number of states of every variable.
+    child : int
+        Column index of the child.
+    parents : sequence of int
+        Column indices of the parents; the CPT's axes follow this order.
+    method : {"bayes", "mle"}, default="bayes"
+        Posterior mean under the BDeu-style prior, or maximum likelihood.
+    ess : float, default=1.0
+        Equivalent sample size of the prior (``method="bayes"``).
+
+    Returns
+    -------
+    cpt : ndarray of shape (r_p1, ..., r_pk, r_child)
+        Rows (last axis) sum to 1.
+    """
     columns = list(parents) + [child]
     shape = tuple(int(cardinalities[c]) for c in columns)
     size = math.prod(shape)

@@ -1,6 +1,6 @@
 """Decomposable network scores as pluggable, tunable objects.
 
-A decomposable score of a DAG G on data D is a sum of family (local) scores,
+A decomposable score of a DAG G on data D is a sum of family (local) scores::
 
     score(G; D) = sum_i local(x_i, pa_i) - edge_penalty * |E(G)|,
 
@@ -44,6 +44,11 @@ class BaseScore(BaseEstimator):
     Subclasses implement :meth:`_data_score` and set ``score_equivalent`` (True when
     Markov-equivalent DAGs always get the same score, as for BDeu and BIC), which search
     algorithms may exploit.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     score_equivalent = False
@@ -72,6 +77,11 @@ class BaseScore(BaseEstimator):
             Declared number of parent configurations ``q = prod r_parents``.
         n_parents : int
             Number of parents (for the edge penalty).
+
+        Returns
+        -------
+        float
+            The family's score minus ``edge_penalty * n_parents``.
         """
         return float(self._data_score(counts, n_parent_configs)) - self.edge_penalty * n_parents
 
@@ -84,6 +94,11 @@ class BaseScore(BaseEstimator):
             Discrete data, encoded as in the estimators' ``fit``.
         edges : iterable of (parent, child)
             Column names (integer positions for arrays).
+
+        Returns
+        -------
+        float
+            The sum of the local scores of every family.
         """
         self._validate()
         data, _ = encode_fit(X)
@@ -148,6 +163,11 @@ class K2Score(BaseScore):
         \sum_j \left[\log\Gamma(r) - \log\Gamma(r + N_j)\right] + \sum_{j,k} \log\Gamma(1 + N_{jk})
 
     Not score equivalent: Markov-equivalent DAGs can score differently.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     def _data_score(self, counts, n_parent_configs):
@@ -164,6 +184,11 @@ class LogLikelihood(BaseScore):
     r"""Maximised log-likelihood :math:`\sum_{j,k} N_{jk} \log(N_{jk}/N_j)`.
 
     It never decreases when a parent is added: bound the search with ``max_indegree``.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     score_equivalent = True
@@ -178,6 +203,11 @@ class BIC(BaseScore):
     .. math:: LL - \frac{\log n}{2} (r - 1) q
 
     where ``(r - 1) q`` is the family's number of free parameters.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     score_equivalent = True
@@ -189,7 +219,13 @@ class BIC(BaseScore):
 
 
 class AIC(BaseScore):
-    r"""Akaike information criterion :math:`LL - (r - 1) q`."""
+    r"""Akaike information criterion :math:`LL - (r - 1) q`.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
 
     score_equivalent = True
 
@@ -208,7 +244,18 @@ _ALIASES = {
 
 
 def resolve_scorer(scorer):
-    """A fresh score object for an alias, or a validated clone of one."""
+    """Return a fresh score object for an alias, or a validated clone of a score object.
+
+    Parameters
+    ----------
+    scorer : str or BaseScore
+        An alias ("bdeu", "k2", "bic", "aic", "loglik") or a score object.
+
+    Returns
+    -------
+    scorer : BaseScore
+        A new object; the caller's object is never modified.
+    """
     return resolve_plugin(scorer, _ALIASES, BaseScore, "scorer")
 
 
@@ -216,6 +263,13 @@ class FamilyScoreCache:
     """Local scores of families on one data set, cached by ``(child, sorted parents)``.
 
     Lives only while an estimator fits; holds the encoded data.
+
+    Parameters
+    ----------
+    data : EncodedData
+        The encoded data set.
+    scorer : BaseScore
+        The score of every family.
     """
 
     def __init__(self, data, scorer):
@@ -227,6 +281,20 @@ class FamilyScoreCache:
         return len(self._cache)
 
     def local_score(self, child, parents):
+        """Local score of a family, counted and scored on the first request only.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+
+        Returns
+        -------
+        score : float
+            The scorer's local score of the family.
+        """
         key = (child, tuple(sorted(parents)))
         value = self._cache.get(key)
         if value is None:
@@ -236,12 +304,52 @@ class FamilyScoreCache:
         return value
 
     def score_table(self, counts, child, parents):
-        """Score a count table already counted for the family (no caching)."""
+        """Score a count table already counted for the family (no caching).
+
+        Parameters
+        ----------
+        counts : ndarray of shape (n_parent_configs, r_child)
+            Count table of the family.
+        child : int
+            Column index of the child.
+        parents : sequence of int
+            Column indices of the parents.
+
+        Returns
+        -------
+        score : float
+            The scorer's local score of the family.
+        """
         q = n_configurations(self.data.cardinalities, parents)
         return self.scorer.local_score(counts, q, len(parents))
 
     def store(self, child, parents, value):
+        """Cache ``value`` as the local score of the family ``(child, parents)``.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+        value : float
+            Its local score.
+        """
         self._cache[(child, tuple(sorted(parents)))] = value
 
     def lookup(self, child, parents):
+        """Cached local score of the family, or None when it was never scored.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+
+        Returns
+        -------
+        score : float or None
+            The cached score.
+        """
         return self._cache.get((child, tuple(sorted(parents))))

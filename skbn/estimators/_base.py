@@ -96,6 +96,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         ``set_params(scorer__ess=5)`` on ``scorer="bdeu"`` first replaces the alias by the
         object it names (``BDeu()``), so ``GridSearchCV(HillClimbStructure(),
         {"scorer__ess": [1, 5, 10]})`` works with the defaults (likewise ``ci_test__alpha``).
+
+        Parameters
+        ----------
+        **params : dict
+            Estimator parameters, and ``<plug-in>__<parameter>`` for nested ones.
+
+        Returns
+        -------
+        self : object
+            The estimator.
         """
         for key in params:
             name, nested, _ = key.partition("__")
