@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-__all__ = ["EncodedData", "MAX_STATES", "check_sample_weight", "encode_fit", "encode_transform", "encode_target"]
+__all__ = [
+    "EncodedData", "MAX_STATES", "check_sample_weight", "encode_fit", "encode_transform", "encode_target",
+]
 
 #: Largest number of states accepted for one variable. Columns with more distinct values
 #: are almost always continuous measurements or identifiers, not categories.

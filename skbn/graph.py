@@ -13,8 +13,8 @@ Conventions
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -507,7 +507,7 @@ class PDAG:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_dag(cls, nodes, edges) -> "PDAG":
+    def from_dag(cls, nodes, edges) -> PDAG:
         """Build the PDAG whose edges are all directed (no acyclicity check).
 
         Parameters

@@ -165,7 +165,8 @@ def test_binary_garbage_and_negative_probabilities_have_clear_messages(tmp_path)
     path.write_bytes(bytes(range(256)) * 4)
     with pytest.raises(ValueError, match="not UTF-8 text"):
         read_bif(path)
-    with pytest.raises(ValueError, match=r"probabilities of 'b' given \{'a': 'x'\} include a negative value \(-0.2\)"):
+    negative = r"probabilities of 'b' given \{'a': 'x'\} include a negative value \(-0.2\)"
+    with pytest.raises(ValueError, match=negative):
         read_bif(_two_node_text("(x) -0.2, 1.2; (y) 0.5, 0.5;"))
     with pytest.raises(ValueError, match=r"sum to 0.9, not 1"):
         read_bif(_two_node_text("(x) 0.2, 0.7; (y) 0.5, 0.5;"))

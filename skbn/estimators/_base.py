@@ -9,8 +9,8 @@ from sklearn.base import BaseEstimator, DensityMixin
 from skbn._data import EncodedData, _as_columns, _code_dtype, encode_fit, encode_target, encode_transform
 from skbn.citests import resolve_ci_test
 from skbn.network import DiscreteBayesianNetwork
-from skbn.scores import resolve_scorer
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
+from skbn.scores import resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._sklearn_compat import (
     Interval,

@@ -3,6 +3,7 @@
 Supported: scikit-learn >= 1.6.
 """
 
+from sklearn.exceptions import NotFittedError  # noqa: F401
 from sklearn.utils._param_validation import (  # noqa: F401
     Interval,
     StrOptions,
@@ -10,4 +11,3 @@ from sklearn.utils._param_validation import (  # noqa: F401
 )
 from sklearn.utils.metaestimators import available_if  # noqa: F401
 from sklearn.utils.validation import check_is_fitted, validate_data  # noqa: F401
-from sklearn.exceptions import NotFittedError  # noqa: F401
