@@ -237,3 +237,18 @@ def test_fit_parameters_false_learns_the_structure_only(asia):
     assert pc.network_ is None and pc.cpdag_ == full.cpdag_ and pc.edges_ == full.edges_
     with pytest.raises(NotFittedError, match="fit_parameters=False"):
         PCStructure(target="lung", fit_parameters=False).fit(asia).predict_proba(asia)
+
+
+def test_dense_pc_cpdag_keeps_its_structure_with_fit_parameters_false():
+    # five noisy copies of one hidden binary cause: every pair stays dependent given any
+    # subset, so PC returns the complete undirected graph; with 40 declared states per
+    # column the CPT of the sink of its DAG extension has 40**5 > MAX_CPT_SIZE cells
+    rng = np.random.default_rng(0)
+    hidden = rng.integers(0, 2, 1000)
+    X = pd.DataFrame({f"x{i}": np.where(rng.random(1000) < 0.85, hidden, 1 - hidden) for i in range(5)})
+    categories = {column: list(range(40)) for column in X}
+    with pytest.raises(ValueError, match=r"column 'x0'.*4 parents.*fit_parameters=False"):
+        PCStructure(categories=categories).fit(X)
+    model = PCStructure(categories=categories, fit_parameters=False).fit(X)
+    assert len(model.undirected_edges_) == 10 and not model.directed_edges_
+    assert len(model.edges_) == 10 and model.network_ is None
