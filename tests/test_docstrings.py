@@ -4,8 +4,8 @@ Every public class, function and method of the public modules (their ``__all__``
 defined in skbn, inherited ones included) must pass the checks in ``CHECKS``. The other
 numpydoc checks are style choices this project does not follow everywhere: See Also and
 Examples sections on every function (SA01, EX01), an extended summary (ES01), a summary
-starting with an infinitive verb (SS05), "name : type" on the first line of Returns (RT02),
-a type on every parameter line (PR04/PR05-PR06 wording), etc.
+starting with an infinitive verb (SS05) or fitting on one line (SS06), "name : type" on the
+first line of Returns (RT02), a type on every parameter line (PR04-PR06 wording), etc.
 """
 
 import importlib
@@ -23,7 +23,6 @@ CHECKS = {
     "SS01",  # no summary
     "SS02",  # summary does not start with a capital letter
     "SS03",  # summary does not end with a period
-    "SS06",  # summary longer than one line
     "PR01",  # a parameter of the signature is not documented
     "PR02",  # a documented parameter is not in the signature
     "PR03",  # parameters documented in the wrong order

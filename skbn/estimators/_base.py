@@ -121,7 +121,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         )
 
     def fit(self, X, y=None):
-        """Learn the structure and the conditional probability tables from discrete data.
+        """Learn the structure and the CPTs from complete discrete data.
 
         Every fitted attribute of an earlier fit is removed first, so fitting twice on the
         same data gives the same model and nothing is left over from a different fit.
@@ -132,16 +132,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Complete discrete data: categorical, string, bool or integer columns (floats
             only when integral). NaN is refused in fit.
         y : array-like of shape (n_samples,), default=None
-            Optional target; it becomes a node of the network and enables
-            ``predict_proba`` and ``predict``. Ignored when ``target`` names a column of ``X``.
+            Optional target; it becomes a node of the network and enables ``predict_proba``.
+            Ignored when ``target`` names a column of ``X``.
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
+        _clear_fitted_attributes(self)  # a refit, even a failing one, keeps nothing of the last fit
         self._validate_params()
-        _clear_fitted_attributes(self)
         _as_columns(X)  # shape and type errors first, worded as scikit-learn's
         validate_data(self, X, skip_check_array=True, reset=True)
         data, states = encode_fit(X, self.categories)
@@ -167,14 +167,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self.classes_ = np.asarray(states[target_index])
 
         edges = self._learn_structure(data)
+        self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
-        self.network_ = self._fit_network(data, states, edges) if self.fit_parameters else None
         return self
 
     def _learn_structure(self, data):
         raise NotImplementedError
 
     def _fit_network(self, data, states, edges):
+        if not self.fit_parameters:
+            return None  # structure only: see fit_parameters
         parents = [[] for _ in range(data.n_variables)]
         for parent, child in edges:
             parents[child].append(parent)

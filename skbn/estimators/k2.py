@@ -36,10 +36,8 @@ def k2_parents(columns, child, predecessors, max_parents):
 
 
 class K2Structure(_BaseStructureLearner):
-    """K2 structure search: greedy parent selection given a variable ordering.
-
-    Each variable takes, greedily, the predecessors in ``ordering`` that most increase its
-    family score, until none improves it or ``max_parents`` is reached.
+    """K2 structure search: each variable takes, greedily, the predecessors in ``ordering``
+    that most increase its family score, until none improves it or ``max_parents`` is reached.
 
     Parameters
     ----------
