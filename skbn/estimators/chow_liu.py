@@ -152,9 +152,9 @@ class ChowLiuTree(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
-        fit_parameters=True,
     ):
         self.root = root
         self.variant = variant
@@ -162,9 +162,9 @@ class ChowLiuTree(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
-        self.fit_parameters = fit_parameters
 
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)

@@ -43,17 +43,17 @@ class FixedStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
-        fit_parameters=True,
     ):
         self.edges = edges
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
-        self.fit_parameters = fit_parameters
 
     def _learn_structure(self, data):
         edges = _edge_positions(self.edges, data.names, "edges")

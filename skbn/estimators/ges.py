@@ -262,9 +262,9 @@ class GESStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
-        fit_parameters=True,
     ):
         self.scorer = scorer
         self.max_indegree = max_indegree
@@ -278,9 +278,9 @@ class GESStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
-        self.fit_parameters = fit_parameters
 
     # ----------------------------------------------------------------- checks
     def _pairs(self, data, edges, name):

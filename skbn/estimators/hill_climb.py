@@ -185,9 +185,9 @@ class HillClimbStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
-        fit_parameters=True,
     ):
         self.scorer = scorer
         self.max_indegree = max_indegree
@@ -209,9 +209,9 @@ class HillClimbStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
-        self.fit_parameters = fit_parameters
 
     # ------------------------------------------------------------ constraints
     def _edge_matrix(self, data, edges, what):

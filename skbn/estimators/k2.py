@@ -91,9 +91,9 @@ class K2Structure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
-        fit_parameters=True,
     ):
         self.ordering = ordering
         self.max_parents = max_parents
@@ -101,9 +101,9 @@ class K2Structure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
-        self.fit_parameters = fit_parameters
 
     def _order(self, data):
         names = list(data.names)

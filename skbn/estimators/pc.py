@@ -413,9 +413,9 @@ class PCStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
-        fit_parameters=True,
     ):
         self.ci_test = ci_test
         self.max_cond_vars = max_cond_vars
@@ -427,9 +427,9 @@ class PCStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
-        self.fit_parameters = fit_parameters
 
     # ------------------------------------------------------------------ helpers
     def _resolve_test(self, n_pairs):

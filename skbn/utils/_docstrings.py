@@ -26,18 +26,18 @@ handle_unknown : {"error", "marginalize"}, default="error"
 target : column label, int or None, default=None
     Column of ``X`` to predict with ``predict_proba`` and ``predict`` (an alternative to
     ``fit(X, y)``). An integer is a column position when no column has that label.
+fit_parameters : bool, default=True
+    Whether ``fit`` also estimates the conditional probability tables. With ``False`` only
+    the structure is learned (``edges_`` and the learner's structure attributes are set,
+    ``network_`` is None and the scoring, prediction and sampling methods raise
+    ``NotFittedError``), e.g. when a dense graph has a CPT too large to store.
 parameter_estimator : {"bayes", "mle"}, default="bayes"
     How the conditional probability tables are estimated from the counts: posterior mean
     under a BDeu-style Dirichlet prior of equivalent sample size ``parameter_ess``
     (:math:`\\theta_{k|j} = (N_{jk} + \\alpha / (q r)) / (N_j + \\alpha / q)`), or maximum
     likelihood :math:`N_{jk} / N_j` (uniform for unobserved parent configurations).
 parameter_ess : float, default=1.0
-    Equivalent sample size :math:`\\alpha > 0` of the CPT prior.
-fit_parameters : bool, default=True
-    Whether ``fit`` also estimates the conditional probability tables. With ``False`` only
-    the structure is learned (``edges_`` and the learner's structure attributes are set,
-    ``network_`` is None and the scoring, prediction and sampling methods raise
-    ``NotFittedError``), e.g. when a dense graph has a CPT too large to store."""
+    Equivalent sample size :math:`\\alpha > 0` of the CPT prior."""
 
 _PLACEHOLDER = "{common_parameters}"
 
