@@ -1,5 +1,6 @@
 """Where the examples find their data: ../shared/networks if present, else the built-in ASIA."""
 
+import os
 from pathlib import Path
 
 from skbn.datasets import asia_network
@@ -28,6 +29,8 @@ def save_figure(figure_function, filename):
         print("matplotlib not installed (pip install 'skbn[plot]'): figure skipped")
         return
     figure = figure_function(plt)
+    if os.environ.get("SKBN_GALLERY"):  # docs build: the gallery shows the open figure
+        return
     figure.savefig(filename, dpi=110, bbox_inches="tight")
     plt.close(figure)
     print(f"figure written to {filename}")

@@ -1,4 +1,8 @@
-"""Learn the ALARM monitoring network back from 10,000 sampled rows with every learner.
+"""
+Learn the ALARM network back with every learner
+===============================================
+
+Learn the ALARM monitoring network back from 10,000 sampled rows with every learner::
 
     python examples/learn_alarm.py
 

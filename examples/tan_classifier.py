@@ -1,4 +1,8 @@
-"""A Bayesian-network classifier in a scikit-learn pipeline on continuous data.
+"""
+A Bayesian-network classifier in a pipeline
+===========================================
+
+A Bayesian-network classifier in a scikit-learn pipeline on continuous data::
 
     python examples/tan_classifier.py
 

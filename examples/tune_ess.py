@@ -1,4 +1,8 @@
-"""Tune the BDeu equivalent sample size by held-out likelihood with GridSearchCV.
+"""
+Tune the BDeu equivalent sample size
+====================================
+
+Tune the BDeu equivalent sample size by held-out likelihood with GridSearchCV::
 
     python examples/tune_ess.py
 

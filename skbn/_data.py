@@ -12,7 +12,9 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-__all__ = ["EncodedData", "MAX_STATES", "check_sample_weight", "encode_fit", "encode_transform", "encode_target"]
+__all__ = [
+    "EncodedData", "MAX_STATES", "check_sample_weight", "encode_fit", "encode_transform", "encode_target",
+]
 
 #: Largest number of states accepted for one variable. Columns with more distinct values
 #: are almost always continuous measurements or identifiers, not categories.
@@ -243,6 +245,12 @@ def encode_fit(X, categories="auto", *, allow_missing=False):
             raise ValueError(
                 f"categories has {len(categories)} entries but X has {len(columns)} columns."
             )
+        if isinstance(categories, dict):
+            unknown = [key for key in categories if key not in names]
+            if unknown:
+                raise ValueError(
+                    f"categories has key(s) {unknown!r} that are not columns of X (columns: {names})."
+                )
     states = []
     for j, (name, column) in enumerate(zip(names, columns)):
         declared = None

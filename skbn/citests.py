@@ -65,7 +65,7 @@ __all__ = [
 class CITestResult:
     """Outcome of one conditional-independence test.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Test statistic (chi-square, G, or log Bayes factor).
@@ -120,14 +120,15 @@ class BaseCITest(BaseEstimator):
     weights represent, so weights should be scaled to it (not, e.g., normalised to sum to 1,
     which would make every test accept independence).
 
-    Class attributes
-    ----------------
+    Attributes
+    ----------
     from_counts : bool
-        True when the test is a function of count tables (PC then counts and stacks the
-        tables of many tests); False for oracles that answer from variable identities.
+        Class attribute: True when the test is a function of count tables (PC then counts
+        and stacks the tables of many tests); False for oracles that answer from variable
+        identities.
     pvalue_is_probability : bool
-        True when ``pvalue`` is a frequentist p-value, so that multiple-testing corrections
-        (``PCStructure(correction=...)``) make sense.
+        Class attribute: True when ``pvalue`` is a frequentist p-value, so that
+        multiple-testing corrections (``PCStructure(correction=...)``) make sense.
 
     References
     ----------
@@ -190,6 +191,7 @@ class BaseCITest(BaseEstimator):
         Returns
         -------
         CITestResult
+            Statistic, p-value, degrees of freedom and decision.
         """
         table = np.asarray(table, dtype=np.float64)
         if table.ndim == 2:
@@ -211,6 +213,7 @@ class BaseCITest(BaseEstimator):
         Parameters
         ----------
         data : skbn._data.EncodedData
+            The encoded data set.
         x, y : int
             Column indices.
         z : tuple of int
@@ -219,6 +222,7 @@ class BaseCITest(BaseEstimator):
         Returns
         -------
         CITestResult
+            Statistic, p-value, degrees of freedom and decision.
         """
         table = contingency_tables(data.codes, data.cardinalities, x, y, tuple(z), data.weights)
         return self.test(table, n_configurations(data.cardinalities, z))
@@ -351,9 +355,11 @@ class GTest(_FrequentistTest):
     Parameters
     ----------
     alpha : float in [0, 1], default=0.05
+        Test level, as for :class:`ChiSquare`.
     adjust_dof : bool, default=True
+        Degrees-of-freedom adjustment for empty rows and columns, as for :class:`ChiSquare`.
     min_samples_per_dof : float >= 0, default=5.0
-        See :class:`ChiSquare`.
+        Heuristic power rule, as for :class:`ChiSquare`.
 
     Examples
     --------
@@ -567,6 +573,20 @@ class DSeparationOracle(BaseCITest):
         return super().set_params(**params)
 
     def test(self, table, n_strata=None):
+        """Refuse count tables: the oracle answers from variable identities.
+
+        Parameters
+        ----------
+        table : array-like
+            Ignored.
+        n_strata : int or None, default=None
+            Ignored.
+
+        Raises
+        ------
+        TypeError
+            Always; call :meth:`test_variables` instead.
+        """
         raise TypeError(
             "DSeparationOracle answers from variable identities, not count tables: "
             "call test_variables(data, x, y, z)."
@@ -623,5 +643,16 @@ _ALIASES = {
 
 
 def resolve_ci_test(ci_test):
-    """A fresh test object for an alias, or a validated clone of one."""
+    """Return a fresh test object for an alias, or a validated clone of a test object.
+
+    Parameters
+    ----------
+    ci_test : str or BaseCITest
+        An alias ("chi_square", "g_test", "bayes_factor") or a test object.
+
+    Returns
+    -------
+    ci_test : BaseCITest
+        A new object; the caller's object is never modified.
+    """
     return resolve_plugin(ci_test, _ALIASES, BaseCITest, "ci_test")

@@ -31,6 +31,7 @@ def asia_network():
     Returns
     -------
     network : DiscreteBayesianNetwork
+        The network, with its states and conditional probability tables.
 
     References
     ----------
@@ -95,6 +96,7 @@ def load_network(name_or_path):
     Returns
     -------
     network : DiscreteBayesianNetwork
+        The network, with its states and conditional probability tables.
 
     Raises
     ------
@@ -116,12 +118,14 @@ def load_network(name_or_path):
 
 
 def sample_asia(n_samples=10000, random_state=0):
-    """Rows drawn from the ASIA network by forward sampling.
+    """Draw rows from the ASIA network by forward sampling.
 
     Parameters
     ----------
     n_samples : int, default=10000
+        Number of rows.
     random_state : int, RandomState instance or None, default=0
+        Seed of the draw.
 
     Returns
     -------

@@ -13,8 +13,8 @@ Conventions
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -262,6 +262,7 @@ def topological_order(nodes: Sequence[Hashable], edges: Iterable[tuple]) -> list
     nodes : sequence of hashable
         The nodes; their order breaks ties.
     edges : iterable of (parent, child) pairs
+        The directed edges.
 
     Returns
     -------
@@ -286,6 +287,18 @@ def topological_order(nodes: Sequence[Hashable], edges: Iterable[tuple]) -> list
 def is_acyclic(nodes: Sequence[Hashable], edges: Iterable[tuple]) -> bool:
     """Whether the directed graph ``(nodes, edges)`` has no directed cycle.
 
+    Parameters
+    ----------
+    nodes : sequence of hashable
+        The graph's nodes, in node order.
+    edges : iterable of (parent, child) pairs
+        Its directed edges.
+
+    Returns
+    -------
+    bool
+        True when no directed cycle exists.
+
     Examples
     --------
     >>> is_acyclic("abc", [("a", "b"), ("b", "c"), ("c", "a")])
@@ -298,7 +311,21 @@ def is_acyclic(nodes: Sequence[Hashable], edges: Iterable[tuple]) -> bool:
 
 
 def has_directed_path(nodes, edges, source, target) -> bool:
-    """Whether there is a directed path ``source -> ... -> target`` (of length >= 1).
+    """Whether a directed path (of length >= 1) leads from ``source`` to ``target``.
+
+    Parameters
+    ----------
+    nodes : sequence of hashable
+        The graph's nodes, in node order.
+    edges : iterable of (parent, child) pairs
+        Its directed edges.
+    source, target : hashable
+        The path's first and last node.
+
+    Returns
+    -------
+    bool
+        True when ``source -> ... -> target`` exists.
 
     Examples
     --------
@@ -324,7 +351,22 @@ def has_directed_path(nodes, edges, source, target) -> bool:
 
 
 def ancestors(nodes, edges, node) -> list:
-    """Proper ancestors of ``node`` (or of a set of nodes), in node order."""
+    """Proper ancestors of ``node`` (or of a set of nodes), in node order.
+
+    Parameters
+    ----------
+    nodes : sequence of hashable
+        The graph's nodes, in node order.
+    edges : iterable of (parent, child) pairs
+        Its directed edges.
+    node : hashable or iterable of hashable
+        A node, or several nodes (their ancestors outside the set are returned).
+
+    Returns
+    -------
+    list
+        The ancestors, in node order.
+    """
     nodes = tuple(nodes)
     index = _node_index(nodes)
     parents, _ = _parents_children(len(nodes), _edge_ids(index, edges))
@@ -344,6 +386,7 @@ def d_separated(nodes, edges, x, y, z=()) -> bool:
     Parameters
     ----------
     nodes : sequence of hashable
+        The DAG's nodes.
     edges : iterable of (parent, child) pairs
         Must form a DAG.
     x, y : node or iterable of nodes
@@ -355,6 +398,7 @@ def d_separated(nodes, edges, x, y, z=()) -> bool:
     Returns
     -------
     bool
+        True when every trail between ``x`` and ``y`` is blocked by ``z``.
 
     Raises
     ------
@@ -392,6 +436,15 @@ def d_separated(nodes, edges, x, y, z=()) -> bool:
 def markov_blanket(nodes, edges, node) -> list:
     """Markov blanket of ``node``: its parents, children and the children's other parents.
 
+    Parameters
+    ----------
+    nodes : sequence of hashable
+        The graph's nodes, in node order.
+    edges : iterable of (parent, child) pairs
+        Its directed edges.
+    node : hashable
+        The node whose blanket is returned.
+
     Returns
     -------
     blanket : list
@@ -427,6 +480,13 @@ def _v_structure_ids(parents, adjacent):
 
 def v_structures(nodes, edges) -> list:
     """Unshielded colliders ``a -> c <- b`` with ``a`` and ``b`` non-adjacent.
+
+    Parameters
+    ----------
+    nodes : sequence of hashable
+        The graph's nodes, in node order.
+    edges : iterable of (parent, child) pairs
+        Its directed edges.
 
     Returns
     -------
@@ -464,8 +524,11 @@ class PDAG:
     Parameters
     ----------
     nodes : sequence of hashable
+        The nodes, in node order.
     directed : iterable of (u, v) pairs, default=()
+        Directed edges ``u -> v``.
     undirected : iterable of (u, v) pairs, default=()
+        Undirected edges ``u - v`` (either orientation of the pair).
 
     Examples
     --------
@@ -506,8 +569,21 @@ class PDAG:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_dag(cls, nodes, edges) -> "PDAG":
-        """The PDAG whose edges are all directed (no acyclicity check)."""
+    def from_dag(cls, nodes, edges) -> PDAG:
+        """Build the PDAG whose edges are all directed (no acyclicity check).
+
+        Parameters
+        ----------
+        nodes : sequence of hashable
+            The nodes, in node order.
+        edges : iterable of (parent, child) pairs
+            The directed edges.
+
+        Returns
+        -------
+        PDAG
+            The graph with ``directed=edges`` and no undirected edge.
+        """
         return cls(tuple(nodes), tuple(edges), ())
 
     def _ids(self):
@@ -523,26 +599,76 @@ class PDAG:
         return not self.undirected and is_acyclic(self.nodes, self.directed)
 
     def adjacent(self, u, v) -> bool:
-        """Whether ``u`` and ``v`` are joined by an edge of any kind."""
+        """Whether ``u`` and ``v`` are joined by an edge of any kind.
+
+        Parameters
+        ----------
+        u, v : hashable
+            Two nodes.
+
+        Returns
+        -------
+        bool
+            True for ``u -> v``, ``v -> u`` or ``u - v``.
+        """
         i, j = _lookup(self._index, u), _lookup(self._index, v)
         return (min(i, j), max(i, j)) in self._pairs
 
     def skeleton(self) -> tuple:
-        """Unordered adjacencies as ``(u, v)`` pairs, ``u`` before ``v``, sorted by position."""
+        """Unordered adjacencies as ``(u, v)`` pairs, ``u`` before ``v``, sorted by position.
+
+        Returns
+        -------
+        tuple of (u, v)
+            One pair per edge, whatever its kind.
+        """
         directed, undirected = self._ids()
         pairs = sorted({(min(e), max(e)) for e in directed} | set(undirected))
         return tuple((self.nodes[i], self.nodes[j]) for i, j in pairs)
 
     def parents(self, v) -> list:
-        """Nodes ``u`` with ``u -> v``, in node order."""
+        """Nodes ``u`` with ``u -> v``, in node order.
+
+        Parameters
+        ----------
+        v : hashable
+            A node.
+
+        Returns
+        -------
+        list
+            Its parents.
+        """
         return [u for u, w in self._sorted_by_first(self.directed, v, second=True)]
 
     def children(self, u) -> list:
-        """Nodes ``v`` with ``u -> v``, in node order."""
+        """Nodes ``v`` with ``u -> v``, in node order.
+
+        Parameters
+        ----------
+        u : hashable
+            A node.
+
+        Returns
+        -------
+        list
+            Its children.
+        """
         return [w for _, w in self._sorted_by_first(self.directed, u, second=False)]
 
     def neighbors(self, u) -> list:
-        """Nodes joined to ``u`` by an undirected edge, in node order."""
+        """Nodes joined to ``u`` by an undirected edge, in node order.
+
+        Parameters
+        ----------
+        u : hashable
+            A node.
+
+        Returns
+        -------
+        list
+            Its undirected neighbours.
+        """
         _lookup(self._index, u)
         out = [b if a == u else a for a, b in self.undirected if u in (a, b)]
         return sorted(out, key=self._index.__getitem__)
@@ -556,6 +682,11 @@ class PDAG:
         """Boolean matrix ``A`` with ``A[i, j]`` true iff ``i -> j`` or ``i - j``.
 
         An undirected edge sets both ``A[i, j]`` and ``A[j, i]`` (the pcalg convention).
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, n_nodes), dtype bool
+            Rows and columns in node order.
         """
         n = len(self.nodes)
         a = np.zeros((n, n), dtype=bool)
@@ -610,12 +741,14 @@ def dag_to_cpdag(nodes, edges) -> PDAG:
     Parameters
     ----------
     nodes : sequence of hashable
+        The DAG's nodes.
     edges : iterable of (parent, child) pairs
         Must form a DAG.
 
     Returns
     -------
     PDAG
+        Compelled edges directed, reversible edges undirected.
 
     References
     ----------
@@ -703,6 +836,7 @@ def meek_orient(pdag: PDAG) -> PDAG:
     Parameters
     ----------
     pdag : PDAG
+        The graph to orient (not modified).
 
     Returns
     -------
@@ -766,6 +900,7 @@ def pdag_to_dag(pdag: PDAG) -> list:
     Parameters
     ----------
     pdag : PDAG
+        The partially directed graph to extend.
 
     Returns
     -------
@@ -842,6 +977,18 @@ def is_markov_equivalent(nodes, edges1, edges2) -> bool:
 
     (Verma & Pearl, 1990.) Both edge lists must form DAGs over ``nodes``.
 
+    Parameters
+    ----------
+    nodes : sequence of hashable
+        The nodes of both DAGs.
+    edges1, edges2 : iterable of (parent, child) pairs
+        The edges of the two DAGs.
+
+    Returns
+    -------
+    bool
+        True when the DAGs have the same skeleton and the same v-structures.
+
     Examples
     --------
     >>> is_markov_equivalent("abc", [("a", "b"), ("b", "c")], [("c", "b"), ("b", "a")])
@@ -917,9 +1064,13 @@ def random_dag(n_nodes: int, edge_prob: float, random_state=None, max_indegree=N
     Parameters
     ----------
     n_nodes : int
+        Number of nodes.
     edge_prob : float in [0, 1]
+        Probability of each edge of the causal order.
     random_state : None, int or numpy RandomState
+        Seed of the draw.
     max_indegree : int or None
+        Largest number of parents of a node (None: no limit).
     shuffle : bool, default=False
         If False the causal order is ``X0, X1, ...`` (so ``nodes`` is topological); if True it
         is a random permutation, so the node order is not topological in general.

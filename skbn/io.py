@@ -141,7 +141,8 @@ def read_bif(path_or_text):
     Parameters
     ----------
     path_or_text : str or path-like
-        A path, or the BIF text itself (a ``str`` containing ``'{'`` is taken as text).
+        A path, or the BIF text itself (a ``str`` that contains ``'{'`` or a newline, or
+        is blank, is taken as text).
 
     Returns
     -------
@@ -152,8 +153,11 @@ def read_bif(path_or_text):
     Raises
     ------
     ValueError
-        On malformed input, with the line number and what was expected; on CPT rows that
-        do not sum to 1 within ``1e-4`` (rows within that tolerance are re-normalised).
+        On malformed input, with the line number and what was expected; on empty or
+        truncated input (no ``variable`` block), a file that is not UTF-8 text, a parent
+        configuration listed twice with different probabilities, negative probabilities and
+        CPT rows that do not sum to 1 within ``1e-4`` (rows within that tolerance are
+        re-normalised).
 
     Examples
     --------
@@ -164,11 +168,18 @@ def read_bif(path_or_text):
     >>> net.cpts["a"].tolist()
     [0.25, 0.75]
     """
-    if isinstance(path_or_text, str) and "{" in path_or_text:
+    if isinstance(path_or_text, str) and (
+            "{" in path_or_text or "\n" in path_or_text or not path_or_text.strip()):
         text = path_or_text
     else:
-        text = Path(path_or_text).read_text()
+        try:
+            text = Path(path_or_text).read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"BIF file {str(path_or_text)!r} is not UTF-8 text (byte "
+                             f"{error.start}); is it a BIF file?") from None
     tokens = _Tokens(text)
+    if tokens.peek() is None:
+        raise ValueError("BIF: the input is empty (no 'variable' block).")
     states, parents, cpts = {}, {}, {}
     while tokens.peek() is not None:
         line = tokens.line
@@ -190,6 +201,9 @@ def read_bif(path_or_text):
         else:
             raise ValueError(f"BIF line {line}: expected 'network', 'variable' or "
                              f"'probability', found {keyword!r}.")
+    if not states:
+        raise ValueError(f"BIF line {tokens.last_line}: no 'variable' block; is the input "
+                         "truncated?")
     missing = [v for v in states if v not in cpts]
     if missing:
         raise ValueError(f"BIF: no probability block for variable(s) {missing!r}.")
@@ -282,11 +296,17 @@ def _read_probability(tokens, states, line):
             raise ValueError(f"BIF line {row_line}: expected {expected} probabilities for "
                              f"{node!r}, found {len(values)}.")
         if target == "table":
-            values = np.array(values).reshape((r,) + shape[:-1])
-            table[...] = np.moveaxis(values, 0, -1)
+            values = np.moveaxis(np.array(values).reshape((r,) + shape[:-1]), 0, -1)
+            _check_no_conflict(table, values, (), node, pa, states, row_line)
+            table[...] = values
         elif target == "default":
+            if default is not None and default != values:
+                raise ValueError(f"BIF line {row_line}: two different 'default' rows for "
+                                 f"{node!r}.")
             default = values
         else:
+            _check_no_conflict(table[target], np.array(values), target, node, pa, states,
+                               row_line)
             table[target] = values
     tokens.expect("}")
     unset = np.isnan(table[..., 0])
@@ -300,15 +320,32 @@ def _read_probability(tokens, states, line):
     return node, pa, _renormalise(node, pa, table, states, line)
 
 
+def _check_no_conflict(current, new, config, node, pa, states, line):
+    """Refuse probabilities given twice, with different values, for one parent configuration."""
+    clash = ~np.isnan(current[..., 0]) & np.any(current != new, axis=-1)
+    if np.any(clash):
+        config = tuple(config) + tuple(np.argwhere(clash)[0])
+        labels = {p: states[p][k] for p, k in zip(pa, config)}
+        raise ValueError(f"BIF line {line}: contradictory probabilities for {node!r} given "
+                         f"{labels!r} (that parent configuration is listed twice with "
+                         "different values).")
+
+
 def _renormalise(node, pa, table, states, line):
+    negative = (table < 0).any(axis=-1)
+    if negative.any():
+        config = tuple(np.argwhere(negative)[0])
+        labels = {p: states[p][k] for p, k in zip(pa, config)}
+        raise ValueError(f"BIF line {line}: probabilities of {node!r} given {labels!r} "
+                         f"include a negative value ({float(table[config].min())!r}).")
     sums = table.sum(axis=-1, keepdims=True)
     off = np.abs(sums[..., 0] - 1.0)
-    bad = (off > _RENORMALISE_TOL) | (table < 0).any(axis=-1)
+    bad = off > _RENORMALISE_TOL
     if bad.any():
         config = tuple(np.argwhere(bad)[0])
         labels = {p: states[p][k] for p, k in zip(pa, config)}
         raise ValueError(f"BIF line {line}: probabilities of {node!r} given {labels!r} "
-                         f"are negative or sum to {float(sums[config][0])!r}, not 1.")
+                         f"sum to {float(sums[config][0]):.6g}, not 1.")
     return np.where((off > _EXACT_TOL)[..., None], table / sums, table)
 
 
@@ -328,17 +365,24 @@ def write_bif(network, path=None):
     Parameters
     ----------
     network : DiscreteBayesianNetwork
+        The network to write.
     path : str or path-like, optional
+        File to write the text to.
 
     Returns
     -------
     text : str
+        The BIF text.
 
     Raises
     ------
     ValueError
-        If a node or state name contains whitespace or BIF punctuation.
+        If a node or state name contains whitespace or BIF punctuation, or if two node
+        names (or two states of one node) differ but are written alike, such as the integer
+        ``1`` and the string ``'1'``: BIF stores every name as text, so such a file could
+        not be read back.
     """
+    _check_distinct_names(network)
     lines = ["network unknown {", "}"]
     for node in network.nodes:
         labels = ", ".join(_bif_name(s) for s in network.states[node])
@@ -360,6 +404,21 @@ def write_bif(network, path=None):
     if path is not None:
         Path(path).write_text(text)
     return text
+
+
+def _check_distinct_names(network):
+    """Refuse names that differ but print alike (``1`` and ``'1'``): they would not read back."""
+    groups = [("node", network.nodes)] + [
+        (f"state of {node!r}", network.states[node]) for node in network.nodes]
+    for what, names in groups:
+        written = {}
+        for name in names:
+            text = _bif_name(name)
+            if text in written:
+                raise ValueError(f"The {what} names {written[text]!r} and {name!r} are both "
+                                 f"written {text!r} in BIF, so the file could not be read back; "
+                                 "rename one of them.")
+            written[text] = name
 
 
 def _format_row(values):

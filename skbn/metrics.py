@@ -93,6 +93,7 @@ def structural_hamming_distance(true_edges, learned_edges, nodes=None, *, cpdag=
     Returns
     -------
     int
+        The number of node pairs whose marks differ.
 
     See Also
     --------
@@ -155,6 +156,7 @@ def skeleton_scores(true, learned, *, zero_division=1.0) -> dict:
     Parameters
     ----------
     true, learned : iterable of (parent, child) pairs or PDAG
+        The true and the learned graph.
     zero_division : float in [0, 1] or nan, default=1.0
         Value of a ratio whose denominator is 0: precision when nothing is learned, recall
         when the truth is empty, F1 when both are empty. The default 1.0 reads "no false
@@ -185,6 +187,7 @@ def arrowhead_scores(true, learned, *, zero_division=1.0) -> dict:
     Parameters
     ----------
     true, learned : iterable of (parent, child) pairs or PDAG
+        The true and the learned graph.
     zero_division : float in [0, 1] or nan, default=1.0
         Value of a ratio whose denominator is 0 (see :func:`skeleton_scores`).
 

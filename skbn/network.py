@@ -182,6 +182,11 @@ class DiscreteBayesianNetwork:
     def to_networkx(self):
         """The DAG as a ``networkx.DiGraph`` with a ``states`` attribute on every node.
 
+        Returns
+        -------
+        graph : networkx.DiGraph
+            Nodes in node order, each with its list of states.
+
         Raises
         ------
         ImportError
@@ -204,6 +209,7 @@ class DiscreteBayesianNetwork:
         Returns
         -------
         dot : str
+            The DOT source.
         """
         lines = ["digraph {"]
         lines += [f"  {_dot_quote(v)};" for v in self.nodes]
@@ -307,10 +313,12 @@ class DiscreteBayesianNetwork:
         Parameters
         ----------
         X : pandas.DataFrame of shape (n_samples, n_columns)
+            State labels; NaN or None marks a missing cell.
 
         Returns
         -------
         log_prob : ndarray of shape (n_samples,)
+            Natural log-probability of every row.
 
         Raises
         ------
@@ -360,6 +368,8 @@ class DiscreteBayesianNetwork:
         Parameters
         ----------
         variables : node name or list of node names
+            A node name (a name that is a tuple counts as one node), or a list or tuple of
+            node names.
         evidence : dict, optional
             Node name -> observed state label.
 
@@ -377,8 +387,8 @@ class DiscreteBayesianNetwork:
             For an unknown node or state, a variable that is also in the evidence, a
             repeated variable, or evidence of probability 0.
         """
-        if not isinstance(variables, (list, tuple)):
-            variables = [variables]
+        if _is_node(variables, self.states) or not isinstance(variables, (list, tuple)):
+            variables = [variables]  # one node, even when its name is a tuple
         variables = list(variables)
         if not variables:
             raise ValueError("query needs at least one variable.")
@@ -416,7 +426,9 @@ class DiscreteBayesianNetwork:
         Parameters
         ----------
         n_samples : int, default=1
+            Number of rows.
         random_state : int, RandomState instance or None, default=None
+            Seed of the draw.
 
         Returns
         -------
@@ -447,6 +459,14 @@ class DiscreteBayesianNetwork:
 
 
 # ---------------------------------------------------------------------- helpers
+def _is_node(name, states):
+    """Whether ``name`` is (hashable and) the name of a node of ``states``."""
+    try:
+        return name in states
+    except TypeError:  # unhashable: a list of names
+        return False
+
+
 def _dot_quote(name):
     text = str(name).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"'

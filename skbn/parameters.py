@@ -25,8 +25,28 @@ MAX_CPT_SIZE = 50_000_000
 def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, weights=None):
     """CPT of ``child`` given ``parents`` (column indices), shape ``(r_p1, ..., r_pk, r_child)``.
 
-    ``weights`` are row weights (``sample_weight``): ``N_jk`` is then the total weight of
-    the rows in the cell, counted by :func:`skbn._counting.cpt_counts`.
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_variables)
+        Integer state codes (see :class:`skbn._data.EncodedData`).
+    cardinalities : ndarray of shape (n_variables,)
+        Number of states of every variable.
+    child : int
+        Column index of the child.
+    parents : sequence of int
+        Column indices of the parents; the CPT's axes follow this order.
+    method : {"bayes", "mle"}, default="bayes"
+        Posterior mean under the BDeu-style prior, or maximum likelihood.
+    ess : float, default=1.0
+        Equivalent sample size of the prior (``method="bayes"``).
+    weights : ndarray of shape (n_samples,) or None, default=None
+        Row weights (``sample_weight``): ``N_jk`` is then the total weight of the rows in
+        the cell, counted by :func:`skbn._counting.cpt_counts`.
+
+    Returns
+    -------
+    cpt : ndarray of shape (r_p1, ..., r_pk, r_child)
+        Rows (last axis) sum to 1.
     """
     columns = list(parents) + [child]
     shape = tuple(int(cardinalities[c]) for c in columns)

@@ -1,6 +1,6 @@
 """Decomposable network scores as pluggable, tunable objects.
 
-A decomposable score of a DAG G on data D is a sum of family (local) scores,
+A decomposable score of a DAG G on data D is a sum of family (local) scores::
 
     score(G; D) = sum_i local(x_i, pa_i) - edge_penalty * |E(G)|,
 
@@ -118,6 +118,11 @@ class BaseScore(BaseEstimator):
 
     Every formula must be defined for real-valued counts: with ``sample_weight`` a count
     is a sum of row weights.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     score_equivalent = False
@@ -153,6 +158,11 @@ class BaseScore(BaseEstimator):
             Declared number of parent configurations ``q = prod r_parents``.
         n_parents : int
             Number of parents (for the edge penalty).
+
+        Returns
+        -------
+        float
+            The family's score minus ``edge_penalty * n_parents``.
         """
         return float(self._data_score(counts, n_parent_configs)) - self.edge_penalty * n_parents
 
@@ -208,6 +218,11 @@ class BaseScore(BaseEstimator):
             Column names (integer positions for arrays).
         sample_weight : array-like of shape (n_samples,), default=None
             Row weights (every count is a sum of weights).
+
+        Returns
+        -------
+        float
+            The sum of the local scores of every family.
         """
         self._validate()
         data, _ = encode_fit(X)
@@ -309,6 +324,11 @@ class K2Score(BaseScore):
 
     Not score equivalent: Markov-equivalent DAGs can score differently. Upper bound
     :math:`-m \log r` as for :class:`BDeu`.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     def _data_score(self, counts, n_parent_configs):
@@ -342,6 +362,11 @@ class LogLikelihood(BaseScore):
 
     It never decreases when a parent is added: searches refuse it without
     ``max_indegree``. Upper bound 0.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     score_equivalent = True
@@ -370,6 +395,11 @@ class BIC(BaseScore):
     weight of the data (the number of rows without weights). Upper bound: the
     log-likelihood is at most 0, so :math:`s \le -\frac{\log n}{2} (r - 1) q`, which
     decreases with ``q`` when ``n > 1``.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
     """
 
     score_equivalent = True
@@ -388,7 +418,13 @@ class BIC(BaseScore):
 
 
 class AIC(BaseScore):
-    r"""Akaike information criterion :math:`LL - (r - 1) q`; upper bound :math:`-(r - 1) q`."""
+    r"""Akaike information criterion :math:`LL - (r - 1) q`; upper bound :math:`-(r - 1) q`.
+
+    Parameters
+    ----------
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
 
     score_equivalent = True
 
@@ -424,7 +460,18 @@ def check_bounded_likelihood(scorer, max_indegree, learner):
 
 
 def resolve_scorer(scorer):
-    """A fresh score object for an alias, or a validated clone of one."""
+    """Return a fresh score object for an alias, or a validated clone of a score object.
+
+    Parameters
+    ----------
+    scorer : str or BaseScore
+        An alias ("bdeu", "k2", "bic", "aic", "loglik") or a score object.
+
+    Returns
+    -------
+    scorer : BaseScore
+        A new object; the caller's object is never modified.
+    """
     return resolve_plugin(scorer, _ALIASES, BaseScore, "scorer")
 
 
@@ -434,6 +481,15 @@ class FamilyScoreCache:
     Lives only while an estimator fits; counts through a
     :class:`~skbn._counting.FamilyCounter` (``counter``, shared with the search, or a
     new one on ``data``).
+
+    Parameters
+    ----------
+    data : EncodedData
+        The encoded data set.
+    scorer : BaseScore
+        The score of every family.
+    counter : FamilyCounter or None, default=None
+        Counting context to share with the search (a new one on ``data`` when None).
     """
 
     def __init__(self, data, scorer, counter=None):
@@ -445,6 +501,20 @@ class FamilyScoreCache:
         return len(self._cache)
 
     def local_score(self, child, parents):
+        """Local score of a family, counted and scored on the first request only.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+
+        Returns
+        -------
+        score : float
+            The scorer's local score of the family.
+        """
         key = (child, tuple(sorted(parents)))
         value = self._cache.get(key)
         if value is None:
@@ -453,12 +523,52 @@ class FamilyScoreCache:
         return value
 
     def score_table(self, counts, child, parents):
-        """Score a count table already counted for the family (no caching)."""
+        """Score a count table already counted for the family (no caching).
+
+        Parameters
+        ----------
+        counts : ndarray of shape (n_parent_configs, r_child)
+            Count table of the family.
+        child : int
+            Column index of the child.
+        parents : sequence of int
+            Column indices of the parents.
+
+        Returns
+        -------
+        score : float
+            The scorer's local score of the family.
+        """
         q = n_configurations(self.counter.cardinalities, parents)
         return self.scorer.local_score(counts, q, len(parents))
 
     def store(self, child, parents, value):
+        """Cache ``value`` as the local score of the family ``(child, parents)``.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+        value : float
+            Its local score.
+        """
         self._cache[(child, tuple(sorted(parents)))] = value
 
     def lookup(self, child, parents):
+        """Cached local score of the family, or None when it was never scored.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+
+        Returns
+        -------
+        score : float or None
+            The cached score.
+        """
         return self._cache.get((child, tuple(sorted(parents))))

@@ -87,3 +87,11 @@ def test_target_encoding():
     assert states == ["a", "b"] and codes.tolist() == [1, 0, 1]
     with pytest.raises(ValueError, match="1-D"):
         encode_target(np.zeros((3, 2)))
+
+
+def test_misspelt_categories_key_is_an_error_naming_it():
+    X = pd.DataFrame({"xray": ["yes", "no"], "lung": ["no", "no"]})
+    with pytest.raises(ValueError, match=r"\['xrya'\].*not columns of X"):
+        encode_fit(X, {"xrya": ["yes", "no"]})
+    _, states = encode_fit(X, {"xray": ["yes", "no", "unsure"]})
+    assert states == [["yes", "no", "unsure"], ["no"]]

@@ -186,3 +186,88 @@ def test_nan_target_is_refused_clearly(asia):
     y.iloc[3] = None
     with pytest.raises(ValueError, match="Input y contains NaN"):
         ChowLiuTree().fit(X, y)
+
+
+# ----------------------------------------------------------------- the user layer (issue 12)
+def test_refit_resets_every_fitted_attribute(asia):
+    model = ChowLiuTree().fit(asia.drop(columns="lung"), asia["lung"])
+    assert hasattr(model, "classes_")
+    model.fit(asia)
+    assert not hasattr(model, "classes_")
+    assert not hasattr(model, "predict_proba")
+    fresh = ChowLiuTree().fit(asia)
+    assert sorted(vars(model)) == sorted(vars(fresh))
+
+
+@pytest.mark.parametrize("method", ["score_samples", "score", "predict_proba", "predict", "sample"])
+def test_unfitted_estimator_raises_not_fitted_error(method, asia):
+    from sklearn.exceptions import NotFittedError
+
+    model = HillClimbStructure(target="lung")
+    args = () if method == "sample" else (asia,)
+    with pytest.raises(NotFittedError):
+        getattr(model, method)(*args)
+
+
+def test_unknown_target_label_in_score_is_named(asia):
+    model = ChowLiuTree().fit(asia.drop(columns="lung"), asia["lung"])
+    y = np.array(asia["lung"], dtype=object)
+    y[3] = "maybe"
+    with pytest.raises(ValueError, match="'maybe' in column 'lung'"):
+        model.score(asia.drop(columns="lung"), y)
+
+
+def _wide_frame(n_parents=4, n_states=60):
+    """Tiny data whose declared state spaces make the CPT of 'child' given all others huge."""
+    rng = np.random.default_rng(0)
+    names = [f"p{i}" for i in range(n_parents)] + ["child"]
+    X = pd.DataFrame({name: rng.integers(0, 2, 20) for name in names})
+    categories = {name: list(range(n_states)) for name in names}
+    edges = [(name, "child") for name in names[:-1]]
+    return X, categories, edges
+
+
+def test_huge_cpt_error_names_the_column_and_a_fix_that_exists(asia):
+    X, categories, edges = _wide_frame()
+    with pytest.raises(ValueError, match=r"column 'child'.*fewer parents in edges.*fit_parameters=False"):
+        FixedStructure(edges=edges, categories=categories).fit(X)
+    # a learner with max_indegree suggests it; the check is the same shared guard
+    from skbn._data import encode_fit
+
+    data, _ = encode_fit(X, categories)
+    with pytest.raises(ValueError, match=r"column 'child'.*max_indegree=.*fit_parameters=False"):
+        HillClimbStructure()._check_cpt_size(data, 4, [0, 1, 2, 3])
+    with pytest.raises(ValueError, match=r"column 'child'.*4 parents.*fit_parameters=False"):
+        PCStructure()._check_cpt_size(data, 4, [0, 1, 2, 3])
+
+
+def test_fit_parameters_false_learns_the_structure_only(asia):
+    from sklearn.exceptions import NotFittedError
+
+    X, categories, edges = _wide_frame()
+    model = FixedStructure(edges=edges, categories=categories, fit_parameters=False).fit(X)
+    assert model.edges_ == edges and model.network_ is None
+    with pytest.raises(NotFittedError, match="fit_parameters=False"):
+        model.score(X)
+    with pytest.raises(NotFittedError, match="fit_parameters=False"):
+        model.sample(3)
+    pc = PCStructure(fit_parameters=False).fit(asia)
+    full = PCStructure().fit(asia)
+    assert pc.network_ is None and pc.cpdag_ == full.cpdag_ and pc.edges_ == full.edges_
+    with pytest.raises(NotFittedError, match="fit_parameters=False"):
+        PCStructure(target="lung", fit_parameters=False).fit(asia).predict_proba(asia)
+
+
+def test_dense_pc_cpdag_keeps_its_structure_with_fit_parameters_false():
+    # five noisy copies of one hidden binary cause: every pair stays dependent given any
+    # subset, so PC returns the complete undirected graph; with 40 declared states per
+    # column the CPT of the sink of its DAG extension has 40**5 > MAX_CPT_SIZE cells
+    rng = np.random.default_rng(0)
+    hidden = rng.integers(0, 2, 1000)
+    X = pd.DataFrame({f"x{i}": np.where(rng.random(1000) < 0.85, hidden, 1 - hidden) for i in range(5)})
+    categories = {column: list(range(40)) for column in X}
+    with pytest.raises(ValueError, match=r"column 'x0'.*4 parents.*fit_parameters=False"):
+        PCStructure(categories=categories).fit(X)
+    model = PCStructure(categories=categories, fit_parameters=False).fit(X)
+    assert len(model.undirected_edges_) == 10 and not model.directed_edges_
+    assert len(model.edges_) == 10 and model.network_ is None

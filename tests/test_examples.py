@@ -18,3 +18,17 @@ def test_example_runs(script, tmp_path):
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
+def test_example_docstring_has_a_gallery_title(script):
+    # sphinx-gallery (the docs build) takes the title from the docstring: a first line
+    # underlined with "=" of the same length
+    import ast
+
+    docstring = ast.get_docstring(ast.parse(script.read_text()), clean=True) or ""
+    lines = docstring.splitlines()
+    assert len(lines) >= 2 and lines[0].strip() and lines[1] == "=" * len(lines[0]), (
+        f"{script.name}: start the docstring with a title line underlined by '=' "
+        "(e.g. 'Learn the ALARM network\\n========================')"
+    )

@@ -31,7 +31,7 @@ ASIA_NODES = ["asia", "tub", "smoke", "lung", "bronc", "either", "xray", "dysp"]
 ASIA_EDGES = [("asia", "tub"), ("smoke", "lung"), ("smoke", "bronc"), ("tub", "either"),
               ("lung", "either"), ("either", "xray"), ("either", "dysp"), ("bronc", "dysp")]
 
-_nx_dsep = getattr(nx, "is_d_separator", None) or getattr(nx, "d_separated")
+_nx_dsep = getattr(nx, "is_d_separator", None) or nx.d_separated
 
 
 # ---------------------------------------------------------------------------------------------

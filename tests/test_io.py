@@ -115,3 +115,58 @@ def test_write_rejects_unwritable_names():
     bad = type(net)({"a b": ["x", "y"]}, {}, {"a b": [0.5, 0.5]})
     with pytest.raises(ValueError, match="'a b'"):
         write_bif(bad)
+
+
+# ------------------------------------------------------------------------ bad input
+
+def _two_node_text(rows):
+    return ("variable a { type discrete [ 2 ] { x, y }; }\n"
+            "variable b { type discrete [ 2 ] { u, v }; }\n"
+            "probability ( a ) { table 0.5, 0.5; }\n"
+            f"probability ( b | a ) {{ {rows} }}\n")
+
+
+@pytest.mark.parametrize("text", ["", "   \n", "network asia {\n}\n", "// only a comment\n"])
+def test_empty_or_truncated_bif_is_an_error(text, tmp_path):
+    with pytest.raises(ValueError, match="empty|no 'variable' block"):
+        read_bif(text)
+    path = tmp_path / "net.bif"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="empty|no 'variable' block"):
+        read_bif(path)
+
+
+def test_contradictory_rows_are_an_error_naming_variable_and_parent_states():
+    text = _two_node_text("(x) 0.2, 0.8; (y) 0.5, 0.5; (x) 0.3, 0.7;")
+    with pytest.raises(ValueError, match=r"line 4: contradictory probabilities for 'b' given \{'a': 'x'\}"):
+        read_bif(text)
+    with pytest.raises(ValueError, match=r"contradictory probabilities for 'b' given \{'a': 'y'\}"):
+        read_bif(_two_node_text("(y) 0.2, 0.8; table 0.1, 0.4, 0.9, 0.6;"))
+    with pytest.raises(ValueError, match="two different 'default' rows"):
+        read_bif(_two_node_text("default 0.2, 0.8; default 0.3, 0.7;"))
+    # the same row given twice with equal values is harmless
+    net = read_bif(_two_node_text("(x) 0.2, 0.8; (y) 0.5, 0.5; (x) 0.2, 0.8;"))
+    np.testing.assert_allclose(net.cpts["b"], [[0.2, 0.8], [0.5, 0.5]])
+
+
+def test_states_written_alike_are_refused_at_write_time():
+    from skbn.network import DiscreteBayesianNetwork
+
+    net = DiscreteBayesianNetwork({"a": [1, "1"]}, {}, {"a": np.array([0.5, 0.5])})
+    with pytest.raises(ValueError, match=r"state of 'a' names 1 and '1' are both written '1'"):
+        write_bif(net)
+    nodes = DiscreteBayesianNetwork({1: ["x"], "1": ["x"]}, {}, {1: np.ones(1), "1": np.ones(1)})
+    with pytest.raises(ValueError, match="node names 1 and '1'"):
+        write_bif(nodes)
+
+
+def test_binary_garbage_and_negative_probabilities_have_clear_messages(tmp_path):
+    path = tmp_path / "garbage.bif"
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(ValueError, match="not UTF-8 text"):
+        read_bif(path)
+    negative = r"probabilities of 'b' given \{'a': 'x'\} include a negative value \(-0.2\)"
+    with pytest.raises(ValueError, match=negative):
+        read_bif(_two_node_text("(x) -0.2, 1.2; (y) 0.5, 0.5;"))
+    with pytest.raises(ValueError, match=r"sum to 0.9, not 1"):
+        read_bif(_two_node_text("(x) 0.2, 0.7; (y) 0.5, 0.5;"))

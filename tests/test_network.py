@@ -378,3 +378,17 @@ def test_to_networkx():
     assert list(graph.nodes) == asia_network().nodes
     assert sorted(graph.edges) == sorted(asia_network().edges)
     assert graph.nodes["dysp"]["states"] == ["yes", "no"]
+
+
+def test_query_takes_a_tuple_node_name_as_one_node():
+    net = DiscreteBayesianNetwork(
+        states={("lung", 3): ["no", "yes"], "xray": ["no", "yes"]},
+        parents={"xray": [("lung", 3)]},
+        cpts={("lung", 3): np.array([0.9, 0.1]), "xray": np.array([[0.95, 0.05], [0.02, 0.98]])},
+    )
+    marginal = net.query(("lung", 3))
+    assert marginal.index.name == ("lung", 3)
+    np.testing.assert_allclose(marginal.to_numpy(), [0.9, 0.1])
+    joint = net.query([("lung", 3), "xray"])
+    np.testing.assert_allclose(joint.sum(), 1.0)
+    assert joint.shape == (4,)

@@ -22,10 +22,12 @@ from skbn._data import (
 from skbn.citests import resolve_ci_test
 from skbn.knowledge import _column_position, _edge_positions  # noqa: F401 (re-exported)
 from skbn.network import DiscreteBayesianNetwork
+from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
 from skbn.scores import resolve_scorer
-from skbn.parameters import estimate_cpt
+from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._sklearn_compat import (
     Interval,
+    NotFittedError,
     StrOptions,
     available_if,
     check_is_fitted,
@@ -50,9 +52,27 @@ _MISSING_CONSTRAINTS = {
 _PLUGIN_RESOLVERS = {"scorer": resolve_scorer, "ci_test": resolve_ci_test}
 
 
-def _has_target(estimator):
-    """``available_if`` check: predict_proba needs a target node."""
+def _check_network(estimator):
+    """Raise ``NotFittedError`` unless ``estimator`` holds a fitted network (with CPTs)."""
     check_is_fitted(estimator)
+    if estimator.network_ is None:
+        raise NotFittedError(
+            f"This {type(estimator).__name__} was fitted with fit_parameters=False: it holds a "
+            "structure (edges_) but no conditional probability tables. Refit with "
+            "fit_parameters=True to score, predict or sample."
+        )
+
+
+def _has_target(estimator):
+    """``available_if`` check: predict_proba needs a target node.
+
+    Unfitted, the method is available (a target may come with ``fit(X, y)``) and calling
+    it raises ``NotFittedError``.
+    """
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError:
+        return True
     if estimator._target_index is None:
         raise AttributeError(
             "predict_proba needs a target: fit with fit(X, y) or set target=<column name>."
@@ -66,25 +86,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     Subclasses implement ``_learn_structure(data) -> list[(parent_index, child_index)]``
     and declare their own ``_parameter_constraints`` merged with these.
 
-    Common parameters
-    -----------------
-    categories : "auto", list of sequences or dict, default="auto"
-        State space of every column: "auto" uses pandas categories (unobserved ones kept)
-        or else the sorted observed values.
-    handle_unknown : {"error", "marginalize"}, default="error"
-        What a state never declared in fit does at score time: raise, or be treated as
-        missing and summed out of that row's likelihood.
-    target : column label, integer position or None, default=None
-        Column of ``X`` to predict with ``predict_proba`` (alternative to ``fit(X, y)``).
-    parameter_estimator : {"bayes", "mle"}, default="bayes"
-        CPT estimation: posterior mean under a BDeu-style Dirichlet prior with equivalent
-        sample size ``parameter_ess``, or maximum likelihood.
-    parameter_ess : float, default=1.0
-        Equivalent sample size of the CPT prior.
-
     Learners that accept incomplete data (``_missing_modes`` lists their modes) also take
     ``missing``, ``latent``, ``e_step``, ``n_init``, ``em_max_iter`` and ``em_tol``; see
     ``docs/missing.md`` and :mod:`skbn._em`.
+
+    Parameters
+    ----------
+    {common_parameters}
     """
 
     #: Values of ``missing`` the learner supports ("error" = refuse NaN, the default).
@@ -99,7 +107,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         "target": "no_validation",
         "parameter_estimator": [StrOptions({"bayes", "mle"})],
         "parameter_ess": [Interval(Real, 0, None, closed="neither")],
+        "fit_parameters": ["boolean"],
     }
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.__doc__ = fill_common_parameters(cls.__doc__)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -116,6 +129,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         ``set_params(scorer__ess=5)`` on ``scorer="bdeu"`` first replaces the alias by the
         object it names (``BDeu()``), so ``GridSearchCV(HillClimbStructure(),
         {"scorer__ess": [1, 5, 10]})`` works with the defaults (likewise ``ci_test__alpha``).
+
+        Parameters
+        ----------
+        **params : dict
+            Estimator parameters, and ``<plug-in>__<parameter>`` for nested ones.
+
+        Returns
+        -------
+        self : object
+            The estimator.
         """
         for key in params:
             name, nested, _ = key.partition("__")
@@ -133,13 +156,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def fit(self, X, y=None, sample_weight=None):
         """Learn the structure and the CPTs from complete discrete data.
 
+        Every fitted attribute of an earlier fit is removed first, so fitting twice on the
+        same data gives the same model and nothing is left over from a different fit.
+
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features), or chunks
-            Discrete data: categorical, string, bool or integer columns. Chunked data
-            (an iterator or list of DataFrames, a pyarrow Table/Dataset/RecordBatchReader,
-            a dask DataFrame; see :mod:`skbn._chunks`) is read one chunk at a time and
-            compressed to weighted distinct rows: same result as the concatenated rows.
+            Discrete data: categorical, string, bool or integer columns (floats only when
+            integral). NaN is refused unless the learner's ``missing`` mode accepts it.
+            Chunked data (an iterator or list of DataFrames, a pyarrow
+            Table/Dataset/RecordBatchReader, a dask DataFrame; see :mod:`skbn._chunks`) is
+            read one chunk at a time and compressed to weighted distinct rows: same result as
+            the concatenated rows.
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``.
             Ignored when ``target`` names a column of ``X``.
@@ -150,8 +178,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         Returns
         -------
-        self
+        self : object
+            The fitted estimator.
         """
+        _clear_fitted_attributes(self)  # a refit, even a failing one, keeps nothing of the last fit
         self._validate_params()
         missing = self._missing_mode()
         if is_chunked(X):  # out of core: weighted distinct rows of the chunks
@@ -292,9 +322,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         raise NotImplementedError
 
     def _fit_network(self, data, states, edges):
+        if not self.fit_parameters:
+            return None  # structure only: see fit_parameters
         parents = [[] for _ in range(data.n_variables)]
         for parent, child in edges:
             parents[child].append(parent)
+        for child, pa in enumerate(parents):
+            self._check_cpt_size(data, child, pa)
         cpts = {
             data.names[child]: estimate_cpt(
                 data.codes, data.cardinalities, child, sorted(pa),
@@ -303,6 +337,26 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             for child, pa in enumerate(parents)
         }
         return _make_network(data.names, states, parents, cpts)
+
+    def _check_cpt_size(self, data, child, parents):
+        """Refuse, naming the column, a CPT too large to store (``MAX_CPT_SIZE`` cells)."""
+        size = int(np.prod([data.cardinalities[c] for c in [*parents, child]], dtype=np.float64))
+        if size <= MAX_CPT_SIZE:
+            return
+        params = self.get_params(deep=False)
+        if "max_indegree" in params:
+            fix = "limit the number of parents with max_indegree=..., or "
+        elif "max_parents" in params:
+            fix = "limit the number of parents with max_parents=..., or "
+        elif "edges" in params:
+            fix = f"give {data.names[child]!r} fewer parents in edges, or "
+        else:
+            fix = ""
+        raise ValueError(
+            f"The conditional probability table of column {data.names[child]!r} would have "
+            f"{size} cells ({len(parents)} parents; more than {MAX_CPT_SIZE}). To fit it, "
+            f"{fix}pass fit_parameters=False to learn the structure only (edges_ without CPTs)."
+        )
 
     # --------------------------------------------------------------- scoring
     def _encode(self, X, y=None):
@@ -330,7 +384,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             unobserved = np.full((codes.shape[0], len(nodes) - len(x_nodes)), -1, dtype=np.int64)
             if fitted_with_y and y is not None:
                 unobserved[:, 0] = encode_transform(
-                    pd.DataFrame({0: np.asarray(y).reshape(-1)}), [0], [states[len(x_nodes)]],
+                    pd.DataFrame({nodes[len(x_nodes)]: np.asarray(y).reshape(-1)}), [nodes[len(x_nodes)]],
+                    [states[len(x_nodes)]],
                     handle_unknown=self.handle_unknown,
                 )[:, 0]
             codes = np.hstack([codes, unobserved])
@@ -342,10 +397,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Missing cells (NaN), unknown states with ``handle_unknown='marginalize'`` and a
         target fitted through ``y`` are summed out exactly.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to score, with the columns seen in ``fit``; NaN or None marks a missing cell.
+
         Returns
         -------
         log_likelihood : ndarray of shape (n_samples,)
+            Natural logarithm of the probability of every row.
         """
+        _check_network(self)
         return self.network_.log_likelihood_codes(self._encode(X))
 
     def score(self, X, y=None, sample_weight=None):
@@ -353,7 +415,23 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         Higher is better, so ``GridSearchCV`` and ``cross_val_score`` select by held-out
         likelihood. With ``sample_weight``, the weighted mean.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to score, with the columns seen in ``fit``; NaN or None marks a missing cell.
+        y : array-like of shape (n_samples,), default=None
+            Target values when the estimator was fitted with ``fit(X, y)``: the score is then
+            the mean of ``log p(x, y)``. Ignored otherwise (the target is summed out).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights of the mean (validated as in ``fit``).
+
+        Returns
+        -------
+        score : float
+            Mean (weighted mean) natural log-likelihood per row.
         """
+        _check_network(self)
         if y is not None and self._target_index is not None and self.target is None:
             log_likelihood = self.network_.log_likelihood_codes(self._encode(X, y))
         else:
@@ -365,27 +443,65 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def predict_proba(self, X):
         """Exact posterior ``P(target | observed columns of x)``, columns ordered as ``classes_``.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to classify; the target column may be absent (or NaN) and other missing
+            cells are summed out.
+
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
+            Posterior probability of every state of the target, rows summing to 1.
         """
+        _check_network(self)
         codes = self._encode(X)
         return self.network_.predict_proba_codes(codes, self._target_index)
 
     @available_if(_has_target)
     def predict(self, X):
-        """Most probable target state per row (first in ``classes_`` order on ties)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        """Most probable target state per row (first in ``classes_`` order on ties).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to classify, as for :meth:`predict_proba`.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            The state of ``classes_`` with the largest posterior probability.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def sample(self, n_samples=1, random_state=None):
         """Draw rows from the fitted network by forward sampling.
 
+        Parameters
+        ----------
+        n_samples : int, default=1
+            Number of rows to draw.
+        random_state : int, RandomState instance or None, default=None
+            Seed of this call's random number generator (the estimator's own
+            ``random_state``, if any, is not used).
+
         Returns
         -------
-        samples : DataFrame of shape (n_samples, n_nodes) with categorical columns
+        samples : DataFrame of shape (n_samples, n_nodes)
+            One categorical column per node, in node order.
         """
-        check_is_fitted(self)
+        _check_network(self)
         return self.network_.sample(n_samples, random_state=random_state)
+
+
+_BaseStructureLearner.__doc__ = fill_common_parameters(_BaseStructureLearner.__doc__)
+
+
+def _clear_fitted_attributes(estimator):
+    """Delete every fitted attribute (name ending in ``_``) an earlier ``fit`` left on ``estimator``."""
+    for name in [name for name in vars(estimator) if name.endswith("_") and not name.startswith("__")]:
+        delattr(estimator, name)
 
 
 def _append_column(data, column_codes, cardinality, name):

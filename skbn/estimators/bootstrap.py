@@ -202,8 +202,7 @@ class BootstrapStructure(_BaseStructureLearner):
     random_state : int, RandomState or None, default=None
     verbose : int, default=0
         Print progress and the estimated time left to stderr when > 0.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -271,6 +270,7 @@ class BootstrapStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
     ):
@@ -286,6 +286,7 @@ class BootstrapStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

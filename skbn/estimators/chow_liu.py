@@ -195,8 +195,7 @@ class ChowLiuTree(_BaseStructureLearner):
         Forbidden edges.
     tiers : sequence of sequences of columns or None, default=None
         No edge from a later tier into an earlier one.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -245,6 +244,7 @@ class ChowLiuTree(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
     ):
@@ -257,6 +257,7 @@ class ChowLiuTree(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

@@ -248,8 +248,7 @@ class ExactStructure(_BaseStructureLearner):
         block of children over every parent set; results are identical for any value.
     verbose : int, default=0
         Print progress when > 0.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -310,6 +309,7 @@ class ExactStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
     ):
@@ -324,6 +324,7 @@ class ExactStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

@@ -34,8 +34,7 @@ class FixedStructure(_BaseStructureLearner):
         EM stops when the objective changes by at most ``em_tol`` times its magnitude.
     random_state : int, RandomState instance or None, default=None
         Seeds the random initialisations and the Gibbs draws.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -74,6 +73,7 @@ class FixedStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
         missing="error",
@@ -95,6 +95,7 @@ class FixedStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

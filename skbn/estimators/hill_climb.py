@@ -135,8 +135,7 @@ class HillClimbStructure(_BaseStructureLearner):
         the final parameter EM.
     em_tol : float, default=1e-6
         Relative tolerance of the final parameter EM.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -244,6 +243,7 @@ class HillClimbStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
         missing="error",
@@ -281,6 +281,7 @@ class HillClimbStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

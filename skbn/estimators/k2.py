@@ -63,8 +63,7 @@ class K2Structure(_BaseStructureLearner):
         No edge from a later tier into an earlier one.
     scorer : str or BaseScore, default="k2"
         Any decomposable score ("k2", "bdeu", "bic", "aic", or an object).
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -113,6 +112,7 @@ class K2Structure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
     ):
@@ -125,6 +125,7 @@ class K2Structure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

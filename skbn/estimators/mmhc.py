@@ -53,8 +53,8 @@ class MMHCStructure(_BaseStructureLearner):
     max_indegree, white_list, black_list, tiers
         Background knowledge, as in :class:`HillClimbStructure`.
     verbose : int, default=0
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+        Print progress to stderr when > 0.
+    {common_parameters}
 
     Attributes
     ----------
@@ -103,7 +103,7 @@ class MMHCStructure(_BaseStructureLearner):
     def __init__(self, *, restrict="mmpc", ci_test="g_test", max_cond_vars=None, scorer="bic",
                  search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,
                  max_indegree=None, white_list=(), black_list=(), tiers=None, verbose=0,
-                 categories="auto", handle_unknown="error", target=None,
+                 categories="auto", handle_unknown="error", target=None, fit_parameters=True,
                  parameter_estimator="bayes", parameter_ess=1.0):
         self.restrict = restrict
         self.ci_test = ci_test
@@ -121,6 +121,7 @@ class MMHCStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

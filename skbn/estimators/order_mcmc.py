@@ -289,8 +289,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
         Chains run in parallel with joblib; results are identical for any value.
     random_state : int, RandomState or None, default=None
     verbose : int, default=0
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+        Print progress to stderr when > 0.
+    {common_parameters}
 
     Attributes
     ----------
@@ -365,6 +365,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
     ):
@@ -382,6 +383,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

@@ -626,8 +626,7 @@ class PCStructure(_BaseStructureLearner):
         rows) runs in-process, where it is faster. Results are identical for any value.
     verbose : int, default=0
         Print one line per level.
-    categories, handle_unknown, target, parameter_estimator, parameter_ess
-        See :class:`skbn.estimators._base._BaseStructureLearner`.
+    {common_parameters}
 
     Attributes
     ----------
@@ -702,6 +701,7 @@ class PCStructure(_BaseStructureLearner):
         categories="auto",
         handle_unknown="error",
         target=None,
+        fit_parameters=True,
         parameter_estimator="bayes",
         parameter_ess=1.0,
     ):
@@ -718,6 +718,7 @@ class PCStructure(_BaseStructureLearner):
         self.categories = categories
         self.handle_unknown = handle_unknown
         self.target = target
+        self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 

@@ -3,6 +3,7 @@
 Supported: scikit-learn >= 1.6.
 """
 
+from sklearn.exceptions import NotFittedError  # noqa: F401
 from sklearn.utils._param_validation import (  # noqa: F401
     Interval,
     StrOptions,

@@ -1,0 +1,65 @@
+"""Docstring text shared by every estimator, written once.
+
+An estimator's class docstring puts the placeholder ``{common_parameters}`` alone on a line
+at the end of its Parameters section; :func:`fill_common_parameters` (called for every
+subclass by the base class) replaces it with :data:`COMMON_PARAMETERS`, indented like the
+placeholder. Readers of ``help(HillClimbStructure)`` and of the API reference then see every
+parameter in place instead of a pointer to a private class.
+"""
+
+import textwrap
+
+__all__ = ["COMMON_PARAMETERS", "fill_common_parameters"]
+
+#: numpydoc entries of the parameters every estimator shares (no indentation).
+COMMON_PARAMETERS = """\
+categories : "auto", list of sequences or dict, default="auto"
+    State space of every column. "auto" takes the pandas categories of a categorical
+    column (unobserved categories kept) and the sorted observed values otherwise. A list
+    gives the states of every column in column order; a dict maps column names to their
+    states (columns not in the dict use "auto"; a key that is not a column is an error).
+    Declared but unobserved states get prior probability mass.
+handle_unknown : {"error", "marginalize"}, default="error"
+    What a state never declared in fit does at score time: raise a ``ValueError`` naming
+    the column and the value, or be treated as missing and summed out of that row's
+    likelihood.
+target : column label, int or None, default=None
+    Column of ``X`` to predict with ``predict_proba`` and ``predict`` (an alternative to
+    ``fit(X, y)``). An integer is a column position when no column has that label.
+fit_parameters : bool, default=True
+    Whether ``fit`` also estimates the conditional probability tables. With ``False`` only
+    the structure is learned (``edges_`` and the learner's structure attributes are set,
+    ``network_`` is None and the scoring, prediction and sampling methods raise
+    ``NotFittedError``), e.g. when a dense graph has a CPT too large to store.
+parameter_estimator : {"bayes", "mle"}, default="bayes"
+    How the conditional probability tables are estimated from the counts: posterior mean
+    under a BDeu-style Dirichlet prior of equivalent sample size ``parameter_ess``
+    (:math:`\\theta_{k|j} = (N_{jk} + \\alpha / (q r)) / (N_j + \\alpha / q)`), or maximum
+    likelihood :math:`N_{jk} / N_j` (uniform for unobserved parent configurations).
+parameter_ess : float, default=1.0
+    Equivalent sample size :math:`\\alpha > 0` of the CPT prior."""
+
+_PLACEHOLDER = "{common_parameters}"
+
+
+def fill_common_parameters(docstring):
+    """Replace the ``{common_parameters}`` line of ``docstring`` by :data:`COMMON_PARAMETERS`.
+
+    Parameters
+    ----------
+    docstring : str or None
+        A class docstring; ``None`` (docstrings stripped with ``python -OO``) is returned as is.
+
+    Returns
+    -------
+    docstring : str or None
+        The docstring with the placeholder line replaced, indented like the placeholder.
+    """
+    if not docstring or _PLACEHOLDER not in docstring:
+        return docstring
+    lines = docstring.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == _PLACEHOLDER:
+            indent = line[: len(line) - len(line.lstrip())]
+            lines[i] = textwrap.indent(COMMON_PARAMETERS, indent)
+    return "\n".join(lines)
