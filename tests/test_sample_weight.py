@@ -123,3 +123,11 @@ def test_score_is_the_weighted_mean_log_likelihood(asia):
     weights = np.arange(len(asia)) % 4
     expected = np.average(model.score_samples(asia), weights=weights)
     assert model.score(asia, sample_weight=weights) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=repr)
+def test_fit_leaves_only_parameters_and_fitted_attributes(learner, asia):
+    """Per-fit scratch (counters, caches, operator tables) lives in a local fit context."""
+    model = clone(learner).fit(asia, sample_weight=np.arange(len(asia)) % 3)
+    params = set(model.get_params(deep=False))
+    assert {k for k in vars(model) if k not in params and not k.endswith("_")} == {"_target_index"}
