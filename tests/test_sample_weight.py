@@ -7,7 +7,14 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 
-from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, HillClimbStructure, K2Structure
+from skbn import (
+    ChowLiuTree,
+    ExactStructure,
+    FixedStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+)
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
 
