@@ -16,7 +16,7 @@ import numpy as np
 
 from skbn._counting import cpt_counts
 
-__all__ = ["estimate_cpt", "MAX_CPT_SIZE"]
+__all__ = ["MAX_CPT_SIZE", "estimate_cpt"]
 
 #: Largest CPT (cells) that is stored densely.
 MAX_CPT_SIZE = 50_000_000

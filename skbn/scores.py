@@ -29,13 +29,13 @@ from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
 __all__ = [
-    "BaseScore",
-    "BDeu",
-    "K2Score",
-    "BIC",
     "AIC",
-    "LogLikelihood",
+    "BIC",
+    "BDeu",
+    "BaseScore",
     "FamilyScoreCache",
+    "K2Score",
+    "LogLikelihood",
     "check_bounded_likelihood",
     "resolve_scorer",
 ]
@@ -84,7 +84,7 @@ def _sum_rows(term, per_candidate, stack):
     return np.array([sums[a] for a in per_candidate.tolist()])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _kernel_owner_trusted(klass, name):
     """Whether ``klass.<name>`` is defined by a class that also gives ``klass`` its formula
     (no class earlier in the MRO redefines ``local_score`` or ``_data_score``)."""

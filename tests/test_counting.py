@@ -94,13 +94,13 @@ def test_pairwise_tables_hold_every_joint_table():
 
 
 # ------------------------------------------------------------------ weighted counting
-from skbn._counting import (  # noqa: E402
+from skbn._counting import (
     DistinctRows,
     FamilyCounter,
     cpt_counts,
     stratified_codes,
 )
-from skbn._data import EncodedData  # noqa: E402
+from skbn._data import EncodedData
 
 
 def _weighted_table_slow(codes, cards, child, parents, weights):

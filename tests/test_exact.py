@@ -109,11 +109,30 @@ def test_never_below_greedy_search(seed):
         assert exact.score_ >= climbed.score_ - 1e-9
 
 
-def test_n_jobs_identical():
-    X = random_data(7, 300, seed=5)
-    a = ExactStructure(n_jobs=1).fit(X)
-    b = ExactStructure(n_jobs=2).fit(X)
-    assert a.edges_ == b.edges_ and a.score_ == b.score_
+def _assert_grouping_free(X, scorer):
+    """A family's value and its pruning do not depend on which children share a pass."""
+    from skbn._counting import DistinctRows
+    from skbn.estimators.exact import _local_scores
+    data, _ = encode_fit(X)
+    scorer = resolve_scorer(scorer)
+    distinct = DistinctRows(data.codes, data.cardinalities)
+    p = data.n_variables
+    together = np.full((p, 1 << (p - 1)), -np.inf)
+    n_together = _local_scores(distinct, scorer, range(p), p, p - 1, together)
+    apart = np.full((p, 1 << (p - 1)), -np.inf)
+    n_apart = 0
+    for group in ([0, 3], [1, 2, 4, 5, 6][: p - 2], list(range(7, p))):
+        if group:
+            tables = np.full((len(group), 1 << (p - 1)), -np.inf)
+            n_apart += _local_scores(distinct, scorer, group, p, p - 1, tables)
+            apart[group] = tables
+    np.testing.assert_array_equal(together, apart)
+    assert n_together == n_apart
+    assert "n_jobs" not in ExactStructure().get_params()
+
+
+def test_children_grouping_does_not_change_scores():
+    _assert_grouping_free(random_data(7, 300, seed=5), "bdeu")
 
 
 def test_memory_refusal_message():
@@ -244,11 +263,8 @@ def test_pruned_network_equals_unpruned(p, n_samples, scorer, plain):
     assert pruned.n_families_ <= unpruned.n_families_
 
 
-def test_n_jobs_identical_with_pruning():
-    X = random_data(7, 120, seed=4)
-    a = ExactStructure(scorer="bic", n_jobs=1).fit(X)
-    b = ExactStructure(scorer="bic", n_jobs=2).fit(X)
-    assert a.edges_ == b.edges_ and a.score_ == b.score_ and a.n_families_ == b.n_families_
+def test_children_grouping_does_not_change_pruning():
+    _assert_grouping_free(random_data(7, 120, seed=4), "bic")
 
 
 def test_log_likelihood_needs_max_indegree_and_no_scratch_left():

@@ -7,7 +7,14 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 
-from skbn import ChowLiuTree, ExactStructure, FixedStructure, GESStructure, HillClimbStructure, K2Structure
+from skbn import (
+    ChowLiuTree,
+    ExactStructure,
+    FixedStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+)
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
 
@@ -123,3 +130,11 @@ def test_score_is_the_weighted_mean_log_likelihood(asia):
     weights = np.arange(len(asia)) % 4
     expected = np.average(model.score_samples(asia), weights=weights)
     assert model.score(asia, sample_weight=weights) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=repr)
+def test_fit_leaves_only_parameters_and_fitted_attributes(learner, asia):
+    """Per-fit scratch (counters, caches, operator tables) lives in a local fit context."""
+    model = clone(learner).fit(asia, sample_weight=np.arange(len(asia)) % 3)
+    params = set(model.get_params(deep=False))
+    assert {k for k in vars(model) if k not in params and not k.endswith("_")} == {"_target_index"}

@@ -8,8 +8,16 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood, resolve_scorer
 from skbn._data import encode_fit
+from skbn.scores import (
+    AIC,
+    BIC,
+    BDeu,
+    FamilyScoreCache,
+    K2Score,
+    LogLikelihood,
+    resolve_scorer,
+)
 
 
 def _bd_reference(counts, alpha):
@@ -127,9 +135,10 @@ def test_parameters_and_resolution():
 
 
 # ------------------------------------------------------------------ batched kernels and bounds
-from skbn._counting import DistinctRows, FamilyCounter  # noqa: E402
-from skbn._data import EncodedData  # noqa: E402
-from scipy.special import xlogy  # noqa: E402
+from scipy.special import xlogy
+
+from skbn._counting import DistinctRows, FamilyCounter
+from skbn._data import EncodedData
 
 ALL_SCORES = [BDeu(ess=2.0, edge_penalty=0.3), K2Score(), BIC(), AIC(), LogLikelihood()]
 

@@ -33,9 +33,9 @@ from skbn._counting._tables import (
 )
 
 __all__ = [
-    "FamilyCounter",
     "ID_CACHE_SIZE",
     "DistinctRows",
+    "FamilyCounter",
     "TableStack",
     "added_parent_stack",
     "compress_ids",

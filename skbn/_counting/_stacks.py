@@ -9,8 +9,8 @@ decomposable score), so :meth:`skbn.scores.BaseScore.local_scores` evaluates all
 candidates in a few vectorised passes.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
