@@ -3,7 +3,7 @@ r"""Conditional-independence (CI) tests as pluggable, tunable objects.
 A CI test decides whether ``X`` and ``Y`` are independent given a set of variables ``Z``
 from the stratified contingency tables ``N[s, a, b]`` (``s`` a configuration of ``Z``,
 ``a`` a state of ``X``, ``b`` a state of ``Y``) produced by the counting engine
-(:mod:`skbn._counting_stratified`; weighted by ``sample_weight`` when given, see
+(:mod:`skbn._counting._stratified`; weighted by ``sample_weight`` when given, see
 :class:`BaseCITest`). Every statistic here is a sum over strata,
 
 .. math:: T = \sum_s T_s, \qquad \nu = \sum_s \nu_s ,

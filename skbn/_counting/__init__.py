@@ -10,11 +10,15 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
 * :mod:`~skbn._counting._stacks` -- :class:`TableStack`, the candidate tables a score
   evaluates in one batch, and :class:`DistinctRows` (exact search's compressed data);
 * :mod:`~skbn._counting._counter` -- :class:`FamilyCounter`, the per-fit counting
-  context with its caches (Gram matrix once, configuration ids of recent parent sets).
+  context with its caches (Gram matrix once, configuration ids of recent parent sets);
+* :mod:`~skbn._counting._stratified` -- :class:`StratifiedCounter`, the stratified
+  contingency tables of many conditional-independence tests at once (PC's row lanes,
+  level-1 Gram slices, shared configuration-id caches).
 """
 
 from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
 from skbn._counting._stacks import DistinctRows, TableStack, added_parent_stack
+from skbn._counting._stratified import StratifiedCounter, gram_given, pairwise_contingency
 from skbn._counting._tables import (
     compress_ids,
     config_ids,
@@ -36,6 +40,7 @@ __all__ = [
     "ID_CACHE_SIZE",
     "DistinctRows",
     "FamilyCounter",
+    "StratifiedCounter",
     "TableStack",
     "added_parent_stack",
     "compress_ids",
@@ -46,8 +51,10 @@ __all__ = [
     "dense_is_small",
     "extend_ids",
     "family_table",
+    "gram_given",
     "n_configurations",
     "one_hot",
+    "pairwise_contingency",
     "pairwise_tables",
     "stratified_codes",
     "table_from_ids",

@@ -5,7 +5,7 @@ The search is written as plain functions with explicit inputs and outputs --
 (the extra tests of the conservative / majority collider rules), :func:`orient_colliders`,
 then :func:`skbn.graph.meek_orient` -- around one per-fit :class:`_TestRunner` that owns the
 data, the resolved CI test and the scratch of the fit (id caches, memory-mapped codes for
-process workers). All counting is in :mod:`skbn._counting_stratified`.
+process workers). All counting is in :mod:`skbn._counting._stratified`.
 """
 
 import os
@@ -18,7 +18,7 @@ from numbers import Integral
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skbn._counting_stratified import StratifiedCounter, gram_given, pairwise_contingency
+from skbn._counting import StratifiedCounter, gram_given, pairwise_contingency
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
@@ -52,7 +52,7 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     decision. Tests that count (``ci_test.from_counts``) are evaluated in rounds: each round
     takes the next chunk of sets of every unfinished unit (chunks grow 4, 8, ... 64, so an
     early independence wastes little), counts their tables
-    (:class:`skbn._counting_stratified.StratifiedCounter`; level-1 tables sliced from
+    (:class:`skbn._counting._stratified.StratifiedCounter`; level-1 tables sliced from
     per-variable Gram matrices when the frozen ``adjacency`` is given, ``grams``: those
     already computed) and sends all tables of one shape ``(r_x, r_y)`` through
     :meth:`~skbn.citests.BaseCITest.test_batch` in a single call. ``caches`` (a dict,

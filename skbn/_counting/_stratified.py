@@ -27,7 +27,7 @@ Three ways of counting, by size of ``S``:
 
 import numpy as np
 
-from skbn._counting import compress_ids, count_cells, extend_ids, pairwise_tables
+from skbn._counting._tables import compress_ids, count_cells, extend_ids, pairwise_tables
 
 __all__ = ["StratifiedCounter", "gram_given", "pairwise_contingency"]
 

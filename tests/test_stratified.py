@@ -3,7 +3,7 @@ import pandas as pd
 import pytest
 
 from skbn._counting import contingency_tables
-from skbn._counting_stratified import StratifiedCounter, pairwise_contingency
+from skbn._counting import StratifiedCounter, pairwise_contingency
 from skbn._data import EncodedData, encode_fit
 
 
