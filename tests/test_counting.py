@@ -11,6 +11,7 @@ from skbn._counting import (
     dense_is_small,
     extend_ids,
     family_table,
+    pair_family_stack,
     pairwise_tables,
     table_from_ids,
 )
@@ -211,3 +212,23 @@ def test_added_parent_tables_in_row_blocks_and_small_id_cache_change_nothing(wei
         assert blocked_dense == dense and len(blocked._ids) == 1
         for k in set(range(4)) - {child, *parents}:
             np.testing.assert_array_equal(stack.dense(k), expected.dense(k))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pair_family_stack_holds_every_pair_table(weighted):
+    cards = [2, 3, 4, 2]
+    codes = _random_codes(500, cards, seed=7)
+    weights = np.random.default_rng(8).random(500) if weighted else None
+    gram, offsets = pairwise_tables(codes, cards, weights=weights)
+    total_weight = 500.0 if weights is None else float(weights.sum())
+    stack = pair_family_stack(gram, cards, np.diff(offsets), offsets, 1, total_weight, integral=not weighted)
+    p = len(cards)
+    for j, i in itertools.product(range(p), range(p)):
+        c = j * p + i
+        expected = family_table(codes, np.array(cards), j, [i], weights=weights)  # rows x_i, columns x_j
+        np.testing.assert_allclose(stack.dense(c), expected)
+        cells = np.sort(stack.cells[stack.cell_owner == c])  # (child state, parent state) order
+        np.testing.assert_allclose(cells, np.sort(expected[expected > 0]))
+        rows = expected.sum(axis=1)
+        np.testing.assert_allclose(stack.rows[stack.row_owner == c], rows[rows > 0])
+        assert stack.r_child[c] == cards[j] and stack.n_parent_configs[c] == cards[i]

@@ -119,6 +119,46 @@ def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, t
     )
 
 
+def pair_family_stack(joint, r_child, cards, offsets, n_parents, total_weight, integral):
+    """:class:`TableStack` of the families ``j | i`` of every ordered pair of variables.
+
+    ``joint[s_j + b, o_i + a]`` counts the rows with ``x_j = b`` and state ``a`` of column
+    block ``i`` (``s_j`` = first row of variable ``j``, ``o`` = ``offsets``), e.g. a one-hot
+    Gram matrix. Candidate ``c = j p + i`` is the family of child ``j`` with parent block
+    ``i``: its table has rows ``a`` (``cards[i]`` declared configurations) and columns ``b``,
+    and its cells and row totals are exactly those of ``added_parent_stack`` for child
+    ``j`` with no parents, so all pairs are scored in one batch (entries ``i = j`` are
+    meaningless).
+    """
+    p = len(cards)
+    total = int(offsets[-1])
+    r_child = np.asarray(r_child, dtype=np.int64)
+    row_starts = np.concatenate([[0], np.cumsum(r_child)]).astype(np.int64)
+    owner_of_column = np.repeat(np.arange(p), cards)
+    child_of_row = np.repeat(np.arange(p), r_child)
+    flat = joint.ravel()
+    where = np.flatnonzero(flat)
+    cells = flat[where]
+    cell_owner = child_of_row[where // total] * p + owner_of_column[where % total]
+    totals = np.add.reduceat(joint, row_starts[:-1], axis=0)  # (p, total): sum over b
+    flat_totals = totals.ravel()
+    where = np.flatnonzero(flat_totals)
+    rows = flat_totals[where]
+    row_owner = (where // total) * p + owner_of_column[where % total]
+
+    def dense(c):
+        j, i = divmod(c, p)
+        return joint[row_starts[j]:row_starts[j + 1], offsets[i]:offsets[i + 1]].T
+
+    return TableStack(
+        cells=cells, cell_owner=cell_owner, rows=rows, row_owner=row_owner,
+        r_child=np.repeat(r_child, p),
+        n_parent_configs=np.tile(np.asarray(cards, dtype=np.float64), p),
+        n_parents=n_parents, total_weight=total_weight, integral=integral,
+        small_counts=_small(rows, 1, integral), dense=dense,
+    )
+
+
 class DistinctRows:
     """The data as its distinct rows with their total weights (rows of weight 0 dropped).
 

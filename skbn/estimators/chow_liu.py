@@ -4,7 +4,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
-from skbn._counting import added_parent_stack, pairwise_tables, stratified_codes, weights_are_integral
+from skbn._counting import pair_family_stack, pairwise_tables, stratified_codes, weights_are_integral
 from skbn.estimators._base import _BaseStructureLearner, _column_position
 from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
@@ -45,23 +45,24 @@ def _score_gains(data, features, stratum, scorer):
 
     All pairs come from one one-hot Gram matrix (BLAS) of the codes ``x_i r_c + c`` (its
     cells with different classes are zero, its diagonal holds ``N_{ac}``); the families
-    ``j | i [, c]`` of all ``i`` are scored in one batch per ``j``.
+    ``j | i [, c]`` of all pairs are scored in one batch.
     """
     gram, offsets, _ = _pair_tables(data, features, stratum)
     r_c = 1 if stratum is None else int(data.cardinalities[stratum])
     extra = 0 if stratum is None else 1
     cards = np.diff(offsets)
-    integral = weights_are_integral(data.weights)
+    r_features = np.asarray(data.cardinalities)[features]
     p = len(features)
-    gains = np.zeros((p, p))
-    for j in range(p):
-        r_j = int(data.cardinalities[features[j]])
-        alone = np.diag(gram)[offsets[j]:offsets[j + 1]].reshape(r_j, r_c).T  # (r_c, r_j)
-        base = scorer.local_score(alone, r_c, extra)
-        # stacked[0, b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
-        stacked = gram[:, offsets[j]:offsets[j + 1]].reshape(-1, r_j, r_c).sum(axis=2).T[None]
-        stack = added_parent_stack(stacked, r_j, cards, offsets, 1, 1 + extra, data.total_weight, integral)
-        gains[:, j] = scorer.local_scores(stack) - base
+    diagonal = np.diag(gram)
+    base = np.array([
+        scorer.local_score(diagonal[offsets[j]:offsets[j + 1]].reshape(int(r_features[j]), r_c).T, r_c, extra)
+        for j in range(p)
+    ])  # local(j [| c]) from the counts N_{bc} (rows c, columns b)
+    # joint[s_j + b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
+    joint = gram.reshape(gram.shape[0], -1, r_c).sum(axis=2).T
+    stack = pair_family_stack(joint, r_features, cards, offsets, 1 + extra, data.total_weight,
+                              weights_are_integral(data.weights))
+    gains = scorer.local_scores(stack).reshape(p, p).T - base  # gains[i, j] = local(j | i) - local(j)
     upper = np.triu(gains, k=1)
     return upper + upper.T
 
