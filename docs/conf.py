@@ -74,23 +74,28 @@ html_static_path = []
 
 # --------------------------------------------------------------------- generated pages
 #: The user guide pages, in reading order; any other ``docs/*.md`` page follows, by name.
-USER_GUIDE_ORDER = ["architecture", "core", "network", "graph", "hill_climb", "ges", "pc", "exact"]
+USER_GUIDE_ORDER = [
+    "architecture", "core", "network", "graph", "hill_climb", "ges", "pc", "exact",
+    "knowledge", "averaging", "missing", "scale", "plotting", "cli",
+]
 
 #: API sections: (title, module, names or None for the module's ``__all__``). An object is
 #: documented once, in the first section that lists it; modules that do not exist (yet) are
-#: left out, so ``skbn.knowledge`` and ``skbn.plotting`` appear as soon as they are added.
+#: left out, so a new public module appears as soon as it is added here.
 API_SECTIONS = [
     ("Estimators", "skbn", [n for n in import_module("skbn.estimators").__all__]),
     ("Bayesian networks", "skbn.network", None),
     ("Scores", "skbn.scores", None),
     ("Conditional-independence tests", "skbn.citests", None),
     ("Background knowledge", "skbn.knowledge", None),
+    ("Exact structure posteriors", "skbn.posterior", None),
     ("Reading and writing networks", "skbn.io", None),
     ("Built-in networks", "skbn.datasets", None),
     ("Graphs", "skbn.graph", None),
     ("Structure metrics", "skbn.metrics", None),
     ("Plotting", "skbn.plotting", None),
     ("Parameter estimation", "skbn.parameters", None),
+    ("Command line", "skbn.cli", None),
 ]
 
 

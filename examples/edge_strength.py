@@ -1,4 +1,8 @@
-"""How sure are we of each edge? Bootstrap edge strengths and exact / MCMC posteriors.
+"""
+Bootstrap edge strengths and edge posteriors
+============================================
+
+How sure are we of each edge? Bootstrap edge strengths and exact / MCMC posteriors::
 
     python examples/edge_strength.py
 

@@ -1,4 +1,8 @@
-"""Draw a network learned from ALARM data next to the truth, and the search's score trace.
+"""
+Draw a learned ALARM network next to the truth
+==============================================
+
+Draw a network learned from ALARM data next to the truth, and the search's score trace::
 
     python examples/plot_alarm.py              # learns and prints, draws nothing
     python examples/plot_alarm.py alarm.png    # also saves the pictures (needs matplotlib)

@@ -87,10 +87,14 @@ class CITestResult:
 class CITestBatchResult:
     """Outcomes of a batch of conditional-independence tests (:meth:`BaseCITest.test_batch`).
 
-    Attributes
+    Parameters
     ----------
-    statistic, pvalue, dof : ndarray of shape (n_tests,), float64
-        As in :class:`CITestResult`, one entry per test.
+    statistic : ndarray of shape (n_tests,), float64
+        Test statistics, as in :class:`CITestResult`, one entry per test.
+    pvalue : ndarray of shape (n_tests,), float64
+        P-values in [0, 1], one entry per test.
+    dof : ndarray of shape (n_tests,), float64
+        Degrees of freedom used, one entry per test.
     independent : ndarray of shape (n_tests,), bool
         The test's decisions at its own level.
     """
@@ -159,6 +163,7 @@ class BaseCITest(BaseEstimator):
             ``group[k]`` is the test that stratum ``k`` belongs to, in ``0..n_tests-1``
             (strata of one test in any order; a test with no stratum has statistic 0).
         n_tests : int
+            Number of tests in the batch (the length of every returned array).
         n_strata : ndarray of shape (n_tests,)
             Declared number of strata (``prod r_Z``) of every test.
 
@@ -569,6 +574,18 @@ class DSeparationOracle(BaseCITest):
         return self._forget(self.__dict__.copy())
 
     def set_params(self, **params):
+        """Set the parameters and forget the compiled DAG and the cached answers.
+
+        Parameters
+        ----------
+        **params : dict
+            Estimator parameters (``dag``, ``nodes``).
+
+        Returns
+        -------
+        self : DSeparationOracle
+            The oracle, to be recompiled on its next query.
+        """
         self._forget(self.__dict__)
         return super().set_params(**params)
 
@@ -593,7 +610,25 @@ class DSeparationOracle(BaseCITest):
         )
 
     def separated(self, x, y, z=()):
-        """Whether nodes ``x`` and ``y`` are d-separated given the nodes ``z`` (labels)."""
+        """Whether nodes ``x`` and ``y`` are d-separated given the nodes ``z``.
+
+        Parameters
+        ----------
+        x, y : hashable
+            Labels of two distinct nodes of the DAG.
+        z : sequence of hashable, default=()
+            Labels of the conditioning nodes (distinct from ``x`` and ``y``).
+
+        Returns
+        -------
+        bool
+            True when every path between ``x`` and ``y`` is blocked by ``z``.
+
+        Raises
+        ------
+        ValueError
+            When a label is not a node of the DAG, or ``x``, ``y`` and ``z`` overlap.
+        """
         index, _ = self._compiled()
         try:
             ids = [index[v] for v in (x, y, *z)]
@@ -613,7 +648,24 @@ class DSeparationOracle(BaseCITest):
         return answer
 
     def test_variables(self, data, x, y, z=()):
-        """Answer ``x _||_ y | z`` for columns of ``data`` (looked up by ``data.names``)."""
+        """Answer ``x _||_ y | z`` for columns of ``data`` (looked up by ``data.names``).
+
+        Parameters
+        ----------
+        data : skbn._data.EncodedData
+            The encoded data set; only its column names are used, every one must be a node
+            of the DAG.
+        x, y : int
+            Column indices.
+        z : tuple of int, default=()
+            Conditioning columns.
+
+        Returns
+        -------
+        CITestResult
+            ``pvalue=1``, ``independent=True`` when the nodes are d-separated, ``pvalue=0``,
+            ``independent=False`` otherwise (``statistic=0``, ``dof=0``).
+        """
         names, ids = self._columns if "_columns" in self.__dict__ else (None, None)
         if names is not data.names:
             index, _ = self._compiled()

@@ -420,6 +420,19 @@ def run_demo(network="asia", estimator="hill_climb", n_samples=10_000, random_st
     Prints the learned edges, the structural Hamming distance to the truth and the
     held-out mean log-likelihood next to the true network's. ``k2`` uses the true
     topological ordering.
+
+    Parameters
+    ----------
+    network : str or path-like, default="asia"
+        A built-in network name or a ``.bif`` file (:func:`skbn.datasets.load_network`).
+    estimator : str, default="hill_climb"
+        A learner of ``skbn learn --method``: "hill_climb", "tabu", "ges", "pc", "exact",
+        "k2", "chow_liu" or "mmhc".
+    n_samples : int, default=10_000
+        Number of training rows sampled from the network (the held-out set has
+        ``max(n_samples // 2, 1000)`` rows).
+    random_state : int, default=0
+        Seed of the training sample; the held-out sample uses ``random_state + 1``.
     """
     from skbn.datasets import load_network
     from skbn.metrics import structural_hamming_distance
@@ -599,8 +612,19 @@ def build_parser():
 def main(argv=None):
     """Run the command line; return the exit status (0 on success).
 
-    ``argv`` defaults to ``sys.argv[1:]``. Without a command the demo runs, so
-    ``python -m skbn --n-samples 2000`` works as before the subcommands existed.
+    Without a command the demo runs, so ``python -m skbn --n-samples 2000`` works as before
+    the subcommands existed.
+
+    Parameters
+    ----------
+    argv : list of str or None, default=None
+        The command-line arguments, without the program name; ``sys.argv[1:]`` when None.
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 1 for a problem with the input, 2 for a malformed
+        command line, 3 for an unexpected failure (130 when interrupted).
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     leading = 0  # `skbn -v learn ...` means `skbn learn ... -v`

@@ -188,6 +188,7 @@ def make_random_network(n_nodes, *, max_indegree=3, n_states=(2, 4), edge_prob=N
     Returns
     -------
     network : DiscreteBayesianNetwork
+        The random network, nodes in name order, with its random DAG and CPTs.
 
     See Also
     --------

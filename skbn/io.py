@@ -460,11 +460,14 @@ def write_json(network, path=None):
     Parameters
     ----------
     network : DiscreteBayesianNetwork
+        The network to write (nodes, states, parents and CPTs).
     path : str or path-like, optional
+        File to write the text to (overwritten); nothing is written when omitted.
 
     Returns
     -------
     text : str
+        The JSON document, ending with a newline.
 
     Examples
     --------
@@ -495,10 +498,12 @@ def read_json(path_or_text):
     Parameters
     ----------
     path_or_text : str or path-like
+        Path of a JSON file, or the JSON text itself.
 
     Returns
     -------
     network : DiscreteBayesianNetwork
+        The network described by the document (nodes, states, parents and CPTs).
 
     Raises
     ------

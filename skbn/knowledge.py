@@ -39,7 +39,7 @@ class BackgroundKnowledge:
 
     Build it with :func:`parse_knowledge`; the arrays are read-only.
 
-    Attributes
+    Parameters
     ----------
     required : ndarray of shape (p, p), bool
         ``required[i, j]``: the edge ``i -> j`` must be in the DAG. When both
@@ -50,10 +50,10 @@ class BackgroundKnowledge:
         the diagonal is True).
     max_indegree : int
         Largest number of parents of any node (``p - 1`` when none was given).
-    start : ndarray of shape (p, p), bool, or None
+    start : ndarray of shape (p, p), bool, or None, default=None
         Start DAG with the required edges added (two-way pairs oriented as in
         :meth:`initial_graph`), or None when no start graph was given.
-    names : tuple
+    names : tuple, default=()
         Column names, for messages.
     """
 
@@ -65,6 +65,7 @@ class BackgroundKnowledge:
 
     @property
     def n_variables(self):
+        """Number ``p`` of variables (columns)."""
         return self.required.shape[0]
 
     @property
@@ -96,30 +97,88 @@ class BackgroundKnowledge:
                 and self.max_indegree >= p - 1 and self.start is None)
 
     def allowed_parents(self, child):
-        """Positions of the variables that may be parents of ``child`` (ascending)."""
+        """Positions of the variables that may be parents of ``child``.
+
+        Parameters
+        ----------
+        child : int
+            Position of the child variable.
+
+        Returns
+        -------
+        ndarray of int64
+            Ascending positions ``i`` whose edge ``i -> child`` is not forbidden.
+        """
         return np.flatnonzero(~self.forbidden[:, child])
 
     def required_parents(self, child):
-        """Positions of the parents ``child`` must have (one-way required edges, ascending)."""
+        """Positions of the parents ``child`` must have.
+
+        Parameters
+        ----------
+        child : int
+            Position of the child variable.
+
+        Returns
+        -------
+        ndarray of int64
+            Ascending positions ``i`` of the one-way required edges ``i -> child`` (two-way
+            pairs, of free direction, are not included).
+        """
         return np.flatnonzero(self.required_directed[:, child])
 
     def initial_graph(self):
-        """Start DAG of a local search: :attr:`start` if given, else the required edges with
-        each two-way pair oriented along the topological order of the one-way required
-        edges (ties by column position), which keeps it acyclic."""
+        """Start DAG of a local search.
+
+        :attr:`start` if given, else the required edges with each two-way pair oriented
+        along the topological order of the one-way required edges (ties by column
+        position), which keeps it acyclic.
+
+        Returns
+        -------
+        ndarray of shape (p, p), bool
+            Adjacency matrix of the start DAG (a new array): ``[i, j]`` is the edge ``i -> j``.
+        """
         if self.start is not None:
             return self.start.copy()
         return _orient_two_way(self.required_directed, self.required_undirected, self.names)
 
     def with_forbidden_adjacencies(self, pairs):
-        """A copy that also forbids the adjacencies in ``pairs`` ((p, p) bool, symmetrised)
-        except the required ones: how a hybrid learner restricts its search space."""
+        """A copy that also forbids the adjacencies in ``pairs``, except the required ones.
+
+        This is how a hybrid learner (e.g. MMHC) restricts its search space.
+
+        Parameters
+        ----------
+        pairs : ndarray of shape (p, p), bool
+            Adjacencies to forbid; symmetrised (``[i, j]`` forbids both ``i -> j`` and
+            ``j -> i``).
+
+        Returns
+        -------
+        BackgroundKnowledge
+            The same knowledge with the extra forbidden edges.
+        """
         extra = (pairs | pairs.T) & ~self.required_adjacency
         return replace(self, forbidden=_frozen(self.forbidden | extra))
 
     def violations(self, adjacency):
-        """Messages for every way the DAG ``adjacency`` ((p, p) bool) breaks the knowledge
-        (empty when it respects it). Used by tests and by learners that must check."""
+        """Messages for every way the DAG ``adjacency`` breaks the knowledge.
+
+        Used by tests and by learners that must check their result.
+
+        Parameters
+        ----------
+        adjacency : array-like of shape (p, p), bool
+            Adjacency matrix of a DAG: ``[i, j]`` is the edge ``i -> j``.
+
+        Returns
+        -------
+        list of str
+            One message per missing required edge or adjacency, forbidden edge present and
+            node with more than ``max_indegree`` parents; empty when the DAG respects the
+            knowledge.
+        """
         names = self.names or tuple(range(self.n_variables))
         adjacency = np.asarray(adjacency, dtype=bool)
         out = []
@@ -159,6 +218,8 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     Returns
     -------
     BackgroundKnowledge
+        The required and forbidden edge matrices, in-degree bound and start graph over the
+        positions of ``names``.
 
     Raises
     ------

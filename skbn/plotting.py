@@ -155,6 +155,7 @@ def layered_layout(nodes, edges, undirected=(), label_widths=None):
     Parameters
     ----------
     nodes : list
+        All nodes of the graph (isolated ones included); ties in a layer keep this order.
     edges : list of (parent, child)
         Directed edges; their parents are placed in higher layers.
     undirected : list of (u, v), default=()
@@ -263,7 +264,20 @@ def layered_layout(nodes, edges, undirected=(), label_widths=None):
 
 
 def circular_layout(nodes, radius=None):
-    """Nodes evenly on a circle, the first at the top, clockwise (inches)."""
+    """Nodes evenly on a circle, the first at the top, clockwise (inches).
+
+    Parameters
+    ----------
+    nodes : sequence
+        The nodes, in the order they are placed around the circle.
+    radius : float, optional
+        Radius of the circle in inches; default ``max(1.2, 0.35 * len(nodes))``.
+
+    Returns
+    -------
+    positions : dict
+        Node -> ``(x, y)`` in inches, the centre of the circle at the origin.
+    """
     n = len(nodes)
     radius = max(1.2, 0.35 * n) if radius is None else radius
     angles = np.pi / 2 - 2 * np.pi * np.arange(n) / max(n, 1)
@@ -384,8 +398,13 @@ def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirect
     undirected : sequence of (u, v), default=()
         Edges to draw without arrowhead (replacing a directed edge on the same pair).
     font_size : float, default=9
-    node_color, edge_color : matplotlib colours
+        Font size of the node labels, in points.
+    node_color : matplotlib colour, default=NODE_FACE
+        Fill colour of the node boxes.
+    edge_color : matplotlib colour, default=EDGE_COLOR
+        Colour of the edges.
     title : str, optional
+        Title of the axes; none when omitted.
 
     Returns
     -------
@@ -478,14 +497,20 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
     Parameters
     ----------
     true, learned : fitted estimator, DiscreteBayesianNetwork, PDAG or list of (u, v)
+        The true graph and the learned one (a CPDAG's undirected edges count as the true
+        adjacency in either direction).
     ax : matplotlib Axes, optional
+        Drawn on a new figure sized to the graph when None.
     layout : {"layered", "circular"} or dict, default="layered"
+        Layout of the true graph, as in :func:`plot_network`.
     nodes : sequence, optional
         All nodes and their order.
     font_size : float, default=9
+        Font size of the node labels and of the legend, in points.
     legend : bool, default=True
         A legend with the count of edges of each class.
     title : str, optional
+        Title of the axes; none when omitted.
 
     Returns
     -------
@@ -591,15 +616,18 @@ def plot_edge_strength(matrix_or_frame, ax=None, threshold=None, nodes=None, *,
         long frame in bnlearn's ``boot.strength`` shape (see :func:`edge_strength_matrix`),
         or an estimator with a ``strength_matrix_`` attribute.
     ax : matplotlib Axes, optional
+        Drawn on a new figure sized to the number of nodes when None.
     threshold : float, optional
         Cells below it are left blank (bnlearn's averaged network keeps arcs with strength
         above a threshold).
     nodes : sequence, optional
         Node names and order.
     cmap : str, default="Blues"
+        Matplotlib colour map of the strengths.
     annotate : bool, optional
         Write the value in each shown cell; default when p <= 12.
     title : str, optional
+        Title of the axes; none when omitted.
 
     Returns
     -------
@@ -637,8 +665,12 @@ def plot_search_trace(estimator, ax=None, *, title=None):
     Parameters
     ----------
     estimator : fitted estimator with ``trace_``, or a 1-D array of scores
+        A fitted local search (e.g. :class:`~skbn.estimators.HillClimbStructure`), or the
+        scores themselves, one per move.
     ax : matplotlib Axes, optional
+        Drawn on a new 6 x 3.5 inch figure when None.
     title : str, optional
+        Title of the axes; default "score along the search".
 
     Returns
     -------

@@ -31,13 +31,17 @@ __all__ = ["ParentSetScores", "count_parent_sets", "edge_posteriors", "parent_se
 class ParentSetScores:
     """Local scores of every allowed family, grouped by child.
 
-    Attributes
+    Built by :func:`parent_set_scores`; the parameters are stored as attributes of the same
+    names.
+
+    Parameters
     ----------
     parents : list of ndarray of shape (n_sets_i, max_indegree), int64
         Parent sets of child ``i``, one per row, members increasing and padded with ``-1``.
     scores : list of ndarray of shape (n_sets_i,)
         Local score (log marginal likelihood plus log structure prior) of each set.
     n_variables : int
+        Number of variables (children).
     """
 
     def __init__(self, parents, scores, n_variables):
@@ -47,10 +51,23 @@ class ParentSetScores:
 
     @property
     def n_families(self):
+        """Total number of scored families, over all children."""
         return int(sum(len(s) for s in self.scores))
 
     def masks(self, child):
-        """Bitmask of every parent set of ``child`` (Python ints, exact for any size)."""
+        """Bitmask of every parent set of ``child``.
+
+        Parameters
+        ----------
+        child : int
+            Position of the child variable.
+
+        Returns
+        -------
+        list of int
+            One bitmask per row of ``parents[child]`` (bit ``u`` set when ``u`` is a
+            parent), as Python ints, exact for any number of variables.
+        """
         return [sum(1 << int(u) for u in row if u >= 0) for row in self.parents[child]]
 
 
@@ -65,8 +82,26 @@ def _allowed_matrix(n_variables, candidate_parents):
 
 
 def count_parent_sets(n_variables, max_indegree, candidate_parents=None):
-    """Number of families :func:`parent_set_scores` would score: for every child,
-    :math:`\\sum_{j \\le k} \\binom{c_i}{j}` with ``c_i`` candidate parents."""
+    """Number of families :func:`parent_set_scores` would score.
+
+    For every child :math:`i`, :math:`\\sum_{j \\le k} \\binom{c_i}{j}` with ``c_i`` candidate
+    parents and :math:`k = \\min(\\text{max\\_indegree}, c_i)`.
+
+    Parameters
+    ----------
+    n_variables : int
+        Number of variables.
+    max_indegree : int or None
+        Largest parent set (None: no bound).
+    candidate_parents : list of sequences of int or None, default=None
+        ``candidate_parents[v]``: the variables allowed as parents of ``v`` (None: every
+        other variable).
+
+    Returns
+    -------
+    int
+        The number of families, summed over the children.
+    """
     allowed = _allowed_matrix(n_variables, candidate_parents)
     total = 0
     for v in range(n_variables):
@@ -91,9 +126,11 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     Parameters
     ----------
     data : EncodedData
+        The encoded (possibly weighted) data set.
     scorer : BaseScore
         A resolved score object.
     max_indegree : int or None
+        Largest parent set scored (None: ``n_variables - 1``).
     candidate_parents : list of sequences of int or None
         ``candidate_parents[v]``: the variables allowed as parents of ``v``.
     n_jobs : int or None
@@ -104,6 +141,7 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     Returns
     -------
     ParentSetScores
+        Every child's allowed parent sets and their local scores, in depth-first order.
     """
     p = data.n_variables
     allowed = _allowed_matrix(p, candidate_parents)

@@ -169,6 +169,12 @@ class BaseScore(BaseEstimator):
     def local_scores(self, stack):
         """Scores of every candidate family of a :class:`~skbn._counting.TableStack`.
 
+        Parameters
+        ----------
+        stack : skbn._counting.TableStack
+            Count tables of ``stack.n_candidates`` families that share ``stack.n_parents``
+            parents (the non-zero cells of each, with their parent configurations).
+
         Returns
         -------
         scores : ndarray of shape (stack.n_candidates,)
@@ -184,21 +190,34 @@ class BaseScore(BaseEstimator):
         return kernel(stack) - self.edge_penalty * stack.n_parents
 
     def upper_bounds(self, r_child, n_parent_configs, n_observed_configs, n_parents, total_weight, integral):
-        """Upper bounds of the local scores of children with ``r_child`` states given a
-        parent set (``n_parent_configs`` declared and ``n_observed_configs`` observed
-        configurations, ``n_parents`` members) and given any of its supersets; or None
-        when the score offers no bound (then nothing is pruned).
+        """Upper bounds of local scores given a parent set and any of its supersets.
+
+        The bound holds for children with ``r_child`` states given a parent set
+        (``n_parent_configs`` declared and ``n_observed_configs`` observed configurations,
+        ``n_parents`` members) and given any of its supersets; exact search prunes the
+        supersets of a set whose bound is below the best score already found.
 
         Parameters
         ----------
         r_child : ndarray of shape (n_children,)
+            Number of states of every child.
         n_parent_configs : float
+            Declared number of parent configurations (product of the parents' numbers of
+            states).
         n_observed_configs : int
             Parent configurations with positive weight.
         n_parents : int
+            Number of parents in the set (each costs ``edge_penalty``).
         total_weight : float
+            Total weight of the rows (their number when unweighted).
         integral : bool
             Whether every count is a whole number.
+
+        Returns
+        -------
+        bounds : ndarray of shape (n_children,) or None
+            Upper bound of every child's local score, or None when the score offers no
+            bound (then nothing is pruned).
         """
         bound = self._kernel("_data_bound")
         if bound is None:
@@ -449,8 +468,26 @@ _ALIASES = {
 
 
 def check_bounded_likelihood(scorer, max_indegree, learner):
-    """Refuse a score whose optimum is the complete DAG when the search has no in-degree
-    bound: the maximised log-likelihood never decreases when a parent is added."""
+    """Refuse a score whose optimum is the complete DAG when the search has no in-degree bound.
+
+    The maximised log-likelihood never decreases when a parent is added, so a search without
+    ``max_indegree`` would end at a complete DAG.
+
+    Parameters
+    ----------
+    scorer : BaseScore
+        The resolved score object; refused when its ``unbounded_without_max_indegree``
+        attribute is true.
+    max_indegree : int or None
+        The search's in-degree bound; None is refused for such a score.
+    learner : str
+        Name of the learner, for the error message.
+
+    Raises
+    ------
+    ValueError
+        When the score is unbounded and ``max_indegree`` is None.
+    """
     if getattr(scorer, "unbounded_without_max_indegree", False) and max_indegree is None:
         raise ValueError(
             f"{learner}: scorer={type(scorer).__name__} (maximised log-likelihood) never "

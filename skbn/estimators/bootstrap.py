@@ -200,6 +200,8 @@ class BootstrapStructure(_BaseStructureLearner):
     n_jobs : int or None, default=None
         Parallel workers (joblib); results are identical for any value.
     random_state : int, RandomState or None, default=None
+        Draws the resamples and their seeds (every resample's seed is drawn up front and
+        given to the wrapped estimator's ``random_state`` parameters).
     verbose : int, default=0
         Print progress and the estimated time left to stderr when > 0.
     {common_parameters}

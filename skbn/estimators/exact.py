@@ -230,16 +230,16 @@ class ExactStructure(_BaseStructureLearner):
     max_indegree : int or None, default=None
         Largest parent set considered; bounding it saves most of the counting time (the
         dynamic programme over the ``2^p`` subsets stays).
+    max_memory : int or str, default="4GB"
+        Refuse (``MemoryError`` before allocating) when :func:`exact_memory_bytes` exceeds
+        it: a number of bytes or a string with a binary unit ("KB", "MB", "GB", "TB";
+        1 GB = 2**30 bytes).
     white_list : sequence of (parent, child), default=()
         Required edges.
     black_list : sequence of (parent, child), default=()
         Forbidden edges.
     tiers : sequence of sequences of columns or None, default=None
         No edge from a later tier into an earlier one.
-    max_memory : int or str, default="4GB"
-        Refuse (``MemoryError`` before allocating) when :func:`exact_memory_bytes` exceeds
-        it: a number of bytes or a string with a binary unit ("KB", "MB", "GB", "TB";
-        1 GB = 2**30 bytes).
     verbose : int, default=0
         Print progress when > 0.
     {common_parameters}

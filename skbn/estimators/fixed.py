@@ -15,6 +15,7 @@ class FixedStructure(_BaseStructureLearner):
     edges : sequence of (parent, child), default=()
         Column labels (or integer positions) of the DAG's edges; they may name ``latent``
         variables.
+    {common_parameters}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
         warning giving their number); or estimate the CPTs by EM (``docs/missing.md``).
@@ -34,17 +35,16 @@ class FixedStructure(_BaseStructureLearner):
         EM stops when the objective changes by at most ``em_tol`` times its magnitude.
     random_state : int, RandomState instance or None, default=None
         Seeds the random initialisations and the Gibbs draws.
-    {common_parameters}
 
     Attributes
     ----------
     edges_ : list of (parent, child)
     network_ : DiscreteBayesianNetwork
         Latent variables come after the columns of ``X`` (and a target fitted through ``y``).
-    em_trace_ : ndarray of shape (em_n_iter_ + 1,)
+    em_trace_ : ndarray of shape (n_iterations + 1,)
         With ``missing="em"``: the EM objective (observed-data log-likelihood for
         ``parameter_estimator="mle"``, log-posterior for ``"bayes"``) after every M-step
-        of the winning run, the initial parameters first.
+        of the winning run, the initial parameters first (``em_n_iter_ + 1`` values).
     em_n_iter_ : int
         Number of EM iterations of the winning run.
 

@@ -118,6 +118,7 @@ class HillClimbStructure(_BaseStructureLearner):
         Seeds restarts, annealing and first-improvement.
     verbose : int, default=0
         Print the score after every move.
+    {common_parameters}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
         warning giving their number); or structural EM (Friedman 1997): alternate expected
@@ -135,7 +136,6 @@ class HillClimbStructure(_BaseStructureLearner):
         the final parameter EM.
     em_tol : float, default=1e-6
         Relative tolerance of the final parameter EM.
-    {common_parameters}
 
     Attributes
     ----------

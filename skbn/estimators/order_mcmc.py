@@ -288,6 +288,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
     n_jobs : int or None, default=None
         Chains run in parallel with joblib; results are identical for any value.
     random_state : int, RandomState or None, default=None
+        Seeds the chains (one seed per chain, drawn up front) and so every proposal and
+        acceptance draw.
     verbose : int, default=0
         Print progress to stderr when > 0.
     {common_parameters}
@@ -495,15 +497,36 @@ class OrderMCMCStructure(_BaseStructureLearner):
         r"""Model-averaged predictive log density of every row,
         :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled DAGs.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to score, with the columns seen in ``fit``.
+
         Returns
         -------
         log_density : ndarray of shape (n_samples,)
+            Natural logarithm of the model-averaged predictive probability of every row.
         """
         return self._averaged_log_likelihood(self._encode(X))
 
     def score(self, X, y=None, sample_weight=None):
-        """Mean model-averaged log density per row (of ``(x, y)`` when ``y`` is given with a
-        fitted target); with ``sample_weight``, the weighted mean."""
+        """Mean model-averaged log density per row.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Rows to score, with the columns seen in ``fit``.
+        y : array-like of shape (n_samples,), default=None
+            Target values when the estimator was fitted with ``fit(X, y)``: the score is then
+            the mean log density of ``(x, y)``. Ignored otherwise (the target is summed out).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights of the mean.
+
+        Returns
+        -------
+        score : float
+            Mean (weighted mean) of the rows' model-averaged natural log densities.
+        """
         if y is not None and self._target_index is not None and self.target is None:
             log_density = self._averaged_log_likelihood(self._encode(X, y))
         else:

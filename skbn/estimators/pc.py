@@ -551,6 +551,12 @@ class PCStructure(_BaseStructureLearner):
        (the first in scan order wins).
     3. **Meek rules** R1-R4 (:func:`skbn.graph.meek_orient`) give the maximally oriented PDAG
        ``cpdag_``.
+    4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
+       used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
+       work as for the score-based learners. With finite-sample errors the PDAG may admit no
+       consistent extension; then ``edges_`` keeps the directed edges of ``cpdag_`` in
+       sorted order, skipping any that would close a directed cycle, and orients the
+       undirected edges along the topological order of that DAG (ties by column index).
 
     **Row weights** (``sample_weight``, stored as the data's weights) enter every
     contingency table: a CI test sees weighted frequencies, so an integer weight ``w`` is
@@ -571,12 +577,6 @@ class PCStructure(_BaseStructureLearner):
       only if the conservative / majority tests say so;
     * the edges left undirected then allow both directions, so the Meek rules and the DAG
       extension cannot break a constraint: ``cpdag_`` and ``edges_`` respect all of them.
-    4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
-       used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
-       work as for the score-based learners. With finite-sample errors the PDAG may admit no
-       consistent extension; then ``edges_`` keeps the directed edges of ``cpdag_`` in
-       sorted order, skipping any that would close a directed cycle, and orients the
-       undirected edges along the topological order of that DAG (ties by column index).
 
     Parameters
     ----------
