@@ -24,9 +24,11 @@ def main():
     parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.checkout).resolve()))
+    import skbn  # noqa: PLC0415  (first: _common's own imports then resolve inside this checkout)
+
+    # isort: split
     from _common import load_shared  # noqa: PLC0415
 
-    import skbn  # noqa: PLC0415  (first: _common's own imports then resolve inside this checkout)
     from skbn import ChowLiuTree, HillClimbStructure, K2Structure, PCStructure  # noqa: PLC0415
     from skbn.graph import topological_order  # noqa: PLC0415
 
