@@ -100,6 +100,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     #: Whether ``missing="em"`` runs structural EM (the structure is re-learned from the
     #: expected completions) rather than parameter EM on the learned structure.
     _structural_em = False
+    #: Whether ``_learn_structure(data, start=edges)`` can start its search from a graph
+    #: (structural EM then starts every search from the current graph).
+    _search_restarts = False
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
@@ -232,7 +235,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         mode = getattr(self, "missing", "error")
         if mode not in self._missing_modes:
             meaning = {
-                "em": "EM needs a likelihood-based learner (FixedStructure, HillClimbStructure)",
+                "em": "EM needs a score-based learner (FixedStructure, HillClimbStructure, K2Structure, "
+                      "GESStructure, ExactStructure, MMHCStructure, ChowLiuTree)",
                 "complete_case": "drop the incomplete rows before fitting instead",
                 "available_case": "test-wise deletion is a mode of CI-test learners",
             }[mode]
@@ -305,8 +309,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     _em.VariableElimination(cpts, parents_of(edges), data.cardinalities), joint=True)
                 if search:  # the first network's objective ends the first trace
                     traces.append([log_lik + em.log_prior(cpts)])
-                start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
-                new_edges = sorted(self._learn_structure(completed, start=start))
+                if self._search_restarts:
+                    start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
+                    new_edges = sorted(self._learn_structure(completed, start=start))
+                else:  # a search that cannot start from a graph runs afresh on the completions
+                    new_edges = sorted(self._learn_structure(completed))
                 if new_edges == edges:
                     break
                 edges = new_edges
