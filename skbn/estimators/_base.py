@@ -221,7 +221,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if missing == "complete_case":
             data = _complete_cases(data)
 
-        if missing == "em":
+        if missing == "em" or (missing == "available_case" and self.fit_parameters):
+            # available case: the structure from test-wise deletion, the CPTs by EM
             edges, self.network_ = self._fit_em(data, states)
         else:
             edges = self._learn_structure(data)
@@ -283,9 +284,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         codes = np.asarray(data.codes, dtype=np.int64)
         latent_names = self._latent_states(())
         latent = [name in latent_names for name in data.names]
+        # a learner without the EM parameters (PC's available case) gets their defaults
         settings = dict(weights=data.weights, method=self.parameter_estimator,
-                        ess=self.parameter_ess, e_step=self.e_step)
-        fit = dict(n_init=self.n_init, max_iter=self.em_max_iter, tol=self.em_tol, rng=rng)
+                        ess=self.parameter_ess, e_step=getattr(self, "e_step", "exact"))
+        fit = dict(n_init=getattr(self, "n_init", 1), max_iter=getattr(self, "em_max_iter", 100),
+                   tol=getattr(self, "em_tol", 1e-6), rng=rng)
 
         def parents_of(edges):
             parents = [[] for _ in range(data.n_variables)]
