@@ -661,8 +661,8 @@ class PCStructure(_BaseStructureLearner):
 
     References
     ----------
-    X. Tu, K. Zhang, C. Zhang, et al. (2019), "Causal discovery in the presence of missing
-    data", AISTATS.
+    R. Tu, C. Zhang, P. Ackermann, K. Mohan, H. Kjellström and K. Zhang (2019), "Causal
+    discovery in the presence of missing data", AISTATS.
     P. Spirtes, C. Glymour and R. Scheines (2000), *Causation, Prediction, and Search*, 2nd ed.
     D. Colombo and M. H. Maathuis (2014), "Order-independent constraint-based causal structure
     learning", JMLR 15.
