@@ -405,7 +405,8 @@ def test_available_case_tables_equal_per_test_deletion_brute_force():
         assert counts.sum() == complete.sum()
         reference = test.test_variables(kept, x, y, subset).pvalue
         # the same strata may be numbered differently: compare the tables as multisets
-        assert sorted(map(tuple, counts[counts.any(axis=1)])) == sorted(map(tuple, expected[expected.any(axis=1)]))
+        nonempty = [sorted(map(tuple, t[t.any(axis=1)])) for t in (counts, expected)]
+        assert nonempty[0] == nonempty[1]
         r = data.cardinalities
         assert test.test(counts.reshape(-1, r[x], r[y]), declared).pvalue == pytest.approx(reference)
     pairs = np.array([[0, 1], [2, 5], [6, 7]])

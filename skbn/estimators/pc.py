@@ -19,8 +19,8 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import StratifiedCounter, gram_given, pairwise_contingency
-from skbn.citests import resolve_ci_test
 from skbn._data import _code_dtype
+from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
 from skbn.knowledge import parse_knowledge
