@@ -432,3 +432,12 @@ def test_available_case_recovers_asia_skeleton_and_fits_cpts_by_em():
         PCStructure(missing="complete_case").fit(Xm)
     with pytest.raises(ValueError, match="missing='em' is not supported by PCStructure"):
         PCStructure(missing="em").fit(Xm)
+
+
+def test_available_case_is_identical_for_any_n_jobs(monkeypatch):
+    for name in ("_MIN_PARALLEL_WORK", "_MIN_MEMMAP_BYTES"):  # workers and memory-mapped codes
+        monkeypatch.setattr(pc_module, name, 0)
+    Xm = _mcar(sample_asia(2000, random_state=36), 0.1, seed=37)
+    one = PCStructure(missing="available_case", fit_parameters=False).fit(Xm)
+    two = PCStructure(missing="available_case", fit_parameters=False, n_jobs=2).fit(Xm)
+    assert one.edges_ == two.edges_ and one.sepsets_ == two.sepsets_
