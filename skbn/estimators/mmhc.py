@@ -8,7 +8,7 @@ import pandas as pd
 
 from skbn._counting import FamilyCounter, contingency_tables, extend_ids, n_configurations, table_from_ids
 from skbn.citests import resolve_ci_test
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.estimators.pc import PCStructure
 from skbn.knowledge import parse_knowledge
@@ -54,6 +54,26 @@ class MMHCStructure(_BaseStructureLearner):
         Background knowledge, as in :class:`HillClimbStructure`.
     verbose : int, default=0
         Print progress to stderr when > 0.
+    missing : {"error", "complete_case", "em"}, default="error"
+        Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
+        giving their number); or structural EM (Friedman 1997) as in
+        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        current network (weighted rows) and a new MMHC run (restriction and search) on them,
+        which re-runs from scratch every iteration (``docs/missing.md``).
+    latent : dict or None, default=None
+        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
+        structural EM like any node; states identified only up to a permutation.
+    e_step : {"exact", "gibbs"}, default="exact"
+        See :class:`skbn.estimators.FixedStructure`.
+    n_init : int, default=1
+        EM initialisations of the starting (empty-graph) network.
+    em_max_iter : int, default=100
+        Largest number of structure searches of structural EM, and of EM iterations of
+        the final parameter EM.
+    em_tol : float, default=1e-6
+        Relative tolerance of the final parameter EM.
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes
@@ -65,6 +85,12 @@ class MMHCStructure(_BaseStructureLearner):
         Number of distinct CI tests run by the restrict phase.
     edges_, network_, score_, n_iter_, trace_, scorer_, ci_test_
         As in :class:`HillClimbStructure` / :class:`PCStructure`.
+    em_trace_ : ndarray
+        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
+        for "bayes") along the starting (empty-graph) network's EM, then of the network
+        each later search starts from, then along the final parameter EM.
+    em_n_iter_ : int
+        ``len(em_trace_) - 1``.
     categories_, classes_, n_features_in_, feature_names_in_
 
     References
@@ -85,6 +111,8 @@ class MMHCStructure(_BaseStructureLearner):
 
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
+        **_MISSING_CONSTRAINTS,
+        "random_state": ["random_state"],
         "restrict": [StrOptions({"mmpc", "pc"})],
         "ci_test": "no_validation",
         "max_cond_vars": [None, Interval(Integral, 0, None, closed="left")],
@@ -99,12 +127,15 @@ class MMHCStructure(_BaseStructureLearner):
         "tiers": [None, list, tuple],
         "verbose": ["verbose"],
     }
+    _missing_modes = ("error", "complete_case", "em")
+    _structural_em = True
 
     def __init__(self, *, restrict="mmpc", ci_test="g_test", max_cond_vars=None, scorer="bic",
                  search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,
                  max_indegree=None, white_list=(), black_list=(), tiers=None, verbose=0,
-                 categories="auto", handle_unknown="error", target=None, fit_parameters=True,
-                 parameter_estimator="bayes", parameter_ess=1.0):
+                 missing="error", latent=None, e_step="exact", n_init=1, em_max_iter=100,
+                 em_tol=1e-6, random_state=None, categories="auto", handle_unknown="error",
+                 target=None, fit_parameters=True, parameter_estimator="bayes", parameter_ess=1.0):
         self.restrict = restrict
         self.ci_test = ci_test
         self.max_cond_vars = max_cond_vars
@@ -124,6 +155,13 @@ class MMHCStructure(_BaseStructureLearner):
         self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.missing = missing
+        self.latent = latent
+        self.e_step = e_step
+        self.n_init = n_init
+        self.em_max_iter = em_max_iter
+        self.em_tol = em_tol
+        self.random_state = random_state
 
     def _learn_structure(self, data):
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
