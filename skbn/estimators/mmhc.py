@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from skbn._counting import FamilyCounter, contingency_tables, extend_ids, n_configurations, table_from_ids
+from skbn._counting import StratifiedCounter, pairwise_contingency
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators.hill_climb import HillClimbStructure
@@ -211,54 +211,53 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded):
 class _CachedTests:
     """CI tests ``x _||_ target | S``, cached by ``(min, max, sorted S)`` and run in batches.
 
-    The tables come from the counting engine, weighted by ``sample_weight``: every
-    unconditional pair at once from the one-hot Gram matrix, a conditional one from the
-    configuration ids of the set (cached by :class:`skbn._counting.FamilyCounter`)
-    extended by ``x``, counted against ``y``; the tests of one batch (same target and set) are evaluated together
-    by the plug-in, one call per table shape.
+    All tables come from PC's counting engine (:mod:`skbn._counting._stratified`), weighted
+    by ``sample_weight``: every unconditional pair at once from one one-hot Gram matrix
+    (:func:`~skbn._counting.pairwise_contingency`), a conditional one from
+    :class:`~skbn._counting.StratifiedCounter` (cached configuration ids of the set, cached
+    scaled pair states, row lanes: one ``bincount`` per test). The tests of one request
+    (one target, many ``(x, S)``) are decided together through the plug-in's public
+    :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape.
     """
 
     def __init__(self, data, ci_test):
         self.data, self.ci_test, self.cache = data, ci_test, {}
-        self.counter = FamilyCounter(data)
-        self.cards = self.counter.cardinalities
+        self.cards = [int(r) for r in data.cardinalities]
+        self.counter = StratifiedCounter(data) if ci_test.from_counts else None
         if ci_test.from_counts and data.n_variables > 1:
-            gram, offsets = self.counter.pairwise()
             pairs = list(combinations(range(data.n_variables), 2))
-            tables = [gram[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]][None] for i, j in pairs]
-            self._run([(i, j, ()) for i, j in pairs], tables)
+            for index, tables in pairwise_contingency(data, pairs):
+                keys = [(*pairs[k], ()) for k in index.tolist()]
+                self._decide(keys, tables, np.arange(len(keys)),
+                             np.ones(len(keys)))
 
-    def _tables(self, x, y, subset):
-        """Stratified table ``N[s, a, b]`` of ``x, y | subset`` (observed strata only),
-        from the cached configuration ids of ``subset`` extended by ``x``."""
-        ids, n_ids = self.counter.config_ids(subset)
-        ids, n_ids = extend_ids(ids, n_ids, self.counter.codes, self.cards, x)
-        r_x, r_y = int(self.cards[x]), int(self.cards[y])
-        table = table_from_ids(ids, n_ids, self.counter.codes[:, y], r_y, self.counter.weights)
-        if table.shape[0] != n_ids:  # rows compressed: the strata layout is lost
-            return contingency_tables(self.counter.codes, self.cards, x, y, subset, weights=self.counter.weights)
-        table = table.reshape(-1, r_x, r_y)
-        return table[table.sum(axis=(1, 2)) > 0] if len(table) > 1 else table
+    def _decide(self, keys, stack, group, n_strata):
+        """Cache ``(pvalue, statistic, independent)`` of ``keys`` from one stack of strata."""
+        result = self.ci_test.test_batch(stack, group, len(keys), n_strata)
+        for key, pvalue, statistic, independent in zip(
+                keys, result.pvalue.tolist(), result.statistic.tolist(), result.independent.tolist()):
+            self.cache[key] = (pvalue, statistic, independent)
 
-    def _run(self, keys, tables):
-        """Test the ``keys`` ``(x, y, S)`` from their stratified tables, by table shape."""
-        shapes = [t.shape[1:] for t in tables]
-        for shape in sorted(set(shapes)):
-            members = [k for k, s in enumerate(shapes) if s == shape]
-            stack = np.concatenate([tables[k] for k in members]).astype(np.float64)
-            group = np.repeat(np.arange(len(members)), [len(tables[k]) for k in members])
-            n_strata = np.array([n_configurations(self.cards, keys[k][2]) for k in members], dtype=float)
-            statistic, pvalue, _, independent = self.ci_test._test_batch(stack, group, len(members), n_strata)
-            for position, k in enumerate(members):
-                self.cache[keys[k]] = (float(pvalue[position]), float(statistic[position]),
-                                       bool(independent[position]))
+    def _run(self, keys):
+        """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape."""
+        by_shape = {}
+        for key in keys:
+            x, y, subset = key
+            counts, declared = self.counter.tables(x, y, subset)
+            observed = counts[counts.any(axis=1)] if len(counts) > 1 else counts
+            by_shape.setdefault((self.cards[x], self.cards[y]), []).append((key, observed, declared))
+        for (r_x, r_y), members in sorted(by_shape.items()):
+            stack = np.concatenate([observed for _, observed, _ in members]).reshape(-1, r_x, r_y)
+            group = np.repeat(np.arange(len(members)), [len(observed) for _, observed, _ in members])
+            self._decide([key for key, _, _ in members], stack, group,
+                         np.array([declared for _, _, declared in members], dtype=float))
 
     def __call__(self, target, requests):
         """``(pvalue, statistic, independent)`` of ``x _||_ target | S`` per ``(x, S)``."""
         keys = [(min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
         missing = sorted({key for key in keys if key not in self.cache})
         if missing and self.ci_test.from_counts:
-            self._run(missing, [self._tables(*key) for key in missing])
+            self._run(missing)
         for key in missing:
             if key not in self.cache:  # oracle tests answer from variable identities
                 result = self.ci_test.test_variables(self.data, *key)
