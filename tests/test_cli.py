@@ -306,3 +306,14 @@ def test_python_m_skbn_error_is_one_line_and_nonzero(tmp_path):
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert "missing.bif" in result.stderr
+
+
+def test_learn_pc_with_available_case_missing_values(tmp_path, capsys):
+    frame = asia_network().sample(3000, random_state=1).astype(object)
+    frame = frame.mask(np.random.default_rng(2).random(frame.shape) < 0.1)
+    frame.to_csv(tmp_path / "gaps.csv", index=False)
+    status, out, _ = run(["learn", tmp_path / "gaps.csv", "--method", "pc",
+                          "--missing", "available_case"], capsys)
+    assert status == 0 and "PCStructure (pc)" in out and "mean log-likelihood" in out
+    status, _, err = run(["learn", tmp_path / "gaps.csv", "--method", "pc", "--missing", "em"], capsys)
+    assert_one_line_error(status, err, "missing='em' is not supported by PCStructure")

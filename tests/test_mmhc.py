@@ -1,3 +1,5 @@
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -104,3 +106,45 @@ def test_integer_weights_equal_repeated_rows():
     assert weighted.n_tests_ == plain.n_tests_
     assert weighted.score_ == pytest.approx(plain.score_, rel=1e-9)
 
+
+
+class _OneByOneTests:
+    """The straightforward MMPC tests: each ``x _||_ target | S`` counted and tested alone."""
+
+    def __init__(self, data, ci_test):
+        self.data, self.ci_test, self.cache = data, ci_test, {}
+
+    def __call__(self, target, requests):
+        results = []
+        for x, subset in requests:
+            key = (min(x, target), max(x, target), tuple(sorted(subset)))
+            if key not in self.cache:
+                result = self.ci_test.test_variables(self.data, *key)
+                self.cache[key] = (result.pvalue, result.statistic, result.independent)
+            results.append(self.cache[key])
+        return results
+
+
+@pytest.mark.parametrize("name, n_samples, weighted", [("alarm", 2000, False), ("child", 2000, False),
+                                                       ("child", 1000, True)])
+def test_the_batched_counting_gives_the_straightforward_skeleton(name, n_samples, weighted):
+    """MMPC through the stratified counter (Gram level 0, lanes, cached ids, test_batch)
+    makes the same decisions as counting and testing every triple on its own."""
+    from conftest import shared_network
+
+    from skbn._data import check_sample_weight, encode_fit
+    from skbn.estimators.mmhc import _CachedTests, _mmpc
+
+    X = shared_network(name).sample(n_samples, random_state=0)
+    data, _ = encode_fit(X, "auto")
+    if weighted:
+        weights = np.random.default_rng(0).integers(0, 3, n_samples).astype(float)
+        data = dataclasses.replace(data, weights=check_sample_weight(weights, n_samples))
+    p = data.n_variables
+    batched, one_by_one = _CachedTests(data, GTest()), _OneByOneTests(data, GTest())
+    for target in range(p):
+        candidates = [x for x in range(p) if x != target]
+        assert _mmpc(target, candidates, batched, p) == _mmpc(target, candidates, one_by_one, p)
+    for key, (pvalue, statistic, independent) in one_by_one.cache.items():
+        assert batched.cache[key][2] == independent
+        np.testing.assert_allclose(batched.cache[key][:2], (pvalue, statistic), rtol=1e-9, atol=1e-12)

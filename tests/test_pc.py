@@ -368,3 +368,76 @@ def test_background_knowledge_on_shared_networks(name):
     _respects(model, list(data.columns), required=required, forbidden=forbidden, tiers=tiers)
     for u, v in sorted(true)[6:8]:
         assert not model.cpdag_.adjacent(u, v)
+
+
+def _mcar(frame, rate, seed):
+    mask = np.random.default_rng(seed).random(frame.shape) < rate
+    return frame.astype(object).mask(mask)
+
+
+def test_available_case_without_missing_cells_equals_the_plain_fit():
+    X = sample_asia(3000, random_state=31)
+    plain = PCStructure().fit(X)
+    available = PCStructure(missing="available_case").fit(X)
+    assert available.edges_ == plain.edges_ and available.sepsets_ == plain.sepsets_
+    assert available.n_tests_ == plain.n_tests_
+
+
+def test_available_case_tables_equal_per_test_deletion_brute_force():
+    """Every table counts exactly the rows observing x, y and S (Tu et al. 2019): the
+    stratified counter and the level-0 Gram on incomplete data against the ordinary
+    counter on the rows complete for that test, and the CI test's p-value on them."""
+    from skbn._counting import StratifiedCounter, pairwise_contingency
+    from skbn._data import EncodedData, encode_fit
+
+    X = _mcar(sample_asia(2000, random_state=32), 0.15, seed=33)
+    data, _ = encode_fit(X, "auto", allow_missing=True)
+    assert (data.codes < 0).any()
+    counter = StratifiedCounter(data)
+    test = GTest()
+    for x, y, subset in [(0, 1, ()), (2, 5, (3,)), (6, 7, (4, 5)), (1, 3, (0, 2, 4))]:
+        complete = (data.codes[:, [x, y, *subset]] >= 0).all(axis=1)
+        kept = EncodedData(np.asfortranarray(data.codes[complete].astype(np.uint8)),
+                           data.cardinalities, data.names)
+        expected, declared = StratifiedCounter(kept).tables(x, y, subset)
+        counts, declared_missing = counter.tables(x, y, subset)
+        assert declared == declared_missing
+        assert counts.sum() == complete.sum()
+        reference = test.test_variables(kept, x, y, subset).pvalue
+        # the same strata may be numbered differently: compare the tables as multisets
+        nonempty = [sorted(map(tuple, t[t.any(axis=1)])) for t in (counts, expected)]
+        assert nonempty[0] == nonempty[1]
+        r = data.cardinalities
+        assert test.test(counts.reshape(-1, r[x], r[y]), declared).pvalue == pytest.approx(reference)
+    pairs = np.array([[0, 1], [2, 5], [6, 7]])
+    for index, tables in pairwise_contingency(data, pairs):
+        for k, table in zip(index, tables):
+            x, y = pairs[k]
+            complete = (data.codes[:, [x, y]] >= 0).all(axis=1)
+            brute = np.zeros_like(table)
+            np.add.at(brute, (data.codes[complete, x], data.codes[complete, y]), 1)
+            np.testing.assert_array_equal(table, brute)
+
+
+def test_available_case_recovers_asia_skeleton_and_fits_cpts_by_em():
+    X = sample_asia(5000, random_state=34)
+    Xm = _mcar(X, 0.1, seed=35)
+    model = PCStructure(missing="available_case").fit(Xm)
+    plain = PCStructure().fit(X)
+    truth = {frozenset(e) for e in plain.edges_}
+    assert len({frozenset(e) for e in model.edges_} ^ truth) <= 2
+    assert np.all(np.diff(model.em_trace_) >= -1e-6 * np.abs(model.em_trace_[:-1]))
+    assert np.isfinite(model.score(X))
+    with pytest.warns(UserWarning, match="dropped"):
+        PCStructure(missing="complete_case").fit(Xm)
+    with pytest.raises(ValueError, match="missing='em' is not supported by PCStructure"):
+        PCStructure(missing="em").fit(Xm)
+
+
+def test_available_case_is_identical_for_any_n_jobs(monkeypatch):
+    for name in ("_MIN_PARALLEL_WORK", "_MIN_MEMMAP_BYTES"):  # workers and memory-mapped codes
+        monkeypatch.setattr(pc_module, name, 0)
+    Xm = _mcar(sample_asia(2000, random_state=36), 0.1, seed=37)
+    one = PCStructure(missing="available_case", fit_parameters=False).fit(Xm)
+    two = PCStructure(missing="available_case", fit_parameters=False, n_jobs=2).fit(Xm)
+    assert one.edges_ == two.edges_ and one.sepsets_ == two.sepsets_

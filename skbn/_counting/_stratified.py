@@ -113,7 +113,9 @@ class StratifiedCounter:
 
     The table of ``x, y | S`` is one ``np.bincount`` of ``cell = xy * q + stratum`` where
     ``xy`` is the joint state of the pair and ``stratum`` the configuration id of ``S``,
-    weighted by ``data.weights`` when given. With a frozen ``adjacency``, tables given one
+    weighted by ``data.weights`` when given. Missing cells (signed codes, ``-1``): every
+    table counts only the rows observing ``x``, ``y`` and all of ``S`` (test-wise deletion,
+    Tu et al. 2019), the complete-data path being unchanged. With a frozen ``adjacency``, tables given one
     variable that is adjacent to ``x`` (or ``y``) together with the other variable are
     sliced from :func:`gram_given` matrices instead.
 
@@ -133,6 +135,16 @@ class StratifiedCounter:
         self.codes = data.codes
         self.cards = data.cardinalities
         self.weights = data.weights
+        self._observed = None
+        if data.codes.dtype.kind == "i" and (data.codes < 0).any():
+            # missing cells (code -1): test-wise deletion. The ids are built from codes
+            # with -1 replaced by 0, and each table weighs out the rows missing any of
+            # its variables (see ``tables``); no Gram slices, no lanes.
+            self._observed = data.codes >= 0
+            self.codes = np.where(self._observed, data.codes, 0).astype(np.int64)
+            if self.weights is None:
+                self.weights = np.ones(data.n_samples)
+            adjacency = grams = None
         self._r = [int(r) for r in data.cardinalities]  # Python ints: no numpy scalar per test
         self.adjacency = adjacency
         self.adjacency_sets = None if adjacency is None else [set(a) for a in adjacency]
@@ -233,7 +245,13 @@ class StratifiedCounter:
             xyk = self._xy[key] = xy
         cells = xyk + lane_ids
         if not bits:
-            counts = count_cells(cells, n_cells * n_ids, self.weights)
+            weights = self.weights
+            if self._observed is not None:  # the rows observing x, y and every S
+                complete = self._observed[:, x] & self._observed[:, y]
+                for s in subset:
+                    complete &= self._observed[:, s]
+                weights = weights * complete
+            counts = count_cells(cells, n_cells * n_ids, weights)
             return counts.reshape(n_cells, n_ids).T, declared
         lanes = np.bincount(cells, minlength=(n_cells * n_ids) << LANE_BITS)
         lanes = lanes.reshape(n_cells * n_ids, LANES)

@@ -146,14 +146,21 @@ def contingency_tables(codes, cardinalities, x, y, z=(), weights=None):
 
 
 def one_hot(codes, cardinalities, rows=slice(None), dtype=np.float32):
-    """Indicator matrix (n_rows, sum r_i), columns grouped by variable."""
+    """Indicator matrix (n_rows, sum r_i), columns grouped by variable.
+
+    A missing cell (code ``-1``, signed codes only) gives an all-zero indicator block, so a
+    Gram product ``M^T M`` counts a pair of variables over the rows observing both.
+    """
     offsets = np.concatenate([[0], np.cumsum(cardinalities)[:-1]]).astype(np.intp)
     block = codes[rows]
     total = int(np.sum(cardinalities))
+    size = block.shape[0] * total
     flat = (np.arange(block.shape[0], dtype=np.intp) * total)[:, None] + offsets + block
-    matrix = np.zeros(block.shape[0] * total, dtype=dtype)
+    matrix = np.zeros(size + 1, dtype=dtype)
+    if block.dtype.kind == "i":
+        flat[block < 0] = size  # missing cells write to a spare slot, dropped below
     matrix[flat.ravel()] = 1.0
-    return matrix.reshape(block.shape[0], total)
+    return matrix[:size].reshape(block.shape[0], total)
 
 
 def pairwise_tables(codes, cardinalities, chunk_rows=1 << 16, weights=None):

@@ -100,6 +100,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     #: Whether ``missing="em"`` runs structural EM (the structure is re-learned from the
     #: expected completions) rather than parameter EM on the learned structure.
     _structural_em = False
+    #: Whether ``_learn_structure(data, start=edges)`` can start its search from a graph
+    #: (structural EM then starts every search from the current graph).
+    _search_restarts = False
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
@@ -218,7 +221,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if missing == "complete_case":
             data = _complete_cases(data)
 
-        if missing == "em":
+        if missing == "em" or (missing == "available_case" and self.fit_parameters):
+            # available case: the structure from test-wise deletion, the CPTs by EM
             edges, self.network_ = self._fit_em(data, states)
         else:
             edges = self._learn_structure(data)
@@ -232,7 +236,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         mode = getattr(self, "missing", "error")
         if mode not in self._missing_modes:
             meaning = {
-                "em": "EM needs a likelihood-based learner (FixedStructure, HillClimbStructure)",
+                "em": "EM needs a score-based learner (FixedStructure, HillClimbStructure, K2Structure, "
+                      "GESStructure, ExactStructure, MMHCStructure, ChowLiuTree)",
                 "complete_case": "drop the incomplete rows before fitting instead",
                 "available_case": "test-wise deletion is a mode of CI-test learners",
             }[mode]
@@ -279,9 +284,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         codes = np.asarray(data.codes, dtype=np.int64)
         latent_names = self._latent_states(())
         latent = [name in latent_names for name in data.names]
+        # a learner without the EM parameters (PC's available case) gets their defaults
         settings = dict(weights=data.weights, method=self.parameter_estimator,
-                        ess=self.parameter_ess, e_step=self.e_step)
-        fit = dict(n_init=self.n_init, max_iter=self.em_max_iter, tol=self.em_tol, rng=rng)
+                        ess=self.parameter_ess, e_step=getattr(self, "e_step", "exact"))
+        fit = dict(n_init=getattr(self, "n_init", 1), max_iter=getattr(self, "em_max_iter", 100),
+                   tol=getattr(self, "em_tol", 1e-6), rng=rng)
 
         def parents_of(edges):
             parents = [[] for _ in range(data.n_variables)]
@@ -305,8 +312,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     _em.VariableElimination(cpts, parents_of(edges), data.cardinalities), joint=True)
                 if search:  # the first network's objective ends the first trace
                     traces.append([log_lik + em.log_prior(cpts)])
-                start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
-                new_edges = sorted(self._learn_structure(completed, start=start))
+                if self._search_restarts:
+                    start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
+                    new_edges = sorted(self._learn_structure(completed, start=start))
+                else:  # a search that cannot start from a graph runs afresh on the completions
+                    new_edges = sorted(self._learn_structure(completed))
                 if new_edges == edges:
                     break
                 edges = new_edges

@@ -5,7 +5,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
 from skbn._counting import pair_family_stack, pairwise_tables, stratified_codes, weights_are_integral
-from skbn.estimators._base import _BaseStructureLearner, _column_position
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
 from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import StrOptions
@@ -196,6 +196,26 @@ class ChowLiuTree(_BaseStructureLearner):
         Forbidden edges.
     tiers : sequence of sequences of columns or None, default=None
         No edge from a later tier into an earlier one.
+    missing : {"error", "complete_case", "em"}, default="error"
+        Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
+        giving their number); or structural EM (Friedman 1997) as in
+        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        current network (weighted rows) and a new maximum spanning tree on them, which is re-
+        built from scratch every iteration (``docs/missing.md``).
+    latent : dict or None, default=None
+        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
+        structural EM like any node; states identified only up to a permutation.
+    e_step : {"exact", "gibbs"}, default="exact"
+        See :class:`skbn.estimators.FixedStructure`.
+    n_init : int, default=1
+        EM initialisations of the starting (empty-graph) network.
+    em_max_iter : int, default=100
+        Largest number of structure searches of structural EM, and of EM iterations of
+        the final parameter EM.
+    em_tol : float, default=1e-6
+        Relative tolerance of the final parameter EM.
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes
@@ -225,6 +245,8 @@ class ChowLiuTree(_BaseStructureLearner):
 
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
+        **_MISSING_CONSTRAINTS,
+        "random_state": ["random_state"],
         "root": "no_validation",
         "variant": [StrOptions({"chow_liu", "tan"})],
         "scorer": "no_validation",
@@ -232,6 +254,8 @@ class ChowLiuTree(_BaseStructureLearner):
         "black_list": [list, tuple, np.ndarray],
         "tiers": [None, list, tuple],
     }
+    _missing_modes = ("error", "complete_case", "em")
+    _structural_em = True
 
     def __init__(
         self,
@@ -242,6 +266,13 @@ class ChowLiuTree(_BaseStructureLearner):
         white_list=(),
         black_list=(),
         tiers=None,
+        missing="error",
+        latent=None,
+        e_step="exact",
+        n_init=1,
+        em_max_iter=100,
+        em_tol=1e-6,
+        random_state=None,
         categories="auto",
         handle_unknown="error",
         target=None,
@@ -261,6 +292,13 @@ class ChowLiuTree(_BaseStructureLearner):
         self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.missing = missing
+        self.latent = latent
+        self.e_step = e_step
+        self.n_init = n_init
+        self.em_max_iter = em_max_iter
+        self.em_tol = em_tol
+        self.random_state = random_state
 
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)

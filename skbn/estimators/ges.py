@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn._search import TIE_TOLERANCE, improves
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
@@ -175,6 +175,26 @@ class GESStructure(_BaseStructureLearner):
         Bound on the number of steps (operators applied).
     verbose : int, default=0
         Print every step when > 0.
+    missing : {"error", "complete_case", "em"}, default="error"
+        Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
+        giving their number); or structural EM (Friedman 1997) as in
+        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        current network (weighted rows) and a new GES run on them, which starts from the empty
+        class every iteration (``docs/missing.md``).
+    latent : dict or None, default=None
+        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
+        structural EM like any node; states identified only up to a permutation.
+    e_step : {"exact", "gibbs"}, default="exact"
+        See :class:`skbn.estimators.FixedStructure`.
+    n_init : int, default=1
+        EM initialisations of the starting (empty-graph) network.
+    em_max_iter : int, default=100
+        Largest number of structure searches of structural EM, and of EM iterations of
+        the final parameter EM.
+    em_tol : float, default=1e-6
+        Relative tolerance of the final parameter EM.
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes
@@ -195,6 +215,12 @@ class GESStructure(_BaseStructureLearner):
         Number of operators applied.
     n_steps_ : dict
         Operators applied per phase.
+    em_trace_ : ndarray
+        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
+        for "bayes") along the starting (empty-graph) network's EM, then of the network
+        each later search starts from, then along the final parameter EM.
+    em_n_iter_ : int
+        ``len(em_trace_) - 1``.
     categories_, classes_, n_features_in_, feature_names_in_
 
     References
@@ -216,6 +242,8 @@ class GESStructure(_BaseStructureLearner):
 
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
+        **_MISSING_CONSTRAINTS,
+        "random_state": ["random_state"],
         "scorer": "no_validation",
         "max_indegree": [None, Interval(Integral, 1, None, closed="left")],
         "black_list": [list, tuple],
@@ -225,6 +253,8 @@ class GESStructure(_BaseStructureLearner):
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "verbose": ["verbose"],
     }
+    _missing_modes = ("error", "complete_case", "em")
+    _structural_em = True
 
     def __init__(
         self,
@@ -237,6 +267,13 @@ class GESStructure(_BaseStructureLearner):
         max_subset_size=None,
         max_iter=None,
         verbose=0,
+        missing="error",
+        latent=None,
+        e_step="exact",
+        n_init=1,
+        em_max_iter=100,
+        em_tol=1e-6,
+        random_state=None,
         categories="auto",
         handle_unknown="error",
         target=None,
@@ -258,6 +295,13 @@ class GESStructure(_BaseStructureLearner):
         self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.missing = missing
+        self.latent = latent
+        self.e_step = e_step
+        self.n_init = n_init
+        self.em_max_iter = em_max_iter
+        self.em_tol = em_tol
+        self.random_state = random_state
 
     # ----------------------------------------------------------------- checks
     def _check(self, data):

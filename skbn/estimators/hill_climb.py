@@ -217,6 +217,7 @@ class HillClimbStructure(_BaseStructureLearner):
     }
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
+    _search_restarts = True
 
     def __init__(
         self,

@@ -6,9 +6,9 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from skbn._counting import FamilyCounter, contingency_tables, extend_ids, n_configurations, table_from_ids
+from skbn._counting import StratifiedCounter, pairwise_contingency
 from skbn.citests import resolve_ci_test
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.estimators.pc import PCStructure
 from skbn.knowledge import parse_knowledge
@@ -54,6 +54,26 @@ class MMHCStructure(_BaseStructureLearner):
         Background knowledge, as in :class:`HillClimbStructure`.
     verbose : int, default=0
         Print progress to stderr when > 0.
+    missing : {"error", "complete_case", "em"}, default="error"
+        Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
+        giving their number); or structural EM (Friedman 1997) as in
+        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        current network (weighted rows) and a new MMHC run (restriction and search) on them,
+        which re-runs from scratch every iteration (``docs/missing.md``).
+    latent : dict or None, default=None
+        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
+        structural EM like any node; states identified only up to a permutation.
+    e_step : {"exact", "gibbs"}, default="exact"
+        See :class:`skbn.estimators.FixedStructure`.
+    n_init : int, default=1
+        EM initialisations of the starting (empty-graph) network.
+    em_max_iter : int, default=100
+        Largest number of structure searches of structural EM, and of EM iterations of
+        the final parameter EM.
+    em_tol : float, default=1e-6
+        Relative tolerance of the final parameter EM.
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes
@@ -65,6 +85,12 @@ class MMHCStructure(_BaseStructureLearner):
         Number of distinct CI tests run by the restrict phase.
     edges_, network_, score_, n_iter_, trace_, scorer_, ci_test_
         As in :class:`HillClimbStructure` / :class:`PCStructure`.
+    em_trace_ : ndarray
+        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
+        for "bayes") along the starting (empty-graph) network's EM, then of the network
+        each later search starts from, then along the final parameter EM.
+    em_n_iter_ : int
+        ``len(em_trace_) - 1``.
     categories_, classes_, n_features_in_, feature_names_in_
 
     References
@@ -85,6 +111,8 @@ class MMHCStructure(_BaseStructureLearner):
 
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
+        **_MISSING_CONSTRAINTS,
+        "random_state": ["random_state"],
         "restrict": [StrOptions({"mmpc", "pc"})],
         "ci_test": "no_validation",
         "max_cond_vars": [None, Interval(Integral, 0, None, closed="left")],
@@ -99,12 +127,15 @@ class MMHCStructure(_BaseStructureLearner):
         "tiers": [None, list, tuple],
         "verbose": ["verbose"],
     }
+    _missing_modes = ("error", "complete_case", "em")
+    _structural_em = True
 
     def __init__(self, *, restrict="mmpc", ci_test="g_test", max_cond_vars=None, scorer="bic",
                  search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,
                  max_indegree=None, white_list=(), black_list=(), tiers=None, verbose=0,
-                 categories="auto", handle_unknown="error", target=None, fit_parameters=True,
-                 parameter_estimator="bayes", parameter_ess=1.0):
+                 missing="error", latent=None, e_step="exact", n_init=1, em_max_iter=100,
+                 em_tol=1e-6, random_state=None, categories="auto", handle_unknown="error",
+                 target=None, fit_parameters=True, parameter_estimator="bayes", parameter_ess=1.0):
         self.restrict = restrict
         self.ci_test = ci_test
         self.max_cond_vars = max_cond_vars
@@ -124,6 +155,13 @@ class MMHCStructure(_BaseStructureLearner):
         self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+        self.missing = missing
+        self.latent = latent
+        self.e_step = e_step
+        self.n_init = n_init
+        self.em_max_iter = em_max_iter
+        self.em_tol = em_tol
+        self.random_state = random_state
 
     def _learn_structure(self, data):
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
@@ -173,54 +211,53 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded):
 class _CachedTests:
     """CI tests ``x _||_ target | S``, cached by ``(min, max, sorted S)`` and run in batches.
 
-    The tables come from the counting engine, weighted by ``sample_weight``: every
-    unconditional pair at once from the one-hot Gram matrix, a conditional one from the
-    configuration ids of the set (cached by :class:`skbn._counting.FamilyCounter`)
-    extended by ``x``, counted against ``y``; the tests of one batch (same target and set) are evaluated together
-    by the plug-in, one call per table shape.
+    All tables come from PC's counting engine (:mod:`skbn._counting._stratified`), weighted
+    by ``sample_weight``: every unconditional pair at once from one one-hot Gram matrix
+    (:func:`~skbn._counting.pairwise_contingency`), a conditional one from
+    :class:`~skbn._counting.StratifiedCounter` (cached configuration ids of the set, cached
+    scaled pair states, row lanes: one ``bincount`` per test). The tests of one request
+    (one target, many ``(x, S)``) are decided together through the plug-in's public
+    :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape.
     """
 
     def __init__(self, data, ci_test):
         self.data, self.ci_test, self.cache = data, ci_test, {}
-        self.counter = FamilyCounter(data)
-        self.cards = self.counter.cardinalities
+        self.cards = [int(r) for r in data.cardinalities]
+        self.counter = StratifiedCounter(data) if ci_test.from_counts else None
         if ci_test.from_counts and data.n_variables > 1:
-            gram, offsets = self.counter.pairwise()
             pairs = list(combinations(range(data.n_variables), 2))
-            tables = [gram[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]][None] for i, j in pairs]
-            self._run([(i, j, ()) for i, j in pairs], tables)
+            for index, tables in pairwise_contingency(data, pairs):
+                keys = [(*pairs[k], ()) for k in index.tolist()]
+                self._decide(keys, tables, np.arange(len(keys)),
+                             np.ones(len(keys)))
 
-    def _tables(self, x, y, subset):
-        """Stratified table ``N[s, a, b]`` of ``x, y | subset`` (observed strata only),
-        from the cached configuration ids of ``subset`` extended by ``x``."""
-        ids, n_ids = self.counter.config_ids(subset)
-        ids, n_ids = extend_ids(ids, n_ids, self.counter.codes, self.cards, x)
-        r_x, r_y = int(self.cards[x]), int(self.cards[y])
-        table = table_from_ids(ids, n_ids, self.counter.codes[:, y], r_y, self.counter.weights)
-        if table.shape[0] != n_ids:  # rows compressed: the strata layout is lost
-            return contingency_tables(self.counter.codes, self.cards, x, y, subset, weights=self.counter.weights)
-        table = table.reshape(-1, r_x, r_y)
-        return table[table.sum(axis=(1, 2)) > 0] if len(table) > 1 else table
+    def _decide(self, keys, stack, group, n_strata):
+        """Cache ``(pvalue, statistic, independent)`` of ``keys`` from one stack of strata."""
+        result = self.ci_test.test_batch(stack, group, len(keys), n_strata)
+        for key, pvalue, statistic, independent in zip(
+                keys, result.pvalue.tolist(), result.statistic.tolist(), result.independent.tolist()):
+            self.cache[key] = (pvalue, statistic, independent)
 
-    def _run(self, keys, tables):
-        """Test the ``keys`` ``(x, y, S)`` from their stratified tables, by table shape."""
-        shapes = [t.shape[1:] for t in tables]
-        for shape in sorted(set(shapes)):
-            members = [k for k, s in enumerate(shapes) if s == shape]
-            stack = np.concatenate([tables[k] for k in members]).astype(np.float64)
-            group = np.repeat(np.arange(len(members)), [len(tables[k]) for k in members])
-            n_strata = np.array([n_configurations(self.cards, keys[k][2]) for k in members], dtype=float)
-            statistic, pvalue, _, independent = self.ci_test._test_batch(stack, group, len(members), n_strata)
-            for position, k in enumerate(members):
-                self.cache[keys[k]] = (float(pvalue[position]), float(statistic[position]),
-                                       bool(independent[position]))
+    def _run(self, keys):
+        """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape."""
+        by_shape = {}
+        for key in keys:
+            x, y, subset = key
+            counts, declared = self.counter.tables(x, y, subset)
+            observed = counts[counts.any(axis=1)] if len(counts) > 1 else counts
+            by_shape.setdefault((self.cards[x], self.cards[y]), []).append((key, observed, declared))
+        for (r_x, r_y), members in sorted(by_shape.items()):
+            stack = np.concatenate([observed for _, observed, _ in members]).reshape(-1, r_x, r_y)
+            group = np.repeat(np.arange(len(members)), [len(observed) for _, observed, _ in members])
+            self._decide([key for key, _, _ in members], stack, group,
+                         np.array([declared for _, _, declared in members], dtype=float))
 
     def __call__(self, target, requests):
         """``(pvalue, statistic, independent)`` of ``x _||_ target | S`` per ``(x, S)``."""
         keys = [(min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
         missing = sorted({key for key in keys if key not in self.cache})
         if missing and self.ci_test.from_counts:
-            self._run(missing, [self._tables(*key) for key in missing])
+            self._run(missing)
         for key in missing:
             if key not in self.cache:  # oracle tests answer from variable identities
                 result = self.ci_test.test_variables(self.data, *key)
