@@ -1,8 +1,8 @@
 """Shared helpers of the benchmark scripts (not part of the package or the test suite)."""
 
+import os
 import sys
 import time
-import os
 from pathlib import Path
 
 import numpy as np

@@ -19,8 +19,8 @@ import sys
 import time
 
 import numpy as np
-
 from _common import load_shared, print_table  # noqa: E402
+
 from skbn import BootstrapStructure, HillClimbStructure, OrderMCMCStructure
 from skbn.posterior import edge_posteriors
 from skbn.scores import BDeu

@@ -9,8 +9,8 @@ and fits the CPTs). Peers run when importable (pgmpy, pyAgrum): use the benchmar
 import argparse
 import warnings
 
-
 from _common import best_time, load_shared, print_table
+
 from skbn import ChowLiuTree, FixedStructure, K2Structure
 from skbn.metrics import structural_hamming_distance
 from skbn.scores import BDeu

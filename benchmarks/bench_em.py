@@ -28,8 +28,8 @@ import time
 import warnings
 
 import numpy as np
-
 from _common import best_time, load_shared, print_table  # noqa: E402
+
 from skbn.estimators import FixedStructure, HillClimbStructure  # noqa: E402
 from skbn.metrics import structural_hamming_distance  # noqa: E402
 from skbn.network import DiscreteBayesianNetwork  # noqa: E402

@@ -13,12 +13,10 @@ import time
 import tracemalloc
 
 import numpy as np
-
-
 from _common import SHARED_NETWORKS  # noqa: E402
+
 from skbn.estimators.exact import ExactStructure, exact_memory_bytes
 from skbn.estimators.k2 import K2Structure
-
 
 
 def sample(p, n, seed=0):

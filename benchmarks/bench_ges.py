@@ -16,18 +16,14 @@ import argparse
 import math
 
 import numpy as np
-
-
 from _common import SHARED_NETWORKS, best_time  # noqa: E402
+
 from skbn.estimators._base import _BaseStructureLearner  # noqa: E402
 from skbn.estimators.ges import GESStructure  # noqa: E402
 from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag  # noqa: E402
 from skbn.io import read_bif  # noqa: E402
 from skbn.metrics import structural_hamming_distance  # noqa: E402
 from skbn.scores import BDeu  # noqa: E402
-
-
-
 
 
 def causal_learn_ges(X):

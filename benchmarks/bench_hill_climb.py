@@ -14,20 +14,17 @@ they are used when importable (see "Speed" in the README for the environment).
 """
 
 import argparse
-
 import warnings
 
 import numpy as np
-
-
 from _common import SHARED_NETWORKS, best_time  # noqa: E402
+
 from skbn.estimators.hill_climb import HillClimbStructure  # noqa: E402
 from skbn.graph import random_dag  # noqa: E402
 from skbn.io import read_bif  # noqa: E402
 from skbn.metrics import structural_hamming_distance  # noqa: E402
 from skbn.network import DiscreteBayesianNetwork  # noqa: E402
 from skbn.scores import BIC, BDeu  # noqa: E402
-
 
 
 def synthetic(n_nodes=80, seed=0):

@@ -25,6 +25,7 @@ import time
 import warnings
 
 from _common import SHARED_NETWORKS, print_table
+
 from skbn.datasets import make_random_network
 from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.io import read_bif

@@ -23,8 +23,8 @@ import argparse
 import time
 
 import numpy as np
-
 from _common import print_table  # first: puts the checkout on sys.path
+
 from skbn.citests import DSeparationOracle
 from skbn.datasets import make_random_network
 from skbn.estimators.pc import PCStructure

@@ -30,8 +30,8 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-
 from _common import SHARED_NETWORKS, best_time  # noqa: E402
+
 from skbn.citests import ChiSquare, GTest
 from skbn.estimators.pc import PCStructure
 from skbn.graph import PDAG, dag_to_cpdag

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import shared_network
 from sklearn.base import clone
 
 from skbn._em import ParameterEM, expected_completions
@@ -23,8 +24,6 @@ from skbn.estimators import (
 )
 from skbn.graph import is_acyclic
 from skbn.network import DiscreteBayesianNetwork
-
-from conftest import shared_network
 
 
 def codes_of(net, frame):

@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from skbn._data import encode_fit
 from skbn.estimators.exact import ExactStructure, exact_memory_bytes
 from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.estimators.k2 import K2Structure
 from skbn.graph import is_acyclic, random_dag
 from skbn.scores import BIC, BDeu, FamilyScoreCache, K2Score, resolve_scorer
-from skbn._data import encode_fit
 
 NETWORKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "networks"
 

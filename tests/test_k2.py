@@ -3,13 +3,12 @@
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import shared_network
 
 from skbn import K2Structure
 from skbn._data import encode_fit
 from skbn.metrics import structural_hamming_distance
-from skbn.scores import BDeu, BIC, FamilyScoreCache, K2Score
-
-from conftest import shared_network
+from skbn.scores import BIC, BDeu, FamilyScoreCache, K2Score
 
 
 def _k2_slow(X, order, scorer, max_parents):

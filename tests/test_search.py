@@ -10,14 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import shared_network
 
 from skbn import _search
 from skbn._data import encode_fit
 from skbn.datasets import make_random_network
 from skbn.estimators.hill_climb import HillClimbStructure
 from skbn.scores import BIC, BDeu
-
-from conftest import shared_network
 
 REFERENCE = Path(__file__).parent / "data" / "hill_climb_reference.json"
 

@@ -2,8 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skbn._counting import contingency_tables
-from skbn._counting import StratifiedCounter, pairwise_contingency
+from skbn._counting import StratifiedCounter, contingency_tables, pairwise_contingency
 from skbn._data import EncodedData, encode_fit
 
 

@@ -8,9 +8,9 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import DistinctRows
+from skbn._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
-from skbn._search import TIE_TOLERANCE, improves
 from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
 from skbn.utils._sklearn_compat import Interval
 
