@@ -12,7 +12,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from skbn.io import read_bif  # noqa: E402
 
 # SKBN_SHARED_NETWORKS overrides the location (e.g. from a worktree elsewhere)
-SHARED_NETWORKS = Path(os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[2] / "shared" / "networks"))
+SHARED_NETWORKS = Path(
+    os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[2] / "shared" / "networks")
+)
 
 
 def load_shared(name):

@@ -68,7 +68,8 @@ def bench_heldout(sizes, n_resamples, n_iter):
                                       random_state=0).fit(train)
             rows.append({"network": name, "n": n, "true DAG": truth,
                          "HC DAG": hc.score(test), "boot avg net": boot.score(test),
-                         "MCMC best DAG": float(np.mean(mcmc.network_.log_likelihood_codes(mcmc._encode(test)))),
+                         "MCMC best DAG": float(
+                             np.mean(mcmc.network_.log_likelihood_codes(mcmc._encode(test)))),
                          "MCMC average": mcmc.score(test), "MCMC s": time.perf_counter() - start,
                          "MCMC conv": mcmc.convergence_})
     print(f"\n## Held-out log-likelihood per row (5000 test rows; bootstrap {n_resamples} resamples; "

@@ -2,7 +2,8 @@
 
 Run (single core numbers)::
 
-    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/bench_hill_climb.py [--quick] [--pgmpy-100k] [--search tabu]
+    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/bench_hill_climb.py \
+        [--quick] [--pgmpy-100k] [--search tabu]
 
 For every network (child, alarm from ../shared/networks, and a synthetic 80-node network),
 every sample size (10,000 and 100,000 rows; --quick: alarm at 10,000 only) and every
@@ -105,7 +106,8 @@ def main():
         for n in sizes:
             X = net.sample(n, random_state=0)
             for score_name, scorer in scores.items():
-                ours_time, model = best_time(lambda: HillClimbStructure(scorer=scorer, search=args.search).fit(X), args.repeats)
+                ours_time, model = best_time(
+                    lambda: HillClimbStructure(scorer=scorer, search=args.search).fit(X), args.repeats)
                 ours_score = model.score_
                 rows = [("skbn", ours_time, model.edges_)]
                 for peer, runner in available.items():

@@ -69,7 +69,8 @@ def _run(mode, n_rows, chunk_rows):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--chunk", type=int, default=100_000)
     parser.add_argument("--check", type=int, default=None, help="size also fitted in memory and compared")

@@ -141,7 +141,8 @@ def main():
         for label, ci in (("skbn chi_square", ChiSquare(alpha=ALPHA)), ("skbn g_test", GTest(alpha=ALPHA))):
             for n_jobs in (1, 2):
                 model = PCStructure(ci_test=ci, n_jobs=n_jobs).fit(data)  # warm-up (workers)
-                seconds, model = best_time(lambda: PCStructure(ci_test=ci, n_jobs=n_jobs).fit(data), args.repeat)
+                seconds, model = best_time(
+                    lambda: PCStructure(ci_test=ci, n_jobs=n_jobs).fit(data), args.repeat)
                 if ours is None:
                     ours = seconds
                 print(f"{name:8} {n_rows:>7} {label:24} {n_jobs:>6} {seconds:>8.3f} "

@@ -39,7 +39,8 @@ print(f"\nthreshold {boot.threshold_:.3f}: averaged network with {len(boot.edges
       f"adjacent in the true network ({len(true_edges)} edges)")
 print(f"order MCMC vs exact: largest edge-posterior difference "
       f"{np.abs(mcmc.edge_posterior_.to_numpy() - exact.to_numpy()).max():.3f}; "
-      f"held-out log-likelihood per row: averaged network {boot.score(truth.sample(2000, random_state=1)):.4f}, "
+      "held-out log-likelihood per row: "
+      f"averaged network {boot.score(truth.sample(2000, random_state=1)):.4f}, "
       f"MCMC model average {mcmc.score(truth.sample(2000, random_state=1)):.4f}")
 
 

@@ -107,9 +107,11 @@ class _RunningStates:
         ):
             raise ValueError(
                 f"Column {self.name!r} of chunk {chunk_index} has "
-                + (f"categories {list(column.cat.categories)[:20]}" if categorical else "no categorical dtype")
+                + (f"categories {list(column.cat.categories)[:20]}" if categorical
+                   else "no categorical dtype")
                 + " but the first chunk "
-                + (f"declared categories {self.labels[:20]}" if self.declared is not None else "is not categorical")
+                + (f"declared categories {self.labels[:20]}" if self.declared is not None
+                   else "is not categorical")
                 + "; declare one CategoricalDtype for every chunk (or pass categories=)."
             )
         states = _infer_states(self.name, column)
@@ -174,7 +176,8 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
             validate_data(estimator, chunk, skip_check_array=True, reset=True)
             names = chunk_names
             running = [
-                _RunningStates(name, list(c.cat.categories) if isinstance(c.dtype, pd.CategoricalDtype) else None)
+                _RunningStates(name,
+                               list(c.cat.categories) if isinstance(c.dtype, pd.CategoricalDtype) else None)
                 for name, c in zip(names, columns)
             ]
             if not names:
@@ -221,7 +224,8 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
         final = renumber[j][running_rows[:, j]]
         if np.any(final < 0):  # an observed value outside categories=: the in-memory error
             bad = running[j].labels[running_rows[np.argmax(final < 0), j]]
-            _codes_for(names[j], pd.Series([bad], dtype=object), states[j], allow_missing=False, allow_unknown=False)
+            _codes_for(names[j], pd.Series([bad], dtype=object), states[j],
+                       allow_missing=False, allow_unknown=False)
         rows[:, j] = final
     del running_rows
     rows, counts = _distinct(rows, cardinalities, counts)

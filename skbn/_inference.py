@@ -204,9 +204,10 @@ class VariableElimination:
 
         one elimination (fixed min-fill order) for every row whatever its pattern, over the
         ``relevant`` nodes (a tuple containing the ancestral closure of the rows' observed
-        cells and ``keep``; the others are barren). Each intermediate factor is rescaled per row by its maximum (log scale
-        accumulated) so nothing underflows. Rows are processed in chunks sized so that
-        the largest product of factors holds at most ``_INDICATOR_BUDGET`` numbers.
+        cells and ``keep``; the others are barren). Each intermediate factor is rescaled per
+        row by its maximum (log scale accumulated) so nothing underflows. Rows are processed
+        in chunks sized so that the largest product of factors holds at most
+        ``_INDICATOR_BUDGET`` numbers.
 
         Returns ``(values, log_scale)`` as :meth:`eliminate`.
         """

@@ -2,8 +2,9 @@
 
 State: the adjacency matrix ``A`` (``A[i, j]`` = edge ``i -> j``), the table of move deltas
 (:class:`DeltaEngine`; acyclicity is checked only for the move about to be taken) and, for
-every child ``j``, the *toggle column* ``T[:, j]``: ``T[i, j]`` is the local score of ``j`` with the parent ``i``
-toggled (added if absent, removed if present) and ``T[j, j]`` the current local score. So
+every child ``j``, the *toggle column* ``T[:, j]``: ``T[i, j]`` is the local score of ``j``
+with the parent ``i`` toggled (added if absent, removed if present) and ``T[j, j]`` the
+current local score. So
 
 * adding ``i -> j`` or removing it changes the score by ``D[i, j] = T[i, j] - T[j, j]``;
 * reversing ``i -> j`` changes it by ``D[i, j] + D[j, i]``.

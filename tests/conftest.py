@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 # SKBN_SHARED_NETWORKS overrides the location (e.g. from a worktree elsewhere)
-SHARED_NETWORKS = Path(os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[1].parent / "shared" / "networks"))
+SHARED_NETWORKS = Path(
+    os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[1].parent / "shared" / "networks")
+)
 
 
 def shared_network(name):

@@ -29,16 +29,6 @@ def _split(frame, cuts=CUTS):
     return (frame.iloc[start:stop] for start, stop in pairwise(cuts))
 
 
-def _pc_honours_weights():
-    """PC counts with row weights once branch pcengine is merged (its tables ignore them before)."""
-    X = sample_asia(300, random_state=3)
-    weights = np.random.default_rng(0).integers(0, 4, len(X))
-    repeated = X.iloc[np.repeat(np.arange(len(X)), weights)]
-    return PCStructure().fit(X, sample_weight=weights).edges_ == PCStructure().fit(repeated).edges_ and (
-        PCStructure().fit(X, sample_weight=weights).n_tests_ == PCStructure().fit(repeated).n_tests_
-    )
-
-
 @pytest.fixture(scope="module")
 def asia():
     return sample_asia(2000, random_state=0)
@@ -83,8 +73,6 @@ def test_ges_and_exact_generator_equals_in_memory_fit(learner, asia):
     _assert_same_model(clone(learner).fit(_split(frame)), clone(learner).fit(frame))
 
 
-@pytest.mark.xfail(not _pc_honours_weights(), strict=True,
-                   reason="PC ignores row weights until branch pcengine (PC on the weighted engine) is merged")
 def test_pc_generator_equals_in_memory_fit(asia):
     chunked, in_memory = PCStructure().fit(_split(asia)), PCStructure().fit(asia)
     _assert_same_model(chunked, in_memory)

@@ -6,15 +6,20 @@ import numpy as np
 import pytest
 
 from skbn._counting import (
+    DistinctRows,
+    FamilyCounter,
     config_ids,
     contingency_tables,
+    cpt_counts,
     dense_is_small,
     extend_ids,
     family_table,
     pair_family_stack,
     pairwise_tables,
+    stratified_codes,
     table_from_ids,
 )
+from skbn._data import EncodedData
 
 
 def _random_codes(n, cardinalities, seed):
@@ -95,15 +100,6 @@ def test_pairwise_tables_hold_every_joint_table():
 
 
 # ------------------------------------------------------------------ weighted counting
-from skbn._counting import (
-    DistinctRows,
-    FamilyCounter,
-    cpt_counts,
-    stratified_codes,
-)
-from skbn._data import EncodedData
-
-
 def _weighted_table_slow(codes, cards, child, parents, weights):
     table = {}
     for row, w in zip(codes, weights):
@@ -165,7 +161,8 @@ def test_family_counter_caches_and_matches_direct_tables():
     codes = _random_codes(300, cards, seed=11)
     weights = np.random.default_rng(2).uniform(0.5, 2, 300)
     counter = FamilyCounter(EncodedData(codes, cards, ("a", "b", "c", "d"), weights))
-    np.testing.assert_allclose(counter.family_table(0, (1, 2)), family_table(codes, cards, 0, (1, 2), weights))
+    np.testing.assert_allclose(counter.family_table(0, (1, 2)),
+                               family_table(codes, cards, 0, (1, 2), weights))
     extended = counter.extended_family_table(0, (1,), 3)
     np.testing.assert_allclose(extended, family_table(codes, cards, 0, (1, 3), weights))
     np.testing.assert_allclose(counter.pair_table(2, 0), family_table(codes, cards, 0, (2,), weights))

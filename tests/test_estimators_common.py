@@ -86,7 +86,8 @@ def test_grid_search_over_nested_scorer_parameter(asia):
 def test_pipeline_with_discretizer_on_continuous_data():
     X, y = load_iris(return_X_y=True)
     pipe = make_pipeline(
-        KBinsDiscretizer(n_bins=4, encode="ordinal", strategy="quantile", quantile_method="averaged_inverted_cdf"),
+        KBinsDiscretizer(n_bins=4, encode="ordinal", strategy="quantile",
+                         quantile_method="averaged_inverted_cdf"),
         ChowLiuTree(variant="tan"),
     )
     cv = KFold(5, shuffle=True, random_state=0)

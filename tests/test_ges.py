@@ -136,7 +136,8 @@ def test_black_and_white_lists():
     u, v = edges[0]
     model = GESStructure(black_list=[(u, v)]).fit(X)
     assert not model.cpdag_.adjacent(u, v)
-    a, b = [(a, b) for a in nodes for b in nodes if a < b and not dag_to_cpdag(nodes, edges).adjacent(a, b)][0]
+    cpdag = dag_to_cpdag(nodes, edges)
+    a, b = [(a, b) for a in nodes for b in nodes if a < b and not cpdag.adjacent(a, b)][0]
     model = GESStructure(white_list=[(a, b), (b, a)]).fit(X)
     assert model.cpdag_.adjacent(a, b)
     with pytest.raises(ValueError, match="GESStructure cannot guarantee"):

@@ -39,7 +39,8 @@ def random_problem(n_nodes, n_samples, seed, edge_prob=0.5, max_states=3):
 
 def total_score(data, scorer, adjacency):
     cache = FamilyScoreCache(data, scorer)
-    return sum(cache.local_score(j, tuple(np.flatnonzero(adjacency[:, j]))) for j in range(adjacency.shape[0]))
+    return sum(cache.local_score(j, tuple(np.flatnonzero(adjacency[:, j])))
+               for j in range(adjacency.shape[0]))
 
 
 def adjacency_of(model, X):
@@ -111,7 +112,8 @@ def test_brute_force_optimum_reached_by_tabu_and_restarts():
         data, _ = encode_fit(X)
         scorer = BDeu(ess=1.0)
         cache = FamilyScoreCache(data, scorer)
-        optimum = max(sum(cache.local_score(j, tuple(np.flatnonzero(A[:, j]))) for j in range(4)) for A in dags)
+        optimum = max(sum(cache.local_score(j, tuple(np.flatnonzero(A[:, j]))) for j in range(4))
+                      for A in dags)
         tol = 1e-8 * (1 + abs(optimum))
         plain = HillClimbStructure(scorer=scorer).fit(X)
         tabu = HillClimbStructure(scorer=scorer, search="tabu", n_restarts=5, perturbation=2,
@@ -311,7 +313,8 @@ def test_alarm_shd_and_heldout_likelihood():
     gap = oracle.score(X_test) - model.score(X_test)
     print(f"ALARM 10k: SHD {shd} (CPDAG SHD "
           f"{structural_hamming_distance(truth, model.edges_, nodes=net.nodes, cpdag=True)}), "
-          f"held-out log-likelihood per row {model.score(X_test):.4f} vs true graph {oracle.score(X_test):.4f}")
+          f"held-out log-likelihood per row {model.score(X_test):.4f} "
+          f"vs true graph {oracle.score(X_test):.4f}")
     assert shd <= 30
     assert gap < 0.05
 

@@ -3,6 +3,14 @@ import itertools
 import numpy as np
 import pytest
 
+from skbn import (
+    ChowLiuTree,
+    ExactStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+)
+from skbn.datasets import sample_asia
 from skbn.knowledge import BackgroundKnowledge, parse_knowledge
 
 NAMES = ("a", "b", "c", "d")
@@ -102,7 +110,8 @@ def test_two_way_pair_oriented_along_required_order():
 
 
 def test_start_gets_required_edges():
-    k = parse_knowledge(NAMES, white_list=[("a", "b"), ("c", "d"), ("d", "c")], start=[("d", "c"), ("b", "d")])
+    k = parse_knowledge(NAMES, white_list=[("a", "b"), ("c", "d"), ("d", "c")],
+                        start=[("d", "c"), ("b", "d")])
     expected = np.zeros((4, 4), dtype=bool)
     expected[0, 1] = expected[3, 2] = expected[1, 3] = True
     assert np.array_equal(k.start, expected)
@@ -137,7 +146,8 @@ def test_with_forbidden_adjacencies_keeps_required_pairs():
         ({"white_list": [("b", "a")], "tiers": [["a"], ["b"]]},
          "white_list requires the edge \\('b', 'a'\\) but tiers forbids it"),
         ({"white_list": [("b", "a"), ("a", "b")], "tiers": [["a"], ["b"]]}, "list only the allowed one"),
-        ({"white_list": [("a", "b"), ("b", "c"), ("c", "a")]}, "white_list: the required edges are not acyclic"),
+        ({"white_list": [("a", "b"), ("b", "c"), ("c", "a")]},
+         "white_list: the required edges are not acyclic"),
         ({"white_list": [("a", "c"), ("b", "c")], "max_indegree": 1},
          "white_list gives 'c' 2 required parents, more than max_indegree=1"),
         ({"white_list": [("a", "c"), ("c", "a")], "max_indegree": 0}, "white_list gives .* max_indegree=0"),
@@ -145,7 +155,8 @@ def test_with_forbidden_adjacencies_keeps_required_pairs():
         ({"max_indegree": 1.5}, "max_indegree must be None or an integer >= 0"),
         ({"start": [("a", "b"), ("b", "a")]}, "start: the start graph are not acyclic"),
         ({"start": [("b", "a")], "white_list": [("a", "b")]}, "start: the start graph with the required"),
-        ({"start": [("a", "b")], "black_list": [("a", "b")]}, "start edge \\('a', 'b'\\) is forbidden by black_list"),
+        ({"start": [("a", "b")], "black_list": [("a", "b")]},
+         "start edge \\('a', 'b'\\) is forbidden by black_list"),
         ({"start": [("b", "a")], "tiers": [["a"], ["b"]]}, "start edge \\('b', 'a'\\) is forbidden by tiers"),
         ({"start": [("a", "c"), ("b", "c")], "max_indegree": 1}, "start .* gives 'c' 2 required parents"),
         ({"start": [("a", "c")], "white_list": [("b", "c")], "max_indegree": 1}, "start .* gives 'c' 2"),
@@ -157,15 +168,6 @@ def test_errors_name_the_parameter(kwargs, message):
 
 
 # ------------------------------------------------------------------ every learner honours it
-from skbn import (
-    ChowLiuTree,
-    ExactStructure,
-    GESStructure,
-    HillClimbStructure,
-    K2Structure,
-)
-from skbn.datasets import sample_asia
-
 ORDER = ["asia", "smoke", "tub", "lung", "bronc", "either", "xray", "dysp"]
 WHITE = [("asia", "smoke"), ("tub", "dysp")]  # not edges of ASIA: the learner must add them
 BLACK = [("either", "xray"), ("xray", "either"), ("smoke", "bronc")]  # true edges

@@ -363,7 +363,8 @@ def test_background_knowledge_on_shared_networks(name):
     true = set(net.edges)
     required = sorted(true)[:3]
     # forbid the true edges' reverses on a few, and the adjacency of a few others
-    forbidden = [(v, u) for u, v in sorted(true)[3:6]] + [e for u, v in sorted(true)[6:8] for e in ((u, v), (v, u))]
+    forbidden = [(v, u) for u, v in sorted(true)[3:6]]
+    forbidden += [e for u, v in sorted(true)[6:8] for e in ((u, v), (v, u))]
     model = PCStructure(white_list=required, black_list=forbidden, tiers=tiers).fit(data)
     _respects(model, list(data.columns), required=required, forbidden=forbidden, tiers=tiers)
     for u, v in sorted(true)[6:8]:

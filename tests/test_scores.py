@@ -6,9 +6,11 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.special import xlogy
 from sklearn.base import clone
 
-from skbn._data import encode_fit
+from skbn._counting import DistinctRows, FamilyCounter
+from skbn._data import EncodedData, encode_fit
 from skbn.scores import (
     AIC,
     BIC,
@@ -135,11 +137,6 @@ def test_parameters_and_resolution():
 
 
 # ------------------------------------------------------------------ batched kernels and bounds
-from scipy.special import xlogy
-
-from skbn._counting import DistinctRows, FamilyCounter
-from skbn._data import EncodedData
-
 ALL_SCORES = [BDeu(ess=2.0, edge_penalty=0.3), K2Score(), BIC(), AIC(), LogLikelihood()]
 
 
@@ -211,7 +208,8 @@ def test_scores_are_defined_for_real_valued_counts():
         assert np.isfinite(scorer.local_score(counts, 2, 1))
     # BIC's n is the total weight
     n = counts.sum()
-    expected = float(np.sum(xlogy(counts, counts)) - np.sum(xlogy(counts.sum(1), counts.sum(1)))) - 0.5 * math.log(n) * 2
+    log_likelihood = float(np.sum(xlogy(counts, counts)) - np.sum(xlogy(counts.sum(1), counts.sum(1))))
+    expected = log_likelihood - 0.5 * math.log(n) * 2
     assert BIC().local_score(counts, 2, 0) == pytest.approx(expected)
 
 
@@ -227,7 +225,8 @@ class _Inherits(BDeu):
 def test_kernels_follow_the_formula_owner():
     data = _data(200, 4)
     stack, _, _ = FamilyCounter(data).added_parent_tables(0, (1,))
-    assert _OwnFormula()._kernel("_data_scores") is None and _OwnFormula().upper_bounds([2], 1, 1, 0, 9, True) is None
+    assert _OwnFormula()._kernel("_data_scores") is None
+    assert _OwnFormula().upper_bounds([2], 1, 1, 0, 9, True) is None
     np.testing.assert_allclose(_OwnFormula().local_scores(stack), 2 * BDeu().local_scores(stack))
     np.testing.assert_array_equal(_Inherits().local_scores(stack), BDeu().local_scores(stack))
     assert _Inherits().upper_bounds(np.array([2]), 1, 1, 0, 9, True) is not None

@@ -538,11 +538,14 @@ def _complete_cases(data):
     keep = ~(data.codes < 0).any(axis=1)
     n_dropped = int(data.n_samples - keep.sum())
     if n_dropped == data.n_samples:
-        raise ValueError("missing='complete_case': every row of X has a missing cell; nothing is left to fit.")
+        raise ValueError(
+            "missing='complete_case': every row of X has a missing cell; nothing is left to fit."
+        )
     if n_dropped:
         warnings.warn(
             f"missing='complete_case': dropped {n_dropped} of {data.n_samples} rows with missing cells.",
             UserWarning,
+            stacklevel=2,
         )
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]

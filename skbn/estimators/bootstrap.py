@@ -133,7 +133,8 @@ def _learn_resamples(estimator, codes, cardinalities, names, weights, target_ind
                                weights=None if weights is None else weights[rows])
         else:
             draw = rs.dirichlet(np.ones(n)) * n
-            data = EncodedData(codes, cardinalities, names, weights=draw if weights is None else draw * weights)
+            data = EncodedData(codes, cardinalities, names,
+                               weights=draw if weights is None else draw * weights)
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()
@@ -148,7 +149,9 @@ def _learn_resamples(estimator, codes, cardinalities, names, weights, target_ind
         else:
             pdag = dag_to_cpdag(range(len(names)), dag)
             directed, undirected = list(pdag.directed), list(pdag.undirected)
-        results.append(tuple(np.asarray(e, dtype=np.int64).reshape(-1, 2) for e in (directed, undirected, dag)))
+        results.append(
+            tuple(np.asarray(e, dtype=np.int64).reshape(-1, 2) for e in (directed, undirected, dag))
+        )
     return results
 
 

@@ -15,7 +15,8 @@ def _pair_tables(data, features, stratum):
     """One-hot Gram matrix of ``features`` (of the codes ``x_i r_c + c`` within the strata
     of ``stratum`` when given), its offsets and the stratum's weighted counts ``N_c``."""
     if stratum is None:
-        gram, offsets = pairwise_tables(data.codes[:, features], data.cardinalities[features], weights=data.weights)
+        gram, offsets = pairwise_tables(data.codes[:, features], data.cardinalities[features],
+                                        weights=data.weights)
         return gram, offsets, None
     codes, cards = stratified_codes(data.codes, data.cardinalities, features, stratum)
     gram, offsets = pairwise_tables(codes, cards, weights=data.weights)

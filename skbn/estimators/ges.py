@@ -330,7 +330,8 @@ class GESStructure(_BaseStructureLearner):
                 f"{data.names[i]!r}) to require the adjacency, or use HillClimbStructure."
             )
         # unordered position pairs: a forbidden direction forbids the adjacency
-        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.forbidden | knowledge.forbidden.T, 1))}
+        forbidden_adjacency = knowledge.forbidden | knowledge.forbidden.T
+        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(forbidden_adjacency, 1))}
         fixed = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.required_adjacency, 1))}
         return phases, gaps, fixed
 

@@ -368,7 +368,8 @@ def _run(engine, start_graph, settings, rng, label):
     elif search == "tabu":
         _search.tabu_search(engine, recorder, budget, settings["tabu_length"], settings["tabu_patience"])
     elif search == "annealing":
-        _search.simulated_annealing(engine, recorder, budget, settings["temperature"], settings["cooling"], rng)
+        _search.simulated_annealing(engine, recorder, budget,
+                                    settings["temperature"], settings["cooling"], rng)
     else:
         _memetic.memetic_search(
             engine, recorder, population_size=settings["population_size"], n_generations=budget,

@@ -246,9 +246,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
     A Metropolis-Hastings chain over orders proposes, with probability 1/3 each, to
     transpose two adjacent nodes, to swap two uniformly chosen nodes, or to transpose two
     adjacent blocks of nodes (all symmetric proposals; only the nodes between the two ends
-    change their term) and accepts with probability :math:`\min(1, P(D, \prec') / P(D, \prec))`. After ``burn_in``
-    iterations, every ``thin``-th order is kept: its exact edge probabilities given the
-    order (a Rao-Blackwellised estimate: per child, the posterior weight of the parent
+    change their term) and accepts with probability
+    :math:`\min(1, P(D, \prec') / P(D, \prec))`. After ``burn_in`` iterations, every
+    ``thin``-th order is kept: its exact edge probabilities given the order (a
+    Rao-Blackwellised estimate: per child, the posterior weight of the parent
     sets containing ``u``) are averaged into ``edge_posterior_``, and one DAG is drawn
     from it (each node's parent set sampled given the order) into ``dag_samples_``.
     ``n_chains`` chains start from random orders and run in parallel (joblib); their seeds

@@ -605,11 +605,12 @@ class PCStructure(_BaseStructureLearner):
         of it rejects independence). ``"bonferroni"`` runs every test at level
         ``alpha / m`` with ``m = p (p - 1) / 2`` pairs, so the family-wise probability of
         keeping any absent edge is at most ``alpha`` whenever a true separating set is among
-        the sets tried (``m`` excludes the pairs fixed by ``white_list`` / ``black_list``). ``"fdr"`` (after Li & Wang 2009): each pair's p-value is the maximum
-        p-value of all its tests; after every level the Benjamini-Hochberg procedure at level
-        ``alpha`` is applied to these ``m`` p-values and the edges it does not reject are
-        removed too (separating set: the set of the maximum p-value), bounding the expected
-        fraction of false adjacencies. Needs a test with frequentist p-values and ``alpha``.
+        the sets tried (``m`` excludes the pairs fixed by ``white_list`` / ``black_list``).
+        ``"fdr"`` (after Li & Wang 2009): each pair's p-value is the maximum p-value of all
+        its tests; after every level the Benjamini-Hochberg procedure at level ``alpha`` is
+        applied to these ``m`` p-values and the edges it does not reject are removed too
+        (separating set: the set of the maximum p-value), bounding the expected fraction of
+        false adjacencies. Needs a test with frequentist p-values and ``alpha``.
     white_list : sequence of (parent, child), default=()
         Required edges; a pair listed both ways is a required adjacency of free direction.
     black_list : sequence of (parent, child), default=()
@@ -620,8 +621,9 @@ class PCStructure(_BaseStructureLearner):
         joblib workers, in the active joblib backend (processes by default, or e.g. dask
         through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped once per
         fit: the tests of levels >= 2 and of the collider step; level 1's Gram products
-        with ``prefer="threads"`` (a soft hint: a backend set by the user wins). A level with less than ``10**7`` counted cells (conditioning sets x
-        rows) runs in-process, where it is faster. Results are identical for any value.
+        with ``prefer="threads"`` (a soft hint: a backend set by the user wins). A level
+        with less than ``10**7`` counted cells (conditioning sets x rows) runs in-process,
+        where it is faster. Results are identical for any value.
     verbose : int, default=0
         Print one line per level.
     missing : {"error", "complete_case", "available_case"}, default="error"
