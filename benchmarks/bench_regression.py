@@ -23,9 +23,11 @@ def main():
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000])
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.checkout).resolve()))
+    import skbn  # noqa: PLC0415  (first: _common's own imports then resolve inside this checkout)
+
+    # isort: split
     from _common import best_time, load_shared, print_table  # noqa: PLC0415
 
-    import skbn  # noqa: PLC0415  (first: _common's own imports then resolve inside this checkout)
     from skbn import (  # noqa: PLC0415
         ChowLiuTree,
         ExactStructure,
