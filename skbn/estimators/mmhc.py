@@ -60,20 +60,7 @@ class MMHCStructure(_BaseStructureLearner):
         :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
         current network (weighted rows) and a new MMHC run (restriction and search) on them,
         which re-runs from scratch every iteration (``docs/missing.md``).
-    latent : dict or None, default=None
-        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
-        structural EM like any node; states identified only up to a permutation.
-    e_step : {"exact", "gibbs"}, default="exact"
-        See :class:`skbn.estimators.FixedStructure`.
-    n_init : int, default=1
-        EM initialisations of the starting (empty-graph) network.
-    em_max_iter : int, default=100
-        Largest number of structure searches of structural EM, and of EM iterations of
-        the final parameter EM.
-    em_tol : float, default=1e-6
-        Relative tolerance of the final parameter EM.
-    random_state : int, RandomState instance or None, default=None
-        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
+    {structural_em_parameters}
     {common_parameters}
 
     Attributes

@@ -3,13 +3,15 @@
 An estimator's class docstring puts the placeholder ``{common_parameters}`` alone on a line
 at the end of its Parameters section; :func:`fill_common_parameters` (called for every
 subclass by the base class) replaces it with :data:`COMMON_PARAMETERS`, indented like the
-placeholder. Readers of ``help(HillClimbStructure)`` and of the API reference then see every
-parameter in place instead of a pointer to a private class.
+placeholder. Learners whose structural EM re-runs their search on the completed rows put
+``{structural_em_parameters}`` after their own ``missing`` entry, filled with
+:data:`STRUCTURAL_EM_PARAMETERS`. Readers of ``help(HillClimbStructure)`` and of the API
+reference then see every parameter in place instead of a pointer to a private class.
 """
 
 import textwrap
 
-__all__ = ["COMMON_PARAMETERS", "fill_common_parameters"]
+__all__ = ["COMMON_PARAMETERS", "STRUCTURAL_EM_PARAMETERS", "fill_common_parameters"]
 
 #: numpydoc entries of the parameters every estimator shares (no indentation).
 COMMON_PARAMETERS = """\
@@ -39,11 +41,34 @@ parameter_estimator : {"bayes", "mle"}, default="bayes"
 parameter_ess : float, default=1.0
     Equivalent sample size :math:`\\alpha > 0` of the CPT prior."""
 
-_PLACEHOLDER = "{common_parameters}"
+#: numpydoc entries of the EM parameters of the learners with structural EM (``missing="em"``).
+STRUCTURAL_EM_PARAMETERS = """\
+latent : dict or None, default=None
+    Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
+    structural EM like any node; states identified only up to a permutation.
+e_step : {"exact", "gibbs"}, default="exact"
+    See :class:`skbn.estimators.FixedStructure`.
+n_init : int, default=1
+    EM initialisations of the starting (empty-graph) network.
+em_max_iter : int, default=100
+    Largest number of structure searches of structural EM, and of EM iterations of
+    the final parameter EM.
+em_tol : float, default=1e-6
+    Relative tolerance of the final parameter EM.
+random_state : int, RandomState instance or None, default=None
+    Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws."""
+
+_PLACEHOLDERS = {
+    "{common_parameters}": COMMON_PARAMETERS,
+    "{structural_em_parameters}": STRUCTURAL_EM_PARAMETERS,
+}
 
 
 def fill_common_parameters(docstring):
-    """Replace the ``{common_parameters}`` line of ``docstring`` by :data:`COMMON_PARAMETERS`.
+    """Replace the placeholder lines of ``docstring`` by the shared parameter entries.
+
+    ``{common_parameters}`` becomes :data:`COMMON_PARAMETERS` and
+    ``{structural_em_parameters}`` :data:`STRUCTURAL_EM_PARAMETERS`.
 
     Parameters
     ----------
@@ -55,11 +80,11 @@ def fill_common_parameters(docstring):
     docstring : str or None
         The docstring with the placeholder line replaced, indented like the placeholder.
     """
-    if not docstring or _PLACEHOLDER not in docstring:
+    if not docstring or not any(key in docstring for key in _PLACEHOLDERS):
         return docstring
     lines = docstring.splitlines()
     for i, line in enumerate(lines):
-        if line.strip() == _PLACEHOLDER:
+        if line.strip() in _PLACEHOLDERS:
             indent = line[: len(line) - len(line.lstrip())]
-            lines[i] = textwrap.indent(COMMON_PARAMETERS, indent)
+            lines[i] = textwrap.indent(_PLACEHOLDERS[line.strip()], indent)
     return "\n".join(lines)
