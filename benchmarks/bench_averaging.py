@@ -94,7 +94,7 @@ def bench_mcmc(budgets, target=0.05):
             break
     # iterations per second of one chain, without the local scores (measured separately)
     from skbn._data import encode_fit
-    from skbn.estimators.order_mcmc import _run_chain
+    from skbn.estimators._order_mcmc import _run_chain
     from skbn.posterior import parent_set_scores
 
     data, _ = encode_fit(X)

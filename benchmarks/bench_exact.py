@@ -15,8 +15,8 @@ import tracemalloc
 import numpy as np
 from _common import SHARED_NETWORKS  # noqa: E402
 
-from skbn.estimators.exact import ExactStructure, exact_memory_bytes
-from skbn.estimators.k2 import K2Structure
+from skbn.estimators._exact import ExactStructure, exact_memory_bytes
+from skbn.estimators._k2 import K2Structure
 
 
 def sample(p, n, seed=0):

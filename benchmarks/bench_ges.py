@@ -19,7 +19,7 @@ import numpy as np
 from _common import SHARED_NETWORKS, best_time  # noqa: E402
 
 from skbn.estimators._base import _BaseStructureLearner  # noqa: E402
-from skbn.estimators.ges import GESStructure  # noqa: E402
+from skbn.estimators._ges import GESStructure  # noqa: E402
 from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag  # noqa: E402
 from skbn.io import read_bif  # noqa: E402
 from skbn.metrics import structural_hamming_distance  # noqa: E402
@@ -74,7 +74,7 @@ def main():
         configs += [("child", 100000), ("alarm", 100000)]
     repeats = 1 if args.quick else 3
     try:
-        from skbn.estimators.hill_climb import HillClimbStructure
+        from skbn.estimators._hill_climb import HillClimbStructure
     except ImportError:
         HillClimbStructure = None
     try:

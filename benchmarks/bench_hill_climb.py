@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 from _common import SHARED_NETWORKS, best_time  # noqa: E402
 
-from skbn.estimators.hill_climb import HillClimbStructure  # noqa: E402
+from skbn.estimators._hill_climb import HillClimbStructure  # noqa: E402
 from skbn.graph import random_dag  # noqa: E402
 from skbn.io import read_bif  # noqa: E402
 from skbn.metrics import structural_hamming_distance  # noqa: E402

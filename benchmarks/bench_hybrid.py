@@ -24,7 +24,7 @@ from _common import SHARED_NETWORKS, best_time
 from skbn import HillClimbStructure, MMHCStructure
 from skbn._data import encode_fit
 from skbn.citests import resolve_ci_test
-from skbn.estimators.mmhc import _mmpc_skeleton
+from skbn.estimators._mmhc import _mmpc_skeleton
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
 from skbn.scores import BIC, BDeu

@@ -27,7 +27,7 @@ import warnings
 from _common import SHARED_NETWORKS, print_table
 
 from skbn.datasets import make_random_network
-from skbn.estimators.hill_climb import HillClimbStructure
+from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.io import read_bif
 from skbn.metrics import structural_hamming_distance
 

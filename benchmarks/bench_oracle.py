@@ -27,7 +27,7 @@ from _common import print_table  # first: puts the checkout on sys.path
 
 from skbn.citests import DSeparationOracle
 from skbn.datasets import make_random_network
-from skbn.estimators.pc import PCStructure
+from skbn.estimators._pc import PCStructure
 from skbn.graph import d_separated, dag_to_cpdag
 
 

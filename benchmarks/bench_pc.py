@@ -16,7 +16,7 @@ causal-learn (``pc(stable=True, indep_test="chisq")``) and pyAgrum (``BNLearner.
 Each configuration is run ``--repeat`` times and the best time is kept.
 
 ``n_jobs=2`` sends a level to joblib's process workers only when it counts at least 10**7
-cells (conditioning sets x rows, ``skbn.estimators.pc._MIN_PARALLEL_WORK``): below that the
+cells (conditioning sets x rows, ``skbn.estimators._pc._MIN_PARALLEL_WORK``): below that the
 dispatch and the workers' cold caches cost more than they save, so on these networks only the
 100,000-row fits use the workers, and the 10,000-row ``n_jobs=2`` rows measure the in-process
 path (plus noise). Set ``SKBN_SHARED_NETWORKS`` to the networks folder when running from a git
@@ -33,7 +33,7 @@ import numpy as np
 from _common import SHARED_NETWORKS, best_time  # noqa: E402
 
 from skbn.citests import ChiSquare, GTest
-from skbn.estimators.pc import PCStructure
+from skbn.estimators._pc import PCStructure
 from skbn.graph import PDAG, dag_to_cpdag
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance

@@ -202,12 +202,12 @@ def chow_liu_seed(data, start, forbidden, max_indegree):
     """``start`` plus the edges of the Chow-Liu tree that the constraints allow.
 
     The tree is the maximum spanning tree of the pairwise mutual informations, oriented
-    away from the first variable (:func:`skbn.estimators.chow_liu.maximum_spanning_tree`);
+    away from the first variable (:func:`skbn.estimators._chow_liu.maximum_spanning_tree`);
     its edges are inserted by decreasing mutual information, each in the tree's direction
     or else reversed, when that keeps the graph acyclic, within ``max_indegree`` and off
     the ``black_list`` (``forbidden``).
     """
-    from skbn.estimators.chow_liu import maximum_spanning_tree, pairwise_mutual_information
+    from skbn.estimators._chow_liu import maximum_spanning_tree, pairwise_mutual_information
 
     p = data.n_variables
     weights = pairwise_mutual_information(data, list(range(p)))

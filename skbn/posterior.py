@@ -1,6 +1,6 @@
 r"""Exact posterior probabilities of structural features, by dynamic programming over
 subsets (Koivisto & Sood 2004; Koivisto 2006), and the table of every family's local score
-that both this module and :class:`skbn.estimators.order_mcmc.OrderMCMCStructure` sum over.
+that both this module and :class:`skbn.estimators._order_mcmc.OrderMCMCStructure` sum over.
 
 Under the *order-modular* structure prior a DAG :math:`G` and a node order :math:`\prec`
 compatible with it have joint weight :math:`\prod_i \beta_i(\mathrm{pa}_i)` with
@@ -22,7 +22,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import DistinctRows
 from skbn._data import encode_fit
-from skbn.estimators.exact import _drop_bit, _format_bytes, _parse_memory
+from skbn.estimators._exact import _drop_bit, _format_bytes, _parse_memory
 from skbn.scores import resolve_scorer
 
 __all__ = ["ParentSetScores", "count_parent_sets", "edge_posteriors", "parent_set_scores"]

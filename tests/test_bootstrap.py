@@ -21,7 +21,7 @@ from skbn import (
 )
 from skbn.citests import GTest
 from skbn.datasets import sample_asia
-from skbn.estimators.bootstrap import averaged_edges, inclusion_threshold
+from skbn.estimators._bootstrap import averaged_edges, inclusion_threshold
 
 COMMON = [
     BootstrapStructure(n_resamples=3, random_state=0),

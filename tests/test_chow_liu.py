@@ -9,7 +9,7 @@ from sklearn.metrics import mutual_info_score
 
 from skbn import ChowLiuTree
 from skbn._data import encode_fit
-from skbn.estimators.chow_liu import pairwise_mutual_information
+from skbn.estimators._chow_liu import pairwise_mutual_information
 from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import K2Score, LogLikelihood
 

@@ -115,10 +115,10 @@ def test_the_public_api_is_found():
     from skbn.estimators._base import _BaseStructureLearner
 
     for path in (
-        "skbn.estimators.hill_climb.HillClimbStructure",
-        "skbn.estimators.bootstrap.BootstrapStructure",
-        "skbn.estimators.mmhc.MMHCStructure",
-        "skbn.estimators.order_mcmc.OrderMCMCStructure",
+        "skbn.estimators._hill_climb.HillClimbStructure",
+        "skbn.estimators._bootstrap.BootstrapStructure",
+        "skbn.estimators._mmhc.MMHCStructure",
+        "skbn.estimators._order_mcmc.OrderMCMCStructure",
         "skbn.io.read_bif",
         "skbn.knowledge.parse_knowledge",
         "skbn.plotting.plot_network",

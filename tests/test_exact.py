@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from skbn._data import encode_fit
-from skbn.estimators.exact import ExactStructure, exact_memory_bytes
-from skbn.estimators.hill_climb import HillClimbStructure
-from skbn.estimators.k2 import K2Structure
+from skbn.estimators._exact import ExactStructure, exact_memory_bytes
+from skbn.estimators._hill_climb import HillClimbStructure
+from skbn.estimators._k2 import K2Structure
 from skbn.graph import is_acyclic, random_dag
 from skbn.scores import BIC, BDeu, FamilyScoreCache, K2Score, resolve_scorer
 
@@ -112,7 +112,7 @@ def test_never_below_greedy_search(seed):
 def _assert_grouping_free(X, scorer):
     """A family's value and its pruning do not depend on which children share a pass."""
     from skbn._counting import DistinctRows
-    from skbn.estimators.exact import _local_scores
+    from skbn.estimators._exact import _local_scores
     data, _ = encode_fit(X)
     scorer = resolve_scorer(scorer)
     distinct = DistinctRows(data.codes, data.cardinalities)
@@ -176,7 +176,7 @@ class _HalvedBDeu(BDeu):
 def _all_local_scores(X, scorer, max_indegree=None, n_samples=None):
     """(pruned tables, their count, direct tables) with every family scored directly."""
     from skbn._counting import DistinctRows
-    from skbn.estimators.exact import _local_scores
+    from skbn.estimators._exact import _local_scores
     data, _ = encode_fit(X)
     scorer = resolve_scorer(scorer)
     distinct = DistinctRows(data.codes, data.cardinalities)
@@ -207,7 +207,7 @@ def test_every_local_score_matches_direct_counting_without_bound():
 @pytest.mark.parametrize("n_samples, max_indegree", [(400, None), (20, None), (20, 3)])
 def test_pruned_best_parent_sets_equal_unpruned(scorer, n_samples, max_indegree):
     """Pruning (bounds of de Campos & Ji) never changes a best-parent-set value."""
-    from skbn.estimators.exact import _subset_max
+    from skbn.estimators._exact import _subset_max
     X = random_data(7, n_samples, seed=11)
     tables, n, direct = _all_local_scores(X, scorer, max_indegree)
     assert n <= np.isfinite(direct).sum()

@@ -5,7 +5,7 @@ import pytest
 
 from skbn import FixedStructure
 from skbn.datasets import asia_network
-from skbn.estimators.k2 import K2Structure
+from skbn.estimators._k2 import K2Structure
 
 
 def test_true_structure_recovers_the_cpts():

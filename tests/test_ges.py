@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from skbn._data import encode_fit
-from skbn.estimators.exact import ExactStructure
-from skbn.estimators.ges import GESStructure
+from skbn.estimators._exact import ExactStructure
+from skbn.estimators._ges import GESStructure
 from skbn.graph import dag_to_cpdag, is_acyclic, is_markov_equivalent, pdag_to_dag, random_dag
 from skbn.metrics import structural_hamming_distance
 from skbn.scores import BDeu, FamilyScoreCache, resolve_scorer

@@ -14,7 +14,7 @@ from sklearn.base import clone
 
 from skbn import _search
 from skbn._data import encode_fit
-from skbn.estimators.hill_climb import HillClimbStructure
+from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.graph import is_acyclic, random_dag
 from skbn.metrics import structural_hamming_distance
 from skbn.network import DiscreteBayesianNetwork
@@ -271,7 +271,7 @@ def test_same_graph_under_two_hash_seeds():
     code = (
         "import numpy as np, pandas as pd\n"
         "from skbn.datasets import sample_asia\n"
-        "from skbn.estimators.hill_climb import HillClimbStructure\n"
+        "from skbn.estimators._hill_climb import HillClimbStructure\n"
         "X = sample_asia(2000, random_state=1)\n"
         "m = HillClimbStructure(search='tabu', n_restarts=2, random_state=0).fit(X)\n"
         "print(sorted(m.edges_), repr(m.score_))\n"

@@ -341,7 +341,7 @@ def _one_change(A, i, j):
 def test_maximum_branching_is_optimal_by_brute_force():
     """Chu-Liu/Edmonds against every parent assignment on 2-5 nodes (forbidden arcs,
     symmetric and asymmetric weights)."""
-    from skbn.estimators.chow_liu import maximum_branching
+    from skbn.estimators._chow_liu import maximum_branching
 
     rng = np.random.RandomState(0)
     for trial in range(120):

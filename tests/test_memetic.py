@@ -7,7 +7,7 @@ import pytest
 
 from skbn import _memetic
 from skbn.datasets import make_random_network
-from skbn.estimators.hill_climb import HillClimbStructure
+from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.graph import is_acyclic
 
 

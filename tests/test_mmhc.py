@@ -133,7 +133,7 @@ def test_the_batched_counting_gives_the_straightforward_skeleton(name, n_samples
     from conftest import shared_network
 
     from skbn._data import check_sample_weight, encode_fit
-    from skbn.estimators.mmhc import _CachedTests, _mmpc
+    from skbn.estimators._mmhc import _CachedTests, _mmpc
 
     X = shared_network(name).sample(n_samples, random_state=0)
     data, _ = encode_fit(X, "auto")

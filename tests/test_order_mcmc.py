@@ -7,8 +7,8 @@ from conftest import shared_network
 from scipy.special import logsumexp
 
 from skbn.datasets import sample_asia
-from skbn.estimators import order_mcmc
-from skbn.estimators.order_mcmc import OrderMCMCStructure
+from skbn.estimators import _order_mcmc as order_mcmc
+from skbn.estimators._order_mcmc import OrderMCMCStructure
 from skbn.posterior import edge_posteriors
 
 
@@ -49,7 +49,7 @@ def test_same_result_for_any_n_jobs(asia):
 def test_model_averaged_density_is_the_mean_over_sampled_dags(asia):
     model = OrderMCMCStructure(n_iter=300, burn_in=50, thin=25, random_state=0).fit(asia)
     assert len(model.dag_samples_) == 2 * 10
-    from skbn.estimators.fixed import FixedStructure
+    from skbn.estimators._fixed import FixedStructure
 
     rows = asia.iloc[:20]
     per_dag = [FixedStructure(edges=dag).fit(asia).score_samples(rows) for dag in model.dag_samples_]
@@ -95,7 +95,7 @@ def test_refit_resets_everything(asia):
 
 
 def test_bitmask_consistency_beyond_64_variables():
-    from skbn.estimators.order_mcmc import _OrderScorer
+    from skbn.estimators._order_mcmc import _OrderScorer
 
     rng = np.random.default_rng(0)
     p = 70

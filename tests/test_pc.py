@@ -9,10 +9,10 @@ from joblib import parallel_config
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 
-import skbn.estimators.pc as pc_module
+import skbn.estimators._pc as pc_module
 from skbn.citests import BayesFactor, ChiSquare, DSeparationOracle, GTest
 from skbn.datasets import sample_asia
-from skbn.estimators.pc import PCStructure, _bh_adjust, dag_in_class
+from skbn.estimators._pc import PCStructure, _bh_adjust, dag_in_class
 from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, random_dag
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance

@@ -70,7 +70,7 @@ def test_exact_posteriors_equal_brute_force(asia, columns, scorer, max_indegree)
 
 
 def test_forward_and_backward_sums_agree(asia):
-    from skbn.estimators.exact import _drop_bit
+    from skbn.estimators._exact import _drop_bit
     from skbn.posterior import _edge_posterior_matrix
 
     data, _ = encode_fit(asia)

@@ -15,7 +15,7 @@ from conftest import shared_network
 from skbn import _search
 from skbn._data import encode_fit
 from skbn.datasets import make_random_network
-from skbn.estimators.hill_climb import HillClimbStructure
+from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.scores import BIC, BDeu
 
 REFERENCE = Path(__file__).parent / "data" / "hill_climb_reference.json"

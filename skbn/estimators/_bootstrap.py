@@ -297,7 +297,7 @@ class BootstrapStructure(_BaseStructureLearner):
 
     def _check_estimator(self):
         if self.estimator is None:
-            from skbn.estimators.hill_climb import HillClimbStructure
+            from skbn.estimators._hill_climb import HillClimbStructure
 
             return HillClimbStructure()
         if not isinstance(self.estimator, _BaseStructureLearner):

@@ -9,8 +9,8 @@ import pandas as pd
 from skbn._counting import StratifiedCounter, pairwise_contingency
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.estimators.hill_climb import HillClimbStructure
-from skbn.estimators.pc import PCStructure
+from skbn.estimators._hill_climb import HillClimbStructure
+from skbn.estimators._pc import PCStructure
 from skbn.knowledge import parse_knowledge
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
