@@ -204,6 +204,8 @@ class ChowLiuTree(_BaseStructureLearner):
         current network (weighted rows) and a new maximum spanning tree on them, which is re-
         built from scratch every iteration (``docs/missing.md``).
     {structural_em_parameters}
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes

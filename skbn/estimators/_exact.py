@@ -249,6 +249,8 @@ class ExactStructure(_BaseStructureLearner):
         current network (weighted rows) and the exact search on them, which re-solves from
         scratch every iteration (``docs/missing.md``).
     {structural_em_parameters}
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes

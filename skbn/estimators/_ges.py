@@ -182,6 +182,8 @@ class GESStructure(_BaseStructureLearner):
         current network (weighted rows) and a new GES run on them, which starts from the empty
         class every iteration (``docs/missing.md``).
     {structural_em_parameters}
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes

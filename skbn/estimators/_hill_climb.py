@@ -124,18 +124,7 @@ class HillClimbStructure(_BaseStructureLearner):
         warning giving their number); or structural EM (Friedman 1997): alternate expected
         completions under the current network and a search on them from the current graph
         (``docs/missing.md``).
-    latent : dict or None, default=None
-        Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
-        structural EM like any node; states identified only up to a permutation.
-    e_step : {"exact", "gibbs"}, default="exact"
-        See :class:`skbn.estimators.FixedStructure`.
-    n_init : int, default=1
-        EM initialisations of the starting (empty-graph) network.
-    em_max_iter : int, default=100
-        Largest number of structure searches of structural EM, and of EM iterations of
-        the final parameter EM.
-    em_tol : float, default=1e-6
-        Relative tolerance of the final parameter EM.
+    {structural_em_parameters}
 
     Attributes
     ----------

@@ -70,6 +70,8 @@ class K2Structure(_BaseStructureLearner):
         current network (weighted rows) and the K2 search in the given ordering on them, which
         re-runs from the empty graph every iteration (``docs/missing.md``).
     {structural_em_parameters}
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes

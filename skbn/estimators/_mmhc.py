@@ -61,6 +61,8 @@ class MMHCStructure(_BaseStructureLearner):
         current network (weighted rows) and a new MMHC run (restriction and search) on them,
         which re-runs from scratch every iteration (``docs/missing.md``).
     {structural_em_parameters}
+    random_state : int, RandomState instance or None, default=None
+        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
     {common_parameters}
 
     Attributes

@@ -3,7 +3,7 @@
 An estimator's class docstring puts the placeholder ``{common_parameters}`` alone on a line
 at the end of its Parameters section; :func:`fill_common_parameters` (called for every
 subclass by the base class) replaces it with :data:`COMMON_PARAMETERS`, indented like the
-placeholder. Learners whose structural EM re-runs their search on the completed rows put
+placeholder. Learners with structural EM (``missing="em"``) put
 ``{structural_em_parameters}`` after their own ``missing`` entry, filled with
 :data:`STRUCTURAL_EM_PARAMETERS`. Readers of ``help(HillClimbStructure)`` and of the API
 reference then see every parameter in place instead of a pointer to a private class.
@@ -41,7 +41,8 @@ parameter_estimator : {"bayes", "mle"}, default="bayes"
 parameter_ess : float, default=1.0
     Equivalent sample size :math:`\\alpha > 0` of the CPT prior."""
 
-#: numpydoc entries of the EM parameters of the learners with structural EM (``missing="em"``).
+#: numpydoc entries of the EM parameters of the learners with structural EM (``missing="em"``);
+#: each learner documents its own ``random_state`` (HillClimbStructure's also seeds its search).
 STRUCTURAL_EM_PARAMETERS = """\
 latent : dict or None, default=None
     Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
@@ -54,9 +55,7 @@ em_max_iter : int, default=100
     Largest number of structure searches of structural EM, and of EM iterations of
     the final parameter EM.
 em_tol : float, default=1e-6
-    Relative tolerance of the final parameter EM.
-random_state : int, RandomState instance or None, default=None
-    Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws."""
+    Relative tolerance of the final parameter EM."""
 
 _PLACEHOLDERS = {
     "{common_parameters}": COMMON_PARAMETERS,
