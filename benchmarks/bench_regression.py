@@ -8,11 +8,14 @@ learner gets slower"):
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_regression.py --checkout .
 
 Only parameters that every revision accepts are used, so the same script times old and new
-code. Each fit is the whole ``fit`` (encoding, search, CPTs), best of ``--repeats``.
+code. Each fit is the whole ``fit`` (encoding, search, CPTs), best of ``--repeats``. On a
+shared machine, ``--clock cpu`` (process CPU time, single-threaded BLAS) compares revisions
+more steadily than wall time; alternate the checkouts a few times and keep the minima.
 """
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 
@@ -21,7 +24,9 @@ def main():
     parser.add_argument("--checkout", default=str(Path(__file__).resolve().parents[1]))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall")
     args = parser.parse_args()
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
     sys.path.insert(0, str(Path(args.checkout).resolve()))
     import skbn  # noqa: PLC0415  (first: _common's own imports then resolve inside this checkout)
 
@@ -57,7 +62,7 @@ def main():
                 cases["exact (12 vars)"] = ExactStructure(max_indegree=3)
             for label, estimator in cases.items():
                 X = data[order[:12]] if label.startswith("exact") else data
-                seconds, fitted = best_time(lambda e=estimator, X=X: e.fit(X), args.repeats)
+                seconds, fitted = best_time(lambda e=estimator, X=X: e.fit(X), args.repeats, clock)
                 rows.append({"network": name, "rows": n, "learner": label, "seconds": seconds,
                              "edges": len(fitted.edges_)})
                 print(f"  {name} {n} {label}: {seconds:.3f} s", file=sys.stderr)
