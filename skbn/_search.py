@@ -131,6 +131,7 @@ class DeltaEngine(FamilyColumns):
         self._reach = None  # reachability matrix, None when stale
         self.n_evaluations = 0  # toggle columns requested (see Budget)
         self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
+        self._score = None
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
@@ -139,6 +140,7 @@ class DeltaEngine(FamilyColumns):
     def refresh(self, child):
         self.n_evaluations += 1
         self.T[:, child] = self.toggle_column(child, self.parents_of(child))
+        self._score = None
 
     def _set_adjacency(self, adjacency):
         self.A = adjacency.copy()
@@ -162,7 +164,11 @@ class DeltaEngine(FamilyColumns):
 
     @property
     def score(self):
-        return float(np.sum(np.diag(self.T)))
+        """Score of the current graph: the sum of the diagonal of ``T`` (cached until a
+        column changes: :meth:`refresh` is the only writer of ``T``)."""
+        if self._score is None:
+            self._score = float(np.sum(np.diag(self.T)))
+        return self._score
 
     # --------------------------------------------------------------- delta table
     def _fill_table(self):

@@ -21,7 +21,7 @@ from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
 
 NETWORKS = Path(__file__).resolve().parents[1].parent / "shared" / "networks"
-SEARCHES = ["hill_climb", "tabu", "annealing", "first_improvement"]
+SEARCHES = ["hill_climb", "tabu", "multistart_tabu", "annealing", "first_improvement"]
 
 
 def random_problem(n_nodes, n_samples, seed, edge_prob=0.5, max_states=3):

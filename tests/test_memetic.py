@@ -57,7 +57,8 @@ def test_memetic_respects_background_knowledge(problem):
     assert is_acyclic(names, model.edges_)
 
 
-@pytest.mark.parametrize("search", ["hill_climb", "tabu", "annealing", "memetic", "genetic"])
+@pytest.mark.parametrize("search", ["hill_climb", "tabu", "multistart_tabu", "annealing",
+                                    "memetic", "genetic"])
 def test_tiny_evaluation_budget_returns_a_valid_dag_deterministically(problem, search):
     X, _ = problem
     kwargs = {"search": search, "max_evaluations": 12, "n_restarts": 3, "random_state": 0,
@@ -111,3 +112,65 @@ def test_parameters_are_validated(problem):
                           ({"search": "evolution"}, "search")]:
         with pytest.raises(ValueError, match=match):
             HillClimbStructure(**kwargs).fit(X)
+
+
+# --------------------------------------------------------------------- multistart tabu
+def chow_liu_start(X, **knowledge):
+    """The Chow-Liu seed (start plus tree edges) as (parent, child) labels."""
+    from skbn._data import encode_fit
+    from skbn.knowledge import parse_knowledge
+
+    data, _ = encode_fit(X, "auto")
+    parsed = parse_knowledge(data.names, **knowledge)
+    seed = _memetic.chow_liu_seed(data, parsed.initial_graph(), parsed.forbidden,
+                                  parsed.max_indegree)
+    return [(data.names[i], data.names[j]) for i, j in np.argwhere(seed)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])  # the empty start wins, a tie, the tree wins
+def test_multistart_tabu_is_the_better_of_two_tabu_searches(seed):
+    net = make_random_network(12, max_indegree=3, n_states=(2, 3), edge_prob=0.3,
+                              random_state=seed)
+    X = net.sample(600, random_state=seed)
+    best = HillClimbStructure(search="multistart_tabu").fit(X)
+    from_empty = HillClimbStructure(search="tabu").fit(X)
+    from_tree = HillClimbStructure(search="tabu", start=chow_liu_start(X)).fit(X)
+    plain = HillClimbStructure().fit(X)
+    # the first wins ties: compare with the same rule
+    tree_wins = from_tree.score_ > from_empty.score_ + 1e-10 * (1 + abs(from_empty.score_))
+    winner = from_tree if tree_wins else from_empty
+    assert best.edges_ == winner.edges_ and best.score_ == winner.score_
+    assert best.score_ >= plain.score_ and best.score_ >= from_empty.score_
+    assert best.score_ == best.trace_.max()
+    assert best.n_iter_ == from_empty.n_iter_ + from_tree.n_iter_
+    again = HillClimbStructure(search="multistart_tabu").fit(X)
+    np.testing.assert_array_equal(best.trace_, again.trace_)
+
+
+def test_multistart_tabu_respects_background_knowledge(problem):
+    X, _ = problem
+    names = list(X.columns)
+    knowledge = {"white_list": [(names[0], names[1])], "max_indegree": 1,
+                 "black_list": [(names[2], names[3]), (names[3], names[2])],
+                 "tiers": [names[:4], names[4:]]}
+    model = HillClimbStructure(search="multistart_tabu", **knowledge).fit(X)
+    A = adjacency(model, X)
+    assert A[0, 1] and not A[2, 3] and not A[3, 2]
+    assert A.sum(axis=0).max() <= 1
+    assert not A[4:, :4].any()  # no edge from the later tier into the earlier one
+    assert is_acyclic(names, model.edges_)
+    tree = chow_liu_start(X, **knowledge)
+    assert (names[0], names[1]) in tree and len(tree) >= len(names) // 2
+    from_tree = HillClimbStructure(search="tabu", start=tree, **knowledge).fit(X)
+    from_empty = HillClimbStructure(search="tabu", **knowledge).fit(X)
+    assert model.score_ == max(from_empty.score_, from_tree.score_)
+
+
+def test_multistart_tabu_budget_skips_the_second_start(problem):
+    X, _ = problem
+    full = HillClimbStructure(search="multistart_tabu").fit(X)
+    first = HillClimbStructure(search="tabu").fit(X)
+    budget = int(first.trace_evaluations_[-1])
+    stopped = HillClimbStructure(search="multistart_tabu", max_evaluations=budget).fit(X)
+    assert stopped.edges_ == first.edges_ and stopped.score_ == first.score_
+    assert stopped.trace_evaluations_[-1] < full.trace_evaluations_[-1]

@@ -42,6 +42,13 @@ class HillClimbStructure(_BaseStructureLearner):
       ``temperature`` and multiplied by ``cooling`` after every proposal;
     * ``"first_improvement"``: opportunistic ascent -- legal moves are tried in random
       order and the first improving one is taken;
+    * ``"multistart_tabu"``: tabu search (as ``"tabu"``) from ``start``, then from ``start``
+      plus the Chow-Liu tree (the maximum mutual-information spanning tree, its edges
+      inserted where the knowledge allows), sharing one score cache; the better result wins
+      (ties: the first). **The recommended setting when the score matters most**: on
+      ALARM, CHILD and random 100-node networks it reaches a higher BDeu score than hill
+      climbing, tabu search and pyAgrum's greedy search, in about twice the time of plain
+      hill climbing (``docs/hill_climb.md``, ``benchmarks/bench_best.py``);
     * ``"memetic"``: a population of ``population_size`` local optima (from the start
       graph, a Chow-Liu tree and random perturbations) evolved for ``max_iter``
       generations: parents picked by tournament, crossover exchanging whole parent sets
@@ -56,11 +63,12 @@ class HillClimbStructure(_BaseStructureLearner):
     ``max_evaluations`` or by ``max_iter`` is deterministic; one stopped by ``max_time``
     depends on the machine.
 
-    Tabu, annealing and first-improvement results are polished by steepest ascent, so
-    every result is a local optimum. With ``n_restarts > 0`` the result of the first
-    search is perturbed by ``perturbation`` random legal moves and searched again, once
-    per restart, perturbing the best graph found so far (bnlearn's ``restart`` and
-    ``perturb``); the best graph wins.
+    Tabu (each multistart one too), annealing and first-improvement results are polished
+    by steepest ascent, so every result is a local optimum. With ``n_restarts > 0`` the
+    result of the first search is perturbed by ``perturbation`` random legal moves and
+    searched again, once per restart, perturbing the best graph found so far (bnlearn's
+    ``restart`` and ``perturb``); the best graph wins. A restart of ``"multistart_tabu"``
+    is one tabu search from the perturbed graph.
 
     Determinism: moves are scanned in the order (parent index, child index, move) with
     moves ordered add, remove, reverse; the best delta is found and the first move in
@@ -188,8 +196,8 @@ class HillClimbStructure(_BaseStructureLearner):
         "white_list": [list, tuple, np.ndarray],
         "black_list": [list, tuple, np.ndarray],
         "tiers": [None, list, tuple],
-        "search": [StrOptions({"hill_climb", "tabu", "annealing", "first_improvement",
-                               "memetic", "genetic"})],
+        "search": [StrOptions({"hill_climb", "tabu", "multistart_tabu", "annealing",
+                               "first_improvement", "memetic", "genetic"})],
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "tabu_patience": [Interval(Integral, 1, None, closed="left")],
         "temperature": [Interval(Real, 0, None, closed="left")],
@@ -296,7 +304,7 @@ class HillClimbStructure(_BaseStructureLearner):
         engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree)
         settings = self._settings(data)
         settings["budget"] = budget
-        if self.search in ("memetic", "genetic"):
+        if self.search in ("multistart_tabu", "memetic", "genetic"):
             settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree)]
         graph, recorder = _run(engine, start, settings, rng, "")
         recorders, total_moves = [recorder], recorder.n_moves
@@ -354,8 +362,10 @@ def _run(engine, start_graph, settings, rng, label):
         _search.steepest_ascent(engine, recorder, budget)
     elif search == "first_improvement":
         _search.first_improvement(engine, recorder, budget, rng)
-    elif search == "tabu":
+    elif search == "tabu" or (search == "multistart_tabu" and label != ""):
         _search.tabu_search(engine, recorder, budget, settings["tabu_length"], settings["tabu_patience"])
+    elif search == "multistart_tabu":
+        _multistart_tabu(engine, recorder, settings)
     elif search == "annealing":
         _search.simulated_annealing(engine, recorder, budget,
                                     settings["temperature"], settings["cooling"], rng)
@@ -370,3 +380,25 @@ def _run(engine, start_graph, settings, rng, label):
         polish = np.iinfo(np.int64).max if search in ("memetic", "genetic") else budget
         _search.steepest_ascent(engine, recorder, polish)
     return engine.A.copy(), recorder
+
+
+def _multistart_tabu(engine, recorder, settings):
+    """Polished tabu search from the engine's graph, then from each seed graph (while the
+    budget lasts); leave the engine at the best result (ties: the earliest)."""
+    best_graph, best_score = None, -np.inf
+    for k, seed in enumerate([None, *settings["seeds"]]):
+        if k and recorder.budget.exhausted(engine):
+            break
+        if seed is not None:
+            engine.set_graph(seed)
+            recorder.record(engine)
+        _search.tabu_search(engine, recorder, settings["max_iter"], settings["tabu_length"],
+                            settings["tabu_patience"])
+        if recorder.trace[-1] != engine.score:  # returned to the best graph seen
+            recorder.record(engine)
+        _search.steepest_ascent(engine, recorder, settings["max_iter"])
+        if best_graph is None or _search.improves(engine.score, best_score):
+            best_graph, best_score = engine.A.copy(), engine.score
+    if not np.array_equal(engine.A, best_graph):
+        engine.set_graph(best_graph)
+        recorder.record(engine)
