@@ -31,6 +31,7 @@ import warnings
 from _common import print_table
 from bench_best import cases, pyagrum_edges
 
+from skbn._search import improves
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.metrics import structural_hamming_distance
 
@@ -84,9 +85,15 @@ def main():
     print_table(rows, ["data", "budget", "method", "score", "diff", "SHD", "evals", "s"])
     score = {(r["data"], r["method"]): r["score"] for r in rows}
     labels = list(dict.fromkeys(r["data"] for r in rows))
-    wins = [d for d in labels if score[d, "memetic"] > score[d, "tabu+restarts"]]
-    print(f"\nmemetic beats tabu+restarts at an equal budget on {len(wins)} of {len(labels)} "
-          f"cases: {', '.join(wins)}")
+    outcome = {"beats": [], "ties": [], "loses to": []}
+    for d in labels:  # the search's tie rule: better by more than the relative tolerance
+        memetic, tabu = score[d, "memetic"], score[d, "tabu+restarts"]
+        key = "beats" if improves(memetic, tabu) else "loses to" if improves(tabu, memetic) else "ties"
+        outcome[key].append(d)
+    print()
+    for key, cases_ in outcome.items():
+        print(f"memetic {key} tabu+restarts at an equal budget on {len(cases_)} of {len(labels)} "
+              f"cases: {', '.join(cases_) or '-'}")
 
 
 if __name__ == "__main__":

@@ -107,7 +107,7 @@ def _as_columns(X):
         if X.columns.has_duplicates:
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(f"Duplicate column names are not allowed: {dup}.")
-        return list(X.columns), [X.iloc[:, j] for j in range(X.shape[1])]
+        return list(X.columns), [column for _, column in X.items()]
     array = np.asarray(X)
     if array.ndim != 2:
         raise ValueError(
