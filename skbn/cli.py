@@ -24,6 +24,7 @@ __all__ = ["main", "run_demo"]
 METHODS = {
     "hill_climb": ("HillClimbStructure", {"search": "hill_climb"}),
     "tabu": ("HillClimbStructure", {"search": "tabu"}),
+    "multistart_tabu": ("HillClimbStructure", {"search": "multistart_tabu"}),
     "ges": ("GESStructure", {}),
     "pc": ("PCStructure", {}),
     "exact": ("ExactStructure", {}),

@@ -61,6 +61,17 @@ def test_learn_prints_edges_and_score_and_writes_model_and_dot(asia_csv, tmp_pat
     assert dot.count("->") == len(expected.edges_) and "dir=none" not in dot
 
 
+def test_learn_multistart_tabu_is_the_recommended_hill_climbing_setting(asia_csv, capsys):
+    status, out, err = run(["learn", asia_csv, "--method", "multistart_tabu", "--score", "bic"],
+                           capsys)
+    assert status == 0, err
+    expected = HillClimbStructure(search="multistart_tabu", scorer="bic").fit(
+        pd.read_csv(asia_csv, dtype=str))
+    assert out.count(" -> ") == len(expected.edges_)
+    for parent, child in expected.edges_:
+        assert f"  {parent} -> {child}\n" in out
+
+
 def test_learn_pc_with_alpha_writes_undirected_edges(asia_csv, tmp_path, capsys):
     status, out, _ = run(["learn", asia_csv, "--method", "pc", "--alpha", "0.01",
                           "--ci-test", "g_test", "--dot", tmp_path / "g.dot",
