@@ -228,17 +228,20 @@ class _CachedTests:
             self.cache[key] = (pvalue, statistic, independent)
 
     def _run(self, keys):
-        """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape."""
+        """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape:
+        every key's strata stacked, the empty ones dropped at once (all kept for a set of
+        one configuration id)."""
         by_shape = {}
         for key in keys:
             x, y, subset = key
             counts, declared = self.counter.tables(x, y, subset)
-            observed = counts[counts.any(axis=1)] if len(counts) > 1 else counts
-            by_shape.setdefault((self.cards[x], self.cards[y]), []).append((key, observed, declared))
+            by_shape.setdefault((self.cards[x], self.cards[y]), []).append((key, counts, declared))
         for (r_x, r_y), members in sorted(by_shape.items()):
-            stack = np.concatenate([observed for _, observed, _ in members]).reshape(-1, r_x, r_y)
-            group = np.repeat(np.arange(len(members)), [len(observed) for _, observed, _ in members])
-            self._decide([key for key, _, _ in members], stack, group,
+            n_ids = np.array([len(counts) for _, counts, _ in members])
+            owner = np.repeat(np.arange(len(members)), n_ids)
+            stack = np.concatenate([counts for _, counts, _ in members])
+            keep = stack.any(axis=1) | (n_ids == 1)[owner]
+            self._decide([key for key, _, _ in members], stack[keep].reshape(-1, r_x, r_y), owner[keep],
                          np.array([declared for _, _, declared in members], dtype=float))
 
     def __call__(self, target, requests):
