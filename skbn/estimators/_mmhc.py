@@ -163,14 +163,12 @@ class MMHCStructure(_BaseStructureLearner):
             adjacency, self.n_tests_ = self._pc_skeleton(data)
         adjacency |= knowledge.required_adjacency
         self.skeleton_ = [(data.names[i], data.names[j]) for i, j in np.argwhere(np.triu(adjacency, 1))]
-        cut = np.argwhere(~adjacency & ~np.eye(data.n_variables, dtype=bool))
         search = HillClimbStructure(
             scorer=self.scorer, search=self.search, tabu_length=self.tabu_length,
             tabu_patience=self.tabu_patience, max_iter=self.max_iter, max_indegree=self.max_indegree,
-            white_list=self.white_list, tiers=self.tiers, verbose=self.verbose,
-            black_list=list(self.black_list) + [(data.names[i], data.names[j]) for i, j in cut],
+            white_list=self.white_list, black_list=self.black_list, tiers=self.tiers, verbose=self.verbose,
         )
-        edges = search._learn_structure(data)
+        edges = search._learn_structure(data, cut=~adjacency & ~np.eye(data.n_variables, dtype=bool))
         self.scorer_, self.score_ = search.scorer_, search.score_
         self.n_iter_, self.trace_ = search.n_iter_, search.trace_
         return edges
