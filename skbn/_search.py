@@ -53,12 +53,13 @@ class FamilyColumns:
     only those variables are counted and scored: entry ``k`` of a column is ``-inf`` for a
     non-candidate ``k`` that is not a parent. A search restricted to a sparse candidate
     graph (MMHC's skeleton) then costs ``O(n_samples * degree)`` per column instead of
-    ``O(n_samples * p)``, with the same values at the candidates.
+    ``O(n_samples * p)``, with the same values at the candidates. ``counter``: a
+    :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (its caches shared).
     """
 
-    def __init__(self, data, scorer, candidates=None):
+    def __init__(self, data, scorer, candidates=None, counter=None):
         self.scorer = scorer
-        self.counter = FamilyCounter(data)
+        self.counter = FamilyCounter(data) if counter is None else counter
         self.cards = self.counter.cardinalities
         self.n, self.p = data.codes.shape
         self.family_cache = FamilyScoreCache(data, scorer, self.counter)
@@ -131,10 +132,12 @@ class DeltaEngine(FamilyColumns):
         Edges that must stay (never removed; never reversed unless both directions are
         required: a required adjacency of free direction) and edges never added.
     max_indegree : int
+    counter : FamilyCounter or None
+        Counting context of ``data`` to share (see :class:`FamilyColumns`).
     """
 
-    def __init__(self, data, scorer, required, forbidden, max_indegree):
-        super().__init__(data, scorer, candidates=~forbidden)
+    def __init__(self, data, scorer, required, forbidden, max_indegree, counter=None):
+        super().__init__(data, scorer, candidates=~forbidden, counter=counter)
         p = self.p
         self.required = required
         self.forbidden = forbidden | np.eye(p, dtype=bool)

@@ -51,7 +51,7 @@ CACHE_BYTES = 1 << 28
 ID_CACHE_SIZE = 1024
 
 
-def pairwise_contingency(data, pairs):
+def pairwise_contingency(data, pairs, gram=None):
     """Unconditional tables of many pairs, grouped by shape, from one Gram matrix.
 
     Parameters
@@ -59,6 +59,9 @@ def pairwise_contingency(data, pairs):
     data : skbn._data.EncodedData
     pairs : ndarray of shape (n_pairs, 2), int
         Column pairs ``(x, y)``.
+    gram : (ndarray, ndarray) or None
+        ``(gram, offsets)`` of :func:`~skbn._counting.pairwise_tables` on ``data`` when
+        already computed (e.g. :meth:`skbn._counting.FamilyCounter.pairwise`).
 
     Yields
     ------
@@ -71,7 +74,7 @@ def pairwise_contingency(data, pairs):
     if len(pairs) == 0:
         return
     cards = np.asarray(data.cardinalities, dtype=np.int64)
-    gram, offsets = pairwise_tables(data.codes, cards, weights=data.weights)
+    gram, offsets = pairwise_tables(data.codes, cards, weights=data.weights) if gram is None else gram
     shapes = cards[pairs]
     for r_x, r_y in np.unique(shapes, axis=0):
         index = np.flatnonzero((shapes[:, 0] == r_x) & (shapes[:, 1] == r_y))

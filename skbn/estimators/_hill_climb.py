@@ -289,16 +289,18 @@ class HillClimbStructure(_BaseStructureLearner):
         return knowledge.required, forbidden, knowledge.max_indegree, knowledge.initial_graph()
 
     # ------------------------------------------------------------------ search
-    def _learn_structure(self, data, start=None, cut=None):
+    def _learn_structure(self, data, start=None, cut=None, counter=None):
         """The search; ``start`` (edges by name) replaces the ``start`` parameter (structural
         EM); ``cut`` (boolean ``(p, p)``): pairs never made adjacent, a hybrid learner's
-        restriction, on top of the knowledge (as a ``black_list`` of both directions)."""
+        restriction, on top of the knowledge (as a ``black_list`` of both directions);
+        ``counter``: the hybrid learner's :class:`~skbn._counting.FamilyCounter` of ``data``
+        (its Gram matrix computed once for both phases)."""
         self.scorer_ = resolve_scorer(self.scorer)
         check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         required, forbidden, max_indegree, start = self._constraints(data, start, cut)
         rng = check_random_state(self.random_state)
         budget = _search.Budget(self.max_time, self.max_evaluations)
-        engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree)
+        engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree, counter)
         settings = self._settings(data)
         settings["budget"] = budget
         if self.search in ("memetic", "genetic"):
