@@ -43,7 +43,7 @@ LANES = 1 << LANE_BITS
 #: bin: a conditioning set gets lanes only when its largest table (``n_ids`` x the largest
 #: ``r_x * r_y`` of the data) has at most ``n_samples / LANE_ROWS_PER_BIN`` lane bins.
 LANE_ROWS_PER_BIN = 16
-#: Memory bound of each cache (conditioning-set ids, scaled pair states): at most
+#: Memory bound of each cache (conditioning-set ids, pair states): at most
 #: ``CACHE_BYTES / (8 n_samples)`` arrays (and at most ``ID_CACHE_SIZE``), the oldest
 #: dropped first (256 MiB: 320 arrays at 100,000 rows; 80 made CHILD 100k 30% slower).
 #: 1024 arrays of 100,000 rows took 800 MB per cache.
@@ -128,7 +128,7 @@ class StratifiedCounter:
     adjacency : list of sorted lists, or None
         Frozen adjacencies of a PC level 1 (enables the Gram slices).
     caches : dict or None
-        Kept by the caller to share the conditioning-set ids and scaled pair states between
+        Kept by the caller to share the conditioning-set ids and pair states between
         the counters built on the same data (filled on first use).
     grams : dict or None
         Already computed :func:`gram_given` results, by variable.
@@ -238,15 +238,13 @@ class StratifiedCounter:
         lane_ids, n_ids, declared, bits = self.strata(subset)
         r_y = self._r[y]
         n_cells = self._r[x] * r_y
-        key = (x, y, n_ids << bits)
-        xyk = self._xy.get(key)
-        if xyk is None:
+        xy = self._xy.get((x, y))
+        if xy is None:
             if len(self._xy) >= self._cache_size:
                 del self._xy[next(iter(self._xy))]
-            xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
-            xy *= n_ids << bits
-            xyk = self._xy[key] = xy
-        cells = xyk + lane_ids
+            xy = self._xy[(x, y)] = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
+        cells = xy * (n_ids << bits)  # two passes whatever the set: the pair states are
+        cells += lane_ids  # cached unscaled, so every set of the pair reuses them
         if not bits:
             weights = self.weights
             if self._observed is not None:  # the rows observing x, y and every S

@@ -207,7 +207,7 @@ class _CachedTests:
     (:func:`~skbn._counting.pairwise_contingency`; the ``family_counter``'s, when given,
     so the search reuses it), a conditional one from
     :class:`~skbn._counting.StratifiedCounter` (cached configuration ids of the set, cached
-    scaled pair states, row lanes: one ``bincount`` per test). The tests of one request
+    pair states, row lanes: one ``bincount`` per test). The tests of one request
     (one target, many ``(x, S)``) are decided together through the plug-in's public
     :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape.
     """
