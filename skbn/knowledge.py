@@ -289,10 +289,23 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
 
 
 # ----------------------------------------------------------------------------- labels
-def _column_position(label, names, parameter):
-    """Position of a column given by label, or by integer position when no label matches."""
-    if label in names:
-        return list(names).index(label)
+def _label_positions(names):
+    """``{label: position}`` of the column labels (the first position of a repeated label)."""
+    positions = {}
+    for position, name in enumerate(names):
+        positions.setdefault(name, position)
+    return positions
+
+
+def _column_position(label, names, parameter, positions=None):
+    """Position of a column given by label, or by integer position when no label matches
+    (``positions``: :func:`_label_positions` of ``names``, for many look-ups)."""
+    try:
+        position = (_label_positions(names) if positions is None else positions).get(label)
+    except TypeError:  # unhashable: not a label
+        position = None
+    if position is not None:
+        return position
     if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(names):
         return int(label)
     raise ValueError(f"{parameter}={label!r} is not a column of X (columns: {list(names)}).")
@@ -304,6 +317,7 @@ def _edge_positions(edges, names, what):
     if isinstance(edges, (str, bytes)):
         raise ValueError(f"{what} must be a sequence of (parent, child) pairs, got {edges!r}.")
     pairs = []
+    positions_of = _label_positions(names)
     for edge in edges:
         try:
             if isinstance(edge, (str, bytes)):
@@ -314,8 +328,8 @@ def _edge_positions(edges, names, what):
         positions = []
         for node in (parent, child):
             try:
-                positions.append(_column_position(node, names, what))
-            except (ValueError, TypeError):  # unknown or unhashable label
+                positions.append(_column_position(node, names, what, positions_of))
+            except ValueError:  # unknown (or unhashable) label
                 raise ValueError(
                     f"{what} edge ({parent!r}, {child!r}) names unknown column {node!r}; "
                     f"columns are {list(names)}."
@@ -350,14 +364,12 @@ def _tier_matrix(tiers, names):
     if isinstance(tiers, (str, bytes)):
         raise ValueError(f"tiers must be a list of lists of columns, got {tiers!r}.")
     level = np.full(p, -1)
+    positions = _label_positions(names)
     for t, tier in enumerate(tiers):
         if isinstance(tier, (str, bytes)) or not hasattr(tier, "__iter__"):
             raise ValueError(f"tiers entry {tier!r} is not a list of columns (tiers is a list of lists).")
         for label in tier:
-            try:
-                i = _column_position(label, names, "tiers")
-            except TypeError:  # unhashable label
-                raise ValueError(f"tiers={label!r} is not a column of X (columns: {list(names)}).") from None
+            i = _column_position(label, names, "tiers", positions)
             if level[i] >= 0:
                 raise ValueError(
                     f"tiers puts column {names[i]!r} in more than one tier (tiers {level[i]} and {t})."

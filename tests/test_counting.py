@@ -211,6 +211,44 @@ def test_added_parent_tables_in_row_blocks_and_small_id_cache_change_nothing(wei
             np.testing.assert_array_equal(stack.dense(k), expected.dense(k))
 
 
+@pytest.mark.parametrize("weights", [None, "integer", "fractional"])
+@pytest.mark.parametrize("n_rows, small_limits", [(401, False), (401, True), (70, False)])
+def test_added_parent_tables_of_some_columns_equal_those_of_all(weights, n_rows, small_limits, monkeypatch):
+    """Counting only some candidate variables gives their tables bit for bit, the same
+    family table and the same small-counts decision (so the same scores), whatever the
+    parent set (none, dense, compressed) and the row blocks (``small_limits``: blocks of
+    100 rows, compression beyond 4 cells an entry; 70 rows: small counts decided by the
+    parents, not by the counted candidates)."""
+    from skbn._counting import _counter, _tables
+    from skbn.scores import BIC, BDeu
+
+    if small_limits:
+        monkeypatch.setattr(_counter, "BLOCK_ENTRIES", 700)
+        monkeypatch.setattr(_tables, "DENSE_FLOOR", 0)
+    cards = np.array([3, 2, 4, 2, 3, 5, 2], dtype=np.int64)
+    codes = _random_codes(n_rows, cards, seed=13)
+    rng = np.random.default_rng(4)
+    weights = {None: None, "integer": rng.integers(1, 4, n_rows).astype(float),
+               "fractional": rng.uniform(0.2, 2.0, n_rows)}[weights]
+    data = EncodedData(codes, cards, tuple("abcdefg"), weights)
+    everything, some = FamilyCounter(data), FamilyCounter(data)
+    compressed = False
+    for child, parents, columns in [(0, (), [0, 3]), (2, (), [1, 2, 6]), (4, (1,), [0, 4]),
+                                    (4, (1,), [4, 5]), (5, (0, 2), [1, 5]), (1, (0, 5), [1, 2, 3, 6]),
+                                    (6, (0, 2, 4, 5), [3, 6]), (1, (0, 2, 3, 4, 5), [1, 6])]:
+        full_stack, full_family, full_dense = everything.added_parent_tables(child, parents)
+        stack, family, dense = some.added_parent_tables(child, parents, columns)
+        np.testing.assert_array_equal(family, full_family)
+        assert dense == full_dense and stack.small_counts == full_stack.small_counts
+        compressed |= not dense
+        assert stack.n_candidates == len(columns)
+        for c, k in enumerate(columns):
+            np.testing.assert_array_equal(stack.dense(c), full_stack.dense(k))
+        for score in (BIC(), BDeu(ess=1.0)):
+            np.testing.assert_array_equal(score.local_scores(stack), score.local_scores(full_stack)[columns])
+    assert compressed == small_limits
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_pair_family_stack_holds_every_pair_table(weighted):
     cards = [2, 3, 4, 2]

@@ -148,3 +148,26 @@ def test_the_batched_counting_gives_the_straightforward_skeleton(name, n_samples
     for key, (pvalue, statistic, independent) in one_by_one.cache.items():
         assert batched.cache[key][2] == independent
         np.testing.assert_allclose(batched.cache[key][:2], (pvalue, statistic), rtol=1e-9, atol=1e-12)
+
+
+def test_one_gram_matrix_for_both_phases(monkeypatch):
+    """MMPC's unconditional tests read the search's Gram matrix (computed once per fit), with
+    the same results as computing their own."""
+    from skbn._counting import FamilyCounter, _counter, _stratified, _tables
+    from skbn._data import encode_fit
+    from skbn.estimators._mmhc import _CachedTests
+
+    X = sample_asia(3000, random_state=4)
+    data, _ = encode_fit(X, "auto")
+    own, shared = _CachedTests(data, GTest()), _CachedTests(data, GTest(), FamilyCounter(data))
+    assert own.cache == shared.cache and len(own.cache) == 28
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return _tables.pairwise_tables(*args, **kwargs)
+
+    for module in (_counter, _stratified):
+        monkeypatch.setattr(module, "pairwise_tables", counted)
+    MMHCStructure().fit(X)
+    assert len(calls) == 1

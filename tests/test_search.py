@@ -155,3 +155,33 @@ def test_bic_search_equals_slow_steepest_ascent():
         slow.apply(_search.decode(index, 12))
     np.testing.assert_array_equal(fast.A, slow.A)
     assert recorder.n_moves > 10
+
+
+@pytest.mark.parametrize("scorer", [BIC(), BDeu(ess=1.0)])
+def test_forbidden_parents_are_not_counted_and_change_no_move(scorer):
+    """With a black list the engine counts and scores only the allowed parents; every
+    allowed entry of the toggle columns, hence the whole search, is that of an engine
+    counting every variable (forbidden entries: -inf, never read)."""
+    p = 12
+    net = make_random_network(p, max_indegree=3, random_state=5)
+    data, _ = encode_fit(net.sample(1500, random_state=1))
+    rng = np.random.RandomState(0)
+    forbidden = rng.random_sample((p, p)) < 0.6
+    forbidden[net.nodes.index(net.edges[0][0]), net.nodes.index(net.edges[0][1])] = False
+    np.fill_diagonal(forbidden, False)
+    none = np.zeros((p, p), dtype=bool)
+    restricted = _search.DeltaEngine(data, scorer, none, forbidden, p)
+    counting_all = _search.DeltaEngine(data, scorer, none, forbidden, p)
+    counting_all._columns = None  # the path without candidates: every variable counted
+    assert restricted._columns is not None
+    recorders = []
+    for engine in (restricted, counting_all):
+        engine.start(none)
+        recorders.append(_search._Recorder(0, data.names, ""))
+        _search.steepest_ascent(engine, recorders[-1], 10_000)
+    np.testing.assert_array_equal(restricted.A, counting_all.A)
+    np.testing.assert_array_equal(restricted.table, counting_all.table)
+    allowed = ~forbidden
+    np.testing.assert_array_equal(restricted.T[allowed], counting_all.T[allowed])
+    assert np.all(restricted.T[forbidden] == -np.inf)
+    assert recorders[0].trace == recorders[1].trace and recorders[0].n_moves > 3

@@ -67,6 +67,7 @@ class FamilyCounter:
         self._id_cache_size = max(1, min(ID_CACHE_SIZE, ID_CACHE_BYTES // (8 * max(self.n_samples, 1))))
         self._gram = None
         self._shifted = None
+        self._largest_marginal = None
 
     # ------------------------------------------------------------------ ids
     def config_ids(self, columns):
@@ -115,57 +116,106 @@ class FamilyCounter:
         """Dense counts of ``child`` given ``parents`` (in that order), CPT-shaped."""
         return cpt_counts(self.codes, self.cardinalities, child, parents, self.weights)
 
-    def added_parent_tables(self, child, parents):
-        """Tables of ``child | parents + {k}`` for every variable ``k``, in one pass.
+    def added_parent_tables(self, child, parents, columns=None):
+        """Tables of ``child | parents + {k}`` for every variable ``k`` (or every ``k`` in
+        ``columns``), in one pass.
 
         With ``c`` the id of each row's configuration of ``(parents, child)``, one
         ``bincount`` over ``c * sum(r) + o_k + x_k`` for all variables ``k`` at once counts
         ``G[j, b, o_k + a]`` (parent configuration ``j``, child state ``b``, ``x_k = a``);
-        for ``parents = ()`` this is the child's block of the one-hot Gram matrix.
+        for ``parents = ()`` this is the child's block of the one-hot Gram matrix. With
+        ``columns`` only those variables' blocks are counted (``o`` then their offsets in
+        a layout of these blocks alone): a search restricted to a few candidate parents
+        (e.g. MMHC's skeleton) counts ``n_samples * len(columns)`` entries, not
+        ``n_samples * n_variables``, with the same tables.
+
+        Parameters
+        ----------
+        child : int
+        parents : tuple of int
+            Sorted parent set.
+        columns : sequence of int or None
+            Sorted variables ``k`` to count, holding ``child`` (its entry gives the family
+            table); None: every variable.
 
         Returns
         -------
         stack : TableStack
-            Candidate ``k`` = the family with ``k`` added (entries for ``k = child`` and
-            ``k`` in ``parents`` are meaningless).
+            Candidate ``c`` = the family with ``columns[c]`` (variable ``c`` without
+            ``columns``) added; entries for ``k = child`` and ``k`` in ``parents`` are
+            meaningless. Whether its counts are small (:attr:`TableStack.small_counts`)
+            depends on the parent set alone, never on ``columns``.
         family : ndarray of shape (m, r_child)
             The table of ``child | parents`` itself (rows = the ``m`` id values).
         dense : bool
             Whether the ``m`` rows are all ``q`` declared parent configurations in C order
             (then dropping a parent is a marginal of ``family``).
         """
-        cards, offsets = self.cardinalities, self.offsets
-        r_child = int(cards[child])
+        if columns is None:
+            cards, offsets, position = self.cardinalities, self.offsets, child
+        else:
+            columns = np.asarray(columns, dtype=np.int64)
+            cards = self.cardinalities[columns]
+            offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+            position = int(np.searchsorted(columns, child))
+        r_child = int(self.cardinalities[child])
         total = int(offsets[-1])
         if not parents:
-            gram, _ = self.pairwise()
-            stacked, m = gram[offsets[child]:offsets[child + 1]][None, :, :], 1
+            gram, full = self.pairwise()
+            block = gram[full[child]:full[child + 1]]
+            if columns is not None:
+                block = block[:, np.concatenate([np.arange(full[k], full[k + 1]) for k in columns.tolist()])]
+            stacked, m = block[None, :, :], 1
         else:
             ids, m = self.config_ids(tuple(parents))
-            n_entries = self.n_samples * self.n_variables
-            if not dense_is_small(m * r_child * total, n_entries):
+            # compression and row blocks as when counting every variable, so ``columns``
+            # changes no table (nor a weighted sum's rounding)
+            all_cells = m * r_child * int(self.offsets[-1])
+            if not dense_is_small(all_cells, self.n_samples * self.n_variables):
                 ids, m = compress_ids(ids, m)
+                all_cells = m * r_child * int(self.offsets[-1])
             cell = (ids * r_child + self.codes[:, child]) * total
             n_cells = m * r_child * total
             # blocks of rows keep the (rows x variables) entry scratch O(block) instead of
             # O(n_samples * n_variables) -- unless the table itself is that large
-            block = max(1, BLOCK_ENTRIES // self.n_variables) if n_cells <= BLOCK_ENTRIES else self.n_samples
-            if self._shifted is None:  # x_k + o_k of every entry, row-major; 2 or 4 bytes an
-                # entry beyond one block (int64 adds faster, but costs 8 bytes an entry)
-                dtype = (np.int64 if n_entries <= BLOCK_ENTRIES
-                         else np.uint16 if total <= np.iinfo(np.uint16).max else np.int32)
-                self._shifted = np.ascontiguousarray(self.codes + offsets[:-1].astype(dtype), dtype=dtype)
+            block = self.n_samples if all_cells > BLOCK_ENTRIES else max(1, BLOCK_ENTRIES // self.n_variables)
+            shifted = self._shifted_codes() if columns is None else None
             flat = None
             for start in range(0, self.n_samples, block):
                 rows = slice(start, start + block)
-                entries = cell[rows, None] + self._shifted[rows]
-                weights = None if self.weights is None else np.repeat(self.weights[rows], self.n_variables)
+                if columns is None:
+                    entries = cell[rows, None] + shifted[rows]
+                else:  # x_k + o_k in the layout of ``columns``
+                    entries = cell[rows, None] + (self.codes[rows, columns] + offsets[:-1])
+                weights = None if self.weights is None else np.repeat(self.weights[rows], entries.shape[1])
                 counts = count_cells(entries, n_cells, weights)
                 flat = counts if flat is None else np.add(flat, counts, out=flat)
             stacked = flat.reshape(m, r_child, total).astype(np.float64, copy=False)
-        q = n_configurations(cards, parents)
+        q = n_configurations(self.cardinalities, parents)
         states = np.arange(r_child)
-        family = stacked[:, states, offsets[child] + states]
+        family = stacked[:, states, offsets[position] + states]
         stack = added_parent_stack(stacked, r_child, cards, offsets, q, len(parents) + 1,
-                                   self.total_weight, self.integral)
+                                   self.total_weight, self.integral, self._largest_row_total(family, parents))
         return stack, family, m == q
+
+    def _shifted_codes(self):
+        """``x_k + o_k`` of every (row, variable) entry, row-major, computed once: 2 or 4
+        bytes an entry beyond one block (int64 adds faster, but costs 8 bytes an entry)."""
+        if self._shifted is None:
+            n_entries = self.n_samples * self.n_variables
+            dtype = (np.int64 if n_entries <= BLOCK_ENTRIES
+                     else np.uint16 if int(self.offsets[-1]) <= np.iinfo(np.uint16).max else np.int32)
+            self._shifted = np.ascontiguousarray(self.codes + self.offsets[:-1].astype(dtype), dtype=dtype)
+        return self._shifted
+
+    def _largest_row_total(self, family, parents):
+        """Largest row total of the candidate families ``child | parents + {k}`` over every
+        variable ``k``: the largest parent-configuration count ``max_j N_j`` (a parent
+        ``k`` splits nothing), or without parents the largest marginal count of any
+        variable (from the Gram matrix's diagonal, computed once)."""
+        if parents:
+            return float(family.sum(axis=1).max(initial=0))
+        if self._largest_marginal is None:
+            gram, _ = self.pairwise()
+            self._largest_marginal = float(np.diagonal(gram).max(initial=0))
+        return self._largest_marginal

@@ -88,16 +88,25 @@ def _nonzero(matrix):
     return flat[where], where % matrix.shape[1]
 
 
-def _small(rows, n_row_configs, integral):
-    return integral and len(rows) > 0 and float(rows.max()) + 1 <= SMALL_COUNT_FACTOR * n_row_configs
+def _small(rows, n_row_configs, integral, largest=None):
+    """Whether counts are small: ``largest`` (default ``rows.max()``) row total + 1 is at
+    most ``SMALL_COUNT_FACTOR`` times the number of row configurations."""
+    if not (integral and len(rows) > 0):
+        return False
+    return (float(rows.max()) if largest is None else largest) + 1 <= SMALL_COUNT_FACTOR * n_row_configs
 
 
-def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, total_weight, integral):
+def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, total_weight, integral,
+                       largest_row_total=None):
     """:class:`TableStack` of the families ``child | parents + {k}`` for every variable ``k``.
 
     ``stacked[j, b, o_k + a]`` (see :meth:`FamilyCounter.added_parent_tables`) counts rows
     with parent configuration ``j``, child state ``b`` and ``x_k = a``; candidate ``k``'s
-    table has rows ``(j, a)`` and ``q_parents r_k`` declared configurations.
+    table has rows ``(j, a)`` and ``q_parents r_k`` declared configurations. ``cards`` and
+    ``offsets`` describe the counted variables' blocks (all variables, or some of them).
+    ``largest_row_total`` (default: the largest in ``stacked``) decides ``small_counts``; a
+    caller counting some variables passes the largest over all of them, so a candidate's
+    score never depends on which others were counted.
     """
     total = int(offsets[-1])
     owner_of_column = np.repeat(np.arange(len(cards)), cards)
@@ -115,7 +124,7 @@ def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, t
         r_child=np.full(len(cards), r_child, dtype=np.int64),
         n_parent_configs=float(q_parents) * np.asarray(cards, dtype=np.float64),
         n_parents=n_parents, total_weight=total_weight, integral=integral,
-        small_counts=_small(rows, m, integral), dense=dense,
+        small_counts=_small(rows, m, integral, largest_row_total), dense=dense,
     )
 
 

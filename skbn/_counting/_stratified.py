@@ -43,7 +43,7 @@ LANES = 1 << LANE_BITS
 #: bin: a conditioning set gets lanes only when its largest table (``n_ids`` x the largest
 #: ``r_x * r_y`` of the data) has at most ``n_samples / LANE_ROWS_PER_BIN`` lane bins.
 LANE_ROWS_PER_BIN = 16
-#: Memory bound of each cache (conditioning-set ids, scaled pair states): at most
+#: Memory bound of each cache (conditioning-set ids, pair states): at most
 #: ``CACHE_BYTES / (8 n_samples)`` arrays (and at most ``ID_CACHE_SIZE``), the oldest
 #: dropped first (256 MiB: 320 arrays at 100,000 rows; 80 made CHILD 100k 30% slower).
 #: 1024 arrays of 100,000 rows took 800 MB per cache.
@@ -51,7 +51,7 @@ CACHE_BYTES = 1 << 28
 ID_CACHE_SIZE = 1024
 
 
-def pairwise_contingency(data, pairs):
+def pairwise_contingency(data, pairs, gram=None):
     """Unconditional tables of many pairs, grouped by shape, from one Gram matrix.
 
     Parameters
@@ -59,6 +59,9 @@ def pairwise_contingency(data, pairs):
     data : skbn._data.EncodedData
     pairs : ndarray of shape (n_pairs, 2), int
         Column pairs ``(x, y)``.
+    gram : (ndarray, ndarray) or None
+        ``(gram, offsets)`` of :func:`~skbn._counting.pairwise_tables` on ``data`` when
+        already computed (e.g. :meth:`skbn._counting.FamilyCounter.pairwise`).
 
     Yields
     ------
@@ -71,7 +74,7 @@ def pairwise_contingency(data, pairs):
     if len(pairs) == 0:
         return
     cards = np.asarray(data.cardinalities, dtype=np.int64)
-    gram, offsets = pairwise_tables(data.codes, cards, weights=data.weights)
+    gram, offsets = pairwise_tables(data.codes, cards, weights=data.weights) if gram is None else gram
     shapes = cards[pairs]
     for r_x, r_y in np.unique(shapes, axis=0):
         index = np.flatnonzero((shapes[:, 0] == r_x) & (shapes[:, 1] == r_y))
@@ -125,7 +128,7 @@ class StratifiedCounter:
     adjacency : list of sorted lists, or None
         Frozen adjacencies of a PC level 1 (enables the Gram slices).
     caches : dict or None
-        Kept by the caller to share the conditioning-set ids and scaled pair states between
+        Kept by the caller to share the conditioning-set ids and pair states between
         the counters built on the same data (filled on first use).
     grams : dict or None
         Already computed :func:`gram_given` results, by variable.
@@ -235,15 +238,13 @@ class StratifiedCounter:
         lane_ids, n_ids, declared, bits = self.strata(subset)
         r_y = self._r[y]
         n_cells = self._r[x] * r_y
-        key = (x, y, n_ids << bits)
-        xyk = self._xy.get(key)
-        if xyk is None:
+        xy = self._xy.get((x, y))
+        if xy is None:
             if len(self._xy) >= self._cache_size:
                 del self._xy[next(iter(self._xy))]
-            xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
-            xy *= n_ids << bits
-            xyk = self._xy[key] = xy
-        cells = xyk + lane_ids
+            xy = self._xy[(x, y)] = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
+        cells = xy * (n_ids << bits)  # two passes whatever the set: the pair states are
+        cells += lane_ids  # cached unscaled, so every set of the pair reuses them
         if not bits:
             weights = self.weights
             if self._observed is not None:  # the rows observing x, y and every S

@@ -293,24 +293,31 @@ class HillClimbStructure(_BaseStructureLearner):
         self.parameter_ess = parameter_ess
 
     # ------------------------------------------------------------ constraints
-    def _constraints(self, data, start=None):
+    def _constraints(self, data, start=None, cut=None):
         """Required and forbidden edge matrices, in-degree bound and start DAG (``start``
-        replaces the ``start`` parameter, as structural EM does)."""
+        replaces the ``start`` parameter, as structural EM does; ``cut``, a boolean
+        ``(p, p)`` matrix of pairs never adjacent, neither required nor in the start graph,
+        is added to the forbidden edges)."""
         knowledge = parse_knowledge(
             data.names, white_list=self.white_list, black_list=self.black_list, tiers=self.tiers,
             max_indegree=self.max_indegree, start=self.start if start is None else start,
         )
-        return knowledge.required, knowledge.forbidden, knowledge.max_indegree, knowledge.initial_graph()
+        forbidden = knowledge.forbidden if cut is None else knowledge.forbidden | cut | cut.T
+        return knowledge.required, forbidden, knowledge.max_indegree, knowledge.initial_graph()
 
     # ------------------------------------------------------------------ search
-    def _learn_structure(self, data, start=None):
-        """The search; ``start`` (edges by name) replaces the ``start`` parameter (structural EM)."""
+    def _learn_structure(self, data, start=None, cut=None, counter=None):
+        """The search; ``start`` (edges by name) replaces the ``start`` parameter (structural
+        EM); ``cut`` (boolean ``(p, p)``): pairs never made adjacent, a hybrid learner's
+        restriction, on top of the knowledge (as a ``black_list`` of both directions);
+        ``counter``: the hybrid learner's :class:`~skbn._counting.FamilyCounter` of ``data``
+        (its Gram matrix computed once for both phases)."""
         self.scorer_ = resolve_scorer(self.scorer)
         check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
-        required, forbidden, max_indegree, start = self._constraints(data, start)
+        required, forbidden, max_indegree, start = self._constraints(data, start, cut)
         rng = check_random_state(self.random_state)
         budget = _search.Budget(self.max_time, self.max_evaluations)
-        engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree)
+        engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree, counter)
         settings = self._settings(data)
         settings["budget"] = budget
         if self.search in ("multistart_tabu", "memetic", "genetic"):

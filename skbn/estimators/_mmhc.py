@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from skbn._counting import StratifiedCounter, pairwise_contingency
+from skbn._counting import FamilyCounter, StratifiedCounter, pairwise_contingency
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators._hill_climb import HillClimbStructure
@@ -156,21 +156,21 @@ class MMHCStructure(_BaseStructureLearner):
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     tiers=self.tiers, max_indegree=self.max_indegree)
         self.ci_test_ = resolve_ci_test(self.ci_test)
+        counter = FamilyCounter(data)  # one Gram matrix for the level-0 tests and the search
         if self.restrict == "mmpc":
             adjacency, self.n_tests_ = _mmpc_skeleton(data, self.ci_test_, self.max_cond_vars,
-                                                      knowledge.forbidden_adjacency)
+                                                      knowledge.forbidden_adjacency, counter)
         else:
             adjacency, self.n_tests_ = self._pc_skeleton(data)
         adjacency |= knowledge.required_adjacency
         self.skeleton_ = [(data.names[i], data.names[j]) for i, j in np.argwhere(np.triu(adjacency, 1))]
-        cut = np.argwhere(~adjacency & ~np.eye(data.n_variables, dtype=bool))
         search = HillClimbStructure(
             scorer=self.scorer, search=self.search, tabu_length=self.tabu_length,
             tabu_patience=self.tabu_patience, max_iter=self.max_iter, max_indegree=self.max_indegree,
-            white_list=self.white_list, tiers=self.tiers, verbose=self.verbose,
-            black_list=list(self.black_list) + [(data.names[i], data.names[j]) for i, j in cut],
+            white_list=self.white_list, black_list=self.black_list, tiers=self.tiers, verbose=self.verbose,
         )
-        edges = search._learn_structure(data)
+        edges = search._learn_structure(data, cut=~adjacency & ~np.eye(data.n_variables, dtype=bool),
+                                        counter=counter)
         self.scorer_, self.score_ = search.scorer_, search.score_
         self.n_iter_, self.trace_ = search.n_iter_, search.trace_
         return edges
@@ -185,10 +185,12 @@ class MMHCStructure(_BaseStructureLearner):
         return adjacency, pc.n_tests_
 
 
-def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded):
-    """Symmetric adjacency of MMPC with the AND symmetry correction, and the test count."""
+def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
+    """Symmetric adjacency of MMPC with the AND symmetry correction, and the test count
+    (``counter``: a :class:`~skbn._counting.FamilyCounter` of ``data`` whose Gram matrix
+    the unconditional tests share)."""
     p = data.n_variables
-    tests = _CachedTests(data, ci_test)
+    tests = _CachedTests(data, ci_test, counter)
     limit = p if max_cond_vars is None else max_cond_vars
     found = np.zeros((p, p), dtype=bool)
     for target in range(p):
@@ -202,20 +204,22 @@ class _CachedTests:
 
     All tables come from PC's counting engine (:mod:`skbn._counting._stratified`), weighted
     by ``sample_weight``: every unconditional pair at once from one one-hot Gram matrix
-    (:func:`~skbn._counting.pairwise_contingency`), a conditional one from
+    (:func:`~skbn._counting.pairwise_contingency`; the ``family_counter``'s, when given,
+    so the search reuses it), a conditional one from
     :class:`~skbn._counting.StratifiedCounter` (cached configuration ids of the set, cached
-    scaled pair states, row lanes: one ``bincount`` per test). The tests of one request
+    pair states, row lanes: one ``bincount`` per test). The tests of one request
     (one target, many ``(x, S)``) are decided together through the plug-in's public
     :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape.
     """
 
-    def __init__(self, data, ci_test):
+    def __init__(self, data, ci_test, family_counter=None):
         self.data, self.ci_test, self.cache = data, ci_test, {}
         self.cards = [int(r) for r in data.cardinalities]
         self.counter = StratifiedCounter(data) if ci_test.from_counts else None
         if ci_test.from_counts and data.n_variables > 1:
             pairs = list(combinations(range(data.n_variables), 2))
-            for index, tables in pairwise_contingency(data, pairs):
+            gram = None if family_counter is None else family_counter.pairwise()
+            for index, tables in pairwise_contingency(data, pairs, gram):
                 keys = [(*pairs[k], ()) for k in index.tolist()]
                 self._decide(keys, tables, np.arange(len(keys)),
                              np.ones(len(keys)))
@@ -228,17 +232,20 @@ class _CachedTests:
             self.cache[key] = (pvalue, statistic, independent)
 
     def _run(self, keys):
-        """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape."""
+        """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape:
+        every key's strata stacked, the empty ones dropped at once (all kept for a set of
+        one configuration id)."""
         by_shape = {}
         for key in keys:
             x, y, subset = key
             counts, declared = self.counter.tables(x, y, subset)
-            observed = counts[counts.any(axis=1)] if len(counts) > 1 else counts
-            by_shape.setdefault((self.cards[x], self.cards[y]), []).append((key, observed, declared))
+            by_shape.setdefault((self.cards[x], self.cards[y]), []).append((key, counts, declared))
         for (r_x, r_y), members in sorted(by_shape.items()):
-            stack = np.concatenate([observed for _, observed, _ in members]).reshape(-1, r_x, r_y)
-            group = np.repeat(np.arange(len(members)), [len(observed) for _, observed, _ in members])
-            self._decide([key for key, _, _ in members], stack, group,
+            n_ids = np.array([len(counts) for _, counts, _ in members])
+            owner = np.repeat(np.arange(len(members)), n_ids)
+            stack = np.concatenate([counts for _, counts, _ in members])
+            keep = stack.any(axis=1) | (n_ids == 1)[owner]
+            self._decide([key for key, _, _ in members], stack[keep].reshape(-1, r_x, r_y), owner[keep],
                          np.array([declared for _, _, declared in members], dtype=float))
 
     def __call__(self, target, requests):
