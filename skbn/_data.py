@@ -143,9 +143,9 @@ def _sorted_states(values):
 def _infer_states(name, column):
     """States of one training column, refusing NaN, continuous and huge-state columns."""
     if isinstance(column.dtype, pd.CategoricalDtype):
-        if column.isna().any():
+        if (column.array.codes < 0).any():  # code -1: a missing cell
             raise ValueError(_nan_message(name))
-        return list(column.cat.categories)
+        return list(column.dtype.categories)
     values = np.asarray(column)
     if values.dtype.kind == "c":
         raise ValueError(f"Complex data not supported (column {name!r}); skbn needs discrete states.")
@@ -188,9 +188,9 @@ def _nan_message(name):
 def _codes_for(name, column, states, *, allow_missing, allow_unknown):
     """Map a column's values to state indices; -1 marks missing (and, if allowed, unknown)."""
     if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype) and list(
-        column.cat.categories
+        column.dtype.categories
     ) == list(states):
-        codes = column.cat.codes.to_numpy().astype(np.int64)
+        codes = column.array.codes.astype(np.int64)  # the Categorical's own codes, -1 = missing
         missing = codes < 0
     else:
         values = np.asarray(column, dtype=object) if not isinstance(column, np.ndarray) else column

@@ -144,6 +144,7 @@ class DeltaEngine(FamilyColumns):
         self.max_indegree = max_indegree
         # pair-only legality: a required pair is never removed; it is reversed only when
         # both directions are required; a reversal must not create a forbidden edge
+        self._addable = ~self.forbidden
         self._removable = ~(required | required.T)
         self._reversible = ~(required & ~required.T) & ~self.forbidden.T
         self.A = np.zeros((p, p), dtype=bool)
@@ -198,7 +199,7 @@ class DeltaEngine(FamilyColumns):
         A, T = self.A, self.T
         D = T - np.diag(T)[None, :]
         room = self.indegree < self.max_indegree
-        add_ok = ~(A | A.T) & ~self.forbidden & room[None, :]
+        add_ok = ~(A | A.T) & self._addable & room[None, :]
         reverse_ok = A & self._reversible & room[:, None]
         self.table[..., ADD] = np.where(add_ok, D, -np.inf)
         self.table[..., REMOVE] = np.where(A & self._removable, D, -np.inf)
@@ -207,15 +208,20 @@ class DeltaEngine(FamilyColumns):
     def _update_family(self, v):
         """Entries that read family ``v``: column ``v`` (add, remove, reverse ``x -> v``)
         and row ``v`` of the reversals (``v -> x`` becomes ``x -> v``: ``v`` gains ``x``)."""
-        A, T, table = self.A, self.T, self.table
+        T, table = self.T, self.table
+        parents, children = self.A[:, v], self.A[v]
         d_col = T[:, v] - T[v, v]  # D[:, v]
-        d_row = T[v, :] - np.diag(T)  # D[v, :]
+        d_row = T[v] - T.diagonal()  # D[v, :]
+        d_reverse = d_col + d_row  # D[x, v] + D[v, x]: reversing x -> v or v -> x
         room = self.indegree < self.max_indegree
-        add_ok = ~A[:, v] & ~A[v, :] & ~self.forbidden[:, v] & room[v]
-        table[:, v, ADD] = np.where(add_ok, d_col, -np.inf)
-        table[:, v, REMOVE] = np.where(A[:, v] & self._removable[:, v], d_col, -np.inf)
-        table[:, v, REVERSE] = np.where(A[:, v] & self._reversible[:, v] & room, d_col + d_row, -np.inf)
-        table[v, :, REVERSE] = np.where(A[v, :] & self._reversible[v, :] & room[v], d_row + d_col, -np.inf)
+        if room[v]:
+            table[:, v, ADD] = np.where(~(parents | children) & self._addable[:, v], d_col, -np.inf)
+            table[v, :, REVERSE] = np.where(children & self._reversible[v], d_reverse, -np.inf)
+        else:
+            table[:, v, ADD] = -np.inf
+            table[v, :, REVERSE] = -np.inf
+        table[:, v, REMOVE] = np.where(parents & self._removable[:, v], d_col, -np.inf)
+        table[:, v, REVERSE] = np.where(parents & self._reversible[:, v] & room, d_reverse, -np.inf)
 
     def reachability(self):
         """``R[i, j]``: a directed path ``i ~> j`` of length >= 1 exists."""
@@ -251,16 +257,24 @@ class DeltaEngine(FamilyColumns):
             self.table.reshape(-1)[index] = -np.inf
         return not cyclic
 
-    def _entry(self, index):
-        """The table entry of one add or reverse move, computed afresh."""
+    def _entries(self, index):
+        """Table entries of add and reverse moves (flat indices, int or array), afresh."""
         kind, i, j = decode(index, self.p)
         A, T = self.A, self.T
-        if kind == ADD:
-            ok = (not A[i, j] and not A[j, i] and not self.forbidden[i, j]
-                  and self.indegree[j] < self.max_indegree)
-            return T[i, j] - T[j, j] if ok else -np.inf
-        ok = A[i, j] and self._reversible[i, j] and self.indegree[i] < self.max_indegree
-        return (T[i, j] - T[j, j]) + (T[j, i] - T[i, i]) if ok else -np.inf
+        delta = T[i, j] - T[j, j]
+        add_ok = ~A[i, j] & ~A[j, i] & self._addable[i, j] & (self.indegree[j] < self.max_indegree)
+        reverse_ok = A[i, j] & self._reversible[i, j] & (self.indegree[i] < self.max_indegree)
+        add = np.where(add_ok, delta, -np.inf)
+        reverse = np.where(reverse_ok, delta + (T[j, i] - T[i, i]), -np.inf)
+        return np.where(kind == ADD, add, reverse)
+
+    def _closes_cycle(self, index):
+        """Whether each add or reverse move (flat indices, array) closes a directed cycle:
+        adding ``i -> j`` iff ``j ~> i``; reversing ``i -> j`` iff ``i`` reaches another
+        parent of ``j``."""
+        kind, i, j = decode(index, self.p)
+        R = self.reachability()
+        return np.where(kind == ADD, R[j, i], (R[i] & self.A[:, j].T).any(axis=1))
 
     def _recheck_cycles(self):
         """After a removal or reversal: put back the masked moves that no longer close a
@@ -268,14 +282,13 @@ class DeltaEngine(FamilyColumns):
         if not self._cyclic:
             return
         flat = self.table.reshape(-1)
-        R = self.reachability()
-        for index in sorted(self._cyclic):
-            kind, i, j = decode(index, self.p)
-            if R[j, i] if kind == ADD else (R[i] & self.A[:, j]).any():
-                flat[index] = -np.inf
-            else:
-                self._cyclic.discard(index)
-                flat[index] = self._entry(index)
+        index = np.fromiter(self._cyclic, dtype=np.int64, count=len(self._cyclic))
+        closes = self._closes_cycle(index)
+        flat[index[closes]] = -np.inf
+        freed = index[~closes]
+        if len(freed):
+            flat[freed] = self._entries(freed)
+            self._cyclic.difference_update(freed.tolist())
 
     def apply(self, move):
         """Apply ``(kind, i, j)``; refresh the changed families and their table entries."""
@@ -309,7 +322,7 @@ class DeltaEngine(FamilyColumns):
         flat = self.table.reshape(-1)
         if kind != REVERSE:  # the pair's other direction (column i)
             index = (j * self.p + i) * 3 + ADD
-            flat[index] = self._entry(index)
+            flat[index] = self._entries(index)
         if kind == ADD:  # still cyclic: mask again what the updates rewrote
             flat[list(self._cyclic)] = -np.inf
         else:
@@ -380,9 +393,9 @@ def select_move(engine, score):
     if not flat.size:
         return None, -np.inf
     while True:
-        top = int(np.argmax(flat))  # first index holding the largest entry
-        best = flat[top]
-        if not np.isfinite(best):
+        top = int(flat.argmax())  # first index holding the largest entry
+        best = float(flat[top])
+        if not math.isfinite(best):
             return None, -np.inf
         if engine.keeps_acyclic(top):
             break
@@ -391,7 +404,7 @@ def select_move(engine, score):
     for index in np.flatnonzero(flat[:top] >= best - tolerance(score)).tolist():
         if engine.keeps_acyclic(index):
             return index, float(flat[index])
-    return top, float(best)
+    return top, best
 
 
 def unmask(engine, masked):
