@@ -18,6 +18,14 @@ since the last merge. At the end the state spaces are fixed exactly as the in-me
 fixes them for the concatenated data (pandas categories, the ``categories=`` parameter, or
 the sorted observed values), the codes are renumbered and duplicates merged a last time.
 
+Missing cells (NaN/None), when the learner's ``missing`` mode accepts them, keep the code
+``-1`` of the in-memory encoder: a distinct row is then a pattern of observed values *and*
+missing cells (``-1`` is one more value of its column for the compression), so
+``missing="complete_case"`` drops exactly the rows it drops in memory, PC's test-wise
+deletion counts exactly the same rows, and EM completes every distinct incomplete row once,
+weighted by its number of copies (the expected counts of ``c`` copies of a row are ``c``
+times those of one copy).
+
 What is a chunked ``X`` (:func:`is_chunked`)
 -------------------------------------------
 * an iterator (a generator, ``map``, ``iter(list)``, a pyarrow ``RecordBatchReader``);
@@ -98,9 +106,11 @@ class _RunningStates:
         self.declared = declared  # pandas categories of the first chunk, fixed
         self.labels = [] if declared is None else list(declared)
         self.index = {label: code for code, label in enumerate(self.labels)}
+        self.observed = False  # some chunk has an observed (non-missing) cell
 
-    def codes(self, column, chunk_index):
-        """Running codes of one chunk's column (checked as the in-memory encoder checks)."""
+    def codes(self, column, chunk_index, allow_missing=False):
+        """Running codes of one chunk's column (checked as the in-memory encoder checks);
+        ``-1`` marks a missing cell when ``allow_missing``, else a missing cell is refused."""
         categorical = isinstance(column.dtype, pd.CategoricalDtype)
         if (self.declared is not None) != categorical or (
             categorical and list(column.cat.categories) != self.labels
@@ -114,8 +124,10 @@ class _RunningStates:
                    else "is not categorical")
                 + "; declare one CategoricalDtype for every chunk (or pass categories=)."
             )
-        states = _infer_states(self.name, column)
-        local = _codes_for(self.name, column, states, allow_missing=False, allow_unknown=False)
+        states = _infer_states(self.name, column.dropna() if allow_missing else column)
+        local = _codes_for(self.name, column, states, allow_missing=allow_missing, allow_unknown=False)
+        present = local >= 0
+        self.observed = self.observed or bool(present.any())
         if categorical:
             return local
         lookup = np.array([self.index.setdefault(s, len(self.index)) for s in states], dtype=np.int64)
@@ -126,17 +138,29 @@ class _RunningStates:
                 f"read so far (chunk {chunk_index}), more than skbn accepts for one variable; "
                 "discretize it or drop it before fitting."
             )
-        return lookup[local]
+        return np.where(present, lookup[np.where(present, local, 0)] if len(lookup) else 0, -1)
 
 
 def _distinct(codes, cardinalities, counts):
-    """Distinct rows of ``codes`` and their total ``counts`` (one mixed-radix id per row)."""
-    ids, _ = config_ids(codes, cardinalities, range(codes.shape[1]))
+    """Distinct rows of ``codes`` and their total ``counts`` (one mixed-radix id per row).
+
+    Signed codes may hold ``-1`` (a missing cell): the ids are then those of ``codes + 1``
+    over ``cardinalities + 1`` states, so a missing cell is one more value of its column.
+    """
+    shift = int(codes.dtype.kind == "i")
+    ids, _ = config_ids(codes + shift if shift else codes, np.asarray(cardinalities) + shift,
+                        range(codes.shape[1]))
     _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
     return codes[first], count_cells(inverse.reshape(-1), len(first), counts)
 
 
-def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
+def _chunk_code_dtype(codes, cardinalities):
+    """The in-memory encoder's code dtype: signed ``int16`` when a cell is missing (``-1``),
+    else the smallest unsigned type."""
+    return np.int16 if codes.dtype.kind == "i" and (codes < 0).any() else _code_dtype(cardinalities)
+
+
+def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *, allow_missing=False):
     """Encode chunked ``X`` to its weighted distinct rows.
 
     Sets ``n_features_in_`` and ``feature_names_in_`` on ``estimator`` from the first
@@ -148,6 +172,10 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
     X : chunked data (see :func:`is_chunked`)
     y, sample_weight : must be None (name a target column with ``target=`` instead)
     categories : "auto", list of sequences or dict, as in :func:`skbn._data.encode_fit`
+    allow_missing : bool, default=False
+        Keep missing cells (NaN/None) as code ``-1`` (signed ``int16`` codes, as
+        :func:`skbn._data.encode_fit` does) instead of refusing them, naming the column; a
+        column with no observed value in any chunk is still refused.
 
     Returns
     -------
@@ -194,11 +222,12 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
             columns = [columns[chunk_names.index(n)] for n in names]
         if len(columns[0]) == 0:
             continue
-        codes = np.empty((len(columns[0]), len(names)), dtype=np.uint16)  # < MAX_STATES states
+        # < MAX_STATES states; signed when a missing cell may be -1
+        codes = np.empty((len(columns[0]), len(names)), dtype=np.int16 if allow_missing else np.uint16)
         for j, (state, column) in enumerate(zip(running, columns)):
-            codes[:, j] = state.codes(column, index)
+            codes[:, j] = state.codes(column, index, allow_missing)
         cards = np.array([max(len(state.labels), 1) for state in running], dtype=np.int64)
-        codes = codes.astype(_code_dtype(cards), copy=False)  # buffered rows: 1 byte a cell if they fit
+        codes = codes.astype(_chunk_code_dtype(codes, cards), copy=False)  # 1 byte a cell if they fit
         rows, counts = _distinct(codes, cards, None)
         buffered.append(rows)
         buffered_counts.append(counts.astype(np.float64))
@@ -215,15 +244,21 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
             f"The chunks of X hold {n_samples} row(s) in total while a minimum of 2 is required "
             "to learn a Bayesian network."
         )
+    for state in running:
+        if not state.observed:
+            raise ValueError(f"Column {state.name!r} has no observed value (every cell is missing).")
     states, renumber = _final_states(running, categories)
     running_rows, counts = np.concatenate(buffered), np.concatenate(buffered_counts)
     del buffered, buffered_counts
     cardinalities = np.array([len(s) for s in states], dtype=np.int64)
-    rows = np.empty(running_rows.shape, dtype=_code_dtype(cardinalities))
+    rows = np.empty(running_rows.shape, dtype=_chunk_code_dtype(running_rows, cardinalities))
     for j in range(len(names)):
-        final = renumber[j][running_rows[:, j]]
-        if np.any(final < 0):  # an observed value outside categories=: the in-memory error
-            bad = running[j].labels[running_rows[np.argmax(final < 0), j]]
+        running_codes = running_rows[:, j]
+        missing = running_codes < 0 if running_codes.dtype.kind == "i" else np.zeros(len(running_codes), bool)
+        final = np.where(missing, -1, renumber[j][np.where(missing, 0, running_codes)])
+        outside = (final < 0) & ~missing
+        if np.any(outside):  # an observed value outside categories=: the in-memory error
+            bad = running[j].labels[running_codes[np.argmax(outside)]]
             _codes_for(names[j], pd.Series([bad], dtype=object), states[j],
                        allow_missing=False, allow_unknown=False)
         rows[:, j] = final
@@ -231,7 +266,7 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto"):
     rows, counts = _distinct(rows, cardinalities, counts)
     weights = None if np.all(counts == 1) else counts
     return EncodedData(
-        codes=np.asfortranarray(rows.astype(_code_dtype(cardinalities))),
+        codes=np.asfortranarray(rows.astype(_chunk_code_dtype(rows, cardinalities))),
         cardinalities=cardinalities,
         names=tuple(names),
         weights=weights,

@@ -209,3 +209,78 @@ def test_refit_on_memory_after_chunks_resets(asia):
     model = ChowLiuTree().fit(_split(asia))
     model.fit(asia.to_numpy())
     assert not hasattr(model, "feature_names_in_")
+
+
+# ------------------------------------------------------------------ missing cells in chunks
+@pytest.fixture(scope="module")
+def incomplete_asia(asia):
+    """10% MCAR cells; categorical columns (NaN in the categorical) and object columns."""
+    rng = np.random.RandomState(0)
+    frame = asia.mask(rng.rand(*asia.shape) < 0.1)
+    for name in ("tub", "either", "dysp"):
+        frame[name] = frame[name].astype(object)
+    frame.loc[350:1199, "asia"] = np.nan  # a whole chunk without an observed "asia"
+    return frame
+
+
+def _assert_close_model(chunked, in_memory):
+    """Same graph and states; CPTs and EM trace equal up to the summation order of the
+    fractional expected counts (c copies of a row added one by one, or once times c)."""
+    assert chunked.edges_ == in_memory.edges_
+    for mine, theirs in zip(chunked.categories_, in_memory.categories_):
+        assert mine.tolist() == theirs.tolist()
+    for node, cpt in in_memory.network_.cpts.items():
+        np.testing.assert_allclose(chunked.network_.cpts[node], cpt, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(chunked.em_trace_, in_memory.em_trace_, rtol=1e-12)
+
+
+def test_missing_cells_are_a_distinct_code_of_the_compressed_rows(incomplete_asia):
+    data, states = encode_chunks(HillClimbStructure(), _split(incomplete_asia), allow_missing=True)
+    expected_data, expected_states = encode_fit(incomplete_asia, allow_missing=True)
+    assert states == expected_states
+    assert data.codes.dtype == expected_data.codes.dtype == np.int16
+    rows_in_memory, counts_in_memory = np.unique(expected_data.codes, axis=0, return_counts=True)
+    order = np.lexsort(data.codes.T[::-1])
+    np.testing.assert_array_equal(data.codes[order], rows_in_memory)  # -1 cells included
+    np.testing.assert_array_equal(data.weights[order], counts_in_memory)
+
+
+def test_complete_case_chunks_equal_in_memory_fit(incomplete_asia):
+    learner = HillClimbStructure(missing="complete_case")
+    with pytest.warns(UserWarning, match=r"dropped (\d+) of 2000 rows") as chunked_warning:
+        chunked = clone(learner).fit(_split(incomplete_asia))
+    with pytest.warns(UserWarning, match=r"dropped (\d+) of 2000 rows") as in_memory_warning:
+        in_memory = clone(learner).fit(incomplete_asia)
+    assert str(chunked_warning[0].message) == str(in_memory_warning[0].message)
+    _assert_same_model(chunked, in_memory)  # integer counts: bit for bit
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure(missing="em", em_max_iter=3),
+                                     ChowLiuTree(missing="em", em_max_iter=3)], ids=repr)
+def test_structural_em_on_chunks_equals_in_memory_fit(learner, incomplete_asia):
+    chunked = clone(learner).fit(_split(incomplete_asia))
+    in_memory = clone(learner).fit(incomplete_asia)
+    assert len(chunked.em_trace_) > 1
+    _assert_close_model(chunked, in_memory)
+
+
+def test_pc_available_case_chunks_equal_in_memory_fit(incomplete_asia):
+    chunked = PCStructure(missing="available_case").fit(_split(incomplete_asia))
+    in_memory = PCStructure(missing="available_case").fit(incomplete_asia)
+    assert chunked.sepsets_ == in_memory.sepsets_  # test-wise deletion: the same integer counts
+    _assert_close_model(chunked, in_memory)  # CPTs by EM
+
+
+def test_missing_cells_in_chunks_refused_by_default_naming_the_column(incomplete_asia):
+    with pytest.raises(ValueError, match="Input X contains NaN in column 'asia'.*missing='em'"):
+        HillClimbStructure().fit(_split(incomplete_asia))
+    complete = incomplete_asia.dropna()
+    later = complete.iloc[50:60].copy()
+    later.loc[later.index[3], "tub"] = np.nan
+    with pytest.raises(ValueError, match="Input X contains NaN in column 'tub'"):  # in chunk 1
+        HillClimbStructure().fit(iter([complete.iloc[:50], later]))
+    every_cell_missing = incomplete_asia.assign(xray=np.nan)
+    with pytest.raises(ValueError, match="Column 'xray' has no observed value"):
+        HillClimbStructure(missing="em").fit(_split(every_cell_missing))
+    with pytest.raises(ValueError, match="Column 'xray' has no observed value"):
+        HillClimbStructure(missing="em").fit(every_cell_missing)  # the in-memory message

@@ -187,8 +187,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         _clear_fitted_attributes(self)  # a refit, even a failing one, keeps nothing of the last fit
         self._validate_params()
         missing = self._missing_mode()
-        if is_chunked(X):  # out of core: weighted distinct rows of the chunks
-            data, states = encode_chunks(self, X, y, sample_weight, self.categories)
+        chunked = is_chunked(X)
+        if chunked:  # out of core: weighted distinct rows of the chunks (missing cells: -1)
+            data, states = encode_chunks(self, X, y, sample_weight, self.categories,
+                                         allow_missing=missing != "error")
         else:
             _as_columns(X)  # shape and type errors first, worded as scikit-learn's
             validate_data(self, X, skip_check_array=True, reset=True)
@@ -219,7 +221,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
             states = states + [list(range(n_states))]
         if missing == "complete_case":
-            data = _complete_cases(data)
+            data = _complete_cases(data, copies=chunked)
 
         if missing == "em" or (missing == "available_case" and self.fit_parameters):
             # available case: the structure from test-wise deletion, the CPTs by EM
@@ -531,19 +533,27 @@ def _make_network(names, states, parents, cpts):
     )
 
 
-def _complete_cases(data):
-    """``missing="complete_case"``: the rows without a missing cell, with a warning."""
+def _complete_cases(data, copies=False):
+    """``missing="complete_case"``: the rows without a missing cell, with a warning.
+
+    With ``copies`` (chunked ``X``: distinct rows weighted by their numbers of copies) the
+    warning counts the rows of ``X``, the weights, as the in-memory fit does.
+    """
     if data.codes.dtype.kind != "i":
         return data
     keep = ~(data.codes < 0).any(axis=1)
-    n_dropped = int(data.n_samples - keep.sum())
-    if n_dropped == data.n_samples:
+    if copies and data.weights is not None:
+        n_rows, n_kept = int(data.total_weight), int(data.weights[keep].sum())
+    else:
+        n_rows, n_kept = data.n_samples, int(keep.sum())
+    n_dropped = n_rows - n_kept
+    if n_dropped == n_rows:
         raise ValueError(
             "missing='complete_case': every row of X has a missing cell; nothing is left to fit."
         )
     if n_dropped:
         warnings.warn(
-            f"missing='complete_case': dropped {n_dropped} of {data.n_samples} rows with missing cells.",
+            f"missing='complete_case': dropped {n_dropped} of {n_rows} rows with missing cells.",
             UserWarning,
             stacklevel=2,
         )
