@@ -169,8 +169,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             integral). NaN is refused unless the learner's ``missing`` mode accepts it.
             Chunked data (an iterator or list of DataFrames, a pyarrow
             Table/Dataset/RecordBatchReader, a dask DataFrame; see :mod:`skbn._chunks`) is
-            read one chunk at a time and compressed to weighted distinct rows: same result as
-            the concatenated rows.
+            read one chunk at a time and compressed to weighted distinct rows (a missing cell
+            is one more value of its column): same result as the concatenated rows.
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``.
             Ignored when ``target`` names a column of ``X``.
