@@ -1,6 +1,7 @@
 """The counting engine against slow loop-based references."""
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -200,6 +201,7 @@ def test_added_parent_tables_in_row_blocks_and_small_id_cache_change_nothing(wei
     whole = FamilyCounter(data)
     monkeypatch.setattr(_counter, "BLOCK_ENTRIES", 600)  # blocks of 150, 150, 1 rows (tables <= 528 cells)
     monkeypatch.setattr(_counter, "ID_CACHE_BYTES", 8 * 301)  # one cached parent set
+    monkeypatch.setattr(_counter, "ONE_HOT_BYTES", 0)  # bincount in blocks, not the sparse product
     blocked = FamilyCounter(data)
     assert blocked._id_cache_size == 1
     for child, parents in [(0, (1,)), (3, (0, 2)), (1, (0, 2, 3)), (0, (1,))]:
@@ -247,6 +249,36 @@ def test_added_parent_tables_of_some_columns_equal_those_of_all(weights, n_rows,
         for score in (BIC(), BDeu(ess=1.0)):
             np.testing.assert_array_equal(score.local_scores(stack), score.local_scores(full_stack)[columns])
     assert compressed == small_limits
+
+
+def test_sparse_product_count_equals_bincount_bit_for_bit(monkeypatch):
+    """Unweighted candidate tables by the one-hot sparse product (float32 sums of ones) are
+    the bincount tables exactly, compressed ids included; weighted data, or a one-hot matrix
+    over the byte or states-per-variable bounds, use the bincount."""
+    from skbn._counting import _counter
+
+    cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
+    codes = _random_codes(50, cards, seed=21)  # too few rows to observe all 36 configurations of 4 parents
+    data = EncodedData(codes, cards, tuple("abcde"))
+    product = FamilyCounter(data)
+    assert product._one_hot_product() is not None
+    monkeypatch.setattr(_counter, "ONE_HOT_BYTES", 4 * 50 * 14 - 1)  # one byte short
+    counted = FamilyCounter(data)
+    assert counted._one_hot_product() is None
+    monkeypatch.setattr(_counter, "ONE_HOT_BYTES", 1 << 28)
+    monkeypatch.setattr(_counter, "ONE_HOT_MEAN_STATES", 2)  # 14 states over 5 variables
+    assert FamilyCounter(data)._one_hot_product() is None
+    assert FamilyCounter(replace(data, weights=np.ones(50)))._one_hot_product() is None
+    monkeypatch.setattr(_counter, "dense_is_small", lambda n_cells, n_entries: n_cells <= 200)  # compress ids
+    for child, parents in [(0, (1,)), (4, (0, 2)), (1, (0, 2, 3)), (2, (0, 1, 3, 4))]:
+        expected, family, dense = counted.added_parent_tables(child, parents)
+        stack, product_family, product_dense = product.added_parent_tables(child, parents)
+        np.testing.assert_array_equal(product_family, family)
+        assert product_dense == dense
+        for field in ("cells", "cell_owner", "rows", "row_owner", "n_parent_configs"):
+            np.testing.assert_array_equal(getattr(stack, field), getattr(expected, field))
+        assert stack.small_counts == expected.small_counts
+    assert not dense and len(family) < 36  # the last parent set was compressed
 
 
 @pytest.mark.parametrize("weighted", [False, True])
