@@ -37,7 +37,7 @@ References
 
 import numpy as np
 
-from skbn._data import EncodedData, _code_dtype
+from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 
@@ -365,11 +365,14 @@ class ParameterEM:
         the Gibbs ones) and the observed-data log-likelihood :math:`\\ell(\\theta)`.
         With ``joint=False`` the rows are right for the families of ``inference``'s
         structure only (see :meth:`_plan`); ``joint=True`` gives rows right for any
-        family (structure search).
+        family (structure search); their :class:`~skbn._data.RowGroups` then record that
+        the completions of a row share its observed cells, so the search counts those
+        cells once per row and family cell rather than once per completion.
         """
         plan = self._plan(inference.parent_idx, joint)
         parts = [self.codes[self.complete_rows]]
         weights = [self.weights[self.complete_rows]]
+        owners = [self.complete_rows]  # the input row each output row completes
         log_lik = _weighted_sum(self.weights[self.complete_rows],
                                 inference.complete_log_joint(self.codes[self.complete_rows]))
         exact_rows = plan["exact_rows"]
@@ -380,6 +383,7 @@ class ParameterEM:
                     inference, self.codes, exact_rows, plan["counts"])
                 keep = posterior > 0
                 completed, completion_weights = completed[keep], (row_weights[owner] * posterior)[keep]
+                owners.append(exact_rows[owner[keep]])
             else:
                 completed, completion_weights, log_marginal = self._grouped(inference, plan)
             parts.append(completed)
@@ -394,9 +398,15 @@ class ParameterEM:
             row_weights = self.weights[gibbs_rows]
             parts.append(completed)
             weights.append(row_weights[owner] * share)
+            owners.append(gibbs_rows[owner])
             log_lik += _weighted_sum(row_weights, inference.log_likelihood(self.codes[gibbs_rows]))
         codes = np.asfortranarray(np.concatenate(parts).astype(self._dtype))
-        return EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights)), log_lik
+        groups = None
+        if joint:  # the completions of a row share its observed cells (a counting shortcut)
+            present, group = np.unique(np.concatenate(owners), return_inverse=True)
+            groups = RowGroups(group.reshape(-1).astype(np.int64), self.codes[present] >= 0)
+        data = EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights), groups)
+        return data, log_lik
 
     def _grouped(self, inference, plan):
         """Enumerate each independent group of each row, then couple a row's groups.

@@ -67,6 +67,8 @@ class FamilyCounter:
         self._id_cache_size = max(1, min(ID_CACHE_SIZE, ID_CACHE_BYTES // (8 * max(self.n_samples, 1))))
         self._gram = None
         self._shifted = None
+        self.groups = getattr(data, "groups", None)
+        self._group_plan = None
 
     # ------------------------------------------------------------------ ids
     def config_ids(self, columns):
@@ -140,6 +142,12 @@ class FamilyCounter:
         if not parents:
             gram, _ = self.pairwise()
             stacked, m = gram[offsets[child]:offsets[child + 1]][None, :, :], 1
+        elif self.groups is not None:
+            ids, m = self.config_ids(tuple(parents))
+            if not dense_is_small(m * r_child * total, self.n_samples * self.n_variables):
+                ids, m = compress_ids(ids, m)
+            flat = self._grouped_added_parent_counts(ids * r_child + self.codes[:, child], m * r_child)
+            stacked = flat.reshape(m, r_child, total)
         else:
             ids, m = self.config_ids(tuple(parents))
             n_entries = self.n_samples * self.n_variables
@@ -169,3 +177,67 @@ class FamilyCounter:
         stack = added_parent_stack(stacked, r_child, cards, offsets, q, len(parents) + 1,
                                    self.total_weight, self.integral)
         return stack, family, m == q
+
+    def _grouped_added_parent_counts(self, cell, n_family_cells):
+        """The counts ``G[c, o_k + a]`` of :meth:`added_parent_tables` on grouped rows.
+
+        With rows in groups sharing cells (``data.groups``, :class:`skbn._data.RowGroups`),
+
+        .. math::
+
+            G[c, o_k + a] = \\sum_{g,\\, k \\text{ shared in } g} [x_{gk} = a]\\, W_{gc}
+            + \\sum_{t,\\, k \\text{ not shared in } g(t)} [c_t = c]\\,[x_{tk} = a]\\, w_t,
+            \\qquad W_{gc} = \\sum_{t \\in g,\\, c_t = c} w_t :
+
+        a shared cell is counted once per distinct (group, family cell) pair with the
+        pair's total weight, and only the other cells once per row. For the completions of
+        incomplete rows (few distinct family cells per group, few missing cells per row)
+        that is a small fraction of the ``n_samples * n_variables`` entries. The same
+        counts as the row-by-row pass, summed in another order.
+        """
+        plan = self._grouping()
+        total = int(self.offsets[-1])
+        n_cells = n_family_cells * total
+        n_groups = plan["n_groups"]
+        key = self.groups.group * n_family_cells + cell
+        if dense_is_small(n_groups * n_family_cells, self.n_samples):
+            pair_weight = count_cells(key, n_groups * n_family_cells, plan["weights"])
+            pairs = np.flatnonzero(pair_weight)
+            pair_weight = pair_weight[pairs]
+        else:
+            pairs, inverse = np.unique(key, return_inverse=True)
+            pair_weight = count_cells(inverse.reshape(-1), pairs.size, plan["weights"])
+        pair_group, pair_cell = np.divmod(pairs, n_family_cells)
+        flat = count_cells(cell[plan["free_rows"]] * total + plan["free_shifted"], n_cells,
+                           plan["free_weights"])
+        block = max(1, BLOCK_ENTRIES // self.n_variables)
+        for start in range(0, pairs.size, block):
+            part = slice(start, start + block)
+            groups = pair_group[part]
+            entries = (pair_cell[part] * total)[:, None] + plan["shifted"][groups]
+            weights = pair_weight[part, None] * plan["shared"][groups]
+            np.add(flat, count_cells(entries, n_cells, weights), out=flat)
+        return flat
+
+    def _grouping(self):
+        """Per-fit arrays of the grouped count (built once): each group's shared cells
+        ``o_k + x_{gk}`` (weight mask ``shared``) and the unshared (row, column) entries."""
+        if self._group_plan is None:
+            group, shared = self.groups.group, self.groups.shared
+            n_groups = shared.shape[0]
+            weights = np.ones(self.n_samples) if self.weights is None else self.weights
+            first = np.zeros(n_groups, dtype=np.int64)
+            first[group[::-1]] = np.arange(self.n_samples - 1, -1, -1)  # a row of each group
+            offsets = self.offsets[:-1]
+            free_rows, free_cols = np.nonzero(~shared[group])
+            self._group_plan = {
+                "n_groups": n_groups,
+                "weights": weights,
+                "shifted": np.asarray(self.codes[first], dtype=np.int64) + offsets,
+                "shared": shared.astype(np.float64),
+                "free_rows": free_rows,
+                "free_shifted": (np.asarray(self.codes[free_rows, free_cols], dtype=np.int64)
+                                 + offsets[free_cols]),
+                "free_weights": weights[free_rows],
+            }
+        return self._group_plan
