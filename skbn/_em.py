@@ -41,11 +41,21 @@ from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 
-__all__ = ["MAX_COMPLETIONS", "GIBBS_SAMPLES", "expected_completions", "GibbsCompleter", "ParameterEM"]
+__all__ = [
+    "MAX_COMPLETIONS", "MAX_GROUP_COMPLETIONS", "COMPLETION_BUDGET", "GIBBS_SAMPLES", "expected_completions",
+    "GibbsCompleter", "ParameterEM",
+]
 
 #: Largest number of completions of one row enumerated exactly by the E-step; rows with
 #: more are completed by Gibbs sampling.
 MAX_COMPLETIONS = 512
+#: Parameter EM on a fixed structure enumerates each independent group of a row's missing
+#: cells separately (:meth:`ParameterEM._grouped`); there a row whose largest group has
+#: more than ``MAX_COMPLETIONS`` (but at most ``MAX_GROUP_COMPLETIONS``) completions is
+#: still enumerated exactly, fewest completions first, while the E-step's total stays
+#: within ``COMPLETION_BUDGET`` completions per data row. Rows left over go to Gibbs.
+MAX_GROUP_COMPLETIONS = 8192
+COMPLETION_BUDGET = 32
 #: Gibbs sweeps kept per E-step (each gives every sampled row one completion of weight
 #: ``w / GIBBS_SAMPLES``) and sweeps discarded before them.
 GIBBS_SAMPLES = 10
@@ -286,7 +296,8 @@ class ParameterEM:
         search). ``joint=False``: the row's missing cells split into independent groups
         (:func:`_missing_groups`), each enumerated on its own, then coupled (valid for the
         families of this structure only, far fewer rows). Rows beyond
-        ``MAX_COMPLETIONS`` (for one group, or jointly) go to the Gibbs sampler.
+        ``MAX_COMPLETIONS`` (jointly; for one group, beyond the budget of
+        ``MAX_GROUP_COMPLETIONS`` and ``COMPLETION_BUDGET``) go to the Gibbs sampler.
         """
         key = (tuple(parent_idx), joint)
         if key in self._plans:
@@ -311,8 +322,13 @@ class ParameterEM:
                 for k, group in enumerate(pattern_groups):
                     group_masks[first_group[pattern] + k, list(group)] = True
             group_counts = np.prod(np.where(group_masks, self.cardinalities.astype(float), 1.0), axis=1)
-            largest = np.maximum.reduceat(group_counts, first_group[:-1])
-            exact = largest[inverse] <= MAX_COMPLETIONS
+            largest = np.maximum.reduceat(group_counts, first_group[:-1])[inverse]
+            exact = largest <= MAX_COMPLETIONS
+            row_total = np.add.reduceat(group_counts, first_group[:-1])[inverse]
+            extra = np.flatnonzero(~exact & (largest <= MAX_GROUP_COMPLETIONS))
+            budget = COMPLETION_BUDGET * self.codes.shape[0] - row_total[exact].sum()
+            extra = extra[np.argsort(row_total[extra], kind="stable")]
+            exact[extra[np.cumsum(row_total[extra]) <= budget]] = True
         if self.e_step_kind == "gibbs":
             exact[:] = False
         plan["exact_rows"] = rows[exact]
@@ -344,7 +360,13 @@ class ParameterEM:
     # ------------------------------------------------------------------ pieces
     def initial_cpts(self, parents, latent, random):
         """Available-case CPTs (``random=False``; families touching a latent node drawn at
-        random) or Dirichlet(1)-random CPTs (``random=True``)."""
+        random) or Dirichlet(1)-random CPTs (``random=True``).
+
+        The available-case CPTs are the posterior mean (``ess``) even for maximum
+        likelihood: a zero entry is a fixed point of EM (its completions get posterior 0,
+        hence expected count 0), so a state or parent configuration unseen in the
+        available cases would stay impossible however much the completions support it.
+        """
         cpts = []
         for child, pa in enumerate(parents):
             shape = tuple(int(self.cardinalities[c]) for c in (*pa, child))
@@ -354,7 +376,7 @@ class ParameterEM:
             family = list(pa) + [child]
             rows = np.flatnonzero((self.codes[:, family] >= 0).all(axis=1))
             cpts.append(estimate_cpt(self.codes[rows], self.cardinalities, child, list(pa),
-                                     method=self.method, ess=self.ess, weights=self.weights[rows]))
+                                     method="bayes", ess=self.ess, weights=self.weights[rows]))
         return cpts
 
     def e_step(self, inference, joint=False):
