@@ -225,6 +225,20 @@ def test_latent_class_model_recovers_cpts_up_to_permutation():
     assert model.score(X) == pytest.approx(np.mean(truth.log_likelihood(X)), abs=0.01)
 
 
+def test_k2_places_latent_variables_first_or_where_the_ordering_says():
+    truth = latent_class_network(seed=3)
+    X = truth.sample(3000, random_state=4).drop(columns="Z")
+    model = K2Structure(latent={"H": 3}, missing="em", white_list=[("H", "x0"), ("H", "x1")],
+                        random_state=0).fit(X)
+    assert model.ordering_ == ["H"] + list(X.columns)
+    assert {("H", "x0"), ("H", "x1")} <= set(model.edges_)
+    assert all(child != "H" for _, child in model.edges_)
+    last = K2Structure(latent={"H": 3}, missing="em", ordering=[*X.columns, "H"], random_state=0).fit(X)
+    assert last.ordering_[-1] == "H" and all(parent != "H" for parent, _ in last.edges_)
+    with pytest.raises(ValueError, match=r"name the latent variables too.*\['H'\]"):
+        K2Structure(latent={"H": 3}, missing="em", ordering=list(X.columns)).fit(X)
+
+
 def test_gibbs_e_step_reaches_exact_likelihood():
     net = asia_network()
     X = mcar(net.sample(2000, random_state=8), 0.3, seed=9)
