@@ -425,8 +425,11 @@ class ParameterEM:
         codes = np.asfortranarray(np.concatenate(parts).astype(self._dtype))
         groups = None
         if joint:  # the completions of a row share its observed cells (a counting shortcut)
-            present, group = np.unique(np.concatenate(owners), return_inverse=True)
-            groups = RowGroups(group.reshape(-1).astype(np.int64), self.codes[present] >= 0)
+            owner_rows = np.concatenate(owners)
+            present = np.concatenate([self.complete_rows, exact_rows, gibbs_rows])
+            position = np.empty(self.codes.shape[0], dtype=np.int64)
+            position[present] = np.arange(present.size)
+            groups = RowGroups(position[owner_rows], self.codes[present] >= 0)
         data = EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights), groups)
         return data, log_lik
 

@@ -105,8 +105,41 @@ class FamilyCounter:
     def pairwise(self):
         """``(gram, offsets)`` of :func:`~skbn._counting.pairwise_tables`, computed once."""
         if self._gram is None:
-            self._gram = pairwise_tables(self.codes, self.cardinalities, weights=self.weights)
+            if self.groups is not None:
+                self._gram = self._grouped_pairwise(), self.offsets
+            else:
+                self._gram = pairwise_tables(self.codes, self.cardinalities, weights=self.weights)
         return self._gram
+
+    def _grouped_pairwise(self):
+        """The one-hot Gram matrix :math:`G = \\sum_t w_t h_t h_t^T` of grouped rows.
+
+        Row ``t``'s indicator splits into its group's shared cells and its own:
+        :math:`h_t = s_{g(t)} + f_t`, so
+
+        .. math::
+
+            G = \\sum_g W_g s_g s_g^T + S^T F + F^T S + \\sum_t w_t f_t f_t^T,
+            \\qquad W_g = \\sum_{t \\in g} w_t, \\quad F_g = \\sum_{t \\in g} w_t f_t :
+
+        two products of (groups x states) matrices and one sparse product over the
+        unshared cells only. Same counts as :func:`pairwise_tables`, summed in another order.
+        """
+        from scipy import sparse
+
+        plan = self._grouping()
+        total, n_groups = int(self.offsets[-1]), plan["n_groups"]
+        shared = np.zeros((n_groups, total))
+        g_index, k_index = np.nonzero(plan["shared"])
+        shared[g_index, plan["shifted"][g_index, k_index]] = 1.0
+        group_weight = count_cells(self.groups.group, n_groups, plan["weights"])
+        free_by_group = count_cells(self.groups.group[plan["free_rows"]] * total + plan["free_shifted"],
+                                    n_groups * total, plan["free_weights"]).reshape(n_groups, total)
+        cross = shared.T @ free_by_group
+        free = sparse.csr_matrix((plan["free_weights"], (plan["free_rows"], plan["free_shifted"])),
+                                 shape=(self.n_samples, total))
+        free_gram = (free.T @ (free > 0).astype(np.float64)).toarray()
+        return (shared * group_weight[:, None]).T @ shared + cross + cross.T + free_gram
 
     def pair_table(self, parent, child):
         """Count table ``N[a, b]`` of ``child | parent`` from the Gram matrix."""
