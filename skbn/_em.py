@@ -433,6 +433,28 @@ class ParameterEM:
         data = EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights), groups)
         return data, log_lik
 
+    def _enumerated(self, inference, plan):
+        """The parameter-free part of :meth:`_grouped`, built once per plan: every group's
+        completions, and for each family the completions it touches (resp. the rows
+        observing it whole) with their cells' flat indices into the family's CPT."""
+        if "enumerated" not in plan:
+            counts = plan["counts"]
+            owner = np.repeat(np.arange(counts.size), counts)
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            completed = _enumerate(plan["pseudo"], plan["pair_mask"], owner, starts, inference.cardinalities)
+            row_codes = self.codes[plan["exact_rows"]]
+            filled = np.where(row_codes < 0, 0, row_codes)
+            touched, observed = [], []
+            for node in range(plan["touch"].shape[1]):
+                rows = np.flatnonzero(plan["touch"][owner, node])
+                if rows.size:
+                    touched.append((node, rows, inference.family_cells(completed[rows], node)))
+                rows = np.flatnonzero(plan["observed_family"][:, node])
+                if rows.size:
+                    observed.append((node, rows, inference.family_cells(filled[rows], node)))
+            plan["enumerated"] = owner, starts, completed.astype(self._dtype), touched, observed
+        return plan["enumerated"]
+
     def _grouped(self, inference, plan):
         """Enumerate each independent group of each row, then couple a row's groups.
 
@@ -448,26 +470,17 @@ class ParameterEM:
         Returns (completed rows, their weights, log p(x_o) of each exact row).
         """
         pair_row, pair_mask, counts = plan["pair_row"], plan["pair_mask"], plan["counts"]
-        n_pairs = pair_row.size
-        owner = np.repeat(np.arange(n_pairs), counts)
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        completed = _enumerate(plan["pseudo"], pair_mask, owner, starts, inference.cardinalities)
+        owner, starts, completed, touched, observed = self._enumerated(inference, plan)
         log_factor = np.zeros(owner.size)
-        touch = plan["touch"]
-        for node in range(touch.shape[1]):
-            rows = np.flatnonzero(touch[owner, node])
-            if rows.size:
-                log_factor[rows] += inference.family_log_factor(completed[rows], node)
+        for node, rows, cells in touched:
+            log_factor[rows] += inference.family_log_factor_at(node, cells)
         posterior, log_z = _normalise_segments(log_factor, owner, starts)
         row_weights = self.weights[plan["exact_rows"]]
-        # log p(x_o) = fully observed families + sum over groups of log Z_g
         row_codes = self.codes[plan["exact_rows"]]
-        filled = np.where(row_codes < 0, 0, row_codes)
+        # log p(x_o) = fully observed families + sum over groups of log Z_g
         log_marginal = np.zeros(row_codes.shape[0])
-        for node in range(touch.shape[1]):
-            rows = np.flatnonzero(plan["observed_family"][:, node])
-            if rows.size:
-                log_marginal[rows] += inference.family_log_factor(filled[rows], node)
+        for node, rows, cells in observed:
+            log_marginal[rows] += inference.family_log_factor_at(node, cells)
         log_marginal += np.bincount(pair_row, weights=log_z, minlength=log_marginal.size)
         if plan["n_groups"].max() == 1:  # one group per row: nothing to couple
             return completed, row_weights[pair_row][owner] * posterior, log_marginal
