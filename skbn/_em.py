@@ -88,14 +88,20 @@ def expected_completions(inference, codes, rows, n_completions):
         completions of a row whose evidence has probability 0.
     log_marginal : float ndarray (len(rows),), ``log p(x_o)`` of each row
     """
+    completed, owner, starts = _completions(codes, rows, n_completions, inference.cardinalities)
+    posterior, log_marginal = _normalise_segments(
+        inference.complete_log_joint(completed), owner, starts)
+    return completed, owner, posterior, log_marginal
+
+
+def _completions(codes, rows, n_completions, cardinalities):
+    """Every completion of ``codes[rows]``: ``(completed, owner, starts)`` (see
+    :func:`expected_completions`; ``starts`` = first completion of each row)."""
     block = codes[rows]
     counts = n_completions.astype(np.int64)
     owner = np.repeat(np.arange(len(rows)), counts)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    completed = _enumerate(block, block < 0, owner, starts, inference.cardinalities)
-    posterior, log_marginal = _normalise_segments(
-        inference.complete_log_joint(completed), owner, starts)
-    return completed, owner, posterior, log_marginal
+    return _enumerate(block, block < 0, owner, starts, cardinalities), owner, starts
 
 
 def _enumerate(block, missing, owner, starts, cardinalities):
@@ -281,6 +287,7 @@ class ParameterEM:
         self.complete_rows = np.flatnonzero(~missing.any(axis=1))
         self.incomplete_rows = np.flatnonzero(missing.any(axis=1))
         self._plans = {}
+        self._joint_completions = None
         self._dtype = _code_dtype(self.cardinalities)
 
     def reset_chain(self):
@@ -400,9 +407,14 @@ class ParameterEM:
         exact_rows = plan["exact_rows"]
         if exact_rows.size:
             row_weights = self.weights[exact_rows]
-            if joint:
-                completed, owner, posterior, log_marginal = expected_completions(
-                    inference, self.codes, exact_rows, plan["counts"])
+            if joint:  # the same completions for every structure: enumerated once
+                if self._joint_completions is None:
+                    completed, owner, starts = _completions(self.codes, exact_rows, plan["counts"],
+                                                            self.cardinalities)
+                    self._joint_completions = completed.astype(self._dtype), owner, starts
+                completed, owner, starts = self._joint_completions
+                posterior, log_marginal = _normalise_segments(
+                    inference.complete_log_joint(completed), owner, starts)
                 keep = posterior > 0
                 completed, completion_weights = completed[keep], (row_weights[owner] * posterior)[keep]
                 owners.append(exact_rows[owner[keep]])
