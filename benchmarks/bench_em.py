@@ -19,7 +19,7 @@ Run (single core numbers)::
 2. Parameters: EM on the true ALARM DAG, maximum likelihood. skbn
    ``FixedStructure(missing="em")`` at pyAgrum's stopping rule (relative change of the
    log-likelihood at most 1e-5, ``em_tol=1e-5``), at its default ``em_tol=1e-6`` and to
-   convergence (``em_tol=1e-9``)
+   convergence (``em_tol=1e-9``; every run at most 100 iterations)
    against pyAgrum's ``BNLearner.useEM(1e-5)`` (its iterations from ``EMnbrIterations``) on
    the same data (a CSV with ``?`` for the missing cells; a smoothing prior of 1e-6 because
    pyAgrum refuses unseen parent configurations under pure ML): wall time (one run), process
@@ -122,7 +122,7 @@ def parameter_rows(truth, rows, rates, tol=1e-5, skbn_tols=(1e-5, 1e-6, 1e-9)):
         X = mcar(train, rate, seed=2)
         for em_tol in skbn_tols:
             model = FixedStructure(edges=truth.edges, missing="em", parameter_estimator="mle",
-                                   em_tol=em_tol, em_max_iter=1000, categories=dict(truth.states),
+                                   em_tol=em_tol, em_max_iter=100, categories=dict(truth.states),
                                    random_state=0)
             start, cpu = time.perf_counter(), time.process_time()
             model.fit(X)
