@@ -35,7 +35,9 @@ class FamilyCounter:
     for the :data:`ID_CACHE_SIZE` parent sets used last (fewer if they would take more than
     :data:`ID_CACHE_BYTES`; least recently used dropped), so
     a family ``parents + {k}`` is counted by extending the cached ids of ``parents`` by
-    one radix digit. Scores are cached by the scores' own
+    one radix digit. Rows in groups that share cells (``data.groups``: the completions
+    of incomplete rows from EM's E-step) are counted by group where the cells are shared
+    (:meth:`added_parent_tables`, :meth:`pairwise`). Scores are cached by the scores' own
     :class:`~skbn.scores.FamilyScoreCache`, never here.
 
     Parameters
