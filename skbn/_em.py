@@ -354,6 +354,9 @@ class ParameterEM:
             fill = (row_codes < 0)[pair_row] & ~pair_mask  # other groups' cells: any value
             plan["pseudo"] = np.where(fill, 0, row_codes[pair_row])
             plan["pair_row"], plan["pair_mask"] = pair_row, pair_mask
+            plan["group_n_cols"] = pair_mask.sum(axis=1)  # the columns of each pair's group, flat
+            plan["group_col_start"] = np.cumsum(plan["group_n_cols"]) - plan["group_n_cols"]
+            plan["group_cols"] = np.nonzero(pair_mask)[1]
             plan["row_first_pair"], plan["n_groups"] = row_first_pair, n_groups
             plan["counts"] = group_counts[pair_group].astype(np.int64)
             families = [(*pa, node) for node, pa in enumerate(parent_idx)]
@@ -481,7 +484,7 @@ class ParameterEM:
 
         Returns (completed rows, their weights, log p(x_o) of each exact row).
         """
-        pair_row, pair_mask, counts = plan["pair_row"], plan["pair_mask"], plan["counts"]
+        pair_row, counts = plan["pair_row"], plan["counts"]
         owner, starts, completed, touched, observed = self._enumerated(inference, plan)
         log_factor = np.zeros(owner.size)
         for node, rows, cells in touched:
@@ -518,7 +521,12 @@ class ParameterEM:
         chosen = np.searchsorted(keys, pair + middle[seg_rep], side="right")
         chosen = np.clip(chosen, starts[pair], starts[pair] + counts[pair] - 1)
         out = row_codes[seg_row]
-        hit_rep, hit_col = np.nonzero(pair_mask[pair])
+        # the cells of each chosen group: (rep, column) pairs, from the plan's per-group lists
+        n_hit = plan["group_n_cols"][pair]
+        hit_rep = np.repeat(np.arange(pair.size), n_hit)
+        first_hit = np.cumsum(n_hit) - n_hit
+        hit_col = plan["group_cols"][np.repeat(plan["group_col_start"][pair] - first_hit, n_hit)
+                                     + np.arange(hit_rep.size)]
         out[seg_rep[hit_rep], hit_col] = completed[chosen[hit_rep], hit_col]
         return out, row_weights[seg_row] * lengths, log_marginal
 
