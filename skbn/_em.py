@@ -20,7 +20,9 @@ look-up per completion, :meth:`skbn._inference.VariableElimination.complete_log_
 normalised by its sum, which is also the row's marginal likelihood :math:`p(x_o)`.
 
 A row with more than :data:`MAX_COMPLETIONS` completions (many missing cells, or a latent
-variable with many states) is completed by Gibbs sampling instead
+variable with many states; for parameter EM on a fixed DAG, per independent group of cells
+and within the budget :data:`MAX_GROUP_COMPLETIONS`, :data:`COMPLETION_BUDGET`) is
+completed by Gibbs sampling instead
 (:class:`GibbsCompleter`): ``GIBBS_SAMPLES`` draws of weight ``w_n / GIBBS_SAMPLES``.
 ``e_step="gibbs"`` completes every incomplete row that way (stochastic EM).
 
