@@ -13,12 +13,32 @@ import pandas as pd
 from scipy import sparse
 
 __all__ = [
-    "EncodedData", "MAX_STATES", "check_sample_weight", "encode_fit", "encode_transform", "encode_target",
+    "EncodedData", "MAX_STATES", "RowGroups", "check_sample_weight", "encode_fit", "encode_transform",
+    "encode_target",
 ]
 
 #: Largest number of states accepted for one variable. Columns with more distinct values
 #: are almost always continuous measurements or identifiers, not categories.
 MAX_STATES = 1000
+
+
+@dataclass(frozen=True)
+class RowGroups:
+    """Rows in groups that agree on some columns: the completions of one incomplete row.
+
+    Row ``t`` belongs to group ``group[t]``; every row of group ``g`` has the same code in
+    each column ``k`` with ``shared[g, k]`` (the observed cells of the row it completes).
+    The counting engine counts a shared cell once per (group, family cell) pair instead of
+    once per row (:meth:`skbn._counting.FamilyCounter.added_parent_tables`).
+
+    Attributes
+    ----------
+    group : int64 ndarray of shape (n_samples,), values ``0 .. n_groups - 1``
+    shared : bool ndarray of shape (n_groups, n_variables)
+    """
+
+    group: np.ndarray
+    shared: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -36,12 +56,16 @@ class EncodedData:
     weights : ndarray of shape (n_samples,), float64, or None
         Row weights (``sample_weight``): every count is the sum of the weights of the rows
         it counts. ``None`` means every row has weight 1, which keeps the integer fast path.
+    groups : RowGroups or None
+        Optional description of rows that share cells (the completions of one incomplete
+        row, from EM's E-step); a counting shortcut only, every count is the same without it.
     """
 
     codes: np.ndarray
     cardinalities: np.ndarray
     names: tuple
     weights: np.ndarray | None = None
+    groups: "RowGroups | None" = None
 
     @property
     def n_samples(self):

@@ -20,7 +20,9 @@ look-up per completion, :meth:`skbn._inference.VariableElimination.complete_log_
 normalised by its sum, which is also the row's marginal likelihood :math:`p(x_o)`.
 
 A row with more than :data:`MAX_COMPLETIONS` completions (many missing cells, or a latent
-variable with many states) is completed by Gibbs sampling instead
+variable with many states; for parameter EM on a fixed DAG, per independent group of cells
+and within the budget :data:`MAX_GROUP_COMPLETIONS`, :data:`COMPLETION_BUDGET`) is
+completed by Gibbs sampling instead
 (:class:`GibbsCompleter`): ``GIBBS_SAMPLES`` draws of weight ``w_n / GIBBS_SAMPLES``.
 ``e_step="gibbs"`` completes every incomplete row that way (stochastic EM).
 
@@ -37,15 +39,25 @@ References
 
 import numpy as np
 
-from skbn._data import EncodedData, _code_dtype
+from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 
-__all__ = ["MAX_COMPLETIONS", "GIBBS_SAMPLES", "expected_completions", "GibbsCompleter", "ParameterEM"]
+__all__ = [
+    "MAX_COMPLETIONS", "MAX_GROUP_COMPLETIONS", "COMPLETION_BUDGET", "GIBBS_SAMPLES", "expected_completions",
+    "GibbsCompleter", "ParameterEM",
+]
 
 #: Largest number of completions of one row enumerated exactly by the E-step; rows with
 #: more are completed by Gibbs sampling.
 MAX_COMPLETIONS = 512
+#: Parameter EM on a fixed structure enumerates each independent group of a row's missing
+#: cells separately (:meth:`ParameterEM._grouped`); there a row whose largest group has
+#: more than ``MAX_COMPLETIONS`` (but at most ``MAX_GROUP_COMPLETIONS``) completions is
+#: still enumerated exactly, fewest completions first, while the E-step's total stays
+#: within ``COMPLETION_BUDGET`` completions per data row. Rows left over go to Gibbs.
+MAX_GROUP_COMPLETIONS = 8192
+COMPLETION_BUDGET = 32
 #: Gibbs sweeps kept per E-step (each gives every sampled row one completion of weight
 #: ``w / GIBBS_SAMPLES``) and sweeps discarded before them.
 GIBBS_SAMPLES = 10
@@ -78,14 +90,20 @@ def expected_completions(inference, codes, rows, n_completions):
         completions of a row whose evidence has probability 0.
     log_marginal : float ndarray (len(rows),), ``log p(x_o)`` of each row
     """
+    completed, owner, starts = _completions(codes, rows, n_completions, inference.cardinalities)
+    posterior, log_marginal = _normalise_segments(
+        inference.complete_log_joint(completed), owner, starts)
+    return completed, owner, posterior, log_marginal
+
+
+def _completions(codes, rows, n_completions, cardinalities):
+    """Every completion of ``codes[rows]``: ``(completed, owner, starts)`` (see
+    :func:`expected_completions`; ``starts`` = first completion of each row)."""
     block = codes[rows]
     counts = n_completions.astype(np.int64)
     owner = np.repeat(np.arange(len(rows)), counts)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    completed = _enumerate(block, block < 0, owner, starts, inference.cardinalities)
-    posterior, log_marginal = _normalise_segments(
-        inference.complete_log_joint(completed), owner, starts)
-    return completed, owner, posterior, log_marginal
+    return _enumerate(block, block < 0, owner, starts, cardinalities), owner, starts
 
 
 def _enumerate(block, missing, owner, starts, cardinalities):
@@ -271,6 +289,7 @@ class ParameterEM:
         self.complete_rows = np.flatnonzero(~missing.any(axis=1))
         self.incomplete_rows = np.flatnonzero(missing.any(axis=1))
         self._plans = {}
+        self._joint_completions = None
         self._dtype = _code_dtype(self.cardinalities)
 
     def reset_chain(self):
@@ -286,7 +305,8 @@ class ParameterEM:
         search). ``joint=False``: the row's missing cells split into independent groups
         (:func:`_missing_groups`), each enumerated on its own, then coupled (valid for the
         families of this structure only, far fewer rows). Rows beyond
-        ``MAX_COMPLETIONS`` (for one group, or jointly) go to the Gibbs sampler.
+        ``MAX_COMPLETIONS`` (jointly; for one group, beyond the budget of
+        ``MAX_GROUP_COMPLETIONS`` and ``COMPLETION_BUDGET``) go to the Gibbs sampler.
         """
         key = (tuple(parent_idx), joint)
         if key in self._plans:
@@ -311,8 +331,13 @@ class ParameterEM:
                 for k, group in enumerate(pattern_groups):
                     group_masks[first_group[pattern] + k, list(group)] = True
             group_counts = np.prod(np.where(group_masks, self.cardinalities.astype(float), 1.0), axis=1)
-            largest = np.maximum.reduceat(group_counts, first_group[:-1])
-            exact = largest[inverse] <= MAX_COMPLETIONS
+            largest = np.maximum.reduceat(group_counts, first_group[:-1])[inverse]
+            exact = largest <= MAX_COMPLETIONS
+            row_total = np.add.reduceat(group_counts, first_group[:-1])[inverse]
+            extra = np.flatnonzero(~exact & (largest <= MAX_GROUP_COMPLETIONS))
+            budget = COMPLETION_BUDGET * self.codes.shape[0] - row_total[exact].sum()
+            extra = extra[np.argsort(row_total[extra], kind="stable")]
+            exact[extra[np.cumsum(row_total[extra]) <= budget]] = True
         if self.e_step_kind == "gibbs":
             exact[:] = False
         plan["exact_rows"] = rows[exact]
@@ -331,6 +356,9 @@ class ParameterEM:
             fill = (row_codes < 0)[pair_row] & ~pair_mask  # other groups' cells: any value
             plan["pseudo"] = np.where(fill, 0, row_codes[pair_row])
             plan["pair_row"], plan["pair_mask"] = pair_row, pair_mask
+            plan["group_n_cols"] = pair_mask.sum(axis=1)  # the columns of each pair's group, flat
+            plan["group_col_start"] = np.cumsum(plan["group_n_cols"]) - plan["group_n_cols"]
+            plan["group_cols"] = np.nonzero(pair_mask)[1]
             plan["row_first_pair"], plan["n_groups"] = row_first_pair, n_groups
             plan["counts"] = group_counts[pair_group].astype(np.int64)
             families = [(*pa, node) for node, pa in enumerate(parent_idx)]
@@ -344,7 +372,13 @@ class ParameterEM:
     # ------------------------------------------------------------------ pieces
     def initial_cpts(self, parents, latent, random):
         """Available-case CPTs (``random=False``; families touching a latent node drawn at
-        random) or Dirichlet(1)-random CPTs (``random=True``)."""
+        random) or Dirichlet(1)-random CPTs (``random=True``).
+
+        The available-case CPTs are the posterior mean (``ess``) even for maximum
+        likelihood: a zero entry is a fixed point of EM (its completions get posterior 0,
+        hence expected count 0), so a state or parent configuration unseen in the
+        available cases would stay impossible however much the completions support it.
+        """
         cpts = []
         for child, pa in enumerate(parents):
             shape = tuple(int(self.cardinalities[c]) for c in (*pa, child))
@@ -354,7 +388,7 @@ class ParameterEM:
             family = list(pa) + [child]
             rows = np.flatnonzero((self.codes[:, family] >= 0).all(axis=1))
             cpts.append(estimate_cpt(self.codes[rows], self.cardinalities, child, list(pa),
-                                     method=self.method, ess=self.ess, weights=self.weights[rows]))
+                                     method="bayes", ess=self.ess, weights=self.weights[rows]))
         return cpts
 
     def e_step(self, inference, joint=False):
@@ -365,21 +399,30 @@ class ParameterEM:
         the Gibbs ones) and the observed-data log-likelihood :math:`\\ell(\\theta)`.
         With ``joint=False`` the rows are right for the families of ``inference``'s
         structure only (see :meth:`_plan`); ``joint=True`` gives rows right for any
-        family (structure search).
+        family (structure search); their :class:`~skbn._data.RowGroups` then record that
+        the completions of a row share its observed cells, so the search counts those
+        cells once per row and family cell rather than once per completion.
         """
         plan = self._plan(inference.parent_idx, joint)
         parts = [self.codes[self.complete_rows]]
         weights = [self.weights[self.complete_rows]]
+        owners = [self.complete_rows]  # the input row each output row completes
         log_lik = _weighted_sum(self.weights[self.complete_rows],
                                 inference.complete_log_joint(self.codes[self.complete_rows]))
         exact_rows = plan["exact_rows"]
         if exact_rows.size:
             row_weights = self.weights[exact_rows]
-            if joint:
-                completed, owner, posterior, log_marginal = expected_completions(
-                    inference, self.codes, exact_rows, plan["counts"])
+            if joint:  # the same completions for every structure: enumerated once
+                if self._joint_completions is None:
+                    completed, owner, starts = _completions(self.codes, exact_rows, plan["counts"],
+                                                            self.cardinalities)
+                    self._joint_completions = completed.astype(self._dtype), owner, starts
+                completed, owner, starts = self._joint_completions
+                posterior, log_marginal = _normalise_segments(
+                    inference.complete_log_joint(completed), owner, starts)
                 keep = posterior > 0
                 completed, completion_weights = completed[keep], (row_weights[owner] * posterior)[keep]
+                owners.append(exact_rows[owner[keep]])
             else:
                 completed, completion_weights, log_marginal = self._grouped(inference, plan)
             parts.append(completed)
@@ -394,9 +437,40 @@ class ParameterEM:
             row_weights = self.weights[gibbs_rows]
             parts.append(completed)
             weights.append(row_weights[owner] * share)
+            owners.append(gibbs_rows[owner])
             log_lik += _weighted_sum(row_weights, inference.log_likelihood(self.codes[gibbs_rows]))
         codes = np.asfortranarray(np.concatenate(parts).astype(self._dtype))
-        return EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights)), log_lik
+        groups = None
+        if joint:  # the completions of a row share its observed cells (a counting shortcut)
+            owner_rows = np.concatenate(owners)
+            present = np.concatenate([self.complete_rows, exact_rows, gibbs_rows])
+            position = np.empty(self.codes.shape[0], dtype=np.int64)
+            position[present] = np.arange(present.size)
+            groups = RowGroups(position[owner_rows], self.codes[present] >= 0)
+        data = EncodedData(codes, self.cardinalities, self.names, np.concatenate(weights), groups)
+        return data, log_lik
+
+    def _enumerated(self, inference, plan):
+        """The parameter-free part of :meth:`_grouped`, built once per plan: every group's
+        completions, and for each family the completions it touches (resp. the rows
+        observing it whole) with their cells' flat indices into the family's CPT."""
+        if "enumerated" not in plan:
+            counts = plan["counts"]
+            owner = np.repeat(np.arange(counts.size), counts)
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            completed = _enumerate(plan["pseudo"], plan["pair_mask"], owner, starts, inference.cardinalities)
+            row_codes = self.codes[plan["exact_rows"]]
+            filled = np.where(row_codes < 0, 0, row_codes)
+            touched, observed = [], []
+            for node in range(plan["touch"].shape[1]):
+                rows = np.flatnonzero(plan["touch"][owner, node])
+                if rows.size:
+                    touched.append((node, rows, inference.family_cells(completed[rows], node)))
+                rows = np.flatnonzero(plan["observed_family"][:, node])
+                if rows.size:
+                    observed.append((node, rows, inference.family_cells(filled[rows], node)))
+            plan["enumerated"] = owner, starts, completed.astype(self._dtype), touched, observed
+        return plan["enumerated"]
 
     def _grouped(self, inference, plan):
         """Enumerate each independent group of each row, then couple a row's groups.
@@ -412,27 +486,18 @@ class ParameterEM:
 
         Returns (completed rows, their weights, log p(x_o) of each exact row).
         """
-        pair_row, pair_mask, counts = plan["pair_row"], plan["pair_mask"], plan["counts"]
-        n_pairs = pair_row.size
-        owner = np.repeat(np.arange(n_pairs), counts)
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        completed = _enumerate(plan["pseudo"], pair_mask, owner, starts, inference.cardinalities)
+        pair_row, counts = plan["pair_row"], plan["counts"]
+        owner, starts, completed, touched, observed = self._enumerated(inference, plan)
         log_factor = np.zeros(owner.size)
-        touch = plan["touch"]
-        for node in range(touch.shape[1]):
-            rows = np.flatnonzero(touch[owner, node])
-            if rows.size:
-                log_factor[rows] += inference.family_log_factor(completed[rows], node)
+        for node, rows, cells in touched:
+            log_factor[rows] += inference.family_log_factor_at(node, cells)
         posterior, log_z = _normalise_segments(log_factor, owner, starts)
         row_weights = self.weights[plan["exact_rows"]]
-        # log p(x_o) = fully observed families + sum over groups of log Z_g
         row_codes = self.codes[plan["exact_rows"]]
-        filled = np.where(row_codes < 0, 0, row_codes)
+        # log p(x_o) = fully observed families + sum over groups of log Z_g
         log_marginal = np.zeros(row_codes.shape[0])
-        for node in range(touch.shape[1]):
-            rows = np.flatnonzero(plan["observed_family"][:, node])
-            if rows.size:
-                log_marginal[rows] += inference.family_log_factor(filled[rows], node)
+        for node, rows, cells in observed:
+            log_marginal[rows] += inference.family_log_factor_at(node, cells)
         log_marginal += np.bincount(pair_row, weights=log_z, minlength=log_marginal.size)
         if plan["n_groups"].max() == 1:  # one group per row: nothing to couple
             return completed, row_weights[pair_row][owner] * posterior, log_marginal
@@ -458,7 +523,12 @@ class ParameterEM:
         chosen = np.searchsorted(keys, pair + middle[seg_rep], side="right")
         chosen = np.clip(chosen, starts[pair], starts[pair] + counts[pair] - 1)
         out = row_codes[seg_row]
-        hit_rep, hit_col = np.nonzero(pair_mask[pair])
+        # the cells of each chosen group: (rep, column) pairs, from the plan's per-group lists
+        n_hit = plan["group_n_cols"][pair]
+        hit_rep = np.repeat(np.arange(pair.size), n_hit)
+        first_hit = np.cumsum(n_hit) - n_hit
+        hit_col = plan["group_cols"][np.repeat(plan["group_col_start"][pair] - first_hit, n_hit)
+                                     + np.arange(hit_rep.size)]
         out[seg_rep[hit_rep], hit_col] = completed[chosen[hit_rep], hit_col]
         return out, row_weights[seg_row] * lengths, log_marginal
 

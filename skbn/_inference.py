@@ -119,10 +119,16 @@ class VariableElimination:
 
     def family_log_factor(self, codes, node):
         """``log theta[x_node | x_pa(node)]`` of every complete row (n,)."""
+        return self.family_log_factor_at(node, self.family_cells(codes, node))
+
+    def family_cells(self, codes, node):
+        """Flat index into ``node``'s CPT of every complete row's family configuration."""
         family = self.parent_idx[node] + (node,)
-        log_cpt = self._log_cpts[node]
-        flat = np.ravel_multi_index(tuple(codes[:, f] for f in family), log_cpt.shape)
-        return log_cpt.ravel()[flat]
+        return np.ravel_multi_index(tuple(codes[:, f] for f in family), self._log_cpts[node].shape)
+
+    def family_log_factor_at(self, node, cells):
+        """``log theta`` of ``node``'s CPT at the flat indices ``cells``."""
+        return self._log_cpts[node].ravel()[cells]
 
     def marginalise_rows(self, codes, observed, rows_mask, keep):
         """Marginalise the rows of ``rows_mask``: yield ``(rows, values, log_scale)`` blocks.

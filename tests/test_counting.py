@@ -20,7 +20,7 @@ from skbn._counting import (
     stratified_codes,
     table_from_ids,
 )
-from skbn._data import EncodedData
+from skbn._data import EncodedData, RowGroups
 
 
 def _random_codes(n, cardinalities, seed):
@@ -279,6 +279,44 @@ def test_sparse_product_count_equals_bincount_bit_for_bit(monkeypatch):
             np.testing.assert_array_equal(getattr(stack, field), getattr(expected, field))
         assert stack.small_counts == expected.small_counts
     assert not dense and len(family) < 36  # the last parent set was compressed
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_grouped_rows_count_like_plain_rows(compress, monkeypatch):
+    """Rows in groups sharing cells (the completions of incomplete rows, shuffled so that a
+    group is not contiguous) give the tables of the same rows counted one by one."""
+    from skbn._counting import _counter, _tables
+
+    cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
+    base = _random_codes(40, cards, seed=21).astype(np.int64)
+    rng = np.random.default_rng(22)
+    missing = rng.random(base.shape) < 0.4
+    rows, group = [], []
+    for g, (row, miss) in enumerate(zip(base, missing)):
+        cols = np.flatnonzero(miss)
+        for combo in itertools.product(*[range(cards[c]) for c in cols]):
+            full = row.copy()
+            full[cols] = combo
+            rows.append(full)
+            group.append(g)
+    order = rng.permutation(len(rows))
+    codes = np.asfortranarray(np.array(rows)[order].astype(np.uint8))
+    weights = rng.uniform(0.1, 2.0, len(rows))
+    plain = EncodedData(codes, cards, tuple("abcde"), weights)
+    grouped = EncodedData(codes, cards, tuple("abcde"), weights,
+                          RowGroups(np.array(group)[order], ~missing))
+    if compress:  # every table and pair key compressed (np.unique), pairs in blocks of 2
+        monkeypatch.setattr(_tables, "DENSE_FLOOR", 1)
+        monkeypatch.setattr(_tables, "DENSE_CELLS_PER_ENTRY", 0)
+        monkeypatch.setattr(_counter, "BLOCK_ENTRIES", 10)
+    one, other = FamilyCounter(plain), FamilyCounter(grouped)
+    for child, parents in [(0, (1,)), (3, (0, 2)), (1, (0, 2, 3)), (4, (0, 1, 2, 3)), (2, ())]:
+        expected, family, dense = one.added_parent_tables(child, parents)
+        stack, grouped_family, grouped_dense = other.added_parent_tables(child, parents)
+        np.testing.assert_allclose(grouped_family, family, rtol=1e-12)
+        assert grouped_dense == dense
+        for k in set(range(5)) - {child, *parents}:
+            np.testing.assert_allclose(stack.dense(k), expected.dense(k), rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

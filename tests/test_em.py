@@ -85,6 +85,48 @@ def test_exact_e_step_equals_brute_force_expected_counts(weighted):
     np.testing.assert_allclose(data.weights.sum(), weights.sum())
 
 
+def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch):
+    """Fixed-structure EM enumerates a row whose largest group exceeds MAX_COMPLETIONS
+    while the E-step stays within the budget (then the counts are exact); without budget
+    those rows go to the Gibbs sampler."""
+    from skbn import _em
+
+    net = small_network()
+    codes = codes_of(net, net.sample(150, random_state=3))
+    codes[np.random.default_rng(4).random(codes.shape) < 0.5] = -1
+    weights = np.ones(len(codes))
+    monkeypatch.setattr(_em, "MAX_COMPLETIONS", 2)
+    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    plan = em._plan(net._parent_idx, joint=False)
+    assert plan["gibbs_rows"].size == 0 and plan["counts"].max() > 2
+    data, _ = em.e_step(net._inference)
+    for child in range(len(net.nodes)):
+        family = [*net._parent_idx[child], child]
+        got = np.zeros([net.cardinalities[f] for f in family])
+        np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
+        np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child), rtol=1e-10)
+    monkeypatch.setattr(_em, "COMPLETION_BUDGET", 0)
+    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    plan = em._plan(net._parent_idx, joint=False)
+    assert plan["gibbs_rows"].size > 0 and plan["counts"].max() <= 2
+
+
+def test_maximum_likelihood_em_starts_inside_the_simplex():
+    """A zero CPT entry is a fixed point of EM, so even maximum-likelihood EM starts from
+    the available-case posterior mean: every initial entry is positive although some
+    parent configurations and states are never observed in the available cases."""
+    net = small_network()
+    codes = codes_of(net, net.sample(30, random_state=5))
+    codes[np.random.default_rng(6).random(codes.shape) < 0.3] = -1
+    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    cpts = em.initial_cpts(net._parent_idx, [False] * 4, random=False)
+    counts = [np.zeros_like(c) for c in cpts]
+    for child, pa in enumerate(net._parent_idx):
+        full = codes[(codes[:, [*pa, child]] >= 0).all(axis=1)][:, [*pa, child]]
+        np.add.at(counts[child], tuple(full.T), 1.0)
+    assert any((c == 0).any() for c in counts) and all((c > 0).all() for c in cpts)
+
+
 def test_expected_completions_enumerate_every_completion_once():
     net = small_network()
     codes = np.array([[-1, 2, -1, 0], [1, -1, -1, -1]])
@@ -181,6 +223,20 @@ def test_latent_class_model_recovers_cpts_up_to_permutation():
                                    atol=0.05)
     # scoring marginalises the latent node; the fit is as good as the truth's
     assert model.score(X) == pytest.approx(np.mean(truth.log_likelihood(X)), abs=0.01)
+
+
+def test_k2_places_latent_variables_first_or_where_the_ordering_says():
+    truth = latent_class_network(seed=3)
+    X = truth.sample(3000, random_state=4).drop(columns="Z")
+    model = K2Structure(latent={"H": 3}, missing="em", white_list=[("H", "x0"), ("H", "x1")],
+                        random_state=0).fit(X)
+    assert model.ordering_ == ["H"] + list(X.columns)
+    assert {("H", "x0"), ("H", "x1")} <= set(model.edges_)
+    assert all(child != "H" for _, child in model.edges_)
+    last = K2Structure(latent={"H": 3}, missing="em", ordering=[*X.columns, "H"], random_state=0).fit(X)
+    assert last.ordering_[-1] == "H" and all(parent != "H" for parent, _ in last.edges_)
+    with pytest.raises(ValueError, match=r"name the latent variables too.*\['H'\]"):
+        K2Structure(latent={"H": 3}, missing="em", ordering=list(X.columns)).fit(X)
 
 
 def test_gibbs_e_step_reaches_exact_likelihood():

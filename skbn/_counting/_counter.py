@@ -45,7 +45,9 @@ class FamilyCounter:
     for the :data:`ID_CACHE_SIZE` parent sets used last (fewer if they would take more than
     :data:`ID_CACHE_BYTES`; least recently used dropped), so
     a family ``parents + {k}`` is counted by extending the cached ids of ``parents`` by
-    one radix digit. Scores are cached by the scores' own
+    one radix digit. Rows in groups that share cells (``data.groups``: the completions
+    of incomplete rows from EM's E-step) are counted by group where the cells are shared
+    (:meth:`added_parent_tables`, :meth:`pairwise`). Scores are cached by the scores' own
     :class:`~skbn.scores.FamilyScoreCache`, never here.
 
     Parameters
@@ -79,6 +81,8 @@ class FamilyCounter:
         self._shifted = None
         self._one_hot = None  # (matrix, ones, row pointers) of the sparse-product count, or False
         self._largest_marginal = None
+        self.groups = getattr(data, "groups", None)
+        self._group_plan = None
 
     # ------------------------------------------------------------------ ids
     def config_ids(self, columns):
@@ -115,8 +119,41 @@ class FamilyCounter:
     def pairwise(self):
         """``(gram, offsets)`` of :func:`~skbn._counting.pairwise_tables`, computed once."""
         if self._gram is None:
-            self._gram = pairwise_tables(self.codes, self.cardinalities, weights=self.weights)
+            if self.groups is not None:
+                self._gram = self._grouped_pairwise(), self.offsets
+            else:
+                self._gram = pairwise_tables(self.codes, self.cardinalities, weights=self.weights)
         return self._gram
+
+    def _grouped_pairwise(self):
+        """The one-hot Gram matrix :math:`G = \\sum_t w_t h_t h_t^T` of grouped rows.
+
+        Row ``t``'s indicator splits into its group's shared cells and its own:
+        :math:`h_t = s_{g(t)} + f_t`, so
+
+        .. math::
+
+            G = \\sum_g W_g s_g s_g^T + S^T F + F^T S + \\sum_t w_t f_t f_t^T,
+            \\qquad W_g = \\sum_{t \\in g} w_t, \\quad F_g = \\sum_{t \\in g} w_t f_t :
+
+        two products of (groups x states) matrices and one sparse product over the
+        unshared cells only. Same counts as :func:`pairwise_tables`, summed in another order.
+        """
+        from scipy import sparse
+
+        plan = self._grouping()
+        total, n_groups = int(self.offsets[-1]), plan["n_groups"]
+        shared = np.zeros((n_groups, total))
+        g_index, k_index = np.nonzero(plan["shared"])
+        shared[g_index, plan["shifted"][g_index, k_index]] = 1.0
+        group_weight = count_cells(self.groups.group, n_groups, plan["weights"])
+        free_by_group = count_cells(self.groups.group[plan["free_rows"]] * total + plan["free_shifted"],
+                                    n_groups * total, plan["free_weights"]).reshape(n_groups, total)
+        cross = shared.T @ free_by_group
+        free = sparse.csr_matrix((plan["free_weights"], (plan["free_rows"], plan["free_shifted"])),
+                                 shape=(self.n_samples, total))
+        free_gram = (free.T @ (free > 0).astype(np.float64)).toarray()
+        return (shared * group_weight[:, None]).T @ shared + cross + cross.T + free_gram
 
     def pair_table(self, parent, child):
         """Count table ``N[a, b]`` of ``child | parent`` from the Gram matrix."""
@@ -180,6 +217,12 @@ class FamilyCounter:
             if columns is not None:
                 block = block[:, np.concatenate([np.arange(full[k], full[k + 1]) for k in columns.tolist()])]
             stacked, m = block[None, :, :], 1
+        elif self.groups is not None and columns is None:
+            ids, m = self.config_ids(tuple(parents))
+            if not dense_is_small(m * r_child * total, self.n_samples * self.n_variables):
+                ids, m = compress_ids(ids, m)
+            flat = self._grouped_added_parent_counts(ids * r_child + self.codes[:, child], m * r_child)
+            return self._added_parent_stack(child, parents, flat, m, cards, offsets, position)
         else:
             ids, m = self.config_ids(tuple(parents))
             # compression and row blocks as when counting every variable, so ``columns``
@@ -263,3 +306,67 @@ class FamilyCounter:
             gram, _ = self.pairwise()
             self._largest_marginal = float(np.diagonal(gram).max(initial=0))
         return self._largest_marginal
+
+    def _grouped_added_parent_counts(self, cell, n_family_cells):
+        """The counts ``G[c, o_k + a]`` of :meth:`added_parent_tables` on grouped rows.
+
+        With rows in groups sharing cells (``data.groups``, :class:`skbn._data.RowGroups`),
+
+        .. math::
+
+            G[c, o_k + a] = \\sum_{g,\\, k \\text{ shared in } g} [x_{gk} = a]\\, W_{gc}
+            + \\sum_{t,\\, k \\text{ not shared in } g(t)} [c_t = c]\\,[x_{tk} = a]\\, w_t,
+            \\qquad W_{gc} = \\sum_{t \\in g,\\, c_t = c} w_t :
+
+        a shared cell is counted once per distinct (group, family cell) pair with the
+        pair's total weight, and only the other cells once per row. For the completions of
+        incomplete rows (few distinct family cells per group, few missing cells per row)
+        that is a small fraction of the ``n_samples * n_variables`` entries. The same
+        counts as the row-by-row pass, summed in another order.
+        """
+        plan = self._grouping()
+        total = int(self.offsets[-1])
+        n_cells = n_family_cells * total
+        n_groups = plan["n_groups"]
+        key = self.groups.group * n_family_cells + cell
+        if dense_is_small(n_groups * n_family_cells, self.n_samples):
+            pair_weight = count_cells(key, n_groups * n_family_cells, plan["weights"])
+            pairs = np.flatnonzero(pair_weight)
+            pair_weight = pair_weight[pairs]
+        else:
+            pairs, inverse = np.unique(key, return_inverse=True)
+            pair_weight = count_cells(inverse.reshape(-1), pairs.size, plan["weights"])
+        pair_group, pair_cell = np.divmod(pairs, n_family_cells)
+        flat = count_cells(cell[plan["free_rows"]] * total + plan["free_shifted"], n_cells,
+                           plan["free_weights"])
+        block = max(1, BLOCK_ENTRIES // self.n_variables)
+        for start in range(0, pairs.size, block):
+            part = slice(start, start + block)
+            groups = pair_group[part]
+            entries = (pair_cell[part] * total)[:, None] + plan["shifted"][groups]
+            weights = pair_weight[part, None] * plan["shared"][groups]
+            np.add(flat, count_cells(entries, n_cells, weights), out=flat)
+        return flat
+
+    def _grouping(self):
+        """Per-fit arrays of the grouped count (built once): each group's shared cells
+        ``o_k + x_{gk}`` (weight mask ``shared``) and the unshared (row, column) entries."""
+        if self._group_plan is None:
+            group, shared = self.groups.group, self.groups.shared
+            n_groups = shared.shape[0]
+            weights = np.ones(self.n_samples) if self.weights is None else self.weights
+            first = np.zeros(n_groups, dtype=np.int64)
+            first[group[::-1]] = np.arange(self.n_samples - 1, -1, -1)  # a row of each group
+            offsets = self.offsets[:-1]
+            free_rows, free_cols = np.nonzero(~shared[group])
+            self._group_plan = {
+                "n_groups": n_groups,
+                "weights": weights,
+                "shifted": np.asarray(self.codes[first], dtype=np.int64) + offsets,
+                "shared": shared.astype(np.float64),
+                "free_rows": free_rows,
+                "free_shifted": (np.asarray(self.codes[free_rows, free_cols], dtype=np.int64)
+                                 + offsets[free_cols]),
+                "free_weights": weights[free_rows],
+            }
+        return self._group_plan

@@ -52,7 +52,10 @@ class K2Structure(_BaseStructureLearner):
     ----------
     ordering : sequence of column labels or None, default=None
         Variable ordering (parents only come earlier); default the column order. With a
-        target fitted through ``y`` the target may be named or is placed first.
+        target fitted through ``y`` the target may be named or is placed first. With
+        ``latent``, a given ordering must name the latent variables too; the default
+        ordering puts them first, in the order of ``latent`` (hidden causes: a latent
+        variable may become a parent of any column, never a child).
     max_indegree : int or None, default=None
         Upper bound on each family's number of parents.
     white_list : sequence of (parent, child), default=()
@@ -164,11 +167,12 @@ class K2Structure(_BaseStructureLearner):
 
     def _order(self, data):
         names = list(data.names)
+        latent = [names.index(v) for v in self._latent_states(())]
         if self.ordering is None:
-            order = list(range(data.n_variables))
+            order = [i for i in range(data.n_variables) if i not in latent]
             if self._target_index is not None and self.target is None:
                 order = [order[-1]] + order[:-1]
-            return order
+            return latent + order  # hidden causes first: a latent may parent any column
         labels = list(self.ordering)
         unknown = [v for v in labels if v not in names]
         if unknown:
@@ -177,6 +181,9 @@ class K2Structure(_BaseStructureLearner):
             raise ValueError("ordering contains duplicates.")
         order = [names.index(v) for v in labels]
         left_out = [i for i in range(data.n_variables) if i not in set(order)]
+        hidden = [names[i] for i in left_out if i in latent]
+        if hidden:
+            raise ValueError(f"ordering must name the latent variables too; missing {hidden}.")
         if left_out and not (left_out == [self._target_index] and self.target is None):
             raise ValueError(f"ordering must name every column; missing {[names[i] for i in left_out]}.")
         return left_out + order

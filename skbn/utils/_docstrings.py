@@ -46,7 +46,10 @@ parameter_ess : float, default=1.0
 STRUCTURAL_EM_PARAMETERS = """\
 latent : dict or None, default=None
     Hidden variables ``{name: n_states}`` (needs ``missing="em"``), placed by
-    structural EM like any node; states identified only up to a permutation.
+    structural EM like any node; states identified only up to a permutation. Starting
+    from the empty graph a latent node is independent of the data and stays
+    disconnected: connect it with ``white_list`` (or hill climbing's ``start``). K2
+    puts latent nodes first in its default ordering; a given ``ordering`` must name them.
 e_step : {"exact", "gibbs"}, default="exact"
     See :class:`skbn.estimators.FixedStructure`.
 n_init : int, default=1
