@@ -3,7 +3,7 @@
 Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py [--n-nodes 1000] [--n-rows 10000]
-        [--learners hill_climb,chow_liu,pc] [--max-indegree 4]
+        [--learners chow_liu,hill_climb,tabu,mmhc,pc] [--max-indegree 4]
 
 Draws ``make_random_network(n_nodes, max_indegree=4, n_states=(2, 4), random_state=0)``
 and ``n_rows`` rows from it, then fits each learner in its own subprocess (so that the peak
@@ -12,8 +12,9 @@ child) and reports the wall time of ``fit`` (encoding, search, CPTs), the peak R
 whole child process (Python, numpy and the data included), the child's CPU time (user +
 system: on a shared machine, closer to the idle wall time), the number of learned edges and
 the skeleton F1 against the true graph. Learners: ``HillClimbStructure()`` (BDeu,
-steepest ascent, no in-degree cap), ``ChowLiuTree()`` and ``PCStructure()`` (chi-square,
-alpha 0.05).
+steepest ascent, no in-degree cap), ``tabu`` (``search="tabu"``), ``ChowLiuTree()``,
+``PCStructure()`` (chi-square, alpha 0.05) and ``MMHCStructure()`` (MMPC with the G test
+at alpha 0.05, then hill climbing on BIC).
 """
 
 import argparse
@@ -31,12 +32,13 @@ CHILD = r"""
 import json, sys, time
 sys.path.insert(0, {root!r})
 from skbn.datasets import make_random_network
-from skbn import ChowLiuTree, HillClimbStructure, PCStructure
+from skbn import ChowLiuTree, HillClimbStructure, MMHCStructure, PCStructure
 from skbn.metrics import skeleton_scores
 
 net = make_random_network({n_nodes}, max_indegree={max_indegree}, n_states=(2, 4), random_state=0)
 X = net.sample({n_rows}, random_state=0)
-learner = {{"hill_climb": HillClimbStructure, "chow_liu": ChowLiuTree, "pc": PCStructure}}[{name!r}]()
+learner = {{"hill_climb": HillClimbStructure, "tabu": lambda: HillClimbStructure(search="tabu"),
+           "chow_liu": ChowLiuTree, "pc": PCStructure, "mmhc": MMHCStructure}}[{name!r}]()
 start = time.perf_counter()
 learner.fit(X)
 seconds = time.perf_counter() - start
