@@ -253,13 +253,16 @@ def test_added_parent_tables_of_some_columns_equal_those_of_all(weights, n_rows,
 
 def test_sparse_product_count_equals_bincount_bit_for_bit(monkeypatch):
     """Unweighted candidate tables by the one-hot sparse product (float32 sums of ones) are
-    the bincount tables exactly, compressed ids included; weighted data, or a one-hot matrix
-    over the byte or states-per-variable bounds, use the bincount."""
+    the bincount tables exactly, compressed ids included; weighted data, fewer rows than
+    ``ONE_HOT_MIN_ROWS``, or a one-hot matrix over the byte or states-per-variable bounds use
+    the bincount."""
     from skbn._counting import _counter
 
     cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
     codes = _random_codes(50, cards, seed=21)  # too few rows to observe all 36 configurations of 4 parents
     data = EncodedData(codes, cards, tuple("abcde"))
+    assert FamilyCounter(data)._one_hot_product() is None  # 50 rows: below ONE_HOT_MIN_ROWS
+    monkeypatch.setattr(_counter, "ONE_HOT_MIN_ROWS", 50)
     product = FamilyCounter(data)
     assert product._one_hot_product() is not None
     monkeypatch.setattr(_counter, "ONE_HOT_BYTES", 4 * 50 * 14 - 1)  # one byte short
