@@ -432,8 +432,8 @@ class ParameterEM:
             budget = COMPLETION_BUDGET * self.codes.shape[0] - row_total[exact].sum()
             extra = extra[np.argsort(row_total[extra], kind="stable")]
             exact[extra[np.cumsum(row_total[extra]) <= budget]] = True
-            cut_mask = self._conditioning(missing, inverse, exact, parent_idx)
-            exact |= cut_mask.any(axis=1)
+            conditioned, cut_mask = self._conditioning(missing, inverse, exact, parent_idx)
+            exact |= conditioned
         if self.e_step_kind == "gibbs":
             exact[:] = False
         plan["exact_rows"] = rows[exact]
@@ -477,14 +477,16 @@ class ParameterEM:
         return plan
 
     def _conditioning(self, missing, inverse, exact, parent_idx):
-        """The cutset (:func:`_cutset`) of every row not ``exact`` yet, as a mask (rows,
-        nodes); all ``False`` for rows left to Gibbs: those whose conditioned enumeration
-        exceeds ``MAX_CONDITIONED_COMPLETIONS`` completions, or that would take the
-        conditioned rows' total beyond ``CONDITIONING_BUDGET`` (cheapest rows first)."""
-        cut_mask = np.zeros_like(missing)
+        """The rows not ``exact`` yet that become exact by conditioning (a mask over the
+        rows) and their cutsets (:func:`_cutset`; a mask (rows, nodes), possibly empty
+        for a row whose too-large groups are single nodes). Left to Gibbs: the rows whose
+        conditioned enumeration exceeds ``MAX_CONDITIONED_COMPLETIONS`` completions, or
+        that would take the conditioned rows' total beyond ``CONDITIONING_BUDGET``
+        (cheapest rows first)."""
+        conditioned, cut_mask = np.zeros(missing.shape[0], dtype=bool), np.zeros_like(missing)
         pending = np.flatnonzero(~exact)
         if pending.size == 0 or self.e_step_kind == "gibbs":
-            return cut_mask
+            return conditioned, cut_mask
         neighbours = _moral_neighbours(parent_idx)
         cuts = {}  # per pattern
         patterns, first = np.unique(inverse[pending], return_index=True)
@@ -495,8 +497,9 @@ class ParameterEM:
         pending, cost = pending[bounded], cost[bounded]
         order = np.argsort(cost, kind="stable")
         for row in pending[order[np.cumsum(cost[order]) <= CONDITIONING_BUDGET]]:
+            conditioned[row] = True
             cut_mask[row, cuts[inverse[row]][0]] = True
-        return cut_mask
+        return conditioned, cut_mask
 
     # ------------------------------------------------------------------ pieces
     def initial_cpts(self, parents, latent, random):

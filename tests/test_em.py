@@ -85,10 +85,11 @@ def test_exact_e_step_equals_brute_force_expected_counts(weighted):
     np.testing.assert_allclose(data.weights.sum(), weights.sum())
 
 
-def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch):
+@pytest.mark.parametrize("bound", ["MAX_CONDITIONED_COMPLETIONS", "CONDITIONING_BUDGET"])
+def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch, bound):
     """Fixed-structure EM enumerates a row whose largest group exceeds MAX_COMPLETIONS
     while the E-step stays within the budget (then the counts are exact); without budget
-    those rows go to the Gibbs sampler."""
+    and without conditioning (either bound 0) those rows go to the Gibbs sampler."""
     from skbn import _em
 
     net = small_network()
@@ -106,7 +107,10 @@ def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch)
         np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
         np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child), rtol=1e-10)
     monkeypatch.setattr(_em, "COMPLETION_BUDGET", 0)
-    monkeypatch.setattr(_em, "MAX_CONDITIONED_COMPLETIONS", 0)
+    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    plan = em._plan(net._parent_idx, joint=False)
+    assert plan["gibbs_rows"].size == 0 and plan["unit_codes"].shape[0] > plan["exact_rows"].size
+    monkeypatch.setattr(_em, bound, 0)
     em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
     plan = em._plan(net._parent_idx, joint=False)
     assert plan["gibbs_rows"].size > 0 and plan["counts"].max() <= 2
