@@ -20,10 +20,13 @@ look-up per completion, :meth:`skbn._inference.VariableElimination.complete_log_
 normalised by its sum, which is also the row's marginal likelihood :math:`p(x_o)`.
 
 A row with more than :data:`MAX_COMPLETIONS` completions (many missing cells, or a latent
-variable with many states; for parameter EM on a fixed DAG, per independent group of cells
-and within the budget :data:`MAX_GROUP_COMPLETIONS`, :data:`COMPLETION_BUDGET`) is
-completed by Gibbs sampling instead
+variable with many states) is completed by Gibbs sampling instead
 (:class:`GibbsCompleter`): ``GIBBS_SAMPLES`` draws of weight ``w_n / GIBBS_SAMPLES``.
+Parameter EM on a fixed DAG stays exact far beyond that: it enumerates each independent
+group of a row's missing cells on its own (within the budget :data:`MAX_GROUP_COMPLETIONS`,
+:data:`COMPLETION_BUDGET`), and splits a group still too large by cutset conditioning
+(:func:`_cutset`, within :data:`MAX_CONDITIONED_COMPLETIONS`, :data:`CONDITIONING_BUDGET`);
+only rows beyond those bounds go to Gibbs.
 ``e_step="gibbs"`` completes every incomplete row that way (stochastic EM).
 
 References
@@ -44,7 +47,8 @@ from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 
 __all__ = [
-    "MAX_COMPLETIONS", "MAX_GROUP_COMPLETIONS", "COMPLETION_BUDGET", "GIBBS_SAMPLES", "expected_completions",
+    "MAX_COMPLETIONS", "MAX_GROUP_COMPLETIONS", "COMPLETION_BUDGET", "MAX_CONDITIONED_COMPLETIONS",
+    "CONDITIONING_BUDGET", "GIBBS_SAMPLES", "expected_completions",
     "GibbsCompleter", "ParameterEM",
 ]
 
@@ -58,6 +62,13 @@ MAX_COMPLETIONS = 512
 #: within ``COMPLETION_BUDGET`` completions per data row. Rows left over go to Gibbs.
 MAX_GROUP_COMPLETIONS = 8192
 COMPLETION_BUDGET = 32
+#: The remaining rows are made enumerable by conditioning (:func:`_cutset`): a row whose
+#: conditioned enumeration needs at most ``MAX_CONDITIONED_COMPLETIONS`` completions is
+#: exact, cheapest rows first while the conditioned rows' total stays within
+#: ``CONDITIONING_BUDGET`` completions (a memory bound: the E-step holds every completion,
+#: ``n_nodes`` codes each). Only rows beyond these bounds go to Gibbs.
+MAX_CONDITIONED_COMPLETIONS = 2 ** 16
+CONDITIONING_BUDGET = 2 ** 22
 #: Gibbs sweeps kept per E-step (each gives every sampled row one completion of weight
 #: ``w / GIBBS_SAMPLES``) and sweeps discarded before them.
 GIBBS_SAMPLES = 10
@@ -160,6 +171,87 @@ def _missing_groups(missing, parent_idx):
     return [tuple(g) for _, g in sorted(groups.items())]
 
 
+def _moral_neighbours(parent_idx):
+    """Neighbour sets of the moral graph: two nodes are joined when a family holds both
+    (so the groups of :func:`_missing_groups` are its components among the missing nodes)."""
+    neighbours = [set() for _ in parent_idx]
+    for node, pa in enumerate(parent_idx):
+        family = (*pa, node)
+        for u in family:
+            neighbours[u].update(v for v in family if v != u)
+    return neighbours
+
+
+def _components(nodes, neighbours):
+    """Connected components of the subgraph on ``nodes``, sorted lists by first member."""
+    free, out = set(nodes), []
+    while free:
+        seed = min(free)
+        free.discard(seed)
+        component, stack = [seed], [seed]
+        while stack:
+            for v in neighbours[stack.pop()] & free:
+                free.discard(v)
+                component.append(v)
+                stack.append(v)
+        out.append(sorted(component))
+    return sorted(out)
+
+
+def _cutset(missing, neighbours, cardinalities, limit):
+    """Missing nodes to condition on (cutset conditioning, Pearl 1988 ch. 4.3; Koller &
+    Friedman 9.5) so that every group of the rest has at most ``limit`` completions.
+
+    Setting a missing node :math:`c` to each of its states turns one row into
+    :math:`r_c` rows in which :math:`c` is observed; the rest of its group may then split
+    into smaller groups. The conditioned row enumerates
+    :math:`\\mathrm{cost}(C) = \\prod_{c \\in C} r_c \\sum_g \\prod_{v \\in g} r_v`
+    completions (groups :math:`g` of the missing cells left). Greedy and deterministic:
+    repeatedly take the largest group of two or more nodes (ties: smallest first member)
+    and condition on its node :math:`c` that minimises the next enumeration of that group,
+    :math:`r_c \\sum_{g' \\subset g \\setminus c} \\prod_{v \\in g'} r_v` (ties: smallest
+    index); once every group has at most ``limit`` completions, go on only while the
+    cost strictly decreases. A single node is never conditioned on (it is enumerated).
+
+    Returns ``(cutset, cost)``: the conditioned nodes in order and their cost.
+    """
+    def size(group):
+        return float(np.prod(cardinalities[group]))
+
+    free, cut, best = set(np.flatnonzero(missing).tolist()), [], None
+    while True:
+        groups = _components(free, neighbours)
+        cost = float(np.prod(cardinalities[cut])) * sum(map(size, groups))
+        splittable = [g for g in groups if len(g) > 1]
+        if all(size(g) <= limit for g in splittable):
+            if best is not None and cost >= best[1]:
+                return best
+            best = list(cut), cost
+        if not splittable:
+            return best
+        group = max(splittable, key=lambda g: (size(g), -g[0]))
+        node = min(group, key=lambda c: (
+            cardinalities[c] * sum(map(size, _components(set(group) - {c}, neighbours))), c))
+        cut.append(node)
+        free.discard(node)
+
+
+def _group_layout(missing, parent_idx, cardinalities):
+    """The groups of each row's missing cells (:func:`_missing_groups`, once per pattern):
+    ``(inverse, group_masks, first_group, group_counts)`` -- each row's pattern, every
+    pattern's groups as masks (pattern ``p`` owns ``first_group[p]:first_group[p + 1]``)
+    and their numbers of completions."""
+    patterns, inverse = np.unique(missing, axis=0, return_inverse=True)
+    groups = [_missing_groups(pattern, parent_idx) for pattern in patterns]
+    group_masks = np.zeros((sum(map(len, groups)), missing.shape[1]), dtype=bool)
+    first_group = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
+    for pattern, pattern_groups in enumerate(groups):
+        for k, group in enumerate(pattern_groups):
+            group_masks[first_group[pattern] + k, list(group)] = True
+    group_counts = np.prod(np.where(group_masks, cardinalities.astype(float), 1.0), axis=1)
+    return inverse.ravel(), group_masks, first_group, group_counts
+
+
 class GibbsCompleter:
     """Gibbs sampler over the missing cells of some rows, its chain kept across E-steps.
 
@@ -252,8 +344,10 @@ def _draw(probs, rng):
 class ParameterEM:
     """EM for the CPTs of a fixed DAG on data with missing cells (codes ``-1``).
 
-    E-step: expected completions (exact enumeration, Gibbs beyond ``MAX_COMPLETIONS`` or
-    for every row with ``e_step="gibbs"``). M-step: :func:`skbn.parameters.estimate_cpt` on
+    E-step: expected completions (exact enumeration, per independent group of missing
+    cells and with cutset conditioning for the groups too large to enumerate; Gibbs for
+    the rows beyond the bounds of :meth:`_plan`, or for every row with
+    ``e_step="gibbs"``). M-step: :func:`skbn.parameters.estimate_cpt` on
     the weighted completed rows -- maximum likelihood (``method="mle"``) or the posterior
     mean under the BDeu-style Dirichlet prior (``method="bayes"``), which is the MAP
     estimate under the prior with every hyperparameter raised by one, so EM with it is
@@ -306,7 +400,14 @@ class ParameterEM:
         (:func:`_missing_groups`), each enumerated on its own, then coupled (valid for the
         families of this structure only, far fewer rows). Rows beyond
         ``MAX_COMPLETIONS`` (jointly; for one group, beyond the budget of
-        ``MAX_GROUP_COMPLETIONS`` and ``COMPLETION_BUDGET``) go to the Gibbs sampler.
+        ``MAX_GROUP_COMPLETIONS`` and ``COMPLETION_BUDGET``) are conditioned on a cutset
+        (:meth:`_conditioning`) when ``joint=False``; the rest go to the Gibbs sampler.
+
+        With ``joint=False`` the plan's rows are *units*: an exact row, or one copy of a
+        conditioned row per state of its cutset with those cells set (``unit_codes``;
+        ``unit_row`` = the index into ``exact_rows`` of each unit, ``unit_starts`` = the
+        first unit of each exact row); the groups, pairs and families below are the
+        units'.
         """
         key = (tuple(parent_idx), joint)
         if key in self._plans:
@@ -322,15 +423,8 @@ class ParameterEM:
             n_completions = _n_completions(self.codes[rows], self.cardinalities)
             exact = n_completions <= MAX_COMPLETIONS
         else:
-            patterns, inverse = np.unique(missing, axis=0, return_inverse=True)
-            inverse = inverse.ravel()
-            groups = [_missing_groups(pattern, parent_idx) for pattern in patterns]
-            group_masks = np.zeros((sum(map(len, groups)), missing.shape[1]), dtype=bool)
-            first_group = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
-            for pattern, pattern_groups in enumerate(groups):
-                for k, group in enumerate(pattern_groups):
-                    group_masks[first_group[pattern] + k, list(group)] = True
-            group_counts = np.prod(np.where(group_masks, self.cardinalities.astype(float), 1.0), axis=1)
+            inverse, group_masks, first_group, group_counts = _group_layout(
+                missing, parent_idx, self.cardinalities)
             largest = np.maximum.reduceat(group_counts, first_group[:-1])[inverse]
             exact = largest <= MAX_COMPLETIONS
             row_total = np.add.reduceat(group_counts, first_group[:-1])[inverse]
@@ -338,6 +432,8 @@ class ParameterEM:
             budget = COMPLETION_BUDGET * self.codes.shape[0] - row_total[exact].sum()
             extra = extra[np.argsort(row_total[extra], kind="stable")]
             exact[extra[np.cumsum(row_total[extra]) <= budget]] = True
+            conditioned, cut_mask = self._conditioning(missing, inverse, exact, parent_idx)
+            exact |= conditioned
         if self.e_step_kind == "gibbs":
             exact[:] = False
         plan["exact_rows"] = rows[exact]
@@ -345,16 +441,27 @@ class ParameterEM:
         if joint:
             plan["counts"] = n_completions[exact].astype(np.int64)
         else:
-            row_pattern = inverse[exact]
-            n_groups = np.diff(first_group)[row_pattern]
-            pair_row = np.repeat(np.arange(row_pattern.size), n_groups)
+            # units: each exact row, or one row per state of its cutset (the cut cells set)
+            row_codes = self.codes[plan["exact_rows"]]
+            cut_mask = cut_mask[exact]
+            n_units = np.prod(np.where(cut_mask, self.cardinalities, 1), axis=1)
+            unit_row = np.repeat(np.arange(n_units.size), n_units)
+            unit_starts = np.concatenate([[0], np.cumsum(n_units)[:-1]])
+            unit_codes = _enumerate(row_codes, cut_mask, unit_row, unit_starts, self.cardinalities)
+            plan["unit_codes"], plan["unit_row"], plan["unit_starts"] = unit_codes, unit_row, unit_starts
+            if cut_mask.any():
+                inverse, group_masks, first_group, group_counts = _group_layout(
+                    unit_codes < 0, parent_idx, self.cardinalities)
+            else:
+                inverse = inverse[exact]
+            n_groups = np.diff(first_group)[inverse]
+            pair_row = np.repeat(np.arange(inverse.size), n_groups)
             row_first_pair = np.concatenate([[0], np.cumsum(n_groups)[:-1]])
             local = np.arange(pair_row.size) - row_first_pair[pair_row]
-            pair_group = first_group[row_pattern][pair_row] + local
+            pair_group = first_group[inverse][pair_row] + local
             pair_mask = group_masks[pair_group]
-            row_codes = self.codes[plan["exact_rows"]]
-            fill = (row_codes < 0)[pair_row] & ~pair_mask  # other groups' cells: any value
-            plan["pseudo"] = np.where(fill, 0, row_codes[pair_row])
+            fill = (unit_codes < 0)[pair_row] & ~pair_mask  # other groups' cells: any value
+            plan["pseudo"] = np.where(fill, 0, unit_codes[pair_row])
             plan["pair_row"], plan["pair_mask"] = pair_row, pair_mask
             plan["group_n_cols"] = pair_mask.sum(axis=1)  # the columns of each pair's group, flat
             plan["group_col_start"] = np.cumsum(plan["group_n_cols"]) - plan["group_n_cols"]
@@ -365,9 +472,34 @@ class ParameterEM:
             plan["touch"] = np.column_stack(  # family f has a cell in the pair's group
                 [pair_mask[:, list(f)].any(axis=1) for f in families])
             plan["observed_family"] = np.column_stack(
-                [(row_codes[:, list(f)] >= 0).all(axis=1) for f in families])
+                [(unit_codes[:, list(f)] >= 0).all(axis=1) for f in families])
         self._plans[key] = plan
         return plan
+
+    def _conditioning(self, missing, inverse, exact, parent_idx):
+        """The rows not ``exact`` yet that become exact by conditioning (a mask over the
+        rows) and their cutsets (:func:`_cutset`; a mask (rows, nodes), possibly empty
+        for a row whose too-large groups are single nodes). Left to Gibbs: the rows whose
+        conditioned enumeration exceeds ``MAX_CONDITIONED_COMPLETIONS`` completions, or
+        that would take the conditioned rows' total beyond ``CONDITIONING_BUDGET``
+        (cheapest rows first)."""
+        conditioned, cut_mask = np.zeros(missing.shape[0], dtype=bool), np.zeros_like(missing)
+        pending = np.flatnonzero(~exact)
+        if pending.size == 0 or self.e_step_kind == "gibbs":
+            return conditioned, cut_mask
+        neighbours = _moral_neighbours(parent_idx)
+        cuts = {}  # per pattern
+        patterns, first = np.unique(inverse[pending], return_index=True)
+        for pattern, row in zip(patterns, pending[first]):
+            cuts[pattern] = _cutset(missing[row], neighbours, self.cardinalities, MAX_COMPLETIONS)
+        cost = np.array([cuts[pattern][1] for pattern in inverse[pending]])
+        bounded = cost <= MAX_CONDITIONED_COMPLETIONS
+        pending, cost = pending[bounded], cost[bounded]
+        order = np.argsort(cost, kind="stable")
+        for row in pending[order[np.cumsum(cost[order]) <= CONDITIONING_BUDGET]]:
+            conditioned[row] = True
+            cut_mask[row, cuts[inverse[row]][0]] = True
+        return conditioned, cut_mask
 
     # ------------------------------------------------------------------ pieces
     def initial_cpts(self, parents, latent, random):
@@ -459,8 +591,8 @@ class ParameterEM:
             owner = np.repeat(np.arange(counts.size), counts)
             starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
             completed = _enumerate(plan["pseudo"], plan["pair_mask"], owner, starts, inference.cardinalities)
-            row_codes = self.codes[plan["exact_rows"]]
-            filled = np.where(row_codes < 0, 0, row_codes)
+            unit_codes = plan["unit_codes"]
+            filled = np.where(unit_codes < 0, 0, unit_codes)
             touched, observed = [], []
             for node in range(plan["touch"].shape[1]):
                 rows = np.flatnonzero(plan["touch"][owner, node])
@@ -484,6 +616,14 @@ class ParameterEM:
         every expected family count of this structure, is exact, with
         :math:`\\sum_g |g| - G + 1` rows instead of :math:`\\prod_g |g|`.
 
+        A row conditioned on a cutset :math:`C` (:meth:`_conditioning`) is one *unit* per
+        state :math:`x_C`, with those cells observed; the above gives each unit's
+        :math:`\\log p(x_o, x_C)` and its completions. The expected counts of the row are
+        the sum over its units of :math:`p(x_C \\mid x_o)` times theirs, the weights
+        normalised over all units of the row (:func:`_normalise_segments`), and
+        :math:`p(x_o) = \\sum_{x_C} p(x_o, x_C)`. An unconditioned row is its own unit,
+        of weight exactly 1.
+
         Returns (completed rows, their weights, log p(x_o) of each exact row).
         """
         pair_row, counts = plan["pair_row"], plan["counts"]
@@ -492,15 +632,17 @@ class ParameterEM:
         for node, rows, cells in touched:
             log_factor[rows] += inference.family_log_factor_at(node, cells)
         posterior, log_z = _normalise_segments(log_factor, owner, starts)
-        row_weights = self.weights[plan["exact_rows"]]
-        row_codes = self.codes[plan["exact_rows"]]
-        # log p(x_o) = fully observed families + sum over groups of log Z_g
-        log_marginal = np.zeros(row_codes.shape[0])
+        unit_codes = plan["unit_codes"]
+        # log p(x_o, x_c) of each unit = fully observed families + sum over groups of log Z_g
+        log_unit = np.zeros(unit_codes.shape[0])
         for node, rows, cells in observed:
-            log_marginal[rows] += inference.family_log_factor_at(node, cells)
-        log_marginal += np.bincount(pair_row, weights=log_z, minlength=log_marginal.size)
-        if plan["n_groups"].max() == 1:  # one group per row: nothing to couple
-            return completed, row_weights[pair_row][owner] * posterior, log_marginal
+            log_unit[rows] += inference.family_log_factor_at(node, cells)
+        log_unit += np.bincount(pair_row, weights=log_z, minlength=log_unit.size)
+        # a row's units (one per state x_c of its cutset) weighted by p(x_c | x_o)
+        branch, log_marginal = _normalise_segments(log_unit, plan["unit_row"], plan["unit_starts"])
+        unit_weights = self.weights[plan["exact_rows"]][plan["unit_row"]] * branch
+        if plan["n_groups"].max() == 1:  # one group per unit: nothing to couple
+            return completed, unit_weights[pair_row][owner] * posterior, log_marginal
         # couple the groups of each row
         cum = np.cumsum(posterior)
         cum = cum - np.repeat(cum[starts] - posterior[starts], counts)
@@ -522,7 +664,7 @@ class ParameterEM:
         keys = np.maximum.accumulate(owner + cum)  # sorted despite rounding
         chosen = np.searchsorted(keys, pair + middle[seg_rep], side="right")
         chosen = np.clip(chosen, starts[pair], starts[pair] + counts[pair] - 1)
-        out = row_codes[seg_row]
+        out = unit_codes[seg_row]
         # the cells of each chosen group: (rep, column) pairs, from the plan's per-group lists
         n_hit = plan["group_n_cols"][pair]
         hit_rep = np.repeat(np.arange(pair.size), n_hit)
@@ -530,7 +672,7 @@ class ParameterEM:
         hit_col = plan["group_cols"][np.repeat(plan["group_col_start"][pair] - first_hit, n_hit)
                                      + np.arange(hit_rep.size)]
         out[seg_rep[hit_rep], hit_col] = completed[chosen[hit_rep], hit_col]
-        return out, row_weights[seg_row] * lengths, log_marginal
+        return out, unit_weights[seg_row] * lengths, log_marginal
 
     def m_step(self, data, parents):
         return [estimate_cpt(data.codes, data.cardinalities, child, list(pa), method=self.method,

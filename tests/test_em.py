@@ -85,10 +85,11 @@ def test_exact_e_step_equals_brute_force_expected_counts(weighted):
     np.testing.assert_allclose(data.weights.sum(), weights.sum())
 
 
-def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch):
+@pytest.mark.parametrize("bound", ["MAX_CONDITIONED_COMPLETIONS", "CONDITIONING_BUDGET"])
+def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch, bound):
     """Fixed-structure EM enumerates a row whose largest group exceeds MAX_COMPLETIONS
     while the E-step stays within the budget (then the counts are exact); without budget
-    those rows go to the Gibbs sampler."""
+    and without conditioning (either bound 0) those rows go to the Gibbs sampler."""
     from skbn import _em
 
     net = small_network()
@@ -108,7 +109,97 @@ def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch)
     monkeypatch.setattr(_em, "COMPLETION_BUDGET", 0)
     em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
     plan = em._plan(net._parent_idx, joint=False)
+    assert plan["gibbs_rows"].size == 0 and plan["unit_codes"].shape[0] > plan["exact_rows"].size
+    monkeypatch.setattr(_em, bound, 0)
+    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    plan = em._plan(net._parent_idx, joint=False)
     assert plan["gibbs_rows"].size > 0 and plan["counts"].max() <= 2
+
+
+def chain_network():
+    """a -> b -> c -> d -> e -> f with 2, 3, 2, 3, 2, 3 states, random CPTs."""
+    rng = np.random.default_rng(5)
+    names = list("abcdef")
+    cards = [2, 3, 2, 3, 2, 3]
+    parents = {v: [names[i - 1]] for i, v in enumerate(names) if i}
+    cpts = {v: rng.dirichlet(np.ones(r), size=(cards[i - 1],) if i else ()) for i, (v, r) in
+            enumerate(zip(names, cards))}
+    return DiscreteBayesianNetwork({v: list(range(r)) for v, r in zip(names, cards)}, parents, cpts)
+
+
+def conditioned_em(monkeypatch, net, codes, weights=None, limit=6):
+    """ParameterEM with groups of more than ``limit`` completions made enumerable by
+    conditioning only (no direct enumeration of large groups, no budget)."""
+    from skbn import _em
+
+    monkeypatch.setattr(_em, "MAX_COMPLETIONS", limit)
+    monkeypatch.setattr(_em, "MAX_GROUP_COMPLETIONS", 0)
+    return ParameterEM(codes, net.cardinalities, net.nodes, weights, "mle", 1.0, "exact",
+                       np.random.RandomState(0))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_conditioned_rows_equal_brute_force_expected_counts(monkeypatch, weighted):
+    """Rows whose group is too large are conditioned on a cutset (1 and 2 levels here), and
+    their expected counts and log-likelihood are still exact."""
+    from skbn import _em
+
+    net = chain_network()
+    codes = codes_of(net, net.sample(300, random_state=6))
+    rng = np.random.default_rng(7)
+    codes[rng.random(codes.shape) < 0.6] = -1
+    codes[:3] = -1  # nothing observed
+    codes[3, :] = -1
+    codes[3, 0] = 1  # only a observed
+    weights = rng.uniform(0.5, 2.0, len(codes)) if weighted else np.ones(len(codes))
+    em = conditioned_em(monkeypatch, net, codes, weights if weighted else None)
+    plan = em._plan(net._parent_idx, joint=False)
+    assert plan["gibbs_rows"].size == 0
+    neighbours = _em._moral_neighbours(net._parent_idx)
+    depths = {len(_em._cutset(row < 0, neighbours, net.cardinalities, 6)[0]) for row in codes}
+    assert {0, 1, 2} <= depths
+    # every unit's groups are enumerable; a row's units are one per state of its cutset
+    assert plan["counts"].max() <= 6
+    assert plan["unit_codes"].shape[0] > plan["exact_rows"].size
+    data, log_lik = em.e_step(net._inference)
+    assert log_lik == pytest.approx(float(weights @ net.log_likelihood_codes(codes)), rel=1e-12)
+    for child in range(len(net.nodes)):
+        family = [*net._parent_idx[child], child]
+        got = np.zeros([net.cardinalities[f] for f in family])
+        np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
+        np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child),
+                                   rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(data.weights.sum(), weights.sum())
+
+
+def test_cutset_splits_a_chain_at_its_cheapest_node():
+    """On the chain a..f (2, 3, 2, 3, 2, 3 states) with everything missing (216
+    completions): conditioning on c (2 states) leaves {a, b} (6) and {d, e, f} (18), cost
+    2 (6 + 18) = 48; then e splits {d, e, f}: 2 2 (6 + 3 + 3) = 48, needed only when
+    groups must have at most 6 completions; then a: 2 2 2 (3 + 3 + 3) = 72 > 48, never."""
+    from skbn import _em
+
+    net = chain_network()
+    neighbours = _em._moral_neighbours(net._parent_idx)
+    missing = np.ones(6, dtype=bool)
+    assert _em._cutset(missing, neighbours, net.cardinalities, 216) == ([2], 48.0)
+    assert _em._cutset(missing, neighbours, net.cardinalities, 18) == ([2], 48.0)
+    assert _em._cutset(missing, neighbours, net.cardinalities, 6) == ([2, 4], 48.0)
+    missing[[0, 1]] = False  # c..f (36): e splits it best, 2 (6 + 3) = 18 (d: 3 (2 + 6) = 24)
+    assert _em._cutset(missing, neighbours, net.cardinalities, 36) == ([4], 18.0)
+
+
+def test_conditioned_em_never_decreases_the_likelihood(monkeypatch):
+    net = chain_network()
+    codes = codes_of(net, net.sample(400, random_state=8))
+    codes[np.random.default_rng(9).random(codes.shape) < 0.5] = -1
+    em = conditioned_em(monkeypatch, net, codes, limit=4)
+    assert em._plan(net._parent_idx, joint=False)["unit_codes"].shape[0] > em._plan(
+        net._parent_idx, joint=False)["exact_rows"].size
+    start = em.initial_cpts(net._parent_idx, [False] * 6, random=False)
+    _, trace, _ = em.run(net._parent_idx, start, max_iter=30, tol=0.0)
+    assert np.all(np.diff(trace) >= -1e-9 * np.abs(trace[1:]))
+    assert trace[-1] > trace[0]
 
 
 def test_maximum_likelihood_em_starts_inside_the_simplex():
