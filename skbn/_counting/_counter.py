@@ -283,8 +283,8 @@ class FamilyCounter:
         than :data:`ONE_HOT_MEAN_STATES` states per variable on average."""
         if self._one_hot is None:
             n, total = self.n_samples, int(self.offsets[-1])
-            usable = (self.weights is None and ONE_HOT_MIN_ROWS <= n < (1 << 24) and 4 * n * total <= ONE_HOT_BYTES
-                      and total <= ONE_HOT_MEAN_STATES * self.n_variables)
+            usable = (self.weights is None and ONE_HOT_MIN_ROWS <= n < (1 << 24)
+                      and 4 * n * total <= ONE_HOT_BYTES and total <= ONE_HOT_MEAN_STATES * self.n_variables)
             self._one_hot = ((one_hot(self.codes, self.cardinalities), np.ones(n, dtype=np.float32),
                               np.arange(n + 1)) if usable else False)
         return self._one_hot or None
