@@ -3,13 +3,14 @@
 Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_memetic.py [--quick] [--budget-per-variable 50]
+        [--random-state 0]
 
 Cases (those of ``bench_best.py``): ALARM and CHILD at 1,000, 10,000 and 100,000 rows (from
 ../shared/networks) and two random 100-node networks
 (``make_random_network(100, max_indegree=3, random_state=seed)``, seeds 0 and 1, 5,000 rows);
 ``--quick``: ALARM and CHILD at 1,000 rows. Every skbn search gets the same budget of
 ``max_evaluations = budget_per_variable * n_variables`` family re-scorings (the unit of
-:class:`skbn._search.Budget`) and ``random_state=0``:
+:class:`skbn._search.Budget`) and ``random_state=0`` (``--random-state``):
 
 * ``hill_climb``: plain steepest ascent (stops at its local optimum, under the budget);
 * ``tabu+restarts``: tabu search restarted from perturbations of the best graph
@@ -41,6 +42,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="ALARM and CHILD at 1,000 rows only")
     parser.add_argument("--budget-per-variable", type=int, default=50)
+    parser.add_argument("--random-state", type=int, default=0,
+                        help="random_state of tabu+restarts, memetic and genetic")
     args = parser.parse_args()
     unbounded = 10 ** 9
     rows = []
@@ -49,11 +52,11 @@ def main():
         methods = {
             "hill_climb": {"max_evaluations": budget},
             "tabu+restarts": {"search": "tabu", "n_restarts": unbounded, "perturbation": 3,
-                              "max_evaluations": budget, "random_state": 0},
+                              "max_evaluations": budget, "random_state": args.random_state},
             "memetic": {"search": "memetic", "population_size": 10, "max_iter": unbounded,
-                        "max_evaluations": budget, "random_state": 0},
+                        "max_evaluations": budget, "random_state": args.random_state},
             "genetic": {"search": "genetic", "population_size": 10, "max_iter": unbounded,
-                        "max_evaluations": budget, "random_state": 0},
+                        "max_evaluations": budget, "random_state": args.random_state},
             "multistart_tabu": {"search": "multistart_tabu", "max_evaluations": budget},
         }
         reference = None

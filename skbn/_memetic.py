@@ -6,11 +6,15 @@ knowledge, its fitness the decomposable score, and the local search the steepest
 :mod:`skbn._search`, sharing one :class:`~skbn._search.DeltaEngine` (so one cache of toggle
 columns and family scores) with every other individual.
 
-* **Initial population**: the local optimum reached from the start graph, the local
-  optimum reached from a Chow-Liu tree (the maximum mutual-information spanning tree,
-  inserted edge by edge where the constraints allow), then local optima reached from
-  random perturbations of the first one (``perturbation`` random legal moves, more for
-  later members), duplicates rejected, until ``population_size`` members.
+* **Initial population**: the optimum of a tabu search (then steepest ascent) from the
+  start graph, the same from a Chow-Liu tree (the maximum mutual-information spanning
+  tree, inserted edge by edge where the constraints allow) -- the two results of
+  ``search="multistart_tabu"``, so the population starts at least as high as that
+  search -- then steepest-ascent optima reached from random perturbations of the first
+  member (``perturbation`` random legal moves, more for later members), duplicates
+  rejected, until ``population_size`` members. The deeper tabu climb is spent on the two
+  seeds only: every later individual gets the cheaper steepest ascent, so most of the
+  budget goes to evolution.
 * **Selection**: two binary tournaments (the better of two random members, ties to the
   lower index).
 * **Crossover** exchanges whole parent sets, the unit of a decomposable score (as in the
@@ -21,14 +25,17 @@ columns and family scores) with every other individual.
   repair). Parent sets come from valid graphs, so the child keeps every required edge,
   no forbidden edge and the in-degree bound.
 * **Mutation**: ``perturbation`` uniformly random legal moves.
-* **Local search** (``memetic`` only; ``genetic`` skips it): steepest ascent.
+* **Local search** (``memetic`` only): steepest ascent. ``genetic`` has no local step at
+  all (no tabu climb of the seeds either): its members are the start graph, the Chow-Liu
+  tree and their random variations as they are.
 * **Replacement keeps diversity** (deterministic crowding, Mahfoud 1995): a child equal to
   a member is dropped; otherwise it replaces, among the members it beats, the one nearest
   to it in Hamming distance of adjacency matrices (ties: the worse, then the first).
 
-The best graph seen is returned, so the result is never worse than the local optimum
-reached from the start graph (or than the start itself when the budget stops the first
-climb). Every random choice draws from ``rng`` in a fixed order, so a result stopped by
+The best graph seen is returned, so the result is never worse than the tabu optimum
+reached from the start graph, nor (when the budget allows the second climb) than the one
+reached from the Chow-Liu tree, nor than the start itself when the budget stops the first
+climb. Every random choice draws from ``rng`` in a fixed order, so a result stopped by
 generations or ``max_evaluations`` is deterministic.
 
 References
@@ -44,7 +51,7 @@ Illinois.
 
 import numpy as np
 
-from skbn._search import graph_key, improves, perturb, steepest_ascent
+from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_search
 
 __all__ = ["memetic_search"]
 
@@ -59,7 +66,7 @@ class _Member:
 
 
 def memetic_search(engine, recorder, *, population_size, n_generations, perturbation,
-                   local_search, rng, seeds=()):
+                   local_search, rng, seeds=(), tabu=None):
     """Evolve a population from the engine's current graph; leave the engine at the best.
 
     Parameters
@@ -75,6 +82,10 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
     rng : numpy.random.RandomState
     seeds : sequence of ndarray of shape (p, p), bool
         Extra starting graphs (legal DAGs), e.g. a Chow-Liu tree.
+    tabu : (int, int) or None
+        ``(tabu_length, patience)``: the start graph and the ``seeds`` are climbed by tabu
+        search (:func:`skbn._search.tabu_search`) then steepest ascent instead of steepest
+        ascent alone (memetic only; ignored when ``local_search`` is False).
 
     Returns
     -------
@@ -84,13 +95,18 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
     budget = recorder.budget
     unlimited = np.iinfo(np.int64).max
 
-    def settle():
-        """Local optimum from the engine's graph (memetic), as a member."""
+    def settle(deep=False):
+        """Local optimum from the engine's graph (memetic; ``deep``: tabu search first), as
+        a member."""
         if local_search:
+            if deep and tabu is not None:
+                tabu_search(engine, recorder, unlimited, *tabu)
+                if recorder.trace[-1] != engine.score:  # returned to the best graph seen
+                    recorder.record(engine)
             steepest_ascent(engine, recorder, unlimited)
         return _Member(engine.A.copy(), engine.score)
 
-    population = [settle()]
+    population = [settle(deep=True)]
     best = population[0]
     keys = {best.key}
 
@@ -107,7 +123,7 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
             break
         engine.set_graph(seed)
         recorder.record(engine)
-        admit(settle())
+        admit(settle(deep=True))
     attempt = 0
     while len(population) < population_size and attempt < 3 * population_size:
         if budget.exhausted(engine):

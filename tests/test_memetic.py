@@ -175,3 +175,40 @@ def test_multistart_tabu_budget_skips_the_second_start(problem):
     stopped = HillClimbStructure(search="multistart_tabu", max_evaluations=budget).fit(X)
     assert stopped.edges_ == first.edges_ and stopped.score_ == first.score_
     assert stopped.trace_evaluations_[-1] < full.trace_evaluations_[-1]
+
+
+# --------------------------------------------------------------- memetic seeded by tabu
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_memetic_starts_from_multistart_tabu_optima(seed):
+    """The first two members are tabu climbs (then steepest ascent) from the start graph and
+    the Chow-Liu tree, so memetic search is never worse than ``multistart_tabu``."""
+    net = make_random_network(12, max_indegree=3, n_states=(2, 3), edge_prob=0.3,
+                              random_state=seed)
+    X = net.sample(600, random_state=seed)
+    memetic = HillClimbStructure(search="memetic", population_size=4, max_iter=8,
+                                 random_state=0).fit(X)
+    from_empty = HillClimbStructure(search="tabu", tabu_patience=20).fit(X)
+    # the same moves, scores and evaluations as the learner's tabu search from the start
+    k = len(from_empty.trace_)
+    np.testing.assert_array_equal(memetic.trace_[:k], from_empty.trace_)
+    np.testing.assert_array_equal(memetic.trace_evaluations_[:k], from_empty.trace_evaluations_)
+    best = HillClimbStructure(search="multistart_tabu").fit(X)
+    assert memetic.score_ >= best.score_ - 1e-10 * (1 + abs(best.score_))
+    # an explicit tabu_patience reaches the seeding climbs too
+    short = HillClimbStructure(search="memetic", population_size=4, max_iter=8, tabu_patience=3,
+                               random_state=0).fit(X)
+    tabu3 = HillClimbStructure(search="tabu", tabu_patience=3).fit(X)
+    np.testing.assert_array_equal(short.trace_[:len(tabu3.trace_)], tabu3.trace_)
+
+
+def test_genetic_has_no_local_step(problem):
+    """``genetic`` climbs nothing before the final polish: the tabu settings are unused and
+    its first two members are the start graph and the Chow-Liu tree themselves."""
+    X, _ = problem
+    kwargs = {"search": "genetic", "population_size": 4, "max_iter": 6, "random_state": 0}
+    a = HillClimbStructure(tabu_patience=2, **kwargs).fit(X)
+    b = HillClimbStructure(tabu_patience=50, tabu_length=3, **kwargs).fit(X)
+    np.testing.assert_array_equal(a.trace_, b.trace_)
+    empty = HillClimbStructure(max_iter=0).fit(X)
+    tree = HillClimbStructure(start=chow_liu_start(X), max_iter=0).fit(X)
+    assert a.trace_[0] == empty.score_ and a.trace_[1] == tree.score_  # no move in between

@@ -55,12 +55,16 @@ class HillClimbStructure(_BaseStructureLearner):
       and random 100-node networks it reaches a BDeu score at least that of hill climbing,
       tabu search and pyAgrum's greedy search, in about twice the time of plain hill
       climbing (``docs/hill_climb.md``, ``benchmarks/bench_best.py``);
-    * ``"memetic"``: a population of ``population_size`` local optima (from the start
-      graph, a Chow-Liu tree and random perturbations) evolved for ``max_iter``
-      generations: parents picked by tournament, crossover exchanging whole parent sets
-      (with cycle repair), mutation by ``perturbation`` random legal moves, steepest
-      ascent on every child, and replacement that keeps the population diverse
-      (:mod:`skbn._memetic`); ``"genetic"`` is the same without the local search.
+    * ``"memetic"``: a population of ``population_size`` local optima evolved for
+      ``max_iter`` generations. The first two members are ``"multistart_tabu"``'s two
+      optima (tabu search, then steepest ascent, from the start graph and from the
+      Chow-Liu tree), the others steepest-ascent optima from random perturbations of the
+      first; parents are picked by tournament, crossover exchanges whole parent sets
+      (with cycle repair), mutation applies ``perturbation`` random legal moves, every
+      child is climbed by steepest ascent, and replacement keeps the population diverse
+      (:mod:`skbn._memetic`). ``"genetic"`` is the same without any local search (no
+      tabu, no steepest ascent: the members are the start graph, the Chow-Liu tree and
+      their random variations, only the final result is polished).
 
     Anytime budgets: ``max_time`` (seconds) and ``max_evaluations`` (family re-scorings,
     see :class:`skbn._search.Budget`) stop every search, restart and generation loop; the
@@ -111,7 +115,8 @@ class HillClimbStructure(_BaseStructureLearner):
     tabu_patience : int or None, default=None
         Tabu search stops after this many moves without beating the best graph seen.
         None: 10 for ``"tabu"`` (bnlearn's ``max.tabu``), 20 for ``"multistart_tabu"``
-        (the same moves as with 10, searched further).
+        (the same moves as with 10, searched further) and for the tabu climbs that seed
+        ``"memetic"``.
     temperature : float, default=10.0
         Initial temperature of simulated annealing, in score units.
     cooling : float, default=0.995
@@ -358,7 +363,8 @@ class HillClimbStructure(_BaseStructureLearner):
             "max_iter": int(max_iter),
             "tabu_length": self.tabu_length,
             "tabu_patience": (self.tabu_patience if self.tabu_patience is not None
-                              else MULTISTART_PATIENCE if self.search == "multistart_tabu" else 10),
+                              else MULTISTART_PATIENCE if self.search in ("multistart_tabu", "memetic")
+                              else 10),
             "temperature": float(self.temperature),
             "cooling": float(self.cooling),
             "population_size": self.population_size,
@@ -390,7 +396,7 @@ def _run(engine, start_graph, settings, rng, label):
         _memetic.memetic_search(
             engine, recorder, population_size=settings["population_size"], n_generations=budget,
             perturbation=settings["perturbation"], local_search=search == "memetic", rng=rng,
-            seeds=settings["seeds"])
+            seeds=settings["seeds"], tabu=(settings["tabu_length"], settings["tabu_patience"]))
     if search != "hill_climb":
         if recorder.trace[-1] != engine.score:  # returned to the best graph seen
             recorder.record(engine)
