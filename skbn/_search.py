@@ -151,14 +151,16 @@ class DeltaEngine(FamilyColumns):
         self.T = np.zeros((p, p))
         self.table = np.full((p, p, 3), -np.inf)
         self.indegree = np.zeros(p, dtype=np.int64)
-        self._reach = None  # reachability matrix, None when stale
+        self._reach = None  # reachability bitsets (bit j of _reach[i]: i ~> j), None when stale
+        self._parent_bits = [0] * p  # bit i of _parent_bits[j]: edge i -> j
+        self._child_bits = [0] * p  # bit j of _child_bits[i]: edge i -> j
         self.n_evaluations = 0  # toggle columns requested (see Budget)
         self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
         self._score = None
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
-        return tuple(int(i) for i in np.flatnonzero(self.A[:, child]))
+        return tuple(np.flatnonzero(self.A[:, child]).tolist())
 
     def refresh(self, child):
         self.n_evaluations += 1
@@ -168,6 +170,8 @@ class DeltaEngine(FamilyColumns):
     def _set_adjacency(self, adjacency):
         self.A = adjacency.copy()
         self.indegree = self.A.sum(axis=0).astype(np.int64)
+        self._parent_bits = _row_bits(self.A.T)
+        self._child_bits = _row_bits(self.A)
         self._reach = None
         self._cyclic.clear()  # the table is filled afresh next
 
@@ -223,11 +227,15 @@ class DeltaEngine(FamilyColumns):
         table[:, v, REMOVE] = np.where(parents & self._removable[:, v], d_col, -np.inf)
         table[:, v, REVERSE] = np.where(parents & self._reversible[:, v] & room, d_reverse, -np.inf)
 
+    def _reach_bits(self):
+        """Reachability as bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j`` (length >= 1)."""
+        if self._reach is None:
+            self._reach = _closure_bits(self.A)
+        return self._reach
+
     def reachability(self):
         """``R[i, j]``: a directed path ``i ~> j`` of length >= 1 exists."""
-        if self._reach is None:
-            self._reach = transitive_closure(self.A)
-        return self._reach
+        return _bits_to_matrix(self._reach_bits(), self.p)
 
     def deltas(self):
         """Move deltas, shape (p, p, 3): ``[..., ADD/REMOVE/REVERSE]``; illegal = -inf."""
@@ -250,8 +258,9 @@ class DeltaEngine(FamilyColumns):
         kind, i, j = decode(index, self.p)
         if kind == REMOVE:
             return True
-        R = self.reachability()
-        cyclic = R[j, i] if kind == ADD else (R[i] & self.A[:, j]).any()
+        reach = self._reach_bits()
+        # adding i -> j: j ~> i; reversing i -> j: i reaches a parent of j (not i itself)
+        cyclic = (reach[j] >> i) & 1 if kind == ADD else reach[i] & self._parent_bits[j]
         if cyclic:
             self._cyclic.add(index)
             self.table.reshape(-1)[index] = -np.inf
@@ -268,13 +277,24 @@ class DeltaEngine(FamilyColumns):
         reverse = np.where(reverse_ok, delta + (T[j, i] - T[i, i]), -np.inf)
         return np.where(kind == ADD, add, reverse)
 
+    def _add_entry(self, i, j):
+        """Table entry of adding ``i -> j`` (one move: :meth:`_entries` without arrays)."""
+        if (self.A[i, j] or self.A[j, i] or not self._addable[i, j]
+                or self.indegree[j] >= self.max_indegree):
+            return -np.inf
+        T = self.T
+        return T[i, j] - T[j, j]
+
     def _closes_cycle(self, index):
         """Whether each add or reverse move (flat indices, array) closes a directed cycle:
         adding ``i -> j`` iff ``j ~> i``; reversing ``i -> j`` iff ``i`` reaches another
         parent of ``j``."""
-        kind, i, j = decode(index, self.p)
-        R = self.reachability()
-        return np.where(kind == ADD, R[j, i], (R[i] & self.A[:, j].T).any(axis=1))
+        reach, parent_bits, p = self._reach_bits(), self._parent_bits, self.p
+        closes = []
+        for flat_index in index.tolist():
+            kind, i, j = decode(flat_index, p)
+            closes.append(bool((reach[j] >> i) & 1 if kind == ADD else reach[i] & parent_bits[j]))
+        return np.array(closes, dtype=bool)
 
     def _recheck_cycles(self):
         """After a removal or reversal: put back the masked moves that no longer close a
@@ -290,30 +310,64 @@ class DeltaEngine(FamilyColumns):
             flat[freed] = self._entries(freed)
             self._cyclic.difference_update(freed.tolist())
 
+    def _add_bits(self, i, j):
+        """Edge ``i -> j`` added: parent and child bitsets, and reachability (``i`` and its
+        ancestors now reach ``j`` and its descendants)."""
+        self._parent_bits[j] |= 1 << i
+        self._child_bits[i] |= 1 << j
+        reach = self._reach
+        if reach is not None:
+            gained, bit_i = reach[j] | (1 << j), 1 << i
+            reach[i] |= gained
+            for u, bits in enumerate(reach):
+                if bits & bit_i:
+                    reach[u] = bits | gained
+
+    def _remove_bits(self, i, j):
+        """Edge ``i -> j`` removed: parent and child bitsets, and reachability.
+
+        Only ``i`` and its ancestors can lose descendants (every lost path used ``i -> j``).
+        They are recomputed from their children, ``reach(u) = OR_c (reach(c) | {c})``, in
+        increasing order of their old number of descendants: a child ``c`` of ``u`` has
+        strictly fewer (``reach(u)`` held ``reach(c)`` and ``c``), so it comes first.
+        """
+        self._parent_bits[j] &= ~(1 << i)
+        self._child_bits[i] &= ~(1 << j)
+        reach, child_bits = self._reach, self._child_bits
+        if reach is None:
+            return
+        bit_i = 1 << i
+        affected = [u for u, bits in enumerate(reach) if bits & bit_i]
+        affected.append(i)
+        affected.sort(key=lambda u: reach[u].bit_count())
+        for u in affected:
+            bits, rest = 0, child_bits[u]
+            while rest:
+                low = rest & -rest
+                bits |= reach[low.bit_length() - 1] | low
+                rest ^= low
+            reach[u] = bits
+
     def apply(self, move):
         """Apply ``(kind, i, j)``; refresh the changed families and their table entries."""
         kind, i, j = move
         if kind == ADD:
             self.A[i, j] = True
             self.indegree[j] += 1
-            if self._reach is not None:  # ancestors of i (and i) now reach j and its descendants
-                ancestors = self._reach[:, i].copy()
-                ancestors[i] = True
-                descendants = self._reach[j].copy()
-                descendants[j] = True
-                self._reach |= ancestors[:, None] & descendants[None, :]
+            self._add_bits(i, j)
             changed = (j,)
         elif kind == REMOVE:
             self.A[i, j] = False
             self.indegree[j] -= 1
-            self._reach = None
+            self._remove_bits(i, j)
             changed = (j,)
         else:
             self.A[i, j] = False
             self.A[j, i] = True
             self.indegree[j] -= 1
             self.indegree[i] += 1
-            self._reach = None
+            self._remove_bits(i, j)
+            self._add_bits(j, i)
             changed = (j, i)
         for v in changed:
             self.refresh(v)
@@ -321,18 +375,24 @@ class DeltaEngine(FamilyColumns):
             self._update_family(v)
         flat = self.table.reshape(-1)
         if kind != REVERSE:  # the pair's other direction (column i)
-            index = (j * self.p + i) * 3 + ADD
-            flat[index] = self._entries(index)
+            flat[(j * self.p + i) * 3 + ADD] = self._add_entry(j, i)
         if kind == ADD:  # still cyclic: mask again what the updates rewrote
-            flat[list(self._cyclic)] = -np.inf
+            if self._cyclic:
+                flat[list(self._cyclic)] = -np.inf
         else:
             self._recheck_cycles()
 
 
 def transitive_closure(adjacency):
-    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` in a DAG.
+    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` in a DAG
+    (:func:`_closure_bits` unpacked to a boolean matrix)."""
+    return _bits_to_matrix(_closure_bits(adjacency), adjacency.shape[0])
 
-    One pass in reverse topological order (Kahn's algorithm) on Python-int bitsets,
+
+def _closure_bits(adjacency):
+    """Reachability of a DAG as Python-int bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j``.
+
+    One pass in reverse topological order (Kahn's algorithm),
     ``reach(v) = OR_{c child of v} (reach(c) | {c})``: ``O(p + e)`` big-int operations.
     """
     p = adjacency.shape[0]
@@ -352,9 +412,20 @@ def transitive_closure(adjacency):
         for c in children[v]:
             bits |= reach[c] | (1 << c)
         reach[v] = bits
+    return reach
+
+
+def _bits_to_matrix(rows, p):
+    """Boolean matrix whose row ``i`` has the bits of ``rows[i]`` (bit ``j`` -> column ``j``)."""
     width = (p + 7) // 8
-    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in reach), dtype=np.uint8)
+    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in rows), dtype=np.uint8)
     return np.unpackbits(packed.reshape(p, width), axis=1, count=p, bitorder="little").astype(bool)
+
+
+def _row_bits(matrix):
+    """Each row of a boolean matrix as a Python-int bitset (column ``j`` -> bit ``j``)."""
+    packed = np.packbits(matrix, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 def tolerance(score):
@@ -537,7 +608,7 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
         if index is None:
             break
         engine.apply(move)
-        recent.append(graph_key(engine.A))
+        recent.append(key)  # the key of the graph the move led to
         taken += 1
         recorder.record(engine, move)
         if engine.score > best_score + tolerance(best_score):
