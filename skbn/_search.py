@@ -147,6 +147,11 @@ class DeltaEngine(FamilyColumns):
         self._addable = ~self.forbidden
         self._removable = ~(required | required.T)
         self._reversible = ~(required & ~required.T) & ~self.forbidden.T
+        # the same by child (row j: the pairs (x, j)), contiguous for the column updates
+        self._addable_to = np.ascontiguousarray(self._addable.T)
+        self._removable_to = np.ascontiguousarray(self._removable.T)
+        self._reversible_to = np.ascontiguousarray(self._reversible.T)
+        self._bounded = max_indegree < p  # else every in-degree (at most p - 1) has room
         self.A = np.zeros((p, p), dtype=bool)
         self.T = np.zeros((p, p))
         self.table = np.full((p, p, 3), -np.inf)
@@ -214,18 +219,23 @@ class DeltaEngine(FamilyColumns):
         and row ``v`` of the reversals (``v -> x`` becomes ``x -> v``: ``v`` gains ``x``)."""
         T, table = self.T, self.table
         parents, children = self.A[:, v], self.A[v]
-        d_col = T[:, v] - T[v, v]  # D[:, v]
-        d_row = T[v] - T.diagonal()  # D[v, :]
+        diagonal = T.diagonal()
+        d_col = T[:, v] - diagonal[v]  # D[:, v]
+        d_row = T[v] - diagonal  # D[v, :]
         d_reverse = d_col + d_row  # D[x, v] + D[v, x]: reversing x -> v or v -> x
-        room = self.indegree < self.max_indegree
-        if room[v]:
-            table[:, v, ADD] = np.where(~(parents | children) & self._addable[:, v], d_col, -np.inf)
+        if self._bounded:
+            room = self.indegree < self.max_indegree
+            room_v, reversible = room[v], parents & self._reversible_to[v] & room
+        else:
+            room_v, reversible = True, parents & self._reversible_to[v]
+        if room_v:
+            table[:, v, ADD] = np.where(~(parents | children) & self._addable_to[v], d_col, -np.inf)
             table[v, :, REVERSE] = np.where(children & self._reversible[v], d_reverse, -np.inf)
         else:
             table[:, v, ADD] = -np.inf
             table[v, :, REVERSE] = -np.inf
-        table[:, v, REMOVE] = np.where(parents & self._removable[:, v], d_col, -np.inf)
-        table[:, v, REVERSE] = np.where(parents & self._reversible[:, v] & room, d_reverse, -np.inf)
+        table[:, v, REMOVE] = np.where(parents & self._removable_to[v], d_col, -np.inf)
+        table[:, v, REVERSE] = np.where(reversible, d_reverse, -np.inf)
 
     def _reach_bits(self):
         """Reachability as bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j`` (length >= 1)."""
@@ -266,35 +276,20 @@ class DeltaEngine(FamilyColumns):
             self.table.reshape(-1)[index] = -np.inf
         return not cyclic
 
-    def _entries(self, index):
-        """Table entries of add and reverse moves (flat indices, int or array), afresh."""
-        kind, i, j = decode(index, self.p)
-        A, T = self.A, self.T
-        delta = T[i, j] - T[j, j]
-        add_ok = ~A[i, j] & ~A[j, i] & self._addable[i, j] & (self.indegree[j] < self.max_indegree)
-        reverse_ok = A[i, j] & self._reversible[i, j] & (self.indegree[i] < self.max_indegree)
-        add = np.where(add_ok, delta, -np.inf)
-        reverse = np.where(reverse_ok, delta + (T[j, i] - T[i, i]), -np.inf)
-        return np.where(kind == ADD, add, reverse)
-
     def _add_entry(self, i, j):
-        """Table entry of adding ``i -> j`` (one move: :meth:`_entries` without arrays)."""
+        """Table entry of adding ``i -> j`` (as :meth:`_fill_table`, one move)."""
         if (self.A[i, j] or self.A[j, i] or not self._addable[i, j]
                 or self.indegree[j] >= self.max_indegree):
             return -np.inf
         T = self.T
         return T[i, j] - T[j, j]
 
-    def _closes_cycle(self, index):
-        """Whether each add or reverse move (flat indices, array) closes a directed cycle:
-        adding ``i -> j`` iff ``j ~> i``; reversing ``i -> j`` iff ``i`` reaches another
-        parent of ``j``."""
-        reach, parent_bits, p = self._reach_bits(), self._parent_bits, self.p
-        closes = []
-        for flat_index in index.tolist():
-            kind, i, j = decode(flat_index, p)
-            closes.append(bool((reach[j] >> i) & 1 if kind == ADD else reach[i] & parent_bits[j]))
-        return np.array(closes, dtype=bool)
+    def _reverse_entry(self, i, j):
+        """Table entry of reversing ``i -> j``."""
+        if not (self.A[i, j] and self._reversible[i, j] and self.indegree[i] < self.max_indegree):
+            return -np.inf
+        T = self.T
+        return (T[i, j] - T[j, j]) + (T[j, i] - T[i, i])
 
     def _recheck_cycles(self):
         """After a removal or reversal: put back the masked moves that no longer close a
@@ -302,13 +297,18 @@ class DeltaEngine(FamilyColumns):
         if not self._cyclic:
             return
         flat = self.table.reshape(-1)
-        index = np.fromiter(self._cyclic, dtype=np.int64, count=len(self._cyclic))
-        closes = self._closes_cycle(index)
-        flat[index[closes]] = -np.inf
-        freed = index[~closes]
-        if len(freed):
-            flat[freed] = self._entries(freed)
-            self._cyclic.difference_update(freed.tolist())
+        reach, parent_bits, p = self._reach_bits(), self._parent_bits, self.p
+        freed = []
+        for index in self._cyclic:
+            kind, i, j = decode(index, p)
+            # adding i -> j closes a cycle iff j ~> i; reversing i -> j iff i reaches
+            # another parent of j
+            if (reach[j] >> i) & 1 if kind == ADD else reach[i] & parent_bits[j]:
+                flat[index] = -np.inf
+            else:
+                flat[index] = self._add_entry(i, j) if kind == ADD else self._reverse_entry(i, j)
+                freed.append(index)
+        self._cyclic.difference_update(freed)
 
     def _add_bits(self, i, j):
         """Edge ``i -> j`` added: parent and child bitsets, and reachability (``i`` and its
@@ -599,7 +599,7 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
             if index is None:
                 break
             move = decode(index, engine.p)
-            key = _key_after(engine.A, move)
+            key = _key_after(recent[-1], engine.p, move)
             if tabu_length == 0 or key not in recent:
                 break
             masked[index] = flat[index]  # tabu: the next best move
@@ -619,13 +619,16 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
     return taken
 
 
-def _key_after(adjacency, move):
+def _key_after(key, p, move):
+    """:func:`graph_key` of the graph that ``move`` leads to, from the current ``key``: every
+    move toggles entry ``(i, j)`` (and a reversal ``(j, i)``), bit ``7 - (i p + j) % 8`` of
+    byte ``(i p + j) // 8`` of the packed adjacency (:func:`numpy.packbits`, big-endian)."""
     kind, i, j = move
-    after = adjacency.copy()
-    after[i, j] = kind == ADD
-    if kind == REVERSE:
-        after[j, i] = True
-    return graph_key(after)
+    after = bytearray(key)
+    for a, b in ((i, j), (j, i)) if kind == REVERSE else ((i, j),):
+        byte, bit = divmod(a * p + b, 8)
+        after[byte] ^= 0x80 >> bit
+    return bytes(after)
 
 
 def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng):
