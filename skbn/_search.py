@@ -165,7 +165,7 @@ class DeltaEngine(FamilyColumns):
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
-        return tuple(np.flatnonzero(self.A[:, child]).tolist())
+        return tuple(self.A[:, child].nonzero()[0].tolist())
 
     def refresh(self, child):
         self.n_evaluations += 1
@@ -265,9 +265,10 @@ class DeltaEngine(FamilyColumns):
         A move found to close a cycle is masked out of the table (``-inf``) until a removal
         or reversal (adding edges never opens a cycle back up), which re-examines it.
         """
-        kind, i, j = decode(index, self.p)
+        pair, kind = divmod(index, 3)  # decode(index, p)
         if kind == REMOVE:
             return True
+        i, j = divmod(pair, self.p)
         reach = self._reach_bits()
         # adding i -> j: j ~> i; reversing i -> j: i reaches a parent of j (not i itself)
         cyclic = (reach[j] >> i) & 1 if kind == ADD else reach[i] & self._parent_bits[j]
@@ -472,7 +473,7 @@ def select_move(engine, score):
             break
     # ``top`` is legal and first among the best: only an earlier entry within the
     # tolerance can come first in scan order
-    for index in np.flatnonzero(flat[:top] >= best - tolerance(score)).tolist():
+    for index in (flat[:top] >= best - tolerance(score)).nonzero()[0].tolist():
         if engine.keeps_acyclic(index):
             return index, float(flat[index])
     return top, best

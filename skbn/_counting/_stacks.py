@@ -84,7 +84,7 @@ class TableStack:
 def _nonzero(matrix):
     """Values and column indices of the non-zero entries of a 2-D array, row-major."""
     flat = matrix.ravel()
-    where = np.flatnonzero(flat)
+    where = flat.nonzero()[0]
     return flat[where], where % matrix.shape[1]
 
 
