@@ -116,13 +116,13 @@ class DeltaEngine(FamilyColumns):
     ``-inf`` elsewhere. A move changes one or two families; only the table entries that
     read those families' toggle columns or in-degrees are recomputed (their column, and for
     reversals their row: ``O(p)`` per move instead of ``O(p^2)``). Acyclicity is checked
-    only for a move about to be taken (:func:`select_move`), from the reachability matrix
-    (updated in place by an addition, rebuilt by one pass in topological order when needed
-    after a removal or reversal); a move found to close a cycle stays masked out until the
-    next removal or reversal. The full legal table (:meth:`deltas`, used by the randomised
-    searches) masks every cyclic move at once. Toggle columns count and score only the
-    parents not forbidden (:class:`FamilyColumns` ``candidates``): a forbidden entry of
-    ``T`` is ``-inf`` and never read.
+    only for a move about to be taken (:func:`select_move`), by one bit test on the
+    reachability bitsets (built by one pass in topological order, then updated exactly by
+    every move: :meth:`_add_bits`, :meth:`_remove_bits`); a move found to close a cycle
+    stays masked out until the next removal or reversal. The full legal table
+    (:meth:`deltas`, used by the randomised searches) masks every cyclic move at once.
+    Toggle columns count and score only the parents not forbidden (:class:`FamilyColumns`
+    ``candidates``): a forbidden entry of ``T`` is ``-inf`` and never read.
 
     Parameters
     ----------
