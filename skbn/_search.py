@@ -116,13 +116,13 @@ class DeltaEngine(FamilyColumns):
     ``-inf`` elsewhere. A move changes one or two families; only the table entries that
     read those families' toggle columns or in-degrees are recomputed (their column, and for
     reversals their row: ``O(p)`` per move instead of ``O(p^2)``). Acyclicity is checked
-    only for a move about to be taken (:func:`select_move`), from the reachability matrix
-    (updated in place by an addition, rebuilt by one pass in topological order when needed
-    after a removal or reversal); a move found to close a cycle stays masked out until the
-    next removal or reversal. The full legal table (:meth:`deltas`, used by the randomised
-    searches) masks every cyclic move at once. Toggle columns count and score only the
-    parents not forbidden (:class:`FamilyColumns` ``candidates``): a forbidden entry of
-    ``T`` is ``-inf`` and never read.
+    only for a move about to be taken (:func:`select_move`), by one bit test on the
+    reachability bitsets (built by one pass in topological order, then updated exactly by
+    every move: :meth:`_add_bits`, :meth:`_remove_bits`); a move found to close a cycle
+    stays masked out until the next removal or reversal. The full legal table
+    (:meth:`deltas`, used by the randomised searches) masks every cyclic move at once.
+    Toggle columns count and score only the parents not forbidden (:class:`FamilyColumns`
+    ``candidates``): a forbidden entry of ``T`` is ``-inf`` and never read.
 
     Parameters
     ----------
@@ -147,18 +147,25 @@ class DeltaEngine(FamilyColumns):
         self._addable = ~self.forbidden
         self._removable = ~(required | required.T)
         self._reversible = ~(required & ~required.T) & ~self.forbidden.T
+        # the same by child (row j: the pairs (x, j)), contiguous for the column updates
+        self._addable_to = np.ascontiguousarray(self._addable.T)
+        self._removable_to = np.ascontiguousarray(self._removable.T)
+        self._reversible_to = np.ascontiguousarray(self._reversible.T)
+        self._bounded = max_indegree < p  # else every in-degree (at most p - 1) has room
         self.A = np.zeros((p, p), dtype=bool)
         self.T = np.zeros((p, p))
         self.table = np.full((p, p, 3), -np.inf)
         self.indegree = np.zeros(p, dtype=np.int64)
-        self._reach = None  # reachability matrix, None when stale
+        self._reach = None  # reachability bitsets (bit j of _reach[i]: i ~> j), None when stale
+        self._parent_bits = [0] * p  # bit i of _parent_bits[j]: edge i -> j
+        self._child_bits = [0] * p  # bit j of _child_bits[i]: edge i -> j
         self.n_evaluations = 0  # toggle columns requested (see Budget)
         self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
         self._score = None
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
-        return tuple(int(i) for i in np.flatnonzero(self.A[:, child]))
+        return tuple(self.A[:, child].nonzero()[0].tolist())
 
     def refresh(self, child):
         self.n_evaluations += 1
@@ -168,6 +175,8 @@ class DeltaEngine(FamilyColumns):
     def _set_adjacency(self, adjacency):
         self.A = adjacency.copy()
         self.indegree = self.A.sum(axis=0).astype(np.int64)
+        self._parent_bits = _row_bits(self.A.T)
+        self._child_bits = _row_bits(self.A)
         self._reach = None
         self._cyclic.clear()  # the table is filled afresh next
 
@@ -190,7 +199,7 @@ class DeltaEngine(FamilyColumns):
         """Score of the current graph: the sum of the diagonal of ``T`` (cached until a
         column changes: :meth:`refresh` is the only writer of ``T``)."""
         if self._score is None:
-            self._score = float(np.sum(np.diag(self.T)))
+            self._score = float(self.T.diagonal().sum())  # np.sum(np.diag(T)), without wrappers
         return self._score
 
     # --------------------------------------------------------------- delta table
@@ -210,24 +219,33 @@ class DeltaEngine(FamilyColumns):
         and row ``v`` of the reversals (``v -> x`` becomes ``x -> v``: ``v`` gains ``x``)."""
         T, table = self.T, self.table
         parents, children = self.A[:, v], self.A[v]
-        d_col = T[:, v] - T[v, v]  # D[:, v]
-        d_row = T[v] - T.diagonal()  # D[v, :]
+        diagonal = T.diagonal()
+        d_col = T[:, v] - diagonal[v]  # D[:, v]
+        d_row = T[v] - diagonal  # D[v, :]
         d_reverse = d_col + d_row  # D[x, v] + D[v, x]: reversing x -> v or v -> x
-        room = self.indegree < self.max_indegree
-        if room[v]:
-            table[:, v, ADD] = np.where(~(parents | children) & self._addable[:, v], d_col, -np.inf)
+        if self._bounded:
+            room = self.indegree < self.max_indegree
+            room_v, reversible = room[v], parents & self._reversible_to[v] & room
+        else:
+            room_v, reversible = True, parents & self._reversible_to[v]
+        if room_v:
+            table[:, v, ADD] = np.where(~(parents | children) & self._addable_to[v], d_col, -np.inf)
             table[v, :, REVERSE] = np.where(children & self._reversible[v], d_reverse, -np.inf)
         else:
             table[:, v, ADD] = -np.inf
             table[v, :, REVERSE] = -np.inf
-        table[:, v, REMOVE] = np.where(parents & self._removable[:, v], d_col, -np.inf)
-        table[:, v, REVERSE] = np.where(parents & self._reversible[:, v] & room, d_reverse, -np.inf)
+        table[:, v, REMOVE] = np.where(parents & self._removable_to[v], d_col, -np.inf)
+        table[:, v, REVERSE] = np.where(reversible, d_reverse, -np.inf)
+
+    def _reach_bits(self):
+        """Reachability as bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j`` (length >= 1)."""
+        if self._reach is None:
+            self._reach = _closure_bits(self.A)
+        return self._reach
 
     def reachability(self):
         """``R[i, j]``: a directed path ``i ~> j`` of length >= 1 exists."""
-        if self._reach is None:
-            self._reach = transitive_closure(self.A)
-        return self._reach
+        return _bits_to_matrix(self._reach_bits(), self.p)
 
     def deltas(self):
         """Move deltas, shape (p, p, 3): ``[..., ADD/REMOVE/REVERSE]``; illegal = -inf."""
@@ -247,34 +265,32 @@ class DeltaEngine(FamilyColumns):
         A move found to close a cycle is masked out of the table (``-inf``) until a removal
         or reversal (adding edges never opens a cycle back up), which re-examines it.
         """
-        kind, i, j = decode(index, self.p)
+        pair, kind = divmod(index, 3)  # decode(index, p)
         if kind == REMOVE:
             return True
-        R = self.reachability()
-        cyclic = R[j, i] if kind == ADD else (R[i] & self.A[:, j]).any()
+        i, j = divmod(pair, self.p)
+        reach = self._reach_bits()
+        # adding i -> j: j ~> i; reversing i -> j: i reaches a parent of j (not i itself)
+        cyclic = (reach[j] >> i) & 1 if kind == ADD else reach[i] & self._parent_bits[j]
         if cyclic:
             self._cyclic.add(index)
             self.table.reshape(-1)[index] = -np.inf
         return not cyclic
 
-    def _entries(self, index):
-        """Table entries of add and reverse moves (flat indices, int or array), afresh."""
-        kind, i, j = decode(index, self.p)
-        A, T = self.A, self.T
-        delta = T[i, j] - T[j, j]
-        add_ok = ~A[i, j] & ~A[j, i] & self._addable[i, j] & (self.indegree[j] < self.max_indegree)
-        reverse_ok = A[i, j] & self._reversible[i, j] & (self.indegree[i] < self.max_indegree)
-        add = np.where(add_ok, delta, -np.inf)
-        reverse = np.where(reverse_ok, delta + (T[j, i] - T[i, i]), -np.inf)
-        return np.where(kind == ADD, add, reverse)
+    def _add_entry(self, i, j):
+        """Table entry of adding ``i -> j`` (as :meth:`_fill_table`, one move)."""
+        if (self.A[i, j] or self.A[j, i] or not self._addable[i, j]
+                or self.indegree[j] >= self.max_indegree):
+            return -np.inf
+        T = self.T
+        return T[i, j] - T[j, j]
 
-    def _closes_cycle(self, index):
-        """Whether each add or reverse move (flat indices, array) closes a directed cycle:
-        adding ``i -> j`` iff ``j ~> i``; reversing ``i -> j`` iff ``i`` reaches another
-        parent of ``j``."""
-        kind, i, j = decode(index, self.p)
-        R = self.reachability()
-        return np.where(kind == ADD, R[j, i], (R[i] & self.A[:, j].T).any(axis=1))
+    def _reverse_entry(self, i, j):
+        """Table entry of reversing ``i -> j``."""
+        if not (self.A[i, j] and self._reversible[i, j] and self.indegree[i] < self.max_indegree):
+            return -np.inf
+        T = self.T
+        return (T[i, j] - T[j, j]) + (T[j, i] - T[i, i])
 
     def _recheck_cycles(self):
         """After a removal or reversal: put back the masked moves that no longer close a
@@ -282,13 +298,56 @@ class DeltaEngine(FamilyColumns):
         if not self._cyclic:
             return
         flat = self.table.reshape(-1)
-        index = np.fromiter(self._cyclic, dtype=np.int64, count=len(self._cyclic))
-        closes = self._closes_cycle(index)
-        flat[index[closes]] = -np.inf
-        freed = index[~closes]
-        if len(freed):
-            flat[freed] = self._entries(freed)
-            self._cyclic.difference_update(freed.tolist())
+        reach, parent_bits, p = self._reach_bits(), self._parent_bits, self.p
+        freed = []
+        for index in self._cyclic:
+            kind, i, j = decode(index, p)
+            # adding i -> j closes a cycle iff j ~> i; reversing i -> j iff i reaches
+            # another parent of j
+            if (reach[j] >> i) & 1 if kind == ADD else reach[i] & parent_bits[j]:
+                flat[index] = -np.inf
+            else:
+                flat[index] = self._add_entry(i, j) if kind == ADD else self._reverse_entry(i, j)
+                freed.append(index)
+        self._cyclic.difference_update(freed)
+
+    def _add_bits(self, i, j):
+        """Edge ``i -> j`` added: parent and child bitsets, and reachability (``i`` and its
+        ancestors now reach ``j`` and its descendants)."""
+        self._parent_bits[j] |= 1 << i
+        self._child_bits[i] |= 1 << j
+        reach = self._reach
+        if reach is not None:
+            gained, bit_i = reach[j] | (1 << j), 1 << i
+            reach[i] |= gained
+            for u, bits in enumerate(reach):
+                if bits & bit_i:
+                    reach[u] = bits | gained
+
+    def _remove_bits(self, i, j):
+        """Edge ``i -> j`` removed: parent and child bitsets, and reachability.
+
+        Only ``i`` and its ancestors can lose descendants (every lost path used ``i -> j``).
+        They are recomputed from their children, ``reach(u) = OR_c (reach(c) | {c})``, in
+        increasing order of their old number of descendants: a child ``c`` of ``u`` has
+        strictly fewer (``reach(u)`` held ``reach(c)`` and ``c``), so it comes first.
+        """
+        self._parent_bits[j] &= ~(1 << i)
+        self._child_bits[i] &= ~(1 << j)
+        reach, child_bits = self._reach, self._child_bits
+        if reach is None:
+            return
+        bit_i = 1 << i
+        affected = [u for u, bits in enumerate(reach) if bits & bit_i]
+        affected.append(i)
+        affected.sort(key=lambda u: reach[u].bit_count())
+        for u in affected:
+            bits, rest = 0, child_bits[u]
+            while rest:
+                low = rest & -rest
+                bits |= reach[low.bit_length() - 1] | low
+                rest ^= low
+            reach[u] = bits
 
     def apply(self, move):
         """Apply ``(kind, i, j)``; refresh the changed families and their table entries."""
@@ -296,24 +355,20 @@ class DeltaEngine(FamilyColumns):
         if kind == ADD:
             self.A[i, j] = True
             self.indegree[j] += 1
-            if self._reach is not None:  # ancestors of i (and i) now reach j and its descendants
-                ancestors = self._reach[:, i].copy()
-                ancestors[i] = True
-                descendants = self._reach[j].copy()
-                descendants[j] = True
-                self._reach |= ancestors[:, None] & descendants[None, :]
+            self._add_bits(i, j)
             changed = (j,)
         elif kind == REMOVE:
             self.A[i, j] = False
             self.indegree[j] -= 1
-            self._reach = None
+            self._remove_bits(i, j)
             changed = (j,)
         else:
             self.A[i, j] = False
             self.A[j, i] = True
             self.indegree[j] -= 1
             self.indegree[i] += 1
-            self._reach = None
+            self._remove_bits(i, j)
+            self._add_bits(j, i)
             changed = (j, i)
         for v in changed:
             self.refresh(v)
@@ -321,18 +376,24 @@ class DeltaEngine(FamilyColumns):
             self._update_family(v)
         flat = self.table.reshape(-1)
         if kind != REVERSE:  # the pair's other direction (column i)
-            index = (j * self.p + i) * 3 + ADD
-            flat[index] = self._entries(index)
+            flat[(j * self.p + i) * 3 + ADD] = self._add_entry(j, i)
         if kind == ADD:  # still cyclic: mask again what the updates rewrote
-            flat[list(self._cyclic)] = -np.inf
+            if self._cyclic:
+                flat[list(self._cyclic)] = -np.inf
         else:
             self._recheck_cycles()
 
 
 def transitive_closure(adjacency):
-    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` in a DAG.
+    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` in a DAG
+    (:func:`_closure_bits` unpacked to a boolean matrix)."""
+    return _bits_to_matrix(_closure_bits(adjacency), adjacency.shape[0])
 
-    One pass in reverse topological order (Kahn's algorithm) on Python-int bitsets,
+
+def _closure_bits(adjacency):
+    """Reachability of a DAG as Python-int bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j``.
+
+    One pass in reverse topological order (Kahn's algorithm),
     ``reach(v) = OR_{c child of v} (reach(c) | {c})``: ``O(p + e)`` big-int operations.
     """
     p = adjacency.shape[0]
@@ -352,9 +413,20 @@ def transitive_closure(adjacency):
         for c in children[v]:
             bits |= reach[c] | (1 << c)
         reach[v] = bits
+    return reach
+
+
+def _bits_to_matrix(rows, p):
+    """Boolean matrix whose row ``i`` has the bits of ``rows[i]`` (bit ``j`` -> column ``j``)."""
     width = (p + 7) // 8
-    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in reach), dtype=np.uint8)
+    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in rows), dtype=np.uint8)
     return np.unpackbits(packed.reshape(p, width), axis=1, count=p, bitorder="little").astype(bool)
+
+
+def _row_bits(matrix):
+    """Each row of a boolean matrix as a Python-int bitset (column ``j`` -> bit ``j``)."""
+    packed = np.packbits(matrix, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 def tolerance(score):
@@ -401,7 +473,7 @@ def select_move(engine, score):
             break
     # ``top`` is legal and first among the best: only an earlier entry within the
     # tolerance can come first in scan order
-    for index in np.flatnonzero(flat[:top] >= best - tolerance(score)).tolist():
+    for index in (flat[:top] >= best - tolerance(score)).nonzero()[0].tolist():
         if engine.keeps_acyclic(index):
             return index, float(flat[index])
     return top, best
@@ -528,7 +600,7 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
             if index is None:
                 break
             move = decode(index, engine.p)
-            key = _key_after(engine.A, move)
+            key = _key_after(recent[-1], engine.p, move)
             if tabu_length == 0 or key not in recent:
                 break
             masked[index] = flat[index]  # tabu: the next best move
@@ -537,7 +609,7 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
         if index is None:
             break
         engine.apply(move)
-        recent.append(graph_key(engine.A))
+        recent.append(key)  # the key of the graph the move led to
         taken += 1
         recorder.record(engine, move)
         if engine.score > best_score + tolerance(best_score):
@@ -548,13 +620,16 @@ def tabu_search(engine, recorder, max_moves, tabu_length, patience):
     return taken
 
 
-def _key_after(adjacency, move):
+def _key_after(key, p, move):
+    """:func:`graph_key` of the graph that ``move`` leads to, from the current ``key``: every
+    move toggles entry ``(i, j)`` (and a reversal ``(j, i)``), bit ``7 - (i p + j) % 8`` of
+    byte ``(i p + j) // 8`` of the packed adjacency (:func:`numpy.packbits`, big-endian)."""
     kind, i, j = move
-    after = adjacency.copy()
-    after[i, j] = kind == ADD
-    if kind == REVERSE:
-        after[j, i] = True
-    return graph_key(after)
+    after = bytearray(key)
+    for a, b in ((i, j), (j, i)) if kind == REVERSE else ((i, j),):
+        byte, bit = divmod(a * p + b, 8)
+        after[byte] ^= 0x80 >> bit
+    return bytes(after)
 
 
 def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng):

@@ -115,6 +115,23 @@ def test_tabu_masking_leaves_the_table_intact():
     np.testing.assert_array_equal(fresh.deltas(), engine.deltas())
 
 
+def test_reachability_updated_by_moves_equals_repeated_squaring():
+    # long walks of random legal moves (mostly adds at first, then removals and reversals)
+    # with no rebuild in between: the bitsets updated by each move stay exact
+    engine, rng = make_engine(12, 6, 11, n_required=0, both_ways=False)
+    engine.reachability()  # built once; every later state comes from the updates
+    kinds = set()
+    for _ in range(300):
+        legal = np.flatnonzero(np.isfinite(engine.deltas().ravel()))
+        move = _search.decode(int(legal[rng.randint(len(legal))]), 12)
+        engine.apply(move)
+        kinds.add(move[0])
+        np.testing.assert_array_equal(engine.reachability(), slow_closure(engine.A))
+        assert [int(b) for b in engine._parent_bits] == [int(sum(1 << int(i) for i in np.flatnonzero(col)))
+                                                         for col in engine.A.T]
+    assert kinds == {_search.ADD, _search.REMOVE, _search.REVERSE}
+
+
 def test_transitive_closure_equals_repeated_squaring():
     rng = np.random.RandomState(0)
     for p in (1, 2, 7, 40, 130):

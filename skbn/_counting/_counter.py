@@ -79,6 +79,7 @@ class FamilyCounter:
         self.total_weight = data.total_weight
         self.integral = weights_are_integral(self.weights)
         self.offsets = np.concatenate([[0], np.cumsum(self.cardinalities)]).astype(np.int64)
+        self._column_owner = np.repeat(np.arange(self.n_variables), self.cardinalities)
         self._ids = OrderedDict()
         self._id_cache_size = max(1, min(ID_CACHE_SIZE, ID_CACHE_BYTES // (8 * max(self.n_samples, 1))))
         self._gram = None
@@ -272,8 +273,10 @@ class FamilyCounter:
         q = n_configurations(self.cardinalities, parents)
         states = np.arange(r_child)
         family = stacked[:, states, offsets[position] + states]
+        owners = self._column_owner if cards is self.cardinalities else None  # every variable counted
         stack = added_parent_stack(stacked, r_child, cards, offsets, q, len(parents) + 1,
-                                   self.total_weight, self.integral, self._largest_row_total(family, parents))
+                                   self.total_weight, self.integral, self._largest_row_total(family, parents),
+                                   owners)
         return stack, family, m == q
 
     def _one_hot_product(self):

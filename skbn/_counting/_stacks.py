@@ -84,7 +84,7 @@ class TableStack:
 def _nonzero(matrix):
     """Values and column indices of the non-zero entries of a 2-D array, row-major."""
     flat = matrix.ravel()
-    where = np.flatnonzero(flat)
+    where = flat.nonzero()[0]
     return flat[where], where % matrix.shape[1]
 
 
@@ -97,7 +97,7 @@ def _small(rows, n_row_configs, integral, largest=None):
 
 
 def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, total_weight, integral,
-                       largest_row_total=None):
+                       largest_row_total=None, owner_of_column=None):
     """:class:`TableStack` of the families ``child | parents + {k}`` for every variable ``k``.
 
     ``stacked[j, b, o_k + a]`` (see :meth:`FamilyCounter.added_parent_tables`) counts rows
@@ -106,10 +106,12 @@ def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, t
     ``offsets`` describe the counted variables' blocks (all variables, or some of them).
     ``largest_row_total`` (default: the largest in ``stacked``) decides ``small_counts``; a
     caller counting some variables passes the largest over all of them, so a candidate's
-    score never depends on which others were counted.
+    score never depends on which others were counted. ``owner_of_column`` (default:
+    computed): ``np.repeat(np.arange(len(cards)), cards)``, the variable of every column.
     """
     total = int(offsets[-1])
-    owner_of_column = np.repeat(np.arange(len(cards)), cards)
+    if owner_of_column is None:
+        owner_of_column = np.repeat(np.arange(len(cards)), cards)
     cells, cell_columns = _nonzero(stacked.reshape(-1, total))
     rows, row_columns = _nonzero(stacked.sum(axis=1))
     m = stacked.shape[0]
