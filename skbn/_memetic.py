@@ -214,19 +214,20 @@ def _replace(population, keys, member):
         keys.add(member.key)
 
 
-def chow_liu_seed(data, start, forbidden, max_indegree):
+def chow_liu_seed(data, start, forbidden, max_indegree, gram=None):
     """``start`` plus the edges of the Chow-Liu tree that the constraints allow.
 
     The tree is the maximum spanning tree of the pairwise mutual informations, oriented
     away from the first variable (:func:`skbn.estimators._chow_liu.maximum_spanning_tree`);
     its edges are inserted by decreasing mutual information, each in the tree's direction
     or else reversed, when that keeps the graph acyclic, within ``max_indegree`` and off
-    the ``black_list`` (``forbidden``).
+    the ``black_list`` (``forbidden``). ``gram``: the search's one-hot Gram matrix
+    (:meth:`skbn._counting.FamilyCounter.pairwise`), so the data are not counted again.
     """
     from skbn.estimators._chow_liu import maximum_spanning_tree, pairwise_mutual_information
 
     p = data.n_variables
-    weights = pairwise_mutual_information(data, list(range(p)))
+    weights = pairwise_mutual_information(data, list(range(p)), gram=gram)
     tree = maximum_spanning_tree(weights, 0)
     graph = start.copy()
     indegree = graph.sum(axis=0)

@@ -11,9 +11,13 @@ from skbn.scores import resolve_scorer
 from skbn.utils._sklearn_compat import StrOptions
 
 
-def _pair_tables(data, features, stratum):
+def _pair_tables(data, features, stratum, gram=None):
     """One-hot Gram matrix of ``features`` (of the codes ``x_i r_c + c`` within the strata
-    of ``stratum`` when given), its offsets and the stratum's weighted counts ``N_c``."""
+    of ``stratum`` when given), its offsets and the stratum's weighted counts ``N_c``;
+    ``gram``: the already computed ``(gram, offsets)`` of every column of ``data`` (then
+    ``features`` are all columns in order and ``stratum`` is None)."""
+    if gram is not None:
+        return *gram, None
     if stratum is None:
         gram, offsets = pairwise_tables(data.codes[:, features], data.cardinalities[features],
                                         weights=data.weights)
@@ -25,7 +29,7 @@ def _pair_tables(data, features, stratum):
     return gram, offsets, first.reshape(-1, r_c).sum(axis=0)
 
 
-def pairwise_mutual_information(data, features, stratum=None):
+def pairwise_mutual_information(data, features, stratum=None, gram=None):
     r"""Matrix of (conditional) mutual informations, in nats, between ``features``.
 
     .. math:: I(X_i; X_j \mid C) = \sum_{a,b,c} \frac{N_{abc}}{n}
@@ -33,14 +37,14 @@ def pairwise_mutual_information(data, features, stratum=None):
 
     with ``N`` weighted counts and ``n`` the total weight: ``n I`` is the log-likelihood
     gain of the edge, ``LL(j | i [, c]) - LL(j [| c])`` (:func:`_score_gains` with the
-    ``"loglik"`` score).
+    ``"loglik"`` score). ``gram``: as in :func:`_pair_tables`.
     """
-    mi = _score_gains(data, features, stratum, resolve_scorer("loglik")) / data.total_weight
+    mi = _score_gains(data, features, stratum, resolve_scorer("loglik"), gram) / data.total_weight
     np.fill_diagonal(mi, 0.0)
     return np.maximum(mi, 0.0)
 
 
-def _score_gains(data, features, stratum, scorer):
+def _score_gains(data, features, stratum, scorer, gram=None):
     """Symmetric matrix of ``local(j | i [, c]) - local(j [| c])`` (``i < j``) for a
     score-equivalent scorer.
 
@@ -48,7 +52,7 @@ def _score_gains(data, features, stratum, scorer):
     cells with different classes are zero, its diagonal holds ``N_{ac}``); the families
     ``j | i [, c]`` of all pairs are scored in one batch.
     """
-    gram, offsets, _ = _pair_tables(data, features, stratum)
+    gram, offsets, _ = _pair_tables(data, features, stratum, gram)
     r_c = 1 if stratum is None else int(data.cardinalities[stratum])
     extra = 0 if stratum is None else 1
     cards = np.diff(offsets)

@@ -326,7 +326,8 @@ class HillClimbStructure(_BaseStructureLearner):
         settings = self._settings(data)
         settings["budget"] = budget
         if self.search in ("multistart_tabu", "memetic", "genetic"):
-            settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree)]
+            settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree,
+                                                        engine.counter.pairwise())]
         graph, recorder = _run(engine, start, settings, rng, "")
         recorders, total_moves = [recorder], recorder.n_moves
         best_graph, best_score = graph, engine.score
