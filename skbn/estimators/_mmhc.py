@@ -196,7 +196,7 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
     for target in range(p):
         candidates = [x for x in range(p) if x != target and not excluded[x, target]]
         found[target, _mmpc(target, candidates, tests, limit)] = True
-    return found & found.T, len(tests.cache)
+    return found & found.T, tests.n_tests
 
 
 class _CachedTests:
@@ -216,20 +216,38 @@ class _CachedTests:
         self.data, self.ci_test, self.cache = data, ci_test, {}
         self.cards = [int(r) for r in data.cardinalities]
         self.counter = StratifiedCounter(data) if ci_test.from_counts else None
-        if ci_test.from_counts and data.n_variables > 1:
-            pairs = list(combinations(range(data.n_variables), 2))
+        #: ``(pvalue, statistic, independent)`` of every unconditional pair as three
+        #: symmetric ``p x p`` nested lists (read by index: no key per pair), or None
+        self.unconditional = None
+        p = data.n_variables
+        if ci_test.from_counts and p > 1:
+            pairs = np.column_stack(np.triu_indices(p, 1))
+            arrays = np.ones((p, p)), np.zeros((p, p)), np.zeros((p, p), dtype=bool)
             gram = None if family_counter is None else family_counter.pairwise()
             for index, tables in pairwise_contingency(data, pairs, gram):
-                keys = [(*pairs[k], ()) for k in index.tolist()]
-                self._decide(keys, tables, np.arange(len(keys)),
-                             np.ones(len(keys)))
+                result = ci_test.test_batch(tables, np.arange(len(index)), len(index), np.ones(len(index)))
+                x, y = pairs[index, 0], pairs[index, 1]
+                for array, values in zip(arrays, (result.pvalue, result.statistic, result.independent)):
+                    array[x, y] = array[y, x] = values
+            self.unconditional = tuple(array.tolist() for array in arrays)
+
+    @property
+    def n_tests(self):
+        """Number of distinct tests run (every unconditional pair counts once)."""
+        p = self.data.n_variables
+        return len(self.cache) + (0 if self.unconditional is None else p * (p - 1) // 2)
+
+    def result(self, key):
+        """Cached ``(pvalue, statistic, independent)`` of ``key = (x, y, S)``, ``x < y``."""
+        if self.unconditional is not None and not key[2]:
+            return tuple(values[key[0]][key[1]] for values in self.unconditional)
+        return self.cache[key]
 
     def _decide(self, keys, stack, group, n_strata):
         """Cache ``(pvalue, statistic, independent)`` of ``keys`` from one stack of strata."""
         result = self.ci_test.test_batch(stack, group, len(keys), n_strata)
-        for key, pvalue, statistic, independent in zip(
-                keys, result.pvalue.tolist(), result.statistic.tolist(), result.independent.tolist()):
-            self.cache[key] = (pvalue, statistic, independent)
+        self.cache.update(zip(keys, zip(result.pvalue.tolist(), result.statistic.tolist(),
+                                        result.independent.tolist())))
 
     def _run(self, keys):
         """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape:
@@ -250,15 +268,21 @@ class _CachedTests:
 
     def __call__(self, target, requests):
         """``(pvalue, statistic, independent)`` of ``x _||_ target | S`` per ``(x, S)``."""
-        keys = [(min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
-        missing = sorted({key for key in keys if key not in self.cache})
+        zero = self.unconditional
+        keys = [None if zero is not None and not subset
+                else (min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
+        missing = sorted({key for key in keys if key is not None and key not in self.cache})
         if missing and self.ci_test.from_counts:
             self._run(missing)
         for key in missing:
             if key not in self.cache:  # oracle tests answer from variable identities
                 result = self.ci_test.test_variables(self.data, *key)
                 self.cache[key] = (result.pvalue, result.statistic, result.independent)
-        return [self.cache[key] for key in keys]
+        if zero is None:
+            return [self.cache[key] for key in keys]
+        pvalue, statistic, independent = (values[target] for values in zero)
+        return [(pvalue[x], statistic[x], independent[x]) if key is None else self.cache[key]
+                for (x, _), key in zip(requests, keys)]
 
 
 def _association(result):
