@@ -124,6 +124,9 @@ class _OneByOneTests:
             results.append(self.cache[key])
         return results
 
+    def batch(self, calls):
+        return [self(target, requests) for target, requests in calls]
+
 
 @pytest.mark.parametrize("name, n_samples, weighted", [("alarm", 2000, False), ("child", 2000, False),
                                                        ("child", 1000, True)])

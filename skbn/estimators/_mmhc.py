@@ -193,9 +193,10 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
     tests = _CachedTests(data, ci_test, counter)
     limit = p if max_cond_vars is None else max_cond_vars
     found = np.zeros((p, p), dtype=bool)
-    for target in range(p):
-        candidates = [x for x in range(p) if x != target and not excluded[x, target]]
-        found[target, _mmpc(target, candidates, tests, limit)] = True
+    runs = {target: _mmpc_steps(target, [x for x in range(p) if x != target and not excluded[x, target]], limit)
+            for target in range(p)}
+    for target, cpc in _lock_step(runs, tests).items():
+        found[target, cpc] = True
     return found & found.T, tests.n_tests
 
 
@@ -268,10 +269,16 @@ class _CachedTests:
 
     def __call__(self, target, requests):
         """``(pvalue, statistic, independent)`` of ``x _||_ target | S`` per ``(x, S)``."""
+        return self.batch([(target, requests)])[0]
+
+    def batch(self, calls):
+        """:meth:`__call__` of many ``(target, requests)`` at once: the missing tests of
+        all of them counted and decided together (one ``test_batch`` per table shape)."""
         zero = self.unconditional
-        keys = [None if zero is not None and not subset
-                else (min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
-        missing = sorted({key for key in keys if key is not None and key not in self.cache})
+        keys = [[None if zero is not None and not subset
+                 else (min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
+                for target, requests in calls]
+        missing = sorted({key for call in keys for key in call if key is not None and key not in self.cache})
         if missing and self.ci_test.from_counts:
             self._run(missing)
         for key in missing:
@@ -279,10 +286,13 @@ class _CachedTests:
                 result = self.ci_test.test_variables(self.data, *key)
                 self.cache[key] = (result.pvalue, result.statistic, result.independent)
         if zero is None:
-            return [self.cache[key] for key in keys]
-        pvalue, statistic, independent = (values[target] for values in zero)
-        return [(pvalue[x], statistic[x], independent[x]) if key is None else self.cache[key]
-                for (x, _), key in zip(requests, keys)]
+            return [[self.cache[key] for key in call] for call in keys]
+        answers = []
+        for (target, requests), call in zip(calls, keys):
+            pvalue, statistic, independent = (values[target] for values in zero)
+            answers.append([(pvalue[x], statistic[x], independent[x]) if key is None else self.cache[key]
+                            for (x, _), key in zip(requests, call)])
+        return answers
 
 
 def _association(result):
@@ -290,10 +300,37 @@ def _association(result):
     return (-result[0], result[1])
 
 
+def _lock_step(runs, tests):
+    """Drive MMPC runs (``{target: _mmpc_steps(...)}``) together: each round gathers the
+    pending requests of every run into one ``tests.batch`` call, so tests of many targets
+    share each ``test_batch`` call. A run's requests depend only on its own answers and
+    every answer only on its key, so the result (and the set of distinct tests) is the one
+    of running the targets one after another. Returns ``{target: sorted CPC}``."""
+    found, pending = {}, {}
+    for target, run in runs.items():
+        pending[target] = next(run)
+    while pending:
+        calls = list(pending.items())
+        for (target, _), answer in zip(calls, tests.batch(calls)):
+            try:
+                pending[target] = runs[target].send(answer)
+            except StopIteration as stop:
+                found[target] = stop.value
+                del pending[target]
+    return found
+
+
 def _mmpc(target, candidates, tests, limit):
-    """MMPC(target): candidate parents and children, forward then backward phase."""
+    """MMPC(target): candidate parents and children (sorted), tests run by ``tests``."""
+    return _lock_step({target: _mmpc_steps(target, candidates, limit)}, tests)[target]
+
+
+def _mmpc_steps(target, candidates, limit):
+    """MMPC(target), forward then backward phase, as a generator: it yields its requests
+    ``[(x, S), ...]``, is sent back their ``(pvalue, statistic, independent)`` and returns
+    the sorted candidate parents and children."""
     cpc = []
-    level_zero = tests(target, [(x, ()) for x in candidates])
+    level_zero = yield [(x, ()) for x in candidates]
     min_assoc = {x: _association(r) for x, r in zip(candidates, level_zero) if not r[2]}
     while min_assoc:  # forward: add the max-min associated variable
         best = max(min_assoc, key=lambda x: (min_assoc[x], -x))
@@ -302,7 +339,8 @@ def _mmpc(target, candidates, tests, limit):
         sets = [rest + (best,) for size in range(min(len(cpc), limit - 1) + 1)
                 for rest in combinations(cpc, size)]
         requests = [(x, subset) for x in sorted(min_assoc) for subset in sets]
-        for (x, _), result in zip(requests, tests(target, requests)):
+        answers = yield requests
+        for (x, _), result in zip(requests, answers):
             if x not in min_assoc:
                 continue
             if result[2]:
@@ -314,6 +352,7 @@ def _mmpc(target, candidates, tests, limit):
         others = [c for c in cpc if c != x]
         requests = [(x, rest) for size in range(min(len(others), limit) + 1)
                     for rest in combinations(others, size)]
-        if any(result[2] for result in tests(target, requests)):
+        answers = yield requests
+        if any(result[2] for result in answers):
             cpc.remove(x)
     return sorted(cpc)
