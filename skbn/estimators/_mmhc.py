@@ -193,8 +193,8 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
     tests = _CachedTests(data, ci_test, counter)
     limit = p if max_cond_vars is None else max_cond_vars
     found = np.zeros((p, p), dtype=bool)
-    runs = {target: _mmpc_steps(target, [x for x in range(p) if x != target and not excluded[x, target]], limit)
-            for target in range(p)}
+    runs = {target: _mmpc_steps(target, [x for x in range(p) if x != target and not excluded[x, target]],
+                                limit) for target in range(p)}
     for target, cpc in _lock_step(runs, tests).items():
         found[target, cpc] = True
     return found & found.T, tests.n_tests
