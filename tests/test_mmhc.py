@@ -127,6 +127,10 @@ class _OneByOneTests:
     def batch(self, calls):
         return [self(target, requests) for target, requests in calls]
 
+    def associations(self, target, candidates):
+        results = self(target, [(x, ()) for x in candidates])
+        return {x: (-r[0], r[1]) for x, r in zip(candidates, results) if not r[2]}
+
 
 @pytest.mark.parametrize("name, n_samples, weighted", [("alarm", 2000, False), ("child", 2000, False),
                                                        ("child", 1000, True)])

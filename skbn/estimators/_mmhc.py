@@ -193,8 +193,10 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
     tests = _CachedTests(data, ci_test, counter)
     limit = p if max_cond_vars is None else max_cond_vars
     found = np.zeros((p, p), dtype=bool)
-    runs = {target: _mmpc_steps(target, [x for x in range(p) if x != target and not excluded[x, target]],
-                                limit) for target in range(p)}
+    runs = {}
+    for target in range(p):
+        candidates = [x for x in range(p) if x != target and not excluded[x, target]]
+        runs[target] = _mmpc_steps(tests.associations(target, candidates), limit)
     for target, cpc in _lock_step(runs, tests).items():
         found[target, cpc] = True
     return found & found.T, tests.n_tests
@@ -209,8 +211,9 @@ class _CachedTests:
     so the search reuses it), a conditional one from
     :class:`~skbn._counting.StratifiedCounter` (cached configuration ids of the set, cached
     pair states, row lanes: one ``bincount`` per test). The tests of one request
-    (one target, many ``(x, S)``) are decided together through the plug-in's public
-    :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape.
+    (one or many targets, many ``(x, S)``) are decided together through the plug-in's
+    public :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape. The
+    unconditional results are kept in ``p x p`` arrays, read by index.
     """
 
     def __init__(self, data, ci_test, family_counter=None):
@@ -218,8 +221,9 @@ class _CachedTests:
         self.cards = [int(r) for r in data.cardinalities]
         self.counter = StratifiedCounter(data) if ci_test.from_counts else None
         #: ``(pvalue, statistic, independent)`` of every unconditional pair as three
-        #: symmetric ``p x p`` nested lists (read by index: no key per pair), or None
-        self.unconditional = None
+        #: symmetric ``p x p`` arrays (``_arrays``) and nested lists (read by index: no key
+        #: per pair), or None
+        self._arrays = self.unconditional = None
         p = data.n_variables
         if ci_test.from_counts and p > 1:
             pairs = np.column_stack(np.triu_indices(p, 1))
@@ -230,7 +234,18 @@ class _CachedTests:
                 x, y = pairs[index, 0], pairs[index, 1]
                 for array, values in zip(arrays, (result.pvalue, result.statistic, result.independent)):
                     array[x, y] = array[y, x] = values
-            self.unconditional = tuple(array.tolist() for array in arrays)
+            self._arrays, self.unconditional = arrays, tuple(array.tolist() for array in arrays)
+
+    def associations(self, target, candidates):
+        """``{x: _association}`` of the ``candidates`` not independent of ``target``
+        (unconditional tests), ``x`` in increasing order."""
+        if self._arrays is None:
+            results = self(target, [(x, ()) for x in candidates])
+            return {x: _association(r) for x, r in zip(candidates, results) if not r[2]}
+        pvalue, statistic, independent = (array[target] for array in self._arrays)
+        kept = np.asarray(candidates, dtype=np.intp)
+        kept = np.sort(kept[~independent[kept]])
+        return dict(zip(kept.tolist(), zip((-pvalue[kept]).tolist(), statistic[kept].tolist())))
 
     @property
     def n_tests(self):
@@ -306,32 +321,32 @@ def _lock_step(runs, tests):
     share each ``test_batch`` call. A run's requests depend only on its own answers and
     every answer only on its key, so the result (and the set of distinct tests) is the one
     of running the targets one after another. Returns ``{target: sorted CPC}``."""
-    found, pending = {}, {}
-    for target, run in runs.items():
-        pending[target] = next(run)
-    while pending:
-        calls = list(pending.items())
-        for (target, _), answer in zip(calls, tests.batch(calls)):
+    found, answers = {}, dict.fromkeys(runs)  # sending None starts a generator
+    while answers:
+        calls = []
+        for target, answer in answers.items():
             try:
-                pending[target] = runs[target].send(answer)
+                calls.append((target, runs[target].send(answer)))
             except StopIteration as stop:
                 found[target] = stop.value
-                del pending[target]
+        answers = dict(zip([target for target, _ in calls], tests.batch(calls))) if calls else {}
     return found
 
 
 def _mmpc(target, candidates, tests, limit):
     """MMPC(target): candidate parents and children (sorted), tests run by ``tests``."""
-    return _lock_step({target: _mmpc_steps(target, candidates, limit)}, tests)[target]
+    return _lock_step({target: _mmpc_steps(tests.associations(target, candidates), limit)}, tests)[target]
 
 
-def _mmpc_steps(target, candidates, limit):
-    """MMPC(target), forward then backward phase, as a generator: it yields its requests
-    ``[(x, S), ...]``, is sent back their ``(pvalue, statistic, independent)`` and returns
-    the sorted candidate parents and children."""
+def _mmpc_steps(min_assoc, limit):
+    """MMPC of a target, forward then backward phase, as a generator.
+
+    ``min_assoc`` maps the candidates found dependent on the target unconditionally to
+    their association. The generator yields its requests ``[(x, S), ...]``, is sent back
+    their ``(pvalue, statistic, independent)`` and returns the sorted candidate parents
+    and children.
+    """
     cpc = []
-    level_zero = yield [(x, ()) for x in candidates]
-    min_assoc = {x: _association(r) for x, r in zip(candidates, level_zero) if not r[2]}
     while min_assoc:  # forward: add the max-min associated variable
         best = max(min_assoc, key=lambda x: (min_assoc[x], -x))
         del min_assoc[best]
