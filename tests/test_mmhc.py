@@ -157,6 +157,24 @@ def test_the_batched_counting_gives_the_straightforward_skeleton(name, n_samples
         np.testing.assert_allclose(batched.result(key)[:2], (pvalue, statistic), rtol=1e-9, atol=1e-12)
 
 
+def test_lock_step_equals_one_target_at_a_time():
+    """The MMPC runs of all targets in lock-step (each round's tests of every target decided
+    together) give the sets, results and distinct tests of running the targets one by one."""
+    from conftest import shared_network
+
+    from skbn._data import encode_fit
+    from skbn.estimators._mmhc import _CachedTests, _lock_step, _mmpc, _mmpc_steps
+
+    data, _ = encode_fit(shared_network("alarm").sample(3000, random_state=1), "auto")
+    p = data.n_variables
+    serial, together = _CachedTests(data, GTest()), _CachedTests(data, GTest())
+    one_by_one = {t: _mmpc(t, [x for x in range(p) if x != t], serial, p) for t in range(p)}
+    runs = {t: _mmpc_steps(together.associations(t, [x for x in range(p) if x != t]), p) for t in range(p)}
+    assert _lock_step(runs, together) == one_by_one
+    assert together.cache == serial.cache and together.n_tests == serial.n_tests
+    assert sum(len(cpc) for cpc in one_by_one.values()) > p  # not a trivial skeleton
+
+
 def test_one_gram_matrix_for_both_phases(monkeypatch):
     """MMPC's unconditional tests read the search's Gram matrix (computed once per fit), with
     the same results as computing their own."""
