@@ -221,9 +221,8 @@ class _CachedTests:
         self.cards = [int(r) for r in data.cardinalities]
         self.counter = StratifiedCounter(data) if ci_test.from_counts else None
         #: ``(pvalue, statistic, independent)`` of every unconditional pair as three
-        #: symmetric ``p x p`` arrays (``_arrays``) and nested lists (read by index: no key
-        #: per pair), or None
-        self._arrays = self.unconditional = None
+        #: symmetric ``p x p`` arrays (read by index: no key per pair), or None
+        self.unconditional = None
         p = data.n_variables
         if ci_test.from_counts and p > 1:
             pairs = np.column_stack(np.triu_indices(p, 1))
@@ -234,15 +233,15 @@ class _CachedTests:
                 x, y = pairs[index, 0], pairs[index, 1]
                 for array, values in zip(arrays, (result.pvalue, result.statistic, result.independent)):
                     array[x, y] = array[y, x] = values
-            self._arrays, self.unconditional = arrays, tuple(array.tolist() for array in arrays)
+            self.unconditional = arrays
 
     def associations(self, target, candidates):
         """``{x: _association}`` of the ``candidates`` not independent of ``target``
         (unconditional tests), ``x`` in increasing order."""
-        if self._arrays is None:
+        if self.unconditional is None:
             results = self(target, [(x, ()) for x in candidates])
             return {x: _association(r) for x, r in zip(candidates, results) if not r[2]}
-        pvalue, statistic, independent = (array[target] for array in self._arrays)
+        pvalue, statistic, independent = (array[target] for array in self.unconditional)
         kept = np.asarray(candidates, dtype=np.intp)
         kept = np.sort(kept[~independent[kept]])
         return dict(zip(kept.tolist(), zip((-pvalue[kept]).tolist(), statistic[kept].tolist())))
@@ -256,7 +255,7 @@ class _CachedTests:
     def result(self, key):
         """Cached ``(pvalue, statistic, independent)`` of ``key = (x, y, S)``, ``x < y``."""
         if self.unconditional is not None and not key[2]:
-            return tuple(values[key[0]][key[1]] for values in self.unconditional)
+            return tuple(array.item(key[0], key[1]) for array in self.unconditional)
         return self.cache[key]
 
     def _decide(self, keys, stack, group, n_strata):
@@ -302,12 +301,10 @@ class _CachedTests:
                 self.cache[key] = (result.pvalue, result.statistic, result.independent)
         if zero is None:
             return [[self.cache[key] for key in call] for call in keys]
-        answers = []
-        for (target, requests), call in zip(calls, keys):
-            pvalue, statistic, independent = (values[target] for values in zero)
-            answers.append([(pvalue[x], statistic[x], independent[x]) if key is None else self.cache[key]
-                            for (x, _), key in zip(requests, call)])
-        return answers
+        pvalue, statistic, independent = zero
+        return [[(pvalue.item(target, x), statistic.item(target, x), independent.item(target, x))
+                 if key is None else self.cache[key] for (x, _), key in zip(requests, call)]
+                for (target, requests), call in zip(calls, keys)]
 
 
 def _association(result):
