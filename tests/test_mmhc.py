@@ -124,6 +124,13 @@ class _OneByOneTests:
             results.append(self.cache[key])
         return results
 
+    def batch(self, calls):
+        return [self(target, requests) for target, requests in calls]
+
+    def associations(self, target, candidates):
+        results = self(target, [(x, ()) for x in candidates])
+        return {x: (-r[0], r[1]) for x, r in zip(candidates, results) if not r[2]}
+
 
 @pytest.mark.parametrize("name, n_samples, weighted", [("alarm", 2000, False), ("child", 2000, False),
                                                        ("child", 1000, True)])
@@ -146,8 +153,26 @@ def test_the_batched_counting_gives_the_straightforward_skeleton(name, n_samples
         candidates = [x for x in range(p) if x != target]
         assert _mmpc(target, candidates, batched, p) == _mmpc(target, candidates, one_by_one, p)
     for key, (pvalue, statistic, independent) in one_by_one.cache.items():
-        assert batched.cache[key][2] == independent
-        np.testing.assert_allclose(batched.cache[key][:2], (pvalue, statistic), rtol=1e-9, atol=1e-12)
+        assert batched.result(key)[2] == independent
+        np.testing.assert_allclose(batched.result(key)[:2], (pvalue, statistic), rtol=1e-9, atol=1e-12)
+
+
+def test_lock_step_equals_one_target_at_a_time():
+    """The MMPC runs of all targets in lock-step (each round's tests of every target decided
+    together) give the sets, results and distinct tests of running the targets one by one."""
+    from conftest import shared_network
+
+    from skbn._data import encode_fit
+    from skbn.estimators._mmhc import _CachedTests, _lock_step, _mmpc, _mmpc_steps
+
+    data, _ = encode_fit(shared_network("alarm").sample(3000, random_state=1), "auto")
+    p = data.n_variables
+    serial, together = _CachedTests(data, GTest()), _CachedTests(data, GTest())
+    one_by_one = {t: _mmpc(t, [x for x in range(p) if x != t], serial, p) for t in range(p)}
+    runs = {t: _mmpc_steps(together.associations(t, [x for x in range(p) if x != t]), p) for t in range(p)}
+    assert _lock_step(runs, together) == one_by_one
+    assert together.cache == serial.cache and together.n_tests == serial.n_tests
+    assert sum(len(cpc) for cpc in one_by_one.values()) > p  # not a trivial skeleton
 
 
 def test_one_gram_matrix_for_both_phases(monkeypatch):
@@ -160,7 +185,8 @@ def test_one_gram_matrix_for_both_phases(monkeypatch):
     X = sample_asia(3000, random_state=4)
     data, _ = encode_fit(X, "auto")
     own, shared = _CachedTests(data, GTest()), _CachedTests(data, GTest(), FamilyCounter(data))
-    assert own.cache == shared.cache and len(own.cache) == 28
+    assert all(np.array_equal(a, b) for a, b in zip(own.unconditional, shared.unconditional))
+    assert own.n_tests == 28
     calls = []
 
     def counted(*args, **kwargs):

@@ -193,10 +193,13 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
     tests = _CachedTests(data, ci_test, counter)
     limit = p if max_cond_vars is None else max_cond_vars
     found = np.zeros((p, p), dtype=bool)
+    runs = {}
     for target in range(p):
         candidates = [x for x in range(p) if x != target and not excluded[x, target]]
-        found[target, _mmpc(target, candidates, tests, limit)] = True
-    return found & found.T, len(tests.cache)
+        runs[target] = _mmpc_steps(tests.associations(target, candidates), limit)
+    for target, cpc in _lock_step(runs, tests).items():
+        found[target, cpc] = True
+    return found & found.T, tests.n_tests
 
 
 class _CachedTests:
@@ -208,28 +211,58 @@ class _CachedTests:
     so the search reuses it), a conditional one from
     :class:`~skbn._counting.StratifiedCounter` (cached configuration ids of the set, cached
     pair states, row lanes: one ``bincount`` per test). The tests of one request
-    (one target, many ``(x, S)``) are decided together through the plug-in's public
-    :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape.
+    (one or many targets, many ``(x, S)``) are decided together through the plug-in's
+    public :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape. The
+    unconditional results are kept in ``p x p`` arrays, read by index.
     """
 
     def __init__(self, data, ci_test, family_counter=None):
         self.data, self.ci_test, self.cache = data, ci_test, {}
         self.cards = [int(r) for r in data.cardinalities]
         self.counter = StratifiedCounter(data) if ci_test.from_counts else None
-        if ci_test.from_counts and data.n_variables > 1:
-            pairs = list(combinations(range(data.n_variables), 2))
+        #: ``(pvalue, statistic, independent)`` of every unconditional pair as three
+        #: symmetric ``p x p`` arrays (read by index: no key per pair), or None
+        self.unconditional = None
+        p = data.n_variables
+        if ci_test.from_counts and p > 1:
+            pairs = np.column_stack(np.triu_indices(p, 1))
+            arrays = np.ones((p, p)), np.zeros((p, p)), np.zeros((p, p), dtype=bool)
             gram = None if family_counter is None else family_counter.pairwise()
             for index, tables in pairwise_contingency(data, pairs, gram):
-                keys = [(*pairs[k], ()) for k in index.tolist()]
-                self._decide(keys, tables, np.arange(len(keys)),
-                             np.ones(len(keys)))
+                result = ci_test.test_batch(tables, np.arange(len(index)), len(index), np.ones(len(index)))
+                x, y = pairs[index, 0], pairs[index, 1]
+                for array, values in zip(arrays, (result.pvalue, result.statistic, result.independent)):
+                    array[x, y] = array[y, x] = values
+            self.unconditional = arrays
+
+    def associations(self, target, candidates):
+        """``{x: _association}`` of the ``candidates`` not independent of ``target``
+        (unconditional tests), ``x`` in increasing order."""
+        if self.unconditional is None:
+            results = self(target, [(x, ()) for x in candidates])
+            return {x: _association(r) for x, r in zip(candidates, results) if not r[2]}
+        pvalue, statistic, independent = (array[target] for array in self.unconditional)
+        kept = np.asarray(candidates, dtype=np.intp)
+        kept = np.sort(kept[~independent[kept]])
+        return dict(zip(kept.tolist(), zip((-pvalue[kept]).tolist(), statistic[kept].tolist())))
+
+    @property
+    def n_tests(self):
+        """Number of distinct tests run (every unconditional pair counts once)."""
+        p = self.data.n_variables
+        return len(self.cache) + (0 if self.unconditional is None else p * (p - 1) // 2)
+
+    def result(self, key):
+        """Cached ``(pvalue, statistic, independent)`` of ``key = (x, y, S)``, ``x < y``."""
+        if self.unconditional is not None and not key[2]:
+            return tuple(array.item(key[0], key[1]) for array in self.unconditional)
+        return self.cache[key]
 
     def _decide(self, keys, stack, group, n_strata):
         """Cache ``(pvalue, statistic, independent)`` of ``keys`` from one stack of strata."""
         result = self.ci_test.test_batch(stack, group, len(keys), n_strata)
-        for key, pvalue, statistic, independent in zip(
-                keys, result.pvalue.tolist(), result.statistic.tolist(), result.independent.tolist()):
-            self.cache[key] = (pvalue, statistic, independent)
+        self.cache.update(zip(keys, zip(result.pvalue.tolist(), result.statistic.tolist(),
+                                        result.independent.tolist())))
 
     def _run(self, keys):
         """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape:
@@ -250,15 +283,28 @@ class _CachedTests:
 
     def __call__(self, target, requests):
         """``(pvalue, statistic, independent)`` of ``x _||_ target | S`` per ``(x, S)``."""
-        keys = [(min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
-        missing = sorted({key for key in keys if key not in self.cache})
+        return self.batch([(target, requests)])[0]
+
+    def batch(self, calls):
+        """:meth:`__call__` of many ``(target, requests)`` at once: the missing tests of
+        all of them counted and decided together (one ``test_batch`` per table shape)."""
+        zero = self.unconditional
+        keys = [[None if zero is not None and not subset
+                 else (min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
+                for target, requests in calls]
+        missing = sorted({key for call in keys for key in call if key is not None and key not in self.cache})
         if missing and self.ci_test.from_counts:
             self._run(missing)
         for key in missing:
             if key not in self.cache:  # oracle tests answer from variable identities
                 result = self.ci_test.test_variables(self.data, *key)
                 self.cache[key] = (result.pvalue, result.statistic, result.independent)
-        return [self.cache[key] for key in keys]
+        if zero is None:
+            return [[self.cache[key] for key in call] for call in keys]
+        pvalue, statistic, independent = zero
+        return [[(pvalue.item(target, x), statistic.item(target, x), independent.item(target, x))
+                 if key is None else self.cache[key] for (x, _), key in zip(requests, call)]
+                for (target, requests), call in zip(calls, keys)]
 
 
 def _association(result):
@@ -266,11 +312,38 @@ def _association(result):
     return (-result[0], result[1])
 
 
+def _lock_step(runs, tests):
+    """Drive MMPC runs (``{target: _mmpc_steps(...)}``) together: each round gathers the
+    pending requests of every run into one ``tests.batch`` call, so tests of many targets
+    share each ``test_batch`` call. A run's requests depend only on its own answers and
+    every answer only on its key, so the result (and the set of distinct tests) is the one
+    of running the targets one after another. Returns ``{target: sorted CPC}``."""
+    found, answers = {}, dict.fromkeys(runs)  # sending None starts a generator
+    while answers:
+        calls = []
+        for target, answer in answers.items():
+            try:
+                calls.append((target, runs[target].send(answer)))
+            except StopIteration as stop:
+                found[target] = stop.value
+        answers = dict(zip([target for target, _ in calls], tests.batch(calls))) if calls else {}
+    return found
+
+
 def _mmpc(target, candidates, tests, limit):
-    """MMPC(target): candidate parents and children, forward then backward phase."""
+    """MMPC(target): candidate parents and children (sorted), tests run by ``tests``."""
+    return _lock_step({target: _mmpc_steps(tests.associations(target, candidates), limit)}, tests)[target]
+
+
+def _mmpc_steps(min_assoc, limit):
+    """MMPC of a target, forward then backward phase, as a generator.
+
+    ``min_assoc`` maps the candidates found dependent on the target unconditionally to
+    their association. The generator yields its requests ``[(x, S), ...]``, is sent back
+    their ``(pvalue, statistic, independent)`` and returns the sorted candidate parents
+    and children.
+    """
     cpc = []
-    level_zero = tests(target, [(x, ()) for x in candidates])
-    min_assoc = {x: _association(r) for x, r in zip(candidates, level_zero) if not r[2]}
     while min_assoc:  # forward: add the max-min associated variable
         best = max(min_assoc, key=lambda x: (min_assoc[x], -x))
         del min_assoc[best]
@@ -278,7 +351,8 @@ def _mmpc(target, candidates, tests, limit):
         sets = [rest + (best,) for size in range(min(len(cpc), limit - 1) + 1)
                 for rest in combinations(cpc, size)]
         requests = [(x, subset) for x in sorted(min_assoc) for subset in sets]
-        for (x, _), result in zip(requests, tests(target, requests)):
+        answers = yield requests
+        for (x, _), result in zip(requests, answers):
             if x not in min_assoc:
                 continue
             if result[2]:
@@ -290,6 +364,7 @@ def _mmpc(target, candidates, tests, limit):
         others = [c for c in cpc if c != x]
         requests = [(x, rest) for size in range(min(len(others), limit) + 1)
                     for rest in combinations(others, size)]
-        if any(result[2] for result in tests(target, requests)):
+        answers = yield requests
+        if any(result[2] for result in answers):
             cpc.remove(x)
     return sorted(cpc)
