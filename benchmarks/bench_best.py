@@ -64,7 +64,7 @@ import warnings
 from collections import deque
 
 import numpy as np
-from _common import load_shared, print_table
+from _common import best_time, load_shared, print_table
 
 from skbn import _search
 from skbn._data import encode_fit
@@ -143,15 +143,6 @@ def bnlearn_tabu(X, tabu=10, max_tabu=10):
     return [(names[i], names[j]) for i, j in np.argwhere(best_graph)]
 
 
-def timed(function, repeats, clock):
-    best, result = np.inf, None
-    for _ in range(repeats):
-        start = clock()
-        result = function()
-        best = min(best, clock() - start)
-    return best, result
-
-
 def main():
     warnings.filterwarnings("ignore", category=FutureWarning)
     parser = argparse.ArgumentParser()
@@ -172,7 +163,7 @@ def main():
             return HillClimbStructure(start=edges, max_iter=0, fit_parameters=False).fit(X).score_
 
         def skbn(**params):
-            seconds, model = timed(
+            seconds, model = best_time(
                 lambda: HillClimbStructure(fit_parameters=False, **params).fit(X),
                 args.repeats, clock)
             return model.score_, seconds
@@ -180,7 +171,7 @@ def main():
         hc, hc_s = skbn()
         tabu, tabu_s = skbn(search="tabu")
         tabu_bnlearn = score_of(bnlearn_tabu(X))
-        pyagrum_s, edges = timed(lambda: pyagrum_edges(X), args.repeats, clock)
+        pyagrum_s, edges = best_time(lambda: pyagrum_edges(X), args.repeats, clock)
         pyagrum = score_of(edges)
         best, best_s = skbn(**RECOMMENDED)
         bnlearn_s = BNLEARN_HC_SECONDS.get(label)

@@ -64,6 +64,20 @@ def brute_force_family_counts(net, codes, weights, child):
     return expected
 
 
+def assert_e_step_is_brute_force(em, net, codes, weights):
+    """One E-step of ``em`` gives the data log-likelihood and, for every family, the
+    brute-force expected counts; the completions keep the rows' total weight."""
+    data, log_lik = em.e_step(net._inference)
+    assert log_lik == pytest.approx(float(weights @ net.log_likelihood_codes(codes)), rel=1e-12)
+    for child in range(len(net.nodes)):
+        family = [*net._parent_idx[child], child]
+        got = np.zeros([net.cardinalities[f] for f in family])
+        np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
+        np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child),
+                                   rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(data.weights.sum(), weights.sum())
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_exact_e_step_equals_brute_force_expected_counts(weighted):
     net = small_network()
@@ -74,15 +88,7 @@ def test_exact_e_step_equals_brute_force_expected_counts(weighted):
     weights = rng.uniform(0.5, 2.0, len(codes)) if weighted else np.ones(len(codes))
     em = ParameterEM(codes, net.cardinalities, net.nodes, weights if weighted else None,
                      "mle", 1.0, "exact", np.random.RandomState(0))
-    data, log_lik = em.e_step(net._inference)
-    assert log_lik == pytest.approx(float(weights @ net.log_likelihood_codes(codes)), rel=1e-12)
-    for child in range(len(net.nodes)):
-        family = [*net._parent_idx[child], child]
-        got = np.zeros([net.cardinalities[f] for f in family])
-        np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
-        np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child),
-                                   rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(data.weights.sum(), weights.sum())
+    assert_e_step_is_brute_force(em, net, codes, weights)
 
 
 @pytest.mark.parametrize("bound", ["MAX_CONDITIONED_COMPLETIONS", "CONDITIONING_BUDGET"])
@@ -161,15 +167,7 @@ def test_conditioned_rows_equal_brute_force_expected_counts(monkeypatch, weighte
     # every unit's groups are enumerable; a row's units are one per state of its cutset
     assert plan["counts"].max() <= 6
     assert plan["unit_codes"].shape[0] > plan["exact_rows"].size
-    data, log_lik = em.e_step(net._inference)
-    assert log_lik == pytest.approx(float(weights @ net.log_likelihood_codes(codes)), rel=1e-12)
-    for child in range(len(net.nodes)):
-        family = [*net._parent_idx[child], child]
-        got = np.zeros([net.cardinalities[f] for f in family])
-        np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
-        np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child),
-                                   rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(data.weights.sum(), weights.sum())
+    assert_e_step_is_brute_force(em, net, codes, weights)
 
 
 def test_cutset_splits_a_chain_at_its_cheapest_node():
