@@ -117,6 +117,16 @@ def _code_dtype(cardinalities):
 
 def _as_columns(X):
     """Return ``(names, columns)`` for a DataFrame or a 2-D array-like, refusing bad shapes."""
+    array = check_container(X)
+    if isinstance(X, pd.DataFrame):
+        return list(X.columns), [column for _, column in X.items()]
+    return list(range(array.shape[1])), [array[:, j] for j in range(array.shape[1])]
+
+
+def check_container(X):
+    """Refuse what is not a DataFrame or a 2-D array-like (sparse matrices, Series, other
+    dimensions, duplicate column names) without splitting it into columns; returns the
+    array of a non-DataFrame (None for a DataFrame)."""
     if sparse.issparse(X):
         raise TypeError(
             "skbn estimators need dense discrete data, but a sparse matrix was passed; "
@@ -131,7 +141,7 @@ def _as_columns(X):
         if X.columns.has_duplicates:
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(f"Duplicate column names are not allowed: {dup}.")
-        return list(X.columns), [column for _, column in X.items()]
+        return None
     array = np.asarray(X)
     if array.ndim != 2:
         raise ValueError(
@@ -139,7 +149,7 @@ def _as_columns(X):
             "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) if it "
             "contains a single sample."
         )
-    return list(range(array.shape[1])), [array[:, j] for j in range(array.shape[1])]
+    return array
 
 
 def _check_shape(names, columns):
@@ -169,7 +179,7 @@ def _infer_states(name, column):
     if isinstance(column.dtype, pd.CategoricalDtype):
         if (column.array.codes < 0).any():  # code -1: a missing cell
             raise ValueError(_nan_message(name))
-        return list(column.dtype.categories)
+        return column.dtype.categories.tolist()
     values = np.asarray(column)
     if values.dtype.kind == "c":
         raise ValueError(f"Complex data not supported (column {name!r}); skbn needs discrete states.")
@@ -211,9 +221,9 @@ def _nan_message(name):
 
 def _codes_for(name, column, states, *, allow_missing, allow_unknown):
     """Map a column's values to state indices; -1 marks missing (and, if allowed, unknown)."""
-    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype) and list(
-        column.dtype.categories
-    ) == list(states):
+    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype) and (
+        column.dtype.categories.tolist() == list(states)
+    ):
         codes = column.array.codes.astype(np.int64)  # the Categorical's own codes, -1 = missing
         missing = codes < 0
     else:

@@ -214,20 +214,21 @@ def _replace(population, keys, member):
         keys.add(member.key)
 
 
-def chow_liu_seed(data, start, forbidden, max_indegree, gram=None):
+def chow_liu_seed(data, start, forbidden, max_indegree, counter=None):
     """``start`` plus the edges of the Chow-Liu tree that the constraints allow.
 
     The tree is the maximum spanning tree of the pairwise mutual informations, oriented
     away from the first variable (:func:`skbn.estimators._chow_liu.maximum_spanning_tree`);
     its edges are inserted by decreasing mutual information, each in the tree's direction
     or else reversed, when that keeps the graph acyclic, within ``max_indegree`` and off
-    the ``black_list`` (``forbidden``). ``gram``: the search's one-hot Gram matrix
-    (:meth:`skbn._counting.FamilyCounter.pairwise`), so the data are not counted again.
+    the ``black_list`` (``forbidden``). ``counter``: the search's
+    :class:`~skbn._counting.FamilyCounter`, whose Gram matrix and pair tables the mutual
+    informations are read from, so the data are not counted again.
     """
     from skbn.estimators._chow_liu import maximum_spanning_tree, pairwise_mutual_information
 
     p = data.n_variables
-    weights = pairwise_mutual_information(data, list(range(p)), gram=gram)
+    weights = pairwise_mutual_information(data, list(range(p)), counter=counter)
     tree = maximum_spanning_tree(weights, 0)
     graph = start.copy()
     indegree = graph.sum(axis=0)

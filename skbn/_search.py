@@ -77,6 +77,9 @@ class FamilyColumns:
         column = self.column_cache.get(key)
         if column is not None:
             return column
+        if not parents and self._columns is None:
+            self._parentless_columns()
+            return self.column_cache[key]
         scorer, cards = self.scorer, self.cards
         r_child = int(cards[child])
         columns = None if self._columns is None else self._columns[child]
@@ -106,6 +109,29 @@ class FamilyColumns:
             column[k] = value
         self.column_cache[key] = column
         return column
+
+    def _parentless_columns(self):
+        """Toggle columns of every child without parents, in one batch (all variables
+        candidates): the families ``j | i`` of every ordered pair are the blocks of the
+        one-hot Gram matrix (:meth:`skbn._counting.FamilyCounter.pair_stack`, the same cells and
+        row totals as :meth:`~skbn._counting.FamilyCounter.added_parent_tables` with no
+        parents) and are scored by one :meth:`~skbn.scores.BaseScore.local_scores` call
+        instead of one per child. Entry ``j`` of column ``j`` is ``local(j)``."""
+        scorer, p = self.scorer, self.p
+        gram, offsets = self.counter.pairwise()
+        pairs = scorer.local_scores(self.counter.pair_stack()).reshape(p, p)  # [j, i] = local(j | i)
+        for child in range(p):
+            if (child, ()) in self.column_cache:
+                continue
+            base = self.family_cache.lookup(child, ())
+            if base is None:
+                r = int(self.cards[child])
+                table = np.diagonal(gram)[offsets[child]:offsets[child + 1]].reshape(1, r)
+                base = scorer.local_score(table, 1, 0)
+                self.family_cache.store(child, (), base)
+            column = pairs[child].copy()
+            column[child] = base
+            self.column_cache[(child, ())] = column
 
 
 class DeltaEngine(FamilyColumns):
@@ -147,11 +173,15 @@ class DeltaEngine(FamilyColumns):
         self._addable = ~self.forbidden
         self._removable = ~(required | required.T)
         self._reversible = ~(required & ~required.T) & ~self.forbidden.T
-        # the same by child (row j: the pairs (x, j)), contiguous for the column updates
-        self._addable_to = np.ascontiguousarray(self._addable.T)
-        self._removable_to = np.ascontiguousarray(self._removable.T)
-        self._reversible_to = np.ascontiguousarray(self._reversible.T)
-        self._bounded = max_indegree < p  # else every in-degree (at most p - 1) has room
+        # a node with p - 1 parents has no variable left to gain, so a bound of p - 1 (the
+        # default) never binds
+        self._bounded = max_indegree < p - 1
+        # the same with the current graph, as additive masks (0 = legal, -inf = illegal; a
+        # delta plus its mask is its table entry): adding (i, j) needs a non-adjacent pair,
+        # removing or reversing it the edge i -> j. Kept up to date pair by pair.
+        self._add_mask = np.zeros((p, p))
+        self._remove_mask = np.zeros((p, p))
+        self._reverse_mask = np.zeros((p, p))
         self.A = np.zeros((p, p), dtype=bool)
         self.T = np.zeros((p, p))
         self.table = np.full((p, p, 3), -np.inf)
@@ -174,6 +204,10 @@ class DeltaEngine(FamilyColumns):
 
     def _set_adjacency(self, adjacency):
         self.A = adjacency.copy()
+        A = self.A
+        self._add_mask[...] = np.where(~(A | A.T) & self._addable, 0.0, -np.inf)
+        self._remove_mask[...] = np.where(A & self._removable, 0.0, -np.inf)
+        self._reverse_mask[...] = np.where(A & self._reversible, 0.0, -np.inf)
         self.indegree = self.A.sum(axis=0).astype(np.int64)
         self._parent_bits = _row_bits(self.A.T)
         self._child_bits = _row_bits(self.A)
@@ -203,39 +237,52 @@ class DeltaEngine(FamilyColumns):
         return self._score
 
     # --------------------------------------------------------------- delta table
+    def _update_masks(self, i, j):
+        """The legality masks of the pair ``{i, j}`` after its edge changed."""
+        A = self.A
+        adjacent = A[i, j] or A[j, i]
+        for a, b in ((i, j), (j, i)):
+            self._add_mask[a, b] = -np.inf if adjacent or not self._addable[a, b] else 0.0
+            self._remove_mask[a, b] = 0.0 if A[a, b] and self._removable[a, b] else -np.inf
+            self._reverse_mask[a, b] = 0.0 if A[a, b] and self._reversible[a, b] else -np.inf
+
+    def _room_mask(self):
+        """0 where a variable may gain a parent (``max_indegree``), -inf elsewhere."""
+        return np.where(self.indegree < self.max_indegree, 0.0, -np.inf)
+
     def _fill_table(self):
         """Every entry of the table (after a jump to another graph)."""
-        A, T = self.A, self.T
+        T = self.T
         D = T - np.diag(T)[None, :]
-        room = self.indegree < self.max_indegree
-        add_ok = ~(A | A.T) & self._addable & room[None, :]
-        reverse_ok = A & self._reversible & room[:, None]
-        self.table[..., ADD] = np.where(add_ok, D, -np.inf)
-        self.table[..., REMOVE] = np.where(A & self._removable, D, -np.inf)
-        self.table[..., REVERSE] = np.where(reverse_ok, D + D.T, -np.inf)
+        self.table[..., ADD] = D + self._add_mask
+        self.table[..., REMOVE] = D + self._remove_mask
+        self.table[..., REVERSE] = D + D.T + self._reverse_mask
+        if self._bounded:
+            room = self._room_mask()
+            self.table[..., ADD] += room[None, :]  # adding i -> j: j gains a parent
+            self.table[..., REVERSE] += room[:, None]  # reversing i -> j: i gains one
 
     def _update_family(self, v):
         """Entries that read family ``v``: column ``v`` (add, remove, reverse ``x -> v``)
-        and row ``v`` of the reversals (``v -> x`` becomes ``x -> v``: ``v`` gains ``x``)."""
+        and row ``v`` of the reversals (``v -> x`` becomes ``x -> v``: ``v`` gains ``x``).
+        Every entry is its delta plus the legality masks (0 or -inf)."""
         T, table = self.T, self.table
-        parents, children = self.A[:, v], self.A[v]
         diagonal = T.diagonal()
         d_col = T[:, v] - diagonal[v]  # D[:, v]
-        d_row = T[v] - diagonal  # D[v, :]
-        d_reverse = d_col + d_row  # D[x, v] + D[v, x]: reversing x -> v or v -> x
-        if self._bounded:
-            room = self.indegree < self.max_indegree
-            room_v, reversible = room[v], parents & self._reversible_to[v] & room
-        else:
-            room_v, reversible = True, parents & self._reversible_to[v]
-        if room_v:
-            table[:, v, ADD] = np.where(~(parents | children) & self._addable_to[v], d_col, -np.inf)
-            table[v, :, REVERSE] = np.where(children & self._reversible[v], d_reverse, -np.inf)
+        d_reverse = d_col + (T[v] - diagonal)  # D[x, v] + D[v, x]: reversing x -> v or v -> x
+        table[:, v, REMOVE] = d_col + self._remove_mask[:, v]
+        if not self._bounded:
+            table[:, v, ADD] = d_col + self._add_mask[:, v]
+            table[v, :, REVERSE] = d_reverse + self._reverse_mask[v]
+            table[:, v, REVERSE] = d_reverse + self._reverse_mask[:, v]
+            return
+        if self.indegree[v] < self.max_indegree:
+            table[:, v, ADD] = d_col + self._add_mask[:, v]
+            table[v, :, REVERSE] = d_reverse + self._reverse_mask[v]
         else:
             table[:, v, ADD] = -np.inf
             table[v, :, REVERSE] = -np.inf
-        table[:, v, REMOVE] = np.where(parents & self._removable_to[v], d_col, -np.inf)
-        table[:, v, REVERSE] = np.where(reversible, d_reverse, -np.inf)
+        table[:, v, REVERSE] = d_reverse + self._reverse_mask[:, v] + self._room_mask()
 
     def _reach_bits(self):
         """Reachability as bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j`` (length >= 1)."""
@@ -370,6 +417,7 @@ class DeltaEngine(FamilyColumns):
             self._remove_bits(i, j)
             self._add_bits(j, i)
             changed = (j, i)
+        self._update_masks(i, j)
         for v in changed:
             self.refresh(v)
         for v in changed:

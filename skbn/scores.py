@@ -59,15 +59,19 @@ def _sum_per_candidate(term, values, owner, n_candidates, small_counts):
     return np.bincount(owner, term(owner, values), minlength=n_candidates)
 
 
-def _sum_rows(term, per_candidate, stack):
-    """``sum_j term(c, N^c_j)`` per candidate ``c`` over the stack's row totals.
+def _sum_rows(term, per_candidate, stack, offset=None):
+    """``sum_j [term(a_c, N^c_j) - offset_c]`` per candidate ``c`` over the stack's row totals.
 
-    ``per_candidate`` holds the candidates' row hyperparameter (e.g. the BDeu row prior);
-    when all candidates share their row totals the sum is computed once per distinct value.
+    ``per_candidate`` holds the candidates' row hyperparameter ``a_c`` (e.g. the BDeu row
+    prior) and ``offset`` (default 0) a per-candidate constant such as ``log Gamma(a_c)``,
+    evaluated once per candidate rather than once per row; when all candidates share
+    their row totals the sum is computed once per distinct value.
     """
     n = stack.n_candidates
+    if offset is None:
+        offset = np.zeros(n)
     if stack.row_owner is not None:
-        return _sum_per_candidate(lambda c, v: term(per_candidate[c], v), stack.rows,
+        return _sum_per_candidate(lambda c, v: term(per_candidate[c], v) - offset[c], stack.rows,
                                   stack.row_owner, n, stack.small_counts)
     values = stack.rows
     if stack.small_counts:  # tabulate: each distinct row total once
@@ -77,11 +81,11 @@ def _sum_rows(term, per_candidate, stack):
     else:
         weight = None
     sums = {}
-    for a in per_candidate.tolist():  # a few distinct values (one for BDeu)
-        if a not in sums:
-            terms = term(a, values)
-            sums[a] = float(np.sum(terms) if weight is None else np.dot(weight, terms))
-    return np.array([sums[a] for a in per_candidate.tolist()])
+    for a, constant in zip(per_candidate.tolist(), offset.tolist()):  # a few distinct values
+        if (a, constant) not in sums:
+            terms = term(a, values) - constant
+            sums[a, constant] = float(np.sum(terms) if weight is None else np.dot(weight, terms))
+    return np.array([sums[key] for key in zip(per_candidate.tolist(), offset.tolist())])
 
 
 @functools.cache
@@ -259,8 +263,8 @@ class BaseScore(BaseEstimator):
 
 def _bdeu_terms(counts, a_row, a_cell):
     return (
-        np.sum(gammaln(a_row) - gammaln(a_row + counts.sum(axis=1)))
-        + np.sum(gammaln(a_cell + counts)) - counts.size * gammaln(a_cell)
+        (gammaln(a_row) - gammaln(a_row + counts.sum(axis=1))).sum()
+        + gammaln(a_cell + counts).sum() - counts.size * gammaln(a_cell)
     )
 
 
@@ -271,7 +275,7 @@ def _dirichlet_scores(stack, a_row, a_cell):
     base = gammaln(a_cell)
     cells = _sum_per_candidate(lambda c, v: gammaln(a_cell[c] + v) - base[c],
                                stack.cells, stack.cell_owner, n, stack.small_counts)
-    rows = _sum_rows(lambda a, v: gammaln(a + v) - gammaln(a), a_row, stack)
+    rows = _sum_rows(lambda a, v: gammaln(a + v), a_row, stack, offset=gammaln(a_row))
     return cells - rows
 
 

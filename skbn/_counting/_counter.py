@@ -5,7 +5,7 @@ from collections import OrderedDict
 import numpy as np
 from scipy import sparse
 
-from skbn._counting._stacks import added_parent_stack
+from skbn._counting._stacks import added_parent_stack, pair_family_stack
 from skbn._counting._tables import (
     compress_ids,
     config_ids,
@@ -83,6 +83,7 @@ class FamilyCounter:
         self._ids = OrderedDict()
         self._id_cache_size = max(1, min(ID_CACHE_SIZE, ID_CACHE_BYTES // (8 * max(self.n_samples, 1))))
         self._gram = None
+        self._pair_stack = None
         self._shifted = None
         self._one_hot = None  # (matrix, ones, row pointers) of the sparse-product count, or False
         self._largest_marginal = None
@@ -129,6 +130,15 @@ class FamilyCounter:
             else:
                 self._gram = pairwise_tables(self.codes, self.cardinalities, weights=self.weights)
         return self._gram
+
+    def pair_stack(self):
+        """:func:`~skbn._counting.pair_family_stack` of the Gram matrix: the tables of the
+        families ``j | i`` of every ordered pair of variables, computed once."""
+        if self._pair_stack is None:
+            gram, offsets = self.pairwise()
+            self._pair_stack = pair_family_stack(gram, self.cardinalities, self.cardinalities, offsets, 1,
+                                                 self.total_weight, self.integral)
+        return self._pair_stack
 
     def _grouped_pairwise(self):
         """The one-hot Gram matrix :math:`G = \\sum_t w_t h_t h_t^T` of grouped rows.

@@ -151,7 +151,8 @@ def pair_family_stack(joint, r_child, cards, offsets, n_parents, total_weight, i
     where = np.flatnonzero(flat)
     cells = flat[where]
     cell_owner = child_of_row[where // total] * p + owner_of_column[where % total]
-    totals = np.add.reduceat(joint, row_starts[:-1], axis=0)  # (p, total): sum over b
+    # (p, total): sum over b, block by block as in ``added_parent_stack`` (same rounding)
+    totals = np.stack([joint[a:b].sum(axis=0) for a, b in zip(row_starts[:-1], row_starts[1:])])
     flat_totals = totals.ravel()
     where = np.flatnonzero(flat_totals)
     rows = flat_totals[where]

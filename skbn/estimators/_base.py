@@ -12,8 +12,8 @@ from sklearn.utils import check_random_state
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._data import (
     EncodedData,
-    _as_columns,
     _code_dtype,
+    check_container,
     check_sample_weight,
     encode_fit,
     encode_target,
@@ -192,7 +192,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             data, states = encode_chunks(self, X, y, sample_weight, self.categories,
                                          allow_missing=missing != "error")
         else:
-            _as_columns(X)  # shape and type errors first, worded as scikit-learn's
+            check_container(X)  # shape and type errors first, worded as scikit-learn's
             validate_data(self, X, skip_check_array=True, reset=True)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error")
             data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
@@ -387,7 +387,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             X = X.copy()
             X[target_name] = np.nan
             X = X[list(self.feature_names_in_)]
-        _as_columns(X)  # shape errors first, with sklearn's wording
+        check_container(X)  # shape errors first, with sklearn's wording
         validate_data(self, X, skip_check_array=True, reset=False)
         codes = encode_transform(
             X, x_nodes, states[: len(x_nodes)], handle_unknown=self.handle_unknown

@@ -2,7 +2,7 @@
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
+from scipy.sparse.csgraph import minimum_spanning_tree
 
 from skbn._counting import pair_family_stack, pairwise_tables, stratified_codes, weights_are_integral
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
@@ -29,7 +29,7 @@ def _pair_tables(data, features, stratum, gram=None):
     return gram, offsets, first.reshape(-1, r_c).sum(axis=0)
 
 
-def pairwise_mutual_information(data, features, stratum=None, gram=None):
+def pairwise_mutual_information(data, features, stratum=None, counter=None):
     r"""Matrix of (conditional) mutual informations, in nats, between ``features``.
 
     .. math:: I(X_i; X_j \mid C) = \sum_{a,b,c} \frac{N_{abc}}{n}
@@ -37,22 +37,25 @@ def pairwise_mutual_information(data, features, stratum=None, gram=None):
 
     with ``N`` weighted counts and ``n`` the total weight: ``n I`` is the log-likelihood
     gain of the edge, ``LL(j | i [, c]) - LL(j [| c])`` (:func:`_score_gains` with the
-    ``"loglik"`` score). ``gram``: as in :func:`_pair_tables`.
+    ``"loglik"`` score). ``counter``: as in :func:`_score_gains`.
     """
-    mi = _score_gains(data, features, stratum, resolve_scorer("loglik"), gram) / data.total_weight
+    mi = _score_gains(data, features, stratum, resolve_scorer("loglik"), counter) / data.total_weight
     np.fill_diagonal(mi, 0.0)
     return np.maximum(mi, 0.0)
 
 
-def _score_gains(data, features, stratum, scorer, gram=None):
+def _score_gains(data, features, stratum, scorer, counter=None):
     """Symmetric matrix of ``local(j | i [, c]) - local(j [| c])`` (``i < j``) for a
     score-equivalent scorer.
 
     All pairs come from one one-hot Gram matrix (BLAS) of the codes ``x_i r_c + c`` (its
     cells with different classes are zero, its diagonal holds ``N_{ac}``); the families
-    ``j | i [, c]`` of all pairs are scored in one batch.
+    ``j | i [, c]`` of all pairs are scored in one batch. ``counter``: a
+    :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (then ``features``
+    are all columns in order and ``stratum`` is None), whose Gram matrix and pair tables
+    are read instead of counted again.
     """
-    gram, offsets, _ = _pair_tables(data, features, stratum, gram)
+    gram, offsets, _ = _pair_tables(data, features, stratum, None if counter is None else counter.pairwise())
     r_c = 1 if stratum is None else int(data.cardinalities[stratum])
     extra = 0 if stratum is None else 1
     cards = np.diff(offsets)
@@ -63,10 +66,12 @@ def _score_gains(data, features, stratum, scorer, gram=None):
         scorer.local_score(diagonal[offsets[j]:offsets[j + 1]].reshape(int(r_features[j]), r_c).T, r_c, extra)
         for j in range(p)
     ])  # local(j [| c]) from the counts N_{bc} (rows c, columns b)
-    # joint[s_j + b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
-    joint = gram.reshape(gram.shape[0], -1, r_c).sum(axis=2).T
-    stack = pair_family_stack(joint, r_features, cards, offsets, 1 + extra, data.total_weight,
-                              weights_are_integral(data.weights))
+    if counter is not None:
+        stack = counter.pair_stack()
+    else:  # joint[s_j + b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
+        joint = gram.reshape(gram.shape[0], -1, r_c).sum(axis=2).T
+        stack = pair_family_stack(joint, r_features, cards, offsets, 1 + extra, data.total_weight,
+                                  weights_are_integral(data.weights))
     gains = scorer.local_scores(stack).reshape(p, p).T - base  # gains[i, j] = local(j | i) - local(j)
     upper = np.triu(gains, k=1)
     return upper + upper.T
@@ -81,15 +86,25 @@ def maximum_spanning_tree(weights, root):
     p = weights.shape[0]
     upper = np.triu(weights > 0, k=1)
     shifted = np.where(upper, weights.max() + 1.0 - weights, 0.0)
-    tree = minimum_spanning_tree(csr_matrix(shifted))
-    tree = tree + tree.T
-    edges, seen = [], np.zeros(p, dtype=bool)
+    tree = minimum_spanning_tree(csr_matrix(shifted)).tocoo()
+    neighbours = [[] for _ in range(p)]
+    for u, v in zip(tree.row.tolist(), tree.col.tolist()):
+        neighbours[u].append(v)
+        neighbours[v].append(u)
+    # orient away from the root of each component: in a forest every node but the root
+    # has exactly one neighbour nearer the root, its parent, whatever the visiting order
+    edges, seen = [], [False] * p
     for start in [root] + [i for i in range(p) if i != root]:
         if seen[start]:
             continue
-        order, predecessors = breadth_first_order(tree, start, directed=False)
-        seen[order] = True
-        edges.extend((int(predecessors[v]), int(v)) for v in order[1:])
+        seen[start] = True
+        queue = [start]
+        for u in queue:  # grows while it is read: breadth-first
+            for v in neighbours[u]:
+                if not seen[v]:
+                    seen[v] = True
+                    edges.append((u, v))
+                    queue.append(v)
     return sorted(edges, key=lambda e: (e[1], e[0]))
 
 

@@ -327,7 +327,7 @@ class HillClimbStructure(_BaseStructureLearner):
         settings["budget"] = budget
         if self.search in ("multistart_tabu", "memetic", "genetic"):
             settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree,
-                                                        engine.counter.pairwise())]
+                                                        engine.counter)]
         graph, recorder = _run(engine, start, settings, rng, "")
         recorders, total_moves = [recorder], recorder.n_moves
         best_graph, best_score = graph, engine.score
