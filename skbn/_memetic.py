@@ -232,6 +232,7 @@ def chow_liu_seed(data, start, forbidden, max_indegree, counter=None):
     tree = maximum_spanning_tree(weights, 0)
     graph = start.copy()
     indegree = graph.sum(axis=0)
+    acyclic = not start.any()  # every orientation of a forest is acyclic
     for u, v in sorted(tree, key=lambda e: (-weights[e[0], e[1]], e)):
         if graph[u, v] or graph[v, u]:
             continue
@@ -240,7 +241,7 @@ def chow_liu_seed(data, start, forbidden, max_indegree, counter=None):
                 continue
             target = np.zeros(p, dtype=bool)
             target[a] = True
-            if _reaches(graph, b, target):
+            if not acyclic and _reaches(graph, b, target):
                 continue
             graph[a, b] = True
             indegree[b] += 1

@@ -9,7 +9,7 @@ from sklearn.metrics import mutual_info_score
 
 from skbn import ChowLiuTree
 from skbn._data import encode_fit
-from skbn.estimators._chow_liu import pairwise_mutual_information
+from skbn.estimators._chow_liu import maximum_spanning_tree, pairwise_mutual_information
 from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import K2Score, LogLikelihood
 
@@ -132,3 +132,26 @@ def test_tan_makes_the_target_a_parent_of_every_feature():
         ChowLiuTree(variant="tan").fit(X)
     with pytest.raises(ValueError, match="root must be a feature"):
         ChowLiuTree(variant="tan", target="v4", root="v4").fit(X.assign(v4=y))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_spanning_forest_is_oriented_away_from_each_root(seed):
+    # compared with networkx: the same maximum spanning forest (distinct weights), each
+    # component's edges pointing away from the root (``root``, else the smallest index)
+    nx = pytest.importorskip("networkx")
+    rng = np.random.RandomState(seed)
+    p = 12
+    weights = np.triu(rng.rand(p, p), 1)
+    weights[rng.rand(p, p) < 0.6] = 0.0  # sparse: a forest of several trees
+    weights = np.triu(weights, 1) + np.triu(weights, 1).T
+    root = int(rng.randint(p))
+    edges = maximum_spanning_tree(weights, root)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(p))
+    graph.add_weighted_edges_from((i, j, weights[i, j]) for i, j in zip(*np.nonzero(np.triu(weights, 1))))
+    forest = nx.maximum_spanning_tree(graph)
+    expected = []
+    for component in sorted(nx.connected_components(forest), key=lambda c: (root not in c, min(c))):
+        start = root if root in component else min(component)
+        expected += list(nx.bfs_edges(forest, start))
+    assert sorted(edges) == sorted(expected)

@@ -340,3 +340,26 @@ def test_pair_family_stack_holds_every_pair_table(weighted):
         rows = expected.sum(axis=1)
         np.testing.assert_allclose(stack.rows[stack.row_owner == c], rows[rows > 0])
         assert stack.r_child[c] == cards[j] and stack.n_parent_configs[c] == cards[i]
+
+
+@pytest.mark.parametrize("weights", [None, "integer", "fractional"])
+def test_pair_stack_equals_the_parentless_added_parent_tables_bit_for_bit(weights):
+    # FamilyCounter.pair_stack scores every child's parentless toggle column in one batch:
+    # child j's cells, row totals and flags are exactly those of added_parent_tables(j, ())
+    cards = np.array([2, 3, 4, 2, 5])
+    codes = _random_codes(700, cards, seed=3)
+    rng = np.random.default_rng(4)
+    w = {None: None, "integer": rng.integers(0, 4, 700).astype(float), "fractional": rng.random(700)}[weights]
+    counter = FamilyCounter(EncodedData(codes=codes, cardinalities=cards, names=tuple("abcde"), weights=w))
+    pairs = counter.pair_stack()
+    assert counter.pair_stack() is pairs  # computed once
+    p = len(cards)
+    for j in range(p):
+        alone, _, _ = counter.added_parent_tables(j, ())
+        cells, rows = pairs.cell_owner // p == j, pairs.row_owner // p == j
+        np.testing.assert_array_equal(pairs.cells[cells], alone.cells)
+        np.testing.assert_array_equal(pairs.cell_owner[cells] % p, alone.cell_owner)
+        np.testing.assert_array_equal(pairs.rows[rows], alone.rows)
+        np.testing.assert_array_equal(pairs.row_owner[rows] % p, alone.row_owner)
+        np.testing.assert_array_equal(pairs.n_parent_configs[j * p:(j + 1) * p], alone.n_parent_configs)
+        assert pairs.small_counts == alone.small_counts and pairs.integral == alone.integral

@@ -6,6 +6,7 @@ columns, legality from the transitive closure by repeated squaring and the other
 """
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from skbn import _search
 from skbn._data import encode_fit
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
-from skbn.scores import BIC, BDeu
+from skbn.scores import AIC, BIC, BDeu, K2Score, LogLikelihood
 
 REFERENCE = Path(__file__).parent / "data" / "hill_climb_reference.json"
 
@@ -70,7 +71,7 @@ def make_engine(p, seed, max_indegree, n_required=1, both_ways=True):
     return engine, rng
 
 
-@pytest.mark.parametrize("seed, p, max_indegree", [(0, 6, 2), (1, 7, 3), (2, 8, 8), (3, 5, 1)])
+@pytest.mark.parametrize("seed, p, max_indegree", [(0, 6, 2), (1, 7, 3), (2, 8, 8), (3, 5, 1), (4, 6, 5)])
 def test_incremental_table_and_lazy_selection_equal_the_slow_path(seed, p, max_indegree):
     engine, rng = make_engine(p, seed, max_indegree)
     n_checked = 0
@@ -202,3 +203,20 @@ def test_forbidden_parents_are_not_counted_and_change_no_move(scorer):
     np.testing.assert_array_equal(restricted.T[allowed], counting_all.T[allowed])
     assert np.all(restricted.T[forbidden] == -np.inf)
     assert recorders[0].trace == recorders[1].trace and recorders[0].n_moves > 3
+
+
+@pytest.mark.parametrize("scorer", [BDeu(ess=1.0), BDeu(ess=5.0), BIC(), AIC(), K2Score(), LogLikelihood()])
+@pytest.mark.parametrize("weights", [None, "fractional"])
+def test_parentless_columns_in_one_batch_equal_one_pass_per_child(scorer, weights):
+    # the batch (FamilyCounter.pair_stack, one local_scores call) gives every parentless
+    # toggle column bit for bit as counting and scoring each child alone
+    net = make_random_network(7, max_indegree=2, n_states=(2, 4), edge_prob=0.4, random_state=2)
+    data, _ = encode_fit(net.sample(400, random_state=2))
+    if weights:
+        data = replace(data, weights=np.random.RandomState(0).rand(data.n_samples))
+    columns = _search.FamilyColumns(data, scorer)
+    for child in range(data.n_variables):
+        stack, family, _ = columns.counter.added_parent_tables(child, ())
+        expected = scorer.local_scores(stack)
+        expected[child] = scorer.local_score(family, 1, 0)
+        np.testing.assert_array_equal(columns.toggle_column(child, ()), expected)
