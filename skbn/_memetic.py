@@ -51,7 +51,7 @@ Illinois.
 
 import numpy as np
 
-from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_search
+from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_search, triangle_descent
 
 __all__ = ["memetic_search"]
 
@@ -98,11 +98,16 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
     def settle(deep=False):
         """Local optimum from the engine's graph (memetic; ``deep``: tabu search first), as
         a member."""
-        if local_search:
-            if deep and tabu is not None:
+        if local_search and deep and tabu is not None:
+            def climb():
                 tabu_search(engine, recorder, unlimited, *tabu)
                 if recorder.trace[-1] != engine.score:  # returned to the best graph seen
                     recorder.record(engine)
+                steepest_ascent(engine, recorder, unlimited)
+
+            climb()
+            triangle_descent(engine, recorder, climb)
+        elif local_search:
             steepest_ascent(engine, recorder, unlimited)
         return _Member(engine.A.copy(), engine.score)
 
