@@ -6,8 +6,9 @@ knowledge, its fitness the decomposable score, and the local search the steepest
 :mod:`skbn._search`, sharing one :class:`~skbn._search.DeltaEngine` (so one cache of toggle
 columns and family scores) with every other individual.
 
-* **Initial population**: the optimum of a tabu search (then steepest ascent) from the
-  start graph, the same from a Chow-Liu tree (the maximum mutual-information spanning
+* **Initial population**: the optimum of a tabu search (then steepest ascent, then the
+  triangle -> v-structure moves of :func:`skbn._search.triangle_descent`, each followed by
+  the same climb) from the start graph, the same from a Chow-Liu tree (the maximum mutual-information spanning
   tree, inserted edge by edge where the constraints allow) -- the two results of
   ``search="multistart_tabu"``, so the population starts at least as high as that
   search -- then steepest-ascent optima reached from random perturbations of the first
@@ -84,8 +85,9 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
         Extra starting graphs (legal DAGs), e.g. a Chow-Liu tree.
     tabu : (int, int) or None
         ``(tabu_length, patience)``: the start graph and the ``seeds`` are climbed by tabu
-        search (:func:`skbn._search.tabu_search`) then steepest ascent instead of steepest
-        ascent alone (memetic only; ignored when ``local_search`` is False).
+        search (:func:`skbn._search.tabu_search`) then steepest ascent, then triangle
+        moves (:func:`skbn._search.triangle_descent`), instead of steepest ascent alone
+        (memetic only; ignored when ``local_search`` is False).
 
     Returns
     -------

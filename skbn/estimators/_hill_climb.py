@@ -50,15 +50,20 @@ class HillClimbStructure(_BaseStructureLearner):
     * ``"multistart_tabu"``: tabu search (as ``"tabu"``, with ``tabu_patience`` 20 by
       default: the same moves, searched further) from ``start``, then from ``start`` plus
       the Chow-Liu tree (the maximum mutual-information spanning tree, its edges inserted
-      where the knowledge allows), sharing one score cache; the better result wins (ties:
-      the first). **The recommended setting when the score matters most**: on ALARM, CHILD
-      and random 100-node networks it reaches a BDeu score at least that of hill climbing,
-      tabu search and pyAgrum's greedy search, in about twice the time of plain hill
-      climbing (``docs/hill_climb.md``, ``benchmarks/bench_best.py``);
+      where the knowledge allows), sharing one score cache. Each climb ends with
+      *triangle moves*: while replacing a triangle of the DAG by a v-structure (remove one
+      of its edges, point the other two into the third node) raises the score, the best
+      such move is taken and tabu search runs again (:func:`skbn._search.triangle_descent`;
+      one edge at a time a climb cannot undo a v-structure it covered by a triangle). The
+      better result wins (ties: the first). **The recommended setting when the score
+      matters most**: on ALARM, CHILD and random 100-node networks it reaches a BDeu score
+      at least that of hill climbing, tabu search and pyAgrum's greedy search, in about
+      twice the time of plain hill climbing (``docs/hill_climb.md``,
+      ``benchmarks/bench_best.py``);
     * ``"memetic"``: a population of ``population_size`` local optima evolved for
       ``max_iter`` generations. The first two members are ``"multistart_tabu"``'s two
-      optima (tabu search, then steepest ascent, from the start graph and from the
-      Chow-Liu tree), the others steepest-ascent optima from random perturbations of the
+      optima (tabu search, then steepest ascent and triangle moves, from the start graph
+      and from the Chow-Liu tree), the others steepest-ascent optima from random perturbations of the
       first; parents are picked by tournament, crossover exchanges whole parent sets
       (with cycle repair), mutation applies ``perturbation`` random legal moves, every
       child is climbed by steepest ascent, and replacement keeps the population diverse
