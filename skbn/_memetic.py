@@ -8,11 +8,11 @@ columns and family scores) with every other individual.
 
 * **Initial population**: the optimum of a tabu search (then steepest ascent, then the
   triangle -> v-structure moves of :func:`skbn._search.triangle_descent`, each followed by
-  the same climb) from the start graph, the same from a Chow-Liu tree (the maximum mutual-information spanning
-  tree, inserted edge by edge where the constraints allow) -- the two results of
-  ``search="multistart_tabu"``, so the population starts at least as high as that
-  search -- then steepest-ascent optima reached from random perturbations of the first
-  member (``perturbation`` random legal moves, more for later members), duplicates
+  the same climb) from the start graph, the same from a Chow-Liu tree (the maximum
+  mutual-information spanning tree, inserted edge by edge where the constraints allow) --
+  the two results of ``search="multistart_tabu"``, so the population starts at least as
+  high as that search -- then steepest-ascent optima reached from random perturbations of
+  the first member (``perturbation`` random legal moves, more for later members), duplicates
   rejected, until ``population_size`` members. The deeper tabu climb is spent on the two
   seeds only: every later individual gets the cheaper steepest ascent, so most of the
   budget goes to evolution.

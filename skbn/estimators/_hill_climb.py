@@ -63,8 +63,8 @@ class HillClimbStructure(_BaseStructureLearner):
     * ``"memetic"``: a population of ``population_size`` local optima evolved for
       ``max_iter`` generations. The first two members are ``"multistart_tabu"``'s two
       optima (tabu search, then steepest ascent and triangle moves, from the start graph
-      and from the Chow-Liu tree), the others steepest-ascent optima from random perturbations of the
-      first; parents are picked by tournament, crossover exchanges whole parent sets
+      and from the Chow-Liu tree), the others steepest-ascent optima from random
+      perturbations of the first; parents are picked by tournament, crossover exchanges whole parent sets
       (with cycle repair), mutation applies ``perturbation`` random legal moves, every
       child is climbed by steepest ascent, and replacement keeps the population diverse
       (:mod:`skbn._memetic`). ``"genetic"`` is the same without any local search (no
