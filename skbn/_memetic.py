@@ -6,12 +6,13 @@ knowledge, its fitness the decomposable score, and the local search the steepest
 :mod:`skbn._search`, sharing one :class:`~skbn._search.DeltaEngine` (so one cache of toggle
 columns and family scores) with every other individual.
 
-* **Initial population**: the optimum of a tabu search (then steepest ascent) from the
-  start graph, the same from a Chow-Liu tree (the maximum mutual-information spanning
-  tree, inserted edge by edge where the constraints allow) -- the two results of
-  ``search="multistart_tabu"``, so the population starts at least as high as that
-  search -- then steepest-ascent optima reached from random perturbations of the first
-  member (``perturbation`` random legal moves, more for later members), duplicates
+* **Initial population**: the optimum of a tabu search (then steepest ascent, then the
+  triangle -> v-structure moves of :func:`skbn._search.triangle_descent`, each followed by
+  the same climb) from the start graph, the same from a Chow-Liu tree (the maximum
+  mutual-information spanning tree, inserted edge by edge where the constraints allow) --
+  the two results of ``search="multistart_tabu"``, so the population starts at least as
+  high as that search -- then steepest-ascent optima reached from random perturbations of
+  the first member (``perturbation`` random legal moves, more for later members), duplicates
   rejected, until ``population_size`` members. The deeper tabu climb is spent on the two
   seeds only: every later individual gets the cheaper steepest ascent, so most of the
   budget goes to evolution.
@@ -51,7 +52,7 @@ Illinois.
 
 import numpy as np
 
-from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_search
+from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_search, triangle_descent
 
 __all__ = ["memetic_search"]
 
@@ -84,8 +85,9 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
         Extra starting graphs (legal DAGs), e.g. a Chow-Liu tree.
     tabu : (int, int) or None
         ``(tabu_length, patience)``: the start graph and the ``seeds`` are climbed by tabu
-        search (:func:`skbn._search.tabu_search`) then steepest ascent instead of steepest
-        ascent alone (memetic only; ignored when ``local_search`` is False).
+        search (:func:`skbn._search.tabu_search`) then steepest ascent, then triangle
+        moves (:func:`skbn._search.triangle_descent`), instead of steepest ascent alone
+        (memetic only; ignored when ``local_search`` is False).
 
     Returns
     -------
@@ -98,11 +100,16 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
     def settle(deep=False):
         """Local optimum from the engine's graph (memetic; ``deep``: tabu search first), as
         a member."""
-        if local_search:
-            if deep and tabu is not None:
+        if local_search and deep and tabu is not None:
+            def climb():
                 tabu_search(engine, recorder, unlimited, *tabu)
                 if recorder.trace[-1] != engine.score:  # returned to the best graph seen
                     recorder.record(engine)
+                steepest_ascent(engine, recorder, unlimited)
+
+            climb()
+            triangle_descent(engine, recorder, climb)
+        elif local_search:
             steepest_ascent(engine, recorder, unlimited)
         return _Member(engine.A.copy(), engine.score)
 

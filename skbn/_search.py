@@ -680,6 +680,141 @@ def _key_after(key, p, move):
     return bytes(after)
 
 
+# ------------------------------------------------------------- triangle -> v-structure
+def triangle_moves(engine):
+    r"""Deltas of the compound moves that turn a triangle into a v-structure.
+
+    For every triangle ``{a, b, c}`` (three pairwise adjacent nodes, ``a < b < c``) and
+    every apex ``z`` of it (``a``, then ``b``, then ``c``), with ``u < w`` the two other
+    nodes: remove the ``u - w`` edge and orient ``u -> z <- w`` (reversing ``z -> u`` /
+    ``z -> w`` where needed); every other edge stays. Three families change (``z`` gains
+    ``u`` and ``w``, ``u`` and ``w`` lose ``z`` and each other), so the delta is
+
+    .. math::
+        \sum_{v \in \{u, w, z\}} s(x_v, \mathrm{pa}'_v) - s(x_v, \mathrm{pa}_v).
+
+    Such a move is worth up to three single-edge moves at once, each of which can lower the
+    score on its own: a climb that covered a v-structure ``u -> z <- w`` by a triangle (the
+    first edge into ``z`` oriented out of it by a tie between the two score-equivalent
+    orientations, then ``u - w`` added because ``u`` and ``w`` are dependent given ``z``)
+    cannot undo it one edge at a time. A triangle of a DAG is transitive (source ->
+    middle -> sink, source -> sink): the apex ``z`` = sink is the single removal of the
+    source -> middle edge, kept so that every v-structure of the triangle is a candidate;
+    the other two are the "arc triangle deletions" of pyAgrum's greedy search (aGrUM 3,
+    ``GraphChangesSelector4DiGraph``).
+
+    Legality up to acyclicity: the removed edge is not required, every reversed edge is
+    reversible (:class:`DeltaEngine`: not a one-way required edge, its reverse not
+    forbidden), and ``z`` stays within ``max_indegree``. A family with one parent toggled
+    reads its toggle column; others (two parents added or removed) come from the engine's
+    :class:`~skbn.scores.FamilyScoreCache` (counted on the first request, not counted as
+    evaluations of the :class:`Budget`).
+
+    Returns
+    -------
+    moves : list of (delta, (a, b, c, z))
+        In scan order (triangle, then apex).
+    """
+    A, T, cache = engine.A, engine.T, engine.family_cache
+    neighbours = [set(np.flatnonzero(row).tolist()) for row in A | A.T]
+    parents = [set(np.flatnonzero(column).tolist()) for column in A.T]
+
+    def gain(v, new):
+        """Local score of ``v`` with parents ``new`` minus its current one."""
+        (toggled, *more) = parents[v] ^ new
+        if not more:  # one parent toggled: the toggle column has it
+            return T[toggled, v] - T[v, v]
+        return cache.local_score(v, new) - T[v, v]
+
+    moves = []
+    for a in range(engine.p):
+        for b in sorted(v for v in neighbours[a] if v > a):
+            for c in sorted(v for v in neighbours[a] & neighbours[b] if v > b):
+                for z, u, w in ((a, b, c), (b, a, c), (c, a, b)):
+                    if not engine._removable[u, w]:
+                        continue
+                    if any(A[z, s] and not engine._reversible[z, s] for s in (u, w)):
+                        continue
+                    new_z = parents[z] | {u, w}
+                    if len(new_z) > engine.max_indegree:
+                        continue
+                    delta = gain(z, new_z) if len(new_z) > len(parents[z]) else 0.0
+                    for v, other in ((u, w), (w, u)):
+                        if other in parents[v] or z in parents[v]:
+                            delta += gain(v, parents[v] - {other, z})
+                    moves.append((delta, (a, b, c, z)))
+    return moves
+
+
+def triangle_graph(adjacency, move):
+    """The DAG after the triangle move ``(a, b, c, z)`` (:func:`triangle_moves`)."""
+    a, b, c, z = move
+    u, w = (v for v in (a, b, c) if v != z)
+    after = adjacency.copy()
+    after[u, w] = after[w, u] = after[z, u] = after[z, w] = False
+    after[u, z] = after[w, z] = True
+    return after
+
+
+def _triangle_keeps_acyclic(engine, move):
+    """Whether the triangle move ``(a, b, c, z)`` leaves the graph acyclic.
+
+    Its new edges are the reversed ``z -> s`` (``s`` in ``{u, w}``, the new tails), so a
+    cycle after it is a path from ``z`` back to a new tail. Such a path leaves ``z`` by a
+    child ``x`` other than ``u`` and ``w`` and reaches a new tail by edges of the current
+    graph: it avoids ``z`` (a cycle now) and the removed ``u - w`` edge (entering ``w``
+    from ``u`` means reaching ``u`` first, itself a new tail, or else ``u -> z`` with
+    ``z ~> u``, a cycle now). So the move closes a cycle iff such an ``x`` is a new tail or
+    reaches one: one test on the engine's reachability bitsets.
+    """
+    a, b, c, z = move
+    A, reach = engine.A, engine._reach_bits()
+    tails = sum(1 << s for s in (a, b, c) if s != z and A[z, s])
+    if not tails:
+        return True  # only the removal of u - w
+    after = 0
+    for x in np.flatnonzero(A[z]).tolist():
+        if x not in (a, b, c):
+            after |= reach[x] | (1 << x)
+    return not after & tails
+
+
+def triangle_descent(engine, recorder, climb):
+    """Escape single-edge local optima by triangle -> v-structure moves.
+
+    While the budget lasts and an improving triangle move (:func:`triangle_moves`) keeps the
+    graph acyclic, take the best (ties: the first in scan order, the rule of
+    :func:`best_move`), then call ``climb()`` (the caller's local search from the new graph,
+    which leaves the engine at its result). Each taken triangle move counts as one move of
+    the ``recorder``. The score never decreases. Returns the number of triangle moves.
+    """
+    taken = 0
+    while not recorder.budget.exhausted(engine):
+        score = engine.score
+        candidates = [m for m in triangle_moves(engine) if m[0] > tolerance(score)]
+        after = None
+        while candidates:
+            best = max(delta for delta, _ in candidates)
+            k = next(k for k, (delta, _) in enumerate(candidates)
+                     if delta >= best - tolerance(score))
+            move = candidates.pop(k)[1]
+            if _triangle_keeps_acyclic(engine, move):
+                after = triangle_graph(engine.A, move)
+                break
+        if after is None:
+            break
+        engine.set_graph(after)
+        taken += 1
+        recorder.n_moves += 1
+        recorder.record(engine)
+        if recorder.verbose:
+            a, b, c, z = (recorder.names[v] for v in move)
+            print(f"[HillClimbStructure{recorder.label}] step {recorder.n_moves}: triangle "
+                  f"{a!r}, {b!r}, {c!r} -> v-structure at {z!r}, score {engine.score:.6f}")
+        climb()
+    return taken
+
+
 def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng):
     """Metropolis moves with a geometric cooling schedule; return the best graph seen."""
     best_graph, best_score = engine.A.copy(), engine.score

@@ -148,6 +148,53 @@ def test_multistart_tabu_is_the_better_of_two_tabu_searches(seed):
     np.testing.assert_array_equal(best.trace_, again.trace_)
 
 
+def test_multistart_tabu_takes_triangle_moves_beyond_both_tabu_searches():
+    """A case where the triangle -> v-structure moves fire (found by search over seeds):
+    the result is strictly above both tabu searches, never below the one from the start,
+    and deterministic."""
+    net = make_random_network(12, max_indegree=3, n_states=(2, 3), edge_prob=0.3,
+                              random_state=5)
+    X = net.sample(1000, random_state=5)
+    best = HillClimbStructure(search="multistart_tabu").fit(X)
+    from_empty = HillClimbStructure(search="tabu", tabu_patience=20).fit(X)
+    from_tree = HillClimbStructure(search="tabu", tabu_patience=20, start=chow_liu_start(X)).fit(X)
+    tol = 1e-10 * (1 + abs(best.score_))
+    assert best.score_ > max(from_empty.score_, from_tree.score_) + tol
+    assert best.score_ >= HillClimbStructure(search="tabu").fit(X).score_
+    assert best.score_ == best.trace_.max()
+    assert best.n_iter_ > from_empty.n_iter_ + from_tree.n_iter_  # the triangle moves, climbs
+    again = HillClimbStructure(search="multistart_tabu").fit(X)
+    assert again.edges_ == best.edges_
+    np.testing.assert_array_equal(best.trace_, again.trace_)
+    # the memetic search starts from the same two climbs, triangle moves included
+    memetic = HillClimbStructure(search="memetic", population_size=3, max_iter=2,
+                                 random_state=0).fit(X)
+    assert memetic.score_ >= best.score_ - tol
+
+
+@pytest.mark.parametrize("max_indegree", [None, 2])
+def test_triangle_moves_respect_background_knowledge(max_indegree):
+    """The case above with a white list, a black list of both directions of a learned edge
+    and ``max_indegree``: every constraint holds and the result is at least the tabu
+    search's from the start."""
+    net = make_random_network(12, max_indegree=3, n_states=(2, 3), edge_prob=0.3,
+                              random_state=5)
+    X = net.sample(1000, random_state=5)
+    names = list(X.columns)
+    free = HillClimbStructure(search="multistart_tabu").fit(X)
+    a, b = free.edges_[0]
+    knowledge = {"white_list": [(names[0], names[1]), (names[3], names[2]), (names[2], names[3])],
+                 "black_list": [(a, b), (b, a)], "max_indegree": max_indegree}
+    model = HillClimbStructure(search="multistart_tabu", **knowledge).fit(X)
+    A = adjacency(model, X)
+    assert A[0, 1] and (A[2, 3] or A[3, 2])
+    assert not A[names.index(a), names.index(b)] and not A[names.index(b), names.index(a)]
+    assert A.sum(axis=0).max() <= (max_indegree or 11)
+    assert is_acyclic(names, model.edges_)
+    tabu = HillClimbStructure(search="tabu", tabu_patience=20, **knowledge).fit(X)
+    assert model.score_ >= tabu.score_ - 1e-10 * (1 + abs(tabu.score_))
+
+
 def test_multistart_tabu_respects_background_knowledge(problem):
     X, _ = problem
     names = list(X.columns)

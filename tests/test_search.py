@@ -5,11 +5,13 @@ columns, legality from the transitive closure by repeated squaring and the other
 ``R @ A``), i.e. the engine as it was before it became incremental.
 """
 
+import itertools
 import json
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import shared_network
 
@@ -17,7 +19,7 @@ from skbn import _search
 from skbn._data import encode_fit
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
-from skbn.scores import AIC, BIC, BDeu, K2Score, LogLikelihood
+from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
 
 REFERENCE = Path(__file__).parent / "data" / "hill_climb_reference.json"
 
@@ -220,3 +222,95 @@ def test_parentless_columns_in_one_batch_equal_one_pass_per_child(scorer, weight
         expected = scorer.local_scores(stack)
         expected[child] = scorer.local_score(family, 1, 0)
         np.testing.assert_array_equal(columns.toggle_column(child, ()), expected)
+
+# --------------------------------------------------------------- triangle -> v-structure
+def slow_triangle_moves(engine):
+    """Every triangle move from its definition: (a, b, c, z) -> (new DAG or None when a
+    constraint forbids it, score change from scratch, acyclic)."""
+    A, p = engine.A, engine.p
+    adjacent = A | A.T
+    fresh = FamilyScoreCache(None, engine.scorer, counter=engine.counter)
+
+    def total(G):
+        return sum(fresh.local_score(v, np.flatnonzero(G[:, v]).tolist()) for v in range(p))
+
+    one_way = engine.required & ~engine.required.T
+    two_way = engine.required & engine.required.T
+    out = {}
+    for a, b, c in itertools.combinations(range(p), 3):
+        if not (adjacent[a, b] and adjacent[a, c] and adjacent[b, c]):
+            continue
+        for z in (a, b, c):
+            u, w = (v for v in (a, b, c) if v != z)
+            G = A.copy()
+            G[u, w] = G[w, u] = G[z, u] = G[z, w] = False
+            G[u, z] = G[w, z] = True
+            legal = ((G >= one_way).all() and ((G | G.T) >= two_way).all()
+                     and not (G & ~A & engine.forbidden).any()
+                     and G.sum(axis=0).max() <= engine.max_indegree)
+            acyclic = not np.diag(slow_closure(G)).any()
+            out[(a, b, c, z)] = (G if legal else None, total(G) - total(A), acyclic)
+    return out
+
+
+@pytest.mark.parametrize("seed, p, max_indegree", [(0, 6, 2), (1, 7, 3), (2, 8, 8), (3, 7, 4)])
+def test_triangle_moves_equal_their_definition(seed, p, max_indegree):
+    """Deltas, legality (required, forbidden, max_indegree) and the acyclicity test of the
+    triangle moves against graphs built from the definition and scored from scratch, along
+    a walk of random legal moves."""
+    engine, rng = make_engine(p, seed, max_indegree)
+    n_triangles = n_cyclic = 0
+    for _ in range(80):
+        expected = slow_triangle_moves(engine)
+        found = _search.triangle_moves(engine)
+        assert [m for _, m in found] == [m for m, v in expected.items() if v[0] is not None]
+        for delta, move in found:
+            graph, slow_delta, acyclic = expected[move]
+            assert delta == pytest.approx(slow_delta, rel=1e-9, abs=1e-9)
+            np.testing.assert_array_equal(_search.triangle_graph(engine.A, move), graph)
+            assert _search._triangle_keeps_acyclic(engine, move) == acyclic
+            n_triangles += 1
+            n_cyclic += not acyclic
+        legal = np.flatnonzero(np.isfinite(engine.deltas().ravel()))
+        if not len(legal):
+            break
+        # mostly additions, so that triangles appear
+        adds = legal[legal % 3 == _search.ADD]
+        pool = adds if len(adds) and rng.random_sample() < 0.7 else legal
+        engine.apply(_search.decode(int(pool[rng.randint(len(pool))]), p))
+    assert n_triangles > 20 and n_cyclic > 0
+
+
+def v_structure_data(n=3000, seed=0):
+    """``u -> z <- w`` with independent ``u``, ``w``: ``z`` is their noisy OR."""
+    rng = np.random.RandomState(seed)
+    u, w = rng.randint(2, size=n), rng.randint(2, size=n)
+    z = (u | w) ^ (rng.random_sample(n) < 0.1)
+    return pd.DataFrame({"u": u, "w": w, "z": z}).astype(str)
+
+
+def test_triangle_descent_escapes_a_covered_v_structure():
+    """A triangle covering the v-structure ``u -> z <- w`` is a complete DAG: no single
+    move improves it (every reversal gives an equivalent DAG, every removal drops a real
+    dependence), and the triangle move at apex ``z`` reaches the v-structure."""
+    data, _ = encode_fit(v_structure_data())
+    none = np.zeros((3, 3), dtype=bool)
+    engine = _search.DeltaEngine(data, BDeu(ess=1.0), none, none, 3)
+    u, w, z = 0, 1, 2
+    triangle = none.copy()
+    triangle[z, u] = triangle[z, w] = triangle[u, w] = True
+    engine.start(triangle)
+    recorder = _search._Recorder(0, data.names, "")
+    assert _search.steepest_ascent(engine, recorder, 100) == 0
+    before = engine.score
+    climbs = []
+    taken = _search.triangle_descent(engine, recorder, lambda: climbs.append(engine.score))
+    assert taken == 1 and len(climbs) == 1 and recorder.n_moves == 1
+    assert engine.A.tolist() == [[False, False, True], [False, False, True], [False] * 3]
+    assert engine.score > before
+    # a black-listed u -> z forbids the move (the reversal would create it)
+    forbidden = none.copy()
+    forbidden[u, z] = True
+    blocked = _search.DeltaEngine(data, BDeu(ess=1.0), none, forbidden, 3)
+    blocked.start(triangle)
+    assert all(move[3] != z for _, move in _search.triangle_moves(blocked))
