@@ -219,10 +219,12 @@ def _nan_message(name):
     )
 
 
-def _codes_for(name, column, states, *, allow_missing, allow_unknown):
-    """Map a column's values to state indices; -1 marks missing (and, if allowed, unknown)."""
+def _codes_for(name, column, states, *, allow_missing, allow_unknown, states_are_categories=False):
+    """Map a column's values to state indices; -1 marks missing (and, if allowed, unknown).
+    ``states_are_categories``: ``states`` are known to be the column's categories, in order
+    (then they are not compared again)."""
     if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype) and (
-        column.dtype.categories.tolist() == list(states)
+        states_are_categories or column.dtype.categories.tolist() == list(states)
     ):
         codes = column.array.codes.astype(np.int64)  # the Categorical's own codes, -1 = missing
         missing = codes < 0
@@ -285,7 +287,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False):
                 raise ValueError(
                     f"categories has key(s) {unknown!r} that are not columns of X (columns: {names})."
                 )
-    states = []
+    states, from_categories = [], []
     for j, (name, column) in enumerate(zip(names, columns)):
         declared = None
         if not (isinstance(categories, str) and categories == "auto"):
@@ -294,13 +296,16 @@ def encode_fit(X, categories="auto", *, allow_missing=False):
         if allow_missing and len(series) and series.isna().all():
             raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
         observed = _infer_states(name, series.dropna() if allow_missing else series)
+        from_categories.append(declared is None and series is column
+                               and isinstance(column.dtype, pd.CategoricalDtype))
         if declared is None:
             states.append(observed)
             continue
         if len(set(map(repr, declared))) != len(declared):
             raise ValueError(f"categories for column {name!r} contain duplicates.")
         states.append(declared)
-    codes = _encode(names, columns, states, allow_missing=allow_missing, allow_unknown=False)
+    codes = _encode(names, columns, states, allow_missing=allow_missing, allow_unknown=False,
+                    states_are_categories=from_categories)
     cardinalities = np.array([len(s) for s in states], dtype=np.int64)
     if np.any(cardinalities == 0):
         raise ValueError("Every variable needs at least one state.")
@@ -312,12 +317,14 @@ def encode_fit(X, categories="auto", *, allow_missing=False):
     ), states
 
 
-def _encode(names, columns, states, *, allow_missing, allow_unknown):
+def _encode(names, columns, states, *, allow_missing, allow_unknown, states_are_categories=None):
     n_samples = len(columns[0])
     codes = np.empty((n_samples, len(columns)), dtype=np.int64, order="F")
+    known = states_are_categories or [False] * len(columns)
     for j, (name, column, col_states) in enumerate(zip(names, columns, states)):
         codes[:, j] = _codes_for(
-            name, column, col_states, allow_missing=allow_missing, allow_unknown=allow_unknown
+            name, column, col_states, allow_missing=allow_missing, allow_unknown=allow_unknown,
+            states_are_categories=known[j],
         )
     return codes
 

@@ -223,6 +223,7 @@ def test_parentless_columns_in_one_batch_equal_one_pass_per_child(scorer, weight
         expected[child] = scorer.local_score(family, 1, 0)
         np.testing.assert_array_equal(columns.toggle_column(child, ()), expected)
 
+
 # --------------------------------------------------------------- triangle -> v-structure
 def slow_triangle_moves(engine):
     """Every triangle move from its definition: (a, b, c, z) -> (new DAG or None when a
