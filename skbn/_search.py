@@ -124,9 +124,8 @@ class FamilyColumns:
             if (child, ()) in self.column_cache:
                 continue
             base = self.family_cache.lookup(child, ())
-            if base is None:
-                r = int(self.cards[child])
-                table = np.diagonal(gram)[offsets[child]:offsets[child + 1]].reshape(1, r)
+            if base is None:  # by local_score, as every family score: the same bits on every path
+                table = np.diagonal(gram)[offsets[child]:offsets[child + 1]].reshape(1, -1)
                 base = scorer.local_score(table, 1, 0)
                 self.family_cache.store(child, (), base)
             column = pairs[child].copy()

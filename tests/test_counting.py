@@ -15,6 +15,7 @@ from skbn._counting import (
     dense_is_small,
     extend_ids,
     family_table,
+    marginal_stack,
     pair_family_stack,
     pairwise_tables,
     stratified_codes,
@@ -363,3 +364,31 @@ def test_pair_stack_equals_the_parentless_added_parent_tables_bit_for_bit(weight
         np.testing.assert_array_equal(pairs.row_owner[rows] % p, alone.row_owner)
         np.testing.assert_array_equal(pairs.n_parent_configs[j * p:(j + 1) * p], alone.n_parent_configs)
         assert pairs.small_counts == alone.small_counts and pairs.integral == alone.integral
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("stratum", [None, 4])
+def test_marginal_stack_scores_each_variable_given_the_stratum(weighted, stratum):
+    from skbn.scores import BDeu, LogLikelihood
+
+    cards = np.array([2, 3, 4, 2, 3])
+    codes = _random_codes(600, cards, seed=11)
+    weights = np.random.default_rng(12).random(600) if weighted else None
+    features = [0, 1, 2, 3] if stratum is not None else [0, 1, 2, 3, 4]
+    if stratum is None:
+        stratified, r_features, r_c = codes, cards, 1
+    else:
+        stratified, _ = stratified_codes(codes, cards, features, stratum)
+        r_features, r_c = cards[features], int(cards[stratum])
+    gram, _ = pairwise_tables(stratified, r_features * r_c, weights=weights)
+    total = 600.0 if weights is None else float(weights.sum())
+    extra = 0 if stratum is None else 1
+    stack = marginal_stack(np.diag(gram), r_features, r_c, extra, total, integral=not weighted)
+    for scorer in (BDeu(ess=2.0), LogLikelihood()):
+        batch = scorer.local_scores(stack)
+        for j, feature in enumerate(features):
+            parents = [] if stratum is None else [stratum]
+            expected_table = family_table(codes, cards, feature, parents, weights=weights)
+            np.testing.assert_allclose(stack.dense(j), expected_table)
+            expected = scorer.local_score(expected_table, r_c, extra)
+            assert batch[j] == pytest.approx(expected, rel=1e-12, abs=1e-9)

@@ -17,7 +17,13 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
 """
 
 from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
-from skbn._counting._stacks import DistinctRows, TableStack, added_parent_stack, pair_family_stack
+from skbn._counting._stacks import (
+    DistinctRows,
+    TableStack,
+    added_parent_stack,
+    marginal_stack,
+    pair_family_stack,
+)
 from skbn._counting._stratified import StratifiedCounter, gram_given, pairwise_contingency
 from skbn._counting._tables import (
     compress_ids,
@@ -43,6 +49,7 @@ __all__ = [
     "StratifiedCounter",
     "TableStack",
     "added_parent_stack",
+    "marginal_stack",
     "pair_family_stack",
     "compress_ids",
     "config_ids",

@@ -171,6 +171,38 @@ def pair_family_stack(joint, r_child, cards, offsets, n_parents, total_weight, i
     )
 
 
+def marginal_stack(diagonal, r_features, r_stratum, n_parents, total_weight, integral):
+    """:class:`TableStack` of the families ``j | c`` of every variable ``j``, from the
+    diagonal of a one-hot Gram matrix.
+
+    ``diagonal[o_j + b r_c + c]`` counts the rows with ``x_j = b`` and stratum ``c`` (the
+    stratified codes ``x_j r_c + c`` of :func:`~skbn._counting.stratified_codes`, or the
+    plain codes with ``r_stratum = 1``: then candidate ``j`` is the parentless family of
+    ``j``). Candidate ``j``'s table has rows ``c`` (``r_stratum`` declared configurations)
+    and columns ``b``; all candidates are scored in one batch instead of one
+    :meth:`~skbn.scores.BaseScore.local_score` call each. Scored term by term
+    (``small_counts`` is False): a candidate's value never depends on the others.
+    """
+    r_features = np.asarray(r_features, dtype=np.int64)
+    owner = np.repeat(np.arange(len(r_features)), r_features * r_stratum)
+    stratum = np.arange(len(owner)) % r_stratum  # blocks start at multiples of r_stratum
+    where = np.flatnonzero(diagonal)
+    totals = np.bincount(owner * r_stratum + stratum, weights=diagonal,
+                         minlength=len(r_features) * r_stratum)  # N_{jc}: sum over b
+    rows = np.flatnonzero(totals)
+
+    def dense(j):
+        block = diagonal[owner == j].reshape(int(r_features[j]), r_stratum)
+        return block.T
+
+    return TableStack(
+        cells=diagonal[where].astype(np.float64), cell_owner=owner[where],
+        rows=totals[rows], row_owner=rows // r_stratum, r_child=r_features,
+        n_parent_configs=np.full(len(r_features), float(r_stratum)), n_parents=n_parents,
+        total_weight=total_weight, integral=integral, small_counts=False, dense=dense,
+    )
+
+
 class DistinctRows:
     """The data as its distinct rows with their total weights (rows of weight 0 dropped).
 

@@ -4,7 +4,13 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import minimum_spanning_tree
 
-from skbn._counting import pair_family_stack, pairwise_tables, stratified_codes, weights_are_integral
+from skbn._counting import (
+    marginal_stack,
+    pair_family_stack,
+    pairwise_tables,
+    stratified_codes,
+    weights_are_integral,
+)
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
 from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
@@ -61,17 +67,15 @@ def _score_gains(data, features, stratum, scorer, counter=None):
     cards = np.diff(offsets)
     r_features = np.asarray(data.cardinalities)[features]
     p = len(features)
-    diagonal = np.diag(gram)
-    base = np.array([
-        scorer.local_score(diagonal[offsets[j]:offsets[j + 1]].reshape(int(r_features[j]), r_c).T, r_c, extra)
-        for j in range(p)
-    ])  # local(j [| c]) from the counts N_{bc} (rows c, columns b)
+    integral = weights_are_integral(data.weights)
+    # local(j [| c]) from the counts N_{bc} on the diagonal, in one batch
+    base = scorer.local_scores(marginal_stack(np.diag(gram), r_features, r_c, extra, data.total_weight,
+                                              integral))
     if counter is not None:
         stack = counter.pair_stack()
     else:  # joint[s_j + b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
         joint = gram.reshape(gram.shape[0], -1, r_c).sum(axis=2).T
-        stack = pair_family_stack(joint, r_features, cards, offsets, 1 + extra, data.total_weight,
-                                  weights_are_integral(data.weights))
+        stack = pair_family_stack(joint, r_features, cards, offsets, 1 + extra, data.total_weight, integral)
     gains = scorer.local_scores(stack).reshape(p, p).T - base  # gains[i, j] = local(j | i) - local(j)
     upper = np.triu(gains, k=1)
     return upper + upper.T
