@@ -5,7 +5,7 @@ from collections import OrderedDict
 import numpy as np
 from scipy import sparse
 
-from skbn._counting._stacks import added_parent_stack, pair_family_stack
+from skbn._counting._stacks import SMALL_COUNT_FACTOR, added_parent_stack, pair_family_stack
 from skbn._counting._tables import (
     compress_ids,
     config_ids,
@@ -316,8 +316,14 @@ class FamilyCounter:
         """Largest row total of the candidate families ``child | parents + {k}`` over every
         variable ``k``: the largest parent-configuration count ``max_j N_j`` (a parent
         ``k`` splits nothing), or without parents the largest marginal count of any
-        variable (from the Gram matrix's diagonal, computed once)."""
+        variable (from the Gram matrix's diagonal, computed once). Only the small-count
+        decision reads it (:data:`~skbn._counting._stacks.SMALL_COUNT_FACTOR`): when the mean
+        row total, a lower bound of the largest, already rules small counts out, the mean
+        is returned instead (the same decision, without a pass over the table)."""
         if parents:
+            mean = self.total_weight / family.shape[0]
+            if mean + 1 > SMALL_COUNT_FACTOR * family.shape[0]:
+                return mean
             return float(family.sum(axis=1).max(initial=0))
         if self._largest_marginal is None:
             gram, _ = self.pairwise()
