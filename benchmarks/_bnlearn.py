@@ -31,7 +31,10 @@ wall <- cpu <- Inf
 for (r in seq_len(as.integer(args[4]))) {
   set.seed(0)
   start <- proc.time()
-  fit <- eval(call)
+  fit <- tryCatch(eval(call), error = function(e) {
+    cat("error", gsub("\\s+", " ", conditionMessage(e)), "\n", sep = "\t")
+    quit(status = 1)
+  })
   used <- proc.time() - start
   wall <- min(wall, used[["elapsed"]])
   cpu <- min(cpu, used[["user.self"]] + used[["sys.self"]])
@@ -88,7 +91,8 @@ def version():
 def run(X, call, repeats=1, timeout=None, categories=None):
     """Evaluate ``call`` (R code on the data ``x``, e.g. ``'hc(x, score = "bde", iss = 1)'``)
     ``repeats`` times; a :class:`Result`, or ``None`` without R / bnlearn or after
-    ``timeout`` seconds (the whole R process). ``categories``: ``{column: states}`` for
+    ``timeout`` seconds (the whole R process); a failing call raises ``RuntimeError`` with
+    bnlearn's message. ``categories``: ``{column: states}`` for
     columns that are not pandas categoricals (as skbn's ``categories=``)."""
     if not available():
         return None
@@ -111,8 +115,9 @@ def run(X, call, repeats=1, timeout=None, categories=None):
         except subprocess.TimeoutExpired:
             print(f"# bnlearn {call}: no result within {timeout} s")
             return None
-    if out.returncode:
-        raise RuntimeError(f"bnlearn {call} failed:\n{out.stderr}")
+    if out.returncode:  # bnlearn's error message, or R's output
+        errors = [line.split("\t")[1] for line in out.stdout.splitlines() if line.startswith("error\t")]
+        raise RuntimeError(errors[0].strip() if errors else out.stderr)
     arcs = {"directed": [], "undirected": set()}
     for line in out.stdout.splitlines():
         kind, *fields = line.rstrip("\n").split("\t")
