@@ -1,7 +1,9 @@
 """Benchmarks of structure averaging: bootstrap, order MCMC, exact edge posteriors.
 
 1. ``boot``: 200 hill-climbing resamples (BDeu, ess 1) on ALARM 10k, ``n_jobs=1`` and
-   ``n_jobs=2`` (bnlearn's ``boot.strength`` reference on this machine: 0.7 s/resample).
+   ``n_jobs=2``, against R bnlearn's ``boot.strength`` (``algorithm = "hc"``, ``score = "bde"``,
+   ``iss = 1``) + ``averaged.network`` on the same rows when R and bnlearn are installed
+   (:mod:`_bnlearn`, ``benchmarks/install_bnlearn.sh``; one run, timed inside R).
 2. ``heldout``: held-out log-likelihood per row (5000 test rows from the true network) of
    the best single DAG (hill climbing), the bootstrap averaged network and the order-MCMC
    model average, on ALARM and CHILD with 200, 500 and 2000 training rows.
@@ -18,6 +20,7 @@ import argparse
 import sys
 import time
 
+import _bnlearn
 import numpy as np
 from _common import load_shared, print_table  # noqa: E402
 
@@ -25,7 +28,8 @@ from skbn import BootstrapStructure, HillClimbStructure, OrderMCMCStructure
 from skbn.posterior import edge_posteriors
 from skbn.scores import BDeu
 
-BNLEARN_SECONDS_PER_RESAMPLE = 0.7  # boot.strength(alarm 10k, R = 200, "hc"), measured by the lead
+BNLEARN_BOOT = ('averaged.network(boot.strength(x, R = {}, algorithm = "hc", '
+                'algorithm.args = list(score = "bde", iss = 1)))')
 
 
 def bench_boot(n_resamples, repeats):
@@ -33,6 +37,7 @@ def bench_boot(n_resamples, repeats):
     numpy, pandas, scipy, scikit-learn and skbn: about 1.5 s on an idle machine), the second
     reuses them, as any later fit in the same session does."""
     X = load_shared("alarm").sample(10_000, random_state=0)
+    bnlearn = _bnlearn.run(X, BNLEARN_BOOT.format(n_resamples))
     rows = []
     for n_jobs, label in ((1, "1"), (2, "2 (cold pool)"), (2, "2 (warm pool)")):
         best = np.inf
@@ -43,9 +48,13 @@ def bench_boot(n_resamples, repeats):
             best = min(best, time.perf_counter() - start)
         rows.append({"n_jobs": label, "resamples": n_resamples, "seconds": best,
                      "s/resample": best / n_resamples,
-                     "vs bnlearn": BNLEARN_SECONDS_PER_RESAMPLE * n_resamples / best,
+                     "vs bnlearn": bnlearn.wall / best if bnlearn else None,
                      "vs n_jobs=1": rows[0]["seconds"] / best if rows else None,
                      "edges": len(model.edges_), "threshold": model.threshold_})
+    if bnlearn:
+        rows.append({"n_jobs": "bnlearn boot.strength", "resamples": n_resamples,
+                     "seconds": bnlearn.wall, "s/resample": bnlearn.wall / n_resamples,
+                     "edges": len(bnlearn.directed) + len(bnlearn.undirected)})
     print(f"\n## Bootstrap: {n_resamples} HC resamples, ALARM 10k (best of {repeats})")
     print_table(rows, ["n_jobs", "resamples", "seconds", "s/resample", "vs bnlearn", "vs n_jobs=1",
                        "edges", "threshold"])

@@ -12,32 +12,13 @@ CHILD). ``--quick``: ALARM and CHILD at 1,000 rows only.
 
 Methods, every learned DAG scored by skbn's BDeu (ess = 1) on the same rows:
 
-* ``hc``: ``HillClimbStructure()``, steepest ascent from the empty graph. It returns the
-  arcs and score of bnlearn's ``hc(x, score="bde", iss=1)`` (checked earlier against R).
+* ``hc``: ``HillClimbStructure()``, steepest ascent from the empty graph.
 * ``tabu``: ``HillClimbStructure(search="tabu")`` (tabu list of 10 graphs, stop after 10
   moves that do not beat the best graph seen, polish by steepest ascent).
-* ``tabu-bnlearn``: bnlearn's ``tabu(x, score="bde", iss=1)`` with its defaults ``tabu = 10``,
-  ``max.tabu = 10``, emulated here on skbn's engine (:func:`bnlearn_tabu`; R is not
-  available on the benchmark machine). How close the emulation is, from bnlearn's
-  ``R/tabu.R`` and ``src/learning/score/tabu.c``:
-
-  - *same*: the tabu list holds the last 10 graphs, the current one included; a move is
-    tabu when its resulting graph is in the list; each step takes the best non-tabu legal
-    move, improving or not (bnlearn first asks for an improving non-tabu move, then for the
-    least-worsening one: the same move); the first best move in scan order wins ties
-    (bnlearn scans additions, then removals, then reversals, each by (from, to); skbn
-    scans by (from, to, move) -- they differ only on exact ties between move kinds); the
-    best graph seen is returned;
-  - *stopping rule*: bnlearn counts only the steps where no non-tabu move improves the
-    current score ("loss" steps), resets the count when a step reaches a new best score,
-    and stops when a loss step is due after 10 of them. skbn's ``search="tabu"`` counts every
-    step that does not reach a new best, so it stops no later; the emulation uses
-    bnlearn's rule;
-  - *tolerance*: bnlearn compares deltas with an absolute machine tolerance, skbn with
-    ``1e-10 * (1 + |score|)`` (:data:`skbn._search.TIE_TOLERANCE`);
-  - no steepest-ascent polish (bnlearn has none).
-
-  Its time is not a bnlearn time and is not shown (bnlearn's tabu is slower than its hc).
+* ``bnlearn hc`` / ``bnlearn tabu``: R bnlearn's ``hc(x, score = "bde", iss = 1)`` and
+  ``tabu(x, score = "bde", iss = 1)`` (its defaults ``tabu = 10``, ``max.tabu = 10``), run by
+  :mod:`_bnlearn` (``benchmarks/install_bnlearn.sh``; without R the columns show ``-``).
+  ``same arcs`` says whether bnlearn's ``hc`` returned exactly skbn's ``hc`` arcs.
 * ``pyagrum``: pyAgrum's ``BNLearner.useGreedyHillClimbing()`` with ``useScoreBDeu()`` and
   no prior, one thread (the call of ``bench_memetic.py``).
 * ``recommended``: ``HillClimbStructure(search="multistart_tabu")``: tabu search (patience
@@ -45,15 +26,13 @@ Methods, every learned DAG scored by skbn's BDeu (ess = 1) on the same rows:
 
 Times: best of ``--repeats`` runs (``--clock wall``: wall time; ``cpu``: process time, which
 ignores other processes on a shared machine) of skbn's ``fit(X)`` with
-``fit_parameters=False`` (encoding and structure search, no CPTs) and of pyAgrum's
-``BNLearner(X)`` + ``learnDAG()``. bnlearn cannot run here: its ``hc`` times measured
-earlier on this machine (ALARM 10k: 0.28 s, ALARM 100k: 2.6 s) are the column
-``bnlearn hc``. ``limit`` = the fastest peer time known = min(pyAgrum, bnlearn hc where
-measured). skbn's ``hc`` is about 4 times faster than bnlearn's ``hc`` on ALARM, so where
-bnlearn's time is unknown, pyAgrum's time is the limit.
+``fit_parameters=False`` (encoding and structure search, no CPTs), of pyAgrum's
+``BNLearner(X)`` + ``learnDAG()`` and of bnlearn's call inside R (``proc.time()``; data
+transfer and R startup not timed). ``limit`` = the fastest peer time measured (pyAgrum,
+bnlearn ``hc``, bnlearn ``tabu``).
 
-The target (issue 13): ``recommended`` scores at least ``max(hc, tabu, tabu-bnlearn,
-pyagrum)`` (column ``score ok``) within ``limit`` (column ``time ok``). Every score is
+The target (issue 13): ``recommended`` scores at least ``max(hc, tabu, bnlearn hc,
+bnlearn tabu, pyagrum)`` (column ``score ok``) within ``limit`` (column ``time ok``). Every score is
 printed as the difference to ``hc``. The memetic-vs-tabu table at an equal number of
 evaluations is ``benchmarks/bench_memetic.py`` (same cases).
 """
@@ -61,19 +40,14 @@ evaluations is ``benchmarks/bench_memetic.py`` (same cases).
 import argparse
 import time
 import warnings
-from collections import deque
 
-import numpy as np
+import _bnlearn
 from _common import best_time, load_shared, print_table
 
 from skbn import _search
-from skbn._data import encode_fit
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
-from skbn.scores import BDeu
 
-#: bnlearn ``hc`` wall times (seconds) measured earlier on the benchmark machine.
-BNLEARN_HC_SECONDS = {"alarm-10000": 0.28, "alarm-100000": 2.6}
 RECOMMENDED = {"search": "multistart_tabu"}
 
 
@@ -103,46 +77,6 @@ def pyagrum_edges(X):
     return [(learner.nameFromId(a), learner.nameFromId(b)) for a, b in dag.arcs()]
 
 
-def bnlearn_tabu(X, tabu=10, max_tabu=10):
-    """Edges of bnlearn's tabu search (stopping rule of ``R/tabu.R``) on skbn's engine."""
-    data, _ = encode_fit(X, "auto")
-    p = data.n_variables
-    nothing = np.zeros((p, p), dtype=bool)
-    engine = _search.DeltaEngine(data, BDeu(ess=1.0), nothing, nothing, p)
-    engine.start(nothing)
-    recent = deque([_search.graph_key(engine.A)], maxlen=tabu)
-    best_graph, best_score, losses = engine.A.copy(), engine.score, 0
-    flat, masked = engine.table.reshape(-1), {}
-    while True:
-        score = engine.score
-        while True:  # the best non-tabu legal move
-            index, delta = _search.select_move(engine, score)
-            if index is None:
-                break
-            move = _search.decode(index, p)
-            after = engine.A.copy()
-            after[move[1], move[2]] = move[0] == _search.ADD
-            if move[0] == _search.REVERSE:
-                after[move[2], move[1]] = True
-            if _search.graph_key(after) not in recent:
-                break
-            masked[index] = flat[index]
-            flat[index] = -np.inf
-        _search.unmask(engine, masked)
-        if index is None:
-            break
-        if delta <= _search.tolerance(score):  # a loss step
-            if losses >= max_tabu:
-                break
-            losses += 1
-        engine.apply(move)
-        recent.append(_search.graph_key(engine.A))
-        if _search.improves(engine.score, best_score):
-            best_graph, best_score, losses = engine.A.copy(), engine.score, 0
-    names = data.names
-    return [(names[i], names[j]) for i, j in np.argwhere(best_graph)]
-
-
 def main():
     warnings.filterwarnings("ignore", category=FutureWarning)
     parser = argparse.ArgumentParser()
@@ -166,33 +100,46 @@ def main():
             seconds, model = best_time(
                 lambda: HillClimbStructure(fit_parameters=False, **params).fit(X),
                 args.repeats, clock)
-            return model.score_, seconds
+            return model, seconds
 
-        hc, hc_s = skbn()
-        tabu, tabu_s = skbn(search="tabu")
-        tabu_bnlearn = score_of(bnlearn_tabu(X))
+        hc_model, hc_s = skbn()
+        hc = hc_model.score_
+        tabu_model, tabu_s = skbn(search="tabu")
+        tabu = tabu_model.score_
         pyagrum_s, edges = best_time(lambda: pyagrum_edges(X), args.repeats, clock)
         pyagrum = score_of(edges)
-        best, best_s = skbn(**RECOMMENDED)
-        bnlearn_s = BNLEARN_HC_SECONDS.get(label)
-        limit = min(pyagrum_s, bnlearn_s or np.inf)
-        target = max(hc, tabu, tabu_bnlearn, pyagrum)
-        rows.append({
-            "data": label, "hc": 0.0, "tabu": tabu - hc, "tabu-bnlearn": tabu_bnlearn - hc,
-            "pyagrum": pyagrum - hc, "recommended": best - hc,
+        row = {"data": label, "hc score": hc, "hc": 0.0, "tabu": tabu - hc, "pyagrum": pyagrum - hc,
+               "hc s": hc_s, "tabu s": tabu_s, "pyagrum s": pyagrum_s}
+        peers, peer_times = [hc, tabu, pyagrum], [pyagrum_s]
+        for method in ("hc", "tabu"):
+            result = _bnlearn.run(X, f'{method}(x, score = "bde", iss = 1)', args.repeats)
+            if result is None:
+                continue
+            score = score_of(result.directed)
+            peers.append(score)
+            peer_times.append(result.seconds(args.clock))
+            row[f"bnlearn {method}"] = score - hc
+            row[f"bnlearn {method} s"] = peer_times[-1]
+            if method == "hc":
+                row["same arcs"] = "yes" if set(result.directed) == set(hc_model.edges_) else "NO"
+        best_model, best_s = skbn(**RECOMMENDED)
+        best = best_model.score_
+        target, limit = max(peers), min(peer_times)
+        row.update({
+            "recommended": best - hc, "recommended s": best_s, "limit s": limit,
             "score ok": "yes" if best >= target - _search.tolerance(target) else "NO",
-            "hc s": hc_s, "tabu s": tabu_s, "pyagrum s": pyagrum_s, "bnlearn hc s": bnlearn_s,
-            "recommended s": best_s, "limit s": limit,
-            "time ok": "yes" if best_s <= limit else "NO", "hc score": hc,
+            "time ok": "yes" if best_s <= limit else "NO",
         })
+        rows.append(row)
         print(rows[-1], flush=True)
     print()
-    print(f"BDeu(ess=1) minus hc's score; seconds: best of {args.repeats}, {args.clock} clock")
-    print_table(rows, ["data", "hc score", "tabu", "tabu-bnlearn", "pyagrum", "recommended",
-                       "score ok"])
+    print(f"BDeu(ess=1) minus hc's score; seconds: best of {args.repeats}, {args.clock} clock; "
+          f"{_bnlearn.version() or 'bnlearn not available'}")
+    print_table(rows, ["data", "hc score", "tabu", "bnlearn hc", "same arcs", "bnlearn tabu",
+                       "pyagrum", "recommended", "score ok"])
     print()
-    print_table(rows, ["data", "hc s", "tabu s", "pyagrum s", "bnlearn hc s", "recommended s",
-                       "limit s", "time ok"])
+    print_table(rows, ["data", "hc s", "tabu s", "bnlearn hc s", "bnlearn tabu s", "pyagrum s",
+                       "recommended s", "limit s", "time ok"])
 
 
 if __name__ == "__main__":

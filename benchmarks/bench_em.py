@@ -3,7 +3,7 @@
 Run (single core numbers)::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_em.py [--rates 0.1 0.3] [--rows 10000]
-        [--skip-structure] [--skip-parameters] [--skip-pyagrum]
+        [--skip-structure] [--skip-parameters] [--skip-pyagrum] [--skip-bnlearn]
 
 1. Structure: ALARM, ``--rows`` training rows with every cell missing completely at
    random (MCAR) with probability ``rate``. ``HillClimbStructure(missing="em")``
@@ -13,9 +13,12 @@ Run (single core numbers)::
    columns is complete) and hill climbing on single imputation (every missing cell set to
    its column's most frequent state): wall time of ``fit`` (one run: these take seconds to
    minutes), SHD between the CPDAGs of the learned and the true DAG, and held-out
-   log-likelihood per row on 10,000 complete rows.
-   Reference (the brief's measurement, bnlearn 4.9, ALARM 10k, 10% MCAR):
-   structural.em 140 s, CPDAG SHD 32; complete-case hc CPDAG SHD 42.
+   log-likelihood per row on 10,000 complete rows. Then, when R and bnlearn are installed
+   (:mod:`_bnlearn`, ``benchmarks/install_bnlearn.sh``; one run inside R, data transfer and
+   R startup not timed), on the same cells: bnlearn's ``structural.em(x, maximize = "hc",
+   maximize.args = list(score = "bde", iss = 1), max.iter = 5)`` (its defaults otherwise:
+   ``fit = "mle"``, ``impute = "bayes-lw"``; ``set.seed(0)``) and ``hc(score = "bde",
+   iss = 1)`` on the complete rows.
 2. Parameters: EM on the true ALARM DAG, maximum likelihood. skbn
    ``FixedStructure(missing="em")`` at pyAgrum's stopping rule (relative change of the
    log-likelihood at most 1e-5, ``em_tol=1e-5``), at its default ``em_tol=1e-6`` and to
@@ -34,6 +37,7 @@ import tempfile
 import time
 import warnings
 
+import _bnlearn
 import numpy as np
 from _common import best_time, load_shared, print_table  # noqa: E402
 
@@ -47,7 +51,14 @@ def mcar(frame, rate, seed):
     return frame.astype(object).mask(mask)
 
 
-def structure_rows(truth, rows, rates):
+BNLEARN = {
+    "bnlearn structural.em (hc)":
+        'structural.em(x, maximize = "hc", maximize.args = list(score = "bde", iss = 1), max.iter = 5)',
+    "bnlearn complete-case hc": 'hc(x[complete.cases(x), ], score = "bde", iss = 1)',
+}
+
+
+def structure_rows(truth, rows, rates, bnlearn=True):
     train = truth.sample(rows, random_state=0)
     test = truth.sample(10_000, random_state=1)
     categories = dict(truth.states)
@@ -76,6 +87,19 @@ def structure_rows(truth, rows, rates):
                 "n_edges": len(model.edges_),
                 "heldout_ll": model.score(test),
             })
+        for name, call in BNLEARN.items() if bnlearn else ():
+            if "complete" in name and not X.notna().all(axis=1).any():
+                continue  # no complete row
+            try:
+                result = _bnlearn.run(X, call, categories=categories)
+            except RuntimeError as error:  # e.g. bnlearn's imputation meets a zero-probability row
+                out.append({"MCAR": rate, "learner": f"{name} failed: {error}"})
+                continue
+            if result is not None:
+                out.append({"MCAR": rate, "learner": name, "time_s": result.wall, "cpu_s": result.cpu,
+                            "cpdag_shd": structural_hamming_distance(truth.edges, result.directed,
+                                                                     cpdag=True),
+                            "n_edges": len(result.directed)})
     return out
 
 
@@ -154,11 +178,13 @@ def main():
     parser.add_argument("--skip-pyagrum", action="store_true",
                         help="parameter EM: skbn only (pyAgrum takes ~10 min at 30%% MCAR; its "
                              "log-likelihood there is -84,530.32, see docs/missing.md)")
+    parser.add_argument("--skip-bnlearn", action="store_true", help="structure: skbn only")
     args = parser.parse_args()
     truth = load_shared("alarm")
     if not args.skip_structure:
         print(f"Structure learning, ALARM {args.rows} rows, MCAR")
-        print_table(structure_rows(truth, args.rows, args.rates),
+        print(_bnlearn.version() or "bnlearn not available")
+        print_table(structure_rows(truth, args.rows, args.rates, bnlearn=not args.skip_bnlearn),
                     ["MCAR", "learner", "time_s", "cpu_s", "cpdag_shd", "n_edges", "heldout_ll"])
         print()
     if args.skip_parameters:

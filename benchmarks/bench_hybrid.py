@@ -9,17 +9,20 @@ For ALARM at 10,000 and 100,000 rows and CHILD at 10,000 rows (../shared/network
 machine) of the whole ``fit`` (encoding,
 search, CPTs), the time of the restrict phase alone (MMPC), the number of CI tests, the
 BIC and BDeu (ess=1) scores of the learned DAG under skbn's score objects, the SHD to the
-true DAG, and skeleton precision / recall. Methods: ``mmhc`` (MMPC + hill climbing on BIC,
-bnlearn's ``mmhc`` defaults), ``mmhc-tabu``, ``hc`` (unrestricted hill climbing on BIC) and
-pyAgrum's greedy hill climbing on BIC when importable.
-
-bnlearn's ``mmhc`` on this machine (references from the issue): 0.13 s ALARM 10k,
-4.2 s ALARM 100k, 0.06 s CHILD 10k.
+true DAG, and skeleton precision / recall. Methods: ``mmhc`` (MMPC with the G test at alpha
+0.05, then hill climbing on BIC, as bnlearn's ``mmhc``), ``mmhc-tabu``, ``hc`` (unrestricted
+hill climbing on BIC), pyAgrum's greedy hill climbing on BIC when importable (one run), and,
+when R and bnlearn are installed (:mod:`_bnlearn`, ``benchmarks/install_bnlearn.sh``; best of
+``--repeats`` inside R, data transfer and R startup not timed), R bnlearn's ``mmhc(x)`` (its
+default test for discrete data, ``"mi"``: the G test with (r_x - 1)(r_y - 1) prod r_Z degrees
+of freedom), ``bnlearn-mmhc-adf`` (``test = "mi-adf"``: degrees of freedom adjusted for empty
+strata, as skbn's default ``adjust_dof=True``) and ``hc(x, score = "bic")``.
 """
 
 import argparse
 import time
 
+import _bnlearn
 from _common import SHARED_NETWORKS, best_time
 
 from skbn import HillClimbStructure, MMHCStructure
@@ -30,7 +33,8 @@ from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
 from skbn.scores import BIC, BDeu
 
-BNLEARN_MMHC = {("alarm", 10_000): 0.13, ("alarm", 100_000): 4.2, ("child", 10_000): 0.06}
+BNLEARN = {"bnlearn-mmhc": "mmhc(x)", "bnlearn-mmhc-adf": 'mmhc(x, restrict.args = list(test = "mi-adf"))',
+           "bnlearn-hc": 'hc(x, score = "bic")'}
 
 
 def run_pyagrum(X):
@@ -69,8 +73,9 @@ def main():
         peers = {"pyagrum-hc": run_pyagrum}
     except ImportError:
         peers = {}
-    header = (f"{'network':<8}{'rows':>8} {'method':<11}{'time s':>8}{'MMPC s':>8}{'tests':>7}"
-              f"{'bnlearn':>8}{'BIC':>13}{'BDeu':>13}{'SHD':>5}{'skel P':>7}{'skel R':>7}")
+    header = (f"{'network':<8}{'rows':>8} {'method':<17}{'time s':>8}{'MMPC s':>8}{'tests':>7}"
+              f"{'BIC':>13}{'BDeu':>13}{'SHD':>5}{'skel P':>7}{'skel R':>7}")
+    print(_bnlearn.version() or "bnlearn not available")
     print(header)
     print("-" * len(header))
     for name, n in [("alarm", 10_000), ("alarm", 100_000), ("child", 10_000)]:
@@ -90,17 +95,19 @@ def main():
             started = clock()
             edges = run(X)
             rows.append((peer, clock() - started, edges, None))
+        for peer, call in BNLEARN.items():
+            result = _bnlearn.run(X, call, args.repeats)
+            if result is not None:
+                rows.append((peer, result.seconds(args.clock), result.directed, None))
         mmpc_seconds = restrict_time(X, args.repeats, clock)
         for method, seconds, edges, n_tests in rows:
             bic = HillClimbStructure(scorer=BIC(), start=edges, max_iter=0).fit(X).score_
             bdeu = HillClimbStructure(scorer=BDeu(ess=1.0), start=edges, max_iter=0).fit(X).score_
             shd = structural_hamming_distance(truth, edges, nodes=net.nodes)
             skel = skeleton_scores(truth, edges)
-            reference = BNLEARN_MMHC.get((name, n)) if method == "mmhc" else None
-            print(f"{name:<8}{n:>8} {method:<11}{seconds:>8.3f}"
+            print(f"{name:<8}{n:>8} {method:<17}{seconds:>8.3f}"
                   f"{(f'{mmpc_seconds:.3f}' if method.startswith('mmhc') else ''):>8}"
                   f"{(n_tests if n_tests is not None else ''):>7}"
-                  f"{(f'{reference:.2f}' if reference else ''):>8}"
                   f"{bic:>13.1f}{bdeu:>13.1f}{shd:>5}{skel['precision']:>7.3f}{skel['recall']:>7.3f}",
                   flush=True)
 

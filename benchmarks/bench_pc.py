@@ -12,7 +12,9 @@ differently-marked edge counts 1), the skeleton F1 and the held-out mean log-lik
 (5,000 fresh rows). When importable, peers run PC-stable on the same data in the same run
 (10,000-row cases only; pgmpy once, being slow),
 timing the learning call only, single-threaded: pgmpy (``PC.estimate(variant="stable")``),
-causal-learn (``pc(stable=True, indep_test="chisq")``) and pyAgrum (``BNLearner.usePC``).
+causal-learn (``pc(stable=True, indep_test="chisq")``), pyAgrum (``BNLearner.usePC``) and R
+bnlearn (``pc.stable(x, test = "x2")``, and ``"x2-adf"``: degrees of freedom adjusted for
+empty strata, as skbn's default; :mod:`_bnlearn`, timed inside R).
 Each configuration is run ``--repeat`` times and the best time is kept.
 
 ``n_jobs=2`` sends a level to joblib's process workers only when it counts at least 10**7
@@ -117,7 +119,18 @@ def peer_pyagrum(data, repeat, tmpdir="/tmp"):
     return best, PDAG(names, directed, undirected)
 
 
-PEERS = {"pgmpy": peer_pgmpy, "causal-learn": peer_causal_learn, "pyAgrum": peer_pyagrum}
+def peer_bnlearn(data, repeat, test="x2"):
+    import _bnlearn
+
+    result = _bnlearn.run(data, f'pc.stable(x, test = "{test}", alpha = {ALPHA})', repeat)
+    if result is None:
+        raise ImportError("R or bnlearn is not installed")
+    return result.wall, PDAG(list(data.columns), result.directed, result.undirected)
+
+
+PEERS = {"pgmpy": peer_pgmpy, "causal-learn": peer_causal_learn, "pyAgrum": peer_pyagrum,
+         "bnlearn": peer_bnlearn,
+         "bnlearn-adf": lambda data, repeat: peer_bnlearn(data, repeat, test="x2-adf")}
 
 
 def main():

@@ -3,7 +3,8 @@
 Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py [--n-nodes 1000] [--n-rows 10000]
-        [--learners chow_liu,hill_climb,tabu,mmhc,pc] [--max-indegree 4]
+        [--learners chow_liu,hill_climb,tabu,mmhc,pc,bnlearn_hc,bnlearn_pc] [--max-indegree 4]
+        [--bnlearn-timeout 900]
 
 Draws ``make_random_network(n_nodes, max_indegree=4, n_states=(2, 4), random_state=0)``
 and ``n_rows`` rows from it, then fits each learner in its own subprocess (so that the peak
@@ -15,6 +16,13 @@ the skeleton F1 against the true graph. Learners: ``HillClimbStructure()`` (BDeu
 steepest ascent, no in-degree cap), ``tabu`` (``search="tabu"``), ``ChowLiuTree()``,
 ``PCStructure()`` (chi-square, alpha 0.05) and ``MMHCStructure()`` (MMPC with the G test
 at alpha 0.05, then hill climbing on BIC).
+
+R bnlearn as a peer (:mod:`_bnlearn`, ``benchmarks/install_bnlearn.sh``): ``bnlearn_hc`` is
+``hc(x, score = "bde", iss = 1)``, ``bnlearn_pc`` is ``pc.stable(x, test = "x2", alpha =
+0.05)`` on the same rows (drawn here, then handed to ``Rscript``). ``fit s`` is the call's
+wall time inside R, ``process s`` / ``process CPU s`` the whole ``Rscript`` process (R
+startup and reading the data included), ``peak RSS MB`` the R process's ``VmHWM``; a call
+still running after ``--bnlearn-timeout`` seconds is stopped and reported without numbers.
 """
 
 import argparse
@@ -69,19 +77,50 @@ def run(name, args):
     return result
 
 
+BNLEARN = {"bnlearn_hc": 'hc(x, score = "bde", iss = 1)',
+           "bnlearn_pc": 'pc.stable(x, test = "x2", alpha = 0.05)'}
+
+
+def run_bnlearn(name, args):
+    import _bnlearn  # main() put benchmarks/ and the checkout on sys.path
+
+    from skbn.datasets import make_random_network
+    from skbn.metrics import skeleton_scores
+
+    net = make_random_network(args.n_nodes, max_indegree=args.max_indegree, n_states=(2, 4),
+                              random_state=0)
+    X = net.sample(args.n_rows, random_state=0)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_before = usage.ru_utime + usage.ru_stime
+    start = time.perf_counter()
+    result = _bnlearn.run(X, BNLEARN[name], timeout=args.bnlearn_timeout)
+    wall = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    row = {"learner": name, "true edges": len(net.edges)}
+    if result is None:
+        return {**row, "skeleton": f"no result ({wall:.0f} s)"}
+    edges = result.directed + result.undirected
+    return {**row, "fit s": result.wall, "process s": wall,
+            "process CPU s": usage.ru_utime + usage.ru_stime - cpu_before,
+            "peak RSS MB": result.peak_mb, "edges": len(edges),
+            "skeleton": skeleton_scores(net.edges, edges)}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n-nodes", type=int, default=1000)
     parser.add_argument("--n-rows", type=int, default=10000)
     parser.add_argument("--max-indegree", type=int, default=4)
     parser.add_argument("--learners", default="chow_liu,hill_climb,pc")
+    parser.add_argument("--bnlearn-timeout", type=float, default=900,
+                        help="seconds before a bnlearn learner is stopped")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
     from _common import print_table
 
     rows = []
     for name in args.learners.split(","):
-        row = run(name, args)
+        row = (run_bnlearn if name in BNLEARN else run)(name, args)
         skeleton = row.pop("skeleton")
         row["skeleton F1"] = skeleton["f1"] if isinstance(skeleton, dict) else skeleton
         rows.append(row)
