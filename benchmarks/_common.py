@@ -35,6 +35,20 @@ def best_time(function, repeats=3, clock=time.perf_counter):
     return best, result
 
 
+def best_times(functions, repeats=3, clock=time.perf_counter):
+    """:func:`best_time` of several functions run in turn (one call of each per round), so
+    that a slower or faster spell of a shared machine touches them all alike; returns
+    ``{name: (best, last result)}`` for ``functions`` ``{name: function}``."""
+    best = dict.fromkeys(functions, np.inf)
+    results = {}
+    for _ in range(repeats):
+        for name, function in functions.items():
+            start = clock()
+            results[name] = function()
+            best[name] = min(best[name], clock() - start)
+    return {name: (best[name], results[name]) for name in functions}
+
+
 def print_table(rows, columns):
     widths = [max(len(c), *(len(_fmt(r.get(c))) for r in rows)) for c in columns]
     print("  ".join(c.rjust(w) for c, w in zip(columns, widths)))

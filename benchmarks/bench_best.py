@@ -22,14 +22,16 @@ Methods, every learned DAG scored by skbn's BDeu (ess = 1) on the same rows:
 * ``pyagrum``: pyAgrum's ``BNLearner.useGreedyHillClimbing()`` with ``useScoreBDeu()`` and
   no prior, one thread (the call of ``bench_memetic.py``).
 * ``recommended``: ``HillClimbStructure(search="multistart_tabu")``: tabu search (patience
-  20) from the empty graph and from the Chow-Liu tree, the better result wins.
+  20) from the empty graph and from the Chow-Liu tree, each followed by triangle ->
+  v-structure moves, the better result wins.
 
 Times: best of ``--repeats`` runs (``--clock wall``: wall time; ``cpu``: process time, which
 ignores other processes on a shared machine) of skbn's ``fit(X)`` with
 ``fit_parameters=False`` (encoding and structure search, no CPTs), of pyAgrum's
 ``BNLearner(X)`` + ``learnDAG()`` and of bnlearn's call inside R (``proc.time()``; data
-transfer and R startup not timed). ``limit`` = the fastest peer time measured (pyAgrum,
-bnlearn ``hc``, bnlearn ``tabu``).
+transfer and R startup not timed). skbn's and pyAgrum's runs take turns (one of each per
+round, :func:`_common.best_times`), so a slow spell of the machine touches all of them.
+``limit`` = the fastest peer time measured (pyAgrum, bnlearn ``hc``, bnlearn ``tabu``).
 
 The target (issue 13): ``recommended`` scores at least ``max(hc, tabu, bnlearn hc,
 bnlearn tabu, pyagrum)`` (column ``score ok``) within ``limit`` (column ``time ok``). Every score is
@@ -42,7 +44,7 @@ import time
 import warnings
 
 import _bnlearn
-from _common import best_time, load_shared, print_table
+from _common import best_times, load_shared, print_table
 
 from skbn import _search
 from skbn.datasets import make_random_network
@@ -97,16 +99,13 @@ def main():
             return HillClimbStructure(start=edges, max_iter=0, fit_parameters=False).fit(X).score_
 
         def skbn(**params):
-            seconds, model = best_time(
-                lambda: HillClimbStructure(fit_parameters=False, **params).fit(X),
-                args.repeats, clock)
-            return model, seconds
+            return lambda: HillClimbStructure(fit_parameters=False, **params).fit(X)
 
-        hc_model, hc_s = skbn()
-        hc = hc_model.score_
-        tabu_model, tabu_s = skbn(search="tabu")
-        tabu = tabu_model.score_
-        pyagrum_s, edges = best_time(lambda: pyagrum_edges(X), args.repeats, clock)
+        timed = best_times({"hc": skbn(), "tabu": skbn(search="tabu"), "pyagrum": lambda: pyagrum_edges(X),
+                            "recommended": skbn(**RECOMMENDED)}, args.repeats, clock)
+        (hc_s, hc_model), (tabu_s, tabu_model) = timed["hc"], timed["tabu"]
+        hc, tabu = hc_model.score_, tabu_model.score_
+        pyagrum_s, edges = timed["pyagrum"]
         pyagrum = score_of(edges)
         row = {"data": label, "hc score": hc, "hc": 0.0, "tabu": tabu - hc, "pyagrum": pyagrum - hc,
                "hc s": hc_s, "tabu s": tabu_s, "pyagrum s": pyagrum_s}
@@ -122,7 +121,7 @@ def main():
             row[f"bnlearn {method} s"] = peer_times[-1]
             if method == "hc":
                 row["same arcs"] = "yes" if set(result.directed) == set(hc_model.edges_) else "NO"
-        best_model, best_s = skbn(**RECOMMENDED)
+        best_s, best_model = timed["recommended"]
         best = best_model.score_
         target, limit = max(peers), min(peer_times)
         row.update({
