@@ -3,11 +3,12 @@
 Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_memetic.py [--quick] [--budget-per-variable 50]
-        [--random-state 0]
+        [--random-state 0] [--random-seeds 0 1 2 3 4 5 6 7]
 
 Cases (those of ``bench_best.py``): ALARM and CHILD at 1,000, 10,000 and 100,000 rows (from
 ../shared/networks) and two random 100-node networks
-(``make_random_network(100, max_indegree=3, random_state=seed)``, seeds 0 and 1, 5,000 rows);
+(``make_random_network(100, max_indegree=3, random_state=seed)``, seeds 0 and 1 or
+``--random-seeds``, 5,000 rows);
 ``--quick``: ALARM and CHILD at 1,000 rows. Every skbn search gets the same budget of
 ``max_evaluations = budget_per_variable * n_variables`` family re-scorings (the unit of
 :class:`skbn._search.Budget`) and ``random_state=0`` (``--random-state``):
@@ -44,10 +45,12 @@ def main():
     parser.add_argument("--budget-per-variable", type=int, default=50)
     parser.add_argument("--random-state", type=int, default=0,
                         help="random_state of tabu+restarts, memetic and genetic")
+    parser.add_argument("--random-seeds", type=int, nargs="+", default=[0, 1],
+                        help="seeds of the random 100-node networks")
     args = parser.parse_args()
     unbounded = 10 ** 9
     rows = []
-    for label, net, X in cases(args.quick):
+    for label, net, X in cases(args.quick, args.random_seeds):
         budget = args.budget_per_variable * X.shape[1]
         methods = {
             "hill_climb": {"max_evaluations": budget},
