@@ -7,13 +7,21 @@ learner gets slower"):
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_regression.py --checkout /tmp/skbn-old
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_regression.py --checkout .
 
+or let it alternate the two checkouts (one subprocess each per round, ``--rounds`` rounds,
+the minimum of every learner kept) and print the ratio new / old:
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_regression.py --checkout . --against /tmp/skbn-old
+
 Only parameters that every revision accepts are used, so the same script times old and new
-code. Each fit is the whole ``fit`` (encoding, search, CPTs), best of ``--repeats``. On a
-shared machine, ``--clock cpu`` (process CPU time, single-threaded BLAS) compares revisions
-more steadily than wall time; alternate the checkouts a few times and keep the minima.
+code (``search="multistart_tabu"`` where the revision has it). Each fit is the whole ``fit``
+(encoding, search, CPTs), best of ``--repeats``. On a shared machine, ``--clock cpu``
+(process CPU time, single-threaded BLAS) compares revisions more steadily than wall time;
+alternate the checkouts a few times and keep the minima.
 """
 
 import argparse
+import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,7 +33,12 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall")
+    parser.add_argument("--against", help="an older checkout: alternate it with --checkout")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of --against")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
+    if args.against:
+        return compare(args)
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     sys.path.insert(0, str(Path(args.checkout).resolve()))
     import skbn  # noqa: PLC0415  (first: _common's own imports then resolve inside this checkout)
@@ -58,6 +71,10 @@ def main():
                 "k2": K2Structure(ordering=order),
                 "chow_liu": ChowLiuTree(),
             }
+            searches = set().union(*(getattr(c, "options", ()) for c in
+                                     HillClimbStructure._parameter_constraints["search"]))
+            if "multistart_tabu" in searches:
+                cases["multistart_tabu"] = HillClimbStructure(search="multistart_tabu")
             if n == args.rows[0]:
                 cases["exact (12 vars)"] = ExactStructure(max_indegree=3)
             for label, estimator in cases.items():
@@ -66,7 +83,33 @@ def main():
                 rows.append({"network": name, "rows": n, "learner": label, "seconds": seconds,
                              "edges": len(fitted.edges_)})
                 print(f"  {name} {n} {label}: {seconds:.3f} s", file=sys.stderr)
-    print_table(rows, ["network", "rows", "learner", "seconds", "edges"])
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        print_table(rows, ["network", "rows", "learner", "seconds", "edges"])
+
+
+def compare(args):
+    """Alternate ``--against`` (old) and ``--checkout`` (new) in subprocesses; print the
+    best seconds of each learner and their ratio."""
+    from _common import print_table  # noqa: PLC0415
+
+    best = {}
+    for _ in range(args.rounds):
+        for label, checkout in (("old", args.against), ("new", args.checkout)):
+            command = [sys.executable, __file__, "--checkout", checkout, "--json", "--clock", args.clock,
+                       "--repeats", str(args.repeats), "--rows", *map(str, args.rows)]
+            output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+            for row in json.loads(output.splitlines()[-1]):
+                key = (row["network"], row["rows"], row["learner"])
+                entry = best.setdefault(key, {"network": key[0], "rows": key[1], "learner": key[2]})
+                if row["seconds"] < entry.get(f"{label} s", float("inf")):
+                    entry[f"{label} s"], entry[f"{label} edges"] = row["seconds"], row["edges"]
+    rows = [dict(entry, ratio=entry["new s"] / entry["old s"]) for entry in best.values()
+            if "old s" in entry and "new s" in entry]
+    print(f"old: {args.against}; new: {args.checkout}; best of {args.rounds} x {args.repeats}, "
+          f"{args.clock} clock")
+    print_table(rows, ["network", "rows", "learner", "old s", "new s", "ratio", "old edges", "new edges"])
 
 
 if __name__ == "__main__":
