@@ -194,7 +194,13 @@ class DeltaEngine(FamilyColumns):
 
     # --------------------------------------------------------------- state
     def parents_of(self, child):
-        return tuple(self.A[:, child].nonzero()[0].tolist())
+        """Sorted parents of ``child``, read off its parent bitset."""
+        parents, bits = [], self._parent_bits[child]
+        while bits:
+            low = bits & -bits
+            parents.append(low.bit_length() - 1)
+            bits ^= low
+        return tuple(parents)
 
     def refresh(self, child):
         self.n_evaluations += 1
@@ -519,11 +525,15 @@ def select_move(engine, score):
         if engine.keeps_acyclic(top):
             break
     # ``top`` is legal and first among the best: only an earlier entry within the
-    # tolerance can come first in scan order
-    for index in (flat[:top] >= best - tolerance(score)).nonzero()[0].tolist():
+    # tolerance can come first in scan order (argmax of a boolean array: its first True)
+    earlier = flat[:top] >= best - tolerance(score)
+    while True:
+        index = int(earlier.argmax()) if top else 0
+        if not top or not earlier[index]:
+            return top, best
         if engine.keeps_acyclic(index):
             return index, float(flat[index])
-    return top, best
+        earlier[index] = False
 
 
 def unmask(engine, masked):
