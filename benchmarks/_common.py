@@ -38,15 +38,15 @@ def best_time(function, repeats=3, clock=time.perf_counter):
 def best_times(functions, repeats=3, clock=time.perf_counter):
     """:func:`best_time` of several functions run in turn (one call of each per round), so
     that a slower or faster spell of a shared machine touches them all alike; returns
-    ``{name: (best, last result)}`` for ``functions`` ``{name: function}``."""
-    best = dict.fromkeys(functions, np.inf)
+    ``{name: (best, median, last result)}`` for ``functions`` ``{name: function}``."""
+    times = {name: [] for name in functions}
     results = {}
     for _ in range(repeats):
         for name, function in functions.items():
             start = clock()
             results[name] = function()
-            best[name] = min(best[name], clock() - start)
-    return {name: (best[name], results[name]) for name in functions}
+            times[name].append(clock() - start)
+    return {name: (min(times[name]), float(np.median(times[name])), results[name]) for name in functions}
 
 
 def print_table(rows, columns):
