@@ -238,7 +238,7 @@ class DeltaEngine(FamilyColumns):
         """Score of the current graph: the sum of the diagonal of ``T`` (cached until a
         column changes: :meth:`refresh` is the only writer of ``T``)."""
         if self._score is None:
-            self._score = float(self.T.diagonal().sum())  # np.sum(np.diag(T)), without wrappers
+            self._score = float(np.add.reduce(self.T.diagonal()))  # np.sum(np.diag(T)), without wrappers
         return self._score
 
     # --------------------------------------------------------------- delta table

@@ -113,7 +113,7 @@ def added_parent_stack(stacked, r_child, cards, offsets, q_parents, n_parents, t
     if owner_of_column is None:
         owner_of_column = np.repeat(np.arange(len(cards)), cards)
     cells, cell_columns = _nonzero(stacked.reshape(-1, total))
-    rows, row_columns = _nonzero(stacked.sum(axis=1))
+    rows, row_columns = _nonzero(np.add.reduce(stacked, axis=1))  # stacked.sum(axis=1)
     m = stacked.shape[0]
 
     def dense(k):
