@@ -52,7 +52,7 @@ Illinois.
 
 import numpy as np
 
-from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_search, triangle_descent
+from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_triangle_climb
 
 __all__ = ["memetic_search"]
 
@@ -101,14 +101,7 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
         """Local optimum from the engine's graph (memetic; ``deep``: tabu search first), as
         a member."""
         if local_search and deep and tabu is not None:
-            def climb():
-                tabu_search(engine, recorder, unlimited, *tabu)
-                if recorder.trace[-1] != engine.score:  # returned to the best graph seen
-                    recorder.record(engine)
-                steepest_ascent(engine, recorder, unlimited)
-
-            climb()
-            triangle_descent(engine, recorder, climb)
+            tabu_triangle_climb(engine, recorder, unlimited, *tabu)
         elif local_search:
             steepest_ascent(engine, recorder, unlimited)
         return _Member(engine.A.copy(), engine.score)

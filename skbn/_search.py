@@ -824,6 +824,20 @@ def triangle_descent(engine, recorder, climb):
     return taken
 
 
+def tabu_triangle_climb(engine, recorder, max_moves, tabu_length, patience):
+    """The climb of ``search="multistart_tabu"`` and of memetic search's seeds: tabu search,
+    steepest ascent from the best graph it saw, then :func:`triangle_descent` with that same
+    climb after every triangle move."""
+    def climb():
+        tabu_search(engine, recorder, max_moves, tabu_length, patience)
+        if recorder.trace[-1] != engine.score:  # returned to the best graph seen
+            recorder.record(engine)
+        steepest_ascent(engine, recorder, max_moves)
+
+    climb()
+    triangle_descent(engine, recorder, climb)
+
+
 def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng):
     """Metropolis moves with a geometric cooling schedule; return the best graph seen."""
     best_graph, best_score = engine.A.copy(), engine.score

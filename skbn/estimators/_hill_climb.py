@@ -416,13 +416,6 @@ def _multistart_tabu(engine, recorder, settings):
     budget lasts), each followed by triangle -> v-structure moves and a new polished tabu
     search after each (:func:`skbn._search.triangle_descent`); leave the engine at the best
     result (ties: the earliest)."""
-    def climb():
-        _search.tabu_search(engine, recorder, settings["max_iter"], settings["tabu_length"],
-                            settings["tabu_patience"])
-        if recorder.trace[-1] != engine.score:  # returned to the best graph seen
-            recorder.record(engine)
-        _search.steepest_ascent(engine, recorder, settings["max_iter"])
-
     best_graph, best_score = None, -np.inf
     for k, seed in enumerate([None, *settings["seeds"]]):
         if k and recorder.budget.exhausted(engine):
@@ -430,8 +423,8 @@ def _multistart_tabu(engine, recorder, settings):
         if seed is not None:
             engine.set_graph(seed)
             recorder.record(engine)
-        climb()
-        _search.triangle_descent(engine, recorder, climb)
+        _search.tabu_triangle_climb(engine, recorder, settings["max_iter"], settings["tabu_length"],
+                                    settings["tabu_patience"])
         if best_graph is None or _search.improves(engine.score, best_score):
             best_graph, best_score = engine.A.copy(), engine.score
     if not np.array_equal(engine.A, best_graph):
