@@ -85,8 +85,8 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
         Extra starting graphs (legal DAGs), e.g. a Chow-Liu tree.
     tabu : (int, int) or None
         ``(tabu_length, patience)``: the start graph and the ``seeds`` are climbed by tabu
-        search (:func:`skbn._search.tabu_search`) then steepest ascent, then triangle
-        moves (:func:`skbn._search.triangle_descent`), instead of steepest ascent alone
+        search then steepest ascent, then triangle moves
+        (:func:`skbn._search.tabu_triangle_climb`), instead of steepest ascent alone
         (memetic only; ignored when ``local_search`` is False).
 
     Returns

@@ -276,18 +276,16 @@ class DeltaEngine(FamilyColumns):
         d_col = T[:, v] - diagonal[v]  # D[:, v]
         d_reverse = d_col + (T[v] - diagonal)  # D[x, v] + D[v, x]: reversing x -> v or v -> x
         table[:, v, REMOVE] = d_col + self._remove_mask[:, v]
-        if not self._bounded:
-            table[:, v, ADD] = d_col + self._add_mask[:, v]
-            table[v, :, REVERSE] = d_reverse + self._reverse_mask[v]
-            table[:, v, REVERSE] = d_reverse + self._reverse_mask[:, v]
-            return
-        if self.indegree[v] < self.max_indegree:
+        if not self._bounded or self.indegree[v] < self.max_indegree:  # v may gain a parent
             table[:, v, ADD] = d_col + self._add_mask[:, v]
             table[v, :, REVERSE] = d_reverse + self._reverse_mask[v]
         else:
             table[:, v, ADD] = -np.inf
             table[v, :, REVERSE] = -np.inf
-        table[:, v, REVERSE] = d_reverse + self._reverse_mask[:, v] + self._room_mask()
+        reverse_into = d_reverse + self._reverse_mask[:, v]  # x -> v reversed: x gains v
+        if self._bounded:
+            reverse_into += self._room_mask()
+        table[:, v, REVERSE] = reverse_into
 
     def _reach_bits(self):
         """Reachability as bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j`` (length >= 1)."""
@@ -527,13 +525,12 @@ def select_move(engine, score):
     # ``top`` is legal and first among the best: only an earlier entry within the
     # tolerance can come first in scan order (argmax of a boolean array: its first True)
     earlier = flat[:top] >= best - tolerance(score)
-    while True:
-        index = int(earlier.argmax()) if top else 0
-        if not top or not earlier[index]:
-            return top, best
+    while earlier.any():
+        index = int(earlier.argmax())
         if engine.keeps_acyclic(index):
             return index, float(flat[index])
         earlier[index] = False
+    return top, best
 
 
 def unmask(engine, masked):
@@ -824,15 +821,21 @@ def triangle_descent(engine, recorder, climb):
     return taken
 
 
+def polish(engine, recorder, max_moves):
+    """Steepest ascent after a search that may have returned to the best graph it saw
+    (recorded first when it did)."""
+    if recorder.trace[-1] != engine.score:  # returned to the best graph seen
+        recorder.record(engine)
+    steepest_ascent(engine, recorder, max_moves)
+
+
 def tabu_triangle_climb(engine, recorder, max_moves, tabu_length, patience):
     """The climb of ``search="multistart_tabu"`` and of memetic search's seeds: tabu search,
     steepest ascent from the best graph it saw, then :func:`triangle_descent` with that same
     climb after every triangle move."""
     def climb():
         tabu_search(engine, recorder, max_moves, tabu_length, patience)
-        if recorder.trace[-1] != engine.score:  # returned to the best graph seen
-            recorder.record(engine)
-        steepest_ascent(engine, recorder, max_moves)
+        polish(engine, recorder, max_moves)
 
     climb()
     triangle_descent(engine, recorder, climb)
