@@ -39,6 +39,21 @@ Everything else (DataFrame, ndarray, list of rows, ...) is in-memory data as bef
 chunk must be a pandas DataFrame or have a ``to_pandas()`` method (pyarrow ``RecordBatch``
 or ``Table``, polars); all chunks must have the same column labels (in any order; the
 first chunk's order is used).
+
+Column types across chunks
+--------------------------
+The column-type rule of :mod:`skbn._data` is applied to the union of the chunks' values, so
+a column is refused or accepted exactly as in memory (a numeric column is refused as soon as
+the values read so far break the rule). A column must hold the same type class in every
+chunk (numbers, bools or text; integer and float chunks are both numbers, and empty chunks
+do not count): ``pd.read_csv(..., chunksize=...)`` guesses every chunk's types separately,
+so a column of digits that turns textual in a later chunk would get both ``0`` and ``'0'``
+as states, while reading the whole file gives text. That is refused, naming the column and
+the two chunks. A categorical column needs the same categories in every chunk, except for
+chunks converted with ``to_pandas()`` (pyarrow record batches, whose dictionaries differ
+from file to file of a dataset): their categories are united in the order first seen, as
+``dataset.to_table().to_pandas()`` unites them. With ``categories=`` for a column, its
+chunks may have any dtypes.
 """
 
 from collections.abc import Iterator
@@ -48,12 +63,22 @@ import pandas as pd
 
 from skbn._counting import config_ids, count_cells
 from skbn._data import (
+    _NUMBER,
     MAX_STATES,
     EncodedData,
+    _apply,
     _as_columns,
+    _check_categories,
+    _check_n_states,
+    _check_numeric,
     _code_dtype,
-    _codes_for,
+    _declared_lookup,
+    _factorize,
+    _group,
     _infer_states,
+    _nan_message,
+    _refuse_kind,
+    _typed_key,
     _user_states,
 )
 from skbn.utils._sklearn_compat import validate_data
@@ -79,7 +104,8 @@ def is_chunked(X):
 
 
 def _iter_chunks(X):
-    """The chunks of ``X`` as pandas DataFrames, read lazily."""
+    """The chunks of ``X`` as ``(index, DataFrame, converted)``, read lazily; ``converted``:
+    the chunk was converted with ``to_pandas()`` (its categoricals are dictionary encodings)."""
     if isinstance(X, (Iterator, list, tuple)):
         items = X
     elif callable(getattr(X, "to_batches", None)):
@@ -88,9 +114,9 @@ def _iter_chunks(X):
         items = (partition.compute() for partition in X.to_delayed())
     for index, chunk in enumerate(items):
         if isinstance(chunk, pd.DataFrame):
-            yield index, chunk
+            yield index, chunk, False
         elif callable(getattr(chunk, "to_pandas", None)):
-            yield index, chunk.to_pandas()
+            yield index, chunk.to_pandas(), True
         else:
             raise TypeError(
                 f"Chunk {index} of X is a {type(chunk).__name__}; every chunk of chunked X must "
@@ -98,47 +124,137 @@ def _iter_chunks(X):
             )
 
 
+#: Type class of a column kind, for the agreement of chunks (empty chunks do not count).
+_CLASSES = {"numeric": "numbers", "bool": "bools", "complex": "numbers"}
+
+
 class _RunningStates:
-    """States of one column seen so far, numbered in the order first seen."""
+    """States of one column seen so far, numbered in the order first seen.
+
+    Parameters
+    ----------
+    name : column label
+    declared : list or None
+        The states ``categories=`` gives the column (no column-type rule then).
+    """
 
     def __init__(self, name, declared=None):
         self.name = name
-        self.declared = declared  # pandas categories of the first chunk, fixed
-        self.labels = [] if declared is None else list(declared)
-        self.index = {label: code for code, label in enumerate(self.labels)}
-        self.observed = False  # some chunk has an observed (non-missing) cell
+        self.declared = declared
+        self.labels = []  # running code -> label
+        self.index = {}  # typed key -> running code
+        self.first_seen = []  # running codes of observed labels, in the order first observed
+        self.seen = set()
+        self.kind = None  # "categorical", or the kind of the non-empty chunks
+        self.kind_chunk = None  # the chunk that set the kind
+        self.categories = None  # a categorical column's categories (so far)
+        self.float_seen = False  # a chunk held float numbers
+        self.n_rows = 0
 
-    def codes(self, column, chunk_index, allow_missing=False):
+    def codes(self, column, chunk_index, allow_missing=False, unify_categories=False):
         """Running codes of one chunk's column (checked as the in-memory encoder checks);
         ``-1`` marks a missing cell when ``allow_missing``, else a missing cell is refused."""
-        categorical = isinstance(column.dtype, pd.CategoricalDtype)
-        if (self.declared is not None) != categorical or (
-            categorical and list(column.cat.categories) != self.labels
-        ):
+        codes, labels, kind = _factorize(self.name, column)
+        missing = codes < 0
+        if not allow_missing and missing.any():
+            raise ValueError(_nan_message(self.name))
+        self.n_rows += len(codes)
+        self._check_kind(kind, labels, chunk_index, unify_categories)
+        lookup = np.empty(len(labels), dtype=np.int64)
+        for position, label in enumerate(labels):
+            code = self.index.setdefault(_typed_key(label), len(self.labels))
+            if code == len(self.labels):
+                self.labels.append(label)
+            lookup[position] = code
+        observed = pd.unique(codes[~missing]) if kind == "categorical" else np.arange(len(labels))
+        for code in lookup[observed].tolist():
+            if code not in self.seen:
+                self.seen.add(code)
+                self.first_seen.append(code)
+        if kind != "categorical":
+            self.float_seen = self.float_seen or any(
+                isinstance(v, float) and _group(v) == _NUMBER for v in labels)
+        self._check_so_far()
+        return _apply(lookup, codes)
+
+    def _check_kind(self, kind, labels, chunk_index, unify_categories):
+        """Refuse chunks that disagree on the column's type; unite the kinds."""
+        if self.declared is None:
+            _refuse_kind(self.name, kind)
+        categorical = kind == "categorical"
+        if self.declared is not None and categorical:
+            return  # declared states: a categorical chunk is only a container of values
+        if categorical or self.kind == "categorical":
+            if self.kind is None:
+                self.kind, self.kind_chunk, self.categories = kind, chunk_index, list(labels)
+            elif categorical and self.kind == "categorical":
+                if list(map(_typed_key, labels)) != list(map(_typed_key, self.categories)):
+                    if not unify_categories:
+                        raise ValueError(
+                            f"Column {self.name!r} of chunk {chunk_index} has categories "
+                            f"{labels[:20]} but the first chunk declared categories "
+                            f"{self.categories[:20]}; declare one CategoricalDtype for every chunk "
+                            "(or pass categories=)."
+                        )
+                    known = set(map(_typed_key, self.categories))
+                    self.categories += [v for v in labels if _typed_key(v) not in known]
+            else:
+                raise ValueError(
+                    f"Column {self.name!r} of chunk {chunk_index} has "
+                    + (f"categories {labels[:20]}" if categorical else "no categorical dtype")
+                    + " but the first chunk "
+                    + (f"declared categories {self.categories[:20]}" if not categorical
+                       else "is not categorical")
+                    + "; declare one CategoricalDtype for every chunk (or pass categories=)."
+                )
+            return
+        if kind == "empty" or (kind == "numeric" and not labels):
+            return
+        if self.kind is None:
+            self.kind, self.kind_chunk = kind, chunk_index
+            return
+        before, now = _CLASSES.get(self.kind, "text"), _CLASSES.get(kind, "text")
+        if before != now:
             raise ValueError(
-                f"Column {self.name!r} of chunk {chunk_index} has "
-                + (f"categories {list(column.cat.categories)[:20]}" if categorical
-                   else "no categorical dtype")
-                + " but the first chunk "
-                + (f"declared categories {self.labels[:20]}" if self.declared is not None
-                   else "is not categorical")
-                + "; declare one CategoricalDtype for every chunk (or pass categories=)."
+                f"Column {self.name!r} holds {before} in chunk {self.kind_chunk} but {now} in chunk "
+                f"{chunk_index}: the chunks disagree on its type (pd.read_csv(..., chunksize=...) "
+                "guesses the types of every chunk separately; reading the whole file would give "
+                f"text). Give it one type in every chunk, e.g. pd.read_csv(..., dtype={{{self.name!r}: "
+                "str}), or declare its states with categories=."
             )
-        states = _infer_states(self.name, column.dropna() if allow_missing else column)
-        local = _codes_for(self.name, column, states, allow_missing=allow_missing, allow_unknown=False)
-        present = local >= 0
-        self.observed = self.observed or bool(present.any())
-        if categorical:
-            return local
-        lookup = np.array([self.index.setdefault(s, len(self.index)) for s in states], dtype=np.int64)
-        self.labels.extend(list(self.index)[len(self.labels):])
+        if kind != self.kind:
+            self.kind = kind if before == "numbers" else "mixed"
+
+    def final_labels(self):
+        """The labels, numbers as floats when some chunk held floats (as pandas would
+        concatenate them)."""
+        if not self.float_seen or self.kind == "categorical":
+            return list(self.labels)
+        return [float(v) if _group(v) == _NUMBER else v for v in self.labels]
+
+    def _check_so_far(self):
+        """The column-type rule on the values read so far (a continuous or identifier column
+        is refused before the rows of every chunk are kept)."""
+        if self.declared is None and self.kind not in (None, "categorical"):
+            if self.kind == "numeric":
+                _check_numeric(self.name, self.final_labels(), self.n_rows, partial=True)
+            if len(self.labels) > MAX_STATES:
+                _infer_states(self.name, self.final_labels(), self.kind, self.n_rows, partial=True)
         if len(self.labels) > MAX_STATES:
             raise ValueError(
-                f"Column {self.name!r} has more than {MAX_STATES} distinct values over the chunks "
-                f"read so far (chunk {chunk_index}), more than skbn accepts for one variable; "
-                "discretize it or drop it before fitting."
+                f"Column {self.name!r} has more than {MAX_STATES} distinct values or categories "
+                f"in the first {self.n_rows} rows read, more than skbn accepts for one variable."
             )
-        return np.where(present, lookup[np.where(present, local, 0)] if len(lookup) else 0, -1)
+
+    def states(self):
+        """Final states and the lookup from running codes to final codes (``-1``: a
+        category outside ``categories=``, never observed)."""
+        labels = self.final_labels()
+        if self.declared is not None:
+            return self.declared, _declared_lookup(self.name, self.declared, labels, self.first_seen)
+        if self.kind == "categorical":
+            return labels, np.arange(len(labels), dtype=np.int64)
+        return _infer_states(self.name, labels, self.kind, self.n_rows)
 
 
 def _distinct(codes, cardinalities, counts):
@@ -198,19 +314,16 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
         )
     names = running = None
     buffered, buffered_counts, n_buffered, n_merged = [], [], 0, 0
-    for index, chunk in _iter_chunks(X):
+    for index, chunk, converted in _iter_chunks(X):
         chunk_names, columns = _as_columns(chunk)
         if names is None:
             validate_data(estimator, chunk, skip_check_array=True, reset=True)
             names = chunk_names
-            running = [
-                _RunningStates(name,
-                               list(c.cat.categories) if isinstance(c.dtype, pd.CategoricalDtype) else None)
-                for name, c in zip(names, columns)
-            ]
             if not names:
                 raise ValueError("Found array with 0 feature(s) while a minimum of 1 is required.")
-            _check_categories_length(categories, len(names))
+            _check_categories(categories, names)  # the in-memory checks and messages
+            running = [_RunningStates(name, _user_states(categories, j, name))
+                       for j, name in enumerate(names)]
         elif chunk_names != names:
             if set(chunk_names) != set(names) or len(chunk_names) != len(names):
                 missing = [n for n in names if n not in set(chunk_names)]
@@ -225,7 +338,7 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
         # < MAX_STATES states; signed when a missing cell may be -1
         codes = np.empty((len(columns[0]), len(names)), dtype=np.int16 if allow_missing else np.uint16)
         for j, (state, column) in enumerate(zip(running, columns)):
-            codes[:, j] = state.codes(column, index, allow_missing)
+            codes[:, j] = state.codes(column, index, allow_missing, unify_categories=converted)
         cards = np.array([max(len(state.labels), 1) for state in running], dtype=np.int64)
         codes = codes.astype(_chunk_code_dtype(codes, cards), copy=False)  # 1 byte a cell if they fit
         rows, counts = _distinct(codes, cards, None)
@@ -245,23 +358,20 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
             "to learn a Bayesian network."
         )
     for state in running:
-        if not state.observed:
+        if not state.first_seen:
             raise ValueError(f"Column {state.name!r} has no observed value (every cell is missing).")
-    states, renumber = _final_states(running, categories)
+    states, renumber = [], []
+    for state in running:
+        column_states, lookup = state.states()
+        _check_n_states(state.name, column_states)
+        states.append(list(column_states))
+        renumber.append(lookup)
     running_rows, counts = np.concatenate(buffered), np.concatenate(buffered_counts)
     del buffered, buffered_counts
     cardinalities = np.array([len(s) for s in states], dtype=np.int64)
     rows = np.empty(running_rows.shape, dtype=_chunk_code_dtype(running_rows, cardinalities))
-    for j in range(len(names)):
-        running_codes = running_rows[:, j]
-        missing = running_codes < 0 if running_codes.dtype.kind == "i" else np.zeros(len(running_codes), bool)
-        final = np.where(missing, -1, renumber[j][np.where(missing, 0, running_codes)])
-        outside = (final < 0) & ~missing
-        if np.any(outside):  # an observed value outside categories=: the in-memory error
-            bad = running[j].labels[running_codes[np.argmax(outside)]]
-            _codes_for(names[j], pd.Series([bad], dtype=object), states[j],
-                       allow_missing=False, allow_unknown=False)
-        rows[:, j] = final
+    for j in range(len(names)):  # a missing cell (-1) stays -1
+        rows[:, j] = _apply(renumber[j], running_rows[:, j].astype(np.int64))
     del running_rows
     rows, counts = _distinct(rows, cardinalities, counts)
     weights = None if np.all(counts == 1) else counts
@@ -271,28 +381,3 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
         names=tuple(names),
         weights=weights,
     ), states
-
-
-def _check_categories_length(categories, n_columns):
-    if isinstance(categories, (list, tuple)) and len(categories) != n_columns:
-        raise ValueError(f"categories has {len(categories)} entries but X has {n_columns} columns.")
-
-
-def _final_states(running, categories):
-    """States of every column (declared, pandas categories or sorted observed values) and
-    the lookup from running codes to their final codes."""
-    auto = isinstance(categories, str) and categories == "auto"
-    states, renumber = [], []
-    for j, state in enumerate(running):
-        declared = None if auto else _user_states(categories, [s.name for s in running], j, state.name)
-        if declared is not None and len(set(map(repr, declared))) != len(declared):
-            raise ValueError(f"categories for column {state.name!r} contain duplicates.")
-        if declared is None:
-            labels = pd.Series(state.labels, dtype=object)
-            declared = state.labels if state.declared is not None else _infer_states(state.name, labels)
-        if not declared:
-            raise ValueError("Every variable needs at least one state.")
-        seen = pd.Series(state.labels, dtype=object)  # -1: a declared category outside categories=
-        renumber.append(_codes_for(state.name, seen, declared, allow_missing=False, allow_unknown=True))
-        states.append(list(declared))
-    return states, renumber

@@ -4,22 +4,57 @@ Every learner works on an :class:`EncodedData`: one Fortran-ordered array of
 non-negative integer codes (``codes[n, i]`` is the state index of variable ``i`` in
 row ``n``) and the declared number of states of every variable. State labels are
 kept separately (``categories_``) so that results can be reported by name.
+
+Which columns are discrete (the column-type rule)
+-------------------------------------------------
+A column is **declared discrete** when it has a pandas ``category`` dtype, when
+``categories=`` gives its states, or when it holds text (``str``/string dtype, numpy
+strings, an ``object`` column of strings or of mixed types) or bools (``bool`` or the
+nullable ``boolean`` dtype). Its states are the declared ones, else the sorted observed
+values.
+
+A **numeric** column (integer or float dtype, numpy or pandas nullable, or an ``object``
+column whose values are all numbers) is taken as discrete codes only when it has whole
+values and at most :data:`MAX_INTEGER_STATES` distinct values; otherwise it is refused,
+naming the column: non-integer values ("discretize it, or declare it") and more distinct
+values ("N distinct values in M rows: declare it with ``categories=`` or a ``category``
+dtype, or discretize it"). A numeric column given a ``category`` dtype or ``categories=``
+is discrete whatever its values.
+
+No column may have more than :data:`MAX_STATES` states. Missing cells are ``None``,
+``NaN``, ``pd.NA`` and ``NaT`` only: the strings ``"None"``, ``"NA"``, ``"nan"``,
+``"null"`` are ordinary states.
+
+States of a column whose values have different types (an ``object`` column with numbers,
+strings and bools) are ordered bools first, then numbers, then strings, then any other
+values (by type name, then text), each group sorted; ``True`` and ``1`` are then two
+states, ``1`` and ``1.0`` one. Two states of different types that print the same (``1``
+and ``"1"``) are refused, naming the column.
 """
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import infer_dtype
 from scipy import sparse
 
 __all__ = [
-    "EncodedData", "MAX_STATES", "RowGroups", "check_sample_weight", "encode_fit", "encode_transform",
-    "encode_target",
+    "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES", "RowGroups", "check_sample_weight",
+    "encode_fit", "encode_transform", "encode_target",
 ]
 
 #: Largest number of states accepted for one variable. Columns with more distinct values
 #: are almost always continuous measurements or identifiers, not categories.
 MAX_STATES = 1000
+
+#: Largest number of distinct values of a numeric column taken as discrete codes without a
+#: declaration. Integer codes of discrete variables are small (ALARM's variables have at
+#: most 4 states, CHILD's 6, HAILFINDER's 11; Likert and rating scales up to 11 points,
+#: months 12, hours 24, days of a month 31), while counts, ages, marks out of 100 and rounded
+#: measurements usually have more. A larger numeric state space must be declared.
+MAX_INTEGER_STATES = 32
 
 
 @dataclass(frozen=True)
@@ -125,8 +160,8 @@ def _as_columns(X):
 
 def check_container(X):
     """Refuse what is not a DataFrame or a 2-D array-like (sparse matrices, Series, other
-    dimensions, duplicate column names) without splitting it into columns; returns the
-    array of a non-DataFrame (None for a DataFrame)."""
+    dimensions, duplicate column names, a file path) without splitting it into columns;
+    returns the array of a non-DataFrame (None for a DataFrame)."""
     if sparse.issparse(X):
         raise TypeError(
             "skbn estimators need dense discrete data, but a sparse matrix was passed; "
@@ -136,6 +171,12 @@ def check_container(X):
         raise ValueError(
             "Expected 2D data (a DataFrame or 2-D array), got a Series; "
             "use series.to_frame() for a single variable."
+        )
+    if isinstance(X, (str, bytes)) or hasattr(X, "__fspath__"):
+        raise TypeError(
+            f"X is a path or a string ({str(X)[:80]!r}), not data: read the file first, e.g. "
+            "pd.read_csv(path), or pass pyarrow.dataset.dataset(path) to fit a directory of "
+            "parquet files chunk by chunk."
         )
     if isinstance(X, pd.DataFrame):
         if X.columns.has_duplicates:
@@ -165,50 +206,265 @@ def _check_shape(names, columns):
         )
 
 
-def _sorted_states(values):
-    """Observed states in a deterministic order: sorted, or by string form for mixed types."""
-    unique = pd.unique(values)
+# ------------------------------------------------------------------ column kinds and values
+#: pandas' ``infer_dtype`` of an object column (missing cells skipped) -> the column's kind.
+_OBJECT_KINDS = {
+    "string": "text", "bytes": "text", "empty": "empty", "boolean": "bool",
+    "integer": "numeric", "floating": "numeric", "mixed-integer-float": "numeric",
+    "mixed-integer": "mixed", "mixed": "mixed", "complex": "complex",
+    "datetime": "time", "datetime64": "time", "date": "time", "time": "time",
+    "timedelta": "time", "timedelta64": "time", "period": "time",
+}
+
+# Type groups of single values, in the order their states are sorted in a mixed column.
+_BOOL, _NUMBER, _STRING, _OTHER = 0, 1, 2, 3
+
+
+def _group(value):
+    """Type group of one value: bool, real number, string or anything else."""
+    if isinstance(value, (bool, np.bool_)):
+        return _BOOL
+    if isinstance(value, numbers.Real):
+        return _NUMBER
+    return _STRING if isinstance(value, str) else _OTHER
+
+
+def _typed_key(value):
+    """Dictionary key of a state: equal for equal values of one type group only, so that
+    ``True`` and ``1`` are two states while ``1`` and ``1.0`` are one."""
+    group = _group(value)
+    if group == _BOOL:
+        return group, bool(value)
+    return (group, value) if group != _OTHER else (group, type(value).__name__, value)
+
+
+def _column_kind(series):
+    """Kind of a column from its dtype: "categorical", "bool", "numeric", "text", "object"
+    (decided from the values by :func:`_factorize`), "complex", "time" or "other"."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "categorical"
+    if pd.api.types.is_object_dtype(dtype):
+        return "object"
+    if isinstance(dtype, pd.StringDtype):
+        return "text"
+    if pd.api.types.is_bool_dtype(dtype):
+        return "bool"
+    if pd.api.types.is_integer_dtype(dtype) or pd.api.types.is_float_dtype(dtype):
+        return "numeric"
+    if pd.api.types.is_complex_dtype(dtype):
+        return "complex"
+    if getattr(dtype, "kind", None) in ("m", "M") or isinstance(dtype, (pd.DatetimeTZDtype, pd.PeriodDtype)):
+        return "time"
+    if pd.api.types.is_string_dtype(dtype):
+        return "text"
+    return "other"
+
+
+def _plain(value):
+    """A numpy scalar as the Python scalar it holds (labels of object columns)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _factorize(name, series):
+    """``(codes, labels, kind)`` of one column in one hashing pass.
+
+    ``codes`` (int64, one per row) index ``labels`` (a list of distinct values, in the order
+    they first occur; a categorical column's categories, in order); ``-1`` marks a missing
+    cell (None, NaN, pd.NA, NaT). ``kind`` is that of :func:`_column_kind`, an object
+    column's decided from its values: "text", "bool", "numeric" (all numbers), "mixed"
+    (several type groups), "empty" (no observed value), "complex", "time" or "other". Values
+    of different type groups are never merged (a mixed column is factorized group by group:
+    ``True`` and ``1`` stay two labels), and the numbers of an object column share one
+    Python type (float when any value is a float).
+    """
+    kind = _column_kind(series)
+    if kind == "categorical":
+        return series.cat.codes.to_numpy(dtype=np.int64), series.cat.categories.tolist(), kind
     try:
-        return sorted(unique.tolist())
-    except TypeError:
-        return sorted(unique.tolist(), key=lambda v: (type(v).__name__, str(v)))
-
-
-def _infer_states(name, column):
-    """States of one training column, refusing NaN, continuous and huge-state columns."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        if (column.array.codes < 0).any():  # code -1: a missing cell
-            raise ValueError(_nan_message(name))
-        return column.dtype.categories.tolist()
-    values = np.asarray(column)
-    if values.dtype.kind == "c":
-        raise ValueError(f"Complex data not supported (column {name!r}); skbn needs discrete states.")
-    if values.dtype.kind in "mM":
-        raise TypeError(f"Column {name!r} holds dates/times; encode them as categories first.")
-    if pd.isna(values).any():
-        raise ValueError(_nan_message(name))
-    if values.dtype.kind == "f":
-        if not np.all(np.isfinite(values)):
-            raise ValueError(f"Input X contains infinity in column {name!r}.")
-        if not np.all(values == np.round(values)):
-            raise ValueError(
-                f"Column {name!r} holds continuous (non-integer) floats; skbn learns networks of "
-                "discrete variables: discretize it first, e.g. with "
-                "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal')."
-            )
-    states = _sorted_states(values)
-    if len(states) > MAX_STATES:
-        hint = (
-            " It looks continuous: discretize it first, e.g. with "
-            "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal')."
-            if values.dtype.kind in "fiu"
-            else " Is it an identifier column? Drop it before fitting."
-        )
+        codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    except TypeError as error:  # unhashable cells (lists, dicts)
         raise ValueError(
-            f"Column {name!r} has {len(states)} distinct values, more than the {MAX_STATES} "
-            f"states skbn accepts for one variable.{hint}"
+            f"Column {name!r} holds values that cannot be states ({error}); every cell must be "
+            "a hashable value such as a string or a number."
+        ) from None
+    codes = np.asarray(codes, dtype=np.int64)
+    if kind != "object":
+        return codes, uniques.tolist(), kind
+    labels = [_plain(v) for v in uniques.tolist()]
+    groups = {_group(v) for v in labels}
+    if groups & {_BOOL, _NUMBER}:  # equal bools and numbers (True == 1) may have been merged
+        kind = _OBJECT_KINDS.get(infer_dtype(series, skipna=True), "other")
+        if kind == "mixed":
+            return (*_factorize_mixed(series.to_numpy(dtype=object)), kind)
+        if kind == "numeric" and any(isinstance(v, float) for v in labels):
+            labels = [float(v) for v in labels]
+        elif kind == "bool":
+            labels = [bool(v) for v in labels]
+        return codes, labels, kind
+    if len(groups) > 1:
+        return codes, labels, "mixed"
+    kind = _OBJECT_KINDS.get(infer_dtype(uniques, skipna=True), "other") if labels else "empty"
+    return codes, labels, kind
+
+
+def _factorize_mixed(values):
+    """:func:`_factorize` of an object array whose values belong to several type groups."""
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    groups = np.fromiter((_group(v) for v in values), dtype=np.int8, count=len(values))
+    groups[missing] = -1
+    codes = np.full(len(values), -1, dtype=np.int64)
+    labels = []
+    for group in (_BOOL, _NUMBER, _STRING, _OTHER):
+        rows = np.flatnonzero(groups == group)
+        if not len(rows):
+            continue
+        part, uniques = pd.factorize(values[rows], use_na_sentinel=True)
+        codes[rows] = part + len(labels)
+        found = [_plain(v) for v in uniques.tolist()]
+        if group == _BOOL:
+            found = [bool(v) for v in found]
+        elif group == _NUMBER and any(isinstance(_plain(v), float) for v in values[rows]):
+            found = [float(v) for v in found]
+        labels.extend(found)
+    return codes, labels
+
+
+def _sort_key(value):
+    group = _group(value)
+    return (group, value) if group != _OTHER else (group, type(value).__name__, str(value))
+
+
+def _refuse_kind(name, kind):
+    """Refuse the kinds that are never discrete without a declaration."""
+    if kind == "complex":
+        raise ValueError(f"Complex data not supported (column {name!r}); skbn needs discrete states.")
+    if kind == "time":
+        raise TypeError(f"Column {name!r} holds dates/times; encode them as categories first.")
+
+
+def _declare_hint(name, what):
+    if what == "target":
+        return "pass y as a pandas categorical, e.g. y.astype('category')"
+    return (f"pass categories={{{name!r}: [...]}} (the states in their order) or give it a pandas "
+            f"'category' dtype, e.g. X[{name!r}] = X[{name!r}].astype('category')")
+
+
+def _check_numeric(name, labels, n_rows, *, what="column", partial=False):
+    """The numeric-column rule: whole values, at most :data:`MAX_INTEGER_STATES` of them.
+
+    ``partial``: ``labels`` and ``n_rows`` are those of the rows read so far (chunks)."""
+    values = np.asarray([float(v) for v in labels], dtype=np.float64)
+    label = "Input y" if what == "target" else f"Column {name!r}"
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"Input X contains infinity in column {name!r}.")
+    fractional = np.flatnonzero(values != np.round(values))
+    if len(fractional):
+        raise ValueError(
+            f"{label} holds continuous (non-integer) numbers, e.g. {labels[fractional[0]]!r}; skbn "
+            "learns networks of discrete variables: discretize it first, e.g. with "
+            "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), or, if its values are "
+            f"categories, declare them: {_declare_hint(name, what)}."
         )
-    return states
+    if len(labels) > MAX_INTEGER_STATES:
+        counted = (f"at least {len(labels)} distinct values (in the first {n_rows} rows read)"
+                   if partial else f"{len(labels)} distinct values in {n_rows} rows")
+        raise ValueError(
+            f"{label} is numeric with {counted}: a numeric column with more than "
+            f"{MAX_INTEGER_STATES} distinct values is taken for a measurement, not for categories. "
+            "Discretize it, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), "
+            f"or, if its values really are categories, declare them: {_declare_hint(name, what)}."
+        )
+
+
+def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False):
+    """States of a column without declared states, and where each label goes.
+
+    Applies the column-type rule (numeric columns: :func:`_check_numeric`; every column:
+    at most :data:`MAX_STATES` states) and sorts the states (a mixed column by type group,
+    refusing two states that print the same).
+
+    Returns
+    -------
+    states : list, sorted
+    rank : int64 ndarray of shape (len(labels),), the position of each label in ``states``
+    """
+    _refuse_kind(name, kind)
+    if kind == "numeric":
+        _check_numeric(name, labels, n_rows, what=what, partial=partial)
+    if len(labels) > MAX_STATES:
+        hint = (" Is it an identifier column? Drop it before fitting." if kind != "numeric" else "")
+        counted = (f"at least {len(labels)} distinct values (in the first {n_rows} rows read)"
+                   if partial else f"{len(labels)} distinct values")
+        raise ValueError(
+            f"{'Input y' if what == 'target' else f'Column {name!r}'} has {counted}, more than the "
+            f"{MAX_STATES} states skbn accepts for one variable.{hint}"
+        )
+    positions = range(len(labels))
+    if kind == "mixed":
+        order = sorted(positions, key=lambda i: _sort_key(labels[i]))
+    else:
+        try:
+            order = sorted(positions, key=labels.__getitem__)
+        except TypeError:  # unorderable values of one kind ("other")
+            order = sorted(positions, key=lambda i: _sort_key(labels[i]))
+    states = [labels[i] for i in order]
+    if kind in ("mixed", "other"):
+        _check_distinct_text(name, states)
+    rank = np.empty(len(labels), dtype=np.int64)
+    rank[order] = np.arange(len(labels))
+    return states, rank
+
+
+def _check_distinct_text(name, states):
+    seen = {}
+    for state in states:
+        other = seen.setdefault(str(state), state)
+        if other is not state:
+            raise ValueError(
+                f"Column {name!r} holds values of different types that read the same, {other!r} "
+                f"({type(other).__name__}) and {state!r} ({type(state).__name__}); they would be "
+                f"two states. Give the column one type first, e.g. X[{name!r}].astype(str)."
+            )
+
+
+def _state_index(name, declared):
+    """``{typed key: position}`` of declared states, refusing duplicates."""
+    index = {}
+    for position, state in enumerate(declared):
+        try:
+            key = _typed_key(state)
+        except TypeError:
+            key = None
+        if key is None or index.setdefault(key, position) != position:
+            raise ValueError(f"categories for column {name!r} contain duplicates."
+                             if key is not None else
+                             f"categories for column {name!r} hold an unhashable state {state!r}.")
+    return index
+
+
+def _declared_lookup(name, declared, labels, first_seen):
+    """Position among the declared states of every label (``-1``: not declared).
+
+    ``first_seen``: the positions of the observed labels in the order they first occur in
+    the rows; the first of them that is not declared is reported (same message in memory
+    and in chunks)."""
+    index = _state_index(name, declared)
+    lookup = np.array([index.get(_typed_key(v), -1) for v in labels], dtype=np.int64)
+    first_seen = np.asarray(first_seen, dtype=np.int64)
+    bad = first_seen[lookup[first_seen] < 0] if len(first_seen) else first_seen
+    if len(bad):
+        raise ValueError(
+            f"Found unknown category {labels[bad[0]]!r} in column {name!r}: it is not among the "
+            f"states declared for it with categories= ({_shown(declared)}). Add it to "
+            "categories= or correct the data."
+        )
+    return lookup
+
+
+def _shown(states, limit=20):
+    states = list(states)
+    return repr(states[:limit])[:-1] + (f", ... ({len(states)} states)]" if len(states) > limit else "]")
 
 
 def _nan_message(name):
@@ -219,45 +475,73 @@ def _nan_message(name):
     )
 
 
-def _codes_for(name, column, states, *, allow_missing, allow_unknown, states_are_categories=False):
-    """Map a column's values to state indices; -1 marks missing (and, if allowed, unknown).
-    ``states_are_categories``: ``states`` are known to be the column's categories, in order
-    (then they are not compared again)."""
-    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype) and (
-        states_are_categories or column.dtype.categories.tolist() == list(states)
-    ):
-        codes = column.array.codes.astype(np.int64)  # the Categorical's own codes, -1 = missing
-        missing = codes < 0
+def _check_n_states(name, states):
+    if not len(states):
+        raise ValueError("Every variable needs at least one state.")
+    if len(states) > MAX_STATES:
+        raise ValueError(
+            f"Column {name!r} has {len(states)} declared states, more than the {MAX_STATES} "
+            "states skbn accepts for one variable."
+        )
+
+
+def _as_series(column):
+    return column if isinstance(column, pd.Series) else pd.Series(column, copy=False)
+
+
+def _fit_column(name, column, declared, *, allow_missing):
+    """States and codes (int64, ``-1`` = missing) of one training column."""
+    series = _as_series(column)
+    codes, labels, kind = _factorize(name, series)
+    missing = codes < 0
+    if missing.any():
+        if not allow_missing:
+            raise ValueError(_nan_message(name))
+        if missing.all():
+            raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
+    if declared is not None:
+        first_seen = (pd.unique(codes[~missing]) if kind == "categorical" else np.arange(len(labels)))
+        lookup = _declared_lookup(name, declared, labels, first_seen)
+        states = declared
+    elif kind == "categorical":
+        _check_n_states(name, labels)
+        return labels, codes
     else:
-        values = np.asarray(column, dtype=object) if not isinstance(column, np.ndarray) else column
-        missing = np.asarray(pd.isna(values))
-        if values.dtype.kind == "f" and np.isinf(values).any():
-            raise ValueError(f"Input X contains infinity in column {name!r}.")
-        codes = pd.Index(states, dtype=object).get_indexer(pd.Index(values, dtype=object))
-        codes = np.asarray(codes, dtype=np.int64)
-        unknown = (codes < 0) & ~missing
-        if unknown.any() and not allow_unknown:
-            bad = values[np.flatnonzero(unknown)[0]]
+        states, lookup = _infer_states(name, labels, kind, len(codes))
+    _check_n_states(name, states)
+    return states, _apply(lookup, codes)
+
+
+def _apply(lookup, codes):
+    """``lookup[codes]``, keeping ``-1`` (missing) as ``-1``."""
+    return np.append(lookup, -1)[codes]
+
+
+def _check_categories(categories, names):
+    """Refuse a ``categories=`` that does not fit the columns (in memory and in chunks)."""
+    if isinstance(categories, str) and categories == "auto":
+        return
+    if isinstance(categories, dict):
+        unknown = [key for key in categories if key not in names]
+        if unknown:
             raise ValueError(
-                f"Found unknown category {bad!r} in column {name!r} (known states: "
-                f"{list(states)[:20]}). Missing cells (NaN/None) are marginalised, unknown states "
-                "are not: declare the full state space at fit time with a pandas "
-                "CategoricalDtype or the `categories=` parameter, or pass "
-                "handle_unknown='marginalize' to marginalise unknown cells out too."
+                f"categories has key(s) {unknown!r} that are not columns of X (columns: {names})."
             )
-    if missing.any() and not allow_missing:
-        raise ValueError(_nan_message(name))
-    return codes
+    elif len(categories) != len(names):
+        raise ValueError(f"categories has {len(categories)} entries but X has {len(names)} columns.")
 
 
-def _user_states(categories, names, j, name):
+def _user_states(categories, j, name):
+    """The states ``categories=`` declares for column ``j`` (None: not declared)."""
+    if isinstance(categories, str) and categories == "auto":
+        return None
     if isinstance(categories, dict):
         return None if name not in categories else list(categories[name])
     return list(categories[j])
 
 
 def encode_fit(X, categories="auto", *, allow_missing=False):
-    """Encode training data.
+    """Encode training data (the column-type rule of the module docstring).
 
     Parameters
     ----------
@@ -276,56 +560,52 @@ def encode_fit(X, categories="auto", *, allow_missing=False):
     """
     names, columns = _as_columns(X)
     _check_shape(names, columns)
-    if not (isinstance(categories, str) and categories == "auto"):
-        if not isinstance(categories, dict) and len(categories) != len(columns):
-            raise ValueError(
-                f"categories has {len(categories)} entries but X has {len(columns)} columns."
-            )
-        if isinstance(categories, dict):
-            unknown = [key for key in categories if key not in names]
-            if unknown:
-                raise ValueError(
-                    f"categories has key(s) {unknown!r} that are not columns of X (columns: {names})."
-                )
-    states, from_categories = [], []
+    _check_categories(categories, names)
+    states, column_codes = [], []
     for j, (name, column) in enumerate(zip(names, columns)):
-        declared = None
-        if not (isinstance(categories, str) and categories == "auto"):
-            declared = _user_states(categories, names, j, name)
-        series = column if isinstance(column, pd.Series) else pd.Series(column)
-        if allow_missing and len(series) and series.isna().all():
-            raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
-        observed = _infer_states(name, series.dropna() if allow_missing else series)
-        from_categories.append(declared is None and series is column
-                               and isinstance(column.dtype, pd.CategoricalDtype))
-        if declared is None:
-            states.append(observed)
-            continue
-        if len(set(map(repr, declared))) != len(declared):
-            raise ValueError(f"categories for column {name!r} contain duplicates.")
-        states.append(declared)
-    codes = _encode(names, columns, states, allow_missing=allow_missing, allow_unknown=False,
-                    states_are_categories=from_categories)
+        column_states, codes = _fit_column(name, column, _user_states(categories, j, name),
+                                           allow_missing=allow_missing)
+        states.append(column_states)
+        column_codes.append(codes)
     cardinalities = np.array([len(s) for s in states], dtype=np.int64)
-    if np.any(cardinalities == 0):
-        raise ValueError("Every variable needs at least one state.")
-    dtype = np.int16 if allow_missing and (codes < 0).any() else _code_dtype(cardinalities)
-    return EncodedData(
-        codes=np.asfortranarray(codes.astype(dtype)),
-        cardinalities=cardinalities,
-        names=tuple(names),
-    ), states
+    missing = allow_missing and any(codes.min() < 0 for codes in column_codes)
+    out = np.empty((len(columns[0]), len(columns)), dtype=np.int16 if missing else _code_dtype(cardinalities),
+                   order="F")
+    for j, codes in enumerate(column_codes):
+        out[:, j] = codes
+    return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names)), states
 
 
-def _encode(names, columns, states, *, allow_missing, allow_unknown, states_are_categories=None):
-    n_samples = len(columns[0])
-    codes = np.empty((n_samples, len(columns)), dtype=np.int64, order="F")
-    known = states_are_categories or [False] * len(columns)
-    for j, (name, column, col_states) in enumerate(zip(names, columns, states)):
-        codes[:, j] = _codes_for(
-            name, column, col_states, allow_missing=allow_missing, allow_unknown=allow_unknown,
-            states_are_categories=known[j],
-        )
+def _codes_for(name, column, states, *, allow_missing, allow_unknown):
+    """Map a column's values to the indices of known ``states``; ``-1`` marks a missing cell
+    (and, with ``allow_unknown``, a value outside ``states``)."""
+    series = _as_series(column)
+    categorical = isinstance(series.dtype, pd.CategoricalDtype)
+    if categorical and list(map(_typed_key, series.cat.categories.tolist())) == list(map(_typed_key, states)):
+        codes = series.cat.codes.to_numpy(dtype=np.int64)  # the Categorical's own codes
+    else:
+        codes, labels, kind = _factorize(name, series)
+        if kind == "numeric" and not all(np.isfinite(float(v)) for v in labels):
+            raise ValueError(f"Input X contains infinity in column {name!r}.")
+        index = {}
+        for position, state in enumerate(states):
+            index.setdefault(_typed_key(state), position)
+        lookup = np.array([index.get(_typed_key(v), -1) for v in labels], dtype=np.int64)
+        observed = np.zeros(len(labels), dtype=bool)
+        observed[codes[codes >= 0]] = True
+        unknown = np.flatnonzero((lookup < 0) & observed)
+        if len(unknown) and not allow_unknown:
+            bad = labels[codes[np.isin(codes, unknown)][0]]
+            raise ValueError(
+                f"Found unknown category {bad!r} in column {name!r} (known states: "
+                f"{list(states)[:20]}). Missing cells (NaN/None) are marginalised, unknown states "
+                "are not: declare the full state space at fit time with a pandas "
+                "CategoricalDtype or the `categories=` parameter, or pass "
+                "handle_unknown='marginalize' to marginalise unknown cells out too."
+            )
+        codes = _apply(lookup, codes)
+    if not allow_missing and (codes < 0).any():
+        raise ValueError(_nan_message(name))
     return codes
 
 
@@ -361,14 +641,16 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
         raise ValueError(
             f"X has {len(columns)} features, but the model was fitted with {len(names)} features."
         )
-    return _encode(
-        names, columns, states,
-        allow_missing=allow_missing, allow_unknown=handle_unknown == "marginalize",
-    )
+    codes = np.empty((len(columns[0]), len(columns)), dtype=np.int64, order="F")
+    for j, (name, column, column_states) in enumerate(zip(names, columns, states)):
+        codes[:, j] = _codes_for(name, column, column_states, allow_missing=allow_missing,
+                                 allow_unknown=handle_unknown == "marginalize")
+    return codes
 
 
 def encode_target(y, name="target"):
-    """Encode a 1-D target; returns ``(codes, states)``."""
+    """Encode a 1-D target (the column-type rule, as for a column of ``X``); returns
+    ``(codes, states)``."""
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-D; got a DataFrame with {y.shape[1]} columns.")
@@ -381,10 +663,13 @@ def encode_target(y, name="target"):
             values = values[:, 0]
         if values.ndim != 1:
             raise ValueError(f"y must be 1-D (one target variable); got shape {values.shape}.")
-        y = pd.Series(values)
-    series = y
-    if series.isna().any():
+        y = pd.Series(values, copy=False)
+    codes, labels, kind = _factorize(name, y)
+    if (codes < 0).any():
         raise ValueError("Input y contains NaN; fitting needs a complete target: drop those rows.")
-    states = _infer_states(name, series)
-    codes = _codes_for(name, series, states, allow_missing=False, allow_unknown=False)
-    return codes, states
+    if kind == "categorical":
+        states, lookup = labels, np.arange(len(labels))
+    else:
+        states, lookup = _infer_states(name, labels, kind, len(codes), what="target")
+    _check_n_states(name, states)
+    return _apply(lookup, codes), states
