@@ -124,8 +124,14 @@ def _iter_chunks(X):
             )
 
 
-#: Type class of a column kind, for the agreement of chunks (empty chunks do not count).
-_CLASSES = {"numeric": "numbers", "bool": "bools", "complex": "numbers"}
+def _type_class(kind, dtype):
+    """What a chunk's column holds for the agreement of chunks: "numbers" or "bools" (a
+    numeric or bool dtype), "text" (text dtype, or an object column of strings), or None for
+    other object columns (their values' types are kept as they are, as pandas concatenates
+    them)."""
+    if pd.api.types.is_object_dtype(dtype):
+        return "text" if kind == "text" else None
+    return {"numeric": "numbers", "complex": "numbers", "bool": "bools"}.get(kind, "text")
 
 
 class _RunningStates:
@@ -145,8 +151,8 @@ class _RunningStates:
         self.index = {}  # typed key -> running code
         self.first_seen = []  # running codes of observed labels, in the order first observed
         self.seen = set()
-        self.kind = None  # "categorical", or the kind of the non-empty chunks
-        self.kind_chunk = None  # the chunk that set the kind
+        self.kind = None  # "categorical", or the kind of the non-empty chunks ("mixed" if several)
+        self.classes = {}  # type class (see _type_class) -> the first chunk that held it
         self.categories = None  # a categorical column's categories (so far)
         self.float_seen = False  # a chunk held float numbers
         self.n_rows = 0
@@ -159,7 +165,7 @@ class _RunningStates:
         if not allow_missing and missing.any():
             raise ValueError(_nan_message(self.name))
         self.n_rows += len(codes)
-        self._check_kind(kind, labels, chunk_index, unify_categories)
+        self._check_kind(kind, column.dtype, labels, chunk_index, unify_categories)
         lookup = np.empty(len(labels), dtype=np.int64)
         for position, label in enumerate(labels):
             code = self.index.setdefault(_typed_key(label), len(self.labels))
@@ -177,7 +183,7 @@ class _RunningStates:
         self._check_so_far()
         return _apply(lookup, codes)
 
-    def _check_kind(self, kind, labels, chunk_index, unify_categories):
+    def _check_kind(self, kind, dtype, labels, chunk_index, unify_categories):
         """Refuse chunks that disagree on the column's type; unite the kinds."""
         if self.declared is None:
             _refuse_kind(self.name, kind)
@@ -186,7 +192,7 @@ class _RunningStates:
             return  # declared states: a categorical chunk is only a container of values
         if categorical or self.kind == "categorical":
             if self.kind is None:
-                self.kind, self.kind_chunk, self.categories = kind, chunk_index, list(labels)
+                self.kind, self.categories = kind, list(labels)
             elif categorical and self.kind == "categorical":
                 if list(map(_typed_key, labels)) != list(map(_typed_key, self.categories)):
                     if not unify_categories:
@@ -208,22 +214,24 @@ class _RunningStates:
                     + "; declare one CategoricalDtype for every chunk (or pass categories=)."
                 )
             return
-        if kind == "empty" or (kind == "numeric" and not labels):
+        if kind == "empty" or not labels:
             return
-        if self.kind is None:
-            self.kind, self.kind_chunk = kind, chunk_index
-            return
-        before, now = _CLASSES.get(self.kind, "text"), _CLASSES.get(kind, "text")
-        if before != now:
-            raise ValueError(
-                f"Column {self.name!r} holds {before} in chunk {self.kind_chunk} but {now} in chunk "
-                f"{chunk_index}: the chunks disagree on its type (pd.read_csv(..., chunksize=...) "
-                "guesses the types of every chunk separately; reading the whole file would give "
-                f"text). Give it one type in every chunk, e.g. pd.read_csv(..., dtype={{{self.name!r}: "
-                "str}), or declare its states with categories=."
-            )
-        if kind != self.kind:
-            self.kind = kind if before == "numbers" else "mixed"
+        held = _type_class(kind, dtype)
+        for before, first in self.classes.items():
+            if held is not None and held != before:
+                raise ValueError(
+                    f"Column {self.name!r} holds {before} in chunk {first} but {held} in chunk "
+                    f"{chunk_index}: the chunks disagree on its type (pd.read_csv(..., chunksize=...) "
+                    "guesses the types of every chunk separately; reading the whole file would give "
+                    f"text). Give it one type in every chunk, e.g. pd.read_csv(..., dtype={{{self.name!r}: "
+                    "str}), or declare its states with categories=."
+                )
+        if held is not None:
+            self.classes.setdefault(held, chunk_index)
+        if self.kind is None or self.kind == kind:
+            self.kind = kind
+        else:  # e.g. text and mixed object chunks, or bools and numbers of object chunks
+            self.kind = "mixed"
 
     def final_labels(self):
         """The labels, numbers as floats when some chunk held floats (as pandas would

@@ -27,9 +27,9 @@ No column may have more than :data:`MAX_STATES` states. Missing cells are ``None
 
 States of a column whose values have different types (an ``object`` column with numbers,
 strings and bools) are ordered bools first, then numbers, then strings, then any other
-values (by type name, then text), each group sorted; ``True`` and ``1`` are then two
-states, ``1`` and ``1.0`` one. Two states of different types that print the same (``1``
-and ``"1"``) are refused, naming the column.
+values (by type name, then text), each group sorted; ``1`` and ``1.0`` are one state (a
+float). Two values of different types that are equal (``True`` and ``1``) or print the
+same (``1`` and ``"1"``) are refused, naming the column: they cannot be two states.
 """
 
 import numbers
@@ -230,8 +230,8 @@ def _group(value):
 
 
 def _typed_key(value):
-    """Dictionary key of a state: equal for equal values of one type group only, so that
-    ``True`` and ``1`` are two states while ``1`` and ``1.0`` are one."""
+    """Dictionary key of a state: equal for equal values of one type group only, so that a
+    bool never matches a number (``1`` is not the state ``True``) while ``1`` matches ``1.0``."""
     group = _group(value)
     if group == _BOOL:
         return group, bool(value)
@@ -274,9 +274,9 @@ def _factorize(name, series):
     cell (None, NaN, pd.NA, NaT). ``kind`` is that of :func:`_column_kind`, an object
     column's decided from its values: "text", "bool", "numeric" (all numbers), "mixed"
     (several type groups), "empty" (no observed value), "complex", "time" or "other". Values
-    of different type groups are never merged (a mixed column is factorized group by group:
-    ``True`` and ``1`` stay two labels), and the numbers of an object column share one
-    Python type (float when any value is a float).
+    of different type groups are never merged (a mixed column is factorized group by group,
+    so ``True`` and ``1`` are two labels, which :func:`_infer_states` then refuses), and the
+    numbers of an object column share one Python type (float when any value is a float).
     """
     kind = _column_kind(series)
     if kind == "categorical":
@@ -410,36 +410,41 @@ def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False):
             order = sorted(positions, key=lambda i: _sort_key(labels[i]))
     states = [labels[i] for i in order]
     if kind in ("mixed", "other"):
-        _check_distinct_text(name, states)
+        _check_distinct(name, states)
     rank = np.empty(len(labels), dtype=np.int64)
     rank[order] = np.arange(len(labels))
     return states, rank
 
 
-def _check_distinct_text(name, states):
-    seen = {}
+def _check_distinct(name, states):
+    """Refuse states of different types that are equal (``True`` and ``1``) or print the same
+    (``1`` and ``"1"``): they cannot be told apart as states."""
+    equal, text = {}, {}
     for state in states:
-        other = seen.setdefault(str(state), state)
-        if other is not state:
-            raise ValueError(
-                f"Column {name!r} holds values of different types that read the same, {other!r} "
-                f"({type(other).__name__}) and {state!r} ({type(state).__name__}); they would be "
-                f"two states. Give the column one type first, e.g. X[{name!r}].astype(str)."
-            )
+        for seen, key in ((equal, state), (text, str(state))):
+            other = seen.setdefault(key, state)
+            if other is not state:
+                how = "are equal" if seen is equal else "read the same"
+                raise ValueError(
+                    f"Column {name!r} holds values of different types that {how}, {other!r} "
+                    f"({type(other).__name__}) and {state!r} ({type(state).__name__}); they cannot "
+                    f"be two states. Give the column one type first, e.g. X[{name!r}].astype(str)."
+                )
 
 
 def _state_index(name, declared):
-    """``{typed key: position}`` of declared states, refusing duplicates."""
-    index = {}
+    """``{typed key: position}`` of declared states, refusing equal states."""
+    index, plain = {}, set()
     for position, state in enumerate(declared):
         try:
             key = _typed_key(state)
+            hash(key)
         except TypeError:
-            key = None
-        if key is None or index.setdefault(key, position) != position:
-            raise ValueError(f"categories for column {name!r} contain duplicates."
-                             if key is not None else
-                             f"categories for column {name!r} hold an unhashable state {state!r}.")
+            raise ValueError(f"categories for column {name!r} hold an unhashable state {state!r}.") from None
+        if key in index or state in plain:
+            raise ValueError(f"categories for column {name!r} contain duplicates ({state!r}).")
+        index[key] = position
+        plain.add(state)
     return index
 
 

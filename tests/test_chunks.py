@@ -284,3 +284,159 @@ def test_missing_cells_in_chunks_refused_by_default_naming_the_column(incomplete
         HillClimbStructure(missing="em").fit(_split(every_cell_missing))
     with pytest.raises(ValueError, match="Column 'xray' has no observed value"):
         HillClimbStructure(missing="em").fit(every_cell_missing)  # the in-memory message
+
+
+# ------------------------------------------------------------------ column types across chunks
+def _csv(tmp_path, frame, name="data.csv"):
+    path = tmp_path / name
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_csv_column_numeric_early_and_textual_later_is_refused(tmp_path, asia):
+    """pd.read_csv(chunksize=...) guesses each chunk's types: 0/1 codes that turn textual
+    later would get both 0 and '0' as states; reading the whole file gives text."""
+    frame = asia.astype(str)
+    frame["code"] = np.where(asia["smoke"] == "yes", "1", "0")
+    frame.loc[1500:, "code"] = np.where(asia["smoke"][1500:] == "yes", "1", "unknown")
+    path = _csv(tmp_path, frame)
+    whole = pd.read_csv(path)
+    assert whole["code"].dtype == "str"  # the in-memory read: text
+    assert pd.read_csv(path, chunksize=500).get_chunk()["code"].dtype == np.int64
+    with pytest.raises(ValueError, match=r"Column 'code' holds numbers in chunk 0 but text in chunk 3.*"
+                                         r"dtype=\{'code': str\}"):
+        ChowLiuTree().fit(pd.read_csv(path, chunksize=500))
+    # read as text in every chunk: the model of the whole file
+    chunked = ChowLiuTree().fit(pd.read_csv(path, chunksize=500, dtype={"code": str}))
+    _assert_same_model(chunked, ChowLiuTree().fit(whole))
+    assert chunked.categories_[-1].tolist() == ["0", "1", "unknown"]
+
+
+def test_csv_bools_then_text_and_ints_then_floats(tmp_path, asia):
+    tub = asia["tub"].astype(str)
+    frame = pd.DataFrame({"flag": np.where(asia["xray"] == "yes", "True", "False"), "tub": tub})
+    frame.loc[1800:, "flag"] = "maybe"
+    path = _csv(tmp_path, frame)
+    with pytest.raises(ValueError, match="Column 'flag' holds bools in chunk 0 but text in chunk 3"):
+        ChowLiuTree().fit(pd.read_csv(path, chunksize=600))
+    # integers in early chunks, whole floats later (as after a missing cell): numbers both,
+    # floats in memory as in chunks
+    numbers = pd.DataFrame({"n": (asia["lung"] == "yes").astype(int).astype(str), "tub": tub})
+    numbers.loc[1900:, "n"] = numbers.loc[1900:, "n"] + ".0"
+    path = _csv(tmp_path, numbers, "numbers.csv")
+    whole = pd.read_csv(path)
+    assert whole["n"].dtype == np.float64
+    chunked = ChowLiuTree().fit(pd.read_csv(path, chunksize=600))
+    _assert_same_model(chunked, ChowLiuTree().fit(whole))
+    assert [type(v) for v in chunked.categories_[0]] == [float, float]
+
+
+def test_numeric_rule_in_chunks_as_in_memory(asia):
+    rng = np.random.default_rng(0)
+    frame = asia[["tub", "lung"]].astype(str)
+    frame["m"] = rng.normal(50, 15, len(frame)).round(1)
+    message = _error(lambda: encode_fit(frame))
+    assert "Column 'm' holds continuous" in message
+    assert _error(lambda: ChowLiuTree().fit(_split(frame))) == message
+    frame["m"] = np.arange(len(frame)) % 40  # 40 integer values: refused, declared: accepted
+    with pytest.raises(ValueError, match="Column 'm' is numeric with 40 distinct values in 2000 rows"):
+        ChowLiuTree().fit(frame)
+    with pytest.raises(ValueError, match=r"Column 'm' is numeric with at least 40 distinct values "
+                                         r"\(in the first 97 rows read\)"):
+        ChowLiuTree().fit(_split(frame))
+    declared = ChowLiuTree(categories={"m": list(range(40))})
+    _assert_same_model(clone(declared).fit(_split(frame)), clone(declared).fit(frame))
+    frame["m"] = frame["m"].astype("category")
+    _assert_same_model(ChowLiuTree().fit(_split(frame)), ChowLiuTree().fit(frame))
+
+
+def _error(fit):
+    with pytest.raises(ValueError) as info:
+        fit()
+    return str(info.value)
+
+
+def test_categories_typos_are_refused_as_in_memory(plain_asia):
+    cases = [{"xrya": ["yes", "no"]}, {"xray": ["yes"]}, {"either": [5]}, [["yes"]] * 8,
+             {"xray": ["yes", "no", "yes"]}]
+    for categories in cases:
+        in_memory = _error(lambda: ChowLiuTree(categories=categories).fit(plain_asia))
+        assert _error(lambda: ChowLiuTree(categories=categories).fit(_split(plain_asia))) == in_memory
+    assert "['xrya'] that are not columns of X" in _error(
+        lambda: ChowLiuTree(categories={"xrya": ["yes", "no"]}).fit(_split(plain_asia)))
+    assert "unknown category -2 in column 'either'" in _error(
+        lambda: ChowLiuTree(categories={"either": [5]}).fit(_split(plain_asia)))
+
+
+def test_declared_column_may_change_dtype_between_chunks(asia):
+    frame = asia.copy()
+    chunks = [frame.iloc[:700], frame.iloc[700:].astype({"tub": object})]  # categorical, then text
+    with pytest.raises(ValueError, match="Column 'tub' of chunk 1 has no categorical dtype"):
+        ChowLiuTree().fit(iter(chunks))
+    declared = ChowLiuTree(categories={"tub": ["no", "yes"]})
+    _assert_same_model(clone(declared).fit(iter(chunks)), clone(declared).fit(frame))
+
+
+def test_na_strings_and_mixed_columns_in_chunks(asia):
+    frame = asia.astype(str).astype(object)
+    frame["tub"] = np.where(asia["tub"] == "yes", "None", "NA")
+    mixed = np.full(len(asia), "no", dtype=object)
+    mixed[asia["lung"] == "yes"] = 1
+    mixed[np.flatnonzero(asia["lung"] == "yes")[::2]] = 1.0
+    mixed[np.flatnonzero(asia["lung"] != "yes")[::3]] = True  # True == 1: refused
+    refused = _error(lambda: ChowLiuTree().fit(frame.assign(lung=mixed)))
+    assert "'lung' holds values of different types that are equal, True (bool) and 1" in refused
+    assert _error(lambda: ChowLiuTree().fit(_split(frame.assign(lung=mixed)))) == refused
+    mixed[np.flatnonzero(asia["lung"] != "yes")[::3]] = False
+    frame["lung"] = mixed
+    in_memory = ChowLiuTree().fit(frame)
+    assert in_memory.categories_[1].tolist() == ["NA", "None"]
+    assert in_memory.categories_[3].tolist() == [False, 1.0, "no"]
+    _assert_same_model(ChowLiuTree().fit(_split(frame)), in_memory)
+
+
+# ------------------------------------------------------------------ pyarrow datasets of parquet files
+def _parquet_dir(tmp_path, frames, writer="pandas"):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    directory = tmp_path / writer
+    directory.mkdir()
+    for i, part in enumerate(frames):
+        path = directory / f"part-{i:02d}.parquet"
+        if writer == "pandas":
+            part.to_parquet(path)
+        else:
+            pq.write_table(pa.Table.from_pandas(part, preserve_index=False), path, row_group_size=250)
+    return directory
+
+
+@pytest.mark.parametrize("writer", ["pandas", "pyarrow"])
+@pytest.mark.parametrize("columns", ["categorical", "text", "numbers"])
+def test_pyarrow_dataset_over_a_directory_of_parquet_files(tmp_path, asia, writer, columns):
+    dataset = pytest.importorskip("pyarrow.dataset")
+    frame = asia.sort_values(["tub", "lung"])  # files see different states
+    if columns == "text":
+        frame = frame.astype(str)
+    elif columns == "numbers":
+        frame = pd.DataFrame({name: (frame[name] == "yes").astype(int) for name in frame}, index=frame.index)
+    cuts = [0, 150, 900, 1400, 2000]
+    parts = [frame.iloc[a:b] for a, b in pairwise(cuts)]
+    if columns == "categorical":  # every file's categories are its own observed values
+        parts = [part.astype(str).astype("category") for part in parts]
+    directory = _parquet_dir(tmp_path, parts, writer)
+    source = dataset.dataset(directory)
+    in_memory = source.to_table().to_pandas()  # what reading the whole directory gives
+    pd.testing.assert_frame_equal(in_memory.reset_index(drop=True),
+                                  pd.read_parquet(directory).reset_index(drop=True))
+    for learner in (HillClimbStructure(), PCStructure()):
+        _assert_same_model(clone(learner).fit(source), clone(learner).fit(in_memory))
+    model = HillClimbStructure().fit(dataset.dataset(str(directory), format="parquet"))
+    _assert_same_model(model, HillClimbStructure().fit(in_memory))
+
+
+def test_directory_path_is_refused_with_the_way_to_read_it(tmp_path, asia):
+    directory = _parquet_dir(tmp_path, [asia.iloc[:1000], asia.iloc[1000:]])
+    with pytest.raises(TypeError, match=r"pyarrow.dataset.dataset\(path\)"):
+        HillClimbStructure().fit(directory)
+    with pytest.raises(TypeError, match=r"pd.read_csv\(path\)"):
+        HillClimbStructure().fit(str(directory))

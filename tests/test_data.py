@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy import sparse
 
-from skbn._data import MAX_STATES, encode_fit, encode_target, encode_transform
+from skbn._data import MAX_INTEGER_STATES, MAX_STATES, encode_fit, encode_target, encode_transform
 
 
 def test_mixed_dtypes_encode_to_small_codes():
@@ -95,3 +95,379 @@ def test_misspelt_categories_key_is_an_error_naming_it():
         encode_fit(X, {"xrya": ["yes", "no"]})
     _, states = encode_fit(X, {"xray": ["yes", "no", "unsure"]})
     assert states == [["yes", "no", "unsure"], ["no"]]
+
+
+# ------------------------------------------------------------------ the column-type rule
+def gaussian_like(n=500, seed=0):
+    """Continuous columns of a linear Gaussian network (the shape of bnlearn's gaussian.test)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(1, 1, n)
+    b = rng.normal(2, 3, n)
+    c = 2 * a + b + rng.normal(0, 0.5, n)
+    d = rng.normal(6, 1.5, n) + 1.5 * c
+    return pd.DataFrame({"A": a, "B": b, "C": c, "D": d})
+
+
+def marks_like(n=88, seed=0):
+    """Exam marks out of 100 of n students, five correlated subjects (the shape of bnlearn's
+    ``marks``): integer columns with many distinct values."""
+    rng = np.random.default_rng(seed)
+    ability = rng.normal(0, 1, n)
+    means, sds = [39, 51, 51, 47, 42], [17, 13, 11, 15, 17]
+    columns = {}
+    for name, mean, sd in zip(["mechanics", "vectors", "algebra", "analysis", "statistics"], means, sds):
+        mark = mean + sd * (0.7 * ability + 0.7 * rng.normal(0, 1, n))
+        columns[name] = np.clip(np.round(mark), 0, 100).astype(np.int64)
+    return pd.DataFrame(columns)
+
+
+def test_continuous_columns_are_refused_naming_the_column():
+    X = gaussian_like()
+    with pytest.raises(ValueError, match=r"Column 'A' holds continuous .*KBinsDiscretizer.*categories="):
+        encode_fit(X)
+    # the same values in an object column (e.g. df.to_numpy() of a mixed frame) are numbers too
+    mixed = X.assign(label=np.where(X["A"] > 1, "hi", "lo")).to_numpy()
+    assert mixed.dtype == object
+    with pytest.raises(ValueError, match="Column 0 holds continuous"):
+        encode_fit(mixed)
+
+
+def test_integer_columns_with_many_values_are_refused_naming_counts_and_fixes():
+    X = marks_like()
+    n_values = X["mechanics"].nunique()
+    assert n_values > MAX_INTEGER_STATES  # the kind of data that gave 0 edges silently
+    with pytest.raises(ValueError, match=(
+            rf"Column 'mechanics' is numeric with {n_values} distinct values in 88 rows.*"
+            r"KBinsDiscretizer.*categories=\{'mechanics': \[\.\.\.\]\}.*astype\('category'\)")):
+        encode_fit(X)
+
+
+def test_declared_numeric_columns_are_discrete():
+    X = marks_like()
+    as_categories = X.astype("category")
+    _, states = encode_fit(as_categories)
+    assert states[0] == sorted(X["mechanics"].unique().tolist())
+    declared = {name: list(range(101)) for name in X}
+    data, states = encode_fit(X, declared)
+    assert states[0] == list(range(101)) and data.cardinalities.tolist() == [101] * 5
+    np.testing.assert_array_equal(data.codes, X.to_numpy())  # state k is the mark k
+    # non-integral values are accepted when declared
+    data, states = encode_fit(pd.DataFrame({"dose": [0.5, 1.5, 0.5]}), {"dose": [0.5, 1.5, 2.5]})
+    assert states == [[0.5, 1.5, 2.5]] and data.codes[:, 0].tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint16", "float64", "Int64", "Float64"])
+def test_integer_threshold_is_inclusive(dtype):
+    at_limit = pd.DataFrame({"x": np.arange(2 * MAX_INTEGER_STATES) % MAX_INTEGER_STATES}).astype(dtype)
+    data, states = encode_fit(at_limit)
+    assert data.cardinalities.tolist() == [MAX_INTEGER_STATES]
+    assert states[0] == list(range(MAX_INTEGER_STATES))
+    assert all(isinstance(s, float if "loat" in dtype else int) for s in states[0])
+    over = pd.DataFrame({"x": np.arange(MAX_INTEGER_STATES + 1)}).astype(dtype)
+    with pytest.raises(ValueError, match=rf"'x' is numeric with {MAX_INTEGER_STATES + 1} distinct values in "
+                                         rf"{MAX_INTEGER_STATES + 1} rows"):
+        encode_fit(over)
+
+
+def test_numpy_integer_codes_keep_working():
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 4, size=(200, 5))  # ALARM-like integer codes
+    data, states = encode_fit(codes)
+    assert states == [[0, 1, 2, 3]] * 5
+    np.testing.assert_array_equal(data.codes, codes)
+    wide = codes.copy()
+    wide[:, 3] = np.arange(200)  # an index-like column
+    with pytest.raises(ValueError, match="Column 3 is numeric with 200 distinct values in 200 rows"):
+        encode_fit(wide)
+
+
+def test_text_bool_and_categorical_columns_are_declared_discrete():
+    n = 300
+    X = pd.DataFrame({
+        "name": [f"s{i % 150}" for i in range(n)],  # 150 text states: text declares a state space
+        "flag": np.arange(n) % 3 == 0,
+        "code": pd.Categorical(np.arange(n) % 100),  # 100 numeric categories, declared
+    })
+    data, states = encode_fit(X)
+    assert data.cardinalities.tolist() == [150, 2, 100]
+    assert states[0] == sorted(f"s{i}" for i in range(150))
+    with pytest.raises(ValueError, match=rf"'name' has {MAX_STATES + 1} distinct values.*identifier"):
+        encode_fit(pd.DataFrame({"name": [f"id{i}" for i in range(MAX_STATES + 1)]}))
+
+
+def test_numeric_target_follows_the_same_rule():
+    with pytest.raises(ValueError, match=r"Input y is numeric with 40 distinct values in 40 rows.*"
+                                         r"y.astype\('category'\)"):
+        encode_target(np.arange(40))
+    with pytest.raises(ValueError, match="Input y holds continuous"):
+        encode_target(np.linspace(0, 1, 5))
+    codes, states = encode_target(pd.Series(np.arange(40)).astype("category"))
+    assert states == list(range(40)) and codes.tolist() == list(range(40))
+
+
+def test_learners_refuse_continuous_and_mark_data_fast():
+    from skbn import HillClimbStructure
+
+    with pytest.raises(ValueError, match="Column 'A' holds continuous"):
+        HillClimbStructure().fit(gaussian_like())
+    with pytest.raises(ValueError, match="Column 'mechanics' is numeric"):
+        HillClimbStructure().fit(marks_like())
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    binned = KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="quantile").fit_transform(marks_like())
+    model = HillClimbStructure().fit(binned)
+    assert [c.tolist() for c in model.categories_] == [[0.0, 1.0, 2.0]] * 5
+
+
+# ------------------------------------------------------------------ missing cells and NA-like strings
+NA_STRINGS = ["None", "NA", "nan", "null", "NaN", "N/A", "", "NULL"]
+
+
+@pytest.mark.parametrize("dtype", [object, "str", "string"])
+def test_na_like_strings_are_states_and_real_missing_values_are_missing(dtype):
+    X = pd.DataFrame({"s": pd.Series(NA_STRINGS + ["x"], dtype=dtype), "t": ["a", "b"] * 4 + ["a"]})
+    data, states = encode_fit(X)
+    assert states[0] == sorted(NA_STRINGS + ["x"])
+    np.testing.assert_array_equal(data.codes[:, 0], [sorted(NA_STRINGS + ["x"]).index(v)
+                                                      for v in NA_STRINGS + ["x"]])
+    # real missing values are missing
+    for missing in (None, np.nan, pd.NA):
+        Y = X.copy()
+        Y["s"] = pd.Series(["None", missing, "NA", "x", "nan", "null", "x", "x", "x"], dtype=dtype)
+        with pytest.raises(ValueError, match="NaN in column 's'"):
+            encode_fit(Y)
+        data, states = encode_fit(Y, allow_missing=True)
+        assert states[0] == ["NA", "None", "nan", "null", "x"]
+        assert data.codes[:, 0].tolist() == [1, -1, 0, 4, 2, 3, 4, 4, 4]
+    # the same at score time
+    new = pd.DataFrame({"s": pd.Series(["None", None, "nan"], dtype=dtype), "t": ["a", "b", "a"]})
+    codes = encode_transform(new, ("s", "t"), [NA_STRINGS + ["x"], ["a", "b"]])
+    assert codes[:, 0].tolist() == [0, -1, 2]
+
+
+def test_python_none_and_nat_in_object_columns_are_missing():
+    X = pd.DataFrame({"s": np.array(["a", None, "b", pd.NaT, "a", float("nan")], dtype=object)})
+    data, states = encode_fit(X, allow_missing=True)
+    assert states == [["a", "b"]] and data.codes[:, 0].tolist() == [0, -1, 1, -1, 0, -1]
+
+
+# ------------------------------------------------------------------ text as fast as categorical, same codes
+def test_text_columns_encode_exactly_as_sorted_categoricals():
+    rng = np.random.default_rng(3)
+    values = np.array(["low", "HIGH", "normal", "Zero", "état", "10", "9"])
+    frame = pd.DataFrame({f"v{j}": values[rng.integers(0, len(values) - j % 3, 2000)] for j in range(6)})
+    reference, ref_states = encode_fit(frame.astype("category"))  # pandas sorts the categories
+    for dtype in (object, "str", "string"):
+        data, states = encode_fit(frame.astype(dtype))
+        assert states == ref_states
+        assert data.codes.dtype == reference.codes.dtype and data.codes.flags.f_contiguous
+        np.testing.assert_array_equal(data.codes, reference.codes)
+
+
+# ------------------------------------------------------------------ mixed-type object columns
+def test_mixed_type_columns_have_typed_states_in_a_documented_order():
+    values = [True, 3, "b", 2, False, "a", 10, 3.0, "a", True, 2]
+    X = pd.DataFrame({"m": np.array(values, dtype=object)})
+    data, states = encode_fit(X)
+    # bools, then numbers, then strings, each sorted; 3 and 3.0 one state (a float: 3.0 seen)
+    assert states[0] == [False, True, 2.0, 3.0, 10.0, "a", "b"]
+    assert [type(s) for s in states[0]] == [bool, bool, float, float, float, str, str]
+    assert data.codes[:, 0].tolist() == [1, 3, 6, 2, 0, 5, 4, 3, 5, 1, 2]
+    # the order of the rows does not change the states
+    order = np.random.default_rng(0).permutation(len(values))
+    _, shuffled = encode_fit(X.iloc[order])
+    assert shuffled == states
+    # at score time a bool matches only a bool, a number only a number
+    codes = encode_transform(pd.DataFrame({"m": np.array([3, True, "b", 2.0, 1], dtype=object)}),
+                             ("m",), states, handle_unknown="marginalize")
+    assert codes[:, 0].tolist() == [3, 1, 6, 2, -1]
+    # ints and strings: numbers sorted as numbers
+    _, states = encode_fit(pd.DataFrame({"m": np.array([10, "x", 2, 9, "x"], dtype=object)}))
+    assert states == [[2, 9, 10, "x"]]
+
+
+@pytest.mark.parametrize("values, first, second, how", [
+    ([1, "1", 2], "1", "'1'", "read the same"), ([True, "True", "x"], "True", "'True'", "read the same"),
+    ([1.5, "1.5"], "1.5", "'1.5'", "read the same"), ([True, 1, "x"], "True", "1", "are equal"),
+    ([0, "x", False], "False", "0", "are equal"),
+])
+def test_mixed_states_that_cannot_be_told_apart_are_refused(values, first, second, how):
+    with pytest.raises(ValueError, match=rf"Column 'm' holds values of different types that {how}, "
+                                         rf"{first} .* and {second} .*cannot be two states"):
+        encode_fit(pd.DataFrame({"m": np.array(values * 2, dtype=object)}))
+
+
+def test_unorderable_and_unhashable_values():
+    tuples = pd.Series([(1, "a"), (0, "b"), (1, "a"), None], dtype=object)
+    _, states = encode_fit(pd.DataFrame({"t": tuples}), allow_missing=True)
+    assert states == [[(0, "b"), (1, "a")]]
+    _, states = encode_fit(pd.DataFrame({"t": pd.Series([(1, 2), "x", (0,), "x"], dtype=object)}))
+    assert states == [["x", (0,), (1, 2)]]  # strings, then other types by type name
+    with pytest.raises(ValueError, match="Column 'u' holds values that cannot be states"):
+        encode_fit(pd.DataFrame({"u": pd.Series([[1], [2]], dtype=object)}))
+
+
+def test_declared_states_are_typed_and_checked():
+    X = pd.DataFrame({"b": np.array([True, 2, True], dtype=object)})
+    data, states = encode_fit(X, {"b": [2, True, False]})
+    assert data.codes[:, 0].tolist() == [1, 0, 1]
+    for duplicated in ([1, 1.0, True], [True, 1], ["a", "b", "a"]):
+        with pytest.raises(ValueError, match="categories for column 'b' contain duplicates"):
+            encode_fit(X, {"b": duplicated})
+    with pytest.raises(ValueError, match=r"unknown category True in column 'b'.*categories="):
+        encode_fit(X, {"b": [2]})
+    with pytest.raises(ValueError, match=r"unknown category True in column 'b'"):
+        encode_fit(X, {"b": [1, 2]})  # a bool is not the number 1
+
+
+# ------------------------------------------------------------------ a battery of unusual inputs
+def _asia(n=400):
+    from skbn.datasets import sample_asia
+
+    return sample_asia(n, random_state=1)
+
+
+@pytest.mark.parametrize("names", [
+    ["M. Work", "a.b", "with space", " lead", "trail ", "tab\tname", "ünïcødé", "名前"],
+    [0, 1, 2, 3, 4, 5, 6, 7],
+    [7, 3, 5, 1, 0, 2, 6, 4],
+    ["0", "1", "x.y", "2.5", " ", "None", "nan", ""],
+])
+def test_unusual_column_names_round_trip_through_a_learner(names):
+    from skbn import ChowLiuTree
+
+    frame = _asia()
+    X = frame.set_axis(names, axis=1)
+    model = ChowLiuTree().fit(X)
+    reference = ChowLiuTree().fit(frame)
+    rename = dict(zip(frame.columns, names))
+    assert model.edges_ == [(rename[a], rename[b]) for a, b in reference.edges_]
+    if isinstance(names[0], str):
+        assert list(model.feature_names_in_) == names
+    else:  # scikit-learn records string names only
+        assert not hasattr(model, "feature_names_in_") and list(model.network_.nodes) == names
+    np.testing.assert_array_equal(model.score_samples(X), reference.score_samples(frame))
+
+
+def test_column_names_of_mixed_types_get_scikit_learns_error():
+    from skbn import ChowLiuTree
+
+    with pytest.raises(TypeError, match="string names"):
+        ChowLiuTree().fit(_asia().set_axis(["a", 1, "b", 2.5, "c", "d", "e", "f"], axis=1))
+
+
+def test_duplicate_and_missing_shapes_are_refused():
+    X = _asia(10)
+    with pytest.raises(ValueError, match=r"Duplicate column names are not allowed: \['a'\]"):
+        encode_fit(X.set_axis(["a", "b", "a", "c", "d", "e", "f", "g"], axis=1))
+    with pytest.raises(ValueError, match="0 sample"):
+        encode_fit(X.iloc[:0])
+    with pytest.raises(ValueError, match="0 feature"):
+        encode_fit(X.iloc[:, :0])
+    with pytest.raises(ValueError, match="1 sample"):
+        encode_fit(X.iloc[:1])
+    with pytest.raises(ValueError, match="0 feature"):
+        encode_fit(np.empty((5, 0)))
+    with pytest.raises(TypeError, match="path or a string.*pd.read_csv.*pyarrow.dataset"):
+        encode_fit("data/asia.csv")
+
+
+def test_all_missing_and_single_state_columns():
+    X = pd.DataFrame({"a": ["x", "y", "x", "y"], "gone": [None] * 4, "one": ["k"] * 4})
+    with pytest.raises(ValueError, match="NaN in column 'gone'"):
+        encode_fit(X)
+    with pytest.raises(ValueError, match="Column 'gone' has no observed value"):
+        encode_fit(X, allow_missing=True)
+    with pytest.raises(ValueError, match="Column 'gone' has no observed value"):
+        encode_fit(X.astype({"gone": float}), allow_missing=True)
+    data, states = encode_fit(X[["a", "one"]])
+    assert states == [["x", "y"], ["k"]] and data.codes[:, 1].tolist() == [0] * 4
+    from skbn import HillClimbStructure
+
+    model = HillClimbStructure().fit(X[["a", "one"]])
+    assert model.edges_ == [] and np.allclose(np.exp(model.score_samples(X[["a", "one"]])), 0.5, atol=0.1)
+
+
+def test_categorical_with_unused_categories_keeps_them():
+    column = pd.Categorical(["b", "a", "b"], categories=["c", "b", "a", "unused"])
+    data, states = encode_fit(pd.DataFrame({"x": column, "y": [0, 1, 0]}))
+    assert states[0] == ["c", "b", "a", "unused"] and data.codes[:, 0].tolist() == [1, 2, 1]
+    assert data.cardinalities.tolist() == [4, 2]
+
+
+def test_read_only_and_non_contiguous_arrays():
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 3, size=(100, 8))
+    expected, expected_states = encode_fit(base[:, ::2].copy())
+    read_only = base.copy()
+    read_only.setflags(write=False)
+    for X in (base[:, ::2], np.asfortranarray(base)[:, ::2], read_only[:, ::2], base.T.copy().T[:, ::2]):
+        data, states = encode_fit(X)
+        np.testing.assert_array_equal(data.codes, expected.codes)
+        assert states == expected_states
+    text = np.array(["a", "b", "c"])[base]
+    text.setflags(write=False)
+    data, _ = encode_fit(text[::2, 1::3])
+    np.testing.assert_array_equal(data.codes, base[::2, 1::3])
+    frame = pd.DataFrame(read_only, columns=list("abcdefgh"))
+    data, _ = encode_fit(frame)
+    np.testing.assert_array_equal(data.codes, base)
+    codes = encode_transform(read_only[:, ::2], data.names[:4], [[0, 1, 2]] * 4)
+    np.testing.assert_array_equal(codes, base[:, ::2])
+
+
+def test_nullable_dtypes_with_pd_na():
+    X = pd.DataFrame({
+        "i": pd.array([1, 3, pd.NA, 1], dtype="Int64"),
+        "b": pd.array([True, pd.NA, False, True], dtype="boolean"),
+        "f": pd.array([0.0, 2.0, 2.0, pd.NA], dtype="Float64"),
+        "s": pd.array(["x", pd.NA, "None", "x"], dtype="string"),
+    })
+    with pytest.raises(ValueError, match="NaN in column 'i'"):
+        encode_fit(X)
+    data, states = encode_fit(X, allow_missing=True)
+    assert states == [[1, 3], [False, True], [0.0, 2.0], ["None", "x"]]
+    assert [type(s[0]) for s in states] == [int, bool, float, str]
+    np.testing.assert_array_equal(data.codes, [[0, 1, 0, 1], [1, -1, 1, -1], [-1, 0, 1, 0], [0, 1, -1, 1]])
+    codes = encode_transform(X, data.names, states)
+    np.testing.assert_array_equal(codes, data.codes)
+    complete = pd.concat([X.iloc[[0]], X.iloc[[0]]])
+    data, states = encode_fit(complete)
+    assert data.codes.dtype == np.uint8 and states[0] == [1]
+
+
+def test_target_series_with_a_non_default_index_is_positional():
+    from skbn import ChowLiuTree
+
+    frame = _asia().sample(frac=1, random_state=0)  # shuffled index
+    X, y = frame.drop(columns="either"), frame["either"]
+    assert not y.index.equals(pd.RangeIndex(len(y)))
+    model = ChowLiuTree(variant="tan").fit(X, y.set_axis(np.arange(len(y))[::-1] * 3))
+    reference = ChowLiuTree(variant="tan", target="either").fit(frame)
+    np.testing.assert_allclose(model.predict_proba(X), reference.predict_proba(X), rtol=1e-12)
+    codes, states = encode_target(pd.Series(["b", "a", "b"], index=[10, 5, 7]))
+    assert codes.tolist() == [1, 0, 1] and states == ["a", "b"]
+
+
+def test_fit_never_modifies_the_callers_data():
+    from skbn import HillClimbStructure, PCStructure
+
+    frame = _asia(300)
+    X = pd.DataFrame({
+        "cat": frame["tub"], "obj": frame["lung"].astype(str).astype(object),
+        "str": frame["either"].astype(str), "flag": frame["xray"] == "yes",
+        "int": (frame["dysp"] == "yes").astype(int), "float": (frame["smoke"] == "yes").astype(float),
+        "nullable": pd.array((frame["bronc"] == "yes").astype(int), dtype="Int64"),
+    })
+    X.loc[X.index[::17], "obj"] = None
+    before = X.copy(deep=True)
+    array = X.drop(columns="obj").to_numpy()
+    array_before = array.copy()
+    for learner in (HillClimbStructure(missing="em", em_max_iter=2), PCStructure(missing="available_case")):
+        model = learner.fit(X)
+        model.score_samples(X)
+    HillClimbStructure().fit(array)
+    encode_fit(X, {"int": [1, 0]}, allow_missing=True)
+    pd.testing.assert_frame_equal(X, before)
+    assert [X[c].dtype for c in X] == [before[c].dtype for c in before]
+    np.testing.assert_array_equal(array, array_before)
