@@ -151,6 +151,7 @@ class _RunningStates:
         self.index = {}  # typed key -> running code
         self.first_seen = []  # running codes of observed labels, in the order first observed
         self.seen = set()
+        self.observed = False  # some chunk has an observed (non-missing) cell
         self.kind = None  # "categorical", or the kind of the non-empty chunks ("mixed" if several)
         self.classes = {}  # type class (see _type_class) -> the first chunk that held it
         self.categories = None  # a categorical column's categories (so far)
@@ -172,7 +173,13 @@ class _RunningStates:
             if code == len(self.labels):
                 self.labels.append(label)
             lookup[position] = code
-        observed = pd.unique(codes[~missing]) if kind == "categorical" else np.arange(len(labels))
+        self.observed = self.observed or not missing.all()
+        if kind != "categorical":
+            observed = np.arange(len(labels))
+        elif self.declared is not None:  # the error for an undeclared value names the first one
+            observed = self._observed_categories(codes, missing, lookup)
+        else:
+            observed = ()
         for code in lookup[observed].tolist():
             if code not in self.seen:
                 self.seen.add(code)
@@ -182,6 +189,13 @@ class _RunningStates:
                 isinstance(v, float) and _group(v) == _NUMBER for v in labels)
         self._check_so_far()
         return _apply(lookup, codes)
+
+    def _observed_categories(self, codes, missing, lookup):
+        """The categories a chunk observes that no earlier chunk did, in the order of their
+        first row."""
+        present = np.flatnonzero(np.bincount(codes[~missing], minlength=len(lookup)))
+        new = [c for c in present.tolist() if lookup[c] not in self.seen]
+        return np.array(sorted(new, key=lambda c: int(np.argmax(codes == c))), dtype=np.int64)
 
     def _check_kind(self, kind, dtype, labels, chunk_index, unify_categories):
         """Refuse chunks that disagree on the column's type; unite the kinds."""
@@ -366,7 +380,7 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
             "to learn a Bayesian network."
         )
     for state in running:
-        if not state.first_seen:
+        if not state.observed:
             raise ValueError(f"Column {state.name!r} has no observed value (every cell is missing).")
     states, renumber = [], []
     for state in running:

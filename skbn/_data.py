@@ -280,7 +280,8 @@ def _factorize(name, series):
     """
     kind = _column_kind(series)
     if kind == "categorical":
-        return series.cat.codes.to_numpy(dtype=np.int64), series.cat.categories.tolist(), kind
+        values = series.array  # a Categorical: its own codes, -1 = missing
+        return values.codes.astype(np.int64), values.categories.tolist(), kind
     try:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
     except TypeError as error:  # unhashable cells (lists, dicts)
@@ -585,9 +586,10 @@ def _codes_for(name, column, states, *, allow_missing, allow_unknown):
     """Map a column's values to the indices of known ``states``; ``-1`` marks a missing cell
     (and, with ``allow_unknown``, a value outside ``states``)."""
     series = _as_series(column)
-    categorical = isinstance(series.dtype, pd.CategoricalDtype)
-    if categorical and list(map(_typed_key, series.cat.categories.tolist())) == list(map(_typed_key, states)):
-        codes = series.cat.codes.to_numpy(dtype=np.int64)  # the Categorical's own codes
+    if isinstance(series.dtype, pd.CategoricalDtype) and list(
+        map(_typed_key, series.array.categories.tolist())
+    ) == list(map(_typed_key, states)):
+        codes = series.array.codes.astype(np.int64)  # the Categorical's own codes
     else:
         codes, labels, kind = _factorize(name, series)
         if kind == "numeric" and not all(np.isfinite(float(v)) for v in labels):
