@@ -290,9 +290,9 @@ def _factorize(name, series):
             "a hashable value such as a string or a number."
         ) from None
     codes = np.asarray(codes, dtype=np.int64)
-    if kind != "object":
-        return codes, uniques.tolist(), kind
     labels = [_plain(v) for v in uniques.tolist()]
+    if kind != "object":
+        return codes, labels, kind
     groups = {_group(v) for v in labels}
     if groups & {_BOOL, _NUMBER}:  # equal bools and numbers (True == 1) may have been merged
         kind = _OBJECT_KINDS.get(infer_dtype(series, skipna=True), "other")

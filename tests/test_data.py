@@ -471,3 +471,35 @@ def test_fit_never_modifies_the_callers_data():
     pd.testing.assert_frame_equal(X, before)
     assert [X[c].dtype for c in X] == [before[c].dtype for c in before]
     np.testing.assert_array_equal(array, array_before)
+
+
+def test_arrow_backed_and_other_dtypes():
+    pa = pytest.importorskip("pyarrow")
+    X = pd.DataFrame({
+        "i": pd.array([3, 1, 3, 1], dtype=pd.ArrowDtype(pa.int64())),
+        "s": pd.array(["None", "b", None, "b"], dtype=pd.ArrowDtype(pa.string())),
+        "b": pd.array([True, False, None, True], dtype=pd.ArrowDtype(pa.bool_())),
+        "sparse": pd.arrays.SparseArray([0, 2, 0, 0]),
+    })
+    data, states = encode_fit(X, allow_missing=True)
+    assert states == [[1, 3], ["None", "b"], [False, True], [0, 2]]
+    assert all(type(v) in (int, str, bool) for column in states for v in column)
+    np.testing.assert_array_equal(data.codes.T, [[1, 0, 1, 0], [0, 1, -1, 1], [1, 0, -1, 1], [0, 1, 0, 0]])
+    with pytest.raises(ValueError, match="Column 'f' holds continuous"):
+        encode_fit(pd.DataFrame({"f": pd.array([0.5, 1.0], dtype=pd.ArrowDtype(pa.float64()))}))
+
+
+def test_dates_are_refused_unless_declared_and_huge_categoricals_refused():
+    import datetime
+
+    days = [datetime.date(2020, 1, d) for d in (1, 2, 1)]
+    for column in (pd.Series(days, dtype=object), pd.to_datetime(pd.Series(days))):
+        with pytest.raises(TypeError, match="Column 'd' holds dates/times"):
+            encode_fit(pd.DataFrame({"d": column}))
+        data, states = encode_fit(pd.DataFrame({"d": column.astype("category")}))
+        assert data.codes[:, 0].tolist() == [0, 1, 0]
+    categories = [f"c{i}" for i in range(MAX_STATES + 1)]
+    with pytest.raises(ValueError, match=rf"Column 'x' has {MAX_STATES + 1} declared states"):
+        encode_fit(pd.DataFrame({"x": pd.Categorical(["c0", "c1"], categories=categories)}))
+    with pytest.raises(ValueError, match=rf"Column 'x' has {MAX_STATES + 1} declared states"):
+        encode_fit(pd.DataFrame({"x": ["c0", "c1"]}), {"x": categories})

@@ -20,7 +20,10 @@ categories : "auto", list of sequences or dict, default="auto"
     column (unobserved categories kept) and the sorted observed values otherwise. A list
     gives the states of every column in column order; a dict maps column names to their
     states (columns not in the dict use "auto"; a key that is not a column is an error).
-    Declared but unobserved states get prior probability mass.
+    Declared but unobserved states get prior probability mass. A numeric column is taken
+    as discrete codes only with whole values and at most 32 distinct values; declare any
+    other numeric column here (or with a ``category`` dtype) or discretize it. Only None,
+    NaN, pd.NA and NaT are missing: strings such as "None" or "NA" are states.
 handle_unknown : {"error", "marginalize"}, default="error"
     What a state never declared in fit does at score time: raise a ``ValueError`` naming
     the column and the value, or be treated as missing and summed out of that row's
