@@ -358,7 +358,8 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False):
     values = np.asarray([float(v) for v in labels], dtype=np.float64)
     label = "Input y" if what == "target" else f"Column {name!r}"
     if not np.all(np.isfinite(values)):
-        raise ValueError(f"Input X contains infinity in column {name!r}.")
+        raise ValueError("Input y contains infinity." if what == "target"
+                         else f"Input X contains infinity in column {name!r}.")
     fractional = np.flatnonzero(values != np.round(values))
     if len(fractional):
         raise ValueError(

@@ -440,3 +440,32 @@ def test_directory_path_is_refused_with_the_way_to_read_it(tmp_path, asia):
         HillClimbStructure().fit(directory)
     with pytest.raises(TypeError, match=r"pd.read_csv\(path\)"):
         HillClimbStructure().fit(str(directory))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_frames_of_every_column_kind_equal_in_memory(seed):
+    """States and weighted distinct rows of random chunks equal those of pd.concat(chunks)."""
+    rng = np.random.default_rng(seed)
+    n = 600
+    mixed = rng.choice(np.array([1, 2, 10, "a", "None", 2.0, None], dtype=object), n)
+    frame = pd.DataFrame({
+        "cat": pd.Categorical(rng.choice(["x", "y"], n), categories=["y", "x", "unused"]),
+        "text": pd.Series(rng.choice(["NA", "nan", "b", "a"], n), dtype="str"),
+        "mixed": mixed,
+        "nullable": pd.array(rng.choice([1, 5, 9], n), dtype="Int64"),
+        "float": rng.choice([0.0, 3.0, -1.0], n),
+        "flag": rng.random(n) < 0.3,
+    })
+    for name in ("text", "nullable", "float"):
+        frame.loc[rng.random(n) < 0.1, name] = None
+    cuts = np.unique(np.concatenate([[0, n], rng.integers(0, n, 6)]))
+    chunks = [frame.iloc[a:b] for a, b in pairwise(cuts)]
+    data, states = encode_chunks(ChowLiuTree(), iter(chunks), allow_missing=True)
+    expected, expected_states = encode_fit(pd.concat(chunks), allow_missing=True)
+    assert states == expected_states
+    assert [[type(v) for v in s] for s in states] == [[type(v) for v in s] for s in expected_states]
+    assert expected_states[2] == [1.0, 2.0, 10.0, "None", "a"]  # numbers as floats (2.0 seen), then text
+    rows, counts = np.unique(expected.codes, axis=0, return_counts=True)
+    order = np.lexsort(data.codes.T[::-1])
+    np.testing.assert_array_equal(data.codes[order], rows)
+    np.testing.assert_array_equal(data.weights[order], counts)
