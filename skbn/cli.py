@@ -73,7 +73,7 @@ def _warn(message):
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     """``warnings.showwarning`` of the command line: one line, no file path."""
-    _warn(message)
+    _warn(_with_options(str(message)))
 
 
 # ---------------------------------------------------------------------- stdout
@@ -355,6 +355,8 @@ class Output:
     def check(self):
         """Refuse, in one line, an output that could not be written."""
         path = self.path
+        if path.is_dir():
+            raise CommandError(f"{self}: is a directory")
         if self.kind == "png":
             try:
                 import matplotlib
@@ -370,8 +372,6 @@ class Output:
         if self.suffix() not in known:
             raise CommandError(f"{self}: unknown file type {self.suffix() or '(none)'!r}; "
                                f"use one of {', '.join(known)}")
-        if path.is_dir():
-            raise CommandError(f"{self}: is a directory")
         parent = path.parent
         if not parent.is_dir():
             raise CommandError(f"{self}: the directory {str(parent)!r} does not exist")
@@ -1083,8 +1083,9 @@ def _message(exc, args):
         return text
     text = _with_options(text)
     if isinstance(exc, MemoryError):
-        hint = ("; try --max-indegree, fewer columns, or --max-memory for --method exact"
-                if args.command == "learn" else "")
+        if "--" in text:  # a planned refusal that names its option
+            return text
+        hint = "; try --max-indegree or fewer columns" if args.command == "learn" else ""
         return f"out of memory ({text}){hint}"
     if isinstance(exc, _INPUT_ERRORS):
         return text
