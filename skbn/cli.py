@@ -132,6 +132,8 @@ def read_table(path, sep=",", na_values=(), *, numbers=True):
     Parquet keeps its column types and needs pyarrow.
     """
     path = Path(path)
+    if path.is_dir():
+        raise CommandError(f"{str(path)!r} is a directory, not a data file")
     if not path.is_file():
         raise CommandError(f"no such data file: {str(path)!r}")
     import pandas as pd
@@ -148,7 +150,7 @@ def read_table(path, sep=",", na_values=(), *, numbers=True):
     else:
         frame = _read_csv(path, _separator(sep), list(na_values), pd)
         if numbers:
-            frame = _numeric_columns(frame, na_values, pd)
+            frame = _numeric_columns(frame, pd)
     if frame.shape[0] == 0:
         raise CommandError(f"{str(path)!r} has no data rows")
     return frame
@@ -202,7 +204,7 @@ def _read_csv(path, sep, na_values, pd):
     return frame
 
 
-def _numeric_columns(frame, na_values, pd):
+def _numeric_columns(frame, pd):
     """Columns whose every non-missing cell is a number become numeric (see read_table)."""
     import numpy as np
 
@@ -216,7 +218,7 @@ def _numeric_columns(frame, na_values, pd):
             continue
         is_number = np.array([_NUMBER.fullmatch(t) is not None for t in texts])
         if not is_number.all():
-            others = [t for t in texts[~is_number]]
+            others = list(texts[~is_number])
             if is_number.any() and set(others) <= set(_NA_LIKE):
                 _warn(f"column {name!r} holds numbers and the text {others[0]!r}, read as "
                       f"a state; if {others[0]!r} marks a missing value, pass "
@@ -1073,7 +1075,7 @@ def main(argv=None):
 
 #: Errors that describe the input or the environment (the others are bugs of skbn).
 _INPUT_ERRORS = (CommandError, ValueError, TypeError, KeyError, OSError, ImportError,
-                 NotImplementedError, OverflowError, ArithmeticError)
+                 NotImplementedError, ArithmeticError)
 
 
 def _message(exc, args):
@@ -1096,7 +1098,10 @@ def _message(exc, args):
 def _with_options(text):
     """Name the command-line option where a message names an estimator parameter:
     ``max_memory='4GB'`` -> ``--max-memory 4GB``, ``max_indegree`` -> ``--max-indegree``."""
+    text = re.sub(r"\bInput X\b", "The data", re.sub(r"\bof X\b", "of the data", text))
     for parameter, option in OPTION_OF.items():
+        text = re.sub(rf"^The '{parameter}' parameter", f"{option}: the '{parameter}' parameter",
+                      text)
         text = re.sub(rf"(?<![\w'\"-]){parameter}=(['\"]?)([^'\",;)\s]*)\1",
                       lambda m, option=option: f"{option} {m.group(2)}", text)
         if "_" in parameter:
