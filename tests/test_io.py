@@ -259,3 +259,33 @@ def test_binary_garbage_and_negative_probabilities_have_clear_messages(tmp_path)
         read_bif(_two_node_text("(x) -0.2, 1.2; (y) 0.5, 0.5;"))
     with pytest.raises(ValueError, match=r"sum to 0.9, not 1"):
         read_bif(_two_node_text("(x) 0.2, 0.7; (y) 0.5, 0.5;"))
+
+
+def test_bnlearn_reads_the_awkward_names(tmp_path):
+    """The real bnlearn, when R and bnlearn are installed (benchmarks/install_bnlearn.sh)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("R is not installed")
+    net = awkward_network()
+    write_bif(net, tmp_path / "m.bif")
+    script = ('suppressMessages(library(bnlearn)); fit = read.bif("m.bif"); '
+              'for (n in nodes(fit)) { p = fit[[n]]$prob; '
+              'cat(n, "|", parents(fit, n), "|", dimnames(p)[[1]], "|", '
+              'sprintf("%.17g", as.vector(p)), "\\n", sep = "\\t") }')
+    result = subprocess.run(["Rscript", "-e", script], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    if "there is no package called" in result.stderr:
+        pytest.skip("bnlearn is not installed")
+    assert result.returncode == 0, result.stderr
+    seen = read_bif(re.sub(r'\n *property "skbn[^\n]*', "", write_bif(net)))  # sanitised
+    rows = [line.rstrip("\t").split("\t|\t") for line in result.stdout.splitlines()]
+    assert [row[0] for row in rows] == seen.nodes
+    for (node, parents, levels, values), original in zip(rows, net.nodes):
+        assert [p for p in parents.split("\t") if p] == list(seen.parents[node])
+        assert levels.split("\t") == seen.states[node]
+        # R stores the node's own state first (fastest), skbn last
+        cpt = np.moveaxis(net.cpts[original], -1, 0)
+        np.testing.assert_allclose(np.array(values.split("\t"), dtype=float),
+                                   cpt.reshape(-1, order="F"), atol=1e-12)
