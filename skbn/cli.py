@@ -170,6 +170,9 @@ def _read_csv(path, sep, na_values, pd):
                                     na_values=[""] + na_values, **options)
             if not any(issubclass(w.category, pd.errors.ParserWarning) for w in caught):
                 break
+            if width > 2 * len(header) + 64:
+                raise CommandError(f"cannot parse {name} as CSV: the rows have far more "
+                                   f"values than the {len(header)} column names of the header")
             width += 1
     except pd.errors.EmptyDataError:
         raise CommandError(f"{name} is empty") from None
@@ -886,6 +889,14 @@ Every output is checked before fitting and replaced only once fully written.
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line usage error: ``skbn learn: error: ... (see --help)``."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {' '.join(message.split())} "
+                              f"(see {self.prog} --help)\n")
+
+
 def _add_common(parser):
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help="progress and timings on stderr (-vv: more)")
@@ -901,7 +912,7 @@ def _add_na_values(parser):
 
 def build_parser():
     formatter = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="skbn", formatter_class=formatter, epilog=MAIN_EPILOG,
         description="Learn, score, query, sample and compare discrete Bayesian networks.")
     from skbn._version import __version__

@@ -272,7 +272,10 @@ def test_bare_command_runs_the_demo_and_help_shows_examples(capsys):
     status, out, _ = run(["learn", "--help"], capsys)
     assert status == 0 and "--tiers" in out and "examples:" in out
     status, _, err = run(["learn"], capsys)                   # argparse usage error
-    assert status == 2 and "required" in err
+    assert status == 2 and "required" in err and err.count("\n") == 1
+    assert err.startswith("skbn learn: error: ") and "(see skbn learn --help)" in err
+    status, _, err = run(["learn", "d.csv", "--method", "magic"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "'magic'" in err
 
 
 def test_internal_errors_are_one_line_unless_debug(asia_csv, capsys, monkeypatch):
@@ -657,3 +660,22 @@ def test_ctrl_c_with_parallel_workers_is_one_line(tmp_path):
     assert "Traceback" not in err and err.endswith("skbn: interrupted\n")
     assert not [line for line in err.splitlines()
                 if not line.startswith(("[skbn learn]", "[PCStructure]", "skbn: interrupted"))]
+
+
+def test_every_module_imports_first_with_the_lazy_package():
+    """`import skbn` loads no estimator (fast `skbn --version`), so no module may rely on
+    the package having imported the estimators before it (a fresh joblib worker imports
+    the module of the function it runs first)."""
+    code = ("import importlib, pkgutil, sys, skbn\n"
+            "assert 'skbn.estimators' not in sys.modules and 'sklearn' not in sys.modules\n"
+            "names = [m.name for m in pkgutil.walk_packages(skbn.__path__, 'skbn.')]\n"
+            "for name in names:\n"
+            "    for loaded in [m for m in sys.modules if m.startswith('skbn.')]:\n"
+            "        del sys.modules[loaded]\n"
+            "    importlib.import_module(name)\n"
+            "print(len(names))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) > 20
