@@ -651,6 +651,8 @@ def cmd_learn(args, log):
                            f"a network needs at least two"
                            f"{_separator_hint(data.columns[0], args.sep)}")
     model = build_estimator(args, data)
+    if args.guard_interrupts and args.n_jobs not in (None, 1):
+        _guard_interrupts()
     log(f"fitting {model!r}")
     start = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):  # stdout holds results only
@@ -1029,7 +1031,8 @@ def main(argv=None):
     ----------
     argv : list of str or None, default=None
         The command-line arguments, without the program name; ``sys.argv[1:]`` when None
-        (then Ctrl-C is also kept away from parallel workers, see :func:`_guard_interrupts`).
+        (then this is the ``skbn`` process, and Ctrl-C is also kept away from parallel
+        workers, see :func:`_guard_interrupts`).
 
     Returns
     -------
@@ -1037,10 +1040,8 @@ def main(argv=None):
         The exit status: 0 on success, 1 for an error (one line on stderr), 2 for a
         malformed command line, 130 when interrupted.
     """
-    if argv is None:
-        argv = sys.argv[1:]
-        _guard_interrupts()
-    argv = list(argv)
+    real_process = argv is None  # the console script / python -m skbn, not a caller
+    argv = list(sys.argv[1:] if argv is None else argv)
     leading = 0  # `skbn -v learn ...` means `skbn learn ... -v`
     while leading < len(argv) and argv[leading] in ("-v", "-vv", "--verbose", "--debug"):
         leading += 1
@@ -1056,6 +1057,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("skbn: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    args.guard_interrupts = real_process
 
     def log(message):
         if args.verbose:
@@ -1133,7 +1135,9 @@ def _guard_interrupts():
     would each print a traceback. SIGINT is blocked in this process (a blocked signal stays
     blocked in the processes it starts, so the workers never see it) and one thread waits
     for it: the first Ctrl-C raises KeyboardInterrupt in the main thread (through SIGUSR1,
-    which also interrupts a blocking wait), a second one exits at once.
+    which also interrupts a blocking wait), a second one exits at once. Called before a
+    fit with ``--n-jobs``. The multiprocessing resource tracker is started first: starting
+    it later would unblock SIGINT in the thread that starts it.
     """
     import signal
     import threading
@@ -1141,6 +1145,12 @@ def _guard_interrupts():
     if not hasattr(signal, "pthread_sigmask") or not hasattr(signal, "SIGUSR1") \
             or threading.current_thread() is not threading.main_thread():
         return
+    try:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    except (ImportError, OSError):
+        pass
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt

@@ -644,16 +644,16 @@ def test_ctrl_c_with_parallel_workers_is_one_line(tmp_path):
 
     from skbn.datasets import make_random_network
 
-    net = make_random_network(25, random_state=0)
-    net.sample(20000, random_state=0).to_csv(tmp_path / "d.csv", index=False)
+    net = make_random_network(30, random_state=0)
+    net.sample(5000, random_state=0).to_csv(tmp_path / "d.csv", index=False)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
-    process = subprocess.Popen(
+    process = subprocess.Popen(                    # alpha 0.99: PC runs for minutes
         [sys.executable, "-m", "skbn", "learn", "d.csv", "--method", "pc", "--n-jobs", "2",
-         "-v"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+         "--alpha", "0.99", "-v"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, start_new_session=True)
-    assert process.stderr.readline().startswith("[skbn learn] reading")
-    assert process.stderr.readline().startswith("[skbn learn] read")
-    time.sleep(1.0)                                          # the workers are starting
+    for stage in ("reading", "read", "fitting"):
+        assert process.stderr.readline().startswith(f"[skbn learn] {stage}")
+    time.sleep(0.3)                                          # the workers are starting
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
@@ -679,3 +679,29 @@ def test_every_module_imports_first_with_the_lazy_package():
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) > 20
+
+
+@pytest.mark.parametrize("delay", [0.2, 0.6])
+def test_workers_started_after_the_guard_never_see_ctrl_c(delay, tmp_path):
+    """The guard itself: SIGINT to the process group while joblib's workers start or run
+    (without the guard, each worker prints a KeyboardInterrupt traceback)."""
+    import signal
+    import time
+
+    code = ("import sys, time\n"
+            "from joblib import Parallel, delayed\n"
+            "import skbn.cli\n"
+            "skbn.cli._guard_interrupts()\n"
+            "print('start', file=sys.stderr, flush=True)\n"
+            "try:\n"
+            "    Parallel(n_jobs=2)(delayed(time.sleep)(0.5) for _ in range(100))\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', file=sys.stderr)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert process.stderr.readline() == "start\n"
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert err == "interrupted\n"
