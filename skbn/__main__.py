@@ -6,7 +6,10 @@ rows (``python -m skbn --n-samples 2000``); ``python -m skbn --help`` lists the 
 
 import sys
 
-from skbn.cli import main
-
 if __name__ == "__main__":
+    try:
+        from skbn.cli import main
+    except KeyboardInterrupt:  # Ctrl-C while starting up
+        print("skbn: interrupted", file=sys.stderr)
+        sys.exit(130)
     sys.exit(main())

@@ -4,19 +4,24 @@
 guide. Run as the console script ``skbn`` or as ``python -m skbn``; without a command
 (``python -m skbn``, ``python -m skbn --n-samples 2000``) it runs :func:`run_demo`.
 
-Every error is one line on stderr and a non-zero exit status: 1 for a problem with the
-input (a missing file, an unknown column, a parameter the method cannot honour), 2 for a
-malformed command line (argparse), 3 for an unexpected failure (``--debug`` shows the
-traceback).
+Every error is one line on stderr (``skbn <command>: error: ...``) and exit status 1 (2 for
+a malformed command line, from argparse; 130 when interrupted with Ctrl-C); ``--debug``
+shows the traceback instead. Warnings are one line each (``skbn: warning: ...``).
+Results go to stdout, progress (``-v``) to stderr.
+
+numpy, pandas and the estimators are imported inside the commands, so that
+``skbn --version`` and ``skbn --help`` answer at once.
 """
 
 import argparse
+import contextlib
+import os
+import re
 import sys
+import tempfile
 import time
+import warnings
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
 
 __all__ = ["main", "run_demo"]
 
@@ -37,35 +42,201 @@ CI_TESTS = ("chi_square", "g_test", "bayes_factor")
 COMMANDS = ("demo", "learn", "score", "query", "sample", "compare")
 
 #: Exit statuses.
-EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_UNEXPECTED = 1, 2, 3
+EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+
+#: Estimator parameters and the options that set them, to say the option in messages.
+OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
+             "max_parents": "--max-indegree", "n_jobs": "--n-jobs",
+             "random_state": "--random-state", "white_list": "--white-list",
+             "black_list": "--black-list", "ci_test": "--ci-test", "missing": "--missing",
+             "scorer": "--score", "ess": "--ess", "alpha": "--alpha", "tiers": "--tiers",
+             "ordering": "--ordering", "target": "--target", "verbose": "-v"}
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INTEGER = re.compile(r"[+-]?\d+")
+#: Cells that often mark a missing value; a column of numbers holding one gets a hint.
+_NA_LIKE = ("NA", "N/A", "n/a", "na", "NaN", "nan", "NAN", "null", "NULL", "Null", "None",
+            "none", "?", "-", ".", "#N/A", "missing")
+#: Extensions of the outputs (compressed CSV: pandas infers the compression).
+_TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".dat")
+_COMPRESSION = (".gz", ".bz2", ".zip", ".xz", ".zst")
+_PARQUET = (".parquet", ".pq")
 
 
 class CommandError(Exception):
     """A problem with the command line or its input, reported as one line."""
 
 
-# ---------------------------------------------------------------------- reading / writing
-def read_table(path, sep=","):
-    """Read a data file: CSV (every column as text labels, empty cells missing) or Parquet.
+def _warn(message):
+    print(f"skbn: warning: {' '.join(str(message).split())}", file=sys.stderr, flush=True)
 
-    CSV cells are read as strings so that the labels match a model's states exactly
-    (``"1"`` stays ``"1"``); Parquet keeps its column types. Parquet needs pyarrow.
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """``warnings.showwarning`` of the command line: one line, no file path."""
+    _warn(_with_options(str(message)))
+
+
+# ---------------------------------------------------------------------- stdout
+_stdout_closed = False
+
+
+def _close_stdout():
+    """The reader of stdout went away (``| head``): send the rest of stdout to /dev/null."""
+    global _stdout_closed
+    _stdout_closed = True
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # not a real file (captured output)
+        pass
+
+
+def out(text=""):
+    """Print a result line to stdout; a closed pipe ends the printing, not the command."""
+    if _stdout_closed:
+        return
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        _close_stdout()
+
+
+# ---------------------------------------------------------------------- reading
+def _separator(sep):
+    """``--sep``: one character; ``\t`` and ``tab`` mean a tab."""
+    sep = {"\\t": "\t", "tab": "\t", "TAB": "\t"}.get(sep, sep)
+    if len(sep) != 1:
+        raise CommandError(f"--sep {sep!r}: give one character, e.g. --sep ';' or --sep tab")
+    return sep
+
+
+def _separator_hint(text, sep):
+    """`` (is the separator ';'? ...)`` when ``text`` (a lone column name) holds one."""
+    for candidate, shown in ((";", ";"), ("\t", "tab"), ("|", "|"), (",", ","), (" ", "' '")):
+        if candidate != sep and candidate in str(text):
+            return f"; is the separator {shown!r}? Use --sep {shown!r}" if candidate != " " \
+                else "; is the separator a space? Use --sep ' '"
+    return ""
+
+
+def read_table(path, sep=",", na_values=(), *, numbers=True):
+    """Read a data file: CSV (cells taken literally) or Parquet.
+
+    CSV cells are read as written: only empty cells are missing, plus the texts in
+    ``na_values`` (``--na-values``), so states called "None", "NA" or "null" stay states.
+    With ``numbers=True`` (``learn``) a column whose every non-missing cell is a number is
+    numeric (integers when every cell is an integer), other columns are text. Rows ending
+    with the separator (a trailing comma) are read as the header says; a header with an
+    empty or repeated name, or a row with more values than the header, is an error.
+    Parquet keeps its column types and needs pyarrow.
     """
     path = Path(path)
+    if path.is_dir():
+        raise CommandError(f"{str(path)!r} is a directory, not a data file")
     if not path.is_file():
         raise CommandError(f"no such data file: {str(path)!r}")
-    if path.suffix.lower() in (".parquet", ".pq"):
+    import pandas as pd
+
+    if path.suffix.lower() in _PARQUET:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
             raise CommandError("reading Parquet needs pyarrow: pip install pyarrow") from None
-        return pd.read_parquet(path)
+        frame = pd.read_parquet(path)
+        if frame.columns.has_duplicates:
+            raise CommandError(f"{str(path)!r}: repeated column name(s) "
+                               f"{frame.columns[frame.columns.duplicated()].unique().tolist()!r}")
+    else:
+        frame = _read_csv(path, _separator(sep), list(na_values), pd)
+        if numbers:
+            frame = _numeric_columns(frame, pd)
+    if frame.shape[0] == 0:
+        raise CommandError(f"{str(path)!r} has no data rows")
+    return frame
+
+
+def _read_csv(path, sep, na_values, pd):
+    name = repr(str(path))
+    options = dict(sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
     try:
-        return pd.read_csv(path, sep=sep, dtype=str, keep_default_na=True)
-    except pd.errors.ParserError as exc:
-        raise CommandError(f"cannot parse {str(path)!r} as CSV: {exc}".strip()) from None
+        header = pd.read_csv(path, header=None, nrows=1, na_filter=False, **options)
+        header = [str(h) for h in header.iloc[0].tolist()]
+        width = len(header)
+        while True:  # widen until no row has more values than columns
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", pd.errors.ParserWarning)
+                frame = pd.read_csv(path, header=0, names=range(width), index_col=False,
+                                    na_values=[""] + na_values, **options)
+            if not any(issubclass(w.category, pd.errors.ParserWarning) for w in caught):
+                break
+            if width > 2 * len(header) + 64:
+                raise CommandError(f"cannot parse {name} as CSV: the rows have far more "
+                                   f"values than the {len(header)} column names of the header")
+            width += 1
     except pd.errors.EmptyDataError:
-        raise CommandError(f"{str(path)!r} is empty") from None
+        raise CommandError(f"{name} is empty") from None
+    except pd.errors.ParserError as exc:
+        raise CommandError(f"cannot parse {name} as CSV: {' '.join(str(exc).split())}") from None
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{name} is not UTF-8 text (byte {exc.start}); save it as UTF-8 "
+                           f"CSV") from None
+    # values beyond the header: a trailing separator leaves an empty column, else an error
+    for k in range(len(header), width):
+        filled = frame[k].notna().to_numpy()
+        if filled.any():
+            row = int(filled.argmax())
+            raise CommandError(f"{name}: data row {row + 1} has more values than the "
+                               f"{len(header)} column names of the header (extra value "
+                               f"{frame[k].iloc[row]!r}); is a name missing from the header?")
+    frame = frame.iloc[:, :len(header)]
+    while header and not header[-1].strip() and frame[len(header) - 1].isna().all():
+        header.pop()  # `a,b,c,` on every line: the trailing separator, not a column
+        frame = frame.iloc[:, :len(header)]
+    empty = [k + 1 for k, h in enumerate(header) if not h.strip()]
+    if empty:
+        raise CommandError(f"{name}: column(s) {empty} have no name in the header")
+    seen, repeated = set(), []
+    for h in header:
+        if h in seen and h not in repeated:
+            repeated.append(h)
+        seen.add(h)
+    if repeated:
+        raise CommandError(f"{name}: repeated column name(s) {repeated!r} in the header")
+    frame.columns = header
+    return frame
+
+
+def _numeric_columns(frame, pd):
+    """Columns whose every non-missing cell is a number become numeric (see read_table)."""
+    import numpy as np
+
+    columns = {}
+    for name in frame.columns:
+        column = frame[name]
+        observed = column.dropna()
+        texts = pd.unique(observed.to_numpy(dtype=object))
+        columns[name] = column
+        if len(texts) == 0:
+            continue
+        is_number = np.array([_NUMBER.fullmatch(t) is not None for t in texts])
+        if not is_number.all():
+            others = list(texts[~is_number])
+            if is_number.any() and set(others) <= set(_NA_LIKE):
+                _warn(f"column {name!r} holds numbers and the text {others[0]!r}, read as "
+                      f"a state; if {others[0]!r} marks a missing value, pass "
+                      f"--na-values {others[0]}")
+            continue
+        if all(_INTEGER.fullmatch(t) for t in texts):
+            values = {t: int(t) for t in texts}
+            if max(abs(v) for v in values.values()) >= 2 ** 63:
+                continue  # identifiers longer than 64 bits stay text
+            mapped = column.astype(object).map(values)
+            columns[name] = mapped.astype("Int64" if column.isna().any() else "int64")
+        else:
+            columns[name] = column.astype(object).map({t: float(t) for t in texts}
+                                                      ).astype("float64")
+    return pd.DataFrame(columns, index=frame.index)
 
 
 def read_model(path):
@@ -78,7 +249,197 @@ def read_model(path):
         if not Path(text).is_file():
             raise CommandError(f"no such model file: {text!r}")
         return read_json(text)
+    if text.lower().endswith(".bif") and not Path(text).is_file():
+        raise CommandError(f"no such model file: {text!r}")
     return load_network(text)
+
+
+def _as_number(value):
+    """The float of a number or of a number's text, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)) or type(value).__module__ == "numpy":
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            return None
+    if isinstance(value, str) and _NUMBER.fullmatch(value):
+        return float(value)
+    return None
+
+
+class StateMatcher:
+    """Map a cell or an option's text to a model state.
+
+    A value matches the state with the same text (``str``); failing that, a number matches
+    the one state that is the same number (``"1.0"`` and ``1`` match the state ``"1"``), so
+    a CSV scores against a model learned from typed data and the other way round.
+    """
+
+    def __init__(self, states):
+        self.by_text = {str(state): state for state in states}
+        numbers = {}
+        for state in states:
+            number = _as_number(state)
+            if number is not None:
+                numbers.setdefault(number, []).append(state)
+        self.by_number = {k: v[0] for k, v in numbers.items() if len(v) == 1}
+
+    def __call__(self, value, default=None):
+        text = str(value)
+        if text in self.by_text:
+            return self.by_text[text]
+        number = _as_number(value)
+        if number is not None and number in self.by_number:
+            return self.by_number[number]
+        return default
+
+
+def align_to_model(frame, network, path=None, sep=","):
+    """Match the columns to the model's nodes and each cell to a state (:class:`StateMatcher`).
+
+    Missing cells stay missing; unknown labels are left for the network to report by
+    column and value.
+    """
+    import pandas as pd
+
+    by_text = {str(node): node for node in network.nodes}
+    unknown = [c for c in frame.columns if str(c) not in by_text]
+    if unknown:
+        hint = _separator_hint(unknown[0], sep) if frame.shape[1] == 1 else ""
+        where = f" of {str(path)!r}" if path is not None else ""
+        raise CommandError(f"column(s) {unknown!r}{where} are not nodes of the model "
+                           f"(nodes: {[str(v) for v in network.nodes]!r}){hint}")
+    aligned = {}
+    for column in frame.columns:
+        node = by_text[str(column)]
+        match = StateMatcher(network.states[node])
+        values = frame[column].astype(object)
+        mapping = {v: match(v, v) for v in pd.unique(values.dropna())}
+        aligned[node] = values.map(mapping)
+    return pd.DataFrame(aligned, index=frame.index)
+
+
+def node_of(network, text):
+    """The node whose text is ``text`` (node names of a JSON model may be numbers)."""
+    for node in network.nodes:
+        if str(node) == text:
+            return node
+    raise CommandError(f"unknown node {text!r} (nodes: {[str(v) for v in network.nodes]!r})")
+
+
+def state_of(network, node, text):
+    """The state of ``node`` named by ``text`` (for --evidence; see :class:`StateMatcher`)."""
+    missing = object()
+    state = StateMatcher(network.states[node])(text, missing)
+    if state is missing:
+        raise CommandError(f"unknown state {text!r} of {node!r} (states: "
+                           f"{[str(s) for s in network.states[node]]!r})")
+    return state
+
+
+# ---------------------------------------------------------------------- writing
+class Output:
+    """One file a command writes: checked before the work starts, written atomically."""
+
+    KINDS = {"model": (".bif", ".json"), "dot": (".dot", ".gv"), "png": None,
+             "table": _TABLE_SUFFIXES + _PARQUET}
+
+    def __init__(self, option, path, kind):
+        self.option, self.path, self.kind = option, Path(path), kind
+
+    def __str__(self):
+        return f"{self.option} {str(self.path)!r}"
+
+    def suffix(self):
+        suffixes = [s.lower() for s in self.path.suffixes]
+        if self.kind == "table" and len(suffixes) >= 2 and suffixes[-1] in _COMPRESSION:
+            return suffixes[-2]
+        return suffixes[-1] if suffixes else ""
+
+    def check(self):
+        """Refuse, in one line, an output that could not be written."""
+        path = self.path
+        if path.is_dir():
+            raise CommandError(f"{self}: is a directory")
+        if self.kind == "png":
+            try:
+                import matplotlib
+            except ImportError:
+                raise CommandError(f"{self.option} needs matplotlib: "
+                                   f"pip install skbn[plot]") from None
+            matplotlib.use("Agg")  # files only, never a window
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+            known = tuple(f".{k}" for k in FigureCanvasAgg.get_supported_filetypes())
+        else:
+            known = self.KINDS[self.kind]
+        if self.suffix() not in known:
+            raise CommandError(f"{self}: unknown file type {self.suffix() or '(none)'!r}; "
+                               f"use one of {', '.join(known)}")
+        parent = path.parent
+        if not parent.is_dir():
+            raise CommandError(f"{self}: the directory {str(parent)!r} does not exist")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise CommandError(f"{self}: the directory {str(parent)!r} is not writable")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise CommandError(f"{self}: the file exists and is read-only")
+
+    def write(self, writer):
+        """Call ``writer(temporary path)`` and move the file into place (``os.replace``):
+        a failure leaves any existing file untouched."""
+        path = self.path
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                         suffix="".join(path.suffixes[-2:]))
+        os.close(fd)
+        try:
+            writer(temporary)
+            if path.exists():
+                mode = path.stat().st_mode & 0o7777
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
+            os.chmod(temporary, mode)
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+
+
+def check_outputs(outputs, inputs=()):
+    """Check every output before any work: writable, known type, no two the same file."""
+    seen = {}
+    inputs = {Path(p).resolve() for p in inputs if p is not None and Path(p).is_file()}
+    for output in outputs:
+        output.check()
+        key = output.path.resolve()
+        if key in seen:
+            raise CommandError(f"{seen[key]} and {output} are the same file")
+        if key in inputs:
+            raise CommandError(f"{output} would overwrite an input file")
+        seen[key] = output
+
+
+def write_outputs(jobs, log):
+    """Write every ``(Output, writer)``; if some fail, the others are still written and one
+    error names the failed ones."""
+    failed, written = [], 0
+    for output, writer in jobs:
+        log(f"writing {output.path}")
+        try:
+            output.write(writer)
+            written += 1
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as exc:
+            failed.append(f"{output}: {_one_line(exc)}")
+    if failed:
+        others = f" ({written} other output(s) written)" if written else ""
+        raise CommandError(f"could not write {'; '.join(failed)}{others}")
 
 
 def write_model(network, path):
@@ -95,6 +456,14 @@ def write_model(network, path):
                            f".json file name")
 
 
+def write_table(frame, path, sep=","):
+    """CSV (pandas infers a compression extension) or Parquet, by extension."""
+    if Path(path).suffix.lower() in _PARQUET:
+        frame.to_parquet(path, index=False)
+    else:
+        frame.to_csv(path, index=False, sep=sep)
+
+
 def write_dot(nodes, directed, undirected, path):
     """Graphviz DOT: directed edges as arrows, undirected (CPDAG) edges with ``dir=none``."""
     def quote(name):
@@ -104,57 +473,33 @@ def write_dot(nodes, directed, undirected, path):
     lines += [f"  {quote(v)};" for v in nodes]
     lines += [f"  {quote(u)} -> {quote(v)};" for u, v in directed]
     lines += [f"  {quote(u)} -> {quote(v)} [dir=none];" for u, v in undirected]
-    Path(path).write_text("\n".join(lines + ["}"]) + "\n")
+    Path(path).write_text("\n".join(lines + ["}"]) + "\n", encoding="utf-8")
 
 
-def align_to_model(frame, network):
-    """Map each cell to the model state whose ``str`` equals the cell's ``str``.
+def _read_rows(path, option, width):
+    """The rows of a small CSV file of names, cells as written (edge lists, tiers)."""
+    import pandas as pd
 
-    CSV cells are strings while a JSON model may have integer or boolean states (and a
-    Parquet column integers against a BIF model's string states): matching by text makes
-    both work. Missing cells stay missing; unknown labels are left for the network to
-    report by column and value.
-    """
-    unknown = [c for c in frame.columns if c not in network.states]
-    if unknown:
-        raise CommandError(f"column(s) {unknown!r} are not nodes of the model "
-                           f"(nodes: {network.nodes!r})")
-    aligned = {}
-    for column in frame.columns:
-        by_text = {str(state): state for state in network.states[column]}
-        aligned[column] = [value if pd.isna(value) else by_text.get(str(value), value)
-                           for value in frame[column].astype(object)]
-    return pd.DataFrame(aligned, index=frame.index)
-
-
-def node_of(network, text):
-    """The node whose text is ``text`` (node names of a JSON model may be numbers)."""
-    for node in network.nodes:
-        if str(node) == text:
-            return node
-    raise CommandError(f"unknown node {text!r} (nodes: {[str(v) for v in network.nodes]!r})")
-
-
-def state_of(network, node, text):
-    """The state of ``node`` whose text is ``text`` (for --evidence)."""
-    for state in network.states[node]:
-        if str(state) == text:
-            return state
-    raise CommandError(f"unknown state {text!r} of {node!r} (states: "
-                       f"{[str(s) for s in network.states[node]]!r})")
+    if not Path(path).is_file():
+        raise CommandError(f"{option} {str(path)!r}: no such file")
+    try:
+        frame = pd.read_csv(path, dtype=str, header=None, keep_default_na=False,
+                            na_filter=False, encoding="utf-8")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise CommandError(f"{option} {str(path)!r}: {_one_line(exc)}") from None
+    if frame.shape[1] != width:
+        raise CommandError(f"{option} {str(path)!r}: expected {width} columns, found "
+                           f"{frame.shape[1]}")
+    return [tuple(cell.strip() for cell in row)
+            for row in frame.itertuples(index=False, name=None)]
 
 
 def read_edge_list(path, option):
     """(from, to) pairs from a CSV file with two columns; a header row is optional."""
-    frame = read_table(path)
-    if frame.shape[1] != 2:
-        raise CommandError(f"{option} {str(path)!r}: expected two columns (from, to), "
-                           f"found {frame.shape[1]}")
-    pairs = [tuple(row) for row in frame.itertuples(index=False, name=None)]
-    header = [str(c) for c in frame.columns]
-    if [h.lower() for h in header] not in (["from", "to"], ["parent", "child"],
-                                            ["source", "target"]):
-        pairs.insert(0, tuple(header))
+    pairs = _read_rows(path, option, 2)
+    if pairs and [h.lower() for h in pairs[0]] in (["from", "to"], ["parent", "child"],
+                                                   ["source", "target"]):
+        pairs = pairs[1:]
     return pairs
 
 
@@ -166,16 +511,13 @@ def read_tiers(spec):
     earlier), any order; a header row ``column,tier`` is optional.
     """
     if Path(spec).is_file():
-        frame = pd.read_csv(spec, dtype=str, header=None)
-        if frame.shape[1] != 2:
-            raise CommandError(f"--tiers {spec!r}: expected two columns (column, tier)")
-        rows = [tuple(r) for r in frame.itertuples(index=False, name=None)]
+        rows = _read_rows(spec, "--tiers", 2)
         if rows and str(rows[0][1]).strip().lower() == "tier":
             rows = rows[1:]  # header
         ranks = {}
         for column, tier in rows:
             try:
-                ranks.setdefault(int(tier), []).append(str(column).strip())
+                ranks.setdefault(int(tier), []).append(column)
             except ValueError:
                 raise CommandError(f"--tiers {spec!r}: tier of {column!r} is {tier!r}, "
                                    f"not an integer") from None
@@ -259,6 +601,10 @@ def build_estimator(args, data):
         need("missing", "--missing", args.missing)
     if args.n_jobs is not None:
         need("n_jobs", "--n-jobs", args.n_jobs)
+    if args.max_memory is not None:
+        need("max_memory", "--max-memory", args.max_memory)
+    if args.verbose and "verbose" in accepted:
+        params["verbose"] = args.verbose
     if args.random_state is not None and "random_state" in accepted:
         params["random_state"] = args.random_state  # deterministic methods need none
     if args.missing is None and "missing" not in accepted and data.isna().to_numpy().any():
@@ -280,67 +626,97 @@ def directed_edges(model):
     return list(model.edges_)
 
 
+def learn_outputs(args):
+    """The outputs of ``skbn learn``, checked before reading and fitting."""
+    outputs = {}
+    if args.output is not None:
+        outputs["model"] = Output("-o", args.output, "model")
+    if args.dot is not None:
+        outputs["dot"] = Output("--dot", args.dot, "dot")
+    if args.png is not None:
+        outputs["png"] = Output("--png", args.png, "png")
+    check_outputs(outputs.values(), inputs=[args.data])
+    return outputs
+
+
 def cmd_learn(args, log):
-    if args.png is not None:  # fail before fitting; files only, never a window
-        try:
-            import matplotlib
-        except ImportError:
-            raise CommandError("--png needs matplotlib: pip install skbn[plot]") from None
-        matplotlib.use("Agg")
+    outputs = learn_outputs(args)
+    log(f"reading {args.data}")
     start = time.perf_counter()
-    data = read_table(args.data, sep=args.sep)
-    log(f"read {args.data}: {data.shape[0]} rows, {data.shape[1]} columns "
+    data = read_table(args.data, sep=args.sep, na_values=args.na_values)
+    log(f"read {data.shape[0]} rows, {data.shape[1]} columns "
         f"({time.perf_counter() - start:.2f} s)")
+    if data.shape[1] < 2:
+        raise CommandError(f"{str(args.data)!r} has one column ({str(data.columns[0])!r}); "
+                           f"a network needs at least two"
+                           f"{_separator_hint(data.columns[0], args.sep)}")
     model = build_estimator(args, data)
+    if args.guard_interrupts and args.n_jobs not in (None, 1):
+        _guard_interrupts()
     log(f"fitting {model!r}")
     start = time.perf_counter()
-    model.fit(data)
+    with contextlib.redirect_stdout(sys.stderr):  # stdout holds results only
+        model.fit(data)
     log(f"fitted in {time.perf_counter() - start:.2f} s")
 
     directed, undirected = directed_edges(model), undirected_edges(model)
-    print(f"{type(model).__name__} ({args.method}) on {args.data}: {data.shape[0]} rows, "
-          f"{data.shape[1]} variables, {len(directed) + len(undirected)} edges")
+    out(f"{type(model).__name__} ({args.method}) on {args.data}: {data.shape[0]} rows, "
+        f"{data.shape[1]} variables, {len(directed) + len(undirected)} edges")
     for parent, child in directed:
-        print(f"  {parent} -> {child}")
+        out(f"  {parent} -> {child}")
     for u, v in undirected:
-        print(f"  {u} -- {v}   (direction not identifiable)")
+        out(f"  {u} -- {v}   (direction not identifiable)")
     if hasattr(model, "score_"):
-        print(f"score ({type(model.scorer_).__name__}): {model.score_:.4f}")
-    print(f"mean log-likelihood of the training rows: {model.score(data):.4f}")
+        out(f"score ({type(model.scorer_).__name__}): {model.score_:.4f}")
+    out(f"mean log-likelihood of the training rows: {model.score(data):.4f}")
 
-    if args.output is not None:
-        write_model(model.network_, args.output)
-        log(f"model written to {args.output}")
-    if args.dot is not None:
-        write_dot(model.network_.nodes, directed, undirected, args.dot)
-        log(f"DOT written to {args.dot}")
-    if args.png is not None:
-        import matplotlib.pyplot as plt
-
-        from skbn.plotting import plot_network
-
-        ax = plot_network(model, title=f"{args.method} on {Path(args.data).name}")
-        ax.figure.savefig(args.png, dpi=120, bbox_inches="tight")
-        plt.close(ax.figure)
-        log(f"picture written to {args.png}")
+    jobs = []
+    if "model" in outputs:
+        jobs.append((outputs["model"], lambda path: write_model(model.network_, path)))
+    if "dot" in outputs:
+        jobs.append((outputs["dot"], lambda path: write_dot(model.network_.nodes, directed,
+                                                             undirected, path)))
+    if "png" in outputs:
+        jobs.append((outputs["png"], lambda path: _draw(model, args, path)))
+    write_outputs(jobs, log)
     return 0
+
+
+def _draw(model, args, path):
+    import matplotlib.pyplot as plt
+
+    from skbn.plotting import plot_network
+
+    ax = plot_network(model, title=f"{args.method} on {Path(args.data).name}")
+    try:
+        ax.figure.savefig(path, dpi=120, bbox_inches="tight",
+                          format=Path(args.png).suffix.lower().lstrip("."))
+    finally:
+        plt.close(ax.figure)
 
 
 # ---------------------------------------------------------------------- other commands
 def cmd_score(args, log):
+    import numpy as np
+    import pandas as pd
+
+    per_row = Output("--per-row", args.per_row, "table") if args.per_row else None
+    check_outputs([per_row] if per_row else [], inputs=[args.data, args.model])
     network = read_model(args.model)
-    data = align_to_model(read_table(args.data, sep=args.sep), network)
+    log(f"reading {args.data}")
+    frame = read_table(args.data, sep=args.sep, na_values=args.na_values, numbers=False)
+    data = align_to_model(frame, network, path=args.data, sep=args.sep)
     start = time.perf_counter()
     log_likelihood = network.log_likelihood(data)
     log(f"scored {len(data)} rows in {time.perf_counter() - start:.2f} s")
     finite = np.isfinite(log_likelihood)
-    print(f"rows: {len(data)}")
-    print(f"mean log-likelihood: {np.mean(log_likelihood):.6f}")
+    out(f"rows: {len(data)}")
+    out(f"mean log-likelihood: {np.mean(log_likelihood):.6f}")
     if not finite.all():
-        print(f"rows with probability 0: {int((~finite).sum())}")
-    if args.per_row is not None:
-        pd.DataFrame({"log_likelihood": log_likelihood}).to_csv(args.per_row, index=False)
-        log(f"per-row log-likelihoods written to {args.per_row}")
+        out(f"rows with probability 0: {int((~finite).sum())}")
+    if per_row is not None:
+        table = pd.DataFrame({"log_likelihood": log_likelihood})
+        write_outputs([(per_row, lambda path: write_table(table, path))], log)
     return 0
 
 
@@ -363,25 +739,34 @@ def cmd_query(args, log):
     posterior = network.query(targets, evidence=evidence)
     log(f"query answered in {time.perf_counter() - start:.3f} s")
     given = ", ".join(f"{k}={v}" for k, v in evidence.items())
-    print(f"P({', '.join(args.target)}{' | ' + given if given else ''})")
-    print(posterior.to_frame().to_string(float_format=lambda x: f"{x:.6f}"))
+    out(f"P({', '.join(args.target)}{' | ' + given if given else ''})")
+    out(posterior.to_frame().to_string(float_format=lambda x: f"{x:.6f}"))
     return 0
 
 
 def cmd_sample(args, log):
-    network = read_model(args.model)
+    output = Output("-o", args.output, "table") if args.output else None
+    check_outputs([output] if output else [], inputs=[args.model])
+    sep = _separator(args.sep)
     if args.n_samples < 0:
         raise CommandError(f"-n must be non-negative, got {args.n_samples}")
+    network = read_model(args.model)
+    for node in network.nodes:  # a state written as an empty cell would read back missing
+        if any(str(state) == "" for state in network.states[node]):
+            raise CommandError(f"node {node!r} has a state named '' (the empty text), which "
+                               f"a data file cannot tell from a missing cell; rename it")
     start = time.perf_counter()
     rows = network.sample(args.n_samples, random_state=args.random_state)
     log(f"sampled {args.n_samples} rows in {time.perf_counter() - start:.2f} s")
-    if args.output is None:
-        rows.to_csv(sys.stdout, index=False)
-    elif Path(args.output).suffix.lower() in (".parquet", ".pq"):
-        rows.to_parquet(args.output, index=False)
-    else:
-        rows.to_csv(args.output, index=False, sep=args.sep)
-        print(f"{args.n_samples} rows written to {args.output}")
+    if output is None:
+        try:
+            rows.to_csv(sys.stdout, index=False, sep=sep)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _close_stdout()
+        return 0
+    write_outputs([(output, lambda path: write_table(rows, path, sep=sep))], log)
+    out(f"{args.n_samples} rows written to {args.output}")
     return 0
 
 
@@ -393,21 +778,23 @@ def cmd_compare(args, log):
     )
 
     truth, learned = read_model(args.true), read_model(args.learned)
-    if set(truth.nodes) != set(learned.nodes):
-        extra = sorted(map(str, set(learned.nodes) ^ set(truth.nodes)))
+    if set(map(str, truth.nodes)) != set(map(str, learned.nodes)):
+        extra = sorted(set(map(str, learned.nodes)) ^ set(map(str, truth.nodes)))
         raise CommandError(f"the two models have different nodes (not in both: {extra!r})")
+    names = {str(v): v for v in truth.nodes}
+    learned_edges = [(names[str(u)], names[str(v)]) for u, v in learned.edges]
     nodes = truth.nodes
-    shd = structural_hamming_distance(truth.edges, learned.edges, nodes=nodes)
-    cpdag_shd = structural_hamming_distance(truth.edges, learned.edges, nodes=nodes, cpdag=True)
-    print(f"true: {args.true} ({len(truth.edges)} edges); learned: {args.learned} "
-          f"({len(learned.edges)} edges)")
-    print(f"SHD: {shd}")
-    print(f"CPDAG SHD: {cpdag_shd}")
-    print(f"{'':10s} {'precision':>9s} {'recall':>7s} {'F1':>7s}")
-    for label, scores in (("skeleton", skeleton_scores(truth.edges, learned.edges)),
-                          ("arrowhead", arrowhead_scores(truth.edges, learned.edges))):
-        print(f"{label:10s} {scores['precision']:9.3f} {scores['recall']:7.3f} "
-              f"{scores['f1']:7.3f}")
+    shd = structural_hamming_distance(truth.edges, learned_edges, nodes=nodes)
+    cpdag_shd = structural_hamming_distance(truth.edges, learned_edges, nodes=nodes, cpdag=True)
+    out(f"true: {args.true} ({len(truth.edges)} edges); learned: {args.learned} "
+        f"({len(learned.edges)} edges)")
+    out(f"SHD: {shd}")
+    out(f"CPDAG SHD: {cpdag_shd}")
+    out(f"{'':10s} {'precision':>9s} {'recall':>7s} {'F1':>7s}")
+    for label, scores in (("skeleton", skeleton_scores(truth.edges, learned_edges)),
+                          ("arrowhead", arrowhead_scores(truth.edges, learned_edges))):
+        out(f"{label:10s} {scores['precision']:9.3f} {scores['recall']:7.3f} "
+            f"{scores['f1']:7.3f}")
     return 0
 
 
@@ -435,6 +822,8 @@ def run_demo(network="asia", estimator="hill_climb", n_samples=10_000, random_st
     random_state : int, default=0
         Seed of the training sample; the held-out sample uses ``random_state + 1``.
     """
+    import numpy as np
+
     from skbn.datasets import load_network
     from skbn.metrics import structural_hamming_distance
 
@@ -449,19 +838,19 @@ def run_demo(network="asia", estimator="hill_climb", n_samples=10_000, random_st
     model.fit(train)
     elapsed = time.perf_counter() - start
 
-    print(f"{type(model).__name__} on {network}: {len(truth.nodes)} variables, "
+    out(f"{type(model).__name__} on {network}: {len(truth.nodes)} variables, "
           f"{n_samples} rows, fit in {elapsed:.3f} s")
-    print("learned edges:")
+    out("learned edges:")
     true_edges = set(truth.edges)
     for parent, child in model.edges_:
         mark = "" if (parent, child) in true_edges else "   (not in the true network)"
-        print(f"  {parent} -> {child}{mark}")
+        out(f"  {parent} -> {child}{mark}")
     shd = structural_hamming_distance(truth.edges, model.edges_, nodes=truth.nodes)
     cpdag_shd = structural_hamming_distance(truth.edges, model.edges_, nodes=truth.nodes,
                                             cpdag=True)
-    print(f"structural Hamming distance to the truth: {shd} "
+    out(f"structural Hamming distance to the truth: {shd} "
           f"(between equivalence classes: {cpdag_shd})")
-    print(f"held-out mean log-likelihood: learned {model.score(test):.4f}, "
+    out(f"held-out mean log-likelihood: learned {model.score(test):.4f}, "
           f"true network {np.mean(truth.log_likelihood(test)):.4f}")
 
 
@@ -495,22 +884,40 @@ examples:
 --tiers: a CSV file of column,tier rows (smaller tier = earlier), or inline tiers
 separated by '>' with commas inside a tier; no edge may point into an earlier tier.
 Options a method cannot honour are errors (e.g. --alpha with hill_climb).
+CSV cells are read as written: only empty cells are missing, unless --na-values
+lists texts that mark a missing cell (e.g. --na-values NA ?). A column of numbers is
+numeric (discretize continuous ones first); every other column is text.
+Every output is checked before fitting and replaced only once fully written.
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line usage error: ``skbn learn: error: ... (see --help)``."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {' '.join(message.split())} "
+                              f"(see {self.prog} --help)\n")
+
+
 def _add_common(parser):
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="progress and timings on stderr")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="progress and timings on stderr (-vv: more)")
     parser.add_argument("--debug", action="store_true",
-                        help="show the full traceback of an unexpected error")
+                        help="show the traceback of an error instead of one line")
+
+
+def _add_na_values(parser):
+    parser.add_argument("--na-values", nargs="+", action="extend", default=[], metavar="TEXT",
+                        help="CSV cells with this text are missing (default: only empty "
+                             "cells), e.g. --na-values NA ?")
 
 
 def build_parser():
     formatter = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="skbn", formatter_class=formatter, epilog=MAIN_EPILOG,
         description="Learn, score, query, sample and compare discrete Bayesian networks.")
-    from skbn import __version__
+    from skbn._version import __version__
 
     parser.add_argument("--version", action="version", version=f"skbn {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -533,7 +940,7 @@ def build_parser():
         description="Learn the structure and the CPTs of a network from a CSV or Parquet "
                     "file of discrete columns; print the edges and the score.",
         epilog=LEARN_EPILOG)
-    learn.add_argument("data", help="CSV (read as text labels) or Parquet file")
+    learn.add_argument("data", help="CSV (cells read as written) or Parquet file")
     learn.add_argument("--method", choices=list(METHODS), default="hill_climb")
     learn.add_argument("--score", choices=SCORES, help="score of score-based methods")
     learn.add_argument("--ess", type=float, help="equivalent sample size of --score bdeu")
@@ -550,9 +957,12 @@ def build_parser():
                        help="how the method handles missing values (methods with a "
                             "'missing' parameter only)")
     learn.add_argument("--n-jobs", type=int, help="parallel workers (joblib)")
+    learn.add_argument("--max-memory", metavar="SIZE",
+                       help="memory limit of --method exact, e.g. 8GB (default 4GB)")
     learn.add_argument("--random-state", type=int,
                        help="seed of randomised methods (ignored by deterministic ones)")
     learn.add_argument("--sep", default=",", help="CSV field separator (default ',')")
+    _add_na_values(learn)
     learn.add_argument("-o", "--output", metavar="MODEL", help="write the model (.bif or .json)")
     learn.add_argument("--dot", metavar="FILE", help="write the graph in Graphviz DOT")
     learn.add_argument("--png", metavar="FILE",
@@ -570,6 +980,7 @@ def build_parser():
     score.add_argument("data", help="CSV or Parquet file")
     score.add_argument("--per-row", metavar="CSV", help="write one log-likelihood per row")
     score.add_argument("--sep", default=",", help="CSV field separator (default ',')")
+    _add_na_values(score)
     _add_common(score)
     score.set_defaults(handler=cmd_score)
 
@@ -619,52 +1030,143 @@ def main(argv=None):
     Parameters
     ----------
     argv : list of str or None, default=None
-        The command-line arguments, without the program name; ``sys.argv[1:]`` when None.
+        The command-line arguments, without the program name; ``sys.argv[1:]`` when None
+        (then this is the ``skbn`` process, and Ctrl-C is also kept away from parallel
+        workers, see :func:`_guard_interrupts`).
 
     Returns
     -------
     int
-        The exit status: 0 on success, 1 for a problem with the input, 2 for a malformed
-        command line, 3 for an unexpected failure (130 when interrupted).
+        The exit status: 0 on success, 1 for an error (one line on stderr), 2 for a
+        malformed command line, 130 when interrupted.
     """
+    real_process = argv is None  # the console script / python -m skbn, not a caller
     argv = list(sys.argv[1:] if argv is None else argv)
     leading = 0  # `skbn -v learn ...` means `skbn learn ... -v`
-    while leading < len(argv) and argv[leading] in ("-v", "--verbose", "--debug"):
+    while leading < len(argv) and argv[leading] in ("-v", "-vv", "--verbose", "--debug"):
         leading += 1
     if leading < len(argv) and argv[leading] in COMMANDS:
         argv = argv[leading:] + argv[:leading]
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv.insert(0, "demo")
-    parser = build_parser()
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:
+        print("skbn: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    args.guard_interrupts = real_process
 
     def log(message):
         if args.verbose:
             print(f"[skbn {args.command}] {message}", file=sys.stderr, flush=True)
 
-    try:
-        return args.handler(args, log)
-    except KeyboardInterrupt:
-        print("skbn: interrupted", file=sys.stderr)
-        return 130
-    except (CommandError, ValueError, TypeError, KeyError, OSError, ImportError,
-            NotImplementedError) as exc:
-        if args.debug:
-            raise
-        print(f"skbn {args.command}: error: {_one_line(exc)}", file=sys.stderr)
-        return EXIT_INPUT_ERROR
-    except Exception as exc:
-        if args.debug:
-            raise
-        print(f"skbn {args.command}: unexpected {type(exc).__name__}: {_one_line(exc)} "
-              f"(run again with --debug for the traceback)", file=sys.stderr)
-        return EXIT_UNEXPECTED
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            status = args.handler(args, log)
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _close_stdout()
+            return status
+        except KeyboardInterrupt:
+            print("skbn: interrupted", file=sys.stderr, flush=True)
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:  # the reader of stdout left (`| head`): nothing to say
+            _close_stdout()
+            return 0
+        except Exception as exc:
+            if args.debug:
+                raise
+            print(f"skbn {args.command}: error: {_message(exc, args)}", file=sys.stderr,
+                  flush=True)
+            return EXIT_ERROR
+
+
+#: Errors that describe the input or the environment (the others are bugs of skbn).
+_INPUT_ERRORS = (CommandError, ValueError, TypeError, KeyError, OSError, ImportError,
+                 NotImplementedError, ArithmeticError)
+
+
+def _message(exc, args):
+    """The one line of an error: options for parameter names, a hint for memory and bugs."""
+    text = _one_line(exc)
+    if isinstance(exc, CommandError):
+        return text
+    text = _with_options(text)
+    if isinstance(exc, MemoryError):
+        if "--" in text:  # a planned refusal that names its option
+            return text
+        hint = "; try --max-indegree or fewer columns" if args.command == "learn" else ""
+        return f"out of memory ({text}){hint}"
+    if isinstance(exc, _INPUT_ERRORS):
+        return text
+    return (f"internal error {type(exc).__name__}: {text} (a bug in skbn: please report it; "
+            f"--debug shows the traceback)")
+
+
+def _with_options(text):
+    """Name the command-line option where a message names an estimator parameter:
+    ``max_memory='4GB'`` -> ``--max-memory 4GB``, ``max_indegree`` -> ``--max-indegree``."""
+    text = re.sub(r"\bInput X\b", "The data", re.sub(r"\bof X\b", "of the data", text))
+    for parameter, option in OPTION_OF.items():
+        text = re.sub(rf"^The '{parameter}' parameter", f"{option}: the '{parameter}' parameter",
+                      text)
+        text = re.sub(rf"(?<![\w'\"-]){parameter}=(['\"]?)([^'\",;)\s]*)\1",
+                      lambda m, option=option: f"{option} {m.group(2)}", text)
+        if "_" in parameter:
+            text = re.sub(rf"(?<![\w'\"-]){parameter}(?![\w'\"])", option, text)
+    return text
 
 
 def _one_line(exc):
     text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
     text = " ".join(text.split())
     return text or type(exc).__name__
+
+
+def _guard_interrupts():
+    """Keep Ctrl-C away from worker processes; turn it into KeyboardInterrupt here.
+
+    A terminal sends SIGINT to every process of the foreground group, so joblib's workers
+    would each print a traceback. SIGINT is blocked in this process (a blocked signal stays
+    blocked in the processes it starts, so the workers never see it) and one thread waits
+    for it: the first Ctrl-C raises KeyboardInterrupt in the main thread (through SIGUSR1,
+    which also interrupts a blocking wait), a second one exits at once. Called before a
+    fit with ``--n-jobs``. The multiprocessing resource tracker is started first: starting
+    it later would unblock SIGINT in the thread that starts it.
+    """
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or not hasattr(signal, "SIGUSR1") \
+            or threading.current_thread() is not threading.main_thread():
+        return
+    try:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    except (ImportError, OSError):
+        pass
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    main_id = threading.main_thread().ident
+    try:
+        signal.signal(signal.SIGUSR1, interrupt)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (OSError, ValueError):
+        return
+
+    def wait():
+        signal.sigwait({signal.SIGINT})
+        signal.pthread_kill(main_id, signal.SIGUSR1)
+        signal.sigwait({signal.SIGINT})
+        print("skbn: interrupted", file=sys.stderr, flush=True)
+        os._exit(EXIT_INTERRUPTED)
+
+    threading.Thread(target=wait, name="skbn-interrupt", daemon=True).start()

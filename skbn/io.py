@@ -17,12 +17,29 @@ Supported grammar (the one of the bnlearn repository's ``.bif`` files)::
 Comments ``// ...`` and ``/* ... */`` are ignored. In a ``table`` entry of a node with
 parents the values are listed with the node's own state varying slowest and the last
 parent fastest (the JavaBayes/pgmpy convention).
+
+Names :func:`write_bif` cannot write as they are (the rule bnlearn's ``read.bif`` sets: a
+node name is ASCII letters, digits and ``_``; a state has no white space and none of
+``, { } ( ) [ ] ; | " # %``, ``//`` or ``/*``) are written sanitised, each unsafe character
+replaced by ``_`` (``M. Work`` -> ``M__Work``, ``a b`` -> ``a_b``; ``_2``, ``_3``, ... when
+that collides), and the exact names are kept in ``property`` lines of the variable block,
+percent-encoded (RFC 3986)::
+
+    variable M__Work {
+      type discrete [ 3 ] { None, a_b, 1-2 };
+      property "skbn.name = M.%20Work";
+      property "skbn.states = None,a%20b,1-2";
+    }
+
+Other readers skip properties and see the sanitised names; :func:`read_bif` restores the
+exact ones.
 """
 
 import json
 import re
 from itertools import product
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import numpy as np
 
@@ -55,7 +72,8 @@ class _Tokens:
         for m in _TOKEN.finditer(text):
             kind, value = m.lastgroup, m.group()
             if kind == "bad":
-                raise ValueError(f"BIF line {line}: unexpected character {value!r}.")
+                raise ValueError(f"BIF line {line}: stray character {value!r} (a quote that "
+                                 "is never closed?).")
             if kind == "comment" and value.startswith("/*") and not value.endswith("*/"):
                 raise ValueError(f"BIF line {line}: unterminated /* comment.")
             if kind in ("word", "punct", "string"):
@@ -73,8 +91,8 @@ class _Tokens:
 
     def next(self, what):
         if self.pos >= len(self.items):
-            raise ValueError(f"BIF line {self.last_line}: unexpected end of input, "
-                             f"expected {what}.")
+            raise ValueError(f"BIF line {self.last_line}: end of input where {what} was "
+                             "expected; is the file truncated?")
         value = self.items[self.pos][0]
         self.pos += 1
         return value
@@ -123,8 +141,14 @@ class _Tokens:
 
     def skip_statement(self):
         """Skip to the next ``;`` (property statements)."""
-        while self.next("';'") != ";":
-            pass
+        self.statement()
+
+    def statement(self):
+        """The tokens up to the next ``;`` (consumed, not returned)."""
+        items = []
+        while (token := self.next("';'")) != ";":
+            items.append(token)
+        return items
 
     def skip_block(self):
         """Skip a balanced ``{ ... }`` block (network block)."""
@@ -180,7 +204,7 @@ def read_bif(path_or_text):
     tokens = _Tokens(text)
     if tokens.peek() is None:
         raise ValueError("BIF: the input is empty (no 'variable' block).")
-    states, parents, cpts = {}, {}, {}
+    states, parents, cpts, exact = {}, {}, {}, {}
     while tokens.peek() is not None:
         line = tokens.line
         keyword = tokens.next("a block")
@@ -189,7 +213,7 @@ def read_bif(path_or_text):
                 tokens.next("'{'")
             tokens.skip_block()
         elif keyword == "variable":
-            name, labels = _read_variable(tokens)
+            name, labels, exact[name] = _read_variable(tokens)
             if name in states:
                 raise ValueError(f"BIF line {line}: variable {name!r} declared twice.")
             states[name] = labels
@@ -207,18 +231,49 @@ def read_bif(path_or_text):
     missing = [v for v in states if v not in cpts]
     if missing:
         raise ValueError(f"BIF: no probability block for variable(s) {missing!r}.")
+    if any(name is not None or labels is not None for name, labels in exact.values()):
+        states, parents, cpts = _restore_names(states, parents, cpts, exact)
     return DiscreteBayesianNetwork(states, parents, cpts)
 
 
+def _restore_names(states, parents, cpts, exact):
+    """Put back the exact names kept by :func:`write_bif` in ``skbn.*`` properties."""
+    node_name = {v: (exact[v][0] if exact[v][0] is not None else v) for v in states}
+    if len(set(node_name.values())) != len(node_name):
+        raise ValueError("BIF: two variables have the same 'skbn.name' property.")
+    restored = {}
+    for v, labels in states.items():
+        originals = exact[v][1]
+        if originals is None:
+            restored[node_name[v]] = labels
+        elif len(originals) != len(labels) or len(set(originals)) != len(originals):
+            raise ValueError(f"BIF: the 'skbn.states' property of {v!r} lists "
+                             f"{len(originals)} distinct state(s) but the variable has "
+                             f"{len(labels)}.")
+        else:
+            restored[node_name[v]] = originals
+    return (restored,
+            {node_name[v]: [node_name[p] for p in pa] for v, pa in parents.items()},
+            {node_name[v]: cpt for v, cpt in cpts.items()})
+
+
 def _read_variable(tokens):
+    """``(name, states, (exact name or None, exact states or None))`` of a variable block."""
     name = tokens.word("a variable name")
     tokens.expect("{")
     labels = None
+    exact = [None, None]
     while tokens.peek() != "}":
         line = tokens.line
         keyword = tokens.next("'type' or 'property'")
         if keyword == "property":
-            tokens.skip_statement()
+            statement = tokens.statement()
+            if len(statement) == 1 and statement[0].startswith('"skbn.'):
+                key, _, value = statement[0][1:-1].partition(" = ")
+                if key == "skbn.name":
+                    exact[0] = unquote(value, errors="strict")
+                elif key == "skbn.states":
+                    exact[1] = [unquote(v, errors="strict") for v in value.split(",")]
         elif keyword == "type":
             kind = tokens.word("'discrete'")
             if kind != "discrete":
@@ -245,7 +300,7 @@ def _read_variable(tokens):
     tokens.expect("}")
     if labels is None:
         raise ValueError(f"BIF line {tokens.line}: variable {name!r} has no 'type' line.")
-    return name, labels
+    return name, labels, tuple(exact)
 
 
 def _read_probability(tokens, states, line):
@@ -349,11 +404,31 @@ def _renormalise(node, pa, table, states, line):
     return np.where((off > _EXACT_TOL)[..., None], table / sums, table)
 
 
-def _bif_name(name):
-    text = str(name)
-    if not text or re.search(r'[\s{}()\[\],;|"]', text) or text.startswith(("//", "/*")):
-        raise ValueError(f"Name {text!r} cannot be written to BIF (spaces or punctuation).")
-    return text
+#: Characters a BIF state cannot hold (bnlearn's read.bif splits or matches on them, or
+#: skbn's reader takes them as punctuation): white space and these.
+_UNSAFE_STATE = re.compile(r'[\s,{}()\[\];|"#%]|/(?=[/*])')
+_UNSAFE_NODE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _bif_names(names, unsafe):
+    """Written names for ``names`` (str of each label): unchanged when safe, else each unsafe
+    character replaced by ``_`` and ``_2``, ``_3``, ... appended until no name repeats."""
+    texts = [str(name) for name in names]
+    safe = [bool(text) and not unsafe.search(text) for text in texts]
+    taken = {text for text, ok in zip(texts, safe) if ok}
+    written = []
+    for text, ok in zip(texts, safe):
+        if ok:
+            written.append(text)
+            continue
+        base = unsafe.sub("_", text) or "_"
+        candidate, k = base, 1
+        while candidate in taken:
+            k += 1
+            candidate = f"{base}_{k}"
+        taken.add(candidate)
+        written.append(candidate)
+    return written
 
 
 def write_bif(network, path=None):
@@ -361,6 +436,14 @@ def write_bif(network, path=None):
 
     Probabilities are written with ``repr(float)`` (shortest exact representation), so
     ``read_bif(write_bif(net))`` reproduces every CPT exactly.
+
+    Names are written as bnlearn's ``read.bif`` can read them: a node name that is not
+    only ASCII letters, digits and ``_``, or a state with white space, one of
+    ``, { } ( ) [ ] ; | " # %``, ``//`` or ``/*``, or empty, is written with each such
+    character replaced by ``_`` (then ``_2``, ``_3``, ... if that name is taken), and the
+    exact names are kept, percent-encoded, in ``property "skbn.name = ..."`` and
+    ``property "skbn.states = ..."`` lines of its variable block. Other readers see the
+    sanitised names; :func:`read_bif` restores the exact ones, as text.
 
     Parameters
     ----------
@@ -377,32 +460,60 @@ def write_bif(network, path=None):
     Raises
     ------
     ValueError
-        If a node or state name contains whitespace or BIF punctuation, or if two node
-        names (or two states of one node) differ but are written alike, such as the integer
-        ``1`` and the string ``'1'``: BIF stores every name as text, so such a file could
-        not be read back.
+        If two node names (or two states of one node) differ but have the same text, such
+        as the integer ``1`` and the string ``'1'``: BIF stores every name as text, so such
+        a file could not be read back.
+
+    Examples
+    --------
+    >>> from skbn.io import read_bif, write_bif
+    >>> from skbn.network import DiscreteBayesianNetwork
+    >>> net = DiscreteBayesianNetwork({"M. Work": ["None", "a b"]}, {},
+    ...                               {"M. Work": [0.25, 0.75]})
+    >>> print(write_bif(net))
+    network unknown {
+    }
+    variable M__Work {
+      type discrete [ 2 ] { None, a_b };
+      property "skbn.name = M.%20Work";
+      property "skbn.states = None,a%20b";
+    }
+    probability ( M__Work ) {
+      table 0.25, 0.75;
+    }
+    <BLANKLINE>
+    >>> read_bif(write_bif(net)).states
+    {'M. Work': ['None', 'a b']}
     """
     _check_distinct_names(network)
+    nodes = dict(zip(network.nodes, _bif_names(network.nodes, _UNSAFE_NODE)))
+    states = {v: _bif_names(network.states[v], _UNSAFE_STATE) for v in network.nodes}
     lines = ["network unknown {", "}"]
     for node in network.nodes:
-        labels = ", ".join(_bif_name(s) for s in network.states[node])
-        lines += [f"variable {_bif_name(node)} {{",
-                  f"  type discrete [ {len(network.states[node])} ] {{ {labels} }};", "}"]
+        labels = states[node]
+        lines += [f"variable {nodes[node]} {{",
+                  f"  type discrete [ {len(labels)} ] {{ {', '.join(labels)} }};"]
+        if nodes[node] != str(node):
+            lines.append(f'  property "skbn.name = {quote(str(node), safe="")}";')
+        if labels != [str(s) for s in network.states[node]]:
+            exact = ",".join(quote(str(s), safe="") for s in network.states[node])
+            lines.append(f'  property "skbn.states = {exact}";')
+        lines.append("}")
     for node in network.nodes:
         pa = network.parents[node]
         cpt = network.cpts[node]
         if not pa:
-            lines += [f"probability ( {_bif_name(node)} ) {{",
+            lines += [f"probability ( {nodes[node]} ) {{",
                       f"  table {_format_row(cpt)};", "}"]
             continue
-        lines.append(f"probability ( {_bif_name(node)} | {', '.join(map(_bif_name, pa))} ) {{")
+        lines.append(f"probability ( {nodes[node]} | {', '.join(nodes[p] for p in pa)} ) {{")
         for config in product(*(range(len(network.states[p])) for p in pa)):
-            labels = ", ".join(_bif_name(network.states[p][k]) for p, k in zip(pa, config))
+            labels = ", ".join(states[p][k] for p, k in zip(pa, config))
             lines.append(f"  ({labels}) {_format_row(cpt[config])};")
         lines.append("}")
     text = "\n".join(lines) + "\n"
     if path is not None:
-        Path(path).write_text(text)
+        Path(path).write_text(text, encoding="utf-8")
     return text
 
 
@@ -413,7 +524,7 @@ def _check_distinct_names(network):
     for what, names in groups:
         written = {}
         for name in names:
-            text = _bif_name(name)
+            text = str(name)
             if text in written:
                 raise ValueError(f"The {what} names {written[text]!r} and {name!r} are both "
                                  f"written {text!r} in BIF, so the file could not be read back; "
@@ -515,7 +626,11 @@ def read_json(path_or_text):
     if isinstance(path_or_text, str) and path_or_text.lstrip().startswith("{"):
         text = path_or_text
     else:
-        text = Path(path_or_text).read_text()
+        try:
+            text = Path(path_or_text).read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"JSON file {str(path_or_text)!r} is not UTF-8 text (byte "
+                             f"{error.start}); is it a network JSON file?") from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -524,7 +639,7 @@ def read_json(path_or_text):
         raise ValueError(f"Not a skbn network JSON document: expected "
                          f"\"format\": {_JSON_FORMAT!r}.")
     version = document.get("version")
-    if not isinstance(version, int) or version > _JSON_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version > _JSON_VERSION:
         raise ValueError(f"Unsupported network JSON version {version!r} "
                          f"(this skbn reads version {_JSON_VERSION}).")
     entries = document.get("nodes")
@@ -532,14 +647,52 @@ def read_json(path_or_text):
         raise ValueError("Network JSON: \"nodes\" must be a list of node objects.")
     states, parents, cpts = {}, {}, {}
     for position, entry in enumerate(entries):
-        missing = [k for k in ("name", "states", "parents", "cpt")
-                   if not isinstance(entry, dict) or k not in entry]
+        if not isinstance(entry, dict):
+            raise ValueError(f"Network JSON: node #{position} must be an object with "
+                             f"\"name\", \"states\", \"parents\" and \"cpt\", got "
+                             f"{_json_type(entry)}.")
+        missing = [k for k in ("name", "states", "parents", "cpt") if k not in entry]
         if missing:
             raise ValueError(f"Network JSON: node #{position} lacks {missing!r}.")
         name = entry["name"]
+        if not _is_json_scalar(name):
+            raise ValueError(f"Network JSON: \"name\" of node #{position} must be a string "
+                             f"or a number, got {_json_type(name)}.")
         if name in states:
             raise ValueError(f"Network JSON: node {name!r} is listed twice.")
+        for field, what in (("states", "state names"), ("parents", "node names")):
+            value = entry[field]
+            if not isinstance(value, list):
+                raise ValueError(f"Network JSON: \"{field}\" of node {name!r} must be a list "
+                                 f"of {what}, got {_json_type(value)}.")
+            bad = [v for v in value if not _is_json_scalar(v)]
+            if bad:
+                raise ValueError(f"Network JSON: \"{field}\" of node {name!r} must list "
+                                 f"strings or numbers, got {_json_type(bad[0])}.")
+        if not entry["states"]:
+            raise ValueError(f"Network JSON: \"states\" of node {name!r} is empty.")
+        try:
+            cpt = np.asarray(entry["cpt"], dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"Network JSON: \"cpt\" of node {name!r} must be a number or "
+                             "nested lists of numbers (one axis per parent, then the node's "
+                             "states).") from None
         states[name] = entry["states"]
         parents[name] = entry["parents"]
-        cpts[name] = entry["cpt"]
+        cpts[name] = cpt
     return DiscreteBayesianNetwork(states, parents, cpts)
+
+
+def _is_json_scalar(value):
+    return value is None or isinstance(value, (str, bool, int, float))
+
+
+def _json_type(value):
+    """How a JSON value reads in a message: 'the string 'yn'', 'an object', ..."""
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return f"{value!r}"

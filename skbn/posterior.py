@@ -22,7 +22,6 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import DistinctRows
 from skbn._data import encode_fit
-from skbn.estimators._exact import _drop_bit, _format_bytes, _parse_memory
 from skbn.scores import resolve_scorer
 
 __all__ = ["ParentSetScores", "count_parent_sets", "edge_posteriors", "parent_set_scores"]
@@ -211,6 +210,8 @@ def local_score_table(families):
     """Dense ``(p, 2^(p-1))`` table of local scores indexed by the parent-set bitmask over
     the variables other than the child (bit ``v`` squeezed out); ``-inf`` where a set is
     not allowed."""
+    from skbn.estimators._exact import _drop_bit  # not at the top: _order_mcmc imports us
+
     p = families.n_variables
     local = np.full((p, 1 << max(p - 1, 0)), -np.inf)
     for v in range(p):
@@ -253,6 +254,8 @@ def _edge_posterior_matrix(local, n_variables):
     ``(P, log_z)`` with ``P[u, v]`` the posterior of ``u -> v`` and ``log_z`` the log of
     the sum over (order, DAG) pairs.
     """
+    from skbn.estimators._exact import _drop_bit  # not at the top: _order_mcmc imports us
+
     p = n_variables
     full = (1 << p) - 1
     alpha = local.copy()
@@ -370,6 +373,8 @@ def edge_posteriors(X, scorer="bdeu", max_indegree=None, max_memory="4GB"):
     >>> bool(post.loc["smoke", "lung"] + post.loc["lung", "smoke"] > 0.99)
     True
     """
+    from skbn.estimators._exact import _format_bytes, _parse_memory
+
     scorer_ = resolve_scorer(scorer)
     if max_indegree is not None and (
         not isinstance(max_indegree, Integral) or isinstance(max_indegree, bool) or max_indegree < 0

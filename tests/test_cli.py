@@ -91,7 +91,7 @@ def test_learn_pc_with_alpha_writes_undirected_edges(asia_csv, tmp_path, capsys)
     (["--score", "bic", "--ess", "5"], ["--ess", "bdeu"]),
     (["--method", "chow_liu", "--max-indegree", "2"], ["--max-indegree", "chow_liu"]),
     (["--method", "pc", "--missing", "em"], ["missing", "em"]),
-    (["-o", "model.txt"], [".bif or .json"]),
+    (["-o", "model.txt"], ["-o 'model.txt'", "'.txt'", ".bif, .json"]),
     (["--black-list", "nope.csv"], ["nope.csv"]),
 ])
 def test_learn_refuses_options_the_method_cannot_honour(argv, fragments, asia_csv, capsys):
@@ -272,17 +272,20 @@ def test_bare_command_runs_the_demo_and_help_shows_examples(capsys):
     status, out, _ = run(["learn", "--help"], capsys)
     assert status == 0 and "--tiers" in out and "examples:" in out
     status, _, err = run(["learn"], capsys)                   # argparse usage error
-    assert status == 2 and "required" in err
+    assert status == 2 and "required" in err and err.count("\n") == 1
+    assert err.startswith("skbn learn: error: ") and "(see skbn learn --help)" in err
+    status, _, err = run(["learn", "d.csv", "--method", "magic"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "'magic'" in err
 
 
-def test_unexpected_errors_are_one_line_unless_debug(asia_csv, capsys, monkeypatch):
+def test_internal_errors_are_one_line_unless_debug(asia_csv, capsys, monkeypatch):
     def broken(self, X, y=None):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(HillClimbStructure, "fit", broken)
     status, _, err = run(["learn", asia_csv], capsys)
-    assert status == 3 and err.count("\n") == 1
-    assert "RuntimeError: boom" in err and "--debug" in err
+    assert_one_line_error(status, err, "internal error RuntimeError: boom", "--debug")
+    assert "unexpected" not in err
     with pytest.raises(RuntimeError, match="boom"):
         main(["learn", str(asia_csv), "--debug"])
 
@@ -324,4 +327,381 @@ def test_learn_pc_with_available_case_missing_values(tmp_path, capsys):
                           "--missing", "available_case"], capsys)
     assert status == 0 and "PCStructure (pc)" in out and "mean log-likelihood" in out
     status, _, err = run(["learn", tmp_path / "gaps.csv", "--method", "pc", "--missing", "em"], capsys)
-    assert_one_line_error(status, err, "missing='em' is not supported by PCStructure")
+    assert_one_line_error(status, err, "--missing em is not supported by PCStructure")
+
+
+# ---------------------------------------------------------------------- real-data shapes
+def literal_frame(n=600, seed=0):
+    """Rows with states named like missing-value markers, in a column named `M. Work`."""
+    rng = np.random.default_rng(seed)
+    kind = rng.choice(["None", "NA", "null", "nan", "N/A"], size=n)
+    work = np.where(rng.random(n) < 0.8, np.where(kind == "None", "a b", "1-2"),
+                    rng.choice(["a b", "1-2"], size=n))
+    count = np.where(work == "a b", rng.integers(0, 3, n), rng.integers(2, 5, n))
+    return pd.DataFrame({"kind": kind, "M. Work": work, "count": count})
+
+
+def test_cells_are_read_literally_and_numbers_as_numbers(tmp_path, capsys):
+    frame = literal_frame()
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    model = read_json(tmp_path / "m.json")
+    assert model.states["kind"] == ["N/A", "NA", "None", "nan", "null"]
+    assert model.states["M. Work"] == ["1-2", "a b"]
+    assert model.states["count"] == [0, 1, 2, 3, 4]             # integers, not text
+    expected = HillClimbStructure().fit(frame)
+    assert model.edges == expected.network_.edges
+    # score: the value of the Python API on the frame itself
+    status, out, _ = run(["score", tmp_path / "m.json", tmp_path / "d.csv"], capsys)
+    assert status == 0
+    assert f"mean log-likelihood: {expected.score(frame):.6f}" in out
+
+
+def test_na_values_mark_missing_cells(tmp_path, capsys):
+    frame = literal_frame()
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "--na-values", "NA", "N/A"], capsys)
+    assert_one_line_error(status, err, "missing values", "'kind'")
+    status, _, err = run(["learn", tmp_path / "d.csv", "--missing", "complete_case",
+                          "-o", tmp_path / "m.json", "--na-values", "NA", "N/A"], capsys)
+    assert status == 0
+    assert err.startswith("skbn: warning: --missing complete_case: dropped")
+    assert "Warning" not in err and ".py" not in err         # no raw warnings output
+    assert read_json(tmp_path / "m.json").states["kind"] == ["None", "nan", "null"]
+    # the same --na-values at score time: NA cells are summed out, not unknown states
+    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "d.csv",
+                            "--na-values", "NA", "N/A"], capsys)
+    assert status == 0, err
+    net = read_json(tmp_path / "m.json")
+    kept = frame.astype(object).mask(frame.isin(["NA", "N/A"]))
+    assert f"mean log-likelihood: {np.mean(net.log_likelihood(kept)):.6f}" in out
+
+
+def test_a_column_of_numbers_with_na_text_gets_a_hint(tmp_path, capsys):
+    (tmp_path / "d.csv").write_text("a,b\n1,x\nNA,y\n2,x\n1,y\n")
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert status == 0
+    assert err == ("skbn: warning: column 'a' holds numbers and the text 'NA', read as a "
+                   "state; if 'NA' marks a missing value, pass --na-values NA\n")
+
+
+def test_continuous_column_is_an_error_naming_it(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"height": rng.normal(170, 10, 200).round(1),
+                  "sex": rng.choice(["f", "m"], 200)}).to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "'height'", "discretize")
+
+
+def test_integer_columns_with_gaps_stay_integers(tmp_path, capsys):
+    (tmp_path / "d.csv").write_text("a,b\n1,x\n,y\n3,x\n1,y\n2,x\n3,y\n")
+    status, _, err = run(["learn", tmp_path / "d.csv", "--missing", "em",
+                          "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    assert read_json(tmp_path / "m.json").states["a"] == [1, 2, 3]
+    status, out, _ = run(["query", tmp_path / "m.json", "--target", "b", "--evidence",
+                          "a=3.0"], capsys)                    # a number matches its state
+    assert status == 0 and "P(b | a=3)" in out
+
+
+def test_trailing_comma_rows_score_like_the_clean_file(asia_csv, tmp_path, capsys):
+    write_bif(asia_network(), tmp_path / "asia.bif")
+    clean = asia_csv.read_text()
+    expected = np.mean(asia_network().log_likelihood(pd.read_csv(asia_csv, dtype=str)))
+    header, body = clean.split("\n", 1)
+    variants = {"rows.csv": header + "\n" + body.replace("\n", ",\n"),
+                "all.csv": clean.replace("\n", ",\n")}              # the header too
+    for name, text in variants.items():
+        (tmp_path / name).write_text(text)
+        status, out, err = run(["score", tmp_path / "asia.bif", tmp_path / name], capsys)
+        assert status == 0, err
+        assert f"mean log-likelihood: {expected:.6f}" in out, name
+    (tmp_path / "extra.csv").write_text(header + "\n" + body.replace("\n", ",x\n"))
+    status, _, err = run(["score", tmp_path / "asia.bif", tmp_path / "extra.csv"], capsys)
+    assert_one_line_error(status, err, "more values than the 8 column names", "'x'")
+
+
+@pytest.mark.parametrize("text, fragments", [
+    ("a;b;c\nx;y;z\nx;z;y\n", ["one column ('a;b;c')", "--sep ';'"]),
+    ("a\tb\nx\ty\n", ["one column", "--sep 'tab'"]),
+    ("a,b,a\nx,y,z\n", ["repeated column name(s) ['a']"]),
+    ("a,,c\nx,y,z\n", ["column(s) [2] have no name"]),
+    ("a,b\n", ["no data rows"]),
+    ("", ["is empty"]),
+])
+def test_malformed_csv_is_a_one_line_error(text, fragments, tmp_path, capsys):
+    (tmp_path / "d.csv").write_text(text)
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, *fragments)
+
+
+def test_score_one_column_file_suggests_sep(asia_csv, tmp_path, capsys):
+    (tmp_path / "d.csv").write_text(asia_csv.read_text().replace(",", ";"))
+    status, _, err = run(["score", "asia", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "not nodes of the model", "--sep ';'")
+    status, out, _ = run(["score", "asia", tmp_path / "d.csv", "--sep", ";"], capsys)
+    assert status == 0 and "rows: 3000" in out
+
+
+def test_sample_round_trip_keeps_states_named_like_missing_values(tmp_path, capsys):
+    net = DiscreteBayesianNetwork(
+        {"M. Work": ["None", "NA", "a b"], "n": [0, 1]}, {"n": ["M. Work"]},
+        {"M. Work": [0.5, 0.3, 0.2], "n": [[0.9, 0.1], [0.2, 0.8], [0.5, 0.5]]})
+    write_bif(net, tmp_path / "net.bif")
+    status, _, _ = run(["sample", tmp_path / "net.bif", "-n", "3000", "--random-state", "1",
+                        "-o", tmp_path / "rows.csv"], capsys)
+    assert status == 0
+    rows = pd.read_csv(tmp_path / "rows.csv", dtype=str, keep_default_na=False)
+    assert sorted(rows["M. Work"].unique()) == ["NA", "None", "a b"]
+    status, out, _ = run(["score", tmp_path / "net.bif", tmp_path / "rows.csv"], capsys)
+    expected = net.sample(3000, random_state=1)
+    assert status == 0
+    assert f"mean log-likelihood: {np.mean(net.log_likelihood(expected)):.6f}" in out
+    status, _, _ = run(["learn", tmp_path / "rows.csv", "-o", tmp_path / "m.bif"], capsys)
+    assert status == 0
+    learned = read_bif(tmp_path / "m.bif")
+    assert learned.states == {"M. Work": ["NA", "None", "a b"], "n": ["0", "1"]}
+    assert learned.edges == [("M. Work", "n")] or learned.edges == [("n", "M. Work")]
+    bad = DiscreteBayesianNetwork({"a": ["", "x"]}, {}, {"a": [0.5, 0.5]})
+    write_json(bad, tmp_path / "bad.json")
+    status, _, err = run(["sample", tmp_path / "bad.json", "-n", "5"], capsys)
+    assert_one_line_error(status, err, "state named ''")
+
+
+# ---------------------------------------------------------------------- outputs
+def never_fit(monkeypatch):
+    monkeypatch.setattr(HillClimbStructure, "fit", lambda *a, **k: pytest.fail("fitted"))
+
+
+@pytest.mark.parametrize("argv, fragments", [
+    (["-o", "{tmp}/nowhere/m.bif"], ["-o", "nowhere", "does not exist"]),
+    (["-o", "{tmp}/m.xml"], ["'.xml'", ".bif, .json"]),
+    (["--dot", "{tmp}/g.png"], ["--dot", ".dot, .gv"]),
+    (["-o", "{tmp}"], ["is a directory"]),
+    (["-o", "{tmp}/m.json", "--dot", "{tmp}/link.dot"], ["are the same file"]),
+])
+def test_outputs_are_checked_before_fitting(argv, fragments, asia_csv, tmp_path, capsys,
+                                            monkeypatch):
+    never_fit(monkeypatch)
+    (tmp_path / "link.dot").symlink_to(tmp_path / "m.json")
+    argv = [a.format(tmp=tmp_path, data=asia_csv) for a in argv]
+    status, _, err = run(["learn", asia_csv, *argv], capsys)
+    assert_one_line_error(status, err, *fragments)
+
+
+def test_an_output_never_overwrites_an_input(asia_csv, capsys, monkeypatch):
+    before = asia_csv.read_text()
+    status, _, err = run(["score", "asia", asia_csv, "--per-row", asia_csv], capsys)
+    assert_one_line_error(status, err, "--per-row", "would overwrite an input file")
+    assert asia_csv.read_text() == before
+
+
+def test_read_only_directory_is_refused_before_fitting(asia_csv, tmp_path, capsys,
+                                                       monkeypatch):
+    if os.geteuid() == 0:
+        pytest.skip("root can write anywhere")
+    never_fit(monkeypatch)
+    (tmp_path / "ro").mkdir()
+    (tmp_path / "ro").chmod(0o555)
+    try:
+        status, _, err = run(["learn", asia_csv, "-o", tmp_path / "ro" / "m.bif"], capsys)
+    finally:
+        (tmp_path / "ro").chmod(0o755)
+    assert_one_line_error(status, err, "is not writable")
+
+
+def test_a_failed_output_keeps_the_old_file_and_the_others_are_written(asia_csv, tmp_path,
+                                                                       capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import skbn.plotting
+
+    (tmp_path / "m.bif").write_text("old model\n")
+    (tmp_path / "m.png").write_bytes(b"old picture")
+
+    def broken_plot(*args, **kwargs):
+        raise ValueError("cannot draw")
+
+    def broken_bif(network, path=None):
+        Path(path).write_text("half a mod")                  # a partial write, then a failure
+        raise OSError("disk full")
+
+    monkeypatch.setattr(skbn.plotting, "plot_network", broken_plot)
+    monkeypatch.setattr("skbn.io.write_bif", broken_bif)
+    status, out, err = run(["learn", asia_csv, "-o", tmp_path / "m.bif", "--png",
+                            tmp_path / "m.png", "--dot", tmp_path / "m.dot"], capsys)
+    assert_one_line_error(status, err, "could not write -o", "disk full", "--png",
+                          "cannot draw", "1 other output(s) written")
+    assert " -> " in out                                     # the results were printed
+    assert (tmp_path / "m.bif").read_text() == "old model\n"  # untouched
+    assert (tmp_path / "m.png").read_bytes() == b"old picture"
+    assert (tmp_path / "m.dot").read_text().startswith("digraph")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["asia.csv", "m.bif", "m.dot",
+                                                          "m.png"]  # no temporary left
+
+
+def test_outputs_replace_files_with_their_permissions(asia_csv, tmp_path, capsys):
+    (tmp_path / "m.json").write_text("old")
+    (tmp_path / "m.json").chmod(0o640)
+    status, _, _ = run(["learn", asia_csv, "-o", tmp_path / "m.json"], capsys)
+    assert status == 0
+    assert (tmp_path / "m.json").stat().st_mode & 0o777 == 0o640
+    read_json(tmp_path / "m.json")
+    status, _, _ = run(["score", "asia", asia_csv, "--per-row", tmp_path / "ll.csv.gz"],
+                       capsys)
+    assert status == 0 and pd.read_csv(tmp_path / "ll.csv.gz").shape == (3000, 1)
+
+
+def test_bif_output_of_awkward_names_reads_back(tmp_path, capsys):
+    frame = literal_frame()
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.bif"], capsys)
+    assert status == 0, err
+    model = read_bif(tmp_path / "m.bif")
+    assert model.nodes == ["kind", "M. Work", "count"]
+    assert model.states["M. Work"] == ["1-2", "a b"]
+    status, out, _ = run(["score", tmp_path / "m.bif", tmp_path / "d.csv"], capsys)
+    expected = HillClimbStructure().fit(frame).score(frame)
+    assert status == 0 and f"mean log-likelihood: {expected:.6f}" in out
+
+
+# ---------------------------------------------------------------------- errors and logging
+def test_exact_search_above_its_memory_limit_names_the_option(asia_csv, capsys):
+    status, _, err = run(["learn", asia_csv, "--method", "exact", "--max-memory", "1KB"],
+                         capsys)
+    assert_one_line_error(status, err, "more than --max-memory 1KB", "raise --max-memory")
+    assert "max_memory" not in err
+    status, _, err = run(["learn", asia_csv, "--max-memory", "1KB"], capsys)
+    assert_one_line_error(status, err, "--max-memory cannot be used with --method hill_climb")
+
+
+def test_memory_error_is_one_line(asia_csv, capsys, monkeypatch):
+    def no_memory(self, X, y=None):
+        raise MemoryError()
+
+    monkeypatch.setattr(HillClimbStructure, "fit", no_memory)
+    status, _, err = run(["learn", asia_csv], capsys)
+    assert_one_line_error(status, err, "out of memory", "--max-indegree")
+
+
+def test_warnings_are_one_line_each(asia_csv, capsys, monkeypatch):
+    import warnings
+
+    fit = HillClimbStructure.fit
+
+    def warn_then_fit(self, X, y=None):
+        warnings.warn("max_indegree is large\nfor these data", UserWarning, stacklevel=2)
+        return fit(self, X, y)
+
+    monkeypatch.setattr(HillClimbStructure, "fit", warn_then_fit)
+    status, _, err = run(["learn", asia_csv], capsys)
+    assert status == 0
+    assert err == "skbn: warning: --max-indegree is large for these data\n"
+
+
+def test_verbose_is_passed_and_progress_stays_off_stdout(asia_csv, tmp_path, capsys):
+    status, out, err = run(["learn", asia_csv, "-v", "-o", tmp_path / "m.bif"], capsys)
+    assert status == 0
+    for stage in ("reading", "fitting HillClimbStructure(verbose=1)", "fitted in",
+                  "writing"):
+        assert f"[skbn learn] {stage}" in err
+    lines = out.splitlines()
+    assert lines[0].startswith("HillClimbStructure (hill_climb)")
+    assert all(line.startswith(("  ", "score", "mean")) for line in lines[1:])
+    status, _, err = run(["learn", asia_csv, "-vv", "--method", "pc"], capsys)
+    assert status == 0 and "fitting PCStructure(verbose=2)" in err
+
+
+def test_version_and_help_do_not_import_the_library():
+    code = ("import sys, skbn.cli\n"
+            "try:\n    skbn.cli.main(['--version'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'scipy') "
+            "if m in sys.modules))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.stdout.splitlines() == ["skbn 0.1.0", "[]"] or \
+        result.stdout.splitlines()[-1] == "[]", result.stdout + result.stderr
+
+
+def test_broken_pipe_exits_quietly(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "skbn", "sample", "asia", "-n",
+                                "200000"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    first = process.stdout.readline()
+    process.stdout.close()                                   # like `| head -1`
+    err = process.stderr.read().decode()
+    process.wait(timeout=120)
+    assert first.decode().startswith("asia,")
+    assert process.returncode == 0 and err == ""
+
+
+def test_ctrl_c_with_parallel_workers_is_one_line(tmp_path):
+    """SIGINT to the whole process group, as a terminal sends it, while PC's workers run."""
+    import signal
+    import time
+
+    from skbn.datasets import make_random_network
+
+    net = make_random_network(30, random_state=0)
+    net.sample(5000, random_state=0).to_csv(tmp_path / "d.csv", index=False)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
+    process = subprocess.Popen(                    # alpha 0.99: PC runs for minutes
+        [sys.executable, "-m", "skbn", "learn", "d.csv", "--method", "pc", "--n-jobs", "2",
+         "--alpha", "0.99", "-v"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, start_new_session=True)
+    for stage in ("reading", "read", "fitting"):
+        assert process.stderr.readline().startswith(f"[skbn learn] {stage}")
+    time.sleep(0.3)                                          # the workers are starting
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and err.endswith("skbn: interrupted\n")
+    assert not [line for line in err.splitlines()
+                if not line.startswith(("[skbn learn]", "[PCStructure]", "skbn: interrupted"))]
+
+
+def test_every_module_imports_first_with_the_lazy_package():
+    """`import skbn` loads no estimator (fast `skbn --version`), so no module may rely on
+    the package having imported the estimators before it (a fresh joblib worker imports
+    the module of the function it runs first)."""
+    code = ("import importlib, pkgutil, sys, skbn\n"
+            "assert 'skbn.estimators' not in sys.modules and 'sklearn' not in sys.modules\n"
+            "names = [m.name for m in pkgutil.walk_packages(skbn.__path__, 'skbn.')]\n"
+            "for name in names:\n"
+            "    for loaded in [m for m in sys.modules if m.startswith('skbn.')]:\n"
+            "        del sys.modules[loaded]\n"
+            "    importlib.import_module(name)\n"
+            "print(len(names))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) > 20
+
+
+@pytest.mark.parametrize("delay", [0.2, 0.6])
+def test_workers_started_after_the_guard_never_see_ctrl_c(delay, tmp_path):
+    """The guard itself: SIGINT to the process group while joblib's workers start or run
+    (without the guard, each worker prints a KeyboardInterrupt traceback)."""
+    import signal
+    import time
+
+    code = ("import sys, time\n"
+            "from joblib import Parallel, delayed\n"
+            "import skbn.cli\n"
+            "skbn.cli._guard_interrupts()\n"
+            "print('start', file=sys.stderr, flush=True)\n"
+            "try:\n"
+            "    Parallel(n_jobs=2)(delayed(time.sleep)(0.5) for _ in range(100))\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', file=sys.stderr)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert process.stderr.readline() == "start\n"
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert err == "interrupted\n"

@@ -1,3 +1,4 @@
+import re
 from pathlib import Path
 
 import numpy as np
@@ -110,11 +111,99 @@ def test_missing_probability_block():
         read_bif(GOOD[:GOOD.index("probability ( b")])
 
 
-def test_write_rejects_unwritable_names():
-    net = asia_network()
-    bad = type(net)({"a b": ["x", "y"]}, {}, {"a b": [0.5, 0.5]})
-    with pytest.raises(ValueError, match="'a b'"):
-        write_bif(bad)
+AWKWARD_STATES = ["None", "1-2", "a b", "x,y", "(p)", "", " lead", "a//b", "a_b", "NA",
+                  "{c}", "50%", "#1", "[k]", "p|q", 'say "hi"', "é"]
+
+
+def awkward_network():
+    """Names real files have: dots and spaces in columns, states that are BIF punctuation,
+    and a sanitised name that collides with a real one (``M__Work``)."""
+    rng = np.random.default_rng(1)
+    k = len(AWKWARD_STATES)
+    states = {"M. Work": AWKWARD_STATES, "M__Work": ["u", "v"], "null": ["NA", "null"],
+              "größe (cm)": ["<150", "150-180", ">180"]}
+    parents = {"null": ["M. Work", "M__Work"], "größe (cm)": ["null"]}
+    cpts = {"M. Work": rng.dirichlet(np.ones(k)), "M__Work": [0.5, 0.5],
+            "null": rng.dirichlet(np.ones(2), size=(k, 2)),
+            "größe (cm)": rng.dirichlet(np.ones(3), size=2)}
+    from skbn.network import DiscreteBayesianNetwork
+    return DiscreteBayesianNetwork(states, parents, cpts)
+
+
+def test_awkward_names_round_trip_exactly(tmp_path):
+    net = awkward_network()
+    text = write_bif(net, tmp_path / "m.bif")
+    assert_same_network(read_bif(text), net)
+    assert_same_network(read_bif(tmp_path / "m.bif"), net)
+    assert write_bif(read_bif(text)) == text
+
+
+def _bnlearn_view(text):
+    """What bnlearn's read.bif (R/foreign-read.R, versions 4.9 to 5.2) makes of a file: its
+    line-regex grammar, re-stated here. Returns {node: levels}, {node: parents} and the
+    parent configurations of every CPT row, or fails where bnlearn would misread."""
+    lines = [re.sub(r"//.*", "", line).strip() for line in text.splitlines()]
+    lines = [line for line in lines if line and not re.match(r"^property[^;]*;", line)]
+    assert lines[0].startswith("network")
+    nodes = [re.sub(r"variable\s+(.+)\s+\{", r"\1", line)
+             for line in lines if line.startswith("variable ")]
+    cpt_names = [re.sub(r"probability\s*\(\s*(\w+).*", r"\1", line, flags=re.ASCII)
+                 for line in lines if line.startswith("probability")]
+    assert sorted(cpt_names) == sorted(nodes)  # else bnlearn drops nodes
+    levels, parents, rows = {}, {}, {}
+    for node in nodes:
+        start = lines.index(f"variable {node} {{")
+        desc = "".join(lines[start:start + 3])
+        found = re.sub(r".+type\s+discrete\s*\[\s*\d+\s*\]\s+=*\s*\{\s+(.+)\s*\}.+", r"\1", desc)
+        levels[node] = [level.strip() for level in found.split(",")]
+        assert len(set(levels[node])) == len(levels[node])
+    for line_no, line in enumerate(lines):
+        if not line.startswith("probability"):
+            continue
+        end = lines.index("}", line_no)
+        desc = "".join(lines[line_no:end + 1])
+        head = re.match(r"probability\s+\(\s+(.+)\s+\|(.+)\)\s+\{", line)
+        if head is None:
+            node = re.sub(r"probability\s*\(\s*(\w+).*", r"\1", line, flags=re.ASCII)
+            parents[node], rows[node] = [], []
+            continue
+        node = head.group(1)
+        parents[node] = [p.replace(",", "") for p in head.group(2).split(" ") if p.strip()]
+        body = re.sub(r".+\{[^(]*(\(.+?)\s*;*\s*\}.*", r"\1", desc)
+        rows[node] = [[c.strip() for c in re.sub(r".*\((.+)\).+", r"\1", row).split(",")]
+                      for row in body.split(";") if row.strip()]
+    return levels, parents, rows
+
+
+def test_written_names_follow_bnlearns_grammar():
+    net = awkward_network()
+    text = write_bif(net)
+    levels, parents, rows = _bnlearn_view(text)
+    written = read_bif(re.sub(r'\n *property "skbn[^\n]*', "", text))   # what others see
+    assert list(levels) == written.nodes
+    assert levels == written.states
+    assert {v: list(pa) for v, pa in written.parents.items()} == parents
+    for node, configs in rows.items():
+        pa = parents[node]
+        if not pa:
+            continue
+        assert len(configs) == int(np.prod([len(levels[p]) for p in pa]))
+        for config in configs:                                # every label is a level
+            assert [c in levels[p] for p, c in zip(pa, config)] == [True] * len(pa)
+    assert all(re.fullmatch(r"\w+", v, flags=re.ASCII) for v in levels)
+    assert "M__Work" in levels and "M__Work_2" in levels       # the collision got a suffix
+
+
+def test_plain_names_are_written_without_properties():
+    assert "property" not in write_bif(asia_network())
+
+
+def test_name_properties_must_match_the_variable():
+    text = write_bif(awkward_network())
+    assert '"skbn.states = None,1-2,' in text
+    text = text.replace('"skbn.states = None,1-2,', '"skbn.states = 1-2,')
+    with pytest.raises(ValueError, match="'skbn.states' property of 'M__Work_2' lists 16"):
+        read_bif(text)
 
 
 # ------------------------------------------------------------------------ bad input
@@ -170,3 +259,33 @@ def test_binary_garbage_and_negative_probabilities_have_clear_messages(tmp_path)
         read_bif(_two_node_text("(x) -0.2, 1.2; (y) 0.5, 0.5;"))
     with pytest.raises(ValueError, match=r"sum to 0.9, not 1"):
         read_bif(_two_node_text("(x) 0.2, 0.7; (y) 0.5, 0.5;"))
+
+
+def test_bnlearn_reads_the_awkward_names(tmp_path):
+    """The real bnlearn, when R and bnlearn are installed (benchmarks/install_bnlearn.sh)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("R is not installed")
+    net = awkward_network()
+    write_bif(net, tmp_path / "m.bif")
+    script = ('suppressMessages(library(bnlearn)); fit = read.bif("m.bif"); '
+              'for (n in nodes(fit)) { p = fit[[n]]$prob; '
+              'cat(n, "|", parents(fit, n), "|", dimnames(p)[[1]], "|", '
+              'sprintf("%.17g", as.vector(p)), "\\n", sep = "\\t") }')
+    result = subprocess.run(["Rscript", "-e", script], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    if "there is no package called" in result.stderr:
+        pytest.skip("bnlearn is not installed")
+    assert result.returncode == 0, result.stderr
+    seen = read_bif(re.sub(r'\n *property "skbn[^\n]*', "", write_bif(net)))  # sanitised
+    rows = [line.rstrip("\t").split("\t|\t") for line in result.stdout.splitlines()]
+    assert [row[0] for row in rows] == seen.nodes
+    for (node, parents, levels, values), original in zip(rows, net.nodes):
+        assert [p for p in parents.split("\t") if p] == list(seen.parents[node])
+        assert levels.split("\t") == seen.states[node]
+        # R stores the node's own state first (fastest), skbn last
+        cpt = np.moveaxis(net.cpts[original], -1, 0)
+        np.testing.assert_allclose(np.array(values.split("\t"), dtype=float),
+                                   cpt.reshape(-1, order="F"), atol=1e-12)

@@ -64,3 +64,35 @@ def test_numpy_labels_are_written_as_plain_scalars():
 def test_bad_documents_are_refused_clearly(text, match):
     with pytest.raises(ValueError, match=match):
         read_json(text)
+
+
+def _document(**node):
+    entry = {"name": "a", "states": ["y", "n"], "parents": [], "cpt": [0.5, 0.5], **node}
+    return json.dumps({"format": "skbn.DiscreteBayesianNetwork", "version": 1,
+                       "nodes": [entry]})
+
+
+@pytest.mark.parametrize("node, match", [
+    ({"states": "yn"}, r'"states" of node \'a\' must be a list of state names, got the string'),
+    ({"states": []}, r'"states" of node \'a\' is empty'),
+    ({"states": [["y"], ["n"]]}, r'"states" of node \'a\' must list strings or numbers'),
+    ({"parents": "b"}, r'"parents" of node \'a\' must be a list of node names'),
+    ({"name": ["a"]}, r'"name" of node #0 must be a string or a number, got a list'),
+    ({"cpt": [0.5, "x"]}, r'"cpt" of node \'a\' must be a number or nested lists'),
+    ({"cpt": [[0.5], [0.5, 0.5]]}, r'"cpt" of node \'a\''),
+    ({"cpt": {"y": 0.5}}, r'"cpt" of node \'a\''),
+])
+def test_malformed_fields_are_named(node, match):
+    with pytest.raises(ValueError, match=match):
+        read_json(_document(**node))
+
+
+def test_a_node_that_is_not_an_object_and_a_non_utf8_file(tmp_path):
+    text = ('{"format": "skbn.DiscreteBayesianNetwork", "version": 1, "nodes": ["a"]}')
+    with pytest.raises(ValueError, match="node #0 must be an object"):
+        read_json(text)
+    (tmp_path / "m.json").write_bytes(b'{"format": "\xff"}')
+    with pytest.raises(ValueError, match="not UTF-8 text"):
+        read_json(tmp_path / "m.json")
+    with pytest.raises(ValueError, match="version True"):
+        read_json('{"format": "skbn.DiscreteBayesianNetwork", "version": true, "nodes": []}')
