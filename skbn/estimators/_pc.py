@@ -11,6 +11,7 @@ process workers). All counting is in :mod:`skbn._counting._stratified`.
 import os
 import shutil
 import tempfile
+import warnings
 from dataclasses import replace
 from itertools import combinations
 from numbers import Integral
@@ -22,7 +23,7 @@ from skbn._counting import StratifiedCounter, gram_given, pairwise_contingency
 from skbn._data import _code_dtype
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
+from skbn.graph import PDAG, OrientationConflictWarning, _extension, _meek, _Reachability
 from skbn.knowledge import parse_knowledge
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -435,8 +436,8 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
     return separating, sum(len(subsets) for _, _, subsets in new_units)
 
 
-def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed_arrows=()):
-    """Phase 3: arrowheads of the colliders ``x -> z <- y`` among unshielded triples.
+def collider_candidates(triples, sepsets, separating=None, orient="standard", fixed_arrows=()):
+    """The unshielded triples ``(x, z, y)`` that the collider rule calls colliders.
 
     Parameters
     ----------
@@ -450,30 +451,146 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     orient : {"standard", "conservative", "majority"}
     fixed_arrows : set of (parent, child)
         Orientations fixed by background knowledge: a collider needing an arrowhead against
-        one of them is not oriented at all.
+        one of them is not a candidate (knowledge wins, as in pcalg and Tetrad).
 
     Returns
     -------
-    set of (parent, child)
-        ``fixed_arrows`` plus the collider arrowheads; triples are taken in sorted order
-        and an arrowhead contradicting one already placed is dropped (first wins).
+    colliders : list of (x, z, y)
+        In the order of ``triples``.
+    share : dict {(x, z, y): float}
+        Fraction of the separating sets of ``x, y`` that contain ``z`` (0 for the
+        standard rule, and for a pair without sets of ``separating``).
     """
-    arrows = set(fixed_arrows)
+    colliders, share = [], {}
     for x, z, y in triples:
         sets = None if separating is None else separating[(x, y)]
         if not sets:
             # no separating set of the skeleton phase: the pair was removed by knowledge
             # (a forbidden adjacency), which says nothing about z
+            fraction = 0.0
             collider = (x, y) in sepsets and z not in sepsets[(x, y)]
         else:
-            share = sum(z in s for s in sets) / len(sets)
-            collider = share == 0.0 if orient == "conservative" else share < 0.5
-        if not collider or (z, x) in fixed_arrows or (z, y) in fixed_arrows:
+            fraction = sum(z in s for s in sets) / len(sets)
+            collider = fraction == 0.0 if orient == "conservative" else fraction < 0.5
+        if collider and (z, x) not in fixed_arrows and (z, y) not in fixed_arrows:
+            colliders.append((x, z, y))
+            share[(x, z, y)] = fraction
+    return colliders, share
+
+
+def place_colliders(n_variables, colliders, fixed_arrows=()):
+    """Arrowheads of ``colliders``, in the given order, keeping the graph a PDAG.
+
+    Each collider ``x -> z <- y`` is placed whole or not at all: it is skipped when one of
+    its arrowheads would close a directed cycle with the arrows already placed (which
+    includes an arrowhead already placed the other way, ``z -> x``: a 2-cycle), checked by
+    :class:`skbn.graph._Reachability` (Tetrad's "prioritize existing" conflict rule,
+    with bnlearn's cycle check).
+
+    Parameters
+    ----------
+    n_variables : int
+    colliders : sequence of (x, z, y)
+        In priority order.
+    fixed_arrows : iterable of (parent, child)
+        Arrows placed before (background knowledge); must be acyclic.
+
+    Returns
+    -------
+    arrows : set of (parent, child)
+        ``fixed_arrows`` plus the arrowheads of the colliders placed.
+    skipped : list of (x, z, y)
+        The colliders not placed, in the given order.
+    """
+    arrows = set(fixed_arrows)
+    guard = _Reachability(n_variables, arrows)
+    skipped = []
+    for x, z, y in colliders:
+        if guard.closes_cycle(x, z) or guard.closes_cycle(y, z):
+            skipped.append((x, z, y))
             continue
         for a in (x, y):
-            if (z, a) not in arrows:
+            if (a, z) not in arrows:
                 arrows.add((a, z))
-    return arrows
+                guard.add(a, z)
+    return arrows, skipped
+
+
+def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed_arrows=(),
+                     evidence=None, n_variables=None, names=None):
+    """Phase 3: arrowheads of the colliders ``x -> z <- y`` among unshielded triples.
+
+    The colliders (:func:`collider_candidates`) are placed by :func:`place_colliders`.
+    Without conflicts the result is their union, whatever the order. With conflicts (two
+    colliders asking for opposite arrowheads on one edge, or arrowheads that close a
+    directed cycle: only possible with test errors) the colliders are placed in order of
+    evidence, the strongest first, and a collider that conflicts with those already placed
+    is skipped whole: ranked by the fraction of the separating sets of ``x, y`` containing
+    ``z`` (lowest first; 0 except under the majority rule), then by the p-value of the test
+    that separated ``x`` and ``y`` without ``z``, highest first ("most independent first",
+    as Ramsey's (2016) PC-Max), then by the column names of ``(x, z, y)``.
+
+    Parameters
+    ----------
+    triples, sepsets, separating, orient, fixed_arrows
+        As in :func:`collider_candidates`; ``fixed_arrows`` must be acyclic.
+    evidence : callable or None
+        ``evidence(colliders) -> {(x, z, y): p-value}``, called only when there is a
+        conflict (None: ties only, by ``(x, z, y)`` positions).
+    n_variables : int or None
+        Number of variables (None: inferred from the triples and arrows).
+    names : sequence or None
+        Column names, for the last tie rule (None: ``(x, z, y)`` positions).
+
+    Returns
+    -------
+    arrows : set of (parent, child)
+        ``fixed_arrows`` plus the collider arrowheads placed.
+    skipped : list of (x, z, y)
+        The colliders not placed, sorted.
+    """
+    fixed_arrows = set(fixed_arrows)
+    if n_variables is None:
+        n_variables = 1 + max([v for t in triples for v in t]
+                              + [v for e in fixed_arrows for v in e], default=-1)
+    colliders, share = collider_candidates(triples, sepsets, separating, orient, fixed_arrows)
+    arrows, skipped = place_colliders(n_variables, colliders, fixed_arrows)
+    if skipped:  # a conflict: the order matters, place the strongest evidence first
+        pvalue = evidence(colliders) if evidence is not None else {}
+        label = (lambda t: t) if names is None else (lambda t: tuple(str(names[v]) for v in t))
+        colliders.sort(key=lambda t: (share[t], -pvalue.get(t, 0.0), label(t)))
+        arrows, skipped = place_colliders(n_variables, colliders, fixed_arrows)
+    return arrows, sorted(skipped)
+
+
+def collider_evidence(runner, colliders, sepsets, separating=None):
+    """P-value of the test that separated the ends of each collider without its middle.
+
+    For ``(x, z, y)`` the set is the skeleton's separating set of ``x, y`` if it excludes
+    ``z``, else the first set of ``separating[(x, y)]`` (test order) that does. These tests
+    were all run (and counted) before: same test, same table, same p-value.
+
+    Returns
+    -------
+    dict {(x, z, y): float}
+    """
+    chosen = {}
+    for x, z, y in colliders:
+        candidates = ([sepsets[(x, y)]] if (x, y) in sepsets else []) + list(
+            (separating or {}).get((x, y), ()))
+        subset = next((s for s in candidates if z not in s), None)
+        if subset is not None:
+            chosen[(x, z, y)] = subset
+    units = {}
+    for (x, _, y), subset in chosen.items():
+        units.setdefault((x, y), [])
+        if subset not in units[(x, y)]:
+            units[(x, y)].append(subset)
+    unit_list = [(x, y, subsets) for (x, y), subsets in sorted(units.items())]
+    pvalues = {}
+    for (x, y, subsets), (pvals, _) in zip(unit_list, runner.run(unit_list, False)):
+        pvalues.update(((x, y, subset), pv) for subset, pv in zip(subsets, pvals))
+    return {t: float(pvalues[(t[0], t[2], subset)]) for t, subset in chosen.items()}
 
 
 def knowledge_arrows(adjacency, required, forbidden):
@@ -505,26 +622,42 @@ def knowledge_arrows(adjacency, required, forbidden):
     return arrows
 
 
-def dag_in_class(names, cpdag, keep_first=()):
-    """A DAG in the class of ``cpdag``, or the documented fallback when none exists.
+def acyclic_arrows(n_variables, arrows):
+    """Keep ``arrows`` in sorted order unless one closes a directed cycle with those kept.
 
-    The fallback keeps the directed edges (those in ``keep_first`` first, then the others in
-    sorted order), skipping any that would close a directed cycle, and orients the undirected
-    edges along the topological order of the result (ties by column index).
+    Returns
+    -------
+    kept : set of (parent, child)
+    skipped : list of (parent, child)
     """
-    try:
-        return pdag_to_dag(cpdag)
-    except ValueError:
-        pass
-    index = {name: i for i, name in enumerate(names)}
-    first = [e for e in keep_first if e in set(cpdag.directed)]
-    kept = []
-    for u, v in first + [e for e in cpdag.directed if e not in set(first)]:
-        if not has_directed_path(names, kept, v, u):
-            kept.append((u, v))
-    rank = {name: r for r, name in enumerate(topological_order(names, kept))}
-    kept += [(u, v) if rank[u] < rank[v] else (v, u) for u, v in cpdag.undirected]
-    return sorted(kept, key=lambda e: (index[e[0]], index[e[1]]))
+    guard = _Reachability(n_variables)
+    kept, skipped = set(), []
+    for a, b in sorted(arrows):
+        if guard.closes_cycle(a, b):
+            skipped.append((a, b))
+        else:
+            kept.add((a, b))
+            guard.add(a, b)
+    return kept, skipped
+
+
+def _warn_conflicts(conflicts):
+    """One :class:`~skbn.graph.OrientationConflictWarning` summarising a fit's conflicts."""
+    counts = {}
+    for step, _ in conflicts:
+        counts[step] = counts.get(step, 0) + 1
+    what = {"knowledge": "background-knowledge orientation(s) closing a cycle left undirected",
+            "collider": "collider(s) not oriented", "meek": "edge(s) with conflicting Meek rules",
+            "extension": "edge(s) of edges_ oriented by the fallback (no consistent extension)"}
+    parts = ", ".join(f"{counts[k]} {what[k]}" for k in what if k in counts)
+    first = "; ".join(f"{step} {nodes}" for step, nodes in conflicts[:3])
+    more = f"; ... ({len(conflicts) - 3} more)" if len(conflicts) > 3 else ""
+    warnings.warn(
+        f"PCStructure: {len(conflicts)} orientation conflict(s): {parts} ({first}{more}). The "
+        f"CI tests contradict each other, a sign of test errors (too few rows for the "
+        f"conditioning sets, or a too large alpha). cpdag_ is still a PDAG with an acyclic "
+        f"directed part and edges_ keeps every adjacency; see orientation_conflicts_.",
+        OrientationConflictWarning, stacklevel=4)
 
 
 class PCStructure(_BaseStructureLearner):
@@ -779,8 +912,12 @@ class PCStructure(_BaseStructureLearner):
             if self.orient != "standard":
                 separating, extra_tests = collider_separating_sets(
                     runner, adjacency, triples, decided, self.max_cond_vars)
-        known = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
-        arrows = orient_colliders(triples, sepsets, separating, self.orient, known)
+            known, knowledge_skipped = acyclic_arrows(
+                p, knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden))
+            arrows, colliders_skipped = orient_colliders(
+                triples, sepsets, separating, self.orient, known,
+                evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
+                n_variables=p, names=names)
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
@@ -790,13 +927,21 @@ class PCStructure(_BaseStructureLearner):
             [(names[a], names[b]) for a, b in sorted(arrows)],
             [(names[a], names[b]) for a, b in undirected],
         )
-        self.cpdag_ = meek_orient(pdag)
+        self.cpdag_, meek_conflicts = _meek(pdag)
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.sepsets_ = {
             (names[x], names[y]): tuple(names[v] for v in s) for (x, y), s in sorted(sepsets.items())
         }
         self.n_tests_ = int(n_tests + extra_tests)
+        edges, forced = _extension(self.cpdag_)
+        self.orientation_conflicts_ = (
+            [("knowledge", (names[a], names[b])) for a, b in knowledge_skipped]
+            + [("collider", tuple(names[v] for v in t)) for t in colliders_skipped]
+            + [("meek", e) for e in meek_conflicts]
+            + [("extension", e) for e in forced])
+        self.n_orientation_conflicts_ = len(self.orientation_conflicts_)
+        if self.orientation_conflicts_:
+            _warn_conflicts(self.orientation_conflicts_)
         index = {name: i for i, name in enumerate(names)}
-        keep_first = [(names[a], names[b]) for a, b in sorted(known)]
-        return [(index[u], index[v]) for u, v in dag_in_class(names, self.cpdag_, keep_first)]
+        return [(index[u], index[v]) for u, v in edges]
