@@ -747,8 +747,8 @@ class _Reachability:
     whether adding ``i -> j`` would close a directed cycle (``j`` already reaches ``i``);
     :meth:`add` inserts an edge in ``O(|An(i)| + |De(j)|)`` big-int operations (every
     ancestor of ``i``, ``i`` included, gains ``j`` and its descendants, and symmetrically).
-    Every orientation step (colliders, Meek's rules, background knowledge, the DAG
-    extension) goes through it, so none can close a cycle.
+    Every step that adds arrows one by one (PC's knowledge and collider steps,
+    :func:`meek_orient`) goes through it, so none can close a cycle.
 
     Parameters
     ----------

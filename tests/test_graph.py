@@ -12,6 +12,8 @@ import pytest
 
 from skbn.graph import (
     PDAG,
+    _extension,
+    _meek,
     ancestors,
     d_separated,
     dag_to_cpdag,
@@ -26,7 +28,6 @@ from skbn.graph import (
     topological_order,
     v_structures,
 )
-from skbn.graph import _extension, _meek
 
 ASIA_NODES = ["asia", "tub", "smoke", "lung", "bronc", "either", "xray", "dysp"]
 ASIA_EDGES = [("asia", "tub"), ("smoke", "lung"), ("smoke", "bronc"), ("tub", "either"),

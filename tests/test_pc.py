@@ -581,10 +581,18 @@ def test_alarm_20k_conflicts_keep_a_valid_pdag_and_every_edge():
         if step == "collider":
             x, z, y = nodes
             assert cpdag.adjacent(x, z) and cpdag.adjacent(z, y) and not cpdag.adjacent(x, y)
-    # the same answer from a column permutation (evidence order, ties by names) and n_jobs=2
+    # the collider step does not depend on the column order (majority rule: the same
+    # separating sets, evidence = their largest p-value, ties by names), nor on n_jobs
     perm = PCStructure(n_jobs=2).fit(data[list(data.columns)[::-1]])
-    assert set(perm.cpdag_.directed) == set(cpdag.directed)
-    assert sorted(perm.orientation_conflicts_) == sorted(model.orientation_conflicts_)
+
+    def colliders(m):
+        return {(frozenset((t[0], t[2])), t[1]) for step, t in m.orientation_conflicts_
+                if step == "collider"}
+
+    assert colliders(perm) == colliders(model)
+    assert _nx_acyclic(cpdag.nodes, perm.cpdag_.directed) and len(perm.edges_) == len(skeleton)
+    if not any(step == "meek" for m in (model, perm) for step, _ in m.orientation_conflicts_):
+        assert set(perm.cpdag_.directed) == set(cpdag.directed)
 
 
 def test_cyclic_background_knowledge_is_a_reported_conflict():

@@ -526,9 +526,10 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     directed cycle: only possible with test errors) the colliders are placed in order of
     evidence, the strongest first, and a collider that conflicts with those already placed
     is skipped whole: ranked by the fraction of the separating sets of ``x, y`` containing
-    ``z`` (lowest first; 0 except under the majority rule), then by the p-value of the test
-    that separated ``x`` and ``y`` without ``z``, highest first ("most independent first",
-    as Ramsey's (2016) PC-Max), then by the column names of ``(x, z, y)``.
+    ``z`` (lowest first; 0 except under the majority rule), then by the largest p-value of
+    the tests that separated ``x`` and ``y`` without ``z`` (:func:`collider_evidence`),
+    highest first ("most independent first", as Ramsey's (2016) PC-Max), then by the
+    column names of ``(x, z, y)``.
 
     Parameters
     ----------
@@ -564,33 +565,33 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
 
 
 def collider_evidence(runner, colliders, sepsets, separating=None):
-    """P-value of the test that separated the ends of each collider without its middle.
+    """Largest p-value of the tests that separated the ends of each collider without its middle.
 
-    For ``(x, z, y)`` the set is the skeleton's separating set of ``x, y`` if it excludes
-    ``z``, else the first set of ``separating[(x, y)]`` (test order) that does. These tests
-    were all run (and counted) before: same test, same table, same p-value.
+    For ``(x, z, y)`` the sets considered are the skeleton's separating set of ``x, y`` and
+    (conservative / majority rules) every separating set of ``separating[(x, y)]``, those
+    without ``z``. These tests were all run (and counted) before: same test, same table,
+    same p-value. With the conservative / majority rules the sets of ``separating`` do not
+    depend on the column order, so neither does the evidence.
 
     Returns
     -------
     dict {(x, z, y): float}
     """
-    chosen = {}
+    candidates = {}
     for x, z, y in colliders:
-        candidates = ([sepsets[(x, y)]] if (x, y) in sepsets else []) + list(
+        sets = ([sepsets[(x, y)]] if (x, y) in sepsets else []) + list(
             (separating or {}).get((x, y), ()))
-        subset = next((s for s in candidates if z not in s), None)
-        if subset is not None:
-            chosen[(x, z, y)] = subset
+        candidates[(x, z, y)] = [s for s in dict.fromkeys(sets) if z not in s]
     units = {}
-    for (x, _, y), subset in chosen.items():
-        units.setdefault((x, y), [])
-        if subset not in units[(x, y)]:
-            units[(x, y)].append(subset)
+    for (x, _, y), sets in candidates.items():
+        pending = units.setdefault((x, y), [])
+        pending.extend(s for s in sets if s not in pending)
     unit_list = [(x, y, subsets) for (x, y), subsets in sorted(units.items())]
     pvalues = {}
     for (x, y, subsets), (pvals, _) in zip(unit_list, runner.run(unit_list, False)):
         pvalues.update(((x, y, subset), pv) for subset, pv in zip(subsets, pvals))
-    return {t: float(pvalues[(t[0], t[2], subset)]) for t, subset in chosen.items()}
+    return {t: max((float(pvalues[(t[0], t[2], s)]) for s in sets), default=0.0)
+            for t, sets in candidates.items()}
 
 
 def knowledge_arrows(adjacency, required, forbidden):
@@ -682,17 +683,33 @@ class PCStructure(_BaseStructureLearner):
          less than half of them, non-collider if more than half, ambiguous at exactly half.
 
        When those tests find no separating set, the separating set of step 1 decides.
-       Arrowheads are placed triple by triple in sorted order of ``(x, z, y)`` positions; an
-       arrowhead that contradicts one already placed (``z -> x`` vs ``x -> z``) is dropped
-       (the first in scan order wins).
+       **Conflicts.** With a perfect oracle the colliders never disagree; test errors can
+       make two colliders ask for opposite arrowheads on one edge, or put a ring of
+       arrowheads (a directed cycle). Every collider is placed whole (both arrowheads) or
+       not at all, and is skipped when an arrowhead would close a directed cycle with the
+       arrows already placed (an opposite arrowhead is a 2-cycle; Tetrad's "prioritize
+       existing" rule with bnlearn's cycle check). Without conflicts the result is the
+       union of the colliders, whatever the order. With conflicts the colliders are placed
+       strongest evidence first: lowest fraction of separating sets containing ``z``
+       (majority rule; 0 otherwise), then highest p-value among the tests that separated
+       ``x`` and ``y`` without ``z`` ("most independent first", Ramsey 2016), then by the
+       names of ``(x, z, y)``. With the majority / conservative rules this order does not
+       depend on the column order (except for exact ties of p-values).
     3. **Meek rules** R1-R4 (:func:`skbn.graph.meek_orient`) give the maximally oriented PDAG
-       ``cpdag_``.
+       ``cpdag_``. An orientation that would close a directed cycle is never made (the
+       other direction is taken if a rule supports it, else the edge stays undirected), so
+       ``cpdag_`` always has an acyclic directed part and no bidirected edge.
     4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
        used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
        work as for the score-based learners. With finite-sample errors the PDAG may admit no
-       consistent extension; then ``edges_`` keeps the directed edges of ``cpdag_`` in
-       sorted order, skipping any that would close a directed cycle, and orients the
-       undirected edges along the topological order of that DAG (ties by column index).
+       consistent extension; then the undirected edges left when Dor-Tarsi gets stuck are
+       oriented along a topological order of the remaining directed edges (ties by column
+       index; ``pdag_to_dag(..., strict=False)``). ``edges_`` always has one edge per
+       adjacency of ``cpdag_`` and contains all its directed edges.
+
+    Every conflict is listed in ``orientation_conflicts_`` and one
+    :class:`~skbn.graph.OrientationConflictWarning` summarises them: they indicate CI test
+    errors (too few rows for the conditioning sets, or a too large ``alpha``).
 
     **Row weights** (``sample_weight``, stored as the data's weights) enter every
     contingency table: a CI test sees weighted frequencies, so an integer weight ``w`` is
@@ -709,8 +726,8 @@ class PCStructure(_BaseStructureLearner):
     * before the collider step every remaining edge with one direction forbidden (black list,
       tiers) is oriented the other way, and every one-way required edge in its direction;
     * a collider that would put an arrowhead against one of these orientations is not
-      oriented at all; a triple whose ends were separated by knowledge alone is a collider
-      only if the conservative / majority tests say so;
+      oriented at all (not counted as a conflict); a triple whose ends were separated by
+      knowledge alone is a collider only if the conservative / majority tests say so;
     * the edges left undirected then allow both directions, so the Meek rules and the DAG
       extension cannot break a constraint: ``cpdag_`` and ``edges_`` respect all of them.
 
@@ -780,6 +797,16 @@ class PCStructure(_BaseStructureLearner):
     sepsets_ : dict {(x, y): tuple}
         Separating set of every pair removed by a test (``x`` before ``y`` in column
         order), names; pairs removed by ``black_list`` have none.
+    orientation_conflicts_ : list of (step, nodes)
+        What the orientation steps refused or forced to keep ``cpdag_`` a PDAG, in this
+        order: ``("knowledge", (u, v))``, an orientation implied by ``black_list`` / ``tiers``
+        that closes a cycle with the other implied ones (left to the data); ``("collider",
+        (x, z, y))``, a collider not oriented; ``("meek", (u, v))``, an edge for which
+        Meek's rules proposed an orientation closing a directed cycle, or both directions;
+        ``("extension", (u, v))``, an edge of ``edges_`` oriented by the fallback of step 4.
+        Empty with a perfect oracle.
+    n_orientation_conflicts_ : int
+        ``len(orientation_conflicts_)``.
     n_tests_ : int
         Number of CI tests whose result the algorithm used (chunked evaluation may compute
         up to a few more past a deciding independence; they are not counted).
@@ -806,6 +833,10 @@ class PCStructure(_BaseStructureLearner):
     J. Li and Z. J. Wang (2009), "Controlling the false discovery rate of the
     association/causality structure learned with the PC algorithm", JMLR 10.
     C. Meek (1995), "Causal inference and causal explanation with background knowledge", UAI.
+    J. Ramsey (2016), "Improving accuracy and scalability of the PC algorithm by maximizing
+    P-value", arXiv:1610.00378.
+    D. Dor and M. Tarsi (1992), "A simple algorithm to construct a consistent extension of a
+    partially oriented graph", Technical Report R-185, UCLA.
     D. B. Rubin (1981), "The Bayesian bootstrap", The Annals of Statistics 9(1).
 
     Examples
