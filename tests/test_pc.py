@@ -606,3 +606,17 @@ def test_cyclic_background_knowledge_is_a_reported_conflict():
                             black_list=[("b", "a"), ("c", "b"), ("a", "c")]).fit(_dummy_frame(nodes))
     assert model.orientation_conflicts_ == [("knowledge", ("c", "a"))]
     assert _nx_acyclic(nodes, model.cpdag_.directed) and len(model.edges_) == 3
+
+
+def test_white_listed_orientation_wins_a_knowledge_cycle():
+    # required c -> a; black-listing b -> a and c -> b implies a -> b and b -> c: the cycle is
+    # broken at an implied orientation, never at the white-listed edge
+    from skbn.graph import OrientationConflictWarning
+
+    nodes, edges = list("abc"), [("c", "a"), ("a", "b"), ("c", "b")]
+    with pytest.warns(OrientationConflictWarning):
+        model = PCStructure(ci_test=DSeparationOracle((nodes, edges)), white_list=[("c", "a")],
+                            black_list=[("b", "a"), ("c", "b")]).fit(_dummy_frame(nodes))
+    assert model.orientation_conflicts_ == [("knowledge", ("b", "c"))]
+    assert ("c", "a") in model.cpdag_.directed and ("c", "a") in model.edges_
+    assert ("a", "b") in model.edges_ and _nx_acyclic(nodes, model.edges_)

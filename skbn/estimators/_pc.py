@@ -624,7 +624,7 @@ def knowledge_arrows(adjacency, required, forbidden):
 
 
 def acyclic_arrows(n_variables, arrows):
-    """Keep ``arrows`` in sorted order unless one closes a directed cycle with those kept.
+    """Keep ``arrows`` in the given order unless one closes a directed cycle with those kept.
 
     Returns
     -------
@@ -633,7 +633,7 @@ def acyclic_arrows(n_variables, arrows):
     """
     guard = _Reachability(n_variables)
     kept, skipped = set(), []
-    for a, b in sorted(arrows):
+    for a, b in arrows:
         if guard.closes_cycle(a, b):
             skipped.append((a, b))
         else:
@@ -800,7 +800,8 @@ class PCStructure(_BaseStructureLearner):
     orientation_conflicts_ : list of (step, nodes)
         What the orientation steps refused or forced to keep ``cpdag_`` a PDAG, in this
         order: ``("knowledge", (u, v))``, an orientation implied by ``black_list`` / ``tiers``
-        that closes a cycle with the other implied ones (left to the data); ``("collider",
+        that closes a cycle with the white-listed and the other implied ones (placed in
+        that order; left to the data); ``("collider",
         (x, z, y))``, a collider not oriented; ``("meek", (u, v))``, an edge for which
         Meek's rules proposed an orientation closing a directed cycle, or both directions;
         ``("extension", (u, v))``, an edge of ``edges_`` oriented by the fallback of step 4.
@@ -943,8 +944,11 @@ class PCStructure(_BaseStructureLearner):
             if self.orient != "standard":
                 separating, extra_tests = collider_separating_sets(
                     runner, adjacency, triples, decided, self.max_cond_vars)
-            known, knowledge_skipped = acyclic_arrows(
-                p, knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden))
+            implied = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
+            # white-listed orientations first (acyclic: parse_knowledge refuses cycles), then
+            # those implied by black_list / tiers, each in sorted order
+            known, knowledge_skipped = acyclic_arrows(p, sorted(
+                implied, key=lambda e: (not knowledge.required[e], e)))
             arrows, colliders_skipped = orient_colliders(
                 triples, sepsets, separating, self.orient, known,
                 evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
