@@ -21,6 +21,7 @@ from sklearn.utils import check_random_state
 
 __all__ = [
     "PDAG",
+    "OrientationConflictWarning",
     "topological_order",
     "is_acyclic",
     "has_directed_path",
@@ -35,6 +36,16 @@ __all__ = [
     "minimal_imap",
     "random_dag",
 ]
+
+
+class OrientationConflictWarning(UserWarning):
+    """Orientation steps disagreed: an edge orientation was refused to keep the graph a PDAG.
+
+    Raised (as a warning) by learners such as :class:`skbn.PCStructure` when colliders or
+    Meek's rules asked for an arrowhead that contradicts one already placed or closes a
+    directed cycle, or when a PDAG had no consistent extension. With a perfect independence
+    oracle this never happens, so it signals errors of the statistical tests.
+    """
 
 
 # ---------------------------------------------------------------------------------------------
@@ -728,6 +739,79 @@ class _Mixed:
         return PDAG(nodes, directed, undirected)
 
 
+class _Reachability:
+    """The acyclicity guard: descendant / ancestor bitsets of a growing DAG.
+
+    ``desc[i]`` / ``anc[i]`` are Python-int bitsets of the proper descendants / ancestors of
+    node ``i`` along the directed edges added so far. :meth:`closes_cycle` answers in O(1)
+    whether adding ``i -> j`` would close a directed cycle (``j`` already reaches ``i``);
+    :meth:`add` inserts an edge in ``O(|An(i)| + |De(j)|)`` big-int operations (every
+    ancestor of ``i``, ``i`` included, gains ``j`` and its descendants, and symmetrically).
+    Every step that adds arrows one by one (PC's knowledge and collider steps,
+    :func:`meek_orient`) goes through it, so none can close a cycle.
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes (ids ``0 .. n - 1``).
+    edges : iterable of (int, int)
+        The initial directed edges; must be acyclic (else ``ValueError``).
+    """
+
+    __slots__ = ("desc", "anc")
+
+    def __init__(self, n, edges=()):
+        edges = list(edges)
+        parents, children = _parents_children(n, edges)
+        order, leftover = _topo_ids(n, parents, children)
+        if leftover:
+            raise ValueError("the directed edges have a cycle")
+        self.desc = [0] * n
+        self.anc = [0] * n
+        for i in reversed(order):
+            for c in children[i]:
+                self.desc[i] |= self.desc[c] | (1 << c)
+        for i in order:
+            for p in parents[i]:
+                self.anc[i] |= self.anc[p] | (1 << p)
+
+    def reaches(self, i, j):
+        """Whether a directed path of length >= 1 leads from ``i`` to ``j``."""
+        return bool(self.desc[i] >> j & 1)
+
+    def closes_cycle(self, i, j):
+        """Whether adding ``i -> j`` would close a directed cycle."""
+        return i == j or bool(self.desc[j] >> i & 1)
+
+    def add(self, i, j):
+        """Record the edge ``i -> j`` (the caller checked :meth:`closes_cycle`)."""
+        if self.desc[i] >> j & 1:
+            return  # j already a descendant of i: no reachability changes
+        up = self.anc[i] | (1 << i)
+        down = self.desc[j] | (1 << j)
+        desc, anc = self.desc, self.anc
+        bits = up
+        while bits:
+            low = bits & -bits
+            desc[low.bit_length() - 1] |= down
+            bits ^= low
+        bits = down
+        while bits:
+            low = bits & -bits
+            anc[low.bit_length() - 1] |= up
+            bits ^= low
+
+
+def _acyclic_ids(nodes, directed):
+    """Raise ``ValueError`` naming a cycle if the directed pairs (ids) are cyclic."""
+    parents, children = _parents_children(len(nodes), directed)
+    _, leftover = _topo_ids(len(nodes), parents, children)
+    if leftover:
+        cycle = _find_cycle(parents, leftover)
+        labels = " -> ".join(repr(nodes[i]) for i in cycle + cycle[:1])
+        raise ValueError(f"the directed edges of the PDAG have a cycle: {labels}")
+
+
 # ---------------------------------------------------------------------------------------------
 # CPDAG, Meek rules, consistent extension
 # ---------------------------------------------------------------------------------------------
@@ -819,7 +903,7 @@ def _meek_fires(g, a, b):
 
 
 def meek_orient(pdag: PDAG) -> PDAG:
-    """Close a PDAG under Meek's orientation rules R1-R4.
+    """Close a PDAG under Meek's orientation rules R1-R4, never closing a directed cycle.
 
     * R1: ``c -> a - b``, ``c``, ``b`` non-adjacent: orient ``a -> b``.
     * R2: ``a -> c -> b`` and ``a - b``: orient ``a -> b``.
@@ -828,20 +912,33 @@ def meek_orient(pdag: PDAG) -> PDAG:
       ``a -> b`` (needed only with background knowledge).
 
     Deterministic: undirected edges are examined from a work list, smallest
-    ``(position u, position v)`` first, trying ``u -> v`` before ``v -> u``; when an edge is
-    oriented, only the undirected edges it can affect are queued again. For a PDAG that
-    admits a consistent extension the closure is unique, so the order does not matter; for
-    conflicting input it decides which orientation wins.
+    ``(position u, position v)`` first; when an edge is oriented, only the undirected edges
+    it can affect are queued again. For a PDAG that admits a consistent extension the
+    closure is unique (Meek 1995), so the order does not matter and no rule ever proposes
+    both directions of an edge or a cycle.
+
+    **Conflicts** (a PDAG without consistent extension, e.g. colliders found by erroneous
+    independence tests): an orientation that would close a directed cycle is never made
+    (checked on descendant bitsets, as Tetrad's ``meekPreventCycles``); if a rule supports
+    the other direction, that one is taken, otherwise the edge stays undirected. When rules
+    support both directions (and neither closes a cycle), ``u -> v`` wins for ``u`` before
+    ``v`` in node order. So the output is always a PDAG whose directed part is acyclic and
+    that has exactly the input's adjacencies; the directed edges of the input are kept.
 
     Parameters
     ----------
     pdag : PDAG
-        The graph to orient (not modified).
+        The graph to orient (not modified). Its directed edges must be acyclic.
 
     Returns
     -------
     PDAG
         The maximally oriented PDAG.
+
+    Raises
+    ------
+    ValueError
+        If the directed edges of ``pdag`` have a cycle (the message names one).
 
     References
     ----------
@@ -853,12 +950,28 @@ def meek_orient(pdag: PDAG) -> PDAG:
     >>> meek_orient(g).directed
     (('a', 'b'), ('b', 'c'))
     """
+    return _meek(pdag)[0]
+
+
+def _meek(pdag):
+    """:func:`meek_orient`, also returning its conflicts.
+
+    Returns
+    -------
+    pdag : PDAG
+    conflicts : list of (u, v) label pairs, ``u`` before ``v`` in node order
+        The undirected edges (at the time) for which a rule proposed an orientation that
+        would close a directed cycle, or for which rules proposed both directions; sorted.
+    """
     nodes = pdag.nodes
     directed, undirected = pdag._ids()
+    _acyclic_ids(nodes, directed)
     g = _Mixed(len(nodes), directed, undirected)
+    guard = _Reachability(len(nodes), directed)
     heap = list(undirected)
     heapq.heapify(heap)
     queued = set(heap)
+    conflicts = set()
 
     def push_incident(k):
         for m in g.und[k]:
@@ -872,23 +985,34 @@ def meek_orient(pdag: PDAG) -> PDAG:
         queued.discard((u, v))
         if v not in g.und[u]:
             continue
-        if _meek_fires(g, u, v):
+        forward = _meek_fires(g, u, v) > 0
+        backward = _meek_fires(g, v, u) > 0
+        if forward and backward:
+            conflicts.add((u, v))
+        if forward and guard.closes_cycle(u, v):
+            conflicts.add((u, v))
+            forward = False
+        if backward and guard.closes_cycle(v, u):
+            conflicts.add((u, v))
+            backward = False
+        if forward:
             src, dst = u, v
-        elif _meek_fires(g, v, u):
+        elif backward:
             src, dst = v, u
         else:
             continue
         g.orient(src, dst)
+        guard.add(src, dst)
         # a new src -> dst can trigger rules on undirected edges at src, at dst (R1-R3)
         # and at the children of dst (R4, where dst plays the role of d).
         push_incident(src)
         push_incident(dst)
         for c in sorted(g.ch[dst]):
             push_incident(c)
-    return g.to_pdag(nodes)
+    return g.to_pdag(nodes), [(nodes[u], nodes[v]) for u, v in sorted(conflicts)]
 
 
-def pdag_to_dag(pdag: PDAG) -> list:
+def pdag_to_dag(pdag: PDAG, *, strict: bool = True) -> list:
     """A consistent extension of a PDAG (Dor & Tarsi, 1992).
 
     The returned DAG keeps every directed edge, orients every undirected edge, and has the
@@ -900,17 +1024,26 @@ def pdag_to_dag(pdag: PDAG) -> list:
     Parameters
     ----------
     pdag : PDAG
-        The partially directed graph to extend.
+        The partially directed graph to extend; its directed edges must be acyclic.
+    strict : bool, default=True
+        What to do when the PDAG admits no consistent extension (no DAG with its skeleton,
+        its directed edges and no new v-structure, e.g. an undirected chordless 4-cycle):
+        raise ``ValueError`` (True), or (False) return the fallback DAG: when no node is
+        removable, the undirected edges among the remaining nodes are oriented along the
+        topological order of their directed edges (Kahn's algorithm, ties by node
+        position). The fallback keeps every directed edge and every adjacency and is
+        acyclic, but may create v-structures the PDAG does not have.
 
     Returns
     -------
     edges : list of (parent, child)
-        Sorted by node positions.
+        Sorted by node positions; exactly one edge per adjacency of ``pdag``.
 
     Raises
     ------
     ValueError
-        If the PDAG admits no consistent extension.
+        If the directed edges have a cycle, or if ``strict`` and the PDAG admits no
+        consistent extension.
 
     References
     ----------
@@ -921,12 +1054,38 @@ def pdag_to_dag(pdag: PDAG) -> list:
     --------
     >>> pdag_to_dag(PDAG("abc", undirected=[("a", "b"), ("b", "c")]))
     [('b', 'a'), ('c', 'b')]
+    >>> square = PDAG("abcd", undirected=[("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")])
+    >>> pdag_to_dag(square, strict=False)
+    [('a', 'b'), ('a', 'd'), ('b', 'c'), ('c', 'd')]
+    """
+    edges, forced = _extension(pdag)
+    if forced and strict:
+        nodes = pdag.nodes
+        left = sorted({nodes.index(v) for e in forced for v in e})
+        left = [nodes[i] for i in left]
+        more = f" and {len(left) - 10} more" if len(left) > 10 else ""
+        raise ValueError(
+            f"the PDAG admits no consistent extension (no DAG with the same skeleton and "
+            f"v-structures); stuck on nodes {left[:10]!r}{more}")
+    return edges
+
+
+def _extension(pdag):
+    """Dor-Tarsi with the fallback of :func:`pdag_to_dag` (``strict=False``).
+
+    Returns
+    -------
+    edges : list of (parent, child) labels, sorted by positions
+    forced : list of (parent, child) labels
+        The edges oriented by the fallback (empty iff the extension is consistent).
     """
     nodes = pdag.nodes
     n = len(nodes)
     directed, undirected = pdag._ids()
+    _acyclic_ids(nodes, directed)
     g = _Mixed(n, directed, undirected)
     result = list(directed)
+    forced = []
 
     def removable(x):
         if g.ch[x]:
@@ -950,11 +1109,27 @@ def pdag_to_dag(pdag: PDAG) -> list:
                 x = cand
                 break
         if x is None:
-            left = [nodes[i] for i in range(n) if alive[i]]
-            more = f" and {len(left) - 10} more" if len(left) > 10 else ""
-            raise ValueError(
-                f"the PDAG admits no consistent extension (no DAG with the same skeleton and "
-                f"v-structures); stuck on nodes {left[:10]!r}{more}")
+            # stuck: orient the remaining undirected edges along a topological order of
+            # the remaining directed edges; the removed nodes come after all of them
+            rest = [i for i in range(n) if alive[i]]
+            indegree = {i: len(g.pa[i]) for i in rest}
+            ready = [i for i in rest if not indegree[i]]
+            heapq.heapify(ready)
+            rank = {}
+            while ready:
+                i = heapq.heappop(ready)
+                rank[i] = len(rank)
+                for j in g.ch[i]:
+                    indegree[j] -= 1
+                    if not indegree[j]:
+                        heapq.heappush(ready, j)
+            for i in rest:
+                for j in sorted(g.und[i]):
+                    if i < j:
+                        edge = (i, j) if rank[i] < rank[j] else (j, i)
+                        result.append(edge)
+                        forced.append(edge)
+            break
         touched = g.pa[x] | g.und[x]
         for y in g.und[x]:
             result.append((y, x))
@@ -969,7 +1144,8 @@ def pdag_to_dag(pdag: PDAG) -> list:
         for y in sorted(touched):
             if removable(y):
                 heapq.heappush(heap, y)
-    return [(nodes[i], nodes[j]) for i, j in sorted(result)]
+    edges = [(nodes[i], nodes[j]) for i, j in sorted(result)]
+    return edges, [(nodes[i], nodes[j]) for i, j in sorted(forced)]
 
 
 def is_markov_equivalent(nodes, edges1, edges2) -> bool:

@@ -12,6 +12,8 @@ import pytest
 
 from skbn.graph import (
     PDAG,
+    _extension,
+    _meek,
     ancestors,
     d_separated,
     dag_to_cpdag,
@@ -358,11 +360,201 @@ def test_pdag_to_dag_raises_without_extension():
     with pytest.raises(ValueError, match="admits no consistent extension"):
         pdag_to_dag(square)
     cyc = PDAG("abc", directed=[("a", "b"), ("b", "c"), ("c", "a")])
-    with pytest.raises(ValueError, match="admits no consistent extension"):
-        pdag_to_dag(cyc)
+    for strict in (True, False):
+        with pytest.raises(ValueError, match="directed edges of the PDAG have a cycle"):
+            pdag_to_dag(cyc, strict=strict)
+    with pytest.raises(ValueError, match="cycle: 'b' -> 'c' -> 'a' -> 'b'"):
+        meek_orient(cyc)
     # a -> b - c with a, c non-adjacent: both orientations of b - c are fine? no: c -> b makes
     # a new v-structure, so the extension must be b -> c
     assert pdag_to_dag(PDAG("abc", [("a", "b")], [("b", "c")])) == [("a", "b"), ("b", "c")]
+
+
+# ---------------------------------------------------------------------------------------------
+# conflicts: the acyclicity guard of Meek's rules and the extension fallback
+# ---------------------------------------------------------------------------------------------
+def _naive_meek(pdag):
+    """Meek R1-R4 without any guard: sweep the undirected edges until nothing changes.
+
+    An independent reference (plain sets, a fixpoint loop): on a PDAG with a consistent
+    extension the closure is unique (Meek 1995), so it must equal meek_orient's.
+    """
+    directed = set(pdag.directed)
+    undirected = {frozenset(e) for e in pdag.undirected}
+
+    def adjacent(a, b):
+        return (a, b) in directed or (b, a) in directed or frozenset((a, b)) in undirected
+
+    def und(a, b):
+        return frozenset((a, b)) in undirected
+
+    def fires(a, b):
+        nodes = pdag.nodes
+        if any((c, a) in directed and not adjacent(c, b) for c in nodes):
+            return True  # R1
+        if any((a, c) in directed and (c, b) in directed for c in nodes):
+            return True  # R2
+        cs = [c for c in nodes if und(a, c) and (c, b) in directed]
+        if any(not adjacent(c, d) for c, d in itertools.combinations(cs, 2)):
+            return True  # R3
+        return any(und(a, c) and (c, d) in directed and (d, b) in directed and adjacent(a, d)
+                   and not adjacent(c, b) for c in nodes for d in nodes if d != a)  # R4
+
+    changed = True
+    while changed:
+        changed = False
+        for e in sorted(undirected, key=sorted):
+            a, b = sorted(e)
+            for u, v in ((a, b), (b, a)):
+                if e in undirected and fires(u, v):
+                    undirected.discard(e)
+                    directed.add((u, v))
+                    changed = True
+    return PDAG(pdag.nodes, directed, [tuple(e) for e in undirected])
+
+
+def _nx_acyclic(nodes, edges):
+    g = nx.DiGraph(list(edges))
+    g.add_nodes_from(nodes)
+    return nx.is_directed_acyclic_graph(g)
+
+
+def _check_valid_closure(pdag, out):
+    """The guarantees of meek_orient on any input with an acyclic directed part."""
+    assert set(out.skeleton()) == set(pdag.skeleton())  # every adjacency kept, none added
+    assert set(pdag.directed) <= set(out.directed)  # input arrows kept
+    assert _nx_acyclic(out.nodes, out.directed)  # no directed cycle (PDAG: no bidirected)
+
+
+def test_meek_conflict_minimal_case_from_issue():
+    # colliders a -> d <- e with a - b - d, b - c - d, c - e: old closure c -> e -> d -> c
+    g = PDAG(list("abcde"), directed=[("a", "d"), ("e", "d")],
+             undirected=[("a", "b"), ("b", "d"), ("b", "c"), ("c", "d"), ("c", "e")])
+    with pytest.raises(ValueError, match="admits no consistent extension"):
+        pdag_to_dag(g)  # the input itself has no consistent extension
+    out, conflicts = _meek(g)
+    assert out == meek_orient(g)
+    _check_valid_closure(g, out)
+    assert conflicts  # reported, in node order
+    assert all(g.adjacent(u, v) and list(g.nodes).index(u) < list(g.nodes).index(v)
+               for u, v in conflicts)
+    # the DAG extension keeps all 7 adjacencies
+    dag = pdag_to_dag(out, strict=False)
+    assert len(dag) == 7 and _nx_acyclic(g.nodes, dag)
+    assert {frozenset(e) for e in dag} == {frozenset(e) for e in g.skeleton()}
+    assert set(out.directed) <= set(dag)
+
+
+def test_meek_guard_refuses_only_cycle_closing_orientations():
+    # R1 proposes b -> c (a -> b, a and c non-adjacent), but c -> d -> e -> b already and no
+    # rule supports c -> b: the edge stays undirected
+    arrows = [("a", "b"), ("c", "d"), ("d", "e"), ("e", "b")]
+    g = PDAG("abcdef", directed=arrows, undirected=[("b", "c")])
+    out, conflicts = _meek(g)
+    assert out.undirected == (("b", "c"),) and conflicts == [("b", "c")]
+    # with f -> c (f, b non-adjacent) R1 also supports c -> b, which closes no cycle
+    g = PDAG("abcdef", directed=arrows + [("f", "c")], undirected=[("b", "c")])
+    out, conflicts = _meek(g)
+    assert ("c", "b") in out.directed and not out.undirected and conflicts == [("b", "c")]
+    # R2 with a path of length 2 never conflicts: c -> d -> b orients c -> b
+    g = PDAG("abcd", directed=[("c", "d"), ("d", "b")], undirected=[("b", "c")])
+    assert _meek(g) == (PDAG("abcd", [("c", "d"), ("d", "b"), ("c", "b")]), [])
+
+
+def _random_arrowheads(nodes, edges, rng, p_flip):
+    """The skeleton of a DAG with its true v-structures directed, plus random arrowheads on
+    other edges (random directions, skipping any that would close a cycle, checked with
+    networkx): a collider step with test errors."""
+    directed = set()
+    for a, c, b in v_structures(nodes, edges):
+        directed |= {(a, c), (b, c)}
+    undirected = []
+    for u, v in edges:
+        if (u, v) in directed:
+            continue
+        if rng.random() < p_flip:
+            arrow = (u, v) if rng.random() < 0.5 else (v, u)
+            if _nx_acyclic(nodes, directed | {arrow}):
+                directed.add(arrow)
+                continue
+        undirected.append((u, v))
+    return PDAG(nodes, sorted(directed), undirected)
+
+
+def test_meek_guard_property_on_random_conflicting_pdags():
+    rng = random.Random(0)
+    n_conflicting = n_consistent = 0
+    for seed in range(500):
+        nodes, edges = random_dag(5 + seed % 8, 0.25 + 0.05 * (seed % 6), random_state=seed,
+                                  shuffle=True)
+        g = _random_arrowheads(nodes, edges, rng, p_flip=0.0 if seed % 5 == 0 else 0.3)
+        out, conflicts = _meek(g)
+        _check_valid_closure(g, out)
+        try:
+            pdag_to_dag(g)
+            consistent = True
+        except ValueError:
+            consistent = False
+        if consistent:
+            # a consistent input: the guard never fires and the closure is Meek's
+            n_consistent += 1
+            assert conflicts == []
+            assert out == _naive_meek(g)
+        elif conflicts:
+            n_conflicting += 1
+        if seed % 5 == 0:  # exactly the true v-structures: the CPDAG of the true DAG
+            assert out == dag_to_cpdag(nodes, edges) and conflicts == []
+        # the extension keeps every adjacency and every arrow, and is acyclic
+        dag = pdag_to_dag(out, strict=False)
+        assert len(dag) == len(g.skeleton()) and _nx_acyclic(nodes, dag)
+        assert set(out.directed) <= set(dag)
+    assert n_conflicting > 20 and n_consistent > 100  # both kinds were exercised
+
+
+def test_meek_equals_brute_force_maximal_orientation_on_four_nodes():
+    """Without conflicts the guard changes nothing: on every CPDAG of 4 nodes with every
+    subset of its reversible edges oriented as in a member DAG (background knowledge), the
+    closure orients exactly the edges that all class members agreeing with it share."""
+    nodes = "abcd"
+    by_cpdag = {}
+    for edges in _all_dags(nodes):
+        by_cpdag.setdefault(dag_to_cpdag(nodes, edges), []).append(set(edges))
+    n_cases = 0
+    for cpdag, members in by_cpdag.items():
+        und = list(cpdag.undirected)
+        for dag in members:
+            for mask in itertools.product((False, True), repeat=len(und)):
+                known = [e if e in dag else e[::-1] for e, m in zip(und, mask) if m]
+                rest = [e for e, m in zip(und, mask) if not m]
+                g = PDAG(nodes, list(cpdag.directed) + known, rest)
+                agreeing = [m for m in members if set(known) <= m]
+                common = set.intersection(*agreeing)
+                out, conflicts = _meek(g)
+                assert conflicts == []
+                assert set(out.directed) == common
+                assert out == _naive_meek(g)
+                n_cases += 1
+    assert n_cases > 1000
+
+
+def test_pdag_to_dag_fallback_keeps_every_edge():
+    square = PDAG("abcd", undirected=[("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")])
+    dag = pdag_to_dag(square, strict=False)
+    assert dag == [("a", "b"), ("a", "d"), ("b", "c"), ("c", "d")]  # along a, b, c, d
+    edges, forced = _extension(square)
+    assert edges == dag and forced == dag
+    # a partly extensible PDAG: Dor-Tarsi removes the sink e first, then the 4-cycle is
+    # oriented along the topological order b, c, d, a of its directed edge d -> a (Kahn,
+    # ties by position)
+    g = PDAG("abcde", directed=[("d", "a")],
+             undirected=[("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")])
+    edges, forced = _extension(g)
+    assert ("d", "e") in edges and ("d", "e") not in forced
+    assert ("d", "a") in edges and len(edges) == 5 and _nx_acyclic("abcde", edges)
+    assert forced == [("b", "a"), ("b", "c"), ("c", "d")]
+    # a consistent PDAG: nothing forced, and the same as strict
+    g = dag_to_cpdag(ASIA_NODES, ASIA_EDGES)
+    assert _extension(g) == (pdag_to_dag(g), [])
 
 
 def test_is_markov_equivalent():

@@ -11,6 +11,7 @@ process workers). All counting is in :mod:`skbn._counting._stratified`.
 import os
 import shutil
 import tempfile
+import warnings
 from dataclasses import replace
 from itertools import combinations
 from numbers import Integral
@@ -22,7 +23,7 @@ from skbn._counting import StratifiedCounter, gram_given, pairwise_contingency
 from skbn._data import _code_dtype
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.graph import PDAG, has_directed_path, meek_orient, pdag_to_dag, topological_order
+from skbn.graph import PDAG, OrientationConflictWarning, _extension, _meek, _Reachability
 from skbn.knowledge import parse_knowledge
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -435,8 +436,8 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
     return separating, sum(len(subsets) for _, _, subsets in new_units)
 
 
-def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed_arrows=()):
-    """Phase 3: arrowheads of the colliders ``x -> z <- y`` among unshielded triples.
+def collider_candidates(triples, sepsets, separating=None, orient="standard", fixed_arrows=()):
+    """The unshielded triples ``(x, z, y)`` that the collider rule calls colliders.
 
     Parameters
     ----------
@@ -450,30 +451,147 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     orient : {"standard", "conservative", "majority"}
     fixed_arrows : set of (parent, child)
         Orientations fixed by background knowledge: a collider needing an arrowhead against
-        one of them is not oriented at all.
+        one of them is not a candidate (knowledge wins, as in pcalg and Tetrad).
 
     Returns
     -------
-    set of (parent, child)
-        ``fixed_arrows`` plus the collider arrowheads; triples are taken in sorted order
-        and an arrowhead contradicting one already placed is dropped (first wins).
+    colliders : list of (x, z, y)
+        In the order of ``triples``.
+    share : dict {(x, z, y): float}
+        Fraction of the separating sets of ``x, y`` that contain ``z`` (0 for the
+        standard rule, and for a pair without sets of ``separating``).
     """
-    arrows = set(fixed_arrows)
+    colliders, share = [], {}
     for x, z, y in triples:
         sets = None if separating is None else separating[(x, y)]
         if not sets:
             # no separating set of the skeleton phase: the pair was removed by knowledge
             # (a forbidden adjacency), which says nothing about z
+            fraction = 0.0
             collider = (x, y) in sepsets and z not in sepsets[(x, y)]
         else:
-            share = sum(z in s for s in sets) / len(sets)
-            collider = share == 0.0 if orient == "conservative" else share < 0.5
-        if not collider or (z, x) in fixed_arrows or (z, y) in fixed_arrows:
+            fraction = sum(z in s for s in sets) / len(sets)
+            collider = fraction == 0.0 if orient == "conservative" else fraction < 0.5
+        if collider and (z, x) not in fixed_arrows and (z, y) not in fixed_arrows:
+            colliders.append((x, z, y))
+            share[(x, z, y)] = fraction
+    return colliders, share
+
+
+def place_colliders(n_variables, colliders, fixed_arrows=()):
+    """Arrowheads of ``colliders``, in the given order, keeping the graph a PDAG.
+
+    Each collider ``x -> z <- y`` is placed whole or not at all: it is skipped when one of
+    its arrowheads would close a directed cycle with the arrows already placed (which
+    includes an arrowhead already placed the other way, ``z -> x``: a 2-cycle), checked by
+    :class:`skbn.graph._Reachability` (Tetrad's "prioritize existing" conflict rule,
+    with bnlearn's cycle check).
+
+    Parameters
+    ----------
+    n_variables : int
+    colliders : sequence of (x, z, y)
+        In priority order.
+    fixed_arrows : iterable of (parent, child)
+        Arrows placed before (background knowledge); must be acyclic.
+
+    Returns
+    -------
+    arrows : set of (parent, child)
+        ``fixed_arrows`` plus the arrowheads of the colliders placed.
+    skipped : list of (x, z, y)
+        The colliders not placed, in the given order.
+    """
+    arrows = set(fixed_arrows)
+    guard = _Reachability(n_variables, arrows)
+    skipped = []
+    for x, z, y in colliders:
+        if guard.closes_cycle(x, z) or guard.closes_cycle(y, z):
+            skipped.append((x, z, y))
             continue
         for a in (x, y):
-            if (z, a) not in arrows:
+            if (a, z) not in arrows:
                 arrows.add((a, z))
-    return arrows
+                guard.add(a, z)
+    return arrows, skipped
+
+
+def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed_arrows=(),
+                     evidence=None, n_variables=None, names=None):
+    """Phase 3: arrowheads of the colliders ``x -> z <- y`` among unshielded triples.
+
+    The colliders (:func:`collider_candidates`) are placed by :func:`place_colliders`.
+    Without conflicts the result is their union, whatever the order. With conflicts (two
+    colliders asking for opposite arrowheads on one edge, or arrowheads that close a
+    directed cycle: only possible with test errors) the colliders are placed in order of
+    evidence, the strongest first, and a collider that conflicts with those already placed
+    is skipped whole: ranked by the fraction of the separating sets of ``x, y`` containing
+    ``z`` (lowest first; 0 except under the majority rule), then by the largest p-value of
+    the tests that separated ``x`` and ``y`` without ``z`` (:func:`collider_evidence`),
+    highest first ("most independent first", as Ramsey's (2016) PC-Max), then by the
+    column names of ``(x, z, y)``.
+
+    Parameters
+    ----------
+    triples, sepsets, separating, orient, fixed_arrows
+        As in :func:`collider_candidates`; ``fixed_arrows`` must be acyclic.
+    evidence : callable or None
+        ``evidence(colliders) -> {(x, z, y): p-value}``, called only when there is a
+        conflict (None: ties only, by ``(x, z, y)`` positions).
+    n_variables : int or None
+        Number of variables (None: inferred from the triples and arrows).
+    names : sequence or None
+        Column names, for the last tie rule (None: ``(x, z, y)`` positions).
+
+    Returns
+    -------
+    arrows : set of (parent, child)
+        ``fixed_arrows`` plus the collider arrowheads placed.
+    skipped : list of (x, z, y)
+        The colliders not placed, sorted.
+    """
+    fixed_arrows = set(fixed_arrows)
+    if n_variables is None:
+        n_variables = 1 + max([v for t in triples for v in t]
+                              + [v for e in fixed_arrows for v in e], default=-1)
+    colliders, share = collider_candidates(triples, sepsets, separating, orient, fixed_arrows)
+    arrows, skipped = place_colliders(n_variables, colliders, fixed_arrows)
+    if skipped:  # a conflict: the order matters, place the strongest evidence first
+        pvalue = evidence(colliders) if evidence is not None else {}
+        label = (lambda t: t) if names is None else (lambda t: tuple(str(names[v]) for v in t))
+        colliders.sort(key=lambda t: (share[t], -pvalue.get(t, 0.0), label(t)))
+        arrows, skipped = place_colliders(n_variables, colliders, fixed_arrows)
+    return arrows, sorted(skipped)
+
+
+def collider_evidence(runner, colliders, sepsets, separating=None):
+    """Largest p-value of the tests that separated the ends of each collider without its middle.
+
+    For ``(x, z, y)`` the sets considered are the skeleton's separating set of ``x, y`` and
+    (conservative / majority rules) every separating set of ``separating[(x, y)]``, those
+    without ``z``. These tests were all run (and counted) before: same test, same table,
+    same p-value. With the conservative / majority rules the sets of ``separating`` do not
+    depend on the column order, so neither does the evidence.
+
+    Returns
+    -------
+    dict {(x, z, y): float}
+    """
+    candidates = {}
+    for x, z, y in colliders:
+        sets = ([sepsets[(x, y)]] if (x, y) in sepsets else []) + list(
+            (separating or {}).get((x, y), ()))
+        candidates[(x, z, y)] = [s for s in dict.fromkeys(sets) if z not in s]
+    units = {}
+    for (x, _, y), sets in candidates.items():
+        pending = units.setdefault((x, y), [])
+        pending.extend(s for s in sets if s not in pending)
+    unit_list = [(x, y, subsets) for (x, y), subsets in sorted(units.items())]
+    pvalues = {}
+    for (x, y, subsets), (pvals, _) in zip(unit_list, runner.run(unit_list, False)):
+        pvalues.update(((x, y, subset), pv) for subset, pv in zip(subsets, pvals))
+    return {t: max((float(pvalues[(t[0], t[2], s)]) for s in sets), default=0.0)
+            for t, sets in candidates.items()}
 
 
 def knowledge_arrows(adjacency, required, forbidden):
@@ -505,26 +623,42 @@ def knowledge_arrows(adjacency, required, forbidden):
     return arrows
 
 
-def dag_in_class(names, cpdag, keep_first=()):
-    """A DAG in the class of ``cpdag``, or the documented fallback when none exists.
+def acyclic_arrows(n_variables, arrows):
+    """Keep ``arrows`` in the given order unless one closes a directed cycle with those kept.
 
-    The fallback keeps the directed edges (those in ``keep_first`` first, then the others in
-    sorted order), skipping any that would close a directed cycle, and orients the undirected
-    edges along the topological order of the result (ties by column index).
+    Returns
+    -------
+    kept : set of (parent, child)
+    skipped : list of (parent, child)
     """
-    try:
-        return pdag_to_dag(cpdag)
-    except ValueError:
-        pass
-    index = {name: i for i, name in enumerate(names)}
-    first = [e for e in keep_first if e in set(cpdag.directed)]
-    kept = []
-    for u, v in first + [e for e in cpdag.directed if e not in set(first)]:
-        if not has_directed_path(names, kept, v, u):
-            kept.append((u, v))
-    rank = {name: r for r, name in enumerate(topological_order(names, kept))}
-    kept += [(u, v) if rank[u] < rank[v] else (v, u) for u, v in cpdag.undirected]
-    return sorted(kept, key=lambda e: (index[e[0]], index[e[1]]))
+    guard = _Reachability(n_variables)
+    kept, skipped = set(), []
+    for a, b in arrows:
+        if guard.closes_cycle(a, b):
+            skipped.append((a, b))
+        else:
+            kept.add((a, b))
+            guard.add(a, b)
+    return kept, skipped
+
+
+def _warn_conflicts(conflicts):
+    """One :class:`~skbn.graph.OrientationConflictWarning` summarising a fit's conflicts."""
+    counts = {}
+    for step, _ in conflicts:
+        counts[step] = counts.get(step, 0) + 1
+    what = {"knowledge": "background-knowledge orientation(s) closing a cycle left undirected",
+            "collider": "collider(s) not oriented", "meek": "edge(s) with conflicting Meek rules",
+            "extension": "edge(s) of edges_ oriented by the fallback (no consistent extension)"}
+    parts = ", ".join(f"{counts[k]} {what[k]}" for k in what if k in counts)
+    first = "; ".join(f"{step} {nodes}" for step, nodes in conflicts[:3])
+    more = f"; ... ({len(conflicts) - 3} more)" if len(conflicts) > 3 else ""
+    warnings.warn(
+        f"PCStructure: {len(conflicts)} orientation conflict(s): {parts} ({first}{more}). The "
+        f"CI tests contradict each other, a sign of test errors (too few rows for the "
+        f"conditioning sets, or a too large alpha). cpdag_ is still a PDAG with an acyclic "
+        f"directed part and edges_ keeps every adjacency; see orientation_conflicts_.",
+        OrientationConflictWarning, stacklevel=4)
 
 
 class PCStructure(_BaseStructureLearner):
@@ -549,17 +683,33 @@ class PCStructure(_BaseStructureLearner):
          less than half of them, non-collider if more than half, ambiguous at exactly half.
 
        When those tests find no separating set, the separating set of step 1 decides.
-       Arrowheads are placed triple by triple in sorted order of ``(x, z, y)`` positions; an
-       arrowhead that contradicts one already placed (``z -> x`` vs ``x -> z``) is dropped
-       (the first in scan order wins).
+       **Conflicts.** With a perfect oracle the colliders never disagree; test errors can
+       make two colliders ask for opposite arrowheads on one edge, or put a ring of
+       arrowheads (a directed cycle). Every collider is placed whole (both arrowheads) or
+       not at all, and is skipped when an arrowhead would close a directed cycle with the
+       arrows already placed (an opposite arrowhead is a 2-cycle; Tetrad's "prioritize
+       existing" rule with bnlearn's cycle check). Without conflicts the result is the
+       union of the colliders, whatever the order. With conflicts the colliders are placed
+       strongest evidence first: lowest fraction of separating sets containing ``z``
+       (majority rule; 0 otherwise), then highest p-value among the tests that separated
+       ``x`` and ``y`` without ``z`` ("most independent first", Ramsey 2016), then by the
+       names of ``(x, z, y)``. With the majority / conservative rules this order does not
+       depend on the column order (except for exact ties of p-values).
     3. **Meek rules** R1-R4 (:func:`skbn.graph.meek_orient`) give the maximally oriented PDAG
-       ``cpdag_``.
+       ``cpdag_``. An orientation that would close a directed cycle is never made (the
+       other direction is taken if a rule supports it, else the edge stays undirected), so
+       ``cpdag_`` always has an acyclic directed part and no bidirected edge.
     4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
        used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
        work as for the score-based learners. With finite-sample errors the PDAG may admit no
-       consistent extension; then ``edges_`` keeps the directed edges of ``cpdag_`` in
-       sorted order, skipping any that would close a directed cycle, and orients the
-       undirected edges along the topological order of that DAG (ties by column index).
+       consistent extension; then the undirected edges left when Dor-Tarsi gets stuck are
+       oriented along a topological order of the remaining directed edges (ties by column
+       index; ``pdag_to_dag(..., strict=False)``). ``edges_`` always has one edge per
+       adjacency of ``cpdag_`` and contains all its directed edges.
+
+    Every conflict is listed in ``orientation_conflicts_`` and one
+    :class:`~skbn.graph.OrientationConflictWarning` summarises them: they indicate CI test
+    errors (too few rows for the conditioning sets, or a too large ``alpha``).
 
     **Row weights** (``sample_weight``, stored as the data's weights) enter every
     contingency table: a CI test sees weighted frequencies, so an integer weight ``w`` is
@@ -576,8 +726,8 @@ class PCStructure(_BaseStructureLearner):
     * before the collider step every remaining edge with one direction forbidden (black list,
       tiers) is oriented the other way, and every one-way required edge in its direction;
     * a collider that would put an arrowhead against one of these orientations is not
-      oriented at all; a triple whose ends were separated by knowledge alone is a collider
-      only if the conservative / majority tests say so;
+      oriented at all (not counted as a conflict); a triple whose ends were separated by
+      knowledge alone is a collider only if the conservative / majority tests say so;
     * the edges left undirected then allow both directions, so the Meek rules and the DAG
       extension cannot break a constraint: ``cpdag_`` and ``edges_`` respect all of them.
 
@@ -647,6 +797,17 @@ class PCStructure(_BaseStructureLearner):
     sepsets_ : dict {(x, y): tuple}
         Separating set of every pair removed by a test (``x`` before ``y`` in column
         order), names; pairs removed by ``black_list`` have none.
+    orientation_conflicts_ : list of (step, nodes)
+        What the orientation steps refused or forced to keep ``cpdag_`` a PDAG, in this
+        order: ``("knowledge", (u, v))``, an orientation implied by ``black_list`` / ``tiers``
+        that closes a cycle with the white-listed and the other implied ones (placed in
+        that order; left to the data); ``("collider",
+        (x, z, y))``, a collider not oriented; ``("meek", (u, v))``, an edge for which
+        Meek's rules proposed an orientation closing a directed cycle, or both directions;
+        ``("extension", (u, v))``, an edge of ``edges_`` oriented by the fallback of step 4.
+        Empty with a perfect oracle.
+    n_orientation_conflicts_ : int
+        ``len(orientation_conflicts_)``.
     n_tests_ : int
         Number of CI tests whose result the algorithm used (chunked evaluation may compute
         up to a few more past a deciding independence; they are not counted).
@@ -673,6 +834,10 @@ class PCStructure(_BaseStructureLearner):
     J. Li and Z. J. Wang (2009), "Controlling the false discovery rate of the
     association/causality structure learned with the PC algorithm", JMLR 10.
     C. Meek (1995), "Causal inference and causal explanation with background knowledge", UAI.
+    J. Ramsey (2016), "Improving accuracy and scalability of the PC algorithm by maximizing
+    P-value", arXiv:1610.00378.
+    D. Dor and M. Tarsi (1992), "A simple algorithm to construct a consistent extension of a
+    partially oriented graph", Technical Report R-185, UCLA.
     D. B. Rubin (1981), "The Bayesian bootstrap", The Annals of Statistics 9(1).
 
     Examples
@@ -779,8 +944,15 @@ class PCStructure(_BaseStructureLearner):
             if self.orient != "standard":
                 separating, extra_tests = collider_separating_sets(
                     runner, adjacency, triples, decided, self.max_cond_vars)
-        known = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
-        arrows = orient_colliders(triples, sepsets, separating, self.orient, known)
+            implied = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
+            # white-listed orientations first (acyclic: parse_knowledge refuses cycles), then
+            # those implied by black_list / tiers, each in sorted order
+            known, knowledge_skipped = acyclic_arrows(p, sorted(
+                implied, key=lambda e: (not knowledge.required[e], e)))
+            arrows, colliders_skipped = orient_colliders(
+                triples, sepsets, separating, self.orient, known,
+                evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
+                n_variables=p, names=names)
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
@@ -790,13 +962,21 @@ class PCStructure(_BaseStructureLearner):
             [(names[a], names[b]) for a, b in sorted(arrows)],
             [(names[a], names[b]) for a, b in undirected],
         )
-        self.cpdag_ = meek_orient(pdag)
+        self.cpdag_, meek_conflicts = _meek(pdag)
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.sepsets_ = {
             (names[x], names[y]): tuple(names[v] for v in s) for (x, y), s in sorted(sepsets.items())
         }
         self.n_tests_ = int(n_tests + extra_tests)
+        edges, forced = _extension(self.cpdag_)
+        self.orientation_conflicts_ = (
+            [("knowledge", (names[a], names[b])) for a, b in knowledge_skipped]
+            + [("collider", tuple(names[v] for v in t)) for t in colliders_skipped]
+            + [("meek", e) for e in meek_conflicts]
+            + [("extension", e) for e in forced])
+        self.n_orientation_conflicts_ = len(self.orientation_conflicts_)
+        if self.orientation_conflicts_:
+            _warn_conflicts(self.orientation_conflicts_)
         index = {name: i for i, name in enumerate(names)}
-        keep_first = [(names[a], names[b]) for a, b in sorted(known)]
-        return [(index[u], index[v]) for u, v in dag_in_class(names, self.cpdag_, keep_first)]
+        return [(index[u], index[v]) for u, v in edges]
