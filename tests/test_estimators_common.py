@@ -1,11 +1,12 @@
 """The scikit-learn contract for every structure learner, and model selection on top of it."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier
 from sklearn.datasets import load_iris
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import make_pipeline
@@ -24,6 +25,7 @@ from skbn import (
 )
 from skbn.citests import GTest
 from skbn.datasets import sample_asia
+from skbn.exceptions import UnseenStateWarning
 from skbn.scores import BDeu
 
 ESTIMATORS = [
@@ -62,8 +64,6 @@ CLASSIFIER_FAILURES = {
 
 
 def _expected_failures(estimator):
-    from sklearn.base import is_classifier
-
     return CLASSIFIER_FAILURES if is_classifier(estimator) else EXPECTED_FAILURES
 
 
@@ -84,9 +84,11 @@ def asia():
 
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: repr(e))
 def test_pickle_round_trip_gives_identical_scores(estimator, asia):
-    model = clone(estimator).set_params(target=None).fit(asia)
+    model = clone(estimator).set_params(target=None)
+    X = asia.drop(columns="lung") if is_classifier(model) else asia
+    model.fit(X, asia["lung"] if is_classifier(model) else None)
     restored = pickle.loads(pickle.dumps(model))
-    np.testing.assert_array_equal(restored.score_samples(asia), model.score_samples(asia))
+    np.testing.assert_array_equal(restored.score_samples(X), model.score_samples(X))
     assert restored.edges_ == model.edges_
 
 
@@ -150,13 +152,24 @@ def test_missing_cells_are_marginalised_at_score_time(asia):
     assert partial[0] > full[0] and partial[1:] == pytest.approx(full[1:])
 
 
-def test_unknown_state_error_and_marginalize(asia):
+def test_unknown_state_warn_error_and_marginalize(asia):
     bad = asia.iloc[:2].astype(object)
     bad.iloc[0, 0] = "maybe"
     with pytest.raises(ValueError, match="unknown category 'maybe' in column 'asia'"):
-        ChowLiuTree().fit(asia).score_samples(bad)
+        ChowLiuTree(handle_unknown="error").fit(asia).score_samples(bad)
     model = ChowLiuTree(handle_unknown="marginalize").fit(asia)
-    assert np.all(np.isfinite(model.score_samples(bad)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # silent
+        silent = model.score_samples(bad)
+    assert np.all(np.isfinite(silent))
+    # the default warns, naming the column, the state and the rows, and marginalises alike
+    with pytest.warns(UnseenStateWarning, match=r"column 'asia': 'maybe' \(1 of 2 rows\).*shuffle"):
+        warned = ChowLiuTree().fit(asia).score_samples(bad)
+    np.testing.assert_array_equal(warned, silent)
+    # the cell is summed out: the row scores as if 'asia' were missing
+    missing = bad.copy()
+    missing.iloc[0, 0] = np.nan
+    np.testing.assert_array_equal(model.score_samples(missing), silent)
 
 
 def test_declared_but_unseen_state_gets_prior_mass():
@@ -231,8 +244,10 @@ def test_unknown_target_label_in_score_is_named(asia):
     model = ChowLiuTree().fit(asia.drop(columns="lung"), asia["lung"])
     y = np.array(asia["lung"], dtype=object)
     y[3] = "maybe"
+    with pytest.warns(UnseenStateWarning, match=r"column 'lung': 'maybe' \(1 of 3000 rows\)"):
+        assert np.isfinite(model.score(asia.drop(columns="lung"), y))
     with pytest.raises(ValueError, match="'maybe' in column 'lung'"):
-        model.score(asia.drop(columns="lung"), y)
+        model.set_params(handle_unknown="error").score(asia.drop(columns="lung"), y)
 
 
 def _wide_frame(n_parents=4, n_states=60):
