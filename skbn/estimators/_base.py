@@ -642,33 +642,37 @@ def _check_finite_scores(estimator, data):
     if scorer is None:
         return
     scorer = resolve_scorer(scorer)
-    widest = np.argsort(-data.cardinalities, kind="stable")[:2]
-    for child in range(data.n_variables):
-        parent = int(widest[0] if widest[0] != child else widest[-1])
-        for parents in [()] + ([(parent,)] if parent != child else []):
-            family = [child, *parents]
-            observed = ~(data.codes[:, family].astype(np.int64) < 0).any(axis=1)
-            codes = data.codes[observed]
-            weights = None if data.weights is None else data.weights[observed]
-            counts = family_table(codes, data.cardinalities, child, list(parents), weights)
-            q = int(np.prod(data.cardinalities[list(parents)]))
-            value = scorer.local_score(counts.astype(np.float64), q, len(parents))
-            # built-in scores are log-likelihoods (penalised, or marginal): without parents
-            # < 0 once two states are observed; 0 means the prior swamped the counts in float64
-            varied = np.count_nonzero(counts.sum(axis=0)) > 1 and counts.sum() >= 1
-            lost = not parents and varied and value >= 0 and type(scorer).__module__ == "skbn.scores"
-            if np.isfinite(value) and not lost:
-                continue
-            numeric = {k: v for k, v in scorer.get_params(deep=False).items()
-                       if isinstance(v, Real) and not isinstance(v, bool)}
-            names = ", ".join(f"{prefix}__{k}={v!r}" for k, v in numeric.items()) or prefix
-            given = f"given {data.names[parents[0]]!r}" if parents else "without parents"
-            raise ValueError(
-                f"The score of column {data.names[child]!r} {given} is {value} under {scorer!r}: "
-                f"its parameters ({names}) are outside the range where float64 can compute the "
-                "score (it overflows, or the prior swamps the counts). Use a moderate value (an "
-                "equivalent sample size ess is usually between 0.1 and 100)."
-            )
+    # every family without parents, and the one of the smallest prior cells ess / (q r):
+    # the column of most states given the column of most states among the others
+    widest = np.argsort(-data.cardinalities, kind="stable")
+    families = [(child, ()) for child in range(data.n_variables)]
+    if data.n_variables > 1:
+        families.append((int(widest[0]), (int(widest[1]),)))
+    for child, parents in families:
+        family = [child, *parents]
+        codes, weights = data.codes[:, family], data.weights
+        if codes.dtype.kind == "i":  # missing cells (-1): the rows where the family is observed
+            observed = (codes >= 0).all(axis=1)
+            codes, weights = codes[observed], None if weights is None else weights[observed]
+        counts = family_table(codes, data.cardinalities[family], 0, list(range(1, len(family))), weights)
+        value = scorer.local_score(counts.astype(np.float64), int(np.prod(data.cardinalities[list(parents)])),
+                                   len(parents))
+        # built-in scores are log-likelihoods (penalised, or marginal): without parents
+        # < 0 once two states are observed; 0 means the prior swamped the counts in float64
+        varied = np.count_nonzero(counts.sum(axis=0)) > 1 and counts.sum() >= 1
+        lost = not parents and varied and value >= 0 and type(scorer).__module__ == "skbn.scores"
+        if np.isfinite(value) and not lost:
+            continue
+        numeric = {k: v for k, v in scorer.get_params(deep=False).items()
+                   if isinstance(v, Real) and not isinstance(v, bool)}
+        names = ", ".join(f"{prefix}__{k}={v!r}" for k, v in numeric.items()) or prefix
+        given = f"given {data.names[parents[0]]!r}" if parents else "without parents"
+        raise ValueError(
+            f"The score of column {data.names[child]!r} {given} is {value} under {scorer!r}: "
+            f"its parameters ({names}) are outside the range where float64 can compute the "
+            "score (it overflows, or the prior swamps the counts). Use a moderate value (an "
+            "equivalent sample size ess is usually between 0.1 and 100)."
+        )
 
 
 def _clear_fitted_attributes(estimator):
