@@ -82,8 +82,8 @@ def test_classes_are_sorted_and_predict_proba_follows_them(learner, asia):
     assert probas["string"][truth].mean() > probas["string"][~truth].mean()
 
 
-@pytest.mark.parametrize("learner", [HillClimbStructure(target="either"), ChowLiuTree(variant="tan", target="either")],
-                         ids=repr)
+@pytest.mark.parametrize("learner", [HillClimbStructure(target="either"),
+                                     ChowLiuTree(variant="tan", target="either")], ids=repr)
 def test_classes_are_sorted_with_a_target_column(learner, asia):
     X, y = asia
     data = X.assign(either=y.cat.reorder_categories(["yes", "no"]))
@@ -150,7 +150,8 @@ def test_grid_search_on_sorted_rows_gives_finite_scores_and_warns():
     train, test = list(KFold(5).split(X))[-1]
     model = clone(search.estimator).set_params(**search.best_params_).fit(X.iloc[train])
     rows = X.iloc[test]
-    expected = model.score_samples(rows.assign(Family=np.where(rows["Family"] == "pos", None, rows["Family"])))
+    unseen_as_missing = rows.assign(Family=np.where(rows["Family"] == "pos", None, rows["Family"]))
+    expected = model.score_samples(unseen_as_missing)
     with pytest.warns(UnseenStateWarning):
         np.testing.assert_array_equal(model.score_samples(rows), expected)
     # "error" keeps raising, so the candidates are NaN (what the sorted file gave before)

@@ -617,7 +617,11 @@ def _sorted_classes(states):
 
 def _check_total_weight(data):
     """Refuse row weights whose sum overflows (each weight is checked by ``check_sample_weight``)."""
-    if data.weights is not None and not np.isfinite(data.total_weight):
+    if data.weights is None:
+        return
+    with np.errstate(over="ignore"):
+        total = data.total_weight
+    if not np.isfinite(total):
         raise ValueError(
             "sample_weight sums to infinity in float64 (largest weight "
             f"{float(np.max(data.weights)):.3g}); rescale the weights, e.g. sample_weight / "
@@ -655,8 +659,9 @@ def _check_finite_scores(estimator, data):
             observed = (codes >= 0).all(axis=1)
             codes, weights = codes[observed], None if weights is None else weights[observed]
         counts = family_table(codes, data.cardinalities[family], 0, list(range(1, len(family))), weights)
-        value = scorer.local_score(counts.astype(np.float64), int(np.prod(data.cardinalities[list(parents)])),
-                                   len(parents))
+        q = int(np.prod(data.cardinalities[list(parents)]))
+        with np.errstate(all="ignore"):  # an overflow is reported below, by name
+            value = scorer.local_score(counts.astype(np.float64), q, len(parents))
         # built-in scores are log-likelihoods (penalised, or marginal): without parents
         # < 0 once two states are observed; 0 means the prior swamped the counts in float64
         varied = np.count_nonzero(counts.sum(axis=0)) > 1 and counts.sum() >= 1
