@@ -304,3 +304,29 @@ def test_dense_pc_cpdag_keeps_its_structure_with_fit_parameters_false():
     model = PCStructure(categories=categories, fit_parameters=False).fit(X)
     assert len(model.undirected_edges_) == 10 and not model.directed_edges_
     assert len(model.edges_) == 10 and model.network_ is None
+
+
+def test_blas_runs_one_thread_inside_fit_and_score_and_is_restored(asia):
+    """fit, score_samples, score and predict_proba limit BLAS to one thread (threadpoolctl)
+    and give the caller's setting back afterwards; the result does not depend on it."""
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+
+    from skbn.scores import LogLikelihood
+
+    controller = ThreadpoolController()
+    seen = []
+
+    class Recording(LogLikelihood):
+        def local_score(self, counts, n_parent_configs, n_parents):
+            seen.append(max(lib["num_threads"] for lib in controller.select(user_api="blas").info()))
+            return super().local_score(counts, n_parent_configs, n_parents)
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        model = HillClimbStructure(scorer=Recording(), max_indegree=1).fit(asia)
+        assert seen and set(seen) == {1}
+        assert max(lib["num_threads"] for lib in controller.select(user_api="blas").info()) == 2
+        two = model.score_samples(asia)
+    with threadpool_limits(limits=1, user_api="blas"):
+        one = HillClimbStructure(scorer=Recording(), max_indegree=1).fit(asia)
+    assert one.edges_ == model.edges_
+    np.testing.assert_array_equal(one.score_samples(asia), two)
