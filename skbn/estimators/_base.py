@@ -204,8 +204,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             read one chunk at a time and compressed to weighted distinct rows (a missing cell
             is one more value of its column): same result as the concatenated rows.
         y : array-like of shape (n_samples,), default=None
-            Optional target; it becomes a node of the network and enables ``predict_proba``.
-            Ignored when ``target`` names a column of ``X``.
+            Optional target; it becomes a node of the network and enables ``predict_proba``
+            (columns in ``classes_`` order: the target's states sorted as ``np.unique``
+            sorts them, as scikit-learn's metrics expect). Ignored when ``target`` names a
+            column of ``X``.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights: every count (scores, tests, CPTs) is the sum of the
             weights of the rows it counts, so an integer weight ``w`` is the same as ``w``

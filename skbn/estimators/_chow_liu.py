@@ -240,7 +240,9 @@ class ChowLiuTree(_BaseStructureLearner):
         Edge weights used (log-likelihood gains; conditional ones for TAN, target row 0).
     scorer_ : BaseScore
     categories_ : list of ndarray
-    classes_ : ndarray, only with a target
+    classes_ : ndarray of shape (n_classes,), only with a target
+        The target's states sorted as ``np.unique`` sorts them (the column order of
+        ``predict_proba``), whatever the order of a categorical target's categories.
     n_features_in_, feature_names_in_
 
     References
