@@ -21,7 +21,7 @@ from skbn import (
 )
 from skbn.citests import GTest
 from skbn.datasets import sample_asia
-from skbn.estimators._bootstrap import averaged_edges, inclusion_threshold
+from skbn.estimators._bootstrap import averaged_edges, inclusion_threshold, resample
 
 COMMON = [
     BootstrapStructure(n_resamples=3, random_state=0),
@@ -193,3 +193,58 @@ def test_dask_backend_gives_the_same_result(asia):
 def test_bad_parameters(asia, params, error, match):
     with pytest.raises(error, match=match):
         BootstrapStructure(**params).fit(asia.iloc[:200])
+
+
+# ------------------------------------------------- rows are resampled, however stored (issue 18)
+def test_chunked_bootstrap_resamples_rows_not_distinct_patterns():
+    X = sample_asia(5000, random_state=0)
+    chunks = [X.iloc[i:i + 1000] for i in range(0, len(X), 1000)]
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=40, random_state=0)
+    in_memory = clone(boot).fit(X)
+    chunked = clone(boot).fit(chunks)
+    a = in_memory.strength_matrix_.to_numpy()
+    b = chunked.strength_matrix_.to_numpy()
+    # same distribution (the draws differ): strengths agree up to resampling noise
+    assert np.abs((a + a.T) - (b + b.T)).max() <= 0.3
+    strength = chunked.strength_matrix_
+    assert strength.loc["smoke", "dysp"] + strength.loc["dysp", "smoke"] < 0.2  # was 0.95
+    assert abs(len(chunked.edges_) - len(in_memory.edges_)) <= 1 and len(chunked.edges_) <= 9  # was 15
+
+
+@pytest.mark.parametrize("bootstrap", ["nonparametric", "bayesian"])
+def test_resample_of_integer_weights_is_that_of_the_replicated_rows(bootstrap):
+    codes = np.array([[0, 0], [0, 1], [1, 1]], dtype=np.uint8, order="F")
+    weights = np.array([5.0, 0.0, 3.0])  # 8 rows: 5 copies of the first, 3 of the last
+    rs = np.random.RandomState(0)
+    totals, per_row = [], np.zeros(3)
+    for _ in range(4000):
+        data = resample(codes, np.array([2, 2]), ("a", "b"), weights, bootstrap, rs)
+        drawn = {tuple(row): w for row, w in zip(data.codes.tolist(), data.weights)}
+        totals.append(data.weights.sum())
+        per_row += [drawn.get(tuple(row), 0.0) for row in codes.tolist()]
+    np.testing.assert_allclose(totals, 8.0)  # always the 8 rows the weights stand for
+    np.testing.assert_allclose(per_row / 4000, weights, atol=0.1)  # each row's expected copies
+    if bootstrap == "nonparametric":  # variance of a Binomial(8, 5/8) count, as for 8 real rows
+        assert all(float(w).is_integer() for w in data.weights)
+
+
+def test_resample_of_fractional_weights_keeps_the_total_and_each_expected_weight():
+    codes = np.arange(4, dtype=np.uint8).reshape(4, 1).copy(order="F")
+    weights = np.array([0.1, 0.2, 0.3, 1.4])
+    rs = np.random.RandomState(0)
+    per_row = np.zeros(4)
+    for _ in range(4000):
+        data = resample(codes, np.array([4]), ("a",), weights, "nonparametric", rs)
+        assert data.weights.sum() == pytest.approx(2.0)
+        np.add.at(per_row, data.codes[:, 0], data.weights)
+    np.testing.assert_allclose(per_row / 4000, weights, atol=0.05)
+
+
+def test_integer_weighted_bootstrap_matches_replicated_rows_in_distribution(asia):
+    rng = np.random.default_rng(0)
+    weights = rng.integers(0, 3, len(asia))
+    replicated = asia.iloc[np.repeat(np.arange(len(asia)), weights)]
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=40, random_state=0)
+    a = clone(boot).fit(asia, sample_weight=weights).strength_matrix_.to_numpy()
+    b = clone(boot).fit(replicated).strength_matrix_.to_numpy()
+    assert np.abs((a + a.T) - (b + b.T)).max() <= 0.3

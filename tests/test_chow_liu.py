@@ -128,7 +128,7 @@ def test_tan_makes_the_target_a_parent_of_every_feature():
     assert len(feature_edges) == X.shape[1] - 1
     proba = model.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-    with pytest.raises(ValueError, match="needs a target"):
+    with pytest.raises(ValueError, match="requires y to be passed"):
         ChowLiuTree(variant="tan").fit(X)
     with pytest.raises(ValueError, match="root must be a feature"):
         ChowLiuTree(variant="tan", target="v4", root="v4").fit(X.assign(v4=y))

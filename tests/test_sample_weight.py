@@ -1,5 +1,6 @@
 """sample_weight on every learner: an integer weight w is w copies of the row, 0 drops it."""
 
+import re
 import warnings
 
 import numpy as np
@@ -8,12 +9,16 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 
 from skbn import (
+    BootstrapStructure,
     ChowLiuTree,
     ExactStructure,
     FixedStructure,
     GESStructure,
     HillClimbStructure,
     K2Structure,
+    MMHCStructure,
+    OrderMCMCStructure,
+    PCStructure,
 )
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
@@ -138,3 +143,55 @@ def test_fit_leaves_only_parameters_and_fitted_attributes(learner, asia):
     model = clone(learner).fit(asia, sample_weight=np.arange(len(asia)) % 3)
     params = set(model.get_params(deep=False))
     assert {k for k in vars(model) if k not in params and not k.endswith("_")} == {"_target_index"}
+
+
+# ------------------------------------------------------------------ overflow (issue 18)
+ALL_LEARNERS = {
+    "hc": HillClimbStructure(),
+    "tabu": HillClimbStructure(search="tabu", random_state=0),
+    "ges": GESStructure(),
+    "exact": ExactStructure(),
+    "k2": K2Structure(scorer="bdeu"),
+    "chow_liu": ChowLiuTree(scorer="bdeu"),
+    "mmhc": MMHCStructure(scorer="bdeu"),
+    "order_mcmc": OrderMCMCStructure(n_iter=100, burn_in=20, random_state=0),
+    "bootstrap": BootstrapStructure(HillClimbStructure(), n_resamples=2, random_state=0),
+    "pc": PCStructure(),
+    "fixed": FixedStructure(edges=[("smoke", "lung")]),
+}
+
+
+@pytest.mark.parametrize("name", list(ALL_LEARNERS))
+def test_weights_whose_sum_overflows_are_refused(name, asia):
+    weights = np.full(len(asia), 1e306)  # each finite, the sum is not
+    with pytest.raises(ValueError, match="sample_weight sums to infinity"):
+        clone(ALL_LEARNERS[name]).fit(asia, sample_weight=weights)
+
+
+@pytest.mark.parametrize("name", [n for n in ALL_LEARNERS if n not in ("pc", "fixed")])
+@pytest.mark.parametrize("ess", [1e300, 1e308])
+def test_overflowing_ess_is_refused_naming_the_parameter(name, ess, asia):
+    learner = clone(ALL_LEARNERS[name])
+    key = "estimator__scorer__ess" if name == "bootstrap" else "scorer__ess"
+    learner.set_params(**{key: ess})
+    with pytest.raises(ValueError, match=re.escape(f"{key}={ess!r}") + ".*outside the range"):
+        learner.fit(asia)
+    learner.set_params(**{key: 10.0}).fit(asia)  # a moderate value fits
+
+
+def test_overflow_check_sees_missing_cells_and_custom_scorers(asia):
+    rows = asia.astype(object)
+    rows.iloc[::7, 1] = None
+    with pytest.raises(ValueError, match=r"scorer__ess=1e\+300"):
+        HillClimbStructure(scorer=BDeu(ess=1e300), missing="em").fit(rows)
+    HillClimbStructure(scorer=BDeu(ess=1.0), missing="em", em_max_iter=2).fit(rows)
+    # finite garbage of a user's own score is its business, not a NaN: accepted
+    from skbn.scores import BaseScore
+
+    class Zero(BaseScore):
+        score_equivalent = True
+
+        def local_score(self, counts, n_parent_configs, n_parents):
+            return 0.0
+
+    assert HillClimbStructure(scorer=Zero()).fit(asia).edges_ == []

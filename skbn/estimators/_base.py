@@ -1,5 +1,6 @@
 """The shared estimator shape: encode once, learn a DAG, fit CPTs, score by likelihood."""
 
+import functools
 import warnings
 from dataclasses import replace
 from numbers import Integral, Real
@@ -7,9 +8,12 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, DensityMixin
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
+from threadpoolctl import ThreadpoolController
 
 from skbn._chunks import encode_chunks, is_chunked
+from skbn._counting import family_table
 from skbn._data import (
     EncodedData,
     _code_dtype,
@@ -20,6 +24,7 @@ from skbn._data import (
     encode_transform,
 )
 from skbn.citests import resolve_ci_test
+from skbn.exceptions import UnseenStateWarning
 from skbn.knowledge import _column_position, _edge_positions  # noqa: F401 (re-exported)
 from skbn.network import DiscreteBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
@@ -50,6 +55,34 @@ _MISSING_CONSTRAINTS = {
 
 #: Plug-in parameters whose string aliases ``set_params`` turns into objects on demand.
 _PLUGIN_RESOLVERS = {"scorer": resolve_scorer, "ci_test": resolve_ci_test}
+
+
+#: The BLAS libraries of this process, found at the first fit or score (see _one_blas_thread).
+_BLAS_CONTROLLER = None
+
+
+def _one_blas_thread(method):
+    """Run ``method`` with the BLAS thread pools limited to one thread (threadpoolctl).
+
+    skbn's BLAS calls are matrix products of one-hot codes (the pairwise Gram matrix) and
+    small tensor contractions, too small for threads to pay: on 2 cores OpenBLAS' own
+    threads made fits up to 15 times slower than with ``OPENBLAS_NUM_THREADS=1``
+    (``benchmarks/bench_threads.py``). The limit holds only during the call (the previous
+    settings are restored after it, also on an error), and results are the same bits with
+    or without it. The controller is built once per process, at the first call (about
+    20 ms); a limited call costs about 60 us. Parallel workers (joblib) set their own
+    limits. The limit is process-wide: fits run concurrently in threads may lift it for
+    each other, which changes their speed but not their results.
+    """
+    @functools.wraps(method)
+    def limited(*args, **kwargs):
+        global _BLAS_CONTROLLER
+        if _BLAS_CONTROLLER is None:
+            _BLAS_CONTROLLER = ThreadpoolController()
+        with _BLAS_CONTROLLER.limit(limits=1, user_api="blas"):
+            return method(*args, **kwargs)
+
+    return limited
 
 
 def _check_network(estimator):
@@ -106,7 +139,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
-        "handle_unknown": [StrOptions({"error", "marginalize"})],
+        "handle_unknown": [StrOptions({"warn", "error", "marginalize"})],
         "target": "no_validation",
         "parameter_estimator": [StrOptions({"bayes", "mle"})],
         "parameter_ess": [Interval(Real, 0, None, closed="neither")],
@@ -156,6 +189,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self._parameter_constraints, self.get_params(deep=False), type(self).__name__
         )
 
+    @_one_blas_thread
     def fit(self, X, y=None, sample_weight=None):
         """Learn the structure and the CPTs from complete discrete data.
 
@@ -172,8 +206,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             read one chunk at a time and compressed to weighted distinct rows (a missing cell
             is one more value of its column): same result as the concatenated rows.
         y : array-like of shape (n_samples,), default=None
-            Optional target; it becomes a node of the network and enables ``predict_proba``.
-            Ignored when ``target`` names a column of ``X``.
+            Optional target; it becomes a node of the network and enables ``predict_proba``
+            (columns in ``classes_`` order: the target's states sorted as ``np.unique``
+            sorts them, as scikit-learn's metrics expect). Ignored when ``target`` names a
+            column of ``X``.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights: every count (scores, tests, CPTs) is the sum of the
             weights of the rows it counts, so an integer weight ``w`` is the same as ``w``
@@ -202,6 +238,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             target_name = getattr(y, "name", None)
             if target_name is None or target_name in data.names:
                 target_name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in data.names else "__target__"
+            if len(getattr(y, "shape", ())) == 2 and y.shape[1] == 1:
+                warnings.warn(
+                    "A column-vector y was passed when a 1d array was expected. Please change the "
+                    "shape of y to (n_samples,), for example using ravel().",
+                    DataConversionWarning, stacklevel=3,
+                )
             y_codes, y_states = encode_target(y, target_name)
             if len(y_codes) != data.n_samples:
                 raise ValueError(
@@ -215,7 +257,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self._target_index = target_index
         self.categories_ = [np.asarray(s, dtype=object) for s in states[:n_features]]
         if target_index is not None:
-            self.classes_ = np.asarray(states[target_index])
+            self.classes_ = _sorted_classes(states[target_index])
 
         for name, n_states in self._latent_states(data.names).items():
             data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
@@ -223,6 +265,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if missing == "complete_case":
             data = _complete_cases(data, copies=chunked)
 
+        _check_total_weight(data)
+        _check_finite_scores(self, data)
         if missing == "em" or (missing == "available_case" and self.fit_parameters):
             # available case: the structure from test-wise deletion, the CPTs by EM
             edges, self.network_ = self._fit_em(data, states)
@@ -389,20 +433,25 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             X = X[list(self.feature_names_in_)]
         check_container(X)  # shape errors first, with sklearn's wording
         validate_data(self, X, skip_check_array=True, reset=False)
-        codes = encode_transform(
-            X, x_nodes, states[: len(x_nodes)], handle_unknown=self.handle_unknown
-        )
+        warn = self.handle_unknown == "warn"
+        handle = "error" if self.handle_unknown == "error" else "marginalize"
+        codes = encode_transform(X, x_nodes, states[: len(x_nodes)], handle_unknown=handle)
+        unseen = [] if handle == "error" else _unseen_cells(X, x_nodes, codes)
         if len(nodes) > len(x_nodes):
             unobserved = np.full((codes.shape[0], len(nodes) - len(x_nodes)), -1, dtype=np.int64)
             if fitted_with_y and y is not None:
+                y_frame = pd.DataFrame({nodes[len(x_nodes)]: np.asarray(y).reshape(-1)})
                 unobserved[:, 0] = encode_transform(
-                    pd.DataFrame({nodes[len(x_nodes)]: np.asarray(y).reshape(-1)}), [nodes[len(x_nodes)]],
-                    [states[len(x_nodes)]],
-                    handle_unknown=self.handle_unknown,
+                    y_frame, [nodes[len(x_nodes)]], [states[len(x_nodes)]], handle_unknown=handle
                 )[:, 0]
+                if handle != "error":
+                    unseen += _unseen_cells(y_frame, [nodes[len(x_nodes)]], unobserved[:, :1])
             codes = np.hstack([codes, unobserved])
+        if unseen and warn:
+            warnings.warn(_unseen_message(unseen, codes.shape[0]), UnseenStateWarning, stacklevel=4)
         return codes
 
+    @_one_blas_thread
     def score_samples(self, X):
         """Log-likelihood ``log p(x)`` of every row under the fitted network.
 
@@ -422,6 +471,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         _check_network(self)
         return self.network_.log_likelihood_codes(self._encode(X))
 
+    @_one_blas_thread
     def score(self, X, y=None, sample_weight=None):
         """Mean log-likelihood per row (of ``(x, y)`` when ``y`` is given with a fitted target).
 
@@ -444,14 +494,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Mean (weighted mean) natural log-likelihood per row.
         """
         _check_network(self)
-        if y is not None and self._target_index is not None and self.target is None:
-            log_likelihood = self.network_.log_likelihood_codes(self._encode(X, y))
-        else:
-            log_likelihood = self.score_samples(X)
+        log_likelihood = self.network_.log_likelihood_codes(self._encode(X, y))  # y: see _encode
         weights = check_sample_weight(sample_weight, len(log_likelihood))
         return float(np.average(log_likelihood, weights=weights))
 
     @available_if(_has_target)
+    @_one_blas_thread
     def predict_proba(self, X):
         """Exact posterior ``P(target | observed columns of x)``, columns ordered as ``classes_``.
 
@@ -468,7 +516,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """
         _check_network(self)
         codes = self._encode(X)
-        return self.network_.predict_proba_codes(codes, self._target_index)
+        proba = self.network_.predict_proba_codes(codes, self._target_index)
+        target_states = self.network_.states[self.network_.nodes[self._target_index]]
+        return proba[:, _class_order(target_states)]  # network state order -> classes_ order
 
     @available_if(_has_target)
     def predict(self, X):
@@ -508,6 +558,130 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
 
 _BaseStructureLearner.__doc__ = fill_common_parameters(_BaseStructureLearner.__doc__)
+
+
+def _unseen_cells(X, names, codes):
+    """``[(column, unseen states, number of rows)]``: the cells of ``X`` that ``codes`` mark
+    ``-1`` (marginalised) but that are not missing, i.e. states unknown to the network.
+
+    Non-integral or infinite floats are refused instead, as ``fit`` refuses them: they are
+    continuous data in a discrete column, not states.
+    """
+    found = []
+    array = None if isinstance(X, pd.DataFrame) else check_container(X)
+    for j in np.flatnonzero((codes < 0).any(axis=0)):
+        values = np.asarray(X[names[j]] if array is None else array[:, j], dtype=object)
+        unknown = (codes[:, j] < 0) & ~np.asarray(pd.isna(values), dtype=bool)
+        if not unknown.any():
+            continue
+        states = pd.unique(values[unknown]).tolist()
+        floats = [v for v in states if isinstance(v, (float, np.floating))]
+        if any(not np.isfinite(v) or v != np.round(v) for v in floats):
+            raise ValueError(
+                f"Column {names[j]!r} holds continuous (non-integer or infinite) floats, e.g. "
+                f"{next(v for v in floats if not np.isfinite(v) or v != np.round(v))!r}; skbn "
+                "scores discrete states (only NaN/None mark a missing cell): discretize it as in "
+                "fit, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal')."
+            )
+        found.append((names[j], states, int(unknown.sum())))
+    return found
+
+
+def _unseen_message(unseen, n_rows):
+    """The ``UnseenStateWarning`` text: which columns, which states, how many rows, what to do."""
+    cells = "; ".join(
+        f"column {name!r}: {', '.join(repr(v) for v in states[:10])}"
+        f"{' ...' if len(states) > 10 else ''} ({count} of {n_rows} rows)"
+        for name, states, count in unseen
+    )
+    return (
+        f"States never seen in fit were met and summed out of the likelihood "
+        f"(handle_unknown='warn'): {cells}. The training rows never contained them (and they were "
+        "not declared with categories= or a pandas CategoricalDtype). In cross-validation this is "
+        "the mark of rows sorted by a column and split into unshuffled folds: shuffle the folds, "
+        "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
+        "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
+    )
+
+
+def _class_order(states):
+    """Positions of a target's states in ``classes_`` order: sorted as ``np.unique`` sorts
+    (scikit-learn's order of class labels); labels of mixed types that cannot be compared
+    keep the encoding's order (by type name, then text)."""
+    try:
+        return np.asarray(sorted(range(len(states)), key=lambda k: states[k]), dtype=np.intp)
+    except TypeError:
+        return np.arange(len(states))
+
+
+def _sorted_classes(states):
+    """``classes_``: the target's states sorted (see :func:`_class_order`)."""
+    return np.asarray([states[k] for k in _class_order(states)])
+
+
+def _check_total_weight(data):
+    """Refuse row weights whose sum overflows (each weight is checked by ``check_sample_weight``)."""
+    if data.weights is None:
+        return
+    with np.errstate(over="ignore"):
+        total = data.total_weight
+    if not np.isfinite(total):
+        raise ValueError(
+            "sample_weight sums to infinity in float64 (largest weight "
+            f"{float(np.max(data.weights)):.3g}); rescale the weights, e.g. sample_weight / "
+            "sample_weight.max(): every count is a sum of weights and must stay finite."
+        )
+
+
+def _check_finite_scores(estimator, data):
+    """Refuse a scorer whose parameters make the scores non-finite, naming the parameter.
+
+    The local score of every variable without parents, and with the column of most states
+    as its one parent (the smallest prior cells ``ess / (q r)``), is computed once from the
+    rows where the family is observed: an overflowing hyperparameter (``BDeu(ess=1e300)``
+    overflows the log-gamma terms of the Dirichlet prior) gives ``inf`` or ``nan`` there,
+    which a search would otherwise carry into a NaN ``score_``, a crash or an endless loop.
+    """
+    params = estimator.get_params(deep=False)
+    prefix, scorer = "scorer", params.get("scorer")
+    inner = params.get("estimator")
+    if "scorer" not in params and isinstance(inner, _BaseStructureLearner):
+        prefix, scorer = "estimator__scorer", inner.get_params(deep=False).get("scorer")
+    if scorer is None:
+        return
+    scorer = resolve_scorer(scorer)
+    # every family without parents, and the one of the smallest prior cells ess / (q r):
+    # the column of most states given the column of most states among the others
+    widest = np.argsort(-data.cardinalities, kind="stable")
+    families = [(child, ()) for child in range(data.n_variables)]
+    if data.n_variables > 1:
+        families.append((int(widest[0]), (int(widest[1]),)))
+    for child, parents in families:
+        family = [child, *parents]
+        codes, weights = data.codes[:, family], data.weights
+        if codes.dtype.kind == "i":  # missing cells (-1): the rows where the family is observed
+            observed = (codes >= 0).all(axis=1)
+            codes, weights = codes[observed], None if weights is None else weights[observed]
+        counts = family_table(codes, data.cardinalities[family], 0, list(range(1, len(family))), weights)
+        q = int(np.prod(data.cardinalities[list(parents)]))
+        with np.errstate(all="ignore"):  # an overflow is reported below, by name
+            value = scorer.local_score(counts.astype(np.float64), q, len(parents))
+        # built-in scores are log-likelihoods (penalised, or marginal): without parents
+        # < 0 once two states are observed; 0 means the prior swamped the counts in float64
+        varied = np.count_nonzero(counts.sum(axis=0)) > 1 and counts.sum() >= 1
+        lost = not parents and varied and value >= 0 and type(scorer).__module__ == "skbn.scores"
+        if np.isfinite(value) and not lost:
+            continue
+        numeric = {k: v for k, v in scorer.get_params(deep=False).items()
+                   if isinstance(v, Real) and not isinstance(v, bool)}
+        names = ", ".join(f"{prefix}__{k}={v!r}" for k, v in numeric.items()) or prefix
+        given = f"given {data.names[parents[0]]!r}" if parents else "without parents"
+        raise ValueError(
+            f"The score of column {data.names[child]!r} {given} is {value} under {scorer!r}: "
+            f"its parameters ({names}) are outside the range where float64 can compute the "
+            "score (it overflows, or the prior swamps the counts). Use a moderate value (an "
+            "equivalent sample size ess is usually between 0.1 and 100)."
+        )
 
 
 def _clear_fitted_attributes(estimator):

@@ -11,12 +11,13 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import clone
 from sklearn.utils import check_random_state
 
+from skbn._counting import weights_are_integral
 from skbn._data import EncodedData
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.graph import dag_to_cpdag
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
-__all__ = ["BootstrapStructure", "averaged_edges", "inclusion_threshold"]
+__all__ = ["BootstrapStructure", "averaged_edges", "inclusion_threshold", "resample"]
 
 
 def inclusion_threshold(strengths):
@@ -119,22 +120,72 @@ def _set_random_states(estimator, seed):
         estimator.set_params(**params)
 
 
+def resample(codes, cardinalities, names, weights, bootstrap, rs):
+    r"""One bootstrap resample of (possibly weighted) rows, as an :class:`EncodedData`.
+
+    Rows are resampled, whatever their storage:
+
+    * no weights: ``"nonparametric"`` draws :math:`n` rows uniformly with replacement;
+      ``"bayesian"`` weights the rows by :math:`n\,D`, :math:`D \sim \mathrm{Dirichlet}(1,
+      \dots, 1)`.
+    * integer weights :math:`w_d` (the copies of a distinct row of chunked data, or integer
+      ``sample_weight``, each unit one row): the resample of the :math:`N = \sum_d w_d`
+      rows they stand for. ``"nonparametric"``: counts
+      :math:`c \sim \mathrm{Multinomial}(N, w / N)` over the stored rows (the numbers of
+      times each is drawn when :math:`N` rows are drawn uniformly); ``"bayesian"``:
+      :math:`N\,D`, :math:`D \sim \mathrm{Dirichlet}(w)` (the aggregated Dirichlet(1, ...,
+      1) weights of the copies). Same distribution as resampling the replicated rows.
+    * non-integer weights (importance weights of the :math:`n` stored rows, total
+      :math:`W`): ``"nonparametric"`` draws :math:`n` rows with probabilities
+      :math:`w / W`, each drawn row weighted :math:`W / n`; ``"bayesian"`` weights the rows
+      by :math:`n\,D\,w`, :math:`D \sim \mathrm{Dirichlet}(1, \dots, 1)`. Either way
+      the expected weight of every row is its own weight.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n, p)
+    cardinalities : ndarray of shape (p,)
+    names : tuple
+    weights : ndarray of shape (n,) or None
+    bootstrap : {"nonparametric", "bayesian"}
+    rs : numpy.random.RandomState
+
+    Returns
+    -------
+    data : EncodedData
+        The resample (for weighted nonparametric draws, the rows drawn at least once,
+        weighted by their counts).
+    """
+    n = codes.shape[0]
+    if weights is None:
+        if bootstrap == "nonparametric":
+            rows = rs.randint(n, size=n)
+            return EncodedData(np.asfortranarray(codes[rows]), cardinalities, names)
+        return EncodedData(codes, cardinalities, names, weights=rs.dirichlet(np.ones(n)) * n)
+    total = float(np.sum(weights))
+    integral = weights_are_integral(weights)
+    if bootstrap == "bayesian":
+        if integral:
+            positive = weights > 0
+            draw = np.zeros(n)
+            draw[positive] = rs.dirichlet(weights[positive]) * total
+            return EncodedData(codes, cardinalities, names, weights=draw)
+        return EncodedData(codes, cardinalities, names, weights=rs.dirichlet(np.ones(n)) * n * weights)
+    n_draws = int(round(total)) if integral else n
+    counts = rs.multinomial(n_draws, weights / total)
+    drawn = np.flatnonzero(counts)
+    scale = 1.0 if integral else total / n
+    return EncodedData(np.asfortranarray(codes[drawn]), cardinalities, names,
+                       weights=counts[drawn].astype(np.float64) * scale)
+
+
 def _learn_resamples(estimator, codes, cardinalities, names, weights, target_index, seeds, bootstrap,
                      cpdag):
     """Learn one graph per seed; returns (directed pairs, undirected pairs, DAG pairs) per
     resample, as position arrays. ``weights``: the caller's row weights or None."""
-    n = codes.shape[0]
     results = []
     for seed in seeds:
-        rs = np.random.RandomState(seed)
-        if bootstrap == "nonparametric":
-            rows = rs.randint(n, size=n)
-            data = EncodedData(np.asfortranarray(codes[rows]), cardinalities, names,
-                               weights=None if weights is None else weights[rows])
-        else:
-            draw = rs.dirichlet(np.ones(n)) * n
-            data = EncodedData(codes, cardinalities, names,
-                               weights=draw if weights is None else draw * weights)
+        data = resample(codes, cardinalities, names, weights, bootstrap, np.random.RandomState(seed))
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()
@@ -160,10 +211,13 @@ class BootstrapStructure(_BaseStructureLearner):
 
     The wrapped ``estimator`` (cloned per resample) learns one graph from each of
     ``n_resamples`` resamples of the data: rows drawn with replacement
-    (``"nonparametric"``, Friedman, Goldszmidt & Wyner 1999; a drawn row keeps its
-    ``sample_weight``) or every row weighted by :math:`n` times a flat Dirichlet draw
-    (``"bayesian"``, Rubin 1981; times its ``sample_weight``), through the weighted counts
-    every learner takes. For every pair of variables,
+    (``"nonparametric"``, Friedman, Goldszmidt & Wyner 1999) or every row weighted by
+    :math:`n` times a flat Dirichlet draw (``"bayesian"``, Rubin 1981), through the
+    weighted counts every learner takes. Rows are resampled however they are stored: an
+    integer ``sample_weight`` ``w`` (and the copies of a distinct row of chunked ``X``) is
+    ``w`` rows, so the resample is that of the replicated rows; non-integer weights are
+    importance weights of the rows given, drawn with probabilities proportional to them
+    (the rule: :func:`resample`). For every pair of variables,
 
     * ``strength`` = fraction of resamples with an edge between them, either way;
     * ``direction`` = among those, the fraction oriented ``source -> target``; with
@@ -273,7 +327,7 @@ class BootstrapStructure(_BaseStructureLearner):
         random_state=None,
         verbose=0,
         categories="auto",
-        handle_unknown="error",
+        handle_unknown="warn",
         target=None,
         fit_parameters=True,
         parameter_estimator="bayes",

@@ -3,6 +3,7 @@
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import minimum_spanning_tree
+from sklearn.utils import ClassifierTags
 
 from skbn._counting import (
     marginal_stack,
@@ -239,7 +240,9 @@ class ChowLiuTree(_BaseStructureLearner):
         Edge weights used (log-likelihood gains; conditional ones for TAN, target row 0).
     scorer_ : BaseScore
     categories_ : list of ndarray
-    classes_ : ndarray, only with a target
+    classes_ : ndarray of shape (n_classes,), only with a target
+        The target's states sorted as ``np.unique`` sorts them (the column order of
+        ``predict_proba``), whatever the order of a categorical target's categories.
     n_features_in_, feature_names_in_
 
     References
@@ -287,7 +290,7 @@ class ChowLiuTree(_BaseStructureLearner):
         em_tol=1e-6,
         random_state=None,
         categories="auto",
-        handle_unknown="error",
+        handle_unknown="warn",
         target=None,
         fit_parameters=True,
         parameter_estimator="bayes",
@@ -313,6 +316,16 @@ class ChowLiuTree(_BaseStructureLearner):
         self.em_tol = em_tol
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        """``variant="tan"`` without ``target=`` is a classifier of ``y``: ``fit(X, y)`` needs
+        ``y``, and ``cross_val_score`` / ``GridSearchCV`` then split with stratified folds."""
+        tags = super().__sklearn_tags__()
+        if self.variant == "tan" and self.target is None:
+            tags.estimator_type = "classifier"
+            tags.classifier_tags = ClassifierTags()
+            tags.target_tags.required = True
+        return tags
+
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
         if not self.scorer_.score_equivalent:
@@ -323,7 +336,10 @@ class ChowLiuTree(_BaseStructureLearner):
         target = self._target_index
         tan = self.variant == "tan"
         if tan and target is None:
-            raise ValueError("variant='tan' needs a target: fit(X, y) or target=<column>.")
+            raise ValueError(
+                "ChowLiuTree(variant='tan') requires y to be passed, but the target y is None: "
+                "fit(X, y), or name a column of X with target=<column>."
+            )
         features = [i for i in range(data.n_variables) if not (tan and i == target)]
         root = self._root_position(data, target, tan, features)
         stratum = target if tan else None

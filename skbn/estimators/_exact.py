@@ -325,7 +325,7 @@ class ExactStructure(_BaseStructureLearner):
         em_tol=1e-6,
         random_state=None,
         categories="auto",
-        handle_unknown="error",
+        handle_unknown="warn",
         target=None,
         fit_parameters=True,
         parameter_estimator="bayes",

@@ -71,7 +71,7 @@ class FixedStructure(_BaseStructureLearner):
         *,
         edges=(),
         categories="auto",
-        handle_unknown="error",
+        handle_unknown="warn",
         target=None,
         fit_parameters=True,
         parameter_estimator="bayes",

@@ -139,7 +139,7 @@ class K2Structure(_BaseStructureLearner):
         em_tol=1e-6,
         random_state=None,
         categories="auto",
-        handle_unknown="error",
+        handle_unknown="warn",
         target=None,
         fit_parameters=True,
         parameter_estimator="bayes",

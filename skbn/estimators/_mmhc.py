@@ -123,7 +123,7 @@ class MMHCStructure(_BaseStructureLearner):
                  search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,
                  max_indegree=None, white_list=(), black_list=(), tiers=None, verbose=0,
                  missing="error", latent=None, e_step="exact", n_init=1, em_max_iter=100,
-                 em_tol=1e-6, random_state=None, categories="auto", handle_unknown="error",
+                 em_tol=1e-6, random_state=None, categories="auto", handle_unknown="warn",
                  target=None, fit_parameters=True, parameter_estimator="bayes", parameter_ess=1.0):
         self.restrict = restrict
         self.ci_test = ci_test

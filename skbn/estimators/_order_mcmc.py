@@ -366,7 +366,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         random_state=None,
         verbose=0,
         categories="auto",
-        handle_unknown="error",
+        handle_unknown="warn",
         target=None,
         fit_parameters=True,
         parameter_estimator="bayes",

@@ -880,7 +880,7 @@ class PCStructure(_BaseStructureLearner):
         verbose=0,
         missing="error",
         categories="auto",
-        handle_unknown="error",
+        handle_unknown="warn",
         target=None,
         fit_parameters=True,
         parameter_estimator="bayes",

@@ -24,10 +24,13 @@ categories : "auto", list of sequences or dict, default="auto"
     as discrete codes only with whole values and at most 32 distinct values; declare any
     other numeric column here (or with a ``category`` dtype) or discretize it. Only None,
     NaN, pd.NA and NaT are missing: strings such as "None" or "NA" are states.
-handle_unknown : {"error", "marginalize"}, default="error"
-    What a state never declared in fit does at score time: raise a ``ValueError`` naming
-    the column and the value, or be treated as missing and summed out of that row's
-    likelihood.
+handle_unknown : {"warn", "error", "marginalize"}, default="warn"
+    What a state never seen nor declared in fit does at score and predict time: be summed
+    out of that row's likelihood (treated as a missing cell) with a
+    :class:`skbn.exceptions.UnseenStateWarning` naming the columns, the states and the
+    number of rows -- in cross-validation the mark of rows sorted by a column in
+    unshuffled folds; raise a ``ValueError`` naming the column and the value; or be
+    summed out silently (the vocabulary of scikit-learn's ``OneHotEncoder``).
 target : column label, int or None, default=None
     Column of ``X`` to predict with ``predict_proba`` and ``predict`` (an alternative to
     ``fit(X, y)``). An integer is a column position when no column has that label.

@@ -1,0 +1,19 @@
+"""Warnings raised by skbn (the ``sklearn.exceptions`` of this package).
+
+Filter them like any Python warning, e.g. ``warnings.simplefilter("error",
+UnseenStateWarning)`` to turn them into errors in a test suite.
+"""
+
+__all__ = ["UnseenStateWarning"]
+
+
+class UnseenStateWarning(UserWarning):
+    """A state never seen (nor declared) at fit time was met at score or predict time.
+
+    Raised with ``handle_unknown="warn"`` (the default) by ``score_samples``, ``score``,
+    ``predict_proba`` and ``predict``: such cells are summed out of the rows they are in,
+    as with ``handle_unknown="marginalize"``, and the warning names the columns, the
+    states and the number of rows. In cross-validation it is the mark of rows sorted by a
+    column and split into unshuffled folds: shuffle them, e.g.
+    ``cv=KFold(5, shuffle=True, random_state=0)``.
+    """

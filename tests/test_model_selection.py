@@ -1,0 +1,195 @@
+"""Model selection on real-shaped data: sorted classes, sorted rows, unseen states (issue 18)."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone, is_classifier
+from sklearn.datasets import load_iris
+from sklearn.metrics import log_loss
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import KBinsDiscretizer
+
+from skbn import (
+    BootstrapStructure,
+    ChowLiuTree,
+    DiscreteBayesianNetwork,
+    ExactStructure,
+    FixedStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    MMHCStructure,
+    OrderMCMCStructure,
+    PCStructure,
+)
+from skbn.datasets import sample_asia
+from skbn.exceptions import UnseenStateWarning
+
+LEARNERS = [
+    HillClimbStructure(),
+    HillClimbStructure(search="tabu", random_state=0),
+    GESStructure(),
+    PCStructure(),
+    K2Structure(),
+    ChowLiuTree(),
+    ChowLiuTree(variant="tan"),
+    MMHCStructure(),
+    ExactStructure(),
+    FixedStructure(edges=[("smoke", "lung"), ("lung", "y"), ("tub", "y"), ("y", "xray")]),
+    OrderMCMCStructure(n_iter=200, burn_in=50, random_state=0),
+    BootstrapStructure(HillClimbStructure(), n_resamples=3, random_state=0),
+]
+
+
+@pytest.fixture(scope="module")
+def asia():
+    X = sample_asia(2000, random_state=0)
+    return X.drop(columns=["either", "dysp"]), X["either"]  # categories ["yes", "no"]
+
+
+def _targets(y):
+    """The same labels as a reversed-category, sorted-category, string and integer target."""
+    unsorted = y.cat.reorder_categories(["yes", "no"])
+    return {
+        "categorical_unsorted": unsorted,
+        "categorical_sorted": unsorted.cat.reorder_categories(["no", "yes"]),
+        "string": unsorted.astype(str),
+        "integer": unsorted.map({"yes": 10, "no": 2}).astype(int),  # 10 > 2, "10" < "2"
+    }
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=repr)
+def test_classes_are_sorted_and_predict_proba_follows_them(learner, asia):
+    X, y = asia
+    probas = {}
+    for kind, target in _targets(y).items():
+        model = clone(learner).fit(X, target.rename("y"))
+        expected = np.unique(np.asarray(target))
+        np.testing.assert_array_equal(model.classes_, expected)  # np.unique order
+        proba = model.predict_proba(X.iloc[:300])
+        assert proba.shape == (300, 2)
+        np.testing.assert_array_equal(model.predict(X.iloc[:300]), model.classes_[np.argmax(proba, axis=1)])
+        # columns in classes_ order: the column of "no" (or 2) is P(no | x), whatever the coding
+        no = list(model.classes_).index(2 if kind == "integer" else "no")
+        probas[kind] = proba[:, no]
+    for kind, p_no in probas.items():
+        np.testing.assert_allclose(p_no, probas["categorical_sorted"], rtol=1e-9, atol=1e-12, err_msg=kind)
+    # and they are right: P(no | x) is high where the truth is "no"
+    truth = np.asarray(y.iloc[:300]) == "no"
+    assert probas["string"][truth].mean() > probas["string"][~truth].mean()
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure(target="either"),
+                                     ChowLiuTree(variant="tan", target="either")], ids=repr)
+def test_classes_are_sorted_with_a_target_column(learner, asia):
+    X, y = asia
+    data = X.assign(either=y.cat.reorder_categories(["yes", "no"]))
+    model = clone(learner).fit(data)
+    assert list(model.classes_) == ["no", "yes"]
+    assert list(model.categories_[list(data.columns).index("either")]) == ["yes", "no"]  # as declared
+    proba = model.predict_proba(X)
+    resorted = clone(learner).fit(data.assign(either=data["either"].cat.reorder_categories(["no", "yes"])))
+    np.testing.assert_allclose(proba, resorted.predict_proba(X), rtol=1e-9, atol=1e-12)
+
+
+def test_neg_log_loss_equals_log_loss_by_hand_and_ignores_category_order(asia):
+    X, y = asia
+    unsorted = y.cat.reorder_categories(["yes", "no"])
+    cv = KFold(5, shuffle=True, random_state=0)
+    scores = {}
+    for name, target in [("unsorted", unsorted), ("sorted", unsorted.cat.reorder_categories(["no", "yes"]))]:
+        scores[name] = cross_val_score(HillClimbStructure(), X, target, cv=cv, scoring="neg_log_loss")
+        by_hand = []
+        for train, test in cv.split(X):
+            model = HillClimbStructure().fit(X.iloc[train], target.iloc[train])
+            proba = model.predict_proba(X.iloc[test])
+            # the definition: -mean log P(true class | x), the column found through classes_
+            column = pd.Index(model.classes_).get_indexer(np.asarray(target.iloc[test]))
+            by_hand.append(np.mean(np.log(proba[np.arange(len(test)), column])))
+            assert by_hand[-1] == pytest.approx(-log_loss(target.iloc[test], proba, labels=model.classes_))
+        np.testing.assert_allclose(scores[name], by_hand, rtol=1e-12)
+    np.testing.assert_allclose(scores["unsorted"], scores["sorted"], rtol=1e-12)
+    assert np.all(scores["sorted"] > -0.5)  # far better than guessing (-log 2)
+
+
+# ----------------------------------------------------------- sorted rows, unseen states
+def coronary_like(n=1841, seed=0):
+    """A frame shaped like bnlearn's ``coronary`` (6 binary columns, one named with a dot and
+    a space), sampled from a small network and sorted by a column with a rare state, as many
+    real files are sorted: the last fold then holds every row of that state."""
+    names = ["Smoking", "M. Work", "P. Work", "Pressure", "Proteins", "Family"]
+    states = {name: ["neg", "pos"] for name in names}
+    parents = {"M. Work": ["Smoking"], "P. Work": ["M. Work"], "Pressure": ["Smoking"],
+               "Proteins": ["M. Work", "Smoking"], "Family": []}
+    cpts = {
+        "Smoking": np.array([0.55, 0.45]),
+        "M. Work": np.array([[0.7, 0.3], [0.4, 0.6]]),
+        "P. Work": np.array([[0.8, 0.2], [0.3, 0.7]]),
+        "Pressure": np.array([[0.6, 0.4], [0.4, 0.6]]),
+        "Proteins": np.array([[[0.7, 0.3], [0.5, 0.5]], [[0.6, 0.4], [0.3, 0.7]]]),
+        "Family": np.array([0.92, 0.08]),  # the rare state: 8% of the rows, all in the last fold
+    }
+    network = DiscreteBayesianNetwork(states, parents, cpts)
+    X = network.sample(n, random_state=seed).astype(str)  # plain text columns, as read from a CSV
+    return X.sort_values("Family", kind="stable").reset_index(drop=True)
+
+
+def test_grid_search_on_sorted_rows_gives_finite_scores_and_warns():
+    X = coronary_like()
+    assert (X["Family"].iloc[-int(0.2 * len(X)):] == "pos").any()
+    assert (X["Family"].iloc[: int(0.8 * len(X))] == "neg").all()  # the training rows of fold 5
+    search = GridSearchCV(HillClimbStructure(), {"scorer__ess": [0.1, 1, 10]}, cv=5)
+    with pytest.warns(UnseenStateWarning, match=r"column 'Family': 'pos' \(\d+ of \d+ rows\).*KFold\(5, "
+                                                r"shuffle=True, random_state=0\)"):
+        search.fit(X)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+    # the unseen cells are summed out: fold 5 scores log p(x without Family) on those rows
+    train, test = list(KFold(5).split(X))[-1]
+    model = clone(search.estimator).set_params(**search.best_params_).fit(X.iloc[train])
+    rows = X.iloc[test]
+    unseen_as_missing = rows.assign(Family=np.where(rows["Family"] == "pos", None, rows["Family"]))
+    expected = model.score_samples(unseen_as_missing)
+    with pytest.warns(UnseenStateWarning):
+        np.testing.assert_array_equal(model.score_samples(rows), expected)
+    # "error" keeps raising, so the candidates are NaN (what the sorted file gave before)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        strict = GridSearchCV(HillClimbStructure(handle_unknown="error"), {"scorer__ess": [0.1, 1, 10]}, cv=5)
+        assert np.all(np.isnan(strict.fit(X).cv_results_["mean_test_score"]))
+    # shuffled folds see every state: no warning at all
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnseenStateWarning)
+        shuffled = GridSearchCV(HillClimbStructure(), {"scorer__ess": [0.1, 1, 10]},
+                                cv=KFold(5, shuffle=True, random_state=0)).fit(X)
+    assert np.all(np.isfinite(shuffled.cv_results_["mean_test_score"]))
+
+
+def test_tan_is_a_classifier_so_sorted_labels_get_stratified_folds():
+    assert is_classifier(ChowLiuTree(variant="tan"))
+    assert not is_classifier(ChowLiuTree()) and not is_classifier(HillClimbStructure())
+    assert not is_classifier(ChowLiuTree(variant="tan", target="y"))  # y is ignored then
+    X, y = load_iris(return_X_y=True)
+    assert np.all(np.diff(y) >= 0)  # iris is sorted by its label
+    # the README line, verbatim: default cv=5 becomes StratifiedKFold(5) for a classifier
+    clf = make_pipeline(KBinsDiscretizer(encode="ordinal"), ChowLiuTree(variant="tan"))
+    scores = cross_val_score(clf, X, y, scoring="neg_log_loss")
+    assert np.all(np.isfinite(scores)) and np.all(scores > -1.0)
+    np.testing.assert_array_equal(scores, cross_val_score(clf, X, y, scoring="neg_log_loss",
+                                                          cv=StratifiedKFold(5)))
+
+
+def test_tan_without_y_says_y_is_required():
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        ChowLiuTree(variant="tan").fit(sample_asia(100, random_state=0))
+
+
+def test_unseen_state_of_a_score_time_array_column_is_named_by_position():
+    X = np.array([[0, 1], [1, 0], [0, 0], [1, 1]] * 10)
+    model = ChowLiuTree().fit(X)
+    with pytest.warns(UnseenStateWarning, match=r"column 1: 7 \(1 of 2 rows\)"):
+        assert np.isfinite(model.score_samples(np.array([[0, 7], [1, 1]]))).all()
+    with pytest.raises(ValueError, match="continuous"):
+        model.score_samples(np.array([[0, 0.5], [1, 1]]))
