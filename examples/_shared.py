@@ -11,14 +11,14 @@ def load_example_network(name):
 
 
 def save_figure(figure_function, filename):
-    """Draw with matplotlib when it is installed (pip install skbn[plot]); skip cleanly otherwise."""
+    """Draw with matplotlib when it is installed (pip install matplotlib); skip cleanly otherwise."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("matplotlib not installed (pip install 'skbn[plot]'): figure skipped")
+        print("matplotlib not installed (pip install matplotlib): figure skipped")
         return
     figure = figure_function(plt)
     if os.environ.get("SKBN_GALLERY"):  # docs build: the gallery shows the open figure
