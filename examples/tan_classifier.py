@@ -18,6 +18,7 @@ from sklearn.model_selection import StratifiedKFold, cross_validate
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer
 
+from _shared import save_figure
 from skbn import ChowLiuTree
 
 X, y = load_breast_cancer(return_X_y=True, as_frame=True)  # 30 continuous columns, y = "target"
@@ -31,8 +32,10 @@ def make_model(learner):
 
 
 cv = StratifiedKFold(5, shuffle=True, random_state=0)
+results = {}
 for label, learner in [("TAN", ChowLiuTree(variant="tan")), ("Chow-Liu", ChowLiuTree())]:
     result = cross_validate(make_model(learner), X, y, cv=cv, scoring=["accuracy", "neg_log_loss"])
+    results[label] = result
     print(f"{label:9s} accuracy {result['test_accuracy'].mean():.3f}   "
           f"log loss {-result['test_neg_log_loss'].mean():.3f}")
 
@@ -40,3 +43,18 @@ tan = make_model(ChowLiuTree(variant="tan")).fit(X, y)[-1]
 tree = [(u, v) for u, v in tan.edges_ if "target" not in (u, v)]
 print(f"\nTAN: the class is a parent of all {len(X.columns)} features; the feature tree's "
       f"first edges: {tree[:3]}")
+
+
+def draw(plt):
+    figure, axes = plt.subplots(1, 2, figsize=(7, 3))
+    for axis, key, title in [(axes[0], "test_accuracy", "accuracy per fold"),
+                             (axes[1], "test_neg_log_loss", "log loss per fold")]:
+        values = [results[label][key] * (-1 if "loss" in key else 1) for label in results]
+        axis.boxplot(values)
+        axis.set_xticks(range(1, len(results) + 1), list(results))
+        axis.set_title(title)
+    figure.tight_layout()
+    return figure
+
+
+save_figure(draw, "tan_classifier.png")
