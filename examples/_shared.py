@@ -21,6 +21,7 @@ def save_figure(figure_function, filename):
         print("matplotlib not installed (pip install matplotlib): figure skipped")
         return
     figure = figure_function(plt)
+    figure.tight_layout()  # the gallery saves the figure as it is: keep the labels inside
     if os.environ.get("SKBN_GALLERY"):  # docs build: the gallery shows the open figure
         return
     figure.savefig(filename, dpi=110, bbox_inches="tight")
