@@ -129,3 +129,22 @@ def test_marker_rule():
                          "here") == [["sample", "survey", "-n", "5", "-o", "a.csv"], ["--help"]]
     with pytest.raises(pytest.fail.Exception, match="shell operator"):
         skbn_commands("skbn score m.bif t.csv | head\n", "here")
+
+
+PRIVATE_PATH = re.compile(r"\bskbn(\.[A-Za-z_]\w*)*\._\w")
+
+
+def test_no_private_import_path_in_user_docs():
+    # README, docs, examples and the doctests of the package name public paths only
+    # (`from skbn import PCStructure`, not `skbn.estimators._pc`); a private file may be
+    # named as a file (`skbn/_search.py`) where a page explains the internals
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+                 *sorted((ROOT / "docs").glob("*.rst")), *sorted((ROOT / "examples").glob("*.py"))]:
+        found += [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+                  for i, line in enumerate(path.read_text().splitlines(), 1) if PRIVATE_PATH.search(line)]
+    for path in sorted((ROOT / "skbn").rglob("*.py")):
+        found += [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+                  for i, line in enumerate(path.read_text().splitlines(), 1)
+                  if line.lstrip().startswith((">>>", "...")) and PRIVATE_PATH.search(line)]
+    assert not found, "private import paths:\n" + "\n".join(found)
