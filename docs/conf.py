@@ -62,6 +62,8 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "remove_config_comments": True,
     "within_subsection_order": "FileNameSortKey",
+    # the figures an example leaves open after each block are shown on its page
+    "image_scrapers": ("matplotlib",),
 }
 
 html_theme = "pydata_sphinx_theme"
@@ -73,11 +75,15 @@ html_theme_options = {
 html_static_path = []
 
 # --------------------------------------------------------------------- generated pages
-#: The user guide pages, in reading order; any other ``docs/*.md`` page follows, by name.
+#: Pages listed in ``index.rst`` itself, before the user guide (a newcomer's first read).
+FIRST_PAGES = ["getting_started", "which_learner"]
+#: The user guide pages, in reading order; any other ``docs/*.md`` page follows, by name,
+#: and the contributors' page (architecture) comes last.
 USER_GUIDE_ORDER = [
-    "architecture", "core", "network", "graph", "hill_climb", "ges", "pc", "exact",
-    "knowledge", "averaging", "missing", "scale", "plotting", "cli",
+    "hill_climb", "ges", "pc", "exact", "knowledge", "averaging", "missing", "network",
+    "graph", "plotting", "cli", "scale", "core",
 ]
+LAST_PAGES = ["architecture"]
 
 #: API sections: (title, module, names or None for the module's ``__all__``). An object is
 #: documented once, in the first section that lists it; modules that do not exist (yet) are
@@ -105,8 +111,10 @@ def _write_if_changed(path, text):
 
 
 def _user_guide():
-    pages = [p.stem for p in sorted(DOCS.glob("*.md"))]
-    ordered = [p for p in USER_GUIDE_ORDER if p in pages] + [p for p in pages if p not in USER_GUIDE_ORDER]
+    pages = [p.stem for p in sorted(DOCS.glob("*.md")) if p.stem not in FIRST_PAGES]
+    known = USER_GUIDE_ORDER + LAST_PAGES
+    ordered = ([p for p in USER_GUIDE_ORDER if p in pages] + [p for p in pages if p not in known]
+               + [p for p in LAST_PAGES if p in pages])
     lines = ["User guide", "==========", "", ".. toctree::", "   :maxdepth: 2", ""]
     lines += [f"   {page}" for page in ordered]
     return "\n".join(lines) + "\n"

@@ -1,34 +1,27 @@
-"""Where the examples find their data: ../shared/networks if present, else the built-in ASIA."""
+"""Helpers of the example scripts: the built-in networks and saving figures."""
 
 import os
-from pathlib import Path
 
-from skbn.datasets import asia_network
-from skbn.io import read_bif
-
-SHARED_NETWORKS = Path(__file__).resolve().parents[2] / "shared" / "networks"
+from skbn.datasets import load_network
 
 
 def load_example_network(name):
-    """The shared benchmark network ``name``, or ASIA (built in) when ../shared is absent."""
-    path = SHARED_NETWORKS / f"{name}.bif"
-    if path.exists():
-        return name, read_bif(path)
-    print(f"({path} not found: using the built-in ASIA network instead)")
-    return "asia", asia_network()
+    """``(name, network)`` for a built-in network (``skbn.datasets.load_network(name)``)."""
+    return name, load_network(name)
 
 
 def save_figure(figure_function, filename):
-    """Draw with matplotlib when it is installed (pip install skbn[plot]); skip cleanly otherwise."""
+    """Draw with matplotlib when it is installed (pip install matplotlib); skip cleanly otherwise."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("matplotlib not installed (pip install 'skbn[plot]'): figure skipped")
+        print("matplotlib not installed (pip install matplotlib): figure skipped")
         return
     figure = figure_function(plt)
+    figure.tight_layout()  # the gallery saves the figure as it is: keep the labels inside
     if os.environ.get("SKBN_GALLERY"):  # docs build: the gallery shows the open figure
         return
     figure.savefig(filename, dpi=110, bbox_inches="tight")

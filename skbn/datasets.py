@@ -1,9 +1,14 @@
 """Built-in networks and sampling helpers.
 
-The ASIA network ("chest clinic") of Lauritzen & Spiegelhalter (1988) is stored here as
-Python data, so it is available without any file.
+Seven standard benchmark networks ship inside the package, so that examples and tests run
+from a fresh installation: ``asia``, ``cancer``, ``earthquake``, ``survey``, ``sachs``,
+``child`` and ``alarm``, from the bnlearn Bayesian network repository (public-domain BIF
+files, stored in the package's ``_networks`` folder with a README giving their sources).
+:func:`load_network` reads any of them by name; the ASIA network ("chest clinic") of
+Lauritzen & Spiegelhalter (1988) is also stored here as Python data (:func:`asia_network`).
 """
 
+from importlib import resources
 from numbers import Integral, Real
 from pathlib import Path
 
@@ -14,7 +19,7 @@ from .graph import random_dag
 from .io import read_bif
 from .network import DiscreteBayesianNetwork
 
-__all__ = ["asia_network", "load_network", "make_random_network", "sample_asia"]
+__all__ = ["asia_network", "load_network", "make_random_network", "network_names", "sample_asia"]
 
 _YES_NO = ["yes", "no"]
 
@@ -82,16 +87,52 @@ def asia_network():
         states, parents, {node: np.array(cpt) for node, cpt in cpts.items()})
 
 
-_BUILTIN = {"asia": asia_network}
+#: The networks shipped as BIF files in ``skbn/_networks`` (asia also as Python data).
+_BUILTIN = ("alarm", "asia", "cancer", "child", "earthquake", "sachs", "survey")
+
+
+def network_names():
+    """The names of the built-in networks, which :func:`load_network` accepts.
+
+    Returns
+    -------
+    names : list of str
+        ``['alarm', 'asia', 'cancer', 'child', 'earthquake', 'sachs', 'survey']``.
+
+    Examples
+    --------
+    >>> from skbn.datasets import network_names
+    >>> network_names()
+    ['alarm', 'asia', 'cancer', 'child', 'earthquake', 'sachs', 'survey']
+    """
+    return list(_BUILTIN)
 
 
 def load_network(name_or_path):
     """A built-in network by name, or a network read from a ``.bif`` file.
 
+    The built-in networks are standard benchmarks from the bnlearn Bayesian network
+    repository (see :func:`network_names`):
+
+    ==============  =====  =====  ==================================================
+    name            nodes  edges  what it models
+    ==============  =====  =====  ==================================================
+    ``asia``        8      8      chest clinic: tuberculosis, lung cancer, bronchitis
+    ``cancer``      5      4      lung cancer (Korb & Nicholson)
+    ``earthquake``  5      4      burglary alarm (Korb & Nicholson)
+    ``survey``      6      6      choice of transport (Scutari & Denis)
+    ``sachs``       11     17     protein signalling, three levels per protein
+    ``child``       20     25     congenital heart disease in newborns
+    ``alarm``       37     46     patient monitoring in intensive care
+    ==============  =====  =====  ==================================================
+
+    ``"asia"`` is :func:`asia_network`; the others are read from the BIF files shipped in
+    the package. Every call returns a new network object.
+
     Parameters
     ----------
     name_or_path : str or path-like
-        A path to a ``.bif`` file, or the name of a built-in network (``"asia"``).
+        A path to a ``.bif`` file, or the name of a built-in network (case-insensitive).
 
     Returns
     -------
@@ -103,6 +144,15 @@ def load_network(name_or_path):
     ValueError
         If the name is neither an existing ``.bif`` file nor a built-in network; the
         message lists the built-in names.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> alarm = load_network("alarm")
+    >>> len(alarm.nodes), len(alarm.edges)
+    (37, 46)
+    >>> alarm.sample(3, random_state=0).shape
+    (3, 37)
     """
     if isinstance(name_or_path, Path) or str(name_or_path).lower().endswith(".bif"):
         path = Path(name_or_path)
@@ -113,8 +163,11 @@ def load_network(name_or_path):
     if key not in _BUILTIN:
         raise ValueError(
             f"Unknown network {name_or_path!r}: pass a path to a .bif file or one of "
-            f"the built-in networks {sorted(_BUILTIN)!r}.")
-    return _BUILTIN[key]()
+            f"the built-in networks {list(_BUILTIN)!r}.")
+    if key == "asia":
+        return asia_network()
+    with resources.as_file(resources.files("skbn") / "_networks" / f"{key}.bif") as path:
+        return read_bif(path)
 
 
 def sample_asia(n_samples=10000, random_state=0):

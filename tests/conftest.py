@@ -1,6 +1,14 @@
-"""Shared fixtures: the benchmark networks in ../shared/networks (skip when absent)."""
+"""Shared fixtures: the benchmark networks, from ../shared/networks or else built in.
+
+The seven standard networks (asia, cancer, earthquake, survey, sachs, child, alarm) ship
+inside the package (``skbn.datasets.load_network``), so tests that need them run in a fresh
+clone too. When ``<repo>/../shared/networks`` (or ``$SKBN_SHARED_NETWORKS``) exists, the
+tests read the files there instead: the same networks, kept beside the checkouts for the
+benchmarks. ``NETWORKS`` is the folder in use; a test reads ``NETWORKS / "alarm.bif"``.
+"""
 
 import os
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -9,16 +17,24 @@ import pytest
 SHARED_NETWORKS = Path(
     os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[1].parent / "shared" / "networks")
 )
+#: The networks shipped in the package (skbn/_networks/*.bif), read from the tested checkout.
+BUILTIN_NETWORKS = Path(str(resources.files("skbn") / "_networks"))
+#: Where the tests read the standard networks: ../shared/networks when present, else built in.
+NETWORKS = SHARED_NETWORKS if SHARED_NETWORKS.is_dir() else BUILTIN_NETWORKS
 
 
 def shared_network(name):
-    """Read ``<repo>/../shared/networks/<name>.bif``, skipping the test when it is absent."""
+    """The standard network ``name`` read from ``NETWORKS / "<name>.bif"``.
+
+    Skips the test only for a name that is neither in ../shared/networks nor built in.
+    """
     from skbn.io import read_bif
 
-    path = SHARED_NETWORKS / f"{name}.bif"
-    if not path.exists():
-        pytest.skip(f"shared network {path} not available")
-    return read_bif(path)
+    for folder in (NETWORKS, BUILTIN_NETWORKS):
+        path = folder / f"{name}.bif"
+        if path.is_file():
+            return read_bif(path)
+    pytest.skip(f"network {name!r} is neither in {SHARED_NETWORKS} nor built in")
 
 
 @pytest.fixture(scope="session")

@@ -1,25 +1,70 @@
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from skbn.datasets import asia_network, load_network, sample_asia
+from skbn.datasets import asia_network, load_network, network_names, sample_asia
+from skbn.graph import is_acyclic
 from skbn.io import read_bif, write_bif
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "networks"
+BUILTIN = Path(str(resources.files("skbn") / "_networks"))
+
+# (nodes, edges) of the bnlearn repository's networks, as its pages list them
+SIZES = {"asia": (8, 8), "cancer": (5, 4), "earthquake": (5, 4), "survey": (6, 6),
+         "sachs": (11, 17), "child": (20, 25), "alarm": (37, 46)}
 
 
-def test_asia_equals_shared_bif():
-    path = SHARED / "asia.bif"
-    if not path.is_file():
-        pytest.skip(f"{path} is absent")
-    ref, net = read_bif(path), asia_network()
+def assert_same_network(net, ref):
     assert net.nodes == ref.nodes
     assert net.states == ref.states
     assert net.parents == ref.parents
     for node in net.nodes:
         np.testing.assert_array_equal(net.cpts[node], ref.cpts[node], err_msg=node)
+
+
+def test_asia_equals_shipped_bif():
+    # the Python-data ASIA and the shipped BIF file are the same network
+    assert_same_network(asia_network(), read_bif(BUILTIN / "asia.bif"))
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_builtin_networks_load_with_their_published_size(name):
+    net = load_network(name)
+    assert (len(net.nodes), len(net.edges)) == SIZES[name]
+    assert is_acyclic(net.nodes, net.edges)
+    for node in net.nodes:
+        np.testing.assert_allclose(net.cpts[node].sum(axis=-1), 1.0, err_msg=node)
+    assert load_network(name.upper()).edges == net.edges
+    assert load_network(name) is not net  # a new object every call
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_builtin_networks_equal_shared_files(name):
+    path = SHARED / f"{name}.bif"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    assert (BUILTIN / f"{name}.bif").read_bytes() == path.read_bytes()
+    assert_same_network(load_network(name), read_bif(path))
+
+
+def test_network_names():
+    assert network_names() == sorted(SIZES)
+
+
+def test_builtin_numbers_from_the_bif_text():
+    # survey: P(A) = (0.3, 0.5, 0.2), P(E = high | A = young, S = M) = 0.75 (bnlearn's survey.bif)
+    survey = load_network("survey")
+    assert survey.states["A"] == ["young", "adult", "old"]
+    np.testing.assert_array_equal(survey.cpts["A"], [0.3, 0.5, 0.2])
+    assert survey.parents["E"] == ("A", "S")
+    assert survey.cpts["E"][0, 0, 0] == 0.75
+    # ALARM's root HYPOVOLEMIA: P(TRUE) = 0.2
+    alarm = load_network("alarm")
+    assert alarm.parents["HYPOVOLEMIA"] == ()
+    np.testing.assert_array_equal(alarm.cpts["HYPOVOLEMIA"], [0.2, 0.8])
 
 
 def test_asia_known_marginal():
@@ -40,8 +85,8 @@ def test_load_network_by_name_and_path(tmp_path):
 
 
 def test_load_network_errors_list_names(tmp_path):
-    with pytest.raises(ValueError, match=r"'alarm'.*\['asia'\]"):
-        load_network("alarm")
+    with pytest.raises(ValueError, match=r"'insurance'.*\['alarm', 'asia', 'cancer'"):
+        load_network("insurance")
     with pytest.raises(ValueError, match="No such BIF file"):
         load_network(tmp_path / "missing.bif")
 

@@ -1,11 +1,11 @@
 """ExactStructure: optimality against brute force over every DAG, memory refusal."""
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 
 from skbn._data import encode_fit
 from skbn.estimators._exact import ExactStructure, exact_memory_bytes
@@ -13,8 +13,6 @@ from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.estimators._k2 import K2Structure
 from skbn.graph import is_acyclic, random_dag
 from skbn.scores import BIC, BDeu, FamilyScoreCache, K2Score, resolve_scorer
-
-NETWORKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "networks"
 
 
 def all_dags(p):

@@ -2,11 +2,11 @@
 
 import itertools
 import pickle
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 
 from skbn._data import encode_fit
 from skbn.estimators._exact import ExactStructure
@@ -14,8 +14,6 @@ from skbn.estimators._ges import GESStructure
 from skbn.graph import dag_to_cpdag, is_acyclic, is_markov_equivalent, pdag_to_dag, random_dag
 from skbn.metrics import structural_hamming_distance
 from skbn.scores import BDeu, FamilyScoreCache, resolve_scorer
-
-NETWORKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "networks"
 
 
 def sample_random_network(p, n, seed, edge_prob=0.5, strength=0.3):

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 from sklearn.base import clone
 
 from skbn import _search
@@ -20,7 +21,6 @@ from skbn.metrics import structural_hamming_distance
 from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
 
-NETWORKS = Path(__file__).resolve().parents[1].parent / "shared" / "networks"
 SEARCHES = ["hill_climb", "tabu", "multistart_tabu", "annealing", "first_improvement"]
 
 

@@ -3,11 +3,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import NETWORKS as SHARED  # ../shared/networks, else the built-in copies
 
 from skbn.datasets import asia_network
 from skbn.io import read_bif, write_bif
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "networks"
 BIF_FILES = sorted(SHARED.glob("*.bif")) if SHARED.is_dir() else []
 
 

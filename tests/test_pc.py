@@ -1,10 +1,9 @@
 import importlib.util
-import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 from joblib import parallel_config
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
@@ -16,9 +15,6 @@ from skbn.estimators._pc import PCStructure, _bh_adjust
 from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, random_dag
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
-
-NETWORKS = Path(os.environ.get("SKBN_SHARED_NETWORKS",
-                             Path(__file__).resolve().parents[1].parent / "shared" / "networks"))
 
 
 def _networks():

@@ -282,7 +282,7 @@ class ExactStructure(_BaseStructureLearner):
 
     Examples
     --------
-    >>> from skbn.estimators._exact import ExactStructure
+    >>> from skbn import ExactStructure
     >>> from skbn.datasets import sample_asia
     >>> X = sample_asia(2000, random_state=0)[["smoke", "lung", "bronc", "dysp"]]
     >>> model = ExactStructure(scorer="bic").fit(X)

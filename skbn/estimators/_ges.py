@@ -222,7 +222,7 @@ class GESStructure(_BaseStructureLearner):
 
     Examples
     --------
-    >>> from skbn.estimators._ges import GESStructure
+    >>> from skbn import GESStructure
     >>> from skbn.datasets import sample_asia
     >>> model = GESStructure().fit(sample_asia(5000, random_state=0))
     >>> ("either", "xray") in model.directed_edges_

@@ -199,7 +199,7 @@ class HillClimbStructure(_BaseStructureLearner):
     Examples
     --------
     >>> from skbn.datasets import sample_asia
-    >>> from skbn.estimators._hill_climb import HillClimbStructure
+    >>> from skbn import HillClimbStructure
     >>> model = HillClimbStructure().fit(sample_asia(5000, random_state=0))
     >>> model.n_iter_ == len(model.trace_) - 1   # one score per move, after the start
     True

@@ -328,7 +328,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
 
     Examples
     --------
-    >>> from skbn.estimators._order_mcmc import OrderMCMCStructure
+    >>> from skbn import OrderMCMCStructure
     >>> from skbn.datasets import sample_asia
     >>> X = sample_asia(2000, random_state=0)
     >>> model = OrderMCMCStructure(n_iter=600, burn_in=100, random_state=0).fit(X)

@@ -842,7 +842,7 @@ class PCStructure(_BaseStructureLearner):
 
     Examples
     --------
-    >>> from skbn.estimators._pc import PCStructure
+    >>> from skbn import PCStructure
     >>> from skbn.datasets import sample_asia
     >>> model = PCStructure().fit(sample_asia(5000, random_state=0))
     >>> ("lung", "either") in model.directed_edges_
