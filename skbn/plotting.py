@@ -59,6 +59,8 @@ COMPARISON_COLORS = {
 NODE_FACE = "#e7f5ff"
 NODE_EDGE = "#1c7ed6"
 EDGE_COLOR = "#343a40"
+#: Colour of the cells :func:`plot_edge_strength` leaves blank (diagonal, below threshold).
+HIDDEN_CELL = "#dee2e6"
 
 _DUMMY_WIDTH = 0.05    # inches reserved for an edge passing through a layer
 _NODE_GAP = 0.25       # inches of air between neighbouring labels
@@ -1117,8 +1119,9 @@ def plot_edge_strength(matrix_or_frame, ax=None, threshold=None, nodes=None, *, 
         The quantity drawn; default ``"arc"`` when the input has directions (an estimator,
         a frame with ``direction``, a square matrix) and ``"strength"`` for a frame
         without. For a square matrix it is also what the matrix holds.
-    cmap : str, optional
+    cmap : str or Colormap, optional
         Matplotlib colour map; default ``"Blues"``, ``"coolwarm"`` for the direction.
+        Blank (masked) cells are drawn in :data:`HIDDEN_CELL` grey.
     annotate : bool, optional
         Write the value in each shown cell; default when p <= 12.
     title : str, optional
@@ -1172,6 +1175,7 @@ def plot_edge_strength(matrix_or_frame, ax=None, threshold=None, nodes=None, *, 
         _, ax = plt.subplots(figsize=(min(size + 1.0, 16.0), min(size, 16.0)))
     cell_points = 72 * min(0.35, 13.0 / max(p, 1))
     cmap = ("coolwarm" if values == "direction" else "Blues") if cmap is None else cmap
+    cmap = plt.get_cmap(cmap).with_extremes(bad=HIDDEN_CELL)  # blank cells grey, 0 white
     image = ax.imshow(shown, cmap=cmap, vmin=0.0, vmax=1.0)
     ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label=STRENGTH_LABELS[values])
     ticks = np.arange(p)
