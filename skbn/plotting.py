@@ -985,7 +985,8 @@ def edge_strength_tables(matrix_or_frame, nodes=None, values=None):
         * a long frame with columns ``from``, ``to`` (or ``source``, ``target``),
           ``strength`` and optionally ``direction`` (bnlearn's ``boot.strength``, the
           bootstrap learner's ``edge_strength_``): ``S`` from ``strength`` and, with
-          ``direction``, ``A = strength * direction`` and ``D``;
+          ``direction``, ``A = strength * direction`` and ``D``; a pair listed one way
+          only gets the reverse direction ``1 - direction``;
         * a square array or DataFrame (columns name the nodes) holding the quantity named
           by ``values``: ``A`` by default (as ``strength_matrix_``,
           :func:`skbn.posterior.edge_posteriors` and order MCMC's ``edge_posterior_`` give).
@@ -1008,7 +1009,7 @@ def edge_strength_tables(matrix_or_frame, nodes=None, values=None):
     ValueError
         A value outside [0, 1]; arc probabilities with ``A[u, v] + A[v, u] > 1``; a
         strength matrix that is not symmetric; a frame whose two rows of a pair disagree on
-        the strength. The message names the pair.
+        the strength, or whose directions do not add up to 1. The message names the pair.
     """
     data = matrix_or_frame
     if hasattr(data, "strength_matrix_"):  # a fitted bootstrap estimator
@@ -1066,7 +1067,7 @@ def _tables_from_frame(data, nodes):
     p = len(nodes)
     strength, seen = np.zeros((p, p)), np.zeros((p, p), dtype=bool)
     has_direction = "direction" in data.columns
-    arc, direction = np.zeros((p, p)), np.zeros((p, p))
+    arc, direction, listed = np.zeros((p, p)), np.zeros((p, p)), np.zeros((p, p), dtype=bool)
     for (u, v), s, d in zip(pairs, data["strength"].to_numpy(dtype=float),
                             (data["direction"].to_numpy(dtype=float) if has_direction
                              else np.zeros(len(pairs)))):
@@ -1083,9 +1084,20 @@ def _tables_from_frame(data, nodes):
         strength[i, j] = strength[j, i] = s
         seen[i, j] = seen[j, i] = True
         if has_direction:
+            listed[i, j] = True
             arc[i, j], direction[i, j] = s * d, d
     if not has_direction:
         return {"strength": strength}, nodes
+    # P(u -> v | adjacent) + P(v -> u | adjacent) = 1: a pair listed one way only (a
+    # filtered frame) gets its reverse; a pair listed both ways must add up
+    rows, columns = np.nonzero(listed & ~listed.T)
+    direction[columns, rows] = 1.0 - direction[rows, columns]
+    arc[columns, rows] = strength[rows, columns] * direction[columns, rows]
+    both = listed & listed.T & (strength > 0)
+    if (np.abs(direction + direction.T - 1.0) > 1e-6)[both].any():
+        _pair_check(direction, nodes, both & (np.abs(direction + direction.T - 1.0) > 1e-6),
+                    "The directions of a pair add up to 1 (P(u -> v | adjacent) + "
+                    "P(v -> u | adjacent)), but ({u!r}, {v!r}) has {a} and ({v!r}, {u!r}) {b}.")
     return {"arc": arc, "strength": strength, "direction": direction}, nodes
 
 

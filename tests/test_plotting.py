@@ -264,6 +264,12 @@ def test_edge_strength_from_bnlearn_boot_strength_frame():
         plot_edge_strength(undirected, values="arc")
     with pytest.raises(ValueError, match="disagree on its strength"):
         plot_edge_strength(frame.assign(strength=[0.8, 0.7, 0.4]))
+    with pytest.raises(ValueError, match=r"add up to 1.*\('a', 'b'\) has 0.75"):
+        plot_edge_strength(frame.assign(direction=[0.75, 0.5, 1.0]))
+    # a frame listing each pair once (e.g. filtered on direction >= 0.5) implies the reverse
+    one_way = frame.iloc[[0, 2]]
+    np.testing.assert_allclose(shown(plot_edge_strength(one_way)),
+                               [[nan, 0.6, 0.4], [0.2, nan, 0], [0, 0, nan]])
     with pytest.raises(ValueError, match="square"):
         plot_edge_strength(np.zeros((2, 3)))
 
@@ -304,6 +310,9 @@ def test_bootstrap_strength_map_matches_its_edge_strength_frame():
     np.testing.assert_allclose(shown(plot_edge_strength(boot)),
                                shown(plot_edge_strength(boot.edge_strength_,
                                                         nodes=list(boot.feature_names_in_))))
+    filtered = boot.edge_strength_[boot.edge_strength_.direction >= 0.5]
+    np.testing.assert_allclose(shown(plot_edge_strength(boot)),
+                               shown(plot_edge_strength(filtered, nodes=list(boot.feature_names_in_))))
 
 
 def test_edge_strength_figure_is_capped():
