@@ -284,6 +284,10 @@ def layered_layout(nodes, edges, undirected=(), label_widths=None, *, max_width=
         linked = {w for e in list(edges) + list(undirected) for w in e}
         isolated = [v for v in nodes if v not in linked]
     isolated_set = set(isolated)
+    on_edges = [v for v in nodes if v in isolated_set
+                and any(v in e for e in list(edges) + list(undirected))]
+    if on_edges:
+        raise ValueError(f"isolated node(s) {on_edges!r} have edges.")
     isolated = [v for v in nodes if v in isolated_set]
     graph_nodes = [v for v in nodes if v not in isolated_set]
     positions, routes = _layered_graph(graph_nodes, edges, undirected,
@@ -530,15 +534,25 @@ def _gaps(font_size):
     return 0.9 * font_size / 9, 0.25 * font_size / 9
 
 
-def _extent(nodes, positions, routes, half_widths, half_height):
-    """``(xlim, ylim)`` around the labels and bend points, in data units."""
+def _extent(nodes, positions, routes, half_widths, half_height, edges=()):
+    """``(xlim, ylim)`` around the labels, bend points and arcs, in data units.
+
+    A ``curved`` edge (a quadratic Bezier arc whose control point is a quarter of its
+    length off its midpoint, see :func:`_draw`) reaches half way to its control point.
+    """
     xs = np.array([positions[v][0] for v in nodes] or [0.0])
     ys = np.array([positions[v][1] for v in nodes] or [0.0])
     half_widths = np.asarray(half_widths if len(half_widths) else [0.5])
-    bends = [x for points in routes.values() for x, _ in points] or [xs[0]]
-    xlim = (min(min(xs - half_widths), min(bends)) - 0.2,
-            max(max(xs + half_widths), max(bends)) + 0.2)
-    return xlim, (ys.min() - half_height - 0.15, ys.max() + half_height + 0.15)
+    points = [p for bends in routes.values() for p in bends]
+    for edge in edges:
+        if edge.get("curved") and not edge["bends"]:
+            (x0, y0), (x1, y1) = positions[edge["u"]], positions[edge["v"]]
+            points.append(((x0 + x1) / 2 - (y1 - y0) / 8, (y0 + y1) / 2 + (x1 - x0) / 8))
+    px = [x for x, _ in points] or [xs[0]]
+    py = [y for _, y in points] or [ys[0]]
+    xlim = (min(min(xs - half_widths), min(px)) - 0.2, max(max(xs + half_widths), max(px)) + 0.2)
+    ylim = (min(ys.min() - half_height, min(py)) - 0.15, max(ys.max() + half_height, max(py)) + 0.15)
+    return xlim, ylim
 
 
 def _graph_axes(xlim, ylim, ax, max_size, title):
@@ -715,7 +729,8 @@ def _network_picture(nodes, directed, undirected, edges, *, ax, layout, font_siz
         reach += 0.2 * font / 9 + (max(widths) if widths else 0.5)
         xlim = ylim = (-reach - 0.1, reach + 0.1)
     else:
-        xlim, ylim = _extent(nodes, positions, routes, [half_width[v] for v in nodes], half_height)
+        xlim, ylim = _extent(nodes, positions, routes, [half_width[v] for v in nodes],
+                             half_height, edges(routes))
     ax, scale = _graph_axes(xlim, ylim, ax, max_size, title)
     patches = _draw(ax, nodes, labels, positions, edges(routes), font * scale, node_color,
                     circular=circular)

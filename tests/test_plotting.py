@@ -422,6 +422,8 @@ def test_a_graph_without_edges_is_one_square_block():
     assert 0.5 <= (np.ptp(x) + 0.6) / (np.ptp(y) + 0.45) <= 2
     ax = plot_network([], nodes=nodes)
     assert len(ax.texts) == 30 and not edge_patches(ax)
+    with pytest.raises(ValueError, match=r"isolated node\(s\) \['node1'\] have edges"):
+        layered_layout(nodes, [("node0", "node1")], isolated=["node1", "node2"])
 
 
 def test_cpdag_of_100_nodes_points_down_and_isolated_nodes_aside():
@@ -516,3 +518,16 @@ def test_comparison_packs_nodes_without_any_edge():
     y = np.array([positions[v][1] for v in lone])
     assert len(set(np.round(y, 6))) >= 4                 # a block, not a row
     assert max(ax.figure.get_size_inches()) <= 16.0 + 1e-9
+
+
+def test_false_positive_arcs_stay_inside_the_picture():
+    # a false positive from left to right bulges upwards (arcs bulge to their left) by a
+    # quarter of its length at the control point, an eighth on the curve: above the labels
+    layout = {"a": (0.0, 0.0), "b": (6.0, 0.0), "c": (3.0, -1.0)}
+    ax = plot_comparison([("a", "c"), ("b", "c")], [("a", "c"), ("b", "c"), ("a", "b")],
+                         layout=layout)
+    arc = next(p for p in edge_patches(ax) if p.skbn_class == "false positive")
+    extent = arc.get_path().get_extents()          # the drawn curve (Bezier extrema)
+    (x_lo, x_hi), (y_lo, y_hi) = ax.get_xlim(), ax.get_ylim()
+    assert extent.y1 > 0.6                         # it does bulge above the labels
+    assert x_lo <= extent.x0 and extent.x1 <= x_hi and y_lo <= extent.y0 and extent.y1 <= y_hi
