@@ -2,20 +2,25 @@
 
 matplotlib is an optional dependency (``pip install skbn[plot]``), imported only when a
 function draws; networkx is not needed. Every function draws on ``ax`` (a new figure
-sized to the graph when ``None``) and returns the Axes.
+sized to the graph, at most 16 x 16 inches, when ``None``) and returns the Axes.
 
 The layered layout follows Sugiyama, Tagawa and Toda (1981):
 
 1. **layers** -- each node goes one layer below its lowest parent (longest path from the
    sources), so every edge points downwards; undirected (CPDAG) edges are oriented along a
-   topological order of the directed part first;
-2. **virtual nodes** -- an edge spanning ``k > 1`` layers gets ``k - 1`` invisible bend
+   topological order of the directed part first, for the layering only (they are drawn
+   without arrowheads). A node without parents moves down to just above its highest child;
+2. **bounded width** -- a layer wider than the figure allows gives nodes to the layer
+   below (descendants move down with them, so every edge still points down), preferring
+   nodes that move alone; nodes without any edge are packed in a near-square grid beside
+   or below the graph, never in a long row;
+3. **virtual nodes** -- an edge spanning ``k > 1`` layers gets ``k - 1`` invisible bend
    points, one per crossed layer, so it is routed between the nodes;
-3. **crossing reduction** -- alternating downward and upward sweeps sort each layer by the
+4. **crossing reduction** -- alternating downward and upward sweeps sort each layer by the
    barycentre (mean position) of the neighbours in the previous layer (Sugiyama et al.;
    the layer-by-layer sweep of Eades and Wormald, 1994); the ordering with the fewest
    crossings wins;
-4. **coordinates** -- each node is pulled towards the mean x of its neighbours, subject to
+5. **coordinates** -- each node is pulled towards the mean x of its neighbours, subject to
    a minimal gap from its left neighbour (the half widths of the two labels): a least-squares
    fit under order constraints, solved by isotonic regression (pool adjacent violators).
 
@@ -28,13 +33,15 @@ Algorithmica 11, 1994.
 """
 
 import reprlib
-from itertools import combinations, pairwise
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
 
 __all__ = [
+    "auto_font_size",
     "circular_layout",
+    "edge_strength_tables",
     "layered_layout",
     "plot_comparison",
     "plot_edge_strength",
@@ -52,12 +59,14 @@ COMPARISON_COLORS = {
 NODE_FACE = "#e7f5ff"
 NODE_EDGE = "#1c7ed6"
 EDGE_COLOR = "#343a40"
+#: Colour of the cells :func:`plot_edge_strength` leaves blank (diagonal, below threshold).
+HIDDEN_CELL = "#dee2e6"
 
-_LAYER_GAP = 0.9       # inches between layers
-_DUMMY_WIDTH = 0.15    # inches reserved for an edge passing through a layer
+_DUMMY_WIDTH = 0.05    # inches reserved for an edge passing through a layer
 _NODE_GAP = 0.25       # inches of air between neighbouring labels
 _MIN_WIDTH = 2.5       # inches: narrowest figure drawn for a graph
 _N_SWEEPS = 24
+_ASPECT = 2.0         # width / height aimed at by the layered layout's layer width
 
 
 def _pyplot():
@@ -141,16 +150,100 @@ def _isotonic(values, weights=None):
 
 
 def _crossings(upper, lower, down_edges):
-    """Number of crossings between two adjacent layers (orders as lists of vertex ids)."""
+    """Number of crossings between two adjacent layers (orders as lists of vertex ids).
+
+    Two segments ``(a1, b1)`` and ``(a2, b2)`` (positions in the upper and lower layer)
+    cross when ``(a1 - a2) * (b1 - b2) < 0``; all pairs are compared at once.
+    """
     up_pos = {v: k for k, v in enumerate(upper)}
     low_pos = {v: k for k, v in enumerate(lower)}
-    segments = [(up_pos[a], low_pos[b]) for a in upper for b in down_edges.get(a, ())
-                if b in low_pos]
-    return sum((a1 - a2) * (b1 - b2) < 0 for (a1, b1), (a2, b2) in combinations(segments, 2))
+    segments = np.array([(up_pos[a], low_pos[b]) for a in upper for b in down_edges.get(a, ())
+                         if b in low_pos], dtype=float).reshape(-1, 2)
+    a, b = segments[:, 0], segments[:, 1]
+    return int(np.count_nonzero(np.subtract.outer(a, a) * np.subtract.outer(b, b) < 0)) // 2
 
 
-def layered_layout(nodes, edges, undirected=(), label_widths=None):
-    """Sugiyama-style layered positions (see the module docstring).
+def _longest_path_layers(n, parents, children, order):
+    """Layer of each vertex: one below its lowest parent; sources just above their highest child."""
+    layer = np.zeros(n, dtype=int)
+    for v in order:
+        layer[v] = max((layer[p] + 1 for p in parents[v]), default=0)
+    for v in order[::-1]:
+        if not parents[v] and children[v]:
+            layer[v] = min(layer[c] for c in children[v]) - 1
+    return layer
+
+
+def _bound_layer_widths(layer, parents, children, order, widths, max_width, node_gap):
+    """Move vertices down until every layer (its labels and gaps) fits in ``max_width``.
+
+    Layers are fixed from the top: while layer ``k`` is too wide, one of its vertices moves
+    to ``k + 1`` and its descendants move down as far as needed to stay below their parents
+    (so every edge still points down). The vertex moved is the first by the key (added
+    bend points, i.e. the change of ``sum(layer[child] - layer[parent] - 1)`` over the
+    edges; vertices pushed along; later in ``order`` first). A layer of one vertex is never
+    split.
+    """
+    layer = layer.copy()
+    rank = np.empty(len(layer), dtype=int)
+    rank[order] = np.arange(len(order))
+    arcs = np.array([(p, c) for c in range(len(layer)) for p in parents[c]], dtype=int).reshape(-1, 2)
+
+    def pushed_layers(v, target):
+        new = layer.copy()
+        new[v] = target
+        for w in order[rank[v] + 1:]:
+            if parents[w]:
+                new[w] = max(new[w], max(new[p] for p in parents[w]) + 1)
+        return new
+
+    def span(layers_):
+        return int(np.sum(layers_[arcs[:, 1]] - layers_[arcs[:, 0]]))
+
+    k = 0
+    while k <= layer.max(initial=-1):
+        members = [v for v in order if layer[v] == k]
+        while len(members) > 1 and (sum(widths[v] for v in members)
+                                    + node_gap * (len(members) - 1)) > max_width:
+            base = span(layer)
+            best = None
+            for v in members:
+                if all(layer[c] > k + 1 for c in children[v]):  # moves alone
+                    key = (len(parents[v]) - len(children[v]), 1, -rank[v])
+                else:
+                    moved = pushed_layers(v, k + 1)
+                    key = (span(moved) - base, int(np.count_nonzero(moved != layer)), -rank[v])
+                if best is None or key < best[0]:
+                    best = (key, v)
+            v = best[1]
+            layer = pushed_layers(v, k + 1)
+            members.remove(v)
+        k += 1
+    return layer
+
+
+def _grid_block(widths, row_pitch, node_gap):
+    """Offsets of ``len(widths)`` labels in a near-square grid, filled row by row.
+
+    Returns ``(offsets, block_width, block_height)``; offsets are label centres measured
+    from the block's top-left corner (y negative downwards). The number of columns,
+    ``ceil(sqrt(k * row_pitch / column_pitch))``, makes the block about as wide as tall.
+    """
+    k = len(widths)
+    column_pitch = max(widths) + node_gap
+    n_columns = max(1, int(np.ceil(np.sqrt(k * row_pitch / column_pitch))))
+    n_rows = int(np.ceil(k / n_columns))
+    offsets = [(column_pitch * (i % n_columns + 0.5), -row_pitch * (i // n_columns + 0.5))
+               for i in range(k)]
+    return offsets, column_pitch * n_columns, row_pitch * n_rows
+
+
+def layered_layout(nodes, edges, undirected=(), label_widths=None, *, max_width=None,
+                   layer_gap=0.9, node_gap=0.25, isolated=None):
+    """Sugiyama-style layered positions, isolated nodes packed in a block aside.
+
+    See the module docstring for the steps. Every directed edge goes from a higher layer
+    to a lower one (when ``edges`` has no cycle).
 
     Parameters
     ----------
@@ -162,48 +255,122 @@ def layered_layout(nodes, edges, undirected=(), label_widths=None):
         Oriented along a topological order of the directed part for layering only.
     label_widths : sequence of float, optional
         Width of each node's label, in x units (default 1).
+    max_width : float, optional
+        Widest layer allowed (labels plus gaps, in x units): wider layers give vertices to
+        the layer below (every edge still points down). ``None``: no bound.
+    layer_gap : float, default=0.9
+        Vertical distance between layers.
+    node_gap : float, default=0.25
+        Smallest horizontal gap between neighbouring labels.
+    isolated : sequence, optional
+        Nodes packed in the block aside; default the nodes without any edge. They are
+        placed row by row in ``nodes`` order in a near-square grid (rows ``layer_gap / 2``
+        apart): in an empty bottom corner of the graph's bounding box if one is large
+        enough (right first), else to the right of the graph or below it, whichever keeps
+        the larger side of the whole picture smaller (right on ties).
 
     Returns
     -------
     positions : dict
-        Node -> ``(x, y)``; layer ``k`` has ``y = -k * 0.9`` (inches), x in the same unit
-        as ``label_widths``.
+        Node -> ``(x, y)``; layer ``k`` has ``y = -k * layer_gap``.
     routes : dict
         ``(u, v)`` (as in ``edges`` / ``undirected``) -> list of ``(x, y)`` bend points
         strictly between the two nodes (empty for an edge between adjacent layers).
     """
+    all_widths = (np.ones(len(nodes)) if label_widths is None
+                  else np.asarray(label_widths, dtype=float))
+    width_of = dict(zip(nodes, all_widths))
+    if isolated is None:
+        linked = {w for e in list(edges) + list(undirected) for w in e}
+        isolated = [v for v in nodes if v not in linked]
+    isolated_set = set(isolated)
+    on_edges = [v for v in nodes if v in isolated_set
+                and any(v in e for e in list(edges) + list(undirected))]
+    if on_edges:
+        raise ValueError(f"isolated node(s) {on_edges!r} have edges.")
+    isolated = [v for v in nodes if v in isolated_set]
+    graph_nodes = [v for v in nodes if v not in isolated_set]
+    positions, routes = _layered_graph(graph_nodes, edges, undirected,
+                                       [width_of[v] for v in graph_nodes], max_width,
+                                       layer_gap, node_gap)
+    if not isolated:
+        return positions, routes
+    row_pitch = layer_gap / 2
+    offsets, block_w, block_h = _grid_block([width_of[v] for v in isolated], row_pitch, node_gap)
+    if positions:
+        left = min(x - width_of[v] / 2 for v, (x, _) in positions.items())
+        right = max(x + width_of[v] / 2 for v, (x, _) in positions.items())
+        top = max(y for _, y in positions.values()) + row_pitch / 2
+        bottom = min(y for _, y in positions.values()) - row_pitch / 2
+        gap = 2 * node_gap + 0.2 * layer_gap
+        beside = (right - left + gap + block_w, max(top - bottom, block_h))
+        below = (max(right - left, block_w), top - bottom + gap + block_h)
+        corner = _empty_corner(positions, routes, width_of, (left, right, bottom), block_w,
+                               block_h, gap, row_pitch)
+        if corner is None and max(beside) <= max(below):
+            corner = (right + gap, top)
+        elif corner is None:
+            corner = ((left + right) / 2 - block_w / 2, bottom - gap)
+    else:
+        corner = (-block_w / 2, row_pitch / 2)
+    for v, (dx, dy) in zip(isolated, offsets):
+        positions[v] = (float(corner[0] + dx), float(corner[1] + dy))
+    return positions, routes
+
+
+def _empty_corner(positions, routes, width_of, box, block_w, block_h, gap, row_pitch):
+    """Top-left corner for a block in an empty bottom corner of the graph's box, or None.
+
+    The bottom-right corner is tried first, then the bottom-left one: the block, its bottom
+    on the graph's bottom, fits when no label or edge segment within ``gap`` of its
+    columns comes lower than ``gap`` above its top.
+    """
+    left, right, bottom = box
+    for x0 in (right - block_w, left):
+        x1 = x0 + block_w
+        heights = [y - row_pitch / 2 for v, (x, y) in positions.items()
+                   if x + width_of[v] / 2 > x0 - gap and x - width_of[v] / 2 < x1 + gap]
+        for (u, v), bends in routes.items():  # every edge segment over those columns
+            line = [positions[u]] + list(bends) + [positions[v]]
+            heights += [min(ya, yb) for (xa, ya), (xb, yb) in pairwise(line)
+                        if min(xa, xb) < x1 + gap and max(xa, xb) > x0 - gap]
+        top = min(heights, default=bottom + block_h + gap) - gap
+        if top - block_h >= bottom:
+            return x0, bottom + block_h
+    return None
+
+
+def _layered_graph(nodes, edges, undirected, widths, max_width, layer_gap, node_gap):
+    """The layered layout of ``nodes`` (every one on an edge or laid out as a lone vertex)."""
     index = {v: i for i, v in enumerate(nodes)}
     n = len(nodes)
-    widths = np.ones(n) if label_widths is None else np.asarray(label_widths, dtype=float)
-    directed_ids = [(index[u], index[v]) for u, v in edges]
-    order = _order_nodes(n, directed_ids)
+    widths = np.asarray(widths, dtype=float)
+    order = _order_nodes(n, [(index[u], index[v]) for u, v in edges])
     rank = np.empty(n, dtype=int)
     rank[order] = np.arange(n)
     arcs = []  # (upper, lower, original edge) oriented from earlier to later in ``order``
     for u, v in list(edges) + list(undirected):
         i, j = index[u], index[v]
         arcs.append((i, j, (u, v)) if rank[i] < rank[j] else (j, i, (u, v)))
-    layer = np.zeros(n, dtype=int)
-    for v in order:
-        for i, j, _ in arcs:
-            if j == v:
-                layer[v] = max(layer[v], layer[i] + 1)
-    has_parent = {j for _, j, _ in arcs}
-    for v in order[::-1]:  # sources sink to just above their highest child (shorter edges)
-        below = [layer[j] for i, j, _ in arcs if i == v]
-        if v not in has_parent and below:
-            layer[v] = min(below) - 1
+    parents, children = [[] for _ in range(n)], [[] for _ in range(n)]
+    for i, j, _ in arcs:
+        parents[j].append(i)
+        children[i].append(j)
+    layer = _longest_path_layers(n, parents, children, order)
+    if max_width is not None:
+        layer = _bound_layer_widths(layer, parents, children, order, widths, max_width, node_gap)
 
     # virtual nodes: ids n, n+1, ... ; chains[edge] = [upper, d1, ..., lower]
     vertex_layer, vertex_width = list(layer), list(widths)
-    down, up, chains = {}, {}, {}
+    down, up, chains, bend_depth = {}, {}, {}, {}
     for i, j, edge in arcs:
         chain = [i]
         for k in range(layer[i] + 1, layer[j]):
             vertex_layer.append(k)
-            vertex_width.append(_DUMMY_WIDTH)
+            vertex_width.append(_DUMMY_WIDTH * node_gap / _NODE_GAP)
             chain.append(len(vertex_layer) - 1)
         chain.append(j)
+        bend_depth.update((d, int(layer[j])) for d in chain[1:-1])
         for a, b in pairwise(chain):
             down.setdefault(a, []).append(b)
             up.setdefault(b, []).append(a)
@@ -211,33 +378,12 @@ def layered_layout(nodes, edges, undirected=(), label_widths=None):
     n_layers = max(vertex_layer, default=-1) + 1
     layers = [[v for v in range(len(vertex_layer)) if vertex_layer[v] == k]
               for k in range(n_layers)]
-
-    def total_crossings(candidate):
-        return sum(_crossings(candidate[k], candidate[k + 1], down) for k in range(n_layers - 1))
-
-    best, best_crossings = [list(layer_) for layer_ in layers], total_crossings(layers)
-    for sweep in range(_N_SWEEPS):
-        downward = sweep % 2 == 0
-        sequence = range(1, n_layers) if downward else range(n_layers - 2, -1, -1)
-        for k in sequence:
-            fixed = layers[k - 1] if downward else layers[k + 1]
-            neighbours = up if downward else down
-            position = {v: p for p, v in enumerate(fixed)}
-            keys = []
-            for p, v in enumerate(layers[k]):
-                linked = [position[w] for w in neighbours.get(v, ()) if w in position]
-                keys.append(np.mean(linked) if linked else p)
-            layers[k] = [v for _, _, v in sorted(zip(keys, range(len(keys)), layers[k]))]
-        crossings = total_crossings(layers)
-        if crossings < best_crossings:
-            best, best_crossings = [list(layer_) for layer_ in layers], crossings
-        if best_crossings == 0:
-            break
-    layers = best
+    layers = _reduce_crossings(layers, up, down, n, bend_depth)
 
     # coordinates: pull towards neighbours' mean x under minimal gaps (isotonic regression)
     def offsets(layer_):  # x of each vertex when packed left to right with minimal gaps
-        gaps = [0.0] + [(vertex_width[a] + vertex_width[b]) / 2 + _NODE_GAP
+        gaps = [0.0] + [(vertex_width[a] + vertex_width[b]) / 2
+                        + node_gap * (1.0 if a < n and b < n else 0.5 if a < n or b < n else 0.2)
                         for a, b in pairwise(layer_)]
         return np.cumsum(gaps)
 
@@ -255,12 +401,68 @@ def layered_layout(nodes, edges, undirected=(), label_widths=None):
                 linked = list(up.get(v, ())) + list(down.get(v, ()))
                 targets.append(np.mean(x[linked]) if linked else x[v])
             x[layer_] = _isotonic(np.asarray(targets) - packed) + packed
-    positions = {nodes[v]: (float(x[v]), -_LAYER_GAP * layer[v]) for v in range(n)}
+    positions = {nodes[v]: (float(x[v]), -layer_gap * float(layer[v])) for v in range(n)}
     routes = {}
     for edge, chain in chains.items():
-        bends = [(float(x[d]), -_LAYER_GAP * vertex_layer[d]) for d in chain[1:-1]]
+        bends = [(float(x[d]), -layer_gap * float(vertex_layer[d])) for d in chain[1:-1]]
         routes[edge] = bends if chain[0] == index[edge[0]] else bends[::-1]
     return positions, routes
+
+
+def _sort_layer(layer_, keys, n_real, bend_depth):
+    """``layer_`` sorted by ``keys`` (stable), bend points in the middle of ties.
+
+    Within a run of equal keys the bend points (ids ``>= n_real``) go to the middle of the
+    run, those of edges ending soonest (``bend_depth``: layer of the edge's lower end)
+    outermost, alternately left and right: edges passing through a layer then run between
+    its labels in a bundle that sheds its outer edges first, rather than beside the labels.
+    """
+    ordered = [v for _, _, v in sorted(zip(keys, range(len(keys)), layer_))]
+    key_of = dict(zip(layer_, keys))
+    result, start = [], 0
+    while start < len(ordered):
+        stop = start
+        while stop < len(ordered) and key_of[ordered[stop]] == key_of[ordered[start]]:
+            stop += 1
+        run = ordered[start:stop]
+        real = [v for v in run if v < n_real]
+        bends = sorted((v for v in run if v >= n_real), key=lambda v: bend_depth[v])
+        result += real[:len(real) // 2] + bends[::2] + bends[1::2][::-1] + real[len(real) // 2:]
+        start = stop
+    return result
+
+
+def _reduce_crossings(layers, up, down, n_real, bend_depth):
+    """Barycentre sweeps (down, up, ...) after one downward pass from the given order; the
+    ordering with the fewest crossings is kept."""
+    n_layers = len(layers)
+    layers = [list(layer_) for layer_ in layers]
+
+    def total_crossings(candidate):
+        return sum(_crossings(candidate[k], candidate[k + 1], down) for k in range(n_layers - 1))
+
+    def sweep(downward):
+        sequence = range(1, n_layers) if downward else range(n_layers - 2, -1, -1)
+        for k in sequence:
+            fixed = layers[k - 1] if downward else layers[k + 1]
+            neighbours = up if downward else down
+            position = {v: p for p, v in enumerate(fixed)}
+            keys = []
+            for p, v in enumerate(layers[k]):
+                linked = [position[w] for w in neighbours.get(v, ()) if w in position]
+                keys.append(float(np.mean(linked)) if linked else float(p))
+            layers[k] = _sort_layer(layers[k], keys, n_real, bend_depth)
+
+    sweep(True)
+    best, best_crossings = [list(layer_) for layer_ in layers], total_crossings(layers)
+    for k in range(_N_SWEEPS):
+        if best_crossings == 0:
+            break
+        sweep(k % 2 == 1)
+        crossings = total_crossings(layers)
+        if crossings < best_crossings:
+            best, best_crossings = [list(layer_) for layer_ in layers], crossings
+    return best
 
 
 def circular_layout(nodes, radius=None):
@@ -271,7 +473,9 @@ def circular_layout(nodes, radius=None):
     nodes : sequence
         The nodes, in the order they are placed around the circle.
     radius : float, optional
-        Radius of the circle in inches; default ``max(1.2, 0.35 * len(nodes))``.
+        Radius of the circle in inches; default ``max(1, 0.22 * len(nodes) / (2 pi))``:
+        0.22 in of arc per node, the height of a 9-point label and its gap, as
+        :func:`plot_network` writes the labels outside the circle, along the radius.
 
     Returns
     -------
@@ -279,45 +483,103 @@ def circular_layout(nodes, radius=None):
         Node -> ``(x, y)`` in inches, the centre of the circle at the origin.
     """
     n = len(nodes)
-    radius = max(1.2, 0.35 * n) if radius is None else radius
+    radius = max(1.0, 0.22 * n / (2 * np.pi)) if radius is None else radius
     angles = np.pi / 2 - 2 * np.pi * np.arange(n) / max(n, 1)
     return {v: (float(radius * np.cos(a)), float(radius * np.sin(a)))
             for v, a in zip(nodes, angles)}
 
 
 # ---------------------------------------------------------------------- drawing
-def _label_widths(nodes, font_size):
-    """Width in inches of each node's boxed label (text extent plus the box padding)."""
+def auto_font_size(n_nodes):
+    """Default label size in points: 9 up to 30 nodes, ``9 sqrt(30 / n)`` above, at least 6.
+
+    Parameters
+    ----------
+    n_nodes : int
+        Number of nodes drawn.
+
+    Returns
+    -------
+    font_size : float
+        9.0 at 30 nodes or fewer, 8.1 at 37 (ALARM), 6.6 at 56, 6.0 from 68 nodes on.
+    """
+    return float(np.clip(9.0 * np.sqrt(30.0 / max(n_nodes, 1)), 6.0, 9.0))
+
+
+def _labels(nodes, max_label_length):
+    """Label text of each node: ``str(node)``, cut to ``max_label_length`` characters with '…'."""
+    if max_label_length is not None and (not isinstance(max_label_length, int)
+                                         or max_label_length < 2):
+        raise ValueError(f"max_label_length must be None or an integer >= 2, "
+                         f"got {max_label_length!r}.")
+    labels = [str(v) for v in nodes]
+    if max_label_length is None:
+        return labels
+    return [s if len(s) <= max_label_length else s[:max_label_length - 1] + "…" for s in labels]
+
+
+def _label_widths(labels, font_size):
+    """Width in inches of each boxed label (text extent plus the box padding)."""
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import text_to_path
 
     font = FontProperties(size=font_size)
     pad = 2 * 0.3 * font_size / 72
-    return [text_to_path.get_text_width_height_descent(str(v), font, ismath=False)[0] / 72
-            + pad + 0.05 for v in nodes]
+    return [text_to_path.get_text_width_height_descent(label, font, ismath=False)[0] / 72
+            + pad + 0.05 * font_size / 9 for label in labels]
 
 
-def _graph_axes(nodes, positions, routes, font_size, ax):
-    """Axes whose data unit is one inch when new (labels then never overlap), with limits set."""
+def _gaps(font_size):
+    """``(layer_gap, node_gap)`` in inches for labels of ``font_size`` points."""
+    return 0.9 * font_size / 9, 0.25 * font_size / 9
+
+
+def _extent(nodes, positions, routes, half_widths, half_height, edges=()):
+    """``(xlim, ylim)`` around the labels, bend points and arcs, in data units.
+
+    A ``curved`` edge (a quadratic Bezier arc whose control point is a quarter of its
+    length off its midpoint, see :func:`_draw`) reaches half way to its control point.
+    """
     xs = np.array([positions[v][0] for v in nodes] or [0.0])
     ys = np.array([positions[v][1] for v in nodes] or [0.0])
-    half_widths = np.array(_label_widths(nodes, font_size) or [0.5]) / 2
-    bends = [x for points in routes.values() for x, _ in points] or [0.0]
-    xlim = (min(min(xs - half_widths), min(bends)) - 0.2,
-            max(max(xs + half_widths), max(bends)) + 0.2)
+    half_widths = np.asarray(half_widths if len(half_widths) else [0.5])
+    points = [p for bends in routes.values() for p in bends]
+    for edge in edges:
+        if edge.get("curved") and not edge["bends"]:
+            (x0, y0), (x1, y1) = positions[edge["u"]], positions[edge["v"]]
+            points.append(((x0 + x1) / 2 - (y1 - y0) / 8, (y0 + y1) / 2 + (x1 - x0) / 8))
+    px = [x for x, _ in points] or [xs[0]]
+    py = [y for _, y in points] or [ys[0]]
+    xlim = (min(min(xs - half_widths), min(px)) - 0.2, max(max(xs + half_widths), max(px)) + 0.2)
+    ylim = (min(ys.min() - half_height, min(py)) - 0.15, max(ys.max() + half_height, max(py)) + 0.15)
+    return xlim, ylim
+
+
+def _graph_axes(xlim, ylim, ax, max_size, title):
+    """Axes showing ``xlim`` x ``ylim``, and the size in inches of one data unit.
+
+    A new figure is sized so that one data unit is one inch, scaled down (by the returned
+    factor) when either side would exceed ``max_size`` inches; a given ``ax`` keeps its size
+    (factor 1).
+    """
+    scale = 1.0
     if xlim[1] - xlim[0] < _MIN_WIDTH:  # room for a title and a legend's height
         centre = (xlim[0] + xlim[1]) / 2
         xlim = (centre - _MIN_WIDTH / 2, centre + _MIN_WIDTH / 2)
-    ylim = (ys.min() - 0.3, ys.max() + 0.3)
     if ax is None:
         plt = _pyplot()
         width, height = xlim[1] - xlim[0], ylim[1] - ylim[0]
-        figure = plt.figure(figsize=(width / 0.96, (height + 0.4) / 0.96))
-        ax = figure.add_axes((0.02, 0.02, 0.96, 0.96 * height / (height + 0.4)))
+        title_space = 0.4 if title is not None else 0.0
+        scale = min(1.0, max_size / width, (max_size - title_space) / height)
+        fig_w, fig_h = width * scale, height * scale + title_space
+        figure = plt.figure(figsize=(fig_w, fig_h))
+        ax = figure.add_axes((0.0, 0.0, 1.0, height * scale / fig_h))
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     ax.set_axis_off()
-    return ax
+    if title is not None:
+        ax.set_title(title)
+    return ax, scale
 
 
 def _clip_to_box(inside, outside, box):
@@ -331,8 +593,22 @@ def _clip_to_box(inside, outside, box):
     return x0 + dx * scale, y0 + dy * scale
 
 
-def _draw(ax, nodes, positions, edges, font_size, node_color=NODE_FACE):
-    """Nodes as boxed labels, then every edge as one ``FancyArrowPatch`` clipped to the boxes.
+def _clip_to_circle(inside, outside, radius):
+    """Point at distance ``radius`` from ``inside`` towards ``outside`` (display units)."""
+    (x0, y0), (x1, y1) = inside, outside
+    length = np.hypot(x1 - x0, y1 - y0)
+    if length <= radius:
+        return inside
+    return x0 + (x1 - x0) * radius / length, y0 + (y1 - y0) * radius / length
+
+
+def _draw(ax, nodes, labels, positions, edges, font_size, node_color=NODE_FACE,
+          circular=False):
+    """Nodes as labels, then every edge as one ``FancyArrowPatch`` clipped to its end nodes.
+
+    Layered (and user) layouts draw each node as its boxed label at its position. The
+    circular layout draws each node as a dot on the circle and its label outside, along the
+    radius (turned half a turn on the left half, so it never reads upside down).
 
     ``edges``: list of dicts with keys ``u, v, bends, arrow, color`` and optional ``style``,
     ``width`` and ``curved`` (an edge without bends drawn as a quadratic Bezier arc bulging
@@ -342,20 +618,37 @@ def _draw(ax, nodes, positions, edges, font_size, node_color=NODE_FACE):
     from matplotlib.patches import FancyArrowPatch
     from matplotlib.path import Path as MplPath
 
-    texts = {}
-    for v in nodes:
-        x, y = positions[v]
-        texts[v] = ax.text(x, y, str(v), ha="center", va="center", fontsize=font_size,
-                           zorder=3, bbox=dict(boxstyle="round,pad=0.3", fc=node_color,
-                                               ec=NODE_EDGE, lw=0.8))
-    # the label boxes are sized at draw time: size them now, without drawing the figure
     renderer = ax.figure.canvas.get_renderer()
     to_display, to_data = ax.transData, ax.transData.inverted()
-    boxes = {}
-    for v, text in texts.items():
-        text.update_bbox_position_size(renderer)
-        boxes[v] = text.get_bbox_patch().get_window_extent(renderer)
+    texts, boxes = {}, {}
+    dot_radius = 0.35 * font_size * ax.figure.dpi / 72  # display units
+    if circular:
+        xy = np.array([positions[v] for v in nodes]).reshape(-1, 2)
+        ax.scatter(xy[:, 0], xy[:, 1], s=(0.7 * font_size) ** 2, c=[node_color],
+                   edgecolors=NODE_EDGE, linewidths=0.6, zorder=3)
+        offset = (dot_radius + 0.6 * font_size * ax.figure.dpi / 72)
+    for v, label in zip(nodes, labels):
+        x, y = positions[v]
+        if circular:
+            angle = np.arctan2(y, x)
+            dx, dy = to_display.transform((x, y))
+            lx, ly = to_data.transform((dx + offset * np.cos(angle), dy + offset * np.sin(angle)))
+            degrees = np.degrees(angle)
+            left = np.cos(angle) < -1e-9
+            text = ax.text(lx, ly, label, ha="right" if left else "left", va="center",
+                           rotation=degrees + 180 if left else degrees,
+                           rotation_mode="anchor", fontsize=font_size, zorder=3)
+        else:
+            text = ax.text(x, y, label, ha="center", va="center", fontsize=font_size, zorder=3,
+                           bbox=dict(boxstyle="round,pad=0.3", fc=node_color, ec=NODE_EDGE,
+                                     lw=0.8))
+            # the label boxes are sized at draw time: size them now, without drawing
+            text.update_bbox_position_size(renderer)
+            boxes[v] = text.get_bbox_patch().get_window_extent(renderer)
+        text.skbn_node = v  # lets tests and users find a node's label
+        texts[v] = text
     patches = []
+    head = max(5.0, 10.0 * font_size / 9)
     for edge in edges:
         points = [positions[edge["u"]]] + list(edge["bends"]) + [positions[edge["v"]]]
         display = [tuple(p) for p in to_display.transform(points)]
@@ -365,21 +658,131 @@ def _draw(ax, nodes, positions, edges, font_size, node_color=NODE_FACE):
             control = ((x0 + x1) / 2 - (y1 - y0) / 4, (y0 + y1) / 2 + (x1 - x0) / 4)
             display = [display[0], control, display[1]]
             codes = [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3]
-        display[0] = _clip_to_box(display[0], display[1], boxes[edge["u"]])
-        display[-1] = _clip_to_box(display[-1], display[-2], boxes[edge["v"]])
+        if circular:
+            display[0] = _clip_to_circle(display[0], display[1], dot_radius + 1)
+            display[-1] = _clip_to_circle(display[-1], display[-2], dot_radius + 1)
+        else:
+            display[0] = _clip_to_box(display[0], display[1], boxes[edge["u"]])
+            display[-1] = _clip_to_box(display[-1], display[-2], boxes[edge["v"]])
         vertices = to_data.transform(display)
         patch = FancyArrowPatch(
             path=MplPath(vertices, codes), arrowstyle="-|>" if edge["arrow"] else "-",
-            mutation_scale=10, color=edge["color"], linestyle=edge.get("style", "-"),
-            linewidth=edge.get("width", 1.1), zorder=2)
+            mutation_scale=head, color=edge["color"], linestyle=edge.get("style", "-"),
+            linewidth=edge.get("width", 1.1) * max(0.6, font_size / 9), zorder=2)
         patch.skbn_edge = (edge["u"], edge["v"])  # lets tests and users find an edge
         ax.add_patch(patch)
         patches.append(patch)
     return patches
 
 
+def _frame_isolated(ax, isolated, positions, half_widths, half_height, font_size):
+    """A light frame around the packed block of nodes without edges, captioned 'no edges'."""
+    from matplotlib.offsetbox import AnchoredOffsetbox, TextArea
+    from matplotlib.patches import FancyBboxPatch
+
+    xs = np.array([positions[v][0] for v in isolated])
+    ys = np.array([positions[v][1] for v in isolated])
+    half = np.array([half_widths[v] for v in isolated])
+    x0, x1 = (xs - half).min() - 0.06, (xs + half).max() + 0.06
+    y0, y1 = ys.min() - half_height - 0.06, ys.max() + half_height + 0.06
+    ax.add_patch(FancyBboxPatch((x0, y0), x1 - x0, y1 - y0, boxstyle="round,pad=0.02",
+                                fc="none", ec="#adb5bd", lw=0.8, ls=":", zorder=1))
+    caption = AnchoredOffsetbox(
+        loc="lower left", child=TextArea(f"no edges ({len(isolated)})",
+                                         textprops=dict(fontsize=font_size, color="#868e96")),
+        pad=0, borderpad=0.1, frameon=False, bbox_to_anchor=(x0, y1),
+        bbox_transform=ax.transData)
+    ax.add_artist(caption)
+
+
+def _network_picture(nodes, directed, undirected, edges, *, ax, layout, font_size,
+                     max_label_length, max_size, title, node_color, isolated=None):
+    """Lay out, size the figure, and draw; returns ``(ax, patches)``."""
+    labels = _labels(nodes, max_label_length)
+    font = auto_font_size(len(nodes)) if font_size is None else float(font_size)
+    widths = _label_widths(labels, font)
+    half_width = dict(zip(nodes, np.asarray(widths) / 2))
+    layer_gap, node_gap = _gaps(font)
+    half_height = (font * 1.2 / 72 + 2 * 0.3 * font / 72) / 2
+    circular = isinstance(layout, str) and layout == "circular"
+    if isinstance(layout, dict):
+        missing = [v for v in nodes if v not in layout]
+        if missing:
+            raise ValueError(f"layout gives no position for node(s) {missing!r}.")
+        positions, routes = {v: tuple(layout[v]) for v in nodes}, {}
+    elif layout == "layered":
+        max_width = _layer_width(widths, node_gap, layer_gap,
+                                 max_size if ax is None else _axes_width(ax))
+        positions, routes = layered_layout(nodes, directed, undirected, widths,
+                                           max_width=max_width, layer_gap=layer_gap,
+                                           node_gap=node_gap, isolated=isolated)
+    elif circular:
+        pitch = 1.2 * font / 72 + 0.05 * font / 9
+        radius = max(1.5, 1.6 * pitch * len(nodes) / (2 * np.pi))
+        around = _circle_order(nodes, list(directed) + list(undirected))
+        positions, routes = circular_layout(around, radius), {}
+    else:
+        raise ValueError(f"layout must be 'layered', 'circular' or a dict of positions, "
+                         f"got {layout!r}.")
+    if circular:  # labels outside the circle: room for the longest on every side
+        reach = (max(np.hypot(*positions[v]) for v in nodes) if nodes else 1.0)
+        reach += 0.2 * font / 9 + (max(widths) if widths else 0.5)
+        xlim = ylim = (-reach - 0.1, reach + 0.1)
+    else:
+        xlim, ylim = _extent(nodes, positions, routes, [half_width[v] for v in nodes],
+                             half_height, edges(routes))
+    ax, scale = _graph_axes(xlim, ylim, ax, max_size, title)
+    patches = _draw(ax, nodes, labels, positions, edges(routes), font * scale, node_color,
+                    circular=circular)
+    if layout == "layered":
+        linked = {w for e in list(directed) + list(undirected) for w in e}
+        lone = [v for v in nodes if v not in linked] if isolated is None else list(isolated)
+        if lone and len(lone) < len(nodes):
+            _frame_isolated(ax, lone, positions, half_width, half_height, font * scale)
+    return ax, patches
+
+
+def _layer_width(widths, node_gap, layer_gap, available):
+    """Widest layer allowed: a picture about ``_ASPECT`` times wider than tall, if it fits.
+
+    ``L`` layers of total label width ``T`` (gaps included) are about ``T / L`` wide and
+    ``L * layer_gap`` tall, so the width ``sqrt(_ASPECT * T * layer_gap)`` gives that
+    aspect; never narrower than the widest label, never wider than ``available``.
+    """
+    total = float(np.sum(widths)) + node_gap * len(widths)
+    balanced = np.sqrt(_ASPECT * total * layer_gap)
+    return float(min(available, max(balanced, max(widths, default=1.0))))
+
+
+def _circle_order(nodes, pairs):
+    """Nodes in depth-first order of the skeleton (neighbours in node order), so that
+    neighbours sit close on a circle; each connected component is one arc."""
+    index = {v: i for i, v in enumerate(nodes)}
+    neighbours = [[] for _ in nodes]
+    for u, v in pairs:
+        neighbours[index[u]].append(index[v])
+        neighbours[index[v]].append(index[u])
+    seen, order = np.zeros(len(nodes), dtype=bool), []
+    for start in range(len(nodes)):
+        stack = [start]
+        while stack:
+            v = stack.pop()
+            if seen[v]:
+                continue
+            seen[v] = True
+            order.append(v)
+            stack.extend(sorted(set(neighbours[v]), reverse=True))
+    return [nodes[i] for i in order]
+
+
+def _axes_width(ax):
+    """Width of ``ax`` in inches."""
+    return float(ax.get_position().width * ax.figure.get_size_inches()[0])
+
+
 def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirected=(), *,
-                 font_size=9, node_color=NODE_FACE, edge_color=EDGE_COLOR, title=None):
+                 font_size=None, max_label_length=None, max_size=16.0, node_color=NODE_FACE,
+                 edge_color=EDGE_COLOR, title=None):
     """Draw a DAG or a CPDAG: arrows for directed edges, plain lines for undirected ones.
 
     Parameters
@@ -390,15 +793,27 @@ def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirect
     ax : matplotlib Axes, optional
         Drawn on a new figure sized to the graph when None.
     layout : {"layered", "circular"} or dict, default="layered"
-        Layered: parents above children (Sugiyama layout, see the module docstring).
-        Circular: nodes on a circle in node order. A dict gives node -> (x, y) in inches.
+        Layered: parents above children, nodes without edges packed in a block aside
+        (Sugiyama layout, see the module docstring). Circular (on request; the layered
+        layout reads better above a few dozen nodes): nodes as dots on a circle, in
+        depth-first order of the skeleton so that neighbours sit close, labels outside
+        along the radius (the circle grows with the number of nodes). A dict gives
+        node -> (x, y) in inches.
     nodes : sequence, optional
         All nodes (isolated ones included) and their order; default the model's nodes, or
         the nodes of the edge list in first-seen order.
     undirected : sequence of (u, v), default=()
         Edges to draw without arrowhead (replacing a directed edge on the same pair).
-    font_size : float, default=9
-        Font size of the node labels, in points.
+    font_size : float, optional
+        Font size of the node labels, in points; default :func:`auto_font_size` of the
+        number of nodes (9 points up to 30 nodes, down to 6 from 68 nodes on).
+    max_label_length : int, optional
+        Labels longer than this are cut to ``max_label_length - 1`` characters and '…'
+        (the full name stays in the label's ``skbn_node`` attribute).
+    max_size : float, default=16.0
+        Largest width and height of a new figure, in inches. The layered layout keeps each
+        layer within this width (moving nodes to lower layers); a picture still larger is
+        scaled down, labels included, so labels never overlap.
     node_color : matplotlib colour, default=NODE_FACE
         Fill colour of the node boxes.
     edge_color : matplotlib colour, default=EDGE_COLOR
@@ -409,8 +824,9 @@ def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirect
     Returns
     -------
     ax : matplotlib Axes
-        Nodes are ``Text`` artists (``ax.texts``); every edge is one
-        ``FancyArrowPatch`` in ``ax.patches`` whose ``skbn_edge`` attribute is its pair.
+        Node labels are ``Text`` artists (``ax.texts``) whose ``skbn_node`` attribute is
+        their node; every edge is one ``FancyArrowPatch`` in ``ax.patches`` whose
+        ``skbn_edge`` attribute is its pair.
 
     Examples
     --------
@@ -423,30 +839,17 @@ def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirect
     (8, 8)
     """
     nodes, directed, extra = _as_graph(model_or_edges, nodes, undirected)
-    positions, routes = _positions(nodes, directed, extra, layout, font_size)
-    ax = _graph_axes(nodes, positions, routes, font_size, ax)
-    edges = [dict(u=u, v=v, bends=routes.get((u, v), []), arrow=True, color=edge_color)
-             for u, v in directed]
-    edges += [dict(u=u, v=v, bends=routes.get((u, v), []), arrow=False, color=edge_color)
-              for u, v in extra]
-    _draw(ax, nodes, positions, edges, font_size, node_color)
-    if title is not None:
-        ax.set_title(title)
+
+    def edges(routes):
+        return ([dict(u=u, v=v, bends=routes.get((u, v), []), arrow=True, color=edge_color)
+                 for u, v in directed]
+                + [dict(u=u, v=v, bends=routes.get((u, v), []), arrow=False, color=edge_color)
+                   for u, v in extra])
+
+    ax, _ = _network_picture(nodes, directed, extra, edges, ax=ax, layout=layout,
+                             font_size=font_size, max_label_length=max_label_length,
+                             max_size=max_size, title=title, node_color=node_color)
     return ax
-
-
-def _positions(nodes, directed, undirected, layout, font_size):
-    if isinstance(layout, dict):
-        missing = [v for v in nodes if v not in layout]
-        if missing:
-            raise ValueError(f"layout gives no position for node(s) {missing!r}.")
-        return {v: tuple(layout[v]) for v in nodes}, {}
-    if layout == "layered":
-        return layered_layout(nodes, directed, undirected, _label_widths(nodes, font_size))
-    if layout == "circular":
-        return circular_layout(nodes), {}
-    raise ValueError(f"layout must be 'layered', 'circular' or a dict of positions, "
-                     f"got {layout!r}.")
 
 
 def comparison_classes(true, learned, nodes=None):
@@ -483,8 +886,8 @@ def comparison_classes(true, learned, nodes=None):
     return classes, all_nodes, true_directed, true_undirected
 
 
-def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, font_size=9,
-                    legend=True, title=None):
+def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, font_size=None,
+                    max_label_length=None, max_size=16.0, legend=True, title=None):
     """Draw a learned graph over the true one, each edge coloured by its class.
 
     Classes (colours in :data:`COMPARISON_COLORS`): **true positive** (the learned edge is
@@ -493,6 +896,7 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
     (no adjacency in the truth) and **missed** (a true edge that was not learned, drawn
     dashed). The layout is that of the true graph, so pictures of several learners of the
     same truth line up; false positives, which the layout does not route, are drawn as arcs.
+    Nodes without any edge, true or learned, are packed in a block aside.
 
     Parameters
     ----------
@@ -505,8 +909,14 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
         Layout of the true graph, as in :func:`plot_network`.
     nodes : sequence, optional
         All nodes and their order.
-    font_size : float, default=9
-        Font size of the node labels and of the legend, in points.
+    font_size : float, optional
+        Font size of the node labels and of the legend, in points; default
+        :func:`auto_font_size` of the number of nodes.
+    max_label_length : int, optional
+        Labels longer than this are cut, as in :func:`plot_network`.
+    max_size : float, default=16.0
+        Largest width and height of a new figure (without the legend), in inches, as in
+        :func:`plot_network`.
     legend : bool, default=True
         A legend with the count of edges of each class.
     title : str, optional
@@ -528,21 +938,24 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
     ['false positive', 'missed', 'reversed']
     """
     classes, all_nodes, true_directed, true_undirected = comparison_classes(true, learned, nodes)
-    positions, routes = _positions(all_nodes, true_directed, true_undirected, layout, font_size)
-    for (u, v), bends in list(routes.items()):
-        routes[(v, u)] = bends[::-1]
-    ax = _graph_axes(all_nodes, positions, routes, font_size, ax)
-    edges = []
-    for name, members in classes.items():
-        for u, v, directed in members:
-            edges.append(dict(u=u, v=v, bends=routes.get((u, v), []), arrow=directed,
-                              color=COMPARISON_COLORS[name],
-                              style="--" if name == "missed" else "-",
-                              width=1.0 if name == "missed" else 1.5, kind=name,
-                              curved=name == "false positive"))
-    patches = _draw(ax, all_nodes, positions, edges, font_size)
-    for patch, edge in zip(patches, edges):
-        patch.skbn_class = edge["kind"]
+    linked = {w for members in classes.values() for u, v, _ in members for w in (u, v)}
+
+    def edges(routes):
+        routes = dict(routes)
+        for (u, v), bends in list(routes.items()):
+            routes[(v, u)] = bends[::-1]
+        return [dict(u=u, v=v, bends=routes.get((u, v), []), arrow=directed,
+                     color=COMPARISON_COLORS[name], style="--" if name == "missed" else "-",
+                     width=1.0 if name == "missed" else 1.5, kind=name,
+                     curved=name == "false positive")
+                for name, members in classes.items() for u, v, directed in members]
+
+    ax, patches = _network_picture(
+        all_nodes, true_directed, true_undirected, edges, ax=ax, layout=layout,
+        font_size=font_size, max_label_length=max_label_length, max_size=max_size,
+        title=title, node_color=NODE_FACE, isolated=[v for v in all_nodes if v not in linked])
+    for patch, kind in zip(patches, [name for name, members in classes.items() for _ in members]):
+        patch.skbn_class = kind
     if legend:
         from matplotlib.lines import Line2D
 
@@ -550,80 +963,192 @@ def plot_comparison(true, learned, ax=None, layout="layered", nodes=None, *, fon
                           linestyle="--" if name == "missed" else "-", lw=1.5,
                           label=f"{name} ({len(members)})")
                    for name, members in classes.items()]
+        size = auto_font_size(len(all_nodes)) if font_size is None else font_size
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0),
-                  frameon=False, fontsize=font_size)
-    if title is not None:
-        ax.set_title(title)
+                  frameon=False, fontsize=size)
     return ax
 
 
-def edge_strength_matrix(matrix_or_frame, nodes=None):
-    """``(matrix, nodes)`` from a p x p array/DataFrame or a bnlearn ``boot.strength`` frame.
+#: Colour-bar label of each quantity :func:`plot_edge_strength` draws.
+STRENGTH_LABELS = {
+    "arc": "arc probability P(row → column) = strength × direction",
+    "strength": "strength = P(row and column adjacent)",
+    "direction": "direction = P(row → column | adjacent)",
+}
 
-    An object with a ``strength_matrix_`` attribute (a fitted bootstrap estimator) gives
-    that matrix.
 
-    A long frame has columns ``from``/``to`` (or ``source``/``target``), ``strength`` and
-    optionally ``direction``: entry ``(u, v)`` is ``strength * direction``, the
-    probability of the arc ``u -> v`` (bnlearn: strength = P(u and v adjacent),
-    direction = P(u -> v | adjacent)); without ``direction`` the matrix is symmetric.
+def _pair_check(matrix, nodes, bad, message):
+    """Raise ``ValueError(message)`` naming the first pair where ``bad`` holds."""
+    i, j = np.argwhere(bad)[0]
+    raise ValueError(message.format(u=nodes[i], v=nodes[j], a=matrix[i, j], b=matrix[j, i]))
+
+
+def edge_strength_tables(matrix_or_frame, nodes=None, values=None):
+    """The arc, strength and direction matrices of an edge-strength input.
+
+    With ``A[u, v]`` the probability of the arc ``u -> v``, ``S = A + A.T`` is the
+    strength (probability that ``u`` and ``v`` are adjacent, symmetric) and
+    ``D = A / S`` the direction (probability of ``u -> v`` given adjacency; 0 where
+    ``S = 0``), as in bnlearn's ``boot.strength``.
+
+    Parameters
+    ----------
+    matrix_or_frame : array of shape (p, p), DataFrame or fitted estimator
+        One of:
+
+        * a fitted estimator with ``strength_matrix_`` (the bootstrap learner): ``A``;
+        * a long frame with columns ``from``, ``to`` (or ``source``, ``target``),
+          ``strength`` and optionally ``direction`` (bnlearn's ``boot.strength``, the
+          bootstrap learner's ``edge_strength_``): ``S`` from ``strength`` and, with
+          ``direction``, ``A = strength * direction`` and ``D``; a pair listed one way
+          only gets the reverse direction ``1 - direction``;
+        * a square array or DataFrame (columns name the nodes) holding the quantity named
+          by ``values``: ``A`` by default (as ``strength_matrix_``,
+          :func:`skbn.posterior.edge_posteriors` and order MCMC's ``edge_posterior_`` give).
+    nodes : sequence, optional
+        Node names and order.
+    values : {"arc", "strength", "direction"}, optional
+        What a square matrix holds (default ``"arc"``); ignored for the other inputs.
+
+    Returns
+    -------
+    tables : dict
+        ``"arc"``, ``"strength"``, ``"direction"`` -> float array of shape (p, p), for the
+        quantities the input determines (a frame without ``direction`` gives only
+        ``"strength"``; a direction matrix only ``"direction"``).
+    nodes : list
+        The node names, in matrix order.
+
+    Raises
+    ------
+    ValueError
+        A value outside [0, 1]; arc probabilities with ``A[u, v] + A[v, u] > 1``; a
+        strength matrix that is not symmetric; a frame whose two rows of a pair disagree on
+        the strength, or whose directions do not add up to 1. The message names the pair.
     """
     data = matrix_or_frame
     if hasattr(data, "strength_matrix_"):  # a fitted bootstrap estimator
-        data = data.strength_matrix_
+        data, values = data.strength_matrix_, "arc"
     if isinstance(data, pd.DataFrame) and "strength" in data.columns:
-        columns = ("from", "to") if {"from", "to"} <= set(data.columns) else ("source", "target")
-        if not set(columns) <= set(data.columns):
-            raise ValueError("An edge-strength frame needs columns 'from', 'to' (or "
-                             "'source', 'target') and 'strength'.")
-        pairs = list(zip(data[columns[0]], data[columns[1]]))
-        if nodes is None:
-            nodes = list(dict.fromkeys(w for pair in pairs for w in pair))
-        index = {v: i for i, v in enumerate(nodes)}
-        matrix = np.zeros((len(nodes), len(nodes)))
-        strength = data["strength"].to_numpy(dtype=float)
-        direction = (data["direction"].to_numpy(dtype=float) if "direction" in data.columns
-                     else None)
-        for k, (u, v) in enumerate(pairs):
-            if u not in index or v not in index:
-                raise ValueError(f"Edge ({u!r}, {v!r}) uses a node not in nodes.")
-            if direction is None:
-                matrix[index[u], index[v]] = matrix[index[v], index[u]] = strength[k]
-            else:
-                matrix[index[u], index[v]] = strength[k] * direction[k]
-        return matrix, list(nodes)
+        return _tables_from_frame(data, nodes)
     if isinstance(data, pd.DataFrame):
         matrix = data.to_numpy(dtype=float)
         nodes = list(data.columns) if nodes is None else list(nodes)
     else:
         matrix = np.asarray(data, dtype=float)
-        nodes = list(range(matrix.shape[0])) if nodes is None else list(nodes)
+        nodes = list(range(matrix.shape[0])) if matrix.ndim == 2 and nodes is None else nodes
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
         raise ValueError(f"Edge strengths must be a square matrix, got shape {matrix.shape}.")
+    nodes = list(nodes)
     if len(nodes) != matrix.shape[0]:
         raise ValueError(f"{len(nodes)} node names for a {matrix.shape[0]}-node matrix.")
-    return matrix, nodes
+    values = "arc" if values is None else values
+    if values not in STRENGTH_LABELS:
+        raise ValueError(f"values must be 'arc', 'strength' or 'direction', got {values!r}.")
+    outside = ~((matrix >= 0) & (matrix <= 1))
+    if outside.any():
+        _pair_check(matrix, nodes, outside,
+                    f"Edge {values} values are probabilities in [0, 1]: ({{u!r}}, {{v!r}}) is {{a}}.")
+    if values == "direction":
+        return {"direction": matrix}, nodes
+    if values == "strength":
+        if not np.allclose(matrix, matrix.T, atol=1e-9):
+            _pair_check(matrix, nodes, ~np.isclose(matrix, matrix.T, atol=1e-9),
+                        "A strength matrix is symmetric (P(u and v adjacent)), but "
+                        "({u!r}, {v!r}) is {a} and ({v!r}, {u!r}) is {b}; for arc "
+                        "probabilities P(u -> v) pass values='arc'.")
+        return {"strength": matrix}, nodes
+    strength = matrix + matrix.T
+    if (strength > 1 + 1e-9).any():
+        _pair_check(matrix, nodes, strength > 1 + 1e-9,
+                    "Arc probabilities P(u -> v) and P(v -> u) add up to at most 1, but "
+                    "({u!r}, {v!r}) is {a} and ({v!r}, {u!r}) is {b}; for a symmetric matrix "
+                    "of strengths (P(u and v adjacent)) pass values='strength'.")
+    direction = np.divide(matrix, strength, out=np.zeros_like(matrix), where=strength > 0)
+    return {"arc": matrix, "strength": strength, "direction": direction}, nodes
 
 
-def plot_edge_strength(matrix_or_frame, ax=None, threshold=None, nodes=None, *,
-                       cmap="Blues", annotate=None, title=None):
-    """Heat map of edge strengths: row = parent, column = child.
+def _tables_from_frame(data, nodes):
+    """Tables of a long ``from``/``to``/``strength``[/``direction``] frame."""
+    columns = ("from", "to") if {"from", "to"} <= set(data.columns) else ("source", "target")
+    if not set(columns) <= set(data.columns):
+        raise ValueError("An edge-strength frame needs columns 'from', 'to' (or "
+                         "'source', 'target') and 'strength'.")
+    pairs = list(zip(data[columns[0]], data[columns[1]]))
+    if nodes is None:
+        nodes = list(dict.fromkeys(w for pair in pairs for w in pair))
+    nodes = list(nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    p = len(nodes)
+    strength, seen = np.zeros((p, p)), np.zeros((p, p), dtype=bool)
+    has_direction = "direction" in data.columns
+    arc, direction, listed = np.zeros((p, p)), np.zeros((p, p)), np.zeros((p, p), dtype=bool)
+    for (u, v), s, d in zip(pairs, data["strength"].to_numpy(dtype=float),
+                            (data["direction"].to_numpy(dtype=float) if has_direction
+                             else np.zeros(len(pairs)))):
+        if u not in index or v not in index:
+            raise ValueError(f"Edge ({u!r}, {v!r}) uses a node not in nodes.")
+        i, j = index[u], index[v]
+        for value, name in ((s, "strength"), (d, "direction")):
+            if not 0 <= value <= 1:
+                raise ValueError(f"Edge {name} values are probabilities in [0, 1]: "
+                                 f"({u!r}, {v!r}) has {name} {value}.")
+        if seen[i, j] and not np.isclose(strength[i, j], s, atol=1e-9):
+            raise ValueError(f"The rows of the pair ({u!r}, {v!r}) disagree on its strength: "
+                             f"{strength[i, j]} and {s}.")
+        strength[i, j] = strength[j, i] = s
+        seen[i, j] = seen[j, i] = True
+        if has_direction:
+            listed[i, j] = True
+            arc[i, j], direction[i, j] = s * d, d
+    if not has_direction:
+        return {"strength": strength}, nodes
+    # P(u -> v | adjacent) + P(v -> u | adjacent) = 1: a pair listed one way only (a
+    # filtered frame) gets its reverse; a pair listed both ways must add up
+    rows, columns = np.nonzero(listed & ~listed.T)
+    direction[columns, rows] = 1.0 - direction[rows, columns]
+    arc[columns, rows] = strength[rows, columns] * direction[columns, rows]
+    both = listed & listed.T & (strength > 0)
+    if (np.abs(direction + direction.T - 1.0) > 1e-6)[both].any():
+        _pair_check(direction, nodes, both & (np.abs(direction + direction.T - 1.0) > 1e-6),
+                    "The directions of a pair add up to 1 (P(u -> v | adjacent) + "
+                    "P(v -> u | adjacent)), but ({u!r}, {v!r}) has {a} and ({v!r}, {u!r}) {b}.")
+    return {"arc": arc, "strength": strength, "direction": direction}, nodes
+
+
+def plot_edge_strength(matrix_or_frame, ax=None, threshold=None, nodes=None, *, values=None,
+                       cmap=None, annotate=None, title=None):
+    """Heat map of edge strengths (bootstrap) or edge probabilities (posteriors).
+
+    Three quantities can be drawn (bnlearn's ``boot.strength`` vocabulary), each with its
+    own colour-bar label (:data:`STRENGTH_LABELS`): the **arc probability**
+    ``P(u -> v) = strength * direction`` (row = parent, column = child), the **strength**
+    ``P(u and v adjacent)`` (symmetric) and the **direction** ``P(u -> v | adjacent)``
+    (blank where ``u`` and ``v`` are never adjacent).
 
     Parameters
     ----------
     matrix_or_frame : array of shape (p, p), DataFrame or fitted estimator
-        A square matrix (DataFrame columns name the nodes) of arc strengths in [0, 1], a
-        long frame in bnlearn's ``boot.strength`` shape (see :func:`edge_strength_matrix`),
-        or an estimator with a ``strength_matrix_`` attribute.
+        A fitted estimator with ``strength_matrix_`` (the bootstrap learner), a long frame
+        in bnlearn's ``boot.strength`` shape (``from``, ``to`` -- or ``source``, ``target``
+        -- ``strength``, optional ``direction``), or a square matrix (DataFrame columns name
+        the nodes) holding the quantity ``values`` (arc probabilities by default); see
+        :func:`edge_strength_tables`.
     ax : matplotlib Axes, optional
-        Drawn on a new figure sized to the number of nodes when None.
+        Drawn on a new figure sized to the number of nodes (at most 16 in) when None.
     threshold : float, optional
-        Cells below it are left blank (bnlearn's averaged network keeps arcs with strength
-        above a threshold).
+        Pairs whose strength is below it are left blank (bnlearn's averaged network keeps
+        the pairs with strength above a threshold): both cells of a shown pair are drawn,
+        so an arc map shows how the pair's strength splits between the two directions.
     nodes : sequence, optional
         Node names and order.
-    cmap : str, default="Blues"
-        Matplotlib colour map of the strengths.
+    values : {"arc", "strength", "direction"}, optional
+        The quantity drawn; default ``"arc"`` when the input has directions (an estimator,
+        a frame with ``direction``, a square matrix) and ``"strength"`` for a frame
+        without. For a square matrix it is also what the matrix holds.
+    cmap : str or Colormap, optional
+        Matplotlib colour map; default ``"Blues"``, ``"coolwarm"`` for the direction.
+        Blank (masked) cells are drawn in :data:`HIDDEN_CELL` grey.
     annotate : bool, optional
         Write the value in each shown cell; default when p <= 12.
     title : str, optional
@@ -632,28 +1157,68 @@ def plot_edge_strength(matrix_or_frame, ax=None, threshold=None, nodes=None, *,
     Returns
     -------
     ax : matplotlib Axes
-        ``ax.images[0].get_array()`` is the (masked) matrix drawn.
+        ``ax.images[0].get_array()`` is the masked matrix drawn (the diagonal, pairs below
+        ``threshold`` and, for the direction, pairs never adjacent are masked); the colour
+        bar's label is ``STRENGTH_LABELS[values]``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from skbn.plotting import plot_edge_strength
+    >>> frame = pd.DataFrame({"from": ["a", "b"], "to": ["b", "a"],
+    ...                       "strength": [0.8, 0.8], "direction": [0.75, 0.25]})
+    >>> ax = plot_edge_strength(frame)
+    >>> round(float(ax.images[0].get_array()[0, 1]), 2)
+    0.6
+    >>> ax.images[0].colorbar.ax.get_ylabel()
+    'arc probability P(row → column) = strength × direction'
     """
     plt = _pyplot()
-    matrix, nodes = edge_strength_matrix(matrix_or_frame, nodes)
-    shown = np.ma.masked_less(matrix, threshold) if threshold is not None else np.ma.asarray(matrix)
+    tables, nodes = edge_strength_tables(matrix_or_frame, nodes, values)
+    if values is None:
+        values = "arc" if "arc" in tables else next(iter(tables))
+    if values not in STRENGTH_LABELS:
+        raise ValueError(f"values must be 'arc', 'strength' or 'direction', got {values!r}.")
+    if values not in tables:
+        raise ValueError(f"This input gives only {' and '.join(tables)}, not {values}: "
+                         f"arc probabilities and directions need a 'direction' column.")
+    matrix = tables[values]
+    p = len(nodes)
+    hidden = np.eye(p, dtype=bool)
+    strength = tables.get("strength")
+    if threshold is not None:
+        if strength is None:
+            raise ValueError("threshold compares the strength of each pair, which a "
+                             "direction matrix alone does not give.")
+        hidden |= strength < threshold
+    if values == "direction":
+        hidden |= strength == 0 if strength is not None else np.zeros_like(hidden)
+    shown = np.ma.masked_array(matrix, mask=hidden)
     if ax is None:
-        size = min(max(3.0, 0.35 * len(nodes) + 1.5), 20.0)
-        _, ax = plt.subplots(figsize=(size + 1.0, size))
-    image = ax.imshow(shown, cmap=cmap, vmin=0.0, vmax=max(1.0, float(np.nanmax(matrix, initial=0))))
-    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="strength")
-    ticks = np.arange(len(nodes))
-    ax.set_xticks(ticks, [str(v) for v in nodes], rotation=90, fontsize=8)
-    ax.set_yticks(ticks, [str(v) for v in nodes], fontsize=8)
-    ax.set_xlabel("child")
-    ax.set_ylabel("parent")
+        cell = min(0.35, 13.0 / max(p, 1))
+        size = max(3.0, cell * p + 1.5)
+        _, ax = plt.subplots(figsize=(min(size + 1.0, 16.0), min(size, 16.0)))
+    cell_points = 72 * min(0.35, 13.0 / max(p, 1))
+    cmap = ("coolwarm" if values == "direction" else "Blues") if cmap is None else cmap
+    cmap = plt.get_cmap(cmap).with_extremes(bad=HIDDEN_CELL)  # blank cells grey, 0 white
+    image = ax.imshow(shown, cmap=cmap, vmin=0.0, vmax=1.0)
+    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label=STRENGTH_LABELS[values])
+    ticks = np.arange(p)
+    tick_size = min(8.0, 0.75 * cell_points)
+    ax.set_xticks(ticks, [str(v) for v in nodes], rotation=90, fontsize=tick_size)
+    ax.set_yticks(ticks, [str(v) for v in nodes], fontsize=tick_size)
+    ax.set_xlabel("node" if values == "strength" else "child (column)")
+    ax.set_ylabel("node" if values == "strength" else "parent (row)")
     if annotate is None:
-        annotate = len(nodes) <= 12
+        annotate = p <= 12
     if annotate:
         for (i, j), value in np.ndenumerate(matrix):
-            if not np.ma.is_masked(shown[i, j]) and value > 0:
+            if not hidden[i, j] and (value > 0 or values == "direction"):
+                dark = value > 0.6 if values != "direction" else abs(value - 0.5) > 0.3
                 ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7,
-                        color="white" if value > 0.6 else "black")
+                        color="white" if dark else "black")
     if title is not None:
         ax.set_title(title)
     return ax
