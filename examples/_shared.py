@@ -1,13 +1,6 @@
-"""Helpers of the example scripts: the built-in networks and saving figures."""
+"""Helper of the example scripts: saving figures."""
 
 import os
-
-from skbn.datasets import load_network
-
-
-def load_example_network(name):
-    """``(name, network)`` for a built-in network (``skbn.datasets.load_network(name)``)."""
-    return name, load_network(name)
 
 
 def save_figure(figure_function, filename):
