@@ -205,8 +205,7 @@ class BootstrapStructure(_BaseStructureLearner):
     random_state : int, RandomState or None, default=None
         Draws the resamples and their seeds (every resample's seed is drawn up front and
         given to the wrapped estimator's ``random_state`` parameters).
-    verbose : int, default=0
-        Print progress and the estimated time left to stderr when > 0.
+    {verbose_parameter}
     {common_parameters}
 
     Attributes

@@ -173,8 +173,7 @@ class GESStructure(_BaseStructureLearner):
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
         Bound on the number of steps (operators applied).
-    verbose : int, default=0
-        Print every step when > 0.
+    {verbose_parameter}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in

@@ -143,8 +143,7 @@ class HillClimbStructure(_BaseStructureLearner):
         number of generations, None meaning ``10 * population_size``).
     random_state : int, RandomState instance or None, default=None
         Seeds restarts, annealing and first-improvement.
-    verbose : int, default=0
-        Print the score after every move.
+    {verbose_parameter}
     {common_parameters}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a

@@ -52,8 +52,7 @@ class MMHCStructure(_BaseStructureLearner):
         See :class:`HillClimbStructure`.
     max_indegree, white_list, black_list, tiers
         Background knowledge, as in :class:`HillClimbStructure`.
-    verbose : int, default=0
-        Print progress to stderr when > 0.
+    {verbose_parameter}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in

@@ -291,8 +291,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
     random_state : int, RandomState or None, default=None
         Seeds the chains (one seed per chain, drawn up front) and so every proposal and
         acceptance draw.
-    verbose : int, default=0
-        Print progress to stderr when > 0.
+    {verbose_parameter}
     {common_parameters}
 
     Attributes

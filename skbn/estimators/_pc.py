@@ -624,8 +624,7 @@ class PCStructure(_BaseStructureLearner):
         with ``prefer="threads"`` (a soft hint: a backend set by the user wins). A level
         with less than ``10**7`` counted cells (conditioning sets x rows) runs in-process,
         where it is faster. Results are identical for any value.
-    verbose : int, default=0
-        Print one line per level.
+    {verbose_parameter}
     missing : {"error", "complete_case", "available_case"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
         warning giving their number); or test-wise deletion (Tu et al. 2019): every CI test
