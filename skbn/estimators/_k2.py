@@ -1,5 +1,6 @@
 """K2: greedy parent selection given a variable ordering (Cooper & Herskovits 1992)."""
 
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -51,7 +52,9 @@ class K2Structure(_BaseStructureLearner):
     Parameters
     ----------
     ordering : sequence of column labels or None, default=None
-        Variable ordering (parents only come earlier); default the column order. With a
+        Variable ordering (parents only come earlier); default the column order, with a
+        ``UserWarning`` (K2 depends on the ordering; a column order that is not a causal
+        one gives many extra edges). With a
         target fitted through ``y`` the target may be named or is placed first. With
         ``latent``, a given ordering must name the latent variables too; the default
         ordering puts them first, in the order of ``latent`` (hidden causes: a latent
@@ -191,6 +194,15 @@ class K2Structure(_BaseStructureLearner):
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
         order = self._order(data)
+        if self.ordering is None and data.n_variables > 1:
+            warnings.warn(
+                "K2Structure(ordering=None) takes the column order as the causal ordering: a "
+                "column can only get parents among the columns before it, and the learned graph "
+                "depends on that order (a wrong one adds many edges). Pass ordering= (a known "
+                "causal or temporal order of the columns), or use a learner that needs none, "
+                "e.g. HillClimbStructure() or PCStructure().",
+                UserWarning, stacklevel=3,
+            )
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     tiers=self.tiers, max_indegree=self.max_indegree)
         position_of = np.argsort(order)
