@@ -155,7 +155,8 @@ def test_em_reports_iterations_with_the_log_likelihood(cls, params, capsys):
     cls(**params, missing="em", em_max_iter=5, verbose=2).fit(X)
     out = capsys.readouterr()
     assert out.out == ""
-    assert re.search(r"\[EM\] .*iteration 1\b.*log-likelihood|\[EM\] .*log-likelihood", out.err), out.err
+    assert re.search(rf"\[{cls.__name__} EM\] iteration 1: log-posterior -[0-9.]+\n", out.err), out.err
+    assert re.search(rf"\[{cls.__name__} EM\] done: [0-9]+ iterations in .*objective -[0-9.]+", out.err)
 
 
 def test_hill_climbing_is_not_one_line_per_move_at_verbose_one(capsys):
@@ -176,3 +177,16 @@ def test_reporter_does_not_change_results():
         assert quiet.edges_ == loud.edges_, cls.__name__
         if hasattr(quiet, "score_"):
             assert np.isclose(quiet.score_, loud.score_) or quiet.score_ == loud.score_
+
+
+def test_nested_tasks_write_one_level_lower(capsys):
+    outer = Progress(1, "Outer", clock=FakeClock())
+    with outer.nested():
+        Progress(1, "Inner").close()
+        inner = Progress(2, "Inner2")
+        inner.message("detail")
+        inner.close()
+    outer.close()
+    got = lines(capsys.readouterr().err)
+    assert [line.split("]")[0] for line in got] == ["[Outer", "[Inner2", "[Inner2", "[Outer"]
+    assert "[Inner2] detail" not in got

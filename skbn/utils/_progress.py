@@ -19,15 +19,20 @@ the start (or the last :meth:`Progress.stage`). It assumes equal work per unit, 
 an estimate of the remaining time, exact only when the units cost the same.
 """
 
+import contextvars
 import math
 import sys
 import time
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 __all__ = ["INTERVALS", "Progress", "format_duration"]
 
 #: Smallest number of seconds between two periodic summary lines, by verbosity.
 INTERVALS = {1: 5.0, 2: 1.0}
+
+#: How many reporting tasks enclose the current one (see :meth:`Progress.nested`).
+_DEPTH = contextvars.ContextVar("skbn_progress_depth", default=0)
 
 
 def format_duration(seconds):
@@ -61,6 +66,11 @@ def _format_fields(fields):
     return ", ".join(f"{key.replace('_', ' ')} {_format_value(value)}" for key, value in fields.items())
 
 
+def _rate(rate, unit):
+    text = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
+    return f"{text} {unit}/s"
+
+
 def _count(value, unit):
     return f"{_format_value(value)} {unit}"
 
@@ -86,9 +96,9 @@ class Progress:
     """
 
     def __init__(self, verbose, task, total=None, unit="steps", *, detail=None, clock=None):
-        self.verbose = int(verbose or 0)
+        self.verbose = max(int(verbose or 0) - _DEPTH.get(), 0)
         self.task = task
-        self.unit = unit
+        self.unit = self._task_unit = unit
         self.clock = time.perf_counter if clock is None else clock
         self.interval = INTERVALS[min(max(self.verbose, 1), 2)]
         self.total = total
@@ -113,6 +123,18 @@ class Progress:
         """Whether detail lines are written (``verbose >= 2``)."""
         return self.verbose >= 2
 
+    @staticmethod
+    @contextmanager
+    def nested():
+        """A block whose own reporters (an inner search: MMHC's hill climbing, the searches
+        of structural EM) write one verbosity level lower: silent at ``verbose=1``, where
+        the enclosing task's summaries stand for them."""
+        token = _DEPTH.set(_DEPTH.get() + 1)
+        try:
+            yield
+        finally:
+            _DEPTH.reset(token)
+
     def _write(self, text):
         print(f"[{self.task}] {text}", file=sys.stderr, flush=True)
 
@@ -128,7 +150,8 @@ class Progress:
         self._stage, self.total, self.done = name, total, 0
         if unit is not None:
             self.unit = unit
-        self._stage_start, self._stage_done = self.clock(), 0
+        self._stage_start = self._last = self.clock()
+        self._stage_done = 0
         if self.detailed:
             extra = ([_count(total, self.unit)] if total is not None else []) + (
                 [_format_fields(fields)] if fields else [])
@@ -147,7 +170,7 @@ class Progress:
         else:
             parts.append(_count(done, self.unit))
         if rate is not None:
-            parts.append(f"{rate:.3g} {self.unit}/s")
+            parts.append(_rate(rate, self.unit))
             if total is not None and rate > 0:
                 parts.append(f"about {format_duration(max(total - done, 0) / rate)} left")
         parts.append(f"{format_duration(now - self._start)} elapsed")
@@ -175,16 +198,18 @@ class Progress:
             self._write(text)
 
     def close(self, done=None, **fields):
-        """Write the final summary: work done, time taken, rate and ``fields``."""
+        """Write the final summary: work done (in the task's unit, whatever the stages'),
+        time taken, rate and ``fields``."""
         if not self.verbose or self._closed:
             return
         self._closed = True
         if done is not None:
             self.done = done
         elapsed = self.clock() - self._start
-        text = f"done: {_count(self.done, self.unit)} in {format_duration(elapsed)}"
+        unit = self._task_unit
+        text = f"done: {_count(self.done, unit)} in {format_duration(elapsed)}"
         if elapsed > 0 and self.done:
-            text += f" ({self.done / elapsed:.3g} {self.unit}/s)"
+            text += f" ({_rate(self.done / elapsed, unit)})"
         if fields:
             text += f", {_format_fields(fields)}"
         self._write(text)
