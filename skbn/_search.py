@@ -601,6 +601,10 @@ class _Recorder:
         self.label = label
         self.budget = _UNLIMITED if budget is None else budget
 
+    def step_label(self):
+        """``"step"``, or ``"restart 2, step"`` in a restart (the detail lines' prefix)."""
+        return f"{self.label.strip()}, step" if self.label.strip() else "step"
+
     def record(self, engine, move=None):
         score = engine.score
         self.trace.append(score)
@@ -614,7 +618,7 @@ class _Recorder:
                 progress.done += 1
                 if progress.detailed:
                     kind, i, j = move
-                    progress.message(f"{self.label.strip() or 'step'} {self.n_moves}: {MOVE_NAMES[kind]} "
+                    progress.message(f"{self.step_label()} {self.n_moves}: {MOVE_NAMES[kind]} "
                                      f"{self.names[i]!r} -> {self.names[j]!r}, score {score:.6f}")
             progress.update(progress.done, score=score)
 
@@ -830,7 +834,7 @@ def triangle_descent(engine, recorder, climb):
         if recorder.progress.detailed:
             a, b, c, z = (recorder.names[v] for v in move)
             recorder.progress.message(
-                f"{recorder.label.strip() or 'step'} {recorder.n_moves}: triangle {a!r}, {b!r}, {c!r} "
+                f"{recorder.step_label()} {recorder.n_moves}: triangle {a!r}, {b!r}, {c!r} "
                 f"-> v-structure at {z!r}, score {engine.score:.6f}")
         climb()
     return taken

@@ -108,7 +108,7 @@ def test_stage_restarts_the_rate_and_total(capsys):
     assert got[2] == "[PC] level 1, 10/40 tests (25%), 5 tests/s, about 6.00 s left, 12.0 s elapsed"
 
 
-def test_close_once_and_durations():
+def test_durations():
     assert format_duration(0.421) == "0.42 s"
     assert format_duration(12.34) == "12.3 s"
     assert format_duration(245) == "4 min 05 s"
@@ -190,3 +190,12 @@ def test_nested_tasks_write_one_level_lower(capsys):
     got = lines(capsys.readouterr().err)
     assert [line.split("]")[0] for line in got] == ["[Outer", "[Inner2", "[Inner2", "[Outer"]
     assert "[Inner2] detail" not in got
+
+
+def test_close_without_rate(capsys):
+    clock = FakeClock()
+    progress = Progress(1, "Task", unit="edges", clock=clock)
+    clock.now += 2.0
+    progress.close(done=3, rate=False, score=-1.5)
+    progress.close(done=4)  # closed once
+    assert lines(capsys.readouterr().err)[-1] == "[Task] done: 3 edges in 2.00 s, score -1.5"

@@ -301,8 +301,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         if not self._structural_em:
             edges = self._learn_structure(data)
+            total = fit["n_init"] * (fit["max_iter"] + 1)
             progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
-                                total=fit["n_init"] * (fit["max_iter"] + 1))
+                                total=total, detail=f"at most {total} iterations")
             cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
                                         latent, **fit, **settings, progress=progress)
             traces = [trace]

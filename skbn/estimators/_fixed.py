@@ -111,5 +111,5 @@ class FixedStructure(_BaseStructureLearner):
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")
         edges = sorted(set(edges), key=lambda e: (e[1], e[0]))
-        progress.close(done=len(edges))
+        progress.close(done=len(edges), rate=False)
         return edges

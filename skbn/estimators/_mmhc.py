@@ -181,7 +181,8 @@ class MMHCStructure(_BaseStructureLearner):
                                             counter=counter)
         self.scorer_, self.score_ = search.scorer_, search.score_
         self.n_iter_, self.trace_ = search.n_iter_, search.trace_
-        progress.close(done=2, tests=self.n_tests_, moves=self.n_iter_, score=self.score_, edges=len(edges))
+        progress.close(done=2, rate=False, tests=self.n_tests_, moves=self.n_iter_, score=self.score_,
+                       edges=len(edges))
         return edges
 
     def _pc_skeleton(self, data):

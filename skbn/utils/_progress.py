@@ -197,9 +197,9 @@ class Progress:
         if self.verbose >= level:
             self._write(text)
 
-    def close(self, done=None, **fields):
+    def close(self, done=None, rate=True, **fields):
         """Write the final summary: work done (in the task's unit, whatever the stages'),
-        time taken, rate and ``fields``."""
+        time taken, rate (unless ``rate`` is False) and ``fields``."""
         if not self.verbose or self._closed:
             return
         self._closed = True
@@ -208,7 +208,7 @@ class Progress:
         elapsed = self.clock() - self._start
         unit = self._task_unit
         text = f"done: {_count(self.done, unit)} in {format_duration(elapsed)}"
-        if elapsed > 0 and self.done:
+        if rate and elapsed > 0 and self.done:
             text += f" ({_rate(self.done / elapsed, unit)})"
         if fields:
             text += f", {_format_fields(fields)}"
