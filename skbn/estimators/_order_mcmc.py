@@ -299,7 +299,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         Iterations (proposals) per chain. The defaults (with ``burn_in`` and ``thin``) are
         within 0.05 of the exact edge posteriors (:func:`skbn.posterior.edge_posteriors`) on
         every 8-20 variable benchmark of ``docs/averaging.md`` (5,000 iterations, the
-        former default, were up to 0.14 off); peaked posteriors on more variables may need
+        former default, were up to 0.18 off); peaked posteriors on more variables may need
         more, which the convergence warning says.
     burn_in : int or None, default=None
         Iterations discarded at the start of each chain; None: ``n_iter // 5``.
