@@ -315,7 +315,7 @@ class ExactStructure(_BaseStructureLearner):
         dynamic programme over the ``2^p`` subsets stays). None (no bound) keeps the
         promise of the best DAG over all DAGs; ``fit`` first estimates the time
         (:func:`exact_cost`) and warns, suggesting ``max_indegree=3``, when it exceeds
-        about a minute (with many rows, about 16 columns unbounded).
+        about a minute (unbounded, from about 17-19 columns with a few thousand rows).
     max_memory : int or str, default="4GB"
         Refuse (``ValueError`` before allocating, naming the number of columns that fit)
         when :func:`exact_memory_bytes` exceeds it: a number of bytes or a string with a
