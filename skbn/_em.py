@@ -691,16 +691,22 @@ class ParameterEM:
         return total
 
     # ------------------------------------------------------------------ loop
-    def run(self, parents, cpts, max_iter, tol):
+    def run(self, parents, cpts, max_iter, tol, progress=None):
         """EM from ``cpts`` until the relative change of the objective is at most ``tol``
         or ``max_iter`` M-steps. Returns ``(cpts, trace, data)``: ``trace[t]`` is the
         objective of the parameters after ``t`` M-steps and ``data`` the expected
-        completions under the returned parameters."""
+        completions under the returned parameters. ``progress`` (a
+        :class:`skbn.utils._progress.Progress`) hears of every iteration, out of
+        ``max_iter``."""
         trace = []
+        label = "log-likelihood" if self.method == "mle" else "log-posterior"
         for iteration in range(max_iter + 1):
             inference = VariableElimination(cpts, parents, self.cardinalities)
             data, log_lik = self.e_step(inference)
             trace.append(log_lik + self.log_prior(cpts))
+            if progress is not None and progress.enabled:
+                progress.message(f"iteration {iteration}: {label} {trace[-1]:.6f}")
+                progress.update(progress.done + 1, **{label: trace[-1]})
             if iteration == max_iter or (
                     iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
                 break
@@ -725,7 +731,7 @@ def _topological(parent_idx):
 
 
 def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess, e_step,
-           n_init, max_iter, tol, rng):
+           n_init, max_iter, tol, rng, progress=None):
     """Parameter EM with ``n_init`` initialisations; the best final objective wins.
 
     The first initialisation is the available-case estimate (random for families
@@ -736,13 +742,15 @@ def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess
     cpts : list of ndarray, node order
     trace : ndarray, objective per iteration of the winning run
     data : EncodedData, expected completions under ``cpts``
+
+    ``progress`` (a :class:`skbn.utils._progress.Progress`) hears of every iteration.
     """
     em = ParameterEM(codes, cardinalities, names, weights, method, ess, e_step, rng)
     best = None
     for init in range(n_init):
         em.reset_chain()
         start = em.initial_cpts(parents, latent, random=init > 0)
-        cpts, trace, data = em.run(parents, start, max_iter, tol)
+        cpts, trace, data = em.run(parents, start, max_iter, tol, progress)
         if best is None or trace[-1] > best[1][-1]:
             best = (cpts, trace, data)
     return best

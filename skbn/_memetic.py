@@ -151,6 +151,8 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
         if improves(member.score, best.score):
             best = member
         _replace(population, keys, member)
+        recorder.progress.update(recorder.progress.done, generation=f"{generation}/{n_generations}",
+                                 best_score=best.score)
     engine.set_graph(best.graph)
     return generation
 

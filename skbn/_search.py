@@ -28,6 +28,7 @@ import numpy as np
 
 from skbn._counting import FamilyCounter, n_configurations
 from skbn.scores import FamilyScoreCache
+from skbn.utils._progress import Progress
 
 #: A candidate must beat the incumbent by more than this relative margin; candidates within
 #: it of the best count as ties, won by the first in scan order.
@@ -581,17 +582,28 @@ _UNLIMITED = Budget()
 
 
 class _Recorder:
-    """Trace of scores, times and evaluations, and a move counter shared by the phases."""
+    """Trace of scores, times and evaluations, and a move counter shared by the phases.
 
-    def __init__(self, verbose, names, label, budget=None):
+    ``progress`` (a :class:`skbn.utils._progress.Progress`, shared by the restarts) hears
+    of every recorded graph: the moves so far and the score (summaries under ``verbose``);
+    at ``verbose >= 2`` each move is also written. A plain ``verbose`` int is accepted too.
+    """
+
+    def __init__(self, progress, names, label, budget=None):
+        if not isinstance(progress, Progress):
+            progress = Progress(progress, "HillClimbStructure", unit="moves")
         self.trace = []
         self.times = []
         self.evaluations = []
         self.n_moves = 0
-        self.verbose = verbose
+        self.progress = progress
         self.names = names
         self.label = label
         self.budget = _UNLIMITED if budget is None else budget
+
+    def step_label(self):
+        """``"step"``, or ``"restart 2, step"`` in a restart (the detail lines' prefix)."""
+        return f"{self.label.strip()}, step" if self.label.strip() else "step"
 
     def record(self, engine, move=None):
         score = engine.score
@@ -600,10 +612,15 @@ class _Recorder:
         self.evaluations.append(engine.n_evaluations)
         if move is not None:
             self.n_moves += 1
-        if self.verbose and move is not None:
-            kind, i, j = move
-            print(f"[HillClimbStructure{self.label}] step {self.n_moves}: {MOVE_NAMES[kind]} "
-                  f"{self.names[i]!r} -> {self.names[j]!r}, score {score:.6f}")
+        progress = self.progress
+        if progress.enabled:
+            if move is not None:
+                progress.done += 1
+                if progress.detailed:
+                    kind, i, j = move
+                    progress.message(f"{self.step_label()} {self.n_moves}: {MOVE_NAMES[kind]} "
+                                     f"{self.names[i]!r} -> {self.names[j]!r}, score {score:.6f}")
+            progress.update(progress.done, score=score)
 
 
 def steepest_ascent(engine, recorder, max_moves):
@@ -812,11 +829,13 @@ def triangle_descent(engine, recorder, climb):
         engine.set_graph(after)
         taken += 1
         recorder.n_moves += 1
+        recorder.progress.done += 1
         recorder.record(engine)
-        if recorder.verbose:
+        if recorder.progress.detailed:
             a, b, c, z = (recorder.names[v] for v in move)
-            print(f"[HillClimbStructure{recorder.label}] step {recorder.n_moves}: triangle "
-                  f"{a!r}, {b!r}, {c!r} -> v-structure at {z!r}, score {engine.score:.6f}")
+            recorder.progress.message(
+                f"{recorder.step_label()} {recorder.n_moves}: triangle {a!r}, {b!r}, {c!r} "
+                f"-> v-structure at {z!r}, score {engine.score:.6f}")
         climb()
     return taken
 

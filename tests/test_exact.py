@@ -135,7 +135,8 @@ def test_children_grouping_does_not_change_scores():
 
 def test_memory_refusal_message():
     X = random_data(6, 50, seed=0)
-    with pytest.raises(MemoryError, match=r"needs about .* for 6 variables.*max_memory='1KB'"):
+    with pytest.raises(ValueError, match=r"on 6 columns needs about .*max_memory='1KB', "
+                                         r"which fits at most 4 columns.*multistart_tabu"):
         ExactStructure(max_memory="1KB").fit(X)
     assert exact_memory_bytes(20) < 128 * 2**20
     assert exact_memory_bytes(30) > 100 * 2**30
@@ -272,3 +273,98 @@ def test_log_likelihood_needs_max_indegree_and_no_scratch_left():
     model = ExactStructure(scorer="loglik", max_indegree=1).fit(X)
     params = set(model.get_params())
     assert {k for k in vars(model) if k not in params and not k.endswith("_")} == {"_target_index"}
+
+
+# --- cost estimate, warning and progress (issue: no silent 24-minute runs) ------------
+
+
+@pytest.mark.parametrize("p, k", [(1, None), (5, None), (6, 2), (7, 0), (9, 3)])
+def test_cost_estimate_counts_parent_sets_and_families(p, k):
+    from skbn.estimators._exact import exact_cost
+    bound = p - 1 if k is None else k
+    subsets = [s for size in range(p + 1) for s in itertools.combinations(range(p), size)]
+    n_sets = sum(1 for s in subsets if len(s) <= bound)
+    n_families = sum(1 for v in range(p) for s in subsets if v not in s and len(s) <= bound)
+    cost = exact_cost(p, k, n_distinct_rows=50)
+    assert (cost.n_parent_sets, cost.n_families) == (n_sets, n_families)
+    assert cost.memory_bytes == exact_memory_bytes(p)
+    # more rows, more columns or a looser bound never make it cheaper
+    assert exact_cost(p, k, 500).seconds > cost.seconds
+    assert exact_cost(p + 1, k, 50).seconds > cost.seconds
+
+
+class _Recorder:
+    def __init__(self):
+        self.done = []
+
+    def update(self, done, **fields):
+        self.done.append(done)
+
+
+@pytest.mark.parametrize("scorer, n_samples, k", [("bdeu", 20, None), ("bic", 100, None), ("bic", 100, 2),
+                                                   (_PlainBIC(), 60, None)])
+def test_progress_counts_every_parent_set_even_pruned_subtrees(scorer, n_samples, k):
+    """Pruned depth-first subtrees count as done, so the count ends at the estimate's total."""
+    from skbn._counting import DistinctRows
+    from skbn.estimators._exact import _local_scores, exact_cost
+    p = 8
+    data, _ = encode_fit(random_data(p, n_samples, seed=2))
+    distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
+    bound = p - 1 if k is None else k
+    tables = np.full((p, 1 << (p - 1)), -np.inf)
+    recorder = _Recorder()
+    n = _local_scores(distinct, resolve_scorer(scorer), range(p), p, bound, tables, recorder)
+    assert recorder.done == sorted(recorder.done) and len(set(recorder.done)) == len(recorder.done)
+    cost = exact_cost(p, k)
+    assert recorder.done[-1] == cost.n_parent_sets
+    assert n <= cost.n_families
+    if scorer == "bdeu":  # this case prunes: fewer visits than sets, yet the count ends at the total
+        assert len(recorder.done) < cost.n_parent_sets
+
+
+def test_warns_with_the_estimate_and_the_bound_before_a_long_search(monkeypatch):
+    import warnings as _warnings
+
+    from skbn.estimators import _exact
+    X = random_data(7, 100, seed=0)
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("error")  # small problems: no warning
+        quiet = ExactStructure().fit(X)
+    monkeypatch.setattr(_exact, "_WARN_SECONDS", 0.0)
+    with pytest.warns(UserWarning, match=r"ExactStructure on 7 columns with max_indegree=None counts up to "
+                                         r"127 parent sets .*estimated .* max_indegree=3 .* would take"):
+        loud = ExactStructure().fit(X)
+    assert loud.edges_ == quiet.edges_ and loud.score_ == quiet.score_
+    with pytest.warns(UserWarning, match="heuristic search"):
+        ExactStructure(max_indegree=2).fit(X)
+
+
+def test_twenty_unbounded_columns_warn_before_any_counting(monkeypatch):
+    """The estimate alone decides: 20 columns unbounded (about 24 minutes for the newcomer's
+    data) warn before the first count; max_indegree=3 does not."""
+    from skbn.estimators import _exact
+
+    def stop(*args, **kwargs):
+        raise RuntimeError("counting started")
+
+    monkeypatch.setattr(_exact, "_local_scores", stop)
+    X = random_data(20, 2000, seed=0)
+    with pytest.warns(UserWarning, match=r"20 columns.*max_indegree=3"), pytest.raises(RuntimeError):
+        ExactStructure().fit(X)
+    import warnings as _warnings
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("error")
+        with pytest.raises(RuntimeError):
+            ExactStructure(max_indegree=3).fit(X)
+
+
+def test_verbose_progress_on_stderr(capsys):
+    X = random_data(7, 200, seed=0)
+    ExactStructure(verbose=2).fit(X)
+    out = capsys.readouterr()
+    assert out.out == ""
+    lines = out.err.splitlines()
+    assert lines[0].startswith("[ExactStructure] start: 7 columns") and "127 parent sets" in lines[0]
+    assert "estimated" in lines[0]
+    assert any("best sinks" in line for line in lines)
+    assert lines[-1].startswith("[ExactStructure] done: 127 parent sets in ")

@@ -1,10 +1,8 @@
-import io
 import itertools
 import os
 import pickle
 import subprocess
 import sys
-from contextlib import redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -214,16 +212,16 @@ def test_white_list_and_start():
     assert (names[4], names[0]) in model.edges_
 
 
-def test_trace_score_and_verbose():
+def test_trace_score_and_verbose(capsys):
     X, _ = random_problem(5, 500, 4)
-    out = io.StringIO()
-    with redirect_stdout(out):
-        model = HillClimbStructure(verbose=1).fit(X)
+    model = HillClimbStructure(verbose=2).fit(X)
     assert np.all(np.diff(model.trace_) > 0)
     assert model.trace_[-1] == pytest.approx(model.score_)
     assert len(model.trace_) == model.n_iter_ + 1
     assert model.score_ == pytest.approx(BDeu().score(X, model.edges_), rel=1e-10)
-    assert out.getvalue().count("step") == model.n_iter_ and "final score" in out.getvalue()
+    out = capsys.readouterr()  # progress goes to stderr, one line per move at verbose=2
+    assert out.out == ""
+    assert out.err.count("] step ") == model.n_iter_ and f"done: {model.n_iter_} moves" in out.err
 
 
 @pytest.mark.parametrize("search", SEARCHES)

@@ -78,7 +78,8 @@ def test_bad_orderings_are_refused():
 def test_target_from_y_is_first_in_the_default_ordering():
     X = _correlated_frame(800, 1)
     y = X.pop("a")
-    model = K2Structure().fit(X, y)
+    with pytest.warns(UserWarning, match="causal ordering"):
+        model = K2Structure().fit(X, y)
     assert model.ordering_[0] == "a" and any(p == "a" for p, _ in model.edges_)
 
 
@@ -90,3 +91,25 @@ def test_recovers_most_of_alarm_with_the_true_ordering():
     shd = structural_hamming_distance(truth.edges, model.edges_, nodes=truth.nodes)
     recall = len(set(truth.edges) & set(model.edges_)) / len(truth.edges)
     assert recall >= 0.9 and shd <= 10, (shd, recall)
+
+
+def test_column_order_default_warns_once_per_fit_and_a_given_ordering_does_not():
+    import warnings
+
+    X = _correlated_frame(300, 0)
+    with pytest.warns(UserWarning, match=r"column order as the causal ordering.*HillClimb") as record:
+        default = K2Structure().fit(X)
+    assert sum("causal ordering" in str(w.message) for w in record) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        given = K2Structure(ordering=list(X.columns)).fit(X)
+        K2Structure().fit(X[["a"]])  # one column: no ordering to choose
+    assert given.edges_ == default.edges_  # same ordering, same graph: the warning only informs
+
+
+def test_column_order_matters_which_is_why_it_warns():
+    """Reversing the columns (a wrong causal order) changes K2's graph on the same data."""
+    X = _correlated_frame(2000, 1)
+    forward = K2Structure(ordering=list("abcde")).fit(X)
+    backward = K2Structure(ordering=list("edcba")).fit(X)
+    assert set(forward.edges_) != set(backward.edges_)

@@ -122,11 +122,12 @@ def test_cross_val_score_and_grid_search_route_sample_weight(asia):
         model = K2Structure().fit(asia.iloc[np.repeat(train, weights[train])])
         repeated.append(model.score(asia.iloc[test]))
     np.testing.assert_allclose(scores, repeated, rtol=1e-12)
-    search = GridSearchCV(K2Structure(scorer=BDeu()), {"scorer__ess": [1.0, 10.0]}, cv=cv)
+    order = list(asia.columns)  # given: no warning about the column-order default
+    search = GridSearchCV(K2Structure(scorer=BDeu(), ordering=order), {"scorer__ess": [1.0, 10.0]}, cv=cv)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # score takes sample_weight: no "does not support" warning
         search.fit(asia, sample_weight=weights)
-    best = K2Structure(scorer=BDeu(ess=search.best_params_["scorer__ess"]))
+    best = K2Structure(scorer=BDeu(ess=search.best_params_["scorer__ess"]), ordering=order)
     _assert_same_model(search.best_estimator_, best.fit(asia, sample_weight=weights))
 
 

@@ -30,6 +30,7 @@ from skbn.network import DiscreteBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
 from skbn.scores import resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import (
     Interval,
     NotFittedError,
@@ -344,13 +345,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         if not self._structural_em:
             edges = self._learn_structure(data)
+            total = fit["n_init"] * (fit["max_iter"] + 1)
+            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
+                                total=total, detail=f"at most {total} iterations")
             cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
-                                        latent, **fit, **settings)
+                                        latent, **fit, **settings, progress=progress)
             traces = [trace]
         else:
+            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
+                                detail=f"structural EM, at most {self.em_max_iter} searches")
             edges = []
             cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
-                                        latent, **fit, **settings)
+                                        latent, **fit, **settings, progress=progress)
             traces = [trace]
             em = _em.ParameterEM(codes, data.cardinalities, data.names, rng=rng, **settings)
             for search in range(self.em_max_iter):
@@ -358,19 +364,24 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     _em.VariableElimination(cpts, parents_of(edges), data.cardinalities), joint=True)
                 if search:  # the first network's objective ends the first trace
                     traces.append([log_lik + em.log_prior(cpts)])
-                if self._search_restarts:
-                    start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
-                    new_edges = sorted(self._learn_structure(completed, start=start))
-                else:  # a search that cannot start from a graph runs afresh on the completions
-                    new_edges = sorted(self._learn_structure(completed))
+                with progress.nested():
+                    if self._search_restarts:
+                        start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
+                        new_edges = sorted(self._learn_structure(completed, start=start))
+                    else:  # a search that cannot start from a graph runs afresh on the completions
+                        new_edges = sorted(self._learn_structure(completed))
+                progress.message(f"structure search {search + 1}: {len(new_edges)} edges, "
+                                 f"objective {log_lik + em.log_prior(cpts):.6f}")
+                progress.update(progress.done, search=search + 1, edges=len(new_edges))
                 if new_edges == edges:
                     break
                 edges = new_edges
                 cpts = em.m_step(completed, parents_of(edges))
-            cpts, trace, _ = em.run(parents_of(edges), cpts, self.em_max_iter, self.em_tol)
+            cpts, trace, _ = em.run(parents_of(edges), cpts, self.em_max_iter, self.em_tol, progress)
             traces.append(trace[1:])
         self.em_trace_ = np.concatenate([np.asarray(t, dtype=float) for t in traces])
         self.em_n_iter_ = len(self.em_trace_) - 1
+        progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
         cpts = {data.names[i]: cpt for i, cpt in enumerate(cpts)}
         return edges, _make_network(data.names, states, parents_of(edges), cpts)
 

@@ -1,8 +1,6 @@
 """Edge strengths by bootstrap resampling and the averaged network (Friedman, Goldszmidt &
 Wyner 1999; Scutari & Nagarajan 2013), bnlearn's ``boot.strength`` / ``averaged.network``."""
 
-import sys
-import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -15,6 +13,7 @@ from skbn._counting import weights_are_integral
 from skbn._data import EncodedData
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.graph import dag_to_cpdag
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["BootstrapStructure", "averaged_edges", "inclusion_threshold", "resample"]
@@ -259,8 +258,7 @@ class BootstrapStructure(_BaseStructureLearner):
     random_state : int, RandomState or None, default=None
         Draws the resamples and their seeds (every resample's seed is drawn up front and
         given to the wrapped estimator's ``random_state`` parameters).
-    verbose : int, default=0
-        Print progress and the estimated time left to stderr when > 0.
+    {verbose_parameter}
     {common_parameters}
 
     Attributes
@@ -368,22 +366,20 @@ class BootstrapStructure(_BaseStructureLearner):
         n_workers = effective_n_jobs(self.n_jobs)
         n_batches = min(self.n_resamples, 4 * n_workers if n_workers > 1 else (10 if self.verbose else 1))
         batches = np.array_split(seeds, n_batches)
-        started = time.perf_counter()
+        progress = Progress(self.verbose, "BootstrapStructure", total=self.n_resamples, unit="resamples",
+                            detail=f"{self.n_resamples} resamples of {type(self.estimator_).__name__}, "
+                                   f"{n_batches} batches")
         parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-        results, done = [], 0
-        for batch in parallel(
-            delayed(_learn_resamples)(self.estimator_, data.codes, data.cardinalities, data.names,
-                                      data.weights, self._target_index, seeds_, self.bootstrap,
-                                      self.cpdag)
-            for seeds_ in batches
-        ):
-            results.extend(batch)
-            done += len(batch)
-            if self.verbose:
-                elapsed = time.perf_counter() - started
-                eta = elapsed / done * (self.n_resamples - done)
-                print(f"[BootstrapStructure] {done}/{self.n_resamples} resamples, "
-                      f"{elapsed:.1f} s elapsed, about {eta:.1f} s left", file=sys.stderr)
+        results = []
+        with progress.nested():  # the wrapped learner's own lines, one level lower
+            for batch in parallel(
+                delayed(_learn_resamples)(self.estimator_, data.codes, data.cardinalities, data.names,
+                                          data.weights, self._target_index, seeds_, self.bootstrap,
+                                          self.cpdag)
+                for seeds_ in batches
+            ):
+                results.extend(batch)
+                progress.update(len(results))
 
         p = data.n_variables
         names = list(data.names)
@@ -409,4 +405,6 @@ class BootstrapStructure(_BaseStructureLearner):
             self.graphs_ = [[(names[u], names[v]) for u, v in dag] for _, _, dag in results]
         elif hasattr(self, "graphs_"):
             del self.graphs_
-        return averaged_edges(strength, direction, self.threshold_)
+        edges = averaged_edges(strength, direction, self.threshold_)
+        progress.close(threshold=self.threshold_, edges=len(edges))
+        return edges

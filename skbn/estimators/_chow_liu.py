@@ -15,6 +15,7 @@ from skbn._counting import (
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
 from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import StrOptions
 
 
@@ -230,6 +231,7 @@ class ChowLiuTree(_BaseStructureLearner):
     {structural_em_parameters}
     random_state : int, RandomState instance or None, default=None
         Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
+    {verbose_parameter}
     {common_parameters}
 
     Attributes
@@ -269,6 +271,7 @@ class ChowLiuTree(_BaseStructureLearner):
         "white_list": [list, tuple, np.ndarray],
         "black_list": [list, tuple, np.ndarray],
         "tiers": [None, list, tuple],
+        "verbose": ["verbose"],
     }
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
@@ -289,6 +292,7 @@ class ChowLiuTree(_BaseStructureLearner):
         em_max_iter=100,
         em_tol=1e-6,
         random_state=None,
+        verbose=0,
         categories="auto",
         handle_unknown="warn",
         target=None,
@@ -297,6 +301,7 @@ class ChowLiuTree(_BaseStructureLearner):
         parameter_ess=1.0,
     ):
         self.root = root
+        self.verbose = verbose
         self.variant = variant
         self.scorer = scorer
         self.white_list = white_list
@@ -343,7 +348,12 @@ class ChowLiuTree(_BaseStructureLearner):
         features = [i for i in range(data.n_variables) if not (tan and i == target)]
         root = self._root_position(data, target, tan, features)
         stratum = target if tan else None
+        progress = Progress(self.verbose, "ChowLiuTree", unit="pairs",
+                            detail=f"variant={self.variant!r}, {data.n_variables} columns, "
+                                   f"{data.n_samples:,} rows")
         gains = _score_gains(data, features, stratum, self.scorer_)
+        progress.message(f"{len(features) * (len(features) - 1) // 2:,} pair weights in "
+                         f"{progress.elapsed():.2f} s")
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     tiers=self.tiers)
         tree = self._knowledge_tree(data, knowledge, gains, features, root)
@@ -363,6 +373,7 @@ class ChowLiuTree(_BaseStructureLearner):
                     + ". (A tree holds no cycle of required adjacencies and at most one parent "
                     "per node; with a target, variant='tan' makes it a parent of every feature.)"
                 )
+        progress.close(done=len(features) * (len(features) - 1) // 2, edges=len(edges))
         return edges
 
     def _knowledge_tree(self, data, knowledge, gains, features, root):

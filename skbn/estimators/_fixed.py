@@ -2,6 +2,7 @@
 
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _edge_positions
 from skbn.graph import is_acyclic
+from skbn.utils._progress import Progress
 
 
 class FixedStructure(_BaseStructureLearner):
@@ -35,6 +36,7 @@ class FixedStructure(_BaseStructureLearner):
         EM stops when the objective changes by at most ``em_tol`` times its magnitude.
     random_state : int, RandomState instance or None, default=None
         Seeds the random initialisations and the Gibbs draws.
+    {verbose_parameter}
 
     Attributes
     ----------
@@ -63,6 +65,7 @@ class FixedStructure(_BaseStructureLearner):
         **_MISSING_CONSTRAINTS,
         "edges": [list, tuple],
         "random_state": ["random_state"],
+        "verbose": ["verbose"],
     }
     _missing_modes = ("error", "complete_case", "em")
 
@@ -83,8 +86,10 @@ class FixedStructure(_BaseStructureLearner):
         em_max_iter=100,
         em_tol=1e-6,
         random_state=None,
+        verbose=0,
     ):
         self.edges = edges
+        self.verbose = verbose
         self.missing = missing
         self.latent = latent
         self.e_step = e_step
@@ -100,7 +105,11 @@ class FixedStructure(_BaseStructureLearner):
         self.parameter_ess = parameter_ess
 
     def _learn_structure(self, data):
+        progress = Progress(self.verbose, "FixedStructure", unit="edges",
+                            detail=f"{data.n_variables} columns, {data.n_samples:,} rows")
         edges = _edge_positions(self.edges, data.names, "edges")
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")
-        return sorted(set(edges), key=lambda e: (e[1], e[0]))
+        edges = sorted(set(edges), key=lambda e: (e[1], e[0]))
+        progress.close(done=len(edges), rate=False)
+        return edges

@@ -11,6 +11,7 @@ from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
 from skbn.knowledge import parse_knowledge
 from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 
 __all__ = ["GESStructure"]
@@ -25,7 +26,8 @@ class _FitContext:
     engine (:class:`skbn._counting.FamilyCounter`: pairs from the one-hot Gram matrix,
     larger families by extending the cached configuration ids of the base parent set).
     ``operators`` caches the last step's candidate operators per target as
-    ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``.
+    ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``;
+    ``progress`` is the search's :class:`skbn.utils._progress.Progress`.
     """
 
     def __init__(self, data, scorer, subset_bound):
@@ -33,6 +35,8 @@ class _FitContext:
         self.cache = FamilyScoreCache(data, scorer, self.counter)
         self.subset_bound = subset_bound
         self.operators = None
+        self.names = data.names
+        self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
 
     def local(self, child, parents):
         return self.cache.local_score(child, parents)
@@ -173,8 +177,7 @@ class GESStructure(_BaseStructureLearner):
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
         Bound on the number of steps (operators applied).
-    verbose : int, default=0
-        Print every step when > 0.
+    {verbose_parameter}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
@@ -418,11 +421,14 @@ class GESStructure(_BaseStructureLearner):
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
         total = self._total(g, ctx)
+        ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operators",
+                                           detail=f"{p} columns, {data.n_samples:,} rows")
         n_iter = 0
         changed = True
         while changed and n_iter < max_iter:
             changed = False
             for phase in phases:
+                progress.message(f"{phase} phase, score {total:.6f}")
                 while n_iter < max_iter:
                     step = self._step(phase, g, ctx, gaps, fixed, total)
                     if step is None:
@@ -432,6 +438,7 @@ class GESStructure(_BaseStructureLearner):
                     n_iter += 1
                     n_steps[phase] += 1
                     changed = True
+                    progress.update(n_iter, phase=phase, score=total)
                 ctx.operators = None
             if len(phases) == 1 or not changed:
                 break
@@ -445,6 +452,7 @@ class GESStructure(_BaseStructureLearner):
         self.score_ = float(self._total_dag(p, dag, ctx))
         self.n_iter_ = n_iter
         self.n_steps_ = n_steps
+        progress.close(done=n_iter, score=self.score_, edges=len(dag))
         return [(int(u), int(v)) for u, v in dag]
 
     @staticmethod
@@ -495,9 +503,9 @@ class GESStructure(_BaseStructureLearner):
         else:
             self._apply_delete(new, x, y, s)
         new = new.completed()
-        if self.verbose:
-            op = "Insert" if phase == "forward" else "Delete"
-            print(f"[GES] {op}({x}, {y}, {list(s)}) gain {gain:.4f}")
+        if ctx.progress.detailed:
+            op, names = "Insert" if phase == "forward" else "Delete", ctx.names
+            ctx.progress.message(f"{op}({names[x]!r}, {names[y]!r}, {[names[v] for v in s]}) gain {gain:.4f}")
         ctx.operators = (phase, per_target, self._affected(g, new))
         return new, gain
 
@@ -541,6 +549,6 @@ class GESStructure(_BaseStructureLearner):
         gain, u, v, _ = best
         edges = [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]
         new = _CPDAG.from_pdag(dag_to_cpdag(tuple(range(g.p)), edges))
-        if self.verbose:
-            print(f"[GES] Turn({u} -> {v}) gain {gain:.4f}")
+        if ctx.progress.detailed:
+            ctx.progress.message(f"Turn({ctx.names[u]!r} -> {ctx.names[v]!r}) gain {gain:.4f}")
         return new, gain

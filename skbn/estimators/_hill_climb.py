@@ -9,6 +9,7 @@ from skbn import _memetic, _search
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import check_bounded_likelihood, resolve_scorer
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 #: Default ``tabu_patience`` of ``search="multistart_tabu"``: measured on the random
@@ -143,8 +144,7 @@ class HillClimbStructure(_BaseStructureLearner):
         number of generations, None meaning ``10 * population_size``).
     random_state : int, RandomState instance or None, default=None
         Seeds restarts, annealing and first-improvement.
-    verbose : int, default=0
-        Print the score after every move.
+    {verbose_parameter}
     {common_parameters}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
@@ -330,6 +330,9 @@ class HillClimbStructure(_BaseStructureLearner):
         engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree, counter)
         settings = self._settings(data)
         settings["budget"] = budget
+        settings["progress"] = progress = Progress(
+            self.verbose, "HillClimbStructure", unit="moves",
+            detail=f"search={self.search!r}, {data.n_variables} columns, {data.n_samples:,} rows")
         if self.search in ("multistart_tabu", "memetic", "genetic"):
             settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree,
                                                         engine.counter)]
@@ -354,8 +357,7 @@ class HillClimbStructure(_BaseStructureLearner):
         self.trace_time_ = np.concatenate([np.asarray(r.times, dtype=float) for r in recorders])
         self.trace_evaluations_ = np.concatenate(
             [np.asarray(r.evaluations, dtype=np.int64) for r in recorders])
-        if self.verbose:
-            print(f"[HillClimbStructure] final score {self.score_:.6f} after {total_moves} moves")
+        progress.close(done=total_moves, score=self.score_, edges=int(best_graph.sum()))
         return [(int(i), int(j)) for i, j in np.argwhere(best_graph)]
 
     def _settings(self, data):
@@ -375,7 +377,6 @@ class HillClimbStructure(_BaseStructureLearner):
             "cooling": float(self.cooling),
             "population_size": self.population_size,
             "perturbation": self.perturbation,
-            "verbose": self.verbose,
             "names": data.names,
         }
 
@@ -383,7 +384,7 @@ class HillClimbStructure(_BaseStructureLearner):
 def _run(engine, start_graph, settings, rng, label):
     """One search from ``start_graph``; returns (graph, recorder)."""
     engine.start(start_graph) if label == "" else engine.set_graph(start_graph)
-    recorder = _search._Recorder(settings["verbose"], settings["names"], label, settings["budget"])
+    recorder = _search._Recorder(settings["progress"], settings["names"], label, settings["budget"])
     recorder.record(engine)
     budget = settings["max_iter"]
     search = settings["search"]

@@ -1,5 +1,6 @@
 """K2: greedy parent selection given a variable ordering (Cooper & Herskovits 1992)."""
 
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -8,6 +9,7 @@ from skbn._search import FamilyColumns, improves, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 
 
@@ -51,7 +53,9 @@ class K2Structure(_BaseStructureLearner):
     Parameters
     ----------
     ordering : sequence of column labels or None, default=None
-        Variable ordering (parents only come earlier); default the column order. With a
+        Variable ordering (parents only come earlier); default the column order, with a
+        ``UserWarning`` (K2 depends on the ordering; a column order that is not a causal
+        one gives many extra edges). With a
         target fitted through ``y`` the target may be named or is placed first. With
         ``latent``, a given ordering must name the latent variables too; the default
         ordering puts them first, in the order of ``latent`` (hidden causes: a latent
@@ -75,6 +79,7 @@ class K2Structure(_BaseStructureLearner):
     {structural_em_parameters}
     random_state : int, RandomState instance or None, default=None
         Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
+    {verbose_parameter}
     {common_parameters}
 
     Attributes
@@ -118,6 +123,7 @@ class K2Structure(_BaseStructureLearner):
         "black_list": [list, tuple, np.ndarray],
         "tiers": [None, list, tuple],
         "scorer": "no_validation",
+        "verbose": ["verbose"],
     }
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
@@ -138,6 +144,7 @@ class K2Structure(_BaseStructureLearner):
         em_max_iter=100,
         em_tol=1e-6,
         random_state=None,
+        verbose=0,
         categories="auto",
         handle_unknown="warn",
         target=None,
@@ -146,6 +153,7 @@ class K2Structure(_BaseStructureLearner):
         parameter_ess=1.0,
     ):
         self.ordering = ordering
+        self.verbose = verbose
         self.max_indegree = max_indegree
         self.white_list = white_list
         self.black_list = black_list
@@ -191,6 +199,15 @@ class K2Structure(_BaseStructureLearner):
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
         order = self._order(data)
+        if self.ordering is None and data.n_variables > 1:
+            warnings.warn(
+                "K2Structure(ordering=None) takes the column order as the causal ordering: a "
+                "column can only get parents among the columns before it, and the learned graph "
+                "depends on that order (a wrong one adds many edges). Pass ordering= (a known "
+                "causal or temporal order of the columns), or use a learner that needs none, "
+                "e.g. HillClimbStructure() or PCStructure().",
+                UserWarning, stacklevel=3,
+            )
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     tiers=self.tiers, max_indegree=self.max_indegree)
         position_of = np.argsort(order)
@@ -209,6 +226,8 @@ class K2Structure(_BaseStructureLearner):
                 f"white_list gives {data.names[crowded[0]]!r} {int(required[:, crowded[0]].sum())} "
                 f"parents in this ordering, more than max_indegree={knowledge.max_indegree}."
             )
+        progress = Progress(self.verbose, "K2Structure", total=len(order), unit="variables",
+                            detail=f"{data.n_variables} columns, {data.n_samples:,} rows")
         columns = FamilyColumns(data, self.scorer_)
         edges, total = [], 0.0
         for position, child in enumerate(order):
@@ -217,6 +236,9 @@ class K2Structure(_BaseStructureLearner):
                                         np.flatnonzero(required[:, child]).tolist())
             edges.extend((p, child) for p in sorted(parents))
             total += value
+            progress.message(f"{data.names[child]!r}: parents {[data.names[p] for p in sorted(parents)]}")
+            progress.update(position + 1, edges=len(edges))
         self.ordering_ = [data.names[i] for i in order]
         self.score_ = total
+        progress.close(score=total, edges=len(edges))
         return edges

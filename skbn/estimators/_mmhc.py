@@ -12,6 +12,7 @@ from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.estimators._pc import PCStructure
 from skbn.knowledge import parse_knowledge
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 
@@ -52,8 +53,7 @@ class MMHCStructure(_BaseStructureLearner):
         See :class:`HillClimbStructure`.
     max_indegree, white_list, black_list, tiers
         Background knowledge, as in :class:`HillClimbStructure`.
-    verbose : int, default=0
-        Print progress to stderr when > 0.
+    {verbose_parameter}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
@@ -156,28 +156,39 @@ class MMHCStructure(_BaseStructureLearner):
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     tiers=self.tiers, max_indegree=self.max_indegree)
         self.ci_test_ = resolve_ci_test(self.ci_test)
+        progress = Progress(self.verbose, "MMHCStructure", unit="phases", total=2,
+                            detail=f"restrict={self.restrict!r}, {data.n_variables} columns, "
+                                   f"{data.n_samples:,} rows")
         counter = FamilyCounter(data)  # one Gram matrix for the level-0 tests and the search
         if self.restrict == "mmpc":
             adjacency, self.n_tests_ = _mmpc_skeleton(data, self.ci_test_, self.max_cond_vars,
                                                       knowledge.forbidden_adjacency, counter)
         else:
-            adjacency, self.n_tests_ = self._pc_skeleton(data)
+            with progress.nested():
+                adjacency, self.n_tests_ = self._pc_skeleton(data)
         adjacency |= knowledge.required_adjacency
+        progress.message(f"skeleton: {self.n_tests_:,} tests, {int(np.triu(adjacency, 1).sum()):,} "
+                         f"adjacencies, {progress.elapsed():.2f} s")
+        progress.update(1, tests=self.n_tests_)
         self.skeleton_ = [(data.names[i], data.names[j]) for i, j in np.argwhere(np.triu(adjacency, 1))]
         search = HillClimbStructure(
             scorer=self.scorer, search=self.search, tabu_length=self.tabu_length,
             tabu_patience=self.tabu_patience, max_iter=self.max_iter, max_indegree=self.max_indegree,
             white_list=self.white_list, black_list=self.black_list, tiers=self.tiers, verbose=self.verbose,
         )
-        edges = search._learn_structure(data, cut=~adjacency & ~np.eye(data.n_variables, dtype=bool),
-                                        counter=counter)
+        with progress.nested():
+            edges = search._learn_structure(data, cut=~adjacency & ~np.eye(data.n_variables, dtype=bool),
+                                            counter=counter)
         self.scorer_, self.score_ = search.scorer_, search.score_
         self.n_iter_, self.trace_ = search.n_iter_, search.trace_
+        progress.close(done=2, rate=False, tests=self.n_tests_, moves=self.n_iter_, score=self.score_,
+                       edges=len(edges))
         return edges
 
     def _pc_skeleton(self, data):
         frame = pd.DataFrame({name: data.codes[:, j] for j, name in enumerate(data.names)})
-        pc = PCStructure(ci_test=self.ci_test, max_cond_vars=self.max_cond_vars).fit(frame)
+        pc = PCStructure(ci_test=self.ci_test, max_cond_vars=self.max_cond_vars,
+                         verbose=self.verbose).fit(frame)
         position = {name: j for j, name in enumerate(data.names)}
         adjacency = np.zeros((data.n_variables, data.n_variables), dtype=bool)
         for u, v in list(pc.directed_edges_) + list(pc.undirected_edges_):

@@ -2,14 +2,15 @@
 (Friedman & Koller 2003)."""
 
 import math
-import time
+import warnings
 from collections import Counter
 from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from scipy.special import logsumexp
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from skbn._data import check_sample_weight
@@ -23,9 +24,16 @@ from skbn.posterior import (
     parent_set_scores,
 )
 from skbn.scores import resolve_scorer
+from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 
-__all__ = ["OrderMCMCStructure"]
+__all__ = ["CONVERGENCE_THRESHOLD", "OrderMCMCStructure"]
+
+#: A chain tells its ``progress`` how far it is every this many iterations.
+_REPORT_EVERY = 500
+
+#: ``fit`` warns (``ConvergenceWarning``) when two chains' edge posteriors differ by more.
+CONVERGENCE_THRESHOLD = 0.1
 
 #: Up to this many variables the order score is looked up in dense subset-sum tables
 #: (``8 p 2^(p-1)`` bytes: 10 MB for 18 variables) instead of scanning parent sets.
@@ -119,9 +127,15 @@ class _TableOrderScorer(_OrderScorer):
         return self.log_alpha[node][(predecessors & low) | ((predecessors >> (node + 1)) << node)]
 
 
-def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, seed):
+def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, seed, progress=None,
+               offset=None, chain=1):
     """One chain of order MCMC. Returns its trace, Rao-Blackwellised edge posterior, DAG
     samples (parent-set row per node), best DAG seen and acceptance rate.
+
+    ``progress`` (a :class:`skbn.utils._progress.Progress`, or None) hears of the
+    iterations every :data:`_REPORT_EVERY`: counted from ``offset`` when the chains run one
+    after the other in this process, or, with ``offset=None`` (a worker's copy), as a stage
+    of its own named after the ``chain`` number.
 
     Proposals, each with probability 1/3: a transposition of two adjacent nodes (two terms
     change); a swap of two uniformly chosen nodes; a transposition of two adjacent blocks
@@ -158,7 +172,12 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
         log_u = np.log(rng.random(n_iter))
     draws = rng.random((max(n_iter - burn_in, 0) // thin + 1, p))
     total = float(terms.sum())
+    report = progress is not None and progress.enabled
+    if report and offset is None:
+        progress.stage(f"chain {chain}", total=n_iter)
     for it in range(n_iter):
+        if report and it and it % _REPORT_EVERY == 0:
+            progress.update(it if offset is None else offset + it, acceptance=accepted / max(it, 1))
         if p > 1:
             a, b = int(low[it]), int(high[it])
             old = order[a:b + 1].copy()
@@ -276,14 +295,22 @@ class OrderMCMCStructure(_BaseStructureLearner):
     candidate_parents : list of (u, v) pairs or None, default=None
         Skeleton edges (column labels): ``u`` and ``v`` may be adjacent, in either
         direction. ``None``: every pair.
-    n_iter : int, default=5000
-        Iterations (proposals) per chain.
-    burn_in : int, default=1000
-        Iterations discarded at the start of each chain.
-    thin : int, default=10
-        Keep every ``thin``-th order after burn-in.
+    n_iter : int, default=100_000
+        Iterations (proposals) per chain. The defaults (with ``burn_in`` and ``thin``) are
+        within 0.05 of the exact edge posteriors (:func:`skbn.posterior.edge_posteriors`) on
+        every 8-20 variable benchmark of ``docs/averaging.md`` (5,000 iterations, the
+        former default, were up to 0.18 off); peaked posteriors on more variables may need
+        more, which the convergence warning says.
+    burn_in : int or None, default=None
+        Iterations discarded at the start of each chain; None: ``n_iter // 5``.
+    thin : int or None, default=None
+        Keep every ``thin``-th order after burn-in; None: 1,000 kept orders per chain,
+        ``max(1, (n_iter - burn_in) // 1000)`` (the Rao-Blackwellised edge probabilities
+        and DAG draw of a kept order cost more than an iteration).
     n_chains : int, default=2
-        Independent chains (for the convergence diagnostic).
+        Independent chains, for the convergence diagnostic: when two chains' edge
+        posteriors differ by more than ``CONVERGENCE_THRESHOLD`` (0.1) ``fit`` issues a
+        ``ConvergenceWarning`` suggesting a longer ``n_iter``.
     max_parent_sets : int, default=2_000_000
         Refuse (``ValueError``) when more families than this would be scored.
     n_jobs : int or None, default=None
@@ -291,8 +318,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
     random_state : int, RandomState or None, default=None
         Seeds the chains (one seed per chain, drawn up front) and so every proposal and
         acceptance draw.
-    verbose : int, default=0
-        Print progress to stderr when > 0.
+    {verbose_parameter}
     {common_parameters}
 
     Attributes
@@ -305,7 +331,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
         ``edge_posterior_.loc[u, v]`` = posterior probability of ``u -> v``.
     chain_edge_posteriors_ : ndarray of shape (n_chains, n_nodes, n_nodes)
     convergence_ : float
-        Largest difference between two chains' edge posteriors (0 with one chain).
+        Largest difference between two chains' edge posteriors (0 with one chain); above
+        0.1 ``fit`` warns that the chains have not converged. Agreeing chains are no proof
+        of convergence (both may miss the same mode), but disagreeing ones prove the
+        opposite.
     trace_ : ndarray of shape (n_chains, n_iter)
         Log order score after every iteration.
     acceptance_rate_ : ndarray of shape (n_chains,)
@@ -342,8 +371,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
         "max_indegree": [Interval(Integral, 0, None, closed="left")],
         "candidate_parents": [None, list, tuple, np.ndarray],
         "n_iter": [Interval(Integral, 1, None, closed="left")],
-        "burn_in": [Interval(Integral, 0, None, closed="left")],
-        "thin": [Interval(Integral, 1, None, closed="left")],
+        "burn_in": [None, Interval(Integral, 0, None, closed="left")],
+        "thin": [None, Interval(Integral, 1, None, closed="left")],
         "n_chains": [Interval(Integral, 1, None, closed="left")],
         "max_parent_sets": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [None, Integral],
@@ -357,9 +386,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
         scorer="bdeu",
         max_indegree=3,
         candidate_parents=None,
-        n_iter=5000,
-        burn_in=1000,
-        thin=10,
+        n_iter=100_000,
+        burn_in=None,
+        thin=None,
         n_chains=2,
         max_parent_sets=2_000_000,
         n_jobs=None,
@@ -400,11 +429,13 @@ class OrderMCMCStructure(_BaseStructureLearner):
         return [sorted(c) for c in candidates]
 
     def _learn_structure(self, data):
-        if self.burn_in >= self.n_iter:
+        if self.burn_in is not None and self.burn_in >= self.n_iter:
             raise ValueError(
                 f"burn_in={self.burn_in} leaves no iteration to keep out of n_iter={self.n_iter}; "
                 f"make burn_in smaller than n_iter."
             )
+        burn_in = self.n_iter // 5 if self.burn_in is None else self.burn_in
+        thin = max(1, (self.n_iter - burn_in) // 1000) if self.thin is None else self.thin
         self.scorer_ = resolve_scorer(self.scorer)
         rng = check_random_state(self.random_state)
         p = data.n_variables
@@ -417,22 +448,27 @@ class OrderMCMCStructure(_BaseStructureLearner):
                 f"lower max_indegree, restrict candidate_parents (e.g. to a PC skeleton) or raise "
                 f"max_parent_sets."
             )
-        started = time.perf_counter()
+        sequential = effective_n_jobs(self.n_jobs) == 1 or self.n_chains == 1
+        progress = Progress(
+            self.verbose, "OrderMCMCStructure", unit="iterations",
+            total=self.n_iter * self.n_chains if sequential else self.n_iter,
+            detail=f"{p} columns, {n_families:,} families, {self.n_chains} chains x {self.n_iter:,} "
+                   f"iterations")
         families = parent_set_scores(data, self.scorer_, self.max_indegree, candidates, self.n_jobs)
         self.n_families_ = families.n_families
-        if self.verbose:
-            print(f"[OrderMCMCStructure] {self.n_families_} local scores in "
-                  f"{time.perf_counter() - started:.2f} s")
+        progress.message(f"{self.n_families_:,} local scores in {format_duration(progress.elapsed())}")
         log_alpha = None
         if p <= _TABLE_MAX_VARIABLES:  # order terms by look-up: much faster per iteration
             log_alpha = local_score_table(families)
             for table in log_alpha:
                 _subset_logsumexp(table)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_chains)
-        chains = Parallel(n_jobs=self.n_jobs, verbose=max(self.verbose - 1, 0))(
-            delayed(_run_chain)(families.parents, families.scores, log_alpha, p, self.n_iter, self.burn_in,
-                                self.thin, int(seed))
-            for seed in seeds
+        # chains one after the other share the reporter (one count over all chains);
+        # a worker reports on its own chain from its copy
+        chains = Parallel(n_jobs=self.n_jobs)(
+            delayed(_run_chain)(families.parents, families.scores, log_alpha, p, self.n_iter, burn_in,
+                                thin, int(seed), progress, k * self.n_iter if sequential else None, k + 1)
+            for k, seed in enumerate(seeds)
         )
         names = list(data.names)
         self.trace_ = np.array([c["trace"] for c in chains])
@@ -455,10 +491,28 @@ class OrderMCMCStructure(_BaseStructureLearner):
                                                 index=names, columns=names)
         best = max(range(len(chains)), key=lambda i: (chains[i]["best_score"], -i))
         self.score_ = float(chains[best]["best_score"])
-        if self.verbose:
-            print(f"[OrderMCMCStructure] {len(chains)} chains, max between-chain edge difference "
-                  f"{self.convergence_:.3f}, {time.perf_counter() - started:.2f} s")
+        self._warn_if_unconverged()
+        progress.close(done=self.n_iter * self.n_chains, chain_difference=self.convergence_,
+                       acceptance=float(self.acceptance_rate_.mean()))
         return sorted(dag(chains[best]["best_choice"]))
+
+    def _warn_if_unconverged(self):
+        r"""``ConvergenceWarning`` when two chains' edge posteriors differ by more than
+        :data:`CONVERGENCE_THRESHOLD`, suggesting ``n_iter`` for a difference about half the
+        threshold, as if the difference fell like the Monte Carlo error,
+        :math:`1/\sqrt{n_{iter}}` (at least four times the current ``n_iter``)."""
+        if self.convergence_ <= CONVERGENCE_THRESHOLD:
+            return
+        factor = max(4.0, (2.0 * self.convergence_ / CONVERGENCE_THRESHOLD) ** 2)
+        suggested = float(f"{self.n_iter * factor:.2g}")
+        warnings.warn(
+            f"OrderMCMCStructure's {self.n_chains} chains have not converged: their edge "
+            f"posteriors differ by up to {self.convergence_:.3f} (convergence_), more than "
+            f"{CONVERGENCE_THRESHOLD}, so edge_posterior_ may be off by about as much. Run longer "
+            f"chains, e.g. n_iter={int(suggested):_}, or restrict "
+            f"the search (smaller max_indegree, candidate_parents).",
+            ConvergenceWarning, stacklevel=4,
+        )
 
     def _fit_network(self, data, states, edges):
         """The best DAG's network, plus one network per distinct sampled DAG (families'

@@ -25,6 +25,7 @@ from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.graph import PDAG, OrientationConflictWarning, _extension, _meek, _Reachability
 from skbn.knowledge import parse_knowledge
+from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 #: Largest number of conditioning sets whose tables are counted in one round per pair.
@@ -280,7 +281,7 @@ def _bh_adjust(pvalues):
 
 
 def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=None,
-             variant="stable", fdr_alpha=None, log=None):
+             variant="stable", fdr_alpha=None, progress=None):
     """Phase 1 of PC: the skeleton and the separating sets, level by level.
 
     Parameters
@@ -295,8 +296,8 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
     variant : {"stable", "original"}
     fdr_alpha : float or None
         Benjamini-Hochberg level of the ``"fdr"`` correction after every level (None: off).
-    log : callable or None
-        Called as ``log(level, n_tests, adjacency)`` after every level.
+    progress : skbn.utils._progress.Progress or None
+        Hears of the tests done and left at every level (see :func:`_run_level`).
 
     Returns
     -------
@@ -330,8 +331,7 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
     n_tests = len(testable)
     if fdr_alpha is not None:
         _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable)
-    if log is not None:
-        log(0, n_tests, adjacency)
+    _level_done(progress, 0, n_tests, adjacency)
     level = 1
     while max_cond_vars is None or level <= max_cond_vars:
         pairs = [
@@ -343,9 +343,11 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
         if variant == "stable":
             frozen = [sorted(a) for a in adjacency]
             units = [(x, y, _edge_subsets(frozen, x, y, [level])) for x, y in pairs]
-            results = runner.run(units, True, frozen if level == 1 else None)
+            results = _run_level(runner, units, frozen if level == 1 else None, progress, level)
         else:
             units, results = [], []
+            if progress is not None:
+                progress.stage(f"level {level}", total=len(pairs), unit="pairs")
             for x, y in pairs:
                 if y not in adjacency[x]:
                     continue
@@ -357,6 +359,8 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
                 if result[1] and result[1][-1]:
                     adjacency[x].discard(y)
                     adjacency[y].discard(x)
+                if progress is not None:
+                    progress.update(len(units))
         level_tests = 0
         for (x, y, subsets), (pvals, flags) in zip(units, results):
             level_tests += len(flags)
@@ -374,10 +378,36 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
         n_tests += level_tests
         if fdr_alpha is not None:
             _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable)
-        if log is not None:
-            log(level, level_tests, adjacency)
+        _level_done(progress, level, level_tests, adjacency)
         level += 1
     return adjacency, sepsets, n_tests, decided
+
+
+def _run_level(runner, units, adjacency, progress, level):
+    """``runner.run(units, True, adjacency)``; under ``verbose``, from level 2 on, in about
+    20 slices so that ``progress`` hears of the tests done and left at this level (the most
+    a unit can run; a pair separated early counts its remaining sets as done). The units of
+    a level are independent and kept in order, so the results are the same. Level 1 (the
+    frozen ``adjacency`` given) runs in one call: its Gram slices are shared by the level."""
+    planned = [len(unit[2]) for unit in units]
+    if progress is None or not progress.enabled:
+        return runner.run(units, True, adjacency)
+    progress.stage(f"level {level}", total=sum(planned), unit="tests", pairs=len(units))
+    step = max(1, -(-len(units) // 20)) if len(units) >= 40 and adjacency is None else len(units)
+    results, done, run = [], 0, 0
+    for first in range(0, len(units), step):
+        part = runner.run(units[first:first + step], True, adjacency)
+        results.extend(part)
+        done += sum(planned[first:first + step])
+        run += sum(len(flags) for _, flags in part)
+        progress.update(done, tests_run=run)
+    return results
+
+
+def _level_done(progress, level, n_tests, adjacency):
+    if progress is not None and progress.enabled:
+        n_edges = sum(len(a) for a in adjacency) // 2
+        progress.message(f"level {level}: {n_tests:,} tests, {n_edges:,} adjacencies left")
 
 
 def _fdr_step(adjacency, sepsets, p_max, p_max_set, alpha, testable):
@@ -774,8 +804,7 @@ class PCStructure(_BaseStructureLearner):
         with ``prefer="threads"`` (a soft hint: a backend set by the user wins). A level
         with less than ``10**7`` counted cells (conditioning sets x rows) runs in-process,
         where it is faster. Results are identical for any value.
-    verbose : int, default=0
-        Print one line per level.
+    {verbose_parameter}
     missing : {"error", "complete_case", "available_case"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
         warning giving their number); or test-wise deletion (Tu et al. 2019): every CI test
@@ -918,11 +947,6 @@ class PCStructure(_BaseStructureLearner):
             return ci_test.alpha / max(n_pairs, 1)
         return None
 
-    def _log(self, level, n_tests, adjacency):
-        if self.verbose:
-            n_edges = sum(len(a) for a in adjacency) // 2
-            print(f"[PCStructure] level {level}: {n_tests} tests, {n_edges} adjacencies left")
-
     def _learn_structure(self, data):
         if data.codes.dtype.kind == "i" and not (data.codes < 0).any():  # nothing missing
             data = replace(data, codes=np.asfortranarray(data.codes.astype(_code_dtype(data.cardinalities))))
@@ -935,10 +959,12 @@ class PCStructure(_BaseStructureLearner):
         n_pairs = int(np.triu(~(fixed | removed), 1).sum())
         level = self._test_level(ci_test, n_pairs)
         fdr_alpha = ci_test.alpha if self.correction == "fdr" else None
+        progress = Progress(self.verbose, "PCStructure", unit="tests",
+                            detail=f"{p} columns, {data.n_samples:,} rows, {n_pairs:,} pairs")
         with _TestRunner(data, ci_test, level, self.n_jobs) as runner:
             adjacency, sepsets, n_tests, decided = skeleton(
                 runner, p, fixed=fixed, removed=removed, max_cond_vars=self.max_cond_vars,
-                variant=self.variant, fdr_alpha=fdr_alpha, log=self._log)
+                variant=self.variant, fdr_alpha=fdr_alpha, progress=progress)
             triples = unshielded_triples(adjacency)
             separating, extra_tests = None, 0
             if self.orient != "standard":
@@ -978,5 +1004,6 @@ class PCStructure(_BaseStructureLearner):
         self.n_orientation_conflicts_ = len(self.orientation_conflicts_)
         if self.orientation_conflicts_:
             _warn_conflicts(self.orientation_conflicts_)
+        progress.close(done=self.n_tests_, edges=len(self.directed_edges_) + len(self.undirected_edges_))
         index = {name: i for i, name in enumerate(names)}
         return [(index[u], index[v]) for u, v in edges]

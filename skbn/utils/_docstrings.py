@@ -5,13 +5,14 @@ at the end of its Parameters section; :func:`fill_common_parameters` (called for
 subclass by the base class) replaces it with :data:`COMMON_PARAMETERS`, indented like the
 placeholder. Learners with structural EM (``missing="em"``) put
 ``{structural_em_parameters}`` after their own ``missing`` entry, filled with
-:data:`STRUCTURAL_EM_PARAMETERS`. Readers of ``help(HillClimbStructure)`` and of the API
+:data:`STRUCTURAL_EM_PARAMETERS`, and every learner puts ``{verbose_parameter}`` where it
+documents ``verbose`` (:data:`VERBOSE_PARAMETER`). Readers of ``help(HillClimbStructure)`` and of the API
 reference then see every parameter in place instead of a pointer to a private class.
 """
 
 import textwrap
 
-__all__ = ["COMMON_PARAMETERS", "STRUCTURAL_EM_PARAMETERS", "fill_common_parameters"]
+__all__ = ["COMMON_PARAMETERS", "STRUCTURAL_EM_PARAMETERS", "VERBOSE_PARAMETER", "fill_common_parameters"]
 
 #: numpydoc entries of the parameters every estimator shares (no indentation).
 COMMON_PARAMETERS = """\
@@ -66,9 +67,18 @@ em_max_iter : int, default=100
 em_tol : float, default=1e-6
     Relative tolerance of the final parameter EM."""
 
+#: numpydoc entry of ``verbose``, the same for every learner (``{verbose_parameter}``).
+VERBOSE_PARAMETER = """\
+verbose : int, default=0
+    Progress on standard error (never standard output): 0 writes nothing; 1 a start line,
+    at most one summary line every 5 seconds (work done, rate and, when the total work is
+    known, the share done and the time left) and a final summary; 2 or more summaries
+    every second plus detail lines (search moves, PC levels, GES phases, EM iterations)."""
+
 _PLACEHOLDERS = {
     "{common_parameters}": COMMON_PARAMETERS,
     "{structural_em_parameters}": STRUCTURAL_EM_PARAMETERS,
+    "{verbose_parameter}": VERBOSE_PARAMETER,
 }
 
 
