@@ -102,6 +102,7 @@ API_SECTIONS = [
     ("Plotting", "skbn.plotting", None),
     ("Parameter estimation", "skbn.parameters", None),
     ("Command line", "skbn.cli", None),
+    ("Warnings", "skbn.exceptions", None),
 ]
 
 

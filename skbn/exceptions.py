@@ -4,7 +4,7 @@ Filter them like any Python warning, e.g. ``warnings.simplefilter("error",
 UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
-__all__ = ["UnseenStateWarning"]
+__all__ = ["OrientationConflictWarning", "UnseenStateWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -16,4 +16,14 @@ class UnseenStateWarning(UserWarning):
     states and the number of rows. In cross-validation it is the mark of rows sorted by a
     column and split into unshuffled folds: shuffle them, e.g.
     ``cv=KFold(5, shuffle=True, random_state=0)``.
+    """
+
+
+class OrientationConflictWarning(UserWarning):
+    """Orientation steps disagreed: an edge orientation was refused to keep the graph a PDAG.
+
+    Raised (as a warning) by learners such as :class:`skbn.PCStructure` when colliders or
+    Meek's rules asked for an arrowhead that contradicts one already placed or closes a
+    directed cycle, or when a PDAG had no consistent extension. With a perfect independence
+    oracle this never happens, so it signals errors of the statistical tests.
     """

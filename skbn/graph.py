@@ -21,7 +21,6 @@ from sklearn.utils import check_random_state
 
 __all__ = [
     "PDAG",
-    "OrientationConflictWarning",
     "topological_order",
     "is_acyclic",
     "has_directed_path",
@@ -36,16 +35,6 @@ __all__ = [
     "minimal_imap",
     "random_dag",
 ]
-
-
-class OrientationConflictWarning(UserWarning):
-    """Orientation steps disagreed: an edge orientation was refused to keep the graph a PDAG.
-
-    Raised (as a warning) by learners such as :class:`skbn.PCStructure` when colliders or
-    Meek's rules asked for an arrowhead that contradicts one already placed or closes a
-    directed cycle, or when a PDAG had no consistent extension. With a perfect independence
-    oracle this never happens, so it signals errors of the statistical tests.
-    """
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ def _max_indegree(nodes, edges):
     return max([sum(1 for _, c in edges if c == v) for v in nodes], default=0)
 
 
-_NO_CONFLICT = pytest.mark.filterwarnings("error::skbn.graph.OrientationConflictWarning")
+_NO_CONFLICT = pytest.mark.filterwarnings("error::skbn.exceptions.OrientationConflictWarning")
 
 
 @_NO_CONFLICT
@@ -556,7 +556,7 @@ def test_alarm_20k_conflicts_keep_a_valid_pdag_and_every_edge():
     path = NETWORKS / "alarm.bif"
     if not path.exists():
         pytest.skip("../shared/networks is absent")
-    from skbn.graph import OrientationConflictWarning
+    from skbn.exceptions import OrientationConflictWarning
 
     net = read_bif(path)
     data = net.sample(20000, random_state=14)
@@ -594,7 +594,7 @@ def test_alarm_20k_conflicts_keep_a_valid_pdag_and_every_edge():
 def test_cyclic_background_knowledge_is_a_reported_conflict():
     # a -> b -> c plus a -> c; black-listing b -> a, c -> b and a -> c leaves only the cyclic
     # orientation a -> b -> c -> a of the triangle: one of them cannot be kept
-    from skbn.graph import OrientationConflictWarning
+    from skbn.exceptions import OrientationConflictWarning
 
     nodes, edges = list("abc"), [("a", "b"), ("b", "c"), ("a", "c")]
     with pytest.warns(OrientationConflictWarning, match="background-knowledge"):
@@ -607,7 +607,7 @@ def test_cyclic_background_knowledge_is_a_reported_conflict():
 def test_white_listed_orientation_wins_a_knowledge_cycle():
     # required c -> a; black-listing b -> a and c -> b implies a -> b and b -> c: the cycle is
     # broken at an implied orientation, never at the white-listed edge
-    from skbn.graph import OrientationConflictWarning
+    from skbn.exceptions import OrientationConflictWarning
 
     nodes, edges = list("abc"), [("c", "a"), ("a", "b"), ("c", "b")]
     with pytest.warns(OrientationConflictWarning):

@@ -23,7 +23,8 @@ from skbn._counting import StratifiedCounter, gram_given, pairwise_contingency
 from skbn._data import _code_dtype
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.graph import PDAG, OrientationConflictWarning, _extension, _meek, _Reachability
+from skbn.exceptions import OrientationConflictWarning
+from skbn.graph import PDAG, _extension, _meek, _Reachability
 from skbn.knowledge import parse_knowledge
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
@@ -673,7 +674,7 @@ def acyclic_arrows(n_variables, arrows):
 
 
 def _warn_conflicts(conflicts):
-    """One :class:`~skbn.graph.OrientationConflictWarning` summarising a fit's conflicts."""
+    """One :class:`~skbn.exceptions.OrientationConflictWarning` summarising a fit's conflicts."""
     counts = {}
     for step, _ in conflicts:
         counts[step] = counts.get(step, 0) + 1
@@ -738,7 +739,7 @@ class PCStructure(_BaseStructureLearner):
        adjacency of ``cpdag_`` and contains all its directed edges.
 
     Every conflict is listed in ``orientation_conflicts_`` and one
-    :class:`~skbn.graph.OrientationConflictWarning` summarises them: they indicate CI test
+    :class:`~skbn.exceptions.OrientationConflictWarning` summarises them: they indicate CI test
     errors (too few rows for the conditioning sets, or a too large ``alpha``).
 
     **Row weights** (``sample_weight``, stored as the data's weights) enter every
