@@ -120,13 +120,14 @@ def _separator_hint(text, sep):
     return ""
 
 
-def read_table(path, sep=",", na_values=(), *, numbers=True):
+def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=()):
     """Read a data file: CSV (cells taken literally) or Parquet.
 
     CSV cells are read as written: only empty cells are missing, plus the texts in
     ``na_values`` (``--na-values``), so states called "None", "NA" or "null" stay states.
     With ``numbers=True`` (``learn``) a column whose every non-missing cell is a number is
-    numeric (integers when every cell is an integer), other columns are text. Rows ending
+    numeric (integers when every cell is an integer), other columns are text; the columns
+    named in ``categorical`` (``--categorical``) always stay text, i.e. discrete. Rows ending
     with the separator (a trailing comma) are read as the header says; a header with an
     empty or repeated name, or a row with more values than the header, is an error.
     Parquet keeps its column types and needs pyarrow.
@@ -149,8 +150,12 @@ def read_table(path, sep=",", na_values=(), *, numbers=True):
                                f"{frame.columns[frame.columns.duplicated()].unique().tolist()!r}")
     else:
         frame = _read_csv(path, _separator(sep), list(na_values), pd)
+        unknown = [c for c in categorical if c not in frame.columns]
+        if unknown:
+            raise CommandError(f"--categorical: no column {unknown[0]!r} in {str(path)!r} "
+                               f"(columns: {', '.join(map(str, frame.columns))})")
         if numbers:
-            frame = _numeric_columns(frame, pd)
+            frame = _numeric_columns(frame, pd, keep_text=categorical)
     if frame.shape[0] == 0:
         raise CommandError(f"{str(path)!r} has no data rows")
     return frame
@@ -207,8 +212,9 @@ def _read_csv(path, sep, na_values, pd):
     return frame
 
 
-def _numeric_columns(frame, pd):
-    """Columns whose every non-missing cell is a number become numeric (see read_table)."""
+def _numeric_columns(frame, pd, keep_text=()):
+    """Columns whose every non-missing cell is a number become numeric (see read_table),
+    except those named in ``keep_text``."""
     import numpy as np
 
     columns = {}
@@ -217,7 +223,7 @@ def _numeric_columns(frame, pd):
         observed = column.dropna()
         texts = pd.unique(observed.to_numpy(dtype=object))
         columns[name] = column
-        if len(texts) == 0:
+        if len(texts) == 0 or name in keep_text:
             continue
         is_number = np.array([_NUMBER.fullmatch(t) is not None for t in texts])
         if not is_number.all():
@@ -643,7 +649,8 @@ def cmd_learn(args, log):
     outputs = learn_outputs(args)
     log(f"reading {args.data}")
     start = time.perf_counter()
-    data = read_table(args.data, sep=args.sep, na_values=args.na_values)
+    data = read_table(args.data, sep=args.sep, na_values=args.na_values,
+                      categorical=args.categorical)
     log(f"read {data.shape[0]} rows, {data.shape[1]} columns "
         f"({time.perf_counter() - start:.2f} s)")
     if data.shape[1] < 2:
@@ -942,6 +949,9 @@ def build_parser():
         epilog=LEARN_EPILOG)
     learn.add_argument("data", help="CSV (cells read as written) or Parquet file")
     learn.add_argument("--method", choices=list(METHODS), default="hill_climb")
+    learn.add_argument("--categorical", nargs="+", action="extend", default=[], metavar="COLUMN",
+                       help="columns of numbers whose values are categories (read as text), "
+                            "e.g. codes with more than 32 values")
     learn.add_argument("--score", choices=SCORES, help="score of score-based methods")
     learn.add_argument("--ess", type=float, help="equivalent sample size of --score bdeu")
     learn.add_argument("--ci-test", choices=CI_TESTS,
@@ -1112,6 +1122,9 @@ def _with_options(text):
     """Name the command-line option where a message names an estimator parameter:
     ``max_memory='4GB'`` -> ``--max-memory 4GB``, ``max_indegree`` -> ``--max-indegree``."""
     text = re.sub(r"\bInput X\b", "The data", re.sub(r"\bof X\b", "of the data", text))
+    # the encoder's advice to declare a numeric column discrete, in the CLI's words
+    text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",
+                  lambda m: f"declare it discrete with --categorical '{m.group(1)}'", text)
     for parameter, option in OPTION_OF.items():
         text = re.sub(rf"^The '{parameter}' parameter", f"{option}: the '{parameter}' parameter",
                       text)

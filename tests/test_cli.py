@@ -394,6 +394,25 @@ def test_continuous_column_is_an_error_naming_it(tmp_path, capsys):
     assert_one_line_error(status, err, "'height'", "discretize")
 
 
+def test_many_valued_integer_column_is_refused_unless_declared_categorical(tmp_path, capsys):
+    # exam marks out of 100 (bnlearn's `marks`): numbers, not 40-odd categories
+    rng = np.random.default_rng(0)
+    marks = rng.integers(20, 90, 300)
+    frame = pd.DataFrame({"mark": marks, "passed": np.where(marks + rng.integers(-15, 15, 300) > 50,
+                                                             "yes", "no")})
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "'mark'", "distinct values", "--categorical 'mark'")
+    assert "categories=" not in err and "astype" not in err      # the CLI's words, not Python's
+    status, out, err = run(["learn", tmp_path / "d.csv", "--categorical", "mark",
+                            "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    states = read_json(tmp_path / "m.json").states["mark"]
+    assert sorted(states) == sorted(str(v) for v in np.unique(marks))   # read as text states
+    status, _, err = run(["learn", tmp_path / "d.csv", "--categorical", "grade"], capsys)
+    assert_one_line_error(status, err, "--categorical", "'grade'", "mark, passed")
+
+
 def test_integer_columns_with_gaps_stay_integers(tmp_path, capsys):
     (tmp_path / "d.csv").write_text("a,b\n1,x\n,y\n3,x\n1,y\n2,x\n3,y\n")
     status, _, err = run(["learn", tmp_path / "d.csv", "--missing", "em",
