@@ -828,6 +828,11 @@ def run_demo(network="asia", estimator="hill_climb", n_samples=10_000, random_st
         ``max(n_samples // 2, 1000)`` rows).
     random_state : int, default=0
         Seed of the training sample; the held-out sample uses ``random_state + 1``.
+
+    Returns
+    -------
+    None
+        The report is printed on standard output.
     """
     import numpy as np
 

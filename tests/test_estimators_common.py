@@ -330,3 +330,18 @@ def test_blas_runs_one_thread_inside_fit_and_score_and_is_restored(asia):
         one = HillClimbStructure(scorer=Recording(), max_indegree=1).fit(asia)
     assert one.edges_ == model.edges_
     np.testing.assert_array_equal(one.score_samples(asia), two)
+
+
+def test_warnings_name_the_callers_line_not_skbn_internals():
+    # fit runs under wrappers (one BLAS thread, the EM driver): a fixed stacklevel would
+    # point inside the installed package; skbn's warnings point at the first caller outside
+    X = sample_asia(300, random_state=0)
+    with pytest.warns(UserWarning, match="ordering") as record:
+        K2Structure().fit(X)
+    assert [w.filename for w in record] == [__file__]
+    model = HillClimbStructure().fit(X)
+    unseen = X.head(5).astype(str)
+    unseen.loc[0, "asia"] = "maybe"
+    with pytest.warns(UnseenStateWarning) as record:
+        model.score(unseen)
+    assert [w.filename for w in record] == [__file__]

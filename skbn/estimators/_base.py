@@ -1,7 +1,6 @@
 """The shared estimator shape: encode once, learn a DAG, fit CPTs, score by likelihood."""
 
 import functools
-import warnings
 from dataclasses import replace
 from numbers import Integral, Real
 
@@ -40,6 +39,7 @@ from skbn.utils._sklearn_compat import (
     validate_data,
     validate_parameter_constraints,
 )
+from skbn.utils._warnings import warn_user
 
 #: Name of the target node when ``fit(X, y)`` gets a ``y`` without a name.
 DEFAULT_TARGET_NAME = "y"
@@ -240,10 +240,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             if target_name is None or target_name in data.names:
                 target_name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in data.names else "__target__"
             if len(getattr(y, "shape", ())) == 2 and y.shape[1] == 1:
-                warnings.warn(
+                warn_user(
                     "A column-vector y was passed when a 1d array was expected. Please change the "
                     "shape of y to (n_samples,), for example using ravel().",
-                    DataConversionWarning, stacklevel=3,
+                    DataConversionWarning,
                 )
             y_codes, y_states = encode_target(y, target_name)
             if len(y_codes) != data.n_samples:
@@ -459,7 +459,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     unseen += _unseen_cells(y_frame, [nodes[len(x_nodes)]], unobserved[:, :1])
             codes = np.hstack([codes, unobserved])
         if unseen and warn:
-            warnings.warn(_unseen_message(unseen, codes.shape[0]), UnseenStateWarning, stacklevel=4)
+            warn_user(_unseen_message(unseen, codes.shape[0]), UnseenStateWarning)
         return codes
 
     @_one_blas_thread
@@ -737,10 +737,9 @@ def _complete_cases(data, copies=False):
             "missing='complete_case': every row of X has a missing cell; nothing is left to fit."
         )
     if n_dropped:
-        warnings.warn(
+        warn_user(
             f"missing='complete_case': dropped {n_dropped} of {n_rows} rows with missing cells.",
             UserWarning,
-            stacklevel=2,
         )
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]

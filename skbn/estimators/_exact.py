@@ -3,7 +3,6 @@ programming over subsets (Silander & Myllymaki 2006)."""
 
 import math
 import re
-import warnings
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -16,6 +15,7 @@ from skbn.knowledge import parse_knowledge
 from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
+from skbn.utils._warnings import warn_user
 
 __all__ = ["ExactCost", "ExactStructure", "exact_cost", "exact_memory_bytes"]
 
@@ -550,4 +550,4 @@ class ExactStructure(_BaseStructureLearner):
         else:
             text += " Fewer columns, or a heuristic search (HillClimbStructure), would be faster."
         text += " verbose=1 shows the progress and the time left."
-        warnings.warn(text, UserWarning, stacklevel=4)
+        warn_user(text, UserWarning)

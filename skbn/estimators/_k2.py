@@ -1,6 +1,5 @@
 """K2: greedy parent selection given a variable ordering (Cooper & Herskovits 1992)."""
 
-import warnings
 from numbers import Integral
 
 import numpy as np
@@ -11,6 +10,7 @@ from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
+from skbn.utils._warnings import warn_user
 
 
 def k2_parents(columns, child, predecessors, max_parents, required=()):
@@ -200,13 +200,13 @@ class K2Structure(_BaseStructureLearner):
         self.scorer_ = resolve_scorer(self.scorer)
         order = self._order(data)
         if self.ordering is None and data.n_variables > 1:
-            warnings.warn(
+            warn_user(
                 "K2Structure(ordering=None) takes the column order as the causal ordering: a "
                 "column can only get parents among the columns before it, and the learned graph "
                 "depends on that order (a wrong one adds many edges). Pass ordering= (a known "
                 "causal or temporal order of the columns), or use a learner that needs none, "
                 "e.g. HillClimbStructure() or PCStructure().",
-                UserWarning, stacklevel=3,
+                UserWarning,
             )
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     tiers=self.tiers, max_indegree=self.max_indegree)

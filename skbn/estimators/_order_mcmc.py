@@ -2,7 +2,6 @@
 (Friedman & Koller 2003)."""
 
 import math
-import warnings
 from collections import Counter
 from numbers import Integral
 
@@ -26,6 +25,7 @@ from skbn.posterior import (
 from skbn.scores import resolve_scorer
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
+from skbn.utils._warnings import warn_user
 
 __all__ = ["CONVERGENCE_THRESHOLD", "OrderMCMCStructure"]
 
@@ -505,13 +505,13 @@ class OrderMCMCStructure(_BaseStructureLearner):
             return
         factor = max(4.0, (2.0 * self.convergence_ / CONVERGENCE_THRESHOLD) ** 2)
         suggested = float(f"{self.n_iter * factor:.2g}")
-        warnings.warn(
+        warn_user(
             f"OrderMCMCStructure's {self.n_chains} chains have not converged: their edge "
             f"posteriors differ by up to {self.convergence_:.3f} (convergence_), more than "
             f"{CONVERGENCE_THRESHOLD}, so edge_posterior_ may be off by about as much. Run longer "
             f"chains, e.g. n_iter={int(suggested):_}, or restrict "
             f"the search (smaller max_indegree, candidate_parents).",
-            ConvergenceWarning, stacklevel=4,
+            ConvergenceWarning,
         )
 
     def _fit_network(self, data, states, edges):

@@ -11,7 +11,6 @@ process workers). All counting is in :mod:`skbn._counting._stratified`.
 import os
 import shutil
 import tempfile
-import warnings
 from dataclasses import replace
 from itertools import combinations
 from numbers import Integral
@@ -28,6 +27,7 @@ from skbn.graph import PDAG, _extension, _meek, _Reachability
 from skbn.knowledge import parse_knowledge
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
+from skbn.utils._warnings import warn_user
 
 #: Largest number of conditioning sets whose tables are counted in one round per pair.
 _MAX_CHUNK = 64
@@ -684,12 +684,12 @@ def _warn_conflicts(conflicts):
     parts = ", ".join(f"{counts[k]} {what[k]}" for k in what if k in counts)
     first = "; ".join(f"{step} {nodes}" for step, nodes in conflicts[:3])
     more = f"; ... ({len(conflicts) - 3} more)" if len(conflicts) > 3 else ""
-    warnings.warn(
+    warn_user(
         f"PCStructure: {len(conflicts)} orientation conflict(s): {parts} ({first}{more}). The "
         f"CI tests contradict each other, a sign of test errors (too few rows for the "
         f"conditioning sets, or a too large alpha). cpdag_ is still a PDAG with an acyclic "
         f"directed part and edges_ keeps every adjacency; see orientation_conflicts_.",
-        OrientationConflictWarning, stacklevel=4)
+        OrientationConflictWarning)
 
 
 class PCStructure(_BaseStructureLearner):
