@@ -11,14 +11,17 @@ process workers). All counting is in :mod:`skbn._counting._stratified`.
 import os
 import shutil
 import tempfile
+import time
+import warnings
 from dataclasses import replace
 from itertools import combinations
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skbn._counting import StratifiedCounter, gram_given, pairwise_contingency
+from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
+from skbn._counting._stratified import GRAM_CACHE_BYTES
 from skbn._data import _code_dtype
 from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -38,13 +41,17 @@ _MAX_ROUND_CELLS = 1 << 22
 _MIN_PARALLEL_WORK = 10_000_000
 #: Codes at least this large are memory-mapped for process workers (joblib's own threshold).
 _MIN_MEMMAP_BYTES = 1 << 20
+#: Conditioning sets per group of test units: a level (or the collider step) is generated
+#: and run group by group, so its memory is that of one group, not of all its sets
+#: (level 1 of a 1,000-node pedigree has tens of millions of them).
+_MAX_GROUP_SETS = 1 << 17
 #: Batches per worker in a process-parallel level: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
 _BATCHES_PER_JOB = 1
 
 
 def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, grams=None,
-               caches=None):
+               caches=None, deadline=None):
     """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
 
     Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
@@ -58,10 +65,14 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     already computed) and sends all tables of one shape ``(r_x, r_y)`` through
     :meth:`~skbn.citests.BaseCITest.test_batch` in a single call. ``caches`` (a dict,
     filled on first use) shares the counter's conditioning-set ids between calls.
+    ``deadline`` (a ``time.time()`` value, or None): no new table is counted after it, so a
+    unit may come back with fewer results than sets (the caller tells by their number).
     """
     results = [([], []) for _ in units]
     if not ci_test.from_counts:
         for (x, y, subsets), (pvalues, flags) in zip(units, results):
+            if deadline is not None and time.time() >= deadline:
+                break
             for subset in subsets:
                 result = ci_test.test_variables(data, x, y, subset)
                 pvalues.append(result.pvalue)
@@ -98,6 +109,8 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     while active:
         by_shape, pending = {}, 0
         for u in active:
+            if deadline is not None and time.time() >= deadline:
+                break  # the units not reached keep the results of the earlier rounds
             x, y, subsets = units[u]
             chunk = subsets[position[u]:position[u] + size]
             position[u] += len(chunk)
@@ -124,6 +137,8 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
                 still.append(u)
         active = still
         size = min(2 * size, _MAX_CHUNK)
+        if deadline is not None and time.time() >= deadline:
+            break
     return results
 
 
@@ -137,11 +152,13 @@ class _TestRunner:
     ``fit`` (a context manager), never on the estimator.
     """
 
-    def __init__(self, data, ci_test, level=None, n_jobs=None):
+    def __init__(self, data, ci_test, level=None, n_jobs=None, max_time=None):
         self.data = data
         self.ci_test = ci_test
         self.level = level
         self.n_jobs = n_jobs
+        self.deadline = None if max_time is None else time.time() + max_time
+        self.stopped_at = None  # the step during which max_time ran out
         self.caches = {}
         self._shared = None
         self._folder = None
@@ -178,6 +195,10 @@ class _TestRunner:
             self._shared = replace(data, codes=np.load(path, mmap_mode="r"))
         return self._shared
 
+    def expired(self):
+        """Whether the ``max_time`` budget is spent."""
+        return self.deadline is not None and time.time() >= self.deadline
+
     def _parallel(self, work):
         """Number of workers worth using for ``work`` counted cells (1: in-process)."""
         n_jobs = effective_n_jobs(self.n_jobs)
@@ -202,18 +223,22 @@ class _TestRunner:
             adjacency = None  # missing cells: no Gram slices (see StratifiedCounter)
         if adjacency is not None:
             grams = None
-            if n_jobs > 1:  # BLAS and numpy copies release the GIL: threads, unless the
-                # user's joblib context sets another backend
-                needed = sorted({v for x, y, _ in units for v in (x, y) if len(adjacency[v]) >= 2})
+            needed = sorted({v for x, y, _ in units for v in (x, y) if len(adjacency[v]) >= 2})
+            cards = self.data.cardinalities
+            fits = sum(gram_nbytes(cards, v, adjacency[v]) for v in needed) <= GRAM_CACHE_BYTES
+            if n_jobs > 1 and fits:
+                # BLAS and numpy copies release the GIL: threads, unless the user's joblib
+                # context sets another backend; all at once only within the counter's
+                # memory bound, else computed (and dropped) by the counter as needed
                 data = self.data
                 grams = dict(zip(needed, Parallel(n_jobs=self.n_jobs, prefer="threads")(
                     delayed(gram_given)(data.codes, data.cardinalities, data.weights, v, adjacency[v])
                     for v in needed)))
             return _run_units(self.data, self.ci_test, units, stop_at_first, self.level,
-                              adjacency, grams, self.caches)
+                              adjacency, grams, self.caches, self.deadline)
         if n_jobs == 1:
             return _run_units(self.data, self.ci_test, units, stop_at_first, self.level,
-                              adjacency, caches=self.caches)
+                              adjacency, caches=self.caches, deadline=self.deadline)
         n_batches = min(len(units), _BATCHES_PER_JOB * n_jobs)
         cumulative = np.cumsum([len(u[2]) for u in units])
         cuts = np.searchsorted(cumulative, work * np.arange(1, n_batches) / n_batches)
@@ -221,7 +246,8 @@ class _TestRunner:
         batches = [units[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
         shared = self.shared_data()
         outputs = Parallel(n_jobs=self.n_jobs)(
-            delayed(_run_units)(shared, self.ci_test, batch, stop_at_first, self.level)
+            delayed(_run_units)(shared, self.ci_test, batch, stop_at_first, self.level,
+                                deadline=self.deadline)
             for batch in batches
         )
         return [result for output in outputs for result in output]
@@ -242,6 +268,27 @@ class _TestRunner:
             pvalues[index] = batch.pvalue
             independent[index] = batch.independent if self.level is None else batch.pvalue > self.level
         return pvalues, independent
+
+
+def _streamed(runner, units, stop_at_first, adjacency=None):
+    """``(unit, result)`` of a stream of units, run in groups of about ``_MAX_GROUP_SETS``.
+
+    The results are those of running all units at once (each unit's tests and decisions
+    do not depend on the other units); once ``max_time`` has run out, the remaining units
+    get empty results without being run.
+    """
+    group, n_sets = [], 0
+    for unit in units:
+        if runner.expired():
+            yield unit, ([], [])
+            continue
+        group.append(unit)
+        n_sets += len(unit[2])
+        if n_sets >= _MAX_GROUP_SETS:
+            yield from zip(group, runner.run(group, stop_at_first, adjacency))
+            group, n_sets = [], 0
+    if group:
+        yield from zip(group, runner.run(group, stop_at_first, adjacency))
 
 
 def _side_subsets(adjacency, x, y, size, seen):
@@ -333,6 +380,9 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
         log(0, n_tests, adjacency)
     level = 1
     while max_cond_vars is None or level <= max_cond_vars:
+        if runner.expired():
+            runner.stopped_at = f"level {level}"
+            break
         pairs = [
             (x, y) for x in range(p) for y in sorted(adjacency[x]) if x < y and not fixed[x, y]
             and max(len(adjacency[x]), len(adjacency[y])) - 1 >= level
@@ -341,12 +391,12 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
             break
         if variant == "stable":
             frozen = [sorted(a) for a in adjacency]
-            units = [(x, y, _edge_subsets(frozen, x, y, [level])) for x, y in pairs]
-            results = runner.run(units, True, frozen if level == 1 else None)
+            units = ((x, y, _edge_subsets(frozen, x, y, [level])) for x, y in pairs)
+            done = _streamed(runner, units, True, frozen if level == 1 else None)
         else:
             units, results = [], []
             for x, y in pairs:
-                if y not in adjacency[x]:
+                if y not in adjacency[x] or runner.expired():
                     continue
                 live = {x: sorted(adjacency[x]), y: sorted(adjacency[y])}
                 unit = (x, y, _edge_subsets(live, x, y, [level]))
@@ -356,8 +406,9 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
                 if result[1] and result[1][-1]:
                     adjacency[x].discard(y)
                     adjacency[y].discard(x)
+            done = zip(units, results)
         level_tests = 0
-        for (x, y, subsets), (pvals, flags) in zip(units, results):
+        for (x, y, subsets), (pvals, flags) in done:  # removals: frozen adjacency unchanged
             level_tests += len(flags)
             decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
             if not flags:
@@ -370,11 +421,17 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
                 adjacency[x].discard(y)
                 adjacency[y].discard(x)
                 sepsets[(x, y)] = subsets[len(flags) - 1]
+        runner.caches.pop("gram", None)  # the Gram matrices of this level's adjacency
         n_tests += level_tests
         if fdr_alpha is not None:
             _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable)
         if log is not None:
             log(level, level_tests, adjacency)
+        if runner.expired() and runner.stopped_at is None:
+            # max_time ran out during this level: the removals found stand, the pairs
+            # whose sets were not all tried keep their edge, and no level follows
+            runner.stopped_at = f"level {level}"
+            break
         level += 1
     return adjacency, sepsets, n_tests, decided
 
@@ -411,7 +468,9 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
 
     For every pair ``(x, y)`` of ends of an unshielded triple, every subset of
     ``adj(x) - {y}`` and of ``adj(y) - {x}`` (sizes up to ``max_cond_vars``) is tested,
-    reusing the decisions already in ``decided`` (updated in place).
+    reusing the decisions already in ``decided`` (read only). The pairs are generated and
+    tested in groups (:func:`_streamed`), so memory holds one group's sets, not all of
+    them (a pair of ends next to a hub of degree ``d`` has about ``2**d`` sets).
 
     Returns
     -------
@@ -422,17 +481,26 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
     """
     pairs = sorted({(x, y) for x, _, y in triples})
     frozen = [sorted(a) for a in adjacency]
-    units = []
-    for x, y in pairs:
+
+    def all_subsets(x, y):
         largest = max(len(frozen[x]), len(frozen[y]))
         if max_cond_vars is not None:
             largest = min(largest, max_cond_vars)
-        units.append((x, y, _edge_subsets(frozen, x, y, range(largest + 1))))
-    new_units = [(x, y, [s for s in subsets if (x, y, s) not in decided]) for x, y, subsets in units]
-    for (x, y, subsets), (_, flags) in zip(new_units, runner.run(new_units, False)):
-        decided.update(((x, y, subset), flag) for subset, flag in zip(subsets, flags))
-    separating = {(x, y): [s for s in subsets if decided[(x, y, s)]] for x, y, subsets in units}
-    return separating, sum(len(subsets) for _, _, subsets in new_units)
+        return _edge_subsets(frozen, x, y, range(largest + 1))
+
+    new_units = ((x, y, [s for s in all_subsets(x, y) if (x, y, s) not in decided]) for x, y in pairs)
+    separating, n_tests = {}, 0
+    for (x, y, subsets), (_, flags) in _streamed(runner, new_units, False):
+        n_tests += len(flags)
+        if len(flags) < len(subsets):  # stopped by max_time: the skeleton's set decides
+            separating[(x, y)] = []
+            if runner.stopped_at is None:
+                runner.stopped_at = "the collider tests"
+            continue
+        found = dict(zip(subsets, flags))
+        separating[(x, y)] = [s for s in all_subsets(x, y)
+                              if (found[s] if s in found else decided[(x, y, s)])]
+    return separating, n_tests
 
 
 def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed_arrows=()):
@@ -592,6 +660,17 @@ class PCStructure(_BaseStructureLearner):
     max_cond_vars : int or None, default=None
         Largest conditioning set tried (None: until no pair has enough neighbours). With a
         perfect oracle any value >= the true maximum in-degree still gives the exact CPDAG.
+    max_time : float or None, default=None
+        Wall-time budget of the tests, in seconds (None: no limit), checked between
+        rounds of tables. When it runs out during a level of the skeleton, the edges
+        already removed by that level stay removed, every other edge is kept and no
+        further level is run (so the skeleton is a superset of the one the full run would
+        give, every removal still justified by a test); when it runs out during the
+        collider tests of ``"conservative"`` / ``"majority"``, the triples whose ends were
+        not fully tested are oriented by the separating set of the skeleton phase (the
+        ``"standard"`` rule). Either way a ``UserWarning`` says where it stopped. A fit
+        stopped by ``max_time`` depends on the machine; one that finishes within it is
+        the same as without it.
     variant : {"stable", "original"}, default="stable"
         ``"stable"`` freezes adjacencies per level (order-independent skeleton, parallel);
         ``"original"`` removes edges as soon as found (order-dependent, always sequential).
@@ -688,6 +767,7 @@ class PCStructure(_BaseStructureLearner):
         **_BaseStructureLearner._parameter_constraints,
         "ci_test": "no_validation",
         "max_cond_vars": [None, Interval(Integral, 0, None, closed="left")],
+        "max_time": [None, Interval(Real, 0, None, closed="neither")],
         "variant": [StrOptions({"stable", "original"})],
         "orient": [StrOptions({"standard", "conservative", "majority"})],
         "correction": [None, StrOptions({"bonferroni", "fdr"})],
@@ -705,6 +785,7 @@ class PCStructure(_BaseStructureLearner):
         *,
         ci_test="chi_square",
         max_cond_vars=None,
+        max_time=None,
         variant="stable",
         orient="majority",
         correction=None,
@@ -723,6 +804,7 @@ class PCStructure(_BaseStructureLearner):
     ):
         self.ci_test = ci_test
         self.max_cond_vars = max_cond_vars
+        self.max_time = max_time
         self.variant = variant
         self.orient = orient
         self.correction = correction
@@ -770,7 +852,7 @@ class PCStructure(_BaseStructureLearner):
         n_pairs = int(np.triu(~(fixed | removed), 1).sum())
         level = self._test_level(ci_test, n_pairs)
         fdr_alpha = ci_test.alpha if self.correction == "fdr" else None
-        with _TestRunner(data, ci_test, level, self.n_jobs) as runner:
+        with _TestRunner(data, ci_test, level, self.n_jobs, self.max_time) as runner:
             adjacency, sepsets, n_tests, decided = skeleton(
                 runner, p, fixed=fixed, removed=removed, max_cond_vars=self.max_cond_vars,
                 variant=self.variant, fdr_alpha=fdr_alpha, log=self._log)
@@ -779,6 +861,11 @@ class PCStructure(_BaseStructureLearner):
             if self.orient != "standard":
                 separating, extra_tests = collider_separating_sets(
                     runner, adjacency, triples, decided, self.max_cond_vars)
+            if runner.stopped_at is not None:
+                warnings.warn(
+                    f"PCStructure stopped by max_time={self.max_time} during "
+                    f"{runner.stopped_at}: the edges not yet separated were kept (see max_time).",
+                    UserWarning, stacklevel=3)
         known = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
         arrows = orient_colliders(triples, sepsets, separating, self.orient, known)
         undirected = [
