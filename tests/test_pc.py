@@ -442,3 +442,58 @@ def test_available_case_is_identical_for_any_n_jobs(monkeypatch):
     one = PCStructure(missing="available_case", fit_parameters=False).fit(Xm)
     two = PCStructure(missing="available_case", fit_parameters=False, n_jobs=2).fit(Xm)
     assert one.edges_ == two.edges_ and one.sepsets_ == two.sepsets_
+
+
+def test_max_time_keeps_the_tested_removals_and_warns(monkeypatch):
+    # a spent budget stops PC after level 0: its skeleton is level 0's (a superset of the
+    # full run's), with a warning; a budget that does not run out changes nothing
+    from skbn.datasets import make_pedigree_network
+
+    X = make_pedigree_network(30, generation_size=6, random_state=0).sample(1500, random_state=0)
+    full = PCStructure().fit(X)
+    level0 = PCStructure(max_cond_vars=0, orient="standard", fit_parameters=False).fit(X)
+    clock = iter(range(10**6))
+    monkeypatch.setattr(pc_module, "_now", lambda: float(next(clock)))
+    with pytest.warns(UserWarning, match="max_time=0.5 during level 1"):
+        stopped = PCStructure(max_time=0.5, fit_parameters=False).fit(X)
+    assert set(stopped.cpdag_.skeleton()) == set(level0.cpdag_.skeleton())
+    assert set(full.cpdag_.skeleton()) <= set(stopped.cpdag_.skeleton())
+    monkeypatch.undo()
+    same = PCStructure(max_time=1e6).fit(X)
+    assert (same.cpdag_, same.sepsets_, same.n_tests_) == (full.cpdag_, full.sepsets_, full.n_tests_)
+
+
+def test_max_time_in_the_collider_tests_falls_back_to_the_skeleton_sets(monkeypatch):
+    # out of time during the majority rule's tests: those triples follow the standard rule
+    from skbn.datasets import make_pedigree_network
+
+    X = make_pedigree_network(30, generation_size=6, random_state=0).sample(1500, random_state=0)
+    standard = PCStructure(orient="standard").fit(X)
+    original = pc_module.collider_separating_sets
+
+    def spent(runner, *args, **kwargs):
+        runner.deadline = 0.0
+        return original(runner, *args, **kwargs)
+
+    monkeypatch.setattr(pc_module, "collider_separating_sets", spent)
+    with pytest.warns(UserWarning, match="during the collider tests"):
+        stopped = PCStructure(max_time=1e6).fit(X)
+    assert stopped.cpdag_ == standard.cpdag_
+    assert stopped.sepsets_ == standard.sepsets_
+
+
+def test_streamed_groups_and_bounded_grams_give_identical_results(child_data, monkeypatch):
+    # a level generated and run in many small groups, level-1 Gram matrices evicted and
+    # recomputed: the same CPDAG, separating sets and test counts as in one piece
+    import skbn._counting._stratified as stratified
+
+    _, data = child_data
+    data = data.iloc[:1000]
+    reference = [PCStructure(**kw).fit(data) for kw in ({}, {"orient": "standard"})]
+    monkeypatch.setattr(pc_module, "_MAX_GROUP_SETS", 3)
+    monkeypatch.setattr(pc_module, "GRAM_CACHE_BYTES", 1000)
+    monkeypatch.setattr(stratified, "GRAM_CACHE_BYTES", 1000)
+    for ref, kw in zip(reference, ({}, {"orient": "standard"})):
+        got = PCStructure(**kw).fit(data)
+        assert (got.cpdag_, got.sepsets_, got.n_tests_, got.edges_) == (
+            ref.cpdag_, ref.sepsets_, ref.n_tests_, ref.edges_)

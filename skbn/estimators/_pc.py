@@ -41,6 +41,8 @@ _MAX_ROUND_CELLS = 1 << 22
 _MIN_PARALLEL_WORK = 10_000_000
 #: Codes at least this large are memory-mapped for process workers (joblib's own threshold).
 _MIN_MEMMAP_BYTES = 1 << 20
+#: The clock of ``max_time`` (wall time, comparable between worker processes).
+_now = time.time
 #: Conditioning sets per group of test units: a level (or the collider step) is generated
 #: and run group by group, so its memory is that of one group, not of all its sets
 #: (level 1 of a 1,000-node pedigree has tens of millions of them).
@@ -65,13 +67,13 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     already computed) and sends all tables of one shape ``(r_x, r_y)`` through
     :meth:`~skbn.citests.BaseCITest.test_batch` in a single call. ``caches`` (a dict,
     filled on first use) shares the counter's conditioning-set ids between calls.
-    ``deadline`` (a ``time.time()`` value, or None): no new table is counted after it, so a
+    ``deadline`` (a ``time.time()`` value, read by ``_now``, or None): no new table is counted after it, so a
     unit may come back with fewer results than sets (the caller tells by their number).
     """
     results = [([], []) for _ in units]
     if not ci_test.from_counts:
         for (x, y, subsets), (pvalues, flags) in zip(units, results):
-            if deadline is not None and time.time() >= deadline:
+            if deadline is not None and _now() >= deadline:
                 break
             for subset in subsets:
                 result = ci_test.test_variables(data, x, y, subset)
@@ -109,7 +111,7 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     while active:
         by_shape, pending = {}, 0
         for u in active:
-            if deadline is not None and time.time() >= deadline:
+            if deadline is not None and _now() >= deadline:
                 break  # the units not reached keep the results of the earlier rounds
             x, y, subsets = units[u]
             chunk = subsets[position[u]:position[u] + size]
@@ -137,7 +139,7 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
                 still.append(u)
         active = still
         size = min(2 * size, _MAX_CHUNK)
-        if deadline is not None and time.time() >= deadline:
+        if deadline is not None and _now() >= deadline:
             break
     return results
 
@@ -157,7 +159,7 @@ class _TestRunner:
         self.ci_test = ci_test
         self.level = level
         self.n_jobs = n_jobs
-        self.deadline = None if max_time is None else time.time() + max_time
+        self.deadline = None if max_time is None else _now() + max_time
         self.stopped_at = None  # the step during which max_time ran out
         self.caches = {}
         self._shared = None
@@ -197,7 +199,7 @@ class _TestRunner:
 
     def expired(self):
         """Whether the ``max_time`` budget is spent."""
-        return self.deadline is not None and time.time() >= self.deadline
+        return self.deadline is not None and _now() >= self.deadline
 
     def _parallel(self, work):
         """Number of workers worth using for ``work`` counted cells (1: in-process)."""
