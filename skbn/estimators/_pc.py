@@ -67,8 +67,9 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     already computed) and sends all tables of one shape ``(r_x, r_y)`` through
     :meth:`~skbn.citests.BaseCITest.test_batch` in a single call. ``caches`` (a dict,
     filled on first use) shares the counter's conditioning-set ids between calls.
-    ``deadline`` (a ``time.time()`` value, read by ``_now``, or None): no new table is counted after it, so a
-    unit may come back with fewer results than sets (the caller tells by their number).
+    ``deadline`` (a ``time.time()`` value, read by ``_now``, or None): no new table is
+    counted after it, so a unit may come back with fewer results than sets (the caller
+    tells by their number).
     """
     results = [([], []) for _ in units]
     if not ci_test.from_counts:
