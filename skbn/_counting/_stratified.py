@@ -180,6 +180,8 @@ class StratifiedCounter:
             self._gram.update(grams or {})
         else:
             self._gram = dict(grams or {})
+        self._gram_bytes = sum(g.nbytes for g, _ in self._gram.values())
+        self._gram_last = None
         top = sorted(self._r)[-2:]
         self._cache_size = max(16, min(ID_CACHE_SIZE, CACHE_BYTES // (8 * max(n_samples, 1))))
         if self.weights is None:
@@ -220,14 +222,21 @@ class StratifiedCounter:
     def _given(self, v):
         """:func:`gram_given` of ``v``, from a least-recently-used cache of at most
         ``GRAM_CACHE_BYTES`` (one matrix larger than that is computed, used, not kept)."""
-        hit = self._gram.pop(v, None)
-        if hit is None:
-            hit = gram_given(self.codes, self.cards, self.weights, v, self.adjacency[v])
-        total = hit[0].nbytes + sum(g.nbytes for g, _ in self._gram.values())
-        while self._gram and total > GRAM_CACHE_BYTES:
-            total -= self._gram.pop(next(iter(self._gram)))[0].nbytes
-        if total <= GRAM_CACHE_BYTES:
-            self._gram[v] = hit  # most recently used last
+        hit = self._gram.get(v)
+        if hit is not None:
+            if v != self._gram_last:  # most recently used last
+                del self._gram[v]
+                self._gram[v] = hit
+                self._gram_last = v
+            return hit
+        hit = gram_given(self.codes, self.cards, self.weights, v, self.adjacency[v])
+        nbytes = hit[0].nbytes
+        while self._gram and self._gram_bytes + nbytes > GRAM_CACHE_BYTES:
+            self._gram_bytes -= self._gram.pop(next(iter(self._gram)))[0].nbytes
+        if self._gram_bytes + nbytes <= GRAM_CACHE_BYTES:
+            self._gram[v] = hit
+            self._gram_bytes += nbytes
+            self._gram_last = v
         return hit
 
     def _level_one(self, x, y, z):

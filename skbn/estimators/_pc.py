@@ -491,9 +491,16 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
             largest = min(largest, max_cond_vars)
         return _edge_subsets(frozen, x, y, range(largest + 1))
 
-    new_units = ((x, y, [s for s in all_subsets(x, y) if (x, y, s) not in decided]) for x, y in pairs)
+    pending = {}  # all sets of the pairs of the group in flight
+
+    def new_units():
+        for x, y in pairs:
+            pending[(x, y)] = subsets = all_subsets(x, y)
+            yield x, y, [s for s in subsets if (x, y, s) not in decided]
+
     separating, n_tests = {}, 0
-    for (x, y, subsets), (_, flags) in _streamed(runner, new_units, False):
+    for (x, y, subsets), (_, flags) in _streamed(runner, new_units(), False):
+        everything = pending.pop((x, y))
         n_tests += len(flags)
         if len(flags) < len(subsets):  # stopped by max_time: the skeleton's set decides
             separating[(x, y)] = []
@@ -501,7 +508,7 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
                 runner.stopped_at = "the collider tests"
             continue
         found = dict(zip(subsets, flags))
-        separating[(x, y)] = [s for s in all_subsets(x, y)
+        separating[(x, y)] = [s for s in everything
                               if (found[s] if s in found else decided[(x, y, s)])]
     return separating, n_tests
 
