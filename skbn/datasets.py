@@ -321,6 +321,7 @@ def make_pedigree_network(n_nodes, *, n_loci=1, generation_size=40, founder_frac
     Returns
     -------
     network : DiscreteBayesianNetwork
+        The pedigree network, nodes in name order, three states each.
 
     See Also
     --------

@@ -449,17 +449,17 @@ def test_max_time_keeps_the_tested_removals_and_warns(monkeypatch):
     # full run's), with a warning; a budget that does not run out changes nothing
     from skbn.datasets import make_pedigree_network
 
-    X = make_pedigree_network(30, generation_size=6, random_state=0).sample(1500, random_state=0)
-    full = PCStructure().fit(X)
+    X = make_pedigree_network(16, generation_size=4, random_state=0).sample(1000, random_state=0)
+    full = PCStructure(orient="standard").fit(X)
     level0 = PCStructure(max_cond_vars=0, orient="standard", fit_parameters=False).fit(X)
     clock = iter(range(10**6))
     monkeypatch.setattr(pc_module, "_now", lambda: float(next(clock)))
     with pytest.warns(UserWarning, match="max_time=0.5 during level 1"):
-        stopped = PCStructure(max_time=0.5, fit_parameters=False).fit(X)
+        stopped = PCStructure(max_time=0.5, orient="standard", fit_parameters=False).fit(X)
     assert set(stopped.cpdag_.skeleton()) == set(level0.cpdag_.skeleton())
-    assert set(full.cpdag_.skeleton()) <= set(stopped.cpdag_.skeleton())
+    assert set(full.cpdag_.skeleton()) < set(stopped.cpdag_.skeleton())
     monkeypatch.undo()
-    same = PCStructure(max_time=1e6).fit(X)
+    same = PCStructure(max_time=1e6, orient="standard").fit(X)
     assert (same.cpdag_, same.sepsets_, same.n_tests_) == (full.cpdag_, full.sepsets_, full.n_tests_)
 
 
@@ -468,7 +468,9 @@ def test_max_time_in_the_collider_tests_falls_back_to_the_skeleton_sets(monkeypa
     from skbn.datasets import make_pedigree_network
 
     X = make_pedigree_network(30, generation_size=6, random_state=0).sample(1500, random_state=0)
-    standard = PCStructure(orient="standard").fit(X)
+    standard = PCStructure(orient="standard", max_cond_vars=3).fit(X)
+    majority = PCStructure(max_cond_vars=3).fit(X)
+    assert majority.n_tests_ > standard.n_tests_
     original = pc_module.collider_separating_sets
 
     def spent(runner, *args, **kwargs):
@@ -477,9 +479,9 @@ def test_max_time_in_the_collider_tests_falls_back_to_the_skeleton_sets(monkeypa
 
     monkeypatch.setattr(pc_module, "collider_separating_sets", spent)
     with pytest.warns(UserWarning, match="during the collider tests"):
-        stopped = PCStructure(max_time=1e6).fit(X)
+        stopped = PCStructure(max_time=1e6, max_cond_vars=3).fit(X)
     assert stopped.cpdag_ == standard.cpdag_
-    assert stopped.sepsets_ == standard.sepsets_
+    assert (stopped.sepsets_, stopped.n_tests_) == (standard.sepsets_, standard.n_tests_)
 
 
 def test_streamed_groups_and_bounded_grams_give_identical_results(child_data, monkeypatch):
