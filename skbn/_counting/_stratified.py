@@ -244,6 +244,10 @@ class StratifiedCounter:
         r_x, r_y, r_z = self._r[x], self._r[y], self._r[z]
         for v, w, axes in ((x, y, (2, 0, 1)), (y, x, (2, 1, 0))):
             if z in self.adjacency_sets[v] and w in self.adjacency_sets[v]:
+                if v == y and self.weights is None and v not in self._gram:
+                    # y's matrix was evicted (or never computed): count this table
+                    # directly (the same integers) instead of recomputing it
+                    return None
                 gram, offsets = self._given(v)
                 block = gram[:, offsets[w]:offsets[w] + (r_y if v == x else r_x),
                              offsets[z]:offsets[z] + r_z]
