@@ -4,12 +4,21 @@ Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py [--n-nodes 1000] [--n-rows 10000]
         [--learners chow_liu,hill_climb,tabu,mmhc,pc,bnlearn_hc,bnlearn_pc] [--max-indegree 4]
+        [--network random|pedigree|linkage] [--checkout DIR] [--timeout 600]
         [--bnlearn-timeout 900]
 
-Draws ``make_random_network(n_nodes, max_indegree=4, n_states=(2, 4), random_state=0)``
-and ``n_rows`` rows from it, then fits each learner in its own subprocess (so that the peak
-resident memory is the learner's: ``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`` of the
-child) and reports the wall time of ``fit`` (encoding, search, CPTs), the peak RSS of the
+Draws ``n_rows`` rows from a generated network: ``--network random`` (default)
+``make_random_network(n_nodes, max_indegree=4, n_states=(2, 4), random_state=0)``;
+``pedigree`` ``make_pedigree_network(n_nodes, random_state=0)`` (three-state genotypes
+inherited along generations, like the bnlearn repository's ``pigs``); ``linkage``
+``make_pedigree_network(n_nodes, n_loci=2, random_state=0)`` (two linked loci per
+individual, in-degree up to 3, like ``link``). The rows are drawn once (by this checkout)
+and stored in a temporary pickle; each learner then fits them in its own subprocess,
+importing skbn from ``--checkout`` (default: this one; an older worktree times the old
+code on the same rows), so that the peak resident memory is the learner's
+(``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`` of the child, the data frame included).
+A fit still running after ``--timeout`` seconds is stopped and reported as such. The table
+reports the wall time of ``fit`` (encoding, search, CPTs), the peak RSS of the
 whole child process (Python, numpy and the data included), the child's CPU time (user +
 system: on a shared machine, closer to the idle wall time), the number of learned edges and
 the skeleton F1 against the true graph. Learners: ``HillClimbStructure()`` (BDeu,
@@ -28,45 +37,65 @@ still running after ``--bnlearn-timeout`` seconds is stopped and reported withou
 import argparse
 import json
 import os
+import pickle
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
 CHILD = r"""
-import json, sys, time
+import json, pickle, sys, time
 sys.path.insert(0, {root!r})
-from skbn.datasets import make_random_network
 from skbn import ChowLiuTree, HillClimbStructure, MMHCStructure, PCStructure
 from skbn.metrics import skeleton_scores
 
-net = make_random_network({n_nodes}, max_indegree={max_indegree}, n_states=(2, 4), random_state=0)
-X = net.sample({n_rows}, random_state=0)
+with open({data!r}, "rb") as file:
+    true_edges, X = pickle.load(file)
 learner = {{"hill_climb": HillClimbStructure, "tabu": lambda: HillClimbStructure(search="tabu"),
            "chow_liu": ChowLiuTree, "pc": PCStructure, "mmhc": MMHCStructure}}[{name!r}]()
 start = time.perf_counter()
 learner.fit(X)
 seconds = time.perf_counter() - start
-f1 = skeleton_scores(net.edges, learner.edges_)
-print(json.dumps({{"fit s": seconds, "edges": len(learner.edges_), "true edges": len(net.edges),
+f1 = skeleton_scores(true_edges, learner.edges_)
+print(json.dumps({{"fit s": seconds, "edges": len(learner.edges_), "true edges": len(true_edges),
                    "skeleton": f1}}))
 """
 
 
+def network(args):
+    """The generated network of ``--network``."""
+    from skbn.datasets import make_pedigree_network, make_random_network
+
+    if args.network == "pedigree":
+        return make_pedigree_network(args.n_nodes, random_state=0)
+    if args.network == "linkage":
+        return make_pedigree_network(args.n_nodes, n_loci=2, random_state=0)
+    return make_random_network(args.n_nodes, max_indegree=args.max_indegree, n_states=(2, 4),
+                               random_state=0)
+
+
 def run(name, args):
-    code = CHILD.format(root=str(HERE.parent), n_nodes=args.n_nodes, n_rows=args.n_rows,
-                        max_indegree=args.max_indegree, name=name)
+    code = CHILD.format(root=str(Path(args.checkout).resolve()), data=args.data_file, name=name)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     before, cpu_before = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+                             timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        out = None
     wall = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     peak, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime - cpu_before
+    if out is None:
+        return {"learner": name, "process s": wall, "process CPU s": cpu,
+                "peak RSS MB": max(peak, before) / 1024.0,
+                "skeleton": f"stopped after {args.timeout:.0f} s"}
     if out.returncode:
         raise SystemExit(f"{name} failed:\n{out.stderr}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -84,11 +113,9 @@ BNLEARN = {"bnlearn_hc": 'hc(x, score = "bde", iss = 1)',
 def run_bnlearn(name, args):
     import _bnlearn  # main() put benchmarks/ and the checkout on sys.path
 
-    from skbn.datasets import make_random_network
     from skbn.metrics import skeleton_scores
 
-    net = make_random_network(args.n_nodes, max_indegree=args.max_indegree, n_states=(2, 4),
-                              random_state=0)
+    net = network(args)
     X = net.sample(args.n_rows, random_state=0)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_before = usage.ru_utime + usage.ru_stime
@@ -112,23 +139,43 @@ def main():
     parser.add_argument("--n-rows", type=int, default=10000)
     parser.add_argument("--max-indegree", type=int, default=4)
     parser.add_argument("--learners", default="chow_liu,hill_climb,pc")
+    parser.add_argument("--network", choices=["random", "pedigree", "linkage"], default="random")
+    parser.add_argument("--checkout", default=str(HERE.parent),
+                        help="the skbn checkout whose learners are timed")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds before a learner's fit is stopped")
     parser.add_argument("--bnlearn-timeout", type=float, default=900,
                         help="seconds before a bnlearn learner is stopped")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
+    sys.path.insert(1, str(HERE.parent))
     from _common import print_table
 
+    net = network(args)
     rows = []
-    for name in args.learners.split(","):
-        row = (run_bnlearn if name in BNLEARN else run)(name, args)
-        skeleton = row.pop("skeleton")
-        row["skeleton F1"] = skeleton["f1"] if isinstance(skeleton, dict) else skeleton
-        rows.append(row)
-        print(json.dumps(row), flush=True)
-    print(f"\nmake_random_network({args.n_nodes}, max_indegree={args.max_indegree}, "
-          f"n_states=(2, 4)), {args.n_rows} rows")
+    with tempfile.TemporaryDirectory() as folder:
+        args.data_file = os.path.join(folder, "data.pkl")
+        with open(args.data_file, "wb") as file:
+            pickle.dump((net.edges, net.sample(args.n_rows, random_state=0)), file)
+        del net
+        for name in args.learners.split(","):
+            rows.append(main_row(name, args))
+    kind = {"random": f"make_random_network({args.n_nodes}, max_indegree={args.max_indegree}, "
+                      f"n_states=(2, 4))",
+            "pedigree": f"make_pedigree_network({args.n_nodes})",
+            "linkage": f"make_pedigree_network({args.n_nodes}, n_loci=2)"}[args.network]
+    print(f"\n{kind}, {args.n_rows} rows, skbn from {args.checkout}")
     print_table(rows, ["learner", "fit s", "process s", "process CPU s", "peak RSS MB", "edges",
                        "true edges", "skeleton F1"])
+
+
+def main_row(name, args):
+    """One learner's row, printed as JSON as soon as it is measured."""
+    row = (run_bnlearn if name in BNLEARN else run)(name, args)
+    skeleton = row.pop("skeleton")
+    row["skeleton F1"] = skeleton["f1"] if isinstance(skeleton, dict) else skeleton
+    print(json.dumps(row), flush=True)
+    return row
 
 
 if __name__ == "__main__":

@@ -168,3 +168,73 @@ def test_make_random_network_errors(kwargs, match):
 
     with pytest.raises(ValueError, match=match):
         make_random_network(**kwargs)
+
+
+def test_make_pedigree_network_structure_and_determinism():
+    from skbn.datasets import make_pedigree_network
+
+    net = make_pedigree_network(200, generation_size=20, random_state=0)
+    again = make_pedigree_network(200, generation_size=20, random_state=0)
+    assert net.edges == again.edges
+    for node in net.nodes:
+        np.testing.assert_array_equal(net.cpts[node], again.cpts[node])
+    assert len(net.nodes) == 200
+    assert all(net.states[v] == ["s0", "s1", "s2"] for v in net.nodes)
+    n_parents = np.array([len(net.parents[v]) for v in net.nodes])
+    assert set(n_parents) == {0, 2}
+    assert (n_parents[:20] == 0).all()  # the first generation are founders
+    assert 0.25 < (n_parents == 0).mean() < 0.45  # about a third founders
+    position = {v: i for i, v in enumerate(net.nodes)}
+    for v in net.nodes:  # parents from the previous generation
+        for u in net.parents[v]:
+            assert position[v] // 20 - position[u] // 20 == 1
+    # hubs: a few sires have many offspring
+    children = np.bincount([position[u] for u, _ in net.edges], minlength=200)
+    assert children.max() >= 5
+    linked = make_pedigree_network(101, n_loci=2, random_state=1)
+    assert len(linked.nodes) == 101
+    assert max(len(linked.parents[v]) for v in linked.nodes) == 3
+
+
+def test_make_pedigree_network_mendelian_tables():
+    # hand values: a genotype g transmits the allele with probability g / 2
+    from skbn.datasets import make_pedigree_network
+
+    net = make_pedigree_network(60, generation_size=10, error_rate=0.0, random_state=0)
+    child = next(v for v in net.nodes if len(net.parents[v]) == 2)
+    cpt = net.cpts[child]  # (sire, dam, child)
+    np.testing.assert_allclose(cpt[1, 1], [0.25, 0.5, 0.25])
+    np.testing.assert_allclose(cpt[0, 2], [0.0, 1.0, 0.0])
+    np.testing.assert_allclose(cpt[2, 2], [0.0, 0.0, 1.0])
+    np.testing.assert_allclose(cpt[0, 1], [0.5, 0.5, 0.0])
+    founder = next(v for v in net.nodes if not net.parents[v])
+    q = np.sqrt(net.cpts[founder][2])  # Hardy-Weinberg: (1 - q)^2, 2 q (1 - q), q^2
+    np.testing.assert_allclose(net.cpts[founder], [(1 - q) ** 2, 2 * q * (1 - q), q ** 2])
+    noisy = make_pedigree_network(60, generation_size=10, error_rate=0.3, random_state=0)
+    np.testing.assert_allclose(noisy.cpts[child][0, 2], [0.1, 0.8, 0.1])
+    # linked locus: copies the previous locus where the parents allow it
+    linked = make_pedigree_network(40, n_loci=2, generation_size=6, linkage=1.0,
+                                   error_rate=0.0, random_state=0)
+    node = next(v for v in linked.nodes if len(linked.parents[v]) == 3)
+    cpt = linked.cpts[node]  # (sire, dam, previous locus, child)
+    np.testing.assert_allclose(cpt[1, 1, 2], [0, 0, 1])
+    np.testing.assert_allclose(cpt[0, 0, 2], [1, 0, 0])  # impossible copy: Mendel decides
+    # strong inheritance is visible in samples: parent-child genotypes correlated
+    X = net.sample(3000, random_state=0)
+    codes = X.apply(lambda c: c.str[1:].astype(int))
+    sire = net.parents[child][0]
+    assert np.corrcoef(codes[sire], codes[child])[0, 1] > 0.3
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n_nodes": 0}, "n_nodes"), ({"n_nodes": 5, "n_loci": 0}, "n_loci"),
+    ({"n_nodes": 5, "generation_size": 1.5}, "generation_size"),
+    ({"n_nodes": 5, "founder_fraction": 2.0}, "founder_fraction"),
+    ({"n_nodes": 5, "linkage": -0.1}, "linkage"), ({"n_nodes": 5, "error_rate": "x"}, "error_rate"),
+    ({"n_nodes": 5, "hub_exponent": -1}, "hub_exponent"),
+])
+def test_make_pedigree_network_errors(kwargs, match):
+    from skbn.datasets import make_pedigree_network
+
+    with pytest.raises(ValueError, match=match):
+        make_pedigree_network(**kwargs)

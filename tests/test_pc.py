@@ -616,3 +616,60 @@ def test_white_listed_orientation_wins_a_knowledge_cycle():
     assert model.orientation_conflicts_ == [("knowledge", ("b", "c"))]
     assert ("c", "a") in model.cpdag_.directed and ("c", "a") in model.edges_
     assert ("a", "b") in model.edges_ and _nx_acyclic(nodes, model.edges_)
+
+
+def test_max_time_keeps_the_tested_removals_and_warns(monkeypatch):
+    # a spent budget stops PC after level 0: its skeleton is level 0's (a superset of the
+    # full run's), with a warning; a budget that does not run out changes nothing
+    from skbn.datasets import make_pedigree_network
+
+    X = make_pedigree_network(16, generation_size=4, random_state=0).sample(1000, random_state=0)
+    full = PCStructure(orient="standard").fit(X)
+    level0 = PCStructure(max_cond_vars=0, orient="standard", fit_parameters=False).fit(X)
+    clock = iter(range(10**6))
+    monkeypatch.setattr(pc_module, "_now", lambda: float(next(clock)))
+    with pytest.warns(UserWarning, match="max_time=0.5 during level 1"):
+        stopped = PCStructure(max_time=0.5, orient="standard", fit_parameters=False).fit(X)
+    assert set(stopped.cpdag_.skeleton()) == set(level0.cpdag_.skeleton())
+    assert set(full.cpdag_.skeleton()) < set(stopped.cpdag_.skeleton())
+    monkeypatch.undo()
+    same = PCStructure(max_time=1e6, orient="standard").fit(X)
+    assert (same.cpdag_, same.sepsets_, same.n_tests_) == (full.cpdag_, full.sepsets_, full.n_tests_)
+
+
+def test_max_time_in_the_collider_tests_falls_back_to_the_skeleton_sets(monkeypatch):
+    # out of time during the majority rule's tests: those triples follow the standard rule
+    from skbn.datasets import make_pedigree_network
+
+    X = make_pedigree_network(30, generation_size=6, random_state=0).sample(1500, random_state=0)
+    standard = PCStructure(orient="standard", max_cond_vars=3).fit(X)
+    majority = PCStructure(max_cond_vars=3).fit(X)
+    assert majority.n_tests_ > standard.n_tests_
+    original = pc_module.collider_separating_sets
+
+    def spent(runner, *args, **kwargs):
+        runner.deadline = 0.0
+        return original(runner, *args, **kwargs)
+
+    monkeypatch.setattr(pc_module, "collider_separating_sets", spent)
+    with pytest.warns(UserWarning, match="during the collider tests"):
+        stopped = PCStructure(max_time=1e6, max_cond_vars=3).fit(X)
+    assert stopped.cpdag_ == standard.cpdag_
+    assert (stopped.sepsets_, stopped.n_tests_) == (standard.sepsets_, standard.n_tests_)
+
+
+def test_streamed_groups_and_bounded_grams_give_identical_results(child_data, monkeypatch):
+    # a level generated and run in many small groups, level-1 Gram matrices evicted and
+    # recomputed: the same CPDAG, separating sets and test counts as in one piece
+    import skbn._counting._stratified as stratified
+
+    _, data = child_data
+    data = data.iloc[:1000]
+    reference = [PCStructure(**kw).fit(data) for kw in ({}, {"orient": "standard"})]
+    monkeypatch.setattr(pc_module, "_MAX_GROUP_SETS", 3)
+    monkeypatch.setattr(pc_module, "GRAM_CACHE_BYTES", 1000)
+    monkeypatch.setattr(stratified, "GRAM_CACHE_BYTES", 1000)
+    for ref, kw in zip(reference, ({}, {"orient": "standard"})):
+        got = PCStructure(**kw).fit(data)
+        assert (got.cpdag_, got.sepsets_, got.n_tests_, got.edges_) == (
+            ref.cpdag_, ref.sepsets_, ref.n_tests_, ref.edges_)

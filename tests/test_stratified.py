@@ -98,3 +98,32 @@ def test_pairwise_contingency_matches_loop_reference():
                 np.testing.assert_allclose(table, _slow_tables(data, x, y, ())[0], rtol=1e-6)
                 seen.append(int(k))
         assert sorted(seen) == [0, 1, 2, 3]
+
+
+def test_gram_cache_bounded_in_bytes_gives_the_same_tables(monkeypatch):
+    # level-1 Gram matrices in a least-recently-used cache: evicted ones are recomputed to
+    # the same tables, and the cache never holds more than its byte bound
+    import skbn._counting._stratified as stratified
+
+    data = _data(p=7)
+    p = data.n_variables
+    adjacency = [sorted(set(range(p)) - {v}) for v in range(p)]
+    pairs = [(x, y, (z,)) for x in range(p) for y in range(x + 1, p) for z in range(p)
+             if z not in (x, y)]
+    full = StratifiedCounter(data, adjacency, {})
+    expected = [full.tables(x, y, s)[0] for x, y, s in pairs]
+    one = stratified.gram_nbytes(data.cardinalities, 0, adjacency[0])
+    assert one == full._gram[0][0].nbytes
+    monkeypatch.setattr(stratified, "GRAM_CACHE_BYTES", 2 * one)
+    caches = {}
+    bounded = StratifiedCounter(data, adjacency, caches)
+    for (x, y, s), table in zip(pairs, expected):
+        np.testing.assert_array_equal(bounded.tables(x, y, s)[0], table)
+        assert sum(g.nbytes for g, _ in caches["gram"].values()) <= 2 * one
+    # a second counter on the same caches reuses the kept matrices
+    assert StratifiedCounter(data, adjacency, caches)._gram is caches["gram"]
+    monkeypatch.setattr(stratified, "GRAM_CACHE_BYTES", one // 2)  # none fits: none kept
+    tiny = StratifiedCounter(data, adjacency, {})
+    for (x, y, s), table in zip(pairs[:20], expected[:20]):
+        np.testing.assert_array_equal(tiny.tables(x, y, s)[0], table)
+    assert tiny._gram == {}

@@ -24,7 +24,7 @@ from skbn._counting._stacks import (
     marginal_stack,
     pair_family_stack,
 )
-from skbn._counting._stratified import StratifiedCounter, gram_given, pairwise_contingency
+from skbn._counting._stratified import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
 from skbn._counting._tables import (
     compress_ids,
     config_ids,
@@ -60,6 +60,7 @@ __all__ = [
     "extend_ids",
     "family_table",
     "gram_given",
+    "gram_nbytes",
     "n_configurations",
     "one_hot",
     "pairwise_contingency",

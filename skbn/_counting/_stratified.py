@@ -29,7 +29,7 @@ import numpy as np
 
 from skbn._counting._tables import compress_ids, count_cells, extend_ids, pairwise_tables
 
-__all__ = ["StratifiedCounter", "gram_given", "pairwise_contingency"]
+__all__ = ["StratifiedCounter", "gram_given", "gram_nbytes", "pairwise_contingency"]
 
 #: Rows per one-hot chunk of the Gram products (keeps the float32 block in cache).
 GRAM_CHUNK_ROWS = 8192
@@ -49,6 +49,17 @@ LANE_ROWS_PER_BIN = 16
 #: 1024 arrays of 100,000 rows took 800 MB per cache.
 CACHE_BYTES = 1 << 28
 ID_CACHE_SIZE = 1024
+#: Memory bound of the level-1 Gram matrices kept by one counter (least recently used
+#: dropped first, recomputed -- to the same bits -- when needed again). Without it they
+#: grew as p x (3 x degree)^2: 0.7 GB for a 441-node pedigree whose level 0 left 85
+#: neighbours per node, and several GB at 1,000 nodes.
+GRAM_CACHE_BYTES = 1 << 28
+
+
+def gram_nbytes(cardinalities, v, others):
+    """Bytes of :func:`gram_given`'s matrices for ``v`` and ``others`` (float64)."""
+    width = int(np.asarray(cardinalities, dtype=np.int64)[list(others)].sum())
+    return 8 * int(cardinalities[v]) * width * width
 
 
 def pairwise_contingency(data, pairs, gram=None):
@@ -129,7 +140,9 @@ class StratifiedCounter:
         Frozen adjacencies of a PC level 1 (enables the Gram slices).
     caches : dict or None
         Kept by the caller to share the conditioning-set ids and pair states between
-        the counters built on the same data (filled on first use).
+        the counters built on the same data (filled on first use), and, with
+        ``adjacency``, the Gram matrices of that adjacency (its ``"gram"`` entry: drop it
+        when the adjacency changes).
     grams : dict or None
         Already computed :func:`gram_given` results, by variable.
     """
@@ -162,7 +175,13 @@ class StratifiedCounter:
                 self._lane = np.zeros(n_samples, dtype=np.int64)
             if caches is not None:
                 caches.update(ids=self._ids, xy=self._xy, lane=self._lane)
-        self._gram = dict(grams or {})
+        if caches is not None and adjacency is not None:
+            self._gram = caches.setdefault("gram", {})
+            self._gram.update(grams or {})
+        else:
+            self._gram = dict(grams or {})
+        self._gram_bytes = sum(g.nbytes for g, _ in self._gram.values())
+        self._gram_last = None
         top = sorted(self._r)[-2:]
         self._cache_size = max(16, min(ID_CACHE_SIZE, CACHE_BYTES // (8 * max(n_samples, 1))))
         if self.weights is None:
@@ -201,9 +220,23 @@ class StratifiedCounter:
         return value
 
     def _given(self, v):
+        """:func:`gram_given` of ``v``, from a least-recently-used cache of at most
+        ``GRAM_CACHE_BYTES`` (one matrix larger than that is computed, used, not kept)."""
         hit = self._gram.get(v)
-        if hit is None:
-            hit = self._gram[v] = gram_given(self.codes, self.cards, self.weights, v, self.adjacency[v])
+        if hit is not None:
+            if v != self._gram_last:  # most recently used last
+                del self._gram[v]
+                self._gram[v] = hit
+                self._gram_last = v
+            return hit
+        hit = gram_given(self.codes, self.cards, self.weights, v, self.adjacency[v])
+        nbytes = hit[0].nbytes
+        while self._gram and self._gram_bytes + nbytes > GRAM_CACHE_BYTES:
+            self._gram_bytes -= self._gram.pop(next(iter(self._gram)))[0].nbytes
+        if self._gram_bytes + nbytes <= GRAM_CACHE_BYTES:
+            self._gram[v] = hit
+            self._gram_bytes += nbytes
+            self._gram_last = v
         return hit
 
     def _level_one(self, x, y, z):
@@ -211,6 +244,10 @@ class StratifiedCounter:
         r_x, r_y, r_z = self._r[x], self._r[y], self._r[z]
         for v, w, axes in ((x, y, (2, 0, 1)), (y, x, (2, 1, 0))):
             if z in self.adjacency_sets[v] and w in self.adjacency_sets[v]:
+                if v == y and self.weights is None and v not in self._gram:
+                    # y's matrix was evicted (or never computed): count this table
+                    # directly (the same integers) instead of recomputing it
+                    return None
                 gram, offsets = self._given(v)
                 block = gram[:, offsets[w]:offsets[w] + (r_y if v == x else r_x),
                              offsets[z]:offsets[z] + r_z]
