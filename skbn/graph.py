@@ -118,12 +118,7 @@ def _check_dag(nodes, edges):
     nodes = tuple(nodes)
     index = _node_index(nodes)
     pairs = _edge_ids(index, edges)
-    parents, children = _parents_children(len(nodes), pairs)
-    order, leftover = _topo_ids(len(nodes), parents, children)
-    if leftover:
-        cycle = _find_cycle(parents, leftover)
-        labels = " -> ".join(repr(nodes[i]) for i in cycle + cycle[:1])
-        raise ValueError(f"the graph has a directed cycle: {labels}")
+    parents, children, order = _acyclic_ids(nodes, pairs, "the graph has a directed cycle")
     return index, pairs, parents, children, order
 
 
@@ -791,14 +786,16 @@ class _Reachability:
             bits ^= low
 
 
-def _acyclic_ids(nodes, directed):
-    """Raise ``ValueError`` naming a cycle if the directed pairs (ids) are cyclic."""
+def _acyclic_ids(nodes, directed, what="the directed edges of the PDAG have a cycle"):
+    """``(parents, children, topological order)`` of the directed pairs (ids); raise
+    ``ValueError`` starting with ``what`` and naming a cycle if they are cyclic."""
     parents, children = _parents_children(len(nodes), directed)
-    _, leftover = _topo_ids(len(nodes), parents, children)
+    order, leftover = _topo_ids(len(nodes), parents, children)
     if leftover:
         cycle = _find_cycle(parents, leftover)
         labels = " -> ".join(repr(nodes[i]) for i in cycle + cycle[:1])
-        raise ValueError(f"the directed edges of the PDAG have a cycle: {labels}")
+        raise ValueError(f"{what}: {labels}")
+    return parents, children, order
 
 
 # ---------------------------------------------------------------------------------------------
