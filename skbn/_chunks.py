@@ -352,7 +352,7 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
                 extra = [n for n in chunk_names if n not in set(names)]
                 raise ValueError(
                     f"The columns of chunk {index} of X differ from those of chunk 0: missing "
-                    f"{missing}, unexpected {extra}. Every chunk needs the same columns."
+                    f"{missing}, extra {extra}. Every chunk needs the same columns."
                 )
             columns = [columns[chunk_names.index(n)] for n in names]
         if len(columns[0]) == 0:

@@ -642,7 +642,7 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
             extra = [n for n in got_names if n not in set(names)]
             raise ValueError(
                 "The columns of X do not match those seen in fit: "
-                f"missing {missing}, unexpected {extra}."
+                f"missing {missing}, not seen in fit {extra}."
             )
         columns = [by_name[n] for n in names]
     elif len(columns) != len(names):

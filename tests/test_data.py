@@ -76,7 +76,7 @@ def test_transform_missing_unknown_and_column_matching():
         encode_transform(unknown, data.names, states)
     codes = encode_transform(unknown, data.names, states, handle_unknown="marginalize")
     assert codes[0, 0] == -1
-    with pytest.raises(ValueError, match=r"missing \['b'\], unexpected \['c'\]"):
+    with pytest.raises(ValueError, match=r"missing \['b'\], not seen in fit \['c'\]"):
         encode_transform(pd.DataFrame({"a": ["x"], "c": [0]}), data.names, states)
     with pytest.raises(ValueError, match="3 features"):
         encode_transform(np.zeros((2, 3)), data.names, states)
