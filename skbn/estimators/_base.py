@@ -647,11 +647,16 @@ def _check_total_weight(data):
 def _check_finite_scores(estimator, data):
     """Refuse a scorer whose parameters make the scores non-finite, naming the parameter.
 
-    The local score of every variable without parents, and with the column of most states
-    as its one parent (the smallest prior cells ``ess / (q r)``), is computed once from the
-    rows where the family is observed: an overflowing hyperparameter (``BDeu(ess=1e300)``
-    overflows the log-gamma terms of the Dirichlet prior) gives ``inf`` or ``nan`` there,
-    which a search would otherwise carry into a NaN ``score_``, a crash or an endless loop.
+    Three local scores are computed, from the rows where the family is observed: the
+    column of fewest states without parents (the largest prior cells ``ess / r``, so the
+    first to lose the counts to float64 rounding), the column of most states without
+    parents, and that column with the next widest as its one parent (the smallest prior
+    cells ``ess / (q r)``). An overflowing hyperparameter (``BDeu(ess=1e300)`` overflows the
+    log-gamma terms of the Dirichlet prior) gives ``inf`` or ``nan`` there, or a score of 0
+    that only rounding explains, which a search would otherwise carry into a NaN
+    ``score_``, a crash or an endless loop. Three families instead of every column keep the
+    check to a fraction of a millisecond (every column cost 4 ms on ALARM, a quarter of a
+    Chow-Liu fit).
     """
     params = estimator.get_params(deep=False)
     prefix, scorer = "scorer", params.get("scorer")
@@ -661,10 +666,11 @@ def _check_finite_scores(estimator, data):
     if scorer is None:
         return
     scorer = resolve_scorer(scorer)
-    # every family without parents, and the one of the smallest prior cells ess / (q r):
-    # the column of most states given the column of most states among the others
+    # the extremes of the prior cell: the narrowest and the widest column without parents,
+    # and the widest given the next widest (ties: the first column)
     widest = np.argsort(-data.cardinalities, kind="stable")
-    families = [(child, ()) for child in range(data.n_variables)]
+    narrowest = int(np.argmin(data.cardinalities))
+    families = list(dict.fromkeys([(narrowest, ()), (int(widest[0]), ())]))
     if data.n_variables > 1:
         families.append((int(widest[0]), (int(widest[1]),)))
     for child, parents in families:
