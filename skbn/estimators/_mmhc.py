@@ -29,7 +29,8 @@ class MMHCStructure(_BaseStructureLearner):
        subset of the rest. Conditioning sets have at most ``max_cond_vars`` variables;
        results are cached by (pair, set), so the runs for ``T`` and ``X`` share tests.
        Symmetry correction: ``X - T`` is kept only if ``X`` is in ``T``'s set *and* ``T``
-       in ``X``'s. With ``restrict="pc"`` the skeleton of :class:`PCStructure` is used.
+       in ``X``'s. With ``restrict="pc"`` the skeleton of :class:`PCStructure` is used (same
+       weighted rows, same ``white_list`` / ``black_list`` / ``tiers``).
     2. **Maximise**: :class:`HillClimbStructure` (``search="hill_climb"`` or ``"tabu"``)
        with every pair outside the skeleton black-listed both ways, merged with the
        user's knowledge (:mod:`skbn.knowledge`); white-listed pairs are never cut.
