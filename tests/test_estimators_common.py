@@ -345,3 +345,72 @@ def test_warnings_name_the_callers_line_not_skbn_internals():
     with pytest.warns(UnseenStateWarning) as record:
         model.score(unseen)
     assert [w.filename for w in record] == [__file__]
+
+
+def _every_learner():
+    """One small configuration of every learner class in ``skbn.estimators``."""
+    from skbn import BootstrapStructure, OrderMCMCStructure
+
+    learners = [
+        ChowLiuTree(), ExactStructure(scorer="bic"), FixedStructure(edges=[("smoke", "lung")]),
+        GESStructure(), HillClimbStructure(), K2Structure(), MMHCStructure(),
+        MMHCStructure(restrict="pc"), PCStructure(),
+        OrderMCMCStructure(n_iter=400, max_indegree=2, random_state=0),
+        BootstrapStructure(HillClimbStructure(), n_resamples=3, random_state=0),
+    ]
+    import skbn.estimators
+
+    assert {type(e).__name__ for e in learners} == set(skbn.estimators.__all__)
+    return learners
+
+
+@pytest.mark.parametrize("learner", _every_learner(), ids=repr)
+def test_fit_parameters_false_fits_no_parameters_for_every_learner(learner, asia):
+    # regression: OrderMCMCStructure still estimated the CPTs of its best and sampled DAGs
+    # and scored with them; every learner with missing="em" still ran parameter EM
+    from sklearn.exceptions import NotFittedError
+
+    X = asia.iloc[:600]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # K2's column order, short chains: the same in both fits
+        full = clone(learner).fit(X)
+        structure = clone(learner).set_params(fit_parameters=False).fit(X)
+    assert structure.network_ is None and structure.edges_ == full.edges_
+    assert not hasattr(structure, "averaged_networks_")
+    for method in (structure.score, structure.score_samples):
+        with pytest.raises(NotFittedError, match="fit_parameters=False"):
+            method(X)
+    if "em" not in learner._missing_modes:
+        return
+    holes = X.mask(np.random.default_rng(0).random(X.shape) < 0.05)
+    settings = dict(missing="em", em_max_iter=3) if learner._structural_em else dict(missing="em")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # as above, and EM stopped early
+        full = clone(learner).set_params(**settings).fit(holes)
+        structure = clone(learner).set_params(fit_parameters=False, **settings).fit(holes)
+    assert structure.network_ is None and structure.edges_ == full.edges_
+    if not learner._structural_em:  # the structure alone needs no EM at all
+        assert not hasattr(structure, "em_trace_")
+
+
+@pytest.mark.parametrize("name", ["HillClimbStructure", "GESStructure", "ExactStructure", "MMHCStructure",
+                                  "K2Structure", "OrderMCMCStructure"])
+def test_unbounded_loglik_is_refused_naming_the_learner(name, asia):
+    # regression: K2 and order MCMC accepted it (K2 learnt 24 of ASIA's 28 pairs), MMHC's
+    # refusal named HillClimbStructure
+    import skbn
+
+    learner = getattr(skbn, name)(scorer="loglik")
+    if name == "OrderMCMCStructure":  # a bound of p - 1 = 7 parents bounds nothing
+        learner.set_params(max_indegree=7, n_iter=100)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # K2's column-order warning
+        with pytest.raises(ValueError, match=rf"^{name}: scorer=LogLikelihood .*set max_indegree"):
+            learner.fit(asia)
+        learner.set_params(max_indegree=2).fit(asia)  # a bound makes it well posed
+    assert max(sum(child == c for _, c in learner.edges_) for child in asia.columns) <= 2
+
+
+def test_ges_refusal_of_a_non_equivalent_score_reads_well(asia):
+    with pytest.raises(ValueError, match=r"HillClimbStructure or K2Structure for such scores\.$"):
+        GESStructure(scorer="k2").fit(asia)

@@ -197,3 +197,32 @@ def test_one_gram_matrix_for_both_phases(monkeypatch):
         monkeypatch.setattr(module, "pairwise_tables", counted)
     MMHCStructure().fit(X)
     assert len(calls) == 1
+
+
+def test_pc_restrict_weighted_rows_equal_replicated_rows():
+    # regression: the PC phase re-encoded the codes without sample_weight (107 tests on
+    # the weighted rows, 201 on the replicated ones, another skeleton)
+    X = sample_asia(1500, random_state=3)
+    weights = np.random.default_rng(0).integers(1, 4, len(X))
+    replicated = X.loc[X.index.repeat(weights)].reset_index(drop=True)
+    weighted = MMHCStructure(restrict="pc").fit(X, sample_weight=weights)
+    copies = MMHCStructure(restrict="pc").fit(replicated)
+    assert weighted.n_tests_ == copies.n_tests_
+    assert weighted.skeleton_ == copies.skeleton_
+    assert weighted.edges_ == copies.edges_
+    assert weighted.score_ == pytest.approx(copies.score_, rel=1e-9)
+
+
+def test_pc_restrict_honours_knowledge(asia_large):
+    # regression: the PC phase ran without white_list / black_list / tiers, so a
+    # black-listed adjacency stayed in skeleton_ and was tested
+    from skbn import PCStructure
+
+    kwargs = dict(black_list=[("either", "xray"), ("xray", "either")], white_list=[("asia", "dysp")],
+                  tiers=[["asia", "smoke"], ["tub", "lung", "bronc"], ["either", "xray", "dysp"]])
+    model = MMHCStructure(restrict="pc", **kwargs).fit(asia_large)
+    pc = PCStructure(ci_test="g_test", **kwargs).fit(asia_large)
+    assert _skeleton(model.skeleton_) == _skeleton(pc.directed_edges_ + pc.undirected_edges_)
+    assert model.n_tests_ == pc.n_tests_
+    assert ("either", "xray") not in _skeleton(model.skeleton_)
+    assert ("asia", "dysp") in model.edges_

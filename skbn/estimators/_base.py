@@ -268,8 +268,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         _check_total_weight(data)
         _check_finite_scores(self, data)
-        if missing == "em" or (missing == "available_case" and self.fit_parameters):
-            # available case: the structure from test-wise deletion, the CPTs by EM
+        if self.fit_parameters and missing in ("em", "available_case") or (
+                missing == "em" and self._structural_em):
+            # available case: the structure from test-wise deletion, the CPTs by EM; structural
+            # EM needs EM's parameters to search even when it keeps only the structure
             edges, self.network_ = self._fit_em(data, states)
         else:
             edges = self._learn_structure(data)
@@ -323,7 +325,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         counts are right), structure search on them starting from the current graph,
         M-step for the new graph on the same expected counts -- until the search returns
         the graph it started from or after ``em_max_iter`` searches; finally parameter EM
-        to convergence on the last graph.
+        to convergence on the last graph (skipped, and no network returned, with
+        ``fit_parameters=False``).
         """
         from skbn import _em
 
@@ -377,11 +380,14 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     break
                 edges = new_edges
                 cpts = em.m_step(completed, parents_of(edges))
-            cpts, trace, _ = em.run(parents_of(edges), cpts, self.em_max_iter, self.em_tol, progress)
-            traces.append(trace[1:])
+            if self.fit_parameters:  # structure only: no parameter EM on the final graph
+                cpts, trace, _ = em.run(parents_of(edges), cpts, self.em_max_iter, self.em_tol, progress)
+                traces.append(trace[1:])
         self.em_trace_ = np.concatenate([np.asarray(t, dtype=float) for t in traces])
         self.em_n_iter_ = len(self.em_trace_) - 1
         progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
+        if not self.fit_parameters:
+            return edges, None
         cpts = {data.names[i]: cpt for i, cpt in enumerate(cpts)}
         return edges, _make_network(data.names, states, parents_of(edges), cpts)
 

@@ -134,7 +134,7 @@ class GESStructure(_BaseStructureLearner):
       is a clique; score change :math:`s(Y, P \setminus \{X\}) - s(Y, P \cup \{X\})` with
       :math:`P = \mathrm{Pa}_Y \cup (\mathrm{NA}_{Y,X} \setminus H)`;
     * **turning** (optional): reversal of one edge of a consistent DAG extension of the
-      current CPDAG when the reversed DAG is acyclic and ctx higher (Chickering's edge
+      current CPDAG when the reversed DAG is acyclic and scores higher (Chickering's edge
       reversal applied to an extension; a simpler operator than Hauser & Buhlmann's Turn).
 
     Each phase takes the best valid operator while it improves the score; after each step
@@ -155,7 +155,7 @@ class GESStructure(_BaseStructureLearner):
     scorer : str or BaseScore, default="bdeu"
         A score-equivalent decomposable score ("bdeu", "bic", "aic" or such an object);
         others (e.g. "k2") are refused, since GES's operators assume every DAG of a class
-        ctx the same.
+        scores the same.
     max_indegree : int or None, default=None
         Bound on the family size an Insert creates at ``Y``
         (:math:`|\mathrm{Pa}_Y \cup \mathrm{NA}_{Y,X} \cup T| + 1`) and on a turned edge's
@@ -304,7 +304,7 @@ class GESStructure(_BaseStructureLearner):
                 f"GESStructure needs a score-equivalent scorer (e.g. 'bdeu', 'bic', 'aic'): "
                 f"{type(self.scorer_).__name__} can score Markov-equivalent DAGs differently, "
                 f"so a search over equivalence classes is not defined for it. Use "
-                f"HillClimbStructure or K2Structure for such ctx."
+                f"HillClimbStructure or K2Structure for such scores."
             )
         phases = tuple(self.phases)
         bad = [ph for ph in phases if ph not in _PHASES]

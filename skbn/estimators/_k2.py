@@ -7,7 +7,7 @@ import numpy as np
 from skbn._search import FamilyColumns, improves, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
-from skbn.scores import resolve_scorer
+from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -198,6 +198,7 @@ class K2Structure(_BaseStructureLearner):
 
     def _learn_structure(self, data):
         self.scorer_ = resolve_scorer(self.scorer)
+        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         order = self._order(data)
         if self.ordering is None and data.n_variables > 1:
             warn_user(

@@ -4,7 +4,6 @@ from itertools import combinations
 from numbers import Integral
 
 import numpy as np
-import pandas as pd
 
 from skbn._counting import FamilyCounter, StratifiedCounter, pairwise_contingency
 from skbn.citests import resolve_ci_test
@@ -12,6 +11,7 @@ from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.estimators._pc import PCStructure
 from skbn.knowledge import parse_knowledge
+from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -29,7 +29,8 @@ class MMHCStructure(_BaseStructureLearner):
        subset of the rest. Conditioning sets have at most ``max_cond_vars`` variables;
        results are cached by (pair, set), so the runs for ``T`` and ``X`` share tests.
        Symmetry correction: ``X - T`` is kept only if ``X`` is in ``T``'s set *and* ``T``
-       in ``X``'s. With ``restrict="pc"`` the skeleton of :class:`PCStructure` is used.
+       in ``X``'s. With ``restrict="pc"`` the skeleton of :class:`PCStructure` is used (same
+       weighted rows, same ``white_list`` / ``black_list`` / ``tiers``).
     2. **Maximise**: :class:`HillClimbStructure` (``search="hill_climb"`` or ``"tabu"``)
        with every pair outside the skeleton black-listed both ways, merged with the
        user's knowledge (:mod:`skbn.knowledge`); white-listed pairs are never cut.
@@ -153,6 +154,8 @@ class MMHCStructure(_BaseStructureLearner):
         self.random_state = random_state
 
     def _learn_structure(self, data):
+        self.scorer_ = resolve_scorer(self.scorer)
+        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     tiers=self.tiers, max_indegree=self.max_indegree)
         self.ci_test_ = resolve_ci_test(self.ci_test)
@@ -186,13 +189,13 @@ class MMHCStructure(_BaseStructureLearner):
         return edges
 
     def _pc_skeleton(self, data):
-        frame = pd.DataFrame({name: data.codes[:, j] for j, name in enumerate(data.names)})
+        """PC's skeleton on the same encoded, weighted data and with the same knowledge."""
         pc = PCStructure(ci_test=self.ci_test, max_cond_vars=self.max_cond_vars,
-                         verbose=self.verbose).fit(frame)
-        position = {name: j for j, name in enumerate(data.names)}
+                         white_list=self.white_list, black_list=self.black_list, tiers=self.tiers,
+                         verbose=self.verbose)
         adjacency = np.zeros((data.n_variables, data.n_variables), dtype=bool)
-        for u, v in list(pc.directed_edges_) + list(pc.undirected_edges_):
-            adjacency[position[u], position[v]] = adjacency[position[v], position[u]] = True
+        for u, v in pc._learn_structure(data):
+            adjacency[u, v] = adjacency[v, u] = True
         return adjacency, pc.n_tests_
 
 

@@ -13,7 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from skbn._data import check_sample_weight
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
+from skbn.estimators._base import _BaseStructureLearner, _check_network, _edge_positions
 from skbn.network import DiscreteBayesianNetwork
 from skbn.parameters import estimate_cpt
 from skbn.posterior import (
@@ -22,7 +22,7 @@ from skbn.posterior import (
     local_score_table,
     parent_set_scores,
 )
-from skbn.scores import resolve_scorer
+from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -439,6 +439,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
         self.scorer_ = resolve_scorer(self.scorer)
         rng = check_random_state(self.random_state)
         p = data.n_variables
+        # a bound of p - 1 or more parents bounds nothing
+        check_bounded_likelihood(self.scorer_, self.max_indegree if self.max_indegree < p - 1 else None,
+                                 type(self).__name__)
         candidates = self._candidates(data)
         n_families = count_parent_sets(p, self.max_indegree, candidates)
         if n_families > self.max_parent_sets:
@@ -516,7 +519,11 @@ class OrderMCMCStructure(_BaseStructureLearner):
 
     def _fit_network(self, data, states, edges):
         """The best DAG's network, plus one network per distinct sampled DAG (families'
-        CPTs estimated once and shared) for the model-averaged density."""
+        CPTs estimated once and shared) for the model-averaged density; none with
+        ``fit_parameters=False``."""
+        if not self.fit_parameters:
+            del self._sampled_dags
+            return None  # structure only: see fit_parameters
         state_map = {name: list(s) for name, s in zip(data.names, states)}
         cpts = {}
 
@@ -562,6 +569,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         log_density : ndarray of shape (n_samples,)
             Natural logarithm of the model-averaged predictive probability of every row.
         """
+        _check_network(self)
         return self._averaged_log_likelihood(self._encode(X))
 
     def score(self, X, y=None, sample_weight=None):
@@ -582,6 +590,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         score : float
             Mean (weighted mean) of the rows' model-averaged natural log densities.
         """
+        _check_network(self)
         if y is not None and self._target_index is not None and self.target is None:
             log_density = self._averaged_log_likelihood(self._encode(X, y))
         else:
