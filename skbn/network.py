@@ -327,6 +327,66 @@ class DiscreteBayesianNetwork:
         """
         return self.log_likelihood_codes(self._encode_frame(X))
 
+    # ------------------------------------------------------------------ interventions
+    def do(self, interventions):
+        """The mutilated network of the hard intervention ``do(X_I = x_I)``.
+
+        For every intervened node :math:`i \\in I` the edges into :math:`i` are removed and
+        its CPT becomes a point mass on the state it is set to; every other family is kept.
+        The mutilated network's joint is the truncated factorisation (Pearl 2009, eq. 3.10)
+
+        .. math::
+
+            p(x \\mid \\mathrm{do}(x_I = x_I^*)) = \\prod_{i \\notin I}
+            \\theta_{x_i \\mid x_{\\mathrm{pa}(i)}} \\prod_{i \\in I} [x_i = x_i^*].
+
+        Parameters
+        ----------
+        interventions : dict
+            Node name -> the state label it is set to. An empty dict gives a copy of the
+            network.
+
+        Returns
+        -------
+        network : DiscreteBayesianNetwork
+            A new network with the same nodes and states; this network is unchanged.
+
+        Raises
+        ------
+        ValueError
+            For an unknown node or state, or ``interventions`` that is not a dict.
+
+        References
+        ----------
+        .. [1] J. Pearl, *Causality: Models, Reasoning, and Inference*, 2nd ed., Cambridge
+           University Press, 2009, sec. 3.2.3, eq. (3.10).
+        """
+        codes = self._intervention_codes(interventions)
+        parents = {v: ([] if v in codes else list(self.parents[v])) for v in self.nodes}
+        cpts = {}
+        for v in self.nodes:
+            if v in codes:
+                point = np.zeros(len(self.states[v]))
+                point[codes[v]] = 1.0
+                cpts[v] = point
+            else:
+                cpts[v] = self.cpts[v]
+        return type(self)(self.states, parents, cpts)
+
+    def _intervention_codes(self, interventions):
+        """Validate ``{node: state}`` and return ``{node: state code}``."""
+        if interventions is None:
+            return {}
+        if not isinstance(interventions, dict):
+            raise ValueError(
+                f"do must be a dict of node name -> state label, got "
+                f"{type(interventions).__name__}.")
+        codes = {}
+        for name, label in interventions.items():
+            self._node_index(name)
+            codes[name] = self._state_code(name, label)
+        return codes
+
     # ------------------------------------------------------------------ inference
     def predict_proba_codes(self, codes, target):
         """Posterior ``P(target | observed cells of the row)`` for each row.
@@ -356,14 +416,26 @@ class DiscreteBayesianNetwork:
             raise ValueError(f"target must be a node index in [0, {n_nodes}), got {target!r}.")
         return self._inference.posterior(codes, int(target))
 
-    def query(self, variables, evidence=None):
-        """Exact posterior joint distribution of ``variables`` given ``evidence``.
+    def query(self, variables, evidence=None, do=None):
+        """Exact posterior joint distribution of ``variables`` given ``evidence`` and ``do``.
 
         .. math::
 
             P(x_Q \\mid x_E = e) = \\frac{\\sum_{x_R} p(x_Q, x_R, e)}{\\sum_{x_Q, x_R} p(x_Q, x_R, e)}
 
-        computed by variable elimination over the relevant (non-barren) nodes.
+        computed by variable elimination over the relevant (non-barren) nodes. With ``do``,
+        :math:`p` is the interventional distribution of the mutilated network
+        :meth:`do` (truncated factorisation, Pearl 2009, eq. 3.10),
+
+        .. math::
+
+            P(x_Q \\mid x_E = e, \\mathrm{do}(x_I = x_I^*)) \\propto \\sum_{x_R}
+            \\prod_{i \\notin I} \\theta_{x_i \\mid x_{\\mathrm{pa}(i)}}
+            \\Big|_{x_I = x_I^*,\\, x_E = e},
+
+        i.e. ``self.do(do).query(variables, evidence)``. An intervened node may be a query
+        variable (its distribution is the point mass on the state it is set to). Evidence on an
+        intervened node is redundant when it names the same state and an error otherwise.
 
         Parameters
         ----------
@@ -372,6 +444,9 @@ class DiscreteBayesianNetwork:
             node names.
         evidence : dict, optional
             Node name -> observed state label.
+        do : dict, optional
+            Node name -> state label it is set to by a hard intervention. None or an empty
+            dict gives the observational query.
 
         Returns
         -------
@@ -384,9 +459,24 @@ class DiscreteBayesianNetwork:
         Raises
         ------
         ValueError
-            For an unknown node or state, a variable that is also in the evidence, a
-            repeated variable, or evidence of probability 0.
+            For an unknown node or state (in ``variables``, ``evidence`` or ``do``), a
+            variable that is also in the evidence, a repeated variable, a node given in
+            ``evidence`` and ``do`` with different states, or evidence of probability 0
+            (under the intervention).
+
+        References
+        ----------
+        .. [1] J. Pearl, *Causality: Models, Reasoning, and Inference*, 2nd ed., Cambridge
+           University Press, 2009, sec. 3.2.3, eq. (3.10).
         """
+        intervened = self._intervention_codes(do)
+        if intervened:
+            for name, label in dict(evidence or {}).items():
+                if name in intervened and self._state_code(name, label) != intervened[name]:
+                    raise ValueError(
+                        f"Node {name!r} is set to {do[name]!r} by do but observed as "
+                        f"{label!r} in the evidence.")
+            return self.do(do).query(variables, evidence)
         if _is_node(variables, self.states) or not isinstance(variables, (list, tuple)):
             variables = [variables]  # one node, even when its name is a tuple
         variables = list(variables)
@@ -416,12 +506,15 @@ class DiscreteBayesianNetwork:
         return pd.Series(table.ravel(), index=index, name="probability")
 
     # ------------------------------------------------------------------ sampling
-    def sample(self, n_samples=1, random_state=None):
-        """Draw rows by forward (ancestral) sampling.
+    def sample(self, n_samples=1, random_state=None, do=None):
+        """Draw rows by forward (ancestral) sampling, optionally under an intervention.
 
         Nodes are drawn in topological order; node :math:`i` takes state
         :math:`\\min\\{k : u < \\sum_{l \\le k} \\theta_{l \\mid \\mathrm{pa}_i}\\}` with one
-        uniform :math:`u` per row (inverse CDF of its CPT row).
+        uniform :math:`u` per row (inverse CDF of its CPT row). With ``do``, the rows are drawn
+        from the mutilated network :meth:`do`, i.e. from the truncated factorisation
+        :math:`\\prod_{i \\notin I} \\theta_{x_i \\mid x_{\\mathrm{pa}(i)}}
+        \\prod_{i \\in I} [x_i = x_i^*]` (Pearl 2009, eq. 3.10): intervened columns are constant.
 
         Parameters
         ----------
@@ -429,6 +522,9 @@ class DiscreteBayesianNetwork:
             Number of rows.
         random_state : int, RandomState instance or None, default=None
             Seed of the draw.
+        do : dict, optional
+            Node name -> state label it is set to by a hard intervention. None or an empty
+            dict samples the observational distribution.
 
         Returns
         -------
@@ -438,6 +534,8 @@ class DiscreteBayesianNetwork:
         """
         if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
             raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
+        if self._intervention_codes(do):
+            return self.do(do).sample(n_samples, random_state)
         rng = check_random_state(random_state)
         n_samples = int(n_samples)
         codes = np.zeros((n_samples, len(self.nodes)), dtype=np.int64)

@@ -392,3 +392,218 @@ def test_query_takes_a_tuple_node_name_as_one_node():
     joint = net.query([("lung", 3), "xray"])
     np.testing.assert_allclose(joint.sum(), 1.0)
     assert joint.shape == (4,)
+
+
+# ---------------------------------------------------------------------- interventions
+def truncated_marginal(net, interventions, target, nodes):
+    """P(target | do(interventions)) by enumerating every configuration of ``nodes``.
+
+    The product is the truncated factorisation (Pearl 2009, eq. 3.10): intervened nodes
+    contribute the indicator of their set state, the others their CPT entry. ``nodes`` must
+    contain ``target`` and be ancestral in the mutilated graph (all nodes always is).
+    """
+    nodes = list(nodes)
+    pos = {v: k for k, v in enumerate(nodes)}
+    shape = tuple(len(net.states[v]) for v in nodes)
+    configs = np.indices(shape).reshape(len(nodes), -1)
+    weight = np.ones(configs.shape[1])
+    for v in nodes:
+        if v in interventions:
+            weight *= configs[pos[v]] == net.states[v].index(interventions[v])
+        else:
+            idx = tuple(configs[pos[p]] for p in net.parents[v]) + (configs[pos[v]],)
+            weight *= net.cpts[v][idx]
+    return np.bincount(configs[pos[target]], weights=weight, minlength=shape[pos[target]])
+
+
+def mutilated_ancestors(net, target, intervened):
+    """The target and its ancestors once the edges into the intervened nodes are cut."""
+    out, stack = {target}, [target]
+    while stack:
+        v = stack.pop()
+        if v in intervened:
+            continue
+        for p in net.parents[v]:
+            if p not in out:
+                out.add(p)
+                stack.append(p)
+    return out
+
+
+def descendants(net, node):
+    children = {v: [c for c in net.nodes if v in net.parents[c]] for v in net.nodes}
+    out, stack = set(), [node]
+    while stack:
+        for c in children[stack.pop()]:
+            if c not in out:
+                out.add(c)
+                stack.append(c)
+    return out
+
+
+def max_do_error(name):
+    """Largest |query(Y, do={X: x}) - brute force| over every ordered pair and state."""
+    from skbn.datasets import load_network
+
+    net = load_network(name)
+    worst = 0.0
+    for x_node, y_node in product(net.nodes, net.nodes):
+        if x_node == y_node:
+            continue
+        # ASIA: the full joint over all 2^8 configurations; CHILD: the ancestral set of Y
+        # in the mutilated graph (at most 7,776 configurations), which gives the same marginal.
+        nodes = (net.nodes if name == "asia"
+                 else mutilated_ancestors(net, y_node, {x_node}))
+        for x in net.states[x_node]:
+            brute = truncated_marginal(net, {x_node: x}, y_node, nodes)
+            got = net.query(y_node, do={x_node: x})
+            assert list(got.index) == net.states[y_node]
+            worst = max(worst, float(np.max(np.abs(got.to_numpy() - brute))))
+    return worst
+
+
+@pytest.mark.parametrize("name", ["asia", "child"])
+def test_do_query_matches_truncated_factorisation_on_every_pair(name):
+    assert max_do_error(name) < 1e-12
+
+
+def test_joint_intervention_with_evidence_matches_full_joint():
+    net = asia_network()
+    do = {"smoke": "yes", "either": "no"}
+    joint = truncated_marginal(net, do, "dysp", net.nodes)  # P(dysp | do)
+    np.testing.assert_allclose(net.query("dysp", do=do).to_numpy(), joint, atol=1e-12)
+    # P(bronc | dysp = yes, do): evidence conditions the mutilated joint
+    nodes = net.nodes
+    shape = tuple(len(net.states[v]) for v in nodes)
+    configs = np.indices(shape).reshape(len(nodes), -1)
+    weight = np.ones(configs.shape[1])
+    for k, v in enumerate(nodes):
+        if v in do:
+            weight *= configs[k] == net.states[v].index(do[v])
+        else:
+            idx = tuple(configs[nodes.index(p)] for p in net.parents[v]) + (configs[k],)
+            weight *= net.cpts[v][idx]
+    weight *= configs[nodes.index("dysp")] == 0
+    expected = np.bincount(configs[nodes.index("bronc")], weights=weight, minlength=2)
+    got = net.query("bronc", evidence={"dysp": "yes"}, do=do)
+    np.testing.assert_allclose(got.to_numpy(), expected / expected.sum(), atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["asia", "child"])
+def test_do_on_a_root_equals_conditioning(name):
+    from skbn.datasets import load_network
+
+    net = load_network(name)
+    roots = [v for v in net.nodes if not net.parents[v]]
+    assert roots
+    for root, y_node in product(roots, net.nodes):
+        if y_node == root:
+            continue
+        for x in net.states[root]:
+            np.testing.assert_allclose(
+                net.query(y_node, do={root: x}).to_numpy(),
+                net.query(y_node, evidence={root: x}).to_numpy(), atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["asia", "child"])
+def test_do_without_directed_path_leaves_the_marginal_unchanged(name):
+    from skbn.datasets import load_network
+
+    net = load_network(name)
+    n_checked = 0
+    for x_node in net.nodes:
+        below = descendants(net, x_node)
+        for y_node in net.nodes:
+            if y_node == x_node or y_node in below:
+                continue
+            prior = net.query(y_node).to_numpy()
+            for x in net.states[x_node]:
+                np.testing.assert_allclose(
+                    net.query(y_node, do={x_node: x}).to_numpy(), prior, atol=1e-12)
+                n_checked += 1
+    assert n_checked > 0
+
+
+def test_do_differs_from_conditioning_under_confounding():
+    # lung -> dysp is confounded by smoke (lung <- smoke -> bronc -> dysp): seeing lung = yes
+    # also says smoke = yes is likely, which do(lung = yes) does not.
+    net = asia_network()
+    for x_node, y_node in [("lung", "dysp"), ("either", "dysp")]:
+        seen = net.query(y_node, evidence={x_node: "yes"})
+        done = net.query(y_node, do={x_node: "yes"})
+        assert abs(seen["yes"] - done["yes"]) > 0.01
+    # and do(lung) leaves its cause smoke at its prior, while seeing lung moves it
+    np.testing.assert_allclose(net.query("smoke", do={"lung": "yes"}).to_numpy(),
+                               net.query("smoke").to_numpy(), atol=1e-12)
+    assert abs(net.query("smoke", evidence={"lung": "yes"})["yes"]
+               - net.query("smoke")["yes"]) > 0.1
+
+
+def test_sample_under_do_matches_query():
+    net = asia_network()
+    do = {"either": "yes"}
+    n = 20_000
+    rows = net.sample(n, random_state=3, do=do)
+    assert (rows["either"] == "yes").all()
+    for node in net.nodes:
+        p = net.query(node, do=do)
+        freq = rows[node].value_counts(normalize=True).reindex(p.index, fill_value=0.0)
+        se = np.sqrt(p * (1 - p) / n)
+        assert (np.abs(freq - p) <= 4 * se + 1e-12).all(), node
+    again = net.sample(n, random_state=3, do=do)
+    pd.testing.assert_frame_equal(rows, again)
+    pd.testing.assert_frame_equal(net.sample(50, random_state=1, do={}),
+                                  net.sample(50, random_state=1))
+
+
+def test_do_returns_the_mutilated_network_and_leaves_the_original_unchanged():
+    net = asia_network()
+    before = pickle.dumps((net.parents, net.edges, net.cpts, net.states))
+    prior = net.query("dysp").to_numpy()
+    cut = net.do({"either": "no", "smoke": "yes"})
+    assert isinstance(cut, DiscreteBayesianNetwork) and cut is not net
+    assert pickle.dumps((net.parents, net.edges, net.cpts, net.states)) == before
+    np.testing.assert_array_equal(net.query("dysp").to_numpy(), prior)
+    assert cut.parents["either"] == () and cut.parents["smoke"] == ()
+    assert ("lung", "either") not in cut.edges and ("tub", "either") not in cut.edges
+    np.testing.assert_array_equal(cut.cpts["either"], [0.0, 1.0])
+    np.testing.assert_array_equal(cut.cpts["smoke"], [1.0, 0.0])
+    for v in ["asia", "tub", "lung", "bronc", "xray", "dysp"]:
+        assert cut.parents[v] == net.parents[v]
+        np.testing.assert_array_equal(cut.cpts[v], net.cpts[v])
+    assert cut.nodes == net.nodes and cut.states == net.states
+    empty = net.do({})
+    assert empty.edges == net.edges
+
+
+def test_do_query_special_cases():
+    net = asia_network()
+    # a query on an intervened node is its point mass
+    assert net.query("either", do={"either": "no"}).tolist() == [0.0, 1.0]
+    # empty or None do is the observational query
+    for empty in ({}, None):
+        np.testing.assert_array_equal(
+            net.query("lung", evidence={"xray": "yes"}, do=empty).to_numpy(),
+            net.query("lung", evidence={"xray": "yes"}).to_numpy())
+    # evidence naming the intervened state is redundant
+    np.testing.assert_allclose(
+        net.query("dysp", evidence={"either": "yes"}, do={"either": "yes"}).to_numpy(),
+        net.query("dysp", do={"either": "yes"}).to_numpy(), atol=1e-15)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda net: net.do({"cancer": "yes"}), "Unknown node 'cancer'"),
+    (lambda net: net.do({"lung": "maybe"}), "Unknown state 'maybe' for node 'lung'"),
+    (lambda net: net.do(["lung"]), "do must be a dict"),
+    (lambda net: net.query("dysp", do={"cancer": "yes"}), "Unknown node 'cancer'"),
+    (lambda net: net.query("dysp", do={"lung": "maybe"}), "Unknown state 'maybe'"),
+    (lambda net: net.query("dysp", evidence={"lung": "no"}, do={"lung": "yes"}),
+     "Node 'lung' is set to 'yes' by do but observed as 'no'"),
+    (lambda net: net.query("dysp", evidence={"cancer": "no"}, do={"lung": "yes"}),
+     "Unknown node 'cancer'"),
+    (lambda net: net.sample(5, do={"lung": "maybe"}), "Unknown state 'maybe'"),
+    (lambda net: net.sample(5, do={"cancer": "yes"}), "Unknown node 'cancer'"),
+])
+def test_do_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call(asia_network())
