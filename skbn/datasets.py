@@ -4,8 +4,8 @@ Seven standard benchmark networks ship inside the package, so that examples and 
 from a fresh installation: ``asia``, ``cancer``, ``earthquake``, ``survey``, ``sachs``,
 ``child`` and ``alarm``, from the bnlearn Bayesian network repository (public-domain BIF
 files, stored in the package's ``_networks`` folder with a README giving their sources).
-:func:`load_network` reads any of them by name; the ASIA network ("chest clinic") of
-Lauritzen & Spiegelhalter (1988) is also stored here as Python data (:func:`asia_network`).
+:func:`load_network` reads any of them by name; :func:`asia_network` is the ASIA network
+("chest clinic") of Lauritzen & Spiegelhalter (1988).
 """
 
 from importlib import resources
@@ -22,8 +22,6 @@ from .network import DiscreteBayesianNetwork
 __all__ = ["asia_network", "load_network", "make_pedigree_network", "make_random_network",
            "network_names", "sample_asia"]
 
-_YES_NO = ["yes", "no"]
-
 
 def asia_network():
     """The 8-node ASIA network (Lauritzen & Spiegelhalter, 1988).
@@ -32,7 +30,7 @@ def asia_network():
     ``lung`` (lung cancer), ``bronc`` (bronchitis), ``either`` (tuberculosis or lung
     cancer, a deterministic OR), ``xray`` (positive X-ray) and ``dysp`` (dyspnoea); every
     node has states ``["yes", "no"]``. The numbers are those of the bnlearn repository's
-    ``asia.bif``.
+    ``asia.bif``, shipped in the package.
 
     Returns
     -------
@@ -54,42 +52,16 @@ def asia_network():
     >>> net.edges[:3]
     [('asia', 'tub'), ('smoke', 'lung'), ('smoke', 'bronc')]
     """
-    nodes = ["asia", "tub", "smoke", "lung", "bronc", "either", "xray", "dysp"]
-    states = {node: list(_YES_NO) for node in nodes}
-    parents = {
-        "tub": ["asia"],
-        "lung": ["smoke"],
-        "bronc": ["smoke"],
-        "either": ["lung", "tub"],
-        "xray": ["either"],
-        "dysp": ["bronc", "either"],
-    }
-    cpts = {
-        "asia": [0.01, 0.99],
-        "tub": [[0.05, 0.95],          # asia = yes
-                [0.01, 0.99]],         # asia = no
-        "smoke": [0.5, 0.5],
-        "lung": [[0.1, 0.9],           # smoke = yes
-                 [0.01, 0.99]],        # smoke = no
-        "bronc": [[0.6, 0.4],
-                  [0.3, 0.7]],
-        "either": [[[1.0, 0.0],        # lung = yes, tub = yes
-                    [1.0, 0.0]],       # lung = yes, tub = no
-                   [[1.0, 0.0],        # lung = no,  tub = yes
-                    [0.0, 1.0]]],      # lung = no,  tub = no
-        "xray": [[0.98, 0.02],
-                 [0.05, 0.95]],
-        "dysp": [[[0.9, 0.1],          # bronc = yes, either = yes
-                  [0.8, 0.2]],         # bronc = yes, either = no
-                 [[0.7, 0.3],          # bronc = no,  either = yes
-                  [0.1, 0.9]]],        # bronc = no,  either = no
-    }
-    return DiscreteBayesianNetwork(
-        states, parents, {node: np.array(cpt) for node, cpt in cpts.items()})
+    return _read_builtin("asia")
 
 
-#: The networks shipped as BIF files in ``skbn/_networks`` (asia also as Python data).
+#: The networks shipped as BIF files in ``skbn/_networks``.
 _BUILTIN = ("alarm", "asia", "cancer", "child", "earthquake", "sachs", "survey")
+
+
+def _read_builtin(name):
+    with resources.as_file(resources.files("skbn") / "_networks" / f"{name}.bif") as path:
+        return read_bif(path)
 
 
 def network_names():
@@ -127,8 +99,8 @@ def load_network(name_or_path):
     ``alarm``       37     46     patient monitoring in intensive care
     ==============  =====  =====  ==================================================
 
-    ``"asia"`` is :func:`asia_network`; the others are read from the BIF files shipped in
-    the package. Every call returns a new network object.
+    They are read from the BIF files shipped in the package (``"asia"`` is
+    :func:`asia_network`). Every call returns a new network object.
 
     Parameters
     ----------
@@ -165,10 +137,7 @@ def load_network(name_or_path):
         raise ValueError(
             f"Unknown network {name_or_path!r}: pass a path to a .bif file or one of "
             f"the built-in networks {list(_BUILTIN)!r}.")
-    if key == "asia":
-        return asia_network()
-    with resources.as_file(resources.files("skbn") / "_networks" / f"{key}.bif") as path:
-        return read_bif(path)
+    return _read_builtin(key)
 
 
 def sample_asia(n_samples=10000, random_state=0):

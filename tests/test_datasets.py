@@ -25,9 +25,23 @@ def assert_same_network(net, ref):
         np.testing.assert_array_equal(net.cpts[node], ref.cpts[node], err_msg=node)
 
 
-def test_asia_equals_shipped_bif():
-    # the Python-data ASIA and the shipped BIF file are the same network
-    assert_same_network(asia_network(), read_bif(BUILTIN / "asia.bif"))
+def test_asia_has_the_published_probabilities():
+    # Lauritzen & Spiegelhalter (1988): the numbers of the chest-clinic network, by hand
+    net = asia_network()
+    assert net.nodes == ["asia", "tub", "smoke", "lung", "bronc", "either", "xray", "dysp"]
+    assert all(states == ["yes", "no"] for states in net.states.values())
+    assert net.parents == {"asia": (), "tub": ("asia",), "smoke": (), "lung": ("smoke",),
+                           "bronc": ("smoke",), "either": ("lung", "tub"), "xray": ("either",),
+                           "dysp": ("bronc", "either")}
+    cpts = net.cpts
+    np.testing.assert_array_equal(cpts["asia"], [0.01, 0.99])
+    np.testing.assert_array_equal(cpts["tub"], [[0.05, 0.95], [0.01, 0.99]])
+    np.testing.assert_array_equal(cpts["smoke"], [0.5, 0.5])
+    np.testing.assert_array_equal(cpts["lung"], [[0.1, 0.9], [0.01, 0.99]])
+    np.testing.assert_array_equal(cpts["bronc"], [[0.6, 0.4], [0.3, 0.7]])
+    np.testing.assert_array_equal(cpts["either"], [[[1, 0], [1, 0]], [[1, 0], [0, 1]]])  # OR
+    np.testing.assert_array_equal(cpts["xray"], [[0.98, 0.02], [0.05, 0.95]])
+    np.testing.assert_array_equal(cpts["dysp"], [[[0.9, 0.1], [0.8, 0.2]], [[0.7, 0.3], [0.1, 0.9]]])
 
 
 @pytest.mark.parametrize("name", sorted(SIZES))
