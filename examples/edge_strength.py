@@ -19,7 +19,6 @@ the distribution of the strengths with the threshold.
 """
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +26,7 @@ from skbn import BootstrapStructure, HillClimbStructure, OrderMCMCStructure
 from skbn.datasets import load_network
 from skbn.plotting import plot_edge_strength
 from skbn.posterior import edge_posteriors
+from _shared import show_or_save
 
 name, truth = "sachs", load_network("sachs")
 X = truth.sample(1_000, random_state=0)
@@ -79,11 +79,4 @@ axis.set_ylabel("empirical CDF")
 axis.legend()
 figures["_cdf"] = figure
 
-if len(sys.argv) > 1:  # python examples/edge_strength.py strengths.png
-    output = Path(sys.argv[1])
-    names = [output.with_name(f"{output.stem}{tag}{output.suffix or '.png'}") for tag in figures]
-    for name, figure in zip(names, figures.values()):
-        figure.savefig(name, dpi=110, bbox_inches="tight")
-    print(f"figures written to {', '.join(map(str, names))}")
-else:
-    plt.show()
+show_or_save(figures, plt)  # python examples/edge_strength.py strengths.png: save them

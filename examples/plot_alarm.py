@@ -20,12 +20,12 @@ Run ``python examples/plot_alarm.py`` to see the figures, or
 
 import sys
 import warnings
-from pathlib import Path
 
 from skbn import HillClimbStructure, PCStructure
 from skbn.datasets import load_network
 from skbn.exceptions import OrientationConflictWarning
 from skbn.plotting import comparison_classes, plot_comparison, plot_network, plot_search_trace
+from _shared import show_or_save
 
 truth = load_network("alarm")
 train = truth.sample(5_000, random_state=0)
@@ -64,11 +64,4 @@ figures["_pc"] = ax.figure
 ax = plot_search_trace(model)
 figures["_trace"] = ax.figure
 
-if len(sys.argv) > 1:  # python examples/plot_alarm.py alarm.png
-    output = Path(sys.argv[1])
-    names = [output.with_name(f"{output.stem}{tag}{output.suffix or '.png'}") for tag in figures]
-    for name, figure in zip(names, figures.values()):
-        figure.savefig(name, dpi=110, bbox_inches="tight")
-    print(f"pictures written to {', '.join(map(str, names))}")
-else:
-    plt.show()
+show_or_save(figures, plt)  # python examples/plot_alarm.py alarm.png: save them
