@@ -48,7 +48,7 @@ import warnings
 import _bnlearn
 from _common import best_times, load_shared, print_table
 
-from skbn import _search
+from skbn._engines import _search
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
 

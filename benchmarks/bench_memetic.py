@@ -11,7 +11,7 @@ Cases (those of ``bench_best.py``): ALARM and CHILD at 1,000, 10,000 and 100,000
 ``--random-seeds``, 5,000 rows);
 ``--quick``: ALARM and CHILD at 1,000 rows. Every skbn search gets the same budget of
 ``max_evaluations = budget_per_variable * n_variables`` family re-scorings (the unit of
-:class:`skbn._search.Budget`) and ``random_state=0`` (``--random-state``):
+:class:`skbn._engines._search.Budget`) and ``random_state=0`` (``--random-state``):
 
 * ``hill_climb``: plain steepest ascent (stops at its local optimum, under the budget);
 * ``tabu+restarts``: tabu search restarted from perturbations of the best graph
@@ -33,7 +33,7 @@ import warnings
 from _common import print_table
 from bench_best import cases, pyagrum_edges
 
-from skbn._search import improves
+from skbn._engines._search import improves
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.metrics import structural_hamming_distance
 

@@ -1,11 +1,11 @@
-"""Anytime budgets and the memetic / genetic searches of HillClimbStructure (skbn._memetic)."""
+"""Anytime budgets and the memetic / genetic searches of HillClimbStructure (skbn._engines._memetic)."""
 
 import time
 
 import numpy as np
 import pytest
 
-from skbn import _memetic
+from skbn._engines import _memetic
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.graph import is_acyclic

@@ -1,4 +1,4 @@
-"""The incremental delta table and the lazy cycle check of skbn._search.DeltaEngine.
+"""The incremental delta table and the lazy cycle check of skbn._engines._search.DeltaEngine.
 
 Reference: the from-scratch formulas of the delta table (every move's delta from the toggle
 columns, legality from the transitive closure by repeated squaring and the other-path test
@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from conftest import shared_network
 
-from skbn import _search
+from skbn._engines import _search
 from skbn._data import encode_fit
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure

@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import DistinctRows
-from skbn._search import TIE_TOLERANCE, improves
+from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
@@ -211,7 +211,7 @@ def _subset_max(table):
 def _best_parents(v_table, candidates_mask, v):
     """Recover a best parent set of ``v`` within ``candidates_mask`` from the superset-max
     table: drop members (in index order) while the best score within the remaining set is
-    not beaten by the overall best (``skbn._search.improves``: rounding-level differences
+    not beaten by the overall best (``skbn._engines._search.improves``: rounding-level differences
     between equal scores never keep a useless parent)."""
     best = v_table[_drop_bit(candidates_mask, v)]
     current = candidates_mask
@@ -290,7 +290,7 @@ class ExactStructure(_BaseStructureLearner):
     without a bound are counted in full.
 
     Determinism: a sink replaces the incumbent only if it improves by more than
-    ``skbn._search.improves``' tolerance (the lowest column index wins ties); the parent
+    ``skbn._engines._search.improves``' tolerance (the lowest column index wins ties); the parent
     set is then made minimal by dropping members in column order while the best score
     within the rest is within that tolerance of the best.
 

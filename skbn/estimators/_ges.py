@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter
-from skbn._search import TIE_TOLERANCE, improves
+from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
 from skbn.knowledge import parse_knowledge
@@ -146,7 +146,7 @@ class GESStructure(_BaseStructureLearner):
     condition is checked only for the operators about to be taken.
 
     Determinism: the largest score change wins; changes within the relative tolerance of
-    :func:`skbn._search.improves` count as ties, won by the first operator in scan
+    :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
     order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple). A step is taken only if
     it improves the score by more than that tolerance.
 

@@ -5,7 +5,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from skbn import _memetic, _search
+from skbn._engines import _memetic, _search
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import check_bounded_likelihood, resolve_scorer
@@ -54,7 +54,7 @@ class HillClimbStructure(_BaseStructureLearner):
       where the knowledge allows), sharing one score cache. Each climb ends with
       *triangle moves*: while replacing a triangle of the DAG by a v-structure (remove one
       of its edges, point the other two into the third node) raises the score, the best
-      such move is taken and tabu search runs again (:func:`skbn._search.triangle_descent`;
+      such move is taken and tabu search runs again (:func:`skbn._engines._search.triangle_descent`;
       one edge at a time a climb cannot undo a v-structure it covered by a triangle). The
       better result wins (ties: the first). **The recommended setting when the score
       matters most**: on ALARM, CHILD and random 100-node networks it reaches a BDeu score
@@ -68,12 +68,12 @@ class HillClimbStructure(_BaseStructureLearner):
       perturbations of the first; parents are picked by tournament, crossover exchanges whole parent sets
       (with cycle repair), mutation applies ``perturbation`` random legal moves, every
       child is climbed by steepest ascent, and replacement keeps the population diverse
-      (:mod:`skbn._memetic`). ``"genetic"`` is the same without any local search (no
+      (:mod:`skbn._engines._memetic`). ``"genetic"`` is the same without any local search (no
       tabu, no steepest ascent: the members are the start graph, the Chow-Liu tree and
       their random variations, only the final result is polished).
 
     Anytime budgets: ``max_time`` (seconds) and ``max_evaluations`` (family re-scorings,
-    see :class:`skbn._search.Budget`) stop every search, restart and generation loop; the
+    see :class:`skbn._engines._search.Budget`) stop every search, restart and generation loop; the
     best graph found so far is returned, and ``trace_time_`` / ``trace_evaluations_``
     tell when each score of ``trace_`` was reached. A search stopped by
     ``max_evaluations`` or by ``max_iter`` is deterministic; one stopped by ``max_time``
@@ -89,7 +89,7 @@ class HillClimbStructure(_BaseStructureLearner):
     Determinism: moves are scanned in the order (parent index, child index, move) with
     moves ordered add, remove, reverse; the best delta is found and the first move in
     scan order within ``1e-10 * (1 + |score|)`` of it is taken, and only if it improves
-    the score by more than that tolerance (the rule of :func:`skbn._search.improves`).
+    the score by more than that tolerance (the rule of :func:`skbn._engines._search.improves`).
     Random choices use ``random_state``; the result is the same for any
     ``PYTHONHASHSEED``. The search runs in one process: there is no ``n_jobs`` (measured on
     ALARM, a step's one or two count passes of a few milliseconds are too small to ship to
@@ -413,7 +413,7 @@ def _run(engine, start_graph, settings, rng, label):
 def _multistart_tabu(engine, recorder, settings):
     """Polished tabu search from the engine's graph, then from each seed graph (while the
     budget lasts), each followed by triangle -> v-structure moves and a new polished tabu
-    search after each (:func:`skbn._search.triangle_descent`); leave the engine at the best
+    search after each (:func:`skbn._engines._search.triangle_descent`); leave the engine at the best
     result (ties: the earliest)."""
     best_graph, best_score = None, -np.inf
     for k, seed in enumerate([None, *settings["seeds"]]):

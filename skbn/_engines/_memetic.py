@@ -3,11 +3,11 @@
 A memetic algorithm (Moscato 1989) is a genetic algorithm whose offspring are improved by
 local search before they compete. Here an individual is a DAG satisfying the background
 knowledge, its fitness the decomposable score, and the local search the steepest ascent of
-:mod:`skbn._search`, sharing one :class:`~skbn._search.DeltaEngine` (so one cache of toggle
+:mod:`skbn._engines._search`, sharing one :class:`~skbn._engines._search.DeltaEngine` (so one cache of toggle
 columns and family scores) with every other individual.
 
 * **Initial population**: the optimum of a tabu search (then steepest ascent, then the
-  triangle -> v-structure moves of :func:`skbn._search.triangle_descent`, each followed by
+  triangle -> v-structure moves of :func:`skbn._engines._search.triangle_descent`, each followed by
   the same climb) from the start graph, the same from a Chow-Liu tree (the maximum
   mutual-information spanning tree, inserted edge by edge where the constraints allow) --
   the two results of ``search="multistart_tabu"``, so the population starts at least as
@@ -52,7 +52,7 @@ Illinois.
 
 import numpy as np
 
-from skbn._search import graph_key, improves, perturb, steepest_ascent, tabu_triangle_climb
+from skbn._engines._search import graph_key, improves, perturb, steepest_ascent, tabu_triangle_climb
 
 __all__ = ["memetic_search"]
 
@@ -72,9 +72,9 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
 
     Parameters
     ----------
-    engine : skbn._search.DeltaEngine
+    engine : skbn._engines._search.DeltaEngine
         Positioned at the start graph.
-    recorder : skbn._search._Recorder
+    recorder : skbn._engines._search._Recorder
         Receives every move of the local searches and the score of every child; its
         ``budget`` stops the search.
     population_size, n_generations, perturbation : int
@@ -86,7 +86,7 @@ def memetic_search(engine, recorder, *, population_size, n_generations, perturba
     tabu : (int, int) or None
         ``(tabu_length, patience)``: the start graph and the ``seeds`` are climbed by tabu
         search then steepest ascent, then triangle moves
-        (:func:`skbn._search.tabu_triangle_climb`), instead of steepest ascent alone
+        (:func:`skbn._engines._search.tabu_triangle_climb`), instead of steepest ascent alone
         (memetic only; ignored when ``local_search`` is False).
 
     Returns
