@@ -1,5 +1,9 @@
 """Time every learner on ALARM and CHILD at 10k and 100k rows, for one checkout of skbn.
 
+Each row also carries a digest of the fitted result (``edges_`` and, where the learner has
+them, ``score_``, ``n_tests_``, ``cpdag_``, ``edge_strength_``), so ``--against`` says
+whether the two checkouts learned the same thing bit for bit (column ``same``).
+
 Run it once per revision, in the same minute, and compare the two tables (issue: "no
 learner gets slower"):
 
@@ -20,6 +24,7 @@ alternate the checkouts a few times and keep the minima.
 """
 
 import argparse
+import hashlib
 import json
 import subprocess
 import sys
@@ -47,11 +52,15 @@ def main():
     from _common import best_time, load_shared, print_table  # noqa: PLC0415
 
     from skbn import (  # noqa: PLC0415
+        BootstrapStructure,
         ChowLiuTree,
         ExactStructure,
+        FixedStructure,
         GESStructure,
         HillClimbStructure,
         K2Structure,
+        MMHCStructure,
+        OrderMCMCStructure,
         PCStructure,
     )
     from skbn.graph import topological_order  # noqa: PLC0415
@@ -70,6 +79,11 @@ def main():
                 "pc": PCStructure(),
                 "k2": K2Structure(ordering=order),
                 "chow_liu": ChowLiuTree(),
+                "mmhc": MMHCStructure(),
+                "mmhc (restrict=pc)": MMHCStructure(restrict="pc"),
+                "fixed (true DAG)": FixedStructure(edges=list(net.edges)),
+                "memetic": HillClimbStructure(search="memetic", random_state=0),
+                "bootstrap (5 HC)": BootstrapStructure(n_resamples=5, random_state=0),
             }
             searches = set().union(*(getattr(c, "options", ()) for c in
                                      HillClimbStructure._parameter_constraints["search"]))
@@ -77,16 +91,29 @@ def main():
                 cases["multistart_tabu"] = HillClimbStructure(search="multistart_tabu")
             if n == args.rows[0]:
                 cases["exact (12 vars)"] = ExactStructure(max_indegree=3)
+                cases["order_mcmc (12 vars)"] = OrderMCMCStructure(max_indegree=3, n_iter=5_000,
+                                                                   random_state=0)
             for label, estimator in cases.items():
-                X = data[order[:12]] if label.startswith("exact") else data
+                X = data[order[:12]] if "12 vars" in label else data
                 seconds, fitted = best_time(lambda e=estimator, X=X: e.fit(X), args.repeats, clock)
                 rows.append({"network": name, "rows": n, "learner": label, "seconds": seconds,
-                             "edges": len(fitted.edges_)})
+                             "edges": len(fitted.edges_), "digest": digest(fitted)})
                 print(f"  {name} {n} {label}: {seconds:.3f} s", file=sys.stderr)
     if args.json:
         print(json.dumps(rows))
     else:
         print_table(rows, ["network", "rows", "learner", "seconds", "edges"])
+
+
+def digest(fitted):
+    """A short hash of what a fit learned: its edges and the fitted attributes that say how."""
+    parts = [repr(sorted(map(tuple, fitted.edges_)))]
+    for attribute in ("score_", "n_tests_", "cpdag_", "edge_strength_", "log_likelihood_"):
+        value = getattr(fitted, attribute, None)
+        if value is not None:
+            parts.append(f"{attribute}={value!r}" if not hasattr(value, "to_numpy")
+                         else f"{attribute}={value.to_numpy().tobytes().hex()}")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:12]
 
 
 def compare(args):
@@ -105,11 +132,14 @@ def compare(args):
                 entry = best.setdefault(key, {"network": key[0], "rows": key[1], "learner": key[2]})
                 if row["seconds"] < entry.get(f"{label} s", float("inf")):
                     entry[f"{label} s"], entry[f"{label} edges"] = row["seconds"], row["edges"]
-    rows = [dict(entry, ratio=entry["new s"] / entry["old s"]) for entry in best.values()
-            if "old s" in entry and "new s" in entry]
+                entry[f"{label} digest"] = row["digest"]
+    rows = [dict(entry, ratio=entry["new s"] / entry["old s"],
+                 same="yes" if entry["new digest"] == entry["old digest"] else "NO")
+            for entry in best.values() if "old s" in entry and "new s" in entry]
     print(f"old: {args.against}; new: {args.checkout}; best of {args.rounds} x {args.repeats}, "
           f"{args.clock} clock")
-    print_table(rows, ["network", "rows", "learner", "old s", "new s", "ratio", "old edges", "new edges"])
+    print_table(rows, ["network", "rows", "learner", "old s", "new s", "ratio", "old edges", "new edges",
+                       "same"])
 
 
 if __name__ == "__main__":
