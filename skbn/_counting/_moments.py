@@ -115,13 +115,28 @@ class Moments:
         columns = np.asarray(columns, dtype=np.intp)
         return Moments(self.weight, self.mean[:, columns], self.scatter[:, columns[:, None], columns])
 
-    def pooled(self):
-        """Moments of all rows, ignoring the configurations (one group)."""
-        total = Moments(self.weight[:1] * 0, self.mean[:1] * 0, self.scatter[:1] * 0)
-        for g in range(self.n_groups):
-            if self.weight[g] > 0:
-                total = total + Moments(self.weight[g:g + 1], self.mean[g:g + 1], self.scatter[g:g + 1])
-        return total
+    def pooled(self, labels=None, n_labels=1):
+        """Moments of the union of groups: group ``g`` goes to ``labels[g]`` (default: all
+        groups into one). E.g. moments over ids of ``z + [x]`` (``x`` the last, fastest
+        digit, ``r_x`` states) pool to moments over ``z`` with ``labels = arange(g) // r_x``.
+
+        Computed from the exact identities ``N = sum N_g``, ``N mean = sum N_g mean_g`` and
+        ``S = sum [S_g + N_g (mean_g - mean)(mean_g - mean)^T]`` (the pairwise merge of
+        :meth:`__add__` applied to all groups at once).
+        """
+        if labels is None:
+            labels = np.zeros(self.n_groups, dtype=np.intp)
+        labels = np.asarray(labels, dtype=np.intp)
+        weight = np.bincount(labels, weights=self.weight, minlength=n_labels)
+        safe = np.where(weight > 0, weight, 1.0)
+        k = self.n_columns
+        mean = np.stack([np.bincount(labels, weights=self.weight * self.mean[:, j], minlength=n_labels)
+                         for j in range(k)], axis=1).reshape(n_labels, k) / safe[:, None]
+        delta = self.mean - mean[labels]
+        spread = self.scatter + self.weight[:, None, None] * delta[:, :, None] * delta[:, None, :]
+        scatter = np.zeros((n_labels, k, k))
+        np.add.at(scatter, labels, spread)
+        return Moments(weight, mean, scatter)
 
     def covariance(self, ddof=0):
         """Covariance matrices ``S_g / (N_g - ddof)`` (NaN where ``N_g <= ddof``)."""
