@@ -743,7 +743,24 @@ class BaseGaussianCITest(BaseCITest):
         self.alpha = alpha
 
     def moments_of(self, values, weights=None, ids=None, n_ids=1):
-        """The statistics this test reads: :func:`skbn._counting.moments` of ``values``."""
+        """The statistics this test reads: the weighted moments of ``values``.
+
+        Parameters
+        ----------
+        values : ndarray of shape (n_samples, k)
+            The continuous columns the tests will refer to by position.
+        weights : ndarray of shape (n_samples,) or None, default=None
+            Row weights (integer weights equal replicated rows).
+        ids : ndarray of shape (n_samples,) or None, default=None
+            Configuration ids of discrete conditioning columns (CLG tests); None for one group.
+        n_ids : int, default=1
+            Size of the id space.
+
+        Returns
+        -------
+        skbn._counting.Moments
+            The moments (:func:`skbn._counting.moments`).
+        """
         from skbn._counting._moments import moments
 
         return moments(values, weights, ids, n_ids)
@@ -812,12 +829,40 @@ class BaseGaussianCITest(BaseCITest):
         return CITestBatchResult(*self._results(r, float(stats.weight[0]), len(z)))
 
     def test(self, table, n_strata=None):
-        """Refuse count tables: Gaussian tests read moments (:meth:`test_moments`)."""
+        """Refuse count tables: Gaussian tests read moments (:meth:`test_moments`).
+
+        Parameters
+        ----------
+        table : array-like
+            Ignored.
+        n_strata : int or None, default=None
+            Ignored.
+
+        Raises
+        ------
+        TypeError
+            Always.
+        """
         raise TypeError(f"{type(self).__name__} tests continuous variables: call "
                         f"test_moments(stats, x, y, z).")
 
     def test_variables(self, data, x, y, z=()):
-        """Not available until the learners encode continuous columns."""
+        """Not available until the learners encode continuous columns.
+
+        Parameters
+        ----------
+        data : skbn._data.EncodedData
+            Ignored.
+        x, y : int
+            Ignored.
+        z : tuple of int, default=()
+            Ignored.
+
+        Raises
+        ------
+        TypeError
+            Always; call :meth:`test_moments`.
+        """
         raise TypeError(f"{type(self).__name__} tests continuous variables: call "
                         f"test_moments(stats, x, y, z).")
 
@@ -849,10 +894,10 @@ class FisherZ(BaseGaussianCITest):
     Examples
     --------
     >>> import numpy as np
-    >>> from skbn._counting import moments
     >>> from skbn.citests import FisherZ
     >>> x = np.random.default_rng(0).normal(size=(500, 3))
-    >>> FisherZ().test_moments(moments(x), 0, 1, (2,)).independent
+    >>> test = FisherZ()
+    >>> test.test_moments(test.moments_of(x), 0, 1, (2,)).independent
     True
     """
 
@@ -891,6 +936,9 @@ class PartialCorrelationT(BaseGaussianCITest):
 
     .. math:: t = r \sqrt{\frac{n - |S| - 2}{1 - r^2}} \sim t_{n - |S| - 2}, \qquad
        p = 2\,(1 - F_t(|t|))
+
+    ``statistic`` is ``t`` (bnlearn reports the partial correlation itself as its statistic;
+    the p-values agree).
 
     Parameters
     ----------
@@ -946,7 +994,24 @@ class RobustFisherZ(FisherZ):
         self.random_state = random_state
 
     def moments_of(self, values, weights=None, ids=None, n_ids=1):
-        """Robust moments of ``values`` (one group; integer weights replicate rows)."""
+        """Robust moments of ``values`` (one group; integer weights replicate rows).
+
+        Parameters
+        ----------
+        values : ndarray of shape (n_samples, k)
+            The continuous columns; more rows than columns.
+        weights : ndarray of shape (n_samples,) or None, default=None
+            Non-negative integer row weights (replicated rows), or None.
+        ids : None
+            Must be None (no discrete strata).
+        n_ids : int, default=1
+            Must be 1.
+
+        Returns
+        -------
+        skbn._counting.Moments
+            One group: weight ``n``, the MCD location and ``n`` times its covariance.
+        """
         from skbn._counting._moments import robust_moments
 
         if ids is not None and n_ids > 1:
@@ -980,9 +1045,9 @@ class CLGMutualInformation(BaseCITest):
     * ``x``, ``y`` and :math:`Z` discrete (:meth:`test` on count tables): the G-test
       :math:`2 N \hat I` with :math:`\nu = (r_x - 1)(r_y - 1) q` (bnlearn's ``"mi"``).
 
-    Discrete ``x`` and ``y`` given continuous columns are refused: a discrete variable has
-    no continuous parent in a CLG network (bnlearn's answer there depends on the order of
-    ``x`` and ``y``). A configuration with too few rows for its regression (``N_g`` at most
+    Discrete ``x`` and ``y`` given continuous columns are not offered: a discrete variable
+    has no continuous parent in a CLG network (and bnlearn's answer there changes when
+    ``x`` and ``y`` are swapped). A configuration with too few rows for its regression (``N_g`` at most
     the number of coefficients) is left out of the statistic and of ``dof``.
 
     Parameters
@@ -997,11 +1062,7 @@ class CLGMutualInformation(BaseCITest):
     def __init__(self, alpha=0.05):
         self.alpha = alpha
 
-    def moments_of(self, values, weights=None, ids=None, n_ids=1):
-        """The statistics this test reads: :func:`skbn._counting.moments` of ``values``."""
-        from skbn._counting._moments import moments
-
-        return moments(values, weights, ids, n_ids)
+    moments_of = BaseGaussianCITest.moments_of
 
     def _result(self, statistic, dof):
         statistic = max(float(statistic), 0.0)
@@ -1037,6 +1098,7 @@ class CLGMutualInformation(BaseCITest):
         Returns
         -------
         CITestResult
+            Statistic (twice the log-likelihood ratio), p-value, degrees of freedom, decision.
         """
         z = list(z)
         full, usable = self._group_loglik(stats, y, z + [x])
@@ -1064,6 +1126,7 @@ class CLGMutualInformation(BaseCITest):
         Returns
         -------
         CITestResult
+            Statistic (twice the log-likelihood ratio), p-value, degrees of freedom, decision.
         """
         z = list(z)
         r_x = int(n_x_states)

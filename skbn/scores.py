@@ -758,7 +758,25 @@ class BaseGaussianScore(BaseScore):
         .. math:: s \le -\tfrac{N}{2}\log(2\pi RSS_{min}/(N - d)) - \tfrac{N - d}{2}
                   - \mathrm{penalty}(m + 1)
 
-        (``d = m`` unbiased, 0 MLE). Returns None for several groups (CLG).
+        (``d = m`` unbiased, 0 MLE).
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments of the child and the candidates.
+        child : int
+            Position of the child.
+        parents : sequence of int
+            Positions of the parents the bound starts from.
+        candidates : sequence of int
+            Positions of every column that may join the parents.
+        n_discrete_parents : int, default=0
+            Number of discrete parents (edge penalty).
+
+        Returns
+        -------
+        float or None
+            The bound; None for several groups (CLG: no bound is offered).
         """
         from skbn._counting._moments import regression
 
@@ -1046,6 +1064,19 @@ class BGe(BaseGaussianScore):
         """BGe scores of ``child`` given ``parents + [j]`` for every column ``j`` (batched:
         the log-determinant ratio is the residual ``R_{cc|P+j}``, one Schur complement).
 
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments with one group.
+        child : int
+            Position of the child.
+        parents : sequence of int
+            Positions of the current parents.
+        n_discrete_parents : int, default=0
+            Must be 0.
+        n_variables : int or None, default=None
+            Number of variables of the network (None: ``stats.n_columns``).
+
         Returns
         -------
         scores : ndarray of shape (stats.n_columns,)
@@ -1075,7 +1106,26 @@ class BGe(BaseGaussianScore):
         return scores - self.edge_penalty * size
 
     def upper_bound_moments(self, stats, child, parents, candidates, n_discrete_parents=0):
-        """No upper bound is known for BGe: returns None."""
+        """No upper bound is known for BGe: returns None.
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Ignored.
+        child : int
+            Ignored.
+        parents : sequence of int
+            Ignored.
+        candidates : sequence of int
+            Ignored.
+        n_discrete_parents : int, default=0
+            Ignored.
+
+        Returns
+        -------
+        None
+            Nothing is pruned.
+        """
         return None
 
 

@@ -515,3 +515,22 @@ def test_plugins_are_tunable_and_aliased():
         BGe(iss_w=3).local_score_moments(moments(np.ones((4, 3)) + np.eye(4, 3)), 0, [])
     with pytest.raises(TypeError, match="local_score_moments"):
         GaussianBIC().local_score(np.ones((1, 2)), 1, 0)
+
+
+def test_clg_batched_and_discrete_paths():
+    frame = clg_data(seed=16, n=200)
+    codes = np.column_stack([pd.Categorical(frame[c]).codes for c in CLG_DISCRETE]).astype(np.int64)
+    ids, n_ids = config_ids(codes, np.array([3, 2]), [1])
+    stats = moments(frame[["u", "v w", "z"]].to_numpy(), ids=ids, n_ids=n_ids)
+    for scorer in (CLGLogLikelihood(), CLGBIC(), CLGAIC(variance="mle")):
+        batch = scorer.local_scores_added(stats, 2, [], 1)
+        for j in (0, 1):
+            assert batch[j] == pytest.approx(scorer.local_score_moments(stats, 2, [j], 1), rel=1e-10)
+        assert np.isnan(batch[2])
+    # discrete x and y given discrete z: bnlearn's "mi" (G-test, classical degrees of freedom)
+    from skbn.citests import GTest
+
+    table = np.random.default_rng(16).integers(0, 30, size=(3, 2, 4))
+    mine = CLGMutualInformation().test(table, 3)
+    reference = GTest(adjust_dof=False, min_samples_per_dof=0).test(table, 3)
+    assert (mine.statistic, mine.pvalue, mine.dof) == (reference.statistic, reference.pvalue, reference.dof)
