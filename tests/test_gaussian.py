@@ -7,6 +7,7 @@ prints the largest relative difference per score and test.
 """
 
 import math
+import pickle
 
 import numpy as np
 import pandas as pd
@@ -385,6 +386,10 @@ def test_singular_rule_collinear_and_constant_columns():
     assert partial_correlation(stats.scatter[0], 3, 4, (0,)) == 0.0
     assert partial_correlation(stats.scatter[0], 2, 4, (0, 1)) == 0.0
     assert GaussianBIC().local_score_moments(stats, 3, []) == -np.inf       # constant child
+    for variance in ("unbiased", "mle"):                                      # exact linear child
+        assert GaussianLogLikelihood(variance=variance).local_score_moments(stats, 2, [0, 1]) == -np.inf
+        assert GaussianLogLikelihood(variance=variance).local_scores_added(stats, 2, [0])[1] == -np.inf
+    np.testing.assert_allclose(stats.select([4, 0]).covariance(ddof=1)[0], np.cov(values[:, [4, 0]].T))
     # scores are invariant to rescaling a column (1e12 and 1e-12 magnitudes)
     scaled = moments(values * [1e12, 1e-12, 1.0, 1.0, 1.0])
     bic = GaussianBIC()
@@ -509,6 +514,11 @@ def test_plugins_are_tunable_and_aliased():
         assert type(resolve_ci_test(alias)) is klass
     scorer = clone(BGe(iss_mu=3)).set_params(iss_w=12)
     assert scorer.get_params()["iss_w"] == 12
+    stats = moments(gaussian_data(seed=17, n=30).to_numpy())
+    for plugin in (scorer, CLGBIC(variance="mle", edge_penalty=1.0)):
+        copy = pickle.loads(pickle.dumps(plugin))
+        assert copy.get_params() == plugin.get_params()
+        assert copy.local_score_moments(stats, 2, [0]) == plugin.local_score_moments(stats, 2, [0])
     with pytest.raises(ValueError, match="variance"):
         resolve_scorer(GaussianBIC(variance="ml"))
     with pytest.raises(ValueError, match="iss_w"):

@@ -36,9 +36,11 @@ of the parents' (or conditioning set's) scaled scatter matrix fails or its recip
 condition estimate is below :data:`SINGULAR_RCOND`, the Moore-Penrose pseudo-inverse is used
 instead: the fitted values are the orthogonal projection on the span of the parents, so the
 residual sum of squares is the one of any least-squares solution and the coefficients are
-the minimum-norm solution (pcalg's ``pcorOrder`` also uses a pseudo-inverse). A constant
-column (zero scatter) contributes nothing as a parent; as a child or as ``x``/``y`` of a
-partial correlation it gives a residual sum of squares 0 and a partial correlation 0.
+the minimum-norm solution (pcalg's ``pcorOrder`` also uses a pseudo-inverse). A residual
+variance below ``SINGULAR_RCOND`` times the column's variance counts as exactly 0 (an exact
+linear function of the parents, up to rounding). A constant column (zero scatter) contributes
+nothing as a parent; as a child or as ``x``/``y`` of a partial correlation it gives a
+residual sum of squares 0 and a partial correlation 0.
 """
 
 from dataclasses import dataclass
@@ -267,7 +269,7 @@ def regression(scatter, child, parents):
     coef : ndarray of shape (len(parents),)
         Regression coefficients (minimum-norm when the parents are collinear).
     rss : float
-        Residual sum of squares (weighted), clipped at 0. The intercept is
+        Residual sum of squares (weighted); 0 below the singular-matrix threshold. The intercept is
         ``mean[child] - mean[parents] @ coef``.
     """
     parents = list(parents)
@@ -275,7 +277,8 @@ def regression(scatter, child, parents):
     d, scaled = _scaled(scatter[np.ix_(columns, columns)])
     p = len(parents)
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
-    rss = max(float(scaled[p, p] - scaled[p, :p] @ beta), 0.0) * d[p] ** 2
+    residual = float(scaled[p, p] - scaled[p, :p] @ beta)
+    rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
     return beta * d[p] / d[:p], rss
 
 
@@ -357,7 +360,8 @@ def added_parent_rss(scatter, child, parents):
     usable = residual_jj > SINGULAR_RCOND
     gain = np.zeros_like(residual_jj)
     gain[usable] = residual_c[usable] ** 2 / residual_jj[usable]
-    rss = np.clip(rss_c - gain, 0.0, None) * d[child] ** 2
+    residual = rss_c - gain
+    rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[child] ** 2
     rss[[child, *parents]] = np.nan
     return rss
 
