@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
-from scipy.special import chdtrc, expit, gammaln, xlogy
+from scipy.special import chdtrc, expit, gammaln, ndtr, stdtr, xlogy
 from sklearn.base import BaseEstimator
 
 from skbn._counting import contingency_tables, n_configurations
@@ -51,12 +51,18 @@ from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
 __all__ = [
     "BaseCITest",
+    "BaseGaussianCITest",
     "BayesFactor",
     "CITestBatchResult",
     "CITestResult",
+    "CLGMutualInformation",
     "ChiSquare",
     "DSeparationOracle",
+    "FisherZ",
     "GTest",
+    "GaussianMutualInformation",
+    "PartialCorrelationT",
+    "RobustFisherZ",
     "resolve_ci_test",
 ]
 
@@ -682,11 +688,6 @@ def _is_pair_list(items):
         return False
 
 
-_ALIASES = {
-    "chi_square": ChiSquare,
-    "g_test": GTest,
-    "bayes_factor": BayesFactor,
-}
 
 
 def resolve_ci_test(ci_test):
@@ -703,3 +704,454 @@ def resolve_ci_test(ci_test):
         A new object; the caller's object is never modified.
     """
     return resolve_plugin(ci_test, _ALIASES, BaseCITest, "ci_test")
+
+
+# -- Gaussian and conditional-Gaussian tests: continuous variables, from weighted moments -------
+#
+# These tests read the weighted moments of the engine (:class:`skbn._counting.Moments`)
+# instead of count tables. They are not yet used by the learners (the wiring step decides
+# which columns are continuous and builds the moments with :meth:`moments_of`).
+
+
+class BaseGaussianCITest(BaseCITest):
+    r"""Base class of tests on partial correlations of continuous variables.
+
+    A test of ``x`` independent of ``y`` given ``S`` reads the partial correlation
+    :math:`r = \rho_{xy|S}` of the moments (:func:`skbn._counting.partial_correlation`,
+    pseudo-inverse for singular matrices) and the sample size :math:`n` = total weight
+    (integer weights equal replicated rows).
+
+    **Too few rows.** When the residual degrees of freedom of a test are not positive
+    (:math:`n - |S| - 3 \le 0` for Fisher's z, :math:`n - |S| - 2 \le 0` otherwise) the test
+    cannot be computed: as for the discrete tests' power rule it reports ``pvalue = 0`` and
+    ``independent = False`` (dependence is assumed, PC keeps the edge), statistic 0. (pcalg
+    instead returns ``z = 0``, i.e. independence.)
+
+    Parameters
+    ----------
+    alpha : float in [0, 1], default=0.05
+        Level: independence is accepted when ``pvalue > alpha``.
+    """
+
+    from_counts = False
+    statistics = "moments"
+    _parameter_constraints = {"alpha": [Interval(Real, 0, 1, closed="both")]}
+    #: residual degrees of freedom are n - |S| - _dof_offset
+    _dof_offset = 2
+
+    def __init__(self, alpha=0.05):
+        self.alpha = alpha
+
+    def moments_of(self, values, weights=None, ids=None, n_ids=1):
+        """The statistics this test reads: the weighted moments of ``values``.
+
+        Parameters
+        ----------
+        values : ndarray of shape (n_samples, k)
+            The continuous columns the tests will refer to by position.
+        weights : ndarray of shape (n_samples,) or None, default=None
+            Row weights (integer weights equal replicated rows).
+        ids : ndarray of shape (n_samples,) or None, default=None
+            Configuration ids of discrete conditioning columns (CLG tests); None for one group.
+        n_ids : int, default=1
+            Size of the id space.
+
+        Returns
+        -------
+        skbn._counting.Moments
+            The moments (:func:`skbn._counting.moments`).
+        """
+        from skbn._counting._moments import moments
+
+        return moments(values, weights, ids, n_ids)
+
+    def _from_correlation(self, r, n, size):
+        """``(statistic, pvalue)`` arrays from partial correlations ``r``."""
+        raise NotImplementedError
+
+    def _results(self, r, n, size):
+        r = np.atleast_1d(np.asarray(r, dtype=np.float64))
+        dof = np.full(r.shape, float(n - size - self._dof_offset))
+        statistic, pvalue = np.zeros(r.shape), np.zeros(r.shape)
+        if n - size - self._dof_offset > 0:
+            statistic, pvalue = self._from_correlation(r, float(n), size)
+            pvalue = np.clip(np.nan_to_num(pvalue, nan=1.0), 0.0, 1.0)
+        return statistic, pvalue, dof, pvalue > self.alpha
+
+    def test_moments(self, stats, x, y, z=()):
+        """Test columns ``x`` and ``y`` independent given the columns ``z``.
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments of (at least) ``x``, ``y`` and ``z``, one group.
+        x, y : int
+            Positions of the two columns.
+        z : sequence of int, default=()
+            Positions of the conditioning columns.
+
+        Returns
+        -------
+        CITestResult
+            Statistic, p-value, residual degrees of freedom and decision.
+        """
+        from skbn._counting._moments import partial_correlation
+
+        if stats.n_groups != 1:
+            raise ValueError(f"{type(self).__name__} tests one group of moments; got {stats.n_groups}.")
+        r = partial_correlation(stats.scatter[0], x, y, tuple(z))
+        statistic, pvalue, dof, independent = self._results(r, float(stats.weight[0]), len(z))
+        return CITestResult(float(statistic[0]), float(pvalue[0]), float(dof[0]), bool(independent[0]))
+
+    def test_moments_given(self, stats, pairs, z=()):
+        """Test many pairs given the same conditioning set at once (one Schur complement).
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            One group.
+        pairs : array-like of shape (n_tests, 2), int
+            Column positions ``(x, y)``, none of them in ``z``.
+        z : sequence of int, default=()
+            The shared conditioning columns.
+
+        Returns
+        -------
+        CITestBatchResult
+            Equal to :meth:`test_moments` on each pair up to rounding.
+        """
+        from skbn._counting._moments import partial_correlations
+
+        if stats.n_groups != 1:
+            raise ValueError(f"{type(self).__name__} tests one group of moments; got {stats.n_groups}.")
+        pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+        r = partial_correlations(stats.scatter[0], tuple(z))[pairs[:, 0], pairs[:, 1]]
+        return CITestBatchResult(*self._results(r, float(stats.weight[0]), len(z)))
+
+    def test(self, table, n_strata=None):
+        """Refuse count tables: Gaussian tests read moments (:meth:`test_moments`).
+
+        Parameters
+        ----------
+        table : array-like
+            Ignored.
+        n_strata : int or None, default=None
+            Ignored.
+
+        Raises
+        ------
+        TypeError
+            Always.
+        """
+        raise TypeError(f"{type(self).__name__} tests continuous variables: call "
+                        f"test_moments(stats, x, y, z).")
+
+    def test_variables(self, data, x, y, z=()):
+        """Not available until the learners encode continuous columns.
+
+        Parameters
+        ----------
+        data : skbn._data.EncodedData
+            Ignored.
+        x, y : int
+            Ignored.
+        z : tuple of int, default=()
+            Ignored.
+
+        Raises
+        ------
+        TypeError
+            Always; call :meth:`test_moments`.
+        """
+        raise TypeError(f"{type(self).__name__} tests continuous variables: call "
+                        f"test_moments(stats, x, y, z).")
+
+
+#: Largest |partial correlation| used by Fisher's z (pcalg's ``cut.at``), so atanh stays finite.
+FISHER_Z_CUT = 0.9999999
+
+
+class FisherZ(BaseGaussianCITest):
+    r"""Fisher's z test on a partial correlation (pcalg ``gaussCItest``, bnlearn ``"zf"``).
+
+    .. math:: z = \sqrt{n - |S| - 3}\; \operatorname{atanh}(r), \qquad p = 2\,(1 - \Phi(|z|))
+
+    with :math:`r` the partial correlation of ``x`` and ``y`` given ``S`` (clipped to
+    :math:`\pm 0.9999999`, as pcalg does) and :math:`n` the total weight. ``statistic`` is
+    ``z`` and ``dof`` is :math:`n - |S| - 3` (bnlearn's reported ``df``).
+
+    Parameters
+    ----------
+    alpha : float in [0, 1], default=0.05
+        Level of the test.
+
+    References
+    ----------
+    R. A. Fisher (1924), "The distribution of the partial correlation coefficient", Metron 3.
+    M. Kalisch and P. Bühlmann (2007), "Estimating high-dimensional directed acyclic graphs
+    with the PC-algorithm", JMLR 8.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbn.citests import FisherZ
+    >>> x = np.random.default_rng(0).normal(size=(500, 3))
+    >>> test = FisherZ()
+    >>> test.test_moments(test.moments_of(x), 0, 1, (2,)).independent
+    True
+    """
+
+    _dof_offset = 3
+
+    def _from_correlation(self, r, n, size):
+        z = np.sqrt(n - size - 3) * np.arctanh(np.clip(r, -FISHER_Z_CUT, FISHER_Z_CUT))
+        return z, 2.0 * ndtr(-np.abs(z))
+
+
+class GaussianMutualInformation(BaseGaussianCITest):
+    r"""Likelihood-ratio (mutual information) test for Gaussian variables (bnlearn ``"mi-g"``).
+
+    .. math:: G = 2 n\, \widehat{I}(x; y \mid S) = -n \log(1 - r^2) \sim \chi^2_1
+
+    with :math:`r` the partial correlation and :math:`n` the total weight. ``dof`` is the
+    chi-square's 1.
+
+    Parameters
+    ----------
+    alpha : float in [0, 1], default=0.05
+        Level of the test.
+    """
+
+    def _results(self, r, n, size):
+        statistic, pvalue, dof, independent = super()._results(r, n, size)
+        return statistic, pvalue, np.where(dof > 0, 1.0, dof), independent
+
+    def _from_correlation(self, r, n, size):
+        statistic = np.maximum(-n * np.log1p(-r * r), 0.0)
+        return statistic, chdtrc(1.0, statistic)
+
+
+class PartialCorrelationT(BaseGaussianCITest):
+    r"""Student's t test on a partial correlation (bnlearn ``"cor"``).
+
+    .. math:: t = r \sqrt{\frac{n - |S| - 2}{1 - r^2}} \sim t_{n - |S| - 2}, \qquad
+       p = 2\,(1 - F_t(|t|))
+
+    ``statistic`` is ``t`` (bnlearn reports the partial correlation itself as its statistic;
+    the p-values agree).
+
+    Parameters
+    ----------
+    alpha : float in [0, 1], default=0.05
+        Level of the test.
+    """
+
+    def _from_correlation(self, r, n, size):
+        dof = n - size - 2
+        with np.errstate(divide="ignore"):
+            t = r * np.sqrt(dof / np.maximum(1.0 - r * r, 0.0))
+        return t, 2.0 * stdtr(dof, -np.abs(t))
+
+
+class RobustFisherZ(FisherZ):
+    r"""Fisher's z on a robust correlation matrix (Kalisch & Bühlmann 2008, "robustified PC").
+
+    The same test as :class:`FisherZ`, on the location and covariance of the Minimum
+    Covariance Determinant estimator (:func:`skbn._counting.robust_moments`,
+    :class:`sklearn.covariance.MinCovDet`): breakdown point about 50% (nearly half the rows
+    may be gross outliers), and, unlike pairwise robust correlations (Kalisch & Bühlmann's
+    Qn-based estimator), one positive semi-definite, affine-equivariant matrix, so the
+    partial correlations from its inverse are proper ones. It needs more rows than columns.
+    Integer row weights are replicated rows; fractional weights are refused.
+
+    Parameters
+    ----------
+    alpha : float in [0, 1], default=0.05
+        Level of the test.
+    support_fraction : float in (0, 1) or None, default=None
+        Share of the rows the MCD fits (None: ``(n + k + 1) / 2n``, the largest breakdown).
+    random_state : int, RandomState or None, default=None
+        Seed of FAST-MCD's random starts.
+
+    References
+    ----------
+    M. Kalisch and P. Bühlmann (2008), "Robustification of the PC-algorithm for directed
+    acyclic graphs", J. Comput. Graph. Statist. 17(4).
+    P. J. Rousseeuw and K. Van Driessen (1999), "A fast algorithm for the minimum covariance
+    determinant estimator", Technometrics 41(3).
+    """
+
+    statistics = "robust"
+    _parameter_constraints = {
+        **FisherZ._parameter_constraints,
+        "support_fraction": [Interval(Real, 0, 1, closed="neither"), None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, alpha=0.05, support_fraction=None, random_state=None):
+        self.alpha = alpha
+        self.support_fraction = support_fraction
+        self.random_state = random_state
+
+    def moments_of(self, values, weights=None, ids=None, n_ids=1):
+        """Robust moments of ``values`` (one group; integer weights replicate rows).
+
+        Parameters
+        ----------
+        values : ndarray of shape (n_samples, k)
+            The continuous columns; more rows than columns.
+        weights : ndarray of shape (n_samples,) or None, default=None
+            Non-negative integer row weights (replicated rows), or None.
+        ids : None
+            Must be None (no discrete strata).
+        n_ids : int, default=1
+            Must be 1.
+
+        Returns
+        -------
+        skbn._counting.Moments
+            One group: weight ``n``, the MCD location and ``n`` times its covariance.
+        """
+        from skbn._counting._moments import robust_moments
+
+        if ids is not None and n_ids > 1:
+            raise ValueError("RobustFisherZ tests continuous variables only (no discrete strata).")
+        values = np.asarray(values, dtype=np.float64)
+        if weights is not None:
+            weights = np.asarray(weights, dtype=np.float64)
+            if np.any(weights != np.floor(weights)) or np.any(weights < 0):
+                raise ValueError("RobustFisherZ: sample_weight must hold non-negative integers "
+                                 "(replicated rows); the MCD has no fractional weights.")
+            values = np.repeat(values, weights.astype(np.int64), axis=0)
+        return robust_moments(values, self.random_state, self.support_fraction)
+
+
+class CLGMutualInformation(BaseCITest):
+    r"""Mutual-information test for mixed data under a conditional linear Gaussian model
+    (bnlearn ``"mi-cg"``).
+
+    The conditioning set splits into discrete columns :math:`Z_d` (``q`` configurations)
+    and continuous ones :math:`Z_c`. The statistic is twice the log-likelihood ratio of two
+    CLG regressions, with bnlearn's log-likelihood (:func:`skbn.scores.CLGLogLikelihood`,
+    unbiased variances :math:`RSS_g / (N_g - m)` for ``m`` coefficients):
+
+    * ``x``, ``y`` continuous (:meth:`test_moments`, moments grouped by :math:`Z_d`): in each
+      configuration ``g``, ``y`` on :math:`Z_c \cup \{x\}` against ``y`` on :math:`Z_c`;
+      ``dof`` = number of configurations used;
+    * ``x`` discrete (``r_x`` states), ``y`` continuous (:meth:`test_mixed`, moments grouped
+      by :math:`Z_d \cup \{x\}`): ``y`` on :math:`Z_c` in each configuration of
+      :math:`Z_d \cup \{x\}` against each configuration of :math:`Z_d`;
+      ``dof`` = :math:`(r_x - 1)\, q\, (|Z_c| + 2)`;
+    * ``x``, ``y`` and :math:`Z` discrete (:meth:`test` on count tables): the G-test
+      :math:`2 N \hat I` with :math:`\nu = (r_x - 1)(r_y - 1) q` (bnlearn's ``"mi"``).
+
+    Discrete ``x`` and ``y`` given continuous columns are not offered: a discrete variable
+    has no continuous parent in a CLG network (and bnlearn's answer there changes when
+    ``x`` and ``y`` are swapped). A configuration with too few rows for its regression (``N_g`` at most
+    the number of coefficients) is left out of the statistic and of ``dof``.
+
+    Parameters
+    ----------
+    alpha : float in [0, 1], default=0.05
+        Level of the test.
+    """
+
+    statistics = "moments"
+    _parameter_constraints = {"alpha": [Interval(Real, 0, 1, closed="both")]}
+
+    def __init__(self, alpha=0.05):
+        self.alpha = alpha
+
+    moments_of = BaseGaussianCITest.moments_of
+
+    def _result(self, statistic, dof):
+        statistic = max(float(statistic), 0.0)
+        pvalue = float(chdtrc(dof, statistic)) if dof > 0 else 1.0
+        return CITestResult(statistic, pvalue, float(dof), pvalue > self.alpha)
+
+    @staticmethod
+    def _group_loglik(stats, child, parents):
+        """Per-group unbiased log-likelihood and whether the group can be fitted."""
+        from skbn._counting._moments import regression
+        from skbn.scores import _gaussian_loglik
+
+        parents = list(parents)
+        rss = np.array([regression(stats.scatter[g], child, parents)[1] for g in range(stats.n_groups)])
+        n_coef = len(parents) + 1
+        usable = (stats.weight > n_coef) & (rss > 0)
+        return _gaussian_loglik(stats.weight, np.where(usable, rss, 1.0), n_coef, "unbiased"), usable
+
+    def test_moments(self, stats, x, y, z=()):
+        """Continuous ``x`` and ``y`` given continuous columns ``z`` and the discrete
+        configurations the moments are grouped by.
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments of ``x``, ``y``, ``z``, one group per configuration of the discrete
+            conditioning columns.
+        x, y : int
+            Positions of the two continuous columns.
+        z : sequence of int, default=()
+            Positions of the continuous conditioning columns.
+
+        Returns
+        -------
+        CITestResult
+            Statistic (twice the log-likelihood ratio), p-value, degrees of freedom, decision.
+        """
+        z = list(z)
+        full, usable = self._group_loglik(stats, y, z + [x])
+        reduced, _ = self._group_loglik(stats, y, z)
+        statistic = 2.0 * np.sum((full - reduced)[usable])
+        return self._result(statistic, int(np.count_nonzero(usable)))
+
+    def test_mixed(self, stats, y, z, n_x_states):
+        """Discrete ``x`` against continuous ``y`` given continuous ``z`` and the discrete
+        conditioning configurations.
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments of ``y`` and ``z`` grouped by the configuration ids of the discrete
+            conditioning columns followed by ``x`` as the last (fastest) digit, as
+            :func:`skbn._counting.config_ids` numbers ``z_d + [x]`` (uncompressed).
+        y : int
+            Position of the continuous column.
+        z : sequence of int
+            Positions of the continuous conditioning columns.
+        n_x_states : int
+            Number of states ``r_x`` of ``x``.
+
+        Returns
+        -------
+        CITestResult
+            Statistic (twice the log-likelihood ratio), p-value, degrees of freedom, decision.
+        """
+        z = list(z)
+        r_x = int(n_x_states)
+        if stats.n_groups % r_x:
+            raise ValueError(f"{stats.n_groups} groups are not configurations of (z, x) with {r_x} x-states.")
+        q = stats.n_groups // r_x
+        given = stats.pooled(np.arange(stats.n_groups) // r_x, q)
+        full, usable_full = self._group_loglik(stats, y, z)
+        reduced, usable = self._group_loglik(given, y, z)
+        statistic = 2.0 * (np.sum(full[usable_full]) - np.sum(reduced[usable]))
+        return self._result(statistic, (r_x - 1) * int(np.count_nonzero(usable)) * (len(z) + 2))
+
+    def _test_batch(self, tables, group, n_tests, n_strata):
+        return GTest(alpha=self.alpha, adjust_dof=False, min_samples_per_dof=0)._test_batch(
+            tables, group, n_tests, n_strata)
+
+
+_ALIASES = {
+    "chi_square": ChiSquare,
+    "g_test": GTest,
+    "bayes_factor": BayesFactor,
+    "fisher_z": FisherZ,
+    "zf": FisherZ,
+    "mi-g": GaussianMutualInformation,
+    "cor": PartialCorrelationT,
+    "robust_fisher_z": RobustFisherZ,
+    "mi-cg": CLGMutualInformation,
+}

@@ -20,20 +20,28 @@ from dataclasses import replace
 from numbers import Real
 
 import numpy as np
-from scipy.special import gammaln, xlogy
+from scipy.special import gammaln, multigammaln, xlogy
 from sklearn.base import BaseEstimator
 
 from skbn._counting import FamilyCounter, n_configurations
 from skbn._data import check_sample_weight, encode_fit
 from skbn.utils._plugins import resolve_plugin
-from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
+from skbn.utils._sklearn_compat import Interval, StrOptions, validate_parameter_constraints
 
 __all__ = [
     "AIC",
     "BIC",
     "BDeu",
+    "BGe",
+    "BaseGaussianScore",
     "BaseScore",
+    "CLGAIC",
+    "CLGBIC",
+    "CLGLogLikelihood",
     "FamilyScoreCache",
+    "GaussianAIC",
+    "GaussianBIC",
+    "GaussianLogLikelihood",
     "K2Score",
     "LogLikelihood",
     "check_bounded_likelihood",
@@ -615,3 +623,518 @@ class FamilyScoreCache:
             The cached score.
         """
         return self._cache.get((child, tuple(sorted(parents))))
+
+
+# -- Gaussian and conditional-Gaussian (CLG) scores: families of continuous children ------------
+#
+# These plug-ins score a continuous child from the weighted moments of the engine
+# (:class:`skbn._counting.Moments`) instead of a count table. They are not yet used by the
+# learners (the wiring step decides which columns are continuous and builds the moments).
+
+
+def _gaussian_loglik(weight, rss, n_coef, variance):
+    """Gaussian log-likelihood of residuals with sum of squares ``rss`` over total weight
+    ``weight``, ``n_coef`` regression coefficients (intercept included), and the variance
+    estimate ``rss / (weight - ddof)`` (``ddof = n_coef`` unbiased, 0 MLE):
+
+    .. math:: -\\frac{N}{2} \\log(2\\pi\\hat\\sigma^2) - \\frac{RSS}{2\\hat\\sigma^2}
+
+    Arrays broadcast. Empty groups (weight 0) give 0; a group whose variance estimate is 0
+    or undefined gives ``-inf`` (see :class:`GaussianLogLikelihood`).
+    """
+    weight, rss = np.broadcast_arrays(np.asarray(weight, dtype=np.float64), np.asarray(rss, dtype=np.float64))
+    ddof = n_coef if variance == "unbiased" else 0.0
+    dof = weight - ddof
+    result = np.zeros(weight.shape)
+    ok = (weight > 0) & (dof > 0) & (rss > 0)
+    sigma2 = rss[ok] / dof[ok]
+    result[ok] = -0.5 * weight[ok] * np.log(2 * np.pi * sigma2) - 0.5 * dof[ok]
+    result[(weight > 0) & ~ok] = -np.inf
+    return result
+
+
+class BaseGaussianScore(BaseScore):
+    r"""Base class of the scores of continuous children (Gaussian and CLG networks).
+
+    A continuous family is scored from the weighted moments of its columns
+    (:class:`skbn._counting.Moments`): one group for a Gaussian network, one group per
+    configuration of the discrete parents for a conditional linear Gaussian (CLG) network.
+    Subclasses implement ``_family_score(weight, rss, n_coef, n_groups, n_total)`` or
+    override :meth:`local_score_moments`.
+
+    Parameters
+    ----------
+    variance : {"unbiased", "mle"}, default="unbiased"
+        Variance estimate in the log-likelihood: ``"unbiased"`` is R bnlearn's
+        :math:`RSS/(N - p - 1)` (``p`` continuous parents), ``"mle"`` the maximum-likelihood
+        :math:`RSS/N`, which makes the log-likelihood the maximised one.
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
+
+    statistics = "moments"
+    _parameter_constraints = {
+        **BaseScore._parameter_constraints,
+        "variance": [StrOptions({"unbiased", "mle"})],
+    }
+
+    def __init__(self, variance="unbiased", edge_penalty=0.0):
+        self.variance = variance
+        self.edge_penalty = edge_penalty
+
+    def _penalty(self, n_params, n_total):
+        return 0.0
+
+    def _data_from_rss(self, weight, rss, n_coef, n_groups):
+        """Data term of a family from per-group totals and residual sums of squares."""
+        loglik = float(np.sum(_gaussian_loglik(weight, rss, n_coef, self.variance)))
+        return loglik - self._penalty(n_groups * (n_coef + 1), float(np.sum(weight)))
+
+    def local_score_moments(self, stats, child, parents, n_discrete_parents=0):
+        """Score of a continuous child given continuous ``parents`` from moments.
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments of (at least) the child and its continuous parents; its groups are the
+            (declared) configurations of the child's discrete parents (one group when it has
+            none). Unobserved configurations (weight 0) add 0 to the log-likelihood and
+            count in the number of parameters (bnlearn's convention).
+        child : int
+            Position of the child among the moments' columns.
+        parents : sequence of int
+            Positions of the continuous parents.
+        n_discrete_parents : int, default=0
+            Number of discrete parents (for the edge penalty only).
+
+        Returns
+        -------
+        float
+            The family's score minus ``edge_penalty`` times its number of parents.
+        """
+        from skbn._counting._moments import regression
+
+        parents = list(parents)
+        rss = np.array([regression(stats.scatter[g], child, parents)[1] for g in range(stats.n_groups)])
+        data = self._data_from_rss(stats.weight, rss, len(parents) + 1, stats.n_groups)
+        return data - self.edge_penalty * (len(parents) + n_discrete_parents)
+
+    def local_scores_added(self, stats, child, parents, n_discrete_parents=0):
+        """Scores of ``child`` given ``parents + [j]`` for every column ``j`` (batched).
+
+        Parameters
+        ----------
+        stats, child, parents, n_discrete_parents
+            As for :meth:`local_score_moments`.
+
+        Returns
+        -------
+        scores : ndarray of shape (stats.n_columns,)
+            ``scores[j]`` equals ``local_score_moments(stats, child, parents + [j])`` up to
+            rounding; NaN at the child and the parents.
+        """
+        from skbn._counting._moments import added_parent_rss
+
+        parents = list(parents)
+        rss = np.stack([added_parent_rss(stats.scatter[g], child, parents) for g in range(stats.n_groups)])
+        n_coef = len(parents) + 2
+        loglik = _gaussian_loglik(stats.weight[:, None], np.nan_to_num(rss, nan=1.0), n_coef,
+                                  self.variance).sum(axis=0)
+        scores = (loglik - self._penalty(stats.n_groups * (n_coef + 1), float(np.sum(stats.weight)))
+                  - self.edge_penalty * (len(parents) + 1 + n_discrete_parents))
+        scores[np.isnan(rss[0])] = np.nan
+        return scores
+
+    def upper_bound_moments(self, stats, child, parents, candidates, n_discrete_parents=0):
+        r"""Upper bound of the score of ``child`` given ``parents`` or any superset of them
+        drawn from the continuous ``candidates`` (one group: Gaussian networks).
+
+        The residual sum of squares never increases when parents are added, so it is at
+        least :math:`RSS_{min}`, the one given all candidates; every term of the
+        log-likelihood that depends on the number of coefficients ``m`` decreases with ``m``
+        (for the unbiased variance, :math:`\tfrac{N}{2}\log(N - m) + \tfrac{m}{2}` does), as
+        does the penalty. So with ``m = |parents| + 1``:
+
+        .. math:: s \le -\tfrac{N}{2}\log(2\pi RSS_{min}/(N - d)) - \tfrac{N - d}{2}
+                  - \mathrm{penalty}(m + 1)
+
+        (``d = m`` unbiased, 0 MLE).
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments of the child and the candidates.
+        child : int
+            Position of the child.
+        parents : sequence of int
+            Positions of the parents the bound starts from.
+        candidates : sequence of int
+            Positions of every column that may join the parents.
+        n_discrete_parents : int, default=0
+            Number of discrete parents (edge penalty).
+
+        Returns
+        -------
+        float or None
+            The bound; None for several groups (CLG: no bound is offered).
+        """
+        from skbn._counting._moments import regression
+
+        if stats.n_groups != 1:
+            return None
+        parents = list(parents)
+        pool = sorted(set(candidates) | set(parents))
+        rss_min = regression(stats.scatter[0], child, [c for c in pool if c != child])[1]
+        m = len(parents) + 1
+        loglik = float(_gaussian_loglik(stats.weight[0], rss_min, m, self.variance))
+        return (loglik - self._penalty(m + 1, float(stats.weight[0]))
+                - self.edge_penalty * (len(parents) + n_discrete_parents))
+
+    def _data_score(self, counts, n_parent_configs):
+        raise TypeError(f"{type(self).__name__} scores continuous families: call "
+                        f"local_score_moments(stats, child, parents).")
+
+
+class GaussianLogLikelihood(BaseGaussianScore):
+    r"""Log-likelihood of a linear Gaussian family (R bnlearn ``"loglik-g"``).
+
+    The child is regressed on its parents by least squares (residual sum of squares
+    :math:`RSS`, total weight :math:`N`, ``p`` parents) and scored by
+
+    .. math:: \ell = -\frac{N}{2}\log(2\pi\hat\sigma^2) - \frac{RSS}{2\hat\sigma^2},
+       \qquad \hat\sigma^2 = \frac{RSS}{N - p - 1} \;\text{(bnlearn)} \text{ or } \frac{RSS}{N}
+       \;\text{(``variance="mle"``, the maximised log-likelihood)}.
+
+    Both are score equivalent (Markov-equivalent DAGs have equal scores: their families'
+    residual variances multiply to the same determinant and covered-edge reversals keep
+    the multiset of parent-set sizes). A family whose variance estimate is 0 or undefined
+    (a constant child, a child that is an exact linear function of its parents, or no more
+    rows than coefficients with ``"unbiased"``) scores ``-inf`` and is never chosen; the
+    learners are to refuse constant and collinear columns up front.
+
+    Parameters
+    ----------
+    variance : {"unbiased", "mle"}, default="unbiased"
+        Variance estimate (see above).
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+
+    References
+    ----------
+    M. Scutari (2010), "Learning Bayesian networks with the bnlearn R package", JSS 35(3).
+    """
+
+    score_equivalent = True
+    unbounded_without_max_indegree = True
+
+
+class GaussianBIC(BaseGaussianScore):
+    r"""Bayesian information criterion of a linear Gaussian family (bnlearn ``"bic-g"``).
+
+    .. math:: \ell - \frac{\log N}{2} (p + 2)
+
+    with :math:`\ell` the log-likelihood of :class:`GaussianLogLikelihood` and ``p + 2``
+    parameters (intercept, ``p`` coefficients, variance), as in bnlearn. Score equivalent.
+
+    Parameters
+    ----------
+    variance : {"unbiased", "mle"}, default="unbiased"
+        Variance estimate of :class:`GaussianLogLikelihood`.
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
+
+    score_equivalent = True
+
+    def _penalty(self, n_params, n_total):
+        return 0.5 * math.log(n_total) * n_params if n_total > 0 else 0.0
+
+
+class GaussianAIC(BaseGaussianScore):
+    r"""Akaike information criterion of a linear Gaussian family (bnlearn ``"aic-g"``):
+    :math:`\ell - (p + 2)`. Score equivalent.
+
+    Parameters
+    ----------
+    variance : {"unbiased", "mle"}, default="unbiased"
+        Variance estimate of :class:`GaussianLogLikelihood`.
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
+
+    score_equivalent = True
+
+    def _penalty(self, n_params, n_total):
+        return float(n_params)
+
+
+class CLGLogLikelihood(GaussianLogLikelihood, LogLikelihood):
+    r"""Log-likelihood of a conditional linear Gaussian (CLG) network (bnlearn ``"loglik-cg"``).
+
+    A continuous child is regressed on its continuous parents separately in each
+    configuration ``g`` of its discrete parents (own intercept, coefficients and variance):
+
+    .. math:: \ell = \sum_g \left[-\frac{N_g}{2}\log(2\pi\hat\sigma_g^2)
+              - \frac{RSS_g}{2\hat\sigma_g^2}\right],
+              \qquad \hat\sigma_g^2 = \frac{RSS_g}{N_g - p - 1} \text{ (bnlearn) or } \frac{RSS_g}{N_g}
+
+    (:meth:`local_score_moments` with moments split by the discrete parents' configuration
+    ids). A discrete child has only discrete parents and gets the multinomial
+    log-likelihood of :class:`LogLikelihood` (:meth:`local_score` on its count table).
+    Unobserved configurations add 0; an observed configuration with no residual variance
+    (e.g. a single row) makes the family ``-inf``.
+
+    Parameters
+    ----------
+    variance : {"unbiased", "mle"}, default="unbiased"
+        Variance estimate of the continuous families.
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
+
+    def _data_score(self, counts, n_parent_configs):
+        return LogLikelihood._data_score(self, counts, n_parent_configs)
+
+    def _data_scores(self, stack):
+        return LogLikelihood._data_scores(self, stack)
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return LogLikelihood._data_bound(self, r_child, n_parent_configs, n_observed_configs,
+                                         total_weight, integral)
+
+
+class CLGBIC(GaussianBIC, BIC):
+    r"""BIC of a conditional linear Gaussian network (bnlearn ``"bic-cg"``).
+
+    A continuous child with ``p`` continuous parents and ``q`` configurations of its
+    discrete parents: :math:`\ell - \frac{\log N}{2} q (p + 2)` (``q`` intercepts, ``q p``
+    coefficients, ``q`` variances; :math:`\ell` as in :class:`CLGLogLikelihood`, ``N`` the
+    total weight of all rows). A discrete child: the discrete :class:`BIC`.
+
+    Parameters
+    ----------
+    variance : {"unbiased", "mle"}, default="unbiased"
+        Variance estimate of the continuous families.
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
+
+    def _data_score(self, counts, n_parent_configs):
+        return BIC._data_score(self, counts, n_parent_configs)
+
+    def _data_scores(self, stack):
+        return BIC._data_scores(self, stack)
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return BIC._data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral)
+
+
+class CLGAIC(GaussianAIC, AIC):
+    r"""AIC of a conditional linear Gaussian network (bnlearn ``"aic-cg"``):
+    :math:`\ell - q (p + 2)` for a continuous child, the discrete :class:`AIC` for a
+    discrete one (see :class:`CLGBIC`).
+
+    Parameters
+    ----------
+    variance : {"unbiased", "mle"}, default="unbiased"
+        Variance estimate of the continuous families.
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+    """
+
+    def _data_score(self, counts, n_parent_configs):
+        return AIC._data_score(self, counts, n_parent_configs)
+
+    def _data_scores(self, stack):
+        return AIC._data_scores(self, stack)
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return AIC._data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral)
+
+
+def _bge_log_marginal(weight, log_det_r, size, n_variables, iss_mu, iss_w, t):
+    """``log p(d^Y)`` of a set ``Y`` of ``size`` columns under the BGe prior, given
+    ``log |R_YY|`` (Kuipers, Moffa & Heckerman 2014, eq. 2 and the corrected ``T``)."""
+    if size == 0:
+        return 0.0
+    a = iss_w - n_variables + size
+    return (0.5 * size * math.log(iss_mu / (weight + iss_mu))
+            + multigammaln(0.5 * (weight + a), size) - multigammaln(0.5 * a, size)
+            - 0.5 * size * weight * math.log(math.pi)
+            + 0.5 * a * size * math.log(t) - 0.5 * (weight + a) * log_det_r)
+
+
+class BGe(BaseGaussianScore):
+    r"""Bayesian Gaussian equivalent score (bnlearn ``"bge"``; Geiger & Heckerman 1994,
+    2002, with the correction of Kuipers, Moffa & Heckerman 2014).
+
+    Normal-Wishart prior: mean :math:`\nu` (the sample means, bnlearn's default), precision
+    Wishart with ``iss_w`` degrees of freedom and scale :math:`T = t I`,
+    :math:`t = \alpha_\mu(\alpha_w - n - 1)/(\alpha_\mu + 1)` (``n`` variables,
+    :math:`\alpha_\mu` = ``iss_mu``, :math:`\alpha_w` = ``iss_w``). With the posterior scale
+    :math:`R = T + S_N` (:math:`S_N` the scatter matrix, ``N`` rows) the marginal
+    likelihood of the columns ``Y`` (``l = |Y|``, :math:`a = \alpha_w - n + l`) is
+
+    .. math::
+        \log p(d^Y) = \frac{l}{2}\log\frac{\alpha_\mu}{N + \alpha_\mu}
+          + \log\Gamma_l\!\left(\tfrac{N + a}{2}\right) - \log\Gamma_l\!\left(\tfrac{a}{2}\right)
+          - \frac{lN}{2}\log\pi + \frac{a}{2}\log|T_{YY}| - \frac{N + a}{2}\log|R_{YY}|
+
+    and the local score of a child ``c`` with parents ``P`` is
+    :math:`\log p(d^{P \cup c}) - \log p(d^P)`. Score equivalent. No upper bound is offered
+    (:meth:`upper_bound_moments` returns None).
+
+    Parameters
+    ----------
+    iss_mu : float > 0, default=1.0
+        Imaginary sample size of the normal component (bnlearn ``iss.mu``).
+    iss_w : float or None, default=None
+        Degrees of freedom of the Wishart component (bnlearn ``iss.w``); None means
+        ``n + 2`` for ``n`` variables (bnlearn's default). Must exceed ``n + 1``.
+    edge_penalty : float, default=0.0
+        Log structure prior ``-edge_penalty`` per edge.
+
+    References
+    ----------
+    D. Geiger and D. Heckerman (1994), "Learning Gaussian networks", UAI.
+    D. Geiger and D. Heckerman (2002), "Parameter priors for directed acyclic graphical
+    models and the characterization of several probability distributions", Ann. Statist. 30.
+    J. Kuipers, G. Moffa and D. Heckerman (2014), "Addendum on the scoring of Gaussian
+    directed acyclic graphical models", Ann. Statist. 42(4).
+    """
+
+    score_equivalent = True
+    _parameter_constraints = {
+        "edge_penalty": [Interval(Real, 0, None, closed="left")],
+        "iss_mu": [Interval(Real, 0, None, closed="neither")],
+        "iss_w": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def __init__(self, iss_mu=1.0, iss_w=None, edge_penalty=0.0):
+        self.iss_mu = iss_mu
+        self.iss_w = iss_w
+        self.edge_penalty = edge_penalty
+
+    def _prior(self, n_variables):
+        iss_w = n_variables + 2.0 if self.iss_w is None else float(self.iss_w)
+        if iss_w <= n_variables + 1:
+            raise ValueError(f"BGe: iss_w must exceed the number of variables + 1 = {n_variables + 1}, "
+                             f"got {iss_w}.")
+        iss_mu = float(self.iss_mu)
+        return iss_mu, iss_w, iss_mu * (iss_w - n_variables - 1) / (iss_mu + 1)
+
+    def _log_marginal(self, stats, columns, n_variables):
+        iss_mu, iss_w, t = self._prior(n_variables)
+        columns = list(columns)
+        r = t * np.eye(len(columns)) + stats.scatter[0][np.ix_(columns, columns)]
+        log_det = float(np.linalg.slogdet(r)[1]) if columns else 0.0
+        return _bge_log_marginal(float(stats.weight[0]), log_det, len(columns), n_variables, iss_mu, iss_w, t)
+
+    def local_score_moments(self, stats, child, parents, n_discrete_parents=0, n_variables=None):
+        """BGe score of ``child`` given ``parents`` (one group of moments).
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments with one group.
+        child : int
+            Position of the child.
+        parents : sequence of int
+            Positions of the parents.
+        n_discrete_parents : int, default=0
+            Must be 0 (BGe is for Gaussian networks).
+        n_variables : int or None, default=None
+            Number of variables ``n`` of the network (the prior depends on it); None means
+            ``stats.n_columns``.
+
+        Returns
+        -------
+        float
+            The family's BGe score minus ``edge_penalty`` times its number of parents.
+        """
+        if stats.n_groups != 1 or n_discrete_parents:
+            raise ValueError("BGe scores Gaussian networks only (one group of moments, no discrete parent).")
+        n_variables = stats.n_columns if n_variables is None else int(n_variables)
+        parents = list(parents)
+        score = (self._log_marginal(stats, parents + [child], n_variables)
+                 - self._log_marginal(stats, parents, n_variables))
+        return float(score) - self.edge_penalty * len(parents)
+
+    def local_scores_added(self, stats, child, parents, n_discrete_parents=0, n_variables=None):
+        """BGe scores of ``child`` given ``parents + [j]`` for every column ``j`` (batched:
+        the log-determinant ratio is the residual ``R_{cc|P+j}``, one Schur complement).
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Moments with one group.
+        child : int
+            Position of the child.
+        parents : sequence of int
+            Positions of the current parents.
+        n_discrete_parents : int, default=0
+            Must be 0.
+        n_variables : int or None, default=None
+            Number of variables of the network (None: ``stats.n_columns``).
+
+        Returns
+        -------
+        scores : ndarray of shape (stats.n_columns,)
+            NaN at the child and the parents.
+        """
+        from skbn._counting._moments import added_parent_rss, conditional_variances
+
+        if stats.n_groups != 1 or n_discrete_parents:
+            raise ValueError("BGe scores Gaussian networks only (one group of moments, no discrete parent).")
+        k = stats.n_columns
+        n_variables = k if n_variables is None else int(n_variables)
+        iss_mu, iss_w, t = self._prior(n_variables)
+        parents = list(parents)
+        r = t * np.eye(k) + stats.scatter[0]
+        residual = added_parent_rss(r, child, parents)   # |R_{P+j+c}| / |R_{P+j}|
+        weight, size = float(stats.weight[0]), len(parents) + 1
+        # log p(d^Z) - log p(d^Y) with Y = P + j (|Y| = size), Z = Y + c: only log|R| varies with j
+        scores = (_bge_log_marginal(weight, 0.0, size + 1, n_variables, iss_mu, iss_w, t)
+                  - _bge_log_marginal(weight, 0.0, size, n_variables, iss_mu, iss_w, t))
+        a_z, a_y = iss_w - n_variables + size + 1, iss_w - n_variables + size
+        log_det_p = float(np.linalg.slogdet(r[np.ix_(parents, parents)])[1]) if parents else 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_det_y = log_det_p + np.log(conditional_variances(r, parents))   # log |R_{P+j}|
+            scores = (scores - 0.5 * (weight + a_z) * (np.log(residual) + log_det_y)
+                      + 0.5 * (weight + a_y) * log_det_y)
+        scores[[child, *parents]] = np.nan
+        return scores - self.edge_penalty * size
+
+    def upper_bound_moments(self, stats, child, parents, candidates, n_discrete_parents=0):
+        """No upper bound is known for BGe: returns None.
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            Ignored.
+        child : int
+            Ignored.
+        parents : sequence of int
+            Ignored.
+        candidates : sequence of int
+            Ignored.
+        n_discrete_parents : int, default=0
+            Ignored.
+
+        Returns
+        -------
+        None
+            Nothing is pruned.
+        """
+        return None
+
+
+_ALIASES.update({
+    "loglik-g": GaussianLogLikelihood,
+    "bic-g": GaussianBIC,
+    "aic-g": GaussianAIC,
+    "bge": BGe,
+    "loglik-cg": CLGLogLikelihood,
+    "bic-cg": CLGBIC,
+    "aic-cg": CLGAIC,
+})

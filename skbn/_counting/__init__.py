@@ -13,10 +13,24 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
   context with its caches (Gram matrix once, configuration ids of recent parent sets);
 * :mod:`~skbn._counting._stratified` -- :class:`StratifiedCounter`, the stratified
   contingency tables of many conditional-independence tests at once (PC's row lanes,
-  level-1 Gram slices, shared configuration-id caches).
+  level-1 Gram slices, shared configuration-id caches);
+* :mod:`~skbn._counting._moments` -- the second kind of statistic: weighted means and
+  scatter matrices of continuous columns (per configuration of discrete ones, for CLG
+  models), additive across chunks, and the regressions and partial correlations read
+  from them.
 """
 
 from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
+from skbn._counting._moments import (
+    Moments,
+    added_parent_rss,
+    conditional_variances,
+    moments,
+    partial_correlation,
+    partial_correlations,
+    regression,
+    robust_moments,
+)
 from skbn._counting._stacks import (
     DistinctRows,
     TableStack,
@@ -46,10 +60,14 @@ __all__ = [
     "ID_CACHE_SIZE",
     "DistinctRows",
     "FamilyCounter",
+    "Moments",
     "StratifiedCounter",
     "TableStack",
+    "added_parent_rss",
     "added_parent_stack",
+    "conditional_variances",
     "marginal_stack",
+    "moments",
     "pair_family_stack",
     "compress_ids",
     "config_ids",
@@ -65,6 +83,10 @@ __all__ = [
     "one_hot",
     "pairwise_contingency",
     "pairwise_tables",
+    "partial_correlation",
+    "partial_correlations",
+    "regression",
+    "robust_moments",
     "stratified_codes",
     "table_from_ids",
     "weights_are_integral",

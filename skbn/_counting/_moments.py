@@ -1,0 +1,390 @@
+r"""Weighted moments: the sufficient statistics of Gaussian and conditional-Gaussian models.
+
+The second kind of statistic of the engine (beside count tables). For selected continuous
+columns :math:`X` (``n x k``), row weights :math:`w` (all 1 without ``sample_weight``) and
+optionally a configuration id :math:`g(i)` of some discrete columns per row (CLG models),
+one pass gives, per configuration :math:`g`,
+
+.. math::
+    N_g = \sum_{i: g(i)=g} w_i, \qquad
+    \bar x_g = \frac{1}{N_g} \sum_{i: g(i)=g} w_i x_i, \qquad
+    S_g = \sum_{i: g(i)=g} w_i (x_i - \bar x_g)(x_i - \bar x_g)^\top
+
+(the total weight, the weighted means and the centred cross-product, or *scatter*, matrix).
+Numerics: two passes over the block -- the means first, then ``S = Xc^T (w * Xc)`` on the
+centred block ``Xc`` by one BLAS product in float64 -- so no ``sum x^2 - n mean^2``
+cancellation happens (the classical two-pass algorithm; its error is that of Welford's
+update, without a Python loop). Blocks (chunks of rows) are merged exactly by the
+pairwise update of Chan, Golub & LeVeque (1979)::
+
+    N = N_a + N_b,  d = mean_b - mean_a,  mean = mean_a + d N_b / N,
+    S = S_a + S_b + d d^T N_a N_b / N
+
+so moments of chunks added with ``+`` equal the moments of the concatenated rows (up to
+rounding), and an integer weight ``w`` on a row equals ``w`` copies of it.
+
+From the moments (all invariant to rescaling a column: every solve runs on the scatter
+matrix scaled to unit diagonal):
+
+* :func:`regression` -- coefficients, intercept and residual sum of squares of a child
+  regressed on parents (Cholesky solve, :func:`scipy.linalg.cho_factor`);
+* :func:`partial_correlation` / :func:`partial_correlations` -- partial correlations of
+  ``x, y`` given ``S`` from the inverse of the (scaled) scatter submatrix.
+
+Rule for singular matrices (collinear or constant columns): when the Cholesky factorisation
+of the parents' (or conditioning set's) scaled scatter matrix fails or its reciprocal
+condition estimate is below :data:`SINGULAR_RCOND`, the Moore-Penrose pseudo-inverse is used
+instead: the fitted values are the orthogonal projection on the span of the parents, so the
+residual sum of squares is the one of any least-squares solution and the coefficients are
+the minimum-norm solution (pcalg's ``pcorOrder`` also uses a pseudo-inverse). A residual
+variance below ``SINGULAR_RCOND`` times the column's variance counts as exactly 0 (an exact
+linear function of the parents, up to rounding). A constant column (zero scatter) contributes
+nothing as a parent; as a child or as ``x``/``y`` of a partial correlation it gives a
+residual sum of squares 0 and a partial correlation 0.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg
+
+__all__ = [
+    "SINGULAR_RCOND",
+    "Moments",
+    "added_parent_rss",
+    "conditional_variances",
+    "moments",
+    "partial_correlation",
+    "partial_correlations",
+    "regression",
+    "robust_moments",
+]
+
+#: Reciprocal condition number (of the unit-diagonal scatter matrix) below which a solve
+#: switches from Cholesky to the pseudo-inverse (see the module docstring).
+SINGULAR_RCOND = 1e-12
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Weighted moments of ``k`` continuous columns in each of ``g`` configurations.
+
+    Parameters
+    ----------
+    weight : ndarray of shape (n_groups,), float64
+        Total weight :math:`N_g` of the rows of every configuration (0 when unobserved).
+    mean : ndarray of shape (n_groups, k), float64
+        Weighted means (0 for an unobserved configuration).
+    scatter : ndarray of shape (n_groups, k, k), float64
+        Centred weighted cross-products :math:`S_g` (symmetric, positive semi-definite).
+    """
+
+    weight: np.ndarray
+    mean: np.ndarray
+    scatter: np.ndarray
+
+    @property
+    def n_groups(self):
+        """Number of configurations ``g``."""
+        return self.weight.shape[0]
+
+    @property
+    def n_columns(self):
+        """Number of continuous columns ``k``."""
+        return self.mean.shape[1]
+
+    def __add__(self, other):
+        """Moments of the union of two disjoint sets of rows (Chan, Golub & LeVeque 1979)."""
+        if not isinstance(other, Moments):
+            return NotImplemented
+        if self.mean.shape != other.mean.shape:
+            raise ValueError(f"Cannot merge moments of shapes {self.mean.shape} and {other.mean.shape}: "
+                             f"the same columns and configuration ids are needed.")
+        weight = self.weight + other.weight
+        safe = np.where(weight > 0, weight, 1.0)
+        delta = other.mean - self.mean
+        mean = self.mean + delta * (other.weight / safe)[:, None]
+        factor = self.weight * other.weight / safe
+        scatter = self.scatter + other.scatter + factor[:, None, None] * delta[:, :, None] * delta[:, None, :]
+        return Moments(weight, mean, scatter)
+
+    def merge(self, other):
+        """Same as ``self + other``."""
+        return self + other
+
+    def select(self, columns):
+        """Moments of a subset (or reordering) of the columns, positions in ``0..k-1``."""
+        columns = np.asarray(columns, dtype=np.intp)
+        return Moments(self.weight, self.mean[:, columns], self.scatter[:, columns[:, None], columns])
+
+    def pooled(self, labels=None, n_labels=1):
+        """Moments of the union of groups: group ``g`` goes to ``labels[g]`` (default: all
+        groups into one). E.g. moments over ids of ``z + [x]`` (``x`` the last, fastest
+        digit, ``r_x`` states) pool to moments over ``z`` with ``labels = arange(g) // r_x``.
+
+        Computed from the exact identities ``N = sum N_g``, ``N mean = sum N_g mean_g`` and
+        ``S = sum [S_g + N_g (mean_g - mean)(mean_g - mean)^T]`` (the pairwise merge of
+        :meth:`__add__` applied to all groups at once).
+        """
+        if labels is None:
+            labels = np.zeros(self.n_groups, dtype=np.intp)
+        labels = np.asarray(labels, dtype=np.intp)
+        weight = np.bincount(labels, weights=self.weight, minlength=n_labels)
+        safe = np.where(weight > 0, weight, 1.0)
+        k = self.n_columns
+        mean = np.stack([np.bincount(labels, weights=self.weight * self.mean[:, j], minlength=n_labels)
+                         for j in range(k)], axis=1).reshape(n_labels, k) / safe[:, None]
+        delta = self.mean - mean[labels]
+        spread = self.scatter + self.weight[:, None, None] * delta[:, :, None] * delta[:, None, :]
+        scatter = np.zeros((n_labels, k, k))
+        np.add.at(scatter, labels, spread)
+        return Moments(weight, mean, scatter)
+
+    def covariance(self, ddof=0):
+        """Covariance matrices ``S_g / (N_g - ddof)`` (NaN where ``N_g <= ddof``)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            denominator = np.where(self.weight > ddof, self.weight - ddof, np.nan)
+        return self.scatter / denominator[:, None, None]
+
+
+def moments(values, weights=None, ids=None, n_ids=1):
+    """Weighted moments of the columns of ``values``, per configuration id.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, k)
+        The continuous columns (converted to float64).
+    weights : ndarray of shape (n_samples,) or None, default=None
+        Row weights (``EncodedData.weights``); None weighs every row 1.
+    ids : ndarray of shape (n_samples,) of int or None, default=None
+        Configuration id of every row over the discrete columns the moments are split by,
+        from :func:`skbn._counting.config_ids` (None: one group). Moments of chunks can be
+        added only when their ids come from the same id space (uncompressed ids, or ids
+        renumbered in the same way).
+    n_ids : int, default=1
+        Size of the id space.
+
+    Returns
+    -------
+    Moments
+        ``n_groups = n_ids`` groups.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim == 1:
+        values = values[:, None]
+    n, k = values.shape
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    if ids is None:
+        ids = np.zeros(n, dtype=np.intp)
+        n_ids = 1
+    weight = np.bincount(ids, weights=w, minlength=n_ids)
+    safe = np.where(weight > 0, weight, 1.0)
+    mean = np.empty((n_ids, k))
+    for j in range(k):
+        mean[:, j] = np.bincount(ids, weights=w * values[:, j], minlength=n_ids) / safe
+    # second pass on the centred values: one BLAS product per configuration
+    centred = values - mean[ids]
+    scatter = np.zeros((n_ids, k, k))
+    if n_ids == 1:
+        scatter[0] = centred.T @ (w[:, None] * centred)
+    else:
+        order = np.argsort(ids, kind="stable")
+        bounds = np.searchsorted(ids[order], np.arange(n_ids + 1))
+        for g in np.flatnonzero(np.diff(bounds)):
+            rows = order[bounds[g]:bounds[g + 1]]
+            block = centred[rows]
+            scatter[g] = block.T @ (w[rows, None] * block)
+    scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
+    return Moments(weight, mean, scatter)
+
+
+def robust_moments(values, random_state=None, support_fraction=None):
+    r"""Moments built from a robust location and covariance: the Minimum Covariance
+    Determinant estimator (Rousseeuw 1984; FAST-MCD, Rousseeuw & Van Driessen 1999,
+    :class:`sklearn.covariance.MinCovDet`, reweighted and consistency-corrected).
+
+    The MCD fits the ``h`` rows whose covariance has the smallest determinant
+    (``h = (n + k + 1) / 2`` by default), so its breakdown point is :math:`(n - h)/n`, about
+    50%: up to nearly half the rows may be arbitrary outliers without carrying the estimate
+    away. It is chosen over pairwise robust correlations (the Qn-based estimator of Kalisch
+    & Bühlmann 2008, pcalg's ``mcor``) because it yields one positive semi-definite,
+    affine-equivariant covariance matrix: partial correlations from its inverse are then
+    proper partial correlations (between -1 and 1) and Fisher's z applies unchanged. It
+    needs more rows than columns (``n > k``).
+
+    Returns
+    -------
+    Moments
+        One group: weight ``n``, the robust location as mean, ``n`` times the robust
+        covariance as scatter; every Gaussian test then reads it as it reads plain moments.
+    """
+    from sklearn.covariance import MinCovDet
+
+    values = np.asarray(values, dtype=np.float64)
+    n, k = values.shape
+    if n <= k:
+        raise ValueError(f"robust_moments: the Minimum Covariance Determinant needs more rows "
+                         f"than columns, got {n} rows and {k} columns.")
+    mcd = MinCovDet(random_state=random_state, support_fraction=support_fraction).fit(values)
+    return Moments(np.array([float(n)]), mcd.location_[None, :], n * mcd.covariance_[None])
+
+
+def _scaled(scatter):
+    """Scale factors ``d`` (1 where the diagonal is 0) and ``scatter / (d d^T)``."""
+    d = np.sqrt(np.diagonal(scatter).copy())
+    d[d == 0] = 1.0
+    return d, scatter / np.outer(d, d)
+
+
+def _solve_psd(matrix, rhs):
+    """``matrix^{-1} rhs`` for a unit-diagonal PSD ``matrix``: Cholesky, or the
+    pseudo-inverse when singular (module docstring)."""
+    if matrix.shape[0] == 0:
+        return np.zeros_like(rhs)
+    try:
+        factor = linalg.cho_factor(matrix, lower=True, check_finite=False)
+        diag = np.diagonal(factor[0])
+        if diag.min() > 0 and (diag.min() / diag.max()) ** 2 > SINGULAR_RCOND:
+            return linalg.cho_solve(factor, rhs, check_finite=False)
+    except linalg.LinAlgError:
+        pass
+    return np.linalg.pinv(matrix, rcond=SINGULAR_RCOND, hermitian=True) @ rhs
+
+
+def regression(scatter, child, parents):
+    """Least-squares regression of column ``child`` on columns ``parents`` from a scatter
+    matrix (one configuration).
+
+    .. math:: \\beta = S_{PP}^{-1} S_{Pc}, \\qquad RSS = S_{cc} - S_{cP} \\beta
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (k, k)
+        Centred cross-products of one configuration (``Moments.scatter[g]``).
+    child : int
+    parents : sequence of int
+
+    Returns
+    -------
+    coef : ndarray of shape (len(parents),)
+        Regression coefficients (minimum-norm when the parents are collinear).
+    rss : float
+        Residual sum of squares (weighted); 0 below the singular-matrix threshold. The intercept is
+        ``mean[child] - mean[parents] @ coef``.
+    """
+    parents = list(parents)
+    columns = parents + [child]
+    d, scaled = _scaled(scatter[np.ix_(columns, columns)])
+    p = len(parents)
+    beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
+    residual = float(scaled[p, p] - scaled[p, :p] @ beta)
+    rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
+    return beta * d[p] / d[:p], rss
+
+
+def partial_correlations(scatter, given):
+    """Partial correlations of every pair of columns given the columns ``given``.
+
+    Residual scatter :math:`S_{\\cdot\\cdot|Z} = S - S_{\\cdot Z} S_{ZZ}^{-1} S_{Z\\cdot}`, then
+    :math:`r_{ij|Z} = S_{ij|Z} / \\sqrt{S_{ii|Z} S_{jj|Z}}`; equal to
+    :math:`-P_{ij}/\\sqrt{P_{ii}P_{jj}}` with :math:`P` the inverse of the correlation matrix
+    of :math:`\\{i, j\\} \\cup Z`. A column with no residual variance has partial correlation 0
+    with every other; rows and columns of ``given`` are 0.
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (k, k)
+    given : sequence of int
+
+    Returns
+    -------
+    ndarray of shape (k, k)
+        Symmetric, unit diagonal (0 on the diagonal of constant or ``given`` columns).
+    """
+    given = list(given)
+    d, scaled = _scaled(scatter)
+    if given:
+        cross = scaled[:, given]
+        residual = scaled - cross @ _solve_psd(scaled[np.ix_(given, given)], cross.T)
+        residual[given, :] = 0.0
+        residual[:, given] = 0.0
+    else:
+        residual = scaled
+    spread = np.sqrt(np.clip(np.diagonal(residual), 0.0, None))
+    tiny = spread <= np.sqrt(SINGULAR_RCOND)
+    spread[tiny] = 1.0
+    result = residual / np.outer(spread, spread)
+    result[tiny, :] = 0.0
+    result[:, tiny] = 0.0
+    return np.clip(result, -1.0, 1.0)
+
+
+def partial_correlation(scatter, x, y, given=()):
+    """Partial correlation of columns ``x`` and ``y`` given ``given`` (one configuration);
+    see :func:`partial_correlations`."""
+    columns = [x, y, *given]
+    sub = scatter[np.ix_(columns, columns)]
+    return float(partial_correlations(sub, range(2, len(columns)))[0, 1])
+
+
+def added_parent_rss(scatter, child, parents):
+    """Residual sums of squares of ``child`` regressed on ``parents + [j]`` for every column
+    ``j`` at once (one Schur complement; what a search needs to score every added parent).
+
+    With :math:`R = S_{\\cdot\\cdot|P}` the residual scatter given the parents,
+    :math:`RSS_j = R_{cc} - R_{cj}^2 / R_{jj}` (``R_cc`` when ``j`` has no residual variance,
+    the singular-matrix rule of the module docstring).
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (k, k)
+    child : int
+    parents : sequence of int
+
+    Returns
+    -------
+    rss : ndarray of shape (k,)
+        NaN at ``child`` and at the parents.
+    """
+    parents = list(parents)
+    d, scaled = _scaled(scatter)
+    if parents:
+        cross = scaled[:, parents]
+        inverse_pp = _solve_psd(scaled[np.ix_(parents, parents)], cross.T)
+        residual_c = scaled[:, child] - cross @ inverse_pp[:, child]
+        residual_jj = np.diagonal(scaled) - np.einsum("jp,pj->j", cross, inverse_pp)
+    else:
+        residual_c = scaled[:, child].copy()
+        residual_jj = np.diagonal(scaled).copy()
+    rss_c = max(float(residual_c[child]), 0.0)
+    usable = residual_jj > SINGULAR_RCOND
+    gain = np.zeros_like(residual_jj)
+    gain[usable] = residual_c[usable] ** 2 / residual_jj[usable]
+    residual = rss_c - gain
+    rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[child] ** 2
+    rss[[child, *parents]] = np.nan
+    return rss
+
+
+def conditional_variances(scatter, given):
+    """Residual scatter :math:`S_{jj} - S_{jZ} S_{ZZ}^{-1} S_{Zj}` of every column ``j`` given
+    the columns ``given`` (0 for the columns of ``given``).
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (k, k)
+    given : sequence of int
+
+    Returns
+    -------
+    ndarray of shape (k,)
+    """
+    given = list(given)
+    d, scaled = _scaled(scatter)
+    if not given:
+        return np.diagonal(scatter).copy()
+    cross = scaled[:, given]
+    inverse = _solve_psd(scaled[np.ix_(given, given)], cross.T)
+    residual = np.clip(np.diagonal(scaled) - np.einsum("jp,pj->j", cross, inverse), 0.0, None)
+    residual[given] = 0.0
+    return residual * d ** 2
