@@ -23,13 +23,14 @@ import time
 import warnings
 from pathlib import Path
 
+from skbn._engines._strategies import STRATEGIES
+
 __all__ = ["main", "run_demo"]
 
-#: ``skbn learn --method`` -> (estimator class name in skbn.estimators, fixed parameters).
+#: ``skbn learn --method`` -> (estimator class name in skbn.estimators, fixed parameters):
+#: every search strategy of HillClimbStructure (its registry), then the other learners.
 METHODS = {
-    "hill_climb": ("HillClimbStructure", {"search": "hill_climb"}),
-    "tabu": ("HillClimbStructure", {"search": "tabu"}),
-    "multistart_tabu": ("HillClimbStructure", {"search": "multistart_tabu"}),
+    **{name: ("HillClimbStructure", {"search": name}) for name in STRATEGIES},
     "ges": ("GESStructure", {}),
     "pc": ("PCStructure", {}),
     "exact": ("ExactStructure", {}),

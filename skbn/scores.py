@@ -23,7 +23,6 @@ import numpy as np
 from scipy.special import gammaln, multigammaln, xlogy
 from sklearn.base import BaseEstimator
 
-from skbn._counting import FamilyCounter, n_configurations
 from skbn._data import check_sample_weight, encode_fit
 from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, StrOptions, validate_parameter_constraints
@@ -38,7 +37,6 @@ __all__ = [
     "CLGAIC",
     "CLGBIC",
     "CLGLogLikelihood",
-    "FamilyScoreCache",
     "GaussianAIC",
     "GaussianBIC",
     "GaussianLogLikelihood",
@@ -265,6 +263,8 @@ class BaseScore(BaseEstimator):
                 if node not in position:
                     raise ValueError(f"Edge ({parent!r}, {child!r}) names unknown column {node!r}.")
             parents[position[child]].append(position[parent])
+        from skbn._engines._local_scores import FamilyScoreCache  # imports this module
+
         cache = FamilyScoreCache(data, self)
         return sum(cache.local_score(child, pa) for child, pa in enumerate(parents))
 
@@ -525,104 +525,6 @@ def resolve_scorer(scorer):
     """
     return resolve_plugin(scorer, _ALIASES, BaseScore, "scorer")
 
-
-class FamilyScoreCache:
-    """Local scores of families on one data set, cached by ``(child, sorted parents)``.
-
-    Lives only while an estimator fits; counts through a
-    :class:`~skbn._counting.FamilyCounter` (``counter``, shared with the search, or a
-    new one on ``data``).
-
-    Parameters
-    ----------
-    data : EncodedData
-        The encoded data set.
-    scorer : BaseScore
-        The score of every family.
-    counter : FamilyCounter or None, default=None
-        Counting context to share with the search (a new one on ``data`` when None).
-    """
-
-    def __init__(self, data, scorer, counter=None):
-        self.counter = FamilyCounter(data) if counter is None else counter
-        self.scorer = scorer
-        self._cache = {}
-
-    def __len__(self):
-        return len(self._cache)
-
-    def local_score(self, child, parents):
-        """Local score of a family, counted and scored on the first request only.
-
-        Parameters
-        ----------
-        child : int
-            Column index of the child.
-        parents : iterable of int
-            Column indices of the parents (any order).
-
-        Returns
-        -------
-        score : float
-            The scorer's local score of the family.
-        """
-        key = (child, tuple(sorted(parents)))
-        value = self._cache.get(key)
-        if value is None:
-            value = self.score_table(self.counter.family_table(child, key[1]), child, key[1])
-            self._cache[key] = value
-        return value
-
-    def score_table(self, counts, child, parents):
-        """Score a count table already counted for the family (no caching).
-
-        Parameters
-        ----------
-        counts : ndarray of shape (n_parent_configs, r_child)
-            Count table of the family.
-        child : int
-            Column index of the child.
-        parents : sequence of int
-            Column indices of the parents.
-
-        Returns
-        -------
-        score : float
-            The scorer's local score of the family.
-        """
-        q = n_configurations(self.counter.cardinalities, parents)
-        return self.scorer.local_score(counts, q, len(parents))
-
-    def store(self, child, parents, value):
-        """Cache ``value`` as the local score of the family ``(child, parents)``.
-
-        Parameters
-        ----------
-        child : int
-            Column index of the child.
-        parents : iterable of int
-            Column indices of the parents (any order).
-        value : float
-            Its local score.
-        """
-        self._cache[(child, tuple(sorted(parents)))] = value
-
-    def lookup(self, child, parents):
-        """Cached local score of the family, or None when it was never scored.
-
-        Parameters
-        ----------
-        child : int
-            Column index of the child.
-        parents : iterable of int
-            Column indices of the parents (any order).
-
-        Returns
-        -------
-        score : float or None
-            The cached score.
-        """
-        return self._cache.get((child, tuple(sorted(parents))))
 
 
 # -- Gaussian and conditional-Gaussian (CLG) scores: families of continuous children ------------

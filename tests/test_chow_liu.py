@@ -8,8 +8,9 @@ import pytest
 from sklearn.metrics import mutual_info_score
 
 from skbn import ChowLiuTree
+from skbn._dag import maximum_spanning_tree
 from skbn._data import encode_fit
-from skbn.estimators._chow_liu import maximum_spanning_tree, pairwise_mutual_information
+from skbn._engines._local_scores import pairwise_mutual_information
 from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import K2Score, LogLikelihood
 

@@ -8,11 +8,12 @@ import pytest
 from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 
 from skbn._data import encode_fit
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn.estimators._exact import ExactStructure, exact_memory_bytes
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.estimators._k2 import K2Structure
 from skbn.graph import is_acyclic, random_dag
-from skbn.scores import BIC, BDeu, FamilyScoreCache, K2Score, resolve_scorer
+from skbn.scores import BIC, BDeu, K2Score, resolve_scorer
 
 
 def all_dags(p):

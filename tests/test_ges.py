@@ -9,11 +9,12 @@ import pytest
 from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 
 from skbn._data import encode_fit
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn.estimators._exact import ExactStructure
 from skbn.estimators._ges import GESStructure
 from skbn.graph import dag_to_cpdag, is_acyclic, is_markov_equivalent, pdag_to_dag, random_dag
 from skbn.metrics import structural_hamming_distance
-from skbn.scores import BDeu, FamilyScoreCache, resolve_scorer
+from skbn.scores import BDeu, resolve_scorer
 
 
 def sample_random_network(p, n, seed, edge_prob=0.5, strength=0.3):

@@ -13,11 +13,12 @@ from sklearn.base import clone
 
 from skbn._data import encode_fit
 from skbn._engines import _search
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.graph import is_acyclic, random_dag
 from skbn.metrics import structural_hamming_distance
 from skbn.network import DiscreteBayesianNetwork
-from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
+from skbn.scores import AIC, BIC, BDeu, K2Score, LogLikelihood
 
 SEARCHES = ["hill_climb", "tabu", "multistart_tabu", "annealing", "first_improvement"]
 

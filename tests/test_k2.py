@@ -7,8 +7,9 @@ from conftest import shared_network
 
 from skbn import K2Structure
 from skbn._data import encode_fit
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn.metrics import structural_hamming_distance
-from skbn.scores import BIC, BDeu, FamilyScoreCache, K2Score
+from skbn.scores import BIC, BDeu, K2Score
 
 
 def _k2_slow(X, order, scorer, max_parents):

@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 
 from skbn._data import encode_fit
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn.datasets import sample_asia
 from skbn.posterior import count_parent_sets, edge_posteriors, parent_set_scores
-from skbn.scores import BDeu, FamilyScoreCache, K2Score
+from skbn.scores import BDeu, K2Score
 
 
 def _brute_force(X, scorer, max_indegree=None):

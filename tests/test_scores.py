@@ -11,11 +11,11 @@ from sklearn.base import clone
 
 from skbn._counting import DistinctRows, FamilyCounter
 from skbn._data import EncodedData, encode_fit
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn.scores import (
     AIC,
     BIC,
     BDeu,
-    FamilyScoreCache,
     K2Score,
     LogLikelihood,
     resolve_scorer,

@@ -17,9 +17,10 @@ from conftest import shared_network
 
 from skbn._data import encode_fit
 from skbn._engines import _search
+from skbn._engines._local_scores import FamilyColumns, FamilyScoreCache
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
-from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
+from skbn.scores import AIC, BIC, BDeu, K2Score, LogLikelihood
 
 REFERENCE = Path(__file__).parent / "data" / "hill_climb_reference.json"
 
@@ -192,8 +193,8 @@ def test_forbidden_parents_are_not_counted_and_change_no_move(scorer):
     none = np.zeros((p, p), dtype=bool)
     restricted = _search.DeltaEngine(data, scorer, none, forbidden, p)
     counting_all = _search.DeltaEngine(data, scorer, none, forbidden, p)
-    counting_all._columns = None  # the path without candidates: every variable counted
-    assert restricted._columns is not None
+    counting_all.columns._columns = None  # the path without candidates: every variable counted
+    assert restricted.columns._columns is not None
     recorders = []
     for engine in (restricted, counting_all):
         engine.start(none)
@@ -216,7 +217,7 @@ def test_parentless_columns_in_one_batch_equal_one_pass_per_child(scorer, weight
     data, _ = encode_fit(net.sample(400, random_state=2))
     if weights:
         data = replace(data, weights=np.random.RandomState(0).rand(data.n_samples))
-    columns = _search.FamilyColumns(data, scorer)
+    columns = FamilyColumns(data, scorer)
     for child in range(data.n_variables):
         stack, family, _ = columns.counter.added_parent_tables(child, ())
         expected = scorer.local_scores(stack)

@@ -51,8 +51,8 @@ class FamilyCounter:
     a family ``parents + {k}`` is counted by extending the cached ids of ``parents`` by
     one radix digit. Rows in groups that share cells (``data.groups``: the completions
     of incomplete rows from EM's E-step) are counted by group where the cells are shared
-    (:meth:`added_parent_tables`, :meth:`pairwise`). Scores are cached by the scores' own
-    :class:`~skbn.scores.FamilyScoreCache`, never here.
+    (:meth:`added_parent_tables`, :meth:`pairwise`). Scores are cached by the local-score module's
+    :class:`~skbn._engines._local_scores.FamilyScoreCache`, never here.
 
     Parameters
     ----------

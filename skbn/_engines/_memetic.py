@@ -52,6 +52,8 @@ Illinois.
 
 import numpy as np
 
+from skbn._dag import maximum_spanning_tree
+from skbn._engines._local_scores import pairwise_mutual_information
 from skbn._engines._search import graph_key, improves, perturb, steepest_ascent, tabu_triangle_climb
 
 __all__ = ["memetic_search"]
@@ -220,15 +222,14 @@ def chow_liu_seed(data, start, forbidden, max_indegree, counter=None):
     """``start`` plus the edges of the Chow-Liu tree that the constraints allow.
 
     The tree is the maximum spanning tree of the pairwise mutual informations, oriented
-    away from the first variable (:func:`skbn.estimators._chow_liu.maximum_spanning_tree`);
+    away from the first variable (:func:`skbn._dag.maximum_spanning_tree` of
+    :func:`skbn._engines._local_scores.pairwise_mutual_information`);
     its edges are inserted by decreasing mutual information, each in the tree's direction
     or else reversed, when that keeps the graph acyclic, within ``max_indegree`` and off
     the ``black_list`` (``forbidden``). ``counter``: the search's
     :class:`~skbn._counting.FamilyCounter`, whose Gram matrix and pair tables the mutual
     informations are read from, so the data are not counted again.
     """
-    from skbn.estimators._chow_liu import maximum_spanning_tree, pairwise_mutual_information
-
     p = data.n_variables
     weights = pairwise_mutual_information(data, list(range(p)), counter=counter)
     tree = maximum_spanning_tree(weights, 0)

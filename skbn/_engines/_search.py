@@ -10,11 +10,12 @@ current local score. So
 * reversing ``i -> j`` changes it by ``D[i, j] + D[j, i]``.
 
 A move changes one family (two for a reversal) and only those toggle columns are
-recomputed. A column is one pass of the counting engine over the rows
-(:meth:`skbn._counting.FamilyCounter.added_parent_tables`: every candidate family table
-``(pa_j + k, j)`` at once, or the one-hot Gram matrix for an empty parent set), scored in
-one batch by :meth:`skbn.scores.BaseScore.local_scores`; removals are marginals of the
-current family table. Columns are cached by ``(child, parent set)``.
+recomputed. The engine asks the local-score module (:mod:`skbn._engines._local_scores`)
+for toggle columns and family scores only, never for a count table:
+:meth:`~skbn._engines._local_scores.FamilyColumns.toggle_column` (one pass of the
+counting engine over the rows for every candidate family ``(pa_j + k, j)`` at once,
+scored in one batch; cached by ``(child, parent set)``) and
+:meth:`~skbn._engines._local_scores.FamilyColumns.local_score`.
 
 Nothing here depends on set or dict iteration order: candidates are flat indices over
 ``(parent, child, move)`` in row-major order.
@@ -26,8 +27,7 @@ from collections import deque
 
 import numpy as np
 
-from skbn._counting import FamilyCounter, n_configurations
-from skbn.scores import FamilyScoreCache
+from skbn._engines._local_scores import FamilyColumns
 from skbn.utils._progress import Progress
 
 #: A candidate must beat the incumbent by more than this relative margin; candidates within
@@ -39,102 +39,7 @@ MOVE_NAMES = ("add", "remove", "reverse")
 
 
 # ----------------------------------------------------------------------------- engine
-class FamilyColumns:
-    """Local scores of a child's family with every other variable toggled in or out.
-
-    ``toggle_column(child, parents)[k]`` is the local score of ``child`` with parent set
-    ``parents`` plus ``k`` (minus ``k`` when ``k`` is a parent); entry ``child`` is the
-    score of ``parents`` itself. One pass over the rows counts every candidate family
-    (:meth:`skbn._counting.FamilyCounter.added_parent_tables`) and the score evaluates them
-    in one batch (:meth:`skbn.scores.BaseScore.local_scores`). Columns are cached by
-    ``(child, parents)``, family scores in a :class:`~skbn.scores.FamilyScoreCache`. Used by
-    hill climbing and by K2.
-
-    With ``candidates`` (``candidates[k, child]``: ``k`` may become a parent of ``child``),
-    only those variables are counted and scored: entry ``k`` of a column is ``-inf`` for a
-    non-candidate ``k`` that is not a parent. A search restricted to a sparse candidate
-    graph (MMHC's skeleton) then costs ``O(n_samples * degree)`` per column instead of
-    ``O(n_samples * p)``, with the same values at the candidates. ``counter``: a
-    :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (its caches shared).
-    """
-
-    def __init__(self, data, scorer, candidates=None, counter=None):
-        self.scorer = scorer
-        self.counter = FamilyCounter(data) if counter is None else counter
-        self.cards = self.counter.cardinalities
-        self.n, self.p = data.codes.shape
-        self.family_cache = FamilyScoreCache(data, scorer, self.counter)
-        self.column_cache = {}
-        # counted variables of every child (itself included: its entry is the family
-        # table), or None when every variable is a candidate
-        self._columns = None
-        if candidates is not None and not candidates[~np.eye(self.p, dtype=bool)].all():
-            self._columns = [np.flatnonzero(candidates[:, child] | (np.arange(self.p) == child))
-                             for child in range(self.p)]
-
-    def toggle_column(self, child, parents):
-        """Local scores of ``child`` with each variable toggled; entry ``child`` = current."""
-        key = (child, parents)
-        column = self.column_cache.get(key)
-        if column is not None:
-            return column
-        if not parents and self._columns is None:
-            self._parentless_columns()
-            return self.column_cache[key]
-        scorer, cards = self.scorer, self.cards
-        r_child = int(cards[child])
-        columns = None if self._columns is None else self._columns[child]
-        stack, family, dense = self.counter.added_parent_tables(child, parents, columns)
-        q = n_configurations(cards, parents)
-        base = self.family_cache.lookup(child, parents)
-        if base is None:
-            base = scorer.local_score(family, q, len(parents))
-            self.family_cache.store(child, parents, base)
-        if columns is None:
-            column = scorer.local_scores(stack)
-        else:
-            column = np.full(self.p, -np.inf)
-            column[columns] = scorer.local_scores(stack)
-        column[child] = base
-        for position, k in enumerate(parents):
-            rest = parents[:position] + parents[position + 1:]
-            value = self.family_cache.lookup(child, rest)
-            if value is None:
-                if dense:  # the family without k is a marginal of the current table
-                    shape = [int(cards[v]) for v in parents] + [r_child]
-                    table = family.reshape(shape).sum(axis=position).reshape(-1, r_child)
-                    value = scorer.local_score(table, q // int(cards[k]), len(rest))
-                    self.family_cache.store(child, rest, value)
-                else:
-                    value = self.family_cache.local_score(child, rest)
-            column[k] = value
-        self.column_cache[key] = column
-        return column
-
-    def _parentless_columns(self):
-        """Toggle columns of every child without parents, in one batch (all variables
-        candidates): the families ``j | i`` of every ordered pair are the blocks of the
-        one-hot Gram matrix (:meth:`skbn._counting.FamilyCounter.pair_stack`, the same cells and
-        row totals as :meth:`~skbn._counting.FamilyCounter.added_parent_tables` with no
-        parents) and are scored by one :meth:`~skbn.scores.BaseScore.local_scores` call
-        instead of one per child. Entry ``j`` of column ``j`` is ``local(j)``."""
-        scorer, p = self.scorer, self.p
-        gram, offsets = self.counter.pairwise()
-        pairs = scorer.local_scores(self.counter.pair_stack()).reshape(p, p)  # [j, i] = local(j | i)
-        for child in range(p):
-            if (child, ()) in self.column_cache:
-                continue
-            base = self.family_cache.lookup(child, ())
-            if base is None:  # by local_score, as every family score: the same bits on every path
-                table = np.diagonal(gram)[offsets[child]:offsets[child + 1]].reshape(1, -1)
-                base = scorer.local_score(table, 1, 0)
-                self.family_cache.store(child, (), base)
-            column = pairs[child].copy()
-            column[child] = base
-            self.column_cache[(child, ())] = column
-
-
-class DeltaEngine(FamilyColumns):
+class DeltaEngine:
     """Toggle columns, the move-delta table and legality of one search state.
 
     ``table[i, j, kind]`` holds the delta of every move that is legal *up to acyclicity*
@@ -147,8 +52,9 @@ class DeltaEngine(FamilyColumns):
     every move: :meth:`_add_bits`, :meth:`_remove_bits`); a move found to close a cycle
     stays masked out until the next removal or reversal. The full legal table
     (:meth:`deltas`, used by the randomised searches) masks every cyclic move at once.
-    Toggle columns count and score only the parents not forbidden (:class:`FamilyColumns`
-    ``candidates``): a forbidden entry of ``T`` is ``-inf`` and never read.
+    Toggle columns (``columns``: a :class:`~skbn._engines._local_scores.FamilyColumns`)
+    count and score only the parents not forbidden (its ``candidates``): a forbidden
+    entry of ``T`` is ``-inf`` and never read.
 
     Parameters
     ----------
@@ -159,12 +65,14 @@ class DeltaEngine(FamilyColumns):
         required: a required adjacency of free direction) and edges never added.
     max_indegree : int
     counter : FamilyCounter or None
-        Counting context of ``data`` to share (see :class:`FamilyColumns`).
+        Counting context of ``data`` to share (see
+        :class:`~skbn._engines._local_scores.FamilyColumns`).
     """
 
     def __init__(self, data, scorer, required, forbidden, max_indegree, counter=None):
-        super().__init__(data, scorer, candidates=~forbidden, counter=counter)
-        p = self.p
+        self.columns = FamilyColumns(data, scorer, candidates=~forbidden, counter=counter)
+        self.scorer, self.counter = scorer, self.columns.counter
+        p = self.p = self.columns.p
         self.required = required
         self.forbidden = forbidden | np.eye(p, dtype=bool)
         self.max_indegree = max_indegree
@@ -205,7 +113,7 @@ class DeltaEngine(FamilyColumns):
 
     def refresh(self, child):
         self.n_evaluations += 1
-        self.T[:, child] = self.toggle_column(child, self.parents_of(child))
+        self.T[:, child] = self.columns.toggle_column(child, self.parents_of(child))
         self._score = None
 
     def _set_adjacency(self, adjacency):
@@ -730,15 +638,15 @@ def triangle_moves(engine):
     reversible (:class:`DeltaEngine`: not a one-way required edge, its reverse not
     forbidden), and ``z`` stays within ``max_indegree``. A family with one parent toggled
     reads its toggle column; others (two parents added or removed) come from the engine's
-    :class:`~skbn.scores.FamilyScoreCache` (counted on the first request, not counted as
-    evaluations of the :class:`Budget`).
+    :meth:`~skbn._engines._local_scores.FamilyColumns.local_score` (counted on the first
+    request, not counted as evaluations of the :class:`Budget`).
 
     Returns
     -------
     moves : list of (delta, (a, b, c, z))
         In scan order (triangle, then apex).
     """
-    A, T, cache = engine.A, engine.T, engine.family_cache
+    A, T, scores = engine.A, engine.T, engine.columns
     neighbours = [set(np.flatnonzero(row).tolist()) for row in A | A.T]
     parents = [set(np.flatnonzero(column).tolist()) for column in A.T]
 
@@ -747,7 +655,7 @@ def triangle_moves(engine):
         (toggled, *more) = parents[v] ^ new
         if not more:  # one parent toggled: the toggle column has it
             return T[toggled, v] - T[v, v]
-        return cache.local_score(v, new) - T[v, v]
+        return scores.local_score(v, new) - T[v, v]
 
     moves = []
     for a in range(engine.p):

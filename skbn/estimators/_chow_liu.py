@@ -1,190 +1,15 @@
 """Chow-Liu trees and tree-augmented naive Bayes."""
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import minimum_spanning_tree
 from sklearn.utils import ClassifierTags
 
-from skbn._counting import (
-    marginal_stack,
-    pair_family_stack,
-    pairwise_tables,
-    stratified_codes,
-    weights_are_integral,
-)
+from skbn._dag import maximum_branching, maximum_spanning_tree
+from skbn._engines._local_scores import pair_score_gains
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
 from skbn.knowledge import parse_knowledge
 from skbn.scores import resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import StrOptions
-
-
-def _pair_tables(data, features, stratum, gram=None):
-    """One-hot Gram matrix of ``features`` (of the codes ``x_i r_c + c`` within the strata
-    of ``stratum`` when given), its offsets and the stratum's weighted counts ``N_c``;
-    ``gram``: the already computed ``(gram, offsets)`` of every column of ``data`` (then
-    ``features`` are all columns in order and ``stratum`` is None)."""
-    if gram is not None:
-        return *gram, None
-    if stratum is None:
-        gram, offsets = pairwise_tables(data.codes[:, features], data.cardinalities[features],
-                                        weights=data.weights)
-        return gram, offsets, None
-    codes, cards = stratified_codes(data.codes, data.cardinalities, features, stratum)
-    gram, offsets = pairwise_tables(codes, cards, weights=data.weights)
-    r_c = int(data.cardinalities[stratum])
-    first = np.diag(gram)[offsets[0]:offsets[1]]  # N_{a c} of the first feature
-    return gram, offsets, first.reshape(-1, r_c).sum(axis=0)
-
-
-def pairwise_mutual_information(data, features, stratum=None, counter=None):
-    r"""Matrix of (conditional) mutual informations, in nats, between ``features``.
-
-    .. math:: I(X_i; X_j \mid C) = \sum_{a,b,c} \frac{N_{abc}}{n}
-              \log \frac{N_{abc} N_c}{N_{ac} N_{bc}}
-
-    with ``N`` weighted counts and ``n`` the total weight: ``n I`` is the log-likelihood
-    gain of the edge, ``LL(j | i [, c]) - LL(j [| c])`` (:func:`_score_gains` with the
-    ``"loglik"`` score). ``counter``: as in :func:`_score_gains`.
-    """
-    mi = _score_gains(data, features, stratum, resolve_scorer("loglik"), counter) / data.total_weight
-    np.fill_diagonal(mi, 0.0)
-    return np.maximum(mi, 0.0)
-
-
-def _score_gains(data, features, stratum, scorer, counter=None):
-    """Symmetric matrix of ``local(j | i [, c]) - local(j [| c])`` (``i < j``) for a
-    score-equivalent scorer.
-
-    All pairs come from one one-hot Gram matrix (BLAS) of the codes ``x_i r_c + c`` (its
-    cells with different classes are zero, its diagonal holds ``N_{ac}``); the families
-    ``j | i [, c]`` of all pairs are scored in one batch. ``counter``: a
-    :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (then ``features``
-    are all columns in order and ``stratum`` is None), whose Gram matrix and pair tables
-    are read instead of counted again.
-    """
-    gram, offsets, _ = _pair_tables(data, features, stratum, None if counter is None else counter.pairwise())
-    r_c = 1 if stratum is None else int(data.cardinalities[stratum])
-    extra = 0 if stratum is None else 1
-    cards = np.diff(offsets)
-    r_features = np.asarray(data.cardinalities)[features]
-    p = len(features)
-    integral = weights_are_integral(data.weights)
-    # local(j [| c]) from the counts N_{bc} on the diagonal, in one batch
-    base = scorer.local_scores(marginal_stack(np.diag(gram), r_features, r_c, extra, data.total_weight,
-                                              integral))
-    if counter is not None:
-        stack = counter.pair_stack()
-    else:  # joint[s_j + b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
-        joint = gram.reshape(gram.shape[0], -1, r_c).sum(axis=2).T
-        stack = pair_family_stack(joint, r_features, cards, offsets, 1 + extra, data.total_weight, integral)
-    gains = scorer.local_scores(stack).reshape(p, p).T - base  # gains[i, j] = local(j | i) - local(j)
-    upper = np.triu(gains, k=1)
-    return upper + upper.T
-
-
-def maximum_spanning_tree(weights, root):
-    """Edges (parent, child) of a maximum-weight spanning forest, oriented away from ``root``.
-
-    Only positive weights are candidate edges. Uses scipy's minimum spanning tree on
-    ``max(w) + 1 - w``; components not containing ``root`` are rooted at their smallest index.
-    """
-    p = weights.shape[0]
-    upper = np.triu(weights > 0, k=1)
-    shifted = np.where(upper, weights.max() + 1.0 - weights, 0.0)
-    tree = minimum_spanning_tree(csr_matrix(shifted)).tocoo()
-    neighbours = [[] for _ in range(p)]
-    for u, v in zip(tree.row.tolist(), tree.col.tolist()):
-        neighbours[u].append(v)
-        neighbours[v].append(u)
-    # orient away from the root of each component: in a forest every node but the root
-    # has exactly one neighbour nearer the root, its parent, whatever the visiting order
-    edges, seen = [], [False] * p
-    for start in [root] + [i for i in range(p) if i != root]:
-        if seen[start]:
-            continue
-        seen[start] = True
-        queue = [start]
-        for u in queue:  # grows while it is read: breadth-first
-            for v in neighbours[u]:
-                if not seen[v]:
-                    seen[v] = True
-                    edges.append((u, v))
-                    queue.append(v)
-    return sorted(edges, key=lambda e: (e[1], e[0]))
-
-
-def maximum_branching(weights, allowed):
-    """Parents of a maximum-weight branching (a forest of arborescences): ``parent[v]`` is
-    ``-1`` (a root) or ``u`` with ``allowed[u, v]``, the parent graph is acyclic, and
-    ``sum_v weights[parent[v], v]`` (a root adds 0) is the largest possible.
-
-    Chu-Liu/Edmonds on a virtual root joined to every node by a 0-weight arc: each node
-    takes its best incoming arc; a cycle is contracted (arcs into it re-weighted by the
-    cycle arc they replace) and the problem solved again. Ties: the virtual root, then
-    the smallest index.
-    """
-    p = weights.shape[0]
-    W = np.full((p + 1, p + 1), -np.inf)
-    W[0, 1:] = 0.0
-    W[1:, 1:] = np.where(allowed, weights, -np.inf)
-    np.fill_diagonal(W, -np.inf)
-    parent = _edmonds(W)
-    return np.asarray(parent[1:]) - 1
-
-
-def _edmonds(W):
-    n = W.shape[0]
-    parent = [-1] + [int(np.argmax(W[:, v])) for v in range(1, n)]  # first maximum wins
-    cycle = _find_cycle(parent)
-    if cycle is None:
-        return parent
-    in_cycle = np.zeros(n, dtype=bool)
-    in_cycle[cycle] = True
-    outside = [v for v in range(n) if not in_cycle[v]]  # root 0 stays first
-    index = {v: k for k, v in enumerate(outside)}
-    c = len(outside)
-    W2 = np.full((c + 1, c + 1), -np.inf)
-    W2[:c, :c] = W[np.ix_(outside, outside)]
-    enter = {}
-    leave = {}
-    for u in outside:
-        gains = W[u, cycle] - W[[parent[v] for v in cycle], cycle]
-        k = int(np.argmax(gains))
-        W2[index[u], c] = gains[k]
-        enter[u] = cycle[k]
-    for v in outside:
-        k = int(np.argmax(W[cycle, v]))
-        W2[c, index[v]] = W[cycle[k], v]
-        leave[v] = cycle[k]
-    sub = _edmonds(W2)
-    result = list(parent)
-    for v in outside:
-        if v == 0:
-            continue
-        u = sub[index[v]]
-        result[v] = leave[v] if u == c else outside[u]
-    u = outside[sub[c]]
-    result[enter[u]] = u
-    return result
-
-
-def _find_cycle(parent):
-    n = len(parent)
-    state = [0] * n  # 0 unseen, 1 on the current path, 2 done
-    for start in range(n):
-        path = []
-        v = start
-        while v != -1 and state[v] == 0:
-            state[v] = 1
-            path.append(v)
-            v = parent[v]
-        if v != -1 and state[v] == 1:
-            return path[path.index(v):]
-        for w in path:
-            state[w] = 2
-    return None
-
 
 
 class ChowLiuTree(_BaseStructureLearner):
@@ -203,7 +28,7 @@ class ChowLiuTree(_BaseStructureLearner):
     one parent) among the arcs the knowledge allows -- no forbidden arc (``black_list``,
     ``tiers``), no arc against a one-way ``white_list`` edge, no parent for a ``root`` you
     give -- with the white-listed pairs taken whenever possible (they outweigh all other
-    arcs together). Chu-Liu/Edmonds (:func:`maximum_branching`) finds it exactly; without
+    arcs together). Chu-Liu/Edmonds (:func:`skbn._dag.maximum_branching`) finds it exactly; without
     constraints its weight is that of the maximum spanning tree. When the knowledge cannot
     be met by a tree (two required parents of one node, a cycle of required pairs) ``fit``
     raises, listing what is broken.
@@ -351,7 +176,7 @@ class ChowLiuTree(_BaseStructureLearner):
         progress = Progress(self.verbose, "ChowLiuTree", unit="pairs",
                             detail=f"variant={self.variant!r}, {data.n_variables} columns, "
                                    f"{data.n_samples:,} rows")
-        gains = _score_gains(data, features, stratum, self.scorer_)
+        gains = pair_score_gains(data, features, stratum, self.scorer_)
         progress.message(f"{len(features) * (len(features) - 1) // 2:,} pair weights in "
                          f"{progress.elapsed():.2f} s")
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,

@@ -9,10 +9,11 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import DistinctRows
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
-from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
+from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user

@@ -6,11 +6,12 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
 from skbn.knowledge import parse_knowledge
-from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
+from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 

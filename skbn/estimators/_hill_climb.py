@@ -6,16 +6,12 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from skbn._engines import _memetic, _search
+from skbn._engines._strategies import STRATEGIES, fill_strategy_list
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
-
-#: Default ``tabu_patience`` of ``search="multistart_tabu"``: measured on the random
-#: 100-node networks of ``benchmarks/bench_best.py`` (seeds 0-7), 20 instead of 10 raises
-#: the score on 4 of 8 for 0-25 % more time, and changes nothing on ALARM and CHILD.
-MULTISTART_PATIENCE = 20
 
 
 class HillClimbStructure(_BaseStructureLearner):
@@ -39,38 +35,7 @@ class HillClimbStructure(_BaseStructureLearner):
 
     Search strategies (``search``):
 
-    * ``"hill_climb"``: steepest ascent, the best improving move until none improves;
-    * ``"tabu"``: the best move whose resulting graph is not among the last
-      ``tabu_length`` graphs, even if it lowers the score; stops after ``tabu_patience``
-      moves without beating the best graph seen, which is returned (bnlearn's ``tabu``);
-    * ``"annealing"``: simulated annealing -- a uniformly random legal move is accepted
-      with probability :math:`\min(1, e^{\Delta / T})`, :math:`T` starting at
-      ``temperature`` and multiplied by ``cooling`` after every proposal;
-    * ``"first_improvement"``: opportunistic ascent -- legal moves are tried in random
-      order and the first improving one is taken;
-    * ``"multistart_tabu"``: tabu search (as ``"tabu"``, with ``tabu_patience`` 20 by
-      default: the same moves, searched further) from ``start``, then from ``start`` plus
-      the Chow-Liu tree (the maximum mutual-information spanning tree, its edges inserted
-      where the knowledge allows), sharing one score cache. Each climb ends with
-      *triangle moves*: while replacing a triangle of the DAG by a v-structure (remove one
-      of its edges, point the other two into the third node) raises the score, the best
-      such move is taken and tabu search runs again (:func:`skbn._engines._search.triangle_descent`;
-      one edge at a time a climb cannot undo a v-structure it covered by a triangle). The
-      better result wins (ties: the first). **The recommended setting when the score
-      matters most**: on ALARM, CHILD and random 100-node networks it reaches a BDeu score
-      at least that of hill climbing, tabu search, bnlearn's ``hc`` and ``tabu`` and
-      pyAgrum's greedy search, in 1.6-3.5 times the time of plain hill climbing (``docs/hill_climb.md``,
-      ``benchmarks/bench_best.py``);
-    * ``"memetic"``: a population of ``population_size`` local optima evolved for
-      ``max_iter`` generations. The first two members are ``"multistart_tabu"``'s two
-      optima (tabu search, then steepest ascent and triangle moves, from the start graph
-      and from the Chow-Liu tree), the others steepest-ascent optima from random
-      perturbations of the first; parents are picked by tournament, crossover exchanges whole parent sets
-      (with cycle repair), mutation applies ``perturbation`` random legal moves, every
-      child is climbed by steepest ascent, and replacement keeps the population diverse
-      (:mod:`skbn._engines._memetic`). ``"genetic"`` is the same without any local search (no
-      tabu, no steepest ascent: the members are the start graph, the Chow-Liu tree and
-      their random variations, only the final result is polished).
+    {search_strategies}
 
     Anytime budgets: ``max_time`` (seconds) and ``max_evaluations`` (family re-scorings,
     see :class:`skbn._engines._search.Budget`) stop every search, restart and generation loop; the
@@ -114,8 +79,8 @@ class HillClimbStructure(_BaseStructureLearner):
     tiers : sequence of sequences of columns or None, default=None
         No edge from a later tier into an earlier one (bnlearn's ``tiers2blacklist``).
     search : str, default="hill_climb"
-        Search strategy (see above): "hill_climb", "tabu", "multistart_tabu" (recommended
-        for the best score), "annealing", "first_improvement", "memetic" or "genetic".
+        Search strategy, one of those listed above ("multistart_tabu" recommended for the
+        best score).
     tabu_length : int, default=10
         Number of recent graphs that are tabu.
     tabu_patience : int or None, default=None
@@ -215,8 +180,7 @@ class HillClimbStructure(_BaseStructureLearner):
         "white_list": [list, tuple, np.ndarray],
         "black_list": [list, tuple, np.ndarray],
         "tiers": [None, list, tuple],
-        "search": [StrOptions({"hill_climb", "tabu", "multistart_tabu", "annealing",
-                               "first_improvement", "memetic", "genetic"})],
+        "search": [StrOptions(set(STRATEGIES))],
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "tabu_patience": [None, Interval(Integral, 1, None, closed="left")],
         "temperature": [Interval(Real, 0, None, closed="left")],
@@ -333,7 +297,7 @@ class HillClimbStructure(_BaseStructureLearner):
         settings["progress"] = progress = Progress(
             self.verbose, "HillClimbStructure", unit="moves",
             detail=f"search={self.search!r}, {data.n_variables} columns, {data.n_samples:,} rows")
-        if self.search in ("multistart_tabu", "memetic", "genetic"):
+        if STRATEGIES[self.search].seeds:
             settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree,
                                                         engine.counter)]
         graph, recorder = _run(engine, start, settings, rng, "")
@@ -361,18 +325,15 @@ class HillClimbStructure(_BaseStructureLearner):
         return [(int(i), int(j)) for i, j in np.argwhere(best_graph)]
 
     def _settings(self, data):
+        strategy = STRATEGIES[self.search]
         max_iter = self.max_iter
-        if max_iter is None and self.search in ("memetic", "genetic"):
-            max_iter = 10 * self.population_size
-        elif max_iter is None:
-            max_iter = 100 * data.n_variables if self.search == "annealing" else np.iinfo(np.int64).max
+        if max_iter is None:
+            max_iter = strategy.default_max_iter(data.n_variables, self.population_size)
         return {
-            "search": self.search,
+            "strategy": strategy,
             "max_iter": int(max_iter),
             "tabu_length": self.tabu_length,
-            "tabu_patience": (self.tabu_patience if self.tabu_patience is not None
-                              else MULTISTART_PATIENCE if self.search in ("multistart_tabu", "memetic")
-                              else 10),
+            "tabu_patience": strategy.tabu_patience if self.tabu_patience is None else self.tabu_patience,
             "temperature": float(self.temperature),
             "cooling": float(self.cooling),
             "population_size": self.population_size,
@@ -381,51 +342,14 @@ class HillClimbStructure(_BaseStructureLearner):
         }
 
 
+HillClimbStructure.__doc__ = fill_strategy_list(HillClimbStructure.__doc__)
+
+
 def _run(engine, start_graph, settings, rng, label):
-    """One search from ``start_graph``; returns (graph, recorder)."""
+    """One search from ``start_graph`` (a restart when ``label`` is not empty); returns
+    (graph, recorder)."""
     engine.start(start_graph) if label == "" else engine.set_graph(start_graph)
     recorder = _search._Recorder(settings["progress"], settings["names"], label, settings["budget"])
     recorder.record(engine)
-    budget = settings["max_iter"]
-    search = settings["search"]
-    if search == "hill_climb":
-        _search.steepest_ascent(engine, recorder, budget)
-    elif search == "first_improvement":
-        _search.first_improvement(engine, recorder, budget, rng)
-    elif search == "tabu" or (search == "multistart_tabu" and label != ""):
-        _search.tabu_search(engine, recorder, budget, settings["tabu_length"], settings["tabu_patience"])
-    elif search == "multistart_tabu":
-        _multistart_tabu(engine, recorder, settings)
-    elif search == "annealing":
-        _search.simulated_annealing(engine, recorder, budget,
-                                    settings["temperature"], settings["cooling"], rng)
-    else:
-        _memetic.memetic_search(
-            engine, recorder, population_size=settings["population_size"], n_generations=budget,
-            perturbation=settings["perturbation"], local_search=search == "memetic", rng=rng,
-            seeds=settings["seeds"], tabu=(settings["tabu_length"], settings["tabu_patience"]))
-    if search != "hill_climb":
-        _search.polish(engine, recorder,
-                       np.iinfo(np.int64).max if search in ("memetic", "genetic") else budget)
+    settings["strategy"].run(engine, recorder, settings, rng, restart=label != "")
     return engine.A.copy(), recorder
-
-
-def _multistart_tabu(engine, recorder, settings):
-    """Polished tabu search from the engine's graph, then from each seed graph (while the
-    budget lasts), each followed by triangle -> v-structure moves and a new polished tabu
-    search after each (:func:`skbn._engines._search.triangle_descent`); leave the engine at the best
-    result (ties: the earliest)."""
-    best_graph, best_score = None, -np.inf
-    for k, seed in enumerate([None, *settings["seeds"]]):
-        if k and recorder.budget.exhausted(engine):
-            break
-        if seed is not None:
-            engine.set_graph(seed)
-            recorder.record(engine)
-        _search.tabu_triangle_climb(engine, recorder, settings["max_iter"], settings["tabu_length"],
-                                    settings["tabu_patience"])
-        if best_graph is None or _search.improves(engine.score, best_score):
-            best_graph, best_score = engine.A.copy(), engine.score
-    if not np.array_equal(engine.A, best_graph):
-        engine.set_graph(best_graph)
-        recorder.record(engine)

@@ -4,7 +4,8 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._engines._search import FamilyColumns, improves, tolerance
+from skbn._engines._local_scores import FamilyColumns
+from skbn._engines._search import improves, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.knowledge import parse_knowledge
 from skbn.scores import check_bounded_likelihood, resolve_scorer

@@ -1,0 +1,319 @@
+"""Local scores: what a search engine may ask of the data, and nothing else.
+
+The search engines (:class:`~skbn._engines._search.DeltaEngine` and its strategies, the
+memetic search, K2, GES, the exact search) see the data only through this module. They
+ask three questions, always by column index, never for a count table:
+
+``FamilyScoreCache(data, scorer, counter=None)``
+    ``local_score(child, parents) -> float``: the score of ``child`` given a parent set
+    (any order), cached by ``(child, sorted parents)``; ``lookup(child, parents)`` (the
+    cached value or None) and ``store(child, parents, value)`` let an engine that scored
+    a family in a batch share it.
+``FamilyColumns(data, scorer, candidates=None, counter=None)``
+    ``toggle_column(child, parents) -> ndarray (p,)``: entry ``k`` is the local score of
+    ``child`` with ``k`` toggled in or out of ``parents``, entry ``child`` the score of
+    ``parents`` itself (non-candidates: ``-inf``); ``local_score(child, parents)`` as
+    above, from the same cache (``family_cache``).
+``pairwise_mutual_information(data, features, stratum=None, counter=None)``, ``pair_score_gains(...)``
+    The symmetric ``(len(features), len(features))`` matrices of Chow-Liu: ``I(X_i; X_j
+    [| C])`` and ``local(j | i [, c]) - local(j [| c])``.
+
+``counter`` is an opaque per-fit handle on the sufficient statistics, shared so that
+they are computed once per fit (here a :class:`skbn._counting.FamilyCounter`: count
+tables, the one-hot Gram matrix, cached configuration ids); an engine passes it on and
+never looks inside.
+
+*Adding a second kind of sufficient statistic* (covariance or moment matrices of
+continuous columns, one per discrete parent configuration for mixed data, for Gaussian
+scores): give this module classes with the same constructor and the same methods, whose
+``counter`` holds the moments and whose scorer maps moments to a local score, and let
+the constructors above pick them from the data's column kinds and the scorer. The
+engines' code stays as it is. (Two places still read count tables directly and would
+need the same switch: GES's extended-family tables through
+:meth:`FamilyScoreCache.score_table`, and the subset-scoring of the exact search and
+:mod:`skbn.posterior`, which stream :class:`~skbn._counting.DistinctRows` tables.)
+
+The discrete implementation below counts with :mod:`skbn._counting` and scores with the
+plug-ins' per-family (:meth:`skbn.scores.BaseScore.local_score`) and batched
+(:meth:`skbn.scores.BaseScore.local_scores`) kernels.
+"""
+
+import numpy as np
+
+from skbn._counting import (
+    FamilyCounter,
+    marginal_stack,
+    n_configurations,
+    pair_family_stack,
+    pairwise_tables,
+    stratified_codes,
+    weights_are_integral,
+)
+from skbn.scores import resolve_scorer
+
+__all__ = ["FamilyColumns", "FamilyScoreCache", "pair_score_gains", "pairwise_mutual_information"]
+
+
+# ------------------------------------------------------------------ family scores
+class FamilyScoreCache:
+    """Local scores of families on one data set, cached by ``(child, sorted parents)``.
+
+    Lives only while an estimator fits; counts through a
+    :class:`~skbn._counting.FamilyCounter` (``counter``, shared with the search, or a
+    new one on ``data``).
+
+    Parameters
+    ----------
+    data : EncodedData
+        The encoded data set.
+    scorer : BaseScore
+        The score of every family.
+    counter : FamilyCounter or None, default=None
+        Counting context to share with the search (a new one on ``data`` when None).
+    """
+
+    def __init__(self, data, scorer, counter=None):
+        self.counter = FamilyCounter(data) if counter is None else counter
+        self.scorer = scorer
+        self._cache = {}
+
+    def __len__(self):
+        return len(self._cache)
+
+    def local_score(self, child, parents):
+        """Local score of a family, counted and scored on the first request only.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+
+        Returns
+        -------
+        score : float
+            The scorer's local score of the family.
+        """
+        key = (child, tuple(sorted(parents)))
+        value = self._cache.get(key)
+        if value is None:
+            value = self.score_table(self.counter.family_table(child, key[1]), child, key[1])
+            self._cache[key] = value
+        return value
+
+    def score_table(self, counts, child, parents):
+        """Score a count table already counted for the family (no caching).
+
+        Parameters
+        ----------
+        counts : ndarray of shape (n_parent_configs, r_child)
+            Count table of the family.
+        child : int
+            Column index of the child.
+        parents : sequence of int
+            Column indices of the parents.
+
+        Returns
+        -------
+        score : float
+            The scorer's local score of the family.
+        """
+        q = n_configurations(self.counter.cardinalities, parents)
+        return self.scorer.local_score(counts, q, len(parents))
+
+    def store(self, child, parents, value):
+        """Cache ``value`` as the local score of the family ``(child, parents)``.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+        value : float
+            Its local score.
+        """
+        self._cache[(child, tuple(sorted(parents)))] = value
+
+    def lookup(self, child, parents):
+        """Cached local score of the family, or None when it was never scored.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        parents : iterable of int
+            Column indices of the parents (any order).
+
+        Returns
+        -------
+        score : float or None
+            The cached score.
+        """
+        return self._cache.get((child, tuple(sorted(parents))))
+
+
+# ------------------------------------------------------------------ toggle columns
+class FamilyColumns:
+    """Local scores of a child's family with every other variable toggled in or out.
+
+    ``toggle_column(child, parents)[k]`` is the local score of ``child`` with parent set
+    ``parents`` plus ``k`` (minus ``k`` when ``k`` is a parent); entry ``child`` is the
+    score of ``parents`` itself. One pass over the rows counts every candidate family
+    (:meth:`skbn._counting.FamilyCounter.added_parent_tables`) and the score evaluates them
+    in one batch (:meth:`skbn.scores.BaseScore.local_scores`). Columns are cached by
+    ``(child, parents)``, family scores in a :class:`FamilyScoreCache` (``family_cache``).
+    Used by hill climbing (:class:`~skbn._engines._search.DeltaEngine`) and by K2.
+
+    With ``candidates`` (``candidates[k, child]``: ``k`` may become a parent of ``child``),
+    only those variables are counted and scored: entry ``k`` of a column is ``-inf`` for a
+    non-candidate ``k`` that is not a parent. A search restricted to a sparse candidate
+    graph (MMHC's skeleton) then costs ``O(n_samples * degree)`` per column instead of
+    ``O(n_samples * p)``, with the same values at the candidates. ``counter``: a
+    :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (its caches shared).
+    """
+
+    def __init__(self, data, scorer, candidates=None, counter=None):
+        self.scorer = scorer
+        self.counter = FamilyCounter(data) if counter is None else counter
+        self.cards = self.counter.cardinalities
+        self.n, self.p = data.codes.shape
+        self.family_cache = FamilyScoreCache(data, scorer, self.counter)
+        self.column_cache = {}
+        # counted variables of every child (itself included: its entry is the family
+        # table), or None when every variable is a candidate
+        self._columns = None
+        if candidates is not None and not candidates[~np.eye(self.p, dtype=bool)].all():
+            self._columns = [np.flatnonzero(candidates[:, child] | (np.arange(self.p) == child))
+                             for child in range(self.p)]
+
+    def toggle_column(self, child, parents):
+        """Local scores of ``child`` with each variable toggled; entry ``child`` = current."""
+        key = (child, parents)
+        column = self.column_cache.get(key)
+        if column is not None:
+            return column
+        if not parents and self._columns is None:
+            self._parentless_columns()
+            return self.column_cache[key]
+        scorer, cards = self.scorer, self.cards
+        r_child = int(cards[child])
+        columns = None if self._columns is None else self._columns[child]
+        stack, family, dense = self.counter.added_parent_tables(child, parents, columns)
+        q = n_configurations(cards, parents)
+        base = self.family_cache.lookup(child, parents)
+        if base is None:
+            base = scorer.local_score(family, q, len(parents))
+            self.family_cache.store(child, parents, base)
+        if columns is None:
+            column = scorer.local_scores(stack)
+        else:
+            column = np.full(self.p, -np.inf)
+            column[columns] = scorer.local_scores(stack)
+        column[child] = base
+        for position, k in enumerate(parents):
+            rest = parents[:position] + parents[position + 1:]
+            value = self.family_cache.lookup(child, rest)
+            if value is None:
+                if dense:  # the family without k is a marginal of the current table
+                    shape = [int(cards[v]) for v in parents] + [r_child]
+                    table = family.reshape(shape).sum(axis=position).reshape(-1, r_child)
+                    value = scorer.local_score(table, q // int(cards[k]), len(rest))
+                    self.family_cache.store(child, rest, value)
+                else:
+                    value = self.family_cache.local_score(child, rest)
+            column[k] = value
+        self.column_cache[key] = column
+        return column
+
+    def local_score(self, child, parents):
+        """Local score of ``child`` given ``parents`` (any order), from :attr:`family_cache`."""
+        return self.family_cache.local_score(child, parents)
+
+    def _parentless_columns(self):
+        """Toggle columns of every child without parents, in one batch (all variables
+        candidates): the families ``j | i`` of every ordered pair are the blocks of the
+        one-hot Gram matrix (:meth:`skbn._counting.FamilyCounter.pair_stack`, the same cells and
+        row totals as :meth:`~skbn._counting.FamilyCounter.added_parent_tables` with no
+        parents) and are scored by one :meth:`~skbn.scores.BaseScore.local_scores` call
+        instead of one per child. Entry ``j`` of column ``j`` is ``local(j)``."""
+        scorer, p = self.scorer, self.p
+        gram, offsets = self.counter.pairwise()
+        pairs = scorer.local_scores(self.counter.pair_stack()).reshape(p, p)  # [j, i] = local(j | i)
+        for child in range(p):
+            if (child, ()) in self.column_cache:
+                continue
+            base = self.family_cache.lookup(child, ())
+            if base is None:  # by local_score, as every family score: the same bits on every path
+                table = np.diagonal(gram)[offsets[child]:offsets[child + 1]].reshape(1, -1)
+                base = scorer.local_score(table, 1, 0)
+                self.family_cache.store(child, (), base)
+            column = pairs[child].copy()
+            column[child] = base
+            self.column_cache[(child, ())] = column
+
+
+# ------------------------------------------------------------------ pair statistics (Chow-Liu)
+def _pair_tables(data, features, stratum, gram=None):
+    """One-hot Gram matrix of ``features`` (of the codes ``x_i r_c + c`` within the strata
+    of ``stratum`` when given), its offsets and the stratum's weighted counts ``N_c``;
+    ``gram``: the already computed ``(gram, offsets)`` of every column of ``data`` (then
+    ``features`` are all columns in order and ``stratum`` is None)."""
+    if gram is not None:
+        return *gram, None
+    if stratum is None:
+        gram, offsets = pairwise_tables(data.codes[:, features], data.cardinalities[features],
+                                        weights=data.weights)
+        return gram, offsets, None
+    codes, cards = stratified_codes(data.codes, data.cardinalities, features, stratum)
+    gram, offsets = pairwise_tables(codes, cards, weights=data.weights)
+    r_c = int(data.cardinalities[stratum])
+    first = np.diag(gram)[offsets[0]:offsets[1]]  # N_{a c} of the first feature
+    return gram, offsets, first.reshape(-1, r_c).sum(axis=0)
+
+
+def pairwise_mutual_information(data, features, stratum=None, counter=None):
+    r"""Matrix of (conditional) mutual informations, in nats, between ``features``.
+
+    .. math:: I(X_i; X_j \mid C) = \sum_{a,b,c} \frac{N_{abc}}{n}
+              \log \frac{N_{abc} N_c}{N_{ac} N_{bc}}
+
+    with ``N`` weighted counts and ``n`` the total weight: ``n I`` is the log-likelihood
+    gain of the edge, ``LL(j | i [, c]) - LL(j [| c])`` (:func:`pair_score_gains` with the
+    ``"loglik"`` score). ``counter``: as in :func:`pair_score_gains`.
+    """
+    mi = pair_score_gains(data, features, stratum, resolve_scorer("loglik"), counter) / data.total_weight
+    np.fill_diagonal(mi, 0.0)
+    return np.maximum(mi, 0.0)
+
+
+def pair_score_gains(data, features, stratum, scorer, counter=None):
+    """Symmetric matrix of ``local(j | i [, c]) - local(j [| c])`` (``i < j``) for a
+    score-equivalent scorer.
+
+    All pairs come from one one-hot Gram matrix (BLAS) of the codes ``x_i r_c + c`` (its
+    cells with different classes are zero, its diagonal holds ``N_{ac}``); the families
+    ``j | i [, c]`` of all pairs are scored in one batch. ``counter``: a
+    :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (then ``features``
+    are all columns in order and ``stratum`` is None), whose Gram matrix and pair tables
+    are read instead of counted again.
+    """
+    gram, offsets, _ = _pair_tables(data, features, stratum, None if counter is None else counter.pairwise())
+    r_c = 1 if stratum is None else int(data.cardinalities[stratum])
+    extra = 0 if stratum is None else 1
+    cards = np.diff(offsets)
+    r_features = np.asarray(data.cardinalities)[features]
+    p = len(features)
+    integral = weights_are_integral(data.weights)
+    # local(j [| c]) from the counts N_{bc} on the diagonal, in one batch
+    base = scorer.local_scores(marginal_stack(np.diag(gram), r_features, r_c, extra, data.total_weight,
+                                              integral))
+    if counter is not None:
+        stack = counter.pair_stack()
+    else:  # joint[s_j + b, o_i + a r_c + c]: rows with x_j = b, x_i = a and class c
+        joint = gram.reshape(gram.shape[0], -1, r_c).sum(axis=2).T
+        stack = pair_family_stack(joint, r_features, cards, offsets, 1 + extra, data.total_weight, integral)
+    gains = scorer.local_scores(stack).reshape(p, p).T - base  # gains[i, j] = local(j | i) - local(j)
+    upper = np.triu(gains, k=1)
+    return upper + upper.T
