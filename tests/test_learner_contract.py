@@ -140,3 +140,28 @@ def test_the_bounded_likelihood_rule_names_the_learner(name, asia):
     with pytest.raises(ValueError, match=f"{type(learner).__name__}: scorer=LogLikelihood"):
         learner.fit(asia)
     _learner(name, {}, scorer="loglik", max_indegree=1).fit(asia)  # a binding bound is accepted
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_the_model_averaged_density_is_the_mixture_of_the_sampled_dags(asia):
+    """Order MCMC's sampled DAGs (weighted by frequency) make the density: ``score_samples``
+    is ``log sum_m w_m p(x | G_m)`` and ``predict_proba`` its conditional, checked here from
+    the joint likelihoods of every completion of the target."""
+    model = make("order_mcmc", target="either").fit(asia)
+    counts = pd.Series([tuple(sorted(dag)) for dag in model.dag_samples_]).value_counts()
+    assert len(model.averaged_networks_) == len(counts)
+    np.testing.assert_allclose(np.sort(model.averaged_weights_), np.sort(counts.to_numpy() / counts.sum()))
+    assert len(model.averaged_networks_) > 1  # a real mixture
+    rows = asia.iloc[:50]
+    mixture = [w * np.exp(net.log_likelihood(rows)) for net, w in
+               zip(model.averaged_networks_, model.averaged_weights_)]
+    np.testing.assert_allclose(model.score_samples(rows), np.log(np.sum(mixture, axis=0)), rtol=1e-10)
+    joint = {}
+    for state in model.classes_:
+        column = pd.Categorical([state] * len(rows), categories=asia["either"].cat.categories)
+        completed = rows.assign(either=column)
+        joint[state] = sum(w * np.exp(net.log_likelihood(completed)) for net, w in
+                           zip(model.averaged_networks_, model.averaged_weights_))
+    total = sum(joint.values())
+    expected = np.column_stack([joint[state] / total for state in model.classes_])
+    np.testing.assert_allclose(model.predict_proba(rows), expected, rtol=1e-9, atol=1e-12)

@@ -270,9 +270,11 @@ class OrderMCMCStructure(_BaseStructureLearner):
     are drawn up front from ``random_state``, so results do not depend on ``n_jobs``.
 
     ``edges_`` is the best DAG met (highest score among the kept orders' best DAGs); its
-    CPTs serve ``predict_proba`` and ``sample``. ``score_samples`` is the model-averaged
-    predictive density :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled
-    DAGs, each with Bayesian (posterior-mean) CPTs.
+    CPTs serve ``sample``. ``score_samples`` and ``score`` are the model-averaged predictive
+    density :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled DAGs, each
+    with Bayesian (posterior-mean) CPTs, and ``predict_proba`` its conditional,
+    :math:`\sum_m p(x, y \mid G_m, D) / \sum_m p(x \mid G_m, D)` (the base class's
+    model-averaged density, from the sampled DAGs this learner provides).
 
     Bias: the prior implied by sampling orders is *order-modular*: a DAG's prior weight is
     proportional to its number of linear extensions (orders it is consistent with), not
