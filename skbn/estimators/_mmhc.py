@@ -169,8 +169,8 @@ class MMHCStructure(_BaseStructureLearner):
         search = HillClimbStructure(
             scorer=self.scorer, search=self.search, tabu_length=self.tabu_length,
             tabu_patience=self.tabu_patience, max_iter=self.max_iter, max_indegree=self.max_indegree,
-            white_list=self.white_list, black_list=self.black_list, tiers=self.tiers, verbose=self.verbose,
-        )
+            verbose=self.verbose,
+        )  # its knowledge: MMHC's, restricted to the skeleton (passed to _structure)
         with progress.nested():
             edges = search._structure(data, knowledge=knowledge.with_forbidden_adjacencies(~adjacency),
                                       counter=counter)
