@@ -52,7 +52,7 @@ class _GivenDAG(_BaseStructureLearner):
 
     _parameter_constraints = {}
 
-    def _learn_structure(self, data):
+    def _learn_structure(self, data, knowledge, **kwargs):
         position = {name: i for i, name in enumerate(data.names)}
         return [(position[u], position[v]) for u, v in self.edges]
 

@@ -33,9 +33,9 @@ def _child(mode, n_rows, chunk_rows):
     from skbn import HillClimbStructure
 
     class Recording(HillClimbStructure):
-        def _learn_structure(self, data):
+        def _learn_structure(self, data, knowledge, **kwargs):
             start = time.perf_counter()
-            edges = super()._learn_structure(data)
+            edges = super()._learn_structure(data, knowledge, **kwargs)
             self.bench_ = {"distinct_rows": data.n_samples, "search_s": time.perf_counter() - start}
             return edges
 

@@ -94,6 +94,11 @@ class EncodedData:
     groups : RowGroups or None
         Optional description of rows that share cells (the completions of one incomplete
         row, from EM's E-step); a counting shortcut only, every count is the same without it.
+    target : int or None
+        Position of the target variable (``fit(X, y)`` or ``target=``), None without one.
+    target_from_y : bool
+        Whether the target is ``y``, appended after the columns of ``X`` (rather than a
+        column of ``X`` named by ``target=``). Set once, by the estimators' ``fit``.
     """
 
     codes: np.ndarray
@@ -101,6 +106,8 @@ class EncodedData:
     names: tuple
     weights: np.ndarray | None = None
     groups: "RowGroups | None" = None
+    target: int | None = None
+    target_from_y: bool = False
 
     @property
     def n_samples(self):

@@ -40,16 +40,19 @@ References
 .. [4] D. Koller and N. Friedman (2009), *Probabilistic Graphical Models*, ch. 19.
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
+from skbn.utils._progress import Progress
 
 __all__ = [
     "MAX_COMPLETIONS", "MAX_GROUP_COMPLETIONS", "COMPLETION_BUDGET", "MAX_CONDITIONED_COMPLETIONS",
     "CONDITIONING_BUDGET", "GIBBS_SAMPLES", "expected_completions",
-    "GibbsCompleter", "ParameterEM",
+    "GibbsCompleter", "ParameterEM", "fit_em", "structural_em",
 ]
 
 #: Largest number of completions of one row enumerated exactly by the E-step; rows with
@@ -754,3 +757,83 @@ def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess
         if best is None or trace[-1] > best[1][-1]:
             best = (cpts, trace, data)
     return best
+
+
+def parents_of(edges, n_variables):
+    """Sorted parent tuples of every node of the DAG ``edges`` (``(parent, child)`` positions)."""
+    parents = [[] for _ in range(n_variables)]
+    for parent, child in edges:
+        parents[child].append(parent)
+    return [tuple(sorted(pa)) for pa in parents]
+
+
+def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init, max_iter, tol, rng,
+                  fit_parameters=True, progress=None):
+    """Structural EM (Friedman 1997, 1998) around any structure search.
+
+    Start from the empty graph with EM parameters (:func:`fit_em`, ``n_init``
+    initialisations); then repeat -- E-step under the current network (every joint
+    completion of a row as a weighted row, so that any candidate family's expected counts
+    are right), ``search`` on them, M-step for the new graph on the same expected counts --
+    until the search returns the graph it started from or after ``max_iter`` searches;
+    finally parameter EM to convergence (``max_iter``, ``tol``) on the last graph (skipped
+    with ``fit_parameters=False``).
+
+    Parameters
+    ----------
+    data : EncodedData
+        The incomplete data (``-1`` = missing cell, latent columns all ``-1``); its target
+        (``data.target``, ``data.target_from_y``) is carried to every completion.
+    search : callable
+        ``search(completed, start) -> list of (parent, child)``: the learner's search on
+        the completed (weighted) data, ``start`` the current graph (position pairs; None
+        for the empty graph), which a search may start from.
+    latent : list of bool
+        Whether each column is a latent variable (random initial CPTs around it).
+    weights, method, ess, e_step, n_init, rng
+        As for :func:`fit_em` (``weights``: the rows' weights, None = 1).
+    max_iter : int
+        Largest number of searches, and of final parameter-EM iterations.
+    tol : float
+        Relative tolerance of the final parameter EM.
+    fit_parameters : bool, default=True
+        Run the final parameter EM.
+    progress : Progress or None
+        Hears of every EM iteration and search (the search's own lines one level lower).
+
+    Returns
+    -------
+    edges : sorted list of (parent, child) positions
+    cpts : list of ndarray, node order (the M-step's for ``edges``, or the final EM's)
+    trace : ndarray
+        The objective (observed-data log-likelihood plus log prior) after every step.
+    """
+    progress = Progress(0, "structural EM") if progress is None else progress
+    codes = np.asarray(data.codes, dtype=np.int64)
+    p = data.n_variables
+    settings = dict(weights=weights, method=method, ess=ess, e_step=e_step)
+    edges = []
+    cpts, trace, _ = fit_em(codes, data.cardinalities, data.names, parents_of(edges, p), latent,
+                            n_init=n_init, max_iter=max_iter, tol=tol, rng=rng, **settings,
+                            progress=progress)
+    traces = [trace]
+    em = ParameterEM(codes, data.cardinalities, data.names, rng=rng, **settings)
+    for step in range(max_iter):
+        completed, log_lik = em.e_step(
+            VariableElimination(cpts, parents_of(edges, p), data.cardinalities), joint=True)
+        completed = replace(completed, target=data.target, target_from_y=data.target_from_y)
+        if step:  # the first network's objective ends the first trace
+            traces.append([log_lik + em.log_prior(cpts)])
+        with progress.nested():
+            new_edges = sorted(search(completed, edges or None))
+        progress.message(f"structure search {step + 1}: {len(new_edges)} edges, "
+                         f"objective {log_lik + em.log_prior(cpts):.6f}")
+        progress.update(progress.done, search=step + 1, edges=len(new_edges))
+        if new_edges == edges:
+            break
+        edges = new_edges
+        cpts = em.m_step(completed, parents_of(edges, p))
+    if fit_parameters:  # structure only: no parameter EM on the final graph
+        cpts, trace, _ = em.run(parents_of(edges, p), cpts, max_iter, tol, progress)
+        traces.append(trace[1:])
+    return edges, cpts, np.concatenate([np.asarray(t, dtype=float) for t in traces])

@@ -27,10 +27,20 @@ from dataclasses import dataclass, replace
 from numbers import Integral
 
 import numpy as np
+import pandas as pd
 
 from skbn.graph import _check_dag
 
-__all__ = ["BackgroundKnowledge", "parse_knowledge"]
+__all__ = ["EDGE_LIST_TYPES", "KNOWLEDGE_PARAMETERS", "BackgroundKnowledge", "parse_knowledge"]
+
+#: What ``white_list``, ``black_list`` and ``start`` accept, in every learner: a list or
+#: tuple of ``(parent, child)`` pairs, a numpy array of shape ``(n_edges, 2)``, or a pandas
+#: DataFrame of two columns (parent, child), one edge per row.
+EDGE_LIST_TYPES = (list, tuple, np.ndarray, pd.DataFrame)
+
+#: The knowledge parameters a learner may honour (it declares which, see
+#: ``docs/architecture.md``), in :func:`parse_knowledge`'s argument order.
+KNOWLEDGE_PARAMETERS = ("white_list", "black_list", "tiers", "max_indegree", "start")
 
 
 @dataclass(frozen=True, eq=False)
@@ -204,16 +214,19 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     ----------
     names : sequence
         Column names, in column order.
-    white_list : sequence of (parent, child), default=()
+    white_list : list, tuple or ndarray of (parent, child) pairs, or DataFrame, default=()
         Required edges; both directions of a pair = a required adjacency of free direction.
-    black_list : sequence of (parent, child), default=()
-        Forbidden edges; both directions = a forbidden adjacency.
+        An array has shape ``(n_edges, 2)``; a DataFrame has two columns, parent then
+        child, one edge per row (:data:`EDGE_LIST_TYPES`).
+    black_list : list, tuple or ndarray of (parent, child) pairs, or DataFrame, default=()
+        Forbidden edges; both directions = a forbidden adjacency. Same types as
+        ``white_list``.
     tiers : sequence of sequences of columns or None, default=None
         No edge from a column of a later tier into a column of an earlier tier.
     max_indegree : int or None, default=None
         Largest number of parents (None: ``p - 1``).
-    start : sequence of (parent, child) or None, default=None
-        Start DAG of a local search.
+    start : list, tuple or ndarray of (parent, child) pairs, DataFrame or None, default=None
+        Start DAG of a local search (same types as ``white_list``).
 
     Returns
     -------
@@ -313,7 +326,18 @@ def _column_position(label, names, parameter, positions=None):
 
 def _edge_positions(edges, names, what):
     """``(parent, child)`` column labels (or integer positions) -> position pairs, refusing
-    malformed entries, unknown columns and self loops with a message naming ``what``."""
+    malformed entries, unknown columns and self loops with a message naming ``what``.
+
+    ``edges`` is a list or tuple of pairs, a numpy array of shape ``(n_edges, 2)`` or a
+    DataFrame of two columns (parent, child), one edge per row (see :data:`EDGE_LIST_TYPES`).
+    """
+    if isinstance(edges, pd.DataFrame):
+        if edges.shape[1] != 2:
+            raise ValueError(
+                f"{what} as a DataFrame must have two columns (parent, child), got "
+                f"{edges.shape[1]}: {list(edges.columns)}."
+            )
+        edges = list(edges.itertuples(index=False, name=None))
     if isinstance(edges, (str, bytes)):
         raise ValueError(f"{what} must be a sequence of (parent, child) pairs, got {edges!r}.")
     pairs = []

@@ -1,6 +1,6 @@
 r"""Exact posterior probabilities of structural features, by dynamic programming over
 subsets (Koivisto & Sood 2004; Koivisto 2006), and the table of every family's local score
-that both this module and :class:`skbn.estimators._order_mcmc.OrderMCMCStructure` sum over.
+that both this module and :class:`skbn.estimators.OrderMCMCStructure` sum over.
 
 Under the *order-modular* structure prior a DAG :math:`G` and a node order :math:`\prec`
 compatible with it have joint weight :math:`\prod_i \beta_i(\mathrm{pa}_i)` with

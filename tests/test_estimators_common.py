@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from _learners import make
 from sklearn.base import clone, is_classifier
 from sklearn.datasets import load_iris
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
@@ -29,17 +30,17 @@ from skbn.exceptions import UnseenStateWarning
 from skbn.scores import BDeu
 
 ESTIMATORS = [
-    ChowLiuTree(),
-    ChowLiuTree(target=0),
-    ChowLiuTree(variant="tan"),  # a classifier of y (stratified folds in cross-validation)
-    K2Structure(scorer=BDeu(ess=5)),
-    HillClimbStructure(scorer=BDeu(ess=5)),
-    HillClimbStructure(search="tabu", n_restarts=1, random_state=0),
-    GESStructure(),
-    ExactStructure(scorer="bic"),
-    FixedStructure(edges=((0, 1),)),
-    PCStructure(ci_test=GTest(alpha=0.01)),
-    MMHCStructure(),
+    make("chow_liu"),
+    make("chow_liu", target=0),
+    make("tan"),  # a classifier of y (stratified folds in cross-validation)
+    make("k2", scorer=BDeu(ess=5)),
+    make("hill_climb", scorer=BDeu(ess=5)),
+    make("tabu", n_restarts=1),
+    make("ges"),
+    make("exact", scorer="bic"),
+    make("fixed", edges=((0, 1),)),
+    make("pc", ci_test=GTest(alpha=0.01)),
+    make("mmhc"),
 ]
 
 # One expected failure per estimator: fit takes sample_weight, so the generator adds

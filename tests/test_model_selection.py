@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from _learners import make
 from sklearn.base import clone, is_classifier
 from sklearn.datasets import load_iris
 from sklearn.metrics import log_loss
@@ -13,34 +14,16 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer
 
 from skbn import (
-    BootstrapStructure,
     ChowLiuTree,
     DiscreteBayesianNetwork,
-    ExactStructure,
-    FixedStructure,
-    GESStructure,
     HillClimbStructure,
-    K2Structure,
-    MMHCStructure,
-    OrderMCMCStructure,
-    PCStructure,
 )
 from skbn.datasets import sample_asia
 from skbn.exceptions import UnseenStateWarning
 
-LEARNERS = [
-    HillClimbStructure(),
-    HillClimbStructure(search="tabu", random_state=0),
-    GESStructure(),
-    PCStructure(),
-    K2Structure(),
-    ChowLiuTree(),
-    ChowLiuTree(variant="tan"),
-    MMHCStructure(),
-    ExactStructure(),
-    FixedStructure(edges=[("smoke", "lung"), ("lung", "y"), ("tub", "y"), ("y", "xray")]),
-    OrderMCMCStructure(n_iter=200, burn_in=50, random_state=0),
-    BootstrapStructure(HillClimbStructure(), n_resamples=3, random_state=0),
+LEARNERS = [make(name) for name in ("hill_climb", "tabu", "ges", "pc", "k2", "chow_liu", "tan", "mmhc",
+                                     "exact", "order_mcmc", "bootstrap")] + [
+    make("fixed", edges=[("smoke", "lung"), ("lung", "y"), ("tub", "y"), ("y", "xray")]),
 ]
 
 

@@ -253,8 +253,8 @@ def test_weights_enter_as_sample_size():
 
     encoded = encode_fit(data)[0]
     same = PCStructure()
-    same._learn_structure(EncodedData(encoded.codes, encoded.cardinalities, encoded.names,
-                                      np.ones(len(data))))
+    same._structure(EncodedData(encoded.codes, encoded.cardinalities, encoded.names,
+                                np.ones(len(data))))
     assert (same.cpdag_, same.sepsets_, same.n_tests_) == (plain.cpdag_, plain.sepsets_, plain.n_tests_)
     # all weights 1/20: the tests see 100 samples' worth of evidence and keep fewer edges
     weak = PCStructure().fit(data, sample_weight=np.full(len(data), 0.05))

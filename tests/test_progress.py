@@ -5,19 +5,8 @@ import re
 
 import numpy as np
 import pytest
+from _learners import ASIA_ORDER, CONFIGURATIONS, make
 
-from skbn import (
-    BootstrapStructure,
-    ChowLiuTree,
-    ExactStructure,
-    FixedStructure,
-    GESStructure,
-    HillClimbStructure,
-    K2Structure,
-    MMHCStructure,
-    OrderMCMCStructure,
-    PCStructure,
-)
 from skbn.datasets import sample_asia
 from skbn.utils._progress import Progress, format_duration
 
@@ -115,66 +104,54 @@ def test_durations():
     assert format_duration(7380) == "2 h 03 min"
 
 
-LEARNERS = [
-    (HillClimbStructure, {}),
-    (HillClimbStructure, {"search": "tabu"}),
-    (HillClimbStructure, {"search": "multistart_tabu", "n_restarts": 2, "random_state": 0}),
-    (HillClimbStructure, {"search": "annealing", "random_state": 0}),
-    (HillClimbStructure, {"search": "memetic", "random_state": 0}),
-    (GESStructure, {}),
-    (PCStructure, {}),
-    (MMHCStructure, {}),
-    (K2Structure, {"ordering": ["asia", "smoke", "tub", "lung", "bronc", "either", "xray", "dysp"]}),
-    (ChowLiuTree, {}),
-    (ExactStructure, {"max_indegree": 2}),
-    (BootstrapStructure, {"n_resamples": 3, "random_state": 0}),
-    (OrderMCMCStructure, {"n_iter": 300, "burn_in": 100, "random_state": 0}),
-    (FixedStructure, {"edges": [("smoke", "lung")]}),
-]
+#: Every learner and search of tests/_learners.py, with what ASIA needs.
+ASIA_PARAMS = {"k2": {"ordering": ASIA_ORDER}, "exact": {"max_indegree": 2}, "tan": {"target": "either"}}
 
 
-@pytest.mark.parametrize("cls, params", LEARNERS, ids=lambda v: v.__name__ if isinstance(v, type) else "")
-def test_every_learner_reports_on_stderr_only(cls, params, capsys):
+@pytest.mark.parametrize("learner", list(CONFIGURATIONS))
+def test_every_learner_reports_on_stderr_only(learner, capsys):
     X = sample_asia(500, random_state=0)
-    cls(**params, verbose=0).fit(X)
+    params = ASIA_PARAMS.get(learner, {})
+    make(learner, **params, verbose=0).fit(X)
     quiet = capsys.readouterr()
     assert quiet.out == "" and quiet.err == ""
-    cls(**params, verbose=1).fit(X)
+    model = make(learner, **params, verbose=1).fit(X)
     out = capsys.readouterr()
     assert out.out == ""
     got = lines(out.err)
-    name = cls.__name__
+    name = type(model).__name__
     assert got[0].startswith(f"[{name}] start")
     assert re.match(rf"\[{name}\] done: .* in [0-9.]+ s", got[-1]), got[-1]
 
 
-@pytest.mark.parametrize("cls, params", [(HillClimbStructure, {}), (FixedStructure, {"edges": []})])
-def test_em_reports_iterations_with_the_log_likelihood(cls, params, capsys):
+@pytest.mark.parametrize("learner, params", [("hill_climb", {}), ("fixed", {"edges": []})])
+def test_em_reports_iterations_with_the_log_likelihood(learner, params, capsys):
     X = sample_asia(300, random_state=0).astype(object)
     X.iloc[::7, 2] = None
-    cls(**params, missing="em", em_max_iter=5, verbose=2).fit(X)
+    name = type(make(learner, **params, missing="em", em_max_iter=5, verbose=2).fit(X)).__name__
     out = capsys.readouterr()
     assert out.out == ""
-    assert re.search(rf"\[{cls.__name__} EM\] iteration 1: log-posterior -[0-9.]+\n", out.err), out.err
-    assert re.search(rf"\[{cls.__name__} EM\] done: [0-9]+ iterations in .*objective -[0-9.]+", out.err)
+    assert re.search(rf"\[{name} EM\] iteration 1: log-posterior -[0-9.]+\n", out.err), out.err
+    assert re.search(rf"\[{name} EM\] done: [0-9]+ iterations in .*objective -[0-9.]+", out.err)
 
 
 def test_hill_climbing_is_not_one_line_per_move_at_verbose_one(capsys):
     X = sample_asia(2000, random_state=0)
-    model = HillClimbStructure(verbose=1).fit(X)
+    model = make("hill_climb", verbose=1).fit(X)
     got = lines(capsys.readouterr().err)
     assert model.n_iter_ > 5 and len(got) <= 3
     assert "moves" in got[-1] and "score" in got[-1]
-    HillClimbStructure(verbose=2).fit(X)
+    make("hill_climb", verbose=2).fit(X)
     assert len(lines(capsys.readouterr().err)) >= model.n_iter_
 
 
 def test_reporter_does_not_change_results():
     X = sample_asia(500, random_state=0)
-    for cls, params in LEARNERS:
-        quiet = cls(**params).fit(X)
-        loud = cls(**params, verbose=2).fit(X)
-        assert quiet.edges_ == loud.edges_, cls.__name__
+    for learner in CONFIGURATIONS:
+        params = ASIA_PARAMS.get(learner, {})
+        quiet = make(learner, **params).fit(X)
+        loud = make(learner, **params, verbose=2).fit(X)
+        assert quiet.edges_ == loud.edges_, learner
         if hasattr(quiet, "score_"):
             assert np.isclose(quiet.score_, loud.score_) or quiet.score_ == loud.score_
 

@@ -5,41 +5,35 @@ import warnings
 
 import numpy as np
 import pytest
+from _learners import ONE_PER_CLASS, make
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 
 from skbn import (
-    BootstrapStructure,
-    ChowLiuTree,
-    ExactStructure,
     FixedStructure,
-    GESStructure,
     HillClimbStructure,
     K2Structure,
-    MMHCStructure,
-    OrderMCMCStructure,
-    PCStructure,
 )
 from skbn.datasets import sample_asia
 from skbn.scores import BDeu
 
 LEARNERS = [
-    HillClimbStructure(),
-    HillClimbStructure(scorer="bic", search="tabu", random_state=0),
-    HillClimbStructure(scorer="k2", search="annealing", max_iter=200, random_state=0),
-    HillClimbStructure(scorer="aic", search="first_improvement", random_state=0),
-    HillClimbStructure(scorer=BDeu(ess=5), n_restarts=2, random_state=0),
-    GESStructure(),
-    GESStructure(scorer="bic"),
-    ExactStructure(scorer="bdeu"),
-    ExactStructure(scorer="bic", max_indegree=2),
-    K2Structure(),
-    K2Structure(scorer="bic"),
-    ChowLiuTree(),
-    ChowLiuTree(scorer="bdeu"),
-    ChowLiuTree(variant="tan", target="either"),
-    FixedStructure(edges=[("smoke", "lung"), ("lung", "either"), ("tub", "either")]),
-    FixedStructure(edges=[("smoke", "lung")], parameter_estimator="mle"),
+    make("hill_climb"),
+    make("tabu", scorer="bic"),
+    make("annealing", scorer="k2", max_iter=200),
+    make("first_improvement", scorer="aic"),
+    make("hill_climb", scorer=BDeu(ess=5), n_restarts=2, random_state=0),
+    make("ges"),
+    make("ges", scorer="bic"),
+    make("exact", scorer="bdeu"),
+    make("exact", scorer="bic", max_indegree=2),
+    make("k2"),
+    make("k2", scorer="bic"),
+    make("chow_liu"),
+    make("chow_liu", scorer="bdeu"),
+    make("tan", target="either"),
+    make("fixed", edges=[("smoke", "lung"), ("lung", "either"), ("tub", "either")]),
+    make("fixed", parameter_estimator="mle"),
 ]
 
 
@@ -69,15 +63,15 @@ def test_integer_weights_equal_repeated_rows_and_zero_drops(learner, asia):
     _assert_same_model(as_floats, expected)
 
 
-@pytest.mark.parametrize("learner", [HillClimbStructure(), GESStructure(scorer="bic"),
-                                     ExactStructure(scorer="bic"), K2Structure(), ChowLiuTree()], ids=repr)
+@pytest.mark.parametrize("learner", [make("hill_climb"), make("ges", scorer="bic"),
+                                     make("exact", scorer="bic"), make("k2"), make("chow_liu")], ids=repr)
 def test_unit_weights_are_no_weights(learner, asia):
     plain = clone(learner).fit(asia)
     _assert_same_model(clone(learner).fit(asia, sample_weight=np.ones(len(asia))), plain)
 
 
-@pytest.mark.parametrize("learner", [HillClimbStructure(scorer="bic"), GESStructure(scorer="bdeu"),
-                                     ExactStructure(scorer="bdeu"), K2Structure(), ChowLiuTree()], ids=repr)
+@pytest.mark.parametrize("learner", [make("hill_climb", scorer="bic"), make("ges", scorer="bdeu"),
+                                     make("exact", scorer="bdeu"), make("k2"), make("chow_liu")], ids=repr)
 def test_fractional_weights_are_scale_free_for_bic_and_finite(learner, asia):
     """Real-valued weights give finite scores and CPTs; halving every weight of doubled
     data changes nothing (counts are sums of weights)."""
@@ -148,17 +142,9 @@ def test_fit_leaves_only_parameters_and_fitted_attributes(learner, asia):
 
 # ------------------------------------------------------------------ overflow (issue 18)
 ALL_LEARNERS = {
-    "hc": HillClimbStructure(),
-    "tabu": HillClimbStructure(search="tabu", random_state=0),
-    "ges": GESStructure(),
-    "exact": ExactStructure(),
-    "k2": K2Structure(scorer="bdeu"),
-    "chow_liu": ChowLiuTree(scorer="bdeu"),
-    "mmhc": MMHCStructure(scorer="bdeu"),
-    "order_mcmc": OrderMCMCStructure(n_iter=100, burn_in=20, random_state=0),
-    "bootstrap": BootstrapStructure(HillClimbStructure(), n_resamples=2, random_state=0),
-    "pc": PCStructure(),
-    "fixed": FixedStructure(edges=[("smoke", "lung")]),
+    name: make(name, **{"k2": {"scorer": "bdeu"}, "chow_liu": {"scorer": "bdeu"},
+                        "mmhc": {"scorer": "bdeu"}}.get(name, {}))
+    for name in ("hill_climb", "tabu", *ONE_PER_CLASS[1:])
 }
 
 

@@ -6,6 +6,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
@@ -14,7 +15,6 @@ from threadpoolctl import ThreadpoolController
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._counting import family_table
 from skbn._data import (
-    EncodedData,
     _code_dtype,
     check_container,
     check_sample_weight,
@@ -24,10 +24,16 @@ from skbn._data import (
 )
 from skbn.citests import resolve_ci_test
 from skbn.exceptions import UnseenStateWarning
-from skbn.knowledge import _column_position, _edge_positions  # noqa: F401 (re-exported)
+from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
+    EDGE_LIST_TYPES,
+    KNOWLEDGE_PARAMETERS,
+    _column_position,
+    _edge_positions,
+    parse_knowledge,
+)
 from skbn.network import DiscreteBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
-from skbn.scores import resolve_scorer
+from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import (
@@ -54,8 +60,19 @@ _MISSING_CONSTRAINTS = {
     "em_tol": [Interval(Real, 0, None, closed="left")],
 }
 
-#: Plug-in parameters whose string aliases ``set_params`` turns into objects on demand.
+#: Plug-in parameters and their resolvers: ``fit`` resolves the ones a learner declares
+#: (``_plugins``) into ``<name>_``; ``set_params`` turns their string aliases into objects.
 _PLUGIN_RESOLVERS = {"scorer": resolve_scorer, "ci_test": resolve_ci_test}
+
+#: Accepted types of the knowledge parameters, the same in every learner that declares them
+#: (``_knowledge``): edge lists are lists, tuples, ``(n_edges, 2)`` arrays or two-column
+#: DataFrames (:data:`skbn.knowledge.EDGE_LIST_TYPES`); ``max_indegree`` stays the learner's.
+_KNOWLEDGE_CONSTRAINTS = {
+    "white_list": list(EDGE_LIST_TYPES),
+    "black_list": list(EDGE_LIST_TYPES),
+    "tiers": [None, list, tuple],
+    "start": [None, *EDGE_LIST_TYPES],
+}
 
 
 #: The BLAS libraries of this process, found at the first fit or score (see _one_blas_thread).
@@ -115,10 +132,41 @@ def _has_target(estimator):
 
 
 class _BaseStructureLearner(DensityMixin, BaseEstimator):
-    """Base class of the structure learners.
+    """Base class of the structure learners: everything that is not the search.
 
-    Subclasses implement ``_learn_structure(data) -> list[(parent_index, child_index)]``
-    and declare their own ``_parameter_constraints`` merged with these.
+    A learner *declares* what it uses and writes only its search:
+
+    * ``_plugins``: its plug-in parameters, ``("scorer",)``, ``("ci_test",)`` or both.
+      ``fit`` resolves each into the fitted attribute ``scorer_`` / ``ci_test_`` (a clone
+      of an instance, or the object an alias names) before the search.
+    * ``_knowledge``: the background knowledge it honours, among ``white_list``,
+      ``black_list``, ``tiers``, ``max_indegree`` and ``start``. Their accepted types are
+      the same in every learner (edge lists: lists, tuples, ``(n_edges, 2)`` arrays or
+      two-column DataFrames; ``tiers``: a list of lists), and ``fit`` parses them once
+      with :func:`skbn.knowledge.parse_knowledge`. A learner that honours ``start`` can
+      start its search from a graph (structural EM starts each search from the last).
+    * ``_bounded_score``: whether its search maximises ``scorer_`` over parent sets, so
+      that a score whose optimum is the complete DAG (``LogLikelihood``) needs a binding
+      ``max_indegree`` (below ``p - 1``); refused with the learner's name otherwise.
+    * ``_missing_modes``: the values of ``missing`` it supports, and ``_structural_em``.
+    * ``_parameter_constraints``: its own, merged with these.
+
+    The internal protocol, called by ``fit`` (and by learners that run another, such as
+    MMHC, bootstrap and structural EM, through :meth:`_structure`)::
+
+        _learn_structure(self, data, knowledge, *, start=None, counter=None)
+            -> list of (parent_index, child_index)
+
+    ``data`` is the :class:`~skbn._data.EncodedData` (``data.target``: the target's
+    position or None; ``data.target_from_y``: it is ``y``, after the columns of ``X``);
+    ``knowledge`` the parsed :class:`~skbn.knowledge.BackgroundKnowledge` (empty for a
+    learner that declares none); ``start`` the graph (position pairs) structural EM
+    starts the search from, already merged into ``knowledge.start`` for a learner that
+    honours ``start``, else None; ``counter`` a :class:`~skbn._counting.FamilyCounter` of
+    ``data`` a caller shares (MMHC: one Gram matrix for its two phases), or None. The
+    hook may set extra fitted attributes (``score_``, ``n_iter_``, ``cpdag_``, ...).
+    A learner that samples several DAGs provides them with :meth:`_weighted_dags`; the
+    density (``score_samples``, ``score``, ``predict_proba``) is then their average.
 
     Learners that accept incomplete data (``_missing_modes`` lists their modes) also take
     ``missing``, ``latent``, ``e_step``, ``n_init``, ``em_max_iter`` and ``em_tol``; see
@@ -129,14 +177,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     {common_parameters}
     """
 
+    #: Plug-in parameters the learner resolves into ``<name>_`` ("scorer", "ci_test").
+    _plugins = ()
+    #: Knowledge parameters the learner honours (of ``skbn.knowledge.KNOWLEDGE_PARAMETERS``).
+    _knowledge = ()
+    #: Whether the learner maximises ``scorer_`` and so needs a bounded score.
+    _bounded_score = False
     #: Values of ``missing`` the learner supports ("error" = refuse NaN, the default).
     _missing_modes = ("error",)
     #: Whether ``missing="em"`` runs structural EM (the structure is re-learned from the
     #: expected completions) rather than parameter EM on the learned structure.
     _structural_em = False
-    #: Whether ``_learn_structure(data, start=edges)`` can start its search from a graph
-    #: (structural EM then starts every search from the current graph).
-    _search_restarts = False
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
@@ -150,6 +201,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.__doc__ = fill_common_parameters(cls.__doc__)
+        unknown = set(cls._knowledge) - set(KNOWLEDGE_PARAMETERS)
+        unknown |= set(cls._plugins) - set(_PLUGIN_RESOLVERS)
+        if unknown:
+            raise TypeError(f"{cls.__name__} declares unknown plug-ins or knowledge {sorted(unknown)}.")
+        # one set of accepted types for the knowledge parameters, whatever the learner
+        cls._parameter_constraints = {
+            **cls._parameter_constraints,
+            **{name: rule for name, rule in _KNOWLEDGE_CONSTRAINTS.items() if name in cls._knowledge},
+        }
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -235,7 +295,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         n_features = data.n_variables
         target_index = None
-        if y is not None and self.target is None:
+        from_y = y is not None and self.target is None  # the one place this is decided
+        if from_y:
             target_name = getattr(y, "name", None)
             if target_name is None or target_name in data.names:
                 target_name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in data.names else "__target__"
@@ -255,7 +316,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             target_index = data.n_variables - 1
         elif self.target is not None:
             target_index = _column_position(self.target, data.names, "target")
-        self._target_index = target_index
+        data = replace(data, target=target_index, target_from_y=from_y)
+        self._target_index = data.target
         self.categories_ = [np.asarray(s, dtype=object) for s in states[:n_features]]
         if target_index is not None:
             self.classes_ = _sorted_classes(states[target_index])
@@ -274,7 +336,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             # EM needs EM's parameters to search even when it keeps only the structure
             edges, self.network_ = self._fit_em(data, states)
         else:
-            edges = self._learn_structure(data)
+            edges = self._structure(data)
             self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
         return self
@@ -317,21 +379,14 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def _fit_em(self, data, states):
         """``missing="em"``: parameter EM on the learned structure, or structural EM.
 
-        Parameter EM (:func:`skbn._em.fit_em`) runs on the structure that
-        ``_learn_structure`` returns. Structural EM (Friedman 1997), for learners with
-        ``_structural_em``: start from the empty graph with EM parameters (``n_init``
-        initialisations), then repeat -- E-step under the current network (every joint
-        completion of a row as a weighted row, so that any candidate family's expected
-        counts are right), structure search on them starting from the current graph,
-        M-step for the new graph on the same expected counts -- until the search returns
-        the graph it started from or after ``em_max_iter`` searches; finally parameter EM
-        to convergence on the last graph (skipped, and no network returned, with
-        ``fit_parameters=False``).
+        Parameter EM (:func:`skbn._em.fit_em`) runs on the structure the search returns.
+        Structural EM (:func:`skbn._em.structural_em`, for learners with ``_structural_em``)
+        drives the search (:meth:`_structure`) on the E-step's expected completions, starting
+        each from the current graph when the learner honours ``start``.
         """
         from skbn import _em
 
         rng = check_random_state(getattr(self, "random_state", None))
-        codes = np.asarray(data.codes, dtype=np.int64)
         latent_names = self._latent_states(())
         latent = [name in latent_names for name in data.names]
         # a learner without the EM parameters (PC's available case) gets their defaults
@@ -339,77 +394,111 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                         ess=self.parameter_ess, e_step=getattr(self, "e_step", "exact"))
         fit = dict(n_init=getattr(self, "n_init", 1), max_iter=getattr(self, "em_max_iter", 100),
                    tol=getattr(self, "em_tol", 1e-6), rng=rng)
-
-        def parents_of(edges):
-            parents = [[] for _ in range(data.n_variables)]
-            for parent, child in edges:
-                parents[child].append(parent)
-            return [tuple(sorted(pa)) for pa in parents]
-
         if not self._structural_em:
-            edges = self._learn_structure(data)
+            edges = self._structure(data)
             total = fit["n_init"] * (fit["max_iter"] + 1)
             progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
                                 total=total, detail=f"at most {total} iterations")
-            cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
-                                        latent, **fit, **settings, progress=progress)
-            traces = [trace]
+            cpts, trace, _ = _em.fit_em(np.asarray(data.codes, dtype=np.int64), data.cardinalities,
+                                        data.names, _em.parents_of(edges, data.n_variables), latent,
+                                        **fit, **settings, progress=progress)
         else:
             progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
                                 detail=f"structural EM, at most {self.em_max_iter} searches")
-            edges = []
-            cpts, trace, _ = _em.fit_em(codes, data.cardinalities, data.names, parents_of(edges),
-                                        latent, **fit, **settings, progress=progress)
-            traces = [trace]
-            em = _em.ParameterEM(codes, data.cardinalities, data.names, rng=rng, **settings)
-            for search in range(self.em_max_iter):
-                completed, log_lik = em.e_step(
-                    _em.VariableElimination(cpts, parents_of(edges), data.cardinalities), joint=True)
-                if search:  # the first network's objective ends the first trace
-                    traces.append([log_lik + em.log_prior(cpts)])
-                with progress.nested():
-                    if self._search_restarts:
-                        start = [(data.names[p], data.names[c]) for p, c in edges] if edges else None
-                        new_edges = sorted(self._learn_structure(completed, start=start))
-                    else:  # a search that cannot start from a graph runs afresh on the completions
-                        new_edges = sorted(self._learn_structure(completed))
-                progress.message(f"structure search {search + 1}: {len(new_edges)} edges, "
-                                 f"objective {log_lik + em.log_prior(cpts):.6f}")
-                progress.update(progress.done, search=search + 1, edges=len(new_edges))
-                if new_edges == edges:
-                    break
-                edges = new_edges
-                cpts = em.m_step(completed, parents_of(edges))
-            if self.fit_parameters:  # structure only: no parameter EM on the final graph
-                cpts, trace, _ = em.run(parents_of(edges), cpts, self.em_max_iter, self.em_tol, progress)
-                traces.append(trace[1:])
-        self.em_trace_ = np.concatenate([np.asarray(t, dtype=float) for t in traces])
+            restarts = "start" in self._knowledge  # a search that cannot start from a graph runs afresh
+
+            def search(completed, start):
+                return self._structure(completed, start=start if restarts else None)
+
+            edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
+                                                   fit_parameters=self.fit_parameters, progress=progress)
+        self.em_trace_ = np.asarray(trace, dtype=float)
         self.em_n_iter_ = len(self.em_trace_) - 1
         progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
         if not self.fit_parameters:
             return edges, None
         cpts = {data.names[i]: cpt for i, cpt in enumerate(cpts)}
-        return edges, _make_network(data.names, states, parents_of(edges), cpts)
+        return edges, _make_network(data.names, states, _em.parents_of(edges, data.n_variables), cpts)
 
-    def _learn_structure(self, data):
+    # ------------------------------------------------------------ the search
+    def _structure(self, data, *, start=None, counter=None, knowledge=None):
+        """Resolve the plug-ins, apply the cross-parameter rules, parse the knowledge, then
+        run the search (:meth:`_learn_structure`, the protocol).
+
+        Parameters
+        ----------
+        data : EncodedData
+        start : list of (parent_index, child_index) or None
+            A start graph replacing the ``start`` parameter (structural EM), merged into
+            the knowledge when the learner honours ``start``.
+        counter : FamilyCounter or None
+            A counting context of ``data`` shared with the caller.
+        knowledge : BackgroundKnowledge or None
+            Knowledge a calling learner gives (MMHC: its own, restricted to its skeleton);
+            None parses this learner's parameters.
+
+        Returns
+        -------
+        list of (parent_index, child_index)
+        """
+        for name in self._plugins:
+            setattr(self, f"{name}_", _PLUGIN_RESOLVERS[name](getattr(self, name)))
+        if self._bounded_score:
+            bound, p = self.max_indegree, data.n_variables
+            # a bound of p - 1 or more parents bounds nothing
+            check_bounded_likelihood(self.scorer_, bound if bound is not None and bound < p - 1 else None,
+                                     type(self).__name__)
+        if knowledge is None:
+            given = {name: getattr(self, name) for name in self._knowledge}
+            if start is not None and "start" in self._knowledge:
+                given["start"] = [(data.names[u], data.names[v]) for u, v in start]
+            knowledge = parse_knowledge(data.names, **given)
+        return self._learn_structure(data, knowledge, start=start, counter=counter)
+
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
+        """The search (see the class docstring): the DAG's ``(parent, child)`` positions."""
         raise NotImplementedError
 
+    def _weighted_dags(self, data):
+        """Several DAGs whose average is the model's density, or None (one DAG, ``edges_``).
+
+        A learner that samples DAGs (order MCMC) returns ``(dags, weights)`` after its search:
+        a list of DAGs as tuples of ``(parent, child)`` positions and their weights (summing
+        to 1). ``fit`` then fits every DAG's CPTs (``averaged_networks_``, with weights
+        ``averaged_weights_``) and ``score_samples`` / ``score`` / ``predict_proba`` average
+        over them.
+        """
+        return None
+
     def _fit_network(self, data, states, edges):
+        """The network of ``edges`` with CPTs; with :meth:`_weighted_dags`, also the averaged
+        networks (a family's CPT estimated once, shared). None with ``fit_parameters=False``."""
         if not self.fit_parameters:
             return None  # structure only: see fit_parameters
-        parents = [[] for _ in range(data.n_variables)]
-        for parent, child in edges:
-            parents[child].append(parent)
-        for child, pa in enumerate(parents):
-            self._check_cpt_size(data, child, pa)
-        cpts = {
-            data.names[child]: estimate_cpt(
-                data.codes, data.cardinalities, child, sorted(pa),
-                method=self.parameter_estimator, ess=self.parameter_ess, weights=data.weights,
-            )
-            for child, pa in enumerate(parents)
-        }
-        return _make_network(data.names, states, parents, cpts)
+        cache = {}
+
+        def network(dag):
+            parents = [[] for _ in range(data.n_variables)]
+            for parent, child in dag:
+                parents[child].append(parent)
+            cpts = {}
+            for child, pa in enumerate(parents):
+                key = (child, tuple(sorted(pa)))
+                if key not in cache:
+                    self._check_cpt_size(data, child, pa)
+                    cache[key] = estimate_cpt(
+                        data.codes, data.cardinalities, child, list(key[1]),
+                        method=self.parameter_estimator, ess=self.parameter_ess, weights=data.weights,
+                    )
+                cpts[data.names[child]] = cache[key]
+            return _make_network(data.names, states, parents, cpts)
+
+        averaged = self._weighted_dags(data)
+        if averaged is not None:
+            dags, weights = averaged
+            self.averaged_networks_ = [network(dag) for dag in dags]
+            self.averaged_weights_ = np.asarray(weights, dtype=float)
+        return network(edges)
 
     def _check_cpt_size(self, data, child, parents):
         """Refuse, naming the column, a CPT too large to store (``MAX_CPT_SIZE`` cells)."""
@@ -437,7 +526,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         check_is_fitted(self)
         nodes = self.network_.nodes
         states = [self.network_.states[n] for n in nodes]
-        fitted_with_y = self._target_index is not None and self.target is None
+        fitted_with_y = self._target_index == self.n_features_in_  # y follows the columns of X
         x_nodes = nodes[: self.n_features_in_]  # then the target fitted through y, latent nodes
         target_name = None if self.target is None else nodes[self._target_index]
         if isinstance(X, pd.DataFrame) and target_name is not None and list(X.columns) == [
@@ -486,7 +575,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Natural logarithm of the probability of every row.
         """
         _check_network(self)
-        return self.network_.log_likelihood_codes(self._encode(X))
+        return self._log_density(self._encode(X))
+
+    def _log_density(self, codes):
+        r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
+        (:meth:`_weighted_dags`) the model average :math:`\log \sum_m w_m p(x \mid G_m)`."""
+        networks = getattr(self, "averaged_networks_", None)
+        if networks is None:
+            return self.network_.log_likelihood_codes(codes)
+        values = np.array([net.log_likelihood_codes(codes) for net in networks])
+        return logsumexp(values + np.log(self.averaged_weights_)[:, None], axis=0)
 
     @_one_blas_thread
     def score(self, X, y=None, sample_weight=None):
@@ -511,7 +609,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Mean (weighted mean) natural log-likelihood per row.
         """
         _check_network(self)
-        log_likelihood = self.network_.log_likelihood_codes(self._encode(X, y))  # y: see _encode
+        log_likelihood = self._log_density(self._encode(X, y))  # y: see _encode
         weights = check_sample_weight(sample_weight, len(log_likelihood))
         return float(np.average(log_likelihood, weights=weights))
 
@@ -533,8 +631,22 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """
         _check_network(self)
         codes = self._encode(X)
-        proba = self.network_.predict_proba_codes(codes, self._target_index)
-        target_states = self.network_.states[self.network_.nodes[self._target_index]]
+        target = self._target_index
+        networks = getattr(self, "averaged_networks_", None)
+        if networks is None:
+            proba = self.network_.predict_proba_codes(codes, target)
+        else:  # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
+            evidence = codes.copy()
+            evidence[:, target] = -1
+            log_weight = np.array([net.log_likelihood_codes(evidence) for net in networks])
+            log_weight += np.log(self.averaged_weights_)[:, None]
+            peak = np.max(log_weight, axis=0)
+            posterior = np.exp(log_weight - np.where(np.isfinite(peak), peak, 0.0))
+            posterior[:, ~np.isfinite(peak)] = 1.0  # impossible evidence under every DAG: equal
+            posterior /= posterior.sum(axis=0)
+            proba = sum(w[:, None] * net.predict_proba_codes(codes, target)
+                        for w, net in zip(posterior, networks))
+        target_states = self.network_.states[self.network_.nodes[target]]
         return proba[:, _class_order(target_states)]  # network state order -> classes_ order
 
     @available_if(_has_target)
@@ -718,7 +830,8 @@ def _append_column(data, column_codes, cardinality, name):
     signed = data.codes.dtype.kind == "i" or np.min(column_codes, initial=0) < 0
     codes = np.column_stack([data.codes, column_codes])
     codes = codes.astype(np.int16 if signed else _code_dtype(cardinalities))
-    return EncodedData(np.asfortranarray(codes), cardinalities, data.names + (name,), data.weights)
+    return replace(data, codes=np.asfortranarray(codes), cardinalities=cardinalities,
+                   names=data.names + (name,))
 
 
 def _make_network(names, states, parents, cpts):
@@ -755,4 +868,4 @@ def _complete_cases(data, copies=False):
         )
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]
-    return EncodedData(codes, data.cardinalities, data.names, weights)
+    return replace(data, codes=codes, weights=weights)

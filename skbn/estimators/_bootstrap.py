@@ -1,6 +1,7 @@
 """Edge strengths by bootstrap resampling and the averaged network (Friedman, Goldszmidt &
 Wyner 1999; Scutari & Nagarajan 2013), bnlearn's ``boot.strength`` / ``averaged.network``."""
 
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -178,18 +179,20 @@ def resample(codes, cardinalities, names, weights, bootstrap, rs):
                        weights=counts[drawn].astype(np.float64) * scale)
 
 
-def _learn_resamples(estimator, codes, cardinalities, names, weights, target_index, seeds, bootstrap,
-                     cpdag):
+def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
     """Learn one graph per seed; returns (directed pairs, undirected pairs, DAG pairs) per
-    resample, as position arrays. ``weights``: the caller's row weights or None."""
+    resample, as position arrays. ``data``: the encoded data (with the caller's row
+    weights and target)."""
     results = []
+    names = data.names
     for seed in seeds:
-        data = resample(codes, cardinalities, names, weights, bootstrap, np.random.RandomState(seed))
+        drawn = resample(data.codes, data.cardinalities, names, data.weights, bootstrap,
+                         np.random.RandomState(seed))
+        drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y)
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()
-        learner._target_index = target_index
-        dag = [(int(u), int(v)) for u, v in learner._learn_structure(data)]
+        dag = [(int(u), int(v)) for u, v in learner._structure(drawn)]
         if not cpdag:
             directed, undirected = dag, []
         elif hasattr(learner, "undirected_edges_"):
@@ -359,7 +362,7 @@ class BootstrapStructure(_BaseStructureLearner):
             )
         return clone(self.estimator)
 
-    def _learn_structure(self, data):
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         self.estimator_ = self._check_estimator()
         rng = check_random_state(self.random_state)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_resamples)
@@ -373,9 +376,7 @@ class BootstrapStructure(_BaseStructureLearner):
         results = []
         with progress.nested():  # the wrapped learner's own lines, one level lower
             for batch in parallel(
-                delayed(_learn_resamples)(self.estimator_, data.codes, data.cardinalities, data.names,
-                                          data.weights, self._target_index, seeds_, self.bootstrap,
-                                          self.cpdag)
+                delayed(_learn_resamples)(self.estimator_, data, seeds_, self.bootstrap, self.cpdag)
                 for seeds_ in batches
             ):
                 results.extend(batch)

@@ -6,8 +6,6 @@ from sklearn.utils import ClassifierTags
 from skbn._dag import maximum_branching, maximum_spanning_tree
 from skbn._engines._local_scores import pair_score_gains
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
-from skbn.knowledge import parse_knowledge
-from skbn.scores import resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import StrOptions
 
@@ -93,11 +91,10 @@ class ChowLiuTree(_BaseStructureLearner):
         "root": "no_validation",
         "variant": [StrOptions({"chow_liu", "tan"})],
         "scorer": "no_validation",
-        "white_list": [list, tuple, np.ndarray],
-        "black_list": [list, tuple, np.ndarray],
-        "tiers": [None, list, tuple],
         "verbose": ["verbose"],
     }
+    _plugins = ("scorer",)
+    _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
 
@@ -156,14 +153,13 @@ class ChowLiuTree(_BaseStructureLearner):
             tags.target_tags.required = True
         return tags
 
-    def _learn_structure(self, data):
-        self.scorer_ = resolve_scorer(self.scorer)
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         if not self.scorer_.score_equivalent:
             raise ValueError(
                 f"ChowLiuTree needs a score-equivalent scorer (symmetric edge weights); "
                 f"{type(self.scorer_).__name__} is not. Use 'loglik', 'bdeu', 'bic' or 'aic'."
             )
-        target = self._target_index
+        target = data.target
         tan = self.variant == "tan"
         if tan and target is None:
             raise ValueError(
@@ -179,8 +175,6 @@ class ChowLiuTree(_BaseStructureLearner):
         gains = pair_score_gains(data, features, stratum, self.scorer_)
         progress.message(f"{len(features) * (len(features) - 1) // 2:,} pair weights in "
                          f"{progress.elapsed():.2f} s")
-        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
-                                    tiers=self.tiers)
         tree = self._knowledge_tree(data, knowledge, gains, features, root)
         edges = [(features[p], features[c]) for p, c in tree]
         self.weights_ = np.zeros((data.n_variables, data.n_variables))

@@ -12,8 +12,6 @@ from skbn._counting import DistinctRows
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.knowledge import parse_knowledge
-from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -386,11 +384,11 @@ class ExactStructure(_BaseStructureLearner):
         "scorer": "no_validation",
         "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
         "max_memory": [Interval(Integral, 1, None, closed="left"), str],
-        "white_list": [list, tuple, np.ndarray],
-        "black_list": [list, tuple, np.ndarray],
-        "tiers": [None, list, tuple],
         "verbose": ["verbose"],
     }
+    _plugins = ("scorer",)
+    _knowledge = ("white_list", "black_list", "tiers", "max_indegree")
+    _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
 
@@ -439,9 +437,7 @@ class ExactStructure(_BaseStructureLearner):
         self.em_tol = em_tol
         self.random_state = random_state
 
-    def _learn_structure(self, data):
-        self.scorer_ = resolve_scorer(self.scorer)
-        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         limit = _parse_memory(self.max_memory)
         p = data.n_variables
         needed = exact_memory_bytes(p)
@@ -455,8 +451,6 @@ class ExactStructure(_BaseStructureLearner):
                 f"at most {fits} columns, raise max_memory, or use a heuristic search such as "
                 f'HillClimbStructure(search="multistart_tabu").'
             )
-        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
-                                    tiers=self.tiers, max_indegree=self.max_indegree)
         if knowledge.required_undirected.any():
             i, j = np.argwhere(knowledge.required_undirected)[0]
             raise ValueError(

@@ -104,7 +104,7 @@ class FixedStructure(_BaseStructureLearner):
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 
-    def _learn_structure(self, data):
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         progress = Progress(self.verbose, "FixedStructure", unit="edges",
                             detail=f"{data.n_variables} columns, {data.n_samples:,} rows")
         edges = _edge_positions(self.edges, data.names, "edges")

@@ -10,8 +10,6 @@ from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
-from skbn.knowledge import parse_knowledge
-from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 
@@ -239,13 +237,14 @@ class GESStructure(_BaseStructureLearner):
         "random_state": ["random_state"],
         "scorer": "no_validation",
         "max_indegree": [None, Interval(Integral, 1, None, closed="left")],
-        "black_list": [list, tuple],
-        "white_list": [list, tuple],
         "phases": [list, tuple],
         "max_subset_size": [None, Interval(Integral, 0, None, closed="left")],
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "verbose": ["verbose"],
     }
+    _plugins = ("scorer",)
+    _knowledge = ("white_list", "black_list", "max_indegree")
+    _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
 
@@ -297,9 +296,7 @@ class GESStructure(_BaseStructureLearner):
         self.random_state = random_state
 
     # ----------------------------------------------------------------- checks
-    def _check(self, data):
-        self.scorer_ = resolve_scorer(self.scorer)
-        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
+    def _check(self, data, knowledge):
         if not getattr(self.scorer_, "score_equivalent", False):
             raise ValueError(
                 f"GESStructure needs a score-equivalent scorer (e.g. 'bdeu', 'bic', 'aic'): "
@@ -311,8 +308,6 @@ class GESStructure(_BaseStructureLearner):
         bad = [ph for ph in phases if ph not in _PHASES]
         if bad or not phases:
             raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
-        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
-                                    max_indegree=self.max_indegree)
         one_way = np.argwhere(knowledge.required_directed)
         if len(one_way):
             i, j = one_way[0]
@@ -414,8 +409,8 @@ class GESStructure(_BaseStructureLearner):
         return best
 
     # ------------------------------------------------------------------ search
-    def _learn_structure(self, data):
-        phases, gaps, fixed = self._check(data)
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
+        phases, gaps, fixed = self._check(data, knowledge)
         p = data.n_variables
         ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size)
         g = _CPDAG(p, directed=sorted(fixed)).completed() if fixed else _CPDAG(p)

@@ -8,8 +8,6 @@ from sklearn.utils import check_random_state
 from skbn._engines import _memetic, _search
 from skbn._engines._strategies import STRATEGIES, fill_strategy_list
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.knowledge import parse_knowledge
-from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -176,10 +174,6 @@ class HillClimbStructure(_BaseStructureLearner):
         **_BaseStructureLearner._parameter_constraints,
         "scorer": "no_validation",
         "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
-        "start": [None, list, tuple, np.ndarray],
-        "white_list": [list, tuple, np.ndarray],
-        "black_list": [list, tuple, np.ndarray],
-        "tiers": [None, list, tuple],
         "search": [StrOptions(set(STRATEGIES))],
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "tabu_patience": [None, Interval(Integral, 1, None, closed="left")],
@@ -195,9 +189,11 @@ class HillClimbStructure(_BaseStructureLearner):
         "verbose": ["verbose"],
         **_MISSING_CONSTRAINTS,
     }
+    _plugins = ("scorer",)
+    _knowledge = ("white_list", "black_list", "tiers", "max_indegree", "start")
+    _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
-    _search_restarts = True
 
     def __init__(
         self,
@@ -266,29 +262,14 @@ class HillClimbStructure(_BaseStructureLearner):
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
 
-    # ------------------------------------------------------------ constraints
-    def _constraints(self, data, start=None, cut=None):
-        """Required and forbidden edge matrices, in-degree bound and start DAG (``start``
-        replaces the ``start`` parameter, as structural EM does; ``cut``, a boolean
-        ``(p, p)`` matrix of pairs never adjacent, neither required nor in the start graph,
-        is added to the forbidden edges)."""
-        knowledge = parse_knowledge(
-            data.names, white_list=self.white_list, black_list=self.black_list, tiers=self.tiers,
-            max_indegree=self.max_indegree, start=self.start if start is None else start,
-        )
-        forbidden = knowledge.forbidden if cut is None else knowledge.forbidden | cut | cut.T
-        return knowledge.required, forbidden, knowledge.max_indegree, knowledge.initial_graph()
-
     # ------------------------------------------------------------------ search
-    def _learn_structure(self, data, start=None, cut=None, counter=None):
-        """The search; ``start`` (edges by name) replaces the ``start`` parameter (structural
-        EM); ``cut`` (boolean ``(p, p)``): pairs never made adjacent, a hybrid learner's
-        restriction, on top of the knowledge (as a ``black_list`` of both directions);
-        ``counter``: the hybrid learner's :class:`~skbn._counting.FamilyCounter` of ``data``
-        (its Gram matrix computed once for both phases)."""
-        self.scorer_ = resolve_scorer(self.scorer)
-        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
-        required, forbidden, max_indegree, start = self._constraints(data, start, cut)
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
+        """The search (the base class's protocol), from ``knowledge.initial_graph()`` (the
+        ``start`` parameter, or structural EM's ``start``, with the required edges); a hybrid
+        learner (MMHC) restricts it through ``knowledge``'s forbidden edges and shares its
+        ``counter``."""
+        required, forbidden = knowledge.required, knowledge.forbidden
+        max_indegree, start = knowledge.max_indegree, knowledge.initial_graph()
         rng = check_random_state(self.random_state)
         budget = _search.Budget(self.max_time, self.max_evaluations)
         engine = _search.DeltaEngine(data, self.scorer_, required, forbidden, max_indegree, counter)

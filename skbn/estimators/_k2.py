@@ -7,8 +7,6 @@ import numpy as np
 from skbn._engines._local_scores import FamilyColumns
 from skbn._engines._search import improves, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.knowledge import parse_knowledge
-from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -120,12 +118,12 @@ class K2Structure(_BaseStructureLearner):
         "random_state": ["random_state"],
         "ordering": [None, list, tuple, np.ndarray],
         "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
-        "white_list": [list, tuple, np.ndarray],
-        "black_list": [list, tuple, np.ndarray],
-        "tiers": [None, list, tuple],
         "scorer": "no_validation",
         "verbose": ["verbose"],
     }
+    _plugins = ("scorer",)
+    _knowledge = ("white_list", "black_list", "tiers", "max_indegree")
+    _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
 
@@ -179,7 +177,7 @@ class K2Structure(_BaseStructureLearner):
         latent = [names.index(v) for v in self._latent_states(())]
         if self.ordering is None:
             order = [i for i in range(data.n_variables) if i not in latent]
-            if self._target_index is not None and self.target is None:
+            if data.target_from_y:
                 order = [order[-1]] + order[:-1]
             return latent + order  # hidden causes first: a latent may parent any column
         labels = list(self.ordering)
@@ -193,13 +191,11 @@ class K2Structure(_BaseStructureLearner):
         hidden = [names[i] for i in left_out if i in latent]
         if hidden:
             raise ValueError(f"ordering must name the latent variables too; missing {hidden}.")
-        if left_out and not (left_out == [self._target_index] and self.target is None):
+        if left_out and not (left_out == [data.target] and data.target_from_y):
             raise ValueError(f"ordering must name every column; missing {[names[i] for i in left_out]}.")
         return left_out + order
 
-    def _learn_structure(self, data):
-        self.scorer_ = resolve_scorer(self.scorer)
-        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         order = self._order(data)
         if self.ordering is None and data.n_variables > 1:
             warn_user(
@@ -210,8 +206,6 @@ class K2Structure(_BaseStructureLearner):
                 "e.g. HillClimbStructure() or PCStructure().",
                 UserWarning,
             )
-        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
-                                    tiers=self.tiers, max_indegree=self.max_indegree)
         position_of = np.argsort(order)
         against = np.argwhere(knowledge.required_directed & (position_of[:, None] > position_of[None, :]))
         if len(against):

@@ -6,12 +6,9 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter, StratifiedCounter, pairwise_contingency
-from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.estimators._pc import PCStructure
-from skbn.knowledge import parse_knowledge
-from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -112,11 +109,11 @@ class MMHCStructure(_BaseStructureLearner):
         "tabu_patience": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "max_indegree": [None, Interval(Integral, 0, None, closed="left")],
-        "white_list": [list, tuple, np.ndarray],
-        "black_list": [list, tuple, np.ndarray],
-        "tiers": [None, list, tuple],
         "verbose": ["verbose"],
     }
+    _plugins = ("scorer", "ci_test")
+    _knowledge = ("white_list", "black_list", "tiers", "max_indegree")
+    _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
 
@@ -153,22 +150,17 @@ class MMHCStructure(_BaseStructureLearner):
         self.em_tol = em_tol
         self.random_state = random_state
 
-    def _learn_structure(self, data):
-        self.scorer_ = resolve_scorer(self.scorer)
-        check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__)
-        knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
-                                    tiers=self.tiers, max_indegree=self.max_indegree)
-        self.ci_test_ = resolve_ci_test(self.ci_test)
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         progress = Progress(self.verbose, "MMHCStructure", unit="phases", total=2,
                             detail=f"restrict={self.restrict!r}, {data.n_variables} columns, "
                                    f"{data.n_samples:,} rows")
-        counter = FamilyCounter(data)  # one Gram matrix for the level-0 tests and the search
+        counter = FamilyCounter(data) if counter is None else counter  # one Gram matrix for both phases
         if self.restrict == "mmpc":
             adjacency, self.n_tests_ = _mmpc_skeleton(data, self.ci_test_, self.max_cond_vars,
                                                       knowledge.forbidden_adjacency, counter)
         else:
             with progress.nested():
-                adjacency, self.n_tests_ = self._pc_skeleton(data)
+                adjacency, self.n_tests_ = self._pc_skeleton(data, knowledge)
         adjacency |= knowledge.required_adjacency
         progress.message(f"skeleton: {self.n_tests_:,} tests, {int(np.triu(adjacency, 1).sum()):,} "
                          f"adjacencies, {progress.elapsed():.2f} s")
@@ -177,24 +169,22 @@ class MMHCStructure(_BaseStructureLearner):
         search = HillClimbStructure(
             scorer=self.scorer, search=self.search, tabu_length=self.tabu_length,
             tabu_patience=self.tabu_patience, max_iter=self.max_iter, max_indegree=self.max_indegree,
-            white_list=self.white_list, black_list=self.black_list, tiers=self.tiers, verbose=self.verbose,
-        )
+            verbose=self.verbose,
+        )  # its knowledge: MMHC's, restricted to the skeleton (passed to _structure)
         with progress.nested():
-            edges = search._learn_structure(data, cut=~adjacency & ~np.eye(data.n_variables, dtype=bool),
-                                            counter=counter)
-        self.scorer_, self.score_ = search.scorer_, search.score_
+            edges = search._structure(data, knowledge=knowledge.with_forbidden_adjacencies(~adjacency),
+                                      counter=counter)
+        self.score_ = search.score_
         self.n_iter_, self.trace_ = search.n_iter_, search.trace_
         progress.close(done=2, rate=False, tests=self.n_tests_, moves=self.n_iter_, score=self.score_,
                        edges=len(edges))
         return edges
 
-    def _pc_skeleton(self, data):
+    def _pc_skeleton(self, data, knowledge):
         """PC's skeleton on the same encoded, weighted data and with the same knowledge."""
-        pc = PCStructure(ci_test=self.ci_test, max_cond_vars=self.max_cond_vars,
-                         white_list=self.white_list, black_list=self.black_list, tiers=self.tiers,
-                         verbose=self.verbose)
+        pc = PCStructure(ci_test=self.ci_test, max_cond_vars=self.max_cond_vars, verbose=self.verbose)
         adjacency = np.zeros((data.n_variables, data.n_variables), dtype=bool)
-        for u, v in pc._learn_structure(data):
+        for u, v in pc._structure(data, knowledge=knowledge):
             adjacency[u, v] = adjacency[v, u] = True
         return adjacency, pc.n_tests_
 

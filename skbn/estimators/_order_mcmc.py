@@ -8,21 +8,16 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
-from scipy.special import logsumexp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
-from skbn._data import check_sample_weight
-from skbn.estimators._base import _BaseStructureLearner, _check_network, _edge_positions
-from skbn.network import DiscreteBayesianNetwork
-from skbn.parameters import estimate_cpt
+from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.posterior import (
     _subset_logsumexp,
     count_parent_sets,
     local_score_table,
     parent_set_scores,
 )
-from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -275,9 +270,11 @@ class OrderMCMCStructure(_BaseStructureLearner):
     are drawn up front from ``random_state``, so results do not depend on ``n_jobs``.
 
     ``edges_`` is the best DAG met (highest score among the kept orders' best DAGs); its
-    CPTs serve ``predict_proba`` and ``sample``. ``score_samples`` is the model-averaged
-    predictive density :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled
-    DAGs, each with Bayesian (posterior-mean) CPTs.
+    CPTs serve ``sample``. ``score_samples`` and ``score`` are the model-averaged predictive
+    density :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled DAGs, each
+    with Bayesian (posterior-mean) CPTs, and ``predict_proba`` its conditional,
+    :math:`\sum_m p(x, y \mid G_m, D) / \sum_m p(x \mid G_m, D)` (the base class's
+    model-averaged density, from the sampled DAGs this learner provides).
 
     Bias: the prior implied by sampling orders is *order-modular*: a DAG's prior weight is
     proportional to its number of linear extensions (orders it is consistent with), not
@@ -379,6 +376,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
+    _plugins = ("scorer",)
+    _knowledge = ("max_indegree",)
+    _bounded_score = True
 
     def __init__(
         self,
@@ -428,7 +428,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
             candidates[u].add(v)
         return [sorted(c) for c in candidates]
 
-    def _learn_structure(self, data):
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         if self.burn_in is not None and self.burn_in >= self.n_iter:
             raise ValueError(
                 f"burn_in={self.burn_in} leaves no iteration to keep out of n_iter={self.n_iter}; "
@@ -436,12 +436,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
             )
         burn_in = self.n_iter // 5 if self.burn_in is None else self.burn_in
         thin = max(1, (self.n_iter - burn_in) // 1000) if self.thin is None else self.thin
-        self.scorer_ = resolve_scorer(self.scorer)
         rng = check_random_state(self.random_state)
         p = data.n_variables
-        # a bound of p - 1 or more parents bounds nothing
-        check_bounded_likelihood(self.scorer_, self.max_indegree if self.max_indegree < p - 1 else None,
-                                 type(self).__name__)
         candidates = self._candidates(data)
         n_families = count_parent_sets(p, self.max_indegree, candidates)
         if n_families > self.max_parent_sets:
@@ -488,9 +484,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
         def dag(choice):
             return [(int(u), v) for v in range(p) for u in families.parents[v][choice[v]] if u >= 0]
 
-        self._sampled_dags = [tuple(sorted(dag(choice))) for c in chains for choice in c["samples"]]
-        self.dag_samples_ = [[(names[u], names[v]) for u, v in edges] for edges in self._sampled_dags]
-        self.ancestor_posterior_ = pd.DataFrame(_ancestor_frequencies(self._sampled_dags, p),
+        sampled = [tuple(sorted(dag(choice))) for c in chains for choice in c["samples"]]
+        self.dag_samples_ = [[(names[u], names[v]) for u, v in edges] for edges in sampled]
+        self.ancestor_posterior_ = pd.DataFrame(_ancestor_frequencies(sampled, p),
                                                 index=names, columns=names)
         best = max(range(len(chains)), key=lambda i: (chains[i]["best_score"], -i))
         self.score_ = float(chains[best]["best_score"])
@@ -517,83 +513,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
             ConvergenceWarning,
         )
 
-    def _fit_network(self, data, states, edges):
-        """The best DAG's network, plus one network per distinct sampled DAG (families'
-        CPTs estimated once and shared) for the model-averaged density; none with
-        ``fit_parameters=False``."""
-        if not self.fit_parameters:
-            del self._sampled_dags
-            return None  # structure only: see fit_parameters
-        state_map = {name: list(s) for name, s in zip(data.names, states)}
-        cpts = {}
-
-        def network(dag):
-            parents = [[] for _ in range(data.n_variables)]
-            for u, v in dag:
-                parents[v].append(u)
-            tables = {}
-            for child, pa in enumerate(parents):
-                key = (child, tuple(sorted(pa)))
-                if key not in cpts:
-                    cpts[key] = estimate_cpt(data.codes, data.cardinalities, child, list(key[1]),
-                                             method=self.parameter_estimator, ess=self.parameter_ess,
-                                             weights=data.weights)
-                tables[data.names[child]] = cpts[key]
-            return DiscreteBayesianNetwork(
-                states=state_map,
-                parents={data.names[c]: [data.names[u] for u in sorted(pa)] for c, pa in enumerate(parents)},
-                cpts=tables,
-            )
-
-        counts = Counter(self._sampled_dags)
-        self.averaged_networks_ = [network(d) for d in counts]
-        self.averaged_weights_ = np.array(list(counts.values()), dtype=float) / sum(counts.values())
-        del self._sampled_dags
-        return network(edges)
-
-    def _averaged_log_likelihood(self, codes):
-        values = np.array([net.log_likelihood_codes(codes) for net in self.averaged_networks_])
-        return logsumexp(values + np.log(self.averaged_weights_)[:, None], axis=0)
-
-    def score_samples(self, X):
-        r"""Model-averaged predictive log density of every row,
-        :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled DAGs.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Rows to score, with the columns seen in ``fit``.
-
-        Returns
-        -------
-        log_density : ndarray of shape (n_samples,)
-            Natural logarithm of the model-averaged predictive probability of every row.
-        """
-        _check_network(self)
-        return self._averaged_log_likelihood(self._encode(X))
-
-    def score(self, X, y=None, sample_weight=None):
-        """Mean model-averaged log density per row.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Rows to score, with the columns seen in ``fit``.
-        y : array-like of shape (n_samples,), default=None
-            Target values when the estimator was fitted with ``fit(X, y)``: the score is then
-            the mean log density of ``(x, y)``. Ignored otherwise (the target is summed out).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Row weights of the mean.
-
-        Returns
-        -------
-        score : float
-            Mean (weighted mean) of the rows' model-averaged natural log densities.
-        """
-        _check_network(self)
-        if y is not None and self._target_index is not None and self.target is None:
-            log_density = self._averaged_log_likelihood(self._encode(X, y))
-        else:
-            log_density = self.score_samples(X)
-        weights = check_sample_weight(sample_weight, len(log_density))
-        return float(np.average(log_density, weights=weights))
+    def _weighted_dags(self, data):
+        """The model average: every distinct sampled DAG (in order of first draw), weighted
+        by its share of the draws, :math:`\\frac{1}{M} \\sum_m p(x \\mid G_m, D)` over the
+        ``M`` sampled DAGs (``averaged_networks_``, ``averaged_weights_``)."""
+        position = {name: i for i, name in enumerate(data.names)}
+        counts = Counter(tuple((position[u], position[v]) for u, v in dag) for dag in self.dag_samples_)
+        return list(counts), np.array(list(counts.values()), dtype=float) / sum(counts.values())

@@ -22,11 +22,9 @@ from joblib import Parallel, delayed, effective_n_jobs
 from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
 from skbn._counting._stratified import GRAM_CACHE_BYTES
 from skbn._data import _code_dtype
-from skbn.citests import resolve_ci_test
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.exceptions import OrientationConflictWarning
 from skbn.graph import PDAG, _extension, _meek, _Reachability
-from skbn.knowledge import parse_knowledge
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 from skbn.utils._warnings import warn_user
@@ -969,13 +967,12 @@ class PCStructure(_BaseStructureLearner):
         "variant": [StrOptions({"stable", "original"})],
         "orient": [StrOptions({"standard", "conservative", "majority"})],
         "correction": [None, StrOptions({"bonferroni", "fdr"})],
-        "white_list": [list, tuple],
-        "black_list": [list, tuple],
-        "tiers": [None, list, tuple],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
         "missing": _MISSING_CONSTRAINTS["missing"],
     }
+    _plugins = ("ci_test",)
+    _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "available_case")
 
     def __init__(
@@ -1033,15 +1030,13 @@ class PCStructure(_BaseStructureLearner):
             return ci_test.alpha / max(n_pairs, 1)
         return None
 
-    def _learn_structure(self, data):
+    def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         if data.codes.dtype.kind == "i" and not (data.codes < 0).any():  # nothing missing
             data = replace(data, codes=np.asfortranarray(data.codes.astype(_code_dtype(data.cardinalities))))
         p = data.n_variables
         names = list(data.names)
-        knowledge = parse_knowledge(names, white_list=self.white_list, black_list=self.black_list,
-                                    tiers=self.tiers)
         fixed, removed = knowledge.required_adjacency, knowledge.forbidden_adjacency
-        self.ci_test_ = ci_test = resolve_ci_test(self.ci_test)
+        ci_test = self.ci_test_
         n_pairs = int(np.triu(~(fixed | removed), 1).sum())
         level = self._test_level(ci_test, n_pairs)
         fdr_alpha = ci_test.alpha if self.correction == "fdr" else None
