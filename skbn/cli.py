@@ -47,7 +47,7 @@ EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
 #: Estimator parameters and the options that set them, to say the option in messages.
 OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
-             "max_parents": "--max-indegree", "n_jobs": "--n-jobs",
+             "n_jobs": "--n-jobs",
              "random_state": "--random-state", "white_list": "--white-list",
              "black_list": "--black-list", "ci_test": "--ci-test", "missing": "--missing",
              "scorer": "--score", "ess": "--ess", "alpha": "--alpha", "tiers": "--tiers",
@@ -592,8 +592,7 @@ def build_estimator(args, data):
             test.set_params(alpha=args.alpha)
         params["ci_test"] = test
     if args.max_indegree is not None:
-        name = "max_parents" if "max_parents" in accepted else "max_indegree"
-        need(name, "--max-indegree", args.max_indegree)
+        need("max_indegree", "--max-indegree", args.max_indegree)
     if args.black_list is not None:
         need("black_list", "--black-list", read_edge_list(args.black_list, "--black-list"))
     if args.white_list is not None:

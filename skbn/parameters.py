@@ -54,7 +54,7 @@ def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, 
     if size > MAX_CPT_SIZE:
         raise ValueError(
             f"The CPT of variable {child} with {len(parents)} parents would have {size} cells "
-            f"(more than {MAX_CPT_SIZE}); limit the in-degree (max_indegree / max_parents)."
+            f"(more than {MAX_CPT_SIZE}); limit the in-degree (max_indegree)."
         )
     counts = cpt_counts(codes, cardinalities, child, parents, weights)
     r = shape[-1]

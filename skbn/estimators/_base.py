@@ -508,8 +508,6 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         params = self.get_params(deep=False)
         if "max_indegree" in params:
             fix = "limit the number of parents with max_indegree=..., or "
-        elif "max_parents" in params:
-            fix = "limit the number of parents with max_parents=..., or "
         elif "edges" in params:
             fix = f"give {data.names[child]!r} fewer parents in edges, or "
         else:
