@@ -44,6 +44,7 @@ from skbn._dag import (
     amenability_violation,
     causal_nodes,
     local_parent_sets,
+    possible_ancestors,
     possible_descendants,
     proper_backdoor_edges,
 )
@@ -357,10 +358,15 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
         raise ValueError(message)
     cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
     forbidden = set(xs) | possible_descendants(g.children, g.neighbours, cn)
-    zs = set().union(*(g.parents[i] for i in cn)) - forbidden
-    if zs & ys or not _is_valid(g, xs, ys, zs):
-        return None
-    return _labels(g, zs)
+    candidates = []
+    if set(ys) <= cn:  # every y is caused by x: the O-set
+        candidates.append(set().union(*(g.parents[i] for i in cn)) - forbidden)
+    # the canonical set: complete for existence (Perković et al. 2018, Thm. 4.6)
+    candidates.append(possible_ancestors(g.parents, g.neighbours, xs | ys) - forbidden - ys)
+    for zs in candidates:
+        if _is_valid(g, xs, ys, zs):
+            return _labels(g, zs)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
