@@ -99,6 +99,7 @@ API_SECTIONS = [
     ("Built-in networks", "skbn.datasets", None),
     ("Graphs", "skbn.graph", None),
     ("Structure metrics", "skbn.metrics", None),
+    ("Causal questions", "skbn.causal", None),
     ("Plotting", "skbn.plotting", None),
     ("Parameter estimation", "skbn.parameters", None),
     ("Command line", "skbn.cli", None),
