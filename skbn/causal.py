@@ -57,6 +57,8 @@ __all__ = [
     "optimal_adjustment_set",
     "equivalent_dags",
     "ida",
+    "effect_over_graphs",
+    "GraphEffects",
 ]
 
 
@@ -515,6 +517,51 @@ def _state_code(states, label, what):
     raise ValueError(f"{what} {label!r} is not a state of the column; its states are {states!r}")
 
 
+def _encode_columns(X, columns):
+    """Encode the ``columns`` of ``X`` (names of a DataFrame, positions of an array)."""
+    if isinstance(X, pd.DataFrame):
+        absent = [c for c in columns if c not in X.columns]
+        if absent:
+            raise ValueError(f"graph nodes {absent!r} are not columns of X")
+        return encode_fit(X[columns])
+    array = np.asarray(X, dtype=object)
+    if array.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {array.shape}")
+    bad = [c for c in columns if not (isinstance(c, (int, np.integer)) and 0 <= c < array.shape[1])]
+    if bad:
+        raise ValueError(f"graph nodes {bad!r} are not column positions of X "
+                         f"(an array has columns 0 .. {array.shape[1] - 1})")
+    return encode_fit(pd.DataFrame({c: array[:, c] for c in columns}))
+
+
+def _check_query(x_value, contrast, ess):
+    if not np.isscalar(ess) or not ess >= 0 or not np.isfinite(ess):
+        raise ValueError(f"ess must be a finite number >= 0, got {ess!r}")
+    if (x_value is None) == (contrast is None):
+        raise ValueError("give exactly one of x_value (a state of x) or contrast "
+                         "(a (treated, control) pair of states of x)")
+    if contrast is not None:
+        try:
+            _, _ = contrast
+        except (TypeError, ValueError):
+            raise ValueError(f"contrast must be a (treated, control) pair, got {contrast!r}") from None
+
+
+def _query_codes(x, y, x_states, y_states, x_value, contrast, y_value):
+    """State codes: ``[x_value]`` or ``[treated, control]``, and the outcome code (contrast)."""
+    if contrast is None:
+        return [_state_code(x_states, x_value, f"x_value of x={x!r}")], None
+    treated, control = contrast
+    values = [_state_code(x_states, treated, f"contrast state of x={x!r}"),
+              _state_code(x_states, control, f"contrast state of x={x!r}")]
+    if y_value is None:
+        if len(y_states) != 2:
+            raise ValueError(f"y={y!r} has {len(y_states)} states {y_states!r}: give y_value, "
+                             f"the outcome state of the contrast")
+        return values, 1
+    return values, _state_code(y_states, y_value, f"y_value of y={y!r}")
+
+
 def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="local",
         ess=1.0, sample_weight=None, max_dags=1000) -> pd.DataFrame:
     """IDA for discrete data: the possible effects of setting ``x`` on ``y``.
@@ -579,8 +626,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     -------
     effects : pandas.DataFrame
         One row per distinct parent set. Columns: ``parents`` (tuple of node names in node
-        order), ``n_dags`` (global only), ``x_causes_y`` (False when ``y`` is a parent,
-        the effect then being ``P(y)``), then with ``x_value`` one column
+        order), ``n_dags`` (global only), ``y_is_parent`` (True when ``y`` is in the
+        parent set: ``x`` does not cause ``y`` and the effect is ``P(y)``), then with ``x_value`` one column
         ``P(y=s | do(x=v))`` per state ``s``; with ``contrast`` the two probabilities and
         ``effect``.
 
@@ -608,16 +655,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     """
     if method not in ("local", "global"):
         raise ValueError(f"method must be 'local' or 'global', got {method!r}")
-    if not np.isscalar(ess) or not ess >= 0 or not np.isfinite(ess):
-        raise ValueError(f"ess must be a finite number >= 0, got {ess!r}")
-    if (x_value is None) == (contrast is None):
-        raise ValueError("give exactly one of x_value (a state of x) or contrast "
-                         "(a (treated, control) pair of states of x)")
-    if contrast is not None:
-        try:
-            treated, control = contrast
-        except (TypeError, ValueError):
-            raise ValueError(f"contrast must be a (treated, control) pair, got {contrast!r}") from None
+    _check_query(x_value, contrast, ess)
     if int(max_dags) != max_dags or max_dags < 1:
         raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
     g = _compile(cpdag, name="cpdag")
@@ -630,37 +668,12 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     xi, yi = g.index[x], g.index[y]
     sets = _parent_sets(g, xi, method, int(max_dags))
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
-    columns = [g.nodes[i] for i in used]
-    if isinstance(X, pd.DataFrame):
-        absent = [c for c in columns if c not in X.columns]
-        if absent:
-            raise ValueError(f"graph nodes {absent!r} are not columns of X")
-        data, states = encode_fit(X[columns])
-    else:
-        array = np.asarray(X, dtype=object)
-        if array.ndim != 2:
-            raise ValueError(f"X must be 2-D, got shape {array.shape}")
-        bad = [c for c in columns if not (isinstance(c, (int, np.integer)) and 0 <= c < array.shape[1])]
-        if bad:
-            raise ValueError(f"graph nodes {bad!r} are not column positions of X "
-                             f"(an array has columns 0 .. {array.shape[1] - 1})")
-        data, states = encode_fit(pd.DataFrame({c: array[:, c] for c in columns}))
+    data, states = _encode_columns(X, [g.nodes[i] for i in used])
     weights = check_sample_weight(sample_weight, data.n_samples)
     position = {i: k for k, i in enumerate(used)}
     px, py = position[xi], position[yi]
     x_states, y_states = states[px], states[py]
-    if contrast is not None:
-        values = [_state_code(x_states, treated, f"contrast state of x={x!r}"),
-                  _state_code(x_states, control, f"contrast state of x={x!r}")]
-        if y_value is None:
-            if len(y_states) != 2:
-                raise ValueError(f"y={y!r} has {len(y_states)} states {y_states!r}: give y_value, "
-                                 f"the outcome state of the contrast")
-            y_code = 1
-        else:
-            y_code = _state_code(y_states, y_value, f"y_value of y={y!r}")
-    else:
-        values = [_state_code(x_states, x_value, f"x_value of x={x!r}")]
+    values, y_code = _query_codes(x, y, x_states, y_states, x_value, contrast, y_value)
     rows = []
     warn = False
     for parent_ids, n_dags in sets:
@@ -669,7 +682,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
         if n_dags is not None:
             row["n_dags"] = n_dags
-        row["x_causes_y"] = yi not in parent_ids
+        row["y_is_parent"] = yi in parent_ids
         if contrast is None:
             for k, s in enumerate(y_states):
                 row[f"P({y}={s} | do({x}={x_states[values[0]]}))"] = table[values[0], k]
@@ -686,3 +699,145 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
                       "a state of x is never observed (positivity fails); those effects are "
                       "NaN: use ess > 0", RuntimeWarning, stacklevel=2)
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# effects over sampled graphs (structural uncertainty)
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GraphEffects:
+    """The distribution of an effect over sampled DAGs (:func:`effect_over_graphs`).
+
+    Parameters
+    ----------
+    effects : ndarray of shape (n_graphs,)
+        The effect in each graph, in the graphs' order: ``P(y=y_value | do(x=treated)) -
+        P(y=y_value | do(x=control))`` for a contrast, ``P(y=y_value | do(x=x_value))``
+        otherwise.
+    causes : ndarray of shape (n_graphs,), dtype bool
+        Whether the graph has a directed path ``x -> ... -> y``; where it does not, ``x`` has
+        no effect on ``y`` in that graph (contrast 0, probability ``P(y=y_value)``).
+    estimate : float
+        Mean of ``effects`` (the model average, each graph weighted equally).
+    interval : tuple of float
+        The central ``level`` interval of ``effects`` (quantiles ``(1 - level) / 2`` and
+        ``(1 + level) / 2``, linear interpolation).
+    prob_causes : float
+        Fraction of graphs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``).
+    level : float
+        The interval's coverage.
+    """
+
+    effects: np.ndarray
+    causes: np.ndarray
+    estimate: float
+    interval: tuple
+    prob_causes: float
+    level: float
+
+
+def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=None,
+                       level=0.9, ess=1.0, sample_weight=None) -> GraphEffects:
+    """An intervention effect averaged over sampled DAGs, with an interval.
+
+    For each DAG ``G_b`` (bootstrap resamples, order-MCMC samples, ...) the effect is
+    estimated by adjusting for ``x``'s parents in ``G_b``, as :func:`ida` does for one
+    parent set, except that a graph without a directed path from ``x`` to ``y`` gives
+    exactly no effect (``P(y | do(x)) = P(y)``): that is what the graph implies. The
+    distribution of the ``B`` values reflects the uncertainty about the structure (not the
+    parameters): its mean is the model-averaged effect (Bayesian model averaging when the
+    graphs are posterior samples), its quantiles an interval, and the fraction of graphs
+    with a directed path ``x -> y`` the probability that the effect is not zero.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The data the effects are estimated from.
+    graphs : fitted BootstrapStructure (``keep_graphs=True``), fitted OrderMCMCStructure, or
+        list of DAG edge lists
+        The sampled DAGs: ``graphs_`` or ``dag_samples_`` of a fitted learner.
+    x, y : hashable
+        Treatment and outcome (distinct column names of ``X``).
+    x_value, contrast, y_value :
+        As in :func:`ida`; ``y_value`` is required with ``x_value`` (the probability of that
+        outcome state is the effect) and may be omitted for a binary ``y`` in a contrast.
+    level : float in (0, 1), default=0.9
+        Coverage of ``interval``.
+    ess : float >= 0, default=1.0
+        Dirichlet smoothing, as in :func:`ida`.
+    sample_weight : array-like of shape (n_samples,), optional
+        Row weights.
+
+    Returns
+    -------
+    GraphEffects
+        The effect per graph, its mean, interval and the probability that ``x`` causes
+        ``y``.
+
+    Raises
+    ------
+    ValueError
+        If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
+        or ``y``, or a state is unknown.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> net = load_network("asia")
+    >>> rows = net.sample(2000, random_state=0)
+    >>> chain = [("smoke", "lung"), ("lung", "either"), ("either", "dysp")]
+    >>> out = effect_over_graphs(rows, [chain, chain, [("lung", "smoke")]], "smoke", "lung",
+    ...                          contrast=("yes", "no"), y_value="yes")
+    >>> round(out.prob_causes, 3), float(out.effects[2])
+    (0.667, 0.0)
+    """
+    if hasattr(graphs, "dag_samples_"):
+        graphs = graphs.dag_samples_
+    elif hasattr(graphs, "edges_") and hasattr(graphs, "strength_matrix_"):
+        if not hasattr(graphs, "graphs_"):
+            raise ValueError("the BootstrapStructure kept no graphs: fit it with keep_graphs=True")
+        graphs = graphs.graphs_
+    graphs = [list(g) for g in graphs]
+    if not graphs:
+        raise ValueError("graphs is empty: give at least one DAG")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    _check_query(x_value, contrast, ess)
+    if contrast is None and y_value is None:
+        raise ValueError("give y_value with x_value: the effect is P(y=y_value | do(x=x_value))")
+    if x == y:
+        raise ValueError(f"x and y are the same node {x!r}")
+    compiled = []
+    for k, edges in enumerate(graphs):
+        nodes = list(dict.fromkeys([x, y] + [w for e in edges for w in e]))
+        compiled.append(_compile(edges, nodes, f"graphs[{k}]"))
+    columns = list(dict.fromkeys(
+        [x, y] + [g.nodes[p] for g in compiled for p in sorted(g.parents[g.index[x]])]))
+    data, states = _encode_columns(X, columns)
+    weights = check_sample_weight(sample_weight, data.n_samples)
+    position = {c: k for k, c in enumerate(columns)}
+    px, py = position[x], position[y]
+    values, y_code = _query_codes(x, y, states[px], states[py], x_value, contrast, y_value)
+    if contrast is None:
+        y_code = _state_code(states[py], y_value, f"y_value of y={y!r}")
+    cache = {}
+    effects = np.empty(len(compiled))
+    causes = np.empty(len(compiled), dtype=bool)
+    for k, g in enumerate(compiled):
+        xi, yi = g.index[x], g.index[y]
+        causes[k] = yi in possible_descendants(g.children, g.neighbours, g.children[xi])
+        z = tuple(sorted(position[g.nodes[p]] for p in g.parents[xi])) if causes[k] else (py,)
+        if z not in cache:
+            cache[z] = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
+        table = cache[z]
+        if contrast is None:
+            effects[k] = table[values[0], y_code]
+        else:
+            effects[k] = table[values[0], y_code] - table[values[1], y_code]
+    if np.isnan(effects).any():
+        warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
+                      RuntimeWarning, stacklevel=2)
+    low, high = np.quantile(effects, [(1 - level) / 2, (1 + level) / 2])
+    return GraphEffects(effects=effects, causes=causes, estimate=float(np.mean(effects)),
+                        interval=(float(low), float(high)), prob_causes=float(causes.mean()),
+                        level=float(level))

@@ -282,7 +282,7 @@ def test_ida_adjustment_by_hand_with_pandas():
         cond = group[group.x == 1].y.value_counts(normalize=True).reindex([0, 1], fill_value=0)
         expected += pz * cond.to_numpy()
     np.testing.assert_allclose(out.filter(like="P(").to_numpy()[0], expected, atol=1e-12)
-    assert list(out.columns) == ["parents", "x_causes_y", "P(y=0 | do(x=1))", "P(y=1 | do(x=1))"]
+    assert list(out.columns) == ["parents", "y_is_parent", "P(y=0 | do(x=1))", "P(y=1 | do(x=1))"]
     # BDeu smoothing: ess shrinks towards uniform, the answer still a distribution
     smooth = ida(frame, [("z", "x"), ("z", "y"), ("x", "y")], "x", "y", x_value=1, ess=50.0)
     p = smooth.filter(like="P(").to_numpy()[0]
@@ -313,7 +313,7 @@ def test_ida_y_parent_of_x_gives_no_effect():
     frame = pd.DataFrame({"a": [0, 1, 1, 0, 1], "b": [1, 1, 0, 0, 1]})
     out = ida(frame, PDAG("ab", undirected=[("a", "b")]), "a", "b", contrast=(1, 0))
     assert list(out["parents"]) == [(), ("b",)]
-    assert list(out["x_causes_y"]) == [True, False]
+    assert list(out["y_is_parent"]) == [False, True]
     assert out["effect"][1] == 0.0
 
 
@@ -403,3 +403,62 @@ def test_equivalent_dags_counts():
     full = PDAG("abc", undirected=[("a", "b"), ("b", "c"), ("a", "c")])
     assert len(equivalent_dags(full)) == 6
     assert equivalent_dags(PDAG("ab", directed=[("a", "b")])) == [[("a", "b")]]
+
+
+# ---------------------------------------------------------------------------------------------
+# effects over sampled graphs
+# ---------------------------------------------------------------------------------------------
+def test_effect_over_graphs_by_hand(asia):
+    from skbn.causal import effect_over_graphs
+
+    rows = asia.sample(3000, random_state=4)
+    true_dag = asia.edges
+    reversed_ = [(v, u) if (u, v) == ("smoke", "lung") else (u, v) for u, v in asia.edges]
+    no_path = [e for e in asia.edges if e[0] != "smoke"]
+    graphs = [true_dag, true_dag, reversed_, no_path]
+    out = effect_over_graphs(rows, graphs, "smoke", "dysp", contrast=("yes", "no"),
+                             y_value="yes", level=0.5)
+    expected = [ida(rows, g, "smoke", "dysp", contrast=("yes", "no"), y_value="yes")["effect"][0]
+                for g in graphs[:3]] + [0.0]  # no directed path: no effect
+    np.testing.assert_allclose(out.effects, expected, atol=1e-15)
+    assert list(out.causes) == [True, True, True, False]
+    assert out.prob_causes == 0.75
+    assert out.estimate == pytest.approx(np.mean(expected))
+    np.testing.assert_allclose(out.interval, np.quantile(expected, [0.25, 0.75]))
+    # x_value: the probability of y_value; a graph without a path gives P(y = y_value)
+    prob = effect_over_graphs(rows, graphs, "smoke", "dysp", x_value="yes", y_value="yes")
+    marginal = (rows["dysp"] == "yes").mean()
+    assert abs(prob.effects[3] - marginal) < 1e-3  # smoothed by ess=1 over 3000 rows
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_effect_over_order_mcmc_samples_matches_its_ancestor_posterior(asia):
+    from skbn import OrderMCMCStructure
+    from skbn.causal import effect_over_graphs
+
+    rows = asia.sample(1000, random_state=5)
+    mcmc = OrderMCMCStructure(n_iter=300, random_state=0).fit(rows)
+    out = effect_over_graphs(rows, mcmc, "smoke", "dysp", contrast=("yes", "no"),
+                             y_value="yes")
+    assert len(out.effects) == len(mcmc.dag_samples_)
+    assert out.prob_causes == pytest.approx(mcmc.ancestor_posterior_.loc["smoke", "dysp"])
+    assert out.interval[0] <= out.estimate <= out.interval[1]
+
+
+def test_effect_over_bootstrap_graphs(asia):
+    from skbn import BootstrapStructure, HillClimbStructure
+    from skbn.causal import effect_over_graphs
+
+    rows = asia.sample(1000, random_state=6)
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=6, keep_graphs=True,
+                              random_state=0).fit(rows)
+    out = effect_over_graphs(rows, boot, "smoke", "lung", contrast=("yes", "no"))
+    assert len(out.effects) == 6
+    with pytest.raises(ValueError, match="keep_graphs=True"):
+        effect_over_graphs(rows, BootstrapStructure(HillClimbStructure(), n_resamples=2,
+                                                    random_state=0).fit(rows),
+                           "smoke", "lung", contrast=("yes", "no"))
+    with pytest.raises(ValueError, match="give y_value"):
+        effect_over_graphs(rows, boot, "smoke", "lung", x_value="yes")
+    with pytest.raises(ValueError, match="empty"):
+        effect_over_graphs(rows, [], "smoke", "lung", contrast=("yes", "no"))
