@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.utils import check_random_state
 
 from skbn._counting import contingency_tables
 from skbn._dag import (
@@ -480,7 +481,13 @@ def _parent_sets(g, x, method, max_dags):
     return sorted(counts.items(), key=lambda kv: (len(kv[0]), kv[0]))
 
 
-def _adjusted(codes, cardinalities, weights, x, y, z, ess):
+def _dirichlet(rng, alpha):
+    """One Dirichlet draw per row of ``alpha`` (last axis), by normalised gamma variates."""
+    g = rng.standard_gamma(alpha)
+    return g / g.sum(axis=-1, keepdims=True)
+
+
+def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):
     """``P(Y | do(X = .))``, shape (r_x, r_y), by adjusting for the columns ``z``.
 
     ``sum_s P(z = s) P(y | x, z = s)`` over the observed configurations ``s`` of ``z``, with
@@ -488,17 +495,26 @@ def _adjusted(codes, cardinalities, weights, x, y, z, ess):
     ``a = ess / (q_z r_x r_y)`` is the BDeu pseudocount of the family ``y | {x} u z``
     (``q_z`` = declared number of configurations of ``z``). With ``y`` in ``z`` (``y`` is a
     parent of ``x``) the effect is ``P(Y)``, the same for every ``x``.
+
+    With a generator ``rng`` (and ``ess > 0``), the parameters are one draw from their
+    posterior instead of its mean: ``P(y | x, s) ~ Dirichlet(N_sx. + a)`` and
+    ``P(z) ~ Dirichlet(N_s + ess / q_z)`` over the observed configurations.
     """
     r_x, r_y = int(cardinalities[x]), int(cardinalities[y])
     if y in z:
         table = contingency_tables(codes, cardinalities, x, y, (), weights)[0]
         counts = table.sum(axis=0).astype(np.float64)
         a = ess / r_y
+        if rng is not None:
+            return np.tile(_dirichlet(rng, counts + a), (r_x, 1))
         return np.tile((counts + a) / (counts.sum() + ess), (r_x, 1))
     tables = contingency_tables(codes, cardinalities, x, y, z, weights).astype(np.float64)
     q_z = float(np.prod([int(cardinalities[c]) for c in z])) if z else 1.0
     a = ess / (q_z * r_x * r_y)
     strata = tables.sum(axis=(1, 2))
+    if rng is not None:
+        p_z = _dirichlet(rng, strata + ess / q_z)
+        return np.einsum("s,sab->ab", p_z, _dirichlet(rng, tables + a))
     p_z = strata / strata.sum()
     rows = tables.sum(axis=2, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -737,7 +753,8 @@ class GraphEffects:
 
 
 def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=None,
-                       level=0.9, ess=1.0, sample_weight=None) -> GraphEffects:
+                       level=0.9, ess=1.0, parameter_uncertainty=False, random_state=None,
+                       sample_weight=None) -> GraphEffects:
     """An intervention effect averaged over sampled DAGs, with an interval.
 
     For each DAG ``G_b`` (bootstrap resamples, order-MCMC samples, ...) the effect is
@@ -748,6 +765,12 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     parameters): its mean is the model-averaged effect (Bayesian model averaging when the
     graphs are posterior samples), its quantiles an interval, and the fraction of graphs
     with a directed path ``x -> y`` the probability that the effect is not zero.
+
+    With ``parameter_uncertainty=True`` each graph's effect is computed from one draw of
+    the parameters from their Dirichlet posterior (``P(y | x, z) ~ Dirichlet(N + a)`` per
+    configuration, ``P(z) ~ Dirichlet(N_z + ess / q_z)``) instead of the posterior mean, so
+    the interval also reflects the finite number of rows; graphs are then
+    ``(structure, parameters)`` draws of the joint posterior when they are posterior samples.
 
     Parameters
     ----------
@@ -764,7 +787,11 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     level : float in (0, 1), default=0.9
         Coverage of ``interval``.
     ess : float >= 0, default=1.0
-        Dirichlet smoothing, as in :func:`ida`.
+        Dirichlet smoothing, as in :func:`ida` (must be > 0 with ``parameter_uncertainty``).
+    parameter_uncertainty : bool, default=False
+        Draw the parameters from their posterior, once per graph.
+    random_state : None, int or numpy RandomState, default=None
+        Seed of the parameter draws (used only with ``parameter_uncertainty``).
     sample_weight : array-like of shape (n_samples,), optional
         Row weights.
 
@@ -807,6 +834,11 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         raise ValueError("give y_value with x_value: the effect is P(y=y_value | do(x=x_value))")
     if x == y:
         raise ValueError(f"x and y are the same node {x!r}")
+    rng = None
+    if parameter_uncertainty:
+        if not ess > 0:
+            raise ValueError("parameter_uncertainty=True needs ess > 0 (a proper Dirichlet prior)")
+        rng = check_random_state(random_state)
     compiled = []
     for k, edges in enumerate(graphs):
         nodes = list(dict.fromkeys([x, y] + [w for e in edges for w in e]))
@@ -827,9 +859,12 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         xi, yi = g.index[x], g.index[y]
         causes[k] = yi in possible_descendants(g.children, g.neighbours, g.children[xi])
         z = tuple(sorted(position[g.nodes[p]] for p in g.parents[xi])) if causes[k] else (py,)
-        if z not in cache:
-            cache[z] = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
-        table = cache[z]
+        if rng is not None:
+            table = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess), rng)
+        else:
+            if z not in cache:
+                cache[z] = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
+            table = cache[z]
         if contrast is None:
             effects[k] = table[values[0], y_code]
         else:

@@ -462,3 +462,59 @@ def test_effect_over_bootstrap_graphs(asia):
         effect_over_graphs(rows, boot, "smoke", "lung", x_value="yes")
     with pytest.raises(ValueError, match="empty"):
         effect_over_graphs(rows, [], "smoke", "lung", contrast=("yes", "no"))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_is_adjustment_set_for_two_treatments_on_cpdags(seed):
+    nodes, edges = random_dag(5, 0.5, random_state=300 + seed, shuffle=True)
+    cpdag = dag_to_cpdag(nodes, edges)
+    dags = _oracle_class(cpdag)
+    for xs in itertools.combinations(nodes, 2):
+        for y in nodes:
+            if y in xs:
+                continue
+            rest = [v for v in nodes if v not in xs and v != y]
+            any_valid = False
+            for z in _subsets(rest):
+                expected = all(_oracle_valid(nodes, d, xs, [y], z) for d in dags)
+                assert is_adjustment_set(cpdag, list(xs), y, z) == expected, (cpdag, xs, y, z)
+                any_valid |= expected
+            try:
+                o_set = optimal_adjustment_set(cpdag, list(xs), y)
+            except ValueError:
+                assert not any_valid
+                continue
+            assert (o_set is not None) == any_valid, (cpdag, xs, y)
+
+
+def test_effect_parameter_uncertainty_matches_the_dirichlet_posterior():
+    """One graph, many draws: the draws' mean and spread are those of the posterior of
+    P(y=1 | do(x=1)) = sum_z P(z) P(y=1 | x=1, z), computed here by Monte Carlo with numpy's
+    own Dirichlet sampler from the hand-made counts."""
+    from skbn.causal import effect_over_graphs
+
+    rng = np.random.default_rng(0)
+    z = rng.integers(0, 2, 400)
+    x = (rng.random(400) < 0.3 + 0.4 * z).astype(int)
+    y = (rng.random(400) < 0.2 + 0.3 * x + 0.3 * z).astype(int)
+    frame = pd.DataFrame({"z": z, "x": x, "y": y})
+    dag = [("z", "x"), ("z", "y"), ("x", "y")]
+    out = effect_over_graphs(frame, [dag] * 4000, "x", "y", x_value=1, y_value=1, ess=4.0,
+                             parameter_uncertainty=True, random_state=0)
+    a = 4.0 / (2 * 2 * 2)
+    n_z = np.bincount(z, minlength=2)
+    reference = np.zeros(20000)
+    p_z = rng.dirichlet(n_z + 4.0 / 2, size=20000)
+    for s in (0, 1):
+        counts = np.bincount(y[(z == s) & (x == 1)], minlength=2)
+        reference += p_z[:, s] * rng.dirichlet(counts + a, size=20000)[:, 1]
+    assert abs(out.effects.mean() - reference.mean()) < 3e-3
+    assert abs(out.effects.std() - reference.std()) < 3e-3
+    point = effect_over_graphs(frame, [dag], "x", "y", x_value=1, y_value=1, ess=4.0)
+    assert abs(point.effects[0] - reference.mean()) < 3e-3
+    same = effect_over_graphs(frame, [dag] * 5, "x", "y", x_value=1, y_value=1, ess=4.0,
+                              parameter_uncertainty=True, random_state=0)
+    np.testing.assert_array_equal(same.effects, out.effects[:5])  # seeded
+    with pytest.raises(ValueError, match="ess > 0"):
+        effect_over_graphs(frame, [dag], "x", "y", x_value=1, y_value=1, ess=0,
+                           parameter_uncertainty=True)
