@@ -15,7 +15,7 @@ decides that on the CPDAG itself. When the effect is not identified by the CPDAG
 ``X`` can have in the class, each estimated by adjusting for that parent set.
 
 Graphs are given as a :class:`skbn.graph.PDAG` (a CPDAG, e.g. a learner's ``cpdag_``; a
-fitted learner with a ``cpdag_`` attribute is also accepted), or as an iterable of
+fitted learner is also accepted: its ``cpdag_``, else its ``edges_``), or as an iterable of
 ``(parent, child)`` pairs (a DAG). Nodes are hashable labels.
 
 References
@@ -100,8 +100,13 @@ def _as_pdag(graph, nodes, name):
         return graph, True
     if hasattr(graph, "cpdag_"):
         return _as_pdag(graph.cpdag_, nodes, name)
+    if hasattr(graph, "edges_") and hasattr(graph, "n_features_in_"):  # a fitted DAG learner
+        if nodes is None:
+            names = getattr(graph, "feature_names_in_", range(graph.n_features_in_))
+            nodes = list(dict.fromkeys([*names, *(w for e in graph.edges_ for w in e)]))
+        return _as_pdag(graph.edges_, nodes, name)
     if isinstance(graph, (str, bytes)) or not hasattr(graph, "__iter__"):
-        raise TypeError(f"{name} must be a PDAG, a fitted learner with a cpdag_ attribute or an "
+        raise TypeError(f"{name} must be a PDAG, a fitted learner (cpdag_ or edges_) or an "
                         f"iterable of (parent, child) pairs, got {type(graph).__name__}")
     edges = []
     for edge in graph:
@@ -229,8 +234,9 @@ def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
 
     Parameters
     ----------
-    graph : PDAG, fitted learner with ``cpdag_``, or iterable of (parent, child) pairs
-        A CPDAG (or DAG as a PDAG without undirected edges), or the edges of a DAG.
+    graph : PDAG, fitted learner, or iterable of (parent, child) pairs
+        A CPDAG (or DAG as a PDAG without undirected edges), or the edges of a DAG; a fitted
+        learner gives its ``cpdag_`` (PC, GES) or else the DAG of its ``edges_``.
     x, y : node or iterable of nodes
         Treatment and outcome; a value that is itself a node is one node.
     z : iterable of nodes
@@ -274,7 +280,7 @@ def backdoor_adjustment_set(graph, x, y, *, nodes=None):
 
     Parameters
     ----------
-    graph : PDAG, fitted learner with ``cpdag_``, or iterable of (parent, child) pairs
+    graph : PDAG, fitted learner, or iterable of (parent, child) pairs
         See :func:`is_adjustment_set`.
     x, y : node or iterable of nodes
         Treatment and outcome.
@@ -325,7 +331,7 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
 
     Parameters
     ----------
-    graph : PDAG, fitted learner with ``cpdag_``, or iterable of (parent, child) pairs
+    graph : PDAG, fitted learner, or iterable of (parent, child) pairs
         See :func:`is_adjustment_set`.
     x, y : node or iterable of nodes
         Treatment and outcome.
@@ -418,7 +424,7 @@ def equivalent_dags(cpdag, *, max_dags=1000) -> list:
 
     Parameters
     ----------
-    cpdag : PDAG or fitted learner with ``cpdag_``
+    cpdag : PDAG or fitted learner
         The graph; its directed edges are kept and its undirected edges oriented every way
         that creates neither a directed cycle nor a new v-structure.
     max_dags : int, default=1000
@@ -615,7 +621,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Observational data; the columns named by the graph's nodes that are used (``x``,
         ``y`` and the candidate parents) are encoded, each column's states as in a learner's
         ``categories_``.
-    cpdag : PDAG, fitted learner with ``cpdag_``, or iterable of (parent, child) pairs
+    cpdag : PDAG, fitted learner, or iterable of (parent, child) pairs
         The CPDAG (``method="local"`` needs a CPDAG or a DAG; ``method="global"`` takes any
         PDAG with a consistent extension). Nodes are column names of ``X`` (column positions
         for an array).

@@ -518,3 +518,15 @@ def test_effect_parameter_uncertainty_matches_the_dirichlet_posterior():
     with pytest.raises(ValueError, match="ess > 0"):
         effect_over_graphs(frame, [dag], "x", "y", x_value=1, y_value=1, ess=0,
                            parameter_uncertainty=True)
+
+
+def test_a_fitted_dag_learner_gives_its_edges(asia):
+    from skbn import HillClimbStructure
+
+    rows = asia.sample(2000, random_state=7)
+    hc = HillClimbStructure().fit(rows)
+    a = ida(rows, hc, "lung", "dysp", x_value="yes")
+    b = ida(rows, hc.edges_, "lung", "dysp", x_value="yes")
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 1
+    assert is_adjustment_set(hc, "lung", "dysp", backdoor_adjustment_set(hc, "lung", "dysp"))
