@@ -732,25 +732,30 @@ class GraphEffects:
 
     Parameters
     ----------
-    effects : ndarray of shape (n_graphs,)
-        The effect in each graph, in the graphs' order: ``P(y=y_value | do(x=treated)) -
-        P(y=y_value | do(x=control))`` for a contrast, ``P(y=y_value | do(x=x_value))``
-        otherwise.
-    causes : ndarray of shape (n_graphs,), dtype bool
-        Whether the graph has a directed path ``x -> ... -> y``; where it does not, ``x`` has
-        no effect on ``y`` in that graph (contrast 0, probability ``P(y=y_value)``).
+    effects : ndarray of shape (n_dags,)
+        The effect in each DAG: ``P(y=y_value | do(x=treated)) - P(y=y_value |
+        do(x=control))`` for a contrast, ``P(y=y_value | do(x=x_value))`` otherwise. The
+        DAGs are the given graphs in order, or, with ``equivalence_class=True``, the DAGs of
+        each graph's equivalence class, graph after graph.
+    weights : ndarray of shape (n_dags,)
+        Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by the
+        DAGs of its class).
+    causes : ndarray of shape (n_dags,), dtype bool
+        Whether the DAG has a directed path ``x -> ... -> y``; where it does not, ``x`` has
+        no effect on ``y`` in it (contrast 0, probability ``P(y=y_value)``).
     estimate : float
-        Mean of ``effects`` (the model average, each graph weighted equally).
+        Weighted mean of ``effects`` (the model average).
     interval : tuple of float
-        The central ``level`` interval of ``effects`` (quantiles ``(1 - level) / 2`` and
-        ``(1 + level) / 2``, linear interpolation).
+        The central ``level`` interval: weighted quantiles ``(1 - level) / 2`` and
+        ``(1 + level) / 2`` of ``effects`` (inverse of the weighted empirical CDF).
     prob_causes : float
-        Fraction of graphs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``).
+        Weight of the DAGs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``).
     level : float
         The interval's coverage.
     """
 
     effects: np.ndarray
+    weights: np.ndarray
     causes: np.ndarray
     estimate: float
     interval: tuple
@@ -758,25 +763,40 @@ class GraphEffects:
     level: float
 
 
+def _weighted_quantile(values, weights, q):
+    """Smallest value whose weighted empirical CDF reaches ``q`` (numpy's "inverted_cdf")."""
+    order = np.argsort(values, kind="stable")
+    cdf = np.cumsum(weights[order])
+    cdf /= cdf[-1]
+    k = min(int(np.searchsorted(cdf, q - 1e-12, side="left")), len(values) - 1)
+    return float(values[order][k])
+
+
 def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=None,
-                       level=0.9, ess=1.0, parameter_uncertainty=False, random_state=None,
-                       sample_weight=None) -> GraphEffects:
-    """An intervention effect averaged over sampled DAGs, with an interval.
+                       level=0.9, equivalence_class=True, parameter_uncertainty=False,
+                       random_state=None, ess=1.0, sample_weight=None,
+                       max_dags=1000) -> GraphEffects:
+    """An intervention effect over sampled graphs, with an interval.
 
     For each DAG ``G_b`` (bootstrap resamples, order-MCMC samples, ...) the effect is
     estimated by adjusting for ``x``'s parents in ``G_b``, as :func:`ida` does for one
-    parent set, except that a graph without a directed path from ``x`` to ``y`` gives
-    exactly no effect (``P(y | do(x)) = P(y)``): that is what the graph implies. The
-    distribution of the ``B`` values reflects the uncertainty about the structure (not the
-    parameters): its mean is the model-averaged effect (Bayesian model averaging when the
-    graphs are posterior samples), its quantiles an interval, and the fraction of graphs
-    with a directed path ``x -> y`` the probability that the effect is not zero.
+    parent set, except that a DAG without a directed path from ``x`` to ``y`` gives
+    exactly no effect (``P(y | do(x)) = P(y)``): that is what the DAG implies. The
+    distribution of the values reflects the uncertainty about the structure: its mean is
+    the model-averaged effect, its quantiles an interval, and the weight of the DAGs with a
+    directed path ``x -> y`` the probability that the effect is not zero.
 
-    With ``parameter_uncertainty=True`` each graph's effect is computed from one draw of
-    the parameters from their Dirichlet posterior (``P(y | x, z) ~ Dirichlet(N + a)`` per
-    configuration, ``P(z) ~ Dirichlet(N_z + ess / q_z)``) instead of the posterior mean, so
-    the interval also reflects the finite number of rows; graphs are then
-    ``(structure, parameters)`` draws of the joint posterior when they are posterior samples.
+    **Equivalence classes** (``equivalence_class=True``, the default): observational data
+    cannot tell apart the DAGs of a Markov equivalence class, and a learner with a
+    score-equivalent score (BDeu, BIC, ...) returns an arbitrary member; so each graph
+    stands for its whole class, whose DAGs share the graph's weight equally. With False each
+    graph is taken as given.
+
+    **Parameters** (``parameter_uncertainty=True``): each DAG's effect is computed from one
+    draw of the parameters from their Dirichlet posterior (``P(y | x, z) ~ Dirichlet(N +
+    a)`` per configuration, ``P(z) ~ Dirichlet(N_z + ess / q_z)``) instead of the posterior
+    mean, so the interval also reflects the finite number of rows (with False, it reflects
+    the structures only, and shrinks to a point when every graph agrees).
 
     Parameters
     ----------
@@ -792,26 +812,30 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         outcome state is the effect) and may be omitted for a binary ``y`` in a contrast.
     level : float in (0, 1), default=0.9
         Coverage of ``interval``.
-    ess : float >= 0, default=1.0
-        Dirichlet smoothing, as in :func:`ida` (must be > 0 with ``parameter_uncertainty``).
+    equivalence_class : bool, default=True
+        Replace each graph by the DAGs of its Markov equivalence class.
     parameter_uncertainty : bool, default=False
-        Draw the parameters from their posterior, once per graph.
+        Draw the parameters from their posterior, once per DAG.
     random_state : None, int or numpy RandomState, default=None
         Seed of the parameter draws (used only with ``parameter_uncertainty``).
+    ess : float >= 0, default=1.0
+        Dirichlet smoothing, as in :func:`ida` (must be > 0 with ``parameter_uncertainty``).
     sample_weight : array-like of shape (n_samples,), optional
         Row weights.
+    max_dags : int, default=1000
+        Largest equivalence class enumerated (``equivalence_class=True``).
 
     Returns
     -------
     GraphEffects
-        The effect per graph, its mean, interval and the probability that ``x`` causes
-        ``y``.
+        The effect per DAG with its weight, the weighted mean, interval and probability
+        that ``x`` causes ``y``.
 
     Raises
     ------
     ValueError
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
-        or ``y``, or a state is unknown.
+        or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs.
 
     Examples
     --------
@@ -820,7 +844,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     >>> rows = net.sample(2000, random_state=0)
     >>> chain = [("smoke", "lung"), ("lung", "either"), ("either", "dysp")]
     >>> out = effect_over_graphs(rows, [chain, chain, [("lung", "smoke")]], "smoke", "lung",
-    ...                          contrast=("yes", "no"), y_value="yes")
+    ...                          contrast=("yes", "no"), y_value="yes",
+    ...                          equivalence_class=False)
     >>> round(out.prob_causes, 3), float(out.effects[2])
     (0.667, 0.0)
     """
@@ -840,17 +865,36 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         raise ValueError("give y_value with x_value: the effect is P(y=y_value | do(x=x_value))")
     if x == y:
         raise ValueError(f"x and y are the same node {x!r}")
+    if int(max_dags) != max_dags or max_dags < 1:
+        raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
     rng = None
     if parameter_uncertainty:
         if not ess > 0:
             raise ValueError("parameter_uncertainty=True needs ess > 0 (a proper Dirichlet prior)")
         rng = check_random_state(random_state)
-    compiled = []
+    dags, dag_weights, classes = [], [], {}
     for k, edges in enumerate(graphs):
         nodes = list(dict.fromkeys([x, y] + [w for e in edges for w in e]))
-        compiled.append(_compile(edges, nodes, f"graphs[{k}]"))
+        g = _compile(edges, nodes, f"graphs[{k}]")
+        if not equivalence_class:
+            dags.append(g)
+            dag_weights.append(1.0)
+            continue
+        cpdag = dag_to_cpdag(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in g.extension])
+        if cpdag not in classes:
+            try:
+                members = _extension_ids(_compile(cpdag), int(max_dags))
+            except _TooMany:
+                raise ValueError(
+                    f"graphs[{k}]'s equivalence class has more than max_dags={max_dags} DAGs: "
+                    f"raise max_dags or use equivalence_class=False") from None
+            classes[cpdag] = [_compile([(g.nodes[u], g.nodes[v]) for u, v in m], g.nodes)
+                              for m in members]
+        dags.extend(classes[cpdag])
+        dag_weights.extend([1.0 / len(classes[cpdag])] * len(classes[cpdag]))
+    dag_weights = np.asarray(dag_weights) / len(graphs)
     columns = list(dict.fromkeys(
-        [x, y] + [g.nodes[p] for g in compiled for p in sorted(g.parents[g.index[x]])]))
+        [x, y] + [g.nodes[p] for g in dags for p in sorted(g.parents[g.index[x]])]))
     data, states = _encode_columns(X, columns)
     weights = check_sample_weight(sample_weight, data.n_samples)
     position = {c: k for k, c in enumerate(columns)}
@@ -859,9 +903,9 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     if contrast is None:
         y_code = _state_code(states[py], y_value, f"y_value of y={y!r}")
     cache = {}
-    effects = np.empty(len(compiled))
-    causes = np.empty(len(compiled), dtype=bool)
-    for k, g in enumerate(compiled):
+    effects = np.empty(len(dags))
+    causes = np.empty(len(dags), dtype=bool)
+    for k, g in enumerate(dags):
         xi, yi = g.index[x], g.index[y]
         causes[k] = yi in possible_descendants(g.children, g.neighbours, g.children[xi])
         z = tuple(sorted(position[g.nodes[p]] for p in g.parents[xi])) if causes[k] else (py,)
@@ -878,7 +922,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     if np.isnan(effects).any():
         warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
                       RuntimeWarning, stacklevel=2)
-    low, high = np.quantile(effects, [(1 - level) / 2, (1 + level) / 2])
-    return GraphEffects(effects=effects, causes=causes, estimate=float(np.mean(effects)),
-                        interval=(float(low), float(high)), prob_causes=float(causes.mean()),
-                        level=float(level))
+    interval = (_weighted_quantile(effects, dag_weights, (1 - level) / 2),
+                _weighted_quantile(effects, dag_weights, (1 + level) / 2))
+    return GraphEffects(effects=effects, weights=dag_weights, causes=causes,
+                        estimate=float(np.dot(dag_weights, effects)), interval=interval,
+                        prob_causes=float(np.dot(dag_weights, causes)), level=float(level))

@@ -417,16 +417,18 @@ def test_effect_over_graphs_by_hand(asia):
     no_path = [e for e in asia.edges if e[0] != "smoke"]
     graphs = [true_dag, true_dag, reversed_, no_path]
     out = effect_over_graphs(rows, graphs, "smoke", "dysp", contrast=("yes", "no"),
-                             y_value="yes", level=0.5)
+                             y_value="yes", level=0.5, equivalence_class=False)
     expected = [ida(rows, g, "smoke", "dysp", contrast=("yes", "no"), y_value="yes")["effect"][0]
                 for g in graphs[:3]] + [0.0]  # no directed path: no effect
     np.testing.assert_allclose(out.effects, expected, atol=1e-15)
     assert list(out.causes) == [True, True, True, False]
     assert out.prob_causes == 0.75
     assert out.estimate == pytest.approx(np.mean(expected))
-    np.testing.assert_allclose(out.interval, np.quantile(expected, [0.25, 0.75]))
+    np.testing.assert_allclose(out.interval, np.quantile(expected, [0.25, 0.75],
+                                                         method="inverted_cdf"))
     # x_value: the probability of y_value; a graph without a path gives P(y = y_value)
-    prob = effect_over_graphs(rows, graphs, "smoke", "dysp", x_value="yes", y_value="yes")
+    prob = effect_over_graphs(rows, graphs, "smoke", "dysp", x_value="yes", y_value="yes",
+                              equivalence_class=False)
     marginal = (rows["dysp"] == "yes").mean()
     assert abs(prob.effects[3] - marginal) < 1e-3  # smoothed by ess=1 over 3000 rows
 
@@ -439,7 +441,7 @@ def test_effect_over_order_mcmc_samples_matches_its_ancestor_posterior(asia):
     rows = asia.sample(1000, random_state=5)
     mcmc = OrderMCMCStructure(n_iter=300, random_state=0).fit(rows)
     out = effect_over_graphs(rows, mcmc, "smoke", "dysp", contrast=("yes", "no"),
-                             y_value="yes")
+                             y_value="yes", equivalence_class=False)
     assert len(out.effects) == len(mcmc.dag_samples_)
     assert out.prob_causes == pytest.approx(mcmc.ancestor_posterior_.loc["smoke", "dysp"])
     assert out.interval[0] <= out.estimate <= out.interval[1]
@@ -453,7 +455,11 @@ def test_effect_over_bootstrap_graphs(asia):
     boot = BootstrapStructure(HillClimbStructure(), n_resamples=6, keep_graphs=True,
                               random_state=0).fit(rows)
     out = effect_over_graphs(rows, boot, "smoke", "lung", contrast=("yes", "no"))
-    assert len(out.effects) == 6
+    assert out.weights.sum() == pytest.approx(1.0)
+    assert out.interval[0] <= out.estimate <= out.interval[1]
+    as_given = effect_over_graphs(rows, boot, "smoke", "lung", contrast=("yes", "no"),
+                                  equivalence_class=False)
+    assert len(as_given.effects) == 6
     with pytest.raises(ValueError, match="keep_graphs=True"):
         effect_over_graphs(rows, BootstrapStructure(HillClimbStructure(), n_resamples=2,
                                                     random_state=0).fit(rows),
@@ -500,7 +506,8 @@ def test_effect_parameter_uncertainty_matches_the_dirichlet_posterior():
     frame = pd.DataFrame({"z": z, "x": x, "y": y})
     dag = [("z", "x"), ("z", "y"), ("x", "y")]
     out = effect_over_graphs(frame, [dag] * 4000, "x", "y", x_value=1, y_value=1, ess=4.0,
-                             parameter_uncertainty=True, random_state=0)
+                             parameter_uncertainty=True, random_state=0,
+                             equivalence_class=False)
     a = 4.0 / (2 * 2 * 2)
     n_z = np.bincount(z, minlength=2)
     reference = np.zeros(20000)
@@ -510,10 +517,12 @@ def test_effect_parameter_uncertainty_matches_the_dirichlet_posterior():
         reference += p_z[:, s] * rng.dirichlet(counts + a, size=20000)[:, 1]
     assert abs(out.effects.mean() - reference.mean()) < 3e-3
     assert abs(out.effects.std() - reference.std()) < 3e-3
-    point = effect_over_graphs(frame, [dag], "x", "y", x_value=1, y_value=1, ess=4.0)
+    point = effect_over_graphs(frame, [dag], "x", "y", x_value=1, y_value=1, ess=4.0,
+                               equivalence_class=False)
     assert abs(point.effects[0] - reference.mean()) < 3e-3
     same = effect_over_graphs(frame, [dag] * 5, "x", "y", x_value=1, y_value=1, ess=4.0,
-                              parameter_uncertainty=True, random_state=0)
+                              parameter_uncertainty=True, random_state=0,
+                              equivalence_class=False)
     np.testing.assert_array_equal(same.effects, out.effects[:5])  # seeded
     with pytest.raises(ValueError, match="ess > 0"):
         effect_over_graphs(frame, [dag], "x", "y", x_value=1, y_value=1, ess=0,
@@ -530,3 +539,30 @@ def test_a_fitted_dag_learner_gives_its_edges(asia):
     pd.testing.assert_frame_equal(a, b)
     assert len(a) == 1
     assert is_adjustment_set(hc, "lung", "dysp", backdoor_adjustment_set(hc, "lung", "dysp"))
+
+
+def test_effect_over_one_graph_class_is_global_ida_weighted_by_dags(asia):
+    """One DAG standing for its class: its values are global IDA's, weighted n_dags / size,
+    except that DAGs without a directed path smoke -> dysp give exactly 0."""
+    from skbn.causal import effect_over_graphs
+
+    rows = asia.sample(3000, random_state=8)
+    out = effect_over_graphs(rows, [asia.edges], "smoke", "dysp", contrast=("yes", "no"),
+                             y_value="yes")
+    dags = equivalent_dags(dag_to_cpdag(asia.nodes, asia.edges))
+    assert len(out.effects) == len(dags) == 6
+    np.testing.assert_allclose(out.weights, 1 / 6)
+    glob = ida(rows, dag_to_cpdag(asia.nodes, asia.edges), "smoke", "dysp",
+               contrast=("yes", "no"), y_value="yes", method="global")
+    expected = []
+    for dag in dags:
+        parents = tuple(p for p, c in dag if c == "smoke")
+        causes = "dysp" in _descendants(dag, "smoke")
+        expected.append(glob.loc[glob["parents"] == parents, "effect"].iloc[0] if causes else 0.0)
+    np.testing.assert_allclose(np.sort(out.effects), np.sort(expected), atol=1e-15)
+    assert out.prob_causes == pytest.approx(np.mean([e != 0 for e in expected]))
+    # order-free: twice the same graph gives the same distribution
+    twice = effect_over_graphs(rows, [asia.edges] * 2, "smoke", "dysp",
+                               contrast=("yes", "no"), y_value="yes")
+    assert twice.estimate == pytest.approx(out.estimate)
+    assert twice.interval == out.interval
