@@ -14,8 +14,9 @@ because smoking causes both lung cancer and (through bronchitis) dyspnoea. From 
 sampled from the network we estimate the effect three ways: IDA on the CPDAG learned by PC
 (one effect per parent set lung cancer can have, since ``smoke - lung`` cannot be oriented
 from observational data), IDA on the true CPDAG, and the effect over the DAGs hill climbing
-learns on bootstrap resamples, each with one posterior draw of its parameters, giving a 90%
-interval and the fraction of graphs in which lung cancer causes dyspnoea at all. The
+learns on bootstrap resamples (each standing for its equivalence class, each DAG with one
+posterior draw of its parameters), giving a 90% interval and the fraction of graphs in which
+lung cancer causes dyspnoea at all. The
 structural intervention distance says how many interventional distributions each learned
 graph gets wrong. The figure (with matplotlib, ``pip install "skbn[plot]"``) shows the
 intervals narrowing around the truth as the rows grow.
