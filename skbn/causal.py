@@ -453,8 +453,11 @@ def equivalent_dags(cpdag, *, max_dags=1000) -> list:
         dags = _extension_ids(g, int(max_dags))
     except _TooMany:
         raise ValueError(
-            f"the equivalence class has more than max_dags={max_dags} DAGs; raise max_dags or "
-            f"use method='local'") from None
+            f"the equivalence class has more than max_dags={max_dags} DAGs; raise max_dags"
+            ) from None
+    if not dags:
+        raise ValueError("the PDAG has no consistent extension (no DAG without a new "
+                         "v-structure)")
     return [[(g.nodes[u], g.nodes[v]) for u, v in dag] for dag in dags]
 
 

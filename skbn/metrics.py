@@ -307,8 +307,13 @@ def structural_intervention_distance(true_dag, estimated, nodes=None):
     lower = upper = 0
     for v in nodes:
         i, hi = g.index[v], h.index[v]
+        try:
+            parent_sets = _parent_sets(h, hi, "local", 1)
+        except ValueError:
+            raise ValueError("estimated must be a DAG or a CPDAG (a completed PDAG); this PDAG "
+                             "is oriented beyond or short of its CPDAG") from None
         counts = []
-        for parent_ids, _ in _parent_sets(h, hi, "local", 1):
+        for parent_ids, _ in parent_sets:
             z = {g.index[h.nodes[k]] for k in parent_ids}
             wrong = 0
             for j in range(g.n):

@@ -116,5 +116,8 @@ def test_sid_bad_input():
         structural_intervention_distance([("a", "b")], [("a", "c")], nodes=["a", "b"])
     with pytest.raises(ValueError, match="true_dag must be a DAG"):
         structural_intervention_distance(PDAG("ab", undirected=[("a", "b")]), [("a", "b")])
+    with pytest.raises(ValueError, match="not a CPDAG|DAG or a CPDAG"):
+        structural_intervention_distance([("a", "b")], PDAG("abc", directed=[("a", "b")],
+                                                            undirected=[("b", "c")]))
     net = make_random_network(4, random_state=0)
     assert structural_intervention_distance(net.edges, net.edges, nodes=net.nodes) == 0
