@@ -81,7 +81,7 @@ FIRST_PAGES = ["getting_started", "which_learner"]
 #: and the contributors' page (architecture) comes last.
 USER_GUIDE_ORDER = [
     "hill_climb", "ges", "pc", "exact", "knowledge", "averaging", "missing", "network",
-    "graph", "checking", "plotting", "cli", "scale", "core",
+    "graph", "checking", "causal", "plotting", "cli", "scale", "core",
 ]
 LAST_PAGES = ["architecture"]
 
@@ -100,6 +100,7 @@ API_SECTIONS = [
     ("Graphs", "skbn.graph", None),
     ("Structure metrics", "skbn.metrics", None),
     ("Checking a graph against data", "skbn.checking", None),
+    ("Causal questions", "skbn.causal", None),
     ("Plotting", "skbn.plotting", None),
     ("Parameter estimation", "skbn.parameters", None),
     ("Command line", "skbn.cli", None),

@@ -1,4 +1,5 @@
-"""Structure-learning metrics: structural Hamming distance, skeleton and arrowhead scores.
+"""Structure-learning metrics: structural Hamming and intervention distances, skeleton and
+arrowhead scores.
 
 Every function accepts a graph either as an iterable of ``(parent, child)`` pairs (a DAG's
 edges, all directed) or as a :class:`skbn.graph.PDAG` (directed and undirected edges). Nodes
@@ -12,7 +13,8 @@ from numbers import Real
 
 from .graph import PDAG, dag_to_cpdag, pdag_to_dag
 
-__all__ = ["structural_hamming_distance", "skeleton_scores", "arrowhead_scores"]
+__all__ = ["structural_hamming_distance", "skeleton_scores", "arrowhead_scores",
+           "structural_intervention_distance"]
 
 _UNDIRECTED = "-"
 
@@ -206,3 +208,124 @@ def arrowhead_scores(true, learned, *, zero_division=1.0) -> dict:
 
 def _arrowheads(marks):
     return {m for m in marks.values() if m != _UNDIRECTED}
+
+
+def structural_intervention_distance(true_dag, estimated, nodes=None):
+    """Structural intervention distance (SID) of an estimated graph from the true DAG.
+
+    Peters & Bühlmann (2015) count the ordered pairs ``(i, j)``, ``i != j``, whose
+    interventional distribution ``p(x_j | do(x_i))`` is inferred wrongly when the estimated
+    graph ``H`` is used to adjust, i.e. when ``pa_H(i)`` is not a valid adjustment set for
+    ``(i, j)`` in the true DAG ``G``::
+
+        SID(G, H) = #{(i, j), i != j :
+                      j in pa_H(i) and j in De_G(i)            (H says "no effect": wrong)
+                   or j not in pa_H(i) and pa_H(i) is not an adjustment set for (i, j) in G}
+
+    Validity is the adjustment criterion of :func:`skbn.causal.is_adjustment_set`. The SID
+    is not symmetric; ``SID(G, G) = 0``, and a supergraph of ``G`` (extra edges, same
+    orientation) can have SID 0 while every missing or reversed edge costs interventions.
+
+    For a CPDAG estimate, each node ``i`` can have any parent set that orients its undirected
+    edges without a new v-structure at ``i`` (the local parent sets of IDA); the bounds are
+    ``sum_i min`` and ``sum_i max`` over node ``i``'s parent sets of its number of wrong
+    pairs, as in the SID R package. Every DAG of the class has its SID between them (equality
+    at the extremes is not guaranteed, since the per-node choices need not fit one DAG).
+
+    Parameters
+    ----------
+    true_dag : iterable of (parent, child) pairs, or PDAG without undirected edges
+        The true DAG ``G``.
+    estimated : iterable of (parent, child) pairs, or PDAG
+        The estimate ``H``: the edges of a DAG, or a CPDAG (a DAG given as a PDAG is a
+        class of one DAG).
+    nodes : sequence of hashable, optional
+        Every node (isolated nodes of both graphs add no wrong pair, so this only checks
+        the graphs' nodes). Default: the nodes of both graphs.
+
+    Returns
+    -------
+    int or tuple (lower, upper)
+        An ``int`` when ``estimated`` is an edge list; ``(lower, upper)`` ints when it is a
+        PDAG (``lower == upper`` for a fully directed one).
+
+    Raises
+    ------
+    ValueError
+        If ``true_dag`` is not a DAG, an edge uses a node not in ``nodes``, or the PDAG is
+        not a CPDAG (a PDAG without consistent extension, or oriented beyond its class).
+
+    References
+    ----------
+    J. Peters and P. Bühlmann, "Structural intervention distance for evaluating causal
+    graphs", Neural Computation 27(3), 2015.
+
+    Examples
+    --------
+    >>> truth = [("x1", "x2"), ("x2", "x3")]
+    >>> structural_intervention_distance(truth, truth)
+    0
+    >>> structural_intervention_distance(truth, [("x1", "x2"), ("x2", "x3"), ("x1", "x3")])
+    0
+    >>> structural_intervention_distance(truth, [("x2", "x1"), ("x2", "x3")])
+    3
+    """
+    from .causal import _compile, _is_valid, _parent_sets  # causal imports graph, not metrics
+
+    if isinstance(true_dag, PDAG):
+        if true_dag.undirected:
+            raise ValueError("true_dag must be a DAG; it has undirected edges")
+        true_nodes, true_edges = list(true_dag.nodes), list(true_dag.directed)
+    else:
+        true_nodes, marks = _parse(true_dag, "true_dag")
+        true_edges = list(marks.values())
+    if isinstance(estimated, PDAG):
+        est_nodes = list(estimated.nodes)
+    else:
+        est_nodes, est_marks = _parse(estimated, "estimated")
+        estimated = list(est_marks.values())
+    if nodes is not None:
+        nodes = list(nodes)
+        _check_nodes(nodes, (true_nodes, est_nodes), ("true_dag", "estimated"))
+    else:
+        nodes = list(dict.fromkeys(true_nodes + est_nodes))
+    g = _compile(true_edges, nodes, "true_dag")
+    if isinstance(estimated, PDAG):
+        missing = [v for v in nodes if v not in estimated._index]
+        h = _compile(PDAG(tuple(estimated.nodes) + tuple(missing), estimated.directed,
+                          estimated.undirected), name="estimated")
+    else:
+        h = _compile(estimated, nodes, "estimated")
+    descendants = [set() for _ in nodes]
+    for i in range(g.n):
+        stack = list(g.children[i])
+        while stack:
+            k = stack.pop()
+            if k not in descendants[i]:
+                descendants[i].add(k)
+                stack.extend(g.children[k])
+    lower = upper = 0
+    for v in nodes:
+        i, hi = g.index[v], h.index[v]
+        try:
+            parent_sets = _parent_sets(h, hi, "local", 1)
+        except ValueError:
+            raise ValueError("estimated must be a DAG or a CPDAG (a completed PDAG); this PDAG "
+                             "is oriented beyond or short of its CPDAG") from None
+        counts = []
+        for parent_ids, _ in parent_sets:
+            z = {g.index[h.nodes[k]] for k in parent_ids}
+            wrong = 0
+            for j in range(g.n):
+                if j == i:
+                    continue
+                if j in z:
+                    wrong += j in descendants[i]
+                else:
+                    wrong += not _is_valid(g, {i}, {j}, z)
+            counts.append(wrong)
+        lower += min(counts)
+        upper += max(counts)
+    if isinstance(estimated, PDAG):
+        return lower, upper
+    return lower

@@ -44,6 +44,7 @@ MODULES = [
     "skbn.datasets",
     "skbn.graph",
     "skbn.metrics",
+    "skbn.causal",
     "skbn.plotting",
     "skbn.parameters",
     "skbn.cli",

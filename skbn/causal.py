@@ -1,0 +1,932 @@
+"""Causal questions on a DAG or a CPDAG: adjustment sets and IDA intervention effects.
+
+What happens to ``Y`` if we *set* ``X = x`` (Pearl's ``do(X = x)``)? When the causal DAG is
+known, a set ``Z`` of covariates is an **adjustment set** for ``(X, Y)`` when
+
+.. math::
+
+    P(y \\mid \\mathrm{do}(x)) = \\sum_z P(y \\mid x, z)\\, P(z)
+
+for every distribution that factorises over the DAG. When only the Markov equivalence class is
+known (the CPDAG that PC or GES return), ``Z`` must be an adjustment set in every DAG of the
+class; the **generalised adjustment criterion** (Perković, Textor, Kalisch & Maathuis 2018)
+decides that on the CPDAG itself. When the effect is not identified by the CPDAG, **IDA**
+(Maathuis, Kalisch & Bühlmann 2009) reports the multiset of effects, one per parent set that
+``X`` can have in the class, each estimated by adjusting for that parent set.
+
+Graphs are given as a :class:`skbn.graph.PDAG` (a CPDAG, e.g. a learner's ``cpdag_``; a
+fitted learner is also accepted: its ``cpdag_``, else its ``edges_``), or as an iterable of
+``(parent, child)`` pairs (a DAG). Nodes are hashable labels.
+
+References
+----------
+.. [1] E. Perković, J. Textor, M. Kalisch and M. H. Maathuis, "Complete graphical
+   characterization and construction of adjustment sets in Markov equivalence classes of
+   ancestral graphs", JMLR 18(220), 2018.
+.. [2] I. Shpitser, T. VanderWeele and J. M. Robins, "On the validity of covariate adjustment
+   for estimating causal effects", UAI 2010.
+.. [3] L. Henckel, E. Perković and M. H. Maathuis, "Graphical criteria for efficient total
+   effect estimation via adjustment in causal linear models", JRSS-B 84(2), 2022.
+.. [4] M. H. Maathuis, M. Kalisch and P. Bühlmann, "Estimating high-dimensional intervention
+   effects from observational data", Annals of Statistics 37(6A), 2009.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.utils import check_random_state
+
+from skbn._counting import contingency_tables
+from skbn._dag import (
+    amenability_violation,
+    causal_nodes,
+    local_parent_sets,
+    possible_ancestors,
+    possible_descendants,
+    proper_backdoor_edges,
+)
+from skbn._data import check_sample_weight, encode_fit
+from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, meek_orient, pdag_to_dag, v_structures
+
+__all__ = [
+    "is_adjustment_set",
+    "backdoor_adjustment_set",
+    "optimal_adjustment_set",
+    "equivalent_dags",
+    "ida",
+    "effect_over_graphs",
+    "GraphEffects",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# graphs on ids
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Graph:
+    """A DAG or PDAG on ids ``0 .. n-1`` with one consistent DAG extension."""
+
+    nodes: tuple
+    index: dict
+    parents: list
+    children: list
+    neighbours: list
+    extension: list  # (u, v) id pairs of one consistent DAG extension
+    is_pdag: bool  # given as a PDAG (not an edge list)
+
+    @property
+    def n(self):
+        return len(self.nodes)
+
+    def adjacent(self, u, v):
+        return v in self.parents[u] or v in self.children[u] or v in self.neighbours[u]
+
+    def pdag(self):
+        """The graph as a PDAG on integer labels."""
+        directed = [(u, v) for u in range(self.n) for v in sorted(self.children[u])]
+        undirected = [(u, v) for u in range(self.n) for v in sorted(self.neighbours[u]) if u < v]
+        return PDAG(tuple(range(self.n)), directed, undirected)
+
+
+def _as_pdag(graph, nodes, name):
+    """``(PDAG, given as PDAG?)`` from a PDAG, a fitted learner's ``cpdag_`` or DAG edges."""
+    if isinstance(graph, PDAG):
+        if nodes is not None and tuple(nodes) != graph.nodes:
+            raise ValueError(f"nodes must be omitted or equal to {name}.nodes for a PDAG")
+        return graph, True
+    if hasattr(graph, "cpdag_"):
+        return _as_pdag(graph.cpdag_, nodes, name)
+    if hasattr(graph, "edges_") and hasattr(graph, "n_features_in_"):  # a fitted DAG learner
+        if nodes is None:
+            names = getattr(graph, "feature_names_in_", range(graph.n_features_in_))
+            nodes = list(dict.fromkeys([*names, *(w for e in graph.edges_ for w in e)]))
+        return _as_pdag(graph.edges_, nodes, name)
+    if isinstance(graph, (str, bytes)) or not hasattr(graph, "__iter__"):
+        raise TypeError(f"{name} must be a PDAG, a fitted learner (cpdag_ or edges_) or an "
+                        f"iterable of (parent, child) pairs, got {type(graph).__name__}")
+    edges = []
+    for edge in graph:
+        try:
+            u, v = edge
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}: edge {edge!r} is not a (parent, child) pair") from None
+        edges.append((u, v))
+    if nodes is None:
+        nodes = list(dict.fromkeys(w for e in edges for w in e))
+    nodes = tuple(nodes)
+    if not is_acyclic(nodes, edges):
+        raise ValueError(f"{name} has a directed cycle; an edge list must form a DAG")
+    return PDAG.from_dag(nodes, edges), False
+
+
+def _compile(graph, nodes=None, name="graph"):
+    pdag, is_pdag = _as_pdag(graph, nodes, name)
+    n = len(pdag.nodes)
+    index = {v: i for i, v in enumerate(pdag.nodes)}
+    parents = [set() for _ in range(n)]
+    children = [set() for _ in range(n)]
+    neighbours = [set() for _ in range(n)]
+    for u, v in pdag.directed:
+        parents[index[v]].add(index[u])
+        children[index[u]].add(index[v])
+    for u, v in pdag.undirected:
+        neighbours[index[u]].add(index[v])
+        neighbours[index[v]].add(index[u])
+    if pdag.undirected:
+        try:
+            extension = pdag_to_dag(pdag)
+        except ValueError as exc:
+            raise ValueError(f"{name} is not a CPDAG: {exc}") from None
+        extension = [(index[u], index[v]) for u, v in extension]
+    else:
+        if not is_acyclic(pdag.nodes, pdag.directed):
+            raise ValueError(f"{name} has a directed cycle")
+        extension = [(index[u], index[v]) for u, v in pdag.directed]
+    return _Graph(pdag.nodes, index, parents, children, neighbours, extension, is_pdag)
+
+
+def _node_set(g, value, what):
+    """One node or an iterable of nodes -> set of ids (a value that is a node is one node)."""
+    try:
+        if value in g.index:
+            return {g.index[value]}
+    except TypeError:  # unhashable: an iterable
+        pass
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"unknown node {value!r} in {what}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise ValueError(f"unknown node {value!r} in {what}") from None
+    out = set()
+    for item in items:
+        try:
+            out.add(g.index[item])
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown node {item!r} in {what}") from None
+    return out
+
+
+def _xyz(g, x, y, z=()):
+    xs, ys, zs = _node_set(g, x, "x"), _node_set(g, y, "y"), _node_set(g, z, "z")
+    if not xs or not ys:
+        raise ValueError("x and y must each name at least one node")
+    for a, b, what in ((xs, ys, "x and y"), (xs, zs, "x and z"), (ys, zs, "y and z")):
+        if a & b:
+            raise ValueError(f"{what} must be disjoint; both contain "
+                             f"{[g.nodes[i] for i in sorted(a & b)]!r}")
+    return xs, ys, zs
+
+
+def _labels(g, ids):
+    return [g.nodes[i] for i in sorted(ids)]
+
+
+def _not_amenable(g, xs, ys):
+    bad = amenability_violation(g.parents, g.children, g.neighbours, xs, ys)
+    if bad is None:
+        return None
+    x, w = bad
+    return (f"the graph is not adjustment amenable for x={_labels(g, xs)!r}, "
+            f"y={_labels(g, ys)!r}: the undirected edge {g.nodes[x]!r} - {g.nodes[w]!r} "
+            f"starts a possibly causal path to y, so the effect differs between the DAGs of the "
+            f"class and no adjustment set exists (use ida for the possible effects)")
+
+
+def _is_valid(g, xs, ys, zs):
+    """The generalised adjustment criterion on ids (the three sets are disjoint)."""
+    if amenability_violation(g.parents, g.children, g.neighbours, xs, ys) is not None:
+        return False
+    cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
+    forbidden = set(xs) | possible_descendants(g.children, g.neighbours, cn)
+    if zs & forbidden:
+        return False
+    edges = proper_backdoor_edges(g.extension, xs, cn)
+    return d_separated(range(g.n), edges, sorted(xs), sorted(ys), sorted(zs))
+
+
+# ---------------------------------------------------------------------------------------------
+# adjustment sets
+# ---------------------------------------------------------------------------------------------
+def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
+    """Whether ``z`` is a valid adjustment set for the effect of ``x`` on ``y``.
+
+    Implements the generalised adjustment criterion (Perković et al. 2018, Thm. 4.4), which
+    on a DAG is the adjustment criterion of Shpitser, VanderWeele & Robins (2010): ``Z`` is an
+    adjustment set relative to ``(X, Y)`` in ``G`` iff
+
+    0. ``G`` is *adjustment amenable*: every proper possibly causal path from ``X`` to ``Y``
+       starts with a directed edge out of ``X`` (always true on a DAG);
+    1. ``Z`` contains no node of ``Forb(X, Y) = X u PossDe(cn(X, Y))``, the possible
+       descendants of the nodes (outside ``X``) on proper possibly causal paths from ``X``
+       to ``Y``;
+    2. ``Z`` blocks every proper non-causal path from ``X`` to ``Y``: ``X`` and ``Y`` are
+       d-separated given ``Z`` in the proper back-door graph (the graph without the first
+       edge of every proper causal path), checked on a consistent DAG extension of ``G``.
+
+    Then ``P(y | do(x)) = sum_z P(y | x, z) P(z)`` for every distribution consistent with
+    ``G`` (with every DAG of the class, for a CPDAG), and the criterion is complete: every
+    set with that property satisfies it.
+
+    Parameters
+    ----------
+    graph : PDAG, fitted learner, or iterable of (parent, child) pairs
+        A CPDAG (or DAG as a PDAG without undirected edges), or the edges of a DAG; a fitted
+        learner gives its ``cpdag_`` (PC, GES) or else the DAG of its ``edges_``.
+    x, y : node or iterable of nodes
+        Treatment and outcome; a value that is itself a node is one node.
+    z : iterable of nodes
+        The candidate adjustment set (may be empty).
+    nodes : sequence of hashable, optional
+        All nodes, for an edge list with isolated nodes.
+
+    Returns
+    -------
+    bool
+        False also when the graph is not amenable for ``(x, y)``.
+
+    Raises
+    ------
+    ValueError
+        On an unknown node, overlapping ``x``, ``y``, ``z``, a cyclic graph or a PDAG with
+        no consistent DAG extension.
+
+    References
+    ----------
+    .. [1] E. Perković, J. Textor, M. Kalisch and M. H. Maathuis, JMLR 18(220), 2018.
+    .. [2] I. Shpitser, T. VanderWeele and J. M. Robins, UAI 2010.
+
+    Examples
+    --------
+    >>> edges = [("z", "x"), ("z", "y"), ("x", "y")]
+    >>> is_adjustment_set(edges, "x", "y", ["z"]), is_adjustment_set(edges, "x", "y", [])
+    (True, False)
+    """
+    g = _compile(graph, nodes)
+    xs, ys, zs = _xyz(g, x, y, z)
+    return _is_valid(g, xs, ys, zs)
+
+
+def backdoor_adjustment_set(graph, x, y, *, nodes=None):
+    """The parents of ``x`` when they form a valid adjustment set (Pearl's back-door set).
+
+    ``Z = pa(X) \\ X``, the directed parents of the treatment nodes, is returned when it
+    satisfies :func:`is_adjustment_set`; on a DAG that holds unless ``y`` is a parent of
+    ``x`` (then ``y`` causes ``x``, ``x`` has no effect on ``y`` and no set adjusts).
+
+    Parameters
+    ----------
+    graph : PDAG, fitted learner, or iterable of (parent, child) pairs
+        See :func:`is_adjustment_set`.
+    x, y : node or iterable of nodes
+        Treatment and outcome.
+    nodes : sequence of hashable, optional
+        All nodes, for an edge list with isolated nodes.
+
+    Returns
+    -------
+    list or None
+        The parents in node order, or None when they are not a valid adjustment set.
+
+    Raises
+    ------
+    ValueError
+        If the graph is not adjustment amenable for ``(x, y)`` (a CPDAG in which an
+        undirected edge at ``x`` starts a possibly causal path to ``y``).
+
+    Examples
+    --------
+    >>> backdoor_adjustment_set([("a", "x"), ("x", "y"), ("a", "y")], "x", "y")
+    ['a']
+    """
+    g = _compile(graph, nodes)
+    xs, ys, _ = _xyz(g, x, y)
+    message = _not_amenable(g, xs, ys)
+    if message:
+        raise ValueError(message)
+    zs = set().union(*(g.parents[i] for i in xs)) - xs
+    if zs & ys or not _is_valid(g, xs, ys, zs):
+        return None
+    return _labels(g, zs)
+
+
+def optimal_adjustment_set(graph, x, y, *, nodes=None):
+    """The optimal adjustment set ``O(X, Y)`` of Henckel, Perković & Maathuis (2022).
+
+    .. math::
+
+        O(X, Y) = \\mathrm{pa}(\\mathrm{cn}(X, Y)) \\setminus \\mathrm{forb}(X, Y),
+
+    the parents of the causal nodes (the nodes outside ``X`` on proper causal paths from
+    ``X`` to ``Y``, ``Y`` included when ``X`` causes it) minus the forbidden nodes
+    ``X u De(cn)``. For an amenable CPDAG the parents are the directed ones (the set is the
+    same in every DAG of the class). When any valid adjustment set exists, ``O`` is one and
+    gives the adjusted estimator of smallest asymptotic variance among them in linear models
+    (and it contains every parent of ``Y`` outside the forbidden set, the "precision"
+    covariates).
+
+    Parameters
+    ----------
+    graph : PDAG, fitted learner, or iterable of (parent, child) pairs
+        See :func:`is_adjustment_set`.
+    x, y : node or iterable of nodes
+        Treatment and outcome.
+    nodes : sequence of hashable, optional
+        All nodes, for an edge list with isolated nodes.
+
+    Returns
+    -------
+    list or None
+        ``O(X, Y)`` in node order, or None when no valid adjustment set exists (e.g. ``y``
+        causes ``x`` through an edge ``y -> x``).
+
+    Raises
+    ------
+    ValueError
+        If the graph is not adjustment amenable for ``(x, y)``.
+
+    References
+    ----------
+    .. [1] L. Henckel, E. Perković and M. H. Maathuis, "Graphical criteria for efficient total
+       effect estimation via adjustment in causal linear models", JRSS-B 84(2), 2022, Def. 3.9.
+
+    Examples
+    --------
+    >>> edges = [("a", "x"), ("x", "m"), ("m", "y"), ("b", "y"), ("a", "b")]
+    >>> optimal_adjustment_set(edges, "x", "y")
+    ['b']
+    """
+    g = _compile(graph, nodes)
+    xs, ys, _ = _xyz(g, x, y)
+    message = _not_amenable(g, xs, ys)
+    if message:
+        raise ValueError(message)
+    cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
+    forbidden = set(xs) | possible_descendants(g.children, g.neighbours, cn)
+    candidates = []
+    if set(ys) <= cn:  # every y is caused by x: the O-set
+        candidates.append(set().union(*(g.parents[i] for i in cn)) - forbidden)
+    # the canonical set: complete for existence (Perković et al. 2018, Thm. 4.6)
+    candidates.append(possible_ancestors(g.parents, g.neighbours, xs | ys) - forbidden - ys)
+    for zs in candidates:
+        if _is_valid(g, xs, ys, zs):
+            return _labels(g, zs)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Markov equivalence class
+# ---------------------------------------------------------------------------------------------
+class _TooMany(Exception):
+    pass
+
+
+def _extension_ids(g, max_dags):
+    """Every consistent DAG extension of ``g`` as a sorted list of id pairs.
+
+    Orient the first undirected edge both ways, close under Meek's rules, recurse; a leaf is
+    kept when it is acyclic and has no v-structure that is not already directed in ``g``.
+    """
+    pdag = g.pdag()
+    nodes = pdag.nodes
+    allowed = set(pdag.directed)
+    out = []
+
+    def recurse(current):
+        if not current.undirected:
+            if not is_acyclic(nodes, current.directed):
+                return
+            for a, c, b in v_structures(nodes, current.directed):
+                if (a, c) not in allowed or (b, c) not in allowed:
+                    return
+            out.append(sorted(current.directed))
+            if len(out) > max_dags:
+                raise _TooMany
+            return
+        (u, v), rest = current.undirected[0], current.undirected[1:]
+        for a, b in ((u, v), (v, u)):
+            try:
+                child = meek_orient(PDAG(nodes, current.directed + ((a, b),), rest))
+            except ValueError:  # the orientation closes a directed cycle
+                continue
+            recurse(child)
+
+    recurse(pdag)
+    return out
+
+
+def equivalent_dags(cpdag, *, max_dags=1000) -> list:
+    """Every DAG represented by a CPDAG (every consistent extension of a PDAG).
+
+    Parameters
+    ----------
+    cpdag : PDAG or fitted learner
+        The graph; its directed edges are kept and its undirected edges oriented every way
+        that creates neither a directed cycle nor a new v-structure.
+    max_dags : int, default=1000
+        Refuse classes larger than this.
+
+    Returns
+    -------
+    list of lists of (parent, child)
+        One edge list per DAG, edges sorted by node positions, DAGs in a fixed order.
+
+    Raises
+    ------
+    ValueError
+        If the class has more than ``max_dags`` DAGs, or the PDAG has none.
+
+    Examples
+    --------
+    >>> from skbn.graph import PDAG
+    >>> len(equivalent_dags(PDAG("abc", undirected=[("a", "b"), ("b", "c")])))
+    3
+    """
+    if int(max_dags) != max_dags or max_dags < 1:
+        raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
+    g = _compile(cpdag, name="cpdag")
+    try:
+        dags = _extension_ids(g, int(max_dags))
+    except _TooMany:
+        raise ValueError(
+            f"the equivalence class has more than max_dags={max_dags} DAGs; raise max_dags"
+            ) from None
+    if not dags:
+        raise ValueError("the PDAG has no consistent extension (no DAG without a new "
+                         "v-structure)")
+    return [[(g.nodes[u], g.nodes[v]) for u, v in dag] for dag in dags]
+
+
+# ---------------------------------------------------------------------------------------------
+# IDA
+# ---------------------------------------------------------------------------------------------
+def _parent_sets(g, x, method, max_dags):
+    """``[(parent ids tuple, number of DAGs or None)]`` of node id ``x``."""
+    if method == "local":
+        if g.is_pdag and any(g.neighbours):
+            pdag = g.pdag()
+            completed = dag_to_cpdag(pdag.nodes, [tuple(e) for e in g.extension])
+            if completed != pdag:
+                raise ValueError(
+                    "method='local' needs a CPDAG (a completed PDAG) or a DAG; this PDAG has "
+                    "edges oriented beyond its CPDAG (background knowledge?) or missing "
+                    "orientations: use method='global'")
+        sets = local_parent_sets(g.parents, g.neighbours, g.adjacent, x)
+        return [(s, None) for s in sets]
+    try:
+        dags = _extension_ids(g, max_dags)
+    except _TooMany:
+        raise ValueError(
+            f"the equivalence class has more than max_dags={max_dags} DAGs: use "
+            f"method='local' (same distinct effects) or raise max_dags") from None
+    counts = {}
+    for dag in dags:
+        key = tuple(sorted(u for u, v in dag if v == x))
+        counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (len(kv[0]), kv[0]))
+
+
+def _dirichlet(rng, alpha):
+    """One Dirichlet draw per row of ``alpha`` (last axis), by normalised gamma variates."""
+    g = rng.standard_gamma(alpha)
+    return g / g.sum(axis=-1, keepdims=True)
+
+
+def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):
+    """``P(Y | do(X = .))``, shape (r_x, r_y), by adjusting for the columns ``z``.
+
+    ``sum_s P(z = s) P(y | x, z = s)`` over the observed configurations ``s`` of ``z``, with
+    ``P(z = s) = N_s / N`` and ``P(y | x, s) = (N_sxy + a) / (N_sx + r_y a)``, where
+    ``a = ess / (q_z r_x r_y)`` is the BDeu pseudocount of the family ``y | {x} u z``
+    (``q_z`` = declared number of configurations of ``z``). With ``y`` in ``z`` (``y`` is a
+    parent of ``x``) the effect is ``P(Y)``, the same for every ``x``.
+
+    With a generator ``rng`` (and ``ess > 0``), the parameters are one draw from their
+    posterior instead of its mean: ``P(y | x, s) ~ Dirichlet(N_sx. + a)`` and
+    ``P(z) ~ Dirichlet(N_s + ess / q_z)`` over the observed configurations.
+    """
+    r_x, r_y = int(cardinalities[x]), int(cardinalities[y])
+    if y in z:
+        table = contingency_tables(codes, cardinalities, x, y, (), weights)[0]
+        counts = table.sum(axis=0).astype(np.float64)
+        a = ess / r_y
+        if rng is not None:
+            return np.tile(_dirichlet(rng, counts + a), (r_x, 1))
+        return np.tile((counts + a) / (counts.sum() + ess), (r_x, 1))
+    tables = contingency_tables(codes, cardinalities, x, y, z, weights).astype(np.float64)
+    q_z = float(np.prod([int(cardinalities[c]) for c in z])) if z else 1.0
+    a = ess / (q_z * r_x * r_y)
+    strata = tables.sum(axis=(1, 2))
+    if rng is not None:
+        p_z = _dirichlet(rng, strata + ess / q_z)
+        return np.einsum("s,sab->ab", p_z, _dirichlet(rng, tables + a))
+    p_z = strata / strata.sum()
+    rows = tables.sum(axis=2, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        conditional = (tables + a) / (rows + r_y * a)
+    unseen = rows[..., 0] == 0  # (strata, r_x): positivity fails there
+    result = np.einsum("s,sab->ab", p_z, np.where(unseen[..., None], 0.0, conditional))
+    if a == 0:
+        result[np.any(unseen, axis=0)] = np.nan
+    return result
+
+
+def _state_code(states, label, what):
+    for k, s in enumerate(states):
+        if s == label and str(s) == str(label):  # 1 is not the state "1" nor True
+            return k
+    raise ValueError(f"{what} {label!r} is not a state of the column; its states are {states!r}")
+
+
+def _encode_columns(X, columns):
+    """Encode the ``columns`` of ``X`` (names of a DataFrame, positions of an array)."""
+    if isinstance(X, pd.DataFrame):
+        absent = [c for c in columns if c not in X.columns]
+        if absent:
+            raise ValueError(f"graph nodes {absent!r} are not columns of X")
+        return encode_fit(X[columns])
+    array = np.asarray(X, dtype=object)
+    if array.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {array.shape}")
+    bad = [c for c in columns if not (isinstance(c, (int, np.integer)) and 0 <= c < array.shape[1])]
+    if bad:
+        raise ValueError(f"graph nodes {bad!r} are not column positions of X "
+                         f"(an array has columns 0 .. {array.shape[1] - 1})")
+    return encode_fit(pd.DataFrame({c: array[:, c] for c in columns}))
+
+
+def _check_query(x_value, contrast, ess):
+    if not np.isscalar(ess) or not ess >= 0 or not np.isfinite(ess):
+        raise ValueError(f"ess must be a finite number >= 0, got {ess!r}")
+    if (x_value is None) == (contrast is None):
+        raise ValueError("give exactly one of x_value (a state of x) or contrast "
+                         "(a (treated, control) pair of states of x)")
+    if contrast is not None:
+        try:
+            _, _ = contrast
+        except (TypeError, ValueError):
+            raise ValueError(f"contrast must be a (treated, control) pair, got {contrast!r}") from None
+
+
+def _query_codes(x, y, x_states, y_states, x_value, contrast, y_value):
+    """State codes: ``[x_value]`` or ``[treated, control]``, and the outcome code (contrast)."""
+    if contrast is None:
+        return [_state_code(x_states, x_value, f"x_value of x={x!r}")], None
+    treated, control = contrast
+    values = [_state_code(x_states, treated, f"contrast state of x={x!r}"),
+              _state_code(x_states, control, f"contrast state of x={x!r}")]
+    if y_value is None:
+        if len(y_states) != 2:
+            raise ValueError(f"y={y!r} has {len(y_states)} states {y_states!r}: give y_value, "
+                             f"the outcome state of the contrast")
+        return values, 1
+    return values, _state_code(y_states, y_value, f"y_value of y={y!r}")
+
+
+def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="local",
+        ess=1.0, sample_weight=None, max_dags=1000) -> pd.DataFrame:
+    """IDA for discrete data: the possible effects of setting ``x`` on ``y``.
+
+    A CPDAG leaves the parents of ``x`` undetermined; in each DAG of the class, the parents
+    ``pa(x)`` are a valid adjustment set (or contain ``y``, and then ``x`` does not cause
+    ``y``), so
+
+    .. math::
+
+        P(y \\mid \\mathrm{do}(x)) = \\sum_{z} P(y \\mid x, \\mathrm{pa}(x) = z)\\,
+        P(\\mathrm{pa}(x) = z)
+        \\quad (\\,= P(y) \\text{ if } y \\in \\mathrm{pa}(x)).
+
+    IDA (Maathuis, Kalisch & Bühlmann 2009) estimates this for every parent set ``x`` can
+    have, giving a multiset of effects that contains the true one when the CPDAG is right.
+
+    * ``method="local"``: the parent sets are ``pa(x) u S`` for the subsets ``S`` of the
+      undirected neighbours of ``x`` whose orientation into ``x`` creates no new v-structure
+      at ``x`` (every two nodes of ``S`` adjacent, and adjacent to every parent of ``x``);
+      each distinct set once.
+    * ``method="global"``: the parents of ``x`` in every DAG of the class (enumerated; at
+      most ``max_dags`` DAGs); each distinct set once, with the number of DAGs having it.
+
+    Both give the same distinct parent sets (Maathuis et al. 2009, Lemma 3.1), hence the same
+    distinct effects; global also gives their multiplicities. Probabilities are estimated
+    from the rows with the BDeu posterior mean of ``P(y | x, z)`` (pseudocount
+    ``ess / (q_z r_x r_y)`` per cell) and the empirical ``P(z)``; ``ess=0`` is the maximum
+    likelihood plug-in estimate (NaN, with a warning, when a state of ``x`` is never seen in
+    an observed configuration of ``z``: positivity fails).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        Observational data; the columns named by the graph's nodes that are used (``x``,
+        ``y`` and the candidate parents) are encoded, each column's states as in a learner's
+        ``categories_``.
+    cpdag : PDAG, fitted learner, or iterable of (parent, child) pairs
+        The CPDAG (``method="local"`` needs a CPDAG or a DAG; ``method="global"`` takes any
+        PDAG with a consistent extension). Nodes are column names of ``X`` (column positions
+        for an array).
+    x, y : hashable
+        Treatment and outcome nodes (distinct).
+    x_value : state of ``x``, optional
+        Set ``x`` to this state: one column ``P(y=s | do(x=x_value))`` per state ``s`` of
+        ``y``.
+    contrast : (treated, control) pair of states of ``x``, optional
+        Instead of ``x_value``: the average causal effect
+        ``P(y=y_value | do(x=treated)) - P(y=y_value | do(x=control))``.
+    y_value : state of ``y``, optional
+        The outcome state of a ``contrast``; may be omitted when ``y`` has two states (the
+        second state is then used).
+    method : {"local", "global"}, default="local"
+    ess : float >= 0, default=1.0
+        Equivalent sample size of the Dirichlet (BDeu) smoothing of ``P(y | x, z)``.
+    sample_weight : array-like of shape (n_samples,), optional
+        Row weights (every count is a sum of weights).
+    max_dags : int, default=1000
+        Largest equivalence class ``method="global"`` enumerates.
+
+    Returns
+    -------
+    effects : pandas.DataFrame
+        One row per distinct parent set. Columns: ``parents`` (tuple of node names in node
+        order), ``n_dags`` (global only), ``y_is_parent`` (True when ``y`` is in the
+        parent set: ``x`` does not cause ``y`` and the effect is ``P(y)``), then with ``x_value`` one column
+        ``P(y=s | do(x=v))`` per state ``s``; with ``contrast`` the two probabilities and
+        ``effect``.
+
+    Raises
+    ------
+    ValueError
+        Unknown node, column or state; ``x == y``; a PDAG with no consistent extension; a
+        non-CPDAG PDAG with ``method="local"``; too large a class with ``method="global"``;
+        neither or both of ``x_value`` and ``contrast``.
+
+    References
+    ----------
+    .. [1] M. H. Maathuis, M. Kalisch and P. Bühlmann, "Estimating high-dimensional
+       intervention effects from observational data", Annals of Statistics 37(6A), 2009.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.graph import dag_to_cpdag
+    >>> net = load_network("asia")
+    >>> rows = net.sample(2000, random_state=0)
+    >>> cpdag = dag_to_cpdag(net.nodes, net.edges)
+    >>> ida(rows, cpdag, "smoke", "lung", contrast=("yes", "no"), y_value="yes").shape
+    (3, 5)
+    """
+    if method not in ("local", "global"):
+        raise ValueError(f"method must be 'local' or 'global', got {method!r}")
+    _check_query(x_value, contrast, ess)
+    if int(max_dags) != max_dags or max_dags < 1:
+        raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
+    g = _compile(cpdag, name="cpdag")
+    if x not in g.index or y not in g.index:
+        missing = [v for v in (x, y) if v not in g.index]
+        raise ValueError(f"unknown node {missing[0]!r}: not a node of the graph")
+    if x == y:
+        raise ValueError(f"x and y are the same node {x!r}: the effect of a node on itself "
+                         f"is not a question IDA answers")
+    xi, yi = g.index[x], g.index[y]
+    sets = _parent_sets(g, xi, method, int(max_dags))
+    used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
+    data, states = _encode_columns(X, [g.nodes[i] for i in used])
+    weights = check_sample_weight(sample_weight, data.n_samples)
+    position = {i: k for k, i in enumerate(used)}
+    px, py = position[xi], position[yi]
+    x_states, y_states = states[px], states[py]
+    values, y_code = _query_codes(x, y, x_states, y_states, x_value, contrast, y_value)
+    rows = []
+    warn = False
+    for parent_ids, n_dags in sets:
+        z = tuple(position[i] for i in parent_ids)
+        table = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
+        row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
+        if n_dags is not None:
+            row["n_dags"] = n_dags
+        row["y_is_parent"] = yi in parent_ids
+        if contrast is None:
+            for k, s in enumerate(y_states):
+                row[f"P({y}={s} | do({x}={x_states[values[0]]}))"] = table[values[0], k]
+        else:
+            ys = y_states[y_code]
+            p1, p0 = table[values[0], y_code], table[values[1], y_code]
+            row[f"P({y}={ys} | do({x}={x_states[values[0]]}))"] = p1
+            row[f"P({y}={ys} | do({x}={x_states[values[1]]}))"] = p0
+            row["effect"] = p1 - p0
+        warn |= bool(np.isnan(table[values]).any())
+        rows.append(row)
+    if warn:
+        warnings.warn("P(y | x, z) is undefined for a configuration of the parents in which "
+                      "a state of x is never observed (positivity fails); those effects are "
+                      "NaN: use ess > 0", RuntimeWarning, stacklevel=2)
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# effects over sampled graphs (structural uncertainty)
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GraphEffects:
+    """The distribution of an effect over sampled DAGs (:func:`effect_over_graphs`).
+
+    Parameters
+    ----------
+    effects : ndarray of shape (n_dags,)
+        The effect in each DAG: ``P(y=y_value | do(x=treated)) - P(y=y_value |
+        do(x=control))`` for a contrast, ``P(y=y_value | do(x=x_value))`` otherwise. The
+        DAGs are the given graphs in order, or, with ``equivalence_class=True``, the DAGs of
+        each graph's equivalence class, graph after graph.
+    weights : ndarray of shape (n_dags,)
+        Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by the
+        DAGs of its class).
+    causes : ndarray of shape (n_dags,), dtype bool
+        Whether the DAG has a directed path ``x -> ... -> y``; where it does not, ``x`` has
+        no effect on ``y`` in it (contrast 0, probability ``P(y=y_value)``).
+    estimate : float
+        Weighted mean of ``effects`` (the model average).
+    interval : tuple of float
+        The central ``level`` interval: weighted quantiles ``(1 - level) / 2`` and
+        ``(1 + level) / 2`` of ``effects`` (inverse of the weighted empirical CDF).
+    prob_causes : float
+        Weight of the DAGs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``).
+    level : float
+        The interval's coverage.
+    """
+
+    effects: np.ndarray
+    weights: np.ndarray
+    causes: np.ndarray
+    estimate: float
+    interval: tuple
+    prob_causes: float
+    level: float
+
+
+def _weighted_quantile(values, weights, q):
+    """Smallest value whose weighted empirical CDF reaches ``q`` (numpy's "inverted_cdf")."""
+    order = np.argsort(values, kind="stable")
+    cdf = np.cumsum(weights[order])
+    cdf /= cdf[-1]
+    k = min(int(np.searchsorted(cdf, q - 1e-12, side="left")), len(values) - 1)
+    return float(values[order][k])
+
+
+def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=None,
+                       level=0.9, equivalence_class=True, parameter_uncertainty=False,
+                       random_state=None, ess=1.0, sample_weight=None,
+                       max_dags=1000) -> GraphEffects:
+    """An intervention effect over sampled graphs, with an interval.
+
+    For each DAG ``G_b`` (bootstrap resamples, order-MCMC samples, ...) the effect is
+    estimated by adjusting for ``x``'s parents in ``G_b``, as :func:`ida` does for one
+    parent set, except that a DAG without a directed path from ``x`` to ``y`` gives
+    exactly no effect (``P(y | do(x)) = P(y)``): that is what the DAG implies. The
+    distribution of the values reflects the uncertainty about the structure: its mean is
+    the model-averaged effect, its quantiles an interval, and the weight of the DAGs with a
+    directed path ``x -> y`` the probability that the effect is not zero.
+
+    **Equivalence classes** (``equivalence_class=True``, the default): observational data
+    cannot tell apart the DAGs of a Markov equivalence class, and a learner with a
+    score-equivalent score (BDeu, BIC, ...) returns an arbitrary member; so each graph
+    stands for its whole class, whose DAGs share the graph's weight equally. With False each
+    graph is taken as given.
+
+    **Parameters** (``parameter_uncertainty=True``): each DAG's effect is computed from one
+    draw of the parameters from their Dirichlet posterior (``P(y | x, z) ~ Dirichlet(N +
+    a)`` per configuration, ``P(z) ~ Dirichlet(N_z + ess / q_z)``) instead of the posterior
+    mean, so the interval also reflects the finite number of rows (with False, it reflects
+    the structures only, and shrinks to a point when every graph agrees).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The data the effects are estimated from.
+    graphs : fitted BootstrapStructure (``keep_graphs=True``), fitted OrderMCMCStructure, or
+        list of DAG edge lists
+        The sampled DAGs: ``graphs_`` or ``dag_samples_`` of a fitted learner.
+    x, y : hashable
+        Treatment and outcome (distinct column names of ``X``).
+    x_value, contrast, y_value :
+        As in :func:`ida`; ``y_value`` is required with ``x_value`` (the probability of that
+        outcome state is the effect) and may be omitted for a binary ``y`` in a contrast.
+    level : float in (0, 1), default=0.9
+        Coverage of ``interval``.
+    equivalence_class : bool, default=True
+        Replace each graph by the DAGs of its Markov equivalence class.
+    parameter_uncertainty : bool, default=False
+        Draw the parameters from their posterior, once per DAG.
+    random_state : None, int or numpy RandomState, default=None
+        Seed of the parameter draws (used only with ``parameter_uncertainty``).
+    ess : float >= 0, default=1.0
+        Dirichlet smoothing, as in :func:`ida` (must be > 0 with ``parameter_uncertainty``).
+    sample_weight : array-like of shape (n_samples,), optional
+        Row weights.
+    max_dags : int, default=1000
+        Largest equivalence class enumerated (``equivalence_class=True``).
+
+    Returns
+    -------
+    GraphEffects
+        The effect per DAG with its weight, the weighted mean, interval and probability
+        that ``x`` causes ``y``.
+
+    Raises
+    ------
+    ValueError
+        If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
+        or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> net = load_network("asia")
+    >>> rows = net.sample(2000, random_state=0)
+    >>> chain = [("smoke", "lung"), ("lung", "either"), ("either", "dysp")]
+    >>> out = effect_over_graphs(rows, [chain, chain, [("lung", "smoke")]], "smoke", "lung",
+    ...                          contrast=("yes", "no"), y_value="yes",
+    ...                          equivalence_class=False)
+    >>> round(out.prob_causes, 3), float(out.effects[2])
+    (0.667, 0.0)
+    """
+    if hasattr(graphs, "dag_samples_"):
+        graphs = graphs.dag_samples_
+    elif hasattr(graphs, "edges_") and hasattr(graphs, "strength_matrix_"):
+        if not hasattr(graphs, "graphs_"):
+            raise ValueError("the BootstrapStructure kept no graphs: fit it with keep_graphs=True")
+        graphs = graphs.graphs_
+    graphs = [list(g) for g in graphs]
+    if not graphs:
+        raise ValueError("graphs is empty: give at least one DAG")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    _check_query(x_value, contrast, ess)
+    if contrast is None and y_value is None:
+        raise ValueError("give y_value with x_value: the effect is P(y=y_value | do(x=x_value))")
+    if x == y:
+        raise ValueError(f"x and y are the same node {x!r}")
+    if int(max_dags) != max_dags or max_dags < 1:
+        raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
+    rng = None
+    if parameter_uncertainty:
+        if not ess > 0:
+            raise ValueError("parameter_uncertainty=True needs ess > 0 (a proper Dirichlet prior)")
+        rng = check_random_state(random_state)
+    dags, dag_weights, classes = [], [], {}
+    for k, edges in enumerate(graphs):
+        nodes = list(dict.fromkeys([x, y] + [w for e in edges for w in e]))
+        g = _compile(edges, nodes, f"graphs[{k}]")
+        if not equivalence_class:
+            dags.append(g)
+            dag_weights.append(1.0)
+            continue
+        cpdag = dag_to_cpdag(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in g.extension])
+        if cpdag not in classes:
+            try:
+                members = _extension_ids(_compile(cpdag), int(max_dags))
+            except _TooMany:
+                raise ValueError(
+                    f"graphs[{k}]'s equivalence class has more than max_dags={max_dags} DAGs: "
+                    f"raise max_dags or use equivalence_class=False") from None
+            classes[cpdag] = [_compile([(g.nodes[u], g.nodes[v]) for u, v in m], g.nodes)
+                              for m in members]
+        dags.extend(classes[cpdag])
+        dag_weights.extend([1.0 / len(classes[cpdag])] * len(classes[cpdag]))
+    dag_weights = np.asarray(dag_weights) / len(graphs)
+    columns = list(dict.fromkeys(
+        [x, y] + [g.nodes[p] for g in dags for p in sorted(g.parents[g.index[x]])]))
+    data, states = _encode_columns(X, columns)
+    weights = check_sample_weight(sample_weight, data.n_samples)
+    position = {c: k for k, c in enumerate(columns)}
+    px, py = position[x], position[y]
+    values, y_code = _query_codes(x, y, states[px], states[py], x_value, contrast, y_value)
+    if contrast is None:
+        y_code = _state_code(states[py], y_value, f"y_value of y={y!r}")
+    cache = {}
+    effects = np.empty(len(dags))
+    causes = np.empty(len(dags), dtype=bool)
+    for k, g in enumerate(dags):
+        xi, yi = g.index[x], g.index[y]
+        causes[k] = yi in possible_descendants(g.children, g.neighbours, g.children[xi])
+        z = tuple(sorted(position[g.nodes[p]] for p in g.parents[xi])) if causes[k] else (py,)
+        if rng is not None:
+            table = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess), rng)
+        else:
+            if z not in cache:
+                cache[z] = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
+            table = cache[z]
+        if contrast is None:
+            effects[k] = table[values[0], y_code]
+        else:
+            effects[k] = table[values[0], y_code] - table[values[1], y_code]
+    if np.isnan(effects).any():
+        warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
+                      RuntimeWarning, stacklevel=2)
+    interval = (_weighted_quantile(effects, dag_weights, (1 - level) / 2),
+                _weighted_quantile(effects, dag_weights, (1 + level) / 2))
+    return GraphEffects(effects=effects, weights=dag_weights, causes=causes,
+                        estimate=float(np.dot(dag_weights, effects)), interval=interval,
+                        prob_causes=float(np.dot(dag_weights, causes)), level=float(level))
