@@ -282,6 +282,7 @@ def v_structure_pattern(g):
     Returns
     -------
     MixedGraph
+        Of the class of ``g`` (whose constructor takes ``(n, directed, undirected)``).
     """
     arrows = set()
     for c in range(g.n):
@@ -293,7 +294,7 @@ def v_structure_pattern(g):
                     arrows.add((b, c))
     directed, undirected = g.edge_lists()
     undirected = undirected + [(min(e), max(e)) for e in directed if e not in arrows]
-    return MixedGraph(g.n, sorted(arrows), undirected)
+    return type(g)(g.n, sorted(arrows), undirected)
 
 
 def complete_pdag(g):
@@ -311,6 +312,7 @@ def complete_pdag(g):
     Returns
     -------
     MixedGraph
+        Of the class of ``g``.
     """
     out = v_structure_pattern(g)
     MeekCloser(out).close(all_edges=True)

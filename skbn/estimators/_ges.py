@@ -6,9 +6,10 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter
+from skbn._dag import MixedGraph, complete_pdag, knowledge_directions, orient_with_knowledge
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
+from skbn.graph import PDAG, has_directed_path, pdag_to_dag
 from skbn.knowledge import parse_knowledge
 from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
@@ -27,7 +28,8 @@ class _FitContext:
     larger families by extending the cached configuration ids of the base parent set).
     ``operators`` caches the last step's candidate operators per target as
     ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``;
-    ``progress`` is the search's :class:`skbn.utils._progress.Progress`.
+    ``progress`` is the search's :class:`skbn.utils._progress.Progress`; ``knowledge`` the
+    background knowledge when it fixes some direction (else None).
     """
 
     def __init__(self, data, scorer, subset_bound):
@@ -37,6 +39,15 @@ class _FitContext:
         self.operators = None
         self.names = data.names
         self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
+        self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
+
+    def admits(self, g):
+        """Whether the class of the CPDAG ``g`` has a DAG respecting the directional knowledge
+        (Meek's procedure finds no conflict: :func:`skbn._dag.orient_with_knowledge`)."""
+        if self.knowledge is None:
+            return True
+        _, bad, rules = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)
+        return not bad and not rules
 
     def local(self, child, parents):
         return self.cache.local_score(child, parents)
@@ -52,31 +63,23 @@ class _FitContext:
         return value - self.local(child, base)
 
 
-class _CPDAG(_Mixed):
-    """Mutable integer CPDAG (``skbn.graph``'s mixed graph: ``pa``, ``ch``, ``und``)."""
+class _CPDAG(MixedGraph):
+    """Mutable integer CPDAG (the kernel's mixed graph: ``pa``, ``ch``, ``und``)."""
 
     def __init__(self, p, directed=(), undirected=()):
         super().__init__(p, directed, undirected)
         self.p = p
 
-    @classmethod
-    def from_pdag(cls, pdag):
-        return cls(len(pdag.nodes), pdag.directed, pdag.undirected)
-
     def adj_set(self, u):
         return self.pa[u] | self.ch[u] | self.und[u]
 
     def edges(self):
-        directed = [(u, v) for u in range(self.p) for v in sorted(self.ch[u])]
-        undirected = [(u, v) for u in range(self.p) for v in sorted(self.und[u]) if u < v]
-        return directed, undirected
+        return self.edge_lists()
 
     def completed(self):
-        """The CPDAG of a consistent extension of this PDAG (Dor-Tarsi, then Chickering)."""
-        directed, undirected = self.edges()
-        nodes = tuple(range(self.p))
-        dag = pdag_to_dag(PDAG(nodes, directed, undirected))
-        return _CPDAG.from_pdag(dag_to_cpdag(nodes, dag))
+        """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
+        under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids."""
+        return complete_pdag(self)
 
     def is_clique(self, nodes):
         nodes = sorted(nodes)
@@ -312,20 +315,10 @@ class GESStructure(_BaseStructureLearner):
             raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
         knowledge = parse_knowledge(data.names, white_list=self.white_list, black_list=self.black_list,
                                     max_indegree=self.max_indegree)
-        one_way = np.argwhere(knowledge.required_directed)
-        if len(one_way):
-            i, j = one_way[0]
-            raise ValueError(
-                f"white_list requires the direction {data.names[i]!r} -> {data.names[j]!r}, which "
-                f"GESStructure cannot guarantee (directions belong to the equivalence class): "
-                f"list both ({data.names[i]!r}, {data.names[j]!r}) and ({data.names[j]!r}, "
-                f"{data.names[i]!r}) to require the adjacency, or use HillClimbStructure."
-            )
-        # unordered position pairs: a forbidden direction forbids the adjacency
-        forbidden_adjacency = knowledge.forbidden | knowledge.forbidden.T
-        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(forbidden_adjacency, 1))}
+        # unordered position pairs: adjacencies forbidden both ways / required
+        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.forbidden_adjacency, 1))}
         fixed = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.required_adjacency, 1))}
-        return phases, gaps, fixed
+        return phases, gaps, fixed, knowledge
 
     # ------------------------------------------------------------- operators
     def _insert_candidates(self, g, y, ctx, gaps):
@@ -414,10 +407,13 @@ class GESStructure(_BaseStructureLearner):
 
     # ------------------------------------------------------------------ search
     def _learn_structure(self, data):
-        phases, gaps, fixed = self._check(data)
+        phases, gaps, fixed, knowledge = self._check(data)
         p = data.n_variables
         ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size)
-        g = _CPDAG(p, directed=sorted(fixed)).completed() if fixed else _CPDAG(p)
+        if knowledge_directions(knowledge.required, knowledge.forbidden).any():
+            ctx.knowledge = knowledge
+        start = np.argwhere(knowledge.initial_graph())
+        g = _CPDAG(p, directed=[(int(i), int(j)) for i, j in start]).completed() if len(start) else _CPDAG(p)
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
         total = self._total(g, ctx)
@@ -442,7 +438,9 @@ class GESStructure(_BaseStructureLearner):
                 ctx.operators = None
             if len(phases) == 1 or not changed:
                 break
-        directed, undirected = g.edges()
+        if ctx.knowledge is not None:  # consistent: every class of the search was checked
+            g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
+        directed, undirected = g.edge_lists()
         names = data.names
         self.cpdag_ = PDAG(names, [(names[u], names[v]) for u, v in directed],
                            [(names[u], names[v]) for u, v in undirected])
@@ -483,26 +481,34 @@ class GESStructure(_BaseStructureLearner):
                 per_target[y] = self._delete_candidates(g, y, ctx, fixed)
         candidates = [c for y in range(g.p) for c in per_target[y]]
 
-        if phase == "forward":
-            def valid(c):
+        def apply(c):
+            _, x, y, s = c
+            new = g.copy()
+            if phase == "forward":
+                self._apply_insert(new, x, y, s)
+            else:
+                self._apply_delete(new, x, y, s)
+            return new.completed()
+
+        built = {}
+
+        def valid(c):
+            if phase == "forward":
                 _, x, y, t = c
                 blocked = (g.und[y] & g.adj_set(x)).union(t)
-                return not g.semi_directed_path(y, x, blocked)
-        else:
-            def valid(c):
+                if g.semi_directed_path(y, x, blocked):
+                    return False
+            if ctx.knowledge is None:
                 return True
+            built[c[1:]] = new = apply(c)
+            return ctx.admits(new)
 
         best = self._pick(candidates, total, valid)
         if best is None:
             ctx.operators = None
             return None
         gain, x, y, s = best
-        new = _CPDAG(g.p, *g.edges())
-        if phase == "forward":
-            self._apply_insert(new, x, y, s)
-        else:
-            self._apply_delete(new, x, y, s)
-        new = new.completed()
+        new = built[best[1:]] if best[1:] in built else apply(best)
         if ctx.progress.detailed:
             op, names = "Insert" if phase == "forward" else "Delete", ctx.names
             ctx.progress.message(f"{op}({names[x]!r}, {names[y]!r}, {[names[v] for v in s]}) gain {gain:.4f}")
@@ -539,16 +545,20 @@ class GESStructure(_BaseStructureLearner):
 
         nodes = tuple(range(g.p))
 
+        def turned(u, v):
+            return _CPDAG(g.p, [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]).completed()
+
         def valid(c):  # acyclic after reversal: no other directed path u -> ... -> v
             _, u, v, _ = c
-            return not has_directed_path(nodes, [e for e in dag if e != (u, v)], u, v)
+            if has_directed_path(nodes, [e for e in dag if e != (u, v)], u, v):
+                return False
+            return ctx.knowledge is None or ctx.admits(turned(u, v))
 
         best = self._pick(candidates, total, valid)
         if best is None:
             return None
         gain, u, v, _ = best
-        edges = [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]
-        new = _CPDAG.from_pdag(dag_to_cpdag(tuple(range(g.p)), edges))
+        new = turned(u, v)
         if ctx.progress.detailed:
             ctx.progress.message(f"Turn({ctx.names[u]!r} -> {ctx.names[v]!r}) gain {gain:.4f}")
         return new, gain
