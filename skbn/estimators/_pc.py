@@ -751,7 +751,7 @@ def _warn_conflicts(conflicts):
     counts = {}
     for step, _ in conflicts:
         counts[step] = counts.get(step, 0) + 1
-    what = {"knowledge": "background-knowledge orientation(s) refused by the learned graph",
+    what = {"knowledge": "background-knowledge orientation(s) the tests contradict",
             "collider": "collider(s) not oriented", "meek": "edge(s) with conflicting Meek rules",
             "extension": "edge(s) of edges_ oriented by the fallback (no consistent extension)"}
     parts = ", ".join(f"{counts[k]} {what[k]}" for k in what if k in counts)
@@ -833,8 +833,10 @@ class PCStructure(_BaseStructureLearner):
     * before the collider step every remaining edge with one direction forbidden (black list,
       tiers) is oriented the other way, and every one-way required edge in its direction;
     * a collider that would put an arrowhead against one of these orientations is not
-      oriented at all (not counted as a conflict); a triple whose ends were separated by
-      knowledge alone is a collider only if the conservative / majority tests say so;
+      oriented at all: the knowledge wins (as in pcalg and Tetrad), and its orientation is
+      listed as a ``("knowledge", (u, v))`` conflict since the tests contradict it; a
+      triple whose ends were separated by knowledge alone is a collider only if the
+      conservative / majority tests say so;
     * after the colliders, Meek's rules close the graph without ever orienting a forbidden
       direction, and every direction the knowledge fixes is (re)applied, each followed by
       the rules (step 3). With a perfect oracle and knowledge consistent with the true
@@ -926,8 +928,9 @@ class PCStructure(_BaseStructureLearner):
         What the orientation steps refused or forced to keep ``cpdag_`` a PDAG, in this
         order: ``("knowledge", (u, v))``, a direction ``u -> v`` required by ``white_list``
         or implied by ``black_list`` / ``tiers`` that closes a cycle with the white-listed
-        and the other implied ones (placed in that order; left to the data), then those the
-        graph after the colliders and Meek's rules refuses (step 3); ``("collider",
+        and the other implied ones (placed in that order; left to the data), then those
+        that overrule a collider the tests found (kept), then those the graph after the
+        colliders and Meek's rules refuses (step 3); ``("collider",
         (x, z, y))``, a collider not oriented; ``("meek", (u, v))``, an edge for which
         Meek's rules proposed an orientation closing a directed cycle or forbidden by the
         knowledge, or both directions;
@@ -1086,6 +1089,9 @@ class PCStructure(_BaseStructureLearner):
                 triples, sepsets, separating, self.orient, known,
                 evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
                 n_variables=p, names=names)
+            # knowledge the colliders contradict (it wins; reported as a conflict)
+            overruled = sorted({(z, a) for x, z, y in collider_candidates(
+                triples, sepsets, separating, self.orient)[0] for a in (x, y) if (z, a) in known})
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
@@ -1097,7 +1103,7 @@ class PCStructure(_BaseStructureLearner):
         directed, undirected = oriented.edge_lists()
         self.cpdag_ = PDAG(names, [(names[a], names[b]) for a, b in directed],
                            [(names[a], names[b]) for a, b in undirected])
-        knowledge_skipped += [e for e in knowledge_refused if e not in knowledge_skipped]
+        knowledge_skipped += [e for e in overruled + knowledge_refused if e not in knowledge_skipped]
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.sepsets_ = {
