@@ -141,12 +141,13 @@ class GESStructure(_BaseStructureLearner):
       reversal applied to an extension; a simpler operator than Hauser & Buhlmann's Turn).
 
     Each phase takes the best valid operator while it improves the score; after each step
-    the operator is applied to the PDAG, a consistent extension is taken and its CPDAG
-    recomputed (``skbn.graph``). The phases are repeated in order until a full pass takes
-    no step. Operators' score changes are cached per target node :math:`Y` and recomputed
-    only for targets whose parents, neighbours, or neighbours' adjacencies a step changed
-    (the clique condition and the score change depend on nothing else); the global path
-    condition is checked only for the operators about to be taken.
+    the operator is applied to the PDAG and the CPDAG of its consistent extensions is
+    recomputed on node ids (its v-structures closed under Meek's rules, Meek 1995). The
+    phases are repeated in order until a full pass takes no step. Operators' score changes
+    are cached per target node :math:`Y` and recomputed only for targets whose parents,
+    neighbours, or neighbours' adjacencies a step changed (the clique condition and the
+    score change depend on nothing else); the global path condition is checked only for the
+    operators about to be taken.
 
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
@@ -164,15 +165,22 @@ class GESStructure(_BaseStructureLearner):
         (:math:`|\mathrm{Pa}_Y \cup \mathrm{NA}_{Y,X} \cup T| + 1`) and on a turned edge's
         new family.
     black_list : sequence of (u, v), default=()
-        Forbidden edges. GES moves between equivalence classes, where a direction is not
-        an operator's choice, so it honours a black-listed edge by never making the pair
-        adjacent (``(a, b)`` alone therefore forbids ``b -> a`` too: stricter than asked,
-        never weaker).
+        Forbidden edges ``u -> v``; a pair listed both ways is never made adjacent.
     white_list : sequence of (u, v), default=()
-        Required adjacencies, listed in both directions (``(a, b)`` and ``(b, a)``): the
-        search starts from them and never deletes them; their orientation is the class's.
-        A one-way entry is refused, since GES cannot guarantee a direction (use
-        :class:`HillClimbStructure`). ``tiers`` is not available for the same reason.
+        Required edges ``u -> v``; a pair listed both ways is a required adjacency of free
+        direction. Required pairs are in the start class and never deleted.
+
+        **Directions** (as Tetrad's FGES, Meek 1995): a direction belongs to the class, not
+        to an operator, so when the knowledge fixes one (a one-way entry of either list)
+        GES takes an operator only if its class *respects* the knowledge -- some DAG of it
+        has every required edge and no forbidden one, checked lazily on the operators about
+        to be taken by :func:`skbn._dag.orient_with_knowledge` (Meek's procedure: orient each
+        fixed direction in turn and close under R1-R4; a conflict means no such DAG). The
+        search starts from the class of the required edges, which respects it, so every
+        class visited does: knowledge against the data is never an error, the result is the
+        best class found among those that respect it. ``cpdag_`` is then the *maximally
+        oriented PDAG* of the class with the knowledge and ``edges_`` a DAG of it that
+        respects the knowledge. ``tiers`` is not offered.
     phases : sequence of {"forward", "backward", "turning"}, default=("forward", "backward", "turning")
         Phases run in this order.
     max_subset_size : int or None, default=None
@@ -195,13 +203,16 @@ class GESStructure(_BaseStructureLearner):
     Attributes
     ----------
     cpdag_ : PDAG
-        The learned equivalence class over the column labels.
+        The learned equivalence class over the column labels: its CPDAG, or with directional
+        knowledge its maximally oriented PDAG (an edge is directed iff every DAG of the
+        class that respects the knowledge has it that way; :func:`skbn.graph.meek_orient`).
     directed_edges_ : list of (u, v)
-        Compelled edges of ``cpdag_``.
+        Directed edges of ``cpdag_`` (compelled by the class or by the knowledge).
     undirected_edges_ : list of (u, v)
-        Reversible edges of ``cpdag_`` (``u`` before ``v`` in column order).
+        Undirected edges of ``cpdag_`` (``u`` before ``v`` in column order).
     edges_ : list of (parent, child)
-        A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs.
+        A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs; it
+        respects ``white_list`` and ``black_list``.
     network_ : DiscreteBayesianNetwork
     score_ : float
         Score of the learned class.
@@ -221,6 +232,7 @@ class GESStructure(_BaseStructureLearner):
     References
     ----------
     D. M. Chickering, "Optimal structure identification with greedy search", JMLR 3, 2002.
+    C. Meek, "Causal inference and causal explanation with background knowledge", UAI 1995.
     A. Hauser and P. Buhlmann, "Characterization and greedy learning of interventional
     Markov equivalence classes of directed acyclic graphs", JMLR 13, 2012.
     J. Ramsey et al., "A million variables and more: the fast greedy equivalence search
