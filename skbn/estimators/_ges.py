@@ -9,7 +9,7 @@ from skbn._counting import FamilyCounter
 from skbn._dag import MixedGraph, complete_pdag, knowledge_directions, orient_with_knowledge
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.graph import PDAG, has_directed_path, pdag_to_dag
+from skbn.graph import PDAG, _Reachability, pdag_to_dag  # _Reachability: moving to skbn._dag
 from skbn.knowledge import parse_knowledge
 from skbn.scores import FamilyScoreCache, check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress
@@ -72,9 +72,6 @@ class _CPDAG(MixedGraph):
 
     def adj_set(self, u):
         return self.pa[u] | self.ch[u] | self.und[u]
-
-    def edges(self):
-        return self.edge_lists()
 
     def completed(self):
         """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
@@ -473,7 +470,7 @@ class GESStructure(_BaseStructureLearner):
         return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
 
     def _total(self, g, ctx):
-        directed, undirected = g.edges()
+        directed, undirected = g.edge_lists()
         return self._total_dag(g.p, pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected)), ctx)
 
     def _step(self, phase, g, ctx, gaps, fixed, total):
@@ -541,7 +538,7 @@ class GESStructure(_BaseStructureLearner):
 
     def _turn(self, g, ctx, total):
         """Best improving reversal of an edge of a consistent extension (acyclic result)."""
-        directed, undirected = g.edges()
+        directed, undirected = g.edge_lists()
         dag = pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
         parents = [set() for _ in range(g.p)]
         for u, v in dag:
@@ -555,14 +552,17 @@ class GESStructure(_BaseStructureLearner):
             gain = ctx.gain(u, pu, v) - ctx.gain(v, pv, u)
             candidates.append((gain, u, v, ()))
 
-        nodes = tuple(range(g.p))
+        reach = _Reachability(g.p, dag)
+        children = [[] for _ in range(g.p)]
+        for a, b in dag:
+            children[a].append(b)
 
         def turned(u, v):
             return _CPDAG(g.p, [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]).completed()
 
-        def valid(c):  # acyclic after reversal: no other directed path u -> ... -> v
+        def valid(c):  # acyclic after reversal: no other directed path u -> w ... -> v
             _, u, v, _ = c
-            if has_directed_path(nodes, [e for e in dag if e != (u, v)], u, v):
+            if any(w != v and reach.reaches(w, v) for w in children[u]):
                 return False
             return ctx.knowledge is None or ctx.admits(turned(u, v))
 
