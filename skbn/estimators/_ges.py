@@ -171,8 +171,8 @@ class GESStructure(_BaseStructureLearner):
         to an operator, so when the knowledge fixes one (a one-way entry of either list)
         GES takes an operator only if its class *respects* the knowledge -- some DAG of it
         has every required edge and no forbidden one, checked lazily on the operators about
-        to be taken by :func:`skbn._dag.orient_with_knowledge` (Meek's procedure: orient each
-        fixed direction in turn and close under R1-R4; a conflict means no such DAG). The
+        to be taken by Meek's procedure (orient each fixed direction in turn and close under
+        R1-R4, as :func:`skbn.graph.meek_orient` does; a conflict means no such DAG). The
         search starts from the class of the required edges, which respects it, so every
         class visited does: knowledge against the data is never an error, the result is the
         best class found among those that respect it. ``cpdag_`` is then the *maximally
