@@ -14,9 +14,9 @@
 import time
 
 import numpy as np
+from _common import print_table  # noqa: F401  (puts this checkout first on sys.path)
 from scipy import stats
 
-from _common import print_table  # noqa: F401  (puts this checkout first on sys.path)
 from skbn.checking import markov_check
 from skbn.datasets import load_network, make_random_network
 from skbn.graph import is_acyclic

@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.utils import check_random_state
 
+from skbn._dag import MeekCloser, orient_with_knowledge
+from skbn._dag import MixedGraph as _Mixed
+
 __all__ = [
     "PDAG",
     "topological_order",
@@ -693,36 +696,6 @@ class PDAG:
         return a
 
 
-class _Mixed:
-    """Mutable integer-node PDAG used by the orientation algorithms."""
-
-    def __init__(self, n, directed, undirected):
-        self.pa = [set() for _ in range(n)]
-        self.ch = [set() for _ in range(n)]
-        self.und = [set() for _ in range(n)]
-        for i, j in directed:
-            self.pa[j].add(i)
-            self.ch[i].add(j)
-        for i, j in undirected:
-            self.und[i].add(j)
-            self.und[j].add(i)
-
-    def adj(self, i, j):
-        return j in self.und[i] or j in self.pa[i] or j in self.ch[i]
-
-    def orient(self, i, j):
-        self.und[i].discard(j)
-        self.und[j].discard(i)
-        self.pa[j].add(i)
-        self.ch[i].add(j)
-
-    def to_pdag(self, nodes):
-        directed = [(nodes[i], nodes[j]) for i in range(len(nodes)) for j in sorted(self.ch[i])]
-        undirected = [(nodes[i], nodes[j]) for i in range(len(nodes))
-                      for j in sorted(self.und[i]) if i < j]
-        return PDAG(nodes, directed, undirected)
-
-
 class _Reachability:
     """The acyclicity guard: descendant / ancestor bitsets of a growing DAG.
 
@@ -865,31 +838,8 @@ def dag_to_cpdag(nodes, edges) -> PDAG:
     return PDAG(nodes, directed, undirected)
 
 
-def _meek_fires(g, a, b):
-    """Which Meek rule (1-4) orients ``a - b`` as ``a -> b``; 0 if none."""
-    # R1: c -> a - b, c and b non-adjacent
-    if any(not g.adj(c, b) for c in g.pa[a]):
-        return 1
-    # R2: a -> c -> b
-    if g.ch[a] & g.pa[b]:
-        return 2
-    # R3: a - c -> b, a - d -> b, c and d non-adjacent
-    cands = sorted(g.und[a] & g.pa[b])
-    for k, c in enumerate(cands):
-        for d in cands[k + 1:]:
-            if not g.adj(c, d):
-                return 3
-    # R4: a - c -> d -> b, a adjacent to d, c and b non-adjacent
-    for d in sorted(g.pa[b]):
-        if d != a and g.adj(a, d):
-            for c in sorted(g.und[a] & g.pa[d]):
-                if not g.adj(c, b):
-                    return 4
-    return 0
-
-
-def meek_orient(pdag: PDAG) -> PDAG:
-    """Close a PDAG under Meek's orientation rules R1-R4, never closing a directed cycle.
+def meek_orient(pdag: PDAG, *, required=(), forbidden=()) -> PDAG:
+    """Close a PDAG under Meek's rules R1-R4; with background knowledge, its maximally oriented PDAG.
 
     * R1: ``c -> a - b``, ``c``, ``b`` non-adjacent: orient ``a -> b``.
     * R2: ``a -> c -> b`` and ``a - b``: orient ``a -> b``.
@@ -897,24 +847,44 @@ def meek_orient(pdag: PDAG) -> PDAG:
     * R4: ``a - c -> d -> b``, ``a`` adjacent to ``d``, ``c``, ``b`` non-adjacent, ``a - b``:
       ``a -> b`` (needed only with background knowledge).
 
+    **Background knowledge** (Meek 1995). ``required`` edges ``(u, v)`` must be ``u -> v``
+    (a pair listed both ways only requires the adjacency), ``forbidden`` edges ``(u, v)``
+    may not be ``u -> v``; so an adjacency with one direction forbidden has the other. After
+    closing ``pdag`` under the rules, each adjacency whose direction the knowledge fixes is
+    oriented in turn (smallest positions first) and the graph closed again. For a CPDAG, or
+    a pattern (skeleton and v-structures), and knowledge consistent with its Markov
+    equivalence class (some DAG of the class has every required edge and no forbidden
+    one), the result is the **maximally oriented PDAG**: an edge is directed iff every DAG
+    of the class that respects the knowledge has it that way (Tetrad's FGES and PC return
+    it too). Knowledge inconsistent with the class -- a direction against an edge the
+    class compels, one that closes a directed cycle or that the rules can reach only by
+    orienting a forbidden direction, a required edge between non-adjacent nodes, an
+    adjacency forbidden both ways -- raises ``ValueError`` naming the edge (Meek's
+    procedure finds every inconsistency, theorem 4 of the paper).
+
     Deterministic: undirected edges are examined from a work list, smallest
     ``(position u, position v)`` first; when an edge is oriented, only the undirected edges
     it can affect are queued again. For a PDAG that admits a consistent extension the
     closure is unique (Meek 1995), so the order does not matter and no rule ever proposes
     both directions of an edge or a cycle.
 
-    **Conflicts** (a PDAG without consistent extension, e.g. colliders found by erroneous
-    independence tests): an orientation that would close a directed cycle is never made
-    (checked on descendant bitsets, as Tetrad's ``meekPreventCycles``); if a rule supports
-    the other direction, that one is taken, otherwise the edge stays undirected. When rules
-    support both directions (and neither closes a cycle), ``u -> v`` wins for ``u`` before
-    ``v`` in node order. So the output is always a PDAG whose directed part is acyclic and
-    that has exactly the input's adjacencies; the directed edges of the input are kept.
+    **Conflicts** without knowledge (a PDAG without consistent extension, e.g. colliders
+    found by erroneous independence tests): an orientation that would close a directed
+    cycle is never made (checked on descendant bitsets, as Tetrad's ``meekPreventCycles``);
+    if a rule supports the other direction, that one is taken, otherwise the edge stays
+    undirected. When rules support both directions (and neither closes a cycle),
+    ``u -> v`` wins for ``u`` before ``v`` in node order. So the output is always a PDAG
+    whose directed part is acyclic and that has exactly the input's adjacencies; the
+    directed edges of the input are kept.
 
     Parameters
     ----------
     pdag : PDAG
         The graph to orient (not modified). Its directed edges must be acyclic.
+    required : iterable of (u, v), default=()
+        Required edges ``u -> v``; both ``(u, v)`` and ``(v, u)``: a required adjacency.
+    forbidden : iterable of (u, v), default=()
+        Forbidden edges ``u -> v``; both ways: a forbidden adjacency.
 
     Returns
     -------
@@ -924,7 +894,8 @@ def meek_orient(pdag: PDAG) -> PDAG:
     Raises
     ------
     ValueError
-        If the directed edges of ``pdag`` have a cycle (the message names one).
+        If the directed edges of ``pdag`` have a cycle (the message names one), or if the
+        knowledge is inconsistent with the graph (the message names the edge).
 
     References
     ----------
@@ -935,12 +906,53 @@ def meek_orient(pdag: PDAG) -> PDAG:
     >>> g = PDAG("abc", directed=[("a", "b")], undirected=[("b", "c")])
     >>> meek_orient(g).directed
     (('a', 'b'), ('b', 'c'))
+    >>> chain = PDAG("abc", undirected=[("a", "b"), ("b", "c")])
+    >>> meek_orient(chain, required=[("a", "b")]).directed
+    (('a', 'b'), ('b', 'c'))
+    >>> meek_orient(chain, forbidden=[("a", "b")]).directed
+    (('b', 'a'),)
     """
-    return _meek(pdag)[0]
+    required, forbidden = list(required), list(forbidden)
+    if not required and not forbidden:
+        return _meek(pdag)[0]
+    nodes = pdag.nodes
+    n = len(nodes)
+    req = np.zeros((n, n), dtype=bool)
+    forb = np.zeros((n, n), dtype=bool)
+    for matrix, edges, what in ((req, required, "required edge"),
+                                (forb, forbidden, "forbidden edge")):
+        for i, j in _edge_ids(pdag._index, edges, what):
+            matrix[i, j] = True
+    both = np.argwhere(req & forb)
+    if len(both):
+        i, j = both[0]
+        raise ValueError(f"edge ({nodes[i]!r}, {nodes[j]!r}) is both required and forbidden")
+    directed, undirected = pdag._ids()
+    _acyclic_ids(nodes, directed)
+    out, bad, rules = orient_with_knowledge(_Mixed(n, directed, undirected), req, forb)
+    if bad:
+        i, j = bad[0]
+        if forb[i, j] and forb[j, i]:
+            what = f"the adjacency {nodes[i]!r} - {nodes[j]!r} is forbidden both ways"
+        elif not out.adj(i, j):
+            what = f"the required edge {nodes[i]!r} -> {nodes[j]!r} joins non-adjacent nodes"
+        else:
+            what = (f"the direction {nodes[i]!r} -> {nodes[j]!r} (required, or its reverse "
+                    f"forbidden) is against an edge the graph compels or closes a cycle")
+        raise ValueError(f"background knowledge inconsistent with the PDAG: {what}"
+                         + (f" ({len(bad) - 1} more)" if len(bad) > 1 else ""))
+    if rules:
+        i, j = rules[0]
+        raise ValueError(
+            f"background knowledge inconsistent with the PDAG: Meek's rules need a forbidden "
+            f"or cycle-closing orientation of {nodes[i]!r} - {nodes[j]!r} (or the PDAG has "
+            f"no consistent extension)")
+    d, u = out.edge_lists()
+    return PDAG(nodes, [(nodes[a], nodes[b]) for a, b in d], [(nodes[a], nodes[b]) for a, b in u])
 
 
 def _meek(pdag):
-    """:func:`meek_orient`, also returning its conflicts.
+    """:func:`meek_orient` without knowledge, also returning its conflicts.
 
     Returns
     -------
@@ -953,49 +965,10 @@ def _meek(pdag):
     directed, undirected = pdag._ids()
     _acyclic_ids(nodes, directed)
     g = _Mixed(len(nodes), directed, undirected)
-    guard = _Reachability(len(nodes), directed)
-    heap = list(undirected)
-    heapq.heapify(heap)
-    queued = set(heap)
-    conflicts = set()
-
-    def push_incident(k):
-        for m in g.und[k]:
-            e = (min(k, m), max(k, m))
-            if e not in queued:
-                queued.add(e)
-                heapq.heappush(heap, e)
-
-    while heap:
-        u, v = heapq.heappop(heap)
-        queued.discard((u, v))
-        if v not in g.und[u]:
-            continue
-        forward = _meek_fires(g, u, v) > 0
-        backward = _meek_fires(g, v, u) > 0
-        if forward and backward:
-            conflicts.add((u, v))
-        if forward and guard.closes_cycle(u, v):
-            conflicts.add((u, v))
-            forward = False
-        if backward and guard.closes_cycle(v, u):
-            conflicts.add((u, v))
-            backward = False
-        if forward:
-            src, dst = u, v
-        elif backward:
-            src, dst = v, u
-        else:
-            continue
-        g.orient(src, dst)
-        guard.add(src, dst)
-        # a new src -> dst can trigger rules on undirected edges at src, at dst (R1-R3)
-        # and at the children of dst (R4, where dst plays the role of d).
-        push_incident(src)
-        push_incident(dst)
-        for c in sorted(g.ch[dst]):
-            push_incident(c)
-    return g.to_pdag(nodes), [(nodes[u], nodes[v]) for u, v in sorted(conflicts)]
+    conflicts = MeekCloser(g).close(all_edges=True)
+    d, u = g.edge_lists()
+    out = PDAG(nodes, [(nodes[a], nodes[b]) for a, b in d], [(nodes[a], nodes[b]) for a, b in u])
+    return out, [(nodes[a], nodes[b]) for a, b in sorted(conflicts)]
 
 
 def pdag_to_dag(pdag: PDAG, *, strict: bool = True) -> list:

@@ -133,14 +133,20 @@ def test_refuses_non_score_equivalent_scorer():
 def test_black_and_white_lists():
     X, nodes, edges = sample_random_network(6, 5000, 0)
     u, v = edges[0]
-    model = GESStructure(black_list=[(u, v)]).fit(X)
+    # both directions black-listed: the adjacency is forbidden
+    model = GESStructure(black_list=[(u, v), (v, u)]).fit(X)
     assert not model.cpdag_.adjacent(u, v)
+    # one direction: only that direction (issue 19); the edge, if found, points the other way
+    model = GESStructure(black_list=[(u, v)]).fit(X)
+    assert (u, v) not in model.edges_ and (u, v) not in model.cpdag_.directed
+    assert not model.cpdag_.adjacent(u, v) or (v, u) in model.cpdag_.directed
     cpdag = dag_to_cpdag(nodes, edges)
     a, b = [(a, b) for a in nodes for b in nodes if a < b and not cpdag.adjacent(a, b)][0]
     model = GESStructure(white_list=[(a, b), (b, a)]).fit(X)
     assert model.cpdag_.adjacent(a, b)
-    with pytest.raises(ValueError, match="GESStructure cannot guarantee"):
-        GESStructure(white_list=[(a, b)]).fit(X)
+    # a one-way entry requires the direction (no longer refused, issue 19)
+    model = GESStructure(white_list=[(a, b)]).fit(X)
+    assert (a, b) in model.cpdag_.directed and (a, b) in model.edges_
     with pytest.raises(ValueError, match=r"black_list edge \('X0', 'nope'\).*'nope'"):
         GESStructure(black_list=[("X0", "nope")]).fit(X)
     with pytest.raises(ValueError, match="black_list forbids it"):

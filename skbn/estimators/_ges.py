@@ -6,10 +6,11 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter
+from skbn._dag import MixedGraph, complete_pdag, knowledge_directions, orient_with_knowledge
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.graph import PDAG, _Mixed, dag_to_cpdag, has_directed_path, pdag_to_dag
+from skbn.graph import PDAG, _Reachability, pdag_to_dag
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 
@@ -26,7 +27,8 @@ class _FitContext:
     larger families by extending the cached configuration ids of the base parent set).
     ``operators`` caches the last step's candidate operators per target as
     ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``;
-    ``progress`` is the search's :class:`skbn.utils._progress.Progress`.
+    ``progress`` is the search's :class:`skbn.utils._progress.Progress`; ``knowledge`` the
+    background knowledge when it fixes some direction (else None).
     """
 
     def __init__(self, data, scorer, subset_bound):
@@ -36,6 +38,15 @@ class _FitContext:
         self.operators = None
         self.names = data.names
         self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
+        self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
+
+    def admits(self, g):
+        """Whether the class of the CPDAG ``g`` has a DAG respecting the directional knowledge
+        (Meek's procedure finds no conflict: :func:`skbn._dag.orient_with_knowledge`)."""
+        if self.knowledge is None:
+            return True
+        _, bad, rules = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)
+        return not bad and not rules
 
     def local(self, child, parents):
         return self.cache.local_score(child, parents)
@@ -51,31 +62,20 @@ class _FitContext:
         return value - self.local(child, base)
 
 
-class _CPDAG(_Mixed):
-    """Mutable integer CPDAG (``skbn.graph``'s mixed graph: ``pa``, ``ch``, ``und``)."""
+class _CPDAG(MixedGraph):
+    """Mutable integer CPDAG (the kernel's mixed graph: ``pa``, ``ch``, ``und``)."""
 
     def __init__(self, p, directed=(), undirected=()):
         super().__init__(p, directed, undirected)
         self.p = p
 
-    @classmethod
-    def from_pdag(cls, pdag):
-        return cls(len(pdag.nodes), pdag.directed, pdag.undirected)
-
     def adj_set(self, u):
         return self.pa[u] | self.ch[u] | self.und[u]
 
-    def edges(self):
-        directed = [(u, v) for u in range(self.p) for v in sorted(self.ch[u])]
-        undirected = [(u, v) for u in range(self.p) for v in sorted(self.und[u]) if u < v]
-        return directed, undirected
-
     def completed(self):
-        """The CPDAG of a consistent extension of this PDAG (Dor-Tarsi, then Chickering)."""
-        directed, undirected = self.edges()
-        nodes = tuple(range(self.p))
-        dag = pdag_to_dag(PDAG(nodes, directed, undirected))
-        return _CPDAG.from_pdag(dag_to_cpdag(nodes, dag))
+        """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
+        under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids."""
+        return complete_pdag(self)
 
     def is_clique(self, nodes):
         nodes = sorted(nodes)
@@ -137,12 +137,13 @@ class GESStructure(_BaseStructureLearner):
       reversal applied to an extension; a simpler operator than Hauser & Buhlmann's Turn).
 
     Each phase takes the best valid operator while it improves the score; after each step
-    the operator is applied to the PDAG, a consistent extension is taken and its CPDAG
-    recomputed (``skbn.graph``). The phases are repeated in order until a full pass takes
-    no step. Operators' score changes are cached per target node :math:`Y` and recomputed
-    only for targets whose parents, neighbours, or neighbours' adjacencies a step changed
-    (the clique condition and the score change depend on nothing else); the global path
-    condition is checked only for the operators about to be taken.
+    the operator is applied to the PDAG and the CPDAG of its consistent extensions is
+    recomputed on node ids (its v-structures closed under Meek's rules, Meek 1995). The
+    phases are repeated in order until a full pass takes no step. Operators' score changes
+    are cached per target node :math:`Y` and recomputed only for targets whose parents,
+    neighbours, or neighbours' adjacencies a step changed (the clique condition and the
+    score change depend on nothing else); the global path condition is checked only for the
+    operators about to be taken.
 
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
@@ -160,15 +161,22 @@ class GESStructure(_BaseStructureLearner):
         (:math:`|\mathrm{Pa}_Y \cup \mathrm{NA}_{Y,X} \cup T| + 1`) and on a turned edge's
         new family.
     black_list : sequence of (u, v), default=()
-        Forbidden edges. GES moves between equivalence classes, where a direction is not
-        an operator's choice, so it honours a black-listed edge by never making the pair
-        adjacent (``(a, b)`` alone therefore forbids ``b -> a`` too: stricter than asked,
-        never weaker).
+        Forbidden edges ``u -> v``; a pair listed both ways is never made adjacent.
     white_list : sequence of (u, v), default=()
-        Required adjacencies, listed in both directions (``(a, b)`` and ``(b, a)``): the
-        search starts from them and never deletes them; their orientation is the class's.
-        A one-way entry is refused, since GES cannot guarantee a direction (use
-        :class:`HillClimbStructure`). ``tiers`` is not available for the same reason.
+        Required edges ``u -> v``; a pair listed both ways is a required adjacency of free
+        direction. Required pairs are in the start class and never deleted.
+
+        **Directions** (as Tetrad's FGES, Meek 1995): a direction belongs to the class, not
+        to an operator, so when the knowledge fixes one (a one-way entry of either list)
+        GES takes an operator only if its class *respects* the knowledge -- some DAG of it
+        has every required edge and no forbidden one, checked lazily on the operators about
+        to be taken by Meek's procedure (orient each fixed direction in turn and close under
+        R1-R4, as :func:`skbn.graph.meek_orient` does; a conflict means no such DAG). The
+        search starts from the class of the required edges, which respects it, so every
+        class visited does: knowledge against the data is never an error, the result is the
+        best class found among those that respect it. ``cpdag_`` is then the *maximally
+        oriented PDAG* of the class with the knowledge and ``edges_`` a DAG of it that
+        respects the knowledge. ``tiers`` is not offered.
     phases : sequence of {"forward", "backward", "turning"}, default=("forward", "backward", "turning")
         Phases run in this order.
     max_subset_size : int or None, default=None
@@ -191,13 +199,16 @@ class GESStructure(_BaseStructureLearner):
     Attributes
     ----------
     cpdag_ : PDAG
-        The learned equivalence class over the column labels.
+        The learned equivalence class over the column labels: its CPDAG, or with directional
+        knowledge its maximally oriented PDAG (an edge is directed iff every DAG of the
+        class that respects the knowledge has it that way; :func:`skbn.graph.meek_orient`).
     directed_edges_ : list of (u, v)
-        Compelled edges of ``cpdag_``.
+        Directed edges of ``cpdag_`` (compelled by the class or by the knowledge).
     undirected_edges_ : list of (u, v)
-        Reversible edges of ``cpdag_`` (``u`` before ``v`` in column order).
+        Undirected edges of ``cpdag_`` (``u`` before ``v`` in column order).
     edges_ : list of (parent, child)
-        A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs.
+        A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs; it
+        respects ``white_list`` and ``black_list``.
     network_ : DiscreteBayesianNetwork
     score_ : float
         Score of the learned class.
@@ -217,6 +228,7 @@ class GESStructure(_BaseStructureLearner):
     References
     ----------
     D. M. Chickering, "Optimal structure identification with greedy search", JMLR 3, 2002.
+    C. Meek, "Causal inference and causal explanation with background knowledge", UAI 1995.
     A. Hauser and P. Buhlmann, "Characterization and greedy learning of interventional
     Markov equivalence classes of directed acyclic graphs", JMLR 13, 2012.
     J. Ramsey et al., "A million variables and more: the fast greedy equivalence search
@@ -308,18 +320,8 @@ class GESStructure(_BaseStructureLearner):
         bad = [ph for ph in phases if ph not in _PHASES]
         if bad or not phases:
             raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
-        one_way = np.argwhere(knowledge.required_directed)
-        if len(one_way):
-            i, j = one_way[0]
-            raise ValueError(
-                f"white_list requires the direction {data.names[i]!r} -> {data.names[j]!r}, which "
-                f"GESStructure cannot guarantee (directions belong to the equivalence class): "
-                f"list both ({data.names[i]!r}, {data.names[j]!r}) and ({data.names[j]!r}, "
-                f"{data.names[i]!r}) to require the adjacency, or use HillClimbStructure."
-            )
-        # unordered position pairs: a forbidden direction forbids the adjacency
-        forbidden_adjacency = knowledge.forbidden | knowledge.forbidden.T
-        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(forbidden_adjacency, 1))}
+        # unordered position pairs: adjacencies forbidden both ways / required
+        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.forbidden_adjacency, 1))}
         fixed = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.required_adjacency, 1))}
         return phases, gaps, fixed
 
@@ -413,7 +415,10 @@ class GESStructure(_BaseStructureLearner):
         phases, gaps, fixed = self._check(data, knowledge)
         p = data.n_variables
         ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size)
-        g = _CPDAG(p, directed=sorted(fixed)).completed() if fixed else _CPDAG(p)
+        if knowledge_directions(knowledge.required, knowledge.forbidden).any():
+            ctx.knowledge = knowledge
+        start = np.argwhere(knowledge.initial_graph())
+        g = _CPDAG(p, directed=[(int(i), int(j)) for i, j in start]).completed() if len(start) else _CPDAG(p)
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
         total = self._total(g, ctx)
@@ -438,7 +443,9 @@ class GESStructure(_BaseStructureLearner):
                 ctx.operators = None
             if len(phases) == 1 or not changed:
                 break
-        directed, undirected = g.edges()
+        if ctx.knowledge is not None:  # consistent: every class of the search was checked
+            g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
+        directed, undirected = g.edge_lists()
         names = data.names
         self.cpdag_ = PDAG(names, [(names[u], names[v]) for u, v in directed],
                            [(names[u], names[v]) for u, v in undirected])
@@ -459,7 +466,7 @@ class GESStructure(_BaseStructureLearner):
         return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
 
     def _total(self, g, ctx):
-        directed, undirected = g.edges()
+        directed, undirected = g.edge_lists()
         return self._total_dag(g.p, pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected)), ctx)
 
     def _step(self, phase, g, ctx, gaps, fixed, total):
@@ -479,26 +486,34 @@ class GESStructure(_BaseStructureLearner):
                 per_target[y] = self._delete_candidates(g, y, ctx, fixed)
         candidates = [c for y in range(g.p) for c in per_target[y]]
 
-        if phase == "forward":
-            def valid(c):
+        def apply(c):
+            _, x, y, s = c
+            new = g.copy()
+            if phase == "forward":
+                self._apply_insert(new, x, y, s)
+            else:
+                self._apply_delete(new, x, y, s)
+            return new.completed()
+
+        built = {}
+
+        def valid(c):
+            if phase == "forward":
                 _, x, y, t = c
                 blocked = (g.und[y] & g.adj_set(x)).union(t)
-                return not g.semi_directed_path(y, x, blocked)
-        else:
-            def valid(c):
+                if g.semi_directed_path(y, x, blocked):
+                    return False
+            if ctx.knowledge is None:
                 return True
+            built[c[1:]] = new = apply(c)
+            return ctx.admits(new)
 
         best = self._pick(candidates, total, valid)
         if best is None:
             ctx.operators = None
             return None
         gain, x, y, s = best
-        new = _CPDAG(g.p, *g.edges())
-        if phase == "forward":
-            self._apply_insert(new, x, y, s)
-        else:
-            self._apply_delete(new, x, y, s)
-        new = new.completed()
+        new = built[best[1:]] if best[1:] in built else apply(best)
         if ctx.progress.detailed:
             op, names = "Insert" if phase == "forward" else "Delete", ctx.names
             ctx.progress.message(f"{op}({names[x]!r}, {names[y]!r}, {[names[v] for v in s]}) gain {gain:.4f}")
@@ -519,7 +534,7 @@ class GESStructure(_BaseStructureLearner):
 
     def _turn(self, g, ctx, total):
         """Best improving reversal of an edge of a consistent extension (acyclic result)."""
-        directed, undirected = g.edges()
+        directed, undirected = g.edge_lists()
         dag = pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
         parents = [set() for _ in range(g.p)]
         for u, v in dag:
@@ -533,18 +548,25 @@ class GESStructure(_BaseStructureLearner):
             gain = ctx.gain(u, pu, v) - ctx.gain(v, pv, u)
             candidates.append((gain, u, v, ()))
 
-        nodes = tuple(range(g.p))
+        reach = _Reachability(g.p, dag)
+        children = [[] for _ in range(g.p)]
+        for a, b in dag:
+            children[a].append(b)
 
-        def valid(c):  # acyclic after reversal: no other directed path u -> ... -> v
+        def turned(u, v):
+            return _CPDAG(g.p, [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]).completed()
+
+        def valid(c):  # acyclic after reversal: no other directed path u -> w ... -> v
             _, u, v, _ = c
-            return not has_directed_path(nodes, [e for e in dag if e != (u, v)], u, v)
+            if any(w != v and reach.reaches(w, v) for w in children[u]):
+                return False
+            return ctx.knowledge is None or ctx.admits(turned(u, v))
 
         best = self._pick(candidates, total, valid)
         if best is None:
             return None
         gain, u, v, _ = best
-        edges = [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]
-        new = _CPDAG.from_pdag(dag_to_cpdag(tuple(range(g.p)), edges))
+        new = turned(u, v)
         if ctx.progress.detailed:
             ctx.progress.message(f"Turn({ctx.names[u]!r} -> {ctx.names[v]!r}) gain {gain:.4f}")
         return new, gain

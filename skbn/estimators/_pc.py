@@ -3,9 +3,10 @@
 The search is written as plain functions with explicit inputs and outputs --
 :func:`skeleton` (levels of CI tests, separating sets), :func:`collider_separating_sets`
 (the extra tests of the conservative / majority collider rules), :func:`orient_colliders`,
-then :func:`skbn.graph.meek_orient` -- around one per-fit :class:`_TestRunner` that owns the
-data, the resolved CI test and the scratch of the fit (id caches, memory-mapped codes for
-process workers). All counting is in :mod:`skbn._counting._stratified`.
+then Meek's rules with the knowledge (``skbn._dag.orient_with_knowledge``) -- around one
+per-fit :class:`_TestRunner` that owns the data, the resolved CI test and the scratch of the
+fit (id caches, memory-mapped codes for process workers). All counting is in
+:mod:`skbn._counting._stratified`.
 """
 
 import os
@@ -21,10 +22,11 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
 from skbn._counting._stratified import GRAM_CACHE_BYTES
+from skbn._dag import MixedGraph, orient_with_knowledge
 from skbn._data import _code_dtype
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.exceptions import OrientationConflictWarning
-from skbn.graph import PDAG, _extension, _meek, _Reachability
+from skbn.graph import PDAG, _extension, _Reachability
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 from skbn.utils._warnings import warn_user
@@ -747,7 +749,7 @@ def _warn_conflicts(conflicts):
     counts = {}
     for step, _ in conflicts:
         counts[step] = counts.get(step, 0) + 1
-    what = {"knowledge": "background-knowledge orientation(s) closing a cycle left undirected",
+    what = {"knowledge": "background-knowledge orientation(s) the tests contradict",
             "collider": "collider(s) not oriented", "meek": "edge(s) with conflicting Meek rules",
             "extension": "edge(s) of edges_ oriented by the fallback (no consistent extension)"}
     parts = ", ".join(f"{counts[k]} {what[k]}" for k in what if k in counts)
@@ -795,10 +797,13 @@ class PCStructure(_BaseStructureLearner):
        ``x`` and ``y`` without ``z`` ("most independent first", Ramsey 2016), then by the
        names of ``(x, z, y)``. With the majority / conservative rules this order does not
        depend on the column order (except for exact ties of p-values).
-    3. **Meek rules** R1-R4 (:func:`skbn.graph.meek_orient`) give the maximally oriented PDAG
-       ``cpdag_``. An orientation that would close a directed cycle is never made (the
-       other direction is taken if a rule supports it, else the edge stays undirected), so
-       ``cpdag_`` always has an acyclic directed part and no bidirected edge.
+    3. **Meek rules** R1-R4, then the background knowledge's directions one by one, each
+       followed by the rules again (:func:`skbn.graph.meek_orient` with ``required`` /
+       ``forbidden``, Meek 1995), give the maximally oriented PDAG ``cpdag_``. An
+       orientation that would close a directed cycle, or that the knowledge forbids, is
+       never made (the other direction is taken if a rule supports it, else the edge stays
+       undirected), so ``cpdag_`` always has an acyclic directed part and no bidirected
+       edge.
     4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
        used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
        work as for the score-based learners. With finite-sample errors the PDAG may admit no
@@ -826,10 +831,20 @@ class PCStructure(_BaseStructureLearner):
     * before the collider step every remaining edge with one direction forbidden (black list,
       tiers) is oriented the other way, and every one-way required edge in its direction;
     * a collider that would put an arrowhead against one of these orientations is not
-      oriented at all (not counted as a conflict); a triple whose ends were separated by
-      knowledge alone is a collider only if the conservative / majority tests say so;
-    * the edges left undirected then allow both directions, so the Meek rules and the DAG
-      extension cannot break a constraint: ``cpdag_`` and ``edges_`` respect all of them.
+      oriented at all: the knowledge wins (as in pcalg and Tetrad), and its orientation is
+      listed as a ``("knowledge", (u, v))`` conflict since the tests contradict it; a
+      triple whose ends were separated by knowledge alone is a collider only if the
+      conservative / majority tests say so;
+    * after the colliders, Meek's rules close the graph without ever orienting a forbidden
+      direction, and every direction the knowledge fixes is (re)applied, each followed by
+      the rules (step 3). With a perfect oracle and knowledge consistent with the true
+      class, ``cpdag_`` is the maximally oriented PDAG: an edge is directed iff every DAG
+      of the class respecting the knowledge has it that way; the edges left undirected
+      allow both directions, so the DAG extension cannot break a constraint either.
+      Knowledge the learned graph contradicts (a required direction against a collider
+      or closing a cycle) is not an error: the tests may be wrong, so the direction is
+      left out, listed in ``orientation_conflicts_`` as ``("knowledge", (u, v))`` and
+      reported by the :class:`~skbn.exceptions.OrientationConflictWarning`.
 
     Parameters
     ----------
@@ -909,11 +924,14 @@ class PCStructure(_BaseStructureLearner):
         order), names; pairs removed by ``black_list`` have none.
     orientation_conflicts_ : list of (step, nodes)
         What the orientation steps refused or forced to keep ``cpdag_`` a PDAG, in this
-        order: ``("knowledge", (u, v))``, an orientation implied by ``black_list`` / ``tiers``
-        that closes a cycle with the white-listed and the other implied ones (placed in
-        that order; left to the data); ``("collider",
+        order: ``("knowledge", (u, v))``, a direction ``u -> v`` required by ``white_list``
+        or implied by ``black_list`` / ``tiers`` that closes a cycle with the white-listed
+        and the other implied ones (placed in that order; left to the data), then those
+        that overrule a collider the tests found (kept), then those the graph after the
+        colliders and Meek's rules refuses (step 3); ``("collider",
         (x, z, y))``, a collider not oriented; ``("meek", (u, v))``, an edge for which
-        Meek's rules proposed an orientation closing a directed cycle, or both directions;
+        Meek's rules proposed an orientation closing a directed cycle or forbidden by the
+        knowledge, or both directions;
         ``("extension", (u, v))``, an edge of ``edges_`` oriented by the fallback of step 4.
         Empty with a perfect oracle.
     n_orientation_conflicts_ : int
@@ -1066,16 +1084,21 @@ class PCStructure(_BaseStructureLearner):
                 triples, sepsets, separating, self.orient, known,
                 evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
                 n_variables=p, names=names)
+            # knowledge the colliders contradict (it wins; reported as a conflict)
+            overruled = sorted({(z, a) for x, z, y in collider_candidates(
+                triples, sepsets, separating, self.orient)[0] for a in (x, y) if (z, a) in known})
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
         ]
-        pdag = PDAG(
-            names,
-            [(names[a], names[b]) for a, b in sorted(arrows)],
-            [(names[a], names[b]) for a, b in undirected],
-        )
-        self.cpdag_, meek_conflicts = _meek(pdag)
+        # Meek's rules, then the knowledge's directions one by one (the rules never orient
+        # a forbidden direction): the maximally oriented PDAG, on ids
+        oriented, knowledge_refused, meek_conflicts = orient_with_knowledge(
+            MixedGraph(p, sorted(arrows), undirected), knowledge.required, knowledge.forbidden)
+        directed, undirected = oriented.edge_lists()
+        self.cpdag_ = PDAG(names, [(names[a], names[b]) for a, b in directed],
+                           [(names[a], names[b]) for a, b in undirected])
+        knowledge_skipped += [e for e in overruled + knowledge_refused if e not in knowledge_skipped]
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.sepsets_ = {
@@ -1086,7 +1109,7 @@ class PCStructure(_BaseStructureLearner):
         self.orientation_conflicts_ = (
             [("knowledge", (names[a], names[b])) for a, b in knowledge_skipped]
             + [("collider", tuple(names[v] for v in t)) for t in colliders_skipped]
-            + [("meek", e) for e in meek_conflicts]
+            + [("meek", (names[a], names[b])) for a, b in meek_conflicts]
             + [("extension", e) for e in forced])
         self.n_orientation_conflicts_ = len(self.orientation_conflicts_)
         if self.orientation_conflicts_:
