@@ -419,6 +419,24 @@ def components(nodes, neighbours):
     return sorted(out)
 
 
+def depth_first_order(neighbours):
+    """Every id in depth-first preorder of the undirected graph ``neighbours`` (lists or
+    sets of ids): trees started from the smallest unvisited id, neighbours visited in
+    increasing order; each connected component is one contiguous run."""
+    n = len(neighbours)
+    seen, order = [False] * n, []
+    for start in range(n):
+        stack = [start]
+        while stack:
+            v = stack.pop()
+            if seen[v]:
+                continue
+            seen[v] = True
+            order.append(v)
+            stack.extend(sorted(set(neighbours[v]), reverse=True))
+    return order
+
+
 def moral_neighbours(parents):
     """The moral graph of a DAG (Lauritzen & Spiegelhalter 1988): the skeleton plus an
     edge between every two parents of a common child. Returns the neighbour sets."""
