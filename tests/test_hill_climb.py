@@ -11,8 +11,8 @@ import pytest
 from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 from sklearn.base import clone
 
-from skbn._engines import _search
 from skbn._data import encode_fit
+from skbn._engines import _search
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.graph import is_acyclic, random_dag
 from skbn.metrics import structural_hamming_distance

@@ -289,8 +289,8 @@ def test_hill_climbing_moves_are_exactly_the_legal_ones():
     """Every move the delta engine allows leads to a DAG that honours the knowledge, and
     every single-edge change to such a DAG that keeps required pairs adjacent is allowed
     (brute force from the definitions; a two-way white-listed pair may be reversed)."""
-    from skbn._engines import _search
     from skbn._data import encode_fit
+    from skbn._engines import _search
     from skbn.graph import is_acyclic
     from skbn.scores import BIC
 

@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 from conftest import shared_network
 
-from skbn._engines import _search
 from skbn._data import encode_fit
+from skbn._engines import _search
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
 from skbn.scores import AIC, BIC, BDeu, FamilyScoreCache, K2Score, LogLikelihood
