@@ -347,12 +347,18 @@ class DynamicReachability:
 
     def add_closes_cycle(self, i, j):
         """Whether adding ``i -> j`` closes a directed cycle: ``j ~> i``."""
-        return bool((self.reach[j] >> i) & 1)
+        reach = self._reach
+        if reach is None:
+            reach = self.reach
+        return bool((reach[j] >> i) & 1)
 
     def reverse_closes_cycle(self, i, j):
         """Whether reversing the edge ``i -> j`` closes a directed cycle: ``i`` reaches
         another parent of ``j``."""
-        return bool(self.reach[i] & self.parents[j])
+        reach = self._reach
+        if reach is None:
+            reach = self.reach
+        return bool(reach[i] & self.parents[j])
 
     def reaches_bits(self, sources, targets):
         """Whether a node of bitset ``sources`` is in bitset ``targets`` or reaches one."""

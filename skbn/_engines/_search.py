@@ -340,11 +340,14 @@ class DeltaEngine(FamilyColumns):
         if not self._cyclic:
             return
         flat = self.table.reshape(-1)
-        dag, p = self.dag, self.p
+        # the tests of DynamicReachability.add_closes_cycle / reverse_closes_cycle, inlined
+        # on its bitsets (this loop is hot): adding i -> j closes a cycle iff j ~> i,
+        # reversing i -> j iff i reaches another parent of j
+        reach, parent_bits, p = self.dag.reach, self.dag.parents, self.p
         freed = []
         for index in self._cyclic:
             kind, i, j = decode(index, p)
-            if dag.add_closes_cycle(i, j) if kind == ADD else dag.reverse_closes_cycle(i, j):
+            if (reach[j] >> i) & 1 if kind == ADD else reach[i] & parent_bits[j]:
                 flat[index] = -np.inf
             else:
                 flat[index] = self._add_entry(i, j) if kind == ADD else self._reverse_entry(i, j)
