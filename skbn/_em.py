@@ -44,6 +44,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from skbn._dag import components, sweep_order
 from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
@@ -185,22 +186,6 @@ def _moral_neighbours(parent_idx):
     return neighbours
 
 
-def _components(nodes, neighbours):
-    """Connected components of the subgraph on ``nodes``, sorted lists by first member."""
-    free, out = set(nodes), []
-    while free:
-        seed = min(free)
-        free.discard(seed)
-        component, stack = [seed], [seed]
-        while stack:
-            for v in neighbours[stack.pop()] & free:
-                free.discard(v)
-                component.append(v)
-                stack.append(v)
-        out.append(sorted(component))
-    return sorted(out)
-
-
 def _cutset(missing, neighbours, cardinalities, limit):
     """Missing nodes to condition on (cutset conditioning, Pearl 1988 ch. 4.3; Koller &
     Friedman 9.5) so that every group of the rest has at most ``limit`` completions.
@@ -223,7 +208,7 @@ def _cutset(missing, neighbours, cardinalities, limit):
 
     free, cut, best = set(np.flatnonzero(missing).tolist()), [], None
     while True:
-        groups = _components(free, neighbours)
+        groups = components(free, neighbours)
         cost = float(np.prod(cardinalities[cut])) * sum(map(size, groups))
         splittable = [g for g in groups if len(g) > 1]
         if all(size(g) <= limit for g in splittable):
@@ -234,7 +219,7 @@ def _cutset(missing, neighbours, cardinalities, limit):
             return best
         group = max(splittable, key=lambda g: (size(g), -g[0]))
         node = min(group, key=lambda c: (
-            cardinalities[c] * sum(map(size, _components(set(group) - {c}, neighbours))), c))
+            cardinalities[c] * sum(map(size, components(set(group) - {c}, neighbours))), c))
         cut.append(node)
         free.discard(node)
 
@@ -567,7 +552,7 @@ class ParameterEM:
         if gibbs_rows.size:
             if plan["gibbs"] is None:
                 plan["gibbs"] = GibbsCompleter(self.codes, gibbs_rows, self.rng)
-            order = _topological(inference.parent_idx)
+            order = sweep_order(inference.parent_idx)
             completed, owner, share = plan["gibbs"].complete(inference, order)
             row_weights = self.weights[gibbs_rows]
             parts.append(completed)
@@ -721,16 +706,6 @@ def _weighted_sum(weights, values):
     """``sum w * v`` with ``0 * -inf = 0`` (rows of weight 0 do not count)."""
     active = weights > 0
     return float(np.sum(weights[active] * values[active]))
-
-
-def _topological(parent_idx):
-    order, placed = [], [False] * len(parent_idx)
-    while len(order) < len(parent_idx):
-        for v, pa in enumerate(parent_idx):
-            if not placed[v] and all(placed[p] for p in pa):
-                placed[v] = True
-                order.append(v)
-    return order
 
 
 def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess, e_step,

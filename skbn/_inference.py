@@ -34,6 +34,8 @@ References
 import numpy as np
 from scipy.special import logsumexp
 
+from skbn._dag import ancestor_ids
+
 __all__ = ["VariableElimination"]
 
 # Incomplete rows: rough per-call cost model (seconds, measured on ALARM and asia) deciding
@@ -259,12 +261,7 @@ class VariableElimination:
     def relevant_nodes(self, kept):
         """Ancestral closure of ``kept``: every other node is barren and sums out to 1."""
         relevant = np.zeros(len(self.cpts), dtype=bool)
-        stack = list(kept)
-        while stack:
-            i = stack.pop()
-            if not relevant[i]:
-                relevant[i] = True
-                stack.extend(self.parent_idx[i])
+        relevant[sorted(ancestor_ids(self.parent_idx, kept))] = True
         return relevant
 
     def eliminate(self, codes, observed, keep):

@@ -479,7 +479,7 @@ class DSeparationOracle(BaseCITest):
     ``pvalue = 1`` for d-separated and ``0`` for d-connected pairs.
 
     The DAG is compiled once, on first use, into bitsets (parents, children and ancestors of
-    every node; :class:`skbn.graph._DSeparation`); a query is then a Bayes-ball reachability
+    every node; :class:`skbn._dag._DSeparation`); a query is then a Bayes-ball reachability
     walk (Koller & Friedman 2009, Alg. 3.1) on those bitsets, restricted to the ancestral set
     of the queried variables and stopped at the first node of ``y`` reached, and its answer
     is cached under ``(min(x, y), max(x, y), sorted(z))``. A query takes a few microseconds
@@ -551,7 +551,8 @@ class DSeparationOracle(BaseCITest):
         """``(node index, _DSeparation)``, built on first use and kept."""
         compiled = self.__dict__.get("_compiled_dag")
         if compiled is None:
-            from skbn.graph import _check_dag, _DSeparation
+            from skbn._dag import _DSeparation
+            from skbn.graph import _check_dag
 
             nodes, edges = self._graph()
             try:

@@ -3,8 +3,9 @@
 Conventions
 -----------
 * Nodes are hashable labels; the ``nodes`` sequence passed to every function fixes their
-  *position*. Internally nodes are integers (their positions) and adjacency is kept as sets of
-  ints; every output is sorted by node position, so no set or dict iteration order can decide a
+  *position*. Every function here is a labelled wrapper: labels -> positions, one call into
+  the integer graph kernel (``skbn/_dag.py``, where every traversal lives), positions ->
+  labels. Every output is sorted by node position, so no set or dict iteration order can decide a
   result (outputs do not depend on ``PYTHONHASHSEED`` nor on the order of the input edges).
 * Edges are ``(parent, child)`` pairs of labels. Undirected edges of a :class:`PDAG` are stored
   as ``(u, v)`` with ``u`` before ``v`` in node order.
@@ -12,14 +13,27 @@ Conventions
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-from skbn._dag import MeekCloser, orient_with_knowledge
+from skbn._dag import (
+    MeekCloser,
+    _acyclic_ids,
+    _DSeparation,
+    ancestor_ids,
+    cpdag_ids,
+    extension_ids,
+    has_path,
+    markov_blanket_ids,
+    minimal_imap_ids,
+    orient_with_knowledge,
+    parents_children,
+    topological_ids,
+    v_structure_ids,
+)
 from skbn._dag import MixedGraph as _Mixed
 
 __all__ = [
@@ -74,48 +88,6 @@ def _edge_ids(index, edges, what="edge") -> list:
     return sorted(out)
 
 
-def _parents_children(n, pairs):
-    parents = [set() for _ in range(n)]
-    children = [set() for _ in range(n)]
-    for i, j in pairs:
-        parents[j].add(i)
-        children[i].add(j)
-    return parents, children
-
-
-def _topo_ids(n, parents, children):
-    """Kahn's algorithm with ties broken by position. Returns (order, leftover nodes)."""
-    indegree = [len(p) for p in parents]
-    heap = [i for i in range(n) if indegree[i] == 0]
-    heapq.heapify(heap)
-    order = []
-    while heap:
-        i = heapq.heappop(heap)
-        order.append(i)
-        for j in children[i]:
-            indegree[j] -= 1
-            if indegree[j] == 0:
-                heapq.heappush(heap, j)
-    leftover = [i for i in range(n) if indegree[i] > 0]
-    return order, leftover
-
-
-def _find_cycle(parents, leftover):
-    """A directed cycle among ``leftover`` (every leftover node has a leftover parent)."""
-    remaining = set(leftover)
-    start = min(leftover)
-    seen = {}
-    path = []
-    i = start
-    while i not in seen:
-        seen[i] = len(path)
-        path.append(i)
-        i = min(p for p in parents[i] if p in remaining)
-    cycle = path[seen[i]:]
-    cycle.reverse()  # we walked parent links: reverse to follow the arrows
-    return cycle
-
-
 def _check_dag(nodes, edges):
     """Validate a DAG; return (index, pairs, parents, children, topological order of ids)."""
     nodes = tuple(nodes)
@@ -139,110 +111,6 @@ def _as_node_set(index, x, name):
     except TypeError:
         raise ValueError(f"unknown node {x!r} in {name}") from None
     return {_lookup(index, item) for item in items}
-
-
-def _ancestor_ids(parents, seeds):
-    """Seeds and all their ancestors."""
-    result = set(seeds)
-    stack = list(seeds)
-    while stack:
-        i = stack.pop()
-        for p in parents[i]:
-            if p not in result:
-                result.add(p)
-                stack.append(p)
-    return result
-
-
-class _DSeparation:
-    """A DAG compiled for fast d-separation queries: node sets are Python-int bitsets.
-
-    Built once in ``O(n + e)`` big-int operations: ``parents[i]`` / ``children[i]`` are the
-    bitsets of the parents / children of node ``i`` and ``ancestors[i]`` that of ``i`` and
-    all its ancestors (one pass in topological order, ``anc(i) = {i} | U_p anc(p)``).
-
-    :meth:`separated` answers one query by the reachability ("Bayes-ball") walk of Koller &
-    Friedman (2009), Algorithm 3.1, run level by level on bitsets from all sources at once,
-    restricted to the ancestral set ``An(X u Y u Z)`` (d-separation in a DAG equals
-    d-separation in the subgraph induced by that set, Lauritzen et al. 1990), and stopped as
-    soon as a node of ``Y`` is reached. With ``Z`` empty it is one test: ``X`` and ``Y`` are
-    d-connected iff they share an ancestor (themselves included).
-
-    Parameters
-    ----------
-    parents : list of iterables of int
-        Parent ids of every node.
-    order : sequence of int
-        A topological order of the ids.
-    """
-
-    __slots__ = ("parents", "children", "ancestors")
-
-    def __init__(self, parents, order):
-        n = len(parents)
-        self.parents = [0] * n
-        self.children = [0] * n
-        for j, pa in enumerate(parents):
-            for i in pa:
-                self.parents[j] |= 1 << i
-                self.children[i] |= 1 << j
-        self.ancestors = [0] * n
-        for j in order:
-            bits = 1 << j
-            for i in parents[j]:
-                bits |= self.ancestors[i]
-            self.ancestors[j] = bits
-
-    def separated(self, sources, targets, observed=()):
-        """Whether node-id sets ``sources`` and ``targets`` are d-separated by ``observed``.
-
-        The three sets must be disjoint and non-empty for ``sources`` and ``targets``.
-        """
-        ancestors = self.ancestors
-        source_bits = source_anc = 0
-        for i in sources:
-            source_bits |= 1 << i
-            source_anc |= ancestors[i]
-        target_bits = target_anc = 0
-        for i in targets:
-            target_bits |= 1 << i
-            target_anc |= ancestors[i]
-        if not observed:  # d-connected iff a common ancestor (a trek)
-            return not source_anc & target_anc
-        observed_bits = observed_anc = 0
-        for i in observed:
-            observed_bits |= 1 << i
-            observed_anc |= ancestors[i]
-        # An(X) disjoint from An(Y u Z): no edge or moral edge joins them (ancestral sets are
-        # closed under parents), so X and Y are separated in the moral ancestral graph
-        if not (source_anc & (target_anc | observed_anc)
-                and target_anc & (source_anc | observed_anc)):
-            return True
-        relevant = source_anc | target_anc | observed_anc  # the ancestral set
-        unobserved = ~observed_bits
-        parents, children = self.parents, self.children
-        # "up": reached from a child (or a source); "down": reached from a parent
-        up, down, seen_up, seen_down = source_bits, 0, 0, 0
-        while up or down:
-            seen_up |= up
-            seen_down |= down
-            next_up = next_down = 0
-            walk = (up | down) & unobserved  # an unobserved node passes the trail to children
-            while walk:
-                low = walk & -walk
-                next_down |= children[low.bit_length() - 1]
-                walk ^= low
-            # up through an unobserved node; down into an observed node's ancestor (collider)
-            walk = (up & unobserved) | (down & observed_anc)
-            while walk:
-                low = walk & -walk
-                next_up |= parents[low.bit_length() - 1]
-                walk ^= low
-            if (next_up | next_down) & target_bits:
-                return False
-            up = next_up & relevant & ~seen_up
-            down = next_down & relevant & ~seen_down
-        return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -304,8 +172,8 @@ def is_acyclic(nodes: Sequence[Hashable], edges: Iterable[tuple]) -> bool:
     """
     nodes = tuple(nodes)
     index = _node_index(nodes)
-    parents, children = _parents_children(len(nodes), _edge_ids(index, edges))
-    return not _topo_ids(len(nodes), parents, children)[1]
+    parents, children = parents_children(len(nodes), _edge_ids(index, edges))
+    return not topological_ids(len(nodes), parents, children)[1]
 
 
 def has_directed_path(nodes, edges, source, target) -> bool:
@@ -334,18 +202,8 @@ def has_directed_path(nodes, edges, source, target) -> bool:
     """
     nodes = tuple(nodes)
     index = _node_index(nodes)
-    _, children = _parents_children(len(nodes), _edge_ids(index, edges))
-    s, t = _lookup(index, source), _lookup(index, target)
-    seen = set()
-    stack = list(children[s])
-    while stack:
-        i = stack.pop()
-        if i == t:
-            return True
-        if i not in seen:
-            seen.add(i)
-            stack.extend(children[i])
-    return False
+    _, children = parents_children(len(nodes), _edge_ids(index, edges))
+    return has_path(children, _lookup(index, source), _lookup(index, target))
 
 
 def ancestors(nodes, edges, node) -> list:
@@ -367,9 +225,9 @@ def ancestors(nodes, edges, node) -> list:
     """
     nodes = tuple(nodes)
     index = _node_index(nodes)
-    parents, _ = _parents_children(len(nodes), _edge_ids(index, edges))
+    parents, _ = parents_children(len(nodes), _edge_ids(index, edges))
     seeds = _as_node_set(index, node, "node")
-    return [nodes[i] for i in sorted(_ancestor_ids(parents, seeds) - seeds)]
+    return [nodes[i] for i in sorted(ancestor_ids(parents, seeds) - seeds)]
 
 
 def d_separated(nodes, edges, x, y, z=()) -> bool:
@@ -455,25 +313,8 @@ def markov_blanket(nodes, edges, node) -> list:
     """
     nodes = tuple(nodes)
     index = _node_index(nodes)
-    parents, children = _parents_children(len(nodes), _edge_ids(index, edges))
-    i = _lookup(index, node)
-    blanket = set(parents[i]) | children[i]
-    for c in children[i]:
-        blanket |= parents[c]
-    blanket.discard(i)
-    return [nodes[j] for j in sorted(blanket)]
-
-
-def _v_structure_ids(parents, adjacent):
-    out = []
-    for c, pa in enumerate(parents):
-        ps = sorted(pa)
-        for k, a in enumerate(ps):
-            for b in ps[k + 1:]:
-                if not adjacent(a, b):
-                    out.append((a, c, b))
-    out.sort()
-    return out
+    parents, children = parents_children(len(nodes), _edge_ids(index, edges))
+    return [nodes[j] for j in markov_blanket_ids(parents, children, _lookup(index, node))]
 
 
 def v_structures(nodes, edges) -> list:
@@ -499,12 +340,12 @@ def v_structures(nodes, edges) -> list:
     nodes = tuple(nodes)
     index = _node_index(nodes)
     pairs = _edge_ids(index, edges)
-    parents, children = _parents_children(len(nodes), pairs)
+    parents, children = parents_children(len(nodes), pairs)
 
     def adjacent(a, b):
         return b in parents[a] or b in children[a]
 
-    return [(nodes[a], nodes[c], nodes[b]) for a, c, b in _v_structure_ids(parents, adjacent)]
+    return [(nodes[a], nodes[c], nodes[b]) for a, c, b in v_structure_ids(parents, adjacent)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -696,79 +537,6 @@ class PDAG:
         return a
 
 
-class _Reachability:
-    """The acyclicity guard: descendant / ancestor bitsets of a growing DAG.
-
-    ``desc[i]`` / ``anc[i]`` are Python-int bitsets of the proper descendants / ancestors of
-    node ``i`` along the directed edges added so far. :meth:`closes_cycle` answers in O(1)
-    whether adding ``i -> j`` would close a directed cycle (``j`` already reaches ``i``);
-    :meth:`add` inserts an edge in ``O(|An(i)| + |De(j)|)`` big-int operations (every
-    ancestor of ``i``, ``i`` included, gains ``j`` and its descendants, and symmetrically).
-    Every step that adds arrows one by one (PC's knowledge and collider steps,
-    :func:`meek_orient`) goes through it, so none can close a cycle.
-
-    Parameters
-    ----------
-    n : int
-        Number of nodes (ids ``0 .. n - 1``).
-    edges : iterable of (int, int)
-        The initial directed edges; must be acyclic (else ``ValueError``).
-    """
-
-    __slots__ = ("desc", "anc")
-
-    def __init__(self, n, edges=()):
-        edges = list(edges)
-        parents, children = _parents_children(n, edges)
-        order, leftover = _topo_ids(n, parents, children)
-        if leftover:
-            raise ValueError("the directed edges have a cycle")
-        self.desc = [0] * n
-        self.anc = [0] * n
-        for i in reversed(order):
-            for c in children[i]:
-                self.desc[i] |= self.desc[c] | (1 << c)
-        for i in order:
-            for p in parents[i]:
-                self.anc[i] |= self.anc[p] | (1 << p)
-
-    def reaches(self, i, j):
-        """Whether a directed path of length >= 1 leads from ``i`` to ``j``."""
-        return bool(self.desc[i] >> j & 1)
-
-    def closes_cycle(self, i, j):
-        """Whether adding ``i -> j`` would close a directed cycle."""
-        return i == j or bool(self.desc[j] >> i & 1)
-
-    def add(self, i, j):
-        """Record the edge ``i -> j`` (the caller checked :meth:`closes_cycle`)."""
-        if self.desc[i] >> j & 1:
-            return  # j already a descendant of i: no reachability changes
-        up = self.anc[i] | (1 << i)
-        down = self.desc[j] | (1 << j)
-        desc, anc = self.desc, self.anc
-        bits = up
-        while bits:
-            low = bits & -bits
-            desc[low.bit_length() - 1] |= down
-            bits ^= low
-        bits = down
-        while bits:
-            low = bits & -bits
-            anc[low.bit_length() - 1] |= up
-            bits ^= low
-
-
-def _acyclic_ids(nodes, directed, what="the directed edges of the PDAG have a cycle"):
-    """``(parents, children, topological order)`` of the directed pairs (ids); raise
-    ``ValueError`` starting with ``what`` and naming a cycle if they are cyclic."""
-    parents, children = _parents_children(len(nodes), directed)
-    order, leftover = _topo_ids(len(nodes), parents, children)
-    if leftover:
-        cycle = _find_cycle(parents, leftover)
-        labels = " -> ".join(repr(nodes[i]) for i in cycle + cycle[:1])
-        raise ValueError(f"{what}: {labels}")
-    return parents, children, order
 
 
 # ---------------------------------------------------------------------------------------------
@@ -807,34 +575,9 @@ def dag_to_cpdag(nodes, edges) -> PDAG:
     """
     nodes = tuple(nodes)
     _, _, parents, _, order = _check_dag(nodes, edges)
-    rank = [0] * len(nodes)
-    for r, i in enumerate(order):
-        rank[i] = r
-    compelled = set()
-    reversible = set()
-    for y in order:  # lowest ordered child first
-        pa_y = parents[y]
-        for x in sorted(pa_y, key=rank.__getitem__, reverse=True):  # highest ordered parent
-            if (x, y) in compelled or (x, y) in reversible:
-                continue
-            done = False
-            for w in sorted(parents[x]):
-                if (w, x) not in compelled:
-                    continue
-                if w not in pa_y:
-                    compelled.update((p, y) for p in pa_y)
-                    done = True
-                    break
-                compelled.add((w, y))
-            if done:
-                continue
-            unknown = [(p, y) for p in pa_y if (p, y) not in compelled and (p, y) not in reversible]
-            if any(z != x and z not in parents[x] for z in pa_y):
-                compelled.update(unknown)
-            else:
-                reversible.update(unknown)
-    directed = [(nodes[i], nodes[j]) for i, j in sorted(compelled)]
-    undirected = [(nodes[min(i, j)], nodes[max(i, j)]) for i, j in sorted(reversible)]
+    compelled, reversible = cpdag_ids(parents, order)
+    directed = [(nodes[i], nodes[j]) for i, j in compelled]
+    undirected = [(nodes[min(i, j)], nodes[max(i, j)]) for i, j in reversible]
     return PDAG(nodes, directed, undirected)
 
 
@@ -1039,72 +782,11 @@ def _extension(pdag):
         The edges oriented by the fallback (empty iff the extension is consistent).
     """
     nodes = pdag.nodes
-    n = len(nodes)
     directed, undirected = pdag._ids()
     _acyclic_ids(nodes, directed)
-    g = _Mixed(n, directed, undirected)
-    result = list(directed)
-    forced = []
-
-    def removable(x):
-        if g.ch[x]:
-            return False
-        adjacent_x = g.pa[x] | g.und[x]
-        for y in g.und[x]:
-            for z in adjacent_x:
-                if z != y and not g.adj(y, z):
-                    return False
-        return True
-
-    heap = [x for x in range(n) if removable(x)]
-    heapq.heapify(heap)
-    alive = [True] * n
-    n_alive = n
-    while n_alive:
-        x = None
-        while heap:
-            cand = heapq.heappop(heap)
-            if alive[cand] and removable(cand):
-                x = cand
-                break
-        if x is None:
-            # stuck: orient the remaining undirected edges along a topological order of
-            # the remaining directed edges; the removed nodes come after all of them
-            rest = [i for i in range(n) if alive[i]]
-            indegree = {i: len(g.pa[i]) for i in rest}
-            ready = [i for i in rest if not indegree[i]]
-            heapq.heapify(ready)
-            rank = {}
-            while ready:
-                i = heapq.heappop(ready)
-                rank[i] = len(rank)
-                for j in g.ch[i]:
-                    indegree[j] -= 1
-                    if not indegree[j]:
-                        heapq.heappush(ready, j)
-            for i in rest:
-                for j in sorted(g.und[i]):
-                    if i < j:
-                        edge = (i, j) if rank[i] < rank[j] else (j, i)
-                        result.append(edge)
-                        forced.append(edge)
-            break
-        touched = g.pa[x] | g.und[x]
-        for y in g.und[x]:
-            result.append((y, x))
-        for y in g.pa[x]:
-            g.ch[y].discard(x)
-        for y in g.und[x]:
-            g.und[y].discard(x)
-        g.pa[x] = set()
-        g.und[x] = set()
-        alive[x] = False
-        n_alive -= 1
-        for y in sorted(touched):
-            if removable(y):
-                heapq.heappush(heap, y)
-    edges = [(nodes[i], nodes[j]) for i, j in sorted(result)]
-    return edges, [(nodes[i], nodes[j]) for i, j in sorted(forced)]
+    result, forced = extension_ids(len(nodes), directed, undirected)
+    edges = [(nodes[i], nodes[j]) for i, j in result]
+    return edges, [(nodes[i], nodes[j]) for i, j in forced]
 
 
 def is_markov_equivalent(nodes, edges1, edges2) -> bool:
@@ -1172,20 +854,11 @@ def minimal_imap(ordering: Sequence[Hashable],
     """
     ordering = tuple(ordering)
     _node_index(ordering)
-    edges = []
-    for i, x in enumerate(ordering):
-        preds = list(ordering[:i])
-        kept = list(preds)
-        for p in preds:
-            rest = [u for u in kept if u != p]
-            rest_set = set(rest)
-            others = [u for u in preds if u not in rest_set]
-            if independent(x, others, rest):
-                kept = rest
-        edges.extend((p, i) for p in kept)
-    pos = {node: k for k, node in enumerate(ordering)}
-    edges = [(pos[p], i) for p, i in edges]
-    return [(ordering[p], ordering[i]) for p, i in sorted(edges)]
+
+    def independent_ids(i, others, rest):
+        return independent(ordering[i], [ordering[u] for u in others], [ordering[u] for u in rest])
+
+    return [(ordering[p], ordering[i]) for p, i in minimal_imap_ids(len(ordering), independent_ids)]
 
 
 def random_dag(n_nodes: int, edge_prob: float, random_state=None, max_indegree=None,

@@ -38,6 +38,8 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
+from skbn._dag import cycle_breaking_order, depth_first_order
+
 __all__ = [
     "auto_font_size",
     "circular_layout",
@@ -119,24 +121,6 @@ def _as_graph(graph, nodes=None, undirected=()):
 
 
 # ---------------------------------------------------------------------- layouts
-def _order_nodes(n, arcs):
-    """A topological order (Kahn, smallest index first); cycles broken at the smallest node."""
-    indegree = np.zeros(n, dtype=int)
-    children = [[] for _ in range(n)]
-    for i, j in arcs:
-        indegree[j] += 1
-        children[i].append(j)
-    done, order = np.zeros(n, dtype=bool), []
-    while len(order) < n:
-        ready = [v for v in range(n) if not done[v] and indegree[v] == 0]
-        v = ready[0] if ready else int(np.flatnonzero(~done)[0])
-        done[v] = True
-        order.append(v)
-        for c in children[v]:
-            indegree[c] -= 1
-    return order
-
-
 def _isotonic(values, weights=None):
     """Pool adjacent violators: the non-decreasing sequence closest to ``values``."""
     blocks = []  # [mean, weight, count]
@@ -345,7 +329,7 @@ def _layered_graph(nodes, edges, undirected, widths, max_width, layer_gap, node_
     index = {v: i for i, v in enumerate(nodes)}
     n = len(nodes)
     widths = np.asarray(widths, dtype=float)
-    order = _order_nodes(n, [(index[u], index[v]) for u, v in edges])
+    order = cycle_breaking_order(n, [(index[u], index[v]) for u, v in edges])
     rank = np.empty(n, dtype=int)
     rank[order] = np.arange(n)
     arcs = []  # (upper, lower, original edge) oriented from earlier to later in ``order``
@@ -762,17 +746,7 @@ def _circle_order(nodes, pairs):
     for u, v in pairs:
         neighbours[index[u]].append(index[v])
         neighbours[index[v]].append(index[u])
-    seen, order = np.zeros(len(nodes), dtype=bool), []
-    for start in range(len(nodes)):
-        stack = [start]
-        while stack:
-            v = stack.pop()
-            if seen[v]:
-                continue
-            seen[v] = True
-            order.append(v)
-            stack.extend(sorted(set(neighbours[v]), reverse=True))
-    return [nodes[i] for i in order]
+    return [nodes[i] for i in depth_first_order(neighbours)]
 
 
 def _axes_width(ax):

@@ -136,14 +136,6 @@ def test_reachability_updated_by_moves_equals_repeated_squaring():
     assert kinds == {_search.ADD, _search.REMOVE, _search.REVERSE}
 
 
-def test_transitive_closure_equals_repeated_squaring():
-    rng = np.random.RandomState(0)
-    for p in (1, 2, 7, 40, 130):
-        order = rng.permutation(p)
-        A = np.triu(rng.random_sample((p, p)) < 3.0 / max(p, 1), k=1)[np.ix_(order, order)]
-        np.testing.assert_array_equal(_search.transitive_closure(A), slow_closure(A))
-
-
 @pytest.mark.parametrize("case", ["alarm/hill_climb", "alarm/tabu", "alarm/restarts",
                                   "child/hill_climb", "child/tabu", "child/restarts"])
 def test_same_result_as_before_the_incremental_engine(case):

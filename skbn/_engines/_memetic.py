@@ -52,7 +52,7 @@ Illinois.
 
 import numpy as np
 
-from skbn._dag import maximum_spanning_tree
+from skbn._dag import maximum_spanning_tree, reaches_any
 from skbn._engines._local_scores import pairwise_mutual_information
 from skbn._engines._search import graph_key, improves, perturb, steepest_ascent, tabu_triangle_climb
 
@@ -167,21 +167,6 @@ def _tournament(population, rng, exclude=None):
     return b if improves(population[b].score, population[a].score) else a
 
 
-def _reaches(graph, source, targets):
-    """Whether a directed path leads from ``source`` to a node in ``targets``."""
-    seen = np.zeros(graph.shape[0], dtype=bool)
-    stack = [source]
-    seen[source] = True
-    while stack:
-        v = stack.pop()
-        for c in np.flatnonzero(graph[v] & ~seen).tolist():
-            if targets[c]:
-                return True
-            seen[c] = True
-            stack.append(c)
-    return False
-
-
 def _crossover(first, second, required, rng):
     """Uniform crossover of parent sets with cycle repair (see the module docstring)."""
     child = first.copy()
@@ -191,7 +176,7 @@ def _crossover(first, second, required, rng):
         if not take[j] or np.array_equal(child[:, j], second[:, j]):
             continue
         added = second[:, j] & ~child[:, j]
-        if added.any() and _reaches(child, j, added):
+        if added.any() and reaches_any(child, j, added):
             continue  # closes a cycle: keep the current parent set
         dropped = np.flatnonzero(child[:, j] & ~second[:, j])
         if any(required[k, j] and not child[j, k] for k in dropped.tolist()):
@@ -244,7 +229,7 @@ def chow_liu_seed(data, start, forbidden, max_indegree, counter=None):
                 continue
             target = np.zeros(p, dtype=bool)
             target[a] = True
-            if not acyclic and _reaches(graph, b, target):
+            if not acyclic and reaches_any(graph, b, target):
                 continue
             graph[a, b] = True
             indegree[b] += 1

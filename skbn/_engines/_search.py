@@ -27,6 +27,7 @@ from collections import deque
 
 import numpy as np
 
+from skbn._dag import DynamicReachability
 from skbn._engines._local_scores import FamilyColumns
 from skbn.utils._progress import Progress
 
@@ -48,8 +49,9 @@ class DeltaEngine:
     read those families' toggle columns or in-degrees are recomputed (their column, and for
     reversals their row: ``O(p)`` per move instead of ``O(p^2)``). Acyclicity is checked
     only for a move about to be taken (:func:`select_move`), by one bit test on the
-    reachability bitsets (built by one pass in topological order, then updated exactly by
-    every move: :meth:`_add_bits`, :meth:`_remove_bits`); a move found to close a cycle
+    reachability bitsets of the graph kernel (:class:`skbn._dag.DynamicReachability`:
+    built by one pass in topological order, then updated exactly by every move); a move
+    found to close a cycle
     stays masked out until the next removal or reversal. The full legal table
     (:meth:`deltas`, used by the randomised searches) masks every cyclic move at once.
     Toggle columns (``columns``: a :class:`~skbn._engines._local_scores.FamilyColumns`)
@@ -94,22 +96,20 @@ class DeltaEngine:
         self.T = np.zeros((p, p))
         self.table = np.full((p, p, 3), -np.inf)
         self.indegree = np.zeros(p, dtype=np.int64)
-        self._reach = None  # reachability bitsets (bit j of _reach[i]: i ~> j), None when stale
-        self._parent_bits = [0] * p  # bit i of _parent_bits[j]: edge i -> j
-        self._child_bits = [0] * p  # bit j of _child_bits[i]: edge i -> j
+        self.dag = DynamicReachability(p)  # parent / child / reachability bitsets of A
         self.n_evaluations = 0  # toggle columns requested (see Budget)
         self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
         self._score = None
 
     # --------------------------------------------------------------- state
+    @property
+    def _parent_bits(self):
+        """Bit ``i`` of ``[j]`` set iff the edge ``i -> j``."""
+        return self.dag.parents
+
     def parents_of(self, child):
         """Sorted parents of ``child``, read off its parent bitset."""
-        parents, bits = [], self._parent_bits[child]
-        while bits:
-            low = bits & -bits
-            parents.append(low.bit_length() - 1)
-            bits ^= low
-        return tuple(parents)
+        return self.dag.parent_ids(child)
 
     def refresh(self, child):
         self.n_evaluations += 1
@@ -123,9 +123,7 @@ class DeltaEngine:
         self._remove_mask[...] = np.where(A & self._removable, 0.0, -np.inf)
         self._reverse_mask[...] = np.where(A & self._reversible, 0.0, -np.inf)
         self.indegree = self.A.sum(axis=0).astype(np.int64)
-        self._parent_bits = _row_bits(self.A.T)
-        self._child_bits = _row_bits(self.A)
-        self._reach = None
+        self.dag.set_graph(self.A)
         self._cyclic.clear()  # the table is filled afresh next
 
     def set_graph(self, adjacency):
@@ -196,15 +194,9 @@ class DeltaEngine:
             reverse_into += self._room_mask()
         table[:, v, REVERSE] = reverse_into
 
-    def _reach_bits(self):
-        """Reachability as bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j`` (length >= 1)."""
-        if self._reach is None:
-            self._reach = _closure_bits(self.A)
-        return self._reach
-
     def reachability(self):
         """``R[i, j]``: a directed path ``i ~> j`` of length >= 1 exists."""
-        return _bits_to_matrix(self._reach_bits(), self.p)
+        return self.dag.matrix()
 
     def deltas(self):
         """Move deltas, shape (p, p, 3): ``[..., ADD/REMOVE/REVERSE]``; illegal = -inf."""
@@ -228,9 +220,8 @@ class DeltaEngine:
         if kind == REMOVE:
             return True
         i, j = divmod(pair, self.p)
-        reach = self._reach_bits()
-        # adding i -> j: j ~> i; reversing i -> j: i reaches a parent of j (not i itself)
-        cyclic = (reach[j] >> i) & 1 if kind == ADD else reach[i] & self._parent_bits[j]
+        dag = self.dag
+        cyclic = dag.add_closes_cycle(i, j) if kind == ADD else dag.reverse_closes_cycle(i, j)
         if cyclic:
             self._cyclic.add(index)
             self.table.reshape(-1)[index] = -np.inf
@@ -257,12 +248,13 @@ class DeltaEngine:
         if not self._cyclic:
             return
         flat = self.table.reshape(-1)
-        reach, parent_bits, p = self._reach_bits(), self._parent_bits, self.p
+        # the tests of DynamicReachability.add_closes_cycle / reverse_closes_cycle, inlined
+        # on its bitsets (this loop is hot): adding i -> j closes a cycle iff j ~> i,
+        # reversing i -> j iff i reaches another parent of j
+        reach, parent_bits, p = self.dag.reach, self.dag.parents, self.p
         freed = []
         for index in self._cyclic:
             kind, i, j = decode(index, p)
-            # adding i -> j closes a cycle iff j ~> i; reversing i -> j iff i reaches
-            # another parent of j
             if (reach[j] >> i) & 1 if kind == ADD else reach[i] & parent_bits[j]:
                 flat[index] = -np.inf
             else:
@@ -270,64 +262,26 @@ class DeltaEngine:
                 freed.append(index)
         self._cyclic.difference_update(freed)
 
-    def _add_bits(self, i, j):
-        """Edge ``i -> j`` added: parent and child bitsets, and reachability (``i`` and its
-        ancestors now reach ``j`` and its descendants)."""
-        self._parent_bits[j] |= 1 << i
-        self._child_bits[i] |= 1 << j
-        reach = self._reach
-        if reach is not None:
-            gained, bit_i = reach[j] | (1 << j), 1 << i
-            reach[i] |= gained
-            for u, bits in enumerate(reach):
-                if bits & bit_i:
-                    reach[u] = bits | gained
-
-    def _remove_bits(self, i, j):
-        """Edge ``i -> j`` removed: parent and child bitsets, and reachability.
-
-        Only ``i`` and its ancestors can lose descendants (every lost path used ``i -> j``).
-        They are recomputed from their children, ``reach(u) = OR_c (reach(c) | {c})``, in
-        increasing order of their old number of descendants: a child ``c`` of ``u`` has
-        strictly fewer (``reach(u)`` held ``reach(c)`` and ``c``), so it comes first.
-        """
-        self._parent_bits[j] &= ~(1 << i)
-        self._child_bits[i] &= ~(1 << j)
-        reach, child_bits = self._reach, self._child_bits
-        if reach is None:
-            return
-        bit_i = 1 << i
-        affected = [u for u, bits in enumerate(reach) if bits & bit_i]
-        affected.append(i)
-        affected.sort(key=lambda u: reach[u].bit_count())
-        for u in affected:
-            bits, rest = 0, child_bits[u]
-            while rest:
-                low = rest & -rest
-                bits |= reach[low.bit_length() - 1] | low
-                rest ^= low
-            reach[u] = bits
-
     def apply(self, move):
         """Apply ``(kind, i, j)``; refresh the changed families and their table entries."""
         kind, i, j = move
         if kind == ADD:
             self.A[i, j] = True
             self.indegree[j] += 1
-            self._add_bits(i, j)
+            self.dag.add(i, j)
             changed = (j,)
         elif kind == REMOVE:
             self.A[i, j] = False
             self.indegree[j] -= 1
-            self._remove_bits(i, j)
+            self.dag.remove(i, j)
             changed = (j,)
         else:
             self.A[i, j] = False
             self.A[j, i] = True
             self.indegree[j] -= 1
             self.indegree[i] += 1
-            self._remove_bits(i, j)
-            self._add_bits(j, i)
+            self.dag.remove(i, j)
+            self.dag.add(j, i)
             changed = (j, i)
         self._update_masks(i, j)
         for v in changed:
@@ -342,51 +296,6 @@ class DeltaEngine:
                 flat[list(self._cyclic)] = -np.inf
         else:
             self._recheck_cycles()
-
-
-def transitive_closure(adjacency):
-    """``R[i, j]``: a directed path of length >= 1 from ``i`` to ``j`` in a DAG
-    (:func:`_closure_bits` unpacked to a boolean matrix)."""
-    return _bits_to_matrix(_closure_bits(adjacency), adjacency.shape[0])
-
-
-def _closure_bits(adjacency):
-    """Reachability of a DAG as Python-int bitsets: bit ``j`` of ``[i]`` set iff ``i ~> j``.
-
-    One pass in reverse topological order (Kahn's algorithm),
-    ``reach(v) = OR_{c child of v} (reach(c) | {c})``: ``O(p + e)`` big-int operations.
-    """
-    p = adjacency.shape[0]
-    children = [[] for _ in range(p)]
-    for i, j in zip(*(a.tolist() for a in np.divmod(np.flatnonzero(adjacency), p))):
-        children[i].append(j)
-    indegree = adjacency.sum(axis=0).tolist()
-    order = [v for v in range(p) if indegree[v] == 0]
-    for v in order:  # grows while it is read: Kahn's queue
-        for c in children[v]:
-            indegree[c] -= 1
-            if indegree[c] == 0:
-                order.append(c)
-    reach = [0] * p
-    for v in reversed(order):
-        bits = 0
-        for c in children[v]:
-            bits |= reach[c] | (1 << c)
-        reach[v] = bits
-    return reach
-
-
-def _bits_to_matrix(rows, p):
-    """Boolean matrix whose row ``i`` has the bits of ``rows[i]`` (bit ``j`` -> column ``j``)."""
-    width = (p + 7) // 8
-    packed = np.frombuffer(b"".join(bits.to_bytes(width, "little") for bits in rows), dtype=np.uint8)
-    return np.unpackbits(packed.reshape(p, width), axis=1, count=p, bitorder="little").astype(bool)
-
-
-def _row_bits(matrix):
-    """Each row of a boolean matrix as a Python-int bitset (column ``j`` -> bit ``j``)."""
-    packed = np.packbits(matrix, axis=1, bitorder="little")
-    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 def tolerance(score):
@@ -699,15 +608,12 @@ def _triangle_keeps_acyclic(engine, move):
     reaches one: one test on the engine's reachability bitsets.
     """
     a, b, c, z = move
-    A, reach = engine.A, engine._reach_bits()
+    A = engine.A
     tails = sum(1 << s for s in (a, b, c) if s != z and A[z, s])
     if not tails:
         return True  # only the removal of u - w
-    after = 0
-    for x in np.flatnonzero(A[z]).tolist():
-        if x not in (a, b, c):
-            after |= reach[x] | (1 << x)
-    return not after & tails
+    sources = engine.dag.children[z] & ~((1 << a) | (1 << b) | (1 << c))
+    return not engine.dag.reaches_bits(sources, tails)
 
 
 def triangle_descent(engine, recorder, climb):

@@ -11,6 +11,7 @@ from sklearn.base import clone
 from sklearn.utils import check_random_state
 
 from skbn._counting import weights_are_integral
+from skbn._dag import has_path
 from skbn._data import EncodedData
 from skbn.estimators._base import _BaseStructureLearner
 from skbn.graph import dag_to_cpdag
@@ -91,25 +92,11 @@ def averaged_edges(strength, direction, threshold):
     edges = []
     for u, v in zip(us[order], vs[order]):
         u, v = int(u), int(v)
-        if _reaches(children, v, u):
+        if has_path(children, v, u):  # v ~> u: u -> v would close a cycle
             continue
         children[u].append(v)
         edges.append((u, v))
     return sorted(edges)
-
-
-def _reaches(children, source, target):
-    """Directed path ``source -> ... -> target`` (or ``source == target``)."""
-    stack, seen = [source], {source}
-    while stack:
-        node = stack.pop()
-        if node == target:
-            return True
-        for child in children[node]:
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    return False
 
 
 def _set_random_states(estimator, seed):

@@ -6,11 +6,11 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter
-from skbn._dag import MixedGraph, complete_pdag, knowledge_directions, orient_with_knowledge
+from skbn._dag import MixedGraph, _Reachability, complete_pdag, knowledge_directions, orient_with_knowledge
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.graph import PDAG, _Reachability, pdag_to_dag
+from skbn.graph import PDAG, pdag_to_dag
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
 

@@ -11,6 +11,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
+from skbn._dag import transitive_closure
 from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.posterior import (
     _subset_logsumexp,
@@ -229,16 +230,13 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
 
 def _ancestor_frequencies(dags, n_variables):
     """Fraction of ``dags`` (lists of position pairs) with a directed path ``u -> ... -> v``:
-    each distinct DAG's reachability by repeated boolean squaring of ``I + A``."""
+    each distinct DAG's reachability from the graph kernel (its transitive closure)."""
     total = np.zeros((n_variables, n_variables))
     for dag, count in Counter(dags).items():
-        reach = np.eye(n_variables, dtype=bool)
+        adjacency = np.zeros((n_variables, n_variables), dtype=bool)
         for u, v in dag:
-            reach[u, v] = True
-        for _ in range(max(n_variables - 1, 1).bit_length()):
-            reach = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
-        np.fill_diagonal(reach, False)
-        total += count * reach
+            adjacency[u, v] = True
+        total += count * transitive_closure(adjacency)
     return total / max(len(dags), 1)
 
 

@@ -22,11 +22,11 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
 from skbn._counting._stratified import GRAM_CACHE_BYTES
-from skbn._dag import MixedGraph, orient_with_knowledge
+from skbn._dag import MixedGraph, _Reachability, orient_with_knowledge
 from skbn._data import _code_dtype
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.exceptions import OrientationConflictWarning
-from skbn.graph import PDAG, _extension, _Reachability
+from skbn.graph import PDAG, _extension
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 from skbn.utils._warnings import warn_user
