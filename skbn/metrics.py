@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from numbers import Real
 
+from ._dag import ancestor_ids
 from .graph import PDAG, dag_to_cpdag, pdag_to_dag
 
 __all__ = ["structural_hamming_distance", "skeleton_scores", "arrowhead_scores",
@@ -296,14 +297,7 @@ def structural_intervention_distance(true_dag, estimated, nodes=None):
                           estimated.undirected), name="estimated")
     else:
         h = _compile(estimated, nodes, "estimated")
-    descendants = [set() for _ in nodes]
-    for i in range(g.n):
-        stack = list(g.children[i])
-        while stack:
-            k = stack.pop()
-            if k not in descendants[i]:
-                descendants[i].add(k)
-                stack.extend(g.children[k])
+    descendants = [ancestor_ids(g.children, [i]) - {i} for i in range(g.n)]  # children: descendants
     lower = upper = 0
     for v in nodes:
         i, hi = g.index[v], h.index[v]

@@ -1,12 +1,18 @@
 """Greedy equivalence search (Chickering 2002): score-based search over CPDAGs."""
 
-from collections import deque
 from numbers import Integral
 
 import numpy as np
 
 from skbn._counting import FamilyCounter
-from skbn._dag import MixedGraph, _Reachability, complete_pdag, knowledge_directions, orient_with_knowledge
+from skbn._dag import (
+    MixedGraph,
+    _Reachability,
+    complete_pdag,
+    knowledge_directions,
+    orient_with_knowledge,
+    semi_directed_path,
+)
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -83,17 +89,7 @@ class _CPDAG(MixedGraph):
 
     def semi_directed_path(self, source, target, blocked):
         """Whether a path ``source -> / - ... -> / - target`` avoids every blocked node."""
-        seen = {source}
-        queue = deque([source])
-        while queue:
-            u = queue.popleft()
-            for w in self.ch[u] | self.und[u]:
-                if w == target:
-                    return True
-                if w not in seen and w not in blocked:
-                    seen.add(w)
-                    queue.append(w)
-        return False
+        return semi_directed_path(self.ch, self.und, source, target, blocked)
 
 
 def _subsets(items, max_size, accept):
