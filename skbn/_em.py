@@ -44,7 +44,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from skbn._dag import components, sweep_order
+from skbn._dag import components, moral_neighbours, sweep_order
 from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
@@ -151,41 +151,6 @@ def _normalise_segments(log_values, owner, starts):
     return shifted / total[owner], log_total
 
 
-def _missing_groups(missing, parent_idx):
-    """Groups of the missing nodes of one pattern that are independent given the observed
-    cells: connected components of the graph joining two missing nodes when one family
-    (a node and its parents) contains both. Returns sorted tuples, by first member."""
-    root = list(range(len(missing)))
-
-    def find(u):
-        while root[u] != u:
-            root[u] = root[root[u]]
-            u = root[u]
-        return u
-
-    for node, pa in enumerate(parent_idx):
-        members = [v for v in (*pa, node) if missing[v]]
-        for v in members[1:]:
-            a, b = find(members[0]), find(v)
-            if a != b:
-                root[max(a, b)] = min(a, b)
-    groups = {}
-    for v in np.flatnonzero(missing):
-        groups.setdefault(find(int(v)), []).append(int(v))
-    return [tuple(g) for _, g in sorted(groups.items())]
-
-
-def _moral_neighbours(parent_idx):
-    """Neighbour sets of the moral graph: two nodes are joined when a family holds both
-    (so the groups of :func:`_missing_groups` are its components among the missing nodes)."""
-    neighbours = [set() for _ in parent_idx]
-    for node, pa in enumerate(parent_idx):
-        family = (*pa, node)
-        for u in family:
-            neighbours[u].update(v for v in family if v != u)
-    return neighbours
-
-
 def _cutset(missing, neighbours, cardinalities, limit):
     """Missing nodes to condition on (cutset conditioning, Pearl 1988 ch. 4.3; Koller &
     Friedman 9.5) so that every group of the rest has at most ``limit`` completions.
@@ -225,12 +190,17 @@ def _cutset(missing, neighbours, cardinalities, limit):
 
 
 def _group_layout(missing, parent_idx, cardinalities):
-    """The groups of each row's missing cells (:func:`_missing_groups`, once per pattern):
+    """The groups of each row's missing cells, once per pattern: the missing nodes of one
+    pattern that are independent given the observed cells, i.e. the connected components,
+    among the missing nodes, of the moral graph (two nodes joined when a family holds both;
+    :func:`skbn._dag.components`, sorted by first member). Returns
     ``(inverse, group_masks, first_group, group_counts)`` -- each row's pattern, every
     pattern's groups as masks (pattern ``p`` owns ``first_group[p]:first_group[p + 1]``)
     and their numbers of completions."""
     patterns, inverse = np.unique(missing, axis=0, return_inverse=True)
-    groups = [_missing_groups(pattern, parent_idx) for pattern in patterns]
+    moral = moral_neighbours(parent_idx)
+    groups = [[tuple(c) for c in components(np.flatnonzero(pattern).tolist(), moral)]
+              for pattern in patterns]
     group_masks = np.zeros((sum(map(len, groups)), missing.shape[1]), dtype=bool)
     first_group = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
     for pattern, pattern_groups in enumerate(groups):
@@ -385,7 +355,7 @@ class ParameterEM:
 
         ``joint=True``: every completion of a row (valid for any structure, for structure
         search). ``joint=False``: the row's missing cells split into independent groups
-        (:func:`_missing_groups`), each enumerated on its own, then coupled (valid for the
+        (the moral graph's components among them), each enumerated on its own, then coupled (valid for the
         families of this structure only, far fewer rows). Rows beyond
         ``MAX_COMPLETIONS`` (jointly; for one group, beyond the budget of
         ``MAX_GROUP_COMPLETIONS`` and ``COMPLETION_BUDGET``) are conditioned on a cutset
@@ -475,7 +445,7 @@ class ParameterEM:
         pending = np.flatnonzero(~exact)
         if pending.size == 0 or self.e_step_kind == "gibbs":
             return conditioned, cut_mask
-        neighbours = _moral_neighbours(parent_idx)
+        neighbours = moral_neighbours(parent_idx)
         cuts = {}  # per pattern
         patterns, first = np.unique(inverse[pending], return_index=True)
         for pattern, row in zip(patterns, pending[first]):

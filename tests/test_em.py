@@ -12,6 +12,7 @@ from _learners import ASIA_ORDER, CONFIGURATIONS, ONE_PER_CLASS, make
 from conftest import shared_network
 from sklearn.base import clone
 
+from skbn._dag import moral_neighbours
 from skbn._em import ParameterEM, expected_completions
 from skbn.datasets import asia_network
 from skbn.estimators import (
@@ -159,7 +160,7 @@ def test_conditioned_rows_equal_brute_force_expected_counts(monkeypatch, weighte
     em = conditioned_em(monkeypatch, net, codes, weights if weighted else None)
     plan = em._plan(net._parent_idx, joint=False)
     assert plan["gibbs_rows"].size == 0
-    neighbours = _em._moral_neighbours(net._parent_idx)
+    neighbours = moral_neighbours(net._parent_idx)
     depths = {len(_em._cutset(row < 0, neighbours, net.cardinalities, 6)[0]) for row in codes}
     assert {0, 1, 2} <= depths
     # every unit's groups are enumerable; a row's units are one per state of its cutset
@@ -176,7 +177,7 @@ def test_cutset_splits_a_chain_at_its_cheapest_node():
     from skbn import _em
 
     net = chain_network()
-    neighbours = _em._moral_neighbours(net._parent_idx)
+    neighbours = moral_neighbours(net._parent_idx)
     missing = np.ones(6, dtype=bool)
     assert _em._cutset(missing, neighbours, net.cardinalities, 216) == ([2], 48.0)
     assert _em._cutset(missing, neighbours, net.cardinalities, 18) == ([2], 48.0)
