@@ -23,6 +23,7 @@ import numpy as np
 from scipy.special import gammaln, multigammaln, xlogy
 from sklearn.base import BaseEstimator
 
+from skbn._counting import family_table, n_configurations
 from skbn._data import check_sample_weight, encode_fit
 from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, StrOptions, validate_parameter_constraints
@@ -263,10 +264,12 @@ class BaseScore(BaseEstimator):
                 if node not in position:
                     raise ValueError(f"Edge ({parent!r}, {child!r}) names unknown column {node!r}.")
             parents[position[child]].append(position[parent])
-        from skbn._engines._local_scores import FamilyScoreCache  # imports this module
-
-        cache = FamilyScoreCache(data, self)
-        return sum(cache.local_score(child, pa) for child, pa in enumerate(parents))
+        total = 0.0
+        for child, pa in enumerate(parents):
+            pa = sorted(pa)
+            counts = family_table(data.codes, data.cardinalities, child, pa, data.weights)
+            total += self.local_score(counts, n_configurations(data.cardinalities, pa), len(pa))
+        return total
 
 
 def _bdeu_terms(counts, a_row, a_cell):
