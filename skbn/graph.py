@@ -34,6 +34,7 @@ __all__ = [
     "is_markov_equivalent",
     "minimal_imap",
     "random_dag",
+    "interventional_essential_graph",
 ]
 
 
