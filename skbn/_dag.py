@@ -160,6 +160,8 @@ def interventional_essential_graph(n, edges, targets):
         in_target = np.array(rows)
     # an edge u - v is oriented by a target holding exactly one of its endpoints
     oriented = {(u, v) for u, v in edges if (in_target[:, u] != in_target[:, v]).any()}
+    if not oriented.difference(cpdag.directed):  # nothing beyond the CPDAG, closed already
+        return sorted(cpdag.directed), sorted(cpdag.undirected)
     directed = set(cpdag.directed) | oriented
     undirected = [(u, v) for u, v in cpdag.undirected if (u, v) not in oriented and (v, u) not in oriented]
     closed = meek_orient(PDAG(tuple(range(n)), sorted(directed), undirected))

@@ -24,7 +24,7 @@ from skbn._data import (
 )
 from skbn.citests import resolve_ci_test
 from skbn.exceptions import UnseenStateWarning
-from skbn.graph import interventional_essential_graph
+from skbn.graph import dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
     KNOWLEDGE_PARAMETERS,
@@ -498,12 +498,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """The interventional essential graph (:func:`skbn.graph.interventional_essential_graph`)
         of the DAG ``edges`` for the targets of ``data``: each distinct set of variables
         intervened on together in a row (observational rows: the empty target)."""
-        targets = [()]
-        if data.intervened is not None:
-            patterns = np.unique(data.intervened, axis=0)
-            targets = [tuple(data.names[i] for i in np.flatnonzero(row)) for row in patterns]
-        return interventional_essential_graph(data.names, [(data.names[u], data.names[v]) for u, v in edges],
-                                              targets)
+        labelled = [(data.names[u], data.names[v]) for u, v in edges]
+        if data.intervened is None:  # observational: the CPDAG
+            return dag_to_cpdag(data.names, labelled)
+        patterns = np.unique(data.intervened, axis=0)
+        targets = [tuple(data.names[i] for i in np.flatnonzero(row)) for row in patterns]
+        return interventional_essential_graph(data.names, labelled, targets)
 
     def _weighted_dags(self, data):
         """Several DAGs whose average is the model's density, or None (one DAG, ``edges_``).
