@@ -402,3 +402,22 @@ def test_essential_graph_refuses_cycles_and_unknown_nodes():
         interventional_essential_graph("ab", [("a", "b"), ("b", "a")], [()])
     with pytest.raises(ValueError):
         interventional_essential_graph("ab", [("a", "b")], [("z",)])
+
+
+def test_target_from_y_is_never_intervened():
+    X, mask = small_data(), small_mask()
+    est = HillClimbStructure().fit(X[["A", "B"]], X["C"], interventions=mask[["A", "B"]])
+    same = HillClimbStructure(target="C").fit(X, interventions=mask)
+    assert est.score_ == same.score_
+    np.testing.assert_array_equal(est.predict_proba(X[["A", "B"]]), same.predict_proba(X[["A", "B"]]))
+
+
+def test_cross_validation_slices_the_interventions():
+    from sklearn.model_selection import KFold, cross_val_score
+
+    X, mask = small_data(), small_mask()
+    folds = KFold(4, shuffle=True, random_state=0)
+    got = cross_val_score(HillClimbStructure(), X, cv=folds, params={"interventions": mask})
+    for value, (train, test) in zip(got, folds.split(X)):
+        est = HillClimbStructure().fit(X.iloc[train], interventions=mask.iloc[train])
+        assert value == est.score(X.iloc[test])
