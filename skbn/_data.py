@@ -99,6 +99,10 @@ class EncodedData:
     target_from_y : bool
         Whether the target is ``y``, appended after the columns of ``X`` (rather than a
         column of ``X`` named by ``target=``). Set once, by the estimators' ``fit``.
+    intervened : ndarray of shape (n_samples, n_variables), dtype bool, or None
+        ``intervened[t, i]``: row ``t``'s value of variable ``i`` was set by a hard
+        intervention (``fit(X, interventions=...)``), so row ``t`` is left out of every count
+        of a family whose child is ``i``. ``None``: observational data (nothing left out).
     """
 
     codes: np.ndarray
@@ -108,6 +112,7 @@ class EncodedData:
     groups: "RowGroups | None" = None
     target: int | None = None
     target_from_y: bool = False
+    intervened: np.ndarray | None = None
 
     @property
     def n_samples(self):

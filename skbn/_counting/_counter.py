@@ -1,6 +1,7 @@
 """The counting context of one fit: the encoded data, its weights and the count caches."""
 
 from collections import OrderedDict
+from dataclasses import replace
 
 import numpy as np
 from scipy import sparse
@@ -54,6 +55,18 @@ class FamilyCounter:
     (:meth:`added_parent_tables`, :meth:`pairwise`). Scores are cached by the local-score module's
     :class:`~skbn._engines._local_scores.FamilyScoreCache`, never here.
 
+    Experimental rows (``data.intervened``, from ``fit(X, interventions=...)``): every table
+    of a family whose child ``i`` was set by intervention in some rows is counted on the
+    other rows only (Cooper & Yoo 1999: the intervened value of ``i`` says nothing about
+    ``P(i | parents)``). The children with the same intervened rows share one counter of
+    the kept rows (a copy of their codes and weights, built on first use, with its own
+    caches: its Gram matrix and ids are never those of another mask), to which every
+    per-child method (:meth:`family_table`, :meth:`extended_family_table`,
+    :meth:`pair_table`, :meth:`cpt_counts`, :meth:`added_parent_tables`) hands the call;
+    children never intervened on are counted here, on every row. :meth:`pairwise` is the
+    Gram matrix of every row and :meth:`pair_stack` (all children at once) is refused on
+    such data. Without ``data.intervened`` nothing changes (one ``None`` test per call).
+
     Parameters
     ----------
     data : EncodedData
@@ -89,6 +102,28 @@ class FamilyCounter:
         self._largest_marginal = None
         self.groups = getattr(data, "groups", None)
         self._group_plan = None
+        self._data = data
+        self._masks = _child_masks(getattr(data, "intervened", None))  # None: observational
+        self._kept = {}  # mask key -> FamilyCounter of the rows kept for those children
+
+    @property
+    def masked(self):
+        """Whether some child has intervened rows (its tables leave them out)."""
+        return self._masks is not None
+
+    def _child_counter(self, child):
+        """The counter of ``child``'s non-intervened rows, or None when it has no mask."""
+        key = self._masks[child]
+        if key is None:
+            return None
+        counter = self._kept.get(key)
+        if counter is None:
+            keep = ~self._data.intervened[:, child]
+            weights = self.weights
+            sub = replace(self._data, codes=np.asfortranarray(self.codes[keep]),
+                          weights=None if weights is None else weights[keep], groups=None, intervened=None)
+            counter = self._kept[key] = FamilyCounter(sub)
+        return counter
 
     # ------------------------------------------------------------------ ids
     def config_ids(self, columns):
@@ -110,12 +145,16 @@ class FamilyCounter:
     # --------------------------------------------------------------- tables
     def family_table(self, child, parents):
         """Count table ``N[j, k]`` of ``child | parents`` (parents a sorted tuple)."""
+        if self._masks is not None and self._masks[child] is not None:
+            return self._child_counter(child).family_table(child, parents)
         ids, n_ids = self.config_ids(tuple(parents))
         return table_from_ids(ids, n_ids, self.codes[:, child], int(self.cardinalities[child]), self.weights)
 
     def extended_family_table(self, child, parents, extra):
         """Count table of ``child | parents + {extra}``, its rows ordered as the ids of
         ``parents`` extended by ``extra`` (any row order scores the same)."""
+        if self._masks is not None and self._masks[child] is not None:
+            return self._child_counter(child).extended_family_table(child, parents, extra)
         if not parents:
             return self.pair_table(extra, child)
         ids, n_ids = self.config_ids(tuple(parents))
@@ -123,7 +162,8 @@ class FamilyCounter:
         return table_from_ids(ids, n_ids, self.codes[:, child], int(self.cardinalities[child]), self.weights)
 
     def pairwise(self):
-        """``(gram, offsets)`` of :func:`~skbn._counting.pairwise_tables`, computed once."""
+        """``(gram, offsets)`` of :func:`~skbn._counting.pairwise_tables`, computed once
+        (over every row, intervened or not)."""
         if self._gram is None:
             if self.groups is not None:
                 self._gram = self._grouped_pairwise(), self.offsets
@@ -133,7 +173,11 @@ class FamilyCounter:
 
     def pair_stack(self):
         """:func:`~skbn._counting.pair_family_stack` of the Gram matrix: the tables of the
-        families ``j | i`` of every ordered pair of variables, computed once."""
+        families ``j | i`` of every ordered pair of variables, computed once. Refused on
+        data with intervened rows (the children's tables come from different rows)."""
+        if self._masks is not None:
+            raise ValueError("pair_stack mixes children counted on different rows; with intervened "
+                             "rows, count each child's tables with added_parent_tables.")
         if self._pair_stack is None:
             gram, offsets = self.pairwise()
             self._pair_stack = pair_family_stack(gram, self.cardinalities, self.cardinalities, offsets, 1,
@@ -172,11 +216,15 @@ class FamilyCounter:
 
     def pair_table(self, parent, child):
         """Count table ``N[a, b]`` of ``child | parent`` from the Gram matrix."""
+        if self._masks is not None and self._masks[child] is not None:
+            return self._child_counter(child).pair_table(parent, child)
         gram, offsets = self.pairwise()
         return gram[offsets[parent]:offsets[parent + 1], offsets[child]:offsets[child + 1]]
 
     def cpt_counts(self, child, parents):
         """Dense counts of ``child`` given ``parents`` (in that order), CPT-shaped."""
+        if self._masks is not None and self._masks[child] is not None:
+            return self._child_counter(child).cpt_counts(child, parents)
         return cpt_counts(self.codes, self.cardinalities, child, parents, self.weights)
 
     def added_parent_tables(self, child, parents, columns=None):
@@ -217,6 +265,8 @@ class FamilyCounter:
             Whether the ``m`` rows are all ``q`` declared parent configurations in C order
             (then dropping a parent is a marginal of ``family``).
         """
+        if self._masks is not None and self._masks[child] is not None:
+            return self._child_counter(child).added_parent_tables(child, parents, columns)
         if columns is None:
             cards, offsets, position = self.cardinalities, self.offsets, child
         else:
@@ -393,3 +443,20 @@ class FamilyCounter:
                 "free_weights": weights[free_rows],
             }
         return self._group_plan
+
+
+def _child_masks(intervened):
+    """Per child, a key of its intervened rows (children with equal rows share it), or None
+    for a child never intervened on; None when no child is (observational data)."""
+    if intervened is None:
+        return None
+    hit = intervened.any(axis=0)
+    if not hit.any():
+        return None
+    keys, masks = {}, []
+    for child in range(intervened.shape[1]):
+        if not hit[child]:
+            masks.append(None)
+            continue
+        masks.append(keys.setdefault(np.packbits(intervened[:, child]).tobytes(), len(keys)))
+    return masks

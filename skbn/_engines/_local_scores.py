@@ -194,7 +194,8 @@ class FamilyColumns:
         column = self.column_cache.get(key)
         if column is not None:
             return column
-        if not parents and self._columns is None:
+        if not parents and self._columns is None and not self.counter.masked:
+            # (with intervened rows every child is counted on its own rows: one column each)
             self._parentless_columns()
             return self.column_cache[key]
         scorer, cards = self.scorer, self.cards

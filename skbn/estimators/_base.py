@@ -24,6 +24,7 @@ from skbn._data import (
 )
 from skbn.citests import resolve_ci_test
 from skbn.exceptions import UnseenStateWarning
+from skbn.graph import dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
     KNOWLEDGE_PARAMETERS,
@@ -188,6 +189,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     #: Whether ``missing="em"`` runs structural EM (the structure is re-learned from the
     #: expected completions) rather than parameter EM on the learned structure.
     _structural_em = False
+    #: Whether ``fit`` accepts ``interventions`` (experimental rows): the learner counts
+    #: through :class:`~skbn._counting.FamilyCounter`, which leaves out the intervened rows.
+    _interventions = False
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
@@ -251,7 +255,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         )
 
     @_one_blas_thread
-    def fit(self, X, y=None, sample_weight=None):
+    def fit(self, X, y=None, sample_weight=None, interventions=None):
         """Learn the structure and the CPTs from complete discrete data.
 
         Every fitted attribute of an earlier fit is removed first, so fitting twice on the
@@ -275,6 +279,19 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Non-negative row weights: every count (scores, tests, CPTs) is the sum of the
             weights of the rows it counts, so an integer weight ``w`` is the same as ``w``
             copies of the row and a weight 0 the same as dropping it. ``None``: weight 1.
+        interventions : DataFrame, array-like or list, default=None
+            Experimental rows (accepted by HillClimbStructure, K2Structure and
+            FixedStructure; see ``docs/interventions.md``): which variables each row's
+            values were *set* by a hard intervention. A boolean
+            DataFrame with columns of ``X`` (a column left out: never intervened on) or a
+            boolean array of shape ``(n_samples, n_features)`` (True: set by intervention),
+            or a list with, for every row, a collection of the intervened columns' names
+            (empty: an observational row). The score of a family then leaves out the rows
+            where its child was intervened on (the interventional BDe of Cooper & Yoo 1999,
+            for every scorer), every CPT is estimated from the rows where its node was not
+            intervened on, and the learners expose ``interventional_cpdag_``. ``None``:
+            observational data. Rows are matched by position. In-memory ``X`` only, with or
+            without ``sample_weight``.
 
         Returns
         -------
@@ -285,6 +302,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self._validate_params()
         missing = self._missing_mode()
         chunked = is_chunked(X)
+        if interventions is not None:
+            self._check_accepts_interventions(chunked, missing)
         if chunked:  # out of core: weighted distinct rows of the chunks (missing cells: -1)
             data, states = encode_chunks(self, X, y, sample_weight, self.categories,
                                          allow_missing=missing != "error")
@@ -317,6 +336,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         elif self.target is not None:
             target_index = _column_position(self.target, data.names, "target")
         data = replace(data, target=target_index, target_from_y=from_y)
+        if interventions is not None:
+            data = replace(data, intervened=_intervention_matrix(interventions, data, n_features))
         self._target_index = data.target
         self.categories_ = [np.asarray(s, dtype=object) for s in states[:n_features]]
         if target_index is not None:
@@ -340,6 +361,21 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
         return self
+
+    def _check_accepts_interventions(self, chunked, missing):
+        """Refuse ``interventions`` for a learner, input or mode that cannot use them."""
+        name = type(self).__name__
+        if not self._interventions:
+            reason = _NO_INTERVENTIONS.get(name, "its statistics do not leave out intervened rows yet")
+            raise ValueError(
+                f"{name} does not accept interventions= ({reason}). Learners that use experimental "
+                f"rows: {', '.join(INTERVENTION_LEARNERS)}."
+            )
+        if chunked:
+            raise ValueError(f"{name}: interventions= needs in-memory X (a DataFrame or array), not chunks.")
+        if missing != "error":
+            raise ValueError(f"{name}: interventions= needs complete data (missing='error'), got "
+                             f"missing={missing!r}.")
 
     # ------------------------------------------------------------ incomplete data
     def _missing_mode(self):
@@ -459,6 +495,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """The search (see the class docstring): the DAG's ``(parent, child)`` positions."""
         raise NotImplementedError
 
+    @staticmethod
+    def _interventional_cpdag(data, edges):
+        """The interventional essential graph (:func:`skbn.graph.interventional_essential_graph`)
+        of the DAG ``edges`` for the targets of ``data``: each distinct set of variables
+        intervened on together in a row (observational rows: the empty target)."""
+        labelled = [(data.names[u], data.names[v]) for u, v in edges]
+        if data.intervened is None:  # observational: the CPDAG
+            return dag_to_cpdag(data.names, labelled)
+        patterns = np.unique(data.intervened, axis=0)
+        targets = [tuple(data.names[i] for i in np.flatnonzero(row)) for row in patterns]
+        return interventional_essential_graph(data.names, labelled, targets)
+
     def _weighted_dags(self, data):
         """Several DAGs whose average is the model's density, or None (one DAG, ``edges_``).
 
@@ -486,9 +534,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 key = (child, tuple(sorted(pa)))
                 if key not in cache:
                     self._check_cpt_size(data, child, pa)
+                    codes, weights = data.codes, data.weights
+                    if data.intervened is not None and data.intervened[:, child].any():
+                        keep = ~data.intervened[:, child]  # P(child | parents) from its observed rows
+                        codes, weights = codes[keep], None if weights is None else weights[keep]
                     cache[key] = estimate_cpt(
-                        data.codes, data.cardinalities, child, list(key[1]),
-                        method=self.parameter_estimator, ess=self.parameter_ess, weights=data.weights,
+                        codes, data.cardinalities, child, list(key[1]),
+                        method=self.parameter_estimator, ess=self.parameter_ess, weights=weights,
                     )
                 cpts[data.names[child]] = cache[key]
             return _make_network(data.names, states, parents, cpts)
@@ -815,6 +867,82 @@ def _check_finite_scores(estimator, data):
             "score (it overflows, or the prior swamps the counts). Use a moderate value (an "
             "equivalent sample size ess is usually between 0.1 and 100)."
         )
+
+
+#: The learners whose ``fit`` accepts ``interventions`` (they count through the
+#: FamilyCounter, which leaves each child's intervened rows out).
+INTERVENTION_LEARNERS = ("HillClimbStructure", "K2Structure", "FixedStructure")
+
+#: Why the other learners refuse ``interventions`` (see ``docs/interventions.md``).
+_NO_INTERVENTIONS = {
+    "PCStructure": "experimental rows are not used by PC yet: its CI tests pool every row, and rows "
+                   "where a variable was set do not follow the observational distribution, so a "
+                   "test on them is wrong; interventional CI tests are not implemented",
+    "MMHCStructure": "experimental rows are not used by MMHC yet: its skeleton comes from CI tests "
+                     "on pooled rows, which intervened rows make wrong; interventional CI tests are "
+                     "not implemented",
+    "GESStructure": "GES would need the interventional operators of GIES (Hauser & Buehlmann 2012)",
+    "ExactStructure": "its subset scorer counts distinct rows without per-child row masks",
+    "OrderMCMCStructure": "its subset scorer counts distinct rows without per-child row masks",
+    "ChowLiuTree": "its tree comes from pairwise statistics over every row",
+    "BootstrapStructure": "its resamples do not carry the intervention matrix yet",
+}
+
+
+def _intervention_matrix(interventions, data, n_features):
+    """``interventions`` as a boolean ``(n_samples, n_variables)`` matrix over ``data``'s
+    columns (a target ``y`` after ``X``: never intervened on), or None when no cell is set.
+
+    Refuses, naming the problem: a wrong number of rows or columns, an unknown column,
+    non-boolean values, a row's entry that is not a collection of column names, and a
+    column intervened on in every row (no row left for its conditional distribution).
+    """
+    n, names = data.n_samples, data.names[:n_features]
+    positions = {name: i for i, name in enumerate(names)}
+    matrix = np.zeros((n, data.n_variables), dtype=bool)
+    if isinstance(interventions, pd.DataFrame):
+        if len(interventions) != n:
+            raise ValueError(f"interventions has {len(interventions)} rows but X has {n}; they must match.")
+        for column in interventions.columns:
+            position = positions.get(column, positions.get(str(column)))
+            if position is None:
+                raise ValueError(f"interventions has column {column!r}, which is not a column of X "
+                                 f"(columns: {list(names)}).")
+            values = interventions[column]
+            if not (pd.api.types.is_bool_dtype(values.dtype) and not values.isna().any()):
+                raise ValueError(f"interventions column {column!r} must be boolean (True: the row's value "
+                                 f"was set by intervention), got dtype {values.dtype}.")
+            matrix[:, position] = values.to_numpy(dtype=bool)
+    elif isinstance(interventions, (list, tuple)):
+        if len(interventions) != n:
+            raise ValueError(f"interventions has {len(interventions)} rows but X has {n}; they must match.")
+        for row, targets in enumerate(interventions):
+            if targets is None:
+                continue
+            if isinstance(targets, (str, bytes)) or not hasattr(targets, "__iter__"):
+                raise ValueError(f"interventions[{row}] must be a collection of column names (e.g. "
+                                 f"['A'] or set()), got {targets!r}.")
+            for column in targets:
+                position = positions.get(column, positions.get(str(column)))
+                if position is None:
+                    raise ValueError(f"interventions[{row}] names {column!r}, which is not a column of X "
+                                     f"(columns: {list(names)}).")
+                matrix[row, position] = True
+    else:
+        array = np.asarray(interventions)
+        if array.shape != (n, n_features):
+            raise ValueError(f"interventions must have shape (n_samples, n_features) = {(n, n_features)}, "
+                             f"got {array.shape}.")
+        if array.dtype != bool:
+            raise ValueError(f"interventions must be boolean (True: the value was set by intervention), "
+                             f"got dtype {array.dtype}.")
+        matrix[:, :n_features] = array
+    full = np.flatnonzero(matrix.all(axis=0) if data.weights is None
+                          else ~(data.weights[:, None] * ~matrix).any(axis=0))
+    if len(full):
+        raise ValueError(f"column {names[full[0]]!r} is intervened on in every row (of positive weight): "
+                         "no observational row is left to learn how it depends on its parents.")
+    return matrix if matrix.any() else None
 
 
 def _clear_fitted_attributes(estimator):

@@ -68,6 +68,7 @@ class FixedStructure(_BaseStructureLearner):
         "verbose": ["verbose"],
     }
     _missing_modes = ("error", "complete_case", "em")
+    _interventions = True
 
     def __init__(
         self,

@@ -124,6 +124,13 @@ class HillClimbStructure(_BaseStructureLearner):
         The DAG with its CPTs.
     score_ : float
         Score of the learned DAG.
+    interventional_cpdag_ : skbn.graph.PDAG
+        The interventional essential graph of the learned DAG for the intervention targets
+        of ``fit(X, interventions=...)`` (each distinct set of columns set together in a
+        row): the edges every DAG of its interventional Markov equivalence class orients
+        alike are directed (Hauser & Bühlmann 2012; see
+        :func:`skbn.graph.interventional_essential_graph`). Without ``interventions``, the
+        CPDAG.
     n_iter_ : int
         Number of moves taken, over all searches and restarts.
     em_trace_ : ndarray
@@ -194,6 +201,7 @@ class HillClimbStructure(_BaseStructureLearner):
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
+    _interventions = True
 
     def __init__(
         self,
@@ -279,8 +287,9 @@ class HillClimbStructure(_BaseStructureLearner):
             self.verbose, "HillClimbStructure", unit="moves",
             detail=f"search={self.search!r}, {data.n_variables} columns, {data.n_samples:,} rows")
         if STRATEGIES[self.search].seeds:
+            # (with intervened rows the seed tree is from every row: a start, not a score)
             settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree,
-                                                        engine.counter)]
+                                                        None if engine.counter.masked else engine.counter)]
         graph, recorder = _run(engine, start, settings, rng, "")
         recorders, total_moves = [recorder], recorder.n_moves
         best_graph, best_score = graph, engine.score
@@ -303,7 +312,9 @@ class HillClimbStructure(_BaseStructureLearner):
         self.trace_evaluations_ = np.concatenate(
             [np.asarray(r.evaluations, dtype=np.int64) for r in recorders])
         progress.close(done=total_moves, score=self.score_, edges=int(best_graph.sum()))
-        return [(int(i), int(j)) for i, j in np.argwhere(best_graph)]
+        edges = [(int(i), int(j)) for i, j in np.argwhere(best_graph)]
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
+        return edges
 
     def _settings(self, data):
         strategy = STRATEGIES[self.search]

@@ -87,6 +87,13 @@ class K2Structure(_BaseStructureLearner):
     network_ : DiscreteBayesianNetwork
     score_ : float
         Score of the learned DAG.
+    interventional_cpdag_ : skbn.graph.PDAG
+        The interventional essential graph of the learned DAG for the intervention targets
+        of ``fit(X, interventions=...)`` (each distinct set of columns set together in a
+        row): the edges every DAG of its interventional Markov equivalence class orients
+        alike are directed (Hauser & Bühlmann 2012; see
+        :func:`skbn.graph.interventional_essential_graph`). Without ``interventions``, the
+        CPDAG.
     scorer_ : BaseScore
     ordering_ : list of column labels
     em_trace_ : ndarray
@@ -126,6 +133,7 @@ class K2Structure(_BaseStructureLearner):
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
+    _interventions = True
 
     def __init__(
         self,
@@ -237,4 +245,5 @@ class K2Structure(_BaseStructureLearner):
         self.ordering_ = [data.names[i] for i in order]
         self.score_ = total
         progress.close(score=total, edges=len(edges))
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
         return edges
