@@ -111,8 +111,8 @@ def digest(fitted):
     for attribute in ("score_", "n_tests_", "cpdag_", "edge_strength_", "log_likelihood_"):
         value = getattr(fitted, attribute, None)
         if value is not None:
-            parts.append(f"{attribute}={value!r}" if not hasattr(value, "to_numpy")
-                         else f"{attribute}={value.to_numpy().tobytes().hex()}")
+            parts.append(f"{attribute}={value!r}" if not hasattr(value, "to_csv")
+                         else f"{attribute}={value.to_csv()}")  # a frame: its text, not its pointers
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:12]
 
 
