@@ -81,7 +81,7 @@ FIRST_PAGES = ["getting_started", "which_learner"]
 #: and the contributors' page (architecture) comes last.
 USER_GUIDE_ORDER = [
     "hill_climb", "ges", "pc", "exact", "knowledge", "averaging", "missing", "network",
-    "graph", "checking", "causal", "plotting", "cli", "scale", "core",
+    "graph", "checking", "causal", "interventions", "plotting", "cli", "scale", "core",
 ]
 LAST_PAGES = ["architecture"]
 
