@@ -124,13 +124,7 @@ class HillClimbStructure(_BaseStructureLearner):
         The DAG with its CPTs.
     score_ : float
         Score of the learned DAG.
-    interventional_cpdag_ : skbn.graph.PDAG
-        The interventional essential graph of the learned DAG for the intervention targets
-        of ``fit(X, interventions=...)`` (each distinct set of columns set together in a
-        row): the edges every DAG of its interventional Markov equivalence class orients
-        alike are directed (Hauser & Bühlmann 2012; see
-        :func:`skbn.graph.interventional_essential_graph`). Without ``interventions``, the
-        CPDAG.
+    {interventional_cpdag_attribute}
     n_iter_ : int
         Number of moves taken, over all searches and restarts.
     em_trace_ : ndarray

@@ -87,13 +87,7 @@ class K2Structure(_BaseStructureLearner):
     network_ : DiscreteBayesianNetwork
     score_ : float
         Score of the learned DAG.
-    interventional_cpdag_ : skbn.graph.PDAG
-        The interventional essential graph of the learned DAG for the intervention targets
-        of ``fit(X, interventions=...)`` (each distinct set of columns set together in a
-        row): the edges every DAG of its interventional Markov equivalence class orients
-        alike are directed (Hauser & Bühlmann 2012; see
-        :func:`skbn.graph.interventional_essential_graph`). Without ``interventions``, the
-        CPDAG.
+    {interventional_cpdag_attribute}
     scorer_ : BaseScore
     ordering_ : list of column labels
     em_trace_ : ndarray

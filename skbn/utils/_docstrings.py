@@ -6,13 +6,16 @@ subclass by the base class) replaces it with :data:`COMMON_PARAMETERS`, indented
 placeholder. Learners with structural EM (``missing="em"``) put
 ``{structural_em_parameters}`` after their own ``missing`` entry, filled with
 :data:`STRUCTURAL_EM_PARAMETERS`, and every learner puts ``{verbose_parameter}`` where it
-documents ``verbose`` (:data:`VERBOSE_PARAMETER`). Readers of ``help(HillClimbStructure)`` and of the API
-reference then see every parameter in place instead of a pointer to a private class.
+documents ``verbose`` (:data:`VERBOSE_PARAMETER`); learners that take experimental rows
+put ``{interventional_cpdag_attribute}`` in their Attributes section. Readers of
+``help(HillClimbStructure)`` and of the API reference then see every parameter in place
+instead of a pointer to a private class.
 """
 
 import textwrap
 
-__all__ = ["COMMON_PARAMETERS", "STRUCTURAL_EM_PARAMETERS", "VERBOSE_PARAMETER", "fill_common_parameters"]
+__all__ = ["COMMON_PARAMETERS", "INTERVENTIONAL_CPDAG_ATTRIBUTE", "STRUCTURAL_EM_PARAMETERS",
+           "VERBOSE_PARAMETER", "fill_common_parameters"]
 
 #: numpydoc entries of the parameters every estimator shares (no indentation).
 COMMON_PARAMETERS = """\
@@ -75,10 +78,22 @@ verbose : int, default=0
     known, the share done and the time left) and a final summary; 2 or more summaries
     every second plus detail lines (search moves, PC levels, GES phases, EM iterations)."""
 
+#: numpydoc entry of the fitted ``interventional_cpdag_`` of the learners that take
+#: ``fit(X, interventions=...)`` (``{interventional_cpdag_attribute}``).
+INTERVENTIONAL_CPDAG_ATTRIBUTE = """\
+interventional_cpdag_ : skbn.graph.PDAG
+    The interventional essential graph of the learned DAG for the intervention targets
+    of ``fit(X, interventions=...)`` (each distinct set of columns set together in a
+    row): the edges every DAG of its interventional Markov equivalence class orients
+    alike are directed (Hauser & Bühlmann 2012; see
+    :func:`skbn.graph.interventional_essential_graph`). Without ``interventions``, the
+    CPDAG."""
+
 _PLACEHOLDERS = {
     "{common_parameters}": COMMON_PARAMETERS,
     "{structural_em_parameters}": STRUCTURAL_EM_PARAMETERS,
     "{verbose_parameter}": VERBOSE_PARAMETER,
+    "{interventional_cpdag_attribute}": INTERVENTIONAL_CPDAG_ATTRIBUTE,
 }
 
 
