@@ -773,7 +773,25 @@ class GaussianAIC(BaseGaussianScore):
         return float(n_params)
 
 
-class CLGLogLikelihood(GaussianLogLikelihood, LogLikelihood):
+class _DiscreteChildren:
+    """CLG scores: a discrete child (only discrete parents) is scored on its count table by
+    the discrete score ``_discrete_score`` (e.g. :class:`BIC` for :class:`CLGBIC`), whose
+    kernels ``BaseGaussianScore`` overrides."""
+
+    _discrete_score = None  # set by each CLG score
+
+    def _data_score(self, counts, n_parent_configs):
+        return self._discrete_score._data_score(self, counts, n_parent_configs)
+
+    def _data_scores(self, stack):
+        return self._discrete_score._data_scores(self, stack)
+
+    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
+        return self._discrete_score._data_bound(self, r_child, n_parent_configs, n_observed_configs,
+                                            total_weight, integral)
+
+
+class CLGLogLikelihood(_DiscreteChildren, GaussianLogLikelihood, LogLikelihood):
     r"""Log-likelihood of a conditional linear Gaussian (CLG) network (bnlearn ``"loglik-cg"``).
 
     A continuous child is regressed on its continuous parents separately in each
@@ -797,18 +815,10 @@ class CLGLogLikelihood(GaussianLogLikelihood, LogLikelihood):
         Log structure prior ``-edge_penalty`` per edge.
     """
 
-    def _data_score(self, counts, n_parent_configs):
-        return LogLikelihood._data_score(self, counts, n_parent_configs)
-
-    def _data_scores(self, stack):
-        return LogLikelihood._data_scores(self, stack)
-
-    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
-        return LogLikelihood._data_bound(self, r_child, n_parent_configs, n_observed_configs,
-                                         total_weight, integral)
+    _discrete_score = LogLikelihood
 
 
-class CLGBIC(GaussianBIC, BIC):
+class CLGBIC(_DiscreteChildren, GaussianBIC, BIC):
     r"""BIC of a conditional linear Gaussian network (bnlearn ``"bic-cg"``).
 
     A continuous child with ``p`` continuous parents and ``q`` configurations of its
@@ -824,17 +834,10 @@ class CLGBIC(GaussianBIC, BIC):
         Log structure prior ``-edge_penalty`` per edge.
     """
 
-    def _data_score(self, counts, n_parent_configs):
-        return BIC._data_score(self, counts, n_parent_configs)
-
-    def _data_scores(self, stack):
-        return BIC._data_scores(self, stack)
-
-    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
-        return BIC._data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral)
+    _discrete_score = BIC
 
 
-class CLGAIC(GaussianAIC, AIC):
+class CLGAIC(_DiscreteChildren, GaussianAIC, AIC):
     r"""AIC of a conditional linear Gaussian network (bnlearn ``"aic-cg"``):
     :math:`\ell - q (p + 2)` for a continuous child, the discrete :class:`AIC` for a
     discrete one (see :class:`CLGBIC`).
@@ -847,14 +850,7 @@ class CLGAIC(GaussianAIC, AIC):
         Log structure prior ``-edge_penalty`` per edge.
     """
 
-    def _data_score(self, counts, n_parent_configs):
-        return AIC._data_score(self, counts, n_parent_configs)
-
-    def _data_scores(self, stack):
-        return AIC._data_scores(self, stack)
-
-    def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
-        return AIC._data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral)
+    _discrete_score = AIC
 
 
 def _bge_log_marginal(weight, log_det_r, size, n_variables, iss_mu, iss_w, t):
