@@ -10,9 +10,9 @@ from sklearn.model_selection import GridSearchCV
 
 import skbn._engines._ci_runner as ci_runner
 import skbn.estimators._pc as pc_module
+from skbn._engines._skeleton import _bh_adjust
 from skbn.citests import BayesFactor, ChiSquare, DSeparationOracle, GTest
 from skbn.datasets import sample_asia
-from skbn._engines._skeleton import _bh_adjust
 from skbn.estimators._pc import PCStructure
 from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, random_dag
 from skbn.io import read_bif
