@@ -18,7 +18,7 @@ empty strata, as skbn's default; :mod:`_bnlearn`, timed inside R).
 Each configuration is run ``--repeat`` times and the best time is kept.
 
 ``n_jobs=2`` sends a level to joblib's process workers only when it counts at least 10**7
-cells (conditioning sets x rows, ``skbn.estimators._pc._MIN_PARALLEL_WORK``): below that the
+cells (conditioning sets x rows, the CI-test runner's ``min_parallel_work``): below that the
 dispatch and the workers' cold caches cost more than they save, so on these networks only the
 100,000-row fits use the workers, and the 10,000-row ``n_jobs=2`` rows measure the in-process
 path (plus noise). Set ``SKBN_SHARED_NETWORKS`` to the networks folder when running from a git

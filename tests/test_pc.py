@@ -8,10 +8,12 @@ from joblib import parallel_config
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 
+import skbn._engines._ci_runner as ci_runner
 import skbn.estimators._pc as pc_module
+from skbn._engines._skeleton import _bh_adjust
 from skbn.citests import BayesFactor, ChiSquare, DSeparationOracle, GTest
 from skbn.datasets import sample_asia
-from skbn.estimators._pc import PCStructure, _bh_adjust
+from skbn.estimators._pc import PCStructure
 from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, random_dag
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
@@ -91,7 +93,7 @@ def child_data():
 
 def test_n_jobs_gives_identical_results(child_data, monkeypatch):
     _, data = child_data
-    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)
     for kwargs in ({}, {"orient": "majority", "ci_test": GTest()}):
         one = PCStructure(n_jobs=1, **kwargs).fit(data)
         two = PCStructure(n_jobs=2, **kwargs).fit(data)
@@ -107,7 +109,7 @@ def test_forced_parallel_paths_give_identical_results(child_data, monkeypatch, t
     _, data = child_data
     data = data.iloc[:600]
     for name in ("_MIN_PARALLEL_WORK", "_MIN_MEMMAP_BYTES"):
-        monkeypatch.setattr(pc_module, name, 0)
+        monkeypatch.setattr(ci_runner, name, 0)
     monkeypatch.setenv("JOBLIB_TEMP_FOLDER", str(tmp_path))
     for kwargs in ({}, {"orient": "conservative"}):
         one = PCStructure(n_jobs=1, **kwargs).fit(data)
@@ -124,7 +126,7 @@ def test_dask_backend_gives_identical_results(child_data, monkeypatch):
     from distributed import Client, LocalCluster
 
     _, data = child_data
-    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)
     ref = PCStructure().fit(data)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster, Client(cluster):
         with parallel_config(backend="dask"):
@@ -234,7 +236,7 @@ def test_alarm_10k_cpdag_shd():
                                     {"ci_test": "bayes_factor", "orient": "standard"},
                                     {"correction": "fdr"}, {"n_jobs": 2}])
 def test_integer_weights_equal_row_duplication(kwargs, monkeypatch):
-    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)  # n_jobs=2: the worker paths too
+    monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)  # n_jobs=2: the worker paths too
     rng = np.random.default_rng(0)
     data = sample_asia(3000, random_state=4)
     weights = rng.integers(0, 4, size=len(data))  # 0 drops the row
@@ -262,8 +264,8 @@ def test_weights_enter_as_sample_size():
 
 
 def test_no_fit_scratch_left_on_the_estimator(monkeypatch, tmp_path):
-    monkeypatch.setattr(pc_module, "_MIN_PARALLEL_WORK", 0)
-    monkeypatch.setattr(pc_module, "_MIN_MEMMAP_BYTES", 0)
+    monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(ci_runner, "_MIN_MEMMAP_BYTES", 0)
     monkeypatch.setenv("JOBLIB_TEMP_FOLDER", str(tmp_path))
     model = PCStructure(n_jobs=2).fit(sample_asia(500, random_state=0))
     params = set(model.get_params(deep=False))
@@ -430,7 +432,7 @@ def test_available_case_recovers_asia_skeleton_and_fits_cpts_by_em():
 
 def test_available_case_is_identical_for_any_n_jobs(monkeypatch):
     for name in ("_MIN_PARALLEL_WORK", "_MIN_MEMMAP_BYTES"):  # workers and memory-mapped codes
-        monkeypatch.setattr(pc_module, name, 0)
+        monkeypatch.setattr(ci_runner, name, 0)
     Xm = _mcar(sample_asia(2000, random_state=36), 0.1, seed=37)
     one = PCStructure(missing="available_case", fit_parameters=False).fit(Xm)
     two = PCStructure(missing="available_case", fit_parameters=False, n_jobs=2).fit(Xm)
@@ -632,7 +634,7 @@ def test_max_time_keeps_the_tested_removals_and_warns(monkeypatch):
     full = PCStructure(orient="standard").fit(X)
     level0 = PCStructure(max_cond_vars=0, orient="standard", fit_parameters=False).fit(X)
     clock = iter(range(10**6))
-    monkeypatch.setattr(pc_module, "_now", lambda: float(next(clock)))
+    monkeypatch.setattr(ci_runner, "_now", lambda: float(next(clock)))
     with pytest.warns(UserWarning, match="max_time=0.5 during level 1"):
         stopped = PCStructure(max_time=0.5, orient="standard", fit_parameters=False).fit(X)
     assert set(stopped.cpdag_.skeleton()) == set(level0.cpdag_.skeleton())
@@ -662,19 +664,3 @@ def test_max_time_in_the_collider_tests_falls_back_to_the_skeleton_sets(monkeypa
     assert stopped.cpdag_ == standard.cpdag_
     assert (stopped.sepsets_, stopped.n_tests_) == (standard.sepsets_, standard.n_tests_)
 
-
-def test_streamed_groups_and_bounded_grams_give_identical_results(child_data, monkeypatch):
-    # a level generated and run in many small groups, level-1 Gram matrices evicted and
-    # recomputed: the same CPDAG, separating sets and test counts as in one piece
-    import skbn._counting._stratified as stratified
-
-    _, data = child_data
-    data = data.iloc[:1000]
-    reference = [PCStructure(**kw).fit(data) for kw in ({}, {"orient": "standard"})]
-    monkeypatch.setattr(pc_module, "_MAX_GROUP_SETS", 3)
-    monkeypatch.setattr(pc_module, "GRAM_CACHE_BYTES", 1000)
-    monkeypatch.setattr(stratified, "GRAM_CACHE_BYTES", 1000)
-    for ref, kw in zip(reference, ({}, {"orient": "standard"})):
-        got = PCStructure(**kw).fit(data)
-        assert (got.cpdag_, got.sepsets_, got.n_tests_, got.edges_) == (
-            ref.cpdag_, ref.sepsets_, ref.n_tests_, ref.edges_)

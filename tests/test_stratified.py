@@ -100,7 +100,7 @@ def test_pairwise_contingency_matches_loop_reference():
         assert sorted(seen) == [0, 1, 2, 3]
 
 
-def test_gram_cache_bounded_in_bytes_gives_the_same_tables(monkeypatch):
+def test_gram_cache_bounded_in_bytes_gives_the_same_tables():
     # level-1 Gram matrices in a least-recently-used cache: evicted ones are recomputed to
     # the same tables, and the cache never holds more than its byte bound
     import skbn._counting._stratified as stratified
@@ -114,16 +114,14 @@ def test_gram_cache_bounded_in_bytes_gives_the_same_tables(monkeypatch):
     expected = [full.tables(x, y, s)[0] for x, y, s in pairs]
     one = stratified.gram_nbytes(data.cardinalities, 0, adjacency[0])
     assert one == full._gram[0][0].nbytes
-    monkeypatch.setattr(stratified, "GRAM_CACHE_BYTES", 2 * one)
     caches = {}
-    bounded = StratifiedCounter(data, adjacency, caches)
+    bounded = StratifiedCounter(data, adjacency, caches, gram_cache_bytes=2 * one)
     for (x, y, s), table in zip(pairs, expected):
         np.testing.assert_array_equal(bounded.tables(x, y, s)[0], table)
         assert sum(g.nbytes for g, _ in caches["gram"].values()) <= 2 * one
     # a second counter on the same caches reuses the kept matrices
     assert StratifiedCounter(data, adjacency, caches)._gram is caches["gram"]
-    monkeypatch.setattr(stratified, "GRAM_CACHE_BYTES", one // 2)  # none fits: none kept
-    tiny = StratifiedCounter(data, adjacency, {})
+    tiny = StratifiedCounter(data, adjacency, {}, gram_cache_bytes=one // 2)  # none fits: none kept
     for (x, y, s), table in zip(pairs[:20], expected[:20]):
         np.testing.assert_array_equal(tiny.tables(x, y, s)[0], table)
     assert tiny._gram == {}

@@ -43,13 +43,15 @@ LANES = 1 << LANE_BITS
 #: bin: a conditioning set gets lanes only when its largest table (``n_ids`` x the largest
 #: ``r_x * r_y`` of the data) has at most ``n_samples / LANE_ROWS_PER_BIN`` lane bins.
 LANE_ROWS_PER_BIN = 16
-#: Memory bound of each cache (conditioning-set ids, pair states): at most
+#: Default memory bound of each cache (conditioning-set ids, pair states; the counter's
+#: ``cache_bytes``): at most
 #: ``CACHE_BYTES / (8 n_samples)`` arrays (and at most ``ID_CACHE_SIZE``), the oldest
 #: dropped first (256 MiB: 320 arrays at 100,000 rows; 80 made CHILD 100k 30% slower).
 #: 1024 arrays of 100,000 rows took 800 MB per cache.
 CACHE_BYTES = 1 << 28
 ID_CACHE_SIZE = 1024
-#: Memory bound of the level-1 Gram matrices kept by one counter (least recently used
+#: Default memory bound of the level-1 Gram matrices kept by one counter (its
+#: ``gram_cache_bytes``; least recently used
 #: dropped first, recomputed -- to the same bits -- when needed again). Without it they
 #: grew as p x (3 x degree)^2: 0.7 GB for a 441-node pedigree whose level 0 left 85
 #: neighbours per node, and several GB at 1,000 nodes.
@@ -145,9 +147,17 @@ class StratifiedCounter:
         when the adjacency changes).
     grams : dict or None
         Already computed :func:`gram_given` results, by variable.
+    cache_bytes : int, default=CACHE_BYTES
+        Memory bound of each cache of conditioning-set ids and pair states (at most
+        ``cache_bytes / (8 n_samples)`` arrays, at least 16, at most ``ID_CACHE_SIZE``).
+    gram_cache_bytes : int, default=GRAM_CACHE_BYTES
+        Memory bound of the level-1 Gram matrices kept (least recently used dropped first;
+        a matrix larger than the bound is computed, used and not kept). The tables do not
+        depend on either bound.
     """
 
-    def __init__(self, data, adjacency=None, caches=None, grams=None):
+    def __init__(self, data, adjacency=None, caches=None, grams=None, *, cache_bytes=CACHE_BYTES,
+                 gram_cache_bytes=GRAM_CACHE_BYTES):
         self.codes = data.codes
         self.cards = data.cardinalities
         self.weights = data.weights
@@ -182,8 +192,9 @@ class StratifiedCounter:
             self._gram = dict(grams or {})
         self._gram_bytes = sum(g.nbytes for g, _ in self._gram.values())
         self._gram_last = None
+        self._gram_limit = gram_cache_bytes
         top = sorted(self._r)[-2:]
-        self._cache_size = max(16, min(ID_CACHE_SIZE, CACHE_BYTES // (8 * max(n_samples, 1))))
+        self._cache_size = max(16, min(ID_CACHE_SIZE, cache_bytes // (8 * max(n_samples, 1))))
         if self.weights is None:
             self._lane_limit = n_samples // (LANE_ROWS_PER_BIN * LANES * max(1, top[0] * top[-1]))
         else:
@@ -221,7 +232,7 @@ class StratifiedCounter:
 
     def _given(self, v):
         """:func:`gram_given` of ``v``, from a least-recently-used cache of at most
-        ``GRAM_CACHE_BYTES`` (one matrix larger than that is computed, used, not kept)."""
+        ``gram_cache_bytes`` (one matrix larger than that is computed, used, not kept)."""
         hit = self._gram.get(v)
         if hit is not None:
             if v != self._gram_last:  # most recently used last
@@ -231,9 +242,9 @@ class StratifiedCounter:
             return hit
         hit = gram_given(self.codes, self.cards, self.weights, v, self.adjacency[v])
         nbytes = hit[0].nbytes
-        while self._gram and self._gram_bytes + nbytes > GRAM_CACHE_BYTES:
+        while self._gram and self._gram_bytes + nbytes > self._gram_limit:
             self._gram_bytes -= self._gram.pop(next(iter(self._gram)))[0].nbytes
-        if self._gram_bytes + nbytes <= GRAM_CACHE_BYTES:
+        if self._gram_bytes + nbytes <= self._gram_limit:
             self._gram[v] = hit
             self._gram_bytes += nbytes
             self._gram_last = v

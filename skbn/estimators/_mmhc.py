@@ -5,10 +5,11 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import FamilyCounter, StratifiedCounter, pairwise_contingency
+from skbn._counting import FamilyCounter
+from skbn._engines._ci_runner import CITestRunner
+from skbn._engines._skeleton import skeleton
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators._hill_climb import HillClimbStructure
-from skbn.estimators._pc import PCStructure
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -26,8 +27,8 @@ class MMHCStructure(_BaseStructureLearner):
        subset of the rest. Conditioning sets have at most ``max_cond_vars`` variables;
        results are cached by (pair, set), so the runs for ``T`` and ``X`` share tests.
        Symmetry correction: ``X - T`` is kept only if ``X`` is in ``T``'s set *and* ``T``
-       in ``X``'s. With ``restrict="pc"`` the skeleton of :class:`PCStructure` is used (same
-       weighted rows, same ``white_list`` / ``black_list`` / ``tiers``).
+       in ``X``'s. With ``restrict="pc"`` the skeleton of :class:`PCStructure` (PC-stable,
+       step 1) is used (same weighted rows, same ``white_list`` / ``black_list`` / ``tiers``).
     2. **Maximise**: :class:`HillClimbStructure` (``search="hill_climb"`` or ``"tabu"``)
        with every pair outside the skeleton black-listed both ways, merged with the
        user's knowledge (:mod:`skbn.knowledge`); white-listed pairs are never cut.
@@ -69,7 +70,8 @@ class MMHCStructure(_BaseStructureLearner):
         Pairs kept by the restrict phase (``u`` before ``v`` in column order), white-listed
         pairs included.
     n_tests_ : int
-        Number of distinct CI tests run by the restrict phase.
+        Number of distinct CI tests run by the restrict phase (with ``restrict="pc"``: the
+        tests of PC's skeleton, as ``PCStructure(orient="standard").n_tests_``).
     edges_, network_, score_, n_iter_, trace_, scorer_, ci_test_
         As in :class:`HillClimbStructure` / :class:`PCStructure`.
     em_trace_ : ndarray
@@ -160,7 +162,8 @@ class MMHCStructure(_BaseStructureLearner):
                                                       knowledge.forbidden_adjacency, counter)
         else:
             with progress.nested():
-                adjacency, self.n_tests_ = self._pc_skeleton(data, knowledge)
+                adjacency, self.n_tests_ = _pc_skeleton(data, self.ci_test_, self.max_cond_vars, knowledge,
+                                                        self.verbose)
         adjacency |= knowledge.required_adjacency
         progress.message(f"skeleton: {self.n_tests_:,} tests, {int(np.triu(adjacency, 1).sum()):,} "
                          f"adjacencies, {progress.elapsed():.2f} s")
@@ -180,13 +183,23 @@ class MMHCStructure(_BaseStructureLearner):
                        edges=len(edges))
         return edges
 
-    def _pc_skeleton(self, data, knowledge):
-        """PC's skeleton on the same encoded, weighted data and with the same knowledge."""
-        pc = PCStructure(ci_test=self.ci_test, max_cond_vars=self.max_cond_vars, verbose=self.verbose)
-        adjacency = np.zeros((data.n_variables, data.n_variables), dtype=bool)
-        for u, v in pc._structure(data, knowledge=knowledge):
-            adjacency[u, v] = adjacency[v, u] = True
-        return adjacency, pc.n_tests_
+
+def _pc_skeleton(data, ci_test, max_cond_vars, knowledge, verbose=0):
+    """Symmetric adjacency of PC's skeleton (:func:`skbn._engines._skeleton.skeleton`, stable
+    variant, no correction) and its number of tests: the required adjacencies never tested,
+    the forbidden ones removed untested, every test on the same weighted rows."""
+    p = data.n_variables
+    fixed, removed = knowledge.required_adjacency, knowledge.forbidden_adjacency
+    progress = Progress(verbose, "PC skeleton", unit="tests",
+                        detail=f"{p} columns, {data.n_samples:,} rows")
+    with CITestRunner(data, ci_test) as runner:
+        adjacency, _, n_tests, _ = skeleton(runner, p, fixed=fixed, removed=removed,
+                                            max_cond_vars=max_cond_vars, progress=progress)
+    found = np.zeros((p, p), dtype=bool)
+    for x, neighbours in enumerate(adjacency):
+        found[x, sorted(neighbours)] = True
+    progress.close(done=n_tests, edges=int(np.triu(found, 1).sum()))
+    return found, n_tests
 
 
 def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
@@ -207,37 +220,35 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
 
 
 class _CachedTests:
-    """CI tests ``x _||_ target | S``, cached by ``(min, max, sorted S)`` and run in batches.
+    """MMPC's CI tests ``x _||_ target | S``, cached by ``(min, max, sorted S)``, batched.
 
-    All tables come from PC's counting engine (:mod:`skbn._counting._stratified`), weighted
-    by ``sample_weight``: every unconditional pair at once from one one-hot Gram matrix
-    (:func:`~skbn._counting.pairwise_contingency`; the ``family_counter``'s, when given,
-    so the search reuses it), a conditional one from
-    :class:`~skbn._counting.StratifiedCounter` (cached configuration ids of the set, cached
-    pair states, row lanes: one ``bincount`` per test). The tests of one request
-    (one or many targets, many ``(x, S)``) are decided together through the plug-in's
-    public :meth:`~skbn.citests.BaseCITest.test_batch`, one call per table shape. The
-    unconditional results are kept in ``p x p`` arrays, read by index.
+    The conditional tests go through a :class:`~skbn._engines._ci_runner.CITestRunner`
+    (its key cache, :meth:`~skbn._engines._ci_runner.CITestRunner.cached`: tables from
+    :class:`~skbn._counting.StratifiedCounter`, weighted by ``sample_weight``, one
+    ``test_batch`` per table shape). Counting tests run every unconditional pair at once
+    from one one-hot Gram matrix (the ``family_counter``'s, when given, so the search reuses
+    it) and keep the results in ``p x p`` arrays, read by index.
     """
 
     def __init__(self, data, ci_test, family_counter=None):
-        self.data, self.ci_test, self.cache = data, ci_test, {}
-        self.cards = [int(r) for r in data.cardinalities]
-        self.counter = StratifiedCounter(data) if ci_test.from_counts else None
+        self.data, self.ci_test = data, ci_test
+        self.runner = CITestRunner(data, ci_test)
         #: ``(pvalue, statistic, independent)`` of every unconditional pair as three
         #: symmetric ``p x p`` arrays (read by index: no key per pair), or None
         self.unconditional = None
         p = data.n_variables
         if ci_test.from_counts and p > 1:
-            pairs = np.column_stack(np.triu_indices(p, 1))
-            arrays = np.ones((p, p)), np.zeros((p, p)), np.zeros((p, p), dtype=bool)
+            x, y = np.triu_indices(p, 1)
             gram = None if family_counter is None else family_counter.pairwise()
-            for index, tables in pairwise_contingency(data, pairs, gram):
-                result = ci_test.test_batch(tables, np.arange(len(index)), len(index), np.ones(len(index)))
-                x, y = pairs[index, 0], pairs[index, 1]
-                for array, values in zip(arrays, (result.pvalue, result.statistic, result.independent)):
-                    array[x, y] = array[y, x] = values
+            arrays = np.ones((p, p)), np.zeros((p, p)), np.zeros((p, p), dtype=bool)
+            for array, values in zip(arrays, self.runner.unconditional(np.column_stack((x, y)), gram)):
+                array[x, y] = array[y, x] = values
             self.unconditional = arrays
+
+    @property
+    def cache(self):
+        """``{(x, y, S): (pvalue, statistic, independent)}`` of the conditional tests run."""
+        return self.runner.cache
 
     def associations(self, target, candidates):
         """``{x: _association}`` of the ``candidates`` not independent of ``target``
@@ -262,29 +273,6 @@ class _CachedTests:
             return tuple(array.item(key[0], key[1]) for array in self.unconditional)
         return self.cache[key]
 
-    def _decide(self, keys, stack, group, n_strata):
-        """Cache ``(pvalue, statistic, independent)`` of ``keys`` from one stack of strata."""
-        result = self.ci_test.test_batch(stack, group, len(keys), n_strata)
-        self.cache.update(zip(keys, zip(result.pvalue.tolist(), result.statistic.tolist(),
-                                        result.independent.tolist())))
-
-    def _run(self, keys):
-        """Count and test the conditional ``keys`` ``(x, y, S)``, one batch per table shape:
-        every key's strata stacked, the empty ones dropped at once (all kept for a set of
-        one configuration id)."""
-        by_shape = {}
-        for key in keys:
-            x, y, subset = key
-            counts, declared = self.counter.tables(x, y, subset)
-            by_shape.setdefault((self.cards[x], self.cards[y]), []).append((key, counts, declared))
-        for (r_x, r_y), members in sorted(by_shape.items()):
-            n_ids = np.array([len(counts) for _, counts, _ in members])
-            owner = np.repeat(np.arange(len(members)), n_ids)
-            stack = np.concatenate([counts for _, counts, _ in members])
-            keep = stack.any(axis=1) | (n_ids == 1)[owner]
-            self._decide([key for key, _, _ in members], stack[keep].reshape(-1, r_x, r_y), owner[keep],
-                         np.array([declared for _, _, declared in members], dtype=float))
-
     def __call__(self, target, requests):
         """``(pvalue, statistic, independent)`` of ``x _||_ target | S`` per ``(x, S)``."""
         return self.batch([(target, requests)])[0]
@@ -296,13 +284,7 @@ class _CachedTests:
         keys = [[None if zero is not None and not subset
                  else (min(x, target), max(x, target), tuple(sorted(subset))) for x, subset in requests]
                 for target, requests in calls]
-        missing = sorted({key for call in keys for key in call if key is not None and key not in self.cache})
-        if missing and self.ci_test.from_counts:
-            self._run(missing)
-        for key in missing:
-            if key not in self.cache:  # oracle tests answer from variable identities
-                result = self.ci_test.test_variables(self.data, *key)
-                self.cache[key] = (result.pvalue, result.statistic, result.independent)
+        self.runner.cached([key for call in keys for key in call if key is not None])
         if zero is None:
             return [[self.cache[key] for key in call] for call in keys]
         pvalue, statistic, independent = zero

@@ -1,0 +1,435 @@
+"""The CI-test runner shared by the constraint-based learners (PC, MMHC's restrict phase).
+
+A learner decides *which* tests to run; :class:`CITestRunner` runs them: it owns the
+encoded data, the CI-test plug-in, the decision level, the per-fit caches (conditioning-set
+ids and level-1 Gram matrices of :class:`~skbn._counting.StratifiedCounter`, bounded in
+bytes; the results of keyed tests), the ``max_time`` deadline and the joblib workers.
+
+Two ways in:
+
+* **units** ``(x, y, [S1, S2, ...])``, the sets of one pair in order, optionally stopping at
+  the first independence (:meth:`CITestRunner.run`, :func:`_streamed` for a level generated
+  group by group): PC's skeleton and collider tests;
+* **keys** ``(x, y, S)`` with ``x < y`` and ``S`` sorted, answered from a result cache
+  (:meth:`CITestRunner.cached`): MMPC, whose requests repeat across targets.
+
+Either way all tables of one shape ``(r_x, r_y)`` go through the plug-in's
+:meth:`~skbn.citests.BaseCITest.test_batch` in one call (:func:`run_tables`), and the
+decision is the test's own or ``pvalue > level`` (a corrected level, e.g. Bonferroni's
+``alpha / m``). Every result depends only on its test, so the results are the same for any
+``n_jobs``, group size, round size and cache bound.
+"""
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import replace
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+
+from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
+from skbn._counting._stratified import CACHE_BYTES, GRAM_CACHE_BYTES
+from skbn._data import _code_dtype
+
+__all__ = ["CITestRunner", "run_tables"]
+
+#: Largest number of conditioning sets whose tables are counted in one round per pair.
+_MAX_CHUNK = 64
+#: Default ``max_round_cells``: table cells (strata x r_x x r_y, empty strata included)
+#: counted before a round's tables go through the test. Bounds the memory of a round
+#: (32 MiB as float64) whatever the number of pairs and sets (the collider step of a
+#: 441-variable network peaked at 1.1 GB).
+_MAX_ROUND_CELLS = 1 << 22
+#: Default ``min_parallel_work``: below this many counted cells (conditioning sets x rows)
+#: a batch of units runs in-process: a process-parallel level costs about 12 ms (dispatch,
+#: results) plus the workers' cold caches of conditioning-set ids, i.e. about 10**7 cells
+#: of counting.
+_MIN_PARALLEL_WORK = 10_000_000
+#: Default ``min_memmap_bytes``: codes at least this large are memory-mapped for process
+#: workers (joblib's own threshold).
+_MIN_MEMMAP_BYTES = 1 << 20
+#: The clock of ``max_time`` (wall time, comparable between worker processes).
+_now = time.time
+#: Default ``max_group_sets``: conditioning sets per group of test units. A level (or the
+#: collider step) is generated and run group by group, so its memory is that of one
+#: group, not of all its sets (level 1 of a 1,000-node pedigree has tens of millions).
+_MAX_GROUP_SETS = 1 << 17
+#: Batches per worker in a process-parallel run: one contiguous batch each shares the
+#: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
+_BATCHES_PER_JOB = 1
+
+
+def run_tables(ci_test, blocks, n_strata, r_x, r_y):
+    """One :meth:`~skbn.citests.BaseCITest.test_batch` call for the tables of many tests.
+
+    Parameters
+    ----------
+    ci_test : BaseCITest
+        A test with ``from_counts``.
+    blocks : list of ndarray of shape (n_ids, r_x * r_y)
+        One block per test: its strata (flattened tables), empty ones allowed
+        (:meth:`~skbn._counting.StratifiedCounter.tables`).
+    n_strata : sequence of int
+        Declared number of strata of every test.
+    r_x, r_y : int
+        The shape shared by all tables.
+
+    Returns
+    -------
+    CITestBatchResult
+        One entry per block. The empty strata are dropped (a stratum is observed iff its
+        cells sum to more than 0, whatever the rounding of the BLAS product); the tests
+        are independent of each other, so each result is that of its block alone.
+    """
+    tables = np.concatenate(blocks, dtype=np.float64)  # float once: the tests compute in float64
+    group = np.repeat(np.arange(len(blocks)), [len(block) for block in blocks])
+    observed = tables @ np.ones(r_x * r_y) > 0
+    return ci_test.test_batch(tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
+                              np.asarray(n_strata, dtype=float))
+
+
+def _decisions(batch, level):
+    """``independent`` of a batch: the test's own decision, or ``pvalue > level``."""
+    return batch.independent if level is None else batch.pvalue > level
+
+
+def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, grams=None,
+               caches=None, deadline=None, counter_options=None, max_round_cells=_MAX_ROUND_CELLS):
+    """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
+
+    Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
+    independence when ``stop_at_first`` -- exactly what testing the sets one by one would
+    give. ``level``: decide ``pvalue > level`` instead of the test's own decision. Tests
+    that count (``ci_test.from_counts``) are evaluated in rounds: each round takes the next
+    chunk of sets of every unfinished unit (chunks grow 4, 8, ... 64, so an early
+    independence wastes little), counts their tables (:class:`StratifiedCounter` with
+    ``counter_options``; level-1 tables sliced from per-variable Gram matrices when the
+    frozen ``adjacency`` is given, ``grams``: those already computed) and sends all tables
+    of one shape through :func:`run_tables`, flushing every ``max_round_cells`` counted
+    cells. ``caches`` (a dict, filled on first use) shares the counter's conditioning-set
+    ids between calls. ``deadline`` (a ``_now()`` value or None): no new table is counted
+    after it, so a unit may come back with fewer results than sets (the caller tells by
+    their number).
+    """
+    results = [([], []) for _ in units]
+    if not ci_test.from_counts:
+        for (x, y, subsets), (pvalues, flags) in zip(units, results):
+            if deadline is not None and _now() >= deadline:
+                break
+            for subset in subsets:
+                result = ci_test.test_variables(data, x, y, subset)
+                pvalues.append(result.pvalue)
+                flags.append(result.independent if level is None else result.pvalue > level)
+                if stop_at_first and flags[-1]:
+                    break
+        return results
+    counter = StratifiedCounter(data, adjacency, caches, grams, **(counter_options or {}))
+    card = [int(r) for r in data.cardinalities]
+    position = [0] * len(units)
+    active = [u for u, unit in enumerate(units) if unit[2]]
+    # growing chunks only pay off when a unit may stop early; otherwise fewer, larger rounds
+    size = 4 if stop_at_first else _MAX_CHUNK
+
+    def flush(by_shape):
+        for (r_x, r_y), (blocks, declared, owners) in by_shape.items():
+            batch = run_tables(ci_test, blocks, declared, r_x, r_y)
+            pval, indep = batch.pvalue.tolist(), _decisions(batch, level).tolist()
+            k = 0
+            for u, n in owners:
+                results[u][0].extend(pval[k:k + n])
+                results[u][1].extend(indep[k:k + n])
+                k += n
+        by_shape.clear()
+
+    while active:
+        by_shape, pending = {}, 0
+        for u in active:
+            if deadline is not None and _now() >= deadline:
+                break  # the units not reached keep the results of the earlier rounds
+            x, y, subsets = units[u]
+            chunk = subsets[position[u]:position[u] + size]
+            position[u] += len(chunk)
+            blocks, declared, owners = by_shape.setdefault((card[x], card[y]), ([], [], []))
+            for subset in chunk:
+                block, q = counter.tables(x, y, subset)
+                blocks.append(block)
+                declared.append(q)
+                pending += block.size
+            owners.append((u, len(chunk)))
+            if pending > max_round_cells:  # bound the memory of a round's tables
+                flush(by_shape)
+                pending = 0
+        flush(by_shape)
+        still = []
+        for u in active:
+            pvalues, flags = results[u]
+            if stop_at_first and True in flags:
+                first = flags.index(True)
+                del pvalues[first + 1:], flags[first + 1:]
+            elif position[u] < len(units[u][2]):
+                still.append(u)
+        active = still
+        size = min(2 * size, _MAX_CHUNK)
+        if deadline is not None and _now() >= deadline:
+            break
+    return results
+
+
+class CITestRunner:
+    """Per-fit runner of CI tests: counts, tests and decides, in-process or in joblib workers.
+
+    A context manager that lives only during ``fit`` (never on the estimator); a
+    constraint-based learner builds one, asks it for tests (:meth:`unconditional`,
+    :meth:`run`, :func:`_streamed`, :meth:`cached`) and reads ``stopped_at`` at the end.
+
+    Parameters
+    ----------
+    data : skbn._data.EncodedData
+        The encoded (weighted) data. Signed codes without a missing cell are recoded to the
+        small unsigned dtype (the fast counting paths); with missing cells every table
+        counts the rows observing its variables (test-wise deletion).
+    ci_test : BaseCITest
+        The resolved test plug-in.
+    level : float or None, default=None
+        Decision level: None uses the test's own decision, a number decides
+        ``pvalue > level`` (e.g. Bonferroni's ``alpha / m``).
+    n_jobs : int or None, default=None
+        joblib workers for the units of :meth:`run` (see there). Results are identical for
+        any value.
+    max_time : float or None, default=None
+        Wall-time budget in seconds from construction (None: none): no table is counted
+        after it (:meth:`expired`); the learner records where it stopped in ``stopped_at``.
+    cache_bytes, gram_cache_bytes : int
+        Memory bounds of the counters' caches (:class:`~skbn._counting.StratifiedCounter`);
+        ``gram_cache_bytes`` also decides whether level 1's Gram matrices are all computed
+        up front by threads.
+    max_round_cells : int, default=2**22
+        Table cells counted before a round's tables are tested (memory of a round).
+    max_group_sets : int, default=2**17
+        Conditioning sets per group of :func:`_streamed` (memory of a level).
+    min_parallel_work : int, default=10**7
+        Counted cells (sets x rows) below which :meth:`run` stays in-process.
+    min_memmap_bytes : int, default=2**20
+        Codes at least this large are memory-mapped once for process workers.
+
+    Attributes
+    ----------
+    deadline : float or None
+        The ``_now()`` value at which ``max_time`` runs out.
+    stopped_at : str or None
+        Set by the learner: the step during which ``max_time`` ran out.
+    caches : dict
+        Conditioning-set ids and pair states shared by the in-process counters, and the
+        Gram matrices of the current level-1 adjacency (``"gram"``; drop it when the
+        adjacency changes).
+    cache : dict {(x, y, S): (pvalue, statistic, independent)}
+        Results of the keyed tests (:meth:`cached`).
+    """
+
+    def __init__(self, data, ci_test, level=None, n_jobs=None, max_time=None, *,
+                 cache_bytes=CACHE_BYTES, gram_cache_bytes=GRAM_CACHE_BYTES,
+                 max_round_cells=_MAX_ROUND_CELLS, max_group_sets=_MAX_GROUP_SETS,
+                 min_parallel_work=None, min_memmap_bytes=None):
+        if data.codes.dtype.kind == "i" and not (data.codes < 0).any():  # nothing missing
+            data = replace(data, codes=np.asfortranarray(data.codes.astype(_code_dtype(data.cardinalities))))
+        self.data = data
+        self.ci_test = ci_test
+        self.level = level
+        self.n_jobs = n_jobs
+        self.deadline = None if max_time is None else _now() + max_time
+        self.stopped_at = None
+        self.counter_options = {"cache_bytes": cache_bytes, "gram_cache_bytes": gram_cache_bytes}
+        self.max_round_cells = max_round_cells
+        self.max_group_sets = max_group_sets
+        self.min_parallel_work = _MIN_PARALLEL_WORK if min_parallel_work is None else min_parallel_work
+        self.min_memmap_bytes = _MIN_MEMMAP_BYTES if min_memmap_bytes is None else min_memmap_bytes
+        self.caches = {}
+        self.cache = {}
+        self._counter = None
+        self._shared = None
+        self._folder = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self):
+        """Drop the caches and remove the memory-mapped codes."""
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+        self._shared, self._folder, self.caches, self._counter = None, None, {}, None
+
+    def shared_data(self):
+        """The data with its codes in a memory-mapped file, written once per fit.
+
+        Process workers then map the file instead of receiving a pickled copy per batch
+        (joblib would memory-map it too, but per call, and its clean-up after each call
+        sometimes waits 0.1 s for the workers to release the file). The folder is
+        ``JOBLIB_TEMP_FOLDER``, else ``/dev/shm``, else the temporary directory.
+        """
+        data = self.data
+        if data.codes.nbytes < self.min_memmap_bytes:
+            return data
+        if self._shared is None:
+            folder = os.environ.get("JOBLIB_TEMP_FOLDER")
+            if folder is None and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+                folder = "/dev/shm"
+            self._folder = tempfile.mkdtemp(prefix="skbn_ci_", dir=folder)
+            path = os.path.join(self._folder, "codes.npy")
+            np.save(path, data.codes)
+            self._shared = replace(data, codes=np.load(path, mmap_mode="r"))
+        return self._shared
+
+    def expired(self):
+        """Whether the ``max_time`` budget is spent."""
+        return self.deadline is not None and _now() >= self.deadline
+
+    def _parallel(self, work):
+        """Number of workers worth using for ``work`` counted cells (1: in-process)."""
+        n_jobs = effective_n_jobs(self.n_jobs)
+        if n_jobs == 1 or work * self.data.n_samples < self.min_parallel_work:
+            return 1
+        return n_jobs
+
+    def _units(self, units, stop_at_first, adjacency=None, grams=None, deadline=None):
+        """:func:`_run_units` in-process, with this runner's test, level, caches and bounds."""
+        return _run_units(self.data, self.ci_test, units, stop_at_first, self.level, adjacency, grams,
+                          self.caches, deadline, self.counter_options, self.max_round_cells)
+
+    def run(self, units, stop_at_first, adjacency=None, *, timed=True):
+        """``(pvalues, independent)`` lists of every ``(x, y, subsets)`` unit, in unit order.
+
+        ``stop_at_first``: a unit's results end at its first independence. ``timed=False``
+        runs every unit whatever ``max_time`` (tests that were already run once and are
+        only repeated for their p-values).
+
+        Level 1 (the frozen ``adjacency`` given): the per-variable Gram matrices are
+        computed by joblib with ``prefer="threads"`` when worthwhile and within
+        ``gram_cache_bytes`` (BLAS releases the GIL; shipping them from process workers
+        cost more than it saved: ALARM 100k 1.95 s vs 1.45 s) and the tests slice them
+        in-process. Otherwise, when the work is worth it, the units go to the workers in
+        contiguous batches of about equal work (units sorted by pair share conditioning
+        sets), on the memory-mapped codes.
+        """
+        if not units:
+            return []
+        deadline = self.deadline if timed else None
+        work = sum(len(u[2]) for u in units)
+        n_jobs = self._parallel(work) if len(units) > 1 else 1
+        if adjacency is not None and self.data.codes.dtype.kind == "i":
+            adjacency = None  # missing cells: no Gram slices (see StratifiedCounter)
+        if adjacency is not None:
+            grams = None
+            needed = sorted({v for x, y, _ in units for v in (x, y) if len(adjacency[v]) >= 2})
+            cards = self.data.cardinalities
+            fits = (sum(gram_nbytes(cards, v, adjacency[v]) for v in needed)
+                    <= self.counter_options["gram_cache_bytes"])
+            if n_jobs > 1 and fits:
+                # BLAS and numpy copies release the GIL: threads, unless the user's joblib
+                # context sets another backend; all at once only within the counter's
+                # memory bound, else computed (and dropped) by the counter as needed
+                data = self.data
+                grams = dict(zip(needed, Parallel(n_jobs=self.n_jobs, prefer="threads")(
+                    delayed(gram_given)(data.codes, data.cardinalities, data.weights, v, adjacency[v])
+                    for v in needed)))
+            return self._units(units, stop_at_first, adjacency, grams, deadline)
+        if n_jobs == 1:
+            return self._units(units, stop_at_first, deadline=deadline)
+        n_batches = min(len(units), _BATCHES_PER_JOB * n_jobs)
+        cumulative = np.cumsum([len(u[2]) for u in units])
+        cuts = np.searchsorted(cumulative, work * np.arange(1, n_batches) / n_batches)
+        bounds = [0, *sorted(set(int(c) + 1 for c in cuts)), len(units)]
+        batches = [units[a:b] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        shared = self.shared_data()
+        outputs = Parallel(n_jobs=self.n_jobs)(
+            delayed(_run_units)(shared, self.ci_test, batch, stop_at_first, self.level,
+                                deadline=deadline, counter_options=self.counter_options,
+                                max_round_cells=self.max_round_cells)
+            for batch in batches
+        )
+        return [result for output in outputs for result in output]
+
+    def unconditional(self, pairs, gram=None):
+        """``(pvalue, statistic, independent)`` arrays of ``x _||_ y`` for every pair ``(x, y)``.
+
+        Counting tests read every pair's table from one one-hot Gram matrix
+        (:func:`~skbn._counting.pairwise_contingency`; ``gram``: ``(gram, offsets)`` of
+        :func:`~skbn._counting.pairwise_tables` when already computed), one
+        :meth:`~skbn.citests.BaseCITest.test_batch` call per table shape.
+        """
+        n = len(pairs)
+        pvalue, statistic, independent = np.ones(n), np.zeros(n), np.zeros(n, dtype=bool)
+        if not self.ci_test.from_counts:
+            for k, (x, y) in enumerate(pairs):
+                result = self.ci_test.test_variables(self.data, x, y, ())
+                pvalue[k], statistic[k] = result.pvalue, result.statistic
+                independent[k] = result.independent if self.level is None else result.pvalue > self.level
+            return pvalue, statistic, independent
+        for index, tables in pairwise_contingency(self.data, pairs, gram):
+            observed = tables.reshape(len(index), -1).any(axis=1)
+            k = np.arange(len(index))
+            batch = self.ci_test.test_batch(tables[observed], k[observed], len(index), np.ones(len(index)))
+            pvalue[index], statistic[index] = batch.pvalue, batch.statistic
+            independent[index] = _decisions(batch, self.level)
+        return pvalue, statistic, independent
+
+    def cached(self, keys):
+        """``(pvalue, statistic, independent)`` of every key ``(x, y, S)`` (``x < y``, ``S`` a
+        sorted tuple), from :attr:`cache`; the keys not in it are counted and tested
+        together first, one :func:`run_tables` call per table shape (oracles answer from
+        the variables). Runs in-process, whatever ``n_jobs`` and ``max_time``."""
+        missing = sorted({key for key in keys if key not in self.cache})
+        if missing and self.ci_test.from_counts:
+            if self._counter is None:
+                self._counter = StratifiedCounter(self.data, None, self.caches, **self.counter_options)
+            card = [int(r) for r in self.data.cardinalities]
+            by_shape = {}
+            for key in missing:
+                block, declared = self._counter.tables(*key)
+                members = by_shape.setdefault((card[key[0]], card[key[1]]), ([], [], []))
+                for part, value in zip(members, (key, block, declared)):
+                    part.append(value)
+            for (r_x, r_y), (shape_keys, blocks, declared) in sorted(by_shape.items()):
+                batch = run_tables(self.ci_test, blocks, declared, r_x, r_y)
+                self.cache.update(zip(shape_keys, zip(batch.pvalue.tolist(), batch.statistic.tolist(),
+                                                      _decisions(batch, self.level).tolist())))
+        elif missing:
+            for key in missing:
+                result = self.ci_test.test_variables(self.data, *key)
+                independent = result.independent if self.level is None else result.pvalue > self.level
+                self.cache[key] = (result.pvalue, result.statistic, independent)
+        return [self.cache[key] for key in keys]
+
+
+def _streamed(runner, units, stop_at_first, adjacency=None, progress=None):
+    """``(unit, result)`` of a stream of units, run in groups of about ``runner.max_group_sets``.
+
+    The results are those of running all units at once (each unit's tests and decisions
+    do not depend on the other units); once ``max_time`` has run out, the remaining units
+    get empty results without being run. ``progress`` (a stage counted in units) hears of
+    the units done after each group.
+    """
+    group, n_sets, n_done = [], 0, 0
+    for unit in units:
+        if runner.expired():
+            yield unit, ([], [])
+            continue
+        group.append(unit)
+        n_sets += len(unit[2])
+        if n_sets >= runner.max_group_sets:
+            yield from _run_group(runner, group, stop_at_first, adjacency, progress, n_done)
+            n_done += len(group)
+            group, n_sets = [], 0
+    if group:
+        yield from _run_group(runner, group, stop_at_first, adjacency, progress, n_done)
+
+
+def _run_group(runner, group, stop_at_first, adjacency, progress, n_done):
+    results = runner.run(group, stop_at_first, adjacency)
+    if progress is not None:
+        progress.update(n_done + len(group))
+    return zip(group, results)
