@@ -9,13 +9,11 @@ rules), :func:`orient_colliders`, then Meek's rules with the knowledge
 decision level and the scratch of the fit (caches, memory-mapped codes for process workers).
 """
 
-from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
 
 from skbn._dag import MixedGraph, _Reachability, orient_with_knowledge
-from skbn._data import _code_dtype
 from skbn._engines._ci_runner import CITestRunner, _streamed
 from skbn._engines._skeleton import _edge_subsets, skeleton
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -597,8 +595,6 @@ class PCStructure(_BaseStructureLearner):
         return None
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
-        if data.codes.dtype.kind == "i" and not (data.codes < 0).any():  # nothing missing
-            data = replace(data, codes=np.asfortranarray(data.codes.astype(_code_dtype(data.cardinalities))))
         p = data.n_variables
         names = list(data.names)
         fixed, removed = knowledge.required_adjacency, knowledge.forbidden_adjacency
