@@ -13,15 +13,15 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from skbn._data import check_sample_weight
+from skbn._engines._subsets import (
+    count_parent_sets,
+    local_score_table,
+    log_subset_sums,
+    parent_set_scores,
+)
 from skbn.estimators._base import _BaseStructureLearner, _check_network, _edge_positions
 from skbn.network import DiscreteBayesianNetwork
 from skbn.parameters import estimate_cpt
-from skbn.posterior import (
-    _subset_logsumexp,
-    count_parent_sets,
-    local_score_table,
-    parent_set_scores,
-)
 from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
@@ -116,7 +116,7 @@ class _OrderScorer:
 class _TableOrderScorer(_OrderScorer):
     """The same order score by table look-up, for few variables: ``log_alpha[v][S]`` is
     :math:`\\log \\sum_{T \\subseteq S} \\exp s_v(T)` for every predecessor set ``S``
-    (bit ``v`` squeezed out; the subset sums of :func:`skbn.posterior.edge_posteriors`)."""
+    (bit ``v`` squeezed out; :func:`skbn._engines._subsets.log_subset_sums`)."""
 
     def __init__(self, parents, scores, order, log_alpha):
         super().__init__(parents, scores, order)
@@ -462,9 +462,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         progress.message(f"{self.n_families_:,} local scores in {format_duration(progress.elapsed())}")
         log_alpha = None
         if p <= _TABLE_MAX_VARIABLES:  # order terms by look-up: much faster per iteration
-            log_alpha = local_score_table(families)
-            for table in log_alpha:
-                _subset_logsumexp(table)
+            log_alpha = log_subset_sums(local_score_table(families))
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_chains)
         # chains one after the other share the reporter (one count over all chains);
         # a worker reports on its own chain from its copy
