@@ -343,7 +343,7 @@ class ExactStructure(_BaseStructureLearner):
         progress.message(f"{n_families:,} local scores in {format_duration(progress.elapsed())}")
         if knowledge.required.any() or (knowledge.forbidden.sum() > p):  # beyond the diagonal
             _restrict_to_knowledge(bps, knowledge, k, FamilyScoreCache(data, self.scorer_).local_score)
-        # (2) best parent set within each candidate set: superset-max over each bit
+        # (2) best parent set within each candidate set: subset-max over each bit
         for table in bps:
             _subset_max(table)
 
