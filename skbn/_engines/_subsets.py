@@ -229,7 +229,7 @@ def local_scores(distinct, scorer, children, n_vars, max_indegree, tables, progr
 
 
 class ParentSetScores:
-    """Sparse layout: local scores of every allowed family, grouped by child.
+    """Local scores of every allowed family, grouped by child (the sparse layout).
 
     Built by :func:`parent_set_scores`; the parameters are stored as attributes of the same
     names.
@@ -312,10 +312,16 @@ def count_parent_sets(n_variables, max_indegree, candidate_parents=None):
 
 
 def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n_jobs=None):
-    r"""Sparse layout: the local score of every family with at most ``max_indegree``
-    parents taken from each child's candidates (all other variables by default).
+    r"""Local score of every family with at most ``max_indegree`` parents taken from each
+    child's candidates (all other variables by default).
 
-    The depth-first scorer :func:`visit_parent_sets` without pruning: a posterior sums over
+    Parent sets are visited depth first, each extended by variables of lower index than its
+    smallest member; the distinct rows' configuration ids gain one radix digit per added
+    parent, and for each set every child that may take it is counted in one pass over the
+    distinct rows (weighted by ``data.weights``) and scored in one batch
+    (:meth:`skbn.scores.BaseScore.local_scores`): the scorer
+    :class:`skbn.estimators.ExactStructure` uses, with the same value for every family to
+    the bit. Unlike the exact learner's search nothing is pruned: a posterior sums over
     every family.
 
     Parameters

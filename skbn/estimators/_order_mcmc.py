@@ -15,6 +15,7 @@ from sklearn.utils import check_random_state
 from skbn._data import check_sample_weight
 from skbn._engines._subsets import (
     count_parent_sets,
+    drop_bit,
     local_score_table,
     log_subset_sums,
     parent_set_scores,
@@ -123,8 +124,7 @@ class _TableOrderScorer(_OrderScorer):
         self.log_alpha = log_alpha
 
     def term(self, node, predecessors):
-        low = (1 << node) - 1
-        return self.log_alpha[node][(predecessors & low) | ((predecessors >> (node + 1)) << node)]
+        return self.log_alpha[node][drop_bit(predecessors, node)]
 
 
 def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, seed, progress=None,
