@@ -94,9 +94,10 @@ def test_visitor_reports_each_set_once_with_its_takers():
     allowed[2, 0] = allowed[4, 1] = False
     seen = []
 
-    def record(mask, members, live, values):
+    def record(mask, members, live, scored, values):
         assert mask == sum(1 << u for u in members)
         children = np.arange(p)[live]
+        assert np.array_equal(children, scored) and len(values) == len(scored)
         assert all(allowed[v, list(members)].all() and v not in members for v in children)
         seen.append((mask, tuple(children)))
 

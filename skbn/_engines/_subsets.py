@@ -132,9 +132,10 @@ def visit_parent_sets(distinct, scorer, children, max_indegree, record, *, tops=
     max_indegree : int
         Largest parent set.
     record : callable
-        ``record(mask, members, live, values)`` for every set scored: ``mask`` the set's
-        bitmask (a Python int), ``members`` its members (a tuple, decreasing), ``live`` the
-        positions in ``children`` of the children scored, ``values`` their local scores.
+        ``record(mask, members, live, scored, values)`` for every set scored: ``mask`` the
+        set's bitmask (a Python int), ``members`` its members (a tuple, decreasing),
+        ``live`` the positions in ``children`` of the children scored, ``scored`` those
+        children (``children[live]``), ``values`` their local scores.
     tops : iterable of int or None, default=None
         The largest members of the non-empty sets visited (None: every variable): a
         subtree ``{u} + subsets of {0..u-1}`` per top ``u``.
@@ -175,8 +176,9 @@ def visit_parent_sets(distinct, scorer, children, max_indegree, record, *, tops=
             if progress is not None:
                 progress.update(n_visited, families=n_scored)
             return
-        values = scorer.local_scores(distinct.children_stack(ids, n_ids, children[live], q, size))
-        record(mask, members, live, values)
+        scored = children[live]
+        values = scorer.local_scores(distinct.children_stack(ids, n_ids, scored, q, size))
+        record(mask, members, live, scored, values)
         n_scored += len(live)
         if progress is not None:
             progress.update(n_visited, families=n_scored)
@@ -185,15 +187,15 @@ def visit_parent_sets(distinct, scorer, children, max_indegree, record, *, tops=
         if prune:
             path_best = path_best.copy()
             path_best[live] = np.maximum(path_best[live], values)
-        descend(mask, members, extensions, ids, n_ids, q, takers, path_best)
-
-    def descend(mask, members, extensions, ids, n_ids, q, takers, path_best):
         for u in extensions:
-            new_ids, new_n = distinct.add_parent(ids, n_ids, u)
-            new_takers = takers & (children != u)
-            if takes is not None:
-                new_takers &= takes[u]
-            visit(mask | (1 << u), members + (u,), range(u), new_ids, new_n, q * r[u], new_takers, path_best)
+            extend(mask, members, ids, n_ids, q, takers, path_best, u)
+
+    def extend(mask, members, ids, n_ids, q, takers, path_best, u):
+        new_ids, new_n = distinct.add_parent(ids, n_ids, u)
+        new_takers = takers & (children != u)
+        if takes is not None:
+            new_takers &= takes[u]
+        visit(mask | (1 << u), members + (u,), range(u), new_ids, new_n, q * r[u], new_takers, path_best)
 
     ids, n_ids = distinct.empty_ids()
     takers = np.ones(len(children), dtype=bool)
@@ -201,7 +203,8 @@ def visit_parent_sets(distinct, scorer, children, max_indegree, record, *, tops=
     if include_empty:
         visit(0, (), tops, ids, n_ids, 1, takers, path_best)
     elif max_indegree >= 1:
-        descend(0, (), tops, ids, n_ids, 1, takers, path_best)
+        for u in tops:
+            extend(0, (), ids, n_ids, 1, takers, path_best, u)
     return n_scored
 
 
@@ -221,8 +224,8 @@ def local_scores(distinct, scorer, children, n_vars, max_indegree, tables, progr
         prune = scorer.upper_bounds(distinct.cards[children], 1.0, 1, 0, distinct.total_weight,
                                     distinct.integral) is not None
 
-    def record(mask, members, live, values):
-        tables[live, drop_bit(mask, children[live])] = values
+    def record(mask, members, live, scored, values):
+        tables[live, drop_bit(mask, scored)] = values
 
     return visit_parent_sets(distinct, scorer, children, max_indegree, record, tops=range(n_vars),
                              prune=prune, progress=progress)
@@ -373,9 +376,9 @@ def _score_subtrees(distinct, scorer, allowed, max_indegree, width, tops):
     found_sets = [[] for _ in range(p)]
     found_scores = [[] for _ in range(p)]
 
-    def record(mask, members, live, values):
+    def record(mask, members, live, scored, values):
         row = sorted(members) + [-1] * (width - len(members))
-        for v, value in zip(live, values):  # children = every variable: position = child
+        for v, value in zip(scored, values):
             found_sets[v].append(row)
             found_scores[v].append(float(value))
 
