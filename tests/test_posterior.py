@@ -111,8 +111,10 @@ def test_bad_inputs():
     X = pd.DataFrame({"a": [0, 1] * 5, "b": [1, 0] * 5})
     with pytest.raises(ValueError, match="max_indegree"):
         edge_posteriors(X, max_indegree=-1)
-    with pytest.raises(MemoryError, match="max_memory"):
+    with pytest.raises(ValueError, match="max_memory=10"):  # as ExactStructure: parameter-driven refusal
         edge_posteriors(X, max_memory=10)
+    with pytest.raises(ValueError, match="max_memory must be a positive"):
+        edge_posteriors(X, max_memory="lots")
     with pytest.raises(ValueError, match="scorer"):
         edge_posteriors(X, scorer="nope")
 

@@ -2,7 +2,6 @@
 programming over subsets (Silander & Myllymaki 2006)."""
 
 import math
-import re
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -10,8 +9,16 @@ import numpy as np
 
 from skbn._counting import DistinctRows
 from skbn._engines._local_scores import FamilyScoreCache
-from skbn._engines._search import TIE_TOLERANCE, improves
+from skbn._engines._search import TIE_TOLERANCE
+from skbn._engines._subsets import best_parent_set as _best_parents
+from skbn._engines._subsets import drop_bit as _drop_bit
+from skbn._engines._subsets import local_scores as _local_scores
+from skbn._engines._subsets import popcounts
+from skbn._engines._subsets import restrict_to_knowledge as _restrict_to_knowledge
+from skbn._engines._subsets import subset_max as _subset_max
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
+from skbn.utils._memory import format_bytes as _format_bytes
+from skbn.utils._memory import parse_memory as _parse_memory
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -29,33 +36,6 @@ _SECONDS_PER_SUBSET_STEP = 30e-9
 _WARN_SECONDS = 60.0
 #: The in-degree bound the warning suggests.
 _SUGGESTED_INDEGREE = 3
-
-_UNITS = {"": 1, "B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}
-
-
-def _parse_memory(value):
-    """Bytes from an int or a string such as ``"4GB"``, ``"512 MB"`` (binary units)."""
-    if isinstance(value, Integral) and not isinstance(value, bool):
-        if value <= 0:
-            raise ValueError(f"max_memory must be positive, got {value!r}.")
-        return int(value)
-    if isinstance(value, str):
-        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMGT]?B?)\s*", value.upper())
-        if match and float(match.group(1)) > 0:
-            unit = match.group(2)
-            unit = unit if unit.endswith("B") or unit == "" else unit + "B"
-            return int(float(match.group(1)) * _UNITS[unit])
-    raise ValueError(
-        f"max_memory must be a positive number of bytes or a string like '4GB' or '512MB', "
-        f"got {value!r}."
-    )
-
-
-def _format_bytes(n):
-    for unit in ("TB", "GB", "MB", "KB"):
-        if n >= _UNITS[unit]:
-            return f"{n / _UNITS[unit]:.1f} {unit}"
-    return f"{n} B"
 
 
 def exact_memory_bytes(n_variables):
@@ -132,127 +112,6 @@ def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000):
     return ExactCost(n_sets, n_families, exact_memory_bytes(p), seconds)
 
 
-def _drop_bit(masks, v):
-    """Index of subsets of the variables other than ``v`` (bit ``v`` squeezed out)."""
-    low = (1 << v) - 1
-    return (masks & low) | ((masks >> (v + 1)) << v)
-
-
-def _local_scores(distinct, scorer, children, n_vars, max_indegree, tables, progress=None):
-    """Local scores of ``children`` for every parent set of at most ``max_indegree``
-    variables, written into ``tables[i]`` (the child ``children[i]``'s row of a 2-D array,
-    indexed by the parent-set bitmask over the other variables). Returns the number of
-    families scored.
-
-    ``distinct`` is the data as :class:`skbn._counting.DistinctRows`. Parent sets are
-    visited depth first, each extended by variables of lower index than its smallest
-    member, so every subset of a set is visited before it; the rows' configuration ids gain
-    one radix digit per added parent and are renumbered to the observed configurations.
-    For each parent set, every child outside it is counted in one pass
-    (:meth:`~skbn._counting.DistinctRows.children_stack`) and scored in one batch
-    (:meth:`skbn.scores.BaseScore.local_scores`). ``progress`` (a
-    :class:`skbn.utils._progress.Progress` or None) hears of every parent set visited.
-
-    Pruning (scores with an upper bound, :meth:`skbn.scores.BaseScore.upper_bounds`): a
-    child ``v`` is not counted at ``T`` when its bound there is below the best score of
-    ``v`` along the depth-first path to ``T`` (``T``'s prefixes, all subsets of ``T``) by
-    more than the tie tolerance. Then neither ``T`` nor any superset can beat that subset,
-    because the bound only decreases when ``T`` grows; its entries stay ``-inf`` and the
-    caller's subset-max pass gives every best-parent-set value unchanged. A depth-first
-    subtree where every child is pruned is skipped. The decision for ``v`` depends on
-    ``v``'s own scores only, so it is the same whichever children share the pass.
-    """
-    children = np.asarray(children, dtype=np.int64)
-    r_children = distinct.cards[children]
-    prune = scorer.upper_bounds(r_children, 1.0, 1, 0, distinct.total_weight, distinct.integral) is not None
-    r = [int(c) for c in distinct.cards]
-    n_scored = n_visited = 0
-
-    def visit(mask, lowest, ids, n_ids, q, size, path_best):
-        nonlocal n_scored, n_visited
-        n_visited += 1
-        outside = ((mask >> children) & 1) == 0
-        if prune and size:
-            bound = scorer.upper_bounds(r_children, q, n_ids, size, distinct.total_weight, distinct.integral)
-            outside &= ~(path_best > bound + TIE_TOLERANCE * (1.0 + np.abs(bound)))
-        live = np.flatnonzero(outside)
-        if not len(live):  # the subtree below is skipped: count it as done
-            n_visited += sum(math.comb(lowest, j) for j in range(1, max_indegree - size + 1))
-            if progress is not None:
-                progress.update(n_visited, families=n_scored)
-            return
-        values = scorer.local_scores(distinct.children_stack(ids, n_ids, children[live], q, size))
-        tables[live, _drop_bit(mask, children[live])] = values
-        n_scored += len(live)
-        if progress is not None:
-            progress.update(n_visited, families=n_scored)
-        if size >= max_indegree:
-            return
-        if prune:
-            path_best = path_best.copy()
-            path_best[live] = np.maximum(path_best[live], values)
-        for u in range(lowest):
-            new_ids, new_n = distinct.add_parent(ids, n_ids, u)
-            visit(mask | (1 << u), u, new_ids, new_n, q * r[u], size + 1, path_best)
-
-    ids, n_ids = distinct.empty_ids()
-    visit(0, n_vars, ids, n_ids, 1, 0, np.full(len(children), -np.inf))
-    return n_scored
-
-
-def _subset_max(table):
-    """In place: ``table[S] = max_{T subset of S} table[T]`` over bitmask indices."""
-    for b in range(int(len(table)).bit_length() - 1):
-        view = table.reshape(-1, 2, 1 << b)
-        np.maximum(view[:, 1, :], view[:, 0, :], out=view[:, 1, :])
-
-
-def _best_parents(v_table, candidates_mask, v):
-    """Recover a best parent set of ``v`` within ``candidates_mask`` from the superset-max
-    table: drop members (in index order) while the best score within the remaining set is
-    not beaten by the overall best (``skbn._engines._search.improves``: rounding-level differences
-    between equal scores never keep a useless parent)."""
-    best = v_table[_drop_bit(candidates_mask, v)]
-    current = candidates_mask
-    for u in range(int(candidates_mask).bit_length()):
-        if (current >> u) & 1:
-            smaller = current & ~(1 << u)
-            rest = v_table[_drop_bit(smaller, v)]  # -inf: a required parent would be dropped
-            if np.isfinite(rest) and not improves(best, rest):
-                current = smaller
-    return [u for u in range(int(current).bit_length()) if (current >> u) & 1]
-
-
-def _restrict_to_knowledge(bps, knowledge, max_indegree, local_score):
-    """In place, before the subset-max: ``bps[v][S] = -inf`` unless ``S`` holds every
-    required parent of ``v`` and no forbidden one.
-
-    Forbidden parents only remove sets, and the allowed sets are closed under subsets, so
-    pruning (which compares a set with its subsets) stays exact for them. Sets holding the
-    required parents are not closed under subsets: such a set pruned because a smaller
-    one lacking a required parent scored higher is scored here by ``local_score(v,
-    parents)``.
-    """
-    p = len(bps)
-    masks = np.arange(bps.shape[1], dtype=np.int64)
-    size = np.zeros(len(masks), dtype=np.int64)
-    for b in range(p - 1):
-        size += (masks >> b) & 1
-    for v, table in enumerate(bps):
-        def bits(members, v=v):
-            return int(sum(1 << (u if u < v else u - 1) for u in members))
-
-        forbidden = bits(np.flatnonzero(knowledge.forbidden[:, v] & (np.arange(p) != v)))
-        required = bits(knowledge.required_parents(v))
-        table[((masks & forbidden) != 0) | ((masks & required) != required)] = -np.inf
-        if required:
-            missing = np.flatnonzero(np.isneginf(table) & ((masks & forbidden) == 0)
-                                     & ((masks & required) == required) & (size <= max_indegree))
-            for mask in missing:
-                parents = [u for u in range(p) if u != v and (mask >> (u if u < v else u - 1)) & 1]
-                table[mask] = local_score(v, parents)
-
-
 class ExactStructure(_BaseStructureLearner):
     r"""Provably optimal DAG for a decomposable score, by dynamic programming over subsets.
 
@@ -301,9 +160,10 @@ class ExactStructure(_BaseStructureLearner):
     Background knowledge (:mod:`skbn.knowledge`) restricts the best parent sets: a set
     with a forbidden parent (``black_list``, ``tiers``) or without a required one
     (``white_list``) scores :math:`-\infty` before the subset-max, so the programme returns
-    the best DAG among those that honour it (see :func:`_restrict_to_knowledge`). A
-    white-listed pair must have a direction here: both directions listed is refused (the
-    requirement "adjacent either way" does not decompose over families).
+    the best DAG among those that honour it (see
+    :func:`skbn._engines._subsets.restrict_to_knowledge`). A white-listed pair must have a
+    direction here: both directions listed is refused (the requirement "adjacent either
+    way" does not decompose over families).
 
     Parameters
     ----------
@@ -478,7 +338,7 @@ class ExactStructure(_BaseStructureLearner):
         progress.message(f"{n_families:,} local scores in {format_duration(progress.elapsed())}")
         if knowledge.required.any() or (knowledge.forbidden.sum() > p):  # beyond the diagonal
             _restrict_to_knowledge(bps, knowledge, k, FamilyScoreCache(data, self.scorer_).local_score)
-        # (2) best parent set within each candidate set: superset-max over each bit
+        # (2) best parent set within each candidate set: subset-max over each bit
         for table in bps:
             _subset_max(table)
 
@@ -488,9 +348,7 @@ class ExactStructure(_BaseStructureLearner):
         best = np.full(1 << p, -np.inf)
         best[0] = 0.0
         sink = np.zeros(1 << p, dtype=np.int8)
-        popcount = np.zeros(1 << p, dtype=np.uint8)
-        for v in range(p):  # sets with top bit v: one more than the sets below 2^v
-            np.add(popcount[:1 << v], 1, out=popcount[1 << v:2 << v])
+        popcount = popcounts(p)
         for size in range(1, p + 1):
             layer = np.flatnonzero(popcount == size).astype(np.int32)
             layer_best = np.full(len(layer), -np.inf)

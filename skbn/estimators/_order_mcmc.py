@@ -12,13 +12,14 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from skbn._dag import transitive_closure
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
-from skbn.posterior import (
-    _subset_logsumexp,
+from skbn._engines._subsets import (
     count_parent_sets,
+    drop_bit,
     local_score_table,
+    log_subset_sums,
     parent_set_scores,
 )
+from skbn.estimators._base import _BaseStructureLearner, _edge_positions
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -112,15 +113,14 @@ class _OrderScorer:
 class _TableOrderScorer(_OrderScorer):
     """The same order score by table look-up, for few variables: ``log_alpha[v][S]`` is
     :math:`\\log \\sum_{T \\subseteq S} \\exp s_v(T)` for every predecessor set ``S``
-    (bit ``v`` squeezed out; the subset sums of :func:`skbn.posterior.edge_posteriors`)."""
+    (bit ``v`` squeezed out; :func:`skbn._engines._subsets.log_subset_sums`)."""
 
     def __init__(self, parents, scores, order, log_alpha):
         super().__init__(parents, scores, order)
         self.log_alpha = log_alpha
 
     def term(self, node, predecessors):
-        low = (1 << node) - 1
-        return self.log_alpha[node][(predecessors & low) | ((predecessors >> (node + 1)) << node)]
+        return self.log_alpha[node][drop_bit(predecessors, node)]
 
 
 def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, seed, progress=None,
@@ -456,9 +456,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         progress.message(f"{self.n_families_:,} local scores in {format_duration(progress.elapsed())}")
         log_alpha = None
         if p <= _TABLE_MAX_VARIABLES:  # order terms by look-up: much faster per iteration
-            log_alpha = local_score_table(families)
-            for table in log_alpha:
-                _subset_logsumexp(table)
+            log_alpha = log_subset_sums(local_score_table(families))
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_chains)
         # chains one after the other share the reporter (one count over all chains);
         # a worker reports on its own chain from its copy

@@ -1,0 +1,481 @@
+r"""The subset scorer: the local score of every parent set of every node, and the tables
+over subsets built from them (engine of :class:`skbn.estimators.ExactStructure`,
+:func:`skbn.posterior.edge_posteriors` and :class:`skbn.estimators.OrderMCMCStructure`).
+
+One depth-first scorer (:func:`visit_parent_sets`) visits every parent set of at most
+``max_indegree`` variables, restricted per child to its allowed parents, counts every child
+that takes the set in one weighted pass over the distinct rows
+(:class:`skbn._counting.DistinctRows`) and scores them in one batch
+(:meth:`skbn.scores.BaseScore.local_scores`); it can prune families that provably cannot
+be best (exact search). Its values are recorded in one of two layouts:
+
+* dense (:func:`local_scores`): a ``(n_children, 2^(p-1))`` float64 array, row ``i`` for
+  child ``v = children[i]``, column the parent-set bitmask over the variables other than
+  ``v`` -- bit ``b`` stands for variable ``b`` if ``b < v`` and ``b + 1`` otherwise
+  (:func:`drop_bit` / :func:`insert_bit`); ``-inf`` marks a set not scored (beyond
+  ``max_indegree``, disallowed or pruned). For up to about 25 variables.
+* sparse (:func:`parent_set_scores`): per child the scored sets as member rows and their
+  scores (:class:`ParentSetScores`), in depth-first order; for any number of variables.
+
+Over the dense layout, per child (vectorised over the bits, :math:`O(p\, 2^p)`):
+
+* best-parent-set tables :math:`\mathrm{bps}_v(C) = \max_{S \subseteq C} s_v(S)`
+  (:func:`subset_max`, exact search; :func:`best_parent_set` recovers a minimal maximiser);
+* log-sum tables :math:`\log \alpha_v(C) = \log \sum_{S \subseteq C} \exp s_v(S)`
+  (:func:`log_subset_sums`, exact posteriors and order MCMC), and the superset sums
+  (:func:`superset_logsumexp`).
+
+Nothing here imports a learner.
+"""
+
+import math
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+
+from skbn._counting import DistinctRows
+from skbn._engines._search import TIE_TOLERANCE, improves
+
+__all__ = [
+    "ParentSetScores",
+    "best_parent_set",
+    "count_parent_sets",
+    "drop_bit",
+    "insert_bit",
+    "local_score_table",
+    "local_scores",
+    "log_subset_sums",
+    "parent_set_scores",
+    "popcounts",
+    "restrict_to_knowledge",
+    "subset_logsumexp",
+    "subset_max",
+    "superset_logsumexp",
+    "visit_parent_sets",
+]
+
+
+# -- bits ------------------------------------------------------------------------------
+
+def drop_bit(masks, v):
+    """Index of subsets of the variables other than ``v`` (bit ``v`` squeezed out).
+
+    Parameters
+    ----------
+    masks : int or ndarray of int64
+        Bitmasks over all variables, without bit ``v``.
+    v : int or ndarray of int64
+        The child (broadcast against ``masks``).
+
+    Returns
+    -------
+    int or ndarray
+        The bits above ``v`` moved one place down.
+    """
+    low = (1 << v) - 1
+    return (masks & low) | ((masks >> (v + 1)) << v)
+
+
+def insert_bit(index, v):
+    """The inverse of :func:`drop_bit`: bitmasks over all variables (bit ``v`` clear) from
+    indices over the variables other than ``v``."""
+    low = (1 << v) - 1
+    return ((index >> v) << (v + 1)) | (index & low)
+
+
+def popcounts(n_variables):
+    """``uint8`` number of members of every subset ``0 .. 2^p - 1`` of ``p`` variables."""
+    popcount = np.zeros(1 << n_variables, dtype=np.uint8)
+    for v in range(n_variables):  # sets with top bit v: one more than the sets below 2^v
+        np.add(popcount[:1 << v], 1, out=popcount[1 << v:2 << v])
+    return popcount
+
+
+# -- the scorer ------------------------------------------------------------------------
+
+def visit_parent_sets(distinct, scorer, children, max_indegree, record, *, tops=None, include_empty=True,
+                      allowed=None, prune=False, progress=None):
+    """Score every parent set of at most ``max_indegree`` variables for the ``children``
+    that may take it, depth first; hand each set's scores to ``record``.
+
+    Parent sets are visited depth first, each extended by variables of lower index than its
+    smallest member, so every subset of a set is visited before it; the rows'
+    configuration ids gain one radix digit per added parent
+    (:meth:`skbn._counting.DistinctRows.add_parent`, renumbered to the observed
+    configurations). For each set, every child that takes it is counted in one pass
+    (:meth:`skbn._counting.DistinctRows.children_stack`) and scored in one batch
+    (:meth:`skbn.scores.BaseScore.local_scores`). A child's value does not depend on which
+    other children share its batch, so every layout and grouping gives the same bits.
+
+    A child takes a set when it is not a member and (with ``allowed``) every member is an
+    allowed parent; the sets a child takes are closed under subsets, so a set no child
+    takes ends its depth-first subtree.
+
+    Pruning (``prune=True``, scores with an upper bound,
+    :meth:`skbn.scores.BaseScore.upper_bounds`): a child ``v`` is not counted at ``T`` when
+    its bound there is below the best score of ``v`` along the depth-first path to ``T``
+    (``T``'s prefixes, all subsets of ``T``) by more than the tie tolerance. Then neither
+    ``T`` nor any superset can beat that subset, because the bound only decreases when
+    ``T`` grows; its entry is not recorded and a subset-max (:func:`subset_max`) gives every
+    best-parent-set value unchanged. A subtree where every child is pruned is skipped.
+    The decision for ``v`` depends on ``v``'s own scores only, so it is the same whichever
+    children share the pass.
+
+    Parameters
+    ----------
+    distinct : DistinctRows
+        The (weighted) data.
+    scorer : BaseScore
+        A resolved, decomposable score.
+    children : sequence of int
+        The children scored.
+    max_indegree : int
+        Largest parent set.
+    record : callable
+        ``record(mask, members, live, scored, values)`` for every set scored: ``mask`` the
+        set's bitmask (a Python int), ``members`` its members (a tuple, decreasing),
+        ``live`` the positions in ``children`` of the children scored, ``scored`` those
+        children (``children[live]``), ``values`` their local scores.
+    tops : iterable of int or None, default=None
+        The largest members of the non-empty sets visited (None: every variable): a
+        subtree ``{u} + subsets of {0..u-1}`` per top ``u``.
+    include_empty : bool, default=True
+        Score the empty set (first).
+    allowed : ndarray of shape (p, p), bool, or None, default=None
+        ``allowed[v, u]``: may ``u`` be a parent of ``v`` (None: every other variable).
+    prune : bool, default=False
+        Skip families that cannot be best (needs ``scorer.upper_bounds``).
+    progress : Progress or None, default=None
+        Hears of every parent set visited, a skipped subtree counting as visited
+        (exact when ``tops`` is ``range(q)``).
+
+    Returns
+    -------
+    int
+        The number of families scored.
+    """
+    children = np.asarray(children, dtype=np.int64)
+    r_children = distinct.cards[children]
+    r = [int(c) for c in distinct.cards]
+    tops = range(len(r)) if tops is None else tops
+    # column u: which children may take u as a parent (contiguous, read once per extension)
+    takes = None if allowed is None else np.ascontiguousarray(np.asarray(allowed, dtype=bool)[children].T)
+    n_scored = n_visited = 0
+
+    def visit(mask, members, extensions, ids, n_ids, q, takers, path_best):
+        nonlocal n_scored, n_visited
+        n_visited += 1
+        size = len(members)
+        live = takers
+        if prune and size:
+            bound = scorer.upper_bounds(r_children, q, n_ids, size, distinct.total_weight, distinct.integral)
+            live = takers & ~(path_best > bound + TIE_TOLERANCE * (1.0 + np.abs(bound)))
+        live = np.flatnonzero(live)
+        if not len(live):  # the subtree below is skipped: count it as done
+            n_visited += sum(math.comb(len(extensions), j) for j in range(1, max_indegree - size + 1))
+            if progress is not None:
+                progress.update(n_visited, families=n_scored)
+            return
+        scored = children[live]
+        values = scorer.local_scores(distinct.children_stack(ids, n_ids, scored, q, size))
+        record(mask, members, live, scored, values)
+        n_scored += len(live)
+        if progress is not None:
+            progress.update(n_visited, families=n_scored)
+        if size >= max_indegree:
+            return
+        if prune:
+            path_best = path_best.copy()
+            path_best[live] = np.maximum(path_best[live], values)
+        for u in extensions:
+            extend(mask, members, ids, n_ids, q, takers, path_best, u)
+
+    def extend(mask, members, ids, n_ids, q, takers, path_best, u):
+        new_ids, new_n = distinct.add_parent(ids, n_ids, u)
+        new_takers = takers & (children != u)
+        if takes is not None:
+            new_takers &= takes[u]
+        visit(mask | (1 << u), members + (u,), range(u), new_ids, new_n, q * r[u], new_takers, path_best)
+
+    ids, n_ids = distinct.empty_ids()
+    takers = np.ones(len(children), dtype=bool)
+    path_best = np.full(len(children), -np.inf)
+    if include_empty:
+        visit(0, (), tops, ids, n_ids, 1, takers, path_best)
+    elif max_indegree >= 1:
+        for u in tops:
+            extend(0, (), ids, n_ids, 1, takers, path_best, u)
+    return n_scored
+
+
+def local_scores(distinct, scorer, children, n_vars, max_indegree, tables, progress=None, *, prune=None):
+    """Dense layout: the local scores of ``children`` for every parent set of at most
+    ``max_indegree`` of the variables ``0 .. n_vars - 1``, written into ``tables[i]`` (the
+    child ``children[i]``'s row, indexed by the parent-set bitmask over the other variables,
+    :func:`drop_bit`). Entries not scored are left as they are (``-inf`` by convention).
+
+    ``prune=None`` prunes when the scorer has an upper bound (exact search:
+    :func:`visit_parent_sets`); ``prune=False`` scores every family (posteriors sum over
+    all of them). ``progress`` as in :func:`visit_parent_sets`. Returns the number of
+    families scored.
+    """
+    children = np.asarray(children, dtype=np.int64)
+    if prune is None:
+        prune = scorer.upper_bounds(distinct.cards[children], 1.0, 1, 0, distinct.total_weight,
+                                    distinct.integral) is not None
+
+    def record(mask, members, live, scored, values):
+        tables[live, drop_bit(mask, scored)] = values
+
+    return visit_parent_sets(distinct, scorer, children, max_indegree, record, tops=range(n_vars),
+                             prune=prune, progress=progress)
+
+
+class ParentSetScores:
+    """Local scores of every allowed family, grouped by child (the sparse layout).
+
+    Built by :func:`parent_set_scores`; the parameters are stored as attributes of the same
+    names.
+
+    Parameters
+    ----------
+    parents : list of ndarray of shape (n_sets_i, max_indegree), int64
+        Parent sets of child ``i``, one per row, members increasing and padded with ``-1``.
+    scores : list of ndarray of shape (n_sets_i,)
+        Local score (log marginal likelihood plus log structure prior) of each set.
+    n_variables : int
+        Number of variables (children).
+    """
+
+    def __init__(self, parents, scores, n_variables):
+        self.parents = parents
+        self.scores = scores
+        self.n_variables = n_variables
+
+    @property
+    def n_families(self):
+        """Total number of scored families, over all children."""
+        return int(sum(len(s) for s in self.scores))
+
+    def masks(self, child):
+        """Bitmask of every parent set of ``child``.
+
+        Parameters
+        ----------
+        child : int
+            Position of the child variable.
+
+        Returns
+        -------
+        list of int
+            One bitmask per row of ``parents[child]`` (bit ``u`` set when ``u`` is a
+            parent), as Python ints, exact for any number of variables.
+        """
+        return [sum(1 << int(u) for u in row if u >= 0) for row in self.parents[child]]
+
+
+def _allowed_matrix(n_variables, candidate_parents):
+    """``allowed[v, u]``: may ``u`` be a parent of ``v``."""
+    allowed = ~np.eye(n_variables, dtype=bool)
+    if candidate_parents is not None:
+        allowed[:] = False
+        for v, candidates in enumerate(candidate_parents):
+            allowed[v, [u for u in candidates if u != v]] = True
+    return allowed
+
+
+def count_parent_sets(n_variables, max_indegree, candidate_parents=None):
+    """Number of families :func:`parent_set_scores` would score.
+
+    For every child :math:`i`, :math:`\\sum_{j \\le k} \\binom{c_i}{j}` with ``c_i`` candidate
+    parents and :math:`k = \\min(\\text{max\\_indegree}, c_i)`.
+
+    Parameters
+    ----------
+    n_variables : int
+        Number of variables.
+    max_indegree : int or None
+        Largest parent set (None: no bound).
+    candidate_parents : list of sequences of int or None, default=None
+        ``candidate_parents[v]``: the variables allowed as parents of ``v`` (None: every
+        other variable).
+
+    Returns
+    -------
+    int
+        The number of families, summed over the children.
+    """
+    allowed = _allowed_matrix(n_variables, candidate_parents)
+    total = 0
+    for v in range(n_variables):
+        c = int(allowed[v].sum())
+        k = c if max_indegree is None else min(max_indegree, c)
+        total += sum(math.comb(c, j) for j in range(k + 1))
+    return total
+
+
+def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n_jobs=None):
+    r"""Local score of every family with at most ``max_indegree`` parents taken from each
+    child's candidates (all other variables by default).
+
+    Parent sets are visited depth first, each extended by variables of lower index than its
+    smallest member; the distinct rows' configuration ids gain one radix digit per added
+    parent, and for each set every child that may take it is counted in one pass over the
+    distinct rows (weighted by ``data.weights``) and scored in one batch
+    (:meth:`skbn.scores.BaseScore.local_scores`): the scorer
+    :class:`skbn.estimators.ExactStructure` uses, with the same value for every family to
+    the bit. Unlike the exact learner's search nothing is pruned: a posterior sums over
+    every family.
+
+    Parameters
+    ----------
+    data : EncodedData
+        The encoded (possibly weighted) data set.
+    scorer : BaseScore
+        A resolved score object.
+    max_indegree : int or None
+        Largest parent set scored (None: ``n_variables - 1``).
+    candidate_parents : list of sequences of int or None
+        ``candidate_parents[v]``: the variables allowed as parents of ``v``.
+    n_jobs : int or None
+        Workers (joblib) scoring contiguous blocks of depth-first subtrees (the sets whose
+        largest member is ``u``), balanced by their number of sets; the tables are
+        concatenated in depth-first order, so they are identical for any ``n_jobs``.
+
+    Returns
+    -------
+    ParentSetScores
+        Every child's allowed parent sets and their local scores, in depth-first order.
+    """
+    p = data.n_variables
+    allowed = _allowed_matrix(p, candidate_parents)
+    k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
+    width = max(k, 1)
+    distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
+    # the empty set, then the subtrees of {0}, {1}, ... in contiguous blocks balanced by size
+    sizes = [sum(math.comb(u, j) for j in range(k)) for u in range(p)]
+    n_blocks = max(1, min(effective_n_jobs(n_jobs), p))
+    bounds = np.searchsorted(np.cumsum(sizes), np.arange(1, n_blocks) * sum(sizes) / n_blocks)
+    blocks = [b.tolist() for b in np.split(np.arange(p), bounds)]
+    blocks = [None] + [b for b in blocks if b]
+    if n_blocks == 1:
+        parts = [_score_subtrees(distinct, scorer, allowed, k, width, b) for b in blocks]
+    else:
+        parts = Parallel(n_jobs=n_jobs)(
+            delayed(_score_subtrees)(distinct, scorer, allowed, k, width, b) for b in blocks
+        )
+    parents = [np.concatenate([part[0][v] for part in parts]) for v in range(p)]
+    scores = [np.concatenate([part[1][v] for part in parts]) for v in range(p)]
+    return ParentSetScores(parents, scores, p)
+
+
+def _score_subtrees(distinct, scorer, allowed, max_indegree, width, tops):
+    """The sparse layout of the parent sets whose largest member is in ``tops`` (``None``:
+    the empty set alone); per child the set rows and their scores, in depth-first order."""
+    p = len(distinct.cards)
+    found_sets = [[] for _ in range(p)]
+    found_scores = [[] for _ in range(p)]
+
+    def record(mask, members, live, scored, values):
+        row = sorted(members) + [-1] * (width - len(members))
+        for v, value in zip(scored, values):
+            found_sets[v].append(row)
+            found_scores[v].append(float(value))
+
+    visit_parent_sets(distinct, scorer, range(p), max_indegree, record, tops=() if tops is None else tops,
+                      include_empty=tops is None, allowed=allowed)
+    return ([np.asarray(s, dtype=np.int64).reshape(-1, width) for s in found_sets],
+            [np.asarray(s, dtype=np.float64) for s in found_scores])
+
+
+def local_score_table(families):
+    """The dense layout of a :class:`ParentSetScores`: ``(p, 2^(p-1))``, ``-inf`` where a
+    set was not scored."""
+    p = families.n_variables
+    local = np.full((p, 1 << max(p - 1, 0)), -np.inf)
+    for v in range(p):
+        masks = np.asarray(families.masks(v), dtype=np.int64)
+        local[v, drop_bit(masks, v)] = families.scores[v]
+    return local
+
+
+# -- tables over subsets (dense layout) ------------------------------------------------
+
+def subset_max(table):
+    """In place: ``table[S] = max_{T subset of S} table[T]`` over bitmask indices (one
+    vectorised pass per bit)."""
+    for b in range(int(len(table)).bit_length() - 1):
+        view = table.reshape(-1, 2, 1 << b)
+        np.maximum(view[:, 1, :], view[:, 0, :], out=view[:, 1, :])
+
+
+def subset_logsumexp(table):
+    """In place: ``table[S] = log sum_{T subset of S} exp(table[T])`` (zeta transform)."""
+    for b in range(len(table).bit_length() - 1):
+        view = table.reshape(-1, 2, 1 << b)
+        np.logaddexp(view[:, 1, :], view[:, 0, :], out=view[:, 1, :])
+
+
+def superset_logsumexp(table):
+    """In place: ``table[S] = log sum_{T superset of S} exp(table[T])``."""
+    for b in range(len(table).bit_length() - 1):
+        view = table.reshape(-1, 2, 1 << b)
+        np.logaddexp(view[:, 0, :], view[:, 1, :], out=view[:, 0, :])
+
+
+def log_subset_sums(local):
+    r"""The log-sum tables :math:`\log \alpha_v(C) = \log \sum_{S \subseteq C} \exp s_v(S)`
+    of dense local-score tables ``local`` (a new array; ``-inf`` entries add nothing)."""
+    alpha = local.copy()
+    for table in alpha:
+        subset_logsumexp(table)
+    return alpha
+
+
+def best_parent_set(v_table, candidates_mask, v):
+    """Recover a best parent set of ``v`` within ``candidates_mask`` (a bitmask over all
+    variables) from its best-parent-set table (:func:`subset_max` of its local scores):
+    drop members (in index order) while the best score within the remaining set is not
+    beaten by the overall best (``skbn._engines._search.improves``: rounding-level
+    differences between equal scores never keep a useless parent). Returns the members,
+    increasing."""
+    best = v_table[drop_bit(candidates_mask, v)]
+    current = candidates_mask
+    for u in range(int(candidates_mask).bit_length()):
+        if (current >> u) & 1:
+            smaller = current & ~(1 << u)
+            rest = v_table[drop_bit(smaller, v)]  # -inf: a required parent would be dropped
+            if np.isfinite(rest) and not improves(best, rest):
+                current = smaller
+    return [u for u in range(int(current).bit_length()) if (current >> u) & 1]
+
+
+def restrict_to_knowledge(tables, knowledge, max_indegree, local_score):
+    """In place, on dense local-score tables of every child, before the subset-max:
+    ``tables[v][S] = -inf`` unless ``S`` holds every required parent of ``v`` and no
+    forbidden one (:class:`skbn.knowledge.BackgroundKnowledge`).
+
+    Forbidden parents only remove sets, and the allowed sets are closed under subsets, so
+    pruning (which compares a set with its subsets) stays exact for them. Sets holding the
+    required parents are not closed under subsets: such a set pruned because a smaller
+    one lacking a required parent scored higher is scored here by ``local_score(v,
+    parents)``.
+    """
+    p = len(tables)
+    masks = np.arange(tables.shape[1], dtype=np.int64)
+    size = np.zeros(len(masks), dtype=np.int64)
+    for b in range(p - 1):
+        size += (masks >> b) & 1
+    for v, table in enumerate(tables):
+        def bits(members, v=v):
+            return int(sum(1 << (u if u < v else u - 1) for u in members))
+
+        forbidden = bits(np.flatnonzero(knowledge.forbidden[:, v] & (np.arange(p) != v)))
+        required = bits(knowledge.required_parents(v))
+        table[((masks & forbidden) != 0) | ((masks & required) != required)] = -np.inf
+        if required:
+            missing = np.flatnonzero(np.isneginf(table) & ((masks & forbidden) == 0)
+                                     & ((masks & required) == required) & (size <= max_indegree))
+            for mask in missing:
+                parents = [u for u in range(p) if u != v and (mask >> (u if u < v else u - 1)) & 1]
+                table[mask] = local_score(v, parents)
