@@ -63,7 +63,7 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 class MultivariateNormal:
     """A (possibly conditional) multivariate normal distribution, as returned by ``query``.
 
-    Attributes
+    Parameters
     ----------
     mean : pandas.Series
         Mean vector, indexed by the variables.
@@ -88,7 +88,7 @@ class NormalMixture:
 
     Component ``c`` is one configuration of the discrete variables the query depends on.
 
-    Attributes
+    Parameters
     ----------
     weights : pandas.Series
         Mixture weights (summing to 1), indexed by the configurations of those discrete
@@ -401,18 +401,36 @@ class GaussianBayesianNetwork:
         return f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_edges={len(self.edges)})"
 
     def topological_order(self):
-        """Node names in a topological order (Kahn's algorithm, ties broken by node order)."""
+        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
+
+        Returns
+        -------
+        order : list
+            Every parent comes before its children.
+        """
         return [self.nodes[i] for i in self._topo]
 
     def to_networkx(self):
-        """The DAG as a ``networkx.DiGraph``; every node carries ``intercept``,
-        ``coefficients`` (dict parent -> coefficient) and ``sigma`` attributes."""
+        """The DAG as a ``networkx.DiGraph``.
+
+        Returns
+        -------
+        graph : networkx.DiGraph
+            Every node carries ``intercept``, ``coefficients`` (dict parent -> coefficient)
+            and ``sigma`` attributes.
+        """
         return _to_networkx(self.nodes, self.edges, lambda v: {
             "intercept": self.intercepts[v], "sigma": self.sigmas[v],
             "coefficients": dict(zip(self.parents[v], self.coefficients[v].tolist()))})
 
     def to_dot(self):
-        """The DAG in Graphviz DOT format (names quoted)."""
+        """The DAG in Graphviz DOT format (names quoted).
+
+        Returns
+        -------
+        dot : str
+            The DOT source.
+        """
         return _to_dot(self.nodes, self.edges)
 
     # ------------------------------------------------------------------ joint
@@ -467,6 +485,7 @@ class GaussianBayesianNetwork:
         Returns
         -------
         log_density : ndarray of shape (n_samples,)
+            Natural log-density of every row (``-inf`` where it is 0).
         """
         values = self._values(X)
         n, d = values.shape
@@ -555,6 +574,7 @@ class GaussianBayesianNetwork:
         Parameters
         ----------
         variables : node name or list of node names
+            A node name (a name that is a tuple counts as one node), or a list of them.
         evidence : dict, optional
             Node name -> observed value.
         do : dict, optional
@@ -607,6 +627,16 @@ class GaussianBayesianNetwork:
         """Draw rows by ancestral sampling (one standard normal per node and row, in
         topological order), optionally from the mutilated network of ``do``.
 
+        Parameters
+        ----------
+        n_samples : int, default=1
+            Number of rows.
+        random_state : int, RandomState instance or None, default=None
+            Seed of the draw.
+        do : dict, optional
+            Node name -> value (or state) set by a hard intervention; None or an empty dict
+            samples the observational distribution.
+
         Returns
         -------
         X : pandas.DataFrame of shape (n_samples, n_nodes)
@@ -628,8 +658,26 @@ class GaussianBayesianNetwork:
     # ------------------------------------------------------------------ estimation
     @classmethod
     def from_data(cls, X, edges, sample_weight=None, variance="unbiased"):
-        """Estimate the parameters of the DAG ``edges`` over the columns of ``X``; see
-        :func:`fit_gaussian_parameters`."""
+        """Estimate the parameters of the DAG ``edges`` over the columns of ``X``.
+
+        Same as :func:`fit_gaussian_parameters`.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or 2-d array of shape (n_samples, n_nodes)
+            Numeric columns; the columns are the nodes.
+        edges : iterable of (parent, child)
+            The DAG, by column names.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights (an integer weight equals replicated rows).
+        variance : {"unbiased", "mle"}, default="unbiased"
+            Denominator ``N - p - 1`` (bnlearn) or ``N`` of the residual variance.
+
+        Returns
+        -------
+        GaussianBayesianNetwork
+            The fitted network.
+        """
         return fit_gaussian_parameters(X, edges, sample_weight=sample_weight, variance=variance)
 
 
@@ -785,24 +833,53 @@ class CLGBayesianNetwork:
                 f"{len(self._discrete)}, n_edges={len(self.edges)})")
 
     def topological_order(self):
-        """Node names in a topological order (Kahn's algorithm, ties broken by node order)."""
+        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
+
+        Returns
+        -------
+        order : list
+            Every parent comes before its children.
+        """
         return [self.nodes[i] for i in self._topo]
 
     def is_discrete(self, node):
-        """Whether ``node`` is a discrete node."""
+        """Whether ``node`` is a discrete node.
+
+        Parameters
+        ----------
+        node : hashable
+            A node name.
+
+        Returns
+        -------
+        bool
+            True for a discrete node, False for a continuous one.
+        """
         if not _is_node(node, self._index):
             raise ValueError(f"Unknown node {node!r}; nodes are {self.nodes!r}.")
         return node in self.states
 
     def to_networkx(self):
-        """The DAG as a ``networkx.DiGraph``; every node has a ``kind`` attribute
-        (``"discrete"`` with its ``states``, or ``"continuous"``)."""
+        """The DAG as a ``networkx.DiGraph``.
+
+        Returns
+        -------
+        graph : networkx.DiGraph
+            Every node has a ``kind`` attribute (``"discrete"``, with its ``states``, or
+            ``"continuous"``).
+        """
         return _to_networkx(self.nodes, self.edges, lambda v: (
             {"kind": "discrete", "states": list(self.states[v])} if v in self.states
             else {"kind": "continuous"}))
 
     def to_dot(self):
-        """The DAG in Graphviz DOT format (names quoted)."""
+        """The DAG in Graphviz DOT format (names quoted).
+
+        Returns
+        -------
+        dot : str
+            The DOT source.
+        """
         return _to_dot(self.nodes, self.edges)
 
     # ------------------------------------------------------------------ likelihood
@@ -859,6 +936,7 @@ class CLGBayesianNetwork:
         Returns
         -------
         log_density : ndarray of shape (n_samples,)
+            Natural log-density of every row (``-inf`` where it is 0).
         """
         discrete, codes, values = self._split(X)
         out = (self.discrete_network.log_likelihood(discrete) if self._discrete
@@ -908,6 +986,7 @@ class CLGBayesianNetwork:
         Returns
         -------
         network : CLGBayesianNetwork
+            A new network; this one is unchanged.
         """
         values = self._interventions(interventions)
         d_do = {v: x for v, x in values.items() if v in self.states}
@@ -979,7 +1058,7 @@ class CLGBayesianNetwork:
         Parameters
         ----------
         variables : node name or list of node names
-            All discrete or all continuous.
+            All discrete or all continuous nodes.
         evidence : dict, optional
             Discrete node name -> state label.
         do : dict, optional
@@ -988,6 +1067,7 @@ class CLGBayesianNetwork:
         Returns
         -------
         pandas.Series or NormalMixture
+            The posterior table of discrete variables, or the mixture of continuous ones.
         """
         if self._interventions(do):
             for name, value in dict(evidence or {}).items():
@@ -1060,6 +1140,16 @@ class CLGBayesianNetwork:
         then the continuous nodes in topological order given them; optionally from the
         mutilated network of ``do``.
 
+        Parameters
+        ----------
+        n_samples : int, default=1
+            Number of rows.
+        random_state : int, RandomState instance or None, default=None
+            Seed of the draw.
+        do : dict, optional
+            Node name -> value (or state) set by a hard intervention; None or an empty dict
+            samples the observational distribution.
+
         Returns
         -------
         X : pandas.DataFrame of shape (n_samples, n_nodes)
@@ -1096,8 +1186,29 @@ class CLGBayesianNetwork:
     # ------------------------------------------------------------------ estimation
     @classmethod
     def from_data(cls, X, edges, discrete=None, sample_weight=None, variance="unbiased"):
-        """Estimate the parameters of the DAG ``edges`` over the columns of ``X``; see
-        :func:`fit_clg_parameters`."""
+        """Estimate the parameters of the DAG ``edges`` over the columns of ``X``.
+
+        Same as :func:`fit_clg_parameters`.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame of shape (n_samples, n_nodes)
+            Discrete and numeric columns; the columns are the nodes.
+        edges : iterable of (parent, child)
+            The DAG, by column names.
+        discrete : sequence of column names, optional
+            The discrete columns (default: those of categorical, object, string or bool
+            dtype).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights (an integer weight equals replicated rows).
+        variance : {"unbiased", "mle"}, default="unbiased"
+            Denominator ``N_g - p - 1`` (bnlearn) or ``N_g`` of the residual variances.
+
+        Returns
+        -------
+        CLGBayesianNetwork
+            The fitted network.
+        """
         return fit_clg_parameters(X, edges, discrete=discrete, sample_weight=sample_weight,
                                   variance=variance)
 
@@ -1144,8 +1255,9 @@ def _family_parameters(stats, group, child, parents, variance, where):
     p = len(parents)
     if n <= p + 1:
         raise ValueError(f"Cannot estimate {where}: total weight {n:g} of its rows is not more "
-                         f"than the {p + 1} coefficients (intercept included); bnlearn reports "
-                         f"NA there. Add rows, merge states or drop parents.")
+                         f"than the {p + 1} coefficients (intercept included), so the "
+                         f"coefficients and the standard deviation are not identifiable. Add "
+                         f"rows, merge states or drop parents.")
     scatter = stats.scatter[group]
     if p:
         sub = scatter[np.ix_(parents, parents)]
@@ -1192,10 +1304,12 @@ def fit_gaussian_parameters(X, edges, sample_weight=None, variance="unbiased"):
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative row weights.
     variance : {"unbiased", "mle"}, default="unbiased"
+        Denominator ``N - p - 1`` (bnlearn's ``bn.fit``) or ``N`` (maximum likelihood).
 
     Returns
     -------
     GaussianBayesianNetwork
+        The fitted network.
 
     Raises
     ------
@@ -1225,24 +1339,30 @@ def fit_clg_parameters(X, edges, discrete=None, sample_weight=None, variance="un
     skbn's convention, where bnlearn reports NaN). A continuous node gets, in every
     configuration of its discrete parents, the regression of
     :func:`fit_gaussian_parameters` on its continuous parents from that configuration's
-    weighted moments; a configuration with no more rows than coefficients (bnlearn: NA
-    coefficients), collinear parents or zero residual variance is an error naming the node
-    and the configuration -- never a silent number.
+    weighted moments; a configuration with no more rows than coefficients, collinear parents
+    or zero residual variance is an error naming the node and the configuration -- never a
+    silent number (bnlearn returns NA there, or a degenerate fit with a zero coefficient and
+    standard deviation 0 when the rows are as many as the coefficients).
 
     Parameters
     ----------
     X : pandas.DataFrame of shape (n_samples, n_nodes)
+        Discrete and numeric columns; the columns are the nodes.
     edges : iterable of (parent, child)
+        The DAG, by column names.
     discrete : sequence of column names, optional
         The discrete columns. Default: the columns of categorical, object, string or bool
         dtype; every numeric column is continuous. States: the categories of a categorical
         column (all of them, observed or not), else the sorted observed values.
     sample_weight : array-like of shape (n_samples,), optional
+        Non-negative row weights.
     variance : {"unbiased", "mle"}, default="unbiased"
+        Denominator ``N_g - p - 1`` (bnlearn's ``bn.fit``) or ``N_g`` in configuration ``g``.
 
     Returns
     -------
     CLGBayesianNetwork
+        The fitted network.
 
     Raises
     ------

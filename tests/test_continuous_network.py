@@ -130,7 +130,7 @@ def test_clg_fit_and_loglik_equal_bnlearn():
     X = clg_data()
     net = CLGBayesianNetwork.from_data(X, CLG_EDGES)
     assert net.states == {"g.1": ["None", "b", "c"], "h h": ["hi", "lo"]}
-    for v, (coef, sd, ll) in R_CLG.items():
+    for v, (coef, sd, _) in R_CLG.items():
         b0 = np.atleast_1d(net.intercepts[v]).reshape(-1)
         b = net.coefficients[v].reshape(len(b0), -1)
         ours = np.column_stack([b0, b]).ravel()   # per configuration: intercept, coefficients
