@@ -446,3 +446,41 @@ def test_constructor_validation():
         CLGBayesianNetwork(["g", "x"], {"g": ["u", "v"]}, {"x": ["g"]}, {"g": [0.5, 0.5]},
                            {"x": 0.0}, None, {"x": [1.0, 1.0]})
     assert isinstance(small_clg().discrete_network, DiscreteBayesianNetwork)
+
+
+def test_clg_edge_cases_pickle_and_more_bad_input():
+    C = clg_data()
+    # only continuous columns (a CLG without discrete nodes) equals the Gaussian network
+    cont = C[["x.c", "y y", "z"]]
+    edges = [("x.c", "y y"), ("y y", "z")]
+    a = CLGBayesianNetwork.from_data(cont, edges)
+    b = GaussianBayesianNetwork.from_data(cont, edges)
+    np.testing.assert_allclose(a.log_likelihood(cont), b.log_likelihood(cont), rtol=1e-13)
+    mix = a.query("z")
+    assert len(mix.weights) == 1
+    assert mix.mean["z"] == pytest.approx(b.query("z").mean["z"], rel=1e-13)
+    # only discrete columns: the discrete maximum-likelihood network
+    disc = CLGBayesianNetwork.from_data(C[["g.1", "h h"]], [("g.1", "h h")])
+    expected = pd.crosstab(C["g.1"], C["h h"], normalize="index").to_numpy()
+    np.testing.assert_allclose(disc.cpts["h h"], expected, rtol=1e-13)
+    # numeric column declared discrete; states sorted
+    declared = CLGBayesianNetwork.from_data(C.assign(k=(C["x.c"] > 2).astype(int)),
+                                            [("k", "y y")], discrete=["g.1", "h h", "k"])
+    assert declared.states["k"] == [0, 1] and declared.is_discrete("k")
+    copy = pickle.loads(pickle.dumps(declared))
+    np.testing.assert_allclose(copy.log_likelihood(C.assign(k=(C["x.c"] > 2).astype(int))),
+                               declared.log_likelihood(C.assign(k=(C["x.c"] > 2).astype(int))))
+    bad = C.copy()
+    bad["g.1"] = bad["g.1"].astype(object)
+    bad.loc[5, "g.1"] = None
+    with pytest.raises(ValueError, match="NaN in column 'g.1'"):
+        CLGBayesianNetwork.from_data(bad, CLG_EDGES)
+    with pytest.raises(ValueError, match="sample_weight must be finite and non-negative"):
+        CLGBayesianNetwork.from_data(C, CLG_EDGES, sample_weight=-np.ones(len(C)))
+    with pytest.raises(ValueError, match="Unknown state 'zz' in column 'g.1'"):
+        small = CLGBayesianNetwork.from_data(C, CLG_EDGES)
+        small.log_likelihood(C.assign(**{"g.1": "zz"}))
+    with pytest.raises(ValueError, match="evidence .* has probability 0"):
+        CLGBayesianNetwork(["g", "y"], {"g": ["a", "b"]}, {"y": ["g"]}, {"g": [1.0, 0.0]},
+                           {"y": [0.0, 1.0]}, None, {"y": [1.0, 1.0]}).query(
+                               "y", evidence={"g": "b"})
