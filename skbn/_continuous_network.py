@@ -43,7 +43,6 @@ from sklearn.utils import check_random_state
 from skbn._counting import config_ids, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND
 from skbn.graph import topological_order
-from skbn.network import DiscreteBayesianNetwork, _dot_quote, _is_node
 from skbn.parameters import estimate_cpt
 
 __all__ = [
@@ -1429,3 +1428,8 @@ def fit_clg_parameters(X, edges, discrete=None, sample_weight=None, variance="un
         coefficients[node] = b.reshape(shape + (len(cpa),))
         sigmas[node] = s.reshape(shape)
     return CLGBayesianNetwork(nodes, states, parents, cpts, intercepts, coefficients, sigmas)
+
+
+# skbn.network re-exports this module's classes and this module uses its helpers: both
+# imports come last, after the definitions, so either module can be imported first
+from skbn.network import DiscreteBayesianNetwork, _dot_quote, _is_node  # noqa: E402
