@@ -22,7 +22,13 @@ from sklearn.utils import check_random_state
 from skbn._inference import VariableElimination
 from skbn.graph import topological_order
 
-__all__ = ["DiscreteBayesianNetwork"]
+__all__ = [
+    "CLGBayesianNetwork",
+    "DiscreteBayesianNetwork",
+    "GaussianBayesianNetwork",
+    "MultivariateNormal",
+    "NormalMixture",
+]
 
 _SUM_TOL = 1e-6
 
@@ -568,3 +574,12 @@ def _is_node(name, states):
 def _dot_quote(name):
     text = str(name).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{text}"'
+
+
+# the continuous and mixed networks reuse this module's helpers, so they are imported last
+from skbn._continuous_network import (  # noqa: E402
+    CLGBayesianNetwork,
+    GaussianBayesianNetwork,
+    MultivariateNormal,
+    NormalMixture,
+)
