@@ -42,6 +42,7 @@ from sklearn.utils import check_random_state
 
 from skbn._counting import config_ids, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND
+from skbn._discrete_network import DiscreteBayesianNetwork, _dot_quote, _is_node
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
 
@@ -1432,4 +1433,3 @@ def fit_clg_parameters(X, edges, discrete=None, sample_weight=None, variance="un
 
 # skbn.network re-exports this module's classes and this module uses its helpers: both
 # imports come last, after the definitions, so either module can be imported first
-from skbn.network import DiscreteBayesianNetwork, _dot_quote, _is_node  # noqa: E402
