@@ -885,6 +885,8 @@ def cmd_effect(args, log):
         raise CommandError(f"--level {args.level}: give a coverage in (0, 1), e.g. 0.9")
     if args.n_resamples < 1:
         raise CommandError(f"--n-resamples {args.n_resamples}: give at least 1")
+    if args.max_dags < 1:
+        raise CommandError(f"--max-dags {args.max_dags}: give at least 1")
     contrast = _contrast(args.contrast) if args.contrast is not None else None
     log(f"reading {args.data}")
     data = read_table(args.data, sep=args.sep, na_values=args.na_values,
@@ -937,9 +939,16 @@ def cmd_effect(args, log):
     with contextlib.redirect_stdout(sys.stderr):
         boot.fit(data)
     log(f"fitted in {time.perf_counter() - start:.2f} s")
-    summary = effect_over_graphs(data, boot, x, y, **query, level=args.level,
-                                 parameter_uncertainty=args.parameter_uncertainty,
-                                 random_state=args.random_state)
+    try:
+        summary = effect_over_graphs(data, boot, x, y, **query, level=args.level,
+                                     parameter_uncertainty=args.parameter_uncertainty,
+                                     random_state=args.random_state, max_dags=args.max_dags)
+    except ValueError as exc:
+        if "max_dags" not in str(exc):
+            raise
+        raise CommandError(f"the equivalence class of a bootstrap graph has more than "
+                           f"--max-dags {args.max_dags} DAGs: raise --max-dags, e.g. "
+                           f"--max-dags {10 * args.max_dags}") from None
 
     if contrast is None:
         what = f"P({y}={y_value} | do({x}={x_value}))"
@@ -1261,6 +1270,9 @@ def build_parser():
                         help="coverage of the interval (default 0.9)")
     effect.add_argument("--parameter-uncertainty", action="store_true",
                         help="each DAG's effect from one posterior draw of its parameters")
+    effect.add_argument("--max-dags", type=int, default=1000,
+                        help="largest equivalence class of a bootstrap graph that is "
+                             "enumerated (default 1000)")
     effect.add_argument("--n-jobs", type=int, help="parallel workers for the resamples")
     effect.add_argument("--random-state", type=int,
                         help="seed of the resamples and of the parameter draws")

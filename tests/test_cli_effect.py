@@ -180,6 +180,8 @@ def test_pc_method_uses_its_cpdag(asia_csv, capsys):
     (["--x", X, "--y", Y, "--contrast", "yes,None", "--level", "1.5"], ["--level 1.5"]),
     (["--x", X, "--y", Y, "--contrast", "yes,None", "--n-resamples", "0"],
      ["--n-resamples 0"]),
+    (["--x", X, "--y", Y, "--contrast", "yes,None", "--max-dags", "1", "--n-resamples", "2",
+      "--random-state", "0"], ["more than --max-dags 1 DAGs: raise --max-dags"]),
     (["--x", X, "--y", Y, "--contrast", "yes,None", "--per-graph", "out.xlsx"],
      ["--per-graph 'out.xlsx': unknown file type"]),
     (["--x", X, "--y", Y, "--contrast", "yes,None", "--method", "hill_climb",
@@ -228,9 +230,24 @@ def test_help_lists_the_options():
     for option in ("--x", "--y", "--contrast", "--x-value", "--y-value", "--model",
                    "--method", "--n-resamples", "--level", "--parameter-uncertainty",
                    "--random-state", "--n-jobs", "--sep", "--na-values", "--categorical",
-                   "--per-graph", "-v"):
+                   "--per-graph", "--max-dags", "-v"):
         assert re.search(rf"(^|\s|\[){re.escape(option)}\b", result.stdout), option
     top = subprocess.run([sys.executable, "-m", "skbn", "--help"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60,
                          env={"PYTHONPATH": str(ROOT), "PATH": ""})
     assert "effect" in top.stdout
+
+
+def test_parameter_draws_with_sparse_parent_configurations(tmp_path, capsys):
+    # few rows, many parent configurations: tiny Dirichlet pseudocounts, no NaN
+    path = tmp_path / "alarm.csv"
+    load_network("alarm").sample(200, random_state=0).to_csv(path, index=False)
+    status, out, err = run(["effect", path, "--x", "DISCONNECT", "--y", "CATECHOL",
+                            "--contrast", "TRUE,FALSE", "--y-value", "HIGH",
+                            "--n-resamples", 5, "--random-state", 0,
+                            "--parameter-uncertainty", "--max-dags", 10_000], capsys)
+    assert status == 0, err
+    assert "nan" not in out and "warning" not in err
+    mean, = summary_value(out, "mean effect")
+    low, high = summary_value(out, "90% interval")
+    assert -1 <= low <= mean <= high <= 1
