@@ -244,7 +244,7 @@ def test_parameter_draws_with_sparse_parent_configurations(tmp_path, capsys):
     load_network("alarm").sample(200, random_state=0).to_csv(path, index=False)
     status, out, err = run(["effect", path, "--x", "DISCONNECT", "--y", "CATECHOL",
                             "--contrast", "TRUE,FALSE", "--y-value", "HIGH",
-                            "--n-resamples", 5, "--random-state", 0,
+                            "--n-resamples", 25, "--random-state", 0,
                             "--parameter-uncertainty", "--max-dags", 10_000], capsys)
     assert status == 0, err
     assert "nan" not in out and "warning" not in err
