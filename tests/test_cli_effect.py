@@ -251,3 +251,13 @@ def test_parameter_draws_with_sparse_parent_configurations(tmp_path, capsys):
     mean, = summary_value(out, "mean effect")
     low, high = summary_value(out, "90% interval")
     assert -1 <= low <= mean <= high <= 1
+
+
+def test_same_seed_same_numbers_for_any_n_jobs(asia_csv, capsys):
+    argv = ["effect", asia_csv, "--x", X, "--y", Y, "--contrast", "yes,None",
+            "--n-resamples", 4, "--random-state", 5, "--parameter-uncertainty"]
+    status, one, err = run(argv, capsys)
+    assert status == 0, err
+    status, two, err = run(argv + ["--n-jobs", 2], capsys)
+    assert status == 0, err
+    assert one == two
