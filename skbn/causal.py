@@ -491,9 +491,22 @@ def _parent_sets(g, x, method, max_dags):
 
 
 def _dirichlet(rng, alpha):
-    """One Dirichlet draw per row of ``alpha`` (last axis), by normalised gamma variates."""
+    """One Dirichlet draw per row of ``alpha`` (last axis), by normalised gamma variates.
+
+    With tiny shapes (the BDeu pseudocounts of an unobserved configuration of many
+    parents) every gamma variate of a row can underflow to 0; such rows are drawn again in
+    log space, by ``G = G' U^(1/a)`` with ``G' ~ Gamma(a + 1)`` and ``U ~ U(0, 1]``
+    (Marsaglia & Tsang 2000), which has the ``Gamma(a)`` distribution.
+    """
     g = rng.standard_gamma(alpha)
-    return g / g.sum(axis=-1, keepdims=True)
+    total = g.sum(axis=-1, keepdims=True)
+    empty = total[..., 0] == 0
+    if empty.any():
+        a = np.broadcast_to(alpha, g.shape)[empty]
+        log_g = np.log(rng.standard_gamma(a + 1)) + np.log(1.0 - rng.random(a.shape)) / a
+        g[empty] = np.exp(log_g - log_g.max(axis=-1, keepdims=True))
+        total = g.sum(axis=-1, keepdims=True)
+    return g / total
 
 
 def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):

@@ -1,4 +1,5 @@
-"""The ``skbn`` command line: learn, score, query, sample and compare Bayesian networks.
+"""The ``skbn`` command line: learn, score, query, sample and compare Bayesian networks, and
+estimate causal effects (``skbn effect``).
 
 ``skbn <command> --help`` shows each command's options and examples; docs/cli.md is the
 guide. Run as the console script ``skbn`` or as ``python -m skbn``; without a command
@@ -40,7 +41,7 @@ METHODS = {
 }
 SCORES = ("bdeu", "k2", "bic", "aic", "loglik")
 CI_TESTS = ("chi_square", "g_test", "bayes_factor")
-COMMANDS = ("demo", "learn", "score", "query", "sample", "compare")
+COMMANDS = ("demo", "learn", "score", "query", "sample", "compare", "effect")
 
 #: Exit statuses.
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
@@ -805,6 +806,185 @@ def cmd_compare(args, log):
     return 0
 
 
+# ---------------------------------------------------------------------- effect
+def _column(data, text, option):
+    """The column of ``data`` named ``text`` (for --x, --y)."""
+    for column in data.columns:
+        if str(column) == text:
+            return column
+    raise CommandError(f"{option} {text!r}: no such column (columns: "
+                       f"{', '.join(map(str, data.columns))})")
+
+
+def _state(states, text, what):
+    """The state named ``text`` among ``states`` (see :class:`StateMatcher`)."""
+    missing = object()
+    state = StateMatcher(states)(text, missing)
+    if state is missing:
+        raise CommandError(f"{what}: {text!r} is not a state (states: "
+                           f"{', '.join(map(str, states))})")
+    return state
+
+
+def _contrast(tokens):
+    """``--contrast A,B`` or ``--contrast A B`` (the second form for states with a comma)."""
+    if len(tokens) == 1:
+        tokens = tokens[0].split(",")
+    if len(tokens) != 2 or not all(tokens):
+        raise CommandError(f"--contrast {' '.join(tokens)!r}: give two states of --x, the "
+                           f"treated and the control one, e.g. --contrast yes,no")
+    return tokens
+
+
+def model_structure(args, data):
+    """``--model``: the model's DAG on the columns of ``data``, as its CPDAG (and the data
+    restricted to the model's nodes)."""
+    from skbn.graph import dag_to_cpdag
+
+    network = read_model(args.model)
+    columns = {str(c): c for c in data.columns}
+    nodes = {node: columns.get(str(node)) for node in network.nodes}
+    absent = [str(node) for node, column in nodes.items() if column is None]
+    if absent:
+        raise CommandError(f"node(s) {absent!r} of the model {str(args.model)!r} are not "
+                           f"columns of {str(args.data)!r}")
+    outside = [str(c) for c in (args.x, args.y) if c not in map(str, network.nodes)]
+    if outside:
+        raise CommandError(f"{outside[0]!r} is not a node of the model {str(args.model)!r}")
+    edges = [(nodes[u], nodes[v]) for u, v in network.edges]
+    return dag_to_cpdag(list(nodes.values()), edges), data[list(nodes.values())]
+
+
+def learned_structure(learner, data):
+    """The CPDAG of the structure ``learner`` finds on ``data``: its ``cpdag_`` (PC, GES),
+    else the class of its DAG (a score-equivalent score cannot tell the DAGs of a class
+    apart, and IDA is defined on the class)."""
+    from sklearn.base import clone
+
+    from skbn.graph import dag_to_cpdag
+
+    learner = clone(learner)
+    with contextlib.redirect_stdout(sys.stderr):  # stdout holds results only
+        learner.fit(data)
+    if hasattr(learner, "cpdag_"):
+        return learner.cpdag_
+    return dag_to_cpdag(list(data.columns), learner.edges_)
+
+
+def cmd_effect(args, log):
+    import pandas as pd
+    from sklearn.base import clone
+
+    from skbn._data import encode_fit
+    from skbn.causal import effect_over_graphs, ida
+    from skbn.estimators import BootstrapStructure
+
+    per_graph = Output("--per-graph", args.per_graph, "table") if args.per_graph else None
+    check_outputs([per_graph] if per_graph else [], inputs=[args.data, args.model])
+    if not 0 < args.level < 1:
+        raise CommandError(f"--level {args.level}: give a coverage in (0, 1), e.g. 0.9")
+    if args.n_resamples < 1:
+        raise CommandError(f"--n-resamples {args.n_resamples}: give at least 1")
+    if args.max_dags < 1:
+        raise CommandError(f"--max-dags {args.max_dags}: give at least 1")
+    contrast = _contrast(args.contrast) if args.contrast is not None else None
+    log(f"reading {args.data}")
+    data = read_table(args.data, sep=args.sep, na_values=args.na_values,
+                      categorical=args.categorical)
+    x, y = _column(data, args.x, "--x"), _column(data, args.y, "--y")
+    if x == y:
+        raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
+                           f"variable on itself is not a causal question")
+    _, (x_states, y_states) = encode_fit(data[[x, y]])
+    if contrast is not None:
+        contrast = tuple(_state(x_states, t, f"--contrast (a state of --x {str(x)!r})")
+                         for t in contrast)
+        if contrast[0] == contrast[1]:
+            raise CommandError(f"--contrast: the treated and the control state are both "
+                               f"{str(contrast[0])!r}; give two different states of "
+                               f"{str(x)!r}")
+        x_value = None
+    else:
+        x_value = _state(x_states, args.x_value, f"--x-value (a state of --x {str(x)!r})")
+    if args.y_value is not None:
+        y_value = _state(y_states, args.y_value, f"--y-value (a state of --y {str(y)!r})")
+    elif len(y_states) == 2:
+        y_value = y_states[1]  # the rule of skbn.causal for a binary outcome
+    else:
+        raise CommandError(f"--y {str(y)!r} has {len(y_states)} states "
+                           f"({', '.join(map(str, y_states))}): give --y-value, the outcome "
+                           f"state whose probability the effect is about")
+    if args.model is not None:
+        cpdag, data = model_structure(args, data)
+        source = f"the CPDAG of {args.model}"
+    # the learner of the bootstrap (and of the point estimate without --model); --n-jobs
+    # parallelises the resamples
+    learner = build_estimator(argparse.Namespace(**{**vars(args), "target": None,
+                                                    "missing": None, "n_jobs": None}), data)
+    if args.guard_interrupts and args.n_jobs not in (None, 1):
+        _guard_interrupts()
+    if args.model is None:
+        log(f"learning the structure with {args.method}")
+        start = time.perf_counter()
+        cpdag = learned_structure(learner, data)
+        log(f"learned in {time.perf_counter() - start:.2f} s")
+        source = f"the CPDAG learned by {args.method}"
+    query = dict(x_value=x_value, contrast=contrast, y_value=y_value)
+    point = ida(data, cpdag, x, y, **query)
+    boot = BootstrapStructure(clone(learner), n_resamples=args.n_resamples, keep_graphs=True,
+                              fit_parameters=False, n_jobs=args.n_jobs,
+                              random_state=args.random_state)
+    log(f"fitting {args.n_resamples} bootstrap resamples with {args.method}")
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(sys.stderr):
+        boot.fit(data)
+    log(f"fitted in {time.perf_counter() - start:.2f} s")
+    try:
+        summary = effect_over_graphs(data, boot, x, y, **query, level=args.level,
+                                     parameter_uncertainty=args.parameter_uncertainty,
+                                     random_state=args.random_state, max_dags=args.max_dags)
+    except ValueError as exc:
+        if "max_dags" not in str(exc):
+            raise
+        raise CommandError(f"the equivalence class of a bootstrap graph has more than "
+                           f"--max-dags {args.max_dags} DAGs: raise --max-dags, e.g. "
+                           f"--max-dags {10 * args.max_dags}") from None
+
+    if contrast is None:
+        what = f"P({y}={y_value} | do({x}={x_value}))"
+        column = what
+    else:
+        what = (f"P({y}={y_value} | do({x}={contrast[0]})) - "
+                f"P({y}={y_value} | do({x}={contrast[1]}))")
+        column = "effect"
+    out(f"effect of {x} on {y}: {what}")
+    out(f"data: {args.data}, {data.shape[0]} rows")
+    out(f"IDA (local) on {source}: one effect per possible parent set of {x}")
+    width = max([len("parents of " + str(x))]
+                + [len(", ".join(map(str, p)) or "(none)") for p in point["parents"]])
+    out(f"  {'parents of ' + str(x):{width}s}  {'effect':>8s}")
+    for parents, y_is_parent, value in zip(point["parents"], point["y_is_parent"],
+                                           point[column]):
+        note = f"   ({y} is a parent of {x}: no effect)" if y_is_parent else ""
+        out(f"  {', '.join(map(str, parents)) or '(none)':{width}s}  {value:8.4f}{note}")
+    extra = ", one posterior draw of the parameters per DAG" if args.parameter_uncertainty \
+        else ""
+    out(f"bootstrap: {args.n_resamples} resamples, {args.method}, each graph's equivalence "
+        f"class ({len(summary.effects)} DAGs){extra}")
+    rows = [("mean effect", f"{summary.estimate:.4f}"),
+            (f"{100 * args.level:g}% interval",
+             f"[{summary.interval[0]:.4f}, {summary.interval[1]:.4f}]"),
+            (f"P({x} causes {y})", f"{summary.prob_causes:.4f}")]
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        out(f"  {label:{width}s}  {value}")
+    if per_graph is not None:
+        table = pd.DataFrame({"effect": summary.effects, "weight": summary.weights,
+                              "causes": summary.causes})
+        write_outputs([(per_graph, lambda path: write_table(table, path))], log)
+    return 0
+
+
 # ---------------------------------------------------------------------- demo
 DEMO_ESTIMATORS = ("hill_climb", "tabu", "ges", "pc", "exact", "k2", "chow_liu")
 
@@ -880,6 +1060,7 @@ examples:
   skbn query m.bif --target T --evidence A=young S=F
   skbn sample m.bif -n 1000 -o rows.csv --random-state 0
   skbn compare true.bif m.bif
+  skbn effect rows.csv --x smoke --y dysp --contrast yes,no
 
 Without a command, `skbn [--n-samples N ...]` runs the demo. docs/cli.md has the details.
 """
@@ -900,6 +1081,21 @@ CSV cells are read as written: only empty cells are missing, unless --na-values
 lists texts that mark a missing cell (e.g. --na-values NA ?). A column of numbers is
 numeric (discretize continuous ones first); every other column is text.
 Every output is checked before fitting and replaced only once fully written.
+"""
+
+
+EFFECT_EPILOG = """\
+examples:
+  skbn effect asia.csv --x smoke --y dysp --contrast yes,no --random-state 0
+  skbn effect asia.csv --x smoke --y dysp --contrast yes,no --model m.json
+  skbn effect data.csv --x drug --y outcome --x-value high --y-value cured --method pc
+  skbn effect asia.csv --x lung --y dysp --contrast yes,no --parameter-uncertainty
+
+The point estimates are IDA's (Maathuis, Kalisch & Buhlmann 2009): the effect adjusted
+for each parent set --x can have in the CPDAG, one per line. The interval is over the
+DAGs learned by --method on --n-resamples bootstrap resamples of DATA, each standing
+for its equivalence class (--parameter-uncertainty adds the estimation error of the
+parameters). --y-value may be omitted when --y has two states (the second one is used).
 """
 
 
@@ -924,11 +1120,39 @@ def _add_na_values(parser):
                              "cells), e.g. --na-values NA ?")
 
 
+def _add_learner_options(parser):
+    """The structure learner's options (``learn``, ``effect``; see :func:`build_estimator`)."""
+    parser.add_argument("--method", choices=list(METHODS), default="hill_climb")
+    parser.add_argument("--score", choices=SCORES, help="score of score-based methods")
+    parser.add_argument("--ess", type=float, help="equivalent sample size of --score bdeu")
+    parser.add_argument("--ci-test", choices=CI_TESTS,
+                        help="independence test of constraint-based methods")
+    parser.add_argument("--alpha", type=float, help="level of the independence test")
+    parser.add_argument("--max-indegree", type=int, help="largest number of parents")
+    parser.add_argument("--black-list", metavar="CSV", help="forbidden (from, to) edges")
+    parser.add_argument("--white-list", metavar="CSV", help="required (from, to) edges")
+    parser.add_argument("--tiers", metavar="CSV_OR_SPEC", help="temporal tiers (see below)")
+    parser.add_argument("--ordering", metavar="A,B,...", help="variable ordering for k2")
+    parser.add_argument("--max-memory", metavar="SIZE",
+                        help="memory limit of --method exact, e.g. 8GB (default 4GB)")
+
+
+def _add_data_options(parser):
+    """How a data file is read (``learn``, ``effect``; see :func:`read_table`)."""
+    parser.add_argument("--categorical", nargs="+", action="extend", default=[],
+                        metavar="COLUMN",
+                        help="columns of numbers whose values are categories (read as text), "
+                             "e.g. codes with more than 32 values")
+    parser.add_argument("--sep", default=",", help="CSV field separator (default ',')")
+    _add_na_values(parser)
+
+
 def build_parser():
     formatter = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
         prog="skbn", formatter_class=formatter, epilog=MAIN_EPILOG,
-        description="Learn, score, query, sample and compare discrete Bayesian networks.")
+        description="Learn, score, query, sample and compare discrete Bayesian networks; "
+                    "estimate causal effects.")
     from skbn._version import __version__
 
     parser.add_argument("--version", action="version", version=f"skbn {__version__}")
@@ -953,31 +1177,15 @@ def build_parser():
                     "file of discrete columns; print the edges and the score.",
         epilog=LEARN_EPILOG)
     learn.add_argument("data", help="CSV (cells read as written) or Parquet file")
-    learn.add_argument("--method", choices=list(METHODS), default="hill_climb")
-    learn.add_argument("--categorical", nargs="+", action="extend", default=[], metavar="COLUMN",
-                       help="columns of numbers whose values are categories (read as text), "
-                            "e.g. codes with more than 32 values")
-    learn.add_argument("--score", choices=SCORES, help="score of score-based methods")
-    learn.add_argument("--ess", type=float, help="equivalent sample size of --score bdeu")
-    learn.add_argument("--ci-test", choices=CI_TESTS,
-                       help="independence test of constraint-based methods")
-    learn.add_argument("--alpha", type=float, help="level of the independence test")
-    learn.add_argument("--max-indegree", type=int, help="largest number of parents")
-    learn.add_argument("--black-list", metavar="CSV", help="forbidden (from, to) edges")
-    learn.add_argument("--white-list", metavar="CSV", help="required (from, to) edges")
-    learn.add_argument("--tiers", metavar="CSV_OR_SPEC", help="temporal tiers (see below)")
-    learn.add_argument("--ordering", metavar="A,B,...", help="variable ordering for k2")
+    _add_learner_options(learn)
     learn.add_argument("--target", help="column to predict (predict_proba of the model)")
     learn.add_argument("--missing", metavar="STRATEGY",
                        help="how the method handles missing values (methods with a "
                             "'missing' parameter only)")
     learn.add_argument("--n-jobs", type=int, help="parallel workers (joblib)")
-    learn.add_argument("--max-memory", metavar="SIZE",
-                       help="memory limit of --method exact, e.g. 8GB (default 4GB)")
     learn.add_argument("--random-state", type=int,
                        help="seed of randomised methods (ignored by deterministic ones)")
-    learn.add_argument("--sep", default=",", help="CSV field separator (default ',')")
-    _add_na_values(learn)
+    _add_data_options(learn)
     learn.add_argument("-o", "--output", metavar="MODEL", help="write the model (.bif or .json)")
     learn.add_argument("--dot", metavar="FILE", help="write the graph in Graphviz DOT")
     learn.add_argument("--png", metavar="FILE",
@@ -1032,6 +1240,47 @@ def build_parser():
     compare.add_argument("learned", help="learned .bif or .json model")
     _add_common(compare)
     compare.set_defaults(handler=cmd_compare)
+
+    effect = commands.add_parser(
+        "effect", formatter_class=formatter,
+        help="causal effect of one variable on another, with an interval",
+        description="What happens to --y if we set --x? IDA's possible effects (one per "
+                    "parent set --x can have in the CPDAG of --model, or of the structure "
+                    "learned from DATA), then the effect over the graphs learned on "
+                    "bootstrap resamples of DATA: its mean, an interval and the probability "
+                    "that --x causes --y.",
+        epilog=EFFECT_EPILOG)
+    effect.add_argument("data", help="CSV (cells read as written) or Parquet file")
+    effect.add_argument("--x", required=True, metavar="COLUMN", help="the treatment")
+    effect.add_argument("--y", required=True, metavar="COLUMN", help="the outcome")
+    what = effect.add_mutually_exclusive_group(required=True)
+    what.add_argument("--contrast", nargs="+", metavar="TREATED,CONTROL",
+                      help="average causal effect P(y | do(x=TREATED)) - P(y | do(x=CONTROL))"
+                           " (or --contrast TREATED CONTROL)")
+    what.add_argument("--x-value", metavar="STATE", help="P(y | do(x=STATE))")
+    effect.add_argument("--y-value", metavar="STATE",
+                        help="the outcome state (default: the second state of a binary --y)")
+    effect.add_argument("--model", metavar="MODEL",
+                        help="take the point estimates' structure from this .bif/.json model "
+                             "(e.g. written by skbn learn -o) instead of learning it")
+    _add_learner_options(effect)
+    effect.add_argument("--n-resamples", type=int, default=100,
+                        help="bootstrap resamples (default 100)")
+    effect.add_argument("--level", type=float, default=0.9,
+                        help="coverage of the interval (default 0.9)")
+    effect.add_argument("--parameter-uncertainty", action="store_true",
+                        help="each DAG's effect from one posterior draw of its parameters")
+    effect.add_argument("--max-dags", type=int, default=1000,
+                        help="largest equivalence class of a bootstrap graph that is "
+                             "enumerated (default 1000)")
+    effect.add_argument("--n-jobs", type=int, help="parallel workers for the resamples")
+    effect.add_argument("--random-state", type=int,
+                        help="seed of the resamples and of the parameter draws")
+    _add_data_options(effect)
+    effect.add_argument("--per-graph", metavar="CSV",
+                        help="write the effect, weight and 'causes' of every bootstrap DAG")
+    _add_common(effect)
+    effect.set_defaults(handler=cmd_effect)
     return parser
 
 

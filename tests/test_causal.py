@@ -566,3 +566,27 @@ def test_effect_over_one_graph_class_is_global_ida_weighted_by_dags(asia):
                                contrast=("yes", "no"), y_value="yes")
     assert twice.estimate == pytest.approx(out.estimate)
     assert twice.interval == out.interval
+
+
+def test_dirichlet_draws_survive_gamma_underflow():
+    """Tiny shapes (an unobserved configuration of many parents) make every gamma variate
+    of a row underflow to 0; the draw must still be a distribution. As a -> 0,
+    Dirichlet(a c) puts all its mass on vertex k with probability c_k / sum(c)."""
+    from skbn.causal import _dirichlet
+
+    rng = np.random.RandomState(0)
+    alpha = np.tile(1e-6 * np.array([1.0, 2.0, 3.0]), (20000, 1))
+    draws = _dirichlet(rng, alpha)
+    assert np.isfinite(draws).all()
+    np.testing.assert_allclose(draws.sum(axis=1), 1.0)
+    vertex = draws.argmax(axis=1)
+    assert (draws.max(axis=1) > 1 - 1e-6).mean() > 0.99
+    np.testing.assert_allclose(np.bincount(vertex, minlength=3) / len(vertex),
+                               [1 / 6, 2 / 6, 3 / 6], atol=0.015)
+    # rows that do not underflow keep their normalised gamma variates
+    mixed = np.array([[2.0, 3.0], [1e-7, 1e-7]])
+    g = np.random.RandomState(1).standard_gamma(mixed)
+    assert g[1].sum() == 0  # the second row underflows
+    draws = _dirichlet(np.random.RandomState(1), mixed)
+    np.testing.assert_array_equal(draws[0], g[0] / g[0].sum())
+    assert np.isfinite(draws[1]).all() and draws[1].sum() == pytest.approx(1.0)

@@ -1,0 +1,263 @@
+"""``skbn effect``: the command's numbers are those of skbn.causal, its errors one line."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn import BootstrapStructure, HillClimbStructure, PCStructure
+from skbn.causal import effect_over_graphs, ida
+from skbn.cli import main
+from skbn.datasets import asia_network, load_network
+from skbn.graph import dag_to_cpdag
+from skbn.io import read_json
+
+ROOT = Path(__file__).resolve().parents[1]
+#: ASIA's columns renamed the awkward way (dots, spaces); smoke's "no" becomes "None".
+RENAME = {"smoke": "smoke.status", "dysp": "dys pnoea", "lung": "lung cancer",
+          "bronc": "b.r onc"}
+X, Y = "smoke.status", "dys pnoea"
+
+
+@pytest.fixture(scope="module")
+def asia_csv(tmp_path_factory):
+    rows = asia_network().sample(3000, random_state=0).rename(columns=RENAME)
+    rows[X] = rows[X].astype(str).replace({"no": "None"})
+    path = tmp_path_factory.mktemp("effect") / "asia rows.csv"
+    rows.to_csv(path, index=False)
+    return path
+
+
+def read_rows(path):
+    """The rows as the command reads them: every cell a state, "None" included."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def run(argv, capsys):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_line_error(status, err, *fragments):
+    assert status == 1, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("skbn effect: error: ")
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def ida_lines(out):
+    """The IDA table of the output: {parents text: effect}."""
+    lines = out.split("IDA (local)")[1].split("bootstrap:")[0].splitlines()[2:]
+    table = {}
+    for line in lines:
+        match = re.match(r"  (.*?)\s+(-?\d+\.\d{4})", line)
+        table[match.group(1)] = float(match.group(2))
+    return table
+
+
+def summary_value(out, label):
+    line = next(line for line in out.splitlines() if line.strip().startswith(label))
+    return [float(v) for v in re.findall(r"-?\d+\.\d{4}", line)]
+
+
+def test_effect_equals_ida_and_effect_over_graphs(asia_csv, tmp_path, capsys):
+    per_graph = tmp_path / "graphs.csv"
+    status, out, err = run(["effect", asia_csv, "--x", X, "--y", Y, "--contrast", "yes,None",
+                            "--y-value", "yes", "--n-resamples", 6, "--level", 0.8,
+                            "--random-state", 3, "--parameter-uncertainty",
+                            "--per-graph", per_graph], capsys)
+    assert status == 0, err
+    rows = read_rows(asia_csv)
+    query = dict(contrast=("yes", "None"), y_value="yes")
+    # point estimates: IDA on the class of the DAG hill climbing learns
+    hc = HillClimbStructure(random_state=3).fit(rows)
+    expected = ida(rows, dag_to_cpdag(list(rows.columns), hc.edges_), X, Y, **query)
+    table = ida_lines(out)
+    assert len(table) == len(expected) >= 2  # smoke - lung, smoke - bronc stay undirected
+    for parents, effect in zip(expected["parents"], expected["effect"]):
+        assert table[", ".join(parents) or "(none)"] == pytest.approx(effect, abs=5e-5)
+    # the interval: the bootstrap graphs, each standing for its class, parameter draws
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=6, keep_graphs=True,
+                              random_state=3).fit(rows)
+    summary = effect_over_graphs(rows, boot, X, Y, **query, level=0.8,
+                                 parameter_uncertainty=True, random_state=3)
+    assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
+    assert summary_value(out, "80% interval") == pytest.approx(list(summary.interval),
+                                                               abs=5e-5)
+    assert summary_value(out, f"P({X} causes {Y})") == pytest.approx([summary.prob_causes],
+                                                                     abs=5e-5)
+    assert f"({len(summary.effects)} DAGs)" in out
+    graphs = pd.read_csv(per_graph)
+    np.testing.assert_array_equal(graphs["effect"], summary.effects)
+    np.testing.assert_array_equal(graphs["weight"], summary.weights)
+    np.testing.assert_array_equal(graphs["causes"], summary.causes)
+    assert graphs["weight"].sum() == pytest.approx(1.0)
+
+
+def test_x_value_and_binary_outcome_default(asia_csv, capsys):
+    # --x-value: P(y=s | do(x=v)); y binary, so --y-value defaults to its second state
+    status, out, err = run(["effect", asia_csv, "--x", "lung cancer", "--y", Y,
+                            "--x-value", "yes", "--n-resamples", 3, "--random-state", 0],
+                           capsys)
+    assert status == 0, err
+    rows = read_rows(asia_csv)
+    assert f"P({Y}=yes | do(lung cancer=yes))" in out
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=3, keep_graphs=True,
+                              random_state=0).fit(rows)
+    summary = effect_over_graphs(rows, boot, "lung cancer", Y, x_value="yes", y_value="yes")
+    assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
+    hc = HillClimbStructure(random_state=0).fit(rows)
+    expected = ida(rows, dag_to_cpdag(list(rows.columns), hc.edges_), "lung cancer", Y,
+                   x_value="yes")
+    values = sorted(ida_lines(out).values())
+    assert values == pytest.approx(sorted(expected[f"P({Y}=yes | do(lung cancer=yes))"]),
+                                   abs=5e-5)
+
+
+def test_model_gives_the_structure_of_the_point_estimates(asia_csv, tmp_path, capsys):
+    model = tmp_path / "m.json"
+    status, _, err = run(["learn", asia_csv, "-o", model], capsys)
+    assert status == 0, err
+    status, out, err = run(["effect", asia_csv, "--model", model, "--x", X, "--y", Y,
+                            "--contrast", "yes", "None", "--n-resamples", 2,
+                            "--random-state", 0], capsys)
+    assert status == 0, err
+    assert f"on the CPDAG of {model}" in out
+    network = read_json(model)
+    rows = read_rows(asia_csv)
+    expected = ida(rows, dag_to_cpdag(network.nodes, network.edges), X, Y,
+                   contrast=("yes", "None"))
+    table = ida_lines(out)
+    for parents, effect in zip(expected["parents"], expected["effect"]):
+        assert table[", ".join(parents) or "(none)"] == pytest.approx(effect, abs=5e-5)
+
+
+def test_true_model_contains_the_exact_effect(tmp_path, capsys):
+    # the true ASIA network as --model: one of IDA's effects is near the exact one
+    asia = load_network("asia")
+    path = tmp_path / "asia.csv"
+    asia.sample(20_000, random_state=0).to_csv(path, index=False)
+    status, out, err = run(["effect", path, "--model", "asia", "--x", "smoke", "--y", "dysp",
+                            "--contrast", "yes,no", "--n-resamples", 2, "--random-state", 0],
+                           capsys)
+    assert status == 0, err
+    truth = (asia.query("dysp", do={"smoke": "yes"})["yes"]
+             - asia.query("dysp", do={"smoke": "no"})["yes"])
+    effects = ida_lines(out)
+    assert set(effects) == {"(none)", "lung", "bronc"}
+    assert abs(effects["(none)"] - truth) < 0.03
+
+
+def test_pc_method_uses_its_cpdag(asia_csv, capsys):
+    status, out, err = run(["effect", asia_csv, "--x", X, "--y", Y, "--contrast", "yes,None",
+                            "--method", "pc", "--alpha", "0.01", "--n-resamples", 2,
+                            "--random-state", 0], capsys)
+    assert status == 0, err
+    rows = read_rows(asia_csv)
+    from skbn.citests import ChiSquare
+
+    pc = PCStructure(ci_test=ChiSquare(alpha=0.01)).fit(rows)
+    expected = ida(rows, pc, X, Y, contrast=("yes", "None"))
+    assert sorted(ida_lines(out).values()) == pytest.approx(sorted(expected["effect"]),
+                                                            abs=5e-5)
+
+
+@pytest.mark.parametrize("argv, fragments", [
+    (["--x", "nope", "--y", Y, "--contrast", "yes,None"], ["--x 'nope': no such column"]),
+    (["--x", X, "--y", X, "--contrast", "yes,None"], ["same column", X]),
+    (["--x", X, "--y", Y, "--contrast", "yes,maybe"], ["'maybe' is not a state", X]),
+    (["--x", X, "--y", Y, "--contrast", "yes"], ["--contrast 'yes': give two states"]),
+    (["--x", X, "--y", Y, "--contrast", "yes,yes"], ["both 'yes'"]),
+    (["--x", X, "--y", Y, "--x-value", "none"], ["--x-value", "'none' is not a state"]),
+    (["--x", X, "--y", Y, "--x-value", "yes", "--y-value", "sometimes"],
+     ["--y-value", "'sometimes' is not a state", Y]),
+    (["--x", X, "--y", Y, "--contrast", "yes,None", "--level", "1.5"], ["--level 1.5"]),
+    (["--x", X, "--y", Y, "--contrast", "yes,None", "--n-resamples", "0"],
+     ["--n-resamples 0"]),
+    (["--x", X, "--y", Y, "--contrast", "yes,None", "--max-dags", "1", "--n-resamples", "2",
+      "--random-state", "0"], ["more than --max-dags 1 DAGs: raise --max-dags"]),
+    (["--x", X, "--y", Y, "--contrast", "yes,None", "--per-graph", "out.xlsx"],
+     ["--per-graph 'out.xlsx': unknown file type"]),
+    (["--x", X, "--y", Y, "--contrast", "yes,None", "--method", "hill_climb",
+      "--alpha", "0.1"], ["--alpha cannot be used with --method hill_climb"]),
+    (["--x", X, "--y", Y, "--contrast", "yes,None", "--model", "asia"],
+     ["node(s)", "of the model 'asia' are not columns"]),
+])
+def test_errors_are_one_line(asia_csv, capsys, argv, fragments):
+    status, _, err = run(["effect", asia_csv] + argv, capsys)
+    assert_one_line_error(status, err, *fragments)
+
+
+def test_x_value_needs_y_value_for_an_outcome_with_three_states(tmp_path, capsys):
+    path = tmp_path / "survey.csv"
+    load_network("survey").sample(500, random_state=0).to_csv(path, index=False)
+    status, _, err = run(["effect", path, "--x", "E", "--y", "T", "--x-value", "high"],
+                         capsys)
+    assert_one_line_error(status, err, "--y 'T' has 3 states", "give --y-value")
+    status, _, err = run(["effect", path, "--x", "E", "--y", "T", "--contrast", "high,uni"],
+                         capsys)
+    assert_one_line_error(status, err, "give --y-value")
+
+
+def test_model_without_the_treatment(tmp_path, capsys):
+    path = tmp_path / "asia.csv"
+    rows = load_network("asia").sample(300, random_state=0)
+    rows["extra"] = rows["smoke"]
+    rows.to_csv(path, index=False)
+    status, _, err = run(["effect", path, "--model", "asia", "--x", "extra", "--y", "dysp",
+                          "--contrast", "yes,no"], capsys)
+    assert_one_line_error(status, err, "'extra' is not a node of the model 'asia'")
+
+
+def test_usage_errors(asia_csv, capsys):
+    # neither or both of --contrast and --x-value: a malformed command line (status 2)
+    assert run(["effect", asia_csv, "--x", X, "--y", Y], capsys)[0] == 2
+    assert run(["effect", asia_csv, "--x", X, "--y", Y, "--contrast", "yes,None",
+                "--x-value", "yes"], capsys)[0] == 2
+
+
+def test_help_lists_the_options():
+    result = subprocess.run([sys.executable, "-m", "skbn", "effect", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60,
+                            env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    assert result.returncode == 0, result.stderr
+    for option in ("--x", "--y", "--contrast", "--x-value", "--y-value", "--model",
+                   "--method", "--n-resamples", "--level", "--parameter-uncertainty",
+                   "--random-state", "--n-jobs", "--sep", "--na-values", "--categorical",
+                   "--per-graph", "--max-dags", "-v"):
+        assert re.search(rf"(^|\s|\[){re.escape(option)}\b", result.stdout), option
+    top = subprocess.run([sys.executable, "-m", "skbn", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60,
+                         env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    assert "effect" in top.stdout
+
+
+def test_parameter_draws_with_sparse_parent_configurations(tmp_path, capsys):
+    # few rows, many parent configurations: tiny Dirichlet pseudocounts, no NaN
+    path = tmp_path / "alarm.csv"
+    load_network("alarm").sample(200, random_state=0).to_csv(path, index=False)
+    status, out, err = run(["effect", path, "--x", "DISCONNECT", "--y", "CATECHOL",
+                            "--contrast", "TRUE,FALSE", "--y-value", "HIGH",
+                            "--n-resamples", 25, "--random-state", 0,
+                            "--parameter-uncertainty", "--max-dags", 10_000], capsys)
+    assert status == 0, err
+    assert "nan" not in out and "warning" not in err
+    mean, = summary_value(out, "mean effect")
+    low, high = summary_value(out, "90% interval")
+    assert -1 <= low <= mean <= high <= 1
+
+
+def test_same_seed_same_numbers_for_any_n_jobs(asia_csv, capsys):
+    argv = ["effect", asia_csv, "--x", X, "--y", Y, "--contrast", "yes,None",
+            "--n-resamples", 4, "--random-state", 5, "--parameter-uncertainty"]
+    status, one, err = run(argv, capsys)
+    assert status == 0, err
+    status, two, err = run(argv + ["--n-jobs", 2], capsys)
+    assert status == 0, err
+    assert one == two
