@@ -42,7 +42,8 @@ from sklearn.utils import check_random_state
 
 from skbn._counting import config_ids, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND
-from skbn._discrete_network import DiscreteBayesianNetwork, _dot_quote, _is_node
+from skbn._dag import ancestor_ids
+from skbn._discrete_network import DiscreteBayesianNetwork, _is_node, _Network
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
 
@@ -273,28 +274,8 @@ def _variables_list(variables, index):
     return variables
 
 
-def _to_networkx(nodes, edges, attributes):
-    try:
-        import networkx as nx
-    except ImportError as exc:  # pragma: no cover - networkx is a test dependency
-        raise ImportError("to_networkx requires networkx: pip install networkx") from exc
-    graph = nx.DiGraph()
-    for node in nodes:
-        graph.add_node(node, **attributes(node))
-    graph.add_edges_from(edges)
-    return graph
-
-
-def _to_dot(nodes, edges):
-    lines = ["digraph {"]
-    lines += [f"  {_dot_quote(v)};" for v in nodes]
-    lines += [f"  {_dot_quote(p)} -> {_dot_quote(c)};" for p, c in edges]
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
 # ---------------------------------------------------------------------- Gaussian network
-class GaussianBayesianNetwork:
+class GaussianBayesianNetwork(_Network):
     r"""A linear Gaussian Bayesian network: a DAG and one linear regression per node.
 
     .. math::
@@ -397,41 +378,9 @@ class GaussianBayesianNetwork:
         self._parent_idx = [tuple(self._index[p] for p in self.parents[v]) for v in self.nodes]
 
     # ------------------------------------------------------------------ structure
-    def __repr__(self):
-        return f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_edges={len(self.edges)})"
-
-    def topological_order(self):
-        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
-
-        Returns
-        -------
-        order : list
-            Every parent comes before its children.
-        """
-        return [self.nodes[i] for i in self._topo]
-
-    def to_networkx(self):
-        """The DAG as a ``networkx.DiGraph``.
-
-        Returns
-        -------
-        graph : networkx.DiGraph
-            Every node carries ``intercept``, ``coefficients`` (dict parent -> coefficient)
-            and ``sigma`` attributes.
-        """
-        return _to_networkx(self.nodes, self.edges, lambda v: {
-            "intercept": self.intercepts[v], "sigma": self.sigmas[v],
-            "coefficients": dict(zip(self.parents[v], self.coefficients[v].tolist()))})
-
-    def to_dot(self):
-        """The DAG in Graphviz DOT format (names quoted).
-
-        Returns
-        -------
-        dot : str
-            The DOT source.
-        """
-        return _to_dot(self.nodes, self.edges)
+    def _node_attributes(self, node):
+        return {"intercept": self.intercepts[node], "sigma": self.sigmas[node],
+                "coefficients": dict(zip(self.parents[node], self.coefficients[node].tolist()))}
 
     # ------------------------------------------------------------------ joint
     def _arrays(self):
@@ -518,18 +467,8 @@ class GaussianBayesianNetwork:
         return out
 
     # ------------------------------------------------------------------ interventions
-    def _interventions(self, interventions):
-        if interventions is None:
-            return {}
-        if not isinstance(interventions, dict):
-            raise ValueError(f"do must be a dict of node name -> value, got "
-                             f"{type(interventions).__name__}.")
-        out = {}
-        for name, value in interventions.items():
-            if not _is_node(name, self._index):
-                raise ValueError(f"Unknown node {name!r}; nodes are {self.nodes!r}.")
-            out[name] = _check_value(name, value)
-        return out
+    def _intervention_value(self, node, value):
+        return _check_value(node, value)
 
     def do(self, interventions):
         r"""The mutilated network of the hard intervention :math:`\mathrm{do}(X_I = x_I^*)`.
@@ -548,7 +487,7 @@ class GaussianBayesianNetwork:
         network : GaussianBayesianNetwork
             A new network; this one is unchanged.
         """
-        values = self._interventions(interventions)
+        values = self._interventions(interventions, "value")
         parents = {v: (() if v in values else self.parents[v]) for v in self.nodes}
         intercepts = {v: values.get(v, self.intercepts[v]) for v in self.nodes}
         coefficients = {v: (() if v in values else self.coefficients[v]) for v in self.nodes}
@@ -591,7 +530,7 @@ class GaussianBayesianNetwork:
             For an unknown node, a repeated variable, a variable also in the evidence, or
             evidence of density 0 (a constant or intervened node observed at another value).
         """
-        intervened = self._interventions(do)
+        intervened = self._interventions(do, "value")
         evidence = dict(evidence or {})
         if intervened:
             for name, value in evidence.items():
@@ -644,7 +583,7 @@ class GaussianBayesianNetwork:
         """
         if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
             raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
-        if self._interventions(do):
+        if self._interventions(do, "value"):
             return self.do(do).sample(n_samples, random_state)
         rng = check_random_state(random_state)
         values = np.zeros((int(n_samples), len(self.nodes)))
@@ -682,7 +621,7 @@ class GaussianBayesianNetwork:
 
 
 # ---------------------------------------------------------------------- CLG network
-class CLGBayesianNetwork:
+class CLGBayesianNetwork(_Network):
     r"""A conditional linear Gaussian (CLG) Bayesian network over discrete and continuous nodes.
 
     A discrete node :math:`d` has only discrete parents and a CPT; a continuous node
@@ -832,16 +771,6 @@ class CLGBayesianNetwork:
         return (f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_discrete="
                 f"{len(self._discrete)}, n_edges={len(self.edges)})")
 
-    def topological_order(self):
-        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
-
-        Returns
-        -------
-        order : list
-            Every parent comes before its children.
-        """
-        return [self.nodes[i] for i in self._topo]
-
     def is_discrete(self, node):
         """Whether ``node`` is a discrete node.
 
@@ -859,28 +788,9 @@ class CLGBayesianNetwork:
             raise ValueError(f"Unknown node {node!r}; nodes are {self.nodes!r}.")
         return node in self.states
 
-    def to_networkx(self):
-        """The DAG as a ``networkx.DiGraph``.
-
-        Returns
-        -------
-        graph : networkx.DiGraph
-            Every node has a ``kind`` attribute (``"discrete"``, with its ``states``, or
-            ``"continuous"``).
-        """
-        return _to_networkx(self.nodes, self.edges, lambda v: (
-            {"kind": "discrete", "states": list(self.states[v])} if v in self.states
-            else {"kind": "continuous"}))
-
-    def to_dot(self):
-        """The DAG in Graphviz DOT format (names quoted).
-
-        Returns
-        -------
-        dot : str
-            The DOT source.
-        """
-        return _to_dot(self.nodes, self.edges)
+    def _node_attributes(self, node):
+        return ({"kind": "discrete", "states": list(self.states[node])} if node in self.states
+                else {"kind": "continuous"})
 
     # ------------------------------------------------------------------ likelihood
     def _split(self, X, require_all=True):
@@ -955,22 +865,11 @@ class CLGBayesianNetwork:
         return out
 
     # ------------------------------------------------------------------ interventions
-    def _interventions(self, interventions):
-        if interventions is None:
-            return {}
-        if not isinstance(interventions, dict):
-            raise ValueError(f"do must be a dict of node name -> state or value, got "
-                             f"{type(interventions).__name__}.")
-        out = {}
-        for name, value in interventions.items():
-            if not _is_node(name, self._index):
-                raise ValueError(f"Unknown node {name!r}; nodes are {self.nodes!r}.")
-            if name in self.states:
-                self.discrete_network._state_code(name, value)
-                out[name] = value
-            else:
-                out[name] = _check_value(name, value)
-        return out
+    def _intervention_value(self, node, value):
+        if node in self.states:
+            self.discrete_network._state_code(node, value)  # refuses an unknown state
+            return value
+        return _check_value(node, value)
 
     def do(self, interventions):
         r"""The mutilated network of :math:`\mathrm{do}(X_I = x_I^*)`: an intervened discrete
@@ -988,7 +887,7 @@ class CLGBayesianNetwork:
         network : CLGBayesianNetwork
             A new network; this one is unchanged.
         """
-        values = self._interventions(interventions)
+        values = self._interventions(interventions, "state or value")
         d_do = {v: x for v, x in values.items() if v in self.states}
         dnet = self.discrete_network.do(d_do) if d_do else self.discrete_network
         parents = {v: (() if v in values else self.parents[v]) for v in self.nodes}
@@ -1006,13 +905,9 @@ class CLGBayesianNetwork:
     def _continuous_ancestry(self, targets):
         """Continuous ancestors of ``targets`` through continuous edges (targets included,
         topological order) and the discrete parents of all of them."""
-        keep, stack = set(targets), list(targets)
-        while stack:
-            v = stack.pop()
-            for p in self.continuous_parents[v]:
-                if p not in keep:
-                    keep.add(p)
-                    stack.append(p)
+        index = {v: i for i, v in enumerate(self.nodes)}
+        parents = [[index[p] for p in self.continuous_parents.get(v, ())] for v in self.nodes]
+        keep = {self.nodes[i] for i in ancestor_ids(parents, [index[v] for v in targets])}
         order = [v for v in self.topological_order() if v in keep]
         discrete = [v for v in self._discrete if any(v in self.discrete_parents[c] for c in order)]
         return order, discrete
@@ -1069,7 +964,7 @@ class CLGBayesianNetwork:
         pandas.Series or NormalMixture
             The posterior table of discrete variables, or the mixture of continuous ones.
         """
-        if self._interventions(do):
+        if self._interventions(do, "state or value"):
             for name, value in dict(evidence or {}).items():
                 if name in do and name in self.states and value != do[name]:
                     raise ValueError(f"Node {name!r} is set to {do[name]!r} by do but observed "
@@ -1158,7 +1053,7 @@ class CLGBayesianNetwork:
         """
         if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
             raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
-        if self._interventions(do):
+        if self._interventions(do, "state or value"):
             return self.do(do).sample(n_samples, random_state)
         rng = check_random_state(random_state)
         n = int(n_samples)

@@ -28,7 +28,80 @@ __all__ = ["DiscreteBayesianNetwork"]
 _SUM_TOL = 1e-6
 
 
-class DiscreteBayesianNetwork:
+class _Network:
+    """What every network object shares: its DAG (``nodes``, ``edges``, ``_index`` name ->
+    position, ``_topo`` a topological order of positions), the drawing exports and the
+    check of ``do`` interventions. Subclasses give ``_node_attributes(node)`` (networkx
+    node attributes) and ``_intervention_value(node, value)`` (the checked value)."""
+
+    def __repr__(self):
+        return f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_edges={len(self.edges)})"
+
+    def topological_order(self):
+        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
+
+        Returns
+        -------
+        order : list
+            Every parent comes before its children.
+        """
+        return [self.nodes[i] for i in self._topo]
+
+    def to_networkx(self):
+        """The DAG as a ``networkx.DiGraph`` (networkx is an optional dependency).
+
+        Returns
+        -------
+        graph : networkx.DiGraph
+            Nodes in node order with their parameters' summary as attributes (a discrete
+            node: ``states``; a Gaussian node: ``intercept``, ``coefficients`` and
+            ``sigma``; a CLG network adds ``kind``).
+
+        Raises
+        ------
+        ImportError
+            If networkx is not installed.
+        """
+        try:
+            import networkx as nx
+        except ImportError as exc:  # pragma: no cover - networkx is a test dependency
+            raise ImportError("to_networkx requires networkx: pip install networkx") from exc
+        graph = nx.DiGraph()
+        for node in self.nodes:
+            graph.add_node(node, **self._node_attributes(node))
+        graph.add_edges_from(self.edges)
+        return graph
+
+    def to_dot(self):
+        """The DAG in Graphviz DOT format: ``digraph { "a" -> "b"; ... }`` (names quoted).
+
+        Returns
+        -------
+        dot : str
+            The DOT source.
+        """
+        lines = ["digraph {"]
+        lines += [f"  {_dot_quote(v)};" for v in self.nodes]
+        lines += [f"  {_dot_quote(p)} -> {_dot_quote(c)};" for p, c in self.edges]
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def _interventions(self, interventions, what):
+        """Check ``do``: a dict of node name -> ``what``; returns ``{node: checked value}``."""
+        if interventions is None:
+            return {}
+        if not isinstance(interventions, dict):
+            raise ValueError(f"do must be a dict of node name -> {what}, got "
+                             f"{type(interventions).__name__}.")
+        out = {}
+        for name, value in interventions.items():
+            if not _is_node(name, self._index):
+                raise ValueError(f"Unknown node {name!r}; nodes are {self.nodes!r}.")
+            out[name] = self._intervention_value(name, value)
+        return out
+
+
+class DiscreteBayesianNetwork(_Network):
     """A discrete Bayesian network with fixed structure and conditional probability tables.
 
     The network defines the joint distribution
@@ -167,56 +240,8 @@ class DiscreteBayesianNetwork:
         return cpt
 
     # ------------------------------------------------------------------ structure
-    def __repr__(self):
-        return f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_edges={len(self.edges)})"
-
-    def topological_order(self):
-        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
-
-        Returns
-        -------
-        order : list
-            Every parent comes before its children.
-        """
-        return [self.nodes[i] for i in self._topo]
-
-    def to_networkx(self):
-        """The DAG as a ``networkx.DiGraph`` with a ``states`` attribute on every node.
-
-        Returns
-        -------
-        graph : networkx.DiGraph
-            Nodes in node order, each with its list of states.
-
-        Raises
-        ------
-        ImportError
-            If networkx is not installed.
-        """
-        try:
-            import networkx as nx
-        except ImportError as exc:  # pragma: no cover - networkx is a test dependency
-            raise ImportError(
-                "to_networkx requires networkx: pip install networkx") from exc
-        graph = nx.DiGraph()
-        for node in self.nodes:
-            graph.add_node(node, states=list(self.states[node]))
-        graph.add_edges_from(self.edges)
-        return graph
-
-    def to_dot(self):
-        """The DAG in Graphviz DOT format: ``digraph { "a" -> "b"; ... }``.
-
-        Returns
-        -------
-        dot : str
-            The DOT source.
-        """
-        lines = ["digraph {"]
-        lines += [f"  {_dot_quote(v)};" for v in self.nodes]
-        lines += [f"  {_dot_quote(p)} -> {_dot_quote(c)};" for p, c in self.edges]
-        lines.append("}")
-        return "\n".join(lines) + "\n"
+    def _node_attributes(self, node):
+        return {"states": list(self.states[node])}
 
     # ------------------------------------------------------------------ encoding
     def _check_codes(self, codes):
@@ -374,19 +399,12 @@ class DiscreteBayesianNetwork:
                 cpts[v] = self.cpts[v]
         return type(self)(self.states, parents, cpts)
 
+    def _intervention_value(self, node, label):
+        return self._state_code(node, label)
+
     def _intervention_codes(self, interventions):
         """Validate ``{node: state}`` and return ``{node: state code}``."""
-        if interventions is None:
-            return {}
-        if not isinstance(interventions, dict):
-            raise ValueError(
-                f"do must be a dict of node name -> state label, got "
-                f"{type(interventions).__name__}.")
-        codes = {}
-        for name, label in interventions.items():
-            self._node_index(name)
-            codes[name] = self._state_code(name, label)
-        return codes
+        return self._interventions(interventions, "state label")
 
     # ------------------------------------------------------------------ inference
     def predict_proba_codes(self, codes, target):
