@@ -330,8 +330,8 @@ class GaussianBayesianNetwork(_Network):
 
     References
     ----------
-    .. [1] D. Koller and N. Friedman, *Probabilistic Graphical Models*, MIT Press, 2009,
-       sec. 7.2 (linear Gaussian networks and their joint normal).
+    D. Koller and N. Friedman, *Probabilistic Graphical Models*, MIT Press, 2009, sec. 7.2
+    (linear Gaussian networks and their joint normal).
 
     Examples
     --------
@@ -678,10 +678,10 @@ class CLGBayesianNetwork(_Network):
 
     References
     ----------
-    .. [1] S. L. Lauritzen (1992), "Propagation of probabilities, means, and variances in
-       mixed graphical association models", JASA 87(420).
-    .. [2] M. Scutari (2010), "Learning Bayesian networks with the bnlearn R package", JSS
-       35(3).
+    S. L. Lauritzen (1992), "Propagation of probabilities, means, and variances in mixed
+    graphical association models", JASA 87(420).
+
+    M. Scutari (2010), "Learning Bayesian networks with the bnlearn R package", JSS 35(3).
 
     Examples
     --------

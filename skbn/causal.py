@@ -20,15 +20,15 @@ fitted learner is also accepted: its ``cpdag_``, else its ``edges_``), or as an 
 
 References
 ----------
-.. [1] E. Perković, J. Textor, M. Kalisch and M. H. Maathuis, "Complete graphical
-   characterization and construction of adjustment sets in Markov equivalence classes of
-   ancestral graphs", JMLR 18(220), 2018.
-.. [2] I. Shpitser, T. VanderWeele and J. M. Robins, "On the validity of covariate adjustment
-   for estimating causal effects", UAI 2010.
-.. [3] L. Henckel, E. Perković and M. H. Maathuis, "Graphical criteria for efficient total
-   effect estimation via adjustment in causal linear models", JRSS-B 84(2), 2022.
-.. [4] M. H. Maathuis, M. Kalisch and P. Bühlmann, "Estimating high-dimensional intervention
-   effects from observational data", Annals of Statistics 37(6A), 2009.
+- E. Perković, J. Textor, M. Kalisch and M. H. Maathuis, "Complete graphical
+  characterization and construction of adjustment sets in Markov equivalence classes of
+  ancestral graphs", JMLR 18(220), 2018.
+- I. Shpitser, T. VanderWeele and J. M. Robins, "On the validity of covariate adjustment
+  for estimating causal effects", UAI 2010.
+- L. Henckel, E. Perković and M. H. Maathuis, "Graphical criteria for efficient total
+  effect estimation via adjustment in causal linear models", JRSS-B 84(2), 2022.
+- M. H. Maathuis, M. Kalisch and P. Bühlmann, "Estimating high-dimensional intervention
+  effects from observational data", Annals of Statistics 37(6A), 2009.
 """
 
 from __future__ import annotations

@@ -196,11 +196,10 @@ def markov_check(graph, X, y=None, *, ci_test="g_test", sample_weight=None):
 
     Parameters
     ----------
-    graph : fitted learner, DiscreteBayesianNetwork, PDAG without undirected edges, or
-            iterable of (parent, child) pairs
-        The DAG to check. A learner is read through ``network_`` (or ``edges_`` when
-        fitted with ``fit_parameters=False``); for a bare edge list the nodes are the
-        columns of ``X``.
+    graph : fitted learner, DiscreteBayesianNetwork, PDAG or iterable of (parent, child)
+        The DAG to check (a PDAG must have no undirected edge). A learner is read
+        through ``network_`` (or ``edges_`` when fitted with ``fit_parameters=False``);
+        for a bare edge list the nodes are the columns of ``X``.
     X : DataFrame or array-like of shape (n_samples, n_features)
         Discrete data with a column per node of the graph (other columns are ignored).
         Use rows the graph was **not** learned from: on its own training rows a learner's
