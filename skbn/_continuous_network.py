@@ -43,7 +43,7 @@ from sklearn.utils import check_random_state
 from skbn._counting import config_ids, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND
 from skbn._dag import ancestor_ids
-from skbn._discrete_network import DiscreteBayesianNetwork, _is_node, _Network
+from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
 
@@ -581,8 +581,7 @@ class GaussianBayesianNetwork(_Network):
         X : pandas.DataFrame of shape (n_samples, n_nodes)
             float64 columns in node order.
         """
-        if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
-            raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
+        _check_n_samples(n_samples)
         if self._interventions(do, "value"):
             return self.do(do).sample(n_samples, random_state)
         rng = check_random_state(random_state)
@@ -1051,8 +1050,7 @@ class CLGBayesianNetwork(_Network):
             ``Categorical`` columns for discrete nodes, float64 for continuous ones, in node
             order.
         """
-        if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
-            raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
+        _check_n_samples(n_samples)
         if self._interventions(do, "state or value"):
             return self.do(do).sample(n_samples, random_state)
         rng = check_random_state(random_state)

@@ -28,6 +28,12 @@ __all__ = ["DiscreteBayesianNetwork"]
 _SUM_TOL = 1e-6
 
 
+def _check_n_samples(n_samples):
+    """Refuse, naming it, an ``n_samples`` that is not a non-negative integer."""
+    if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
+        raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
+
+
 class _Network:
     """What every network object shares: its DAG (``nodes``, ``edges``, ``_index`` name ->
     position, ``_topo`` a topological order of positions), the drawing exports and the
@@ -551,8 +557,7 @@ class DiscreteBayesianNetwork(_Network):
             One ``Categorical`` column per node (categories = the node's states), in node
             order.
         """
-        if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
-            raise ValueError(f"n_samples must be a non-negative integer, got {n_samples!r}.")
+        _check_n_samples(n_samples)
         if self._intervention_codes(do):
             return self.do(do).sample(n_samples, random_state)
         rng = check_random_state(random_state)
