@@ -1,29 +1,44 @@
-"""Encoding of discrete data into small integer codes, once, column by column.
+"""Encoding of the data, once, column by column: integer codes for discrete columns,
+float values for continuous ones.
 
 Every learner works on an :class:`EncodedData`: one Fortran-ordered array of
-non-negative integer codes (``codes[n, i]`` is the state index of variable ``i`` in
-row ``n``) and the declared number of states of every variable. State labels are
-kept separately (``categories_``) so that results can be reported by name.
+non-negative integer codes (``codes[n, i]`` is the state index of discrete variable ``i``
+in row ``n``), the declared number of states of every variable (0 for a continuous one),
+and, when some column is continuous, a float array ``values`` holding its values. State
+labels are kept separately (``categories_``) so that results can be reported by name.
 
-Which columns are discrete (the column-type rule)
--------------------------------------------------
+Which columns are discrete and which continuous (the column-type rule)
+----------------------------------------------------------------------
 A column is **declared discrete** when it has a pandas ``category`` dtype, when
-``categories=`` gives its states, or when it holds text (``str``/string dtype, numpy
-strings, an ``object`` column of strings or of mixed types) or bools (``bool`` or the
-nullable ``boolean`` dtype). Its states are the declared ones, else the sorted observed
-values.
+``categories=`` gives its states, when ``column_types=`` says ``"discrete"``, or when it
+holds text (``str``/string dtype, numpy strings, an ``object`` column of strings or of
+mixed types) or bools (``bool`` or the nullable ``boolean`` dtype). Its states are the
+declared ones, else the sorted observed values.
 
-A **numeric** column (integer or float dtype, numpy or pandas nullable, or an ``object``
-column whose values are all numbers) is taken as discrete codes only when it has whole
-values and at most :data:`MAX_INTEGER_STATES` distinct values; otherwise it is refused,
-naming the column: non-integer values ("discretize it, or declare it") and more distinct
-values ("N distinct values in M rows: declare it with ``categories=`` or a ``category``
-dtype, or discretize it"). A numeric column given a ``category`` dtype or ``categories=``
-is discrete whatever its values.
+A column is **declared continuous** by ``column_types={name: "continuous"}``; it must
+hold numbers (any numeric dtype, or an ``object`` column of numbers).
 
-No column may have more than :data:`MAX_STATES` states. Missing cells are ``None``,
-``NaN``, ``pd.NA`` and ``NaT`` only: the strings ``"None"``, ``"NA"``, ``"nan"``,
-``"null"`` are ordinary states.
+An undeclared **numeric** column (integer or float dtype, numpy or pandas nullable, or an
+``object`` column whose values are all numbers) is
+
+* **continuous** when some of its values are not whole numbers (``2.5``);
+* **discrete**, with its sorted values as states, when every value is a whole number and
+  it has at most :data:`MAX_INTEGER_STATES` distinct values (codes ``0, 1, 2``, Likert
+  scales, counts of a few);
+* otherwise refused, naming the column: whole numbers with more distinct values may be a
+  rounded measurement (continuous) or an identifier or code (discrete); the user says
+  which with ``column_types=``.
+
+A continuous column must be finite (``inf`` is refused, naming the column) and must vary
+(a constant column is refused). One with fewer than :data:`MIN_CONTINUOUS_VALUES`
+distinct values is kept continuous with a warning that names it, since a Gaussian model
+of a few values is poor. Functions that need discrete data (``allow_continuous=False``)
+refuse a continuous column, naming it.
+
+No discrete column may have more than :data:`MAX_STATES` states. Missing cells are
+``None``, ``NaN``, ``pd.NA`` and ``NaT`` only: the strings ``"None"``, ``"NA"``,
+``"nan"``, ``"null"`` are ordinary states. A missing cell has code ``-1`` in either kind
+of column (and NaN in ``values`` for a continuous one).
 
 States of a column whose values have different types (an ``object`` column with numbers,
 strings and bools) are ordered bools first, then numbers, then strings, then any other
@@ -33,6 +48,7 @@ same (``1`` and ``"1"``) are refused, naming the column: they cannot be two stat
 """
 
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,9 +57,13 @@ from pandas.api.types import infer_dtype
 from scipy import sparse
 
 __all__ = [
-    "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES", "RowGroups", "check_sample_weight",
-    "encode_fit", "encode_transform", "encode_target",
+    "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
+    "MIN_CONTINUOUS_VALUES", "RowGroups", "check_sample_weight", "encode_fit", "encode_target",
+    "encode_transform",
 ]
+
+#: The two column types (``column_types=`` and the fitted ``column_types_``).
+DISCRETE, CONTINUOUS = "discrete", "continuous"
 
 #: Largest number of states accepted for one variable. Columns with more distinct values
 #: are almost always continuous measurements or identifiers, not categories.
@@ -55,6 +75,11 @@ MAX_STATES = 1000
 #: months 12, hours 24, days of a month 31), while counts, ages, marks out of 100 and rounded
 #: measurements usually have more. A larger numeric state space must be declared.
 MAX_INTEGER_STATES = 32
+
+#: A continuous column with fewer distinct values than this is kept continuous with a
+#: warning naming it (a Gaussian model of two or three values is a poor one; declare the
+#: column discrete with ``column_types=`` if its values are categories).
+MIN_CONTINUOUS_VALUES = 5
 
 
 @dataclass(frozen=True)
@@ -78,14 +103,17 @@ class RowGroups:
 
 @dataclass(frozen=True)
 class EncodedData:
-    """Discrete data as integer codes.
+    """Encoded data: integer codes of the discrete columns, float values of the continuous ones.
 
     Attributes
     ----------
     codes : ndarray of shape (n_samples, n_variables)
-        Fortran-ordered unsigned integer codes; ``codes[:, i] < cardinalities[i]``.
+        Fortran-ordered integer codes; ``codes[:, i] < cardinalities[i]`` for a discrete
+        variable, 0 for a continuous one; ``-1`` (signed codes) marks a missing cell of
+        either kind.
     cardinalities : ndarray of shape (n_variables,), dtype int64
-        Declared number of states ``r_i`` of every variable (unobserved states included).
+        Declared number of states ``r_i`` of every discrete variable (unobserved states
+        included); 0 marks a continuous variable.
     names : tuple
         Column labels, in column order.
     weights : ndarray of shape (n_samples,), float64, or None
@@ -103,6 +131,10 @@ class EncodedData:
         ``intervened[t, i]``: row ``t``'s value of variable ``i`` was set by a hard
         intervention (``fit(X, interventions=...)``), so row ``t`` is left out of every count
         of a family whose child is ``i``. ``None``: observational data (nothing left out).
+    values : ndarray of shape (n_samples, n_variables), float64, or None
+        Fortran-ordered values of the continuous variables (``values[:, i]`` for ``i`` with
+        ``cardinalities[i] == 0``; NaN marks a missing cell; the entries of discrete
+        columns are 0 and never read). ``None`` when every variable is discrete.
     """
 
     codes: np.ndarray
@@ -113,6 +145,17 @@ class EncodedData:
     target: int | None = None
     target_from_y: bool = False
     intervened: np.ndarray | None = None
+    values: np.ndarray | None = None
+
+    @property
+    def continuous(self):
+        """Boolean mask of the continuous variables (``cardinalities == 0``)."""
+        return self.cardinalities == 0
+
+    @property
+    def has_continuous(self):
+        """Whether some variable is continuous."""
+        return self.values is not None
 
     @property
     def n_samples(self):
@@ -363,10 +406,20 @@ def _declare_hint(name, what):
             f"'category' dtype, e.g. X[{name!r}] = X[{name!r}].astype('category')")
 
 
-def _check_numeric(name, labels, n_rows, *, what="column", partial=False):
-    """The numeric-column rule: whole values, at most :data:`MAX_INTEGER_STATES` of them.
+def _fractional(labels):
+    """Whether some (finite) numeric label is not a whole number."""
+    values = np.asarray([float(v) for v in labels], dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    return bool(np.any(finite != np.round(finite)))
 
-    ``partial``: ``labels`` and ``n_rows`` are those of the rows read so far (chunks)."""
+
+def _check_numeric(name, labels, n_rows, *, what="column", partial=False, continuous_ok=False):
+    """The numeric-column rule for a discrete column: whole values, at most
+    :data:`MAX_INTEGER_STATES` of them.
+
+    ``partial``: ``labels`` and ``n_rows`` are those of the rows read so far (chunks).
+    ``continuous_ok``: the caller accepts continuous columns (the message then says how to
+    declare one)."""
     values = np.asarray([float(v) for v in labels], dtype=np.float64)
     label = "Input y" if what == "target" else f"Column {name!r}"
     if not np.all(np.isfinite(values)):
@@ -375,28 +428,64 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False):
     fractional = np.flatnonzero(values != np.round(values))
     if len(fractional):
         raise ValueError(
-            f"{label} holds continuous (non-integer) numbers, e.g. {labels[fractional[0]]!r}; skbn "
-            "learns networks of discrete variables: discretize it first, e.g. with "
+            f"{label} holds continuous (non-integer) numbers, e.g. {labels[fractional[0]]!r}, and "
+            "continuous columns are not supported here: discretize it first, e.g. with "
             "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), or, if its values are "
             f"categories, declare them: {_declare_hint(name, what)}."
         )
     if len(labels) > MAX_INTEGER_STATES:
         counted = (f"at least {len(labels)} distinct values (in the first {n_rows} rows read)"
                    if partial else f"{len(labels)} distinct values in {n_rows} rows")
+        if continuous_ok:
+            declare = (f"Declare which it is: column_types={{{name!r}: 'continuous'}} for a "
+                       f"measurement, or column_types={{{name!r}: 'discrete'}} (or "
+                       f"{_declare_hint(name, what)}) if its values are categories.")
+        else:
+            declare = ("Discretize it, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), "
+                       f"or, if its values really are categories, declare them: {_declare_hint(name, what)}.")
         raise ValueError(
-            f"{label} is numeric with {counted}: a numeric column with more than "
-            f"{MAX_INTEGER_STATES} distinct values is taken for a measurement, not for categories. "
-            "Discretize it, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), "
-            f"or, if its values really are categories, declare them: {_declare_hint(name, what)}."
+            f"{label} is numeric with {counted}: whole numbers with more than {MAX_INTEGER_STATES} "
+            "distinct values are not taken for categories without a declaration (they may be a "
+            f"rounded measurement or an identifier). {declare}"
         )
 
 
-def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False):
+def _continuous_values(name, series, labels, kind, *, what="column"):
+    """Float values (NaN: missing) of a continuous column, refusing what cannot be one:
+    non-numbers, infinite values and a constant column; warning, naming the column, when
+    it has fewer than :data:`MIN_CONTINUOUS_VALUES` distinct values."""
+    label = "Input y" if what == "target" else f"Column {name!r}"
+    if kind != "numeric":
+        held = {"categorical": "a pandas 'category' dtype", "bool": "bools"}.get(kind, f"{kind} values")
+        raise ValueError(f"{label} is declared continuous but holds {held}; a continuous column "
+                         "must hold numbers.")
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isinf(values).any():
+        raise ValueError("Input y contains infinity." if what == "target"
+                         else f"Input X contains infinity in column {name!r}.")
+    if len(labels) < 2:
+        raise ValueError(
+            f"{label} is continuous and constant (every observed value is {labels[0]!r}): it carries "
+            "no information and has no variance to model; drop it before fitting."
+        )
+    if len(labels) < MIN_CONTINUOUS_VALUES:
+        warnings.warn(
+            f"{label} is continuous but has only {len(labels)} distinct values "
+            f"({sorted(float(v) for v in labels)}); a Gaussian model of so few values is poor. If "
+            f"they are categories, declare column_types={{{name!r}: 'discrete'}}.",
+            UserWarning, stacklevel=4,
+        )
+    return values
+
+
+def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False, numeric_rule=True,
+                  continuous_ok=False):
     """States of a column without declared states, and where each label goes.
 
-    Applies the column-type rule (numeric columns: :func:`_check_numeric`; every column:
-    at most :data:`MAX_STATES` states) and sorts the states (a mixed column by type group,
-    refusing two states that print the same).
+    Applies the column-type rule (numeric columns: :func:`_check_numeric`, unless
+    ``numeric_rule`` is False, for a column declared discrete; every column: at most
+    :data:`MAX_STATES` states) and sorts the states (a mixed column by type group, refusing
+    two states that print the same).
 
     Returns
     -------
@@ -404,8 +493,8 @@ def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False):
     rank : int64 ndarray of shape (len(labels),), the position of each label in ``states``
     """
     _refuse_kind(name, kind)
-    if kind == "numeric":
-        _check_numeric(name, labels, n_rows, what=what, partial=partial)
+    if kind == "numeric" and numeric_rule:
+        _check_numeric(name, labels, n_rows, what=what, partial=partial, continuous_ok=continuous_ok)
     if len(labels) > MAX_STATES:
         hint = (" Is it an identifier column? Drop it before fitting." if kind != "numeric" else "")
         counted = (f"at least {len(labels)} distinct values (in the first {n_rows} rows read)"
@@ -508,8 +597,10 @@ def _as_series(column):
     return column if isinstance(column, pd.Series) else pd.Series(column, copy=False)
 
 
-def _fit_column(name, column, declared, *, allow_missing):
-    """States and codes (int64, ``-1`` = missing) of one training column."""
+def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_continuous):
+    """``(states, codes, values)`` of one training column: codes int64 (``-1`` = missing);
+    for a continuous column ``states`` is None, codes are 0 / ``-1`` and ``values`` its
+    floats (NaN = missing); ``values`` is None for a discrete column."""
     series = _as_series(column)
     codes, labels, kind = _factorize(name, series)
     missing = codes < 0
@@ -518,17 +609,30 @@ def _fit_column(name, column, declared, *, allow_missing):
             raise ValueError(_nan_message(name))
         if missing.all():
             raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
+    continuous = declared_type == CONTINUOUS or (
+        declared is None and declared_type is None and kind == "numeric" and allow_continuous
+        and _fractional(labels))
+    if continuous:
+        if declared is not None:
+            raise ValueError(f"Column {name!r} is declared continuous by column_types= and given "
+                             "states by categories=; declare it one way only.")
+        if not allow_continuous:
+            raise ValueError(f"Column {name!r} is declared continuous, but this function needs "
+                             "discrete columns.")
+        values = _continuous_values(name, series, labels, kind)
+        return None, np.where(missing, -1, 0), values
     if declared is not None:
         first_seen = (pd.unique(codes[~missing]) if kind == "categorical" else np.arange(len(labels)))
         lookup = _declared_lookup(name, declared, labels, first_seen)
         states = declared
     elif kind == "categorical":
         _check_n_states(name, labels)
-        return labels, codes
+        return labels, codes, None
     else:
-        states, lookup = _infer_states(name, labels, kind, len(codes))
+        states, lookup = _infer_states(name, labels, kind, len(codes), numeric_rule=declared_type is None,
+                                       continuous_ok=allow_continuous)
     _check_n_states(name, states)
-    return states, _apply(lookup, codes)
+    return states, _apply(lookup, codes), None
 
 
 def _apply(lookup, codes):
@@ -559,7 +663,36 @@ def _user_states(categories, j, name):
     return list(categories[j])
 
 
-def encode_fit(X, categories="auto", *, allow_missing=False):
+def _check_column_types(column_types, names):
+    """Refuse a ``column_types=`` that does not fit the columns or names an unknown type."""
+    if isinstance(column_types, str) and column_types == "auto":
+        return
+    if isinstance(column_types, dict):
+        unknown = [key for key in column_types if key not in names]
+        if unknown:
+            raise ValueError(f"column_types has key(s) {unknown!r} that are not columns of X "
+                             f"(columns: {names}).")
+        given = column_types.items()
+    else:
+        if len(column_types) != len(names):
+            raise ValueError(f"column_types has {len(column_types)} entries but X has {len(names)} columns.")
+        given = zip(names, column_types)
+    for name, kind in given:
+        if kind not in (DISCRETE, CONTINUOUS, "auto"):
+            raise ValueError(f"column_types[{name!r}] must be 'discrete', 'continuous' or 'auto', "
+                             f"got {kind!r}.")
+
+
+def _user_type(column_types, j, name):
+    """The type ``column_types=`` declares for column ``j`` (None: the rule decides)."""
+    if isinstance(column_types, str) and column_types == "auto":
+        return None
+    kind = column_types.get(name, "auto") if isinstance(column_types, dict) else column_types[j]
+    return None if kind == "auto" else kind
+
+
+def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto",
+               allow_continuous=False):
     """Encode training data (the column-type rule of the module docstring).
 
     Parameters
@@ -570,29 +703,56 @@ def encode_fit(X, categories="auto", *, allow_missing=False):
     allow_missing : bool, default=False
         Keep missing cells (NaN/None) as code ``-1`` (the codes are then signed int16)
         instead of refusing them; a column with no observed value is still refused.
+    column_types : "auto", list (one per column) or dict column -> type, default="auto"
+        ``"discrete"``, ``"continuous"`` or ``"auto"`` (the rule) per column.
+    allow_continuous : bool, default=False
+        Accept continuous columns; when False (functions that need discrete data) a
+        column the rule makes continuous is refused, naming it.
 
     Returns
     -------
     data : EncodedData
-    states : list of lists
-        State labels per column (``categories_``).
+    states : list
+        State labels per column (``categories_``); None for a continuous column.
     """
     names, columns = _as_columns(X)
     _check_shape(names, columns)
     _check_categories(categories, names)
-    states, column_codes = [], []
+    _check_column_types(column_types, names)
+    states, column_codes, column_values = [], [], {}
     for j, (name, column) in enumerate(zip(names, columns)):
-        column_states, codes = _fit_column(name, column, _user_states(categories, j, name),
-                                           allow_missing=allow_missing)
+        column_states, codes, values = _fit_column(
+            name, column, _user_states(categories, j, name), _user_type(column_types, j, name),
+            allow_missing=allow_missing, allow_continuous=allow_continuous)
         states.append(column_states)
         column_codes.append(codes)
-    cardinalities = np.array([len(s) for s in states], dtype=np.int64)
+        if values is not None:
+            column_values[j] = values
+    cardinalities = np.array([0 if s is None else len(s) for s in states], dtype=np.int64)
     missing = allow_missing and any(codes.min() < 0 for codes in column_codes)
     out = np.empty((len(columns[0]), len(columns)), dtype=np.int16 if missing else _code_dtype(cardinalities),
                    order="F")
     for j, codes in enumerate(column_codes):
         out[:, j] = codes
-    return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names)), states
+    values = None
+    if column_values:
+        values = np.zeros(out.shape, dtype=np.float64, order="F")
+        for j, column in column_values.items():
+            values[:, j] = column
+    return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names), values=values), states
+
+
+def _values_for(name, column):
+    """Float values (NaN: missing) of a continuous column at score time."""
+    series = _as_series(column)
+    try:
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        raise ValueError(f"Column {name!r} was continuous in fit but holds values that are not "
+                         f"numbers (e.g. {series.dropna().iloc[0]!r}).") from None
+    if np.isinf(values).any():
+        raise ValueError(f"Input X contains infinity in column {name!r}.")
+    return values
 
 
 def _codes_for(name, column, states, *, allow_missing, allow_unknown):
@@ -629,7 +789,7 @@ def _codes_for(name, column, states, *, allow_missing, allow_unknown):
     return codes
 
 
-def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=True):
+def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=True, return_values=False):
     """Encode data at score time with the states learned in fit.
 
     Columns are matched by name for DataFrames (extra columns are an error, absent
@@ -637,9 +797,14 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
     arrays. Missing cells (NaN/None) and, with ``handle_unknown='marginalize'``, unknown
     states become ``-1``.
 
+    A column whose ``states`` entry is None is continuous: its codes are 0 (``-1`` for a
+    missing cell) and, with ``return_values``, its floats are returned too.
+
     Returns
     -------
     codes : ndarray of shape (n_samples, len(names)), int64, ``-1`` = marginalise.
+    values : ndarray of shape (n_samples, len(names)), float64 (``return_values`` only)
+        The continuous columns' values (NaN: missing); 0 in the discrete columns.
     """
     got_names, columns = _as_columns(X)
     if not columns or len(columns[0]) == 0:
@@ -662,15 +827,30 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
             f"X has {len(columns)} features, but the model was fitted with {len(names)} features."
         )
     codes = np.empty((len(columns[0]), len(columns)), dtype=np.int64, order="F")
+    values = np.zeros(codes.shape, dtype=np.float64, order="F") if return_values else None
     for j, (name, column, column_states) in enumerate(zip(names, columns, states)):
+        if column_states is None:  # continuous
+            column_values = _values_for(name, column)
+            if not allow_missing and np.isnan(column_values).any():
+                raise ValueError(_nan_message(name))
+            codes[:, j] = np.where(np.isnan(column_values), -1, 0)
+            if return_values:
+                values[:, j] = column_values
+            continue
         codes[:, j] = _codes_for(name, column, column_states, allow_missing=allow_missing,
                                  allow_unknown=handle_unknown == "marginalize")
-    return codes
+    return (codes, values) if return_values else codes
 
 
-def encode_target(y, name="target"):
-    """Encode a 1-D target (the column-type rule, as for a column of ``X``); returns
-    ``(codes, states)``."""
+def encode_target(y, name="target", *, column_type=None, allow_continuous=False):
+    """Encode a 1-D target (the column-type rule, as for a column of ``X``).
+
+    Returns
+    -------
+    codes : int64 ndarray (0 for a continuous target)
+    states : list, or None for a continuous target
+    values : float64 ndarray of a continuous target, else None
+    """
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-D; got a DataFrame with {y.shape[1]} columns.")
@@ -687,9 +867,16 @@ def encode_target(y, name="target"):
     codes, labels, kind = _factorize(name, y)
     if (codes < 0).any():
         raise ValueError("Input y contains NaN; fitting needs a complete target: drop those rows.")
+    if column_type == CONTINUOUS or (column_type is None and allow_continuous and kind == "numeric"
+                                     and _fractional(labels)):
+        if not allow_continuous:
+            raise ValueError("y is declared continuous, but this estimator needs a discrete target.")
+        return np.zeros(len(codes), dtype=np.int64), None, _continuous_values(name, y, labels, kind,
+                                                                              what="target")
     if kind == "categorical":
         states, lookup = labels, np.arange(len(labels))
     else:
-        states, lookup = _infer_states(name, labels, kind, len(codes), what="target")
+        states, lookup = _infer_states(name, labels, kind, len(codes), what="target",
+                                       numeric_rule=column_type is None, continuous_ok=allow_continuous)
     _check_n_states(name, states)
-    return _apply(lookup, codes), states
+    return _apply(lookup, codes), states, None

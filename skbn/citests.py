@@ -147,6 +147,9 @@ class BaseCITest(BaseEstimator):
 
     from_counts = True
     pvalue_is_probability = True
+    #: The data the test applies to ("discrete", "continuous", "mixed"): the learners refuse
+    #: it on other data, naming the columns.
+    data_kinds = ("discrete",)
     _parameter_constraints = {}
 
     def _validate(self):
@@ -516,6 +519,7 @@ class DSeparationOracle(BaseCITest):
     """
 
     from_counts = False
+    data_kinds = ("discrete", "continuous", "mixed")  # it reads the graph, not the data
     _parameter_constraints = {"dag": "no_validation", "nodes": "no_validation"}
     _SEPARATED = CITestResult(0.0, 1.0, 0.0, True)
     _CONNECTED = CITestResult(0.0, 0.0, 0.0, False)
@@ -736,6 +740,7 @@ class BaseGaussianCITest(BaseCITest):
 
     from_counts = False
     statistics = "moments"
+    data_kinds = ("continuous",)
     _parameter_constraints = {"alpha": [Interval(Real, 0, 1, closed="both")]}
     #: residual degrees of freedom are n - |S| - _dof_offset
     _dof_offset = 2
@@ -1057,6 +1062,7 @@ class CLGMutualInformation(BaseCITest):
         Level of the test.
     """
 
+    data_kinds = ("continuous", "mixed")
     statistics = "moments"
     _parameter_constraints = {"alpha": [Interval(Real, 0, 1, closed="both")]}
 

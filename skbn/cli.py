@@ -553,6 +553,12 @@ def _estimator_class(method):
     return cls, dict(fixed)
 
 
+def _default_plugin(cls, name):
+    """The alias of a learner's default plug-in on discrete data (its ``"auto"``)."""
+    value = cls().get_params()[name]
+    return cls._auto_plugins[name][0] if isinstance(value, str) and value == "auto" else value
+
+
 def build_estimator(args, data):
     """The estimator for ``skbn learn``: only parameters the method accepts, else an error."""
     from skbn.citests import resolve_ci_test
@@ -572,7 +578,7 @@ def build_estimator(args, data):
         if "scorer" not in accepted:
             raise CommandError(f"{option} cannot be used with --method {args.method} "
                                f"(it is not score-based)")
-        scorer = resolve_scorer(args.score if args.score is not None else accepted["scorer"])
+        scorer = resolve_scorer(args.score if args.score is not None else _default_plugin(cls, "scorer"))
         if args.ess is not None:
             if "ess" not in scorer.get_params():
                 raise CommandError(f"--ess needs a score with an equivalent sample size "
@@ -585,7 +591,7 @@ def build_estimator(args, data):
             raise CommandError(f"{option} cannot be used with --method {args.method} "
                                f"(it uses no conditional independence test)")
         test = resolve_ci_test(args.ci_test if args.ci_test is not None
-                               else accepted["ci_test"])
+                               else _default_plugin(cls, "ci_test"))
         if args.alpha is not None:
             if "alpha" not in test.get_params():
                 raise CommandError(f"--alpha does not apply to the {type(test).__name__} "
@@ -1379,6 +1385,8 @@ def _with_options(text):
     # the encoder's advice to declare a numeric column discrete, in the CLI's words
     text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",
                   lambda m: f"declare it discrete with --categorical '{m.group(1)}'", text)
+    text = re.sub(r"column_types=\{'(.*?)': 'discrete'\} \(or pass categories=.*?astype\('category'\)\)",
+                  lambda m: f"--categorical '{m.group(1)}'", text)
     for parameter, option in OPTION_OF.items():
         text = re.sub(rf"^The '{parameter}' parameter", f"{option}: the '{parameter}' parameter",
                       text)

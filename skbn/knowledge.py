@@ -205,7 +205,8 @@ class BackgroundKnowledge:
         return out
 
 
-def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_indegree=None, start=None):
+def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_indegree=None, start=None,
+                    continuous=None):
     """Parse and check background knowledge over the columns ``names``.
 
     Labels are column names, or integer positions when no name matches (arrays).
@@ -227,6 +228,13 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
         Largest number of parents (None: ``p - 1``).
     start : list, tuple or ndarray of (parent, child) pairs, DataFrame or None, default=None
         Start DAG of a local search (same types as ``white_list``).
+    continuous : bool ndarray of shape (p,) or None, default=None
+        Which columns are continuous. In a network with discrete and continuous nodes (a
+        conditional linear Gaussian network) a discrete node never has a continuous parent
+        (bnlearn's rule, Lauritzen & Wermuth 1989): every edge continuous -> discrete is
+        forbidden, with the user's knowledge. A pair listed both ways in ``white_list``
+        becomes the one allowed direction; a required or start edge that breaks the rule is
+        refused, naming it.
 
     Returns
     -------
@@ -264,7 +272,13 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     required = _edge_matrix(white_list, names, "white_list")
     black = _edge_matrix(black_list, names, "black_list")
     tier_forbidden = _tier_matrix(tiers, names)
-    for source, matrix in (("black_list", black), ("tiers", tier_forbidden)):
+    rule = np.zeros((p, p), dtype=bool)
+    if continuous is not None and np.any(continuous) and not np.all(continuous):
+        continuous = np.asarray(continuous, dtype=bool)
+        rule = continuous[:, None] & ~continuous[None, :]
+        required &= ~(rule & required.T)  # a two-way pair keeps its allowed direction
+    clg_rule = "the conditional-Gaussian rule (a discrete node has no continuous parent)"
+    for source, matrix in (("black_list", black), ("tiers", tier_forbidden), (clg_rule, rule)):
         clash = np.argwhere(required & matrix)
         if len(clash):
             i, j = clash[0]
@@ -274,7 +288,7 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
                                  "directions to be allowed; list only the allowed one.)"
                                  if required[j, i] else "")
             )
-    forbidden = black | tier_forbidden | np.eye(p, dtype=bool)
+    forbidden = black | tier_forbidden | rule | np.eye(p, dtype=bool)
     directed = required & ~required.T
     _check_acyclic(directed, names, "white_list", "the required edges")
     _check_indegree(directed, names, max_indegree, "white_list")
@@ -282,7 +296,7 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     start_graph = None
     if start is not None:
         given = _edge_matrix(start, names, "start")
-        for source, matrix in (("black_list", black), ("tiers", tier_forbidden)):
+        for source, matrix in (("black_list", black), ("tiers", tier_forbidden), (clg_rule, rule)):
             clash = np.argwhere(given & matrix)
             if len(clash):
                 i, j = clash[0]

@@ -139,6 +139,9 @@ class BaseScore(BaseEstimator):
     score_equivalent = False
     #: True for scores whose optimum is the complete DAG (searches then need max_indegree).
     unbounded_without_max_indegree = False
+    #: The data the score applies to ("discrete", "continuous", "mixed"): the learners refuse
+    #: it on other data, naming the columns.
+    data_kinds = ("discrete",)
     _parameter_constraints = {"edge_penalty": [Interval(Real, 0, None, closed="left")]}
 
     def __init__(self, edge_penalty=0.0):
@@ -578,6 +581,7 @@ class BaseGaussianScore(BaseScore):
     """
 
     statistics = "moments"
+    data_kinds = ("continuous",)
     _parameter_constraints = {
         **BaseScore._parameter_constraints,
         "variance": [StrOptions({"unbiased", "mle"})],
@@ -779,6 +783,7 @@ class _DiscreteChildren:
     kernels ``BaseGaussianScore`` overrides."""
 
     _discrete_score = None  # set by each CLG score
+    data_kinds = ("discrete", "continuous", "mixed")
 
     def _data_score(self, counts, n_parent_configs):
         return self._discrete_score._data_score(self, counts, n_parent_configs)

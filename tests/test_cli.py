@@ -391,7 +391,7 @@ def test_continuous_column_is_an_error_naming_it(tmp_path, capsys):
     pd.DataFrame({"height": rng.normal(170, 10, 200).round(1),
                   "sex": rng.choice(["f", "m"], 200)}).to_csv(tmp_path / "d.csv", index=False)
     status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
-    assert_one_line_error(status, err, "'height'", "discretize")
+    assert_one_line_error(status, err, "'height'", "Discretize")
 
 
 def test_many_valued_integer_column_is_refused_unless_declared_categorical(tmp_path, capsys):

@@ -210,7 +210,7 @@ def test_nested_plugin_parameters_work_on_string_aliases(asia):
     assert pc.ci_test.alpha == 0.01 and type(pc.ci_test).__name__ == "ChiSquare"
     model = HillClimbStructure(scorer="bic")
     assert model.set_params(scorer__edge_penalty=1.0).scorer.get_params()["edge_penalty"] == 1.0
-    assert HillClimbStructure().get_params()["scorer"] == "bdeu"  # defaults stay plain strings
+    assert HillClimbStructure().get_params()["scorer"] == "auto"  # defaults stay plain strings
 
 
 def test_nan_target_is_refused_clearly(asia):

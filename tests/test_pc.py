@@ -157,7 +157,7 @@ def test_fitted_attributes_and_density_api():
     for (x, y), s in model.sepsets_.items():
         assert names.index(x) < names.index(y) and all(v in names for v in s)
     assert model.n_tests_ >= len(names) * (len(names) - 1) // 2
-    assert isinstance(model.ci_test_, ChiSquare) and model.ci_test == "chi_square"
+    assert isinstance(model.ci_test_, ChiSquare) and model.ci_test == "auto"
     assert np.isfinite(model.score(data))
     assert model.sample(5, random_state=0).shape == (5, len(names))
     # refitting gives the same model

@@ -27,7 +27,7 @@ def _former_fit(model, X):
 
     data, _ = encode_fit(X)
     search = model.search
-    scorer = resolve_scorer(model.scorer)
+    scorer = resolve_scorer(model._auto_plugins["scorer"][0] if model.scorer == "auto" else model.scorer)
     knowledge = parse_knowledge(data.names, white_list=model.white_list, black_list=model.black_list,
                                 tiers=model.tiers, max_indegree=model.max_indegree, start=model.start)
     required, forbidden = knowledge.required, knowledge.forbidden

@@ -15,6 +15,8 @@ from threadpoolctl import ThreadpoolController
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._counting import family_table
 from skbn._data import (
+    CONTINUOUS,
+    DISCRETE,
     _code_dtype,
     check_container,
     check_sample_weight,
@@ -180,6 +182,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     #: Plug-in parameters the learner resolves into ``<name>_`` ("scorer", "ci_test").
     _plugins = ()
+    #: What ``"auto"`` means for each plug-in: its alias on discrete, continuous and mixed data.
+    _auto_plugins = {}
+    #: Whether the learner takes continuous columns (Gaussian and CLG networks).
+    _continuous = False
     #: Knowledge parameters the learner honours (of ``skbn.knowledge.KNOWLEDGE_PARAMETERS``).
     _knowledge = ()
     #: Whether the learner maximises ``scorer_`` and so needs a bounded score.
@@ -195,6 +201,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
+        "column_types": [StrOptions({"auto"}), list, tuple, dict],
         "handle_unknown": [StrOptions({"warn", "error", "marginalize"})],
         "target": "no_validation",
         "parameter_estimator": [StrOptions({"bayes", "mle"})],
@@ -228,8 +235,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """Set parameters; a nested plug-in parameter also works on a string alias.
 
         ``set_params(scorer__ess=5)`` on ``scorer="bdeu"`` first replaces the alias by the
-        object it names (``BDeu()``), so ``GridSearchCV(HillClimbStructure(),
-        {"scorer__ess": [1, 5, 10]})`` works with the defaults (likewise ``ci_test__alpha``).
+        object it names (``BDeu()``; ``"auto"`` by the learner's discrete default), so
+        ``GridSearchCV(HillClimbStructure(), {"scorer__ess": [1, 5, 10]})`` works with the
+        defaults (likewise ``ci_test__alpha``).
 
         Parameters
         ----------
@@ -245,6 +253,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             name, nested, _ = key.partition("__")
             value = getattr(self, name, None)
             if nested and name in _PLUGIN_RESOLVERS and isinstance(value, str) and name not in params:
+                if value == "auto":  # the discrete default: nested parameters are those of BDeu, ...
+                    value = self._auto_plugins[name][0]
                 setattr(self, name, _PLUGIN_RESOLVERS[name](value))
         return super().set_params(**params)
 
@@ -310,7 +320,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         else:
             check_container(X)  # shape and type errors first, worded as scikit-learn's
             validate_data(self, X, skip_check_array=True, reset=True)
-            data, states = encode_fit(X, self.categories, allow_missing=missing != "error")
+            data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
+                                      column_types=self.column_types, allow_continuous=True)
             data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         n_features = data.n_variables
         target_index = None
@@ -325,12 +336,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     "shape of y to (n_samples,), for example using ravel().",
                     DataConversionWarning,
                 )
-            y_codes, y_states = encode_target(y, target_name)
+            y_codes, y_states, y_values = encode_target(y, target_name, allow_continuous=True)
             if len(y_codes) != data.n_samples:
                 raise ValueError(
                     f"X has {data.n_samples} rows but y has {len(y_codes)}; they must match."
                 )
-            data = _append_column(data, y_codes, len(y_states), target_name)
+            data = _append_column(data, y_codes, 0 if y_states is None else len(y_states), target_name,
+                                  values=y_values)
             states = states + [y_states]
             target_index = data.n_variables - 1
         elif self.target is not None:
@@ -339,9 +351,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if interventions is not None:
             data = replace(data, intervened=_intervention_matrix(interventions, data, n_features))
         self._target_index = data.target
-        self.categories_ = [np.asarray(s, dtype=object) for s in states[:n_features]]
-        if target_index is not None:
+        self.categories_ = [None if s is None else np.asarray(s, dtype=object) for s in states[:n_features]]
+        self.column_types_ = {name: CONTINUOUS if s is None else DISCRETE
+                              for name, s in zip(data.names, states)}
+        if target_index is not None and states[target_index] is not None:
             self.classes_ = _sorted_classes(states[target_index])
+        self._check_continuous(data, chunked, missing, interventions is not None)
 
         for name, n_states in self._latent_states(data.names).items():
             data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
@@ -376,6 +391,29 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if missing != "error":
             raise ValueError(f"{name}: interventions= needs complete data (missing='error'), got "
                              f"missing={missing!r}.")
+
+    def _check_continuous(self, data, chunked, missing, interventions):
+        """Refuse, naming the columns, continuous columns where they are not supported yet."""
+        if not data.has_continuous:
+            return
+        columns = [name for name, c in zip(data.names, data.continuous) if c]
+        shown = f"{columns[:5]!r}" + (f" and {len(columns) - 5} more" if len(columns) > 5 else "")
+        what = None
+        if not self._continuous:
+            what = f"{type(self).__name__} does not take continuous columns yet"
+        elif chunked:
+            what = "chunked input with continuous columns is not supported yet (pass a DataFrame)"
+        elif missing == "em":
+            what = "missing='em' is not supported yet with continuous columns"
+        elif interventions:
+            what = "interventions= is not supported yet with continuous columns"
+        if what is not None:
+            raise ValueError(
+                f"{what}. Continuous columns (non-integer numbers, or column_types='continuous'): "
+                f"{shown}. Discretize them, e.g. with sklearn.preprocessing.KBinsDiscretizer("
+                "encode='ordinal'), or declare columns whose values are categories with "
+                "column_types={name: 'discrete'}."
+            )
 
     # ------------------------------------------------------------ incomplete data
     def _missing_mode(self):
@@ -478,7 +516,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         list of (parent_index, child_index)
         """
         for name in self._plugins:
-            setattr(self, f"{name}_", _PLUGIN_RESOLVERS[name](getattr(self, name)))
+            value = getattr(self, name)
+            if isinstance(value, str) and value == "auto":
+                value = self._auto_plugins[name][_data_kind(data)]
+            plugin = _PLUGIN_RESOLVERS[name](value)
+            check_plugin_fits_data(plugin, data, name)
+            setattr(self, f"{name}_", plugin)
         if self._bounded_score:
             bound, p = self.max_indegree, data.n_variables
             # a bound of p - 1 or more parents bounds nothing
@@ -488,7 +531,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             given = {name: getattr(self, name) for name in self._knowledge}
             if start is not None and "start" in self._knowledge:
                 given["start"] = [(data.names[u], data.names[v]) for u, v in start]
-            knowledge = parse_knowledge(data.names, **given)
+            knowledge = parse_knowledge(data.names, **given,
+                                        continuous=data.continuous if data.has_continuous else None)
         return self._learn_structure(data, knowledge, start=start, counter=counter)
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
@@ -827,13 +871,17 @@ def _check_finite_scores(estimator, data):
     Chow-Liu fit).
     """
     params = estimator.get_params(deep=False)
-    prefix, scorer = "scorer", params.get("scorer")
+    prefix, scorer, owner = "scorer", params.get("scorer"), estimator
     inner = params.get("estimator")
     if "scorer" not in params and isinstance(inner, _BaseStructureLearner):
-        prefix, scorer = "estimator__scorer", inner.get_params(deep=False).get("scorer")
-    if scorer is None:
+        prefix, scorer, owner = "estimator__scorer", inner.get_params(deep=False).get("scorer"), inner
+    if scorer is None or data.has_continuous:  # (the check is of the discrete scores' priors)
         return
+    if isinstance(scorer, str) and scorer == "auto":
+        scorer = owner._auto_plugins["scorer"][0]
     scorer = resolve_scorer(scorer)
+    if scorer.data_kinds != ("discrete",):  # refused on discrete data later, naming the columns
+        return
     # the extremes of the prior cell: the narrowest and the widest column without parents,
     # and the widest given the next widest (ties: the first column)
     widest = np.argsort(-data.cardinalities, kind="stable")
@@ -951,13 +999,50 @@ def _clear_fitted_attributes(estimator):
         delattr(estimator, name)
 
 
-def _append_column(data, column_codes, cardinality, name):
+def _append_column(data, column_codes, cardinality, name, values=None):
+    """``data`` with one more column (cardinality 0 and ``values``: a continuous one)."""
     cardinalities = np.append(data.cardinalities, cardinality)
     signed = data.codes.dtype.kind == "i" or np.min(column_codes, initial=0) < 0
     codes = np.column_stack([data.codes, column_codes])
     codes = codes.astype(np.int16 if signed else _code_dtype(cardinalities))
+    all_values = data.values
+    if values is not None or all_values is not None:
+        old = np.zeros(data.codes.shape) if all_values is None else all_values
+        new = np.zeros(len(column_codes)) if values is None else values
+        all_values = np.asfortranarray(np.column_stack([old, new]))
     return replace(data, codes=np.asfortranarray(codes), cardinalities=cardinalities,
-                   names=data.names + (name,))
+                   names=data.names + (name,), values=all_values)
+
+
+_DATA_KINDS = ("discrete", "continuous", "mixed")
+
+
+def _data_kind(data):
+    """0, 1 or 2: every variable discrete, every one continuous, or both kinds."""
+    if not data.has_continuous:
+        return 0
+    return 1 if data.continuous.all() else 2
+
+
+def check_plugin_fits_data(plugin, data, parameter):
+    """Refuse a score or test on data it does not apply to (``plugin.data_kinds``), naming
+    the columns and the aliases that do."""
+    kind = _DATA_KINDS[_data_kind(data)]
+    if kind in plugin.data_kinds:
+        return
+    continuous = [n for n, c in zip(data.names, data.continuous) if c]
+    discrete = [n for n, c in zip(data.names, data.continuous) if not c]
+    shown = {"discrete": "every column is discrete", "continuous": "every column is continuous",
+             "mixed": f"continuous columns {continuous[:5]!r} and discrete columns {discrete[:5]!r}"}[kind]
+    fits = {"scorer": {"discrete": "'bdeu', 'bic', 'aic', 'k2', 'loglik'",
+                       "continuous": "'bic-g', 'aic-g', 'loglik-g', 'bge'",
+                       "mixed": "'bic-cg', 'aic-cg', 'loglik-cg'"},
+            "ci_test": {"discrete": "'chi_square', 'g_test', 'bayes_factor'",
+                        "continuous": "'zf', 'mi-g', 'cor'", "mixed": "'mi-cg'"}}[parameter][kind]
+    raise ValueError(
+        f"{parameter}={type(plugin).__name__} applies to {' or '.join(plugin.data_kinds)} data, but "
+        f"{shown}. Use {parameter}='auto' or one of {fits}."
+    )
 
 
 def _make_network(names, states, parents, cpts):

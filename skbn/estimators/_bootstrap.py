@@ -315,6 +315,7 @@ class BootstrapStructure(_BaseStructureLearner):
         random_state=None,
         verbose=0,
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -331,6 +332,7 @@ class BootstrapStructure(_BaseStructureLearner):
         self.random_state = random_state
         self.verbose = verbose
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

@@ -37,7 +37,9 @@ class ChowLiuTree(_BaseStructureLearner):
         Root of the tree; default the target if there is one (the first feature for TAN),
         else the first column.
     variant : {"chow_liu", "tan"}, default="chow_liu"
-    scorer : str or BaseScore, default="loglik"
+    scorer : str or BaseScore, default="auto"
+        "auto" is "loglik" on discrete data, "loglik-g" on continuous data and "loglik-cg" on
+        mixed data (``scorer_`` holds the one used; see ``docs/gaussian.md``).
         Score whose family gains weight the edges; must be score-equivalent.
     white_list : sequence of (parent, child), default=()
         Required edges (both directions listed: a required adjacency of free direction).
@@ -94,6 +96,7 @@ class ChowLiuTree(_BaseStructureLearner):
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
+    _auto_plugins = {"scorer": ("loglik", "loglik-g", "loglik-cg")}
     _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
@@ -103,7 +106,7 @@ class ChowLiuTree(_BaseStructureLearner):
         *,
         root=None,
         variant="chow_liu",
-        scorer="loglik",
+        scorer="auto",
         white_list=(),
         black_list=(),
         tiers=None,
@@ -116,6 +119,7 @@ class ChowLiuTree(_BaseStructureLearner):
         random_state=None,
         verbose=0,
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -130,6 +134,7 @@ class ChowLiuTree(_BaseStructureLearner):
         self.black_list = black_list
         self.tiers = tiers
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

@@ -167,7 +167,9 @@ class ExactStructure(_BaseStructureLearner):
 
     Parameters
     ----------
-    scorer : str or BaseScore, default="bdeu"
+    scorer : str or BaseScore, default="auto"
+        "auto" is "bdeu" on discrete data, "bic-g" on continuous data and "bic-cg" on
+        mixed data (``scorer_`` holds the one used; see ``docs/gaussian.md``).
         Any decomposable score ("bdeu", "k2", "bic", "aic", or an object).
     max_indegree : int or None, default=None
         Largest parent set considered; bounding it saves most of the counting time (the
@@ -247,6 +249,7 @@ class ExactStructure(_BaseStructureLearner):
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
+    _auto_plugins = {"scorer": ("bdeu", "bic-g", "bic-cg")}
     _knowledge = ("white_list", "black_list", "tiers", "max_indegree")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
@@ -255,7 +258,7 @@ class ExactStructure(_BaseStructureLearner):
     def __init__(
         self,
         *,
-        scorer="bdeu",
+        scorer="auto",
         max_indegree=None,
         max_memory="4GB",
         white_list=(),
@@ -270,6 +273,7 @@ class ExactStructure(_BaseStructureLearner):
         em_tol=1e-6,
         random_state=None,
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -284,6 +288,7 @@ class ExactStructure(_BaseStructureLearner):
         self.tiers = tiers
         self.verbose = verbose
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

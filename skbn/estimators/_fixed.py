@@ -75,6 +75,7 @@ class FixedStructure(_BaseStructureLearner):
         *,
         edges=(),
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -99,6 +100,7 @@ class FixedStructure(_BaseStructureLearner):
         self.em_tol = em_tol
         self.random_state = random_state
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

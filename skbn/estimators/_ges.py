@@ -148,7 +148,9 @@ class GESStructure(_BaseStructureLearner):
 
     Parameters
     ----------
-    scorer : str or BaseScore, default="bdeu"
+    scorer : str or BaseScore, default="auto"
+        "auto" is "bdeu" on discrete data, "bic-g" on continuous data and "bic-cg" on
+        mixed data (``scorer_`` holds the one used; see ``docs/gaussian.md``).
         A score-equivalent decomposable score ("bdeu", "bic", "aic" or such an object);
         others (e.g. "k2") are refused, since GES's operators assume every DAG of a class
         scores the same.
@@ -251,6 +253,7 @@ class GESStructure(_BaseStructureLearner):
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
+    _auto_plugins = {"scorer": ("bdeu", "bic-g", "bic-cg")}
     _knowledge = ("white_list", "black_list", "max_indegree")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
@@ -259,7 +262,7 @@ class GESStructure(_BaseStructureLearner):
     def __init__(
         self,
         *,
-        scorer="bdeu",
+        scorer="auto",
         max_indegree=None,
         black_list=(),
         white_list=(),
@@ -275,6 +278,7 @@ class GESStructure(_BaseStructureLearner):
         em_tol=1e-6,
         random_state=None,
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -290,6 +294,7 @@ class GESStructure(_BaseStructureLearner):
         self.max_iter = max_iter
         self.verbose = verbose
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

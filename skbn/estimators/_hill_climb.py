@@ -60,7 +60,9 @@ class HillClimbStructure(_BaseStructureLearner):
 
     Parameters
     ----------
-    scorer : str or BaseScore, default="bdeu"
+    scorer : str or BaseScore, default="auto"
+        "auto" is "bdeu" on discrete data, "bic-g" on continuous data and "bic-cg" on
+        mixed data (``scorer_`` holds the one used; see ``docs/gaussian.md``).
         Decomposable score: "bdeu", "k2", "bic", "aic", "loglik" or a
         :class:`skbn.scores.BaseScore` (e.g. ``BDeu(ess=10)``). The log-likelihood needs
         ``max_indegree`` (without a bound its optimum is the complete DAG; refused).
@@ -191,6 +193,7 @@ class HillClimbStructure(_BaseStructureLearner):
         **_MISSING_CONSTRAINTS,
     }
     _plugins = ("scorer",)
+    _auto_plugins = {"scorer": ("bdeu", "bic-g", "bic-cg")}
     _knowledge = ("white_list", "black_list", "tiers", "max_indegree", "start")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
@@ -200,7 +203,7 @@ class HillClimbStructure(_BaseStructureLearner):
     def __init__(
         self,
         *,
-        scorer="bdeu",
+        scorer="auto",
         max_indegree=None,
         start=None,
         white_list=(),
@@ -220,6 +223,7 @@ class HillClimbStructure(_BaseStructureLearner):
         random_state=None,
         verbose=0,
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -258,6 +262,7 @@ class HillClimbStructure(_BaseStructureLearner):
         self.random_state = random_state
         self.verbose = verbose
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

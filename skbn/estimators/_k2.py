@@ -67,7 +67,9 @@ class K2Structure(_BaseStructureLearner):
         Forbidden edges.
     tiers : sequence of sequences of columns or None, default=None
         No edge from a later tier into an earlier one.
-    scorer : str or BaseScore, default="k2"
+    scorer : str or BaseScore, default="auto"
+        "auto" is "k2" on discrete data, "bic-g" on continuous data and "bic-cg" on
+        mixed data (``scorer_`` holds the one used; see ``docs/gaussian.md``).
         Any decomposable score ("k2", "bdeu", "bic", "aic", or an object).
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
@@ -123,6 +125,7 @@ class K2Structure(_BaseStructureLearner):
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
+    _auto_plugins = {"scorer": ("k2", "bic-g", "bic-cg")}
     _knowledge = ("white_list", "black_list", "tiers", "max_indegree")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
@@ -137,7 +140,7 @@ class K2Structure(_BaseStructureLearner):
         white_list=(),
         black_list=(),
         tiers=None,
-        scorer="k2",
+        scorer="auto",
         missing="error",
         latent=None,
         e_step="exact",
@@ -147,6 +150,7 @@ class K2Structure(_BaseStructureLearner):
         random_state=None,
         verbose=0,
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -161,6 +165,7 @@ class K2Structure(_BaseStructureLearner):
         self.tiers = tiers
         self.scorer = scorer
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

@@ -40,12 +40,16 @@ class MMHCStructure(_BaseStructureLearner):
     ----------
     restrict : {"mmpc", "pc"}, default="mmpc"
         Restrict phase.
-    ci_test : str or BaseCITest, default="g_test"
+    ci_test : str or BaseCITest, default="auto"
+        "auto" is "g_test" on discrete data, "zf" on continuous data and "mi-cg" on
+        mixed data (``ci_test_`` holds the one used; see ``docs/gaussian.md``).
         CI test of the restrict phase ("g_test", "chi_square", "bayes_factor" or an
         object such as ``GTest(alpha=0.01)``).
     max_cond_vars : int or None, default=None
         Largest conditioning set of the restrict phase (None: no bound).
-    scorer : str or BaseScore, default="bic"
+    scorer : str or BaseScore, default="auto"
+        "auto" is "bic" on discrete data, "bic-g" on continuous data and "bic-cg" on
+        mixed data (``scorer_`` holds the one used; see ``docs/gaussian.md``).
         Score of the maximise phase.
     search : {"hill_climb", "tabu"}, default="hill_climb"
     tabu_length, tabu_patience, max_iter
@@ -114,17 +118,19 @@ class MMHCStructure(_BaseStructureLearner):
         "verbose": ["verbose"],
     }
     _plugins = ("scorer", "ci_test")
+    _auto_plugins = {"ci_test": ("g_test", "zf", "mi-cg"), "scorer": ("bic", "bic-g", "bic-cg")}
     _knowledge = ("white_list", "black_list", "tiers", "max_indegree")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
 
-    def __init__(self, *, restrict="mmpc", ci_test="g_test", max_cond_vars=None, scorer="bic",
+    def __init__(self, *, restrict="mmpc", ci_test="auto", max_cond_vars=None, scorer="auto",
                  search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,
                  max_indegree=None, white_list=(), black_list=(), tiers=None, verbose=0,
                  missing="error", latent=None, e_step="exact", n_init=1, em_max_iter=100,
-                 em_tol=1e-6, random_state=None, categories="auto", handle_unknown="warn",
-                 target=None, fit_parameters=True, parameter_estimator="bayes", parameter_ess=1.0):
+                 em_tol=1e-6, random_state=None, categories="auto", column_types="auto",
+                 handle_unknown="warn", target=None, fit_parameters=True, parameter_estimator="bayes",
+                 parameter_ess=1.0):
         self.restrict = restrict
         self.ci_test = ci_test
         self.max_cond_vars = max_cond_vars
@@ -139,6 +145,7 @@ class MMHCStructure(_BaseStructureLearner):
         self.tiers = tiers
         self.verbose = verbose
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters
@@ -170,7 +177,7 @@ class MMHCStructure(_BaseStructureLearner):
         progress.update(1, tests=self.n_tests_)
         self.skeleton_ = [(data.names[i], data.names[j]) for i, j in np.argwhere(np.triu(adjacency, 1))]
         search = HillClimbStructure(
-            scorer=self.scorer, search=self.search, tabu_length=self.tabu_length,
+            scorer=self.scorer_, search=self.search, tabu_length=self.tabu_length,
             tabu_patience=self.tabu_patience, max_iter=self.max_iter, max_indegree=self.max_indegree,
             verbose=self.verbose,
         )  # its knowledge: MMHC's, restricted to the skeleton (passed to _structure)

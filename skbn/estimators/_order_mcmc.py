@@ -283,7 +283,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
 
     Parameters
     ----------
-    scorer : str or BaseScore, default="bdeu"
+    scorer : str or BaseScore, default="auto"
+        "auto" is "bdeu" on discrete data, "bge" on continuous data and "bic-cg" on
+        mixed data (``scorer_`` holds the one used; see ``docs/gaussian.md``).
         "bdeu", "k2" or a score object (BIC / AIC give a BIC approximation).
     max_indegree : int, default=3
         Largest parent set; with ``candidate_parents`` it bounds the number of families.
@@ -375,13 +377,14 @@ class OrderMCMCStructure(_BaseStructureLearner):
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
+    _auto_plugins = {"scorer": ("bdeu", "bge", "bic-cg")}
     _knowledge = ("max_indegree",)
     _bounded_score = True
 
     def __init__(
         self,
         *,
-        scorer="bdeu",
+        scorer="auto",
         max_indegree=3,
         candidate_parents=None,
         n_iter=100_000,
@@ -393,6 +396,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         random_state=None,
         verbose=0,
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -411,6 +415,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         self.random_state = random_state
         self.verbose = verbose
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

@@ -394,7 +394,9 @@ class PCStructure(_BaseStructureLearner):
 
     Parameters
     ----------
-    ci_test : str or BaseCITest, default="chi_square"
+    ci_test : str or BaseCITest, default="auto"
+        "auto" is "chi_square" on discrete data, "zf" on continuous data and "mi-cg" on
+        mixed data (``ci_test_`` holds the one used; see ``docs/gaussian.md``).
         ``"chi_square"`` (:class:`~skbn.citests.ChiSquare`), ``"g_test"``
         (:class:`~skbn.citests.GTest`), ``"bayes_factor"``
         (:class:`~skbn.citests.BayesFactor`), or a test object such as
@@ -536,13 +538,14 @@ class PCStructure(_BaseStructureLearner):
         "missing": _MISSING_CONSTRAINTS["missing"],
     }
     _plugins = ("ci_test",)
+    _auto_plugins = {"ci_test": ("chi_square", "zf", "mi-cg")}
     _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "available_case")
 
     def __init__(
         self,
         *,
-        ci_test="chi_square",
+        ci_test="auto",
         max_cond_vars=None,
         max_time=None,
         variant="stable",
@@ -555,6 +558,7 @@ class PCStructure(_BaseStructureLearner):
         verbose=0,
         missing="error",
         categories="auto",
+        column_types="auto",
         handle_unknown="warn",
         target=None,
         fit_parameters=True,
@@ -574,6 +578,7 @@ class PCStructure(_BaseStructureLearner):
         self.verbose = verbose
         self.missing = missing
         self.categories = categories
+        self.column_types = column_types
         self.handle_unknown = handle_unknown
         self.target = target
         self.fit_parameters = fit_parameters

@@ -1,0 +1,202 @@
+"""The column-type rule: which columns are discrete and which continuous, the declarations
+that override it, the values kept for continuous columns, and the conditional-Gaussian
+rule (no continuous parent of a discrete node) as background knowledge."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn._data import (
+    CONTINUOUS,
+    DISCRETE,
+    MAX_INTEGER_STATES,
+    MIN_CONTINUOUS_VALUES,
+    encode_fit,
+    encode_target,
+    encode_transform,
+)
+from skbn.knowledge import parse_knowledge
+
+
+def mixed_frame(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "blood pressure": rng.normal(120, 15, n),          # continuous (non-integer)
+        "grade": rng.integers(0, 3, n),                      # integer codes: discrete
+        "smoker": rng.choice(["None", "NA", "yes"], n),      # text, states named None / NA
+        "age.years": rng.integers(18, 90, n).astype(float),  # whole numbers, > 32 values
+    })
+
+
+def test_rule_non_integer_numbers_are_continuous_integer_codes_discrete():
+    X = mixed_frame().drop(columns="age.years")
+    data, states = encode_fit(X, allow_continuous=True)
+    assert data.continuous.tolist() == [True, False, False]
+    assert data.cardinalities.tolist() == [0, 3, 3]
+    assert states[0] is None and states[1] == [0, 1, 2] and states[2] == ["NA", "None", "yes"]
+    np.testing.assert_array_equal(data.values[:, 0], X["blood pressure"].to_numpy())
+    assert data.values.flags.f_contiguous and (data.codes[:, 0] == 0).all()
+    assert data.has_continuous
+
+
+def test_all_discrete_data_have_no_values_and_the_same_codes():
+    X = mixed_frame()[["grade", "smoker"]]
+    before, states_before = encode_fit(X)
+    after, states_after = encode_fit(X, allow_continuous=True)
+    assert after.values is None and not after.has_continuous
+    np.testing.assert_array_equal(before.codes, after.codes)
+    assert states_before == states_after and before.codes.dtype == after.codes.dtype
+
+
+def test_many_whole_numbers_are_refused_naming_both_declarations():
+    X = mixed_frame()
+    n_values = X["age.years"].nunique()
+    assert n_values > MAX_INTEGER_STATES
+    with pytest.raises(ValueError, match=(
+            rf"Column 'age.years' is numeric with {n_values} distinct values.*"
+            r"column_types=\{'age.years': 'continuous'\}.*column_types=\{'age.years': 'discrete'\}")):
+        encode_fit(X, allow_continuous=True)
+
+
+def test_declarations_override_the_rule_both_ways():
+    X = mixed_frame()
+    data, states = encode_fit(X, allow_continuous=True,
+                              column_types={"age.years": "continuous", "blood pressure": "discrete"})
+    assert data.continuous.tolist() == [False, False, False, True]
+    assert states[0] == sorted(X["blood pressure"].unique())  # every value a state
+    assert states[3] is None
+    with pytest.warns(UserWarning, match="Column 'grade' is continuous but has only 3 distinct values"):
+        data, states = encode_fit(X[["grade"]], allow_continuous=True, column_types=["continuous"])
+    assert data.continuous.tolist() == [True] and states == [None]
+    data, _ = encode_fit(X, allow_continuous=True, column_types={"age.years": "discrete"})
+    assert data.cardinalities[3] == X["age.years"].nunique()
+
+
+def test_bad_declarations_name_the_column():
+    X = mixed_frame()
+    with pytest.raises(ValueError, match="column_types has key.*'height'"):
+        encode_fit(X, allow_continuous=True, column_types={"height": "continuous"})
+    with pytest.raises(ValueError, match=r"column_types\['grade'\] must be 'discrete', 'continuous'"):
+        encode_fit(X, allow_continuous=True, column_types={"grade": "numeric"})
+    with pytest.raises(ValueError, match="column_types has 1 entries but X has 4 columns"):
+        encode_fit(X, allow_continuous=True, column_types=["continuous"])
+    with pytest.raises(ValueError, match="Column 'smoker' is declared continuous but holds text"):
+        encode_fit(X, allow_continuous=True, column_types={"smoker": "continuous", "age.years": "discrete"})
+    with pytest.raises(ValueError, match="Column 'grade' is declared continuous by column_types= and "
+                                         "given states by categories="):
+        encode_fit(X, allow_continuous=True, categories={"grade": [0, 1, 2]},
+                   column_types={"grade": "continuous", "age.years": "discrete"})
+
+
+def test_functions_that_need_discrete_data_refuse_continuous_columns():
+    X = mixed_frame()[["blood pressure", "grade"]]
+    with pytest.raises(ValueError, match="Column 'blood pressure' holds continuous .*not supported here"):
+        encode_fit(X)
+    with pytest.raises(ValueError, match="Column 'grade' is declared continuous, but this function needs"):
+        encode_fit(X[["grade"]], column_types={"grade": "continuous"})
+
+
+def test_infinite_constant_and_few_valued_continuous_columns():
+    X = mixed_frame()[["blood pressure", "grade"]].copy()
+    bad = X.copy()
+    bad.loc[5, "blood pressure"] = np.inf
+    with pytest.raises(ValueError, match="infinity in column 'blood pressure'"):
+        encode_fit(bad, allow_continuous=True)
+    constant = X.assign(dose=2.5)
+    with pytest.raises(ValueError, match="Column 'dose' is continuous and constant"):
+        encode_fit(constant, allow_continuous=True)
+    few = X.assign(sex=np.where(np.arange(len(X)) % 2, 0.0507, -0.0446))  # sklearn's diabetes 'sex'
+    with pytest.warns(UserWarning, match=r"Column 'sex' is continuous but has only 2 distinct values.*"
+                                         r"column_types=\{'sex': 'discrete'\}"):
+        data, _ = encode_fit(few, allow_continuous=True)
+    assert data.continuous[2]
+    assert MIN_CONTINUOUS_VALUES > 2
+
+
+def test_missing_continuous_cells_are_nan_and_code_minus_one():
+    X = mixed_frame()[["blood pressure", "grade"]].copy()
+    X.loc[[3, 7], "blood pressure"] = np.nan
+    with pytest.raises(ValueError, match="NaN in column 'blood pressure'"):
+        encode_fit(X, allow_continuous=True)
+    data, _ = encode_fit(X, allow_continuous=True, allow_missing=True)
+    assert data.codes[[3, 7], 0].tolist() == [-1, -1] and np.isnan(data.values[[3, 7], 0]).all()
+    assert (data.codes[:, 0] >= 0).sum() == len(X) - 2
+
+
+def test_caller_data_unchanged_and_nullable_or_object_numbers_accepted():
+    X = mixed_frame()[["blood pressure", "grade"]]
+    copy = X.copy()
+    as_object = X.astype({"blood pressure": object})
+    data, _ = encode_fit(as_object, allow_continuous=True)
+    np.testing.assert_array_equal(data.values[:, 0], X["blood pressure"].to_numpy())
+    nullable = X.astype({"blood pressure": "Float64"})
+    nullable.loc[0, "blood pressure"] = pd.NA
+    data, _ = encode_fit(nullable, allow_continuous=True, allow_missing=True)
+    assert np.isnan(data.values[0, 0]) and data.codes[0, 0] == -1
+    pd.testing.assert_frame_equal(X, copy)
+
+
+def test_transform_returns_values_of_continuous_columns():
+    X = mixed_frame()[["blood pressure", "grade"]]
+    data, states = encode_fit(X, allow_continuous=True)
+    new = X.iloc[:5].copy()
+    new.loc[new.index[1], "blood pressure"] = np.nan
+    codes, values = encode_transform(new, list(X.columns), states, return_values=True)
+    assert codes[:, 0].tolist() == [0, -1, 0, 0, 0]
+    np.testing.assert_array_equal(values[[0, 2, 3, 4], 0], new["blood pressure"].to_numpy()[[0, 2, 3, 4]])
+    bad = new.astype({"blood pressure": object})
+    bad.loc[bad.index[0], "blood pressure"] = "high"
+    with pytest.raises(ValueError, match="Column 'blood pressure' was continuous in fit"):
+        encode_transform(bad, list(X.columns), states)
+    with pytest.raises(ValueError, match="infinity in column 'blood pressure'"):
+        encode_transform(new.replace({new.iloc[0, 0]: np.inf}), list(X.columns), states)
+
+
+def test_target_types():
+    codes, states, values = encode_target(pd.Series([1.5, 2.25, 3.0, 0.5, 9.75]), allow_continuous=True)
+    assert states is None and values.tolist() == [1.5, 2.25, 3.0, 0.5, 9.75]
+    codes, states, values = encode_target(pd.Series([0, 1, 1, 0]), allow_continuous=True)
+    assert states == [0, 1] and values is None
+    with pytest.raises(ValueError, match="holds continuous"):
+        encode_target(pd.Series([1.5, 2.25, 3.0]))
+
+
+# ------------------------------------------------------------------ the CLG rule as knowledge
+def test_clg_rule_forbids_continuous_parents_of_discrete_nodes():
+    names = ["x", "d", "y"]
+    continuous = np.array([True, False, True])
+    k = parse_knowledge(names, continuous=continuous)
+    assert k.forbidden.astype(int).tolist() == [[1, 1, 0], [0, 1, 0], [0, 1, 1]]
+    # all-continuous or all-discrete data: nothing forbidden beyond self loops
+    assert parse_knowledge(names, continuous=np.ones(3, bool)).is_empty
+    assert parse_knowledge(names, continuous=np.zeros(3, bool)).is_empty
+
+
+def test_clg_rule_merges_with_the_users_knowledge():
+    names = ["x", "d", "y"]
+    continuous = np.array([True, False, True])
+    k = parse_knowledge(names, white_list=[("x", "d"), ("d", "x")], black_list=[("d", "y")],
+                        continuous=continuous)
+    assert k.required_directed[1, 0] and not k.required[0, 1]  # the allowed direction kept
+    assert k.forbidden[1, 2] and k.forbidden[2, 1]
+    with pytest.raises(ValueError, match=r"white_list requires the edge \('y', 'd'\) but the conditional-"
+                                         r"Gaussian rule \(a discrete node has no continuous parent\)"):
+        parse_knowledge(names, white_list=[("y", "d")], continuous=continuous)
+    with pytest.raises(ValueError, match=r"start edge \('x', 'd'\) is forbidden by the conditional-Gaussian"):
+        parse_knowledge(names, start=[("x", "d")], continuous=continuous)
+
+
+def test_learners_report_types_and_refuse_misfit_plugins():
+    from skbn import HillClimbStructure, PCStructure
+
+    X = mixed_frame()[["grade", "smoker"]]
+    model = HillClimbStructure().fit(X)
+    assert model.column_types_ == {"grade": DISCRETE, "smoker": DISCRETE}
+    assert type(model.scorer_).__name__ == "BDeu" and model.scorer == "auto"
+    with pytest.raises(ValueError, match=r"scorer=GaussianBIC applies to continuous data, but every "
+                                         r"column is discrete. Use scorer='auto' or one of 'bdeu'"):
+        HillClimbStructure(scorer="bic-g").fit(X)
+    with pytest.raises(ValueError, match=r"ci_test=FisherZ applies to continuous data, but every column "
+                                         r"is discrete"):
+        PCStructure(ci_test="zf").fit(X)
+    assert CONTINUOUS == "continuous"
