@@ -17,10 +17,13 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
 * :mod:`~skbn._counting._moments` -- the second kind of statistic: weighted means and
   scatter matrices of continuous columns (per configuration of discrete ones, for CLG
   models), additive across chunks, and the regressions and partial correlations read
-  from them.
+  from them;
+* :mod:`~skbn._counting._moment_counter` -- :class:`MomentCounter`, the per-fit context of
+  the moments (one scatter matrix per set of discrete columns that split them, cached).
 """
 
 from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
+from skbn._counting._moment_counter import MOMENT_CACHE_SIZE, MomentCounter
 from skbn._counting._moments import (
     Moments,
     added_parent_rss,
@@ -58,6 +61,8 @@ from skbn._counting._tables import (
 
 __all__ = [
     "ID_CACHE_SIZE",
+    "MOMENT_CACHE_SIZE",
+    "MomentCounter",
     "DistinctRows",
     "FamilyCounter",
     "Moments",
