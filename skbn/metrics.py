@@ -8,8 +8,9 @@ are hashable labels; isolated nodes never change a metric.
 
 from __future__ import annotations
 
+import itertools
 import math
-from numbers import Real
+from numbers import Integral, Real
 
 from ._dag import ancestor_ids
 from .graph import PDAG, dag_to_cpdag, pdag_to_dag
@@ -211,7 +212,56 @@ def _arrowheads(marks):
     return {m for m in marks.values() if m != _UNDIRECTED}
 
 
-def structural_intervention_distance(true_dag, estimated, nodes=None):
+def _chain_components(h):
+    """Node names of every connected component of the undirected part of the compiled
+    estimate ``h`` (singletons included), in node order."""
+    seen, out = set(), []
+    for start in range(h.n):
+        if start in seen:
+            continue
+        stack, component = [start], []
+        seen.add(start)
+        while stack:
+            u = stack.pop()
+            component.append(u)
+            for w in h.neighbours[u]:
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        out.append([h.nodes[u] for u in sorted(component)])
+    return out
+
+
+def _component_orientations(h, component):
+    """The parents each node of a chain component takes from the component, in every
+    orientation of its undirected edges without a directed cycle or a v-structure (the
+    component's share of the DAGs of the class): a list of ``{node: frozenset}``.
+
+    Every acyclic orientation is the order of some permutation of the component (the
+    neighbours before a node are its parents); it has no v-structure when each node's
+    parents are pairwise adjacent. The component has at most ``max_component_size`` nodes,
+    so its permutations are enumerated and the distinct orientations kept.
+    """
+    ids = [h.index[v] for v in component]
+    inside = set(ids)
+    neighbours = {u: h.neighbours[u] & inside for u in ids}
+    seen = {}
+    for order in itertools.permutations(ids):
+        before, parents = set(), []
+        for u in order:
+            chosen = neighbours[u] & before
+            if any(b not in neighbours[a] for a in chosen for b in chosen if a < b):
+                break  # a v-structure at u
+            parents.append((u, frozenset(chosen)))
+            before.add(u)
+        else:
+            key = frozenset(parents)
+            seen.setdefault(key, parents)
+    return [{h.nodes[u]: frozenset(h.nodes[k] for k in chosen) for u, chosen in parents}
+            for parents in seen.values()]
+
+
+def structural_intervention_distance(true_dag, estimated, nodes=None, *, max_component_size=8):
     """Structural intervention distance (SID) of an estimated graph from the true DAG.
 
     Peters & Bühlmann (2015) count the ordered pairs ``(i, j)``, ``i != j``, whose
@@ -227,11 +277,15 @@ def structural_intervention_distance(true_dag, estimated, nodes=None):
     is not symmetric; ``SID(G, G) = 0``, and a supergraph of ``G`` (extra edges, same
     orientation) can have SID 0 while every missing or reversed edge costs interventions.
 
-    For a CPDAG estimate, each node ``i`` can have any parent set that orients its undirected
-    edges without a new v-structure at ``i`` (the local parent sets of IDA); the bounds are
-    ``sum_i min`` and ``sum_i max`` over node ``i``'s parent sets of its number of wrong
-    pairs, as in the SID R package. Every DAG of the class has its SID between them (equality
-    at the extremes is not guaranteed, since the per-node choices need not fit one DAG).
+    For a CPDAG estimate the result is the smallest and the largest SID of the DAGs of its
+    class, as in the SID R package (``sidLowerBound``, ``sidUpperBound``): the DAGs of the
+    class orient each chain component (connected component of the undirected edges)
+    independently, so every component's orientations without a directed cycle or a
+    v-structure are enumerated, each node's wrong pairs summed over the component for each,
+    and the minima and maxima over the components added. A component of more than
+    ``max_component_size`` nodes (8, the R package's limit, by default) is not enumerated:
+    there each node's minimum and maximum over its local parent sets (those of IDA) are
+    added, which bound the class's SIDs but may be reached by no DAG.
 
     Parameters
     ----------
@@ -243,6 +297,9 @@ def structural_intervention_distance(true_dag, estimated, nodes=None):
     nodes : sequence of hashable, optional
         Every node (isolated nodes of both graphs add no wrong pair, so this only checks
         the graphs' nodes). Default: the nodes of both graphs.
+    max_component_size : int, default=8
+        Largest chain component of a CPDAG estimate whose DAGs are enumerated for the exact
+        bounds (a complete component of ``k`` nodes has ``k!`` of them).
 
     Returns
     -------
@@ -273,6 +330,10 @@ def structural_intervention_distance(true_dag, estimated, nodes=None):
     """
     from .causal import _compile, _is_valid, _parent_sets  # causal imports graph, not metrics
 
+    if isinstance(max_component_size, bool) or not isinstance(max_component_size, Integral) \
+            or max_component_size < 1:
+        raise ValueError(f"max_component_size must be an integer >= 1, got {max_component_size!r}")
+
     if isinstance(true_dag, PDAG):
         if true_dag.undirected:
             raise ValueError("true_dag must be a DAG; it has undirected edges")
@@ -298,28 +359,37 @@ def structural_intervention_distance(true_dag, estimated, nodes=None):
     else:
         h = _compile(estimated, nodes, "estimated")
     descendants = [ancestor_ids(g.children, [i]) - {i} for i in range(g.n)]  # children: descendants
-    lower = upper = 0
+
+    def wrong_pairs(i, parent_names):
+        """Number of ``j`` whose effect ``p(x_j | do(x_i))`` adjusting for these parents is wrong."""
+        z = {g.index[name] for name in parent_names}
+        wrong = 0
+        for j in range(g.n):
+            if j != i:
+                wrong += (j in descendants[i]) if j in z else not _is_valid(g, {i}, {j}, z)
+        return wrong
+
+    counts = {}  # node -> {frozenset of parent names: wrong pairs}
     for v in nodes:
-        i, hi = g.index[v], h.index[v]
         try:
-            parent_sets = _parent_sets(h, hi, "local", 1)
+            parent_sets = _parent_sets(h, h.index[v], "local", 1)
         except ValueError:
             raise ValueError("estimated must be a DAG or a CPDAG (a completed PDAG); this PDAG "
                              "is oriented beyond or short of its CPDAG") from None
-        counts = []
-        for parent_ids, _ in parent_sets:
-            z = {g.index[h.nodes[k]] for k in parent_ids}
-            wrong = 0
-            for j in range(g.n):
-                if j == i:
-                    continue
-                if j in z:
-                    wrong += j in descendants[i]
-                else:
-                    wrong += not _is_valid(g, {i}, {j}, z)
-            counts.append(wrong)
-        lower += min(counts)
-        upper += max(counts)
+        counts[v] = {frozenset(h.nodes[k] for k in ids): wrong_pairs(g.index[v], [h.nodes[k] for k in ids])
+                     for ids, _ in parent_sets}
+    lower = upper = 0
+    for component in _chain_components(h):
+        if len(component) == 1 or len(component) > max_component_size:
+            # (a larger component: every node's extremes on its own, as the SID package does)
+            lower += sum(min(counts[v].values()) for v in component)
+            upper += sum(max(counts[v].values()) for v in component)
+            continue
+        directed = {v: frozenset(h.nodes[k] for k in h.parents[h.index[v]]) for v in component}
+        totals = [sum(counts[v][directed[v] | oriented[v]] for v in component)
+                  for oriented in _component_orientations(h, component)]
+        lower += min(totals)
+        upper += max(totals)
     if isinstance(estimated, PDAG):
         return lower, upper
     return lower
