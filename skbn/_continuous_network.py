@@ -496,6 +496,16 @@ class _LinearGaussianNetwork(_Network):
                 given.append(name)
         return codes, values, [v for v in self._continuous if v in given]
 
+    # ------------------------------------------------------------------ drawings
+    def _node_shape(self, node):
+        return "box" if node in self._dpos else "ellipse"
+
+    def _edge_label(self, parent, child):
+        if parent not in self._cpa.get(child, ()):
+            return None
+        column = self._params[child][1][:, self._cpa[child].index(parent)]
+        return ", ".join(f"{b:.3g}" for b in column)
+
     def _check_target(self, target):
         if not _is_node(target, self._index):
             raise ValueError(f"Unknown target {target!r}; nodes are {self.nodes!r}.")

@@ -622,3 +622,17 @@ def test_clg_query_with_continuous_evidence_equals_enumeration():
     mx, vx, vy = 2.0, 4.0, 4 * 4.0 + 0.25          # y = 1 + 2 x + e, x ~ N(2, 4)
     assert one.mean["x"] == pytest.approx(mx + 2 * vx / vy * (0.0 - (1 + 2 * mx)), rel=1e-12)
     assert one.covariance.loc["x", "x"] == pytest.approx(vx - (2 * vx) ** 2 / vy, rel=1e-12)
+
+
+def test_to_dot_shapes_and_coefficient_labels():
+    net = small_clg()
+    dot = net.to_dot()
+    assert '  "g" [shape="box"];' in dot and '  "x" [shape="ellipse"];' in dot
+    assert '  "x" -> "y";' in dot
+    labelled = net.to_dot(edge_labels=True)
+    assert '  "x" -> "y" [label="2, 0.5"];' in labelled   # one coefficient per state of h
+    assert '  "h" -> "y";' in labelled                     # a discrete parent: no label
+    gauss = chain_network().to_dot(edge_labels=True)
+    assert '  "b" -> "c" [label="-1.2"];' in gauss and '  "a" [shape="ellipse"];' in gauss
+    assert DiscreteBayesianNetwork({"a": [0, 1]}, {}, {"a": [0.5, 0.5]}).to_dot(
+        edge_labels=True) == 'digraph {\n  "a";\n}\n'
