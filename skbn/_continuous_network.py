@@ -462,8 +462,10 @@ class _LinearGaussianNetwork(_Network):
         if dset:
             log_w, configs, consistent = self._discrete_log_table(
                 codes, [self._dpos[v] for v in dset])
-        else:
-            log_w, configs = np.zeros((n, 1)), np.zeros((1, 0), dtype=np.int64)
+        else:  # one configuration; P(x^d_o) of the observed discrete cells, if any
+            log_w = (self._dnet.log_likelihood_codes(codes)[:, None] if self._discrete
+                     else np.zeros((n, 1)))
+            configs = np.zeros((1, 0), dtype=np.int64)
             consistent = np.ones((n, 1), dtype=bool)
         log_w += log_const[:, None]
         pos = {v: k for k, v in enumerate(order)}
@@ -1079,16 +1081,28 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
 
     # ------------------------------------------------------------------ likelihood
     def log_likelihood(self, X):
-        r"""Log-density of each complete row: the discrete CPT log-probabilities plus, for
-        every continuous node, :math:`\log \phi(x_i; b_{i0}(\delta) + b_i(\delta)^\top
-        x_{\Gamma_i}, \sigma_i(\delta)^2)` in the configuration :math:`\delta` of its
-        discrete parents.
+        r"""Log-density of each row, missing cells marginalised.
+
+        A complete row: the discrete CPT log-probabilities plus, for every continuous node,
+        :math:`\log \phi(x_i; b_{i0}(\delta) + b_i(\delta)^\top x_{\Gamma_i},
+        \sigma_i(\delta)^2)` in the configuration :math:`\delta` of its discrete parents.
+        A row with missing cells (NaN, None, or a node absent from the columns) gets the
+        exact log-density of its observed cells,
+
+        .. math::
+
+            \log p(x_o) = \log \sum_\delta P(\Delta = \delta, x^d_o)\,
+            N(x^c_o; \mu_{o,\delta}, \Sigma_{oo,\delta}),
+
+        over the configurations of the discrete parents of the observed continuous cells'
+        continuous ancestry (enumerated; one computation per pattern of observed continuous
+        cells).
 
         Parameters
         ----------
-        X : pandas.DataFrame of shape (n_samples, n_nodes)
-            Every node as a column: state labels for discrete nodes, numbers for continuous
-            ones. Missing cells are not supported yet (an error names the column).
+        X : pandas.DataFrame of shape (n_samples, n_columns)
+            Columns are nodes (a subset, in any order): state labels for discrete nodes,
+            numbers for continuous ones.
 
         Returns
         -------
@@ -1096,22 +1110,25 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
             Natural log-density of every row (``-inf`` where it is 0).
         """
         frame, codes, values = self._cells(X)
-        absent = [v for v in self.nodes if v not in frame.columns]
-        if absent:
-            raise ValueError(f"X lacks the columns {absent!r}; the log-likelihood of a CLG "
-                             f"network needs every node (marginalising absent or missing cells "
-                             f"is not supported yet).")
-        for k, node in enumerate(self._continuous):
-            if np.isnan(values[:, k]).any():
-                raise ValueError(f"Column {node!r} contains NaN values; missing cells are not "
-                                 f"supported for CLG networks yet.")
-        for k, node in enumerate(self._discrete):
-            if (codes[:, k] < 0).any():
-                raise ValueError(f"Column {node!r} contains missing values; missing cells are "
-                                 f"not supported for CLG networks yet.")
-        out = (self.discrete_network.log_likelihood_codes(codes) if self._discrete
-               else np.zeros(len(values)))
-        return out + self._complete_log_density(codes, values)
+        complete = ~np.isnan(values).any(axis=1) & (codes >= 0).all(axis=1)
+        out = np.empty(len(frame))
+        if complete.any():
+            out[complete] = self._complete_log_density(codes[complete], values[complete])
+            if self._discrete:
+                out[complete] += self.discrete_network.log_likelihood_codes(codes[complete])
+        incomplete = np.flatnonzero(~complete)
+        if incomplete.size:
+            observed = ~np.isnan(values[incomplete])
+            patterns, inverse = np.unique(observed, axis=0, return_inverse=True)
+            for k, pattern in enumerate(patterns):
+                rows = incomplete[inverse.ravel() == k]
+                given = [v for v, o in zip(self._continuous, pattern) if o]
+                log_w = self._mixture(codes[rows], values[rows], given, [])[2]
+                peak = log_w.max(axis=1)
+                safe = np.where(np.isfinite(peak), peak, 0.0)
+                with np.errstate(divide="ignore"):
+                    out[rows] = safe + np.log(np.exp(log_w - safe[:, None]).sum(axis=1))
+        return out
 
     # ------------------------------------------------------------------ interventions
     def _intervention_value(self, node, value):
