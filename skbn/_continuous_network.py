@@ -183,15 +183,15 @@ def _condition_rows(mu, cov, query, given, x):
     cov_qq = cov[np.ix_(query, query)]
     if not len(given):
         return np.broadcast_to(mu_q, (x.shape[0], len(query))), cov_qq, np.zeros(x.shape[0])
-    factor = linalg.cholesky(cov[np.ix_(given, given)], lower=True)
+    factor = linalg.cholesky(cov[np.ix_(given, given)], lower=True, check_finite=False)
     resid = x - mu[given]
-    z = linalg.solve_triangular(factor, resid.T, lower=True)
+    z = linalg.solve_triangular(factor, resid.T, lower=True, check_finite=False)
     log_density = (-0.5 * (len(given) * _LOG_2PI + np.sum(z * z, axis=0))
                    - np.sum(np.log(np.diag(factor))))
     if not len(query):
         return np.zeros((x.shape[0], 0)), cov_qq, log_density
     cov_qg = cov[np.ix_(query, given)]
-    gain = linalg.cho_solve((factor, True), cov_qg.T).T
+    gain = linalg.cho_solve((factor, True), cov_qg.T, check_finite=False).T
     covariance = cov_qq - gain @ cov_qg.T
     return mu_q + resid @ gain.T, 0.5 * (covariance + covariance.T), log_density
 
@@ -413,28 +413,6 @@ class _LinearGaussianNetwork(_Network):
             parent_idx.append(tuple(pos[p] for p in self._cpa[v]))
         return _linear_joint(range(len(order)), parent_idx, intercept, coefs, sigma)
 
-    def _discrete_log_table(self, codes, columns):
-        """``log P(D = delta, x^d_o)`` per row (n, m) over the configurations ``delta`` (C
-        order) of the discrete nodes at ``columns``, the row's observed cells as evidence
-        (``-inf`` for a configuration contradicting an observed cell of ``D``)."""
-        inference = self._dnet._inference
-        free = codes.copy()
-        free[:, columns] = -1
-        out = np.empty((codes.shape[0], int(np.prod([inference.cardinalities[c]
-                                                      for c in columns]))))
-        blocks = inference.marginalise_rows(free, free >= 0, np.ones(len(codes), dtype=bool),
-                                            tuple(columns))
-        with np.errstate(divide="ignore"):
-            for rows, values, log_scale in blocks:
-                out[rows] = np.log(values.reshape(len(rows), -1)) + log_scale[:, None]
-        shape = tuple(int(inference.cardinalities[c]) for c in columns)
-        configs = np.array(list(np.ndindex(*shape)), dtype=np.int64).reshape(-1, len(columns))
-        consistent = np.ones(out.shape, dtype=bool)
-        for j, c in enumerate(columns):
-            observed = codes[:, c][:, None]
-            consistent &= (observed < 0) | (observed == configs[None, :, j])
-        return np.where(consistent, out, -np.inf), configs, consistent
-
     def _mixture(self, codes, values, given, targets, keep=()):
         """The posterior mixture of rows sharing their observed continuous cells.
 
@@ -443,12 +421,16 @@ class _LinearGaussianNetwork(_Network):
         continuous nodes (not in ``given``) whose conditional moments are wanted; ``keep``
         discrete nodes whose configuration must be told apart.
 
-        Returns ``(dset, configs, log_w, means, covs)``: the discrete nodes ``dset`` that
-        matter (node order; ``keep`` and the discrete parents of the continuous ancestry of
-        ``given`` and ``targets``), their configurations ``configs`` (m, |dset|) in C order,
-        the unnormalised ``log_w`` (n, m) -- ``log P(dset = delta, x^d_o) + log N(x^c_o |
-        delta)``, whose log-sum-exp over ``delta`` is the row's log-density --, the
-        conditional means of ``targets`` (n, m, k) and covariances (m, k, k).
+        The discrete nodes that matter, ``dset`` (node order), are ``keep`` and the discrete
+        parents of the continuous ancestry of ``given`` and ``targets``. The rows are
+        grouped by their observed cells of ``dset``, and only the configurations of the
+        unobserved ones are enumerated (complete rows: one configuration each). Yields, per
+        group, ``(rows, dset, configs, log_w, means, covs)``: the positions of its rows, the
+        configurations ``configs`` (m, |dset|) of ``dset`` consistent with them (C order
+        over the unobserved nodes), the unnormalised ``log_w`` (rows, m) -- ``log P(dset =
+        delta, x^d_o) + log N(x^c_o | delta)``, whose log-sum-exp over ``delta`` is the
+        row's log-density --, the conditional means of ``targets`` (rows, m, k) and their
+        covariances (m, k, k). Components are computed once per configuration.
         """
         n = values.shape[0]
         log_const = np.zeros(n)
@@ -459,26 +441,47 @@ class _LinearGaussianNetwork(_Network):
         order = self._continuous_ancestry(list(given) + list(targets))
         dset = [v for v in self._discrete
                 if v in keep or any(v in self._dpa[c] for c in order)]
-        if dset:
-            log_w, configs, consistent = self._discrete_log_table(
-                codes, [self._dpos[v] for v in dset])
-        else:  # one configuration; P(x^d_o) of the observed discrete cells, if any
-            log_w = (self._dnet.log_likelihood_codes(codes)[:, None] if self._discrete
-                     else np.zeros((n, 1)))
-            configs = np.zeros((1, 0), dtype=np.int64)
-            consistent = np.ones((n, 1), dtype=bool)
-        log_w += log_const[:, None]
+        columns = [self._dpos[v] for v in dset]
         pos = {v: k for k, v in enumerate(order)}
         gpos, tpos = [pos[v] for v in given], [pos[v] for v in targets]
         x = values[:, [self._cpos[v] for v in given]]
-        means = np.zeros((n, len(configs), len(targets)))
-        covs = np.zeros((len(configs), len(targets), len(targets)))
-        for c in np.flatnonzero(consistent.any(axis=0)):
-            rows = np.flatnonzero(consistent[:, c])
-            mu, cov = self._component(order, dict(zip(dset, configs[c])))
-            means[rows, c], covs[c], log_density = _condition_rows(mu, cov, tpos, gpos, x[rows])
-            log_w[rows, c] += log_density
-        return dset, configs, log_w, means, covs
+        keys, inverse = np.unique(codes[:, columns], axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        log_observed = None   # log P(x^d_o) of every row, computed once if a group needs it
+        components = {}
+        for g, key in enumerate(keys):
+            rows = np.flatnonzero(inverse == g)
+            free = [j for j in range(len(dset)) if key[j] < 0]
+            shape = tuple(len(self.states[dset[j]]) for j in free)
+            configs = np.repeat(key[None, :], int(np.prod(shape)), axis=0)
+            configs[:, free] = np.array(list(np.ndindex(*shape)), dtype=np.int64).reshape(
+                len(configs), len(free))
+            if free:
+                log_w = np.empty((len(rows), len(configs)))
+                block = codes[rows]
+                for sub, table, log_scale in self._dnet._inference.marginalise_rows(
+                        block, block >= 0, np.ones(len(rows), dtype=bool),
+                        tuple(columns[j] for j in free)):
+                    with np.errstate(divide="ignore"):
+                        log_w[sub] = (np.log(table.reshape(len(sub), -1))
+                                      + log_scale[:, None])
+            elif self._discrete:
+                if log_observed is None:
+                    log_observed = self._dnet.log_likelihood_codes(codes)
+                log_w = log_observed[rows][:, None].copy()
+            else:
+                log_w = np.zeros((len(rows), 1))
+            log_w += log_const[rows][:, None]
+            means = np.zeros((len(rows), len(configs), len(targets)))
+            covs = np.zeros((len(configs), len(targets), len(targets)))
+            for c, config in enumerate(configs):
+                key_c = tuple(config)
+                if key_c not in components:
+                    components[key_c] = self._component(order, dict(zip(dset, config)))
+                mu, cov = components[key_c]
+                means[:, c], covs[c], log_density = _condition_rows(mu, cov, tpos, gpos, x[rows])
+                log_w[:, c] += log_density
+            yield rows, dset, configs, log_w, means, covs
 
     def _evidence_rows(self, evidence, exclude):
         """One row of ``(codes, values)`` from ``evidence`` (node -> state or value), and the
@@ -575,12 +578,12 @@ class _LinearGaussianNetwork(_Network):
         for frame, rows, codes, values, given in self._by_pattern(X, target):
             if out is None:
                 out = np.empty(len(frame))
-            _, _, log_w, means, _ = self._mixture(codes, values, given, [target])
-            w, ok = _normalise_log_rows(log_w)
-            if not ok.all():
-                raise ValueError(f"Row {int(rows[np.argmin(ok)])} of X has density 0 under the "
-                                 f"network: its target cannot be predicted.")
-            out[rows] = np.einsum("nm,nm->n", w, means[:, :, 0])
+            for sub, _, _, log_w, means, _ in self._mixture(codes, values, given, [target]):
+                w, ok = _normalise_log_rows(log_w)
+                if not ok.all():
+                    raise ValueError(f"Row {int(rows[sub[np.argmin(ok)]])} of X has density 0 "
+                                     f"under the network: its target cannot be predicted.")
+                out[rows[sub]] = np.einsum("nm,nm->n", w, means[:, :, 0])
         if frame is None:
             frame = _as_frame(X)
             out = np.empty(0)
@@ -845,7 +848,7 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
             if name in self._constants and value != self._constants[name]:
                 raise ValueError(f"The evidence {name!r} = {value!r} has density 0: the node "
                                  f"is constant at {self._constants[name]!r}.")
-        _, _, _, means, covs = self._mixture(codes, values, given, variables)
+        (_, _, _, _, means, covs), = self._mixture(codes, values, given, variables)
         return MultivariateNormal(pd.Series(means[0, 0], index=pd.Index(variables), name="mean"),
                                   pd.DataFrame(covs[0], index=variables, columns=variables))
 
@@ -1123,11 +1126,11 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
             for k, pattern in enumerate(patterns):
                 rows = incomplete[inverse.ravel() == k]
                 given = [v for v, o in zip(self._continuous, pattern) if o]
-                log_w = self._mixture(codes[rows], values[rows], given, [])[2]
-                peak = log_w.max(axis=1)
-                safe = np.where(np.isfinite(peak), peak, 0.0)
-                with np.errstate(divide="ignore"):
-                    out[rows] = safe + np.log(np.exp(log_w - safe[:, None]).sum(axis=1))
+                for sub, _, _, log_w, _, _ in self._mixture(codes[rows], values[rows], given, []):
+                    peak = log_w.max(axis=1)
+                    safe = np.where(np.isfinite(peak), peak, 0.0)
+                    with np.errstate(divide="ignore"):
+                        out[rows[sub]] = safe + np.log(np.exp(log_w - safe[:, None]).sum(axis=1))
         return out
 
     # ------------------------------------------------------------------ interventions
@@ -1233,7 +1236,7 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
                 f"The query {variables!r} mixes discrete and continuous variables; query them "
                 f"separately (joint mixed queries are not supported yet).")
         discrete = kinds == {True}
-        dset, configs, log_w, means, covs = self._mixture(
+        (_, dset, configs, log_w, means, covs), = self._mixture(
             codes, values, given, [] if discrete else variables, keep=variables if discrete else ())
         weights, ok = _normalise_log_rows(log_w)
         if not ok[0]:
@@ -1248,12 +1251,8 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
                      pd.MultiIndex.from_tuples(list(product(*labels)), names=variables))
             return pd.Series(table.ravel(), index=index, name="probability")
         free = [j for j, v in enumerate(dset) if codes[0, self._dpos[v]] < 0]
-        keep = np.ones(len(configs), dtype=bool)
-        for j, v in enumerate(dset):
-            if j not in free:
-                keep &= configs[:, j] == codes[0, self._dpos[v]]
-        weights, means, covs = weights[keep], means[0, keep], covs[keep]
-        labels = [tuple(self.states[dset[j]][c[j]] for j in free) for c in configs[keep]]
+        means = means[0]
+        labels = [tuple(self.states[dset[j]][c[j]] for j in free) for c in configs]
         names = [dset[j] for j in free]
         mean = weights @ means
         second = np.einsum("c,cij->ij", weights, covs + means[:, :, None] * means[:, None, :])
@@ -1317,14 +1316,15 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         for frame, rows, codes, values, given in self._by_pattern(X, target):
             if out is None:
                 out = np.empty((len(frame), r))
-            dset, configs, log_w, _, _ = self._mixture(codes, values, given, [], keep=[target])
-            weights, ok = _normalise_log_rows(log_w)
-            proba = np.zeros((len(rows), r))
-            column = configs[:, dset.index(target)]
-            for k in range(r):
-                proba[:, k] = weights[:, column == k].sum(axis=1)
-            proba[~ok] = 1.0 / r
-            out[rows] = proba
+            for sub, dset, configs, log_w, _, _ in self._mixture(codes, values, given, [],
+                                                                 keep=[target]):
+                weights, ok = _normalise_log_rows(log_w)
+                proba = np.zeros((len(sub), r))
+                column = configs[:, dset.index(target)]
+                for k in range(r):
+                    proba[:, k] = weights[:, column == k].sum(axis=1)
+                proba[~ok] = 1.0 / r
+                out[rows[sub]] = proba
         if frame is None:
             frame, out = _as_frame(X), np.empty((0, r))
         order = _class_order(self.states[target])
