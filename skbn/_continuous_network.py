@@ -511,6 +511,14 @@ class _LinearGaussianNetwork(_Network):
         column = self._params[child][1][:, self._cpa[child].index(parent)]
         return ", ".join(f"{b:.3g}" for b in column)
 
+    @staticmethod
+    def _one_blas_thread(method, *args):
+        """``method(*args)`` with BLAS limited to one thread: the engine's many small
+        factorisations are slower with threads (the estimators' rule, same results)."""
+        from skbn.estimators._base import _one_blas_thread  # lazy: estimators import this
+
+        return _one_blas_thread(method)(*args)
+
     def _check_target(self, target):
         if not _is_node(target, self._index):
             raise ValueError(f"Unknown target {target!r}; nodes are {self.nodes!r}.")
@@ -568,7 +576,9 @@ class _LinearGaussianNetwork(_Network):
             For an unknown target or column, and for a row of density 0 under the network
             (e.g. a state of probability 0, or a constant node observed at another value).
         """
-        target = self._check_target(target)
+        return self._one_blas_thread(self._predict, X, self._check_target(target))
+
+    def _predict(self, X, target):
         if target in self._dpos:
             proba = self.predict_proba(X, target)
             labels = np.asarray(proba.columns, dtype=object)
@@ -1112,6 +1122,9 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         log_density : ndarray of shape (n_samples,)
             Natural log-density of every row (``-inf`` where it is 0).
         """
+        return self._one_blas_thread(self._log_likelihood, X)
+
+    def _log_likelihood(self, X):
         frame, codes, values = self._cells(X)
         complete = ~np.isnan(values).any(axis=1) & (codes >= 0).all(axis=1)
         out = np.empty(len(frame))
@@ -1305,12 +1318,15 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         ValueError
             For an unknown or continuous target, or an unknown column or state.
         """
-        from skbn.estimators._base import _class_order  # the one rule for class order
-
         target = self._check_target(target)
         if target not in self.states:
             raise ValueError(f"predict_proba needs a discrete target; {target!r} is "
                              f"continuous (predict gives its conditional mean).")
+        return self._one_blas_thread(self._predict_proba, X, target)
+
+    def _predict_proba(self, X, target):
+        from skbn.estimators._base import _class_order  # the one rule for class order
+
         r = len(self.states[target])
         out, frame = None, None
         for frame, rows, codes, values, given in self._by_pattern(X, target):
@@ -1615,6 +1631,3 @@ def fit_clg_parameters(X, edges, discrete=None, sample_weight=None, variance="un
         sigmas[node] = s.reshape(shape)
     return CLGBayesianNetwork(nodes, states, parents, cpts, intercepts, coefficients, sigmas)
 
-
-# skbn.network re-exports this module's classes and this module uses its helpers: both
-# imports come last, after the definitions, so either module can be imported first

@@ -662,3 +662,31 @@ def test_clg_log_likelihood_with_missing_cells_equals_enumeration():
                                    for state, p, mu, cov in configs
                                    if all(net.states[v][state[v]] == r[v] for v in disc)))
                                 for _, r in complete.iterrows()], rtol=1e-11)
+
+
+def test_rows_of_density_zero():
+    # a constant (intervened) node observed at another value: density 0
+    net = chain_network().do({"a": 1.0})
+    X = pd.DataFrame({"a": [1.0, 2.0], "c": [0.0, 0.0]})
+    pred = net.predict(X.iloc[:1], "b")
+    # by hand: given a = 1, b ~ N(-0.5, 0.25) and c = 1.2 - 1.2 b + 0.4 d + e (d ~ N(3, 0.64)):
+    # E[c] = 3, cov(b, c) = -0.3, var(c) = 0.36 + 0.1024 + 1, so E[b | c = 0] below
+    assert pred.iloc[0] == pytest.approx(-0.5 + (-0.3 / 1.4624) * (0.0 - 3.0), rel=1e-12)
+    with pytest.raises(ValueError, match="Row 1 of X has density 0"):
+        net.predict(X, "b")
+    with pytest.raises(ValueError, match="'a' = 2.0 has density 0: the node is constant at 1.0"):
+        net.query("b", evidence={"a": 2.0})
+    assert np.isneginf(net.log_likelihood(X[["a"]])[1])
+    # a CLG row whose discrete cells have probability 0: uniform posterior (as the discrete
+    # network's predict_proba_codes), an error for a conditional mean
+    clg = CLGBayesianNetwork(["g", "h", "y"], {"g": ["a", "b"], "h": ["u", "v"]},
+                             {"h": ["g"], "y": ["h"]}, {"g": [1.0, 0.0], "h": [[0.5, 0.5]] * 2},
+                             {"y": [0.0, 3.0]}, None, {"y": [1.0, 1.0]})
+    rows = pd.DataFrame({"g": ["b", "a"], "y": [1.0, 1.0]})
+    proba = clg.predict_proba(rows, "h")
+    np.testing.assert_allclose(proba.iloc[0], [0.5, 0.5])
+    ratio = np.exp(-0.5 * 1.0) / np.exp(-0.5 * 4.0)          # N(1; 0, 1) / N(1; 3, 1)
+    np.testing.assert_allclose(proba.iloc[1], [ratio / (1 + ratio), 1 / (1 + ratio)], rtol=1e-12)
+    with pytest.raises(ValueError, match="Row 0 of X has density 0"):
+        clg.predict(rows, "y")
+    assert clg.predict(rows.iloc[1:], "y").iloc[0] == pytest.approx(1.5)   # no evidence on h
