@@ -854,7 +854,7 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
         variables = _variables_list(variables, self._index)
         codes, values, given = self._evidence_rows(dict(evidence or {}), variables)
         for name in given:
-            value = values[0, self._cpos[name]]
+            value = float(values[0, self._cpos[name]])
             if name in self._constants and value != self._constants[name]:
                 raise ValueError(f"The evidence {name!r} = {value!r} has density 0: the node "
                                  f"is constant at {self._constants[name]!r}.")
