@@ -47,6 +47,7 @@ from skbn._dag import ancestor_ids
 from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
+from skbn.utils._threads import class_order, one_blas_thread
 
 __all__ = [
     "CLGBayesianNetwork",
@@ -515,9 +516,7 @@ class _LinearGaussianNetwork(_Network):
     def _one_blas_thread(method, *args):
         """``method(*args)`` with BLAS limited to one thread: the engine's many small
         factorisations are slower with threads (the estimators' rule, same results)."""
-        from skbn.estimators._base import _one_blas_thread  # lazy: estimators import this
-
-        return _one_blas_thread(method)(*args)
+        return one_blas_thread(method)(*args)
 
     def _check_target(self, target):
         if not _is_node(target, self._index):
@@ -1325,8 +1324,6 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         return self._one_blas_thread(self._predict_proba, X, target)
 
     def _predict_proba(self, X, target):
-        from skbn.estimators._base import _class_order  # the one rule for class order
-
         r = len(self.states[target])
         out, frame = None, None
         for frame, rows, codes, values, given in self._by_pattern(X, target):
@@ -1343,7 +1340,7 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
                 out[rows[sub]] = proba
         if frame is None:
             frame, out = _as_frame(X), np.empty((0, r))
-        order = _class_order(self.states[target])
+        order = class_order(self.states[target])
         return pd.DataFrame(out[:, order], index=frame.index,
                             columns=pd.Index([self.states[target][k] for k in order],
                                              dtype=object, name=target))
