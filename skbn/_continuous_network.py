@@ -660,6 +660,7 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from skbn.network import GaussianBayesianNetwork
     >>> net = GaussianBayesianNetwork(
     ...     nodes=["a", "b"], parents={"b": ["a"]},
@@ -667,6 +668,8 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
     ...     sigmas={"a": 1.0, "b": 1.0})
     >>> net.query("a", evidence={"b": 3.0}).mean.round(4).tolist()
     [0.8]
+    >>> net.predict(pd.DataFrame({"b": [3.0, 1.0]}), "a").round(4).tolist()
+    [0.8, 0.0]
     """
 
     def __init__(self, nodes, parents, intercepts, coefficients=None, sigmas=None):
