@@ -8,7 +8,9 @@
   Gaussian noise (a multivariate normal joint); :class:`CLGBayesianNetwork`: discrete nodes
   with discrete parents and CPTs, continuous nodes regressed on their continuous parents in
   each configuration of their discrete parents. :class:`MultivariateNormal` and
-  :class:`NormalMixture` are the answers of their queries.
+  :class:`NormalMixture` are the answers of their queries; ``predict`` gives a continuous
+  node's conditional mean row by row and ``predict_proba`` (CLG) a discrete node's
+  posterior, missing cells marginalised.
 
 The learners build these objects in ``fit`` (``network_``); they also stand alone (built by
 hand, read from BIF / JSON, or fitted from data and a DAG).
