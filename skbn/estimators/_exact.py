@@ -7,13 +7,11 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import DistinctRows
-from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE
+from skbn._engines._subsets import ScoringData, popcounts
 from skbn._engines._subsets import best_parent_set as _best_parents
+from skbn._engines._subsets import dense_local_scores as _dense_local_scores
 from skbn._engines._subsets import drop_bit as _drop_bit
-from skbn._engines._subsets import local_scores as _local_scores
-from skbn._engines._subsets import popcounts
 from skbn._engines._subsets import restrict_to_knowledge as _restrict_to_knowledge
 from skbn._engines._subsets import subset_max as _subset_max
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -254,6 +252,7 @@ class ExactStructure(_BaseStructureLearner):
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
+    _continuous = True
 
     def __init__(
         self,
@@ -329,20 +328,20 @@ class ExactStructure(_BaseStructureLearner):
         half = 1 << (p - 1)
 
         # (1) local scores, written into the best-parent-set tables (-inf: not considered)
-        distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
-        cost = exact_cost(p, k, len(distinct.rows))
-        self._warn_if_slow(cost, p, k, len(distinct.rows))
+        source = ScoringData(data)
+        cost = exact_cost(p, k, source.n_rows)
+        self._warn_if_slow(cost, p, k, source.n_rows)
         progress = Progress(
             self.verbose, "ExactStructure", total=cost.n_parent_sets, unit="parent sets",
-            detail=f"{p} columns, {len(distinct.rows):,} distinct rows, max_indegree={self.max_indegree}: "
+            detail=f"{p} columns, {source.n_rows:,} distinct rows, max_indegree={self.max_indegree}: "
                    f"{cost.n_parent_sets:,} parent sets, {_format_bytes(cost.memory_bytes)}, "
                    f"estimated {format_duration(cost.seconds)}")
         bps = np.full((p, half), -np.inf)
-        n_families = _local_scores(distinct, self.scorer_, range(p), p, k, bps,
-                                   progress if progress.enabled else None)
+        n_families = _dense_local_scores(source, self.scorer_, k, bps, progress if progress.enabled else None)
         progress.message(f"{n_families:,} local scores in {format_duration(progress.elapsed())}")
         if knowledge.required.any() or (knowledge.forbidden.sum() > p):  # beyond the diagonal
-            _restrict_to_knowledge(bps, knowledge, k, FamilyScoreCache(data, self.scorer_).local_score)
+            _restrict_to_knowledge(bps, knowledge, k,
+                                   lambda v, parents: source.local_score(self.scorer_, v, parents))
         # (2) best parent set within each candidate set: subset-max over each bit
         for table in bps:
             _subset_max(table)
@@ -385,8 +384,7 @@ class ExactStructure(_BaseStructureLearner):
         parents = [[] for _ in range(p)]
         for u, v in edges:
             parents[v].append(u)
-        cache = FamilyScoreCache(data, self.scorer_)
-        self.score_ = float(sum(cache.local_score(v, pa) for v, pa in enumerate(parents)))
+        self.score_ = float(sum(source.local_score(self.scorer_, v, pa) for v, pa in enumerate(parents)))
         self.n_families_ = n_families
         progress.close(done=cost.n_parent_sets, families=n_families, score=self.score_, edges=len(edges))
         return edges
