@@ -255,7 +255,9 @@ def test_clg_edge_posteriors_equal_brute_force(columns):
 
     def family(v, parents):
         if cards[v] > 0:  # the conditional-Gaussian rule: no continuous parent
-            return -np.inf if any(cards[u] == 0 for u in parents) else _discrete_family_bic(codes, cards, v, parents)
+            if any(cards[u] == 0 for u in parents):
+                return -np.inf
+            return _discrete_family_bic(codes, cards, v, parents)
         discrete = [u for u in parents if cards[u] > 0]
         groups = np.zeros(len(X), dtype=int)
         n_groups = 1
@@ -399,7 +401,8 @@ def test_order_mcmc_same_result_for_any_hash_seed():
     code = ("import sys; sys.path.insert(0, {root!r}); import numpy as np;"
             "from tests.test_gaussian_subsets import gaussian_data;"
             "from skbn import OrderMCMCStructure;"
-            "m = OrderMCMCStructure(n_iter=2000, random_state=3, fit_parameters=False).fit(gaussian_data(60, 0));"
+            "m = OrderMCMCStructure(n_iter=2000, random_state=3, fit_parameters=False);"
+            "m.fit(gaussian_data(60, 0));"
             "print(m.edges_, np.round(m.edge_posterior_.to_numpy(), 15).tolist())")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     outputs = []
