@@ -254,6 +254,9 @@ class ScoringData:
     n_rows : int
         Rows a count pass reads (for cost estimates): the distinct rows of the discrete
         columns, or 1 when every column is continuous (the moments are read instead).
+    seconds_per_set : float or None
+        Cost of scoring one parent set for every child when every column is continuous
+        (:data:`MOMENT_SECONDS_PER_SET`); None: the counting model of the discrete path.
     """
 
     def __init__(self, data):
@@ -270,6 +273,7 @@ class ScoringData:
             self.distinct = DistinctRows(codes, cards[self.discrete], data.weights)
         self.moments = MomentCounter(data) if data.has_continuous else None
         self.n_rows = self.distinct.n_rows if self.distinct is not None else 1
+        self.seconds_per_set = MOMENT_SECONDS_PER_SET if self.distinct is None else None
         self._cache = None
 
     def allowed(self, allowed=None):
@@ -319,6 +323,10 @@ def _batch_kind(scorer):
     return None
 
 
+#: Seconds per parent set on all-continuous data (one batched Cholesky factor and the
+#: residuals of every child), measured on 15-20 Gaussian columns, unbounded, one core.
+MOMENT_SECONDS_PER_SET = 8e-6
+
 #: Parent sets factorised per batch (memory: about ``8 k (k + n_columns)`` bytes each).
 _BATCH_SETS = 4096
 
@@ -366,7 +374,7 @@ def _gaussian_batch(kind, scorer, stats, sets, n_variables):
         safe = np.where(fallback[:, None], 1.0, diag)
         fallback |= ~((safe.min(axis=1) > 0) & ((safe.min(axis=1) / safe.max(axis=1)) ** 2 > SINGULAR_RCOND))
         factor[fallback] = np.eye(k)
-        solved = np.linalg.solve(factor, scaled[sets])  # L^{-1} C_{S.}: (n_sets, k, n_columns)
+        solved = np.linalg.inv(factor) @ scaled[sets]  # L^{-1} C_{S.}: (n_sets, k, n_columns)
         residual = np.diagonal(scaled)[None, :] - np.einsum("skc,skc->sc", solved, solved)
     else:
         residual = np.broadcast_to(np.diagonal(scaled), (1, stats.n_columns)).copy()

@@ -72,7 +72,7 @@ class ExactCost:
     seconds: float
 
 
-def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000):
+def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000, seconds_per_set=None):
     r"""Estimated cost of :class:`ExactStructure` before it starts.
 
     With :math:`p` variables, in-degree bound :math:`K` (``p - 1`` when None) and :math:`n`
@@ -94,6 +94,9 @@ def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000):
     n_variables : int
     max_indegree : int or None, default=None
     n_distinct_rows : int, default=1000
+    seconds_per_set : float or None, default=None
+        Replaces :math:`a` (e.g. the moments path on all-continuous data, where a parent set
+        costs about 8 µs and there are no rows to count: ``n_distinct_rows=1``).
 
     Returns
     -------
@@ -105,7 +108,8 @@ def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000):
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     n_sets = sum(math.comb(p, j) for j in range(k + 1))
     n_families = p * sum(math.comb(p - 1, j) for j in range(k + 1))
-    seconds = (_SECONDS_PER_SET * n_sets + _SECONDS_PER_FAMILY_ROW * n_families * max(int(n_distinct_rows), 1)
+    per_set = _SECONDS_PER_SET if seconds_per_set is None else seconds_per_set
+    seconds = (per_set * n_sets + _SECONDS_PER_FAMILY_ROW * n_families * max(int(n_distinct_rows), 1)
                + _SECONDS_PER_SUBSET_STEP * p * 2.0 ** p)
     return ExactCost(n_sets, n_families, exact_memory_bytes(p), seconds)
 
@@ -144,6 +148,15 @@ class ExactStructure(_BaseStructureLearner):
     :math:`T`), no superset of :math:`T` can be a best parent set and none is counted.
     Every :math:`\mathrm{bps}_v` value, hence the network, is the unpruned one. Scores
     without a bound are counted in full.
+
+    Continuous and mixed data (Gaussian and conditional linear Gaussian networks, scores
+    such as "bic-g", "bge", "bic-cg"): a continuous child's local scores come from the
+    weighted moments of the data (its families with continuous parents only in batches of
+    parent sets, one Cholesky factor per set for every child; see
+    :mod:`skbn._engines._subsets`), a discrete child takes only discrete parents (the
+    conditional-Gaussian rule) and is counted as above. Nothing is pruned on the moments
+    path; 20 Gaussian columns, unbounded, take about 8 s on one core (about 25 times less
+    than the counting on 18 discrete columns).
 
     Determinism: a sink replaces the incumbent only if it improves by more than
     ``skbn._engines._search.improves``' tolerance (the lowest column index wins ties); the parent
@@ -329,8 +342,8 @@ class ExactStructure(_BaseStructureLearner):
 
         # (1) local scores, written into the best-parent-set tables (-inf: not considered)
         source = ScoringData(data)
-        cost = exact_cost(p, k, source.n_rows)
-        self._warn_if_slow(cost, p, k, source.n_rows)
+        cost = exact_cost(p, k, source.n_rows, source.seconds_per_set)
+        self._warn_if_slow(cost, p, k, source.n_rows, source.seconds_per_set)
         progress = Progress(
             self.verbose, "ExactStructure", total=cost.n_parent_sets, unit="parent sets",
             detail=f"{p} columns, {source.n_rows:,} distinct rows, max_indegree={self.max_indegree}: "
@@ -389,7 +402,7 @@ class ExactStructure(_BaseStructureLearner):
         progress.close(done=cost.n_parent_sets, families=n_families, score=self.score_, edges=len(edges))
         return edges
 
-    def _warn_if_slow(self, cost, p, k, n_distinct):
+    def _warn_if_slow(self, cost, p, k, n_distinct, seconds_per_set=None):
         """Warn, with the estimate and a bounded alternative, when the estimated time of
         the search exceeds ``_WARN_SECONDS``."""
         if cost.seconds <= _WARN_SECONDS:
@@ -399,7 +412,7 @@ class ExactStructure(_BaseStructureLearner):
                 f"{n_distinct:,} distinct rows) and needs {_format_bytes(cost.memory_bytes)}: "
                 f"estimated {format_duration(cost.seconds)} on one core.")
         if k > _SUGGESTED_INDEGREE:
-            bounded = exact_cost(p, _SUGGESTED_INDEGREE, n_distinct)
+            bounded = exact_cost(p, _SUGGESTED_INDEGREE, n_distinct, seconds_per_set)
             text += (f" max_indegree={_SUGGESTED_INDEGREE} (the best DAG with at most "
                      f"{_SUGGESTED_INDEGREE} parents per node) would take about "
                      f"{format_duration(bounded.seconds)}.")
