@@ -33,11 +33,12 @@ the encoded data; nothing above this module learns the column kinds):
   discrete columns;
 * a continuous child's family is scored from the moments
   (:class:`skbn._counting.MomentCounter`: :meth:`~skbn._counting.MomentCounter.family`,
-  then :meth:`skbn.scores.BaseGaussianScore.local_score_moments`). Families whose parents
-  are all continuous are scored in batches (:func:`_gaussian_batch`): every parent set of
-  one size at once, one Cholesky factor per set of the unit-diagonal global scatter matrix
-  giving the residual of every child outside the set; families with discrete parents
-  (one regression per configuration) one at a time. Nothing is pruned on this path.
+  then :meth:`skbn.scores.BaseGaussianScore.local_score_moments`), in batches
+  (:func:`_gaussian_batch`): for one set of discrete parents, every set of continuous
+  parents of one size at once, one Cholesky factor per set (and per configuration of the
+  discrete parents) of the unit-diagonal scatter matrix giving the residual of every child
+  outside the set. A singular factor, or a score that redefines the formula, is scored
+  one family at a time. Nothing is pruned on this path.
 
 Nothing here imports a learner.
 """
@@ -331,68 +332,87 @@ MOMENT_SECONDS_PER_SET = 8e-6
 _BATCH_SETS = 4096
 
 
-def _gaussian_batch(kind, scorer, stats, sets, n_variables):
-    r"""Local scores of every continuous child given each parent set of ``sets`` (all of
-    one size ``k``, columns of the one-group moments ``stats``).
+def _factor_residuals(scaled, sets):
+    r"""Scaled residuals of every column given each set of ``sets`` (``(n_sets, k)``), in
+    every group of the unit-diagonal matrices ``scaled`` (``(n_groups, c, c)``): one
+    Cholesky factor :math:`L L^\top = C_{SS}` per set and group, then
+    :math:`C_{vv} - \lVert L^{-1} C_{Sv} \rVert^2` for all ``v`` at once.
 
-    With :math:`C` the scatter matrix scaled to unit diagonal (``d`` its square-root
-    diagonal; 1 for a constant column), one Cholesky factor :math:`L L^\top = C_{SS}` per
-    set gives every child's scaled residual :math:`C_{vv} - \lVert L^{-1} C_{Sv} \rVert^2`
-    at once, the residual sum of squares after multiplying by :math:`d_v^2` (0 below
-    ``SINGULAR_RCOND``, the rule of :func:`skbn._counting._moments.regression`). For BGe the
-    same on :math:`R = tI + S`, whose log-determinants give
+    Returns ``(residual, log_diag, singular)``: ``(n_groups, n_sets, c)`` residuals,
+    ``(n_groups, n_sets)`` sums of the logs of the factors' diagonals (``log |C_SS| / 2``),
+    and ``(n_sets,)`` whether some group's factor failed or has a squared diagonal ratio
+    below ``SINGULAR_RCOND`` (those sets' values are meaningless).
+    """
+    n_groups, c, _ = scaled.shape
+    n_sets, k = sets.shape
+    singular = np.zeros(n_sets, dtype=bool)
+    if not k:
+        residual = np.broadcast_to(np.diagonal(scaled, axis1=1, axis2=2)[:, None, :], (n_groups, n_sets, c))
+        return residual, np.zeros((n_groups, n_sets)), singular
+    block = scaled[:, sets[:, :, None], sets[:, None, :]]  # (n_groups, n_sets, k, k)
+    try:
+        factor = np.linalg.cholesky(block)
+    except np.linalg.LinAlgError:  # some set is singular: factor one by one
+        factor = np.zeros_like(block)
+        for g, i in np.ndindex(n_groups, n_sets):
+            try:
+                factor[g, i] = np.linalg.cholesky(block[g, i])
+            except np.linalg.LinAlgError:
+                singular[i] = True
+    diag = np.diagonal(factor, axis1=2, axis2=3)
+    low, high = diag.min(axis=2), diag.max(axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        singular |= ~((low > 0) & ((low / high) ** 2 > SINGULAR_RCOND)).all(axis=0)
+    factor[:, singular] = np.eye(k)
+    solved = np.linalg.inv(factor) @ scaled[:, sets]  # L^{-1} C_{S.}: (n_groups, n_sets, k, c)
+    residual = np.diagonal(scaled, axis1=1, axis2=2)[:, None, :] - np.einsum("gskc,gskc->gsc", solved, solved)
+    log_diag = np.log(np.where(singular[None, :, None], 1.0, diag)).sum(axis=2)
+    return residual, log_diag, singular
+
+
+def _gaussian_batch(kind, scorer, stats, sets, n_variables, n_discrete=0):
+    r"""Local scores of every continuous child given each parent set of ``sets`` (all of
+    one size ``k``, columns of ``stats``) and ``n_discrete`` discrete parents, whose
+    configurations are the groups of ``stats``.
+
+    With :math:`C_g` group ``g``'s scatter matrix scaled to unit diagonal (``d_g`` its
+    square-root diagonal; 1 for a constant column), one Cholesky factor per set and group
+    gives every child's scaled residual (:func:`_factor_residuals`), the residual sum of
+    squares after multiplying by :math:`d_{g,v}^2` (0 below ``SINGULAR_RCOND``, the rule of
+    :func:`skbn._counting._moments.regression`); the score is then that of
+    :meth:`skbn.scores.BaseGaussianScore.local_score_moments` (``_gaussian_loglik`` summed
+    over the observed groups, less the penalty of ``n_groups (k + 2)`` parameters). For BGe
+    (one group) the same on :math:`R = tI + S`, whose log-determinants give
     :math:`\log|R_{S \cup v}| = \log|R_{SS}| + \log R_{vv|S}`.
 
     Returns ``(values, fallback)``: ``values`` of shape ``(n_sets, n_columns)`` (entries of a
-    child inside its set are meaningless), and the sets whose factor is singular (failed,
-    or a squared diagonal ratio below ``SINGULAR_RCOND``), which the caller scores one
-    family at a time (pseudo-inverse rule).
+    child inside its set are meaningless), and the sets with a singular factor, which the
+    caller scores one family at a time (pseudo-inverse rule).
     """
-    n_sets, k = sets.shape
-    weight = float(stats.weight[0])
+    total = float(np.sum(stats.weight))
+    observed = stats.weight > 0  # unobserved configurations add 0 (and count in the penalty)
     if kind == "bge":
         iss_mu, iss_w, t = scorer._prior(n_variables)
-        matrix = t * np.eye(stats.n_columns) + stats.scatter[0]
+        matrix = t * np.eye(stats.n_columns)[None] + stats.scatter
     else:
-        matrix = stats.scatter[0]
-    d = np.sqrt(np.diagonal(matrix).copy())
+        matrix = stats.scatter[observed]
+    d = np.sqrt(np.diagonal(matrix, axis1=1, axis2=2).copy())
     d[d == 0] = 1.0
-    scaled = matrix / np.outer(d, d)
-    fallback = np.zeros(n_sets, dtype=bool)
-    if k:
-        block = scaled[sets[:, :, None], sets[:, None, :]]
-        try:
-            factor = np.linalg.cholesky(block)
-        except np.linalg.LinAlgError:  # some set is singular: factor one by one
-            factor = np.zeros_like(block)
-            for i in range(n_sets):
-                try:
-                    factor[i] = np.linalg.cholesky(block[i])
-                except np.linalg.LinAlgError:
-                    fallback[i] = True
-        diag = np.diagonal(factor, axis1=1, axis2=2)
-        safe = np.where(fallback[:, None], 1.0, diag)
-        fallback |= ~((safe.min(axis=1) > 0) & ((safe.min(axis=1) / safe.max(axis=1)) ** 2 > SINGULAR_RCOND))
-        factor[fallback] = np.eye(k)
-        solved = np.linalg.inv(factor) @ scaled[sets]  # L^{-1} C_{S.}: (n_sets, k, n_columns)
-        residual = np.diagonal(scaled)[None, :] - np.einsum("skc,skc->sc", solved, solved)
-    else:
-        residual = np.broadcast_to(np.diagonal(scaled), (1, stats.n_columns)).copy()
+    scaled = matrix / (d[:, :, None] * d[:, None, :])
+    residual, log_diag, fallback = _factor_residuals(scaled, sets)
+    k = sets.shape[1]
     if kind == "bge":
-        log_det = np.zeros(n_sets)  # log |R_SS| = 2 sum log diag(L) + 2 sum log d_S
-        if k:
-            log_det = 2.0 * (np.log(np.where(fallback[:, None], 1.0, diag)).sum(axis=1)
-                             + np.log(d[sets]).sum(axis=1))
+        log_det = 2.0 * (log_diag[0] + np.log(d[0][sets]).sum(axis=1))  # log |R_SS|
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_det_child = log_det[:, None] + np.log(residual) + 2.0 * np.log(d)[None, :]
-        values = (_bge_log_marginal(weight, log_det_child, k + 1, n_variables, iss_mu, iss_w, t)
-                  - np.reshape(_bge_log_marginal(weight, log_det, k, n_variables, iss_mu, iss_w, t), (-1, 1)))
+            log_det_child = log_det[:, None] + np.log(residual[0]) + 2.0 * np.log(d[0])[None, :]
+        values = (_bge_log_marginal(total, log_det_child, k + 1, n_variables, iss_mu, iss_w, t)
+                  - np.reshape(_bge_log_marginal(total, log_det, k, n_variables, iss_mu, iss_w, t), (-1, 1)))
     else:
-        rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * (d ** 2)[None, :]
-        values = (_gaussian_loglik(weight, rss, k + 1, scorer.variance)
-                  - scorer._penalty(k + 2, weight))
-    values = np.broadcast_to(values, (n_sets, stats.n_columns)) - scorer.edge_penalty * k
-    return values, fallback
+        rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * (d ** 2)[:, None, :]
+        weight = stats.weight[observed][:, None, None]
+        values = (_gaussian_loglik(weight, rss, k + 1, scorer.variance).sum(axis=0)
+                  - scorer._penalty(stats.n_groups * (k + 2), total))
+    return values - scorer.edge_penalty * (k + n_discrete), fallback
 
 
 def _visit_continuous(source, scorer, allowed, max_indegree, record, progress=None):
@@ -419,13 +439,16 @@ def _visit_continuous(source, scorer, allowed, max_indegree, record, progress=No
     for n_disc in range(min(len(disc), max_indegree) + 1):
         for dset in combinations(disc, n_disc):
             dset = list(dset)
+            stats = counter.moments_given(dset)
+            batch_size = max(1, _BATCH_SETS // max(1, int(np.count_nonzero(stats.weight))))
+            batched = kind == "gaussian" or (kind == "bge" and not n_disc)
             for k in range(max_indegree - n_disc + 1):
                 if k > len(cont):
                     break
                 all_sets = np.array(list(combinations(cont, k)), dtype=np.int64)
                 all_sets = all_sets.reshape(math.comb(len(cont), k), k)
-                for start in range(0, len(all_sets), _BATCH_SETS):
-                    csets = all_sets[start:start + _BATCH_SETS]
+                for start in range(0, len(all_sets), batch_size):
+                    csets = all_sets[start:start + batch_size]
                     sets = np.sort(np.concatenate([np.tile(dset, (len(csets), 1)).astype(np.int64), csets],
                                                   axis=1), axis=1)
                     member = np.zeros((len(sets), p), dtype=bool)
@@ -433,9 +456,9 @@ def _visit_continuous(source, scorer, allowed, max_indegree, record, progress=No
                     # child v takes S: v not in S and every member allowed
                     taken = ~member[:, children] & ~(member[:, None, :] & ~takes[None, :, :]).any(axis=2)
                     values = np.full(taken.shape, np.nan)
-                    if n_disc == 0 and kind is not None:
-                        stats = counter.moments_given(())
-                        batch, fallback = _gaussian_batch(kind, scorer, stats, counter.index[csets], p)
+                    if batched:
+                        batch, fallback = _gaussian_batch(kind, scorer, stats, counter.index[csets], p,
+                                                          n_disc)
                         values[:] = batch[:, counter.index[children]]
                         redo = np.flatnonzero(fallback)
                     else:
