@@ -496,3 +496,29 @@ def test_bootstrap_refuses_an_estimator_without_continuous_support():
 
     with pytest.raises(ValueError, match="DiscreteOnly does not take continuous columns.*'a.1'"):
         BootstrapStructure(DiscreteOnly(), n_resamples=2, fit_parameters=False).fit(gaussian_data(50, 0))
+
+
+def test_integer_looking_continuous_column_and_complete_cases():
+    """A continuous column of whole numbers (declared), and missing='complete_case' drops
+    the incomplete rows' values with their codes."""
+    X = gaussian_data(200, seed=7)
+    X["c"] = np.round(X["c"] * 3)
+    incomplete = X.copy()
+    incomplete.iloc[3, 1] = np.nan
+    kinds = {"c": "continuous"}
+    with pytest.warns(UserWarning, match="dropped 1 of 200 rows"):
+        dropped = ExactStructure(scorer="bic-g", column_types=kinds, missing="complete_case",
+                                 fit_parameters=False).fit(incomplete)
+    complete = ExactStructure(scorer="bic-g", column_types=kinds, fit_parameters=False).fit(X.drop(index=3))
+    assert dropped.column_types_["c"] == "continuous"
+    assert dropped.edges_ == complete.edges_
+    assert dropped.score_ == complete.score_
+    values = X.drop(index=3).to_numpy()
+    assert complete.score_ == pytest.approx(
+        sum(_gaussian_family_bic(values, v, [u for u, w in _positions(complete.edges_, X.columns) if w == v])
+            for v in range(5)), rel=1e-12)
+
+
+def _positions(edges, names):
+    names = list(names)
+    return [(names.index(u), names.index(v)) for u, v in edges]

@@ -51,6 +51,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import DistinctRows, MomentCounter
 from skbn._counting._moments import SINGULAR_RCOND
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.scores import BaseGaussianScore, BGe, _bge_log_marginal, _gaussian_loglik
 
@@ -291,9 +292,7 @@ class ScoringData:
         continuous one from the moments)."""
         parents = sorted(int(u) for u in parents)
         if self.moments is None or self.moments.index[child] < 0:
-            if self._cache is None:
-                from skbn._engines._local_scores import FamilyScoreCache
-
+            if self._cache is None or self._cache.scorer is not scorer:
                 self._cache = FamilyScoreCache(self.data, scorer)
             return self._cache.local_score(child, parents)
         return _moment_family_score(self.moments, scorer, child, parents, self.n_variables)
