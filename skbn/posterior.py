@@ -34,9 +34,9 @@ from skbn._engines._subsets import (
     popcounts,
     superset_logsumexp,
 )
-from skbn.estimators._base import _data_kind, check_plugin_fits_data
 from skbn.scores import resolve_scorer
 from skbn.utils._memory import format_bytes, parse_memory
+from skbn.utils._plugins import check_plugin_fits_data, data_kind
 
 __all__ = ["ParentSetScores", "count_parent_sets", "edge_posteriors", "parent_set_scores"]
 
@@ -197,7 +197,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
         raise ValueError(f"max_indegree must be None or a non-negative integer, got {max_indegree!r}.")
     data, _ = encode_fit(X, column_types=column_types, allow_continuous=True)
     if isinstance(scorer, str) and scorer == "auto":
-        scorer = AUTO_SCORERS[_data_kind(data)]
+        scorer = AUTO_SCORERS[data_kind(data)]
     scorer_ = resolve_scorer(scorer)
     check_plugin_fits_data(scorer_, data, "scorer")
     p = data.n_variables
