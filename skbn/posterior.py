@@ -6,9 +6,9 @@ family, grouped by child) and :func:`count_parent_sets` are its public face.
 
 Under the *order-modular* structure prior a DAG :math:`G` and a node order :math:`\prec`
 compatible with it have joint weight :math:`\prod_i \beta_i(\mathrm{pa}_i)` with
-:math:`\beta_i(S) = \exp s_i(S)`, :math:`s_i` a decomposable Bayesian score (BDeu, K2; an
-``edge_penalty`` is a log structure prior per edge). Summing over orders, a DAG gets
-weight :math:`\#\mathrm{ext}(G) \prod_i \beta_i(\mathrm{pa}_i)`, where
+:math:`\beta_i(S) = \exp s_i(S)`, :math:`s_i` a decomposable Bayesian score (BDeu, K2, or
+BGe for Gaussian networks; an ``edge_penalty`` is a log structure prior per edge).
+Summing over orders, a DAG gets weight :math:`\#\mathrm{ext}(G) \prod_i \beta_i(\mathrm{pa}_i)`, where
 :math:`\#\mathrm{ext}(G)` is its number of linear extensions: DAGs that fix fewer orders
 get more prior mass than under a uniform prior over DAGs. This is the known bias of
 order-based posteriors (Friedman & Koller 2003); Kuipers & Moffa (2017)'s partition MCMC
@@ -21,14 +21,14 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from skbn._counting import DistinctRows
 from skbn._data import encode_fit
 from skbn._engines._subsets import (
     ParentSetScores,
+    ScoringData,
     count_parent_sets,
+    dense_local_scores,
     drop_bit,
     insert_bit,
-    local_scores,
     log_subset_sums,
     parent_set_scores,
     popcounts,
@@ -36,8 +36,12 @@ from skbn._engines._subsets import (
 )
 from skbn.scores import resolve_scorer
 from skbn.utils._memory import format_bytes, parse_memory
+from skbn.utils._plugins import check_plugin_fits_data, data_kind
 
 __all__ = ["ParentSetScores", "count_parent_sets", "edge_posteriors", "parent_set_scores"]
+
+#: The score of ``scorer="auto"`` on discrete, continuous and mixed data.
+AUTO_SCORERS = ("bdeu", "bge", "bic-cg")
 
 
 def _logaddexp_into(target, where, values):
@@ -110,7 +114,7 @@ def _edge_posterior_matrix(local, n_variables):
     return np.minimum(posterior, 1.0), log_z
 
 
-def edge_posteriors(X, scorer="bdeu", max_indegree=None, max_memory="4GB"):
+def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", column_types="auto"):
     r"""Exact posterior probability of every directed edge under the order-modular prior.
 
     The dynamic programme of Koivisto & Sood (2004), with all edges at once as in
@@ -140,11 +144,15 @@ def edge_posteriors(X, scorer="bdeu", max_indegree=None, max_memory="4GB"):
     Parameters
     ----------
     X : DataFrame or array-like of shape (n_samples, n_variables)
-        Discrete data.
-    scorer : str or BaseScore, default="bdeu"
-        A decomposable Bayesian score: "bdeu", "k2" or an object (its ``edge_penalty`` is
-        the log structure prior per edge). Penalised likelihoods (BIC, AIC) give a BIC
-        approximation of the marginal likelihood.
+        Discrete, continuous or mixed data (non-integer numeric columns are continuous;
+        see ``column_types``).
+    scorer : str or BaseScore, default="auto"
+        A decomposable Bayesian score: "bdeu", "k2", "bge" (Gaussian networks) or an
+        object (its ``edge_penalty`` is the log structure prior per edge). Penalised
+        likelihoods ("bic", "aic", "bic-g", "bic-cg", ...) give a BIC approximation of the
+        marginal likelihood. "auto" is "bdeu" on discrete data, "bge" on continuous data
+        and "bic-cg" on mixed data (conditional linear Gaussian networks, in which a
+        discrete node never has a continuous parent: such DAGs get no weight).
     max_indegree : int or None, default=None
         Largest parent set.
     max_memory : int or str, default="4GB"
@@ -152,6 +160,8 @@ def edge_posteriors(X, scorer="bdeu", max_indegree=None, max_memory="4GB"):
         allocated) when :func:`posterior_memory_bytes` exceeds it: a number of bytes or a
         string with a binary unit ("KB", "MB", "GB", "TB"; 1 GB = 2**30 bytes), as
         :class:`skbn.estimators.ExactStructure`'s ``max_memory``.
+    column_types : "auto", dict or str, default="auto"
+        Which columns are continuous, as the estimators' ``column_types``.
 
     Returns
     -------
@@ -181,12 +191,15 @@ def edge_posteriors(X, scorer="bdeu", max_indegree=None, max_memory="4GB"):
     >>> bool(post.loc["smoke", "lung"] + post.loc["lung", "smoke"] > 0.99)
     True
     """
-    scorer_ = resolve_scorer(scorer)
     if max_indegree is not None and (
         not isinstance(max_indegree, Integral) or isinstance(max_indegree, bool) or max_indegree < 0
     ):
         raise ValueError(f"max_indegree must be None or a non-negative integer, got {max_indegree!r}.")
-    data, _ = encode_fit(X)
+    data, _ = encode_fit(X, column_types=column_types, allow_continuous=True)
+    if isinstance(scorer, str) and scorer == "auto":
+        scorer = AUTO_SCORERS[data_kind(data)]
+    scorer_ = resolve_scorer(scorer)
+    check_plugin_fits_data(scorer_, data, "scorer")
     p = data.n_variables
     needed = posterior_memory_bytes(p)
     if needed > parse_memory(max_memory):
@@ -200,7 +213,7 @@ def edge_posteriors(X, scorer="bdeu", max_indegree=None, max_memory="4GB"):
         return pd.DataFrame(np.zeros((0, 0)), index=names, columns=names)
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     local = np.full((p, 1 << (p - 1)), -np.inf)
-    local_scores(DistinctRows(data.codes, data.cardinalities, data.weights), scorer_, range(p), p, k, local,
-                 prune=False)  # a posterior sums over every family
+    # a posterior sums over every family: nothing pruned
+    dense_local_scores(ScoringData(data), scorer_, k, local, prune=False)
     posterior, _ = _edge_posterior_matrix(local, p)
     return pd.DataFrame(posterior, index=names, columns=names)

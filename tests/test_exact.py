@@ -111,7 +111,7 @@ def test_never_below_greedy_search(seed):
 def _assert_grouping_free(X, scorer):
     """A family's value and its pruning do not depend on which children share a pass."""
     from skbn._counting import DistinctRows
-    from skbn.estimators._exact import _local_scores
+    from skbn._engines._subsets import local_scores as _local_scores
     data, _ = encode_fit(X)
     scorer = resolve_scorer(scorer)
     distinct = DistinctRows(data.codes, data.cardinalities)
@@ -176,7 +176,7 @@ class _HalvedBDeu(BDeu):
 def _all_local_scores(X, scorer, max_indegree=None, n_samples=None):
     """(pruned tables, their count, direct tables) with every family scored directly."""
     from skbn._counting import DistinctRows
-    from skbn.estimators._exact import _local_scores
+    from skbn._engines._subsets import local_scores as _local_scores
     data, _ = encode_fit(X)
     scorer = resolve_scorer(scorer)
     distinct = DistinctRows(data.codes, data.cardinalities)
@@ -307,7 +307,8 @@ class _Recorder:
 def test_progress_counts_every_parent_set_even_pruned_subtrees(scorer, n_samples, k):
     """Pruned depth-first subtrees count as done, so the count ends at the estimate's total."""
     from skbn._counting import DistinctRows
-    from skbn.estimators._exact import _local_scores, exact_cost
+    from skbn._engines._subsets import local_scores as _local_scores
+    from skbn.estimators._exact import exact_cost
     p = 8
     data, _ = encode_fit(random_data(p, n_samples, seed=2))
     distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
@@ -348,7 +349,7 @@ def test_twenty_unbounded_columns_warn_before_any_counting(monkeypatch):
     def stop(*args, **kwargs):
         raise RuntimeError("counting started")
 
-    monkeypatch.setattr(_exact, "_local_scores", stop)
+    monkeypatch.setattr(_exact, "_dense_local_scores", stop)
     X = random_data(20, 2000, seed=0)
     with pytest.warns(UserWarning, match=r"20 columns.*max_indegree=3"), pytest.raises(RuntimeError):
         ExactStructure().fit(X)

@@ -38,6 +38,8 @@ from skbn.network import DiscreteBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
 from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
+from skbn.utils._plugins import check_plugin_fits_data
+from skbn.utils._plugins import data_kind as _data_kind
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import (
     Interval,
@@ -1014,37 +1016,6 @@ def _append_column(data, column_codes, cardinality, name, values=None):
                    names=data.names + (name,), values=all_values)
 
 
-_DATA_KINDS = ("discrete", "continuous", "mixed")
-
-
-def _data_kind(data):
-    """0, 1 or 2: every variable discrete, every one continuous, or both kinds."""
-    if not data.has_continuous:
-        return 0
-    return 1 if data.continuous.all() else 2
-
-
-def check_plugin_fits_data(plugin, data, parameter):
-    """Refuse a score or test on data it does not apply to (``plugin.data_kinds``), naming
-    the columns and the aliases that do."""
-    kind = _DATA_KINDS[_data_kind(data)]
-    if kind in plugin.data_kinds:
-        return
-    continuous = [n for n, c in zip(data.names, data.continuous) if c]
-    discrete = [n for n, c in zip(data.names, data.continuous) if not c]
-    shown = {"discrete": "every column is discrete", "continuous": "every column is continuous",
-             "mixed": f"continuous columns {continuous[:5]!r} and discrete columns {discrete[:5]!r}"}[kind]
-    fits = {"scorer": {"discrete": "'bdeu', 'bic', 'aic', 'k2', 'loglik'",
-                       "continuous": "'bic-g', 'aic-g', 'loglik-g', 'bge'",
-                       "mixed": "'bic-cg', 'aic-cg', 'loglik-cg'"},
-            "ci_test": {"discrete": "'chi_square', 'g_test', 'bayes_factor'",
-                        "continuous": "'zf', 'mi-g', 'cor'", "mixed": "'mi-cg'"}}[parameter][kind]
-    raise ValueError(
-        f"{parameter}={type(plugin).__name__} applies to {' or '.join(plugin.data_kinds)} data, but "
-        f"{shown}. Use {parameter}='auto' or one of {fits}."
-    )
-
-
 def _make_network(names, states, parents, cpts):
     """The fitted network: ``parents[i]`` are column positions, ``cpts`` by name."""
     return DiscreteBayesianNetwork(
@@ -1079,4 +1050,5 @@ def _complete_cases(data, copies=False):
         )
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]
-    return replace(data, codes=codes, weights=weights)
+    values = None if data.values is None else np.asfortranarray(data.values[keep])
+    return replace(data, codes=codes, weights=weights, values=values)

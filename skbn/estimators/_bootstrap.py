@@ -107,7 +107,7 @@ def _set_random_states(estimator, seed):
         estimator.set_params(**params)
 
 
-def resample(codes, cardinalities, names, weights, bootstrap, rs):
+def resample(codes, cardinalities, names, weights, bootstrap, rs, values=None):
     r"""One bootstrap resample of (possibly weighted) rows, as an :class:`EncodedData`.
 
     Rows are resampled, whatever their storage:
@@ -136,6 +136,8 @@ def resample(codes, cardinalities, names, weights, bootstrap, rs):
     weights : ndarray of shape (n,) or None
     bootstrap : {"nonparametric", "bayesian"}
     rs : numpy.random.RandomState
+    values : ndarray of shape (n, p) or None, default=None
+        The continuous columns' values (``EncodedData.values``), resampled with the rows.
 
     Returns
     -------
@@ -144,11 +146,17 @@ def resample(codes, cardinalities, names, weights, bootstrap, rs):
         weighted by their counts).
     """
     n = codes.shape[0]
+
+    def rows_of(rows):
+        return dict(codes=np.asfortranarray(codes[rows]),
+                    values=None if values is None else np.asfortranarray(values[rows]))
+
+    every = dict(codes=codes, values=values)
     if weights is None:
         if bootstrap == "nonparametric":
-            rows = rs.randint(n, size=n)
-            return EncodedData(np.asfortranarray(codes[rows]), cardinalities, names)
-        return EncodedData(codes, cardinalities, names, weights=rs.dirichlet(np.ones(n)) * n)
+            return EncodedData(cardinalities=cardinalities, names=names, **rows_of(rs.randint(n, size=n)))
+        return EncodedData(cardinalities=cardinalities, names=names, weights=rs.dirichlet(np.ones(n)) * n,
+                           **every)
     total = float(np.sum(weights))
     integral = weights_are_integral(weights)
     if bootstrap == "bayesian":
@@ -156,14 +164,15 @@ def resample(codes, cardinalities, names, weights, bootstrap, rs):
             positive = weights > 0
             draw = np.zeros(n)
             draw[positive] = rs.dirichlet(weights[positive]) * total
-            return EncodedData(codes, cardinalities, names, weights=draw)
-        return EncodedData(codes, cardinalities, names, weights=rs.dirichlet(np.ones(n)) * n * weights)
+            return EncodedData(cardinalities=cardinalities, names=names, weights=draw, **every)
+        return EncodedData(cardinalities=cardinalities, names=names,
+                           weights=rs.dirichlet(np.ones(n)) * n * weights, **every)
     n_draws = int(round(total)) if integral else n
     counts = rs.multinomial(n_draws, weights / total)
     drawn = np.flatnonzero(counts)
     scale = 1.0 if integral else total / n
-    return EncodedData(np.asfortranarray(codes[drawn]), cardinalities, names,
-                       weights=counts[drawn].astype(np.float64) * scale)
+    return EncodedData(cardinalities=cardinalities, names=names,
+                       weights=counts[drawn].astype(np.float64) * scale, **rows_of(drawn))
 
 
 def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
@@ -174,7 +183,7 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
     names = data.names
     for seed in seeds:
         drawn = resample(data.codes, data.cardinalities, names, data.weights, bootstrap,
-                         np.random.RandomState(seed))
+                         np.random.RandomState(seed), values=data.values)
         drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y)
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
@@ -228,6 +237,10 @@ class BootstrapStructure(_BaseStructureLearner):
     through ``joblib.parallel_config(backend="dask")``). The encoded data go to each
     worker once per batch of resamples, and each resample skips the wrapped estimator's
     encoding and CPT fitting.
+
+    Continuous and mixed data are resampled the same way (a row's values go with its
+    codes); the wrapped learner must take continuous columns (``fit`` says so, naming it,
+    when it does not).
 
     Parameters
     ----------
@@ -289,6 +302,7 @@ class BootstrapStructure(_BaseStructureLearner):
     1.0
     """
 
+    _continuous = True
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
         "estimator": "no_validation",
@@ -353,6 +367,13 @@ class BootstrapStructure(_BaseStructureLearner):
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         self.estimator_ = self._check_estimator()
+        if data.has_continuous and not self.estimator_._continuous:
+            columns = [name for name, c in zip(data.names, data.continuous) if c]
+            raise ValueError(
+                f"BootstrapStructure: its estimator {type(self.estimator_).__name__} does not take "
+                f"continuous columns yet, and the data have {len(columns)} ({columns[:5]!r}). Wrap a "
+                f"learner that does (e.g. ExactStructure), or discretize the columns."
+            )
         rng = check_random_state(self.random_state)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_resamples)
         n_workers = effective_n_jobs(self.n_jobs)

@@ -7,13 +7,11 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import DistinctRows
-from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE
+from skbn._engines._subsets import ScoringData, popcounts
 from skbn._engines._subsets import best_parent_set as _best_parents
+from skbn._engines._subsets import dense_local_scores as _dense_local_scores
 from skbn._engines._subsets import drop_bit as _drop_bit
-from skbn._engines._subsets import local_scores as _local_scores
-from skbn._engines._subsets import popcounts
 from skbn._engines._subsets import restrict_to_knowledge as _restrict_to_knowledge
 from skbn._engines._subsets import subset_max as _subset_max
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -74,7 +72,7 @@ class ExactCost:
     seconds: float
 
 
-def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000):
+def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000, seconds_per_set=None):
     r"""Estimated cost of :class:`ExactStructure` before it starts.
 
     With :math:`p` variables, in-degree bound :math:`K` (``p - 1`` when None) and :math:`n`
@@ -96,6 +94,9 @@ def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000):
     n_variables : int
     max_indegree : int or None, default=None
     n_distinct_rows : int, default=1000
+    seconds_per_set : float or None, default=None
+        Replaces :math:`a` (e.g. the moments path on all-continuous data, where a parent set
+        costs about 8 µs and there are no rows to count: ``n_distinct_rows=1``).
 
     Returns
     -------
@@ -107,7 +108,8 @@ def exact_cost(n_variables, max_indegree=None, n_distinct_rows=1000):
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     n_sets = sum(math.comb(p, j) for j in range(k + 1))
     n_families = p * sum(math.comb(p - 1, j) for j in range(k + 1))
-    seconds = (_SECONDS_PER_SET * n_sets + _SECONDS_PER_FAMILY_ROW * n_families * max(int(n_distinct_rows), 1)
+    per_set = _SECONDS_PER_SET if seconds_per_set is None else seconds_per_set
+    seconds = (per_set * n_sets + _SECONDS_PER_FAMILY_ROW * n_families * max(int(n_distinct_rows), 1)
                + _SECONDS_PER_SUBSET_STEP * p * 2.0 ** p)
     return ExactCost(n_sets, n_families, exact_memory_bytes(p), seconds)
 
@@ -146,6 +148,15 @@ class ExactStructure(_BaseStructureLearner):
     :math:`T`), no superset of :math:`T` can be a best parent set and none is counted.
     Every :math:`\mathrm{bps}_v` value, hence the network, is the unpruned one. Scores
     without a bound are counted in full.
+
+    Continuous and mixed data (Gaussian and conditional linear Gaussian networks, scores
+    such as "bic-g", "bge", "bic-cg"): a continuous child's local scores come from the
+    weighted moments of the data (its families with continuous parents only in batches of
+    parent sets, one Cholesky factor per set for every child; see
+    :mod:`skbn._engines._subsets`), a discrete child takes only discrete parents (the
+    conditional-Gaussian rule) and is counted as above. Nothing is pruned on the moments
+    path; 20 Gaussian columns, unbounded, take about 8 s on one core (about 25 times less
+    than the counting on 18 discrete columns).
 
     Determinism: a sink replaces the incumbent only if it improves by more than
     ``skbn._engines._search.improves``' tolerance (the lowest column index wins ties); the parent
@@ -254,6 +265,7 @@ class ExactStructure(_BaseStructureLearner):
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
+    _continuous = True
 
     def __init__(
         self,
@@ -329,20 +341,20 @@ class ExactStructure(_BaseStructureLearner):
         half = 1 << (p - 1)
 
         # (1) local scores, written into the best-parent-set tables (-inf: not considered)
-        distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
-        cost = exact_cost(p, k, len(distinct.rows))
-        self._warn_if_slow(cost, p, k, len(distinct.rows))
+        source = ScoringData(data)
+        cost = exact_cost(p, k, source.n_rows, source.seconds_per_set)
+        self._warn_if_slow(cost, p, k, source.n_rows, source.seconds_per_set)
         progress = Progress(
             self.verbose, "ExactStructure", total=cost.n_parent_sets, unit="parent sets",
-            detail=f"{p} columns, {len(distinct.rows):,} distinct rows, max_indegree={self.max_indegree}: "
+            detail=f"{p} columns, {source.n_rows:,} distinct rows, max_indegree={self.max_indegree}: "
                    f"{cost.n_parent_sets:,} parent sets, {_format_bytes(cost.memory_bytes)}, "
                    f"estimated {format_duration(cost.seconds)}")
         bps = np.full((p, half), -np.inf)
-        n_families = _local_scores(distinct, self.scorer_, range(p), p, k, bps,
-                                   progress if progress.enabled else None)
+        n_families = _dense_local_scores(source, self.scorer_, k, bps, progress if progress.enabled else None)
         progress.message(f"{n_families:,} local scores in {format_duration(progress.elapsed())}")
         if knowledge.required.any() or (knowledge.forbidden.sum() > p):  # beyond the diagonal
-            _restrict_to_knowledge(bps, knowledge, k, FamilyScoreCache(data, self.scorer_).local_score)
+            _restrict_to_knowledge(bps, knowledge, k,
+                                   lambda v, parents: source.local_score(self.scorer_, v, parents))
         # (2) best parent set within each candidate set: subset-max over each bit
         for table in bps:
             _subset_max(table)
@@ -385,13 +397,12 @@ class ExactStructure(_BaseStructureLearner):
         parents = [[] for _ in range(p)]
         for u, v in edges:
             parents[v].append(u)
-        cache = FamilyScoreCache(data, self.scorer_)
-        self.score_ = float(sum(cache.local_score(v, pa) for v, pa in enumerate(parents)))
+        self.score_ = float(sum(source.local_score(self.scorer_, v, pa) for v, pa in enumerate(parents)))
         self.n_families_ = n_families
         progress.close(done=cost.n_parent_sets, families=n_families, score=self.score_, edges=len(edges))
         return edges
 
-    def _warn_if_slow(self, cost, p, k, n_distinct):
+    def _warn_if_slow(self, cost, p, k, n_distinct, seconds_per_set=None):
         """Warn, with the estimate and a bounded alternative, when the estimated time of
         the search exceeds ``_WARN_SECONDS``."""
         if cost.seconds <= _WARN_SECONDS:
@@ -401,7 +412,7 @@ class ExactStructure(_BaseStructureLearner):
                 f"{n_distinct:,} distinct rows) and needs {_format_bytes(cost.memory_bytes)}: "
                 f"estimated {format_duration(cost.seconds)} on one core.")
         if k > _SUGGESTED_INDEGREE:
-            bounded = exact_cost(p, _SUGGESTED_INDEGREE, n_distinct)
+            bounded = exact_cost(p, _SUGGESTED_INDEGREE, n_distinct, seconds_per_set)
             text += (f" max_indegree={_SUGGESTED_INDEGREE} (the best DAG with at most "
                      f"{_SUGGESTED_INDEGREE} parents per node) would take about "
                      f"{format_duration(bounded.seconds)}.")

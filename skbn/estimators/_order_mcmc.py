@@ -380,6 +380,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
     _auto_plugins = {"scorer": ("bdeu", "bge", "bic-cg")}
     _knowledge = ("max_indegree",)
     _bounded_score = True
+    _continuous = True
 
     def __init__(
         self,

@@ -24,3 +24,34 @@ def resolve_plugin(value, aliases, base_class, parameter):
         )
     resolved._validate()
     return resolved
+
+
+DATA_KINDS = ("discrete", "continuous", "mixed")
+
+
+def data_kind(data):
+    """0, 1 or 2: every variable discrete, every one continuous, or both kinds."""
+    if not data.has_continuous:
+        return 0
+    return 1 if data.continuous.all() else 2
+
+
+def check_plugin_fits_data(plugin, data, parameter):
+    """Refuse a score or test on data it does not apply to (``plugin.data_kinds``), naming
+    the columns and the aliases that do."""
+    kind = DATA_KINDS[data_kind(data)]
+    if kind in plugin.data_kinds:
+        return
+    continuous = [n for n, c in zip(data.names, data.continuous) if c]
+    discrete = [n for n, c in zip(data.names, data.continuous) if not c]
+    shown = {"discrete": "every column is discrete", "continuous": "every column is continuous",
+             "mixed": f"continuous columns {continuous[:5]!r} and discrete columns {discrete[:5]!r}"}[kind]
+    fits = {"scorer": {"discrete": "'bdeu', 'bic', 'aic', 'k2', 'loglik'",
+                       "continuous": "'bic-g', 'aic-g', 'loglik-g', 'bge'",
+                       "mixed": "'bic-cg', 'aic-cg', 'loglik-cg'"},
+            "ci_test": {"discrete": "'chi_square', 'g_test', 'bayes_factor'",
+                        "continuous": "'zf', 'mi-g', 'cor'", "mixed": "'mi-cg'"}}[parameter][kind]
+    raise ValueError(
+        f"{parameter}={type(plugin).__name__} applies to {' or '.join(plugin.data_kinds)} data, but "
+        f"{shown}. Use {parameter}='auto' or one of {fits}."
+    )
