@@ -20,6 +20,7 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
   from them.
 """
 
+from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
 from skbn._counting._moments import (
     Moments,
@@ -57,6 +58,7 @@ from skbn._counting._tables import (
 )
 
 __all__ = [
+    "BoundedCache",
     "ID_CACHE_SIZE",
     "DistinctRows",
     "FamilyCounter",
