@@ -87,8 +87,9 @@ default=ONE_HOT_BYTES, ONE_HOT_MIN_ROWS, ONE_HOT_MEAN_STATES
         The compression rule of this counter's tables
         (:func:`~skbn._counting.dense_is_small`).
 
-    None of these changes a count: they trade memory for time (tests set them small to
-    reach every path on small data).
+    None of these changes a count (but for the rounding of fractional weights summed in
+    other blocks): they trade memory for time, and tests set them small to reach every
+    path on small data.
 
     Attributes
     ----------
