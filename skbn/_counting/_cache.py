@@ -70,9 +70,11 @@ class BoundedCache:
         self.max_bytes = max_bytes
         self.policy = policy
         self.nbytes = 0
-        self._store = OrderedDict()
-        if policy == "fifo":  # a hit reorders nothing: the dictionary's own look-up
+        if policy == "fifo":  # a plain dictionary keeps the insertion order; a hit reorders
+            self._store = {}  # nothing, so the look-up is the dictionary's own
             self.get = self._store.get
+        else:
+            self._store = OrderedDict()
 
     def get(self, key, default=None):
         """The value of ``key`` (now the most recently used), or ``default``."""
@@ -88,21 +90,23 @@ class BoundedCache:
         """Store ``value`` under ``key`` (the newest entry), evicting the oldest entries
         until it fits; a value larger than ``max_bytes`` alone is not stored."""
         store = self._store
-        size = 0
-        if self.max_bytes is not None:
-            size = value_nbytes(value)
-            if size > self.max_bytes:
-                return
+        if self.max_bytes is None:  # the hot path: bounded in entries only
+            if key in store:
+                del store[key]
+            elif self.max_entries is not None and len(store) >= self.max_entries:
+                del store[next(iter(store))]
+            store[key] = value
+            return
+        size = value_nbytes(value)
+        if size > self.max_bytes:
+            return
         if key in store:
-            self.nbytes -= self._size(store.pop(key))
+            self.nbytes -= value_nbytes(store.pop(key))
         while store and ((self.max_entries is not None and len(store) >= self.max_entries)
-                         or (self.max_bytes is not None and self.nbytes + size > self.max_bytes)):
-            self.nbytes -= self._size(store.popitem(last=False)[1])
+                         or self.nbytes + size > self.max_bytes):
+            self.nbytes -= value_nbytes(store.pop(next(iter(store))))
         store[key] = value
         self.nbytes += size
-
-    def _size(self, value):
-        return 0 if self.max_bytes is None else value_nbytes(value)
 
     def clear(self):
         """Drop every entry."""
