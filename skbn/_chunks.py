@@ -298,7 +298,8 @@ def _chunk_code_dtype(codes, cardinalities):
     return np.int16 if codes.dtype.kind == "i" and (codes < 0).any() else _code_dtype(cardinalities)
 
 
-def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *, allow_missing=False):
+def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *, allow_missing=False,
+                  merge_floor=MERGE_FLOOR):
     """Encode chunked ``X`` to its weighted distinct rows.
 
     Sets ``n_features_in_`` and ``feature_names_in_`` on ``estimator`` from the first
@@ -314,6 +315,10 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
         Keep missing cells (NaN/None) as code ``-1`` (signed ``int16`` codes, as
         :func:`skbn._data.encode_fit` does) instead of refusing them, naming the column; a
         column with no observed value in any chunk is still refused.
+    merge_floor : int, default=MERGE_FLOOR
+        The distinct rows accumulated from the chunks are merged once they exceed this many
+        rows and have doubled since the last merge (:data:`MERGE_FLOOR`); the result does
+        not depend on it, the memory does.
 
     Returns
     -------
@@ -367,7 +372,7 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
         buffered.append(rows)
         buffered_counts.append(counts.astype(np.float64))
         n_buffered += len(rows)
-        if n_buffered > max(MERGE_FLOOR, 2 * n_merged):
+        if n_buffered > max(merge_floor, 2 * n_merged):
             merged = _distinct(np.concatenate(buffered), cards, np.concatenate(buffered_counts))
             buffered, buffered_counts = [merged[0]], [merged[1]]
             n_buffered = n_merged = len(merged[0])

@@ -326,9 +326,27 @@ class ParameterEM:
     method, ess : CPT estimator, as :func:`skbn.parameters.estimate_cpt`
     e_step : {"exact", "gibbs"}
     rng : numpy RandomState (Gibbs draws and random initialisations)
+    max_completions, max_group_completions, completion_budget : int, \
+default=MAX_COMPLETIONS, MAX_GROUP_COMPLETIONS, COMPLETION_BUDGET
+        The exact enumeration's bounds (:data:`MAX_COMPLETIONS`, :data:`MAX_GROUP_COMPLETIONS`,
+        :data:`COMPLETION_BUDGET`, see :meth:`_plan`).
+    max_conditioned_completions, conditioning_budget : int, \
+default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
+        The bounds of cutset conditioning (:data:`MAX_CONDITIONED_COMPLETIONS`,
+        :data:`CONDITIONING_BUDGET`, see :meth:`_conditioning`). None of the five changes an
+        expected count (the rows beyond them go to Gibbs): they trade memory for exactness.
     """
 
-    def __init__(self, codes, cardinalities, names, weights, method, ess, e_step, rng):
+    def __init__(self, codes, cardinalities, names, weights, method, ess, e_step, rng, *,
+                 max_completions=MAX_COMPLETIONS, max_group_completions=MAX_GROUP_COMPLETIONS,
+                 completion_budget=COMPLETION_BUDGET,
+                 max_conditioned_completions=MAX_CONDITIONED_COMPLETIONS,
+                 conditioning_budget=CONDITIONING_BUDGET):
+        self.max_completions = max_completions
+        self.max_group_completions = max_group_completions
+        self.completion_budget = completion_budget
+        self.max_conditioned_completions = max_conditioned_completions
+        self.conditioning_budget = conditioning_budget
         self.codes = codes
         self.names = tuple(names)
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
@@ -357,8 +375,8 @@ class ParameterEM:
         search). ``joint=False``: the row's missing cells split into independent groups
         (the moral graph's components among them), each enumerated on its own, then coupled (valid for the
         families of this structure only, far fewer rows). Rows beyond
-        ``MAX_COMPLETIONS`` (jointly; for one group, beyond the budget of
-        ``MAX_GROUP_COMPLETIONS`` and ``COMPLETION_BUDGET``) are conditioned on a cutset
+        ``max_completions`` (jointly; for one group, beyond the budget of
+        ``max_group_completions`` and ``completion_budget``) are conditioned on a cutset
         (:meth:`_conditioning`) when ``joint=False``; the rest go to the Gibbs sampler.
 
         With ``joint=False`` the plan's rows are *units*: an exact row, or one copy of a
@@ -379,15 +397,15 @@ class ParameterEM:
             return plan
         if joint:
             n_completions = _n_completions(self.codes[rows], self.cardinalities)
-            exact = n_completions <= MAX_COMPLETIONS
+            exact = n_completions <= self.max_completions
         else:
             inverse, group_masks, first_group, group_counts = _group_layout(
                 missing, parent_idx, self.cardinalities)
             largest = np.maximum.reduceat(group_counts, first_group[:-1])[inverse]
-            exact = largest <= MAX_COMPLETIONS
+            exact = largest <= self.max_completions
             row_total = np.add.reduceat(group_counts, first_group[:-1])[inverse]
-            extra = np.flatnonzero(~exact & (largest <= MAX_GROUP_COMPLETIONS))
-            budget = COMPLETION_BUDGET * self.codes.shape[0] - row_total[exact].sum()
+            extra = np.flatnonzero(~exact & (largest <= self.max_group_completions))
+            budget = self.completion_budget * self.codes.shape[0] - row_total[exact].sum()
             extra = extra[np.argsort(row_total[extra], kind="stable")]
             exact[extra[np.cumsum(row_total[extra]) <= budget]] = True
             conditioned, cut_mask = self._conditioning(missing, inverse, exact, parent_idx)
@@ -438,8 +456,8 @@ class ParameterEM:
         """The rows not ``exact`` yet that become exact by conditioning (a mask over the
         rows) and their cutsets (:func:`_cutset`; a mask (rows, nodes), possibly empty
         for a row whose too-large groups are single nodes). Left to Gibbs: the rows whose
-        conditioned enumeration exceeds ``MAX_CONDITIONED_COMPLETIONS`` completions, or
-        that would take the conditioned rows' total beyond ``CONDITIONING_BUDGET``
+        conditioned enumeration exceeds ``max_conditioned_completions`` completions, or
+        that would take the conditioned rows' total beyond ``conditioning_budget``
         (cheapest rows first)."""
         conditioned, cut_mask = np.zeros(missing.shape[0], dtype=bool), np.zeros_like(missing)
         pending = np.flatnonzero(~exact)
@@ -449,12 +467,12 @@ class ParameterEM:
         cuts = {}  # per pattern
         patterns, first = np.unique(inverse[pending], return_index=True)
         for pattern, row in zip(patterns, pending[first]):
-            cuts[pattern] = _cutset(missing[row], neighbours, self.cardinalities, MAX_COMPLETIONS)
+            cuts[pattern] = _cutset(missing[row], neighbours, self.cardinalities, self.max_completions)
         cost = np.array([cuts[pattern][1] for pattern in inverse[pending]])
-        bounded = cost <= MAX_CONDITIONED_COMPLETIONS
+        bounded = cost <= self.max_conditioned_completions
         pending, cost = pending[bounded], cost[bounded]
         order = np.argsort(cost, kind="stable")
-        for row in pending[order[np.cumsum(cost[order]) <= CONDITIONING_BUDGET]]:
+        for row in pending[order[np.cumsum(cost[order]) <= self.conditioning_budget]]:
             conditioned[row] = True
             cut_mask[row, cuts[inverse[row]][0]] = True
         return conditioned, cut_mask

@@ -58,6 +58,14 @@ class VariableElimination:
     parent_idx : list of tuple of int
         Parent indices of node ``i``, in the order of the CPT's axes.
     cardinalities : ndarray of shape (n_nodes,), int64
+    cost_pattern_node : float, default=1e-5
+        The cost model's seconds per missingness pattern and relevant node of the
+        per-pattern path (``_COST_PATTERN_NODE``): :meth:`marginalise_rows` takes the batched
+        indicator elimination when its estimated cost is lower (0 forces the per-pattern
+        path, a huge value the batched one; both are exact).
+    indicator_budget : int, default=2**21
+        Numbers in the largest product of factors of one chunk of rows of the batched path
+        (``_INDICATOR_BUDGET``): a memory bound, no result depends on it.
 
     Notes
     -----
@@ -65,7 +73,10 @@ class VariableElimination:
     engine is immutable otherwise and pickles with its network.
     """
 
-    def __init__(self, cpts, parent_idx, cardinalities):
+    def __init__(self, cpts, parent_idx, cardinalities, *, cost_pattern_node=_COST_PATTERN_NODE,
+                 indicator_budget=_INDICATOR_BUDGET):
+        self.cost_pattern_node = cost_pattern_node
+        self.indicator_budget = indicator_budget
         self.cpts = list(cpts)
         self.parent_idx = [tuple(pa) for pa in parent_idx]
 
@@ -151,7 +162,7 @@ class VariableElimination:
             list(np.flatnonzero(observed[busy].any(axis=0))) + list(keep))))
         steps, _, _, work = self._indicator_plan(relevant, tuple(keep))
         batched_cost = _COST_STEP * len(steps) + _COST_ROW_UNIT * work * busy.size
-        pattern_cost = _COST_PATTERN_NODE * len(relevant) * len(patterns)
+        pattern_cost = self.cost_pattern_node * len(relevant) * len(patterns)
         if batched_cost < pattern_cost:
             if empty.any():
                 yield (rows[empty], *self.eliminate(codes[rows[empty]],
@@ -195,7 +206,7 @@ class VariableElimination:
             live.append(len(scopes) - 1)
         final = (live, _einsum_spec([scopes[f] for f in live], [batched[f] for f in live],
                                     keep))
-        chunk = int(max(1, min(_INDICATOR_CHUNK_MAX, _INDICATOR_BUDGET // largest)))
+        chunk = int(max(1, min(_INDICATOR_CHUNK_MAX, self.indicator_budget // largest)))
         cache[key] = plan = (steps, final, chunk, work)
         return plan
 
@@ -215,7 +226,7 @@ class VariableElimination:
         cells and ``keep``; the others are barren). Each intermediate factor is rescaled per
         row by its maximum (log scale accumulated) so nothing underflows. Rows are processed
         in chunks sized so that the largest product of factors holds at most
-        ``_INDICATOR_BUDGET`` numbers.
+        ``indicator_budget`` numbers.
 
         Returns ``(values, log_scale)`` as :meth:`eliminate`.
         """

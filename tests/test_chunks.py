@@ -100,9 +100,21 @@ def test_states_are_the_union_sorted_as_in_memory(plain_asia):
 
 
 def test_merging_accumulated_rows_changes_nothing(asia, monkeypatch):
-    expected = HillClimbStructure().fit(asia)
-    monkeypatch.setattr(_chunks, "MERGE_FLOOR", 2)
-    _assert_same_model(HillClimbStructure().fit(_split(asia)), expected)
+    """Merging the distinct rows after every chunk (merge_floor=2) gives the same encoded
+    data, bit for bit, as merging them once at the end (the default on small data); the
+    learners see nothing else."""
+    calls = []
+    distinct = _chunks._distinct
+    monkeypatch.setattr(_chunks, "_distinct", lambda *args: calls.append(1) or distinct(*args))  # a spy
+    once, states = encode_chunks(ChowLiuTree(), _split(asia))
+    n_once = len(calls)
+    often, often_states = encode_chunks(ChowLiuTree(), _split(asia), merge_floor=2)
+    assert len(calls) - n_once > n_once  # the intermediate merges did run
+    assert often_states == states
+    np.testing.assert_array_equal(often.codes, once.codes)
+    np.testing.assert_array_equal(often.weights, once.weights)
+    np.testing.assert_array_equal(often.cardinalities, once.cardinalities)
+    assert often.codes.dtype == once.codes.dtype and often.names == once.names
 
 
 def test_categoricals_keep_unobserved_declared_states(asia):

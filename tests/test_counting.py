@@ -190,21 +190,18 @@ def test_distinct_rows_drop_zero_weights_and_keep_totals():
 
 
 @pytest.mark.parametrize("weighted", [False, True])
-def test_added_parent_tables_in_row_blocks_and_small_id_cache_change_nothing(weighted, monkeypatch):
+def test_added_parent_tables_in_row_blocks_and_small_id_cache_change_nothing(weighted):
     """Memory bounds for large (e.g. out-of-core) data: counting in blocks of rows and
     keeping fewer cached ids give the same tables."""
-    from skbn._counting import _counter
-
     cards = np.array([3, 2, 4, 2], dtype=np.int64)
     codes = _random_codes(301, cards, seed=12)
     weights = np.random.default_rng(3).integers(1, 5, 301).astype(float) if weighted else None
     data = EncodedData(codes, cards, ("a", "b", "c", "d"), weights)
     whole = FamilyCounter(data)
-    monkeypatch.setattr(_counter, "BLOCK_ENTRIES", 600)  # blocks of 150, 150, 1 rows (tables <= 528 cells)
-    monkeypatch.setattr(_counter, "ID_CACHE_BYTES", 8 * 301)  # one cached parent set
-    monkeypatch.setattr(_counter, "ONE_HOT_BYTES", 0)  # bincount in blocks, not the sparse product
-    blocked = FamilyCounter(data)
-    assert blocked._id_cache_size == 1
+    blocked = FamilyCounter(data, block_entries=600,  # blocks of 150, 150, 1 rows (tables <= 528 cells)
+                            id_cache_bytes=8 * 301,  # one cached parent set
+                            one_hot_bytes=0)  # bincount in blocks, not the sparse product
+    assert blocked._ids.max_entries == 1
     for child, parents in [(0, (1,)), (3, (0, 2)), (1, (0, 2, 3)), (0, (1,))]:
         expected, family, dense = whole.added_parent_tables(child, parents)
         stack, blocked_family, blocked_dense = blocked.added_parent_tables(child, parents)
@@ -216,25 +213,22 @@ def test_added_parent_tables_in_row_blocks_and_small_id_cache_change_nothing(wei
 
 @pytest.mark.parametrize("weights", [None, "integer", "fractional"])
 @pytest.mark.parametrize("n_rows, small_limits", [(401, False), (401, True), (70, False)])
-def test_added_parent_tables_of_some_columns_equal_those_of_all(weights, n_rows, small_limits, monkeypatch):
+def test_added_parent_tables_of_some_columns_equal_those_of_all(weights, n_rows, small_limits):
     """Counting only some candidate variables gives their tables bit for bit, the same
     family table and the same small-counts decision (so the same scores), whatever the
     parent set (none, dense, compressed) and the row blocks (``small_limits``: blocks of
     100 rows, compression beyond 4 cells an entry; 70 rows: small counts decided by the
     parents, not by the counted candidates)."""
-    from skbn._counting import _counter, _tables
     from skbn.scores import BIC, BDeu
 
-    if small_limits:
-        monkeypatch.setattr(_counter, "BLOCK_ENTRIES", 700)
-        monkeypatch.setattr(_tables, "DENSE_FLOOR", 0)
+    limits = {"block_entries": 700, "dense_floor": 0} if small_limits else {}
     cards = np.array([3, 2, 4, 2, 3, 5, 2], dtype=np.int64)
     codes = _random_codes(n_rows, cards, seed=13)
     rng = np.random.default_rng(4)
     weights = {None: None, "integer": rng.integers(1, 4, n_rows).astype(float),
                "fractional": rng.uniform(0.2, 2.0, n_rows)}[weights]
     data = EncodedData(codes, cards, tuple("abcdefg"), weights)
-    everything, some = FamilyCounter(data), FamilyCounter(data)
+    everything, some = FamilyCounter(data, **limits), FamilyCounter(data, **limits)
     compressed = False
     for child, parents, columns in [(0, (), [0, 3]), (2, (), [1, 2, 6]), (4, (1,), [0, 4]),
                                     (4, (1,), [4, 5]), (5, (0, 2), [1, 5]), (1, (0, 5), [1, 2, 3, 6]),
@@ -252,28 +246,24 @@ def test_added_parent_tables_of_some_columns_equal_those_of_all(weights, n_rows,
     assert compressed == small_limits
 
 
-def test_sparse_product_count_equals_bincount_bit_for_bit(monkeypatch):
+def test_sparse_product_count_equals_bincount_bit_for_bit():
     """Unweighted candidate tables by the one-hot sparse product (float32 sums of ones) are
     the bincount tables exactly, compressed ids included; weighted data, fewer rows than
     ``ONE_HOT_MIN_ROWS``, or a one-hot matrix over the byte or states-per-variable bounds use
     the bincount."""
-    from skbn._counting import _counter
-
     cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
     codes = _random_codes(50, cards, seed=21)  # too few rows to observe all 36 configurations of 4 parents
     data = EncodedData(codes, cards, tuple("abcde"))
     assert FamilyCounter(data)._one_hot_product() is None  # 50 rows: below ONE_HOT_MIN_ROWS
-    monkeypatch.setattr(_counter, "ONE_HOT_MIN_ROWS", 50)
-    product = FamilyCounter(data)
+    compress = {"dense_floor": 200, "dense_cells_per_entry": 0}  # ids compressed beyond 200 cells
+    product = FamilyCounter(data, one_hot_min_rows=50, **compress)
     assert product._one_hot_product() is not None
-    monkeypatch.setattr(_counter, "ONE_HOT_BYTES", 4 * 50 * 14 - 1)  # one byte short
-    counted = FamilyCounter(data)
+    counted = FamilyCounter(data, one_hot_min_rows=50, one_hot_bytes=4 * 50 * 14 - 1,  # one byte short
+                            **compress)
     assert counted._one_hot_product() is None
-    monkeypatch.setattr(_counter, "ONE_HOT_BYTES", 1 << 28)
-    monkeypatch.setattr(_counter, "ONE_HOT_MEAN_STATES", 2)  # 14 states over 5 variables
-    assert FamilyCounter(data)._one_hot_product() is None
-    assert FamilyCounter(replace(data, weights=np.ones(50)))._one_hot_product() is None
-    monkeypatch.setattr(_counter, "dense_is_small", lambda n_cells, n_entries: n_cells <= 200)  # compress ids
+    few_states = FamilyCounter(data, one_hot_min_rows=50, one_hot_mean_states=2)  # 14 states over 5 variables
+    assert few_states._one_hot_product() is None
+    assert FamilyCounter(replace(data, weights=np.ones(50)), one_hot_min_rows=50)._one_hot_product() is None
     for child, parents in [(0, (1,)), (4, (0, 2)), (1, (0, 2, 3)), (2, (0, 1, 3, 4))]:
         expected, family, dense = counted.added_parent_tables(child, parents)
         stack, product_family, product_dense = product.added_parent_tables(child, parents)
@@ -286,11 +276,9 @@ def test_sparse_product_count_equals_bincount_bit_for_bit(monkeypatch):
 
 
 @pytest.mark.parametrize("compress", [False, True])
-def test_grouped_rows_count_like_plain_rows(compress, monkeypatch):
+def test_grouped_rows_count_like_plain_rows(compress):
     """Rows in groups sharing cells (the completions of incomplete rows, shuffled so that a
     group is not contiguous) give the tables of the same rows counted one by one."""
-    from skbn._counting import _counter, _tables
-
     cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
     base = _random_codes(40, cards, seed=21).astype(np.int64)
     rng = np.random.default_rng(22)
@@ -309,11 +297,9 @@ def test_grouped_rows_count_like_plain_rows(compress, monkeypatch):
     plain = EncodedData(codes, cards, tuple("abcde"), weights)
     grouped = EncodedData(codes, cards, tuple("abcde"), weights,
                           RowGroups(np.array(group)[order], ~missing))
-    if compress:  # every table and pair key compressed (np.unique), pairs in blocks of 2
-        monkeypatch.setattr(_tables, "DENSE_FLOOR", 1)
-        monkeypatch.setattr(_tables, "DENSE_CELLS_PER_ENTRY", 0)
-        monkeypatch.setattr(_counter, "BLOCK_ENTRIES", 10)
-    one, other = FamilyCounter(plain), FamilyCounter(grouped)
+    # compress: every table and pair key compressed (np.unique), pairs in blocks of 2
+    limits = {"dense_floor": 1, "dense_cells_per_entry": 0, "block_entries": 10} if compress else {}
+    one, other = FamilyCounter(plain, **limits), FamilyCounter(grouped, **limits)
     for child, parents in [(0, (1,)), (3, (0, 2)), (1, (0, 2, 3)), (4, (0, 1, 2, 3)), (2, ())]:
         expected, family, dense = one.added_parent_tables(child, parents)
         stack, grouped_family, grouped_dense = other.added_parent_tables(child, parents)

@@ -90,19 +90,23 @@ def test_exact_e_step_equals_brute_force_expected_counts(weighted):
     assert_e_step_is_brute_force(em, net, codes, weights)
 
 
-@pytest.mark.parametrize("bound", ["MAX_CONDITIONED_COMPLETIONS", "CONDITIONING_BUDGET"])
-def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch, bound):
+@pytest.mark.parametrize("bound", ["max_conditioned_completions", "conditioning_budget"])
+def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(bound):
     """Fixed-structure EM enumerates a row whose largest group exceeds MAX_COMPLETIONS
     while the E-step stays within the budget (then the counts are exact); without budget
     and without conditioning (either bound 0) those rows go to the Gibbs sampler."""
-    from skbn import _em
-
     net = small_network()
     codes = codes_of(net, net.sample(150, random_state=3))
     codes[np.random.default_rng(4).random(codes.shape) < 0.5] = -1
     weights = np.ones(len(codes))
-    monkeypatch.setattr(_em, "MAX_COMPLETIONS", 2)
-    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    bounds = {"max_completions": 2}
+
+    def em_with(**more):
+        bounds.update(more)
+        return ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact",
+                           np.random.RandomState(0), **bounds)
+
+    em = em_with()
     plan = em._plan(net._parent_idx, joint=False)
     assert plan["gibbs_rows"].size == 0 and plan["counts"].max() > 2
     data, _ = em.e_step(net._inference)
@@ -111,12 +115,10 @@ def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(monkeypatch,
         got = np.zeros([net.cardinalities[f] for f in family])
         np.add.at(got, tuple(data.codes[:, f].astype(np.intp) for f in family), data.weights)
         np.testing.assert_allclose(got, brute_force_family_counts(net, codes, weights, child), rtol=1e-10)
-    monkeypatch.setattr(_em, "COMPLETION_BUDGET", 0)
-    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    em = em_with(completion_budget=0)
     plan = em._plan(net._parent_idx, joint=False)
     assert plan["gibbs_rows"].size == 0 and plan["unit_codes"].shape[0] > plan["exact_rows"].size
-    monkeypatch.setattr(_em, bound, 0)
-    em = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact", np.random.RandomState(0))
+    em = em_with(**{bound: 0})
     plan = em._plan(net._parent_idx, joint=False)
     assert plan["gibbs_rows"].size > 0 and plan["counts"].max() <= 2
 
@@ -132,19 +134,15 @@ def chain_network():
     return DiscreteBayesianNetwork({v: list(range(r)) for v, r in zip(names, cards)}, parents, cpts)
 
 
-def conditioned_em(monkeypatch, net, codes, weights=None, limit=6):
+def conditioned_em(net, codes, weights=None, limit=6):
     """ParameterEM with groups of more than ``limit`` completions made enumerable by
     conditioning only (no direct enumeration of large groups, no budget)."""
-    from skbn import _em
-
-    monkeypatch.setattr(_em, "MAX_COMPLETIONS", limit)
-    monkeypatch.setattr(_em, "MAX_GROUP_COMPLETIONS", 0)
     return ParameterEM(codes, net.cardinalities, net.nodes, weights, "mle", 1.0, "exact",
-                       np.random.RandomState(0))
+                       np.random.RandomState(0), max_completions=limit, max_group_completions=0)
 
 
 @pytest.mark.parametrize("weighted", [False, True])
-def test_conditioned_rows_equal_brute_force_expected_counts(monkeypatch, weighted):
+def test_conditioned_rows_equal_brute_force_expected_counts(weighted):
     """Rows whose group is too large are conditioned on a cutset (1 and 2 levels here), and
     their expected counts and log-likelihood are still exact."""
     from skbn import _em
@@ -157,7 +155,7 @@ def test_conditioned_rows_equal_brute_force_expected_counts(monkeypatch, weighte
     codes[3, :] = -1
     codes[3, 0] = 1  # only a observed
     weights = rng.uniform(0.5, 2.0, len(codes)) if weighted else np.ones(len(codes))
-    em = conditioned_em(monkeypatch, net, codes, weights if weighted else None)
+    em = conditioned_em(net, codes, weights if weighted else None)
     plan = em._plan(net._parent_idx, joint=False)
     assert plan["gibbs_rows"].size == 0
     neighbours = moral_neighbours(net._parent_idx)
@@ -186,11 +184,11 @@ def test_cutset_splits_a_chain_at_its_cheapest_node():
     assert _em._cutset(missing, neighbours, net.cardinalities, 36) == ([4], 18.0)
 
 
-def test_conditioned_em_never_decreases_the_likelihood(monkeypatch):
+def test_conditioned_em_never_decreases_the_likelihood():
     net = chain_network()
     codes = codes_of(net, net.sample(400, random_state=8))
     codes[np.random.default_rng(9).random(codes.shape) < 0.5] = -1
-    em = conditioned_em(monkeypatch, net, codes, limit=4)
+    em = conditioned_em(net, codes, limit=4)
     assert em._plan(net._parent_idx, joint=False)["unit_codes"].shape[0] > em._plan(
         net._parent_idx, joint=False)["exact_rows"].size
     start = em.initial_cpts(net._parent_idx, [False] * 6, random=False)

@@ -112,17 +112,23 @@ def test_missing_log_likelihood_matches_brute_force(name):
     assert got[0] == 0.0
 
 
-STRATEGIES = {"per_pattern": 0.0, "batched": 1e9}  # skbn._inference._COST_PATTERN_NODE
+STRATEGIES = {"per_pattern": 0.0, "batched": 1e9}  # VariableElimination's cost_pattern_node
+
+
+def _engine(net, **knobs):
+    """The network's inference engine rebuilt with tuning knobs (the same CPTs)."""
+    from skbn._inference import VariableElimination
+
+    engine = net._inference
+    return VariableElimination(engine.cpts, engine.parent_idx, engine.cardinalities, **knobs)
 
 
 @pytest.mark.parametrize("strategy", list(STRATEGIES))
 @pytest.mark.parametrize("name", list(NETWORKS))
-def test_many_missingness_patterns_both_strategies(name, strategy, monkeypatch):
+def test_many_missingness_patterns_both_strategies(name, strategy):
     """Random 20-30% missing cells: nearly every row has its own pattern."""
-    import skbn._inference as network_module
-
-    monkeypatch.setattr(network_module, "_COST_PATTERN_NODE", STRATEGIES[strategy])
     net = NETWORKS[name]()
+    engine = _engine(net, cost_pattern_node=STRATEGIES[strategy])
     codes = codes_of(net, net.sample(80, random_state=11))
     rng = np.random.default_rng(12)
     codes[rng.random(codes.shape) < rng.uniform(0.2, 0.3, size=(len(codes), 1))] = -1
@@ -132,25 +138,23 @@ def test_many_missingness_patterns_both_strategies(name, strategy, monkeypatch):
         codes[1, [net.nodes.index(v) for v in ("lung", "tub", "either")]] = [0, 0, 1]
     assert len(np.unique(codes < 0, axis=0)) > 20
     expected = [marginal_slow(net, row) for row in codes]
-    got = net.log_likelihood_codes(codes)
+    got = engine.log_likelihood(codes)
     np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
     assert got[0] == 0.0
     target = 3
     expected = np.array([posterior_slow(net, row, target) for row in codes[:30]])
-    np.testing.assert_allclose(net.predict_proba_codes(codes[:30], target), expected,
+    np.testing.assert_allclose(engine.posterior(codes[:30], target), expected,
                                rtol=1e-10, atol=1e-13)
 
 
-def test_batched_strategy_matches_per_pattern_on_larger_network(monkeypatch):
-    import skbn._inference as network_module
-
+def test_batched_strategy_matches_per_pattern_on_larger_network():
     net = random_network(seed=5, n_nodes=14)
     codes = with_missing(codes_of(net, net.sample(300, random_state=3)), 0.25, seed=4)
     results = {}
     for strategy, cost in STRATEGIES.items():
-        monkeypatch.setattr(network_module, "_COST_PATTERN_NODE", cost)
-        monkeypatch.setattr(network_module, "_INDICATOR_BUDGET", 1000)  # several chunks
-        results[strategy] = (net.log_likelihood_codes(codes), net.predict_proba_codes(codes, 2))
+        engine = _engine(net, cost_pattern_node=cost, indicator_budget=1000)  # several chunks
+        assert engine._indicator_plan(tuple(range(14)), ())[2] < 300
+        results[strategy] = (engine.log_likelihood(codes), engine.posterior(codes, 2))
     np.testing.assert_allclose(results["batched"][0], results["per_pattern"][0], rtol=1e-10)
     np.testing.assert_allclose(results["batched"][1], results["per_pattern"][1],
                                rtol=1e-10, atol=1e-14)

@@ -34,14 +34,26 @@ def test_edge_posteriors_agree_with_the_exact_dynamic_programme():
     assert model.chain_edge_posteriors_.shape == (2, 11, 11)
 
 
-def test_table_lookup_and_parent_set_scan_give_the_same_chain(asia, monkeypatch):
-    params = dict(max_indegree=2, n_iter=400, burn_in=100, thin=10, random_state=3)
-    fast = OrderMCMCStructure(**params).fit(asia)
-    monkeypatch.setattr(order_mcmc, "_TABLE_MAX_VARIABLES", 0)
-    scan = OrderMCMCStructure(**params).fit(asia)
-    np.testing.assert_allclose(fast.edge_posterior_, scan.edge_posterior_, atol=1e-12)
-    np.testing.assert_allclose(fast.trace_, scan.trace_, rtol=1e-12)
-    assert fast.dag_samples_ == scan.dag_samples_ and fast.edges_ == scan.edges_
+def test_table_lookup_and_parent_set_scan_give_the_same_chain(asia):
+    """A chain whose order terms are looked up in the log-sum tables (the learner's choice
+    for at most ``_TABLE_MAX_VARIABLES`` variables) and one that scans the consistent
+    parent sets are the same chain."""
+    from skbn._data import encode_fit
+    from skbn._engines._subsets import local_score_table, log_subset_sums, parent_set_scores
+    from skbn.scores import BDeu
+
+    data = encode_fit(asia)[0]
+    families = parent_set_scores(data, BDeu(), max_indegree=2)
+    log_alpha = log_subset_sums(local_score_table(families))
+    chains = [order_mcmc._run_chain(families.parents, families.scores, table, data.n_variables,
+                                    n_iter=400, burn_in=100, thin=10, seed=3)
+              for table in (log_alpha, None)]
+    fast, scan = chains
+    np.testing.assert_allclose(fast["edge_posterior"], scan["edge_posterior"], atol=1e-12)
+    np.testing.assert_allclose(fast["trace"], scan["trace"], rtol=1e-12)
+    np.testing.assert_array_equal(fast["samples"], scan["samples"])
+    np.testing.assert_array_equal(fast["best_choice"], scan["best_choice"])
+    assert fast["acceptance"] == scan["acceptance"] and len(fast["samples"]) == 30
 
 
 def test_same_result_for_any_n_jobs(asia):

@@ -14,6 +14,9 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
 * :mod:`~skbn._counting._stratified` -- :class:`StratifiedCounter`, the stratified
   contingency tables of many conditional-independence tests at once (PC's row lanes,
   level-1 Gram slices, shared configuration-id caches);
+* :mod:`~skbn._counting._cache` -- :class:`BoundedCache`, the one bounded cache (in
+  entries and / or bytes of arrays, least recently used or first in first out) of the
+  counters' configuration ids, pair states and level-1 Gram matrices;
 * :mod:`~skbn._counting._moments` -- the second kind of statistic: weighted means and
   scatter matrices of continuous columns (per configuration of discrete ones, for CLG
   models), additive across chunks, and the regressions and partial correlations read
@@ -22,6 +25,7 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
   the moments (one scatter matrix per set of discrete columns that split them, cached).
 """
 
+from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
 from skbn._counting._moment_counter import MOMENT_CACHE_SIZE, MomentCounter
 from skbn._counting._moments import (
@@ -60,6 +64,7 @@ from skbn._counting._tables import (
 )
 
 __all__ = [
+    "BoundedCache",
     "ID_CACHE_SIZE",
     "MOMENT_CACHE_SIZE",
     "MomentCounter",

@@ -1,13 +1,15 @@
 """The counting context of one fit: the encoded data, its weights and the count caches."""
 
-from collections import OrderedDict
 from dataclasses import replace
 
 import numpy as np
 from scipy import sparse
 
+from skbn._counting._cache import BoundedCache
 from skbn._counting._stacks import SMALL_COUNT_FACTOR, added_parent_stack, pair_family_stack
 from skbn._counting._tables import (
+    DENSE_CELLS_PER_ENTRY,
+    DENSE_FLOOR,
     compress_ids,
     config_ids,
     count_cells,
@@ -47,8 +49,9 @@ class FamilyCounter:
 
     Lives only while an estimator fits (it holds the data). Cache policy: the one-hot
     Gram matrix of all pairs is computed once, on first use; configuration ids are kept
-    for the :data:`ID_CACHE_SIZE` parent sets used last (fewer if they would take more than
-    :data:`ID_CACHE_BYTES`; least recently used dropped), so
+    for the ``id_cache_size`` parent sets used last (fewer if they would take more than
+    ``id_cache_bytes``; least recently used dropped, in a
+    :class:`~skbn._counting._cache.BoundedCache`), so
     a family ``parents + {k}`` is counted by extending the cached ids of ``parents`` by
     one radix digit. Rows in groups that share cells (``data.groups``: the completions
     of incomplete rows from EM's E-step) are counted by group where the cells are shared
@@ -71,6 +74,22 @@ class FamilyCounter:
     ----------
     data : EncodedData
         Codes, cardinalities and optional row weights (``data.weights``).
+    block_entries : int, default=BLOCK_ENTRIES
+        (row, variable) entries counted per block of rows (:data:`BLOCK_ENTRIES`).
+    id_cache_size, id_cache_bytes : int, default=ID_CACHE_SIZE, ID_CACHE_BYTES
+        The configuration ids of at most ``id_cache_size`` parent sets are kept, and at most
+        ``id_cache_bytes`` of them (8 bytes a row each), but at least one set.
+    one_hot_bytes, one_hot_min_rows, one_hot_mean_states : int, \
+default=ONE_HOT_BYTES, ONE_HOT_MIN_ROWS, ONE_HOT_MEAN_STATES
+        When unweighted candidate tables are counted by the sparse one-hot product
+        (:data:`ONE_HOT_BYTES`, :data:`ONE_HOT_MIN_ROWS`, :data:`ONE_HOT_MEAN_STATES`).
+    dense_floor, dense_cells_per_entry : int, default=DENSE_FLOOR, DENSE_CELLS_PER_ENTRY
+        The compression rule of this counter's tables
+        (:func:`~skbn._counting.dense_is_small`).
+
+    None of these changes a count (but for the rounding of fractional weights summed in
+    other blocks): they trade memory for time, and tests set them small to reach every
+    path on small data.
 
     Attributes
     ----------
@@ -84,7 +103,18 @@ class FamilyCounter:
         Start of every variable's block of states in the one-hot layout.
     """
 
-    def __init__(self, data):
+    def __init__(self, data, *, block_entries=BLOCK_ENTRIES, id_cache_size=ID_CACHE_SIZE,
+                 id_cache_bytes=ID_CACHE_BYTES, one_hot_bytes=ONE_HOT_BYTES,
+                 one_hot_min_rows=ONE_HOT_MIN_ROWS, one_hot_mean_states=ONE_HOT_MEAN_STATES,
+                 dense_floor=DENSE_FLOOR,
+                 dense_cells_per_entry=DENSE_CELLS_PER_ENTRY):
+        self._options = {  # the tuning knobs, handed to the counters of intervened rows
+            "block_entries": block_entries, "id_cache_size": id_cache_size, "id_cache_bytes": id_cache_bytes,
+            "one_hot_bytes": one_hot_bytes, "one_hot_min_rows": one_hot_min_rows,
+            "one_hot_mean_states": one_hot_mean_states, "dense_floor": dense_floor,
+            "dense_cells_per_entry": dense_cells_per_entry}
+        self.block_entries = block_entries
+        self.dense_floor, self.dense_cells_per_entry = dense_floor, dense_cells_per_entry
         self.codes = data.codes
         self.cardinalities = np.asarray(data.cardinalities, dtype=np.int64)
         self.weights = data.weights
@@ -93,8 +123,7 @@ class FamilyCounter:
         self.integral = weights_are_integral(self.weights)
         self.offsets = np.concatenate([[0], np.cumsum(self.cardinalities)]).astype(np.int64)
         self._column_owner = np.repeat(np.arange(self.n_variables), self.cardinalities)
-        self._ids = OrderedDict()
-        self._id_cache_size = max(1, min(ID_CACHE_SIZE, ID_CACHE_BYTES // (8 * max(self.n_samples, 1))))
+        self._ids = BoundedCache(max(1, min(id_cache_size, id_cache_bytes // (8 * max(self.n_samples, 1)))))
         self._gram = None
         self._pair_stack = None
         self._shifted = None
@@ -122,7 +151,7 @@ class FamilyCounter:
             weights = self.weights
             sub = replace(self._data, codes=np.asfortranarray(self.codes[keep]),
                           weights=None if weights is None else weights[keep], groups=None, intervened=None)
-            counter = self._kept[key] = FamilyCounter(sub)
+            counter = self._kept[key] = FamilyCounter(sub, **self._options)
         return counter
 
     # ------------------------------------------------------------------ ids
@@ -130,16 +159,13 @@ class FamilyCounter:
         """``(ids, n_ids)`` of the configurations of ``columns`` (a tuple), cached."""
         hit = self._ids.get(columns)
         if hit is not None:
-            self._ids.move_to_end(columns)
             return hit
         prefix = self._ids.get(columns[:-1]) if columns else None
         if prefix is not None:
             hit = extend_ids(*prefix, self.codes, self.cardinalities, columns[-1])
         else:
             hit = config_ids(self.codes, self.cardinalities, columns)
-        self._ids[columns] = hit
-        if len(self._ids) > self._id_cache_size:
-            self._ids.popitem(last=False)
+        self._ids.put(columns, hit)
         return hit
 
     # --------------------------------------------------------------- tables
@@ -284,7 +310,7 @@ class FamilyCounter:
             stacked, m = block[None, :, :], 1
         elif self.groups is not None and columns is None:
             ids, m = self.config_ids(tuple(parents))
-            if not dense_is_small(m * r_child * total, self.n_samples * self.n_variables):
+            if not self._dense(m * r_child * total, self.n_samples * self.n_variables):
                 ids, m = compress_ids(ids, m)
             flat = self._grouped_added_parent_counts(ids * r_child + self.codes[:, child], m * r_child)
             return self._added_parent_stack(child, parents, flat, m, cards, offsets, position)
@@ -293,7 +319,7 @@ class FamilyCounter:
             # compression and row blocks as when counting every variable, so ``columns``
             # changes no table (nor a weighted sum's rounding)
             all_cells = m * r_child * int(self.offsets[-1])
-            if not dense_is_small(all_cells, self.n_samples * self.n_variables):
+            if not self._dense(all_cells, self.n_samples * self.n_variables):
                 ids, m = compress_ids(ids, m)
                 all_cells = m * r_child * int(self.offsets[-1])
             product = self._one_hot_product() if columns is None else None
@@ -310,7 +336,8 @@ class FamilyCounter:
             n_cells = m * r_child * total
             # blocks of rows keep the (rows x variables) entry scratch O(block) instead of
             # O(n_samples * n_variables) -- unless the table itself is that large
-            block = self.n_samples if all_cells > BLOCK_ENTRIES else max(1, BLOCK_ENTRIES // self.n_variables)
+            block = (self.n_samples if all_cells > self.block_entries
+                     else max(1, self.block_entries // self.n_variables))
             shifted = self._shifted_codes() if columns is None else None
             flat = None
             for start in range(0, self.n_samples, block):
@@ -339,6 +366,10 @@ class FamilyCounter:
                                    owners)
         return stack, family, m == q
 
+    def _dense(self, n_cells, n_entries):
+        """:func:`~skbn._counting.dense_is_small` with this counter's rule."""
+        return dense_is_small(n_cells, n_entries, self.dense_floor, self.dense_cells_per_entry)
+
     def _one_hot_product(self):
         """``(M, ones, row pointers)`` for counting by a sparse product (built once), or None:
         weighted data, fewer than :data:`ONE_HOT_MIN_ROWS` rows or ``2**24`` rows or more
@@ -346,8 +377,10 @@ class FamilyCounter:
         than :data:`ONE_HOT_MEAN_STATES` states per variable on average."""
         if self._one_hot is None:
             n, total = self.n_samples, int(self.offsets[-1])
-            usable = (self.weights is None and ONE_HOT_MIN_ROWS <= n < (1 << 24)
-                      and 4 * n * total <= ONE_HOT_BYTES and total <= ONE_HOT_MEAN_STATES * self.n_variables)
+            options = self._options
+            usable = (self.weights is None and options["one_hot_min_rows"] <= n < (1 << 24)
+                      and 4 * n * total <= options["one_hot_bytes"]
+                      and total <= options["one_hot_mean_states"] * self.n_variables)
             self._one_hot = ((one_hot(self.codes, self.cardinalities), np.ones(n, dtype=np.float32),
                               np.arange(n + 1)) if usable else False)
         return self._one_hot or None
@@ -357,7 +390,7 @@ class FamilyCounter:
         bytes an entry beyond one block (int64 adds faster, but costs 8 bytes an entry)."""
         if self._shifted is None:
             n_entries = self.n_samples * self.n_variables
-            dtype = (np.int64 if n_entries <= BLOCK_ENTRIES
+            dtype = (np.int64 if n_entries <= self.block_entries
                      else np.uint16 if int(self.offsets[-1]) <= np.iinfo(np.uint16).max else np.int32)
             self._shifted = np.ascontiguousarray(self.codes + self.offsets[:-1].astype(dtype), dtype=dtype)
         return self._shifted
@@ -402,7 +435,7 @@ class FamilyCounter:
         n_cells = n_family_cells * total
         n_groups = plan["n_groups"]
         key = self.groups.group * n_family_cells + cell
-        if dense_is_small(n_groups * n_family_cells, self.n_samples):
+        if self._dense(n_groups * n_family_cells, self.n_samples):
             pair_weight = count_cells(key, n_groups * n_family_cells, plan["weights"])
             pairs = np.flatnonzero(pair_weight)
             pair_weight = pair_weight[pairs]
@@ -412,7 +445,7 @@ class FamilyCounter:
         pair_group, pair_cell = np.divmod(pairs, n_family_cells)
         flat = count_cells(cell[plan["free_rows"]] * total + plan["free_shifted"], n_cells,
                            plan["free_weights"])
-        block = max(1, BLOCK_ENTRIES // self.n_variables)
+        block = max(1, self.block_entries // self.n_variables)
         for start in range(0, pairs.size, block):
             part = slice(start, start + block)
             groups = pair_group[part]

@@ -27,6 +27,7 @@ Three ways of counting, by size of ``S``:
 
 import numpy as np
 
+from skbn._counting._cache import BoundedCache
 from skbn._counting._tables import compress_ids, count_cells, extend_ids, pairwise_tables
 
 __all__ = ["StratifiedCounter", "gram_given", "gram_nbytes", "pairwise_contingency"]
@@ -149,7 +150,9 @@ class StratifiedCounter:
         Already computed :func:`gram_given` results, by variable.
     cache_bytes : int, default=CACHE_BYTES
         Memory bound of each cache of conditioning-set ids and pair states (at most
-        ``cache_bytes / (8 n_samples)`` arrays, at least 16, at most ``ID_CACHE_SIZE``).
+        ``cache_bytes / (8 n_samples)`` arrays, at least 16, at most ``ID_CACHE_SIZE``;
+        first in, first out), set by the counter that creates the caches (shared ones keep
+        their bound).
     gram_cache_bytes : int, default=GRAM_CACHE_BYTES
         Memory bound of the level-1 Gram matrices kept (least recently used dropped first;
         a matrix larger than the bound is computed, used and not kept). The tables do not
@@ -178,7 +181,10 @@ class StratifiedCounter:
         if caches:
             self._ids, self._xy, self._lane = caches["ids"], caches["xy"], caches["lane"]
         else:
-            self._ids, self._xy = {}, {}
+            # first in, first out: these are read once per test, where a least-recently-used
+            # reordering costs time and saves no recount
+            size = max(16, min(ID_CACHE_SIZE, cache_bytes // (8 * max(n_samples, 1))))
+            self._ids, self._xy = BoundedCache(size, policy="fifo"), BoundedCache(size, policy="fifo")
             if self.weights is None:
                 self._lane = np.arange(n_samples, dtype=np.int64) & (LANES - 1)
             else:  # weighted counts: no lanes (the float sums are not the bottleneck)
@@ -186,15 +192,14 @@ class StratifiedCounter:
             if caches is not None:
                 caches.update(ids=self._ids, xy=self._xy, lane=self._lane)
         if caches is not None and adjacency is not None:
-            self._gram = caches.setdefault("gram", {})
-            self._gram.update(grams or {})
+            self._gram = caches.get("gram")
+            if self._gram is None:
+                self._gram = caches["gram"] = BoundedCache(max_bytes=gram_cache_bytes)
         else:
-            self._gram = dict(grams or {})
-        self._gram_bytes = sum(g.nbytes for g, _ in self._gram.values())
-        self._gram_last = None
-        self._gram_limit = gram_cache_bytes
+            self._gram = BoundedCache(max_bytes=gram_cache_bytes)
+        for v, gram in (grams or {}).items():
+            self._gram.put(v, gram)
         top = sorted(self._r)[-2:]
-        self._cache_size = max(16, min(ID_CACHE_SIZE, cache_bytes // (8 * max(n_samples, 1))))
         if self.weights is None:
             self._lane_limit = n_samples // (LANE_ROWS_PER_BIN * LANES * max(1, top[0] * top[-1]))
         else:
@@ -225,29 +230,16 @@ class StratifiedCounter:
                 ids <<= bits
                 ids += self._lane
             value = (ids, n_ids, declared, bits)
-        if len(self._ids) >= self._cache_size:  # drop the oldest (dicts keep insertion order)
-            del self._ids[next(iter(self._ids))]
-        self._ids[subset] = value
+        self._ids.put(subset, value)
         return value
 
     def _given(self, v):
         """:func:`gram_given` of ``v``, from a least-recently-used cache of at most
         ``gram_cache_bytes`` (one matrix larger than that is computed, used, not kept)."""
         hit = self._gram.get(v)
-        if hit is not None:
-            if v != self._gram_last:  # most recently used last
-                del self._gram[v]
-                self._gram[v] = hit
-                self._gram_last = v
-            return hit
-        hit = gram_given(self.codes, self.cards, self.weights, v, self.adjacency[v])
-        nbytes = hit[0].nbytes
-        while self._gram and self._gram_bytes + nbytes > self._gram_limit:
-            self._gram_bytes -= self._gram.pop(next(iter(self._gram)))[0].nbytes
-        if self._gram_bytes + nbytes <= self._gram_limit:
-            self._gram[v] = hit
-            self._gram_bytes += nbytes
-            self._gram_last = v
+        if hit is None:
+            hit = gram_given(self.codes, self.cards, self.weights, v, self.adjacency[v])
+            self._gram.put(v, hit)
         return hit
 
     def _level_one(self, x, y, z):
@@ -288,9 +280,8 @@ class StratifiedCounter:
         n_cells = self._r[x] * r_y
         xy = self._xy.get((x, y))
         if xy is None:
-            if len(self._xy) >= self._cache_size:
-                del self._xy[next(iter(self._xy))]
-            xy = self._xy[(x, y)] = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
+            xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
+            self._xy.put((x, y), xy)
         cells = xy * (n_ids << bits)  # two passes whatever the set: the pair states are
         cells += lane_ids  # cached unscaled, so every set of the pair reuses them
         if not bits:

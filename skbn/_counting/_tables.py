@@ -25,9 +25,12 @@ DENSE_CELLS_PER_ENTRY = 4
 DENSE_FLOOR = 1 << 16
 
 
-def dense_is_small(n_cells, n_entries):
-    """The one compression rule: keep a table of ``n_cells`` dense for ``n_entries`` entries."""
-    return n_cells <= max(DENSE_CELLS_PER_ENTRY * n_entries, DENSE_FLOOR)
+def dense_is_small(n_cells, n_entries, floor=DENSE_FLOOR, cells_per_entry=DENSE_CELLS_PER_ENTRY):
+    """The one compression rule: keep a table of ``n_cells`` dense for ``n_entries`` entries,
+    i.e. ``n_cells <= max(cells_per_entry * n_entries, floor)`` (the defaults
+    :data:`DENSE_CELLS_PER_ENTRY` and :data:`DENSE_FLOOR`; a
+    :class:`~skbn._counting.FamilyCounter` passes its own)."""
+    return n_cells <= max(cells_per_entry * n_entries, floor)
 
 
 def count_cells(cells, n_cells, weights=None):
