@@ -30,6 +30,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
+from skbn._counting._stratified import GivenBlocks
 from skbn._counting._stratified import CACHE_BYTES, GRAM_CACHE_BYTES
 from skbn._data import _code_dtype
 
@@ -59,6 +60,9 @@ _MAX_GROUP_SETS = 1 << 17
 #: Batches per worker in a process-parallel run: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
 _BATCHES_PER_JOB = 1
+#: Level 1 (:func:`_level_one`): conditioning variables of the first round per variable,
+#: doubled every round (an early independence wastes little, a kept edge takes few rounds).
+_LEVEL_ONE_FIRST_ROUND = 16
 
 
 def run_tables(ci_test, blocks, n_strata, r_x, r_y):
@@ -175,6 +179,169 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
         if deadline is not None and _now() >= deadline:
             break
     return results
+
+
+def _ragged_ranges(starts, lengths):
+    """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])``, vectorised."""
+    total = int(lengths.sum())
+    shift = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    return shift + np.arange(total)
+
+
+def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progress=None):
+    """Level 1 of PC-stable on complete counts: the tests of ``pairs``, variable by variable.
+
+    For the pair ``x < y`` the sets are ``{z}`` for ``z`` in ``adjacency[x] - {y}``, then in
+    ``adjacency[y] - {x} - adjacency[x]`` (the order of :func:`_skeleton._edge_subsets`),
+    stopping at the first independence. The table of ``x, y | z`` is the block of
+    :func:`~skbn._counting.gram_given` of the variable whose side ``z`` is on (``x``'s
+    first), as in :class:`~skbn._counting.StratifiedCounter`'s level-1 slices. Here the
+    variables are visited once each, in column order: at ``v``, the tests of the pairs
+    ``(v, y)`` on ``v``'s side and those of the pairs ``(x, v)`` left for ``v``'s side
+    (no independence on ``x``'s side, visited before) are counted together, in rounds of
+    ``16, 32, ...`` neighbours of ``v``, only for the pairs not yet separated and only the
+    rows and columns of the Gram matrices they need (:func:`gram_block_given`; the whole
+    matrix with weights, for the same float sums as before). All tables of one shape of a
+    round go through one :meth:`~skbn.citests.BaseCITest.test_batch` call.
+
+    Parameters
+    ----------
+    data : skbn._data.EncodedData
+        Unsigned codes (no missing cell).
+    ci_test : BaseCITest
+        A counting test (``from_counts``).
+    adjacency : list of sorted lists
+        The frozen adjacency of the level.
+    pairs : list of (x, y)
+        Adjacent pairs, ``x < y``.
+    level : float or None
+        Decision level (None: the test's own decision).
+    deadline : float or None
+        A ``_now()`` value after which no table is counted (the pairs not finished keep the
+        results found so far).
+    progress : skbn.utils._progress.Progress or None
+        Hears of the pairs finished after every variable.
+
+    Returns
+    -------
+    list of (pvalues, independent)
+        Per pair, the results of its sets in order up to the first independence: exactly
+        those of testing the sets one by one.
+    """
+    codes, weights = data.codes, data.weights
+    cards = np.asarray(data.cardinalities, dtype=np.int64)
+    results = [([], []) for _ in pairs]
+    own_side, other_side = {}, {}
+    for i, (x, _) in enumerate(pairs):
+        own_side.setdefault(x, []).append(i)
+    member = [None] * len(adjacency)
+    n_done = 0
+    for v in range(len(adjacency)):
+        queries = [(i, pairs[i][1], False) for i in own_side.pop(v, ())]
+        queries += [(i, pairs[i][0], True) for i in other_side.pop(v, ())]
+        if not queries:
+            continue
+        if deadline is not None and _now() >= deadline:
+            break
+        neighbours = np.asarray(adjacency[v], dtype=np.intp)
+        position = {int(w): k for k, w in enumerate(adjacency[v])}
+        block_cards = cards[neighbours]
+        keep = []
+        for _, w, other in queries:
+            mask = np.ones(len(neighbours), dtype=bool)
+            mask[position[w]] = False
+            if other:  # v's side of (w, v): the sets not already on w's side
+                if member[w] is None:
+                    member[w] = np.zeros(len(adjacency), dtype=bool)
+                    member[w][adjacency[w]] = True
+                mask &= ~member[w][neighbours]
+            keep.append(mask)
+        if weights is None:
+            given, full = GivenBlocks(codes, cards, v, neighbours), None
+        else:
+            full, offsets = gram_given(codes, cards, weights, v, neighbours)
+            starts = np.asarray([offsets[int(w)] for w in neighbours])
+        active = list(range(len(queries)))
+        start, size = 0, _LEVEL_ONE_FIRST_ROUND
+        while active and start < len(neighbours):
+            stop = min(start + size, len(neighbours))
+            columns = np.arange(start, stop)
+            rows = np.unique([position[queries[q][1]] for q in active])
+            row_at = {int(k): o for k, o in zip(rows, np.cumsum(block_cards[rows]) - block_cards[rows])}
+            if full is None:
+                counts = given.counts(rows, columns)
+            else:
+                counts = full[:, _ragged_ranges(starts[rows], block_cards[rows])][
+                    :, :, _ragged_ranges(starts[columns], block_cards[columns])]
+            column_at = np.cumsum(block_cards[columns]) - block_cards[columns]
+            by_shape = {}
+            for q in active:
+                _, w, other = queries[q]
+                chosen = np.flatnonzero(keep[q][start:stop])
+                if not len(chosen):
+                    continue
+                r_w = int(cards[w])
+                lengths = block_cards[columns[chosen]]
+                tables = counts[:, row_at[position[w]]:row_at[position[w]] + r_w,
+                                _ragged_ranges(column_at[chosen], lengths)]
+                # (strata, r_x, r_y) with x < y: v is x on its own side, y on the other
+                tables = tables.transpose((2, 1, 0) if other else (2, 0, 1))
+                shape = tables.shape[1:]
+                entry = by_shape.setdefault(shape, ([], [], [], []))
+                entry[0].append(tables)
+                entry[1].append(lengths)
+                entry[2].append(q)
+                entry[3].append(len(chosen))
+            found = {}
+            for (r_x, r_y), (stacks, lengths, owners, sizes) in by_shape.items():
+                tables = np.concatenate(stacks).reshape(-1, r_x, r_y)
+                if weights is None:
+                    tables = np.rint(tables)
+                declared = np.concatenate(lengths)
+                group = np.repeat(np.arange(len(declared)), declared)
+                observed = tables.reshape(len(tables), -1).sum(axis=1) > 0
+                batch = ci_test.test_batch(np.ascontiguousarray(tables[observed]), group[observed],
+                                           len(declared), declared.astype(float))
+                pvalues, flags = batch.pvalue.tolist(), _decisions(batch, level).tolist()
+                at = 0
+                for q, n in zip(owners, sizes):
+                    found[q] = (pvalues[at:at + n], flags[at:at + n])
+                    at += n
+            still = []
+            for q in active:
+                if q in found:
+                    pvalues, flags = results[queries[q][0]]
+                    new_pvalues, new_flags = found[q]
+                    if True in new_flags:
+                        first = new_flags.index(True) + 1
+                        pvalues.extend(new_pvalues[:first])
+                        flags.extend(new_flags[:first])
+                        continue
+                    pvalues.extend(new_pvalues)
+                    flags.extend(new_flags)
+                still.append(q)
+            active = still
+            start, size = stop, 2 * size
+        for i, w, other in queries:
+            x, y = pairs[i]
+            if (not other and not (results[i][1] and results[i][1][-1])
+                    and any(z != x and z not in position for z in adjacency[y])):
+                other_side.setdefault(y, []).append(i)
+            else:
+                n_done += 1
+        if progress is not None:
+            progress.update(n_done)
+    return results
+
+
+def _level_one_sets(adjacency, x, y, n_sets=None):
+    """The first ``n_sets`` (None: all) level-1 sets of ``x - y``: ``(z,)`` for ``z`` in
+    ``adjacency[x] - {y}``, then in ``adjacency[y] - {x} - adjacency[x]``."""
+    sets = [(z,) for z in adjacency[x] if z != y]
+    if n_sets is None or n_sets > len(sets):
+        seen = set(adjacency[x])
+        sets += [(z,) for z in adjacency[y] if z != x and z not in seen]
+    return sets if n_sets is None else sets[:n_sets]
 
 
 class CITestRunner:
@@ -352,6 +519,24 @@ class CITestRunner:
             for batch in batches
         )
         return [result for output in outputs for result in output]
+
+    def level_one(self, adjacency, pairs, progress=None):
+        """``(unit, (pvalues, independent))`` of PC-stable's level 1 for every pair, in order.
+
+        ``unit`` is ``(x, y, sets)`` with the sets of the pair in test order (at least as
+        many as results). With a counting test on complete data the tests run by
+        :func:`_level_one` (each variable's Gram blocks counted once, only for the pairs
+        not yet separated); otherwise as units of :func:`_streamed`. Same results either
+        way.
+        """
+        if not self.ci_test.from_counts or self.data.codes.dtype.kind == "i":
+            units = ((x, y, _level_one_sets(adjacency, x, y)) for x, y in pairs)
+            yield from _streamed(self, units, True, adjacency, progress)
+            return
+        results = _level_one(self.data, self.ci_test, adjacency, pairs, self.level, self.deadline,
+                             progress)
+        for (x, y), result in zip(pairs, results):
+            yield (x, y, _level_one_sets(adjacency, x, y, len(result[1]))), result
 
     def unconditional(self, pairs, gram=None):
         """``(pvalue, statistic, independent)`` arrays of ``x _||_ y`` for every pair ``(x, y)``.
