@@ -140,7 +140,8 @@ class GivenBlocks:
     order): the same integers as those rows and columns of ``gram_given(codes,
     cardinalities, None, v, others)``, without computing the rest of the matrix. The
     data rows are sorted by the state of ``v`` once; the one-hot indicator matrix of
-    ``others`` is built once when it takes at most ``max_bytes`` (else per block, in
+    ``others`` (transposed: a row per state) is built once when it takes at most
+    ``max_bytes`` (else per block, in
     chunks of ``GRAM_CHUNK_ROWS`` rows). Products are float32 BLAS over at most ``2**23``
     rows, exact, accumulated in float64.
 
@@ -151,9 +152,12 @@ class GivenBlocks:
     v : int
     others : sequence of int
     max_bytes : int, default=GIVEN_INDICATOR_BYTES
+    buffer : ndarray of float32 or None
+        Memory for the indicator matrix (used when large enough; its content is replaced):
+        one buffer for a sequence of variables saves allocating it for each.
     """
 
-    def __init__(self, codes, cardinalities, v, others, max_bytes=GIVEN_INDICATOR_BYTES):
+    def __init__(self, codes, cardinalities, v, others, max_bytes=GIVEN_INDICATOR_BYTES, buffer=None):
         column = codes[:, v]
         bounds = np.cumsum(np.bincount(column, minlength=int(cardinalities[v])))
         self.bounds = [0, *bounds.tolist()]
@@ -162,14 +166,19 @@ class GivenBlocks:
         self.offsets = np.concatenate([[0], np.cumsum(self.cards)])
         n_samples, width = self.block.shape[0], int(self.offsets[-1])
         self.chunk = GRAM_CHUNK_ROWS
-        self.indicators = None
+        self.indicators, self.buffer = None, buffer
         if 4 * n_samples * width <= max_bytes:
             # transposed (width, n_samples): a range of columns of the one-hot matrix is a
             # range of rows here, passed to BLAS without a copy
-            flat = (self.offsets[:-1, None] + self.block.T) * n_samples + np.arange(n_samples)
-            self.indicators = np.zeros(width * n_samples, dtype=np.float32)
-            self.indicators[flat.ravel()] = 1.0
-            self.indicators = self.indicators.reshape(width, n_samples)
+            # row o_k + c is the indicator of state c of others[k]: one comparison per cell
+            state = np.concatenate([np.arange(r) for r in self.cards.tolist()])
+            variable = np.repeat(np.arange(len(self.cards)), self.cards)
+            if buffer is None or buffer.size < width * n_samples:
+                buffer = np.empty(width * n_samples, dtype=np.float32)
+            self.buffer = buffer
+            self.indicators = buffer[:width * n_samples].reshape(width, n_samples)
+            np.equal(np.ascontiguousarray(self.block.T)[variable], state[:, None].astype(self.block.dtype),
+                     out=self.indicators, casting="unsafe")
             self.chunk = _EXACT_ROWS
 
     def _indices(self, positions):

@@ -235,7 +235,7 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
     for i, (x, _) in enumerate(pairs):
         own_side.setdefault(x, []).append(i)
     member = [None] * len(adjacency)
-    n_done = 0
+    n_done, buffer = 0, None
     for v in range(len(adjacency)):
         queries = [(i, pairs[i][1], False) for i in own_side.pop(v, ())]
         queries += [(i, pairs[i][0], True) for i in other_side.pop(v, ())]
@@ -257,7 +257,8 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
                 mask &= ~member[w][neighbours]
             keep.append(mask)
         if weights is None:
-            given, full = GivenBlocks(codes, cards, v, neighbours), None
+            given, full = GivenBlocks(codes, cards, v, neighbours, buffer=buffer), None
+            buffer = given.buffer
         else:
             full, offsets = gram_given(codes, cards, weights, v, neighbours)
             starts = np.asarray([offsets[int(w)] for w in neighbours])
