@@ -443,8 +443,9 @@ class PCStructure(_BaseStructureLearner):
     n_jobs : int or None, default=None
         joblib workers, in the active joblib backend (processes by default, or e.g. dask
         through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped once per
-        fit: the tests of levels >= 2 and of the collider step; level 1's Gram products
-        with ``prefer="threads"`` (a soft hint: a backend set by the user wins). A level
+        fit: the tests of every level and of the collider step (level 1 in contiguous
+        batches of variables; with missing cells or a non-counting test, its Gram products
+        with ``prefer="threads"``, a soft hint: a backend set by the user wins). A level
         with less than ``10**7`` counted cells (conditioning sets x rows) runs in-process,
         where it is faster. Results are identical for any value.
     {verbose_parameter}
