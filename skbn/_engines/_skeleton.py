@@ -7,6 +7,7 @@ PC's skeleton (:class:`~skbn.estimators.PCStructure`, :class:`~skbn.estimators.M
 with ``restrict="pc"``) calls this function with a runner of its own.
 """
 
+from collections.abc import Mapping
 from itertools import combinations
 
 import numpy as np
@@ -50,8 +51,11 @@ def _bh_adjust(pvalues):
     return out
 
 
-class Decisions:
+class Decisions(Mapping):
     """The decisions of every test of the skeleton, stored by position, not by set.
+
+    A read-only mapping ``{(x, y, S): independent}`` (``x < y``, ``S`` a sorted tuple) of
+    every test run; :meth:`of_pair` gives one pair's at once.
 
     A pair's tests at a level of PC-stable are the first ``n`` sets of
     :func:`_edge_subsets` on the level's frozen adjacency (the runner stops at the first
@@ -105,6 +109,25 @@ class Decisions:
                     known[subsets[-1]] = True
         known.update(self.explicit.get((x, y), {}))
         return known
+
+    def _pairs(self):
+        pairs = set(zip(*(a.tolist() for a in np.nonzero(np.triu(self.testable, 1)))))
+        for _, _, counts in self.levels:
+            pairs.update(counts)
+        pairs.update(self.explicit)
+        return sorted(pairs)
+
+    def __getitem__(self, key):
+        x, y, subset = key
+        return self.of_pair(x, y)[subset]
+
+    def __iter__(self):
+        for x, y in self._pairs():
+            for subset in self.of_pair(x, y):
+                yield x, y, subset
+
+    def __len__(self):
+        return sum(len(self.of_pair(x, y)) for x, y in self._pairs())
 
 
 def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=None,
