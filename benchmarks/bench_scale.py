@@ -5,7 +5,7 @@ Usage::
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_scale.py [--n-nodes 1000] [--n-rows 10000]
         [--learners chow_liu,hill_climb,tabu,mmhc,pc,bnlearn_hc,bnlearn_pc] [--max-indegree 4]
         [--network random|pedigree|linkage] [--checkout DIR] [--timeout 600]
-        [--bnlearn-timeout 900]
+        [--n-jobs 2] [--bnlearn-timeout 900]
 
 Draws ``n_rows`` rows from a generated network: ``--network random`` (default)
 ``make_random_network(n_nodes, max_indegree=4, n_states=(2, 4), random_state=0)``;
@@ -24,7 +24,9 @@ system: on a shared machine, closer to the idle wall time), the number of learne
 the skeleton F1 against the true graph. Learners: ``HillClimbStructure()`` (BDeu,
 steepest ascent, no in-degree cap), ``tabu`` (``search="tabu"``), ``ChowLiuTree()``,
 ``PCStructure()`` (chi-square, alpha 0.05) and ``MMHCStructure()`` (MMPC with the G test
-at alpha 0.05, then hill climbing on BIC).
+at alpha 0.05, then hill climbing on BIC); ``--n-jobs`` sets ``n_jobs`` of those that
+have it (the child's CPU time then leaves out joblib's worker processes: read the wall
+time).
 
 R bnlearn as a peer (:mod:`_bnlearn`, ``benchmarks/install_bnlearn.sh``): ``bnlearn_hc`` is
 ``hc(x, score = "bde", iss = 1)``, ``bnlearn_pc`` is ``pc.stable(x, test = "x2", alpha =
@@ -57,6 +59,8 @@ with open({data!r}, "rb") as file:
     true_edges, X = pickle.load(file)
 learner = {{"hill_climb": HillClimbStructure, "tabu": lambda: HillClimbStructure(search="tabu"),
            "chow_liu": ChowLiuTree, "pc": PCStructure, "mmhc": MMHCStructure}}[{name!r}]()
+if {n_jobs!r} is not None and "n_jobs" in learner.get_params():
+    learner.set_params(n_jobs={n_jobs!r})
 start = time.perf_counter()
 learner.fit(X)
 seconds = time.perf_counter() - start
@@ -79,7 +83,8 @@ def network(args):
 
 
 def run(name, args):
-    code = CHILD.format(root=str(Path(args.checkout).resolve()), data=args.data_file, name=name)
+    code = CHILD.format(root=str(Path(args.checkout).resolve()), data=args.data_file, name=name,
+                        n_jobs=args.n_jobs)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     before, cpu_before = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     start = time.perf_counter()
@@ -144,6 +149,8 @@ def main():
                         help="the skbn checkout whose learners are timed")
     parser.add_argument("--timeout", type=float, default=None,
                         help="seconds before a learner's fit is stopped")
+    parser.add_argument("--n-jobs", type=int, default=None,
+                        help="n_jobs of the learners that have it (default: theirs)")
     parser.add_argument("--bnlearn-timeout", type=float, default=900,
                         help="seconds before a bnlearn learner is stopped")
     args = parser.parse_args()

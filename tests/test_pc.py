@@ -664,3 +664,91 @@ def test_max_time_in_the_collider_tests_falls_back_to_the_skeleton_sets(monkeypa
     assert stopped.cpdag_ == standard.cpdag_
     assert (stopped.sepsets_, stopped.n_tests_) == (standard.sepsets_, standard.n_tests_)
 
+
+
+def _first_independence(ci_test, codes, cards, weights, x, y, sets):
+    """Reference level-1 results: one table and one test per set, stopping at the first
+    independence (contingency_tables and BaseCITest.test, no Gram matrix)."""
+    from skbn._counting import contingency_tables
+
+    pvalues, flags = [], []
+    for subset in sets:
+        table = contingency_tables(codes, cards, x, y, subset, weights)
+        result = ci_test.test(table, int(np.prod([cards[z] for z in subset])))
+        pvalues.append(result.pvalue)
+        flags.append(result.independent)
+        if result.independent:
+            break
+    return pvalues, flags
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_level_one_equals_one_table_per_test(child_data, monkeypatch, weighted):
+    # level 1 counted variable by variable from Gram blocks (sequential and in workers)
+    # gives, for every pair, the sets, p-values and decisions of one table per test, on
+    # CHILD's mixed cardinalities (2 to 6 states), unweighted and with fractional weights
+    from skbn._data import encode_fit
+
+    _, frame = child_data
+    data, _ = encode_fit(frame.iloc[:800, :12])
+    if weighted:
+        from dataclasses import replace
+
+        data = replace(data, weights=np.random.default_rng(0).uniform(0.2, 2.0, data.n_samples))
+    rng = np.random.default_rng(1)
+    p = data.n_variables
+    adjacency = [set() for _ in range(p)]
+    for x in range(p):
+        for y in range(x + 1, p):
+            if rng.random() < 0.7:
+                adjacency[x].add(y)
+                adjacency[y].add(x)
+    frozen = [sorted(a) for a in adjacency]
+    pairs = [(x, y) for x in range(p) for y in frozen[x] if x < y]
+    ci_test = ChiSquare(alpha=0.2, min_samples_per_dof=0)
+    cards = data.cardinalities
+    expected = [_first_independence(ci_test, data.codes, cards, data.weights, x, y,
+                                    ci_runner._level_one_sets(frozen, x, y)) for x, y in pairs]
+    assert any(f and f[-1] for _, f in expected) and any(f and not f[-1] for _, f in expected)
+    monkeypatch.setattr(ci_runner, "_LEVEL_ONE_FIRST_ROUND", 2)  # several rounds per variable
+    for n_jobs in (1, 2):
+        got = ci_runner._level_one(data, ci_test, frozen, pairs, n_jobs=n_jobs)
+        assert [f for _, f in got] == [f for _, f in expected]
+        for (pv, _), (ref, _) in zip(got, expected):
+            np.testing.assert_allclose(pv, ref, rtol=1e-12, atol=0)
+
+
+def test_decisions_give_back_every_test_of_the_skeleton(child_data):
+    # Decisions stores positions, not sets: of_pair must return exactly the tests the
+    # runner ran and their decisions, for every pair (levels 0, 1 and >= 2)
+    from skbn._data import encode_fit
+    from skbn._engines._skeleton import skeleton
+
+    _, frame = child_data
+    data, _ = encode_fit(frame)
+    ran = {}
+
+    class Recording(ci_runner.CITestRunner):
+        def unconditional(self, pairs, gram=None):
+            out = super().unconditional(pairs, gram)
+            ran.update(((x, y, ()), bool(f)) for (x, y), f in zip(pairs, out[2]))
+            return out
+
+        def level_one(self, adjacency, pairs, progress=None):
+            for (x, y, sets), (pv, flags) in super().level_one(adjacency, pairs, progress):
+                ran.update(((x, y, s), f) for s, f in zip(sets, flags))
+                yield (x, y, sets), (pv, flags)
+
+        def run(self, units, stop_at_first, adjacency=None, *, timed=True):
+            out = super().run(units, stop_at_first, adjacency, timed=timed)
+            for (x, y, sets), (_, flags) in zip(units, out):
+                ran.update(((x, y, s), f) for s, f in zip(sets, flags))
+            return out
+
+    with Recording(data, ChiSquare()) as runner:
+        adjacency, sepsets, n_tests, decided = skeleton(runner, data.n_variables)
+    assert len(ran) == n_tests and max(len(s) for _, _, s in ran) >= 2
+    p = data.n_variables
+    rebuilt = {(x, y, s): f for x in range(p) for y in range(x + 1, p)
+               for s, f in decided.of_pair(x, y).items()}
+    assert rebuilt == ran

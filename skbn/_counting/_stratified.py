@@ -28,9 +28,9 @@ Three ways of counting, by size of ``S``:
 import numpy as np
 
 from skbn._counting._cache import BoundedCache
-from skbn._counting._tables import compress_ids, count_cells, extend_ids, pairwise_tables
+from skbn._counting._tables import compress_ids, count_cells, extend_ids, one_hot, pairwise_tables
 
-__all__ = ["StratifiedCounter", "gram_given", "gram_nbytes", "pairwise_contingency"]
+__all__ = ["GivenBlocks", "StratifiedCounter", "gram_given", "gram_nbytes", "pairwise_contingency"]
 
 #: Rows per one-hot chunk of the Gram products (keeps the float32 block in cache).
 GRAM_CHUNK_ROWS = 8192
@@ -123,6 +123,89 @@ def gram_given(codes, cardinalities, weights, v, others):
     ])
     starts = np.concatenate([[0], np.cumsum(sub_cards)[:-1]]).tolist()
     return gram, dict(zip(others, starts))
+
+
+#: Largest one-hot indicator matrix (bytes, float32) that :class:`GivenBlocks` keeps for
+#: all its blocks; a larger one is rebuilt, chunk by chunk, for every block.
+GIVEN_INDICATOR_BYTES = 1 << 26
+#: Rows per float32 product of :class:`GivenBlocks`: partial sums stay integers below 2**24.
+_EXACT_ROWS = 1 << 23
+
+
+class GivenBlocks:
+    """Blocks of :func:`gram_given`'s matrices of ``v``, unweighted, computed on demand.
+
+    ``counts(rows, columns)[a][i, j]`` is the number of rows of the data with ``v = a``
+    whose one-hot column ``i`` of the variables ``others[rows]`` and ``j`` of
+    ``others[columns]`` are both 1 (offsets: cumulated cardinalities, in the given
+    order): the same integers as those rows and columns of ``gram_given(codes,
+    cardinalities, None, v, others)``, without computing the rest of the matrix. The
+    data rows are sorted by the state of ``v`` once; the one-hot indicator matrix of
+    ``others`` (transposed: a row per state) is built once when it takes at most
+    ``max_bytes`` (else per block, in
+    chunks of ``GRAM_CHUNK_ROWS`` rows). Products are float32 BLAS over at most ``2**23``
+    rows, exact, accumulated in float64.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_variables), unsigned ints (no missing cell)
+    cardinalities : sequence of int
+    v : int
+    others : sequence of int
+    max_bytes : int, default=GIVEN_INDICATOR_BYTES
+    buffer : ndarray of float32 or None
+        Memory for the indicator matrix (used when large enough; its content is replaced):
+        one buffer for a sequence of variables saves allocating it for each.
+    """
+
+    def __init__(self, codes, cardinalities, v, others, max_bytes=GIVEN_INDICATOR_BYTES, buffer=None):
+        column = codes[:, v]
+        bounds = np.cumsum(np.bincount(column, minlength=int(cardinalities[v])))
+        self.bounds = [0, *bounds.tolist()]
+        self.block = codes[:, list(others)][np.argsort(column, kind="stable")]
+        self.cards = np.asarray(cardinalities, dtype=np.int64)[list(others)]
+        self.offsets = np.concatenate([[0], np.cumsum(self.cards)])
+        n_samples, width = self.block.shape[0], int(self.offsets[-1])
+        self.chunk = GRAM_CHUNK_ROWS
+        self.indicators, self.buffer = None, buffer
+        if 4 * n_samples * width <= max_bytes:
+            # transposed (width, n_samples): a range of columns of the one-hot matrix is a
+            # range of rows here, passed to BLAS without a copy
+            # row o_k + c is the indicator of state c of others[k]: one comparison per cell
+            state = np.concatenate([np.arange(r) for r in self.cards.tolist()])
+            variable = np.repeat(np.arange(len(self.cards)), self.cards)
+            if buffer is None or buffer.size < width * n_samples:
+                buffer = np.empty(width * n_samples, dtype=np.float32)
+            self.buffer = buffer
+            self.indicators = buffer[:width * n_samples].reshape(width, n_samples)
+            np.equal(np.ascontiguousarray(self.block.T)[variable], state[:, None].astype(self.block.dtype),
+                     out=self.indicators, casting="unsafe")
+            self.chunk = _EXACT_ROWS
+
+    def _indices(self, positions):
+        starts, lengths = self.offsets[positions], self.cards[positions]
+        shift = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+        return shift + np.arange(int(lengths.sum()))
+
+    def counts(self, rows, columns):
+        """``(r_v, sum r_rows, sum r_columns)`` float64 counts; ``rows``, ``columns``:
+        positions in ``others``, ``columns`` consecutive and increasing."""
+        rows, columns = np.asarray(rows), np.asarray(columns)
+        row_index = self._indices(rows)
+        first, last = int(self.offsets[columns[0]]), int(self.offsets[columns[-1] + 1])
+        out = np.zeros((len(self.bounds) - 1, len(row_index), last - first))
+        for a in range(len(self.bounds) - 1):
+            for start in range(self.bounds[a], self.bounds[a + 1], self.chunk):
+                stop = min(start + self.chunk, self.bounds[a + 1])
+                if self.indicators is not None:
+                    left = self.indicators[row_index, start:stop]
+                    right = self.indicators[first:last, start:stop]
+                    out[a] += left @ right.T
+                else:
+                    left = one_hot(self.block[:, rows], self.cards[rows], slice(start, stop))
+                    right = one_hot(self.block[:, columns], self.cards[columns], slice(start, stop))
+                    out[a] += left.T @ right
+        return out
 
 
 class StratifiedCounter:

@@ -30,7 +30,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
-from skbn._counting._stratified import CACHE_BYTES, GRAM_CACHE_BYTES
+from skbn._counting._stratified import CACHE_BYTES, GRAM_CACHE_BYTES, GivenBlocks
 from skbn._data import _code_dtype
 
 __all__ = ["CITestRunner", "run_tables"]
@@ -59,6 +59,9 @@ _MAX_GROUP_SETS = 1 << 17
 #: Batches per worker in a process-parallel run: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
 _BATCHES_PER_JOB = 1
+#: Level 1 (:func:`_level_one`): conditioning variables of the first round per variable,
+#: doubled every round (an early independence wastes little, a kept edge takes few rounds).
+_LEVEL_ONE_FIRST_ROUND = 16
 
 
 def run_tables(ci_test, blocks, n_strata, r_x, r_y):
@@ -175,6 +178,251 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
         if deadline is not None and _now() >= deadline:
             break
     return results
+
+
+def _ragged_ranges(starts, lengths):
+    """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])``, vectorised."""
+    total = int(lengths.sum())
+    shift = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    return shift + np.arange(total)
+
+
+def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progress=None, n_jobs=1):
+    """Level 1 of PC-stable on complete counts: the tests of ``pairs``, variable by variable.
+
+    For the pair ``x < y`` the sets are ``{z}`` for ``z`` in ``adjacency[x] - {y}``, then in
+    ``adjacency[y] - {x} - adjacency[x]`` (the order of :func:`_skeleton._edge_subsets`),
+    stopping at the first independence. The table of ``x, y | z`` is the block of
+    :func:`~skbn._counting.gram_given` of the variable whose side ``z`` is on (``x``'s
+    first), as in :class:`~skbn._counting.StratifiedCounter`'s level-1 slices. Here the
+    variables are visited once each (:func:`_side_tests`), in column order: at ``v``, the tests of the pairs
+    ``(v, y)`` on ``v``'s side and those of the pairs ``(x, v)`` left for ``v``'s side
+    (no independence on ``x``'s side, visited before) are counted together, in rounds of
+    ``16, 32, ...`` neighbours of ``v``, only for the pairs not yet separated and only the
+    rows and columns of the Gram matrices they need (:func:`gram_block_given`; the whole
+    matrix with weights, for the same float sums as before). All tables of one shape of a
+    round go through one :meth:`~skbn.citests.BaseCITest.test_batch` call.
+
+    Parameters
+    ----------
+    data : skbn._data.EncodedData
+        Unsigned codes (no missing cell).
+    ci_test : BaseCITest
+        A counting test (``from_counts``).
+    adjacency : list of sorted lists
+        The frozen adjacency of the level.
+    pairs : list of (x, y)
+        Adjacent pairs, ``x < y``.
+    level : float or None
+        Decision level (None: the test's own decision).
+    deadline : float or None
+        A ``_now()`` value after which no table is counted (the pairs not finished keep the
+        results found so far).
+    progress : skbn.utils._progress.Progress or None
+        Hears of the pairs finished after every variable (every batch with ``n_jobs``).
+    n_jobs : int, default=1
+        With more than one, two passes over the variables, each in contiguous batches of
+        variables run by joblib workers on ``data`` (memory-mapped codes): first every
+        pair's tests on its first variable's side, then on the other side for the pairs
+        still not separated. Each variable's indicator matrix is then built twice; the
+        results are the same.
+
+    Returns
+    -------
+    list of (pvalues, independent)
+        Per pair, the results of its sets in order up to the first independence: exactly
+        those of testing the sets one by one.
+    """
+    results = [([], []) for _ in pairs]
+    own_side, other_side = {}, {}
+    for i, (x, _) in enumerate(pairs):
+        own_side.setdefault(x, []).append(i)
+
+    def needs_other_side(i):
+        x, y = pairs[i]
+        if results[i][1] and results[i][1][-1]:
+            return False
+        sets = set(adjacency[x])
+        return any(z != x and z not in sets for z in adjacency[y])
+
+    def merge(indices, found):
+        for i, (pvalues, flags) in zip(indices, found):
+            results[i][0].extend(pvalues)
+            results[i][1].extend(flags)
+
+    if n_jobs > 1:
+        n_done = 0
+        for other in (False, True):
+            if other:
+                other_side = {}
+                for i in range(len(pairs)):
+                    if needs_other_side(i):
+                        other_side.setdefault(pairs[i][1], []).append(i)
+                    else:
+                        n_done += 1
+                if progress is not None:
+                    progress.update(n_done)
+            side = other_side if other else own_side
+            work = [(v, [(pairs[i][0 if other else 1], other) for i in side[v]]) for v in sorted(side)]
+            weight = np.cumsum([len(adjacency[v]) * len(q) for v, q in work]) if work else [0]
+            n_batches = min(len(work), 4 * n_jobs)
+            cuts = np.searchsorted(weight, weight[-1] * np.arange(1, n_batches) / n_batches) + 1
+            bounds = [0, *sorted({int(c) for c in cuts if 0 < c < len(work)}), len(work)]
+            outputs = Parallel(n_jobs=n_jobs)(
+                delayed(_side_batch)(data, ci_test, adjacency, work[a:b], level, deadline)
+                for a, b in zip(bounds[:-1], bounds[1:]) if b > a)
+            for (v, _), found in zip(work, (f for output in outputs for f in output)):
+                merge(side[v], found)
+        if progress is not None:
+            progress.update(len(pairs))
+        return results
+
+    n_done, buffer = 0, None
+    for v in range(len(adjacency)):
+        indices = own_side.pop(v, [])
+        queries = [(pairs[i][1], False) for i in indices]
+        later = other_side.pop(v, [])
+        indices += later
+        queries += [(pairs[i][0], True) for i in later]
+        if not queries:
+            continue
+        if deadline is not None and _now() >= deadline:
+            break
+        found, buffer = _side_tests(data, ci_test, adjacency, v, queries, level, buffer)
+        merge(indices, found)
+        for i, (_, other) in zip(indices, queries):
+            if not other and needs_other_side(i):
+                other_side.setdefault(pairs[i][1], []).append(i)
+            else:
+                n_done += 1
+        if progress is not None:
+            progress.update(n_done)
+    return results
+
+
+def _side_batch(data, ci_test, adjacency, work, level=None, deadline=None):
+    """Worker of :func:`_level_one` with ``n_jobs``: :func:`_side_tests` of every
+    ``(v, queries)`` of ``work`` (empty results once ``deadline`` has passed)."""
+    out, buffer = [], None
+    for v, queries in work:
+        if deadline is not None and _now() >= deadline:
+            out.append([([], []) for _ in queries])
+            continue
+        found, buffer = _side_tests(data, ci_test, adjacency, v, queries, level, buffer)
+        out.append(found)
+    return out
+
+
+def _side_tests(data, ci_test, adjacency, v, queries, level=None, buffer=None):
+    """The level-1 tests of several pairs on ``v``'s side (see :func:`_level_one`).
+
+    Parameters
+    ----------
+    queries : list of (w, other)
+        The pair is ``(v, w)`` (``v < w``; sets ``{z}``, ``z`` in ``adjacency[v] - {w}``)
+        when ``other`` is False, ``(w, v)`` (``w < v``; ``z`` in ``adjacency[v] - {w} -
+        adjacency[w]``) when True.
+    buffer : ndarray of float32 or None
+        Scratch memory of the indicator matrix (:class:`~skbn._counting.GivenBlocks`).
+
+    Returns
+    -------
+    found : list of (pvalues, independent)
+        Per query, its sets in order up to the first independence.
+    buffer : ndarray of float32 or None
+        The scratch memory, for the next call.
+    """
+    codes, weights = data.codes, data.weights
+    cards = np.asarray(data.cardinalities, dtype=np.int64)
+    results = [([], []) for _ in queries]
+    neighbours = np.asarray(adjacency[v], dtype=np.intp)
+    position = {int(w): k for k, w in enumerate(adjacency[v])}
+    block_cards = cards[neighbours]
+    keep = []
+    for w, other in queries:
+        mask = np.ones(len(neighbours), dtype=bool)
+        mask[position[w]] = False
+        if other:  # v's side of (w, v): the sets not already on w's side
+            member = np.zeros(len(adjacency), dtype=bool)
+            member[adjacency[w]] = True
+            mask &= ~member[neighbours]
+        keep.append(mask)
+    if weights is None:
+        given, full = GivenBlocks(codes, cards, v, neighbours, buffer=buffer), None
+        buffer = given.buffer
+    else:
+        full, offsets = gram_given(codes, cards, weights, v, neighbours)
+        starts = np.asarray([offsets[int(w)] for w in neighbours])
+    active = list(range(len(queries)))
+    start, size = 0, _LEVEL_ONE_FIRST_ROUND
+    while active and start < len(neighbours):
+        stop = min(start + size, len(neighbours))
+        columns = np.arange(start, stop)
+        rows = np.unique([position[queries[q][0]] for q in active])
+        row_at = {int(k): o for k, o in zip(rows, np.cumsum(block_cards[rows]) - block_cards[rows])}
+        if full is None:
+            counts = given.counts(rows, columns)
+        else:
+            counts = full[:, _ragged_ranges(starts[rows], block_cards[rows])][
+                :, :, _ragged_ranges(starts[columns], block_cards[columns])]
+        column_at = np.cumsum(block_cards[columns]) - block_cards[columns]
+        by_shape = {}
+        for q in active:
+            w, other = queries[q]
+            chosen = np.flatnonzero(keep[q][start:stop])
+            if not len(chosen):
+                continue
+            lengths = block_cards[columns[chosen]]
+            tables = counts[:, row_at[position[w]]:row_at[position[w]] + int(cards[w]),
+                            _ragged_ranges(column_at[chosen], lengths)]
+            # (strata, r_x, r_y) with x < y: v is x on its own side, y on the other
+            tables = tables.transpose((2, 1, 0) if other else (2, 0, 1))
+            entry = by_shape.setdefault(tables.shape[1:], ([], [], [], []))
+            entry[0].append(tables)
+            entry[1].append(lengths)
+            entry[2].append(q)
+            entry[3].append(len(chosen))
+        found = {}
+        for (r_x, r_y), (stacks, lengths, owners, sizes) in by_shape.items():
+            tables = np.concatenate(stacks).reshape(-1, r_x, r_y)
+            if weights is None:
+                tables = np.rint(tables)
+            declared = np.concatenate(lengths)
+            group = np.repeat(np.arange(len(declared)), declared)
+            observed = tables.reshape(len(tables), -1).sum(axis=1) > 0
+            batch = ci_test.test_batch(np.ascontiguousarray(tables[observed]), group[observed],
+                                       len(declared), declared.astype(float))
+            pvalues, flags = batch.pvalue.tolist(), _decisions(batch, level).tolist()
+            at = 0
+            for q, n in zip(owners, sizes):
+                found[q] = (pvalues[at:at + n], flags[at:at + n])
+                at += n
+        still = []
+        for q in active:
+            if q in found:
+                pvalues, flags = results[q]
+                new_pvalues, new_flags = found[q]
+                if True in new_flags:
+                    first = new_flags.index(True) + 1
+                    pvalues.extend(new_pvalues[:first])
+                    flags.extend(new_flags[:first])
+                    continue
+                pvalues.extend(new_pvalues)
+                flags.extend(new_flags)
+            still.append(q)
+        active = still
+        start, size = stop, 2 * size
+    return results, buffer
+
+
+def _level_one_sets(adjacency, x, y, n_sets=None):
+    """The first ``n_sets`` (None: all) level-1 sets of ``x - y``: ``(z,)`` for ``z`` in
+    ``adjacency[x] - {y}``, then in ``adjacency[y] - {x} - adjacency[x]``."""
+    sets = [(z,) for z in adjacency[x] if z != y]
+    if n_sets is None or n_sets > len(sets):
+        seen = set(adjacency[x])
+        sets += [(z,) for z in adjacency[y] if z != x and z not in seen]
+    return sets if n_sets is None else sets[:n_sets]
 
 
 class CITestRunner:
@@ -352,6 +600,27 @@ class CITestRunner:
             for batch in batches
         )
         return [result for output in outputs for result in output]
+
+    def level_one(self, adjacency, pairs, progress=None):
+        """``(unit, (pvalues, independent))`` of PC-stable's level 1 for every pair, in order.
+
+        ``unit`` is ``(x, y, sets)`` with the sets of the pair in test order (at least as
+        many as results). With a counting test on complete data the tests run by
+        :func:`_level_one` (each variable's Gram blocks counted once, only for the pairs
+        not yet separated; in joblib workers when ``n_jobs`` is worth it, see
+        :meth:`run`); otherwise as units of :func:`_streamed`. Same results either way.
+        """
+        if not self.ci_test.from_counts or self.data.codes.dtype.kind == "i":
+            units = ((x, y, _level_one_sets(adjacency, x, y)) for x, y in pairs)
+            yield from _streamed(self, units, True, adjacency, progress)
+            return
+        work = sum(len(adjacency[x]) + len(adjacency[y]) for x, y in pairs)
+        n_jobs = self._parallel(work)
+        data = self.data if n_jobs == 1 else self.shared_data()
+        results = _level_one(data, self.ci_test, adjacency, pairs, self.level, self.deadline,
+                             progress, n_jobs)
+        for (x, y), result in zip(pairs, results):
+            yield (x, y, _level_one_sets(adjacency, x, y, len(result[1]))), result
 
     def unconditional(self, pairs, gram=None):
         """``(pvalue, statistic, independent)`` arrays of ``x _||_ y`` for every pair ``(x, y)``.

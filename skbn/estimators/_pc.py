@@ -42,7 +42,8 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
 
     For every pair ``(x, y)`` of ends of an unshielded triple, every subset of
     ``adj(x) - {y}`` and of ``adj(y) - {x}`` (sizes up to ``max_cond_vars``) is tested,
-    reusing the decisions already in ``decided`` (read only). The pairs are generated and
+    reusing the decisions of the skeleton's tests (``decided``, a
+    :class:`~skbn._engines._skeleton.Decisions`, read only). The pairs are generated and
     tested in groups (:func:`_streamed`), so memory holds one group's sets, not all of
     them (a pair of ends next to a hub of degree ``d`` has about ``2**d`` sets).
 
@@ -66,12 +67,12 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
 
     def new_units():
         for x, y in pairs:
-            pending[(x, y)] = subsets = all_subsets(x, y)
-            yield x, y, [s for s in subsets if (x, y, s) not in decided]
+            pending[(x, y)] = subsets, known = all_subsets(x, y), decided.of_pair(x, y)
+            yield x, y, [s for s in subsets if s not in known]
 
     separating, n_tests = {}, 0
     for (x, y, subsets), (_, flags) in _streamed(runner, new_units(), False):
-        everything = pending.pop((x, y))
+        everything, known = pending.pop((x, y))
         n_tests += len(flags)
         if len(flags) < len(subsets):  # stopped by max_time: the skeleton's set decides
             separating[(x, y)] = []
@@ -80,7 +81,7 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
             continue
         found = dict(zip(subsets, flags))
         separating[(x, y)] = [s for s in everything
-                              if (found[s] if s in found else decided[(x, y, s)])]
+                              if (found[s] if s in found else known[s])]
     return separating, n_tests
 
 
@@ -444,8 +445,9 @@ class PCStructure(_BaseStructureLearner):
     n_jobs : int or None, default=None
         joblib workers, in the active joblib backend (processes by default, or e.g. dask
         through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped once per
-        fit: the tests of levels >= 2 and of the collider step; level 1's Gram products
-        with ``prefer="threads"`` (a soft hint: a backend set by the user wins). A level
+        fit: the tests of every level and of the collider step (level 1 in contiguous
+        batches of variables; with missing cells or a non-counting test, its Gram products
+        with ``prefer="threads"``, a soft hint: a backend set by the user wins). A level
         with less than ``10**7`` counted cells (conditioning sets x rows) runs in-process,
         where it is faster. Results are identical for any value.
     {verbose_parameter}
