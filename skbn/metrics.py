@@ -12,7 +12,7 @@ import itertools
 import math
 from numbers import Integral, Real
 
-from ._dag import ancestor_ids
+from ._dag import ancestor_ids, components
 from .graph import PDAG, dag_to_cpdag, pdag_to_dag
 
 __all__ = ["structural_hamming_distance", "skeleton_scores", "arrowhead_scores",
@@ -215,21 +215,8 @@ def _arrowheads(marks):
 def _chain_components(h):
     """Node names of every connected component of the undirected part of the compiled
     estimate ``h`` (singletons included), in node order."""
-    seen, out = set(), []
-    for start in range(h.n):
-        if start in seen:
-            continue
-        stack, component = [start], []
-        seen.add(start)
-        while stack:
-            u = stack.pop()
-            component.append(u)
-            for w in h.neighbours[u]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        out.append([h.nodes[u] for u in sorted(component)])
-    return out
+    return [[h.nodes[u] for u in component]
+            for component in components(range(h.n), [set(ns) for ns in h.neighbours])]
 
 
 def _component_orientations(h, component):
