@@ -539,6 +539,7 @@ class PCStructure(_BaseStructureLearner):
     }
     _plugins = ("ci_test",)
     _auto_plugins = {"ci_test": ("chi_square", "zf", "mi-cg")}
+    _continuous = True
     _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "available_case")
 
