@@ -12,11 +12,13 @@ and prints a table: CPU seconds (median of ``--repeats``; skbn in this process w
 ``time.process_time``, the peers inside R with ``proc.time``), peak memory (skbn: tracemalloc
 peak of the fit, R: VmHWM of the process), number of skeleton edges, and whether the
 skeletons are identical. ``--big`` adds the 1,000 variables x 10,000 rows case (skbn only
-unless ``--big-peers``).
+unless ``--big-peers``). ``--robust`` prints instead the CPDAG SHD of Fisher-z PC and of
+robust PC (:class:`~skbn.citests.RobustFisherZ`) with 5% of the rows gross outliers.
 
 Usage::
 
     python benchmarks/bench_gaussian_pc.py [--repeats 3] [--big] [--alpha 0.01]
+    python benchmarks/bench_gaussian_pc.py --robust
 """
 
 import argparse
@@ -30,8 +32,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from skbn.citests import FisherZ
+from skbn.citests import FisherZ, RobustFisherZ
 from skbn.estimators import PCStructure
+from skbn.metrics import structural_hamming_distance
 
 R_SCRIPT = r"""
 args <- commandArgs(trailingOnly = TRUE)
@@ -68,7 +71,7 @@ for (i in seq_len(nrow(a))) for (j in seq_len(ncol(a))) if (i < j && a[i, j])
 def random_gaussian_data(n_variables, n_samples, n_edges, seed):
     """Rows of a random linear-Gaussian DAG: ``n_edges`` arcs between random pairs in a
     random order, coefficients uniform in +-[0.5, 1.5], unit noise; returns the frame and
-    the set of true adjacencies."""
+    the true arcs ``(parent, child)``."""
     rng = np.random.default_rng(seed)
     order = rng.permutation(n_variables)
     pairs = set()
@@ -82,8 +85,8 @@ def random_gaussian_data(n_variables, n_samples, n_edges, seed):
     for v in order:
         values[:, v] = values @ coef[:, v] + rng.normal(size=n_samples)
     names = [f"X{i}" for i in range(n_variables)]
-    truth = {frozenset((names[order[a]], names[order[b]])) for a, b in pairs}
-    return pd.DataFrame(values, columns=names), truth
+    arcs = sorted((names[order[a]], names[order[b]]) for a, b in pairs)
+    return pd.DataFrame(values, columns=names), arcs
 
 
 def run_skbn(frame, alpha, repeats):
@@ -121,6 +124,30 @@ def run_r(frame, alpha, repeats, which):
     return cpu, peak, edges
 
 
+def robust_table(seeds, share=0.05):
+    """CPDAG SHD (true CPDAG vs learned) of Fisher-z PC and robust PC when ``share`` of the
+    rows are replaced by gross outliers (N(100, 50^2) in every column)."""
+    print(f"\nrobust PC: {share:.0%} of rows gross outliers, alpha=0.01, SHD of the CPDAGs")
+    print(f"{'data':28s} {'seed':>4s} {'SHD zf':>7s} {'SHD robust':>10s} {'SHD zf clean':>12s}")
+    totals = np.zeros(3)
+    for p, n in [(10, 1000), (20, 2000)]:
+        for seed in seeds:
+            frame, arcs = random_gaussian_data(p, n, p, seed)
+            rng = np.random.default_rng(seed)
+            dirty = frame.to_numpy().copy()
+            rows = rng.choice(n, int(share * n), replace=False)
+            dirty[rows] = rng.normal(100.0, 50.0, size=(len(rows), p))
+            dirty = pd.DataFrame(dirty, columns=frame.columns)
+            shd = []
+            for test, X in [(FisherZ(alpha=0.01), dirty), (RobustFisherZ(alpha=0.01, random_state=0), dirty),
+                            (FisherZ(alpha=0.01), frame)]:
+                pc = PCStructure(ci_test=test, fit_parameters=False).fit(X)
+                shd.append(structural_hamming_distance(arcs, pc.cpdag_, cpdag=True))
+            totals += shd
+            print(f"{f'random p={p} n={n}':28s} {seed:4d} {shd[0]:7d} {shd[1]:10d} {shd[2]:12d}")
+    print(f"{'total':28s} {'':4s} {int(totals[0]):7d} {int(totals[1]):10d} {int(totals[2]):12d}")
+
+
 def main():
     warnings.simplefilter("ignore")  # orientation conflicts of PC on noisy data
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -128,8 +155,11 @@ def main():
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--big", action="store_true")
     parser.add_argument("--big-peers", action="store_true")
+    parser.add_argument("--robust", action="store_true", help="only the robust-PC SHD table")
     parser.add_argument("--gaussian-test", default="/work/realdata/gaussian.test.csv")
     args = parser.parse_args()
+    if args.robust:
+        return robust_table(range(5))
     cases = []
     if os.path.exists(args.gaussian_test):
         cases.append(("gaussian.test", pd.read_csv(args.gaussian_test), True))
