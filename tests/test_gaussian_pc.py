@@ -247,3 +247,29 @@ def test_mmhc_restrict_phase_on_continuous_data():
     # the maximise phase (hill climbing on moments) is not wired yet: MMHC still refuses
     with pytest.raises(ValueError, match="does not take continuous columns"):
         MMHCStructure(fit_parameters=False).fit(frame)
+
+
+def test_orientation_variants_missing_mixed_and_integer_valued_columns():
+    frame = linear_gaussian(10, 800, 21)[0]
+    standard = _pc(frame, ci_test="zf")
+    for orient in ("conservative", "majority"):
+        other = _pc(frame, ci_test="zf", orient=orient)
+        assert _skeleton(other) == _skeleton(standard)
+    # integer-looking values declared continuous (rounded data, column names with dots/spaces)
+    rounded = (frame * 100).round().rename(columns=lambda c: f"x.{c} a")
+    pc = _pc(rounded, ci_test="auto", column_types=dict.fromkeys(rounded.columns, "continuous"))
+    assert isinstance(pc.ci_test_, FisherZ) and set(pc.column_types_.values()) == {"continuous"}
+    shifted = _pc(rounded + 0.5, ci_test="auto")  # fractional: continuous by the column-type rule
+    assert isinstance(shifted.ci_test_, FisherZ) and _skeleton(pc) == _skeleton(shifted)
+    assert pc.sepsets_ == shifted.sepsets_
+    # mixed data with holes in both kinds of columns: test-wise deletion
+    mixed = _mixed(2000, 3)
+    rng = np.random.default_rng(4)
+    for column in ("D1", "C0", "C2"):
+        mixed.loc[rng.random(len(mixed)) < 0.05, column] = np.nan
+    pc = _pc(mixed, ci_test=CLGMutualInformation(alpha=0.01), missing="available_case")
+    assert _skeleton(pc) == [(0, 2), (1, 3), (2, 3)]
+    # complete_case: the continuous values lose the dropped rows with the codes
+    pc = _pc(mixed, ci_test=CLGMutualInformation(alpha=0.01), missing="complete_case")
+    dropped = _pc(mixed.dropna().reset_index(drop=True), ci_test=CLGMutualInformation(alpha=0.01))
+    assert (pc.sepsets_, _skeleton(pc)) == (dropped.sepsets_, _skeleton(dropped))

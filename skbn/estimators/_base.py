@@ -1079,4 +1079,5 @@ def _complete_cases(data, copies=False):
         )
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]
-    return replace(data, codes=codes, weights=weights)
+    values = None if data.values is None else np.asfortranarray(data.values[keep])
+    return replace(data, codes=codes, weights=weights, values=values)
