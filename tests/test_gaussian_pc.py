@@ -273,3 +273,11 @@ def test_orientation_variants_missing_mixed_and_integer_valued_columns():
     pc = _pc(mixed, ci_test=CLGMutualInformation(alpha=0.01), missing="complete_case")
     dropped = _pc(mixed.dropna().reset_index(drop=True), ci_test=CLGMutualInformation(alpha=0.01))
     assert (pc.sepsets_, _skeleton(pc)) == (dropped.sepsets_, _skeleton(dropped))
+
+
+def test_max_time_stops_the_moments_path_and_keeps_edges():
+    frame = linear_gaussian(12, 500, 31)[0]
+    full = _pc(frame, ci_test="zf")
+    with pytest.warns(UserWarning, match="stopped by max_time"):
+        cut = PCStructure(ci_test="zf", max_time=1e-9, fit_parameters=False).fit(frame)
+    assert set(_skeleton(full)) < set(_skeleton(cut))
