@@ -252,7 +252,7 @@ class CITestRunner:
         self._shared = None
         self._folder = None
         #: the moments path (Gaussian and CLG tests), or None for the counting tests
-        self._moments = MomentTests(data, ci_test, level) if uses_moments(ci_test) else None
+        self._moments = MomentTests(data, ci_test, level, run_tables) if uses_moments(ci_test) else None
 
     def __enter__(self):
         return self

@@ -66,14 +66,18 @@ class MomentTests:
         A test with ``statistics`` "moments" or "robust".
     level : float or None
         Decision level (None: the test's own decision).
+    run_tables : callable or None
+        :func:`skbn._engines._ci_runner.run_tables` (passed in by the runner, which
+        imports this module): tests the count tables of a CLG test's discrete pairs.
     """
 
-    def __init__(self, data, ci_test, level=None):
+    def __init__(self, data, ci_test, level=None, run_tables=None):
         if data.values is None:
             raise ValueError(f"{type(ci_test).__name__} tests continuous variables; the data have none.")
         self.data = data
         self.ci_test = ci_test
         self.level = level
+        self.run_tables = run_tables
         self.cardinalities = np.asarray(data.cardinalities, dtype=np.int64)
         self.is_continuous = self.cardinalities == 0
         self.gaussian = hasattr(ci_test, "test_moments_given")
@@ -185,10 +189,8 @@ class MomentTests:
                 return 0.0, 0.0, False  # the rule for discrete x, y given continuous columns
             if self._tables is None:
                 self._tables = StratifiedCounter(self.data, None, {})
-            from skbn._engines._ci_runner import run_tables
-
             block, declared = self._tables.tables(x, y, tuple(subset))
-            batch = run_tables(test, [block], [declared], int(self.cardinalities[x]),
+            batch = self.run_tables(test, [block], [declared], int(self.cardinalities[x]),
                                int(self.cardinalities[y]))
             return (float(batch.pvalue[0]), float(batch.statistic[0]),
                     bool(self._decide(batch.pvalue[0], batch.independent[0])))
