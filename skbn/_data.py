@@ -345,7 +345,10 @@ def _factorize(name, series):
             "a hashable value such as a string or a number."
         ) from None
     codes = np.asarray(codes, dtype=np.int64)
-    labels = [_plain(v) for v in uniques.tolist()]
+    # a numpy-typed array or index's tolist() already holds Python scalars (a float column's
+    # 10**4 labels: no Python step per label)
+    plain = isinstance(uniques.dtype, np.dtype) and uniques.dtype.kind in "biuf"
+    labels = uniques.tolist() if plain else [_plain(v) for v in uniques.tolist()]
     if kind != "object":
         return codes, labels, kind
     groups = {_group(v) for v in labels}
@@ -408,7 +411,7 @@ def _declare_hint(name, what):
 
 def _fractional(labels):
     """Whether some (finite) numeric label is not a whole number."""
-    values = np.asarray([float(v) for v in labels], dtype=np.float64)
+    values = np.fromiter(labels, dtype=np.float64, count=len(labels))  # float() of each label
     finite = values[np.isfinite(values)]
     return bool(np.any(finite != np.round(finite)))
 

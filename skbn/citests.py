@@ -714,8 +714,8 @@ def resolve_ci_test(ci_test):
 # -- Gaussian and conditional-Gaussian tests: continuous variables, from weighted moments -------
 #
 # These tests read the weighted moments of the engine (:class:`skbn._counting.Moments`)
-# instead of count tables. They are not yet used by the learners (the wiring step decides
-# which columns are continuous and builds the moments with :meth:`moments_of`).
+# instead of count tables; the learners run them through the CI-test runner's moments path
+# (:mod:`skbn._engines._moment_tests`).
 
 
 class BaseGaussianCITest(BaseCITest):
@@ -727,10 +727,11 @@ class BaseGaussianCITest(BaseCITest):
     (integer weights equal replicated rows).
 
     **Too few rows.** When the residual degrees of freedom of a test are not positive
-    (:math:`n - |S| - 3 \le 0` for Fisher's z, :math:`n - |S| - 2 \le 0` otherwise) the test
-    cannot be computed: as for the discrete tests' power rule it reports ``pvalue = 0`` and
-    ``independent = False`` (dependence is assumed, PC keeps the edge), statistic 0. (pcalg
-    instead returns ``z = 0``, i.e. independence.)
+    (:math:`n - |S| - 3 \le 0` for Fisher's z, :math:`n - |S| - 2 \le 0` otherwise) the
+    partial correlation is that of a saturated regression and carries no evidence: the test
+    reports statistic 0, ``pvalue = 1`` and ``independent = True``, as pcalg's
+    ``gaussCItest`` (its ``z`` becomes 0) and bnlearn's ``ci.test`` (``"zf"``, ``"cor"``:
+    p-value 1 with a warning) do. See :class:`FisherZ` for what this means for PC.
 
     Parameters
     ----------
@@ -778,7 +779,7 @@ class BaseGaussianCITest(BaseCITest):
     def _results(self, r, n, size):
         r = np.atleast_1d(np.asarray(r, dtype=np.float64))
         dof = np.full(r.shape, float(n - size - self._dof_offset))
-        statistic, pvalue = np.zeros(r.shape), np.zeros(r.shape)
+        statistic, pvalue = np.zeros(r.shape), np.ones(r.shape)  # too few rows: independence
         if n - size - self._dof_offset > 0:
             statistic, pvalue = self._from_correlation(r, float(n), size)
             pvalue = np.clip(np.nan_to_num(pvalue, nan=1.0), 0.0, 1.0)
@@ -834,6 +835,36 @@ class BaseGaussianCITest(BaseCITest):
         r = partial_correlations(stats.scatter[0], tuple(z))[pairs[:, 0], pairs[:, 1]]
         return CITestBatchResult(*self._results(r, float(stats.weight[0]), len(z)))
 
+    def test_moments_sets(self, stats, pairs, sets):
+        """Test many pairs, each given its own conditioning set, all sets of one size.
+
+        One vectorised computation (:func:`skbn._counting.partial_correlations_batch`:
+        a small Cholesky solve per test, no Python step per set): what the CI-test runner
+        uses when the tests of a round have many different sets.
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            One group.
+        pairs : array-like of shape (n_tests, 2), int
+            Column positions ``(x, y)``.
+        sets : array-like of shape (n_tests, s), int
+            The conditioning columns of every test (none of them ``x`` or ``y``).
+
+        Returns
+        -------
+        CITestBatchResult
+            Equal to :meth:`test_moments` on each test up to rounding.
+        """
+        from skbn._counting._moments import partial_correlations_batch
+
+        if stats.n_groups != 1:
+            raise ValueError(f"{type(self).__name__} tests one group of moments; got {stats.n_groups}.")
+        pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+        sets = np.asarray(sets, dtype=np.intp).reshape(len(pairs), -1)
+        r = partial_correlations_batch(stats.scatter[0], pairs[:, 0], pairs[:, 1], sets)
+        return CITestBatchResult(*self._results(r, float(stats.weight[0]), sets.shape[1]))
+
     def test(self, table, n_strata=None):
         """Refuse count tables: Gaussian tests read moments (:meth:`test_moments`).
 
@@ -885,6 +916,16 @@ class FisherZ(BaseGaussianCITest):
     with :math:`r` the partial correlation of ``x`` and ``y`` given ``S`` (clipped to
     :math:`\pm 0.9999999`, as pcalg does) and :math:`n` the total weight. ``statistic`` is
     ``z`` and ``dof`` is :math:`n - |S| - 3` (bnlearn's reported ``df``).
+
+    **Fewer rows than the test needs** (:math:`n - |S| - 3 \le 0`, e.g. more variables than
+    rows): ``z = 0``, ``pvalue = 1``, independence, exactly as pcalg's ``gaussCItest`` (and
+    bnlearn's ``ci.test(test = "zf")``). In PC an edge still present when the level reaches
+    :math:`n - 3` is therefore removed at its first conditioning set of that size (its
+    separating set). This keeps PC's skeleton equal to pcalg's and bnlearn's on
+    :math:`p > n` data and bounds its levels by :math:`n - 3` (the other choice, dependence,
+    would keep every such edge and let the levels, and the number of tests, grow with the
+    degrees). Consistency is unaffected: for a fixed graph, :math:`n - |S| - 3 > 0` for every
+    set once :math:`n > p + 1`.
 
     Parameters
     ----------

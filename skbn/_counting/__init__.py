@@ -35,6 +35,7 @@ from skbn._counting._moments import (
     moments,
     partial_correlation,
     partial_correlations,
+    partial_correlations_batch,
     regression,
     robust_moments,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "pairwise_tables",
     "partial_correlation",
     "partial_correlations",
+    "partial_correlations_batch",
     "regression",
     "robust_moments",
     "stratified_codes",

@@ -32,6 +32,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_contingency
 from skbn._counting._stratified import CACHE_BYTES, GRAM_CACHE_BYTES, GivenBlocks
 from skbn._data import _code_dtype
+from skbn._engines._moment_tests import MomentTests, uses_moments
 
 __all__ = ["CITestRunner", "run_tables"]
 
@@ -498,6 +499,8 @@ class CITestRunner:
         self._counter = None
         self._shared = None
         self._folder = None
+        #: the moments path (Gaussian and CLG tests), or None for the counting tests
+        self._moments = MomentTests(data, ci_test, level, run_tables) if uses_moments(ci_test) else None
 
     def __enter__(self):
         return self
@@ -566,6 +569,8 @@ class CITestRunner:
         if not units:
             return []
         deadline = self.deadline if timed else None
+        if self._moments is not None:
+            return self._moments.run(units, stop_at_first, deadline, _now)
         work = sum(len(u[2]) for u in units)
         n_jobs = self._parallel(work) if len(units) > 1 else 1
         if adjacency is not None and self.data.codes.dtype.kind == "i":
@@ -630,6 +635,8 @@ class CITestRunner:
         :func:`~skbn._counting.pairwise_tables` when already computed), one
         :meth:`~skbn.citests.BaseCITest.test_batch` call per table shape.
         """
+        if self._moments is not None:
+            return self._moments.unconditional(pairs)
         n = len(pairs)
         pvalue, statistic, independent = np.ones(n), np.zeros(n), np.zeros(n, dtype=bool)
         if not self.ci_test.from_counts:
@@ -652,7 +659,9 @@ class CITestRunner:
         together first, one :func:`run_tables` call per table shape (oracles answer from
         the variables). Runs in-process, whatever ``n_jobs`` and ``max_time``."""
         missing = sorted({key for key in keys if key not in self.cache})
-        if missing and self.ci_test.from_counts:
+        if missing and self._moments is not None:
+            self.cache.update(zip(missing, zip(*self._moments.test_many(missing))))
+        elif missing and self.ci_test.from_counts:
             if self._counter is None:
                 self._counter = StratifiedCounter(self.data, None, self.caches, **self.counter_options)
             card = [int(r) for r in self.data.cardinalities]

@@ -403,6 +403,13 @@ class PCStructure(_BaseStructureLearner):
         (:class:`~skbn.citests.BayesFactor`), or a test object such as
         ``GTest(alpha=0.01)`` or ``DSeparationOracle(true_dag)``. **The test level lives on
         the test object** (default 0.05 for the aliases); tune it as ``ci_test__alpha``.
+        Continuous columns: ``"zf"`` (:class:`~skbn.citests.FisherZ`, pcalg's
+        ``gaussCItest``), ``"mi-g"``, ``"cor"``, ``"robust_fisher_z"``
+        (:class:`~skbn.citests.RobustFisherZ`, one robust covariance per fit) read one
+        correlation matrix, never the rows again; ``"mi-cg"``
+        (:class:`~skbn.citests.CLGMutualInformation`) on mixed data. A Gaussian test with
+        :math:`n - |S| - 3 \le 0` reports independence, as pcalg does (see
+        :class:`~skbn.citests.FisherZ`), so PC runs on data with more columns than rows.
     max_cond_vars : int or None, default=None
         Largest conditioning set tried (None: until no pair has enough neighbours). With a
         perfect oracle any value >= the true maximum in-degree still gives the exact CPDAG.
@@ -455,8 +462,9 @@ class PCStructure(_BaseStructureLearner):
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a
         warning giving their number); or test-wise deletion (Tu et al. 2019): every CI test
         of ``x`` and ``y`` given ``S`` counts the rows observing ``x``, ``y`` and all of
-        ``S``; the CPTs of the learned DAG are then estimated by parameter EM (exact
-        E-step, at most 100 iterations, relative tolerance 1e-6; ``docs/missing.md``).
+        ``S`` (continuous columns: the moments of those rows); the CPTs of the learned DAG
+        are then estimated by parameter EM (exact E-step, at most 100 iterations, relative
+        tolerance 1e-6; ``docs/missing.md``).
     {common_parameters}
 
     Attributes
@@ -541,6 +549,7 @@ class PCStructure(_BaseStructureLearner):
     }
     _plugins = ("ci_test",)
     _auto_plugins = {"ci_test": ("chi_square", "zf", "mi-cg")}
+    _continuous = True
     _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "available_case")
 
