@@ -610,12 +610,12 @@ class CITestRunner:
         """``(unit, (pvalues, independent))`` of PC-stable's level 1 for every pair, in order.
 
         ``unit`` is ``(x, y, sets)`` with the sets of the pair in test order (at least as
-        many as results). With a counting test on complete data the tests run by
+        many as results). With a counting test on complete discrete data the tests run by
         :func:`_level_one` (each variable's Gram blocks counted once, only for the pairs
         not yet separated; in joblib workers when ``n_jobs`` is worth it, see
         :meth:`run`); otherwise as units of :func:`_streamed`. Same results either way.
         """
-        if not self.ci_test.from_counts or self.data.codes.dtype.kind == "i":
+        if self._moments is not None or not self.ci_test.from_counts or self.data.codes.dtype.kind == "i":
             units = ((x, y, _level_one_sets(adjacency, x, y)) for x, y in pairs)
             yield from _streamed(self, units, True, adjacency, progress)
             return
