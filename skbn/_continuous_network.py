@@ -34,6 +34,7 @@ and the residual standard deviation with bnlearn's denominator ``N - p - 1``
 """
 
 from dataclasses import dataclass
+from itertools import product
 
 import numpy as np
 import pandas as pd
@@ -166,28 +167,45 @@ def _linear_joint(topo, parent_idx, intercept, coefs, sigma):
     return mu, cov
 
 
-def _condition(mu, cov, query, given, values):
-    """Mean and covariance of ``x[query]`` given ``x[given] = values`` (Schur complement)."""
+def _condition_rows(mu, cov, query, given, x):
+    r"""Moments of ``x[query]`` given ``x[given]`` = each row of ``x``, and the log-density
+    of those rows.
+
+    With :math:`K = \Sigma_{QG}\Sigma_{GG}^{-1}` (Cholesky solve; :math:`\Sigma_{GG}`
+    positive definite): mean :math:`\mu_Q + K (x_G - \mu_G)` per row, covariance
+    :math:`\Sigma_{QQ} - K \Sigma_{GQ}` (the Schur complement, the same for every row) and
+    :math:`\log N(x_G; \mu_G, \Sigma_{GG})` per row, from one factorisation.
+
+    Returns ``(mean (n, |Q|), covariance (|Q|, |Q|), log_density (n,))``.
+    """
+    x = np.asarray(x, dtype=np.float64)
     mu_q = mu[query]
     cov_qq = cov[np.ix_(query, query)]
     if not len(given):
-        return mu_q, cov_qq
-    cov_qe = cov[np.ix_(query, given)]
-    factor = linalg.cho_factor(cov[np.ix_(given, given)], lower=True)
-    gain = linalg.cho_solve(factor, cov_qe.T).T
-    mean = mu_q + gain @ (np.asarray(values, dtype=np.float64) - mu[given])
-    covariance = cov_qq - gain @ cov_qe.T
-    return mean, 0.5 * (covariance + covariance.T)
+        return np.broadcast_to(mu_q, (x.shape[0], len(query))), cov_qq, np.zeros(x.shape[0])
+    factor = linalg.cholesky(cov[np.ix_(given, given)], lower=True, check_finite=False)
+    resid = x - mu[given]
+    z = linalg.solve_triangular(factor, resid.T, lower=True, check_finite=False)
+    log_density = (-0.5 * (len(given) * _LOG_2PI + np.sum(z * z, axis=0))
+                   - np.sum(np.log(np.diag(factor))))
+    if not len(query):
+        return np.zeros((x.shape[0], 0)), cov_qq, log_density
+    cov_qg = cov[np.ix_(query, given)]
+    gain = linalg.cho_solve((factor, True), cov_qg.T, check_finite=False).T
+    covariance = cov_qq - gain @ cov_qg.T
+    return mu_q + resid @ gain.T, 0.5 * (covariance + covariance.T), log_density
 
 
-def _normal_logpdf(x, mean, cov):
-    """Row-wise log-density of ``N(mean, cov)`` at the rows of ``x`` (cov positive definite)."""
-    k = len(mean)
-    if k == 0:
-        return np.zeros(x.shape[0])
-    factor = linalg.cholesky(cov, lower=True)
-    z = linalg.solve_triangular(factor, (x - mean).T, lower=True)
-    return -0.5 * (k * _LOG_2PI + np.sum(z * z, axis=0)) - np.sum(np.log(np.diag(factor)))
+def _normalise_log_rows(log_w):
+    """Rows of ``log_w`` (n, m) normalised to probabilities; ``(weights, ok)`` with ``ok``
+    False (and the row all NaN) where every entry is ``-inf`` (density 0)."""
+    peak = log_w.max(axis=1, keepdims=True)
+    ok = np.isfinite(peak[:, 0])
+    with np.errstate(invalid="ignore"):
+        w = np.exp(log_w - np.where(ok[:, None], peak, 0.0))
+        w = w / w.sum(axis=1, keepdims=True)
+    w[~ok] = np.nan
+    return w, ok
 
 
 def _node_logpdf(x, mean, sigma):
@@ -274,8 +292,316 @@ def _variables_list(variables, index):
     return variables
 
 
+# ---------------------------------------------------------------------- shared machinery
+class _LinearGaussianNetwork(_Network):
+    r"""What the Gaussian and CLG networks share: one linear Gaussian family per continuous
+    node, in every configuration of its discrete parents (a Gaussian network is a CLG
+    network without discrete nodes: one configuration per family).
+
+    Subclasses set, before calling :meth:`_setup_families`: ``_discrete`` / ``_continuous``
+    (node names in node order), ``_dpa`` / ``_cpa`` (continuous node -> tuple of its
+    discrete / continuous parents) and ``_dnet`` (the discrete network, None without
+    discrete nodes).
+    ``_params[v]`` is then ``(b0 (q,), B (q, p), sigma (q,))`` over the ``q``
+    configurations of ``v``'s discrete parents (C order, the last parent fastest).
+
+    Every query, prediction and sample goes through two routines:
+
+    * :meth:`_draw`: ancestral sampling of the continuous nodes given the discrete codes;
+    * :meth:`_mixture`: for rows sharing which continuous cells are observed, the
+      posterior over the configurations :math:`\delta` of the discrete nodes that matter,
+
+      .. math::
+
+          w_\delta \propto P(\Delta = \delta, x^d_o)\; N(x^c_o; \mu_{\delta,o},
+          \Sigma_{\delta,oo}),
+
+      and the conditional normal of the target continuous nodes in every configuration
+      (:func:`_condition_rows`). :math:`P(\Delta = \delta, x^d_o)` comes from variable
+      elimination on :attr:`discrete_network` (the observed discrete cells as evidence),
+      :math:`(\mu_\delta, \Sigma_\delta)` from the linear Gaussian network the continuous
+      nodes form given :math:`\delta`. Exact: the configurations are enumerated.
+    """
+
+    def _setup_families(self, params):
+        self._params = params
+        self._cpos = {v: k for k, v in enumerate(self._continuous)}
+        self._dpos = {v: k for k, v in enumerate(self._discrete)}
+        self._dshape = {v: tuple(len(self._dnet.states[p]) for p in self._dpa[v])
+                        for v in self._continuous}
+        # a constant: a node without parents and sigma 0 (e.g. set by do)
+        self._constants = {v: float(params[v][0][0]) for v in self._continuous
+                           if not self.parents[v] and params[v][2][0] == 0}
+
+    # ------------------------------------------------------------------ reading X
+    def _cells(self, X):
+        """``(frame, codes, values)``: discrete cells as state codes (n, n_discrete), -1 where
+        missing; continuous cells as floats (n, n_continuous), NaN where missing or absent."""
+        frame = _as_frame(X)
+        unknown = [c for c in frame.columns if c not in self._index]
+        if unknown:
+            raise ValueError(f"X has columns that are not nodes of the network: {unknown!r}.")
+        n = len(frame)
+        codes = np.full((n, len(self._discrete)), -1, dtype=np.int64)
+        values = np.full((n, len(self._continuous)), np.nan)
+        for pos, node in enumerate(frame.columns):
+            if node in self._dpos:
+                codes[:, self._dpos[node]] = self._dnet._encode_values(
+                    node, np.asarray(frame.iloc[:, pos], dtype=object))
+                continue
+            column = _numeric_column(frame, pos, node)
+            if np.any(np.isinf(column)):
+                raise ValueError(f"Column {node!r} contains infinite values.")
+            values[:, self._cpos[node]] = column
+        return frame, codes, values
+
+    # ------------------------------------------------------------------ sampling
+    def _draw(self, rng, codes):
+        """Continuous nodes drawn in topological order given the discrete ``codes``
+        (n, n_discrete): one standard normal per node and row."""
+        n = codes.shape[0]
+        values = np.zeros((n, len(self._continuous)))
+        for node in self.topological_order():
+            if node in self._dpos:
+                continue
+            mean, sigma = self._family_moments(node, codes, values)
+            values[:, self._cpos[node]] = mean + sigma * rng.standard_normal(n)
+        return values
+
+    def _family_moments(self, node, codes, values):
+        """Mean and standard deviation of ``node`` given its parents, in every row."""
+        b0, B, s = self._params[node]
+        config = self._configs(node, codes)
+        cpa = [self._cpos[p] for p in self._cpa[node]]
+        return b0[config] + np.einsum("ij,ij->i", values[:, cpa], B[config]), s[config]
+
+    def _complete_log_density(self, codes, values):
+        """Sum over the continuous nodes of their family log-density, complete rows."""
+        out = np.zeros(values.shape[0])
+        for node in self._continuous:
+            mean, sigma = self._family_moments(node, codes, values)
+            out += _node_logpdf(values[:, self._cpos[node]], mean, sigma)
+        return out
+
+    def _configs(self, node, codes):
+        """Configuration index (C order over the discrete parents) of every row of codes."""
+        if not self._dpa[node]:
+            return np.zeros(codes.shape[0], dtype=np.intp)
+        return np.ravel_multi_index(tuple(codes[:, self._dpos[p]] for p in self._dpa[node]),
+                                    self._dshape[node])
+
+    # ------------------------------------------------------------------ inference
+    def _continuous_ancestry(self, targets):
+        """The continuous ancestors of ``targets`` through continuous edges (targets
+        included), in topological order."""
+        parents = [[self._index[p] for p in self._cpa.get(v, ())] for v in self.nodes]
+        keep = {self.nodes[i] for i in ancestor_ids(parents, [self._index[v] for v in targets])}
+        return [v for v in self.topological_order() if v in keep]
+
+    def _component(self, order, assignment):
+        """Mean and covariance of the continuous nodes ``order`` (topological) given the state
+        codes ``assignment`` (node -> code) of their discrete parents."""
+        pos = {v: k for k, v in enumerate(order)}
+        intercept, coefs, sigma, parent_idx = [], [], [], []
+        for v in order:
+            b0, B, s = self._params[v]
+            g = (np.ravel_multi_index(tuple(assignment[p] for p in self._dpa[v]),
+                                      self._dshape[v]) if self._dpa[v] else 0)
+            intercept.append(float(b0[g]))
+            coefs.append(B[g])
+            sigma.append(float(s[g]))
+            parent_idx.append(tuple(pos[p] for p in self._cpa[v]))
+        return _linear_joint(range(len(order)), parent_idx, intercept, coefs, sigma)
+
+    def _mixture(self, codes, values, given, targets, keep=()):
+        """The posterior mixture of rows sharing their observed continuous cells.
+
+        Parameters: ``codes`` (n, n_discrete) with -1 for missing cells; ``values`` (n,
+        n_continuous); ``given`` the continuous nodes observed in every row; ``targets``
+        continuous nodes (not in ``given``) whose conditional moments are wanted; ``keep``
+        discrete nodes whose configuration must be told apart.
+
+        The discrete nodes that matter, ``dset`` (node order), are ``keep`` and the discrete
+        parents of the continuous ancestry of ``given`` and ``targets``. The rows are
+        grouped by their observed cells of ``dset``, and only the configurations of the
+        unobserved ones are enumerated (complete rows: one configuration each). Yields, per
+        group, ``(rows, dset, configs, log_w, means, covs)``: the positions of its rows, the
+        configurations ``configs`` (m, |dset|) of ``dset`` consistent with them (C order
+        over the unobserved nodes), the unnormalised ``log_w`` (rows, m) -- ``log P(dset =
+        delta, x^d_o) + log N(x^c_o | delta)``, whose log-sum-exp over ``delta`` is the
+        row's log-density --, the conditional means of ``targets`` (rows, m, k) and their
+        covariances (m, k, k). Components are computed once per configuration.
+        """
+        n = values.shape[0]
+        log_const = np.zeros(n)
+        for v in [v for v in given if v in self._constants]:
+            with np.errstate(divide="ignore"):
+                log_const += np.log(values[:, self._cpos[v]] == self._constants[v])
+        given = [v for v in given if v not in self._constants]
+        order = self._continuous_ancestry(list(given) + list(targets))
+        dset = [v for v in self._discrete
+                if v in keep or any(v in self._dpa[c] for c in order)]
+        columns = [self._dpos[v] for v in dset]
+        pos = {v: k for k, v in enumerate(order)}
+        gpos, tpos = [pos[v] for v in given], [pos[v] for v in targets]
+        x = values[:, [self._cpos[v] for v in given]]
+        keys, inverse = np.unique(codes[:, columns], axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        log_observed = None   # log P(x^d_o) of every row, computed once if a group needs it
+        components = {}
+        for g, key in enumerate(keys):
+            rows = np.flatnonzero(inverse == g)
+            free = [j for j in range(len(dset)) if key[j] < 0]
+            shape = tuple(len(self.states[dset[j]]) for j in free)
+            configs = np.repeat(key[None, :], int(np.prod(shape)), axis=0)
+            configs[:, free] = np.array(list(np.ndindex(*shape)), dtype=np.int64).reshape(
+                len(configs), len(free))
+            if free:
+                log_w = np.empty((len(rows), len(configs)))
+                block = codes[rows]
+                for sub, table, log_scale in self._dnet._inference.marginalise_rows(
+                        block, block >= 0, np.ones(len(rows), dtype=bool),
+                        tuple(columns[j] for j in free)):
+                    with np.errstate(divide="ignore"):
+                        log_w[sub] = (np.log(table.reshape(len(sub), -1))
+                                      + log_scale[:, None])
+            elif self._discrete:
+                if log_observed is None:
+                    log_observed = self._dnet.log_likelihood_codes(codes)
+                log_w = log_observed[rows][:, None].copy()
+            else:
+                log_w = np.zeros((len(rows), 1))
+            log_w += log_const[rows][:, None]
+            means = np.zeros((len(rows), len(configs), len(targets)))
+            covs = np.zeros((len(configs), len(targets), len(targets)))
+            for c, config in enumerate(configs):
+                key_c = tuple(config)
+                if key_c not in components:
+                    components[key_c] = self._component(order, dict(zip(dset, config)))
+                mu, cov = components[key_c]
+                means[:, c], covs[c], log_density = _condition_rows(mu, cov, tpos, gpos, x[rows])
+                log_w[:, c] += log_density
+            yield rows, dset, configs, log_w, means, covs
+
+    def _evidence_rows(self, evidence, exclude):
+        """One row of ``(codes, values)`` from ``evidence`` (node -> state or value), and the
+        continuous nodes it observes; errors name the node."""
+        codes = np.full((1, len(self._discrete)), -1, dtype=np.int64)
+        values = np.full((1, len(self._continuous)), np.nan)
+        given = []
+        for name, value in evidence.items():
+            if not _is_node(name, self._index):
+                raise ValueError(f"Unknown node {name!r}; nodes are {self.nodes!r}.")
+            if name in exclude:
+                raise ValueError(f"Node {name!r} is both a query variable and in the evidence.")
+            if name in self._dpos:
+                codes[0, self._dpos[name]] = self._dnet._state_code(name, value)
+            else:
+                values[0, self._cpos[name]] = _check_value(name, value, "evidence")
+                given.append(name)
+        return codes, values, [v for v in self._continuous if v in given]
+
+    # ------------------------------------------------------------------ drawings
+    def _node_shape(self, node):
+        return "box" if node in self._dpos else "ellipse"
+
+    def _edge_label(self, parent, child):
+        if parent not in self._cpa.get(child, ()):
+            return None
+        column = self._params[child][1][:, self._cpa[child].index(parent)]
+        return ", ".join(f"{b:.3g}" for b in column)
+
+    @staticmethod
+    def _one_blas_thread(method, *args):
+        """``method(*args)`` with BLAS limited to one thread: the engine's many small
+        factorisations are slower with threads (the estimators' rule, same results)."""
+        from skbn.estimators._base import _one_blas_thread  # lazy: estimators import this
+
+        return _one_blas_thread(method)(*args)
+
+    def _check_target(self, target):
+        if not _is_node(target, self._index):
+            raise ValueError(f"Unknown target {target!r}; nodes are {self.nodes!r}.")
+        return target
+
+    def _by_pattern(self, X, target):
+        """Rows of ``X`` grouped by their observed continuous cells (the target's own column
+        ignored): yields ``(frame, rows, codes, values, given)``."""
+        frame, codes, values = self._cells(X)
+        if target in self._cpos:
+            values[:, self._cpos[target]] = np.nan
+        else:
+            codes[:, self._dpos[target]] = -1
+        observed = ~np.isnan(values)
+        patterns, inverse = np.unique(observed, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        for k, pattern in enumerate(patterns):
+            rows = np.flatnonzero(inverse == k)
+            given = [v for v, o in zip(self._continuous, pattern) if o]
+            yield frame, rows, codes[rows], values[rows], given
+
+    def predict(self, X, target):
+        r"""Predict ``target`` from the other columns of every row of ``X``.
+
+        A continuous target gets its conditional mean, that of the posterior mixture:
+
+        .. math::
+
+            E[x_t \mid x_o] = \sum_\delta w_\delta(x_o)\, \mu_{t \mid o, \delta},
+            \qquad w_\delta \propto P(\Delta = \delta, x^d_o)\,
+            N(x^c_o; \mu_{o,\delta}, \Sigma_{oo,\delta}),
+
+        over the configurations :math:`\delta` of the discrete nodes that matter, with
+        :math:`\mu_{t \mid o, \delta}` the Gaussian conditional mean (Schur complement) in
+        each; missing cells (NaN, or absent columns) are marginalised, the target's own
+        column is ignored. A Gaussian network has one configuration: the conditional mean of
+        the joint normal. A discrete target (CLG network) gets its most probable state
+        (:meth:`predict_proba`; the first in sorted order on ties).
+
+        Parameters
+        ----------
+        X : pandas.DataFrame of shape (n_samples, n_columns)
+            Columns are nodes (a subset, in any order); NaN marks a missing cell.
+        target : node name
+            The node to predict.
+
+        Returns
+        -------
+        prediction : pandas.Series of shape (n_samples,)
+            Indexed as ``X``, named after the target.
+
+        Raises
+        ------
+        ValueError
+            For an unknown target or column, and for a row of density 0 under the network
+            (e.g. a state of probability 0, or a constant node observed at another value).
+        """
+        return self._one_blas_thread(self._predict, X, self._check_target(target))
+
+    def _predict(self, X, target):
+        if target in self._dpos:
+            proba = self.predict_proba(X, target)
+            labels = np.asarray(proba.columns, dtype=object)
+            return pd.Series(labels[np.argmax(proba.to_numpy(), axis=1)], index=proba.index,
+                             name=target)
+        out, frame = None, None
+        for frame, rows, codes, values, given in self._by_pattern(X, target):
+            if out is None:
+                out = np.empty(len(frame))
+            for sub, _, _, log_w, means, _ in self._mixture(codes, values, given, [target]):
+                w, ok = _normalise_log_rows(log_w)
+                if not ok.all():
+                    raise ValueError(f"Row {int(rows[sub[np.argmin(ok)]])} of X has density 0 "
+                                     f"under the network: its target cannot be predicted.")
+                out[rows[sub]] = np.einsum("nm,nm->n", w, means[:, :, 0])
+        if frame is None:
+            frame = _as_frame(X)
+            out = np.empty(0)
+        return pd.Series(out, index=frame.index, name=target)
+
+
 # ---------------------------------------------------------------------- Gaussian network
-class GaussianBayesianNetwork(_Network):
+class GaussianBayesianNetwork(_LinearGaussianNetwork):
     r"""A linear Gaussian Bayesian network: a DAG and one linear regression per node.
 
     .. math::
@@ -376,6 +702,11 @@ class GaussianBayesianNetwork(_Network):
                                  f"for a node without parents), got {sigma!r}.")
             self.sigmas[node] = sigma
         self._parent_idx = [tuple(self._index[p] for p in self.parents[v]) for v in self.nodes]
+        self._discrete, self._continuous, self._dnet = [], list(self.nodes), None
+        self._dpa = dict.fromkeys(self.nodes, ())
+        self._cpa = self.parents
+        self._setup_families({v: (np.array([self.intercepts[v]]), self.coefficients[v][None, :],
+                                  np.array([self.sigmas[v]])) for v in self.nodes})
 
     # ------------------------------------------------------------------ structure
     def _node_attributes(self, node):
@@ -402,19 +733,6 @@ class GaussianBayesianNetwork(_Network):
                                   pd.DataFrame(cov, index=self.nodes, columns=self.nodes))
 
     # ------------------------------------------------------------------ likelihood
-    def _values(self, X):
-        frame = _as_frame(X)
-        unknown = [c for c in frame.columns if c not in self._index]
-        if unknown:
-            raise ValueError(f"X has columns that are not nodes of the network: {unknown!r}.")
-        values = np.full((len(frame), len(self.nodes)), np.nan)
-        for pos, col in enumerate(frame.columns):
-            column = _numeric_column(frame, pos, col)
-            if np.any(np.isinf(column)):
-                raise ValueError(f"Column {col!r} contains infinite values.")
-            values[:, self._index[col]] = column
-        return values
-
     def log_likelihood(self, X):
         r"""Log-density of each row.
 
@@ -436,19 +754,14 @@ class GaussianBayesianNetwork(_Network):
         log_density : ndarray of shape (n_samples,)
             Natural log-density of every row (``-inf`` where it is 0).
         """
-        values = self._values(X)
-        n, d = values.shape
+        values = self._cells(X)[2]
+        n = values.shape[0]
         out = np.zeros(n)
         missing = np.isnan(values)
         complete = ~missing.any(axis=1)
         if complete.any():
-            rows = values[complete]
-            total = np.zeros(len(rows))
-            for i, node in enumerate(self.nodes):
-                pa = list(self._parent_idx[i])
-                mean = self.intercepts[node] + (rows[:, pa] @ self.coefficients[node] if pa else 0.0)
-                total += _node_logpdf(rows[:, i], mean, self.sigmas[node])
-            out[complete] = total
+            out[complete] = self._complete_log_density(np.zeros((int(complete.sum()), 0),
+                                                                dtype=np.int64), values[complete])
         if not complete.all():
             joint = self.joint()
             mu, cov = joint.mean.to_numpy(), joint.covariance.to_numpy()
@@ -460,7 +773,7 @@ class GaussianBayesianNetwork(_Network):
                 observed = np.flatnonzero(~pattern & ~constant)
                 fixed = np.flatnonzero(~pattern & constant)
                 block = values[np.ix_(rows, observed)]
-                result = _normal_logpdf(block, mu[observed], cov[np.ix_(observed, observed)])
+                result = _condition_rows(mu, cov, [], observed, block)[2]
                 for i in fixed:
                     result = result + np.where(values[rows, i] == mu[i], 0.0, -np.inf)
                 out[rows] = result
@@ -539,27 +852,15 @@ class GaussianBayesianNetwork(_Network):
                                      f"observed as {value!r} in the evidence.")
             return self.do(intervened).query(variables, evidence)
         variables = _variables_list(variables, self._index)
-        joint = self.joint()
-        mu, cov = joint.mean.to_numpy(), joint.covariance.to_numpy()
-        given, values = [], []
-        for name, value in evidence.items():
-            if not _is_node(name, self._index):
-                raise ValueError(f"Unknown node {name!r}; nodes are {self.nodes!r}.")
-            if name in variables:
-                raise ValueError(f"Node {name!r} is both a query variable and in the evidence.")
-            value = _check_value(name, value, "evidence")
-            i = self._index[name]
-            if self.sigmas[name] == 0 and not self.parents[name]:
-                if value != mu[i]:
-                    raise ValueError(f"The evidence {name!r} = {value!r} has density 0: the node "
-                                     f"is constant at {mu[i]!r}.")
-                continue
-            given.append(i)
-            values.append(value)
-        query = [self._index[v] for v in variables]
-        mean, covariance = _condition(mu, cov, query, given, values)
-        return MultivariateNormal(pd.Series(mean, index=pd.Index(variables), name="mean"),
-                                  pd.DataFrame(covariance, index=variables, columns=variables))
+        codes, values, given = self._evidence_rows(dict(evidence or {}), variables)
+        for name in given:
+            value = float(values[0, self._cpos[name]])
+            if name in self._constants and value != self._constants[name]:
+                raise ValueError(f"The evidence {name!r} = {value!r} has density 0: the node "
+                                 f"is constant at {self._constants[name]!r}.")
+        (_, _, _, _, means, covs), = self._mixture(codes, values, given, variables)
+        return MultivariateNormal(pd.Series(means[0, 0], index=pd.Index(variables), name="mean"),
+                                  pd.DataFrame(covs[0], index=variables, columns=variables))
 
     # ------------------------------------------------------------------ sampling
     def sample(self, n_samples=1, random_state=None, do=None):
@@ -584,13 +885,8 @@ class GaussianBayesianNetwork(_Network):
         _check_n_samples(n_samples)
         if self._interventions(do, "value"):
             return self.do(do).sample(n_samples, random_state)
-        rng = check_random_state(random_state)
-        values = np.zeros((int(n_samples), len(self.nodes)))
-        for i in self._topo:
-            node = self.nodes[i]
-            pa = list(self._parent_idx[i])
-            mean = self.intercepts[node] + (values[:, pa] @ self.coefficients[node] if pa else 0.0)
-            values[:, i] = mean + self.sigmas[node] * rng.standard_normal(int(n_samples))
+        values = self._draw(check_random_state(random_state),
+                            np.zeros((int(n_samples), 0), dtype=np.int64))
         return pd.DataFrame(values, columns=pd.Index(self.nodes))
 
     # ------------------------------------------------------------------ estimation
@@ -620,7 +916,7 @@ class GaussianBayesianNetwork(_Network):
 
 
 # ---------------------------------------------------------------------- CLG network
-class CLGBayesianNetwork(_Network):
+class CLGBayesianNetwork(_LinearGaussianNetwork):
     r"""A conditional linear Gaussian (CLG) Bayesian network over discrete and continuous nodes.
 
     A discrete node :math:`d` has only discrete parents and a CPT; a continuous node
@@ -688,7 +984,7 @@ class CLGBayesianNetwork(_Network):
     >>> net = CLGBayesianNetwork(
     ...     nodes=["g", "y"], states={"g": ["a", "b"]}, parents={"y": ["g"]},
     ...     cpts={"g": [0.25, 0.75]}, intercepts={"y": [0.0, 4.0]}, sigmas={"y": [1.0, 1.0]})
-    >>> float(net.query("y").mean["y"])
+    >>> round(float(net.query("y").mean["y"]), 12)
     3.0
     """
 
@@ -764,6 +1060,11 @@ class CLGBayesianNetwork(_Network):
             self.intercepts[node] = arrays["intercept"]
             self.coefficients[node] = arrays["coefficients"]
             self.sigmas[node] = sigma
+        self._dnet, self._dpa, self._cpa = (self.discrete_network, self.discrete_parents,
+                                            self.continuous_parents)
+        self._setup_families({v: (self.intercepts[v].reshape(-1),
+                                  self.coefficients[v].reshape(self.intercepts[v].size, -1),
+                                  self.sigmas[v].reshape(-1)) for v in self._continuous})
 
     # ------------------------------------------------------------------ structure
     def __repr__(self):
@@ -792,75 +1093,57 @@ class CLGBayesianNetwork(_Network):
                 else {"kind": "continuous"})
 
     # ------------------------------------------------------------------ likelihood
-    def _split(self, X, require_all=True):
-        """Discrete columns as a DataFrame, continuous ones as a float matrix."""
-        frame = _as_frame(X)
-        unknown = [c for c in frame.columns if c not in self._index]
-        if unknown:
-            raise ValueError(f"X has columns that are not nodes of the network: {unknown!r}.")
-        absent = [v for v in self.nodes if v not in frame.columns]
-        if require_all and absent:
-            raise ValueError(f"X lacks the columns {absent!r}; the log-likelihood of a CLG "
-                             f"network needs every node (marginalising absent or missing cells "
-                             f"is not supported yet).")
-        values = np.zeros((len(frame), len(self._continuous)))
-        for k, node in enumerate(self._continuous):
-            pos = frame.columns.get_loc(node)
-            column = _numeric_column(frame, pos, node)
-            if not np.all(np.isfinite(column)):
-                raise ValueError(f"Column {node!r} contains NaN or infinite values; missing "
-                                 f"cells are not supported for CLG networks yet.")
-            values[:, k] = column
-        discrete = frame[self._discrete]
-        codes = np.zeros((len(frame), len(self._discrete)), dtype=np.int64)
-        for k, node in enumerate(self._discrete):
-            column = np.asarray(discrete.iloc[:, k], dtype=object)
-            if np.asarray(pd.isna(column), dtype=bool).any():
-                raise ValueError(f"Column {node!r} contains missing values; missing cells are "
-                                 f"not supported for CLG networks yet.")
-            codes[:, k] = self.discrete_network._encode_values(node, column)
-        return discrete, codes, values
-
-    def _config(self, node, codes):
-        """Configuration index (C order over the discrete parents) of every row."""
-        dpa = self.discrete_parents[node]
-        if not dpa:
-            return np.zeros(codes.shape[0], dtype=np.intp)
-        cols = [self._discrete.index(p) for p in dpa]
-        shape = tuple(len(self.states[p]) for p in dpa)
-        return np.ravel_multi_index(tuple(codes[:, c] for c in cols), shape)
-
     def log_likelihood(self, X):
-        r"""Log-density of each complete row: the discrete CPT log-probabilities plus, for
-        every continuous node, :math:`\log \phi(x_i; b_{i0}(\delta) + b_i(\delta)^\top
-        x_{\Gamma_i}, \sigma_i(\delta)^2)` in the configuration :math:`\delta` of its
-        discrete parents.
+        r"""Log-density of each row, missing cells marginalised.
+
+        A complete row: the discrete CPT log-probabilities plus, for every continuous node,
+        :math:`\log \phi(x_i; b_{i0}(\delta) + b_i(\delta)^\top x_{\Gamma_i},
+        \sigma_i(\delta)^2)` in the configuration :math:`\delta` of its discrete parents.
+        A row with missing cells (NaN, None, or a node absent from the columns) gets the
+        exact log-density of its observed cells,
+
+        .. math::
+
+            \log p(x_o) = \log \sum_\delta P(\Delta = \delta, x^d_o)\,
+            N(x^c_o; \mu_{o,\delta}, \Sigma_{oo,\delta}),
+
+        over the configurations of the discrete parents of the observed continuous cells'
+        continuous ancestry (enumerated; one computation per pattern of observed continuous
+        cells).
 
         Parameters
         ----------
-        X : pandas.DataFrame of shape (n_samples, n_nodes)
-            Every node as a column: state labels for discrete nodes, numbers for continuous
-            ones. Missing cells are not supported yet (an error names the column).
+        X : pandas.DataFrame of shape (n_samples, n_columns)
+            Columns are nodes (a subset, in any order): state labels for discrete nodes,
+            numbers for continuous ones.
 
         Returns
         -------
         log_density : ndarray of shape (n_samples,)
             Natural log-density of every row (``-inf`` where it is 0).
         """
-        discrete, codes, values = self._split(X)
-        out = (self.discrete_network.log_likelihood(discrete) if self._discrete
-               else np.zeros(len(values)))
-        cindex = {v: k for k, v in enumerate(self._continuous)}
-        for node in self._continuous:
-            config = self._config(node, codes)
-            cpa = [cindex[p] for p in self.continuous_parents[node]]
-            shape = self.intercepts[node].shape
-            q = int(np.prod(shape))
-            coef = self.coefficients[node].reshape(q, -1)[config]
-            mean = self.intercepts[node].reshape(q)[config] + np.einsum(
-                "ij,ij->i", values[:, cpa], coef)
-            out = out + _node_logpdf(values[:, cindex[node]], mean,
-                                     self.sigmas[node].reshape(q)[config])
+        return self._one_blas_thread(self._log_likelihood, X)
+
+    def _log_likelihood(self, X):
+        frame, codes, values = self._cells(X)
+        complete = ~np.isnan(values).any(axis=1) & (codes >= 0).all(axis=1)
+        out = np.empty(len(frame))
+        if complete.any():
+            out[complete] = self._complete_log_density(codes[complete], values[complete])
+            if self._discrete:
+                out[complete] += self.discrete_network.log_likelihood_codes(codes[complete])
+        incomplete = np.flatnonzero(~complete)
+        if incomplete.size:
+            observed = ~np.isnan(values[incomplete])
+            patterns, inverse = np.unique(observed, axis=0, return_inverse=True)
+            for k, pattern in enumerate(patterns):
+                rows = incomplete[inverse.ravel() == k]
+                given = [v for v, o in zip(self._continuous, pattern) if o]
+                for sub, _, _, log_w, _, _ in self._mixture(codes[rows], values[rows], given, []):
+                    peak = log_w.max(axis=1)
+                    safe = np.where(np.isfinite(peak), peak, 0.0)
+                    with np.errstate(divide="ignore"):
+                        out[rows[sub]] = safe + np.log(np.exp(log_w - safe[:, None]).sum(axis=1))
         return out
 
     # ------------------------------------------------------------------ interventions
@@ -901,60 +1184,40 @@ class CLGBayesianNetwork(_Network):
                           coefficients, sigmas)
 
     # ------------------------------------------------------------------ inference
-    def _continuous_ancestry(self, targets):
-        """Continuous ancestors of ``targets`` through continuous edges (targets included,
-        topological order) and the discrete parents of all of them."""
-        index = {v: i for i, v in enumerate(self.nodes)}
-        parents = [[index[p] for p in self.continuous_parents.get(v, ())] for v in self.nodes]
-        keep = {self.nodes[i] for i in ancestor_ids(parents, [index[v] for v in targets])}
-        order = [v for v in self.topological_order() if v in keep]
-        discrete = [v for v in self._discrete if any(v in self.discrete_parents[c] for c in order)]
-        return order, discrete
-
-    def _component(self, order, assignment):
-        """Mean and covariance of the continuous nodes ``order`` given the discrete states
-        ``assignment`` (node -> state code) of their discrete parents."""
-        pos = {v: k for k, v in enumerate(order)}
-        intercept, coefs, sigma, parent_idx = [], [], [], []
-        for v in order:
-            config = tuple(assignment[p] for p in self.discrete_parents[v])
-            intercept.append(float(self.intercepts[v][config]))
-            coefs.append(self.coefficients[v][config])
-            sigma.append(float(self.sigmas[v][config]))
-            parent_idx.append(tuple(pos[p] for p in self.continuous_parents[v]))
-        return _linear_joint(range(len(order)), parent_idx, intercept, coefs, sigma)
-
     def query(self, variables, evidence=None, do=None):
-        r"""Exact distribution of ``variables`` given discrete ``evidence`` (and ``do``).
-
-        Supported cases (anything else raises ``NotImplementedError`` rather than
-        approximating):
+        r"""Exact distribution of ``variables`` given ``evidence`` (and ``do``).
 
         * **discrete variables, discrete evidence** -- the posterior table, by variable
           elimination on :attr:`discrete_network` (a ``pandas.Series``, as
           :meth:`DiscreteBayesianNetwork.query`);
-        * **continuous variables, discrete evidence** -- a :class:`NormalMixture` with one
-          component per configuration :math:`\delta` of the discrete parents :math:`\Delta`
-          of the variables and of their continuous ancestors:
+        * **continuous variables** -- a :class:`NormalMixture` with one component per
+          configuration :math:`\delta` of the discrete parents :math:`\Delta` of the
+          variables, of the continuous evidence and of their continuous ancestors (those
+          fixed by the evidence excluded):
 
           .. math::
 
               p(x_Q \mid e) = \sum_\delta P(\Delta = \delta \mid e)\,
-              N(x_Q; \mu_\delta, \Sigma_\delta),
+              N(x_Q; \mu_{Q \mid E, \delta}, \Sigma_{Q \mid E, \delta}),
+              \qquad P(\delta \mid e) \propto P(\delta, e_d)\,
+              N(e_c; \mu_{E, \delta}, \Sigma_{EE, \delta}),
 
-          with :math:`P(\Delta \mid e)` from the discrete network and
-          :math:`(\mu_\delta, \Sigma_\delta)` the joint of the linear Gaussian network the
-          continuous nodes form given :math:`\delta`.
+          with :math:`P(\delta, e_d)` from the discrete network, :math:`(\mu_\delta,
+          \Sigma_\delta)` the joint of the linear Gaussian network the continuous nodes
+          form given :math:`\delta`, and the Gaussian conditioning on the continuous
+          evidence :math:`e_c` in each component (Schur complement);
+        * **discrete variables, continuous evidence** -- the same weights
+          :math:`P(\delta \mid e)` summed onto the variables (a ``pandas.Series``).
 
-        Conditioning on continuous evidence and queries mixing discrete and continuous
-        variables are not supported yet.
+        Queries mixing discrete and continuous variables are not supported (query them
+        separately).
 
         Parameters
         ----------
         variables : node name or list of node names
             All discrete or all continuous nodes.
         evidence : dict, optional
-            Discrete node name -> state label.
+            Node name -> state label (discrete node) or value (continuous node).
         do : dict, optional
             Node name -> state label or value; the query runs on :meth:`do`'s network.
 
@@ -962,6 +1225,12 @@ class CLGBayesianNetwork(_Network):
         -------
         pandas.Series or NormalMixture
             The posterior table of discrete variables, or the mixture of continuous ones.
+
+        Raises
+        ------
+        ValueError
+            For an unknown node or state, a variable also in the evidence, or evidence of
+            probability (density) 0.
         """
         if self._interventions(do, "state or value"):
             for name, value in dict(evidence or {}).items():
@@ -971,53 +1240,40 @@ class CLGBayesianNetwork(_Network):
             return self.do(do).query(variables, evidence)
         variables = _variables_list(variables, self._index)
         evidence = dict(evidence or {})
-        for name in evidence:
-            if not _is_node(name, self._index):
-                raise ValueError(f"Unknown node {name!r}; nodes are {self.nodes!r}.")
-            if name not in self.states:
-                raise NotImplementedError(
-                    f"Evidence on the continuous node {name!r}: CLG queries condition on "
-                    f"discrete evidence only (continuous evidence is not supported yet).")
-            if name in variables:
-                raise ValueError(f"Node {name!r} is both a query variable and in the evidence.")
+        codes, values, given = self._evidence_rows(evidence, variables)
         kinds = {v in self.states for v in variables}
-        if kinds == {True}:
+        if kinds == {True} and not given:
             return self.discrete_network.query(variables, evidence)
-        if kinds != {False}:
+        if len(kinds) > 1:
             raise NotImplementedError(
                 f"The query {variables!r} mixes discrete and continuous variables; query them "
                 f"separately (joint mixed queries are not supported yet).")
-        order, discrete = self._continuous_ancestry(variables)
-        free = [v for v in discrete if v not in evidence]
-        codes = {v: self.discrete_network._state_code(v, evidence[v])
-                 for v in discrete if v in evidence}
-        if free:
-            weights = self.discrete_network.query(free, evidence)
-            configs = [(k,) if len(free) == 1 else k for k in weights.index]
-            weights = weights.to_numpy()
-        else:
-            if evidence:
-                frame = pd.DataFrame({v: [x] for v, x in evidence.items()})
-                if not np.isfinite(self.discrete_network.log_likelihood(frame)[0]):
-                    raise ValueError(f"The evidence {evidence!r} has probability 0.")
-            configs, weights = [()], np.ones(1)
-        pos = [order.index(v) for v in variables]
-        means, covs = [], []
-        for config in configs:
-            assignment = dict(codes)
-            for v, label in zip(free, config):
-                assignment[v] = self.discrete_network._state_code(v, label)
-            mu, cov = self._component(order, assignment)
-            means.append(mu[pos])
-            covs.append(cov[np.ix_(pos, pos)])
-        means, covs = np.array(means), np.array(covs)
+        discrete = kinds == {True}
+        (_, dset, configs, log_w, means, covs), = self._mixture(
+            codes, values, given, [] if discrete else variables, keep=variables if discrete else ())
+        weights, ok = _normalise_log_rows(log_w)
+        if not ok[0]:
+            raise ValueError(f"The evidence {evidence!r} has "
+                             f"{'density' if given else 'probability'} 0.")
+        weights = weights[0]
+        if discrete:
+            table = np.zeros(tuple(len(self.states[v]) for v in variables))
+            np.add.at(table, tuple(configs[:, dset.index(v)] for v in variables), weights)
+            labels = [self.states[v] for v in variables]
+            index = (pd.Index(labels[0], name=variables[0]) if len(variables) == 1 else
+                     pd.MultiIndex.from_tuples(list(product(*labels)), names=variables))
+            return pd.Series(table.ravel(), index=index, name="probability")
+        free = [j for j, v in enumerate(dset) if codes[0, self._dpos[v]] < 0]
+        means = means[0]
+        labels = [tuple(self.states[dset[j]][c[j]] for j in free) for c in configs]
+        names = [dset[j] for j in free]
         mean = weights @ means
         second = np.einsum("c,cij->ij", weights, covs + means[:, :, None] * means[:, None, :])
         covariance = second - np.outer(mean, mean)
-        if len(free) > 1:
-            index = pd.MultiIndex.from_tuples(configs, names=free)
-        elif free:
-            index = pd.Index([c[0] for c in configs], name=free[0])
+        if len(names) > 1:
+            index = pd.MultiIndex.from_tuples(labels, names=names)
+        elif names:
+            index = pd.Index([c[0] for c in labels], name=names[0])
         else:
             index = pd.Index([()], dtype=object)
         return NormalMixture(
@@ -1027,6 +1283,70 @@ class CLGBayesianNetwork(_Network):
             mean=pd.Series(mean, index=pd.Index(variables), name="mean"),
             covariance=pd.DataFrame(0.5 * (covariance + covariance.T), index=variables,
                                     columns=variables))
+
+    def predict_proba(self, X, target):
+        r"""Exact posterior of the discrete ``target`` given the other columns of each row.
+
+        .. math::
+
+            P(x_t = k \mid x_o) = \frac{\sum_{\delta:\, \delta_t = k} P(\Delta = \delta,
+            x^d_o)\, N(x^c_o; \mu_{o,\delta}, \Sigma_{oo,\delta})}{\sum_\delta
+            P(\Delta = \delta, x^d_o)\, N(x^c_o; \mu_{o,\delta}, \Sigma_{oo,\delta})},
+
+        over the configurations :math:`\delta` of the target and of the discrete parents of
+        the observed continuous cells' continuous ancestry (variable elimination on the
+        discrete network for the first factor, the Gaussian density of each configuration
+        for the second). Missing cells (NaN, None, or absent columns) are marginalised; the
+        target's own column is ignored. A row of density 0 gets the uniform distribution
+        (as :meth:`DiscreteBayesianNetwork.predict_proba_codes`).
+
+        Parameters
+        ----------
+        X : pandas.DataFrame of shape (n_samples, n_columns)
+            Columns are nodes (a subset, in any order).
+        target : node name
+            A discrete node.
+
+        Returns
+        -------
+        proba : pandas.DataFrame of shape (n_samples, n_states)
+            Indexed as ``X``; one column per state of the target, in sorted order (as
+            ``numpy.unique`` sorts, scikit-learn's order of class labels); rows sum to 1.
+
+        Raises
+        ------
+        ValueError
+            For an unknown or continuous target, or an unknown column or state.
+        """
+        target = self._check_target(target)
+        if target not in self.states:
+            raise ValueError(f"predict_proba needs a discrete target; {target!r} is "
+                             f"continuous (predict gives its conditional mean).")
+        return self._one_blas_thread(self._predict_proba, X, target)
+
+    def _predict_proba(self, X, target):
+        from skbn.estimators._base import _class_order  # the one rule for class order
+
+        r = len(self.states[target])
+        out, frame = None, None
+        for frame, rows, codes, values, given in self._by_pattern(X, target):
+            if out is None:
+                out = np.empty((len(frame), r))
+            for sub, dset, configs, log_w, _, _ in self._mixture(codes, values, given, [],
+                                                                 keep=[target]):
+                weights, ok = _normalise_log_rows(log_w)
+                proba = np.zeros((len(sub), r))
+                column = configs[:, dset.index(target)]
+                for k in range(r):
+                    proba[:, k] = weights[:, column == k].sum(axis=1)
+                proba[~ok] = 1.0 / r
+                out[rows[sub]] = proba
+        if frame is None:
+            frame, out = _as_frame(X), np.empty((0, r))
+        order = _class_order(self.states[target])
+        return pd.DataFrame(out[:, order], index=frame.index,
+                            columns=pd.Index([self.states[target][k] for k in order],
+                                             dtype=object, name=target))
 
     # ------------------------------------------------------------------ sampling
     def sample(self, n_samples=1, random_state=None, do=None):
@@ -1059,20 +1379,8 @@ class CLGBayesianNetwork(_Network):
                     else pd.DataFrame(index=range(n)))
         codes = np.column_stack([discrete[v].cat.codes.to_numpy() for v in self._discrete]
                                 ) if self._discrete else np.zeros((n, 0), dtype=np.int64)
-        cindex = {v: k for k, v in enumerate(self._continuous)}
-        values = np.zeros((n, len(self._continuous)))
-        for node in self.topological_order():
-            if node in self.states:
-                continue
-            config = self._config(node, codes)
-            q = int(np.prod(self.intercepts[node].shape))
-            cpa = [cindex[p] for p in self.continuous_parents[node]]
-            coef = self.coefficients[node].reshape(q, -1)[config]
-            mean = self.intercepts[node].reshape(q)[config] + np.einsum(
-                "ij,ij->i", values[:, cpa], coef)
-            values[:, cindex[node]] = mean + self.sigmas[node].reshape(q)[config] * \
-                rng.standard_normal(n)
-        columns = {v: (discrete[v] if v in self.states else values[:, cindex[v]])
+        values = self._draw(rng, codes.astype(np.int64))
+        columns = {v: (discrete[v] if v in self.states else values[:, self._cpos[v]])
                    for v in self.nodes}
         return pd.DataFrame(columns, index=pd.RangeIndex(n))
 
@@ -1323,6 +1631,3 @@ def fit_clg_parameters(X, edges, discrete=None, sample_weight=None, variance="un
         sigmas[node] = s.reshape(shape)
     return CLGBayesianNetwork(nodes, states, parents, cpts, intercepts, coefficients, sigmas)
 
-
-# skbn.network re-exports this module's classes and this module uses its helpers: both
-# imports come last, after the definitions, so either module can be imported first

@@ -78,19 +78,44 @@ class _Network:
         graph.add_edges_from(self.edges)
         return graph
 
-    def to_dot(self):
+    def to_dot(self, edge_labels=False):
         """The DAG in Graphviz DOT format: ``digraph { "a" -> "b"; ... }`` (names quoted).
+
+        Gaussian and CLG networks give every node a shape: ``ellipse`` for a continuous
+        node, ``box`` for a discrete one (a discrete network's nodes have no attribute).
+
+        Parameters
+        ----------
+        edge_labels : bool, default=False
+            Label every edge between continuous nodes with its coefficient (one per
+            configuration of the child's discrete parents, comma-separated, 3 significant
+            digits); other edges have no label.
 
         Returns
         -------
         dot : str
             The DOT source.
         """
+        def attributes(**values):
+            text = ", ".join(f"{k}={_dot_quote(v)}" for k, v in values.items() if v is not None)
+            return f" [{text}]" if text else ""
+
         lines = ["digraph {"]
-        lines += [f"  {_dot_quote(v)};" for v in self.nodes]
-        lines += [f"  {_dot_quote(p)} -> {_dot_quote(c)};" for p, c in self.edges]
+        lines += [f"  {_dot_quote(v)}{attributes(shape=self._node_shape(v))};"
+                  for v in self.nodes]
+        lines += [f"  {_dot_quote(p)} -> {_dot_quote(c)}"
+                  f"{attributes(label=self._edge_label(p, c) if edge_labels else None)};"
+                  for p, c in self.edges]
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+    def _node_shape(self, node):
+        """The node's shape in drawings (None: the default box of a discrete node)."""
+        return None
+
+    def _edge_label(self, parent, child):
+        """The text on the edge in drawings with ``edge_labels`` (None: no label)."""
+        return None
 
     def _interventions(self, interventions, what):
         """Check ``do``: a dict of node name -> ``what``; returns ``{node: checked value}``."""

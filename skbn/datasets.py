@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .graph import random_dag
+from .graph import random_dag, topological_order
 from .io import read_bif
-from .network import DiscreteBayesianNetwork
+from .network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
 
 __all__ = ["asia_network", "load_network", "make_pedigree_network", "make_random_network",
            "network_names", "sample_asia"]
@@ -164,26 +164,29 @@ def sample_asia(n_samples=10000, random_state=0):
     return asia_network().sample(n_samples, random_state=random_state)
 
 
-def make_random_network(n_nodes, *, max_indegree=3, n_states=(2, 4), edge_prob=None,
-                        concentration=1.0, random_state=None):
-    """A random discrete Bayesian network: random DAG, random cardinalities, Dirichlet CPTs.
+def make_random_network(n_nodes, *, kind="discrete", max_indegree=3, n_states=(2, 4),
+                        edge_prob=None, concentration=1.0, weight_range=(0.1, 1.0),
+                        random_sign=False, intercept=0.0, sigma=1.0, discrete_fraction=0.5,
+                        random_state=None):
+    r"""A random Bayesian network: discrete, linear Gaussian or conditional linear Gaussian.
 
-    The graph follows the ``"ordered"`` method of bnlearn's ``random.graph``: the nodes are
-    put in a uniformly random causal order and every pair ``u`` before ``v`` gets the edge
-    ``u -> v`` independently with probability ``edge_prob``; a node drawing more than
-    ``max_indegree`` parents keeps a uniformly random subset of ``max_indegree`` of them
-    (:func:`skbn.graph.random_dag` with ``shuffle=True``). The expected number of edges is
-    about ``edge_prob * n_nodes * (n_nodes - 1) / 2`` (a little fewer when the in-degree cap
-    binds); the default ``edge_prob = 2 / (n_nodes - 1)`` gives about ``n_nodes`` edges, an
-    average of two neighbours per node, as bnlearn's default does.
+    **Graph** (every kind). The graph follows the ``"ordered"`` method of bnlearn's
+    ``random.graph``: the nodes are put in a uniformly random causal order and every pair
+    ``u`` before ``v`` gets the edge ``u -> v`` independently with probability ``edge_prob``;
+    a node drawing more than ``max_indegree`` parents keeps a uniformly random subset of
+    ``max_indegree`` of them (:func:`skbn.graph.random_dag` with ``shuffle=True``). The
+    expected number of edges is about ``edge_prob * n_nodes * (n_nodes - 1) / 2`` (a little
+    fewer when the in-degree cap binds); the default ``edge_prob = 2 / (n_nodes - 1)`` gives
+    about ``n_nodes`` edges, an average of two neighbours per node, as bnlearn's default does.
+    The same ``random_state`` gives the same graph for every ``kind``.
 
-    Node ``i`` gets ``r_i`` states, drawn uniformly from ``n_states[0], ..., n_states[1]``,
-    labelled ``"s0", "s1", ...``. Every row of every CPT (one parent configuration ``j``) is
-    an independent draw
+    **Discrete** (``kind="discrete"``). Node ``i`` gets ``r_i`` states, drawn uniformly from
+    ``n_states[0], ..., n_states[1]``, labelled ``"s0", "s1", ...``. Every row of every CPT
+    (one parent configuration ``j``) is an independent draw
 
     .. math::
 
-        \\theta_{\\cdot \\mid j} \\sim \\operatorname{Dirichlet}(\\alpha, \\dots, \\alpha),
+        \theta_{\cdot \mid j} \sim \operatorname{Dirichlet}(\alpha, \dots, \alpha),
 
     with ``alpha = concentration``. ``alpha = 1`` is uniform on the probability simplex: two
     parent configurations then give distributions that differ by about ``1/3`` in total
@@ -191,27 +194,67 @@ def make_random_network(n_nodes, *, max_indegree=3, n_states=(2, 4), edge_prob=N
     reveal. Smaller ``alpha`` gives more skewed (near-deterministic) rows, larger ``alpha``
     rows closer to uniform and so weaker, harder-to-learn dependencies.
 
+    **Linear Gaussian** (``kind="gaussian"``), as pcalg's ``randomDAG`` and ``rmvDAG`` draw
+    them: every edge gets a weight uniform in ``weight_range`` (pcalg's ``[lB, uB] =
+    [0.1, 1]``), multiplied by a random sign (+1 or -1, each with probability 1/2) when
+    ``random_sign=True`` (pcalg's weights are all positive); every node has the intercept
+    ``intercept`` and the noise standard deviation ``sigma`` (pcalg: 0 and 1),
+
+    .. math::
+
+        x_i = b_0 + \sum_{j \in \mathrm{pa}(i)} b_{ij} x_j + \varepsilon_i,
+        \quad b_{ij} \sim U[l, u] \ (\times \pm 1), \quad
+        \varepsilon_i \sim N(0, \sigma^2).
+
+    **Conditional linear Gaussian** (``kind="clg"``). ``round(discrete_fraction * n_nodes)``
+    nodes are discrete: the first ones of the graph's topological order (Kahn's algorithm,
+    ties broken by name). Every parent of a discrete node then comes before it in that order,
+    so it is discrete too: the graph respects bnlearn's rule that a discrete node has no
+    continuous parent, whatever the graph. Discrete nodes get states and Dirichlet CPTs as
+    for ``kind="discrete"``. A continuous node gets, in every configuration of its discrete
+    parents, its own coefficients on its continuous parents (drawn as for
+    ``kind="gaussian"``), its own intercept ``intercept + u`` with ``u`` uniform in
+    ``[-2 sigma, 2 sigma]`` and its own standard deviation ``sigma * v`` with ``v`` uniform
+    in ``[0.5, 1.5]``; a continuous node without discrete parents has the intercept and
+    standard deviation of ``kind="gaussian"``. With ``discrete_fraction=0`` every node is
+    continuous (a CLG network with no discrete node).
+
     Parameters
     ----------
     n_nodes : int
         Number of nodes (>= 1). Names are ``"X0000", "X0001", ...`` (zero-padded to at least
         four digits, so that names sort in node order); the node order is not topological.
+    kind : {"discrete", "gaussian", "clg"}, default="discrete"
+        The kind of network.
     max_indegree : int or None, default=3
         Largest number of parents of a node; ``None`` for no cap.
     n_states : int or (int, int), default=(2, 4)
-        Number of states of every node, or the inclusive range it is drawn from.
+        Number of states of every discrete node, or the inclusive range it is drawn from.
     edge_prob : float in [0, 1] or None, default=None
         Probability of each forward edge in the causal order; ``None`` means
         ``min(1, 2 / (n_nodes - 1))``.
     concentration : float > 0, default=1.0
-        Dirichlet concentration ``alpha`` of every CPT row.
+        Dirichlet concentration ``alpha`` of every CPT row (discrete nodes).
+    weight_range : (float, float), default=(0.1, 1.0)
+        Range ``[l, u]`` (``0 <= l <= u``) of the absolute edge weights (continuous nodes).
+    random_sign : bool, default=False
+        Give every edge weight a random sign.
+    intercept : float, default=0.0
+        Intercept of every continuous node (the centre of the per-configuration intercepts
+        of a CLG node with discrete parents).
+    sigma : float > 0, default=1.0
+        Noise standard deviation of every continuous node (the scale of the
+        per-configuration ones of a CLG node with discrete parents).
+    discrete_fraction : float in [0, 1], default=0.5
+        Share of discrete nodes of a CLG network (``kind="clg"`` only).
     random_state : int, RandomState instance or None, default=None
-        The same value gives the same network.
+        The same value gives the same network. ``kind="discrete"`` draws exactly what this
+        function drew before ``kind`` existed.
 
     Returns
     -------
-    network : DiscreteBayesianNetwork
-        The random network, nodes in name order, with its random DAG and CPTs.
+    network : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The random network, nodes in name order.
 
     See Also
     --------
@@ -222,6 +265,9 @@ def make_random_network(n_nodes, *, max_indegree=3, n_states=(2, 4), edge_prob=N
     ----------
     .. [1] M. Scutari, "Learning Bayesian networks with the bnlearn R package", *Journal of
        Statistical Software* 35(3), 2010 (``random.graph``, method ``"ordered"``).
+    .. [2] M. Kalisch, M. Maechler, D. Colombo, M. H. Maathuis and P. Buehlmann,
+       "Causal inference using graphical models with the R package pcalg", *Journal of
+       Statistical Software* 47(11), 2012 (``randomDAG``, ``rmvDAG``).
 
     Examples
     --------
@@ -232,7 +278,15 @@ def make_random_network(n_nodes, *, max_indegree=3, n_states=(2, 4), edge_prob=N
     >>> X = net.sample(100, random_state=0)
     >>> X.shape
     (100, 6)
+    >>> gauss = make_random_network(6, kind="gaussian", random_state=0)
+    >>> gauss.edges == net.edges
+    True
+    >>> clg = make_random_network(6, kind="clg", random_state=0)
+    >>> sum(clg.is_discrete(v) for v in clg.nodes)
+    3
     """
+    if kind not in ("discrete", "gaussian", "clg"):
+        raise ValueError(f"kind must be 'discrete', 'gaussian' or 'clg', got {kind!r}.")
     if not isinstance(n_nodes, Integral) or isinstance(n_nodes, bool) or n_nodes < 1:
         raise ValueError(f"n_nodes must be a positive integer, got {n_nodes!r}.")
     if max_indegree is not None and (not isinstance(max_indegree, Integral)
@@ -249,6 +303,21 @@ def make_random_network(n_nodes, *, max_indegree=3, n_states=(2, 4), edge_prob=N
         raise ValueError(f"edge_prob must be None or a float in [0, 1], got {edge_prob!r}.")
     if not isinstance(concentration, Real) or not concentration > 0:
         raise ValueError(f"concentration must be a positive float, got {concentration!r}.")
+    try:
+        w_low, w_high = (float(v) for v in weight_range)
+    except (TypeError, ValueError):
+        raise ValueError(f"weight_range must be a pair (low, high) of floats, got "
+                         f"{weight_range!r}.") from None
+    if not (np.isfinite(w_low) and np.isfinite(w_high) and 0.0 <= w_low <= w_high):
+        raise ValueError(f"weight_range must satisfy 0 <= low <= high (finite), got "
+                         f"{weight_range!r}.")
+    if not isinstance(intercept, Real) or not np.isfinite(intercept):
+        raise ValueError(f"intercept must be a finite float, got {intercept!r}.")
+    if not isinstance(sigma, Real) or not (np.isfinite(sigma) and sigma > 0):
+        raise ValueError(f"sigma must be a positive float, got {sigma!r}.")
+    if not isinstance(discrete_fraction, Real) or not 0.0 <= discrete_fraction <= 1.0:
+        raise ValueError(f"discrete_fraction must be a float in [0, 1], got "
+                         f"{discrete_fraction!r}.")
     rng = check_random_state(random_state)
     n = int(n_nodes)
     _, edges = random_dag(n, float(edge_prob), random_state=rng, max_indegree=max_indegree,
@@ -258,18 +327,53 @@ def make_random_network(n_nodes, *, max_indegree=3, n_states=(2, 4), edge_prob=N
     parents = [[] for _ in range(n)]
     for parent, child in edges:  # random_dag names nodes "X<i>"
         parents[int(child[1:])].append(int(parent[1:]))
+    parents = [sorted(pa) for pa in parents]
+    parent_names = {name: [names[p] for p in parents[i]] for i, name in enumerate(names)}
+
+    def weights(size):
+        w = rng.uniform(w_low, w_high, size=size)
+        return w * rng.choice([-1.0, 1.0], size=size) if random_sign else w
+
+    if kind == "gaussian":
+        coefficients = {name: weights(len(parents[i])) for i, name in enumerate(names)}
+        return GaussianBayesianNetwork(names, parent_names, dict.fromkeys(names, float(intercept)),
+                                       coefficients, dict.fromkeys(names, float(sigma)))
     cards = rng.randint(int(low), int(high) + 1, size=n)
-    states, parent_names, cpts = {}, {}, {}
+    if kind == "discrete":
+        discrete = set(range(n))
+    else:
+        order = topological_order(names, [(names[p], names[i]) for i in range(n)
+                                          for p in parents[i]])
+        k = int(round(float(discrete_fraction) * n))
+        discrete = {int(v[1:]) for v in order[:k]}
+    states, cpts = {}, {}
     for i, name in enumerate(names):
-        pa = sorted(parents[i])
+        if i not in discrete:
+            continue
         r = int(cards[i])
-        shape = tuple(int(cards[p]) for p in pa) + (r,)
+        shape = tuple(int(cards[p]) for p in parents[i]) + (r,)
         rows = rng.dirichlet(np.full(r, float(concentration)), size=int(np.prod(shape[:-1])))
         rows /= rows.sum(axis=1, keepdims=True)
         states[name] = [f"s{k}" for k in range(r)]
-        parent_names[name] = [names[p] for p in pa]
         cpts[name] = rows.reshape(shape)
-    return DiscreteBayesianNetwork(states, parent_names, cpts)
+    if kind == "discrete":
+        return DiscreteBayesianNetwork(states, parent_names, cpts)
+    intercepts, coefficients, sigmas = {}, {}, {}
+    for i, name in enumerate(names):
+        if i in discrete:
+            continue
+        shape = tuple(int(cards[p]) for p in parents[i] if p in discrete)
+        n_continuous = sum(p not in discrete for p in parents[i])
+        if not shape:
+            intercepts[name], sigmas[name] = float(intercept), float(sigma)
+            coefficients[name] = weights(n_continuous)
+            continue
+        q = int(np.prod(shape))
+        coefficients[name] = weights(q * n_continuous).reshape(shape + (n_continuous,))
+        intercepts[name] = (float(intercept)
+                            + rng.uniform(-2.0 * sigma, 2.0 * sigma, size=q).reshape(shape))
+        sigmas[name] = float(sigma) * rng.uniform(0.5, 1.5, size=q).reshape(shape)
+    return CLGBayesianNetwork(names, states, parent_names, cpts, intercepts, coefficients, sigmas)
 
 
 def _mendel_table(error_rate):

@@ -1,4 +1,5 @@
-"""Reading and writing discrete Bayesian networks in the BIF format.
+"""Reading and writing Bayesian networks: discrete ones in the BIF format, every kind
+(discrete, Gaussian, CLG) as JSON (:func:`write_json`, :func:`read_json`).
 
 Supported grammar (the one of the bnlearn repository's ``.bif`` files)::
 
@@ -43,7 +44,7 @@ from urllib.parse import quote, unquote
 
 import numpy as np
 
-from .network import DiscreteBayesianNetwork
+from .network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
 
 __all__ = ["read_bif", "read_json", "write_bif", "write_json"]
 
@@ -538,7 +539,9 @@ def _format_row(values):
 
 # ---------------------------------------------------------------------- JSON
 _JSON_FORMAT = "skbn.DiscreteBayesianNetwork"
-_JSON_VERSION = 1
+_JSON_VERSION = 2          # version 2 added the "kind" field (Gaussian and CLG networks)
+_JSON_KINDS = {"discrete": DiscreteBayesianNetwork, "gaussian": GaussianBayesianNetwork,
+               "clg": CLGBayesianNetwork}
 
 
 def _json_scalar(value):
@@ -554,7 +557,7 @@ def _json_scalar(value):
 def write_json(network, path=None):
     """Write a network as JSON text (and to ``path`` when given).
 
-    Schema (version 1)::
+    Schema of a discrete network (version 1, no ``"kind"``)::
 
         {"format": "skbn.DiscreteBayesianNetwork", "version": 1,
          "nodes": [{"name": "wet", "states": ["yes", "no"], "parents": ["rain"],
@@ -566,12 +569,28 @@ def write_json(network, path=None):
     conditional probability table as nested lists of shape
     ``(r_parent_1, ..., r_parent_k, r_node)``: one axis per parent, in ``parents`` order,
     then the node's own states (the layout of :attr:`DiscreteBayesianNetwork.cpts`).
+
+    Gaussian and CLG networks (version 2) add ``"kind": "gaussian"`` or ``"clg"``; a
+    continuous node has no ``states`` and no ``cpt`` but ``intercept``, ``coefficients``
+    and ``sigma``::
+
+        {"format": "skbn.DiscreteBayesianNetwork", "version": 2, "kind": "clg",
+         "nodes": [{"name": "g", "states": ["a", "b"], "parents": [], "cpt": [0.4, 0.6]},
+                   {"name": "y", "parents": ["g", "x"], "intercept": [0.0, 1.5],
+                    "coefficients": [[2.0], [0.5]], "sigma": [1.0, 0.7]},
+                   ...]}
+
+    In a Gaussian network ``intercept`` and ``sigma`` are numbers and ``coefficients`` a
+    list, one per parent in ``parents`` order. In a CLG network they are nested lists with
+    one axis per discrete parent (in ``parents`` order), ``coefficients`` with a last axis
+    over the continuous parents: the layouts of :attr:`CLGBayesianNetwork.intercepts`,
+    ``coefficients`` and ``sigmas``. A document without ``"kind"`` is a discrete network.
     Floats are written with ``repr``, so ``read_json(write_json(net))`` is exact.
 
     Parameters
     ----------
-    network : DiscreteBayesianNetwork
-        The network to write (nodes, states, parents and CPTs).
+    network : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The network to write.
     path : str or path-like, optional
         File to write the text to (overwritten); nothing is written when omitted.
 
@@ -589,13 +608,29 @@ def write_json(network, path=None):
     >>> copy.edges == net.edges and all((copy.cpts[v] == net.cpts[v]).all() for v in net.nodes)
     True
     """
-    nodes = [{"name": _json_scalar(node),
-              "states": [_json_scalar(s) for s in network.states[node]],
-              "parents": [_json_scalar(p) for p in network.parents[node]],
-              "cpt": np.asarray(network.cpts[node], dtype=float).tolist()}
-             for node in network.nodes]
-    text = json.dumps({"format": _JSON_FORMAT, "version": _JSON_VERSION, "nodes": nodes},
-                      indent=1) + "\n"
+    if isinstance(network, DiscreteBayesianNetwork):
+        head = {"format": _JSON_FORMAT, "version": 1}
+    elif isinstance(network, (GaussianBayesianNetwork, CLGBayesianNetwork)):
+        kind = "gaussian" if isinstance(network, GaussianBayesianNetwork) else "clg"
+        head = {"format": _JSON_FORMAT, "version": _JSON_VERSION, "kind": kind}
+    else:
+        raise TypeError(f"write_json writes a DiscreteBayesianNetwork, GaussianBayesianNetwork "
+                        f"or CLGBayesianNetwork, got {type(network).__name__}.")
+    states = getattr(network, "states", {})
+    nodes = []
+    for node in network.nodes:
+        entry = {"name": _json_scalar(node)}
+        if node in states:
+            entry["states"] = [_json_scalar(s) for s in states[node]]
+        entry["parents"] = [_json_scalar(p) for p in network.parents[node]]
+        if node in states:
+            entry["cpt"] = np.asarray(network.cpts[node], dtype=float).tolist()
+        else:
+            for field, table in (("intercept", network.intercepts),
+                                 ("coefficients", network.coefficients), ("sigma", network.sigmas)):
+                entry[field] = np.asarray(table[node], dtype=float).tolist()
+        nodes.append(entry)
+    text = json.dumps({**head, "nodes": nodes}, indent=1) + "\n"
     if path is not None:
         Path(path).write_text(text)
     return text
@@ -613,15 +648,16 @@ def read_json(path_or_text):
 
     Returns
     -------
-    network : DiscreteBayesianNetwork
-        The network described by the document (nodes, states, parents and CPTs).
+    network : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The network described by the document, by its ``"kind"`` (none: discrete).
 
     Raises
     ------
     ValueError
-        On invalid JSON, a different ``format`` or a newer ``version``, a missing key (the
-        message names it and the node), or a CPT the network refuses (wrong shape, rows
-        not summing to 1).
+        On invalid JSON, a different ``format``, a newer ``version`` or an unknown
+        ``kind``, a missing key (the message names it and the node), or parameters the
+        network refuses (a CPT of the wrong shape or rows not summing to 1, a coefficient
+        array of the wrong shape, a negative sigma; the message names the node).
     """
     if isinstance(path_or_text, str) and path_or_text.lstrip().startswith("{"):
         text = path_or_text
@@ -642,25 +678,36 @@ def read_json(path_or_text):
     if not isinstance(version, int) or isinstance(version, bool) or version > _JSON_VERSION:
         raise ValueError(f"Unsupported network JSON version {version!r} "
                          f"(this skbn reads version {_JSON_VERSION}).")
+    kind = document.get("kind", "discrete")
+    if kind not in _JSON_KINDS:
+        raise ValueError(f"Network JSON: unknown \"kind\" {kind!r} (expected one of "
+                         f"{list(_JSON_KINDS)!r}).")
     entries = document.get("nodes")
     if not isinstance(entries, list):
         raise ValueError("Network JSON: \"nodes\" must be a list of node objects.")
-    states, parents, cpts = {}, {}, {}
+    names, states, parents, cpts = [], {}, {}, {}
+    intercepts, coefficients, sigmas = {}, {}, {}
     for position, entry in enumerate(entries):
+        discrete = kind == "discrete" or (kind == "clg" and isinstance(entry, dict)
+                                          and "states" in entry)
+        keys = (("name", "states", "parents", "cpt") if discrete else
+                ("name", "parents", "intercept", "coefficients", "sigma"))
         if not isinstance(entry, dict):
+            listed = ", ".join(json.dumps(k) for k in keys)
             raise ValueError(f"Network JSON: node #{position} must be an object with "
-                             f"\"name\", \"states\", \"parents\" and \"cpt\", got "
-                             f"{_json_type(entry)}.")
-        missing = [k for k in ("name", "states", "parents", "cpt") if k not in entry]
+                             f"{listed}, got {_json_type(entry)}.")
+        missing = [k for k in keys if k not in entry]
         if missing:
             raise ValueError(f"Network JSON: node #{position} lacks {missing!r}.")
         name = entry["name"]
         if not _is_json_scalar(name):
             raise ValueError(f"Network JSON: \"name\" of node #{position} must be a string "
                              f"or a number, got {_json_type(name)}.")
-        if name in states:
+        if name in parents:
             raise ValueError(f"Network JSON: node {name!r} is listed twice.")
         for field, what in (("states", "state names"), ("parents", "node names")):
+            if field not in keys:
+                continue
             value = entry[field]
             if not isinstance(value, list):
                 raise ValueError(f"Network JSON: \"{field}\" of node {name!r} must be a list "
@@ -669,18 +716,37 @@ def read_json(path_or_text):
             if bad:
                 raise ValueError(f"Network JSON: \"{field}\" of node {name!r} must list "
                                  f"strings or numbers, got {_json_type(bad[0])}.")
-        if not entry["states"]:
-            raise ValueError(f"Network JSON: \"states\" of node {name!r} is empty.")
-        try:
-            cpt = np.asarray(entry["cpt"], dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"Network JSON: \"cpt\" of node {name!r} must be a number or "
-                             "nested lists of numbers (one axis per parent, then the node's "
-                             "states).") from None
-        states[name] = entry["states"]
+        names.append(name)
         parents[name] = entry["parents"]
-        cpts[name] = cpt
-    return DiscreteBayesianNetwork(states, parents, cpts)
+        if discrete:
+            if not entry["states"]:
+                raise ValueError(f"Network JSON: \"states\" of node {name!r} is empty.")
+            states[name] = entry["states"]
+            cpts[name] = _json_array(entry, "cpt", name, "a number or nested lists of numbers "
+                                     "(one axis per parent, then the node's states)")
+            continue
+        for field, table in (("intercept", intercepts), ("coefficients", coefficients),
+                             ("sigma", sigmas)):
+            table[name] = _json_array(entry, field, name, "a number" if kind == "gaussian"
+                                      and field != "coefficients" else "a number or nested "
+                                      "lists of numbers (one axis per discrete parent)")
+            if kind == "gaussian" and field != "coefficients" and table[name].ndim:
+                raise ValueError(f"Network JSON: \"{field}\" of node {name!r} must be a "
+                                 f"number in a Gaussian network, got a list.")
+    if kind == "discrete":
+        return DiscreteBayesianNetwork(states, parents, cpts)
+    if kind == "gaussian":
+        return GaussianBayesianNetwork(names, parents, {v: float(x) for v, x in intercepts.items()},
+                                       coefficients, {v: float(x) for v, x in sigmas.items()})
+    return CLGBayesianNetwork(names, states, parents, cpts, intercepts, coefficients, sigmas)
+
+
+def _json_array(entry, field, name, what):
+    """``entry[field]`` as a float array; an error naming the field and the node."""
+    try:
+        return np.asarray(entry[field], dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"Network JSON: \"{field}\" of node {name!r} must be {what}.") from None
 
 
 def _is_json_scalar(value):

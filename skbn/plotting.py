@@ -83,10 +83,9 @@ def _pyplot():
 def _as_graph(graph, nodes=None, undirected=()):
     """``(nodes, directed, undirected)`` from an estimator, network, PDAG or edge list."""
     from skbn.graph import PDAG
-    from skbn.network import DiscreteBayesianNetwork
 
     found_nodes = None
-    if isinstance(graph, DiscreteBayesianNetwork):
+    if _is_network(graph):
         found_nodes, directed, extra = list(graph.nodes), list(graph.edges), []
     elif isinstance(graph, PDAG):
         found_nodes = list(graph.nodes)
@@ -99,8 +98,8 @@ def _as_graph(graph, nodes=None, undirected=()):
         found_nodes = list(getattr(graph, "feature_names_in_", graph.network_.nodes))
     elif hasattr(graph, "get_params") or isinstance(graph, (str, bytes)):
         raise TypeError(f"Cannot draw {type(graph).__name__}: pass a fitted estimator "
-                        f"(with edges_), a DiscreteBayesianNetwork, a PDAG or a list of "
-                        f"(parent, child) edges.")
+                        f"(with edges_), a network object (discrete, Gaussian or CLG), a PDAG "
+                        f"or a list of (parent, child) edges.")
     else:
         directed, extra = [], []
         for edge in graph:
@@ -118,6 +117,17 @@ def _as_graph(graph, nodes=None, undirected=()):
         nodes = found_nodes if found_nodes is not None else []
     nodes = list(dict.fromkeys(list(nodes) + [w for e in directed + extra for w in e]))
     return nodes, directed, extra
+
+
+def _is_network(graph):
+    from skbn.network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
+
+    return isinstance(graph, (CLGBayesianNetwork, DiscreteBayesianNetwork,
+                              GaussianBayesianNetwork))
+
+
+#: matplotlib box style of a node by its DOT shape (``to_dot``): continuous nodes are ellipses
+_BOX_STYLES = {None: "round,pad=0.3", "box": "round,pad=0.3", "ellipse": "ellipse,pad=0.3"}
 
 
 # ---------------------------------------------------------------------- layouts
@@ -587,7 +597,7 @@ def _clip_to_circle(inside, outside, radius):
 
 
 def _draw(ax, nodes, labels, positions, edges, font_size, node_color=NODE_FACE,
-          circular=False):
+          circular=False, shapes=None):
     """Nodes as labels, then every edge as one ``FancyArrowPatch`` clipped to its end nodes.
 
     Layered (and user) layouts draw each node as its boxed label at its position. The
@@ -595,9 +605,10 @@ def _draw(ax, nodes, labels, positions, edges, font_size, node_color=NODE_FACE,
     radius (turned half a turn on the left half, so it never reads upside down).
 
     ``edges``: list of dicts with keys ``u, v, bends, arrow, color`` and optional ``style``,
-    ``width`` and ``curved`` (an edge without bends drawn as a quadratic Bezier arc bulging
+    ``width``, ``curved`` (an edge without bends drawn as a quadratic Bezier arc bulging
     to its left by a quarter of its length, so it does not run through the labels of its
-    layer or over a straight edge).
+    layer or over a straight edge) and ``label`` (a text at the middle of the edge).
+    ``shapes``: node -> DOT shape (``"ellipse"`` draws the node's box as an ellipse).
     """
     from matplotlib.patches import FancyArrowPatch
     from matplotlib.path import Path as MplPath
@@ -623,9 +634,9 @@ def _draw(ax, nodes, labels, positions, edges, font_size, node_color=NODE_FACE,
                            rotation=degrees + 180 if left else degrees,
                            rotation_mode="anchor", fontsize=font_size, zorder=3)
         else:
+            style = _BOX_STYLES[(shapes or {}).get(v)]
             text = ax.text(x, y, label, ha="center", va="center", fontsize=font_size, zorder=3,
-                           bbox=dict(boxstyle="round,pad=0.3", fc=node_color, ec=NODE_EDGE,
-                                     lw=0.8))
+                           bbox=dict(boxstyle=style, fc=node_color, ec=NODE_EDGE, lw=0.8))
             # the label boxes are sized at draw time: size them now, without drawing
             text.update_bbox_position_size(renderer)
             boxes[v] = text.get_bbox_patch().get_window_extent(renderer)
@@ -656,6 +667,15 @@ def _draw(ax, nodes, labels, positions, edges, font_size, node_color=NODE_FACE,
         patch.skbn_edge = (edge["u"], edge["v"])  # lets tests and users find an edge
         ax.add_patch(patch)
         patches.append(patch)
+        if edge.get("label"):
+            middle = (0.25 * vertices[0] + 0.5 * vertices[1] + 0.25 * vertices[2] if codes
+                      else 0.5 * (vertices[(len(vertices) - 1) // 2]
+                                  + vertices[len(vertices) // 2]))
+            text = ax.text(*middle, edge["label"], ha="center", va="center",
+                           fontsize=0.8 * font_size, color=edge["color"], zorder=4,
+                           bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none",
+                                     alpha=0.8))
+            text.skbn_edge_label = (edge["u"], edge["v"])
     return patches
 
 
@@ -680,7 +700,7 @@ def _frame_isolated(ax, isolated, positions, half_widths, half_height, font_size
 
 
 def _network_picture(nodes, directed, undirected, edges, *, ax, layout, font_size,
-                     max_label_length, max_size, title, node_color, isolated=None):
+                     max_label_length, max_size, title, node_color, isolated=None, shapes=None):
     """Lay out, size the figure, and draw; returns ``(ax, patches)``."""
     labels = _labels(nodes, max_label_length)
     font = auto_font_size(len(nodes)) if font_size is None else float(font_size)
@@ -717,7 +737,7 @@ def _network_picture(nodes, directed, undirected, edges, *, ax, layout, font_siz
                              half_height, edges(routes))
     ax, scale = _graph_axes(xlim, ylim, ax, max_size, title)
     patches = _draw(ax, nodes, labels, positions, edges(routes), font * scale, node_color,
-                    circular=circular)
+                    circular=circular, shapes=shapes)
     if layout == "layered":
         linked = {w for e in list(directed) + list(undirected) for w in e}
         lone = [v for v in nodes if v not in linked] if isolated is None else list(isolated)
@@ -756,14 +776,16 @@ def _axes_width(ax):
 
 def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirected=(), *,
                  font_size=None, max_label_length=None, max_size=16.0, node_color=NODE_FACE,
-                 edge_color=EDGE_COLOR, title=None):
+                 edge_color=EDGE_COLOR, title=None, edge_labels=False):
     """Draw a DAG or a CPDAG: arrows for directed edges, plain lines for undirected ones.
 
     Parameters
     ----------
-    model_or_edges : fitted estimator, DiscreteBayesianNetwork, PDAG or list of (u, v)
+    model_or_edges : fitted estimator, network object, PDAG or list of (u, v)
         A fitted estimator gives ``edges_``; one with ``undirected_edges_`` (PC, GES)
-        is drawn as its CPDAG (``directed_edges_`` as arrows).
+        is drawn as its CPDAG (``directed_edges_`` as arrows). A
+        ``GaussianBayesianNetwork`` or ``CLGBayesianNetwork`` draws its continuous nodes
+        as ellipses and its discrete nodes as boxes (the shapes of its ``to_dot``).
     ax : matplotlib Axes, optional
         Drawn on a new figure sized to the graph when None.
     layout : {"layered", "circular"} or dict, default="layered"
@@ -794,13 +816,18 @@ def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirect
         Colour of the edges.
     title : str, optional
         Title of the axes; none when omitted.
+    edge_labels : bool, default=False
+        With a Gaussian or CLG network: write on every edge between continuous nodes its
+        coefficient (one per configuration of the child's discrete parents; the labels of
+        ``to_dot(edge_labels=True)``).
 
     Returns
     -------
     ax : matplotlib Axes
         Node labels are ``Text`` artists (``ax.texts``) whose ``skbn_node`` attribute is
         their node; every edge is one ``FancyArrowPatch`` in ``ax.patches`` whose
-        ``skbn_edge`` attribute is its pair.
+        ``skbn_edge`` attribute is its pair; an edge label is a ``Text`` whose
+        ``skbn_edge_label`` attribute is its pair.
 
     Examples
     --------
@@ -813,16 +840,23 @@ def plot_network(model_or_edges, ax=None, layout="layered", nodes=None, undirect
     (8, 8)
     """
     nodes, directed, extra = _as_graph(model_or_edges, nodes, undirected)
+    network = model_or_edges if _is_network(model_or_edges) else None
+    shapes = {v: network._node_shape(v) for v in network.nodes} if network else None
+
+    def label(u, v):
+        return network._edge_label(u, v) if edge_labels and network else None
 
     def edges(routes):
-        return ([dict(u=u, v=v, bends=routes.get((u, v), []), arrow=True, color=edge_color)
+        return ([dict(u=u, v=v, bends=routes.get((u, v), []), arrow=True, color=edge_color,
+                      label=label(u, v))
                  for u, v in directed]
                 + [dict(u=u, v=v, bends=routes.get((u, v), []), arrow=False, color=edge_color)
                    for u, v in extra])
 
     ax, _ = _network_picture(nodes, directed, extra, edges, ax=ax, layout=layout,
                              font_size=font_size, max_label_length=max_label_length,
-                             max_size=max_size, title=title, node_color=node_color)
+                             max_size=max_size, title=title, node_color=node_color,
+                             shapes=shapes)
     return ax
 
 

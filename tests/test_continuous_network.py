@@ -373,16 +373,8 @@ def test_clg_loglik_sample_do():
 
 def test_clg_unsupported_queries_say_so():
     net = small_clg()
-    with pytest.raises(NotImplementedError, match="continuous node 'x'"):
-        net.query("y", evidence={"x": 1.0})
     with pytest.raises(NotImplementedError, match="mixes discrete and continuous"):
         net.query(["g", "y"])
-    X = net.sample(5, random_state=0)
-    X.loc[1, "x"] = np.nan
-    with pytest.raises(ValueError, match="'x' contains NaN"):
-        net.log_likelihood(X)
-    with pytest.raises(ValueError, match=r"lacks the columns \['y'\]"):
-        net.log_likelihood(X[["g", "h", "x"]])
 
 
 # ---------------------------------------------------------------------- bad input
@@ -484,3 +476,217 @@ def test_clg_edge_cases_pickle_and_more_bad_input():
         CLGBayesianNetwork(["g", "y"], {"g": ["a", "b"]}, {"y": ["g"]}, {"g": [1.0, 0.0]},
                            {"y": [0.0, 1.0]}, None, {"y": [1.0, 1.0]}).query(
                                "y", evidence={"g": "b"})
+
+
+# ---------------------------------------------------------------------- predict, brute force
+def brute_clg(net):
+    """Every configuration of all discrete nodes with its probability (product of the CPTs)
+    and the joint normal of all continuous nodes given it (dense (I - B)^-1 formula)."""
+    from itertools import product
+
+    disc = [v for v in net.nodes if net.is_discrete(v)]
+    cont = [v for v in net.nodes if not net.is_discrete(v)]
+    cidx = {v: i for i, v in enumerate(cont)}
+    out = []
+    for config in product(*[range(len(net.states[v])) for v in disc]):
+        state = dict(zip(disc, config))
+        p = 1.0
+        for v in disc:
+            p *= net.cpts[v][tuple(state[u] for u in net.parents[v]) + (state[v],)]
+        B, b0, D = np.zeros((len(cont),) * 2), np.zeros(len(cont)), np.zeros(len(cont))
+        for v in cont:
+            g = tuple(state[u] for u in net.discrete_parents[v])
+            b0[cidx[v]] = net.intercepts[v][g]
+            D[cidx[v]] = net.sigmas[v][g] ** 2
+            for u, b in zip(net.continuous_parents[v], net.coefficients[v][g]):
+                B[cidx[v], cidx[u]] = b
+        A = np.linalg.inv(np.eye(len(cont)) - B)
+        out.append((state, p, A @ b0, A @ np.diag(D) @ A.T))
+    return disc, cont, out
+
+
+def brute_predict(net, row, target):
+    """E[target | observed cells of row] (continuous target) or P(target | row) (discrete)."""
+    disc, cont, configs = brute_clg(net)
+    obs_c = [i for i, v in enumerate(cont) if v != target and v in row and not pd.isna(row[v])]
+    x = np.array([row[cont[i]] for i in obs_c])
+    weights, means = [], []
+    for state, p, mu, cov in configs:
+        if any(v != target and v in row and not pd.isna(row[v]) and net.states[v][state[v]] != row[v]
+               for v in disc):
+            weights.append(0.0)
+            means.append(0.0)
+            continue
+        dens = stats.multivariate_normal(mu[obs_c], cov[np.ix_(obs_c, obs_c)]).pdf(x) if obs_c else 1
+        weights.append(p * dens)
+        if target in cont:
+            t = cont.index(target)
+            m = mu[t]
+            if obs_c:
+                m += cov[t, obs_c] @ np.linalg.solve(cov[np.ix_(obs_c, obs_c)], x - mu[obs_c])
+            means.append(m)
+    weights = np.array(weights) / np.sum(weights)
+    if target in cont:
+        return float(weights @ np.array(means))
+    proba = np.zeros(len(net.states[target]))
+    for w, (state, *_) in zip(weights, configs):
+        proba[state[target]] += w
+    return proba
+
+
+def random_clg():
+    """g -> h, g -> x, h -> y, x -> y, y -> z, k -> z (k discrete, 3 states)."""
+    return CLGBayesianNetwork(
+        nodes=["g", "x", "h", "y", "k", "z"],
+        states={"g": ["None", "b"], "h": ["u", "v"], "k": ["k2", "k0", "k1"]},
+        parents={"h": ["g"], "x": ["g"], "y": ["h", "x"], "z": ["y", "k"]},
+        cpts={"g": [0.3, 0.7], "h": [[0.9, 0.1], [0.2, 0.8]], "k": [0.5, 0.2, 0.3]},
+        intercepts={"x": [0.0, 2.0], "y": [1.0, -1.0], "z": [0.5, -0.5, 1.5]},
+        coefficients={"y": [[2.0], [0.5]], "z": [[1.0], [-0.7], [0.3]]},
+        sigmas={"x": [1.0, 2.0], "y": [0.5, 1.5], "z": [1.0, 0.6, 0.8]})
+
+
+def test_predict_gaussian_equals_joint_conditioning():
+    net = chain_network()
+    mu, cov = brute_joint(net)
+    X = net.sample(40, random_state=5)
+    X.iloc[::3, 0] = np.nan
+    X.iloc[1::4, 3] = np.nan
+    X.iloc[5, [0, 1, 3]] = np.nan
+    pred = net.predict(X, "b")
+    assert isinstance(pred, pd.Series) and pred.name == "b" and pred.index.equals(X.index)
+    for i, row in enumerate(X.to_numpy()):
+        obs = [j for j in range(4) if j != 1 and not np.isnan(row[j])]
+        prec = np.linalg.inv(cov[np.ix_([1] + obs, [1] + obs)])  # precision-matrix route
+        expected = mu[1] - prec[0, 1:] @ (row[obs] - mu[obs]) / prec[0, 0]
+        assert pred.iloc[i] == pytest.approx(expected, rel=1e-10, abs=1e-12)
+    # the target's own column is ignored; absent columns are marginalised
+    np.testing.assert_allclose(pred, net.predict(X.drop(columns="b"), "b"), rtol=1e-13)
+    assert net.predict(X[["c"]], "a").iloc[0] == pytest.approx(
+        mu[0] + cov[0, 2] / cov[2, 2] * (X["c"].iloc[0] - mu[2]), rel=1e-12)
+    with pytest.raises(ValueError, match="Unknown target 'q'"):
+        net.predict(X, "q")
+
+
+def test_clg_predict_and_predict_proba_equal_enumeration():
+    net = random_clg()
+    X = net.sample(30, random_state=7)
+    X["g"] = X["g"].astype(object)
+    X["k"] = X["k"].astype(object)
+    rng = np.random.default_rng(0)
+    for col in X.columns:
+        X.loc[rng.random(len(X)) < 0.3, col] = np.nan if not net.is_discrete(col) else None
+    worst = 0.0
+    for target in ("x", "y", "z"):
+        pred = net.predict(X, target)
+        for i in range(len(X)):
+            expected = brute_predict(net, X.iloc[i], target)
+            worst = max(worst, abs(pred.iloc[i] - expected) / max(1.0, abs(expected)))
+    for target in ("g", "h", "k"):
+        proba = net.predict_proba(X, target)
+        assert list(proba.columns) == sorted(net.states[target])  # sorted state order
+        order = [net.states[target].index(s) for s in proba.columns]
+        for i in range(len(X)):
+            expected = brute_predict(net, X.iloc[i], target)[order]
+            worst = max(worst, np.abs(proba.iloc[i].to_numpy() - expected).max())
+        labels = net.predict(X, target)
+        assert (labels.to_numpy() == proba.columns.to_numpy()[proba.to_numpy().argmax(1)]).all()
+    assert worst < 1e-10
+    with pytest.raises(ValueError, match="'x' is continuous"):
+        net.predict_proba(X, "x")
+
+
+def test_clg_query_with_continuous_evidence_equals_enumeration():
+    net = random_clg()
+    row = pd.Series({"x": 1.3, "z": -0.4, "k": "k0"})
+    mixture = net.query("y", evidence={"x": 1.3, "z": -0.4, "k": "k0"})
+    assert mixture.mean["y"] == pytest.approx(brute_predict(net, row, "y"), rel=1e-11)
+    # y's components: the discrete parents g (of x) and h (of y) and k (of z)
+    assert mixture.weights.index.names == ["g", "h"]
+    np.testing.assert_allclose(mixture.weights.sum(), 1.0, rtol=1e-14)
+    posterior = net.query("h", evidence={"x": 1.3, "z": -0.4, "k": "k0"})
+    np.testing.assert_allclose(posterior.to_numpy(), brute_predict(net, row, "h"), rtol=1e-11)
+    joint = net.query(["g", "h"], evidence={"y": 2.0})
+    assert joint.index.names == ["g", "h"]
+    by_h = brute_predict(net, pd.Series({"y": 2.0}), "h")
+    np.testing.assert_allclose(joint.groupby(level="h").sum().to_numpy(), by_h, rtol=1e-11)
+    # a single component given every discrete parent: the Gaussian conditional
+    one = net.query("x", evidence={"g": "b", "y": 0.0, "h": "u"})
+    assert len(one.weights) == 1
+    mx, vx, vy = 2.0, 4.0, 4 * 4.0 + 0.25          # y = 1 + 2 x + e, x ~ N(2, 4)
+    assert one.mean["x"] == pytest.approx(mx + 2 * vx / vy * (0.0 - (1 + 2 * mx)), rel=1e-12)
+    assert one.covariance.loc["x", "x"] == pytest.approx(vx - (2 * vx) ** 2 / vy, rel=1e-12)
+
+
+def test_to_dot_shapes_and_coefficient_labels():
+    net = small_clg()
+    dot = net.to_dot()
+    assert '  "g" [shape="box"];' in dot and '  "x" [shape="ellipse"];' in dot
+    assert '  "x" -> "y";' in dot
+    labelled = net.to_dot(edge_labels=True)
+    assert '  "x" -> "y" [label="2, 0.5"];' in labelled   # one coefficient per state of h
+    assert '  "h" -> "y";' in labelled                     # a discrete parent: no label
+    gauss = chain_network().to_dot(edge_labels=True)
+    assert '  "b" -> "c" [label="-1.2"];' in gauss and '  "a" [shape="ellipse"];' in gauss
+    assert DiscreteBayesianNetwork({"a": [0, 1]}, {}, {"a": [0.5, 0.5]}).to_dot(
+        edge_labels=True) == 'digraph {\n  "a";\n}\n'
+
+
+def test_clg_log_likelihood_with_missing_cells_equals_enumeration():
+    net = random_clg()
+    disc, cont, configs = brute_clg(net)
+    X = net.sample(40, random_state=3)
+    X["h"] = X["h"].astype(object)
+    rng = np.random.default_rng(1)
+    for col in X.columns:
+        X.loc[rng.random(len(X)) < 0.35, col] = None if net.is_discrete(col) else np.nan
+    X.loc[0, :] = [None, np.nan, None, np.nan, None, np.nan]          # nothing observed
+    ll = net.log_likelihood(X)
+    expected = []
+    for _, row in X.iterrows():
+        obs = [i for i, v in enumerate(cont) if not pd.isna(row[v])]
+        total = 0.0
+        for state, p, mu, cov in configs:
+            if any(not pd.isna(row[v]) and net.states[v][state[v]] != row[v] for v in disc):
+                continue
+            x = row[[cont[i] for i in obs]].to_numpy(dtype=float)
+            total += p * (stats.multivariate_normal(mu[obs], cov[np.ix_(obs, obs)]).pdf(x)
+                          if obs else 1.0)
+        expected.append(np.log(total))
+    np.testing.assert_allclose(ll, expected, rtol=1e-11)
+    assert ll[0] == 0.0
+    complete = net.sample(10, random_state=4)
+    np.testing.assert_allclose(net.log_likelihood(complete.drop(columns="y")),
+                               [np.log(sum(p * stats.multivariate_normal(
+                                   mu[[0, 2]], cov[np.ix_([0, 2], [0, 2])]).pdf(r[["x", "z"]].to_numpy(float))
+                                   for state, p, mu, cov in configs
+                                   if all(net.states[v][state[v]] == r[v] for v in disc)))
+                                for _, r in complete.iterrows()], rtol=1e-11)
+
+
+def test_rows_of_density_zero():
+    # a constant (intervened) node observed at another value: density 0
+    net = chain_network().do({"a": 1.0})
+    X = pd.DataFrame({"a": [1.0, 2.0], "c": [0.0, 0.0]})
+    pred = net.predict(X.iloc[:1], "b")
+    # by hand: given a = 1, b ~ N(-0.5, 0.25) and c = 1.2 - 1.2 b + 0.4 d + e (d ~ N(3, 0.64)):
+    # E[c] = 3, cov(b, c) = -0.3, var(c) = 0.36 + 0.1024 + 1, so E[b | c = 0] below
+    assert pred.iloc[0] == pytest.approx(-0.5 + (-0.3 / 1.4624) * (0.0 - 3.0), rel=1e-12)
+    with pytest.raises(ValueError, match="Row 1 of X has density 0"):
+        net.predict(X, "b")
+    with pytest.raises(ValueError, match="'a' = 2.0 has density 0: the node is constant at 1.0"):
+        net.query("b", evidence={"a": 2.0})
+    assert np.isneginf(net.log_likelihood(X[["a"]])[1])
+    # a CLG row whose discrete cells have probability 0: uniform posterior (as the discrete
+    # network's predict_proba_codes), an error for a conditional mean
+    clg = CLGBayesianNetwork(["g", "h", "y"], {"g": ["a", "b"], "h": ["u", "v"]},
+                             {"h": ["g"], "y": ["h"]}, {"g": [1.0, 0.0], "h": [[0.5, 0.5]] * 2},
+                             {"y": [0.0, 3.0]}, None, {"y": [1.0, 1.0]})
+    rows = pd.DataFrame({"g": ["b", "a"], "y": [1.0, 1.0]})
+    proba = clg.predict_proba(rows, "h")
+    np.testing.assert_allclose(proba.iloc[0], [0.5, 0.5])
+    ratio = np.exp(-0.5 * 1.0) / np.exp(-0.5 * 4.0)          # N(1; 0, 1) / N(1; 3, 1)
+    np.testing.assert_allclose(proba.iloc[1], [ratio / (1 + ratio), 1 / (1 + ratio)], rtol=1e-12)
+    with pytest.raises(ValueError, match="Row 0 of X has density 0"):
+        clg.predict(rows, "y")
+    assert clg.predict(rows.iloc[1:], "y").iloc[0] == pytest.approx(1.5)   # no evidence on h

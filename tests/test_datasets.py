@@ -170,12 +170,127 @@ def test_make_random_network_is_learnable():
     assert skeleton(learned) == skeleton(net.edges)
 
 
+def test_make_random_network_default_is_unchanged():
+    # kind="discrete" (the default) draws exactly what make_random_network drew before
+    # `kind` existed: the digest below was computed on main before the change, with this code.
+    import hashlib
+
+    from skbn.datasets import make_random_network
+
+    digest = hashlib.sha256()
+    for kw in [dict(n_nodes=1, random_state=0), dict(n_nodes=6, random_state=0),
+               dict(n_nodes=20, random_state=3, max_indegree=2, n_states=(2, 5)),
+               dict(n_nodes=12, random_state=7, edge_prob=0.4, concentration=0.5, n_states=3),
+               dict(n_nodes=30, random_state=np.random.RandomState(11), max_indegree=None)]:
+        net = make_random_network(**kw)
+        digest.update(repr((net.nodes, net.edges, net.states)).encode())
+        for v in net.nodes:
+            digest.update(net.cpts[v].tobytes())
+            digest.update(repr(net.cpts[v].shape).encode())
+    assert digest.hexdigest() == (
+        "444af0da4475943bfbd6d1f9df532cf0080badec044a426ebc94cee0e6f3e000")
+
+
+def _same_continuous(a, b):
+    assert a.nodes == b.nodes and a.edges == b.edges
+    for v in a.intercepts:
+        np.testing.assert_array_equal(a.intercepts[v], b.intercepts[v])
+        np.testing.assert_array_equal(a.coefficients[v], b.coefficients[v])
+        np.testing.assert_array_equal(a.sigmas[v], b.sigmas[v])
+
+
+def test_make_random_gaussian_network():
+    from skbn.datasets import make_random_network
+    from skbn.network import GaussianBayesianNetwork
+
+    net = make_random_network(40, kind="gaussian", random_state=3)
+    assert isinstance(net, GaussianBayesianNetwork)
+    # the same DAG as the discrete network of the same seed
+    assert net.edges == make_random_network(40, random_state=3).edges
+    weights = np.concatenate([net.coefficients[v] for v in net.nodes])
+    assert len(weights) == len(net.edges) > 20
+    assert np.all((weights >= 0.1) & (weights <= 1.0))   # pcalg's [lB, uB] = [0.1, 1]
+    assert set(net.intercepts.values()) == {0.0} and set(net.sigmas.values()) == {1.0}
+    _same_continuous(net, make_random_network(40, kind="gaussian", random_state=3))
+    other = make_random_network(40, kind="gaussian", random_state=4)
+    assert other.edges != net.edges
+    signed = make_random_network(40, kind="gaussian", random_sign=True, weight_range=(0.5, 2),
+                                 intercept=1.5, sigma=0.3, random_state=3)
+    w = np.concatenate([signed.coefficients[v] for v in signed.nodes])
+    assert np.all((np.abs(w) >= 0.5) & (np.abs(w) <= 2)) and (w < 0).any() and (w > 0).any()
+    assert set(signed.intercepts.values()) == {1.5} and set(signed.sigmas.values()) == {0.3}
+
+
+def test_make_random_clg_network_respects_the_rule():
+    from skbn.datasets import make_random_network
+    from skbn.graph import topological_order
+    from skbn.network import CLGBayesianNetwork
+
+    for seed, fraction in [(0, 0.5), (1, 0.3), (2, 0.8), (3, 1.0)]:
+        net = make_random_network(30, kind="clg", discrete_fraction=fraction, edge_prob=0.2,
+                                  random_state=seed)
+        assert isinstance(net, CLGBayesianNetwork)
+        discrete = [v for v in net.nodes if net.is_discrete(v)]
+        assert len(discrete) == round(fraction * 30)
+        # the discrete nodes are the first ones of the topological order ...
+        order = topological_order(net.nodes, net.edges)
+        assert set(order[:len(discrete)]) == set(discrete)
+        # ... so no discrete node has a continuous parent (bnlearn's rule)
+        assert all(net.is_discrete(p) for v in discrete for p in net.parents[v])
+        assert net.edges == make_random_network(30, edge_prob=0.2, random_state=seed).edges
+        for v in net.nodes:
+            if v in discrete:
+                continue
+            shape = tuple(len(net.states[p]) for p in net.discrete_parents[v])
+            assert net.sigmas[v].shape == shape and np.all(net.sigmas[v] > 0)
+        again = make_random_network(30, kind="clg", discrete_fraction=fraction, edge_prob=0.2,
+                                    random_state=seed)
+        _same_continuous(net, again)
+        for v in discrete:
+            np.testing.assert_array_equal(net.cpts[v], again.cpts[v])
+    # some continuous node has discrete and continuous parents (a real CLG family)
+    net = make_random_network(30, kind="clg", edge_prob=0.2, random_state=0)
+    assert any(net.discrete_parents[v] and net.continuous_parents[v] for v in net.discrete_parents)
+    none = make_random_network(8, kind="clg", discrete_fraction=0.0, random_state=0)
+    assert not any(none.is_discrete(v) for v in none.nodes)
+
+
+def test_random_continuous_networks_are_recovered_by_from_data():
+    # an independent check of the generator: least squares on 100,000 sampled rows gives
+    # back every coefficient, intercept and sigma (standard errors about 0.003-0.01)
+    from skbn.datasets import make_random_network
+    from skbn.network import CLGBayesianNetwork, GaussianBayesianNetwork
+
+    net = make_random_network(10, kind="gaussian", random_sign=True, intercept=1.0, sigma=0.7,
+                              random_state=5)
+    fit = GaussianBayesianNetwork.from_data(net.sample(100_000, random_state=1), net.edges)
+    for v in net.nodes:
+        np.testing.assert_allclose(fit.coefficients[v], net.coefficients[v], atol=0.03)
+        assert abs(fit.intercepts[v] - 1.0) < 0.05 and abs(fit.sigmas[v] - 0.7) < 0.02
+    net = make_random_network(10, kind="clg", n_states=2, edge_prob=0.4, random_state=5)
+    assert sum(len(net.discrete_parents[v]) for v in net.discrete_parents) >= 3
+    fit = CLGBayesianNetwork.from_data(net.sample(100_000, random_state=1), net.edges)
+    for v in net.nodes:
+        if net.is_discrete(v):
+            np.testing.assert_allclose(fit.cpts[v], net.cpts[v], atol=0.02)
+        else:
+            np.testing.assert_allclose(fit.coefficients[v], net.coefficients[v], atol=0.05)
+            np.testing.assert_allclose(fit.intercepts[v], net.intercepts[v], atol=0.08)
+            np.testing.assert_allclose(fit.sigmas[v], net.sigmas[v], atol=0.04)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"n_nodes": 0}, "n_nodes"),
     ({"n_nodes": 5, "max_indegree": -1}, "max_indegree"),
     ({"n_nodes": 5, "n_states": (3, 2)}, "n_states"),
     ({"n_nodes": 5, "edge_prob": 1.5}, "edge_prob"),
     ({"n_nodes": 5, "concentration": 0}, "concentration"),
+    ({"n_nodes": 5, "kind": "normal"}, "kind"),
+    ({"n_nodes": 5, "kind": "gaussian", "weight_range": (1, 0.5)}, "weight_range"),
+    ({"n_nodes": 5, "kind": "gaussian", "weight_range": 3}, "weight_range"),
+    ({"n_nodes": 5, "kind": "gaussian", "sigma": 0}, "sigma"),
+    ({"n_nodes": 5, "kind": "gaussian", "intercept": np.nan}, "intercept"),
+    ({"n_nodes": 5, "kind": "clg", "discrete_fraction": 1.5}, "discrete_fraction"),
 ])
 def test_make_random_network_errors(kwargs, match):
     from skbn.datasets import make_random_network

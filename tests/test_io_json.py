@@ -96,3 +96,88 @@ def test_a_node_that_is_not_an_object_and_a_non_utf8_file(tmp_path):
         read_json(tmp_path / "m.json")
     with pytest.raises(ValueError, match="version True"):
         read_json('{"format": "skbn.DiscreteBayesianNetwork", "version": true, "nodes": []}')
+
+
+# ---------------------------------------------------------------------- Gaussian and CLG
+def _same_continuous(a, b):
+    assert type(a) is type(b) and a.nodes == b.nodes and a.parents == b.parents
+    for v in a.intercepts:   # exact: floats are written with repr
+        for table in ("intercepts", "coefficients", "sigmas"):
+            x, y = np.asarray(getattr(a, table)[v]), np.asarray(getattr(b, table)[v])
+            assert x.shape == y.shape and x.tobytes() == y.tobytes(), (v, table)
+    for v in getattr(a, "cpts", {}):
+        assert a.states[v] == b.states[v]
+        np.testing.assert_array_equal(a.cpts[v], b.cpts[v])
+
+
+def test_gaussian_and_clg_round_trips_are_exact(tmp_path):
+    from skbn.datasets import make_random_network
+
+    for kind in ("gaussian", "clg"):
+        net = make_random_network(12, kind=kind, random_sign=True, edge_prob=0.4,
+                                  intercept=0.1, sigma=1 / 3, random_state=1)
+        text = write_json(net, tmp_path / f"{kind}.json")
+        assert json.loads(text)["kind"] == kind and json.loads(text)["version"] == 2
+        _same_continuous(read_json(text), net)
+        _same_continuous(read_json(tmp_path / f"{kind}.json"), net)
+        X = net.sample(20, random_state=0)
+        np.testing.assert_array_equal(read_json(text).log_likelihood(X), net.log_likelihood(X))
+
+
+def test_gaussian_and_clg_schema():
+    from skbn.network import CLGBayesianNetwork, GaussianBayesianNetwork
+
+    net = GaussianBayesianNetwork(["a", "b"], {"b": ["a"]}, {"a": 0.0, "b": 1.5}, {"b": [2.0]},
+                                  {"a": 1.0, "b": 0.5})
+    assert json.loads(write_json(net)) == {
+        "format": "skbn.DiscreteBayesianNetwork", "version": 2, "kind": "gaussian",
+        "nodes": [{"name": "a", "parents": [], "intercept": 0.0, "coefficients": [],
+                   "sigma": 1.0},
+                  {"name": "b", "parents": ["a"], "intercept": 1.5, "coefficients": [2.0],
+                   "sigma": 0.5}]}
+    clg = CLGBayesianNetwork(["g", "x", "y"], {"g": [0, 1]}, {"y": ["g", "x"]},
+                             {"g": [0.4, 0.6]}, {"x": 1.0, "y": [0.0, 1.5]},
+                             {"y": [[2.0], [0.5]]}, {"x": 2.0, "y": [1.0, 0.7]})
+    assert json.loads(write_json(clg))["nodes"] == [
+        {"name": "g", "states": [0, 1], "parents": [], "cpt": [0.4, 0.6]},
+        {"name": "x", "parents": [], "intercept": 1.0, "coefficients": [], "sigma": 2.0},
+        {"name": "y", "parents": ["g", "x"], "intercept": [0.0, 1.5],
+         "coefficients": [[2.0], [0.5]], "sigma": [1.0, 0.7]}]
+    # a file without "kind" (every file written before version 2) is discrete
+    old = ('{"format": "skbn.DiscreteBayesianNetwork", "version": 1, "nodes": '
+           '[{"name": "a", "states": [0, 1], "parents": [], "cpt": [0.5, 0.5]}]}')
+    assert type(read_json(old)).__name__ == "DiscreteBayesianNetwork"
+    with pytest.raises(TypeError, match="write_json writes"):
+        write_json("a network")
+
+
+def _continuous_document(kind="gaussian", **node):
+    entry = {"name": "x y", "parents": [], "intercept": 0.5, "coefficients": [], "sigma": 1.0,
+             **node}
+    return json.dumps({"format": "skbn.DiscreteBayesianNetwork", "version": 2, "kind": kind,
+                       "nodes": [entry]})
+
+
+@pytest.mark.parametrize("kind, node, match", [
+    ("gaussian", {"sigma": "one"}, r'"sigma" of node \'x y\' must be a number'),
+    ("gaussian", {"intercept": [0.5, 1.0]}, r'"intercept" of node \'x y\' must be a number in'),
+    ("gaussian", {"coefficients": [1.0]}, r"Node 'x y' has 0 parents"),
+    ("gaussian", {"sigma": -1.0}, r"sigma of node 'x y' must be positive"),
+    ("gaussian", {"parents": "a"}, r'"parents" of node \'x y\' must be a list'),
+    ("clg", {"intercept": [[0.5], [1]]}, r"intercept of node 'x y' has shape \(2, 1\)"),
+    ("clg", {"coefficients": [["a"]]}, r'"coefficients" of node \'x y\' must be a number or'),
+    ("gaussian", {"intercept": None}, r"intercept of continuous node 'x y' must be finite"),
+])
+def test_malformed_continuous_fields_are_named(kind, node, match):
+    with pytest.raises(ValueError, match=match):
+        read_json(_continuous_document(kind, **node))
+
+
+def test_continuous_documents_missing_keys_and_unknown_kind():
+    entry = {"name": "x", "parents": [], "intercept": 0.5}
+    text = json.dumps({"format": "skbn.DiscreteBayesianNetwork", "version": 2,
+                       "kind": "gaussian", "nodes": [entry]})
+    with pytest.raises(ValueError, match=r"node #0 lacks \['coefficients', 'sigma'\]"):
+        read_json(text)
+    with pytest.raises(ValueError, match="unknown \"kind\" 'poisson'"):
+        read_json(_continuous_document("poisson"))

@@ -531,3 +531,29 @@ def test_false_positive_arcs_stay_inside_the_picture():
     (x_lo, x_hi), (y_lo, y_hi) = ax.get_xlim(), ax.get_ylim()
     assert extent.y1 > 0.6                         # it does bulge above the labels
     assert x_lo <= extent.x0 and extent.x1 <= x_hi and y_lo <= extent.y0 and extent.y1 <= y_hi
+
+
+def test_plot_network_draws_gaussian_and_clg_networks():
+    net = make_random_network(8, kind="clg", edge_prob=0.4, random_state=0)
+    ax = plot_network(net)
+    styles = {t.skbn_node: type(t.get_bbox_patch().get_boxstyle()).__name__
+              for t in ax.texts if hasattr(t, "skbn_node")}
+    assert styles == {v: "Round" if net.is_discrete(v) else "Ellipse" for v in net.nodes}
+    assert {p.skbn_edge for p in ax.patches if hasattr(p, "skbn_edge")} == set(net.edges)
+    assert not any(hasattr(t, "skbn_edge_label") for t in ax.texts)
+    ax = plot_network(net, edge_labels=True, layout="circular")
+    labels = {t.skbn_edge_label: t.get_text() for t in ax.texts if hasattr(t, "skbn_edge_label")}
+    continuous_edges = [(u, v) for u, v in net.edges
+                        if not net.is_discrete(u) and not net.is_discrete(v)]
+    assert set(labels) == set(continuous_edges) and continuous_edges
+    for (u, v), text in labels.items():   # one coefficient per configuration of v's discrete parents
+        expected = net.coefficients[v][..., net.continuous_parents[v].index(u)].ravel()
+        np.testing.assert_allclose([float(x) for x in text.split(", ")], expected, rtol=5e-3)
+    gauss = make_random_network(6, kind="gaussian", random_state=0)
+    ax = plot_network(gauss, edge_labels=True)
+    assert len([t for t in ax.texts if hasattr(t, "skbn_edge_label")]) == len(gauss.edges)
+    assert {type(t.get_bbox_patch().get_boxstyle()).__name__
+            for t in ax.texts if hasattr(t, "skbn_node")} == {"Ellipse"}
+    # a discrete network ignores edge_labels (nothing to write)
+    ax = plot_network(asia_network(), edge_labels=True)
+    assert not any(hasattr(t, "skbn_edge_label") for t in ax.texts)
