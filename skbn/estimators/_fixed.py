@@ -69,6 +69,7 @@ class FixedStructure(_BaseStructureLearner):
     }
     _missing_modes = ("error", "complete_case", "em")
     _interventions = True
+    _continuous = True
 
     def __init__(
         self,
