@@ -706,6 +706,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     # --------------------------------------------------------------- scoring
     def _encode(self, X, y=None):
+        """Codes over the network's nodes (``-1`` = marginalise) for scoring data."""
+        return self._encode_rows(X, y)[0]
+
+    def _encode_rows(self, X, y=None):
         """Codes over the network's nodes (``-1`` = marginalise) for scoring data, and, for a
         Gaussian or CLG network, the continuous values (NaN = marginalise; else None)."""
         check_is_fitted(self)
@@ -785,7 +789,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Natural logarithm of the probability of every row.
         """
         _check_network(self)
-        return self._log_density(*self._encode(X))
+        return self._log_density(*self._encode_rows(X))
 
     def _log_density(self, codes, values=None):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
@@ -836,7 +840,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Mean (weighted mean) natural log-likelihood per row.
         """
         _check_network(self)
-        log_likelihood = self._log_density(*self._encode(X, y))  # y: see _encode
+        log_likelihood = self._log_density(*self._encode_rows(X, y))  # y: see _encode
         weights = check_sample_weight(sample_weight, len(log_likelihood))
         return float(np.average(log_likelihood, weights=weights))
 
@@ -859,7 +863,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         _check_network(self)
         target = self._target_index
         name = self.network_.nodes[target]
-        codes, values = self._encode(X)
+        codes, values = self._encode_rows(X)
         networks = getattr(self, "averaged_networks_", None)
         if values is not None:  # a CLG network: its exact posterior, columns in classes_ order
             frame = self._frame(codes, values).drop(columns=name)
@@ -898,7 +902,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if _node_states(self.network_, name) is not None:
             proba = self.predict_proba(X)
             return self.classes_[np.argmax(proba, axis=1)]
-        codes, values = self._encode(X)  # a continuous target: its conditional mean
+        codes, values = self._encode_rows(X)  # a continuous target: its conditional mean
         frame = self._frame(codes, values).drop(columns=name)
         networks = getattr(self, "averaged_networks_", None)
         if networks is None:
