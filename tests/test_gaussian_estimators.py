@@ -306,3 +306,15 @@ def test_grid_search_and_cross_val_score_by_held_out_likelihood():
     search = GridSearchCV(FixedStructure(), {"edges": [GAUSSIAN_EDGES, GAUSSIAN_EDGES[:3]]}, cv=cv)
     search.fit(g)
     assert search.best_params_["edges"] == GAUSSIAN_EDGES
+
+
+def test_column_types_declares_a_y_of_whole_numbers():
+    g = _gaussian_data()
+    X, y = g.drop(columns="F"), g["F"].round().astype(int).rename("F")  # many whole numbers
+    with pytest.raises(ValueError, match="column_types=\\{'F': 'continuous'\\}"):
+        FixedStructure(edges=GAUSSIAN_EDGES).fit(X, y)
+    model = FixedStructure(edges=GAUSSIAN_EDGES, column_types={"F": "continuous"}).fit(X, y)
+    assert model.column_types_["F"] == "continuous"
+    unnamed = FixedStructure(edges=[(a, "y" if b == "F" else b) for a, b in GAUSSIAN_EDGES],
+                             column_types={"y": "continuous"}).fit(X, y.to_numpy())
+    np.testing.assert_allclose(unnamed.predict(X), model.predict(X), rtol=1e-12)

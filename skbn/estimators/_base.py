@@ -148,6 +148,19 @@ def _has_discrete_target(estimator):
     return True
 
 
+def _split_target_type(column_types, X, y, target):
+    """``column_types`` without the entry that declares ``y`` (fitted through ``fit(X, y)``),
+    and that entry: a dict key that is ``y``'s name (``"y"`` for an unnamed ``y``) and not a
+    column of ``X``."""
+    if y is None or target is not None or not isinstance(column_types, dict):
+        return column_types, None
+    name = getattr(y, "name", None)
+    name = DEFAULT_TARGET_NAME if name is None else name
+    if name not in column_types or name in set(getattr(X, "columns", ())):
+        return column_types, None
+    return {k: v for k, v in column_types.items() if k != name}, column_types[name]
+
+
 def _node_states(network, node):
     """The states of ``node`` in a fitted network, None for a continuous node."""
     if isinstance(network, GaussianBayesianNetwork):
@@ -335,14 +348,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         chunked = is_chunked(X)
         if interventions is not None:
             self._check_accepts_interventions(chunked, missing)
+        y_type = None
         if chunked:  # out of core: weighted distinct rows of the chunks (missing cells: -1)
             data, states = encode_chunks(self, X, y, sample_weight, self.categories,
                                          allow_missing=missing != "error")
         else:
             check_container(X)  # shape and type errors first, worded as scikit-learn's
             validate_data(self, X, skip_check_array=True, reset=True)
+            column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
-                                      column_types=self.column_types, allow_continuous=True)
+                                      column_types=column_types, allow_continuous=True)
             data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         n_features = data.n_variables
         target_index = None
@@ -357,7 +372,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     "shape of y to (n_samples,), for example using ravel().",
                     DataConversionWarning,
                 )
-            y_codes, y_states, y_values = encode_target(y, target_name, allow_continuous=True)
+            y_codes, y_states, y_values = encode_target(y, target_name, column_type=y_type,
+                                                        allow_continuous=True)
             if len(y_codes) != data.n_samples:
                 raise ValueError(
                     f"X has {data.n_samples} rows but y has {len(y_codes)}; they must match."
