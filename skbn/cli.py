@@ -1223,7 +1223,8 @@ def build_parser():
     formatter = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
         prog="skbn", formatter_class=formatter, epilog=MAIN_EPILOG,
-        description="Learn, score, query, sample and compare discrete Bayesian networks; "
+        description="Learn, score, query, sample and compare Bayesian networks (discrete, "
+                    "Gaussian and conditional Gaussian); "
                     "estimate causal effects.")
     from skbn._version import __version__
 
@@ -1246,7 +1247,8 @@ def build_parser():
     learn = commands.add_parser(
         "learn", formatter_class=formatter, help="learn a network from a data file",
         description="Learn the structure and the CPTs of a network from a CSV or Parquet "
-                    "file of discrete columns; print the edges and the score.",
+                    "file of discrete and continuous columns; print the edges and the "
+                    "score.",
         epilog=LEARN_EPILOG)
     learn.add_argument("data", help="CSV (cells read as written) or Parquet file")
     _add_learner_options(learn)
