@@ -160,3 +160,14 @@ def test_learn_on_mixed_data_writes_a_clg_model(session):
     assert f"mean log-likelihood of the training rows: {api.score(frame):.4f}" in result.stdout
     learned = read_json(work / "learned.json")
     assert sorted(learned.edges) == sorted(api.edges_)
+
+
+def test_a_continuous_model_is_not_written_as_bif(session, tmp_path):
+    from skbn.cli import CommandError, write_model
+
+    _, _, model = session
+    with pytest.raises(CommandError, match="BIF holds discrete networks only"):
+        write_model(model.network_, tmp_path / "m.bif")
+    assert not (tmp_path / "m.bif").exists()
+    write_model(model.network_, tmp_path / "m.json")
+    assert read_json(tmp_path / "m.json").edges == model.network_.edges
