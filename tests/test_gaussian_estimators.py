@@ -318,3 +318,18 @@ def test_column_types_declares_a_y_of_whole_numbers():
     unnamed = FixedStructure(edges=[(a, "y" if b == "F" else b) for a, b in GAUSSIAN_EDGES],
                              column_types={"y": "continuous"}).fit(X, y.to_numpy())
     np.testing.assert_allclose(unnamed.predict(X), model.predict(X), rtol=1e-12)
+
+
+def test_complete_case_drops_rows_with_a_missing_measurement():
+    X = _clg_data()
+    holes = X.copy()
+    holes.loc[[3, 50, 200], "E"] = np.nan
+    holes.loc[7, "C"] = np.nan
+    with pytest.warns(UserWarning, match="dropped 4 of 400 rows"):
+        model = FixedStructure(edges=CLG_EDGES, missing="complete_case").fit(holes)
+    kept = FixedStructure(edges=CLG_EDGES).fit(X.drop(index=[3, 7, 50, 200]))
+    for node in "DEG":
+        np.testing.assert_allclose(model.network_.intercepts[node], kept.network_.intercepts[node],
+                                   rtol=1e-12)
+        np.testing.assert_allclose(model.network_.sigmas[node], kept.network_.sigmas[node],
+                                   rtol=1e-12)

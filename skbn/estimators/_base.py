@@ -300,7 +300,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     @_one_blas_thread
     def fit(self, X, y=None, sample_weight=None, interventions=None):
-        """Learn the structure and the CPTs from complete discrete data.
+        """Learn the structure and the parameters (CPTs; regressions of continuous columns).
 
         Every fitted attribute of an earlier fit is removed first, so fitting twice on the
         same data gives the same model and nothing is left over from a different fit.
@@ -308,8 +308,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features), or chunks
-            Discrete data: categorical, string, bool or integer columns (floats only when
-            integral). NaN is refused unless the learner's ``missing`` mode accepts it.
+            Categorical, string, bool or integer columns (discrete), and, for a learner that
+            takes them, columns of measurements (continuous: non-integer numbers, or declared
+            with ``column_types``): the network is then a Gaussian or CLG one (see
+            ``docs/gaussian.md``). NaN is refused unless the learner's ``missing`` mode
+            accepts it.
             Chunked data (an iterator or list of DataFrames, a pyarrow
             Table/Dataset/RecordBatchReader, a dask DataFrame; see :mod:`skbn._chunks`) is
             read one chunk at a time and compressed to weighted distinct rows (a missing cell
@@ -792,7 +795,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """Log-likelihood ``log p(x)`` of every row under the fitted network.
 
         Missing cells (NaN), unknown states with ``handle_unknown='marginalize'`` and a
-        target fitted through ``y`` are summed out exactly.
+        target fitted through ``y`` are summed out exactly (integrated out for a continuous
+        column: the density of the observed cells).
 
         Parameters
         ----------
@@ -802,7 +806,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         log_likelihood : ndarray of shape (n_samples,)
-            Natural logarithm of the probability of every row.
+            Natural logarithm of the probability (with continuous columns: the density) of
+            every row.
         """
         _check_network(self)
         return self._log_density(*self._encode_rows(X))
@@ -901,7 +906,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     @available_if(_has_target)
     def predict(self, X):
-        """Most probable target state per row (first in ``classes_`` order on ties).
+        r"""Most probable target state per row (first in ``classes_`` order on ties); for a
+        continuous target, its conditional mean given the other columns.
+
+        The conditional mean :math:`E[y \mid x_o]` is exact (a mixture over the discrete
+        configurations that matter in a CLG network; missing cells integrated out), so with
+        a continuous target the estimator is a regressor for ``scoring="r2"``. It is still a
+        density estimator by its tags (``score`` is the held-out log-likelihood).
 
         Parameters
         ----------
@@ -911,7 +922,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
-            The state of ``classes_`` with the largest posterior probability.
+            The state of ``classes_`` with the largest posterior probability, or the
+            conditional mean (float) of a continuous target.
         """
         _check_network(self)
         name = self.network_.nodes[self._target_index]
@@ -941,7 +953,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         samples : DataFrame of shape (n_samples, n_nodes)
-            One categorical column per node, in node order.
+            One categorical column per discrete node and one float64 column per continuous
+            node, in node order.
         """
         _check_network(self)
         return self.network_.sample(n_samples, random_state=random_state)
@@ -1246,4 +1259,5 @@ def _complete_cases(data, copies=False):
         )
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]
-    return replace(data, codes=codes, weights=weights)
+    values = None if data.values is None else np.asfortranarray(data.values[keep])
+    return replace(data, codes=codes, weights=weights, values=values)
