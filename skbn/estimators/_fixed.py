@@ -41,8 +41,11 @@ class FixedStructure(_BaseStructureLearner):
     Attributes
     ----------
     edges_ : list of (parent, child)
-    network_ : DiscreteBayesianNetwork
-        Latent variables come after the columns of ``X`` (and a target fitted through ``y``).
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        Gaussian when every column is continuous, CLG when both kinds are present (a
+        discrete node may not have a continuous parent in ``edges``): bnlearn's ``bn.fit``
+        (see ``docs/gaussian.md``). Latent variables come after the columns of ``X`` (and a
+        target fitted through ``y``).
     em_trace_ : ndarray of shape (n_iterations + 1,)
         With ``missing="em"``: the EM objective (observed-data log-likelihood for
         ``parameter_estimator="mle"``, log-posterior for ``"bayes"``) after every M-step
