@@ -333,3 +333,10 @@ def test_complete_case_drops_rows_with_a_missing_measurement():
                                    rtol=1e-12)
         np.testing.assert_allclose(model.network_.sigmas[node], kept.network_.sigmas[node],
                                    rtol=1e-12)
+
+
+def test_continuous_parent_of_a_discrete_node_is_refused_naming_the_edge():
+    X = _clg_data()
+    for fit_parameters in (True, False):
+        with pytest.raises(ValueError, match="Edge 'D' -> 'A': the discrete column 'A'"):
+            FixedStructure(edges=[("D", "A")], fit_parameters=fit_parameters).fit(X)

@@ -117,6 +117,16 @@ class FixedStructure(_BaseStructureLearner):
         edges = _edge_positions(self.edges, data.names, "edges")
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")
+        if data.has_continuous:  # the conditional-Gaussian rule
+            for parent, child in edges:
+                if data.continuous[parent] and not data.continuous[child]:
+                    raise ValueError(
+                        f"Edge {data.names[parent]!r} -> {data.names[child]!r}: the discrete column "
+                        f"{data.names[child]!r} cannot have the continuous parent "
+                        f"{data.names[parent]!r} (in a conditional Gaussian network discrete "
+                        "nodes have only discrete parents). Reverse the edge, or declare "
+                        f"column_types={{{data.names[parent]!r}: 'discrete'}} if its values are "
+                        "categories.")
         edges = sorted(set(edges), key=lambda e: (e[1], e[0]))
         progress.close(done=len(edges), rate=False)
         return edges
