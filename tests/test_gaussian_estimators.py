@@ -340,3 +340,25 @@ def test_continuous_parent_of_a_discrete_node_is_refused_naming_the_edge():
     for fit_parameters in (True, False):
         with pytest.raises(ValueError, match="Edge 'D' -> 'A': the discrete column 'A'"):
             FixedStructure(edges=[("D", "A")], fit_parameters=fit_parameters).fit(X)
+
+
+class _TwoClgDags(FixedStructure):
+    def _weighted_dags(self, data):
+        names = list(data.names)
+        first = [(names.index(p), names.index(c)) for p, c in CLG_EDGES]
+        return [first, first[2:]], [0.6, 0.4]
+
+
+def test_averaged_clg_networks_mix_the_class_probabilities():
+    X = _clg_data()
+    model = _TwoClgDags(edges=CLG_EDGES, target="A").fit(X)
+    one = FixedStructure(edges=CLG_EDGES, target="A").fit(X)
+    two = FixedStructure(edges=CLG_EDGES[2:], target="A").fit(X)
+    rows = X.iloc[:8]
+    evidence = rows.drop(columns="A")
+    w = np.array([np.log(0.6) + one.network_.log_likelihood(evidence),
+                  np.log(0.4) + two.network_.log_likelihood(evidence)])
+    w = np.exp(w - logsumexp(w, axis=0))
+    expected = w[0][:, None] * one.predict_proba(rows) + w[1][:, None] * two.predict_proba(rows)
+    np.testing.assert_allclose(model.predict_proba(rows), expected, rtol=1e-10)
+    assert not np.allclose(one.predict_proba(rows), two.predict_proba(rows))
