@@ -44,9 +44,11 @@ from sklearn.utils import check_random_state
 from skbn._counting import config_ids, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND
 from skbn._dag import ancestor_ids
+from skbn._data import _class_order
 from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
+from skbn.utils._blas import _one_blas_thread
 
 __all__ = [
     "CLGBayesianNetwork",
@@ -515,8 +517,6 @@ class _LinearGaussianNetwork(_Network):
     def _one_blas_thread(method, *args):
         """``method(*args)`` with BLAS limited to one thread: the engine's many small
         factorisations are slower with threads (the estimators' rule, same results)."""
-        from skbn.estimators._base import _one_blas_thread  # lazy: estimators import this
-
         return _one_blas_thread(method)(*args)
 
     def _check_target(self, target):
@@ -1325,8 +1325,6 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         return self._one_blas_thread(self._predict_proba, X, target)
 
     def _predict_proba(self, X, target):
-        from skbn.estimators._base import _class_order  # the one rule for class order
-
         r = len(self.states[target])
         out, frame = None, None
         for frame, rows, codes, values, given in self._by_pattern(X, target):

@@ -880,3 +880,13 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False)
                                        numeric_rule=column_type is None, continuous_ok=allow_continuous)
     _check_n_states(name, states)
     return _apply(lookup, codes), states, None
+
+
+def _class_order(states):
+    """Positions of a target's states in ``classes_`` order: sorted as ``np.unique`` sorts
+    (scikit-learn's order of class labels); labels of mixed types that cannot be compared
+    keep the encoding's order (by type name, then text)."""
+    try:
+        return np.asarray(sorted(range(len(states)), key=lambda k: states[k]), dtype=np.intp)
+    except TypeError:
+        return np.arange(len(states))

@@ -10,7 +10,6 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
-from threadpoolctl import ThreadpoolController
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters
@@ -19,6 +18,7 @@ from skbn._counting._moment_counter import MomentCounter
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
+    _class_order,
     _code_dtype,
     check_container,
     check_sample_weight,
@@ -39,6 +39,7 @@ from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
 from skbn.network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
 from skbn.scores import check_bounded_likelihood, resolve_scorer
+from skbn.utils._blas import _one_blas_thread
 from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import (
@@ -78,34 +79,6 @@ _KNOWLEDGE_CONSTRAINTS = {
     "tiers": [None, list, tuple],
     "start": [None, *EDGE_LIST_TYPES],
 }
-
-
-#: The BLAS libraries of this process, found at the first fit or score (see _one_blas_thread).
-_BLAS_CONTROLLER = None
-
-
-def _one_blas_thread(method):
-    """Run ``method`` with the BLAS thread pools limited to one thread (threadpoolctl).
-
-    skbn's BLAS calls are matrix products of one-hot codes (the pairwise Gram matrix) and
-    small tensor contractions, too small for threads to pay: on 2 cores OpenBLAS' own
-    threads made fits up to 15 times slower than with ``OPENBLAS_NUM_THREADS=1``
-    (``benchmarks/bench_threads.py``). The limit holds only during the call (the previous
-    settings are restored after it, also on an error), and results are the same bits with
-    or without it. The controller is built once per process, at the first call (about
-    20 ms); a limited call costs about 60 us. Parallel workers (joblib) set their own
-    limits. The limit is process-wide: fits run concurrently in threads may lift it for
-    each other, which changes their speed but not their results.
-    """
-    @functools.wraps(method)
-    def limited(*args, **kwargs):
-        global _BLAS_CONTROLLER
-        if _BLAS_CONTROLLER is None:
-            _BLAS_CONTROLLER = ThreadpoolController()
-        with _BLAS_CONTROLLER.limit(limits=1, user_api="blas"):
-            return method(*args, **kwargs)
-
-    return limited
 
 
 def _check_network(estimator):
@@ -1005,16 +978,6 @@ def _unseen_message(unseen, n_rows):
         "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
         "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
-
-
-def _class_order(states):
-    """Positions of a target's states in ``classes_`` order: sorted as ``np.unique`` sorts
-    (scikit-learn's order of class labels); labels of mixed types that cannot be compared
-    keep the encoding's order (by type name, then text)."""
-    try:
-        return np.asarray(sorted(range(len(states)), key=lambda k: states[k]), dtype=np.intp)
-    except TypeError:
-        return np.arange(len(states))
 
 
 def _sorted_classes(states):

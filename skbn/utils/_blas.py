@@ -1,0 +1,32 @@
+"""One BLAS thread around the estimators' and networks' numerical work."""
+
+import functools
+
+from threadpoolctl import ThreadpoolController
+
+#: The BLAS libraries of this process, found at the first fit or score (see _one_blas_thread).
+_BLAS_CONTROLLER = None
+
+
+def _one_blas_thread(method):
+    """Run ``method`` with the BLAS thread pools limited to one thread (threadpoolctl).
+
+    skbn's BLAS calls are matrix products of one-hot codes (the pairwise Gram matrix) and
+    small tensor contractions, too small for threads to pay: on 2 cores OpenBLAS' own
+    threads made fits up to 15 times slower than with ``OPENBLAS_NUM_THREADS=1``
+    (``benchmarks/bench_threads.py``). The limit holds only during the call (the previous
+    settings are restored after it, also on an error), and results are the same bits with
+    or without it. The controller is built once per process, at the first call (about
+    20 ms); a limited call costs about 60 us. Parallel workers (joblib) set their own
+    limits. The limit is process-wide: fits run concurrently in threads may lift it for
+    each other, which changes their speed but not their results.
+    """
+    @functools.wraps(method)
+    def limited(*args, **kwargs):
+        global _BLAS_CONTROLLER
+        if _BLAS_CONTROLLER is None:
+            _BLAS_CONTROLLER = ThreadpoolController()
+        with _BLAS_CONTROLLER.limit(limits=1, user_api="blas"):
+            return method(*args, **kwargs)
+
+    return limited
