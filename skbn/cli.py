@@ -39,8 +39,11 @@ METHODS = {
     "chow_liu": ("ChowLiuTree", {}),
     "mmhc": ("MMHCStructure", {}),
 }
-SCORES = ("bdeu", "k2", "bic", "aic", "loglik")
-CI_TESTS = ("chi_square", "g_test", "bayes_factor")
+#: Scores and tests by data kind: discrete, then continuous (Gaussian), then mixed (CLG);
+#: by default (no --score / --ci-test) the method picks the one that fits the data.
+SCORES = ("bdeu", "k2", "bic", "aic", "loglik", "bic-g", "aic-g", "loglik-g", "bge",
+          "bic-cg", "aic-cg", "loglik-cg")
+CI_TESTS = ("chi_square", "g_test", "bayes_factor", "zf", "mi-g", "cor", "mi-cg")
 COMMANDS = ("demo", "learn", "score", "query", "sample", "compare", "effect")
 
 #: Exit statuses.
@@ -122,14 +125,16 @@ def _separator_hint(text, sep):
     return ""
 
 
-def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=()):
+def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), continuous=()):
     """Read a data file: CSV (cells taken literally) or Parquet.
 
     CSV cells are read as written: only empty cells are missing, plus the texts in
     ``na_values`` (``--na-values``), so states called "None", "NA" or "null" stay states.
     With ``numbers=True`` (``learn``) a column whose every non-missing cell is a number is
     numeric (integers when every cell is an integer), other columns are text; the columns
-    named in ``categorical`` (``--categorical``) always stay text, i.e. discrete. Rows ending
+    named in ``categorical`` (``--categorical``) always stay text, i.e. discrete; those named
+    in ``continuous`` (``--continuous``) must be numbers (the caller declares them continuous:
+    ``column_types``). Rows ending
     with the separator (a trailing comma) are read as the header says; a header with an
     empty or repeated name, or a row with more values than the header, is an error.
     Parquet keeps its column types and needs pyarrow.
@@ -152,12 +157,22 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=()):
                                f"{frame.columns[frame.columns.duplicated()].unique().tolist()!r}")
     else:
         frame = _read_csv(path, _separator(sep), list(na_values), pd)
-        unknown = [c for c in categorical if c not in frame.columns]
-        if unknown:
-            raise CommandError(f"--categorical: no column {unknown[0]!r} in {str(path)!r} "
-                               f"(columns: {', '.join(map(str, frame.columns))})")
+        for option, names in (("--categorical", categorical), ("--continuous", continuous)):
+            unknown = [c for c in names if c not in frame.columns]
+            if unknown:
+                raise CommandError(f"{option}: no column {unknown[0]!r} in {str(path)!r} "
+                                   f"(columns: {', '.join(map(str, frame.columns))})")
+        both = [c for c in continuous if c in categorical]
+        if both:
+            raise CommandError(f"column {both[0]!r} is given to both --categorical and "
+                               f"--continuous")
         if numbers:
             frame = _numeric_columns(frame, pd, keep_text=categorical)
+            text = [c for c in continuous if not pd.api.types.is_numeric_dtype(frame[c].dtype)]
+            if text:
+                example = frame[text[0]].dropna().iloc[0] if frame[text[0]].notna().any() else ""
+                raise CommandError(f"--continuous: column {text[0]!r} of {str(path)!r} holds "
+                                   f"text (e.g. {example!r}), not numbers")
     if frame.shape[0] == 0:
         raise CommandError(f"{str(path)!r} has no data rows")
     return frame
@@ -303,8 +318,23 @@ class StateMatcher:
         return default
 
 
+def _states(network, node):
+    """The states of ``node``, None for a continuous node (Gaussian and CLG models)."""
+    return getattr(network, "states", {}).get(node)
+
+
+def _number(node, text, what):
+    """The float a cell or an evidence value of the continuous ``node`` holds."""
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous"
+                           ) from None
+
+
 def align_to_model(frame, network, path=None, sep=","):
-    """Match the columns to the model's nodes and each cell to a state (:class:`StateMatcher`).
+    """Match the columns to the model's nodes and each cell to a state (:class:`StateMatcher`),
+    or, for a continuous node, to a number.
 
     Missing cells stay missing; unknown labels are left for the network to report by
     column and value.
@@ -321,8 +351,13 @@ def align_to_model(frame, network, path=None, sep=","):
     aligned = {}
     for column in frame.columns:
         node = by_text[str(column)]
-        match = StateMatcher(network.states[node])
         values = frame[column].astype(object)
+        if _states(network, node) is None:
+            where = f"column {str(column)!r}" + (f" of {str(path)!r}" if path is not None else "")
+            aligned[node] = values.map({v: _number(node, v, where) for v in pd.unique(
+                values.dropna())}).astype("float64")
+            continue
+        match = StateMatcher(network.states[node])
         mapping = {v: match(v, v) for v in pd.unique(values.dropna())}
         aligned[node] = values.map(mapping)
     return pd.DataFrame(aligned, index=frame.index)
@@ -337,7 +372,10 @@ def node_of(network, text):
 
 
 def state_of(network, node, text):
-    """The state of ``node`` named by ``text`` (for --evidence; see :class:`StateMatcher`)."""
+    """The state of ``node`` named by ``text`` (for --evidence; see :class:`StateMatcher`),
+    or the number it holds for a continuous node."""
+    if _states(network, node) is None:
+        return _number(node, text, f"--evidence {node}={text}")
     missing = object()
     state = StateMatcher(network.states[node])(text, missing)
     if state is missing:
@@ -458,6 +496,9 @@ def write_model(network, path):
     if suffix == ".json":
         write_json(network, path)
     elif suffix == ".bif":
+        if not hasattr(network, "cpts") or len(getattr(network, "states", {})) < len(network.nodes):
+            raise CommandError(f"{str(path)!r}: BIF holds discrete networks only, and this one "
+                               f"has continuous nodes; write a .json model instead")
         write_bif(network, path)
     else:
         raise CommandError(f"cannot tell the model format of {str(path)!r}: use a .bif or "
@@ -616,6 +657,10 @@ def build_estimator(args, data):
         need("n_jobs", "--n-jobs", args.n_jobs)
     if args.max_memory is not None:
         need("max_memory", "--max-memory", args.max_memory)
+    declared = {**{c: "discrete" for c in args.categorical},
+                **{c: "continuous" for c in getattr(args, "continuous", ())}}
+    if declared and "column_types" in accepted:
+        params["column_types"] = declared
     if args.verbose and "verbose" in accepted:
         params["verbose"] = args.verbose
     if args.random_state is not None and "random_state" in accepted:
@@ -657,7 +702,7 @@ def cmd_learn(args, log):
     log(f"reading {args.data}")
     start = time.perf_counter()
     data = read_table(args.data, sep=args.sep, na_values=args.na_values,
-                      categorical=args.categorical)
+                      categorical=args.categorical, continuous=args.continuous)
     log(f"read {data.shape[0]} rows, {data.shape[1]} columns "
         f"({time.perf_counter() - start:.2f} s)")
     if data.shape[1] < 2:
@@ -672,6 +717,10 @@ def cmd_learn(args, log):
     with contextlib.redirect_stdout(sys.stderr):  # stdout holds results only
         model.fit(data)
     log(f"fitted in {time.perf_counter() - start:.2f} s")
+    kinds = {kind: [str(c) for c, k in model.column_types_.items() if k == kind]
+             for kind in ("discrete", "continuous")}
+    log("column types: " + "; ".join(f"{kind} {', '.join(names)}" for kind, names in kinds.items()
+                                     if names))
 
     directed, undirected = directed_edges(model), undirected_edges(model)
     out(f"{type(model).__name__} ({args.method}) on {args.data}: {data.shape[0]} rows, "
@@ -746,6 +795,8 @@ def parse_evidence(network, items):
 
 
 def cmd_query(args, log):
+    import numpy as np
+
     network = read_model(args.model)
     evidence = parse_evidence(network, args.evidence)
     targets = [node_of(network, text) for text in args.target]
@@ -753,8 +804,21 @@ def cmd_query(args, log):
     posterior = network.query(targets, evidence=evidence)
     log(f"query answered in {time.perf_counter() - start:.3f} s")
     given = ", ".join(f"{k}={v}" for k, v in evidence.items())
+    number = lambda x: f"{x:.6f}"  # noqa: E731
+    if hasattr(posterior, "covariance"):  # continuous targets: a normal (mixture)
+        out(f"p({', '.join(args.target)}{' | ' + given if given else ''})")
+        out(posterior.mean.to_frame("mean").assign(sd=np.sqrt(posterior.variance)).to_string(
+            float_format=number))
+        if len(posterior.mean) > 1:
+            out("covariance:")
+            out(posterior.covariance.to_string(float_format=number))
+        weights = getattr(posterior, "weights", None)
+        if weights is not None and len(weights) > 1:
+            out("mixture of normals; component weights and means:")
+            out(posterior.means.assign(weight=weights).to_string(float_format=number))
+        return 0
     out(f"P({', '.join(args.target)}{' | ' + given if given else ''})")
-    out(posterior.to_frame().to_string(float_format=lambda x: f"{x:.6f}"))
+    out(posterior.to_frame().to_string(float_format=number))
     return 0
 
 
@@ -766,7 +830,7 @@ def cmd_sample(args, log):
         raise CommandError(f"-n must be non-negative, got {args.n_samples}")
     network = read_model(args.model)
     for node in network.nodes:  # a state written as an empty cell would read back missing
-        if any(str(state) == "" for state in network.states[node]):
+        if any(str(state) == "" for state in _states(network, node) or ()):
             raise CommandError(f"node {node!r} has a state named '' (the empty text), which "
                                f"a data file cannot tell from a missing cell; rename it")
     start = time.perf_counter()
@@ -896,7 +960,7 @@ def cmd_effect(args, log):
     contrast = _contrast(args.contrast) if args.contrast is not None else None
     log(f"reading {args.data}")
     data = read_table(args.data, sep=args.sep, na_values=args.na_values,
-                      categorical=args.categorical)
+                      categorical=args.categorical, continuous=args.continuous)
     x, y = _column(data, args.x, "--x"), _column(data, args.y, "--y")
     if x == y:
         raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
@@ -1149,6 +1213,11 @@ def _add_data_options(parser):
                         metavar="COLUMN",
                         help="columns of numbers whose values are categories (read as text), "
                              "e.g. codes with more than 32 values")
+    parser.add_argument("--continuous", nargs="+", action="extend", default=[],
+                        metavar="COLUMN",
+                        help="columns of numbers that are measurements (continuous), e.g. "
+                             "integer-valued ones (columns of non-integer numbers are "
+                             "continuous anyway)")
     parser.add_argument("--sep", default=",", help="CSV field separator (default ',')")
     _add_na_values(parser)
 
@@ -1157,7 +1226,8 @@ def build_parser():
     formatter = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
         prog="skbn", formatter_class=formatter, epilog=MAIN_EPILOG,
-        description="Learn, score, query, sample and compare discrete Bayesian networks; "
+        description="Learn, score, query, sample and compare Bayesian networks (discrete, "
+                    "Gaussian and conditional Gaussian); "
                     "estimate causal effects.")
     from skbn._version import __version__
 
@@ -1180,7 +1250,8 @@ def build_parser():
     learn = commands.add_parser(
         "learn", formatter_class=formatter, help="learn a network from a data file",
         description="Learn the structure and the CPTs of a network from a CSV or Parquet "
-                    "file of discrete columns; print the edges and the score.",
+                    "file of discrete and continuous columns; print the edges and the "
+                    "score.",
         epilog=LEARN_EPILOG)
     learn.add_argument("data", help="CSV (cells read as written) or Parquet file")
     _add_learner_options(learn)
@@ -1385,8 +1456,18 @@ def _with_options(text):
     # the encoder's advice to declare a numeric column discrete, in the CLI's words
     text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",
                   lambda m: f"declare it discrete with --categorical '{m.group(1)}'", text)
-    text = re.sub(r"column_types=\{'(.*?)': 'discrete'\} \(or pass categories=.*?astype\('category'\)\)",
+    text = re.sub(r"column_types=\{'([^']*)': 'discrete'\} \(or pass categories=.*?astype\('category'\)\)",
                   lambda m: f"--categorical '{m.group(1)}'", text)
+    text = re.sub(r"column_types=\{'([^']*)': 'discrete'\}",
+                  lambda m: f"--categorical '{m.group(1)}'", text)
+    text = re.sub(r"column_types=\{'([^']*)': 'continuous'\}",
+                  lambda m: f"--continuous '{m.group(1)}'", text)
+    text = text.replace("column_types={name: 'discrete'}", "--categorical COLUMN")
+    text = text.replace("column_types='continuous'", "--continuous")
+    for parameter in ("scorer", "ci_test"):  # "auto" is the option left out
+        text = text.replace(f"Use {parameter}='auto' or one of",
+                            f"Leave {OPTION_OF[parameter]} out (the method's default for these "
+                            f"data) or use one of")
     for parameter, option in OPTION_OF.items():
         text = re.sub(rf"^The '{parameter}' parameter", f"{option}: the '{parameter}' parameter",
                       text)

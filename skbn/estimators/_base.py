@@ -10,10 +10,11 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
-from threadpoolctl import ThreadpoolController
 
 from skbn._chunks import encode_chunks, is_chunked
+from skbn._continuous_network import _family_parameters
 from skbn._counting import family_table
+from skbn._counting._moment_counter import MomentCounter
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -34,7 +35,7 @@ from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     _edge_positions,
     parse_knowledge,
 )
-from skbn.network import DiscreteBayesianNetwork
+from skbn.network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
 from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
@@ -50,6 +51,8 @@ from skbn.utils._sklearn_compat import (
     validate_data,
     validate_parameter_constraints,
 )
+from skbn.utils._threads import class_order as _class_order
+from skbn.utils._threads import one_blas_thread as _one_blas_thread
 from skbn.utils._warnings import warn_user
 
 #: Name of the target node when ``fit(X, y)`` gets a ``y`` without a name.
@@ -80,34 +83,6 @@ _KNOWLEDGE_CONSTRAINTS = {
 }
 
 
-#: The BLAS libraries of this process, found at the first fit or score (see _one_blas_thread).
-_BLAS_CONTROLLER = None
-
-
-def _one_blas_thread(method):
-    """Run ``method`` with the BLAS thread pools limited to one thread (threadpoolctl).
-
-    skbn's BLAS calls are matrix products of one-hot codes (the pairwise Gram matrix) and
-    small tensor contractions, too small for threads to pay: on 2 cores OpenBLAS' own
-    threads made fits up to 15 times slower than with ``OPENBLAS_NUM_THREADS=1``
-    (``benchmarks/bench_threads.py``). The limit holds only during the call (the previous
-    settings are restored after it, also on an error), and results are the same bits with
-    or without it. The controller is built once per process, at the first call (about
-    20 ms); a limited call costs about 60 us. Parallel workers (joblib) set their own
-    limits. The limit is process-wide: fits run concurrently in threads may lift it for
-    each other, which changes their speed but not their results.
-    """
-    @functools.wraps(method)
-    def limited(*args, **kwargs):
-        global _BLAS_CONTROLLER
-        if _BLAS_CONTROLLER is None:
-            _BLAS_CONTROLLER = ThreadpoolController()
-        with _BLAS_CONTROLLER.limit(limits=1, user_api="blas"):
-            return method(*args, **kwargs)
-
-    return limited
-
-
 def _check_network(estimator):
     """Raise ``NotFittedError`` unless ``estimator`` holds a fitted network (with CPTs)."""
     check_is_fitted(estimator)
@@ -134,6 +109,38 @@ def _has_target(estimator):
             "predict_proba needs a target: fit with fit(X, y) or set target=<column name>."
         )
     return True
+
+
+def _has_discrete_target(estimator):
+    """``available_if`` check of predict_proba: a target node, discrete (a continuous target
+    has ``predict``, its conditional mean, and no class probabilities)."""
+    _has_target(estimator)
+    if getattr(estimator, "network_", None) is not None:
+        name = estimator.network_.nodes[estimator._target_index]
+        if _node_states(estimator.network_, name) is None:
+            raise AttributeError(f"predict_proba needs a discrete target; {name!r} is continuous "
+                                 "(predict gives its conditional mean).")
+    return True
+
+
+def _split_target_type(column_types, X, y, target):
+    """``column_types`` without the entry that declares ``y`` (fitted through ``fit(X, y)``),
+    and that entry: a dict key that is ``y``'s name (``"y"`` for an unnamed ``y``) and not a
+    column of ``X``."""
+    if y is None or target is not None or not isinstance(column_types, dict):
+        return column_types, None
+    name = getattr(y, "name", None)
+    name = DEFAULT_TARGET_NAME if name is None else name
+    if name not in column_types or name in set(getattr(X, "columns", ())):
+        return column_types, None
+    return {k: v for k, v in column_types.items() if k != name}, column_types[name]
+
+
+def _node_states(network, node):
+    """The states of ``node`` in a fitted network, None for a continuous node."""
+    if isinstance(network, GaussianBayesianNetwork):
+        return None
+    return network.states.get(node)
 
 
 class _BaseStructureLearner(DensityMixin, BaseEstimator):
@@ -268,7 +275,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     @_one_blas_thread
     def fit(self, X, y=None, sample_weight=None, interventions=None):
-        """Learn the structure and the CPTs from complete discrete data.
+        """Learn the structure and the parameters (CPTs; regressions of continuous columns).
 
         Every fitted attribute of an earlier fit is removed first, so fitting twice on the
         same data gives the same model and nothing is left over from a different fit.
@@ -276,8 +283,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features), or chunks
-            Discrete data: categorical, string, bool or integer columns (floats only when
-            integral). NaN is refused unless the learner's ``missing`` mode accepts it.
+            Categorical, string, bool or integer columns (discrete), and, for a learner that
+            takes them, columns of measurements (continuous: non-integer numbers, or declared
+            with ``column_types``): the network is then a Gaussian or CLG one (see
+            ``docs/gaussian.md``). NaN is refused unless the learner's ``missing`` mode
+            accepts it.
             Chunked data (an iterator or list of DataFrames, a pyarrow
             Table/Dataset/RecordBatchReader, a dask DataFrame; see :mod:`skbn._chunks`) is
             read one chunk at a time and compressed to weighted distinct rows (a missing cell
@@ -316,14 +326,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         chunked = is_chunked(X)
         if interventions is not None:
             self._check_accepts_interventions(chunked, missing)
+        y_type = None
         if chunked:  # out of core: weighted distinct rows of the chunks (missing cells: -1)
             data, states = encode_chunks(self, X, y, sample_weight, self.categories,
                                          allow_missing=missing != "error")
         else:
             check_container(X)  # shape and type errors first, worded as scikit-learn's
             validate_data(self, X, skip_check_array=True, reset=True)
+            column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
-                                      column_types=self.column_types, allow_continuous=True)
+                                      column_types=column_types, allow_continuous=True)
             data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         n_features = data.n_variables
         target_index = None
@@ -338,7 +350,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     "shape of y to (n_samples,), for example using ravel().",
                     DataConversionWarning,
                 )
-            y_codes, y_states, y_values = encode_target(y, target_name, allow_continuous=True)
+            y_codes, y_states, y_values = encode_target(y, target_name, column_type=y_type,
+                                                        allow_continuous=True)
             if len(y_codes) != data.n_samples:
                 raise ValueError(
                     f"X has {data.n_samples} rows but y has {len(y_codes)}; they must match."
@@ -591,12 +604,81 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 cpts[data.names[child]] = cache[key]
             return _make_network(data.names, states, parents, cpts)
 
+        if data.has_continuous:  # a Gaussian or CLG network (nothing of this on discrete data)
+            network = functools.partial(self._continuous_network, data, states,
+                                        MomentCounter(data), cache)
         averaged = self._weighted_dags(data)
         if averaged is not None:
             dags, weights = averaged
             self.averaged_networks_ = [network(dag) for dag in dags]
             self.averaged_weights_ = np.asarray(weights, dtype=float)
         return network(edges)
+
+    def _continuous_network(self, data, states, counter, cache, dag):
+        r"""The Gaussian (every column continuous) or CLG network of the DAG ``dag``.
+
+        A continuous node gets, in every configuration :math:`\delta` of its discrete
+        parents, the weighted least-squares regression on its continuous parents, read from
+        the fit's moments (:class:`~skbn._counting.MomentCounter`, one scatter matrix per set
+        of discrete parents, shared by every family and every averaged DAG):
+        :math:`\beta = S_{PP}^{-1} S_{Pc}`, intercept :math:`\bar x_c - \bar x_P^\top\beta`
+        and :math:`\hat\sigma^2 = RSS / (N_\delta - p - 1)` for
+        ``parameter_estimator="bayes"`` (bnlearn's ``bn.fit``, the unbiased estimate) or
+        :math:`RSS / N_\delta` for ``"mle"`` (maximum likelihood), with :math:`N_\delta`
+        the total weight of the configuration's rows and :math:`p` the number of continuous
+        parents. A discrete node of a CLG network gets its CPT as on discrete data
+        (``parameter_estimator`` and ``parameter_ess``). A configuration with too few rows,
+        collinear parents or no residual variance is an error naming the node and the
+        configuration.
+        """
+        variance = "mle" if self.parameter_estimator == "mle" else "unbiased"
+        names = data.names
+        parents = [[] for _ in range(data.n_variables)]
+        for parent, child in dag:
+            parents[child].append(parent)
+        cpts, intercepts, coefficients, sigmas = {}, {}, {}, {}
+        for child, pa in enumerate(parents):
+            pa = sorted(pa)
+            key = (child, tuple(pa))
+            if key not in cache:
+                if data.continuous[child]:
+                    cache[key] = self._regressions(data, states, counter, child, pa, variance)
+                else:
+                    self._check_cpt_size(data, child, pa)
+                    cache[key] = estimate_cpt(
+                        data.codes, data.cardinalities, child, pa, method=self.parameter_estimator,
+                        ess=self.parameter_ess, weights=data.weights)
+            if data.continuous[child]:
+                intercepts[names[child]], coefficients[names[child]], sigmas[names[child]] = cache[key]
+            else:
+                cpts[names[child]] = cache[key]
+        labelled = {names[c]: [names[p] for p in sorted(pa)] for c, pa in enumerate(parents)}
+        if data.continuous.all():
+            return GaussianBayesianNetwork(list(names), labelled, intercepts, coefficients, sigmas)
+        discrete = {name: list(s) for name, s, c in zip(names, states, data.continuous) if not c}
+        return CLGBayesianNetwork(list(names), discrete, labelled, cpts, intercepts,
+                                  coefficients, sigmas)
+
+    @staticmethod
+    def _regressions(data, states, counter, child, parents, variance):
+        """``(intercept, coefficients, sigma)`` arrays of the continuous ``child`` over the
+        configurations of its discrete ``parents`` (C order, as the CLG network stores them)."""
+        stats, column, columns, _ = counter.family(child, parents)
+        discrete = [p for p in parents if not data.continuous[p]]
+        shape = tuple(int(data.cardinalities[p]) for p in discrete)
+        n = stats.n_groups
+        b0, b, s = np.zeros(n), np.zeros((n, len(columns))), np.zeros(n)
+        for g in range(n):
+            where = f"the column {data.names[child]!r}"
+            if discrete:
+                config = np.unravel_index(g, shape)
+                where += (" in the configuration " + repr({data.names[p]: states[p][k] for p, k in
+                                                          zip(discrete, config)})
+                          + " of its discrete parents")
+            b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where)
+        if not discrete:
+            return float(b0[0]), b[0], float(s[0])
+        return b0.reshape(shape), b.reshape(shape + (len(columns),)), s.reshape(shape)
 
     def _check_cpt_size(self, data, child, parents):
         """Refuse, naming the column, a CPT too large to store (``MAX_CPT_SIZE`` cells)."""
@@ -619,9 +701,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     # --------------------------------------------------------------- scoring
     def _encode(self, X, y=None):
         """Codes over the network's nodes (``-1`` = marginalise) for scoring data."""
+        return self._encode_rows(X, y)[0]
+
+    def _encode_rows(self, X, y=None):
+        """Codes over the network's nodes (``-1`` = marginalise) for scoring data, and, for a
+        Gaussian or CLG network, the continuous values (NaN = marginalise; else None)."""
         check_is_fitted(self)
         nodes = self.network_.nodes
-        states = [self.network_.states[n] for n in nodes]
+        states = [_node_states(self.network_, n) for n in nodes]
+        continuous = not isinstance(self.network_, DiscreteBayesianNetwork)
         fitted_with_y = self._target_index == self.n_features_in_  # y follows the columns of X
         x_nodes = nodes[: self.n_features_in_]  # then the target fitted through y, latent nodes
         target_name = None if self.target is None else nodes[self._target_index]
@@ -637,28 +725,53 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         validate_data(self, X, skip_check_array=True, reset=False)
         warn = self.handle_unknown == "warn"
         handle = "error" if self.handle_unknown == "error" else "marginalize"
-        codes = encode_transform(X, x_nodes, states[: len(x_nodes)], handle_unknown=handle)
+        values = None
+        if continuous:
+            codes, values = encode_transform(X, x_nodes, states[: len(x_nodes)], handle_unknown=handle,
+                                             return_values=True)
+        else:
+            codes = encode_transform(X, x_nodes, states[: len(x_nodes)], handle_unknown=handle)
         unseen = [] if handle == "error" else _unseen_cells(X, x_nodes, codes)
         if len(nodes) > len(x_nodes):
             unobserved = np.full((codes.shape[0], len(nodes) - len(x_nodes)), -1, dtype=np.int64)
+            extra = np.full(unobserved.shape, np.nan)
             if fitted_with_y and y is not None:
                 y_frame = pd.DataFrame({nodes[len(x_nodes)]: np.asarray(y).reshape(-1)})
-                unobserved[:, 0] = encode_transform(
-                    y_frame, [nodes[len(x_nodes)]], [states[len(x_nodes)]], handle_unknown=handle
-                )[:, 0]
+                y_codes, y_values = encode_transform(
+                    y_frame, [nodes[len(x_nodes)]], [states[len(x_nodes)]], handle_unknown=handle,
+                    return_values=True)
+                unobserved[:, 0], extra[:, 0] = y_codes[:, 0], y_values[:, 0]
                 if handle != "error":
                     unseen += _unseen_cells(y_frame, [nodes[len(x_nodes)]], unobserved[:, :1])
             codes = np.hstack([codes, unobserved])
+            if continuous:
+                values = np.hstack([values, extra])
         if unseen and warn:
             warn_user(_unseen_message(unseen, codes.shape[0]), UnseenStateWarning)
-        return codes
+        return codes, values
+
+    def _frame(self, codes, values):
+        """Encoded rows as the labelled DataFrame a Gaussian or CLG network reads: state
+        labels (None = missing) for discrete nodes, floats (NaN = missing) for continuous ones."""
+        columns = {}
+        for j, node in enumerate(self.network_.nodes):
+            node_states = _node_states(self.network_, node)
+            if node_states is None:
+                columns[node] = np.where(codes[:, j] < 0, np.nan, values[:, j])
+            else:
+                labels = np.empty(len(node_states) + 1, dtype=object)
+                labels[:-1] = node_states
+                labels[-1] = None
+                columns[node] = labels[codes[:, j]]  # code -1: the last entry, None
+        return pd.DataFrame(columns)
 
     @_one_blas_thread
     def score_samples(self, X):
         """Log-likelihood ``log p(x)`` of every row under the fitted network.
 
         Missing cells (NaN), unknown states with ``handle_unknown='marginalize'`` and a
-        target fitted through ``y`` are summed out exactly.
+        target fitted through ``y`` are summed out exactly (integrated out for a continuous
+        column: the density of the observed cells).
 
         Parameters
         ----------
@@ -668,19 +781,37 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         log_likelihood : ndarray of shape (n_samples,)
-            Natural logarithm of the probability of every row.
+            Natural logarithm of the probability (with continuous columns: the density) of
+            every row.
         """
         _check_network(self)
-        return self._log_density(self._encode(X))
+        return self._log_density(*self._encode_rows(X))
 
-    def _log_density(self, codes):
+    def _log_density(self, codes, values=None):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
-        (:meth:`_weighted_dags`) the model average :math:`\log \sum_m w_m p(x \mid G_m)`."""
+        (:meth:`_weighted_dags`) the model average :math:`\log \sum_m w_m p(x \mid G_m)`.
+        With ``values`` (a Gaussian or CLG network), the exact density of the observed cells
+        (missing ones integrated out)."""
+        if values is None:
+            density = lambda net: net.log_likelihood_codes(codes)  # noqa: E731
+        else:
+            frame = self._frame(codes, values)
+            density = lambda net: net.log_likelihood(frame)  # noqa: E731
         networks = getattr(self, "averaged_networks_", None)
         if networks is None:
-            return self.network_.log_likelihood_codes(codes)
-        values = np.array([net.log_likelihood_codes(codes) for net in networks])
-        return logsumexp(values + np.log(self.averaged_weights_)[:, None], axis=0)
+            return density(self.network_)
+        logs = np.array([density(net) for net in networks])
+        return logsumexp(logs + np.log(self.averaged_weights_)[:, None], axis=0)
+
+    def _posterior_weights(self, density):
+        """Posterior weight of every averaged DAG given each row's evidence, shape
+        ``(n_dags, n_samples)`` (equal where the evidence is impossible under every DAG)."""
+        log_weight = np.array([density(net) for net in self.averaged_networks_])
+        log_weight += np.log(self.averaged_weights_)[:, None]
+        peak = np.max(log_weight, axis=0)
+        posterior = np.exp(log_weight - np.where(np.isfinite(peak), peak, 0.0))
+        posterior[:, ~np.isfinite(peak)] = 1.0  # impossible evidence under every DAG: equal
+        return posterior / posterior.sum(axis=0)
 
     @_one_blas_thread
     def score(self, X, y=None, sample_weight=None):
@@ -705,11 +836,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Mean (weighted mean) natural log-likelihood per row.
         """
         _check_network(self)
-        log_likelihood = self._log_density(self._encode(X, y))  # y: see _encode
+        log_likelihood = self._log_density(*self._encode_rows(X, y))  # y: see _encode
         weights = check_sample_weight(sample_weight, len(log_likelihood))
         return float(np.average(log_likelihood, weights=weights))
 
-    @available_if(_has_target)
+    @available_if(_has_discrete_target)
     @_one_blas_thread
     def predict_proba(self, X):
         """Exact posterior ``P(target | observed columns of x)``, columns ordered as ``classes_``.
@@ -726,28 +857,37 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Posterior probability of every state of the target, rows summing to 1.
         """
         _check_network(self)
-        codes = self._encode(X)
         target = self._target_index
+        name = self.network_.nodes[target]
+        codes, values = self._encode_rows(X)
         networks = getattr(self, "averaged_networks_", None)
+        if values is not None:  # a CLG network: its exact posterior, columns in classes_ order
+            frame = self._frame(codes, values).drop(columns=name)
+            if networks is None:
+                return self.network_.predict_proba(frame, name).to_numpy(dtype=float)
+            posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
+            return sum(w[:, None] * net.predict_proba(frame, name).to_numpy(dtype=float)
+                       for w, net in zip(posterior, networks))
         if networks is None:
             proba = self.network_.predict_proba_codes(codes, target)
         else:  # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
             evidence = codes.copy()
             evidence[:, target] = -1
-            log_weight = np.array([net.log_likelihood_codes(evidence) for net in networks])
-            log_weight += np.log(self.averaged_weights_)[:, None]
-            peak = np.max(log_weight, axis=0)
-            posterior = np.exp(log_weight - np.where(np.isfinite(peak), peak, 0.0))
-            posterior[:, ~np.isfinite(peak)] = 1.0  # impossible evidence under every DAG: equal
-            posterior /= posterior.sum(axis=0)
+            posterior = self._posterior_weights(lambda net: net.log_likelihood_codes(evidence))
             proba = sum(w[:, None] * net.predict_proba_codes(codes, target)
                         for w, net in zip(posterior, networks))
-        target_states = self.network_.states[self.network_.nodes[target]]
+        target_states = self.network_.states[name]
         return proba[:, _class_order(target_states)]  # network state order -> classes_ order
 
     @available_if(_has_target)
     def predict(self, X):
-        """Most probable target state per row (first in ``classes_`` order on ties).
+        r"""Most probable target state per row (first in ``classes_`` order on ties); for a
+        continuous target, its conditional mean given the other columns.
+
+        The conditional mean :math:`E[y \mid x_o]` is exact (a mixture over the discrete
+        configurations that matter in a CLG network; missing cells integrated out), so with
+        a continuous target the estimator is a regressor for ``scoring="r2"``. It is still a
+        density estimator by its tags (``score`` is the held-out log-likelihood).
 
         Parameters
         ----------
@@ -757,10 +897,22 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
-            The state of ``classes_`` with the largest posterior probability.
+            The state of ``classes_`` with the largest posterior probability, or the
+            conditional mean (float) of a continuous target.
         """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        _check_network(self)
+        name = self.network_.nodes[self._target_index]
+        if _node_states(self.network_, name) is not None:
+            proba = self.predict_proba(X)
+            return self.classes_[np.argmax(proba, axis=1)]
+        codes, values = self._encode_rows(X)  # a continuous target: its conditional mean
+        frame = self._frame(codes, values).drop(columns=name)
+        networks = getattr(self, "averaged_networks_", None)
+        if networks is None:
+            return self.network_.predict(frame, name).to_numpy(dtype=float)
+        posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
+        return sum(w * net.predict(frame, name).to_numpy(dtype=float)
+                   for w, net in zip(posterior, networks))
 
     def sample(self, n_samples=1, random_state=None):
         """Draw rows from the fitted network by forward sampling.
@@ -776,7 +928,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         samples : DataFrame of shape (n_samples, n_nodes)
-            One categorical column per node, in node order.
+            One categorical column per discrete node and one float64 column per continuous
+            node, in node order.
         """
         _check_network(self)
         return self.network_.sample(n_samples, random_state=random_state)
@@ -827,16 +980,6 @@ def _unseen_message(unseen, n_rows):
         "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
         "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
-
-
-def _class_order(states):
-    """Positions of a target's states in ``classes_`` order: sorted as ``np.unique`` sorts
-    (scikit-learn's order of class labels); labels of mixed types that cannot be compared
-    keep the encoding's order (by type name, then text)."""
-    try:
-        return np.asarray(sorted(range(len(states)), key=lambda k: states[k]), dtype=np.intp)
-    except TypeError:
-        return np.arange(len(states))
 
 
 def _sorted_classes(states):

@@ -41,8 +41,11 @@ class FixedStructure(_BaseStructureLearner):
     Attributes
     ----------
     edges_ : list of (parent, child)
-    network_ : DiscreteBayesianNetwork
-        Latent variables come after the columns of ``X`` (and a target fitted through ``y``).
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        Gaussian when every column is continuous, CLG when both kinds are present (a
+        discrete node may not have a continuous parent in ``edges``): bnlearn's ``bn.fit``
+        (see ``docs/gaussian.md``). Latent variables come after the columns of ``X`` (and a
+        target fitted through ``y``).
     em_trace_ : ndarray of shape (n_iterations + 1,)
         With ``missing="em"``: the EM objective (observed-data log-likelihood for
         ``parameter_estimator="mle"``, log-posterior for ``"bayes"``) after every M-step
@@ -69,6 +72,7 @@ class FixedStructure(_BaseStructureLearner):
     }
     _missing_modes = ("error", "complete_case", "em")
     _interventions = True
+    _continuous = True
 
     def __init__(
         self,
@@ -113,6 +117,16 @@ class FixedStructure(_BaseStructureLearner):
         edges = _edge_positions(self.edges, data.names, "edges")
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")
+        if data.has_continuous:  # the conditional-Gaussian rule
+            for parent, child in edges:
+                if data.continuous[parent] and not data.continuous[child]:
+                    raise ValueError(
+                        f"Edge {data.names[parent]!r} -> {data.names[child]!r}: the discrete column "
+                        f"{data.names[child]!r} cannot have the continuous parent "
+                        f"{data.names[parent]!r} (in a conditional Gaussian network discrete "
+                        "nodes have only discrete parents). Reverse the edge, or declare "
+                        f"column_types={{{data.names[parent]!r}: 'discrete'}} if its values are "
+                        "categories.")
         edges = sorted(set(edges), key=lambda e: (e[1], e[0]))
         progress.close(done=len(edges), rate=False)
         return edges

@@ -1,0 +1,364 @@
+"""Estimators on continuous and mixed data: the Gaussian / CLG network a fit holds, its
+likelihood, predictions and samples, checked against R bnlearn 4.9 and by hand.
+
+The data are regenerated here by numpy; the R numbers come from these calls on the same
+rows written with ``float_format="%.17g"`` (``g.csv`` = ``_gaussian_data()``, ``c.csv`` =
+``_clg_data()``, read with ``read.csv(..., stringsAsFactors = TRUE)``)::
+
+    library(bnlearn)
+    dag <- model2network("[A][B][E][G][C|A:B][D|B][F|A:D:E:G]")
+    f <- bn.fit(dag, g); coef(f$C); f$C$sd; coef(f$F); f$F$sd; logLik(f, g)
+    f <- bn.fit(dag, g[1:200, ]); logLik(f, g[201:300, ])
+    predict(f, node = "F", data = g[201:205, ], method = "parents")
+    dag2 <- model2network("[A][B][C|A][D|A][E|B:D][G|A:E]")
+    f2 <- bn.fit(dag2, c); f2$C$prob; f2$E$coefficients; f2$E$sd; f2$G$coefficients;
+    f2$G$sd; logLik(f2, c)
+    logLik(bn.fit(dag2, c[1:300, ]), c[301:400, ])
+"""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import logsumexp
+from scipy.stats import multivariate_normal, norm
+from sklearn.base import clone
+from sklearn.metrics import r2_score
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+
+from skbn.estimators import FixedStructure
+from skbn.network import CLGBayesianNetwork, GaussianBayesianNetwork
+
+GAUSSIAN_EDGES = [("A", "C"), ("B", "C"), ("B", "D"), ("A", "F"), ("D", "F"), ("E", "F"),
+                  ("G", "F")]
+CLG_EDGES = [("A", "C"), ("A", "D"), ("B", "E"), ("D", "E"), ("A", "G"), ("E", "G")]
+#: parameter_ess small enough that the Bayesian CPTs are bnlearn's "mle" ones to ~1e-12
+#: (bnlearn's bn.fit refuses method="bayes" on mixed data)
+TINY_ESS = 1e-12
+
+
+def _gaussian_data(n=300, seed=20):
+    rng = np.random.default_rng(seed)
+    A = rng.normal(1.0, 1.0, n)
+    B = rng.normal(2.0, 3.0, n)
+    E = rng.normal(3.0, 2.0, n)
+    G = rng.normal(5.0, 2.0, n)
+    C = 2.0 + 1.5 * A + 0.8 * B + rng.normal(0, 0.5, n)
+    D = 1.0 + 2.0 * B + rng.normal(0, 1.0, n)
+    F = 0.5 * A + 1.2 * D - 0.7 * E + 0.3 * G + rng.normal(0, 1.5, n)
+    return pd.DataFrame({"A": A, "B": B, "C": C, "D": D, "E": E, "F": F, "G": G})
+
+
+def _clg_data(n=400, seed=21):
+    rng = np.random.default_rng(seed)
+    A = rng.choice(["a", "b"], n, p=[0.4, 0.6])
+    B = rng.choice(["a", "b", "c"], n, p=[0.3, 0.3, 0.4])
+    C = np.where(A == "a", rng.choice(["a", "b"], n, p=[0.7, 0.3]),
+                 rng.choice(["a", "b"], n, p=[0.2, 0.8]))
+    D = np.where(A == "a", 2.0, -1.0) + rng.normal(0, 1.0, n)
+    bmean = pd.Series(B).map({"a": 0.0, "b": 3.0, "c": -2.0}).to_numpy()
+    E = bmean + np.where(B == "a", 1.5, -0.5) * D + rng.normal(0, 0.8, n)
+    G = np.where(A == "a", 1.0, 4.0) + 0.6 * E + rng.normal(0, 1.2, n)
+    return pd.DataFrame({"A": A, "B": B, "C": C, "D": D, "E": E, "G": G})
+
+
+# ---------------------------------------------------------------- parameters (bn.fit)
+def test_gaussian_fit_is_bnlearn_bn_fit_and_loglik():
+    X = _gaussian_data()
+    model = FixedStructure(edges=GAUSSIAN_EDGES).fit(X)
+    net = model.network_
+    assert isinstance(net, GaussianBayesianNetwork)
+    assert model.column_types_ == dict.fromkeys("ABCDEFG", "continuous")
+    assert net.parents["F"] == ("A", "D", "E", "G")
+    np.testing.assert_allclose(
+        [net.intercepts["C"], *net.coefficients["C"], net.sigmas["C"]],
+        [1.99315562976003, 1.49840616570051, 0.786731103663576, 0.497070044186411], rtol=1e-12)
+    np.testing.assert_allclose(
+        [net.intercepts["F"], *net.coefficients["F"], net.sigmas["F"]],
+        [0.145566413459057, 0.648766234131731, 1.21449305331091, -0.697255185241529,
+         0.210931104599427, 1.56387763261718], rtol=1e-11)
+    np.testing.assert_allclose([net.intercepts["A"], net.sigmas["A"]],
+                               [0.820966523633748, 1.02152002148856], rtol=1e-12)
+    assert model.score_samples(X).sum() == pytest.approx(-3653.3712595074, rel=1e-12)
+    assert model.score(X) == pytest.approx(-3653.3712595074 / 300, rel=1e-12)
+
+
+def test_mle_variance_is_rss_over_n():
+    X = _gaussian_data()
+    unbiased = FixedStructure(edges=GAUSSIAN_EDGES).fit(X).network_
+    mle = FixedStructure(edges=GAUSSIAN_EDGES, parameter_estimator="mle").fit(X).network_
+    for node, p in (("A", 0), ("C", 2), ("F", 4)):
+        np.testing.assert_allclose(mle.coefficients[node], unbiased.coefficients[node])
+        assert mle.sigmas[node] == pytest.approx(unbiased.sigmas[node] * np.sqrt((300 - p - 1) / 300),
+                                                 rel=1e-12)
+    # and by hand: the least-squares residuals of C on A, B
+    design = np.column_stack([np.ones(300), X[["A", "B"]]])
+    beta, rss, *_ = np.linalg.lstsq(design, X["C"], rcond=None)
+    np.testing.assert_allclose([mle.intercepts["C"], *mle.coefficients["C"]], beta, rtol=1e-10)
+    assert mle.sigmas["C"] == pytest.approx(np.sqrt(rss[0] / 300), rel=1e-10)
+
+
+def test_clg_fit_is_bnlearn_bn_fit_and_loglik():
+    X = _clg_data()
+    model = FixedStructure(edges=CLG_EDGES).fit(X)
+    net = model.network_
+    assert isinstance(net, CLGBayesianNetwork)
+    assert model.column_types_ == {"A": "discrete", "B": "discrete", "C": "discrete",
+                                   "D": "continuous", "E": "continuous", "G": "continuous"}
+    assert model.categories_[3] is None and list(model.categories_[0]) == ["a", "b"]
+    # E | B (discrete), D (continuous): one regression per state of B
+    np.testing.assert_allclose(net.intercepts["E"], [0.109663170861388, 3.09164493157938,
+                                                     -1.94817164750663], rtol=1e-11)
+    np.testing.assert_allclose(net.coefficients["E"][:, 0], [1.5214299076736, -0.525441885264765,
+                                                             -0.482889933106643], rtol=1e-11)
+    np.testing.assert_allclose(net.sigmas["E"], [0.842607217616586, 0.76687286065652,
+                                                 0.787659546477371], rtol=1e-11)
+    np.testing.assert_allclose(net.intercepts["G"], [1.01385228346481, 3.90505808858315], rtol=1e-11)
+    np.testing.assert_allclose(net.coefficients["G"][:, 0], [0.641238066719325, 0.621867688744534],
+                               rtol=1e-11)
+    np.testing.assert_allclose(net.sigmas["G"], [1.34121222346924, 1.24012966293121], rtol=1e-11)
+    mle = FixedStructure(edges=CLG_EDGES, parameter_estimator="mle").fit(X).network_
+    np.testing.assert_allclose(np.asarray(mle.cpts["C"]).ravel(),
+                               [0.672619047619048, 0.327380952380952, 0.219827586206897,
+                                0.780172413793103], rtol=1e-12)
+    near_mle = FixedStructure(edges=CLG_EDGES, parameter_ess=TINY_ESS).fit(X)
+    assert near_mle.score_samples(X).sum() == pytest.approx(-2641.13226501528, rel=1e-10)
+
+
+def test_held_out_loglik_is_bnlearn():
+    g = _gaussian_data()
+    model = FixedStructure(edges=GAUSSIAN_EDGES).fit(g.iloc[:200])
+    assert model.score_samples(g.iloc[200:]).sum() == pytest.approx(-1245.1350940904, rel=1e-12)
+    c = _clg_data()
+    model = FixedStructure(edges=CLG_EDGES, parameter_ess=TINY_ESS).fit(c.iloc[:300])
+    assert model.score_samples(c.iloc[300:]).sum() == pytest.approx(-661.141766255536, rel=1e-10)
+
+
+def test_sample_weight_integer_equals_replicated_rows():
+    X = _clg_data(n=200)
+    w = np.random.default_rng(0).integers(0, 4, len(X))
+    weighted = FixedStructure(edges=CLG_EDGES).fit(X, sample_weight=w)
+    replicated = FixedStructure(edges=CLG_EDGES).fit(X.loc[X.index.repeat(w)].reset_index(drop=True))
+    for node in "DEG":
+        np.testing.assert_allclose(weighted.network_.intercepts[node],
+                                   replicated.network_.intercepts[node], rtol=1e-10)
+        np.testing.assert_allclose(weighted.network_.sigmas[node],
+                                   replicated.network_.sigmas[node], rtol=1e-10)
+    np.testing.assert_allclose(weighted.score_samples(X), replicated.score_samples(X), rtol=1e-10)
+
+
+def test_unobserved_configuration_is_an_error_naming_it():
+    X = _clg_data(n=60)
+    X = X[~(X["B"] == "c")].reset_index(drop=True)
+    X["B"] = pd.Categorical(X["B"], categories=["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"'E' in the configuration \{'B': 'c'\}"):
+        FixedStructure(edges=CLG_EDGES).fit(X)
+
+
+# ---------------------------------------------------------------- likelihood
+def test_missing_cells_are_marginalised_exactly():
+    X = _gaussian_data()
+    model = FixedStructure(edges=GAUSSIAN_EDGES).fit(X)
+    rows = X.iloc[:5].copy()
+    rows.iloc[0, 2] = np.nan
+    rows.iloc[1, [0, 5]] = np.nan
+    joint = model.network_.joint()
+    mean, cov = np.asarray(joint.mean), np.asarray(joint.covariance)
+    expected = []
+    for _, row in rows.iterrows():
+        seen = np.flatnonzero(row.notna().to_numpy())
+        expected.append(multivariate_normal(mean[seen], cov[np.ix_(seen, seen)]).logpdf(
+            row.to_numpy()[seen]))
+    np.testing.assert_allclose(model.score_samples(rows), expected, rtol=1e-10)
+
+
+def test_clg_missing_discrete_cell_sums_the_mixture():
+    X = _clg_data()
+    model = FixedStructure(edges=CLG_EDGES).fit(X)
+    row = X.iloc[[0]].copy()
+    row["A"] = np.nan
+    parts = []
+    for state in ("a", "b"):
+        full = row.copy()
+        full["A"] = state
+        parts.append(model.score_samples(full)[0])
+    assert model.score_samples(row)[0] == pytest.approx(logsumexp(parts), rel=1e-12)
+
+
+# ---------------------------------------------------------------- prediction
+def test_continuous_target_predicts_bnlearn_conditional_mean():
+    g = _gaussian_data()
+    model = FixedStructure(edges=GAUSSIAN_EDGES, target="F").fit(g.iloc[:200])
+    assert not hasattr(model, "predict_proba")
+    np.testing.assert_allclose(
+        model.predict(g.iloc[200:205]),
+        [6.24191095371367, -0.424257410468128, -1.51336843965234, 13.4693030671439,
+         9.48129545157809], rtol=1e-12)
+    # the target's column may be left out
+    np.testing.assert_allclose(model.predict(g.iloc[200:205].drop(columns="F")),
+                               model.predict(g.iloc[200:205]))
+
+
+def test_fit_with_continuous_y_is_a_regressor():
+    g = _gaussian_data()
+    X, y = g.drop(columns="F"), g["F"]
+    model = FixedStructure(edges=GAUSSIAN_EDGES).fit(X, y)
+    assert model.column_types_["F"] == "continuous" and not hasattr(model, "classes_")
+    design = np.column_stack([np.ones(300), g[["A", "D", "E", "G"]]])
+    beta = np.linalg.lstsq(design, y, rcond=None)[0]
+    np.testing.assert_allclose(model.predict(X), design @ beta, rtol=1e-9)
+    cv = KFold(5, shuffle=True, random_state=0)
+    r2 = cross_val_score(FixedStructure(edges=GAUSSIAN_EDGES), X, y, cv=cv, scoring="r2")
+    by_hand = []
+    for train, test in cv.split(X):
+        fitted = FixedStructure(edges=GAUSSIAN_EDGES).fit(X.iloc[train], y.iloc[train])
+        by_hand.append(r2_score(y.iloc[test], fitted.predict(X.iloc[test])))
+    np.testing.assert_allclose(r2, by_hand)
+    assert r2.mean() > 0.9
+    # score with y: the mean log-density of (x, y)
+    assert model.score(X, y) == pytest.approx(
+        FixedStructure(edges=GAUSSIAN_EDGES).fit(g).score(g), rel=1e-12)
+
+
+def test_clg_predict_proba_is_bayes_rule():
+    X = _clg_data()
+    model = FixedStructure(edges=CLG_EDGES, target="A").fit(X)
+    net = model.network_
+    rows = X.iloc[:6]
+    proba = model.predict_proba(rows)
+    # by hand: P(A) P(C | A) N(D; A) N(G; A, E) (B, E | B, D do not depend on A)
+    cpt_a, cpt_c = np.asarray(net.cpts["A"]).ravel(), np.asarray(net.cpts["C"])
+    c_code = (rows["C"] == "b").to_numpy().astype(int)
+    joint = np.empty((6, 2))
+    for k in range(2):
+        dens = norm.pdf(rows["D"], net.intercepts["D"][k], net.sigmas["D"][k])
+        dens = dens * norm.pdf(rows["G"], net.intercepts["G"][k] + net.coefficients["G"][k, 0]
+                               * rows["E"], net.sigmas["G"][k])
+        joint[:, k] = cpt_a[k] * cpt_c[k, c_code] * dens
+    np.testing.assert_allclose(proba, joint / joint.sum(axis=1, keepdims=True), rtol=1e-10)
+    assert list(model.classes_) == ["a", "b"]
+    np.testing.assert_array_equal(model.predict(rows), model.classes_[proba.argmax(axis=1)])
+
+
+# ---------------------------------------------------------------- sampling
+def test_sample_columns_float_and_categorical():
+    model = FixedStructure(edges=CLG_EDGES).fit(_clg_data())
+    S = model.sample(2000, random_state=0)
+    assert list(S.columns) == list("ABCDEG")
+    for name in "ABC":
+        assert isinstance(S[name].dtype, pd.CategoricalDtype)
+    for name in "DEG":
+        assert S[name].dtype == np.float64
+    # a large sample refits to about the same network
+    refit = FixedStructure(edges=CLG_EDGES).fit(model.sample(20000, random_state=1)).network_
+    np.testing.assert_allclose(refit.intercepts["E"], model.network_.intercepts["E"], atol=0.1)
+
+
+# ---------------------------------------------------------------- averaged DAGs
+class _TwoDags(FixedStructure):
+    def _weighted_dags(self, data):
+        names = list(data.names)
+        first = [(names.index(p), names.index(c)) for p, c in GAUSSIAN_EDGES]
+        return [first, first[:2]], [0.3, 0.7]
+
+
+def test_averaged_networks_mix_the_densities_and_predictions():
+    g = _gaussian_data()
+    model = _TwoDags(edges=GAUSSIAN_EDGES, target="F").fit(g)
+    one = FixedStructure(edges=GAUSSIAN_EDGES, target="F").fit(g)
+    two = FixedStructure(edges=GAUSSIAN_EDGES[:2], target="F").fit(g)
+    rows = g.iloc[:8]
+    expected = logsumexp([np.log(0.3) + one.score_samples(rows), np.log(0.7) + two.score_samples(rows)],
+                         axis=0)
+    np.testing.assert_allclose(model.score_samples(rows), expected, rtol=1e-12)
+    evidence = rows.drop(columns="F")
+    w = np.array([np.log(0.3) + one.network_.log_likelihood(evidence),
+                  np.log(0.7) + two.network_.log_likelihood(evidence)])
+    w = np.exp(w - logsumexp(w, axis=0))
+    np.testing.assert_allclose(model.predict(rows),
+                               w[0] * one.predict(rows) + w[1] * two.predict(rows), rtol=1e-10)
+
+
+# ---------------------------------------------------------------- scikit-learn contract
+def test_clone_pickle_refit_and_callers_data():
+    X = _clg_data()
+    before = X.copy()
+    model = FixedStructure(edges=CLG_EDGES).fit(X)
+    pd.testing.assert_frame_equal(X, before)
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(again.score_samples(X), model.score_samples(X))
+    assert clone(model).get_params() == model.get_params()
+    # refit on discrete data: a discrete network, nothing of the CLG fit left
+    discrete = X[["A", "B", "C"]]
+    model.set_params(edges=[("A", "C")]).fit(discrete)
+    assert not isinstance(model.network_, CLGBayesianNetwork)
+    assert model.column_types_ == dict.fromkeys("ABC", "discrete")
+
+
+def test_grid_search_and_cross_val_score_by_held_out_likelihood():
+    g = _gaussian_data()
+    cv = KFold(3, shuffle=True, random_state=0)
+    scores = cross_val_score(FixedStructure(edges=GAUSSIAN_EDGES), g, cv=cv)
+    by_hand = [FixedStructure(edges=GAUSSIAN_EDGES).fit(g.iloc[tr]).score(g.iloc[te])
+               for tr, te in cv.split(g)]
+    np.testing.assert_allclose(scores, by_hand)
+    search = GridSearchCV(FixedStructure(), {"edges": [GAUSSIAN_EDGES, GAUSSIAN_EDGES[:3]]}, cv=cv)
+    search.fit(g)
+    assert search.best_params_["edges"] == GAUSSIAN_EDGES
+
+
+def test_column_types_declares_a_y_of_whole_numbers():
+    g = _gaussian_data()
+    X, y = g.drop(columns="F"), g["F"].round().astype(int).rename("F")  # many whole numbers
+    with pytest.raises(ValueError, match="column_types=\\{'F': 'continuous'\\}"):
+        FixedStructure(edges=GAUSSIAN_EDGES).fit(X, y)
+    model = FixedStructure(edges=GAUSSIAN_EDGES, column_types={"F": "continuous"}).fit(X, y)
+    assert model.column_types_["F"] == "continuous"
+    unnamed = FixedStructure(edges=[(a, "y" if b == "F" else b) for a, b in GAUSSIAN_EDGES],
+                             column_types={"y": "continuous"}).fit(X, y.to_numpy())
+    np.testing.assert_allclose(unnamed.predict(X), model.predict(X), rtol=1e-12)
+
+
+def test_complete_case_drops_rows_with_a_missing_measurement():
+    X = _clg_data()
+    holes = X.copy()
+    holes.loc[[3, 50, 200], "E"] = np.nan
+    holes.loc[7, "C"] = np.nan
+    with pytest.warns(UserWarning, match="dropped 4 of 400 rows"):
+        model = FixedStructure(edges=CLG_EDGES, missing="complete_case").fit(holes)
+    kept = FixedStructure(edges=CLG_EDGES).fit(X.drop(index=[3, 7, 50, 200]))
+    for node in "DEG":
+        np.testing.assert_allclose(model.network_.intercepts[node], kept.network_.intercepts[node],
+                                   rtol=1e-12)
+        np.testing.assert_allclose(model.network_.sigmas[node], kept.network_.sigmas[node],
+                                   rtol=1e-12)
+
+
+def test_continuous_parent_of_a_discrete_node_is_refused_naming_the_edge():
+    X = _clg_data()
+    for fit_parameters in (True, False):
+        with pytest.raises(ValueError, match="Edge 'D' -> 'A': the discrete column 'A'"):
+            FixedStructure(edges=[("D", "A")], fit_parameters=fit_parameters).fit(X)
+
+
+class _TwoClgDags(FixedStructure):
+    def _weighted_dags(self, data):
+        names = list(data.names)
+        first = [(names.index(p), names.index(c)) for p, c in CLG_EDGES]
+        return [first, first[2:]], [0.6, 0.4]
+
+
+def test_averaged_clg_networks_mix_the_class_probabilities():
+    X = _clg_data()
+    model = _TwoClgDags(edges=CLG_EDGES, target="A").fit(X)
+    one = FixedStructure(edges=CLG_EDGES, target="A").fit(X)
+    two = FixedStructure(edges=CLG_EDGES[2:], target="A").fit(X)
+    rows = X.iloc[:8]
+    evidence = rows.drop(columns="A")
+    w = np.array([np.log(0.6) + one.network_.log_likelihood(evidence),
+                  np.log(0.4) + two.network_.log_likelihood(evidence)])
+    w = np.exp(w - logsumexp(w, axis=0))
+    expected = w[0][:, None] * one.predict_proba(rows) + w[1][:, None] * two.predict_proba(rows)
+    np.testing.assert_allclose(model.predict_proba(rows), expected, rtol=1e-10)
+    assert not np.allclose(one.predict_proba(rows), two.predict_proba(rows))
