@@ -17,7 +17,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from skbn._counting import MomentCounter
 from skbn._data import check_sample_weight, encode_fit
@@ -134,8 +134,12 @@ class PCSelect(SelectorMixin, BaseEstimator):
         self : PCSelect
         """
         self._validate_params()
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
         validate_data(self, X, skip_check_array=True)
-        frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+        if not isinstance(X, pd.DataFrame):  # shape, emptiness and sparse input as scikit-learn checks them
+            X = check_array(X, dtype=None, ensure_all_finite=False)
+        frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
         if frame.ndim != 2 or frame.shape[1] < 1:
             raise ValueError(f"PCSelect needs at least one feature; got X of shape {frame.shape}.")
         names = [str(c) for c in frame.columns]
@@ -150,7 +154,8 @@ class PCSelect(SelectorMixin, BaseEstimator):
         continuous = np.asarray(features.continuous, dtype=bool)
         if continuous.all():
             if not (np.issubdtype(y.dtype, np.number) and np.isfinite(y.astype(float)).all()):
-                raise ValueError("Every feature is continuous but y is not a finite numeric column; "
+                raise ValueError("Unknown label type for a continuous target: every feature is continuous "
+                                 "but y is not a finite numeric column; "
                                  "PC-simple tests continuous features against a continuous target.")
             y_type, kind = "continuous", 1
         elif not continuous.any():
