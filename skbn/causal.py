@@ -681,7 +681,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     Notes
     -----
     **Gaussian form** (pcalg ``ida(x, y, cov(X), graph, method)``). In a linear-Gaussian
-    model the total effect :math:`\partial E[y \mid \mathrm{do}(x)] / \partial x` given
+    model the total effect :math:`\\partial E[y \\mid \\mathrm{do}(x)] / \\partial x` given
     parent set :math:`Z` is the coefficient of ``x`` in the least-squares regression of
     ``y`` on ``x`` and :math:`Z` (0 when ``y`` is in :math:`Z`), computed from the weighted
     moments (:func:`skbn._counting.regression`); ``x_value``, ``contrast``, ``y_value`` and
