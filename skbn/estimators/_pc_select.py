@@ -149,11 +149,23 @@ class PCSelect(SelectorMixin, BaseEstimator):
         if y.ndim != 1 or y.shape[0] != frame.shape[0]:
             raise ValueError(f"y must be one column with {frame.shape[0]} entries (the rows of X); "
                              f"got shape {y.shape}.")
-        features, _ = encode_fit(frame.set_axis(names, axis=1), column_types=self.column_types,
-                                 allow_continuous=True)
-        continuous = np.asarray(features.continuous, dtype=bool)
+        target = "__target__"
+        while target in names:
+            target = "_" + target
+        combined = frame.set_axis(names, axis=1).assign(**{target: y})
+        declared = self.column_types
+        numeric = np.issubdtype(y.dtype, np.number) and np.isfinite(y.astype(float)).all()
+        y_declared = "continuous" if numeric else "discrete"  # re-encoded below if the features are discrete
+        if isinstance(declared, list):
+            if len(declared) != len(names):
+                raise ValueError(f"column_types has {len(declared)} entries but X has {len(names)} columns.")
+            declared = [*declared, y_declared]
+        else:
+            declared = {**({} if isinstance(declared, str) else declared), target: y_declared}
+        data, _ = encode_fit(combined, column_types=declared, allow_continuous=True)
+        continuous = np.asarray(data.continuous[:-1], dtype=bool)
         if continuous.all():
-            if not (np.issubdtype(y.dtype, np.number) and np.isfinite(y.astype(float)).all()):
+            if not numeric:
                 raise ValueError("Unknown label type for a continuous target: every feature is continuous "
                                  "but y is not a finite numeric column; "
                                  "PC-simple tests continuous features against a continuous target.")
@@ -166,14 +178,11 @@ class PCSelect(SelectorMixin, BaseEstimator):
                 f"{[n for n, c in zip(names, continuous) if c][:5]!r} and discrete "
                 f"{[n for n, c in zip(names, continuous) if not c][:5]!r} were given. "
                 "Declare column_types or bin the continuous columns.")
-        target = "__target__"
-        while target in names:
-            target = "_" + target
-        combined = frame.set_axis(names, axis=1).assign(**{target: y})
-        types = ["continuous" if c else "discrete" for c in continuous] + [y_type]
-        with warnings.catch_warnings():  # the features' warnings were given by the first encoding
-            warnings.simplefilter("ignore", UserWarning)
-            data, _ = encode_fit(combined, column_types=types, allow_continuous=True)
+        if bool(data.continuous[-1]) != bool(kind):  # the target takes the features' kind
+            types = ["continuous" if c else "discrete" for c in continuous] + [y_type]
+            with warnings.catch_warnings():  # the features' warnings were given above
+                warnings.simplefilter("ignore", UserWarning)
+                data, _ = encode_fit(combined, column_types=types, allow_continuous=True)
         data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         ci_test = resolve_ci_test(_AUTO_TESTS[kind] if self.ci_test == "auto" else self.ci_test)
         gaussian = isinstance(ci_test, BaseGaussianCITest)
