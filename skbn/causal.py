@@ -678,6 +678,13 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         ``effect``. Gaussian form: ``parents``, ``n_dags`` (global), ``y_is_parent`` and
         ``effect``, the coefficient.
 
+    Raises
+    ------
+    ValueError
+        Unknown node, column or state; ``x == y``; a PDAG with no consistent extension; a
+        non-CPDAG PDAG with ``method="local"``; too large a class with ``method="global"``;
+        neither or both of ``x_value`` and ``contrast``.
+
     Notes
     -----
     **Gaussian form** (pcalg ``ida(x, y, cov(X), graph, method)``). In a linear-Gaussian
@@ -687,13 +694,6 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     moments (:func:`skbn._counting.regression`); ``x_value``, ``contrast``, ``y_value`` and
     ``ess`` do not apply and must be left at their defaults. pcalg's global method returns
     one coefficient per DAG: repeat each row ``n_dags`` times to get its multiset.
-
-    Raises
-    ------
-    ValueError
-        Unknown node, column or state; ``x == y``; a PDAG with no consistent extension; a
-        non-CPDAG PDAG with ``method="local"``; too large a class with ``method="global"``;
-        neither or both of ``x_value`` and ``contrast``.
 
     References
     ----------

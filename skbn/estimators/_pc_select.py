@@ -124,6 +124,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            The features.
         y : array-like of shape (n_samples,)
             The target.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -132,6 +133,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         Returns
         -------
         self : PCSelect
+            The fitted selector.
         """
         self._validate_params()
         if y is None:
