@@ -15,6 +15,7 @@ _LAZY = {
     "K2Structure": "skbn.estimators",
     "MMHCStructure": "skbn.estimators",
     "OrderMCMCStructure": "skbn.estimators",
+    "PCSelect": "skbn.estimators",
     "PCStructure": "skbn.estimators",
 }
 

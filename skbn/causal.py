@@ -555,13 +555,14 @@ def _state_code(states, label, what):
     raise ValueError(f"{what} {label!r} is not a state of the column; its states are {states!r}")
 
 
-def _encode_columns(X, columns):
-    """Encode the ``columns`` of ``X`` (names of a DataFrame, positions of an array)."""
+def _encode_columns(X, columns, **options):
+    """Encode the ``columns`` of ``X`` (names of a DataFrame, positions of an array);
+    ``options`` go to ``encode_fit`` (``allow_continuous``, ``column_types``)."""
     if isinstance(X, pd.DataFrame):
         absent = [c for c in columns if c not in X.columns]
         if absent:
             raise ValueError(f"graph nodes {absent!r} are not columns of X")
-        return encode_fit(X[columns])
+        return encode_fit(X[columns], **options)
     array = np.asarray(X, dtype=object)
     if array.ndim != 2:
         raise ValueError(f"X must be 2-D, got shape {array.shape}")
@@ -569,7 +570,10 @@ def _encode_columns(X, columns):
     if bad:
         raise ValueError(f"graph nodes {bad!r} are not column positions of X "
                          f"(an array has columns 0 .. {array.shape[1] - 1})")
-    return encode_fit(pd.DataFrame({c: array[:, c] for c in columns}))
+    frame = pd.DataFrame({c: array[:, c] for c in columns})
+    if options.get("allow_continuous"):  # numbers held as objects: let the column-type rule see them
+        frame = frame.infer_objects()
+    return encode_fit(frame, **options)
 
 
 def _check_query(x_value, contrast, ess):
@@ -601,8 +605,8 @@ def _query_codes(x, y, x_states, y_states, x_value, contrast, y_value):
 
 
 def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="local",
-        ess=1.0, sample_weight=None, max_dags=1000) -> pd.DataFrame:
-    """IDA for discrete data: the possible effects of setting ``x`` on ``y``.
+        ess=1.0, sample_weight=None, max_dags=1000, column_types="auto") -> pd.DataFrame:
+    """IDA: the possible effects of setting ``x`` on ``y`` (discrete or Gaussian data).
 
     A CPDAG leaves the parents of ``x`` undetermined; in each DAG of the class, the parents
     ``pa(x)`` are a valid adjustment set (or contain ``y``, and then ``x`` does not cause
@@ -659,6 +663,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Row weights (every count is a sum of weights).
     max_dags : int, default=1000
         Largest equivalence class ``method="global"`` enumerates.
+    column_types : "auto", list or dict, default="auto"
+        Column types of the used columns (skbn's column-type rule: non-integer numbers are
+        continuous). When every used column (``x``, ``y``, the candidate parents) is
+        continuous the **Gaussian form** applies (below); mixed columns are refused.
 
     Returns
     -------
@@ -667,7 +675,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         order), ``n_dags`` (global only), ``y_is_parent`` (True when ``y`` is in the
         parent set: ``x`` does not cause ``y`` and the effect is ``P(y)``), then with ``x_value`` one column
         ``P(y=s | do(x=v))`` per state ``s``; with ``contrast`` the two probabilities and
-        ``effect``.
+        ``effect``. Gaussian form: ``parents``, ``n_dags`` (global), ``y_is_parent`` and
+        ``effect``, the coefficient.
 
     Raises
     ------
@@ -675,6 +684,16 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Unknown node, column or state; ``x == y``; a PDAG with no consistent extension; a
         non-CPDAG PDAG with ``method="local"``; too large a class with ``method="global"``;
         neither or both of ``x_value`` and ``contrast``.
+
+    Notes
+    -----
+    **Gaussian form** (pcalg ``ida(x, y, cov(X), graph, method)``). In a linear-Gaussian
+    model the total effect :math:`\\partial E[y \\mid \\mathrm{do}(x)] / \\partial x` given
+    parent set :math:`Z` is the coefficient of ``x`` in the least-squares regression of
+    ``y`` on ``x`` and :math:`Z` (0 when ``y`` is in :math:`Z`), computed from the weighted
+    moments (:func:`skbn._counting.regression`); ``x_value``, ``contrast``, ``y_value`` and
+    ``ess`` do not apply and must be left at their defaults. pcalg's global method returns
+    one coefficient per DAG: repeat each row ``n_dags`` times to get its multiset.
 
     References
     ----------
@@ -693,7 +712,6 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     """
     if method not in ("local", "global"):
         raise ValueError(f"method must be 'local' or 'global', got {method!r}")
-    _check_query(x_value, contrast, ess)
     if int(max_dags) != max_dags or max_dags < 1:
         raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
     g = _compile(cpdag, name="cpdag")
@@ -706,9 +724,14 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     xi, yi = g.index[x], g.index[y]
     sets = _parent_sets(g, xi, method, int(max_dags))
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
-    data, states = _encode_columns(X, [g.nodes[i] for i in used])
+    data, states = _encode_columns(X, [g.nodes[i] for i in used], allow_continuous=True,
+                                   column_types=column_types)
     weights = check_sample_weight(sample_weight, data.n_samples)
     position = {i: k for k, i in enumerate(used)}
+    if data.has_continuous:
+        return _gaussian_ida(g, data, weights, used, position, sets, xi, yi,
+                             x_value, contrast, y_value, ess)
+    _check_query(x_value, contrast, ess)
     px, py = position[xi], position[yi]
     x_states, y_states = states[px], states[py]
     values, y_code = _query_codes(x, y, x_states, y_states, x_value, contrast, y_value)
@@ -736,6 +759,37 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         warnings.warn("P(y | x, z) is undefined for a configuration of the parents in which "
                       "a state of x is never observed (positivity fails); those effects are "
                       "NaN: use ess > 0", RuntimeWarning, stacklevel=2)
+    return pd.DataFrame(rows)
+
+
+def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contrast, y_value, ess):
+    """The Gaussian form of :func:`ida`: one regression coefficient per parent set."""
+    if not data.continuous.all():
+        discrete = [g.nodes[i] for i, c in zip(used, data.continuous) if not c]
+        raise ValueError(f"ida: columns {discrete!r} are discrete but others are continuous; the "
+                         "Gaussian form needs x, y and every candidate parent continuous "
+                         "(declare column_types)")
+    if x_value is not None or contrast is not None or y_value is not None or ess != 1.0:
+        raise ValueError("x_value, contrast, y_value and ess apply to discrete data; the Gaussian "
+                         "form returns the regression coefficient (leave them unset)")
+    from skbn._counting import moments, regression
+
+    if np.isnan(data.values).any():
+        raise ValueError("ida: the Gaussian form needs complete rows (X has missing cells)")
+    scatter = moments(data.values, weights).scatter[0]
+    px, py = position[xi], position[yi]
+    rows = []
+    for parent_ids, n_dags in sets:
+        row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
+        if n_dags is not None:
+            row["n_dags"] = n_dags
+        row["y_is_parent"] = yi in parent_ids
+        if row["y_is_parent"]:
+            row["effect"] = 0.0
+        else:
+            coef, _ = regression(scatter, py, [px, *(position[i] for i in parent_ids)])
+            row["effect"] = float(coef[0])
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

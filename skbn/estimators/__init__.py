@@ -10,6 +10,7 @@ from skbn.estimators._k2 import K2Structure
 from skbn.estimators._mmhc import MMHCStructure
 from skbn.estimators._order_mcmc import OrderMCMCStructure
 from skbn.estimators._pc import PCStructure
+from skbn.estimators._pc_select import PCSelect
 
 __all__ = [
     "BootstrapStructure",
@@ -21,5 +22,6 @@ __all__ = [
     "K2Structure",
     "MMHCStructure",
     "OrderMCMCStructure",
+    "PCSelect",
     "PCStructure",
 ]

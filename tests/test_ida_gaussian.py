@@ -1,0 +1,113 @@
+"""Gaussian IDA (skbn.causal.ida on continuous columns) against R pcalg 2.7-12 ``ida`` and the
+true total effect."""
+
+import sys
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn.causal import ida
+from skbn.graph import PDAG
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from bench_ida_gaussian import cpdag_of, random_linear_gaussian  # noqa: E402
+
+# pcalg numbers (benchmarks/bench_ida_gaussian.py; R 4.2.2, pcalg 2.7-12): rows and the
+# CPDAG's adjacency written to CSVs, then
+#   C <- cov(d); g <- as(t(amat), "graphNEL")
+#   sort(ida(x, y, C, g, method = m, type = "cpdag"))    (x, y 1-based; below 0-based)
+# on random_linear_gaussian(6, 500, 0) (its CPDAG has 6 undirected edges, no directed one).
+PCALG = {
+    ("local", 0, 3): [0.00931282166795663, 0.0251232021106198, 0.0745973688680267,
+                      0.10002829649401, 0.10045485596152],
+    ("global", 0, 3): [0.00931282166795663] * 4 + [0.0251232021106198] * 3 + [0.0745973688680267] * 2
+    + [0.10002829649401] * 2 + [0.10045485596152],
+    ("local", 1, 2): [0.0, 0.618157162467457, 0.630824228159379, 0.653281333420315, 0.660522829998491],
+    ("global", 1, 2): [0.0] * 4 + [0.618157162467457] + [0.630824228159379] * 2 + [0.653281333420315] * 2
+    + [0.660522829998491] * 3,
+    ("local", 4, 0): [-0.42023827051871, -0.257245199579586, 0.0, 0.0],
+}
+
+
+def _multiset(table, method):
+    effects = table["effect"].to_numpy()
+    if method == "global":
+        effects = np.repeat(effects, table["n_dags"].to_numpy())
+    return np.sort(effects)
+
+
+@pytest.mark.parametrize("key", list(PCALG))
+def test_equals_pcalg_ida(key):
+    method, x, y = key
+    rows, weights = random_linear_gaussian(6, 500, 0)
+    table = ida(rows, cpdag_of(weights), x, y, method=method)
+    np.testing.assert_allclose(_multiset(table, method), np.sort(PCALG[key]), rtol=1e-9, atol=1e-12)
+
+
+def _true_effect(weights, x, y):
+    """Sum over directed paths of the products of edge weights: ((I - W)^-1)[x, y]."""
+    total = np.linalg.inv(np.eye(len(weights)) - weights)
+    return total[x, y]
+
+
+def test_true_dag_gives_the_true_effect_in_large_samples():
+    rows, weights = random_linear_gaussian(6, 200_000, 3)
+    dag = PDAG(range(6), directed=[(int(u), int(v)) for u, v in zip(*np.nonzero(weights))])
+    for x, y in permutations(range(6), 2):
+        table = ida(rows, dag, x, y)
+        assert len(table) == 1  # a DAG: one parent set
+        assert table["effect"][0] == pytest.approx(_true_effect(weights, x, y), abs=0.02)
+
+
+def test_cpdag_multiset_contains_the_true_effect():
+    rows, weights = random_linear_gaussian(6, 200_000, 0)
+    cpdag = cpdag_of(weights)
+    for x, y in permutations(range(6), 2):
+        for method in ("local", "global"):
+            effects = ida(rows, cpdag, x, y, method=method)["effect"].to_numpy()
+            assert np.min(np.abs(effects - _true_effect(weights, x, y))) < 0.02
+
+
+def test_global_and_local_give_the_same_distinct_effects():
+    rows, weights = random_linear_gaussian(8, 400, 5)
+    cpdag = cpdag_of(weights)
+    for x, y in [(0, 7), (2, 5), (6, 1)]:
+        local = ida(rows, cpdag, x, y, method="local")
+        global_ = ida(rows, cpdag, x, y, method="global")
+        assert set(local["parents"]) == set(global_["parents"])
+        merged = local.merge(global_, on="parents")
+        np.testing.assert_allclose(merged["effect_x"], merged["effect_y"], rtol=1e-12)
+
+
+def test_definition_by_least_squares_and_weights():
+    rows, weights = random_linear_gaussian(5, 300, 9)
+    cpdag = cpdag_of(weights)
+    w = np.random.default_rng(1).integers(0, 3, 300)
+    table = ida(rows, cpdag, 1, 3, sample_weight=w)
+    replicated = np.repeat(rows, w, axis=0)
+    for parents, effect, y_is_parent in zip(table["parents"], table["effect"], table["y_is_parent"]):
+        if y_is_parent:
+            assert effect == 0.0
+            continue
+        design = np.column_stack([np.ones(len(replicated)), replicated[:, [1, *parents]]])
+        coef = np.linalg.lstsq(design, replicated[:, 3], rcond=None)[0]
+        assert effect == pytest.approx(coef[1], rel=1e-9)
+
+
+def test_dataframe_names_and_errors():
+    rows, weights = random_linear_gaussian(4, 200, 2)
+    names = ["a b", "c.d", "None", "x"]
+    frame = pd.DataFrame(rows, columns=names)
+    dag = PDAG(names, directed=[(names[u], names[v]) for u, v in zip(*np.nonzero(weights))])
+    by_name = ida(frame, dag, "a b", "x")
+    by_position = ida(rows, PDAG(range(4), directed=[(int(u), int(v)) for u, v in zip(*np.nonzero(weights))]),
+                      0, 3)
+    np.testing.assert_allclose(by_name["effect"], by_position["effect"], rtol=1e-12)
+    with pytest.raises(ValueError, match="apply to discrete data"):
+        ida(frame, dag, "a b", "x", x_value=1.0)
+    mixed = frame.assign(**{"None": (frame["None"] > 0).map({True: "hi", False: "lo"})})
+    with pytest.raises(ValueError, match="discrete but others are continuous"):
+        ida(mixed, PDAG(names, directed=[("None", "x"), ("a b", "x")]), "None", "x")

@@ -1,0 +1,178 @@
+"""PCSelect (PC-simple) against R pcalg 2.7-12 ``pcSelect`` and the scikit-learn contract."""
+
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+from sklearn.base import clone
+from sklearn.datasets import load_diabetes
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from skbn import PCSelect
+from skbn.estimators import PCSelect as PCSelectFromEstimators
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from bench_pc_select import linear_gaussian  # noqa: E402
+
+# pcalg numbers: the data are written to a CSV (last column y) and R runs
+#   d <- as.matrix(read.csv(path, header = FALSE)); y <- d[, ncol(d)]; dm <- d[, -ncol(d)]
+#   res <- pcSelect(y, dm, alpha = 0.05); which(res$G) - 1; res$zMin[res$G]
+# (benchmarks/bench_pc_select.py, R 4.2.2, pcalg 2.7-12).
+PCALG = [
+    ((20, 100, 0), [5, 8, 18], [2.609610424, 2.051419816, 2.237559366]),
+    ((50, 200, 2), [24, 30, 31, 35], [2.16755993, 2.660439906, 6.070448772, 7.471813762]),
+    ((200, 100, 4), [6, 145, 177, 192], [3.614905292, 3.611695042, 2.781590398, 2.401797915]),
+    ((200, 1000, 6), [24, 41, 67, 182, 199],
+     [2.000210876, 2.017630909, 2.143392994, 2.150678862, 1.976855314]),
+]
+
+
+def _z(pvalues):
+    return norm.isf(np.asarray(pvalues) / 2)
+
+
+@pytest.mark.parametrize(("shape", "selected", "zmin"), PCALG)
+def test_same_set_and_zmin_as_pcalg(shape, selected, zmin):
+    X, y = linear_gaussian(*shape)
+    est = PCSelect(alpha=0.05).fit(X, y)
+    assert np.flatnonzero(est.support_).tolist() == selected
+    np.testing.assert_allclose(_z(est.pvalues_[selected]), zmin, rtol=1e-8)
+
+
+def test_diabetes_as_pcalg():
+    # pcSelect(load_diabetes target, data, alpha = 0.05) (same R call as above)
+    zmin = [0.9862250225, 0.9028073781, 9.030320779, 4.133807965, 1.752960259, 0.559309427,
+            1.864298102, 0.8565933067, 8.195447285, 1.450764629]
+    data = load_diabetes(as_frame=True)
+    with pytest.warns(UserWarning, match="only 2 distinct values"):  # the 'sex' column
+        est = PCSelect().fit(data.data, data.target)
+    assert est.get_feature_names_out().tolist() == ["bmi", "bp", "s5"]  # pcalg: columns 3, 4, 9
+    np.testing.assert_allclose(_z(est.pvalues_), zmin, rtol=1e-8)
+    assert est.feature_names_in_.tolist() == list(data.data.columns)
+
+
+def test_small_n_rule_drops_as_pcalg():
+    # n = 4: order 1 has n - |S| - 3 = 0, pcalg's zStat gives z = 0 (independence), so the
+    # first feature is dropped; the second then has no other active feature left.
+    # pcSelect(...) -> selected column 1 (0-based), zMin = 0, 8.40562139, 1.09438064
+    rng = np.random.default_rng(1)
+    y = rng.normal(size=4)
+    X = np.column_stack([y + 1e-3 * rng.normal(size=4), y + 1e-3 * rng.normal(size=4), rng.normal(size=4)])
+    with pytest.warns(UserWarning):
+        est = PCSelect().fit(X, y)
+    assert est.get_support(indices=True).tolist() == [1]
+    np.testing.assert_allclose(_z(est.pvalues_), [0.0, 8.40562139, 1.09438064], rtol=1e-8, atol=1e-12)
+    assert est.pvalues_[0] == 1.0
+
+
+def test_definition_on_small_problem():
+    # every kept feature is dependent on y given every subset of the other kept features
+    X, y = linear_gaussian(8, 300, 11)
+    est = PCSelect(alpha=0.05).fit(X, y)
+    from itertools import combinations
+
+    from skbn._counting import moments
+    from skbn.citests import FisherZ
+
+    stats = moments(np.column_stack([X, y]))
+    kept = est.get_support(indices=True).tolist()
+    for x in kept:
+        others = [j for j in kept if j != x]
+        for m in range(len(others) + 1):
+            for subset in combinations(others, m):
+                assert FisherZ().test_moments(stats, x, 8, subset).pvalue <= 0.05
+    assert est.pvalues_.max() <= 1.0 and (est.pvalues_[est.support_] <= 0.05).all()
+    assert (est.pvalues_[~est.support_] > 0.05).all()
+
+
+def test_max_cond_vars_zero_is_marginal_screening():
+    X, y = linear_gaussian(20, 200, 3)
+    est = PCSelect(max_cond_vars=0).fit(X, y)
+    r = np.array([np.corrcoef(X[:, j], y)[0, 1] for j in range(20)])
+    p = 2 * norm.sf(np.sqrt(200 - 3) * np.abs(np.arctanh(r)))
+    np.testing.assert_array_equal(est.support_, p <= 0.05)
+    np.testing.assert_allclose(est.pvalues_, p, rtol=1e-9)
+    assert est.max_order_ == 0
+
+
+def test_integer_weights_equal_replicated_rows():
+    X, y = linear_gaussian(10, 150, 5)
+    w = np.random.default_rng(0).integers(0, 4, size=150)
+    weighted = PCSelect().fit(X, y, sample_weight=w)
+    replicated = PCSelect().fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    np.testing.assert_array_equal(weighted.support_, replicated.support_)
+    np.testing.assert_allclose(weighted.pvalues_, replicated.pvalues_, rtol=1e-9, atol=1e-300)
+
+
+def test_pipeline_cross_val_score():
+    data = load_diabetes()
+    pipe = make_pipeline(PCSelect(column_types={"1": "continuous"}), LinearRegression())
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        scores = cross_val_score(pipe, data.data, data.target, cv=5)
+    assert scores.shape == (5,) and np.all(scores > 0.3)
+
+
+def test_clone_pickle_set_params_refit():
+    X, y = linear_gaussian(20, 200, 7)
+    est = PCSelect(alpha=0.01).fit(X, y)
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(again.transform(X), est.transform(X))
+    fresh = clone(est).set_params(alpha=0.2)
+    assert fresh.alpha == 0.2 and not hasattr(fresh, "support_")
+    assert fresh.fit(X, y).support_.sum() >= est.support_.sum()
+    small = est.fit(X[:, :5], y)
+    assert small.support_.shape == (5,) and small.n_features_in_ == 5
+    assert PCSelectFromEstimators is PCSelect
+
+
+def test_discrete_features_and_target():
+    rng = np.random.default_rng(2)
+    n = 2000
+    a = rng.integers(0, 3, n)
+    b = rng.integers(0, 2, n)
+    c = (a + rng.integers(0, 2, n)) % 3  # depends on y only through a
+    y = np.where(rng.random(n) < 0.8, a, rng.integers(0, 3, n))
+    X = pd.DataFrame({"a": a, "b": b, "c": c}).astype(str)
+    est = PCSelect().fit(X, y.astype(str))
+    assert est.ci_test_.__class__.__name__ == "ChiSquare"
+    assert est.get_feature_names_out().tolist() == ["a"]
+    from scipy.stats import chi2_contingency
+
+    # b is dropped at order 0: its p-value is the marginal Pearson chi-square test's
+    expected = chi2_contingency(pd.crosstab(b, y), correction=False)[1]
+    assert est.pvalues_[1] == pytest.approx(expected, rel=1e-9)
+    assert set(est.column_types_.values()) == {"discrete"}
+
+
+def test_mixed_and_bad_input_errors():
+    X, y = linear_gaussian(4, 100, 0)
+    mixed = pd.DataFrame({"x": X[:, 0], "k": np.arange(100) % 3})
+    with pytest.raises(ValueError, match="all-continuous or all-discrete"):
+        PCSelect().fit(mixed, y)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        PCSelect().fit(X, np.array(["a", "b"] * 50))
+    with pytest.raises(ValueError, match="rows of X"):
+        PCSelect().fit(X, y[:-1])
+    with pytest.raises(ValueError, match="does not apply"):
+        PCSelect(ci_test="chi_square").fit(X, y)
+
+
+# X holding a dict cell: skbn's encoder raises a ValueError naming the column, scikit-learn
+# expects numpy's TypeError ("argument must be a string or a number").
+_EXPECTED_FAILED = {"check_dtype_object": "skbn's encoder refuses unhashable cells with a ValueError naming "
+                                          "the column, not numpy's TypeError"}
+
+
+@parametrize_with_checks([PCSelect()], expected_failed_checks=lambda est: _EXPECTED_FAILED)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
