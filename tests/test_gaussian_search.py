@@ -152,6 +152,18 @@ def test_family_score_cache_extended_and_discrete_children():
     assert cache.local_score(0, (2,)) == -np.inf  # a continuous parent of a discrete child
 
 
+def test_a_family_counter_given_on_continuous_data_is_wrapped():
+    from skbn._counting import FamilyCounter
+
+    frame = clg_frame()
+    data, _ = encode_fit(frame, allow_continuous=True)
+    counts = FamilyCounter(data)
+    columns = FamilyColumns(data, resolve_scorer("bic-cg"), counter=counts)
+    assert isinstance(columns.counter, Statistics) and columns.counter.counts is counts
+    expected = family_score(frame, "v", ["s", "u"], resolve_scorer("bic-cg"))
+    assert columns.toggle_column(3, (0,))[2] == pytest.approx(expected, rel=RTOL)
+
+
 def test_pair_gains_gaussian_mutual_information():
     frame = gaussian_frame()
     data, _ = encode_fit(frame, allow_continuous=True)
@@ -436,6 +448,7 @@ def test_rescaling_a_column_keeps_the_graph(factor):
 
 @pytest.mark.parametrize("learner", [
     HillClimbStructure(), HillClimbStructure(search="multistart_tabu"), GESStructure(),
+    HillClimbStructure(search="memetic", max_iter=3, random_state=0),
     K2Structure(ordering=["u", "v", "w", "s", "t"]), ChowLiuTree(),
 ])
 def test_conditional_gaussian_rule_in_every_learned_graph(learner):

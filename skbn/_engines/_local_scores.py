@@ -39,6 +39,8 @@ plug-ins' per-family (:meth:`skbn.scores.BaseScore.local_score`) and batched
 (:meth:`skbn.scores.BaseScore.local_scores`) kernels.
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from skbn._counting import (
@@ -97,16 +99,17 @@ def make_counter(data):
 
 
 def _is_mixed(data, counter):
-    """Whether the moments classes apply: a :class:`Statistics` counter, or no counter and
-    continuous columns in ``data`` (a :class:`~skbn._counting.FamilyCounter` given on such
-    data serves discrete children only)."""
-    if counter is None:
-        return bool(getattr(data, "has_continuous", False))
-    return isinstance(counter, Statistics)
+    """Whether the moments classes apply: data with continuous columns (a
+    :class:`~skbn._counting.FamilyCounter` given then becomes the ``counts`` of a
+    :class:`Statistics`), or a :class:`Statistics` counter."""
+    return isinstance(counter, Statistics) or bool(getattr(data, "has_continuous", False))
 
 
 def _statistics(data, counter):
-    return Statistics(data) if counter is None else counter
+    """``counter`` as a :class:`Statistics` of ``data`` (a new one when None)."""
+    if isinstance(counter, Statistics):
+        return counter
+    return Statistics(data, counts=counter)
 
 
 # ------------------------------------------------------------------ family scores
@@ -423,7 +426,9 @@ class _MixedFamilyColumns(FamilyColumns):
         self._discrete_columns = None
         if not continuous.all():
             discrete_allowed = allowed & ~continuous[:, None]
-            self._discrete_columns = FamilyColumns(data, scorer, discrete_allowed, self.counter.counts)
+            # the codes alone (``values=None``: the discrete class) count the discrete children
+            self._discrete_columns = FamilyColumns(replace(data, values=None), scorer, discrete_allowed,
+                                                   self.counter.counts)
             self._discrete_columns.family_cache = self.family_cache  # one cache of family scores
 
     def toggle_column(self, child, parents):
