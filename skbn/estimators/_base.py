@@ -78,6 +78,11 @@ _KNOWLEDGE_CONSTRAINTS = {
 }
 
 
+#: Whether ``_fit_network`` fits Gaussian / CLG parameters (until then a fit with continuous
+#: columns needs ``fit_parameters=False``).
+_CONTINUOUS_NETWORK_FIT = False
+
+
 #: The BLAS libraries of this process, found at the first fit or score (see _one_blas_thread).
 _BLAS_CONTROLLER = None
 
@@ -407,6 +412,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             what = "missing='em' is not supported yet with continuous columns"
         elif interventions:
             what = "interventions= is not supported yet with continuous columns"
+        elif self.fit_parameters and not _CONTINUOUS_NETWORK_FIT:
+            what = ("fitting the parameters of a Gaussian or conditional-Gaussian network is not "
+                    "supported yet (pass fit_parameters=False to learn the structure only)")
         if what is not None:
             raise ValueError(
                 f"{what}. Continuous columns (non-integer numbers, or column_types='continuous'): "
