@@ -205,11 +205,13 @@ def test_numeric_target_follows_the_same_rule():
     assert states == list(range(40)) and codes.tolist() == list(range(40))
 
 
-def test_learners_refuse_continuous_and_mark_data_fast():
+def test_learners_take_continuous_columns_and_refuse_many_whole_numbers():
     from skbn import HillClimbStructure
+    from skbn.network import GaussianBayesianNetwork
 
-    with pytest.raises(ValueError, match=r"does not take continuous columns yet.*\['A', 'B'"):
-        HillClimbStructure().fit(gaussian_like())
+    model = HillClimbStructure().fit(gaussian_like())
+    assert set(model.column_types_.values()) == {"continuous"}
+    assert isinstance(model.network_, GaussianBayesianNetwork) and type(model.scorer_).__name__ == "GaussianBIC"
     with pytest.raises(ValueError, match="Column 'mechanics' is numeric"):
         HillClimbStructure().fit(marks_like())
     from sklearn.preprocessing import KBinsDiscretizer

@@ -348,15 +348,21 @@ def added_parent_rss(scatter, child, parents):
         NaN at ``child`` and at the parents.
     """
     parents = list(parents)
-    d, scaled = _scaled(scatter)
+    # only the columns of the parents and the child of the unit-diagonal matrix are read:
+    # scale those (O(k |P|)), not the whole matrix (the same values as ``_scaled``)
+    d = np.sqrt(np.diagonal(scatter).copy())
+    d[d == 0] = 1.0
+    columns = parents + [child]
+    scaled = scatter[:, columns] / np.outer(d, d[columns])
+    diagonal = np.diagonal(scatter) / (d * d)
     if parents:
-        cross = scaled[:, parents]
-        inverse_pp = _solve_psd(scaled[np.ix_(parents, parents)], cross.T)
-        residual_c = scaled[:, child] - cross @ inverse_pp[:, child]
-        residual_jj = np.diagonal(scaled) - np.einsum("jp,pj->j", cross, inverse_pp)
+        cross = scaled[:, :-1]
+        inverse_pp = _solve_psd(cross[parents], cross.T)
+        residual_c = scaled[:, -1] - cross @ inverse_pp[:, child]
+        residual_jj = diagonal - np.einsum("jp,pj->j", cross, inverse_pp)
     else:
-        residual_c = scaled[:, child].copy()
-        residual_jj = np.diagonal(scaled).copy()
+        residual_c = scaled[:, -1].copy()
+        residual_jj = diagonal
     rss_c = max(float(residual_c[child]), 0.0)
     usable = residual_jj > SINGULAR_RCOND
     gain = np.zeros_like(residual_jj)

@@ -152,7 +152,8 @@ def one_hot(codes, cardinalities, rows=slice(None), dtype=np.float32):
     """Indicator matrix (n_rows, sum r_i), columns grouped by variable.
 
     A missing cell (code ``-1``, signed codes only) gives an all-zero indicator block, so a
-    Gram product ``M^T M`` counts a pair of variables over the rows observing both.
+    Gram product ``M^T M`` counts a pair of variables over the rows observing both. A
+    continuous column (cardinality 0) has an empty block.
     """
     offsets = np.concatenate([[0], np.cumsum(cardinalities)[:-1]]).astype(np.intp)
     block = codes[rows]
@@ -162,6 +163,9 @@ def one_hot(codes, cardinalities, rows=slice(None), dtype=np.float32):
     matrix = np.zeros(size + 1, dtype=dtype)
     if block.dtype.kind == "i":
         flat[block < 0] = size  # missing cells write to a spare slot, dropped below
+    empty = np.asarray(cardinalities) == 0
+    if empty.any():  # continuous columns: no cell (their code 0 would land in the next block)
+        flat[:, empty] = size
     matrix[flat.ravel()] = 1.0
     return matrix[:size].reshape(block.shape[0], total)
 

@@ -23,25 +23,29 @@ they are computed once per fit (here a :class:`skbn._counting.FamilyCounter`: co
 tables, the one-hot Gram matrix, cached configuration ids); an engine passes it on and
 never looks inside.
 
-*Adding a second kind of sufficient statistic* (covariance or moment matrices of
-continuous columns, one per discrete parent configuration for mixed data, for Gaussian
-scores): give this module classes with the same constructor and the same methods, whose
-``counter`` holds the moments and whose scorer maps moments to a local score, and let
-the constructors above pick them from the data's column kinds and the scorer. The
-engines' code stays as it is. (Two places still read count tables directly and would
-need the same switch: GES's extended-family tables through
-:meth:`FamilyScoreCache.score_table`, and the subset-scoring of the exact search and
-:mod:`skbn.posterior`, which stream :class:`~skbn._counting.DistinctRows` tables.)
+*Continuous and mixed data* (``data.has_continuous``): the same constructors return
+subclasses (:class:`FamilyScoreCache` picks ``_MixedFamilyScoreCache``,
+:class:`FamilyColumns` picks ``_MixedFamilyColumns``) whose ``counter`` is a
+:class:`Statistics`: a :class:`~skbn._counting.FamilyCounter` for the discrete children
+(scored on count tables, as below: in conditional-Gaussian data their parents are
+discrete) and a :class:`~skbn._counting.MomentCounter` for the continuous ones (scored
+from moments by the scorer's ``local_score_moments`` and, for a whole toggle column, its
+batched ``local_scores_added``). The engines' code is the same for every kind of data.
+The subset-scoring of the exact search and :mod:`skbn.posterior` still stream
+:class:`~skbn._counting.DistinctRows` count tables.
 
 The discrete implementation below counts with :mod:`skbn._counting` and scores with the
 plug-ins' per-family (:meth:`skbn.scores.BaseScore.local_score`) and batched
 (:meth:`skbn.scores.BaseScore.local_scores`) kernels.
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from skbn._counting import (
     FamilyCounter,
+    MomentCounter,
     marginal_stack,
     n_configurations,
     pair_family_stack,
@@ -51,7 +55,61 @@ from skbn._counting import (
 )
 from skbn.scores import resolve_scorer
 
-__all__ = ["FamilyColumns", "FamilyScoreCache", "pair_score_gains", "pairwise_mutual_information"]
+__all__ = [
+    "FamilyColumns",
+    "FamilyScoreCache",
+    "Statistics",
+    "make_counter",
+    "pair_score_gains",
+    "pairwise_mutual_information",
+]
+
+
+
+# ------------------------------------------------------------------ the counter
+class Statistics:
+    """The per-fit statistics of data with continuous columns (the ``counter`` the engines
+    pass around without looking inside): a :class:`~skbn._counting.FamilyCounter` of the
+    codes (``counts``: the families of discrete children) and a
+    :class:`~skbn._counting.MomentCounter` of the continuous values (``moments``).
+
+    Parameters
+    ----------
+    data : EncodedData
+        Encoded data with continuous columns.
+    counts : FamilyCounter or None, default=None
+        A counter of ``data`` already in use (a new one when None).
+    """
+
+    #: Intervened rows are refused with continuous columns: every family uses every row.
+    masked = False
+
+    def __init__(self, data, counts=None):
+        self.counts = FamilyCounter(data) if counts is None else counts
+        self.moments = MomentCounter(data)
+        self.cardinalities = self.counts.cardinalities
+        self.continuous = np.asarray(data.continuous, dtype=bool)
+        self.total_weight = data.total_weight
+
+
+def make_counter(data):
+    """The ``counter`` of a fit: a :class:`~skbn._counting.FamilyCounter` on all-discrete
+    data, a :class:`Statistics` when some column is continuous."""
+    return Statistics(data) if data.has_continuous else FamilyCounter(data)
+
+
+def _is_mixed(data, counter):
+    """Whether the moments classes apply: data with continuous columns (a
+    :class:`~skbn._counting.FamilyCounter` given then becomes the ``counts`` of a
+    :class:`Statistics`), or a :class:`Statistics` counter."""
+    return isinstance(counter, Statistics) or bool(getattr(data, "has_continuous", False))
+
+
+def _statistics(data, counter):
+    """``counter`` as a :class:`Statistics` of ``data`` (a new one when None)."""
+    if isinstance(counter, Statistics):
+        return counter
+    return Statistics(data, counts=counter)
 
 
 # ------------------------------------------------------------------ family scores
@@ -71,6 +129,11 @@ class FamilyScoreCache:
     counter : FamilyCounter or None, default=None
         Counting context to share with the search (a new one on ``data`` when None).
     """
+
+    def __new__(cls, data, scorer, counter=None):
+        if cls is FamilyScoreCache and _is_mixed(data, counter):
+            cls = _MixedFamilyScoreCache
+        return super().__new__(cls)
 
     def __init__(self, data, scorer, counter=None):
         self.counter = FamilyCounter(data) if counter is None else counter
@@ -121,6 +184,37 @@ class FamilyScoreCache:
         """
         q = n_configurations(self.counter.cardinalities, parents)
         return self.scorer.local_score(counts, q, len(parents))
+
+    def extended_score(self, child, base, extra):
+        """Local score of ``child`` given ``base + {extra}`` (``base`` a sorted tuple),
+        cached; a new family is counted by extending the configuration ids of ``base``
+        (:meth:`skbn._counting.FamilyCounter.extended_family_table`).
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        base : tuple of int
+            Sorted column indices of the parents.
+        extra : int
+            Column index of the added parent.
+
+        Returns
+        -------
+        score : float
+            The scorer's local score of the family.
+        """
+        with_extra = tuple(sorted(base + (extra,)))
+        key = (child, with_extra)
+        value = self._cache.get(key)
+        if value is None:
+            value = self._extended(child, base, extra, with_extra)
+            self._cache[key] = value
+        return value
+
+    def _extended(self, child, base, extra, with_extra):
+        counts = self.counter.extended_family_table(child, base, extra)
+        return self.score_table(counts, child, with_extra)
 
     def store(self, child, parents, value):
         """Cache ``value`` as the local score of the family ``(child, parents)``.
@@ -173,6 +267,11 @@ class FamilyColumns:
     ``O(n_samples * p)``, with the same values at the candidates. ``counter``: a
     :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (its caches shared).
     """
+
+    def __new__(cls, data, scorer, candidates=None, counter=None):
+        if cls is FamilyColumns and _is_mixed(data, counter):
+            cls = _MixedFamilyColumns
+        return super().__new__(cls)
 
     def __init__(self, data, scorer, candidates=None, counter=None):
         self.scorer = scorer
@@ -255,6 +354,113 @@ class FamilyColumns:
             self.column_cache[(child, ())] = column
 
 
+# ------------------------------------------------------------------ continuous and mixed data
+class _MixedFamilyScoreCache(FamilyScoreCache):
+    """:class:`FamilyScoreCache` on data with continuous columns (picked by its constructor).
+
+    A continuous child is scored from the moments of its family
+    (:meth:`skbn._counting.MomentCounter.family`: split by its discrete parents) by the
+    scorer's ``local_score_moments``; a discrete child from its count table, as on discrete
+    data. A discrete child with a continuous parent (excluded by the conditional-Gaussian
+    rule, which the learners merge into the knowledge) scores ``-inf``.
+    """
+
+    def __init__(self, data, scorer, counter=None):
+        self.counter = _statistics(data, counter)
+        self.scorer = scorer
+        self._cache = {}
+
+    def local_score(self, child, parents):
+        key = (child, tuple(sorted(parents)))
+        value = self._cache.get(key)
+        if value is None:
+            value = self._score(child, key[1])
+            self._cache[key] = value
+        return value
+
+    local_score.__doc__ = FamilyScoreCache.local_score.__doc__
+
+    def _score(self, child, parents):
+        """The local score of ``child`` given the sorted tuple ``parents`` (not cached)."""
+        continuous = self.counter.continuous
+        if continuous[child]:
+            stats, column, parent_columns, n_discrete = self.counter.moments.family(child, parents)
+            return float(self.scorer.local_score_moments(stats, column, parent_columns, n_discrete))
+        if continuous[list(parents)].any():
+            return -np.inf
+        return self.score_table(self.counter.counts.family_table(child, parents), child, parents)
+
+    def _extended(self, child, base, extra, with_extra):
+        continuous = self.counter.continuous
+        if continuous[child] or continuous[extra] or continuous[list(base)].any():
+            return self._score(child, with_extra)
+        return self.score_table(self.counter.counts.extended_family_table(child, base, extra), child,
+                                with_extra)
+
+
+class _MixedFamilyColumns(FamilyColumns):
+    """:class:`FamilyColumns` on data with continuous columns (picked by its constructor).
+
+    A discrete child's column is that of a :class:`FamilyColumns` of the counts whose
+    candidates are the discrete candidates only (a continuous variable never becomes the
+    parent of a discrete one: ``-inf``). A continuous child's column: the scorer's batched
+    ``local_scores_added`` on the moments split by its discrete parents gives every
+    continuous candidate at once (one Schur complement per group); a discrete candidate
+    changes the split and is scored as its own family, as is every removal
+    (:attr:`family_cache`). Non-candidates are ``-inf``.
+    """
+
+    def __init__(self, data, scorer, candidates=None, counter=None):
+        self.scorer = scorer
+        self.counter = _statistics(data, counter)
+        self.n, self.p = data.codes.shape
+        p = self.p
+        self.family_cache = FamilyScoreCache(data, scorer, self.counter)
+        self.column_cache = {}
+        allowed = np.ones((p, p), dtype=bool) if candidates is None else np.array(candidates, dtype=bool)
+        allowed[np.diag_indices(p)] = False
+        self.candidates = allowed
+        continuous = self.counter.continuous
+        self._continuous_ids = np.flatnonzero(continuous)
+        self._moment_index = self.counter.moments.index
+        self._discrete_columns = None
+        if not continuous.all():
+            discrete_allowed = allowed & ~continuous[:, None]
+            # the codes alone (``values=None``: the discrete class) count the discrete children
+            self._discrete_columns = FamilyColumns(replace(data, values=None), scorer, discrete_allowed,
+                                                   self.counter.counts)
+            self._discrete_columns.family_cache = self.family_cache  # one cache of family scores
+
+    def toggle_column(self, child, parents):
+        """Local scores of ``child`` with each variable toggled; entry ``child`` = current."""
+        key = (child, parents)
+        column = self.column_cache.get(key)
+        if column is not None:
+            return column
+        if not self.counter.continuous[child]:
+            column = self._discrete_columns.toggle_column(child, tuple(parents))
+            self.column_cache[key] = column
+            return column
+        parents = tuple(parents)
+        cache = self.family_cache
+        column = np.full(self.p, -np.inf)
+        base = cache.local_score(child, parents)
+        allowed = self.candidates[:, child].copy()
+        allowed[list(parents)] = False
+        added = self._continuous_ids[allowed[self._continuous_ids]]
+        if len(added):
+            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, parents)
+            scores = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+            column[added] = scores[self._moment_index[added]]
+        for k in np.flatnonzero(allowed & ~self.counter.continuous).tolist():
+            column[k] = cache.local_score(child, parents + (k,))
+        column[child] = base
+        for position, k in enumerate(parents):
+            column[k] = cache.local_score(child, parents[:position] + parents[position + 1:])
+        self.column_cache[key] = column
+        return column
+
+
 # ------------------------------------------------------------------ pair statistics (Chow-Liu)
 def _pair_tables(data, features, stratum, gram=None):
     """One-hot Gram matrix of ``features`` (of the codes ``x_i r_c + c`` within the strata
@@ -283,8 +489,17 @@ def pairwise_mutual_information(data, features, stratum=None, counter=None):
     with ``N`` weighted counts and ``n`` the total weight: ``n I`` is the log-likelihood
     gain of the edge, ``LL(j | i [, c]) - LL(j [| c])`` (:func:`pair_score_gains` with the
     ``"loglik"`` score). ``counter``: as in :func:`pair_score_gains`.
+
+    With continuous columns the same gain is that of the maximised (``variance="mle"``)
+    conditional-Gaussian log-likelihood: for two continuous columns
+    :math:`I = -\tfrac12 \log(1 - \rho^2)` (:math:`\rho` their (partial, within the
+    stratum's groups) correlation), for a discrete and a continuous column the gain of the
+    discrete one as the parent of the continuous one.
     """
-    mi = pair_score_gains(data, features, stratum, resolve_scorer("loglik"), counter) / data.total_weight
+    scorer = resolve_scorer("loglik")
+    if _is_mixed(data, counter):
+        scorer = resolve_scorer("loglik-cg").set_params(variance="mle")
+    mi = pair_score_gains(data, features, stratum, scorer, counter) / data.total_weight
     np.fill_diagonal(mi, 0.0)
     return np.maximum(mi, 0.0)
 
@@ -299,7 +514,13 @@ def pair_score_gains(data, features, stratum, scorer, counter=None):
     :class:`~skbn._counting.FamilyCounter` of ``data`` already in use (then ``features``
     are all columns in order and ``stratum`` is None), whose Gram matrix and pair tables
     are read instead of counted again.
+
+    With continuous columns (:func:`_mixed_pair_score_gains`) the gains come from the
+    moments; a pair of a discrete and a continuous column gets the gain of the discrete
+    one as the parent (the other direction is excluded by the conditional-Gaussian rule).
     """
+    if _is_mixed(data, counter):
+        return _mixed_pair_score_gains(data, features, stratum, scorer, counter)
     gram, offsets, _ = _pair_tables(data, features, stratum, None if counter is None else counter.pairwise())
     r_c = 1 if stratum is None else int(data.cardinalities[stratum])
     extra = 0 if stratum is None else 1
@@ -318,3 +539,36 @@ def pair_score_gains(data, features, stratum, scorer, counter=None):
     gains = scorer.local_scores(stack).reshape(p, p).T - base  # gains[i, j] = local(j | i) - local(j)
     upper = np.triu(gains, k=1)
     return upper + upper.T
+
+
+def _mixed_pair_score_gains(data, features, stratum, scorer, counter=None):
+    """:func:`pair_score_gains` on data with continuous columns: ``gains[a, b] =
+    local(j | i [, c]) - local(j [| c])`` for ``i = features[a]``, ``j = features[b]``
+    (``i < j`` read; a mixed pair: the continuous child), a continuous child's column from
+    one batched ``local_scores_added`` call, every other family by its own score."""
+    statistics = _statistics(data, counter)
+    cache = FamilyScoreCache(data, scorer, statistics)
+    continuous, index = statistics.continuous, statistics.moments.index
+    given = () if stratum is None else (int(stratum),)
+    p = len(features)
+    gains = np.zeros((p, p))
+    for b, j in enumerate(features):
+        base = cache.local_score(j, given)
+        added = None
+        if continuous[j] and any(continuous[i] for i in features if i != j):
+            stats, position, parent_columns, n_discrete = statistics.moments.family(j, given)
+            added = scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+        for a, i in enumerate(features):
+            if i == j or (continuous[i] and not continuous[j]):
+                continue
+            if continuous[i]:
+                gains[a, b] = added[index[i]] - base
+            else:
+                gains[a, b] = cache.local_score(j, given + (i,)) - base
+    kind = continuous[features]
+    mixed = kind[:, None] != kind[None, :]
+    upper = np.triu(gains, k=1)
+    symmetric = upper + upper.T
+    # a mixed pair: the gain of its continuous child (discrete parent)
+    directed = np.where(kind[None, :], gains, gains.T)
+    return np.where(mixed, directed, symmetric)

@@ -97,6 +97,7 @@ class ChowLiuTree(_BaseStructureLearner):
     }
     _plugins = ("scorer",)
     _auto_plugins = {"scorer": ("loglik", "loglik-g", "loglik-cg")}
+    _continuous = True
     _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True

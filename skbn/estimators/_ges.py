@@ -4,7 +4,6 @@ from numbers import Integral
 
 import numpy as np
 
-from skbn._counting import FamilyCounter
 from skbn._dag import (
     MixedGraph,
     _Reachability,
@@ -13,7 +12,7 @@ from skbn._dag import (
     orient_with_knowledge,
     semi_directed_path,
 )
-from skbn._engines._local_scores import FamilyScoreCache
+from skbn._engines._local_scores import FamilyScoreCache, make_counter
 from skbn._engines._search import TIE_TOLERANCE, improves
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.graph import PDAG, pdag_to_dag
@@ -28,9 +27,10 @@ _PHASES = ("forward", "backward", "turning")
 class _FitContext:
     """Everything one GES fit computes and reuses, kept off the estimator.
 
-    Local scores by (node, parent set) are cached; their tables come from the counting
-    engine (:class:`skbn._counting.FamilyCounter`: pairs from the one-hot Gram matrix,
-    larger families by extending the cached configuration ids of the base parent set).
+    Local scores by (node, parent set) are cached (:class:`FamilyScoreCache`); their
+    statistics come from the fit's counter (:func:`skbn._engines._local_scores.make_counter`:
+    count tables, pairs from the one-hot Gram matrix and larger families by extending the
+    cached configuration ids of the base parent set; moments for continuous children).
     ``operators`` caches the last step's candidate operators per target as
     ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``;
     ``progress`` is the search's :class:`skbn.utils._progress.Progress`; ``knowledge`` the
@@ -38,7 +38,7 @@ class _FitContext:
     """
 
     def __init__(self, data, scorer, subset_bound):
-        self.counter = FamilyCounter(data)
+        self.counter = make_counter(data)
         self.cache = FamilyScoreCache(data, scorer, self.counter)
         self.subset_bound = subset_bound
         self.operators = None
@@ -59,13 +59,7 @@ class _FitContext:
 
     def gain(self, child, base, extra):
         """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
-        with_extra = tuple(sorted(base + (extra,)))
-        value = self.cache.lookup(child, with_extra)
-        if value is None:
-            counts = self.counter.extended_family_table(child, base, extra)
-            value = self.cache.score_table(counts, child, with_extra)
-            self.cache.store(child, with_extra, value)
-        return value - self.local(child, base)
+        return self.cache.extended_score(child, base, extra) - self.local(child, base)
 
 
 class _CPDAG(MixedGraph):
@@ -254,6 +248,7 @@ class GESStructure(_BaseStructureLearner):
     }
     _plugins = ("scorer",)
     _auto_plugins = {"scorer": ("bdeu", "bic-g", "bic-cg")}
+    _continuous = True
     _knowledge = ("white_list", "black_list", "max_indegree")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")

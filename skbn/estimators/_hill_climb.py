@@ -194,6 +194,7 @@ class HillClimbStructure(_BaseStructureLearner):
     }
     _plugins = ("scorer",)
     _auto_plugins = {"scorer": ("bdeu", "bic-g", "bic-cg")}
+    _continuous = True
     _knowledge = ("white_list", "black_list", "tiers", "max_indegree", "start")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")

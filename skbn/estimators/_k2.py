@@ -126,6 +126,7 @@ class K2Structure(_BaseStructureLearner):
     }
     _plugins = ("scorer",)
     _auto_plugins = {"scorer": ("k2", "bic-g", "bic-cg")}
+    _continuous = True
     _knowledge = ("white_list", "black_list", "tiers", "max_indegree")
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")

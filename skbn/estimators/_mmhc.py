@@ -123,6 +123,7 @@ class MMHCStructure(_BaseStructureLearner):
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
+    _continuous = True
 
     def __init__(self, *, restrict="mmpc", ci_test="auto", max_cond_vars=None, scorer="auto",
                  search="hill_climb", tabu_length=10, tabu_patience=10, max_iter=None,

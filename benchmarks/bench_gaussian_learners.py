@@ -1,0 +1,170 @@
+"""Score-based learners on continuous data against their peers (not part of the test suite).
+
+* ``hc``: ``HillClimbStructure(scorer="bic-g")`` against R bnlearn 4.9 ``hc(x, score =
+  "bic-g")`` on random linear-Gaussian networks (``skbn.datasets.make_random_network(p,
+  kind="gaussian")``, 10,000 rows): CPU seconds (median of ``--repeats``; R's timed inside R
+  with ``proc.time()``, reading the data excluded), whether the graphs are equal, the bic-g
+  score of each graph (skbn's ``score_`` and bnlearn's ``score(dag, x, type = "bic-g")``).
+  ``--sizes 50 200 1000``; a size above ``--r-max`` runs skbn only.
+* ``ges``: ``GESStructure(scorer="bic-g")`` against causal-learn's GES
+  (``ges(X, score_func="local_score_BIC")``, run by ``--peer-python``) on 10-20 variables:
+  CPU seconds and the bic-g score of both graphs (causal-learn's CPDAG scored through one of
+  its DAGs, by skbn's scorer).
+
+Timings are CPU seconds (``time.process_time()``), so a shared machine inflates them less
+than wall time; the fit includes encoding the data. Usage::
+
+    python benchmarks/bench_gaussian_learners.py hc --sizes 50 200 1000
+    python benchmarks/bench_gaussian_learners.py ges --sizes 10 15 20
+"""
+
+import argparse
+import json
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from skbn import GESStructure, HillClimbStructure
+from skbn.datasets import make_random_network
+from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag
+from skbn.scores import GaussianBIC
+
+R_HC = r"""
+suppressPackageStartupMessages(library(bnlearn))
+args <- commandArgs(trailingOnly = TRUE)
+x <- read.csv(args[1], check.names = FALSE)
+best <- Inf
+for (r in seq_len(as.integer(args[2]))) {
+  start <- proc.time()
+  dag <- hc(x, score = "bic-g")
+  used <- proc.time() - start
+  best <- min(best, used[["user.self"]] + used[["sys.self"]])
+}
+cat("time", best, "\n", sep = "\t")
+cat("score", format(score(dag, x, type = "bic-g"), digits = 17), "\n", sep = "\t")
+a <- arcs(dag)
+for (i in seq_len(nrow(a))) cat("arc", a[i, 1], a[i, 2], "\n", sep = "\t")
+"""
+
+PEER_GES = r"""
+import json, sys, time
+import numpy as np
+from causallearn.search.ScoreBased.GES import ges
+X = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1)
+start = time.process_time()
+record = ges(X, score_func="local_score_BIC")
+seconds = time.process_time() - start
+G = record["G"].graph
+print(json.dumps({"seconds": seconds, "graph": G.tolist()}))
+"""
+
+
+def frame(p, n, seed):
+    net = make_random_network(p, kind="gaussian", random_state=seed)
+    return net.sample(n, random_state=seed + 1)
+
+
+def skbn_fit(learner, x, repeats):
+    times, model = [], None
+    for _ in range(repeats):
+        start = time.process_time()
+        model = learner.set_params(fit_parameters=False).fit(x)
+        times.append(time.process_time() - start)
+    return statistics.median(times), model
+
+
+def dag_score(x, edges):
+    """bic-g score of a DAG, family by family (skbn's scorer on the moments of the rows)."""
+    from skbn._counting import moments
+
+    names = list(x.columns)
+    stats = moments(x.to_numpy(dtype=float))
+    scorer = GaussianBIC()
+    parents = {v: [] for v in names}
+    for u, v in edges:
+        parents[v].append(names.index(u))
+    return sum(scorer.local_score_moments(stats, names.index(v), sorted(parents[v])) for v in names)
+
+
+def run_hc(args):
+    print("p, rows, skbn CPU s, bnlearn CPU s, ratio, same graph, skbn score, bnlearn score")
+    for p in args.sizes:
+        x = frame(p, args.rows, args.seed)
+        seconds, model = skbn_fit(HillClimbStructure(scorer="bic-g"), x, args.repeats)
+        r_seconds = r_score = same = None
+        if p <= args.r_max:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "x.csv"
+                x.to_csv(path, index=False, float_format="%.17g")
+                out = subprocess.run(["Rscript", "-e", R_HC, str(path), str(args.r_repeats)],
+                                     capture_output=True, text=True, check=True).stdout
+            arcs = []
+            for line in out.splitlines():
+                field = line.rstrip("\t").split("\t")
+                if field[0] == "time":
+                    r_seconds = float(field[1])
+                elif field[0] == "score":
+                    r_score = float(field[1])
+                elif field[0] == "arc":
+                    arcs.append((field[1], field[2]))
+            same = sorted(arcs) == sorted(model.edges_)
+        ratio = None if r_seconds is None else seconds / r_seconds
+        print(f"{p}, {args.rows}, {seconds:.2f}, {r_seconds}, "
+              f"{'' if ratio is None else f'{ratio:.2f}'}, {same}, {model.score_:.6f}, {r_score}", flush=True)
+
+
+def run_ges(args):
+    print("p, rows, skbn CPU s, causal-learn CPU s, speed-up, skbn score, causal-learn score")
+    for p in args.sizes:
+        x = frame(p, args.ges_rows, args.seed)
+        seconds, model = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "x.csv"
+            x.to_csv(path, index=False, float_format="%.17g")
+            out = subprocess.run([args.peer_python, "-c", PEER_GES, str(path)], capture_output=True,
+                                 text=True, check=True).stdout
+        peer = json.loads(out.strip().splitlines()[-1])
+        names = list(x.columns)
+        graph = np.asarray(peer["graph"])  # causal-learn: G[j, i] = 1, G[i, j] = -1 is i -> j
+        directed = [(names[i], names[j]) for i in range(p) for j in range(p)
+                    if graph[j, i] == 1 and graph[i, j] == -1]
+        undirected = [(names[i], names[j]) for i in range(p) for j in range(i + 1, p)
+                      if graph[i, j] == -1 and graph[j, i] == -1]
+        dag = pdag_to_dag(PDAG(names, directed, undirected), strict=False)
+        peer_score = dag_score(x, dag)
+        own = dag_score(x, model.edges_)
+        same = dag_to_cpdag(names, model.edges_) == dag_to_cpdag(names, dag)
+        print(f"{p}, {args.ges_rows}, {seconds:.3f}, {peer['seconds']:.3f}, "
+              f"{peer['seconds'] / seconds:.1f}, {own:.6f}, {peer_score:.6f} (same CPDAG: {same})",
+              flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["hc", "ges"])
+    parser.add_argument("--sizes", type=int, nargs="+", default=None)
+    parser.add_argument("--rows", type=int, default=10_000)
+    parser.add_argument("--ges-rows", type=int, default=1_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--r-repeats", type=int, default=3)
+    parser.add_argument("--r-max", type=int, default=200, help="largest size run in R too")
+    parser.add_argument("--peer-python", default="/work/peervenv/bin/python")
+    args = parser.parse_args()
+    if args.what == "hc":
+        args.sizes = args.sizes or [50, 200, 1000]
+        run_hc(args)
+    else:
+        args.sizes = args.sizes or [10, 15, 20]
+        run_ges(args)
+
+
+if __name__ == "__main__":
+    pd.set_option("display.width", 200)
+    main()
