@@ -211,7 +211,8 @@ def test_learners_take_continuous_columns_and_refuse_many_whole_numbers():
 
     model = HillClimbStructure().fit(gaussian_like())
     assert set(model.column_types_.values()) == {"continuous"}
-    assert isinstance(model.network_, GaussianBayesianNetwork) and type(model.scorer_).__name__ == "GaussianBIC"
+    assert isinstance(model.network_, GaussianBayesianNetwork)
+    assert type(model.scorer_).__name__ == "GaussianBIC"
     with pytest.raises(ValueError, match="Column 'mechanics' is numeric"):
         HillClimbStructure().fit(marks_like())
     from sklearn.preprocessing import KBinsDiscretizer
