@@ -244,9 +244,11 @@ def test_mmhc_restrict_phase_on_continuous_data():
     knowledge = parse_knowledge(list(frame.columns))
     found, _ = _pc_skeleton(data, FisherZ(alpha=0.01), None, knowledge)
     np.testing.assert_array_equal(found, truth)
-    # the maximise phase (hill climbing on moments) is not wired yet: MMHC still refuses
-    with pytest.raises(ValueError, match="does not take continuous columns"):
-        MMHCStructure(fit_parameters=False).fit(frame)
+    # the whole learner: its skeleton is the restrict phase's
+    model = MMHCStructure(ci_test=FisherZ(alpha=0.01), fit_parameters=False).fit(frame)
+    names, found = list(frame.columns), {frozenset(e) for e in model.skeleton_}
+    np.testing.assert_array_equal(
+        np.array([[frozenset((u, v)) in found for v in names] for u in names]), truth)
 
 
 def test_orientation_variants_missing_mixed_and_integer_valued_columns():

@@ -33,6 +33,7 @@ from skbn._counting import StratifiedCounter, gram_given, gram_nbytes, pairwise_
 from skbn._counting._stratified import CACHE_BYTES, GRAM_CACHE_BYTES, GivenBlocks
 from skbn._data import _code_dtype
 from skbn._engines._moment_tests import MomentTests, uses_moments
+from skbn._engines._rounds import still_active
 
 __all__ = ["CITestRunner", "run_tables"]
 
@@ -166,15 +167,7 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
                 flush(by_shape)
                 pending = 0
         flush(by_shape)
-        still = []
-        for u in active:
-            pvalues, flags = results[u]
-            if stop_at_first and True in flags:
-                first = flags.index(True)
-                del pvalues[first + 1:], flags[first + 1:]
-            elif position[u] < len(units[u][2]):
-                still.append(u)
-        active = still
+        active = still_active(active, results, position, units, stop_at_first)
         size = min(2 * size, _MAX_CHUNK)
         if deadline is not None and _now() >= deadline:
             break

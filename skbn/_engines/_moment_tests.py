@@ -46,6 +46,7 @@ import numpy as np
 
 from skbn._counting import MomentCounter, StratifiedCounter
 from skbn._counting._moments import moments
+from skbn._engines._rounds import still_active
 
 __all__ = ["MomentTests", "uses_moments"]
 
@@ -271,17 +272,11 @@ class MomentTests:
                 requests.extend((x, y, subset) for subset in chunk)
                 owners.append((u, len(chunk)))
             pvalue, _, independent = self.test_many(requests)
-            k, still = 0, []
+            k = 0
             for u, m in owners:
-                pvals, flags = results[u]
-                pvals.extend(pvalue[k:k + m])
-                flags.extend(independent[k:k + m])
+                results[u][0].extend(pvalue[k:k + m])
+                results[u][1].extend(independent[k:k + m])
                 k += m
-                if stop_at_first and True in flags:
-                    first = flags.index(True)
-                    del pvals[first + 1:], flags[first + 1:]
-                elif position[u] < len(units[u][2]):
-                    still.append(u)
-            active = still
+            active = still_active(active, results, position, units, stop_at_first)
             size = min(2 * size, 64)
         return results
