@@ -643,18 +643,23 @@ def _apply(lookup, codes):
     return np.append(lookup, -1)[codes]
 
 
-def _check_categories(categories, names):
-    """Refuse a ``categories=`` that does not fit the columns (in memory and in chunks)."""
-    if isinstance(categories, str) and categories == "auto":
-        return
-    if isinstance(categories, dict):
-        unknown = [key for key in categories if key not in names]
+def _check_per_column(value, names, parameter):
+    """Refuse a per-column declaration (``categories=``, ``column_types=``) that does not fit
+    the columns: a dict key that is not a column, a list of the wrong length."""
+    if isinstance(value, dict):
+        unknown = [key for key in value if key not in names]
         if unknown:
             raise ValueError(
-                f"categories has key(s) {unknown!r} that are not columns of X (columns: {names})."
+                f"{parameter} has key(s) {unknown!r} that are not columns of X (columns: {names})."
             )
-    elif len(categories) != len(names):
-        raise ValueError(f"categories has {len(categories)} entries but X has {len(names)} columns.")
+    elif len(value) != len(names):
+        raise ValueError(f"{parameter} has {len(value)} entries but X has {len(names)} columns.")
+
+
+def _check_categories(categories, names):
+    """Refuse a ``categories=`` that does not fit the columns (in memory and in chunks)."""
+    if not (isinstance(categories, str) and categories == "auto"):
+        _check_per_column(categories, names, "categories")
 
 
 def _user_states(categories, j, name):
@@ -670,16 +675,8 @@ def _check_column_types(column_types, names):
     """Refuse a ``column_types=`` that does not fit the columns or names an unknown type."""
     if isinstance(column_types, str) and column_types == "auto":
         return
-    if isinstance(column_types, dict):
-        unknown = [key for key in column_types if key not in names]
-        if unknown:
-            raise ValueError(f"column_types has key(s) {unknown!r} that are not columns of X "
-                             f"(columns: {names}).")
-        given = column_types.items()
-    else:
-        if len(column_types) != len(names):
-            raise ValueError(f"column_types has {len(column_types)} entries but X has {len(names)} columns.")
-        given = zip(names, column_types)
+    _check_per_column(column_types, names, "column_types")
+    given = column_types.items() if isinstance(column_types, dict) else zip(names, column_types)
     for name, kind in given:
         if kind not in (DISCRETE, CONTINUOUS, "auto"):
             raise ValueError(f"column_types[{name!r}] must be 'discrete', 'continuous' or 'auto', "

@@ -20,10 +20,9 @@ cell in a continuous column are refused here (the learners that accept incomplet
 select rows before building a counter).
 """
 
-from collections import OrderedDict
-
 import numpy as np
 
+from skbn._counting._cache import BoundedCache
 from skbn._counting._moments import moments
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter"]
@@ -85,8 +84,8 @@ class MomentCounter:
         if missing.any():
             name = data.names[self.continuous[np.argmax(missing)]]
             raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
-        self._cache = OrderedDict()
-        self._cache_size = int(cache_size)
+        self._one_group = None  # the moments of no discrete column, always kept
+        self._cache = BoundedCache(max_entries=int(cache_size))
 
     @property
     def n_continuous(self):
@@ -104,25 +103,19 @@ class MomentCounter:
             radix over ``sorted(discrete)``, the first column slowest.
         """
         key = tuple(sorted(int(d) for d in discrete))
+        if not key:
+            if self._one_group is None:
+                self._one_group = moments(self.values, self.weights)
+            return self._one_group
         hit = self._cache.get(key)
         if hit is not None:
-            self._cache.move_to_end(key)
             return hit
         if any(self.cardinalities[d] == 0 for d in key):
             raise ValueError(f"moments_given: columns {[d for d in key if self.cardinalities[d] == 0]} "
                              "are continuous, not discrete.")
-        if key:
-            ids, n_ids = _declared_ids(self.codes, self.cardinalities, key)
-            stats = moments(self.values, self.weights, ids, n_ids)
-        else:
-            stats = moments(self.values, self.weights)
-        self._cache[key] = stats
-        if len(self._cache) > self._cache_size:
-            oldest = next(iter(self._cache))
-            if oldest == ():  # the one-group moments stay
-                self._cache.move_to_end(oldest)
-                oldest = next(iter(self._cache))
-            del self._cache[oldest]
+        ids, n_ids = _declared_ids(self.codes, self.cardinalities, key)
+        stats = moments(self.values, self.weights, ids, n_ids)
+        self._cache.put(key, stats)
         return stats
 
     def family(self, child, parents):
