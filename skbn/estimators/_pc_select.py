@@ -62,9 +62,9 @@ class PCSelect(SelectorMixin, BaseEstimator):
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_features_in_,), bool
+    support_ : ndarray of shape (n_features,), bool
         The selected features.
-    pvalues_ : ndarray of shape (n_features_in_,)
+    pvalues_ : ndarray of shape (n_features,)
         The largest p-value of each feature over the tests it went through (pcalg's
         ``zMin`` is the corresponding smallest :math:`|z|`: ``p = 2(1 - \Phi(zMin))``).
     n_tests_ : int
