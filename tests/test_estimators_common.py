@@ -78,10 +78,23 @@ def _takes_continuous(estimator):
         for name, value in zip(estimator._plugins, plugins))
 
 
+#: On continuous data the check's zero weights can leave a configuration of a discrete
+#: parent in which a continuous parent is constant: the CLG fit refuses it, naming the column
+#: (weights equal replicated rows on continuous data: tests/test_gaussian_search.py).
+CLG_FAILURES = {
+    "check_sample_weight_equivalence_on_dense_data":
+        "zero weights leave a discrete configuration with a constant continuous parent, which the "
+        "CLG fit refuses by name (weights = replicated rows: tests/test_gaussian_search.py)",
+}
+
+
 def _expected_failures(estimator):
     if is_classifier(estimator):
         return CLASSIFIER_FAILURES
-    return {} if _takes_continuous(estimator) else EXPECTED_FAILURES
+    if not _takes_continuous(estimator):
+        return EXPECTED_FAILURES
+    return CLG_FAILURES if estimator.get_params().get("target") is not None or isinstance(
+        estimator, (GESStructure, HillClimbStructure)) else {}
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failures)

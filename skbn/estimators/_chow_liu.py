@@ -172,6 +172,12 @@ class ChowLiuTree(_BaseStructureLearner):
                 "ChowLiuTree(variant='tan') requires y to be passed, but the target y is None: "
                 "fit(X, y), or name a column of X with target=<column>."
             )
+        if tan and data.continuous[target]:
+            raise ValueError(
+                f"ChowLiuTree(variant='tan') is a classifier: its target {data.names[target]!r} must be "
+                "discrete, but it is continuous (non-integer numbers). Declare it discrete with "
+                "column_types, or use variant='chow_liu' with target= to predict it."
+            )
         features = [i for i in range(data.n_variables) if not (tan and i == target)]
         root = self._root_position(data, target, tan, features)
         stratum = target if tan else None
