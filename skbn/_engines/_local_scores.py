@@ -161,9 +161,13 @@ class FamilyScoreCache:
         key = (child, tuple(sorted(parents)))
         value = self._cache.get(key)
         if value is None:
-            value = self.score_table(self.counter.family_table(child, key[1]), child, key[1])
+            value = self._score(child, key[1])
             self._cache[key] = value
         return value
+
+    def _score(self, child, parents):
+        """The local score of ``child`` given the sorted tuple ``parents`` (not cached)."""
+        return self.score_table(self.counter.family_table(child, parents), child, parents)
 
     def score_table(self, counts, child, parents):
         """Score a count table already counted for the family (no caching).
@@ -370,18 +374,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         self.scorer = scorer
         self._cache = {}
 
-    def local_score(self, child, parents):
-        key = (child, tuple(sorted(parents)))
-        value = self._cache.get(key)
-        if value is None:
-            value = self._score(child, key[1])
-            self._cache[key] = value
-        return value
-
-    local_score.__doc__ = FamilyScoreCache.local_score.__doc__
-
     def _score(self, child, parents):
-        """The local score of ``child`` given the sorted tuple ``parents`` (not cached)."""
         continuous = self.counter.continuous
         if continuous[child]:
             stats, column, parent_columns, n_discrete = self.counter.moments.family(child, parents)
