@@ -50,7 +50,16 @@ from skbn._dag import (
     proper_backdoor_edges,
 )
 from skbn._data import check_sample_weight, encode_fit
-from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, meek_orient, pdag_to_dag, v_structures
+from skbn.graph import (
+    PDAG,
+    _as_node_set,
+    d_separated,
+    dag_to_cpdag,
+    is_acyclic,
+    meek_orient,
+    pdag_to_dag,
+    v_structures,
+)
 
 __all__ = [
     "is_adjustment_set",
@@ -149,30 +158,8 @@ def _compile(graph, nodes=None, name="graph"):
     return _Graph(pdag.nodes, index, parents, children, neighbours, extension, is_pdag)
 
 
-def _node_set(g, value, what):
-    """One node or an iterable of nodes -> set of ids (a value that is a node is one node)."""
-    try:
-        if value in g.index:
-            return {g.index[value]}
-    except TypeError:  # unhashable: an iterable
-        pass
-    if isinstance(value, (str, bytes)):
-        raise ValueError(f"unknown node {value!r} in {what}")
-    try:
-        items = list(value)
-    except TypeError:
-        raise ValueError(f"unknown node {value!r} in {what}") from None
-    out = set()
-    for item in items:
-        try:
-            out.add(g.index[item])
-        except (KeyError, TypeError):
-            raise ValueError(f"unknown node {item!r} in {what}") from None
-    return out
-
-
 def _xyz(g, x, y, z=()):
-    xs, ys, zs = _node_set(g, x, "x"), _node_set(g, y, "y"), _node_set(g, z, "z")
+    xs, ys, zs = (_as_node_set(g.index, v, name) for v, name in ((x, "x"), (y, "y"), (z, "z")))
     if not xs or not ys:
         raise ValueError("x and y must each name at least one node")
     for a, b, what in ((xs, ys, "x and y"), (xs, zs, "x and z"), (ys, zs, "y and z")):

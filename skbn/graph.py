@@ -111,7 +111,13 @@ def _as_node_set(index, x, name):
         items = list(x)
     except TypeError:
         raise ValueError(f"unknown node {x!r} in {name}") from None
-    return {_lookup(index, item) for item in items}
+    out = set()
+    for item in items:
+        try:
+            out.add(index[item])
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown node {item!r} in {name}") from None
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
