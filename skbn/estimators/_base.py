@@ -420,8 +420,6 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             what = "chunked input with continuous columns is not supported yet (pass a DataFrame)"
         elif missing == "em":
             what = "missing='em' is not supported yet with continuous columns"
-        elif interventions:
-            what = "interventions= is not supported yet with continuous columns"
         if what is not None:
             raise ValueError(
                 f"{what}. Continuous columns (non-integer numbers, or column_types='continuous'): "
@@ -593,10 +591,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 key = (child, tuple(sorted(pa)))
                 if key not in cache:
                     self._check_cpt_size(data, child, pa)
-                    codes, weights = data.codes, data.weights
-                    if data.intervened is not None and data.intervened[:, child].any():
-                        keep = ~data.intervened[:, child]  # P(child | parents) from its observed rows
-                        codes, weights = codes[keep], None if weights is None else weights[keep]
+                    codes, weights = _kept_rows(data, child)
                     cache[key] = estimate_cpt(
                         codes, data.cardinalities, child, list(key[1]),
                         method=self.parameter_estimator, ess=self.parameter_ess, weights=weights,
@@ -629,7 +624,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents. A discrete node of a CLG network gets its CPT as on discrete data
         (``parameter_estimator`` and ``parameter_ess``). A configuration with too few rows,
         collinear parents or no residual variance is an error naming the node and the
-        configuration.
+        configuration. With experimental rows (``interventions``) every node's parameters
+        come from the rows where it was not set by intervention.
         """
         variance = "mle" if self.parameter_estimator == "mle" else "unbiased"
         names = data.names
@@ -645,9 +641,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     cache[key] = self._regressions(data, states, counter, child, pa, variance)
                 else:
                     self._check_cpt_size(data, child, pa)
+                    codes, weights = _kept_rows(data, child)
                     cache[key] = estimate_cpt(
-                        data.codes, data.cardinalities, child, pa, method=self.parameter_estimator,
-                        ess=self.parameter_ess, weights=data.weights)
+                        codes, data.cardinalities, child, pa, method=self.parameter_estimator,
+                        ess=self.parameter_ess, weights=weights)
             if data.continuous[child]:
                 intercepts[names[child]], coefficients[names[child]], sigmas[names[child]] = cache[key]
             else:
@@ -1136,6 +1133,16 @@ def _intervention_matrix(interventions, data, n_features):
         raise ValueError(f"column {names[full[0]]!r} is intervened on in every row (of positive weight): "
                          "no observational row is left to learn how it depends on its parents.")
     return matrix if matrix.any() else None
+
+
+def _kept_rows(data, child):
+    """``(codes, weights)`` of the rows where ``child`` was not set by intervention (every
+    row on observational data): the rows its conditional distribution is estimated from."""
+    codes, weights = data.codes, data.weights
+    if data.intervened is not None and data.intervened[:, child].any():
+        keep = ~data.intervened[:, child]
+        codes, weights = codes[keep], None if weights is None else weights[keep]
+    return codes, weights
 
 
 def _clear_fitted_attributes(estimator):
