@@ -560,8 +560,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         labelled = [(data.names[u], data.names[v]) for u, v in edges]
         if data.intervened is None:  # observational: the CPDAG
             return dag_to_cpdag(data.names, labelled)
-        patterns = np.unique(data.intervened, axis=0)
-        targets = [tuple(data.names[i] for i in np.flatnonzero(row)) for row in patterns]
+        targets = [tuple(data.names[i] for i in target) for target in _intervention_targets(data)]
         return interventional_essential_graph(data.names, labelled, targets)
 
     def _weighted_dags(self, data):
@@ -1061,7 +1060,7 @@ def _check_finite_scores(estimator, data):
 
 #: The learners whose ``fit`` accepts ``interventions`` (they count through the
 #: FamilyCounter, which leaves each child's intervened rows out).
-INTERVENTION_LEARNERS = ("HillClimbStructure", "K2Structure", "FixedStructure")
+INTERVENTION_LEARNERS = ("HillClimbStructure", "K2Structure", "FixedStructure", "GESStructure")
 
 #: Why the other learners refuse ``interventions`` (see ``docs/interventions.md``).
 _NO_INTERVENTIONS = {
@@ -1071,7 +1070,6 @@ _NO_INTERVENTIONS = {
     "MMHCStructure": "experimental rows are not used by MMHC yet: its skeleton comes from CI tests "
                      "on pooled rows, which intervened rows make wrong; interventional CI tests are "
                      "not implemented",
-    "GESStructure": "GES would need the interventional operators of GIES (Hauser & Buehlmann 2012)",
     "ExactStructure": "its subset scorer counts distinct rows without per-child row masks",
     "OrderMCMCStructure": "its subset scorer counts distinct rows without per-child row masks",
     "ChowLiuTree": "its tree comes from pairwise statistics over every row",
@@ -1133,6 +1131,13 @@ def _intervention_matrix(interventions, data, n_features):
         raise ValueError(f"column {names[full[0]]!r} is intervened on in every row (of positive weight): "
                          "no observational row is left to learn how it depends on its parents.")
     return matrix if matrix.any() else None
+
+
+def _intervention_targets(data):
+    """The intervention targets of ``data``: each distinct set of variables set together in
+    a row (observational rows: the empty target), as sorted tuples of positions in the
+    order of ``np.unique`` of the rows of ``data.intervened``."""
+    return [tuple(int(i) for i in np.flatnonzero(row)) for row in np.unique(data.intervened, axis=0)]
 
 
 def _kept_rows(data, child):
