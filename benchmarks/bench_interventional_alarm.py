@@ -135,6 +135,9 @@ def main():
     print("\nundirected edges summed over the data seeds, and the ratios of the sums:")
     with pd.option_context("display.width", 250, "display.max_columns", 30):
         print(totals.to_string())
+    medians = frame.groupby("choice", sort=False)[header[2:8]].median()
+    print("\nmedian undirected edges over the data seeds:")
+    print(medians.to_string())
     every = frame[header[2:8]].sum()
     print("all choices: " + ", ".join(f"{a}/{b} = {every[a] / every[b]:.2f}" for a, b in
                                       (("true I-EG", "true CPDAG"), ("GES+I", "GES"), ("HC+I", "HC"))))

@@ -302,16 +302,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             weights of the rows it counts, so an integer weight ``w`` is the same as ``w``
             copies of the row and a weight 0 the same as dropping it. ``None``: weight 1.
         interventions : DataFrame, array-like or list, default=None
-            Experimental rows (accepted by HillClimbStructure, K2Structure and
-            FixedStructure; see ``docs/interventions.md``): which variables each row's
+            Experimental rows (accepted by HillClimbStructure, K2Structure,
+            FixedStructure and GESStructure, which is then GIES; see
+            ``docs/interventions.md``): which variables each row's
             values were *set* by a hard intervention. A boolean
             DataFrame with columns of ``X`` (a column left out: never intervened on) or a
             boolean array of shape ``(n_samples, n_features)`` (True: set by intervention),
             or a list with, for every row, a collection of the intervened columns' names
             (empty: an observational row). The score of a family then leaves out the rows
             where its child was intervened on (the interventional BDe of Cooper & Yoo 1999,
-            for every scorer), every CPT is estimated from the rows where its node was not
-            intervened on, and the learners expose ``interventional_cpdag_``. ``None``:
+            for every scorer, Gaussian and CLG ones included), every CPT or regression is
+            estimated from the rows where its node was not intervened on, and the learners
+            expose ``interventional_cpdag_``. ``None``:
             observational data. Rows are matched by position. In-memory ``X`` only, with or
             without ``sample_weight``.
 

@@ -237,6 +237,19 @@ class GESStructure(_BaseStructureLearner):
     score change depend on nothing else); the global path condition is checked only for the
     operators about to be taken.
 
+    **Experimental rows** (``fit(X, interventions=...)``): GIES (Hauser & Bühlmann 2012).
+    Every family is scored on the rows where its child was not set by intervention, which
+    makes the score equal for interventionally Markov equivalent DAGs, and the search
+    moves between interventional essential graphs for the targets of the data (each
+    distinct set of columns set together in a row): the same Insert and Delete operators,
+    applied to the DAG of the class in which ``Y``'s parents are the operator's, and the
+    result completed to the interventional essential graph of the new DAG
+    (:func:`skbn.graph.interventional_essential_graph`); the turning phase reverses an
+    edge of a DAG of the class, as above. On Gaussian data with ``GaussianBIC(variance="mle")``
+    it returns pcalg's ``gies`` graph (``benchmarks/bench_gies.py``; pcalg's
+    ``GaussL0penIntScore`` differs only in the penalty of an intervened child:
+    :math:`\log(n)/2` per parameter where skbn uses the log of the child's kept rows).
+
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
     order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple). A step is taken only if
@@ -300,6 +313,9 @@ class GESStructure(_BaseStructureLearner):
         Directed edges of ``cpdag_`` (compelled by the class or by the knowledge).
     undirected_edges_ : list of (u, v)
         Undirected edges of ``cpdag_`` (``u`` before ``v`` in column order).
+    interventional_cpdag_ : PDAG
+        ``cpdag_``: with ``interventions``, the interventional essential graph of the
+        learned class (:func:`skbn.graph.interventional_essential_graph`), else the CPDAG.
     edges_ : list of (parent, child)
         A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs; it
         respects ``white_list`` and ``black_list``.
