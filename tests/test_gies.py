@@ -17,6 +17,7 @@ from sklearn.base import clone
 from skbn import FixedStructure, GESStructure, HillClimbStructure, K2Structure
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyColumns, FamilyScoreCache
+from skbn._engines._strategies import STRATEGIES
 from skbn.datasets import make_random_network
 from skbn.graph import interventional_essential_graph, v_structures
 from skbn.scores import CLGBIC, BGe, GaussianAIC, GaussianBIC, GaussianLogLikelihood, resolve_scorer
@@ -368,3 +369,18 @@ def test_gies_bad_input():
         GESStructure(missing="complete_case").fit(X, interventions=mask)
     with pytest.raises(ValueError, match="in-memory X"):
         GESStructure().fit([X.iloc[:150], X.iloc[150:]], interventions=mask)
+
+
+@pytest.mark.parametrize("search", sorted(STRATEGIES))
+def test_every_search_takes_interventions_on_continuous_data(search):
+    X, mask = chain(1500)
+    model = HillClimbStructure(search=search, random_state=0).fit(X, interventions=mask)
+    assert set(model.interventional_cpdag_.directed) == {("a", "b"), ("b", "c")}
+
+
+def test_gies_honours_knowledge():
+    X, mask = chain()
+    model = GESStructure(black_list=[("a", "b")]).fit(X, interventions=mask)
+    assert ("a", "b") not in model.edges_
+    model = GESStructure(white_list=[("a", "c")]).fit(X, interventions=mask)
+    assert ("a", "c") in model.edges_
