@@ -19,7 +19,6 @@ from skbn import (
     ChowLiuTree,
     ExactStructure,
     FixedStructure,
-    GESStructure,
     HillClimbStructure,
     K2Structure,
     MMHCStructure,
@@ -323,7 +322,7 @@ def test_fully_intervened_column_counts_positive_weights_only():
 
 @pytest.mark.parametrize("learner, why", [
     (PCStructure(), "not used by PC yet"), (MMHCStructure(), "not used by MMHC yet"),
-    (GESStructure(), "GIES"), (ExactStructure(), "subset scorer"), (ChowLiuTree(), "pairwise"),
+    (ExactStructure(), "subset scorer"), (ChowLiuTree(), "pairwise"),
     (OrderMCMCStructure(), "subset scorer"), (BootstrapStructure(), "resamples"),
 ])
 def test_other_learners_refuse(learner, why):

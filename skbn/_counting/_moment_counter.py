@@ -18,11 +18,21 @@ numbers of states, never compressed), so an unobserved configuration is a group 
 0: it counts in a CLG score's number of parameters, as in R bnlearn. Rows with a missing
 cell in a continuous column are refused here (the learners that accept incomplete data
 select rows before building a counter).
+
+Experimental rows (``data.intervened``, from ``fit(X, interventions=...)``): as in
+:class:`~skbn._counting.FamilyCounter`, :meth:`MomentCounter.family` of a child set by
+intervention in some rows reads the moments of the other rows only (a value set by the
+experimenter says nothing about how the child depends on its parents). The children
+with the same intervened rows share one counter of the kept rows (built on first use,
+with its own cache); :meth:`MomentCounter.moments_given` is always over every row.
 """
+
+from dataclasses import replace
 
 import numpy as np
 
 from skbn._counting._cache import BoundedCache
+from skbn._counting._counter import _child_masks
 from skbn._counting._moments import moments
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter"]
@@ -86,6 +96,32 @@ class MomentCounter:
             raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
         self._one_group = None  # the moments of no discrete column, always kept
         self._cache = BoundedCache(max_entries=int(cache_size))
+        self._cache_size = int(cache_size)
+        self._data = data
+        self._masks = _child_masks(getattr(data, "intervened", None))  # None: observational
+        self._kept = {}  # mask key -> MomentCounter of the rows kept for those children
+
+    @property
+    def masked(self):
+        """Whether some child has intervened rows (its families leave them out)."""
+        return self._masks is not None
+
+    def rows_of(self, child):
+        """The counter whose rows ``child``'s family is scored on: this one, or for a child
+        set by intervention in some rows the counter of the other rows (one per distinct
+        set of intervened rows, built on first use)."""
+        key = None if self._masks is None else self._masks[child]
+        if key is None:
+            return self
+        counter = self._kept.get(key)
+        if counter is None:
+            data = self._data
+            keep = ~data.intervened[:, child]
+            sub = replace(data, codes=data.codes[keep], values=data.values[keep],
+                          weights=None if data.weights is None else data.weights[keep],
+                          groups=None, intervened=None)
+            counter = self._kept[key] = MomentCounter(sub, cache_size=self._cache_size)
+        return counter
 
     @property
     def n_continuous(self):
@@ -119,7 +155,8 @@ class MomentCounter:
         return stats
 
     def family(self, child, parents):
-        """The statistics of a continuous child's family.
+        """The statistics of a continuous child's family (from the rows where the child was
+        not set by intervention: :meth:`rows_of`).
 
         Parameters
         ----------
@@ -141,6 +178,8 @@ class MomentCounter:
         """
         if self.index[child] < 0:
             raise ValueError(f"MomentCounter.family: variable {child} is discrete.")
+        if self._masks is not None and self._masks[child] is not None:
+            return self.rows_of(child).family(child, parents)
         parents = sorted(int(v) for v in parents)
         discrete = [v for v in parents if self.index[v] < 0]
         continuous = [int(self.index[v]) for v in parents if self.index[v] >= 0]

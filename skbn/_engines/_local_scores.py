@@ -81,12 +81,11 @@ class Statistics:
         A counter of ``data`` already in use (a new one when None).
     """
 
-    #: Intervened rows are refused with continuous columns: every family uses every row.
-    masked = False
-
     def __init__(self, data, counts=None):
         self.counts = FamilyCounter(data) if counts is None else counts
         self.moments = MomentCounter(data)
+        #: Whether some child has intervened rows (both counters leave them out of its families).
+        self.masked = self.counts.masked or self.moments.masked
         self.cardinalities = self.counts.cardinalities
         self.continuous = np.asarray(data.continuous, dtype=bool)
         self.total_weight = data.total_weight

@@ -302,16 +302,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             weights of the rows it counts, so an integer weight ``w`` is the same as ``w``
             copies of the row and a weight 0 the same as dropping it. ``None``: weight 1.
         interventions : DataFrame, array-like or list, default=None
-            Experimental rows (accepted by HillClimbStructure, K2Structure and
-            FixedStructure; see ``docs/interventions.md``): which variables each row's
+            Experimental rows (accepted by HillClimbStructure, K2Structure,
+            FixedStructure and GESStructure, which is then GIES; see
+            ``docs/interventions.md``): which variables each row's
             values were *set* by a hard intervention. A boolean
             DataFrame with columns of ``X`` (a column left out: never intervened on) or a
             boolean array of shape ``(n_samples, n_features)`` (True: set by intervention),
             or a list with, for every row, a collection of the intervened columns' names
             (empty: an observational row). The score of a family then leaves out the rows
             where its child was intervened on (the interventional BDe of Cooper & Yoo 1999,
-            for every scorer), every CPT is estimated from the rows where its node was not
-            intervened on, and the learners expose ``interventional_cpdag_``. ``None``:
+            for every scorer, Gaussian and CLG ones included), every CPT or regression is
+            estimated from the rows where its node was not intervened on, and the learners
+            expose ``interventional_cpdag_``. ``None``:
             observational data. Rows are matched by position. In-memory ``X`` only, with or
             without ``sample_weight``.
 
@@ -420,8 +422,6 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             what = "chunked input with continuous columns is not supported yet (pass a DataFrame)"
         elif missing == "em":
             what = "missing='em' is not supported yet with continuous columns"
-        elif interventions:
-            what = "interventions= is not supported yet with continuous columns"
         if what is not None:
             raise ValueError(
                 f"{what}. Continuous columns (non-integer numbers, or column_types='continuous'): "
@@ -562,8 +562,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         labelled = [(data.names[u], data.names[v]) for u, v in edges]
         if data.intervened is None:  # observational: the CPDAG
             return dag_to_cpdag(data.names, labelled)
-        patterns = np.unique(data.intervened, axis=0)
-        targets = [tuple(data.names[i] for i in np.flatnonzero(row)) for row in patterns]
+        targets = [tuple(data.names[i] for i in target) for target in _intervention_targets(data)]
         return interventional_essential_graph(data.names, labelled, targets)
 
     def _weighted_dags(self, data):
@@ -593,10 +592,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 key = (child, tuple(sorted(pa)))
                 if key not in cache:
                     self._check_cpt_size(data, child, pa)
-                    codes, weights = data.codes, data.weights
-                    if data.intervened is not None and data.intervened[:, child].any():
-                        keep = ~data.intervened[:, child]  # P(child | parents) from its observed rows
-                        codes, weights = codes[keep], None if weights is None else weights[keep]
+                    codes, weights = _kept_rows(data, child)
                     cache[key] = estimate_cpt(
                         codes, data.cardinalities, child, list(key[1]),
                         method=self.parameter_estimator, ess=self.parameter_ess, weights=weights,
@@ -629,7 +625,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents. A discrete node of a CLG network gets its CPT as on discrete data
         (``parameter_estimator`` and ``parameter_ess``). A configuration with too few rows,
         collinear parents or no residual variance is an error naming the node and the
-        configuration.
+        configuration. With experimental rows (``interventions``) every node's parameters
+        come from the rows where it was not set by intervention.
         """
         variance = "mle" if self.parameter_estimator == "mle" else "unbiased"
         names = data.names
@@ -645,9 +642,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     cache[key] = self._regressions(data, states, counter, child, pa, variance)
                 else:
                     self._check_cpt_size(data, child, pa)
+                    codes, weights = _kept_rows(data, child)
                     cache[key] = estimate_cpt(
-                        data.codes, data.cardinalities, child, pa, method=self.parameter_estimator,
-                        ess=self.parameter_ess, weights=data.weights)
+                        codes, data.cardinalities, child, pa, method=self.parameter_estimator,
+                        ess=self.parameter_ess, weights=weights)
             if data.continuous[child]:
                 intercepts[names[child]], coefficients[names[child]], sigmas[names[child]] = cache[key]
             else:
@@ -1064,7 +1062,7 @@ def _check_finite_scores(estimator, data):
 
 #: The learners whose ``fit`` accepts ``interventions`` (they count through the
 #: FamilyCounter, which leaves each child's intervened rows out).
-INTERVENTION_LEARNERS = ("HillClimbStructure", "K2Structure", "FixedStructure")
+INTERVENTION_LEARNERS = ("HillClimbStructure", "K2Structure", "FixedStructure", "GESStructure")
 
 #: Why the other learners refuse ``interventions`` (see ``docs/interventions.md``).
 _NO_INTERVENTIONS = {
@@ -1074,7 +1072,6 @@ _NO_INTERVENTIONS = {
     "MMHCStructure": "experimental rows are not used by MMHC yet: its skeleton comes from CI tests "
                      "on pooled rows, which intervened rows make wrong; interventional CI tests are "
                      "not implemented",
-    "GESStructure": "GES would need the interventional operators of GIES (Hauser & Buehlmann 2012)",
     "ExactStructure": "its subset scorer counts distinct rows without per-child row masks",
     "OrderMCMCStructure": "its subset scorer counts distinct rows without per-child row masks",
     "ChowLiuTree": "its tree comes from pairwise statistics over every row",
@@ -1136,6 +1133,23 @@ def _intervention_matrix(interventions, data, n_features):
         raise ValueError(f"column {names[full[0]]!r} is intervened on in every row (of positive weight): "
                          "no observational row is left to learn how it depends on its parents.")
     return matrix if matrix.any() else None
+
+
+def _intervention_targets(data):
+    """The intervention targets of ``data``: each distinct set of variables set together in
+    a row (observational rows: the empty target), as sorted tuples of positions in the
+    order of ``np.unique`` of the rows of ``data.intervened``."""
+    return [tuple(int(i) for i in np.flatnonzero(row)) for row in np.unique(data.intervened, axis=0)]
+
+
+def _kept_rows(data, child):
+    """``(codes, weights)`` of the rows where ``child`` was not set by intervention (every
+    row on observational data): the rows its conditional distribution is estimated from."""
+    codes, weights = data.codes, data.weights
+    if data.intervened is not None and data.intervened[:, child].any():
+        keep = ~data.intervened[:, child]
+        codes, weights = codes[keep], None if weights is None else weights[keep]
+    return codes, weights
 
 
 def _clear_fitted_attributes(estimator):

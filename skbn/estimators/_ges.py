@@ -1,4 +1,6 @@
-"""Greedy equivalence search (Chickering 2002): score-based search over CPDAGs."""
+"""Greedy equivalence search (Chickering 2002): score-based search over CPDAGs; with
+experimental rows, greedy interventional equivalence search (GIES, Hauser & Bühlmann 2012)
+over interventional essential graphs."""
 
 from numbers import Integral
 
@@ -8,13 +10,15 @@ from skbn._dag import (
     MixedGraph,
     _Reachability,
     complete_pdag,
+    extension_ids,
+    interventional_essential_graph,
     knowledge_directions,
     orient_with_knowledge,
     semi_directed_path,
 )
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
 from skbn._engines._search import TIE_TOLERANCE, improves
-from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG, pdag_to_dag
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval
@@ -85,6 +89,104 @@ class _CPDAG(MixedGraph):
         """Whether a path ``source -> / - ... -> / - target`` avoids every blocked node."""
         return semi_directed_path(self.ch, self.und, source, target, blocked)
 
+    def with_dag(self, edges):
+        """A graph of the same kind (and targets) holding the DAG ``edges`` (not completed)."""
+        new = self.copy()
+        new.pa, new.ch, new.und = ([set() for _ in range(self.p)] for _ in range(3))
+        for u, v in edges:
+            new.pa[v].add(u)
+            new.ch[u].add(v)
+        return new
+
+    def insert(self, x, y, t):
+        """Chickering's Insert(x, y, T): add ``x -> y`` and orient ``t - y`` as ``t -> y``
+        for every ``t`` in T."""
+        self.pa[y].add(x)
+        self.ch[x].add(y)
+        for w in t:
+            self.orient(w, y)
+
+    def delete(self, x, y, h):
+        """Chickering's Delete(x, y, H): remove the edge ``x - y`` / ``x -> y``; orient
+        ``y - h`` as ``y -> h`` and ``x - h`` as ``x -> h`` for every ``h`` in H."""
+        for s in (self.pa, self.ch, self.und):
+            s[x].discard(y)
+            s[y].discard(x)
+        for w in h:
+            self.orient(y, w)
+            if w in self.und[x]:
+                self.orient(x, w)
+
+
+class _InterventionalGraph(_CPDAG):
+    r"""Mutable interventional essential graph for the targets ``targets`` (GIES).
+
+    The operators of GES keep their form in the space of interventional essential graphs
+    (Hauser & Bühlmann 2012, section 5: the graph is a chain graph with chordal chain
+    components, and Insert / Delete at ``y`` are defined by the same clique and path
+    conditions), but their result is completed differently: an operator picks the DAG
+    :math:`D` of the current class in which the parents of ``y`` are
+    :math:`\mathrm{Pa}_y \cup C` (:math:`C = \mathrm{NA}_{y,x} \cup T` for Insert,
+    :math:`\mathrm{NA}_{y,x} \setminus H` for Delete; such a DAG exists because
+    :math:`C` is a clique) and every other neighbour of ``y`` is its child; the edge is
+    added to or removed from :math:`D`, and the new class is the interventional essential
+    graph of that DAG (:func:`skbn._dag.interventional_essential_graph`). Its score
+    differs from the old one by exactly the operator's score change at ``y``, since an
+    interventional score (each family scored on the rows where its child was not set) is
+    equal for interventionally equivalent DAGs.
+
+    Parameters
+    ----------
+    p : int
+        Number of nodes.
+    targets : list of tuple of int
+        The intervention targets (each distinct set of nodes set together in a row).
+    directed, undirected : iterable of (int, int)
+        The edges.
+    """
+
+    def __init__(self, p, targets, directed=(), undirected=()):
+        super().__init__(p, directed, undirected)
+        self.targets = targets
+
+    def _orient_around(self, y, parents):
+        """Orient every undirected edge at ``y``: ``w -> y`` for ``w`` in ``parents``,
+        ``y -> w`` otherwise (the representative DAG's family of ``y``)."""
+        for w in sorted(self.und[y]):
+            if w in parents:
+                self.orient(w, y)
+            else:
+                self.orient(y, w)
+
+    def insert(self, x, y, t):
+        r"""Insert(x, y, T) on the representative with parents
+        :math:`\mathrm{Pa}_y \cup \mathrm{NA}_{y,x} \cup T` of ``y``."""
+        parents = (self.und[y] & self.adj_set(x)).union(t)
+        self._orient_around(y, parents)
+        self.pa[y].add(x)
+        self.ch[x].add(y)
+
+    def delete(self, x, y, h):
+        r"""Delete(x, y, H) on the representative with parents
+        :math:`\mathrm{Pa}_y \cup (\mathrm{NA}_{y,x} \setminus H) \cup \{x\}` of ``y``
+        (then ``x -> w`` for ``w`` in H: ``x -> y -> w`` in that DAG)."""
+        parents = (self.und[y] & self.adj_set(x)).difference(h) | {x}
+        self._orient_around(y, parents)
+        for s in (self.pa, self.ch):
+            s[x].discard(y)
+            s[y].discard(x)
+        for w in h:
+            if w in self.und[x]:
+                self.orient(x, w)
+
+    def completed(self):
+        """The interventional essential graph of a consistent extension (Dor & Tarsi) of
+        this partially directed graph."""
+        directed, undirected = self.edge_lists()
+        dag, _ = extension_ids(self.p, directed, undirected)
+        directed, undirected = interventional_essential_graph(self.p, dag, self.targets)
+        return _InterventionalGraph(self.p, self.targets, directed, undirected)
+
 
 def _subsets(items, max_size, accept):
     """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order;
@@ -134,6 +236,19 @@ class GESStructure(_BaseStructureLearner):
     neighbours, or neighbours' adjacencies a step changed (the clique condition and the
     score change depend on nothing else); the global path condition is checked only for the
     operators about to be taken.
+
+    **Experimental rows** (``fit(X, interventions=...)``): GIES (Hauser & Bühlmann 2012).
+    Every family is scored on the rows where its child was not set by intervention, which
+    makes the score equal for interventionally Markov equivalent DAGs, and the search
+    moves between interventional essential graphs for the targets of the data (each
+    distinct set of columns set together in a row): the same Insert and Delete operators,
+    applied to the DAG of the class in which ``Y``'s parents are the operator's, and the
+    result completed to the interventional essential graph of the new DAG
+    (:func:`skbn.graph.interventional_essential_graph`); the turning phase reverses an
+    edge of a DAG of the class, as above. On Gaussian data with ``GaussianBIC(variance="mle")``
+    it returns pcalg's ``gies`` graph (``benchmarks/bench_gies.py``; pcalg's
+    ``GaussL0penIntScore`` differs only in the penalty of an intervened child:
+    :math:`\log(n)/2` per parameter where skbn uses the log of the child's kept rows).
 
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
@@ -198,6 +313,9 @@ class GESStructure(_BaseStructureLearner):
         Directed edges of ``cpdag_`` (compelled by the class or by the knowledge).
     undirected_edges_ : list of (u, v)
         Undirected edges of ``cpdag_`` (``u`` before ``v`` in column order).
+    interventional_cpdag_ : PDAG
+        ``cpdag_``: with ``interventions``, the interventional essential graph of the
+        learned class (:func:`skbn.graph.interventional_essential_graph`), else the CPDAG.
     edges_ : list of (parent, child)
         A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs; it
         respects ``white_list`` and ``black_list``.
@@ -253,6 +371,7 @@ class GESStructure(_BaseStructureLearner):
     _bounded_score = True
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
+    _interventions = True
 
     def __init__(
         self,
@@ -369,23 +488,13 @@ class GESStructure(_BaseStructureLearner):
 
     @staticmethod
     def _apply_insert(g, x, y, t):
-        """Add ``x -> y`` and orient ``t - y`` as ``t -> y`` for every ``t`` in T."""
-        g.pa[y].add(x)
-        g.ch[x].add(y)
-        for w in t:
-            g.orient(w, y)
+        """Insert(x, y, T) on ``g`` (its kind's :meth:`_CPDAG.insert`)."""
+        g.insert(x, y, t)
 
     @staticmethod
     def _apply_delete(g, x, y, h):
-        """Remove the edge ``x - y`` / ``x -> y``; orient ``y - h`` as ``y -> h`` and
-        ``x - h`` as ``x -> h`` for every ``h`` in H."""
-        for s in (g.pa, g.ch, g.und):
-            s[x].discard(y)
-            s[y].discard(x)
-        for w in h:
-            g.orient(y, w)
-            if w in g.und[x]:
-                g.orient(x, w)
+        """Delete(x, y, H) on ``g`` (its kind's :meth:`_CPDAG.delete`)."""
+        g.delete(x, y, h)
 
     @staticmethod
     def _pick(candidates, total, valid):
@@ -414,7 +523,9 @@ class GESStructure(_BaseStructureLearner):
         if knowledge_directions(knowledge.required, knowledge.forbidden).any():
             ctx.knowledge = knowledge
         start = np.argwhere(knowledge.initial_graph())
-        g = _CPDAG(p, directed=[(int(i), int(j)) for i, j in start]).completed() if len(start) else _CPDAG(p)
+        g = _empty_graph(data)
+        if len(start):
+            g = g.with_dag([(int(i), int(j)) for i, j in start]).completed()
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
         total = self._total(g, ctx)
@@ -447,6 +558,7 @@ class GESStructure(_BaseStructureLearner):
                            [(names[u], names[v]) for u, v in undirected])
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
+        self.interventional_cpdag_ = self.cpdag_
         dag = pdag_to_dag(PDAG(tuple(range(p)), directed, undirected))
         self.score_ = float(self._total_dag(p, dag, ctx))
         self.n_iter_ = n_iter
@@ -550,7 +662,7 @@ class GESStructure(_BaseStructureLearner):
             children[a].append(b)
 
         def turned(u, v):
-            return _CPDAG(g.p, [(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]).completed()
+            return g.with_dag([(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]).completed()
 
         def valid(c):  # acyclic after reversal: no other directed path u -> w ... -> v
             _, u, v, _ = c
@@ -566,3 +678,11 @@ class GESStructure(_BaseStructureLearner):
         if ctx.progress.detailed:
             ctx.progress.message(f"Turn({ctx.names[u]!r} -> {ctx.names[v]!r}) gain {gain:.4f}")
         return new, gain
+
+
+def _empty_graph(data):
+    """The empty class: a :class:`_CPDAG`, or with experimental rows (``data.intervened``)
+    an :class:`_InterventionalGraph` for their targets (GIES)."""
+    if data.intervened is None:
+        return _CPDAG(data.n_variables)
+    return _InterventionalGraph(data.n_variables, _intervention_targets(data))
