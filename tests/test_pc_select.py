@@ -270,7 +270,7 @@ def test_mixed_features_follow_the_definition():
     discrete = {"a", "b", "c"}
     active = dict.fromkeys(names, True)
     pvalues = dict.fromkeys(names, 0.0)
-    n_tests, order = 0, 0
+    n_tests, order, largest = 0, 0, -1
     while True:
         more = False
         for x in names:
@@ -280,7 +280,7 @@ def test_mixed_features_follow_the_definition():
             more = more or len(others) > order
             for subset in combinations(others, order):
                 pvalue = _clg_pvalue(frame, x, "target", list(subset), discrete)
-                n_tests += 1
+                n_tests, largest = n_tests + 1, order
                 pvalues[x] = max(pvalues[x], pvalue)
                 if pvalue > 0.05:
                     active[x] = False
@@ -291,7 +291,15 @@ def test_mixed_features_follow_the_definition():
     est = PCSelect().fit(X, y)
     assert est.support_.tolist() == [active[v] for v in names]
     np.testing.assert_allclose(est.pvalues_, [pvalues[v] for v in names], rtol=1e-8, atol=1e-12)
-    assert est.n_tests_ == n_tests and est.max_order_ == order - 1
+    assert est.n_tests_ == n_tests and est.max_order_ == largest
+
+
+def test_max_order_is_the_largest_set_tested():
+    # n = 6 rows, 10 features: order 0 drops all but at most one feature, so no set of size 1
+    # is ever tested (max_order_ once reported the empty order 1)
+    X, y = linear_gaussian(10, 6, 1)
+    est = PCSelect().fit(X, y)
+    assert est.support_.sum() <= 1 and est.n_tests_ == 10 and est.max_order_ == 0
 
 
 # X holding a dict cell: skbn's encoder raises a ValueError naming the column, scikit-learn
