@@ -299,7 +299,7 @@ def regression_rss(scatter, child, parents):
     whose factor fails the :data:`SINGULAR_RCOND` rule (collinear or constant parents, an
     unobserved or one-row configuration) is solved by :func:`regression` itself
     (pseudo-inverse). The values equal ``[regression(s, child, parents)[1] for s in
-    scatter]`` up to rounding.
+    scatter]`` up to rounding (the same bits for one group, solved by :func:`regression`).
 
     Parameters
     ----------
@@ -312,6 +312,8 @@ def regression_rss(scatter, child, parents):
     rss : ndarray of shape (n_groups,)
     """
     parents = list(parents)
+    if len(scatter) == 1:  # (one group: the per-group solve is cheaper than the batch set-up)
+        return np.array([regression(scatter[0], child, parents)[1]])
     columns = parents + [child]
     block = scatter[:, columns][:, :, columns]
     d = np.sqrt(np.diagonal(block, axis1=1, axis2=2).copy())
