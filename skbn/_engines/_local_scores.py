@@ -399,7 +399,9 @@ class _MixedFamilyColumns(FamilyColumns):
     parent of a discrete one: ``-inf``). A continuous child's column: the scorer's batched
     ``local_scores_added`` on the moments split by its discrete parents gives every
     continuous candidate at once (one Schur complement per group); a discrete candidate
-    changes the split and is scored as its own family, as is every removal
+    changes the split: the families of all of them are split together, on the family's own
+    columns only (:meth:`skbn._counting.MomentCounter.added_discrete`), and scored in one
+    call (the scorer's ``local_scores_stacked``); every removal is scored as its own family
     (:attr:`family_cache`). Non-candidates are ``-inf``.
     """
 
@@ -451,7 +453,6 @@ class _MixedFamilyColumns(FamilyColumns):
             column[k] = cache.local_score(child, parents[:position] + parents[position + 1:])
         self.column_cache[key] = column
         return column
-
 
     def _discrete_added(self, child, parents, candidates, column):
         """``column[k]``: the score of the continuous ``child`` given ``parents + (k,)`` for
