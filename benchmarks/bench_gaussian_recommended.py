@@ -142,7 +142,7 @@ def run_case(label, x, args):
           f"{offsets[1]:.6f} (empty DAG)")
     print(f"  {'learner':22s} {'bic-g':>16s} {'- best peer':>12s} {'CPU s':>8s}  target met")
     for name, (score, seconds) in rows.items():
-        reached = score >= best_peer - 1e-6 * abs(best_peer)
+        reached = score >= best_peer - 1e-9 * abs(best_peer)
         met = "" if name in peer_seconds else str(reached and seconds <= fastest)
         print(f"  {name:22s} {score:16.4f} {score - best_peer:12.4f} {seconds:8.3f}  {met}", flush=True)
     return rows, best_peer, fastest
@@ -169,7 +169,7 @@ def main():
         for name in LEARNERS:
             score, seconds = rows[name]
             summary[name][0] += 1
-            summary[name][1] += score >= best_peer - 1e-6 * abs(best_peer)
+            summary[name][1] += score >= best_peer - 1e-9 * abs(best_peer)
             summary[name][2] += seconds <= fastest
     print("\nlearner: cases, score >= best peer, CPU <= fastest peer")
     for name, (n, best, fast) in summary.items():
