@@ -220,12 +220,13 @@ class MomentCounter:
         starts = np.cumsum(sizes) - sizes  # each candidate's first cell
         state = np.arange(int(sizes.sum())) - np.repeat(starts, sizes)
         cells = np.repeat(offsets[candidates], sizes) + state
+        indicators = onehot.take(cells, axis=1)
         if order is None:  # one configuration
-            order, bounds = slice(None), np.array([0, len(ids)])
-        # the rows sorted by configuration: each configuration's rows are one block
-        indicators = onehot[order][:, cells] if discrete else onehot[:, cells]
-        w, ids = w[order], ids[order]
-        centred = values[order] - base[ids]
+            bounds = np.array([0, len(ids)])
+        else:  # the rows sorted by configuration: each configuration's rows are one block
+            indicators, values = indicators.take(order, axis=0), values.take(order, axis=0)
+            w, ids = w.take(order), ids.take(order)
+        centred = values - base.take(ids, axis=0)
         # per row: w, w v_a, w v_a v_b (a <= b): the cells' raw moments of the centred values
         upper_a, upper_b = np.triu_indices(m)
         weighted = w[:, None] * centred

@@ -189,7 +189,7 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
     for j in range(k):
         mean[:, j] = np.bincount(ids, weights=w * values[:, j], minlength=n_ids) / safe
     # second pass on the centred values: one BLAS product per configuration
-    centred = values - mean[ids]
+    centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
     scatter = np.zeros((n_ids, k, k))
     if n_ids == 1:
         scatter[0] = centred.T @ (w[:, None] * centred)
@@ -200,8 +200,8 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
         order, bounds = rows
         for g in np.flatnonzero(np.diff(bounds)):
             rows = order[bounds[g]:bounds[g + 1]]
-            block = centred[rows]
-            scatter[g] = block.T @ (w[rows, None] * block)
+            block = centred.take(rows, axis=0)
+            scatter[g] = block.T @ (w.take(rows)[:, None] * block)
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
     return Moments(weight, mean, scatter)
 
