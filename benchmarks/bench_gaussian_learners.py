@@ -6,6 +6,12 @@
   with ``proc.time()``, reading the data excluded), whether the graphs are equal, the bic-g
   score of each graph (skbn's ``score_`` and bnlearn's ``score(dag, x, type = "bic-g")``).
   ``--sizes 50 200 1000``; a size above ``--r-max`` runs skbn only.
+* ``clg``: the same with ``scorer="bic-cg"`` against ``hc(x, score = "bic-cg")`` on random
+  conditional-Gaussian networks (``kind="clg"``; ``--sizes 20 50 --rows 1000 10000 --seeds
+  0 1 2``) and ``--real`` CSVs such as bnlearn's ``clgaussian.test`` (string columns are
+  discrete). bnlearn reads the CSV's discrete columns as factors of their *observed*
+  levels, skbn keeps a declared state never sampled: then the scores of the same graph
+  differ by that state's parameters in the penalty.
 * ``ges``: ``GESStructure(scorer="bic-g")`` against causal-learn's GES
   (``ges(X, score_func="local_score_BIC")``, run by ``--peer-python``) on 10-20 variables:
   CPU seconds and the bic-g score of both graphs (causal-learn's CPDAG scored through one of
@@ -15,6 +21,8 @@ Timings are CPU seconds (``time.process_time()``), so a shared machine inflates 
 than wall time; the fit includes encoding the data. Usage::
 
     python benchmarks/bench_gaussian_learners.py hc --sizes 50 200 1000
+    python benchmarks/bench_gaussian_learners.py clg --sizes 20 50 --rows 1000 10000 \
+        --seeds 0 1 2 --real /path/to/clgaussian.test.csv
     python benchmarks/bench_gaussian_learners.py ges --sizes 10 15 20
 """
 
