@@ -311,3 +311,19 @@ _EXPECTED_FAILED = {"check_dtype_object": "skbn's encoder refuses unhashable cel
 @parametrize_with_checks([PCSelect()], expected_failed_checks=lambda est: _EXPECTED_FAILED)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_robust_test_reads_robust_moments():
+    # 5% of the rows put feature 3 and y far out together: Fisher's z on the plain moments
+    # keeps feature 3; the robust test (Minimum Covariance Determinant moments, which the CI
+    # runner computes for statistics="robust") sees through them
+    rng = np.random.default_rng(0)
+    n = 400
+    X = rng.normal(size=(n, 4))
+    y = X[:, 0] + rng.normal(size=n)
+    bad = rng.choice(n, 20, replace=False)
+    X[bad, 3] = 50 + rng.normal(size=20)
+    y[bad] = 50 + rng.normal(size=20)
+    assert 3 in PCSelect(ci_test="zf").fit(X, y).get_support(indices=True)
+    robust = PCSelect(ci_test="robust_fisher_z").fit(X, y).get_support(indices=True)
+    assert 0 in robust and 3 not in robust
