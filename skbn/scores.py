@@ -621,10 +621,10 @@ class BaseGaussianScore(BaseScore):
         float
             The family's score minus ``edge_penalty`` times its number of parents.
         """
-        from skbn._counting._moments import regression
+        from skbn._counting._moments import regression_rss
 
         parents = list(parents)
-        rss = np.array([regression(stats.scatter[g], child, parents)[1] for g in range(stats.n_groups)])
+        rss = regression_rss(stats.scatter, child, parents)
         data = self._data_from_rss(stats.weight, rss, len(parents) + 1, stats.n_groups)
         return data - self.edge_penalty * (len(parents) + n_discrete_parents)
 
@@ -647,12 +647,56 @@ class BaseGaussianScore(BaseScore):
         parents = list(parents)
         rss = np.stack([added_parent_rss(stats.scatter[g], child, parents) for g in range(stats.n_groups)])
         n_coef = len(parents) + 2
-        loglik = _gaussian_loglik(stats.weight[:, None], np.nan_to_num(rss, nan=1.0), n_coef,
+        loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
                                   self.variance).sum(axis=0)
         scores = (loglik - self._penalty(stats.n_groups * (n_coef + 1), float(np.sum(stats.weight)))
                   - self.edge_penalty * (len(parents) + 1 + n_discrete_parents))
         scores[np.isnan(rss[0])] = np.nan
         return scores
+
+    def local_scores_stacked(self, stats, child, parents, n_discrete_parents, sizes):
+        """Scores of several families of one child stored back to back in ``stats``:
+        family ``t`` owns ``sizes[t]`` consecutive groups (e.g. the families with one more
+        discrete parent each, :meth:`skbn._counting.MomentCounter.added_discrete`).
+
+        Parameters
+        ----------
+        stats : skbn._counting.Moments
+            The groups of every family.
+        child, parents
+            As for :meth:`local_score_moments` (the same columns in every family).
+        n_discrete_parents : int
+            Number of discrete parents of every family.
+        sizes : sequence of int
+            Number of groups of each family.
+
+        Returns
+        -------
+        scores : ndarray of shape (len(sizes),)
+            ``scores[t]`` equals :meth:`local_score_moments` of family ``t``'s groups up to
+            rounding (it is that call for a subclass that redefines the formula).
+        """
+        from skbn._counting._moments import Moments, regression_rss
+
+        sizes = np.asarray(sizes, dtype=np.int64)
+        bounds = np.concatenate([[0], np.cumsum(sizes)])
+        klass = type(self)
+        if (klass.local_score_moments is not BaseGaussianScore.local_score_moments
+                or klass._data_from_rss is not BaseGaussianScore._data_from_rss):
+            return np.array([self.local_score_moments(
+                Moments(stats.weight[a:b], stats.mean[a:b], stats.scatter[a:b]), child, parents,
+                n_discrete_parents) for a, b in zip(bounds[:-1], bounds[1:])])
+        parents = list(parents)
+        rss = regression_rss(stats.scatter, child, parents)
+        n_coef = len(parents) + 1
+        family = np.repeat(np.arange(len(sizes)), sizes)
+        loglik = np.bincount(family, weights=_gaussian_loglik(stats.weight, rss, n_coef, self.variance),
+                             minlength=len(sizes))
+        totals = np.bincount(family, weights=stats.weight, minlength=len(sizes))
+        known = {}  # (the families differ only by their numbers of groups, mostly)
+        penalty = np.array([known.setdefault(key, self._penalty(key[0] * (n_coef + 1), key[1]))
+                            for key in zip(sizes.tolist(), totals.tolist())])
+        return loglik - penalty - self.edge_penalty * (len(parents) + n_discrete_parents)
 
     def upper_bound_moments(self, stats, child, parents, candidates, n_discrete_parents=0):
         r"""Upper bound of the score of ``child`` given ``parents`` or any superset of them

@@ -73,3 +73,103 @@ def test_missing_continuous_cells_are_refused():
     data, _ = encode_fit(X, allow_continuous=True, allow_missing=True)
     with pytest.raises(ValueError, match="Column 'x' has missing cells"):
         MomentCounter(data)
+
+
+def frame_with_unseen_state(n=400, seed=3):
+    """Mixed data whose discrete columns have states named "None" and "NA", one declared
+    state never seen, and rows sorted by a discrete column."""
+    rng = np.random.default_rng(seed)
+    d = rng.choice(["None", "NA"], n)
+    e = pd.Categorical(rng.choice(["a", "b"], n), categories=["a", "b", "never"])
+    f = rng.integers(0, 3, n)
+    x = rng.normal(size=n) + (d == "NA")
+    y = 0.7 * x - (f == 2) + rng.normal(size=n)
+    z = 0.3 * y + 2.0 * (e == "b") + rng.normal(size=n)
+    X = pd.DataFrame({"col x": x, "d.state": d, "y": y, "e": e, "f": f, "z": z})
+    return X.sort_values("d.state", kind="stable").reset_index(drop=True)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("child, parents, candidates", [
+    (5, (), (1, 3, 4)), (5, (0,), (1, 3, 4)), (5, (1, 2), (3, 4)), (2, (0, 3, 4), (1,)), (0, (1, 4), (3,)),
+])
+def test_added_discrete_equals_each_family(weighted, child, parents, candidates):
+    from dataclasses import replace
+
+    X = frame_with_unseen_state()
+    data, _ = encode_fit(X, allow_continuous=True)
+    if weighted:
+        data = replace(data, weights=np.random.default_rng(5).integers(0, 4, len(X)).astype(float))
+    counter = MomentCounter(data)
+    stats, sizes, child_column, parent_columns = counter.added_discrete(child, parents, candidates)
+    start = 0
+    for k, size in zip(candidates, sizes):
+        # the definition: the family's own columns on the rows of each (parents, k) configuration
+        own, own_child, own_parents, _ = counter.family(child, parents + (k,))
+        assert (own_child, own_parents) == (child_column, parent_columns) and own.n_groups == size
+        block = slice(start, start + size)
+        # groups are (parents' configuration, k's state) with k fastest; family() uses the
+        # mixed radix over the sorted parents: reorder family()'s groups
+        discrete = sorted(v for v in parents + (k,) if data.cardinalities[v] > 0)
+        shape = [int(data.cardinalities[v]) for v in discrete]
+        grid = np.indices(shape).reshape(len(shape), -1).T  # family()'s group -> states
+        position = discrete.index(k)
+        rest = np.delete(grid, position, axis=1)
+        rest_shape = np.delete(shape, position)
+        mine = (np.ravel_multi_index(rest.T, rest_shape) * shape[position] + grid[:, position]
+                if len(rest_shape) else grid[:, position])
+        np.testing.assert_allclose(stats.weight[block][mine], own.weight, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(stats.mean[block][mine], own.mean, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(stats.scatter[block][mine], own.scatter, rtol=1e-10, atol=1e-9)
+        start += size
+    assert start == stats.n_groups
+    # an unseen state ("never" of e) is a group of weight 0 and zero moments
+    if 3 in candidates:
+        assert (stats.weight == 0).any()
+
+
+def test_added_discrete_declines_when_the_indicators_are_too_large(monkeypatch):
+    import skbn._counting._moment_counter as module
+
+    data, _ = encode_fit(frame_with_unseen_state(), allow_continuous=True)
+    monkeypatch.setattr(module, "INDICATOR_BYTES", 0)
+    assert MomentCounter(data).added_discrete(5, (0,), (1, 3)) == (None, None, None, None)
+
+
+def test_regression_rss_equals_regression_per_group_singular_groups_included():
+    from skbn._counting._moments import regression, regression_rss
+
+    rng = np.random.default_rng(2)
+    values = rng.normal(size=(60, 4))
+    values[:, 3] = values[:, 0] - 2 * values[:, 1]  # collinear in every group
+    ids = np.repeat(np.arange(6), 10)
+    values[ids == 2, 1] = 5.0  # a constant parent in group 2
+    values[ids == 3, 2] = 1.0  # a constant child in group 3
+    ids[ids == 4] = 5  # group 4 unobserved
+    ids[0] = 4  # ... but one row: zero scatter
+    stats = moments(values, ids=ids, n_ids=7)
+    for child, parents in [(2, [0, 1]), (2, [0, 1, 3]), (3, [0, 1]), (2, []), (0, [3])]:
+        expected = [regression(stats.scatter[g], child, parents)[1] for g in range(7)]
+        np.testing.assert_allclose(regression_rss(stats.scatter, child, parents), expected,
+                                   rtol=1e-9, atol=1e-9)
+
+
+def test_stacked_scores_equal_each_family_and_a_redefined_formula_is_called():
+    from skbn.scores import CLGAIC
+
+    data, _ = encode_fit(frame_with_unseen_state(), allow_continuous=True)
+    counter = MomentCounter(data)
+    candidates = (1, 3, 4)
+    stats, sizes, child, parents = counter.added_discrete(5, (0, 2), candidates)
+
+    class Halved(CLGBIC):
+        def local_score_moments(self, stats, child, parents, n_discrete_parents=0):
+            return 0.5 * super().local_score_moments(stats, child, parents, n_discrete_parents)
+
+    for scorer, factor in [(CLGBIC(), 1.0), (CLGAIC(variance="mle", edge_penalty=0.3), 1.0),
+                           (Halved(), 0.5)]:
+        stacked = scorer.local_scores_stacked(stats, child, parents, 1, sizes)
+        for t, k in enumerate(candidates):
+            own, own_child, own_parents, n_discrete = counter.family(5, (0, 2, k))
+            expected = CLGBIC.local_score_moments(scorer, own, own_child, own_parents, n_discrete)
+            assert stacked[t] == pytest.approx(factor * expected, rel=1e-10)

@@ -154,17 +154,152 @@ def test_discrete_features_and_target():
     assert set(est.column_types_.values()) == {"discrete"}
 
 
-def test_mixed_and_bad_input_errors():
+def test_bad_input_errors():
     X, y = linear_gaussian(4, 100, 0)
     mixed = pd.DataFrame({"x": X[:, 0], "k": np.arange(100) % 3})
-    with pytest.raises(ValueError, match="all-continuous or all-discrete"):
-        PCSelect().fit(mixed, y)
-    with pytest.raises(ValueError, match="Unknown label type"):
-        PCSelect().fit(X, np.array(["a", "b"] * 50))
+    with pytest.raises(ValueError, match="ci_test=FisherZ does not apply to mixed data"):
+        PCSelect(ci_test="zf").fit(mixed, y)
+    with pytest.raises(ValueError, match="ci_test=FisherZ does not apply to mixed data"):
+        PCSelect(ci_test="zf").fit(X, np.array(["a", "b"] * 50))  # a discrete target
+    with pytest.raises(ValueError, match="ci_test=ChiSquare does not apply to continuous data"):
+        PCSelect(ci_test="chi_square").fit(X, y)
+    with pytest.raises(ValueError, match="ci_test=ChiSquare does not apply to mixed data"):
+        PCSelect(ci_test="chi_square").fit(mixed, y)
     with pytest.raises(ValueError, match="rows of X"):
         PCSelect().fit(X, y[:-1])
-    with pytest.raises(ValueError, match="does not apply"):
-        PCSelect(ci_test="chi_square").fit(X, y)
+    with pytest.raises(ValueError, match="rows of X"):
+        PCSelect().fit(mixed, y[:, None].repeat(2, axis=1))
+    with pytest.raises(ValueError, match="requires y"):
+        PCSelect().fit(mixed, None)
+    with pytest.raises(ValueError, match="column_types has 1 entries"):
+        PCSelect(column_types=["continuous"]).fit(mixed, y)
+    with pytest.raises(ValueError, match="alpha"):
+        PCSelect(alpha=1.5).fit(mixed, y)
+    bad = mixed.assign(x=mixed["x"].where(mixed.index != 7))  # a missing cell
+    with pytest.raises(ValueError, match="'x'"):
+        PCSelect().fit(bad, y)
+
+
+# -- mixed features: the conditional-Gaussian test (bnlearn's "mi-cg") ------------------------
+def clg_with_sink(n, seed, discrete_target=False):
+    """Mixed data (names with dots and spaces, states "None" and "NA", rows sorted by a
+    discrete column) whose target is a sink with parents {"u.1", "v 2", "a"} (continuous
+    target), or a discrete target with parent "a" and child "u.1" (``discrete_target``)."""
+    rng = np.random.default_rng(seed)
+    a = rng.choice(["None", "NA", "x"], n)
+    b = rng.choice(["p", "q"], n)
+    c = np.where(rng.random(n) < 0.7, a, rng.choice(["None", "NA", "x"], n))  # a child of a
+    effect = {"None": 0.0, "NA": 1.0, "x": -1.0}
+    if discrete_target:
+        y = np.where(rng.random(n) < 0.8, a, rng.choice(["None", "NA", "x"], n))
+        u = np.vectorize(effect.get)(y) + rng.normal(size=n)  # a child of y
+        v = rng.normal(size=n)
+        w = 0.9 * u + rng.normal(size=n)  # separated from y by u
+        truth = ["a", "u.1"]
+    else:
+        u = (b == "q") + rng.normal(size=n)
+        v = rng.normal(size=n)
+        y = 0.8 * u - 0.6 * v + np.vectorize(effect.get)(a) + rng.normal(size=n)
+        w = 0.9 * u + rng.normal(size=n)  # separated from y by u
+        truth = ["u.1", "v 2", "a"]
+    X = pd.DataFrame({"u.1": u, "a": a, "v 2": v, "b": b, "w": w, "c": c})
+    order = np.argsort(b, kind="stable")
+    return X.iloc[order].reset_index(drop=True), np.asarray(y)[order], truth
+
+
+@pytest.mark.parametrize("discrete_target", [False, True])
+def test_mixed_features_select_the_large_sample_truth(discrete_target):
+    X, y, truth = clg_with_sink(20_000, 4, discrete_target)
+    est = PCSelect().fit(X, y)
+    assert type(est.ci_test_).__name__ == "CLGMutualInformation"
+    assert est.target_type_ == ("discrete" if discrete_target else "continuous")
+    assert sorted(est.get_feature_names_out()) == sorted(truth)
+    assert est.column_types_ == {"u.1": "continuous", "a": "discrete", "v 2": "continuous",
+                                 "b": "discrete", "w": "continuous", "c": "discrete"}
+
+
+def _clg_pvalue(frame, x, y, subset, discrete):
+    """bnlearn's "mi-cg" test of a continuous ``y`` by least squares on the rows of each
+    configuration (the definition, independent of the moments): x continuous, twice the
+    log-likelihood ratio of y on (Sc, x) against y on Sc in each configuration of Sd; x
+    discrete, y on Sc per configuration of (Sd, x) against per configuration of Sd."""
+    from scipy.stats import chi2
+
+    sd = [v for v in subset if v in discrete]
+    sc = [v for v in subset if v not in discrete]
+
+    def loglik(rows, parents):
+        design = np.column_stack([np.ones(len(rows)), rows[parents].to_numpy(float)])
+        target = rows[y].to_numpy(float)
+        m = design.shape[1]
+        resid = target - design @ np.linalg.lstsq(design, target, rcond=None)[0]
+        rss, n = float(resid @ resid), len(rows)
+        if n <= m or rss <= 1e-12 * max(float(((target - target.mean()) ** 2).sum()), 1e-300):
+            return None
+        return -0.5 * n * np.log(2 * np.pi * rss / (n - m)) - 0.5 * (n - m)
+
+    def configurations(columns):
+        if not columns:
+            return [frame]
+        return [rows for _, rows in frame.groupby(columns, observed=True)]
+
+    if x in discrete:
+        full = [loglik(rows, sc) for rows in configurations(sd + [x])]
+        reduced = [loglik(rows, sc) for rows in configurations(sd)]
+        statistic = 2 * (sum(v for v in full if v is not None) - sum(v for v in reduced if v is not None))
+        dof = (frame[x].nunique() - 1) * sum(v is not None for v in reduced) * (len(sc) + 2)
+    else:
+        statistic, dof = 0.0, 0
+        for rows in configurations(sd):
+            full = loglik(rows, sc + [x])
+            if full is not None:
+                statistic += 2 * (full - loglik(rows, sc))
+                dof += 1
+    return float(chi2.sf(max(statistic, 0.0), dof)) if dof > 0 else 1.0
+
+
+def test_mixed_features_follow_the_definition():
+    """PC-simple written out (orders, lexicographic subsets of the other active features,
+    a feature dropped at its first p-value above alpha leaves the later sets of its order)
+    on the CLG test computed from the rows: the same set, p-values and number of tests."""
+    from itertools import combinations
+
+    X, y, _ = clg_with_sink(300, 8)
+    frame = X.assign(target=y)
+    names = list(X.columns)
+    discrete = {"a", "b", "c"}
+    active = dict.fromkeys(names, True)
+    pvalues = dict.fromkeys(names, 0.0)
+    n_tests, order, largest = 0, 0, -1
+    while True:
+        more = False
+        for x in names:
+            others = [v for v in names if active[v] and v != x]
+            if not active[x] or len(others) < order:
+                continue
+            more = more or len(others) > order
+            for subset in combinations(others, order):
+                pvalue = _clg_pvalue(frame, x, "target", list(subset), discrete)
+                n_tests, largest = n_tests + 1, order
+                pvalues[x] = max(pvalues[x], pvalue)
+                if pvalue > 0.05:
+                    active[x] = False
+                    break
+        order += 1
+        if not more:
+            break
+    est = PCSelect().fit(X, y)
+    assert est.support_.tolist() == [active[v] for v in names]
+    np.testing.assert_allclose(est.pvalues_, [pvalues[v] for v in names], rtol=1e-8, atol=1e-12)
+    assert est.n_tests_ == n_tests and est.max_order_ == largest
+
+
+def test_max_order_is_the_largest_set_tested():
+    # n = 6 rows, 10 features: order 0 drops all but at most one feature, so no set of size 1
+    # is ever tested (max_order_ once reported the empty order 1)
+    X, y = linear_gaussian(10, 6, 1)
+    est = PCSelect().fit(X, y)
+    assert est.support_.sum() <= 1 and est.n_tests_ == 10 and est.max_order_ == 0
 
 
 # X holding a dict cell: skbn's encoder raises a ValueError naming the column, scikit-learn
@@ -176,3 +311,19 @@ _EXPECTED_FAILED = {"check_dtype_object": "skbn's encoder refuses unhashable cel
 @parametrize_with_checks([PCSelect()], expected_failed_checks=lambda est: _EXPECTED_FAILED)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_robust_test_reads_robust_moments():
+    # 5% of the rows put feature 3 and y far out together: Fisher's z on the plain moments
+    # keeps feature 3; the robust test (Minimum Covariance Determinant moments, which the CI
+    # runner computes for statistics="robust") sees through them
+    rng = np.random.default_rng(0)
+    n = 400
+    X = rng.normal(size=(n, 4))
+    y = X[:, 0] + rng.normal(size=n)
+    bad = rng.choice(n, 20, replace=False)
+    X[bad, 3] = 50 + rng.normal(size=20)
+    y[bad] = 50 + rng.normal(size=20)
+    assert 3 in PCSelect(ci_test="zf").fit(X, y).get_support(indices=True)
+    robust = PCSelect(ci_test="robust_fisher_z").fit(X, y).get_support(indices=True)
+    assert 0 in robust and 3 not in robust

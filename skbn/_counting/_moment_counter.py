@@ -11,7 +11,11 @@ encoded data's continuous values (``EncodedData.values``) and row weights, and h
   ``k x k`` scatter matrix and never the rows again;
 * :meth:`MomentCounter.family` -- what a score needs for one continuous family: the
   moments split by the child's discrete parents, and the positions of the child and of its
-  continuous parents among the moments' columns.
+  continuous parents among the moments' columns. With discrete parents only the family's
+  own columns are split (``O(n (|P| + 1)^2)`` instead of every continuous column), over
+  the rows of each configuration found once per set of discrete columns
+  (:meth:`MomentCounter.split`, cached and shared by every child: a search scores many
+  families of different children split by the same discrete parents).
 
 Groups are the *declared* configurations of the discrete columns (mixed radix over their
 numbers of states, never compressed), so an unobserved configuration is a group of weight
@@ -33,13 +37,17 @@ import numpy as np
 
 from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import _child_masks
-from skbn._counting._moments import moments
+from skbn._counting._moments import Moments, moments
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter"]
 
 #: Number of sets of discrete columns whose split moments are kept (least recently used
 #: dropped). The moments of no discrete column (one group) are always kept.
 MOMENT_CACHE_SIZE = 64
+
+#: Largest one-hot matrix of the discrete columns kept for :meth:`MomentCounter.added_discrete`
+#: (bytes); above it the families are split one by one.
+INDICATOR_BYTES = 64 * 2**20
 
 
 def _declared_ids(codes, cardinalities, columns):
@@ -96,6 +104,8 @@ class MomentCounter:
             raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
         self._one_group = None  # the moments of no discrete column, always kept
         self._cache = BoundedCache(max_entries=int(cache_size))
+        self._splits = BoundedCache(max_entries=int(cache_size))
+        self._onehot = None  # (indicators of every discrete state, offsets), built on first use
         self._cache_size = int(cache_size)
         self._data = data
         self._masks = _child_masks(getattr(data, "intervened", None))  # None: observational
@@ -146,15 +156,140 @@ class MomentCounter:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
+        ids, n_ids, rows = self.split(key)
+        stats = moments(self.values, self.weights, ids, n_ids, rows)
+        self._cache.put(key, stats)
+        return stats
+
+    def split(self, discrete):
+        """The configurations of the discrete columns ``discrete`` (sorted positions):
+        ``(ids, n_ids, rows)`` -- every row's mixed-radix id (first column slowest), the
+        number of declared configurations, and the rows of each configuration as
+        :func:`~skbn._counting.moments` reads them (``order, bounds``). Cached (least
+        recently used dropped) and shared by every family split by the same columns."""
+        key = tuple(int(d) for d in discrete)
+        hit = self._splits.get(key)
+        if hit is not None:
+            return hit
         if any(self.cardinalities[d] == 0 for d in key):
             raise ValueError(f"moments_given: columns {[d for d in key if self.cardinalities[d] == 0]} "
                              "are continuous, not discrete.")
         ids, n_ids = _declared_ids(self.codes, self.cardinalities, key)
-        stats = moments(self.values, self.weights, ids, n_ids)
-        self._cache.put(key, stats)
-        return stats
+        order = np.argsort(ids, kind="stable")
+        entry = ids, n_ids, (order, np.searchsorted(ids[order], np.arange(n_ids + 1)))
+        self._splits.put(key, entry)
+        return entry
 
-    def family(self, child, parents):
+    def _indicators(self):
+        """The one-hot matrix of every discrete column (``n x sum r``, float64) and the
+        offset of each column's block; None when it would exceed :data:`INDICATOR_BYTES`."""
+        if self._onehot is None:
+            discrete = np.flatnonzero(self.cardinalities > 0)
+            offsets = np.zeros(len(self.cardinalities) + 1, dtype=np.int64)
+            offsets[1:] = np.cumsum(self.cardinalities)
+            width = int(offsets[-1])
+            if self.codes.shape[0] * width * 8 > INDICATOR_BYTES:
+                self._onehot = False
+            else:
+                onehot = np.zeros((self.codes.shape[0], width))
+                rows = np.arange(self.codes.shape[0])
+                for d in discrete:
+                    onehot[rows, offsets[d] + self.codes[:, d]] = 1.0
+                self._onehot = onehot, offsets
+        return self._onehot or None
+
+    def added_discrete(self, child, parents, candidates):
+        r"""The moments of the families ``child | parents + {k}`` for every discrete
+        ``k`` of ``candidates`` at once (what a search needs to score every added discrete
+        parent of a continuous child), back to back.
+
+        Family ``k``'s groups are the configurations ``(g, s)`` of the discrete parents
+        (``g``, as :meth:`split`) and of ``k`` (``s``, fastest); its columns are the
+        continuous parents (sorted) and the child last, as :meth:`family` returns them.
+        With :math:`V` those columns centred by the mean of their configuration ``g``
+        (the first pass), one matrix product of the indicators of every discrete state
+        with :math:`w`, :math:`wV` and :math:`w V_a V_b` per configuration ``g`` gives
+        every cell's :math:`N`, :math:`\sum wV` and :math:`\sum w V V^\top`, hence its mean
+        and scatter :math:`\sum w V V^\top - N \bar v \bar v^\top` (small: ``V`` is
+        centred). Equal to :meth:`family` of each family up to rounding and the order of
+        the groups (which no score depends on).
+
+        Parameters
+        ----------
+        child : int
+            Position of a continuous variable.
+        parents : iterable of int
+            Its parents (positions, any order).
+        candidates : sequence of int
+            Discrete variables outside ``parents``.
+
+        Returns
+        -------
+        stats : Moments or None
+            The groups of every family, family ``t`` owning ``sizes[t]`` consecutive
+            ones; None when the indicator matrix would be too large (score the families
+            one by one with :meth:`family`).
+        sizes : ndarray of int
+            Number of groups of each family (``n_D r_k``).
+        child_column : int
+        parent_columns : list of int
+        """
+        if self._masks is not None and self._masks[child] is not None:
+            return self.rows_of(child).added_discrete(child, parents, candidates)
+        indicators = self._indicators()
+        if indicators is None:
+            return None, None, None, None
+        onehot, offsets = indicators
+        parents = sorted(int(v) for v in parents)
+        discrete = [v for v in parents if self.index[v] < 0]
+        columns = [int(self.index[v]) for v in parents if self.index[v] >= 0] + [int(self.index[child])]
+        m = len(columns)
+        if discrete:
+            ids, n_ids, (order, bounds) = self.split(discrete)
+        else:
+            ids, n_ids, order, bounds = np.zeros(len(self.values), dtype=np.intp), 1, None, None
+        w = np.ones(len(self.values)) if self.weights is None else np.asarray(self.weights, dtype=np.float64)
+        values = self.values[:, columns]
+        total = np.bincount(ids, weights=w, minlength=n_ids)
+        base = np.stack([np.bincount(ids, weights=w * values[:, j], minlength=n_ids)
+                         for j in range(m)], axis=1) / np.where(total > 0, total, 1.0)[:, None]
+        candidates = np.asarray(candidates, dtype=np.intp)
+        sizes = self.cardinalities[candidates]
+        starts = np.cumsum(sizes) - sizes  # each candidate's first cell
+        state = np.arange(int(sizes.sum())) - np.repeat(starts, sizes)
+        cells = np.repeat(offsets[candidates], sizes) + state
+        indicators = onehot.take(cells, axis=1)
+        if order is None:  # one configuration
+            bounds = np.array([0, len(ids)])
+        else:  # the rows sorted by configuration: each configuration's rows are one block
+            indicators, values = indicators.take(order, axis=0), values.take(order, axis=0)
+            w, ids = w.take(order), ids.take(order)
+        centred = values - base.take(ids, axis=0)
+        # per row: w, w v_a, w v_a v_b (a <= b): the cells' raw moments of the centred values
+        upper_a, upper_b = np.triu_indices(m)
+        weighted = w[:, None] * centred
+        products = np.concatenate([w[:, None], weighted, weighted[:, upper_a] * centred[:, upper_b]], axis=1)
+        raw = np.zeros((n_ids, len(cells), products.shape[1]))
+        for g in np.flatnonzero(np.diff(bounds)):
+            raw[g] = indicators[bounds[g]:bounds[g + 1]].T @ products[bounds[g]:bounds[g + 1]]
+        # family t's groups: (g, s) with s fastest
+        candidate = np.repeat(np.arange(len(sizes)), sizes * n_ids)
+        within = np.arange(len(candidate)) - np.repeat(starts * n_ids, sizes * n_ids)
+        group_of = within // sizes[candidate]
+        flat = raw[group_of, starts[candidate] + within % sizes[candidate]]
+        weight = flat[:, 0]
+        safe = np.where(weight > 0, weight, 1.0)
+        offset = flat[:, 1:1 + m] / safe[:, None]
+        second = np.empty((len(flat), m, m))
+        second[:, upper_a, upper_b] = flat[:, 1 + m:]
+        second[:, upper_b, upper_a] = flat[:, 1 + m:]
+        scatter = second - weight[:, None, None] * offset[:, :, None] * offset[:, None, :]
+        diagonal = np.arange(m)
+        scatter[:, diagonal, diagonal] = np.maximum(scatter[:, diagonal, diagonal], 0.0)  # (rounding)
+        mean = np.where(weight[:, None] > 0, base[group_of] + offset, 0.0)
+        return Moments(weight, mean, scatter), sizes * n_ids, m - 1, list(range(m - 1))
+
+    def family(self, child, parents, every_column=False):
         """The statistics of a continuous child's family (from the rows where the child was
         not set by intervention: :meth:`rows_of`).
 
@@ -164,11 +299,17 @@ class MomentCounter:
             Position of a continuous variable.
         parents : iterable of int
             Positions of its parents, continuous and discrete (any order).
+        every_column : bool, default=False
+            Return :meth:`moments_given` the discrete parents (every continuous column,
+            cached), as a batched score of every added continuous parent needs.
 
         Returns
         -------
         stats : Moments
-            :meth:`moments_given` the discrete parents.
+            Without discrete parents or with ``every_column``, :meth:`moments_given` the
+            discrete parents (every continuous column); otherwise the moments of the
+            continuous parents and the child only, split by the discrete parents'
+            configurations (:meth:`split`).
         child_column : int
             The child's column in ``stats``.
         parent_columns : list of int
@@ -179,8 +320,13 @@ class MomentCounter:
         if self.index[child] < 0:
             raise ValueError(f"MomentCounter.family: variable {child} is discrete.")
         if self._masks is not None and self._masks[child] is not None:
-            return self.rows_of(child).family(child, parents)
+            return self.rows_of(child).family(child, parents, every_column)
         parents = sorted(int(v) for v in parents)
         discrete = [v for v in parents if self.index[v] < 0]
         continuous = [int(self.index[v]) for v in parents if self.index[v] >= 0]
-        return self.moments_given(discrete), int(self.index[child]), continuous, len(discrete)
+        if not discrete or every_column:
+            return self.moments_given(discrete), int(self.index[child]), continuous, len(discrete)
+        ids, n_ids, rows = self.split(discrete)
+        columns = continuous + [int(self.index[child])]
+        stats = moments(self.values[:, columns], self.weights, ids, n_ids, rows)
+        return stats, len(continuous), list(range(len(continuous))), len(discrete)

@@ -58,6 +58,7 @@ __all__ = [
     "partial_correlations",
     "partial_correlations_batch",
     "regression",
+    "regression_rss",
     "robust_moments",
 ]
 
@@ -148,7 +149,7 @@ class Moments:
         return self.scatter / denominator[:, None, None]
 
 
-def moments(values, weights=None, ids=None, n_ids=1):
+def moments(values, weights=None, ids=None, n_ids=1, rows=None):
     """Weighted moments of the columns of ``values``, per configuration id.
 
     Parameters
@@ -164,6 +165,10 @@ def moments(values, weights=None, ids=None, n_ids=1):
         renumbered in the same way).
     n_ids : int, default=1
         Size of the id space.
+    rows : tuple (order, bounds) or None, default=None
+        The rows of every id, when many calls share ``ids``: ``order`` a stable argsort of
+        ``ids`` and ``bounds = searchsorted(ids[order], arange(n_ids + 1))`` (computed here
+        when None), so ``order[bounds[g]:bounds[g + 1]]`` are the rows of id ``g``.
 
     Returns
     -------
@@ -184,17 +189,19 @@ def moments(values, weights=None, ids=None, n_ids=1):
     for j in range(k):
         mean[:, j] = np.bincount(ids, weights=w * values[:, j], minlength=n_ids) / safe
     # second pass on the centred values: one BLAS product per configuration
-    centred = values - mean[ids]
+    centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
     scatter = np.zeros((n_ids, k, k))
     if n_ids == 1:
         scatter[0] = centred.T @ (w[:, None] * centred)
     else:
-        order = np.argsort(ids, kind="stable")
-        bounds = np.searchsorted(ids[order], np.arange(n_ids + 1))
+        if rows is None:
+            order = np.argsort(ids, kind="stable")
+            rows = order, np.searchsorted(ids[order], np.arange(n_ids + 1))
+        order, bounds = rows
         for g in np.flatnonzero(np.diff(bounds)):
             rows = order[bounds[g]:bounds[g + 1]]
-            block = centred[rows]
-            scatter[g] = block.T @ (w[rows, None] * block)
+            block = centred.take(rows, axis=0)
+            scatter[g] = block.T @ (w.take(rows)[:, None] * block)
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
     return Moments(weight, mean, scatter)
 
@@ -281,6 +288,67 @@ def regression(scatter, child, parents):
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
     rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
     return beta * d[p] / d[:p], rss
+
+
+def regression_rss(scatter, child, parents):
+    """Residual sums of squares of :func:`regression` in every group of a stack of scatter
+    matrices, vectorised over the groups.
+
+    Each group's parents' block is scaled to unit diagonal and factorised by one batched
+    Cholesky call, :math:`RSS_g = d_c^2 (C_{cc} - \\lVert L_g^{-1} C_{Pc} \\rVert^2)`; a group
+    whose factor fails the :data:`SINGULAR_RCOND` rule (collinear or constant parents, an
+    unobserved or one-row configuration) is solved by :func:`regression` itself
+    (pseudo-inverse). The values equal ``[regression(s, child, parents)[1] for s in
+    scatter]`` up to rounding (the same bits for one group, solved by :func:`regression`).
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (n_groups, k, k)
+    child : int
+    parents : sequence of int
+
+    Returns
+    -------
+    rss : ndarray of shape (n_groups,)
+    """
+    parents = list(parents)
+    if len(scatter) == 1:  # (one group: the per-group solve is cheaper than the batch set-up)
+        return np.array([regression(scatter[0], child, parents)[1]])
+    columns = parents + [child]
+    block = scatter[:, columns][:, :, columns]
+    d = np.sqrt(np.diagonal(block, axis1=1, axis2=2).copy())
+    d[d == 0] = 1.0
+    scaled = block / (d[:, :, None] * d[:, None, :])
+    p = len(parents)
+    residual = scaled[:, p, p].copy()
+    # a constant child (unobserved or one-row configuration) has RSS 0 whatever the parents;
+    # a constant parent makes the parents' block singular
+    ok = np.diagonal(block, axis1=1, axis2=2)[:, :p].all(axis=1)
+    constant = np.diagonal(block, axis1=1, axis2=2)[:, p] == 0
+    if p:
+        inner = scaled[:, :p, :p].copy()
+        inner[~ok] = np.eye(p)
+        factor = np.zeros_like(inner)
+        try:
+            factor[:] = np.linalg.cholesky(inner)
+        except np.linalg.LinAlgError:  # some group is singular: factor one by one
+            for g in np.flatnonzero(ok):
+                try:
+                    factor[g] = np.linalg.cholesky(inner[g])
+                except np.linalg.LinAlgError:
+                    ok[g] = False
+        diag = np.diagonal(factor, axis1=1, axis2=2)
+        low, high = diag.min(axis=1), diag.max(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ok &= (low > 0) & ((low / high) ** 2 > SINGULAR_RCOND)
+        if ok.any():
+            solved = np.linalg.solve(factor[ok], scaled[ok, :p, p:])[:, :, 0]  # L^{-1} C_{Pc}
+            residual[ok] -= np.einsum("gp,gp->g", solved, solved)
+    rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[:, p] ** 2
+    rss[constant] = 0.0
+    for g in np.flatnonzero(~ok & ~constant):
+        rss[g] = regression(scatter[g], child, parents)[1]
+    return rss
 
 
 def partial_correlations(scatter, given):

@@ -398,7 +398,9 @@ class _MixedFamilyColumns(FamilyColumns):
     parent of a discrete one: ``-inf``). A continuous child's column: the scorer's batched
     ``local_scores_added`` on the moments split by its discrete parents gives every
     continuous candidate at once (one Schur complement per group); a discrete candidate
-    changes the split and is scored as its own family, as is every removal
+    changes the split: the families of all of them are split together, on the family's own
+    columns only (:meth:`skbn._counting.MomentCounter.added_discrete`), and scored in one
+    call (the scorer's ``local_scores_stacked``); every removal is scored as its own family
     (:attr:`family_cache`). Non-candidates are ``-inf``.
     """
 
@@ -441,16 +443,41 @@ class _MixedFamilyColumns(FamilyColumns):
         allowed[list(parents)] = False
         added = self._continuous_ids[allowed[self._continuous_ids]]
         if len(added):
-            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, parents)
+            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, parents, True)
             scores = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
             column[added] = scores[self._moment_index[added]]
-        for k in np.flatnonzero(allowed & ~self.counter.continuous).tolist():
-            column[k] = cache.local_score(child, parents + (k,))
+        self._discrete_added(child, parents, np.flatnonzero(allowed & ~self.counter.continuous), column)
         column[child] = base
         for position, k in enumerate(parents):
             column[k] = cache.local_score(child, parents[:position] + parents[position + 1:])
         self.column_cache[key] = column
         return column
+
+    def _discrete_added(self, child, parents, candidates, column):
+        """``column[k]``: the score of the continuous ``child`` given ``parents + (k,)`` for
+        every discrete ``k`` of ``candidates`` (stored in and read from
+        :attr:`family_cache`); the families not yet cached are split and scored in one
+        batch (:meth:`skbn._counting.MomentCounter.added_discrete`, the scorer's
+        ``local_scores_stacked``)."""
+        cache = self.family_cache
+        todo = []
+        for k in candidates.tolist():
+            value = cache.lookup(child, parents + (k,))
+            if value is None:
+                todo.append(k)
+            else:
+                column[k] = value
+        if len(todo) > 1:
+            stats, sizes, position, parent_columns = self.counter.moments.added_discrete(child, parents, todo)
+            if stats is not None:
+                n_discrete = int((~self.counter.continuous[list(parents)]).sum()) + 1
+                scores = self.scorer.local_scores_stacked(stats, position, parent_columns, n_discrete, sizes)
+                for k, value in zip(todo, scores.tolist()):
+                    cache.store(child, parents + (k,), value)
+                    column[k] = value
+                return
+        for k in todo:
+            column[k] = cache.local_score(child, parents + (k,))
 
 
 # ------------------------------------------------------------------ pair statistics (Chow-Liu)
@@ -548,7 +575,7 @@ def _mixed_pair_score_gains(data, features, stratum, scorer, counter=None):
         base = cache.local_score(j, given)
         added = None
         if continuous[j] and any(continuous[i] for i in features if i != j):
-            stats, position, parent_columns, n_discrete = statistics.moments.family(j, given)
+            stats, position, parent_columns, n_discrete = statistics.moments.family(j, given, True)
             added = scorer.local_scores_added(stats, position, parent_columns, n_discrete)
         for a, i in enumerate(features):
             if i == j or (continuous[i] and not continuous[j]):

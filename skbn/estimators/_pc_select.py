@@ -10,6 +10,7 @@ exactly, so both select the same set.
 import warnings
 from dataclasses import replace
 from itertools import combinations
+from math import comb
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,15 +20,19 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from skbn._counting import MomentCounter
 from skbn._data import check_sample_weight, encode_fit
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
+from skbn.utils._threads import one_blas_thread
 
 __all__ = ["PCSelect"]
 
-#: ``ci_test="auto"`` per data kind (every column discrete, every column continuous).
-_AUTO_TESTS = ("chi_square", "zf")
+#: ``ci_test="auto"`` per data kind (the features and the target).
+_AUTO_TESTS = {"discrete": "chi_square", "continuous": "zf", "mixed": "mi-cg"}
+
+#: Largest number of tests of one order run in one batch before the bookkeeping (Gaussian
+#: tests; :meth:`PCSelect._search`).
+BATCH_TESTS = 20_000
 
 
 class PCSelect(SelectorMixin, BaseEstimator):
@@ -50,10 +55,13 @@ class PCSelect(SelectorMixin, BaseEstimator):
     ci_test : "auto", str or BaseCITest, default="auto"
         ``"auto"``: Fisher's z on partial correlations (``"zf"``, pcalg ``gaussCItest``)
         when the features and the target are continuous, the chi-square test when every
-        column is discrete. Any CI-test alias or object of :mod:`skbn.citests` fitting
-        the data. Continuous features with a discrete target, or discrete features with
-        a continuous target, are refused (declare ``column_types`` or bin the columns);
-        a numeric target with continuous features is treated as continuous.
+        column is discrete, and otherwise (mixed features, or continuous features with a
+        discrete target) the conditional-Gaussian likelihood-ratio test ``"mi-cg"``
+        (:class:`~skbn.citests.CLGMutualInformation`, bnlearn's ``"mi-cg"``). Any CI-test
+        alias or object of :mod:`skbn.citests` fitting the data (a test that does not is
+        refused by name). The target is continuous when it is numeric and some feature is
+        continuous (as pcalg treats it), discrete when it is not numeric (strings,
+        categories, booleans) or when every feature is discrete.
     max_cond_vars : int or None, default=None
         Largest conditioning-set size :math:`m` (None: no limit).
     column_types : "auto", list or dict, default="auto"
@@ -75,6 +83,8 @@ class PCSelect(SelectorMixin, BaseEstimator):
         The resolved test.
     column_types_ : dict {name: "discrete" or "continuous"}
         Types of the features.
+    target_type_ : {"discrete", "continuous"}
+        Type of the target.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names.
@@ -87,6 +97,20 @@ class PCSelect(SelectorMixin, BaseEstimator):
     feature is dropped; :class:`PCSelect` does the same (p-value 1) for every Gaussian
     test, so that it selects pcSelect's set. (The structure learners instead keep such an
     edge; see :class:`skbn.citests.FisherZ`.) Discrete tests keep their own rule.
+
+    **Mixed features** (``"mi-cg"``). A continuous feature against a continuous target is
+    tested by the regressions of the target within the configurations of the discrete
+    members of ``S``; a discrete feature against a continuous target (or a continuous
+    feature against a discrete target) by the regression of the continuous one in the
+    configurations of the discrete one and the discrete members of ``S``. A discrete
+    feature and a discrete target given a set with continuous members are not tested
+    (no CLG likelihood-ratio test exists) and count as dependent: such a feature is
+    dropped only by a set of discrete features.
+
+    **Speed.** Every test's result depends only on ``(x, y, S)``, so with a Gaussian test
+    all tests of one order run in one vectorised call (up to 20,000 tests) before
+    the bookkeeping that skips the sets holding a feature dropped earlier in the order;
+    the set, p-values and ``n_tests_`` are those of the test-by-test loop.
 
     References
     ----------
@@ -118,6 +142,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         self.max_cond_vars = max_cond_vars
         self.column_types = column_types
 
+    @one_blas_thread
     def fit(self, X, y, sample_weight=None):
         """Select the features.
 
@@ -166,81 +191,95 @@ class PCSelect(SelectorMixin, BaseEstimator):
             declared = {**({} if isinstance(declared, str) else declared), target: y_declared}
         data, _ = encode_fit(combined, column_types=declared, allow_continuous=True)
         continuous = np.asarray(data.continuous[:-1], dtype=bool)
-        if continuous.all():
-            if not numeric:
-                raise ValueError("Unknown label type for a continuous target: every feature is continuous "
-                                 "but y is not a finite numeric column; "
-                                 "PC-simple tests continuous features against a continuous target.")
-            y_type, kind = "continuous", 1
-        elif not continuous.any():
-            y_type, kind = "discrete", 0
+        if not continuous.any():
+            kind = "discrete"
+            y_type = "discrete"  # the target takes the features' kind
         else:
-            raise ValueError(
-                "PCSelect tests all-continuous or all-discrete features; continuous "
-                f"{[n for n, c in zip(names, continuous) if c][:5]!r} and discrete "
-                f"{[n for n, c in zip(names, continuous) if not c][:5]!r} were given. "
-                "Declare column_types or bin the continuous columns.")
-        if bool(data.continuous[-1]) != bool(kind):  # the target takes the features' kind
+            y_type = "continuous" if numeric else "discrete"
+            kind = "continuous" if continuous.all() and numeric else "mixed"
+        if bool(data.continuous[-1]) != (y_type == "continuous"):
             types = ["continuous" if c else "discrete" for c in continuous] + [y_type]
             with warnings.catch_warnings():  # the features' warnings were given above
                 warnings.simplefilter("ignore", UserWarning)
                 data, _ = encode_fit(combined, column_types=types, allow_continuous=True)
         data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         ci_test = resolve_ci_test(_AUTO_TESTS[kind] if self.ci_test == "auto" else self.ci_test)
-        gaussian = isinstance(ci_test, BaseGaussianCITest)
-        if gaussian != bool(kind):
-            raise ValueError(f"ci_test={type(ci_test).__name__} does not apply to "
-                             f"{'continuous' if kind else 'discrete'} data; use ci_test='auto'.")
+        if kind not in getattr(ci_test, "data_kinds", ("discrete",)):
+            raise ValueError(f"ci_test={type(ci_test).__name__} does not apply to {kind} data "
+                             f"(features {'and target ' if kind == 'mixed' else ''}of that kind); "
+                             f"use ci_test='auto' ({_AUTO_TESTS[kind]!r}).")
         self.ci_test_ = ci_test
         self.column_types_ = {n: ("continuous" if c else "discrete") for n, c in zip(names, continuous)}
+        self.target_type_ = y_type
         p = len(names)
-        if gaussian:
-            stats = MomentCounter(data).moments_given()
-            n = float(stats.weight[0])
-
-            def test(x, subset):
-                if n - len(subset) - 3 <= 0:  # pcalg's zStat: z = 0, independence
-                    return 1.0
-                return ci_test.test_moments(stats, x, p, subset).pvalue
-            runner = None
-        else:
-            runner = CITestRunner(data, ci_test, level=self.alpha)
-
-            def test(x, subset):
-                (pvalues, _), = runner.run([(x, p, [tuple(subset)])], stop_at_first=True, timed=False)
-                return pvalues[0]
+        runner = CITestRunner(data, ci_test, level=self.alpha)
         try:
-            active = np.ones(p, dtype=bool)
-            pvalues = np.zeros(p)
-            n_tests, order = 0, 0
-            limit = np.inf if self.max_cond_vars is None else self.max_cond_vars
-            while active.any() and order <= limit:
-                more = False
-                for x in np.flatnonzero(active):
-                    if not active[x]:
-                        continue
-                    others = [j for j in np.flatnonzero(active) if j != x]
-                    if len(others) < order:
-                        continue
-                    more = more or len(others) > order
-                    for subset in combinations(others, order):
-                        pvalue = test(int(x), [int(s) for s in subset])
+            active, pvalues, n_tests, order = self._search(runner, p, isinstance(ci_test, BaseGaussianCITest),
+                                                           data.total_weight)
+        finally:
+            runner.close()
+        self.support_ = np.asarray(active, dtype=bool)
+        self.pvalues_ = pvalues
+        self.n_tests_ = n_tests
+        self.max_order_ = order - 1
+        return self
+
+    def _search(self, runner, p, gaussian, n):
+        """PC-simple's orders (class docstring) on the features ``0..p-1`` against the
+        target ``p``: ``(active, pvalues, n_tests, last order + 1)``.
+
+        Every test's result depends only on ``(x, y, S)``, so an order's tests can be run
+        before its bookkeeping: a Gaussian test runs every test of the order (each active
+        feature given every subset of the other features active when the order starts) in
+        one runner call (one vectorised solve), up to ``BATCH_TESTS``, then walks each
+        feature's subsets in order, skipping those holding a feature dropped earlier in the
+        order; other tests (or larger orders) run feature by feature, each one runner unit
+        of its subsets stopping at the first independence.
+        """
+        active = np.ones(p, dtype=bool)
+        pvalues = np.zeros(p)
+        n_tests, order = 0, 0
+        limit = np.inf if self.max_cond_vars is None else self.max_cond_vars
+        while active.any() and order <= limit:
+            features = np.flatnonzero(active).tolist()
+            more = len(features) - 1 > order
+            if len(features) - 1 < order:
+                break
+            if gaussian and n - order - 3 <= 0:
+                # pcalg's zStat: z = 0, independence, for every test of the order (all
+                # sets have its size): each feature tested while it has enough active
+                # others is dropped at its first test
+                for x in features:
+                    if np.count_nonzero(active) - 1 >= order:
+                        n_tests += 1
+                        pvalues[x] = 1.0
+                        active[x] = False
+            elif gaussian and len(features) * comb(len(features) - 1, order) <= BATCH_TESTS:
+                units = [(x, p, list(combinations([j for j in features if j != x], order))) for x in features]
+                results = runner.run(units, stop_at_first=False, timed=False)
+                for (x, _, subsets), (values, _) in zip(units, results):
+                    for subset, pvalue in zip(subsets, values):
+                        if not active[list(subset)].all():
+                            continue  # a member was dropped earlier in this order
                         n_tests += 1
                         pvalues[x] = max(pvalues[x], pvalue)
                         if pvalue > self.alpha:
                             active[x] = False
                             break
-                order += 1
-                if not more:
-                    break
-        finally:
-            if runner is not None:
-                runner.close()
-        self.support_ = active
-        self.pvalues_ = pvalues
-        self.n_tests_ = n_tests
-        self.max_order_ = order - 1
-        return self
+            else:
+                for x in features:
+                    others = [j for j in np.flatnonzero(active) if j != x]
+                    if len(others) < order:
+                        continue
+                    (values, _), = runner.run([(x, p, list(combinations(others, order)))],
+                                              stop_at_first=True, timed=False)
+                    n_tests += len(values)
+                    pvalues[x] = max(pvalues[x], max(values))
+                    active[x] = values[-1] <= self.alpha
+            order += 1
+            if not more:
+                break
+        return active, pvalues, n_tests, order
 
     def _get_support_mask(self):
         check_is_fitted(self, "support_")
