@@ -149,6 +149,23 @@ def test_clg_scores_leave_the_childs_intervened_rows_out():
     assert cache.local_score(0, []) == pytest.approx(expected, rel=1e-12)
 
 
+def test_batched_discrete_candidates_of_an_intervened_continuous_child_use_its_kept_rows():
+    # two discrete candidates: their families are split and scored in one batch
+    rng = np.random.default_rng(6)
+    n = 1500
+    d, e = rng.integers(0, 2, n), rng.integers(0, 3, n)
+    x = 1.5 * d - 0.5 * e + rng.normal(size=n)
+    x[1000:] = rng.normal(0, 2, n - 1000)  # x set in the last rows
+    X = pd.DataFrame({"d": pd.Categorical(np.where(d, "on", "off")), "x": x,
+                      "e": pd.Categorical(np.array(["None", "NA", "c"])[e])})
+    mask = np.zeros((n, 3), dtype=bool)
+    mask[1000:, 1] = True
+    kept = FamilyScoreCache(encoded(X.iloc[:1000], None), CLGBIC())
+    column = FamilyColumns(encoded(X, mask), CLGBIC()).toggle_column(1, ())
+    for k in (0, 2):
+        assert column[k] == pytest.approx(kept.local_score(1, [k]), rel=1e-10)
+
+
 def test_intervened_rows_with_weights_equal_replicated_rows():
     X, mask = chain(600, seed=1)
     w = np.random.default_rng(0).integers(0, 4, len(X)).astype(float)
