@@ -17,12 +17,10 @@ from sklearn.base import clone
 from skbn import (
     BootstrapStructure,
     ChowLiuTree,
-    ExactStructure,
     FixedStructure,
     HillClimbStructure,
     K2Structure,
     MMHCStructure,
-    OrderMCMCStructure,
     PCStructure,
 )
 from skbn._counting import FamilyCounter
@@ -322,8 +320,8 @@ def test_fully_intervened_column_counts_positive_weights_only():
 
 @pytest.mark.parametrize("learner, why", [
     (PCStructure(), "not used by PC yet"), (MMHCStructure(), "not used by MMHC yet"),
-    (ExactStructure(), "subset scorer"), (ChowLiuTree(), "pairwise"),
-    (OrderMCMCStructure(), "subset scorer"), (BootstrapStructure(), "resamples"),
+    (ChowLiuTree(), "pairwise"),
+    (BootstrapStructure(PCStructure()), "its estimator PCStructure does not accept"),
 ])
 def test_other_learners_refuse(learner, why):
     with pytest.raises(ValueError, match=why) as info:

@@ -26,7 +26,7 @@ here, and every count is weighted by ``EncodedData.weights`` (row weights from
 """
 
 from skbn._counting._cache import BoundedCache
-from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter
+from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter, kept_row_groups
 from skbn._counting._moment_counter import MOMENT_CACHE_SIZE, MomentCounter
 from skbn._counting._moments import (
     Moments,
@@ -90,6 +90,7 @@ __all__ = [
     "family_table",
     "gram_given",
     "gram_nbytes",
+    "kept_row_groups",
     "n_configurations",
     "one_hot",
     "pairwise_contingency",

@@ -478,6 +478,33 @@ default=ONE_HOT_BYTES, ONE_HOT_MIN_ROWS, ONE_HOT_MEAN_STATES
         return self._group_plan
 
 
+def kept_row_groups(intervened, n_variables):
+    """The children grouped by the rows their families are counted on (Cooper & Yoo 1999:
+    a row where a child was set by intervention says nothing about its conditional).
+
+    Parameters
+    ----------
+    intervened : ndarray of shape (n_samples, n_variables), bool, or None
+        ``data.intervened``.
+    n_variables : int
+
+    Returns
+    -------
+    list of (ndarray of int, ndarray of bool or None)
+        ``(children, keep)`` per distinct set of intervened rows, in order of each group's
+        first child: ``keep`` the rows the group's families are counted on, None for every
+        row (the children never intervened on; observational data give one such group).
+    """
+    masks = _child_masks(intervened)
+    if masks is None:
+        return [(np.arange(n_variables), None)]
+    groups = {}
+    for child, key in enumerate(masks):
+        groups.setdefault(key, []).append(child)
+    return [(np.asarray(children), None if key is None else ~intervened[:, children[0]])
+            for key, children in groups.items()]
+
+
 def _child_masks(intervened):
     """Per child, a key of its intervened rows (children with equal rows share it), or None
     for a child never intervened on; None when no child is (observational data)."""

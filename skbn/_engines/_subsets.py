@@ -49,7 +49,7 @@ from itertools import combinations
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skbn._counting import DistinctRows, MomentCounter
+from skbn._counting import DistinctRows, MomentCounter, kept_row_groups
 from skbn._counting._moments import SINGULAR_RCOND
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
@@ -237,6 +237,12 @@ class ScoringData:
     all-discrete data, the distinct rows of every column as before, and nothing else.
     Lives only while a learner fits.
 
+    Experimental rows (``data.intervened``): a child's families are scored on the rows
+    where it was not set by intervention (Cooper & Yoo 1999; bnlearn's ``mbde``), so the
+    children are scored in groups, one per distinct set of kept rows
+    (:func:`skbn._counting.kept_row_groups`): :attr:`distinct_groups` and
+    :attr:`moment_groups`. Observational data give one group of every child, on every row.
+
     Parameters
     ----------
     data : EncodedData
@@ -253,6 +259,13 @@ class ScoringData:
         The distinct rows of the discrete columns (None without one).
     moments : MomentCounter or None
         The moments of the continuous columns (None without one).
+    distinct_groups : list of (ndarray of int, DistinctRows)
+        The discrete children (as positions among the discrete columns) grouped by their
+        kept rows, each with the distinct rows of those rows (``distinct`` for the
+        children never intervened on).
+    moment_groups : list of (ndarray of int, MomentCounter)
+        The continuous children (variable positions) grouped likewise, each with the
+        moments of its kept rows (:meth:`skbn._counting.MomentCounter.rows_of`).
     n_rows : int
         Rows a count pass reads (for cost estimates): the distinct rows of the discrete
         columns, or 1 when every column is continuous (the moments are read instead).
@@ -268,15 +281,30 @@ class ScoringData:
         self.discrete = np.flatnonzero(cards > 0)
         self.continuous = np.flatnonzero(cards == 0)
         self.distinct = None
-        if not data.has_continuous:
-            self.distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
-        elif len(self.discrete):
-            codes = np.asfortranarray(data.codes[:, self.discrete])
-            self.distinct = DistinctRows(codes, cards[self.discrete], data.weights)
+        if len(self.discrete):
+            self.distinct = DistinctRows(self.distinct_codes(), cards[self.discrete], data.weights)
         self.moments = MomentCounter(data) if data.has_continuous else None
+        self.distinct_groups, self.moment_groups = [], []
+        for children, keep in kept_row_groups(data.intervened, self.n_variables):
+            discrete = np.searchsorted(self.discrete, children[cards[children] > 0])
+            if len(discrete):
+                distinct = self.distinct
+                if keep is not None:
+                    distinct = DistinctRows(self.distinct_codes()[keep], cards[self.discrete],
+                                            None if data.weights is None else data.weights[keep])
+                self.distinct_groups.append((discrete, distinct))
+            continuous = children[cards[children] == 0]
+            if len(continuous):
+                self.moment_groups.append((continuous, self.moments.rows_of(int(continuous[0]))))
         self.n_rows = self.distinct.n_rows if self.distinct is not None else 1
         self.seconds_per_set = MOMENT_SECONDS_PER_SET if self.distinct is None else None
         self._cache = None
+
+    def distinct_codes(self):
+        """The codes of the discrete columns (every column on all-discrete data)."""
+        if not self.data.has_continuous:
+            return self.data.codes
+        return np.asfortranarray(self.data.codes[:, self.discrete])
 
     def allowed(self, allowed=None):
         """``allowed[v, u]``: may ``u`` be a parent of ``v``, with the conditional-Gaussian
@@ -423,11 +451,19 @@ def _visit_continuous(source, scorer, allowed, max_indegree, record, progress=No
 
     Sets are visited by their discrete part (subsets of the discrete columns, in
     ``itertools.combinations`` order by size), then by size of their continuous part, in
-    ``combinations`` order. Returns the number of families scored.
+    ``combinations`` order. With experimental rows, each group of children with the same
+    kept rows (:attr:`ScoringData.moment_groups`) is visited in turn, from the moments of
+    its rows. Returns the number of families scored.
     """
-    counter = source.moments
-    children = source.continuous
-    p = source.n_variables
+    n_scored = 0
+    for children, counter in source.moment_groups:
+        n_scored += _visit_continuous_group(counter, children, source.n_variables, scorer, allowed,
+                                            max_indegree, record, progress)
+    return n_scored
+
+
+def _visit_continuous_group(counter, children, p, scorer, allowed, max_indegree, record, progress):
+    """:func:`_visit_continuous` for the continuous ``children`` scored from ``counter``."""
     takes = allowed[children]  # (n_children, p)
     candidates = np.flatnonzero(takes.any(axis=0))
     disc = [int(u) for u in candidates if counter.index[u] < 0]
@@ -529,18 +565,18 @@ def dense_local_scores(source, scorer, max_indegree, tables, progress=None, *, p
     (:func:`_visit_continuous`, nothing pruned). Returns the number of families scored.
     """
     p = source.n_variables
-    if source.moments is None:
+    if source.moments is None and [d for _, d in source.distinct_groups] == [source.distinct]:
         return local_scores(source.distinct, scorer, range(p), p, max_indegree, tables, progress, prune=prune)
     n_scored = 0
-    distinct = source.distinct
-    if distinct is not None:
-        children = np.arange(len(source.discrete), dtype=np.int64)
+    n_discrete = len(source.discrete)
+    for children, distinct in source.distinct_groups:  # one group per set of kept rows
+        group_prune = prune
         if prune is None:
-            prune = scorer.upper_bounds(distinct.cards, 1.0, 1, 0, distinct.total_weight,
-                                        distinct.integral) is not None
-        n_scored += visit_parent_sets(distinct, scorer, children, min(max_indegree, len(children) - 1),
-                                      _record_discrete_dense(source, tables), tops=range(len(children)),
-                                      prune=prune, progress=progress)
+            group_prune = scorer.upper_bounds(distinct.cards, 1.0, 1, 0, distinct.total_weight,
+                                              distinct.integral) is not None
+        n_scored += visit_parent_sets(distinct, scorer, children, min(max_indegree, n_discrete - 1),
+                                      _record_discrete_dense(source, tables), tops=range(n_discrete),
+                                      prune=group_prune, progress=progress)
 
     def record(sets, children, values):
         masks = np.bitwise_or.reduce(np.left_shift(1, sets), axis=1) if sets.shape[1] else \
@@ -677,7 +713,7 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     allowed = _allowed_matrix(p, candidate_parents)
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     width = max(k, 1)
-    if not data.has_continuous:
+    if not data.has_continuous and data.intervened is None:
         distinct = DistinctRows(data.codes, data.cardinalities, data.weights)
         return ParentSetScores(*_discrete_parent_sets(distinct, scorer, allowed, k, width, n_jobs), p)
     source = ScoringData(data)
@@ -685,11 +721,13 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     found_sets = [[np.zeros((0, width), dtype=np.int64)] for _ in range(p)]
     found_scores = [[np.zeros(0)] for _ in range(p)]
     disc = source.discrete
-    if len(disc):  # discrete children, discrete parents: positions mapped back
+    # discrete children, discrete parents (positions mapped back), one group per set of kept rows
+    for children, distinct in source.distinct_groups:
         sub = allowed[np.ix_(disc, disc)]
         k_sub = min(k, len(disc) - 1)
-        sets, scores = _discrete_parent_sets(source.distinct, scorer, sub, k_sub, width, n_jobs)
-        for i, v in enumerate(disc):
+        sets, scores = _discrete_parent_sets(distinct, scorer, sub, k_sub, width, n_jobs, children)
+        for i in children:
+            v = disc[i]
             found_sets[v].append(np.where(sets[i] >= 0, disc[np.maximum(sets[i], 0)], -1))
             found_scores[v].append(scores[i])
 
@@ -706,9 +744,10 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
                            [np.concatenate(s) for s in found_scores], p)
 
 
-def _discrete_parent_sets(distinct, scorer, allowed, k, width, n_jobs):
+def _discrete_parent_sets(distinct, scorer, allowed, k, width, n_jobs, children=None):
     """The sparse layout of the discrete path: per child the set rows and their scores,
-    in depth-first order (blocks of subtrees scored by ``n_jobs`` workers)."""
+    in depth-first order (blocks of subtrees scored by ``n_jobs`` workers); only the
+    ``children`` (None: every variable) are scored, the others' lists stay empty."""
     p = len(distinct.cards)
     # the empty set, then the subtrees of {0}, {1}, ... in contiguous blocks balanced by size
     sizes = [sum(math.comb(u, j) for j in range(k)) for u in range(p)]
@@ -717,19 +756,20 @@ def _discrete_parent_sets(distinct, scorer, allowed, k, width, n_jobs):
     blocks = [b.tolist() for b in np.split(np.arange(p), bounds)]
     blocks = [None] + [b for b in blocks if b]
     if n_blocks == 1:
-        parts = [_score_subtrees(distinct, scorer, allowed, k, width, b) for b in blocks]
+        parts = [_score_subtrees(distinct, scorer, allowed, k, width, b, children) for b in blocks]
     else:
         parts = Parallel(n_jobs=n_jobs)(
-            delayed(_score_subtrees)(distinct, scorer, allowed, k, width, b) for b in blocks
+            delayed(_score_subtrees)(distinct, scorer, allowed, k, width, b, children) for b in blocks
         )
     parents = [np.concatenate([part[0][v] for part in parts]) for v in range(p)]
     scores = [np.concatenate([part[1][v] for part in parts]) for v in range(p)]
     return parents, scores
 
 
-def _score_subtrees(distinct, scorer, allowed, max_indegree, width, tops):
+def _score_subtrees(distinct, scorer, allowed, max_indegree, width, tops, children=None):
     """The sparse layout of the parent sets whose largest member is in ``tops`` (``None``:
-    the empty set alone); per child the set rows and their scores, in depth-first order."""
+    the empty set alone); per child (of ``children``, None: every variable) the set rows
+    and their scores, in depth-first order."""
     p = len(distinct.cards)
     found_sets = [[] for _ in range(p)]
     found_scores = [[] for _ in range(p)]
@@ -740,7 +780,8 @@ def _score_subtrees(distinct, scorer, allowed, max_indegree, width, tops):
             found_sets[v].append(row)
             found_scores[v].append(float(value))
 
-    visit_parent_sets(distinct, scorer, range(p), max_indegree, record, tops=() if tops is None else tops,
+    visit_parent_sets(distinct, scorer, range(p) if children is None else children, max_indegree, record,
+                      tops=() if tops is None else tops,
                       include_empty=tops is None, allowed=allowed)
     return ([np.asarray(s, dtype=np.int64).reshape(-1, width) for s in found_sets],
             [np.asarray(s, dtype=np.float64) for s in found_scores])

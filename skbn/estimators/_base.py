@@ -1060,9 +1060,10 @@ def _check_finite_scores(estimator, data):
         )
 
 
-#: The learners whose ``fit`` accepts ``interventions`` (they count through the
-#: FamilyCounter, which leaves each child's intervened rows out).
-INTERVENTION_LEARNERS = ("HillClimbStructure", "K2Structure", "FixedStructure", "GESStructure")
+#: The learners whose ``fit`` accepts ``interventions`` (their statistics leave each
+#: child's intervened rows out: FamilyCounter, MomentCounter and the subset scorer).
+INTERVENTION_LEARNERS = ("HillClimbStructure", "K2Structure", "FixedStructure", "GESStructure",
+                         "ExactStructure", "OrderMCMCStructure", "BootstrapStructure")
 
 #: Why the other learners refuse ``interventions`` (see ``docs/interventions.md``).
 _NO_INTERVENTIONS = {
@@ -1072,10 +1073,7 @@ _NO_INTERVENTIONS = {
     "MMHCStructure": "experimental rows are not used by MMHC yet: its skeleton comes from CI tests "
                      "on pooled rows, which intervened rows make wrong; interventional CI tests are "
                      "not implemented",
-    "ExactStructure": "its subset scorer counts distinct rows without per-child row masks",
-    "OrderMCMCStructure": "its subset scorer counts distinct rows without per-child row masks",
     "ChowLiuTree": "its tree comes from pairwise statistics over every row",
-    "BootstrapStructure": "its resamples do not carry the intervention matrix yet",
 }
 
 

@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from skbn._counting import weights_are_integral
 from skbn._dag import has_path
 from skbn._data import EncodedData
-from skbn.estimators._base import _BaseStructureLearner
+from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner
 from skbn.graph import dag_to_cpdag
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
@@ -107,7 +107,7 @@ def _set_random_states(estimator, seed):
         estimator.set_params(**params)
 
 
-def resample(codes, cardinalities, names, weights, bootstrap, rs, values=None):
+def resample(codes, cardinalities, names, weights, bootstrap, rs, values=None, intervened=None):
     r"""One bootstrap resample of (possibly weighted) rows, as an :class:`EncodedData`.
 
     Rows are resampled, whatever their storage:
@@ -138,6 +138,9 @@ def resample(codes, cardinalities, names, weights, bootstrap, rs, values=None):
     rs : numpy.random.RandomState
     values : ndarray of shape (n, p) or None, default=None
         The continuous columns' values (``EncodedData.values``), resampled with the rows.
+    intervened : ndarray of shape (n, p), bool, or None, default=None
+        Which values were set by intervention (``EncodedData.intervened``), resampled with
+        the rows.
 
     Returns
     -------
@@ -149,9 +152,10 @@ def resample(codes, cardinalities, names, weights, bootstrap, rs, values=None):
 
     def rows_of(rows):
         return dict(codes=np.asfortranarray(codes[rows]),
-                    values=None if values is None else np.asfortranarray(values[rows]))
+                    values=None if values is None else np.asfortranarray(values[rows]),
+                    intervened=None if intervened is None else intervened[rows])
 
-    every = dict(codes=codes, values=values)
+    every = dict(codes=codes, values=values, intervened=intervened)
     if weights is None:
         if bootstrap == "nonparametric":
             return EncodedData(cardinalities=cardinalities, names=names, **rows_of(rs.randint(n, size=n)))
@@ -183,7 +187,9 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
     names = data.names
     for seed in seeds:
         drawn = resample(data.codes, data.cardinalities, names, data.weights, bootstrap,
-                         np.random.RandomState(seed), values=data.values)
+                         np.random.RandomState(seed), values=data.values, intervened=data.intervened)
+        if drawn.intervened is not None and not drawn.intervened.any():
+            drawn = replace(drawn, intervened=None)  # no experimental row drawn: observational
         drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y)
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
@@ -191,6 +197,11 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
         dag = [(int(u), int(v)) for u, v in learner._structure(drawn)]
         if not cpdag:
             directed, undirected = dag, []
+        elif drawn.intervened is not None:  # the interventional essential graph of the resample
+            position = {name: i for i, name in enumerate(names)}
+            pdag = learner.interventional_cpdag_
+            directed = [(position[u], position[v]) for u, v in pdag.directed]
+            undirected = [(position[u], position[v]) for u, v in pdag.undirected]
         elif hasattr(learner, "undirected_edges_"):
             position = {name: i for i, name in enumerate(names)}
             directed = [(position[u], position[v]) for u, v in learner.directed_edges_]
@@ -223,6 +234,12 @@ class BootstrapStructure(_BaseStructureLearner):
       reversible (undirected) edge counts half in each direction, as bnlearn's
       ``boot.strength(cpdag=TRUE)``; learners returning a CPDAG (``undirected_edges_``:
       PC, GES) give theirs.
+
+    Experimental rows (``fit(X, interventions=...)``, for an ``estimator`` that takes
+    them): each resample draws the rows of the intervention matrix with those of ``X``,
+    the learner scores it as usual (each family without its child's intervened rows), and
+    with ``cpdag=True`` every graph is reduced to its interventional essential graph for
+    the resample's targets (a resample without an experimental row: its CPDAG).
 
     The averaged network keeps the pairs stronger than ``threshold_`` (or of strength 1),
     each in the direction with ``direction >= 0.5``, added by decreasing strength and
@@ -303,6 +320,7 @@ class BootstrapStructure(_BaseStructureLearner):
     """
 
     _continuous = True
+    _interventions = True
     _parameter_constraints = {
         **_BaseStructureLearner._parameter_constraints,
         "estimator": "no_validation",
@@ -373,6 +391,11 @@ class BootstrapStructure(_BaseStructureLearner):
                 f"BootstrapStructure: its estimator {type(self.estimator_).__name__} does not take "
                 f"continuous columns yet, and the data have {len(columns)} ({columns[:5]!r}). Wrap a "
                 f"learner that does (e.g. ExactStructure), or discretize the columns."
+            )
+        if data.intervened is not None and not self.estimator_._interventions:
+            raise ValueError(
+                f"BootstrapStructure: its estimator {type(self.estimator_).__name__} does not accept "
+                f"interventions=; wrap one that does: {', '.join(INTERVENTION_LEARNERS)}."
             )
         rng = check_random_state(self.random_state)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_resamples)

@@ -222,6 +222,7 @@ class ExactStructure(_BaseStructureLearner):
         The resolved score object.
     n_families_ : int
         Number of local scores computed (pruned families excluded).
+    {interventional_cpdag_attribute}
     em_trace_ : ndarray
         With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
         for "bayes") along the starting (empty-graph) network's EM, then of the network
@@ -266,6 +267,7 @@ class ExactStructure(_BaseStructureLearner):
     _missing_modes = ("error", "complete_case", "em")
     _structural_em = True
     _continuous = True
+    _interventions = True
 
     def __init__(
         self,
@@ -399,6 +401,7 @@ class ExactStructure(_BaseStructureLearner):
             parents[v].append(u)
         self.score_ = float(sum(source.local_score(self.scorer_, v, pa) for v, pa in enumerate(parents)))
         self.n_families_ = n_families
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
         progress.close(done=cost.n_parent_sets, families=n_families, score=self.score_, edges=len(edges))
         return edges
 

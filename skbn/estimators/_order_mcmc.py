@@ -342,6 +342,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         ``u -> ... -> v`` (a Monte Carlo estimate of the path feature's posterior).
     n_families_ : int
         Number of local scores computed.
+    {interventional_cpdag_attribute}
     network_, scorer_, categories_, classes_, n_features_in_, feature_names_in_
 
     References
@@ -381,6 +382,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
     _knowledge = ("max_indegree",)
     _bounded_score = True
     _continuous = True
+    _interventions = True
 
     def __init__(
         self,
@@ -495,7 +497,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
         self._warn_if_unconverged()
         progress.close(done=self.n_iter * self.n_chains, chain_difference=self.convergence_,
                        acceptance=float(self.acceptance_rate_.mean()))
-        return sorted(dag(chains[best]["best_choice"]))
+        edges = sorted(dag(chains[best]["best_choice"]))
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
+        return edges
 
     def _warn_if_unconverged(self):
         r"""``ConvergenceWarning`` when two chains' edge posteriors differ by more than
