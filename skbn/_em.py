@@ -819,24 +819,36 @@ class MomentEM(_EMLoop):
 
         ``random=False``: the available-case estimate, each family fitted on the rows
         observing all of its cells (discrete CPTs as the posterior mean, as
-        :meth:`ParameterEM.initial_cpts` does). ``random=True``: the fit on the data with
-        every missing cell replaced by the cell of a random row observing the column (a
-        random hot-deck completion).
+        :meth:`ParameterEM.initial_cpts` does); when some family cannot be fitted so (a
+        configuration of a continuous node's discrete parents with too few such rows), the
+        fit on the data with every missing cell replaced by its column's weighted mean
+        (continuous) or most frequent state (discrete). ``random=True``: the fit on the
+        data with every missing cell replaced by the cell of a random row observing the
+        column (a random hot-deck completion).
         """
         codes = np.where(self.missing, 0, self.codes)
         values = np.where(self.missing, 0.0, self.values)
+        holes = [(j, np.flatnonzero(self.missing[:, j]), np.flatnonzero(~self.missing[:, j]))
+                 for j in np.flatnonzero(self.missing.any(axis=0))]
         if random:
-            for j in np.flatnonzero(self.missing.any(axis=0)):
-                donors = np.flatnonzero(~self.missing[:, j])
-                holes = np.flatnonzero(self.missing[:, j])
-                pick = donors[self.rng.randint(donors.size, size=holes.size)]
-                codes[holes, j], values[holes, j] = codes[pick, j], values[pick, j]
+            for j, rows, donors in holes:
+                pick = donors[self.rng.randint(donors.size, size=rows.size)]
+                codes[rows, j], values[rows, j] = codes[pick, j], values[pick, j]
             return self.fit_network(self._data(codes, values, self.weights), parents)
         family_data = []
         for child, pa in enumerate(parents):
             rows = np.flatnonzero(~self.missing[:, [*pa, child]].any(axis=1))
             family_data.append(self._data(codes[rows], values[rows], self.weights[rows]))
-        return self.fit_network(self._data(codes, values, self.weights), parents, family_data)
+        try:
+            return self.fit_network(self._data(codes, values, self.weights), parents, family_data)
+        except ValueError:  # a family the available cases cannot fit: a mean / mode fill
+            for j, rows, donors in holes:
+                if self.continuous[j]:
+                    values[rows, j] = np.average(self.values[donors, j], weights=self.weights[donors])
+                else:
+                    codes[rows, j] = np.argmax(np.bincount(self.codes[donors, j], self.weights[donors],
+                                                           minlength=self.cardinalities[j]))
+            return self.fit_network(self._data(codes, values, self.weights), parents)
 
     def e_step(self, network, joint=False):
         """Expected completed rows under ``network`` (see the class docstring).
