@@ -40,6 +40,7 @@ References
 .. [4] D. Koller and N. Friedman (2009), *Probabilistic Graphical Models*, ch. 19.
 """
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -726,9 +727,10 @@ class MomentEM(_EMLoop):
     :math:`E[x x^\top \mid x_o, \Delta] = \hat x \hat x^\top + C` with :math:`\hat x` the
     completion's conditional mean and :math:`C` its conditional covariance (0 on the
     observed cells). So completion :math:`(n, \delta)` of posterior :math:`\pi` becomes the
-    :math:`2d` rows :math:`\hat x \pm \sqrt{d}\, l_j` (:math:`d = |x_m|`, :math:`C = L L^\top`
-    from the eigendecomposition, :math:`l_j` the columns of :math:`L`), each of weight
-    :math:`w_n \pi / (2d)` (one row of weight :math:`w_n \pi` when nothing continuous is
+    :math:`d + 1` rows :math:`\hat x + L v_j` (:math:`d = |x_m|`, :math:`C = L L^\top` from
+    the eigendecomposition, :math:`v_j` the vertices of a regular simplex with mean 0 and
+    second moment :math:`I`, :func:`_simplex`), each of weight :math:`w_n \pi / (d + 1)`
+    (one row of weight :math:`w_n \pi` when nothing continuous is
     missing): their weighted mean is :math:`\hat x` and their weighted scatter about it
     :math:`w_n \pi C`. The weighted moments of the completed rows
     (:class:`~skbn._counting.MomentCounter`) and their weighted counts are then exactly the
@@ -870,11 +872,12 @@ class MomentEM(_EMLoop):
         dpa_columns = np.searchsorted(self._discrete, dpa)
         keys, inverse = np.unique(np.column_stack([self._pattern, completed[:, dpa_columns]]),
                                   axis=0, return_inverse=True)
-        inverse = inverse.ravel()
+        by_group = np.argsort(inverse.ravel(), kind="stable")
+        bounds = np.searchsorted(inverse.ravel()[by_group], np.arange(len(keys) + 1))
         k, components, groups = len(names), {}, []
         values = self.values[:, self._continuous]
         for g, key in enumerate(keys):
-            rows = np.flatnonzero(inverse == g)
+            rows = by_group[bounds[g]:bounds[g + 1]]
             config = tuple(int(c) for c in key[k:])
             if config not in components:
                 mu, cov = network._component(order, {self.names[d]: c for d, c in zip(dpa, config)})
@@ -891,13 +894,12 @@ class MomentEM(_EMLoop):
         parts = []
         for rows, lost, means, covariance in groups:
             rows, means = rows[mass[rows] > 0], means[mass[rows] > 0]
-            d = lost.size
-            copies = 2 * d if d else 1
+            copies = lost.size + 1
             filled = np.repeat(values[owner[rows]], copies, axis=0)
-            if d:
+            if lost.size:
                 eigenvalues, vectors = np.linalg.eigh(covariance)
-                spread = np.sqrt(d) * vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
-                offsets = np.concatenate([spread.T, -spread.T])  # (2d, d): the rows +- sqrt(d) l_j
+                factor = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))  # C = L L^T
+                offsets = _simplex(lost.size) @ factor.T  # (d + 1, d): the rows L v_j
                 filled[:, lost] = np.repeat(means, copies, axis=0) + np.tile(offsets, (rows.size, 1))
             parts.append((np.repeat(rows, copies), filled, np.repeat(mass[rows] / copies, copies)))
         source = np.concatenate([p[0] for p in parts])
@@ -924,6 +926,17 @@ class MomentEM(_EMLoop):
         for _, coefficients, sigma in network._params.values():
             total += (coefficients.shape[1] + 1) * float(np.sum(np.log(sigma)))
         return total
+
+
+@functools.cache
+def _simplex(d):
+    """The ``d + 1`` vertices :math:`v_j` (rows) of a regular simplex in :math:`R^d` with mean
+    0 and :math:`\\frac{1}{d+1} \\sum_j v_j v_j^\\top = I`: :math:`\\sqrt{d+1}` times an
+    orthonormal basis of the complement of :math:`\\mathbf 1` in :math:`R^{d+1}` (the
+    eigenvectors of the centring matrix for eigenvalue 1), transposed."""
+    centring = np.eye(d + 1) - 1.0 / (d + 1)
+    basis = np.linalg.eigh(centring)[1][:, 1:]  # eigenvalues 0, then 1 (d times)
+    return np.sqrt(d + 1) * basis
 
 
 def _dirichlet_log_prior(cpts, ess):
