@@ -801,7 +801,9 @@ class MomentEM(_EMLoop):
         completed, self._owner, self._starts = _completions(
             block, np.arange(n), n_completions, self.cardinalities[self._discrete])
         self._completed = completed.astype(_code_dtype(self.cardinalities))
-        self._pattern = self.missing[self._owner][:, self._continuous]
+        self._patterns, self._pattern_id = np.unique(self.missing[:, self._continuous], axis=0,
+                                                     return_inverse=True)
+        self._pattern_id = self._pattern_id.ravel().astype(np.int64)
 
     def reset_chain(self):
         """Nothing to forget: the E-step draws nothing."""
@@ -856,8 +858,9 @@ class MomentEM(_EMLoop):
         """Expected completed rows under ``network`` (see the class docstring).
 
         Returns ``(data, log_likelihood)``: the weighted rows as :class:`EncodedData`
-        (input row order; their moments and counts are the expected sufficient statistics
-        of any family, whatever ``joint``) and :math:`\\ell(\\theta)`.
+        (grouped by pattern of missing continuous cells; their moments and counts are the
+        expected sufficient statistics of any family, whatever ``joint``) and
+        :math:`\\ell(\\theta)`.
         """
         owner, completed = self._owner, self._completed
         log_joint = np.zeros(owner.size)
@@ -870,20 +873,25 @@ class MomentEM(_EMLoop):
         # the discrete parents of the continuous nodes: their configuration picks the joint
         dpa = sorted({self.names.index(p) for v in names for p in network._dpa[v]})
         dpa_columns = np.searchsorted(self._discrete, dpa)
-        keys, inverse = np.unique(np.column_stack([self._pattern, completed[:, dpa_columns]]),
-                                  axis=0, return_inverse=True)
-        by_group = np.argsort(inverse.ravel(), kind="stable")
-        bounds = np.searchsorted(inverse.ravel()[by_group], np.arange(len(keys) + 1))
-        k, components, groups = len(names), {}, []
+        # group the completions by (pattern of missing continuous cells, configuration of dpa)
+        shape = tuple(int(r) for r in self.cardinalities[dpa])
+        config_id = (np.ravel_multi_index(tuple(completed[:, dpa_columns].T), shape) if dpa
+                     else np.zeros(owner.size, dtype=np.int64))
+        key = self._pattern_id[owner] * int(np.prod(shape)) + config_id
+        by_group = np.argsort(key, kind="stable")
+        starts = np.flatnonzero(np.diff(key[by_group], prepend=-1))
+        bounds = np.append(starts, owner.size)
+        components, groups = {}, []
         values = self.values[:, self._continuous]
-        for g, key in enumerate(keys):
-            rows = by_group[bounds[g]:bounds[g + 1]]
-            config = tuple(int(c) for c in key[k:])
+        for g, first in enumerate(starts):
+            rows = by_group[first:bounds[g + 1]]
+            pattern = self._patterns[self._pattern_id[owner[rows[0]]]]
+            config = tuple(int(c) for c in completed[rows[0], dpa_columns])
             if config not in components:
                 mu, cov = network._component(order, {self.names[d]: c for d, c in zip(dpa, config)})
                 components[config] = mu[permutation], cov[np.ix_(permutation, permutation)]
             mu, cov = components[config]
-            lost, kept = np.flatnonzero(key[:k]), np.flatnonzero(~key[:k].astype(bool))
+            lost, kept = np.flatnonzero(pattern), np.flatnonzero(~pattern)
             means, covariance, log_density = _condition_rows(
                 mu, cov, lost, kept, values[owner[rows]][:, kept])
             log_joint[rows] += log_density
@@ -903,14 +911,12 @@ class MomentEM(_EMLoop):
                 filled[:, lost] = np.repeat(means, copies, axis=0) + np.tile(offsets, (rows.size, 1))
             parts.append((np.repeat(rows, copies), filled, np.repeat(mass[rows] / copies, copies)))
         source = np.concatenate([p[0] for p in parts])
-        order_out = np.argsort(source, kind="stable")  # input row order
-        source = source[order_out]
-        codes = np.zeros((source.size, len(self.names)), dtype=np.int64)
+        codes = np.zeros((source.size, len(self.names)), dtype=_code_dtype(self.cardinalities), order="F")
         codes[:, self._discrete] = completed[source]
-        out_values = np.zeros((source.size, len(self.names)))
-        out_values[:, self._continuous] = np.concatenate([p[1] for p in parts])[order_out]
-        weights = np.concatenate([p[2] for p in parts])[order_out]
-        return self._data(codes, out_values, weights), log_lik
+        out_values = np.zeros((source.size, len(self.names)), order="F")
+        out_values[:, self._continuous] = np.concatenate([p[1] for p in parts])
+        weights = np.concatenate([p[2] for p in parts])
+        return EncodedData(codes, self.cardinalities, self.names, weights, values=out_values), log_lik
 
     def m_step(self, data, parents):
         """The estimator's network fit on the expected completed rows."""
