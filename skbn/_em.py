@@ -29,6 +29,14 @@ group of a row's missing cells on its own (within the budget :data:`MAX_GROUP_CO
 only rows beyond those bounds go to Gibbs.
 ``e_step="gibbs"`` completes every incomplete row that way (stochastic EM).
 
+Continuous columns (Gaussian and CLG networks, :class:`MomentEM`) follow the same design:
+a completion of a row's missing discrete cells, weighted by its exact posterior, carries
+its missing continuous cells as ``d + 1`` weighted rows whose weighted mean and scatter
+are the exact conditional mean and covariance, so the weighted moments of the completed
+rows are the expected sufficient statistics, the M-step is the estimators' network fit
+and structural EM's searches read the same rows. The loop (:class:`_EMLoop`), the
+initialisations (:func:`fit_em`) and the structural EM driver are shared.
+
 References
 ----------
 .. [1] A. P. Dempster, N. M. Laird and D. B. Rubin (1977), "Maximum likelihood from
