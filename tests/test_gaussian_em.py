@@ -18,7 +18,16 @@ from scipy import optimize, stats
 from skbn._data import encode_fit
 from skbn._em import MomentEM
 from skbn.datasets import make_random_network
-from skbn.estimators import FixedStructure, HillClimbStructure, PCStructure
+from skbn.estimators import (
+    ChowLiuTree,
+    ExactStructure,
+    FixedStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    MMHCStructure,
+    PCStructure,
+)
 from skbn.network import CLGBayesianNetwork, GaussianBayesianNetwork
 
 TIGHT = dict(em_tol=1e-14, em_max_iter=5000, parameter_estimator="mle")
@@ -375,3 +384,15 @@ def test_integer_weights_equal_replicated_rows_and_restarts_are_reproducible():
                            random_state=5).fit(X) for _ in range(2)]
     assert runs[0].em_trace_[-1] >= one.em_trace_[-1] - 1e-6 * abs(one.em_trace_[-1])
     np.testing.assert_array_equal(runs[0].em_trace_, runs[1].em_trace_)
+
+
+@pytest.mark.parametrize("learner", [GESStructure, K2Structure, MMHCStructure, ChowLiuTree,
+                                     ExactStructure, HillClimbStructure])
+def test_every_structural_em_learner_runs_on_continuous_data_with_holes(learner):
+    truth = make_random_network(5, kind="gaussian", random_state=13, weight_range=(0.6, 1.0))
+    X = _holes(truth.sample(800, random_state=1), 0.15, np.random.default_rng(0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # K2's column order
+        model = learner(missing="em", parameter_estimator="mle", em_max_iter=10).fit(X)
+    assert isinstance(model.network_, GaussianBayesianNetwork)
+    assert model.em_trace_[-1] == pytest.approx(model.score_samples(X).sum(), rel=1e-12)
