@@ -882,10 +882,15 @@ class MomentEM(_EMLoop):
         dpa = sorted({self.names.index(p) for v in names for p in network._dpa[v]})
         dpa_columns = np.searchsorted(self._discrete, dpa)
         # group the completions by (pattern of missing continuous cells, configuration of dpa)
-        shape = tuple(int(r) for r in self.cardinalities[dpa])
-        config_id = (np.ravel_multi_index(tuple(completed[:, dpa_columns].T), shape) if dpa
-                     else np.zeros(owner.size, dtype=np.int64))
-        key = self._pattern_id[owner] * int(np.prod(shape)) + config_id
+        n_configs = float(np.prod(self.cardinalities[dpa].astype(float)))
+        if n_configs * len(self._patterns) < 2.0 ** 62:  # a mixed-radix id fits in int64
+            config_id = (np.ravel_multi_index(tuple(completed[:, dpa_columns].T),
+                                              tuple(int(r) for r in self.cardinalities[dpa]))
+                         if dpa else np.zeros(owner.size, dtype=np.int64))
+        else:  # too many declared configurations: number the observed ones
+            config_id = np.unique(completed[:, dpa_columns], axis=0, return_inverse=True)[1].ravel()
+            n_configs = float(config_id.max() + 1)
+        key = self._pattern_id[owner] * int(n_configs) + config_id
         by_group = np.argsort(key, kind="stable")
         starts = np.flatnonzero(np.diff(key[by_group], prepend=-1))
         bounds = np.append(starts, owner.size)
