@@ -29,6 +29,14 @@ group of a row's missing cells on its own (within the budget :data:`MAX_GROUP_CO
 only rows beyond those bounds go to Gibbs.
 ``e_step="gibbs"`` completes every incomplete row that way (stochastic EM).
 
+Continuous columns (Gaussian and CLG networks, :class:`MomentEM`) follow the same design:
+a completion of a row's missing discrete cells, weighted by its exact posterior, carries
+its missing continuous cells as ``d + 1`` weighted rows whose weighted mean and scatter
+are the exact conditional mean and covariance, so the weighted moments of the completed
+rows are the expected sufficient statistics, the M-step is the estimators' network fit
+and structural EM's searches read the same rows. The loop (:class:`_EMLoop`), the
+initialisations (:func:`fit_em`) and the structural EM driver are shared.
+
 References
 ----------
 .. [1] A. P. Dempster, N. M. Laird and D. B. Rubin (1977), "Maximum likelihood from
@@ -40,10 +48,12 @@ References
 .. [4] D. Koller and N. Friedman (2009), *Probabilistic Graphical Models*, ch. 19.
 """
 
+import functools
 from dataclasses import replace
 
 import numpy as np
 
+from skbn._continuous_network import _condition_rows
 from skbn._dag import components, moral_neighbours, sweep_order
 from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
@@ -53,7 +63,7 @@ from skbn.utils._progress import Progress
 __all__ = [
     "MAX_COMPLETIONS", "MAX_GROUP_COMPLETIONS", "COMPLETION_BUDGET", "MAX_CONDITIONED_COMPLETIONS",
     "CONDITIONING_BUDGET", "GIBBS_SAMPLES", "expected_completions",
-    "GibbsCompleter", "ParameterEM", "fit_em", "structural_em",
+    "GibbsCompleter", "ParameterEM", "MomentEM", "fit_em", "structural_em",
 ]
 
 #: Largest number of completions of one row enumerated exactly by the E-step; rows with
@@ -299,7 +309,36 @@ def _draw(probs, rng):
     return np.minimum((u[:, None] >= cum).sum(axis=1), probs.shape[1] - 1)
 
 
-class ParameterEM:
+class _EMLoop:
+    """The EM loop shared by :class:`ParameterEM` and :class:`MomentEM`: each provides
+    ``model(params, parents)`` (what the E-step conditions on), ``e_step(model)``,
+    ``m_step(data, parents)``, ``log_prior(params)`` and ``method``."""
+
+    # ------------------------------------------------------------------ loop
+    def run(self, parents, cpts, max_iter, tol, progress=None):
+        """EM from ``cpts`` until the relative change of the objective is at most ``tol``
+        or ``max_iter`` M-steps. Returns ``(cpts, trace, data)``: ``trace[t]`` is the
+        objective of the parameters after ``t`` M-steps and ``data`` the expected
+        completions under the returned parameters. ``progress`` (a
+        :class:`skbn.utils._progress.Progress`) hears of every iteration, out of
+        ``max_iter``. The loop of every EM of this module (:class:`MomentEM` runs it
+        with its own ``model``, ``e_step``, ``m_step`` and ``log_prior``)."""
+        trace = []
+        label = "log-likelihood" if self.method == "mle" else "log-posterior"
+        for iteration in range(max_iter + 1):
+            data, log_lik = self.e_step(self.model(cpts, parents))
+            trace.append(log_lik + self.log_prior(cpts))
+            if progress is not None and progress.enabled:
+                progress.message(f"iteration {iteration}: {label} {trace[-1]:.6f}")
+                progress.update(progress.done + 1, **{label: trace[-1]})
+            if iteration == max_iter or (
+                    iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
+                break
+            cpts = self.m_step(data, parents)
+        return cpts, np.asarray(trace), data
+
+
+class ParameterEM(_EMLoop):
     """EM for the CPTs of a fixed DAG on data with missing cells (codes ``-1``).
 
     E-step: expected completions (exact enumeration, per independent group of missing
@@ -659,35 +698,275 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         """:math:`\\sum_{ijk} \\alpha_{ijk} \\log \\theta_{ijk}` for ``"bayes"``, else 0."""
         if self.method != "bayes":
             return 0.0
-        total = 0.0
-        for cpt in cpts:
-            alpha = self.ess / cpt.size
-            with np.errstate(divide="ignore"):
-                total += alpha * float(np.sum(np.log(cpt)))
+        return _dirichlet_log_prior(cpts, self.ess)
+
+    def model(self, cpts, parents):
+        """The network the E-step conditions on: variable elimination over ``cpts``."""
+        return VariableElimination(cpts, parents, self.cardinalities)
+
+
+class MomentEM(_EMLoop):
+    r"""EM for a Gaussian or conditional linear Gaussian (CLG) network on a fixed DAG, on
+    data with missing cells (NaN values of continuous columns, codes ``-1`` of discrete ones).
+
+    **E-step (exact).** Take row :math:`n` with observed discrete cells :math:`d_o`,
+    missing discrete cells :math:`d_m`, observed continuous cells :math:`x_o` and missing
+    continuous cells :math:`x_m`. For every configuration :math:`\delta` of :math:`d_m`
+    (enumerated), the continuous nodes are jointly normal given the full discrete
+    configuration :math:`\Delta = (d_o, \delta)`, :math:`N(\mu_\Delta, \Sigma_\Delta)` (the
+    linear Gaussian recursion in the configuration of their discrete parents), so
+
+    .. math::
+
+        p(\delta, x_o) = P(d_o, \delta)\, N(x_o; \mu_{\Delta,o}, \Sigma_{\Delta,oo}), \qquad
+        x_m \mid x_o, \Delta \sim N\big(\mu_{\Delta,m} + K (x_o - \mu_{\Delta,o}),\;
+        \Sigma_{\Delta,mm} - K \Sigma_{\Delta,om}\big),
+
+    :math:`K = \Sigma_{\Delta,mo}\Sigma_{\Delta,oo}^{-1}` (the networks' own conditioning,
+    :func:`skbn._continuous_network._condition_rows`, one Cholesky factorisation per
+    pattern of missing continuous cells and configuration of the continuous nodes'
+    discrete parents). The posterior of :math:`\delta` is :math:`p(\delta, x_o)` normalised
+    over :math:`\delta`, and the normaliser is the row's likelihood :math:`p(x_o)`, the
+    network's ``log_likelihood`` of the row (missing cells integrated out).
+
+    **Expected completed data.** The sufficient statistics of every Gaussian or CLG family
+    (per configuration of some discrete columns: the total weight, :math:`\sum w x` and
+    :math:`\sum w x x^\top`) are sums over rows, and
+    :math:`E[x x^\top \mid x_o, \Delta] = \hat x \hat x^\top + C` with :math:`\hat x` the
+    completion's conditional mean and :math:`C` its conditional covariance (0 on the
+    observed cells). So completion :math:`(n, \delta)` of posterior :math:`\pi` becomes the
+    :math:`d + 1` rows :math:`\hat x + L v_j` (:math:`d = |x_m|`, :math:`C = L L^\top` from
+    the eigendecomposition, :math:`v_j` the vertices of a regular simplex with mean 0 and
+    second moment :math:`I`, :func:`_simplex`), each of weight :math:`w_n \pi / (d + 1)`
+    (one row of weight :math:`w_n \pi` when nothing continuous is
+    missing): their weighted mean is :math:`\hat x` and their weighted scatter about it
+    :math:`w_n \pi C`. The weighted moments of the completed rows
+    (:class:`~skbn._counting.MomentCounter`) and their weighted counts are then exactly the
+    expected sufficient statistics, and every consumer of an :class:`EncodedData` reads
+    them unchanged: the M-step is the estimators' own network fit (``fit_network``) and
+    structural EM searches on the same rows. The completions are joint (every missing
+    cell of the row), so the rows are right for any family, of any structure.
+
+    **Objective** (``trace`` after :meth:`run`): the observed-data log-likelihood
+    :math:`\ell(\theta) = \sum_n w_n \log p(x_o^{(n)}; \theta)` for ``method="mle"``
+    (variance ``RSS / N``); for ``"bayes"`` (variance ``RSS / (N - p - 1)``, discrete CPTs
+    the posterior mean) :math:`\ell(\theta)` plus the log prior
+    :math:`\sum \alpha_{ijk} \log \theta_{ijk} + \sum_{v,\delta} \frac{p_v + 1}{2}
+    \log \sigma^2_{v\delta}` (:math:`p_v` continuous parents), whose maximiser given the
+    expected statistics is that M-step (maximising
+    :math:`-\frac{N}{2}\log\sigma^2 - \frac{RSS}{2\sigma^2} + a \log \sigma^2` gives
+    :math:`\sigma^2 = RSS / (N - 2a)`). Non-decreasing in both cases (Dempster, Laird &
+    Rubin 1977; Lauritzen 1995 for CLG networks).
+
+    Parameters
+    ----------
+    data : EncodedData
+        The incomplete data (``values`` not None).
+    fit_network : callable
+        ``fit_network(data, parents, family_data=None) -> network``: the estimator's fit of
+        the Gaussian or CLG network with parent tuples ``parents`` from complete weighted
+        ``data``; with ``family_data`` (one :class:`EncodedData` per node) the family of
+        node ``i`` is estimated from ``family_data[i]``, discrete CPTs as the posterior mean.
+    weights : float ndarray (n_samples,) or None
+    method : {"mle", "bayes"}
+        The estimator's ``parameter_estimator`` (what ``fit_network`` does); decides the
+        traced objective.
+    ess : float
+        ``parameter_ess`` (the Dirichlet prior of the discrete CPTs).
+    rng : numpy RandomState
+        Random initialisations.
+    """
+
+    def __init__(self, data, fit_network, weights, method, ess, rng):
+        self.fit_network = fit_network
+        self.names = tuple(data.names)
+        self.cardinalities = np.asarray(data.cardinalities, dtype=np.int64)
+        self.continuous = self.cardinalities == 0
+        self.codes = np.asarray(data.codes, dtype=np.int64)
+        self.values = np.asarray(data.values, dtype=np.float64)
+        n = self.codes.shape[0]
+        self.weights = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        self.method, self.ess, self.rng = method, ess, rng
+        self.missing = np.where(self.continuous, np.isnan(self.values), self.codes < 0)
+        seen = (~self.missing & (self.weights > 0)[:, None]).any(axis=0)
+        if not seen.all():
+            raise ValueError(f"Column {self.names[int(np.argmin(seen))]!r} has no observed value (in "
+                             "the rows of positive weight); EM cannot estimate its distribution. "
+                             "Drop the column.")
+        self._discrete = np.flatnonzero(~self.continuous)
+        self._continuous = np.flatnonzero(self.continuous)
+        # the completions of the missing discrete cells: the same for every network
+        block = self.codes[:, self._discrete]
+        n_completions = _n_completions(block, self.cardinalities[self._discrete])
+        if n_completions.max(initial=1) > MAX_CONDITIONED_COMPLETIONS or \
+                n_completions.sum() > CONDITIONING_BUDGET:
+            worst = int(np.argmax(n_completions))
+            raise ValueError(
+                f"missing='em' with continuous columns enumerates the configurations of every "
+                f"row's missing discrete cells, and row {worst} alone has {n_completions[worst]:.3g} "
+                f"(all rows: {n_completions.sum():.3g}; at most {MAX_CONDITIONED_COMPLETIONS} per row "
+                f"and {CONDITIONING_BUDGET} in all). Drop the rows missing many discrete cells.")
+        completed, self._owner, self._starts = _completions(
+            block, np.arange(n), n_completions, self.cardinalities[self._discrete])
+        self._completed = completed.astype(_code_dtype(self.cardinalities))
+        self._patterns, self._pattern_id = np.unique(self.missing[:, self._continuous], axis=0,
+                                                     return_inverse=True)
+        self._pattern_id = self._pattern_id.ravel().astype(np.int64)
+
+    def reset_chain(self):
+        """Nothing to forget: the E-step draws nothing."""
+
+    def model(self, network, parents):
+        """The network itself (the E-step conditions on its joint)."""
+        return network
+
+    def _data(self, codes, values, weights):
+        """Complete weighted rows as :class:`EncodedData` (Fortran order, small codes)."""
+        return EncodedData(np.asfortranarray(codes.astype(_code_dtype(self.cardinalities))),
+                           self.cardinalities, self.names, weights, values=np.asfortranarray(values))
+
+    def initial_cpts(self, parents, latent, random):
+        """The starting network (the hook :meth:`run`'s caller shares with
+        :class:`ParameterEM`).
+
+        ``random=False``: the available-case estimate, each family fitted on the rows
+        observing all of its cells (discrete CPTs as the posterior mean, as
+        :meth:`ParameterEM.initial_cpts` does); when some family cannot be fitted so (a
+        configuration of a continuous node's discrete parents with too few such rows), the
+        fit on the data with every missing cell replaced by its column's weighted mean
+        (continuous) or most frequent state (discrete). ``random=True``: the fit on the
+        data with every missing cell replaced by the cell of a random row observing the
+        column (a random hot-deck completion).
+        """
+        codes = np.where(self.missing, 0, self.codes)
+        values = np.where(self.missing, 0.0, self.values)
+        holes = [(j, np.flatnonzero(self.missing[:, j]), np.flatnonzero(~self.missing[:, j]))
+                 for j in np.flatnonzero(self.missing.any(axis=0))]
+        if random:
+            for j, rows, donors in holes:
+                pick = donors[self.rng.randint(donors.size, size=rows.size)]
+                codes[rows, j], values[rows, j] = codes[pick, j], values[pick, j]
+            return self.fit_network(self._data(codes, values, self.weights), parents)
+        family_data = []
+        for child, pa in enumerate(parents):
+            rows = np.flatnonzero(~self.missing[:, [*pa, child]].any(axis=1))
+            family_data.append(self._data(codes[rows], values[rows], self.weights[rows]))
+        try:
+            return self.fit_network(self._data(codes, values, self.weights), parents, family_data)
+        except ValueError:  # a family the available cases cannot fit: a mean / mode fill
+            for j, rows, donors in holes:
+                if self.continuous[j]:
+                    values[rows, j] = np.average(self.values[donors, j], weights=self.weights[donors])
+                else:
+                    codes[rows, j] = np.argmax(np.bincount(self.codes[donors, j], self.weights[donors],
+                                                           minlength=self.cardinalities[j]))
+            return self.fit_network(self._data(codes, values, self.weights), parents)
+
+    def e_step(self, network, joint=False):
+        """Expected completed rows under ``network`` (see the class docstring).
+
+        Returns ``(data, log_likelihood)``: the weighted rows as :class:`EncodedData`
+        (grouped by pattern of missing continuous cells; their moments and counts are the
+        expected sufficient statistics of any family, whatever ``joint``) and
+        :math:`\\ell(\\theta)`.
+        """
+        owner, completed = self._owner, self._completed
+        log_joint = np.zeros(owner.size)
+        if self._discrete.size:
+            log_joint += network.discrete_network._inference.complete_log_joint(completed)
+        names = [self.names[i] for i in self._continuous]
+        order = [v for v in network.topological_order() if v in set(names)]
+        position = {v: k for k, v in enumerate(order)}
+        permutation = [position[v] for v in names]
+        # the discrete parents of the continuous nodes: their configuration picks the joint
+        dpa = sorted({self.names.index(p) for v in names for p in network._dpa[v]})
+        dpa_columns = np.searchsorted(self._discrete, dpa)
+        # group the completions by (pattern of missing continuous cells, configuration of dpa)
+        n_configs = float(np.prod(self.cardinalities[dpa].astype(float)))
+        if n_configs * len(self._patterns) < 2.0 ** 62:  # a mixed-radix id fits in int64
+            config_id = (np.ravel_multi_index(tuple(completed[:, dpa_columns].T),
+                                              tuple(int(r) for r in self.cardinalities[dpa]))
+                         if dpa else np.zeros(owner.size, dtype=np.int64))
+        else:  # too many declared configurations: number the observed ones
+            config_id = np.unique(completed[:, dpa_columns], axis=0, return_inverse=True)[1].ravel()
+            n_configs = float(config_id.max() + 1)
+        key = self._pattern_id[owner] * int(n_configs) + config_id
+        by_group = np.argsort(key, kind="stable")
+        starts = np.flatnonzero(np.diff(key[by_group], prepend=-1))
+        bounds = np.append(starts, owner.size)
+        components, groups = {}, []
+        values = self.values[:, self._continuous]
+        for g, first in enumerate(starts):
+            rows = by_group[first:bounds[g + 1]]
+            pattern = self._patterns[self._pattern_id[owner[rows[0]]]]
+            config = tuple(int(c) for c in completed[rows[0], dpa_columns])
+            if config not in components:
+                mu, cov = network._component(order, {self.names[d]: c for d, c in zip(dpa, config)})
+                components[config] = mu[permutation], cov[np.ix_(permutation, permutation)]
+            mu, cov = components[config]
+            lost, kept = np.flatnonzero(pattern), np.flatnonzero(~pattern)
+            means, covariance, log_density = _condition_rows(
+                mu, cov, lost, kept, values[owner[rows]][:, kept])
+            log_joint[rows] += log_density
+            groups.append((rows, lost, means, covariance))
+        posterior, log_marginal = _normalise_segments(log_joint, owner, self._starts)
+        log_lik = _weighted_sum(self.weights, log_marginal)
+        mass = self.weights[owner] * posterior
+        parts = []
+        for rows, lost, means, covariance in groups:
+            rows, means = rows[mass[rows] > 0], means[mass[rows] > 0]
+            copies = lost.size + 1
+            filled = np.repeat(values[owner[rows]], copies, axis=0)
+            if lost.size:
+                eigenvalues, vectors = np.linalg.eigh(covariance)
+                factor = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))  # C = L L^T
+                offsets = _simplex(lost.size) @ factor.T  # (d + 1, d): the rows L v_j
+                filled[:, lost] = np.repeat(means, copies, axis=0) + np.tile(offsets, (rows.size, 1))
+            parts.append((np.repeat(rows, copies), filled, np.repeat(mass[rows] / copies, copies)))
+        source = np.concatenate([p[0] for p in parts])
+        codes = np.zeros((source.size, len(self.names)), dtype=_code_dtype(self.cardinalities), order="F")
+        codes[:, self._discrete] = completed[source]
+        out_values = np.zeros((source.size, len(self.names)), order="F")
+        out_values[:, self._continuous] = np.concatenate([p[1] for p in parts])
+        weights = np.concatenate([p[2] for p in parts])
+        return EncodedData(codes, self.cardinalities, self.names, weights, values=out_values), log_lik
+
+    def m_step(self, data, parents):
+        """The estimator's network fit on the expected completed rows."""
+        return self.fit_network(data, parents)
+
+    def log_prior(self, network):
+        """0 for ``"mle"``; for ``"bayes"`` :math:`\\sum \\alpha_{ijk} \\log \\theta_{ijk}`
+        over the discrete CPTs plus :math:`\\sum_{v, \\delta} (p_v + 1) \\log \\sigma_{v\\delta}`
+        over the continuous nodes (see the class docstring)."""
+        if self.method != "bayes":
+            return 0.0
+        total = _dirichlet_log_prior(list(getattr(network, "cpts", {}).values()), self.ess)
+        for _, coefficients, sigma in network._params.values():
+            total += (coefficients.shape[1] + 1) * float(np.sum(np.log(sigma)))
         return total
 
-    # ------------------------------------------------------------------ loop
-    def run(self, parents, cpts, max_iter, tol, progress=None):
-        """EM from ``cpts`` until the relative change of the objective is at most ``tol``
-        or ``max_iter`` M-steps. Returns ``(cpts, trace, data)``: ``trace[t]`` is the
-        objective of the parameters after ``t`` M-steps and ``data`` the expected
-        completions under the returned parameters. ``progress`` (a
-        :class:`skbn.utils._progress.Progress`) hears of every iteration, out of
-        ``max_iter``."""
-        trace = []
-        label = "log-likelihood" if self.method == "mle" else "log-posterior"
-        for iteration in range(max_iter + 1):
-            inference = VariableElimination(cpts, parents, self.cardinalities)
-            data, log_lik = self.e_step(inference)
-            trace.append(log_lik + self.log_prior(cpts))
-            if progress is not None and progress.enabled:
-                progress.message(f"iteration {iteration}: {label} {trace[-1]:.6f}")
-                progress.update(progress.done + 1, **{label: trace[-1]})
-            if iteration == max_iter or (
-                    iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
-                break
-            cpts = self.m_step(data, parents)
-        return cpts, np.asarray(trace), data
+
+@functools.cache
+def _simplex(d):
+    """The ``d + 1`` vertices :math:`v_j` (rows) of a regular simplex in :math:`R^d` with mean
+    0 and :math:`\\frac{1}{d+1} \\sum_j v_j v_j^\\top = I`: :math:`\\sqrt{d+1}` times an
+    orthonormal basis of the complement of :math:`\\mathbf 1` in :math:`R^{d+1}` (the
+    eigenvectors of the centring matrix for eigenvalue 1), transposed."""
+    centring = np.eye(d + 1) - 1.0 / (d + 1)
+    basis = np.linalg.eigh(centring)[1][:, 1:]  # eigenvalues 0, then 1 (d times)
+    return np.sqrt(d + 1) * basis
+
+
+def _dirichlet_log_prior(cpts, ess):
+    """:math:`\\sum_{ijk} \\alpha_{ijk} \\log \\theta_{ijk}`, :math:`\\alpha_{ijk} = \\mathrm{ess} /
+    (q_i r_i)`: the log-density (up to a constant) of the Dirichlet prior whose posterior
+    mode is the ``"bayes"`` CPT estimate (the posterior mean under ``ess``)."""
+    total = 0.0
+    for cpt in cpts:
+        with np.errstate(divide="ignore"):
+            total += ess / cpt.size * float(np.sum(np.log(cpt)))
+    return total
 
 
 def _weighted_sum(weights, values):
@@ -697,21 +976,27 @@ def _weighted_sum(weights, values):
 
 
 def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess, e_step,
-           n_init, max_iter, tol, rng, progress=None):
+           n_init, max_iter, tol, rng, progress=None, values=None, fit_network=None):
     """Parameter EM with ``n_init`` initialisations; the best final objective wins.
 
     The first initialisation is the available-case estimate (random for families
-    touching a latent node), the others Dirichlet-random CPTs.
+    touching a latent node), the others Dirichlet-random CPTs (with continuous columns:
+    random hot-deck completions, see :meth:`MomentEM.initial_cpts`).
+
+    ``values`` (the continuous columns, NaN = missing; None for discrete data) and
+    ``fit_network`` (the estimator's network fit, see :class:`MomentEM`) switch to the
+    EM of Gaussian and CLG networks, :class:`MomentEM`.
 
     Returns
     -------
-    cpts : list of ndarray, node order
+    cpts : list of ndarray, node order (with continuous columns: the fitted network)
     trace : ndarray, objective per iteration of the winning run
     data : EncodedData, expected completions under ``cpts``
 
     ``progress`` (a :class:`skbn.utils._progress.Progress`) hears of every iteration.
     """
-    em = ParameterEM(codes, cardinalities, names, weights, method, ess, e_step, rng)
+    em = _make_em(codes, cardinalities, names, values, fit_network, weights=weights, method=method,
+                  ess=ess, e_step=e_step, rng=rng)
     best = None
     for init in range(n_init):
         em.reset_chain()
@@ -720,6 +1005,14 @@ def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess
         if best is None or trace[-1] > best[1][-1]:
             best = (cpts, trace, data)
     return best
+
+
+def _make_em(codes, cardinalities, names, values, fit_network, *, weights, method, ess, e_step, rng):
+    """:class:`MomentEM` when there are continuous columns (``values``), else :class:`ParameterEM`."""
+    if values is None:
+        return ParameterEM(codes, cardinalities, names, weights, method, ess, e_step, rng)
+    data = EncodedData(codes, np.asarray(cardinalities), tuple(names), values=values)
+    return MomentEM(data, fit_network, weights, method, ess, rng)
 
 
 def parents_of(edges, n_variables):
@@ -731,7 +1024,7 @@ def parents_of(edges, n_variables):
 
 
 def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init, max_iter, tol, rng,
-                  fit_parameters=True, progress=None):
+                  fit_parameters=True, progress=None, fit_network=None):
     """Structural EM (Friedman 1997, 1998) around any structure search.
 
     Start from the empty graph with EM parameters (:func:`fit_em`, ``n_init``
@@ -763,6 +1056,10 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
         Run the final parameter EM.
     progress : Progress or None
         Hears of every EM iteration and search (the search's own lines one level lower).
+    fit_network : callable or None
+        With continuous columns (``data.values``), the estimator's network fit
+        (:class:`MomentEM`); the E-step's rows then carry the expected moments, and the
+        ``cpts`` returned are the fitted network.
 
     Returns
     -------
@@ -776,14 +1073,14 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
     p = data.n_variables
     settings = dict(weights=weights, method=method, ess=ess, e_step=e_step)
     edges = []
+    moments = dict(values=data.values, fit_network=fit_network)
     cpts, trace, _ = fit_em(codes, data.cardinalities, data.names, parents_of(edges, p), latent,
                             n_init=n_init, max_iter=max_iter, tol=tol, rng=rng, **settings,
-                            progress=progress)
+                            progress=progress, **moments)
     traces = [trace]
-    em = ParameterEM(codes, data.cardinalities, data.names, rng=rng, **settings)
+    em = _make_em(codes, data.cardinalities, data.names, **moments, rng=rng, **settings)
     for step in range(max_iter):
-        completed, log_lik = em.e_step(
-            VariableElimination(cpts, parents_of(edges, p), data.cardinalities), joint=True)
+        completed, log_lik = em.e_step(em.model(cpts, parents_of(edges, p)), joint=True)
         completed = replace(completed, target=data.target, target_from_y=data.target_from_y)
         if step:  # the first network's objective ends the first trace
             traces.append([log_lik + em.log_prior(cpts)])

@@ -420,8 +420,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             what = f"{type(self).__name__} does not take continuous columns yet"
         elif chunked:
             what = "chunked input with continuous columns is not supported yet (pass a DataFrame)"
-        elif missing == "em":
-            what = "missing='em' is not supported yet with continuous columns"
+        elif missing == "em" and getattr(self, "latent", None):
+            what = "latent variables are not supported yet with continuous columns"
+        elif missing == "em" and getattr(self, "e_step", "exact") != "exact":
+            what = (f"e_step={self.e_step!r} is not supported with continuous columns (their "
+                    "E-step is exact: e_step='exact')")
         if what is not None:
             raise ValueError(
                 f"{what}. Continuous columns (non-integer numbers, or column_types='continuous'): "
@@ -471,7 +474,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Parameter EM (:func:`skbn._em.fit_em`) runs on the structure the search returns.
         Structural EM (:func:`skbn._em.structural_em`, for learners with ``_structural_em``)
         drives the search (:meth:`_structure`) on the E-step's expected completions, starting
-        each from the current graph when the learner honours ``start``.
+        each from the current graph when the learner honours ``start``. With continuous
+        columns both are the EM of Gaussian and CLG networks (:class:`skbn._em.MomentEM`),
+        whose M-step is :meth:`_fit_continuous_network`.
         """
         from skbn import _em
 
@@ -483,6 +488,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                         ess=self.parameter_ess, e_step=getattr(self, "e_step", "exact"))
         fit = dict(n_init=getattr(self, "n_init", 1), max_iter=getattr(self, "em_max_iter", 100),
                    tol=getattr(self, "em_tol", 1e-6), rng=rng)
+        moments = {}
+        if data.has_continuous:  # Gaussian / CLG EM: the M-step is this estimator's network fit
+            moments = dict(fit_network=functools.partial(self._fit_continuous_network, states))
         if not self._structural_em:
             edges = self._structure(data)
             total = fit["n_init"] * (fit["max_iter"] + 1)
@@ -490,7 +498,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                 total=total, detail=f"at most {total} iterations")
             cpts, trace, _ = _em.fit_em(np.asarray(data.codes, dtype=np.int64), data.cardinalities,
                                         data.names, _em.parents_of(edges, data.n_variables), latent,
-                                        **fit, **settings, progress=progress)
+                                        **fit, **settings, progress=progress, values=data.values, **moments)
         else:
             progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
                                 detail=f"structural EM, at most {self.em_max_iter} searches")
@@ -500,12 +508,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 return self._structure(completed, start=start if restarts else None)
 
             edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
-                                                   fit_parameters=self.fit_parameters, progress=progress)
+                                                   fit_parameters=self.fit_parameters, progress=progress,
+                                                   **moments)
         self.em_trace_ = np.asarray(trace, dtype=float)
         self.em_n_iter_ = len(self.em_trace_) - 1
         progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
         if not self.fit_parameters:
             return edges, None
+        if data.has_continuous:  # MomentEM's parameters are the fitted network
+            return edges, cpts
         cpts = {data.names[i]: cpt for i, cpt in enumerate(cpts)}
         return edges, _make_network(data.names, states, _em.parents_of(edges, data.n_variables), cpts)
 
@@ -610,6 +621,29 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self.averaged_weights_ = np.asarray(weights, dtype=float)
         return network(edges)
 
+    def _fit_continuous_network(self, states, data, parents, family_data=None):
+        """The Gaussian or CLG network with parent tuples ``parents`` fitted on the complete
+        weighted ``data`` (EM's M-step, :class:`skbn._em.MomentEM`). With ``family_data``
+        (EM's available-case start) the family of node ``i`` is fitted on
+        ``family_data[i]`` instead, its CPT as the posterior mean (``parameter_ess``)."""
+        cache = {}
+        for child, sub in enumerate(family_data or ()):
+            pa = sorted(parents[child])
+            if sub.continuous[child]:
+                cache[(child, tuple(pa))] = self._regressions(sub, states, MomentCounter(sub), child, pa,
+                                                              self._variance())
+            else:
+                cache[(child, tuple(pa))] = estimate_cpt(sub.codes, sub.cardinalities, child, pa,
+                                                         method="bayes", ess=self.parameter_ess,
+                                                         weights=sub.weights)
+        dag = [(p, child) for child, pa in enumerate(parents) for p in pa]
+        counter = None if family_data else MomentCounter(data)
+        return self._continuous_network(data, states, counter, cache, dag)
+
+    def _variance(self):
+        """The residual variance of continuous nodes: ``"mle"`` (``RSS / N``) or ``"unbiased"``."""
+        return "mle" if self.parameter_estimator == "mle" else "unbiased"
+
     def _continuous_network(self, data, states, counter, cache, dag):
         r"""The Gaussian (every column continuous) or CLG network of the DAG ``dag``.
 
@@ -628,7 +662,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         configuration. With experimental rows (``interventions``) every node's parameters
         come from the rows where it was not set by intervention.
         """
-        variance = "mle" if self.parameter_estimator == "mle" else "unbiased"
+        variance = self._variance()
         names = data.names
         parents = [[] for _ in range(data.n_variables)]
         for parent, child in dag:
