@@ -86,6 +86,51 @@ class _CPDAG(MixedGraph):
         return semi_directed_path(self.ch, self.und, source, target, blocked)
 
 
+def _bits(mask):
+    """Indices of the set bits of the integer ``mask``, increasing."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _adjacency_masks(g):
+    """Bit masks of the adjacent nodes, undirected neighbours and parents of every node."""
+    def mask(nodes):
+        m = 0
+        for v in nodes:
+            m |= 1 << v
+        return m
+
+    und = [mask(s) for s in g.und]
+    par = [mask(s) for s in g.pa]
+    adj = [u | pa | mask(ch) for u, pa, ch in zip(und, par, g.ch)]
+    return adj, und, par
+
+
+def _grow_subsets(groups, adj, base, clique, items, limit, t, start, alive):
+    r"""Record the Insert operators whose ``T`` extends ``t`` (Insert's clique and subset
+    rules): ``t`` grows in index order by each ``w`` of ``items[start:]`` adjacent to all of
+    ``clique`` (:math:`\mathrm{NA} \cup t` as a mask) while some candidate of ``alive``
+    (pairs ``(x, free neighbours of y for x)``) has ``w`` among its free neighbours; each
+    new ``(x, T)`` goes to ``groups`` under its parent set ``base | T`` (masks), and ``T``
+    grows while ``|T| < limit``."""
+    for i in range(start, len(items)):
+        w = items[i]
+        if clique & ~adj[w]:
+            continue
+        bit = 1 << w
+        kept = [(x, free) for x, free in alive if free & bit]
+        if not kept:
+            continue
+        new = t + (w,)
+        groups.setdefault(base | bit, []).extend((x, new) for x, _ in kept)
+        if len(new) < limit:
+            _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, kept)
+
+
 def _subsets(items, max_size, accept):
     """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order;
     a subset is kept and extended only while ``accept(subset)`` holds (``accept`` must be
@@ -322,33 +367,53 @@ class GESStructure(_BaseStructureLearner):
         return phases, gaps, fixed
 
     # ------------------------------------------------------------- operators
-    def _insert_candidates(self, g, y, ctx, gaps):
-        """Insert(X, y, T) operators satisfying the clique condition, with their gains."""
-        out = []
-        pa, ne = g.pa[y], g.und[y]
-        adj_y = g.adj_set(y)
-        bound = ctx.subset_bound
+    def _insert_candidates(self, g, y, ctx, gaps, masks=None):
+        r"""Insert(X, y, T) operators satisfying the clique condition, with their gains.
+
+        Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``, computed when
+        None). The candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`, so the clique
+        condition is checked once per group, and the sets ``T`` are enumerated once per
+        group: ``T`` grows in index order over the union of the members' free neighbours
+        :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X`, keeping the members whose free
+        neighbours contain it (the same operators as enumerating ``T`` for every ``X``). The
+        operators are then grouped by the parent set :math:`P = \mathrm{Pa}_y \cup
+        \mathrm{NA}_{y,X} \cup T` they extend and every group is scored at once
+        (:meth:`FamilyScoreCache.added_scores`: one batched kernel call for the continuous
+        candidates of a continuous child).
+        """
+        adj, und, par = _adjacency_masks(g) if masks is None else masks
+        ne, pa = und[y], par[y]
+        closed = adj[y] | (1 << y)
+        by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         for x in range(g.p):
-            if x == y or x in adj_y or (min(x, y), max(x, y)) in gaps:
+            if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
+                by_na.setdefault(ne & adj[x], []).append(x)
+        n_pa = pa.bit_count()
+        groups = {}  # P (mask) -> its operators (x, T)
+        for na, xs in by_na.items():
+            na_nodes = _bits(na)
+            if any(na & ~adj[v] & ~(1 << v) for v in na_nodes):  # NA is not a clique
                 continue
-            adj_x = g.adj_set(x)
-            na = ne & adj_x
-            if not g.is_clique(na):
-                continue
-            free = sorted(ne - adj_x)
+            limit = ctx.subset_bound
+            if self.max_indegree is not None:
+                room = self.max_indegree - 1 - n_pa - len(na_nodes)
+                if room < 0:
+                    continue
+                limit = min(limit, room)
             base = pa | na
-            room = None if self.max_indegree is None else self.max_indegree - 1 - len(base)
-            if room is not None and room < 0:
-                continue
-            limit = bound if room is None else min(bound, room)
-
-            def accept(t, na=na):
-                new = t[-1]
-                return all(g.adj(new, w) for w in na) and all(g.adj(new, w) for w in t[:-1])
-
-            for t in _subsets(free, limit, accept):
-                gain = ctx.gain(y, tuple(sorted(base.union(t))), x)
-                out.append((gain, x, y, t))
+            groups.setdefault(base, []).extend((x, ()) for x in xs)
+            alive = [(x, ne & ~adj[x]) for x in xs]  # (x, its free neighbours)
+            union = 0
+            for _, free in alive:
+                union |= free
+            if limit and union:
+                _grow_subsets(groups, adj, base, na, _bits(union), limit, (), 0, alive)
+        out = []
+        for mask, operators in groups.items():
+            parents = tuple(_bits(mask))
+            current = ctx.local(y, parents)
+            scores = ctx.cache.added_scores(y, parents, [x for x, _ in operators])
+            out.extend((score - current, x, y, t) for score, (x, t) in zip(scores, operators))
         return out
 
     def _delete_candidates(self, g, y, ctx, fixed):
