@@ -1,5 +1,7 @@
 """Greedy equivalence search (Chickering 2002): score-based search over CPDAGs."""
 
+import heapq
+import itertools
 from numbers import Integral
 
 import numpy as np
@@ -84,6 +86,11 @@ class _CPDAG(MixedGraph):
     def semi_directed_path(self, source, target, blocked):
         """Whether a path ``source -> / - ... -> / - target`` avoids every blocked node."""
         return semi_directed_path(self.ch, self.und, source, target, blocked)
+
+
+def _by_gain(candidate):
+    """Sort key of an operator ``(gain, ...)``: decreasing gain."""
+    return -candidate[0]
 
 
 def _bits(mask):
@@ -453,16 +460,20 @@ class GESStructure(_BaseStructureLearner):
                 g.orient(x, w)
 
     @staticmethod
-    def _pick(candidates, total, valid):
+    def _pick(candidates, total, valid, ordered=False):
         """Best valid candidate under the documented tie rule, or None.
 
-        Candidates are ``(gain, x, y, subset)``. The largest valid gain wins if the score
-        improves by more than the tolerance; valid gains within the tolerance of it are
-        ties, won by the smallest ``(x, y, subset)``. Validity is checked lazily, from the
-        largest gain down.
+        Candidates are ``(gain, x, y, subset)`` (``ordered``: already by decreasing gain).
+        The largest valid gain wins if the score improves by more than the tolerance; valid
+        gains within the tolerance of it are ties, won by the smallest ``(x, y, subset)``.
+        Validity is checked lazily, from the largest gain down (the order among equal gains
+        does not matter: every candidate of a gain is reached once one of them is).
         """
         threshold = TIE_TOLERANCE * (1.0 + abs(total))
-        order = sorted((c for c in candidates if c[0] > threshold), key=lambda c: -c[0])
+        if ordered:
+            order = itertools.takewhile(lambda c: c[0] > threshold, candidates)
+        else:
+            order = sorted((c for c in candidates if c[0] > threshold), key=_by_gain)
         best = None
         for c in order:
             if best is not None and improves(best[0], c[0]):
@@ -540,12 +551,14 @@ class GESStructure(_BaseStructureLearner):
             per_target = {}
         else:
             _, per_target, targets = cached
-        for y in targets:
+        masks = _adjacency_masks(g) if phase == "forward" and targets else None
+        for y in targets:  # each target's operators by decreasing gain
             if phase == "forward":
-                per_target[y] = self._insert_candidates(g, y, ctx, gaps)
+                found = self._insert_candidates(g, y, ctx, gaps, masks)
             else:
-                per_target[y] = self._delete_candidates(g, y, ctx, fixed)
-        candidates = [c for y in range(g.p) for c in per_target[y]]
+                found = self._delete_candidates(g, y, ctx, fixed)
+            per_target[y] = sorted(found, key=_by_gain)
+        candidates = heapq.merge(*per_target.values(), key=_by_gain)
 
         def apply(c):
             _, x, y, s = c
@@ -569,7 +582,7 @@ class GESStructure(_BaseStructureLearner):
             built[c[1:]] = new = apply(c)
             return ctx.admits(new)
 
-        best = self._pick(candidates, total, valid)
+        best = self._pick(candidates, total, valid, ordered=True)
         if best is None:
             ctx.operators = None
             return None
