@@ -552,12 +552,12 @@ class GESStructure(_BaseStructureLearner):
         else:
             _, per_target, targets = cached
         masks = _adjacency_masks(g) if phase == "forward" and targets else None
-        for y in targets:  # each target's operators by decreasing gain
+        for y in targets:  # each target's operators by decreasing gain (a NaN gain never wins)
             if phase == "forward":
                 found = self._insert_candidates(g, y, ctx, gaps, masks)
             else:
                 found = self._delete_candidates(g, y, ctx, fixed)
-            per_target[y] = sorted(found, key=_by_gain)
+            per_target[y] = sorted((c for c in found if c[0] == c[0]), key=_by_gain)
         candidates = heapq.merge(*per_target.values(), key=_by_gain)
 
         def apply(c):
