@@ -117,25 +117,21 @@ def _adjacency_masks(g):
     return adj, und, par
 
 
-def _grow_subsets(groups, adj, base, clique, items, limit, t, start, alive):
-    r"""Record the Insert operators whose ``T`` extends ``t`` (Insert's clique and subset
-    rules): ``t`` grows in index order by each ``w`` of ``items[start:]`` adjacent to all of
-    ``clique`` (:math:`\mathrm{NA} \cup t` as a mask) while some candidate of ``alive``
-    (pairs ``(x, free neighbours of y for x)``) has ``w`` among its free neighbours; each
-    new ``(x, T)`` goes to ``groups`` under its parent set ``base | T`` (masks), and ``T``
-    grows while ``|T| < limit``."""
+def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
+    r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
+    ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
+    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
+    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` goes
+    to ``groups`` under its parent set ``base | T`` (masks) and grows while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
-        kept = [(x, free) for x, free in alive if free & bit]
-        if not kept:
-            continue
         new = t + (w,)
-        groups.setdefault(base | bit, []).extend((x, new) for x, _ in kept)
+        groups.setdefault(base | bit, []).extend((x, new) for x in xs)
         if len(new) < limit:
-            _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, kept)
+            _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
 
 def _subsets(items, max_size, accept):
@@ -378,13 +374,13 @@ class GESStructure(_BaseStructureLearner):
         r"""Insert(X, y, T) operators satisfying the clique condition, with their gains.
 
         Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``, computed when
-        None). The candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`, so the clique
-        condition is checked once per group, and the sets ``T`` are enumerated once per
-        group: ``T`` grows in index order over the union of the members' free neighbours
-        :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X`, keeping the members whose free
-        neighbours contain it (the same operators as enumerating ``T`` for every ``X``). The
-        operators are then grouped by the parent set :math:`P = \mathrm{Pa}_y \cup
-        \mathrm{NA}_{y,X} \cup T` they extend and every group is scored at once
+        None). The candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
+        the free neighbours :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X = \mathrm{Ne}_y
+        \setminus \mathrm{NA}_{y,X}` are the same, so the clique condition is checked and
+        the sets ``T`` are enumerated once per group (in index order, extended while
+        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators are then grouped by
+        the parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` they extend
+        and every group is scored at once
         (:meth:`FamilyScoreCache.added_scores`: one batched kernel call for the continuous
         candidates of a continuous child).
         """
@@ -409,12 +405,9 @@ class GESStructure(_BaseStructureLearner):
                 limit = min(limit, room)
             base = pa | na
             groups.setdefault(base, []).extend((x, ()) for x in xs)
-            alive = [(x, ne & ~adj[x]) for x in xs]  # (x, its free neighbours)
-            union = 0
-            for _, free in alive:
-                union |= free
-            if limit and union:
-                _grow_subsets(groups, adj, base, na, _bits(union), limit, (), 0, alive)
+            free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
+            if limit and free:
+                _grow_subsets(groups, adj, base, na, _bits(free), limit, (), 0, xs)
         out = []
         for mask, operators in groups.items():
             parents = tuple(_bits(mask))
