@@ -181,7 +181,9 @@ class GESStructure(_BaseStructureLearner):
     are cached per target node :math:`Y` and recomputed only for targets whose parents,
     neighbours, or neighbours' adjacencies a step changed (the clique condition and the
     score change depend on nothing else); the global path condition is checked only for the
-    operators about to be taken.
+    operators about to be taken. The Insert operators that extend the same parent set are
+    scored together (for a continuous child, one batched regression of the child on that set
+    plus each candidate: ``docs/gaussian.md``, "GES on continuous data").
 
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
