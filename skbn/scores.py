@@ -651,11 +651,11 @@ class BaseGaussianScore(BaseScore):
         parents = list(parents)
         rss = np.stack([added_parent_rss(stats.scatter[g], child, parents) for g in range(stats.n_groups)])
         n_coef = len(parents) + 2
-        rss[:, [child, *parents]] = 1.0  # (NaN there) any positive value: overwritten below
-        loglik = _gaussian_loglik(stats.weight[:, None], rss, n_coef, self.variance).sum(axis=0)
+        loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
+                                  self.variance).sum(axis=0)
         scores = (loglik - self._penalty(stats.n_groups * (n_coef + 1), float(np.sum(stats.weight)))
                   - self.edge_penalty * (len(parents) + 1 + n_discrete_parents))
-        scores[[child, *parents]] = np.nan
+        scores[np.isnan(rss[0])] = np.nan
         return scores
 
     def upper_bound_moments(self, stats, child, parents, candidates, n_discrete_parents=0):
