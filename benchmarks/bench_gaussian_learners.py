@@ -6,6 +6,12 @@
   with ``proc.time()``, reading the data excluded), whether the graphs are equal, the bic-g
   score of each graph (skbn's ``score_`` and bnlearn's ``score(dag, x, type = "bic-g")``).
   ``--sizes 50 200 1000``; a size above ``--r-max`` runs skbn only.
+* ``clg``: the same with ``scorer="bic-cg"`` against ``hc(x, score = "bic-cg")`` on random
+  conditional-Gaussian networks (``kind="clg"``; ``--sizes 20 50 --rows 1000 10000 --seeds
+  0 1 2``) and ``--real`` CSVs such as bnlearn's ``clgaussian.test`` (string columns are
+  discrete). bnlearn reads the CSV's discrete columns as factors of their *observed*
+  levels, skbn keeps a declared state never sampled: then the scores of the same graph
+  differ by that state's parameters in the penalty.
 * ``ges``: ``GESStructure(scorer="bic-g")`` against causal-learn's GES
   (``ges(X, score_func="local_score_BIC")``, run by ``--peer-python``) and pcalg 2.7's
   ``ges(new("GaussL0penObsScore", x, lambda = log(nrow(x)) / 2))`` (run by Rscript; its
@@ -19,6 +25,8 @@ Timings are CPU seconds (``time.process_time()``), so a shared machine inflates 
 than wall time; the fit includes encoding the data. Usage::
 
     python benchmarks/bench_gaussian_learners.py hc --sizes 50 200 1000
+    python benchmarks/bench_gaussian_learners.py clg --sizes 20 50 --rows 1000 10000 \
+        --seeds 0 1 2 --real /path/to/clgaussian.test.csv
     python benchmarks/bench_gaussian_learners.py ges --sizes 10 15 20 50 --ges-rows 1000 10000
 """
 
@@ -41,16 +49,16 @@ from skbn.scores import GaussianBIC
 R_HC = r"""
 suppressPackageStartupMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)
-x <- read.csv(args[1], check.names = FALSE)
+x <- read.csv(args[1], check.names = FALSE, stringsAsFactors = TRUE)
 best <- Inf
 for (r in seq_len(as.integer(args[2]))) {
   start <- proc.time()
-  dag <- hc(x, score = "bic-g")
+  dag <- hc(x, score = args[3])
   used <- proc.time() - start
   best <- min(best, used[["user.self"]] + used[["sys.self"]])
 }
 cat("time", best, "\n", sep = "\t")
-cat("score", format(score(dag, x, type = "bic-g"), digits = 17), "\n", sep = "\t")
+cat("score", format(score(dag, x, type = args[3]), digits = 17), "\n", sep = "\t")
 a <- arcs(dag)
 for (i in seq_len(nrow(a))) cat("arc", a[i, 1], a[i, 2], "\n", sep = "\t")
 """
@@ -87,8 +95,8 @@ for (i in seq_len(nrow(m))) for (j in seq_len(ncol(m)))
 """
 
 
-def frame(p, n, seed):
-    net = make_random_network(p, kind="gaussian", random_state=seed)
+def frame(p, n, seed, kind="gaussian"):
+    net = make_random_network(p, kind=kind, random_state=seed)
     return net.sample(n, random_state=seed + 1)
 
 
@@ -114,30 +122,48 @@ def dag_score(x, edges):
     return sum(scorer.local_score_moments(stats, names.index(v), sorted(parents[v])) for v in names)
 
 
+def bnlearn_hc(x, score, repeats):
+    """R bnlearn's ``hc(x, score = score)``: best CPU seconds, its score, its arcs (discrete
+    columns are written as their state names and read back as factors)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "x.csv"
+        x.to_csv(path, index=False, float_format="%.17g")
+        out = subprocess.run(["Rscript", "-e", R_HC, str(path), str(repeats), score],
+                             capture_output=True, text=True, check=True).stdout
+    seconds = r_score = None
+    arcs = []
+    for line in out.splitlines():
+        field = line.rstrip("\t").split("\t")
+        if field[0] == "time":
+            seconds = float(field[1])
+        elif field[0] == "score":
+            r_score = float(field[1])
+        elif field[0] == "arc":
+            arcs.append((field[1], field[2]))
+    return seconds, r_score, arcs
+
+
 def run_hc(args):
-    print("p, rows, skbn CPU s, bnlearn CPU s, ratio, same graph, skbn score, bnlearn score")
-    for p in args.sizes:
-        x = frame(p, args.rows, args.seed)
-        seconds, model = skbn_fit(HillClimbStructure(scorer="bic-g"), x, args.repeats)
+    score = "bic-g" if args.what == "hc" else "bic-cg"
+    print("data, p, rows, skbn CPU s, bnlearn CPU s, ratio, same graph, skbn score, bnlearn score")
+    cases = [(f"random {args.kind_name} seed {seed}", p, rows, seed)
+             for p in args.sizes for rows in args.rows for seed in args.seeds]
+    if args.real:
+        cases.insert(0, (args.real, None, None, None))
+    for label, p, rows, seed in cases:
+        if p is None:
+            x = pd.read_csv(args.real)
+            x = x.astype({c: "category" for c in x.columns if x[c].dtype == object})
+            rows, p = x.shape
+        else:
+            x = frame(p, rows, seed, "gaussian" if args.what == "hc" else "clg")
+        seconds, model = skbn_fit(HillClimbStructure(scorer=score), x, args.repeats)
         r_seconds = r_score = same = None
         if p <= args.r_max:
-            with tempfile.TemporaryDirectory() as tmp:
-                path = Path(tmp) / "x.csv"
-                x.to_csv(path, index=False, float_format="%.17g")
-                out = subprocess.run(["Rscript", "-e", R_HC, str(path), str(args.r_repeats)],
-                                     capture_output=True, text=True, check=True).stdout
-            arcs = []
-            for line in out.splitlines():
-                field = line.rstrip("\t").split("\t")
-                if field[0] == "time":
-                    r_seconds = float(field[1])
-                elif field[0] == "score":
-                    r_score = float(field[1])
-                elif field[0] == "arc":
-                    arcs.append((field[1], field[2]))
+            r_seconds, r_score, arcs = bnlearn_hc(x, score, args.r_repeats)
             same = sorted(arcs) == sorted(model.edges_)
         ratio = None if r_seconds is None else seconds / r_seconds
-        print(f"{p}, {args.rows}, {seconds:.2f}, {r_seconds}, "
+        print(f"{label}, {p}, {rows}, {seconds:.3f}, {r_seconds}, "
               f"{'' if ratio is None else f'{ratio:.2f}'}, {same}, {model.score_:.6f}, {r_score}", flush=True)
 
 
@@ -207,11 +233,14 @@ def run_ges(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["hc", "ges"])
+    parser.add_argument("what", choices=["hc", "clg", "ges"])
     parser.add_argument("--sizes", type=int, nargs="+", default=None)
-    parser.add_argument("--rows", type=int, default=10_000)
+    parser.add_argument("--rows", type=int, nargs="+", default=[10_000], help="rows of hc and clg")
     parser.add_argument("--ges-rows", type=int, nargs="+", default=[1_000])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of ges")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds of hc and clg")
+    parser.add_argument("--real", default=None,
+                        help="a CSV (e.g. bnlearn's gaussian.test or clgaussian.test) run first")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--r-repeats", type=int, default=3)
     parser.add_argument("--r-max", type=int, default=200, help="largest size run in R too")
@@ -220,6 +249,11 @@ def main():
     args = parser.parse_args()
     if args.what == "hc":
         args.sizes = args.sizes or [50, 200, 1000]
+        args.kind_name = "Gaussian"
+        run_hc(args)
+    elif args.what == "clg":
+        args.sizes = args.sizes or [20, 50]
+        args.kind_name = "CLG"
         run_hc(args)
     else:
         args.sizes = args.sizes or [10, 15, 20, 50]
