@@ -13,9 +13,13 @@
   levels, skbn keeps a declared state never sampled: then the scores of the same graph
   differ by that state's parameters in the penalty.
 * ``ges``: ``GESStructure(scorer="bic-g")`` against causal-learn's GES
-  (``ges(X, score_func="local_score_BIC")``, run by ``--peer-python``) on 10-20 variables:
-  CPU seconds and the bic-g score of both graphs (causal-learn's CPDAG scored through one of
-  its DAGs, by skbn's scorer).
+  (``ges(X, score_func="local_score_BIC")``, run by ``--peer-python``) and pcalg 2.7's
+  ``ges(new("GaussL0penObsScore", x, lambda = log(nrow(x)) / 2))`` (run by Rscript; its
+  time includes building the score object, timed inside R with ``proc.time()``, reading
+  the data excluded) on ``--sizes`` variables and ``--ges-rows`` rows: CPU seconds (skbn
+  and pcalg: median / best of ``--repeats``; causal-learn once), the bic-g score of each
+  learned class (a peer's CPDAG scored through one of its DAGs, by skbn's scorer) and
+  whether each peer's CPDAG equals skbn's. A size above ``--peer-max`` skips causal-learn.
 
 Timings are CPU seconds (``time.process_time()``), so a shared machine inflates them less
 than wall time; the fit includes encoding the data. Usage::
@@ -23,7 +27,7 @@ than wall time; the fit includes encoding the data. Usage::
     python benchmarks/bench_gaussian_learners.py hc --sizes 50 200 1000
     python benchmarks/bench_gaussian_learners.py clg --sizes 20 50 --rows 1000 10000 \
         --seeds 0 1 2 --real /path/to/clgaussian.test.csv
-    python benchmarks/bench_gaussian_learners.py ges --sizes 10 15 20
+    python benchmarks/bench_gaussian_learners.py ges --sizes 10 15 20 50 --ges-rows 1000 10000
 """
 
 import argparse
@@ -69,6 +73,25 @@ record = ges(X, score_func="local_score_BIC")
 seconds = time.process_time() - start
 G = record["G"].graph
 print(json.dumps({"seconds": seconds, "graph": G.tolist()}))
+"""
+
+
+R_GES = r"""
+suppressPackageStartupMessages(library(pcalg))
+args <- commandArgs(trailingOnly = TRUE)
+x <- as.matrix(read.csv(args[1], check.names = FALSE))
+best <- Inf
+for (r in seq_len(as.integer(args[2]))) {
+  start <- proc.time()
+  score <- new("GaussL0penObsScore", x, lambda = log(nrow(x)) / 2)
+  fit <- ges(score)
+  used <- proc.time() - start
+  best <- min(best, used[["user.self"]] + used[["sys.self"]])
+}
+cat("time", best, "\n", sep = "\t")
+m <- as(fit$essgraph, "matrix")  # m[i, j]: an edge i -> j (both ways: undirected)
+for (i in seq_len(nrow(m))) for (j in seq_len(ncol(m)))
+  if (m[i, j]) cat("edge", i - 1, j - 1, "\n", sep = "\t")
 """
 
 
@@ -144,30 +167,67 @@ def run_hc(args):
               f"{'' if ratio is None else f'{ratio:.2f}'}, {same}, {model.score_:.6f}, {r_score}", flush=True)
 
 
+def _peer_class(names, directed, undirected):
+    """A peer's CPDAG (integer pairs) as a DAG of it over ``names``."""
+    return pdag_to_dag(PDAG(names, [(names[i], names[j]) for i, j in directed],
+                            [(names[i], names[j]) for i, j in undirected]), strict=False)
+
+
+def causal_learn_ges(args, path, names):
+    out = subprocess.run([args.peer_python, "-c", PEER_GES, str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    peer = json.loads(out.strip().splitlines()[-1])
+    graph = np.asarray(peer["graph"])  # causal-learn: G[j, i] = 1, G[i, j] = -1 is i -> j
+    p = len(names)
+    directed = [(i, j) for i in range(p) for j in range(p) if graph[j, i] == 1 and graph[i, j] == -1]
+    undirected = [(i, j) for i in range(p) for j in range(i + 1, p)
+                  if graph[i, j] == -1 and graph[j, i] == -1]
+    return peer["seconds"], _peer_class(names, directed, undirected)
+
+
+def pcalg_ges(args, path, names):
+    out = subprocess.run(["Rscript", "-e", R_GES, str(path), str(args.repeats)], capture_output=True,
+                         text=True, check=True).stdout
+    seconds, edges = None, set()
+    for line in out.splitlines():
+        field = line.rstrip("\t").split("\t")
+        if field[0] == "time":
+            seconds = float(field[1])
+        elif field[0] == "edge":
+            edges.add((int(field[1]), int(field[2])))
+    directed = [(i, j) for i, j in edges if (j, i) not in edges]
+    undirected = [(i, j) for i, j in edges if i < j and (j, i) in edges]
+    return seconds, _peer_class(names, directed, undirected)
+
+
 def run_ges(args):
-    print("p, rows, skbn CPU s, causal-learn CPU s, speed-up, skbn score, causal-learn score")
-    for p in args.sizes:
-        x = frame(p, args.ges_rows, args.seed)
-        seconds, model = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "x.csv"
-            x.to_csv(path, index=False, float_format="%.17g")
-            out = subprocess.run([args.peer_python, "-c", PEER_GES, str(path)], capture_output=True,
-                                 text=True, check=True).stdout
-        peer = json.loads(out.strip().splitlines()[-1])
-        names = list(x.columns)
-        graph = np.asarray(peer["graph"])  # causal-learn: G[j, i] = 1, G[i, j] = -1 is i -> j
-        directed = [(names[i], names[j]) for i in range(p) for j in range(p)
-                    if graph[j, i] == 1 and graph[i, j] == -1]
-        undirected = [(names[i], names[j]) for i in range(p) for j in range(i + 1, p)
-                      if graph[i, j] == -1 and graph[j, i] == -1]
-        dag = pdag_to_dag(PDAG(names, directed, undirected), strict=False)
-        peer_score = dag_score(x, dag)
-        own = dag_score(x, model.edges_)
-        same = dag_to_cpdag(names, model.edges_) == dag_to_cpdag(names, dag)
-        print(f"{p}, {args.ges_rows}, {seconds:.3f}, {peer['seconds']:.3f}, "
-              f"{peer['seconds'] / seconds:.1f}, {own:.6f}, {peer_score:.6f} (same CPDAG: {same})",
-              flush=True)
+    print("p, rows, skbn CPU s, causal-learn CPU s, pcalg CPU s, speed-up vs causal-learn, "
+          "speed-up vs pcalg, skbn score, causal-learn score, pcalg score, same CPDAG as causal-learn, "
+          "same CPDAG as pcalg")
+    for rows in args.ges_rows:
+        for p in args.sizes:
+            x = frame(p, rows, args.seed)
+            names = list(x.columns)
+            seconds, model = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
+            own = dag_score(x, model.edges_)
+            mine = dag_to_cpdag(names, model.edges_)
+            row = [f"{p}", f"{rows}", f"{seconds:.3f}"]
+            peers = []
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "x.csv"
+                x.to_csv(path, index=False, float_format="%.17g")
+                cl = causal_learn_ges(args, path, names) if p <= args.peer_max else None
+                peers = [cl, pcalg_ges(args, path, names)]
+            for peer in peers:
+                row.append("" if peer is None else f"{peer[0]:.3f}")
+            for peer in peers:
+                row.append("" if peer is None else f"{peer[0] / seconds:.1f}")
+            row.append(f"{own:.6f}")
+            for peer in peers:
+                row.append("" if peer is None else f"{dag_score(x, peer[1]):.6f}")
+            for peer in peers:
+                row.append("" if peer is None else str(dag_to_cpdag(names, peer[1]) == mine))
+            print(", ".join(row), flush=True)
 
 
 def main():
@@ -176,7 +236,7 @@ def main():
     parser.add_argument("what", choices=["hc", "clg", "ges"])
     parser.add_argument("--sizes", type=int, nargs="+", default=None)
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000], help="rows of hc and clg")
-    parser.add_argument("--ges-rows", type=int, default=1_000)
+    parser.add_argument("--ges-rows", type=int, nargs="+", default=[1_000])
     parser.add_argument("--seed", type=int, default=0, help="seed of ges")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds of hc and clg")
     parser.add_argument("--real", default=None,
@@ -185,6 +245,7 @@ def main():
     parser.add_argument("--r-repeats", type=int, default=3)
     parser.add_argument("--r-max", type=int, default=200, help="largest size run in R too")
     parser.add_argument("--peer-python", default="/work/peervenv/bin/python")
+    parser.add_argument("--peer-max", type=int, default=50, help="largest size run by causal-learn")
     args = parser.parse_args()
     if args.what == "hc":
         args.sizes = args.sizes or [50, 200, 1000]
@@ -195,7 +256,7 @@ def main():
         args.kind_name = "CLG"
         run_hc(args)
     else:
-        args.sizes = args.sizes or [10, 15, 20]
+        args.sizes = args.sizes or [10, 15, 20, 50]
         run_ges(args)
 
 

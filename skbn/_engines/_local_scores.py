@@ -219,6 +219,30 @@ class FamilyScoreCache:
         counts = self.counter.extended_family_table(child, base, extra)
         return self.score_table(counts, child, with_extra)
 
+    def added_scores(self, child, base, extras):
+        """Local scores of ``child`` given ``base + {k}`` for every ``k`` in ``extras``: what
+        a search needs to score every parent it may add to one parent set.
+
+        Each is :meth:`extended_score` (cached) on discrete data; on data with continuous
+        columns a continuous child's continuous candidates are scored in one batch (see
+        ``_MixedFamilyScoreCache``).
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        base : tuple of int
+            Sorted column indices of the parents.
+        extras : sequence of int
+            Column indices of the added parents (none in ``base``, none equal to ``child``).
+
+        Returns
+        -------
+        scores : list of float
+            ``scores[i]`` is the local score of ``child`` given ``base + {extras[i]}``.
+        """
+        return [self.extended_score(child, base, k) for k in extras]
+
     def store(self, child, parents, value):
         """Cache ``value`` as the local score of the family ``(child, parents)``.
 
@@ -372,6 +396,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         self.counter = _statistics(data, counter)
         self.scorer = scorer
         self._cache = {}
+        self._added = {}  # (child, sorted parents) -> batched added-parent scores (added_scores)
 
     def _score(self, child, parents):
         continuous = self.counter.continuous
@@ -388,6 +413,27 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
             return self._score(child, with_extra)
         return self.score_table(self.counter.counts.extended_family_table(child, base, extra), child,
                                 with_extra)
+
+    def added_scores(self, child, base, extras):
+        """:meth:`FamilyScoreCache.added_scores`; for a continuous child the continuous
+        candidates come from one call of the scorer's batched ``local_scores_added`` on the
+        moments of ``base`` (one Schur complement per group of its discrete parents: the
+        residual sums of squares of every added column at once), cached by ``(child, base)``
+        apart from the family scores; discrete candidates (which change the split) are
+        scored family by family."""
+        continuous = self.counter.continuous
+        if not continuous[child]:
+            return super().added_scores(child, base, extras)
+        key = (child, base)
+        column = self._added.get(key)
+        if column is None and any(continuous[k] for k in extras):
+            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
+            batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+            column = np.full(len(continuous), np.nan)
+            ids = self.counter.moments.continuous
+            column[ids] = batch
+            self._added[key] = column
+        return [float(column[k]) if continuous[k] else self.extended_score(child, base, k) for k in extras]
 
 
 class _MixedFamilyColumns(FamilyColumns):

@@ -2,6 +2,8 @@
 experimental rows, greedy interventional equivalence search (GIES, Hauser & Bühlmann 2012)
 over interventional essential graphs."""
 
+import heapq
+import itertools
 from numbers import Integral
 
 import numpy as np
@@ -188,6 +190,52 @@ class _InterventionalGraph(_CPDAG):
         return _InterventionalGraph(self.p, self.targets, directed, undirected)
 
 
+def _by_gain(candidate):
+    """Sort key of an operator ``(gain, ...)``: decreasing gain."""
+    return -candidate[0]
+
+
+def _bits(mask):
+    """Indices of the set bits of the integer ``mask``, increasing."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _adjacency_masks(g):
+    """Bit masks of the adjacent nodes, undirected neighbours and parents of every node."""
+    def mask(nodes):
+        m = 0
+        for v in nodes:
+            m |= 1 << v
+        return m
+
+    und = [mask(s) for s in g.und]
+    par = [mask(s) for s in g.pa]
+    adj = [u | pa | mask(ch) for u, pa, ch in zip(und, par, g.ch)]
+    return adj, und, par
+
+
+def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
+    r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
+    ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
+    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
+    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` goes
+    to ``groups`` under its parent set ``base | T`` (masks) and grows while ``|T| < limit``."""
+    for i in range(start, len(items)):
+        w = items[i]
+        if clique & ~adj[w]:
+            continue
+        bit = 1 << w
+        new = t + (w,)
+        groups.setdefault(base | bit, []).extend((x, new) for x in xs)
+        if len(new) < limit:
+            _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
+
+
 def _subsets(items, max_size, accept):
     """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order;
     a subset is kept and extended only while ``accept(subset)`` holds (``accept`` must be
@@ -235,7 +283,9 @@ class GESStructure(_BaseStructureLearner):
     are cached per target node :math:`Y` and recomputed only for targets whose parents,
     neighbours, or neighbours' adjacencies a step changed (the clique condition and the
     score change depend on nothing else); the global path condition is checked only for the
-    operators about to be taken.
+    operators about to be taken. The Insert operators that extend the same parent set are
+    scored together (for a continuous child, one batched regression of the child on that set
+    plus each candidate: ``docs/gaussian.md``, "GES on continuous data").
 
     **Experimental rows** (``fit(X, interventions=...)``): GIES (Hauser & Bühlmann 2012).
     Every family is scored on the rows where its child was not set by intervention, which
@@ -441,33 +491,50 @@ class GESStructure(_BaseStructureLearner):
         return phases, gaps, fixed
 
     # ------------------------------------------------------------- operators
-    def _insert_candidates(self, g, y, ctx, gaps):
-        """Insert(X, y, T) operators satisfying the clique condition, with their gains."""
-        out = []
-        pa, ne = g.pa[y], g.und[y]
-        adj_y = g.adj_set(y)
-        bound = ctx.subset_bound
+    def _insert_candidates(self, g, y, ctx, gaps, masks=None):
+        r"""Insert(X, y, T) operators satisfying the clique condition, with their gains.
+
+        Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``, computed when
+        None). The candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
+        the free neighbours :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X = \mathrm{Ne}_y
+        \setminus \mathrm{NA}_{y,X}` are the same, so the clique condition is checked and
+        the sets ``T`` are enumerated once per group (in index order, extended while
+        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators are then grouped by
+        the parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` they extend
+        and every group is scored at once
+        (:meth:`FamilyScoreCache.added_scores`: one batched kernel call for the continuous
+        candidates of a continuous child).
+        """
+        adj, und, par = _adjacency_masks(g) if masks is None else masks
+        ne, pa = und[y], par[y]
+        closed = adj[y] | (1 << y)
+        by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         for x in range(g.p):
-            if x == y or x in adj_y or (min(x, y), max(x, y)) in gaps:
+            if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
+                by_na.setdefault(ne & adj[x], []).append(x)
+        n_pa = pa.bit_count()
+        groups = {}  # P (mask) -> its operators (x, T)
+        for na, xs in by_na.items():
+            na_nodes = _bits(na)
+            if any(na & ~adj[v] & ~(1 << v) for v in na_nodes):  # NA is not a clique
                 continue
-            adj_x = g.adj_set(x)
-            na = ne & adj_x
-            if not g.is_clique(na):
-                continue
-            free = sorted(ne - adj_x)
+            limit = ctx.subset_bound
+            if self.max_indegree is not None:
+                room = self.max_indegree - 1 - n_pa - len(na_nodes)
+                if room < 0:
+                    continue
+                limit = min(limit, room)
             base = pa | na
-            room = None if self.max_indegree is None else self.max_indegree - 1 - len(base)
-            if room is not None and room < 0:
-                continue
-            limit = bound if room is None else min(bound, room)
-
-            def accept(t, na=na):
-                new = t[-1]
-                return all(g.adj(new, w) for w in na) and all(g.adj(new, w) for w in t[:-1])
-
-            for t in _subsets(free, limit, accept):
-                gain = ctx.gain(y, tuple(sorted(base.union(t))), x)
-                out.append((gain, x, y, t))
+            groups.setdefault(base, []).extend((x, ()) for x in xs)
+            free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
+            if limit and free:
+                _grow_subsets(groups, adj, base, na, _bits(free), limit, (), 0, xs)
+        out = []
+        for mask, operators in groups.items():
+            parents = tuple(_bits(mask))
+            current = ctx.local(y, parents)
+            scores = ctx.cache.added_scores(y, parents, [x for x, _ in operators])
+            out.extend((score - current, x, y, t) for score, (x, t) in zip(scores, operators))
         return out
 
     def _delete_candidates(self, g, y, ctx, fixed):
@@ -497,16 +564,20 @@ class GESStructure(_BaseStructureLearner):
         g.delete(x, y, h)
 
     @staticmethod
-    def _pick(candidates, total, valid):
+    def _pick(candidates, total, valid, ordered=False):
         """Best valid candidate under the documented tie rule, or None.
 
-        Candidates are ``(gain, x, y, subset)``. The largest valid gain wins if the score
-        improves by more than the tolerance; valid gains within the tolerance of it are
-        ties, won by the smallest ``(x, y, subset)``. Validity is checked lazily, from the
-        largest gain down.
+        Candidates are ``(gain, x, y, subset)`` (``ordered``: already by decreasing gain).
+        The largest valid gain wins if the score improves by more than the tolerance; valid
+        gains within the tolerance of it are ties, won by the smallest ``(x, y, subset)``.
+        Validity is checked lazily, from the largest gain down (the order among equal gains
+        does not matter: every candidate of a gain is reached once one of them is).
         """
         threshold = TIE_TOLERANCE * (1.0 + abs(total))
-        order = sorted((c for c in candidates if c[0] > threshold), key=lambda c: -c[0])
+        if ordered:
+            order = itertools.takewhile(lambda c: c[0] > threshold, candidates)
+        else:
+            order = sorted((c for c in candidates if c[0] > threshold), key=_by_gain)
         best = None
         for c in order:
             if best is not None and improves(best[0], c[0]):
@@ -587,12 +658,14 @@ class GESStructure(_BaseStructureLearner):
             per_target = {}
         else:
             _, per_target, targets = cached
-        for y in targets:
+        masks = _adjacency_masks(g) if phase == "forward" and targets else None
+        for y in targets:  # each target's operators by decreasing gain (a NaN gain never wins)
             if phase == "forward":
-                per_target[y] = self._insert_candidates(g, y, ctx, gaps)
+                found = self._insert_candidates(g, y, ctx, gaps, masks)
             else:
-                per_target[y] = self._delete_candidates(g, y, ctx, fixed)
-        candidates = [c for y in range(g.p) for c in per_target[y]]
+                found = self._delete_candidates(g, y, ctx, fixed)
+            per_target[y] = sorted((c for c in found if c[0] == c[0]), key=_by_gain)
+        candidates = heapq.merge(*per_target.values(), key=_by_gain)
 
         def apply(c):
             _, x, y, s = c
@@ -616,7 +689,7 @@ class GESStructure(_BaseStructureLearner):
             built[c[1:]] = new = apply(c)
             return ctx.admits(new)
 
-        best = self._pick(candidates, total, valid)
+        best = self._pick(candidates, total, valid, ordered=True)
         if best is None:
             ctx.operators = None
             return None
