@@ -4,6 +4,7 @@ over interventional essential graphs."""
 
 import heapq
 import itertools
+import math
 from numbers import Integral
 
 import numpy as np
@@ -59,6 +60,17 @@ class _FitContext:
             return True
         _, bad, rules = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)
         return not bad and not rules
+
+    def extension(self, g):
+        """A DAG of the class of ``g`` (Dor & Tarsi) that respects the directional knowledge:
+        the extension of its maximally oriented PDAG with the knowledge. On mixed data the
+        knowledge holds the conditional-Gaussian rule, and a DAG of the class with a
+        continuous parent of a discrete node scores -inf, so the class is scored by one
+        that respects it."""
+        if self.knowledge is not None:
+            g = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)[0]
+        directed, undirected = g.edge_lists()
+        return pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
 
     def local(self, child, parents):
         return self.cache.local_score(child, parents)
@@ -645,8 +657,7 @@ class GESStructure(_BaseStructureLearner):
         return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
 
     def _total(self, g, ctx):
-        directed, undirected = g.edge_lists()
-        return self._total_dag(g.p, pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected)), ctx)
+        return self._total_dag(g.p, ctx.extension(g), ctx)
 
     def _step(self, phase, g, ctx, gaps, fixed, total):
         """Take the best valid operator of ``phase``; returns (new CPDAG, gain) or None."""
@@ -659,12 +670,14 @@ class GESStructure(_BaseStructureLearner):
         else:
             _, per_target, targets = cached
         masks = _adjacency_masks(g) if phase == "forward" and targets else None
-        for y in targets:  # each target's operators by decreasing gain (a NaN gain never wins)
+        for y in targets:  # each target's operators by decreasing gain (a non-finite gain never wins:
+            # NaN or +inf come from a family scoring -inf on both or on the current side, a
+            # continuous parent of a discrete node on mixed data, which no move may leave or enter)
             if phase == "forward":
                 found = self._insert_candidates(g, y, ctx, gaps, masks)
             else:
                 found = self._delete_candidates(g, y, ctx, fixed)
-            per_target[y] = sorted((c for c in found if c[0] == c[0]), key=_by_gain)
+            per_target[y] = sorted((c for c in found if math.isfinite(c[0])), key=_by_gain)
         candidates = heapq.merge(*per_target.values(), key=_by_gain)
 
         def apply(c):
@@ -715,8 +728,7 @@ class GESStructure(_BaseStructureLearner):
 
     def _turn(self, g, ctx, total):
         """Best improving reversal of an edge of a consistent extension (acyclic result)."""
-        directed, undirected = g.edge_lists()
-        dag = pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
+        dag = ctx.extension(g)
         parents = [set() for _ in range(g.p)]
         for u, v in dag:
             parents[v].add(u)
@@ -727,7 +739,8 @@ class GESStructure(_BaseStructureLearner):
             pv = tuple(sorted(parents[v] - {u}))
             pu = tuple(sorted(parents[u]))
             gain = ctx.gain(u, pu, v) - ctx.gain(v, pv, u)
-            candidates.append((gain, u, v, ()))
+            if math.isfinite(gain):
+                candidates.append((gain, u, v, ()))
 
         reach = _Reachability(g.p, dag)
         children = [[] for _ in range(g.p)]
