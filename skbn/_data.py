@@ -531,15 +531,19 @@ def _continuous_values(name, series, kind, *, what="column", values=None):
     if values is None:
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     _check_finite(name, values, what)
-    first = _first_distinct(values, MIN_CONTINUOUS_VALUES)
-    if pd.api.types.is_float_dtype(series.dtype):
-        labels = values[first].tolist()
-    else:  # the values as factorized: ints stay ints, floats make every number a float
-        labels = [_plain(series.iloc[i]) for i in first]
-        if any(isinstance(v, float) for v in labels):
-            labels = [float(v) for v in labels]
-    _check_spread(name, labels, what=what)
+    _check_spread(name, _distinct_labels(series, values), what=what)
     return values
+
+
+def _distinct_labels(series, values, limit=MIN_CONTINUOUS_VALUES):
+    """The first (up to ``limit``) distinct values of a numeric column, as
+    :func:`_factorize` labels them (ints stay ints; a float makes every number a float);
+    ``values``: the column as float64."""
+    first = _first_distinct(values, limit)
+    if pd.api.types.is_float_dtype(series.dtype):
+        return values[first].tolist()
+    labels = [_plain(series.iloc[i]) for i in first]
+    return [float(v) for v in labels] if any(isinstance(v, float) for v in labels) else labels
 
 
 def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False, numeric_rule=True,

@@ -13,6 +13,11 @@ encoded data's continuous values (``EncodedData.values``) and row weights, and h
   moments split by the child's discrete parents, and the positions of the child and of its
   continuous parents among the moments' columns.
 
+Summarised rows (chunked ``X``: ``EncodedData.row_scatter`` set, each row standing for the
+rows of one configuration of the discrete columns, with their mean and scatter) give the
+same moments by the exact pooling identities (:meth:`~skbn._counting.Moments.pooled`): the
+moments of a set of discrete columns are those of the rows' groups merged by configuration.
+
 Groups are the *declared* configurations of the discrete columns (mixed radix over their
 numbers of states, never compressed), so an unobserved configuration is a group of weight
 0: it counts in a CLG score's number of parameters, as in R bnlearn. Rows with a missing
@@ -23,7 +28,7 @@ select rows before building a counter).
 import numpy as np
 
 from skbn._counting._cache import BoundedCache
-from skbn._counting._moments import moments
+from skbn._counting._moments import Moments, moments
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter"]
 
@@ -80,6 +85,12 @@ class MomentCounter:
         self.index = np.full(len(self.cardinalities), -1, dtype=np.intp)
         self.index[self.continuous] = np.arange(len(self.continuous))
         self.values = np.asarray(data.values[:, self.continuous], dtype=np.float64)
+        #: summarised rows (chunked X): the moments of every row's rows, pooled by
+        #: :meth:`moments_given` instead of being computed from the values
+        self._rows = None
+        if data.row_scatter is not None:
+            weight = np.ones(len(self.values)) if data.weights is None else data.weights
+            self._rows = Moments(np.asarray(weight, dtype=np.float64), self.values, data.row_scatter)
         missing = np.isnan(self.values).any(axis=0)
         if missing.any():
             name = data.names[self.continuous[np.argmax(missing)]]
@@ -105,7 +116,8 @@ class MomentCounter:
         key = tuple(sorted(int(d) for d in discrete))
         if not key:
             if self._one_group is None:
-                self._one_group = moments(self.values, self.weights)
+                self._one_group = (moments(self.values, self.weights) if self._rows is None
+                                   else self._rows.pooled())
             return self._one_group
         hit = self._cache.get(key)
         if hit is not None:
@@ -114,7 +126,8 @@ class MomentCounter:
             raise ValueError(f"moments_given: columns {[d for d in key if self.cardinalities[d] == 0]} "
                              "are continuous, not discrete.")
         ids, n_ids = _declared_ids(self.codes, self.cardinalities, key)
-        stats = moments(self.values, self.weights, ids, n_ids)
+        stats = (moments(self.values, self.weights, ids, n_ids) if self._rows is None
+                 else self._rows.pooled(ids, n_ids))
         self._cache.put(key, stats)
         return stats
 
