@@ -421,8 +421,9 @@ def _declare_hint(name, what):
 def _fractional(labels):
     """Whether some (finite) numeric label is not a whole number."""
     values = np.fromiter(labels, dtype=np.float64, count=len(labels))  # float() of each label
-    finite = values[np.isfinite(values)]
-    return bool(np.any(finite != np.round(finite)))
+    with np.errstate(invalid="ignore"):
+        fractional = values != np.round(values)  # NaN: True, infinite: False
+    return bool(np.any(fractional & ~np.isnan(values)))
 
 
 def _check_numeric(name, labels, n_rows, *, what="column", partial=False, continuous_ok=False):
@@ -480,8 +481,9 @@ def _first_distinct(values, limit):
 
 def _fractional_values(values):
     """:func:`_fractional` of a float array (NaN and infinite values skipped)."""
-    finite = values[np.isfinite(values)]
-    return bool(np.any(finite != np.round(finite)))
+    with np.errstate(invalid="ignore"):
+        fractional = values != np.round(values)  # NaN: True, infinite: False
+    return bool(np.any(fractional & ~np.isnan(values)))
 
 
 def _check_spread(name, labels, *, what="column", stacklevel=5):
@@ -674,7 +676,7 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
             and pd.api.types.is_float_dtype(series.dtype)):
         # a float column: the type rule and the checks on the float array, vectorised (no
         # label per distinct value); a whole-valued one goes on to the discrete path below
-        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)  # no copy of a float64 column
         missing = np.isnan(values)
         _check_missing(name, missing, allow_missing)
         if declared_type == CONTINUOUS or _fractional_values(values):
