@@ -40,11 +40,26 @@ chunk must be a pandas DataFrame or have a ``to_pandas()`` method (pyarrow ``Rec
 or ``Table``, polars); all chunks must have the same column labels (in any order; the
 first chunk's order is used).
 
+Continuous columns
+------------------
+With continuous columns (the learner takes them: ``allow_continuous``) a distinct row is a
+configuration of the discrete columns, and the continuous values of its rows are kept as
+their moments (number of rows, means, centred cross-products), added chunk by chunk and
+merged by the exact pairwise update of :class:`skbn._counting.Moments`. Every Gaussian or
+CLG statistic is a function of the moments per configuration of some discrete columns,
+which :class:`skbn._counting.MomentCounter` pools from these groups, so the fit equals the
+in-memory fit up to rounding. A missing cell of a continuous column is refused (moments need
+complete rows).
+
 Column types across chunks
 --------------------------
 The column-type rule of :mod:`skbn._data` is applied to the union of the chunks' values, so
-a column is refused or accepted exactly as in memory (a numeric column is refused as soon as
-the values read so far break the rule). A column must hold the same type class in every
+a column is typed, refused or accepted exactly as in memory. An undeclared numeric column is
+held as discrete codes while it shows at most :data:`~skbn._data.MAX_INTEGER_STATES` whole
+values; a non-whole number or more whole values make it continuous (the rows read before
+know its value from their code), and after the last chunk a column of whole numbers only is
+refused, naming ``column_types=``. Without ``allow_continuous`` a numeric column is refused
+as soon as the values read so far break the rule. A column must hold the same type class in every
 chunk (numbers, bools or text; integer and float chunks are both numbers, and empty chunks
 do not count): ``pd.read_csv(..., chunksize=...)`` guesses every chunk's types separately,
 so a column of digits that turns textual in a later chunk would get both ``0`` and ``'0'``
