@@ -7,14 +7,23 @@ peak RSS; for the ``--check`` size it also fits in memory on the concatenated ro
 asserts that edges, score and CPTs are identical.
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_out_of_core.py --rows 1000000 10000000 --check 1000000
+
+``--encode`` times the encoder alone instead (CPU time, median of ``--repeat`` runs): float
+(continuous) columns, whole-valued float columns (discrete codes held as floats), integer
+and text columns, ``--encode-shape`` rows x columns each, and prints a digest of the
+discrete codes so that two versions of skbn can be checked bit for bit:
+
+    PYTHONPATH=. python benchmarks/bench_out_of_core.py --encode
 """
 
 import argparse
+import hashlib
 import json
 import resource
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -60,6 +69,42 @@ def _child(mode, n_rows, chunk_rows):
     print(json.dumps(result))
 
 
+def _encode(n_rows, n_columns, repeat):
+    """CPU seconds (median of ``repeat``) of ``encode_fit`` on frames of one column kind."""
+    import warnings
+
+    import pandas as pd
+
+    from skbn._data import encode_fit
+
+    rng = np.random.default_rng(0)
+    names = [f"v{j}" for j in range(n_columns)]
+    frames = {
+        "float (continuous)": pd.DataFrame(rng.normal(size=(n_rows, n_columns)), columns=names),
+        "whole floats (discrete)": pd.DataFrame(rng.integers(0, 4, (n_rows, n_columns)).astype(float),
+                                                columns=names),
+        "int (discrete)": pd.DataFrame(rng.integers(0, 4, (n_rows, n_columns)), columns=names),
+        "text (discrete)": pd.DataFrame(rng.choice(np.array(["a", "b", "c"], dtype=object),
+                                                   (n_rows, n_columns // 10)),
+                                        columns=names[:n_columns // 10]),
+    }
+    rows = []
+    for kind, frame in frames.items():
+        times = []
+        for _ in range(repeat):
+            fresh = frame.copy()  # no column cached by an earlier run
+            start = time.process_time()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                data, _ = encode_fit(fresh, allow_continuous=True)
+            times.append(time.process_time() - start)
+        digest = hashlib.sha256(np.ascontiguousarray(data.codes).tobytes()
+                                + str(data.codes.dtype).encode()).hexdigest()[:12]
+        rows.append({"columns": kind, "shape": f"{frame.shape[0]}x{frame.shape[1]}",
+                     "cpu_s (median)": float(np.median(times)), "codes digest": digest})
+    return rows
+
+
 def _run(mode, n_rows, chunk_rows):
     out = subprocess.run(
         [sys.executable, __file__, "--child", mode, "--rows", str(n_rows), "--chunk", str(chunk_rows)],
@@ -75,7 +120,20 @@ def main():
     parser.add_argument("--chunk", type=int, default=100_000)
     parser.add_argument("--check", type=int, default=None, help="size also fitted in memory and compared")
     parser.add_argument("--child", choices=["chunks", "memory"], help=argparse.SUPPRESS)
+    parser.add_argument("--encode", action="store_true", help="time the encoder alone (see above)")
+    parser.add_argument("--encode-shape", type=int, nargs=2, default=[10_000, 1_000],
+                        metavar=("ROWS", "COLUMNS"))
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    if args.encode:
+        from _common import print_table
+
+        import skbn
+
+        print(f"skbn from {Path(skbn.__file__).parent}")
+        print_table(_encode(*args.encode_shape, args.repeat),
+                    ["columns", "shape", "cpu_s (median)", "codes digest"])
+        return
     if args.child:
         _child(args.child, args.rows[0], args.chunk)
         return

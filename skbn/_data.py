@@ -135,6 +135,14 @@ class EncodedData:
         Fortran-ordered values of the continuous variables (``values[:, i]`` for ``i`` with
         ``cardinalities[i] == 0``; NaN marks a missing cell; the entries of discrete
         columns are 0 and never read). ``None`` when every variable is discrete.
+    row_scatter : ndarray of shape (n_samples, k, k), float64, or None
+        Set only for *summarised* rows (chunked ``X`` with continuous columns,
+        :func:`skbn._chunks.encode_chunks`): row ``t`` then stands for ``weights[t]`` rows of
+        ``X`` (one distinct configuration of the discrete columns) whose continuous values
+        have the mean ``values[t]`` and the centred cross-products ``row_scatter[t]`` (over
+        the ``k`` continuous columns, in column order). Only the moments
+        (:class:`skbn._counting.MomentCounter`) may read such data; anything that needs the
+        rows themselves refuses it. ``None``: every row is a row of ``X``.
     """
 
     codes: np.ndarray
@@ -146,6 +154,7 @@ class EncodedData:
     target_from_y: bool = False
     intervened: np.ndarray | None = None
     values: np.ndarray | None = None
+    row_scatter: np.ndarray | None = None
 
     @property
     def continuous(self):
@@ -412,8 +421,9 @@ def _declare_hint(name, what):
 def _fractional(labels):
     """Whether some (finite) numeric label is not a whole number."""
     values = np.fromiter(labels, dtype=np.float64, count=len(labels))  # float() of each label
-    finite = values[np.isfinite(values)]
-    return bool(np.any(finite != np.round(finite)))
+    with np.errstate(invalid="ignore"):
+        fractional = values != np.round(values)  # NaN: True, infinite: False
+    return bool(np.any(fractional & ~np.isnan(values)))
 
 
 def _check_numeric(name, labels, n_rows, *, what="column", partial=False, continuous_ok=False):
@@ -453,19 +463,34 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
         )
 
 
-def _continuous_values(name, series, labels, kind, *, what="column"):
-    """Float values (NaN: missing) of a continuous column, refusing what cannot be one:
-    non-numbers, infinite values and a constant column; warning, naming the column, when
-    it has fewer than :data:`MIN_CONTINUOUS_VALUES` distinct values."""
+def _first_distinct(values, limit):
+    """Positions of the first occurrences of up to ``limit`` distinct values of a float
+    array (NaN skipped), in the order they occur: at most ``limit`` vectorised passes, no
+    Python step per value."""
+    rest = np.flatnonzero(~np.isnan(values))
+    head = rest[:64]  # a measurement has its first distinct values among its first rows
+    _, first = np.unique(values[head], return_index=True)
+    if len(first) >= limit:
+        return head[np.sort(first)[:limit]].tolist()
+    found = []
+    while len(rest) and len(found) < limit:
+        found.append(int(rest[0]))
+        rest = rest[values[rest] != values[rest[0]]]
+    return found
+
+
+def _fractional_values(values):
+    """:func:`_fractional` of a float array (NaN and infinite values skipped)."""
+    with np.errstate(invalid="ignore"):
+        fractional = values != np.round(values)  # NaN: True, infinite: False
+    return bool(np.any(fractional & ~np.isnan(values)))
+
+
+def _check_spread(name, labels, *, what="column", stacklevel=5):
+    """Refuse a constant continuous column and warn, naming it, when it has fewer than
+    :data:`MIN_CONTINUOUS_VALUES` distinct values; ``labels``: its first distinct values
+    (up to :data:`MIN_CONTINUOUS_VALUES` of them), the first observed one first."""
     label = "Input y" if what == "target" else f"Column {name!r}"
-    if kind != "numeric":
-        held = {"categorical": "a pandas 'category' dtype", "bool": "bools"}.get(kind, f"{kind} values")
-        raise ValueError(f"{label} is declared continuous but holds {held}; a continuous column "
-                         "must hold numbers.")
-    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    if np.isinf(values).any():
-        raise ValueError("Input y contains infinity." if what == "target"
-                         else f"Input X contains infinity in column {name!r}.")
     if len(labels) < 2:
         raise ValueError(
             f"{label} is continuous and constant (every observed value is {labels[0]!r}): it carries "
@@ -476,9 +501,51 @@ def _continuous_values(name, series, labels, kind, *, what="column"):
             f"{label} is continuous but has only {len(labels)} distinct values "
             f"({sorted(float(v) for v in labels)}); a Gaussian model of so few values is poor. If "
             f"they are categories, declare column_types={{{name!r}: 'discrete'}}.",
-            UserWarning, stacklevel=4,
+            UserWarning, stacklevel=stacklevel,
         )
+
+
+def _refuse_not_numbers(name, kind, what="column"):
+    """Refuse a column declared continuous that does not hold numbers."""
+    if kind != "numeric":
+        label = "Input y" if what == "target" else f"Column {name!r}"
+        held = {"categorical": "a pandas 'category' dtype", "bool": "bools"}.get(kind, f"{kind} values")
+        raise ValueError(f"{label} is declared continuous but holds {held}; a continuous column "
+                         "must hold numbers.")
+
+
+def _check_finite(name, values, what="column"):
+    """Refuse infinite values of a continuous column, naming it."""
+    if np.isinf(values).any():
+        raise ValueError("Input y contains infinity." if what == "target"
+                         else f"Input X contains infinity in column {name!r}.")
+
+
+def _continuous_values(name, series, kind, *, what="column", values=None):
+    """Float values (NaN: missing) of a continuous column, refusing what cannot be one:
+    non-numbers, infinite values and a constant column; warning, naming the column, when
+    it has fewer than :data:`MIN_CONTINUOUS_VALUES` distinct values.
+
+    Vectorised: the distinct values are looked for only up to
+    :data:`MIN_CONTINUOUS_VALUES` (:func:`_first_distinct`), never listed; ``values``:
+    the column as float64 when the caller has it already."""
+    _refuse_not_numbers(name, kind, what)
+    if values is None:
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+    _check_finite(name, values, what)
+    _check_spread(name, _distinct_labels(series, values), what=what)
     return values
+
+
+def _distinct_labels(series, values, limit=MIN_CONTINUOUS_VALUES):
+    """The first (up to ``limit``) distinct values of a numeric column, as
+    :func:`_factorize` labels them (ints stay ints; a float makes every number a float);
+    ``values``: the column as float64."""
+    first = _first_distinct(values, limit)
+    if pd.api.types.is_float_dtype(series.dtype):
+        return values[first].tolist()
+    labels = [_plain(series.iloc[i]) for i in first]
+    return [float(v) for v in labels] if any(isinstance(v, float) for v in labels) else labels
 
 
 def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False, numeric_rule=True,
@@ -605,13 +672,19 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
     for a continuous column ``states`` is None, codes are 0 / ``-1`` and ``values`` its
     floats (NaN = missing); ``values`` is None for a discrete column."""
     series = _as_series(column)
+    if (declared is None and declared_type in (None, CONTINUOUS) and allow_continuous
+            and pd.api.types.is_float_dtype(series.dtype)):
+        # a float column: the type rule and the checks on the float array, vectorised (no
+        # label per distinct value); a whole-valued one goes on to the discrete path below
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)  # no copy of a float64 column
+        missing = np.isnan(values)
+        _check_missing(name, missing, allow_missing)
+        if declared_type == CONTINUOUS or _fractional_values(values):
+            return None, np.where(missing, -1, 0), _continuous_values(name, series, "numeric",
+                                                                      values=values)
     codes, labels, kind = _factorize(name, series)
     missing = codes < 0
-    if missing.any():
-        if not allow_missing:
-            raise ValueError(_nan_message(name))
-        if missing.all():
-            raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
+    _check_missing(name, missing, allow_missing)
     continuous = declared_type == CONTINUOUS or (
         declared is None and declared_type is None and kind == "numeric" and allow_continuous
         and _fractional(labels))
@@ -622,7 +695,7 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
         if not allow_continuous:
             raise ValueError(f"Column {name!r} is declared continuous, but this function needs "
                              "discrete columns.")
-        values = _continuous_values(name, series, labels, kind)
+        values = _continuous_values(name, series, kind)
         return None, np.where(missing, -1, 0), values
     if declared is not None:
         first_seen = (pd.unique(codes[~missing]) if kind == "categorical" else np.arange(len(labels)))
@@ -636,6 +709,15 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
                                        continuous_ok=allow_continuous)
     _check_n_states(name, states)
     return states, _apply(lookup, codes), None
+
+
+def _check_missing(name, missing, allow_missing):
+    """Refuse missing cells (unless ``allow_missing``) and a column without an observed value."""
+    if missing.any():
+        if not allow_missing:
+            raise ValueError(_nan_message(name))
+        if missing.all():
+            raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
 
 
 def _apply(lookup, codes):
@@ -871,8 +953,7 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False)
                                      and _fractional(labels)):
         if not allow_continuous:
             raise ValueError("y is declared continuous, but this estimator needs a discrete target.")
-        return np.zeros(len(codes), dtype=np.int64), None, _continuous_values(name, y, labels, kind,
-                                                                              what="target")
+        return np.zeros(len(codes), dtype=np.int64), None, _continuous_values(name, y, kind, what="target")
     if kind == "categorical":
         states, lookup = labels, np.arange(len(labels))
     else:

@@ -17,6 +17,11 @@ encoded data's continuous values (``EncodedData.values``) and row weights, and h
   (:meth:`MomentCounter.split`, cached and shared by every child: a search scores many
   families of different children split by the same discrete parents).
 
+Summarised rows (chunked ``X``: ``EncodedData.row_scatter`` set, each row standing for the
+rows of one configuration of the discrete columns, with their mean and scatter) give the
+same moments by the exact pooling identities (:meth:`~skbn._counting.Moments.pooled`): the
+moments of a set of discrete columns are those of the rows' groups merged by configuration.
+
 Groups are the *declared* configurations of the discrete columns (mixed radix over their
 numbers of states, never compressed), so an unobserved configuration is a group of weight
 0: it counts in a CLG score's number of parameters, as in R bnlearn. Rows with a missing
@@ -98,6 +103,12 @@ class MomentCounter:
         self.index = np.full(len(self.cardinalities), -1, dtype=np.intp)
         self.index[self.continuous] = np.arange(len(self.continuous))
         self.values = np.asarray(data.values[:, self.continuous], dtype=np.float64)
+        #: summarised rows (chunked X): the moments of every row's rows, pooled by
+        #: :meth:`moments_given` instead of being computed from the values
+        self._rows = None
+        if data.row_scatter is not None:
+            weight = np.ones(len(self.values)) if data.weights is None else data.weights
+            self._rows = Moments(np.asarray(weight, dtype=np.float64), self.values, data.row_scatter)
         missing = np.isnan(self.values).any(axis=0)
         if missing.any():
             name = data.names[self.continuous[np.argmax(missing)]]
@@ -151,13 +162,15 @@ class MomentCounter:
         key = tuple(sorted(int(d) for d in discrete))
         if not key:
             if self._one_group is None:
-                self._one_group = moments(self.values, self.weights)
+                self._one_group = (moments(self.values, self.weights) if self._rows is None
+                                   else self._rows.pooled())
             return self._one_group
         hit = self._cache.get(key)
         if hit is not None:
             return hit
         ids, n_ids, rows = self.split(key)
-        stats = moments(self.values, self.weights, ids, n_ids, rows)
+        stats = (moments(self.values, self.weights, ids, n_ids, rows) if self._rows is None
+                 else self._rows.pooled(ids, n_ids))
         self._cache.put(key, stats)
         return stats
 
@@ -227,7 +240,8 @@ class MomentCounter:
         -------
         stats : Moments or None
             The groups of every family, family ``t`` owning ``sizes[t]`` consecutive
-            ones; None when the indicator matrix would be too large (score the families
+            ones; None when the indicator matrix would be too large or the rows are summarised
+            (chunked X: the moments are pooled, no row is left; score the families
             one by one with :meth:`family`).
         sizes : ndarray of int
             Number of groups of each family (``n_D r_k``).
@@ -236,7 +250,7 @@ class MomentCounter:
         """
         if self._masks is not None and self._masks[child] is not None:
             return self.rows_of(child).added_discrete(child, parents, candidates)
-        indicators = self._indicators()
+        indicators = None if self._rows is not None else self._indicators()  # rows needed
         if indicators is None:
             return None, None, None, None
         onehot, offsets = indicators
@@ -324,7 +338,7 @@ class MomentCounter:
         parents = sorted(int(v) for v in parents)
         discrete = [v for v in parents if self.index[v] < 0]
         continuous = [int(self.index[v]) for v in parents if self.index[v] >= 0]
-        if not discrete or every_column:
+        if not discrete or every_column or self._rows is not None:  # summarised rows: pooled
             return self.moments_given(discrete), int(self.index[child]), continuous, len(discrete)
         ids, n_ids, rows = self.split(discrete)
         columns = continuous + [int(self.index[child])]

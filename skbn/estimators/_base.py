@@ -331,7 +331,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         y_type = None
         if chunked:  # out of core: weighted distinct rows of the chunks (missing cells: -1)
             data, states = encode_chunks(self, X, y, sample_weight, self.categories,
-                                         allow_missing=missing != "error")
+                                         allow_missing=missing != "error", column_types=self.column_types,
+                                         allow_continuous=True)
         else:
             check_container(X)  # shape and type errors first, worded as scikit-learn's
             validate_data(self, X, skip_check_array=True, reset=True)
@@ -418,8 +419,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         what = None
         if not self._continuous:
             what = f"{type(self).__name__} does not take continuous columns yet"
-        elif chunked:
-            what = "chunked input with continuous columns is not supported yet (pass a DataFrame)"
+        elif chunked and _chunked_refusal(self, data, missing):
+            what = _chunked_refusal(self, data, missing)
         elif missing == "em" and getattr(self, "latent", None):
             what = "latent variables are not supported yet with continuous columns"
         elif missing == "em" and getattr(self, "e_step", "exact") != "exact":
@@ -1111,6 +1112,32 @@ _NO_INTERVENTIONS = {
 }
 
 
+#: The learners that read the rows themselves, not only their moments: chunked ``X`` with
+#: continuous columns (kept as moments) is refused, with the reason.
+_ROWS_NEEDED = {
+    "BootstrapStructure": "resamples rows, and chunked X with continuous columns is kept as "
+                          "moments per configuration of the discrete columns, not as rows",
+}
+
+
+def _chunked_refusal(estimator, data, missing):
+    """Why ``estimator`` cannot fit chunked ``data`` with continuous columns (kept as the
+    moments of every distinct discrete row, ``EncodedData.row_scatter``), or None."""
+    name = type(estimator).__name__
+    reason = (f"chunked input with continuous columns cannot be used by {name}: it "
+              f"{{}}; pass a DataFrame")
+    if name in _ROWS_NEEDED:
+        return reason.format(_ROWS_NEEDED[name])
+    if missing == "em":
+        return reason.format("completes missing cells by EM, which needs the rows")
+    if missing == "available_case" and data.codes.dtype.kind == "i" and (data.codes < 0).any():
+        return reason.format("deletes incomplete rows test by test, which needs the rows")
+    ci_test = getattr(estimator, "ci_test", None)
+    if ci_test is not None and getattr(resolve_ci_test(ci_test), "statistics", None) == "robust":
+        return reason.format("fits a robust covariance, which needs the rows")
+    return None
+
+
 def _intervention_matrix(interventions, data, n_features):
     """``interventions`` as a boolean ``(n_samples, n_variables)`` matrix over ``data``'s
     columns (a target ``y`` after ``X``: never intervened on), or None when no cell is set.
@@ -1240,4 +1267,5 @@ def _complete_cases(data, copies=False):
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]
     values = None if data.values is None else np.asfortranarray(data.values[keep])
-    return replace(data, codes=codes, weights=weights, values=values)
+    scatter = None if data.row_scatter is None else data.row_scatter[keep]
+    return replace(data, codes=codes, weights=weights, values=values, row_scatter=scatter)
