@@ -374,7 +374,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                               for name, s in zip(data.names, states)}
         if target_index is not None and states[target_index] is not None:
             self.classes_ = _sorted_classes(states[target_index])
-        self._check_continuous(data, chunked, missing, interventions is not None)
+        self._check_continuous(data, chunked, missing)
 
         for name, n_states in self._latent_states(data.names).items():
             data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
@@ -410,7 +410,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             raise ValueError(f"{name}: interventions= needs complete data (missing='error'), got "
                              f"missing={missing!r}.")
 
-    def _check_continuous(self, data, chunked, missing, interventions):
+    def _check_continuous(self, data, chunked, missing):
         """Refuse, naming the columns, continuous columns where they are not supported yet."""
         if not data.has_continuous:
             return
