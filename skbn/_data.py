@@ -59,7 +59,7 @@ from scipy import sparse
 __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
     "MIN_CONTINUOUS_VALUES", "RowGroups", "check_sample_weight", "encode_fit", "encode_target",
-    "encode_transform",
+    "encode_transform", "intervention_matrix",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -961,3 +961,59 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False)
                                        numeric_rule=column_type is None, continuous_ok=allow_continuous)
     _check_n_states(name, states)
     return _apply(lookup, codes), states, None
+
+
+def intervention_matrix(interventions, data, n_features):
+    """``interventions`` as a boolean ``(n_samples, n_variables)`` matrix over ``data``'s
+    columns (a target ``y`` after ``X``: never intervened on), or None when no cell is set.
+
+    Refuses, naming the problem: a wrong number of rows or columns, an unknown column,
+    non-boolean values, a row's entry that is not a collection of column names, and a
+    column intervened on in every row (no row left for its conditional distribution).
+    """
+    n, names = data.n_samples, data.names[:n_features]
+    positions = {name: i for i, name in enumerate(names)}
+    matrix = np.zeros((n, data.n_variables), dtype=bool)
+    if isinstance(interventions, pd.DataFrame):
+        if len(interventions) != n:
+            raise ValueError(f"interventions has {len(interventions)} rows but X has {n}; they must match.")
+        for column in interventions.columns:
+            position = positions.get(column, positions.get(str(column)))
+            if position is None:
+                raise ValueError(f"interventions has column {column!r}, which is not a column of X "
+                                 f"(columns: {list(names)}).")
+            values = interventions[column]
+            if not (pd.api.types.is_bool_dtype(values.dtype) and not values.isna().any()):
+                raise ValueError(f"interventions column {column!r} must be boolean (True: the row's value "
+                                 f"was set by intervention), got dtype {values.dtype}.")
+            matrix[:, position] = values.to_numpy(dtype=bool)
+    elif isinstance(interventions, (list, tuple)):
+        if len(interventions) != n:
+            raise ValueError(f"interventions has {len(interventions)} rows but X has {n}; they must match.")
+        for row, targets in enumerate(interventions):
+            if targets is None:
+                continue
+            if isinstance(targets, (str, bytes)) or not hasattr(targets, "__iter__"):
+                raise ValueError(f"interventions[{row}] must be a collection of column names (e.g. "
+                                 f"['A'] or set()), got {targets!r}.")
+            for column in targets:
+                position = positions.get(column, positions.get(str(column)))
+                if position is None:
+                    raise ValueError(f"interventions[{row}] names {column!r}, which is not a column of X "
+                                     f"(columns: {list(names)}).")
+                matrix[row, position] = True
+    else:
+        array = np.asarray(interventions)
+        if array.shape != (n, n_features):
+            raise ValueError(f"interventions must have shape (n_samples, n_features) = {(n, n_features)}, "
+                             f"got {array.shape}.")
+        if array.dtype != bool:
+            raise ValueError(f"interventions must be boolean (True: the value was set by intervention), "
+                             f"got dtype {array.dtype}.")
+        matrix[:, :n_features] = array
+    full = np.flatnonzero(matrix.all(axis=0) if data.weights is None
+                          else ~(data.weights[:, None] * ~matrix).any(axis=0))
+    if len(full):
+        raise ValueError(f"column {names[full[0]]!r} is intervened on in every row (of positive weight): "
+                         "no observational row is left to learn how it depends on its parents.")
+    return matrix if matrix.any() else None

@@ -16,12 +16,13 @@ removes it.
 """
 
 import math
+from dataclasses import replace
 from numbers import Integral
 
 import numpy as np
 import pandas as pd
 
-from skbn._data import encode_fit
+from skbn._data import encode_fit, intervention_matrix
 from skbn._engines._subsets import (
     ParentSetScores,
     ScoringData,
@@ -114,7 +115,8 @@ def _edge_posterior_matrix(local, n_variables):
     return np.minimum(posterior, 1.0), log_z
 
 
-def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", column_types="auto"):
+def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", column_types="auto",
+                    interventions=None):
     r"""Exact posterior probability of every directed edge under the order-modular prior.
 
     The dynamic programme of Koivisto & Sood (2004), with all edges at once as in
@@ -162,6 +164,11 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
         :class:`skbn.estimators.ExactStructure`'s ``max_memory``.
     column_types : "auto", dict or str, default="auto"
         Which columns are continuous, as the estimators' ``column_types``.
+    interventions : DataFrame, array-like or list, default=None
+        Experimental rows, as the estimators' ``fit(X, interventions=...)``: each
+        variable's local scores leave out the rows where it was set by intervention (the
+        interventional BDe of Cooper & Yoo 1999, and the Gaussian scores likewise), so the
+        posterior is that of the interventional score. None (or no cell set): observational.
 
     Returns
     -------
@@ -171,7 +178,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     Raises
     ------
     ValueError
-        A bad ``scorer``, ``max_indegree`` or ``max_memory``, or more memory needed than
+        A bad ``scorer``, ``max_indegree``, ``max_memory`` or ``interventions``, or more memory needed than
         ``max_memory`` allows (the message says how much).
 
     References
@@ -196,6 +203,8 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     ):
         raise ValueError(f"max_indegree must be None or a non-negative integer, got {max_indegree!r}.")
     data, _ = encode_fit(X, column_types=column_types, allow_continuous=True)
+    if interventions is not None:
+        data = replace(data, intervened=intervention_matrix(interventions, data, data.n_variables))
     if isinstance(scorer, str) and scorer == "auto":
         scorer = AUTO_SCORERS[data_kind(data)]
     scorer_ = resolve_scorer(scorer)
