@@ -391,6 +391,12 @@ class StratifiedCounter:
         if xy is None:
             xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
             self._xy.put((x, y), xy)
+        if self.lump_degenerate and n_ids >= LUMP_MIN_STRATA:
+            rows, ids, n_shared = self._shared_strata(subset, lane_ids >> bits, n_ids)
+            cells = (xy if rows is None else xy[rows]) * n_shared
+            cells += ids
+            counts = np.bincount(cells, minlength=n_cells * n_shared).reshape(n_cells, n_shared)
+            return _lumped(counts, len(xy)), declared
         cells = xy * (n_ids << bits)  # two passes whatever the set: the pair states are
         cells += lane_ids  # cached unscaled, so every set of the pair reuses them
         if not bits:
@@ -408,9 +414,22 @@ class StratifiedCounter:
             for lane in range(2, LANES):  # 10x faster than lanes.sum(axis=1)
                 counts += lanes[:, lane]
             counts = counts.reshape(n_cells, n_ids)
-        if self.lump_degenerate and n_ids >= LUMP_MIN_STRATA:
-            return _lumped(counts, len(cells)), declared
         return counts.T, declared
+
+    def _shared_strata(self, subset, ids, n_ids):
+        """``(rows, ids, n_shared)``: the rows of the strata of ``subset`` that hold two or
+        more rows (None: all), their stratum ids renumbered in order to ``0..n_shared-1``
+        (cached). A one-row stratum has one filled cell whatever ``x, y``: lumped anyway."""
+        key = ("shared", *subset)
+        hit = self._ids.get(key)
+        if hit is None:
+            shared = np.bincount(ids, minlength=n_ids) > 1
+            rows = np.flatnonzero(shared[ids])
+            renumbered = np.cumsum(shared) - 1
+            hit = (None if len(rows) == len(ids) else rows, renumbered[ids[rows]],
+                   int(np.count_nonzero(shared)))
+            self._ids.put(key, hit)
+        return hit
 
 
 def _lumped(counts, total):
