@@ -821,11 +821,14 @@ def test_pc_with_lumped_strata_equals_pc_on_full_tables(orient, monkeypatch):
     import skbn._counting._stratified as stratified
 
     monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+    monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)  # n_jobs=2: levels in workers
     data = _many_strata_data(n_rows=300, n_columns=9, seed=3)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", OrientationConflictWarning)  # test errors, both fits
+        warnings.simplefilter("ignore", OrientationConflictWarning)  # test errors, all fits
         lumped = PCStructure(ci_test=ChiSquare(), orient=orient).fit(data)
         full = PCStructure(ci_test=_NoLumpChiSquare(), orient=orient).fit(data)
+        parallel = PCStructure(ci_test=ChiSquare(), orient=orient, n_jobs=2).fit(data)
     assert max(len(s) for s in lumped.sepsets_.values()) >= 3
-    assert (lumped.cpdag_, lumped.sepsets_, lumped.n_tests_, lumped.edges_) == (
-        full.cpdag_, full.sepsets_, full.n_tests_, full.edges_)
+    for other in (full, parallel):
+        assert (lumped.cpdag_, lumped.sepsets_, lumped.n_tests_, lumped.edges_) == (
+            other.cpdag_, other.sepsets_, other.n_tests_, other.edges_)
