@@ -821,6 +821,7 @@ def test_pc_with_lumped_strata_equals_pc_on_full_tables(orient, monkeypatch):
     import skbn._counting._stratified as stratified
 
     monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+    monkeypatch.setattr(stratified, "LUMP_ROWS_PER_STRATUM", 1000)
     monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)  # n_jobs=2: levels in workers
     data = _many_strata_data(n_rows=300, n_columns=9, seed=3)
     with warnings.catch_warnings():
