@@ -60,9 +60,9 @@ GRAM_CACHE_BYTES = 1 << 28
 #: ``lump_degenerate`` lumps the strata of a conditioning set with at least
 #: ``LUMP_MIN_STRATA`` strata (ids) and at most ``LUMP_ROWS_PER_STRATUM`` rows per stratum
 #: on average: with fewer strata, or more rows in each, few strata are lumped and the extra
-#: array operations cost more than they save (CHILD at 10,000 rows: PC 1.2x slower when
-#: every set of 64 strata or more was lumped).
-LUMP_MIN_STRATA = 64
+#: array operations (~15 us a table) cost more than they save (CHILD at 1,000 and 10,000
+#: rows: PC 1.2x slower when every set of 64 strata or more was lumped).
+LUMP_MIN_STRATA = 512
 LUMP_ROWS_PER_STRATUM = 16
 
 
