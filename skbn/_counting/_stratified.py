@@ -398,7 +398,7 @@ class StratifiedCounter:
             self._xy.put((x, y), xy)
         if (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= len(xy)):
-            rows, ids, n_shared = self._shared_strata(subset, lane_ids >> bits, n_ids)
+            rows, ids, n_shared = self._shared_strata(subset, lane_ids, n_ids, bits)
             cells = (xy if rows is None else xy[rows]) * n_shared
             cells += ids
             counts = np.bincount(cells, minlength=n_cells * n_shared).reshape(n_cells, n_shared)
@@ -422,13 +422,15 @@ class StratifiedCounter:
             counts = counts.reshape(n_cells, n_ids)
         return counts.T, declared
 
-    def _shared_strata(self, subset, ids, n_ids):
+    def _shared_strata(self, subset, lane_ids, n_ids, bits):
         """``(rows, ids, n_shared)``: the rows of the strata of ``subset`` that hold two or
         more rows (None: all), their stratum ids renumbered in order to ``0..n_shared-1``
-        (cached). A one-row stratum has one filled cell whatever ``x, y``: lumped anyway."""
+        (cached; ``lane_ids, n_ids, bits`` from :meth:`strata`). A one-row stratum has one
+        filled cell whatever ``x, y``: lumped anyway."""
         key = ("shared", *subset)
         hit = self._ids.get(key)
         if hit is None:
+            ids = lane_ids >> bits
             shared = np.bincount(ids, minlength=n_ids) > 1
             rows = np.flatnonzero(shared[ids])
             renumbered = np.cumsum(shared) - 1
