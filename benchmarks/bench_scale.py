@@ -21,7 +21,10 @@ A fit still running after ``--timeout`` seconds is stopped and reported as such.
 reports the wall time of ``fit`` (encoding, search, CPTs), the peak RSS of the
 whole child process (Python, numpy and the data included), the child's CPU time (user +
 system: on a shared machine, closer to the idle wall time), the number of learned edges and
-the skeleton F1 against the true graph. Learners: ``HillClimbStructure()`` (BDeu,
+the skeleton F1 against the true graph; for PC also ``n_tests_`` and a digest (sha256,
+16 hex digits) of the decision of every skeleton test ``(x, y, S)``, the separating sets,
+the collider step's separating sets and the CPDAG's edges, computed after the timing: two
+checkouts with the same digest made the same decisions. Learners: ``HillClimbStructure()`` (BDeu,
 steepest ascent, no in-degree cap), ``tabu`` (``search="tabu"``), ``ChowLiuTree()``,
 ``PCStructure()`` (chi-square, alpha 0.05) and ``MMHCStructure()`` (MMPC with the G test
 at alpha 0.05, then hill climbing on BIC); ``--n-jobs`` sets ``n_jobs`` of those that
@@ -50,10 +53,39 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 CHILD = r"""
-import json, pickle, sys, time
+import hashlib, json, pickle, sys, time
 sys.path.insert(0, {root!r})
 from skbn import ChowLiuTree, HillClimbStructure, MMHCStructure, PCStructure
 from skbn.metrics import skeleton_scores
+import skbn.estimators._pc as pc_module
+
+found = {{}}  # PC's skeleton and collider-step results, for the digest
+
+
+def keep(name, function):
+    def wrapped(*args, **kwargs):
+        found[name] = out = function(*args, **kwargs)
+        return out
+    return wrapped
+
+
+pc_module.skeleton = keep("skeleton", pc_module.skeleton)
+pc_module.collider_separating_sets = keep("colliders", pc_module.collider_separating_sets)
+
+
+def pc_digest(learner):
+    # sha256 of every skeleton test's (x, y, S, decision), the separating sets, the
+    # collider step's separating sets and the CPDAG's edges
+    digest = hashlib.sha256()
+    _, sepsets, n_tests, decided = found["skeleton"]
+    for x, y in decided._pairs():  # column ids of every pair tested, then its sets
+        digest.update(repr((x, y, sorted(decided.of_pair(x, y).items()))).encode())
+    digest.update(repr((n_tests, sorted(sepsets.items()))).encode())
+    if "colliders" in found:
+        separating, extra = found["colliders"]
+        digest.update(repr((extra, sorted(separating.items()))).encode())
+    digest.update(repr((sorted(learner.directed_edges_), sorted(learner.undirected_edges_))).encode())
+    return digest.hexdigest()[:16]
 
 with open({data!r}, "rb") as file:
     true_edges, X = pickle.load(file)
@@ -65,8 +97,10 @@ start = time.perf_counter()
 learner.fit(X)
 seconds = time.perf_counter() - start
 f1 = skeleton_scores(true_edges, learner.edges_)
-print(json.dumps({{"fit s": seconds, "edges": len(learner.edges_), "true edges": len(true_edges),
-                   "skeleton": f1}}))
+row = {{"fit s": seconds, "edges": len(learner.edges_), "true edges": len(true_edges), "skeleton": f1}}
+if {name!r} == "pc":
+    row.update({{"tests": learner.n_tests_, "digest": pc_digest(learner)}})
+print(json.dumps(row))
 """
 
 
@@ -173,7 +207,7 @@ def main():
             "linkage": f"make_pedigree_network({args.n_nodes}, n_loci=2)"}[args.network]
     print(f"\n{kind}, {args.n_rows} rows, skbn from {args.checkout}")
     print_table(rows, ["learner", "fit s", "process s", "process CPU s", "peak RSS MB", "edges",
-                       "true edges", "skeleton F1"])
+                       "true edges", "skeleton F1", "tests", "digest"])
 
 
 def main_row(name, args):

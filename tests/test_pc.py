@@ -1,4 +1,5 @@
 import importlib.util
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,7 @@ from skbn._engines._skeleton import _bh_adjust
 from skbn.citests import BayesFactor, ChiSquare, DSeparationOracle, GTest
 from skbn.datasets import sample_asia
 from skbn.estimators._pc import PCStructure
+from skbn.exceptions import OrientationConflictWarning
 from skbn.graph import PDAG, d_separated, dag_to_cpdag, is_acyclic, random_dag
 from skbn.io import read_bif
 from skbn.metrics import skeleton_scores, structural_hamming_distance
@@ -752,3 +754,84 @@ def test_decisions_give_back_every_test_of_the_skeleton(child_data):
     rebuilt = {(x, y, s): f for x in range(p) for y in range(x + 1, p)
                for s, f in decided.of_pair(x, y).items()}
     assert rebuilt == ran
+
+
+def _many_strata_data(n_rows=400, n_columns=10, seed=0):
+    """Three-state noisy copies of one hidden three-state column: every pair stays
+    dependent given the others for long, so PC reaches sets of 4 and more (81+ declared
+    strata, many with one row)."""
+    rng = np.random.default_rng(seed)
+    hidden = rng.integers(0, 3, n_rows)
+    return pd.DataFrame({f"v.{k} x": np.where(rng.random(n_rows) < 0.7, hidden, rng.integers(0, 3, n_rows))
+                         for k in range(n_columns)})
+
+
+@pytest.mark.parametrize("test_class", [ChiSquare, GTest])
+@pytest.mark.parametrize("kwargs", [{}, {"adjust_dof": False}, {"min_samples_per_dof": 0}])
+def test_lumped_strata_give_the_full_tables_results_bit_for_bit(test_class, kwargs, monkeypatch):
+    # the strata with at most one non-empty cell add exactly 0.0 to X^2 and G^2 and 0 to
+    # the adjusted dof: the lumped tables give the same statistic, p-value, dof and
+    # decision bits as the full ones (brute force: one contingency table per test)
+    import skbn._counting._stratified as stratified
+    from skbn._counting import StratifiedCounter
+    from skbn._counting._tables import contingency_tables
+    from skbn._data import encode_fit
+
+    # every set of these 81 to 729 declared strata lumped (the default starts at 512)
+    monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 64)
+    data, _ = encode_fit(_many_strata_data())
+    ci_test = test_class(**kwargs)
+    assert ci_runner._lumps_strata(ci_test)
+    lumped = StratifiedCounter(data, lump_degenerate=True)
+    rng = np.random.default_rng(2)
+    checked = 0
+    for _ in range(40):
+        x, y, *subset = rng.choice(data.n_variables, size=int(rng.integers(6, 9)), replace=False)
+        subset = tuple(sorted(int(v) for v in subset))
+        block, declared = lumped.tables(int(x), int(y), subset)
+        full = contingency_tables(data.codes, data.cardinalities, x, y, subset)
+        assert declared >= 81
+        # the kept strata are exactly those with two or more non-empty cells, in order
+        kept = full[(full > 0).sum(axis=(1, 2)) > 1]
+        np.testing.assert_array_equal(block[:-1].reshape(kept.shape), kept)
+        assert block[-1, 0] == full.sum() - kept.sum() and not block[-1, 1:].any()
+        checked += block[-1, 0] > 0
+        got = ci_runner.run_tables(ci_test, [block], [declared], 3, 3)
+        want = ci_test.test(full, declared)
+        assert (got.statistic[0], got.pvalue[0], got.dof[0], got.independent[0]) == (
+            want.statistic, want.pvalue, want.dof, want.independent)
+    assert checked >= 30  # most of these sets have single-row strata
+
+
+class _NoLumpChiSquare(ChiSquare):
+    """ChiSquare with its statistic re-entered: the runner then never lumps strata."""
+
+    def _stratum_statistic(self, tables, n_s, rows, cols):
+        return super()._stratum_statistic(tables, n_s, rows, cols)
+
+
+def test_lumping_only_for_the_chi_square_and_g_statistics():
+    assert ci_runner._lumps_strata(ChiSquare()) and ci_runner._lumps_strata(GTest(alpha=0.01))
+    assert not ci_runner._lumps_strata(BayesFactor())  # one-row strata change log B
+    assert not ci_runner._lumps_strata(_NoLumpChiSquare())
+
+
+@pytest.mark.parametrize("orient", ["standard", "majority"])
+def test_pc_with_lumped_strata_equals_pc_on_full_tables(orient, monkeypatch):
+    # the whole fit (every level's decisions, separating sets, collider tests, CPDAG) is
+    # the same with and without lumping; every set's tables lumped, whatever its strata
+    import skbn._counting._stratified as stratified
+
+    monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+    monkeypatch.setattr(stratified, "LUMP_ROWS_PER_STRATUM", 1000)
+    monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)  # n_jobs=2: levels in workers
+    data = _many_strata_data(n_rows=300, n_columns=9, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OrientationConflictWarning)  # test errors, all fits
+        lumped = PCStructure(ci_test=ChiSquare(), orient=orient).fit(data)
+        full = PCStructure(ci_test=_NoLumpChiSquare(), orient=orient).fit(data)
+        parallel = PCStructure(ci_test=ChiSquare(), orient=orient, n_jobs=2).fit(data)
+    assert max(len(s) for s in lumped.sepsets_.values()) >= 3
+    for other in (full, parallel):
+        assert (lumped.cpdag_, lumped.sepsets_, lumped.n_tests_, lumped.edges_) == (
+            other.cpdag_, other.sepsets_, other.n_tests_, other.edges_)

@@ -34,6 +34,7 @@ from skbn._counting._stratified import CACHE_BYTES, GRAM_CACHE_BYTES, GivenBlock
 from skbn._data import _code_dtype
 from skbn._engines._moment_tests import MomentTests, uses_moments
 from skbn._engines._rounds import still_active
+from skbn.citests import ChiSquare, GTest, _FrequentistTest
 
 __all__ = ["CITestRunner", "run_tables"]
 
@@ -93,6 +94,16 @@ def run_tables(ci_test, blocks, n_strata, r_x, r_y):
     observed = tables @ np.ones(r_x * r_y) > 0
     return ci_test.test_batch(tables[observed].reshape(-1, r_x, r_y), group[observed], len(blocks),
                               np.asarray(n_strata, dtype=float))
+
+
+def _lumps_strata(ci_test):
+    """Whether the strata of ``ci_test``'s tables may be lumped
+    (:class:`~skbn._counting.StratifiedCounter`'s ``lump_degenerate``): it computes the
+    chi-square or G statistic of :mod:`skbn.citests` (itself, or a subclass keeping both
+    formulas), to which a stratum with one non-empty cell adds exactly nothing."""
+    kind = type(ci_test)
+    return (kind._test_batch is _FrequentistTest._test_batch
+            and kind._stratum_statistic in (ChiSquare._stratum_statistic, GTest._stratum_statistic))
 
 
 def _decisions(batch, level):
@@ -482,7 +493,8 @@ class CITestRunner:
         self.n_jobs = n_jobs
         self.deadline = None if max_time is None else _now() + max_time
         self.stopped_at = None
-        self.counter_options = {"cache_bytes": cache_bytes, "gram_cache_bytes": gram_cache_bytes}
+        self.counter_options = {"cache_bytes": cache_bytes, "gram_cache_bytes": gram_cache_bytes,
+                                "lump_degenerate": _lumps_strata(ci_test)}
         self.max_round_cells = max_round_cells
         self.max_group_sets = max_group_sets
         self.min_parallel_work = _MIN_PARALLEL_WORK if min_parallel_work is None else min_parallel_work
