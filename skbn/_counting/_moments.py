@@ -27,7 +27,7 @@ From the moments (all invariant to rescaling a column: every solve runs on the s
 matrix scaled to unit diagonal):
 
 * :func:`regression` -- coefficients, intercept and residual sum of squares of a child
-  regressed on parents (Cholesky solve, :func:`scipy.linalg.cho_factor`);
+  regressed on parents (Cholesky solve: LAPACK potrf / potrs, as :func:`scipy.linalg.cho_factor` calls them);
 * :func:`partial_correlation` / :func:`partial_correlations` -- partial correlations of
   ``x, y`` given ``S`` from the inverse of the (scaled) scatter submatrix.
 
@@ -46,7 +46,7 @@ residual sum of squares 0 and a partial correlation 0.
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
+from scipy.linalg import lapack
 
 __all__ = [
     "SINGULAR_RCOND",
@@ -249,13 +249,15 @@ def _solve_psd(matrix, rhs):
     pseudo-inverse when singular (module docstring)."""
     if matrix.shape[0] == 0:
         return np.zeros_like(rhs)
-    try:
-        factor = linalg.cho_factor(matrix, lower=True, check_finite=False)
-        diag = np.diagonal(factor[0])
+    # LAPACK's potrf / potrs directly: what scipy.linalg.cho_factor / cho_solve call, the
+    # same bits without their wrappers (a search solves many small systems)
+    factor, info = lapack.dpotrf(matrix, lower=1, clean=0)
+    if info == 0:
+        diag = np.diagonal(factor)
         if diag.min() > 0 and (diag.min() / diag.max()) ** 2 > SINGULAR_RCOND:
-            return linalg.cho_solve(factor, rhs, check_finite=False)
-    except linalg.LinAlgError:
-        pass
+            solution, info = lapack.dpotrs(factor, rhs, lower=1)
+            if info == 0:
+                return solution
     return np.linalg.pinv(matrix, rcond=SINGULAR_RCOND, hermitian=True) @ rhs
 
 
@@ -282,7 +284,7 @@ def regression(scatter, child, parents):
     """
     parents = list(parents)
     columns = parents + [child]
-    d, scaled = _scaled(scatter[np.ix_(columns, columns)])
+    d, scaled = _scaled(scatter[columns][:, columns])
     p = len(parents)
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
