@@ -20,7 +20,6 @@ import os
 import subprocess
 import tempfile
 import time
-from itertools import combinations
 
 import numpy as np
 
