@@ -48,7 +48,9 @@ for (m in c("local", "global")) for (x in 1:p) for (y in 1:p) if (x != y) {{
 """
 
 
-def pcalg_ida(rows, cpdag):
+def run_pcalg(script, rows, cpdag):
+    """Standard output of the R ``script`` (a template with ``{data}`` and ``{amat}``) run on
+    ``rows`` and the CPDAG's adjacency matrix written to CSV files."""
     p = rows.shape[1]
     amat = np.zeros((p, p), dtype=int)  # pcalg: amat[b, a] = 1, amat[a, b] = 0 is a -> b
     for u, v in cpdag.directed:
@@ -59,8 +61,12 @@ def pcalg_ida(rows, cpdag):
         data, amat_path = os.path.join(folder, "d.csv"), os.path.join(folder, "a.csv")
         np.savetxt(data, rows, delimiter=",", fmt="%.17g")
         np.savetxt(amat_path, amat, delimiter=",", fmt="%d")
-        out = subprocess.run(["Rscript", "-e", R_SCRIPT.format(data=data, amat=amat_path)],
-                             capture_output=True, text=True, check=True).stdout
+        return subprocess.run(["Rscript", "-e", script.format(data=data, amat=amat_path)],
+                              capture_output=True, text=True, check=True).stdout
+
+
+def pcalg_ida(rows, cpdag):
+    out = run_pcalg(R_SCRIPT, rows, cpdag)
     result = {}
     for line in out.splitlines():
         parts = line.split()

@@ -16,12 +16,10 @@ are compared as sets and the effects combination by combination.
 Run: ``PYTHONPATH=$PWD python benchmarks/bench_joint_ida.py``.
 """
 
-import os
-import subprocess
-import tempfile
 import time
 
 import numpy as np
+from bench_ida_gaussian import run_pcalg
 
 R_SCRIPT = """
 suppressMessages(library(pcalg))
@@ -44,18 +42,7 @@ for (x1 in 1:(p - 1)) for (x2 in (x1 + 1):p) {{
 
 def pcalg_joint_ida(rows, cpdag):
     """``{(technique, x1, x2, y): {(pa1, pa2): (effect1, effect2)}}`` (0-based positions)."""
-    p = rows.shape[1]
-    amat = np.zeros((p, p), dtype=int)  # pcalg: amat[b, a] = 1, amat[a, b] = 0 is a -> b
-    for u, v in cpdag.directed:
-        amat[v, u] = 1
-    for u, v in cpdag.undirected:
-        amat[u, v] = amat[v, u] = 1
-    with tempfile.TemporaryDirectory() as folder:
-        data, amat_path = os.path.join(folder, "d.csv"), os.path.join(folder, "a.csv")
-        np.savetxt(data, rows, delimiter=",", fmt="%.17g")
-        np.savetxt(amat_path, amat, delimiter=",", fmt="%d")
-        out = subprocess.run(["Rscript", "-e", R_SCRIPT.format(data=data, amat=amat_path)],
-                             capture_output=True, text=True, check=True).stdout
+    out = run_pcalg(R_SCRIPT, rows, cpdag)
     result = {}
     for line in out.splitlines():
         head, pa1, pa2, values = line.split("|")

@@ -563,12 +563,14 @@ def _encode_columns(X, columns, **options):
     return encode_fit(frame, **options)
 
 
-def _check_query(x_value, contrast, ess):
+def _check_query(x_value, contrast, ess, choices=("x_value (a state of x)",
+                                                   "(a (treated, control) pair of states of x)")):
+    """Refuse a bad ``ess`` and anything but one of ``x_value`` / ``contrast`` (``choices``:
+    how the two are named in the message)."""
     if not np.isscalar(ess) or not ess >= 0 or not np.isfinite(ess):
         raise ValueError(f"ess must be a finite number >= 0, got {ess!r}")
     if (x_value is None) == (contrast is None):
-        raise ValueError("give exactly one of x_value (a state of x) or contrast "
-                         "(a (treated, control) pair of states of x)")
+        raise ValueError(f"give exactly one of {choices[0]} or contrast {choices[1]}")
     if contrast is not None:
         try:
             _, _ = contrast
@@ -1182,16 +1184,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     if technique != "RRC":
         raise ValueError("technique applies to Gaussian data; leave it at 'RRC' for discrete "
                          "data (the joint adjustment)")
-    if not np.isscalar(ess) or not ess >= 0 or not np.isfinite(ess):
-        raise ValueError(f"ess must be a finite number >= 0, got {ess!r}")
-    if (x_values is None) == (contrast is None):
-        raise ValueError("give exactly one of x_values (one state per node of xs) or contrast "
-                         "(a (treated, control) pair of such sequences)")
-    if contrast is not None:
-        try:
-            _, _ = contrast
-        except (TypeError, ValueError):
-            raise ValueError(f"contrast must be a (treated, control) pair, got {contrast!r}") from None
+    _check_query(x_values, contrast, ess, ("x_values (one state per node of xs)",
+                                           "(a (treated, control) pair of such sequences)"))
     px = [position[i] for i in xi]
     py = position[yi]
     x_states = [states[p] for p in px]

@@ -12,6 +12,7 @@ import numpy as np
 from skbn._dag import (
     MixedGraph,
     _Reachability,
+    bit_ids,
     complete_pdag,
     extension_ids,
     interventional_essential_graph,
@@ -205,16 +206,6 @@ class _InterventionalGraph(_CPDAG):
 def _by_gain(candidate):
     """Sort key of an operator ``(gain, ...)``: decreasing gain."""
     return -candidate[0]
-
-
-def _bits(mask):
-    """Indices of the set bits of the integer ``mask``, increasing."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _adjacency_masks(g):
@@ -527,7 +518,7 @@ class GESStructure(_BaseStructureLearner):
         n_pa = pa.bit_count()
         groups = {}  # P (mask) -> its operators (x, T)
         for na, xs in by_na.items():
-            na_nodes = _bits(na)
+            na_nodes = bit_ids(na)
             if any(na & ~adj[v] & ~(1 << v) for v in na_nodes):  # NA is not a clique
                 continue
             limit = ctx.subset_bound
@@ -540,10 +531,10 @@ class GESStructure(_BaseStructureLearner):
             groups.setdefault(base, []).extend((x, ()) for x in xs)
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
-                _grow_subsets(groups, adj, base, na, _bits(free), limit, (), 0, xs)
+                _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
         out = []
         for mask, operators in groups.items():
-            parents = tuple(_bits(mask))
+            parents = tuple(bit_ids(mask))
             current = ctx.local(y, parents)
             scores = ctx.cache.added_scores(y, parents, [x for x, _ in operators])
             out.extend((score - current, x, y, t) for score, (x, t) in zip(scores, operators))
