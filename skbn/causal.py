@@ -1281,7 +1281,7 @@ def _weighted_quantile(values, weights, q):
 def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=None,
                        level=0.9, equivalence_class=True, parameter_uncertainty=False,
                        random_state=None, ess=1.0, sample_weight=None,
-                       max_dags=1000) -> GraphEffects:
+                       max_dags=1000, column_types="auto") -> GraphEffects:
     """An intervention effect over sampled graphs, with an interval.
 
     For each DAG ``G_b`` (bootstrap resamples, order-MCMC samples, ...) the effect is
@@ -1330,6 +1330,14 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         Row weights.
     max_dags : int, default=1000
         Largest equivalence class enumerated (``equivalence_class=True``).
+    column_types : "auto", dict or str, default="auto"
+        Which columns are continuous, as the estimators' ``column_types``. When ``x``,
+        ``y`` and every parent of ``x`` are continuous, the effect in each DAG is the
+        Gaussian one of :func:`ida`: the coefficient of ``x`` in the least-squares
+        regression of ``y`` on ``x`` and its parents (0 without a directed path), and
+        ``parameter_uncertainty`` draws it from its Normal sampling distribution
+        :math:`N(\\hat\\beta, \\hat\\sigma^2 / RSS_{x \\mid pa})`; ``x_value``,
+        ``contrast``, ``y_value`` and ``ess`` are then left unset.
 
     Returns
     -------
@@ -1366,18 +1374,10 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         raise ValueError("graphs is empty: give at least one DAG")
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level!r}")
-    _check_query(x_value, contrast, ess)
-    if contrast is None and y_value is None:
-        raise ValueError("give y_value with x_value: the effect is P(y=y_value | do(x=x_value))")
     if x == y:
         raise ValueError(f"x and y are the same node {x!r}")
     if int(max_dags) != max_dags or max_dags < 1:
         raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
-    rng = None
-    if parameter_uncertainty:
-        if not ess > 0:
-            raise ValueError("parameter_uncertainty=True needs ess > 0 (a proper Dirichlet prior)")
-        rng = check_random_state(random_state)
     dags, dag_weights, classes = [], [], {}
     for k, edges in enumerate(graphs):
         nodes = list(dict.fromkeys([x, y] + [w for e in edges for w in e]))
@@ -1401,10 +1401,23 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     dag_weights = np.asarray(dag_weights) / len(graphs)
     columns = list(dict.fromkeys(
         [x, y] + [g.nodes[p] for g in dags for p in sorted(g.parents[g.index[x]])]))
-    data, states = _encode_columns(X, columns)
+    data, states = _encode_columns(X, columns, allow_continuous=True, column_types=column_types)
     weights = check_sample_weight(sample_weight, data.n_samples)
     position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]
+    if data.has_continuous:
+        effects, causes = _gaussian_graph_effects(
+            data, weights, dags, x, y, columns, (x_value, contrast, y_value, ess),
+            check_random_state(random_state) if parameter_uncertainty else None)
+        return _summarise_effects(effects, causes, dag_weights, level)
+    _check_query(x_value, contrast, ess)
+    if contrast is None and y_value is None:
+        raise ValueError("give y_value with x_value: the effect is P(y=y_value | do(x=x_value))")
+    rng = None
+    if parameter_uncertainty:
+        if not ess > 0:
+            raise ValueError("parameter_uncertainty=True needs ess > 0 (a proper Dirichlet prior)")
+        rng = check_random_state(random_state)
     values, y_code = _query_codes(x, y, states[px], states[py], x_value, contrast, y_value)
     if contrast is None:
         y_code = _state_code(states[py], y_value, f"y_value of y={y!r}")
@@ -1428,8 +1441,57 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     if np.isnan(effects).any():
         warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
                       RuntimeWarning, stacklevel=2)
+    return _summarise_effects(effects, causes, dag_weights, level)
+
+
+def _summarise_effects(effects, causes, dag_weights, level):
+    """The :class:`GraphEffects` of per-DAG effects and their weights."""
     interval = (_weighted_quantile(effects, dag_weights, (1 - level) / 2),
                 _weighted_quantile(effects, dag_weights, (1 + level) / 2))
     return GraphEffects(effects=effects, weights=dag_weights, causes=causes,
                         estimate=float(np.dot(dag_weights, effects)), interval=interval,
                         prob_causes=float(np.dot(dag_weights, causes)), level=float(level))
+
+
+def _gaussian_graph_effects(data, weights, dags, x, y, columns, query, rng):
+    r"""Per-DAG effects of :func:`effect_over_graphs` on continuous data: in each DAG where
+    ``y`` descends from ``x``, the coefficient of ``x`` in the regression of ``y`` on ``x``
+    and its parents (the total effect, as :func:`ida`), else 0. With ``rng`` (parameter
+    uncertainty) it is drawn from :math:`N(\hat\beta, \hat\sigma^2 / RSS_{x \mid pa})`,
+    the coefficient's sampling distribution: :math:`\hat\sigma^2 = RSS / (N - |pa| - 2)`
+    the residual variance of ``y`` and :math:`RSS_{x \mid pa}` that of ``x`` on its parents
+    (the ``x`` entry of the inverse scatter matrix of the regressors)."""
+    if not data.continuous.all():
+        discrete = [c for c, kind in zip(columns, data.continuous) if not kind]
+        raise ValueError(f"effect_over_graphs: columns {discrete!r} are discrete but others are "
+                         "continuous; the Gaussian form needs x, y and every parent of x "
+                         "continuous (declare column_types)")
+    x_value, contrast, y_value, ess = query
+    if x_value is not None or contrast is not None or y_value is not None or ess != 1.0:
+        raise ValueError("x_value, contrast, y_value and ess apply to discrete data; on "
+                         "continuous data the effect is the regression coefficient (leave them unset)")
+    if np.isnan(data.values).any():
+        raise ValueError("effect_over_graphs: the Gaussian form needs complete rows (X has missing cells)")
+    stats = moments(data.values, weights)
+    scatter, total = stats.scatter[0], float(stats.weight[0])
+    position = {c: k for k, c in enumerate(columns)}
+    px, py = position[x], position[y]
+    effects = np.empty(len(dags))
+    causes = np.empty(len(dags), dtype=bool)
+    for k, g in enumerate(dags):
+        xi, yi = g.index[x], g.index[y]
+        causes[k] = yi in possible_descendants(g.children, g.neighbours, g.children[xi])
+        if not causes[k]:
+            effects[k] = 0.0
+            continue
+        parents = [position[g.nodes[i]] for i in sorted(g.parents[xi])]
+        coef, rss = regression(scatter, py, [px, *parents])
+        effects[k] = coef[0]
+        if rng is not None:
+            _, rss_x = regression(scatter, px, parents)
+            dof = total - len(parents) - 2
+            if dof <= 0 or rss_x <= 0:
+                raise ValueError(f"effect_over_graphs: too few rows, or x collinear with its parents "
+                                 f"{[columns[i] for i in parents]!r}, for the coefficient's spread")
+            effects[k] = rng.normal(coef[0], np.sqrt(rss / dof / rss_x))
+    return effects, causes
