@@ -1241,11 +1241,13 @@ class GraphEffects:
     effects : ndarray of shape (n_dags,)
         The effect in each DAG: ``P(y=y_value | do(x=treated)) - P(y=y_value |
         do(x=control))`` for a contrast, ``P(y=y_value | do(x=x_value))`` otherwise. The
-        DAGs are the given graphs in order, or, with ``equivalence_class=True``, the DAGs of
-        each graph's equivalence class, graph after graph.
+        DAGs are the given graphs in order, or, with ``equivalence_class=True``, for each
+        graph one DAG of its equivalence class per orientation of the chain component of
+        ``x`` (which decides ``x``'s parents and whether ``y`` descends from ``x``; every
+        orientation stands for equally many DAGs of the class), graph after graph.
     weights : ndarray of shape (n_dags,)
-        Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by the
-        DAGs of its class).
+        Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by its
+        orientations).
     causes : ndarray of shape (n_dags,), dtype bool
         Whether the DAG has a directed path ``x -> ... -> y``; where it does not, ``x`` has
         no effect on ``y`` in it (contrast 0, probability ``P(y=y_value)``).
@@ -1295,8 +1297,12 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     **Equivalence classes** (``equivalence_class=True``, the default): observational data
     cannot tell apart the DAGs of a Markov equivalence class, and a learner with a
     score-equivalent score (BDeu, BIC, ...) returns an arbitrary member; so each graph
-    stands for its whole class, whose DAGs share the graph's weight equally. With False each
-    graph is taken as given.
+    stands for its whole class, whose DAGs share the graph's weight equally. Only the chain
+    component of ``x`` is enumerated: the components orient independently, each orientation
+    of ``x``'s component stands for equally many DAGs, and it alone decides ``x``'s parents
+    and whether ``y`` descends from ``x``, so the distribution is the whole class's (on
+    ALARM, 63 DAGs for 20 bootstrap graphs instead of 7,964). With False each graph is
+    taken as given.
 
     **Parameters** (``parameter_uncertainty=True``): each DAG's effect is computed from one
     draw of the parameters from their Dirichlet posterior (``P(y | x, z) ~ Dirichlet(N +
@@ -1329,7 +1335,7 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     sample_weight : array-like of shape (n_samples,), optional
         Row weights.
     max_dags : int, default=1000
-        Largest equivalence class enumerated (``equivalence_class=True``).
+        Most orientations of ``x``'s chain component enumerated (``equivalence_class=True``).
     column_types : "auto", dict or str, default="auto"
         Which columns are continuous, as the estimators' ``column_types``. When ``x``,
         ``y`` and every parent of ``x`` are continuous, the effect in each DAG is the
@@ -1389,13 +1395,12 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         cpdag = dag_to_cpdag(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in g.extension])
         if cpdag not in classes:
             try:
-                members = _extension_ids(_compile(cpdag), int(max_dags))
+                classes[cpdag] = _component_orientations(_compile(cpdag), x, int(max_dags))
             except _TooMany:
                 raise ValueError(
-                    f"graphs[{k}]'s equivalence class has more than max_dags={max_dags} DAGs: "
-                    f"raise max_dags or use equivalence_class=False") from None
-            classes[cpdag] = [_compile([(g.nodes[u], g.nodes[v]) for u, v in m], g.nodes)
-                              for m in members]
+                    f"graphs[{k}]: the chain component of x in its equivalence class has more "
+                    f"than max_dags={max_dags} orientations: raise max_dags or use "
+                    f"equivalence_class=False") from None
         dags.extend(classes[cpdag])
         dag_weights.extend([1.0 / len(classes[cpdag])] * len(classes[cpdag]))
     dag_weights = np.asarray(dag_weights) / len(graphs)
@@ -1442,6 +1447,32 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
                       RuntimeWarning, stacklevel=2)
     return _summarise_effects(effects, causes, dag_weights, level)
+
+
+def _component_orientations(h, x, max_dags):
+    """One DAG of the class of the CPDAG ``h`` per orientation of the chain component of
+    ``x`` (the other components as in one consistent extension).
+
+    The chain components of a CPDAG orient independently, and every orientation of one
+    component appears in equally many DAGs of the class, so these DAGs with equal weights
+    give the class's distribution of everything that depends only on the orientation of
+    ``x``'s component. That includes ``x``'s parents, and whether ``y`` descends from ``x``:
+    an undirected edge ``c - d`` of another component met after a directed ``b -> c``
+    implies ``b -> d`` (the CPDAG is closed under Meek's rules, and has no semi-directed
+    cycle), so a directed path out of ``x`` never depends on how another component is
+    oriented. Fewer DAGs than the whole class (one component enumerated, not all).
+    """
+    xi = h.index[x]
+    component = next(c for c in components(range(h.n), [set(ns) for ns in h.neighbours]) if xi in c)
+    inside = set(component)
+    base = [(h.nodes[u], h.nodes[v]) for u, v in h.extension if not (u in inside and v in inside)]
+    if len(component) == 1:
+        return [_compile(base, h.nodes)]
+    labels = [h.nodes[i] for i in component]
+    edges = sorted({tuple(sorted((u, v))) for u in component for v in h.neighbours[u]})
+    sub = _compile(PDAG(tuple(labels), (), tuple((h.nodes[u], h.nodes[v]) for u, v in edges)))
+    return [_compile(base + [(sub.nodes[u], sub.nodes[v]) for u, v in orientation], h.nodes)
+            for orientation in _extension_ids(sub, max_dags)]
 
 
 def _summarise_effects(effects, causes, dag_weights, level):
