@@ -965,8 +965,22 @@ def cmd_effect(args, log):
     if x == y:
         raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
                            f"variable on itself is not a causal question")
-    _, (x_states, y_states) = encode_fit(data[[x, y]])
-    if contrast is not None:
+    declared = {**{c: "discrete" for c in args.categorical},
+                **{c: "continuous" for c in args.continuous}}
+    pair, (x_states, y_states) = encode_fit(
+        data[[x, y]], allow_continuous=True,
+        column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto")
+    gaussian = pair.has_continuous
+    if gaussian:  # the regression coefficient of IDA's Gaussian form: no state to give
+        if contrast is not None or args.x_value is not None or args.y_value is not None:
+            raise CommandError(f"--contrast, --x-value and --y-value name states of discrete "
+                               f"columns; {str(x)!r} and {str(y)!r} are continuous: leave them "
+                               f"out (the effect is the change in {str(y)!r} per unit of "
+                               f"{str(x)!r} set)")
+        x_value = y_value = None
+    elif contrast is None and args.x_value is None:
+        raise CommandError("give --contrast TREATED,CONTROL or --x-value STATE (--x is discrete)")
+    elif contrast is not None:
         contrast = tuple(_state(x_states, t, f"--contrast (a state of --x {str(x)!r})")
                          for t in contrast)
         if contrast[0] == contrast[1]:
@@ -976,7 +990,9 @@ def cmd_effect(args, log):
         x_value = None
     else:
         x_value = _state(x_states, args.x_value, f"--x-value (a state of --x {str(x)!r})")
-    if args.y_value is not None:
+    if gaussian:
+        pass
+    elif args.y_value is not None:
         y_value = _state(y_states, args.y_value, f"--y-value (a state of --y {str(y)!r})")
     elif len(y_states) == 2:
         y_value = y_states[1]  # the rule of skbn.causal for a binary outcome
@@ -999,7 +1015,7 @@ def cmd_effect(args, log):
         cpdag = learned_structure(learner, data)
         log(f"learned in {time.perf_counter() - start:.2f} s")
         source = f"the CPDAG learned by {args.method}"
-    query = dict(x_value=x_value, contrast=contrast, y_value=y_value)
+    query = {} if gaussian else dict(x_value=x_value, contrast=contrast, y_value=y_value)
     point = ida(data, cpdag, x, y, **query)
     boot = BootstrapStructure(clone(learner), n_resamples=args.n_resamples, keep_graphs=True,
                               fit_parameters=False, n_jobs=args.n_jobs,
@@ -1020,7 +1036,10 @@ def cmd_effect(args, log):
                            f"--max-dags {args.max_dags} DAGs: raise --max-dags, e.g. "
                            f"--max-dags {10 * args.max_dags}") from None
 
-    if contrast is None:
+    if gaussian:
+        what = f"d E[{y}] / d do({x}) (linear Gaussian: the change in {y} per unit of {x} set)"
+        column = "effect"
+    elif contrast is None:
         what = f"P({y}={y_value} | do({x}={x_value}))"
         column = what
     else:
@@ -1166,6 +1185,9 @@ for each parent set --x can have in the CPDAG, one per line. The interval is ove
 DAGs learned by --method on --n-resamples bootstrap resamples of DATA, each standing
 for its equivalence class (--parameter-uncertainty adds the estimation error of the
 parameters). --y-value may be omitted when --y has two states (the second one is used).
+When --x and --y are continuous, leave out --contrast, --x-value and --y-value: the effect
+is IDA's regression coefficient, the change in --y per unit of --x set:
+  skbn effect measurements.csv --x dose --y response --random-state 0
 """
 
 
@@ -1330,7 +1352,7 @@ def build_parser():
     effect.add_argument("data", help="CSV (cells read as written) or Parquet file")
     effect.add_argument("--x", required=True, metavar="COLUMN", help="the treatment")
     effect.add_argument("--y", required=True, metavar="COLUMN", help="the outcome")
-    what = effect.add_mutually_exclusive_group(required=True)
+    what = effect.add_mutually_exclusive_group()  # neither on continuous --x and --y
     what.add_argument("--contrast", nargs="+", metavar="TREATED,CONTROL",
                       help="average causal effect P(y | do(x=TREATED)) - P(y | do(x=CONTROL))"
                            " (or --contrast TREATED CONTROL)")

@@ -216,8 +216,10 @@ def test_model_without_the_treatment(tmp_path, capsys):
 
 
 def test_usage_errors(asia_csv, capsys):
-    # neither or both of --contrast and --x-value: a malformed command line (status 2)
-    assert run(["effect", asia_csv, "--x", X, "--y", Y], capsys)[0] == 2
+    # both --contrast and --x-value: a malformed command line (status 2); neither, on a
+    # discrete --x: an error naming both (continuous columns take neither)
+    assert_one_line_error(*run(["effect", asia_csv, "--x", X, "--y", Y], capsys)[::2],
+                          "--contrast", "--x-value")
     assert run(["effect", asia_csv, "--x", X, "--y", Y, "--contrast", "yes,None",
                 "--x-value", "yes"], capsys)[0] == 2
 
@@ -261,3 +263,25 @@ def test_same_seed_same_numbers_for_any_n_jobs(asia_csv, capsys):
     status, two, err = run(argv + ["--n-jobs", 2], capsys)
     assert status == 0, err
     assert one == two
+
+
+def test_effect_on_continuous_columns(tmp_path, capsys):
+    # a -> x -> y, a -> y: the adjusted effect is 0.8; no state options on continuous columns
+    from skbn.cli import main
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=3000)
+    x = 0.7 * a + rng.normal(size=3000)
+    y = 0.8 * x + 0.5 * a + rng.normal(size=3000)
+    path = tmp_path / "g.csv"
+    pd.DataFrame({"a": a, "x": x, "y": y}).to_csv(path, index=False)
+    assert main(["effect", str(path), "--x", "x", "--y", "y", "--random-state", "0",
+                 "--n-resamples", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "per unit of x set" in out
+    # the IDA line for the parent set {a} is the least-squares coefficient of x given a
+    A = np.column_stack([np.ones(3000), x, a])
+    beta = np.linalg.lstsq(A, y, rcond=None)[0]
+    assert f"{beta[1]:8.4f}" in out
+    assert_one_line_error(*run(["effect", path, "--x", "x", "--y", "y", "--contrast", "1,2"],
+                               capsys)[::2], "continuous", "leave them out")
