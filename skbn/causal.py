@@ -751,19 +751,30 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     return pd.DataFrame(rows)
 
 
+def _gaussian_moments(data, weights, names, caller, needed, options, given):
+    """The moments of the Gaussian form of :func:`ida`, :func:`joint_ida` and
+    :func:`effect_over_graphs` (one group: every used column continuous), after refusing
+    discrete columns among them (``names``: their labels; ``needed``: which must be
+    continuous, for the message), the discrete query ``options`` (``(..., ess)``: all unset
+    and ``ess`` 1; ``given``: their names) and missing cells."""
+    if not data.continuous.all():
+        discrete = [n for n, c in zip(names, data.continuous) if not c]
+        raise ValueError(f"{caller}: columns {discrete!r} are discrete but others are continuous; "
+                         f"the Gaussian form needs {needed} continuous (declare column_types)")
+    *states, ess = options
+    if any(v is not None for v in states) or ess != 1.0:
+        raise ValueError(f"{given} apply to discrete data; the Gaussian form returns the "
+                         "regression coefficient (leave them unset)")
+    if np.isnan(data.values).any():
+        raise ValueError(f"{caller}: the Gaussian form needs complete rows (X has missing cells)")
+    return moments(data.values, weights)
+
+
 def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contrast, y_value, ess):
     """The Gaussian form of :func:`ida`: one regression coefficient per parent set."""
-    if not data.continuous.all():
-        discrete = [g.nodes[i] for i, c in zip(used, data.continuous) if not c]
-        raise ValueError(f"ida: columns {discrete!r} are discrete but others are continuous; the "
-                         "Gaussian form needs x, y and every candidate parent continuous "
-                         "(declare column_types)")
-    if x_value is not None or contrast is not None or y_value is not None or ess != 1.0:
-        raise ValueError("x_value, contrast, y_value and ess apply to discrete data; the Gaussian "
-                         "form returns the regression coefficient (leave them unset)")
-    if np.isnan(data.values).any():
-        raise ValueError("ida: the Gaussian form needs complete rows (X has missing cells)")
-    scatter = moments(data.values, weights).scatter[0]
+    scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "ida",
+                                "x, y and every candidate parent", (x_value, contrast, y_value, ess),
+                                "x_value, contrast, y_value and ess").scatter[0]
     px, py = position[xi], position[yi]
     rows = []
     for parent_ids, n_dags in sets:
@@ -1164,18 +1175,10 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
             row["n_dags"] = n_dags
         rows.append(row)
     if data.has_continuous:
-        if not data.continuous.all():
-            discrete = [g.nodes[i] for i, c in zip(used, data.continuous) if not c]
-            raise ValueError(f"joint_ida: columns {discrete!r} are discrete but others are "
-                             "continuous; the Gaussian form needs xs, y and every candidate "
-                             "parent continuous (declare column_types)")
-        if x_values is not None or contrast is not None or y_value is not None or ess != 1.0:
-            raise ValueError("x_values, contrast, y_value and ess apply to discrete data; the "
-                             "Gaussian form returns the coefficients (leave them unset)")
-        if np.isnan(data.values).any():
-            raise ValueError("joint_ida: the Gaussian form needs complete rows (X has "
-                             "missing cells)")
-        scatter = moments(data.values, weights).scatter[0]
+        scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "joint_ida",
+                                    "xs, y and every candidate parent",
+                                    (x_values, contrast, y_value, ess),
+                                    "x_values, contrast, y_value and ess").scatter[0]
         for row, (parent_sets, _) in zip(rows, combos):
             effects = _joint_gaussian_effects(scatter, position, xi, yi, parent_sets, technique)
             for x, value in zip(xs, effects):
@@ -1492,18 +1495,8 @@ def _gaussian_graph_effects(data, weights, dags, x, y, columns, query, rng):
     the coefficient's sampling distribution: :math:`\hat\sigma^2 = RSS / (N - |pa| - 2)`
     the residual variance of ``y`` and :math:`RSS_{x \mid pa}` that of ``x`` on its parents
     (the ``x`` entry of the inverse scatter matrix of the regressors)."""
-    if not data.continuous.all():
-        discrete = [c for c, kind in zip(columns, data.continuous) if not kind]
-        raise ValueError(f"effect_over_graphs: columns {discrete!r} are discrete but others are "
-                         "continuous; the Gaussian form needs x, y and every parent of x "
-                         "continuous (declare column_types)")
-    x_value, contrast, y_value, ess = query
-    if x_value is not None or contrast is not None or y_value is not None or ess != 1.0:
-        raise ValueError("x_value, contrast, y_value and ess apply to discrete data; on "
-                         "continuous data the effect is the regression coefficient (leave them unset)")
-    if np.isnan(data.values).any():
-        raise ValueError("effect_over_graphs: the Gaussian form needs complete rows (X has missing cells)")
-    stats = moments(data.values, weights)
+    stats = _gaussian_moments(data, weights, columns, "effect_over_graphs",
+                              "x, y and every parent of x", query, "x_value, contrast, y_value and ess")
     scatter, total = stats.scatter[0], float(stats.weight[0])
     position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]
