@@ -1413,9 +1413,12 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     weights = check_sample_weight(sample_weight, data.n_samples)
     position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]
+    # whether y descends from x in each DAG (where it does not, x has no effect on y)
+    causes = np.array([g.index[y] in possible_descendants(g.children, g.neighbours,
+                                                          g.children[g.index[x]]) for g in dags])
     if data.has_continuous:
-        effects, causes = _gaussian_graph_effects(
-            data, weights, dags, x, y, columns, (x_value, contrast, y_value, ess),
+        effects = _gaussian_graph_effects(
+            data, weights, dags, x, y, causes, columns, position, (x_value, contrast, y_value, ess),
             check_random_state(random_state) if parameter_uncertainty else None)
         return _summarise_effects(effects, causes, dag_weights, level)
     _check_query(x_value, contrast, ess)
@@ -1431,11 +1434,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         y_code = _state_code(states[py], y_value, f"y_value of y={y!r}")
     cache = {}
     effects = np.empty(len(dags))
-    causes = np.empty(len(dags), dtype=bool)
     for k, g in enumerate(dags):
-        xi, yi = g.index[x], g.index[y]
-        causes[k] = yi in possible_descendants(g.children, g.neighbours, g.children[xi])
-        z = tuple(sorted(position[g.nodes[p]] for p in g.parents[xi])) if causes[k] else (py,)
+        z = tuple(sorted(position[g.nodes[p]] for p in g.parents[g.index[x]])) if causes[k] else (py,)
         if rng is not None:
             table = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess), rng)
         else:
@@ -1487,9 +1487,9 @@ def _summarise_effects(effects, causes, dag_weights, level):
                         prob_causes=float(np.dot(dag_weights, causes)), level=float(level))
 
 
-def _gaussian_graph_effects(data, weights, dags, x, y, columns, query, rng):
+def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position, query, rng):
     r"""Per-DAG effects of :func:`effect_over_graphs` on continuous data: in each DAG where
-    ``y`` descends from ``x``, the coefficient of ``x`` in the regression of ``y`` on ``x``
+    ``y`` descends from ``x`` (``causes``), the coefficient of ``x`` in the regression of ``y`` on ``x``
     and its parents (the total effect, as :func:`ida`), else 0. With ``rng`` (parameter
     uncertainty) it is drawn from :math:`N(\hat\beta, \hat\sigma^2 / RSS_{x \mid pa})`,
     the coefficient's sampling distribution: :math:`\hat\sigma^2 = RSS / (N - |pa| - 2)`
@@ -1498,17 +1498,12 @@ def _gaussian_graph_effects(data, weights, dags, x, y, columns, query, rng):
     stats = _gaussian_moments(data, weights, columns, "effect_over_graphs",
                               "x, y and every parent of x", query, "x_value, contrast, y_value and ess")
     scatter, total = stats.scatter[0], float(stats.weight[0])
-    position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]
-    effects = np.empty(len(dags))
-    causes = np.empty(len(dags), dtype=bool)
+    effects = np.zeros(len(dags))
     for k, g in enumerate(dags):
-        xi, yi = g.index[x], g.index[y]
-        causes[k] = yi in possible_descendants(g.children, g.neighbours, g.children[xi])
         if not causes[k]:
-            effects[k] = 0.0
             continue
-        parents = [position[g.nodes[i]] for i in sorted(g.parents[xi])]
+        parents = [position[g.nodes[i]] for i in sorted(g.parents[g.index[x]])]
         coef, rss = regression(scatter, py, [px, *parents])
         effects[k] = coef[0]
         if rng is not None:
@@ -1518,4 +1513,4 @@ def _gaussian_graph_effects(data, weights, dags, x, y, columns, query, rng):
                 raise ValueError(f"effect_over_graphs: too few rows, or x collinear with its parents "
                                  f"{[columns[i] for i in parents]!r}, for the coefficient's spread")
             effects[k] = rng.normal(coef[0], np.sqrt(rss / dof / rss_x))
-    return effects, causes
+    return effects

@@ -565,7 +565,7 @@ def dense_local_scores(source, scorer, max_indegree, tables, progress=None, *, p
     (:func:`_visit_continuous`, nothing pruned). Returns the number of families scored.
     """
     p = source.n_variables
-    if source.moments is None and [d for _, d in source.distinct_groups] == [source.distinct]:
+    if source.moments is None and source.data.intervened is None:  # one group: every child, every row
         return local_scores(source.distinct, scorer, range(p), p, max_indegree, tables, progress, prune=prune)
     n_scored = 0
     n_discrete = len(source.discrete)
