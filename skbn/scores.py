@@ -24,6 +24,13 @@ from scipy.special import gammaln, multigammaln, xlogy
 from sklearn.base import BaseEstimator
 
 from skbn._counting import family_table, n_configurations
+from skbn._counting._moments import (
+    Moments,
+    added_parent_rss,
+    conditional_variances,
+    regression,
+    regression_rss,
+)
 from skbn._data import check_sample_weight, encode_fit
 from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, StrOptions, validate_parameter_constraints
@@ -625,7 +632,6 @@ class BaseGaussianScore(BaseScore):
         float
             The family's score minus ``edge_penalty`` times its number of parents.
         """
-        from skbn._counting._moments import regression_rss
 
         parents = list(parents)
         rss = regression_rss(stats.scatter, child, parents)
@@ -646,7 +652,6 @@ class BaseGaussianScore(BaseScore):
             ``scores[j]`` equals ``local_score_moments(stats, child, parents + [j])`` up to
             rounding; NaN at the child and the parents.
         """
-        from skbn._counting._moments import added_parent_rss
 
         parents = list(parents)
         rss = np.stack([added_parent_rss(stats.scatter[g], child, parents) for g in range(stats.n_groups)])
@@ -680,7 +685,6 @@ class BaseGaussianScore(BaseScore):
             ``scores[t]`` equals :meth:`local_score_moments` of family ``t``'s groups up to
             rounding (it is that call for a subclass that redefines the formula).
         """
-        from skbn._counting._moments import Moments, regression_rss
 
         sizes = np.asarray(sizes, dtype=np.int64)
         bounds = np.concatenate([[0], np.cumsum(sizes)])
@@ -735,7 +739,6 @@ class BaseGaussianScore(BaseScore):
         float or None
             The bound; None for several groups (CLG: no bound is offered).
         """
-        from skbn._counting._moments import regression
 
         if stats.n_groups != 1:
             return None
@@ -1036,7 +1039,6 @@ class BGe(BaseGaussianScore):
         scores : ndarray of shape (stats.n_columns,)
             NaN at the child and the parents.
         """
-        from skbn._counting._moments import added_parent_rss, conditional_variances
 
         if stats.n_groups != 1 or n_discrete_parents:
             raise ValueError("BGe scores Gaussian networks only (one group of moments, no discrete parent).")
