@@ -478,7 +478,7 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
         codes, as :func:`skbn._data.encode_fit` does) instead of refusing them, naming the
         column; a column with no observed value in any chunk is still refused, and so is a
         missing cell of a continuous column (its moments need complete rows).
-    column_types : "auto", list or dict, default="auto"
+    column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         As in :func:`skbn._data.encode_fit`.
     allow_continuous : bool, default=False
         Accept continuous columns (else a non-whole number is refused, naming the column).

@@ -15,8 +15,9 @@ holds text (``str``/string dtype, numpy strings, an ``object`` column of strings
 mixed types) or bools (``bool`` or the nullable ``boolean`` dtype). Its states are the
 declared ones, else the sorted observed values.
 
-A column is **declared continuous** by ``column_types={name: "continuous"}``; it must
-hold numbers (any numeric dtype, or an ``object`` column of numbers).
+A column is **declared continuous** by ``column_types={name: "continuous"}`` (every column:
+``column_types="continuous"``); it must hold numbers (any numeric dtype, or an ``object``
+column of numbers).
 
 An undeclared **numeric** column (integer or float dtype, numpy or pandas nullable, or an
 ``object`` column whose values are all numbers) is
@@ -27,7 +28,7 @@ An undeclared **numeric** column (integer or float dtype, numpy or pandas nullab
   scales, counts of a few);
 * otherwise refused, naming the column: whole numbers with more distinct values may be a
   rounded measurement (continuous) or an identifier or code (discrete); the user says
-  which with ``column_types=``.
+  which with ``column_types=``. One error names every such column of the data.
 
 A continuous column must be finite (``inf`` is refused, naming the column) and must vary
 (a constant column is refused). One with fewer than :data:`MIN_CONTINUOUS_VALUES`
@@ -456,11 +457,38 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
         else:
             declare = ("Discretize it, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), "
                        f"or, if its values really are categories, declare them: {_declare_hint(name, what)}.")
-        raise ValueError(
+        error = (_UndeclaredWholeNumbers if continuous_ok and what == "column" else ValueError)(
             f"{label} is numeric with {counted}: whole numbers with more than {MAX_INTEGER_STATES} "
             "distinct values are not taken for categories without a declaration (they may be a "
             f"rounded measurement or an identifier). {declare}"
         )
+        error.column = name
+        raise error
+
+
+class _UndeclaredWholeNumbers(ValueError):
+    """A numeric column of more than :data:`MAX_INTEGER_STATES` whole numbers, undeclared,
+    where continuous columns are accepted (``column`` names it). :func:`encode_fit` reads
+    every column before raising, so that one error names all such columns."""
+
+
+def _refuse_undeclared(errors):
+    """Raise the refusal of the undeclared whole-number columns: the column's own message
+    for one, a message naming every column (and the one-line declarations) for several."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        names = [error.column for error in errors]
+        listed = ", ".join(repr(name) for name in names)
+        as_dict = ", ".join(f"{name!r}: 'continuous'" for name in names)
+        raise ValueError(
+            f"Columns {listed} are numeric, each with more than {MAX_INTEGER_STATES} distinct "
+            "whole numbers, which are not taken for categories without a declaration (they may "
+            "be rounded measurements or identifiers). Declare which they are: "
+            f"column_types={{{as_dict}}} for measurements (column_types='continuous' declares "
+            "every column), or column_types={name: 'discrete'} for a column whose values are "
+            "categories."
+        ) from errors[0]
 
 
 def _first_distinct(values, limit):
@@ -755,7 +783,10 @@ def _user_states(categories, j, name):
 
 def _check_column_types(column_types, names):
     """Refuse a ``column_types=`` that does not fit the columns or names an unknown type."""
-    if isinstance(column_types, str) and column_types == "auto":
+    if isinstance(column_types, str):
+        if column_types not in ("auto", DISCRETE, CONTINUOUS):
+            raise ValueError("column_types must be 'auto', 'discrete', 'continuous', a list (one "
+                             f"type per column) or a dict column -> type, got {column_types!r}.")
         return
     _check_per_column(column_types, names, "column_types")
     given = column_types.items() if isinstance(column_types, dict) else zip(names, column_types)
@@ -767,8 +798,8 @@ def _check_column_types(column_types, names):
 
 def _user_type(column_types, j, name):
     """The type ``column_types=`` declares for column ``j`` (None: the rule decides)."""
-    if isinstance(column_types, str) and column_types == "auto":
-        return None
+    if isinstance(column_types, str):
+        return None if column_types == "auto" else column_types
     kind = column_types.get(name, "auto") if isinstance(column_types, dict) else column_types[j]
     return None if kind == "auto" else kind
 
@@ -785,8 +816,9 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     allow_missing : bool, default=False
         Keep missing cells (NaN/None) as code ``-1`` (the codes are then signed int16)
         instead of refusing them; a column with no observed value is still refused.
-    column_types : "auto", list (one per column) or dict column -> type, default="auto"
-        ``"discrete"``, ``"continuous"`` or ``"auto"`` (the rule) per column.
+    column_types : "auto", "discrete", "continuous", list or dict, default="auto"
+        ``"discrete"``, ``"continuous"`` or ``"auto"`` (the rule) per column (a list: one
+        per column; a dict: column -> type); one of them as a string applies to every column.
     allow_continuous : bool, default=False
         Accept continuous columns; when False (functions that need discrete data) a
         column the rule makes continuous is refused, naming it.
@@ -801,15 +833,20 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     _check_shape(names, columns)
     _check_categories(categories, names)
     _check_column_types(column_types, names)
-    states, column_codes, column_values = [], [], {}
+    states, column_codes, column_values, undeclared = [], [], {}, []
     for j, (name, column) in enumerate(zip(names, columns)):
-        column_states, codes, values = _fit_column(
-            name, column, _user_states(categories, j, name), _user_type(column_types, j, name),
-            allow_missing=allow_missing, allow_continuous=allow_continuous)
+        try:
+            column_states, codes, values = _fit_column(
+                name, column, _user_states(categories, j, name), _user_type(column_types, j, name),
+                allow_missing=allow_missing, allow_continuous=allow_continuous)
+        except _UndeclaredWholeNumbers as error:
+            undeclared.append(error)
+            continue
         states.append(column_states)
         column_codes.append(codes)
         if values is not None:
             column_values[j] = values
+    _refuse_undeclared(undeclared)
     cardinalities = np.array([0 if s is None else len(s) for s in states], dtype=np.int64)
     missing = allow_missing and any(codes.min() < 0 for codes in column_codes)
     out = np.empty((len(columns[0]), len(columns)), dtype=np.int16 if missing else _code_dtype(cardinalities),

@@ -652,7 +652,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Row weights (every count is a sum of weights).
     max_dags : int, default=1000
         Largest equivalence class ``method="global"`` enumerates.
-    column_types : "auto", list or dict, default="auto"
+    column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         Column types of the used columns (skbn's column-type rule: non-integer numbers are
         continuous). When every used column (``x``, ``y``, the candidate parents) is
         continuous the **Gaussian form** applies (below); mixed columns are refused.
@@ -1098,7 +1098,7 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         Row weights.
     max_dags : int, default=1000
         Largest class ``method="global"`` enumerates.
-    column_types : "auto", list or dict, default="auto"
+    column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         As in :func:`ida`: all used columns continuous gives the Gaussian form; mixed
         columns are refused.
 

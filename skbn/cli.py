@@ -1484,6 +1484,9 @@ def _with_options(text):
                   lambda m: f"--categorical '{m.group(1)}'", text)
     text = re.sub(r"column_types=\{'([^']*)': 'continuous'\}",
                   lambda m: f"--continuous '{m.group(1)}'", text)
+    text = re.sub(r"column_types=\{((?:'[^']*': 'continuous'(?:, )?)+)\}",
+                  lambda m: "--continuous " + " ".join(re.findall(r"'[^']*'(?=: )", m.group(1))), text)
+    text = text.replace(" (column_types='continuous' declares every column)", "")
     text = text.replace("column_types={name: 'discrete'}", "--categorical COLUMN")
     text = text.replace("column_types='continuous'", "--continuous")
     for parameter in ("scorer", "ci_test"):  # "auto" is the option left out

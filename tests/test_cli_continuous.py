@@ -137,6 +137,18 @@ def test_learn_names_the_cli_options_for_column_types(session):
     assert result.returncode == 1 and "both --categorical and --continuous" in result.stderr
 
 
+def test_learn_names_every_undeclared_whole_number_column_in_cli_words(tmp_path):
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({name: rng.integers(0, 100, 200) for name in ["mech.x", "vect y", "alg"]})
+    frame.to_csv(tmp_path / "marks.csv", index=False)
+    result = skbn("learn", "marks.csv", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert "--continuous 'mech.x' 'vect y' 'alg' for measurements" in result.stderr
+    assert "--categorical COLUMN" in result.stderr and "column_types" not in result.stderr
+    result = skbn("learn", "marks.csv", "--continuous", "mech.x", "vect y", "alg", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
 def test_learn_prints_the_column_types_with_v(tmp_path):
     frame = _mixed_frame()
     frame[["smoker"]].assign(sex=np.where(frame.index % 3, "f", "m")).to_csv(

@@ -58,6 +58,55 @@ def test_many_whole_numbers_are_refused_naming_both_declarations():
         encode_fit(X, allow_continuous=True)
 
 
+def test_every_undeclared_whole_number_column_is_named_in_one_error():
+    # exam marks out of 100 (the shape of bnlearn's `marks`): five whole-number columns
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({name: rng.integers(0, 100, 120).astype(float)
+                      for name in ["MECH.x", "VECT y", "ALG", "ANL", "STAT"]})
+    X.insert(2, "grade", rng.integers(0, 3, 120))
+    with pytest.raises(ValueError, match=(
+            r"Columns 'MECH.x', 'VECT y', 'ALG', 'ANL', 'STAT' are numeric, each with more "
+            r"than 32 distinct whole numbers.*column_types=\{'MECH.x': 'continuous', 'VECT y': "
+            r"'continuous', 'ALG': 'continuous', 'ANL': 'continuous', 'STAT': 'continuous'\}.*"
+            r"column_types='continuous' declares every column")):
+        encode_fit(X, allow_continuous=True)
+    # the dict the message gives is a working declaration
+    names = ["MECH.x", "VECT y", "ALG", "ANL", "STAT"]
+    data, _ = encode_fit(X, allow_continuous=True, column_types=dict.fromkeys(names, "continuous"))
+    assert data.continuous.tolist() == [True, True, False, True, True, True]
+    # a function that needs discrete columns still names the first one, with its own advice
+    with pytest.raises(ValueError, match="Column 'MECH.x' is numeric with .*Discretize it"):
+        encode_fit(X)
+
+
+def test_one_type_for_every_column():
+    X = mixed_frame()[["blood pressure", "grade", "age.years"]]
+    data, states = encode_fit(X, allow_continuous=True, column_types="continuous")
+    assert data.continuous.tolist() == [True, True, True] and states == [None, None, None]
+    np.testing.assert_array_equal(data.values, X.to_numpy(dtype=float))
+    same, _ = encode_fit(X, allow_continuous=True, column_types=["continuous"] * 3)
+    np.testing.assert_array_equal(same.values, data.values)
+    data, states = encode_fit(X, allow_continuous=True, column_types="discrete")
+    assert not data.continuous.any() and states[1] == [0, 1, 2]
+    assert data.cardinalities[2] == X["age.years"].nunique()
+    with pytest.raises(ValueError, match="column_types must be 'auto', 'discrete', 'continuous'.*'numeric'"):
+        encode_fit(X, allow_continuous=True, column_types="numeric")
+
+
+def test_learners_take_one_type_for_every_column():
+    from sklearn.base import clone
+
+    from skbn import HillClimbStructure
+    rng = np.random.default_rng(2)
+    a = rng.integers(0, 100, 400).astype(float)
+    X = pd.DataFrame({"a": a, "b": np.round(2 * a + rng.normal(0, 5, 400))})
+    model = HillClimbStructure(column_types="continuous").fit(X)
+    assert model.column_types_ == {"a": CONTINUOUS, "b": CONTINUOUS} and len(model.edges_) == 1
+    assert clone(model).get_params()["column_types"] == "continuous"
+    with pytest.raises(ValueError, match="'column_types' parameter of HillClimbStructure"):
+        HillClimbStructure(column_types="gaussian").fit(X)
+
+
 def test_declarations_override_the_rule_both_ways():
     X = mixed_frame()
     data, states = encode_fit(X, allow_continuous=True,

@@ -213,8 +213,10 @@ def test_learners_take_continuous_columns_and_refuse_many_whole_numbers():
     assert set(model.column_types_.values()) == {"continuous"}
     assert isinstance(model.network_, GaussianBayesianNetwork)
     assert type(model.scorer_).__name__ == "GaussianBIC"
-    with pytest.raises(ValueError, match="Column 'mechanics' is numeric"):
+    with pytest.raises(ValueError, match="Columns 'mechanics', 'vectors', .* are numeric"):
         HillClimbStructure().fit(marks_like())
+    declared = HillClimbStructure(column_types="continuous").fit(marks_like())
+    assert isinstance(declared.network_, GaussianBayesianNetwork)
     from sklearn.preprocessing import KBinsDiscretizer
 
     binned = KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="quantile").fit_transform(marks_like())

@@ -211,7 +211,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
-        "column_types": [StrOptions({"auto"}), list, tuple, dict],
+        "column_types": [StrOptions({"auto", "discrete", "continuous"}), list, tuple, dict],
         "handle_unknown": [StrOptions({"warn", "error", "marginalize"})],
         "target": "no_validation",
         "parameter_estimator": [StrOptions({"bayes", "mle"})],

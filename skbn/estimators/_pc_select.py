@@ -64,9 +64,10 @@ class PCSelect(SelectorMixin, BaseEstimator):
         categories, booleans) or when every feature is discrete.
     max_cond_vars : int or None, default=None
         Largest conditioning-set size :math:`m` (None: no limit).
-    column_types : "auto", list or dict, default="auto"
-        Per-feature ``"discrete"`` / ``"continuous"`` / ``"auto"`` declaration (the
-        column-type rule of skbn's data encoding: non-integer numbers are continuous).
+    column_types : "auto", "discrete", "continuous", list or dict, default="auto"
+        Per-feature ``"discrete"`` / ``"continuous"`` / ``"auto"`` declaration, or one of
+        them for every feature (the column-type rule of skbn's data encoding: non-integer
+        numbers are continuous).
 
     Attributes
     ----------
@@ -133,7 +134,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "ci_test": [StrOptions({"auto"}), str, BaseCITest],
         "max_cond_vars": [Interval(Integral, 0, None, closed="left"), None],
-        "column_types": [StrOptions({"auto"}), list, dict],
+        "column_types": [StrOptions({"auto", "discrete", "continuous"}), list, dict],
     }
 
     def __init__(self, alpha=0.05, ci_test="auto", max_cond_vars=None, column_types="auto"):

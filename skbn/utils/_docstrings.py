@@ -26,15 +26,17 @@ categories : "auto", list of sequences or dict, default="auto"
     states (columns not in the dict use "auto"; a key that is not a column is an error).
     Declared but unobserved states get prior probability mass. Only None, NaN, pd.NA and
     NaT are missing: strings such as "None" or "NA" are states.
-column_types : "auto", list or dict, default="auto"
-    Which columns are discrete and which continuous: "auto" applies the rule, a list gives
-    "discrete", "continuous" or "auto" for every column in column order, a dict maps
-    column names to them (other columns: "auto"). The rule: categorical, text and bool
-    columns are discrete; a numeric column holding a non-integer value is continuous; a
-    numeric column of whole numbers is discrete with at most 32 distinct values and must be
-    declared with more. ``column_types_`` reports the types a fit used. Continuous columns
-    give Gaussian networks, mixed data conditional linear Gaussian ones, in which a
-    discrete node never has a continuous parent (see ``docs/gaussian.md``).
+column_types : "auto", "discrete", "continuous", list or dict, default="auto"
+    Which columns are discrete and which continuous: "auto" applies the rule,
+    "discrete" or "continuous" declares every column of ``X``, a list gives "discrete",
+    "continuous" or "auto" for every column in column order, a dict maps column names to
+    them (other columns: "auto"). The rule: categorical, text and bool columns are
+    discrete; a numeric column holding a non-integer value is continuous; a numeric column
+    of whole numbers is discrete with at most 32 distinct values and must be declared with
+    more (one error names every such column). ``column_types_`` reports the types a fit
+    used. Continuous columns give Gaussian networks, mixed data conditional linear
+    Gaussian ones, in which a discrete node never has a continuous parent (see
+    ``docs/gaussian.md``).
 handle_unknown : {"warn", "error", "marginalize"}, default="warn"
     What a state never seen nor declared in fit does at score and predict time: be summed
     out of that row's likelihood (treated as a missing cell) with a
