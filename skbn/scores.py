@@ -516,10 +516,12 @@ def check_bounded_likelihood(scorer, max_indegree, learner):
         When the score is unbounded and ``max_indegree`` is None.
     """
     if getattr(scorer, "unbounded_without_max_indegree", False) and max_indegree is None:
+        penalised = ("'bic-cg' / 'aic-cg'" if isinstance(scorer, _DiscreteChildren)
+                     else "'bic-g' / 'bge'" if isinstance(scorer, BaseGaussianScore) else "'bic' / 'bdeu'")
         raise ValueError(
             f"{learner}: scorer={type(scorer).__name__} (maximised log-likelihood) never "
             f"decreases when a parent is added, so without max_indegree the best graph is "
-            f"complete; set max_indegree (e.g. max_indegree=2) or use 'bic' / 'bdeu'."
+            f"complete; set max_indegree (e.g. max_indegree=2) or use {penalised}."
         )
 
 

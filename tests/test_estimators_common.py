@@ -1,6 +1,7 @@
 """The scikit-learn contract for every structure learner, and model selection on top of it."""
 
 import pickle
+import re
 import warnings
 
 import numpy as np
@@ -440,6 +441,20 @@ def test_unbounded_loglik_is_refused_naming_the_learner(name, asia):
             learner.fit(asia)
         learner.set_params(max_indegree=2).fit(asia)  # a bound makes it well posed
     assert max(sum(child == c for _, c in learner.edges_) for child in asia.columns) <= 2
+
+
+@pytest.mark.parametrize("alias, advice", [("loglik", "'bic' / 'bdeu'"), ("loglik-g", "'bic-g' / 'bge'"),
+                                           ("loglik-cg", "'bic-cg' / 'aic-cg'")])
+def test_unbounded_loglik_refusal_names_the_penalised_scores_of_its_family(alias, advice):
+    from skbn import HillClimbStructure
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.choice(["None", "NA"], 300), "b": rng.choice(["x", "y"], 300)})
+    if alias != "loglik":
+        X["c"] = rng.normal(size=300)
+        X = X if alias == "loglik-cg" else X[["c"]].assign(d=rng.normal(size=300))
+    with pytest.raises(ValueError, match=f"or use {re.escape(advice)}\\.$"):
+        HillClimbStructure(scorer=alias).fit(X)
 
 
 def test_ges_refusal_of_a_non_equivalent_score_reads_well(asia):
