@@ -60,7 +60,7 @@ from scipy import sparse
 __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
     "MIN_CONTINUOUS_VALUES", "RowGroups", "check_sample_weight", "encode_fit", "encode_target",
-    "encode_transform", "intervention_matrix",
+    "encode_transform", "intervention_matrix", "name_ranks",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -402,6 +402,24 @@ def _factorize_mixed(values):
 def _sort_key(value):
     group = _group(value)
     return (group, value) if group != _OTHER else (group, type(value).__name__, str(value))
+
+
+def name_ranks(names):
+    """Each column's position when the columns are sorted by name (as states are sorted:
+    bools, then numbers, then strings, then other labels by type name and text; column
+    position only between names that compare equal).
+
+    The tie rule of the orientation steps that must not depend on the column order: two
+    fits of the same data with the columns in another order rank every column the same.
+
+    Returns
+    -------
+    ranks : int64 ndarray of shape (len(names),)
+    """
+    order = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
+    ranks = np.empty(len(names), dtype=np.int64)
+    ranks[order] = np.arange(len(names))
+    return ranks
 
 
 def _refuse_kind(name, kind):

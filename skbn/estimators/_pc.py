@@ -14,6 +14,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn._dag import MixedGraph, _Reachability, orient_with_knowledge
+from skbn._data import name_ranks
 from skbn._engines._ci_runner import CITestRunner, _streamed
 from skbn._engines._skeleton import _edge_subsets, skeleton
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -178,7 +179,7 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     ``z`` (lowest first; 0 except under the majority rule), then by the largest p-value of
     the tests that separated ``x`` and ``y`` without ``z`` (:func:`collider_evidence`),
     highest first ("most independent first", as Ramsey's (2016) PC-Max), then by the
-    column names of ``(x, z, y)``.
+    column names of ``(x, z, y)`` (the ends in name order).
 
     Parameters
     ----------
@@ -207,7 +208,12 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     arrows, skipped = place_colliders(n_variables, colliders, fixed_arrows)
     if skipped:  # a conflict: the order matters, place the strongest evidence first
         pvalue = evidence(colliders) if evidence is not None else {}
-        label = (lambda t: t) if names is None else (lambda t: tuple(str(names[v]) for v in t))
+        def label(t):  # the ends in name order: the rule does not depend on the column order
+            if names is None:
+                return t
+            ends = sorted((str(names[t[0]]), str(names[t[2]])))
+            return ends[0], str(names[t[1]]), ends[1]
+
         colliders.sort(key=lambda t: (share[t], -pvalue.get(t, 0.0), label(t)))
         arrows, skipped = place_colliders(n_variables, colliders, fixed_arrows)
     return arrows, sorted(skipped)
@@ -635,27 +641,39 @@ class PCStructure(_BaseStructureLearner):
                     f"{runner.stopped_at}: the edges not yet separated were kept (see max_time).",
                     UserWarning,
                 )
+            # the orientation steps go by column names (``rank``), not positions, so that the
+            # output does not depend on the column order
+            rank = name_ranks(names).tolist()
             implied = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
             # white-listed orientations first (acyclic: parse_knowledge refuses cycles), then
-            # those implied by black_list / tiers, each in sorted order
+            # those implied by black_list / tiers, each in name order
             known, knowledge_skipped = acyclic_arrows(p, sorted(
-                implied, key=lambda e: (not knowledge.required[e], e)))
+                implied, key=lambda e: (not knowledge.required[e], rank[e[0]], rank[e[1]])))
             arrows, colliders_skipped = orient_colliders(
                 triples, sepsets, separating, self.orient, known,
                 evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
                 n_variables=p, names=names)
             # knowledge the colliders contradict (it wins; reported as a conflict)
             overruled = sorted({(z, a) for x, z, y in collider_candidates(
-                triples, sepsets, separating, self.orient)[0] for a in (x, y) if (z, a) in known})
+                triples, sepsets, separating, self.orient)[0] for a in (x, y) if (z, a) in known},
+                key=lambda e: (rank[e[0]], rank[e[1]]))
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
         ]
         # Meek's rules, then the knowledge's directions one by one (the rules never orient
-        # a forbidden direction): the maximally oriented PDAG, on ids
+        # a forbidden direction): the maximally oriented PDAG, on the ids of the columns in
+        # name order (their work lists and tie rule go by id), mapped back to positions
+        column = np.argsort(rank)  # column[k]: the position of the k-th name
+        by_name = np.ix_(column, column)
         oriented, knowledge_refused, meek_conflicts = orient_with_knowledge(
-            MixedGraph(p, sorted(arrows), undirected), knowledge.required, knowledge.forbidden)
-        directed, undirected = oriented.edge_lists()
+            MixedGraph(p, sorted((rank[a], rank[b]) for a, b in arrows),
+                       sorted(tuple(sorted((rank[a], rank[b]))) for a, b in undirected)),
+            knowledge.required[by_name], knowledge.forbidden[by_name])
+        directed, undirected = (sorted((int(column[a]), int(column[b])) for a, b in part)
+                                for part in oriented.edge_lists())
+        knowledge_refused = [(int(column[a]), int(column[b])) for a, b in knowledge_refused]
+        meek_conflicts = [(int(column[a]), int(column[b])) for a, b in meek_conflicts]  # in name order
         self.cpdag_ = PDAG(names, [(names[a], names[b]) for a, b in directed],
                            [(names[a], names[b]) for a, b in undirected])
         knowledge_skipped += [e for e in overruled + knowledge_refused if e not in knowledge_skipped]
@@ -665,15 +683,20 @@ class PCStructure(_BaseStructureLearner):
             (names[x], names[y]): tuple(names[v] for v in s) for (x, y), s in sorted(sepsets.items())
         }
         self.n_tests_ = int(n_tests + extra_tests)
-        edges, forced = _extension(self.cpdag_)
+        # the DAG extension in name order too (Dor-Tarsi takes the first removable node)
+        sorted_names = [names[i] for i in column]
+        edges, forced = _extension(PDAG(sorted_names, self.cpdag_.directed, self.cpdag_.undirected))
+        index = {name: i for i, name in enumerate(names)}
+        edges = sorted(edges, key=lambda e: (index[e[0]], index[e[1]]))
         self.orientation_conflicts_ = (
             [("knowledge", (names[a], names[b])) for a, b in knowledge_skipped]
-            + [("collider", tuple(names[v] for v in t)) for t in colliders_skipped]
+            + [("collider", tuple(names[v] for v in t)) for t in sorted(
+                (t if rank[t[0]] < rank[t[2]] else t[::-1] for t in colliders_skipped),
+                key=lambda t: [rank[v] for v in t])]
             + [("meek", (names[a], names[b])) for a, b in meek_conflicts]
             + [("extension", e) for e in forced])
         self.n_orientation_conflicts_ = len(self.orientation_conflicts_)
         if self.orientation_conflicts_:
             _warn_conflicts(self.orientation_conflicts_)
         progress.close(done=self.n_tests_, edges=len(self.directed_edges_) + len(self.undirected_edges_))
-        index = {name: i for i, name in enumerate(names)}
         return [(index[u], index[v]) for u, v in edges]
