@@ -11,7 +11,6 @@ import numpy as np
 
 from skbn._dag import (
     MixedGraph,
-    _Reachability,
     bit_ids,
     complete_pdag,
     extension_ids,
@@ -208,18 +207,56 @@ def _by_gain(candidate):
     return -candidate[0]
 
 
+def _bits(nodes):
+    """The bit mask of a set of node ids."""
+    m = 0
+    for v in nodes:
+        m |= 1 << v
+    return m
+
+
 def _adjacency_masks(g):
     """Bit masks of the adjacent nodes, undirected neighbours and parents of every node."""
-    def mask(nodes):
-        m = 0
-        for v in nodes:
-            m |= 1 << v
-        return m
-
-    und = [mask(s) for s in g.und]
-    par = [mask(s) for s in g.pa]
-    adj = [u | pa | mask(ch) for u, pa, ch in zip(und, par, g.ch)]
+    und = [_bits(s) for s in g.und]
+    par = [_bits(s) for s in g.pa]
+    adj = [u | pa | _bits(ch) for u, pa, ch in zip(und, par, g.ch)]
     return adj, und, par
+
+
+def _clique_masks(nodes, adj, bound):
+    """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
+    nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
+    out = []
+
+    def grow(clique, allowed, size):
+        out.append(clique)
+        if size >= bound:
+            return
+        while allowed:
+            low = allowed & -allowed
+            allowed ^= low
+            grow(clique | low, allowed & adj[low.bit_length() - 1], size + 1)
+
+    grow(0, nodes, 0)
+    return out
+
+
+def _mask_reaches(step, sources, targets, allowed):
+    """Whether a walk from the mask ``sources`` along ``step`` (a mask of next nodes per
+    node) through nodes of the mask ``allowed`` reaches a node of the mask ``targets``
+    (the sources themselves count; a target need not be allowed)."""
+    seen = frontier = sources
+    while frontier:
+        if frontier & targets:
+            return True
+        reach = 0
+        for w in bit_ids(frontier):
+            reach |= step[w]
+        if reach & targets:
+            return True
+        frontier = reach & allowed & ~seen
+        seen |= frontier
+    return False
 
 
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
@@ -717,43 +754,125 @@ class GESStructure(_BaseStructureLearner):
             out |= old.und[a]
         return sorted(out)
 
+    def _turn_candidates(self, g, v, ctx, masks):
+        r"""The Turn operators that make ``u`` a parent of ``v`` (Hauser & Bühlmann 2012,
+        section 5.3), with their score changes; the global path condition of a directed
+        edge is left to :meth:`_turn_path_free`.
+
+        With :math:`\mathrm{Ne}`, :math:`\mathrm{Pa}` the undirected neighbours and the
+        parents in ``g``, ``C`` ranges over the cliques of :math:`\mathrm{Ne}_v` (of size at
+        most ``max_subset_size``):
+
+        * ``u - v`` (undirected): :math:`u \notin C`, with
+          :math:`N = \mathrm{Ne}_v \cap \mathrm{Ne}_u`, :math:`C \setminus N \neq
+          \emptyset` and :math:`C \cap N` separating :math:`C \setminus N` from
+          :math:`N \setminus C` in the subgraph induced by :math:`\mathrm{Ne}_v`. The DAG
+          of the class with :math:`\mathrm{Pa}_v \cup C \to v \to` (the rest of
+          :math:`\mathrm{Ne}_v`, ``u`` among them) and :math:`\mathrm{Pa}_u \cup (C \cap
+          N) \cup \{v\} \to u` has ``v -> u`` reversed; score change
+          :math:`s(v, \mathrm{Pa}_v \cup C \cup \{u\}) - s(v, \mathrm{Pa}_v \cup C)
+          + s(u, \mathrm{Pa}_u \cup (C \cap N)) - s(u, \mathrm{Pa}_u \cup (C \cap N)
+          \cup \{v\})`;
+        * ``v -> u`` (directed): :math:`C \supseteq N = \mathrm{Ne}_v \cap
+          \mathrm{Pa}_u`, and no path from ``v`` to ``u`` other than the edge itself,
+          along directed or undirected edges, avoids :math:`C \cup \mathrm{Ne}_u`; the DAG
+          of the class with :math:`\mathrm{Pa}_v \cup C \to v` and ``u`` before its
+          undirected neighbours has ``v -> u`` reversed; score change
+          :math:`s(v, \mathrm{Pa}_v \cup C \cup \{u\}) - s(v, \mathrm{Pa}_v \cup C)
+          + s(u, \mathrm{Pa}_u \setminus \{v\}) - s(u, \mathrm{Pa}_u)`.
+
+        Returns ``(gain, u, v, C)`` with ``C`` a sorted tuple (non-finite gains dropped).
+        """
+        adj, und, par, _ = masks
+        ne, pa_v = und[v], par[v]
+        cliques = _clique_masks(ne, adj, ctx.subset_bound)
+        limit = None if self.max_indegree is None else self.max_indegree - 1
+        out = []
+        for u in bit_ids(ne | masks[3][v]):
+            bit = 1 << u
+            if ne & bit:  # u - v
+                n = ne & und[u]
+                for c in cliques:
+                    if c & bit or not c & ~n:
+                        continue
+                    if limit is not None and ((pa_v | c).bit_count() > limit
+                                              or (par[u] | (c & n)).bit_count() > limit + 1):
+                        continue
+                    if _mask_reaches(adj, c & ~n, n & ~c, ne & ~(c & n)):
+                        continue
+                    gain = (ctx.gain(v, tuple(bit_ids(pa_v | c)), u)
+                            - ctx.gain(u, tuple(bit_ids(par[u] | (c & n))), v))
+                    if math.isfinite(gain):
+                        out.append((gain, u, v, tuple(bit_ids(c))))
+            else:  # v -> u
+                n = ne & par[u]
+                loss = ctx.gain(u, tuple(bit_ids(par[u] & ~(1 << v))), v)
+                for c in cliques:
+                    if c & n != n or (limit is not None and (pa_v | c).bit_count() > limit):
+                        continue
+                    gain = ctx.gain(v, tuple(bit_ids(pa_v | c)), u) - loss
+                    if math.isfinite(gain):
+                        out.append((gain, u, v, tuple(bit_ids(c))))
+        return out
+
+    @staticmethod
+    def _turn_path_free(g, masks, u, v, c):
+        """For a directed ``v -> u``: whether every path from ``v`` to ``u`` other than the
+        edge, along directed or undirected edges, meets ``C`` or the undirected neighbours
+        of ``u`` (always true for an undirected ``u - v``, whose condition is local)."""
+        if u in g.und[v]:
+            return True
+        _, und, _, ch = masks
+        forward = [a | b for a, b in zip(ch, und)]
+        blocked = und[u] | (1 << v)
+        for w in c:
+            blocked |= 1 << w
+        return not _mask_reaches(forward, forward[v] & ~(1 << u) & ~blocked, 1 << u, ~blocked)
+
+    @staticmethod
+    def _apply_turn(g, u, v, c):
+        """The class after Turn(u, v, C): the DAG of the current class named in
+        :meth:`_turn_candidates` (the edges at ``u`` and ``v`` oriented, the rest by Dor &
+        Tarsi's extension), ``v -> u`` reversed, completed to its (interventional) essential
+        graph."""
+        d = g.copy()
+        if u in g.und[v]:
+            keep = g.und[u].intersection(c)
+            for w in sorted(g.und[u] - {v}):
+                d.orient(*((w, u) if w in keep else (u, w)))
+        else:
+            for w in sorted(g.und[u]):
+                d.orient(u, w)
+        for w in sorted(g.und[v]):
+            d.orient(*((w, v) if w in c else (v, w)))
+        dag, _ = extension_ids(g.p, *d.edge_lists())
+        return g.with_dag([(u, v) if (a, b) == (v, u) else (a, b) for a, b in dag]).completed()
+
     def _turn(self, g, ctx, total):
-        """Best improving reversal of an edge of a consistent extension (acyclic result)."""
-        dag = ctx.extension(g)
-        parents = [set() for _ in range(g.p)]
-        for u, v in dag:
-            parents[v].add(u)
-        candidates = []
-        for u, v in dag:
-            if self.max_indegree is not None and len(parents[u]) + 1 > self.max_indegree:
-                continue
-            pv = tuple(sorted(parents[v] - {u}))
-            pu = tuple(sorted(parents[u]))
-            gain = ctx.gain(u, pu, v) - ctx.gain(v, pv, u)
-            if math.isfinite(gain):
-                candidates.append((gain, u, v, ()))
+        """Take the best valid Turn operator (:meth:`_turn_candidates`); returns (new class,
+        gain) or None."""
+        masks = (*_adjacency_masks(g), [_bits(s) for s in g.ch])
+        candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks)]
+        built = {}
 
-        reach = _Reachability(g.p, dag)
-        children = [[] for _ in range(g.p)]
-        for a, b in dag:
-            children[a].append(b)
-
-        def turned(u, v):
-            return g.with_dag([(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]).completed()
-
-        def valid(c):  # acyclic after reversal: no other directed path u -> w ... -> v
-            _, u, v, _ = c
-            if any(w != v and reach.reaches(w, v) for w in children[u]):
+        def valid(c):
+            _, u, v, s = c
+            if not self._turn_path_free(g, masks, u, v, s):
                 return False
-            return ctx.knowledge is None or ctx.admits(turned(u, v))
+            if ctx.knowledge is None:
+                return True
+            built[c[1:]] = new = self._apply_turn(g, u, v, s)
+            return ctx.admits(new)
 
         best = self._pick(candidates, total, valid)
         if best is None:
             return None
-        gain, u, v, _ = best
-        new = turned(u, v)
+        gain, u, v, s = best
+        new = built[best[1:]] if best[1:] in built else self._apply_turn(g, u, v, s)
         if ctx.progress.detailed:
-            ctx.progress.message(f"Turn({ctx.names[u]!r} -> {ctx.names[v]!r}) gain {gain:.4f}")
+            names = ctx.names
+            clique = [names[w] for w in s]
+            ctx.progress.message(f"Turn({names[u]!r} -> {names[v]!r}, {clique}) gain {gain:.4f}")
         return new, gain
 
 
