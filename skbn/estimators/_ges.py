@@ -8,6 +8,7 @@ import math
 from numbers import Integral
 
 import numpy as np
+from sklearn.utils import check_random_state
 
 from skbn._dag import (
     MixedGraph,
@@ -20,7 +21,7 @@ from skbn._dag import (
     semi_directed_path,
 )
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
-from skbn._engines._search import TIE_TOLERANCE, improves
+from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG, pdag_to_dag
 from skbn.utils._progress import Progress
@@ -380,7 +381,20 @@ class GESStructure(_BaseStructureLearner):
         Bound on :math:`|T|` (Insert) and :math:`|H|` (Delete); None enumerates all subsets.
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
-        Bound on the number of steps (operators applied).
+        Bound on the number of steps (operators applied) of each search (the first one and
+        each restart).
+    n_restarts : int, default=0
+        Random restarts (opt-in; the default result is the plain search's): after the
+        phases converge, a DAG of the best class found so far is perturbed by
+        ``perturbation`` uniformly random legal moves (additions, deletions, reversals that
+        keep it acyclic and respect the lists and ``max_indegree``, as
+        :class:`HillClimbStructure`'s restarts), and the phases are run again from its
+        class; a restart's class replaces the best one if it scores higher (by more than
+        the tie tolerance). Deterministic for a fixed ``random_state``. Escapes local optima
+        of the greedy search, e.g. on near-deterministic families (ALARM's ventilation
+        block).
+    perturbation : int, default=10
+        Random legal moves applied at each restart.
     {verbose_parameter}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
@@ -390,7 +404,8 @@ class GESStructure(_BaseStructureLearner):
         class every iteration (``docs/missing.md``).
     {structural_em_parameters}
     random_state : int, RandomState instance or None, default=None
-        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
+        Seeds the restarts' perturbations, EM's random initialisations (``n_init > 1``)
+        and Gibbs draws.
     {common_parameters}
 
     Attributes
@@ -416,7 +431,10 @@ class GESStructure(_BaseStructureLearner):
     n_iter_ : int
         Number of operators applied.
     n_steps_ : dict
-        Operators applied per phase.
+        Operators applied per phase (over every search).
+    restart_scores_ : ndarray of shape (n_restarts,)
+        Score of the class each restart reached (``score_`` is the best of the first
+        search's and these).
     em_trace_ : ndarray
         With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
         for "bayes") along the starting (empty-graph) network's EM, then of the network
@@ -452,6 +470,8 @@ class GESStructure(_BaseStructureLearner):
         "phases": [list, tuple],
         "max_subset_size": [None, Interval(Integral, 0, None, closed="left")],
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
+        "n_restarts": [Interval(Integral, 0, None, closed="left")],
+        "perturbation": [Interval(Integral, 1, None, closed="left")],
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
@@ -473,6 +493,8 @@ class GESStructure(_BaseStructureLearner):
         phases=("forward", "backward", "turning"),
         max_subset_size=None,
         max_iter=None,
+        n_restarts=0,
+        perturbation=10,
         verbose=0,
         missing="error",
         latent=None,
@@ -496,6 +518,8 @@ class GESStructure(_BaseStructureLearner):
         self.phases = phases
         self.max_subset_size = max_subset_size
         self.max_iter = max_iter
+        self.n_restarts = n_restarts
+        self.perturbation = perturbation
         self.verbose = verbose
         self.categories = categories
         self.column_types = column_types
@@ -642,25 +666,31 @@ class GESStructure(_BaseStructureLearner):
         total = self._total(g, ctx)
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operators",
                                            detail=f"{p} columns, {data.n_samples:,} rows")
-        n_iter = 0
-        changed = True
-        while changed and n_iter < max_iter:
-            changed = False
-            for phase in phases:
-                progress.message(f"{phase} phase, score {total:.6f}")
-                while n_iter < max_iter:
-                    step = self._step(phase, g, ctx, gaps, fixed, total)
-                    if step is None:
-                        break
-                    g, gain = step
-                    total += gain
-                    n_iter += 1
-                    n_steps[phase] += 1
-                    changed = True
-                    progress.update(n_iter, phase=phase, score=total)
-                ctx.operators = None
-            if len(phases) == 1 or not changed:
-                break
+        g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
+        restart_scores = []
+        if self.n_restarts:
+            # escape a local optimum: perturb a DAG of the best class so far by random legal
+            # moves (the hill climber's engine and perturbation), search again from its class
+            rng = check_random_state(self.random_state)
+            engine = DeltaEngine(data, self.scorer_, knowledge.required, knowledge.forbidden,
+                                 knowledge.max_indegree, ctx.counter)
+            adjacency = np.zeros((p, p), dtype=bool)
+            engine.start(adjacency)
+            for _ in range(self.n_restarts):
+                adjacency = np.zeros((p, p), dtype=bool)
+                for u, v in ctx.extension(g):
+                    adjacency[u, v] = True
+                engine.set_graph(adjacency)
+                perturb(engine, self.perturbation, rng)
+                start_class = g.with_dag([(int(u), int(v)) for u, v in np.argwhere(engine.A)]).completed()
+                progress.message(f"restart {len(restart_scores) + 1} of {self.n_restarts}")
+                found, score, steps = self._phases(start_class, self._total(start_class, ctx), ctx,
+                                                   phases, gaps, fixed, max_iter, n_steps)
+                n_iter += steps
+                restart_scores.append(score)
+                if improves(score, total):
+                    g, total = found, score
+        self.restart_scores_ = np.array(restart_scores, dtype=float)
         if ctx.knowledge is not None:  # consistent: every class of the search was checked
             g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
         directed, undirected = g.edge_lists()
@@ -676,6 +706,31 @@ class GESStructure(_BaseStructureLearner):
         self.n_steps_ = n_steps
         progress.close(done=n_iter, score=self.score_, edges=len(dag))
         return [(int(u), int(v)) for u, v in dag]
+
+    def _phases(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps):
+        """Run the phases in order from the class ``g`` (score ``total``), each while it
+        improves, and repeat them until a whole pass takes no step (pcalg's ``iterate``) or
+        ``max_iter`` steps were taken; counts the steps per phase in ``n_steps``. Returns
+        (class, score, steps)."""
+        progress, n_iter, changed = ctx.progress, 0, True
+        while changed and n_iter < max_iter:
+            changed = False
+            for phase in phases:
+                progress.message(f"{phase} phase, score {total:.6f}")
+                while n_iter < max_iter:
+                    step = self._step(phase, g, ctx, gaps, fixed, total)
+                    if step is None:
+                        break
+                    g, gain = step
+                    total += gain
+                    n_iter += 1
+                    n_steps[phase] += 1
+                    changed = True
+                    progress.update(sum(n_steps.values()), phase=phase, score=total)
+                ctx.operators = None
+            if len(phases) == 1 or not changed:
+                break
+        return g, total, n_iter
 
     @staticmethod
     def _total_dag(p, dag, ctx):
