@@ -198,7 +198,7 @@ class _InterventionalGraph(_CPDAG):
         """The interventional essential graph of a consistent extension (Dor & Tarsi) of
         this partially directed graph."""
         directed, undirected = self.edge_lists()
-        dag, _ = extension_ids(self.p, directed, undirected)
+        dag = extension_ids(self.p, directed, undirected)[0] if undirected else directed
         directed, undirected = interventional_essential_graph(self.p, dag, self.targets)
         return _InterventionalGraph(self.p, self.targets, directed, undirected)
 
