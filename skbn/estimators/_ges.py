@@ -40,7 +40,7 @@ class _FitContext:
     count tables, pairs from the one-hot Gram matrix and larger families by extending the
     cached configuration ids of the base parent set; moments for continuous children).
     ``operators`` caches the last step's candidate operators per target as
-    ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``;
+    ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|``, ``|H|``, ``|C|``;
     ``progress`` is the search's :class:`skbn.utils._progress.Progress`; ``knowledge`` the
     background knowledge when it fixes some direction (else None).
     """
@@ -313,18 +313,30 @@ class GESStructure(_BaseStructureLearner):
       :math:`H \subseteq \mathrm{NA}_{Y,X}`, valid iff :math:`\mathrm{NA}_{Y,X} \setminus H`
       is a clique; score change :math:`s(Y, P \setminus \{X\}) - s(Y, P \cup \{X\})` with
       :math:`P = \mathrm{Pa}_Y \cup (\mathrm{NA}_{Y,X} \setminus H)`;
-    * **turning** (optional): reversal of one edge of a consistent DAG extension of the
-      current CPDAG when the reversed DAG is acyclic and scores higher (Chickering's edge
-      reversal applied to an extension; a simpler operator than Hauser & Buhlmann's Turn).
+    * **turning**: Hauser & Bühlmann's (2012, section 5.3) ``Turn(U, Y, C)``, which
+      reverses an edge into ``Y``'s parent set, in whichever DAG of the class the clique
+      :math:`C \subseteq \mathrm{Ne}_Y` names (:math:`|C|` bounded by ``max_subset_size``):
+      for an undirected ``U - Y``, :math:`U \notin C`, :math:`C \not\subseteq N =
+      \mathrm{Ne}_Y \cap \mathrm{Ne}_U` and :math:`C \cap N` separates
+      :math:`C \setminus N` from :math:`N \setminus C` within :math:`\mathrm{Ne}_Y`;
+      score change :math:`s(Y, P \cup \{U\}) - s(Y, P) + s(U, Q) - s(U, Q \cup \{Y\})`
+      with :math:`P = \mathrm{Pa}_Y \cup C`, :math:`Q = \mathrm{Pa}_U \cup (C \cap N)`;
+      for a directed ``Y -> U``, :math:`C \supseteq \mathrm{Ne}_Y \cap \mathrm{Pa}_U`
+      and every path from ``Y`` to ``U`` other than the edge (along directed or undirected
+      edges) meets :math:`C \cup \mathrm{Ne}_U`; score change
+      :math:`s(Y, P \cup \{U\}) - s(Y, P) + s(U, \mathrm{Pa}_U \setminus \{Y\}) -
+      s(U, \mathrm{Pa}_U)`. These reach exactly the classes obtained by reversing one edge
+      of one DAG of the current class (tested by enumerating the class's DAGs).
 
     Each phase takes the best valid operator while it improves the score; after each step
     the operator is applied to the PDAG and the CPDAG of its consistent extensions is
     recomputed on node ids (its v-structures closed under Meek's rules, Meek 1995). The
-    phases are repeated in order until a full pass takes no step. Operators' score changes
-    are cached per target node :math:`Y` and recomputed only for targets whose parents,
-    neighbours, or neighbours' adjacencies a step changed (the clique condition and the
-    score change depend on nothing else); the global path condition is checked only for the
-    operators about to be taken. The Insert operators that extend the same parent set are
+    phases are repeated in order until a full pass takes no step (pcalg's ``iterate``).
+    The Insert and Delete operators' score changes are cached per target node :math:`Y`
+    and recomputed only for targets whose parents, neighbours, or neighbours' adjacencies
+    a step changed (the clique condition and the score change depend on nothing else); the
+    Turn operators are recomputed at each turning step. The global path conditions are
+    checked only for the operators about to be taken. The Insert operators that extend the same parent set are
     scored together (for a continuous child, one batched regression of the child on that set
     plus each candidate: ``docs/gaussian.md``, "GES on continuous data").
 
@@ -335,16 +347,17 @@ class GESStructure(_BaseStructureLearner):
     distinct set of columns set together in a row): the same Insert and Delete operators,
     applied to the DAG of the class in which ``Y``'s parents are the operator's, and the
     result completed to the interventional essential graph of the new DAG
-    (:func:`skbn.graph.interventional_essential_graph`); the turning phase reverses an
-    edge of a DAG of the class, as above. On Gaussian data with ``GaussianBIC(variance="mle")``
-    it returns pcalg's ``gies`` graph (``benchmarks/bench_gies.py``; pcalg's
-    ``GaussL0penIntScore`` differs only in the penalty of an intervened child:
-    :math:`\log(n)/2` per parameter where skbn uses the log of the child's kept rows).
+    (:func:`skbn.graph.interventional_essential_graph`); the turning phase takes the same
+    Turn operators on the interventional essential graph, completed the same way. On
+    Gaussian data with ``GaussianBIC(variance="mle")`` it returns pcalg's ``gies`` graph
+    (``benchmarks/bench_gies.py``; pcalg's ``GaussL0penIntScore`` differs only in the
+    penalty of an intervened child: :math:`\log(n)/2` per parameter where skbn uses the
+    log of the child's kept rows).
 
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
-    order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple). A step is taken only if
-    it improves the score by more than that tolerance.
+    order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple; ``(U, Y, C)`` for Turn).
+    A step is taken only if it improves the score by more than that tolerance.
 
     Parameters
     ----------
@@ -378,7 +391,8 @@ class GESStructure(_BaseStructureLearner):
     phases : sequence of {"forward", "backward", "turning"}, default=("forward", "backward", "turning")
         Phases run in this order.
     max_subset_size : int or None, default=None
-        Bound on :math:`|T|` (Insert) and :math:`|H|` (Delete); None enumerates all subsets.
+        Bound on :math:`|T|` (Insert), :math:`|H|` (Delete) and :math:`|C|` (Turn); None
+        enumerates all subsets.
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
         Bound on the number of steps (operators applied) of each search (the first one and
