@@ -25,11 +25,16 @@ For each choice the table gives the undirected edges of
 * ``HC`` / ``HC+I``: ``HillClimbStructure()`` the same way (its ``interventional_cpdag_``);
 
 and the ratio (interventional / observational) of each pair, with the structural Hamming
-distance of each learned graph to the true one's class (CPDAG or I-essential graph).
+distance of each learned graph to the true one's class (CPDAG or I-essential graph), and
+the score each learner's graph reaches minus the true DAG's score on the same rows
+(``GES-true``, ``GES+I-true``, ...: a negative number is a search failure, since the truth
+scores higher), and the CPU time of each interventional fit.
 BDeu(ess=1) everywhere (the interventional BDe of Cooper & Yoo for the experimental rows).
-Run::
+``--restarts k`` adds ``GESStructure(n_restarts=k, random_state=0)`` as a third learner
+(``GESr``). Run::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_interventional_alarm.py [--quick]
+        [--n-obs 5000 --n-int 1000] [--choices most-undirected] [--seeds 0 1 2] [--restarts 5]
 """
 
 import argparse
@@ -78,13 +83,21 @@ def run(net, targets, n_obs, n_int, seed, learners):
     X, mask = sample_with_targets(net, targets, n_obs, n_int, seed)
     obs = observational(net, len(X), seed + 7)
     row = {"true CPDAG": len(true_cpdag.undirected), "true I-EG": len(true_ieg.undirected)}
+    # the true DAG's score on each data set: a hill climb from it that takes no step
+    truth = HillClimbStructure(start=edges, max_iter=0, fit_parameters=False)
+    true_obs = truth.fit(obs).score_
+    true_int = truth.fit(X, interventions=mask).score_
     for name, make in learners.items():
         start = time.process_time()
-        plain = make().fit(obs).interventional_cpdag_
+        fitted = make().fit(obs)
+        plain = fitted.interventional_cpdag_
         t_obs = time.process_time() - start
+        row[name + "-true"] = fitted.score_ - true_obs
         start = time.process_time()
-        inter = make().fit(X, interventions=mask).interventional_cpdag_
+        fitted = make().fit(X, interventions=mask)
+        inter = fitted.interventional_cpdag_
         t_int = time.process_time() - start
+        row[name + "+I-true"] = fitted.score_ - true_int
         row[name] = len(plain.undirected)
         row[name + "+I"] = len(inter.undirected)
         row[name + " SHD"] = structural_hamming_distance(true_cpdag, plain)
@@ -99,6 +112,11 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--n-obs", type=int, default=5000)
     parser.add_argument("--n-int", type=int, default=1000)
+    parser.add_argument("--choices", nargs="*", default=None,
+                        help="only these target choices (e.g. most-undirected 'random 0')")
+    parser.add_argument("--seeds", type=int, nargs="*", default=None, help="data seeds")
+    parser.add_argument("--restarts", type=int, default=0,
+                        help="also GESStructure(n_restarts=k, random_state=0) (GESr)")
     args = parser.parse_args()
     net = load_shared("alarm")
     nodes = list(net.nodes)
@@ -113,12 +131,21 @@ def main():
         rng = np.random.default_rng(seed)
         drawn = rng.choice(nodes, 5, replace=False).tolist()
         choices.append((f"random {seed}", sorted(drawn, key=nodes.index)))
-    data_seeds = range(2 if args.quick else 3)
+    if args.choices is not None:
+        choices = [(label, targets) for label, targets in choices if label in args.choices]
+    data_seeds = range(2 if args.quick else 3) if args.seeds is None else args.seeds
     learners = {"GES": GESStructure, "HC": HillClimbStructure}
+    if args.restarts:
+        learners["GESr"] = lambda: GESStructure(n_restarts=args.restarts, random_state=0)
     print(f"ALARM: {args.n_obs} observational rows + {args.n_int} rows per target (5 targets); "
           f"observational fits on as many observational rows; data seeds {list(data_seeds)}")
-    header = ["choice", "data seed", "true CPDAG", "true I-EG", "GES", "GES+I", "HC", "HC+I",
-              "GES SHD", "GES+I SHD", "HC SHD", "HC+I SHD", "GES+I s", "HC+I s"]
+    names = list(learners)
+    header = (["choice", "data seed", "true CPDAG", "true I-EG"]
+              + [f"{n}{i}" for n in names for i in ("", "+I")]
+              + [f"{n}{i} SHD" for n in names for i in ("", "+I")]
+              + [f"{n}{i}-true" for n in names for i in ("", "+I")]
+              + [f"{n}+I s" for n in names])
+    counted = 4 + 2 * len(names)  # the undirected-edge columns end here
     rows = []
     for label, targets in choices:
         print(f"{label}: {', '.join(targets)}")
@@ -129,18 +156,18 @@ def main():
     frame = pd.DataFrame(rows)[header]
     with pd.option_context("display.width", 250, "display.max_columns", 30):
         print(frame.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
-    totals = frame.groupby("choice", sort=False)[header[2:8]].sum()
-    for a, b in (("true I-EG", "true CPDAG"), ("GES+I", "GES"), ("HC+I", "HC")):
+    pairs = [("true I-EG", "true CPDAG")] + [(n + "+I", n) for n in names]
+    totals = frame.groupby("choice", sort=False)[header[2:counted]].sum()
+    for a, b in pairs:
         totals[f"{a}/{b}"] = (totals[a] / totals[b]).round(2)
     print("\nundirected edges summed over the data seeds, and the ratios of the sums:")
     with pd.option_context("display.width", 250, "display.max_columns", 30):
         print(totals.to_string())
-    medians = frame.groupby("choice", sort=False)[header[2:8]].median()
+    medians = frame.groupby("choice", sort=False)[header[2:counted]].median()
     print("\nmedian undirected edges over the data seeds:")
     print(medians.to_string())
-    every = frame[header[2:8]].sum()
-    print("all choices: " + ", ".join(f"{a}/{b} = {every[a] / every[b]:.2f}" for a, b in
-                                      (("true I-EG", "true CPDAG"), ("GES+I", "GES"), ("HC+I", "HC"))))
+    every = frame[header[2:counted]].sum()
+    print("all choices: " + ", ".join(f"{a}/{b} = {every[a] / every[b]:.2f}" for a, b in pairs))
 
 
 if __name__ == "__main__":

@@ -1294,12 +1294,12 @@ def interventional_essential_graph(n, edges, targets):
     parents, children = parents_children(n, edges)
     order, _ = topological_ids(n, parents, children)
     compelled, reversible = cpdag_ids(parents, order)
-    in_target = np.zeros((0, n), dtype=bool)
-    rows = [np.isin(np.arange(n), list(t)) for t in targets]
-    if rows:
-        in_target = np.array(rows)
+    membership = [0] * n  # bit k of [v]: v is in the k-th target
+    for k, target in enumerate(targets):
+        for v in target:
+            membership[int(v)] |= 1 << k
     # an edge u - v is oriented by a target holding exactly one of its endpoints
-    oriented = {(u, v) for u, v in edges if (in_target[:, u] != in_target[:, v]).any()}
+    oriented = {(u, v) for u, v in edges if membership[u] != membership[v]}
     if not oriented.difference(compelled):  # nothing beyond the CPDAG, closed already
         return sorted(compelled), sorted((min(u, v), max(u, v)) for u, v in reversible)
     directed = set(compelled) | oriented

@@ -401,3 +401,21 @@ def test_gies_honours_knowledge():
     assert ("a", "b") not in model.edges_
     model = GESStructure(white_list=[("a", "c")]).fit(X, interventions=mask)
     assert ("a", "c") in model.edges_
+
+
+@pytest.mark.parametrize("p", [5, 62, 63, 70])
+def test_intervention_targets_are_the_distinct_rows_in_lexicographic_order(p):
+    # the distinct rows of the mask, as np.unique(axis=0) orders them, whatever the width
+    # (an integer key per row up to 62 columns, the rows themselves beyond)
+    from skbn.estimators._base import _intervention_targets
+
+    rng = np.random.default_rng(p)
+    rows = np.zeros((200, p), dtype=bool)
+    for i in range(200):
+        rows[i, rng.choice(p, rng.integers(0, 3), replace=False)] = True
+    rows[:, 0] |= rng.random(200) < 0.1
+    rows[:, -1] |= rng.random(200) < 0.1
+    data = replace(encoded(pd.DataFrame(rng.normal(size=(200, p))), None), intervened=rows)
+    expected = [tuple(np.flatnonzero(row).tolist()) for row in np.unique(rows, axis=0)]
+    assert _intervention_targets(data) == expected
+    assert len(expected) > 20 and () in expected and (0,) in expected and (p - 1,) in expected

@@ -1142,8 +1142,14 @@ def _chunked_refusal(estimator, data, missing):
 def _intervention_targets(data):
     """The intervention targets of ``data``: each distinct set of variables set together in
     a row (observational rows: the empty target), as sorted tuples of positions in the
-    order of ``np.unique`` of the rows of ``data.intervened``."""
-    return [tuple(int(i) for i in np.flatnonzero(row)) for row in np.unique(data.intervened, axis=0)]
+    order of ``np.unique`` of the rows of ``data.intervened`` (lexicographic, column 0 first)."""
+    rows = data.intervened
+    p = rows.shape[1]
+    if p > 62:
+        return [tuple(int(i) for i in np.flatnonzero(row)) for row in np.unique(rows, axis=0)]
+    # one integer per row, column 0 its highest bit: sorting the integers sorts the rows
+    keys = np.unique(rows.astype(np.int64) @ (np.int64(1) << np.arange(p - 1, -1, -1, dtype=np.int64)))
+    return [tuple(i for i in range(p) if key >> (p - 1 - i) & 1) for key in keys.tolist()]
 
 
 def _kept_rows(data, child):

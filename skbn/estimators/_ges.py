@@ -8,10 +8,10 @@ import math
 from numbers import Integral
 
 import numpy as np
+from sklearn.utils import check_random_state
 
 from skbn._dag import (
     MixedGraph,
-    _Reachability,
     bit_ids,
     complete_pdag,
     extension_ids,
@@ -21,7 +21,7 @@ from skbn._dag import (
     semi_directed_path,
 )
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
-from skbn._engines._search import TIE_TOLERANCE, improves
+from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG, pdag_to_dag
 from skbn.utils._progress import Progress
@@ -40,7 +40,7 @@ class _FitContext:
     count tables, pairs from the one-hot Gram matrix and larger families by extending the
     cached configuration ids of the base parent set; moments for continuous children).
     ``operators`` caches the last step's candidate operators per target as
-    ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|`` and ``|H|``;
+    ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|``, ``|H|``, ``|C|``;
     ``progress`` is the search's :class:`skbn.utils._progress.Progress`; ``knowledge`` the
     background knowledge when it fixes some direction (else None).
     """
@@ -198,7 +198,7 @@ class _InterventionalGraph(_CPDAG):
         """The interventional essential graph of a consistent extension (Dor & Tarsi) of
         this partially directed graph."""
         directed, undirected = self.edge_lists()
-        dag, _ = extension_ids(self.p, directed, undirected)
+        dag = extension_ids(self.p, directed, undirected)[0] if undirected else directed
         directed, undirected = interventional_essential_graph(self.p, dag, self.targets)
         return _InterventionalGraph(self.p, self.targets, directed, undirected)
 
@@ -208,18 +208,56 @@ def _by_gain(candidate):
     return -candidate[0]
 
 
+def _bits(nodes):
+    """The bit mask of a set of node ids."""
+    m = 0
+    for v in nodes:
+        m |= 1 << v
+    return m
+
+
 def _adjacency_masks(g):
     """Bit masks of the adjacent nodes, undirected neighbours and parents of every node."""
-    def mask(nodes):
-        m = 0
-        for v in nodes:
-            m |= 1 << v
-        return m
-
-    und = [mask(s) for s in g.und]
-    par = [mask(s) for s in g.pa]
-    adj = [u | pa | mask(ch) for u, pa, ch in zip(und, par, g.ch)]
+    und = [_bits(s) for s in g.und]
+    par = [_bits(s) for s in g.pa]
+    adj = [u | pa | _bits(ch) for u, pa, ch in zip(und, par, g.ch)]
     return adj, und, par
+
+
+def _clique_masks(nodes, adj, bound):
+    """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
+    nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
+    out = []
+
+    def grow(clique, allowed, size):
+        out.append(clique)
+        if size >= bound:
+            return
+        while allowed:
+            low = allowed & -allowed
+            allowed ^= low
+            grow(clique | low, allowed & adj[low.bit_length() - 1], size + 1)
+
+    grow(0, nodes, 0)
+    return out
+
+
+def _mask_reaches(step, sources, targets, allowed):
+    """Whether a walk from the mask ``sources`` along ``step`` (a mask of next nodes per
+    node) through nodes of the mask ``allowed`` reaches a node of the mask ``targets``
+    (the sources themselves count; a target need not be allowed)."""
+    seen = frontier = sources
+    while frontier:
+        if frontier & targets:
+            return True
+        reach = 0
+        for w in bit_ids(frontier):
+            reach |= step[w]
+        if reach & targets:
+            return True
+        frontier = reach & allowed & ~seen
+        seen |= frontier
+    return False
 
 
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
@@ -275,18 +313,30 @@ class GESStructure(_BaseStructureLearner):
       :math:`H \subseteq \mathrm{NA}_{Y,X}`, valid iff :math:`\mathrm{NA}_{Y,X} \setminus H`
       is a clique; score change :math:`s(Y, P \setminus \{X\}) - s(Y, P \cup \{X\})` with
       :math:`P = \mathrm{Pa}_Y \cup (\mathrm{NA}_{Y,X} \setminus H)`;
-    * **turning** (optional): reversal of one edge of a consistent DAG extension of the
-      current CPDAG when the reversed DAG is acyclic and scores higher (Chickering's edge
-      reversal applied to an extension; a simpler operator than Hauser & Buhlmann's Turn).
+    * **turning**: Hauser & Bühlmann's (2012, section 5.3) ``Turn(U, Y, C)``, which
+      reverses an edge into ``Y``'s parent set, in whichever DAG of the class the clique
+      :math:`C \subseteq \mathrm{Ne}_Y` names (:math:`|C|` bounded by ``max_subset_size``):
+      for an undirected ``U - Y``, :math:`U \notin C`, :math:`C \not\subseteq N =
+      \mathrm{Ne}_Y \cap \mathrm{Ne}_U` and :math:`C \cap N` separates
+      :math:`C \setminus N` from :math:`N \setminus C` within :math:`\mathrm{Ne}_Y`;
+      score change :math:`s(Y, P \cup \{U\}) - s(Y, P) + s(U, Q) - s(U, Q \cup \{Y\})`
+      with :math:`P = \mathrm{Pa}_Y \cup C`, :math:`Q = \mathrm{Pa}_U \cup (C \cap N)`;
+      for a directed ``Y -> U``, :math:`C \supseteq \mathrm{Ne}_Y \cap \mathrm{Pa}_U`
+      and every path from ``Y`` to ``U`` other than the edge (along directed or undirected
+      edges) meets :math:`C \cup \mathrm{Ne}_U`; score change
+      :math:`s(Y, P \cup \{U\}) - s(Y, P) + s(U, \mathrm{Pa}_U \setminus \{Y\}) -
+      s(U, \mathrm{Pa}_U)`. These reach exactly the classes obtained by reversing one edge
+      of one DAG of the current class (tested by enumerating the class's DAGs).
 
     Each phase takes the best valid operator while it improves the score; after each step
     the operator is applied to the PDAG and the CPDAG of its consistent extensions is
     recomputed on node ids (its v-structures closed under Meek's rules, Meek 1995). The
-    phases are repeated in order until a full pass takes no step. Operators' score changes
-    are cached per target node :math:`Y` and recomputed only for targets whose parents,
-    neighbours, or neighbours' adjacencies a step changed (the clique condition and the
-    score change depend on nothing else); the global path condition is checked only for the
-    operators about to be taken. The Insert operators that extend the same parent set are
+    phases are repeated in order until a full pass takes no step (pcalg's ``iterate``).
+    The Insert and Delete operators' score changes are cached per target node :math:`Y`
+    and recomputed only for targets whose parents, neighbours, or neighbours' adjacencies
+    a step changed (the clique condition and the score change depend on nothing else); the
+    Turn operators are recomputed at each turning step. The global path conditions are
+    checked only for the operators about to be taken. The Insert operators that extend the same parent set are
     scored together (for a continuous child, one batched regression of the child on that set
     plus each candidate: ``docs/gaussian.md``, "GES on continuous data").
 
@@ -297,16 +347,17 @@ class GESStructure(_BaseStructureLearner):
     distinct set of columns set together in a row): the same Insert and Delete operators,
     applied to the DAG of the class in which ``Y``'s parents are the operator's, and the
     result completed to the interventional essential graph of the new DAG
-    (:func:`skbn.graph.interventional_essential_graph`); the turning phase reverses an
-    edge of a DAG of the class, as above. On Gaussian data with ``GaussianBIC(variance="mle")``
-    it returns pcalg's ``gies`` graph (``benchmarks/bench_gies.py``; pcalg's
-    ``GaussL0penIntScore`` differs only in the penalty of an intervened child:
-    :math:`\log(n)/2` per parameter where skbn uses the log of the child's kept rows).
+    (:func:`skbn.graph.interventional_essential_graph`); the turning phase takes the same
+    Turn operators on the interventional essential graph, completed the same way. On
+    Gaussian data with ``GaussianBIC(variance="mle")`` it returns pcalg's ``gies`` graph
+    (``benchmarks/bench_gies.py``; pcalg's ``GaussL0penIntScore`` differs only in the
+    penalty of an intervened child: :math:`\log(n)/2` per parameter where skbn uses the
+    log of the child's kept rows).
 
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
-    order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple). A step is taken only if
-    it improves the score by more than that tolerance.
+    order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple; ``(U, Y, C)`` for Turn).
+    A step is taken only if it improves the score by more than that tolerance.
 
     Parameters
     ----------
@@ -340,10 +391,24 @@ class GESStructure(_BaseStructureLearner):
     phases : sequence of {"forward", "backward", "turning"}, default=("forward", "backward", "turning")
         Phases run in this order.
     max_subset_size : int or None, default=None
-        Bound on :math:`|T|` (Insert) and :math:`|H|` (Delete); None enumerates all subsets.
+        Bound on :math:`|T|` (Insert), :math:`|H|` (Delete) and :math:`|C|` (Turn); None
+        enumerates all subsets.
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
-        Bound on the number of steps (operators applied).
+        Bound on the number of steps (operators applied) of each search (the first one and
+        each restart).
+    n_restarts : int, default=0
+        Random restarts (opt-in; the default result is the plain search's): after the
+        phases converge, a DAG of the best class found so far is perturbed by
+        ``perturbation`` uniformly random legal moves (additions, deletions, reversals that
+        keep it acyclic and respect the lists and ``max_indegree``, as
+        :class:`HillClimbStructure`'s restarts), and the phases are run again from its
+        class; a restart's class replaces the best one if it scores higher (by more than
+        the tie tolerance). Deterministic for a fixed ``random_state``. Escapes local optima
+        of the greedy search, e.g. on near-deterministic families (ALARM's ventilation
+        block).
+    perturbation : int, default=10
+        Random legal moves applied at each restart.
     {verbose_parameter}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
@@ -353,7 +418,8 @@ class GESStructure(_BaseStructureLearner):
         class every iteration (``docs/missing.md``).
     {structural_em_parameters}
     random_state : int, RandomState instance or None, default=None
-        Seeds EM's random initialisations (``n_init > 1``) and Gibbs draws.
+        Seeds the restarts' perturbations, EM's random initialisations (``n_init > 1``)
+        and Gibbs draws.
     {common_parameters}
 
     Attributes
@@ -379,7 +445,10 @@ class GESStructure(_BaseStructureLearner):
     n_iter_ : int
         Number of operators applied.
     n_steps_ : dict
-        Operators applied per phase.
+        Operators applied per phase (over every search).
+    restart_scores_ : ndarray of shape (n_restarts,)
+        Score of the class each restart reached (``score_`` is the best of the first
+        search's and these).
     em_trace_ : ndarray
         With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
         for "bayes") along the starting (empty-graph) network's EM, then of the network
@@ -415,6 +484,8 @@ class GESStructure(_BaseStructureLearner):
         "phases": [list, tuple],
         "max_subset_size": [None, Interval(Integral, 0, None, closed="left")],
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
+        "n_restarts": [Interval(Integral, 0, None, closed="left")],
+        "perturbation": [Interval(Integral, 1, None, closed="left")],
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
@@ -436,6 +507,8 @@ class GESStructure(_BaseStructureLearner):
         phases=("forward", "backward", "turning"),
         max_subset_size=None,
         max_iter=None,
+        n_restarts=0,
+        perturbation=10,
         verbose=0,
         missing="error",
         latent=None,
@@ -459,6 +532,8 @@ class GESStructure(_BaseStructureLearner):
         self.phases = phases
         self.max_subset_size = max_subset_size
         self.max_iter = max_iter
+        self.n_restarts = n_restarts
+        self.perturbation = perturbation
         self.verbose = verbose
         self.categories = categories
         self.column_types = column_types
@@ -605,25 +680,31 @@ class GESStructure(_BaseStructureLearner):
         total = self._total(g, ctx)
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operators",
                                            detail=f"{p} columns, {data.n_samples:,} rows")
-        n_iter = 0
-        changed = True
-        while changed and n_iter < max_iter:
-            changed = False
-            for phase in phases:
-                progress.message(f"{phase} phase, score {total:.6f}")
-                while n_iter < max_iter:
-                    step = self._step(phase, g, ctx, gaps, fixed, total)
-                    if step is None:
-                        break
-                    g, gain = step
-                    total += gain
-                    n_iter += 1
-                    n_steps[phase] += 1
-                    changed = True
-                    progress.update(n_iter, phase=phase, score=total)
-                ctx.operators = None
-            if len(phases) == 1 or not changed:
-                break
+        g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
+        restart_scores = []
+        if self.n_restarts:
+            # escape a local optimum: perturb a DAG of the best class so far by random legal
+            # moves (the hill climber's engine and perturbation), search again from its class
+            rng = check_random_state(self.random_state)
+            engine = DeltaEngine(data, self.scorer_, knowledge.required, knowledge.forbidden,
+                                 knowledge.max_indegree, ctx.counter)
+            adjacency = np.zeros((p, p), dtype=bool)
+            engine.start(adjacency)
+            for _ in range(self.n_restarts):
+                adjacency = np.zeros((p, p), dtype=bool)
+                for u, v in ctx.extension(g):
+                    adjacency[u, v] = True
+                engine.set_graph(adjacency)
+                perturb(engine, self.perturbation, rng)
+                start_class = g.with_dag([(int(u), int(v)) for u, v in np.argwhere(engine.A)]).completed()
+                progress.message(f"restart {len(restart_scores) + 1} of {self.n_restarts}")
+                found, score, steps = self._phases(start_class, self._total(start_class, ctx), ctx,
+                                                   phases, gaps, fixed, max_iter, n_steps)
+                n_iter += steps
+                restart_scores.append(score)
+                if improves(score, total):
+                    g, total = found, score
+        self.restart_scores_ = np.array(restart_scores, dtype=float)
         if ctx.knowledge is not None:  # consistent: every class of the search was checked
             g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
         directed, undirected = g.edge_lists()
@@ -639,6 +720,31 @@ class GESStructure(_BaseStructureLearner):
         self.n_steps_ = n_steps
         progress.close(done=n_iter, score=self.score_, edges=len(dag))
         return [(int(u), int(v)) for u, v in dag]
+
+    def _phases(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps):
+        """Run the phases in order from the class ``g`` (score ``total``), each while it
+        improves, and repeat them until a whole pass takes no step (pcalg's ``iterate``) or
+        ``max_iter`` steps were taken; counts the steps per phase in ``n_steps``. Returns
+        (class, score, steps)."""
+        progress, n_iter, changed = ctx.progress, 0, True
+        while changed and n_iter < max_iter:
+            changed = False
+            for phase in phases:
+                progress.message(f"{phase} phase, score {total:.6f}")
+                while n_iter < max_iter:
+                    step = self._step(phase, g, ctx, gaps, fixed, total)
+                    if step is None:
+                        break
+                    g, gain = step
+                    total += gain
+                    n_iter += 1
+                    n_steps[phase] += 1
+                    changed = True
+                    progress.update(sum(n_steps.values()), phase=phase, score=total)
+                ctx.operators = None
+            if len(phases) == 1 or not changed:
+                break
+        return g, total, n_iter
 
     @staticmethod
     def _total_dag(p, dag, ctx):
@@ -717,43 +823,125 @@ class GESStructure(_BaseStructureLearner):
             out |= old.und[a]
         return sorted(out)
 
+    def _turn_candidates(self, g, v, ctx, masks):
+        r"""The Turn operators that make ``u`` a parent of ``v`` (Hauser & Bühlmann 2012,
+        section 5.3), with their score changes; the global path condition of a directed
+        edge is left to :meth:`_turn_path_free`.
+
+        With :math:`\mathrm{Ne}`, :math:`\mathrm{Pa}` the undirected neighbours and the
+        parents in ``g``, ``C`` ranges over the cliques of :math:`\mathrm{Ne}_v` (of size at
+        most ``max_subset_size``):
+
+        * ``u - v`` (undirected): :math:`u \notin C`, with
+          :math:`N = \mathrm{Ne}_v \cap \mathrm{Ne}_u`, :math:`C \setminus N \neq
+          \emptyset` and :math:`C \cap N` separating :math:`C \setminus N` from
+          :math:`N \setminus C` in the subgraph induced by :math:`\mathrm{Ne}_v`. The DAG
+          of the class with :math:`\mathrm{Pa}_v \cup C \to v \to` (the rest of
+          :math:`\mathrm{Ne}_v`, ``u`` among them) and :math:`\mathrm{Pa}_u \cup (C \cap
+          N) \cup \{v\} \to u` has ``v -> u`` reversed; score change
+          :math:`s(v, \mathrm{Pa}_v \cup C \cup \{u\}) - s(v, \mathrm{Pa}_v \cup C)
+          + s(u, \mathrm{Pa}_u \cup (C \cap N)) - s(u, \mathrm{Pa}_u \cup (C \cap N)
+          \cup \{v\})`;
+        * ``v -> u`` (directed): :math:`C \supseteq N = \mathrm{Ne}_v \cap
+          \mathrm{Pa}_u`, and no path from ``v`` to ``u`` other than the edge itself,
+          along directed or undirected edges, avoids :math:`C \cup \mathrm{Ne}_u`; the DAG
+          of the class with :math:`\mathrm{Pa}_v \cup C \to v` and ``u`` before its
+          undirected neighbours has ``v -> u`` reversed; score change
+          :math:`s(v, \mathrm{Pa}_v \cup C \cup \{u\}) - s(v, \mathrm{Pa}_v \cup C)
+          + s(u, \mathrm{Pa}_u \setminus \{v\}) - s(u, \mathrm{Pa}_u)`.
+
+        Returns ``(gain, u, v, C)`` with ``C`` a sorted tuple (non-finite gains dropped).
+        """
+        adj, und, par, _ = masks
+        ne, pa_v = und[v], par[v]
+        cliques = _clique_masks(ne, adj, ctx.subset_bound)
+        limit = None if self.max_indegree is None else self.max_indegree - 1
+        out = []
+        for u in bit_ids(ne | masks[3][v]):
+            bit = 1 << u
+            if ne & bit:  # u - v
+                n = ne & und[u]
+                for c in cliques:
+                    if c & bit or not c & ~n:
+                        continue
+                    if limit is not None and ((pa_v | c).bit_count() > limit
+                                              or (par[u] | (c & n)).bit_count() > limit + 1):
+                        continue
+                    if _mask_reaches(adj, c & ~n, n & ~c, ne & ~(c & n)):
+                        continue
+                    gain = (ctx.gain(v, tuple(bit_ids(pa_v | c)), u)
+                            - ctx.gain(u, tuple(bit_ids(par[u] | (c & n))), v))
+                    if math.isfinite(gain):
+                        out.append((gain, u, v, tuple(bit_ids(c))))
+            else:  # v -> u
+                n = ne & par[u]
+                loss = ctx.gain(u, tuple(bit_ids(par[u] & ~(1 << v))), v)
+                for c in cliques:
+                    if c & n != n or (limit is not None and (pa_v | c).bit_count() > limit):
+                        continue
+                    gain = ctx.gain(v, tuple(bit_ids(pa_v | c)), u) - loss
+                    if math.isfinite(gain):
+                        out.append((gain, u, v, tuple(bit_ids(c))))
+        return out
+
+    @staticmethod
+    def _turn_path_free(g, masks, u, v, c):
+        """For a directed ``v -> u``: whether every path from ``v`` to ``u`` other than the
+        edge, along directed or undirected edges, meets ``C`` or the undirected neighbours
+        of ``u`` (always true for an undirected ``u - v``, whose condition is local)."""
+        if u in g.und[v]:
+            return True
+        _, und, _, ch = masks
+        forward = [a | b for a, b in zip(ch, und)]
+        blocked = und[u] | (1 << v)
+        for w in c:
+            blocked |= 1 << w
+        return not _mask_reaches(forward, forward[v] & ~(1 << u) & ~blocked, 1 << u, ~blocked)
+
+    @staticmethod
+    def _apply_turn(g, u, v, c):
+        """The class after Turn(u, v, C): the DAG of the current class named in
+        :meth:`_turn_candidates` (the edges at ``u`` and ``v`` oriented, the rest by Dor &
+        Tarsi's extension), ``v -> u`` reversed, completed to its (interventional) essential
+        graph."""
+        d = g.copy()
+        if u in g.und[v]:
+            keep = g.und[u].intersection(c)
+            for w in sorted(g.und[u] - {v}):
+                d.orient(*((w, u) if w in keep else (u, w)))
+        else:
+            for w in sorted(g.und[u]):
+                d.orient(u, w)
+        for w in sorted(g.und[v]):
+            d.orient(*((w, v) if w in c else (v, w)))
+        dag, _ = extension_ids(g.p, *d.edge_lists())
+        return g.with_dag([(u, v) if (a, b) == (v, u) else (a, b) for a, b in dag]).completed()
+
     def _turn(self, g, ctx, total):
-        """Best improving reversal of an edge of a consistent extension (acyclic result)."""
-        dag = ctx.extension(g)
-        parents = [set() for _ in range(g.p)]
-        for u, v in dag:
-            parents[v].add(u)
-        candidates = []
-        for u, v in dag:
-            if self.max_indegree is not None and len(parents[u]) + 1 > self.max_indegree:
-                continue
-            pv = tuple(sorted(parents[v] - {u}))
-            pu = tuple(sorted(parents[u]))
-            gain = ctx.gain(u, pu, v) - ctx.gain(v, pv, u)
-            if math.isfinite(gain):
-                candidates.append((gain, u, v, ()))
+        """Take the best valid Turn operator (:meth:`_turn_candidates`); returns (new class,
+        gain) or None."""
+        masks = (*_adjacency_masks(g), [_bits(s) for s in g.ch])
+        candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks)]
+        built = {}
 
-        reach = _Reachability(g.p, dag)
-        children = [[] for _ in range(g.p)]
-        for a, b in dag:
-            children[a].append(b)
-
-        def turned(u, v):
-            return g.with_dag([(a, b) for a, b in dag if (a, b) != (u, v)] + [(v, u)]).completed()
-
-        def valid(c):  # acyclic after reversal: no other directed path u -> w ... -> v
-            _, u, v, _ = c
-            if any(w != v and reach.reaches(w, v) for w in children[u]):
+        def valid(c):
+            _, u, v, s = c
+            if not self._turn_path_free(g, masks, u, v, s):
                 return False
-            return ctx.knowledge is None or ctx.admits(turned(u, v))
+            if ctx.knowledge is None:
+                return True
+            built[c[1:]] = new = self._apply_turn(g, u, v, s)
+            return ctx.admits(new)
 
         best = self._pick(candidates, total, valid)
         if best is None:
             return None
-        gain, u, v, _ = best
-        new = turned(u, v)
+        gain, u, v, s = best
+        new = built[best[1:]] if best[1:] in built else self._apply_turn(g, u, v, s)
         if ctx.progress.detailed:
-            ctx.progress.message(f"Turn({ctx.names[u]!r} -> {ctx.names[v]!r}) gain {gain:.4f}")
+            names = ctx.names
+            clique = [names[w] for w in s]
+            ctx.progress.message(f"Turn({names[u]!r} -> {names[v]!r}, {clique}) gain {gain:.4f}")
         return new, gain
 
 
