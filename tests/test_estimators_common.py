@@ -38,6 +38,7 @@ ESTIMATORS = [
     make("hill_climb", scorer=BDeu(ess=5)),
     make("tabu", n_restarts=1),
     make("ges"),
+    make("ges", n_restarts=2, random_state=0),
     make("exact", scorer="bic"),
     make("fixed", edges=((0, 1),)),
     make("pc", ci_test=GTest(alpha=0.01)),
