@@ -184,3 +184,80 @@ def test_shd_equals_pcalg(k):
     cpdag = dag_to_cpdag(nodes, g1)
     assert structural_hamming_distance(cpdag, g1, nodes) == cpdag_dag
     assert cpdag_dag == len(cpdag.undirected)
+
+
+# Random 8-node DAGs regenerated here: random_weighted_dag(8, 0.35, 500 + k) as a 0/1 matrix A
+# (A[i, j] = 1: i -> j) and targets t = 1 + k % 3 nodes drawn by
+# np.random.default_rng(k).choice(8, 1 + k % 3, replace=False), then in R (1-based)
+#   dag2essgraph(A, targets = list(integer(0), t))            # one target of several nodes
+#   dag2essgraph(A, targets = c(list(integer(0)), as.list(t))) # one target per node
+#   nrow(pdag2allDags(t(as(dag2cpdag(g), "matrix")))$dags)     # g <- as(A, "graphNEL")
+#   shd(dag2cpdag(g), dag2cpdag(g2)); shd(g, dag2cpdag(g2))    # g2: the DAG of k + 1
+# per k: ((directed, undirected) of each essential graph as "uv" pairs), class size, SHDs
+RANDOM_PCALG = {
+    0: (('06 16 67', '24'),
+         ('06 16 67', '24'), 2, 4, 4),
+    1: (('23 14 06 16', ''),
+         ('23 14 06 16', ''), 4, 10, 10),
+    2: (('12 05 15 25 16 26 46', '34'),
+         ('12 05 15 25 16 26 46', '34'), 4, 6, 7),
+    3: (('16 26', '01 34 05 15'),
+         ('16 26', '01 34 05 15'), 12, 9, 9),
+    4: (('24 34 45 37 47', '01 16'),
+         ('24 34 45 37 47', '01 16'), 3, 13, 12),
+    5: (('02 15 35 06 16 56 07', ''),
+         ('02 15 35 06 16 56 07', ''), 3, 10, 9),
+    6: (('03 35 56 07 67', '24'),
+         ('03 35 56 07 67', '24'), 8, 15, 15),
+    7: (('05 45 16 36 07 17 37', '01 23 04 14'),
+         ('05 45 16 36 07 17 37', '01 23 04 14'), 20, 15, 14),
+    8: (('01 04 14 24 34 15 16 57', '03'),
+         ('01 04 14 24 34 15 16 57', '03'), 6, 17, 17),
+    9: (('23 06 26 36 07 47 67', '05'),
+         ('23 06 26 36 07 47 67', '05'), 4, 13, 11),
+    10: (('02 12 23 04 24 05 25 06 16 37 47', '26'),
+         ('02 12 23 04 24 05 25 06 16 37 47', '26'), 2, 15, 15),
+    11: (('02 23 24 06 46 07 37 57 67', '15'),
+         ('02 23 24 06 46 07 37 57 67', '15'), 8, 13, 14),
+    12: (('03 13 04 05 35 26 46 27 37 47 57 67', '02'),
+         ('03 13 04 05 35 26 46 27 37 47 57 67', '02'), 3, 16, 15),
+    13: (('13 23 04 24 06 17 27 37', '01'),
+         ('13 23 04 24 06 17 27 37', '01'), 6, 13, 13),
+    14: (('02 14 24 25 35 07 17 27 57 67', ''),
+         ('02 14 24 25 35 07 17 27 57 67', ''), 2, 12, 12),
+    15: (('14 24 34 46 07 37', '01 12 25'),
+         ('14 24 34 46 07 37', '01 12 25'), 4, 20, 20),
+    16: (('23 05 15 45 06 16 26 56 17 47', '02'),
+         ('23 05 15 45 06 16 26 56 17 47', '02'), 3, 14, 12),
+    17: (('02 12 03 23 14 15 25 45 06 16 46 07 67', ''),
+         ('02 12 03 23 14 15 25 45 06 16 46 07 67', ''), 2, 19, 19),
+    18: (('04 24 05 45 36 56 27', '13'),
+         ('04 24 05 45 36 56 27', '13'), 4, 13, 14),
+    19: (('13 04 25 35 45 07 17 37 57', '01'),
+         ('13 04 25 35 45 07 17 37 57', '01'), 4, 14, 14),
+}
+
+
+def _pairs(text):
+    return [(int(e[0]), int(e[1])) for e in text.split()]
+
+
+@pytest.mark.parametrize("k", list(RANDOM_PCALG))
+def test_random_dags_essential_graphs_class_sizes_and_shd_equal_pcalg(k):
+    """test_dag2essgraph.R, test_pdag2allDags.R and test_shd.R on random DAGs: the
+    interventional essential graph for one multi-node target and for single-node targets,
+    the number of DAGs of the CPDAG, and the SHD of two CPDAGs and of a DAG and a CPDAG
+    equal pcalg's."""
+    nodes = list(range(8))
+    dag = edges_of(random_weighted_dag(8, 0.35, 500 + k))
+    other = edges_of(random_weighted_dag(8, 0.35, 500 + k + 1))
+    targets = np.random.default_rng(k).choice(8, 1 + k % 3, replace=False).tolist()
+    joint, single, n_dags, shd_cpdags, shd_dag_cpdag = RANDOM_PCALG[k]
+    got = interventional_essential_graph(nodes, dag, [(), targets])
+    assert got == PDAG(nodes, _pairs(joint[0]), _pairs(joint[1]))
+    got = interventional_essential_graph(nodes, dag, [()] + [(t,) for t in targets])
+    assert got == PDAG(nodes, _pairs(single[0]), _pairs(single[1]))
+    cpdag, cpdag_other = dag_to_cpdag(nodes, dag), dag_to_cpdag(nodes, other)
+    assert len(equivalent_dags(cpdag, max_dags=100_000)) == n_dags
+    assert structural_hamming_distance(cpdag, cpdag_other, nodes) == shd_cpdags
+    assert structural_hamming_distance(dag, cpdag_other, nodes) == shd_dag_cpdag
