@@ -167,3 +167,76 @@ def test_pcor_order_equals_pcalg():
         result = test.test_moments(stats, x, y, s)
         r = np.tanh(result.statistic / np.sqrt(result.dof))
         assert r == pytest.approx(expected, rel=1e-12, abs=1e-14)
+
+
+def _knowledge_pdags(n_graphs):
+    """Random CPDAGs with the true orientation of one or two undirected edges added as
+    background knowledge (the maximally oriented PDAG, pcalg's ``addBgKnowledge``)."""
+    from skbn.graph import meek_orient
+
+    rng = np.random.default_rng(7)
+    found = 0
+    for seed in range(10_000):
+        weights = random_weighted_dag(8, 0.4, 2000 + seed)
+        dag = edges_of(weights)
+        cpdag = dag_to_cpdag(range(8), dag)
+        if len(cpdag.undirected) < 3:
+            continue
+        candidates = [e for e in cpdag.undirected if e in set(dag)] + [
+            e[::-1] for e in cpdag.undirected if e[::-1] in set(dag)]
+        picks = rng.choice(len(candidates), min(len(candidates), 1 + seed % 2), replace=False)
+        pdag = meek_orient(cpdag, required=[candidates[i] for i in picks])
+        if pdag == cpdag or not pdag.undirected:
+            continue
+        yield weights, pdag
+        found += 1
+        if found == n_graphs:
+            return
+
+
+def test_local_ida_on_a_pdag_with_background_knowledge():
+    """test_ida.R (examples): local IDA on a PDAG with background knowledge
+    (``addBgKnowledge``; pcalg ``type = "pdag"``) gives the same distinct effects as global
+    IDA. Checked here on every node pair of 15 random maximally oriented PDAGs: local gives
+    exactly the distinct parent sets of the DAGs the PDAG represents (global's list), and the
+    true effect is among them."""
+    for weights, pdag in _knowledge_pdags(15):
+        rows = _population_rows(weights, 0)
+        for x in range(8):
+            y = (x + 3) % 8
+            local = ida(rows, pdag, x, y)
+            global_ = ida(rows, pdag, x, y, method="global")
+            assert sorted(local["parents"]) == sorted(global_["parents"]), (pdag, x)
+            truth = total_effects(weights)[x, y]
+            assert np.min(np.abs(local["effect"].to_numpy() - truth)) < 1e-10
+
+
+# pcalg on the fourth PDAG of _knowledge_pdags (directed 0->2, 0->6, 1->5, 1->6, 3->5, 3->6,
+# 4->5, 4->6, 5->6; undirected 0-1, 0-3, 1-2, 1-3, 2-3, 4-7) with its DAG's true covariance S,
+# the PDAG written as a 0/1 matrix M (M[i, j] = 1: i -> j, both ways: undirected), then
+#   sort(ida(x, y, S, as(M, "graphNEL"), method = "local", type = "pdag"))   # 1-based x, y
+PDAG_LOCAL_IDA_PCALG = {
+    (0, 3): [0.0, 0.0, 1.35773153331055, 1.65785917261143],
+    (1, 4): [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    (2, 5): [6.25994454467596e-16, 0.137878213527796, 0.655429962901879, 1.05515887422803],
+    (3, 6): [0.835457235105796, 0.835457235105796, 0.946469901842998, 1.07908853067638,
+             1.13238687326006, 1.23624672517447],
+    (4, 7): [0.0, 0.861723274777388],
+    (5, 0): [4.12314282470604e-17],
+    (6, 1): [0.0],
+    (7, 2): [0.0, 0.0],
+}
+
+
+def test_local_ida_on_a_pdag_equals_pcalg():
+    """test_ida.R (examples): ``ida(method = "local", type = "pdag")`` on a PDAG with
+    background knowledge: skbn's local multiset (one effect per valid parent set of x) equals
+    pcalg's, including the two sets of x = 1 and x = 3 that the no-new-collider rule alone
+    would accept but no DAG of the PDAG has."""
+    weights, pdag = list(_knowledge_pdags(4))[3]
+    assert pdag == PDAG(range(8), [(0, 2), (0, 6), (1, 5), (1, 6), (3, 5), (3, 6), (4, 5), (4, 6),
+                                   (5, 6)], [(0, 1), (0, 3), (1, 2), (1, 3), (2, 3), (4, 7)])
+    rows = _population_rows(weights, 0)
+    for (x, y), expected in PDAG_LOCAL_IDA_PCALG.items():
+        got = np.sort(ida(rows, pdag, x, y)["effect"].to_numpy())
+        np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
