@@ -261,3 +261,25 @@ def test_random_dags_essential_graphs_class_sizes_and_shd_equal_pcalg(k):
     assert len(equivalent_dags(cpdag, max_dags=100_000)) == n_dags
     assert structural_hamming_distance(cpdag, cpdag_other, nodes) == shd_cpdags
     assert structural_hamming_distance(dag, cpdag_other, nodes) == shd_dag_cpdag
+
+
+def test_meek_rules_skip_ambiguous_triples():
+    """pcalg's ``udag2pdagRelaxed(unfVect = ...)`` (the orientation step of conservative and
+    majority PC, test_pc.R): R1 (``a -> b - c``) and R3 (``a - c -> b``, ``a - d -> b``) do not
+    read an ambiguous unshielded triple as a non-collider; R2 is unaffected."""
+    from skbn._dag import MeekCloser, MixedGraph
+
+    def closed(n, directed, undirected, ambiguous):
+        g = MixedGraph(n, directed, undirected)
+        MeekCloser(g, ambiguous=ambiguous).close(all_edges=True)
+        return g.edge_lists()
+
+    # R1 on 0 -> 1 - 2
+    assert closed(3, [(0, 1)], [(1, 2)], set()) == ([(0, 1), (1, 2)], [])
+    assert closed(3, [(0, 1)], [(1, 2)], {(0, 1, 2)}) == ([(0, 1)], [(1, 2)])
+    # R3 on 0 - 1 -> 3, 0 - 2 -> 3, 0 - 3 (1, 2 non-adjacent): the triple 1 - 0 - 2
+    r3 = ([(1, 3), (2, 3)], [(0, 1), (0, 2), (0, 3)])
+    assert closed(4, *r3, set()) == ([(0, 3), (1, 3), (2, 3)], [(0, 1), (0, 2)])
+    assert closed(4, *r3, {(1, 0, 2)}) == ([(1, 3), (2, 3)], [(0, 1), (0, 2), (0, 3)])
+    # R2 on 0 -> 1 -> 2, 0 - 2: no triple involved
+    assert closed(3, [(0, 1), (1, 2)], [(0, 2)], {(0, 1, 2)}) == ([(0, 1), (0, 2), (1, 2)], [])
