@@ -415,7 +415,7 @@ def test_pc_collider_rules_agree_in_the_population_version(p, seed):
 # sample_linear_gaussian(random_weighted_dag(p, 2 / (p - 1), 300 + k), 5000, k) for
 # p = (10, 12, 10, 12, 15, 15, 10, 12)[k], written to CSV as d, then
 #   pc(list(C = cor(d), n = 5000), gaussCItest, alpha = 0.005, p = p, u2pd = "relaxed",
-#      conservative = c, skel.method = "stable")
+#      conservative = c, skel.method = "stable")     # (maj.rule = TRUE for "majority")
 # directed "u-v" (u -> v) and undirected "u-v" edges, 0-based
 PC_PCALG = {
     (0, "standard"): ("3-6 4-6 5-6 1-7 3-7 5-7 1-8 6-8 9-8",
@@ -440,6 +440,16 @@ PC_PCALG = {
         "0-2 1-3 1-9"),
     (6, "conservative"): ("2-4 3-4 1-5 2-5 0-7 2-7 4-7 0-8 1-8",
         "0-2 1-3 1-9"),
+    (1, "majority"): ("0-7 1-7 5-7 6-7 2-11 3-11",
+        "1-3 3-5 0-6 0-8 6-8 1-9"),
+    (2, "majority"): ("2-7 3-7 6-7",
+        "1-3 0-4 5-8 5-9"),
+    (3, "majority"): ("0-5 3-5 1-8 7-8",
+        "2-4 4-7 3-10 3-11"),
+    (5, "majority"): ("0-4 2-4 0-13 6-13 8-13",
+        "1-7 0-8 2-9 11-12 0-14 6-14"),
+    (6, "majority"): ("2-4 3-4 1-5 2-5 0-7 2-7 4-7 0-8 1-8",
+        "0-2 1-3 1-9"),
 }
 PC_SIZES = (10, 12, 10, 12, 15, 15, 10, 12)
 
@@ -451,19 +461,20 @@ def _edge_pairs(text):
 @pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("key", list(PC_PCALG))
 def test_pc_sample_version_equals_pcalg(key):
-    """test_pc.R (sample version): standard and conservative PC (Fisher's z, alpha = 0.005)
-    on 5,000 rows equal pcalg's ``pc(u2pd = "relaxed", conservative = ...)``. In the
-    conservative case an ambiguous triple (``z`` in some but not all separating sets) is not
-    read as a non-collider by Meek's rules R1 and R3 (pcalg's ``unfVect``); k = 5 failed
-    before skbn did the same (it oriented 8 -> 0, 13 -> 0 and 0 -> 14 through the ambiguous
-    triples 13 - 0 - 14 and 0 - 14 - 6).
+    """test_pc.R (sample version): standard, conservative and majority PC (Fisher's z,
+    alpha = 0.005) on 5,000 rows equal pcalg's ``pc(u2pd = "relaxed", conservative = ...)``
+    / ``maj.rule = TRUE``. With the conservative and majority rules an ambiguous triple is
+    not read as a non-collider by Meek's rules R1 and R3 (pcalg's ``unfVect``): conservative
+    k = 5 failed before skbn did the same (it oriented 8 -> 0, 13 -> 0 and 0 -> 14 through
+    the ambiguous triples 13 - 0 - 14 and 0 - 14 - 6).
 
     Left out, conventions that differ: with conflicting colliders (standard k = 3, 4, 7;
-    conservative k = 4) pcalg orients them in turn, a later one overwriting an earlier
-    arrowhead, while skbn skips a collider that would contradict one placed (reported in
-    ``orientation_conflicts_``); and (conservative k = 7) when no subset of the final
-    adjacencies of ``x`` or ``y`` separates them, pcalg marks every triple ``x - z - y``
-    ambiguous, skbn lets the skeleton's separating set decide (documented in PCStructure)."""
+    conservative k = 4; majority k = 0, 4, 7) pcalg orients them in turn, a later one
+    overwriting an earlier arrowhead, while skbn skips a collider that would contradict one
+    placed (reported in ``orientation_conflicts_``); and (conservative k = 7) when no subset
+    of the final adjacencies of ``x`` or ``y`` separates them, pcalg marks every triple
+    ``x - z - y`` ambiguous, skbn lets the skeleton's separating set decide (documented in
+    PCStructure)."""
     k, orient = key
     p = PC_SIZES[k]
     rows = sample_linear_gaussian(random_weighted_dag(p, 2 / (p - 1), 300 + k), 5000, k)
