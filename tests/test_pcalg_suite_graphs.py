@@ -283,3 +283,21 @@ def test_meek_rules_skip_ambiguous_triples():
     assert closed(4, *r3, {(1, 0, 2)}) == ([(1, 3), (2, 3)], [(0, 1), (0, 2), (0, 3)])
     # R2 on 0 -> 1 -> 2, 0 - 2: no triple involved
     assert closed(3, [(0, 1), (1, 2)], [(0, 2)], {(0, 1, 2)}) == ([(0, 1), (0, 2), (1, 2)], [])
+
+
+def test_possible_descendants_and_ancestors():
+    """test_possDeAn.R: in ``a -> b - c`` the possible descendants of ``a`` are ``{a, b, c}``,
+    ``{a}`` when paths may not pass ``b`` (pcalg's ``y``), and its descendants along directed
+    edges only (``possible = FALSE``) ``{a, b}``; in ``a - b -> c`` the possible ancestors of
+    ``c`` are ``{a, b, c}``, ``{c}`` avoiding ``b``. (skbn's graph kernel, on ids 0, 1, 2.)"""
+    from skbn._dag import possible_ancestors, possible_descendants
+
+    # a -> b - c
+    children, parents, neighbours = [{1}, set(), set()], [set(), {0}, set()], [set(), {2}, {1}]
+    assert possible_descendants(children, neighbours, {0}) == {0, 1, 2}
+    assert possible_descendants(children, neighbours, {0}, avoid={1}) == {0}
+    assert possible_descendants(children, [set()] * 3, {0}) == {0, 1}
+    # a - b -> c
+    children, parents, neighbours = [set(), {2}, set()], [set(), set(), {1}], [{1}, {0}, set()]
+    assert possible_ancestors(parents, neighbours, {2}) == {0, 1, 2}
+    assert possible_ancestors(parents, neighbours, {2}, avoid={1}) == {2}
