@@ -1003,7 +1003,7 @@ class MixedGraph:
         return directed, undirected
 
 
-def meek_fires(g, a, b):
+def meek_fires(g, a, b, ambiguous=frozenset()):
     """Which of Meek's rules (1-4) orients the undirected edge ``a - b`` as ``a -> b``; 0 if none.
 
     * R1: ``c -> a - b``, ``c``, ``b`` non-adjacent;
@@ -1012,25 +1012,32 @@ def meek_fires(g, a, b):
     * R4: ``a - c -> d -> b``, ``a`` adjacent to ``d``, ``c``, ``b`` non-adjacent (fires
       only with background knowledge: a CPDAG is closed under R1-R3 and never has it).
 
+    R1 and R3 read an unshielded triple (``c - a - b``, ``c - a - d``) as a non-collider;
+    they do not fire on one listed in ``ambiguous`` (conservative and majority PC: the tests
+    did not decide whether it is a collider; Ramsey, Zhang & Spirtes 2006; pcalg's
+    ``unfVect``).
+
     Parameters
     ----------
     g : MixedGraph
     a, b : int
         The ends of an undirected edge of ``g``.
+    ambiguous : set of (x, z, y), default=frozenset()
+        Ambiguous unshielded triples ``x - z - y``, ``x < y``.
 
     Returns
     -------
     int
         The first rule that fires, in the order R1, R2, R3, R4; 0 if none does.
     """
-    if any(not g.adj(c, b) for c in g.pa[a]):
+    if any(not g.adj(c, b) and (min(c, b), a, max(c, b)) not in ambiguous for c in g.pa[a]):
         return 1
     if g.ch[a] & g.pa[b]:
         return 2
     cands = sorted(g.und[a] & g.pa[b])
     for k, c in enumerate(cands):
         for d in cands[k + 1:]:
-            if not g.adj(c, d):
+            if not g.adj(c, d) and (c, a, d) not in ambiguous:
                 return 3
     for d in sorted(g.pa[b]):
         if d != a and g.adj(a, d):
@@ -1060,12 +1067,16 @@ class MeekCloser:
         Modified in place; its directed edges must be acyclic (else ``ValueError``).
     forbidden : (n, n) bool array or None
         ``forbidden[u, v]``: the rules never orient ``u -> v``.
+    ambiguous : set of (x, z, y) or None
+        Ambiguous unshielded triples ``x - z - y`` (``x < y``) that R1 and R3 do not read as
+        non-colliders (:func:`meek_fires`).
     """
 
-    def __init__(self, g, forbidden=None):
+    def __init__(self, g, forbidden=None, ambiguous=None):
 
         self.g = g
         self.forbidden = forbidden
+        self.ambiguous = frozenset(ambiguous or ())
         self.guard = _Reachability(g.n, g.edge_lists()[0])
         self.heap = []
         self.queued = set()
@@ -1108,13 +1119,14 @@ class MeekCloser:
             for k in range(g.n):
                 self.push_incident(k)
         heap, queued = self.heap, self.queued
+        extra = (self.ambiguous,) if self.ambiguous else ()
         while heap:
             u, v = heapq.heappop(heap)
             queued.discard((u, v))
             if v not in g.und[u]:
                 continue
-            forward = meek_fires(g, u, v) > 0
-            backward = meek_fires(g, v, u) > 0
+            forward = meek_fires(g, u, v, *extra) > 0
+            backward = meek_fires(g, v, u, *extra) > 0
             if forward and backward:
                 self.conflicts.add((u, v))
             if forward and self.refused(u, v):
@@ -1142,7 +1154,7 @@ def knowledge_directions(required, forbidden):
     return (required & ~required.T) | (forbidden.T & ~forbidden)
 
 
-def orient_with_knowledge(g, required, forbidden):
+def orient_with_knowledge(g, required, forbidden, ambiguous=None):
     """Maximally oriented PDAG of a PDAG with background knowledge (Meek 1995), on ids.
 
     ``g`` is closed under R1-R4 (:class:`MeekCloser`); then every adjacency whose direction
@@ -1170,6 +1182,9 @@ def orient_with_knowledge(g, required, forbidden):
         ``required[u, v]`` / ``forbidden[u, v]``: the edge ``u -> v`` is required / forbidden
         (:class:`skbn.knowledge.BackgroundKnowledge`; a pair required both ways is a required
         adjacency of free direction).
+    ambiguous : set of (x, z, y) or None
+        Ambiguous unshielded triples (conservative / majority PC), passed to
+        :class:`MeekCloser`.
 
     Returns
     -------
@@ -1184,7 +1199,7 @@ def orient_with_knowledge(g, required, forbidden):
     required = np.asarray(required, dtype=bool)
     forbidden = np.asarray(forbidden, dtype=bool)
     out = g.copy()
-    closer = MeekCloser(out, forbidden)
+    closer = MeekCloser(out, forbidden, ambiguous)
     closer.close(all_edges=True)
     wanted = knowledge_directions(required, forbidden)
     bad = set()

@@ -461,8 +461,14 @@ def equivalent_dags(cpdag, *, max_dags=1000) -> list:
 def _parent_sets(g, x, method, max_dags):
     """``[(parent ids tuple, number of DAGs or None)]`` of node id ``x``."""
     if method == "local":
-        _check_cpdag_for_local(g)
         sets = local_parent_sets(g.parents, g.neighbours, g.adjacent, x)
+        if not _is_completed(g):
+            # background knowledge: a locally valid set is a parent set of x iff orienting
+            # x's undirected edges by it leaves a consistent extension (Dor & Tarsi) with the
+            # class's v-structures
+            class_v_structures = v_structure_ids(parents_children(g.n, g.extension)[0],
+                                                 g.adjacent)
+            sets = [s for s in sets if _jointly_valid(g, {x: set(s)}, class_v_structures)]
         return [(s, None) for s in sets]
     try:
         dags = _extension_ids(g, max_dags)
@@ -613,7 +619,11 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     * ``method="local"``: the parent sets are ``pa(x) u S`` for the subsets ``S`` of the
       undirected neighbours of ``x`` whose orientation into ``x`` creates no new v-structure
       at ``x`` (every two nodes of ``S`` adjacent, and adjacent to every parent of ``x``);
-      each distinct set once.
+      each distinct set once. On a PDAG with background knowledge (edges oriented beyond
+      its CPDAG, e.g. by :func:`skbn.graph.meek_orient`; pcalg's ``type = "pdag"``) a set
+      is kept only if orienting the undirected edges at ``x`` by it leaves a consistent
+      extension with the class's v-structures (Dor & Tarsi 1992), i.e. some DAG the PDAG
+      represents has these parents.
     * ``method="global"``: the parents of ``x`` in every DAG of the class (enumerated; at
       most ``max_dags`` DAGs); each distinct set once, with the number of DAGs having it.
 
@@ -631,9 +641,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         ``y`` and the candidate parents) are encoded, each column's states as in a learner's
         ``categories_``.
     cpdag : PDAG, fitted learner, or iterable of (parent, child) pairs
-        The CPDAG (``method="local"`` needs a CPDAG or a DAG; ``method="global"`` takes any
-        PDAG with a consistent extension). Nodes are column names of ``X`` (column positions
-        for an array).
+        The CPDAG, or any PDAG with a consistent extension (e.g. a CPDAG with background
+        knowledge). Nodes are column names of ``X`` (column positions for an array).
     x, y : hashable
         Treatment and outcome nodes (distinct).
     x_value : state of ``x``, optional
@@ -670,8 +679,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     Raises
     ------
     ValueError
-        Unknown node, column or state; ``x == y``; a PDAG with no consistent extension; a
-        non-CPDAG PDAG with ``method="local"``; too large a class with ``method="global"``;
+        Unknown node, column or state; ``x == y``; a PDAG with no consistent extension;
+        too large a class with ``method="global"``;
         neither or both of ``x_value`` and ``contrast``.
 
     Notes
@@ -794,15 +803,22 @@ def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contr
 # ---------------------------------------------------------------------------------------------
 # joint interventions
 # ---------------------------------------------------------------------------------------------
+def _is_completed(g):
+    """Whether ``g`` is a DAG or a CPDAG (a completed PDAG), so the class is read off it."""
+    if not (g.is_pdag and any(g.neighbours)):
+        return True
+    pdag = g.pdag()
+    return dag_to_cpdag(pdag.nodes, [tuple(e) for e in g.extension]) == pdag
+
+
 def _check_cpdag_for_local(g):
-    """``method="local"`` reads the class off a CPDAG: refuse a PDAG that is not completed."""
-    if g.is_pdag and any(g.neighbours):
-        pdag = g.pdag()
-        if dag_to_cpdag(pdag.nodes, [tuple(e) for e in g.extension]) != pdag:
-            raise ValueError(
-                "method='local' needs a CPDAG (a completed PDAG) or a DAG; this PDAG has "
-                "edges oriented beyond its CPDAG (background knowledge?) or missing "
-                "orientations: use method='global'")
+    """Joint IDA's local method reads the class off a CPDAG: refuse a PDAG that is not
+    completed."""
+    if not _is_completed(g):
+        raise ValueError(
+            "method='local' of joint_ida needs a CPDAG (a completed PDAG) or a DAG; this "
+            "PDAG has edges oriented beyond its CPDAG (background knowledge?) or missing "
+            "orientations: use method='global'")
 
 
 def _oriented(g, choice):

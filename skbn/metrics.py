@@ -315,7 +315,12 @@ def structural_intervention_distance(true_dag, estimated, nodes=None, *, max_com
     >>> structural_intervention_distance(truth, [("x2", "x1"), ("x2", "x3")])
     3
     """
-    from .causal import _compile, _is_valid, _parent_sets  # causal imports graph, not metrics
+    from .causal import (  # causal imports graph, not metrics
+        _check_cpdag_for_local,
+        _compile,
+        _is_valid,
+        _parent_sets,
+    )
 
     if isinstance(max_component_size, bool) or not isinstance(max_component_size, Integral) \
             or max_component_size < 1:
@@ -356,13 +361,14 @@ def structural_intervention_distance(true_dag, estimated, nodes=None, *, max_com
                 wrong += (j in descendants[i]) if j in z else not _is_valid(g, {i}, {j}, z)
         return wrong
 
+    try:
+        _check_cpdag_for_local(h)
+    except ValueError:
+        raise ValueError("estimated must be a DAG or a CPDAG (a completed PDAG); this PDAG "
+                         "is oriented beyond or short of its CPDAG") from None
     counts = {}  # node -> {frozenset of parent names: wrong pairs}
     for v in nodes:
-        try:
-            parent_sets = _parent_sets(h, h.index[v], "local", 1)
-        except ValueError:
-            raise ValueError("estimated must be a DAG or a CPDAG (a completed PDAG); this PDAG "
-                             "is oriented beyond or short of its CPDAG") from None
+        parent_sets = _parent_sets(h, h.index[v], "local", 1)
         counts[v] = {frozenset(h.nodes[k] for k in ids): wrong_pairs(g.index[v], [h.nodes[k] for k in ids])
                      for ids, _ in parent_sets}
     lower = upper = 0

@@ -388,9 +388,9 @@ def test_ida_bad_input(asia):
         ida(rows, cpdag, "smoke", "dysp", x_value="yes", ess=-1)
     oriented = PDAG(cpdag.nodes, cpdag.directed + (("smoke", "lung"),),
                     [e for e in cpdag.undirected if e != ("smoke", "lung")])
-    with pytest.raises(ValueError, match="needs a CPDAG"):
-        ida(rows, oriented, "smoke", "dysp", x_value="yes")
+    local = ida(rows, oriented, "smoke", "dysp", x_value="yes")  # background knowledge
     assert len(ida(rows, oriented, "smoke", "dysp", x_value="yes", method="global")) == 2
+    assert len(local) == 2
     with pytest.raises(ValueError, match="more than max_dags=2"):
         ida(rows, cpdag, "smoke", "dysp", x_value="yes", method="global", max_dags=2)
     with pytest.raises(ValueError, match="give y_value"):

@@ -128,6 +128,31 @@ def collider_candidates(triples, sepsets, separating=None, orient="standard", fi
     return colliders, share
 
 
+def ambiguous_triples(triples, separating, orient):
+    """The unshielded triples the conservative or majority rule leaves undecided.
+
+    ``z`` is in some but not all of the separating sets of ``x, y`` found by
+    :func:`collider_separating_sets` (conservative), or in exactly half of them (majority).
+    Meek's rules R1 and R3 do not read these as non-colliders (Ramsey, Zhang & Spirtes
+    2006; pcalg's unfaithful triples).
+
+    Returns
+    -------
+    set of (x, z, y)
+        Empty for the standard rule (``separating`` is None).
+    """
+    ambiguous = set()
+    if separating is None:
+        return ambiguous
+    for x, z, y in triples:
+        sets = separating[(x, y)]
+        if sets:
+            fraction = sum(z in s for s in sets) / len(sets)
+            if (0.0 < fraction < 1.0) if orient == "conservative" else fraction == 0.5:
+                ambiguous.add((x, z, y))
+    return ambiguous
+
+
 def place_colliders(n_variables, colliders, fixed_arrows=()):
     """Arrowheads of ``colliders``, in the given order, keeping the graph a PDAG.
 
@@ -356,7 +381,8 @@ class PCStructure(_BaseStructureLearner):
        orientation that would close a directed cycle, or that the knowledge forbids, is
        never made (the other direction is taken if a rule supports it, else the edge stays
        undirected), so ``cpdag_`` always has an acyclic directed part and no bidirected
-       edge.
+       edge. With the conservative and majority rules, R1 and R3 do not read an ambiguous
+       triple as a non-collider (Ramsey et al. 2006; pcalg's unfaithful triples).
     4. **A DAG in the class** (:func:`skbn.graph.pdag_to_dag`, Dor & Tarsi) gives ``edges_``,
        used for the CPTs, so ``score``, ``score_samples``, ``predict_proba`` and ``sample``
        work as for the score-based learners. With finite-sample errors the PDAG may admit no
@@ -669,7 +695,9 @@ class PCStructure(_BaseStructureLearner):
         oriented, knowledge_refused, meek_conflicts = orient_with_knowledge(
             MixedGraph(p, sorted((rank[a], rank[b]) for a, b in arrows),
                        sorted(tuple(sorted((rank[a], rank[b]))) for a, b in undirected)),
-            knowledge.required[by_name], knowledge.forbidden[by_name])
+            knowledge.required[by_name], knowledge.forbidden[by_name],
+            {(min(rank[x], rank[y]), rank[z], max(rank[x], rank[y]))
+             for x, z, y in ambiguous_triples(triples, separating, self.orient)})
         directed, undirected = (sorted((int(column[a]), int(column[b])) for a, b in part)
                                 for part in oriented.edge_lists())
         knowledge_refused = [(int(column[a]), int(column[b])) for a, b in knowledge_refused]
