@@ -83,7 +83,7 @@ class Statistics:
 
     def __init__(self, data, counts=None):
         self.counts = FamilyCounter(data) if counts is None else counts
-        self.moments = MomentCounter(data)
+        self.moments = MomentCounter.of(data)  # the fit's (shared with its network fit)
         #: Whether some child has intervened rows (both counters leave them out of its families).
         self.masked = self.counts.masked or self.moments.masked
         self.cardinalities = self.counts.cardinalities

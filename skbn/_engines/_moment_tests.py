@@ -104,7 +104,7 @@ class MomentTests:
             names = [n for n, c in zip(data.names, self.incomplete) if c]
             raise ValueError(f"{type(ci_test).__name__} needs complete rows (one robust fit of all "
                              f"columns); columns {names[:5]!r} have missing cells.")
-        self._counter = None if self.incomplete.any() else MomentCounter(data)
+        self._counter = None if self.incomplete.any() else MomentCounter.of(data)
         self._stats = {}
         self._tables = None
 

@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters
 from skbn._counting import family_table
-from skbn._counting._moment_counter import MomentCounter
+from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -82,6 +82,13 @@ _KNOWLEDGE_CONSTRAINTS = {
     "tiers": [None, list, tuple],
     "start": [None, *EDGE_LIST_TYPES],
 }
+
+
+@functools.cache
+def _param_names(cls):
+    """:meth:`sklearn.base.BaseEstimator._get_param_names` of ``cls``, cached per class (a
+    class's ``__init__`` signature does not change)."""
+    return tuple(super(_BaseStructureLearner, cls)._get_param_names())
 
 
 def _check_network(estimator):
@@ -268,6 +275,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 setattr(self, name, _PLUGIN_RESOLVERS[name](value))
         return super().set_params(**params)
 
+    @classmethod
+    def _get_param_names(cls):
+        """The constructor's parameter names (scikit-learn's rule), read from its signature
+        once per class: ``get_params`` runs several times per fit, and
+        ``inspect.signature`` was most of its cost."""
+        return list(_param_names(cls))
+
     # ------------------------------------------------------------------ fit
     def _validate_params(self):
         validate_parameter_constraints(
@@ -391,8 +405,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             # EM needs EM's parameters to search even when it keeps only the structure
             edges, self.network_ = self._fit_em(data, states)
         else:
-            edges = self._structure(data)
-            self.network_ = self._fit_network(data, states, edges)
+            with shared_moments(data):  # one MomentCounter for the search and the network fit
+                edges = self._structure(data)
+                self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
         return self
 
@@ -615,7 +630,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         if data.has_continuous:  # a Gaussian or CLG network (nothing of this on discrete data)
             network = functools.partial(self._continuous_network, data, states,
-                                        MomentCounter(data), cache)
+                                        MomentCounter.of(data), cache)
         averaged = self._weighted_dags(data)
         if averaged is not None:
             dags, weights = averaged
