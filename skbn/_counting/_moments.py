@@ -253,8 +253,9 @@ def _solve_psd(matrix, rhs):
     # same bits without their wrappers (a search solves many small systems)
     factor, info = lapack.dpotrf(matrix, lower=1, clean=0)
     if info == 0:
-        diag = np.diagonal(factor)
-        if diag.min() > 0 and (diag.min() / diag.max()) ** 2 > SINGULAR_RCOND:
+        diag = factor.diagonal().tolist()  # (a few floats: Python's min / max, the same values)
+        low = min(diag)
+        if low > 0 and (low / max(diag)) ** 2 > SINGULAR_RCOND:
             solution, info = lapack.dpotrs(factor, rhs, lower=1)
             if info == 0:
                 return solution
@@ -283,9 +284,14 @@ def regression(scatter, child, parents):
         ``mean[child] - mean[parents] @ coef``.
     """
     parents = list(parents)
-    columns = parents + [child]
-    d, scaled = _scaled(scatter[columns][:, columns])
     p = len(parents)
+    if not p:  # (the child's own scatter: no solve, the same values)
+        spread = scatter[child, child]
+        d = np.sqrt(spread) if spread != 0 else np.float64(1.0)
+        residual = float(spread / (d * d))
+        return np.zeros(0), residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
+    columns = parents + [child]
+    d, scaled = _scaled(scatter[np.ix_(columns, columns)])
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
     rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
@@ -420,11 +426,11 @@ def added_parent_rss(scatter, child, parents):
     parents = list(parents)
     # only the columns of the parents and the child of the unit-diagonal matrix are read:
     # scale those (O(k |P|)), not the whole matrix (the same values as ``_scaled``)
-    d = np.sqrt(np.diagonal(scatter).copy())
+    d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
     columns = parents + [child]
-    scaled = scatter[:, columns] / np.outer(d, d[columns])
-    diagonal = np.diagonal(scatter) / (d * d)
+    scaled = scatter[:, columns] / (d[:, None] * d[columns])  # (np.outer's products)
+    diagonal = scatter.diagonal() / (d * d)
     if parents:
         cross = scaled[:, :-1]
         inverse_pp = _solve_psd(cross[parents], cross.T)

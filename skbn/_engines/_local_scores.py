@@ -397,6 +397,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         self.scorer = scorer
         self._cache = {}
         self._added = {}  # (child, sorted parents) -> batched added-parent scores (added_scores)
+        self._all_continuous = bool(self.counter.continuous.all())
 
     def _score(self, child, parents):
         continuous = self.counter.continuous
@@ -426,13 +427,15 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
             return super().added_scores(child, base, extras)
         key = (child, base)
         column = self._added.get(key)
-        if column is None and any(continuous[k] for k in extras):
+        if column is None and len(extras) and (self._all_continuous or any(continuous[k] for k in extras)):
             stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
             batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
             column = np.full(len(continuous), np.nan)
             ids = self.counter.moments.continuous
             column[ids] = batch
             self._added[key] = column
+        if self._all_continuous:  # (every candidate from the batch: one gather)
+            return column[list(extras)].tolist() if len(extras) else []
         return [float(column[k]) if continuous[k] else self.extended_score(child, base, k) for k in extras]
 
 

@@ -714,19 +714,19 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         configurations of its discrete ``parents`` (C order, as the CLG network stores them)."""
         stats, column, columns, _ = counter.family(child, parents)
         discrete = [p for p in parents if not data.continuous[p]]
+        if not discrete:  # one group (a Gaussian family)
+            b0, b, s = _family_parameters(stats, 0, column, columns, variance,
+                                          f"the column {data.names[child]!r}")
+            return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
         b0, b, s = np.zeros(n), np.zeros((n, len(columns))), np.zeros(n)
         for g in range(n):
-            where = f"the column {data.names[child]!r}"
-            if discrete:
-                config = np.unravel_index(g, shape)
-                where += (" in the configuration " + repr({data.names[p]: states[p][k] for p, k in
-                                                          zip(discrete, config)})
-                          + " of its discrete parents")
+            config = np.unravel_index(g, shape)
+            where = (f"the column {data.names[child]!r} in the configuration "
+                     + repr({data.names[p]: states[p][k] for p, k in zip(discrete, config)})
+                     + " of its discrete parents")
             b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where)
-        if not discrete:
-            return float(b0[0]), b[0], float(s[0])
         return b0.reshape(shape), b.reshape(shape + (len(columns),)), s.reshape(shape)
 
     def _check_cpt_size(self, data, child, parents):
