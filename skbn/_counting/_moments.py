@@ -494,39 +494,44 @@ def partial_correlations_batch(scatter, x, y, given):
     -------
     ndarray of shape (m,)
     """
-    x = np.asarray(x, dtype=np.intp)
-    y = np.asarray(y, dtype=np.intp)
-    given = np.asarray(given, dtype=np.intp).reshape(len(x), -1)
-    d = np.sqrt(np.diagonal(scatter).copy())
+    m = len(x)
+    given = np.asarray(given, dtype=np.intp).reshape(m, -1)
+    s = given.shape[1]
+    d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
-    columns = np.column_stack((x, y, given))
+    columns = np.empty((m, s + 2), dtype=np.intp)  # (x, y, Z) of every triple
+    columns[:, 0], columns[:, 1], columns[:, 2:] = x, y, given
     scale = d[columns]
     block = scatter[columns[:, :, None], columns[:, None, :]] / (scale[:, :, None] * scale[:, None, :])
     residual = block[:, :2, :2]
-    s = given.shape[1]
-    if s and len(x):
+    if s and m:
         inner, cross = block[:, 2:, 2:], block[:, 2:, :2]
-        ok = np.zeros(len(x), dtype=bool)
+        ok = np.zeros(m, dtype=bool)
         try:
             factor = np.linalg.cholesky(inner)
             diag = np.diagonal(factor, axis1=1, axis2=2)
-            ok = (diag.min(axis=1) > 0) & ((diag.min(axis=1) / diag.max(axis=1)) ** 2 > SINGULAR_RCOND)
+            low = diag.min(axis=1)
+            ok = (low > 0) & ((low / diag.max(axis=1)) ** 2 > SINGULAR_RCOND)
         except np.linalg.LinAlgError:  # some set is singular: check each
-            for t in range(len(x)):
+            for t in range(m):
                 try:
                     diag = np.diagonal(np.linalg.cholesky(inner[t]))
                     ok[t] = diag.min() > 0 and (diag.min() / diag.max()) ** 2 > SINGULAR_RCOND
                 except np.linalg.LinAlgError:
                     pass
-        solved = np.empty_like(cross)
-        if ok.any():
-            solved[ok] = np.linalg.solve(inner[ok], cross[ok])
-        if not ok.all():
+        if ok.all():  # (each system is solved on its own: the same bits as solving a subset)
+            solved = np.linalg.solve(inner, cross)
+        else:
+            solved = np.empty_like(cross)
+            if ok.any():
+                solved[ok] = np.linalg.solve(inner[ok], cross[ok])
             solved[~ok] = np.linalg.pinv(inner[~ok], rcond=SINGULAR_RCOND, hermitian=True) @ cross[~ok]
-        residual = residual - np.swapaxes(cross, 1, 2) @ solved
-    spread = np.sqrt(np.clip(np.stack((residual[:, 0, 0], residual[:, 1, 1]), axis=1), 0.0, None))
+        residual = residual - cross.transpose(0, 2, 1) @ solved
+    spread = np.empty((m, 2))
+    np.sqrt(np.maximum(residual[:, 0, 0], 0.0), out=spread[:, 0])
+    np.sqrt(np.maximum(residual[:, 1, 1], 0.0), out=spread[:, 1])
     tiny = (spread <= np.sqrt(SINGULAR_RCOND)).any(axis=1)
     spread[tiny] = 1.0
     r = residual[:, 0, 1] / (spread[:, 0] * spread[:, 1])
     r[tiny] = 0.0
-    return np.clip(r, -1.0, 1.0)
+    return np.minimum(np.maximum(r, -1.0), 1.0)  # (np.clip's values, without its wrapper)
