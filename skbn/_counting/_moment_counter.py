@@ -125,6 +125,8 @@ class MomentCounter:
         self.continuous = np.flatnonzero(self.cardinalities == 0)
         self.index = np.full(len(self.cardinalities), -1, dtype=np.intp)
         self.index[self.continuous] = np.arange(len(self.continuous))
+        self._positions = self.index.tolist()  # (``index`` as Python ints, read per family)
+        self._all_continuous = len(self.continuous) == len(self.cardinalities)
         self.values = np.asarray(data.values[:, self.continuous], dtype=np.float64)
         #: summarised rows (chunked X): the moments of every row's rows, pooled by
         #: :meth:`moments_given` instead of being computed from the values
@@ -365,16 +367,20 @@ class MomentCounter:
         n_discrete : int
             The number of discrete parents.
         """
-        if self.index[child] < 0:
+        position = self._positions[child]
+        if position < 0:
             raise ValueError(f"MomentCounter.family: variable {child} is discrete.")
         if self._masks is not None and self._masks[child] is not None:
             return self.rows_of(child).family(child, parents, every_column)
+        index = self._positions
+        if self._all_continuous:  # (a Gaussian network: one group, every column)
+            return self.moments_given(()), position, sorted(index[v] for v in parents), 0
         parents = sorted(int(v) for v in parents)
-        discrete = [v for v in parents if self.index[v] < 0]
-        continuous = [int(self.index[v]) for v in parents if self.index[v] >= 0]
+        discrete = [v for v in parents if index[v] < 0]
+        continuous = [index[v] for v in parents if index[v] >= 0]
         if not discrete or every_column or self._rows is not None:  # summarised rows: pooled
-            return self.moments_given(discrete), int(self.index[child]), continuous, len(discrete)
+            return self.moments_given(discrete), position, continuous, len(discrete)
         ids, n_ids, rows = self.split(discrete)
-        columns = continuous + [int(self.index[child])]
+        columns = continuous + [position]
         stats = moments(self.values[:, columns], self.weights, ids, n_ids, rows)
         return stats, len(continuous), list(range(len(continuous))), len(discrete)

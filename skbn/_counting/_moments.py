@@ -239,9 +239,9 @@ def robust_moments(values, random_state=None, support_fraction=None):
 
 def _scaled(scatter):
     """Scale factors ``d`` (1 where the diagonal is 0) and ``scatter / (d d^T)``."""
-    d = np.sqrt(np.diagonal(scatter).copy())
+    d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
-    return d, scatter / np.outer(d, d)
+    return d, scatter / (d[:, None] * d)  # (np.outer's products)
 
 
 def _solve_psd(matrix, rhs):
@@ -290,8 +290,8 @@ def regression(scatter, child, parents):
         d = np.sqrt(spread) if spread != 0 else np.float64(1.0)
         residual = float(spread / (d * d))
         return np.zeros(0), residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
-    columns = parents + [child]
-    d, scaled = _scaled(scatter[np.ix_(columns, columns)])
+    columns = np.array(parents + [child])
+    d, scaled = _scaled(scatter[columns[:, None], columns])
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
     rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
