@@ -831,7 +831,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     states : list
         State labels per column (``categories_``); None for a continuous column.
     """
-    if isinstance(X, pd.DataFrame):  # columns split lazily: a measured float column is never a Series
+    if isinstance(X, pd.DataFrame):  # split into Series only if a column is not a measured float one
         check_container(X)
         names, columns = list(X.columns), None
         n_samples = len(X) if names else 0
@@ -842,14 +842,15 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     _check_categories(categories, names)
     _check_column_types(column_types, names)
     measured = _measured_columns(X, names, categories, column_types) if allow_continuous else {}
+    if columns is None and len(measured) < len(names):  # some column goes through _fit_column
+        columns = [column for _, column in X.items()]
     states, column_codes, column_values = [], [], {}
     for j, name in enumerate(names):
         if j in measured:  # continuous, every check passed on the whole block at once
             column_states, codes, values = None, np.zeros(n_samples, dtype=np.int64), measured[j]
         else:
-            column = X.iloc[:, j] if columns is None else columns[j]
             column_states, codes, values = _fit_column(
-                name, column, _user_states(categories, j, name), _user_type(column_types, j, name),
+                name, columns[j], _user_states(categories, j, name), _user_type(column_types, j, name),
                 allow_missing=allow_missing, allow_continuous=allow_continuous)
         states.append(column_states)
         column_codes.append(codes)
