@@ -727,10 +727,11 @@ def _measured_columns(X, names, categories, column_types):
     if not isinstance(X, pd.DataFrame):
         return {}
     candidates, declared = [], []
-    for j, (name, dtype) in enumerate(zip(names, X.dtypes)):
-        kind = _user_type(column_types, j, name)
-        if (isinstance(dtype, np.dtype) and dtype in (np.float64, np.float32)
-                and kind in (None, CONTINUOUS) and _user_states(categories, j, name) is None):
+    for j, dtype in enumerate(X.dtypes.tolist()):
+        if not (isinstance(dtype, np.dtype) and dtype in (np.float64, np.float32)):
+            continue
+        kind = _user_type(column_types, j, names[j])
+        if kind in (None, CONTINUOUS) and _user_states(categories, j, names[j]) is None:
             candidates.append(j)
             declared.append(kind == CONTINUOUS)
     if not candidates:
