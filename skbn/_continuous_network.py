@@ -1461,12 +1461,13 @@ def _family_parameters(stats, group, child, parents, variance, where):
                          f"rows, merge states or drop parents.")
     scatter = stats.scatter[group]
     if p:
-        sub = scatter[np.ix_(parents, parents)]
-        diag = np.sqrt(np.diagonal(sub))
-        if np.any(diag == 0):
+        index = np.asarray(parents)
+        sub = scatter[index[:, None], index]
+        diag = np.sqrt(sub.diagonal())
+        if (diag == 0).any():
             raise ValueError(f"Cannot estimate {where}: the parent "
                              f"{int(np.flatnonzero(diag == 0)[0])} is constant there.")
-        scaled = sub / np.outer(diag, diag)
+        scaled = sub / (diag[:, None] * diag)  # (np.outer's products)
         eig = np.linalg.eigvalsh(scaled)
         if eig[0] <= SINGULAR_RCOND * eig[-1]:
             raise ValueError(f"Cannot estimate {where}: its parents are collinear there (the "

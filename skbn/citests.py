@@ -779,10 +779,12 @@ class BaseGaussianCITest(BaseCITest):
     def _results(self, r, n, size):
         r = np.atleast_1d(np.asarray(r, dtype=np.float64))
         dof = np.full(r.shape, float(n - size - self._dof_offset))
-        statistic, pvalue = np.zeros(r.shape), np.ones(r.shape)  # too few rows: independence
         if n - size - self._dof_offset > 0:
             statistic, pvalue = self._from_correlation(r, float(n), size)
-            pvalue = np.clip(np.nan_to_num(pvalue, nan=1.0), 0.0, 1.0)
+            # NaN -> 1, then into [0, 1] (np.clip(np.nan_to_num(p, nan=1.0), 0, 1)'s values)
+            pvalue = np.minimum(np.maximum(np.where(np.isnan(pvalue), 1.0, pvalue), 0.0), 1.0)
+        else:
+            statistic, pvalue = np.zeros(r.shape), np.ones(r.shape)  # too few rows: independence
         return statistic, pvalue, dof, pvalue > self.alpha
 
     def test_moments(self, stats, x, y, z=()):

@@ -561,7 +561,7 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     """
     weight, rss = np.asarray(weight, dtype=np.float64), np.asarray(rss, dtype=np.float64)
     ddof = n_coef if variance == "unbiased" else 0.0
-    if np.all(rss > 0) and np.all(weight > ddof) and np.all(weight > 0):
+    if (rss > 0).all() and (weight > ddof).all() and (weight > 0).all():
         # every group usable (a search's common case): the same values, without the masks
         return -0.5 * weight * np.log(2 * np.pi * (rss / (weight - ddof))) - 0.5 * (weight - ddof)
     weight, rss = np.broadcast_arrays(weight, rss)
@@ -656,7 +656,7 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        rss = np.stack([added_parent_rss(stats.scatter[g], child, parents) for g in range(stats.n_groups)])
+        rss = np.stack([added_parent_rss(scatter, child, parents) for scatter in stats.scatter])
         n_coef = len(parents) + 2
         loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
                                   self.variance).sum(axis=0)

@@ -249,3 +249,77 @@ def test_learners_report_types_and_refuse_misfit_plugins():
                                          r"is discrete"):
         PCStructure(ci_test="zf").fit(X)
     assert CONTINUOUS == "continuous"
+
+
+def _encode_column_by_column(monkeypatch, frame, **kwargs):
+    """encode_fit with every column through ``_fit_column`` (the reference path): the
+    block check of the float columns switched off."""
+    import skbn._data as module
+
+    with monkeypatch.context() as patch:
+        patch.setattr(module, "_measured_columns", lambda *args: {})
+        return _encode_outcome(frame, **kwargs)
+
+
+def _encode_outcome(frame, **kwargs):
+    """``(codes, cardinalities, values, states, warnings)`` of encode_fit, or the error."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            data, states = encode_fit(frame, allow_continuous=True, **kwargs)
+        except (ValueError, TypeError) as error:
+            return type(error), str(error)
+    return (data.codes.tolist(), data.codes.dtype, data.cardinalities.tolist(),
+            None if data.values is None else data.values.tobytes(), states,
+            [str(w.message) for w in caught])
+
+
+def _float_frames():
+    """Frames whose float columns take each branch of the column-type rule, in a mixed order
+    (a measured column, whole-valued floats, NaN, infinity, few distinct values, few distinct
+    values among the first 64 rows only, float32, a column sorted by value, names with dots
+    and spaces)."""
+    rng = np.random.default_rng(3)
+    n = 150
+    measured = rng.normal(size=n)
+    late = np.zeros(n)
+    late[100:] = rng.normal(size=n - 100)  # 1 distinct value in the first 64 rows, many later
+    few = rng.choice([0.5, 1.5, 2.5], n)  # 3 distinct values: continuous with a warning
+    with_nan = rng.normal(size=n)
+    with_nan[7] = np.nan
+    with_inf = rng.normal(size=n)
+    with_inf[3] = np.inf
+    base = {"x.1 a": measured, "grade": rng.integers(0, 3, n).astype(float),
+            "f32": rng.normal(size=n).astype(np.float32), "sorted": np.sort(rng.normal(size=n)),
+            "late": late, "few": few, "text": rng.choice(["None", "NA"], n)}
+    yield pd.DataFrame(base), {}
+    yield pd.DataFrame({**base, "nan": with_nan}), {}
+    yield pd.DataFrame({**base, "nan": with_nan}), {"allow_missing": True}
+    yield pd.DataFrame({**base, "inf": with_inf}), {}
+    yield pd.DataFrame({"constant": np.full(n, 2.5), "x": measured}), {}
+    yield pd.DataFrame(base), {"column_types": {"grade": CONTINUOUS, "x.1 a": DISCRETE}}
+    yield pd.DataFrame(base), {"column_types": ["auto"] * 6 + [DISCRETE]}
+    yield pd.DataFrame({"x": measured, "y": few}), {"categories": {"y": [0.5, 1.5, 2.5]}}
+    yield pd.DataFrame({"x": measured[:1], "y": few[:1]}), {}
+    yield pd.DataFrame({"x": measured, "y": measured * 2}), {}  # every column float64: one block
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_float_columns_checked_as_a_block_encode_as_column_by_column(monkeypatch, case):
+    frame, kwargs = list(_float_frames())[case]
+    before = frame.copy()
+    expected = _encode_column_by_column(monkeypatch, frame, **kwargs)
+    assert _encode_outcome(frame, **kwargs) == expected
+    pd.testing.assert_frame_equal(frame, before)  # the caller's data is not changed
+
+
+def test_a_measured_float_column_keeps_its_exact_values():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=40), "b": rng.normal(size=40).astype(np.float32)})
+    data, states = encode_fit(frame, allow_continuous=True)
+    assert states == [None, None] and data.cardinalities.tolist() == [0, 0]
+    np.testing.assert_array_equal(data.values[:, 0], frame["a"].to_numpy())
+    np.testing.assert_array_equal(data.values[:, 1], frame["b"].to_numpy().astype(np.float64))
+    assert not data.codes.any()

@@ -283,3 +283,27 @@ def test_max_time_stops_the_moments_path_and_keeps_edges():
     with pytest.warns(UserWarning, match="stopped by max_time"):
         cut = PCStructure(ci_test="zf", max_time=1e-9, fit_parameters=False).fit(frame)
     assert set(_skeleton(full)) < set(_skeleton(cut))
+
+
+@pytest.mark.parametrize("level", [None, 0.2])
+def test_a_round_of_one_set_size_equals_each_test_alone(level):
+    from skbn._engines._moment_tests import MomentTests
+
+    rng = np.random.default_rng(4)
+    values = rng.normal(size=(80, 6)) @ rng.normal(size=(6, 6))
+    values[:, 5] = values[:, 0] - values[:, 1]  # a singular set among the others
+    data, _ = encode_fit(pd.DataFrame(values, columns=list("abcdef")), allow_continuous=True)
+    test = FisherZ(alpha=0.1)
+    runner = MomentTests(data, test, level)
+    stats = moments(values)
+    same_size = [(0, 2, (1, 3)), (4, 5, (0, 1)), (1, 2, (0, 5)), (3, 4, (2, 5))]
+    mixed = same_size + [(0, 1, ()), (2, 3, (4,))]
+    for requests in (same_size, mixed, same_size[:1]):
+        pvalue, statistic, independent = runner.test_many(requests)
+        for k, (x, y, subset) in enumerate(requests):
+            alone = test.test_moments(stats, x, y, subset)
+            assert pvalue[k] == pytest.approx(alone.pvalue, abs=1e-9)
+            assert statistic[k] == pytest.approx(alone.statistic, rel=1e-8, abs=1e-9)
+            assert independent[k] == (alone.independent if level is None else alone.pvalue > level)
+            assert type(pvalue[k]) is float and type(independent[k]) is bool
+    assert runner.test_many([]) == ([], [], [])

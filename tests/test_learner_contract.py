@@ -165,3 +165,33 @@ def test_the_model_averaged_density_is_the_mixture_of_the_sampled_dags(asia):
     total = sum(joint.values())
     expected = np.column_stack([joint[state] / total for state in model.classes_])
     np.testing.assert_allclose(model.predict_proba(rows), expected, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ONE_PER_CLASS)
+def test_parameter_names_are_read_from_the_constructor_once_per_class(name, monkeypatch):
+    import inspect
+
+    from sklearn.base import BaseEstimator
+
+    estimator = make(name)
+    cls = type(estimator)
+    expected = sorted(p for p in inspect.signature(cls.__init__).parameters if p != "self")
+    assert cls._get_param_names() == expected
+    assert cls._get_param_names() == BaseEstimator._get_param_names.__func__(cls)
+    assert sorted(estimator.get_params(deep=False)) == expected
+    calls = []
+    monkeypatch.setattr(inspect, "signature", lambda *a, **k: calls.append(1))
+    estimator.get_params()
+    assert calls == []  # cached: no signature read per call
+
+
+def test_a_subclass_with_its_own_parameters_gets_its_own_names():
+    from skbn import PCStructure
+
+    class Narrow(PCStructure):
+        def __init__(self, *, alpha_extra=1.0, ci_test="zf"):
+            self.alpha_extra = alpha_extra
+            self.ci_test = ci_test
+
+    assert Narrow._get_param_names() == ["alpha_extra", "ci_test"]
+    assert "alpha_extra" not in PCStructure._get_param_names()

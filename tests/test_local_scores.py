@@ -69,3 +69,46 @@ def test_toggle_columns_and_family_scores_answer_from_one_cache():
     for k, parents in ((0, ()), (1, (0, 1)), (2, (0,)), (3, (0, 3))):
         assert column[k] == pytest.approx(fresh.local_score(2, parents), rel=1e-12)
         assert columns.local_score(2, parents) == column[k]  # from the cache the column filled
+
+
+def _clg_data(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2, n)
+    b = rng.choice(["lo", "mid", "hi"], n)
+    c = rng.integers(0, 3, n)
+    x = rng.normal(size=n) + a
+    y = 0.5 * x + (b == "hi") - c + rng.normal(size=n)
+    frame = pd.DataFrame({"a": a, "b": b, "x": x, "c": c, "y.value": y})
+    return encode_fit(frame, allow_continuous=True)[0]
+
+
+@pytest.mark.parametrize("base", [(), (2,), (0, 2)])
+def test_ges_added_discrete_parents_are_batched_as_hill_climbing_scores_them(monkeypatch, base):
+    from skbn._counting import MomentCounter
+    from skbn._engines._local_scores import FamilyColumns, FamilyScoreCache
+    from skbn.scores import CLGBIC
+
+    data = _clg_data()
+    child, extras = 4, [k for k in (0, 1, 2, 3) if k not in base]
+    calls = []
+    original = MomentCounter.added_discrete
+
+    def counted(self, *args, **kwargs):
+        calls.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(MomentCounter, "added_discrete", counted)
+    scorer = CLGBIC()
+    cache = FamilyScoreCache(data, scorer)
+    scores = cache.added_scores(child, base, extras)
+    discrete = [k for k in extras if k != 2]
+    assert len(calls) == (1 if len(discrete) > 1 else 0)  # one batch for the discrete candidates
+    assert cache.added_scores(child, base, extras) == scores  # cached: no second batch
+    assert len(calls) == (1 if len(discrete) > 1 else 0)
+    # the same bits as hill climbing's toggle column (the same batch)
+    column = FamilyColumns(data, scorer).toggle_column(child, base)
+    assert scores == [float(column[k]) for k in extras]
+    # and the definition: each family scored on its own, from its own split of the rows
+    alone = FamilyScoreCache(data, scorer)
+    for k, score in zip(extras, scores):
+        assert score == pytest.approx(alone.local_score(child, base + (k,)), rel=1e-10, abs=1e-8)

@@ -173,3 +173,63 @@ def test_stacked_scores_equal_each_family_and_a_redefined_formula_is_called():
             own, own_child, own_parents, n_discrete = counter.family(5, (0, 2, k))
             expected = CLGBIC.local_score_moments(scorer, own, own_child, own_parents, n_discrete)
             assert stacked[t] == pytest.approx(factor * expected, rel=1e-10)
+
+
+def test_one_counter_per_fit_inside_shared_moments_only():
+    from skbn._counting._moment_counter import shared_moments
+
+    frame = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 3)), columns=["a", "b", "c"])
+    data, _ = encode_fit(frame, allow_continuous=True)
+    other, _ = encode_fit(frame, allow_continuous=True)  # equal data, another object
+    assert MomentCounter.of(data) is not MomentCounter.of(data)  # outside a fit: a new one
+    with shared_moments(data):
+        shared = MomentCounter.of(data)
+        assert MomentCounter.of(data) is shared
+        assert MomentCounter.of(other) is not shared  # a bootstrap sample, EM's rows: their own
+        with shared_moments(other):  # a nested fit shares its own counter
+            assert MomentCounter.of(other) is MomentCounter.of(other)
+            assert MomentCounter.of(data) is not shared
+        assert MomentCounter.of(data) is shared
+    assert MomentCounter.of(data) is not shared  # nothing kept after the fit
+
+
+@pytest.mark.parametrize("learner", ["pc", "hc", "ges"])
+def test_a_fit_computes_the_moments_once_and_its_network_equals_a_fresh_fit(monkeypatch, learner):
+    import skbn._counting._moment_counter as module
+    from skbn import GESStructure, HillClimbStructure, PCStructure
+    from skbn.network import GaussianBayesianNetwork
+
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=300)
+    b = 2 * a + rng.normal(size=300)
+    frame = pd.DataFrame({"a": a, "b": b, "c": b - a + rng.normal(size=300), "d": rng.normal(size=300)})
+    estimator = {"pc": PCStructure(ci_test="zf"), "hc": HillClimbStructure(scorer="bic-g"),
+                 "ges": GESStructure(scorer="bic-g")}[learner]
+    calls = []
+    original = module.moments
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, "moments", counted)
+    estimator.fit(frame)
+    assert len(calls) == 1  # the search and the network fit read one scatter matrix
+    expected = GaussianBayesianNetwork.from_data(frame, estimator.edges_)  # its own moments
+    for node in frame.columns:
+        assert estimator.network_.intercepts[node] == pytest.approx(expected.intercepts[node], rel=1e-12)
+        np.testing.assert_allclose(estimator.network_.coefficients[node], expected.coefficients[node],
+                                   rtol=1e-12)
+        assert estimator.network_.sigmas[node] == pytest.approx(expected.sigmas[node], rel=1e-12)
+
+
+def test_regression_without_parents_is_the_childs_own_scatter():
+    from skbn._counting._moments import regression
+
+    values = np.random.default_rng(2).normal(size=(30, 3))
+    values[:, 2] = 4.0  # constant
+    scatter = moments(values).scatter[0]
+    coef, rss = regression(scatter, 1, [])
+    assert coef.shape == (0,) and coef.dtype == np.float64
+    assert rss == pytest.approx(np.sum((values[:, 1] - values[:, 1].mean()) ** 2), rel=1e-12)
+    assert regression(scatter, 2, []) == (pytest.approx(np.zeros(0)), 0.0)

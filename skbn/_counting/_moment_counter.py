@@ -34,8 +34,16 @@ intervention in some rows reads the moments of the other rows only (a value set 
 experimenter says nothing about how the child depends on its parents). The children
 with the same intervened rows share one counter of the kept rows (built on first use,
 with its own cache); :meth:`MomentCounter.moments_given` is always over every row.
+
+One counter per fit: inside :func:`shared_moments` (which ``fit`` opens around the search
+and the network fit), :meth:`MomentCounter.of` the fit's data returns one counter, built on
+the first request, so the search's scores or CI tests and the network's regressions read
+the same moments, computed once (a counter's results depend only on the data, so sharing
+it changes no bit).
 """
 
+import contextlib
+import contextvars
 from dataclasses import replace
 
 import numpy as np
@@ -44,7 +52,22 @@ from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import _child_masks
 from skbn._counting._moments import Moments, moments
 
-__all__ = ["MOMENT_CACHE_SIZE", "MomentCounter"]
+__all__ = ["MOMENT_CACHE_SIZE", "MomentCounter", "shared_moments"]
+
+#: ``[data, counter or None]`` of the fit in progress (:func:`shared_moments`), else None.
+_SHARED = contextvars.ContextVar("skbn_shared_moments", default=None)
+
+
+@contextlib.contextmanager
+def shared_moments(data):
+    """Within the block, :meth:`MomentCounter.of` ``data`` (this very object) is one
+    counter, built on first use and dropped at the end of the block (nothing of the data
+    outlives it). Other data (a bootstrap sample, EM's completed rows) get their own."""
+    token = _SHARED.set([data, None])
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 #: Number of sets of discrete columns whose split moments are kept (least recently used
 #: dropped). The moments of no discrete column (one group) are always kept.
@@ -102,6 +125,8 @@ class MomentCounter:
         self.continuous = np.flatnonzero(self.cardinalities == 0)
         self.index = np.full(len(self.cardinalities), -1, dtype=np.intp)
         self.index[self.continuous] = np.arange(len(self.continuous))
+        self._positions = self.index.tolist()  # (``index`` as Python ints, read per family)
+        self._all_continuous = len(self.continuous) == len(self.cardinalities)
         self.values = np.asarray(data.values[:, self.continuous], dtype=np.float64)
         #: summarised rows (chunked X): the moments of every row's rows, pooled by
         #: :meth:`moments_given` instead of being computed from the values
@@ -121,6 +146,17 @@ class MomentCounter:
         self._data = data
         self._masks = _child_masks(getattr(data, "intervened", None))  # None: observational
         self._kept = {}  # mask key -> MomentCounter of the rows kept for those children
+
+    @classmethod
+    def of(cls, data):
+        """The counter of ``data``: the fit's shared one inside :func:`shared_moments` of
+        this ``data``, else a new one."""
+        shared = _SHARED.get()
+        if shared is None or shared[0] is not data:
+            return cls(data)
+        if shared[1] is None:
+            shared[1] = cls(data)
+        return shared[1]
 
     @property
     def masked(self):
@@ -331,16 +367,20 @@ class MomentCounter:
         n_discrete : int
             The number of discrete parents.
         """
-        if self.index[child] < 0:
+        position = self._positions[child]
+        if position < 0:
             raise ValueError(f"MomentCounter.family: variable {child} is discrete.")
         if self._masks is not None and self._masks[child] is not None:
             return self.rows_of(child).family(child, parents, every_column)
+        index = self._positions
+        if self._all_continuous:  # (a Gaussian network: one group, every column)
+            return self.moments_given(()), position, sorted(index[v] for v in parents), 0
         parents = sorted(int(v) for v in parents)
-        discrete = [v for v in parents if self.index[v] < 0]
-        continuous = [int(self.index[v]) for v in parents if self.index[v] >= 0]
+        discrete = [v for v in parents if index[v] < 0]
+        continuous = [index[v] for v in parents if index[v] >= 0]
         if not discrete or every_column or self._rows is not None:  # summarised rows: pooled
-            return self.moments_given(discrete), int(self.index[child]), continuous, len(discrete)
+            return self.moments_given(discrete), position, continuous, len(discrete)
         ids, n_ids, rows = self.split(discrete)
-        columns = continuous + [int(self.index[child])]
+        columns = continuous + [position]
         stats = moments(self.values[:, columns], self.weights, ids, n_ids, rows)
         return stats, len(continuous), list(range(len(continuous))), len(discrete)

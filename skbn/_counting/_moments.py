@@ -239,9 +239,9 @@ def robust_moments(values, random_state=None, support_fraction=None):
 
 def _scaled(scatter):
     """Scale factors ``d`` (1 where the diagonal is 0) and ``scatter / (d d^T)``."""
-    d = np.sqrt(np.diagonal(scatter).copy())
+    d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
-    return d, scatter / np.outer(d, d)
+    return d, scatter / (d[:, None] * d)  # (np.outer's products)
 
 
 def _solve_psd(matrix, rhs):
@@ -253,8 +253,9 @@ def _solve_psd(matrix, rhs):
     # same bits without their wrappers (a search solves many small systems)
     factor, info = lapack.dpotrf(matrix, lower=1, clean=0)
     if info == 0:
-        diag = np.diagonal(factor)
-        if diag.min() > 0 and (diag.min() / diag.max()) ** 2 > SINGULAR_RCOND:
+        diag = factor.diagonal().tolist()  # (a few floats: Python's min / max, the same values)
+        low = min(diag)
+        if low > 0 and (low / max(diag)) ** 2 > SINGULAR_RCOND:
             solution, info = lapack.dpotrs(factor, rhs, lower=1)
             if info == 0:
                 return solution
@@ -283,9 +284,14 @@ def regression(scatter, child, parents):
         ``mean[child] - mean[parents] @ coef``.
     """
     parents = list(parents)
-    columns = parents + [child]
-    d, scaled = _scaled(scatter[columns][:, columns])
     p = len(parents)
+    if not p:  # (the child's own scatter: no solve, the same values)
+        spread = scatter[child, child]
+        d = np.sqrt(spread) if spread != 0 else np.float64(1.0)
+        residual = float(spread / (d * d))
+        return np.zeros(0), residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
+    columns = np.array(parents + [child])
+    d, scaled = _scaled(scatter[columns[:, None], columns])
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
     rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
@@ -420,11 +426,11 @@ def added_parent_rss(scatter, child, parents):
     parents = list(parents)
     # only the columns of the parents and the child of the unit-diagonal matrix are read:
     # scale those (O(k |P|)), not the whole matrix (the same values as ``_scaled``)
-    d = np.sqrt(np.diagonal(scatter).copy())
+    d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
     columns = parents + [child]
-    scaled = scatter[:, columns] / np.outer(d, d[columns])
-    diagonal = np.diagonal(scatter) / (d * d)
+    scaled = scatter[:, columns] / (d[:, None] * d[columns])  # (np.outer's products)
+    diagonal = scatter.diagonal() / (d * d)
     if parents:
         cross = scaled[:, :-1]
         inverse_pp = _solve_psd(cross[parents], cross.T)
@@ -488,39 +494,44 @@ def partial_correlations_batch(scatter, x, y, given):
     -------
     ndarray of shape (m,)
     """
-    x = np.asarray(x, dtype=np.intp)
-    y = np.asarray(y, dtype=np.intp)
-    given = np.asarray(given, dtype=np.intp).reshape(len(x), -1)
-    d = np.sqrt(np.diagonal(scatter).copy())
+    m = len(x)
+    given = np.asarray(given, dtype=np.intp).reshape(m, -1)
+    s = given.shape[1]
+    d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
-    columns = np.column_stack((x, y, given))
+    columns = np.empty((m, s + 2), dtype=np.intp)  # (x, y, Z) of every triple
+    columns[:, 0], columns[:, 1], columns[:, 2:] = x, y, given
     scale = d[columns]
     block = scatter[columns[:, :, None], columns[:, None, :]] / (scale[:, :, None] * scale[:, None, :])
     residual = block[:, :2, :2]
-    s = given.shape[1]
-    if s and len(x):
+    if s and m:
         inner, cross = block[:, 2:, 2:], block[:, 2:, :2]
-        ok = np.zeros(len(x), dtype=bool)
+        ok = np.zeros(m, dtype=bool)
         try:
             factor = np.linalg.cholesky(inner)
             diag = np.diagonal(factor, axis1=1, axis2=2)
-            ok = (diag.min(axis=1) > 0) & ((diag.min(axis=1) / diag.max(axis=1)) ** 2 > SINGULAR_RCOND)
+            low = diag.min(axis=1)
+            ok = (low > 0) & ((low / diag.max(axis=1)) ** 2 > SINGULAR_RCOND)
         except np.linalg.LinAlgError:  # some set is singular: check each
-            for t in range(len(x)):
+            for t in range(m):
                 try:
                     diag = np.diagonal(np.linalg.cholesky(inner[t]))
                     ok[t] = diag.min() > 0 and (diag.min() / diag.max()) ** 2 > SINGULAR_RCOND
                 except np.linalg.LinAlgError:
                     pass
-        solved = np.empty_like(cross)
-        if ok.any():
-            solved[ok] = np.linalg.solve(inner[ok], cross[ok])
-        if not ok.all():
+        if ok.all():  # (each system is solved on its own: the same bits as solving a subset)
+            solved = np.linalg.solve(inner, cross)
+        else:
+            solved = np.empty_like(cross)
+            if ok.any():
+                solved[ok] = np.linalg.solve(inner[ok], cross[ok])
             solved[~ok] = np.linalg.pinv(inner[~ok], rcond=SINGULAR_RCOND, hermitian=True) @ cross[~ok]
-        residual = residual - np.swapaxes(cross, 1, 2) @ solved
-    spread = np.sqrt(np.clip(np.stack((residual[:, 0, 0], residual[:, 1, 1]), axis=1), 0.0, None))
+        residual = residual - cross.transpose(0, 2, 1) @ solved
+    spread = np.empty((m, 2))
+    np.sqrt(np.maximum(residual[:, 0, 0], 0.0), out=spread[:, 0])
+    np.sqrt(np.maximum(residual[:, 1, 1], 0.0), out=spread[:, 1])
     tiny = (spread <= np.sqrt(SINGULAR_RCOND)).any(axis=1)
     spread[tiny] = 1.0
     r = residual[:, 0, 1] / (spread[:, 0] * spread[:, 1])
     r[tiny] = 0.0
-    return np.clip(r, -1.0, 1.0)
+    return np.minimum(np.maximum(r, -1.0), 1.0)  # (np.clip's values, without its wrapper)

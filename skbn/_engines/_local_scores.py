@@ -83,7 +83,7 @@ class Statistics:
 
     def __init__(self, data, counts=None):
         self.counts = FamilyCounter(data) if counts is None else counts
-        self.moments = MomentCounter(data)
+        self.moments = MomentCounter.of(data)  # the fit's (shared with its network fit)
         #: Whether some child has intervened rows (both counters leave them out of its families).
         self.masked = self.counts.masked or self.moments.masked
         self.cardinalities = self.counts.cardinalities
@@ -397,6 +397,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         self.scorer = scorer
         self._cache = {}
         self._added = {}  # (child, sorted parents) -> batched added-parent scores (added_scores)
+        self._all_continuous = bool(self.counter.continuous.all())
 
     def _score(self, child, parents):
         continuous = self.counter.continuous
@@ -419,20 +420,24 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         candidates come from one call of the scorer's batched ``local_scores_added`` on the
         moments of ``base`` (one Schur complement per group of its discrete parents: the
         residual sums of squares of every added column at once), cached by ``(child, base)``
-        apart from the family scores; discrete candidates (which change the split) are
-        scored family by family."""
+        apart from the family scores; the discrete candidates (which change the split) are
+        split and scored together as hill climbing's toggle columns do
+        (:func:`_score_added_discrete`), and cached as family scores."""
         continuous = self.counter.continuous
         if not continuous[child]:
             return super().added_scores(child, base, extras)
         key = (child, base)
         column = self._added.get(key)
-        if column is None and any(continuous[k] for k in extras):
+        if column is None and len(extras) and (self._all_continuous or any(continuous[k] for k in extras)):
             stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
             batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
             column = np.full(len(continuous), np.nan)
             ids = self.counter.moments.continuous
             column[ids] = batch
             self._added[key] = column
+        if self._all_continuous:  # (every candidate from the batch: one gather)
+            return column[list(extras)].tolist() if len(extras) else []
+        _score_added_discrete(self, child, base, [k for k in extras if not continuous[k]])
         return [float(column[k]) if continuous[k] else self.extended_score(child, base, k) for k in extras]
 
 
@@ -501,29 +506,33 @@ class _MixedFamilyColumns(FamilyColumns):
 
     def _discrete_added(self, child, parents, candidates, column):
         """``column[k]``: the score of the continuous ``child`` given ``parents + (k,)`` for
-        every discrete ``k`` of ``candidates`` (stored in and read from
-        :attr:`family_cache`); the families not yet cached are split and scored in one
-        batch (:meth:`skbn._counting.MomentCounter.added_discrete`, the scorer's
-        ``local_scores_stacked``)."""
-        cache = self.family_cache
-        todo = []
-        for k in candidates.tolist():
-            value = cache.lookup(child, parents + (k,))
-            if value is None:
-                todo.append(k)
-            else:
-                column[k] = value
-        if len(todo) > 1:
-            stats, sizes, position, parent_columns = self.counter.moments.added_discrete(child, parents, todo)
-            if stats is not None:
-                n_discrete = int((~self.counter.continuous[list(parents)]).sum()) + 1
-                scores = self.scorer.local_scores_stacked(stats, position, parent_columns, n_discrete, sizes)
-                for k, value in zip(todo, scores.tolist()):
-                    cache.store(child, parents + (k,), value)
-                    column[k] = value
-                return
-        for k in todo:
-            column[k] = cache.local_score(child, parents + (k,))
+        every discrete ``k`` of ``candidates`` (:func:`_score_added_discrete`, through
+        :attr:`family_cache`)."""
+        candidates = candidates.tolist()
+        _score_added_discrete(self.family_cache, child, parents, candidates)
+        for k in candidates:
+            column[k] = self.family_cache.local_score(child, parents + (k,))
+
+
+def _score_added_discrete(cache, child, parents, candidates):
+    """Score into ``cache`` (a ``_MixedFamilyScoreCache``) the families of the continuous
+    ``child`` given ``parents + (k,)`` for the discrete ``k`` of ``candidates`` not yet
+    cached: when there are two or more, split and scored in one batch
+    (:meth:`skbn._counting.MomentCounter.added_discrete`, the scorer's
+    ``local_scores_stacked``); otherwise (or when the batch declines) left to the cache,
+    which scores a family on request. Hill climbing's toggle columns and GES's Insert
+    operators read the same values."""
+    todo = [k for k in candidates if cache.lookup(child, parents + (k,)) is None]
+    if len(todo) < 2:
+        return
+    counter = cache.counter
+    stats, sizes, position, parent_columns = counter.moments.added_discrete(child, parents, todo)
+    if stats is None:
+        return
+    n_discrete = int((~counter.continuous[list(parents)]).sum()) + 1
+    scores = cache.scorer.local_scores_stacked(stats, position, parent_columns, n_discrete, sizes)
+    for k, value in zip(todo, scores.tolist()):
+        cache.store(child, parents + (k,), value)
 
 
 # ------------------------------------------------------------------ pair statistics (Chow-Liu)

@@ -91,20 +91,26 @@ class MomentTests:
         self.index = np.full(len(self.cardinalities), -1, dtype=np.intp)
         self.index[self.continuous] = np.arange(len(self.continuous))
         values = np.asarray(data.values[:, self.continuous], dtype=np.float64)
-        observed = np.ones(data.codes.shape, dtype=bool)
-        observed[:, self.continuous] = ~np.isnan(values)
-        discrete = np.flatnonzero(~self.is_continuous)
-        if len(discrete):
-            observed[:, discrete] = np.asarray(data.codes[:, discrete]) >= 0
-        self.observed = observed
         #: columns with a missing cell (their tests use test-wise deletion)
-        self.incomplete = ~observed.all(axis=0)
+        self.incomplete = np.zeros(len(self.cardinalities), dtype=bool)
+        self.incomplete[self.continuous] = np.isnan(values).any(axis=0)
+        discrete = np.flatnonzero(~self.is_continuous)
+        if len(discrete) and data.codes.dtype.kind == "i":  # (unsigned codes: no missing cell)
+            self.incomplete[discrete] = (np.asarray(data.codes[:, discrete]) < 0).any(axis=0)
+        #: which cells are observed (built only when some column has a missing cell)
+        self.observed = None
+        if self.incomplete.any():
+            observed = np.ones(data.codes.shape, dtype=bool)
+            observed[:, self.continuous] = ~np.isnan(values)
+            if len(discrete):
+                observed[:, discrete] = np.asarray(data.codes[:, discrete]) >= 0
+            self.observed = observed
         self.values = values
         if ci_test.statistics == "robust" and self.incomplete.any():
             names = [n for n, c in zip(data.names, self.incomplete) if c]
             raise ValueError(f"{type(ci_test).__name__} needs complete rows (one robust fit of all "
                              f"columns); columns {names[:5]!r} have missing cells.")
-        self._counter = None if self.incomplete.any() else MomentCounter(data)
+        self._counter = None if self.incomplete.any() else MomentCounter.of(data)
         self._stats = {}
         self._tables = None
 
@@ -226,6 +232,14 @@ class MomentTests:
             return pvalue, statistic, independent
         groups = {}
         incomplete = self.incomplete if self.incomplete.any() else None
+        if incomplete is None and len({len(subset) for _, _, subset in requests}) == 1:
+            # one group, the requests in order (a round of one level): no per-test step
+            size = len(requests[0][2])
+            batch = self.ci_test.test_moments_sets(
+                self.stats(()), self.index[[(x, y) for x, y, _ in requests]],
+                self.index[np.array([subset for _, _, subset in requests], dtype=np.intp).reshape(n, size)])
+            decided = self._decide(batch.pvalue, batch.independent)
+            return batch.pvalue.tolist(), batch.statistic.tolist(), decided.tolist()
         for k, (x, y, subset) in enumerate(requests):
             pattern = () if incomplete is None else tuple(sorted(
                 c for c in (x, y, *subset) if incomplete[c]))

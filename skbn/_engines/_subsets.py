@@ -283,7 +283,7 @@ class ScoringData:
         self.distinct = None
         if len(self.discrete):
             self.distinct = DistinctRows(self.distinct_codes(), cards[self.discrete], data.weights)
-        self.moments = MomentCounter(data) if data.has_continuous else None
+        self.moments = MomentCounter.of(data) if data.has_continuous else None
         self.distinct_groups, self.moment_groups = [], []
         for children, keep in kept_row_groups(data.intervened, self.n_variables):
             discrete = np.searchsorted(self.discrete, children[cards[children] > 0])

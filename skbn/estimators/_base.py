@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters
 from skbn._counting import family_table
-from skbn._counting._moment_counter import MomentCounter
+from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -82,6 +82,13 @@ _KNOWLEDGE_CONSTRAINTS = {
     "tiers": [None, list, tuple],
     "start": [None, *EDGE_LIST_TYPES],
 }
+
+
+@functools.cache
+def _param_names(cls):
+    """:meth:`sklearn.base.BaseEstimator._get_param_names` of ``cls``, cached per class (a
+    class's ``__init__`` signature does not change)."""
+    return tuple(super(_BaseStructureLearner, cls)._get_param_names())
 
 
 def _check_network(estimator):
@@ -268,6 +275,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 setattr(self, name, _PLUGIN_RESOLVERS[name](value))
         return super().set_params(**params)
 
+    @classmethod
+    def _get_param_names(cls):
+        """The constructor's parameter names (scikit-learn's rule), read from its signature
+        once per class: ``get_params`` runs several times per fit, and
+        ``inspect.signature`` was most of its cost."""
+        return list(_param_names(cls))
+
     # ------------------------------------------------------------------ fit
     def _validate_params(self):
         validate_parameter_constraints(
@@ -391,8 +405,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             # EM needs EM's parameters to search even when it keeps only the structure
             edges, self.network_ = self._fit_em(data, states)
         else:
-            edges = self._structure(data)
-            self.network_ = self._fit_network(data, states, edges)
+            with shared_moments(data):  # one MomentCounter for the search and the network fit
+                edges = self._structure(data)
+                self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
         return self
 
@@ -615,7 +630,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         if data.has_continuous:  # a Gaussian or CLG network (nothing of this on discrete data)
             network = functools.partial(self._continuous_network, data, states,
-                                        MomentCounter(data), cache)
+                                        MomentCounter.of(data), cache)
         averaged = self._weighted_dags(data)
         if averaged is not None:
             dags, weights = averaged
@@ -699,19 +714,19 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         configurations of its discrete ``parents`` (C order, as the CLG network stores them)."""
         stats, column, columns, _ = counter.family(child, parents)
         discrete = [p for p in parents if not data.continuous[p]]
+        if not discrete:  # one group (a Gaussian family)
+            b0, b, s = _family_parameters(stats, 0, column, columns, variance,
+                                          f"the column {data.names[child]!r}")
+            return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
         b0, b, s = np.zeros(n), np.zeros((n, len(columns))), np.zeros(n)
         for g in range(n):
-            where = f"the column {data.names[child]!r}"
-            if discrete:
-                config = np.unravel_index(g, shape)
-                where += (" in the configuration " + repr({data.names[p]: states[p][k] for p, k in
-                                                          zip(discrete, config)})
-                          + " of its discrete parents")
+            config = np.unravel_index(g, shape)
+            where = (f"the column {data.names[child]!r} in the configuration "
+                     + repr({data.names[p]: states[p][k] for p, k in zip(discrete, config)})
+                     + " of its discrete parents")
             b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where)
-        if not discrete:
-            return float(b0[0]), b[0], float(s[0])
         return b0.reshape(shape), b.reshape(shape + (len(columns),)), s.reshape(shape)
 
     def _check_cpt_size(self, data, child, parents):

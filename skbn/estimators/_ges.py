@@ -587,8 +587,12 @@ class GESStructure(_BaseStructureLearner):
         ne, pa = und[y], par[y]
         closed = adj[y] | (1 << y)
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
-        for x in range(g.p):
-            if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
+        if gaps:
+            for x in range(g.p):
+                if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
+                    by_na.setdefault(ne & adj[x], []).append(x)
+        else:  # (no forbidden adjacency: every node outside the closed neighbourhood)
+            for x in bit_ids(((1 << g.p) - 1) & ~closed):
                 by_na.setdefault(ne & adj[x], []).append(x)
         n_pa = pa.bit_count()
         groups = {}  # P (mask) -> its operators (x, T)
