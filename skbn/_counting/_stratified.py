@@ -422,6 +422,68 @@ class StratifiedCounter:
             counts = counts.reshape(n_cells, n_ids)
         return counts.T, declared
 
+    def stacked_tables(self, subset, xy, n_cells):
+        """Tables of several pairs given one sorted ``subset``, from one ``np.bincount``.
+
+        The pairs share the strata of ``subset`` (computed once, :meth:`strata`); pair
+        ``k``'s cells are offset by ``k * n_cells * n_ids``, so one count gives every
+        table. The strata passed are those :meth:`tables` passes to a test: with
+        ``lump_degenerate`` (unweighted) the strata with two or more non-empty cells, in
+        order, and one lump stratum ``[m, 0, ...]`` per pair with ``m > 0`` rows in the
+        others (last in the output); otherwise every non-empty stratum, in order. The
+        empty strata :meth:`tables` may return are dropped here, as
+        :func:`~skbn._engines._ci_runner.run_tables` drops them: each pair's test gets
+        the same strata, in the same order, as from :meth:`tables`.
+
+        Parameters
+        ----------
+        subset : tuple of int
+            Sorted conditioning columns (none of them in a pair).
+        xy : ndarray of shape (n_pairs, n_samples), int64
+            Joint state ``x * r_y + y`` of every pair on every row (complete data).
+        n_cells : int
+            ``r_x * r_y``, the same for every pair.
+
+        Returns
+        -------
+        tables : ndarray of shape (n_tables, n_cells)
+            The strata of all pairs (int64 without weights, float64 with).
+        owner : ndarray of shape (n_tables,), int
+            The pair (row of ``xy``) of every stratum.
+        declared : int
+            Declared number of configurations of ``subset``.
+        """
+        lane_ids, n_ids, declared, bits = self.strata(subset)
+        n_pairs, n_samples = xy.shape
+        if self.lump_degenerate:
+            rows, ids, n_ids = self._shared_strata(subset, lane_ids, n_ids, bits)
+        else:
+            rows, ids = None, lane_ids >> bits
+        cells = (xy if rows is None else xy[:, rows]) * n_ids
+        cells += ids
+        cells += (np.arange(n_pairs, dtype=np.int64) * (n_cells * n_ids))[:, None]
+        weights = None
+        if self.weights is not None:
+            weights = np.broadcast_to(self.weights if rows is None else self.weights[rows], cells.shape)
+        counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
+        counts = counts.reshape(n_pairs, n_cells, n_ids).transpose(0, 2, 1)
+        if self.lump_degenerate:
+            filled = (counts > 0).sum(axis=2)
+            keep = filled > 1
+        else:
+            keep = counts.any(axis=2)
+        owner = np.nonzero(keep)[0]
+        tables = counts[keep]
+        if self.lump_degenerate:
+            kept = np.bincount(owner, weights=tables.sum(axis=1), minlength=n_pairs)  # exact integers
+            rest = n_samples - kept.astype(np.int64)
+            lumped = np.flatnonzero(rest)
+            lumps = np.zeros((len(lumped), n_cells), dtype=tables.dtype)
+            lumps[:, 0] = rest[lumped]
+            tables = np.concatenate([tables, lumps])
+            owner = np.concatenate([owner, lumped])
+        return tables, owner, declared
+
     def _shared_strata(self, subset, lane_ids, n_ids, bits):
         """``(rows, ids, n_shared)``: the rows of the strata of ``subset`` that hold two or
         more rows (None: all), their stratum ids renumbered in order to ``0..n_shared-1``
