@@ -392,10 +392,7 @@ class StratifiedCounter:
         lane_ids, n_ids, declared, bits = self.strata(subset)
         r_y = self._r[y]
         n_cells = self._r[x] * r_y
-        xy = self._xy.get((x, y))
-        if xy is None:
-            xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
-            self._xy.put((x, y), xy)
+        xy = self.pair_states(x, y)
         if (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= len(xy)):
             rows, ids, n_shared = self._shared_strata(subset, lane_ids, n_ids, bits)
@@ -422,7 +419,15 @@ class StratifiedCounter:
             counts = counts.reshape(n_cells, n_ids)
         return counts.T, declared
 
-    def stacked_tables(self, subset, xy, n_cells):
+    def pair_states(self, x, y):
+        """Joint state ``x * r_y + y`` of every row (int64), cached."""
+        xy = self._xy.get((x, y))
+        if xy is None:
+            xy = self.codes[:, x].astype(np.int64) * self._r[y] + self.codes[:, y]
+            self._xy.put((x, y), xy)
+        return xy
+
+    def stacked_tables(self, subset, pairs):
         """Tables of several pairs given one sorted ``subset``, from one ``np.bincount``.
 
         The pairs share the strata of ``subset`` (computed once, :meth:`strata`); pair
@@ -430,7 +435,8 @@ class StratifiedCounter:
         table. The strata passed are those :meth:`tables` passes to a test: with
         ``lump_degenerate`` (unweighted) the strata with two or more non-empty cells, in
         order, and one lump stratum ``[m, 0, ...]`` per pair with ``m > 0`` rows in the
-        others (last in the output); otherwise every non-empty stratum, in order. The
+        others (last in the output), when :meth:`tables` would lump them; otherwise every
+        non-empty stratum, in order. The
         empty strata :meth:`tables` may return are dropped here, as
         :func:`~skbn._engines._ci_runner.run_tables` drops them: each pair's test gets
         the same strata, in the same order, as from :meth:`tables`.
@@ -439,27 +445,30 @@ class StratifiedCounter:
         ----------
         subset : tuple of int
             Sorted conditioning columns (none of them in a pair).
-        xy : ndarray of shape (n_pairs, n_samples), int64
-            Joint state ``x * r_y + y`` of every pair on every row (complete data).
-        n_cells : int
-            ``r_x * r_y``, the same for every pair.
+        pairs : list of (x, y)
+            Pairs of one shape ``(r_x, r_y)`` (complete data).
 
         Returns
         -------
         tables : ndarray of shape (n_tables, n_cells)
             The strata of all pairs (int64 without weights, float64 with).
         owner : ndarray of shape (n_tables,), int
-            The pair (row of ``xy``) of every stratum.
+            The pair (position in ``pairs``) of every stratum.
         declared : int
             Declared number of configurations of ``subset``.
         """
         lane_ids, n_ids, declared, bits = self.strata(subset)
-        n_pairs, n_samples = xy.shape
-        if self.lump_degenerate:
+        n_pairs, n_samples = len(pairs), len(lane_ids)
+        n_cells = self._r[pairs[0][0]] * self._r[pairs[0][1]]
+        lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
+                and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
+        if lump:
             rows, ids, n_ids = self._shared_strata(subset, lane_ids, n_ids, bits)
         else:
             rows, ids = None, lane_ids >> bits
-        cells = (xy if rows is None else xy[:, rows]) * n_ids
+        states = [self.pair_states(x, y) for x, y in pairs]
+        cells = np.stack(states if rows is None else [xy[rows] for xy in states])
+        cells *= n_ids
         cells += ids
         cells += (np.arange(n_pairs, dtype=np.int64) * (n_cells * n_ids))[:, None]
         weights = None
@@ -467,14 +476,13 @@ class StratifiedCounter:
             weights = np.broadcast_to(self.weights if rows is None else self.weights[rows], cells.shape)
         counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
         counts = counts.reshape(n_pairs, n_cells, n_ids).transpose(0, 2, 1)
-        if self.lump_degenerate:
-            filled = (counts > 0).sum(axis=2)
-            keep = filled > 1
+        if lump:
+            keep = (counts > 0).sum(axis=2) > 1
         else:
             keep = counts.any(axis=2)
         owner = np.nonzero(keep)[0]
         tables = counts[keep]
-        if self.lump_degenerate:
+        if lump:
             kept = np.bincount(owner, weights=tables.sum(axis=1), minlength=n_pairs)  # exact integers
             rest = n_samples - kept.astype(np.int64)
             lumped = np.flatnonzero(rest)

@@ -144,6 +144,8 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
                     break
         return results
     counter = StratifiedCounter(data, adjacency, caches, grams, **(counter_options or {}))
+    if not stop_at_first and adjacency is None and counter._observed is None:
+        return _by_set(counter, ci_test, units, level, deadline, max_round_cells)
     card = [int(r) for r in data.cardinalities]
     position = [0] * len(units)
     active = [u for u, unit in enumerate(units) if unit[2]]
@@ -184,6 +186,61 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
         size = min(2 * size, _MAX_CHUNK)
         if deadline is not None and _now() >= deadline:
             break
+    return results
+
+
+def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=_MAX_ROUND_CELLS):
+    """:func:`_run_units` without stopping, on complete data: the tests grouped by set.
+
+    Every set ``S`` of the units is counted once for all the pairs it is tested with
+    (:meth:`~skbn._counting.StratifiedCounter.stacked_tables`, one per table shape), the
+    sets in order of first appearance; the tables are tested every ``max_round_cells``
+    cells. Each result is that of its own test, so the results are those of
+    :func:`_run_units`. Once ``deadline`` has passed no set is counted, and each unit
+    keeps the results before its first untested set.
+    """
+    card = [int(r) for r in counter.cards]
+    pvalues = [[None] * len(subsets) for _, _, subsets in units]
+    flags = [[None] * len(subsets) for _, _, subsets in units]
+    users = {}
+    for u, (_, _, subsets) in enumerate(units):
+        for k, subset in enumerate(subsets):
+            users.setdefault(subset, []).append((u, k))
+    batches, pending = {}, 0
+
+    def flush():
+        for (r_x, r_y), (tables, owners, tests, declared) in batches.items():
+            tables = np.concatenate(tables, dtype=np.float64).reshape(-1, r_x, r_y)
+            batch = ci_test.test_batch(tables, np.concatenate(owners), len(tests),
+                                       np.asarray(declared, dtype=float))
+            for (u, k), pvalue, flag in zip(tests, batch.pvalue.tolist(), _decisions(batch, level).tolist()):
+                pvalues[u][k] = pvalue
+                flags[u][k] = flag
+        batches.clear()
+
+    for subset, tests in users.items():
+        if deadline is not None and _now() >= deadline:
+            break
+        by_shape = {}
+        for u, k in tests:
+            x, y, _ = units[u]
+            by_shape.setdefault((card[x], card[y]), []).append((u, k))
+        for (r_x, r_y), members in by_shape.items():
+            tables, owner, declared = counter.stacked_tables(subset, [units[u][:2] for u, _ in members])
+            entry = batches.setdefault((r_x, r_y), ([], [], [], []))
+            entry[0].append(tables)
+            entry[1].append(owner + len(entry[2]))
+            entry[2].extend(members)
+            entry[3].extend([declared] * len(members))
+            pending += tables.size
+        if pending > max_round_cells:
+            flush()
+            pending = 0
+    flush()
+    results = []
+    for unit_pvalues, unit_flags in zip(pvalues, flags):
+        done = unit_flags.index(None) if None in unit_flags else len(unit_flags)
+        results.append((unit_pvalues[:done], unit_flags[:done]))
     return results
 
 
@@ -399,21 +456,16 @@ class _Side:
         own = np.zeros((n_queries, len(neighbours) + 1), dtype=bool)  # w's position
         outside = np.ones((n_queries, len(neighbours)), dtype=bool)  # may leave adjacency[w]
         position = {w: k for k, w in enumerate(neighbours)}
-        shapes, xy = {}, []
+        shapes, pairs = {}, []
         for q, (w, other) in enumerate(queries):
             own[q, position[w]] = True
-            x, y = (w, v) if other else (v, w)
+            pairs.append((w, v) if other else (v, w))
             if other:
                 member = set(adjacency[w])
                 outside[q] = [z not in member for z in neighbours]
-            shapes.setdefault((cards[x], cards[y]), []).append(q)
-            xy.append(data.codes[:, x].astype(np.int64) * cards[y] + data.codes[:, y])
+            shapes.setdefault((cards[pairs[-1][0]], cards[pairs[-1][1]]), []).append(q)
         other = np.array([o for _, o in queries])
-        groups = [(shape, np.asarray(members), np.stack([xy[q] for q in members]))
-                  for shape, members in shapes.items()]
-        local = np.zeros(n_queries, dtype=np.intp)
-        for _, members, _ in groups:
-            local[members] = np.arange(len(members))
+        groups = [(shape, np.asarray(members)) for shape, members in shapes.items()]
         results = [([], []) for _ in queries]
         active = list(range(n_queries))
         subsets = combinations(range(len(neighbours)), size)
@@ -435,12 +487,11 @@ class _Side:
                 if not len(users):
                     continue
                 subset = tuple(neighbours[j] for j in positions)
-                for shape, members, states in groups:
+                for shape, members in groups:
                     chosen = users[np.isin(users, members)] if len(groups) > 1 else users
                     if not len(chosen):
                         continue
-                    tables, owner, declared = counter.stacked_tables(
-                        subset, states[local[chosen]], shape[0] * shape[1])
+                    tables, owner, declared = counter.stacked_tables(subset, [pairs[q] for q in chosen])
                     entry = batches.setdefault(shape, ([], [], [], []))
                     entry[0].append(tables)
                     entry[1].append(owner + len(entry[2]))
