@@ -100,6 +100,11 @@ def test_by_set_equals_one_table_per_test(weighted, monkeypatch):
     # the collider step's units (every set, no stopping) grouped by set: every p-value
     # and decision of its own table, sets shared by several pairs and of sizes 0 to 4
     monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 8)
+    monkeypatch.setattr(ci_runner, "_MIN_GROUPED_TESTS", 0)  # group these few tests
+    monkeypatch.setattr(ci_runner, "_MIN_PAIRS_PER_SET", 1)
+    grouped = []
+    by_set = ci_runner._by_set
+    monkeypatch.setattr(ci_runner, "_by_set", lambda *args: grouped.append(by_set(*args)) or grouped[-1])
     data = _data(weighted)
     ci_test = ChiSquare(alpha=0.2)
     rng = np.random.default_rng(4)
@@ -111,6 +116,7 @@ def test_by_set_equals_one_table_per_test(weighted, monkeypatch):
         units.append((x, y, list(dict.fromkeys(subsets))))
     with ci_runner.CITestRunner(data, ci_test, max_round_cells=500) as runner:
         got = runner.run(units, False)
+    assert len(grouped) == 1 and grouped[0] is not None
     for (x, y, subsets), (pvalues, flags) in zip(units, got):
         results = [_one_test(ci_test, data, x, y, s) for s in subsets]
         np.testing.assert_array_equal(pvalues, [r.pvalue for r in results])
@@ -126,9 +132,14 @@ class _OneByOne(ci_runner.CITestRunner):
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
-def test_skeleton_by_side_equals_one_pair_at_a_time(n_jobs):
+def test_skeleton_by_side_equals_one_pair_at_a_time(n_jobs, monkeypatch):
     # the whole skeleton: adjacencies, separating sets, number of tests and every test's
     # decision, grouped (in joblib workers with n_jobs=2: min_parallel_work=0) or not
+    monkeypatch.setattr(ci_runner, "_MIN_GROUPED_TESTS", 0)  # every level grouped
+    monkeypatch.setattr(ci_runner, "_MIN_PAIRS_PER_SET", 0)
+    sizes = []
+    by_side = ci_runner._by_side
+    monkeypatch.setattr(ci_runner, "_by_side", lambda *args: sizes.append(args[4]) or by_side(*args))
     data, _ = encode_fit(_frame(n_rows=400, n_columns=10, seed=1))
     ci_test = ChiSquare()
     with ci_runner.CITestRunner(data, ci_test, n_jobs=n_jobs, min_parallel_work=0) as runner:
@@ -136,6 +147,7 @@ def test_skeleton_by_side_equals_one_pair_at_a_time(n_jobs):
     with _OneByOne(data, ci_test) as runner:
         reference = skeleton(runner, data.n_variables)
     assert max(len(s) for s in reference[1].values()) >= 2  # sets of two or more
+    assert sizes[:3] == [1, 2, 3]
     assert grouped[0] == reference[0] and grouped[1] == reference[1] and grouped[2] == reference[2]
     assert dict(grouped[3]) == dict(reference[3])
 

@@ -64,6 +64,13 @@ _MAX_GROUP_SETS = 1 << 17
 #: Batches per worker in a process-parallel run: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
 _BATCHES_PER_JOB = 1
+#: Sets of two or more variables are counted once for all their pairs (:func:`_by_side`,
+#: :func:`_by_set`) when they serve at least ``_MIN_PAIRS_PER_SET`` pairs on average and
+#: the level (or group of collider units) has at least ``_MIN_GROUPED_TESTS`` tests: the
+#: extra array calls per set cost more than the strata shared save on small levels (PC on
+#: ALARM and CHILD, hundreds of tests a level, was 1.2-1.6x slower grouped).
+_MIN_PAIRS_PER_SET = 4
+_MIN_GROUPED_TESTS = 20_000
 #: Level 1 (:func:`_by_side`): conditioning variables of the first round per variable,
 #: doubled every round (an early independence wastes little, a kept edge takes few rounds).
 _LEVEL_ONE_FIRST_ROUND = 16
@@ -145,7 +152,9 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
         return results
     counter = StratifiedCounter(data, adjacency, caches, grams, **(counter_options or {}))
     if not stop_at_first and adjacency is None and counter._observed is None:
-        return _by_set(counter, ci_test, units, level, deadline, max_round_cells)
+        grouped = _by_set(counter, ci_test, units, level, deadline, max_round_cells)
+        if grouped is not None:
+            return grouped
     card = [int(r) for r in data.cardinalities]
     position = [0] * len(units)
     active = [u for u, unit in enumerate(units) if unit[2]]
@@ -197,7 +206,10 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     sets in order of first appearance; the tables are tested every ``max_round_cells``
     cells. Each result is that of its own test, so the results are those of
     :func:`_run_units`. Once ``deadline`` has passed no set is counted, and each unit
-    keeps the results before its first untested set.
+    keeps the results before its first untested set. Returns None (run the units one
+    table at a time) when there are fewer than :data:`_MIN_GROUPED_TESTS` tests or the
+    sets serve fewer than :data:`_MIN_PAIRS_PER_SET` pairs on average: grouping then
+    only adds array calls.
     """
     card = [int(r) for r in counter.cards]
     pvalues = [[None] * len(subsets) for _, _, subsets in units]
@@ -206,6 +218,9 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     for u, (_, _, subsets) in enumerate(units):
         for k, subset in enumerate(subsets):
             users.setdefault(subset, []).append((u, k))
+    n_tests = sum(len(subsets) for _, _, subsets in units)
+    if n_tests < _MIN_GROUPED_TESTS or n_tests < _MIN_PAIRS_PER_SET * len(users):
+        return None
     batches, pending = {}, 0
 
     def flush():
@@ -465,7 +480,10 @@ class _Side:
                 outside[q] = [z not in member for z in neighbours]
             shapes.setdefault((cards[pairs[-1][0]], cards[pairs[-1][1]]), []).append(q)
         other = np.array([o for _, o in queries])
-        groups = [(shape, np.asarray(members)) for shape, members in shapes.items()]
+        groups = list(shapes.items())
+        group_of = np.zeros(n_queries, dtype=np.intp)
+        for g, (_, members) in enumerate(groups):
+            group_of[members] = g
         results = [([], []) for _ in queries]
         active = list(range(n_queries))
         subsets = combinations(range(len(neighbours)), size)
@@ -487,8 +505,8 @@ class _Side:
                 if not len(users):
                     continue
                 subset = tuple(neighbours[j] for j in positions)
-                for shape, members in groups:
-                    chosen = users[np.isin(users, members)] if len(groups) > 1 else users
+                for g, (shape, _) in enumerate(groups):
+                    chosen = users[group_of[users] == g] if len(groups) > 1 else users
                     if not len(chosen):
                         continue
                     tables, owner, declared = counter.stacked_tables(subset, [pairs[q] for q in chosen])
@@ -594,6 +612,20 @@ class _Side:
             active = _first_results(results, active, found)
             start, size = stop, 2 * size
         return results
+
+
+def _shares_sets(adjacency, pairs, size):
+    """Whether a level's sets of ``size`` are worth counting once for all their pairs
+    (:data:`_MIN_PAIRS_PER_SET`, :data:`_MIN_GROUPED_TESTS`), from upper bounds (second
+    sides only run for the pairs not separated): a variable with degree ``d`` in ``q``
+    pairs has ``C(d, size)`` sets and its pairs test ``q C(d - 1, size)`` of them."""
+    n_pairs = {}
+    for pair in pairs:
+        for v in pair:
+            n_pairs[v] = n_pairs.get(v, 0) + 1
+    tests = sum(q * comb(len(adjacency[v]) - 1, size) for v, q in n_pairs.items())
+    sets = sum(comb(len(adjacency[v]), size) for v in n_pairs)
+    return tests >= max(_MIN_GROUPED_TESTS, _MIN_PAIRS_PER_SET * sets)
 
 
 def _pair_sets(adjacency, x, y, size):
@@ -800,7 +832,8 @@ class CITestRunner:
         for the pairs not yet separated; in joblib workers when ``n_jobs`` is worth it, see
         :meth:`run`); otherwise as units of :func:`_streamed`. Same results either way.
         """
-        if self._moments is not None or not self.ci_test.from_counts or self.data.codes.dtype.kind == "i":
+        if (self._moments is not None or not self.ci_test.from_counts or self.data.codes.dtype.kind == "i"
+                or (size > 1 and not _shares_sets(adjacency, pairs, size))):
             units = ((x, y, list(_pair_sets(adjacency, x, y, size))) for x, y in pairs)
             yield from _streamed(self, units, True, adjacency if size == 1 else None, progress)
             return
