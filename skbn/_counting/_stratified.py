@@ -475,13 +475,13 @@ class StratifiedCounter:
         if self.weights is not None:
             weights = np.broadcast_to(self.weights if rows is None else self.weights[rows], cells.shape)
         counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
-        counts = counts.reshape(n_pairs, n_cells, n_ids).transpose(0, 2, 1)
-        if lump:
-            keep = (counts > 0).sum(axis=2) > 1
+        counts = counts.reshape(n_pairs, n_cells, n_ids)
+        if lump:  # along the contiguous strata axis, then one gather of the kept strata
+            keep = _filled_cells(counts) > 1
         else:
-            keep = counts.any(axis=2)
+            keep = counts.any(axis=1)
         owner = np.nonzero(keep)[0]
-        tables = counts[keep]
+        tables = counts.transpose(0, 2, 1)[keep]
         if lump:
             kept = np.bincount(owner, weights=tables.sum(axis=1), minlength=n_pairs)  # exact integers
             rest = n_samples - kept.astype(np.int64)
@@ -510,11 +510,19 @@ class StratifiedCounter:
         return hit
 
 
+def _filled_cells(counts):
+    """Number of non-empty cells of every stratum of ``(n_pairs, n_cells, n_ids)`` counts."""
+    filled = (counts[:, 0] > 0).astype(np.int16)
+    for cell in range(1, counts.shape[1]):
+        filled += counts[:, cell] > 0
+    return filled
+
+
 def _lumped(counts, total):
     """``(n_cells, n_ids)`` integer counts summing to ``total`` -> the strata with two or
     more non-empty cells (rows, in order), then ``[k, 0, ...]`` with ``k`` the count of
     the others (:meth:`StratifiedCounter.tables`)."""
-    filled = (counts[0] > 0).astype(np.int8)
+    filled = (counts[0] > 0).astype(np.int16)  # int8 wrapped at 128 filled cells
     for cell in range(1, len(counts)):
         filled += counts[cell] > 0
     kept = counts.take(np.flatnonzero(filled > 1), axis=1)
