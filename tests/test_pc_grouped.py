@@ -164,3 +164,29 @@ def test_available_case_falls_back_to_one_pair_at_a_time(monkeypatch):
     monkeypatch.setattr(ci_runner, "_by_set", refuse)
     model = PCStructure(missing="available_case", fit_parameters=False).fit(frame)
     assert model.n_tests_ > frame.shape[1] * (frame.shape[1] - 1) // 2  # level 1 and more ran
+
+
+def test_lumping_keeps_strata_with_more_than_127_filled_cells(monkeypatch):
+    # two 12-state variables (144 cells) and a 200-state conditioning variable whose first
+    # state holds 1,500 of 2,000 rows (about 140 filled cells: an int8 counter wrapped to
+    # a negative count there and lumped the stratum away): lumped tables, alone and
+    # stacked, give the full table's statistic
+    from skbn._counting import StratifiedCounter
+
+    monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 2)
+    rng = np.random.default_rng(5)
+    n = 2000
+    z = np.where(np.arange(n) < 1500, 0, rng.integers(1, 200, n))
+    frame = pd.DataFrame({"x": rng.integers(0, 12, n), "y": rng.integers(0, 12, n), "z": z}).astype(str)
+    data, _ = encode_fit(frame)
+    x, y, zc = (list(frame.columns).index(c) for c in ("x", "y", "z"))
+    counter = StratifiedCounter(data, lump_degenerate=True)
+    full = contingency_tables(data.codes, data.cardinalities, x, y, (zc,))
+    assert (full > 0).sum(axis=(1, 2)).max() >= 128
+    ci_test = ChiSquare()
+    want = ci_test.test(full, data.cardinalities[zc])
+    block, declared = counter.tables(x, y, (zc,))
+    stacked, owner, _ = counter.stacked_tables((zc,), [(x, y)])
+    for tables in (block, stacked):
+        got = ci_test.test(tables.reshape(-1, 12, 12), declared)
+        assert (got.statistic, got.pvalue, got.dof) == (want.statistic, want.pvalue, want.dof)
