@@ -249,16 +249,20 @@ def _margins(tables):
     inner axes, several times faster for small tables); exact, as the counts are integers.
     """
     r_x, r_y = tables.shape[1], tables.shape[2]
-    rows = tables[:, :, 0].copy()
-    for b in range(1, r_y):
-        rows += tables[:, :, b]
-    cols = tables[:, 0, :].copy()
-    for a in range(1, r_x):
-        cols += tables[:, a, :]
-    n_s = rows[:, 0].copy()
-    for a in range(1, r_x):
-        n_s += rows[:, a]
+    rows = _slice_sum(tables[:, :, 0], [tables[:, :, b] for b in range(1, r_y)])
+    cols = _slice_sum(tables[:, 0, :], [tables[:, a, :] for a in range(1, r_x)])
+    n_s = _slice_sum(rows[:, 0], [rows[:, a] for a in range(1, r_x)])
     return rows, cols, n_s
+
+
+def _slice_sum(first, others):
+    """``first + sum(others)`` in a new array, the first addition writing it (no copy)."""
+    if not others:
+        return first.copy()
+    out = np.add(first, others[0])
+    for other in others[1:]:
+        out += other
+    return out
 
 
 def _count_positive(margins):

@@ -741,11 +741,11 @@ def test_level_one_equals_one_table_per_test(child_data, monkeypatch, weighted):
     ci_test = ChiSquare(alpha=0.2, min_samples_per_dof=0)
     cards = data.cardinalities
     expected = [_first_independence(ci_test, data.codes, cards, data.weights, x, y,
-                                    ci_runner._level_one_sets(frozen, x, y)) for x, y in pairs]
+                                    list(ci_runner._pair_sets(frozen, x, y, 1))) for x, y in pairs]
     assert any(f and f[-1] for _, f in expected) and any(f and not f[-1] for _, f in expected)
     monkeypatch.setattr(ci_runner, "_LEVEL_ONE_FIRST_ROUND", 2)  # several rounds per variable
     for n_jobs in (1, 2):
-        got = ci_runner._level_one(data, ci_test, frozen, pairs, n_jobs=n_jobs)
+        got = ci_runner._by_side(data, ci_test, frozen, pairs, n_jobs=n_jobs)
         assert [f for _, f in got] == [f for _, f in expected]
         for (pv, _), (ref, _) in zip(got, expected):
             np.testing.assert_allclose(pv, ref, rtol=1e-12, atol=0)
@@ -767,8 +767,8 @@ def test_decisions_give_back_every_test_of_the_skeleton(child_data):
             ran.update(((x, y, ()), bool(f)) for (x, y), f in zip(pairs, out[2]))
             return out
 
-        def level_one(self, adjacency, pairs, progress=None):
-            for (x, y, sets), (pv, flags) in super().level_one(adjacency, pairs, progress):
+        def level_tests(self, adjacency, pairs, size, progress=None):
+            for (x, y, sets), (pv, flags) in super().level_tests(adjacency, pairs, size, progress):
                 ran.update(((x, y, s), f) for s, f in zip(sets, flags))
                 yield (x, y, sets), (pv, flags)
 

@@ -392,10 +392,7 @@ class StratifiedCounter:
         lane_ids, n_ids, declared, bits = self.strata(subset)
         r_y = self._r[y]
         n_cells = self._r[x] * r_y
-        xy = self._xy.get((x, y))
-        if xy is None:
-            xy = self.codes[:, x].astype(np.int64) * r_y + self.codes[:, y]
-            self._xy.put((x, y), xy)
+        xy = self.pair_states(x, y)
         if (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= len(xy)):
             rows, ids, n_shared = self._shared_strata(subset, lane_ids, n_ids, bits)
@@ -422,6 +419,79 @@ class StratifiedCounter:
             counts = counts.reshape(n_cells, n_ids)
         return counts.T, declared
 
+    def pair_states(self, x, y):
+        """Joint state ``x * r_y + y`` of every row (int64), cached."""
+        xy = self._xy.get((x, y))
+        if xy is None:
+            xy = self.codes[:, x].astype(np.int64) * self._r[y] + self.codes[:, y]
+            self._xy.put((x, y), xy)
+        return xy
+
+    def stacked_tables(self, subset, pairs):
+        """Tables of several pairs given one sorted ``subset``, from one ``np.bincount``.
+
+        The pairs share the strata of ``subset`` (computed once, :meth:`strata`); pair
+        ``k``'s cells are offset by ``k * n_cells * n_ids``, so one count gives every
+        table. The strata passed are those :meth:`tables` passes to a test: with
+        ``lump_degenerate`` (unweighted) the strata with two or more non-empty cells, in
+        order, and one lump stratum ``[m, 0, ...]`` per pair with ``m > 0`` rows in the
+        others (last in the output), when :meth:`tables` would lump them; otherwise every
+        non-empty stratum, in order. The
+        empty strata :meth:`tables` may return are dropped here, as
+        :func:`~skbn._engines._ci_runner.run_tables` drops them: each pair's test gets
+        the same strata, in the same order, as from :meth:`tables`.
+
+        Parameters
+        ----------
+        subset : tuple of int
+            Sorted conditioning columns (none of them in a pair).
+        pairs : list of (x, y)
+            Pairs of one shape ``(r_x, r_y)`` (complete data).
+
+        Returns
+        -------
+        tables : ndarray of shape (n_tables, n_cells)
+            The strata of all pairs (int64 without weights, float64 with).
+        owner : ndarray of shape (n_tables,), int
+            The pair (position in ``pairs``) of every stratum.
+        declared : int
+            Declared number of configurations of ``subset``.
+        """
+        lane_ids, n_ids, declared, bits = self.strata(subset)
+        n_pairs, n_samples = len(pairs), len(lane_ids)
+        n_cells = self._r[pairs[0][0]] * self._r[pairs[0][1]]
+        lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
+                and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
+        if lump:
+            rows, ids, n_ids = self._shared_strata(subset, lane_ids, n_ids, bits)
+        else:
+            rows, ids = None, lane_ids >> bits
+        states = [self.pair_states(x, y) for x, y in pairs]
+        cells = np.stack(states if rows is None else [xy[rows] for xy in states])
+        cells *= n_ids
+        cells += ids
+        cells += (np.arange(n_pairs, dtype=np.int64) * (n_cells * n_ids))[:, None]
+        weights = None
+        if self.weights is not None:
+            weights = np.broadcast_to(self.weights if rows is None else self.weights[rows], cells.shape)
+        counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
+        counts = counts.reshape(n_pairs, n_cells, n_ids)
+        if lump:  # along the contiguous strata axis, then one gather of the kept strata
+            keep = _filled_cells(counts) > 1
+        else:
+            keep = counts.any(axis=1)
+        owner = np.nonzero(keep)[0]
+        tables = counts.transpose(0, 2, 1)[keep]
+        if lump:
+            kept = np.bincount(owner, weights=tables.sum(axis=1), minlength=n_pairs)  # exact integers
+            rest = n_samples - kept.astype(np.int64)
+            lumped = np.flatnonzero(rest)
+            lumps = np.zeros((len(lumped), n_cells), dtype=tables.dtype)
+            lumps[:, 0] = rest[lumped]
+            tables = np.concatenate([tables, lumps])
+            owner = np.concatenate([owner, lumped])
+        return tables, owner, declared
+
     def _shared_strata(self, subset, lane_ids, n_ids, bits):
         """``(rows, ids, n_shared)``: the rows of the strata of ``subset`` that hold two or
         more rows (None: all), their stratum ids renumbered in order to ``0..n_shared-1``
@@ -440,11 +510,19 @@ class StratifiedCounter:
         return hit
 
 
+def _filled_cells(counts):
+    """Number of non-empty cells of every stratum of ``(n_pairs, n_cells, n_ids)`` counts."""
+    filled = (counts[:, 0] > 0).astype(np.int16)
+    for cell in range(1, counts.shape[1]):
+        filled += counts[:, cell] > 0
+    return filled
+
+
 def _lumped(counts, total):
     """``(n_cells, n_ids)`` integer counts summing to ``total`` -> the strata with two or
     more non-empty cells (rows, in order), then ``[k, 0, ...]`` with ``k`` the count of
     the others (:meth:`StratifiedCounter.tables`)."""
-    filled = (counts[0] > 0).astype(np.int8)
+    filled = (counts[0] > 0).astype(np.int16)  # int8 wrapped at 128 filled cells
     for cell in range(1, len(counts)):
         filled += counts[cell] > 0
     kept = counts.take(np.flatnonzero(filled > 1), axis=1)

@@ -25,6 +25,8 @@ import shutil
 import tempfile
 import time
 from dataclasses import replace
+from itertools import combinations, islice
+from math import comb
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
@@ -62,7 +64,14 @@ _MAX_GROUP_SETS = 1 << 17
 #: Batches per worker in a process-parallel run: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
 _BATCHES_PER_JOB = 1
-#: Level 1 (:func:`_level_one`): conditioning variables of the first round per variable,
+#: Sets of two or more variables are counted once for all their pairs (:func:`_by_side`,
+#: :func:`_by_set`) when they serve at least ``_MIN_PAIRS_PER_SET`` pairs on average and
+#: the level (or group of collider units) has at least ``_MIN_GROUPED_TESTS`` tests: the
+#: extra array calls per set cost more than the strata shared save on small levels (PC on
+#: ALARM and CHILD, hundreds of tests a level, was 1.2-1.6x slower grouped).
+_MIN_PAIRS_PER_SET = 4
+_MIN_GROUPED_TESTS = 20_000
+#: Level 1 (:func:`_by_side`): conditioning variables of the first round per variable,
 #: doubled every round (an early independence wastes little, a kept edge takes few rounds).
 _LEVEL_ONE_FIRST_ROUND = 16
 
@@ -142,6 +151,10 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
                     break
         return results
     counter = StratifiedCounter(data, adjacency, caches, grams, **(counter_options or {}))
+    if not stop_at_first and adjacency is None and counter._observed is None:
+        grouped = _by_set(counter, ci_test, units, level, deadline, max_round_cells)
+        if grouped is not None:
+            return grouped
     card = [int(r) for r in data.cardinalities]
     position = [0] * len(units)
     active = [u for u, unit in enumerate(units) if unit[2]]
@@ -185,6 +198,67 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     return results
 
 
+def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=_MAX_ROUND_CELLS):
+    """:func:`_run_units` without stopping, on complete data: the tests grouped by set.
+
+    Every set ``S`` of the units is counted once for all the pairs it is tested with
+    (:meth:`~skbn._counting.StratifiedCounter.stacked_tables`, one per table shape), the
+    sets in order of first appearance; the tables are tested every ``max_round_cells``
+    cells. Each result is that of its own test, so the results are those of
+    :func:`_run_units`. Once ``deadline`` has passed no set is counted, and each unit
+    keeps the results before its first untested set. Returns None (run the units one
+    table at a time) when there are fewer than :data:`_MIN_GROUPED_TESTS` tests or the
+    sets serve fewer than :data:`_MIN_PAIRS_PER_SET` pairs on average: grouping then
+    only adds array calls.
+    """
+    card = [int(r) for r in counter.cards]
+    pvalues = [[None] * len(subsets) for _, _, subsets in units]
+    flags = [[None] * len(subsets) for _, _, subsets in units]
+    users = {}
+    for u, (_, _, subsets) in enumerate(units):
+        for k, subset in enumerate(subsets):
+            users.setdefault(subset, []).append((u, k))
+    n_tests = sum(len(subsets) for _, _, subsets in units)
+    if n_tests < _MIN_GROUPED_TESTS or n_tests < _MIN_PAIRS_PER_SET * len(users):
+        return None
+    batches, pending = {}, 0
+
+    def flush():
+        for (r_x, r_y), (tables, owners, tests, declared) in batches.items():
+            tables = np.concatenate(tables, dtype=np.float64).reshape(-1, r_x, r_y)
+            batch = ci_test.test_batch(tables, np.concatenate(owners), len(tests),
+                                       np.asarray(declared, dtype=float))
+            for (u, k), pvalue, flag in zip(tests, batch.pvalue.tolist(), _decisions(batch, level).tolist()):
+                pvalues[u][k] = pvalue
+                flags[u][k] = flag
+        batches.clear()
+
+    for subset, tests in users.items():
+        if deadline is not None and _now() >= deadline:
+            break
+        by_shape = {}
+        for u, k in tests:
+            x, y, _ = units[u]
+            by_shape.setdefault((card[x], card[y]), []).append((u, k))
+        for (r_x, r_y), members in by_shape.items():
+            tables, owner, declared = counter.stacked_tables(subset, [units[u][:2] for u, _ in members])
+            entry = batches.setdefault((r_x, r_y), ([], [], [], []))
+            entry[0].append(tables)
+            entry[1].append(owner + len(entry[2]))
+            entry[2].extend(members)
+            entry[3].extend([declared] * len(members))
+            pending += tables.size
+        if pending > max_round_cells:
+            flush()
+            pending = 0
+    flush()
+    results = []
+    for unit_pvalues, unit_flags in zip(pvalues, flags):
+        done = unit_flags.index(None) if None in unit_flags else len(unit_flags)
+        results.append((unit_pvalues[:done], unit_flags[:done]))
+    return results
+
+
 def _ragged_ranges(starts, lengths):
     """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])``, vectorised."""
     total = int(lengths.sum())
@@ -192,20 +266,22 @@ def _ragged_ranges(starts, lengths):
     return shift + np.arange(total)
 
 
-def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progress=None, n_jobs=1):
-    """Level 1 of PC-stable on complete counts: the tests of ``pairs``, variable by variable.
+def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None, progress=None,
+             n_jobs=1, counter_options=None, max_round_cells=_MAX_ROUND_CELLS, caches=None):
+    """A level of PC-stable on complete counts: the tests of ``pairs``, variable by variable.
 
-    For the pair ``x < y`` the sets are ``{z}`` for ``z`` in ``adjacency[x] - {y}``, then in
-    ``adjacency[y] - {x} - adjacency[x]`` (the order of :func:`_skeleton._edge_subsets`),
-    stopping at the first independence. The table of ``x, y | z`` is the block of
-    :func:`~skbn._counting.gram_given` of the variable whose side ``z`` is on (``x``'s
-    first), as in :class:`~skbn._counting.StratifiedCounter`'s level-1 slices. Here the
-    variables are visited once each (:func:`_side_tests`), in column order: at ``v``, the tests of the pairs
-    ``(v, y)`` on ``v``'s side and those of the pairs ``(x, v)`` left for ``v``'s side
-    (no independence on ``x``'s side, visited before) are counted together, in rounds of
-    ``16, 32, ...`` neighbours of ``v``, only for the pairs not yet separated and only the
-    rows and columns of the Gram matrices they need (:func:`gram_block_given`; the whole
-    matrix with weights, for the same float sums as before). All tables of one shape of a
+    For the pair ``x < y`` the sets of ``size`` variables are those of :func:`_pair_sets`:
+    the subsets of ``adjacency[x] - {y}`` in lexicographic order, then those of
+    ``adjacency[y] - {x}`` not within ``adjacency[x]``, stopping at the first
+    independence. A set on ``v``'s side is a subset of ``adjacency[v]``, shared by the
+    pairs of ``v`` and every neighbour not in it, so the variables are visited once each
+    (:class:`_Side`), in column order: at ``v``, the tests of the pairs ``(v, y)`` on
+    ``v``'s side and those of the pairs ``(x, v)`` left for ``v``'s side (no independence
+    on ``x``'s side, visited before) are counted together, each set's strata once for all
+    its pairs (level 1: the blocks of :func:`~skbn._counting.gram_given` matrices, as in
+    :class:`~skbn._counting.StratifiedCounter`'s level-1 slices; larger sets:
+    :meth:`~skbn._counting.StratifiedCounter.stacked_tables`), in rounds of growing
+    numbers of sets, only for the pairs not yet separated. All tables of one shape of a
     round go through one :meth:`~skbn.citests.BaseCITest.test_batch` call.
 
     Parameters
@@ -218,6 +294,8 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
         The frozen adjacency of the level.
     pairs : list of (x, y)
         Adjacent pairs, ``x < y``.
+    size : int, default=1
+        The level: the size of the conditioning sets.
     level : float or None
         Decision level (None: the test's own decision).
     deadline : float or None
@@ -229,8 +307,13 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
         With more than one, two passes over the variables, each in contiguous batches of
         variables run by joblib workers on ``data`` (memory-mapped codes): first every
         pair's tests on its first variable's side, then on the other side for the pairs
-        still not separated. Each variable's indicator matrix is then built twice; the
-        results are the same.
+        still not separated. The results are the same.
+    counter_options : dict or None
+        Options of the :class:`~skbn._counting.StratifiedCounter` of sets of two or more.
+    max_round_cells : int
+        Table cells counted before they are tested (sets of two or more).
+    caches : dict or None
+        The counter's shared caches (in-process runs).
 
     Returns
     -------
@@ -248,13 +331,15 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
         if results[i][1] and results[i][1][-1]:
             return False
         sets = set(adjacency[x])
-        return any(z != x and z not in sets for z in adjacency[y])
+        others = [z for z in adjacency[y] if z != x]
+        return len(others) >= size and any(z not in sets for z in others)
 
     def merge(indices, found):
         for i, (pvalues, flags) in zip(indices, found):
             results[i][0].extend(pvalues)
             results[i][1].extend(flags)
 
+    options = (size, level, counter_options, max_round_cells)
     if n_jobs > 1:
         n_done = 0
         for other in (False, True):
@@ -269,12 +354,12 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
                     progress.update(n_done)
             side = other_side if other else own_side
             work = [(v, [(pairs[i][0 if other else 1], other) for i in side[v]]) for v in sorted(side)]
-            weight = np.cumsum([len(adjacency[v]) * len(q) for v, q in work]) if work else [0]
+            weight = np.cumsum([comb(len(adjacency[v]), size) * len(q) for v, q in work]) if work else [0]
             n_batches = min(len(work), 4 * n_jobs)
             cuts = np.searchsorted(weight, weight[-1] * np.arange(1, n_batches) / n_batches) + 1
             bounds = [0, *sorted({int(c) for c in cuts if 0 < c < len(work)}), len(work)]
             outputs = Parallel(n_jobs=n_jobs)(
-                delayed(_side_batch)(data, ci_test, adjacency, work[a:b], level, deadline)
+                delayed(_side_batch)(data, ci_test, adjacency, work[a:b], options, deadline)
                 for a, b in zip(bounds[:-1], bounds[1:]) if b > a)
             for (v, _), found in zip(work, (f for output in outputs for f in output)):
                 merge(side[v], found)
@@ -282,7 +367,8 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
             progress.update(len(pairs))
         return results
 
-    n_done, buffer = 0, None
+    n_done = 0
+    sides = _Side(data, ci_test, adjacency, *options, caches)
     for v in range(len(adjacency)):
         indices = own_side.pop(v, [])
         queries = [(pairs[i][1], False) for i in indices]
@@ -293,8 +379,7 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
             continue
         if deadline is not None and _now() >= deadline:
             break
-        found, buffer = _side_tests(data, ci_test, adjacency, v, queries, level, buffer)
-        merge(indices, found)
+        merge(indices, sides.tests(v, queries))
         for i, (_, other) in zip(indices, queries):
             if not other and needs_other_side(i):
                 other_side.setdefault(pairs[i][1], []).append(i)
@@ -305,129 +390,255 @@ def _level_one(data, ci_test, adjacency, pairs, level=None, deadline=None, progr
     return results
 
 
-def _side_batch(data, ci_test, adjacency, work, level=None, deadline=None):
-    """Worker of :func:`_level_one` with ``n_jobs``: :func:`_side_tests` of every
+def _side_batch(data, ci_test, adjacency, work, options, deadline=None):
+    """Worker of :func:`_by_side` with ``n_jobs``: :meth:`_Side.tests` of every
     ``(v, queries)`` of ``work`` (empty results once ``deadline`` has passed)."""
-    out, buffer = [], None
+    out = []
+    sides = _Side(data, ci_test, adjacency, *options)
     for v, queries in work:
         if deadline is not None and _now() >= deadline:
             out.append([([], []) for _ in queries])
             continue
-        found, buffer = _side_tests(data, ci_test, adjacency, v, queries, level, buffer)
-        out.append(found)
+        out.append(sides.tests(v, queries))
     return out
 
 
-def _side_tests(data, ci_test, adjacency, v, queries, level=None, buffer=None):
-    """The level-1 tests of several pairs on ``v``'s side (see :func:`_level_one`).
+def _first_results(results, active, found):
+    """Append each active query's new ``found[q]`` results up to its first independence;
+    returns the queries still active (no independence yet)."""
+    still = []
+    for q in active:
+        if q in found:
+            pvalues, flags = results[q]
+            new_pvalues, new_flags = found[q]
+            if True in new_flags:
+                first = new_flags.index(True) + 1
+                pvalues.extend(new_pvalues[:first])
+                flags.extend(new_flags[:first])
+                continue
+            pvalues.extend(new_pvalues)
+            flags.extend(new_flags)
+        still.append(q)
+    return still
+
+
+class _Side:
+    """The tests of several pairs on one variable's side, at one level (see :func:`_by_side`).
 
     Parameters
     ----------
-    queries : list of (w, other)
-        The pair is ``(v, w)`` (``v < w``; sets ``{z}``, ``z`` in ``adjacency[v] - {w}``)
-        when ``other`` is False, ``(w, v)`` (``w < v``; ``z`` in ``adjacency[v] - {w} -
-        adjacency[w]``) when True.
-    buffer : ndarray of float32 or None
-        Scratch memory of the indicator matrix (:class:`~skbn._counting.GivenBlocks`).
-
-    Returns
-    -------
-    found : list of (pvalues, independent)
-        Per query, its sets in order up to the first independence.
-    buffer : ndarray of float32 or None
-        The scratch memory, for the next call.
+    data, ci_test, adjacency, size, level, counter_options, max_round_cells, caches
+        As in :func:`_by_side`.
     """
-    codes, weights = data.codes, data.weights
-    cards = np.asarray(data.cardinalities, dtype=np.int64)
-    results = [([], []) for _ in queries]
-    neighbours = np.asarray(adjacency[v], dtype=np.intp)
-    position = {int(w): k for k, w in enumerate(adjacency[v])}
-    block_cards = cards[neighbours]
-    keep = []
-    for w, other in queries:
-        mask = np.ones(len(neighbours), dtype=bool)
-        mask[position[w]] = False
-        if other:  # v's side of (w, v): the sets not already on w's side
-            member = np.zeros(len(adjacency), dtype=bool)
-            member[adjacency[w]] = True
-            mask &= ~member[neighbours]
-        keep.append(mask)
-    if weights is None:
-        given, full = GivenBlocks(codes, cards, v, neighbours, buffer=buffer), None
-        buffer = given.buffer
-    else:
-        full, offsets = gram_given(codes, cards, weights, v, neighbours)
-        starts = np.asarray([offsets[int(w)] for w in neighbours])
-    active = list(range(len(queries)))
-    start, size = 0, _LEVEL_ONE_FIRST_ROUND
-    while active and start < len(neighbours):
-        stop = min(start + size, len(neighbours))
-        columns = np.arange(start, stop)
-        rows = np.unique([position[queries[q][0]] for q in active])
-        row_at = {int(k): o for k, o in zip(rows, np.cumsum(block_cards[rows]) - block_cards[rows])}
-        if full is None:
-            counts = given.counts(rows, columns)
-        else:
-            counts = full[:, _ragged_ranges(starts[rows], block_cards[rows])][
-                :, :, _ragged_ranges(starts[columns], block_cards[columns])]
-        column_at = np.cumsum(block_cards[columns]) - block_cards[columns]
-        by_shape = {}
-        for q in active:
-            w, other = queries[q]
-            chosen = np.flatnonzero(keep[q][start:stop])
-            if not len(chosen):
-                continue
-            lengths = block_cards[columns[chosen]]
-            tables = counts[:, row_at[position[w]]:row_at[position[w]] + int(cards[w]),
-                            _ragged_ranges(column_at[chosen], lengths)]
-            # (strata, r_x, r_y) with x < y: v is x on its own side, y on the other
-            tables = tables.transpose((2, 1, 0) if other else (2, 0, 1))
-            entry = by_shape.setdefault(tables.shape[1:], ([], [], [], []))
-            entry[0].append(tables)
-            entry[1].append(lengths)
-            entry[2].append(q)
-            entry[3].append(len(chosen))
-        found = {}
-        for (r_x, r_y), (stacks, lengths, owners, sizes) in by_shape.items():
-            tables = np.concatenate(stacks).reshape(-1, r_x, r_y)
-            if weights is None:
-                tables = np.rint(tables)
-            declared = np.concatenate(lengths)
-            group = np.repeat(np.arange(len(declared)), declared)
-            observed = tables.reshape(len(tables), -1).sum(axis=1) > 0
-            batch = ci_test.test_batch(np.ascontiguousarray(tables[observed]), group[observed],
-                                       len(declared), declared.astype(float))
-            pvalues, flags = batch.pvalue.tolist(), _decisions(batch, level).tolist()
-            at = 0
-            for q, n in zip(owners, sizes):
-                found[q] = (pvalues[at:at + n], flags[at:at + n])
-                at += n
-        still = []
-        for q in active:
-            if q in found:
-                pvalues, flags = results[q]
-                new_pvalues, new_flags = found[q]
-                if True in new_flags:
-                    first = new_flags.index(True) + 1
-                    pvalues.extend(new_pvalues[:first])
-                    flags.extend(new_flags[:first])
+
+    def __init__(self, data, ci_test, adjacency, size, level=None, counter_options=None,
+                 max_round_cells=_MAX_ROUND_CELLS, caches=None):
+        self.data, self.ci_test, self.adjacency = data, ci_test, adjacency
+        self.size, self.level, self.max_round_cells = size, level, max_round_cells
+        self.buffer = None  # scratch memory of level 1's indicator matrices (GivenBlocks)
+        self.counter = None
+        if size > 1:
+            self.counter = StratifiedCounter(data, None, caches, **(counter_options or {}))
+
+    def tests(self, v, queries):
+        """Per query, its results in order up to the first independence.
+
+        Parameters
+        ----------
+        v : int
+        queries : list of (w, other)
+            The pair is ``(v, w)`` (``v < w``; sets from ``adjacency[v] - {w}``) when
+            ``other`` is False, ``(w, v)`` (``w < v``; sets from ``adjacency[v] - {w}`` not
+            within ``adjacency[w]``) when True.
+
+        Returns
+        -------
+        list of (pvalues, independent)
+        """
+        if self.size == 1:
+            return self._given(v, queries)
+        return self._stacked(v, queries)
+
+    def _stacked(self, v, queries):
+        """Sets of two or more: every subset of ``adjacency[v]`` in lexicographic order,
+        its strata counted once for the queries it belongs to (one
+        :meth:`~skbn._counting.StratifiedCounter.stacked_tables` per table shape), tested
+        every round of 4, 8, ... 64 sets or ``max_round_cells`` cells."""
+        data, adjacency, size, counter = self.data, self.adjacency, self.size, self.counter
+        neighbours = adjacency[v]
+        cards = [int(r) for r in data.cardinalities]
+        n_queries = len(queries)
+        own = np.zeros((n_queries, len(neighbours) + 1), dtype=bool)  # w's position
+        outside = np.ones((n_queries, len(neighbours)), dtype=bool)  # may leave adjacency[w]
+        position = {w: k for k, w in enumerate(neighbours)}
+        shapes, pairs = {}, []
+        for q, (w, other) in enumerate(queries):
+            own[q, position[w]] = True
+            pairs.append((w, v) if other else (v, w))
+            if other:
+                member = set(adjacency[w])
+                outside[q] = [z not in member for z in neighbours]
+            shapes.setdefault((cards[pairs[-1][0]], cards[pairs[-1][1]]), []).append(q)
+        other = np.array([o for _, o in queries])
+        groups = list(shapes.items())
+        group_of = np.zeros(n_queries, dtype=np.intp)
+        for g, (_, members) in enumerate(groups):
+            group_of[members] = g
+        results = [([], []) for _ in queries]
+        active = list(range(n_queries))
+        subsets = combinations(range(len(neighbours)), size)
+        round_size = 4
+        while active:
+            chunk = list(islice(subsets, round_size))
+            if not chunk:
+                break
+            chunk = np.asarray(chunk)
+            eligible = ~own[:, chunk].any(axis=2)  # (queries, sets): w not in the set
+            eligible &= ~other[:, None] | outside[:, chunk].any(axis=2)
+            is_active = np.zeros(n_queries, dtype=bool)
+            is_active[active] = True
+            eligible &= is_active[:, None]
+            pending, batches = 0, {}
+            found = {}
+            for k, positions in enumerate(chunk.tolist()):
+                users = np.flatnonzero(eligible[:, k])
+                if not len(users):
                     continue
-                pvalues.extend(new_pvalues)
-                flags.extend(new_flags)
-            still.append(q)
-        active = still
-        start, size = stop, 2 * size
-    return results, buffer
+                subset = tuple(neighbours[j] for j in positions)
+                for g, (shape, _) in enumerate(groups):
+                    chosen = users[group_of[users] == g] if len(groups) > 1 else users
+                    if not len(chosen):
+                        continue
+                    tables, owner, declared = counter.stacked_tables(subset, [pairs[q] for q in chosen])
+                    entry = batches.setdefault(shape, ([], [], [], []))
+                    entry[0].append(tables)
+                    entry[1].append(owner + len(entry[2]))
+                    entry[2].extend(chosen.tolist())
+                    entry[3].extend([declared] * len(chosen))
+                    pending += tables.size
+                if pending > self.max_round_cells:
+                    self._flush(batches, found)
+                    pending = 0
+            self._flush(batches, found)
+            active = _first_results(results, active, found)
+            round_size = min(2 * round_size, _MAX_CHUNK)
+        return results
+
+    def _flush(self, batches, found):
+        """Test the tables of ``batches`` (``{shape: (tables, owners, queries, declared)}``,
+        one test per query entry, in set order) and append the results to ``found[q]``."""
+        for (r_x, r_y), (tables, owners, users, declared) in batches.items():
+            tables = np.concatenate(tables, dtype=np.float64).reshape(-1, r_x, r_y)
+            batch = self.ci_test.test_batch(tables, np.concatenate(owners), len(users),
+                                            np.asarray(declared, dtype=float))
+            pvalues, flags = batch.pvalue.tolist(), _decisions(batch, self.level).tolist()
+            for q, pvalue, flag in zip(users, pvalues, flags):
+                entry = found.setdefault(q, ([], []))
+                entry[0].append(pvalue)
+                entry[1].append(flag)
+        batches.clear()
+
+    def _given(self, v, queries):
+        """Level 1: the blocks of ``v``'s :func:`~skbn._counting.gram_given` matrix (only
+        the rows and columns needed, :class:`~skbn._counting._stratified.GivenBlocks`;
+        the whole matrix with weights, for the same float sums), in rounds of ``16, 32,
+        ...`` neighbours of ``v``."""
+        data, ci_test, adjacency, level = self.data, self.ci_test, self.adjacency, self.level
+        codes, weights = data.codes, data.weights
+        cards = np.asarray(data.cardinalities, dtype=np.int64)
+        results = [([], []) for _ in queries]
+        neighbours = np.asarray(adjacency[v], dtype=np.intp)
+        position = {int(w): k for k, w in enumerate(adjacency[v])}
+        block_cards = cards[neighbours]
+        keep = []
+        for w, other in queries:
+            mask = np.ones(len(neighbours), dtype=bool)
+            mask[position[w]] = False
+            if other:  # v's side of (w, v): the sets not already on w's side
+                member = np.zeros(len(adjacency), dtype=bool)
+                member[adjacency[w]] = True
+                mask &= ~member[neighbours]
+            keep.append(mask)
+        if weights is None:
+            given, full = GivenBlocks(codes, cards, v, neighbours, buffer=self.buffer), None
+            self.buffer = given.buffer
+        else:
+            full, offsets = gram_given(codes, cards, weights, v, neighbours)
+            starts = np.asarray([offsets[int(w)] for w in neighbours])
+        active = list(range(len(queries)))
+        start, size = 0, _LEVEL_ONE_FIRST_ROUND
+        while active and start < len(neighbours):
+            stop = min(start + size, len(neighbours))
+            columns = np.arange(start, stop)
+            rows = np.unique([position[queries[q][0]] for q in active])
+            row_at = {int(k): o for k, o in zip(rows, np.cumsum(block_cards[rows]) - block_cards[rows])}
+            if full is None:
+                counts = given.counts(rows, columns)
+            else:
+                counts = full[:, _ragged_ranges(starts[rows], block_cards[rows])][
+                    :, :, _ragged_ranges(starts[columns], block_cards[columns])]
+            column_at = np.cumsum(block_cards[columns]) - block_cards[columns]
+            by_shape = {}
+            for q in active:
+                w, other = queries[q]
+                chosen = np.flatnonzero(keep[q][start:stop])
+                if not len(chosen):
+                    continue
+                lengths = block_cards[columns[chosen]]
+                tables = counts[:, row_at[position[w]]:row_at[position[w]] + int(cards[w]),
+                                _ragged_ranges(column_at[chosen], lengths)]
+                # (strata, r_x, r_y) with x < y: v is x on its own side, y on the other
+                tables = tables.transpose((2, 1, 0) if other else (2, 0, 1))
+                entry = by_shape.setdefault(tables.shape[1:], ([], [], [], []))
+                entry[0].append(tables)
+                entry[1].append(lengths)
+                entry[2].append(q)
+                entry[3].append(len(chosen))
+            found = {}
+            for (r_x, r_y), (stacks, lengths, owners, sizes) in by_shape.items():
+                tables = np.concatenate(stacks).reshape(-1, r_x, r_y)
+                if weights is None:
+                    tables = np.rint(tables)
+                declared = np.concatenate(lengths)
+                group = np.repeat(np.arange(len(declared)), declared)
+                observed = tables.reshape(len(tables), -1).sum(axis=1) > 0
+                batch = ci_test.test_batch(np.ascontiguousarray(tables[observed]), group[observed],
+                                           len(declared), declared.astype(float))
+                pvalues, flags = batch.pvalue.tolist(), _decisions(batch, level).tolist()
+                at = 0
+                for q, n in zip(owners, sizes):
+                    found[q] = (pvalues[at:at + n], flags[at:at + n])
+                    at += n
+            active = _first_results(results, active, found)
+            start, size = stop, 2 * size
+        return results
 
 
-def _level_one_sets(adjacency, x, y, n_sets=None):
-    """The first ``n_sets`` (None: all) level-1 sets of ``x - y``: ``(z,)`` for ``z`` in
-    ``adjacency[x] - {y}``, then in ``adjacency[y] - {x} - adjacency[x]``."""
-    sets = [(z,) for z in adjacency[x] if z != y]
-    if n_sets is None or n_sets > len(sets):
-        seen = set(adjacency[x])
-        sets += [(z,) for z in adjacency[y] if z != x and z not in seen]
-    return sets if n_sets is None else sets[:n_sets]
+def _shares_sets(adjacency, pairs, size):
+    """Whether a level's sets of ``size`` are worth counting once for all their pairs
+    (:data:`_MIN_PAIRS_PER_SET`, :data:`_MIN_GROUPED_TESTS`), from upper bounds (second
+    sides only run for the pairs not separated): a variable with degree ``d`` in ``q``
+    pairs has ``C(d, size)`` sets and its pairs test ``q C(d - 1, size)`` of them."""
+    n_pairs = {}
+    for pair in pairs:
+        for v in pair:
+            n_pairs[v] = n_pairs.get(v, 0) + 1
+    tests = sum(q * comb(len(adjacency[v]) - 1, size) for v, q in n_pairs.items())
+    sets = sum(comb(len(adjacency[v]), size) for v in n_pairs)
+    return tests >= max(_MIN_GROUPED_TESTS, _MIN_PAIRS_PER_SET * sets)
+
+
+def _pair_sets(adjacency, x, y, size):
+    """The conditioning sets of ``size`` of the pair ``x < y`` in test order (a generator):
+    the subsets of ``adjacency[x] - {y}`` in lexicographic order, then those of
+    ``adjacency[y] - {x}`` not within ``adjacency[x]`` (sorted adjacency lists)."""
+    yield from combinations([z for z in adjacency[x] if z != y], size)
+    seen = set(adjacency[x])
+    for subset in combinations([z for z in adjacency[y] if z != x], size):
+        if any(z not in seen for z in subset):
+            yield subset
+
+
 
 
 class CITestRunner:
@@ -611,26 +822,29 @@ class CITestRunner:
         )
         return [result for output in outputs for result in output]
 
-    def level_one(self, adjacency, pairs, progress=None):
-        """``(unit, (pvalues, independent))`` of PC-stable's level 1 for every pair, in order.
+    def level_tests(self, adjacency, pairs, size, progress=None):
+        """``(unit, (pvalues, independent))`` of a level of PC-stable for every pair, in order.
 
-        ``unit`` is ``(x, y, sets)`` with the sets of the pair in test order (at least as
-        many as results). With a counting test on complete discrete data the tests run by
-        :func:`_level_one` (each variable's Gram blocks counted once, only for the pairs
-        not yet separated; in joblib workers when ``n_jobs`` is worth it, see
+        ``unit`` is ``(x, y, sets)`` with the pair's sets of ``size`` variables in test
+        order (:func:`_pair_sets`; at least as many as results). With a counting test on
+        complete discrete data the tests run by :func:`_by_side` (each set's strata counted
+        once for all the pairs it serves -- level 1: each variable's Gram blocks --, only
+        for the pairs not yet separated; in joblib workers when ``n_jobs`` is worth it, see
         :meth:`run`); otherwise as units of :func:`_streamed`. Same results either way.
         """
-        if self._moments is not None or not self.ci_test.from_counts or self.data.codes.dtype.kind == "i":
-            units = ((x, y, _level_one_sets(adjacency, x, y)) for x, y in pairs)
-            yield from _streamed(self, units, True, adjacency, progress)
+        if (self._moments is not None or not self.ci_test.from_counts or self.data.codes.dtype.kind == "i"
+                or (size > 1 and not _shares_sets(adjacency, pairs, size))):
+            units = ((x, y, list(_pair_sets(adjacency, x, y, size))) for x, y in pairs)
+            yield from _streamed(self, units, True, adjacency if size == 1 else None, progress)
             return
-        work = sum(len(adjacency[x]) + len(adjacency[y]) for x, y in pairs)
+        work = sum(comb(len(adjacency[x]) - 1, size) + comb(len(adjacency[y]) - 1, size) for x, y in pairs)
         n_jobs = self._parallel(work)
         data = self.data if n_jobs == 1 else self.shared_data()
-        results = _level_one(data, self.ci_test, adjacency, pairs, self.level, self.deadline,
-                             progress, n_jobs)
+        results = _by_side(data, self.ci_test, adjacency, pairs, size, self.level, self.deadline, progress,
+                           n_jobs, self.counter_options, self.max_round_cells,
+                           self.caches if n_jobs == 1 else None)
         for (x, y), result in zip(pairs, results):
-            yield (x, y, _level_one_sets(adjacency, x, y, len(result[1]))), result
+            yield (x, y, list(islice(_pair_sets(adjacency, x, y, size), len(result[1])))), result
 
     def unconditional(self, pairs, gram=None):
         """``(pvalue, statistic, independent)`` arrays of ``x _||_ y`` for every pair ``(x, y)``.

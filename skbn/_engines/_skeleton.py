@@ -12,8 +12,6 @@ from itertools import combinations
 
 import numpy as np
 
-from skbn._engines._ci_runner import _streamed
-
 __all__ = ["skeleton"]
 
 
@@ -203,11 +201,7 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
             tested = decided.add_level(level, frozen)
             if progress is not None:
                 progress.stage(f"level {level}", total=len(pairs), unit="pairs")
-            if level == 1:
-                done = runner.level_one(frozen, pairs, progress)
-            else:
-                units = ((x, y, _edge_subsets(frozen, x, y, [level])) for x, y in pairs)
-                done = _streamed(runner, units, True, None, progress)
+            done = runner.level_tests(frozen, pairs, level, progress)
         else:
             units, results = [], []
             if progress is not None:
