@@ -25,6 +25,7 @@ from skbn.estimators._ges import _adjacency_masks, _bits, _empty_graph, _FitCont
 from skbn.scores import GaussianBIC, resolve_scorer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import is_acyclic  # noqa: E402
 from test_gies import chain, gaussian_experiments  # noqa: E402
 
 
@@ -33,25 +34,13 @@ def key(g):
     return tuple(map(tuple, g.edge_lists()))
 
 
-def acyclic(p, edges):
-    parents = [{a for a, b in edges if b == k} for k in range(p)]
-    done, changed = set(), True
-    while changed:
-        changed = False
-        for k in range(p):
-            if k not in done and parents[k] <= done:
-                done.add(k)
-                changed = True
-    return len(done) == p
-
-
 def class_members(g):
     """Every DAG of the class of ``g``: each orientation of its undirected edges that is
     acyclic and has ``g`` as its (interventional) essential graph."""
     directed, undirected = g.edge_lists()
     for bits in itertools.product((False, True), repeat=len(undirected)):
         edges = directed + [(b, a) if flip else (a, b) for (a, b), flip in zip(undirected, bits)]
-        if acyclic(g.p, edges) and key(g.with_dag(edges).completed()) == key(g):
+        if is_acyclic(g.p, edges) and key(g.with_dag(edges).completed()) == key(g):
             yield edges
 
 
@@ -67,7 +56,7 @@ def reversals_by_brute_force(g, cache):
         before = dag_score(cache, g.p, dag)
         for edge in dag:
             turned = [e for e in dag if e != edge] + [edge[::-1]]
-            if not acyclic(g.p, turned):
+            if not is_acyclic(g.p, turned):
                 continue
             reached = key(g.with_dag(turned).completed())
             if reached != key(g):

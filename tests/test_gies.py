@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import is_acyclic
 from sklearn.base import clone
 
 from skbn import FixedStructure, GESStructure, HillClimbStructure, K2Structure
@@ -311,15 +312,7 @@ def _all_dags(n):
     pairs = list(itertools.combinations(range(n), 2))
     for choice in itertools.product((0, 1, 2), repeat=len(pairs)):
         edges = [(i, j) if c == 1 else (j, i) for (i, j), c in zip(pairs, choice) if c]
-        parents = [{u for u, v in edges if v == k} for k in range(n)]
-        done, changed = set(), True
-        while changed:
-            changed = False
-            for k in range(n):
-                if k not in done and parents[k] <= done:
-                    done.add(k)
-                    changed = True
-        if len(done) == n:
+        if is_acyclic(n, edges):
             yield edges
 
 
