@@ -470,17 +470,27 @@ def _parent_sets(g, x, method, max_dags):
                                                  g.adjacent)
             sets = [s for s in sets if _jointly_valid(g, {x: set(s)}, class_v_structures)]
         return [(s, None) for s in sets]
+    return [(key[0], n) for key, n in _parents_over_class(g, [x], max_dags, "effects")]
+
+
+def _parents_over_class(g, xs, max_dags, what):
+    """Global IDA: the parent ids of the ``xs`` in every DAG of the class, counted.
+
+    Returns ``[(tuple of parent-id tuples aligned with xs, number of DAGs)]``, sorted by the
+    sizes of the parent sets, then the ids. ``what`` names the distinct results local IDA
+    gives too (for the error beyond ``max_dags``).
+    """
     try:
         dags = _extension_ids(g, max_dags)
     except _TooMany:
         raise ValueError(
             f"the equivalence class has more than max_dags={max_dags} DAGs: use "
-            f"method='local' (same distinct effects) or raise max_dags") from None
+            f"method='local' (same distinct {what}) or raise max_dags") from None
     counts = {}
     for dag in dags:
-        key = tuple(sorted(u for u, v in dag if v == x))
+        key = tuple(tuple(sorted(u for u, v in dag if v == x)) for x in xs)
         counts[key] = counts.get(key, 0) + 1
-    return sorted(counts.items(), key=lambda kv: (len(kv[0]), kv[0]))
+    return sorted(counts.items(), key=lambda kv: (tuple(map(len, kv[0])), kv[0]))
 
 
 def _dirichlet(rng, alpha):
@@ -872,17 +882,7 @@ def _joint_parent_sets(g, xs, method, max_dags):
     the class, counted.
     """
     if method == "global":
-        try:
-            dags = _extension_ids(g, max_dags)
-        except _TooMany:
-            raise ValueError(
-                f"the equivalence class has more than max_dags={max_dags} DAGs: use "
-                f"method='local' (same distinct combinations) or raise max_dags") from None
-        counts = {}
-        for dag in dags:
-            key = tuple(tuple(sorted(u for u, v in dag if v == x)) for x in xs)
-            counts[key] = counts.get(key, 0) + 1
-        return sorted(counts.items(), key=lambda kv: (tuple(map(len, kv[0])), kv[0]))
+        return _parents_over_class(g, xs, max_dags, "combinations")
     _check_cpdag_for_local(g)
     class_v_structures = v_structure_ids(parents_children(g.n, g.extension)[0], g.adjacent)
     where = {}
