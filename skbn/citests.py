@@ -45,7 +45,7 @@ import numpy as np
 from scipy.special import chdtrc, expit, gammaln, ndtr, stdtr, xlogy
 from sklearn.base import BaseEstimator
 
-from skbn._counting import contingency_tables, n_configurations
+from skbn._counting import contingency_tables, count_positive, n_configurations
 from skbn.utils._plugins import resolve_plugin
 from skbn.utils._sklearn_compat import Interval, validate_parameter_constraints
 
@@ -265,14 +265,6 @@ def _slice_sum(first, others):
     return out
 
 
-def _count_positive(margins):
-    """``np.count_nonzero(margins, axis=1)`` of non-negative margins, column by column."""
-    count = (margins[:, 0] > 0).astype(np.int64)
-    for k in range(1, margins.shape[1]):
-        count += margins[:, k] > 0
-    return count
-
-
 class _FrequentistTest(BaseCITest):
     """Shared code of the chi-square and G tests (asymptotic chi-square null)."""
 
@@ -298,8 +290,8 @@ class _FrequentistTest(BaseCITest):
         statistic = np.bincount(group, weights=stat_s, minlength=n_tests)
         n = np.bincount(group, weights=n_s, minlength=n_tests)
         if self.adjust_dof:
-            dof_s = (np.maximum(_count_positive(rows) - 1, 0)
-                     * np.maximum(_count_positive(cols) - 1, 0))
+            dof_s = (np.maximum(count_positive(rows) - 1, 0)
+                     * np.maximum(count_positive(cols) - 1, 0))
             dof = np.bincount(group, weights=dof_s, minlength=n_tests)
         else:
             dof = (r_x - 1) * (r_y - 1) * np.asarray(n_strata, dtype=np.float64)

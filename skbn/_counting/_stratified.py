@@ -28,7 +28,14 @@ Three ways of counting, by size of ``S``:
 import numpy as np
 
 from skbn._counting._cache import BoundedCache
-from skbn._counting._tables import compress_ids, count_cells, extend_ids, one_hot, pairwise_tables
+from skbn._counting._tables import (
+    compress_ids,
+    count_cells,
+    count_positive,
+    extend_ids,
+    one_hot,
+    pairwise_tables,
+)
 
 __all__ = ["GivenBlocks", "StratifiedCounter", "gram_given", "gram_nbytes", "pairwise_contingency"]
 
@@ -477,7 +484,7 @@ class StratifiedCounter:
         counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
         counts = counts.reshape(n_pairs, n_cells, n_ids)
         if lump:  # along the contiguous strata axis, then one gather of the kept strata
-            keep = _filled_cells(counts) > 1
+            keep = count_positive(counts, np.int16) > 1  # filled cells per stratum
         else:
             keep = counts.any(axis=1)
         owner = np.nonzero(keep)[0]
@@ -510,21 +517,11 @@ class StratifiedCounter:
         return hit
 
 
-def _filled_cells(counts):
-    """Number of non-empty cells of every stratum of ``(n_pairs, n_cells, n_ids)`` counts."""
-    filled = (counts[:, 0] > 0).astype(np.int16)
-    for cell in range(1, counts.shape[1]):
-        filled += counts[:, cell] > 0
-    return filled
-
-
 def _lumped(counts, total):
     """``(n_cells, n_ids)`` integer counts summing to ``total`` -> the strata with two or
     more non-empty cells (rows, in order), then ``[k, 0, ...]`` with ``k`` the count of
     the others (:meth:`StratifiedCounter.tables`)."""
-    filled = (counts[0] > 0).astype(np.int16)  # int8 wrapped at 128 filled cells
-    for cell in range(1, len(counts)):
-        filled += counts[cell] > 0
+    filled = count_positive(counts.T, np.int16)  # non-empty cells of every stratum
     kept = counts.take(np.flatnonzero(filled > 1), axis=1)
     out = np.zeros((kept.shape[1] + 1, len(counts)), dtype=counts.dtype)
     out[:-1] = kept.T

@@ -53,6 +53,22 @@ def count_cells(cells, n_cells, weights=None):
     return np.bincount(cells.ravel(), weights=weights.ravel(), minlength=n_cells)
 
 
+def count_positive(values, dtype=np.int64):
+    """Number of positive entries of ``values`` (non-negative counts or margins) along
+    axis 1, one axis-1 slice at a time (cheaper than ``np.count_nonzero(values, axis=1)``
+    on a short axis 1). ``dtype`` must hold ``values.shape[1]``: an int8 counter wraps at
+    128 entries.
+
+    Returns
+    -------
+    ndarray of shape ``values.shape[:1] + values.shape[2:]``, dtype ``dtype``
+    """
+    count = (values[:, 0] > 0).astype(dtype)
+    for k in range(1, values.shape[1]):
+        count += values[:, k] > 0
+    return count
+
+
 def weights_are_integral(weights):
     """Whether every count will be a whole number (no weights, or integer weights)."""
     return weights is None or bool(np.all(weights == np.floor(weights)))
