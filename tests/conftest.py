@@ -40,17 +40,3 @@ def shared_network(name):
 @pytest.fixture(scope="session")
 def alarm():
     return shared_network("alarm")
-
-
-def is_acyclic(p, edges):
-    """Brute-force acyclicity of a graph on nodes ``0 .. p-1`` (Kahn's peeling), for tests
-    that enumerate DAGs independently of the graph kernel."""
-    parents = [{a for a, b in edges if b == k} for k in range(p)]
-    done, changed = set(), True
-    while changed:
-        changed = False
-        for k in range(p):
-            if k not in done and parents[k] <= done:
-                done.add(k)
-                changed = True
-    return len(done) == p

@@ -18,10 +18,11 @@ import pytest
 
 from skbn.causal import joint_ida
 from skbn.datasets import load_network
-from skbn.graph import PDAG, dag_to_cpdag, is_acyclic, random_dag
+from skbn.graph import PDAG, dag_to_cpdag, random_dag
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_ida_gaussian import cpdag_of, random_linear_gaussian  # noqa: E402
+from test_causal import _oracle_class  # noqa: E402  (every DAG of a class, by brute force)
 
 # pcalg numbers: random_linear_gaussian(6, 500, 0) (its CPDAG: 0-1, 0-4, 0-5, 1-2, 1-4, 2-3, all
 # undirected) written to CSVs (rows; CPDAG adjacency amat[b, a] = 1 for a -> b), then in R
@@ -108,18 +109,6 @@ def test_equals_pcalg_joint_ida(key):
     assert set(ours) == set(PCALG[key])  # the same jointly valid combinations
     for sets, theirs in PCALG[key].items():
         np.testing.assert_allclose(ours[sets], theirs, rtol=1e-9, atol=1e-12)
-
-
-def _oracle_class(cpdag):
-    """Every DAG of a CPDAG's class: the orientations of its undirected edges whose CPDAG is it."""
-    nodes = list(cpdag.nodes)
-    out = []
-    for flips in itertools.product((False, True), repeat=len(cpdag.undirected)):
-        edges = list(cpdag.directed) + [(v, u) if f else (u, v)
-                                        for (u, v), f in zip(cpdag.undirected, flips)]
-        if is_acyclic(nodes, edges) and dag_to_cpdag(nodes, edges) == cpdag:
-            out.append(edges)
-    return out
 
 
 @pytest.mark.parametrize("seed", range(15))

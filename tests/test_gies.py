@@ -12,7 +12,6 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import is_acyclic
 from sklearn.base import clone
 
 from skbn import FixedStructure, GESStructure, HillClimbStructure, K2Structure
@@ -20,7 +19,7 @@ from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyColumns, FamilyScoreCache
 from skbn._engines._strategies import STRATEGIES
 from skbn.datasets import make_random_network
-from skbn.graph import interventional_essential_graph, v_structures
+from skbn.graph import interventional_essential_graph, is_acyclic, v_structures
 from skbn.scores import CLGBIC, BGe, GaussianAIC, GaussianBIC, GaussianLogLikelihood, resolve_scorer
 
 
@@ -312,7 +311,7 @@ def _all_dags(n):
     pairs = list(itertools.combinations(range(n), 2))
     for choice in itertools.product((0, 1, 2), repeat=len(pairs)):
         edges = [(i, j) if c == 1 else (j, i) for (i, j), c in zip(pairs, choice) if c]
-        if is_acyclic(n, edges):
+        if is_acyclic(range(n), edges):
             yield edges
 
 
