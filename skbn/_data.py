@@ -474,19 +474,22 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
         else:
             declare = ("Discretize it, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), "
                        f"or, if its values really are categories, declare them: {_declare_hint(name, what)}.")
-        error = (_UndeclaredWholeNumbers if continuous_ok and what == "column" else ValueError)(
-            f"{label} is numeric with {counted}: whole numbers with more than {MAX_INTEGER_STATES} "
-            "distinct values are not taken for categories without a declaration (they may be a "
-            f"rounded measurement or an identifier). {declare}"
-        )
-        error.column = name
-        raise error
+        message = (f"{label} is numeric with {counted}: whole numbers with more than "
+                   f"{MAX_INTEGER_STATES} distinct values are not taken for categories without a "
+                   f"declaration (they may be a rounded measurement or an identifier). {declare}")
+        if continuous_ok and what == "column":
+            raise _UndeclaredWholeNumbers(message, name)
+        raise ValueError(message)
 
 
 class _UndeclaredWholeNumbers(ValueError):
     """A numeric column of more than :data:`MAX_INTEGER_STATES` whole numbers, undeclared,
     where continuous columns are accepted (``column`` names it). :func:`encode_fit` reads
     every column before raising, so that one error names all such columns."""
+
+    def __init__(self, message, column=None):
+        super().__init__(message)
+        self.column = column
 
 
 def _refuse_undeclared(errors):
