@@ -25,11 +25,15 @@ from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG, pdag_to_dag
 from skbn.utils._progress import Progress
-from skbn.utils._sklearn_compat import Interval
+from skbn.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["GESStructure"]
 
 _PHASES = ("forward", "backward", "turning")
+
+#: ``edge_restarts="auto"`` with experimental rows: consecutive edge restarts without
+#: improvement after which the search stops (0, off, on observational data).
+_AUTO_EDGE_RESTARTS = 10
 
 
 class _FitContext:
@@ -486,6 +490,7 @@ class GESStructure(_BaseStructureLearner):
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "n_restarts": [Interval(Integral, 0, None, closed="left")],
         "perturbation": [Interval(Integral, 1, None, closed="left")],
+        "edge_restarts": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
@@ -509,6 +514,7 @@ class GESStructure(_BaseStructureLearner):
         max_iter=None,
         n_restarts=0,
         perturbation=10,
+        edge_restarts="auto",
         verbose=0,
         missing="error",
         latent=None,
@@ -534,6 +540,7 @@ class GESStructure(_BaseStructureLearner):
         self.max_iter = max_iter
         self.n_restarts = n_restarts
         self.perturbation = perturbation
+        self.edge_restarts = edge_restarts
         self.verbose = verbose
         self.categories = categories
         self.column_types = column_types
@@ -685,6 +692,14 @@ class GESStructure(_BaseStructureLearner):
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operators",
                                            detail=f"{p} columns, {data.n_samples:,} rows")
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
+        patience = self.edge_restarts
+        if patience == "auto":
+            patience = _AUTO_EDGE_RESTARTS if data.intervened is not None else 0
+        edge_scores = []
+        if patience:
+            g, total, steps = self._edge_restarts(g, total, ctx, phases, gaps, fixed, max_iter,
+                                                  n_steps, patience, edge_scores)
+            n_iter += steps
         restart_scores = []
         if self.n_restarts:
             # escape a local optimum: perturb a DAG of the best class so far by random legal
@@ -709,6 +724,7 @@ class GESStructure(_BaseStructureLearner):
                 if improves(score, total):
                     g, total = found, score
         self.restart_scores_ = np.array(restart_scores, dtype=float)
+        self.edge_restart_scores_ = np.array(edge_scores, dtype=float)
         if ctx.knowledge is not None:  # consistent: every class of the search was checked
             g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
         directed, undirected = g.edge_lists()
@@ -749,6 +765,48 @@ class GESStructure(_BaseStructureLearner):
             if len(phases) == 1 or not changed:
                 break
         return g, total, n_iter
+
+    def _edge_restarts(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps, patience, scores):
+        r"""Deterministic restarts by edge deletion from the class ``g`` (score ``total``).
+
+        With :math:`D` the DAG of the class that scores it (:meth:`_FitContext.extension`),
+        the edges :math:`u \to v` of :math:`D` whose pair is not required are tried weakest
+        first, by the loss :math:`s(v, \mathrm{Pa}_v) - s(v, \mathrm{Pa}_v \setminus \{u\})`
+        of removing the edge from its child's family (ties: ``(v, u)``). A try deletes the
+        edge from :math:`D`, runs the phases from the class of the result with the pair
+        forbidden, then again from there with the pair allowed; if it ends strictly higher
+        (:func:`improves`) its class becomes the best and the order is recomputed from it.
+        Stops after ``patience`` consecutive tries without improvement, or when every edge
+        of the best class was tried. Appends each try's score to ``scores``; returns
+        (class, score, steps).
+        """
+        n_iter = failures = 0
+        while True:
+            dag = [(int(u), int(v)) for u, v in ctx.extension(g)]
+            parents = [set() for _ in range(g.p)]
+            for u, v in dag:
+                parents[v].add(u)
+            order = sorted((ctx.gain(v, tuple(sorted(parents[v] - {u})), u), v, u) for u, v in dag
+                           if (min(u, v), max(u, v)) not in fixed)
+            for _, v, u in order:
+                edge = (u, v)
+                names = ctx.names
+                ctx.progress.message(f"edge restart: {names[edge[0]]!r} -> {names[edge[1]]!r} deleted")
+                start = g.with_dag([e for e in dag if e != edge]).completed()
+                found, score, steps = self._phases(start, self._total(start, ctx), ctx, phases,
+                                                   gaps | {(min(edge), max(edge))}, fixed, max_iter, n_steps)
+                n_iter += steps
+                found, score, steps = self._phases(found, score, ctx, phases, gaps, fixed, max_iter, n_steps)
+                n_iter += steps
+                scores.append(score)
+                if improves(score, total):
+                    g, total, failures = found, score, 0
+                    break
+                failures += 1
+                if failures >= patience:
+                    return g, total, n_iter
+            else:  # every edge of the best class was tried
+                return g, total, n_iter
 
     @staticmethod
     def _total_dag(p, dag, ctx):
