@@ -25,16 +25,11 @@ from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG, pdag_to_dag
 from skbn.utils._progress import Progress
-from skbn.utils._sklearn_compat import Interval, StrOptions
+from skbn.utils._sklearn_compat import Interval
 
 __all__ = ["GESStructure"]
 
 _PHASES = ("forward", "backward", "turning")
-
-#: ``edge_restarts="auto"`` with experimental rows: consecutive edge restarts without
-#: improvement after which the search stops (0, off, on observational data).
-_AUTO_EDGE_RESTARTS = 10
-
 
 class _FitContext:
     """Everything one GES fit computes and reuses, kept off the estimator.
@@ -490,7 +485,7 @@ class GESStructure(_BaseStructureLearner):
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "n_restarts": [Interval(Integral, 0, None, closed="left")],
         "perturbation": [Interval(Integral, 1, None, closed="left")],
-        "edge_restarts": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
+        "edge_restarts": [Interval(Integral, 0, None, closed="left")],
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
@@ -514,7 +509,7 @@ class GESStructure(_BaseStructureLearner):
         max_iter=None,
         n_restarts=0,
         perturbation=10,
-        edge_restarts="auto",
+        edge_restarts=0,
         verbose=0,
         missing="error",
         latent=None,
@@ -692,13 +687,10 @@ class GESStructure(_BaseStructureLearner):
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operators",
                                            detail=f"{p} columns, {data.n_samples:,} rows")
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
-        patience = self.edge_restarts
-        if patience == "auto":
-            patience = _AUTO_EDGE_RESTARTS if data.intervened is not None else 0
         edge_scores = []
-        if patience:
+        if self.edge_restarts:
             g, total, steps = self._edge_restarts(g, total, ctx, phases, gaps, fixed, max_iter,
-                                                  n_steps, patience, edge_scores)
+                                                  n_steps, self.edge_restarts, edge_scores)
             n_iter += steps
         restart_scores = []
         if self.n_restarts:
