@@ -31,6 +31,7 @@ __all__ = ["GESStructure"]
 
 _PHASES = ("forward", "backward", "turning")
 
+
 class _FitContext:
     """Everything one GES fit computes and reuses, kept off the estimator.
 
@@ -402,8 +403,8 @@ class GESStructure(_BaseStructureLearner):
         enumerates all subsets.
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
-        Bound on the number of steps (operators applied) of each search (the first one and
-        each restart).
+        Bound on the number of steps (operators applied) of each search (the first one,
+        each restart, and each of the two searches of an edge restart).
     n_restarts : int, default=0
         Random restarts (opt-in; the default result is the plain search's): after the
         phases converge, a DAG of the best class found so far is perturbed by
@@ -808,12 +809,10 @@ class GESStructure(_BaseStructureLearner):
             order = sorted((ctx.gain(v, tuple(sorted(parents[v] - {u})), u), v, u) for u, v in dag
                            if (min(u, v), max(u, v)) not in fixed)
             for _, v, u in order:
-                edge = (u, v)
-                names = ctx.names
-                ctx.progress.message(f"edge restart: {names[edge[0]]!r} -> {names[edge[1]]!r} deleted")
-                start = g.with_dag([e for e in dag if e != edge]).completed()
+                ctx.progress.message(f"edge restart: {ctx.names[u]!r} -> {ctx.names[v]!r} deleted")
+                start = g.with_dag([e for e in dag if e != (u, v)]).completed()
                 found, score, steps = self._phases(start, self._total(start, ctx), ctx, phases,
-                                                   gaps | {(min(edge), max(edge))}, fixed, max_iter, n_steps)
+                                                   gaps | {(min(u, v), max(u, v))}, fixed, max_iter, n_steps)
                 n_iter += steps
                 found, score, steps = self._phases(found, score, ctx, phases, gaps, fixed, max_iter, n_steps)
                 n_iter += steps
