@@ -3,7 +3,9 @@ the best class with one edge deleted, weakest edge first.
 
 Checked against independent answers: the provably optimal DAG (``ExactStructure``, dynamic
 programming over subsets, the same score) on 7-node samples where the plain greedy search
-stops below it, with and without experimental rows; the score of the returned DAG recomputed
+stops below it, with and without experimental rows; R pcalg's ``gies`` graphs as literals
+where it stops below the true DAG, whose class the edge restarts return; the score of the
+returned DAG recomputed
 from the local scores; the stop rule counted from ``edge_restart_scores_``; and the true
 DAG's score on ALARM (in ``tests/test_ges_turn.py``).
 """
@@ -17,14 +19,16 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from skbn import ExactStructure, GESStructure
+from skbn import ExactStructure, GESStructure, HillClimbStructure
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn.datasets import make_random_network
+from skbn.graph import interventional_essential_graph
+from skbn.scores import GaussianBIC
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_ges_turn import dag_score  # noqa: E402
-from test_gies import chain  # noqa: E402
+from test_ges_turn import _literal_graph, dag_score  # noqa: E402
+from test_gies import chain, gaussian_experiments  # noqa: E402
 
 
 def observational(seed, n=500):
@@ -81,6 +85,38 @@ def test_edge_restarts_reach_the_exact_optimum_where_gies_stops_below_it(seed):
     assert plain.score_ < exact - 1.0
     model = GESStructure(edge_restarts=10, fit_parameters=False).fit(X, interventions=mask)
     assert model.score_ == pytest.approx(exact, rel=1e-9)
+
+
+def test_edge_restarts_leave_pcalgs_gies_local_optimum_for_the_true_class():
+    # R 4.2.2, pcalg 2.7-12; data of gaussian_experiments(p, seed, n_targets=3) written to CSV:
+    #   score <- new("GaussL0penIntScore", data = X, targets = c(list(integer(0)),
+    #                as.list(t + 1)), target.index = index)
+    #   m <- as(gies(score, phase = c("forward", "backward", "turning"), iterate = TRUE)$essgraph,
+    #           "matrix")
+    # (m[i, j] & !m[j, i]: i -> j; both: i - j; 0-based positions below). The plain search
+    # returns pcalg's graph, which scores below the true DAG on these 1,900 rows (a local
+    # optimum); the edge restarts return the true DAG's interventional essential graph
+    expected = {
+        (10, 14): ([(0, 7), (0, 9), (1, 8), (2, 0), (2, 6), (2, 9), (3, 2), (3, 7), (3, 8), (4, 1),
+                    (4, 2), (4, 9), (5, 7), (8, 2)], [(3, 5)]),
+        (12, 17): ([(0, 2), (2, 1), (2, 3), (3, 10), (3, 11), (5, 0), (5, 2), (7, 0), (7, 4), (9, 1),
+                    (9, 5), (11, 1)], []),
+    }
+    for (p, seed), (directed, undirected) in expected.items():
+        net, X, mask, targets = gaussian_experiments(p, seed, n_targets=3)
+        scorer = GaussianBIC(variance="mle")
+        plain = GESStructure(scorer=scorer, fit_parameters=False).fit(X, interventions=mask)
+        _literal_graph(plain, directed, undirected)
+        truth = HillClimbStructure(scorer=scorer, start=list(net.edges), max_iter=0, fit_parameters=False)
+        truth_score = truth.fit(X, interventions=mask).score_
+        assert plain.score_ < truth_score - 1.0
+        model = GESStructure(scorer=scorer, edge_restarts=10, fit_parameters=False).fit(X, interventions=mask)
+        columns = list(X.columns)
+        true_class = interventional_essential_graph(net.nodes, list(net.edges),
+                                                    [(), *[(columns[t],) for t in targets]])
+        assert set(model.cpdag_.directed) == set(true_class.directed)
+        assert set(model.cpdag_.undirected) == set(true_class.undirected)
+        assert model.score_ == pytest.approx(truth_score, rel=1e-9)
 
 
 def test_edge_restarts_never_exceed_the_optimum_nor_fall_below_the_plain_search():
