@@ -146,6 +146,9 @@ def test_edge_restarts_are_off_by_default_and_deterministic():
     position = {name: i for i, name in enumerate(X.columns)}
     edges = [(position[u], position[v]) for u, v in a.edges_]
     assert dag_score(cache, X.shape[1], edges) == pytest.approx(score, rel=1e-9)
+    # a refit without edge restarts resets the attribute and returns the plain class
+    model.set_params(edge_restarts=0).fit(X, interventions=mask)
+    assert model.edge_restart_scores_.shape == (0,) and model.cpdag_ == plain.cpdag_
 
 
 @pytest.mark.parametrize("patience", [1, 3, 1000])
