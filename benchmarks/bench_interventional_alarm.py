@@ -24,17 +24,21 @@ For each choice the table gives the undirected edges of
   total number of rows), and ``GESStructure().fit(X, interventions=mask)`` (GIES);
 * ``HC`` / ``HC+I``: ``HillClimbStructure()`` the same way (its ``interventional_cpdag_``);
 
-and the ratio (interventional / observational) of each pair, with the structural Hamming
-distance of each learned graph to the true one's class (CPDAG or I-essential graph), and
-the score each learner's graph reaches minus the true DAG's score on the same rows
+and the ratio (interventional / observational) of each pair (per run in ``GES+I/GES``, ...,
+and of the sums over the data seeds), with the structural Hamming distance of each learned
+graph to the true one's class (CPDAG or I-essential graph), and the score each learner's
+graph reaches minus the true DAG's score on the same rows
 (``GES-true``, ``GES+I-true``, ...: a negative number is a search failure, since the truth
-scores higher), and the CPU time of each interventional fit.
+scores higher), and the CPU time of each fit (``GES s``, ``GES+I s``, ...).
 BDeu(ess=1) everywhere (the interventional BDe of Cooper & Yoo for the experimental rows).
-``--restarts k`` adds ``GESStructure(n_restarts=k, random_state=0)`` as a third learner
-(``GESr``). Run::
+Further learners: ``--restarts k`` adds ``GESStructure(n_restarts=k, random_state=0)``
+(``GESr``); ``--edge-restarts k`` adds ``GESStructure(edge_restarts=k)`` (``GESe``,
+deterministic restarts from the best class with one edge deleted, weakest edge first);
+``--no-hc`` leaves hill climbing out. Run::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_interventional_alarm.py [--quick]
         [--n-obs 5000 --n-int 1000] [--choices most-undirected] [--seeds 0 1 2] [--restarts 5]
+        [--edge-restarts 10] [--no-hc]
 """
 
 import argparse
@@ -104,6 +108,7 @@ def run(net, targets, n_obs, n_int, seed, learners):
         row[name + "+I SHD"] = structural_hamming_distance(true_ieg, inter)
         row[name + " s"] = t_obs
         row[name + "+I s"] = t_int
+        row[f"{name}+I/{name}"] = row[name + "+I"] / row[name] if row[name] else np.inf
     return row
 
 
@@ -117,6 +122,9 @@ def main():
     parser.add_argument("--seeds", type=int, nargs="*", default=None, help="data seeds")
     parser.add_argument("--restarts", type=int, default=0,
                         help="also GESStructure(n_restarts=k, random_state=0) (GESr)")
+    parser.add_argument("--edge-restarts", type=int, default=0,
+                        help="also GESStructure(edge_restarts=k) (GESe)")
+    parser.add_argument("--no-hc", action="store_true", help="leave out HillClimbStructure")
     args = parser.parse_args()
     net = load_shared("alarm")
     nodes = list(net.nodes)
@@ -134,9 +142,13 @@ def main():
     if args.choices is not None:
         choices = [(label, targets) for label, targets in choices if label in args.choices]
     data_seeds = range(2 if args.quick else 3) if args.seeds is None else args.seeds
-    learners = {"GES": GESStructure, "HC": HillClimbStructure}
+    learners = {"GES": GESStructure}
+    if args.edge_restarts:
+        learners["GESe"] = lambda: GESStructure(edge_restarts=args.edge_restarts)
     if args.restarts:
         learners["GESr"] = lambda: GESStructure(n_restarts=args.restarts, random_state=0)
+    if not args.no_hc:
+        learners["HC"] = HillClimbStructure
     print(f"ALARM: {args.n_obs} observational rows + {args.n_int} rows per target (5 targets); "
           f"observational fits on as many observational rows; data seeds {list(data_seeds)}")
     names = list(learners)
@@ -144,7 +156,8 @@ def main():
               + [f"{n}{i}" for n in names for i in ("", "+I")]
               + [f"{n}{i} SHD" for n in names for i in ("", "+I")]
               + [f"{n}{i}-true" for n in names for i in ("", "+I")]
-              + [f"{n}+I s" for n in names])
+              + [f"{n}+I/{n}" for n in names]
+              + [f"{n}{i} s" for n in names for i in ("", "+I")])
     counted = 4 + 2 * len(names)  # the undirected-edge columns end here
     rows = []
     for label, targets in choices:

@@ -354,6 +354,14 @@ class GESStructure(_BaseStructureLearner):
     penalty of an intervened child: :math:`\log(n)/2` per parameter where skbn uses the
     log of the child's kept rows).
 
+    **Escaping local optima.** The greedy search can stop in a class that scores below the
+    true DAG, e.g. on near-deterministic families (ALARM's ventilation block), where no
+    single operator improves it. ``edge_restarts=10`` (recommended; deterministic) restarts
+    the phases from the best class with one of its weakest edges deleted (below);
+    ``n_restarts`` from random perturbations of it. Both only ever keep a class that scores
+    higher, so the result never scores below the plain search's. The default (neither) is
+    the plain search, pcalg's ``ges`` / ``gies``.
+
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
     order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple; ``(U, Y, C)`` for Turn).
@@ -395,8 +403,8 @@ class GESStructure(_BaseStructureLearner):
         enumerates all subsets.
         Bound it for graphs with large undirected neighbourhoods.
     max_iter : int or None, default=None
-        Bound on the number of steps (operators applied) of each search (the first one and
-        each restart).
+        Bound on the number of steps (operators applied) of each search (the first one,
+        each restart, and each of the two searches of an edge restart).
     n_restarts : int, default=0
         Random restarts (opt-in; the default result is the plain search's): after the
         phases converge, a DAG of the best class found so far is perturbed by
@@ -406,9 +414,24 @@ class GESStructure(_BaseStructureLearner):
         class; a restart's class replaces the best one if it scores higher (by more than
         the tie tolerance). Deterministic for a fixed ``random_state``. Escapes local optima
         of the greedy search, e.g. on near-deterministic families (ALARM's ventilation
-        block).
+        block). They run after the edge restarts.
     perturbation : int, default=10
         Random legal moves applied at each restart.
+    edge_restarts : int, default=0
+        Deterministic restarts by edge deletion (opt-in; 10 is the recommended setting, which
+        escapes the ALARM local optima of ``n_restarts=50`` at a fraction of its time; 0, the
+        default, is the plain search). After the phases converge, with :math:`D` the DAG of
+        the best class that scores it, the edges :math:`u \to v` of :math:`D` (required
+        pairs excepted) are tried weakest first, by the loss
+        :math:`s(v, \mathrm{Pa}_v) - s(v, \mathrm{Pa}_v \setminus \{u\})` of removing the
+        edge from its child's family (ties: ``(v, u)`` in column order). A try deletes the
+        edge from :math:`D`, runs the phases from the class of the result with the pair
+        forbidden, then again from there with the pair allowed; its class replaces the best
+        one if it scores higher (by more than the tie tolerance), and the order is then
+        recomputed from the new class. Stops after ``edge_restarts`` consecutive tries
+        without improvement, or once every edge of the best class was tried. No random
+        draws. Similar in spirit to XGES (Nazaret & Blei 2025), which tests deleting edges
+        of its result to leave a local optimum; the order and stop rule are skbn's.
     {verbose_parameter}
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
@@ -448,7 +471,10 @@ class GESStructure(_BaseStructureLearner):
         Operators applied per phase (over every search).
     restart_scores_ : ndarray of shape (n_restarts,)
         Score of the class each restart reached (``score_`` is the best of the first
-        search's and these).
+        search's, these and ``edge_restart_scores_``).
+    edge_restart_scores_ : ndarray of shape (n_tries,)
+        Score of the class each edge restart reached, in the order tried (empty when
+        ``edge_restarts=0``).
     em_trace_ : ndarray
         With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
         for "bayes") along the starting (empty-graph) network's EM, then of the network
@@ -465,6 +491,7 @@ class GESStructure(_BaseStructureLearner):
     Markov equivalence classes of directed acyclic graphs", JMLR 13, 2012.
     J. Ramsey et al., "A million variables and more: the fast greedy equivalence search
     algorithm", Int. J. Data Sci. Anal. 3, 2017.
+    A. Nazaret and D. Blei, "Extremely greedy equivalence search", arXiv:2502.19551, 2025.
 
     Examples
     --------
@@ -486,6 +513,7 @@ class GESStructure(_BaseStructureLearner):
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "n_restarts": [Interval(Integral, 0, None, closed="left")],
         "perturbation": [Interval(Integral, 1, None, closed="left")],
+        "edge_restarts": [Interval(Integral, 0, None, closed="left")],
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
@@ -509,6 +537,7 @@ class GESStructure(_BaseStructureLearner):
         max_iter=None,
         n_restarts=0,
         perturbation=10,
+        edge_restarts=0,
         verbose=0,
         missing="error",
         latent=None,
@@ -534,6 +563,7 @@ class GESStructure(_BaseStructureLearner):
         self.max_iter = max_iter
         self.n_restarts = n_restarts
         self.perturbation = perturbation
+        self.edge_restarts = edge_restarts
         self.verbose = verbose
         self.categories = categories
         self.column_types = column_types
@@ -685,6 +715,11 @@ class GESStructure(_BaseStructureLearner):
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operators",
                                            detail=f"{p} columns, {data.n_samples:,} rows")
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
+        edge_scores = []
+        if self.edge_restarts:
+            g, total, steps = self._edge_restarts(g, total, ctx, phases, gaps, fixed, max_iter,
+                                                  n_steps, self.edge_restarts, edge_scores)
+            n_iter += steps
         restart_scores = []
         if self.n_restarts:
             # escape a local optimum: perturb a DAG of the best class so far by random legal
@@ -709,6 +744,7 @@ class GESStructure(_BaseStructureLearner):
                 if improves(score, total):
                     g, total = found, score
         self.restart_scores_ = np.array(restart_scores, dtype=float)
+        self.edge_restart_scores_ = np.array(edge_scores, dtype=float)
         if ctx.knowledge is not None:  # consistent: every class of the search was checked
             g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
         directed, undirected = g.edge_lists()
@@ -749,6 +785,46 @@ class GESStructure(_BaseStructureLearner):
             if len(phases) == 1 or not changed:
                 break
         return g, total, n_iter
+
+    def _edge_restarts(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps, patience, scores):
+        r"""Deterministic restarts by edge deletion from the class ``g`` (score ``total``).
+
+        With :math:`D` the DAG of the class that scores it (:meth:`_FitContext.extension`),
+        the edges :math:`u \to v` of :math:`D` whose pair is not required are tried weakest
+        first, by the loss :math:`s(v, \mathrm{Pa}_v) - s(v, \mathrm{Pa}_v \setminus \{u\})`
+        of removing the edge from its child's family (ties: ``(v, u)``). A try deletes the
+        edge from :math:`D`, runs the phases from the class of the result with the pair
+        forbidden, then again from there with the pair allowed; if it ends strictly higher
+        (:func:`improves`) its class becomes the best and the order is recomputed from it.
+        Stops after ``patience`` consecutive tries without improvement, or when every edge
+        of the best class was tried. Appends each try's score to ``scores``; returns
+        (class, score, steps).
+        """
+        n_iter = failures = 0
+        while True:
+            dag = [(int(u), int(v)) for u, v in ctx.extension(g)]
+            parents = [set() for _ in range(g.p)]
+            for u, v in dag:
+                parents[v].add(u)
+            order = sorted((ctx.gain(v, tuple(sorted(parents[v] - {u})), u), v, u) for u, v in dag
+                           if (min(u, v), max(u, v)) not in fixed)
+            for _, v, u in order:
+                ctx.progress.message(f"edge restart: {ctx.names[u]!r} -> {ctx.names[v]!r} deleted")
+                start = g.with_dag([e for e in dag if e != (u, v)]).completed()
+                found, score, steps = self._phases(start, self._total(start, ctx), ctx, phases,
+                                                   gaps | {(min(u, v), max(u, v))}, fixed, max_iter, n_steps)
+                n_iter += steps
+                found, score, steps = self._phases(found, score, ctx, phases, gaps, fixed, max_iter, n_steps)
+                n_iter += steps
+                scores.append(score)
+                if improves(score, total):
+                    g, total, failures = found, score, 0
+                    break
+                failures += 1
+                if failures >= patience:
+                    return g, total, n_iter
+            else:  # every edge of the best class was tried
+                return g, total, n_iter
 
     @staticmethod
     def _total_dag(p, dag, ctx):
