@@ -81,7 +81,7 @@ def test_edge_restarts_reach_the_exact_optimum_where_ges_stops_below_it(seed):
 def test_edge_restarts_reach_the_exact_optimum_where_gies_stops_below_it(seed):
     X, mask = experimental(seed)
     exact = ExactStructure(fit_parameters=False).fit(X, interventions=mask).score_
-    plain = GESStructure(fit_parameters=False).fit(X, interventions=mask)
+    plain = GESStructure(edge_restarts=0, fit_parameters=False).fit(X, interventions=mask)
     assert plain.score_ < exact - 1.0
     model = GESStructure(edge_restarts=10, fit_parameters=False).fit(X, interventions=mask)
     assert model.score_ == pytest.approx(exact, rel=1e-9)
@@ -129,9 +129,9 @@ def test_edge_restarts_never_exceed_the_optimum_nor_fall_below_the_plain_search(
 
 
 # ----------------------------------------------------------- determinism and the stop rule
-def test_edge_restarts_are_off_by_default_and_deterministic():
+def test_edge_restarts_are_deterministic():
     X, mask = experimental(3)
-    plain = GESStructure(fit_parameters=False).fit(X, interventions=mask)
+    plain = GESStructure(edge_restarts=0, fit_parameters=False).fit(X, interventions=mask)
     assert plain.edge_restart_scores_.shape == (0,)
     model = GESStructure(edge_restarts=4, fit_parameters=False)
     a = model.fit(X, interventions=mask)
@@ -149,6 +149,24 @@ def test_edge_restarts_are_off_by_default_and_deterministic():
     # a refit without edge restarts resets the attribute and returns the plain class
     model.set_params(edge_restarts=0).fit(X, interventions=mask)
     assert model.edge_restart_scores_.shape == (0,) and model.cpdag_ == plain.cpdag_
+
+
+def test_auto_edge_restarts_run_on_experimental_rows_with_a_discrete_column_only():
+    # "auto": 10 for GIES on discrete (and mixed) data; 0 for observational GES and for
+    # Gaussian GIES, which then stay the plain search (pcalg's ges / gies)
+    X, mask = experimental(3)
+    for rows, interventions, expected in [(X, mask, 10), (X, None, 0),
+                                          (X, np.zeros_like(mask), 0)]:
+        auto = GESStructure(fit_parameters=False).fit(rows, interventions=interventions)
+        explicit = GESStructure(edge_restarts=expected, fit_parameters=False).fit(
+            rows, interventions=interventions)
+        assert auto.edge_restarts_ == expected
+        assert auto.cpdag_ == explicit.cpdag_ and auto.score_ == explicit.score_
+        np.testing.assert_array_equal(auto.edge_restart_scores_, explicit.edge_restart_scores_)
+    Xg, gmask = chain()
+    assert GESStructure(fit_parameters=False).fit(Xg, interventions=gmask).edge_restarts_ == 0
+    mixed = Xg.assign(a=np.where(Xg["a"] > 0, "hi", "lo"))
+    assert GESStructure(fit_parameters=False).fit(mixed, interventions=gmask).edge_restarts_ == 10
 
 
 @pytest.mark.parametrize("patience", [1, 3, 1000])
@@ -177,7 +195,7 @@ def test_edge_restarts_honour_knowledge():
     assert len(model.edge_restart_scores_) == len(model.edges_) - 1
 
 
-@pytest.mark.parametrize("bad", [-1, "auto", 1.5])
+@pytest.mark.parametrize("bad", [-1, "always", 1.5])
 def test_edge_restarts_validated(bad):
     X, _ = chain(300)
     with pytest.raises(ValueError, match="edge_restarts"):

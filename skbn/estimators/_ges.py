@@ -25,7 +25,7 @@ from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG, pdag_to_dag
 from skbn.utils._progress import Progress
-from skbn.utils._sklearn_compat import Interval
+from skbn.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["GESStructure"]
 
@@ -356,11 +356,13 @@ class GESStructure(_BaseStructureLearner):
 
     **Escaping local optima.** The greedy search can stop in a class that scores below the
     true DAG, e.g. on near-deterministic families (ALARM's ventilation block), where no
-    single operator improves it. ``edge_restarts=10`` (recommended; deterministic) restarts
-    the phases from the best class with one of its weakest edges deleted (below);
-    ``n_restarts`` from random perturbations of it. Both only ever keep a class that scores
-    higher, so the result never scores below the plain search's. The default (neither) is
-    the plain search, pcalg's ``ges`` / ``gies``.
+    single operator improves it. ``edge_restarts=10`` (deterministic) restarts the phases
+    from the best class with one of its weakest edges deleted (below); ``n_restarts`` from
+    random perturbations of it. Both only ever keep a class that scores higher, so the
+    result never scores below the plain search's. By default (``edge_restarts="auto"``)
+    edge restarts run on experimental rows with a discrete column (GIES on discrete or
+    mixed data, which no peer implements); observational GES and Gaussian GIES are the
+    plain search, pcalg's ``ges`` / ``gies``.
 
     Determinism: the largest score change wins; changes within the relative tolerance of
     :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
@@ -417,10 +419,13 @@ class GESStructure(_BaseStructureLearner):
         block). They run after the edge restarts.
     perturbation : int, default=10
         Random legal moves applied at each restart.
-    edge_restarts : int, default=0
-        Deterministic restarts by edge deletion (opt-in; 10 is the recommended setting, which
-        escapes the ALARM local optima of ``n_restarts=50`` at a fraction of its time; 0, the
-        default, is the plain search). After the phases converge, with :math:`D` the DAG of
+    edge_restarts : int or "auto", default="auto"
+        Deterministic restarts by edge deletion (10 escapes the ALARM local optima of
+        ``n_restarts=50`` at a fraction of its time; 0 is the plain search). ``"auto"``: 10
+        when some rows are experimental (``interventions``) and a column is discrete, where
+        GIES has no peer to match and the plain search fails on ALARM (``docs/ges.md``);
+        0 otherwise, so that observational GES and Gaussian GIES stay pcalg's ``ges`` /
+        ``gies``. The value used is ``edge_restarts_``. After the phases converge, with :math:`D` the DAG of
         the best class that scores it, the edges :math:`u \to v` of :math:`D` (required
         pairs excepted) are tried weakest first, by the loss
         :math:`s(v, \mathrm{Pa}_v) - s(v, \mathrm{Pa}_v \setminus \{u\})` of removing the
@@ -474,7 +479,10 @@ class GESStructure(_BaseStructureLearner):
         search's, these and ``edge_restart_scores_``).
     edge_restart_scores_ : ndarray of shape (n_tries,)
         Score of the class each edge restart reached, in the order tried (empty when
-        ``edge_restarts=0``).
+        ``edge_restarts_`` is 0).
+    edge_restarts_ : int
+        The number of edge restarts without improvement the search allowed
+        (``edge_restarts`` with ``"auto"`` resolved).
     em_trace_ : ndarray
         With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
         for "bayes") along the starting (empty-graph) network's EM, then of the network
@@ -513,7 +521,7 @@ class GESStructure(_BaseStructureLearner):
         "max_iter": [None, Interval(Integral, 0, None, closed="left")],
         "n_restarts": [Interval(Integral, 0, None, closed="left")],
         "perturbation": [Interval(Integral, 1, None, closed="left")],
-        "edge_restarts": [Interval(Integral, 0, None, closed="left")],
+        "edge_restarts": [Interval(Integral, 0, None, closed="left"), StrOptions({"auto"})],
         "verbose": ["verbose"],
     }
     _plugins = ("scorer",)
@@ -537,7 +545,7 @@ class GESStructure(_BaseStructureLearner):
         max_iter=None,
         n_restarts=0,
         perturbation=10,
-        edge_restarts=0,
+        edge_restarts="auto",
         verbose=0,
         missing="error",
         latent=None,
@@ -716,9 +724,10 @@ class GESStructure(_BaseStructureLearner):
                                            detail=f"{p} columns, {data.n_samples:,} rows")
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
         edge_scores = []
-        if self.edge_restarts:
+        self.edge_restarts_ = self._resolved_edge_restarts(data)
+        if self.edge_restarts_:
             g, total, steps = self._edge_restarts(g, total, ctx, phases, gaps, fixed, max_iter,
-                                                  n_steps, self.edge_restarts, edge_scores)
+                                                  n_steps, self.edge_restarts_, edge_scores)
             n_iter += steps
         restart_scores = []
         if self.n_restarts:
@@ -785,6 +794,14 @@ class GESStructure(_BaseStructureLearner):
             if len(phases) == 1 or not changed:
                 break
         return g, total, n_iter
+
+    def _resolved_edge_restarts(self, data):
+        """``edge_restarts``, with ``"auto"`` resolved (see the parameter)."""
+        if self.edge_restarts != "auto":
+            return self.edge_restarts
+        experimental = data.intervened is not None and bool(np.asarray(data.intervened).any())
+        discrete = not data.has_continuous or not bool(np.all(data.continuous))
+        return 10 if experimental and discrete else 0
 
     def _edge_restarts(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps, patience, scores):
         r"""Deterministic restarts by edge deletion from the class ``g`` (score ``total``).
