@@ -609,6 +609,13 @@ class BaseGaussianScore(BaseScore):
 
     def _data_from_rss(self, weight, rss, n_coef, n_groups):
         """Data term of a family from per-group totals and residual sums of squares."""
+        if len(weight) == 1:  # (one usable group, a Gaussian search's case: the same operations
+            # on Python floats -- IEEE arithmetic as numpy's, the logarithm still numpy's)
+            w, r = float(weight[0]), float(rss[0])
+            ddof = n_coef if self.variance == "unbiased" else 0.0
+            if r > 0 and w > ddof and w > 0:
+                loglik = float(-0.5 * w * np.log(2 * np.pi * (r / (w - ddof))) - 0.5 * (w - ddof))
+                return loglik - self._penalty(n_groups * (n_coef + 1), w)
         loglik = float(np.sum(_gaussian_loglik(weight, rss, n_coef, self.variance)))
         return loglik - self._penalty(n_groups * (n_coef + 1), float(np.sum(weight)))
 
@@ -656,7 +663,10 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        rss = np.stack([added_parent_rss(scatter, child, parents) for scatter in stats.scatter])
+        if len(stats.scatter) == 1:  # (one group: no stack)
+            rss = added_parent_rss(stats.scatter[0], child, parents)[None]
+        else:
+            rss = np.stack([added_parent_rss(scatter, child, parents) for scatter in stats.scatter])
         n_coef = len(parents) + 2
         loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
                                   self.variance).sum(axis=0)

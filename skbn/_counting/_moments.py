@@ -284,18 +284,27 @@ def regression(scatter, child, parents):
         ``mean[child] - mean[parents] @ coef``.
     """
     parents = list(parents)
+    beta, d, rss = _regression_scaled(scatter, child, parents)
+    if not parents:
+        return beta, rss
+    p = len(parents)
+    return beta * d[p] / d[:p], rss
+
+
+def _regression_scaled(scatter, child, parents):
+    """:func:`regression` on the unit-diagonal scaled matrix: the coefficients of the scaled
+    columns, the scale factors (parents, then the child) and the residual sum of squares."""
     p = len(parents)
     if not p:  # (the child's own scatter: no solve, the same values)
         spread = scatter[child, child]
         d = np.sqrt(spread) if spread != 0 else np.float64(1.0)
         residual = float(spread / (d * d))
-        return np.zeros(0), residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
+        return np.zeros(0), None, residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
     columns = np.array(parents + [child])
     d, scaled = _scaled(scatter[columns[:, None], columns])
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
-    rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
-    return beta * d[p] / d[:p], rss
+    return beta, d, residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
 
 
 def regression_rss(scatter, child, parents):
@@ -321,7 +330,7 @@ def regression_rss(scatter, child, parents):
     """
     parents = list(parents)
     if len(scatter) == 1:  # (one group: the per-group solve is cheaper than the batch set-up)
-        return np.array([regression(scatter[0], child, parents)[1]])
+        return np.array([_regression_scaled(scatter[0], child, parents)[2]])
     columns = parents + [child]
     block = scatter[:, columns][:, :, columns]
     d = np.sqrt(np.diagonal(block, axis1=1, axis2=2).copy())
