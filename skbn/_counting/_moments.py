@@ -301,7 +301,7 @@ def _regression_scaled(scatter, child, parents):
         residual = float(spread / (d * d))
         return np.zeros(0), None, residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
     columns = np.array(parents + [child])
-    d, scaled = _scaled(scatter[columns[:, None], columns])
+    d, scaled = _scaled(scatter.take(columns, axis=0).take(columns, axis=1))
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
     return beta, d, residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
@@ -437,24 +437,24 @@ def added_parent_rss(scatter, child, parents):
     # scale those (O(k |P|)), not the whole matrix (the same values as ``_scaled``)
     d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
-    columns = parents + [child]
-    scaled = scatter[:, columns] / (d[:, None] * d[columns])  # (np.outer's products)
+    columns = np.array(parents + [child])
+    scaled = scatter.take(columns, axis=1) / (d[:, None] * d.take(columns))  # (np.outer's products)
     diagonal = scatter.diagonal() / (d * d)
     if parents:
         cross = scaled[:, :-1]
-        inverse_pp = _solve_psd(cross[parents], cross.T)
+        inverse_pp = _solve_psd(cross.take(columns[:-1], axis=0), cross.T)
         residual_c = scaled[:, -1] - cross @ inverse_pp[:, child]
         residual_jj = diagonal - np.einsum("jp,pj->j", cross, inverse_pp)
     else:
         residual_c = scaled[:, -1].copy()
         residual_jj = diagonal
     rss_c = max(float(residual_c[child]), 0.0)
-    usable = residual_jj > SINGULAR_RCOND
-    gain = np.zeros_like(residual_jj)
-    gain[usable] = residual_c[usable] ** 2 / residual_jj[usable]
+    # R_cj^2 / R_jj where R_jj is usable, else 0
+    gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros_like(residual_jj),
+                     where=residual_jj > SINGULAR_RCOND)
     residual = rss_c - gain
     rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[child] ** 2
-    rss[[child, *parents]] = np.nan
+    rss[columns] = np.nan
     return rss
 
 
