@@ -18,7 +18,6 @@ from skbn._dag import (
     interventional_essential_graph,
     knowledge_directions,
     orient_with_knowledge,
-    semi_directed_path,
 )
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
 from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
@@ -95,14 +94,6 @@ class _CPDAG(MixedGraph):
         """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
         under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids."""
         return complete_pdag(self)
-
-    def is_clique(self, nodes):
-        nodes = sorted(nodes)
-        return all(self.adj(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:])
-
-    def semi_directed_path(self, source, target, blocked):
-        """Whether a path ``source -> / - ... -> / - target`` avoids every blocked node."""
-        return semi_directed_path(self.ch, self.und, source, target, blocked)
 
     def with_dag(self, edges):
         """A graph of the same kind (and targets) holding the DAG ``edges`` (not completed)."""
@@ -277,10 +268,9 @@ def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
 
-def _subsets(items, max_size, accept):
-    """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order;
-    a subset is kept and extended only while ``accept(subset)`` holds (``accept`` must be
-    closed under taking subsets, e.g. a clique condition)."""
+def _subsets(items, max_size):
+    """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order
+    (each subset followed by its extensions)."""
     out = []
 
     def grow(start, current):
@@ -288,9 +278,7 @@ def _subsets(items, max_size, accept):
         if len(current) >= max_size:
             return
         for i in range(start, len(items)):
-            candidate = current + (items[i],)
-            if accept(candidate):
-                grow(i + 1, candidate)
+            grow(i + 1, current + (items[i],))
 
     grow(0, ())
     return out
@@ -619,19 +607,29 @@ class GESStructure(_BaseStructureLearner):
             out.extend((score - current, x, y, t) for score, (x, t) in zip(scores, operators))
         return out
 
-    def _delete_candidates(self, g, y, ctx, fixed):
+    def _delete_candidates(self, g, y, ctx, fixed, masks=None):
+        r"""Delete(X, y, H) operators satisfying the clique condition, with their gains.
+
+        For every ``X`` adjacent to ``y`` by an undirected edge or as a parent (not a
+        required adjacency) and every :math:`H \subseteq \mathrm{NA}_{y,X}` (at most
+        ``subset_bound`` nodes, in index order), valid iff :math:`\mathrm{NA}_{y,X}
+        \setminus H` is a clique; its score change is :math:`s(y, K) - s(y, K \cup \{X\})`
+        with :math:`K = (\mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \setminus H) \setminus \{X\}`.
+        Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``, computed when
+        None)."""
+        adj, und, par = _adjacency_masks(g) if masks is None else masks
+        pa, ne = par[y], und[y]
         out = []
-        pa, ne = g.pa[y], g.und[y]
-        for x in sorted(pa | ne):
-            if (min(x, y), max(x, y)) in fixed:
+        for x in bit_ids(pa | ne):
+            if fixed and (min(x, y), max(x, y)) in fixed:
                 continue
-            na = sorted(ne & g.adj_set(x))
-            na_set = set(na)
-            for h in _subsets(na, ctx.subset_bound, lambda h: True):
-                rest = na_set.difference(h)
-                if not g.is_clique(rest):
+            na = ne & adj[x]
+            bit = 1 << x
+            for h in _subsets(bit_ids(na), ctx.subset_bound):
+                rest = na & ~_bits(h)
+                if any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
                     continue
-                keep = tuple(sorted((pa | rest) - {x}))
+                keep = tuple(bit_ids((pa | rest) & ~bit))
                 out.append((-ctx.gain(y, keep, x), x, y, h))
         return out
 
@@ -770,16 +768,18 @@ class GESStructure(_BaseStructureLearner):
             per_target = {}
         else:
             _, per_target, targets = cached
-        masks = _adjacency_masks(g) if phase == "forward" and targets else None
+        masks = _adjacency_masks(g)
         for y in targets:  # each target's operators by decreasing gain (a non-finite gain never wins:
             # NaN or +inf come from a family scoring -inf on both or on the current side, a
             # continuous parent of a discrete node on mixed data, which no move may leave or enter)
             if phase == "forward":
                 found = self._insert_candidates(g, y, ctx, gaps, masks)
             else:
-                found = self._delete_candidates(g, y, ctx, fixed)
+                found = self._delete_candidates(g, y, ctx, fixed, masks)
             per_target[y] = sorted((c for c in found if math.isfinite(c[0])), key=_by_gain)
         candidates = heapq.merge(*per_target.values(), key=_by_gain)
+        # the semi-directed path condition on masks: steps along an undirected edge or an arrow
+        forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
         def apply(c):
             _, x, y, s = c
@@ -793,10 +793,10 @@ class GESStructure(_BaseStructureLearner):
         built = {}
 
         def valid(c):
-            if phase == "forward":
+            if phase == "forward":  # every semi-directed path from y to x meets NA_yx | T
                 _, x, y, t = c
-                blocked = (g.und[y] & g.adj_set(x)).union(t)
-                if g.semi_directed_path(y, x, blocked):
+                allowed = ~(masks[1][y] & masks[0][x] | _bits(t) | 1 << y)
+                if forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed):
                     return False
             if ctx.knowledge is None:
                 return True
