@@ -5,6 +5,7 @@ over interventional essential graphs."""
 import heapq
 import itertools
 import math
+import operator
 from numbers import Integral
 
 import numpy as np
@@ -194,9 +195,7 @@ class _InterventionalGraph(_CPDAG):
         return _InterventionalGraph(self.p, self.targets, directed, undirected)
 
 
-def _by_gain(candidate):
-    """Sort key of an operator ``(gain, ...)``: decreasing gain."""
-    return -candidate[0]
+_gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
 
 
 def _bits(nodes):
@@ -256,14 +255,19 @@ def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
     :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
     adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` goes
-    to ``groups`` under its parent set ``base | T`` (masks) and grows while ``|T| < limit``."""
+    to ``groups`` under its parent set ``base | T`` (masks; the group's ``x`` and ``T`` in two
+    lists) and grows while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
         new = t + (w,)
-        groups.setdefault(base | bit, []).extend((x, new) for x in xs)
+        group = groups.get(base | bit)
+        if group is None:
+            groups[base | bit] = group = ([], [])
+        group[0].extend(xs)
+        group[1].extend([new] * len(xs))
         if len(new) < limit:
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
@@ -595,16 +599,20 @@ class GESStructure(_BaseStructureLearner):
                     continue
                 limit = min(limit, room)
             base = pa | na
-            groups.setdefault(base, []).extend((x, ()) for x in xs)
+            group = groups.get(base)
+            if group is None:
+                groups[base] = group = ([], [])
+            group[0].extend(xs)
+            group[1].extend([()] * len(xs))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
                 _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
         out = []
-        for mask, operators in groups.items():
+        for mask, (xs, ts) in groups.items():
             parents = tuple(bit_ids(mask))
             current = ctx.local(y, parents)
-            scores = ctx.cache.added_scores(y, parents, [x for x, _ in operators])
-            out.extend((score - current, x, y, t) for score, (x, t) in zip(scores, operators))
+            scores = ctx.cache.added_scores(y, parents, xs)
+            out.extend(zip([score - current for score in scores], xs, itertools.repeat(y, len(xs)), ts))
         return out
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None):
@@ -657,7 +665,7 @@ class GESStructure(_BaseStructureLearner):
         if ordered:
             order = itertools.takewhile(lambda c: c[0] > threshold, candidates)
         else:
-            order = sorted((c for c in candidates if c[0] > threshold), key=_by_gain)
+            order = sorted([c for c in candidates if c[0] > threshold], key=_gain, reverse=True)
         best = None
         for c in order:
             if best is not None and improves(best[0], c[0]):
@@ -776,8 +784,8 @@ class GESStructure(_BaseStructureLearner):
                 found = self._insert_candidates(g, y, ctx, gaps, masks)
             else:
                 found = self._delete_candidates(g, y, ctx, fixed, masks)
-            per_target[y] = sorted((c for c in found if math.isfinite(c[0])), key=_by_gain)
-        candidates = heapq.merge(*per_target.values(), key=_by_gain)
+            per_target[y] = sorted([c for c in found if -math.inf < c[0] < math.inf], key=_gain, reverse=True)
+        candidates = heapq.merge(*per_target.values(), key=_gain, reverse=True)
         # the semi-directed path condition on masks: steps along an undirected edge or an arrow
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
