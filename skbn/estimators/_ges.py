@@ -250,6 +250,15 @@ def _mask_reaches(step, sources, targets, allowed):
     return False
 
 
+def _insert_path_blocked(forward, masks, x, y, t):
+    r"""Insert(x, y, T)'s global condition: whether every semi-directed path from ``y`` to
+    ``x`` (each step along an undirected edge or an arrow, never against one) meets
+    :math:`\mathrm{NA}_{y,x} \cup T` (Chickering 2002, Theorem 15). ``forward``: the mask of
+    the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`."""
+    allowed = ~(masks[1][y] & masks[0][x] | _bits(t) | 1 << y)
+    return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
+
+
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
@@ -786,7 +795,6 @@ class GESStructure(_BaseStructureLearner):
                 found = self._delete_candidates(g, y, ctx, fixed, masks)
             per_target[y] = sorted([c for c in found if -math.inf < c[0] < math.inf], key=_gain, reverse=True)
         candidates = heapq.merge(*per_target.values(), key=_gain, reverse=True)
-        # the semi-directed path condition on masks: steps along an undirected edge or an arrow
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
         def apply(c):
@@ -801,11 +809,8 @@ class GESStructure(_BaseStructureLearner):
         built = {}
 
         def valid(c):
-            if phase == "forward":  # every semi-directed path from y to x meets NA_yx | T
-                _, x, y, t = c
-                allowed = ~(masks[1][y] & masks[0][x] | _bits(t) | 1 << y)
-                if forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed):
-                    return False
+            if phase == "forward" and not _insert_path_blocked(forward, masks, *c[1:]):
+                return False
             if ctx.knowledge is None:
                 return True
             built[c[1:]] = new = apply(c)
