@@ -229,3 +229,11 @@ def test_one_group_gaussian_scores_equal_the_grouped_formulas_bit_for_bit(varian
                     want = (loglik - scorer._penalty(n_coef + 1, float(np.sum(stats.weight)))
                             - edge_penalty * len(parents))
                     assert got == want
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"max_subset_size": 1}])
+def test_kept_delete_operators_after_every_backward_step(monkeypatch, kwargs):
+    # few rows of a dense network: the forward phase overshoots and two Delete steps follow
+    X = gaussian(7, 150, 35, edge_prob=0.6)
+    model, checked = _check_after_every_step(monkeypatch, GESStructure(fit_parameters=False, **kwargs), X)
+    assert checked.count("backward") >= 1
