@@ -237,3 +237,41 @@ def test_kept_delete_operators_after_every_backward_step(monkeypatch, kwargs):
     X = gaussian(7, 150, 35, edge_prob=0.6)
     model, checked = _check_after_every_step(monkeypatch, GESStructure(fit_parameters=False, **kwargs), X)
     assert checked.count("backward") >= 1
+
+
+def test_batched_collinearity_checks_equal_one_family_at_a_time():
+    # the network fit after the search checks its new Gaussian families with one eigvalsh
+    # per number of parents: the verdicts are those of the one-family check
+    from skbn._continuous_network import _identifiable, _scaled_parents, identifiable_families  # noqa: PLC0415
+
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(40, 7))
+    x[:, 5] = x[:, 0] + x[:, 1]  # collinear with 0 and 1
+    x[:, 6] = 1.5  # constant
+    scatter = moments(x).scatter[0]
+    families = [(scatter, list(parents)) for size in range(4)
+                for parents in itertools.combinations(range(7), size)]
+    got = identifiable_families(families)
+    for (s, parents), ok in zip(families, got):
+        scaled = _scaled_parents(s, parents) if parents else None
+        want = scaled is not None and bool(_identifiable(np.linalg.eigvalsh(scaled)))
+        assert ok == want
+    assert True in got and got.count(False) > len(range(4))  # (both verdicts occur)
+
+
+def test_network_fit_refuses_collinear_parents_naming_the_column():
+    X = gaussian(5, 200, 60)
+    X["copy"] = X.iloc[:, 0] + X.iloc[:, 1]
+    from skbn import FixedStructure  # noqa: PLC0415
+
+    cols = list(X.columns)
+    edges = [(cols[0], cols[2]), (cols[1], cols[2]), ("copy", cols[2])]
+    with pytest.raises(ValueError, match=f"the column '{cols[2]}'.*collinear"):
+        FixedStructure(edges=edges).fit(X)
+    edges = [(cols[0], cols[3]), (cols[1], cols[3])]
+    model = FixedStructure(edges=edges).fit(X)
+    # the same coefficients as the least-squares fit on the rows
+    design = np.column_stack([np.ones(len(X)), X[cols[0]], X[cols[1]]])
+    beta = np.linalg.lstsq(design, X[cols[3]].to_numpy(), rcond=None)[0]
+    np.testing.assert_allclose(model.network_.coefficients[cols[3]], beta[1:], rtol=1e-10)
+    np.testing.assert_allclose(model.network_.intercepts[cols[3]], beta[0], rtol=1e-10, atol=1e-12)
