@@ -1449,9 +1449,59 @@ def _continuous_values(frame, columns):
     return values
 
 
-def _family_parameters(stats, group, child, parents, variance, where):
+def _scaled_parents(scatter, parents):
+    """The parents' block of ``scatter`` scaled to unit diagonal, or None when a parent is
+    constant (zero scatter)."""
+    index = np.asarray(parents)
+    sub = scatter[index[:, None], index]
+    diag = np.sqrt(sub.diagonal())
+    if (diag == 0).any():
+        return None
+    return sub / (diag[:, None] * diag)  # (np.outer's products)
+
+
+def _identifiable(eig):
+    """Whether the eigenvalues ``eig`` (increasing, last axis) of a scaled scatter matrix
+    leave the regression identifiable: the smallest above ``SINGULAR_RCOND`` times the
+    largest (a NaN passes, as the check always let it)."""
+    return np.logical_not(eig[..., 0] <= SINGULAR_RCOND * eig[..., -1])
+
+
+def identifiable_families(families):
+    """The collinearity check of :func:`_family_parameters` for many one-group families at
+    once: one ``eigvalsh`` per number of parents (numpy's ``eigvalsh`` solves each matrix of
+    a stack on its own, so each verdict is the one-family call's).
+
+    Parameters
+    ----------
+    families : list of (scatter, parents)
+        A family's scatter matrix and its parents' positions in it.
+
+    Returns
+    -------
+    ok : list of bool
+        Whether each family's parents are known to pass the check (False also for a family
+        without parents or with a constant parent, left to :func:`_family_parameters`).
+    """
+    ok = [False] * len(families)
+    by_size = {}
+    for k, (scatter, parents) in enumerate(families):
+        if parents:
+            scaled = _scaled_parents(scatter, parents)
+            if scaled is not None:
+                by_size.setdefault(len(parents), []).append((k, scaled))
+    for entries in by_size.values():
+        verdicts = _identifiable(np.linalg.eigvalsh(np.stack([m for _, m in entries])))
+        for (k, _), verdict in zip(entries, verdicts.tolist()):
+            ok[k] = verdict
+    return ok
+
+
+def _family_parameters(stats, group, child, parents, variance, where, identifiable=False):
     """Intercept, coefficients and sigma of ``child`` on ``parents`` (column positions of
-    ``stats``) in configuration ``group``; error (naming ``where``) when not estimable."""
+    ``stats``) in configuration ``group``; error (naming ``where``) when not estimable.
+    ``identifiable``: the parents' scaled scatter matrix is already known to pass the
+    collinearity check (:func:`_identifiable`), which is then not repeated."""
     n = float(stats.weight[group])
     p = len(parents)
     if n <= p + 1:
@@ -1460,16 +1510,13 @@ def _family_parameters(stats, group, child, parents, variance, where):
                          f"coefficients and the standard deviation are not identifiable. Add "
                          f"rows, merge states or drop parents.")
     scatter = stats.scatter[group]
-    if p:
-        index = np.asarray(parents)
-        sub = scatter[index[:, None], index]
-        diag = np.sqrt(sub.diagonal())
-        if (diag == 0).any():
+    if p and not identifiable:
+        scaled = _scaled_parents(scatter, parents)
+        if scaled is None:
+            diag = np.sqrt(scatter[parents, parents])
             raise ValueError(f"Cannot estimate {where}: the parent "
                              f"{int(np.flatnonzero(diag == 0)[0])} is constant there.")
-        scaled = sub / (diag[:, None] * diag)  # (np.outer's products)
-        eig = np.linalg.eigvalsh(scaled)
-        if eig[0] <= SINGULAR_RCOND * eig[-1]:
+        if not _identifiable(np.linalg.eigvalsh(scaled)):
             raise ValueError(f"Cannot estimate {where}: its parents are collinear there (the "
                              f"coefficients are not identifiable).")
     coef, rss = regression(scatter, child, parents)

@@ -559,9 +559,15 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     Arrays broadcast. Empty groups (weight 0) give 0; a group whose variance estimate is 0
     or undefined gives ``-inf`` (see :class:`GaussianLogLikelihood`).
     """
-    weight, rss = np.asarray(weight, dtype=np.float64), np.asarray(rss, dtype=np.float64)
     ddof = n_coef if variance == "unbiased" else 0.0
-    if (rss > 0).all() and (weight > ddof).all() and (weight > 0).all():
+    if isinstance(weight, float):  # (one group's total weight: checked on the float)
+        usable = weight > ddof and weight > 0
+        weight = np.float64(weight)
+    else:
+        weight = np.asarray(weight, dtype=np.float64)
+        usable = (weight > ddof).all() and (weight > 0).all()
+    rss = np.asarray(rss, dtype=np.float64)
+    if usable and (rss > 0).all():
         # every group usable (a search's common case): the same values, without the masks
         return -0.5 * weight * np.log(2 * np.pi * (rss / (weight - ddof))) - 0.5 * (weight - ddof)
     weight, rss = np.broadcast_arrays(weight, rss)
@@ -609,6 +615,13 @@ class BaseGaussianScore(BaseScore):
 
     def _data_from_rss(self, weight, rss, n_coef, n_groups):
         """Data term of a family from per-group totals and residual sums of squares."""
+        if len(weight) == 1:  # (one usable group, a Gaussian search's case: the same operations
+            # on Python floats -- IEEE arithmetic as numpy's, the logarithm still numpy's)
+            w, r = float(weight[0]), float(rss[0])
+            ddof = n_coef if self.variance == "unbiased" else 0.0
+            if r > 0 and w > ddof and w > 0:
+                loglik = float(-0.5 * w * np.log(2 * np.pi * (r / (w - ddof))) - 0.5 * (w - ddof))
+                return loglik - self._penalty(n_groups * (n_coef + 1), w)
         loglik = float(np.sum(_gaussian_loglik(weight, rss, n_coef, self.variance)))
         return loglik - self._penalty(n_groups * (n_coef + 1), float(np.sum(weight)))
 
@@ -656,13 +669,21 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        rss = np.stack([added_parent_rss(scatter, child, parents) for scatter in stats.scatter])
         n_coef = len(parents) + 2
-        loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
-                                  self.variance).sum(axis=0)
-        scores = (loglik - self._penalty(stats.n_groups * (n_coef + 1), float(np.sum(stats.weight)))
+        if len(stats.scatter) == 1:  # (one group: its log-likelihoods as they are, the same values)
+            rss = added_parent_rss(stats.scatter[0], child, parents)
+            missing = np.isnan(rss)
+            weight = float(stats.weight[0])
+            loglik = _gaussian_loglik(weight, np.where(missing, 1.0, rss), n_coef, self.variance)
+        else:
+            rss = np.stack([added_parent_rss(scatter, child, parents) for scatter in stats.scatter])
+            missing = np.isnan(rss[0])
+            weight = float(np.sum(stats.weight))
+            loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
+                                      self.variance).sum(axis=0)
+        scores = (loglik - self._penalty(stats.n_groups * (n_coef + 1), weight)
                   - self.edge_penalty * (len(parents) + 1 + n_discrete_parents))
-        scores[np.isnan(rss[0])] = np.nan
+        scores[missing] = np.nan
         return scores
 
     def local_scores_stacked(self, stats, child, parents, n_discrete_parents, sizes):

@@ -284,18 +284,27 @@ def regression(scatter, child, parents):
         ``mean[child] - mean[parents] @ coef``.
     """
     parents = list(parents)
+    beta, d, rss = _regression_scaled(scatter, child, parents)
+    if not parents:
+        return beta, rss
+    p = len(parents)
+    return beta * d[p] / d[:p], rss
+
+
+def _regression_scaled(scatter, child, parents):
+    """:func:`regression` on the unit-diagonal scaled matrix: the coefficients of the scaled
+    columns, the scale factors (parents, then the child) and the residual sum of squares."""
     p = len(parents)
     if not p:  # (the child's own scatter: no solve, the same values)
         spread = scatter[child, child]
         d = np.sqrt(spread) if spread != 0 else np.float64(1.0)
         residual = float(spread / (d * d))
-        return np.zeros(0), residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
+        return np.zeros(0), None, residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
     columns = np.array(parents + [child])
-    d, scaled = _scaled(scatter[columns[:, None], columns])
+    d, scaled = _scaled(scatter.take(columns, axis=0).take(columns, axis=1))
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
-    rss = residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
-    return beta * d[p] / d[:p], rss
+    return beta, d, residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
 
 
 def regression_rss(scatter, child, parents):
@@ -321,7 +330,7 @@ def regression_rss(scatter, child, parents):
     """
     parents = list(parents)
     if len(scatter) == 1:  # (one group: the per-group solve is cheaper than the batch set-up)
-        return np.array([regression(scatter[0], child, parents)[1]])
+        return np.array([_regression_scaled(scatter[0], child, parents)[2]])
     columns = parents + [child]
     block = scatter[:, columns][:, :, columns]
     d = np.sqrt(np.diagonal(block, axis1=1, axis2=2).copy())
@@ -428,24 +437,24 @@ def added_parent_rss(scatter, child, parents):
     # scale those (O(k |P|)), not the whole matrix (the same values as ``_scaled``)
     d = np.sqrt(scatter.diagonal())
     d[d == 0] = 1.0
-    columns = parents + [child]
-    scaled = scatter[:, columns] / (d[:, None] * d[columns])  # (np.outer's products)
+    columns = np.array(parents + [child])
+    scaled = scatter.take(columns, axis=1) / (d[:, None] * d.take(columns))  # (np.outer's products)
     diagonal = scatter.diagonal() / (d * d)
     if parents:
         cross = scaled[:, :-1]
-        inverse_pp = _solve_psd(cross[parents], cross.T)
+        inverse_pp = _solve_psd(cross.take(columns[:-1], axis=0), cross.T)
         residual_c = scaled[:, -1] - cross @ inverse_pp[:, child]
         residual_jj = diagonal - np.einsum("jp,pj->j", cross, inverse_pp)
     else:
         residual_c = scaled[:, -1].copy()
         residual_jj = diagonal
     rss_c = max(float(residual_c[child]), 0.0)
-    usable = residual_jj > SINGULAR_RCOND
-    gain = np.zeros_like(residual_jj)
-    gain[usable] = residual_c[usable] ** 2 / residual_jj[usable]
+    # R_cj^2 / R_jj where R_jj is usable, else 0
+    gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros_like(residual_jj),
+                     where=residual_jj > SINGULAR_RCOND)
     residual = rss_c - gain
     rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[child] ** 2
-    rss[[child, *parents]] = np.nan
+    rss[columns] = np.nan
     return rss
 
 

@@ -12,7 +12,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
-from skbn._continuous_network import _family_parameters
+from skbn._continuous_network import _family_parameters, identifiable_families
 from skbn._counting import family_table
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._data import (
@@ -684,39 +684,49 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents = [[] for _ in range(data.n_variables)]
         for parent, child in dag:
             parents[child].append(parent)
+        continuous = data.continuous
+        families = [(child, sorted(pa)) for child, pa in enumerate(parents)]
+        # the collinearity checks of the new Gaussian families, one eigvalsh per number of parents
+        batch = [(child, pa) for child, pa in families if (child, tuple(pa)) not in cache
+                 and continuous[child] and pa and continuous[pa].all()] if counter is not None else []
+        stats = [counter.family(child, pa) for child, pa in batch]
+        checked = {(child, tuple(pa)) for (child, pa), ok in zip(batch, identifiable_families(
+            [(s[0].scatter[0], s[2]) for s in stats])) if ok}
         cpts, intercepts, coefficients, sigmas = {}, {}, {}, {}
-        for child, pa in enumerate(parents):
-            pa = sorted(pa)
+        for child, pa in families:
             key = (child, tuple(pa))
             if key not in cache:
-                if data.continuous[child]:
-                    cache[key] = self._regressions(data, states, counter, child, pa, variance)
+                if continuous[child]:
+                    cache[key] = self._regressions(data, states, counter, child, pa, variance,
+                                                   key in checked)
                 else:
                     self._check_cpt_size(data, child, pa)
                     codes, weights = _kept_rows(data, child)
                     cache[key] = estimate_cpt(
                         codes, data.cardinalities, child, pa, method=self.parameter_estimator,
                         ess=self.parameter_ess, weights=weights)
-            if data.continuous[child]:
+            if continuous[child]:
                 intercepts[names[child]], coefficients[names[child]], sigmas[names[child]] = cache[key]
             else:
                 cpts[names[child]] = cache[key]
         labelled = {names[c]: [names[p] for p in sorted(pa)] for c, pa in enumerate(parents)}
-        if data.continuous.all():
+        if continuous.all():
             return GaussianBayesianNetwork(list(names), labelled, intercepts, coefficients, sigmas)
         discrete = {name: list(s) for name, s, c in zip(names, states, data.continuous) if not c}
         return CLGBayesianNetwork(list(names), discrete, labelled, cpts, intercepts,
                                   coefficients, sigmas)
 
     @staticmethod
-    def _regressions(data, states, counter, child, parents, variance):
+    def _regressions(data, states, counter, child, parents, variance, identifiable=False):
         """``(intercept, coefficients, sigma)`` arrays of the continuous ``child`` over the
-        configurations of its discrete ``parents`` (C order, as the CLG network stores them)."""
+        configurations of its discrete ``parents`` (C order, as the CLG network stores them);
+        ``identifiable``: a Gaussian family's parents already passed the collinearity check."""
         stats, column, columns, _ = counter.family(child, parents)
-        discrete = [p for p in parents if not data.continuous[p]]
+        continuous = data.continuous
+        discrete = [p for p in parents if not continuous[p]]
         if not discrete:  # one group (a Gaussian family)
             b0, b, s = _family_parameters(stats, 0, column, columns, variance,
-                                          f"the column {data.names[child]!r}")
+                                          f"the column {data.names[child]!r}", identifiable)
             return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups

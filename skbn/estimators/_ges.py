@@ -5,6 +5,7 @@ over interventional essential graphs."""
 import heapq
 import itertools
 import math
+import operator
 from numbers import Integral
 
 import numpy as np
@@ -18,7 +19,6 @@ from skbn._dag import (
     interventional_essential_graph,
     knowledge_directions,
     orient_with_knowledge,
-    semi_directed_path,
 )
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
 from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
@@ -95,14 +95,6 @@ class _CPDAG(MixedGraph):
         """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
         under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids."""
         return complete_pdag(self)
-
-    def is_clique(self, nodes):
-        nodes = sorted(nodes)
-        return all(self.adj(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:])
-
-    def semi_directed_path(self, source, target, blocked):
-        """Whether a path ``source -> / - ... -> / - target`` avoids every blocked node."""
-        return semi_directed_path(self.ch, self.und, source, target, blocked)
 
     def with_dag(self, edges):
         """A graph of the same kind (and targets) holding the DAG ``edges`` (not completed)."""
@@ -203,9 +195,7 @@ class _InterventionalGraph(_CPDAG):
         return _InterventionalGraph(self.p, self.targets, directed, undirected)
 
 
-def _by_gain(candidate):
-    """Sort key of an operator ``(gain, ...)``: decreasing gain."""
-    return -candidate[0]
+_gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
 
 
 def _bits(nodes):
@@ -260,27 +250,40 @@ def _mask_reaches(step, sources, targets, allowed):
     return False
 
 
+def _insert_path_blocked(forward, masks, x, y, t):
+    r"""Insert(x, y, T)'s global condition: whether every semi-directed path from ``y`` to
+    ``x`` (each step along an undirected edge or an arrow, never against one) meets
+    :math:`\mathrm{NA}_{y,x} \cup T` (Chickering 2002, Theorem 15). ``forward``: the mask of
+    the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`."""
+    allowed = ~(masks[1][y] & masks[0][x] | _bits(t) | 1 << y)
+    return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
+
+
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
     :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
     adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` goes
-    to ``groups`` under its parent set ``base | T`` (masks) and grows while ``|T| < limit``."""
+    to ``groups`` under its parent set ``base | T`` (masks; the group's ``x`` and ``T`` in two
+    lists) and grows while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
         new = t + (w,)
-        groups.setdefault(base | bit, []).extend((x, new) for x in xs)
+        group = groups.get(base | bit)
+        if group is None:
+            groups[base | bit] = group = ([], [])
+        group[0].extend(xs)
+        group[1].extend([new] * len(xs))
         if len(new) < limit:
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
 
-def _subsets(items, max_size, accept):
-    """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order;
-    a subset is kept and extended only while ``accept(subset)`` holds (``accept`` must be
-    closed under taking subsets, e.g. a clique condition)."""
+def _subsets(items, max_size):
+    """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order
+    (each subset followed by its extensions)."""
     out = []
 
     def grow(start, current):
@@ -288,9 +291,7 @@ def _subsets(items, max_size, accept):
         if len(current) >= max_size:
             return
         for i in range(start, len(items)):
-            candidate = current + (items[i],)
-            if accept(candidate):
-                grow(i + 1, candidate)
+            grow(i + 1, current + (items[i],))
 
     grow(0, ())
     return out
@@ -645,31 +646,45 @@ class GESStructure(_BaseStructureLearner):
                     continue
                 limit = min(limit, room)
             base = pa | na
-            groups.setdefault(base, []).extend((x, ()) for x in xs)
+            group = groups.get(base)
+            if group is None:
+                groups[base] = group = ([], [])
+            group[0].extend(xs)
+            group[1].extend([()] * len(xs))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
                 _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
         out = []
-        for mask, operators in groups.items():
+        for mask, (xs, ts) in groups.items():
             parents = tuple(bit_ids(mask))
             current = ctx.local(y, parents)
-            scores = ctx.cache.added_scores(y, parents, [x for x, _ in operators])
-            out.extend((score - current, x, y, t) for score, (x, t) in zip(scores, operators))
+            scores = ctx.cache.added_scores(y, parents, xs)
+            out.extend(zip([score - current for score in scores], xs, itertools.repeat(y, len(xs)), ts))
         return out
 
-    def _delete_candidates(self, g, y, ctx, fixed):
+    def _delete_candidates(self, g, y, ctx, fixed, masks=None):
+        r"""Delete(X, y, H) operators satisfying the clique condition, with their gains.
+
+        For every ``X`` adjacent to ``y`` by an undirected edge or as a parent (not a
+        required adjacency) and every :math:`H \subseteq \mathrm{NA}_{y,X}` (at most
+        ``subset_bound`` nodes, in index order), valid iff :math:`\mathrm{NA}_{y,X}
+        \setminus H` is a clique; its score change is :math:`s(y, K) - s(y, K \cup \{X\})`
+        with :math:`K = (\mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \setminus H) \setminus \{X\}`.
+        Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``, computed when
+        None)."""
+        adj, und, par = _adjacency_masks(g) if masks is None else masks
+        pa, ne = par[y], und[y]
         out = []
-        pa, ne = g.pa[y], g.und[y]
-        for x in sorted(pa | ne):
-            if (min(x, y), max(x, y)) in fixed:
+        for x in bit_ids(pa | ne):
+            if fixed and (min(x, y), max(x, y)) in fixed:
                 continue
-            na = sorted(ne & g.adj_set(x))
-            na_set = set(na)
-            for h in _subsets(na, ctx.subset_bound, lambda h: True):
-                rest = na_set.difference(h)
-                if not g.is_clique(rest):
+            na = ne & adj[x]
+            bit = 1 << x
+            for h in _subsets(bit_ids(na), ctx.subset_bound):
+                rest = na & ~_bits(h)
+                if any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
                     continue
-                keep = tuple(sorted((pa | rest) - {x}))
+                keep = tuple(bit_ids((pa | rest) & ~bit))
                 out.append((-ctx.gain(y, keep, x), x, y, h))
         return out
 
@@ -697,7 +712,7 @@ class GESStructure(_BaseStructureLearner):
         if ordered:
             order = itertools.takewhile(lambda c: c[0] > threshold, candidates)
         else:
-            order = sorted((c for c in candidates if c[0] > threshold), key=_by_gain)
+            order = sorted([c for c in candidates if c[0] > threshold], key=_gain, reverse=True)
         best = None
         for c in order:
             if best is not None and improves(best[0], c[0]):
@@ -863,16 +878,17 @@ class GESStructure(_BaseStructureLearner):
             per_target = {}
         else:
             _, per_target, targets = cached
-        masks = _adjacency_masks(g) if phase == "forward" and targets else None
+        masks = _adjacency_masks(g)
         for y in targets:  # each target's operators by decreasing gain (a non-finite gain never wins:
             # NaN or +inf come from a family scoring -inf on both or on the current side, a
             # continuous parent of a discrete node on mixed data, which no move may leave or enter)
             if phase == "forward":
                 found = self._insert_candidates(g, y, ctx, gaps, masks)
             else:
-                found = self._delete_candidates(g, y, ctx, fixed)
-            per_target[y] = sorted((c for c in found if math.isfinite(c[0])), key=_by_gain)
-        candidates = heapq.merge(*per_target.values(), key=_by_gain)
+                found = self._delete_candidates(g, y, ctx, fixed, masks)
+            per_target[y] = sorted([c for c in found if -math.inf < c[0] < math.inf], key=_gain, reverse=True)
+        candidates = heapq.merge(*per_target.values(), key=_gain, reverse=True)
+        forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
         def apply(c):
             _, x, y, s = c
@@ -886,11 +902,8 @@ class GESStructure(_BaseStructureLearner):
         built = {}
 
         def valid(c):
-            if phase == "forward":
-                _, x, y, t = c
-                blocked = (g.und[y] & g.adj_set(x)).union(t)
-                if g.semi_directed_path(y, x, blocked):
-                    return False
+            if phase == "forward" and not _insert_path_blocked(forward, masks, *c[1:]):
+                return False
             if ctx.knowledge is None:
                 return True
             built[c[1:]] = new = apply(c)
