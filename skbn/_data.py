@@ -50,7 +50,7 @@ same (``1`` and ``"1"``) are refused, naming the column: they cannot be two stat
 
 import numbers
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,7 @@ from scipy import sparse
 __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
     "MIN_CONTINUOUS_VALUES", "RowGroups", "check_sample_weight", "encode_fit", "encode_target",
-    "encode_transform", "intervention_matrix", "name_ranks",
+    "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -419,6 +419,62 @@ def name_ranks(names):
     ranks = np.empty(len(names), dtype=np.int64)
     ranks[order] = np.arange(len(names))
     return ranks
+
+
+def name_order(names):
+    """The columns' positions in name order (the :func:`name_ranks` rule), or None when
+    ``names`` are already in that order.
+
+    The learners' searches run on the columns in this order (:func:`permute_columns`), so
+    that every tie between moves, pairs or parents is broken by column name, never by
+    column position: the same data give the same result for any column order. None
+    spares the copy in the common case of columns already in name order.
+
+    Returns
+    -------
+    order : int64 ndarray of shape (len(names),) or None
+        ``order[k]``: the position in ``names`` of the ``k``-th column in name order.
+    """
+    order = np.argsort(name_ranks(names))
+    return None if np.array_equal(order, np.arange(len(names))) else order
+
+
+def permute_columns(data, order):
+    """``data`` with its columns in the order ``order`` (positions in ``data``): codes,
+    cardinalities, names, values, the intervention mask, the target's position, the
+    observed-cell masks of row groups and the scatter matrices of summarised rows follow.
+
+    Parameters
+    ----------
+    data : EncodedData
+    order : sequence of int
+        A permutation of ``range(data.n_variables)``; column ``k`` of the result is
+        column ``order[k]`` of ``data``.
+
+    Returns
+    -------
+    EncodedData
+        A copy (the row weights are shared, being the same for every column order).
+    """
+    order = np.asarray(order, dtype=np.int64)
+    position = np.argsort(order)  # position[i]: the new position of column i
+    values = scatter = groups = intervened = None
+    if data.values is not None:
+        values = np.asfortranarray(data.values[:, order])
+    if data.row_scatter is not None:  # over the continuous columns, in column order
+        continuous = np.flatnonzero(data.continuous)
+        inner = np.argsort(position[continuous])
+        scatter = np.ascontiguousarray(data.row_scatter[:, inner][:, :, inner])
+    if data.groups is not None:
+        groups = RowGroups(data.groups.group, data.groups.shared[:, order])
+    if data.intervened is not None:
+        intervened = np.ascontiguousarray(data.intervened[:, order])
+    return replace(
+        data, codes=np.asfortranarray(data.codes[:, order]), cardinalities=data.cardinalities[order],
+        names=tuple(data.names[i] for i in order), values=values, row_scatter=scatter,
+        groups=groups, intervened=intervened,
+        target=None if data.target is None else int(position[data.target]),
+    )
 
 
 def _refuse_kind(name, kind):

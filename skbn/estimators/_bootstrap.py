@@ -383,6 +383,13 @@ class BootstrapStructure(_BaseStructureLearner):
             )
         return clone(self.estimator)
 
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        position = {name: i for i, name in enumerate(names)}
+        rows = sorted(range(len(self.edge_strength_)), key=lambda k: (
+            position[self.edge_strength_["source"].iat[k]], position[self.edge_strength_["target"].iat[k]]))
+        self.edge_strength_ = self.edge_strength_.iloc[rows].reset_index(drop=True)
+
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         self.estimator_ = self._check_estimator()
         if data.has_continuous and not self.estimator_._continuous:

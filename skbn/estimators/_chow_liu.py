@@ -4,6 +4,7 @@ import numpy as np
 from sklearn.utils import ClassifierTags
 
 from skbn._dag import maximum_branching, maximum_spanning_tree
+from skbn._data import name_ranks
 from skbn._engines._local_scores import pair_score_gains
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
 from skbn.utils._progress import Progress
@@ -206,6 +207,11 @@ class ChowLiuTree(_BaseStructureLearner):
                 )
         progress.close(done=len(features) * (len(features) - 1) // 2, edges=len(edges))
         return edges
+
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        rank = name_ranks(names)  # each column's row of the matrix over name-ordered columns
+        self.weights_ = self.weights_[np.ix_(rank, rank)]
 
     def _knowledge_tree(self, data, knowledge, gains, features, root):
         """Maximum spanning tree over ``features`` under the knowledge, oriented."""

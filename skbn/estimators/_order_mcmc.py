@@ -12,6 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from skbn._dag import transitive_closure
+from skbn._data import name_ranks
 from skbn._engines._subsets import (
     count_parent_sets,
     drop_bit,
@@ -518,6 +519,11 @@ class OrderMCMCStructure(_BaseStructureLearner):
             f"the search (smaller max_indegree, candidate_parents).",
             ConvergenceWarning,
         )
+
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        rank = name_ranks(names)  # each column's row of the matrices over name-ordered columns
+        self.chain_edge_posteriors_ = self.chain_edge_posteriors_[:, rank][:, :, rank]
 
     def _weighted_dags(self, data):
         """The model average: every distinct sampled DAG (in order of first draw), weighted
