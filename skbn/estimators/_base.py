@@ -296,6 +296,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         Every fitted attribute of an earlier fit is removed first, so fitting twice on the
         same data gives the same model and nothing is left over from a different fit.
+        The model does not depend on the column order of ``X`` either: the search runs on
+        the columns sorted by name, so every tie (moves of equal gain, the two orientations
+        of an edge under a score-equivalent score) is broken by column name, and the outputs
+        come back in the column order (``docs/reproducibility.md``).
 
         Parameters
         ----------
