@@ -144,6 +144,11 @@ class EncodedData:
         the ``k`` continuous columns, in column order). Only the moments
         (:class:`skbn._counting.MomentCounter`) may read such data; anything that needs the
         rows themselves refuses it. ``None``: every row is a row of ``X``.
+    input_names : tuple or None
+        The column names in the order of ``X`` when the columns were permuted (the searches
+        run on the columns in name order, :func:`permute_columns`): a parameter that names a
+        column by its integer position in ``X`` is read against it. ``None``: ``names`` is
+        the order of ``X``.
     """
 
     codes: np.ndarray
@@ -156,6 +161,7 @@ class EncodedData:
     intervened: np.ndarray | None = None
     values: np.ndarray | None = None
     row_scatter: np.ndarray | None = None
+    input_names: tuple | None = None
 
     @property
     def continuous(self):
@@ -454,7 +460,8 @@ def permute_columns(data, order):
     Returns
     -------
     EncodedData
-        A copy (the row weights are shared, being the same for every column order).
+        A copy (the row weights are shared, being the same for every column order), whose
+        ``input_names`` are the names of ``data`` (its own ``input_names`` if it has them).
     """
     order = np.asarray(order, dtype=np.int64)
     position = np.argsort(order)  # position[i]: the new position of column i
@@ -474,6 +481,7 @@ def permute_columns(data, order):
         names=tuple(data.names[i] for i in order), values=values, row_scatter=scatter,
         groups=groups, intervened=intervened,
         target=None if data.target is None else int(position[data.target]),
+        input_names=data.names if data.input_names is None else data.input_names,
     )
 
 

@@ -17,6 +17,7 @@ from skbn import (
     BootstrapStructure,
     ChowLiuTree,
     ExactStructure,
+    FixedStructure,
     GESStructure,
     HillClimbStructure,
     K2Structure,
@@ -267,3 +268,27 @@ def test_an_exact_tie_has_the_documented_winner_in_every_column_order(name):
     assert forward.score_ == backward.score_ and BDeu().score_equivalent
     for columns in (["x.2", "x 1"], ["x 1", "x.2"]):
         assert clone(learner).fit(X[columns]).edges_ == [winner]
+
+
+def test_integer_positions_in_parameters_are_those_of_X():
+    """A parameter naming a column by its integer position means that column of ``X``, not of
+    the columns sorted by name that the search sees."""
+    X = _asia()
+    columns = ["x ray", "Smoke", "lung.cancer", "visit.asia", "either", "tub erculosis", "dysp.noea",
+               "bronc hitis"]
+    Xp = X[columns]
+    fixed = FixedStructure(edges=[(1, 2), (4, 0)]).fit(Xp)
+    assert fixed.edges_ == [("Smoke", "lung.cancer"), ("either", "x ray")]
+    white = HillClimbStructure(white_list=[(3, 5)], black_list=[(1, 2), (2, 1)]).fit(Xp)
+    assert ("visit.asia", "tub erculosis") in white.edges_
+    assert not {("Smoke", "lung.cancer"), ("lung.cancer", "Smoke")} & set(white.edges_)
+    tiers = HillClimbStructure(tiers=[[0], [1, 2, 3, 4, 5, 6, 7]]).fit(Xp)  # "x ray" first: no parent
+    assert not any(child == "x ray" for _, child in tiers.edges_)
+    tree = ChowLiuTree(root=2).fit(Xp)  # "lung.cancer" is the root
+    assert not any(child == "lung.cancer" for _, child in tree.edges_)
+    assert any(parent == "lung.cancer" for parent, _ in tree.edges_)
+    mcmc = OrderMCMCStructure(candidate_parents=[(1, 2), (2, 4), (4, 0)], n_iter=200, burn_in=50,
+                              random_state=0).fit(Xp)
+    allowed = {frozenset(p) for p in [("Smoke", "lung.cancer"), ("lung.cancer", "either"),
+                                      ("either", "x ray")]}
+    assert {frozenset(e) for e in mcmc.edges_} <= allowed and mcmc.edges_

@@ -548,7 +548,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """Run the search on the columns in name order and map its result back.
 
         The tie rule of every learner (see ``docs/reproducibility.md``): the search
-        (:meth:`_search`) sees the columns sorted by name (:func:`skbn._data.name_order`,
+        (:meth:`_run_search`) sees the columns sorted by name (:func:`skbn._data.name_order`,
         the order in which states are sorted), so every tie it breaks by position (two
         moves of equal gain, ``x -> y`` against ``y -> x`` under a score-equivalent score,
         pairs of equal mutual information, the first column as a default root) is broken
@@ -577,7 +577,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """
         order = name_order(data.names)
         if order is None:
-            return self._search(data, start=start, counter=counter, knowledge=knowledge)
+            return self._run_search(data, start=start, counter=counter, knowledge=knowledge)
         if counter is not None or knowledge is not None:  # both describe data in name order
             raise ValueError(f"{type(self).__name__}: a shared counter or knowledge needs the "
                              "columns in name order (they come from a search that sorted them).")
@@ -586,7 +586,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             start = [(int(position[u]), int(position[v])) for u, v in start]
         sorted_data = permute_columns(data, order)
         with shared_moments(sorted_data):  # one MomentCounter for the whole search
-            edges = self._search(sorted_data, start=start)
+            edges = self._run_search(sorted_data, start=start)
         self._restore_column_order(data.names)
         return [(int(order[u]), int(order[v])) for u, v in edges]
 
@@ -610,7 +610,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             if hasattr(self, "undirected_edges_"):
                 self.undirected_edges_ = list(self.cpdag_.undirected)
 
-    def _search(self, data, *, start=None, counter=None, knowledge=None):
+    def _run_search(self, data, *, start=None, counter=None, knowledge=None):
         """Resolve the plug-ins, apply the cross-parameter rules, parse the knowledge, then
         run the search (:meth:`_learn_structure`, the protocol); the arguments are those of
         :meth:`_structure`, on data in name order."""
@@ -628,6 +628,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                      type(self).__name__)
         if knowledge is None:
             given = {name: getattr(self, name) for name in self._knowledge}
+            given.update({name: _labelled(value, data) for name, value in given.items()
+                          if name != "max_indegree"})  # integer positions are those of X
             if start is not None and "start" in self._knowledge:
                 given["start"] = [(data.names[u], data.names[v]) for u, v in start]
             knowledge = parse_knowledge(data.names, **given,
@@ -1231,6 +1233,39 @@ def _kept_rows(data, child):
         keep = ~data.intervened[:, child]
         codes, weights = codes[keep], None if weights is None else weights[keep]
     return codes, weights
+
+
+def _label_of(value, names, labels):
+    """The label of the column at integer position ``value`` of ``names`` when ``value`` is
+    such a position and no label (the rule of :func:`skbn.knowledge._column_position`),
+    else ``value`` unchanged (a label, or something the parser will refuse)."""
+    try:
+        if value in labels:
+            return value
+    except TypeError:  # unhashable: not a column
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < len(names):
+        return names[int(value)]
+    return value
+
+
+def _labelled(value, data):
+    """A column parameter (a column, an edge list, ``tiers``) with every integer position
+    replaced by the label of that column of ``X``, for a search on permuted columns
+    (``data.input_names``); unchanged otherwise, and where it is not of a known shape (the
+    parser refuses it then, naming the parameter)."""
+    names = data.input_names
+    if names is None:
+        return value
+    labels = set(names)
+    if isinstance(value, pd.DataFrame) and value.shape[1] == 2:
+        value = list(value.itertuples(index=False, name=None))
+    elif isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 2:
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        return _label_of(value, names, labels)
+    return [[_label_of(v, names, labels) for v in entry] if isinstance(entry, (list, tuple)) and not
+            isinstance(entry, str) else _label_of(entry, names, labels) for entry in value]
 
 
 def _clear_fitted_attributes(estimator):

@@ -190,7 +190,8 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
                          np.random.RandomState(seed), values=data.values, intervened=data.intervened)
         if drawn.intervened is not None and not drawn.intervened.any():
             drawn = replace(drawn, intervened=None)  # no experimental row drawn: observational
-        drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y)
+        drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y,
+                        input_names=data.input_names)
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()

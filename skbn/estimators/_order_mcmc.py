@@ -20,7 +20,7 @@ from skbn._engines._subsets import (
     log_subset_sums,
     parent_set_scores,
 )
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
+from skbn.estimators._base import _BaseStructureLearner, _edge_positions, _labelled
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -430,7 +430,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         if self.candidate_parents is None:
             return None
         candidates = [set() for _ in range(data.n_variables)]
-        for u, v in _edge_positions(self.candidate_parents, data.names, "candidate_parents"):
+        for u, v in _edge_positions(_labelled(self.candidate_parents, data), data.names, "candidate_parents"):
             candidates[v].add(u)
             candidates[u].add(v)
         return [sorted(c) for c in candidates]
