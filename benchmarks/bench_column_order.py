@@ -76,8 +76,8 @@ def main():
                 "data": data_name, "learner": name, "orders": len(orders),
                 "distinct results": len(set(results)),
                 "distinct edge sets": len({edges for edges, _ in results}),
-                "best score": max(scores) if scores else float("nan"),
-                "worst score": min(scores) if scores else float("nan"),
+                "best score": f"{max(scores):.1f}" if scores else "-",
+                "worst score": f"{min(scores):.1f}" if scores else "-",
             })
     print_table(rows, ["data", "learner", "orders", "distinct results", "distinct edge sets",
                        "best score", "worst score"])

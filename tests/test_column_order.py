@@ -292,3 +292,15 @@ def test_integer_positions_in_parameters_are_those_of_X():
     allowed = {frozenset(p) for p in [("Smoke", "lung.cancer"), ("lung.cancer", "either"),
                                       ("either", "x ray")]}
     assert {frozenset(e) for e in mcmc.edges_} <= allowed and mcmc.edges_
+
+
+def test_chunked_mixed_data_do_not_depend_on_the_column_order():
+    """Chunked continuous columns are kept as moments (scatter matrices over the continuous
+    columns, permuted with them): the same model as the DataFrame, in every column order."""
+    X = _mixed()
+    reference = HillClimbStructure().fit(X)
+    for columns in _orders(X.columns):
+        chunks = [X[columns].iloc[:900], X[columns].iloc[900:]]
+        model = HillClimbStructure().fit(chunks)
+        assert set(model.edges_) == set(reference.edges_)
+        assert model.score_ == pytest.approx(reference.score_, rel=1e-10)
