@@ -51,7 +51,7 @@ DISCRETE_LEARNERS = {
     "k2_default": K2Structure(),
     "exact": ExactStructure(),
     "order_mcmc": OrderMCMCStructure(n_iter=300, burn_in=100, random_state=0),
-    "bootstrap": BootstrapStructure(HillClimbStructure(), n_resamples=4, random_state=0),
+    "bootstrap": BootstrapStructure(HillClimbStructure(), n_resamples=4, random_state=0, keep_graphs=True),
     "chow_liu": ChowLiuTree(),
     "pc": PCStructure(),
     "pc_standard": PCStructure(orient="standard"),
@@ -166,6 +166,11 @@ def _check_same_model(reference, model, X, columns):
     if hasattr(reference, "skeleton_"):
         assert {frozenset(e) for e in model.skeleton_} == {frozenset(e) for e in reference.skeleton_}
         assert all(columns.index(x) < columns.index(y) for x, y in model.skeleton_)
+    for name in ("dag_samples_", "graphs_"):  # order MCMC's draws, the bootstrap's resamples
+        if hasattr(reference, name):
+            assert [set(g) for g in getattr(model, name)] == [set(g) for g in getattr(reference, name)]
+    if hasattr(reference, "averaged_weights_"):
+        np.testing.assert_array_equal(model.averaged_weights_, reference.averaged_weights_)
     for name in ("directed_edges_", "undirected_edges_"):
         if hasattr(reference, name):
             assert getattr(model, name) == list(getattr(model.cpdag_, name[:-7]))
