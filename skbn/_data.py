@@ -465,9 +465,13 @@ def permute_columns(data, order):
     """
     order = np.asarray(order, dtype=np.int64)
     position = np.argsort(order)  # position[i]: the new position of column i
+
+    def columns(array):  # Fortran-ordered: gather whole columns (rows of the transpose)
+        return array.T[order].T if array.flags.f_contiguous else np.asfortranarray(array[:, order])
+
     values = scatter = groups = intervened = None
     if data.values is not None:
-        values = np.asfortranarray(data.values[:, order])
+        values = columns(data.values)
     if data.row_scatter is not None:  # over the continuous columns, in column order
         continuous = np.flatnonzero(data.continuous)
         inner = np.argsort(position[continuous])
@@ -477,7 +481,7 @@ def permute_columns(data, order):
     if data.intervened is not None:
         intervened = np.ascontiguousarray(data.intervened[:, order])
     return replace(
-        data, codes=np.asfortranarray(data.codes[:, order]), cardinalities=data.cardinalities[order],
+        data, codes=columns(data.codes), cardinalities=data.cardinalities[order],
         names=tuple(data.names[i] for i in order), values=values, row_scatter=scatter,
         groups=groups, intervened=intervened,
         target=None if data.target is None else int(position[data.target]),

@@ -585,7 +585,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if start is not None:
             start = [(int(position[u]), int(position[v])) for u, v in start]
         sorted_data = permute_columns(data, order)
-        with shared_moments(sorted_data):  # one MomentCounter for the whole search
+        counter = MomentCounter.shared_with(data, sorted_data, order) if data.has_continuous else None
+        with shared_moments(sorted_data, counter):  # one MomentCounter for the whole search
             edges = self._run_search(sorted_data, start=start)
         self._restore_column_order(data.names)
         return [(int(order[u]), int(order[v])) for u, v in edges]

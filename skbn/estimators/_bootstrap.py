@@ -387,9 +387,9 @@ class BootstrapStructure(_BaseStructureLearner):
     def _restore_column_order(self, names):
         super()._restore_column_order(names)
         position = {name: i for i, name in enumerate(names)}
-        rows = sorted(range(len(self.edge_strength_)), key=lambda k: (
-            position[self.edge_strength_["source"].iat[k]], position[self.edge_strength_["target"].iat[k]]))
-        self.edge_strength_ = self.edge_strength_.iloc[rows].reset_index(drop=True)
+        table = self.edge_strength_
+        rows = np.lexsort(([position[v] for v in table["target"]], [position[u] for u in table["source"]]))
+        self.edge_strength_ = table.iloc[rows].reset_index(drop=True)
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         self.estimator_ = self._check_estimator()
