@@ -41,6 +41,12 @@ def main():
     parser.add_argument("--against", help="an older checkout: alternate it with --checkout")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --against")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--sort-columns", action="store_true",
+                        help="fit on the columns sorted by name (what a search sees since the tie rule "
+                             "of docs/reproducibility.md)")
+    parser.add_argument("--sort-against", action="store_true",
+                        help="with --against: run the old checkout with --sort-columns, so that 'same' "
+                             "tells whether a changed result is only a tie broken by name")
     args = parser.parse_args()
     if args.against:
         return compare(args)
@@ -95,9 +101,12 @@ def main():
                                                                    random_state=0)
             for label, estimator in cases.items():
                 X = data[order[:12]] if "12 vars" in label else data
+                if args.sort_columns:
+                    X = X[sorted(X.columns)]
                 seconds, fitted = best_time(lambda e=estimator, X=X: e.fit(X), args.repeats, clock)
                 rows.append({"network": name, "rows": n, "learner": label, "seconds": seconds,
-                             "edges": len(fitted.edges_), "digest": digest(fitted)})
+                             "edges": len(fitted.edges_), "digest": digest(fitted),
+                             "score": float(getattr(fitted, "score_", float("nan")))})
                 print(f"  {name} {n} {label}: {seconds:.3f} s", file=sys.stderr)
     if args.json:
         print(json.dumps(rows))
@@ -126,12 +135,15 @@ def compare(args):
         for label, checkout in (("old", args.against), ("new", args.checkout)):
             command = [sys.executable, __file__, "--checkout", checkout, "--json", "--clock", args.clock,
                        "--repeats", str(args.repeats), "--rows", *map(str, args.rows)]
+            if label == "old" and args.sort_against:
+                command.append("--sort-columns")
             output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
             for row in json.loads(output.splitlines()[-1]):
                 key = (row["network"], row["rows"], row["learner"])
                 entry = best.setdefault(key, {"network": key[0], "rows": key[1], "learner": key[2]})
                 if row["seconds"] < entry.get(f"{label} s", float("inf")):
                     entry[f"{label} s"], entry[f"{label} edges"] = row["seconds"], row["edges"]
+                entry[f"{label} score"] = row.get("score", float("nan"))
                 entry[f"{label} digest"] = row["digest"]
     rows = [dict(entry, ratio=entry["new s"] / entry["old s"],
                  same="yes" if entry["new digest"] == entry["old digest"] else "NO")
@@ -139,7 +151,7 @@ def compare(args):
     print(f"old: {args.against}; new: {args.checkout}; best of {args.rounds} x {args.repeats}, "
           f"{args.clock} clock")
     print_table(rows, ["network", "rows", "learner", "old s", "new s", "ratio", "old edges", "new edges",
-                       "same"])
+                       "old score", "new score", "same"])
 
 
 if __name__ == "__main__":

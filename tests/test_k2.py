@@ -94,16 +94,17 @@ def test_recovers_most_of_alarm_with_the_true_ordering():
     assert recall >= 0.9 and shd <= 10, (shd, recall)
 
 
-def test_column_order_default_warns_once_per_fit_and_a_given_ordering_does_not():
+def test_name_order_default_warns_once_per_fit_and_a_given_ordering_does_not():
     import warnings
 
-    X = _correlated_frame(300, 0)
-    with pytest.warns(UserWarning, match=r"column order as the causal ordering.*HillClimb") as record:
+    X = _correlated_frame(300, 0)[list("dbeac")]  # columns not in name order
+    with pytest.warns(UserWarning, match=r"sorted by name as the causal ordering.*HillClimb") as record:
         default = K2Structure().fit(X)
     assert sum("causal ordering" in str(w.message) for w in record) == 1
+    assert default.ordering_ == list("abcde")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        given = K2Structure(ordering=list(X.columns)).fit(X)
+        given = K2Structure(ordering=list("abcde")).fit(X)
         K2Structure().fit(X[["a"]])  # one column: no ordering to choose
     assert given.edges_ == default.edges_  # same ordering, same graph: the warning only informs
 

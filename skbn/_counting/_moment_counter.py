@@ -59,11 +59,11 @@ _SHARED = contextvars.ContextVar("skbn_shared_moments", default=None)
 
 
 @contextlib.contextmanager
-def shared_moments(data):
+def shared_moments(data, counter=None):
     """Within the block, :meth:`MomentCounter.of` ``data`` (this very object) is one
-    counter, built on first use and dropped at the end of the block (nothing of the data
-    outlives it). Other data (a bootstrap sample, EM's completed rows) get their own."""
-    token = _SHARED.set([data, None])
+    counter, ``counter`` or built on first use, and dropped at the end of the block (nothing
+    of the data outlives it). Other data (a bootstrap sample, EM's completed rows) get their own."""
+    token = _SHARED.set([data, counter])
     try:
         yield
     finally:
@@ -157,6 +157,26 @@ class MomentCounter:
         if shared[1] is None:
             shared[1] = cls(data)
         return shared[1]
+
+    @classmethod
+    def shared_with(cls, data, permuted, order):
+        """The counter of ``permuted``, the columns of ``data`` in the order ``order``
+        (:func:`skbn._data.permute_columns`, the searches' name order), starting from the
+        moments of no discrete column of ``data``'s counter (:meth:`of`: the fit's shared
+        one, which the network fit then reuses), so that they are computed once per fit.
+        None when ``data`` has missing cells (no moments: the learner deletes rows test by
+        test, or completes them by EM)."""
+        try:
+            source = cls.of(data)
+        except ValueError:
+            return None
+        counter = cls(permuted, cache_size=source._cache_size)
+        if source._masks is None:  # (with interventions every child has its own rows)
+            stats = source.moments_given()
+            inner = np.argsort(np.argsort(order)[source.continuous])  # source column of each
+            counter._one_group = Moments(stats.weight, stats.mean[:, inner],
+                                         stats.scatter[:, inner][:, :, inner])
+        return counter
 
     @property
     def masked(self):

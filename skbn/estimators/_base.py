@@ -25,10 +25,12 @@ from skbn._data import (
     encode_target,
     encode_transform,
     intervention_matrix,
+    name_order,
+    permute_columns,
 )
 from skbn.citests import resolve_ci_test
 from skbn.exceptions import UnseenStateWarning
-from skbn.graph import dag_to_cpdag, interventional_essential_graph
+from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
     KNOWLEDGE_PARAMETERS,
@@ -294,6 +296,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         Every fitted attribute of an earlier fit is removed first, so fitting twice on the
         same data gives the same model and nothing is left over from a different fit.
+        The model does not depend on the column order of ``X`` either: the search runs on
+        the columns sorted by name, so every tie (moves of equal gain, the two orientations
+        of an edge under a score-equivalent score) is broken by column name, and the outputs
+        come back in the column order (``docs/reproducibility.md``).
 
         Parameters
         ----------
@@ -539,8 +545,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
     # ------------------------------------------------------------ the search
     def _structure(self, data, *, start=None, counter=None, knowledge=None):
-        """Resolve the plug-ins, apply the cross-parameter rules, parse the knowledge, then
-        run the search (:meth:`_learn_structure`, the protocol).
+        """Run the search on the columns in name order and map its result back.
+
+        The tie rule of every learner (see ``docs/reproducibility.md``): the search
+        (:meth:`_run_search`) sees the columns sorted by name (:func:`skbn._data.name_order`,
+        the order in which states are sorted), so every tie it breaks by position (two
+        moves of equal gain, ``x -> y`` against ``y -> x`` under a score-equivalent score,
+        pairs of equal mutual information, the first column as a default root) is broken
+        by column name: the same data and ``random_state`` give the same result for any
+        column order. Its edges and positional fitted attributes are then mapped back to
+        the caller's column order (:meth:`_restore_column_order`). Data already in name
+        order (the common case, and every nested search: MMHC's hill climbing, a
+        bootstrap's resamples) are not copied.
 
         Parameters
         ----------
@@ -557,7 +573,48 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         list of (parent_index, child_index)
+            Positions in ``data``.
         """
+        order = name_order(data.names)
+        if order is None:
+            return self._run_search(data, start=start, counter=counter, knowledge=knowledge)
+        if counter is not None or knowledge is not None:  # both describe data in name order
+            raise ValueError(f"{type(self).__name__}: a shared counter or knowledge needs the "
+                             "columns in name order (they come from a search that sorted them).")
+        position = np.argsort(order)  # position[i]: column i's place in name order
+        if start is not None:
+            start = [(int(position[u]), int(position[v])) for u, v in start]
+        sorted_data = permute_columns(data, order)
+        counter = MomentCounter.shared_with(data, sorted_data, order) if data.has_continuous else None
+        with shared_moments(sorted_data, counter):  # one MomentCounter for the whole search
+            edges = self._run_search(sorted_data, start=start)
+        self._restore_column_order(data.names)
+        return [(int(order[u]), int(order[v])) for u, v in edges]
+
+    def _restore_column_order(self, names):
+        """Put the fitted attributes the search set on name-ordered columns back in the
+        column order ``names`` (of ``X``): the graphs (``PDAG`` attributes, nodes in
+        ``names`` order, and the ``directed_edges_`` / ``undirected_edges_`` read from
+        ``cpdag_``) and the square DataFrames indexed by the columns. A learner with other
+        positional attributes (matrices, lists of pairs) extends it."""
+        for name, value in list(vars(self).items()):
+            if not name.endswith("_") or name.startswith("__"):
+                continue
+            if isinstance(value, PDAG):
+                setattr(self, name, PDAG(names, value.directed, value.undirected))
+            elif (isinstance(value, pd.DataFrame) and value.shape == (len(names), len(names))
+                  and set(value.index) == set(names) and set(value.columns) == set(names)):
+                setattr(self, name, value.loc[list(names), list(names)])
+        if isinstance(getattr(self, "cpdag_", None), PDAG):
+            if hasattr(self, "directed_edges_"):
+                self.directed_edges_ = list(self.cpdag_.directed)
+            if hasattr(self, "undirected_edges_"):
+                self.undirected_edges_ = list(self.cpdag_.undirected)
+
+    def _run_search(self, data, *, start=None, counter=None, knowledge=None):
+        """Resolve the plug-ins, apply the cross-parameter rules, parse the knowledge, then
+        run the search (:meth:`_learn_structure`, the protocol); the arguments are those of
+        :meth:`_structure`, on data in name order."""
         for name in self._plugins:
             value = getattr(self, name)
             if isinstance(value, str) and value == "auto":
@@ -572,6 +629,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                      type(self).__name__)
         if knowledge is None:
             given = {name: getattr(self, name) for name in self._knowledge}
+            given.update({name: _labelled(value, data) for name, value in given.items()
+                          if name != "max_indegree"})  # integer positions are those of X
             if start is not None and "start" in self._knowledge:
                 given["start"] = [(data.names[u], data.names[v]) for u, v in start]
             knowledge = parse_knowledge(data.names, **given,
@@ -1185,6 +1244,39 @@ def _kept_rows(data, child):
         keep = ~data.intervened[:, child]
         codes, weights = codes[keep], None if weights is None else weights[keep]
     return codes, weights
+
+
+def _label_of(value, names, labels):
+    """The label of the column at integer position ``value`` of ``names`` when ``value`` is
+    such a position and no label (the rule of :func:`skbn.knowledge._column_position`),
+    else ``value`` unchanged (a label, or something the parser will refuse)."""
+    try:
+        if value in labels:
+            return value
+    except TypeError:  # unhashable: not a column
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < len(names):
+        return names[int(value)]
+    return value
+
+
+def _labelled(value, data):
+    """A column parameter (a column, an edge list, ``tiers``) with every integer position
+    replaced by the label of that column of ``X``, for a search on permuted columns
+    (``data.input_names``); unchanged otherwise, and where it is not of a known shape (the
+    parser refuses it then, naming the parameter)."""
+    names = data.input_names
+    if names is None:
+        return value
+    labels = set(names)
+    if isinstance(value, pd.DataFrame) and value.shape[1] == 2:
+        value = list(value.itertuples(index=False, name=None))
+    elif isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 2:
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        return _label_of(value, names, labels)
+    return [[_label_of(v, names, labels) for v in entry] if isinstance(entry, (list, tuple)) and not
+            isinstance(entry, str) else _label_of(entry, names, labels) for entry in value]
 
 
 def _clear_fitted_attributes(estimator):

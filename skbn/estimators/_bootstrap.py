@@ -190,7 +190,8 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
                          np.random.RandomState(seed), values=data.values, intervened=data.intervened)
         if drawn.intervened is not None and not drawn.intervened.any():
             drawn = replace(drawn, intervened=None)  # no experimental row drawn: observational
-        drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y)
+        drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y,
+                        input_names=data.input_names)
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()
@@ -382,6 +383,13 @@ class BootstrapStructure(_BaseStructureLearner):
                 f"got {type(self.estimator).__name__}."
             )
         return clone(self.estimator)
+
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        position = {name: i for i, name in enumerate(names)}
+        table = self.edge_strength_
+        rows = np.lexsort(([position[v] for v in table["target"]], [position[u] for u in table["source"]]))
+        self.edge_strength_ = table.iloc[rows].reset_index(drop=True)
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         self.estimator_ = self._check_estimator()

@@ -4,8 +4,9 @@ import numpy as np
 from sklearn.utils import ClassifierTags
 
 from skbn._dag import maximum_branching, maximum_spanning_tree
+from skbn._data import name_ranks
 from skbn._engines._local_scores import pair_score_gains
-from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position, _labelled
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import StrOptions
 
@@ -207,6 +208,11 @@ class ChowLiuTree(_BaseStructureLearner):
         progress.close(done=len(features) * (len(features) - 1) // 2, edges=len(edges))
         return edges
 
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        rank = name_ranks(names)  # each column's row of the matrix over name-ordered columns
+        self.weights_ = self.weights_[np.ix_(rank, rank)]
+
     def _knowledge_tree(self, data, knowledge, gains, features, root):
         """Maximum spanning tree over ``features`` under the knowledge, oriented."""
         if knowledge.is_empty:
@@ -226,7 +232,7 @@ class ChowLiuTree(_BaseStructureLearner):
     def _root_position(self, data, target, tan, features):
         if self.root is None:
             return target if target is not None and not tan else features[0]
-        root = _column_position(self.root, data.names, "root")
+        root = _column_position(_labelled(self.root, data), data.names, "root")
         if root not in features:
             raise ValueError("With variant='tan' the root must be a feature, not the target.")
         return root

@@ -1,6 +1,6 @@
 """Parameter learning for a given structure."""
 
-from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _edge_positions
+from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _edge_positions, _labelled
 from skbn.graph import is_acyclic
 from skbn.utils._progress import Progress
 
@@ -114,7 +114,7 @@ class FixedStructure(_BaseStructureLearner):
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         progress = Progress(self.verbose, "FixedStructure", unit="edges",
                             detail=f"{data.n_variables} columns, {data.n_samples:,} rows")
-        edges = _edge_positions(self.edges, data.names, "edges")
+        edges = _edge_positions(_labelled(self.edges, data), data.names, "edges")
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")
         if data.has_continuous:  # the conditional-Gaussian rule

@@ -52,9 +52,11 @@ class K2Structure(_BaseStructureLearner):
     Parameters
     ----------
     ordering : sequence of column labels or None, default=None
-        Variable ordering (parents only come earlier); default the column order, with a
-        ``UserWarning`` (K2 depends on the ordering; a column order that is not a causal
-        one gives many extra edges). With a
+        Variable ordering (parents only come earlier): an input, as in Cooper & Herskovits
+        (1992). ``None``: the columns sorted by name (the tie rule of every learner, see
+        ``docs/reproducibility.md``: the column order of ``X`` never changes a result), with
+        a ``UserWarning`` (K2 depends on the ordering; one that is not causal gives many
+        extra edges); pass ``ordering=list(X.columns)`` for the column order. With a
         target fitted through ``y`` the target may be named or is placed first. With
         ``latent``, a given ordering must name the latent variables too; the default
         ordering puts them first, in the order of ``latent`` (hidden causes: a latent
@@ -183,11 +185,10 @@ class K2Structure(_BaseStructureLearner):
     def _order(self, data):
         names = list(data.names)
         latent = [names.index(v) for v in self._latent_states(())]
-        if self.ordering is None:
-            order = [i for i in range(data.n_variables) if i not in latent]
-            if data.target_from_y:
-                order = [order[-1]] + order[:-1]
-            return latent + order  # hidden causes first: a latent may parent any column
+        if self.ordering is None:  # the columns in name order (the search's data are sorted)
+            first = [data.target] if data.target_from_y else []
+            order = [i for i in range(data.n_variables) if i not in latent and i not in first]
+            return latent + first + order  # hidden causes first: a latent may parent any column
         labels = list(self.ordering)
         unknown = [v for v in labels if v not in names]
         if unknown:
@@ -207,11 +208,12 @@ class K2Structure(_BaseStructureLearner):
         order = self._order(data)
         if self.ordering is None and data.n_variables > 1:
             warn_user(
-                "K2Structure(ordering=None) takes the column order as the causal ordering: a "
-                "column can only get parents among the columns before it, and the learned graph "
-                "depends on that order (a wrong one adds many edges). Pass ordering= (a known "
-                "causal or temporal order of the columns), or use a learner that needs none, "
-                "e.g. HillClimbStructure() or PCStructure().",
+                "K2Structure(ordering=None) takes the columns sorted by name as the causal "
+                "ordering: a column can only get parents among the columns before it, and the "
+                "learned graph depends on that order (a wrong one adds many edges). Pass "
+                "ordering= (a known causal or temporal order of the columns, e.g. "
+                "list(X.columns) if they are in one), or use a learner that needs none, e.g. "
+                "HillClimbStructure() or PCStructure().",
                 UserWarning,
             )
         position_of = np.argsort(order)

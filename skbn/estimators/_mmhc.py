@@ -160,6 +160,12 @@ class MMHCStructure(_BaseStructureLearner):
         self.em_tol = em_tol
         self.random_state = random_state
 
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        position = {name: i for i, name in enumerate(names)}
+        self.skeleton_ = sorted((tuple(sorted(pair, key=position.get)) for pair in self.skeleton_),
+                                key=lambda pair: (position[pair[0]], position[pair[1]]))
+
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         progress = Progress(self.verbose, "MMHCStructure", unit="phases", total=2,
                             detail=f"restrict={self.restrict!r}, {data.n_variables} columns, "

@@ -12,6 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from skbn._dag import transitive_closure
+from skbn._data import name_ranks
 from skbn._engines._subsets import (
     count_parent_sets,
     drop_bit,
@@ -19,7 +20,7 @@ from skbn._engines._subsets import (
     log_subset_sums,
     parent_set_scores,
 )
-from skbn.estimators._base import _BaseStructureLearner, _edge_positions
+from skbn.estimators._base import _BaseStructureLearner, _edge_positions, _labelled
 from skbn.utils._progress import Progress, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
@@ -429,7 +430,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         if self.candidate_parents is None:
             return None
         candidates = [set() for _ in range(data.n_variables)]
-        for u, v in _edge_positions(self.candidate_parents, data.names, "candidate_parents"):
+        for u, v in _edge_positions(_labelled(self.candidate_parents, data), data.names, "candidate_parents"):
             candidates[v].add(u)
             candidates[u].add(v)
         return [sorted(c) for c in candidates]
@@ -518,6 +519,11 @@ class OrderMCMCStructure(_BaseStructureLearner):
             f"the search (smaller max_indegree, candidate_parents).",
             ConvergenceWarning,
         )
+
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        rank = name_ranks(names)  # each column's row of the matrices over name-ordered columns
+        self.chain_edge_posteriors_ = self.chain_edge_posteriors_[:, rank][:, :, rank]
 
     def _weighted_dags(self, data):
         """The model average: every distinct sampled DAG (in order of first draw), weighted

@@ -14,7 +14,6 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn._dag import MixedGraph, _Reachability, orient_with_knowledge
-from skbn._data import name_ranks
 from skbn._engines._ci_runner import CITestRunner, _streamed
 from skbn._engines._skeleton import _edge_subsets, skeleton
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -642,6 +641,14 @@ class PCStructure(_BaseStructureLearner):
             return ci_test.alpha / max(n_pairs, 1)
         return None
 
+    def _restore_column_order(self, names):
+        super()._restore_column_order(names)
+        position = {name: i for i, name in enumerate(names)}
+        pairs = {tuple(sorted(pair, key=position.get)): tuple(sorted(s, key=position.get))
+                 for pair, s in self.sepsets_.items()}
+        self.sepsets_ = {pair: pairs[pair] for pair in sorted(pairs, key=lambda e: (position[e[0]],
+                                                                                   position[e[1]]))}
+
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         p = data.n_variables
         names = list(data.names)
@@ -667,41 +674,33 @@ class PCStructure(_BaseStructureLearner):
                     f"{runner.stopped_at}: the edges not yet separated were kept (see max_time).",
                     UserWarning,
                 )
-            # the orientation steps go by column names (``rank``), not positions, so that the
-            # output does not depend on the column order
-            rank = name_ranks(names).tolist()
+            # the columns are in name order (``_structure``): every work list and tie rule
+            # below goes by position, hence by name, whatever the column order of X
             implied = knowledge_arrows(adjacency, knowledge.required, knowledge.forbidden)
             # white-listed orientations first (acyclic: parse_knowledge refuses cycles), then
             # those implied by black_list / tiers, each in name order
             known, knowledge_skipped = acyclic_arrows(p, sorted(
-                implied, key=lambda e: (not knowledge.required[e], rank[e[0]], rank[e[1]])))
+                implied, key=lambda e: (not knowledge.required[e], e[0], e[1])))
             arrows, colliders_skipped = orient_colliders(
                 triples, sepsets, separating, self.orient, known,
                 evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
                 n_variables=p, names=names)
             # knowledge the colliders contradict (it wins; reported as a conflict)
             overruled = sorted({(z, a) for x, z, y in collider_candidates(
-                triples, sepsets, separating, self.orient)[0] for a in (x, y) if (z, a) in known},
-                key=lambda e: (rank[e[0]], rank[e[1]]))
+                triples, sepsets, separating, self.orient)[0] for a in (x, y) if (z, a) in known})
         undirected = [
             (x, y) for x in range(p) for y in sorted(adjacency[x])
             if x < y and (x, y) not in arrows and (y, x) not in arrows
         ]
         # Meek's rules, then the knowledge's directions one by one (the rules never orient
-        # a forbidden direction): the maximally oriented PDAG, on the ids of the columns in
-        # name order (their work lists and tie rule go by id), mapped back to positions
-        column = np.argsort(rank)  # column[k]: the position of the k-th name
-        by_name = np.ix_(column, column)
+        # a forbidden direction): the maximally oriented PDAG (work lists and tie rule by
+        # position, i.e. by name)
         oriented, knowledge_refused, meek_conflicts = orient_with_knowledge(
-            MixedGraph(p, sorted((rank[a], rank[b]) for a, b in arrows),
-                       sorted(tuple(sorted((rank[a], rank[b]))) for a, b in undirected)),
-            knowledge.required[by_name], knowledge.forbidden[by_name],
-            {(min(rank[x], rank[y]), rank[z], max(rank[x], rank[y]))
-             for x, z, y in ambiguous_triples(triples, separating, self.orient)})
-        directed, undirected = (sorted((int(column[a]), int(column[b])) for a, b in part)
-                                for part in oriented.edge_lists())
-        knowledge_refused = [(int(column[a]), int(column[b])) for a, b in knowledge_refused]
-        meek_conflicts = [(int(column[a]), int(column[b])) for a, b in meek_conflicts]  # in name order
+            MixedGraph(p, sorted(arrows), sorted(undirected)), knowledge.required, knowledge.forbidden,
+            {(min(x, y), z, max(x, y)) for x, z, y in ambiguous_triples(triples, separating, self.orient)})
+        directed, undirected = (sorted((int(a), int(b)) for a, b in part) for part in oriented.edge_lists())
+        knowledge_refused = [(int(a), int(b)) for a, b in knowledge_refused]
+        meek_conflicts = [(int(a), int(b)) for a, b in meek_conflicts]  # in name order
         self.cpdag_ = PDAG(names, [(names[a], names[b]) for a, b in directed],
                            [(names[a], names[b]) for a, b in undirected])
         knowledge_skipped += [e for e in overruled + knowledge_refused if e not in knowledge_skipped]
@@ -712,15 +711,13 @@ class PCStructure(_BaseStructureLearner):
         }
         self.n_tests_ = int(n_tests + extra_tests)
         # the DAG extension in name order too (Dor-Tarsi takes the first removable node)
-        sorted_names = [names[i] for i in column]
-        edges, forced = _extension(PDAG(sorted_names, self.cpdag_.directed, self.cpdag_.undirected))
+        edges, forced = _extension(self.cpdag_)
         index = {name: i for i, name in enumerate(names)}
         edges = sorted(edges, key=lambda e: (index[e[0]], index[e[1]]))
         self.orientation_conflicts_ = (
             [("knowledge", (names[a], names[b])) for a, b in knowledge_skipped]
             + [("collider", tuple(names[v] for v in t)) for t in sorted(
-                (t if rank[t[0]] < rank[t[2]] else t[::-1] for t in colliders_skipped),
-                key=lambda t: [rank[v] for v in t])]
+                t if t[0] < t[2] else t[::-1] for t in colliders_skipped)]
             + [("meek", (names[a], names[b])) for a, b in meek_conflicts]
             + [("extension", e) for e in forced])
         self.n_orientation_conflicts_ = len(self.orientation_conflicts_)

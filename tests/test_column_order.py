@@ -1,0 +1,311 @@
+"""The column order of ``X`` never changes a learned model (``docs/reproducibility.md``).
+
+Every learner's search runs on the columns sorted by name (``_BaseStructureLearner._structure``)
+and its result is mapped back: a fit on the same data with the columns shuffled gives the
+same edges, the same ``score_``, the same fitted parameters (hence the same
+``score_samples``), and the positional outputs (graphs, matrices, DataFrames) in the new
+column order. The data have the shapes that broke before: column names with dots and
+spaces, states named "None" and "NA", rows sorted by a variable.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from skbn import (
+    BootstrapStructure,
+    ChowLiuTree,
+    ExactStructure,
+    FixedStructure,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    MMHCStructure,
+    OrderMCMCStructure,
+    PCStructure,
+)
+from skbn.datasets import make_random_network, sample_asia
+from skbn.scores import BDeu
+
+#: asia's columns renamed (dots, spaces, an order that is not the name order).
+ASIA_NAMES = {"asia": "visit.asia", "tub": "tub erculosis", "smoke": "Smoke", "lung": "lung.cancer",
+              "bronc": "bronc hitis", "either": "either", "xray": "x ray", "dysp": "dysp.noea"}
+
+#: A causal order of the renamed asia columns (K2's ``ordering``).
+ASIA_ORDER = ["visit.asia", "Smoke", "tub erculosis", "lung.cancer", "bronc hitis", "either",
+              "x ray", "dysp.noea"]
+
+DISCRETE_LEARNERS = {
+    "hill_climb": HillClimbStructure(),
+    "tabu": HillClimbStructure(search="tabu", random_state=0),
+    "multistart_tabu": HillClimbStructure(search="multistart_tabu", n_restarts=2, random_state=0),
+    "annealing": HillClimbStructure(search="annealing", random_state=0),
+    "memetic": HillClimbStructure(search="memetic", random_state=0),
+    "first_improvement": HillClimbStructure(search="first_improvement", random_state=0),
+    "genetic": HillClimbStructure(search="genetic", random_state=0),
+    "ges": GESStructure(),
+    "mmhc": MMHCStructure(),
+    "mmhc_pc": MMHCStructure(restrict="pc"),
+    "k2": K2Structure(ordering=ASIA_ORDER),
+    "k2_default": K2Structure(),
+    "exact": ExactStructure(),
+    "order_mcmc": OrderMCMCStructure(n_iter=300, burn_in=100, random_state=0),
+    "bootstrap": BootstrapStructure(HillClimbStructure(), n_resamples=4, random_state=0, keep_graphs=True),
+    "chow_liu": ChowLiuTree(),
+    "pc": PCStructure(),
+    "pc_standard": PCStructure(orient="standard"),
+}
+
+CONTINUOUS_LEARNERS = {
+    "hill_climb": HillClimbStructure(),
+    "tabu": HillClimbStructure(search="tabu", random_state=0),
+    "ges": GESStructure(),
+    "mmhc": MMHCStructure(),
+    "k2_default": K2Structure(),
+    "exact": ExactStructure(),
+    "order_mcmc": OrderMCMCStructure(n_iter=300, burn_in=100, random_state=0),
+    "bootstrap": BootstrapStructure(HillClimbStructure(), n_resamples=3, random_state=0),
+    "chow_liu": ChowLiuTree(),
+    "pc": PCStructure(),
+}
+
+
+def _asia(n_rows=1500):
+    """asia with renamed columns, the states "None" / "NA", rows sorted by a column."""
+    X = sample_asia(n_rows, random_state=1).rename(columns=ASIA_NAMES)
+    X = X.apply(lambda column: column.map({"no": "None", "yes": "NA"}).astype("category"))
+    return X.sort_values("x ray", kind="stable").reset_index(drop=True)
+
+
+def _gaussian(n_rows=1500):
+    """Six linear Gaussian columns (a random network of seed 3) named with dots and spaces."""
+    network = make_random_network(6, kind="gaussian", random_state=3)
+    X = network.sample(n_rows, random_state=4)
+    X.columns = ["z.1", "b 2", "y", "a.a", "m n", "c"]
+    return X.sort_values("c", kind="stable").reset_index(drop=True)
+
+
+def _mixed(n_rows=2000):
+    """A conditional linear Gaussian network of seed 7: binary and continuous columns."""
+    network = make_random_network(6, kind="clg", n_states=(2, 2), random_state=7)
+    X = network.sample(n_rows, random_state=6)
+    X.columns = ["q.1", "w 2", "e", "d.d", "r s", "a"]
+    for name in X.columns:
+        if not pd.api.types.is_float_dtype(X[name]):
+            states = list(X[name].cat.categories)
+            X[name] = X[name].cat.rename_categories(
+                dict(zip(states, ["None", "NA", *states[2:]])))
+    return X.sort_values("a", kind="stable").reset_index(drop=True)
+
+
+#: Column orders tried besides the given one: reversed and two shuffles.
+def _orders(columns):
+    rng = np.random.default_rng(0)
+    return [list(columns)[::-1], *(list(rng.permutation(list(columns))) for _ in range(2))]
+
+
+def _fit(learner, X, n_jobs=None, **fit_params):
+    model = clone(learner)
+    if n_jobs is not None and "n_jobs" in model.get_params():
+        model.set_params(n_jobs=n_jobs)
+    with pytest.warns() if isinstance(model, K2Structure) and model.ordering is None else _nothing():
+        return model.fit(X, **fit_params)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        return False
+
+
+def _check_same_model(reference, model, X, columns):
+    """``model`` (fitted on ``X[columns]``) is ``reference`` (fitted on ``X``), outputs in
+    the order ``columns``."""
+    assert set(model.edges_) == set(reference.edges_)
+    assert list(model.feature_names_in_) == list(columns)
+    assert list(model.network_.nodes)[:len(columns)] == list(columns)
+    for name in columns:
+        assert set(model.network_.parents[name]) == set(reference.network_.parents[name])
+    if hasattr(reference, "score_"):
+        assert model.score_ == reference.score_  # the search saw the very same data
+    np.testing.assert_allclose(model.score_samples(X[columns]), reference.score_samples(X),
+                               rtol=1e-12, atol=1e-12)
+    for name in ("cpdag_", "interventional_cpdag_"):
+        if hasattr(reference, name):
+            graph, expected = getattr(model, name), getattr(reference, name)
+            assert list(graph.nodes) == list(columns)
+            assert set(graph.directed) == set(expected.directed)
+            assert {frozenset(e) for e in graph.undirected} == {frozenset(e) for e in expected.undirected}
+    for name in ("edge_posterior_", "ancestor_posterior_", "strength_matrix_"):
+        if hasattr(reference, name):
+            frame = getattr(model, name)
+            assert list(frame.index) == list(columns) == list(frame.columns)
+            pd.testing.assert_frame_equal(frame, getattr(reference, name).loc[columns, columns])
+    position = [list(X.columns).index(c) for c in columns]
+    if hasattr(reference, "weights_"):
+        np.testing.assert_array_equal(model.weights_, reference.weights_[np.ix_(position, position)])
+    if hasattr(reference, "chain_edge_posteriors_"):
+        np.testing.assert_array_equal(model.chain_edge_posteriors_,
+                                      reference.chain_edge_posteriors_[:, position][:, :, position])
+    if hasattr(reference, "edge_strength_"):
+        table = model.edge_strength_
+        keys = [(columns.index(u), columns.index(v)) for u, v in zip(table["source"], table["target"])]
+        assert keys == sorted(keys)  # rows in the column order
+        pd.testing.assert_frame_equal(
+            table.set_index(["source", "target"]).sort_index(),
+            reference.edge_strength_.set_index(["source", "target"]).sort_index())
+    if hasattr(reference, "sepsets_"):
+        assert ({frozenset(k): set(v) for k, v in model.sepsets_.items()}
+                == {frozenset(k): set(v) for k, v in reference.sepsets_.items()})
+        for (x, y), s in model.sepsets_.items():  # pairs and sets in the column order
+            assert columns.index(x) < columns.index(y)
+            assert [columns.index(v) for v in s] == sorted(columns.index(v) for v in s)
+    if hasattr(reference, "skeleton_"):
+        assert {frozenset(e) for e in model.skeleton_} == {frozenset(e) for e in reference.skeleton_}
+        assert all(columns.index(x) < columns.index(y) for x, y in model.skeleton_)
+    for name in ("dag_samples_", "graphs_"):  # order MCMC's draws, the bootstrap's resamples
+        if hasattr(reference, name):
+            assert [set(g) for g in getattr(model, name)] == [set(g) for g in getattr(reference, name)]
+    if hasattr(reference, "averaged_weights_"):
+        np.testing.assert_array_equal(model.averaged_weights_, reference.averaged_weights_)
+    for name in ("directed_edges_", "undirected_edges_"):
+        if hasattr(reference, name):
+            assert getattr(model, name) == list(getattr(model.cpdag_, name[:-7]))
+
+
+@pytest.mark.parametrize("name", list(DISCRETE_LEARNERS))
+def test_discrete_learners_do_not_depend_on_the_column_order(name):
+    X = _asia()
+    learner = DISCRETE_LEARNERS[name]
+    reference = _fit(learner, X)
+    for n_jobs in (1, 2):
+        for columns in _orders(X.columns):
+            _check_same_model(reference, _fit(learner, X[columns], n_jobs=n_jobs), X, columns)
+
+
+@pytest.mark.parametrize("make", [_gaussian, _mixed], ids=["gaussian", "mixed"])
+@pytest.mark.parametrize("name", list(CONTINUOUS_LEARNERS))
+def test_continuous_learners_do_not_depend_on_the_column_order(name, make):
+    X = make()
+    learner = CONTINUOUS_LEARNERS[name]
+    reference = _fit(learner, X)
+    for n_jobs in (1, 2):
+        for columns in _orders(X.columns)[:2]:
+            _check_same_model(reference, _fit(learner, X[columns], n_jobs=n_jobs), X, columns)
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure(), GESStructure(),
+                                     ExactStructure(), K2Structure(ordering=ASIA_ORDER)],
+                         ids=["hill_climb", "gies", "exact", "k2"])
+def test_interventional_fits_do_not_depend_on_the_column_order(learner):
+    X = _asia(1200)
+    rng = np.random.default_rng(2)
+    interventions = pd.DataFrame(False, index=X.index, columns=X.columns)
+    rows = rng.choice(len(X), 300, replace=False)  # "Smoke" set at random in 300 rows
+    X.loc[rows, "Smoke"] = rng.choice(["None", "NA"], len(rows))
+    interventions.loc[rows, "Smoke"] = True
+    reference = _fit(learner, X, interventions=interventions)
+    for columns in _orders(X.columns):
+        model = _fit(learner, X[columns], interventions=interventions[columns])
+        _check_same_model(reference, model, X, columns)
+
+
+def test_target_and_classifier_do_not_depend_on_the_column_order():
+    X = _asia()
+    y = X.pop("dysp.noea")
+    for learner in (ChowLiuTree(variant="tan"), HillClimbStructure(), K2Structure(ordering=None)):
+        reference = _fit(learner, X, y=y)
+        for columns in _orders(X.columns):
+            model = _fit(learner, X[columns], y=y)
+            assert set(model.edges_) == set(reference.edges_)
+            np.testing.assert_allclose(model.predict_proba(X[columns]), reference.predict_proba(X),
+                                       rtol=1e-12, atol=1e-15)
+
+
+def test_structural_em_does_not_depend_on_the_column_order():
+    X = _asia(800)
+    rng = np.random.default_rng(3)
+    X = X.mask(rng.random(X.shape) < 0.05)
+    learner = HillClimbStructure(missing="em", em_max_iter=3, random_state=0)
+    reference = learner.fit(X)
+    for columns in _orders(X.columns)[:2]:
+        model = clone(learner).fit(X[columns])
+        assert set(model.edges_) == set(reference.edges_)
+        np.testing.assert_allclose(model.em_trace_, reference.em_trace_, rtol=1e-12)
+
+
+def _tied_pair(names):
+    """Two binary columns, the second a noisy copy of the first, in the order ``names``:
+    under a score-equivalent score ``u -> v`` and ``v -> u`` score exactly the same."""
+    rng = np.random.default_rng(0)
+    u = rng.integers(0, 2, 400)
+    v = np.where(rng.random(400) < 0.8, u, 1 - u)
+    return pd.DataFrame({names[0]: u, names[1]: v}).astype("category")
+
+
+#: The documented winners of an exact tie between ``x 1 -> x.2`` and ``x.2 -> x 1`` ("x 1"
+#: sorts first: a space before a dot). Searches that scan moves by (parent, child) and
+#: Chow-Liu (rooted at the first name) make the first name the parent; a CPDAG's DAG
+#: extension (GES, PC: Dor-Tarsi removes the first removable node as a sink), exact search
+#: and order MCMC (the first best order puts it last) make it the child.
+TIE_WINNERS = {
+    "hill_climb": (HillClimbStructure(), ("x 1", "x.2")),
+    "tabu": (HillClimbStructure(search="tabu"), ("x 1", "x.2")),
+    "mmhc": (MMHCStructure(), ("x 1", "x.2")),
+    "chow_liu": (ChowLiuTree(), ("x 1", "x.2")),
+    "ges": (GESStructure(), ("x.2", "x 1")),
+    "pc": (PCStructure(), ("x.2", "x 1")),
+    "exact": (ExactStructure(), ("x.2", "x 1")),
+    "order_mcmc": (OrderMCMCStructure(n_iter=200, burn_in=50, random_state=0), ("x.2", "x 1")),
+}
+
+
+@pytest.mark.parametrize("name", list(TIE_WINNERS))
+def test_an_exact_tie_has_the_documented_winner_in_every_column_order(name):
+    learner, winner = TIE_WINNERS[name]
+    X = _tied_pair(["x.2", "x 1"])
+    # the tie is exact: the two orientations have the same score (score equivalence)
+    forward = HillClimbStructure(start=[("x 1", "x.2")], max_iter=0).fit(X)
+    backward = HillClimbStructure(start=[("x.2", "x 1")], max_iter=0).fit(X)
+    assert forward.score_ == backward.score_ and BDeu().score_equivalent
+    for columns in (["x.2", "x 1"], ["x 1", "x.2"]):
+        assert clone(learner).fit(X[columns]).edges_ == [winner]
+
+
+def test_integer_positions_in_parameters_are_those_of_X():
+    """A parameter naming a column by its integer position means that column of ``X``, not of
+    the columns sorted by name that the search sees."""
+    X = _asia()
+    columns = ["x ray", "Smoke", "lung.cancer", "visit.asia", "either", "tub erculosis", "dysp.noea",
+               "bronc hitis"]
+    Xp = X[columns]
+    fixed = FixedStructure(edges=[(1, 2), (4, 0)]).fit(Xp)
+    assert fixed.edges_ == [("Smoke", "lung.cancer"), ("either", "x ray")]
+    white = HillClimbStructure(white_list=[(3, 5)], black_list=[(1, 2), (2, 1)]).fit(Xp)
+    assert ("visit.asia", "tub erculosis") in white.edges_
+    assert not {("Smoke", "lung.cancer"), ("lung.cancer", "Smoke")} & set(white.edges_)
+    tiers = HillClimbStructure(tiers=[[0], [1, 2, 3, 4, 5, 6, 7]]).fit(Xp)  # "x ray" first: no parent
+    assert not any(child == "x ray" for _, child in tiers.edges_)
+    tree = ChowLiuTree(root=2).fit(Xp)  # "lung.cancer" is the root
+    assert not any(child == "lung.cancer" for _, child in tree.edges_)
+    assert any(parent == "lung.cancer" for parent, _ in tree.edges_)
+    mcmc = OrderMCMCStructure(candidate_parents=[(1, 2), (2, 4), (4, 0)], n_iter=200, burn_in=50,
+                              random_state=0).fit(Xp)
+    allowed = {frozenset(p) for p in [("Smoke", "lung.cancer"), ("lung.cancer", "either"),
+                                      ("either", "x ray")]}
+    assert {frozenset(e) for e in mcmc.edges_} <= allowed and mcmc.edges_
+
+
+def test_chunked_mixed_data_do_not_depend_on_the_column_order():
+    """Chunked continuous columns are kept as moments (scatter matrices over the continuous
+    columns, permuted with them): the same model as the DataFrame, in every column order."""
+    X = _mixed()
+    reference = HillClimbStructure().fit(X)
+    for columns in _orders(X.columns):
+        chunks = [X[columns].iloc[:900], X[columns].iloc[900:]]
+        model = HillClimbStructure().fit(chunks)
+        assert set(model.edges_) == set(reference.edges_)
+        assert model.score_ == pytest.approx(reference.score_, rel=1e-10)
