@@ -246,6 +246,8 @@ class BaseCITest(BaseEstimator):
 #: of one pass stay in the CPU cache (3 x 3 tables: 16,384 strata, 1.2 MB a pass; 1.6x
 #: faster than one pass over a round of 466,000 strata).
 KERNEL_STRATA = 1 << 14
+#: The smallest positive normal float64: the chi-square's stand-in for a zero ``E``.
+_TINY = np.finfo(np.float64).tiny
 
 
 def _cell_major(tables, start, stop):
@@ -385,11 +387,11 @@ class ChiSquare(_FrequentistTest):
 
     def _stratum_statistic(self, cells, n_s, rows, cols):
         # sum (N - E)^2 / E = N_s * sum N^2 / (N_a. N_.b) - N_s over the cells with E > 0
-        # a cell with E = 0 has an empty row or column, so N = 0: dividing by 1 there gives
-        # the same 0.0 as omitting it, without a masked select
-        # (margins are integer-valued, so max(E, 1) only touches the zeros)
+        # a cell with E = 0 has an empty row or column, so N = 0: dividing by the smallest
+        # normal float there gives the same 0.0 as omitting it, without a masked select
+        # (a positive margin product, even of fractional weights, is left as it is)
         denominator = rows[:, None, :] * cols[None, :, :]
-        np.maximum(denominator, 1.0, out=denominator)
+        np.maximum(denominator, _TINY, out=denominator)
         ratio = cells * cells
         ratio /= denominator
         return n_s * _pairwise_sum(ratio.reshape(-1, ratio.shape[-1])) - n_s
