@@ -324,18 +324,27 @@ class _FrequentistTest(BaseCITest):
         with margins ``rows`` ``(r_x, K)``, ``cols`` ``(r_y, K)`` and totals ``n_s``."""
         raise NotImplementedError
 
+    def _strata_pass(self, tables, start, stop):
+        """``(statistic, n_s, adjusted dof)`` of the strata ``start:stop`` of ``tables``."""
+        cells = _cell_major(tables, start, stop)
+        rows, cols, n_s = _margins(cells)
+        dof_s = None
+        if self.adjust_dof:
+            dof_s = (np.maximum(count_positive(rows.T) - 1, 0)
+                     * np.maximum(count_positive(cols.T) - 1, 0))
+        return self._stratum_statistic(cells, n_s, rows, cols), n_s, dof_s
+
     def _test_batch(self, tables, group, n_tests, n_strata):
         tables = np.asarray(tables, dtype=np.float64)
         n_total, r_x, r_y = tables.shape
-        stat_s, n_s, dof_s = np.empty(n_total), np.empty(n_total), np.empty(n_total)
-        for start in range(0, n_total, KERNEL_STRATA):  # cache-sized passes, stratum by stratum
-            stop = min(start + KERNEL_STRATA, n_total)
-            cells = _cell_major(tables, start, stop)
-            rows, cols, n_s[start:stop] = _margins(cells)
-            stat_s[start:stop] = self._stratum_statistic(cells, n_s[start:stop], rows, cols)
-            if self.adjust_dof:
-                dof_s[start:stop] = (np.maximum(count_positive(rows.T) - 1, 0)
-                                     * np.maximum(count_positive(cols.T) - 1, 0))
+        passes = [self._strata_pass(tables, start, min(start + KERNEL_STRATA, n_total))
+                  for start in range(0, n_total, KERNEL_STRATA)]  # cache-sized, stratum by stratum
+        if not passes:  # no stratum
+            stat_s = n_s = dof_s = np.zeros(0)
+        elif len(passes) == 1:
+            stat_s, n_s, dof_s = passes[0]
+        else:
+            stat_s, n_s, dof_s = (None if part[0] is None else np.concatenate(part) for part in zip(*passes))
         statistic = np.bincount(group, weights=stat_s, minlength=n_tests)
         n = np.bincount(group, weights=n_s, minlength=n_tests)
         if self.adjust_dof:
