@@ -242,16 +242,27 @@ class BaseCITest(BaseEstimator):
         return self.test(table, n_configurations(data.cardinalities, z))
 
 
-def _margins(tables):
-    """Row sums, column sums and totals of a stack of count tables ``(K, r_x, r_y)``.
+#: Strata per pass of the cell-major kernels (:func:`_cell_major`): the per-stratum arrays
+#: of one pass stay in the CPU cache (3 x 3 tables: 16,384 strata, 1.2 MB a pass; 1.6x
+#: faster than one pass over a round of 466,000 strata).
+KERNEL_STRATA = 1 << 14
+#: The smallest positive normal float64: the chi-square's stand-in for a zero ``E``.
+_TINY = np.finfo(np.float64).tiny
 
-    Summed slice by slice (a few large vectorised adds instead of a reduction over tiny
-    inner axes, several times faster for small tables); exact, as the counts are integers.
-    """
-    r_x, r_y = tables.shape[1], tables.shape[2]
-    rows = _slice_sum(tables[:, :, 0], [tables[:, :, b] for b in range(1, r_y)])
-    cols = _slice_sum(tables[:, 0, :], [tables[:, a, :] for a in range(1, r_x)])
-    n_s = _slice_sum(rows[:, 0], [rows[:, a] for a in range(1, r_x)])
+
+def _cell_major(tables, start, stop):
+    """Strata ``start:stop`` of ``(K, r_x, r_y)`` tables as a contiguous float64
+    ``(r_x, r_y, stop - start)`` array: cell ``(a, b)`` of every stratum is one vector."""
+    return np.ascontiguousarray(np.moveaxis(tables[start:stop], 0, -1), dtype=np.float64)
+
+
+def _margins(cells):
+    """Row sums ``(r_x, K)``, column sums ``(r_y, K)`` and totals ``(K,)`` of cell-major
+    tables ``(r_x, r_y, K)``, added in index order (integer counts: exact)."""
+    r_x, r_y = cells.shape[0], cells.shape[1]
+    rows = _slice_sum(cells[:, 0], [cells[:, b] for b in range(1, r_y)])
+    cols = _slice_sum(cells[0], [cells[a] for a in range(1, r_x)])
+    n_s = _slice_sum(rows[0], [rows[a] for a in range(1, r_x)])
     return rows, cols, n_s
 
 
@@ -262,6 +273,35 @@ def _slice_sum(first, others):
     out = np.add(first, others[0])
     for other in others[1:]:
         out += other
+    return out
+
+
+def _pairwise_sum(terms):
+    """Sum over axis 0 of ``terms`` ``(n, K)``, added in the order of numpy's pairwise
+    summation (``np.add.reduce`` over a contiguous axis of length ``n``): in index order
+    below 8 terms; up to 128, eight running sums of every eighth term combined as
+    ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))``, then the last ``n % 8``
+    terms; beyond, the two halves (the first a multiple of 8 long) summed so and added.
+
+    The cell-major kernels sum each stratum's cells with it, so a stratum's statistic has
+    the same bits as the reduction over its ``(r_x, r_y)`` table (the statistic of one
+    table does not depend on the layout its strata were computed in).
+    """
+    n = len(terms)
+    if n < 8:
+        return _slice_sum(terms[0], list(terms[1:]))
+    if n > 128:
+        half = n // 2 - (n // 2) % 8
+        return _pairwise_sum(terms[:half]) + _pairwise_sum(terms[half:])
+    whole = n - n % 8
+    partial = terms[:8].copy()
+    for start in range(8, whole, 8):
+        partial += terms[start:start + 8]
+    pairs = partial[0::2] + partial[1::2]
+    quads = pairs[0::2] + pairs[1::2]
+    out = quads[0] + quads[1]
+    for k in range(whole, n):
+        out += terms[k]
     return out
 
 
@@ -279,19 +319,35 @@ class _FrequentistTest(BaseCITest):
         self.adjust_dof = adjust_dof
         self.min_samples_per_dof = min_samples_per_dof
 
-    def _stratum_statistic(self, tables, n_s, rows, cols):
+    def _stratum_statistic(self, cells, n_s, rows, cols):
+        """The statistic of every stratum of cell-major tables ``cells`` ``(r_x, r_y, K)``
+        with margins ``rows`` ``(r_x, K)``, ``cols`` ``(r_y, K)`` and totals ``n_s``."""
         raise NotImplementedError
+
+    def _strata_pass(self, tables, start, stop):
+        """``(statistic, n_s, adjusted dof)`` of the strata ``start:stop`` of ``tables``."""
+        cells = _cell_major(tables, start, stop)
+        rows, cols, n_s = _margins(cells)
+        dof_s = None
+        if self.adjust_dof:
+            dof_s = (np.maximum(count_positive(rows.T) - 1, 0)
+                     * np.maximum(count_positive(cols.T) - 1, 0))
+        return self._stratum_statistic(cells, n_s, rows, cols), n_s, dof_s
 
     def _test_batch(self, tables, group, n_tests, n_strata):
         tables = np.asarray(tables, dtype=np.float64)
-        r_x, r_y = tables.shape[1], tables.shape[2]
-        rows, cols, n_s = _margins(tables)
-        stat_s = self._stratum_statistic(tables, n_s, rows, cols)
+        n_total, r_x, r_y = tables.shape
+        passes = [self._strata_pass(tables, start, min(start + KERNEL_STRATA, n_total))
+                  for start in range(0, n_total, KERNEL_STRATA)]  # cache-sized, stratum by stratum
+        if not passes:  # no stratum
+            stat_s = n_s = dof_s = np.zeros(0)
+        elif len(passes) == 1:
+            stat_s, n_s, dof_s = passes[0]
+        else:
+            stat_s, n_s, dof_s = (None if part[0] is None else np.concatenate(part) for part in zip(*passes))
         statistic = np.bincount(group, weights=stat_s, minlength=n_tests)
         n = np.bincount(group, weights=n_s, minlength=n_tests)
         if self.adjust_dof:
-            dof_s = (np.maximum(count_positive(rows) - 1, 0)
-                     * np.maximum(count_positive(cols) - 1, 0))
             dof = np.bincount(group, weights=dof_s, minlength=n_tests)
         else:
             dof = (r_x - 1) * (r_y - 1) * np.asarray(n_strata, dtype=np.float64)
@@ -338,17 +394,16 @@ class ChiSquare(_FrequentistTest):
     (6.6667, 1.0, False)
     """
 
-    def _stratum_statistic(self, tables, n_s, rows, cols):
+    def _stratum_statistic(self, cells, n_s, rows, cols):
         # sum (N - E)^2 / E = N_s * sum N^2 / (N_a. N_.b) - N_s over the cells with E > 0
-        # a cell with E = 0 has an empty row or column, so N = 0: dividing by 1 there gives
-        # the same 0.0 as omitting it, without a masked select
-        # (margins are integer-valued, so max(E, 1) only touches the zeros; einsum's outer
-        # product is the same elementwise product as broadcasting, faster for tiny tables)
-        denominator = np.einsum("ka,kb->kab", rows, cols)
-        np.maximum(denominator, 1.0, out=denominator)
-        ratio = tables * tables
+        # a cell with E = 0 has an empty row or column, so N = 0: dividing by the smallest
+        # normal float there gives the same 0.0 as omitting it, without a masked select
+        # (a positive margin product, even of fractional weights, is left as it is)
+        denominator = rows[:, None, :] * cols[None, :, :]
+        np.maximum(denominator, _TINY, out=denominator)
+        ratio = cells * cells
         ratio /= denominator
-        return n_s * np.add.reduce(ratio, axis=(1, 2)) - n_s
+        return n_s * _pairwise_sum(ratio.reshape(-1, ratio.shape[-1])) - n_s
 
 
 class GTest(_FrequentistTest):
@@ -379,10 +434,10 @@ class GTest(_FrequentistTest):
     6.796
     """
 
-    def _stratum_statistic(self, tables, n_s, rows, cols):
+    def _stratum_statistic(self, cells, n_s, rows, cols):
         return 2.0 * (
-            np.add.reduce(xlogy(tables, tables), axis=(1, 2)) + xlogy(n_s, n_s)
-            - np.add.reduce(xlogy(rows, rows), axis=1) - np.add.reduce(xlogy(cols, cols), axis=1)
+            _pairwise_sum(xlogy(cells, cells).reshape(-1, cells.shape[-1])) + xlogy(n_s, n_s)
+            - _pairwise_sum(xlogy(rows, rows)) - _pairwise_sum(xlogy(cols, cols))
         )
 
 
@@ -448,18 +503,22 @@ class BayesFactor(BaseCITest):
 
     def _test_batch(self, tables, group, n_tests, n_strata):
         tables = np.asarray(tables, dtype=np.float64)
-        r_x, r_y = tables.shape[1], tables.shape[2]
-        rows, cols, n_s = _margins(tables)
+        n_total, r_x, r_y = tables.shape
         ess = float(self.ess)
         a_x, a_y, a_xy = ess / r_x, ess / r_y, ess / (r_x * r_y)
-        # the log Gamma(ess) - log Gamma(ess + N_s) terms: twice for independence, once for
-        # dependence, so one copy remains.
-        log_b_s = (
-            gammaln(ess) - gammaln(ess + n_s)
-            + (gammaln(a_x + rows) - gammaln(a_x)).sum(axis=1)
-            + (gammaln(a_y + cols) - gammaln(a_y)).sum(axis=1)
-            - (gammaln(a_xy + tables) - gammaln(a_xy)).sum(axis=(1, 2))
-        )
+        log_b_s, n_s = np.empty(n_total), np.empty(n_total)
+        for start in range(0, n_total, KERNEL_STRATA):  # cache-sized passes, stratum by stratum
+            stop = min(start + KERNEL_STRATA, n_total)
+            cells = _cell_major(tables, start, stop)
+            rows, cols, n_s[start:stop] = _margins(cells)
+            # the log Gamma(ess) - log Gamma(ess + N_s) terms: twice for independence, once
+            # for dependence, so one copy remains.
+            log_b_s[start:stop] = (
+                gammaln(ess) - gammaln(ess + n_s[start:stop])
+                + _pairwise_sum(gammaln(a_x + rows) - gammaln(a_x))
+                + _pairwise_sum(gammaln(a_y + cols) - gammaln(a_y))
+                - _pairwise_sum((gammaln(a_xy + cells) - gammaln(a_xy)).reshape(-1, stop - start))
+            )
         log_b = np.bincount(group, weights=log_b_s, minlength=n_tests)
         observed = np.bincount(group, weights=(n_s > 0).astype(float), minlength=n_tests)
         dof = (r_x - 1) * (r_y - 1) * observed

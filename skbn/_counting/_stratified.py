@@ -402,7 +402,7 @@ class StratifiedCounter:
         xy = self.pair_states(x, y)
         if (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= len(xy)):
-            rows, ids, n_shared = self._shared_strata(subset, lane_ids, n_ids, bits)
+            rows, ids, n_shared, _ = self._shared_strata(subset, lane_ids, n_ids, bits)
             cells = (xy if rows is None else xy[rows]) * n_shared
             cells += ids
             counts = np.bincount(cells, minlength=n_cells * n_shared).reshape(n_cells, n_shared)
@@ -470,12 +470,20 @@ class StratifiedCounter:
         lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
         if lump:
-            rows, ids, n_ids = self._shared_strata(subset, lane_ids, n_ids, bits)
+            rows, ids, n_ids, size = self._shared_strata(subset, lane_ids, n_ids, bits)
         else:
             rows, ids = None, lane_ids >> bits
-        states = [self.pair_states(x, y) for x, y in pairs]
-        cells = np.stack(states if rows is None else [xy[rows] for xy in states])
-        cells *= n_ids
+            size = np.bincount(ids, minlength=n_ids)
+        # cell of a row for pair k: (k * n_cells + x * r_y + y) * n_ids + stratum, written
+        # pair by pair into one array (no stacked copy of the gathered states)
+        cells = np.empty((n_pairs, len(ids)), dtype=np.int64)
+        for k, (x, y) in enumerate(pairs):
+            xy = self.pair_states(x, y)
+            if rows is None:
+                np.multiply(xy, n_ids, out=cells[k])
+            else:
+                np.take(xy, rows, out=cells[k])
+                cells[k] *= n_ids
         cells += ids
         cells += (np.arange(n_pairs, dtype=np.int64) * (n_cells * n_ids))[:, None]
         weights = None
@@ -483,15 +491,22 @@ class StratifiedCounter:
             weights = np.broadcast_to(self.weights if rows is None else self.weights[rows], cells.shape)
         counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
         counts = counts.reshape(n_pairs, n_cells, n_ids)
-        if lump:  # along the contiguous strata axis, then one gather of the kept strata
-            keep = count_positive(counts, np.int16) > 1  # filled cells per stratum
-        else:
-            keep = counts.any(axis=1)
-        owner = np.nonzero(keep)[0]
-        tables = counts.transpose(0, 2, 1)[keep]
         if lump:
-            kept = np.bincount(owner, weights=tables.sum(axis=1), minlength=n_pairs)  # exact integers
-            rest = n_samples - kept.astype(np.int64)
+            # two or more filled cells <=> the largest cell holds fewer than the stratum's
+            # rows (every stratum here holds two or more)
+            largest = counts[:, 0].copy()
+            for cell in range(1, n_cells):
+                np.maximum(largest, counts[:, cell], out=largest)
+            keep = largest < size
+        elif self.weights is None:  # a stratum is empty for every pair or for none
+            keep = np.broadcast_to(size > 0, (n_pairs, n_ids))
+        else:  # rows of weight 0 leave a stratum empty
+            keep = counts.any(axis=1)
+        owner, stratum = np.nonzero(keep)
+        tables = counts.transpose(0, 2, 1)[keep]
+        if lump:  # the rows of the strata not kept, per pair (exact integers)
+            rest = len(ids) - np.bincount(owner, weights=size[stratum], minlength=n_pairs).astype(np.int64)
+            rest += n_samples - len(ids)
             lumped = np.flatnonzero(rest)
             lumps = np.zeros((len(lumped), n_cells), dtype=tables.dtype)
             lumps[:, 0] = rest[lumped]
@@ -500,19 +515,21 @@ class StratifiedCounter:
         return tables, owner, declared
 
     def _shared_strata(self, subset, lane_ids, n_ids, bits):
-        """``(rows, ids, n_shared)``: the rows of the strata of ``subset`` that hold two or
-        more rows (None: all), their stratum ids renumbered in order to ``0..n_shared-1``
-        (cached; ``lane_ids, n_ids, bits`` from :meth:`strata`). A one-row stratum has one
-        filled cell whatever ``x, y``: lumped anyway."""
+        """``(rows, ids, n_shared, size)``: the rows of the strata of ``subset`` that hold
+        two or more rows (None: all), their stratum ids renumbered in order to
+        ``0..n_shared-1``, and the number of rows of each of those strata (cached;
+        ``lane_ids, n_ids, bits`` from :meth:`strata`). A one-row stratum has one filled
+        cell whatever ``x, y``: lumped anyway."""
         key = ("shared", *subset)
         hit = self._ids.get(key)
         if hit is None:
             ids = lane_ids >> bits
-            shared = np.bincount(ids, minlength=n_ids) > 1
+            size = np.bincount(ids, minlength=n_ids)
+            shared = size > 1
             rows = np.flatnonzero(shared[ids])
             renumbered = np.cumsum(shared) - 1
             hit = (None if len(rows) == len(ids) else rows, renumbered[ids[rows]],
-                   int(np.count_nonzero(shared)))
+                   int(np.count_nonzero(shared)), size[shared])
             self._ids.put(key, hit)
         return hit
 

@@ -1,0 +1,177 @@
+"""Large, sparse conditioning sets: the fast paths against one table per test.
+
+Sets of many three-state variables on few rows have mostly empty or one-row strata. The
+grouped counting (:meth:`StratifiedCounter.stacked_tables`: strata kept by their largest
+cell, lumps sized from the set's strata) and the cell-major test kernels (cache-sized
+passes, each stratum's cells summed in numpy's pairwise order) must give, for every test,
+the statistic, p-value, degrees of freedom and decision bits of counting that test's own
+full table (``contingency_tables``) and testing it alone.
+"""
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import chi2_contingency
+
+import skbn._counting._stratified as stratified
+import skbn.citests as citests
+from skbn._counting import StratifiedCounter
+from skbn._counting._tables import contingency_tables
+from skbn._data import encode_fit
+from skbn.citests import BayesFactor, ChiSquare, GTest
+
+
+def _frame(n_rows, n_columns=12, seed=0):
+    """Three-state noisy copies of one hidden column (states "None", "NA", "a.b"; column
+    names with dots and spaces), a row-id-like column whose every state is one row, and
+    the rows sorted by the first column."""
+    rng = np.random.default_rng(seed)
+    hidden = rng.integers(0, 3, n_rows)
+    states = np.array(["None", "NA", "a.b"])
+    frame = pd.DataFrame({
+        f"v.{k} x": states[np.where(rng.random(n_rows) < 0.5, hidden, rng.integers(0, 3, n_rows))]
+        for k in range(n_columns)
+    })
+    frame["row id"] = [f"r{k}" for k in rng.permutation(n_rows)]
+    return frame.sort_values("v.0 x", kind="stable").reset_index(drop=True)
+
+
+def _data(n_rows, weights=None, seed=0):
+    data, _ = encode_fit(_frame(n_rows, seed=seed))
+    if weights == "fractional":
+        data = replace(data, weights=np.random.default_rng(seed).uniform(0.2, 2.0, data.n_samples))
+    elif weights == "with zeros":  # rows of weight 0 leave strata empty
+        w = np.random.default_rng(seed).integers(0, 3, data.n_samples).astype(float)
+        data = replace(data, weights=w)
+    return data
+
+
+def _full_test(ci_test, data, x, y, subset):
+    table = contingency_tables(data.codes, data.cardinalities, x, y, subset, data.weights)
+    return ci_test.test(table, int(np.prod([data.cardinalities[z] for z in subset])))
+
+
+def _same(got, want):
+    assert got.statistic.tobytes() == np.asarray(want.statistic).tobytes()
+    assert got.pvalue.tobytes() == np.asarray(want.pvalue).tobytes()
+    assert got.dof.tobytes() == np.asarray(want.dof).tobytes()
+    assert bool(got.independent) == bool(want.independent)
+
+
+@pytest.mark.parametrize("weights", [None, "fractional", "with zeros"])
+@pytest.mark.parametrize("ci_test", [ChiSquare(alpha=0.3), GTest(alpha=0.3, min_samples_per_dof=0),
+                                     BayesFactor(threshold=5.0)])
+@pytest.mark.parametrize("lump", ["forced", "default"])
+def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, monkeypatch):
+    # sets of 1 to 8 variables on 150 rows (sets of 5 and more: most strata hold one row),
+    # and sets with the row-id column (every stratum one row); several pairs per set,
+    # sharing x; forced lumping lumps every set (unweighted chi-square and G)
+    if lump == "forced":
+        monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+        monkeypatch.setattr(stratified, "LUMP_ROWS_PER_STRATUM", 10**6)
+    data = _data(150, weights)
+    row_id = data.n_variables - 1
+    assert (np.bincount(data.codes[:, row_id]) == 1).all()
+    lumps = ci_test.__class__ in (ChiSquare, GTest) and weights is None
+    counter = StratifiedCounter(data, lump_degenerate=lumps)
+    rng = np.random.default_rng(1)
+    singletons = all_singletons = n_lumped = 0
+    for size in range(1, 9):
+        for _ in range(6):
+            subset = tuple(sorted(int(v) for v in rng.choice(np.arange(3, 12), size, replace=False)))
+            if size >= 7:
+                subset = (*subset[:-1], row_id)
+            pairs = [(0, 1), (0, 2), (1, 2)]
+            tables, owner, declared = counter.stacked_tables(subset, pairs)
+            batch = ci_test.test_batch(tables.reshape(-1, 3, 3), owner, len(pairs), [declared] * len(pairs))
+            rows = contingency_tables(data.codes, data.cardinalities, 0, 1, subset)  # unweighted
+            singletons += bool((rows.sum(axis=(1, 2)) == 1).any())
+            all_singletons += bool((rows.sum(axis=(1, 2)) == 1).all())
+            n_full = 0
+            for k, (x, y) in enumerate(pairs):
+                want = _full_test(ci_test, data, x, y, subset)
+                n_full += len(contingency_tables(data.codes, data.cardinalities, x, y, subset, data.weights))
+                _same(citests.CITestBatchResult(*(np.asarray(a)[k:k + 1] for a in (
+                    batch.statistic, batch.pvalue, batch.dof, batch.independent))), want)
+                block, _ = counter.tables(x, y, subset)
+                keep = block.reshape(len(block), -1).sum(axis=1) > 0
+                _same(ci_test.test_batch(block[keep].reshape(-1, 3, 3), np.zeros(int(keep.sum()), int),
+                                         1, [declared]), want)
+            n_lumped += len(tables) < n_full
+    assert singletons >= 20 and all_singletons >= 6
+    assert (n_lumped > 0) == (lumps and lump == "forced")
+
+
+def test_all_one_row_strata_lump_to_nothing_but_the_sample_size(monkeypatch):
+    # given the row-id column every stratum holds one row: the lumped tables are one lump
+    # per pair holding every row, the statistic 0, no degrees of freedom, p-value 1
+    monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+    data = _data(200)
+    row_id = data.n_variables - 1
+    counter = StratifiedCounter(data, lump_degenerate=True)
+    tables, owner, declared = counter.stacked_tables((3, row_id), [(0, 1), (0, 2)])
+    np.testing.assert_array_equal(tables, [[200] + [0] * 8] * 2)
+    np.testing.assert_array_equal(owner, [0, 1])
+    for ci_test in (ChiSquare(min_samples_per_dof=0), GTest(min_samples_per_dof=0)):
+        batch = ci_test.test_batch(tables.reshape(-1, 3, 3), owner, 2, [declared] * 2)
+        np.testing.assert_array_equal(batch.statistic, 0.0)
+        np.testing.assert_array_equal(batch.dof, 0.0)
+        np.testing.assert_array_equal(batch.pvalue, 1.0)
+        for x, y in ((0, 1), (0, 2)):
+            assert _full_test(ci_test, data, x, y, (3, row_id)).pvalue == 1.0
+
+
+@pytest.mark.parametrize("n_terms", [1, 2, 3, 7, 8, 9, 15, 16, 17, 64, 127, 128, 129, 144, 300, 1000])
+def test_pairwise_sum_has_the_bits_of_numpys_reduction(n_terms):
+    # the cell-major kernels sum a stratum's cells in numpy's order: the reduction over a
+    # contiguous axis of the (K, r_x, r_y) tables, bit for bit, on values of many scales
+    rng = np.random.default_rng(n_terms)
+    values = rng.random((500, n_terms)) * 10.0 ** rng.uniform(-8, 8, (500, n_terms))
+    got = citests._pairwise_sum(np.ascontiguousarray(values.T))
+    assert got.tobytes() == np.add.reduce(values, axis=1).tobytes()
+    if n_terms % 3 == 0:
+        tables = values.reshape(500, 3, n_terms // 3)
+        assert got.tobytes() == np.add.reduce(tables, axis=(1, 2)).tobytes()
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 5), (4, 4), (12, 12), (1, 3)])
+@pytest.mark.parametrize("ci_test", [ChiSquare(min_samples_per_dof=0), GTest(min_samples_per_dof=0),
+                                     ChiSquare(adjust_dof=False), BayesFactor(ess=2.5)])
+def test_kernels_against_the_textbook_per_stratum_and_any_pass_size(ci_test, shape, monkeypatch):
+    # sparse strata of many tests stacked in any order: each test's statistic equals the
+    # sum of scipy's per-stratum statistic (chi-square, G) or the Dirichlet formula
+    # (Bayes factor), and the bits do not depend on the kernel's pass size
+    from scipy.special import gammaln
+
+    rng = np.random.default_rng(sum(shape))
+    n_strata, n_tests = 3000, 40
+    tables = rng.poisson(0.4, (n_strata,) + shape).astype(float)
+    tables[::5] *= rng.uniform(0.5, 2.0, (len(tables[::5]),) + shape)  # weighted strata
+    group = rng.integers(0, n_tests, n_strata)
+    declared = np.full(n_tests, 27.0)
+    want = ci_test.test_batch(tables, group, n_tests, declared)
+    for pass_size in (1, 7, 1000):
+        monkeypatch.setattr(citests, "KERNEL_STRATA", pass_size)
+        got = ci_test.test_batch(tables, group, n_tests, declared)
+        for a, b in zip((got.statistic, got.pvalue, got.dof), (want.statistic, want.pvalue, want.dof)):
+            assert a.tobytes() == b.tobytes()
+    reference = np.zeros(n_tests)
+    for table, k in zip(tables, group):
+        rows, cols = table.sum(axis=1) > 0, table.sum(axis=0) > 0
+        if isinstance(ci_test, BayesFactor):
+            if table.sum() > 0:
+                a = ci_test.ess
+                r_x, r_y = shape
+                reference[k] += (gammaln(a) - gammaln(a + table.sum())
+                                 + np.sum(gammaln(a / r_x + table.sum(axis=1)) - gammaln(a / r_x))
+                                 + np.sum(gammaln(a / r_y + table.sum(axis=0)) - gammaln(a / r_y))
+                                 - np.sum(gammaln(a / (r_x * r_y) + table) - gammaln(a / (r_x * r_y))))
+        elif rows.sum() > 1 and cols.sum() > 1:
+            reduced = table[rows][:, cols]
+            kind = "log-likelihood" if isinstance(ci_test, GTest) else "pearson"
+            reference[k] += chi2_contingency(reduced, correction=False, lambda_=kind)[0]
+    if not isinstance(ci_test, BayesFactor):
+        reference = np.maximum(reference, 0.0)
+    np.testing.assert_allclose(want.statistic, reference, rtol=1e-9, atol=1e-9)
