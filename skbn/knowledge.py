@@ -324,9 +324,10 @@ def _label_positions(names):
     return positions
 
 
-def _column_position(label, names, parameter, positions=None):
-    """Position of a column given by label, or by integer position when no label matches
-    (``positions``: :func:`_label_positions` of ``names``, for many look-ups)."""
+def _find_column(label, names, positions=None):
+    """Position of a column given by label, or by integer position when no label matches;
+    None when it is neither (``positions``: :func:`_label_positions` of ``names``, for many
+    look-ups)."""
     try:
         position = (_label_positions(names) if positions is None else positions).get(label)
     except TypeError:  # unhashable: not a label
@@ -335,7 +336,16 @@ def _column_position(label, names, parameter, positions=None):
         return position
     if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(names):
         return int(label)
-    raise ValueError(f"{parameter}={label!r} is not a column of X (columns: {list(names)}).")
+    return None
+
+
+def _column_position(label, names, parameter, positions=None):
+    """:func:`_find_column`, refusing a label that is not a column with a message naming
+    ``parameter``."""
+    position = _find_column(label, names, positions)
+    if position is None:
+        raise ValueError(f"{parameter}={label!r} is not a column of X (columns: {list(names)}).")
+    return position
 
 
 def _edge_positions(edges, names, what):

@@ -36,6 +36,8 @@ from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     KNOWLEDGE_PARAMETERS,
     _column_position,
     _edge_positions,
+    _find_column,
+    _label_positions,
     parse_knowledge,
 )
 from skbn.network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
@@ -1246,18 +1248,12 @@ def _kept_rows(data, child):
     return codes, weights
 
 
-def _label_of(value, names, labels):
-    """The label of the column at integer position ``value`` of ``names`` when ``value`` is
-    such a position and no label (the rule of :func:`skbn.knowledge._column_position`),
-    else ``value`` unchanged (a label, or something the parser will refuse)."""
-    try:
-        if value in labels:
-            return value
-    except TypeError:  # unhashable: not a column
-        return value
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < len(names):
-        return names[int(value)]
-    return value
+def _label_of(value, names, positions):
+    """The label of the column ``value`` designates in ``names`` (by label, or by integer
+    position when no label matches: :func:`skbn.knowledge._find_column`), else ``value``
+    unchanged (something the parser will refuse, naming the parameter)."""
+    position = _find_column(value, names, positions)
+    return value if position is None else names[position]
 
 
 def _labelled(value, data):
@@ -1268,15 +1264,15 @@ def _labelled(value, data):
     names = data.input_names
     if names is None:
         return value
-    labels = set(names)
+    positions = _label_positions(names)
     if isinstance(value, pd.DataFrame) and value.shape[1] == 2:
         value = list(value.itertuples(index=False, name=None))
     elif isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 2:
         value = value.tolist()
     if not isinstance(value, (list, tuple)):
-        return _label_of(value, names, labels)
-    return [[_label_of(v, names, labels) for v in entry] if isinstance(entry, (list, tuple)) and not
-            isinstance(entry, str) else _label_of(entry, names, labels) for entry in value]
+        return _label_of(value, names, positions)
+    return [[_label_of(v, names, positions) for v in entry] if isinstance(entry, (list, tuple)) and not
+            isinstance(entry, str) else _label_of(entry, names, positions) for entry in value]
 
 
 def _clear_fitted_attributes(estimator):
