@@ -814,9 +814,8 @@ class GESStructure(_BaseStructureLearner):
         """``edge_restarts``, with ``"auto"`` resolved (see the parameter)."""
         if self.edge_restarts != "auto":
             return self.edge_restarts
-        experimental = data.intervened is not None and bool(np.asarray(data.intervened).any())
-        discrete = not data.has_continuous or not bool(np.all(data.continuous))
-        return 10 if experimental and discrete else 0
+        experimental = data.intervened is not None  # (None when no cell was set)
+        return 10 if experimental and not data.continuous.all() else 0
 
     def _edge_restarts(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps, patience, scores):
         r"""Deterministic restarts by edge deletion from the class ``g`` (score ``total``).
