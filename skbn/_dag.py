@@ -6,7 +6,6 @@ a column name. :mod:`skbn.graph` is the public, labelled toolkit on top of it.
 """
 
 import heapq
-from collections import deque
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -174,23 +173,6 @@ def ancestor_ids(parents, seeds):
                 result.add(p)
                 stack.append(p)
     return result
-
-
-def semi_directed_path(children, neighbours, source, target, blocked):
-    """Whether a path ``source -> / - ... -> / - target`` (each step along a directed or an
-    undirected edge, never against an arrow) avoids every node of ``blocked`` before
-    ``target``; breadth-first. GES's validity condition for an insertion (Chickering 2002)."""
-    seen = {source}
-    queue = deque([source])
-    while queue:
-        u = queue.popleft()
-        for w in children[u] | neighbours[u]:
-            if w == target:
-                return True
-            if w not in seen and w not in blocked:
-                seen.add(w)
-                queue.append(w)
-    return False
 
 
 def has_path(children, source, target):

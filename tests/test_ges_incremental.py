@@ -6,14 +6,15 @@ step of whole searches (Gaussian, discrete and mixed data; black and white lists
 ``max_indegree``, ``max_subset_size``, experimental rows): the kept operators equal a fresh
 enumeration on the new class, whose operators and gains equal the definitions (Chickering
 2002, Theorems 15 and 17: every ``T`` / ``H``, every family scored on its own). Also: the
-Insert path condition on bit masks against the kernel's breadth-first
-:func:`skbn._dag.semi_directed_path` on random partially directed graphs, and the one-group
+Insert path condition on bit masks against a breadth-first search over node sets
+(:func:`semi_directed_path`) on random partially directed graphs, and the one-group
 shortcuts of the Gaussian scores against the general (grouped) formulas, bit for bit.
 (``tiers`` are not offered by GES, so they are not tested here.)
 """
 
 import itertools
 import math
+from collections import deque
 
 import numpy as np
 import pytest
@@ -22,9 +23,25 @@ from test_ges_gaussian import discrete, gaussian, inserts_by_definition, mixed, 
 from skbn import GESStructure
 from skbn._counting import added_parent_rss, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND, _solve_psd
-from skbn._dag import semi_directed_path
 from skbn.estimators._ges import _adjacency_masks, _insert_path_blocked
 from skbn.scores import GaussianBIC, _gaussian_loglik
+
+
+def semi_directed_path(children, neighbours, source, target, blocked):
+    """Whether a path ``source -> / - ... -> / - target`` (each step along a directed or an
+    undirected edge, never against an arrow) avoids every node of ``blocked`` before
+    ``target``: breadth-first over node sets, the reference for the mask version."""
+    seen = {source}
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        for w in children[u] | neighbours[u]:
+            if w == target:
+                return True
+            if w not in seen and w not in blocked:
+                seen.add(w)
+                queue.append(w)
+    return False
 
 
 def deletes_by_definition(g, y, fixed, bound):
