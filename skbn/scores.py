@@ -545,8 +545,8 @@ def resolve_scorer(scorer):
 # -- Gaussian and conditional-Gaussian (CLG) scores: families of continuous children ------------
 #
 # These plug-ins score a continuous child from the weighted moments of the engine
-# (:class:`skbn._counting.Moments`) instead of a count table. They are not yet used by the
-# learners (the wiring step decides which columns are continuous and builds the moments).
+# (:class:`skbn._counting.Moments`) instead of a count table; the learners pick them for the
+# continuous children (``scorer="auto"``: bnlearn's defaults, ``docs/gaussian.md``).
 
 
 def _gaussian_loglik(weight, rss, n_coef, variance):
@@ -562,6 +562,10 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     ddof = n_coef if variance == "unbiased" else 0.0
     if isinstance(weight, float):  # (one group's total weight: checked on the float)
         usable = weight > ddof and weight > 0
+        if usable and isinstance(rss, float) and rss > 0:
+            # one usable family (a Gaussian search's case): the same operations on Python
+            # floats (IEEE arithmetic as numpy's; the logarithm still numpy's)
+            return float(-0.5 * weight * np.log(2 * np.pi * (rss / (weight - ddof))) - 0.5 * (weight - ddof))
         weight = np.float64(weight)
     else:
         weight = np.asarray(weight, dtype=np.float64)
@@ -615,13 +619,10 @@ class BaseGaussianScore(BaseScore):
 
     def _data_from_rss(self, weight, rss, n_coef, n_groups):
         """Data term of a family from per-group totals and residual sums of squares."""
-        if len(weight) == 1:  # (one usable group, a Gaussian search's case: the same operations
-            # on Python floats -- IEEE arithmetic as numpy's, the logarithm still numpy's)
-            w, r = float(weight[0]), float(rss[0])
-            ddof = n_coef if self.variance == "unbiased" else 0.0
-            if r > 0 and w > ddof and w > 0:
-                loglik = float(-0.5 * w * np.log(2 * np.pi * (r / (w - ddof))) - 0.5 * (w - ddof))
-                return loglik - self._penalty(n_groups * (n_coef + 1), w)
+        if len(weight) == 1:  # one group (a Gaussian family): on Python floats
+            w = float(weight[0])
+            loglik = float(_gaussian_loglik(w, float(rss[0]), n_coef, self.variance))
+            return loglik - self._penalty(n_groups * (n_coef + 1), w)
         loglik = float(np.sum(_gaussian_loglik(weight, rss, n_coef, self.variance)))
         return loglik - self._penalty(n_groups * (n_coef + 1), float(np.sum(weight)))
 
