@@ -31,7 +31,6 @@ from skbn._counting._cache import BoundedCache
 from skbn._counting._tables import (
     compress_ids,
     count_cells,
-    count_positive,
     extend_ids,
     one_hot,
     pairwise_tables,
@@ -402,11 +401,11 @@ class StratifiedCounter:
         xy = self.pair_states(x, y)
         if (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= len(xy)):
-            rows, ids, n_shared, _ = self._shared_strata(subset, lane_ids, n_ids, bits)
+            rows, ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
             cells = (xy if rows is None else xy[rows]) * n_shared
             cells += ids
             counts = np.bincount(cells, minlength=n_cells * n_shared).reshape(n_cells, n_shared)
-            return _lumped(counts, len(xy)), declared
+            return _lumped(counts, size, len(xy)), declared
         cells = xy * (n_ids << bits)  # two passes whatever the set: the pair states are
         cells += lane_ids  # cached unscaled, so every set of the pair reuses them
         if not bits:
@@ -492,12 +491,7 @@ class StratifiedCounter:
         counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
         counts = counts.reshape(n_pairs, n_cells, n_ids)
         if lump:
-            # two or more filled cells <=> the largest cell holds fewer than the stratum's
-            # rows (every stratum here holds two or more)
-            largest = counts[:, 0].copy()
-            for cell in range(1, n_cells):
-                np.maximum(largest, counts[:, cell], out=largest)
-            keep = largest < size
+            keep = _several_filled(counts, size)
         elif self.weights is None:  # a stratum is empty for every pair or for none
             keep = np.broadcast_to(size > 0, (n_pairs, n_ids))
         else:  # rows of weight 0 leave a stratum empty
@@ -534,12 +528,22 @@ class StratifiedCounter:
         return hit
 
 
-def _lumped(counts, total):
-    """``(n_cells, n_ids)`` integer counts summing to ``total`` -> the strata with two or
-    more non-empty cells (rows, in order), then ``[k, 0, ...]`` with ``k`` the count of
-    the others (:meth:`StratifiedCounter.tables`)."""
-    filled = count_positive(counts.T, np.int16)  # non-empty cells of every stratum
-    kept = counts.take(np.flatnonzero(filled > 1), axis=1)
+def _several_filled(counts, size):
+    """Whether each stratum of the integer ``counts`` (cells on axis -2, strata on the last
+    axis) has two or more non-empty cells, for strata of ``size >= 2`` rows each: exactly
+    when its largest cell holds fewer than its rows (one pass per cell, no count of the
+    non-empty cells)."""
+    largest = counts[..., 0, :].copy()
+    for cell in range(1, counts.shape[-2]):
+        np.maximum(largest, counts[..., cell, :], out=largest)
+    return largest < size
+
+
+def _lumped(counts, size, total):
+    """``(n_cells, n_ids)`` integer counts of strata of ``size`` (two or more) rows, out of
+    ``total`` rows -> the strata with two or more non-empty cells (rows, in order), then
+    ``[k, 0, ...]`` with ``k`` the count of the others (:meth:`StratifiedCounter.tables`)."""
+    kept = counts.take(np.flatnonzero(_several_filled(counts, size)), axis=1)
     out = np.zeros((kept.shape[1] + 1, len(counts)), dtype=counts.dtype)
     out[:-1] = kept.T
     out[-1, 0] = total - int(kept.sum())
