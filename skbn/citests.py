@@ -256,6 +256,21 @@ def _cell_major(tables, start, stop):
     return np.ascontiguousarray(np.moveaxis(tables[start:stop], 0, -1), dtype=np.float64)
 
 
+def _in_passes(tables, per_pass):
+    """``per_pass(cells, rows, cols, n_s)`` on the strata of the ``(K, r_x, r_y)`` tables
+    in cache-sized passes of :data:`KERNEL_STRATA` strata (:func:`_cell_major` with its
+    :func:`_margins`): its per-stratum arrays, concatenated over the passes (an entry None
+    stays None). No stratum: one pass over empty arrays."""
+    n_total = len(tables)
+    parts = []
+    for start in range(0, max(n_total, 1), KERNEL_STRATA):
+        cells = _cell_major(tables, start, min(start + KERNEL_STRATA, n_total))
+        parts.append(per_pass(cells, *_margins(cells)))
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(None if part[0] is None else np.concatenate(part) for part in zip(*parts))
+
+
 def _margins(cells):
     """Row sums ``(r_x, K)``, column sums ``(r_y, K)`` and totals ``(K,)`` of cell-major
     tables ``(r_x, r_y, K)``, added in index order (integer counts: exact)."""
@@ -277,7 +292,8 @@ def _slice_sum(first, others):
 
 
 def _pairwise_sum(terms):
-    """Sum over axis 0 of ``terms`` ``(n, K)``, added in the order of numpy's pairwise
+    """Sum over axis 0 of ``terms`` ``(n, K)`` (cell-major tables ``(r_x, r_y, K)``: over
+    their ``n = r_x r_y`` cells, in C order), added in the order of numpy's pairwise
     summation (``np.add.reduce`` over a contiguous axis of length ``n``): in index order
     below 8 terms; up to 128, eight running sums of every eighth term combined as
     ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))``, then the last ``n % 8``
@@ -287,6 +303,8 @@ def _pairwise_sum(terms):
     the same bits as the reduction over its ``(r_x, r_y)`` table (the statistic of one
     table does not depend on the layout its strata were computed in).
     """
+    if terms.ndim > 2:
+        terms = terms.reshape(int(np.prod(terms.shape[:-1])), terms.shape[-1])
     n = len(terms)
     if n < 8:
         return _slice_sum(terms[0], list(terms[1:]))
@@ -324,10 +342,8 @@ class _FrequentistTest(BaseCITest):
         with margins ``rows`` ``(r_x, K)``, ``cols`` ``(r_y, K)`` and totals ``n_s``."""
         raise NotImplementedError
 
-    def _strata_pass(self, tables, start, stop):
-        """``(statistic, n_s, adjusted dof)`` of the strata ``start:stop`` of ``tables``."""
-        cells = _cell_major(tables, start, stop)
-        rows, cols, n_s = _margins(cells)
+    def _strata_pass(self, cells, rows, cols, n_s):
+        """``(statistic, n_s, adjusted dof or None)`` of every stratum of one pass."""
         dof_s = None
         if self.adjust_dof:
             dof_s = (np.maximum(count_positive(rows.T) - 1, 0)
@@ -336,15 +352,8 @@ class _FrequentistTest(BaseCITest):
 
     def _test_batch(self, tables, group, n_tests, n_strata):
         tables = np.asarray(tables, dtype=np.float64)
-        n_total, r_x, r_y = tables.shape
-        passes = [self._strata_pass(tables, start, min(start + KERNEL_STRATA, n_total))
-                  for start in range(0, n_total, KERNEL_STRATA)]  # cache-sized, stratum by stratum
-        if not passes:  # no stratum
-            stat_s = n_s = dof_s = np.zeros(0)
-        elif len(passes) == 1:
-            stat_s, n_s, dof_s = passes[0]
-        else:
-            stat_s, n_s, dof_s = (None if part[0] is None else np.concatenate(part) for part in zip(*passes))
+        r_x, r_y = tables.shape[1], tables.shape[2]
+        stat_s, n_s, dof_s = _in_passes(tables, self._strata_pass)
         statistic = np.bincount(group, weights=stat_s, minlength=n_tests)
         n = np.bincount(group, weights=n_s, minlength=n_tests)
         if self.adjust_dof:
@@ -403,7 +412,7 @@ class ChiSquare(_FrequentistTest):
         np.maximum(denominator, _TINY, out=denominator)
         ratio = cells * cells
         ratio /= denominator
-        return n_s * _pairwise_sum(ratio.reshape(-1, ratio.shape[-1])) - n_s
+        return n_s * _pairwise_sum(ratio) - n_s
 
 
 class GTest(_FrequentistTest):
@@ -436,7 +445,7 @@ class GTest(_FrequentistTest):
 
     def _stratum_statistic(self, cells, n_s, rows, cols):
         return 2.0 * (
-            _pairwise_sum(xlogy(cells, cells).reshape(-1, cells.shape[-1])) + xlogy(n_s, n_s)
+            _pairwise_sum(xlogy(cells, cells)) + xlogy(n_s, n_s)
             - _pairwise_sum(xlogy(rows, rows)) - _pairwise_sum(xlogy(cols, cols))
         )
 
@@ -503,22 +512,19 @@ class BayesFactor(BaseCITest):
 
     def _test_batch(self, tables, group, n_tests, n_strata):
         tables = np.asarray(tables, dtype=np.float64)
-        n_total, r_x, r_y = tables.shape
+        r_x, r_y = tables.shape[1], tables.shape[2]
         ess = float(self.ess)
         a_x, a_y, a_xy = ess / r_x, ess / r_y, ess / (r_x * r_y)
-        log_b_s, n_s = np.empty(n_total), np.empty(n_total)
-        for start in range(0, n_total, KERNEL_STRATA):  # cache-sized passes, stratum by stratum
-            stop = min(start + KERNEL_STRATA, n_total)
-            cells = _cell_major(tables, start, stop)
-            rows, cols, n_s[start:stop] = _margins(cells)
+
+        def strata_pass(cells, rows, cols, n_s):
             # the log Gamma(ess) - log Gamma(ess + N_s) terms: twice for independence, once
             # for dependence, so one copy remains.
-            log_b_s[start:stop] = (
-                gammaln(ess) - gammaln(ess + n_s[start:stop])
-                + _pairwise_sum(gammaln(a_x + rows) - gammaln(a_x))
-                + _pairwise_sum(gammaln(a_y + cols) - gammaln(a_y))
-                - _pairwise_sum((gammaln(a_xy + cells) - gammaln(a_xy)).reshape(-1, stop - start))
-            )
+            return (gammaln(ess) - gammaln(ess + n_s)
+                    + _pairwise_sum(gammaln(a_x + rows) - gammaln(a_x))
+                    + _pairwise_sum(gammaln(a_y + cols) - gammaln(a_y))
+                    - _pairwise_sum(gammaln(a_xy + cells) - gammaln(a_xy))), n_s
+
+        log_b_s, n_s = _in_passes(tables, strata_pass)
         log_b = np.bincount(group, weights=log_b_s, minlength=n_tests)
         observed = np.bincount(group, weights=(n_s > 0).astype(float), minlength=n_tests)
         dof = (r_x - 1) * (r_y - 1) * observed
