@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import chi2_contingency
+from test_pc_grouped import _one_test
 
 import skbn._counting._stratified as stratified
 import skbn.citests as citests
@@ -46,11 +47,6 @@ def _data(n_rows, weights=None, seed=0):
         w = np.random.default_rng(seed).integers(0, 3, data.n_samples).astype(float)
         data = replace(data, weights=w)
     return data
-
-
-def _full_test(ci_test, data, x, y, subset):
-    table = contingency_tables(data.codes, data.cardinalities, x, y, subset, data.weights)
-    return ci_test.test(table, int(np.prod([data.cardinalities[z] for z in subset])))
 
 
 def _same(got, want):
@@ -91,7 +87,7 @@ def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, mo
             all_singletons += bool((rows.sum(axis=(1, 2)) == 1).all())
             n_full = 0
             for k, (x, y) in enumerate(pairs):
-                want = _full_test(ci_test, data, x, y, subset)
+                want = _one_test(ci_test, data, x, y, subset)
                 n_full += len(contingency_tables(data.codes, data.cardinalities, x, y, subset, data.weights))
                 _same(citests.CITestBatchResult(*(np.asarray(a)[k:k + 1] for a in (
                     batch.statistic, batch.pvalue, batch.dof, batch.independent))), want)
@@ -120,7 +116,7 @@ def test_all_one_row_strata_lump_to_nothing_but_the_sample_size(monkeypatch):
         np.testing.assert_array_equal(batch.dof, 0.0)
         np.testing.assert_array_equal(batch.pvalue, 1.0)
         for x, y in ((0, 1), (0, 2)):
-            assert _full_test(ci_test, data, x, y, (3, row_id)).pvalue == 1.0
+            assert _one_test(ci_test, data, x, y, (3, row_id)).pvalue == 1.0
 
 
 @pytest.mark.parametrize("n_terms", [1, 2, 3, 7, 8, 9, 15, 16, 17, 64, 127, 128, 129, 144, 300, 1000])
