@@ -6,16 +6,21 @@ linear Gaussian network of 7 columns named A-G as bnlearn's ``gaussian.test`` (5
 their given order and in ``--shuffles`` random orders; a result is the set of edges and the
 ``score_`` (rounded to 1e-6). One distinct result per row means the column order changes
 nothing (``docs/reproducibility.md``); the best and worst scores show what a tie broken by
-position used to cost. Run it in two checkouts to compare::
+position used to cost. ``--csv`` adds public data sets (e.g. bnlearn's ``hailfinder``,
+``insurance``, ``coronary``, ``clgaussian.test`` written to CSV): read without turning
+"NA"/"None" into missing cells, column names given dots and spaces, rows sorted by the
+first column. Run it in two checkouts to compare::
 
-    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_column_order.py --shuffles 5
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_column_order.py --shuffles 5 [--csv a.csv b.csv]
 """
 
 import argparse
 import string
 import warnings
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from _common import load_shared, print_table
 
 from skbn import (
@@ -46,21 +51,27 @@ SMALL_LEARNERS = {
 }
 
 
-def _data(rows):
+def _data(rows, csvs=()):
     alarm = load_shared("alarm").sample(rows, random_state=0)
     gaussian = make_random_network(7, kind="gaussian", random_state=0).sample(rows, random_state=0)
     gaussian.columns = list(string.ascii_uppercase[:7])
-    return {"alarm": alarm, "gaussian": gaussian}
+    data = {"alarm": alarm, "gaussian": gaussian}
+    for path in csvs:
+        X = pd.read_csv(path, keep_default_na=False)  # "NA" and "None" stay states
+        X.columns = [str(c).replace("_", ". ") for c in X.columns]
+        data[Path(path).stem] = X.sort_values(X.columns[0], kind="stable").reset_index(drop=True)
+    return data
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--shuffles", type=int, default=5)
+    parser.add_argument("--csv", nargs="*", default=(), help="public data sets as CSV files")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     rows = []
-    for data_name, X in _data(args.rows).items():
+    for data_name, X in _data(args.rows, args.csv).items():
         orders = [list(X.columns)] + [list(rng.permutation(X.columns)) for _ in range(args.shuffles)]
         learners = {**LEARNERS, **(SMALL_LEARNERS if data_name == "gaussian" else {})}
         for name, make in learners.items():
