@@ -186,10 +186,15 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
     weight = np.bincount(ids, weights=w, minlength=n_ids)
     safe = np.where(weight > 0, weight, 1.0)
     mean = np.empty((n_ids, k))
-    for j in range(k):
-        mean[:, j] = np.bincount(ids, weights=w * values[:, j], minlength=n_ids) / safe
-    # second pass on the centred values: one BLAS product per configuration
-    centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
+    for j in range(k):  # (unit weights: the column itself, the same products)
+        column = values[:, j] if weights is None else w * values[:, j]
+        mean[:, j] = np.bincount(ids, weights=column, minlength=n_ids) / safe
+    # second pass on the centred values: one BLAS product per configuration (row-major
+    # ``centred``, whatever the layout of ``values``: the product's bits depend on it)
+    if n_ids == 1:  # (one mean row, broadcast: the same differences, without a gathered copy)
+        centred = np.subtract(values, mean[0], order="C")
+    else:
+        centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
     scatter = np.zeros((n_ids, k, k))
     if n_ids == 1:
         scatter[0] = centred.T @ (w[:, None] * centred)

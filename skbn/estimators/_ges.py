@@ -50,6 +50,7 @@ class _FitContext:
         self.cache = FamilyScoreCache(data, scorer, self.counter)
         self.subset_bound = subset_bound
         self.operators = None
+        self._groups = {}  # (child, parent mask) -> (parents, score, added column): insert_gains
         self.names = data.names
         self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
         self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
@@ -79,6 +80,21 @@ class _FitContext:
     def gain(self, child, base, extra):
         """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
         return self.cache.extended_score(child, base, extra) - self.local(child, base)
+
+    def insert_gains(self, child, base, extras):
+        """``s(child, base + {x}) - s(child, base)`` for every ``x`` of ``extras``, ``base`` a
+        bit mask: the Insert operators of one parent set. The parent set's score and its
+        batch of added-parent scores (:meth:`FamilyScoreCache.added_column`, on Gaussian
+        data) are looked up once per ``(child, base)`` and kept."""
+        group = self._groups.get((child, base))
+        if group is None:
+            parents = tuple(bit_ids(base))
+            group = self._groups[child, base] = (parents, self.local(child, parents),
+                                                 self.cache.added_column(child, parents))
+        parents, current, column = group
+        if column is not None:
+            return [column[x] - current for x in extras]
+        return [score - current for score in self.cache.added_scores(child, parents, extras)]
 
 
 class _CPDAG(MixedGraph):
@@ -656,10 +672,7 @@ class GESStructure(_BaseStructureLearner):
                 _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
         out = []
         for mask, (xs, ts) in groups.items():
-            parents = tuple(bit_ids(mask))
-            current = ctx.local(y, parents)
-            scores = ctx.cache.added_scores(y, parents, xs)
-            out.extend(zip([score - current for score in scores], xs, itertools.repeat(y, len(xs)), ts))
+            out.extend(zip(ctx.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
         return out
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None):
