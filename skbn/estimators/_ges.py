@@ -802,15 +802,23 @@ class GESStructure(_BaseStructureLearner):
         """Run the phases in order from the class ``g`` (score ``total``), each while it
         improves, and repeat them until a whole pass takes no step (pcalg's ``iterate``) or
         ``max_iter`` steps were taken; counts the steps per phase in ``n_steps``. Returns
-        (class, score, steps)."""
+        (class, score, steps).
+
+        A phase that found no step is not run again before some step changes the class: a
+        phase's choice is a function of the class and its score alone, so it would find
+        none again (the last pass then only confirms the others found none either)."""
         progress, n_iter, changed = ctx.progress, 0, True
+        idle = {}  # phase -> the step count at which it last found no step
         while changed and n_iter < max_iter:
             changed = False
             for phase in phases:
+                if idle.get(phase) == n_iter:  # the class has not changed since
+                    continue
                 progress.message(f"{phase} phase, score {total:.6f}")
                 while n_iter < max_iter:
                     step = self._step(phase, g, ctx, gaps, fixed, total)
                     if step is None:
+                        idle[phase] = n_iter
                         break
                     g, gain = step
                     total += gain
