@@ -292,3 +292,87 @@ def test_network_fit_refuses_collinear_parents_naming_the_column():
     beta = np.linalg.lstsq(design, X[cols[3]].to_numpy(), rcond=None)[0]
     np.testing.assert_allclose(model.network_.coefficients[cols[3]], beta[1:], rtol=1e-10)
     np.testing.assert_allclose(model.network_.intercepts[cols[3]], beta[0], rtol=1e-10, atol=1e-12)
+
+
+def _iterate_every_phase(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps):
+    """pcalg's ``iterate`` as its definition reads: every phase in every pass, until a whole
+    pass takes no step (the reference for the search's skipping of idle phases)."""
+    n_iter, changed = 0, True
+    while changed and n_iter < max_iter:
+        changed = False
+        for phase in phases:
+            while n_iter < max_iter:
+                step = self._step(phase, g, ctx, gaps, fixed, total)
+                if step is None:
+                    break
+                g, gain = step
+                total += gain
+                n_iter += 1
+                n_steps[phase] += 1
+                changed = True
+            ctx.operators = None
+        if len(phases) == 1 or not changed:
+            break
+    return g, total, n_iter
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "discrete", "mixed"])
+def test_idle_phases_skipped_give_the_same_search(monkeypatch, kind):
+    # a phase that found no step is not run again on the same class: the same class, score,
+    # steps per phase and restart scores as running every phase in every pass, and no
+    # phase is ever asked twice about one class without a step in between
+    X = {"gaussian": gaussian(9, 500, 60, edge_prob=0.4), "discrete": discrete(8, 2000, 61),
+         "mixed": mixed(8, 2000, 62)}[kind]
+    cols = list(X.columns)
+    original = GESStructure._step
+    for kwargs in ({}, {"black_list": [(cols[1], cols[0])], "max_indegree": 3}, {"edge_restarts": 2}):
+        asked = []
+
+        def step(self, phase, g, ctx, gaps, fixed, total):
+            result = original(self, phase, g, ctx, gaps, fixed, total)
+            if result is None:
+                asked.append((phase, g))
+            return result
+
+        with monkeypatch.context() as m:
+            m.setattr(GESStructure, "_step", step)
+            skipping = GESStructure(fit_parameters=False, **kwargs).fit(X)
+        for (phase, g), (next_phase, next_g) in zip(asked, asked[1:]):
+            assert not (phase == next_phase and next_g is g)
+        with monkeypatch.context() as m:
+            m.setattr(GESStructure, "_phases", _iterate_every_phase)
+            every = GESStructure(fit_parameters=False, **kwargs).fit(X)
+        assert skipping.cpdag_ == every.cpdag_ and skipping.score_ == every.score_
+        assert skipping.n_steps_ == every.n_steps_ and skipping.n_iter_ == every.n_iter_
+        np.testing.assert_array_equal(skipping.edge_restart_scores_, every.edge_restart_scores_)
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "mixed"])
+def test_insert_gains_kept_per_parent_set_equal_fresh_scores(monkeypatch, kind):
+    # the Insert gains of a (child, parent set) kept by the fit context (the parent set's score
+    # and, on Gaussian data, the batch of added-parent scores as a list) equal the family
+    # scores computed afresh on a new cache, bit for bit
+    from skbn._engines._local_scores import FamilyScoreCache
+    from skbn.estimators._ges import _FitContext
+
+    X = gaussian(8, 600, 70, edge_prob=0.5) if kind == "gaussian" else mixed(8, 1500, 71)
+    contexts = []
+    original = _FitContext.__init__
+
+    def init(self, data, *args, **kwargs):
+        original(self, data, *args, **kwargs)
+        contexts.append((self, data))
+
+    monkeypatch.setattr(_FitContext, "__init__", init)
+    GESStructure(fit_parameters=False).fit(X)
+    ((ctx, data),) = contexts
+    p = data.n_variables
+    assert len(ctx._groups) > p  # (more parent sets than the empty ones)
+    fresh = FamilyScoreCache(data, ctx.cache.scorer)
+    for (child, mask), (parents, current, column) in list(ctx._groups.items()):
+        assert parents == tuple(v for v in range(p) if mask >> v & 1)
+        assert current == fresh.local_score(child, parents)
+        extras = [x for x in range(p) if x != child and x not in parents]
+        expected = [score - current for score in fresh.added_scores(child, parents, extras)]
+        np.testing.assert_array_equal(ctx.insert_gains(child, mask, extras), expected)  # (NaN: -inf - -inf)
+        assert (column is not None) == (kind == "gaussian")
