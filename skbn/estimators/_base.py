@@ -165,9 +165,10 @@ def _record_features(estimator, X):
     was most of a small fit's validation time. Any other ``X`` goes through
     ``validate_data``, whose checks and errors it keeps.
     """
-    if isinstance(X, pd.DataFrame) and X.shape[1] and all(type(name) is str for name in X.columns):
-        estimator.feature_names_in_ = np.asarray(X.columns, dtype=object)
-        estimator.n_features_in_ = X.shape[1]
+    names = X.columns.tolist() if isinstance(X, pd.DataFrame) else ()
+    if names and all(type(name) is str for name in names):
+        estimator.feature_names_in_ = np.asarray(names, dtype=object)
+        estimator.n_features_in_ = len(names)
     else:
         validate_data(estimator, X, skip_check_array=True, reset=True)
 
