@@ -16,6 +16,7 @@ from skbn._dag import (
     bit_ids,
     complete_pdag,
     extension_ids,
+    id_bits,
     interventional_essential_graph,
     knowledge_directions,
     orient_with_knowledge,
@@ -214,19 +215,11 @@ class _InterventionalGraph(_CPDAG):
 _gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
 
 
-def _bits(nodes):
-    """The bit mask of a set of node ids."""
-    m = 0
-    for v in nodes:
-        m |= 1 << v
-    return m
-
-
 def _adjacency_masks(g):
     """Bit masks of the adjacent nodes, undirected neighbours and parents of every node."""
-    und = [_bits(s) for s in g.und]
-    par = [_bits(s) for s in g.pa]
-    adj = [u | pa | _bits(ch) for u, pa, ch in zip(und, par, g.ch)]
+    und = [id_bits(s) for s in g.und]
+    par = [id_bits(s) for s in g.pa]
+    adj = [u | pa | id_bits(ch) for u, pa, ch in zip(und, par, g.ch)]
     return adj, und, par
 
 
@@ -271,7 +264,7 @@ def _insert_path_blocked(forward, masks, x, y, t):
     ``x`` (each step along an undirected edge or an arrow, never against one) meets
     :math:`\mathrm{NA}_{y,x} \cup T` (Chickering 2002, Theorem 15). ``forward``: the mask of
     the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`."""
-    allowed = ~(masks[1][y] & masks[0][x] | _bits(t) | 1 << y)
+    allowed = ~(masks[1][y] & masks[0][x] | id_bits(t) | 1 << y)
     return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
 
 
@@ -694,7 +687,7 @@ class GESStructure(_BaseStructureLearner):
             na = ne & adj[x]
             bit = 1 << x
             for h in _subsets(bit_ids(na), ctx.subset_bound):
-                rest = na & ~_bits(h)
+                rest = na & ~id_bits(h)
                 if any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
                     continue
                 keep = tuple(bit_ids((pa | rest) & ~bit))
@@ -1050,7 +1043,7 @@ class GESStructure(_BaseStructureLearner):
     def _turn(self, g, ctx, total):
         """Take the best valid Turn operator (:meth:`_turn_candidates`); returns (new class,
         gain) or None."""
-        masks = (*_adjacency_masks(g), [_bits(s) for s in g.ch])
+        masks = (*_adjacency_masks(g), [id_bits(s) for s in g.ch])
         candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks)]
         built = {}
 
