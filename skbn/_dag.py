@@ -1235,9 +1235,9 @@ def _pattern_masks(g):
     return pa, und, adj
 
 
-def _graph_from_masks(g, pa, und):
+def graph_from_masks(g, pa, und):
     """A graph of the class of ``g`` (its other attributes shared) with the parents
-    ``pa`` and undirected neighbours ``und`` (bit masks)."""
+    ``pa`` and undirected neighbours ``und`` (bit masks, e.g. of :func:`completion_masks`)."""
     out = MixedGraph.__new__(type(g))
     out.__dict__.update(g.__dict__)
     n = g.n
@@ -1269,7 +1269,7 @@ def v_structure_pattern(g):
         Of the class of ``g`` (its other attributes shared with ``g``).
     """
     pa, und, _ = _pattern_masks(g)
-    return _graph_from_masks(g, pa, und)
+    return graph_from_masks(g, pa, und)
 
 
 def _mask_sets(masks):
@@ -1333,6 +1333,15 @@ def _meek_closed_masks(n, pa, und, adj):
     return True
 
 
+def completion_masks(g):
+    """The CPDAG of :func:`complete_pdag` as bit masks ``(pa, und, adj)`` (parents,
+    undirected neighbours, adjacent nodes of every node), or None when the rules conflict
+    (``g`` has no consistent extension; :func:`complete_pdag` then falls back to
+    :class:`MeekCloser`)."""
+    pa, und, adj = _pattern_masks(g)
+    return (pa, und, adj) if _meek_closed_masks(g.n, pa, und, adj) else None
+
+
 def complete_pdag(g):
     """CPDAG of the class of a DAG, or of the consistent extensions of a PDAG, on ids.
 
@@ -1353,9 +1362,9 @@ def complete_pdag(g):
     MixedGraph
         Of the class of ``g`` (its other attributes shared with ``g``).
     """
-    pa, und, adj = _pattern_masks(g)
-    if _meek_closed_masks(g.n, pa, und, adj):
-        return _graph_from_masks(g, pa, und)
+    masks = completion_masks(g)
+    if masks is not None:
+        return graph_from_masks(g, masks[0], masks[1])
     out = v_structure_pattern(g)
     MeekCloser(out).close(all_edges=True)
     return out

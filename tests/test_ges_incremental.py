@@ -76,6 +76,10 @@ def _check_after_every_step(monkeypatch, learner, X, interventions=None):
         if result is None or phase == "turning":
             return result
         new = result[0]
+        if new.masks is not None:  # the masks the completion kept are those of its sets
+            kept, new.masks = new.masks, None
+            assert _adjacency_masks(new) == kept
+            new.masks = kept
         kept_phase, per_target, refresh = ctx.operators
         assert kept_phase == phase
         for y in range(new.p):

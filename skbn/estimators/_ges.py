@@ -15,7 +15,9 @@ from skbn._dag import (
     MixedGraph,
     bit_ids,
     complete_pdag,
+    completion_masks,
     extension_ids,
+    graph_from_masks,
     id_bits,
     interventional_essential_graph,
     knowledge_directions,
@@ -99,19 +101,35 @@ class _FitContext:
 
 
 class _CPDAG(MixedGraph):
-    """Mutable integer CPDAG (the kernel's mixed graph: ``pa``, ``ch``, ``und``)."""
+    """Mutable integer CPDAG (the kernel's mixed graph: ``pa``, ``ch``, ``und``).
+
+    ``masks``: the bit masks ``(adj, und, pa)`` of :func:`_adjacency_masks`, kept by
+    :meth:`completed` (which computes them); a copy, which the operators modify, has none.
+    """
 
     def __init__(self, p, directed=(), undirected=()):
         super().__init__(p, directed, undirected)
         self.p = p
+        self.masks = None
+
+    def copy(self):
+        new = super().copy()
+        new.masks = None
+        return new
 
     def adj_set(self, u):
         return self.pa[u] | self.ch[u] | self.und[u]
 
     def completed(self):
         """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
-        under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids."""
-        return complete_pdag(self)
+        under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids, with its masks."""
+        masks = completion_masks(self)
+        if masks is None:  # (no consistent extension: the kernel's fallback)
+            return complete_pdag(self)
+        pa, und, adj = masks
+        new = graph_from_masks(self, pa, und)
+        new.masks = (adj, und, pa)
+        return new
 
     def with_dag(self, edges):
         """A graph of the same kind (and targets) holding the DAG ``edges`` (not completed)."""
@@ -125,6 +143,7 @@ class _CPDAG(MixedGraph):
     def insert(self, x, y, t):
         """Chickering's Insert(x, y, T): add ``x -> y`` and orient ``t - y`` as ``t -> y``
         for every ``t`` in T."""
+        self.masks = None
         self.pa[y].add(x)
         self.ch[x].add(y)
         for w in t:
@@ -133,6 +152,7 @@ class _CPDAG(MixedGraph):
     def delete(self, x, y, h):
         """Chickering's Delete(x, y, H): remove the edge ``x - y`` / ``x -> y``; orient
         ``y - h`` as ``y -> h`` and ``x - h`` as ``x -> h`` for every ``h`` in H."""
+        self.masks = None
         for s in (self.pa, self.ch, self.und):
             s[x].discard(y)
             s[y].discard(x)
@@ -216,7 +236,10 @@ _gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted wi
 
 
 def _adjacency_masks(g):
-    """Bit masks of the adjacent nodes, undirected neighbours and parents of every node."""
+    """Bit masks of the adjacent nodes, undirected neighbours and parents of every node
+    (those a completed :class:`_CPDAG` keeps, else computed)."""
+    if getattr(g, "masks", None) is not None:
+        return g.masks
     und = [id_bits(s) for s in g.und]
     par = [id_bits(s) for s in g.pa]
     adj = [u | pa | id_bits(ch) for u, pa, ch in zip(und, par, g.ch)]
@@ -936,15 +959,19 @@ class GESStructure(_BaseStructureLearner):
 
     @staticmethod
     def _affected(old, new):
-        """Targets whose cached operators a step may have changed."""
-        changed = [v for v in range(new.p)
-                   if old.pa[v] != new.pa[v] or old.und[v] != new.und[v] or old.ch[v] != new.ch[v]]
-        moved = [v for v in changed if old.adj_set(v) != new.adj_set(v)]
-        out = set(changed)
-        for a in moved:
-            out |= new.und[a]
-            out |= old.und[a]
-        return sorted(out)
+        """Targets whose cached operators a step may have changed: the nodes whose parents,
+        children or undirected neighbours changed, and the undirected neighbours (before
+        and after) of those whose adjacency changed (on :func:`_adjacency_masks`: equal
+        adjacency, undirected and parent masks mean equal children)."""
+        adj0, und0, par0 = _adjacency_masks(old)
+        adj1, und1, par1 = _adjacency_masks(new)
+        out = 0
+        for v in range(new.p):
+            if adj0[v] != adj1[v]:
+                out |= 1 << v | und0[v] | und1[v]
+            elif und0[v] != und1[v] or par0[v] != par1[v]:
+                out |= 1 << v
+        return bit_ids(out)
 
     def _turn_candidates(self, g, v, ctx, masks):
         r"""The Turn operators that make ``u`` a parent of ``v`` (Hauser & Bühlmann 2012,
