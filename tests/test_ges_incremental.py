@@ -113,9 +113,17 @@ def _lists(X):
     return {"black_list": [(cols[0], cols[1]), (cols[2], cols[4])], "white_list": [white]}
 
 
+def _gaps(X):
+    """Adjacencies forbidden both ways (the search's ``gaps``) at a node of few and a node of
+    many candidates."""
+    cols = list(X.columns)
+    return {"black_list": [(cols[0], cols[1]), (cols[1], cols[0]), (cols[2], cols[4]), (cols[4], cols[2])]}
+
+
 SETTINGS = {
     "plain": {},
-    "lists": "lists",
+    "lists": _lists,
+    "gaps": _gaps,
     "max_indegree": {"max_indegree": 2},
     "max_subset_size": {"max_subset_size": 1},
 }
@@ -129,7 +137,7 @@ def test_kept_operators_equal_a_fresh_enumeration_after_every_step(monkeypatch, 
     X = {"gaussian": lambda: gaussian(p, 400, 10 + seed, edge_prob=0.5),
          "discrete": lambda: discrete(p, 1500, 20 + seed),
          "mixed": lambda: mixed(p, 1500, 30 + seed)}[kind]()
-    kwargs = _lists(X) if SETTINGS[setting] == "lists" else SETTINGS[setting]
+    kwargs = SETTINGS[setting](X) if callable(SETTINGS[setting]) else SETTINGS[setting]
     learner = GESStructure(fit_parameters=False, **kwargs)
     model, checked = _check_after_every_step(monkeypatch, learner, X)
     assert "forward" in checked  # (the search took steps: the check ran)

@@ -657,6 +657,17 @@ class GESStructure(_BaseStructureLearner):
         adj, und, par = _adjacency_masks(g) if masks is None else masks
         ne, pa = und[y], par[y]
         closed = adj[y] | (1 << y)
+        if not ne:  # no undirected neighbour: NA and T empty, one parent set (Pa_y)
+            if self.max_indegree is not None and pa.bit_count() >= self.max_indegree:
+                return []
+            outside = ((1 << g.p) - 1) & ~closed
+            xs = bit_ids(outside)
+            if gaps:
+                xs = [x for x in xs if (min(x, y), max(x, y)) not in gaps]
+            if not xs:
+                return []
+            return list(zip(ctx.insert_gains(y, pa, xs), xs, itertools.repeat(y, len(xs)),
+                            itertools.repeat((), len(xs))))
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         if gaps:
             for x in range(g.p):
