@@ -391,3 +391,26 @@ def test_insert_gains_kept_per_parent_set_equal_fresh_scores(monkeypatch, kind):
         expected = [score - current for score in fresh.added_scores(child, parents, extras)]
         np.testing.assert_array_equal(ctx.insert_gains(child, mask, extras), expected)  # (NaN: -inf - -inf)
         assert (column is not None) == (kind == "gaussian")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shared_unit_scaling_gives_the_same_bits(seed):
+    # the blocks read from Moments.unit (every column scaled once) equal each family's own
+    # scaling: the same residual sums of squares, bit for bit (constant and collinear columns too)
+    from skbn._counting._moments import regression_rss
+
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        k = int(rng.integers(3, 16))
+        values = rng.normal(size=(80, k)) @ rng.normal(size=(k, k)) * rng.uniform(0.01, 100, size=k)
+        values[:, 0] = 2.5  # a constant column (scale factor 1)
+        values[:, 1] = 3 * values[:, 2]  # collinear columns
+        stats = moments(values)
+        d, scaled = stats.unit
+        child = int(rng.integers(k))
+        others = [j for j in range(k) if j != child]
+        parents = sorted(rng.choice(others, size=int(rng.integers(0, 6)), replace=False).tolist())
+        assert regression_rss(stats.scatter, child, parents, stats.unit).tobytes() == \
+            regression_rss(stats.scatter, child, parents).tobytes()
+        assert added_parent_rss(stats.scatter[0], child, parents, (d[0], scaled[0])).tobytes() == \
+            added_parent_rss(stats.scatter[0], child, parents).tobytes()
