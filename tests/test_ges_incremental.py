@@ -409,7 +409,7 @@ def test_shared_unit_scaling_gives_the_same_bits(seed):
         d, scaled = stats.unit
         child = int(rng.integers(k))
         others = [j for j in range(k) if j != child]
-        parents = sorted(rng.choice(others, size=int(rng.integers(0, 6)), replace=False).tolist())
+        parents = sorted(rng.choice(others, size=int(rng.integers(0, min(6, k))), replace=False).tolist())
         assert regression_rss(stats.scatter, child, parents, stats.unit).tobytes() == \
             regression_rss(stats.scatter, child, parents).tobytes()
         assert added_parent_rss(stats.scatter[0], child, parents, (d[0], scaled[0])).tobytes() == \
