@@ -416,7 +416,6 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         self.scorer = scorer
         self._cache = {}
         self._added = {}  # (child, sorted parents) -> batched added-parent scores (added_scores)
-        self._added_lists = {}  # the same as lists (added_column)
         self._all_continuous = bool(self.counter.continuous.all())
 
     def _score(self, child, parents):
@@ -437,26 +436,22 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
 
     def _batch(self, child, base):
         """The scorer's batched ``local_scores_added`` of a continuous child on the moments of
-        ``base``, as an array indexed by column (NaN at the discrete columns), cached."""
-        key = (child, base)
-        column = self._added.get(key)
-        if column is None:
-            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
-            batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
-            column = np.full(len(self.counter.continuous), np.nan)
-            column[self.counter.moments.continuous] = batch
-            self._added[key] = column
+        ``base``, as an array indexed by column (NaN at the discrete columns)."""
+        stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
+        batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+        column = np.full(len(self.counter.continuous), np.nan)
+        column[self.counter.moments.continuous] = batch
         return column
 
     def added_column(self, child, base):
         """:meth:`FamilyScoreCache.added_column`: on all-continuous data, the batch of
-        :meth:`added_scores` as a list (cached)."""
+        :meth:`added_scores` as a list (cached by ``(child, base)``)."""
         if not self._all_continuous:
             return None
         key = (child, base)
-        column = self._added_lists.get(key)
+        column = self._added.get(key)
         if column is None:
-            column = self._added_lists[key] = self._batch(child, base).tolist()
+            column = self._added[key] = self._batch(child, base).tolist()
         return column
 
     def added_scores(self, child, base, extras):
@@ -464,17 +459,23 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         candidates come from one call of the scorer's batched ``local_scores_added`` on the
         moments of ``base`` (one Schur complement per group of its discrete parents: the
         residual sums of squares of every added column at once), cached by ``(child, base)``
-        apart from the family scores; the discrete candidates (which change the split) are
+        apart from the family scores (as a list on all-continuous data:
+        :meth:`added_column`); the discrete candidates (which change the split) are
         split and scored together as hill climbing's toggle columns do
         (:func:`_score_added_discrete`), and cached as family scores."""
         continuous = self.counter.continuous
         if not continuous[child]:
             return super().added_scores(child, base, extras)
+        if self._all_continuous:  # (every candidate from the batch)
+            if not len(extras):
+                return []
+            column = self.added_column(child, base)
+            return [column[k] for k in extras]
         column = None
-        if len(extras) and (self._all_continuous or any(continuous[k] for k in extras)):
-            column = self._batch(child, base)
-        if self._all_continuous:  # (every candidate from the batch: one gather)
-            return column[list(extras)].tolist() if len(extras) else []
+        if any(continuous[k] for k in extras):
+            column = self._added.get((child, base))
+            if column is None:
+                column = self._added[child, base] = self._batch(child, base)
         _score_added_discrete(self, child, base, [k for k in extras if not continuous[k]])
         return [float(column[k]) if continuous[k] else self.extended_score(child, base, k) for k in extras]
 
