@@ -1203,12 +1203,61 @@ def orient_with_knowledge(g, required, forbidden, ambiguous=None):
     return out, sorted(bad), sorted(closer.conflicts)
 
 
+def id_bits(nodes):
+    """The Python-int bitset of an iterable of ids (the inverse of :func:`bit_ids`)."""
+    bits = 0
+    for v in nodes:
+        bits |= 1 << v
+    return bits
+
+
+def _pattern_masks(g):
+    """The v-structure pattern of ``g`` (:func:`v_structure_pattern`) as bit masks
+    ``(pa, und, adj)``: parents along the pattern's arrows, undirected neighbours and
+    adjacent nodes of every node.
+
+    ``a -> c`` stays an arrow iff another parent ``b`` of ``c`` is not adjacent to ``a``:
+    with ``P`` the parents of ``c``, iff ``P & ~adj[a]`` has a bit other than ``a``'s."""
+    n = g.n
+    adj = [id_bits(g.pa[v]) | id_bits(g.ch[v]) | id_bits(g.und[v]) for v in range(n)]
+    pa = [0] * n
+    for c in range(n):
+        parents = id_bits(g.pa[c])
+        if parents & (parents - 1):  # two parents or more
+            for a in bit_ids(parents):
+                if parents & ~adj[a] & ~(1 << a):
+                    pa[c] |= 1 << a
+    ch = [0] * n
+    for c in range(n):
+        for a in bit_ids(pa[c]):
+            ch[a] |= 1 << c
+    und = [adj[v] & ~pa[v] & ~ch[v] for v in range(n)]
+    return pa, und, adj
+
+
+def graph_from_masks(g, pa, und):
+    """A graph of the class of ``g`` (its other attributes shared) with the parents
+    ``pa`` and undirected neighbours ``und`` (bit masks, e.g. of :func:`completion_masks`)."""
+    out = MixedGraph.__new__(type(g))
+    out.__dict__.update(g.__dict__)
+    n = g.n
+    ch = [0] * n
+    for v in range(n):
+        for u in bit_ids(pa[v]):
+            ch[u] |= 1 << v
+    out.pa = [set(bit_ids(m)) for m in pa]
+    out.ch = [set(bit_ids(m)) for m in ch]
+    out.und = [set(bit_ids(m)) for m in und]
+    return out
+
+
 def v_structure_pattern(g):
     """The pattern of ``g``: its skeleton with only the arrows of its v-structures.
 
     A v-structure is ``a -> c <- b`` with ``a``, ``b`` non-adjacent. Closing the pattern of
     a DAG, or of a PDAG that admits a consistent extension, under Meek's rules gives the
-    CPDAG of its (extensions') Markov equivalence class (Meek 1995, theorem 3).
+    CPDAG of its (extensions') Markov equivalence class (Meek 1995, theorem 3). Computed on
+    bit masks (:func:`_pattern_masks`) in ``O(n + edges)`` big-int operations.
 
     Parameters
     ----------
@@ -1217,19 +1266,80 @@ def v_structure_pattern(g):
     Returns
     -------
     MixedGraph
-        Of the class of ``g`` (whose constructor takes ``(n, directed, undirected)``).
+        Of the class of ``g`` (its other attributes shared with ``g``).
     """
-    arrows = set()
-    for c in range(g.n):
-        parents = sorted(g.pa[c])
-        for k, a in enumerate(parents):
-            for b in parents[k + 1:]:
-                if not g.adj(a, b):
-                    arrows.add((a, c))
-                    arrows.add((b, c))
-    directed, undirected = g.edge_lists()
-    undirected = undirected + [(min(e), max(e)) for e in directed if e not in arrows]
-    return type(g)(g.n, sorted(arrows), undirected)
+    pa, und, _ = _pattern_masks(g)
+    return graph_from_masks(g, pa, und)
+
+
+def _mask_sets(masks):
+    """Each bit mask as the set of its ids."""
+    return [set(bit_ids(m)) for m in masks]
+
+
+def _meek_closed_masks(n, pa, und, adj):
+    """Close a pattern, given as bit masks, under Meek's rules R1-R3, in place; False on a
+    conflict (both directions of an edge supported, or a directed cycle at the end).
+
+    ``pa[v]`` / ``und[v]`` / ``adj[v]``: the parents, undirected neighbours and adjacent
+    nodes of ``v``. Passes over the undirected edges (smallest ``(u, v)`` first) orient
+    ``a - b`` as ``a -> b`` when R1 (``c -> a``, ``c`` not adjacent to ``b``), R2
+    (``a -> c -> b``) or R3 (``a - c -> b``, ``a - d -> b``, ``c``, ``d`` non-adjacent)
+    fires, until a pass orients nothing. On the pattern of a PDAG that admits a consistent
+    extension the closure is unique whatever the order and R4 never fires (Meek 1995), so
+    this is :class:`MeekCloser`'s result; the caller falls back to it on a conflict.
+    """
+    ch = [0] * n
+    for v in range(n):
+        for u in bit_ids(pa[v]):
+            ch[u] |= 1 << v
+
+    def fires(a, b):
+        if pa[a] & ~adj[b] or ch[a] & pa[b]:  # R1, R2
+            return True
+        common = und[a] & pa[b]
+        while common:  # R3: two non-adjacent nodes of ``common``
+            low = common & -common
+            common ^= low
+            if common & ~adj[low.bit_length() - 1]:
+                return True
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for u in range(n):
+            for v in bit_ids(und[u] >> (u + 1) << (u + 1)):
+                forward, backward = fires(u, v), fires(v, u)
+                if forward and backward:
+                    return False
+                if forward or backward:
+                    a, b = (u, v) if forward else (v, u)
+                    und[a] &= ~(1 << b)
+                    und[b] &= ~(1 << a)
+                    pa[b] |= 1 << a
+                    ch[a] |= 1 << b
+                    changed = True
+    # a consistent closure is acyclic: peel the sinks
+    left = (1 << n) - 1
+    while left:
+        sinks = 0
+        for v in bit_ids(left):
+            if not ch[v] & left:
+                sinks |= 1 << v
+        if not sinks:
+            return False
+        left &= ~sinks
+    return True
+
+
+def completion_masks(g):
+    """The CPDAG of :func:`complete_pdag` as bit masks ``(pa, und, adj)`` (parents,
+    undirected neighbours, adjacent nodes of every node), or None when the rules conflict
+    (``g`` has no consistent extension; :func:`complete_pdag` then falls back to
+    :class:`MeekCloser`)."""
+    pa, und, adj = _pattern_masks(g)
+    return (pa, und, adj) if _meek_closed_masks(g.n, pa, und, adj) else None
 
 
 def complete_pdag(g):
@@ -1237,7 +1347,10 @@ def complete_pdag(g):
 
     Its v-structure pattern (:func:`v_structure_pattern`) closed under Meek's rules: the
     compelled edges directed, the reversible ones undirected (Meek 1995). The PDAG must
-    admit a consistent extension (e.g. the result of a valid GES operator).
+    admit a consistent extension (e.g. the result of a valid GES operator); then the
+    closure is computed on bit masks (:func:`_meek_closed_masks`). Should the rules
+    conflict (no consistent extension), :class:`MeekCloser`'s closure of the pattern, with
+    its tie rule and cycle guard, is returned instead.
 
     Parameters
     ----------
@@ -1247,8 +1360,11 @@ def complete_pdag(g):
     Returns
     -------
     MixedGraph
-        Of the class of ``g``.
+        Of the class of ``g`` (its other attributes shared with ``g``).
     """
+    masks = completion_masks(g)
+    if masks is not None:
+        return graph_from_masks(g, masks[0], masks[1])
     out = v_structure_pattern(g)
     MeekCloser(out).close(all_edges=True)
     return out

@@ -855,8 +855,15 @@ def _measured_columns(X, names, categories, column_types):
         return {}
     block = (X if len(candidates) == len(names) else X.iloc[:, candidates]).to_numpy(dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        fractional = (block != np.round(block)).any(axis=0) | np.asarray(declared)
-        head = np.sort(block[:64], axis=0)
+        # a value that is not whole: first looked for in the first 64 rows (where a measured
+        # column has one), the other rows read only for the columns with none there
+        head = block[:64]
+        fractional = (head != np.round(head)).any(axis=0) | np.asarray(declared)
+        whole = np.flatnonzero(~fractional)
+        if len(whole) and len(block) > len(head):
+            tail = block[len(head):, whole]
+            fractional[whole] = (tail != np.round(tail)).any(axis=0)
+        head = np.sort(head, axis=0)
     finite = np.isfinite(block).all(axis=0)  # NaN (missing) and infinity: _fit_column's case
     distinct = 1 + (np.diff(head, axis=0) != 0).sum(axis=0)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
@@ -969,7 +976,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     states, column_codes, column_values, undeclared = [], [], {}, []
     for j, name in enumerate(names):
         if j in measured:  # continuous, every check passed on the whole block at once
-            column_states, codes, values = None, np.zeros(n_samples, dtype=np.int64), measured[j]
+            column_states, codes, values = None, None, measured[j]  # (codes: 0, filled below)
         else:
             try:
                 column_states, codes, values = _fit_column(
@@ -984,11 +991,11 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
             column_values[j] = values
     _refuse_undeclared(undeclared)
     cardinalities = np.array([0 if s is None else len(s) for s in states], dtype=np.int64)
-    missing = allow_missing and any(codes.min() < 0 for codes in column_codes)
+    missing = allow_missing and any(codes.min() < 0 for codes in column_codes if codes is not None)
     out = np.empty((n_samples, len(names)), dtype=np.int16 if missing else _code_dtype(cardinalities),
                    order="F")
     for j, codes in enumerate(column_codes):
-        out[:, j] = codes
+        out[:, j] = 0 if codes is None else codes
     values = None
     if column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")

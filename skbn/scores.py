@@ -650,7 +650,8 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        rss = regression_rss(stats.scatter, child, parents)
+        unit = stats.unit if stats.n_groups == 1 else None  # (one group: scaled once, shared)
+        rss = regression_rss(stats.scatter, child, parents, unit)
         data = self._data_from_rss(stats.weight, rss, len(parents) + 1, stats.n_groups)
         return data - self.edge_penalty * (len(parents) + n_discrete_parents)
 
@@ -672,7 +673,8 @@ class BaseGaussianScore(BaseScore):
         parents = list(parents)
         n_coef = len(parents) + 2
         if len(stats.scatter) == 1:  # (one group: its log-likelihoods as they are, the same values)
-            rss = added_parent_rss(stats.scatter[0], child, parents)
+            d, scaled = stats.unit  # (scaled once, shared by every family of these moments)
+            rss = added_parent_rss(stats.scatter[0], child, parents, (d[0], scaled[0]))
             missing = np.isnan(rss)
             weight = float(stats.weight[0])
             loglik = _gaussian_loglik(weight, np.where(missing, 1.0, rss), n_coef, self.variance)

@@ -76,6 +76,10 @@ def _check_after_every_step(monkeypatch, learner, X, interventions=None):
         if result is None or phase == "turning":
             return result
         new = result[0]
+        if new.masks is not None:  # the masks the completion kept are those of its sets
+            kept, new.masks = new.masks, None
+            assert _adjacency_masks(new) == kept
+            new.masks = kept
         kept_phase, per_target, refresh = ctx.operators
         assert kept_phase == phase
         for y in range(new.p):
@@ -109,9 +113,17 @@ def _lists(X):
     return {"black_list": [(cols[0], cols[1]), (cols[2], cols[4])], "white_list": [white]}
 
 
+def _gaps(X):
+    """Adjacencies forbidden both ways (the search's ``gaps``) at a node of few and a node of
+    many candidates."""
+    cols = list(X.columns)
+    return {"black_list": [(cols[0], cols[1]), (cols[1], cols[0]), (cols[2], cols[4]), (cols[4], cols[2])]}
+
+
 SETTINGS = {
     "plain": {},
-    "lists": "lists",
+    "lists": _lists,
+    "gaps": _gaps,
     "max_indegree": {"max_indegree": 2},
     "max_subset_size": {"max_subset_size": 1},
 }
@@ -125,7 +137,7 @@ def test_kept_operators_equal_a_fresh_enumeration_after_every_step(monkeypatch, 
     X = {"gaussian": lambda: gaussian(p, 400, 10 + seed, edge_prob=0.5),
          "discrete": lambda: discrete(p, 1500, 20 + seed),
          "mixed": lambda: mixed(p, 1500, 30 + seed)}[kind]()
-    kwargs = _lists(X) if SETTINGS[setting] == "lists" else SETTINGS[setting]
+    kwargs = SETTINGS[setting](X) if callable(SETTINGS[setting]) else SETTINGS[setting]
     learner = GESStructure(fit_parameters=False, **kwargs)
     model, checked = _check_after_every_step(monkeypatch, learner, X)
     assert "forward" in checked  # (the search took steps: the check ran)
@@ -292,3 +304,113 @@ def test_network_fit_refuses_collinear_parents_naming_the_column():
     beta = np.linalg.lstsq(design, X[cols[3]].to_numpy(), rcond=None)[0]
     np.testing.assert_allclose(model.network_.coefficients[cols[3]], beta[1:], rtol=1e-10)
     np.testing.assert_allclose(model.network_.intercepts[cols[3]], beta[0], rtol=1e-10, atol=1e-12)
+
+
+def _iterate_every_phase(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps):
+    """pcalg's ``iterate`` as its definition reads: every phase in every pass, until a whole
+    pass takes no step (the reference for the search's skipping of idle phases)."""
+    n_iter, changed = 0, True
+    while changed and n_iter < max_iter:
+        changed = False
+        for phase in phases:
+            while n_iter < max_iter:
+                step = self._step(phase, g, ctx, gaps, fixed, total)
+                if step is None:
+                    break
+                g, gain = step
+                total += gain
+                n_iter += 1
+                n_steps[phase] += 1
+                changed = True
+            ctx.operators = None
+        if len(phases) == 1 or not changed:
+            break
+    return g, total, n_iter
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "discrete", "mixed"])
+def test_idle_phases_skipped_give_the_same_search(monkeypatch, kind):
+    # a phase that found no step is not run again on the same class: the same class, score,
+    # steps per phase and restart scores as running every phase in every pass, and no
+    # phase is ever asked twice about one class without a step in between
+    # (data on which a later pass takes steps: a phase runs again after finding none)
+    X = {"gaussian": gaussian(9, 500, 86, edge_prob=0.4), "discrete": discrete(8, 2000, 73),
+         "mixed": mixed(8, 2000, 66)}[kind]
+    cols = list(X.columns)
+    original = GESStructure._step
+    for kwargs in ({}, {"black_list": [(cols[1], cols[0])], "max_indegree": 3}, {"edge_restarts": 2}):
+        asked = []
+
+        def step(self, phase, g, ctx, gaps, fixed, total):
+            result = original(self, phase, g, ctx, gaps, fixed, total)
+            if result is None:
+                asked.append((phase, g))
+            return result
+
+        with monkeypatch.context() as m:
+            m.setattr(GESStructure, "_step", step)
+            skipping = GESStructure(fit_parameters=False, **kwargs).fit(X)
+        for k, (phase, g) in enumerate(asked):  # (the classes are kept alive by the list)
+            assert not any(phase == later and g is same for later, same in asked[k + 1:])
+        if not kwargs:
+            assert len({phase for phase, _ in asked}) < len(asked)  # (some phase ran again)
+        with monkeypatch.context() as m:
+            m.setattr(GESStructure, "_phases", _iterate_every_phase)
+            every = GESStructure(fit_parameters=False, **kwargs).fit(X)
+        assert skipping.cpdag_ == every.cpdag_ and skipping.score_ == every.score_
+        assert skipping.n_steps_ == every.n_steps_ and skipping.n_iter_ == every.n_iter_
+        np.testing.assert_array_equal(skipping.edge_restart_scores_, every.edge_restart_scores_)
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "mixed"])
+def test_insert_gains_kept_per_parent_set_equal_fresh_scores(monkeypatch, kind):
+    # the Insert gains of a (child, parent set) kept by the fit context (the parent set's score
+    # and, on Gaussian data, the batch of added-parent scores as a list) equal the family
+    # scores computed afresh on a new cache, bit for bit
+    from skbn._engines._local_scores import FamilyScoreCache
+    from skbn.estimators._ges import _FitContext
+
+    X = gaussian(8, 600, 70, edge_prob=0.5) if kind == "gaussian" else mixed(8, 1500, 71)
+    contexts = []
+    original = _FitContext.__init__
+
+    def init(self, data, *args, **kwargs):
+        original(self, data, *args, **kwargs)
+        contexts.append((self, data))
+
+    monkeypatch.setattr(_FitContext, "__init__", init)
+    GESStructure(fit_parameters=False).fit(X)
+    ((ctx, data),) = contexts
+    p = data.n_variables
+    assert len(ctx._groups) > p  # (more parent sets than the empty ones)
+    fresh = FamilyScoreCache(data, ctx.cache.scorer)
+    for (child, mask), (parents, current, column) in list(ctx._groups.items()):
+        assert parents == tuple(v for v in range(p) if mask >> v & 1)
+        assert current == fresh.local_score(child, parents)
+        extras = [x for x in range(p) if x != child and x not in parents]
+        expected = [score - current for score in fresh.added_scores(child, parents, extras)]
+        np.testing.assert_array_equal(ctx.insert_gains(child, mask, extras), expected)  # (NaN: -inf - -inf)
+        assert (column is not None) == (kind == "gaussian")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shared_unit_scaling_gives_the_same_bits(seed):
+    # the blocks read from Moments.unit (every column scaled once) equal each family's own
+    # scaling: the same residual sums of squares, bit for bit (constant and collinear columns too)
+    from skbn._counting._moments import regression_rss
+
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        k = int(rng.integers(3, 16))
+        values = rng.normal(size=(80, k)) @ rng.normal(size=(k, k)) * rng.uniform(0.01, 100, size=k)
+        values[:, 0] = 2.5  # a constant column (scale factor 1)
+        values[:, 1] = 3 * values[:, 2]  # collinear columns
+        stats = moments(values)
+        d, scaled = stats.unit
+        child = int(rng.integers(k))
+        others = [j for j in range(k) if j != child]
+        parents = sorted(rng.choice(others, size=int(rng.integers(0, min(6, k))), replace=False).tolist())
+        assert regression_rss(stats.scatter, child, parents, stats.unit).tobytes() == \
+            regression_rss(stats.scatter, child, parents).tobytes()
+        assert added_parent_rss(stats.scatter[0], child, parents, (d[0], scaled[0])).tobytes() == \
+            added_parent_rss(stats.scatter[0], child, parents).tobytes()

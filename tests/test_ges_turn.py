@@ -18,10 +18,11 @@ import pytest
 from sklearn.base import clone
 
 from skbn import GESStructure, HillClimbStructure
+from skbn._dag import id_bits as _bits
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn.datasets import make_random_network
-from skbn.estimators._ges import _adjacency_masks, _bits, _empty_graph, _FitContext
+from skbn.estimators._ges import _adjacency_masks, _empty_graph, _FitContext
 from skbn.graph import is_acyclic
 from skbn.scores import GaussianBIC, resolve_scorer
 

@@ -44,6 +44,7 @@ residual sum of squares 0 and a partial correlation 0.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy.linalg import lapack
@@ -94,6 +95,17 @@ class Moments:
     def n_columns(self):
         """Number of continuous columns ``k``."""
         return self.mean.shape[1]
+
+    @cached_property
+    def unit(self):
+        """Every group's scale factors and unit-diagonal scatter, ``(d, scaled)`` of shapes
+        ``(g, k)`` and ``(g, k, k)`` (:func:`_scaled`'s values, computed once): a search
+        that regresses many families on the same moments reads their blocks from it
+        (:func:`regression_rss`, :func:`added_parent_rss`), the same values as scaling
+        each block."""
+        d = np.sqrt(np.diagonal(self.scatter, axis1=1, axis2=2))
+        d[d == 0] = 1.0
+        return d, self.scatter / (d[:, :, None] * d[:, None, :])
 
     def __add__(self, other):
         """Moments of the union of two disjoint sets of rows (Chan, Golub & LeVeque 1979)."""
@@ -186,10 +198,15 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
     weight = np.bincount(ids, weights=w, minlength=n_ids)
     safe = np.where(weight > 0, weight, 1.0)
     mean = np.empty((n_ids, k))
-    for j in range(k):
-        mean[:, j] = np.bincount(ids, weights=w * values[:, j], minlength=n_ids) / safe
-    # second pass on the centred values: one BLAS product per configuration
-    centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
+    for j in range(k):  # (unit weights: the column itself, the same products)
+        column = values[:, j] if weights is None else w * values[:, j]
+        mean[:, j] = np.bincount(ids, weights=column, minlength=n_ids) / safe
+    # second pass on the centred values: one BLAS product per configuration (row-major
+    # ``centred``, whatever the layout of ``values``: the product's bits depend on it)
+    if n_ids == 1:  # (one mean row, broadcast: the same differences, without a gathered copy)
+        centred = np.subtract(values, mean[0], order="C")
+    else:
+        centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
     scatter = np.zeros((n_ids, k, k))
     if n_ids == 1:
         scatter[0] = centred.T @ (w[:, None] * centred)
@@ -291,9 +308,11 @@ def regression(scatter, child, parents):
     return beta * d[p] / d[:p], rss
 
 
-def _regression_scaled(scatter, child, parents):
+def _regression_scaled(scatter, child, parents, unit=None):
     """:func:`regression` on the unit-diagonal scaled matrix: the coefficients of the scaled
-    columns, the scale factors (parents, then the child) and the residual sum of squares."""
+    columns, the scale factors (parents, then the child) and the residual sum of squares.
+    ``unit``: the ``(d, scaled)`` of the whole ``scatter`` (one group of
+    :attr:`Moments.unit`), whose block is the block's own scaling, value for value."""
     p = len(parents)
     if not p:  # (the child's own scatter: no solve, the same values)
         spread = scatter[child, child]
@@ -301,13 +320,16 @@ def _regression_scaled(scatter, child, parents):
         residual = float(spread / (d * d))
         return np.zeros(0), None, residual * d ** 2 if residual > SINGULAR_RCOND else 0.0
     columns = np.array(parents + [child])
-    d, scaled = _scaled(scatter.take(columns, axis=0).take(columns, axis=1))
+    if unit is None:
+        d, scaled = _scaled(scatter.take(columns, axis=0).take(columns, axis=1))
+    else:
+        d, scaled = unit[0].take(columns), unit[1].take(columns, axis=0).take(columns, axis=1)
     beta = _solve_psd(scaled[:p, :p], scaled[:p, p])
     residual = float(scaled[p, p] - scaled[p, :p] @ beta)
     return beta, d, residual * d[p] ** 2 if residual > SINGULAR_RCOND else 0.0
 
 
-def regression_rss(scatter, child, parents):
+def regression_rss(scatter, child, parents, unit=None):
     """Residual sums of squares of :func:`regression` in every group of a stack of scatter
     matrices, vectorised over the groups.
 
@@ -323,6 +345,8 @@ def regression_rss(scatter, child, parents):
     scatter : ndarray of shape (n_groups, k, k)
     child : int
     parents : sequence of int
+    unit : tuple or None, default=None
+        :attr:`Moments.unit` of these moments (read, not recomputed, by one group).
 
     Returns
     -------
@@ -330,7 +354,8 @@ def regression_rss(scatter, child, parents):
     """
     parents = list(parents)
     if len(scatter) == 1:  # (one group: the per-group solve is cheaper than the batch set-up)
-        return np.array([_regression_scaled(scatter[0], child, parents)[2]])
+        one = None if unit is None else (unit[0][0], unit[1][0])
+        return np.array([_regression_scaled(scatter[0], child, parents, one)[2]])
     columns = parents + [child]
     block = scatter[:, columns][:, :, columns]
     d = np.sqrt(np.diagonal(block, axis1=1, axis2=2).copy())
@@ -413,7 +438,7 @@ def partial_correlation(scatter, x, y, given=()):
     return float(partial_correlations(sub, range(2, len(columns)))[0, 1])
 
 
-def added_parent_rss(scatter, child, parents):
+def added_parent_rss(scatter, child, parents, unit=None):
     """Residual sums of squares of ``child`` regressed on ``parents + [j]`` for every column
     ``j`` at once (one Schur complement; what a search needs to score every added parent).
 
@@ -426,6 +451,9 @@ def added_parent_rss(scatter, child, parents):
     scatter : ndarray of shape (k, k)
     child : int
     parents : sequence of int
+    unit : tuple or None, default=None
+        ``(d, scaled)``, the scale factors and unit-diagonal matrix of ``scatter`` (one
+        group of :attr:`Moments.unit`), read instead of scaling the columns here.
 
     Returns
     -------
@@ -433,13 +461,18 @@ def added_parent_rss(scatter, child, parents):
         NaN at ``child`` and at the parents.
     """
     parents = list(parents)
-    # only the columns of the parents and the child of the unit-diagonal matrix are read:
-    # scale those (O(k |P|)), not the whole matrix (the same values as ``_scaled``)
-    d = np.sqrt(scatter.diagonal())
-    d[d == 0] = 1.0
     columns = np.array(parents + [child])
-    scaled = scatter.take(columns, axis=1) / (d[:, None] * d.take(columns))  # (np.outer's products)
-    diagonal = scatter.diagonal() / (d * d)
+    if unit is None:
+        # only the columns of the parents and the child of the unit-diagonal matrix are
+        # read: scale those (O(k |P|)), not the whole matrix (the same values as ``_scaled``)
+        d = np.sqrt(scatter.diagonal())
+        d[d == 0] = 1.0
+        scaled = scatter.take(columns, axis=1) / (d[:, None] * d.take(columns))  # (np.outer's products)
+        diagonal = scatter.diagonal() / (d * d)
+    else:
+        d, whole = unit
+        scaled = whole.take(columns, axis=1)
+        diagonal = whole.diagonal()
     if parents:
         cross = scaled[:, :-1]
         inverse_pp = _solve_psd(cross.take(columns[:-1], axis=0), cross.T)

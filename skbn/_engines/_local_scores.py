@@ -243,6 +243,25 @@ class FamilyScoreCache:
         """
         return [self.extended_score(child, base, k) for k in extras]
 
+    def added_column(self, child, base):
+        """Every column's :meth:`added_scores` entry as one list indexed by column (cached),
+        when one batch scores them all (a Gaussian network); else None.
+
+        Parameters
+        ----------
+        child : int
+            Column index of the child.
+        base : tuple of int
+            Sorted column indices of the parents.
+
+        Returns
+        -------
+        list of float or None
+            ``column[k]`` equals ``added_scores(child, base, [k])[0]`` bit for bit (NaN at
+            the child and at ``base``); None on data with discrete columns.
+        """
+        return None
+
     def store(self, child, parents, value):
         """Cache ``value`` as the local score of the family ``(child, parents)``.
 
@@ -415,28 +434,48 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         return self.score_table(self.counter.counts.extended_family_table(child, base, extra), child,
                                 with_extra)
 
+    def _batch(self, child, base):
+        """The scorer's batched ``local_scores_added`` of a continuous child on the moments of
+        ``base``, as an array indexed by column (NaN at the discrete columns)."""
+        stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
+        batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+        column = np.full(len(self.counter.continuous), np.nan)
+        column[self.counter.moments.continuous] = batch
+        return column
+
+    def added_column(self, child, base):
+        """:meth:`FamilyScoreCache.added_column`: on all-continuous data, the batch of
+        :meth:`added_scores` as a list (cached by ``(child, base)``)."""
+        if not self._all_continuous:
+            return None
+        key = (child, base)
+        column = self._added.get(key)
+        if column is None:
+            column = self._added[key] = self._batch(child, base).tolist()
+        return column
+
     def added_scores(self, child, base, extras):
         """:meth:`FamilyScoreCache.added_scores`; for a continuous child the continuous
         candidates come from one call of the scorer's batched ``local_scores_added`` on the
         moments of ``base`` (one Schur complement per group of its discrete parents: the
         residual sums of squares of every added column at once), cached by ``(child, base)``
-        apart from the family scores; the discrete candidates (which change the split) are
+        apart from the family scores (as a list on all-continuous data:
+        :meth:`added_column`); the discrete candidates (which change the split) are
         split and scored together as hill climbing's toggle columns do
         (:func:`_score_added_discrete`), and cached as family scores."""
         continuous = self.counter.continuous
         if not continuous[child]:
             return super().added_scores(child, base, extras)
-        key = (child, base)
-        column = self._added.get(key)
-        if column is None and len(extras) and (self._all_continuous or any(continuous[k] for k in extras)):
-            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
-            batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
-            column = np.full(len(continuous), np.nan)
-            ids = self.counter.moments.continuous
-            column[ids] = batch
-            self._added[key] = column
-        if self._all_continuous:  # (every candidate from the batch: one gather)
-            return column[list(extras)].tolist() if len(extras) else []
+        if self._all_continuous:  # (every candidate from the batch)
+            if not len(extras):
+                return []
+            column = self.added_column(child, base)
+            return [column[k] for k in extras]
+        column = None
+        if any(continuous[k] for k in extras):
+            column = self._added.get((child, base))
+            if column is None:
+                column = self._added[child, base] = self._batch(child, base)
         _score_added_discrete(self, child, base, [k for k in extras if not continuous[k]])
         return [float(column[k]) if continuous[k] else self.extended_score(child, base, k) for k in extras]
 

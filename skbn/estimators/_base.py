@@ -155,6 +155,24 @@ def _node_states(network, node):
     return network.states.get(node)
 
 
+def _record_features(estimator, X):
+    """Set ``n_features_in_`` and ``feature_names_in_`` of ``X`` as scikit-learn's
+    ``validate_data(estimator, X, skip_check_array=True, reset=True)`` does.
+
+    A DataFrame whose column names are all Python strings (scikit-learn's condition for
+    feature names; ``check_container`` has refused duplicated names) gets both attributes
+    directly: ``validate_data`` reads the names through a dataframe-protocol layer that
+    was most of a small fit's validation time. Any other ``X`` goes through
+    ``validate_data``, whose checks and errors it keeps.
+    """
+    names = X.columns.tolist() if isinstance(X, pd.DataFrame) else ()
+    if names and all(type(name) is str for name in names):
+        estimator.feature_names_in_ = np.asarray(names, dtype=object)
+        estimator.n_features_in_ = len(names)
+    else:
+        validate_data(estimator, X, skip_check_array=True, reset=True)
+
+
 class _BaseStructureLearner(DensityMixin, BaseEstimator):
     """Base class of the structure learners: everything that is not the search.
 
@@ -358,7 +376,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                          allow_continuous=True)
         else:
             check_container(X)  # shape and type errors first, worded as scikit-learn's
-            validate_data(self, X, skip_check_array=True, reset=True)
+            _record_features(self, X)
             column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
                                       column_types=column_types, allow_continuous=True)

@@ -15,7 +15,10 @@ from skbn._dag import (
     MixedGraph,
     bit_ids,
     complete_pdag,
+    completion_masks,
     extension_ids,
+    graph_from_masks,
+    id_bits,
     interventional_essential_graph,
     knowledge_directions,
     orient_with_knowledge,
@@ -50,6 +53,7 @@ class _FitContext:
         self.cache = FamilyScoreCache(data, scorer, self.counter)
         self.subset_bound = subset_bound
         self.operators = None
+        self._groups = {}  # (child, parent mask) -> (parents, score, added column): insert_gains
         self.names = data.names
         self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
         self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
@@ -80,21 +84,52 @@ class _FitContext:
         """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
         return self.cache.extended_score(child, base, extra) - self.local(child, base)
 
+    def insert_gains(self, child, base, extras):
+        """``s(child, base + {x}) - s(child, base)`` for every ``x`` of ``extras``, ``base`` a
+        bit mask: the Insert operators of one parent set. The parent set's score and its
+        batch of added-parent scores (:meth:`FamilyScoreCache.added_column`, on Gaussian
+        data) are looked up once per ``(child, base)`` and kept."""
+        group = self._groups.get((child, base))
+        if group is None:
+            parents = tuple(bit_ids(base))
+            group = self._groups[child, base] = (parents, self.local(child, parents),
+                                                 self.cache.added_column(child, parents))
+        parents, current, column = group
+        if column is not None:
+            return [column[x] - current for x in extras]
+        return [score - current for score in self.cache.added_scores(child, parents, extras)]
+
 
 class _CPDAG(MixedGraph):
-    """Mutable integer CPDAG (the kernel's mixed graph: ``pa``, ``ch``, ``und``)."""
+    """Mutable integer CPDAG (the kernel's mixed graph: ``pa``, ``ch``, ``und``).
+
+    ``masks``: the bit masks ``(adj, und, pa)`` of :func:`_adjacency_masks`, kept by
+    :meth:`completed` (which computes them); a copy, which the operators modify, has none.
+    """
 
     def __init__(self, p, directed=(), undirected=()):
         super().__init__(p, directed, undirected)
         self.p = p
+        self.masks = None
+
+    def copy(self):
+        new = super().copy()
+        new.masks = None
+        return new
 
     def adj_set(self, u):
         return self.pa[u] | self.ch[u] | self.und[u]
 
     def completed(self):
         """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
-        under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids."""
-        return complete_pdag(self)
+        under Meek's rules (:func:`skbn._dag.complete_pdag`), on ids, with its masks."""
+        masks = completion_masks(self)
+        if masks is None:  # (no consistent extension: the kernel's fallback)
+            return complete_pdag(self)
+        pa, und, adj = masks
+        new = graph_from_masks(self, pa, und)
+        new.masks = (adj, und, pa)
+        return new
 
     def with_dag(self, edges):
         """A graph of the same kind (and targets) holding the DAG ``edges`` (not completed)."""
@@ -108,6 +143,7 @@ class _CPDAG(MixedGraph):
     def insert(self, x, y, t):
         """Chickering's Insert(x, y, T): add ``x -> y`` and orient ``t - y`` as ``t -> y``
         for every ``t`` in T."""
+        self.masks = None
         self.pa[y].add(x)
         self.ch[x].add(y)
         for w in t:
@@ -116,6 +152,7 @@ class _CPDAG(MixedGraph):
     def delete(self, x, y, h):
         """Chickering's Delete(x, y, H): remove the edge ``x - y`` / ``x -> y``; orient
         ``y - h`` as ``y -> h`` and ``x - h`` as ``x -> h`` for every ``h`` in H."""
+        self.masks = None
         for s in (self.pa, self.ch, self.und):
             s[x].discard(y)
             s[y].discard(x)
@@ -198,19 +235,14 @@ class _InterventionalGraph(_CPDAG):
 _gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
 
 
-def _bits(nodes):
-    """The bit mask of a set of node ids."""
-    m = 0
-    for v in nodes:
-        m |= 1 << v
-    return m
-
-
 def _adjacency_masks(g):
-    """Bit masks of the adjacent nodes, undirected neighbours and parents of every node."""
-    und = [_bits(s) for s in g.und]
-    par = [_bits(s) for s in g.pa]
-    adj = [u | pa | _bits(ch) for u, pa, ch in zip(und, par, g.ch)]
+    """Bit masks of the adjacent nodes, undirected neighbours and parents of every node
+    (those a completed :class:`_CPDAG` keeps, else computed)."""
+    if getattr(g, "masks", None) is not None:
+        return g.masks
+    und = [id_bits(s) for s in g.und]
+    par = [id_bits(s) for s in g.pa]
+    adj = [u | pa | id_bits(ch) for u, pa, ch in zip(und, par, g.ch)]
     return adj, und, par
 
 
@@ -255,7 +287,7 @@ def _insert_path_blocked(forward, masks, x, y, t):
     ``x`` (each step along an undirected edge or an arrow, never against one) meets
     :math:`\mathrm{NA}_{y,x} \cup T` (Chickering 2002, Theorem 15). ``forward``: the mask of
     the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`."""
-    allowed = ~(masks[1][y] & masks[0][x] | _bits(t) | 1 << y)
+    allowed = ~(masks[1][y] & masks[0][x] | id_bits(t) | 1 << y)
     return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
 
 
@@ -625,6 +657,17 @@ class GESStructure(_BaseStructureLearner):
         adj, und, par = _adjacency_masks(g) if masks is None else masks
         ne, pa = und[y], par[y]
         closed = adj[y] | (1 << y)
+        if not ne:  # no undirected neighbour: NA and T empty, one parent set (Pa_y)
+            if self.max_indegree is not None and pa.bit_count() >= self.max_indegree:
+                return []
+            outside = ((1 << g.p) - 1) & ~closed
+            xs = bit_ids(outside)
+            if gaps:
+                xs = [x for x in xs if (min(x, y), max(x, y)) not in gaps]
+            if not xs:
+                return []
+            return list(zip(ctx.insert_gains(y, pa, xs), xs, itertools.repeat(y, len(xs)),
+                            itertools.repeat((), len(xs))))
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         if gaps:
             for x in range(g.p):
@@ -656,10 +699,7 @@ class GESStructure(_BaseStructureLearner):
                 _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
         out = []
         for mask, (xs, ts) in groups.items():
-            parents = tuple(bit_ids(mask))
-            current = ctx.local(y, parents)
-            scores = ctx.cache.added_scores(y, parents, xs)
-            out.extend(zip([score - current for score in scores], xs, itertools.repeat(y, len(xs)), ts))
+            out.extend(zip(ctx.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
         return out
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None):
@@ -681,7 +721,7 @@ class GESStructure(_BaseStructureLearner):
             na = ne & adj[x]
             bit = 1 << x
             for h in _subsets(bit_ids(na), ctx.subset_bound):
-                rest = na & ~_bits(h)
+                rest = na & ~id_bits(h)
                 if any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
                     continue
                 keep = tuple(bit_ids((pa | rest) & ~bit))
@@ -789,15 +829,23 @@ class GESStructure(_BaseStructureLearner):
         """Run the phases in order from the class ``g`` (score ``total``), each while it
         improves, and repeat them until a whole pass takes no step (pcalg's ``iterate``) or
         ``max_iter`` steps were taken; counts the steps per phase in ``n_steps``. Returns
-        (class, score, steps)."""
+        (class, score, steps).
+
+        A phase that found no step is not run again before some step changes the class: a
+        phase's choice is a function of the class and its score alone, so it would find
+        none again (the last pass then only confirms the others found none either)."""
         progress, n_iter, changed = ctx.progress, 0, True
+        idle = {}  # phase -> the step count at which it last found no step
         while changed and n_iter < max_iter:
             changed = False
             for phase in phases:
+                if idle.get(phase) == n_iter:  # the class has not changed since
+                    continue
                 progress.message(f"{phase} phase, score {total:.6f}")
                 while n_iter < max_iter:
                     step = self._step(phase, g, ctx, gaps, fixed, total)
                     if step is None:
+                        idle[phase] = n_iter
                         break
                     g, gain = step
                     total += gain
@@ -922,15 +970,19 @@ class GESStructure(_BaseStructureLearner):
 
     @staticmethod
     def _affected(old, new):
-        """Targets whose cached operators a step may have changed."""
-        changed = [v for v in range(new.p)
-                   if old.pa[v] != new.pa[v] or old.und[v] != new.und[v] or old.ch[v] != new.ch[v]]
-        moved = [v for v in changed if old.adj_set(v) != new.adj_set(v)]
-        out = set(changed)
-        for a in moved:
-            out |= new.und[a]
-            out |= old.und[a]
-        return sorted(out)
+        """Targets whose cached operators a step may have changed: the nodes whose parents,
+        children or undirected neighbours changed, and the undirected neighbours (before
+        and after) of those whose adjacency changed (on :func:`_adjacency_masks`: equal
+        adjacency, undirected and parent masks mean equal children)."""
+        adj0, und0, par0 = _adjacency_masks(old)
+        adj1, und1, par1 = _adjacency_masks(new)
+        out = 0
+        for v in range(new.p):
+            if adj0[v] != adj1[v]:
+                out |= 1 << v | und0[v] | und1[v]
+            elif und0[v] != und1[v] or par0[v] != par1[v]:
+                out |= 1 << v
+        return bit_ids(out)
 
     def _turn_candidates(self, g, v, ctx, masks):
         r"""The Turn operators that make ``u`` a parent of ``v`` (Hauser & Bühlmann 2012,
@@ -1029,7 +1081,7 @@ class GESStructure(_BaseStructureLearner):
     def _turn(self, g, ctx, total):
         """Take the best valid Turn operator (:meth:`_turn_candidates`); returns (new class,
         gain) or None."""
-        masks = (*_adjacency_masks(g), [_bits(s) for s in g.ch])
+        masks = (*_adjacency_masks(g), [id_bits(s) for s in g.ch])
         candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks)]
         built = {}
 
