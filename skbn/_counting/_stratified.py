@@ -434,16 +434,20 @@ class StratifiedCounter:
         return xy
 
     def stacked_tables(self, subset, pairs):
-        """Tables of several pairs given one sorted ``subset``, from one ``np.bincount``.
+        """Tables of several pairs given one sorted ``subset``, from one ``np.bincount``,
+        cell-major.
 
-        The pairs share the strata of ``subset`` (computed once, :meth:`strata`); pair
-        ``k``'s cells are offset by ``k * n_cells * n_ids``, so one count gives every
-        table. The strata passed are those :meth:`tables` passes to a test: with
-        ``lump_degenerate`` (unweighted) the strata with two or more non-empty cells, in
-        order, and one lump stratum ``[m, 0, ...]`` per pair with ``m > 0`` rows in the
-        others (last in the output), when :meth:`tables` would lump them; otherwise every
-        non-empty stratum, in order. The
-        empty strata :meth:`tables` may return are dropped here, as
+        The pairs share the strata of ``subset`` (computed once, :meth:`strata`); the row
+        of pair ``k`` in stratum ``s`` with joint state ``xy`` falls in the bin
+        ``(xy * n_pairs + k) * n_ids + s``, so one count gives every table, already laid
+        out one vector per cell ``(a, b)`` over the strata of all the pairs (what the test
+        kernels read: :meth:`~skbn.citests.BaseCITest.test_batch` with
+        ``cell_major=True``), and the kept strata are gathered once, cell by cell. The
+        strata passed are those :meth:`tables` passes to a test: with ``lump_degenerate``
+        (unweighted) the strata with two or more non-empty cells, in order, and one lump
+        stratum ``[m, 0, ...]`` per pair with ``m > 0`` rows in the others (last in the
+        output), when :meth:`tables` would lump them; otherwise every non-empty stratum,
+        in order. The empty strata :meth:`tables` may return are dropped here, as
         :func:`~skbn._engines._ci_runner.run_tables` drops them: each pair's test gets
         the same strata, in the same order, as from :meth:`tables`.
 
@@ -456,8 +460,9 @@ class StratifiedCounter:
 
         Returns
         -------
-        tables : ndarray of shape (n_tables, n_cells)
-            The strata of all pairs (int64 without weights, float64 with).
+        tables : ndarray of shape (n_cells, n_tables)
+            The strata of all pairs, cell-major: ``tables[a * r_y + b, t]`` is cell
+            ``(a, b)`` of stratum ``t`` (int64 without weights, float64 with).
         owner : ndarray of shape (n_tables,), int
             The pair (position in ``pairs``) of every stratum.
         declared : int
@@ -473,38 +478,43 @@ class StratifiedCounter:
         else:
             rows, ids = None, lane_ids >> bits
             size = np.bincount(ids, minlength=n_ids)
-        # cell of a row for pair k: (k * n_cells + x * r_y + y) * n_ids + stratum, written
-        # pair by pair into one array (no stacked copy of the gathered states)
+        # bin of a row for pair k: (xy * n_pairs + k) * n_ids + stratum, written pair by
+        # pair into one array (no stacked copy of the gathered states)
+        stride = n_pairs * n_ids
         cells = np.empty((n_pairs, len(ids)), dtype=np.int64)
         for k, (x, y) in enumerate(pairs):
             xy = self.pair_states(x, y)
             if rows is None:
-                np.multiply(xy, n_ids, out=cells[k])
+                np.multiply(xy, stride, out=cells[k])
             else:
                 np.take(xy, rows, out=cells[k])
-                cells[k] *= n_ids
+                cells[k] *= stride
         cells += ids
-        cells += (np.arange(n_pairs, dtype=np.int64) * (n_cells * n_ids))[:, None]
+        cells += (np.arange(n_pairs, dtype=np.int64) * n_ids)[:, None]
         weights = None
         if self.weights is not None:
             weights = np.broadcast_to(self.weights if rows is None else self.weights[rows], cells.shape)
-        counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
-        counts = counts.reshape(n_pairs, n_cells, n_ids)
+        counts = count_cells(cells, n_cells * stride, weights).reshape(n_cells, stride)
         if lump:
-            keep = _several_filled(counts, size)
+            keep = _several_filled(counts.reshape(n_cells, n_pairs, n_ids), size)
         elif self.weights is None:  # a stratum is empty for every pair or for none
             keep = np.broadcast_to(size > 0, (n_pairs, n_ids))
         else:  # rows of weight 0 leave a stratum empty
-            keep = counts.any(axis=1)
-        owner, stratum = np.nonzero(keep)
-        tables = counts.transpose(0, 2, 1)[keep]
+            keep = counts.reshape(n_cells, n_pairs, n_ids).any(axis=0)
+        kept = np.flatnonzero(keep)
+        owner = kept // n_ids
+        extra = 0
         if lump:  # the rows of the strata not kept, per pair (exact integers)
-            rest = len(ids) - np.bincount(owner, weights=size[stratum], minlength=n_pairs).astype(np.int64)
+            rest = len(ids) - np.bincount(owner, weights=size[kept - owner * n_ids],
+                                          minlength=n_pairs).astype(np.int64)
             rest += n_samples - len(ids)
             lumped = np.flatnonzero(rest)
-            lumps = np.zeros((len(lumped), n_cells), dtype=tables.dtype)
-            lumps[:, 0] = rest[lumped]
-            tables = np.concatenate([tables, lumps])
+            extra = len(lumped)
+        tables = np.empty((n_cells, len(kept) + extra), dtype=counts.dtype)
+        counts.take(kept, axis=1, out=tables[:, :len(kept)])
+        if extra:
+            tables[:, len(kept):] = 0
+            tables[0, len(kept):] = rest[lumped]
             owner = np.concatenate([owner, lumped])
         return tables, owner, declared
 
@@ -529,13 +539,13 @@ class StratifiedCounter:
 
 
 def _several_filled(counts, size):
-    """Whether each stratum of the integer ``counts`` (cells on axis -2, strata on the last
+    """Whether each stratum of the integer ``counts`` (cells on axis 0, strata on the last
     axis) has two or more non-empty cells, for strata of ``size >= 2`` rows each: exactly
     when its largest cell holds fewer than its rows (one pass per cell, no count of the
     non-empty cells)."""
-    largest = counts[..., 0, :].copy()
-    for cell in range(1, counts.shape[-2]):
-        np.maximum(largest, counts[..., cell, :], out=largest)
+    largest = counts[0].copy()
+    for cell in range(1, len(counts)):
+        np.maximum(largest, counts[cell], out=largest)
     return largest < size
 
 

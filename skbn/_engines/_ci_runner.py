@@ -225,9 +225,9 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
 
     def flush():
         for (r_x, r_y), (tables, owners, tests, declared) in batches.items():
-            tables = np.concatenate(tables, dtype=np.float64).reshape(-1, r_x, r_y)
+            tables = np.concatenate(tables, axis=1, dtype=np.float64).reshape(r_x, r_y, -1)
             batch = ci_test.test_batch(tables, np.concatenate(owners), len(tests),
-                                       np.asarray(declared, dtype=float))
+                                       np.asarray(declared, dtype=float), cell_major=True)
             for (u, k), pvalue, flag in zip(tests, batch.pvalue.tolist(), _decisions(batch, level).tolist()):
                 pvalues[u][k] = pvalue
                 flags[u][k] = flag
@@ -528,9 +528,9 @@ class _Side:
         """Test the tables of ``batches`` (``{shape: (tables, owners, queries, declared)}``,
         one test per query entry, in set order) and append the results to ``found[q]``."""
         for (r_x, r_y), (tables, owners, users, declared) in batches.items():
-            tables = np.concatenate(tables, dtype=np.float64).reshape(-1, r_x, r_y)
+            tables = np.concatenate(tables, axis=1, dtype=np.float64).reshape(r_x, r_y, -1)
             batch = self.ci_test.test_batch(tables, np.concatenate(owners), len(users),
-                                            np.asarray(declared, dtype=float))
+                                            np.asarray(declared, dtype=float), cell_major=True)
             pvalues, flags = batch.pvalue.tolist(), _decisions(batch, self.level).tolist()
             for q, pvalue, flag in zip(users, pvalues, flags):
                 entry = found.setdefault(q, ([], []))
