@@ -80,8 +80,11 @@ def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, mo
             if size >= 7:
                 subset = (*subset[:-1], row_id)
             pairs = [(0, 1), (0, 2), (1, 2)]
-            tables, owner, declared = counter.stacked_tables(subset, pairs)
-            batch = ci_test.test_batch(tables.reshape(-1, 3, 3), owner, len(pairs), [declared] * len(pairs))
+            blocks, declared = counter.stacked_tables(subset, pairs)
+            tables = np.concatenate(blocks, axis=1)
+            owner = np.repeat(np.arange(len(pairs)), [block.shape[1] for block in blocks])
+            batch = ci_test.test_batch(tables.reshape(3, 3, -1), owner, len(pairs), [declared] * len(pairs),
+                                       cell_major=True)
             rows = contingency_tables(data.codes, data.cardinalities, 0, 1, subset)  # unweighted
             singletons += bool((rows.sum(axis=(1, 2)) == 1).any())
             all_singletons += bool((rows.sum(axis=(1, 2)) == 1).all())
@@ -95,7 +98,7 @@ def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, mo
                 keep = block.reshape(len(block), -1).sum(axis=1) > 0
                 _same(ci_test.test_batch(block[keep].reshape(-1, 3, 3), np.zeros(int(keep.sum()), int),
                                          1, [declared]), want)
-            n_lumped += len(tables) < n_full
+            n_lumped += tables.shape[1] < n_full
     assert singletons >= 20 and all_singletons >= 6
     assert (n_lumped > 0) == (lumps and lump == "forced")
 
@@ -107,11 +110,12 @@ def test_all_one_row_strata_lump_to_nothing_but_the_sample_size(monkeypatch):
     data = _data(200)
     row_id = data.n_variables - 1
     counter = StratifiedCounter(data, lump_degenerate=True)
-    tables, owner, declared = counter.stacked_tables((3, row_id), [(0, 1), (0, 2)])
-    np.testing.assert_array_equal(tables, [[200] + [0] * 8] * 2)
-    np.testing.assert_array_equal(owner, [0, 1])
+    blocks, declared = counter.stacked_tables((3, row_id), [(0, 1), (0, 2)])
+    for block in blocks:  # cell-major: one stratum, all 200 rows in its first cell
+        np.testing.assert_array_equal(block, [[200]] + [[0]] * 8)
+    tables = np.concatenate(blocks, axis=1).reshape(3, 3, 2)
     for ci_test in (ChiSquare(min_samples_per_dof=0), GTest(min_samples_per_dof=0)):
-        batch = ci_test.test_batch(tables.reshape(-1, 3, 3), owner, 2, [declared] * 2)
+        batch = ci_test.test_batch(tables, [0, 1], 2, [declared] * 2, cell_major=True)
         np.testing.assert_array_equal(batch.statistic, 0.0)
         np.testing.assert_array_equal(batch.dof, 0.0)
         np.testing.assert_array_equal(batch.pvalue, 1.0)
