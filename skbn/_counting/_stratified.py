@@ -438,10 +438,11 @@ class StratifiedCounter:
         pair.
 
         The pairs share the strata of ``subset`` (computed once, :meth:`strata`, and, when
-        lumped, :meth:`_shared_strata`); each pair's table is one ``np.bincount`` of
-        ``xy * n_ids + stratum`` (a table of ``n_cells x n_ids`` bins stays in the CPU
-        cache, where one count for all the pairs did not), laid out one vector per cell
-        ``(a, b)`` over the strata: what the test kernels read without a copy
+        lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their
+        rows are counted there, not gathered out); each pair's table is one
+        ``np.bincount`` of ``xy * n_ids + stratum`` (``n_cells x n_ids`` bins, no larger
+        array for all the pairs), laid out one vector per cell ``(a, b)`` over the
+        strata: what the test kernels read without a copy
         (:meth:`~skbn.citests.BaseCITest.test_batch` with ``cell_major=True``). A pair's
         kept strata are gathered once, cell by cell. The strata passed are those
         :meth:`tables` passes to a test: with ``lump_degenerate`` (unweighted) the strata
