@@ -157,17 +157,21 @@ class BaseCITest(BaseEstimator):
             self._parameter_constraints, self.get_params(deep=False), type(self).__name__
         )
 
-    def _test_batch(self, tables, group, n_tests, n_strata):
+    def _test_batch(self, cells, group, n_tests, n_strata):
+        """The hook of :meth:`test_batch`: ``cells`` are the tables cell-major, float64
+        ``(r_x, r_y, n_strata_total)`` (possibly a strided view); returns ``(statistic,
+        pvalue, dof, independent)``."""
         raise NotImplementedError
 
-    def test_batch(self, tables, group, n_tests, n_strata):
+    def test_batch(self, tables, group, n_tests, n_strata, *, cell_major=False):
         """Run ``n_tests`` tests at once from one stack of their observed strata.
 
         Parameters
         ----------
         tables : ndarray of shape (n_strata_total, r_x, r_y)
             The non-empty strata of all tests (one shape ``(r_x, r_y)`` for all), stacked;
-            non-negative (weighted) counts.
+            non-negative (weighted) counts. With ``cell_major``, shape ``(r_x, r_y,
+            n_strata_total)``: ``tables[a, b]`` holds cell ``(a, b)`` of every stratum.
         group : ndarray of shape (n_strata_total,), int
             ``group[k]`` is the test that stratum ``k`` belongs to, in ``0..n_tests-1``
             (strata of one test in any order; a test with no stratum has statistic 0).
@@ -175,6 +179,9 @@ class BaseCITest(BaseEstimator):
             Number of tests in the batch (the length of every returned array).
         n_strata : ndarray of shape (n_tests,)
             Declared number of strata (``prod r_Z``) of every test.
+        cell_major : bool, default=False
+            The layout of ``tables``. Cell-major float64 tables are read without a copy
+            (what PC's counting produces); the results do not depend on the layout.
 
         Returns
         -------
@@ -184,9 +191,12 @@ class BaseCITest(BaseEstimator):
         """
         if not self.from_counts:
             raise TypeError(f"{type(self).__name__} does not test count tables.")
+        tables = np.asarray(tables, dtype=np.float64)
+        if tables.ndim != 3:
+            raise ValueError(f"tables must be 3-dimensional, got shape {tables.shape}.")
+        cells = tables if cell_major else np.moveaxis(tables, 0, -1)
         statistic, pvalue, dof, independent = self._test_batch(
-            np.asarray(tables, dtype=np.float64), np.asarray(group, dtype=np.intp), int(n_tests),
-            np.asarray(n_strata, dtype=np.float64),
+            cells, np.asarray(group, dtype=np.intp), int(n_tests), np.asarray(n_strata, dtype=np.float64),
         )
         return CITestBatchResult(statistic, pvalue, dof, independent)
 
@@ -242,7 +252,7 @@ class BaseCITest(BaseEstimator):
         return self.test(table, n_configurations(data.cardinalities, z))
 
 
-#: Strata per pass of the cell-major kernels (:func:`_cell_major`): the per-stratum arrays
+#: Strata per pass of the cell-major kernels (:func:`_in_passes`): the per-stratum arrays
 #: of one pass stay in the CPU cache (3 x 3 tables: 16,384 strata, 1.2 MB a pass; 1.6x
 #: faster than one pass over a round of 466,000 strata).
 KERNEL_STRATA = 1 << 14
@@ -250,22 +260,20 @@ KERNEL_STRATA = 1 << 14
 _TINY = np.finfo(np.float64).tiny
 
 
-def _cell_major(tables, start, stop):
-    """Strata ``start:stop`` of ``(K, r_x, r_y)`` tables as a contiguous float64
-    ``(r_x, r_y, stop - start)`` array: cell ``(a, b)`` of every stratum is one vector."""
-    return np.ascontiguousarray(np.moveaxis(tables[start:stop], 0, -1), dtype=np.float64)
-
-
-def _in_passes(tables, per_pass):
-    """``per_pass(cells, rows, cols, n_s)`` on the strata of the ``(K, r_x, r_y)`` tables
-    in cache-sized passes of :data:`KERNEL_STRATA` strata (:func:`_cell_major` with its
+def _in_passes(cells, per_pass):
+    """``per_pass(cells, rows, cols, n_s)`` on the strata of the cell-major ``(r_x, r_y,
+    K)`` tables in cache-sized passes of :data:`KERNEL_STRATA` strata (with their
     :func:`_margins`): its per-stratum arrays, concatenated over the passes (an entry None
-    stays None). No stratum: one pass over empty arrays."""
-    n_total = len(tables)
+    stays None). A pass whose strata are not contiguous (stratum-major tables seen through
+    a transposed view) is copied cell-major first, so every cell is one contiguous vector.
+    No stratum: one pass over empty arrays."""
+    n_total = cells.shape[-1]
     parts = []
     for start in range(0, max(n_total, 1), KERNEL_STRATA):
-        cells = _cell_major(tables, start, min(start + KERNEL_STRATA, n_total))
-        parts.append(per_pass(cells, *_margins(cells)))
+        part = cells[:, :, start:start + KERNEL_STRATA]
+        if part.strides[-1] != part.itemsize:
+            part = np.ascontiguousarray(part)
+        parts.append(per_pass(part, *_margins(part)))
     if len(parts) == 1:
         return parts[0]
     return tuple(None if part[0] is None else np.concatenate(part) for part in zip(*parts))
@@ -350,10 +358,9 @@ class _FrequentistTest(BaseCITest):
                      * np.maximum(count_positive(cols.T) - 1, 0))
         return self._stratum_statistic(cells, n_s, rows, cols), n_s, dof_s
 
-    def _test_batch(self, tables, group, n_tests, n_strata):
-        tables = np.asarray(tables, dtype=np.float64)
-        r_x, r_y = tables.shape[1], tables.shape[2]
-        stat_s, n_s, dof_s = _in_passes(tables, self._strata_pass)
+    def _test_batch(self, cells, group, n_tests, n_strata):
+        r_x, r_y = cells.shape[0], cells.shape[1]
+        stat_s, n_s, dof_s = _in_passes(cells, self._strata_pass)
         statistic = np.bincount(group, weights=stat_s, minlength=n_tests)
         n = np.bincount(group, weights=n_s, minlength=n_tests)
         if self.adjust_dof:
@@ -510,9 +517,8 @@ class BayesFactor(BaseCITest):
         self.ess = ess
         self.threshold = threshold
 
-    def _test_batch(self, tables, group, n_tests, n_strata):
-        tables = np.asarray(tables, dtype=np.float64)
-        r_x, r_y = tables.shape[1], tables.shape[2]
+    def _test_batch(self, cells, group, n_tests, n_strata):
+        r_x, r_y = cells.shape[0], cells.shape[1]
         ess = float(self.ess)
         a_x, a_y, a_xy = ess / r_x, ess / r_y, ess / (r_x * r_y)
 
@@ -524,7 +530,7 @@ class BayesFactor(BaseCITest):
                     + _pairwise_sum(gammaln(a_y + cols) - gammaln(a_y))
                     - _pairwise_sum(gammaln(a_xy + cells) - gammaln(a_xy))), n_s
 
-        log_b_s, n_s = _in_passes(tables, strata_pass)
+        log_b_s, n_s = _in_passes(cells, strata_pass)
         log_b = np.bincount(group, weights=log_b_s, minlength=n_tests)
         observed = np.bincount(group, weights=(n_s > 0).astype(float), minlength=n_tests)
         dof = (r_x - 1) * (r_y - 1) * observed
@@ -1250,9 +1256,9 @@ class CLGMutualInformation(BaseCITest):
         statistic = 2.0 * (np.sum(full[usable_full]) - np.sum(reduced[usable]))
         return self._result(statistic, (r_x - 1) * int(np.count_nonzero(usable)) * (len(z) + 2))
 
-    def _test_batch(self, tables, group, n_tests, n_strata):
+    def _test_batch(self, cells, group, n_tests, n_strata):
         return GTest(alpha=self.alpha, adjust_dof=False, min_samples_per_dof=0)._test_batch(
-            tables, group, n_tests, n_strata)
+            cells, group, n_tests, n_strata)
 
 
 _ALIASES = {

@@ -80,8 +80,11 @@ def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, mo
             if size >= 7:
                 subset = (*subset[:-1], row_id)
             pairs = [(0, 1), (0, 2), (1, 2)]
-            tables, owner, declared = counter.stacked_tables(subset, pairs)
-            batch = ci_test.test_batch(tables.reshape(-1, 3, 3), owner, len(pairs), [declared] * len(pairs))
+            blocks, declared = counter.stacked_tables(subset, pairs)
+            tables = np.concatenate(blocks, axis=1)
+            owner = np.repeat(np.arange(len(pairs)), [block.shape[1] for block in blocks])
+            batch = ci_test.test_batch(tables.reshape(3, 3, -1), owner, len(pairs), [declared] * len(pairs),
+                                       cell_major=True)
             rows = contingency_tables(data.codes, data.cardinalities, 0, 1, subset)  # unweighted
             singletons += bool((rows.sum(axis=(1, 2)) == 1).any())
             all_singletons += bool((rows.sum(axis=(1, 2)) == 1).all())
@@ -95,7 +98,7 @@ def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, mo
                 keep = block.reshape(len(block), -1).sum(axis=1) > 0
                 _same(ci_test.test_batch(block[keep].reshape(-1, 3, 3), np.zeros(int(keep.sum()), int),
                                          1, [declared]), want)
-            n_lumped += len(tables) < n_full
+            n_lumped += tables.shape[1] < n_full
     assert singletons >= 20 and all_singletons >= 6
     assert (n_lumped > 0) == (lumps and lump == "forced")
 
@@ -107,11 +110,12 @@ def test_all_one_row_strata_lump_to_nothing_but_the_sample_size(monkeypatch):
     data = _data(200)
     row_id = data.n_variables - 1
     counter = StratifiedCounter(data, lump_degenerate=True)
-    tables, owner, declared = counter.stacked_tables((3, row_id), [(0, 1), (0, 2)])
-    np.testing.assert_array_equal(tables, [[200] + [0] * 8] * 2)
-    np.testing.assert_array_equal(owner, [0, 1])
+    blocks, declared = counter.stacked_tables((3, row_id), [(0, 1), (0, 2)])
+    for block in blocks:  # cell-major: one stratum, all 200 rows in its first cell
+        np.testing.assert_array_equal(block, [[200]] + [[0]] * 8)
+    tables = np.concatenate(blocks, axis=1).reshape(3, 3, 2)
     for ci_test in (ChiSquare(min_samples_per_dof=0), GTest(min_samples_per_dof=0)):
-        batch = ci_test.test_batch(tables.reshape(-1, 3, 3), owner, 2, [declared] * 2)
+        batch = ci_test.test_batch(tables, [0, 1], 2, [declared] * 2, cell_major=True)
         np.testing.assert_array_equal(batch.statistic, 0.0)
         np.testing.assert_array_equal(batch.dof, 0.0)
         np.testing.assert_array_equal(batch.pvalue, 1.0)
@@ -171,3 +175,78 @@ def test_kernels_against_the_textbook_per_stratum_and_any_pass_size(ci_test, sha
     if not isinstance(ci_test, BayesFactor):
         reference = np.maximum(reference, 0.0)
     np.testing.assert_allclose(want.statistic, reference, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 3), (3, 2), (5, 4)])
+@pytest.mark.parametrize("ci_test", [ChiSquare(min_samples_per_dof=0), GTest(), ChiSquare(adjust_dof=False),
+                                     BayesFactor(ess=2.5)])
+def test_cell_major_tables_give_the_bits_of_stratum_major_ones(ci_test, shape, monkeypatch):
+    # the same strata handed over cell-major (contiguous, or a strided view of a larger
+    # array, as PC's stacked blocks are not) give every statistic, p-value, dof and
+    # decision bit for bit, whatever the kernel's pass size; weighted and integer strata,
+    # empty rows and columns, one-cell strata
+    rng = np.random.default_rng(shape[0] * 10 + shape[1])
+    n_strata, n_tests = 700, 30
+    tables = rng.poisson(0.6, (n_strata,) + shape).astype(float)
+    tables[::4] *= rng.uniform(0.5, 2.0, (len(tables[::4]),) + shape)
+    tables[::7] = 0.0
+    tables[::7, 0, 0] = rng.integers(1, 9, len(tables[::7]))
+    group = rng.integers(0, n_tests, n_strata)
+    declared = np.full(n_tests, 81.0)
+    cells = np.ascontiguousarray(np.moveaxis(tables, 0, -1))
+    wide = np.zeros(shape + (n_strata + 11,))
+    wide[..., 5:5 + n_strata] = cells
+    strided = wide[..., 5:5 + n_strata]
+    assert not strided.flags.c_contiguous
+    for pass_size in (3, 64, citests.KERNEL_STRATA):
+        monkeypatch.setattr(citests, "KERNEL_STRATA", pass_size)
+        want = ci_test.test_batch(tables, group, n_tests, declared)
+        for layout in (cells, strided):
+            got = ci_test.test_batch(layout, group, n_tests, declared, cell_major=True)
+            for k in range(n_tests):
+                _same(citests.CITestBatchResult(*(np.asarray(a)[k:k + 1] for a in (
+                    got.statistic, got.pvalue, got.dof, got.independent))),
+                    citests.CITestBatchResult(*(np.asarray(a)[k:k + 1] for a in (
+                        want.statistic, want.pvalue, want.dof, want.independent))))
+    with pytest.raises(ValueError, match="3-dimensional"):
+        ci_test.test_batch(cells[0], group, n_tests, declared, cell_major=True)
+
+
+@pytest.mark.parametrize("weights", [None, "fractional"])
+@pytest.mark.parametrize("ci_test", [ChiSquare(alpha=0.3), GTest(alpha=0.3, min_samples_per_dof=0),
+                                     BayesFactor(threshold=5.0)])
+def test_grouped_by_set_mixed_shapes_equal_one_full_table_per_test(ci_test, weights, monkeypatch):
+    # the collider step's path (_by_set): 2- and 3-state pairs in the same rounds (two
+    # table shapes per set), sparse sets (lumped for unweighted chi-square and G, every
+    # set lumped), sets with the row-id column (all one-row strata), flushed every 2,000
+    # cells; every p-value and decision is that of the test's own full table
+    import skbn._engines._ci_runner as ci_runner
+
+    monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+    monkeypatch.setattr(stratified, "LUMP_ROWS_PER_STRATUM", 10**6)
+    monkeypatch.setattr(ci_runner, "_MIN_GROUPED_TESTS", 0)
+    monkeypatch.setattr(ci_runner, "_MIN_PAIRS_PER_SET", 1)
+    frame = _frame(150, seed=3)
+    frame["two.  states"] = np.where(frame["v.1 x"] == "NA", "None", "NA")
+    data, _ = encode_fit(frame)
+    if weights == "fractional":
+        data = replace(data, weights=np.random.default_rng(3).uniform(0.2, 2.0, data.n_samples))
+    columns = list(frame.columns)
+    two, row_id = columns.index("two.  states"), columns.index("row id")
+    assert data.cardinalities[two] == 2
+    rng = np.random.default_rng(8)
+    units = []
+    for x, y in [(0, 1), (0, two), (2, 3), (3, two), (1, 4)]:
+        others = [v for v in range(3, 12) if v not in (x, y)]
+        subsets = [tuple(sorted(int(v) for v in rng.choice(others, k, replace=False)))
+                   for k in (2, 3, 5, 7, 7)]
+        subsets += [(5, 6, 7, 8), (others[0], row_id)]
+        units.append((x, y, list(dict.fromkeys(subsets))))
+    lumps = ci_test.__class__ in (ChiSquare, GTest) and weights is None
+    counter = StratifiedCounter(data, lump_degenerate=lumps)
+    got = ci_runner._by_set(counter, ci_test, units, max_round_cells=2000)
+    assert got is not None
+    for (x, y, subsets), (pvalues, flags) in zip(units, got):
+        want = [_one_test(ci_test, data, x, y, subset) for subset in subsets]
+        assert np.asarray(pvalues).tobytes() == np.asarray([w.pvalue for w in want]).tobytes()
+        assert flags == [bool(w.independent) for w in want]

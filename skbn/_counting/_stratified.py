@@ -401,11 +401,11 @@ class StratifiedCounter:
         xy = self.pair_states(x, y)
         if (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= len(xy)):
-            rows, ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
-            cells = (xy if rows is None else xy[rows]) * n_shared
+            ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
+            cells = xy * (n_shared + 1)
             cells += ids
-            counts = np.bincount(cells, minlength=n_cells * n_shared).reshape(n_cells, n_shared)
-            return _lumped(counts, size, len(xy)), declared
+            counts = np.bincount(cells, minlength=n_cells * (n_shared + 1)).reshape(n_cells, n_shared + 1)
+            return _lumped(counts[:, :n_shared], size, len(xy)), declared
         cells = xy * (n_ids << bits)  # two passes whatever the set: the pair states are
         cells += lane_ids  # cached unscaled, so every set of the pair reuses them
         if not bits:
@@ -434,18 +434,24 @@ class StratifiedCounter:
         return xy
 
     def stacked_tables(self, subset, pairs):
-        """Tables of several pairs given one sorted ``subset``, from one ``np.bincount``.
+        """Tables of several pairs given one sorted ``subset``, cell-major, one block per
+        pair.
 
-        The pairs share the strata of ``subset`` (computed once, :meth:`strata`); pair
-        ``k``'s cells are offset by ``k * n_cells * n_ids``, so one count gives every
-        table. The strata passed are those :meth:`tables` passes to a test: with
-        ``lump_degenerate`` (unweighted) the strata with two or more non-empty cells, in
-        order, and one lump stratum ``[m, 0, ...]`` per pair with ``m > 0`` rows in the
-        others (last in the output), when :meth:`tables` would lump them; otherwise every
-        non-empty stratum, in order. The
-        empty strata :meth:`tables` may return are dropped here, as
-        :func:`~skbn._engines._ci_runner.run_tables` drops them: each pair's test gets
-        the same strata, in the same order, as from :meth:`tables`.
+        The pairs share the strata of ``subset`` (computed once, :meth:`strata`, and, when
+        lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their
+        rows are counted there, not gathered out); each pair's table is one
+        ``np.bincount`` of ``xy * n_ids + stratum`` (``n_cells x n_ids`` bins, no larger
+        array for all the pairs), laid out one vector per cell ``(a, b)`` over the
+        strata: what the test kernels read without a copy
+        (:meth:`~skbn.citests.BaseCITest.test_batch` with ``cell_major=True``). A pair's
+        kept strata are gathered once, cell by cell. The strata passed are those
+        :meth:`tables` passes to a test: with ``lump_degenerate`` (unweighted) the strata
+        with two or more non-empty cells, in order, then one lump stratum ``[m, 0, ...]``
+        when ``m > 0`` rows are in the others, when :meth:`tables` would lump them;
+        otherwise every non-empty stratum, in order. The empty strata :meth:`tables` may
+        return are dropped here, as :func:`~skbn._engines._ci_runner.run_tables` drops
+        them: each pair's test gets the same strata, in the same order, as from
+        :meth:`tables`.
 
         Parameters
         ----------
@@ -456,62 +462,49 @@ class StratifiedCounter:
 
         Returns
         -------
-        tables : ndarray of shape (n_tables, n_cells)
-            The strata of all pairs (int64 without weights, float64 with).
-        owner : ndarray of shape (n_tables,), int
-            The pair (position in ``pairs``) of every stratum.
+        blocks : list of ndarray of shape (n_cells, n_kept)
+            Per pair, its strata cell-major: ``block[a * r_y + b, t]`` is cell ``(a, b)``
+            of stratum ``t`` (int64 without weights, float64 with).
         declared : int
             Declared number of configurations of ``subset``.
         """
         lane_ids, n_ids, declared, bits = self.strata(subset)
-        n_pairs, n_samples = len(pairs), len(lane_ids)
+        n_samples = len(lane_ids)
         n_cells = self._r[pairs[0][0]] * self._r[pairs[0][1]]
         lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
-        if lump:
-            rows, ids, n_ids, size = self._shared_strata(subset, lane_ids, n_ids, bits)
+        kept = None
+        if lump:  # the rows of one-row strata share the last id, never kept
+            ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
+            n_ids = n_shared + 1
         else:
-            rows, ids = None, lane_ids >> bits
-            size = np.bincount(ids, minlength=n_ids)
-        # cell of a row for pair k: (k * n_cells + x * r_y + y) * n_ids + stratum, written
-        # pair by pair into one array (no stacked copy of the gathered states)
-        cells = np.empty((n_pairs, len(ids)), dtype=np.int64)
-        for k, (x, y) in enumerate(pairs):
-            xy = self.pair_states(x, y)
-            if rows is None:
-                np.multiply(xy, n_ids, out=cells[k])
+            ids = lane_ids >> bits
+            if self.weights is None:  # a stratum is empty for every pair or for none
+                kept = np.flatnonzero(np.bincount(ids, minlength=n_ids))
+        cells = np.empty(n_samples, dtype=np.int64)
+        blocks = []
+        for x, y in pairs:
+            np.multiply(self.pair_states(x, y), n_ids, out=cells)
+            cells += ids
+            counts = count_cells(cells, n_cells * n_ids, self.weights).reshape(n_cells, n_ids)
+            if lump:
+                keep = np.flatnonzero(_several_filled(counts[:, :n_shared], size))
+                rest = n_samples - int(size[keep].sum())
+                if rest:  # the lump: the last column, overwritten (exact integers)
+                    counts[:, n_shared] = 0
+                    counts[0, n_shared] = rest
+                    keep = np.append(keep, n_shared)
+                blocks.append(counts.take(keep, axis=1))
+            elif kept is None:  # weighted: rows of weight 0 leave a stratum empty
+                blocks.append(counts.take(np.flatnonzero(counts.any(axis=0)), axis=1))
             else:
-                np.take(xy, rows, out=cells[k])
-                cells[k] *= n_ids
-        cells += ids
-        cells += (np.arange(n_pairs, dtype=np.int64) * (n_cells * n_ids))[:, None]
-        weights = None
-        if self.weights is not None:
-            weights = np.broadcast_to(self.weights if rows is None else self.weights[rows], cells.shape)
-        counts = count_cells(cells, n_pairs * n_cells * n_ids, weights)
-        counts = counts.reshape(n_pairs, n_cells, n_ids)
-        if lump:
-            keep = _several_filled(counts, size)
-        elif self.weights is None:  # a stratum is empty for every pair or for none
-            keep = np.broadcast_to(size > 0, (n_pairs, n_ids))
-        else:  # rows of weight 0 leave a stratum empty
-            keep = counts.any(axis=1)
-        owner, stratum = np.nonzero(keep)
-        tables = counts.transpose(0, 2, 1)[keep]
-        if lump:  # the rows of the strata not kept, per pair (exact integers)
-            rest = len(ids) - np.bincount(owner, weights=size[stratum], minlength=n_pairs).astype(np.int64)
-            rest += n_samples - len(ids)
-            lumped = np.flatnonzero(rest)
-            lumps = np.zeros((len(lumped), n_cells), dtype=tables.dtype)
-            lumps[:, 0] = rest[lumped]
-            tables = np.concatenate([tables, lumps])
-            owner = np.concatenate([owner, lumped])
-        return tables, owner, declared
+                blocks.append(counts.take(kept, axis=1))
+        return blocks, declared
 
     def _shared_strata(self, subset, lane_ids, n_ids, bits):
-        """``(rows, ids, n_shared, size)``: the rows of the strata of ``subset`` that hold
-        two or more rows (None: all), their stratum ids renumbered in order to
-        ``0..n_shared-1``, and the number of rows of each of those strata (cached;
+        """``(ids, n_shared, size)``: the strata of ``subset`` that hold two or more rows
+        renumbered in order to ``0..n_shared-1``, every row of a one-row stratum given the
+        id ``n_shared``, and the number of rows of each of the ``n_shared`` strata (cached;
         ``lane_ids, n_ids, bits`` from :meth:`strata`). A one-row stratum has one filled
         cell whatever ``x, y``: lumped anyway."""
         key = ("shared", *subset)
@@ -520,22 +513,22 @@ class StratifiedCounter:
             ids = lane_ids >> bits
             size = np.bincount(ids, minlength=n_ids)
             shared = size > 1
-            rows = np.flatnonzero(shared[ids])
             renumbered = np.cumsum(shared) - 1
-            hit = (None if len(rows) == len(ids) else rows, renumbered[ids[rows]],
-                   int(np.count_nonzero(shared)), size[shared])
+            n_shared = int(renumbered[-1]) + 1
+            renumbered[~shared] = n_shared
+            hit = (renumbered[ids], n_shared, size[shared])
             self._ids.put(key, hit)
         return hit
 
 
 def _several_filled(counts, size):
-    """Whether each stratum of the integer ``counts`` (cells on axis -2, strata on the last
+    """Whether each stratum of the integer ``counts`` (cells on axis 0, strata on the last
     axis) has two or more non-empty cells, for strata of ``size >= 2`` rows each: exactly
     when its largest cell holds fewer than its rows (one pass per cell, no count of the
     non-empty cells)."""
-    largest = counts[..., 0, :].copy()
-    for cell in range(1, counts.shape[-2]):
-        np.maximum(largest, counts[..., cell, :], out=largest)
+    largest = counts[0].copy()
+    for cell in range(1, len(counts)):
+        np.maximum(largest, counts[cell], out=largest)
     return largest < size
 
 

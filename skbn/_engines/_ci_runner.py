@@ -105,6 +105,15 @@ def run_tables(ci_test, blocks, n_strata, r_x, r_y):
                               np.asarray(n_strata, dtype=float))
 
 
+def _test_blocks(ci_test, blocks, n_strata, r_x, r_y):
+    """One :meth:`~skbn.citests.BaseCITest.test_batch` call for the cell-major tables of
+    many tests (:meth:`~skbn._counting.StratifiedCounter.stacked_tables`' blocks: one per
+    test, ``(r_x r_y, n_kept)``, no empty stratum), stacked once as float64."""
+    tables = np.concatenate(blocks, axis=1, dtype=np.float64).reshape(r_x, r_y, -1)
+    group = np.repeat(np.arange(len(blocks)), [block.shape[1] for block in blocks])
+    return ci_test.test_batch(tables, group, len(blocks), np.asarray(n_strata, dtype=float), cell_major=True)
+
+
 def _lumps_strata(ci_test):
     """Whether the strata of ``ci_test``'s tables may be lumped
     (:class:`~skbn._counting.StratifiedCounter`'s ``lump_degenerate``): it computes the
@@ -224,10 +233,8 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     batches, pending = {}, 0
 
     def flush():
-        for (r_x, r_y), (tables, owners, tests, declared) in batches.items():
-            tables = np.concatenate(tables, dtype=np.float64).reshape(-1, r_x, r_y)
-            batch = ci_test.test_batch(tables, np.concatenate(owners), len(tests),
-                                       np.asarray(declared, dtype=float))
+        for (r_x, r_y), (blocks, tests, declared) in batches.items():
+            batch = _test_blocks(ci_test, blocks, declared, r_x, r_y)
             for (u, k), pvalue, flag in zip(tests, batch.pvalue.tolist(), _decisions(batch, level).tolist()):
                 pvalues[u][k] = pvalue
                 flags[u][k] = flag
@@ -241,13 +248,12 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
             x, y, _ = units[u]
             by_shape.setdefault((card[x], card[y]), []).append((u, k))
         for (r_x, r_y), members in by_shape.items():
-            tables, owner, declared = counter.stacked_tables(subset, [units[u][:2] for u, _ in members])
-            entry = batches.setdefault((r_x, r_y), ([], [], [], []))
-            entry[0].append(tables)
-            entry[1].append(owner + len(entry[2]))
-            entry[2].extend(members)
-            entry[3].extend([declared] * len(members))
-            pending += tables.size
+            blocks, declared = counter.stacked_tables(subset, [units[u][:2] for u, _ in members])
+            entry = batches.setdefault((r_x, r_y), ([], [], []))
+            entry[0].extend(blocks)
+            entry[1].extend(members)
+            entry[2].extend([declared] * len(members))
+            pending += sum(block.size for block in blocks)
         if pending > max_round_cells:
             flush()
             pending = 0
@@ -509,13 +515,12 @@ class _Side:
                     chosen = users[group_of[users] == g] if len(groups) > 1 else users
                     if not len(chosen):
                         continue
-                    tables, owner, declared = counter.stacked_tables(subset, [pairs[q] for q in chosen])
-                    entry = batches.setdefault(shape, ([], [], [], []))
-                    entry[0].append(tables)
-                    entry[1].append(owner + len(entry[2]))
-                    entry[2].extend(chosen.tolist())
-                    entry[3].extend([declared] * len(chosen))
-                    pending += tables.size
+                    blocks, declared = counter.stacked_tables(subset, [pairs[q] for q in chosen])
+                    entry = batches.setdefault(shape, ([], [], []))
+                    entry[0].extend(blocks)
+                    entry[1].extend(chosen.tolist())
+                    entry[2].extend([declared] * len(chosen))
+                    pending += sum(block.size for block in blocks)
                 if pending > self.max_round_cells:
                     self._flush(batches, found)
                     pending = 0
@@ -525,12 +530,10 @@ class _Side:
         return results
 
     def _flush(self, batches, found):
-        """Test the tables of ``batches`` (``{shape: (tables, owners, queries, declared)}``,
-        one test per query entry, in set order) and append the results to ``found[q]``."""
-        for (r_x, r_y), (tables, owners, users, declared) in batches.items():
-            tables = np.concatenate(tables, dtype=np.float64).reshape(-1, r_x, r_y)
-            batch = self.ci_test.test_batch(tables, np.concatenate(owners), len(users),
-                                            np.asarray(declared, dtype=float))
+        """Test the tables of ``batches`` (``{shape: (blocks, queries, declared)}``, one
+        test per query entry, in set order) and append the results to ``found[q]``."""
+        for (r_x, r_y), (blocks, users, declared) in batches.items():
+            batch = _test_blocks(self.ci_test, blocks, declared, r_x, r_y)
             pvalues, flags = batch.pvalue.tolist(), _decisions(batch, self.level).tolist()
             for q, pvalue, flag in zip(users, pvalues, flags):
                 entry = found.setdefault(q, ([], []))
