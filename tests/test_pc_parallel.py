@@ -43,9 +43,13 @@ def _hub_frame(n_rows=1500, n_children=12, seed=0):
     return frame.sort_values("hub.0 x", kind="stable").reset_index(drop=True)
 
 
-def _sequential(n_jobs=None, **kwargs):
-    """A stand-in for joblib's ``Parallel``: the tasks in order, in this process."""
-    return lambda tasks: [function(*args, **kw) for function, args, kw in tasks]
+def _last_first(n_jobs=None, **kwargs):
+    """A stand-in for joblib's ``Parallel``: the tasks in this process, the last one first
+    (as a worker may start a later batch before another starts an earlier one), their
+    outputs in task order."""
+    def run(tasks):
+        return [function(*args, **kw) for function, args, kw in reversed(list(tasks))][::-1]
+    return run
 
 
 @pytest.mark.parametrize("ci_test", [ChiSquare(alpha=0.3), GTest(alpha=0.3), BayesFactor()])
@@ -80,11 +84,11 @@ def test_by_side_split_hubs_equal_serial(ci_test, weighted, size, monkeypatch):
 
 @pytest.mark.parametrize("size", [1, 2])
 def test_by_side_deadline_gives_prefixes(size, monkeypatch):
-    # max_time during a split level: the ranges started after the deadline are not run,
-    # and each pair keeps the results before its first range not run (a prefix of its
-    # serial results), never the results of a later range
+    # max_time during a split level: the ranges started after the deadline are not run
+    # (the later batches run first here), and each pair keeps the results before its
+    # first range not run (a prefix of its serial results), never those of a later range
     monkeypatch.setattr(ci_runner, "_SIDE_BATCHES_PER_JOB", 16)
-    monkeypatch.setattr(ci_runner, "Parallel", _sequential)
+    monkeypatch.setattr(ci_runner, "Parallel", _last_first)
     data, _ = encode_fit(_hub_frame(n_rows=400))
     ci_test = ChiSquare(alpha=0.01)
     frozen = _dense_adjacency(data.n_variables, seed=5, density=0.95)
@@ -126,7 +130,7 @@ def test_unit_batches_cover_units_in_order():
 def test_run_split_units_equal_serial(monkeypatch):
     # the collider step's units (every set, no stopping) cut where batches end: the same
     # p-values and decisions in n_jobs=2 and 3 workers; and under a deadline (in-process
-    # stand-in), each unit a prefix of its results
+    # stand-in, the later batches first), each unit a prefix of its results
     monkeypatch.setattr(ci_runner, "_BATCHES_PER_JOB", 3)
     cut = []
     unit_batches = ci_runner._unit_batches
@@ -145,7 +149,7 @@ def test_run_split_units_equal_serial(monkeypatch):
             got = runner.run(units, False)
         assert any(start > 0 for batch in cut[0] for _, start, _ in batch)  # a unit was split
         assert got == serial
-    monkeypatch.setattr(ci_runner, "Parallel", _sequential)
+    monkeypatch.setattr(ci_runner, "Parallel", _last_first)
     ticks = iter(range(10**9))
     monkeypatch.setattr(ci_runner, "_now", lambda: next(ticks))
     with ci_runner.CITestRunner(data, ci_test, n_jobs=2, max_time=6, min_parallel_work=0) as runner:
