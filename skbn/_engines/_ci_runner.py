@@ -316,10 +316,13 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
     progress : skbn.utils._progress.Progress or None
         Hears of the pairs finished after every variable (every batch with ``n_jobs``).
     n_jobs : int, default=1
-        With more than one, two passes over the variables, each in contiguous batches of
-        variables run by joblib workers on ``data`` (memory-mapped codes): first every
-        pair's tests on its first variable's side, then on the other side for the pairs
-        still not separated. The results are the same.
+        With more than one, the variables' sides run in joblib workers on ``data``
+        (memory-mapped codes), in contiguous batches of about equal cost, a variable
+        costing more than a batch split into ranges of its sets (:func:`_side_work`), each
+        pair's ranges appended in order up to its first independence. Level 1: two passes,
+        first every pair's tests on its first variable's side, then on the other side for
+        the pairs still not separated; larger sets (from :data:`_ONE_PASS_FROM_SIZE`): one
+        pass, both sides together. The results are the same.
     counter_options : dict or None
         Options of the :class:`~skbn._counting.StratifiedCounter` of sets of two or more.
     max_round_cells : int
@@ -843,8 +846,10 @@ class CITestRunner:
         ``gram_cache_bytes`` (BLAS releases the GIL; shipping them from process workers
         cost more than it saved: ALARM 100k 1.95 s vs 1.45 s) and the tests slice them
         in-process. Otherwise, when the work is worth it, the units go to the workers in
-        contiguous batches of about equal work (units sorted by pair share conditioning
-        sets), on the memory-mapped codes.
+        contiguous batches of about equal numbers of sets (units sorted by pair share
+        conditioning sets), on the memory-mapped codes; without ``stop_at_first`` a unit
+        is cut where a batch ends (:func:`_unit_batches`) and its pieces appended in order,
+        up to the first one that ``max_time`` cut short.
         """
         if not units:
             return []
