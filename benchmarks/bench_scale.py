@@ -29,7 +29,8 @@ steepest ascent, no in-degree cap), ``tabu`` (``search="tabu"``), ``ChowLiuTree(
 ``PCStructure()`` (chi-square, alpha 0.05) and ``MMHCStructure()`` (MMPC with the G test
 at alpha 0.05, then hill climbing on BIC); ``--n-jobs`` sets ``n_jobs`` of those that
 have it (the child's CPU time then leaves out joblib's worker processes: read the wall
-time).
+time; ``workers peak RSS MB`` is the sum of the peak RSS of the child's own children
+alive after the fit, joblib's worker processes, to add to the child's for the total).
 
 R bnlearn as a peer (:mod:`_bnlearn`, ``benchmarks/install_bnlearn.sh``): ``bnlearn_hc`` is
 ``hc(x, score = "bde", iss = 1)``, ``bnlearn_pc`` is ``pc.stable(x, test = "x2", alpha =
@@ -53,7 +54,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 CHILD = r"""
-import hashlib, json, pickle, sys, time
+import hashlib, json, os, pickle, sys, time
 sys.path.insert(0, {root!r})
 from skbn import ChowLiuTree, HillClimbStructure, MMHCStructure, PCStructure
 from skbn.metrics import skeleton_scores
@@ -87,6 +88,20 @@ def pc_digest(learner):
     digest.update(repr((sorted(learner.directed_edges_), sorted(learner.undirected_edges_))).encode())
     return digest.hexdigest()[:16]
 
+def workers_peak_mb():
+    # the summed peak RSS (VmHWM) of this process's children alive after the fit: joblib's
+    # worker processes (kept for the next call) and their resource tracker
+    total = 0
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{{pid}}/status") as file:
+                fields = dict(line.split(":", 1) for line in file if ":" in line)
+        except (OSError, ValueError):
+            continue
+        if int(fields.get("PPid", "0")) == os.getpid():
+            total += int(fields.get("VmHWM", "0 kB").split()[0])
+    return total / 1024.0
+
 with open({data!r}, "rb") as file:
     true_edges, X = pickle.load(file)
 learner = {{"hill_climb": HillClimbStructure, "tabu": lambda: HillClimbStructure(search="tabu"),
@@ -97,7 +112,8 @@ start = time.perf_counter()
 learner.fit(X)
 seconds = time.perf_counter() - start
 f1 = skeleton_scores(true_edges, learner.edges_)
-row = {{"fit s": seconds, "edges": len(learner.edges_), "true edges": len(true_edges), "skeleton": f1}}
+row = {{"fit s": seconds, "edges": len(learner.edges_), "true edges": len(true_edges), "skeleton": f1,
+       "workers peak RSS MB": workers_peak_mb()}}
 if {name!r} == "pc":
     row.update({{"tests": learner.n_tests_, "digest": pc_digest(learner)}})
 print(json.dumps(row))
@@ -206,7 +222,8 @@ def main():
             "pedigree": f"make_pedigree_network({args.n_nodes})",
             "linkage": f"make_pedigree_network({args.n_nodes}, n_loci=2)"}[args.network]
     print(f"\n{kind}, {args.n_rows} rows, skbn from {args.checkout}")
-    print_table(rows, ["learner", "fit s", "process s", "process CPU s", "peak RSS MB", "edges",
+    print_table(rows, ["learner", "fit s", "process s", "process CPU s", "peak RSS MB",
+                       "workers peak RSS MB", "edges",
                        "true edges", "skeleton F1", "tests", "digest"])
 
 

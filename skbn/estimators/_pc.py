@@ -483,11 +483,13 @@ class PCStructure(_BaseStructureLearner):
     n_jobs : int or None, default=None
         joblib workers, in the active joblib backend (processes by default, or e.g. dask
         through ``joblib.parallel_config(backend="dask")``), on codes memory-mapped once per
-        fit: the tests of every level and of the collider step (level 1 in contiguous
-        batches of variables; with missing cells or a non-counting test, its Gram products
-        with ``prefer="threads"``, a soft hint: a backend set by the user wins). A level
-        with less than ``10**7`` counted cells (conditioning sets x rows) runs in-process,
-        where it is faster. Results are identical for any value.
+        fit: the tests of every level, of the collider step and of the collider evidence,
+        in batches of about equal cost, a variable with many neighbours (or a pair with
+        many collider sets) split between workers (with missing cells or a non-counting
+        test, level 1's Gram products with ``prefer="threads"``, a soft hint: a backend set
+        by the user wins). A level or group of tests with less than ``10**7`` counted
+        cells (conditioning sets x rows) runs in-process, where it is faster. Results are
+        identical for any value.
     {verbose_parameter}
     missing : {"error", "complete_case", "available_case"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a

@@ -1,0 +1,203 @@
+"""PC with ``n_jobs``: the work split across joblib workers gives the serial results.
+
+A level of the skeleton runs by side variable (``_by_side``); with ``n_jobs`` a variable
+whose sets cost more than a batch (a hub) is split into contiguous ranges of its subsets'
+lexicographic order (``_side_work``), each pair's ranges appended in order up to its first
+independence, and the collider step's and the evidence's units are cut where the batches
+end (``_unit_batches``). Batches are forced small here (module constants) so that the
+split paths run on small data; every result is compared with ``n_jobs=1``'s.
+"""
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_pc_grouped import _dense_adjacency
+
+import skbn._engines._ci_runner as ci_runner
+import skbn.estimators._pc as pc_module
+from skbn._data import encode_fit
+from skbn._engines._skeleton import _edge_subsets
+from skbn.citests import BayesFactor, ChiSquare, GTest
+from skbn.estimators import PCStructure
+
+
+def _hub_frame(n_rows=1500, n_children=12, seed=0):
+    """A three-state hub with ``n_children`` noisy copies (the hub has 12+ neighbours), a
+    grandchild of the hub and a collider below it; states named "None", "NA" and "a.b",
+    column names with dots and spaces, the rows sorted by the hub."""
+    rng = np.random.default_rng(seed)
+    states = np.array(["None", "NA", "a.b"])
+
+    def copy(parent, keep=0.7):
+        return np.where(rng.random(n_rows) < keep, parent, rng.integers(0, 3, n_rows))
+
+    hub = rng.integers(0, 3, n_rows)
+    columns = {"hub.0 x": hub}
+    for k in range(n_children):
+        columns[f"child.{k} y"] = copy(hub)
+    columns["grand child"] = copy(columns["child.0 y"])
+    columns["collider.z"] = copy((columns["child.1 y"] + columns["grand child"]) % 3, 0.8)
+    frame = pd.DataFrame({name: states[values] for name, values in columns.items()})
+    return frame.sort_values("hub.0 x", kind="stable").reset_index(drop=True)
+
+
+def _last_first(n_jobs=None, **kwargs):
+    """A stand-in for joblib's ``Parallel``: the tasks in this process, the last one first
+    (as a worker may start a later batch before another starts an earlier one), their
+    outputs in task order."""
+    def run(tasks):
+        return [function(*args, **kw) for function, args, kw in reversed(list(tasks))][::-1]
+    return run
+
+
+@pytest.mark.parametrize("ci_test", [ChiSquare(alpha=0.3), GTest(alpha=0.3), BayesFactor()])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_by_side_split_hubs_equal_serial(ci_test, weighted, size, monkeypatch):
+    # many batches per worker: the variables are split into ranges of their sets, each
+    # pair's ranges merged in order up to its first independence; n_jobs 2 (and 3) in
+    # joblib workers give the serial results bit for bit (the serial results are those of
+    # one table per test: test_pc_grouped)
+    monkeypatch.setattr(ci_runner, "_SIDE_BATCHES_PER_JOB", 16)
+    split = []
+    side_work = ci_runner._side_work
+    monkeypatch.setattr(ci_runner, "_side_work", lambda *a: split.append(side_work(*a)) or split[-1])
+    data, _ = encode_fit(_hub_frame(n_rows=600))
+    if weighted:
+        data = replace(data, weights=np.random.default_rng(3).uniform(0.2, 2.0, data.n_samples))
+    frozen = _dense_adjacency(data.n_variables, seed=size, density=0.9)
+    assert max(len(a) for a in frozen) >= 12  # hubs
+    pairs = [(x, y) for x in range(data.n_variables) for y in frozen[x] if x < y]
+    options = {"lump_degenerate": ci_runner._lumps_strata(ci_test)}
+    serial = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=1, counter_options=options)
+    assert any(f and f[-1] for _, f in serial) and any(f and not f[-1] for _, f in serial)
+    for n_jobs in (2, 3) if isinstance(ci_test, ChiSquare) and not weighted else (2,):
+        split.clear()
+        got = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=n_jobs, counter_options=options)
+        assert any(start > 0 for work in split for _, _, start, _ in work)  # some variable was split
+        assert [f for _, f in got] == [f for _, f in serial]
+        for (pvalues, _), (reference, _) in zip(got, serial):
+            np.testing.assert_array_equal(pvalues, reference)
+
+
+@pytest.mark.parametrize("size", [1, 2])
+def test_by_side_deadline_gives_prefixes(size, monkeypatch):
+    # max_time during a split level: the ranges started after the deadline are not run
+    # (the later batches run first here), and each pair keeps the results before its
+    # first range not run (a prefix of its serial results), never those of a later range
+    monkeypatch.setattr(ci_runner, "_SIDE_BATCHES_PER_JOB", 16)
+    monkeypatch.setattr(ci_runner, "Parallel", _last_first)
+    data, _ = encode_fit(_hub_frame(n_rows=400))
+    ci_test = ChiSquare(alpha=0.01)
+    frozen = _dense_adjacency(data.n_variables, seed=5, density=0.95)
+    pairs = [(x, y) for x in range(data.n_variables) for y in frozen[x] if x < y]
+    serial = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=1)
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(ci_runner, "_now", lambda: next(ticks))
+    got = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=2, deadline=8)
+    lengths = [(len(g[1]), len(s[1])) for g, s in zip(got, serial)]
+    assert any(a == b > 0 for a, b in lengths) and any(a < b for a, b in lengths)
+    for (pvalues, flags), (ref_pvalues, ref_flags) in zip(got, serial):
+        assert flags == ref_flags[:len(flags)] and pvalues == ref_pvalues[:len(pvalues)]
+
+
+def test_unit_batches_cover_units_in_order():
+    # every set of every unit exactly once, in unit order and set order; with split the
+    # batches hold equal numbers of sets (to one), without it they end between units
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        units = [(0, 1, list(range(int(rng.choice([0, 1, 2, 5, 40]))))) for _ in range(rng.integers(1, 8))]
+        total = sum(len(u[2]) for u in units)
+        for split in (False, True):
+            n_batches = int(rng.integers(1, 6))
+            batches = ci_runner._unit_batches(units, n_batches, split)
+            assert 1 <= len(batches) <= n_batches and all(batches)
+            pieces = [piece for batch in batches for piece in batch]
+            reached = [0] * len(units)
+            for u, start, stop in pieces:
+                assert start == reached[u] and all(r == len(units[w][2]) for w, r in enumerate(reached[:u]))
+                reached[u] = stop
+            assert reached == [len(u[2]) for u in units]
+            if split and total >= n_batches:
+                sizes = [sum(stop - start for _, start, stop in batch) for batch in batches]
+                assert len(batches) == n_batches and max(sizes) - min(sizes) <= 1
+            if not split:
+                assert all(start == 0 and stop == len(units[u][2]) for u, start, stop in pieces)
+
+
+def test_run_split_units_equal_serial(monkeypatch):
+    # the collider step's units (every set, no stopping) cut where batches end: the same
+    # p-values and decisions in n_jobs=2 and 3 workers; and under a deadline (in-process
+    # stand-in, the later batches first), each unit a prefix of its results
+    monkeypatch.setattr(ci_runner, "_BATCHES_PER_JOB", 3)
+    cut = []
+    unit_batches = ci_runner._unit_batches
+    monkeypatch.setattr(ci_runner, "_unit_batches",
+                        lambda *a, **k: cut.append(unit_batches(*a, **k)) or cut[-1])
+    data, _ = encode_fit(_hub_frame(n_rows=500))
+    ci_test = GTest(alpha=0.2)
+    frozen = _dense_adjacency(data.n_variables, seed=1, density=0.9)
+    units = [(x, y, _edge_subsets(frozen, x, y, range(4))) for x, y in [(0, 1), (0, 3), (2, 5), (4, 14)]]
+    with ci_runner.CITestRunner(data, ci_test) as runner:
+        serial = runner.run(units, False)
+    for n_jobs in (2, 3):
+        cut.clear()
+        with ci_runner.CITestRunner(data, ci_test, n_jobs=n_jobs, min_parallel_work=0,
+                                    min_memmap_bytes=0) as runner:
+            got = runner.run(units, False)
+        assert any(start > 0 for batch in cut[0] for _, start, _ in batch)  # a unit was split
+        assert got == serial
+    monkeypatch.setattr(ci_runner, "Parallel", _last_first)
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(ci_runner, "_now", lambda: next(ticks))
+    with ci_runner.CITestRunner(data, ci_test, n_jobs=2, max_time=6, min_parallel_work=0) as runner:
+        got = runner.run(units, False)
+    assert any(len(g[1]) < len(s[1]) for g, s in zip(got, serial))
+    for (pvalues, flags), (ref_pvalues, ref_flags) in zip(got, serial):
+        assert flags == ref_flags[:len(flags)] and pvalues == ref_pvalues[:len(pvalues)]
+
+
+@pytest.mark.parametrize("ci_test", ["chi_square", "g_test", "bayes_factor"])
+def test_pc_same_for_any_n_jobs_with_a_hub(ci_test, monkeypatch):
+    # the whole fit (majority rule: collider step and evidence) on data with a hub, with
+    # every level and the collider step in workers and split: skeleton decisions,
+    # separating sets, collider sets, n_tests_ and CPDAG equal for n_jobs 1, 2 and 3
+    monkeypatch.setattr(ci_runner, "_MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(ci_runner, "_MIN_MEMMAP_BYTES", 0)
+    monkeypatch.setattr(ci_runner, "_SIDE_BATCHES_PER_JOB", 16)
+    monkeypatch.setattr(ci_runner, "_BATCHES_PER_JOB", 3)
+    monkeypatch.setattr(ci_runner, "_MIN_GROUPED_TESTS", 0)  # every level by side
+    monkeypatch.setattr(ci_runner, "_MIN_PAIRS_PER_SET", 0)
+    found = {}
+
+    def keep(name, function):
+        def wrapped(*args, **kwargs):
+            found[name] = out = function(*args, **kwargs)
+            return out
+        return wrapped
+
+    monkeypatch.setattr(pc_module, "skeleton", keep("skeleton", pc_module.skeleton))
+    monkeypatch.setattr(pc_module, "collider_separating_sets",
+                        keep("colliders", pc_module.collider_separating_sets))
+    split = []
+    side_work = ci_runner._side_work
+    monkeypatch.setattr(ci_runner, "_side_work", lambda *a: split.append(side_work(*a)) or split[-1])
+    frame = _hub_frame(n_rows=800)
+    weights = np.random.default_rng(1).uniform(0.5, 1.5, len(frame))
+    fits = []
+    for n_jobs in (1, 2, 3):
+        learner = PCStructure(ci_test=ci_test, orient="majority", max_cond_vars=3, n_jobs=n_jobs,
+                              fit_parameters=False)
+        learner.fit(frame, sample_weight=weights if ci_test == "g_test" else None)
+        adjacency, sepsets, n_tests, decided = found["skeleton"]
+        fits.append((adjacency, sepsets, n_tests, dict(decided), found["colliders"], learner.n_tests_,
+                     learner.sepsets_, sorted(learner.directed_edges_), sorted(learner.undirected_edges_)))
+    # the hub's 12 neighbours at level 2 and later (columns in name order), its sets split
+    # between workers
+    hub = sorted(frame.columns).index("hub.0 x")
+    assert min(len(frozen[hub]) for level, frozen, _ in decided.levels if level >= 2) >= 12
+    assert any(v == hub and start > 0 for work in split for v, _, start, _ in work)
+    assert fits[0][5] > fits[0][2] and fits[0][4][0]  # the collider step ran tests of its own
+    assert fits[1] == fits[0] and fits[2] == fits[0]
