@@ -49,6 +49,7 @@ same (``1`` and ``"1"``) are refused, naming the column: they cannot be two stat
 """
 
 import numbers
+import os
 import warnings
 from dataclasses import dataclass, replace
 
@@ -243,7 +244,9 @@ def check_container(X):
             "Expected 2D data (a DataFrame or 2-D array), got a Series; "
             "use series.to_frame() for a single variable."
         )
-    if isinstance(X, (str, bytes)) or hasattr(X, "__fspath__"):
+    # os.PathLike checks the type, not the instance: a DataFrame with a column named
+    # "__fspath__" has that attribute (the column) but is data, not a path
+    if isinstance(X, (str, bytes, os.PathLike)):
         raise TypeError(
             f"X is a path or a string ({str(X)[:80]!r}), not data: read the file first, e.g. "
             "pd.read_csv(path), or pass pyarrow.dataset.dataset(path) to fit a directory of "

@@ -1,5 +1,7 @@
 """Column-wise encoding of discrete data and its error messages."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -378,6 +380,20 @@ def test_duplicate_and_missing_shapes_are_refused():
         encode_fit(np.empty((5, 0)))
     with pytest.raises(TypeError, match="path or a string.*pd.read_csv.*pyarrow.dataset"):
         encode_fit("data/asia.csv")
+    with pytest.raises(TypeError, match="path or a string"):
+        encode_fit(Path("data/asia.csv"))
+
+
+def test_a_column_named_like_a_path_protocol_is_data():
+    # a DataFrame's columns are attributes: one named "__fspath__" once made the frame
+    # look like a path and be refused
+    from skbn import HillClimbStructure
+
+    X = _asia(200).rename(columns={"asia": "__fspath__"})
+    model = HillClimbStructure().fit(X)
+    assert model.feature_names_in_.tolist() == X.columns.tolist()
+    data, _ = encode_fit(X)
+    assert data.codes.shape == X.shape
 
 
 def test_all_missing_and_single_state_columns():
