@@ -1211,6 +1211,29 @@ def id_bits(nodes):
     return bits
 
 
+def node_masks(g):
+    """Bit masks ``(adj, und, pa)`` of every node of the mixed graph ``g``: its adjacent
+    nodes, undirected neighbours and parents."""
+    und = [id_bits(s) for s in g.und]
+    pa = [id_bits(s) for s in g.pa]
+    adj = [u | p | id_bits(c) for u, p, c in zip(und, pa, g.ch)]
+    return adj, und, pa
+
+
+def _child_masks(pa):
+    """The children bit mask of every node, from the parents bit masks ``pa``."""
+    ch = [0] * len(pa)
+    for v, parents in enumerate(pa):
+        for u in bit_ids(parents):
+            ch[u] |= 1 << v
+    return ch
+
+
+def _mask_sets(masks):
+    """Each bit mask as the set of its ids."""
+    return [set(bit_ids(m)) for m in masks]
+
+
 def _pattern_masks(g):
     """The v-structure pattern of ``g`` (:func:`v_structure_pattern`) as bit masks
     ``(pa, und, adj)``: parents along the pattern's arrows, undirected neighbours and
@@ -1219,18 +1242,14 @@ def _pattern_masks(g):
     ``a -> c`` stays an arrow iff another parent ``b`` of ``c`` is not adjacent to ``a``:
     with ``P`` the parents of ``c``, iff ``P & ~adj[a]`` has a bit other than ``a``'s."""
     n = g.n
-    adj = [id_bits(g.pa[v]) | id_bits(g.ch[v]) | id_bits(g.und[v]) for v in range(n)]
+    adj, _, dag_pa = node_masks(g)
     pa = [0] * n
-    for c in range(n):
-        parents = id_bits(g.pa[c])
+    for c, parents in enumerate(dag_pa):
         if parents & (parents - 1):  # two parents or more
             for a in bit_ids(parents):
                 if parents & ~adj[a] & ~(1 << a):
                     pa[c] |= 1 << a
-    ch = [0] * n
-    for c in range(n):
-        for a in bit_ids(pa[c]):
-            ch[a] |= 1 << c
+    ch = _child_masks(pa)
     und = [adj[v] & ~pa[v] & ~ch[v] for v in range(n)]
     return pa, und, adj
 
@@ -1240,14 +1259,7 @@ def graph_from_masks(g, pa, und):
     ``pa`` and undirected neighbours ``und`` (bit masks, e.g. of :func:`completion_masks`)."""
     out = MixedGraph.__new__(type(g))
     out.__dict__.update(g.__dict__)
-    n = g.n
-    ch = [0] * n
-    for v in range(n):
-        for u in bit_ids(pa[v]):
-            ch[u] |= 1 << v
-    out.pa = [set(bit_ids(m)) for m in pa]
-    out.ch = [set(bit_ids(m)) for m in ch]
-    out.und = [set(bit_ids(m)) for m in und]
+    out.pa, out.ch, out.und = _mask_sets(pa), _mask_sets(_child_masks(pa)), _mask_sets(und)
     return out
 
 
@@ -1272,11 +1284,6 @@ def v_structure_pattern(g):
     return graph_from_masks(g, pa, und)
 
 
-def _mask_sets(masks):
-    """Each bit mask as the set of its ids."""
-    return [set(bit_ids(m)) for m in masks]
-
-
 def _meek_closed_masks(n, pa, und, adj):
     """Close a pattern, given as bit masks, under Meek's rules R1-R3, in place; False on a
     conflict (both directions of an edge supported, or a directed cycle at the end).
@@ -1289,10 +1296,7 @@ def _meek_closed_masks(n, pa, und, adj):
     extension the closure is unique whatever the order and R4 never fires (Meek 1995), so
     this is :class:`MeekCloser`'s result; the caller falls back to it on a conflict.
     """
-    ch = [0] * n
-    for v in range(n):
-        for u in bit_ids(pa[v]):
-            ch[u] |= 1 << v
+    ch = _child_masks(pa)
 
     def fires(a, b):
         if pa[a] & ~adj[b] or ch[a] & pa[b]:  # R1, R2

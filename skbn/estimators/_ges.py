@@ -21,6 +21,7 @@ from skbn._dag import (
     id_bits,
     interventional_essential_graph,
     knowledge_directions,
+    node_masks,
     orient_with_knowledge,
 )
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
@@ -240,10 +241,7 @@ def _adjacency_masks(g):
     (those a completed :class:`_CPDAG` keeps, else computed)."""
     if getattr(g, "masks", None) is not None:
         return g.masks
-    und = [id_bits(s) for s in g.und]
-    par = [id_bits(s) for s in g.pa]
-    adj = [u | pa | id_bits(ch) for u, pa, ch in zip(und, par, g.ch)]
-    return adj, und, par
+    return node_masks(g)
 
 
 def _clique_masks(nodes, adj, bound):
@@ -291,24 +289,30 @@ def _insert_path_blocked(forward, masks, x, y, t):
     return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
 
 
+def _add_operators(groups, parents, xs, t):
+    """Record the Insert operators ``(x, t)`` of every ``x`` of ``xs`` in ``groups`` under
+    their parent set ``parents`` (a mask): the group's ``x`` and ``T`` in two lists."""
+    group = groups.get(parents)
+    if group is None:
+        groups[parents] = group = ([], [])
+    group[0].extend(xs)
+    group[1].extend([t] * len(xs))
+
+
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
     :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
     adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` goes
-    to ``groups`` under its parent set ``base | T`` (masks; the group's ``x`` and ``T`` in two
-    lists) and grows while ``|T| < limit``."""
+    to ``groups`` under its parent set ``base | T`` (:func:`_add_operators`) and grows while
+    ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
         new = t + (w,)
-        group = groups.get(base | bit)
-        if group is None:
-            groups[base | bit] = group = ([], [])
-        group[0].extend(xs)
-        group[1].extend([new] * len(xs))
+        _add_operators(groups, base | bit, xs, new)
         if len(new) < limit:
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
@@ -689,11 +693,7 @@ class GESStructure(_BaseStructureLearner):
                     continue
                 limit = min(limit, room)
             base = pa | na
-            group = groups.get(base)
-            if group is None:
-                groups[base] = group = ([], [])
-            group[0].extend(xs)
-            group[1].extend([()] * len(xs))
+            _add_operators(groups, base, xs, ())
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
                 _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
