@@ -42,7 +42,7 @@ from scipy import linalg
 from sklearn.utils import check_random_state
 
 from skbn._counting import config_ids, moments, regression
-from skbn._counting._moments import SINGULAR_RCOND
+from skbn._counting._moments import SINGULAR_RCOND, _scaled
 from skbn._dag import ancestor_ids
 from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
 from skbn.graph import topological_order
@@ -1454,10 +1454,9 @@ def _scaled_parents(scatter, parents):
     constant (zero scatter)."""
     index = np.asarray(parents)
     sub = scatter[index[:, None], index]
-    diag = np.sqrt(sub.diagonal())
-    if (diag == 0).any():
+    if (sub.diagonal() == 0).any():
         return None
-    return sub / (diag[:, None] * diag)  # (np.outer's products)
+    return _scaled(sub)[1]
 
 
 def _identifiable(eig):

@@ -103,9 +103,7 @@ class Moments:
         that regresses many families on the same moments reads their blocks from it
         (:func:`regression_rss`, :func:`added_parent_rss`), the same values as scaling
         each block."""
-        d = np.sqrt(np.diagonal(self.scatter, axis1=1, axis2=2))
-        d[d == 0] = 1.0
-        return d, self.scatter / (d[:, :, None] * d[:, None, :])
+        return _scaled(self.scatter)
 
     def __add__(self, other):
         """Moments of the union of two disjoint sets of rows (Chan, Golub & LeVeque 1979)."""
@@ -255,10 +253,11 @@ def robust_moments(values, random_state=None, support_fraction=None):
 
 
 def _scaled(scatter):
-    """Scale factors ``d`` (1 where the diagonal is 0) and ``scatter / (d d^T)``."""
-    d = np.sqrt(scatter.diagonal())
+    """Scale factors ``d`` (1 where the diagonal is 0) and ``scatter / (d d^T)``, of one
+    ``(k, k)`` matrix or of each of a stack ``(g, k, k)``."""
+    d = np.sqrt(np.diagonal(scatter, axis1=-2, axis2=-1))
     d[d == 0] = 1.0
-    return d, scatter / (d[:, None] * d)  # (np.outer's products)
+    return d, scatter / (d[..., :, None] * d[..., None, :])  # (np.outer's products)
 
 
 def _solve_psd(matrix, rhs):
@@ -358,9 +357,7 @@ def regression_rss(scatter, child, parents, unit=None):
         return np.array([_regression_scaled(scatter[0], child, parents, one)[2]])
     columns = parents + [child]
     block = scatter[:, columns][:, :, columns]
-    d = np.sqrt(np.diagonal(block, axis1=1, axis2=2).copy())
-    d[d == 0] = 1.0
-    scaled = block / (d[:, :, None] * d[:, None, :])
+    d, scaled = _scaled(block)
     p = len(parents)
     residual = scaled[:, p, p].copy()
     # a constant child (unobserved or one-row configuration) has RSS 0 whatever the parents;
