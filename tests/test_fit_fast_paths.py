@@ -1,0 +1,146 @@
+"""The cheap paths of a Gaussian fit give the same bits as the general ones they shortcut.
+
+Each fast path below replaces a sequence of numpy operations by fewer ones that produce the
+same floating-point values; these tests compare them, bit for bit, with the general path
+they stand for (the weighted moments with unit weights, the per-column ``np.bincount``
+sums, the full NaN scan), on random shapes including the edge cases (one column, one row,
+no row, integer-valued floats, huge and tiny magnitudes).
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn import GESStructure
+from skbn._counting import MomentCounter
+from skbn._counting._moments import moments
+from skbn._data import encode_fit
+
+
+def _bits(stats):
+    return [stats.weight.tobytes(), stats.mean.tobytes(), stats.scatter.tobytes(),
+            stats.weight.shape, stats.mean.shape, stats.scatter.shape]
+
+
+def _shapes():
+    rng = np.random.default_rng(0)
+    out = []
+    for trial in range(300):
+        n = int(rng.integers(0, 3)) if trial % 10 == 0 else int(rng.integers(1, 2500))
+        k = 1 if trial % 7 == 0 else int(rng.integers(1, 16))
+        kind = trial % 4
+        if kind == 0:
+            values = rng.normal(size=(n, k))
+        elif kind == 1:  # integer-valued floats (exact sums, ties in the means)
+            values = np.round(rng.normal(size=(n, k)) * 50)
+        elif kind == 2:  # huge and tiny magnitudes, one per column
+            values = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-150, 150, size=k)
+        else:  # a shifted column (large mean, small spread) and Fortran order
+            values = np.asfortranarray(rng.normal(size=(n, k)) + 1e6 * rng.normal(size=k))
+        out.append(values)
+    return out
+
+
+def test_one_group_moments_equal_the_weighted_path_bit_for_bit():
+    # weights=ones runs the general path (bincount sums, weighted product): 1.0 * x == x,
+    # so its bits are those of the unweighted moments before the shortcut
+    for values in _shapes():
+        fast = moments(values)
+        general = moments(values, weights=np.ones(len(values)))
+        assert _bits(fast) == _bits(general), values.shape
+
+
+def test_one_group_column_sums_are_sequential():
+    # the mean is the sequential sum (np.bincount's, row after row) over n: not numpy's
+    # pairwise sum, which differs in the last bits on such a column
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(5000, 3)) * np.array([1.0, 1e8, 1e-8]) + 1.0
+    sequential = np.zeros(3)
+    for row in values:
+        sequential = sequential + row
+    assert moments(values).mean[0].tobytes() == (sequential / 5000).tobytes()
+    column = values[:, :1]
+    one = 0.0
+    for x in column[:, 0]:
+        one += x
+    assert moments(column).mean[0, 0] == one / 5000
+
+
+def test_one_group_moments_of_one_row_and_no_row():
+    stats = moments(np.array([[1.5, -2.0, 3.0]]))
+    assert stats.weight.tolist() == [1.0]
+    assert stats.mean.tolist() == [[1.5, -2.0, 3.0]]
+    assert not stats.scatter.any()
+    empty = moments(np.zeros((0, 2)))
+    assert empty.weight.tolist() == [0.0]
+    assert empty.mean.tolist() == [[0.0, 0.0]]
+    assert empty.scatter.shape == (1, 2, 2) and not empty.scatter.any()
+
+
+def test_one_group_moments_against_the_definition():
+    rng = np.random.default_rng(1)
+    values = rng.normal(size=(400, 4)) * [1, 10, 100, 0.1] + [5, -3, 0, 1e3]
+    stats = moments(values)
+    centred = values - values.mean(axis=0)
+    np.testing.assert_allclose(stats.mean[0], values.mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(stats.scatter[0], centred.T @ centred, rtol=1e-11, atol=1e-9)
+    assert np.array_equal(stats.scatter[0], stats.scatter[0].T)
+
+
+def _counter_data(values, names=None):
+    frame = pd.DataFrame(values, columns=names or [f"c{j}" for j in range(values.shape[1])])
+    data, _ = encode_fit(frame, allow_continuous=True, allow_missing=True)
+    return data
+
+
+@pytest.mark.parametrize("bad", [np.nan, "nan-and-inf"])
+def test_counter_refuses_missing_cells_naming_the_first_column(bad):
+    rng = np.random.default_rng(2)
+    values = rng.normal(size=(50, 4))
+    values[7, 2] = np.nan
+    values[3, 3] = np.nan
+    if bad == "nan-and-inf":  # a NaN sum from inf - inf must not hide the NaN column
+        values[1, 1], values[2, 1] = 1e308, -1e308
+        values[4, 1] = 1e308
+    data = _counter_data(values)
+    with pytest.raises(ValueError, match="Column 'c2' has missing cells"):
+        MomentCounter(data)
+
+
+def test_counter_accepts_columns_whose_sum_overflows():
+    # the quick check (a column sum) is NaN here (inf - inf), the full scan finds no NaN
+    values = np.array([[1e308, 1.0], [1e308, 2.0], [-1e308, 3.5], [-1e308, 0.25], [1.5, 7.0],
+                       [2.5, 1.5], [-3.25, 4.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no overflow warning from the quick check)
+        data = _counter_data(values)
+        counter = MomentCounter(data)
+    assert counter.values.shape == (7, 2)
+
+
+def test_counter_reads_the_data_without_copying_or_changing_it():
+    rng = np.random.default_rng(4)
+    data = _counter_data(rng.normal(size=(30, 3)))
+    before = data.values.copy()
+    counter = MomentCounter(data)
+    counter.moments_given()
+    assert np.shares_memory(counter.values, data.values)  # every column continuous: no copy
+    assert np.array_equal(data.values, before)
+
+
+def test_gaussian_fit_unchanged_by_the_shortcuts():
+    # the same data once through the shortcut (unit weights: None) and once through the
+    # general path (sample_weight of ones: every sum weighted): the same class, same score
+    rng = np.random.default_rng(5)
+    n = 600
+    a = rng.normal(size=n)
+    b = 0.8 * a + rng.normal(size=n)
+    c = -0.5 * b + 0.3 * a + rng.normal(size=n)
+    d = rng.normal(size=n) + 0.7 * c
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "d": d})
+    plain = GESStructure(scorer="bic-g").fit(X)
+    weighted = GESStructure(scorer="bic-g").fit(X, sample_weight=np.ones(n))
+    assert plain.cpdag_ == weighted.cpdag_
+    assert plain.score_ == weighted.score_
