@@ -16,6 +16,7 @@ from skbn._dag import (
     bit_ids,
     complete_pdag,
     completion_masks,
+    completion_of_masks,
     extension_ids,
     graph_from_masks,
     id_bits,
@@ -132,6 +133,58 @@ class _CPDAG(MixedGraph):
         new.masks = (adj, und, pa)
         return new
 
+    def inserted(self, x, y, t):
+        """The class after Insert(x, y, T): :meth:`insert` on a copy, then :meth:`completed`.
+        A graph that holds its masks (a completed one) applies the operator to them and
+        completes them directly: the same masks and sets, without copying the sets."""
+        if self.masks is None:
+            new = self.copy()
+            new.insert(x, y, t)
+            return new.completed()
+        adj, und, pa = (list(m) for m in self.masks)
+        adj[x] |= 1 << y
+        adj[y] |= 1 << x
+        pa[y] |= 1 << x
+        for w in t:  # w - y oriented w -> y
+            und[w] &= ~(1 << y)
+            und[y] &= ~(1 << w)
+            pa[y] |= 1 << w
+        return self._completed_masks(adj, und, pa)
+
+    def deleted(self, x, y, h):
+        """The class after Delete(x, y, H): :meth:`delete` on a copy, then :meth:`completed`
+        (on the masks, as :meth:`inserted`)."""
+        if self.masks is None:
+            new = self.copy()
+            new.delete(x, y, h)
+            return new.completed()
+        adj, und, pa = (list(m) for m in self.masks)
+        for v, w in ((x, y), (y, x)):  # the edge x - y, x -> y or y -> x removed
+            adj[v] &= ~(1 << w)
+            und[v] &= ~(1 << w)
+            pa[v] &= ~(1 << w)
+        for w in h:  # y - w oriented y -> w, and x - w as x -> w
+            und[y] &= ~(1 << w)
+            und[w] &= ~(1 << y)
+            pa[w] |= 1 << y
+            if und[x] >> w & 1:
+                und[x] &= ~(1 << w)
+                und[w] &= ~(1 << x)
+                pa[w] |= 1 << x
+        return self._completed_masks(adj, und, pa)
+
+    def _completed_masks(self, adj, und, pa):
+        """:meth:`completed` of the graph of this kind with the masks ``(adj, und, pa)``."""
+        masks = completion_of_masks(self.p, adj, pa)
+        if masks is None:  # (no consistent extension: the kernel's fallback, on the sets)
+            new = graph_from_masks(self, pa, und)
+            new.masks = None
+            return complete_pdag(new)
+        pa, und, adj = masks
+        new = graph_from_masks(self, pa, und)
+        new.masks = (adj, und, pa)
+        return new
+
     def with_dag(self, edges):
         """A graph of the same kind (and targets) holding the DAG ``edges`` (not completed)."""
         new = self.copy()
@@ -188,6 +241,9 @@ class _InterventionalGraph(_CPDAG):
         The intervention targets (each distinct set of nodes set together in a row).
     directed, undirected : iterable of (int, int)
         The edges.
+
+    It keeps no masks (:meth:`completed` returns none), so :meth:`_CPDAG.inserted` and
+    :meth:`_CPDAG.deleted` apply its own :meth:`insert` / :meth:`delete` to a copy.
     """
 
     def __init__(self, p, targets, directed=(), undirected=()):
@@ -729,16 +785,6 @@ class GESStructure(_BaseStructureLearner):
         return out
 
     @staticmethod
-    def _apply_insert(g, x, y, t):
-        """Insert(x, y, T) on ``g`` (its kind's :meth:`_CPDAG.insert`)."""
-        g.insert(x, y, t)
-
-    @staticmethod
-    def _apply_delete(g, x, y, h):
-        """Delete(x, y, H) on ``g`` (its kind's :meth:`_CPDAG.delete`)."""
-        g.delete(x, y, h)
-
-    @staticmethod
     def _pick(candidates, total, valid, ordered=False):
         """Best valid candidate under the documented tie rule, or None.
 
@@ -939,12 +985,7 @@ class GESStructure(_BaseStructureLearner):
 
         def apply(c):
             _, x, y, s = c
-            new = g.copy()
-            if phase == "forward":
-                self._apply_insert(new, x, y, s)
-            else:
-                self._apply_delete(new, x, y, s)
-            return new.completed()
+            return g.inserted(x, y, s) if phase == "forward" else g.deleted(x, y, s)
 
         built = {}
 
