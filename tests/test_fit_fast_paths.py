@@ -192,3 +192,39 @@ def test_ges_operators_on_masks_equal_the_copy_path():
         assert _graph_key(fast) == _graph_key(slow)
         n_checked += 1
     assert n_checked > 200
+
+
+def _structure_learners():
+    import skbn
+    import skbn.estimators
+    from skbn.estimators._base import _BaseStructureLearner
+
+    found = {}
+    for module in (skbn, skbn.estimators):
+        for name in getattr(module, "__all__", dir(module)):
+            value = getattr(module, name, None)
+            if isinstance(value, type) and issubclass(value, _BaseStructureLearner):
+                found[value.__name__] = value
+    return sorted(found.values(), key=lambda cls: cls.__name__)
+
+
+def test_every_default_parameter_satisfies_its_constraints():
+    # fit's validation skips the parameters that still hold their defaults: this is what
+    # makes that sound, for every structure learner
+    from skbn.utils._sklearn_compat import validate_parameter_constraints
+
+    learners = _structure_learners()
+    assert len(learners) >= 8
+    for cls in learners:
+        validate_parameter_constraints(cls._parameter_constraints, cls().get_params(deep=False),
+                                       cls.__name__)
+
+
+@pytest.mark.parametrize("param, value, match", [
+    ("max_iter", -1, "max_iter"), ("phases", "forward-only", "phases"),
+    ("max_subset_size", 1.5, "max_subset_size"), ("verbose", "loud", "verbose"),
+])
+def test_a_changed_parameter_is_still_validated(param, value, match):
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 3)), columns=list("abc"))
+    with pytest.raises(ValueError, match=match):
+        GESStructure(**{param: value}).fit(X)
