@@ -512,7 +512,7 @@ def added_parent_rss(scatter, child, parents, unit=None):
         residual_jj = diagonal
     rss_c = max(float(residual_c[child]), 0.0)
     # R_cj^2 / R_jj where R_jj is usable, else 0
-    gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros_like(residual_jj),
+    gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros(len(residual_jj)),
                      where=residual_jj > SINGULAR_RCOND)
     residual = rss_c - gain
     rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[child] ** 2

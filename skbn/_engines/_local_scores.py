@@ -439,6 +439,8 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         ``base``, as an array indexed by column (NaN at the discrete columns)."""
         stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
         batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+        if self._all_continuous:  # (the moments' columns are the variables: the same array)
+            return np.asarray(batch, dtype=np.float64)
         column = np.full(len(self.counter.continuous), np.nan)
         column[self.counter.moments.continuous] = batch
         return column
