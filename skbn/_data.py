@@ -867,7 +867,14 @@ def _measured_columns(X, names, categories, column_types):
             tail = block[len(head):, whole]
             fractional[whole] = (tail != np.round(tail)).any(axis=0)
         head = np.sort(head, axis=0)
-    finite = np.isfinite(block).all(axis=0)  # NaN (missing) and infinity: _fit_column's case
+    # NaN (missing) and infinity: _fit_column's case. A finite column sum means every value
+    # is finite (a NaN or an infinity makes the sum NaN or infinite); the cells are read
+    # only for a column whose sum is not (a missing cell, an infinity, or an overflow)
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = np.isfinite(np.add.reduce(block, axis=0))
+    if not finite.all():
+        unsure = np.flatnonzero(~finite)
+        finite[unsure] = np.isfinite(block[:, unsure]).all(axis=0)
     distinct = 1 + (np.diff(head, axis=0) != 0).sum(axis=0)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
     return {j: block[:, k] for k, j in enumerate(candidates) if keep[k]}

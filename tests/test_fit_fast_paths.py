@@ -26,7 +26,9 @@ def _bits(stats):
 
 def _shapes():
     rng = np.random.default_rng(0)
-    out = []
+    out = [np.random.default_rng(n * k).normal(size=(n, k))  # (numpy's loop and SIMD block sizes)
+           for n in (7, 8, 9, 16, 17, 127, 128, 129, 4095, 4096, 4097, 8192, 8193, 20000)
+           for k in (2, 3, 4, 8, 9, 16, 17, 33)]
     for trial in range(300):
         n = int(rng.integers(0, 3)) if trial % 10 == 0 else int(rng.integers(1, 2500))
         k = 1 if trial % 7 == 0 else int(rng.integers(1, 16))
@@ -39,6 +41,8 @@ def _shapes():
             values = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-150, 150, size=k)
         else:  # a shifted column (large mean, small spread) and Fortran order
             values = np.asfortranarray(rng.normal(size=(n, k)) + 1e6 * rng.normal(size=k))
+        if trial % 9 == 0:  # a column of negative zeros (its sum is +0.0, from 0)
+            values[:, 0] = -0.0
         out.append(values)
     return out
 
@@ -228,3 +232,27 @@ def test_a_changed_parameter_is_still_validated(param, value, match):
     X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 3)), columns=list("abc"))
     with pytest.raises(ValueError, match=match):
         GESStructure(**{param: value}).fit(X)
+
+
+@pytest.mark.parametrize("cell, message", [
+    (np.nan, "Input X contains NaN in column 'b'"),
+    (np.inf, "Input X contains infinity in column 'b'"),
+    (-np.inf, "Input X contains infinity in column 'b'"),
+])
+def test_encoder_refuses_a_bad_cell_naming_its_column(cell, message):
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=list("abc"))
+    X.iloc[150, 1] = cell
+    with pytest.raises(ValueError, match=message):
+        GESStructure(scorer="bic-g").fit(X)
+
+
+def test_encoder_keeps_columns_whose_sum_overflows():
+    # the encoder's quick finiteness check is a column sum: one that overflows (finite
+    # values near the largest float) reads the cells, and the column stays continuous
+    rng = np.random.default_rng(8)
+    big = rng.uniform(0.5, 0.9, size=300) * 1.7e308
+    X = pd.DataFrame({"a": big, "b": rng.normal(size=300)})
+    data, states = encode_fit(X, allow_continuous=True, column_types="continuous")  # (whole numbers)
+    assert states == [None, None]
+    assert np.array_equal(data.values[:, 0], big)
