@@ -236,9 +236,10 @@ def _one_group_moments(values):
     reduction), so every column's sum is the same sequential sum, four times faster than
     ``np.add.reduce(axis=0)``'s per-row calls (the same order too); a single column is one
     contiguous vector, which numpy would sum pairwise, so it keeps ``np.bincount``
-    (``tests/test_fit_fast_paths.py`` compares both paths bit for bit). The weights (all 1) drop out of the product (``1.0 * x == x``), but
-    its two operands stay distinct arrays: numpy computes ``A.T @ A`` of one buffer by a
-    symmetric rank-k update, whose bits may differ from the general product's.
+    (``tests/test_fit_fast_paths.py`` compares both paths bit for bit). The weights (all
+    1) drop out of the product (``1.0 * x == x``), but its two operands stay distinct
+    arrays: numpy computes ``A.T @ A`` of one buffer by a symmetric rank-k update, whose
+    bits may differ from the general product's.
     """
     n, k = values.shape
     weight = np.array([float(n)])  # (the sum of n ones, exact)
