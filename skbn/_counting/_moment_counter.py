@@ -224,6 +224,8 @@ class MomentCounter:
             ``n_groups = prod r_d`` (1 without discrete columns); group ids are the mixed
             radix over ``sorted(discrete)``, the first column slowest.
         """
+        if not len(discrete) and self._one_group is not None:  # (a Gaussian search's every call)
+            return self._one_group
         key = tuple(sorted(int(d) for d in discrete))
         if not key:
             if self._one_group is None:
