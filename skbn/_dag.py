@@ -1262,12 +1262,18 @@ def _pattern_of_masks(n, adj, dag_pa):
     return pa, und, adj
 
 
+def mask_sets(pa, und):
+    """The ``(pa, ch, und)`` lists of sets of a :class:`MixedGraph` whose parents and
+    undirected neighbours are the bit masks ``pa`` and ``und``."""
+    return _mask_sets(pa), _mask_sets(_child_masks(pa)), _mask_sets(und)
+
+
 def graph_from_masks(g, pa, und):
     """A graph of the class of ``g`` (its other attributes shared) with the parents
     ``pa`` and undirected neighbours ``und`` (bit masks, e.g. of :func:`completion_masks`)."""
     out = MixedGraph.__new__(type(g))
     out.__dict__.update(g.__dict__)
-    out.pa, out.ch, out.und = _mask_sets(pa), _mask_sets(_child_masks(pa)), _mask_sets(und)
+    out.pa, out.ch, out.und = mask_sets(pa, und)
     return out
 
 

@@ -256,3 +256,19 @@ def test_encoder_keeps_columns_whose_sum_overflows():
     data, states = encode_fit(X, allow_continuous=True, column_types="continuous")  # (whole numbers)
     assert states == [None, None]
     assert np.array_equal(data.values[:, 0], big)
+
+
+def test_a_class_reached_on_masks_builds_its_sets_when_read_or_changed():
+    from skbn.estimators._ges import _CPDAG
+
+    g = _CPDAG(4).with_dag([(0, 1), (2, 1)]).completed()  # the v-structure 0 -> 1 <- 2
+    lazy = g.inserted(3, 1, ())  # 3 -> 1 joins it: its sets are not built yet
+    assert "pa" not in vars(lazy)
+    assert [sorted(s) for s in lazy.pa] == [[], [0, 2, 3], [], []]
+    lazy = g.inserted(3, 1, ())
+    lazy.delete(0, 1, ())  # changing the sets builds them first, then forgets the masks
+    assert lazy.masks is None
+    assert [sorted(s) for s in lazy.pa] == [[], [2, 3], [], []]
+    assert [sorted(s) for s in lazy.ch] == [[], [], [1], [1]]
+    with pytest.raises(AttributeError, match="no attribute 'targets'"):
+        lazy.targets  # noqa: B018

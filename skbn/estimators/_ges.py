@@ -22,6 +22,7 @@ from skbn._dag import (
     id_bits,
     interventional_essential_graph,
     knowledge_directions,
+    mask_sets,
     node_masks,
     orient_with_knowledge,
 )
@@ -107,12 +108,24 @@ class _CPDAG(MixedGraph):
 
     ``masks``: the bit masks ``(adj, und, pa)`` of :func:`_adjacency_masks`, kept by
     :meth:`completed` (which computes them); a copy, which the operators modify, has none.
+    A class reached by :meth:`inserted` / :meth:`deleted` holds only its masks at first:
+    its sets are built from them on first access (most classes of a search are read
+    through their masks only).
     """
 
     def __init__(self, p, directed=(), undirected=()):
         super().__init__(p, directed, undirected)
         self.p = p
         self.masks = None
+
+    def __getattr__(self, name):
+        # (called only for an attribute the instance lacks: the sets of a class built
+        # from its masks, made once)
+        if name in ("pa", "ch", "und") and self.__dict__.get("masks") is not None:
+            _, und, pa = self.masks
+            self.pa, self.ch, self.und = mask_sets(pa, und)
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def copy(self):
         new = super().copy()
@@ -128,9 +141,9 @@ class _CPDAG(MixedGraph):
         masks = completion_masks(self)
         if masks is None:  # (no consistent extension: the kernel's fallback)
             return complete_pdag(self)
-        pa, und, adj = masks
-        new = graph_from_masks(self, pa, und)
-        new.masks = (adj, und, pa)
+        new = _CPDAG.__new__(type(self))  # (its sets built from the masks when read)
+        new.n, new.p = self.n, self.p
+        new.masks = (masks[2], masks[1], masks[0])
         return new
 
     def inserted(self, x, y, t):
@@ -180,9 +193,9 @@ class _CPDAG(MixedGraph):
             new = graph_from_masks(self, pa, und)
             new.masks = None
             return complete_pdag(new)
-        pa, und, adj = masks
-        new = graph_from_masks(self, pa, und)
-        new.masks = (adj, und, pa)
+        new = _CPDAG.__new__(type(self))  # (its sets built from the masks when read)
+        new.n, new.p = self.n, self.p
+        new.masks = (masks[2], masks[1], masks[0])
         return new
 
     def with_dag(self, edges):
@@ -194,10 +207,16 @@ class _CPDAG(MixedGraph):
             new.ch[u].add(v)
         return new
 
+    def _drop_masks(self):
+        """Forget the masks before the sets change (building the sets first if they were
+        not yet read)."""
+        self.pa  # noqa: B018 (the sets, from the masks if not built yet)
+        self.masks = None
+
     def insert(self, x, y, t):
         """Chickering's Insert(x, y, T): add ``x -> y`` and orient ``t - y`` as ``t -> y``
         for every ``t`` in T."""
-        self.masks = None
+        self._drop_masks()
         self.pa[y].add(x)
         self.ch[x].add(y)
         for w in t:
@@ -206,7 +225,7 @@ class _CPDAG(MixedGraph):
     def delete(self, x, y, h):
         """Chickering's Delete(x, y, H): remove the edge ``x - y`` / ``x -> y``; orient
         ``y - h`` as ``y -> h`` and ``x - h`` as ``x -> h`` for every ``h`` in H."""
-        self.masks = None
+        self._drop_masks()
         for s in (self.pa, self.ch, self.und):
             s[x].discard(y)
             s[y].discard(x)
