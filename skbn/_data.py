@@ -1007,7 +1007,14 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     for j, codes in enumerate(column_codes):
         out[:, j] = 0 if codes is None else codes
     values = None
-    if column_values:
+    if len(measured) == len(names) and names:
+        # every column a measured float one: the float64 block _measured_columns read (the
+        # same conversion, a read-only view of X when it is one float64 block: nothing to
+        # copy, and nothing in a fit can write into X through it)
+        values = X.to_numpy(dtype=np.float64)
+        if not values.flags.f_contiguous:
+            values = np.asfortranarray(values)
+    elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")
         for j, column in column_values.items():
             values[:, j] = column

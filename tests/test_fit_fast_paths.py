@@ -272,3 +272,23 @@ def test_a_class_reached_on_masks_builds_its_sets_when_read_or_changed():
     assert [sorted(s) for s in lazy.ch] == [[], [], [1], [1]]
     with pytest.raises(AttributeError, match="no attribute 'targets'"):
         lazy.targets  # noqa: B018
+
+
+def test_encoder_reads_a_float_frame_without_copying_and_never_writes_it():
+    rng = np.random.default_rng(9)
+    X = pd.DataFrame(rng.normal(size=(300, 4)), columns=["b", "a", "d c", "x.y"])
+    before = X.copy()
+    data, states = encode_fit(X, allow_continuous=True)
+    assert states == [None] * 4
+    assert data.values.flags.f_contiguous
+    assert np.array_equal(data.values, X.to_numpy())
+    assert not data.values.flags.writeable  # (a view of X: a write would fail, not change X)
+    model = GESStructure(scorer="bic-g").fit(X)  # (columns permuted to name order inside)
+    pd.testing.assert_frame_equal(X, before)
+    # a float32 frame and a frame of one float64 block plus an integer column are converted
+    data32, _ = encode_fit(X.astype(np.float32), allow_continuous=True)
+    assert np.array_equal(data32.values, X.astype(np.float32).to_numpy().astype(np.float64))
+    mixed = X.assign(k=rng.integers(0, 3, size=300))
+    data_mixed, _ = encode_fit(mixed, allow_continuous=True)
+    assert np.array_equal(data_mixed.values[:, :4], X.to_numpy()) and not data_mixed.values[:, 4].any()
+    assert model.score_ == GESStructure(scorer="bic-g").fit(X.copy()).score_
