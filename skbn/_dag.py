@@ -1327,7 +1327,11 @@ def _meek_closed_masks(n, pa, und, adj):
     while changed:
         changed = False
         for u in range(n):
-            for v in bit_ids(und[u] >> (u + 1) << (u + 1)):
+            later = und[u] >> (u + 1) << (u + 1)  # (bit_ids inlined: the hot loop of a search)
+            while later:
+                low = later & -later
+                later ^= low
+                v = low.bit_length() - 1
                 forward, backward = fires(u, v), fires(v, u)
                 if forward and backward:
                     return False
@@ -1342,9 +1346,12 @@ def _meek_closed_masks(n, pa, und, adj):
     left = (1 << n) - 1
     while left:
         sinks = 0
-        for v in bit_ids(left):
-            if not ch[v] & left:
-                sinks |= 1 << v
+        rest = left
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not ch[low.bit_length() - 1] & left:
+                sinks |= low
         if not sinks:
             return False
         left &= ~sinks
