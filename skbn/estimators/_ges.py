@@ -978,6 +978,8 @@ class GESStructure(_BaseStructureLearner):
         return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
 
     def _total(self, g, ctx):
+        if not any(g.pa) and not any(g.und):  # (the empty class: the empty DAG, nothing to extend)
+            return self._total_dag(g.p, [], ctx)
         return self._total_dag(g.p, ctx.extension(g), ctx)
 
     def _step(self, phase, g, ctx, gaps, fixed, total):
