@@ -244,14 +244,18 @@ def _one_group_moments(values):
     n, k = values.shape
     weight = np.array([float(n)])  # (the sum of n ones, exact)
     safe = weight if n else np.ones(1)
-    centred = np.array(values, dtype=np.float64, order="C")
+    # both row-major blocks in one allocation (freed together, the allocator reuses it
+    # for the next fit's instead of mapping fresh pages for two)
+    centred, second = np.empty((2, n, k))
+    centred[...] = values
     if k == 1:
         total = np.bincount(np.zeros(n, dtype=np.intp), weights=centred[:, 0], minlength=1)
     else:
         total = np.einsum("ij->j", centred)
     mean = (total / safe)[None, :]
     np.subtract(centred, mean[0], out=centred)
-    scatter = (centred.T @ centred.copy())[None]
+    second[...] = centred
+    scatter = (centred.T @ second)[None]
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
     return Moments(weight, mean, scatter)
 
