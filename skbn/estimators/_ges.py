@@ -108,9 +108,9 @@ class _CPDAG(MixedGraph):
 
     ``masks``: the bit masks ``(adj, und, pa)`` of :func:`_adjacency_masks`, kept by
     :meth:`completed` (which computes them); a copy, which the operators modify, has none.
-    A class reached by :meth:`inserted` / :meth:`deleted` holds only its masks at first:
-    its sets are built from them on first access (most classes of a search are read
-    through their masks only).
+    A completed class (:meth:`completed`, :meth:`inserted`, :meth:`deleted`) holds only
+    its masks at first: its sets are built from them on first access (most classes of a
+    search are read through their masks only).
     """
 
     def __init__(self, p, directed=(), undirected=()):
@@ -141,10 +141,7 @@ class _CPDAG(MixedGraph):
         masks = completion_masks(self)
         if masks is None:  # (no consistent extension: the kernel's fallback)
             return complete_pdag(self)
-        new = _CPDAG.__new__(type(self))  # (its sets built from the masks when read)
-        new.n, new.p = self.n, self.p
-        new.masks = (masks[2], masks[1], masks[0])
-        return new
+        return self._from_masks(masks)
 
     def inserted(self, x, y, t):
         """The class after Insert(x, y, T): :meth:`insert` on a copy, then :meth:`completed`.
@@ -193,7 +190,12 @@ class _CPDAG(MixedGraph):
             new = graph_from_masks(self, pa, und)
             new.masks = None
             return complete_pdag(new)
-        new = _CPDAG.__new__(type(self))  # (its sets built from the masks when read)
+        return self._from_masks(masks)
+
+    def _from_masks(self, masks):
+        """A class of this kind holding only the completion's masks ``(pa, und, adj)``
+        (its sets built from them when read)."""
+        new = _CPDAG.__new__(type(self))
         new.n, new.p = self.n, self.p
         new.masks = (masks[2], masks[1], masks[0])
         return new
