@@ -1,10 +1,19 @@
-"""The cheap paths of a Gaussian fit give the same bits as the general ones they shortcut.
+"""The cheap paths of a small Gaussian fit give the same results as the general ones they
+shortcut.
 
-Each fast path below replaces a sequence of numpy operations by fewer ones that produce the
-same floating-point values; these tests compare them, bit for bit, with the general path
-they stand for (the weighted moments with unit weights, the per-column ``np.bincount``
-sums, the full NaN scan), on random shapes including the edge cases (one column, one row,
-no row, integer-valued floats, huge and tiny magnitudes).
+Each fast path replaces work by less work with the same outcome; these tests compare them
+with the path they stand for or with an independent answer:
+
+* one-group moments without weights against the general (weighted) path, bit for bit, on
+  random shapes and the edge cases (one column, one row, no row, integer-valued floats,
+  huge and tiny magnitudes, negative zeros), and against a sequential sum by hand;
+* the moment counter's and the encoder's quick NaN / infinity checks: the same errors,
+  naming the same column, and no false alarm when a column sum overflows;
+* the encoder's zero-copy values of an all-float frame (read-only, X unchanged);
+* GES's Insert / Delete applied to a CPDAG's bit masks against the same operator on a copy
+  of its sets, and the sets built lazily from the masks;
+* fit's validation, which skips parameters still at their defaults: every default of every
+  learner satisfies its constraints, and a changed parameter is still refused.
 """
 
 import warnings
