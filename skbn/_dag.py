@@ -1224,14 +1224,17 @@ def _child_masks(pa):
     """The children bit mask of every node, from the parents bit masks ``pa``."""
     ch = [0] * len(pa)
     for v, parents in enumerate(pa):
-        for u in bit_ids(parents):
-            ch[u] |= 1 << v
+        bit = 1 << v
+        while parents:  # (bit_ids inlined: called for every node of every completion)
+            low = parents & -parents
+            ch[low.bit_length() - 1] |= bit
+            parents ^= low
     return ch
 
 
 def _mask_sets(masks):
     """Each bit mask as the set of its ids."""
-    return [set(bit_ids(m)) for m in masks]
+    return [set(bit_ids(m)) if m else set() for m in masks]
 
 
 def _pattern_masks(g):
@@ -1241,8 +1244,13 @@ def _pattern_masks(g):
 
     ``a -> c`` stays an arrow iff another parent ``b`` of ``c`` is not adjacent to ``a``:
     with ``P`` the parents of ``c``, iff ``P & ~adj[a]`` has a bit other than ``a``'s."""
-    n = g.n
     adj, _, dag_pa = node_masks(g)
+    return _pattern_of_masks(g.n, adj, dag_pa)
+
+
+def _pattern_of_masks(n, adj, dag_pa):
+    """:func:`_pattern_masks` of the graph with adjacency masks ``adj`` and parents along
+    directed edges ``dag_pa``."""
     pa = [0] * n
     for c, parents in enumerate(dag_pa):
         if parents & (parents - 1):  # two parents or more
@@ -1254,12 +1262,18 @@ def _pattern_masks(g):
     return pa, und, adj
 
 
+def mask_sets(pa, und):
+    """The ``(pa, ch, und)`` lists of sets of a :class:`MixedGraph` whose parents and
+    undirected neighbours are the bit masks ``pa`` and ``und``."""
+    return _mask_sets(pa), _mask_sets(_child_masks(pa)), _mask_sets(und)
+
+
 def graph_from_masks(g, pa, und):
     """A graph of the class of ``g`` (its other attributes shared) with the parents
     ``pa`` and undirected neighbours ``und`` (bit masks, e.g. of :func:`completion_masks`)."""
     out = MixedGraph.__new__(type(g))
     out.__dict__.update(g.__dict__)
-    out.pa, out.ch, out.und = _mask_sets(pa), _mask_sets(_child_masks(pa)), _mask_sets(und)
+    out.pa, out.ch, out.und = mask_sets(pa, und)
     return out
 
 
@@ -1313,7 +1327,11 @@ def _meek_closed_masks(n, pa, und, adj):
     while changed:
         changed = False
         for u in range(n):
-            for v in bit_ids(und[u] >> (u + 1) << (u + 1)):
+            later = und[u] >> (u + 1) << (u + 1)  # (bit_ids inlined: the hot loop of a search)
+            while later:
+                low = later & -later
+                later ^= low
+                v = low.bit_length() - 1
                 forward, backward = fires(u, v), fires(v, u)
                 if forward and backward:
                     return False
@@ -1328,9 +1346,12 @@ def _meek_closed_masks(n, pa, und, adj):
     left = (1 << n) - 1
     while left:
         sinks = 0
-        for v in bit_ids(left):
-            if not ch[v] & left:
-                sinks |= 1 << v
+        rest = left
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not ch[low.bit_length() - 1] & left:
+                sinks |= low
         if not sinks:
             return False
         left &= ~sinks
@@ -1344,6 +1365,14 @@ def completion_masks(g):
     :class:`MeekCloser`)."""
     pa, und, adj = _pattern_masks(g)
     return (pa, und, adj) if _meek_closed_masks(g.n, pa, und, adj) else None
+
+
+def completion_of_masks(n, adj, dag_pa):
+    """:func:`completion_masks` of the graph given by its bit masks: ``adj`` (adjacent
+    nodes) and ``dag_pa`` (parents along directed edges) of every node (what
+    :func:`node_masks` returns of it); the lists are not modified."""
+    pa, und, adj = _pattern_of_masks(n, adj, dag_pa)
+    return (pa, und, adj) if _meek_closed_masks(n, pa, und, adj) else None
 
 
 def complete_pdag(g):

@@ -867,7 +867,14 @@ def _measured_columns(X, names, categories, column_types):
             tail = block[len(head):, whole]
             fractional[whole] = (tail != np.round(tail)).any(axis=0)
         head = np.sort(head, axis=0)
-    finite = np.isfinite(block).all(axis=0)  # NaN (missing) and infinity: _fit_column's case
+    # NaN (missing) and infinity: _fit_column's case. A finite column sum means every value
+    # is finite (a NaN or an infinity makes the sum NaN or infinite); the cells are read
+    # only for a column whose sum is not (a missing cell, an infinity, or an overflow)
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = np.isfinite(np.add.reduce(block, axis=0))
+    if not finite.all():
+        unsure = np.flatnonzero(~finite)
+        finite[unsure] = np.isfinite(block[:, unsure]).all(axis=0)
     distinct = 1 + (np.diff(head, axis=0) != 0).sum(axis=0)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
     return {j: block[:, k] for k, j in enumerate(candidates) if keep[k]}
@@ -1000,7 +1007,14 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     for j, codes in enumerate(column_codes):
         out[:, j] = 0 if codes is None else codes
     values = None
-    if column_values:
+    if len(measured) == len(names) and names:
+        # every column a measured float one: the float64 block _measured_columns read (the
+        # same conversion, a read-only view of X when it is one float64 block: nothing to
+        # copy, and nothing in a fit can write into X through it)
+        values = X.to_numpy(dtype=np.float64)
+        if not values.flags.f_contiguous:
+            values = np.asfortranarray(values)
+    elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")
         for j, column in column_values.items():
             values[:, j] = column

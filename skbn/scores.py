@@ -26,6 +26,7 @@ from sklearn.base import BaseEstimator
 from skbn._counting import family_table, n_configurations
 from skbn._counting._moments import (
     Moments,
+    _regression_scaled,
     added_parent_rss,
     conditional_variances,
     regression,
@@ -650,9 +651,12 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        unit = stats.unit if stats.n_groups == 1 else None  # (one group: scaled once, shared)
-        rss = regression_rss(stats.scatter, child, parents, unit)
-        data = self._data_from_rss(stats.weight, rss, len(parents) + 1, stats.n_groups)
+        if len(stats.weight) == 1:  # one group: regression_rss's one-group solve, called directly
+            d, scaled = stats.unit  # (scaled once, shared)
+            rss = np.array([_regression_scaled(stats.scatter[0], child, parents, (d[0], scaled[0]))[2]])
+        else:
+            rss = regression_rss(stats.scatter, child, parents)
+        data = self._data_from_rss(stats.weight, rss, len(parents) + 1, len(stats.weight))
         return data - self.edge_penalty * (len(parents) + n_discrete_parents)
 
     def local_scores_added(self, stats, child, parents, n_discrete_parents=0):

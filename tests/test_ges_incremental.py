@@ -77,6 +77,7 @@ def _check_after_every_step(monkeypatch, learner, X, interventions=None):
             return result
         new = result[0]
         if new.masks is not None:  # the masks the completion kept are those of its sets
+            new.pa  # noqa: B018 (a class reached by a step builds its sets on first read)
             kept, new.masks = new.masks, None
             assert _adjacency_masks(new) == kept
             new.masks = kept

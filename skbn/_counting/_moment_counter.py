@@ -127,14 +127,23 @@ class MomentCounter:
         self.index[self.continuous] = np.arange(len(self.continuous))
         self._positions = self.index.tolist()  # (``index`` as Python ints, read per family)
         self._all_continuous = len(self.continuous) == len(self.cardinalities)
-        self.values = np.asarray(data.values[:, self.continuous], dtype=np.float64)
+        # (every column continuous: the data's own array, read and never written, not a copy)
+        self.values = np.asarray(data.values if self._all_continuous else data.values[:, self.continuous],
+                                 dtype=np.float64)
         #: summarised rows (chunked X): the moments of every row's rows, pooled by
         #: :meth:`moments_given` instead of being computed from the values
         self._rows = None
         if data.row_scatter is not None:
             weight = np.ones(len(self.values)) if data.weights is None else data.weights
             self._rows = Moments(np.asarray(weight, dtype=np.float64), self.values, data.row_scatter)
-        missing = np.isnan(self.values).any(axis=0)
+        # a NaN makes its column's sum NaN; a NaN sum without one (infinite values of both
+        # signs) is told apart by the full scan, which runs only then
+        with np.errstate(over="ignore", invalid="ignore"):
+            quick = np.isnan(np.add.reduce(self.values, axis=0)).any()
+        if quick:
+            missing = np.isnan(self.values).any(axis=0)
+        else:
+            missing = np.zeros(len(self.continuous), dtype=bool)
         if missing.any():
             name = data.names[self.continuous[np.argmax(missing)]]
             raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
@@ -215,6 +224,8 @@ class MomentCounter:
             ``n_groups = prod r_d`` (1 without discrete columns); group ids are the mixed
             radix over ``sorted(discrete)``, the first column slowest.
         """
+        if not len(discrete) and self._one_group is not None:  # (a Gaussian search's every call)
+            return self._one_group
         key = tuple(sorted(int(d) for d in discrete))
         if not key:
             if self._one_group is None:

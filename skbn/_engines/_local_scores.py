@@ -417,8 +417,14 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         self._cache = {}
         self._added = {}  # (child, sorted parents) -> batched added-parent scores (added_scores)
         self._all_continuous = bool(self.counter.continuous.all())
+        #: a Gaussian network without intervened rows: every family reads the one-group
+        #: moments, whose columns are the variables (MomentCounter.family's answer, unasked)
+        self._gaussian = self._all_continuous and not self.counter.moments.masked
 
     def _score(self, child, parents):
+        if self._gaussian:
+            stats = self.counter.moments.moments_given()
+            return float(self.scorer.local_score_moments(stats, child, sorted(parents), 0))
         continuous = self.counter.continuous
         if continuous[child]:
             stats, column, parent_columns, n_discrete = self.counter.moments.family(child, parents)
@@ -429,7 +435,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
 
     def _extended(self, child, base, extra, with_extra):
         continuous = self.counter.continuous
-        if continuous[child] or continuous[extra] or continuous[list(base)].any():
+        if self._gaussian or continuous[child] or continuous[extra] or continuous[list(base)].any():
             return self._score(child, with_extra)
         return self.score_table(self.counter.counts.extended_family_table(child, base, extra), child,
                                 with_extra)
@@ -437,8 +443,14 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
     def _batch(self, child, base):
         """The scorer's batched ``local_scores_added`` of a continuous child on the moments of
         ``base``, as an array indexed by column (NaN at the discrete columns)."""
-        stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
-        batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+        if self._gaussian:
+            stats = self.counter.moments.moments_given()
+            batch = self.scorer.local_scores_added(stats, child, sorted(base), 0)
+        else:
+            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, base, True)
+            batch = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+        if self._all_continuous:  # (the moments' columns are the variables: the same array)
+            return np.asarray(batch, dtype=np.float64)
         column = np.full(len(self.counter.continuous), np.nan)
         column[self.counter.moments.continuous] = batch
         return column

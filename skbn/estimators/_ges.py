@@ -16,11 +16,13 @@ from skbn._dag import (
     bit_ids,
     complete_pdag,
     completion_masks,
+    completion_of_masks,
     extension_ids,
     graph_from_masks,
     id_bits,
     interventional_essential_graph,
     knowledge_directions,
+    mask_sets,
     node_masks,
     orient_with_knowledge,
 )
@@ -106,12 +108,24 @@ class _CPDAG(MixedGraph):
 
     ``masks``: the bit masks ``(adj, und, pa)`` of :func:`_adjacency_masks`, kept by
     :meth:`completed` (which computes them); a copy, which the operators modify, has none.
+    A completed class (:meth:`completed`, :meth:`inserted`, :meth:`deleted`) holds only
+    its masks at first: its sets are built from them on first access (most classes of a
+    search are read through their masks only).
     """
 
     def __init__(self, p, directed=(), undirected=()):
         super().__init__(p, directed, undirected)
         self.p = p
         self.masks = None
+
+    def __getattr__(self, name):
+        # (called only for an attribute the instance lacks: the sets of a class built
+        # from its masks, made once)
+        if name in ("pa", "ch", "und") and self.__dict__.get("masks") is not None:
+            _, und, pa = self.masks
+            self.pa, self.ch, self.und = mask_sets(pa, und)
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def copy(self):
         new = super().copy()
@@ -127,9 +141,63 @@ class _CPDAG(MixedGraph):
         masks = completion_masks(self)
         if masks is None:  # (no consistent extension: the kernel's fallback)
             return complete_pdag(self)
-        pa, und, adj = masks
-        new = graph_from_masks(self, pa, und)
-        new.masks = (adj, und, pa)
+        return self._from_masks(masks)
+
+    def inserted(self, x, y, t):
+        """The class after Insert(x, y, T): :meth:`insert` on a copy, then :meth:`completed`.
+        A graph that holds its masks (a completed one) applies the operator to them and
+        completes them directly: the same masks and sets, without copying the sets."""
+        if self.masks is None:
+            new = self.copy()
+            new.insert(x, y, t)
+            return new.completed()
+        adj, und, pa = (list(m) for m in self.masks)
+        adj[x] |= 1 << y
+        adj[y] |= 1 << x
+        pa[y] |= 1 << x
+        for w in t:  # w - y oriented w -> y
+            und[w] &= ~(1 << y)
+            und[y] &= ~(1 << w)
+            pa[y] |= 1 << w
+        return self._completed_masks(adj, und, pa)
+
+    def deleted(self, x, y, h):
+        """The class after Delete(x, y, H): :meth:`delete` on a copy, then :meth:`completed`
+        (on the masks, as :meth:`inserted`)."""
+        if self.masks is None:
+            new = self.copy()
+            new.delete(x, y, h)
+            return new.completed()
+        adj, und, pa = (list(m) for m in self.masks)
+        for v, w in ((x, y), (y, x)):  # the edge x - y, x -> y or y -> x removed
+            adj[v] &= ~(1 << w)
+            und[v] &= ~(1 << w)
+            pa[v] &= ~(1 << w)
+        for w in h:  # y - w oriented y -> w, and x - w as x -> w
+            und[y] &= ~(1 << w)
+            und[w] &= ~(1 << y)
+            pa[w] |= 1 << y
+            if und[x] >> w & 1:
+                und[x] &= ~(1 << w)
+                und[w] &= ~(1 << x)
+                pa[w] |= 1 << x
+        return self._completed_masks(adj, und, pa)
+
+    def _completed_masks(self, adj, und, pa):
+        """:meth:`completed` of the graph of this kind with the masks ``(adj, und, pa)``."""
+        masks = completion_of_masks(self.p, adj, pa)
+        if masks is None:  # (no consistent extension: the kernel's fallback, on the sets)
+            new = graph_from_masks(self, pa, und)
+            new.masks = None
+            return complete_pdag(new)
+        return self._from_masks(masks)
+
+    def _from_masks(self, masks):
+        """A class of this kind holding only the completion's masks ``(pa, und, adj)``
+        (its sets built from them when read)."""
+        new = _CPDAG.__new__(type(self))
+        new.n, new.p = self.n, self.p
+        new.masks = (masks[2], masks[1], masks[0])
         return new
 
     def with_dag(self, edges):
@@ -141,10 +209,16 @@ class _CPDAG(MixedGraph):
             new.ch[u].add(v)
         return new
 
+    def _drop_masks(self):
+        """Forget the masks before the sets change (building the sets first if they were
+        not yet read)."""
+        self.pa  # noqa: B018 (the sets, from the masks if not built yet)
+        self.masks = None
+
     def insert(self, x, y, t):
         """Chickering's Insert(x, y, T): add ``x -> y`` and orient ``t - y`` as ``t -> y``
         for every ``t`` in T."""
-        self.masks = None
+        self._drop_masks()
         self.pa[y].add(x)
         self.ch[x].add(y)
         for w in t:
@@ -153,7 +227,7 @@ class _CPDAG(MixedGraph):
     def delete(self, x, y, h):
         """Chickering's Delete(x, y, H): remove the edge ``x - y`` / ``x -> y``; orient
         ``y - h`` as ``y -> h`` and ``x - h`` as ``x -> h`` for every ``h`` in H."""
-        self.masks = None
+        self._drop_masks()
         for s in (self.pa, self.ch, self.und):
             s[x].discard(y)
             s[y].discard(x)
@@ -188,6 +262,9 @@ class _InterventionalGraph(_CPDAG):
         The intervention targets (each distinct set of nodes set together in a row).
     directed, undirected : iterable of (int, int)
         The edges.
+
+    It keeps no masks (:meth:`completed` returns none), so :meth:`_CPDAG.inserted` and
+    :meth:`_CPDAG.deleted` apply its own :meth:`insert` / :meth:`delete` to a copy.
     """
 
     def __init__(self, p, targets, directed=(), undirected=()):
@@ -729,16 +806,6 @@ class GESStructure(_BaseStructureLearner):
         return out
 
     @staticmethod
-    def _apply_insert(g, x, y, t):
-        """Insert(x, y, T) on ``g`` (its kind's :meth:`_CPDAG.insert`)."""
-        g.insert(x, y, t)
-
-    @staticmethod
-    def _apply_delete(g, x, y, h):
-        """Delete(x, y, H) on ``g`` (its kind's :meth:`_CPDAG.delete`)."""
-        g.delete(x, y, h)
-
-    @staticmethod
     def _pick(candidates, total, valid, ordered=False):
         """Best valid candidate under the documented tie rule, or None.
 
@@ -913,6 +980,8 @@ class GESStructure(_BaseStructureLearner):
         return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
 
     def _total(self, g, ctx):
+        if not any(g.pa) and not any(g.und):  # (the empty class: the empty DAG, nothing to extend)
+            return self._total_dag(g.p, [], ctx)
         return self._total_dag(g.p, ctx.extension(g), ctx)
 
     def _step(self, phase, g, ctx, gaps, fixed, total):
@@ -939,12 +1008,7 @@ class GESStructure(_BaseStructureLearner):
 
         def apply(c):
             _, x, y, s = c
-            new = g.copy()
-            if phase == "forward":
-                self._apply_insert(new, x, y, s)
-            else:
-                self._apply_delete(new, x, y, s)
-            return new.completed()
+            return g.inserted(x, y, s) if phase == "forward" else g.deleted(x, y, s)
 
         built = {}
 

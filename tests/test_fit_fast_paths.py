@@ -1,0 +1,303 @@
+"""The cheap paths of a small Gaussian fit give the same results as the general ones they
+shortcut.
+
+Each fast path replaces work by less work with the same outcome; these tests compare them
+with the path they stand for or with an independent answer:
+
+* one-group moments without weights against the general (weighted) path, bit for bit, on
+  random shapes and the edge cases (one column, one row, no row, integer-valued floats,
+  huge and tiny magnitudes, negative zeros), and against a sequential sum by hand;
+* the moment counter's and the encoder's quick NaN / infinity checks: the same errors,
+  naming the same column, and no false alarm when a column sum overflows;
+* the encoder's zero-copy values of an all-float frame (read-only, X unchanged);
+* GES's Insert / Delete applied to a CPDAG's bit masks against the same operator on a copy
+  of its sets, and the sets built lazily from the masks;
+* fit's validation, which skips parameters still at their defaults: every default of every
+  learner satisfies its constraints, and a changed parameter is still refused.
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn import GESStructure
+from skbn._counting import MomentCounter
+from skbn._counting._moments import moments
+from skbn._data import encode_fit
+
+
+def _bits(stats):
+    return [stats.weight.tobytes(), stats.mean.tobytes(), stats.scatter.tobytes(),
+            stats.weight.shape, stats.mean.shape, stats.scatter.shape]
+
+
+def _shapes():
+    rng = np.random.default_rng(0)
+    out = [np.random.default_rng(n * k).normal(size=(n, k))  # (numpy's loop and SIMD block sizes)
+           for n in (7, 8, 9, 16, 17, 127, 128, 129, 4095, 4096, 4097, 8192, 8193, 20000)
+           for k in (2, 3, 4, 8, 9, 16, 17, 33)]
+    for trial in range(300):
+        n = int(rng.integers(0, 3)) if trial % 10 == 0 else int(rng.integers(1, 2500))
+        k = 1 if trial % 7 == 0 else int(rng.integers(1, 16))
+        kind = trial % 4
+        if kind == 0:
+            values = rng.normal(size=(n, k))
+        elif kind == 1:  # integer-valued floats (exact sums, ties in the means)
+            values = np.round(rng.normal(size=(n, k)) * 50)
+        elif kind == 2:  # huge and tiny magnitudes, one per column
+            values = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-150, 150, size=k)
+        else:  # a shifted column (large mean, small spread) and Fortran order
+            values = np.asfortranarray(rng.normal(size=(n, k)) + 1e6 * rng.normal(size=k))
+        if trial % 9 == 0:  # a column of negative zeros (its sum is +0.0, from 0)
+            values[:, 0] = -0.0
+        out.append(values)
+    return out
+
+
+def test_one_group_moments_equal_the_weighted_path_bit_for_bit():
+    # weights=ones runs the general path (bincount sums, weighted product): 1.0 * x == x,
+    # so its bits are those of the unweighted moments before the shortcut
+    for values in _shapes():
+        fast = moments(values)
+        general = moments(values, weights=np.ones(len(values)))
+        assert _bits(fast) == _bits(general), values.shape
+
+
+def test_one_group_column_sums_are_sequential():
+    # the mean is the sequential sum (np.bincount's, row after row) over n: not numpy's
+    # pairwise sum, which differs in the last bits on such a column
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(5000, 3)) * np.array([1.0, 1e8, 1e-8]) + 1.0
+    sequential = np.zeros(3)
+    for row in values:
+        sequential = sequential + row
+    assert moments(values).mean[0].tobytes() == (sequential / 5000).tobytes()
+    column = values[:, :1]
+    one = 0.0
+    for x in column[:, 0]:
+        one += x
+    assert moments(column).mean[0, 0] == one / 5000
+
+
+def test_one_group_moments_of_one_row_and_no_row():
+    stats = moments(np.array([[1.5, -2.0, 3.0]]))
+    assert stats.weight.tolist() == [1.0]
+    assert stats.mean.tolist() == [[1.5, -2.0, 3.0]]
+    assert not stats.scatter.any()
+    empty = moments(np.zeros((0, 2)))
+    assert empty.weight.tolist() == [0.0]
+    assert empty.mean.tolist() == [[0.0, 0.0]]
+    assert empty.scatter.shape == (1, 2, 2) and not empty.scatter.any()
+
+
+def test_one_group_moments_against_the_definition():
+    rng = np.random.default_rng(1)
+    values = rng.normal(size=(400, 4)) * [1, 10, 100, 0.1] + [5, -3, 0, 1e3]
+    stats = moments(values)
+    centred = values - values.mean(axis=0)
+    np.testing.assert_allclose(stats.mean[0], values.mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(stats.scatter[0], centred.T @ centred, rtol=1e-11, atol=1e-9)
+    assert np.array_equal(stats.scatter[0], stats.scatter[0].T)
+
+
+def _counter_data(values, names=None):
+    frame = pd.DataFrame(values, columns=names or [f"c{j}" for j in range(values.shape[1])])
+    data, _ = encode_fit(frame, allow_continuous=True, allow_missing=True)
+    return data
+
+
+@pytest.mark.parametrize("bad", [np.nan, "nan-and-inf"])
+def test_counter_refuses_missing_cells_naming_the_first_column(bad):
+    rng = np.random.default_rng(2)
+    values = rng.normal(size=(50, 4))
+    values[7, 2] = np.nan
+    values[3, 3] = np.nan
+    if bad == "nan-and-inf":  # a NaN sum from inf - inf must not hide the NaN column
+        values[1, 1], values[2, 1] = 1e308, -1e308
+        values[4, 1] = 1e308
+    data = _counter_data(values)
+    with pytest.raises(ValueError, match="Column 'c2' has missing cells"):
+        MomentCounter(data)
+
+
+def test_counter_accepts_columns_whose_sum_overflows():
+    # the quick check (a column sum) is NaN here (inf - inf), the full scan finds no NaN
+    values = np.array([[1e308, 1.0], [1e308, 2.0], [-1e308, 3.5], [-1e308, 0.25], [1.5, 7.0],
+                       [2.5, 1.5], [-3.25, 4.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no overflow warning from the quick check)
+        data = _counter_data(values)
+        counter = MomentCounter(data)
+    assert counter.values.shape == (7, 2)
+
+
+def test_counter_reads_the_data_without_copying_or_changing_it():
+    rng = np.random.default_rng(4)
+    data = _counter_data(rng.normal(size=(30, 3)))
+    before = data.values.copy()
+    counter = MomentCounter(data)
+    counter.moments_given()
+    assert np.shares_memory(counter.values, data.values)  # every column continuous: no copy
+    assert np.array_equal(data.values, before)
+
+
+def test_gaussian_fit_unchanged_by_the_shortcuts():
+    # the same data once through the shortcut (unit weights: None) and once through the
+    # general path (sample_weight of ones: every sum weighted): the same class, same score
+    rng = np.random.default_rng(5)
+    n = 600
+    a = rng.normal(size=n)
+    b = 0.8 * a + rng.normal(size=n)
+    c = -0.5 * b + 0.3 * a + rng.normal(size=n)
+    d = rng.normal(size=n) + 0.7 * c
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "d": d})
+    plain = GESStructure(scorer="bic-g").fit(X)
+    weighted = GESStructure(scorer="bic-g").fit(X, sample_weight=np.ones(n))
+    assert plain.cpdag_ == weighted.cpdag_
+    assert plain.score_ == weighted.score_
+
+
+def _random_cpdag(rng, p):
+    from skbn.estimators._ges import _CPDAG
+
+    order = rng.permutation(p)
+    edges = [(int(order[i]), int(order[j])) for i in range(p) for j in range(i + 1, p)
+             if rng.random() < 0.35]
+    return _CPDAG(p).with_dag(edges).completed()
+
+
+def _graph_key(g):
+    return ([sorted(s) for s in g.pa], [sorted(s) for s in g.ch], [sorted(s) for s in g.und],
+            g.masks)
+
+
+def test_ges_operators_on_masks_equal_the_copy_path():
+    # inserted / deleted on a completed CPDAG work on its bit masks; the same operator on a
+    # copy of the sets (insert / delete, then completed) is the reference. Operators are
+    # drawn at random, valid or not (an invalid one may have no consistent extension:
+    # both paths then take the kernel's fallback).
+    from skbn.estimators._ges import _CPDAG
+
+    rng = np.random.default_rng(6)
+    n_checked = 0
+    for _ in range(400):
+        p = int(rng.integers(3, 9))
+        g = _random_cpdag(rng, p)
+        assert g.masks is not None
+        x, y = (int(v) for v in rng.choice(p, 2, replace=False))
+        if not g.adj(x, y):
+            subset = tuple(sorted(int(w) for w in g.und[y] if rng.random() < 0.5))
+            fast = g.inserted(x, y, subset)
+            slow = g.copy()
+            slow.insert(x, y, subset)
+        elif y in g.pa[x]:
+            continue
+        else:
+            na = sorted(g.und[y] & (g.pa[x] | g.ch[x] | g.und[x]))
+            subset = tuple(w for w in na if rng.random() < 0.5)
+            fast = g.deleted(x, y, subset)
+            slow = g.copy()
+            slow.delete(x, y, subset)
+        slow = slow.completed()
+        assert type(fast) is _CPDAG
+        assert _graph_key(fast) == _graph_key(slow)
+        n_checked += 1
+    assert n_checked > 200
+
+
+def _structure_learners():
+    import skbn
+    import skbn.estimators
+    from skbn.estimators._base import _BaseStructureLearner
+
+    found = {}
+    for module in (skbn, skbn.estimators):
+        for name in getattr(module, "__all__", dir(module)):
+            value = getattr(module, name, None)
+            if isinstance(value, type) and issubclass(value, _BaseStructureLearner):
+                found[value.__name__] = value
+    return sorted(found.values(), key=lambda cls: cls.__name__)
+
+
+def test_every_default_parameter_satisfies_its_constraints():
+    # fit's validation skips the parameters that still hold their defaults: this is what
+    # makes that sound, for every structure learner
+    from skbn.utils._sklearn_compat import validate_parameter_constraints
+
+    learners = _structure_learners()
+    assert len(learners) >= 8
+    for cls in learners:
+        validate_parameter_constraints(cls._parameter_constraints, cls().get_params(deep=False),
+                                       cls.__name__)
+
+
+@pytest.mark.parametrize("param, value, match", [
+    ("max_iter", -1, "max_iter"), ("phases", "forward-only", "phases"),
+    ("max_subset_size", 1.5, "max_subset_size"), ("verbose", "loud", "verbose"),
+])
+def test_a_changed_parameter_is_still_validated(param, value, match):
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 3)), columns=list("abc"))
+    with pytest.raises(ValueError, match=match):
+        GESStructure(**{param: value}).fit(X)
+
+
+@pytest.mark.parametrize("cell, message", [
+    (np.nan, "Input X contains NaN in column 'b'"),
+    (np.inf, "Input X contains infinity in column 'b'"),
+    (-np.inf, "Input X contains infinity in column 'b'"),
+])
+def test_encoder_refuses_a_bad_cell_naming_its_column(cell, message):
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=list("abc"))
+    X.iloc[150, 1] = cell
+    with pytest.raises(ValueError, match=message):
+        GESStructure(scorer="bic-g").fit(X)
+
+
+def test_encoder_keeps_columns_whose_sum_overflows():
+    # the encoder's quick finiteness check is a column sum: one that overflows (finite
+    # values near the largest float) reads the cells, and the column stays continuous
+    rng = np.random.default_rng(8)
+    big = rng.uniform(0.5, 0.9, size=300) * 1.7e308
+    X = pd.DataFrame({"a": big, "b": rng.normal(size=300)})
+    data, states = encode_fit(X, allow_continuous=True, column_types="continuous")  # (whole numbers)
+    assert states == [None, None]
+    assert np.array_equal(data.values[:, 0], big)
+
+
+def test_a_class_reached_on_masks_builds_its_sets_when_read_or_changed():
+    from skbn.estimators._ges import _CPDAG
+
+    g = _CPDAG(4).with_dag([(0, 1), (2, 1)]).completed()  # the v-structure 0 -> 1 <- 2
+    lazy = g.inserted(3, 1, ())  # 3 -> 1 joins it: its sets are not built yet
+    assert "pa" not in vars(lazy)
+    assert [sorted(s) for s in lazy.pa] == [[], [0, 2, 3], [], []]
+    lazy = g.inserted(3, 1, ())
+    lazy.delete(0, 1, ())  # changing the sets builds them first, then forgets the masks
+    assert lazy.masks is None
+    assert [sorted(s) for s in lazy.pa] == [[], [2, 3], [], []]
+    assert [sorted(s) for s in lazy.ch] == [[], [], [1], [1]]
+    with pytest.raises(AttributeError, match="no attribute 'targets'"):
+        lazy.targets  # noqa: B018
+
+
+def test_encoder_reads_a_float_frame_without_copying_and_never_writes_it():
+    rng = np.random.default_rng(9)
+    X = pd.DataFrame(rng.normal(size=(300, 4)), columns=["b", "a", "d c", "x.y"])
+    before = X.copy()
+    data, states = encode_fit(X, allow_continuous=True)
+    assert states == [None] * 4
+    assert data.values.flags.f_contiguous
+    assert np.array_equal(data.values, X.to_numpy())
+    assert not data.values.flags.writeable  # (a view of X: a write would fail, not change X)
+    model = GESStructure(scorer="bic-g").fit(X)  # (columns permuted to name order inside)
+    pd.testing.assert_frame_equal(X, before)
+    # a float32 frame and a frame of one float64 block plus an integer column are converted
+    data32, _ = encode_fit(X.astype(np.float32), allow_continuous=True)
+    assert np.array_equal(data32.values, X.astype(np.float32).to_numpy().astype(np.float64))
+    mixed = X.assign(k=rng.integers(0, 3, size=300))
+    data_mixed, _ = encode_fit(mixed, allow_continuous=True)
+    assert np.array_equal(data_mixed.values[:, :4], X.to_numpy()) and not data_mixed.values[:, 4].any()
+    assert model.score_ == GESStructure(scorer="bic-g").fit(X.copy()).score_
