@@ -103,6 +103,42 @@ def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, mo
     assert (n_lumped > 0) == (lumps and lump == "forced")
 
 
+@pytest.mark.parametrize("ci_test", [ChiSquare(alpha=0.3), GTest(alpha=0.3, min_samples_per_dof=0)])
+def test_lumped_sets_passing_every_shared_stratum_give_the_same_bits(ci_test, monkeypatch):
+    # a lumped set whose strata hold many rows passes all its strata of two or more rows
+    # (those with one non-empty cell add exactly nothing), else only those with two or
+    # more non-empty cells: both, on every set, give each test's statistic, p-value,
+    # degrees of freedom and decision bits of its own full table
+    monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+    monkeypatch.setattr(stratified, "LUMP_ROWS_PER_STRATUM", 10**6)
+    data = _data(300, seed=3)
+    rng = np.random.default_rng(4)
+    pairs = [(0, 1), (0, 2), (1, 2), (2, 5)]
+    widths = {}
+    for size in range(1, 8):
+        for _ in range(4):
+            subset = tuple(sorted(int(v) for v in rng.choice(np.arange(6, 12), min(size, 6), replace=False)))
+            if size == 7:
+                subset = (*subset[:-1], data.n_variables - 1)  # every stratum one row
+            results = []
+            for keep_all_rows in (0, 10**9):  # every set passes all strata / filters them
+                monkeypatch.setattr(stratified, "_KEEP_ALL_ROWS", keep_all_rows)
+                blocks, declared = StratifiedCounter(data, lump_degenerate=True).stacked_tables(subset, pairs)
+                widths.setdefault(keep_all_rows, []).append(sum(block.shape[1] for block in blocks))
+                # every row once per pair: the sample size of the power rule
+                assert [int(block.sum()) for block in blocks] == [data.n_samples] * len(pairs)
+                owner = np.repeat(np.arange(len(pairs)), [block.shape[1] for block in blocks])
+                results.append(ci_test.test_batch(np.concatenate(blocks, axis=1).reshape(3, 3, -1), owner,
+                                                  len(pairs), [declared] * len(pairs), cell_major=True))
+            for k, (x, y) in enumerate(pairs):
+                want = _one_test(ci_test, data, x, y, subset)
+                for batch in results:
+                    _same(citests.CITestBatchResult(*(np.asarray(a)[k:k + 1] for a in (
+                        batch.statistic, batch.pvalue, batch.dof, batch.independent))), want)
+    # the two ways passed different strata (strata with one non-empty cell kept or not)
+    assert sum(widths[0]) > sum(widths[10**9])
+
+
 def test_all_one_row_strata_lump_to_nothing_but_the_sample_size(monkeypatch):
     # given the row-id column every stratum holds one row: the lumped tables are one lump
     # per pair holding every row, the statistic 0, no degrees of freedom, p-value 1
