@@ -1014,6 +1014,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         values = X.to_numpy(dtype=np.float64)
         if not values.flags.f_contiguous:
             values = np.asfortranarray(values)
+        values.flags.writeable = False  # (read-only whatever pandas' copy-on-write mode)
     elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")
         for j, column in column_values.items():
