@@ -329,10 +329,12 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
         With more than one, the variables' sides run in joblib workers on ``data``
         (memory-mapped codes), in contiguous batches of about equal cost, a variable
         costing more than a batch split into ranges of its sets (:func:`_side_work`), each
-        pair's ranges appended in order up to its first independence. Level 1: two passes,
-        first every pair's tests on its first variable's side, then on the other side for
-        the pairs still not separated; larger sets (from :data:`_ONE_PASS_FROM_SIZE`): one
-        pass, both sides together. The results are the same.
+        pair's ranges appended in order up to its first independence. Level 1: first runs
+        of consecutive variables, each as with one job (:func:`_side_run`, a pair's second
+        side with its first when both variables are in the run; :func:`_level_one_runs`),
+        then the second sides of the pairs across runs still not separated; larger sets
+        (from :data:`_ONE_PASS_FROM_SIZE`): one pass, both sides together. The results are
+        the same.
     counter_options : dict or None
         Options of the :class:`~skbn._counting.StratifiedCounter` of sets of two or more.
     max_round_cells : int
