@@ -82,6 +82,74 @@ def test_by_side_split_hubs_equal_serial(ci_test, weighted, size, monkeypatch):
             np.testing.assert_array_equal(pvalues, reference)
 
 
+@pytest.mark.parametrize("ci_test", [ChiSquare(alpha=0.3), GTest(alpha=0.3), BayesFactor()])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("batches_per_job", [1, 8])
+def test_level_one_runs_equal_serial(ci_test, weighted, batches_per_job, monkeypatch):
+    # level 1 with n_jobs: runs of consecutive variables in the workers (a pair's second
+    # side with its first when both are in one run), hubs' first sides in ranges (with 8
+    # batches per job), then the second sides of the pairs across runs; pairs separated on
+    # their first side, on their second side and never, second sides in a run and in the
+    # second pass: the serial results bit for bit, for n_jobs 2 and 3
+    monkeypatch.setattr(ci_runner, "_SIDE_BATCHES_PER_JOB", batches_per_job)
+    planned, second = [], []
+    level_one_runs, side_work = ci_runner._level_one_runs, ci_runner._side_work
+    monkeypatch.setattr(ci_runner, "_level_one_runs",
+                        lambda *a: planned.append(level_one_runs(*a)) or planned[-1])
+    monkeypatch.setattr(ci_runner, "_side_work", lambda *a: second.append(a[1]) or side_work(*a))
+    data, _ = encode_fit(_hub_frame(n_rows=600, n_children=14, seed=2))
+    if weighted:
+        data = replace(data, weights=np.random.default_rng(4).uniform(0.2, 2.0, data.n_samples))
+    frozen = _dense_adjacency(data.n_variables, seed=7, density=0.85)
+    pairs = [(x, y) for x in range(data.n_variables) for y in frozen[x] if x < y]
+    options = {"lump_degenerate": ci_runner._lumps_strata(ci_test)}
+    serial = ci_runner._by_side(data, ci_test, frozen, pairs, 1, n_jobs=1, counter_options=options)
+    first_side = [len(frozen[x]) - 1 for x, _ in pairs]
+    flags = [f for _, f in serial]
+    assert any(f and f[-1] and len(f) <= n for f, n in zip(flags, first_side))  # separated on x's side
+    assert any(f and f[-1] and len(f) > n for f, n in zip(flags, first_side))  # on y's side
+    assert any(f and not f[-1] for f in flags)  # never
+    for n_jobs in (2, 3) if isinstance(ci_test, ChiSquare) and not weighted else (2,):
+        planned.clear()
+        second.clear()
+        got = ci_runner._by_side(data, ci_test, frozen, pairs, 1, n_jobs=n_jobs, counter_options=options)
+        (runs, hubs, costs), = planned
+        assert len(runs) > 1 and len(costs) == len(runs) + len(hubs)
+        assert bool(hubs) == (batches_per_job > 1)
+        if n_jobs == 2:  # second sides run within a run, and in the second pass across runs
+            run_of = {v: k for k, run in enumerate(runs) for v in run}
+            assert any(len(f) > n and run_of.get(x, -1) == run_of.get(y, -2)
+                       for (x, y), f, n in zip(pairs, flags, first_side))
+            assert second and any(queries for queries in second[0].values())
+        assert [f for _, f in got] == flags
+        for (pvalues, _), (reference, _) in zip(got, serial):
+            np.testing.assert_array_equal(pvalues, reference)
+
+
+def test_level_one_runs_cover_the_variables():
+    # the runs are the involved variables that are not hubs, increasing and consecutive;
+    # each hub's ranges cover its neighbours in order; the first runs share most of the cost
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        p = int(rng.integers(2, 40))
+        frozen = _dense_adjacency(p, seed=trial, density=float(rng.uniform(0.05, 0.9)))
+        cards = rng.integers(2, 5, p)
+        pairs = [(x, y) for x in range(p) for y in frozen[x] if x < y]
+        n_jobs = int(rng.integers(2, 5))
+        runs, hubs, costs = ci_runner._level_one_runs(frozen, pairs, cards, n_jobs)
+        involved = sorted({v for pair in pairs for v in pair})
+        hub_variables = sorted({v for v, _, _ in hubs})
+        assert [v for run in runs for v in run] == [v for v in involved if v not in hub_variables]
+        assert all(run == sorted(run) for run in runs) and len(runs) <= 2 * n_jobs
+        assert all(any(x == v for x, _ in pairs) for v in hub_variables)
+        for v in hub_variables:
+            ranges = [(a, b) for w, a, b in hubs if w == v]
+            assert ranges[0][0] == 0 and ranges[-1][1] == len(frozen[v])
+            assert all(b1 == a2 and a1 < b1 for (a1, b1), (a2, _) in zip(ranges, ranges[1:] + [(None, None)])
+                       if a2 is not None)
+        assert len(costs) == len(runs) + len(hubs) and all(c > 0 for c in costs)
+
+
 @pytest.mark.parametrize("size", [1, 2])
 def test_by_side_deadline_gives_prefixes(size, monkeypatch):
     # max_time during a split level: the ranges started after the deadline are not run
@@ -201,3 +269,18 @@ def test_pc_same_for_any_n_jobs_with_a_hub(ci_test, monkeypatch):
     assert any(v == hub and start > 0 for work in split for v, _, start, _ in work)
     assert fits[0][5] > fits[0][2] and fits[0][4][0]  # the collider step ran tests of its own
     assert fits[1] == fits[0] and fits[2] == fits[0]
+
+
+def test_first_sets_are_the_pairs_first_sets():
+    # the sets listed for a level's results (level 1 built without the generator) are the
+    # first n of the pair's test order, for every n up to all of them and beyond
+    from itertools import islice
+    for trial in range(100):
+        p = 3 + trial % 12
+        frozen = _dense_adjacency(p, seed=trial, density=0.3 + 0.6 * (trial % 7) / 6)
+        for x, y in [(a, b) for a in range(p) for b in frozen[a] if a < b]:
+            for size in (1, 2):
+                every = list(ci_runner._pair_sets(frozen, x, y, size))
+                for n in range(len(every) + 2):
+                    assert ci_runner._first_sets(frozen, x, y, size, n) == list(
+                        islice(ci_runner._pair_sets(frozen, x, y, size), n))
