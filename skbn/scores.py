@@ -26,7 +26,6 @@ from sklearn.base import BaseEstimator
 from skbn._counting import family_table, n_configurations
 from skbn._counting._moments import (
     Moments,
-    _regression_scaled,
     added_parent_rss,
     conditional_variances,
     regression,
@@ -651,11 +650,8 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        if len(stats.weight) == 1:  # one group: regression_rss's one-group solve, called directly
-            d, scaled = stats.unit  # (scaled once, shared)
-            rss = np.array([_regression_scaled(stats.scatter[0], child, parents, (d[0], scaled[0]))[2]])
-        else:
-            rss = regression_rss(stats.scatter, child, parents)
+        # one group: its blocks read from the moments' scaled matrix (scaled once, shared)
+        rss = regression_rss(stats.scatter, child, parents, stats.unit if len(stats.weight) == 1 else None)
         data = self._data_from_rss(stats.weight, rss, len(parents) + 1, len(stats.weight))
         return data - self.edge_penalty * (len(parents) + n_discrete_parents)
 
