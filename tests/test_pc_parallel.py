@@ -9,6 +9,7 @@ split paths run on small data; every result is compared with ``n_jobs=1``'s.
 """
 
 from dataclasses import replace
+from math import comb
 
 import numpy as np
 import pandas as pd
@@ -62,8 +63,11 @@ def test_by_side_split_hubs_equal_serial(ci_test, weighted, size, monkeypatch):
     # one table per test: test_pc_grouped)
     monkeypatch.setattr(ci_runner, "_SIDE_BATCHES_PER_JOB", 16)
     split = []
-    side_work = ci_runner._side_work
+    side_work, first_pass_runs = ci_runner._side_work, ci_runner._first_pass_runs
     monkeypatch.setattr(ci_runner, "_side_work", lambda *a: split.append(side_work(*a)) or split[-1])
+    # levels 1 and 2: hubs' first sides split in the first pass, as (v, start, stop)
+    monkeypatch.setattr(ci_runner, "_first_pass_runs", lambda *a: split.append(
+        [(v, None, start, stop) for v, start, stop in first_pass_runs(*a)[1]]) or first_pass_runs(*a))
     data, _ = encode_fit(_hub_frame(n_rows=600))
     if weighted:
         data = replace(data, weights=np.random.default_rng(3).uniform(0.2, 2.0, data.n_samples))
@@ -85,17 +89,18 @@ def test_by_side_split_hubs_equal_serial(ci_test, weighted, size, monkeypatch):
 @pytest.mark.parametrize("ci_test", [ChiSquare(alpha=0.3), GTest(alpha=0.3), BayesFactor()])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("batches_per_job", [1, 8])
-def test_level_one_runs_equal_serial(ci_test, weighted, batches_per_job, monkeypatch):
-    # level 1 with n_jobs: runs of consecutive variables in the workers (a pair's second
-    # side with its first when both are in one run), hubs' first sides in ranges (with 8
-    # batches per job), then the second sides of the pairs across runs; pairs separated on
-    # their first side, on their second side and never, second sides in a run and in the
-    # second pass: the serial results bit for bit, for n_jobs 2 and 3
+@pytest.mark.parametrize("size", [1, 2])
+def test_first_pass_runs_equal_serial(ci_test, weighted, batches_per_job, size, monkeypatch):
+    # levels 1 and 2 with n_jobs: runs of consecutive variables in the workers (a pair's
+    # second side with its first when both are in one run), hubs' first sides in ranges
+    # (with 8 batches per job), then the second sides of the pairs across runs; pairs
+    # separated on their first side, on their second side and never, second sides in a run
+    # and in the second pass: the serial results bit for bit, for n_jobs 2 and 3
     monkeypatch.setattr(ci_runner, "_SIDE_BATCHES_PER_JOB", batches_per_job)
     planned, second = [], []
-    level_one_runs, side_work = ci_runner._level_one_runs, ci_runner._side_work
-    monkeypatch.setattr(ci_runner, "_level_one_runs",
-                        lambda *a: planned.append(level_one_runs(*a)) or planned[-1])
+    first_pass_runs, side_work = ci_runner._first_pass_runs, ci_runner._side_work
+    monkeypatch.setattr(ci_runner, "_first_pass_runs",
+                        lambda *a: planned.append(first_pass_runs(*a)) or planned[-1])
     monkeypatch.setattr(ci_runner, "_side_work", lambda *a: second.append(a[1]) or side_work(*a))
     data, _ = encode_fit(_hub_frame(n_rows=600, n_children=14, seed=2))
     if weighted:
@@ -103,20 +108,23 @@ def test_level_one_runs_equal_serial(ci_test, weighted, batches_per_job, monkeyp
     frozen = _dense_adjacency(data.n_variables, seed=7, density=0.85)
     pairs = [(x, y) for x in range(data.n_variables) for y in frozen[x] if x < y]
     options = {"lump_degenerate": ci_runner._lumps_strata(ci_test)}
-    serial = ci_runner._by_side(data, ci_test, frozen, pairs, 1, n_jobs=1, counter_options=options)
-    first_side = [len(frozen[x]) - 1 for x, _ in pairs]
+    serial = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=1, counter_options=options)
+    first_side = [comb(len(frozen[x]) - 1, size) for x, _ in pairs]
     flags = [f for _, f in serial]
     assert any(f and f[-1] and len(f) <= n for f, n in zip(flags, first_side))  # separated on x's side
-    assert any(f and f[-1] and len(f) > n for f, n in zip(flags, first_side))  # on y's side
+    # on y's side (Bayes factors at level 2 separate no pair there on these data, and the
+    # runs below keep no pair with a second side together)
+    few_second_sides = size == 2 and isinstance(ci_test, BayesFactor)
+    assert any(f and f[-1] and len(f) > n for f, n in zip(flags, first_side)) or few_second_sides
     assert any(f and not f[-1] for f in flags)  # never
     for n_jobs in (2, 3) if isinstance(ci_test, ChiSquare) and not weighted else (2,):
         planned.clear()
         second.clear()
-        got = ci_runner._by_side(data, ci_test, frozen, pairs, 1, n_jobs=n_jobs, counter_options=options)
+        got = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=n_jobs, counter_options=options)
         (runs, hubs, costs), = planned
         assert len(runs) > 1 and len(costs) == len(runs) + len(hubs)
         assert bool(hubs) == (batches_per_job > 1)
-        if n_jobs == 2:  # second sides run within a run, and in the second pass across runs
+        if n_jobs == 2 and not few_second_sides:  # second sides within a run, and in the second pass
             run_of = {v: k for k, run in enumerate(runs) for v in run}
             assert any(len(f) > n and run_of.get(x, -1) == run_of.get(y, -2)
                        for (x, y), f, n in zip(pairs, flags, first_side))
@@ -126,17 +134,19 @@ def test_level_one_runs_equal_serial(ci_test, weighted, batches_per_job, monkeyp
             np.testing.assert_array_equal(pvalues, reference)
 
 
-def test_level_one_runs_cover_the_variables():
+@pytest.mark.parametrize("size", [1, 2])
+def test_first_pass_runs_cover_the_variables(size):
     # the runs are the involved variables that are not hubs, increasing and consecutive;
-    # each hub's ranges cover its neighbours in order; the first runs share most of the cost
-    rng = np.random.default_rng(0)
+    # each hub's ranges cover its sets in order; the first runs share most of the cost
+    rng = np.random.default_rng(size)
     for trial in range(200):
         p = int(rng.integers(2, 40))
         frozen = _dense_adjacency(p, seed=trial, density=float(rng.uniform(0.05, 0.9)))
         cards = rng.integers(2, 5, p)
-        pairs = [(x, y) for x in range(p) for y in frozen[x] if x < y]
+        pairs = [(x, y) for x in range(p) for y in frozen[x]
+                 if x < y and max(len(frozen[x]), len(frozen[y])) - 1 >= size]
         n_jobs = int(rng.integers(2, 5))
-        runs, hubs, costs = ci_runner._level_one_runs(frozen, pairs, cards, n_jobs)
+        runs, hubs, costs = ci_runner._first_pass_runs(frozen, pairs, cards, n_jobs, size)
         involved = sorted({v for pair in pairs for v in pair})
         hub_variables = sorted({v for v, _, _ in hubs})
         assert [v for run in runs for v in run] == [v for v in involved if v not in hub_variables]
@@ -144,10 +154,11 @@ def test_level_one_runs_cover_the_variables():
         assert all(any(x == v for x, _ in pairs) for v in hub_variables)
         for v in hub_variables:
             ranges = [(a, b) for w, a, b in hubs if w == v]
-            assert ranges[0][0] == 0 and ranges[-1][1] == len(frozen[v])
+            assert ranges[0][0] == 0 and ranges[-1][1] == comb(len(frozen[v]), size)
             assert all(b1 == a2 and a1 < b1 for (a1, b1), (a2, _) in zip(ranges, ranges[1:] + [(None, None)])
                        if a2 is not None)
-        assert len(costs) == len(runs) + len(hubs) and all(c > 0 for c in costs)
+        # level 2: a variable of one neighbour has no set of its own (cost 0)
+        assert len(costs) == len(runs) + len(hubs) and all(c > 0 if size == 1 else c >= 0 for c in costs)
 
 
 @pytest.mark.parametrize("size", [1, 2])

@@ -65,7 +65,7 @@ _MAX_GROUP_SETS = 1 << 17
 #: joblib hands them out as workers free up, so several each even out the costs the
 #: estimate (sets x pairs) misses; a variable costing more than one batch is split.
 _SIDE_BATCHES_PER_JOB = 4
-#: Share of level 1's first pass (:func:`_level_one_runs`) left to the ``n_jobs`` last runs of
+#: Share of level 1's first pass (:func:`_first_pass_runs`) left to the ``n_jobs`` last runs of
 #: consecutive variables, which even out the cost estimate's errors: every boundary between
 #: runs sends the second sides of the pairs across it to a second pass.
 _RUN_TAIL = 0.1
@@ -76,7 +76,7 @@ _RUN_TAIL = 0.1
 #: of the level in-process, 500-variable pedigree, 10,000 rows: level 1 (93% of the
 #: pairs separated) 13.3 s in two passes, 18.0 s in one (10.5 s serial); level 2 12.8 s
 #: in two, 11.1 s in one (9.9 s serial).
-_ONE_PASS_FROM_SIZE = 2
+_ONE_PASS_FROM_SIZE = 3
 #: Batches per worker in a process-parallel run: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
 _BATCHES_PER_JOB = 1
@@ -331,7 +331,7 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
         costing more than a batch split into ranges of its sets (:func:`_side_work`), each
         pair's ranges appended in order up to its first independence. Level 1: first runs
         of consecutive variables, each as with one job (:func:`_side_run`, a pair's second
-        side with its first when both variables are in the run; :func:`_level_one_runs`),
+        side with its first when both variables are in the run; :func:`_first_pass_runs`),
         then the second sides of the pairs across runs still not separated; larger sets
         (from :data:`_ONE_PASS_FROM_SIZE`): one pass, both sides together. The results are
         the same.
@@ -372,7 +372,7 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
         # level 1: runs of consecutive variables, each as in-process (a pair's second side
         # with its first when both variables are in the run), hubs' first sides in ranges;
         # then the second sides of the pairs left, as below
-        runs, hubs, costs = _level_one_runs(adjacency, pairs, data.cardinalities, n_jobs)
+        runs, hubs, costs = _first_pass_runs(adjacency, pairs, data.cardinalities, n_jobs, size)
         first = {}
         for i, (x, _) in enumerate(pairs):
             first.setdefault(x, []).append(i)
@@ -479,46 +479,54 @@ def _side_run(data, ci_test, adjacency, pairs, variables, options, deadline=None
     return results, False
 
 
-def _level_one_runs(adjacency, pairs, cardinalities, n_jobs):
-    """Level 1's first pass of :func:`_by_side` with ``n_jobs``: ``(runs, hubs, costs)``.
+def _first_pass_runs(adjacency, pairs, cardinalities, n_jobs, size=1):
+    """The first pass of :func:`_by_side` with ``n_jobs`` (levels below
+    :data:`_ONE_PASS_FROM_SIZE`): ``(runs, hubs, costs)``.
 
     ``runs``: lists of consecutive variables, one :func:`_side_run` each (a pair's second
     side runs with its first when both its variables are in the run; each boundary between
     runs leaves the second sides of the pairs across it, not separated on their first side,
-    to a second pass, which builds their variables' indicators again). ``hubs``: ``(v,
-    start, stop)``, ranges of the neighbours of a variable costing more than a share ``1 /
+    to a second pass, which counts their variables' strata again). ``hubs``: ``(v, start,
+    stop)``, ranges of the sets of ``size`` of a variable costing more than a share ``1 /
     (_SIDE_BATCHES_PER_JOB * n_jobs)`` of the level, split into ranges of about that cost
     (its first sides only, one :func:`_side_batch` each). ``costs``: the estimated cost of
     every run, then of every hub range.
 
-    The cost of a variable is that of its :class:`~skbn._counting._stratified.GivenBlocks`
-    in one-hot columns (times the rows): its neighbours' indicators, built once, plus the
-    rows of its pairs' products (of the first round: most pairs are separated in it). The
-    runs share the total: ``n_jobs`` runs of ``(1 - _RUN_TAIL) / n_jobs`` each, then
-    ``n_jobs`` of ``_RUN_TAIL / n_jobs``, which even out the rounds the estimate misses
-    (the caller hands out the largest first). 1,000-variable pedigree, 10,000 rows:
-    correlation 0.94 with the CPU of each variable's side.
+    The cost of a variable ``v`` with ``f`` first-side pairs is, at level 1, that of its
+    :class:`~skbn._counting._stratified.GivenBlocks` in one-hot columns (times the rows):
+    its neighbours' indicators, built once, plus the rows of its pairs' products (of the
+    first round: most pairs are separated in it); at larger levels, its sets' strata and
+    tables, ``C(deg v, size) * (1 + f)`` row passes. The runs share the total: ``n_jobs``
+    runs of ``(1 - _RUN_TAIL) / n_jobs`` each, then ``n_jobs`` of ``_RUN_TAIL / n_jobs``,
+    which even out the rounds the estimate misses (the caller hands out the largest
+    first). 1,000-variable pedigree, 10,000 rows: correlation 0.94 with the CPU of each
+    variable's side at level 1.
     """
     cards = np.asarray(cardinalities, dtype=np.int64)
     p = len(adjacency)
     if not pairs:
         return [], [], []
     first, second = np.asarray(pairs, dtype=np.intp).T
-    rows = np.zeros(p)
-    np.add.at(rows, first, cards[second])
     involved = np.zeros(p, dtype=bool)
     involved[first] = involved[second] = True
-    width = np.asarray([cards[a].sum() if len(a) else 0 for a in adjacency], dtype=float)
-    cost = np.where(involved, width + rows, 0.0)
+    n_sets = np.asarray([comb(len(a), size) for a in adjacency], dtype=float)
+    n_first = np.bincount(first, minlength=p)
+    if size == 1:  # indicators built once, pair products
+        fixed = np.asarray([cards[a].sum() if len(a) else 0 for a in adjacency], dtype=float)
+        rows = np.zeros(p)
+        np.add.at(rows, first, cards[second])
+    else:  # every set's strata, then its first-side pairs' tables
+        fixed, rows = np.zeros(p), n_sets * (1 + n_first)
+    cost = np.where(involved, fixed + rows, 0.0)
     share = cost.sum() / (_SIDE_BATCHES_PER_JOB * n_jobs)
-    is_hub = (rows > 0) & (cost > share)
+    is_hub = (n_first > 0) & (cost > share)
     hubs, costs = [], []
     for v in np.flatnonzero(is_hub).tolist():
-        degree = len(adjacency[v])
-        pieces = max(1, min(degree, ceil(cost[v] / share)))
-        cuts = [degree * k // pieces for k in range(pieces + 1)]
+        total = int(n_sets[v])
+        pieces = max(1, min(total, ceil(cost[v] / share)))
+        cuts = [total * k // pieces for k in range(pieces + 1)]
         hubs.extend((v, a, b) for a, b in zip(cuts[:-1], cuts[1:]))
-        costs.extend(width[v] + rows[v] * (b - a) / degree for a, b in zip(cuts[:-1], cuts[1:]))
+        costs.extend(fixed[v] + rows[v] * (b - a) / total for a, b in zip(cuts[:-1], cuts[1:]))
     others = np.flatnonzero(~is_hub & involved)
     runs = []
     if len(others):
