@@ -83,7 +83,7 @@ def pc_digest(learner):
         digest.update(repr((x, y, sorted(decided.of_pair(x, y).items()))).encode())
     digest.update(repr((n_tests, sorted(sepsets.items()))).encode())
     if "colliders" in found:
-        separating, extra = found["colliders"]
+        separating, extra = found["colliders"][:2]
         digest.update(repr((extra, sorted(separating.items()))).encode())
     digest.update(repr((sorted(learner.directed_edges_), sorted(learner.undirected_edges_))).encode())
     return digest.hexdigest()[:16]

@@ -74,7 +74,7 @@ def child_2000():
 def _pc_phases(runner, p, max_cond_vars=None):
     """Skeleton, then the majority rule's extra tests: every result the runner decides."""
     adjacency, sepsets, n_tests, decided = skeleton(runner, p, max_cond_vars=max_cond_vars)
-    separating, extra = collider_separating_sets(runner, adjacency, unshielded_triples(adjacency),
+    separating, extra, _ = collider_separating_sets(runner, adjacency, unshielded_triples(adjacency),
                                                  decided, max_cond_vars)
     return adjacency, sepsets, n_tests, decided, separating, extra
 

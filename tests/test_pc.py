@@ -866,3 +866,33 @@ def test_pc_with_lumped_strata_equals_pc_on_full_tables(orient, monkeypatch):
     for other in (full, parallel):
         assert (lumped.cpdag_, lumped.sepsets_, lumped.n_tests_, lumped.edges_) == (
             other.cpdag_, other.sepsets_, other.n_tests_, other.edges_)
+
+
+@pytest.mark.parametrize("options", [{"orient": "standard"}, {}, {"correction": "fdr"}, {"variant": "original"},
+                                     {"orient": "conservative", "ci_test": ChiSquare(alpha=0.2)}])
+def test_collider_evidence_reads_the_kept_pvalues(options, monkeypatch):
+    # colliders in conflict are placed strongest evidence first: the largest p-value of the
+    # tests that separated their ends. Those p-values are kept from the skeleton and the
+    # collider tests, so no test runs again, and they equal the tests run again
+    from skbn.datasets import make_pedigree_network
+
+    X = make_pedigree_network(60, random_state=2).sample(1500, random_state=2)
+    original, compared = pc_module.collider_evidence, []
+
+    def checked(runner, colliders, sepsets, sepset_pvalue, separating=None, separating_pvalues=None):
+        calls = []
+        run = runner.run
+        monkeypatch.setattr(runner, "run", lambda *a, **k: calls.append(a) or run(*a, **k))
+        kept = original(runner, colliders, sepsets, sepset_pvalue, separating, separating_pvalues)
+        assert calls == []
+        unknown = None if separating is None else {k: [np.nan] * len(v) for k, v in separating.items()}
+        again = original(runner, colliders, sepsets, np.full_like(sepset_pvalue, np.nan), separating,
+                         unknown)
+        assert calls and kept == again and len(kept) == len(colliders)
+        compared.append(len(kept))
+        return kept
+
+    monkeypatch.setattr(pc_module, "collider_evidence", checked)
+    with pytest.warns(OrientationConflictWarning):
+        PCStructure(**options).fit(X)
+    assert compared and compared[0] > 10

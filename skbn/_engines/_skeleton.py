@@ -69,17 +69,25 @@ class Decisions(Mapping):
     n_variables : int
     testable : (p, p) bool array
         The pairs tested at level 0.
+
+    Attributes
+    ----------
+    sepset_pvalue : (p, p) float array
+        ``[x, y]``: the p-value of the test that separated ``x < y`` (the test of its
+        separating set), NaN for a pair not removed by a test.
     """
 
     def __init__(self, n_variables, testable):
         self.testable = testable
         self.removed_at = np.zeros((n_variables, n_variables), dtype=np.int16)  # level + 1
+        self.sepset_pvalue = np.full((n_variables, n_variables), np.nan)
         self.levels = []  # (level, frozen adjacency, {(x, y): n})
         self.explicit = {}  # (x, y) -> {S: decision}
 
-    def removed(self, x, y, level):
-        """Record that a test at ``level`` separated ``x < y``."""
+    def removed(self, x, y, level, pvalue):
+        """Record that a test at ``level``, of p-value ``pvalue``, separated ``x < y``."""
         self.removed_at[x, y] = level + 1
+        self.sepset_pvalue[x, y] = pvalue
 
     def add_level(self, level, frozen):
         """Start a level of PC-stable on the ``frozen`` adjacency; returns its counts dict,
@@ -177,13 +185,13 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
         if fdr_alpha is not None:
             p_max_set[(x, y)] = ()
         if flag:
-            decided.removed(x, y, 0)
+            decided.removed(x, y, 0, pv)
             adjacency[x].discard(y)
             adjacency[y].discard(x)
             sepsets[(x, y)] = ()
     n_tests = len(testable)
     if fdr_alpha is not None:
-        _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable)
+        _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable, decided)
     _level_done(progress, 0, n_tests, adjacency)
     level = 1
     while max_cond_vars is None or level <= max_cond_vars:
@@ -237,11 +245,11 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
                 adjacency[x].discard(y)
                 adjacency[y].discard(x)
                 sepsets[(x, y)] = subsets[len(flags) - 1]
-                decided.removed(x, y, level)
+                decided.removed(x, y, level, pvals[len(flags) - 1])
         runner.caches.pop("gram", None)  # the Gram matrices of this level's adjacency
         n_tests += level_tests
         if fdr_alpha is not None:
-            _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable)
+            _fdr_step(adjacency, sepsets, p_max, p_max_set, fdr_alpha, testable, decided)
         _level_done(progress, level, level_tests, adjacency)
         if runner.expired() and runner.stopped_at is None:
             # max_time ran out during this level: the removals found stand, the pairs
@@ -258,7 +266,7 @@ def _level_done(progress, level, n_tests, adjacency):
         progress.message(f"level {level}: {n_tests:,} tests, {n_edges:,} adjacencies left")
 
 
-def _fdr_step(adjacency, sepsets, p_max, p_max_set, alpha, testable):
+def _fdr_step(adjacency, sepsets, p_max, p_max_set, alpha, testable, decided):
     """Remove the tested adjacencies whose Benjamini-Hochberg adjusted maximum p-value
     exceeds ``alpha`` (Li & Wang 2009); separating set: the set of the maximum p-value."""
     if not testable:
@@ -270,3 +278,4 @@ def _fdr_step(adjacency, sepsets, p_max, p_max_set, alpha, testable):
             adjacency[x].discard(y)
             adjacency[y].discard(x)
             sepsets[(x, y)] = p_max_set[(x, y)]
+            decided.sepset_pvalue[x, y] = p_max[x, y]

@@ -53,6 +53,9 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
         The sets found to separate ``x`` and ``y``.
     n_tests : int
         Tests run here (not already decided).
+    pvalues : dict {(x, y): list of float}
+        The p-values of the tests of ``separating[(x, y)]``, set by set (the skeleton's
+        separating set: ``decided.sepset_pvalue``).
     """
     pairs = sorted({(x, y) for x, _, y in triples})
     frozen = [sorted(a) for a in adjacency]
@@ -70,19 +73,22 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
             pending[(x, y)] = subsets, known = all_subsets(x, y), decided.of_pair(x, y)
             yield x, y, [s for s in subsets if s not in known]
 
-    separating, n_tests = {}, 0
-    for (x, y, subsets), (_, flags) in _streamed(runner, new_units(), False):
+    separating, pvalues, n_tests = {}, {}, 0
+    for (x, y, subsets), (pvals, flags) in _streamed(runner, new_units(), False):
         everything, known = pending.pop((x, y))
         n_tests += len(flags)
         if len(flags) < len(subsets):  # stopped by max_time: the skeleton's set decides
-            separating[(x, y)] = []
+            separating[(x, y)], pvalues[(x, y)] = [], []
             if runner.stopped_at is None:
                 runner.stopped_at = "the collider tests"
             continue
-        found = dict(zip(subsets, flags))
-        separating[(x, y)] = [s for s in everything
-                              if (found[s] if s in found else known[s])]
-    return separating, n_tests
+        found = dict(zip(subsets, zip(flags, pvals)))
+        sepset_pvalue = float(decided.sepset_pvalue[x, y])  # of the one set known to separate
+        kept = [(s, found[s][1]) if s in found else (s, sepset_pvalue) for s in everything
+                if (found[s][0] if s in found else known[s])]
+        separating[(x, y)] = [s for s, _ in kept]
+        pvalues[(x, y)] = [float(pv) for _, pv in kept]
+    return separating, n_tests, pvalues
 
 
 def collider_candidates(triples, sepsets, separating=None, orient="standard", fixed_arrows=()):
@@ -243,33 +249,43 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     return arrows, sorted(skipped)
 
 
-def collider_evidence(runner, colliders, sepsets, separating=None):
+def collider_evidence(runner, colliders, sepsets, sepset_pvalue, separating=None,
+                      separating_pvalues=None):
     """Largest p-value of the tests that separated the ends of each collider without its middle.
 
     For ``(x, z, y)`` the sets considered are the skeleton's separating set of ``x, y`` and
     (conservative / majority rules) every separating set of ``separating[(x, y)]``, those
-    without ``z``. These tests were all run (and counted) before: same test, same table,
-    same p-value. With the conservative / majority rules the sets of ``separating`` do not
-    depend on the column order, so neither does the evidence.
+    without ``z``. These tests were all run before, and their p-values kept: the
+    skeleton's in ``sepset_pvalue`` (``[x, y]``, see
+    :class:`~skbn._engines._skeleton.Decisions`), the others in ``separating_pvalues``
+    (:func:`collider_separating_sets`). A p-value not kept (NaN) is that of the same test
+    on the same table run again: the same value. With the conservative / majority rules the
+    sets of ``separating`` do not depend on the column order, so neither does the evidence.
 
     Returns
     -------
     dict {(x, z, y): float}
     """
-    candidates = {}
+    candidates, kept = {}, {}
     for x, z, y in colliders:
-        sets = ([sepsets[(x, y)]] if (x, y) in sepsets else []) + list(
-            (separating or {}).get((x, y), ()))
+        sets = []
+        if (x, y) in sepsets:
+            sets.append(sepsets[(x, y)])
+            kept.setdefault((x, y, sepsets[(x, y)]), float(sepset_pvalue[x, y]))
+        for subset, pvalue in zip((separating or {}).get((x, y), ()),
+                                  (separating_pvalues or {}).get((x, y), ())):
+            sets.append(subset)
+            kept.setdefault((x, y, subset), pvalue)
         candidates[(x, z, y)] = [s for s in dict.fromkeys(sets) if z not in s]
     units = {}
     for (x, _, y), sets in candidates.items():
         pending = units.setdefault((x, y), [])
-        pending.extend(s for s in sets if s not in pending)
-    unit_list = [(x, y, subsets) for (x, y), subsets in sorted(units.items())]
-    pvalues = {}
-    for (x, y, subsets), (pvals, _) in zip(unit_list, runner.run(unit_list, False, timed=False)):
-        pvalues.update(((x, y, subset), pv) for subset, pv in zip(subsets, pvals))
-    return {t: max((float(pvalues[(t[0], t[2], s)]) for s in sets), default=0.0)
+        pending.extend(s for s in sets if s not in pending and np.isnan(kept[(x, y, s)]))
+    unit_list = [(x, y, subsets) for (x, y), subsets in sorted(units.items()) if subsets]
+    if unit_list:
+        for (x, y, subsets), (pvals, _) in zip(unit_list, runner.run(unit_list, False, timed=False)):
+            kept.update(((x, y, subset), float(pv)) for subset, pv in zip(subsets, pvals))
+    return {t: max((kept[(t[0], t[2], s)] for s in sets), default=0.0)
             for t, sets in candidates.items()}
 
 
@@ -666,9 +682,9 @@ class PCStructure(_BaseStructureLearner):
                 runner, p, fixed=fixed, removed=removed, max_cond_vars=self.max_cond_vars,
                 variant=self.variant, fdr_alpha=fdr_alpha, progress=progress)
             triples = unshielded_triples(adjacency)
-            separating, extra_tests = None, 0
+            separating, extra_tests, separating_pvalues = None, 0, None
             if self.orient != "standard":
-                separating, extra_tests = collider_separating_sets(
+                separating, extra_tests, separating_pvalues = collider_separating_sets(
                     runner, adjacency, triples, decided, self.max_cond_vars)
             if runner.stopped_at is not None:
                 warn_user(
@@ -685,7 +701,8 @@ class PCStructure(_BaseStructureLearner):
                 implied, key=lambda e: (not knowledge.required[e], e[0], e[1])))
             arrows, colliders_skipped = orient_colliders(
                 triples, sepsets, separating, self.orient, known,
-                evidence=lambda colliders: collider_evidence(runner, colliders, sepsets, separating),
+                evidence=lambda colliders: collider_evidence(
+                    runner, colliders, sepsets, decided.sepset_pvalue, separating, separating_pvalues),
                 n_variables=p, names=names)
             # knowledge the colliders contradict (it wins; reported as a conflict)
             overruled = sorted({(z, a) for x, z, y in collider_candidates(
