@@ -65,17 +65,18 @@ _MAX_GROUP_SETS = 1 << 17
 #: joblib hands them out as workers free up, so several each even out the costs the
 #: estimate (sets x pairs) misses; a variable costing more than one batch is split.
 _SIDE_BATCHES_PER_JOB = 4
-#: Share of level 1's first pass (:func:`_first_pass_runs`) left to the ``n_jobs`` last runs of
-#: consecutive variables, which even out the cost estimate's errors: every boundary between
-#: runs sends the second sides of the pairs across it to a second pass.
+#: Share of the first pass of levels 1 and 2 (:func:`_first_pass_runs`) left to the ``n_jobs``
+#: last runs of consecutive variables, which even out the cost estimate's errors: every
+#: boundary between runs sends the second sides of the pairs across it to a second pass.
 _RUN_TAIL = 0.1
 #: Smallest level at which a process-parallel level of :func:`_by_side` runs each
 #: variable's other side with its own side, in one pass (the other side's tests of a pair
-#: separated on its own side are wasted), instead of a second pass for the pairs not
-#: separated on their own side (which counts each variable's strata a second time). CPU
-#: of the level in-process, 500-variable pedigree, 10,000 rows: level 1 (93% of the
-#: pairs separated) 13.3 s in two passes, 18.0 s in one (10.5 s serial); level 2 12.8 s
-#: in two, 11.1 s in one (9.9 s serial).
+#: separated on its own side are wasted), instead of runs of consecutive variables and a
+#: second pass for the pairs across runs not separated on their own side (which counts
+#: their variables' strata a second time). 1,000-variable pedigree, 10,000 rows, workers'
+#: CPU with ``n_jobs=2``: level 1 (93% of the pairs separated on their first side) is
+#: cheaper in runs; level 2 (69%) 21.5-23.2 s in runs, 27.4-28.7 s in one pass (18.3 s
+#: with one job); from level 3 almost no pair is separated.
 _ONE_PASS_FROM_SIZE = 3
 #: Batches per worker in a process-parallel run: one contiguous batch each shares the
 #: most cached conditioning-set ids (measured faster than 2 or 4 smaller batches).
@@ -329,12 +330,12 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
         With more than one, the variables' sides run in joblib workers on ``data``
         (memory-mapped codes), in contiguous batches of about equal cost, a variable
         costing more than a batch split into ranges of its sets (:func:`_side_work`), each
-        pair's ranges appended in order up to its first independence. Level 1: first runs
-        of consecutive variables, each as with one job (:func:`_side_run`, a pair's second
-        side with its first when both variables are in the run; :func:`_first_pass_runs`),
-        then the second sides of the pairs across runs still not separated; larger sets
-        (from :data:`_ONE_PASS_FROM_SIZE`): one pass, both sides together. The results are
-        the same.
+        pair's ranges appended in order up to its first independence. Levels 1 and 2:
+        first runs of consecutive variables, each as with one job (:func:`_side_run`, a
+        pair's second side with its first when both variables are in the run;
+        :func:`_first_pass_runs`), then the second sides of the pairs across runs still not
+        separated; larger sets (from :data:`_ONE_PASS_FROM_SIZE`): one pass, both sides
+        together. The results are the same.
     counter_options : dict or None
         Options of the :class:`~skbn._counting.StratifiedCounter` of sets of two or more.
     max_round_cells : int
@@ -369,7 +370,7 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
                 closed.add(i)
 
     if size < _ONE_PASS_FROM_SIZE:
-        # level 1: runs of consecutive variables, each as in-process (a pair's second side
+        # levels 1 and 2: runs of consecutive variables, each as in-process (a pair's second side
         # with its first when both variables are in the run), hubs' first sides in ranges;
         # then the second sides of the pairs left, as below
         runs, hubs, costs = _first_pass_runs(adjacency, pairs, data.cardinalities, n_jobs, size)
