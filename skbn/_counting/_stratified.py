@@ -442,29 +442,27 @@ class StratifiedCounter:
         return xy
 
     def stacked_tables(self, subset, pairs):
-        """Tables of several pairs given one sorted ``subset``, cell-major, one block per
-        pair.
+        """Tables of several pairs given one sorted ``subset``, cell-major, side by side.
 
         The pairs share the strata of ``subset`` (computed once, :meth:`strata`, and, when
         lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their
-        rows are counted there, not gathered out); each pair's table is one
-        ``np.bincount`` of ``xy * n_ids + stratum`` (``n_cells x n_ids`` bins, no larger
-        array for all the pairs), laid out one vector per cell ``(a, b)`` over the
-        strata: what the test kernels read without a copy
-        (:meth:`~skbn.citests.BaseCITest.test_batch` with ``cell_major=True``). A pair's
-        kept strata are gathered once, cell by cell. The strata passed are those
-        :meth:`tables` passes to a test, in the same order, but for strata that add
-        exactly nothing to the chi-square and G statistics and degrees of freedom (one
-        non-empty cell, or none): when :meth:`tables` would lump them (``lump_degenerate``,
-        unweighted), the strata of two or more rows with two or more non-empty cells, then
-        one lump stratum ``[m, 0, ...]`` holding the ``m`` other rows (all zeros when
-        ``m = 0``), or, when those strata hold :data:`_KEEP_ALL_ROWS` rows or more on
-        average, every stratum of two or more rows, then the lump of the one-row strata's
-        rows; otherwise every non-empty stratum (the empty strata :meth:`tables` may
-        return are dropped here, as :func:`~skbn._engines._ci_runner.run_tables` drops
-        them). Each pair's test has the statistic, degrees of freedom and sample size of
-        :meth:`tables`' strata, bit for bit (terms ``0.0`` leave a sum in stratum order
-        unchanged).
+        rows are counted there, not gathered out). All the pairs are counted by one
+        ``np.bincount`` of ``(j * n_ids + stratum) * r_x r_y + xy_j`` over the rows of the
+        ``k`` pairs (``xy_j`` the joint state of pair ``j``; each pair's bins a block of
+        their own), and their kept strata are gathered at once from the counts seen as
+        ``(cell, pair, stratum)``: a bin holds the rows of one pair, added in row order, so
+        every count (a weighted sum too) has the bits of counting that pair alone. The strata passed are those :meth:`tables` passes to a
+        test, in the same order, but for strata that add exactly nothing to the chi-square
+        and G statistics and degrees of freedom (one non-empty cell, or none): when
+        :meth:`tables` would lump them (``lump_degenerate``, unweighted), the strata of two
+        or more rows with two or more non-empty cells, then one lump stratum ``[m, 0,
+        ...]`` holding the ``m`` other rows (all zeros when ``m = 0``), or, when those
+        strata hold :data:`_KEEP_ALL_ROWS` rows or more on average, every stratum of two or
+        more rows, then the lump of the one-row strata's rows; otherwise every non-empty
+        stratum (the empty strata :meth:`tables` may return are dropped here, as
+        :func:`~skbn._engines._ci_runner.run_tables` drops them). Each pair's test has the
+        statistic, degrees of freedom and sample size of :meth:`tables`' strata, bit for
+        bit (terms ``0.0`` leave a sum in stratum order unchanged).
 
         Parameters
         ----------
@@ -475,43 +473,66 @@ class StratifiedCounter:
 
         Returns
         -------
-        blocks : list of ndarray of shape (n_cells, n_kept)
-            Per pair, its strata cell-major: ``block[a * r_y + b, t]`` is cell ``(a, b)``
-            of stratum ``t`` (int64 without weights, float64 with).
+        tables : ndarray of shape (r_x * r_y, n_kept)
+            The pairs' strata cell-major, pair after pair: ``tables[a * r_y + b, t]`` is
+            cell ``(a, b)`` of stratum ``t`` (int64 without weights, float64 with), what the
+            test kernels read (:meth:`~skbn.citests.BaseCITest.test_batch` with
+            ``cell_major=True``).
+        widths : ndarray of int
+            Number of strata of each pair, in order (they sum to ``n_kept``).
         declared : int
             Declared number of configurations of ``subset``.
         """
         lane_ids, n_ids, declared, bits = self.strata(subset)
-        n_samples = len(lane_ids)
+        n_samples, n_pairs = len(lane_ids), len(pairs)
         n_cells = self._r[pairs[0][0]] * self._r[pairs[0][1]]
         lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
-        kept = None
         if lump:  # the rows of one-row strata share the last id: one lump for all pairs
             ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
             n_ids = n_shared + 1
-            rest = n_samples - int(size.sum())
-            keep_all = n_samples - rest >= _KEEP_ALL_ROWS * n_shared
+        elif self.weights is None:  # a stratum is empty for every pair or for none:
+            ids, n_ids = self._filled_strata(subset, lane_ids, n_ids, bits)  # renumbered
         else:
             ids = lane_ids >> bits
-            if self.weights is None:  # a stratum is empty for every pair or for none
-                kept = np.flatnonzero(np.bincount(ids, minlength=n_ids))
-        cells = np.empty(n_samples, dtype=np.int64)
-        blocks = []
-        for x, y in pairs:
-            np.multiply(self.pair_states(x, y), n_ids, out=cells)
-            cells += ids
-            counts = count_cells(cells, n_cells * n_ids, self.weights).reshape(n_cells, n_ids)
-            if lump:  # the lump: the last column, overwritten (exact integers)
-                keep = None if keep_all else np.flatnonzero(_several_filled(counts[:, :n_shared], size))
-                counts[:, n_shared] = 0
-                counts[0, n_shared] = rest if keep is None else n_samples - int(size[keep].sum())
-                blocks.append(counts if keep is None else counts.take(np.append(keep, n_shared), axis=1))
-            elif kept is None:  # weighted: rows of weight 0 leave a stratum empty
-                blocks.append(counts.take(np.flatnonzero(counts.any(axis=0)), axis=1))
+        block = n_ids * n_cells  # pair j's bins: j * block + stratum * n_cells + xy
+        cells = np.empty((n_pairs, n_samples), dtype=np.int64)
+        for j, (x, y) in enumerate(pairs):
+            np.add(self.pair_states(x, y), j * block, out=cells[j])
+        cells += ids * n_cells
+        weights = None if self.weights is None else np.broadcast_to(self.weights, cells.shape)
+        counts = count_cells(cells, n_pairs * block, weights).reshape(n_pairs, n_ids, n_cells)
+        if lump:  # the lump: the last stratum, overwritten (exact integers)
+            rows = n_samples - int(size.sum())
+            counts[:, n_shared] = 0
+            if n_samples - rows >= _KEEP_ALL_ROWS * n_shared:
+                counts[:, n_shared, 0] = rows
+                keep = None
             else:
-                blocks.append(counts.take(kept, axis=1))
-        return blocks, declared
+                keep = np.ones((n_pairs, n_ids), dtype=bool)
+                keep[:, :n_shared] = _several_filled(counts[:, :n_shared].transpose(2, 0, 1), size)
+                counts[:, n_shared, 0] = n_samples - keep[:, :n_shared] @ size
+        else:  # unweighted: every stratum holds a row; weighted: rows of weight 0 may leave one empty
+            keep = None if self.weights is None else counts.any(axis=2)
+        if keep is None:
+            return counts.transpose(2, 0, 1).reshape(n_cells, -1), np.full(n_pairs, n_ids), declared
+        return counts.transpose(2, 0, 1)[:, keep], keep.sum(axis=1), declared
+
+    def _filled_strata(self, subset, lane_ids, n_ids, bits):
+        """``(ids, n_filled)``: the ids of :meth:`strata` renumbered in order to
+        ``0..n_filled-1`` over the strata holding a row (cached)."""
+        key = ("filled", *subset)
+        hit = self._ids.get(key)
+        if hit is None:
+            ids = lane_ids >> bits
+            filled = np.bincount(ids, minlength=n_ids) > 0
+            if filled.all():
+                hit = (ids, n_ids)
+            else:
+                renumbered = np.cumsum(filled) - 1
+                hit = (renumbered[ids], int(renumbered[-1]) + 1)
+            self._ids.put(key, hit)
+        return hit
 
     def _shared_strata(self, subset, lane_ids, n_ids, bits):
         """``(ids, n_shared, size)``: the strata of ``subset`` that hold two or more rows
@@ -534,8 +555,8 @@ class StratifiedCounter:
 
 
 def _several_filled(counts, size):
-    """Whether each stratum of the integer ``counts`` (cells on axis 0, strata on the last
-    axis) has two or more non-empty cells, for strata of ``size >= 2`` rows each: exactly
+    """Whether each stratum of the integer ``counts`` (cells on axis 0, strata on the other
+    axes) has two or more non-empty cells, for strata of ``size >= 2`` rows each: exactly
     when its largest cell holds fewer than its rows (one pass per cell, no count of the
     non-empty cells)."""
     largest = counts[0].copy()
