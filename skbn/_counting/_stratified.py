@@ -451,8 +451,8 @@ class StratifiedCounter:
         ``k`` pairs (``xy_j`` the joint state of pair ``j``; each pair's bins a block of
         their own), and their kept strata are gathered at once from the counts seen as
         ``(cell, pair, stratum)``: a bin holds the rows of one pair, added in row order, so
-        every count (a weighted sum too) has the bits of counting that pair alone. The strata passed are those :meth:`tables` passes to a
-        test, in the same order, but for strata that add exactly nothing to the chi-square
+        every count (a weighted sum too) has the bits of counting that pair alone. The
+        strata passed are those :meth:`tables` passes to a test, in the same order, but for strata that add exactly nothing to the chi-square
         and G statistics and degrees of freedom (one non-empty cell, or none): when
         :meth:`tables` would lump them (``lump_degenerate``, unweighted), the strata of two
         or more rows with two or more non-empty cells, then one lump stratum ``[m, 0,
