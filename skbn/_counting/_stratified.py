@@ -445,24 +445,24 @@ class StratifiedCounter:
         """Tables of several pairs given one sorted ``subset``, cell-major, side by side.
 
         The pairs share the strata of ``subset`` (computed once, :meth:`strata`, and, when
-        lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their
-        rows are counted there, not gathered out). All the pairs are counted by one
-        ``np.bincount`` of ``(j * n_ids + stratum) * r_x r_y + xy_j`` over the rows of the
-        ``k`` pairs (``xy_j`` the joint state of pair ``j``; each pair's bins a block of
-        their own), and their kept strata are gathered at once from the counts seen as
-        ``(cell, pair, stratum)``: a bin holds the rows of one pair, added in row order, so
-        every count (a weighted sum too) has the bits of counting that pair alone. The
-        strata passed are those :meth:`tables` passes to a test, in the same order, but for strata that add exactly nothing to the chi-square
-        and G statistics and degrees of freedom (one non-empty cell, or none): when
-        :meth:`tables` would lump them (``lump_degenerate``, unweighted), the strata of two
-        or more rows with two or more non-empty cells, then one lump stratum ``[m, 0,
-        ...]`` holding the ``m`` other rows (all zeros when ``m = 0``), or, when those
-        strata hold :data:`_KEEP_ALL_ROWS` rows or more on average, every stratum of two or
-        more rows, then the lump of the one-row strata's rows; otherwise every non-empty
-        stratum (the empty strata :meth:`tables` may return are dropped here, as
-        :func:`~skbn._engines._ci_runner.run_tables` drops them). Each pair's test has the
-        statistic, degrees of freedom and sample size of :meth:`tables`' strata, bit for
-        bit (terms ``0.0`` leave a sum in stratum order unchanged).
+        lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their rows
+        are counted there, not gathered out). All the pairs are counted by one ``np.bincount``
+        of ``(j * n_ids + stratum) * r_x r_y + xy_j`` over the rows of the ``k`` pairs
+        (``xy_j`` the joint state of pair ``j``; each pair's bins a block of their own), and
+        their kept strata are gathered at once from the counts seen as ``(cell, pair,
+        stratum)``: a bin holds the rows of one pair, added in row order, so every count (a
+        weighted sum too) has the bits of counting that pair alone. The strata passed are
+        those :meth:`tables` passes to a test, in the same order, but for strata that add
+        exactly nothing to the chi-square and G statistics and degrees of freedom (one
+        non-empty cell, or none): when :meth:`tables` would lump them (``lump_degenerate``,
+        unweighted), the strata of two or more rows with two or more non-empty cells, then one
+        lump stratum ``[m, 0, ...]`` holding the ``m`` other rows (all zeros when ``m = 0``),
+        or, when those strata hold :data:`_KEEP_ALL_ROWS` rows or more on average, every
+        stratum of two or more rows, then the lump of the one-row strata's rows; otherwise
+        every non-empty stratum (the empty strata :meth:`tables` may return are dropped here,
+        as :func:`~skbn._engines._ci_runner.run_tables` drops them). Each pair's test has the
+        statistic, degrees of freedom and sample size of :meth:`tables`' strata, bit for bit
+        (terms ``0.0`` leave a sum in stratum order unchanged).
 
         Parameters
         ----------
