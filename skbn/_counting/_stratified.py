@@ -78,6 +78,9 @@ LUMP_ROWS_PER_STRATUM = 16
 #: time counting and testing), where with 2-6 rows a stratum (sets of 8 and more) a third
 #: may, and the search pays.
 _KEEP_ALL_ROWS = 8
+#: :meth:`StratifiedCounter.stacked_tables` counts only the rows of the strata of two or
+#: more rows of a lumped set (gathered) when they are at most this fraction of the rows.
+_GATHER_SHARED = 0.5
 
 
 def gram_nbytes(cardinalities, v, others):
@@ -488,25 +491,33 @@ class StratifiedCounter:
         n_cells = self._r[pairs[0][0]] * self._r[pairs[0][1]]
         lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
+        rows = None
         if lump:  # the rows of one-row strata share the last id: one lump for all pairs
             ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
             n_ids = n_shared + 1
+            if int(size.sum()) <= _GATHER_SHARED * n_samples:
+                rows, ids = self._shared_rows(subset, ids, n_shared)
         elif self.weights is None:  # a stratum is empty for every pair or for none:
             ids, n_ids = self._filled_strata(subset, lane_ids, n_ids, bits)  # renumbered
         else:
             ids = lane_ids >> bits
         block = n_ids * n_cells  # pair j's bins: j * block + stratum * n_cells + xy
-        cells = np.empty((n_pairs, n_samples), dtype=np.int64)
+        cells = np.empty((n_pairs, len(ids)), dtype=np.int64)
         for j, (x, y) in enumerate(pairs):
-            np.add(self.pair_states(x, y), j * block, out=cells[j])
+            if rows is None:
+                np.add(self.pair_states(x, y), j * block, out=cells[j])
+            else:
+                np.take(self.pair_states(x, y), rows, out=cells[j])
+        if rows is not None:
+            cells += np.arange(0, n_pairs * block, block)[:, None]
         cells += ids * n_cells
         weights = None if self.weights is None else np.broadcast_to(self.weights, cells.shape)
         counts = count_cells(cells, n_pairs * block, weights).reshape(n_pairs, n_ids, n_cells)
         if lump:  # the lump: the last stratum, overwritten (exact integers)
-            rows = n_samples - int(size.sum())
+            alone = n_samples - int(size.sum())
             counts[:, n_shared] = 0
-            if n_samples - rows >= _KEEP_ALL_ROWS * n_shared:
-                counts[:, n_shared, 0] = rows
+            if n_samples - alone >= _KEEP_ALL_ROWS * n_shared:
+                counts[:, n_shared, 0] = alone
                 keep = None
             else:
                 keep = np.ones((n_pairs, n_ids), dtype=bool)
@@ -517,6 +528,17 @@ class StratifiedCounter:
         if keep is None:
             return counts.transpose(2, 0, 1).reshape(n_cells, -1), np.full(n_pairs, n_ids), declared
         return counts.transpose(2, 0, 1)[:, keep], keep.sum(axis=1), declared
+
+    def _shared_rows(self, subset, ids, n_shared):
+        """``(rows, ids[rows])``: the rows of the strata of two or more rows of ``subset``
+        (``ids, n_shared`` from :meth:`_shared_strata`; cached)."""
+        key = ("shared rows", *subset)
+        hit = self._ids.get(key)
+        if hit is None:
+            rows = np.flatnonzero(ids < n_shared)
+            hit = (rows, ids[rows])
+            self._ids.put(key, hit)
+        return hit
 
     def _filled_strata(self, subset, lane_ids, n_ids, bits):
         """``(ids, n_filled)``: the ids of :meth:`strata` renumbered in order to
