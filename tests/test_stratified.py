@@ -131,7 +131,8 @@ def test_gram_cache_bounded_in_bytes_gives_the_same_tables():
 @pytest.mark.parametrize("lump", ["never", "default", "forced"])
 @pytest.mark.parametrize("keep_all_rows", [0, 8, 10**9])
 @pytest.mark.parametrize("gather", [0.0, 1.0])
-def test_stacked_tables_give_the_bits_of_one_table_per_test(weights, lump, keep_all_rows, gather, monkeypatch):
+def test_stacked_tables_give_the_bits_of_one_table_per_test(weights, lump, keep_all_rows, gather,
+                                                            monkeypatch):
     # all the pairs of one set counted together (one bincount, strata kept by one mask)
     # against the reference path: each test's own table (StratifiedCounter.tables, lumped
     # or full) tested alone (run_tables); 2-, 3- and 4-state pairs (two shapes per set,
