@@ -449,12 +449,13 @@ class StratifiedCounter:
 
         The pairs share the strata of ``subset`` (computed once, :meth:`strata`, and, when
         lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their rows
-        are counted there, not gathered out). All the pairs are counted by one ``np.bincount``
-        of ``(j * n_ids + stratum) * r_x r_y + xy_j`` over the rows of the ``k`` pairs
-        (``xy_j`` the joint state of pair ``j``; each pair's bins a block of their own), and
-        their kept strata are gathered at once from the counts seen as ``(cell, pair,
-        stratum)``: a bin holds the rows of one pair, added in row order, so every count (a
-        weighted sum too) has the bits of counting that pair alone. The strata passed are
+        are counted there, or, when the strata of two or more rows hold at most
+        :data:`_GATHER_SHARED` of the rows, not counted at all). All the pairs are counted by
+        one ``np.bincount`` of ``xy_j * k n_ids + j * n_ids + stratum`` over the rows of the
+        ``k`` pairs (``xy_j`` the joint state of pair ``j``): the counts ``(cell, pair,
+        stratum)`` are the pairs' tables cell-major side by side, their kept strata taken by
+        one ``np.compress``. A bin holds the rows of one pair, added in row order, so every
+        count (a weighted sum too) has the bits of counting that pair alone. The strata passed are
         those :meth:`tables` passes to a test, in the same order, but for strata that add
         exactly nothing to the chi-square and G statistics and degrees of freedom (one
         non-empty cell, or none): when :meth:`tables` would lump them (``lump_degenerate``,
@@ -501,33 +502,31 @@ class StratifiedCounter:
             ids, n_ids = self._filled_strata(subset, lane_ids, n_ids, bits)  # renumbered
         else:
             ids = lane_ids >> bits
-        block = n_ids * n_cells  # pair j's bins: j * block + stratum * n_cells + xy
+        width = n_pairs * n_ids  # cell (a, b) of stratum s of pair j: bin xy * width + j * n_ids + s
         cells = np.empty((n_pairs, len(ids)), dtype=np.int64)
         for j, (x, y) in enumerate(pairs):
-            if rows is None:
-                np.add(self.pair_states(x, y), j * block, out=cells[j])
-            else:
-                np.take(self.pair_states(x, y), rows, out=cells[j])
-        if rows is not None:
-            cells += np.arange(0, n_pairs * block, block)[:, None]
-        cells += ids * n_cells
+            xy = self.pair_states(x, y)
+            np.multiply(xy if rows is None else xy[rows], width, out=cells[j])
+        cells += ids
+        cells += np.arange(0, width, n_ids)[:, None]
         weights = None if self.weights is None else np.broadcast_to(self.weights, cells.shape)
-        counts = count_cells(cells, n_pairs * block, weights).reshape(n_pairs, n_ids, n_cells)
+        counts = count_cells(cells, n_cells * width, weights).reshape(n_cells, n_pairs, n_ids)
         if lump:  # the lump: the last stratum, overwritten (exact integers)
             alone = n_samples - int(size.sum())
-            counts[:, n_shared] = 0
+            counts[:, :, n_shared] = 0
             if n_samples - alone >= _KEEP_ALL_ROWS * n_shared:
-                counts[:, n_shared, 0] = alone
+                counts[0, :, n_shared] = alone
                 keep = None
             else:
                 keep = np.ones((n_pairs, n_ids), dtype=bool)
-                keep[:, :n_shared] = _several_filled(counts[:, :n_shared].transpose(2, 0, 1), size)
-                counts[:, n_shared, 0] = n_samples - keep[:, :n_shared] @ size
+                keep[:, :n_shared] = _several_filled(counts[:, :, :n_shared], size)
+                counts[0, :, n_shared] = n_samples - keep[:, :n_shared] @ size
         else:  # unweighted: every stratum holds a row; weighted: rows of weight 0 may leave one empty
-            keep = None if self.weights is None else counts.any(axis=2)
+            keep = None if self.weights is None else counts.any(axis=0)
+        counts = counts.reshape(n_cells, width)
         if keep is None:
-            return counts.transpose(2, 0, 1).reshape(n_cells, -1), np.full(n_pairs, n_ids), declared
-        return counts.transpose(2, 0, 1)[:, keep], keep.sum(axis=1), declared
+            return counts, np.full(n_pairs, n_ids), declared
+        return np.compress(keep.ravel(), counts, axis=1), keep.sum(axis=1), declared
 
     def _shared_rows(self, subset, ids, n_shared):
         """``(rows, ids[rows])``: the rows of the strata of two or more rows of ``subset``
