@@ -130,9 +130,7 @@ def test_gram_cache_bounded_in_bytes_gives_the_same_tables():
 @pytest.mark.parametrize("weights", [None, "fractional", "with zeros"])
 @pytest.mark.parametrize("lump", ["never", "default", "forced"])
 @pytest.mark.parametrize("keep_all_rows", [0, 8, 10**9])
-@pytest.mark.parametrize("gather", [0.0, 1.0])
-def test_stacked_tables_give_the_bits_of_one_table_per_test(weights, lump, keep_all_rows, gather,
-                                                            monkeypatch):
+def test_stacked_tables_give_the_bits_of_one_table_per_test(weights, lump, keep_all_rows, monkeypatch):
     # all the pairs of one set counted together (one bincount, strata kept by one mask)
     # against the reference path: each test's own table (StratifiedCounter.tables, lumped
     # or full) tested alone (run_tables); 2-, 3- and 4-state pairs (two shapes per set,
@@ -146,7 +144,6 @@ def test_stacked_tables_give_the_bits_of_one_table_per_test(weights, lump, keep_
     from skbn.citests import ChiSquare, GTest
 
     monkeypatch.setattr(stratified, "_KEEP_ALL_ROWS", keep_all_rows)
-    monkeypatch.setattr(stratified, "_GATHER_SHARED", gather)  # lumped: count all rows or shared ones
     if lump == "forced":  # every unweighted set lumped
         monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
         monkeypatch.setattr(stratified, "LUMP_ROWS_PER_STRATUM", 10**6)

@@ -78,9 +78,6 @@ LUMP_ROWS_PER_STRATUM = 16
 #: time counting and testing), where with 2-6 rows a stratum (sets of 8 and more) a third
 #: may, and the search pays.
 _KEEP_ALL_ROWS = 8
-#: :meth:`StratifiedCounter.stacked_tables` counts only the rows of the strata of two or
-#: more rows of a lumped set (gathered) when they are at most this fraction of the rows.
-_GATHER_SHARED = 0.5
 
 
 def gram_nbytes(cardinalities, v, others):
@@ -449,8 +446,7 @@ class StratifiedCounter:
 
         The pairs share the strata of ``subset`` (computed once, :meth:`strata`, and, when
         lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their rows
-        are counted there, or, when the strata of two or more rows hold at most
-        :data:`_GATHER_SHARED` of the rows, not counted at all). All the pairs are counted by
+        are counted there, not gathered out). All the pairs are counted by
         one ``np.bincount`` of ``xy_j * k n_ids + j * n_ids + stratum`` over the rows of the
         ``k`` pairs (``xy_j`` the joint state of pair ``j``): the counts ``(cell, pair,
         stratum)`` are the pairs' tables cell-major side by side, their kept strata taken by
@@ -492,21 +488,17 @@ class StratifiedCounter:
         n_cells = self._r[pairs[0][0]] * self._r[pairs[0][1]]
         lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
-        rows = None
         if lump:  # the rows of one-row strata share the last id: one lump for all pairs
             ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
             n_ids = n_shared + 1
-            if int(size.sum()) <= _GATHER_SHARED * n_samples:
-                rows, ids = self._shared_rows(subset, ids, n_shared)
         elif self.weights is None:  # a stratum is empty for every pair or for none:
             ids, n_ids = self._filled_strata(subset, lane_ids, n_ids, bits)  # renumbered
         else:
             ids = lane_ids >> bits
         width = n_pairs * n_ids  # cell (a, b) of stratum s of pair j: bin xy * width + j * n_ids + s
-        cells = np.empty((n_pairs, len(ids)), dtype=np.int64)
+        cells = np.empty((n_pairs, n_samples), dtype=np.int64)
         for j, (x, y) in enumerate(pairs):
-            xy = self.pair_states(x, y)
-            np.multiply(xy if rows is None else xy[rows], width, out=cells[j])
+            np.multiply(self.pair_states(x, y), width, out=cells[j])
         cells += ids
         cells += np.arange(0, width, n_ids)[:, None]
         weights = None if self.weights is None else np.broadcast_to(self.weights, cells.shape)
@@ -527,17 +519,6 @@ class StratifiedCounter:
         if keep is None:
             return counts, np.full(n_pairs, n_ids), declared
         return np.compress(keep.ravel(), counts, axis=1), keep.sum(axis=1), declared
-
-    def _shared_rows(self, subset, ids, n_shared):
-        """``(rows, ids[rows])``: the rows of the strata of two or more rows of ``subset``
-        (``ids, n_shared`` from :meth:`_shared_strata`; cached)."""
-        key = ("shared rows", *subset)
-        hit = self._ids.get(key)
-        if hit is None:
-            rows = np.flatnonzero(ids < n_shared)
-            hit = (rows, ids[rows])
-            self._ids.put(key, hit)
-        return hit
 
     def _filled_strata(self, subset, lane_ids, n_ids, bits):
         """``(ids, n_filled)``: the ids of :meth:`strata` renumbered in order to
