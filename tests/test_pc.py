@@ -868,8 +868,9 @@ def test_pc_with_lumped_strata_equals_pc_on_full_tables(orient, monkeypatch):
             other.cpdag_, other.sepsets_, other.n_tests_, other.edges_)
 
 
-@pytest.mark.parametrize("options", [{"orient": "standard"}, {}, {"correction": "fdr"}, {"variant": "original"},
-                                     {"orient": "conservative", "ci_test": ChiSquare(alpha=0.2)}])
+@pytest.mark.parametrize("options", [
+    {"orient": "standard"}, {}, {"correction": "fdr"}, {"variant": "original"},
+    {"orient": "conservative", "ci_test": ChiSquare(alpha=0.2)}])
 def test_collider_evidence_reads_the_kept_pvalues(options, monkeypatch):
     # colliders in conflict are placed strongest evidence first: the largest p-value of the
     # tests that separated their ends. Those p-values are kept from the skeleton and the
