@@ -320,9 +320,11 @@ def _pairwise_sum(terms):
         half = n // 2 - (n // 2) % 8
         return _pairwise_sum(terms[:half]) + _pairwise_sum(terms[half:])
     whole = n - n % 8
-    partial = terms[:8].copy()
-    for start in range(8, whole, 8):
-        partial += terms[start:start + 8]
+    partial = terms[:8]
+    if whole > 8:  # the eight running sums (else the first eight terms themselves)
+        partial = partial.copy()
+        for start in range(8, whole, 8):
+            partial += terms[start:start + 8]
     pairs = partial[0::2] + partial[1::2]
     quads = pairs[0::2] + pairs[1::2]
     out = quads[0] + quads[1]

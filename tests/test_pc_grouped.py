@@ -186,7 +186,7 @@ def test_lumping_keeps_strata_with_more_than_127_filled_cells(monkeypatch):
     ci_test = ChiSquare()
     want = ci_test.test(full, data.cardinalities[zc])
     block, declared = counter.tables(x, y, (zc,))
-    (stacked,), _ = counter.stacked_tables((zc,), [(x, y)])
+    stacked, _, _ = counter.stacked_tables((zc,), [(x, y)])
     for tables in (block, stacked.T):
         got = ci_test.test(tables.reshape(-1, 12, 12), declared)
         assert (got.statistic, got.pvalue, got.dof) == (want.statistic, want.pvalue, want.dof)

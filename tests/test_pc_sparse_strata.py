@@ -80,9 +80,9 @@ def test_stacked_tables_equal_one_full_table_per_test(ci_test, weights, lump, mo
             if size >= 7:
                 subset = (*subset[:-1], row_id)
             pairs = [(0, 1), (0, 2), (1, 2)]
-            blocks, declared = counter.stacked_tables(subset, pairs)
-            tables = np.concatenate(blocks, axis=1)
-            owner = np.repeat(np.arange(len(pairs)), [block.shape[1] for block in blocks])
+            tables, widths, declared = counter.stacked_tables(subset, pairs)
+            assert widths.sum() == tables.shape[1]
+            owner = np.repeat(np.arange(len(pairs)), widths)
             batch = ci_test.test_batch(tables.reshape(3, 3, -1), owner, len(pairs), [declared] * len(pairs),
                                        cell_major=True)
             rows = contingency_tables(data.codes, data.cardinalities, 0, 1, subset)  # unweighted
@@ -123,12 +123,14 @@ def test_lumped_sets_passing_every_shared_stratum_give_the_same_bits(ci_test, mo
             results = []
             for keep_all_rows in (0, 10**9):  # every set passes all strata / filters them
                 monkeypatch.setattr(stratified, "_KEEP_ALL_ROWS", keep_all_rows)
-                blocks, declared = StratifiedCounter(data, lump_degenerate=True).stacked_tables(subset, pairs)
-                widths.setdefault(keep_all_rows, []).append(sum(block.shape[1] for block in blocks))
+                counter = StratifiedCounter(data, lump_degenerate=True)
+                tables, width, declared = counter.stacked_tables(subset, pairs)
+                widths.setdefault(keep_all_rows, []).append(tables.shape[1])
                 # every row once per pair: the sample size of the power rule
-                assert [int(block.sum()) for block in blocks] == [data.n_samples] * len(pairs)
-                owner = np.repeat(np.arange(len(pairs)), [block.shape[1] for block in blocks])
-                results.append(ci_test.test_batch(np.concatenate(blocks, axis=1).reshape(3, 3, -1), owner,
+                owner = np.repeat(np.arange(len(pairs)), width)
+                totals = np.bincount(owner, weights=tables.sum(axis=0))
+                assert totals.tolist() == [data.n_samples] * len(pairs)
+                results.append(ci_test.test_batch(tables.reshape(3, 3, -1), owner,
                                                   len(pairs), [declared] * len(pairs), cell_major=True))
             for k, (x, y) in enumerate(pairs):
                 want = _one_test(ci_test, data, x, y, subset)
@@ -146,10 +148,11 @@ def test_all_one_row_strata_lump_to_nothing_but_the_sample_size(monkeypatch):
     data = _data(200)
     row_id = data.n_variables - 1
     counter = StratifiedCounter(data, lump_degenerate=True)
-    blocks, declared = counter.stacked_tables((3, row_id), [(0, 1), (0, 2)])
-    for block in blocks:  # cell-major: one stratum, all 200 rows in its first cell
-        np.testing.assert_array_equal(block, [[200]] + [[0]] * 8)
-    tables = np.concatenate(blocks, axis=1).reshape(3, 3, 2)
+    tables, widths, declared = counter.stacked_tables((3, row_id), [(0, 1), (0, 2)])
+    # cell-major: one stratum per pair, all 200 rows in its first cell
+    np.testing.assert_array_equal(widths, [1, 1])
+    np.testing.assert_array_equal(tables, [[200, 200]] + [[0, 0]] * 8)
+    tables = tables.reshape(3, 3, 2)
     for ci_test in (ChiSquare(min_samples_per_dof=0), GTest(min_samples_per_dof=0)):
         batch = ci_test.test_batch(tables, [0, 1], 2, [declared] * 2, cell_major=True)
         np.testing.assert_array_equal(batch.statistic, 0.0)

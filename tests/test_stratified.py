@@ -125,3 +125,83 @@ def test_gram_cache_bounded_in_bytes_gives_the_same_tables():
     for (x, y, s), table in zip(pairs[:20], expected[:20]):
         np.testing.assert_array_equal(tiny.tables(x, y, s)[0], table)
     assert len(tiny._gram) == 0
+
+
+@pytest.mark.parametrize("weights", [None, "fractional", "with zeros"])
+@pytest.mark.parametrize("lump", ["never", "default", "forced"])
+@pytest.mark.parametrize("keep_all_rows", [0, 8, 10**9])
+def test_stacked_tables_give_the_bits_of_one_table_per_test(weights, lump, keep_all_rows, monkeypatch):
+    # all the pairs of one set counted together (one bincount, strata kept by one mask)
+    # against the reference path: each test's own table (StratifiedCounter.tables, lumped
+    # or full) tested alone (run_tables); 2-, 3- and 4-state pairs (two shapes per set,
+    # tested in one batch per shape), sets whose strata all hold one row (a row-id
+    # column), sets with no one-row stratum (one or two columns on 600 rows), unobserved
+    # configurations (empty strata), rows sorted by a column; every statistic, p-value,
+    # degree of freedom and decision bit equal (empty strata and one-cell strata change
+    # none of them: the test also checks that none but a lump is passed, and the totals)
+    import skbn._counting._stratified as stratified
+    from skbn._engines._ci_runner import _test_blocks, run_tables
+    from skbn.citests import ChiSquare, GTest
+
+    monkeypatch.setattr(stratified, "_KEEP_ALL_ROWS", keep_all_rows)
+    if lump == "forced":  # every unweighted set lumped
+        monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 1)
+        monkeypatch.setattr(stratified, "LUMP_ROWS_PER_STRATUM", 10**6)
+    elif lump == "never":
+        monkeypatch.setattr(stratified, "LUMP_MIN_STRATA", 10**9)
+    rng = np.random.default_rng(11)
+    n = 600
+    hidden = rng.integers(0, 3, n)
+    columns = {f"v.{k} x": np.where(rng.random(n) < 0.6, hidden, rng.integers(0, 3, n)) for k in range(9)}
+    columns["two states"] = (hidden + rng.integers(0, 2, n)) % 2
+    columns["four states"] = np.where(rng.random(n) < 0.5, hidden, rng.integers(0, 4, n))
+    columns["row id"] = rng.permutation(n)
+    states = np.array(["None", "NA", "a.b", "c d"])
+    frame = pd.DataFrame({name: [f"r{v}" for v in values] if name == "row id" else states[values]
+                          for name, values in columns.items()})
+    frame = frame.sort_values("v.0 x", kind="stable").reset_index(drop=True)
+    data = encode_fit(frame)[0]
+    if weights == "fractional":
+        data = EncodedData(data.codes, data.cardinalities, data.names, rng.uniform(0.2, 2.0, n))
+    elif weights == "with zeros":  # rows of weight 0 leave strata empty
+        data = EncodedData(data.codes, data.cardinalities, data.names, rng.integers(0, 3, n).astype(float))
+    two, four, row_id = 9, 10, 11
+    assert [int(data.cardinalities[v]) for v in (0, two, four)] == [3, 2, 4]
+    cards = [int(r) for r in data.cardinalities]
+    pairs = [(0, 1), (1, 2), (0, two), (1, two), (two, four), (0, four), (2, 1)]
+    sets = [(3,), (3, 4), (3, 4, 5, 6), (3, 4, 5, 6, 7, 8), (3, 5, 6, 7, 8), (4, row_id), (3, 4, row_id)]
+    counter = StratifiedCounter(data, lump_degenerate=True)
+    reference = StratifiedCounter(data, lump_degenerate=True)
+    kinds = set()
+    for ci_test in (ChiSquare(alpha=0.3, min_samples_per_dof=0), GTest(alpha=0.3)):
+        batches = {}
+        for subset in sets:
+            ids = np.unique(data.codes[:, list(subset)], axis=0, return_counts=True)[1]
+            kinds.add((bool((ids == 1).all()), bool((ids > 1).all())))
+            by_shape = {}
+            for x, y in pairs:
+                by_shape.setdefault((cards[x], cards[y]), []).append((x, y))
+            for shape, members in by_shape.items():
+                tables, widths, declared = counter.stacked_tables(subset, members)
+                assert tables.shape == (shape[0] * shape[1], widths.sum())
+                # no empty stratum but a pair's lump (its last); every row once per pair
+                ends = np.cumsum(widths)
+                assert set(np.flatnonzero(~tables.any(axis=0)) + 1) <= set(ends.tolist())
+                totals = np.add.reduceat(tables.sum(axis=0), ends - widths)
+                want = [reference.tables(x, y, subset)[0].sum() for x, y in members]
+                np.testing.assert_allclose(totals, want, rtol=1e-12)
+                if data.weights is None:
+                    assert totals.tolist() == [n] * len(members)
+                entry = batches.setdefault(shape, ([], [], [], []))
+                entry[0].append(tables)
+                entry[1].append(widths)
+                entry[2].extend([declared] * len(members))
+                entry[3].extend((x, y, subset) for x, y in members)
+        for (r_x, r_y), (tables, widths, declared, tests) in batches.items():
+            got = _test_blocks(ci_test, tables, widths, declared, r_x, r_y)
+            for k, (x, y, subset) in enumerate(tests):
+                block, n_strata = reference.tables(x, y, subset)
+                want = run_tables(ci_test, [block], [n_strata], r_x, r_y)
+                for name in ("statistic", "pvalue", "dof", "independent"):
+                    assert getattr(got, name)[k:k + 1].tobytes() == getattr(want, name).tobytes()
+    assert kinds == {(True, False), (False, True), (False, False)}

@@ -73,11 +73,11 @@ LUMP_ROWS_PER_STRATUM = 16
 #: When it lumps, :meth:`StratifiedCounter.stacked_tables` passes every stratum of two or
 #: more rows (those with one non-empty cell add exactly nothing to the chi-square and G
 #: statistics and degrees of freedom) when they hold at least this many rows on average,
-#: instead of finding, pair by pair, those with two or more non-empty cells: few have one
-#: (pedigree sets of 6-7 three-state variables on 10,000 rows, 10-14% of them: 14-22% less
-#: time counting and testing), where with 2-6 rows a stratum (sets of 8 and more) a third
-#: may, and the search pays.
-_KEEP_ALL_ROWS = 8
+#: instead of finding, pair by pair, those with two or more non-empty cells. On the
+#: 1,000-variable pedigree (sets of three-state variables, 10,000 rows) sets of 8 hold
+#: 5-8 rows a stratum: passing them all (22% more strata) took 26-29 s for PC's level 8
+#: instead of 29-32 s with the search; sets of 10 (2-5 rows) were even either way.
+_KEEP_ALL_ROWS = 4
 
 
 def gram_nbytes(cardinalities, v, others):
@@ -442,29 +442,27 @@ class StratifiedCounter:
         return xy
 
     def stacked_tables(self, subset, pairs):
-        """Tables of several pairs given one sorted ``subset``, cell-major, one block per
-        pair.
+        """Tables of several pairs given one sorted ``subset``, cell-major, side by side.
 
         The pairs share the strata of ``subset`` (computed once, :meth:`strata`, and, when
-        lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their
-        rows are counted there, not gathered out); each pair's table is one
-        ``np.bincount`` of ``xy * n_ids + stratum`` (``n_cells x n_ids`` bins, no larger
-        array for all the pairs), laid out one vector per cell ``(a, b)`` over the
-        strata: what the test kernels read without a copy
-        (:meth:`~skbn.citests.BaseCITest.test_batch` with ``cell_major=True``). A pair's
-        kept strata are gathered once, cell by cell. The strata passed are those
-        :meth:`tables` passes to a test, in the same order, but for strata that add
+        lumped, :meth:`_shared_strata`, whose one-row strata share a spare last id: their rows
+        are counted there, not gathered out). All the pairs are counted by
+        one ``np.bincount`` of ``xy_j * k n_ids + j * n_ids + stratum`` over the rows of the
+        ``k`` pairs (``xy_j`` the joint state of pair ``j``): the counts ``(cell, pair,
+        stratum)`` are the pairs' tables cell-major side by side, their kept strata taken by
+        one ``np.compress``. A bin holds the rows of one pair, added in row order, so every
+        count (a weighted sum too) has the bits of counting that pair alone. The strata passed are
+        those :meth:`tables` passes to a test, in the same order, but for strata that add
         exactly nothing to the chi-square and G statistics and degrees of freedom (one
         non-empty cell, or none): when :meth:`tables` would lump them (``lump_degenerate``,
-        unweighted), the strata of two or more rows with two or more non-empty cells, then
-        one lump stratum ``[m, 0, ...]`` holding the ``m`` other rows (all zeros when
-        ``m = 0``), or, when those strata hold :data:`_KEEP_ALL_ROWS` rows or more on
-        average, every stratum of two or more rows, then the lump of the one-row strata's
-        rows; otherwise every non-empty stratum (the empty strata :meth:`tables` may
-        return are dropped here, as :func:`~skbn._engines._ci_runner.run_tables` drops
-        them). Each pair's test has the statistic, degrees of freedom and sample size of
-        :meth:`tables`' strata, bit for bit (terms ``0.0`` leave a sum in stratum order
-        unchanged).
+        unweighted), the strata of two or more rows with two or more non-empty cells, then one
+        lump stratum ``[m, 0, ...]`` holding the ``m`` other rows (all zeros when ``m = 0``),
+        or, when those strata hold :data:`_KEEP_ALL_ROWS` rows or more on average, every
+        stratum of two or more rows, then the lump of the one-row strata's rows; otherwise
+        every non-empty stratum (the empty strata :meth:`tables` may return are dropped here,
+        as :func:`~skbn._engines._ci_runner.run_tables` drops them). Each pair's test has the
+        statistic, degrees of freedom and sample size of :meth:`tables`' strata, bit for bit
+        (terms ``0.0`` leave a sum in stratum order unchanged).
 
         Parameters
         ----------
@@ -475,43 +473,68 @@ class StratifiedCounter:
 
         Returns
         -------
-        blocks : list of ndarray of shape (n_cells, n_kept)
-            Per pair, its strata cell-major: ``block[a * r_y + b, t]`` is cell ``(a, b)``
-            of stratum ``t`` (int64 without weights, float64 with).
+        tables : ndarray of shape (r_x * r_y, n_kept)
+            The pairs' strata cell-major, pair after pair: ``tables[a * r_y + b, t]`` is
+            cell ``(a, b)`` of stratum ``t`` (int64 without weights, float64 with), what the
+            test kernels read (:meth:`~skbn.citests.BaseCITest.test_batch` with
+            ``cell_major=True``).
+        widths : ndarray of int
+            Number of strata of each pair, in order (they sum to ``n_kept``).
         declared : int
             Declared number of configurations of ``subset``.
         """
         lane_ids, n_ids, declared, bits = self.strata(subset)
-        n_samples = len(lane_ids)
+        n_samples, n_pairs = len(lane_ids), len(pairs)
         n_cells = self._r[pairs[0][0]] * self._r[pairs[0][1]]
         lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
-        kept = None
         if lump:  # the rows of one-row strata share the last id: one lump for all pairs
             ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
             n_ids = n_shared + 1
-            rest = n_samples - int(size.sum())
-            keep_all = n_samples - rest >= _KEEP_ALL_ROWS * n_shared
+        elif self.weights is None:  # a stratum is empty for every pair or for none:
+            ids, n_ids = self._filled_strata(subset, lane_ids, n_ids, bits)  # renumbered
         else:
             ids = lane_ids >> bits
-            if self.weights is None:  # a stratum is empty for every pair or for none
-                kept = np.flatnonzero(np.bincount(ids, minlength=n_ids))
-        cells = np.empty(n_samples, dtype=np.int64)
-        blocks = []
-        for x, y in pairs:
-            np.multiply(self.pair_states(x, y), n_ids, out=cells)
-            cells += ids
-            counts = count_cells(cells, n_cells * n_ids, self.weights).reshape(n_cells, n_ids)
-            if lump:  # the lump: the last column, overwritten (exact integers)
-                keep = None if keep_all else np.flatnonzero(_several_filled(counts[:, :n_shared], size))
-                counts[:, n_shared] = 0
-                counts[0, n_shared] = rest if keep is None else n_samples - int(size[keep].sum())
-                blocks.append(counts if keep is None else counts.take(np.append(keep, n_shared), axis=1))
-            elif kept is None:  # weighted: rows of weight 0 leave a stratum empty
-                blocks.append(counts.take(np.flatnonzero(counts.any(axis=0)), axis=1))
+        width = n_pairs * n_ids  # cell (a, b) of stratum s of pair j: bin xy * width + j * n_ids + s
+        cells = np.empty((n_pairs, n_samples), dtype=np.int64)
+        for j, (x, y) in enumerate(pairs):
+            np.multiply(self.pair_states(x, y), width, out=cells[j])
+        cells += ids
+        cells += np.arange(0, width, n_ids)[:, None]
+        weights = None if self.weights is None else np.broadcast_to(self.weights, cells.shape)
+        counts = count_cells(cells, n_cells * width, weights).reshape(n_cells, n_pairs, n_ids)
+        if lump:  # the lump: the last stratum, overwritten (exact integers)
+            alone = n_samples - int(size.sum())
+            counts[:, :, n_shared] = 0
+            if n_samples - alone >= _KEEP_ALL_ROWS * n_shared:
+                counts[0, :, n_shared] = alone
+                keep = None
             else:
-                blocks.append(counts.take(kept, axis=1))
-        return blocks, declared
+                keep = np.ones((n_pairs, n_ids), dtype=bool)
+                keep[:, :n_shared] = _several_filled(counts[:, :, :n_shared], size)
+                counts[0, :, n_shared] = n_samples - keep[:, :n_shared] @ size
+        else:  # unweighted: every stratum holds a row; weighted: rows of weight 0 may leave one empty
+            keep = None if self.weights is None else counts.any(axis=0)
+        counts = counts.reshape(n_cells, width)
+        if keep is None:
+            return counts, np.full(n_pairs, n_ids), declared
+        return np.compress(keep.ravel(), counts, axis=1), keep.sum(axis=1), declared
+
+    def _filled_strata(self, subset, lane_ids, n_ids, bits):
+        """``(ids, n_filled)``: the ids of :meth:`strata` renumbered in order to
+        ``0..n_filled-1`` over the strata holding a row (cached)."""
+        key = ("filled", *subset)
+        hit = self._ids.get(key)
+        if hit is None:
+            ids = lane_ids >> bits
+            filled = np.bincount(ids, minlength=n_ids) > 0
+            if filled.all():
+                hit = (ids, n_ids)
+            else:
+                renumbered = np.cumsum(filled) - 1
+                hit = (renumbered[ids], int(renumbered[-1]) + 1)
+            self._ids.put(key, hit)
+        return hit
 
     def _shared_strata(self, subset, lane_ids, n_ids, bits):
         """``(ids, n_shared, size)``: the strata of ``subset`` that hold two or more rows
@@ -534,8 +557,8 @@ class StratifiedCounter:
 
 
 def _several_filled(counts, size):
-    """Whether each stratum of the integer ``counts`` (cells on axis 0, strata on the last
-    axis) has two or more non-empty cells, for strata of ``size >= 2`` rows each: exactly
+    """Whether each stratum of the integer ``counts`` (cells on axis 0, strata on the other
+    axes) has two or more non-empty cells, for strata of ``size >= 2`` rows each: exactly
     when its largest cell holds fewer than its rows (one pass per cell, no count of the
     non-empty cells)."""
     largest = counts[0].copy()

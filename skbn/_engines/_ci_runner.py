@@ -122,13 +122,15 @@ def run_tables(ci_test, blocks, n_strata, r_x, r_y):
                               np.asarray(n_strata, dtype=float))
 
 
-def _test_blocks(ci_test, blocks, n_strata, r_x, r_y):
+def _test_blocks(ci_test, tables, widths, n_strata, r_x, r_y):
     """One :meth:`~skbn.citests.BaseCITest.test_batch` call for the cell-major tables of
-    many tests (:meth:`~skbn._counting.StratifiedCounter.stacked_tables`' blocks: one per
-    test, ``(r_x r_y, n_kept)``, no empty stratum), stacked once as float64."""
-    tables = np.concatenate(blocks, axis=1, dtype=np.float64).reshape(r_x, r_y, -1)
-    group = np.repeat(np.arange(len(blocks)), [block.shape[1] for block in blocks])
-    return ci_test.test_batch(tables, group, len(blocks), np.asarray(n_strata, dtype=float), cell_major=True)
+    many tests: :meth:`~skbn._counting.StratifiedCounter.stacked_tables`' ``tables``
+    (``(r_x r_y, n_kept)`` each, no empty stratum) and ``widths`` (strata per test, in
+    order), stacked once as float64."""
+    cells = np.concatenate(tables, axis=1, dtype=np.float64).reshape(r_x, r_y, -1)
+    widths = np.concatenate(widths)
+    group = np.repeat(np.arange(len(widths)), widths)
+    return ci_test.test_batch(cells, group, len(widths), np.asarray(n_strata, dtype=float), cell_major=True)
 
 
 def _lumps_strata(ci_test):
@@ -250,8 +252,8 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     batches, pending = {}, 0
 
     def flush():
-        for (r_x, r_y), (blocks, tests, declared) in batches.items():
-            batch = _test_blocks(ci_test, blocks, declared, r_x, r_y)
+        for (r_x, r_y), (tables, widths, tests, declared) in batches.items():
+            batch = _test_blocks(ci_test, tables, widths, declared, r_x, r_y)
             for (u, k), pvalue, flag in zip(tests, batch.pvalue.tolist(), _decisions(batch, level).tolist()):
                 pvalues[u][k] = pvalue
                 flags[u][k] = flag
@@ -265,12 +267,13 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
             x, y, _ = units[u]
             by_shape.setdefault((card[x], card[y]), []).append((u, k))
         for (r_x, r_y), members in by_shape.items():
-            blocks, declared = counter.stacked_tables(subset, [units[u][:2] for u, _ in members])
-            entry = batches.setdefault((r_x, r_y), ([], [], []))
-            entry[0].extend(blocks)
-            entry[1].extend(members)
-            entry[2].extend([declared] * len(members))
-            pending += sum(block.size for block in blocks)
+            tables, widths, declared = counter.stacked_tables(subset, [units[u][:2] for u, _ in members])
+            entry = batches.setdefault((r_x, r_y), ([], [], [], []))
+            entry[0].append(tables)
+            entry[1].append(widths)
+            entry[2].extend(members)
+            entry[3].extend([declared] * len(members))
+            pending += tables.size
         if pending > max_round_cells:
             flush()
             pending = 0
@@ -700,12 +703,13 @@ class _Side:
                     chosen = users[group_of[users] == g] if len(groups) > 1 else users
                     if not len(chosen):
                         continue
-                    blocks, declared = counter.stacked_tables(subset, [pairs[q] for q in chosen])
-                    entry = batches.setdefault(shape, ([], [], []))
-                    entry[0].extend(blocks)
-                    entry[1].extend(chosen.tolist())
-                    entry[2].extend([declared] * len(chosen))
-                    pending += sum(block.size for block in blocks)
+                    tables, widths, declared = counter.stacked_tables(subset, [pairs[q] for q in chosen])
+                    entry = batches.setdefault(shape, ([], [], [], []))
+                    entry[0].append(tables)
+                    entry[1].append(widths)
+                    entry[2].extend(chosen.tolist())
+                    entry[3].extend([declared] * len(chosen))
+                    pending += tables.size
                 if pending > self.max_round_cells:
                     self._flush(batches, found)
                     pending = 0
@@ -715,10 +719,11 @@ class _Side:
         return results
 
     def _flush(self, batches, found):
-        """Test the tables of ``batches`` (``{shape: (blocks, queries, declared)}``, one
-        test per query entry, in set order) and append the results to ``found[q]``."""
-        for (r_x, r_y), (blocks, users, declared) in batches.items():
-            batch = _test_blocks(self.ci_test, blocks, declared, r_x, r_y)
+        """Test the tables of ``batches`` (``{shape: (tables, widths, queries, declared)}``:
+        :func:`_test_blocks`' arguments, one test per query entry, in set order) and append
+        the results to ``found[q]``."""
+        for (r_x, r_y), (tables, widths, users, declared) in batches.items():
+            batch = _test_blocks(self.ci_test, tables, widths, declared, r_x, r_y)
             pvalues, flags = batch.pvalue.tolist(), _decisions(batch, self.level).tolist()
             for q, pvalue, flag in zip(users, pvalues, flags):
                 entry = found.setdefault(q, ([], []))
