@@ -522,17 +522,11 @@ class StratifiedCounter:
 
     def _filled_strata(self, subset, lane_ids, n_ids, bits):
         """``(ids, n_filled)``: the ids of :meth:`strata` renumbered in order to
-        ``0..n_filled-1`` over the strata holding a row (cached)."""
+        ``0..n_filled-1`` over the strata holding a row (:func:`compress_ids`, cached)."""
         key = ("filled", *subset)
         hit = self._ids.get(key)
         if hit is None:
-            ids = lane_ids >> bits
-            filled = np.bincount(ids, minlength=n_ids) > 0
-            if filled.all():
-                hit = (ids, n_ids)
-            else:
-                renumbered = np.cumsum(filled) - 1
-                hit = (renumbered[ids], int(renumbered[-1]) + 1)
+            hit = compress_ids(lane_ids >> bits, n_ids)
             self._ids.put(key, hit)
         return hit
 
