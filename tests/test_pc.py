@@ -873,26 +873,35 @@ def test_pc_with_lumped_strata_equals_pc_on_full_tables(orient, monkeypatch):
     {"orient": "conservative", "ci_test": ChiSquare(alpha=0.2)}])
 def test_collider_evidence_reads_the_kept_pvalues(options, monkeypatch):
     # colliders in conflict are placed strongest evidence first: the largest p-value of the
-    # tests that separated their ends. Those p-values are kept from the skeleton and the
-    # collider tests, so no test runs again, and they equal the tests run again
+    # tests that separated their ends without the middle. Those p-values are kept from the
+    # skeleton and the collider tests (no test runs again) and equal the tests run again
     from skbn.datasets import make_pedigree_network
 
     X = make_pedigree_network(60, random_state=2).sample(1500, random_state=2)
-    original, compared = pc_module.collider_evidence, []
+    runners, original, compared = [], pc_module.collider_evidence, []
 
-    def checked(runner, colliders, sepsets, sepset_pvalue, separating=None, separating_pvalues=None):
-        calls = []
+    class Recorded(ci_runner.CITestRunner):
+        def __enter__(self):
+            runners.append(self)
+            return super().__enter__()
+
+    def checked(colliders, sepsets, sepset_pvalue, separating=None, separating_pvalues=None):
+        runner = runners[-1]
         run = runner.run
+        calls = []
         monkeypatch.setattr(runner, "run", lambda *a, **k: calls.append(a) or run(*a, **k))
-        kept = original(runner, colliders, sepsets, sepset_pvalue, separating, separating_pvalues)
-        assert calls == []
-        unknown = None if separating is None else {k: [np.nan] * len(v) for k, v in separating.items()}
-        again = original(runner, colliders, sepsets, np.full_like(sepset_pvalue, np.nan), separating,
-                         unknown)
-        assert calls and kept == again and len(kept) == len(colliders)
+        kept = original(colliders, sepsets, sepset_pvalue, separating, separating_pvalues)
+        assert calls == [] and set(kept) == set(colliders)
+        for x, z, y in colliders:  # every separating set without z, its test run again
+            sets = [s for s in dict.fromkeys(([sepsets[(x, y)]] if (x, y) in sepsets else [])
+                                             + list((separating or {}).get((x, y), ())))
+                    if z not in s]
+            again = run([(x, y, sets)], False, timed=False)[0][0] if sets else []
+            assert kept[(x, z, y)] == max(map(float, again), default=0.0)
         compared.append(len(kept))
         return kept
 
+    monkeypatch.setattr(pc_module, "CITestRunner", Recorded)
     monkeypatch.setattr(pc_module, "collider_evidence", checked)
     with pytest.warns(OrientationConflictWarning):
         PCStructure(**options).fit(X)

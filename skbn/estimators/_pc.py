@@ -249,44 +249,29 @@ def orient_colliders(triples, sepsets, separating=None, orient="standard", fixed
     return arrows, sorted(skipped)
 
 
-def collider_evidence(runner, colliders, sepsets, sepset_pvalue, separating=None,
-                      separating_pvalues=None):
+def collider_evidence(colliders, sepsets, sepset_pvalue, separating=None, separating_pvalues=None):
     """Largest p-value of the tests that separated the ends of each collider without its middle.
 
     For ``(x, z, y)`` the sets considered are the skeleton's separating set of ``x, y`` and
     (conservative / majority rules) every separating set of ``separating[(x, y)]``, those
-    without ``z``. These tests were all run before, and their p-values kept: the
-    skeleton's in ``sepset_pvalue`` (``[x, y]``, see
-    :class:`~skbn._engines._skeleton.Decisions`), the others in ``separating_pvalues``
-    (:func:`collider_separating_sets`). A p-value not kept (NaN) is that of the same test
-    on the same table run again: the same value. With the conservative / majority rules the
-    sets of ``separating`` do not depend on the column order, so neither does the evidence.
+    without ``z``. These tests were all run before and their p-values kept: the skeleton's
+    in ``sepset_pvalue`` (``[x, y]``, see :class:`~skbn._engines._skeleton.Decisions`),
+    the others in ``separating_pvalues`` (:func:`collider_separating_sets`), so no test is
+    run here. With the conservative / majority rules the sets of ``separating`` do not
+    depend on the column order, so neither does the evidence.
 
     Returns
     -------
     dict {(x, z, y): float}
     """
-    candidates, kept = {}, {}
+    evidence = {}
     for x, z, y in colliders:
-        sets = []
-        if (x, y) in sepsets:
-            sets.append(sepsets[(x, y)])
-            kept.setdefault((x, y, sepsets[(x, y)]), float(sepset_pvalue[x, y]))
-        for subset, pvalue in zip((separating or {}).get((x, y), ()),
-                                  (separating_pvalues or {}).get((x, y), ())):
-            sets.append(subset)
-            kept.setdefault((x, y, subset), pvalue)
-        candidates[(x, z, y)] = [s for s in dict.fromkeys(sets) if z not in s]
-    units = {}
-    for (x, _, y), sets in candidates.items():
-        pending = units.setdefault((x, y), [])
-        pending.extend(s for s in sets if s not in pending and np.isnan(kept[(x, y, s)]))
-    unit_list = [(x, y, subsets) for (x, y), subsets in sorted(units.items()) if subsets]
-    if unit_list:
-        for (x, y, subsets), (pvals, _) in zip(unit_list, runner.run(unit_list, False, timed=False)):
-            kept.update(((x, y, subset), float(pv)) for subset, pv in zip(subsets, pvals))
-    return {t: max((kept[(t[0], t[2], s)] for s in sets), default=0.0)
-            for t, sets in candidates.items()}
+        pvalues = [float(sepset_pvalue[x, y])] if (x, y) in sepsets and z not in sepsets[(x, y)] else []
+        pvalues += [pvalue for subset, pvalue in zip((separating or {}).get((x, y), ()),
+                                                     (separating_pvalues or {}).get((x, y), ()))
+                    if z not in subset]
+        evidence[(x, z, y)] = max(pvalues, default=0.0)
+    return evidence
 
 
 def knowledge_arrows(adjacency, required, forbidden):
@@ -702,7 +687,7 @@ class PCStructure(_BaseStructureLearner):
             arrows, colliders_skipped = orient_colliders(
                 triples, sepsets, separating, self.orient, known,
                 evidence=lambda colliders: collider_evidence(
-                    runner, colliders, sepsets, decided.sepset_pvalue, separating, separating_pvalues),
+                    colliders, sepsets, decided.sepset_pvalue, separating, separating_pvalues),
                 n_variables=p, names=names)
             # knowledge the colliders contradict (it wins; reported as a conflict)
             overruled = sorted({(z, a) for x, z, y in collider_candidates(
