@@ -101,6 +101,29 @@ def test_never_nan_and_degenerate_tables():
     assert res.pvalue == 1.0 and res.independent and res.dof == 0
 
 
+@pytest.mark.parametrize("test", [ChiSquare(min_samples_per_dof=0), GTest(min_samples_per_dof=0),
+                                  ChiSquare(adjust_dof=False, min_samples_per_dof=0)])
+def test_a_stratum_with_one_value_of_x_or_y_adds_exactly_nothing(test):
+    # X^2 and G^2 of a stratum where X (or Y) takes one value are exactly 0 (every N = E),
+    # as bnlearn computes them; evaluated from the formula, Y counts 1, 4, 1 gave
+    # 6 * (1/6 + 4/6 + 1/6) - 6 = -8.9e-16, which changed the statistic of a test
+    near_independent = np.array([[5, 5, 5], [5, 5, 6], [5, 6, 5]])
+    alone = test.test(near_independent[None])
+    assert 0.0 < alone.statistic < 0.5
+    for degenerate in (np.array([[1, 4, 1], [0, 0, 0], [0, 0, 0]]),   # X constant
+                       np.array([[1, 0, 0], [4, 0, 0], [1, 0, 0]]),   # Y constant
+                       np.array([[2, 0, 3], [0, 0, 0], [0, 0, 0]])):  # X constant, a Y state unseen
+        assert test.test(degenerate[None]).statistic == 0.0
+        for strata in ([degenerate, near_independent], [near_independent, degenerate]):
+            result = test.test(np.stack(strata))
+            assert result.statistic == alone.statistic
+            if test.adjust_dof:  # the stratum adds no degree of freedom either
+                assert (result.dof, result.pvalue) == (alone.dof, alone.pvalue)
+    reference, _ = _scipy_sum(np.stack([near_independent, np.array([[1, 4, 1], [0, 0, 0], [0, 0, 0]])]),
+                              "log-likelihood" if isinstance(test, GTest) else None)
+    assert alone.statistic == pytest.approx(reference, rel=1e-13)
+
+
 def test_min_samples_rule_assumes_dependence():
     table = np.array([[[3, 1], [1, 3]]])  # 8 samples, 1 dof
     assert ChiSquare(min_samples_per_dof=10).test(table).pvalue == 0.0

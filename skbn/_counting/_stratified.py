@@ -31,6 +31,7 @@ from skbn._counting._cache import BoundedCache
 from skbn._counting._tables import (
     compress_ids,
     count_cells,
+    count_positive,
     extend_ids,
     one_hot,
     pairwise_tables,
@@ -458,7 +459,13 @@ class StratifiedCounter:
         unweighted), the strata of two or more rows with two or more non-empty cells, then one
         lump stratum ``[m, 0, ...]`` holding the ``m`` other rows (all zeros when ``m = 0``),
         or, when those strata hold :data:`_KEEP_ALL_ROWS` rows or more on average, every
-        stratum of two or more rows, then the lump of the one-row strata's rows; otherwise
+        stratum of two or more rows, then the lump of the one-row strata's rows -- where
+        "stratum" means, when every pair contains one column (the pairs of one variable in
+        a PC level), a stratum in which that column takes two or more values, the others
+        going to the lump (:meth:`_varied_strata`: 65% of the strata at level 8 of a
+        1,000-variable pedigree; their tables have one filled row or column, which the
+        chi-square and G kernels score exactly 0, see
+        :class:`skbn.citests.ChiSquare`); otherwise
         every non-empty stratum (the empty strata :meth:`tables` may return are dropped here,
         as :func:`~skbn._engines._ci_runner.run_tables` drops them). Each pair's test has the
         statistic, degrees of freedom and sample size of :meth:`tables`' strata, bit for bit
@@ -489,7 +496,11 @@ class StratifiedCounter:
         lump = (self.lump_degenerate and n_ids >= LUMP_MIN_STRATA
                 and n_ids * LUMP_ROWS_PER_STRATUM >= n_samples)
         if lump:  # the rows of one-row strata share the last id: one lump for all pairs
-            ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
+            common = set(pairs[0]).intersection(*pairs[1:])
+            if common:  # and so do those of the strata where an end of every pair is constant
+                ids, n_shared, size = self._varied_strata(subset, min(common), lane_ids, n_ids, bits)
+            else:
+                ids, n_shared, size = self._shared_strata(subset, lane_ids, n_ids, bits)
             n_ids = n_shared + 1
         elif self.weights is None:  # a stratum is empty for every pair or for none:
             ids, n_ids = self._filled_strata(subset, lane_ids, n_ids, bits)  # renumbered
@@ -527,6 +538,28 @@ class StratifiedCounter:
         hit = self._ids.get(key)
         if hit is None:
             hit = compress_ids(lane_ids >> bits, n_ids)
+            self._ids.put(key, hit)
+        return hit
+
+    def _varied_strata(self, subset, column, lane_ids, n_ids, bits):
+        """:meth:`_shared_strata` for pairs that all contain ``column``: the strata of
+        ``subset`` in which ``column`` takes two or more values, renumbered in order, every
+        row of the others (one-row strata included) given the spare last id (cached per
+        set and column). In those strata every pair's table has one filled row or column,
+        which adds exactly 0 to the chi-square and G statistics and to their adjusted
+        degrees of freedom (:class:`skbn.citests.ChiSquare`)."""
+        key = ("varied", column, *subset)
+        hit = self._ids.get(key)
+        if hit is None:
+            ids = lane_ids >> bits
+            r = self._r[column]
+            seen = np.bincount(ids * r + self.codes[:, column], minlength=n_ids * r).reshape(n_ids, r)
+            varied = count_positive(seen) > 1
+            renumbered = np.cumsum(varied) - 1
+            n_varied = int(renumbered[-1]) + 1
+            renumbered[~varied] = n_varied
+            size = seen[varied].sum(axis=1)
+            hit = (renumbered[ids], n_varied, size)
             self._ids.put(key, hit)
         return hit
 
