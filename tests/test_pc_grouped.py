@@ -116,7 +116,36 @@ def test_by_set_equals_one_table_per_test(weighted, monkeypatch):
         units.append((x, y, list(dict.fromkeys(subsets))))
     with ci_runner.CITestRunner(data, ci_test, max_round_cells=500) as runner:
         got = runner.run(units, False)
-    assert len(grouped) == 1 and grouped[0] is not None
+    assert len(grouped) == 1
+    for (x, y, subsets), (pvalues, flags) in zip(units, got):
+        results = [_one_test(ci_test, data, x, y, s) for s in subsets]
+        np.testing.assert_array_equal(pvalues, [r.pvalue for r in results])
+        assert flags == [bool(r.independent) for r in results]
+
+
+def test_a_group_worth_grouping_is_grouped_in_every_worker(monkeypatch):
+    # CITestRunner.run decides for all the units before sharing them out between the
+    # workers, so each worker's half, below the threshold alone, is still grouped by set
+    # (a 33,000-test collider group of a 1,000-variable pedigree split in two halves of
+    # 16,600 ran one table at a time: 4.9 s instead of 1.9 s); same results either way
+    import joblib
+
+    data = _data(False)
+    ci_test = ChiSquare(alpha=0.2)
+    sets = [(), (1,), (2,), (1, 2), (4,), (2, 4), (1, 2, 4)]
+    pairs = [(0, 3), (0, 5), (3, 6), (5, 7)]
+    units = [(x, y, [s for s in sets if x not in s and y not in s]) for x, y in pairs]
+    n_tests = sum(len(subsets) for _, _, subsets in units)
+    monkeypatch.setattr(ci_runner, "_MIN_GROUPED_TESTS", n_tests)  # the whole group only
+    monkeypatch.setattr(ci_runner, "_MIN_PAIRS_PER_SET", 1)
+    shares = []
+    by_set = ci_runner._by_set
+    monkeypatch.setattr(ci_runner, "_by_set",
+                        lambda *args: shares.append(sum(len(u[2]) for u in args[2])) or by_set(*args))
+    with joblib.parallel_backend("threading"):
+        with ci_runner.CITestRunner(data, ci_test, n_jobs=2, min_parallel_work=0) as runner:
+            got = runner.run(units, False)
+    assert len(shares) == 2 and sum(shares) == n_tests and max(shares) < n_tests
     for (x, y, subsets), (pvalues, flags) in zip(units, got):
         results = [_one_test(ci_test, data, x, y, s) for s in subsets]
         np.testing.assert_array_equal(pvalues, [r.pvalue for r in results])

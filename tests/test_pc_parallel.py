@@ -295,3 +295,37 @@ def test_first_sets_are_the_pairs_first_sets():
                 for n in range(len(every) + 2):
                     assert ci_runner._first_sets(frozen, x, y, size, n) == list(
                         islice(ci_runner._pair_sets(frozen, x, y, size), n))
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_collider_sets_equal_every_test_run_alone(n_jobs, monkeypatch):
+    # the collider step size by size, in pieces of 5 sets taken chunk by chunk across the
+    # pairs (the hub's two non-adjacent pairs share its subsets), groups of 200 sets (cut
+    # within a size), in process workers: each pair's separating sets in _edge_subsets
+    # order with their p-values, and the number of tests run, equal running every test
+    # of every pair alone (skeleton tests included: the same tests give the same values)
+    from skbn._engines._ci_runner import CITestRunner
+    from skbn._engines._skeleton import skeleton
+
+    monkeypatch.setattr(pc_module, "_COLLIDER_CHUNK", 5)
+    data = encode_fit(_hub_frame(n_rows=800))[0]
+    ci_test = ChiSquare()
+    with CITestRunner(data, ci_test, n_jobs=n_jobs, min_parallel_work=0, max_group_sets=200) as runner:
+        adjacency, _, _, decided = skeleton(runner, data.n_variables, max_cond_vars=4)
+        triples = pc_module.unshielded_triples(adjacency)
+        separating, n_tests, pvalues = pc_module.collider_separating_sets(
+            runner, adjacency, triples, decided, 4)
+    frozen = [sorted(a) for a in adjacency]
+    want_tests = 0
+    for x, y in sorted({(x, y) for x, _, y in triples}):
+        largest = min(max(len(frozen[x]), len(frozen[y])), 4)
+        every = _edge_subsets(frozen, x, y, range(largest + 1))
+        results = [ci_test.test_variables(data, x, y, s) for s in every]
+        kept = [(s, r.pvalue) for s, r in zip(every, results) if r.independent]
+        assert separating[(x, y)] == [s for s, _ in kept]
+        assert pvalues[(x, y)] == [pvalue for _, pvalue in kept]
+        known = decided.of_pair(x, y)
+        want_tests += sum(s not in known for s in every)
+    hub = list(data.names).index("hub.0 x")
+    assert sum(hub in pair for pair in separating) >= 2 and len(frozen[hub]) >= 12
+    assert n_tests == want_tests > 1000

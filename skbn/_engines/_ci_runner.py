@@ -149,7 +149,8 @@ def _decisions(batch, level):
 
 
 def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, grams=None,
-               caches=None, deadline=None, counter_options=None, max_round_cells=_MAX_ROUND_CELLS):
+               caches=None, deadline=None, counter_options=None, max_round_cells=_MAX_ROUND_CELLS,
+               by_set=None):
     """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
 
     Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
@@ -179,10 +180,10 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
                     break
         return results
     counter = StratifiedCounter(data, adjacency, caches, grams, **(counter_options or {}))
-    if not stop_at_first and adjacency is None and counter._observed is None:
-        grouped = _by_set(counter, ci_test, units, level, deadline, max_round_cells)
-        if grouped is not None:
-            return grouped
+    if by_set is None:
+        by_set = not stop_at_first and _worth_grouping(units)
+    if by_set and adjacency is None and counter._observed is None:
+        return _by_set(counter, ci_test, units, level, deadline, max_round_cells)
     card = [int(r) for r in data.cardinalities]
     position = [0] * len(units)
     active = [u for u, unit in enumerate(units) if unit[2]]
@@ -234,10 +235,8 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     sets in order of first appearance; the tables are tested every ``max_round_cells``
     cells. Each result is that of its own test, so the results are those of
     :func:`_run_units`. Once ``deadline`` has passed no set is counted, and each unit
-    keeps the results before its first untested set. Returns None (run the units one
-    table at a time) when there are fewer than :data:`_MIN_GROUPED_TESTS` tests or the
-    sets serve fewer than :data:`_MIN_PAIRS_PER_SET` pairs on average: grouping then
-    only adds array calls.
+    keeps the results before its first untested set. Worth it for the units of
+    :func:`_worth_grouping`.
     """
     card = [int(r) for r in counter.cards]
     pvalues = [[None] * len(subsets) for _, _, subsets in units]
@@ -246,9 +245,6 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     for u, (_, _, subsets) in enumerate(units):
         for k, subset in enumerate(subsets):
             users.setdefault(subset, []).append((u, k))
-    n_tests = sum(len(subsets) for _, _, subsets in units)
-    if n_tests < _MIN_GROUPED_TESTS or n_tests < _MIN_PAIRS_PER_SET * len(users):
-        return None
     batches, pending = {}, 0
 
     def flush():
@@ -283,6 +279,18 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
         done = unit_flags.index(None) if None in unit_flags else len(unit_flags)
         results.append((unit_pvalues[:done], unit_flags[:done]))
     return results
+
+
+def _worth_grouping(units):
+    """Whether :func:`_by_set` pays for these ``(x, y, subsets)`` units: at least
+    :data:`_MIN_GROUPED_TESTS` tests whose sets serve at least :data:`_MIN_PAIRS_PER_SET`
+    pairs on average (otherwise grouping only adds array calls). :meth:`CITestRunner.run`
+    decides it for all the units before they are shared out, so a worker's share of a
+    group that pays is grouped too, whatever its size."""
+    n_tests = sum(len(subsets) for _, _, subsets in units)
+    if n_tests < _MIN_GROUPED_TESTS:
+        return False
+    return n_tests >= _MIN_PAIRS_PER_SET * len({s for _, _, subsets in units for s in subsets})
 
 
 def _ragged_ranges(starts, lengths):
@@ -1017,12 +1025,13 @@ class CITestRunner:
             return self._units(units, stop_at_first, deadline=deadline)
         batches = _unit_batches(units, _BATCHES_PER_JOB * n_jobs, split=not stop_at_first)
         shared = self.shared_data()
+        by_set = not stop_at_first and _worth_grouping(units)
         outputs = Parallel(n_jobs=self.n_jobs)(
             delayed(_run_units)(shared, self.ci_test, [(units[u][0], units[u][1], units[u][2][a:b])
                                                        for u, a, b in batch],
                                 stop_at_first, self.level, deadline=deadline,
                                 counter_options=self.counter_options,
-                                max_round_cells=self.max_round_cells)
+                                max_round_cells=self.max_round_cells, by_set=by_set)
             for batch in batches
         )
         # a unit's pieces in order, up to the first one cut short by max_time

@@ -100,20 +100,22 @@ class Decisions(Mapping):
         """Record tests given explicitly (the ``"original"`` variant)."""
         self.explicit.setdefault((x, y), {}).update(zip(subsets, flags))
 
-    def of_pair(self, x, y):
-        """``{S: independent}`` of every test of ``x < y`` run by the skeleton."""
+    def of_pair(self, x, y, size=None):
+        """``{S: independent}`` of every test of ``x < y`` run by the skeleton (of the sets
+        of ``size`` variables only, when given)."""
         known = {}
         removed_at = int(self.removed_at[x, y])
-        if self.testable[x, y]:
+        if self.testable[x, y] and size in (None, 0):
             known[()] = removed_at == 1
         for level, frozen, counts in self.levels:
             n = counts.get((x, y), 0)
-            if n:
+            if n and size in (None, level):
                 subsets = _edge_subsets(frozen, x, y, [level])[:n]
                 known.update(dict.fromkeys(subsets, False))
                 if removed_at == level + 1:
                     known[subsets[-1]] = True
-        known.update(self.explicit.get((x, y), {}))
+        known.update((s, flag) for s, flag in self.explicit.get((x, y), {}).items()
+                     if size in (None, len(s)))
         return known
 
     def _pairs(self):
