@@ -114,7 +114,9 @@ def test_a_stratum_with_one_value_of_x_or_y_adds_exactly_nothing(test):
                        np.array([[1, 0, 0], [4, 0, 0], [1, 0, 0]]),   # Y constant
                        np.array([[2, 0, 3], [0, 0, 0], [0, 0, 0]])):  # X constant, a Y state unseen
         assert test.test(degenerate[None]).statistic == 0.0
-        for strata in ([degenerate, near_independent], [near_independent, degenerate]):
+        # half the strata varied (scored, then zeroed) or fewer (only the varied ones scored)
+        for strata in ([degenerate, near_independent], [near_independent, degenerate],
+                       [degenerate, degenerate, near_independent, degenerate]):
             result = test.test(np.stack(strata))
             assert result.statistic == alone.statistic
             if test.adjust_dof:  # the stratum adds no degree of freedom either

@@ -70,20 +70,19 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
         return size if max_cond_vars is None else min(size, max_cond_vars)
 
     found = {pair: {} for pair in pairs}  # {S: p-value} of the sets that separate
-    for x, y in pairs:  # the skeleton's separating sets (known independent) among the subsets
-        sides = set(frozen[x]) - {y}, set(frozen[y]) - {x}
-        found[(x, y)].update((s, float(decided.sepset_pvalue[x, y]))
-                             for s, independent in decided.of_pair(x, y).items()
-                             if independent and len(s) <= largest(x, y)
-                             and (sides[0].issuperset(s) or sides[1].issuperset(s)))
 
     def new_units():
         for size in range(max((largest(x, y) for x, y in pairs), default=-1) + 1):
             block, n_sets = [], 0
             for x, y in pairs:
                 if size <= largest(x, y):
-                    known = decided.of_pair(x, y, size)
-                    subsets = [s for s in _edge_subsets(frozen, x, y, [size]) if s not in known]
+                    known, subsets = decided.of_pair(x, y, size), []
+                    for s in _edge_subsets(frozen, x, y, [size]):
+                        independent = known.get(s)
+                        if independent is None:
+                            subsets.append(s)
+                        elif independent:  # the skeleton's separating set
+                            found[(x, y)][s] = float(decided.sepset_pvalue[x, y])
                     if subsets:
                         block.append((x, y, subsets))
                         n_sets += len(subsets)
