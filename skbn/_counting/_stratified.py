@@ -555,11 +555,7 @@ class StratifiedCounter:
             r = self._r[column]
             seen = np.bincount(ids * r + self.codes[:, column], minlength=n_ids * r).reshape(n_ids, r)
             varied = count_positive(seen) > 1
-            renumbered = np.cumsum(varied) - 1
-            n_varied = int(renumbered[-1]) + 1
-            renumbered[~varied] = n_varied
-            size = seen[varied].sum(axis=1)
-            hit = (renumbered[ids], n_varied, size)
+            hit = (*_kept_then_lump(ids, varied), seen[varied].sum(axis=1))
             self._ids.put(key, hit)
         return hit
 
@@ -575,12 +571,19 @@ class StratifiedCounter:
             ids = lane_ids >> bits
             size = np.bincount(ids, minlength=n_ids)
             shared = size > 1
-            renumbered = np.cumsum(shared) - 1
-            n_shared = int(renumbered[-1]) + 1
-            renumbered[~shared] = n_shared
-            hit = (renumbered[ids], n_shared, size[shared])
+            hit = (*_kept_then_lump(ids, shared), size[shared])
             self._ids.put(key, hit)
         return hit
+
+
+def _kept_then_lump(ids, kept):
+    """``(ids, n_kept)``: stratum ids renumbered in order to ``0..n_kept-1`` over the
+    strata ``kept`` (a bool array over the ids), every row of the others given the spare
+    id ``n_kept`` (the lump)."""
+    renumbered = np.cumsum(kept) - 1
+    n_kept = int(renumbered[-1]) + 1
+    renumbered[~kept] = n_kept
+    return renumbered[ids], n_kept
 
 
 def _several_filled(counts, size):
