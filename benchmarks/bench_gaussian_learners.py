@@ -21,7 +21,9 @@
   median of ``--peer-repeats`` runs in one process, each with its speed-up, so that both
   sides can be timed the same way), the bic-g score of each learned class (a peer's CPDAG
   scored through one of its DAGs, by skbn's scorer) and whether each peer's CPDAG equals
-  skbn's. A size above ``--peer-max`` skips causal-learn.
+  skbn's. A size above ``--peer-max`` skips causal-learn. ``--lattice-both`` adds skbn's
+  time with the residual lattice off (every family regressed on its own block, the search
+  otherwise the same) and whether that CPDAG is the same; ``--no-peers`` times skbn only.
 
 Timings are CPU seconds (``time.process_time()``), so a shared machine inflates them less
 than wall time; the fit includes encoding the data. Usage::
@@ -44,6 +46,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import skbn._engines._local_scores as local_scores
 from skbn import GESStructure, HillClimbStructure
 from skbn.datasets import make_random_network
 from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag
@@ -206,7 +209,8 @@ def pcalg_ges(args, path, names):
 
 
 def run_ges(args):
-    print(f"p, rows, skbn CPU s, causal-learn CPU s (first run), causal-learn CPU s (median of "
+    regressed = ", skbn CPU s regressing every family (no lattice)" if args.lattice_both else ""
+    print(f"p, rows, skbn CPU s{regressed}, causal-learn CPU s (first run), causal-learn CPU s (median of "
           f"{args.peer_repeats}), pcalg CPU s, speed-up vs causal-learn (first run), speed-up vs "
           f"causal-learn (median), speed-up vs pcalg, skbn score, causal-learn score, pcalg score, "
           f"same CPDAG as causal-learn, same CPDAG as pcalg")
@@ -217,8 +221,19 @@ def run_ges(args):
             seconds, model = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
             own = dag_score(x, model.edges_)
             mine = dag_to_cpdag(names, model.edges_)
-            row = [f"{p}", f"{rows}", f"{seconds:.3f}"]
+            row = [f"{p}", f"{rows}", f"{seconds:.4f}"]
+            if args.lattice_both:  # the same fit with every family regressed on its own block
+                cap = local_scores.LATTICE_MAX_COLUMNS
+                local_scores.LATTICE_MAX_COLUMNS = 0
+                try:
+                    regressed, other = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
+                finally:
+                    local_scores.LATTICE_MAX_COLUMNS = cap
+                row.append(f"{regressed:.4f} ({'same' if other.cpdag_ == model.cpdag_ else 'OTHER'} CPDAG)")
             peers = []
+            if args.no_peers:
+                print(", ".join(row + [f"{own:.6f}"]), flush=True)
+                continue
             with tempfile.TemporaryDirectory() as tmp:
                 path = Path(tmp) / "x.csv"
                 x.to_csv(path, index=False, float_format="%.17g")
@@ -251,6 +266,9 @@ def main():
     parser.add_argument("--r-max", type=int, default=200, help="largest size run in R too")
     parser.add_argument("--peer-python", default="/work/peervenv/bin/python")
     parser.add_argument("--peer-max", type=int, default=50, help="largest size run by causal-learn")
+    parser.add_argument("--lattice-both", action="store_true",
+                        help="ges: also time skbn with the residual lattice off (LATTICE_MAX_COLUMNS = 0)")
+    parser.add_argument("--no-peers", action="store_true", help="ges: time skbn only")
     parser.add_argument("--peer-repeats", type=int, default=1,
                         help="runs of causal-learn's GES per fit (its first and median reported)")
     args = parser.parse_args()

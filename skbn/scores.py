@@ -557,7 +557,9 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     .. math:: -\\frac{N}{2} \\log(2\\pi\\hat\\sigma^2) - \\frac{RSS}{2\\hat\\sigma^2}
 
     Arrays broadcast. Empty groups (weight 0) give 0; a group whose variance estimate is 0
-    or undefined gives ``-inf`` (see :class:`GaussianLogLikelihood`).
+    or undefined gives ``-inf`` (see :class:`GaussianLogLikelihood`); a NaN ``rss`` (no
+    family) gives NaN. A float ``weight`` with a list ``rss`` (non-negative or NaN: several
+    families of one group) gives a list.
     """
     ddof = n_coef if variance == "unbiased" else 0.0
     if isinstance(weight, float):  # (one group's total weight: checked on the float)
@@ -566,13 +568,21 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
             # one usable family (a Gaussian search's case): the same operations on Python
             # floats (IEEE arithmetic as numpy's; the logarithm still numpy's)
             return float(-0.5 * weight * np.log(2 * np.pi * (rss / (weight - ddof))) - 0.5 * (weight - ddof))
+        if usable and isinstance(rss, list):
+            # a batch of families of one group: the same operations value by value, one
+            # call of numpy's logarithm for all (a variance 0 gives -inf, NaN stays NaN)
+            dof = weight - ddof
+            logs = np.log([2 * np.pi * (r / dof) if r > 0 else 1.0 for r in rss]).tolist()
+            return [-0.5 * weight * value - 0.5 * dof if r > 0 else (r if r != r else -np.inf)
+                    for r, value in zip(rss, logs)]
         weight = np.float64(weight)
     else:
         weight = np.asarray(weight, dtype=np.float64)
         usable = (weight > ddof).all() and (weight > 0).all()
     rss = np.asarray(rss, dtype=np.float64)
-    if usable and (rss > 0).all():
+    if usable and not (rss <= 0).any():
         # every group usable (a search's common case): the same values, without the masks
+        # (a NaN goes through the logarithm as NaN)
         return -0.5 * weight * np.log(2 * np.pi * (rss / (weight - ddof))) - 0.5 * (weight - ddof)
     weight, rss = np.broadcast_arrays(weight, rss)
     dof = weight - ddof
@@ -581,7 +591,20 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     sigma2 = rss[ok] / dof[ok]
     result[ok] = -0.5 * weight[ok] * np.log(2 * np.pi * sigma2) - 0.5 * dof[ok]
     result[(weight > 0) & ~ok] = -np.inf
+    result[np.isnan(rss)] = np.nan
     return result
+
+
+def is_rss_score(scorer):
+    """Whether ``scorer`` scores a Gaussian family by :class:`BaseGaussianScore`'s formula on
+    its residual sums of squares (:meth:`BaseGaussianScore.local_scores_rss`): the Gaussian
+    log-likelihood, BIC and AIC and their CLG forms, not BGe nor a subclass that redefines
+    the formula. The batched and lattice kernels of the engines compute the residuals
+    themselves only for such a scorer."""
+    klass = type(scorer)
+    return (isinstance(scorer, BaseGaussianScore)
+            and klass.local_score_moments is BaseGaussianScore.local_score_moments
+            and klass._data_from_rss is BaseGaussianScore._data_from_rss)
 
 
 class BaseGaussianScore(BaseScore):
@@ -650,8 +673,11 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        # one group: its blocks read from the moments' scaled matrix (scaled once, shared)
-        rss = regression_rss(stats.scatter, child, parents, stats.unit if len(stats.weight) == 1 else None)
+        if len(stats.weight) == 1:  # one group: its blocks read from the moments' scaled matrix
+            rss = regression_rss(stats.scatter, child, parents, stats.unit)
+            return self.local_scores_rss(float(stats.weight[0]), float(rss[0]), len(parents),
+                                         n_discrete_parents)
+        rss = regression_rss(stats.scatter, child, parents)
         data = self._data_from_rss(stats.weight, rss, len(parents) + 1, len(stats.weight))
         return data - self.edge_penalty * (len(parents) + n_discrete_parents)
 
@@ -671,23 +697,55 @@ class BaseGaussianScore(BaseScore):
         """
 
         parents = list(parents)
-        n_coef = len(parents) + 2
-        if len(stats.scatter) == 1:  # (one group: its log-likelihoods as they are, the same values)
-            d, scaled = stats.unit  # (scaled once, shared by every family of these moments)
+        if len(stats.scatter) == 1:  # one group (scaled once, shared by every family of these moments)
+            d, scaled = stats.unit
             rss = added_parent_rss(stats.scatter[0], child, parents, (d[0], scaled[0]))
-            missing = np.isnan(rss)
-            weight = float(stats.weight[0])
-            loglik = _gaussian_loglik(weight, np.where(missing, 1.0, rss), n_coef, self.variance)
-        else:
-            rss = np.stack([added_parent_rss(scatter, child, parents) for scatter in stats.scatter])
-            missing = np.isnan(rss[0])
-            weight = float(np.sum(stats.weight))
-            loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
-                                      self.variance).sum(axis=0)
+            return self.local_scores_rss(float(stats.weight[0]), rss, len(parents) + 1, n_discrete_parents)
+        n_coef = len(parents) + 2
+        rss = np.stack([added_parent_rss(scatter, child, parents) for scatter in stats.scatter])
+        missing = np.isnan(rss[0])
+        weight = float(np.sum(stats.weight))
+        loglik = _gaussian_loglik(stats.weight[:, None], np.where(np.isnan(rss), 1.0, rss), n_coef,
+                                  self.variance).sum(axis=0)
         scores = (loglik - self._penalty(stats.n_groups * (n_coef + 1), weight)
                   - self.edge_penalty * (len(parents) + 1 + n_discrete_parents))
         scores[missing] = np.nan
         return scores
+
+    def local_scores_rss(self, weight, rss, n_parents, n_discrete_parents=0):
+        """Scores of families of one group (a Gaussian network's: no discrete parent splits
+        the rows) from their total weight and residual sums of squares, the data term of
+        :meth:`local_score_moments`: what a search that computes the residuals itself
+        (:class:`skbn._counting.ResidualLattice`) scores them with.
+
+        Parameters
+        ----------
+        weight : float
+            Total weight of the rows.
+        rss : float, list or ndarray
+            Residual sum of squares of one family (a float), or of several families with
+            the same number of parents (a sequence; NaN: no family, its score NaN).
+        n_parents : int
+            Number of continuous parents of each family.
+        n_discrete_parents : int, default=0
+            Number of discrete parents (for the edge penalty only).
+
+        Returns
+        -------
+        float, list or ndarray
+            As :meth:`local_score_moments` of each family (up to the rounding of ``rss``),
+            a list for a list ``rss``.
+        """
+        n_coef = n_parents + 1
+        if isinstance(rss, float):
+            data = self._data_from_rss((weight,), (rss,), n_coef, 1)
+            return data - self.edge_penalty * (n_parents + n_discrete_parents)
+        loglik = _gaussian_loglik(weight, rss, n_coef, self.variance)  # (NaN stays NaN)
+        penalty = self._penalty(n_coef + 1, weight)
+        edges = self.edge_penalty * (n_parents + n_discrete_parents)
+        if isinstance(loglik, list):
+            return [value - penalty - edges for value in loglik]
+        return loglik - penalty - edges
 
     def local_scores_stacked(self, stats, child, parents, n_discrete_parents, sizes):
         """Scores of several families of one child stored back to back in ``stats``:
@@ -714,9 +772,7 @@ class BaseGaussianScore(BaseScore):
 
         sizes = np.asarray(sizes, dtype=np.int64)
         bounds = np.concatenate([[0], np.cumsum(sizes)])
-        klass = type(self)
-        if (klass.local_score_moments is not BaseGaussianScore.local_score_moments
-                or klass._data_from_rss is not BaseGaussianScore._data_from_rss):
+        if not is_rss_score(self):
             return np.array([self.local_score_moments(
                 Moments(stats.weight[a:b], stats.mean[a:b], stats.scatter[a:b]), child, parents,
                 n_discrete_parents) for a, b in zip(bounds[:-1], bounds[1:])])

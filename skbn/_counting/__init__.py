@@ -30,6 +30,7 @@ from skbn._counting._counter import ID_CACHE_SIZE, FamilyCounter, kept_row_group
 from skbn._counting._moment_counter import MOMENT_CACHE_SIZE, MomentCounter
 from skbn._counting._moments import (
     Moments,
+    ResidualLattice,
     added_parent_rss,
     conditional_variances,
     moments,
@@ -73,6 +74,7 @@ __all__ = [
     "DistinctRows",
     "FamilyCounter",
     "Moments",
+    "ResidualLattice",
     "StratifiedCounter",
     "TableStack",
     "added_parent_rss",

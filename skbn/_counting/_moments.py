@@ -52,6 +52,7 @@ from scipy.linalg import lapack
 __all__ = [
     "SINGULAR_RCOND",
     "Moments",
+    "ResidualLattice",
     "added_parent_rss",
     "conditional_variances",
     "moments",
@@ -517,14 +518,101 @@ def added_parent_rss(scatter, child, parents, unit=None):
     else:
         residual_c = scaled[:, -1].copy()
         residual_jj = diagonal
+    rss = _added_rss(residual_c, residual_jj, child, d[child])
+    rss[columns] = np.nan
+    return rss
+
+
+def _added_rss(residual_c, residual_jj, child, scale):
+    """:math:`RSS_j = d_c^2 (R_{cc} - R_{cj}^2 / R_{jj})` of every column ``j`` from the
+    unit-diagonal residual scatter ``R`` given a parent set: its column ``residual_c`` at the
+    child and its diagonal ``residual_jj`` (the rules of :func:`added_parent_rss`)."""
     rss_c = max(float(residual_c[child]), 0.0)
     # R_cj^2 / R_jj where R_jj is usable, else 0
     gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros(len(residual_jj)),
                      where=residual_jj > SINGULAR_RCOND)
     residual = rss_c - gain
-    rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[child] ** 2
-    rss[columns] = np.nan
-    return rss
+    return np.where(residual > SINGULAR_RCOND, residual, 0.0) * scale ** 2
+
+
+class ResidualLattice:
+    r"""Residual scatter matrices of one group's columns given sets of columns, each built
+    from a smaller one by one sweep and cached by the set's bit mask: every residual sum of
+    squares a Gaussian search asks for on few columns.
+
+    With :math:`C` the unit-diagonal scatter (:attr:`Moments.unit`) and :math:`R(P)` the
+    residual scatter of every column given the columns :math:`P`
+    (:math:`R(\emptyset) = C`), the set :math:`P \cup \{j\}` with :math:`j > \max P` is
+
+    .. math:: R(P \cup \{j\}) = R(P) - \frac{R(P)_{\cdot j} R(P)_{j \cdot}}{R(P)_{jj}}
+
+    (the Schur complement of the pivot :math:`R(P)_{jj}`, Beaton's sweep), so
+    :math:`RSS(c \mid P) = d_c^2 R(P)_{cc}` and, for every added column at once,
+    :math:`RSS(c \mid P + j) = d_c^2 (R(P)_{cc} - R(P)_{cj}^2 / R(P)_{jj})`. A set is swept
+    in increasing column order, so its pivots are the squared diagonal of the Cholesky
+    factor of its sorted block, and the singular-matrix rule is the one of
+    :func:`regression_rss`: a pivot at or below :data:`SINGULAR_RCOND` (a column collinear
+    with the smaller ones, or constant) is not swept, which leaves the projection on the
+    span of the set, what the pseudo-inverse gives. The values equal :func:`regression_rss`
+    and :func:`added_parent_rss` up to rounding, at one small matrix update per new set
+    instead of a factorisation per family; each set holds a ``k x k`` matrix, so the
+    lattice is for few columns (a search caps it).
+
+    Parameters
+    ----------
+    unit : tuple
+        ``(d, scaled)`` of one group: scale factors of shape ``(k,)`` and the unit-diagonal
+        scatter of shape ``(k, k)`` (:attr:`Moments.unit`'s group).
+    """
+
+    def __init__(self, unit):
+        d, scaled = unit
+        self.scale = d
+        self._squared_scale = (d * d).tolist()
+        self._residuals = {0: scaled}  # bit mask of the set -> R(set)
+
+    def __len__(self):
+        """Number of sets whose residual matrix is held."""
+        return len(self._residuals)
+
+    def residual(self, mask):
+        """:math:`R(P)` of the set with bit mask ``mask`` (bit ``j``: column ``j``)."""
+        residual = self._residuals.get(mask)
+        if residual is None:
+            j = mask.bit_length() - 1
+            base = self.residual(mask ^ (1 << j))
+            pivot = base[j, j]
+            if pivot > SINGULAR_RCOND:
+                column = base[:, j]
+                residual = base - np.multiply.outer(column, column / pivot)
+            else:  # collinear with the smaller columns, or constant: nothing to project out
+                residual = base
+            self._residuals[mask] = residual
+        return residual
+
+    def rss(self, child, mask):
+        """Residual sum of squares of column ``child`` given the set ``mask`` (0 at or
+        below the :data:`SINGULAR_RCOND` rule), a float."""
+        residual = float(self.residual(mask)[child, child])
+        return residual * self._squared_scale[child] if residual > SINGULAR_RCOND else 0.0
+
+    def added_rss(self, child, mask):
+        """Residual sums of squares of ``child`` given the set ``mask`` plus each column
+        ``j``: a list of ``k`` floats, NaN at the child and at the set's columns.
+
+        :func:`_added_rss`'s operations on Python floats (the same IEEE operations, value
+        for value: a list of a few floats costs less than a numpy call per operation)."""
+        residual = self.residual(mask)
+        column, diagonal = residual[:, child].tolist(), residual.diagonal().tolist()
+        rss_c, squared_scale = max(column[child], 0.0), self._squared_scale[child]
+        rss = []
+        for j, (cross, spread) in enumerate(zip(column, diagonal)):
+            if j == child or mask >> j & 1:
+                rss.append(np.nan)
+                continue
+            value = rss_c - (cross * cross / spread if spread > SINGULAR_RCOND else 0.0)
+            rss.append(value * squared_scale if value > SINGULAR_RCOND else 0.0)
+        return rss
 
 
 def conditional_variances(scatter, given):

@@ -46,6 +46,7 @@ import numpy as np
 from skbn._counting import (
     FamilyCounter,
     MomentCounter,
+    ResidualLattice,
     marginal_stack,
     n_configurations,
     pair_family_stack,
@@ -53,7 +54,7 @@ from skbn._counting import (
     stratified_codes,
     weights_are_integral,
 )
-from skbn.scores import resolve_scorer
+from skbn.scores import is_rss_score, resolve_scorer
 
 __all__ = [
     "FamilyColumns",
@@ -64,6 +65,14 @@ __all__ = [
     "pairwise_mutual_information",
 ]
 
+
+
+#: Most columns of a Gaussian network on which :class:`FamilyScoreCache` takes the
+#: residual sums of squares from a :class:`~skbn._counting.ResidualLattice` (each set it
+#: holds is a ``k x k`` matrix, ``8 k^2`` bytes); on more, every family is regressed on its
+#: own block. GES with bic-g is faster with the lattice up to 50 columns and slower from
+#: about 60 (``benchmarks/bench_gaussian_learners.py ges --lattice-both``).
+LATTICE_MAX_COLUMNS = 50
 
 
 # ------------------------------------------------------------------ the counter
@@ -420,8 +429,24 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         #: a Gaussian network without intervened rows: every family reads the one-group
         #: moments, whose columns are the variables (MomentCounter.family's answer, unasked)
         self._gaussian = self._all_continuous and not self.counter.moments.masked
+        #: on few such columns, with a score of the residual sums of squares, every family's
+        #: residuals come from one lattice of swept matrices (made on the first family)
+        self._lattice = None
+        self._use_lattice = (self._gaussian and is_rss_score(scorer)
+                             and len(self.counter.continuous) <= LATTICE_MAX_COLUMNS)
+
+    def lattice(self):
+        """The :class:`~skbn._counting.ResidualLattice` of the one-group moments."""
+        if self._lattice is None:
+            d, scaled = self.counter.moments.moments_given().unit
+            self._lattice = ResidualLattice((d[0], scaled[0]))
+        return self._lattice
 
     def _score(self, child, parents):
+        if self._use_lattice:
+            stats = self.counter.moments.moments_given()
+            rss = self.lattice().rss(child, sum(1 << j for j in parents))
+            return self.scorer.local_scores_rss(float(stats.weight[0]), rss, len(parents))
         if self._gaussian:
             stats = self.counter.moments.moments_given()
             return float(self.scorer.local_score_moments(stats, child, sorted(parents), 0))
@@ -463,7 +488,13 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         key = (child, base)
         column = self._added.get(key)
         if column is None:
-            column = self._added[key] = self._batch(child, base).tolist()
+            if self._use_lattice:  # (the lattice's residuals, scored as a list)
+                weight = float(self.counter.moments.moments_given().weight[0])
+                rss = self.lattice().added_rss(child, sum(1 << j for j in base))
+                column = self.scorer.local_scores_rss(weight, rss, len(base) + 1)
+            else:
+                column = self._batch(child, base).tolist()
+            self._added[key] = column
         return column
 
     def added_scores(self, child, base, extras):

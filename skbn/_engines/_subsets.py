@@ -53,7 +53,7 @@ from skbn._counting import DistinctRows, MomentCounter, kept_row_groups
 from skbn._counting._moments import SINGULAR_RCOND
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
-from skbn.scores import BaseGaussianScore, BGe, _bge_log_marginal, _gaussian_loglik
+from skbn.scores import BGe, _bge_log_marginal, _gaussian_loglik, is_rss_score
 
 __all__ = [
     "ParentSetScores",
@@ -344,11 +344,7 @@ def _batch_kind(scorer):
         same = (klass.local_score_moments is BGe.local_score_moments
                 and klass._log_marginal is BGe._log_marginal)
         return "bge" if same else None
-    if isinstance(scorer, BaseGaussianScore):
-        same = (klass.local_score_moments is BaseGaussianScore.local_score_moments
-                and klass._data_from_rss is BaseGaussianScore._data_from_rss)
-        return "gaussian" if same else None
-    return None
+    return "gaussian" if is_rss_score(scorer) else None
 
 
 #: Seconds per parent set on all-continuous data (one batched Cholesky factor and the
