@@ -278,8 +278,9 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
         rule = continuous[:, None] & ~continuous[None, :]
         required &= ~(rule & required.T)  # a two-way pair keeps its allowed direction
     clg_rule = "the conditional-Gaussian rule (a discrete node has no continuous parent)"
+    any_required = required.any()  # (none: nothing to clash, cycle or exceed the bound)
     for source, matrix in (("black_list", black), ("tiers", tier_forbidden), (clg_rule, rule)):
-        clash = np.argwhere(required & matrix)
+        clash = np.argwhere(required & matrix) if any_required else ()
         if len(clash):
             i, j = clash[0]
             raise ValueError(
@@ -290,8 +291,9 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
             )
     forbidden = black | tier_forbidden | rule | np.eye(p, dtype=bool)
     directed = required & ~required.T
-    _check_acyclic(directed, names, "white_list", "the required edges")
-    _check_indegree(directed, names, max_indegree, "white_list")
+    if any_required:
+        _check_acyclic(directed, names, "white_list", "the required edges")
+        _check_indegree(directed, names, max_indegree, "white_list")
 
     start_graph = None
     if start is not None:
@@ -306,7 +308,7 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
         undirected = required & required.T & ~(given | given.T)
         start_graph = _orient_two_way(given | directed, undirected, names)
         _check_indegree(start_graph, names, max_indegree, "start (with the required edges added)")
-    else:
+    elif any_required:
         _check_indegree(_orient_two_way(directed, required & required.T, names), names, max_indegree,
                         "white_list")
     return BackgroundKnowledge(

@@ -571,9 +571,10 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
         if usable and isinstance(rss, list):
             # a batch of families of one group: the same operations value by value, one
             # call of numpy's logarithm for all (a variance 0 gives -inf, NaN stays NaN)
-            dof = weight - ddof
-            logs = np.log([2 * np.pi * (r / dof) if r > 0 else 1.0 for r in rss]).tolist()
-            return [-0.5 * weight * value - 0.5 * dof if r > 0 else (r if r != r else -np.inf)
+            dof, factor, half = weight - ddof, 2 * np.pi, -0.5 * weight
+            logs = np.log([factor * (r / dof) if r > 0 else 1.0 for r in rss]).tolist()
+            half_dof, minus_inf = 0.5 * dof, -math.inf
+            return [half * value - half_dof if r > 0 else (r if r != r else minus_inf)
                     for r, value in zip(rss, logs)]
         weight = np.float64(weight)
     else:

@@ -244,6 +244,20 @@ def test_nested_plugin_parameters_work_on_string_aliases(asia):
     assert HillClimbStructure().get_params()["scorer"] == "auto"  # defaults stay plain strings
 
 
+def test_every_alias_makes_a_fresh_valid_plugin():
+    # an alias is resolved without validating its parameters (they are the plug-in's
+    # documented ones): each must pass the validation a user's object gets
+    import skbn.citests
+    import skbn.scores
+
+    resolvers = ((skbn.scores, skbn.scores.resolve_scorer), (skbn.citests, skbn.citests.resolve_ci_test))
+    for module, resolve in resolvers:
+        for alias in module._ALIASES:
+            plugin = resolve(alias)
+            plugin._validate()
+            assert resolve(alias) is not plugin
+
+
 def test_nan_target_is_refused_clearly(asia):
     X, y = asia.drop(columns="lung"), asia["lung"].astype(object)
     y.iloc[3] = None

@@ -73,7 +73,7 @@ def turn_operators(learner, g, ctx):
     for v in range(g.p):
         for gain, u, w, c in learner._turn_candidates(g, v, ctx, masks):
             assert w == v
-            if learner._turn_path_free(g, masks, u, v, c):
+            if learner._turn_path_free(masks, u, v, c):
                 out.setdefault(key(learner._apply_turn(g, u, v, c)), []).append(gain)
                 kinds.add((u in g.und[v], len(c)))
     return out, kinds

@@ -91,13 +91,22 @@ class Statistics:
     """
 
     def __init__(self, data, counts=None):
-        self.counts = FamilyCounter(data) if counts is None else counts
+        self._data, self._counts = data, counts
         self.moments = MomentCounter.of(data)  # the fit's (shared with its network fit)
-        #: Whether some child has intervened rows (both counters leave them out of its families).
-        self.masked = self.counts.masked or self.moments.masked
-        self.cardinalities = self.counts.cardinalities
+        #: Whether some child has intervened rows (both counters leave them out of its
+        #: families: the same rows of the same data).
+        self.masked = self.moments.masked
+        self.cardinalities = self.moments.cardinalities
         self.continuous = np.asarray(data.continuous, dtype=bool)
         self.total_weight = data.total_weight
+
+    @property
+    def counts(self):
+        """The :class:`~skbn._counting.FamilyCounter` of the codes, made on first use (a
+        Gaussian network's search never counts)."""
+        if self._counts is None:
+            self._counts = FamilyCounter(self._data)
+        return self._counts
 
 
 def make_counter(data):
@@ -431,22 +440,27 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         self._gaussian = self._all_continuous and not self.counter.moments.masked
         #: on few such columns, with a score of the residual sums of squares, every family's
         #: residuals come from one lattice of swept matrices (made on the first family)
-        self._lattice = None
+        self._lattice = self._weight = None
         self._use_lattice = (self._gaussian and is_rss_score(scorer)
                              and len(self.counter.continuous) <= LATTICE_MAX_COLUMNS)
 
     def lattice(self):
-        """The :class:`~skbn._counting.ResidualLattice` of the one-group moments."""
+        """The :class:`~skbn._counting.ResidualLattice` of the one-group moments (with
+        their total weight, ``_weight``)."""
         if self._lattice is None:
-            d, scaled = self.counter.moments.moments_given().unit
+            stats = self.counter.moments.moments_given()
+            d, scaled = stats.unit
             self._lattice = ResidualLattice((d[0], scaled[0]))
+            self._weight = float(stats.weight[0])
         return self._lattice
 
     def _score(self, child, parents):
         if self._use_lattice:
-            stats = self.counter.moments.moments_given()
-            rss = self.lattice().rss(child, sum(1 << j for j in parents))
-            return self.scorer.local_scores_rss(float(stats.weight[0]), rss, len(parents))
+            mask = 0
+            for j in parents:
+                mask |= 1 << j
+            rss = self.lattice().rss(child, mask)
+            return self.scorer.local_scores_rss(self._weight, rss, len(parents))
         if self._gaussian:
             stats = self.counter.moments.moments_given()
             return float(self.scorer.local_score_moments(stats, child, sorted(parents), 0))
@@ -489,9 +503,14 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         column = self._added.get(key)
         if column is None:
             if self._use_lattice:  # (the lattice's residuals, scored as a list)
-                weight = float(self.counter.moments.moments_given().weight[0])
-                rss = self.lattice().added_rss(child, sum(1 << j for j in base))
-                column = self.scorer.local_scores_rss(weight, rss, len(base) + 1)
+                mask = 0
+                for j in base:
+                    mask |= 1 << j
+                lattice, weight = self.lattice(), self._weight
+                column = self.scorer.local_scores_rss(weight, lattice.added_rss(child, mask), len(base) + 1)
+                if key not in self._cache:  # (the family of base itself: the same residual matrix)
+                    rss = lattice.rss(child, mask)
+                    self._cache[key] = self.scorer.local_scores_rss(weight, rss, len(base))
             else:
                 column = self._batch(child, base).tolist()
             self._added[key] = column

@@ -29,7 +29,7 @@ from skbn._dag import (
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
 from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
-from skbn.graph import PDAG, pdag_to_dag
+from skbn.graph import PDAG
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -77,8 +77,7 @@ class _FitContext:
         that respects it."""
         if self.knowledge is not None:
             g = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)[0]
-        directed, undirected = g.edge_lists()
-        return pdag_to_dag(PDAG(tuple(range(g.p)), directed, undirected))
+        return _extension(g.p, *g.edge_lists())
 
     def local(self, child, parents):
         return self.cache.local_score(child, parents)
@@ -95,8 +94,8 @@ class _FitContext:
         group = self._groups.get((child, base))
         if group is None:
             parents = tuple(bit_ids(base))
-            group = self._groups[child, base] = (parents, self.local(child, parents),
-                                                 self.cache.added_column(child, parents))
+            column = self.cache.added_column(child, parents)  # (first: it may score the family too)
+            group = self._groups[child, base] = (parents, self.local(child, parents), column)
         parents, current, column = group
         if column is not None:
             return [column[x] - current for x in extras]
@@ -311,6 +310,24 @@ class _InterventionalGraph(_CPDAG):
 
 
 _gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
+
+
+def _pairs(matrix):
+    """The unordered position pairs ``(i, j)``, ``i < j``, of a symmetric bool matrix."""
+    rows, columns = np.nonzero(matrix)
+    return {(i, j) for i, j in zip(rows.tolist(), columns.tolist()) if i < j}
+
+
+def _extension(p, directed, undirected):
+    """The DAG of :func:`skbn.graph.pdag_to_dag` (Dor & Tarsi, sorted pairs) of a class of
+    the search, on positions: a completed class, or one maximally oriented with the
+    knowledge it admits, always has a consistent extension."""
+    if not undirected:
+        return sorted(directed)
+    dag, forced = extension_ids(p, directed, undirected)
+    if forced:  # (a class of the search is never one: an internal error, not the data's)
+        raise RuntimeError(f"GESStructure: a class of the search has no consistent extension ({forced}).")
+    return dag
 
 
 def _adjacency_masks(g):
@@ -716,9 +733,7 @@ class GESStructure(_BaseStructureLearner):
         if bad or not phases:
             raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
         # unordered position pairs: adjacencies forbidden both ways / required
-        gaps = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.forbidden_adjacency, 1))}
-        fixed = {(int(i), int(j)) for i, j in np.argwhere(np.triu(knowledge.required_adjacency, 1))}
-        return phases, gaps, fixed
+        return phases, _pairs(knowledge.forbidden_adjacency), _pairs(knowledge.required_adjacency)
 
     # ------------------------------------------------------------- operators
     def _insert_candidates(self, g, y, ctx, gaps, masks=None):
@@ -885,7 +900,7 @@ class GESStructure(_BaseStructureLearner):
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.interventional_cpdag_ = self.cpdag_
-        dag = pdag_to_dag(PDAG(tuple(range(p)), directed, undirected))
+        dag = _extension(p, directed, undirected)
         self.score_ = float(self._total_dag(p, dag, ctx))
         self.n_iter_ = n_iter
         self.n_steps_ = n_steps
@@ -1110,13 +1125,13 @@ class GESStructure(_BaseStructureLearner):
         return out
 
     @staticmethod
-    def _turn_path_free(g, masks, u, v, c):
+    def _turn_path_free(masks, u, v, c):
         """For a directed ``v -> u``: whether every path from ``v`` to ``u`` other than the
         edge, along directed or undirected edges, meets ``C`` or the undirected neighbours
         of ``u`` (always true for an undirected ``u - v``, whose condition is local)."""
-        if u in g.und[v]:
-            return True
         _, und, _, ch = masks
+        if und[v] >> u & 1:
+            return True
         forward = [a | b for a, b in zip(ch, und)]
         blocked = und[u] | (1 << v)
         for w in c:
@@ -1145,13 +1160,14 @@ class GESStructure(_BaseStructureLearner):
     def _turn(self, g, ctx, total):
         """Take the best valid Turn operator (:meth:`_turn_candidates`); returns (new class,
         gain) or None."""
-        masks = (*_adjacency_masks(g), [id_bits(s) for s in g.ch])
+        adj, und, par = _adjacency_masks(g)
+        masks = (adj, und, par, [a & ~(u | p) for a, u, p in zip(adj, und, par)])  # (children: the rest)
         candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks)]
         built = {}
 
         def valid(c):
             _, u, v, s = c
-            if not self._turn_path_free(g, masks, u, v, s):
+            if not self._turn_path_free(masks, u, v, s):
                 return False
             if ctx.knowledge is None:
                 return True
