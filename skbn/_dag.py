@@ -623,7 +623,7 @@ def extension_ids(n, directed, undirected):
     whose undirected neighbours are adjacent to all other nodes adjacent to ``x``,
     orienting its undirected edges into ``x``. When no node is removable, the undirected
     edges among the remaining nodes are oriented along the Kahn order (smallest ready id
-    first) of their directed edges.
+    first) of their directed edges. Node sets are Python-int bit masks.
 
     Returns
     -------
@@ -632,76 +632,71 @@ def extension_ids(n, directed, undirected):
     forced : sorted list of (i, j)
         The pairs oriented by the fallback (empty iff the extension is consistent).
     """
-    pa = [set() for _ in range(n)]
-    ch = [set() for _ in range(n)]
-    und = [set() for _ in range(n)]
+    pa, ch, und = [0] * n, [0] * n, [0] * n
     for i, j in directed:
-        pa[j].add(i)
-        ch[i].add(j)
+        pa[j] |= 1 << i
+        ch[i] |= 1 << j
     for i, j in undirected:
-        und[i].add(j)
-        und[j].add(i)
+        und[i] |= 1 << j
+        und[j] |= 1 << i
     result = list(directed)
     forced = []
-
-    def adj(i, j):
-        return j in und[i] or j in pa[i] or j in ch[i]
 
     def removable(x):
         if ch[x]:
             return False
-        adjacent_x = pa[x] | und[x]
-        for y in und[x]:
-            for z in adjacent_x:
-                if z != y and not adj(y, z):
-                    return False
+        adjacent = pa[x] | und[x]
+        neighbours = und[x]
+        while neighbours:  # every other node adjacent to x is adjacent to each neighbour y
+            low = neighbours & -neighbours
+            neighbours ^= low
+            y = low.bit_length() - 1
+            if adjacent & ~low & ~(und[y] | pa[y] | ch[y]):
+                return False
         return True
 
     heap = [x for x in range(n) if removable(x)]
     heapq.heapify(heap)
-    alive = [True] * n
-    n_alive = n
-    while n_alive:
+    alive = (1 << n) - 1
+    while alive:
         x = None
         while heap:
             cand = heapq.heappop(heap)
-            if alive[cand] and removable(cand):
+            if alive >> cand & 1 and removable(cand):
                 x = cand
                 break
         if x is None:
             # stuck: orient the remaining undirected edges along a topological order of
             # the remaining directed edges; the removed nodes come after all of them
-            rest = [i for i in range(n) if alive[i]]
-            indegree = {i: len(pa[i]) for i in rest}
+            rest = bit_ids(alive)
+            indegree = {i: pa[i].bit_count() for i in rest}
             ready = [i for i in rest if not indegree[i]]
             heapq.heapify(ready)
             rank = {}
             while ready:
                 i = heapq.heappop(ready)
                 rank[i] = len(rank)
-                for j in ch[i]:
+                for j in bit_ids(ch[i]):
                     indegree[j] -= 1
                     if not indegree[j]:
                         heapq.heappush(ready, j)
             for i in rest:
-                for j in sorted(und[i]):
+                for j in bit_ids(und[i]):
                     if i < j:
                         edge = (i, j) if rank[i] < rank[j] else (j, i)
                         result.append(edge)
                         forced.append(edge)
             break
+        bit = 1 << x
         touched = pa[x] | und[x]
-        for y in und[x]:
+        for y in bit_ids(und[x]):
             result.append((y, x))
-        for y in pa[x]:
-            ch[y].discard(x)
-        for y in und[x]:
-            und[y].discard(x)
-        pa[x] = set()
-        und[x] = set()
-        alive[x] = False
-        n_alive -= 1
-        for y in sorted(touched):
+            und[y] &= ~bit
+        for y in bit_ids(pa[x]):
+            ch[y] &= ~bit
+        pa[x] = und[x] = 0
+        alive &= ~bit
+        for y in bit_ids(touched):
             if removable(y):
                 heapq.heappush(heap, y)
     return sorted(result), sorted(forced)
