@@ -51,6 +51,7 @@ __all__ = [
     "K2Score",
     "LogLikelihood",
     "check_bounded_likelihood",
+    "is_rss_score",
     "resolve_scorer",
 ]
 
@@ -597,11 +598,31 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
 
 
 def is_rss_score(scorer):
-    """Whether ``scorer`` scores a Gaussian family by :class:`BaseGaussianScore`'s formula on
-    its residual sums of squares (:meth:`BaseGaussianScore.local_scores_rss`): the Gaussian
-    log-likelihood, BIC and AIC and their CLG forms, not BGe nor a subclass that redefines
-    the formula. The batched and lattice kernels of the engines compute the residuals
-    themselves only for such a scorer."""
+    """Whether a scorer scores a Gaussian family from its residual sum of squares.
+
+    True for a :class:`BaseGaussianScore` whose formula is the base class's
+    (:meth:`BaseGaussianScore.local_scores_rss`): the Gaussian log-likelihood, BIC and AIC
+    and their CLG forms. False for BGe, for a subclass that redefines
+    ``local_score_moments`` or the data term, and for the discrete scores. The batched and
+    residual-lattice kernels of the engines compute the residuals themselves only for such
+    a scorer; any other is asked family by family.
+
+    Parameters
+    ----------
+    scorer : BaseScore
+        A score plug-in.
+
+    Returns
+    -------
+    bool
+        Whether the engines may score its families from residual sums of squares.
+
+    Examples
+    --------
+    >>> from skbn.scores import BGe, GaussianBIC, is_rss_score
+    >>> is_rss_score(GaussianBIC()), is_rss_score(BGe())
+    (True, False)
+    """
     klass = type(scorer)
     return (isinstance(scorer, BaseGaussianScore)
             and klass.local_score_moments is BaseGaussianScore.local_score_moments
