@@ -219,3 +219,18 @@ def test_ges_with_the_lattice_equals_ges_regressing_every_family(seed, monkeypat
     parents = {v: sorted(names.index(u) for u, w in lattice.edges_ if w == v) for v in names}
     total = sum(resolve_scorer(scorer).local_score_moments(stats, names.index(v), parents[v]) for v in names)
     assert lattice.score_ == pytest.approx(total, rel=1e-12)
+
+
+def test_weighted_rows_take_the_lattice_with_their_total_weight(monkeypatch):
+    frame = make_random_network(9, kind="gaussian", random_state=3).sample(400, random_state=4)
+    weights = np.random.default_rng(5).integers(0, 4, size=len(frame)).astype(float)
+    lattice = GESStructure(scorer="bic-g", fit_parameters=False).fit(frame, sample_weight=weights)
+    # integer weights are replicated rows
+    replicated = frame.loc[frame.index.repeat(weights.astype(int))]
+    copies = GESStructure(scorer="bic-g", fit_parameters=False).fit(replicated)
+    assert lattice.cpdag_ == copies.cpdag_
+    assert lattice.score_ == pytest.approx(copies.score_, rel=1e-10)
+    monkeypatch.setattr(local_scores, "LATTICE_MAX_COLUMNS", 0)
+    regressed = GESStructure(scorer="bic-g", fit_parameters=False).fit(frame, sample_weight=weights)
+    assert lattice.cpdag_ == regressed.cpdag_
+    assert lattice.score_ == pytest.approx(regressed.score_, rel=1e-12)
