@@ -450,8 +450,8 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         if self._lattice is None:
             stats = self.counter.moments.moments_given()
             d, scaled = stats.unit
+            self._weight = float(stats.weight[0])  # (first: a thread sharing the cache reads both)
             self._lattice = ResidualLattice((d[0], scaled[0]))
-            self._weight = float(stats.weight[0])
         return self._lattice
 
     def _score(self, child, parents):
