@@ -16,7 +16,7 @@ import pytest
 import skbn._engines._local_scores as local_scores
 from skbn import GESStructure
 from skbn._counting import ResidualLattice, added_parent_rss, moments
-from skbn._counting._moments import regression_rss
+from skbn._counting._moments import _added_rss, regression_rss
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn.datasets import make_random_network
@@ -107,6 +107,25 @@ def test_added_residuals_equal_each_family_and_the_schur_path():
                 assert added[j] == pytest.approx(schur[j], rel=1e-12, abs=1e-300)
 
 
+def test_the_list_form_of_the_added_residuals_has_the_bits_of_the_array_form():
+    # _added_rss on lists (the lattice's few columns) and on arrays (added_parent_rss): one
+    # formula, the same IEEE operations; spreads and residuals around the singular threshold
+    rng = np.random.default_rng(6)
+    for trial in range(200):
+        k = int(rng.integers(2, 12))
+        column = rng.normal(size=k) * 10.0 ** rng.integers(-8, 2, size=k)
+        diagonal = np.abs(rng.normal(size=k)) * 10.0 ** rng.integers(-14, 1, size=k)
+        child = int(rng.integers(k))
+        column[child] = diagonal[child] = abs(column[child])
+        if trial % 3 == 0:
+            column[child] = 1e-12 * (1 + rng.random())
+        scale = np.float64(10.0 ** rng.uniform(-6, 6))
+        as_array = _added_rss(column, diagonal, child, scale)
+        as_list = _added_rss(column.tolist(), diagonal.tolist(), child, scale)
+        assert isinstance(as_list, list)
+        np.testing.assert_array_equal(np.array(as_list), as_array)
+
+
 def test_a_collinear_or_constant_column_is_not_swept():
     values = awkward_values(seed=2)
     _, lattice = lattice_of(values)
@@ -166,6 +185,22 @@ def test_a_zero_residual_scores_minus_infinity_and_nan_stays_nan():
     assert np.isnan(got[0]) and got[1] == -np.inf
     assert got[2] == pytest.approx(bic.local_scores_rss(100.0, 2.5, 1), rel=1e-15)
     assert bic.local_scores_rss(100.0, 0.0, 1) == -np.inf
+
+
+def test_the_list_form_of_the_gaussian_loglik_has_the_bits_of_the_array_form():
+    # _gaussian_loglik on a list (a batch of the lattice) and on an array: one formula
+    from skbn.scores import _gaussian_loglik
+
+    rng = np.random.default_rng(7)
+    for variance in ("unbiased", "mle"):
+        for n_coef in (1, 3, 6):
+            rss = (np.abs(rng.normal(size=40)) * 10.0 ** rng.integers(-20, 20, size=40)).tolist()
+            as_list = _gaussian_loglik(500.0, rss, n_coef, variance)
+            as_array = _gaussian_loglik(500.0, np.array(rss), n_coef, variance)
+            np.testing.assert_array_equal(np.array(as_list), as_array)
+    got = _gaussian_loglik(500.0, [np.nan, 0.0, 2.0], 2, "unbiased")
+    assert np.isnan(got[0]) and got[1] == -np.inf
+    np.testing.assert_array_equal(got, _gaussian_loglik(500.0, np.array([np.nan, 0.0, 2.0]), 2, "unbiased"))
 
 
 def test_only_residual_scores_take_the_lattice():

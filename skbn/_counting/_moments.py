@@ -526,7 +526,18 @@ def added_parent_rss(scatter, child, parents, unit=None):
 def _added_rss(residual_c, residual_jj, child, scale):
     """:math:`RSS_j = d_c^2 (R_{cc} - R_{cj}^2 / R_{jj})` of every column ``j`` from the
     unit-diagonal residual scatter ``R`` given a parent set: its column ``residual_c`` at the
-    child and its diagonal ``residual_jj`` (the rules of :func:`added_parent_rss`)."""
+    child and its diagonal ``residual_jj`` (the rules of :func:`added_parent_rss`).
+
+    Arrays give an array. Lists of floats (a few columns, :class:`ResidualLattice`) give a
+    list: the same IEEE operations value by value, the same bits, without a numpy call per
+    operation."""
+    if isinstance(residual_c, list):
+        rss_c, squared_scale = max(residual_c[child], 0.0), float(scale) * float(scale)
+        rss = []
+        for cross, spread in zip(residual_c, residual_jj):
+            value = rss_c - (cross * cross / spread if spread > SINGULAR_RCOND else 0.0)
+            rss.append(value * squared_scale if value > SINGULAR_RCOND else 0.0)
+        return rss
     rss_c = max(float(residual_c[child]), 0.0)
     # R_cj^2 / R_jj where R_jj is usable, else 0
     gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros(len(residual_jj)),
@@ -598,20 +609,15 @@ class ResidualLattice:
 
     def added_rss(self, child, mask):
         """Residual sums of squares of ``child`` given the set ``mask`` plus each column
-        ``j``: a list of ``k`` floats, NaN at the child and at the set's columns.
-
-        :func:`_added_rss`'s operations on Python floats (the same IEEE operations, value
-        for value: a list of a few floats costs less than a numpy call per operation)."""
+        ``j`` (:func:`_added_rss` on the set's residual matrix): a list of ``k`` floats, NaN
+        at the child and at the set's columns."""
         residual = self.residual(mask)
-        column, diagonal = residual[:, child].tolist(), residual.diagonal().tolist()
-        rss_c, squared_scale = max(column[child], 0.0), self._squared_scale[child]
-        rss = []
-        for j, (cross, spread) in enumerate(zip(column, diagonal)):
-            if j == child or mask >> j & 1:
-                rss.append(np.nan)
-                continue
-            value = rss_c - (cross * cross / spread if spread > SINGULAR_RCOND else 0.0)
-            rss.append(value * squared_scale if value > SINGULAR_RCOND else 0.0)
+        rss = _added_rss(residual[:, child].tolist(), residual.diagonal().tolist(), child, self.scale[child])
+        rss[child] = np.nan
+        while mask:
+            low = mask & -mask
+            rss[low.bit_length() - 1] = np.nan
+            mask ^= low
         return rss
 
 

@@ -54,6 +54,7 @@ from skbn._counting import (
     stratified_codes,
     weights_are_integral,
 )
+from skbn._dag import id_bits
 from skbn.scores import is_rss_score, resolve_scorer
 
 __all__ = [
@@ -456,10 +457,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
 
     def _score(self, child, parents):
         if self._use_lattice:
-            mask = 0
-            for j in parents:
-                mask |= 1 << j
-            rss = self.lattice().rss(child, mask)
+            rss = self.lattice().rss(child, id_bits(parents))
             return self.scorer.local_scores_rss(self._weight, rss, len(parents))
         if self._gaussian:
             stats = self.counter.moments.moments_given()
@@ -503,9 +501,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         column = self._added.get(key)
         if column is None:
             if self._use_lattice:  # (the lattice's residuals, scored as a list)
-                mask = 0
-                for j in base:
-                    mask |= 1 << j
+                mask = id_bits(base)
                 lattice, weight = self.lattice(), self._weight
                 column = self.scorer.local_scores_rss(weight, lattice.added_rss(child, mask), len(base) + 1)
                 if key not in self._cache:  # (the family of base itself: the same residual matrix)
