@@ -727,12 +727,14 @@ def minimal_imap_ids(n, independent):
 def maximum_spanning_tree(weights, root):
     """Edges (parent, child) of a maximum-weight spanning forest, oriented away from ``root``.
 
-    Only positive weights are candidate edges. Uses scipy's minimum spanning tree on
-    ``max(w) + 1 - w``; components not containing ``root`` are rooted at their smallest index.
+    Only finite positive weights are candidate edges (``-inf`` or NaN: no edge). Uses
+    scipy's minimum spanning tree on ``max(w) + 1 - w`` over the candidates; components not
+    containing ``root`` are rooted at their smallest index.
     """
     p = weights.shape[0]
-    upper = np.triu(weights > 0, k=1)
-    shifted = np.where(upper, weights.max() + 1.0 - weights, 0.0)
+    upper = np.triu((weights > 0) & np.isfinite(weights), k=1)
+    top = weights[upper].max() if upper.any() else 0.0
+    shifted = np.where(upper, top + 1.0 - weights, 0.0)
     tree = minimum_spanning_tree(csr_matrix(shifted)).tocoo()
     neighbours = [[] for _ in range(p)]
     for u, v in zip(tree.row.tolist(), tree.col.tolist()):
@@ -758,7 +760,8 @@ def maximum_spanning_tree(weights, root):
 def maximum_branching(weights, allowed):
     """Parents of a maximum-weight branching (a forest of arborescences): ``parent[v]`` is
     ``-1`` (a root) or ``u`` with ``allowed[u, v]``, the parent graph is acyclic, and
-    ``sum_v weights[parent[v], v]`` (a root adds 0) is the largest possible.
+    ``sum_v weights[parent[v], v]`` (a root adds 0) is the largest possible. A weight of
+    ``-inf`` or NaN is no arc.
 
     Chu-Liu/Edmonds on a virtual root joined to every node by a 0-weight arc: each node
     takes its best incoming arc; a cycle is contracted (arcs into it re-weighted by the
@@ -768,7 +771,7 @@ def maximum_branching(weights, allowed):
     p = weights.shape[0]
     W = np.full((p + 1, p + 1), -np.inf)
     W[0, 1:] = 0.0
-    W[1:, 1:] = np.where(allowed, weights, -np.inf)
+    W[1:, 1:] = np.where(allowed & ~np.isnan(weights), weights, -np.inf)  # (NaN: no arc)
     np.fill_diagonal(W, -np.inf)
     parent = _edmonds(W)
     return np.asarray(parent[1:]) - 1

@@ -1,6 +1,7 @@
 """Chow-Liu trees and TAN against independent references."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -46,24 +47,27 @@ def test_conditional_mutual_information_matches_stratified_sklearn():
         assert cmi[i, j] == pytest.approx(expected, abs=1e-10)
 
 
+def _is_forest(edges, p):
+    """Whether the undirected ``edges`` over ``p`` nodes hold no cycle (union-find)."""
+    parent = list(range(p))
+
+    def find(a):
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    for a, b in edges:
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            return False
+        parent[ra] = rb
+    return True
+
+
 def _all_spanning_trees(p):
     pairs = list(itertools.combinations(range(p), 2))
     for tree in itertools.combinations(pairs, p - 1):
-        parent = list(range(p))
-
-        def find(a):
-            while parent[a] != a:
-                a = parent[a]
-            return a
-
-        ok = True
-        for a, b in tree:
-            ra, rb = find(a), find(b)
-            if ra == rb:
-                ok = False
-                break
-            parent[ra] = rb
-        if ok:
+        if _is_forest(tree, p):
             yield tree
 
 
@@ -156,3 +160,46 @@ def test_spanning_forest_is_oriented_away_from_each_root(seed):
         start = root if root in component else min(component)
         expected += list(nx.bfs_edges(forest, start))
     assert sorted(edges) == sorted(expected)
+
+
+def _swiss_like(seed=0):
+    """47 rows shaped like R's ``swiss``: four measurements and two whole-number columns
+    declared discrete with many sparse states (a continuous child of one of them cannot
+    be fitted: the pair's weight is -inf)."""
+    rng = np.random.default_rng(seed)
+    n = 47
+    fertility = rng.normal(70, 12, n)
+    catholic = 0.8 * fertility + rng.normal(0, 8, n)
+    agriculture = 0.5 * catholic + rng.normal(0, 10, n)
+    mortality = 0.2 * fertility + rng.normal(0, 3, n)
+    examination = rng.integers(3, 38, n)
+    education = np.clip(examination // 2 + rng.integers(0, 4, n), 1, None)
+    return pd.DataFrame({"Fertility": fertility, "Agriculture": agriculture, "Examination": examination,
+                         "Education": education, "Catholic": catholic, "Infant.Mortality": mortality})
+
+
+def test_mixed_tree_is_the_maximum_forest_of_the_finite_weights():
+    # a -inf pair weight (a continuous child of a sparse discrete parent) made the
+    # knowledge bonus infinite and every other weight NaN: the tree was then arbitrary
+    X = _swiss_like()
+    types = {"Examination": "discrete", "Education": "discrete"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        model = ChowLiuTree(column_types=types).fit(X)
+    w = model.weights_
+    names = list(X.columns)
+    assert np.isneginf(w[names.index("Examination"), names.index("Fertility")])  # the case at hand
+    pairs = [(i, j) for i, j in itertools.combinations(range(len(names)), 2)
+             if np.isfinite(w[i, j]) and w[i, j] > 0]
+    forests = (subset for k in range(len(names)) for subset in itertools.combinations(pairs, k)
+               if _is_forest(subset, len(names)))  # brute force: every forest of the candidate pairs
+    best = max(forests, key=lambda forest: sum(w[i, j] for i, j in forest))
+    learned = {frozenset((names.index(u), names.index(v))) for u, v in model.edges_}
+    assert learned == {frozenset(e) for e in best}
+    assert len(learned) == 4  # the three measurements' tree plus Education - Examination
+
+
+def test_spanning_tree_skips_minus_infinity_and_nan_weights():
+    weights = np.array([[0.0, 2.0, -np.inf, np.nan], [2.0, 0.0, 1.0, 3.0],
+                        [-np.inf, 1.0, 0.0, 0.5], [np.nan, 3.0, 0.5, 0.0]])
+    assert sorted(maximum_spanning_tree(weights, 0)) == [(0, 1), (1, 2), (1, 3)]

@@ -223,9 +223,13 @@ class ChowLiuTree(_BaseStructureLearner):
         allowed = ~(knowledge.forbidden | knowledge.required_directed.T)[sub]
         if self.root is not None:
             allowed[:, features.index(root)] = False
-        # required pairs are worth more than all other arcs together: taken whenever possible
-        bonus = 2.0 * np.abs(gains).sum() + 1.0
-        weights = gains + bonus * knowledge.required_adjacency[sub]
+        # required pairs are worth more than all other arcs together: taken whenever possible.
+        # The bonus is a sum of the finite gains: a pair whose family scores -inf (a
+        # continuous child of a sparse discrete parent) is no arc, required or not, and
+        # must not make the bonus infinite (inf * 0 would turn every other weight to NaN)
+        finite = gains[np.isfinite(gains)]
+        bonus = 2.0 * np.abs(finite).sum() + 1.0
+        weights = np.where(knowledge.required_adjacency[sub], gains + bonus, gains)
         parent = maximum_branching(weights, allowed)
         return [(int(u), v) for v, u in enumerate(parent) if u >= 0]
 
