@@ -8,6 +8,7 @@ prints the largest relative difference per score and test.
 
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -546,3 +547,24 @@ def test_clg_batched_and_discrete_paths():
     mine = CLGMutualInformation().test(table, 3)
     reference = GTest(adjust_dof=False, min_samples_per_dof=0).test(table, 3)
     assert (mine.statistic, mine.pvalue, mine.dof) == (reference.statistic, reference.pvalue, reference.dof)
+
+
+def test_mi_cg_leaves_out_a_configuration_too_small_for_either_regression_without_a_warning():
+    # a configuration of one row can fit neither y on (z, x) nor y on z: both
+    # log-likelihoods are -inf there, and their difference must not reach the statistic
+    # (nor raise numpy's invalid-value warning: R's swiss and mtcars have such sparse cells)
+    from skbn._counting import Moments
+
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(101, 3))
+    values[:, 1] += 0.5 * values[:, 0]
+    ids = np.r_[np.zeros(50, dtype=np.intp), np.ones(50, dtype=np.intp), [2]]
+    stats = moments(values, ids=ids, n_ids=3)
+    kept = Moments(stats.weight[:2], stats.mean[:2], stats.scatter[:2])
+    test = CLGMutualInformation()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = test.test_moments(stats, 0, 1, [2])
+    expected = test.test_moments(kept, 0, 1, [2])
+    assert result.statistic == expected.statistic and result.dof == expected.dof == 2
+    assert np.isfinite(result.statistic) and result.statistic > 0
