@@ -28,7 +28,12 @@ An undeclared **numeric** column (integer or float dtype, numpy or pandas nullab
   scales, counts of a few);
 * otherwise refused, naming the column: whole numbers with more distinct values may be a
   rounded measurement (continuous) or an identifier or code (discrete); the user says
-  which with ``column_types=``. One error names every such column of the data.
+  which with ``column_types=``. One error names every such column of the data. Whole
+  numbers with more than :data:`SPARSE_INTEGER_STATES` distinct values and fewer than two
+  rows per value on average are refused in the same way, however few they are: most of
+  their categories would be seen once (mtcars' ``hp``, 22 values in 32 rows; longley's
+  ``Year``, 16 values in 16 rows), which no discrete model estimates, and on so few rows
+  such a column is a rounded measurement far more often than a set of categories.
 
 A continuous column must be finite (``inf`` is refused, naming the column) and must vary
 (a constant column is refused). One with fewer than :data:`MIN_CONTINUOUS_VALUES`
@@ -60,8 +65,8 @@ from scipy import sparse
 
 __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
-    "MIN_CONTINUOUS_VALUES", "RowGroups", "check_sample_weight", "encode_fit", "encode_target",
-    "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
+    "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_fit",
+    "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -77,6 +82,11 @@ MAX_STATES = 1000
 #: months 12, hours 24, days of a month 31), while counts, ages, marks out of 100 and rounded
 #: measurements usually have more. A larger numeric state space must be declared.
 MAX_INTEGER_STATES = 32
+
+#: Whole numbers with more distinct values than this and fewer than two rows per value are
+#: not taken for categories without a declaration either (a rating out of 10 has 11 values:
+#: it needs 22 rows): most of the states would hold one row.
+SPARSE_INTEGER_STATES = 10
 
 #: A continuous column with fewer distinct values than this is kept continuous with a
 #: warning naming it (a Gaussian model of two or three values is a poor one; declare the
@@ -515,9 +525,16 @@ def _fractional(labels):
     return bool(np.any(fractional & ~np.isnan(values)))
 
 
+def _too_many_integer_states(n_values, n_rows):
+    """Whether ``n_values`` distinct whole numbers in ``n_rows`` rows are too many to be
+    taken for categories without a declaration (the column-type rule)."""
+    return n_values > MAX_INTEGER_STATES or (n_values > SPARSE_INTEGER_STATES and n_rows < 2 * n_values)
+
+
 def _check_numeric(name, labels, n_rows, *, what="column", partial=False, continuous_ok=False):
     """The numeric-column rule for a discrete column: whole values, at most
-    :data:`MAX_INTEGER_STATES` of them.
+    :data:`MAX_INTEGER_STATES` of them, and at least two rows per value when there are more
+    than :data:`SPARSE_INTEGER_STATES` (:func:`_too_many_integer_states`).
 
     ``partial``: ``labels`` and ``n_rows`` are those of the rows read so far (chunks).
     ``continuous_ok``: the caller accepts continuous columns (the message then says how to
@@ -535,9 +552,11 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
             "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), or, if its values are "
             f"categories, declare them: {_declare_hint(name, what)}."
         )
-    if len(labels) > MAX_INTEGER_STATES:
+    if _too_many_integer_states(len(labels), n_rows):
         counted = (f"at least {len(labels)} distinct values (in the first {n_rows} rows read)"
                    if partial else f"{len(labels)} distinct values in {n_rows} rows")
+        reason = (f"more than {MAX_INTEGER_STATES} distinct values" if len(labels) > MAX_INTEGER_STATES
+                  else "fewer than two rows per value (most categories would hold one row)")
         if continuous_ok:
             declare = (f"Declare which it is: column_types={{{name!r}: 'continuous'}} for a "
                        f"measurement, or column_types={{{name!r}: 'discrete'}} (or "
@@ -545,16 +564,16 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
         else:
             declare = ("Discretize it, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal'), "
                        f"or, if its values really are categories, declare them: {_declare_hint(name, what)}.")
-        message = (f"{label} is numeric with {counted}: whole numbers with more than "
-                   f"{MAX_INTEGER_STATES} distinct values are not taken for categories without a "
-                   f"declaration (they may be a rounded measurement or an identifier). {declare}")
+        message = (f"{label} is numeric with {counted}: whole numbers with {reason} are not "
+                   f"taken for categories without a declaration (they may be a rounded measurement "
+                   f"or an identifier). {declare}")
         if continuous_ok and what == "column":
             raise _UndeclaredWholeNumbers(message, name)
         raise ValueError(message)
 
 
 class _UndeclaredWholeNumbers(ValueError):
-    """A numeric column of more than :data:`MAX_INTEGER_STATES` whole numbers, undeclared,
+    """A numeric column of too many whole numbers (:func:`_too_many_integer_states`), undeclared,
     where continuous columns are accepted (``column`` names it). :func:`encode_fit` reads
     every column before raising, so that one error names all such columns."""
 
@@ -566,20 +585,21 @@ class _UndeclaredWholeNumbers(ValueError):
 def _refuse_undeclared(errors):
     """Raise the refusal of the undeclared whole-number columns: the column's own message
     for one, a message naming every column (and the one-line declarations) for several."""
-    if len(errors) == 1:
-        raise errors[0]
+    if len(errors) == 1:  # (a plain ValueError: the private class is the collector's)
+        raise ValueError(str(errors[0])) from None
     if errors:
         names = [error.column for error in errors]
         listed = ", ".join(repr(name) for name in names)
         as_dict = ", ".join(f"{name!r}: 'continuous'" for name in names)
         raise ValueError(
             f"Columns {listed} are numeric, each with more than {MAX_INTEGER_STATES} distinct "
-            "whole numbers, which are not taken for categories without a declaration (they may "
+            f"whole numbers or with more than {SPARSE_INTEGER_STATES} and fewer than two rows per "
+            "value, which are not taken for categories without a declaration (they may "
             "be rounded measurements or identifiers). Declare which they are: "
             f"column_types={{{as_dict}}} for measurements (column_types='continuous' declares "
             "every column), or column_types={name: 'discrete'} for a column whose values are "
             "categories."
-        ) from errors[0]
+        ) from None
 
 
 def _first_distinct(values, limit):

@@ -7,7 +7,14 @@ import pandas as pd
 import pytest
 from scipy import sparse
 
-from skbn._data import MAX_INTEGER_STATES, MAX_STATES, encode_fit, encode_target, encode_transform
+from skbn._data import (
+    MAX_INTEGER_STATES,
+    MAX_STATES,
+    SPARSE_INTEGER_STATES,
+    encode_fit,
+    encode_target,
+    encode_transform,
+)
 
 
 def test_mixed_dtypes_encode_to_small_codes():
@@ -169,6 +176,43 @@ def test_integer_threshold_is_inclusive(dtype):
     with pytest.raises(ValueError, match=rf"'x' is numeric with {MAX_INTEGER_STATES + 1} distinct values in "
                                          rf"{MAX_INTEGER_STATES + 1} rows"):
         encode_fit(over)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "Int64"])
+def test_whole_numbers_with_about_one_row_per_value_are_refused(dtype):
+    # mtcars' hp: 22 distinct whole numbers in 32 rows, nearly a value per row; taken as a
+    # 22-state variable most of its states hold one row (a CLG child of it cannot be fitted)
+    rng = np.random.default_rng(0)
+    hp = rng.choice(np.arange(50, 340, 10), size=22, replace=False)
+    X = pd.DataFrame({"hp": np.concatenate([hp, hp[:10]]), "am": rng.integers(0, 2, 32)}).astype(dtype)
+    with pytest.raises(ValueError, match=r"Column 'hp' is numeric with 22 distinct values in 32 rows: "
+                                         r"whole numbers with fewer than two rows per value") as error:
+        encode_fit(X, allow_continuous=True)
+    assert type(error.value) is ValueError  # (not the private collector class)
+    assert "column_types={'hp': 'continuous'}" in str(error.value)
+    data, _ = encode_fit(X, allow_continuous=True, column_types={"hp": "continuous"})
+    assert data.cardinalities.tolist() == [0, 2]
+    data, _ = encode_fit(X, allow_continuous=True, column_types={"hp": "discrete"})
+    assert data.cardinalities.tolist() == [22, 2]
+
+
+def test_the_sparse_integer_rule_starts_above_its_threshold_with_two_rows_per_value():
+    values = np.arange(SPARSE_INTEGER_STATES + 1)  # a rating out of 10: 11 values
+    enough = pd.DataFrame({"rating": np.tile(values, 2)})  # 22 rows: two per value
+    assert encode_fit(enough)[0].cardinalities.tolist() == [SPARSE_INTEGER_STATES + 1]
+    with pytest.raises(ValueError, match="'rating' is numeric with 11 distinct values in 21 rows"):
+        encode_fit(enough.iloc[:21])
+    few = pd.DataFrame({"code": np.arange(SPARSE_INTEGER_STATES)})  # 10 values, one row each
+    assert encode_fit(few)[0].cardinalities.tolist() == [SPARSE_INTEGER_STATES]
+
+
+def test_one_error_names_every_undeclared_whole_number_column_of_either_kind():
+    X = pd.DataFrame({"mark": np.arange(40) * 2, "hp": np.arange(40) % 21 + 100, "cyl": np.arange(40) % 3,
+                      "wt": np.linspace(1.5, 5.5, 40)})
+    with pytest.raises(ValueError, match=r"Columns 'mark', 'hp' are numeric") as error:
+        encode_fit(X, allow_continuous=True)
+    assert type(error.value) is ValueError and error.value.__cause__ is None
+    assert "column_types={'mark': 'continuous', 'hp': 'continuous'}" in str(error.value)
 
 
 def test_numpy_integer_codes_keep_working():
