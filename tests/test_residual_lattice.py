@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import skbn._engines._local_scores as local_scores
-from skbn import GESStructure
+from skbn import GESStructure, HillClimbStructure
 from skbn._counting import ResidualLattice, added_parent_rss, moments
 from skbn._counting._moments import _added_rss, regression_rss
 from skbn._data import encode_fit
@@ -254,6 +254,27 @@ def test_ges_with_the_lattice_equals_ges_regressing_every_family(seed, monkeypat
     parents = {v: sorted(names.index(u) for u, w in lattice.edges_ if w == v) for v in names}
     total = sum(resolve_scorer(scorer).local_score_moments(stats, names.index(v), parents[v]) for v in names)
     assert lattice.score_ == pytest.approx(total, rel=1e-12)
+
+
+@pytest.mark.parametrize("search", ["hill_climb", "tabu"])
+@pytest.mark.parametrize("seed", range(4))
+def test_hill_climbing_toggle_columns_from_the_lattice_equal_the_regressions(seed, search, monkeypatch):
+    # the hill climber's toggle columns read the family cache's added-parent batch (the
+    # lattice's residuals on a Gaussian network): the same moves as regressing every family
+    frame = make_random_network(7 + 2 * seed, kind="gaussian", random_state=seed).sample(
+        [40, 300, 2000, 120][seed], random_state=seed + 5)
+    if seed % 2:
+        frame.iloc[:, 1] = 3 * frame.iloc[:, 0]  # exactly collinear
+    calls = []
+    added_rss = ResidualLattice.added_rss
+    monkeypatch.setattr(ResidualLattice, "added_rss", lambda self, *a: calls.append(a) or added_rss(self, *a))
+    lattice = HillClimbStructure(scorer="bic-g", search=search, fit_parameters=False).fit(frame)
+    assert calls  # (the toggle columns came from the lattice)
+    monkeypatch.setattr(local_scores, "LATTICE_MAX_COLUMNS", 0)
+    regressed = HillClimbStructure(scorer="bic-g", search=search, fit_parameters=False).fit(frame)
+    assert sorted(lattice.edges_) == sorted(regressed.edges_)
+    assert lattice.n_iter_ == regressed.n_iter_
+    assert lattice.score_ == pytest.approx(regressed.score_, rel=1e-12)
 
 
 def test_weighted_rows_take_the_lattice_with_their_total_weight(monkeypatch):

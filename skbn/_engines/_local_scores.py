@@ -591,9 +591,14 @@ class _MixedFamilyColumns(FamilyColumns):
         allowed[list(parents)] = False
         added = self._continuous_ids[allowed[self._continuous_ids]]
         if len(added):
-            stats, position, parent_columns, n_discrete = self.counter.moments.family(child, parents, True)
-            scores = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
-            column[added] = scores[self._moment_index[added]]
+            batch = cache.added_column(child, parents)  # (all-continuous data: by variable, cached)
+            if batch is not None:
+                column[added] = np.take(batch, added)
+            else:
+                stats, position, parent_columns, n_discrete = self.counter.moments.family(
+                    child, parents, True)
+                scores = self.scorer.local_scores_added(stats, position, parent_columns, n_discrete)
+                column[added] = scores[self._moment_index[added]]
         self._discrete_added(child, parents, np.flatnonzero(allowed & ~self.counter.continuous), column)
         column[child] = base
         for position, k in enumerate(parents):
