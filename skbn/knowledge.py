@@ -317,6 +317,55 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     )
 
 
+def dag_matrix(edges, names, parameter="edges", continuous=None):
+    """Adjacency matrix of the DAG ``edges`` over the columns ``names``.
+
+    Parameters
+    ----------
+    edges : iterable of (parent, child)
+        Column labels (or integer positions when no label matches).
+    names : sequence
+        The column labels.
+    parameter : str, default="edges"
+        The name the errors give the edges.
+    continuous : bool ndarray of shape (len(names),) or None, default=None
+        Which columns are continuous: an edge from a continuous column to a discrete one
+        breaks the conditional-Gaussian rule (a discrete node has no continuous parent).
+
+    Returns
+    -------
+    ndarray of shape (len(names), len(names)), bool
+        ``matrix[i, j]``: the edge ``names[i] -> names[j]``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``parameter`` and the culprit: an unknown column, a self loop, a malformed
+        pair, a cycle, or an edge into a discrete column from a continuous one.
+    """
+    names = tuple(names)
+    matrix = _edge_matrix(edges, names, parameter)
+    _check_acyclic(matrix, names, parameter, "its edges")
+    if continuous is not None:
+        check_conditional_gaussian(matrix, names, continuous)
+    return matrix
+
+
+def check_conditional_gaussian(matrix, names, continuous):
+    """Refuse, naming it, an edge of the adjacency ``matrix`` from a continuous column to a
+    discrete one (``continuous``: bool per column): in a conditional Gaussian network a
+    discrete node has only discrete parents (Lauritzen & Wermuth 1989; bnlearn's rule)."""
+    continuous = np.asarray(continuous, dtype=bool)
+    broken = np.argwhere(np.asarray(matrix, dtype=bool) & continuous[:, None] & ~continuous[None, :])
+    if len(broken):
+        parent, child = names[broken[0][0]], names[broken[0][1]]
+        raise ValueError(
+            f"Edge {parent!r} -> {child!r}: the discrete column {child!r} cannot have the "
+            f"continuous parent {parent!r} (in a conditional Gaussian network discrete nodes "
+            "have only discrete parents). Reverse the edge, or declare "
+            f"column_types={{{parent!r}: 'discrete'}} if its values are categories.")
+
+
 # ----------------------------------------------------------------------------- labels
 def _label_positions(names):
     """``{label: position}`` of the column labels (the first position of a repeated label)."""

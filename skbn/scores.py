@@ -23,7 +23,6 @@ import numpy as np
 from scipy.special import gammaln, multigammaln, xlogy
 from sklearn.base import BaseEstimator
 
-from skbn._counting import family_table, n_configurations
 from skbn._counting._moments import (
     Moments,
     added_parent_rss,
@@ -248,39 +247,59 @@ class BaseScore(BaseEstimator):
                       n_observed_configs, total_weight, integral)
         return None if value is None else value - self.edge_penalty * n_parents
 
-    def score(self, X, edges, sample_weight=None):
-        """Total score of the DAG ``edges`` on data ``X``.
+    def score(self, X, edges, sample_weight=None, *, column_types="auto"):
+        """Total score of the DAG ``edges`` on data ``X`` (bnlearn's ``score(dag, data, type)``).
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_variables)
-            Discrete data, encoded as in the estimators' ``fit``.
+            Discrete, continuous or mixed data, encoded as in the estimators' ``fit`` (the
+            column-type rule; ``column_types`` declares). The score must apply to its kind:
+            a discrete score to discrete data, a Gaussian score to continuous data, a CLG
+            score to mixed data (or to either).
         edges : iterable of (parent, child)
-            Column names (integer positions for arrays).
+            Column names (integer positions for arrays): a DAG in which, on mixed data, no
+            discrete column has a continuous parent.
         sample_weight : array-like of shape (n_samples,), default=None
-            Row weights (every count is a sum of weights).
+            Row weights (every count and moment is a sum of weights).
+        column_types : "auto", "discrete", "continuous", list or dict, default="auto"
+            Which columns are discrete and which continuous, as the estimators'
+            ``column_types``.
 
         Returns
         -------
         float
-            The sum of the local scores of every family.
+            The sum of the local scores of every family, each from the engine that scores
+            the learners' families (:class:`skbn._engines._local_scores.FamilyScoreCache`).
+
+        Raises
+        ------
+        ValueError
+            A score that does not apply to the data's kind (naming the columns), an edge
+            naming an unknown column, a cycle, or a discrete child of a continuous parent.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> from skbn.scores import GaussianBIC
+        >>> rng = np.random.default_rng(0)
+        >>> a = rng.normal(size=200)
+        >>> X = pd.DataFrame({"a": a, "b": 2 * a + rng.normal(size=200)})
+        >>> GaussianBIC().score(X, [("a", "b")]) > GaussianBIC().score(X, [])
+        True
         """
+        from skbn._engines._local_scores import FamilyScoreCache  # (the engines import the scores)
+        from skbn.knowledge import dag_matrix
+        from skbn.utils._plugins import check_plugin_fits_data
+
         self._validate()
-        data, _ = encode_fit(X)
+        data, _ = encode_fit(X, allow_continuous=True, column_types=column_types)
         data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
-        position = {name: i for i, name in enumerate(data.names)}
-        parents = [[] for _ in data.names]
-        for parent, child in edges:
-            for node in (parent, child):
-                if node not in position:
-                    raise ValueError(f"Edge ({parent!r}, {child!r}) names unknown column {node!r}.")
-            parents[position[child]].append(position[parent])
-        total = 0.0
-        for child, pa in enumerate(parents):
-            pa = sorted(pa)
-            counts = family_table(data.codes, data.cardinalities, child, pa, data.weights)
-            total += self.local_score(counts, n_configurations(data.cardinalities, pa), len(pa))
-        return total
+        check_plugin_fits_data(self, data, "scorer")
+        matrix = dag_matrix(edges, data.names, "edges", data.continuous if data.has_continuous else None)
+        cache = FamilyScoreCache(data, self)
+        return float(sum(cache.local_score(child, tuple(np.flatnonzero(matrix[:, child]).tolist()))
+                         for child in range(data.n_variables)))
 
 
 def _bdeu_terms(counts, a_row, a_cell):

@@ -245,6 +245,42 @@ def test_clg_scores_equal_bnlearn():
             assert mine[kind, node] == pytest.approx(reference, rel=RTOL), (kind, node)
 
 
+def _edges(dag):
+    return [(parent, child) for child, parents in dag.items() for parent in parents]
+
+
+def test_the_score_of_a_whole_dag_equals_bnlearns_total():
+    # bnlearn's score(dag, x, type = TYPE): the scorer's own score(X, edges) on continuous
+    # and mixed data (it refused continuous columns, telling the user to discretize them)
+    frame = gaussian_data()
+    for kind, per_node in R_GAUSSIAN_SCORES.items():
+        scorer = BGe(iss_mu=3, iss_w=frame.shape[1] + 5) if kind == "bge3" else resolve_scorer(kind)
+        total = scorer.score(frame, _edges(GAUSSIAN_DAG), column_types="continuous")
+        assert total == pytest.approx(sum(per_node.values()), rel=RTOL), kind
+    frame = clg_data()
+    for kind, per_node in R_CLG_SCORES.items():
+        total = resolve_scorer(kind).score(frame, _edges(CLG_DAG))
+        assert total == pytest.approx(sum(per_node.values()), rel=RTOL), kind
+    weights = np.arange(len(frame)) % 3  # integer weights: the rows repeated
+    repeated = frame.loc[frame.index.repeat(weights)]
+    assert CLGBIC().score(frame, _edges(CLG_DAG), sample_weight=weights) == pytest.approx(
+        CLGBIC().score(repeated, _edges(CLG_DAG)), rel=1e-12)
+
+
+def test_the_score_of_a_whole_dag_refuses_what_it_cannot_score():
+    gaussian, clg = gaussian_data(), clg_data()
+    with pytest.raises(ValueError, match=r"scorer=BDeu applies to discrete data, but every column is "
+                                         r"continuous\. Use scorer='auto' or one of 'bic-g'"):
+        resolve_scorer("bdeu").score(gaussian, [], column_types="continuous")
+    with pytest.raises(ValueError, match=r"Edge 'u' -> 's 2': the discrete column 's 2' cannot have "
+                                         r"the continuous parent 'u'"):
+        CLGBIC().score(clg, [("u", "s 2")])
+    with pytest.raises(ValueError, match="edges: its edges are not acyclic"):
+        GaussianBIC().score(gaussian, [("x.1", "x 2"), ("x 2", "x.1")], column_types="continuous")
+    with pytest.raises(ValueError, match="'nope'"):
+        GaussianBIC().score(gaussian, [("nope", "x 2")], column_types="continuous")
+
+
 @pytest.mark.parametrize("spec", sorted(R_GAUSSIAN_TESTS))
 def test_gaussian_tests_equal_bnlearn(spec):
     statistic, pvalue = skbn_test(gaussian_data(), spec)
