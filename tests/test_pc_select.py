@@ -154,6 +154,24 @@ def test_discrete_features_and_target():
     assert set(est.column_types_.values()) == {"discrete"}
 
 
+def test_one_column_type_string_declares_every_feature():
+    # R's mtcars-like features: whole numbers (hp: 22 values in 32 rows) that the rule
+    # refuses undeclared; column_types="continuous" declares every feature (it was dropped)
+    rng = np.random.default_rng(4)
+    hp = rng.choice(np.arange(50, 340, 5), size=32)
+    wt = np.round(rng.uniform(1.5, 5.5, 32), 3)
+    mpg = 40 - 0.03 * hp - 3 * wt + rng.normal(0, 1, 32)
+    X = pd.DataFrame({"hp": hp, "cyl": rng.choice([4, 6, 8], 32), "wt": wt})
+    with pytest.raises(ValueError, match="Column 'hp' is numeric"):
+        PCSelect().fit(X, mpg)
+    est = PCSelect(column_types="continuous").fit(X, mpg)
+    assert est.column_types_ == {"hp": "continuous", "cyl": "continuous", "wt": "continuous"}
+    assert est.ci_test_.__class__.__name__ == "FisherZ"
+    X["hp"] = X["hp"] % 3
+    est = PCSelect(column_types="discrete").fit(X.drop(columns="wt"), (mpg > 20).astype(int))
+    assert set(est.column_types_.values()) == {"discrete"}
+
+
 def test_bad_input_errors():
     X, y = linear_gaussian(4, 100, 0)
     mixed = pd.DataFrame({"x": X[:, 0], "k": np.arange(100) % 3})

@@ -188,8 +188,10 @@ class PCSelect(SelectorMixin, BaseEstimator):
             if len(declared) != len(names):
                 raise ValueError(f"column_types has {len(declared)} entries but X has {len(names)} columns.")
             declared = [*declared, y_declared]
+        elif isinstance(declared, str):  # one type for every feature ("auto": the rule's)
+            declared = {**({} if declared == "auto" else dict.fromkeys(names, declared)), target: y_declared}
         else:
-            declared = {**({} if isinstance(declared, str) else declared), target: y_declared}
+            declared = {**declared, target: y_declared}
         data, _ = encode_fit(combined, column_types=declared, allow_continuous=True)
         continuous = np.asarray(data.continuous[:-1], dtype=bool)
         if not continuous.any():
