@@ -75,7 +75,8 @@ arcs.of <- function(fit) { a <- arcs(fit); for (i in seq_len(nrow(a))) say("arc"
 if (!mixed) {
   h <- hc(x, score = "bic-g")
   arcs.of(h)
-  for (ty in c("loglik-g", "bic-g", "aic-g", "bge")) say("score", ty, sprintf("%.17g", score(h, x, type = ty)))
+  for (ty in c("loglik-g", "bic-g", "aic-g", "bge"))
+    say("score", ty, sprintf("%.17g", score(h, x, type = ty)))
   say("best", "hc", sprintf("%.17g", score(h, x, type = "bic-g")))
   say("best", "tabu", sprintf("%.17g", score(tabu(x, score = "bic-g"), x, type = "bic-g")))
   g <- ges(new("GaussL0penObsScore", as.matrix(x)))
@@ -123,10 +124,15 @@ def pairs(said, tag):
     return {frozenset(f) for f in said.get(tag, [])}
 
 
-def continuous_row(name, x, said, types):
+def largest_score_difference(x, said, types):
+    """bnlearn's ``hc`` DAG and the largest relative difference of its scores."""
     edges = sorted(tuple(f) for f in said["arc"])
-    worst = max(abs(resolve_scorer(kind).score(x, edges, column_types=types) - float(value)) / abs(float(value))
-                for kind, value in said["score"])
+    return edges, max(abs(resolve_scorer(kind).score(x, edges, column_types=types) - float(value))
+                      / abs(float(value)) for kind, value in said["score"])
+
+
+def continuous_row(name, x, said, types):
+    edges, worst = largest_score_difference(x, said, types)
     pc = skeleton(PCStructure(ci_test="zf", column_types=types).fit(x))
     selected_differ = 0
     for target, *chosen in said["select"]:  # (an empty selection: no second field)
@@ -146,9 +152,7 @@ def continuous_row(name, x, said, types):
 
 
 def mixed_row(name, x, said, types):
-    edges = sorted(tuple(f) for f in said["arc"])
-    worst = max(abs(resolve_scorer(kind).score(x, edges, column_types=types) - float(value)) / abs(float(value))
-                for kind, value in said["score"])
+    edges, worst = largest_score_difference(x, said, types)
     hc = HillClimbStructure(scorer="bic-cg", column_types=types).fit(x)
     r_hc = float(dict(said["score"])["bic-cg"])
     pc = skeleton(PCStructure(ci_test="mi-cg", column_types=types).fit(x))
