@@ -16,6 +16,7 @@ import pytest
 from scipy import stats as sps
 from sklearn.base import clone
 
+from skbn import HillClimbStructure
 from skbn._counting import (
     added_parent_rss,
     conditional_variances,
@@ -604,3 +605,45 @@ def test_mi_cg_leaves_out_a_configuration_too_small_for_either_regression_withou
     expected = test.test_moments(kept, 0, 1, [2])
     assert result.statistic == expected.statistic and result.dof == expected.dof == 2
     assert np.isfinite(result.statistic) and result.statistic > 0
+
+
+def test_a_child_constant_in_one_configuration_scores_minus_infinity_on_every_path():
+    # three rows of 0.1 in configuration "b": their mean is 0.10000000000000002 and their
+    # computed spread 5.8e-34, which scored the family +49.7 (bnlearn: -Inf) and made hill
+    # climbing add g -> y; a spread below float64's resolution of the mean is none
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"g": np.repeat(["a", "b"], [37, 3]), "y": np.r_[rng.normal(size=37), [0.1] * 3],
+                          "z": rng.normal(size=40)})
+    ids = (frame["g"] == "b").to_numpy().astype(np.intp)
+    stats = moments(frame[["y"]].to_numpy(), ids=ids, n_ids=2)
+    assert stats.scatter[1, 0, 0] == 0.0 and stats.scatter[0, 0, 0] > 0
+    assert moments(np.full((3, 1), 0.1)).scatter[0, 0, 0] == 0.0  # (the one-group path too)
+    halves = moments(np.full((2, 1), 0.1)) + moments(np.full((1, 1), 0.1))  # (and a merge of chunks)
+    assert halves.scatter[0, 0, 0] == 0.0
+    for kind in ("bic-cg", "aic-cg", "loglik-cg"):
+        assert resolve_scorer(kind).score(frame, [("g", "y")]) == -np.inf
+    assert ("g", "y") not in HillClimbStructure(scorer="bic-cg").fit(frame).edges_
+    # the batched added-discrete-parent path (one-pass sums per cell): R's mtcars, where
+    # drat is 3.07 for the three cars with gear 3 and carb 3
+    cars = pd.DataFrame({
+        "drat": [3.9, 3.9, 3.85, 3.08, 3.15, 2.76, 3.21, 3.69, 3.92, 3.92, 3.92, 3.07, 3.07, 3.07, 2.93, 3.0,
+                 3.23, 4.08, 4.93, 4.22, 3.7, 2.76, 3.15, 3.73, 3.08, 4.08, 4.43, 3.77, 4.22, 3.62, 3.54, 4.11],
+        "gear": list("44433334444333333444333334555554"),
+        "carb": list("44112142244333444121122421224682"),
+        "am": list("11100000000000000111000001111111")})
+    from skbn._data import encode_fit
+    from skbn._engines._local_scores import FamilyColumns, FamilyScoreCache
+
+    # (a subset of the rows, as a cross-validation fold, whose one-pass sums left +5e-31 there)
+    cars = cars.iloc[[1, 2, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 23, 25]]
+    data, _ = encode_fit(cars.reset_index(drop=True), allow_continuous=True)
+    drat_, gear, carb = (list(cars.columns).index(c) for c in ("drat", "gear", "carb"))
+    column = FamilyColumns(data, resolve_scorer("bic-cg")).toggle_column(drat_, (gear,))
+    assert column[carb] == -np.inf
+    assert FamilyScoreCache(data, resolve_scorer("bic-cg")).local_score(drat_, (carb, gear)) == -np.inf
+
+
+def test_a_small_spread_far_from_zero_is_kept():
+    # a spread the data resolve (1e-3 around 1e6) is not taken for a constant
+    values = 1e6 + np.array([[0.0], [1e-3], [2e-3], [-1e-3]])
+    assert moments(values).scatter[0, 0, 0] == pytest.approx(5e-6, rel=1e-5)

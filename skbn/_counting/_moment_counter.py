@@ -50,7 +50,7 @@ import numpy as np
 
 from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import _child_masks
-from skbn._counting._moments import Moments, moments
+from skbn._counting._moments import SPREAD_RESOLUTION, Moments, _without_flat_spread, moments
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter", "shared_moments"]
 
@@ -368,6 +368,10 @@ class MomentCounter:
         diagonal = np.arange(m)
         scatter[:, diagonal, diagonal] = np.maximum(scatter[:, diagonal, diagonal], 0.0)  # (rounding)
         mean = np.where(weight[:, None] > 0, base[group_of] + offset, 0.0)
+        # a cell where a column is constant keeps the rounding of the sum of squares it was
+        # subtracted from: at most a few epsilons of it, taken as no spread
+        noise = SPREAD_RESOLUTION * second[:, diagonal, diagonal]
+        scatter = _without_flat_spread(weight, mean, scatter, noise)
         return Moments(weight, mean, scatter), sizes * n_ids, m - 1, list(range(m - 1))
 
     def family(self, child, parents, every_column=False):

@@ -68,6 +68,51 @@ __all__ = [
 #: switches from Cholesky to the pseudo-inverse (see the module docstring).
 SINGULAR_RCOND = 1e-12
 
+#: Relative resolution of a mean or of a one-pass sum of squares (16 float64 epsilons):
+#: below it a column's spread within a group is rounding, not data (:func:`_without_flat_spread`).
+SPREAD_RESOLUTION = 16 * np.finfo(np.float64).eps
+
+
+def _without_flat_spread(weight, mean, scatter, noise=None):
+    r"""``scatter`` with the row and column of every column that is constant within a
+    group (as far as float64 resolves it) set to exactly 0.
+
+    A column whose values in group ``g`` are all equal has no spread, but its computed
+    scatter is rarely 0: the mean of three values 0.1 is 0.10000000000000002, and the
+    centred values then add :math:`3 (2.8 \cdot 10^{-17})^2` (a one-pass sum of squares
+    leaves even more). Scored as it is, that family's residual variance is tiny and its
+    log-likelihood huge instead of :math:`-\infty` (bnlearn's value, R's mean being
+    exact), and a search adds the edge. A column's spread counts as 0 when
+    :math:`S_{g,jj} \le N_g (\epsilon_r \bar x_{g,j})^2` (the spread of values that differ
+    only in the last bits of their mean, :data:`SPREAD_RESOLUTION` ``=`` :math:`\epsilon_r`),
+    or, for one-pass moments, at most ``noise[g, j]`` (the rounding bound of the sum they
+    were computed from). Rescaling a column scales both sides alike.
+
+    Parameters
+    ----------
+    weight : ndarray of shape (g,)
+    mean : ndarray of shape (g, k)
+    scatter : ndarray of shape (g, k, k)
+    noise : ndarray of shape (g, k) or None, default=None
+
+    Returns
+    -------
+    ndarray of shape (g, k, k)
+        ``scatter`` itself when no column is flat, else a copy with those rows and columns 0.
+    """
+    diagonal = np.diagonal(scatter, axis1=1, axis2=2)
+    limit = weight[:, None] * (SPREAD_RESOLUTION * mean) ** 2
+    if noise is not None:
+        limit = np.maximum(limit, noise)
+    flat = (diagonal <= limit) & (diagonal != 0)
+    if not flat.any():
+        return scatter
+    scatter = scatter.copy()
+    groups, columns = np.nonzero(flat)
+    scatter[groups, columns, :] = 0.0
+    scatter[groups, :, columns] = 0.0
+    return scatter
+
 
 @dataclass(frozen=True)
 class Moments:
@@ -119,7 +164,7 @@ class Moments:
         mean = self.mean + delta * (other.weight / safe)[:, None]
         factor = self.weight * other.weight / safe
         scatter = self.scatter + other.scatter + factor[:, None, None] * delta[:, :, None] * delta[:, None, :]
-        return Moments(weight, mean, scatter)
+        return Moments(weight, mean, _without_flat_spread(weight, mean, scatter))
 
     def merge(self, other):
         """Same as ``self + other``."""
@@ -151,7 +196,7 @@ class Moments:
         spread = self.scatter + self.weight[:, None, None] * delta[:, :, None] * delta[:, None, :]
         scatter = np.zeros((n_labels, k, k))
         np.add.at(scatter, labels, spread)
-        return Moments(weight, mean, scatter)
+        return Moments(weight, mean, _without_flat_spread(weight, mean, scatter))
 
     def covariance(self, ddof=0):
         """Covariance matrices ``S_g / (N_g - ddof)`` (NaN where ``N_g <= ddof``)."""
@@ -221,7 +266,7 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
             block = centred.take(rows, axis=0)
             scatter[g] = block.T @ (w.take(rows)[:, None] * block)
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
-    return Moments(weight, mean, scatter)
+    return Moments(weight, mean, _without_flat_spread(weight, mean, scatter))
 
 
 def _one_group_moments(values):
@@ -258,7 +303,7 @@ def _one_group_moments(values):
     second[...] = centred
     scatter = (centred.T @ second)[None]
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
-    return Moments(weight, mean, scatter)
+    return Moments(weight, mean, _without_flat_spread(weight, mean, scatter))
 
 
 def robust_moments(values, random_state=None, support_fraction=None):
