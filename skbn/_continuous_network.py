@@ -1503,6 +1503,11 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
     collinearity check (:func:`_identifiable`), which is then not repeated."""
     n = float(stats.weight[group])
     p = len(parents)
+    if n == 0:
+        raise ValueError(f"Cannot estimate {where}: no row has that configuration (in a "
+                         f"cross-validation fold, the training rows may lack it), so the child's "
+                         f"regression there has no data. Merge states or drop parents, or learn "
+                         f"the structure alone with fit_parameters=False.")
     if n <= p + 1:
         raise ValueError(f"Cannot estimate {where}: total weight {n:g} of its rows is not more "
                          f"than the {p + 1} coefficients (intercept included), so the "

@@ -40,3 +40,18 @@ def test_bad_structures_are_refused(edges, match):
     X = asia_network().sample(100, random_state=3)
     with pytest.raises(ValueError, match=match):
         FixedStructure(edges=edges).fit(X)
+
+
+def test_a_clg_configuration_without_rows_is_refused_by_name():
+    # (R's mtcars: no car has am = 1 and gear = 3; bnlearn leaves those parameters NA)
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    am = np.array(["0"] * 15 + ["1"] * 13)
+    gear = np.array(["3"] * 15 + ["4"] * 8 + ["5"] * 5)
+    frame = pd.DataFrame({"am": am, "gear": gear, "wt": rng.normal(3.2, 0.9, 28)})
+    with pytest.raises(ValueError, match=r"Cannot estimate the column 'wt' in the configuration "
+                                         r"\{'am': '0', 'gear': '4'\}.*no row has that configuration.*"
+                                         r"fit_parameters=False"):
+        FixedStructure(edges=[("am", "wt"), ("gear", "wt")]).fit(frame)
+    assert FixedStructure(edges=[("am", "wt"), ("gear", "wt")], fit_parameters=False).fit(frame).edges_
