@@ -862,10 +862,11 @@ def _measured_columns(X, names, categories, column_types):
     float64 conversion). Any other column is left to :func:`_fit_column` (which refuses,
     warns or encodes it discrete as the rule says): the checks here only decide which
     columns may skip it, on a few vectorised passes instead of a dozen numpy calls per
-    column.
+    column. The dict's ``block`` attribute (a :class:`_Measured`) holds the float64 block
+    of the candidates, read once (``X.to_numpy`` of every column when all are candidates).
     """
     if not isinstance(X, pd.DataFrame):
-        return {}
+        return _Measured()
     candidates, declared = [], []
     for j, dtype in enumerate(X.dtypes.tolist()):
         if not (isinstance(dtype, np.dtype) and dtype in (np.float64, np.float32)):
@@ -875,7 +876,7 @@ def _measured_columns(X, names, categories, column_types):
             candidates.append(j)
             declared.append(kind == CONTINUOUS)
     if not candidates:
-        return {}
+        return _Measured()
     block = (X if len(candidates) == len(names) else X.iloc[:, candidates]).to_numpy(dtype=np.float64)
     with np.errstate(invalid="ignore"):
         # a value that is not whole: first looked for in the first 64 rows (where a measured
@@ -897,7 +898,16 @@ def _measured_columns(X, names, categories, column_types):
         finite[unsure] = np.isfinite(block[:, unsure]).all(axis=0)
     distinct = 1 + (np.diff(head, axis=0) != 0).sum(axis=0)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
-    return {j: block[:, k] for k, j in enumerate(candidates) if keep[k]}
+    return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block)
+
+
+class _Measured(dict):
+    """:func:`_measured_columns`' ``{position: values}``, with the ``block`` they were read
+    from (None when no column was a candidate)."""
+
+    def __init__(self, columns=(), block=None):
+        super().__init__(columns)
+        self.block = block
 
 
 def _check_missing(name, missing, allow_missing):
@@ -1000,7 +1010,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     _check_shape(len(names), n_samples)
     _check_categories(categories, names)
     _check_column_types(column_types, names)
-    measured = _measured_columns(X, names, categories, column_types) if allow_continuous else {}
+    measured = _measured_columns(X, names, categories, column_types) if allow_continuous else _Measured()
     if columns is None and len(measured) < len(names):  # some column goes through _fit_column
         columns = [column for _, column in X.items()]
     states, column_codes, column_values, undeclared = [], [], {}, []
@@ -1031,7 +1041,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         # every column a measured float one: the float64 block _measured_columns read (the
         # same conversion, a read-only view of X when it is one float64 block: nothing to
         # copy, and nothing in a fit can write into X through it)
-        values = X.to_numpy(dtype=np.float64)
+        values = measured.block  # (X.to_numpy of every column, read once)
         if not values.flags.f_contiguous:
             values = np.asfortranarray(values)
         values.flags.writeable = False  # (read-only whatever pandas' copy-on-write mode)

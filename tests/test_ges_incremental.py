@@ -415,3 +415,19 @@ def test_shared_unit_scaling_gives_the_same_bits(seed):
             regression_rss(stats.scatter, child, parents).tobytes()
         assert added_parent_rss(stats.scatter[0], child, parents, (d[0], scaled[0])).tobytes() == \
             added_parent_rss(stats.scatter[0], child, parents).tobytes()
+
+
+def test_operators_merge_by_decreasing_gain_as_heapq_merge():
+    import heapq
+    import operator
+
+    from skbn.estimators._ges import _by_decreasing_gain
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        lists = []
+        for _ in range(int(rng.integers(0, 8))):
+            gains = sorted(rng.choice([-1.0, 0.0, 0.5, 2.0, 2.0, 3.5], int(rng.integers(0, 6))), reverse=True)
+            lists.append([(g, int(rng.integers(9)), int(rng.integers(9)), ()) for g in gains])
+        expected = list(heapq.merge(*lists, key=operator.itemgetter(0), reverse=True))
+        assert list(_by_decreasing_gain(lists)) == expected

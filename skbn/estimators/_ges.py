@@ -312,6 +312,22 @@ class _InterventionalGraph(_CPDAG):
 _gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
 
 
+def _by_decreasing_gain(lists):
+    """The operators of ``lists`` (each a list by decreasing gain) merged by decreasing gain,
+    lazily; equal gains in the order of the lists, then of their positions (the order of
+    ``heapq.merge(*lists, key=gain, reverse=True)``, with plain tuples on the heap)."""
+    heap = [(-operators[0][0], i, 0) for i, operators in enumerate(lists) if operators]
+    heapq.heapify(heap)
+    while heap:
+        _, i, k = heap[0]
+        operators = lists[i]
+        yield operators[k]
+        if k + 1 < len(operators):
+            heapq.heapreplace(heap, (-operators[k + 1][0], i, k + 1))
+        else:
+            heapq.heappop(heap)
+
+
 def _pairs(matrix):
     """The unordered position pairs ``(i, j)``, ``i < j``, of a symmetric bool matrix."""
     rows, columns = np.nonzero(matrix)
@@ -1018,7 +1034,7 @@ class GESStructure(_BaseStructureLearner):
             else:
                 found = self._delete_candidates(g, y, ctx, fixed, masks)
             per_target[y] = sorted([c for c in found if -math.inf < c[0] < math.inf], key=_gain, reverse=True)
-        candidates = heapq.merge(*per_target.values(), key=_gain, reverse=True)
+        candidates = _by_decreasing_gain(list(per_target.values()))
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
         def apply(c):
