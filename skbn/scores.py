@@ -23,6 +23,7 @@ import numpy as np
 from scipy.special import gammaln, multigammaln, xlogy
 from sklearn.base import BaseEstimator
 
+from skbn._counting import MomentCounter, family_table, n_configurations
 from skbn._counting._moments import (
     Moments,
     added_parent_rss,
@@ -31,7 +32,8 @@ from skbn._counting._moments import (
     regression_rss,
 )
 from skbn._data import check_sample_weight, encode_fit
-from skbn.utils._plugins import resolve_plugin
+from skbn.knowledge import dag_matrix
+from skbn.utils._plugins import check_plugin_fits_data, resolve_plugin
 from skbn.utils._sklearn_compat import Interval, StrOptions, validate_parameter_constraints
 
 __all__ = [
@@ -269,8 +271,10 @@ class BaseScore(BaseEstimator):
         Returns
         -------
         float
-            The sum of the local scores of every family, each from the engine that scores
-            the learners' families (:class:`skbn._engines._local_scores.FamilyScoreCache`).
+            The sum of the local scores of every family: a discrete child's from its count
+            table (:func:`skbn._counting.family_table`), a continuous child's from the
+            moments of its family (:meth:`skbn._counting.MomentCounter.family`), the
+            statistics the learners score.
 
         Raises
         ------
@@ -288,18 +292,22 @@ class BaseScore(BaseEstimator):
         >>> GaussianBIC().score(X, [("a", "b")]) > GaussianBIC().score(X, [])
         True
         """
-        from skbn._engines._local_scores import FamilyScoreCache  # (the engines import the scores)
-        from skbn.knowledge import dag_matrix
-        from skbn.utils._plugins import check_plugin_fits_data
-
         self._validate()
         data, _ = encode_fit(X, allow_continuous=True, column_types=column_types)
         data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
         check_plugin_fits_data(self, data, "scorer")
         matrix = dag_matrix(edges, data.names, "edges", data.continuous if data.has_continuous else None)
-        cache = FamilyScoreCache(data, self)
-        return float(sum(cache.local_score(child, tuple(np.flatnonzero(matrix[:, child]).tolist()))
-                         for child in range(data.n_variables)))
+        counter = MomentCounter(data) if data.has_continuous else None
+        total = 0.0
+        for child in range(data.n_variables):
+            parents = np.flatnonzero(matrix[:, child]).tolist()
+            if counter is not None and data.continuous[child]:
+                stats, column, columns, n_discrete = counter.family(child, parents)
+                total += float(self.local_score_moments(stats, column, columns, n_discrete))
+            else:
+                counts = family_table(data.codes, data.cardinalities, child, parents, data.weights)
+                total += self.local_score(counts, n_configurations(data.cardinalities, parents), len(parents))
+        return total
 
 
 def _bdeu_terms(counts, a_row, a_cell):
