@@ -32,7 +32,7 @@ than wall time; the fit includes encoding the data. Usage::
     python benchmarks/bench_gaussian_learners.py clg --sizes 20 50 --rows 1000 10000 \
         --seeds 0 1 2 --real /path/to/clgaussian.test.csv
     python benchmarks/bench_gaussian_learners.py ges --sizes 10 15 20 50 --ges-rows 1000 10000 \
-        --repeats 7 --peer-repeats 5
+        --repeats 7 --peer-repeats 5 [--real /path/to/gaussian.test.csv]
 """
 
 import argparse
@@ -214,40 +214,46 @@ def run_ges(args):
           f"{args.peer_repeats}), pcalg CPU s, speed-up vs causal-learn (first run), speed-up vs "
           f"causal-learn (median), speed-up vs pcalg, skbn score, causal-learn score, pcalg score, "
           f"same CPDAG as causal-learn, same CPDAG as pcalg")
-    for rows in args.ges_rows:
-        for p in args.sizes:
+    cases = [(p, rows) for rows in args.ges_rows for p in args.sizes]
+    if args.real:  # (a real data set first: its columns as read, every one continuous)
+        cases.insert(0, (None, None))
+    for p, rows in cases:
+        if p is None:
+            x = pd.read_csv(args.real)
+            rows, p = x.shape
+        else:
             x = frame(p, rows, args.seed)
-            names = list(x.columns)
-            seconds, model = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
-            own = dag_score(x, model.edges_)
-            mine = dag_to_cpdag(names, model.edges_)
-            row = [f"{p}", f"{rows}", f"{seconds:.4f}"]
-            if args.lattice_both:  # the same fit with every family regressed on its own block
-                cap = local_scores.LATTICE_MAX_COLUMNS
-                local_scores.LATTICE_MAX_COLUMNS = 0
-                try:
-                    regressed, other = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
-                finally:
-                    local_scores.LATTICE_MAX_COLUMNS = cap
-                row.append(f"{regressed:.4f} ({'same' if other.cpdag_ == model.cpdag_ else 'OTHER'} CPDAG)")
-            peers = []
-            if args.no_peers:
-                print(", ".join(row + [f"{own:.6f}"]), flush=True)
-                continue
-            with tempfile.TemporaryDirectory() as tmp:
-                path = Path(tmp) / "x.csv"
-                x.to_csv(path, index=False, float_format="%.17g")
-                cl = causal_learn_ges(args, path, names) if p <= args.peer_max else None
-                peers = [cl, pcalg_ges(args, path, names)]
-            times = [*(cl[0] if cl is not None else (None, None)), peers[1][0]]  # (first, median), pcalg
-            row.extend("" if t is None else f"{t:.3f}" for t in times)
-            row.extend("" if t is None else f"{t / seconds:.1f}" for t in times)
-            row.append(f"{own:.6f}")
-            for peer in peers:
-                row.append("" if peer is None else f"{dag_score(x, peer[1]):.6f}")
-            for peer in peers:
-                row.append("" if peer is None else str(dag_to_cpdag(names, peer[1]) == mine))
-            print(", ".join(row), flush=True)
+        names = list(x.columns)
+        seconds, model = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
+        own = dag_score(x, model.edges_)
+        mine = dag_to_cpdag(names, model.edges_)
+        row = [f"{p}", f"{rows}", f"{seconds:.4f}"]
+        if args.lattice_both:  # the same fit with every family regressed on its own block
+            cap = local_scores.LATTICE_MAX_COLUMNS
+            local_scores.LATTICE_MAX_COLUMNS = 0
+            try:
+                regressed, other = skbn_fit(GESStructure(scorer="bic-g"), x, args.repeats)
+            finally:
+                local_scores.LATTICE_MAX_COLUMNS = cap
+            row.append(f"{regressed:.4f} ({'same' if other.cpdag_ == model.cpdag_ else 'OTHER'} CPDAG)")
+        peers = []
+        if args.no_peers:
+            print(", ".join(row + [f"{own:.6f}"]), flush=True)
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "x.csv"
+            x.to_csv(path, index=False, float_format="%.17g")
+            cl = causal_learn_ges(args, path, names) if p <= args.peer_max else None
+            peers = [cl, pcalg_ges(args, path, names)]
+        times = [*(cl[0] if cl is not None else (None, None)), peers[1][0]]  # (first, median), pcalg
+        row.extend("" if t is None else f"{t:.3f}" for t in times)
+        row.extend("" if t is None else f"{t / seconds:.1f}" for t in times)
+        row.append(f"{own:.6f}")
+        for peer in peers:
+            row.append("" if peer is None else f"{dag_score(x, peer[1]):.6f}")
+        for peer in peers:
+            row.append("" if peer is None else str(dag_to_cpdag(names, peer[1]) == mine))
+        print(", ".join(row), flush=True)
 
 
 def main():
