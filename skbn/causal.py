@@ -633,7 +633,9 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
       its CPDAG, e.g. by :func:`skbn.graph.meek_orient`; pcalg's ``type = "pdag"``) a set
       is kept only if orienting the undirected edges at ``x`` by it leaves a consistent
       extension with the class's v-structures (Dor & Tarsi 1992), i.e. some DAG the PDAG
-      represents has these parents.
+      represents has these parents. When ``y`` is a parent of ``x`` in every DAG (a
+      directed edge ``y -> x``) every set gives "no effect", and one row is returned, the
+      definite parents of ``x`` (as pcalg's local IDA returns the one effect 0).
     * ``method="global"``: the parents of ``x`` in every DAG of the class (enumerated; at
       most ``max_dags`` DAGs); each distinct set once, with the number of DAGs having it.
 
@@ -731,6 +733,11 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
                          f"is not a question IDA answers")
     xi, yi = g.index[x], g.index[y]
     sets = _parent_sets(g, xi, method, int(max_dags))
+    if method == "local" and yi in g.parents[xi]:
+        # y is a parent of x in every DAG of the class: no set changes the answer (x does
+        # not cause y); one row, the definite parents (pcalg's local IDA returns one 0 here)
+        definite = set(g.parents[xi])
+        sets = [entry for entry in sets if set(entry[0]) == definite][:1] or sets[:1]
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
     data, states = _encode_columns(X, [g.nodes[i] for i in used], allow_continuous=True,
                                    column_types=column_types)

@@ -111,3 +111,23 @@ def test_dataframe_names_and_errors():
     mixed = frame.assign(**{"None": (frame["None"] > 0).map({True: "hi", False: "lo"})})
     with pytest.raises(ValueError, match="discrete but others are continuous"):
         ida(mixed, PDAG(names, directed=[("None", "x"), ("a b", "x")]), "None", "x")
+
+
+def test_local_ida_gives_one_row_when_y_is_a_definite_parent_of_x():
+    # R's quakes (long -> depth, depth - mag): pcalg's local ida(depth, long) is the one
+    # effect 0, whatever x's undirected neighbours; skbn listed one zero per parent set
+    rng = np.random.default_rng(0)
+    n = 500
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    x = a + b + rng.normal(size=n)
+    w = a - b + 0.5 * x + rng.normal(size=n)
+    rows = pd.DataFrame({"a": a, "b": b, "x": x, "w": w})
+    cpdag = PDAG(["a", "b", "x", "w"], [("a", "x"), ("b", "x"), ("a", "w"), ("b", "w")], [("x", "w")])
+    local = ida(rows, cpdag, "x", "a")
+    assert local["parents"].tolist() == [("a", "b")]
+    assert local["y_is_parent"].tolist() == [True] and local["effect"].tolist() == [0.0]
+    every = ida(rows, cpdag, "x", "a", method="global")  # (pcalg's global: one 0 per DAG)
+    assert sorted(every["parents"].tolist()) == [("a", "b"), ("a", "b", "w")]
+    assert every["effect"].tolist() == [0.0, 0.0] and every["n_dags"].sum() == 2
+    # x's own effect on w still lists both sets
+    assert len(ida(rows, cpdag, "x", "w")) == 2
