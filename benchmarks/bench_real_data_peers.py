@@ -19,6 +19,8 @@ Every numeric data set (one row each):
   ``pc(skel.method = "stable")`` and bnlearn's ``pc.stable(test = "zf")`` (alpha 0.05);
 - **pcSelect**: with every column as the target in turn, how many selected sets of
   ``PCSelect()`` differ from pcalg's ``pcSelect``;
+- **IDA**: ``skbn.causal.ida`` (local) on pcalg's CPDAG against pcalg's ``ida`` for every
+  ordered pair: the largest relative difference of the sorted multisets;
 - **hc**: whether ``HillClimbStructure(scorer="bic-g")`` learns bnlearn's ``hc`` graph, and
   both scores (on exact ties of score-equivalent moves the two break ties differently:
   skbn by the documented rule, bnlearn by the rounding of its deltas);
@@ -40,6 +42,8 @@ from pathlib import Path
 import pandas as pd
 
 from skbn import GESStructure, HillClimbStructure, PCSelect, PCStructure
+from skbn.causal import ida
+from skbn.graph import PDAG
 from skbn.scores import resolve_scorer
 
 EXPORT = r"""
@@ -90,6 +94,10 @@ if (!mixed) {
   a <- as(p@graph, "matrix")
   for (i in seq_len(ncol(a))) for (j in seq_len(ncol(a))) if (i < j && (a[i, j] | a[j, i]))
     say("pcalg_pc", names(x)[i], names(x)[j])
+  for (i in seq_len(ncol(a))) for (j in seq_len(ncol(a))) if (a[i, j])
+    say("pcalg_arc", names(x)[i], names(x)[j])
+  for (i in seq_len(ncol(x))) for (j in seq_len(ncol(x))) if (i != j)
+    say("ida", names(x)[i], names(x)[j], sprintf("%.17g", sort(ida(i, j, cov(x), p@graph, method = "local"))))
   for (t in seq_len(ncol(x))) {
     r <- pcSelect(x[[t]], as.matrix(x[, -t, drop = FALSE]), alpha = 0.05)
     say("select", names(x)[t], paste(names(x)[-t][r$G], collapse = "|"))
@@ -131,6 +139,24 @@ def largest_score_difference(x, said, types):
                       / abs(float(value)) for kind, value in said["score"])
 
 
+def ida_difference(x, said):
+    """Local IDA on pcalg's CPDAG against pcalg's ``ida`` for every ordered pair: the
+    largest relative difference, or how many pairs give a multiset of another size."""
+    arcs = {tuple(f) for f in said.get("pcalg_arc", [])}
+    directed = sorted((u, v) for u, v in arcs if (v, u) not in arcs)
+    undirected = sorted((u, v) for u, v in arcs if (v, u) in arcs and u < v)
+    cpdag = PDAG(list(x.columns), directed, undirected)
+    worst, other = 0.0, 0
+    for source, target, *theirs in said["ida"]:
+        mine = sorted(ida(x, cpdag, source, target, column_types="continuous")["effect"])
+        if len(mine) != len(theirs):
+            other += 1
+            continue
+        for ours, reference in zip(mine, sorted(float(v) for v in theirs)):
+            worst = max(worst, abs(ours - reference) / abs(reference) if reference else abs(ours))
+    return f"{len(said['ida'])} pairs, {worst:.1e}" + (f" ({other} of another size)" if other else "")
+
+
 def continuous_row(name, x, said, types):
     edges, worst = largest_score_difference(x, said, types)
     pc = skeleton(PCStructure(ci_test="zf", column_types=types).fit(x))
@@ -140,13 +166,14 @@ def continuous_row(name, x, said, types):
         mask = PCSelect(column_types="continuous").fit(features, x[target]).get_support()
         theirs = sorted(c for c in "|".join(chosen).split("|") if c)
         selected_differ += sorted(features.columns[mask]) != theirs
+    worst_ida = ida_difference(x, said)
     hc = HillClimbStructure(scorer="bic-g", column_types=types).fit(x)
     r_hc = float(dict(said["best"])["hc"])
     best = max(float(v) for _, v in said["best"])
     ges = GESStructure(column_types=types).fit(x).score_
     ges_restarts = GESStructure(column_types=types, edge_restarts=10).fit(x).score_
     return (f"{name}, {x.shape[0]}, {x.shape[1]}, {worst:.1e}, {pc == pairs(said, 'pcalg_pc')}, "
-            f"{pc == pairs(said, 'bnlearn_pc')}, {selected_differ}/{len(said['select'])}, "
+            f"{pc == pairs(said, 'bnlearn_pc')}, {selected_differ}/{len(said['select'])}, {worst_ida}, "
             f"{set(hc.edges_) == set(edges)}, {hc.score_:.4f}, {r_hc:.4f}, {ges:.4f}, {ges_restarts:.4f}, "
             f"{best:.4f}")
 
@@ -191,7 +218,8 @@ def main():
                 mixed_rows.append(mixed_row(name, x, said, types))
             clean.unlink()
     print("continuous: data, rows, columns, largest score rel. diff, PC skeleton = pcalg, = bnlearn, "
-          "pcSelect sets differing, hc graph = bnlearn, skbn hc bic-g, bnlearn hc bic-g, skbn GES, "
+          "pcSelect sets differing, local IDA on pcalg's CPDAG against pcalg (pairs, largest rel. diff), "
+          "hc graph = bnlearn, skbn hc bic-g, bnlearn hc bic-g, skbn GES, "
           "skbn GES edge_restarts=10, best of bnlearn hc/tabu and pcalg ges")
     print("\n".join(continuous_rows))
     print("\nmixed: data, rows, columns, largest score rel. diff, hc graph = bnlearn, skbn hc bic-cg, "
