@@ -639,7 +639,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     * ``method="global"``: the parents of ``x`` in every DAG of the class (enumerated; at
       most ``max_dags`` DAGs); each distinct set once, with the number of DAGs having it.
 
-    Both give the same distinct parent sets (Maathuis et al. 2009, Lemma 3.1), hence the same
+    Both give the same distinct parent sets (Maathuis et al. 2009, Lemma 3.1; local gives the
+    one row above when ``y`` is a definite parent of ``x``), hence the same
     distinct effects; global also gives their multiplicities. Probabilities are estimated
     from the rows with the BDeu posterior mean of ``P(y | x, z)`` (pseudocount
     ``ess / (q_z r_x r_y)`` per cell) and the empirical ``P(z)``; ``ess=0`` is the maximum

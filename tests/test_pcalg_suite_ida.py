@@ -199,16 +199,24 @@ def test_local_ida_on_a_pdag_with_background_knowledge():
     (``addBgKnowledge``; pcalg ``type = "pdag"``) gives the same distinct effects as global
     IDA. Checked here on every node pair of 15 random maximally oriented PDAGs: local gives
     exactly the distinct parent sets of the DAGs the PDAG represents (global's list), and the
-    true effect is among them."""
+    true effect is among them; when ``y`` is a definite parent of ``x`` (``y -> x``) every
+    set gives 0, and local gives one row, the definite parents (pcalg's single 0)."""
+    n_definite = 0
     for weights, pdag in _knowledge_pdags(15):
         rows = _population_rows(weights, 0)
         for x in range(8):
             y = (x + 3) % 8
             local = ida(rows, pdag, x, y)
             global_ = ida(rows, pdag, x, y, method="global")
-            assert sorted(local["parents"]) == sorted(global_["parents"]), (pdag, x)
+            if (y, x) in pdag.directed:
+                n_definite += 1
+                assert local["parents"].tolist() == [tuple(sorted(u for u, v in pdag.directed if v == x))]
+                assert local["effect"].tolist() == [0.0] and set(global_["effect"]) == {0.0}
+            else:
+                assert sorted(local["parents"]) == sorted(global_["parents"]), (pdag, x)
             truth = total_effects(weights)[x, y]
             assert np.min(np.abs(local["effect"].to_numpy() - truth)) < 1e-10
+    assert n_definite  # (the case occurs among these PDAGs)
 
 
 # pcalg on the fourth PDAG of _knowledge_pdags (directed 0->2, 0->6, 1->5, 1->6, 3->5, 3->6,
