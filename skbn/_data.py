@@ -784,11 +784,16 @@ def _shown(states, limit=20):
     return repr(states[:limit])[:-1] + (f", ... ({len(states)} states)]" if len(states) > limit else "]")
 
 
-def _nan_message(name):
+def _nan_message(name, text=False):
+    """The refusal of a missing cell in training data; ``text``: the column holds text, whose
+    states spelled "None", "NA" or "null" pandas.read_csv reads as missing by default."""
+    hint = (" If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", pandas.read_csv "
+            "read it as missing: read the file with keep_default_na=False, na_values=[''] to keep "
+            "such states (only empty cells missing)." if text else "")
     return (
         f"Input X contains NaN in column {name!r}; fitting assumes complete data. "
         "Impute or drop incomplete rows, or use missing='em' / 'complete_case' on a learner "
-        "that accepts them (missing values are supported at score time)."
+        f"that accepts them (missing values are supported at score time).{hint}"
     )
 
 
@@ -823,7 +828,7 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
                                                                       values=values)
     codes, labels, kind = _factorize(name, series)
     missing = codes < 0
-    _check_missing(name, missing, allow_missing)
+    _check_missing(name, missing, allow_missing, text=kind in ("text", "mixed", "categorical"))
     continuous = declared_type == CONTINUOUS or (
         declared is None and declared_type is None and kind == "numeric" and allow_continuous
         and _fractional(labels))
@@ -910,11 +915,12 @@ class _Measured(dict):
         self.block = block
 
 
-def _check_missing(name, missing, allow_missing):
-    """Refuse missing cells (unless ``allow_missing``) and a column without an observed value."""
+def _check_missing(name, missing, allow_missing, text=False):
+    """Refuse missing cells (unless ``allow_missing``) and a column without an observed value
+    (``text``: the column holds text, :func:`_nan_message`)."""
     if missing.any():
         if not allow_missing:
-            raise ValueError(_nan_message(name))
+            raise ValueError(_nan_message(name, text))
         if missing.all():
             raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
 

@@ -571,3 +571,21 @@ def test_dates_are_refused_unless_declared_and_huge_categoricals_refused():
         encode_fit(pd.DataFrame({"x": pd.Categorical(["c0", "c1"], categories=categories)}))
     with pytest.raises(ValueError, match=rf"Column 'x' has {MAX_STATES + 1} declared states"):
         encode_fit(pd.DataFrame({"x": ["c0", "c1"]}), {"x": categories})
+
+
+def test_a_text_column_read_as_missing_by_pandas_names_the_fix():
+    # bnlearn's insurance: ThisCarDam has the state "None", which pandas.read_csv reads as
+    # missing by default; the refusal says how to keep it a state
+    import io
+
+    cells = zip(["None", "Mild", "Severe", "None"] * 5, ["Adult", "Senior"] * 10)
+    text = "ThisCarDam,Age\n" + "\n".join(f"{d},{a}" for d, a in cells)
+    read = pd.read_csv(io.StringIO(text))
+    assert read["ThisCarDam"].isna().any()
+    with pytest.raises(ValueError, match=r"'ThisCarDam'.*keep_default_na=False, na_values=\[''\]"):
+        encode_fit(read)
+    kept = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+    assert encode_fit(kept)[1][0] == ["Mild", "None", "Severe"]
+    with pytest.raises(ValueError) as error:  # (a numeric column's NaN: no such hint)
+        encode_fit(pd.DataFrame({"x": [1.0, np.nan, 2.0]}))
+    assert "keep_default_na" not in str(error.value)
