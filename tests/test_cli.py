@@ -724,4 +724,7 @@ def test_workers_started_after_the_guard_never_see_ctrl_c(delay, tmp_path):
     time.sleep(delay)
     os.killpg(process.pid, signal.SIGINT)
     _, err = process.communicate(timeout=120)
-    assert err == "interrupted\n"
+    # (loky's resource tracker, in the same process group, may warn about a semaphore the
+    # interrupted pool left behind: its own clean-up message, not a worker's traceback)
+    assert err.startswith("interrupted\n"), err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
