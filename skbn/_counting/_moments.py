@@ -49,6 +49,8 @@ from functools import cached_property
 import numpy as np
 from scipy.linalg import lapack
 
+from skbn._dag import bit_ids
+
 __all__ = [
     "SINGULAR_RCOND",
     "Moments",
@@ -659,10 +661,8 @@ class ResidualLattice:
         residual = self.residual(mask)
         rss = _added_rss(residual[:, child].tolist(), residual.diagonal().tolist(), child, self.scale[child])
         rss[child] = np.nan
-        while mask:
-            low = mask & -mask
-            rss[low.bit_length() - 1] = np.nan
-            mask ^= low
+        for j in bit_ids(mask):
+            rss[j] = np.nan
         return rss
 
 
