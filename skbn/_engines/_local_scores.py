@@ -501,12 +501,10 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         column = self._added.get(key)
         if column is None:
             if self._use_lattice:  # (the lattice's residuals, scored as a list)
-                mask = id_bits(base)
-                lattice, weight = self.lattice(), self._weight
-                column = self.scorer.local_scores_rss(weight, lattice.added_rss(child, mask), len(base) + 1)
+                rss = self.lattice().added_rss(child, id_bits(base))  # (first: it sets _weight)
+                column = self.scorer.local_scores_rss(self._weight, rss, len(base) + 1)
                 if key not in self._cache:  # (the family of base itself: the same residual matrix)
-                    rss = lattice.rss(child, mask)
-                    self._cache[key] = self.scorer.local_scores_rss(weight, rss, len(base))
+                    self._cache[key] = self._score(child, base)
             else:
                 column = self._batch(child, base).tolist()
             self._added[key] = column
