@@ -347,18 +347,19 @@ def dag_matrix(edges, names, parameter="edges", continuous=None):
     matrix = _edge_matrix(edges, names, parameter)
     _check_acyclic(matrix, names, parameter, "its edges")
     if continuous is not None:
-        check_conditional_gaussian(matrix, names, continuous)
+        check_conditional_gaussian(np.argwhere(matrix).tolist(), names, continuous)
     return matrix
 
 
-def check_conditional_gaussian(matrix, names, continuous):
-    """Refuse, naming it, an edge of the adjacency ``matrix`` from a continuous column to a
-    discrete one (``continuous``: bool per column): in a conditional Gaussian network a
-    discrete node has only discrete parents (Lauritzen & Wermuth 1989; bnlearn's rule)."""
-    continuous = np.asarray(continuous, dtype=bool)
-    broken = np.argwhere(np.asarray(matrix, dtype=bool) & continuous[:, None] & ~continuous[None, :])
-    if len(broken):
-        parent, child = names[broken[0][0]], names[broken[0][1]]
+def check_conditional_gaussian(edges, names, continuous):
+    """Refuse, naming it, the first edge of ``edges`` (position pairs) from a continuous
+    column to a discrete one (``continuous``: bool per column): in a conditional Gaussian
+    network a discrete node has only discrete parents (Lauritzen & Wermuth 1989; bnlearn's
+    rule)."""
+    for i, j in edges:
+        if not continuous[i] or continuous[j]:
+            continue
+        parent, child = names[i], names[j]
         raise ValueError(
             f"Edge {parent!r} -> {child!r}: the discrete column {child!r} cannot have the "
             f"continuous parent {parent!r} (in a conditional Gaussian network discrete nodes "

@@ -1,7 +1,5 @@
 """Parameter learning for a given structure."""
 
-import numpy as np
-
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _edge_positions, _labelled
 from skbn.graph import is_acyclic
 from skbn.knowledge import check_conditional_gaussian
@@ -121,9 +119,7 @@ class FixedStructure(_BaseStructureLearner):
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")
         if data.has_continuous:  # the conditional-Gaussian rule
-            matrix = np.zeros((data.n_variables, data.n_variables), dtype=bool)
-            matrix[tuple(np.array(edges, dtype=np.intp).reshape(-1, 2).T)] = True
-            check_conditional_gaussian(matrix, data.names, data.continuous)
+            check_conditional_gaussian(edges, data.names, data.continuous)
         edges = sorted(set(edges), key=lambda e: (e[1], e[0]))
         progress.close(done=len(edges), rate=False)
         return edges
