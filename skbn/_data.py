@@ -395,6 +395,24 @@ def _factorize(name, series):
     return codes, labels, kind
 
 
+def _sorted_integer_codes(values):
+    """``(codes, labels)`` of a non-empty numpy integer array: ``labels`` its distinct values
+    in increasing order (Python ints), ``codes`` (int64) the position of each row's value.
+
+    When the values span few integers (at most ``4 n + 1024``) one ``np.bincount`` marks the
+    values present and a cumulative sum numbers them, in O(n + span); otherwise (or for
+    uint64, whose offsets may not fit an int64) ``np.unique`` sorts them."""
+    low, high = int(values.min()), int(values.max())
+    span = high - low + 1
+    if span > 4 * len(values) + 1024 or values.dtype == np.uint64:
+        labels, codes = np.unique(values, return_inverse=True)
+        return codes.astype(np.int64).ravel(), labels.tolist()
+    offsets = values.astype(np.int64) - low
+    present = np.bincount(offsets, minlength=span) > 0
+    number = np.cumsum(present, dtype=np.int64) - 1
+    return number[offsets], (np.flatnonzero(present) + low).tolist()
+
+
 def _factorize_mixed(values):
     """:func:`_factorize` of an object array whose values belong to several type groups."""
     missing = np.asarray(pd.isna(values), dtype=bool)
@@ -826,6 +844,15 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
         if declared_type == CONTINUOUS or _fractional_values(values):
             return None, np.where(missing, -1, 0), _continuous_values(name, series, "numeric",
                                                                       values=values)
+    if (declared is None and declared_type != CONTINUOUS and isinstance(series.dtype, np.dtype)
+            and series.dtype.kind in "iu" and len(series)):
+        # a numpy integer column (no missing cell) taken as discrete: its distinct values
+        # sorted by one counting pass instead of a hash table (the same states and codes)
+        codes, labels = _sorted_integer_codes(series.to_numpy())
+        states, lookup = _infer_states(name, labels, "numeric", len(codes),
+                                       numeric_rule=declared_type is None, continuous_ok=allow_continuous)
+        _check_n_states(name, states)
+        return states, _apply(lookup, codes), None
     codes, labels, kind = _factorize(name, series)
     missing = codes < 0
     _check_missing(name, missing, allow_missing, text=kind in ("text", "mixed", "categorical"))
@@ -856,27 +883,32 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
 
 
 def _measured_columns(X, names, categories, column_types):
-    """``{position: float64 values}`` of the float columns of a DataFrame ``X`` that
+    """``{position: float64 values}`` of the numeric columns of a DataFrame ``X`` that
     :func:`_fit_column` makes continuous without a warning, checked all at once.
 
-    A column qualifies when it has a float64 or float32 dtype, no declared states, the type
-    ``"continuous"`` or none, and, on the block of such columns (one float64 array): no
-    missing cell, no infinite value, a value that is not whole (unless declared
-    continuous), and at least :data:`MIN_CONTINUOUS_VALUES` distinct values among its
-    first 64 rows. Its values are then those :func:`_fit_column` returns (the same
-    float64 conversion). Any other column is left to :func:`_fit_column` (which refuses,
-    warns or encodes it discrete as the rule says): the checks here only decide which
-    columns may skip it, on a few vectorised passes instead of a dozen numpy calls per
-    column. The dict's ``block`` attribute (a :class:`_Measured`) holds the float64 block
-    of the candidates, read once (``X.to_numpy`` of every column when all are candidates).
+    A column qualifies when it has no declared states and either a float64 or float32 dtype
+    with the type ``"continuous"`` or none, or an integer dtype declared ``"continuous"``
+    (measured whole numbers, as many of R's data sets hold; undeclared, the rule makes
+    them discrete), and, on the block of such columns (one float64 array): no missing
+    cell, no infinite value, a value that is not whole (unless declared continuous), and at
+    least :data:`MIN_CONTINUOUS_VALUES` distinct values among its first 64 rows. Its values
+    are then those :func:`_fit_column` returns (the same float64 conversion). Any other
+    column is left to :func:`_fit_column` (which refuses, warns or encodes it discrete as
+    the rule says): the checks here only decide which columns may skip it, on a few
+    vectorised passes instead of a dozen numpy calls per column. The dict's ``block``
+    attribute (a :class:`_Measured`) holds the float64 block of the candidates, read once
+    (``X.to_numpy`` of every column when all are candidates).
     """
     if not isinstance(X, pd.DataFrame):
         return _Measured()
     candidates, declared = [], []
     for j, dtype in enumerate(X.dtypes.tolist()):
-        if not (isinstance(dtype, np.dtype) and dtype in (np.float64, np.float32)):
+        if not isinstance(dtype, np.dtype):
             continue
         kind = _user_type(column_types, j, names[j])
+        float_type = dtype in (np.float64, np.float32)
+        if not (float_type or dtype.kind in "iu" and kind == CONTINUOUS):
+            continue
         if kind in (None, CONTINUOUS) and _user_states(categories, j, names[j]) is None:
             candidates.append(j)
             declared.append(kind == CONTINUOUS)

@@ -323,3 +323,47 @@ def test_a_measured_float_column_keeps_its_exact_values():
     np.testing.assert_array_equal(data.values[:, 0], frame["a"].to_numpy())
     np.testing.assert_array_equal(data.values[:, 1], frame["b"].to_numpy().astype(np.float64))
     assert not data.codes.any()
+
+
+def _integer_frames():
+    """Frames of numpy integer columns taking each branch of the integer encodings: few
+    values (counting pass), a wide span (sorting), int8 with negative values, uint64 above
+    2**63, values sorted by row, too many values for categories (refused, or declared), and
+    measured whole numbers declared continuous (some with few distinct values: a warning)."""
+    rng = np.random.default_rng(5)
+    n = 120
+    few = rng.integers(-2, 3, n)
+    base = {"few": few, "wide": rng.choice([-10**12, 7, 10**15], n),
+            "i8": rng.integers(-128, 128, n).astype(np.int8),
+            "u64": (np.uint64(2**63) + rng.integers(0, 3, n).astype(np.uint64)),
+            "sorted": np.sort(rng.integers(0, 4, n)), "u8 x.y": rng.integers(0, 2, n).astype(np.uint8)}
+    yield pd.DataFrame(base), {}
+    many = rng.integers(0, 90, n)  # 90 values in 120 rows: fewer than two rows per value
+    yield pd.DataFrame({**base, "many": many}), {}
+    yield pd.DataFrame({**base, "many": many}), {"column_types": {"many": DISCRETE}}
+    yield pd.DataFrame({**base, "many": many}), {"column_types": {"many": CONTINUOUS, "few": CONTINUOUS}}
+    yield pd.DataFrame({"x": rng.normal(size=n), "many": many}), {"column_types": CONTINUOUS}
+    yield pd.DataFrame({**base, "many": many}), {"categories": {"few": [-2, -1, 0, 1, 2, 3]},
+                                                  "column_types": {"many": DISCRETE}}
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_integer_columns_encode_as_through_the_hash_table(monkeypatch, case):
+    """A numpy integer column is encoded by a counting pass (discrete) or with the block of
+    measured columns (declared continuous); both give what the general path gives: the
+    same column as Python ints of an object column (``pd.factorize``), column by column."""
+    frame, kwargs = list(_integer_frames())[case]
+    before = frame.copy()
+    as_objects = frame.astype({name: object for name in frame.columns
+                               if frame[name].dtype.kind in "iu"})
+    assert _encode_outcome(frame, **kwargs) == _encode_column_by_column(monkeypatch, as_objects, **kwargs)
+    pd.testing.assert_frame_equal(frame, before)  # the caller's data is not changed
+
+
+def test_integer_states_are_python_ints_in_increasing_order():
+    frame = pd.DataFrame({"a": np.array([3, -1, 3, 7, -1], dtype=np.int16),
+                          "b": np.array([2**64 - 1, 0, 2**64 - 1, 5, 0], dtype=np.uint64)})
+    data, states = encode_fit(frame)
+    assert states == [[-1, 3, 7], [0, 5, 2**64 - 1]]
+    assert all(type(v) is int for column in states for v in column)
+    assert data.codes.tolist() == [[1, 2], [0, 0], [1, 2], [2, 1], [0, 0]]
