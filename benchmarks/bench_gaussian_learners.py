@@ -56,14 +56,12 @@ R_HC = r"""
 suppressPackageStartupMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)
 x <- read.csv(args[1], check.names = FALSE, stringsAsFactors = TRUE)
-best <- Inf
-for (r in seq_len(as.integer(args[2]))) {
-  start <- proc.time()
-  dag <- hc(x, score = args[3])
-  used <- proc.time() - start
-  best <- min(best, used[["user.self"]] + used[["sys.self"]])
-}
-cat("time", best, "\n", sep = "\t")
+for (j in seq_along(x)) if (is.integer(x[[j]])) x[[j]] <- as.numeric(x[[j]])  # (bnlearn: doubles)
+repeats <- as.integer(args[2])
+start <- proc.time()
+for (r in seq_len(repeats)) dag <- hc(x, score = args[3])
+used <- proc.time() - start
+cat("time", (used[["user.self"]] + used[["sys.self"]]) / repeats, "\n", sep = "\t")
 cat("score", format(score(dag, x, type = args[3]), digits = 17), "\n", sep = "\t")
 a <- arcs(dag)
 for (i in seq_len(nrow(a))) cat("arc", a[i, 1], a[i, 2], "\n", sep = "\t")
@@ -156,16 +154,17 @@ def run_hc(args):
     print("data, p, rows, skbn CPU s, bnlearn CPU s, ratio, same graph, skbn score, bnlearn score")
     cases = [(f"random {args.kind_name} seed {seed}", p, rows, seed)
              for p in args.sizes for rows in args.rows for seed in args.seeds]
-    if args.real:
-        cases.insert(0, (args.real, None, None, None))
+    cases[:0] = [(path, None, None, None) for path in args.real or ()]
     for label, p, rows, seed in cases:
-        if p is None:
-            x = pd.read_csv(args.real)
-            x = x.astype({c: "category" for c in x.columns if x[c].dtype == object})
+        types = "auto"
+        if p is None:  # (numeric columns continuous, whole numbers included; text discrete)
+            x = pd.read_csv(label).dropna()
+            x = x.astype({c: "category" for c in x.columns if not pd.api.types.is_numeric_dtype(x[c])})
+            types = {c: "continuous" for c in x.columns if pd.api.types.is_numeric_dtype(x[c])}
             rows, p = x.shape
         else:
             x = frame(p, rows, seed, "gaussian" if args.what == "hc" else "clg")
-        seconds, model = skbn_fit(HillClimbStructure(scorer=score), x, args.repeats)
+        seconds, model = skbn_fit(HillClimbStructure(scorer=score, column_types=types), x, args.repeats)
         r_seconds = r_score = same = None
         if p <= args.r_max:
             r_seconds, r_score, arcs = bnlearn_hc(x, score, args.r_repeats)
@@ -214,12 +213,11 @@ def run_ges(args):
           f"{args.peer_repeats}), pcalg CPU s, speed-up vs causal-learn (first run), speed-up vs "
           f"causal-learn (median), speed-up vs pcalg, skbn score, causal-learn score, pcalg score, "
           f"same CPDAG as causal-learn, same CPDAG as pcalg")
-    cases = [(p, rows) for rows in args.ges_rows for p in args.sizes]
-    if args.real:  # (a real data set first: its columns as read, every one continuous)
-        cases.insert(0, (None, None))
+    cases = [(None, path) for path in args.real or ()]  # (real data first: every column continuous)
+    cases += [(p, rows) for rows in args.ges_rows for p in args.sizes]
     for p, rows in cases:
         if p is None:
-            x = pd.read_csv(args.real)
+            x = pd.read_csv(rows).dropna()
             rows, p = x.shape
         else:
             x = frame(p, rows, args.seed)
@@ -260,13 +258,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["hc", "clg", "ges"])
-    parser.add_argument("--sizes", type=int, nargs="+", default=None)
+    parser.add_argument("--sizes", type=int, nargs="*", default=None,
+                        help="numbers of variables of the random networks (none given: --real only)")
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000], help="rows of hc and clg")
     parser.add_argument("--ges-rows", type=int, nargs="+", default=[1_000])
     parser.add_argument("--seed", type=int, default=0, help="seed of ges")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds of hc and clg")
-    parser.add_argument("--real", default=None,
-                        help="a CSV (e.g. bnlearn's gaussian.test or clgaussian.test) run first")
+    parser.add_argument("--real", default=None, nargs="+",
+                        help="CSVs (e.g. bnlearn's gaussian.test or clgaussian.test) run first")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--r-repeats", type=int, default=3)
     parser.add_argument("--r-max", type=int, default=200, help="largest size run in R too")
@@ -279,15 +278,15 @@ def main():
                         help="runs of causal-learn's GES per fit (its first and median reported)")
     args = parser.parse_args()
     if args.what == "hc":
-        args.sizes = args.sizes or [50, 200, 1000]
+        args.sizes = [50, 200, 1000] if args.sizes is None else args.sizes
         args.kind_name = "Gaussian"
         run_hc(args)
     elif args.what == "clg":
-        args.sizes = args.sizes or [20, 50]
+        args.sizes = [20, 50] if args.sizes is None else args.sizes
         args.kind_name = "CLG"
         run_hc(args)
     else:
-        args.sizes = args.sizes or [10, 15, 20, 50]
+        args.sizes = [10, 15, 20, 50] if args.sizes is None else args.sizes
         run_ges(args)
 
 

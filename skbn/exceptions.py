@@ -4,7 +4,7 @@ Filter them like any Python warning, e.g. ``warnings.simplefilter("error",
 UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
-__all__ = ["OrientationConflictWarning", "UnseenStateWarning"]
+__all__ = ["CollinearColumnsWarning", "OrientationConflictWarning", "UnseenStateWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -26,4 +26,18 @@ class OrientationConflictWarning(UserWarning):
     Meek's rules asked for an arrowhead that contradicts one already placed or closes a
     directed cycle, or when a PDAG had no consistent extension. With a perfect independence
     oracle this never happens, so it signals errors of the statistical tests.
+    """
+
+
+class CollinearColumnsWarning(UserWarning):
+    """Continuous columns of the training data are exact linear functions of others.
+
+    Raised by ``fit`` of every structure learner, naming each such column and the columns it
+    is a function of (a duplicated column, a change of units, a total of other columns).
+    Structure learning assumes that no variable is a deterministic function of others
+    (faithfulness): given the columns that determine it, such a column is constant, so a
+    conditional-independence test finds it independent of every other column, and a
+    Gaussian score gives its family ``-inf`` (as bnlearn does). The learned graph can then
+    leave these columns, and the columns they explain, unconnected. Keep one column of each
+    such group.
     """

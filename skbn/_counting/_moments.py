@@ -666,6 +666,60 @@ class ResidualLattice:
         return rss
 
 
+def linear_dependencies(scatter, order=None, limit=20):
+    r"""The columns of a scatter matrix that are exact linear functions of others, each with
+    the columns it is a function of.
+
+    The unit-diagonal scatter (:func:`_scaled`) is factorised in the order ``order``; the
+    squared diagonal of its Cholesky factor are the pivots of the sweep of
+    :class:`ResidualLattice`, the residual variance of each column given those before it
+    relative to its own. A column whose pivot is at most :data:`SINGULAR_RCOND` (the rule
+    under which a family's residual sum of squares is 0: a Gaussian score of it is
+    ``-inf``, a partial correlation given it 0) is a linear function of the columns kept
+    before it, and is left out of the next factorisation. Its predictors are those columns
+    with a standardised coefficient above ``1e-8`` of the largest (none: a column with no
+    spread). The common case, no dependence, costs one LAPACK ``potrf``.
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (k, k)
+        Centred cross-products (one group of :attr:`Moments.scatter`).
+    order : sequence of int or None, default=None
+        The order in which columns are taken (None: ``range(k)``); a column is reported as
+        a function of columns before it.
+    limit : int, default=20
+        Stop after this many dependent columns.
+
+    Returns
+    -------
+    list of (int, tuple of int)
+        ``(column, predictors)`` in ``order``.
+    """
+    order = list(range(scatter.shape[0])) if order is None else [int(j) for j in order]
+    _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))  # (positions in ``order``)
+    kept, found = list(range(len(order))), []
+    while kept and len(found) < limit:
+        block = scaled if len(kept) == len(order) else scaled.take(kept, axis=0).take(kept, axis=1)
+        factor, info = lapack.dpotrf(block, lower=1, clean=0)
+        valid = len(kept) if info == 0 else info - 1  # (potrf stops at a non-positive pivot)
+        small = np.flatnonzero(np.diagonal(factor)[:valid] ** 2 <= SINGULAR_RCOND)
+        if len(small):
+            first = int(small[0])
+        elif info:
+            first = valid
+        else:
+            break
+        column, before = kept[first], kept[:first]
+        predictors = ()
+        if before:
+            coef, _ = regression(scaled, column, before)
+            size = np.abs(coef)
+            predictors = tuple(order[j] for j, keep in zip(before, size > 1e-8 * size.max()) if keep)
+        found.append((order[column], predictors))
+        del kept[first]
+    return found
+
+
 def conditional_variances(scatter, given):
     """Residual scatter :math:`S_{jj} - S_{jZ} S_{ZZ}^{-1} S_{Zj}` of every column ``j`` given
     the columns ``given`` (0 for the columns of ``given``).

@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters, identifiable_families
-from skbn._counting import family_table
+from skbn._counting import family_table, linear_dependencies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._data import (
     CONTINUOUS,
@@ -27,10 +27,11 @@ from skbn._data import (
     encode_transform,
     intervention_matrix,
     name_order,
+    name_ranks,
     permute_columns,
 )
 from skbn.citests import resolve_ci_test
-from skbn.exceptions import UnseenStateWarning
+from skbn.exceptions import CollinearColumnsWarning, UnseenStateWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
@@ -248,6 +249,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     #: Whether ``fit`` accepts ``interventions`` (experimental rows): the learner counts
     #: through :class:`~skbn._counting.FamilyCounter`, which leaves out the intervened rows.
     _interventions = False
+    #: Whether the learner learns the structure from the data (``FixedStructure`` is given
+    #: it): it then reports columns that are exact linear functions of others
+    #: (:class:`~skbn.exceptions.CollinearColumnsWarning`).
+    _learns_structure = True
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list, tuple, dict],
@@ -449,6 +454,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             edges, self.network_ = self._fit_em(data, states)
         else:
             with shared_moments(data):  # one MomentCounter for the search and the network fit
+                _warn_linear_dependencies(self, data)
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
@@ -1154,6 +1160,39 @@ def _check_total_weight(data):
             f"{float(np.max(data.weights)):.3g}); rescale the weights, e.g. sample_weight / "
             "sample_weight.max(): every count is a sum of weights and must stay finite."
         )
+
+
+def _warn_linear_dependencies(estimator, data):
+    """Warn (:class:`~skbn.exceptions.CollinearColumnsWarning`), naming them, when continuous
+    columns are exact linear functions of others (:func:`skbn._counting.linear_dependencies`
+    on the one-group moments the search reads, the columns taken in name order so that the
+    message does not depend on the column order). Skipped with missing cells and when there
+    are no more rows than continuous columns, where the columns are always linearly
+    dependent (PC's rule for conditioning sets too large for the rows applies then)."""
+    if (not estimator._learns_structure or not data.has_continuous
+            or data.n_samples <= int(np.count_nonzero(data.continuous))):
+        return
+    try:
+        counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
+    except ValueError:  # missing cells: no moments
+        return
+    names = [data.names[j] for j in counter.continuous]
+    found = linear_dependencies(counter.moments_given().scatter[0], np.argsort(name_ranks(names)))
+    if not found:
+        return
+    described = [f"{names[j]!r} (" + (f"a linear function of {', '.join(repr(names[i]) for i in given)}"
+                                       if given else "no spread") + ")" for j, given in found]
+    warn_user(
+        f"{type(estimator).__name__}: continuous {'columns' if len(found) > 1 else 'column'} "
+        f"{'; '.join(described)} {'are' if len(found) > 1 else 'is'} exactly determined by other "
+        "columns, with no noise. "
+        "Structure learning assumes no such deterministic relation: given the columns that "
+        "determine it, a column is constant, so the tests find it independent of every other "
+        "column and a Gaussian score gives its family -inf; the learned graph can leave these "
+        "columns, and those they explain, unconnected. Keep one column of each such group "
+        "(drop the duplicates, converted units or totals).",
+        CollinearColumnsWarning,
+    )
 
 
 def _check_finite_scores(estimator, data):

@@ -74,6 +74,7 @@ class FixedStructure(_BaseStructureLearner):
     _missing_modes = ("error", "complete_case", "em")
     _interventions = True
     _continuous = True
+    _learns_structure = False  # (its structure is given: a family of collinear parents is refused by name)
 
     def __init__(
         self,
