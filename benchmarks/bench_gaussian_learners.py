@@ -170,7 +170,7 @@ def run_hc(args):
             r_seconds, r_score, arcs = bnlearn_hc(x, score, args.r_repeats)
             same = sorted(arcs) == sorted(model.edges_)
         ratio = None if r_seconds is None else seconds / r_seconds
-        print(f"{label}, {p}, {rows}, {seconds:.3f}, {r_seconds}, "
+        print(f"{label}, {p}, {rows}, {seconds:.5f}, {r_seconds}, "
               f"{'' if ratio is None else f'{ratio:.2f}'}, {same}, {model.score_:.6f}, {r_score}", flush=True)
 
 

@@ -10,6 +10,9 @@ collinear columns (``longley``), factors beside numbers. Incomplete rows are dro
 columns are declared continuous and factors discrete (what bnlearn does), so that both sides
 model the same variables.
 
+``--export DIR`` only writes the data sets to ``DIR`` (as R exports them, incomplete rows
+kept), e.g. for ``bench_gaussian_learners.py hc --sizes --real DIR/freeny.csv ...``.
+
 Every numeric data set (one row each):
 
 - **scores**: the largest relative difference between ``scorer.score(X, edges)`` and
@@ -190,7 +193,14 @@ def mixed_row(name, x, said, types):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", default=None, help="data set names (default: all)")
+    parser.add_argument("--export", type=Path, default=None,
+                        help="write R's data sets as CSV to this folder and stop (for other benchmarks, "
+                             "e.g. bench_gaussian_learners.py hc --real)")
     args = parser.parse_args()
+    if args.export:
+        args.export.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["Rscript", "-e", EXPORT, str(args.export)], check=True, capture_output=True)
+        return
     warnings.simplefilter("ignore")  # (few-values warnings, orientation conflicts: not what is measured)
     with tempfile.TemporaryDirectory() as folder:
         subprocess.run(["Rscript", "-e", EXPORT, folder], check=True, capture_output=True)

@@ -4,7 +4,7 @@ Filter them like any Python warning, e.g. ``warnings.simplefilter("error",
 UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
-__all__ = ["CollinearColumnsWarning", "OrientationConflictWarning", "UnseenStateWarning"]
+__all__ = ["DeterminedColumnsWarning", "OrientationConflictWarning", "UnseenStateWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -29,15 +29,17 @@ class OrientationConflictWarning(UserWarning):
     """
 
 
-class CollinearColumnsWarning(UserWarning):
-    """Continuous columns of the training data are exact linear functions of others.
+class DeterminedColumnsWarning(UserWarning):
+    """Columns of the training data are exactly determined by other columns, with no noise.
 
-    Raised by ``fit`` of every structure learner, naming each such column and the columns it
-    is a function of (a duplicated column, a change of units, a total of other columns).
-    Structure learning assumes that no variable is a deterministic function of others
-    (faithfulness): given the columns that determine it, such a column is constant, so a
-    conditional-independence test finds it independent of every other column, and a
-    Gaussian score gives its family ``-inf`` (as bnlearn does). The learned graph can then
-    leave these columns, and the columns they explain, unconnected. Keep one column of each
-    such group.
+    Raised by ``fit`` of every structure learner that learns the graph, naming each such
+    column and the columns that determine it: a continuous column that is an exact linear
+    function of other continuous columns (a duplicated column, a change of units, a total),
+    and, for the learners that run conditional-independence tests (PC, MMHC), two discrete
+    columns that are one-to-one recodings of each other (a duplicated column, labels beside
+    their codes). Structure learning assumes that no variable is a deterministic function
+    of others (faithfulness): given the columns that determine it, such a column is
+    constant, so a test finds it independent of every other column, and a Gaussian score
+    gives its family ``-inf`` (as bnlearn does). The learned graph can then leave these
+    columns, and the columns they explain, unconnected. Keep one column of each such group.
     """

@@ -15,6 +15,7 @@ configurations (:func:`compress_ids`, order kept), so memory stays O(n_entries) 
 the parent set.
 """
 
+import itertools
 import math
 
 import numpy as np
@@ -221,3 +222,44 @@ def stratified_codes(codes, cardinalities, features, stratum):
     r_s = int(cardinalities[stratum])
     combined = codes[:, features].astype(np.int64) * r_s + codes[:, [stratum]]
     return combined, np.asarray(cardinalities)[features] * r_s
+
+
+def one_to_one_pairs(codes, columns):
+    """Pairs of the discrete ``columns`` (positions in ``codes``, in the order given) that
+    are one-to-one recodings of each other: every state of one occurs with a single state
+    of the other and the reverse, so both split the rows alike (a duplicated column, a
+    column of labels beside one of their codes).
+
+    Such columns have the same multiset of state counts: the columns are grouped by their
+    sorted counts (one ``np.bincount`` each) and only columns of one group are compared,
+    each relabelled by the order in which its states first occur (equal arrays: the same
+    split). Columns with a missing cell (code ``-1``) or a single observed state are left
+    out.
+
+    Returns
+    -------
+    list of (int, int)
+        ``(a, b)`` with ``a`` before ``b`` in ``columns``.
+    """
+    groups = {}
+    for j in columns:
+        column = codes[:, j]
+        if not len(column) or column.min() < 0:
+            continue
+        counts = np.bincount(column)
+        counts = np.sort(counts[counts > 0])
+        if len(counts) > 1:
+            groups.setdefault(tuple(counts.tolist()), []).append(j)
+    pairs = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        relabelled = {}
+        for j in members:
+            states, first = np.unique(codes[:, j], return_index=True)
+            rank = np.empty(int(states[-1]) + 1, dtype=np.int64)
+            rank[states] = np.argsort(np.argsort(first))
+            relabelled[j] = rank[codes[:, j]]
+        pairs.extend((a, b) for a, b in itertools.combinations(members, 2)
+                     if np.array_equal(relabelled[a], relabelled[b]))
+    return pairs

@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters, identifiable_families
-from skbn._counting import family_table, linear_dependencies
+from skbn._counting import family_table, linear_dependencies, one_to_one_pairs
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._data import (
     CONTINUOUS,
@@ -30,8 +30,8 @@ from skbn._data import (
     name_ranks,
     permute_columns,
 )
-from skbn.citests import resolve_ci_test
-from skbn.exceptions import CollinearColumnsWarning, UnseenStateWarning
+from skbn.citests import DSeparationOracle, resolve_ci_test
+from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
@@ -250,8 +250,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     #: through :class:`~skbn._counting.FamilyCounter`, which leaves out the intervened rows.
     _interventions = False
     #: Whether the learner learns the structure from the data (``FixedStructure`` is given
-    #: it): it then reports columns that are exact linear functions of others
-    #: (:class:`~skbn.exceptions.CollinearColumnsWarning`).
+    #: it): it then reports columns determined by others
+    #: (:class:`~skbn.exceptions.DeterminedColumnsWarning`).
     _learns_structure = True
 
     _parameter_constraints = {
@@ -454,7 +454,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             edges, self.network_ = self._fit_em(data, states)
         else:
             with shared_moments(data):  # one MomentCounter for the search and the network fit
-                _warn_linear_dependencies(self, data)
+                _warn_determined_columns(self, data)
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
@@ -1162,37 +1162,67 @@ def _check_total_weight(data):
         )
 
 
-def _warn_linear_dependencies(estimator, data):
-    """Warn (:class:`~skbn.exceptions.CollinearColumnsWarning`), naming them, when continuous
-    columns are exact linear functions of others (:func:`skbn._counting.linear_dependencies`
-    on the one-group moments the search reads, the columns taken in name order so that the
-    message does not depend on the column order). Skipped with missing cells and when there
-    are no more rows than continuous columns, where the columns are always linearly
-    dependent (PC's rule for conditioning sets too large for the rows applies then)."""
-    if (not estimator._learns_structure or not data.has_continuous
-            or data.n_samples <= int(np.count_nonzero(data.continuous))):
+def _warn_determined_columns(estimator, data):
+    """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`), naming them, about columns
+    exactly determined by others, which break the faithfulness a learned graph relies on.
+
+    * Continuous columns that are exact linear functions of other continuous columns
+      (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
+      reads). Skipped with missing cells, and when there are no more rows than continuous
+      columns, where the columns are always linearly dependent (PC's rule for conditioning
+      sets too large for the rows applies then).
+    * For a learner that runs conditional-independence tests on the data (a ``ci_test``
+      plug-in other than the d-separation oracle: PC, MMHC), discrete columns that are
+      one-to-one recodings of each other (:func:`skbn._counting.one_to_one_pairs`, complete
+      columns only). A score-based learner finds such a pair's family without harm (one
+      column predicts the other exactly), so it is not told.
+
+    The columns are taken in name order, so the message does not depend on the column order.
+    """
+    if not estimator._learns_structure:
         return
-    try:
-        counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
-    except ValueError:  # missing cells: no moments
-        return
-    names = [data.names[j] for j in counter.continuous]
-    found = linear_dependencies(counter.moments_given().scatter[0], np.argsort(name_ranks(names)))
+    ranks = name_ranks(data.names)
+    found = []
+    n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
+    if n_continuous and data.n_samples > n_continuous:
+        try:
+            counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
+        except ValueError:  # missing cells: no moments
+            counter = None
+        if counter is not None:
+            columns = counter.continuous
+            dependencies = linear_dependencies(counter.moments_given().scatter[0],
+                                               np.argsort(ranks[columns], kind="stable"))
+            found += [f"{data.names[columns[j]]!r} ("
+                      + (f"a linear function of {', '.join(repr(data.names[columns[i]]) for i in given)}"
+                         if given else "no spread") + ")" for j, given in dependencies]
+    if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
+        discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
+        found += [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
+                  for a, b in one_to_one_pairs(data.codes, discrete)]
     if not found:
         return
-    described = [f"{names[j]!r} (" + (f"a linear function of {', '.join(repr(names[i]) for i in given)}"
-                                       if given else "no spread") + ")" for j, given in found]
     warn_user(
-        f"{type(estimator).__name__}: continuous {'columns' if len(found) > 1 else 'column'} "
-        f"{'; '.join(described)} {'are' if len(found) > 1 else 'is'} exactly determined by other "
-        "columns, with no noise. "
-        "Structure learning assumes no such deterministic relation: given the columns that "
-        "determine it, a column is constant, so the tests find it independent of every other "
-        "column and a Gaussian score gives its family -inf; the learned graph can leave these "
-        "columns, and those they explain, unconnected. Keep one column of each such group "
-        "(drop the duplicates, converted units or totals).",
-        CollinearColumnsWarning,
+        f"{type(estimator).__name__}: {'; '.join(found)}: "
+        f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
+        "columns, with no noise. Structure learning assumes no such deterministic relation: "
+        "given the columns that determine it, a column is constant, so the tests find it "
+        "independent of every other column (and a Gaussian score gives its family -inf); the "
+        "learned graph can leave these columns, and those they explain, unconnected. Keep one "
+        "column of each such group (drop duplicates, recodings, converted units or totals).",
+        DeterminedColumnsWarning,
     )
+
+
+def _tests_the_data(ci_test):
+    """Whether the ``ci_test`` parameter is a valid test that reads the data (not the
+    d-separation oracle; an invalid one is refused by the search, before any test)."""
+    if isinstance(ci_test, str) and ci_test == "auto":
+        return True
+    try:
+        return not isinstance(resolve_ci_test(ci_test), DSeparationOracle)
+    except (ValueError, TypeError):
+        return False
 
 
 def _check_finite_scores(estimator, data):
