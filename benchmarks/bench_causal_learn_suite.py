@@ -110,7 +110,7 @@ def main():
         cpdag, seconds = fit_pc(x, test, column_types)
         same = [skeleton(recorded_graph(path, list(x.columns))) == skeleton(cpdag) for path in recorded]
         row = {"data": label, "vars": x.shape[1], "rows": len(x), "edges": len(skeleton(cpdag)),
-               "skeleton = recorded": f"{sum(same)}/{len(same)}", "skbn s": round(seconds, 2)}
+               "skeleton = recorded": f"{sum(same)}/{len(same)}", "skbn s": round(seconds, 3)}
         strong = [p for p in recorded if p.name.endswith("_0_3.txt")]
         if strong:
             row["CPDAG = uc_priority 3"] = recorded_graph(strong[0], list(x.columns)) == cpdag
@@ -118,7 +118,7 @@ def main():
             peer, peer_seconds = peer_pc(x, peer_test)
             row["CPDAG = uc_priority 3"] = peer == cpdag
             row["skeleton = peer"] = skeleton(peer) == skeleton(cpdag)
-            row["causal-learn s"] = round(peer_seconds, 2)
+            row["causal-learn s"] = round(peer_seconds, 3)
         rows.append(row)
 
     linear = load(data / "data_linear_10.txt")
