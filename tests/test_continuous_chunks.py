@@ -21,6 +21,7 @@ from skbn import (
 from skbn._chunks import encode_chunks
 from skbn._counting import MomentCounter
 from skbn._data import encode_fit
+from skbn.exceptions import DeterminedColumnsWarning
 
 RTOL = 1e-10
 
@@ -240,6 +241,22 @@ def test_text_after_continuous_chunks_refused_naming_the_chunks():
     chunks = [frame.iloc[:1000], frame.iloc[1000:].astype({"d": str})]
     with pytest.raises(ValueError, match="Column 'd' holds numbers in chunk 0 but text in chunk 1"):
         HillClimbStructure(scorer="bic-g").fit(iter(chunks))
+
+
+def test_pc_with_the_default_test_fits_chunks():
+    """``ci_test="auto"`` was resolved as an alias when chunks were checked ("Unknown ci_test
+    'auto'"), so PC with its default test refused every chunked input with continuous
+    columns."""
+    frame = _gaussian()
+    _assert_same_fit(PCStructure().fit(_chunks(frame, CUTS)), PCStructure().fit(frame), frame)
+
+
+def test_chunks_report_a_column_determined_by_others():
+    frame = _gaussian()
+    frame["a twice"] = 2.0 * frame["a"] + 1.0
+    for X in (frame, _chunks(frame, CUTS)):
+        with pytest.warns(DeterminedColumnsWarning, match=r"'a twice' \(a linear function of 'a'\)"):
+            HillClimbStructure(scorer="bic-g", fit_parameters=False).fit(X)
 
 
 # ------------------------------------------------------------------ what chunks cannot do

@@ -1184,7 +1184,10 @@ def _warn_determined_columns(estimator, data):
     ranks = name_ranks(data.names)
     found = []
     n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
-    if n_continuous and data.n_samples > n_continuous:
+    # the rows behind the moments: chunks are summarised (row_scatter), weights 0 drop rows
+    rows = (data.total_weight if data.row_scatter is not None
+            else data.n_samples if data.weights is None else np.count_nonzero(data.weights))
+    if n_continuous and rows > n_continuous:
         try:
             counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
         except ValueError:  # missing cells: no moments
@@ -1324,7 +1327,8 @@ def _chunked_refusal(estimator, data, missing):
     if missing == "available_case" and data.codes.dtype.kind == "i" and (data.codes < 0).any():
         return reason.format("deletes incomplete rows test by test, which needs the rows")
     ci_test = getattr(estimator, "ci_test", None)
-    if ci_test is not None and getattr(resolve_ci_test(ci_test), "statistics", None) == "robust":
+    if (ci_test is not None and not (isinstance(ci_test, str) and ci_test == "auto")  # ("auto": never robust)
+            and getattr(resolve_ci_test(ci_test), "statistics", None) == "robust"):
         return reason.format("fits a robust covariance, which needs the rows")
     return None
 
