@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 
 from skbn._dag import transitive_closure
 from skbn._data import name_ranks
+from skbn._engines._search import improves
 from skbn._engines._subsets import (
     count_parent_sets,
     drop_bit,
@@ -216,7 +217,7 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
                 map_choice[v] = where[top]
                 map_score += values[top]
             samples.append(choice)
-            if map_score > best_score:
+            if best_choice is None or improves(map_score, best_score):  # (the first of near-ties)
                 best_score, best_choice = map_score, map_choice
     n_kept = len(samples)
     return {
@@ -268,7 +269,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
     ``n_chains`` chains start from random orders and run in parallel (joblib); their seeds
     are drawn up front from ``random_state``, so results do not depend on ``n_jobs``.
 
-    ``edges_`` is the best DAG met (highest score among the kept orders' best DAGs); its
+    ``edges_`` is the best DAG met (highest score among the kept orders' best DAGs; among
+    scores within the tie tolerance of :func:`skbn._engines._search.improves`, such as the
+    equal scores of Markov-equivalent DAGs under a score-equivalent score, the first met, in
+    the first chain: rounding never decides, so chunked and in-memory data agree); its
     CPTs serve ``sample``. ``score_samples`` and ``score`` are the model-averaged predictive
     density :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled DAGs, each
     with Bayesian (posterior-mean) CPTs, and ``predict_proba`` its conditional,
@@ -493,7 +497,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
         self.dag_samples_ = [[(names[u], names[v]) for u, v in edges] for edges in sampled]
         self.ancestor_posterior_ = pd.DataFrame(_ancestor_frequencies(sampled, p),
                                                 index=names, columns=names)
-        best = max(range(len(chains)), key=lambda i: (chains[i]["best_score"], -i))
+        best = 0  # the first chain's best DAG unless a later chain's is better (the tie rule)
+        for i in range(1, len(chains)):
+            if improves(chains[i]["best_score"], chains[best]["best_score"]):
+                best = i
         self.score_ = float(chains[best]["best_score"])
         self._warn_if_unconverged()
         progress.close(done=self.n_iter * self.n_chains, chain_difference=self.convergence_,
