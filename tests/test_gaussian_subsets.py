@@ -16,9 +16,9 @@ from scipy.special import multigammaln
 
 from skbn import BootstrapStructure, ExactStructure, OrderMCMCStructure
 from skbn._data import encode_fit
+from skbn._engines._local_scores import moment_family_score
 from skbn._engines._subsets import (
     ScoringData,
-    _moment_family_score,
     dense_local_scores,
     drop_bit,
     local_score_table,
@@ -179,7 +179,7 @@ def test_batched_scores_equal_each_family_scored_alone(scorer):
         others = [u for u in range(p) if u != v]
         for k in range(p):
             for parents in itertools.combinations(others, k):
-                expected = _moment_family_score(source.moments, scorer, v, list(parents), p)
+                expected = moment_family_score(source.moments, scorer, v, list(parents), p)
                 got = tables[v, drop_bit(sum(1 << u for u in parents), v)]
                 if np.isinf(expected):
                     assert got == expected
@@ -208,7 +208,7 @@ def test_clg_batched_scores_equal_each_family_scored_alone(scorer):
         others = [u for u in range(p) if u != v]
         for k in range(p):
             for parents in itertools.combinations(others, k):
-                expected = _moment_family_score(source.moments, scorer, v, list(parents), p)
+                expected = moment_family_score(source.moments, scorer, v, list(parents), p)
                 got = tables[v, drop_bit(sum(1 << u for u in parents), v)]
                 if np.isinf(expected):
                     n_infinite += 1
