@@ -1218,8 +1218,9 @@ def _warn_determined_columns(estimator, data):
 
 
 def _tests_the_data(ci_test):
-    """Whether the ``ci_test`` parameter is a valid test that reads the data (not the
-    d-separation oracle; an invalid one is refused by the search, before any test)."""
+    """Whether the ``ci_test`` parameter is a valid test that reads the data: ``"auto"`` or
+    a test other than the d-separation oracle (False for an invalid one, which the search
+    then refuses, naming it)."""
     if isinstance(ci_test, str) and ci_test == "auto":
         return True
     try:
