@@ -302,8 +302,7 @@ class BaseScore(BaseEstimator):
         for child in range(data.n_variables):
             parents = np.flatnonzero(matrix[:, child]).tolist()
             if counter is not None and data.continuous[child]:
-                stats, column, columns, n_discrete = counter.family(child, parents)
-                total += float(self.local_score_moments(stats, column, columns, n_discrete))
+                total += _moment_family_score(counter, self, child, parents)
             else:
                 counts = family_table(data.codes, data.cardinalities, child, parents, data.weights)
                 total += self.local_score(counts, n_configurations(data.cardinalities, parents), len(parents))
@@ -622,6 +621,21 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     result[(weight > 0) & ~ok] = -np.inf
     result[np.isnan(rss)] = np.nan
     return result
+
+
+def _moment_family_score(counter, scorer, child, parents, n_variables=None):
+    """The local score of the continuous ``child`` given ``parents`` from the moments of its
+    family (:meth:`skbn._counting.MomentCounter.family`: split by its discrete parents) by
+    the scorer's ``local_score_moments``: the one path from moments to a family score of
+    :meth:`BaseScore.score`, the engines' family cache and their subset scorer.
+    ``n_variables``: the number of variables of the network, which BGe's prior reads (None:
+    BGe's default, the moments' columns, every variable on the all-continuous data BGe
+    applies to)."""
+    stats, column, parent_columns, n_discrete = counter.family(child, parents)
+    if n_variables is not None and isinstance(scorer, BGe):
+        return float(scorer.local_score_moments(stats, column, parent_columns, n_discrete,
+                                                n_variables=n_variables))
+    return float(scorer.local_score_moments(stats, column, parent_columns, n_discrete))
 
 
 def is_rss_score(scorer):

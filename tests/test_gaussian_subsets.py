@@ -16,7 +16,6 @@ from scipy.special import multigammaln
 
 from skbn import BootstrapStructure, ExactStructure, OrderMCMCStructure
 from skbn._data import encode_fit
-from skbn._engines._local_scores import moment_family_score
 from skbn._engines._subsets import (
     ScoringData,
     dense_local_scores,
@@ -27,7 +26,7 @@ from skbn._engines._subsets import (
 from skbn.estimators._bootstrap import resample
 from skbn.graph import dag_to_cpdag
 from skbn.posterior import edge_posteriors
-from skbn.scores import BGe, GaussianBIC, resolve_scorer
+from skbn.scores import BGe, GaussianBIC, _moment_family_score, resolve_scorer
 
 # -- data -------------------------------------------------------------------------------
 
@@ -179,7 +178,7 @@ def test_batched_scores_equal_each_family_scored_alone(scorer):
         others = [u for u in range(p) if u != v]
         for k in range(p):
             for parents in itertools.combinations(others, k):
-                expected = moment_family_score(source.moments, scorer, v, list(parents), p)
+                expected = _moment_family_score(source.moments, scorer, v, list(parents), p)
                 got = tables[v, drop_bit(sum(1 << u for u in parents), v)]
                 if np.isinf(expected):
                     assert got == expected
@@ -208,7 +207,7 @@ def test_clg_batched_scores_equal_each_family_scored_alone(scorer):
         others = [u for u in range(p) if u != v]
         for k in range(p):
             for parents in itertools.combinations(others, k):
-                expected = moment_family_score(source.moments, scorer, v, list(parents), p)
+                expected = _moment_family_score(source.moments, scorer, v, list(parents), p)
                 got = tables[v, drop_bit(sum(1 << u for u in parents), v)]
                 if np.isinf(expected):
                     n_infinite += 1

@@ -55,7 +55,7 @@ from skbn._counting import (
     weights_are_integral,
 )
 from skbn._dag import id_bits
-from skbn.scores import BGe, is_rss_score, resolve_scorer
+from skbn.scores import _moment_family_score, is_rss_score, resolve_scorer
 
 __all__ = [
     "FamilyColumns",
@@ -461,7 +461,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
             return self.scorer.local_scores_rss(self._weight, rss, len(parents))
         continuous = self.counter.continuous
         if continuous[child]:  # (a Gaussian network's family: the one-group moments, every column)
-            return moment_family_score(self.counter.moments, self.scorer, child, parents)
+            return _moment_family_score(self.counter.moments, self.scorer, child, parents)
         if continuous[list(parents)].any():
             return -np.inf
         return self.score_table(self.counter.counts.family_table(child, parents), child, parents)
@@ -530,19 +530,6 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
                 column = self._added[child, base] = self._batch(child, base)
         _score_added_discrete(self, child, base, [k for k in extras if not continuous[k]])
         return [float(column[k]) if continuous[k] else self.extended_score(child, base, k) for k in extras]
-
-
-def moment_family_score(counter, scorer, child, parents, n_variables=None):
-    """The local score of the continuous ``child`` given ``parents`` from the moments of its
-    family (:meth:`skbn._counting.MomentCounter.family`: split by its discrete parents) by
-    the scorer's ``local_score_moments``. ``n_variables``: the number of variables of the
-    network, which BGe's prior reads (None: BGe's default, the moments' columns, every
-    variable on the all-continuous data BGe applies to)."""
-    stats, column, parent_columns, n_discrete = counter.family(child, parents)
-    if n_variables is not None and isinstance(scorer, BGe):
-        return float(scorer.local_score_moments(stats, column, parent_columns, n_discrete,
-                                                n_variables=n_variables))
-    return float(scorer.local_score_moments(stats, column, parent_columns, n_discrete))
 
 
 class _MixedFamilyColumns(FamilyColumns):

@@ -51,9 +51,9 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skbn._counting import DistinctRows, MomentCounter, kept_row_groups
 from skbn._counting._moments import SINGULAR_RCOND
-from skbn._engines._local_scores import FamilyScoreCache, moment_family_score
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn._engines._search import TIE_TOLERANCE, improves
-from skbn.scores import BGe, _bge_log_marginal, _gaussian_loglik, is_rss_score
+from skbn.scores import BGe, _bge_log_marginal, _gaussian_loglik, _moment_family_score, is_rss_score
 
 __all__ = [
     "ParentSetScores",
@@ -323,7 +323,7 @@ class ScoringData:
             if self._cache is None or self._cache.scorer is not scorer:
                 self._cache = FamilyScoreCache(self.data, scorer)
             return self._cache.local_score(child, parents)
-        return moment_family_score(self.moments, scorer, child, parents, self.n_variables)
+        return _moment_family_score(self.moments, scorer, child, parents, self.n_variables)
 
 
 def _batch_kind(scorer):
@@ -488,8 +488,8 @@ def _visit_continuous_group(counter, children, p, scorer, allowed, max_indegree,
                         redo = np.arange(len(sets))
                     for i in redo:
                         for j in np.flatnonzero(taken[i]):
-                            values[i, j] = moment_family_score(counter, scorer, int(children[j]),
-                                                               sets[i].tolist(), p)
+                            values[i, j] = _moment_family_score(counter, scorer, int(children[j]),
+                                                                sets[i].tolist(), p)
                     values[~taken] = np.nan
                     keep = taken.any(axis=1)
                     if keep.any():
