@@ -231,11 +231,10 @@ def one_to_one_pairs(codes, columns):
     column of labels beside one of their codes).
 
     Such columns have the same multiset of state counts: the columns are grouped by their
-    sorted counts (below 16 states one comparison per state on the narrow codes, ten times
-    faster than ``np.bincount``, which widens them first) and only columns of one group are
-    compared, each relabelled by the order in which its states first occur (equal arrays:
-    the same split). Columns with a missing cell (code ``-1``) or a single observed state
-    are left out.
+    sorted counts (:func:`count_cells`) and only columns of one group are compared, each
+    relabelled by the order in which its states first occur (equal arrays: the same
+    split). Columns with a missing cell (code ``-1``) or a single observed state are left
+    out.
 
     Returns
     -------
@@ -247,9 +246,7 @@ def one_to_one_pairs(codes, columns):
         column = codes[:, j]
         if not len(column) or column.min() < 0:
             continue
-        top = int(column.max())
-        counts = (np.bincount(column) if top >= 16
-                  else np.array([np.count_nonzero(column == state) for state in range(top + 1)]))
+        counts = count_cells(column, int(column.max()) + 1)
         counts = np.sort(counts[counts > 0])
         if len(counts) > 1:
             groups.setdefault(tuple(counts.tolist()), []).append(j)
