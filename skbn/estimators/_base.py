@@ -1217,14 +1217,21 @@ def _warn_determined_columns(estimator, data):
     )
 
 
+def _given_ci_test(ci_test):
+    """The test object of a ``ci_test`` parameter (:func:`skbn.citests.resolve_ci_test`),
+    or None for ``"auto"``, which the search resolves by the data's kind (never the robust
+    test nor the oracle)."""
+    if isinstance(ci_test, str) and ci_test == "auto":
+        return None
+    return resolve_ci_test(ci_test)
+
+
 def _tests_the_data(ci_test):
     """Whether the ``ci_test`` parameter is a valid test that reads the data: ``"auto"`` or
     a test other than the d-separation oracle (False for an invalid one, which the search
     then refuses, naming it)."""
-    if isinstance(ci_test, str) and ci_test == "auto":
-        return True
     try:
-        return not isinstance(resolve_ci_test(ci_test), DSeparationOracle)
+        return not isinstance(_given_ci_test(ci_test), DSeparationOracle)
     except (ValueError, TypeError):
         return False
 
@@ -1328,8 +1335,7 @@ def _chunked_refusal(estimator, data, missing):
     if missing == "available_case" and data.codes.dtype.kind == "i" and (data.codes < 0).any():
         return reason.format("deletes incomplete rows test by test, which needs the rows")
     ci_test = getattr(estimator, "ci_test", None)
-    if (ci_test is not None and not (isinstance(ci_test, str) and ci_test == "auto")  # ("auto": never robust)
-            and getattr(resolve_ci_test(ci_test), "statistics", None) == "robust"):
+    if ci_test is not None and getattr(_given_ci_test(ci_test), "statistics", None) == "robust":
         return reason.format("fits a robust covariance, which needs the rows")
     return None
 
