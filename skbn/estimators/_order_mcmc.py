@@ -270,9 +270,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
     are drawn up front from ``random_state``, so results do not depend on ``n_jobs``.
 
     ``edges_`` is the best DAG met (highest score among the kept orders' best DAGs; among
-    scores within the tie tolerance of :func:`skbn._engines._search.improves`, such as the
-    equal scores of Markov-equivalent DAGs under a score-equivalent score, the first met, in
-    the first chain: rounding never decides, so chunked and in-memory data agree); its
+    scores within the searches' relative tie tolerance of ``1e-10``, such as the equal
+    scores of Markov-equivalent DAGs under a score-equivalent score, the first met, in the
+    first chain: rounding never decides, so chunked and in-memory data agree); its
     CPTs serve ``sample``. ``score_samples`` and ``score`` are the model-averaged predictive
     density :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled DAGs, each
     with Bayesian (posterior-mean) CPTs, and ``predict_proba`` its conditional,
