@@ -882,7 +882,7 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
     return states, _apply(lookup, codes), None
 
 
-def _measured_columns(X, names, categories, column_types):
+def _measured_columns(X, names, categories, column_types, array=None):
     """``{position: float64 values}`` of the numeric columns of a DataFrame ``X`` that
     :func:`_fit_column` makes continuous without a warning, checked all at once.
 
@@ -898,11 +898,19 @@ def _measured_columns(X, names, categories, column_types):
     vectorised passes instead of a dozen numpy calls per column. The dict's ``block``
     attribute (a :class:`_Measured`) holds the float64 block of the candidates, read once
     (``X.to_numpy`` of every column when all are candidates).
+
+    ``X`` may also be a 2-D numpy array (``array``: what :func:`check_container` returned
+    for it), whose columns all have its dtype; the block is then the array itself
+    (float64) or its float64 copy, never written to.
     """
-    if not isinstance(X, pd.DataFrame):
+    if isinstance(X, pd.DataFrame):
+        dtypes = X.dtypes.tolist()
+    elif isinstance(array, np.ndarray) and array.dtype in (np.float64, np.float32):
+        dtypes = [array.dtype] * array.shape[1]
+    else:
         return _Measured()
     candidates, declared = [], []
-    for j, dtype in enumerate(X.dtypes.tolist()):
+    for j, dtype in enumerate(dtypes):
         if not isinstance(dtype, np.dtype):
             continue
         kind = _user_type(column_types, j, names[j])
@@ -914,7 +922,11 @@ def _measured_columns(X, names, categories, column_types):
             declared.append(kind == CONTINUOUS)
     if not candidates:
         return _Measured()
-    block = (X if len(candidates) == len(names) else X.iloc[:, candidates]).to_numpy(dtype=np.float64)
+    if isinstance(X, pd.DataFrame):
+        block = (X if len(candidates) == len(names) else X.iloc[:, candidates]).to_numpy(dtype=np.float64)
+    else:
+        block = array.astype(np.float64, copy=False)
+        block = block if len(candidates) == len(names) else block[:, candidates]
     with np.errstate(invalid="ignore"):
         # a value that is not whole: first looked for in the first 64 rows (where a measured
         # column has one), the other rows read only for the columns with none there
@@ -1038,19 +1050,19 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     states : list
         State labels per column (``categories_``); None for a continuous column.
     """
-    if isinstance(X, pd.DataFrame):  # split into Series only if a column is not a measured float one
-        check_container(X)
-        names, columns = list(X.columns), None
-        n_samples = len(X) if names else 0
-    else:
-        names, columns = _as_columns(X)
-        n_samples = len(columns[0]) if columns else 0
+    # split into columns only if a column is not a measured float one
+    array = check_container(X)  # (None for a DataFrame)
+    names = list(X.columns) if array is None else list(range(array.shape[1]))
+    n_samples = (len(X) if array is None else array.shape[0]) if names else 0
     _check_shape(len(names), n_samples)
     _check_categories(categories, names)
     _check_column_types(column_types, names)
-    measured = _measured_columns(X, names, categories, column_types) if allow_continuous else _Measured()
-    if columns is None and len(measured) < len(names):  # some column goes through _fit_column
-        columns = [column for _, column in X.items()]
+    measured = (_measured_columns(X, names, categories, column_types, array) if allow_continuous
+                else _Measured())
+    columns = None
+    if len(measured) < len(names):  # some column goes through _fit_column
+        columns = ([column for _, column in X.items()] if array is None
+                   else [array[:, j] for j in range(array.shape[1])])
     states, column_codes, column_values, undeclared = [], [], {}, []
     for j, name in enumerate(names):
         if j in measured:  # continuous, every check passed on the whole block at once
@@ -1080,8 +1092,8 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         # same conversion, a read-only view of X when it is one float64 block: nothing to
         # copy, and nothing in a fit can write into X through it)
         values = measured.block  # (X.to_numpy of every column, read once)
-        if not values.flags.f_contiguous:
-            values = np.asfortranarray(values)
+        values = values.view() if values.flags.f_contiguous else np.asfortranarray(values)
+        # (a view: the caller's own float64 array keeps its flags)
         values.flags.writeable = False  # (read-only whatever pandas' copy-on-write mode)
     elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")

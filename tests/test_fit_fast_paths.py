@@ -9,7 +9,8 @@ with the path they stand for or with an independent answer:
   huge and tiny magnitudes, negative zeros), and against a sequential sum by hand;
 * the moment counter's and the encoder's quick NaN / infinity checks: the same errors,
   naming the same column, and no false alarm when a column sum overflows;
-* the encoder's zero-copy values of an all-float frame (read-only, X unchanged);
+* the encoder's zero-copy values of an all-float frame (read-only, X unchanged), and a
+  2-D float array read as the frame of its columns;
 * GES's Insert / Delete applied to a CPDAG's bit masks against the same operator on a copy
   of its sets, and the sets built lazily from the masks;
 * fit's validation, which skips parameters still at their defaults: every default of every
@@ -301,3 +302,43 @@ def test_encoder_reads_a_float_frame_without_copying_and_never_writes_it():
     data_mixed, _ = encode_fit(mixed, allow_continuous=True)
     assert np.array_equal(data_mixed.values[:, :4], X.to_numpy()) and not data_mixed.values[:, 4].any()
     assert model.score_ == GESStructure(scorer="bic-g").fit(X.copy()).score_
+
+
+def _array_cases():
+    rng = np.random.default_rng(10)
+    values = rng.normal(size=(300, 4))
+    whole = values.copy()
+    whole[:, 2] = np.round(whole[:, 2] * 2)  # a whole-valued float column: discrete by the rule
+    few = values.copy()
+    few[:, 1] = np.repeat([0.5, 1.5, 2.5, 3.5], 75)  # continuous with few values: a warning
+    missing = values.copy()
+    missing[7, 3] = np.nan
+    return {"C order": values, "F order": np.asfortranarray(values), "float32": values.astype(np.float32),
+            "strided": values[::2, ::-1], "whole column": whole, "few values": few, "missing": missing}
+
+
+@pytest.mark.parametrize("case", sorted(_array_cases()))
+def test_encoder_reads_a_float_array_as_the_frame_of_its_columns(case):
+    # a 2-D float array takes the block path of a float frame: the same states, codes,
+    # values (bit for bit), warnings and errors as the DataFrame of its columns, and the
+    # caller's array is neither written nor made read-only
+    X = _array_cases()[case]
+    before, writeable = X.copy(), X.flags.writeable
+
+    def outcome(data):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                encoded, states = encode_fit(data, allow_continuous=True, allow_missing=case == "missing")
+            except ValueError as error:
+                return "error", str(error), []
+        values = None if encoded.values is None else encoded.values.tobytes()
+        return (states, encoded.codes.tobytes(), encoded.codes.dtype, values, encoded.names,
+                [str(w.message) for w in caught])
+
+    assert outcome(X) == outcome(pd.DataFrame(X))
+    assert np.array_equal(X, before, equal_nan=True) and X.flags.writeable == writeable
+    with pytest.raises(ValueError, match="infinity in column 1"):
+        bad = np.array(X, dtype=np.float64)
+        bad[5, 1] = np.inf
+        encode_fit(bad, allow_continuous=True)
