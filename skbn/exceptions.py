@@ -35,9 +35,10 @@ class DeterminedColumnsWarning(UserWarning):
     Raised by ``fit`` of every structure learner that learns the graph, naming each such
     column and the columns that determine it: a continuous column that is an exact linear
     function of other continuous columns (a duplicated column, a change of units, a total),
-    and, for the learners that run conditional-independence tests (PC, MMHC), two discrete
-    columns that are one-to-one recodings of each other (a duplicated column, labels beside
-    their codes). Structure learning assumes that no variable is a deterministic function
+    and, for the learners that run conditional-independence tests (PC, MMHC), a discrete
+    column that is a function of another discrete column (a duplicated column, labels
+    beside their codes, a treatment group beside the units that received it). Structure
+    learning assumes that no variable is a deterministic function
     of others (faithfulness): given the columns that determine it, such a column is
     constant, so a test finds it independent of every other column, and a Gaussian score
     gives its family ``-inf`` (as bnlearn does). The learned graph can then leave these

@@ -4,9 +4,10 @@ Continuous columns that are exact linear functions of others (a duplicated colum
 of units, a total) are found from the moments. Given the columns that determine it such a
 column is constant, so PC finds it independent of everything and a Gaussian score gives its
 family -inf (bnlearn's rule): on ``a, b = a, c = a + noise`` PC left ``c`` unconnected and
-MMHC returned no edge at all, without a word. Discrete columns that are one-to-one recodings
-of each other (labels beside their codes) do the same to PC and MMHC, which lost the edge
-from the labels to the column they cause.
+MMHC returned no edge at all, without a word. Discrete columns that are functions of another
+discrete column do the same to PC and MMHC: one-to-one recodings (labels beside their codes)
+lost the edge from the labels to the column they cause, and a group beside its units (R's
+``CO2`` data: ``Type`` and ``Treatment`` beside ``Plant``) lost its edges to the response.
 """
 
 import itertools
@@ -17,7 +18,7 @@ import pandas as pd
 import pytest
 from _learners import CONFIGURATIONS, make
 
-from skbn._counting import linear_dependencies, moments, one_to_one_pairs
+from skbn._counting import functional_pairs, linear_dependencies, moments
 from skbn.exceptions import DeterminedColumnsWarning
 
 
@@ -139,31 +140,51 @@ def test_fixed_structure_learns_no_structure_and_does_not_report():
     assert _determined_warnings(make("fixed", edges=[("a", "c")], fit_parameters=False), X) == []
 
 
-def test_one_to_one_pairs_against_the_definition():
-    """A pair is reported iff every state of each column occurs with one state of the other
-    (checked on the rows), for random small columns, recodings and many-to-one maps."""
+def _functional_by_definition(codes, order):
+    """The pairs ``(a, b)`` of ``order`` where ``b`` is a function of ``a`` on the rows, by
+    the definition: complete columns, ``b`` not constant, ``a`` with at most half as many
+    states as rows, one state of ``b`` for each state of ``a``."""
+    n = len(codes)
+    complete = [j for j in order if (codes[:, j] >= 0).all()]
+    found = []
+    for a in complete:
+        for b in complete:
+            states_a, states_b = set(codes[:, a].tolist()), set(codes[:, b].tolist())
+            pairs = set(zip(codes[:, a].tolist(), codes[:, b].tolist()))
+            if a != b and len(states_b) > 1 and 2 * len(states_a) <= n and len(pairs) == len(states_a):
+                found.append((a, b))
+    return sorted(found, key=lambda pair: (order.index(pair[0]), order.index(pair[1])))
+
+
+@pytest.mark.parametrize("sample", [2, 7, 256])
+def test_functional_pairs_against_the_definition(sample):
+    """A pair is reported iff every state of the first column occurs with one state of the
+    second (checked on the rows), for random columns: recodings, many-to-one maps, maps
+    broken in one row, identifiers, constants, missing cells, rows sorted by a column; in
+    rounds of growing row samples (``sample``) or at once."""
     rng = np.random.default_rng(6)
-    for trial in range(200):
-        n = int(rng.integers(1, 30))
-        base = rng.integers(0, int(rng.integers(1, 4)), n)
-        columns = [base, rng.permutation(3)[base], np.minimum(base, 1), rng.integers(0, 3, n), base.copy()]
+    for trial in range(150):
+        n = int(rng.integers(1, 80))
+        unit = rng.integers(0, int(rng.integers(1, 12)), n)
+        group = rng.permutation(12)[unit] % int(rng.integers(1, 4))  # a function of unit
+        broken = group.copy()
+        broken[rng.integers(0, n)] = 3  # the same map, but for one row
+        columns = [unit, group, rng.permutation(12)[unit], broken, rng.integers(0, 3, n),
+                   np.arange(n), np.zeros(n, dtype=int), np.minimum(unit, 1)]
         codes = np.column_stack(columns)
+        if trial % 5 == 0:
+            codes[rng.integers(0, n), int(rng.integers(0, len(columns)))] = -1
+        if trial % 3 == 0:
+            codes = codes[np.argsort(codes[:, int(rng.integers(0, len(columns)))], kind="stable")]
         order = [int(j) for j in rng.permutation(len(columns))]
-        expected = []
-        for i, a in enumerate(order):
-            for b in order[i + 1:]:
-                pairs = set(zip(codes[:, a].tolist(), codes[:, b].tolist()))
-                observed = len(set(codes[:, a].tolist()))
-                if observed > 1 and len(pairs) == observed == len(set(codes[:, b].tolist())):
-                    expected.append((a, b))
-        found = one_to_one_pairs(codes, order)
-        assert sorted(found) == sorted(expected), trial
-        assert all(order.index(a) < order.index(b) for a, b in found)
+        expected = _functional_by_definition(codes, order)
+        assert functional_pairs(codes, order, sample=sample, growth=3) == expected, trial
 
 
-def test_one_to_one_pairs_leave_out_columns_with_missing_cells():
-    codes = np.array([[0, 1, 1], [1, 0, 0], [0, 1, -1], [1, 0, 0]])
-    assert one_to_one_pairs(codes, [0, 1, 2]) == [(0, 1)]
+def test_functional_pairs_leave_out_columns_with_missing_cells_and_identifiers():
+    codes = np.array([[0, 1, 1, 0], [1, 0, 0, 1], [0, 1, -1, 2], [1, 0, 0, 3]])
+    # 0 and 1 recode each other; 3 (one state per row) determines every column trivially
+    assert functional_pairs(codes, [0, 1, 2, 3]) == [(0, 1), (1, 0)]
 
 
 def _recoded(n=2000, seed=7):
@@ -198,3 +219,46 @@ def test_the_oracle_reads_no_data_and_a_bad_test_is_refused_first():
         warnings.simplefilter("error", DeterminedColumnsWarning)
         with pytest.raises(ValueError, match="ci_test"):
             make("pc", ci_test="x3").fit(X)
+
+
+def _units(n_units=24, per_unit=40, seed=8):
+    """A designed experiment: each unit gets one group and one treatment, and the response
+    depends on both (the shape of R's ``CO2`` data: ``Plant``, ``Type``, ``Treatment``)."""
+    rng = np.random.default_rng(seed)
+    unit = np.repeat(np.arange(n_units), per_unit)
+    group, treatment = unit % 2, (unit // 2) % 2
+    response = np.where(rng.random(len(unit)) < 0.7, group + treatment, rng.integers(0, 3, len(unit)))
+    return pd.DataFrame({"unit": [f"u{u:02d}" for u in unit], "group": np.array(["a", "b"])[group],
+                         "treatment": np.array(["no", "yes"])[treatment], "response": response})
+
+
+@pytest.mark.parametrize("name", ["pc", "mmhc"])
+def test_learners_with_tests_report_a_group_determined_by_its_units(name):
+    """Given the units, their group and treatment are constant: every test of them given
+    the units finds independence, and PC loses their edges to the response. The warning
+    names both; without the units the edges are learned and nothing is said."""
+    X = _units()
+    model = make(name, fit_parameters=False)
+    messages = _determined_warnings(model, X)
+    assert len(messages) == 1
+    assert "'group' (a function of 'unit'); 'treatment' (a function of 'unit')" in messages[0]
+    assert "one-to-one" not in messages[0]
+    without = make(name, fit_parameters=False)
+    assert _determined_warnings(without, X.drop(columns="unit")) == []
+    learned = {frozenset(e) for e in _skeleton(without)}
+    assert learned == {frozenset(("group", "response")), frozenset(("treatment", "response"))}
+    if name == "pc":  # (the harm the warning is about)
+        assert not {frozenset(("group", "response")), frozenset(("treatment", "response"))} & {
+            frozenset(e) for e in _skeleton(model)}
+
+
+def test_a_recoding_and_a_function_of_both_are_reported_together():
+    X = _units().assign(**{"unit code": lambda frame: frame["unit"].str[1:].astype(int)})
+    messages = _determined_warnings(make("pc", fit_parameters=False), X)
+    assert ("'unit' and 'unit code' (one-to-one recodings of each other); 'group' (a function of "
+            "'unit', 'unit code'); 'treatment' (a function of 'unit', 'unit code')") in messages[0]
+
+
+def _skeleton(model):
+    cpdag = getattr(model, "cpdag_", None)
+    return list(cpdag.directed) + list(cpdag.undirected) if cpdag is not None else list(model.edges_)

@@ -15,7 +15,6 @@ configurations (:func:`compress_ids`, order kept), so memory stays O(n_entries) 
 the parent set.
 """
 
-import itertools
 import math
 
 import numpy as np
@@ -224,42 +223,68 @@ def stratified_codes(codes, cardinalities, features, stratum):
     return combined, np.asarray(cardinalities)[features] * r_s
 
 
-def one_to_one_pairs(codes, columns):
-    """Pairs of the discrete ``columns`` (positions in ``codes``, in the order given) that
-    are one-to-one recodings of each other: every state of one occurs with a single state
-    of the other and the reverse, so both split the rows alike (a duplicated column, a
-    column of labels beside one of their codes).
+def functional_pairs(codes, columns, sample=256, growth=16):
+    """Ordered pairs of the discrete ``columns`` (positions in ``codes``) where the second
+    is a function of the first: every observed state of the first occurs with a single
+    state of the second (a duplicated column, labels beside their codes, a region beside
+    its cities, a treatment group beside the units that received it).
 
-    Such columns have the same multiset of state counts: the columns are grouped by their
-    sorted counts (:func:`count_cells`) and only columns of one group are compared, each
-    relabelled by the order in which its states first occur (equal arrays: the same
-    split). Columns with a missing cell (code ``-1``) or a single observed state are left
-    out.
+    ``b`` is a function of ``a`` exactly when every row agrees on ``b`` with a
+    representative row of its state of ``a`` (any one row of that state): one gather and
+    one comparison test every ``b`` against one ``a``, whatever the number of states.
+    Only non-trivial relations are reported:
+
+    * ``b`` has two observed states or more (a constant is a function of anything);
+    * ``a`` has at most half as many observed states as there are rows (two rows per
+      state on average, counted by :func:`count_cells`): every column is a function of an
+      identifier, whose states occur once each, and of a column with nearly as many
+      states as rows, without the rows showing any relation.
+
+    Columns with a missing cell (code ``-1``) are left out. The pairs are tried on rows
+    spread evenly over the data (every ``n // m``-th row, so that rows sorted by some
+    column do not make them alike), first ``m = sample`` of them, then ``growth`` times
+    as many, and so on up to every row: a counterexample among some rows refutes a pair
+    for all rows, so each round tests only the pairs the previous one left.
 
     Returns
     -------
     list of (int, int)
-        ``(a, b)`` with ``a`` before ``b`` in ``columns``.
+        ``(a, b)``: ``b`` is a function of ``a``, in the order of ``columns`` (by ``a``,
+        then ``b``). A one-to-one pair gives both ``(a, b)`` and ``(b, a)``.
     """
-    groups = {}
+    n = len(codes)
+    kept, sizes = [], []  # complete columns with two observed states or more, their code ranges
     for j in columns:
         column = codes[:, j]
-        if not len(column) or column.min() < 0:
-            continue
-        counts = count_cells(column, int(column.max()) + 1)
-        counts = np.sort(counts[counts > 0])
-        if len(counts) > 1:
-            groups.setdefault(tuple(counts.tolist()), []).append(j)
+        if n and column.min() >= 0 and column.max() > column.min():
+            kept.append(j)
+            sizes.append(int(column.max()) + 1)
+    kept, everything = np.array(kept, dtype=np.intp), np.arange(len(kept))
+    pending = {i: everything[everything != i] for i in range(len(kept))} if len(kept) > 1 else {}
+    m = sample
+    while pending:  # (column i -> the columns that may still be functions of it)
+        step = max(1, n // m)
+        involved = np.union1d(list(pending), np.concatenate(list(pending.values())))
+        rows = codes[::step, kept[involved]][:m] if step > 1 else codes[:, kept[involved]]
+        local = np.empty(len(kept), dtype=np.intp)  # position in ``kept`` -> column of ``rows``
+        local[involved] = np.arange(len(involved))
+        representative = np.empty(max(sizes), dtype=np.intp)
+        left = {}
+        for i, others in pending.items():
+            column = rows[:, local[i]]
+            representative[column] = np.arange(len(column))  # (for each state, one of its rows)
+            columns_b = local[others]
+            agree = (rows[representative[column]][:, columns_b] == rows[:, columns_b]).all(axis=0)
+            if agree.any():
+                left[i] = others[agree]
+        pending = left
+        if step == 1:
+            break
+        m *= growth
     pairs = []
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        relabelled = {}
-        for j in members:
-            states, first = np.unique(codes[:, j], return_index=True)
-            rank = np.empty(int(states[-1]) + 1, dtype=np.int64)
-            rank[states] = np.argsort(np.argsort(first))
-            relabelled[j] = rank[codes[:, j]]
-        pairs.extend((a, b) for a, b in itertools.combinations(members, 2)
-                     if np.array_equal(relabelled[a], relabelled[b]))
-    return pairs
+    for i, others in pending.items():  # (every row was read)
+        column = codes[:, kept[i]]
+        if 2 * np.count_nonzero(count_cells(column, sizes[i])) <= n:
+            pairs.extend((int(kept[i]), int(kept[k])) for k in others.tolist())
+    rank = {j: position for position, j in enumerate(columns)}
+    return sorted(pairs, key=lambda pair: (rank[pair[0]], rank[pair[1]]))

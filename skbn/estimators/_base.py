@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters, identifiable_families
-from skbn._counting import family_table, linear_dependencies, one_to_one_pairs
+from skbn._counting import family_table, functional_pairs, linear_dependencies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._data import (
     CONTINUOUS,
@@ -1173,9 +1173,14 @@ def _warn_determined_columns(estimator, data):
       sets too large for the rows applies then).
     * For a learner that runs conditional-independence tests on the data (a ``ci_test``
       plug-in other than the d-separation oracle: PC, MMHC), discrete columns that are
-      one-to-one recodings of each other (:func:`skbn._counting.one_to_one_pairs`, complete
-      columns only). A score-based learner finds such a pair's family without harm (one
-      column predicts the other exactly), so it is not told.
+      functions of another discrete column (:func:`skbn._counting.functional_pairs`,
+      complete columns only): one-to-one recodings of each other, and many-to-one
+      relations (a group beside its units). Given the finer column, the coarser one is
+      constant, so every test of it given the finer one finds independence, and the
+      coarser column loses its edges even to the columns it explains (the units of R's
+      ``CO2`` data, ``Plant``, determine their ``Type`` and ``Treatment``, and PC then
+      links neither to ``uptake``). A score-based learner finds such a family without
+      harm (one column predicts the other exactly), so it is not told.
 
     The columns are taken in name order, so the message does not depend on the column order.
     """
@@ -1201,8 +1206,16 @@ def _warn_determined_columns(estimator, data):
                          if given else "no spread") + ")" for j, given in dependencies]
     if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
+        pairs = functional_pairs(data.codes, discrete)  # (a, b): b a function of a, in name order
+        both = set(pairs) & {(b, a) for a, b in pairs}
         found += [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
-                  for a, b in one_to_one_pairs(data.codes, discrete)]
+                  for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
+        determinants = {}  # column -> the columns it is a function of (not one-to-one)
+        for a, b in pairs:
+            if (a, b) not in both:
+                determinants.setdefault(b, []).append(a)
+        found += [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
+                  for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
     if not found:
         return
     warn_user(
@@ -1212,7 +1225,9 @@ def _warn_determined_columns(estimator, data):
         "given the columns that determine it, a column is constant, so the tests find it "
         "independent of every other column (and a Gaussian score gives its family -inf); the "
         "learned graph can leave these columns, and those they explain, unconnected. Keep one "
-        "column of each such group (drop duplicates, recodings, converted units or totals).",
+        "column of each such group (drop duplicates, recodings, converted units or totals; of "
+        "a fine column and the coarse ones it determines, such as units and their treatment "
+        "group, keep those you want to model).",
         DeterminedColumnsWarning,
     )
 
