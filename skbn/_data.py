@@ -228,6 +228,20 @@ def check_sample_weight(sample_weight, n_samples):
     return weights
 
 
+def take_rows(values, keep):
+    """The rows ``keep`` (a bool mask) of ``X``, ``y`` or ``interventions`` as given (a
+    DataFrame, Series, array, list...), their types kept: the data a fit sees when rows of
+    weight 0 are dropped. None, and anything whose length is not the mask's (refused later,
+    by name), are returned unchanged."""
+    if values is None or len(values) != len(keep):
+        return values
+    if isinstance(values, (pd.DataFrame, pd.Series)):
+        return values.iloc[keep]
+    if isinstance(values, (np.ndarray, pd.Categorical, pd.Index)):
+        return values[keep]
+    return [value for value, kept in zip(values, keep) if kept]
+
+
 def _code_dtype(cardinalities):
     return np.uint8 if max(cardinalities, default=1) <= 256 else np.uint16
 
@@ -766,6 +780,13 @@ def _state_index(name, declared):
     """``{typed key: position}`` of declared states, refusing equal states."""
     index, plain = {}, set()
     for position, state in enumerate(declared):
+        if np.ndim(state) == 0 and pd.isna(state):  # None, NaN, pd.NA, NaT
+            raise ValueError(
+                f"categories for column {name!r} hold a missing value ({state!r}): a cell that "
+                "is None or NaN is missing, never a state, so it cannot be declared as one. "
+                f"Leave it out (e.g. categories={{{name!r}: X[{name!r}].dropna().unique()}}); "
+                "missing cells are handled by the learner's missing= mode."
+            )
         try:
             key = _typed_key(state)
             hash(key)
@@ -945,7 +966,7 @@ def _measured_columns(X, names, categories, column_types, array=None):
     if not finite.all():
         unsure = np.flatnonzero(~finite)
         finite[unsure] = np.isfinite(block[:, unsure]).all(axis=0)
-    distinct = 1 + (np.diff(head, axis=0) != 0).sum(axis=0)
+    distinct = 1 + (head[1:] != head[:-1]).sum(axis=0)  # (compared, not subtracted: inf - inf)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
     return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block)
 
@@ -1217,6 +1238,8 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False)
         y = y.iloc[:, 0]
     if sparse.issparse(y):
         raise TypeError("y must be a dense 1-D array; a sparse matrix was passed.")
+    if isinstance(y, (pd.Categorical, pd.Index)):  # (np.asarray would drop a categorical's categories)
+        y = pd.Series(y, copy=False)
     if not isinstance(y, pd.Series):
         values = np.asarray(y)
         if values.ndim == 2 and values.shape[1] == 1:

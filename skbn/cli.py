@@ -254,6 +254,16 @@ def _numeric_columns(frame, pd, keep_text=()):
             values = {t: int(t) for t in texts}
             if max(abs(v) for v in values.values()) >= 2 ** 63:
                 continue  # identifiers longer than 64 bits stay text
+            if len(set(values.values())) < len(values):  # "01" and "1": two cells, one number
+                same = {}
+                for t in texts:
+                    same.setdefault(values[t], []).append(t)
+                twins = sorted(next(group for group in same.values() if len(group) > 1))
+                _warn(f"column {name!r} holds one number written two ways ({twins[0]!r} and "
+                      f"{twins[1]!r}), read as text so that they stay two states (codes with "
+                      f"leading zeros); pass --categorical {name} to say so, or write each "
+                      f"number one way")
+                continue
             mapped = column.astype(object).map(values)
             columns[name] = mapped.astype("Int64" if column.isna().any() else "int64")
         else:

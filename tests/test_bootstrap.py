@@ -253,3 +253,41 @@ def test_integer_weighted_bootstrap_matches_replicated_rows_in_distribution(asia
     a = clone(boot).fit(asia, sample_weight=weights).strength_matrix_.to_numpy()
     b = clone(boot).fit(replicated).strength_matrix_.to_numpy()
     assert np.abs((a + a.T) - (b + b.T)).max() <= 0.3
+
+
+@pytest.mark.parametrize("learner", ["hill_climb", "chow_liu", "exact"])
+def test_mixed_data_never_count_a_continuous_parent_of_a_discrete_node(learner):
+    """No resample's DAG has a continuous -> discrete edge (the conditional-Gaussian rule),
+    so its class among the DAGs that respect the rule counts none either: before, the plain
+    CPDAG counted such edges half each way, and the averaged network could hold one (and
+    its parameters then failed to fit)."""
+    from skbn import ChowLiuTree, ExactStructure, HillClimbStructure
+
+    rng = np.random.default_rng(5)
+    n = 300
+    species = rng.integers(0, 3, n)
+    length = species + rng.normal(size=n)
+    X = pd.DataFrame({"species": np.array(["a", "b", "c"])[species], "length": length,
+                      "width": 0.5 * length + rng.normal(size=n), "depth": rng.normal(size=n)})
+    wrapped = {"hill_climb": HillClimbStructure(), "chow_liu": ChowLiuTree(),
+               "exact": ExactStructure()}[learner]
+    boot = BootstrapStructure(wrapped, n_resamples=12, random_state=1, keep_graphs=True).fit(X)
+    continuous = {"length", "width", "depth"}
+    assert not any(u in continuous and v == "species" for graph in boot.graphs_ for u, v in graph)
+    table = boot.edge_strength_
+    into_species = table[table.source.isin(continuous) & (table.target == "species")]
+    assert (into_species.direction == 0).all() and (into_species.strength > 0).any()
+    assert not any(u in continuous and v == "species" for u, v in boot.edges_)
+    assert np.isfinite(boot.score(X))
+
+
+def test_a_black_listed_direction_is_never_counted():
+    rng = np.random.default_rng(6)
+    a = rng.integers(0, 2, 1000)
+    b = np.where(rng.random(1000) < 0.85, a, 1 - a)
+    X = pd.DataFrame({"a": a, "b": b, "c": rng.integers(0, 2, 1000)})
+    boot = BootstrapStructure(HillClimbStructure(black_list=[("b", "a")]), n_resamples=5,
+                              random_state=0).fit(X)
+    table = boot.edge_strength_.set_index(["source", "target"])
+    assert table.loc[("a", "b"), "strength"] == 1.0
+    assert table.loc[("a", "b"), "direction"] == 1.0 and table.loc[("b", "a"), "direction"] == 0.0

@@ -414,6 +414,26 @@ def test_many_valued_integer_column_is_refused_unless_declared_categorical(tmp_p
     assert_one_line_error(status, err, "--categorical", "'grade'", "mark, passed")
 
 
+def test_one_number_written_two_ways_stays_two_text_states(tmp_path, capsys):
+    # codes with leading zeros: the cells "01" and "1" differ, and the column "code"
+    # follows "a" through them; read as numbers they were one state and the edge was lost
+    rng = np.random.default_rng(0)
+    a = rng.choice(["x", "y"], 1000)
+    code = np.where((a == "x") == (rng.random(1000) < 0.9), "01", "1")
+    pd.DataFrame({"a": a, "code": code}).to_csv(tmp_path / "d.csv", index=False)
+    status, out, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0
+    assert err == ("skbn: warning: column 'code' holds one number written two ways ('01' and '1'), "
+                   "read as text so that they stay two states (codes with leading zeros); pass "
+                   "--categorical code to say so, or write each number one way\n")
+    model = read_json(tmp_path / "m.json")
+    assert model.states["code"] == ["01", "1"] and len(model.edges) == 1
+    status, out, err = run(["learn", tmp_path / "d.csv", "--categorical", "code"], capsys)
+    assert status == 0 and err == ""
+    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "d.csv"], capsys)
+    assert status == 0 and err == ""
+
+
 def test_integer_columns_with_gaps_stay_integers(tmp_path, capsys):
     (tmp_path / "d.csv").write_text("a,b\n1,x\n,y\n3,x\n1,y\n2,x\n3,y\n")
     status, _, err = run(["learn", tmp_path / "d.csv", "--missing", "em",

@@ -589,3 +589,79 @@ def test_a_text_column_read_as_missing_by_pandas_names_the_fix():
     with pytest.raises(ValueError) as error:  # (a numeric column's NaN: no such hint)
         encode_fit(pd.DataFrame({"x": [1.0, np.nan, 2.0]}))
     assert "keep_default_na" not in str(error.value)
+
+
+@pytest.mark.parametrize("missing_value", [np.nan, None, pd.NA, float("nan")], ids=repr)
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_declared_missing_state_is_refused_naming_the_column(missing_value, chunked):
+    """``categories={c: X[c].unique()}`` on a column with missing cells lists NaN: before,
+    it became a state no cell could ever take (prior mass, a sample() that failed)."""
+    from skbn import HillClimbStructure
+
+    X = pd.DataFrame({"a": ["x", "y", None, "x"] * 5, "b": ["u", "v", "v", "u"] * 5})
+    model = HillClimbStructure(missing="complete_case", categories={"a": ["x", "y", missing_value]})
+    data = [X.iloc[:10], X.iloc[10:]] if chunked else X
+    with pytest.raises(ValueError, match=r"categories for column 'a' hold a missing value"):
+        model.fit(data)
+    declared = HillClimbStructure(missing="complete_case", categories={"a": ["x", "y", "NA"]}).fit(X)
+    assert declared.categories_[0].tolist() == ["x", "y", "NA"]  # (a state spelled "NA" is a state)
+
+
+def test_a_categorical_target_keeps_its_categories_in_every_container():
+    """A target follows the column rule (pandas categories kept, unused ones too): a bare
+    ``pd.Categorical`` lost its unused categories, a Series of it or ``target=`` kept them."""
+    from skbn import HillClimbStructure
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 2, 300), "b": rng.integers(0, 3, 300)})
+    label = pd.Categorical(np.where(X["a"] == 1, "yes", "no"), categories=["no", "yes", "maybe"])
+    fitted = [HillClimbStructure().fit(X, given)
+              for given in (label, pd.Series(label), pd.CategoricalIndex(label))]
+    fitted.append(HillClimbStructure(target="label").fit(X.assign(label=label)))
+    for model in fitted:
+        assert model.classes_.tolist() == ["maybe", "no", "yes"]
+        np.testing.assert_allclose(model.predict_proba(X.head(20)), fitted[0].predict_proba(X.head(20)))
+
+
+def test_a_fraction_in_a_column_of_whole_numbers_is_an_unseen_state():
+    """A column of whole numbers in the training fold is discrete; a test fold holding
+    fractions meets states never seen, summed out (a missing cell) with the warning naming
+    the column and what declares it continuous. Before, it raised under every
+    ``handle_unknown``, and ``cross_val_score`` gave NaN for the fold."""
+    import warnings
+
+    from skbn import HillClimbStructure
+    from skbn.exceptions import UnseenStateWarning
+
+    rng = np.random.default_rng(0)
+    a = rng.choice(["x", "y"], 600)
+    v = rng.integers(0, 3, 600).astype(float)
+    v[:40] += 0.5
+    D = pd.DataFrame({"a": a, "v": v})
+    test = D.iloc[:120]
+    as_missing = test.assign(v=test["v"].where(test["v"] == np.round(test["v"])))
+    model = HillClimbStructure().fit(D.iloc[120:])
+    assert model.column_types_["v"] == "discrete"
+    hint = r"column 'v': 1.5.*declare column_types=\{'v': 'continuous'\}"
+    with pytest.warns(UnseenStateWarning, match=hint):
+        score = model.score(test)
+    assert score == pytest.approx(model.score(as_missing), rel=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert model.set_params(handle_unknown="marginalize").score(test) == pytest.approx(score, rel=1e-12)
+    with pytest.raises(ValueError, match="'v'"):
+        model.set_params(handle_unknown="error").score(test)
+
+
+def test_predicting_without_the_target_column_in_another_order_names_the_order():
+    from skbn import HillClimbStructure
+
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame(rng.integers(0, 2, (200, 3)), columns=["a", "b", "t"])
+    model = HillClimbStructure(target="t").fit(X)
+    assert model.predict_proba(X[["a", "b"]]).shape == (200, 2)  # the target may be left out
+    expected = r"leaves out the target 't' \(allowed\).*another order.*\['a', 'b'\]"
+    with pytest.raises(ValueError, match=expected):
+        model.predict_proba(X[["b", "a"]])
+    with pytest.raises(ValueError, match="missing"):  # (another column left out: sklearn's words)
+        model.predict_proba(X[["a"]])

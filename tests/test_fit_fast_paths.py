@@ -342,3 +342,11 @@ def test_encoder_reads_a_float_array_as_the_frame_of_its_columns(case):
         bad = np.array(X, dtype=np.float64)
         bad[5, 1] = np.inf
         encode_fit(bad, allow_continuous=True)
+
+
+def test_a_column_of_infinities_is_refused_without_a_numpy_warning():
+    X = pd.DataFrame({"a": np.random.default_rng(11).normal(size=100), "b": np.r_[[np.inf] * 50, [1.5] * 50]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(ValueError, match="Input X contains infinity in column 'b'"):
+            GESStructure(scorer="bic-g").fit(X)

@@ -317,3 +317,53 @@ def test_ges_random_knowledge_is_respected_and_maximal(seed):
     # the start class (no step) already respects the knowledge
     start = GESStructure(white_list=required, black_list=forbidden, max_iter=0).fit(X)
     assert start.directed_edges_ == required and start.undirected_edges_ == []
+
+
+def _mixed_frame(n=600, seed=3):
+    """Two discrete and three continuous columns with edges between the kinds."""
+    rng = np.random.default_rng(seed)
+    d1 = rng.integers(0, 2, n)
+    d2 = np.where(rng.random(n) < 0.8, d1, 1 - d1)
+    x1 = 1.5 * d1 + rng.normal(size=n)
+    x2 = 0.8 * x1 - d2 + rng.normal(size=n)
+    x3 = 0.6 * x2 + rng.normal(size=n)
+    return pd.DataFrame({"d1": np.array(["a", "b"])[d1], "d2": np.array(["u", "v"])[d2],
+                         "x1": x1, "x2": x2, "x3": x3})
+
+
+@pytest.mark.parametrize("learner", ["hill_climb", "k2", "exact", "order_mcmc"])
+def test_learned_class_respects_the_conditional_gaussian_rule_by_brute_force(learner):
+    """On mixed data the class of the learned DAG (``interventional_cpdag_``) is that of the
+    DAGs which respect the knowledge, the CLG rule among it: by brute force over the class,
+    an edge is directed iff every member with no continuous -> discrete edge has it so."""
+    from skbn import ExactStructure, HillClimbStructure, K2Structure, OrderMCMCStructure
+
+    X = _mixed_frame()
+    model = {"hill_climb": HillClimbStructure(), "k2": K2Structure(ordering=list(X.columns)),
+             "exact": ExactStructure(), "order_mcmc": OrderMCMCStructure(n_iter=200, random_state=0),
+             }[learner].set_params(fit_parameters=False).fit(X)
+    nodes = list(X.columns)
+    forbidden = [(u, v) for u in ("x1", "x2", "x3") for v in ("d1", "d2")]
+    _, members = class_members(nodes, model.edges_)
+    expected = maximally_oriented(nodes, members, [], forbidden)
+    got = model.interventional_cpdag_
+    assert set(got.directed) == set(expected.directed)
+    assert {frozenset(e) for e in got.undirected} == {frozenset(e) for e in expected.undirected}
+    assert not set(got.directed) & set(forbidden)
+
+
+def test_learned_class_respects_a_black_listed_direction():
+    """A direction the user forbids is never reversible in the class of the learned DAG:
+    discrete data, where the plain CPDAG would leave the edge undirected."""
+    from skbn import HillClimbStructure
+
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 2, 2000)
+    b = np.where(rng.random(2000) < 0.85, a, 1 - a)
+    X = pd.DataFrame({"a": a, "b": b, "c": rng.integers(0, 2, 2000)})
+    plain = HillClimbStructure(fit_parameters=False).fit(X)
+    assert {frozenset(e) for e in plain.interventional_cpdag_.undirected} == {frozenset(("a", "b"))}
+    model = HillClimbStructure(black_list=[("b", "a")], fit_parameters=False).fit(X)
+    assert model.edges_ == [("a", "b")]
+    assert list(model.interventional_cpdag_.directed) == [("a", "b")]
+    assert not model.interventional_cpdag_.undirected

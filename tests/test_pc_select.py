@@ -278,13 +278,14 @@ def _clg_pvalue(frame, x, y, subset, discrete):
 
 def test_mixed_features_follow_the_definition():
     """PC-simple written out (orders, lexicographic subsets of the other active features,
-    a feature dropped at its first p-value above alpha leaves the later sets of its order)
-    on the CLG test computed from the rows: the same set, p-values and number of tests."""
+    the features in name order, a feature dropped at its first p-value above alpha leaves
+    the later sets of its order) on the CLG test computed from the rows: the same set,
+    p-values and number of tests, whatever the column order."""
     from itertools import combinations
 
     X, y, _ = clg_with_sink(300, 8)
     frame = X.assign(target=y)
-    names = list(X.columns)
+    names = sorted(X.columns)
     discrete = {"a", "b", "c"}
     active = dict.fromkeys(names, True)
     pvalues = dict.fromkeys(names, 0.0)
@@ -306,10 +307,11 @@ def test_mixed_features_follow_the_definition():
         order += 1
         if not more:
             break
-    est = PCSelect().fit(X, y)
-    assert est.support_.tolist() == [active[v] for v in names]
-    np.testing.assert_allclose(est.pvalues_, [pvalues[v] for v in names], rtol=1e-8, atol=1e-12)
-    assert est.n_tests_ == n_tests and est.max_order_ == largest
+    for columns in (list(X.columns), names, names[::-1]):
+        est = PCSelect().fit(X[columns], y)
+        assert est.support_.tolist() == [active[v] for v in columns]
+        np.testing.assert_allclose(est.pvalues_, [pvalues[v] for v in columns], rtol=1e-8, atol=1e-12)
+        assert est.n_tests_ == n_tests and est.max_order_ == largest
 
 
 def test_max_order_is_the_largest_set_tested():
@@ -345,3 +347,25 @@ def test_robust_test_reads_robust_moments():
     assert 3 in PCSelect(ci_test="zf").fit(X, y).get_support(indices=True)
     robust = PCSelect(ci_test="robust_fisher_z").fit(X, y).get_support(indices=True)
     assert 0 in robust and 3 not in robust
+
+
+def test_the_selection_does_not_depend_on_the_column_order():
+    """pcalg's pcSelect depends on the column order (a feature dropped early leaves the
+    later conditioning sets of its order); PCSelect takes the features in name order, so
+    every order of the columns gives the same selection and p-values. On these data
+    (R's ``longley`` shape: collinear economic series, the target one of them) pcSelect
+    selects one set or another depending on the order."""
+    import itertools
+
+    rng = np.random.default_rng(3)
+    trend = np.linspace(0, 1, 40)
+    X = pd.DataFrame({"gnp": trend + 0.02 * rng.normal(size=40),
+                      "population": trend + 0.03 * rng.normal(size=40),
+                      "unemployed": rng.normal(size=40), "armed": 0.5 * trend + rng.normal(size=40)})
+    y = X["gnp"] + 0.5 * X["population"] - 0.3 * X["unemployed"] + 0.05 * rng.normal(size=40)
+    first = PCSelect().fit(X, y)
+    for columns in itertools.permutations(X.columns):
+        est = PCSelect().fit(X[list(columns)], y)
+        assert dict(zip(columns, est.support_)) == dict(zip(X.columns, first.support_))
+        expected = dict(zip(X.columns, first.pvalues_))
+        assert dict(zip(columns, est.pvalues_)) == pytest.approx(expected, rel=1e-12)

@@ -182,3 +182,55 @@ def test_overflow_check_sees_missing_cells_and_custom_scorers(asia):
             return 0.0
 
     assert HillClimbStructure(scorer=Zero()).fit(asia).edges_ == []
+
+
+def _with_odd_zero_weight_rows(asia):
+    """ASIA rows followed by rows of weight 0 that hold what no other row does: a state
+    seen nowhere else, a missing cell, and a fractional number in an integer column."""
+    import pandas as pd
+
+    X = asia.astype(object).assign(count=np.arange(len(asia)) % 3)  # a small integer column (discrete)
+    odd = X.iloc[:3].copy()
+    odd.loc[odd.index[0], "smoke"] = "cigar"  # a state of no kept row
+    odd.loc[odd.index[1], "lung"] = None  # a missing cell
+    odd["count"] = odd["count"].astype(float)
+    odd.loc[odd.index[2], "count"] = 0.5  # would make the column continuous
+    X = pd.concat([X.astype({"count": float}), odd], ignore_index=True)
+    weights = np.r_[np.random.default_rng(1).integers(1, 3, len(asia)), np.zeros(3)]
+    return X, weights
+
+
+@pytest.mark.parametrize("learner", [make("hill_climb"), make("pc"), make("chow_liu"), make("fixed")],
+                         ids=repr)
+def test_rows_of_weight_zero_are_dropped_before_the_data_are_read(learner, asia):
+    """A weight 0 is the same as dropping the row, also for what the encoder decides from
+    the values: before, a state seen only in such a row joined ``categories_`` (and took
+    prior mass), a fractional value in one made an integer column continuous, and a missing
+    cell in one was refused."""
+    X, weights = _with_odd_zero_weight_rows(asia)
+    kept = weights > 0
+    expected = clone(learner).fit(X[kept], sample_weight=weights[kept])
+    weighted = clone(learner).fit(X, sample_weight=weights)
+    _assert_same_model(weighted, expected)
+    assert [list(c) for c in weighted.categories_] == [list(c) for c in expected.categories_]
+    assert "cigar" not in weighted.categories_[list(X.columns).index("smoke")]
+    assert weighted.column_types_ == expected.column_types_ == {name: "discrete" for name in X.columns}
+    if not isinstance(learner, FixedStructure):  # (its edges name the columns)
+        as_array = clone(learner).fit(X.to_numpy(), sample_weight=weights)
+        _assert_same_model(as_array, clone(learner).fit(X[kept].to_numpy(), sample_weight=weights[kept]))
+
+
+def test_rows_of_weight_zero_are_dropped_from_y_and_interventions_alike(asia):
+    import pandas as pd
+
+    X, weights = _with_odd_zero_weight_rows(asia)
+    kept = weights > 0
+    y = pd.Series(np.where(np.arange(len(X)) < len(asia), X["either"], "maybe"), name="label")
+    for given in (y, y.tolist(), pd.Categorical(y), y.to_numpy()):
+        model = make("hill_climb").fit(X.drop(columns="either"), given, sample_weight=weights)
+        assert list(model.classes_) == ["no", "yes"]
+    targets = [["smoke"] if i % 7 == 0 else [] for i in range(len(X))]
+    expected = make("hill_climb").fit(X[kept], sample_weight=weights[kept],
+                                      interventions=[t for t, k in zip(targets, kept) if k])
+    for given in (targets, pd.DataFrame({"smoke": [bool(t) for t in targets]})):
+        _assert_same_model(make("hill_climb").fit(X, sample_weight=weights, interventions=given), expected)

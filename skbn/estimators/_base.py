@@ -16,6 +16,7 @@ from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters, identifiable_families
 from skbn._counting import family_table, functional_pairs, linear_dependencies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
+from skbn._dag import knowledge_directions
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -29,10 +30,11 @@ from skbn._data import (
     name_order,
     name_ranks,
     permute_columns,
+    take_rows,
 )
 from skbn.citests import DSeparationOracle, resolve_ci_test
 from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning
-from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph
+from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
     KNOWLEDGE_PARAMETERS,
@@ -363,7 +365,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights: every count (scores, tests, CPTs) is the sum of the
             weights of the rows it counts, so an integer weight ``w`` is the same as ``w``
-            copies of the row and a weight 0 the same as dropping it. ``None``: weight 1.
+            copies of the row and a weight 0 the same as dropping it (such rows are dropped
+            before the data are read: their values add no state, decide no column type and
+            may be missing). ``None``: weight 1.
         interventions : DataFrame, array-like or list, default=None
             Experimental rows (accepted by HillClimbStructure, K2Structure,
             FixedStructure and GESStructure, which is then GIES; see
@@ -397,12 +401,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                          allow_missing=missing != "error", column_types=self.column_types,
                                          allow_continuous=True)
         else:
-            check_container(X)  # shape and type errors first, worded as scikit-learn's
+            array = check_container(X)  # shape and type errors first, worded as scikit-learn's
             _record_features(self, X)
+            weights = check_sample_weight(sample_weight, len(X) if array is None else array.shape[0])
+            if weights is not None and not weights.all():  # a weight 0 is the same as dropping the row
+                keep = weights > 0
+                X = take_rows(X if array is None else array, keep)
+                y, interventions, weights = take_rows(y, keep), take_rows(interventions, keep), weights[keep]
             column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
                                       column_types=column_types, allow_continuous=True)
-            data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
+            data = replace(data, weights=weights)
         n_features = data.n_variables
         target_index = None
         from_y = y is not None and self.target is None  # the one place this is decided
@@ -671,29 +680,50 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             check_bounded_likelihood(self.scorer_, bound if bound is not None and bound < p - 1 else None,
                                      type(self).__name__)
         if knowledge is None:
-            given = {name: getattr(self, name) for name in self._knowledge}
-            given.update({name: _labelled(value, data) for name, value in given.items()
-                          if name != "max_indegree"})  # integer positions are those of X
-            if start is not None and "start" in self._knowledge:
-                given["start"] = [(data.names[u], data.names[v]) for u, v in start]
-            knowledge = parse_knowledge(data.names, **given,
-                                        continuous=data.continuous if data.has_continuous else None)
+            knowledge = self._parsed_knowledge(data, start)
         return self._learn_structure(data, knowledge, start=start, counter=counter)
+
+    def _parsed_knowledge(self, data, start=None):
+        """The background knowledge of this learner's parameters on ``data`` (columns in
+        name order), with the conditional-Gaussian rule on mixed data and ``start`` (a
+        graph of positions) when the learner honours it."""
+        given = {name: getattr(self, name) for name in self._knowledge}
+        given.update({name: _labelled(value, data) for name, value in given.items()
+                      if name != "max_indegree"})  # integer positions are those of X
+        if start is not None and "start" in self._knowledge:
+            given["start"] = [(data.names[u], data.names[v]) for u, v in start]
+        continuous = data.continuous if data.has_continuous else None
+        return parse_knowledge(data.names, **given, continuous=continuous)
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         """The search (see the class docstring): the DAG's ``(parent, child)`` positions."""
         raise NotImplementedError
 
     @staticmethod
-    def _interventional_cpdag(data, edges):
+    def _interventional_cpdag(data, edges, knowledge):
         """The interventional essential graph (:func:`skbn.graph.interventional_essential_graph`)
         of the DAG ``edges`` for the targets of ``data``: each distinct set of variables
-        intervened on together in a row (observational rows: the empty target)."""
-        labelled = [(data.names[u], data.names[v]) for u, v in edges]
+        intervened on together in a row (observational rows: the empty target); its CPDAG
+        without experimental rows.
+
+        When the background knowledge ``knowledge`` fixes directions (a one-way white-listed
+        or black-listed edge, tiers, the conditional-Gaussian rule on mixed data), the
+        class is that of the DAGs which respect it: the maximally oriented graph of
+        :func:`skbn.graph.meek_orient` (Meek 1995), whose undirected edges each DAG of the
+        restricted class orients either way. ``edges`` respects the knowledge, so the
+        knowledge is consistent with the class."""
+        names = data.names
+        labelled = [(names[u], names[v]) for u, v in edges]
         if data.intervened is None:  # observational: the CPDAG
-            return dag_to_cpdag(data.names, labelled)
-        targets = [tuple(data.names[i] for i in target) for target in _intervention_targets(data)]
-        return interventional_essential_graph(data.names, labelled, targets)
+            pdag = dag_to_cpdag(names, labelled)
+        else:
+            targets = [tuple(names[i] for i in target) for target in _intervention_targets(data)]
+            pdag = interventional_essential_graph(names, labelled, targets)
+        if not knowledge_directions(knowledge.required, knowledge.forbidden).any():
+            return pdag
+        pairs = {name: [(names[u], names[v]) for u, v in np.argwhere(matrix) if u != v]
+                 for name, matrix in (("required", knowledge.required), ("forbidden", knowledge.forbidden))}
+        return meek_orient(pdag, **pairs)
 
     def _weighted_dags(self, data):
         """Several DAGs whose average is the model's density, or None (one DAG, ``edges_``).
@@ -874,14 +904,20 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         fitted_with_y = self._target_index == self.n_features_in_  # y follows the columns of X
         x_nodes = nodes[: self.n_features_in_]  # then the target fitted through y, latent nodes
         target_name = None if self.target is None else nodes[self._target_index]
-        if isinstance(X, pd.DataFrame) and target_name is not None and list(X.columns) == [
-            c for c in self.feature_names_in_ if c != target_name
-        ]:
+        features = [c for c in getattr(self, "feature_names_in_", ()) if c != target_name]
+        if isinstance(X, pd.DataFrame) and target_name is not None and target_name not in X.columns:
             # predicting the target column: it may be left out of X (other mismatches are
             # reported by validate_data below)
-            X = X.copy()
-            X[target_name] = np.nan
-            X = X[list(self.feature_names_in_)]
+            if list(X.columns) != features and sorted(map(str, X.columns)) == sorted(map(str, features)):
+                raise ValueError(
+                    f"The feature names should match those that were passed during fit, in the "
+                    f"same order. X leaves out the target {target_name!r} (allowed) but has the "
+                    f"other columns in another order; pass X[{features!r}]."
+                )
+            if list(X.columns) == features:
+                X = X.copy()
+                X[target_name] = np.nan
+                X = X[list(self.feature_names_in_)]
         check_container(X)  # shape errors first, with sklearn's wording
         validate_data(self, X, skip_check_array=True, reset=False)
         warn = self.handle_unknown == "warn"
@@ -1103,8 +1139,9 @@ def _unseen_cells(X, names, codes):
     """``[(column, unseen states, number of rows)]``: the cells of ``X`` that ``codes`` mark
     ``-1`` (marginalised) but that are not missing, i.e. states unknown to the network.
 
-    Non-integral or infinite floats are refused instead, as ``fit`` refuses them: they are
-    continuous data in a discrete column, not states.
+    A fraction in a column of whole numbers (discrete in fit) is a state unknown to the
+    network like any other (in cross-validation, a fold of whole numbers meets fractions);
+    an infinite float is refused: no state is infinite.
     """
     found = []
     array = None if isinstance(X, pd.DataFrame) else check_container(X)
@@ -1114,14 +1151,10 @@ def _unseen_cells(X, names, codes):
         if not unknown.any():
             continue
         states = pd.unique(values[unknown]).tolist()
-        floats = [v for v in states if isinstance(v, (float, np.floating))]
-        if any(not np.isfinite(v) or v != np.round(v) for v in floats):
-            raise ValueError(
-                f"Column {names[j]!r} holds continuous (non-integer or infinite) floats, e.g. "
-                f"{next(v for v in floats if not np.isfinite(v) or v != np.round(v))!r}; skbn "
-                "scores discrete states (only NaN/None mark a missing cell): discretize it as in "
-                "fit, e.g. with sklearn.preprocessing.KBinsDiscretizer(encode='ordinal')."
-            )
+        infinite = [v for v in states if isinstance(v, (float, np.floating)) and np.isinf(v)]
+        if infinite:
+            raise ValueError(f"Input X contains infinity in column {names[j]!r} (discrete in fit: "
+                             "its states are values, only NaN/None mark a missing cell).")
         found.append((names[j], states, int(unknown.sum())))
     return found
 
@@ -1133,13 +1166,18 @@ def _unseen_message(unseen, n_rows):
         f"{' ...' if len(states) > 10 else ''} ({count} of {n_rows} rows)"
         for name, states, count in unseen
     )
+    fractional = [name for name, states, _ in unseen
+                  if any(isinstance(v, (float, np.floating)) and v != np.round(v) for v in states)]
+    hint = (f" {', '.join(repr(name) for name in fractional)} held only whole numbers in fit, so "
+            "the column-type rule took its values for discrete states; if they are measurements, "
+            f"declare column_types={{{fractional[0]!r}: 'continuous'}}." if fractional else "")
     return (
         f"States never seen in fit were met and summed out of the likelihood "
         f"(handle_unknown='warn'): {cells}. The training rows never contained them (and they were "
         "not declared with categories= or a pandas CategoricalDtype). In cross-validation this is "
         "the mark of rows sorted by a column and split into unshuffled folds: shuffle the folds, "
         "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
-        "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
+        f"target).{hint} handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
 
 

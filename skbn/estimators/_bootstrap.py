@@ -14,7 +14,6 @@ from skbn._counting import weights_are_integral
 from skbn._dag import has_path
 from skbn._data import EncodedData
 from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner
-from skbn.graph import dag_to_cpdag
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
@@ -198,18 +197,15 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
         dag = [(int(u), int(v)) for u, v in learner._structure(drawn)]
         if not cpdag:
             directed, undirected = dag, []
-        elif drawn.intervened is not None:  # the interventional essential graph of the resample
+        else:  # the class of the resample's graph among the DAGs that respect the knowledge
+            pdag = getattr(learner, "interventional_cpdag_", None)  # (its targets' class)
+            if pdag is None:
+                pdag = getattr(learner, "cpdag_", None)  # (PC: observational rows only)
+            if pdag is None:
+                pdag = learner._interventional_cpdag(drawn, dag, learner._parsed_knowledge(drawn))
             position = {name: i for i, name in enumerate(names)}
-            pdag = learner.interventional_cpdag_
             directed = [(position[u], position[v]) for u, v in pdag.directed]
             undirected = [(position[u], position[v]) for u, v in pdag.undirected]
-        elif hasattr(learner, "undirected_edges_"):
-            position = {name: i for i, name in enumerate(names)}
-            directed = [(position[u], position[v]) for u, v in learner.directed_edges_]
-            undirected = [(position[u], position[v]) for u, v in learner.undirected_edges_]
-        else:
-            pdag = dag_to_cpdag(range(len(names)), dag)
-            directed, undirected = list(pdag.directed), list(pdag.undirected)
         results.append(
             tuple(np.asarray(e, dtype=np.int64).reshape(-1, 2) for e in (directed, undirected, dag))
         )
@@ -233,8 +229,11 @@ class BootstrapStructure(_BaseStructureLearner):
     * ``direction`` = among those, the fraction oriented ``source -> target``; with
       ``cpdag=True`` every graph is first reduced to its equivalence class (CPDAG) and a
       reversible (undirected) edge counts half in each direction, as bnlearn's
-      ``boot.strength(cpdag=TRUE)``; learners returning a CPDAG (``undirected_edges_``:
-      PC, GES) give theirs.
+      ``boot.strength(cpdag=TRUE)``; learners returning a CPDAG (PC, GES) give theirs.
+      The class is that of the DAGs which respect the wrapped learner's background
+      knowledge (:func:`skbn.graph.meek_orient`): on mixed data a discrete node never has
+      a continuous parent, so no such edge is counted in the continuous -> discrete
+      direction, and a black-listed direction is never counted either.
 
     Experimental rows (``fit(X, interventions=...)``, for an ``estimator`` that takes
     them): each resample draws the rows of the intervention matrix with those of ``X``,

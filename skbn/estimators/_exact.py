@@ -401,7 +401,7 @@ class ExactStructure(_BaseStructureLearner):
             parents[v].append(u)
         self.score_ = float(sum(source.local_score(self.scorer_, v, pa) for v, pa in enumerate(parents)))
         self.n_families_ = n_families
-        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges, knowledge)
         progress.close(done=cost.n_parent_sets, families=n_families, score=self.score_, edges=len(edges))
         return edges
 

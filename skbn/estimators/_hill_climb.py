@@ -313,7 +313,7 @@ class HillClimbStructure(_BaseStructureLearner):
             [np.asarray(r.evaluations, dtype=np.int64) for r in recorders])
         progress.close(done=total_moves, score=self.score_, edges=int(best_graph.sum()))
         edges = [(int(i), int(j)) for i, j in np.argwhere(best_graph)]
-        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges, knowledge)
         return edges
 
     def _settings(self, data):

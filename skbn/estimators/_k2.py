@@ -247,5 +247,5 @@ class K2Structure(_BaseStructureLearner):
         self.ordering_ = [data.names[i] for i in order]
         self.score_ = total
         progress.close(score=total, edges=len(edges))
-        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges, knowledge)
         return edges

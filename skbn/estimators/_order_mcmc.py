@@ -506,7 +506,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         progress.close(done=self.n_iter * self.n_chains, chain_difference=self.convergence_,
                        acceptance=float(self.acceptance_rate_.mean()))
         edges = sorted(dag(chains[best]["best_choice"]))
-        self.interventional_cpdag_ = self._interventional_cpdag(data, edges)
+        self.interventional_cpdag_ = self._interventional_cpdag(data, edges, knowledge)
         return edges
 
     def _warn_if_unconverged(self):

@@ -20,7 +20,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from skbn._data import check_sample_weight, encode_fit
+from skbn._data import check_sample_weight, encode_fit, name_order, permute_columns, take_rows
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.utils._threads import one_blas_thread
@@ -44,9 +44,13 @@ class PCSelect(SelectorMixin, BaseEstimator):
     and drops :math:`X_j` at the first test that accepts
     :math:`X_j \perp\!\!\!\perp Y \mid S`. As in pcalg, a feature dropped during an order
     is no longer in the conditioning sets of the features tested after it in the same
-    order. The search ends when no active feature has at least :math:`m` other active
-    features (or :math:`m` exceeds ``max_cond_vars``). The kept features are the
-    "partially faithful" relevant set of the paper.
+    order, so the selection depends on the order of the features: they are taken in the
+    order of their names (the tie rule of every skbn learner, ``docs/reproducibility.md``),
+    so that it does not depend on the column order of ``X``. pcalg's ``pcSelect`` takes
+    its columns as given: both select the same set on the same columns in name order.
+    The search ends when no active feature has at least :math:`m` other active features
+    (or :math:`m` exceeds ``max_cond_vars``). The kept features are the "partially
+    faithful" relevant set of the paper.
 
     Parameters
     ----------
@@ -154,7 +158,8 @@ class PCSelect(SelectorMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             The target.
         sample_weight : array-like of shape (n_samples,), default=None
-            Row weights (integer weights equal replicated rows).
+            Row weights (integer weights equal replicated rows; rows of weight 0 are
+            dropped before the data are read).
 
         Returns
         -------
@@ -177,6 +182,10 @@ class PCSelect(SelectorMixin, BaseEstimator):
         if y.ndim != 1 or y.shape[0] != frame.shape[0]:
             raise ValueError(f"y must be one column with {frame.shape[0]} entries (the rows of X); "
                              f"got shape {y.shape}.")
+        weights = check_sample_weight(sample_weight, frame.shape[0])
+        if weights is not None and not weights.all():  # a weight 0 is the same as dropping the row
+            keep = weights > 0
+            frame, y, weights = take_rows(frame, keep), y[keep], weights[keep]
         target = "__target__"
         while target in names:
             target = "_" + target
@@ -205,7 +214,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
             with warnings.catch_warnings():  # the features' warnings were given above
                 warnings.simplefilter("ignore", UserWarning)
                 data, _ = encode_fit(combined, column_types=types, allow_continuous=True)
-        data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
+        data = replace(data, weights=weights)
         ci_test = resolve_ci_test(_AUTO_TESTS[kind] if self.ci_test == "auto" else self.ci_test)
         if kind not in getattr(ci_test, "data_kinds", ("discrete",)):
             raise ValueError(f"ci_test={type(ci_test).__name__} does not apply to {kind} data "
@@ -215,16 +224,23 @@ class PCSelect(SelectorMixin, BaseEstimator):
         self.column_types_ = {n: ("continuous" if c else "discrete") for n, c in zip(names, continuous)}
         self.target_type_ = y_type
         p = len(names)
+        # the features in name order (the tie rule of every skbn learner): the order of the
+        # tests, and so the selection, does not depend on the column order of X
+        order = name_order(list(frame.columns))  # (the labels: integers in numeric order)
+        order = np.arange(p) if order is None else order
+        data = permute_columns(data, np.append(order, p))
         runner = CITestRunner(data, ci_test, level=self.alpha)
         try:
-            active, pvalues, n_tests, order = self._search(runner, p, isinstance(ci_test, BaseGaussianCITest),
-                                                           data.total_weight)
+            active, pvalues, n_tests, last = self._search(runner, p, isinstance(ci_test, BaseGaussianCITest),
+                                                          data.total_weight)
         finally:
             runner.close()
-        self.support_ = np.asarray(active, dtype=bool)
-        self.pvalues_ = pvalues
+        self.support_ = np.zeros(p, dtype=bool)
+        self.support_[order] = active
+        self.pvalues_ = np.empty(p)
+        self.pvalues_[order] = pvalues
         self.n_tests_ = n_tests
-        self.max_order_ = order - 1
+        self.max_order_ = last - 1
         return self
 
     def _search(self, runner, p, gaussian, n):

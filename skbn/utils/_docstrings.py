@@ -97,7 +97,10 @@ interventional_cpdag_ : skbn.graph.PDAG
     row): the edges every DAG of its interventional Markov equivalence class orients
     alike are directed (Hauser & Bühlmann 2012; see
     :func:`skbn.graph.interventional_essential_graph`). Without ``interventions``, the
-    CPDAG."""
+    CPDAG. When the background knowledge fixes directions (a one-way white-listed or
+    black-listed edge, tiers, and on mixed data the rule that a discrete node has no
+    continuous parent), the class is that of the DAGs which respect it: the maximally
+    oriented graph (Meek 1995, :func:`skbn.graph.meek_orient`)."""
 
 _PLACEHOLDERS = {
     "{common_parameters}": COMMON_PARAMETERS,
