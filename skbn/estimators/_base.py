@@ -1139,9 +1139,10 @@ def _unseen_cells(X, names, codes):
     """``[(column, unseen states, number of rows)]``: the cells of ``X`` that ``codes`` mark
     ``-1`` (marginalised) but that are not missing, i.e. states unknown to the network.
 
-    A fraction in a column of whole numbers (discrete in fit) is a state unknown to the
-    network like any other (in cross-validation, a fold of whole numbers meets fractions);
-    an infinite float is refused: no state is infinite.
+    Non-integral or infinite floats in such a column are refused instead: it held whole
+    numbers in fit (discrete by the column-type rule), and a fraction there is a measurement,
+    not a state (in cross-validation, a training fold of whole numbers and a test fold
+    with fractions: the column should be declared continuous).
     """
     found = []
     array = None if isinstance(X, pd.DataFrame) else check_container(X)
@@ -1151,10 +1152,17 @@ def _unseen_cells(X, names, codes):
         if not unknown.any():
             continue
         states = pd.unique(values[unknown]).tolist()
-        infinite = [v for v in states if isinstance(v, (float, np.floating)) and np.isinf(v)]
-        if infinite:
-            raise ValueError(f"Input X contains infinity in column {names[j]!r} (discrete in fit: "
-                             "its states are values, only NaN/None mark a missing cell).")
+        floats = [v for v in states if isinstance(v, (float, np.floating))]
+        if any(not np.isfinite(v) or v != np.round(v) for v in floats):
+            raise ValueError(
+                f"Column {names[j]!r} holds continuous (non-integer or infinite) floats, e.g. "
+                f"{next(v for v in floats if not np.isfinite(v) or v != np.round(v))!r}, but held "
+                "only whole numbers in fit, so it is discrete (its values are states; only "
+                "NaN/None mark a missing cell). If it holds measurements, declare it: "
+                f"column_types={{{names[j]!r}: 'continuous'}} (in cross-validation, a training "
+                "fold of whole numbers made it discrete); else discretize it as in fit, e.g. with "
+                "sklearn.preprocessing.KBinsDiscretizer(encode='ordinal')."
+            )
         found.append((names[j], states, int(unknown.sum())))
     return found
 
@@ -1166,18 +1174,13 @@ def _unseen_message(unseen, n_rows):
         f"{' ...' if len(states) > 10 else ''} ({count} of {n_rows} rows)"
         for name, states, count in unseen
     )
-    fractional = [name for name, states, _ in unseen
-                  if any(isinstance(v, (float, np.floating)) and v != np.round(v) for v in states)]
-    hint = (f" {', '.join(repr(name) for name in fractional)} held only whole numbers in fit, so "
-            "the column-type rule took its values for discrete states; if they are measurements, "
-            f"declare column_types={{{fractional[0]!r}: 'continuous'}}." if fractional else "")
     return (
         f"States never seen in fit were met and summed out of the likelihood "
         f"(handle_unknown='warn'): {cells}. The training rows never contained them (and they were "
         "not declared with categories= or a pandas CategoricalDtype). In cross-validation this is "
         "the mark of rows sorted by a column and split into unshuffled folds: shuffle the folds, "
         "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
-        f"target).{hint} handle_unknown='marginalize' sums them out silently, 'error' raises."
+        "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
 
 
