@@ -226,9 +226,12 @@ def test_rows_of_weight_zero_are_dropped_from_y_and_interventions_alike(asia):
     X, weights = _with_odd_zero_weight_rows(asia)
     kept = weights > 0
     y = pd.Series(np.where(np.arange(len(X)) < len(asia), X["either"], "maybe"), name="label")
-    for given in (y, y.tolist(), pd.Categorical(y), y.to_numpy()):
+    for given in (y, y.tolist(), y.to_numpy()):
         model = make("hill_climb").fit(X.drop(columns="either"), given, sample_weight=weights)
         assert list(model.classes_) == ["no", "yes"]
+    # (declared categories are states whatever the rows: a categorical target keeps "maybe")
+    declared = make("hill_climb").fit(X.drop(columns="either"), pd.Categorical(y), sample_weight=weights)
+    assert list(declared.classes_) == ["maybe", "no", "yes"]
     targets = [["smoke"] if i % 7 == 0 else [] for i in range(len(X))]
     expected = make("hill_climb").fit(X[kept], sample_weight=weights[kept],
                                       interventions=[t for t, k in zip(targets, kept) if k])
