@@ -237,3 +237,15 @@ def test_rows_of_weight_zero_are_dropped_from_y_and_interventions_alike(asia):
                                       interventions=[t for t, k in zip(targets, kept) if k])
     for given in (targets, pd.DataFrame({"smoke": [bool(t) for t in targets]})):
         _assert_same_model(make("hill_climb").fit(X, sample_weight=weights, interventions=given), expected)
+
+
+def test_score_reads_nothing_in_rows_of_weight_zero(asia):
+    import warnings
+
+    model = make("hill_climb", parameter_estimator="mle").fit(asia)
+    odd = asia.astype(object).copy()
+    odd.iloc[0, 1] = "cigar"  # an unseen state: a warning if read
+    weights = np.r_[0.0, np.ones(len(asia) - 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert model.score(odd, sample_weight=weights) == model.score(asia.iloc[1:])

@@ -1025,7 +1025,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Target values when the estimator was fitted with ``fit(X, y)``: the score is then
             the mean of ``log p(x, y)``. Ignored otherwise (the target is summed out).
         sample_weight : array-like of shape (n_samples,), default=None
-            Row weights of the mean (validated as in ``fit``).
+            Row weights of the mean (validated as in ``fit``; rows of weight 0 are dropped
+            first, so nothing in them is read).
 
         Returns
         -------
@@ -1033,8 +1034,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Mean (weighted mean) natural log-likelihood per row.
         """
         _check_network(self)
+        array = check_container(X)
+        weights = check_sample_weight(sample_weight, len(X) if array is None else array.shape[0])
+        if weights is not None and not weights.all():  # a weight 0 is the same as dropping the row
+            keep = weights > 0
+            X, y, weights = take_rows(X if array is None else array, keep), take_rows(y, keep), weights[keep]
         log_likelihood = self._log_density(*self._encode_rows(X, y))  # y: see _encode
-        weights = check_sample_weight(sample_weight, len(log_likelihood))
         return float(np.average(log_likelihood, weights=weights))
 
     @available_if(_has_discrete_target)
