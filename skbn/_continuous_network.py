@@ -104,8 +104,9 @@ class NormalMixture:
     mean : pandas.Series
         Mean of the mixture, :math:`\\sum_c w_c \\mu_c`.
     covariance : pandas.DataFrame
-        Covariance of the mixture, :math:`\\sum_c w_c (\\Sigma_c + \\mu_c \\mu_c^\\top) -
-        \\mu \\mu^\\top` (law of total covariance).
+        Covariance of the mixture, :math:`\\sum_c w_c (\\Sigma_c + (\\mu_c - \\mu)(\\mu_c -
+        \\mu)^\\top)` (the law of total covariance, centred: exact to rounding when the
+        means are far from 0 relative to the spread).
     """
 
     weights: pd.Series
@@ -1270,8 +1271,8 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         labels = [tuple(self.states[dset[j]][c[j]] for j in free) for c in configs]
         names = [dset[j] for j in free]
         mean = weights @ means
-        second = np.einsum("c,cij->ij", weights, covs + means[:, :, None] * means[:, None, :])
-        covariance = second - np.outer(mean, mean)
+        spread = means - mean  # (centred: no cancellation when the means are far from 0)
+        covariance = np.einsum("c,cij->ij", weights, covs + spread[:, :, None] * spread[:, None, :])
         if len(names) > 1:
             index = pd.MultiIndex.from_tuples(labels, names=names)
         elif names:

@@ -330,6 +330,17 @@ def test_clg_query_mixture_by_enumeration():
     assert result.mean["y"] == pytest.approx(mean, rel=1e-12)
     assert result.covariance.loc["y", "y"] == pytest.approx(post_g @ (vy + my ** 2) - mean ** 2,
                                                             rel=1e-12)
+    # far from 0 (a location of 1e8, a spread of about 1): the mixture's covariance is
+    # centred, so rounding does not cancel it away (the uncentred sum gave a variance of -2)
+    far = CLGBayesianNetwork(
+        nodes=net.nodes, states=net.states, parents=net.parents, cpts=net.cpts,
+        intercepts={"x": [1e8, 1e8 + 5.0], "y": [1.0, -1.0]}, coefficients=net.coefficients,
+        sigmas={"x": [1.0, 2.0], "y": [0.5, 1.5]})
+    shifted = far.query("x", evidence={"h": "v"})
+    np.testing.assert_allclose(shifted.means["x"].to_numpy(), 1e8 + mx, rtol=1e-15)
+    exact = post_g @ vx + post_g[0] * post_g[1] * 5.0 ** 2
+    assert shifted.covariance.loc["x", "x"] == pytest.approx(exact, rel=1e-12)
+    assert net.query("x", evidence={"h": "v"}).covariance.loc["x", "x"] == pytest.approx(exact, rel=1e-12)
     # without evidence: 4 components (g, h); mean checked against a large sample
     free = net.query(["x", "y"])
     assert len(free.weights) == 4 and free.weights.index.names == ["g", "h"]
