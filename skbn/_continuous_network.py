@@ -526,12 +526,11 @@ class _LinearGaussianNetwork(_Network):
 
     def _by_pattern(self, X, target):
         """Rows of ``X`` grouped by their observed continuous cells (the target's own column
-        ignored): yields ``(frame, rows, codes, values, given)``."""
+        ignored, not even read: an unseen label there is no error): yields ``(frame, rows,
+        codes, values, given)``."""
+        if isinstance(X, pd.DataFrame) and target in X.columns:
+            X = X.drop(columns=target)  # (an absent column: marginalised)
         frame, codes, values = self._cells(X)
-        if target in self._cpos:
-            values[:, self._cpos[target]] = np.nan
-        else:
-            codes[:, self._dpos[target]] = -1
         observed = ~np.isnan(values)
         patterns, inverse = np.unique(observed, axis=0, return_inverse=True)
         inverse = inverse.ravel()

@@ -701,3 +701,16 @@ def test_rows_of_density_zero():
     with pytest.raises(ValueError, match="Row 0 of X has density 0"):
         clg.predict(rows, "y")
     assert clg.predict(rows.iloc[1:], "y").iloc[0] == pytest.approx(1.5)   # no evidence on h
+
+
+def test_the_target_column_is_not_read_by_predict_and_predict_proba():
+    """The documented rule: the target's own column is ignored. An unseen label (or text
+    in a continuous target) there raised an unknown-state error."""
+    net = small_clg()
+    X = net.sample(50, random_state=1)
+    absent = net.predict_proba(X.drop(columns="g"), "g")
+    odd = X.astype({"g": object}).assign(g="never seen")
+    pd.testing.assert_frame_equal(net.predict_proba(odd, "g"), absent)
+    pd.testing.assert_frame_equal(net.predict_proba(X, "g"), absent)
+    mean = net.predict(X.drop(columns="y"), "y")
+    pd.testing.assert_series_equal(net.predict(X.assign(y="text"), "y"), mean)
