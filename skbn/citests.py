@@ -34,6 +34,10 @@ A test with fewer than ``min_samples_per_dof * dof`` samples (in its observed st
 trusted: it reports ``pvalue = 0.0`` and ``independent = False`` (dependence is assumed, so PC
 keeps the edge). This is the "heuristic power rule" of Spirtes et al. (2000) and Tsamardinos
 et al. (2006, MMHC: at least 5 samples per degree of freedom). Set it to 0 to switch it off.
+bnlearn's ``"x2-adf"`` / ``"mi-adf"`` decide the other way: with fewer than
+:math:`5\, r_X r_Y q_Z` samples they return a statistic of 0 and ``pvalue = 1`` (independence,
+so bnlearn's PC removes the edge); with ``min_samples_per_dof=0`` skbn's p-values are those
+of their other tests (on R's ``esoph``, 88 rows, 10 of 12 such tests hit their rule).
 A test with ``dof == 0`` (e.g. a constant variable, or every stratum empty) has statistic 0 and
 ``pvalue = 1.0``: p-values are never NaN.
 """
