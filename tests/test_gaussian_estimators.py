@@ -148,12 +148,36 @@ def test_sample_weight_integer_equals_replicated_rows():
     np.testing.assert_allclose(weighted.score_samples(X), replicated.score_samples(X), rtol=1e-10)
 
 
-def test_unobserved_configuration_is_an_error_naming_it():
+@pytest.mark.parametrize("kept", [0, 1, 2])
+def test_a_configuration_with_too_few_rows_takes_the_regression_over_all_rows(kept):
+    """``E`` has one continuous parent (2 coefficients): with ``kept`` rows of ``B = c``,
+    that configuration cannot be estimated on its own rows. The estimator's network gives
+    it ``E``'s regression on ``D`` over all rows, with a warning naming it (a CLG score
+    leaves an empty configuration out, so a learned graph may hold one: R's ``infert``);
+    the other configurations keep their own fit, and the network scores every row."""
+    X = _clg_data(n=200)
+    c_rows = np.flatnonzero(X["B"] == "c")
+    X = X.drop(index=c_rows[kept:]).reset_index(drop=True)
+    X["B"] = pd.Categorical(X["B"], categories=["a", "b", "c"])
+    with pytest.warns(UserWarning, match=r"'E' has too few rows .* 1 of the 3 configurations .*\{'B': 'c'\}"):
+        model = FixedStructure(edges=CLG_EDGES).fit(X)
+    pooled = FixedStructure(edges=[e for e in CLG_EDGES if e != ("B", "E")]).fit(X).network_
+    net = model.network_
+    assert net.intercepts["E"][2] == pooled.intercepts["E"]
+    np.testing.assert_array_equal(net.coefficients["E"][2], pooled.coefficients["E"])
+    assert net.sigmas["E"][2] == pooled.sigmas["E"]
+    own = CLGBayesianNetwork.from_data(X[X["B"] != "c"].astype({"B": str}), CLG_EDGES)
+    np.testing.assert_allclose(net.intercepts["E"][:2], own.intercepts["E"], rtol=1e-12)
+    np.testing.assert_allclose(net.sigmas["E"][:2], own.sigmas["E"], rtol=1e-12)
+    assert np.isfinite(model.score_samples(X)).all()
+
+
+def test_the_network_function_still_refuses_an_unobserved_configuration():
     X = _clg_data(n=60)
     X = X[~(X["B"] == "c")].reset_index(drop=True)
     X["B"] = pd.Categorical(X["B"], categories=["a", "b", "c"])
     with pytest.raises(ValueError, match=r"'E' in the configuration \{'B': 'c'\}"):
-        FixedStructure(edges=CLG_EDGES).fit(X)
+        CLGBayesianNetwork.from_data(X, CLG_EDGES)
 
 
 # ---------------------------------------------------------------- likelihood

@@ -852,7 +852,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def _regressions(data, states, counter, child, parents, variance, identifiable=False):
         """``(intercept, coefficients, sigma)`` arrays of the continuous ``child`` over the
         configurations of its discrete ``parents`` (C order, as the CLG network stores them);
-        ``identifiable``: a Gaussian family's parents already passed the collinearity check."""
+        ``identifiable``: a Gaussian family's parents already passed the collinearity check.
+
+        A configuration with no more rows (total weight) than the regression has
+        coefficients cannot be estimated on its own rows (a CLG score leaves an empty one
+        out, so a learned graph may have one): it gets the regression of the child on its
+        continuous parents over all its rows, with a warning naming the configurations, as
+        a CPT row without data gets the prior."""
         stats, column, columns, _ = counter.family(child, parents)
         continuous = data.continuous
         discrete = [p for p in parents if not continuous[p]]
@@ -863,12 +869,30 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
         b0, b, s = np.zeros(n), np.zeros((n, len(columns))), np.zeros(n)
+        pooled, sparse = None, []
         for g in range(n):
-            config = np.unravel_index(g, shape)
-            where = (f"the column {data.names[child]!r} in the configuration "
-                     + repr({data.names[p]: states[p][k] for p, k in zip(discrete, config)})
-                     + " of its discrete parents")
+            config = repr({data.names[p]: states[p][k] for p, k in zip(discrete, np.unravel_index(g, shape))})
+            if stats.weight[g] <= len(columns) + 1:  # no row, or no more rows than coefficients
+                if pooled is None:  # the child on its continuous parents over all its rows
+                    one, one_column, one_columns, _ = counter.family(
+                        child, [p for p in parents if continuous[p]])
+                    pooled = _family_parameters(one, 0, one_column, one_columns, variance,
+                                                f"the column {data.names[child]!r} over all its rows")
+                b0[g], b[g], s[g] = pooled
+                sparse.append(config)
+                continue
+            where = f"the column {data.names[child]!r} in the configuration {config} of its discrete parents"
             b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where)
+        if sparse:
+            warn_user(
+                f"The column {data.names[child]!r} has too few rows to estimate its regression "
+                f"({len(columns) + 1} coefficients, intercept included) in {len(sparse)} of the {n} "
+                f"configurations of its discrete parents "
+                f"({', '.join(sparse[:5])}{', ...' if len(sparse) > 5 else ''}): "
+                "there, its regression is the one over all its rows (on its continuous parents, "
+                "the discrete ones ignored), as a CPT row without data gets the prior. In a "
+                "cross-validation fold, the training rows may lack such configurations."
+            )
         return b0.reshape(shape), b.reshape(shape + (len(columns),)), s.reshape(shape)
 
     def _check_cpt_size(self, data, child, parents):
