@@ -42,7 +42,7 @@ def test_bad_structures_are_refused(edges, match):
         FixedStructure(edges=edges).fit(X)
 
 
-def test_a_clg_configuration_without_rows_is_refused_by_name():
+def test_a_clg_configuration_without_rows_takes_the_regression_over_all_rows():
     # (R's mtcars: no car has am = 1 and gear = 3; bnlearn leaves those parameters NA)
     import pandas as pd
 
@@ -50,8 +50,13 @@ def test_a_clg_configuration_without_rows_is_refused_by_name():
     am = np.array(["0"] * 15 + ["1"] * 13)
     gear = np.array(["3"] * 15 + ["4"] * 8 + ["5"] * 5)
     frame = pd.DataFrame({"am": am, "gear": gear, "wt": rng.normal(3.2, 0.9, 28)})
-    with pytest.raises(ValueError, match=r"Cannot estimate the column 'wt' in the configuration "
-                                         r"\{'am': '0', 'gear': '4'\}.*no row has that configuration.*"
-                                         r"fit_parameters=False"):
-        FixedStructure(edges=[("am", "wt"), ("gear", "wt")]).fit(frame)
+    with pytest.warns(UserWarning, match=r"'wt' has too few rows .* 3 of the 6 configurations .*"
+                                         r"\{'am': '0', 'gear': '4'\}, \{'am': '0', 'gear': '5'\}, "
+                                         r"\{'am': '1', 'gear': '3'\}"):
+        net = FixedStructure(edges=[("am", "wt"), ("gear", "wt")]).fit(frame).network_
+    empty = [(0, 1), (0, 2), (1, 0)]  # (am, gear) codes without rows: wt's mean and sd over all rows
+    for a, g in empty:
+        assert net.intercepts["wt"][a, g] == pytest.approx(frame["wt"].mean(), rel=1e-12)
+        assert net.sigmas["wt"][a, g] == pytest.approx(frame["wt"].std(), rel=1e-12)
+    assert net.intercepts["wt"][0, 0] == pytest.approx(frame["wt"][:15].mean(), rel=1e-12)
     assert FixedStructure(edges=[("am", "wt"), ("gear", "wt")], fit_parameters=False).fit(frame).edges_
