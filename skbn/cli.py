@@ -59,6 +59,8 @@ OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _INTEGER = re.compile(r"[+-]?\d+")
+#: A number written with a decimal comma (European spreadsheets): "1,5", "-0,25".
+_DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?")
 #: Cells that often mark a missing value; a column of numbers holding one gets a hint.
 _NA_LIKE = ("NA", "N/A", "n/a", "na", "NaN", "nan", "NAN", "null", "NULL", "Null", "None",
             "none", "?", "-", ".", "#N/A", "missing")
@@ -125,7 +127,7 @@ def _separator_hint(text, sep):
     return ""
 
 
-def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), continuous=()):
+def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), continuous=(), decimal="."):
     """Read a data file: CSV (cells taken literally) or Parquet.
 
     CSV cells are read as written: only empty cells are missing, plus the texts in
@@ -167,7 +169,7 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
             raise CommandError(f"column {both[0]!r} is given to both --categorical and "
                                f"--continuous")
         if numbers:
-            frame = _numeric_columns(frame, pd, keep_text=categorical)
+            frame = _numeric_columns(frame, pd, keep_text=categorical, decimal=decimal)
             text = [c for c in continuous if not pd.api.types.is_numeric_dtype(frame[c].dtype)]
             if text:
                 example = frame[text[0]].dropna().iloc[0] if frame[text[0]].notna().any() else ""
@@ -179,6 +181,8 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
 
 
 def _read_csv(path, sep, na_values, pd):
+    import numpy as np
+
     name = repr(str(path))
     options = dict(sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
     try:
@@ -226,50 +230,87 @@ def _read_csv(path, sep, na_values, pd):
     if repeated:
         raise CommandError(f"{name}: repeated column name(s) {repeated!r} in the header")
     frame.columns = header
+    padded = [h for h in header if h != h.strip()]
+    if padded:
+        _warn(f"{name}: column name(s) {padded[:5]!r} begin or end with spaces (a space after "
+              f"each separator?), kept as written; numbers with spaces around them are read "
+              f"as numbers")
+    again = np.flatnonzero((frame.to_numpy(dtype=object) == np.array(header, dtype=object)).all(axis=1))
+    if len(again):
+        raise CommandError(f"{name}: data row {int(again[0]) + 1} repeats the header (files joined "
+                           f"with their headers?); remove it")
+    blank = frame.isna().all(axis=1).to_numpy()
+    if blank.any():  # rows of separators only (",,,,"), as spreadsheets export: no data
+        _warn(f"{name}: {int(blank.sum())} row(s) hold no value (only separators), skipped")
+        frame = frame.loc[~blank].reset_index(drop=True)
     return frame
 
 
-def _numeric_columns(frame, pd, keep_text=()):
+def _numeric_columns(frame, pd, keep_text=(), decimal="."):
     """Columns whose every non-missing cell is a number become numeric (see read_table),
-    except those named in ``keep_text``."""
-    import numpy as np
+    except those named in ``keep_text``.
 
+    A number may have spaces around it and, with ``decimal=","``, a decimal comma
+    (:func:`_spelled_number`). A column of numbers with a few other texts stays text with a
+    warning naming them; a column of decimal commas read without ``--decimal ,`` is an
+    error; a column that would be discrete (whole numbers) and writes one number two ways
+    ("01" and "1", "1e1" and "10") stays text with a warning, so that its cells stay
+    distinct states."""
     columns = {}
     for name in frame.columns:
         column = frame[name]
-        observed = column.dropna()
-        texts = pd.unique(observed.to_numpy(dtype=object))
+        texts = pd.unique(column.dropna().to_numpy(dtype=object))
         columns[name] = column
         if len(texts) == 0 or name in keep_text:
             continue
-        is_number = np.array([_NUMBER.fullmatch(t) is not None for t in texts])
-        if not is_number.all():
-            others = list(texts[~is_number])
-            if is_number.any() and set(others) <= set(_NA_LIKE):
-                _warn(f"column {name!r} holds numbers and the text {others[0]!r}, read as "
-                      f"a state; if {others[0]!r} marks a missing value, pass "
-                      f"--na-values {others[0]}")
+        spelled = {t: _spelled_number(t, decimal) for t in texts}
+        others = [t for t in texts if spelled[t] is None]
+        if others:
+            _warn_text_among_numbers(name, column, others, len(texts) - len(others), decimal)
             continue
-        if all(_INTEGER.fullmatch(t) for t in texts):
-            values = {t: int(t) for t in texts}
-            if max(abs(v) for v in values.values()) >= 2 ** 63:
-                continue  # identifiers longer than 64 bits stay text
-            if len(set(values.values())) < len(values):  # "01" and "1": two cells, one number
-                same = {}
-                for t in texts:
-                    same.setdefault(values[t], []).append(t)
-                twins = sorted(next(group for group in same.values() if len(group) > 1))
-                _warn(f"column {name!r} holds one number written two ways ({twins[0]!r} and "
-                      f"{twins[1]!r}), read as text so that they stay two states (codes with "
-                      f"leading zeros); pass --categorical {name} to say so, or write each "
-                      f"number one way")
-                continue
-            mapped = column.astype(object).map(values)
-            columns[name] = mapped.astype("Int64" if column.isna().any() else "int64")
-        else:
-            columns[name] = column.astype(object).map({t: float(t) for t in texts}
-                                                      ).astype("float64")
+        whole = all(_INTEGER.fullmatch(spelled[t]) for t in texts)
+        values = {t: int(spelled[t]) if whole else float(spelled[t]) for t in texts}
+        if whole and max(abs(v) for v in values.values()) >= 2 ** 63:
+            continue  # identifiers longer than 64 bits stay text
+        discrete = whole or all(float(v).is_integer() for v in values.values())
+        if discrete and len(set(values.values())) < len(set(spelled.values())):
+            same = {}  # "01" and "1": two cells, one number
+            for t in texts:
+                same.setdefault(values[t], set()).add(spelled[t])
+            twins = sorted(next(group for group in same.values() if len(group) > 1))
+            _warn(f"column {name!r} holds one number written two ways ({twins[0]!r} and "
+                  f"{twins[1]!r}), read as text so that distinct cells stay distinct states "
+                  f"(codes such as '01' and '1'); pass --categorical {name} to say so, or "
+                  f"write each number one way")
+            continue
+        mapped = column.astype(object).map(values)
+        columns[name] = (mapped.astype("Int64" if column.isna().any() else "int64") if whole
+                         else mapped.astype("float64"))
     return pd.DataFrame(columns, index=frame.index)
+
+
+def _warn_text_among_numbers(name, column, others, n_numbers, decimal):
+    """Say why a column of (mostly) numbers stays text: the texts that are not numbers."""
+    stripped = [t.strip() for t in others]
+    if not n_numbers:
+        if decimal == "." and all(_DECIMAL_COMMA.fullmatch(t) or _NUMBER.fullmatch(t) for t in stripped):
+            raise CommandError(
+                f"column {name!r} holds numbers written with a decimal comma (e.g. "
+                f"{next(t for t in others if _DECIMAL_COMMA.fullmatch(t.strip()))!r}): pass "
+                f"--decimal , to read them as numbers, or --categorical {name} to keep them as text")
+        return
+    if set(stripped) <= set(_NA_LIKE):
+        _warn(f"column {name!r} holds numbers and the text {others[0]!r}, read as "
+              f"a state; if {others[0]!r} marks a missing value, pass "
+              f"--na-values {others[0]}")
+        return
+    cells = int(column.isin(others).sum())
+    shown = ", ".join(repr(t) for t in others[:3]) + (", ..." if len(others) > 3 else "")
+    _warn(f"column {name!r} holds {n_numbers} distinct numbers and {len(others)} other "
+          f"text(s) ({shown}; {cells} cell(s)), so every value is read as a text state; if those "
+          f"cells mark missing values, pass --na-values with them"
+          + (", or --decimal , for decimal commas" if any(_DECIMAL_COMMA.fullmatch(t) for t in stripped)
+             else ""))
 
 
 def read_model(path):
@@ -333,16 +374,33 @@ def _states(network, node):
     return getattr(network, "states", {}).get(node)
 
 
-def _number(node, text, what):
-    """The float a cell or an evidence value of the continuous ``node`` holds."""
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous"
-                           ) from None
+def _spelled_number(text, decimal="."):
+    """The number ``text`` spells, as ``float`` reads it ("1.5", "-2", "1e3"; spaces around it
+    allowed, and with ``decimal=","`` a decimal comma), or None: not ``nan``, ``inf`` or
+    ``1_000``, which Python's ``float`` would take."""
+    text = text.strip()
+    if decimal == ",":
+        if "." in text or _DECIMAL_COMMA.fullmatch(text) is None and _INTEGER.fullmatch(text) is None:
+            return None
+        return text.replace(",", ".")
+    return text if _NUMBER.fullmatch(text) else None
 
 
-def align_to_model(frame, network, path=None, sep=","):
+def _number(node, text, what, decimal="."):
+    """The float a cell or an evidence value of the continuous ``node`` holds: a number as
+    ``learn`` reads one (:func:`_spelled_number`)."""
+    if not isinstance(text, str):
+        text = str(text)
+    spelled = _spelled_number(text, decimal)
+    if spelled is None:
+        hint = (f"; if it marks a missing value, pass --na-values {text}" if text.strip() in _NA_LIKE
+                else "; pass --decimal , to read decimal commas" if _DECIMAL_COMMA.fullmatch(text.strip())
+                else "")
+        raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous{hint}")
+    return float(spelled)
+
+
+def align_to_model(frame, network, path=None, sep=",", decimal="."):
     """Match the columns to the model's nodes and each cell to a state (:class:`StateMatcher`),
     or, for a continuous node, to a number.
 
@@ -364,7 +422,7 @@ def align_to_model(frame, network, path=None, sep=","):
         values = frame[column].astype(object)
         if _states(network, node) is None:
             where = f"column {str(column)!r}" + (f" of {str(path)!r}" if path is not None else "")
-            aligned[node] = values.map({v: _number(node, v, where) for v in pd.unique(
+            aligned[node] = values.map({v: _number(node, v, where, decimal) for v in pd.unique(
                 values.dropna())}).astype("float64")
             continue
         match = StateMatcher(network.states[node])
@@ -712,7 +770,7 @@ def cmd_learn(args, log):
     log(f"reading {args.data}")
     start = time.perf_counter()
     data = read_table(args.data, sep=args.sep, na_values=args.na_values,
-                      categorical=args.categorical, continuous=args.continuous)
+                      categorical=args.categorical, continuous=args.continuous, decimal=args.decimal)
     log(f"read {data.shape[0]} rows, {data.shape[1]} columns "
         f"({time.perf_counter() - start:.2f} s)")
     if data.shape[1] < 2:
@@ -778,7 +836,7 @@ def cmd_score(args, log):
     network = read_model(args.model)
     log(f"reading {args.data}")
     frame = read_table(args.data, sep=args.sep, na_values=args.na_values, numbers=False)
-    data = align_to_model(frame, network, path=args.data, sep=args.sep)
+    data = align_to_model(frame, network, path=args.data, sep=args.sep, decimal=args.decimal)
     start = time.perf_counter()
     log_likelihood = network.log_likelihood(data)
     log(f"scored {len(data)} rows in {time.perf_counter() - start:.2f} s")
@@ -970,7 +1028,7 @@ def cmd_effect(args, log):
     contrast = _contrast(args.contrast) if args.contrast is not None else None
     log(f"reading {args.data}")
     data = read_table(args.data, sep=args.sep, na_values=args.na_values,
-                      categorical=args.categorical, continuous=args.continuous)
+                      categorical=args.categorical, continuous=args.continuous, decimal=args.decimal)
     x, y = _column(data, args.x, "--x"), _column(data, args.y, "--y")
     if x == y:
         raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
@@ -1178,7 +1236,8 @@ separated by '>' with commas inside a tier; no edge may point into an earlier ti
 Options a method cannot honour are errors (e.g. --alpha with hill_climb).
 CSV cells are read as written: only empty cells are missing, unless --na-values
 lists texts that mark a missing cell (e.g. --na-values NA ?). A column of numbers is
-numeric (discretize continuous ones first); every other column is text.
+numeric (measurements continuous, whole numbers discrete; --decimal , reads decimal
+commas); every other column is text.
 Every output is checked before fitting and replaced only once fully written.
 """
 
@@ -1220,6 +1279,9 @@ def _add_na_values(parser):
     parser.add_argument("--na-values", nargs="+", action="extend", default=[], metavar="TEXT",
                         help="CSV cells with this text are missing (default: only empty "
                              "cells), e.g. --na-values NA ?")
+    parser.add_argument("--decimal", choices=[".", ","], default=".", metavar="MARK",
+                        help="the decimal mark of the numbers: '.' (default) or ',' for "
+                             "decimal commas, as European spreadsheets write them (with --sep ';')")
 
 
 def _add_learner_options(parser):

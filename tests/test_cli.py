@@ -424,8 +424,8 @@ def test_one_number_written_two_ways_stays_two_text_states(tmp_path, capsys):
     status, out, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
     assert status == 0
     assert err == ("skbn: warning: column 'code' holds one number written two ways ('01' and '1'), "
-                   "read as text so that they stay two states (codes with leading zeros); pass "
-                   "--categorical code to say so, or write each number one way\n")
+                   "read as text so that distinct cells stay distinct states (codes such as '01' "
+                   "and '1'); pass --categorical code to say so, or write each number one way\n")
     model = read_json(tmp_path / "m.json")
     assert model.states["code"] == ["01", "1"] and len(model.edges) == 1
     status, out, err = run(["learn", tmp_path / "d.csv", "--categorical", "code"], capsys)
@@ -748,3 +748,88 @@ def test_workers_started_after_the_guard_never_see_ctrl_c(delay, tmp_path):
     # interrupted pool left behind: its own clean-up message, not a worker's traceback)
     assert err.startswith("interrupted\n"), err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def _measurements(n=400, seed=3):
+    rng = np.random.default_rng(seed)
+    a = rng.normal(10, 2, n).round(2)
+    b = (0.8 * a + rng.normal(0, 1, n)).round(2)
+    c = (-0.5 * b + rng.normal(0, 1, n)).round(2)
+    return pd.DataFrame({"a": a, "b": b, "c": c})
+
+
+def test_decimal_commas_need_the_option_and_then_read_as_numbers(tmp_path, capsys):
+    # a European spreadsheet: ';' between cells, ',' as the decimal mark; before, every
+    # column became text with a state per value and the graph was nonsense, without a word
+    frame = _measurements()
+    frame.to_csv(tmp_path / "d.csv", sep=";", decimal=",", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "--sep", ";"], capsys)
+    assert_one_line_error(status, err, "column 'a'", "decimal comma", "--decimal ,")
+    status, out, err = run(["learn", tmp_path / "d.csv", "--sep", ";", "--decimal", ",",
+                            "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    expected = HillClimbStructure().fit(frame)
+    assert sorted(read_json(tmp_path / "m.json").edges) == sorted(expected.edges_)
+    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "d.csv", "--sep", ";",
+                            "--decimal", ","], capsys)
+    assert status == 0, err
+    assert f"mean log-likelihood: {expected.score(frame):.6f}" in out
+
+
+def test_numbers_with_spaces_around_them_are_numbers(tmp_path, capsys):
+    frame = _measurements()
+    text = ", ".join(frame.columns) + "\n" + "\n".join(", ".join(map(str, row)) for row in frame.values)
+    (tmp_path / "d.csv").write_text(text + "\n")
+    status, out, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0
+    assert "column name(s) [' b', ' c'] begin or end with spaces" in err
+    learned = read_json(tmp_path / "m.json")
+    assert type(learned).__name__ == "GaussianBayesianNetwork"  # every column continuous
+    expected = HillClimbStructure().fit(frame.rename(columns={"b": " b", "c": " c"}))
+    assert sorted(learned.edges) == sorted(expected.edges_)
+
+
+@pytest.mark.parametrize("bad", ["#DIV/0!", "Inf", "<0.01"])
+def test_a_stray_text_among_numbers_is_named(tmp_path, capsys, bad):
+    frame = _measurements().astype(object)
+    frame.loc[5, "b"] = bad
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "--method", "chow_liu"], capsys)
+    assert "column 'b' holds" in err and f"distinct numbers and 1 other text(s) ({bad!r}; 1 cell(s))" in err
+    assert "--na-values" in err
+    status, _, err = run(["learn", tmp_path / "d.csv", "--na-values", bad, "--missing", "complete_case"],
+                         capsys)
+    assert status == 0 and "other text" not in err
+
+
+def test_a_header_repeated_inside_the_file_is_an_error(asia_csv, tmp_path, capsys):
+    text = asia_csv.read_text()
+    (tmp_path / "twice.csv").write_text(text + text)  # cat a.csv b.csv
+    status, _, err = run(["learn", tmp_path / "twice.csv"], capsys)
+    rows = text.count("\n") - 1
+    assert_one_line_error(status, err, f"data row {rows + 1} repeats the header")
+
+
+def test_rows_of_separators_only_are_skipped(asia_csv, tmp_path, capsys):
+    write_bif(asia_network(), tmp_path / "asia.bif")
+    clean = asia_csv.read_text()
+    (tmp_path / "excel.csv").write_text(clean + ",,,,,,,\n" * 25)  # a spreadsheet's empty rows
+    expected = np.mean(asia_network().log_likelihood(pd.read_csv(asia_csv, dtype=str)))
+    status, out, err = run(["score", tmp_path / "asia.bif", tmp_path / "excel.csv"], capsys)
+    assert status == 0
+    assert "25 row(s) hold no value (only separators), skipped" in err
+    assert f"mean log-likelihood: {expected:.6f}" in out
+
+
+@pytest.mark.parametrize("cell", ["nan", "1_113", "inf"])
+def test_score_reads_numbers_as_learn_does(tmp_path, capsys, cell):
+    # Python's float() takes "nan", "inf" and "1_113": a missing cell and a number, silently
+    frame = _measurements()
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    odd = frame.astype(object)
+    odd.loc[3, "c"] = cell
+    odd.to_csv(tmp_path / "t.csv", index=False)
+    status, _, err = run(["score", tmp_path / "m.json", tmp_path / "t.csv"], capsys)
+    assert_one_line_error(status, err, f"{cell!r} is not a number", "'c' is continuous")
