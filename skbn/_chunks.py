@@ -29,7 +29,8 @@ times those of one copy).
 What is a chunked ``X`` (:func:`is_chunked`)
 -------------------------------------------
 * an iterator (a generator, ``map``, ``iter(list)``, a pyarrow ``RecordBatchReader``);
-* a list or tuple that is not empty and whose items are all pandas DataFrames;
+* a list or tuple that is not empty and whose items are all pandas DataFrames or have a
+  ``to_pandas()`` method (pyarrow ``RecordBatch`` or ``Table``: ``table.to_batches()``);
 * an object with a ``to_batches()`` method (pyarrow ``Table`` and ``dataset.Dataset``):
   its record batches are the chunks;
 * a dask DataFrame (an object with ``to_delayed()`` and ``npartitions``): its partitions
@@ -38,7 +39,9 @@ What is a chunked ``X`` (:func:`is_chunked`)
 Everything else (DataFrame, ndarray, list of rows, ...) is in-memory data as before. Each
 chunk must be a pandas DataFrame or have a ``to_pandas()`` method (pyarrow ``RecordBatch``
 or ``Table``, polars); all chunks must have the same column labels (in any order; the
-first chunk's order is used).
+first chunk's order is used). An empty chunk holds no value and is skipped: its dtypes do
+not count (``pd.concat`` would let an empty object chunk turn categorical columns into
+object ones and drop their unobserved categories).
 
 Continuous columns
 ------------------
@@ -128,7 +131,8 @@ def is_chunked(X):
     if isinstance(X, Iterator):
         return True
     if isinstance(X, (list, tuple)):
-        return len(X) > 0 and all(isinstance(item, pd.DataFrame) for item in X)
+        return len(X) > 0 and all(isinstance(item, pd.DataFrame) or callable(getattr(item, "to_pandas", None))
+                                  for item in X)
     if callable(getattr(X, "to_batches", None)):
         return True
     return callable(getattr(X, "to_delayed", None)) and hasattr(X, "npartitions")

@@ -483,3 +483,15 @@ def test_random_frames_of_every_column_kind_equal_in_memory(seed):
     order = np.lexsort(data.codes.T[::-1])
     np.testing.assert_array_equal(data.codes[order], rows)
     np.testing.assert_array_equal(data.weights[order], counts)
+
+
+def test_a_list_of_pyarrow_record_batches_is_chunked_data():
+    # (table.to_batches() gives a list: it was taken for in-memory rows and failed in numpy)
+    pa = pytest.importorskip("pyarrow")
+    from skbn import HillClimbStructure
+    from skbn.datasets import sample_asia
+
+    X = sample_asia(2000, random_state=0)
+    batches = pa.Table.from_pandas(X, preserve_index=False).to_batches(max_chunksize=300)
+    chunked, whole = HillClimbStructure().fit(batches), HillClimbStructure().fit(X)
+    assert chunked.edges_ == whole.edges_ and chunked.score_ == whole.score_
