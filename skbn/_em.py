@@ -59,6 +59,7 @@ from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 from skbn.utils._progress import Progress
+from skbn.utils._warnings import warn_user
 
 __all__ = [
     "MAX_COMPLETIONS", "MAX_GROUP_COMPLETIONS", "COMPLETION_BUDGET", "MAX_CONDITIONED_COMPLETIONS",
@@ -335,6 +336,14 @@ class _EMLoop:
                     iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
                 break
             cpts = self.m_step(data, parents)
+        if getattr(self, "sampled_rows", 0) and not self._sampling_reported:
+            self._sampling_reported = True
+            warn_user(
+                f"EM (e_step='exact'): {self.sampled_rows} incomplete row(s) have more completions "
+                "than the exact E-step's bounds (many missing cells together) and were completed "
+                "by Gibbs sampling: there the objective (em_trace_) may decrease slightly, and the "
+                "result depends on random_state (pass one to reproduce it)."
+            )
         return cpts, np.asarray(trace), data
 
 
@@ -354,7 +363,9 @@ class ParameterEM(_EMLoop):
     :math:`\\ell(\\theta) = \\sum_n w_n \\log p(x_o^{(n)}; \\theta)` for ``"mle"``, never
     decreasing with the exact E-step; for ``"bayes"`` the log-posterior (up to a constant)
     :math:`\\ell(\\theta) + \\sum_{ijk} \\alpha_{ijk} \\log \\theta_{ijk}` with
-    :math:`\\alpha_{ijk} = \\mathrm{ess} / (q_i r_i)`, never decreasing likewise.
+    :math:`\\alpha_{ijk} = \\mathrm{ess} / (q_i r_i)`, never decreasing likewise. (A row beyond
+    the exact enumeration's bounds is sampled even with ``e_step="exact"``, with a warning
+    from :meth:`run`: the objective may then decrease slightly.)
 
     Parameters
     ----------
@@ -400,6 +411,10 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         self._plans = {}
         self._joint_completions = None
         self._dtype = _code_dtype(self.cardinalities)
+        #: the most incomplete rows one structure's exact E-step had to sample (beyond its
+        #: bounds); reported once by :meth:`run`
+        self.sampled_rows = 0
+        self._sampling_reported = False
 
     def reset_chain(self):
         """Forget the Gibbs chains (a new EM run starts its own)."""
@@ -451,6 +466,8 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
             exact |= conditioned
         if self.e_step_kind == "gibbs":
             exact[:] = False
+        elif not exact.all():  # (beyond every bound: sampled although e_step="exact")
+            self.sampled_rows = max(self.sampled_rows, int(np.count_nonzero(~exact)))
         plan["exact_rows"] = rows[exact]
         plan["gibbs_rows"] = rows[~exact]
         if joint:

@@ -451,3 +451,28 @@ def test_structural_em_without_restart_reruns_the_search():
     plain = GESStructure().fit(X)
     sem = GESStructure(missing="em", em_max_iter=3).fit(X)
     assert sorted(sem.edges_) == sorted(plain.edges_)
+
+
+def test_rows_sampled_under_the_exact_e_step_are_reported_once():
+    """A row beyond every bound of the exact enumeration goes to the Gibbs sampler even with
+    e_step="exact": run() says so once (the objective may then decrease slightly, and the
+    result depends on the random state); without such rows it says nothing."""
+    import warnings
+
+    net = small_network()
+    codes = codes_of(net, net.sample(150, random_state=3))
+    codes[np.random.default_rng(4).random(codes.shape) < 0.5] = -1
+    start = [np.full(net.cpts[v].shape, 1.0 / net.cpts[v].shape[-1]) for v in net.nodes]
+    sampled = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact",
+                          np.random.RandomState(0), max_completions=2, conditioning_budget=0,
+                          completion_budget=0)
+    with pytest.warns(UserWarning, match=r"EM \(e_step='exact'\): \d+ incomplete row\(s\) .* Gibbs sampling"):
+        sampled.run(net._parent_idx, start, 3, 0.0)
+    assert sampled.sampled_rows > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sampled.run(net._parent_idx, start, 3, 0.0)  # (reported once)
+        exact = ParameterEM(codes, net.cardinalities, net.nodes, None, "mle", 1.0, "exact",
+                            np.random.RandomState(0))
+        exact.run(net._parent_idx, start, 3, 0.0)
+    assert exact.sampled_rows == 0
