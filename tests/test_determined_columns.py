@@ -262,3 +262,21 @@ def test_a_recoding_and_a_function_of_both_are_reported_together():
 def _skeleton(model):
     cpdag = getattr(model, "cpdag_", None)
     return list(cpdag.directed) + list(cpdag.undirected) if cpdag is not None else list(model.edges_)
+
+
+def test_the_identifier_rule_counts_rows_not_distinct_patterns():
+    """Chunked data are compressed to distinct rows weighted by their copies (and integer
+    weights are copies): the rule "two rows per state of the determinant" counts the rows
+    they stand for, so chunked, weighted and replicated data are told alike."""
+    unit = np.repeat(np.arange(60), 40)
+    X = pd.DataFrame({"unit": [f"u{u:02d}" for u in unit], "group": np.where(unit % 2, "a", "b")})
+    expected = "'group' (a function of 'unit')"
+    in_memory = _determined_warnings(make("pc", fit_parameters=False), X)
+    chunked = _determined_warnings(make("pc", fit_parameters=False), [X.iloc[:1000], X.iloc[1000:]])
+    distinct = X.drop_duplicates()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make("pc", fit_parameters=False).fit(distinct, sample_weight=np.full(len(distinct), 40))
+    weighted = [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
+    assert all(len(found) == 1 and expected in found[0] for found in (in_memory, chunked, weighted))
+    assert _determined_warnings(make("pc", fit_parameters=False), distinct) == []  # (one row per unit)

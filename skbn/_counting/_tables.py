@@ -223,7 +223,7 @@ def stratified_codes(codes, cardinalities, features, stratum):
     return combined, np.asarray(cardinalities)[features] * r_s
 
 
-def functional_pairs(codes, columns, sample=256, growth=16):
+def functional_pairs(codes, columns, sample=256, growth=16, n_rows=None):
     """Ordered pairs of the discrete ``columns`` (positions in ``codes``) where the second
     is a function of the first: every observed state of the first occurs with a single
     state of the second (a duplicated column, labels beside their codes, a region beside
@@ -240,7 +240,10 @@ def functional_pairs(codes, columns, sample=256, growth=16):
       identifier, whose states occur once each, and of a column with nearly as many
       states as rows, without the rows showing any relation.
 
-    Columns with a missing cell (code ``-1``) are left out. The pairs are tried on rows
+    ``n_rows``: the number of rows the codes stand for (default ``len(codes)``; the total of
+    integer row weights, e.g. the copies of the distinct rows of chunked data), which the
+    identifier rule counts. Columns with a missing cell (code ``-1``) are left out. The
+    pairs are tried on rows
     spread evenly over the data (every ``n // m``-th row, so that rows sorted by some
     column do not make them alike), first ``m = sample`` of them, then ``growth`` times
     as many, and so on up to every row: a counterexample among some rows refutes a pair
@@ -253,6 +256,7 @@ def functional_pairs(codes, columns, sample=256, growth=16):
         then ``b``). A one-to-one pair gives both ``(a, b)`` and ``(b, a)``.
     """
     n = len(codes)
+    n_rows = n if n_rows is None else n_rows
     kept, sizes = [], []  # complete columns with two observed states or more, their code ranges
     for j in columns:
         column = codes[:, j]
@@ -284,7 +288,7 @@ def functional_pairs(codes, columns, sample=256, growth=16):
     pairs = []
     for i, others in pending.items():  # (every row was read)
         column = codes[:, kept[i]]
-        if 2 * np.count_nonzero(count_cells(column, sizes[i])) <= n:
+        if 2 * np.count_nonzero(count_cells(column, sizes[i])) <= n_rows:
             pairs.extend((int(kept[i]), int(kept[k])) for k in others.tolist())
     rank = {j: position for position, j in enumerate(columns)}
     return sorted(pairs, key=lambda pair: (rank[pair[0]], rank[pair[1]]))

@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import _family_parameters, identifiable_families
-from skbn._counting import family_table, functional_pairs, linear_dependencies
+from skbn._counting import family_table, functional_pairs, linear_dependencies, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions
 from skbn._data import (
@@ -1276,7 +1276,10 @@ def _warn_determined_columns(estimator, data):
                          if given else "no spread") + ")" for j, given in dependencies]
     if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
-        pairs = functional_pairs(data.codes, discrete)  # (a, b): b a function of a, in name order
+        # (the identifier rule counts rows: integer weights are copies, as chunks' are)
+        n_rows = (data.n_samples if data.weights is None else data.total_weight
+                  if weights_are_integral(data.weights) else np.count_nonzero(data.weights))
+        pairs = functional_pairs(data.codes, discrete, n_rows=n_rows)  # (a, b): b = f(a), name order
         both = set(pairs) & {(b, a) for a, b in pairs}
         found += [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
                   for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
