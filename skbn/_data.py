@@ -228,11 +228,25 @@ def check_sample_weight(sample_weight, n_samples):
     return weights
 
 
+def positive_weight_rows(X, sample_weight, *others):
+    """``(X, weights, *others)`` as a fit or a score reads them: ``sample_weight`` validated
+    (:func:`check_sample_weight`) and, when some weight is 0, the rows of weight 0 dropped
+    from ``X`` and from each of ``others`` (``y``, ``interventions``: :func:`take_rows`)
+    before anything reads them, since a weight 0 means the row is not there: its values add
+    no state, decide no column type and may be missing."""
+    array = check_container(X)  # (None for a DataFrame)
+    weights = check_sample_weight(sample_weight, len(X) if array is None else array.shape[0])
+    if weights is None or weights.all():
+        return (X, weights, *others)
+    keep = weights > 0
+    return (take_rows(X if array is None else array, keep), weights[keep],
+            *(take_rows(values, keep) for values in others))
+
+
 def take_rows(values, keep):
     """The rows ``keep`` (a bool mask) of ``X``, ``y`` or ``interventions`` as given (a
-    DataFrame, Series, array, list...), their types kept: the data a fit sees when rows of
-    weight 0 are dropped. None, and anything whose length is not the mask's (refused later,
-    by name), are returned unchanged."""
+    DataFrame, Series, array, list...), their types kept. None, and anything whose length
+    is not the mask's (refused later, by name), are returned unchanged."""
     if values is None or len(values) != len(keep):
         return values
     if isinstance(values, (pd.DataFrame, pd.Series)):

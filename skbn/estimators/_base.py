@@ -22,7 +22,6 @@ from skbn._data import (
     DISCRETE,
     _code_dtype,
     check_container,
-    check_sample_weight,
     encode_fit,
     encode_target,
     encode_transform,
@@ -30,7 +29,7 @@ from skbn._data import (
     name_order,
     name_ranks,
     permute_columns,
-    take_rows,
+    positive_weight_rows,
 )
 from skbn.citests import DSeparationOracle, resolve_ci_test
 from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning
@@ -401,13 +400,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                          allow_missing=missing != "error", column_types=self.column_types,
                                          allow_continuous=True)
         else:
-            array = check_container(X)  # shape and type errors first, worded as scikit-learn's
+            check_container(X)  # shape and type errors first, worded as scikit-learn's
             _record_features(self, X)
-            weights = check_sample_weight(sample_weight, len(X) if array is None else array.shape[0])
-            if weights is not None and not weights.all():  # a weight 0 is the same as dropping the row
-                keep = weights > 0
-                X = take_rows(X if array is None else array, keep)
-                y, interventions, weights = take_rows(y, keep), take_rows(interventions, keep), weights[keep]
+            X, weights, y, interventions = positive_weight_rows(X, sample_weight, y, interventions)
             column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
                                       column_types=column_types, allow_continuous=True)
@@ -1058,11 +1053,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Mean (weighted mean) natural log-likelihood per row.
         """
         _check_network(self)
-        array = check_container(X)
-        weights = check_sample_weight(sample_weight, len(X) if array is None else array.shape[0])
-        if weights is not None and not weights.all():  # a weight 0 is the same as dropping the row
-            keep = weights > 0
-            X, y, weights = take_rows(X if array is None else array, keep), take_rows(y, keep), weights[keep]
+        X, weights, y = positive_weight_rows(X, sample_weight, y)
         log_likelihood = self._log_density(*self._encode_rows(X, y))  # y: see _encode
         return float(np.average(log_likelihood, weights=weights))
 

@@ -20,7 +20,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from skbn._data import check_sample_weight, encode_fit, name_order, permute_columns, take_rows
+from skbn._data import encode_fit, name_order, permute_columns, positive_weight_rows
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.utils._threads import one_blas_thread
@@ -182,10 +182,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         if y.ndim != 1 or y.shape[0] != frame.shape[0]:
             raise ValueError(f"y must be one column with {frame.shape[0]} entries (the rows of X); "
                              f"got shape {y.shape}.")
-        weights = check_sample_weight(sample_weight, frame.shape[0])
-        if weights is not None and not weights.all():  # a weight 0 is the same as dropping the row
-            keep = weights > 0
-            frame, y, weights = take_rows(frame, keep), y[keep], weights[keep]
+        frame, weights, y = positive_weight_rows(frame, sample_weight, y)
         target = "__target__"
         while target in names:
             target = "_" + target
