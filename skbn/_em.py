@@ -315,6 +315,11 @@ class _EMLoop:
     ``model(params, parents)`` (what the E-step conditions on), ``e_step(model)``,
     ``m_step(data, parents)``, ``log_prior(params)`` and ``method``."""
 
+    #: the most incomplete rows one structure's E-step had to sample although it is exact
+    #: (beyond its enumeration's bounds: :meth:`ParameterEM._plan`); reported once by :meth:`run`
+    sampled_rows = 0
+    _sampling_reported = False
+
     # ------------------------------------------------------------------ loop
     def run(self, parents, cpts, max_iter, tol, progress=None):
         """EM from ``cpts`` until the relative change of the objective is at most ``tol``
@@ -336,7 +341,7 @@ class _EMLoop:
                     iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
                 break
             cpts = self.m_step(data, parents)
-        if getattr(self, "sampled_rows", 0) and not self._sampling_reported:
+        if self.sampled_rows and not self._sampling_reported:
             self._sampling_reported = True
             warn_user(
                 f"EM (e_step='exact'): {self.sampled_rows} incomplete row(s) have more completions "
@@ -411,10 +416,6 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         self._plans = {}
         self._joint_completions = None
         self._dtype = _code_dtype(self.cardinalities)
-        #: the most incomplete rows one structure's exact E-step had to sample (beyond its
-        #: bounds); reported once by :meth:`run`
-        self.sampled_rows = 0
-        self._sampling_reported = False
 
     def reset_chain(self):
         """Forget the Gibbs chains (a new EM run starts its own)."""

@@ -380,7 +380,7 @@ def _spelled_number(text, decimal="."):
     ``1_000``, which Python's ``float`` would take."""
     text = text.strip()
     if decimal == ",":
-        if "." in text or _DECIMAL_COMMA.fullmatch(text) is None and _INTEGER.fullmatch(text) is None:
+        if "." in text or (_DECIMAL_COMMA.fullmatch(text) is None and _INTEGER.fullmatch(text) is None):
             return None
         return text.replace(",", ".")
     return text if _NUMBER.fullmatch(text) else None

@@ -242,12 +242,13 @@ def functional_pairs(codes, columns, sample=256, growth=16, n_rows=None):
 
     ``n_rows``: the number of rows the codes stand for (default ``len(codes)``; the total of
     integer row weights, e.g. the copies of the distinct rows of chunked data), which the
-    identifier rule counts. Columns with a missing cell (code ``-1``) are left out. The
-    pairs are tried on rows
-    spread evenly over the data (every ``n // m``-th row, so that rows sorted by some
-    column do not make them alike), first ``m = sample`` of them, then ``growth`` times
-    as many, and so on up to every row: a counterexample among some rows refutes a pair
-    for all rows, so each round tests only the pairs the previous one left.
+    identifier rule counts. Columns with a missing cell (code ``-1``) are left out.
+
+    The pairs are tried on rows spread evenly over the data (every ``n // m``-th row, so
+    that rows sorted by some column do not make them alike), first ``m = sample`` of them,
+    then ``growth`` times as many, and so on up to every row: a counterexample among some
+    rows refutes a pair for all rows, so each round tests only the pairs the previous one
+    left.
 
     Returns
     -------

@@ -1250,9 +1250,9 @@ def _warn_determined_columns(estimator, data):
     ranks = name_ranks(data.names)
     found = []
     n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
-    # the rows behind the moments: chunks are summarised (row_scatter), weights 0 drop rows
-    rows = (data.total_weight if data.row_scatter is not None
-            else data.n_samples if data.weights is None else np.count_nonzero(data.weights))
+    # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
+    # memory every row counts once (rows of weight 0 were dropped before encoding)
+    rows = data.total_weight if data.row_scatter is not None else data.n_samples
     if n_continuous and rows > n_continuous:
         try:
             counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
@@ -1268,8 +1268,8 @@ def _warn_determined_columns(estimator, data):
     if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         # (the identifier rule counts rows: integer weights are copies, as chunks' are)
-        n_rows = (data.n_samples if data.weights is None else data.total_weight
-                  if weights_are_integral(data.weights) else np.count_nonzero(data.weights))
+        copies = data.weights is not None and weights_are_integral(data.weights)
+        n_rows = data.total_weight if copies else data.n_samples
         pairs = functional_pairs(data.codes, discrete, n_rows=n_rows)  # (a, b): b = f(a), name order
         both = set(pairs) & {(b, a) for a, b in pairs}
         found += [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
