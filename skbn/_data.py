@@ -577,6 +577,13 @@ def _too_many_integer_states(n_values, n_rows):
     return n_values > MAX_INTEGER_STATES or (n_values > SPARSE_INTEGER_STATES and n_rows < 2 * n_values)
 
 
+def numeric_codes(values):
+    """Whether the column-type rule takes the numeric ``values`` (1-D, finite) for discrete
+    codes: whole numbers, not too many of them (:func:`_too_many_integer_states`)."""
+    labels = np.unique(values)
+    return not _fractional(labels) and not _too_many_integer_states(len(labels), len(values))
+
+
 def _check_numeric(name, labels, n_rows, *, what="column", partial=False, continuous_ok=False):
     """The numeric-column rule for a discrete column: whole values, at most
     :data:`MAX_INTEGER_STATES` of them, and at least two rows per value when there are more

@@ -154,6 +154,29 @@ def test_discrete_features_and_target():
     assert set(est.column_types_.values()) == {"discrete"}
 
 
+def test_discrete_features_and_a_continuous_target():
+    # every feature discrete and the target a measurement: the target stays continuous (the
+    # CLG test), where it was read as one category per distinct value, which made every
+    # feature (noise included) "dependent" at p = 0 under the chi-square test
+    rng = np.random.default_rng(0)
+    n = 1000
+    X = pd.DataFrame({f"g{j}": rng.integers(0, 3, n) for j in range(5)})
+    y = 2.0 * X["g0"] - 1.5 * X["g1"] + rng.normal(size=n)
+    est = PCSelect().fit(X, y)
+    assert est.target_type_ == "continuous"
+    assert est.ci_test_.__class__.__name__ == "CLGMutualInformation"
+    assert est.get_feature_names_out().tolist() == ["g0", "g1"]
+    frame = X.assign(target=y)
+    dropped = np.flatnonzero(est.pvalues_ > est.alpha)
+    assert len(dropped) == 3
+    for j in dropped:  # dropped at order 0: the marginal test, computed from the rows
+        expected = _clg_pvalue(frame, f"g{j}", "target", [], set(X.columns))
+        assert est.pvalues_[j] == pytest.approx(expected, rel=1e-9)
+    # whole numbers the column-type rule takes for codes (class labels) stay discrete
+    labels = PCSelect().fit(X, (y > 0).astype(int))
+    assert labels.target_type_ == "discrete" and labels.ci_test_.__class__.__name__ == "ChiSquare"
+
+
 def test_one_column_type_string_declares_every_feature():
     # R's mtcars-like features: whole numbers (hp: 22 values in 32 rows) that the rule
     # refuses undeclared; column_types="continuous" declares every feature (it was dropped)

@@ -20,7 +20,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from skbn._data import encode_fit, name_order, permute_columns, positive_weight_rows
+from skbn._data import encode_fit, name_order, numeric_codes, permute_columns, positive_weight_rows
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.utils._threads import one_blas_thread
@@ -59,13 +59,16 @@ class PCSelect(SelectorMixin, BaseEstimator):
     ci_test : "auto", str or BaseCITest, default="auto"
         ``"auto"``: Fisher's z on partial correlations (``"zf"``, pcalg ``gaussCItest``)
         when the features and the target are continuous, the chi-square test when every
-        column is discrete, and otherwise (mixed features, or continuous features with a
-        discrete target) the conditional-Gaussian likelihood-ratio test ``"mi-cg"``
+        column is discrete, and otherwise (mixed features, continuous features with a
+        discrete target, or discrete features with a continuous target) the
+        conditional-Gaussian likelihood-ratio test ``"mi-cg"``
         (:class:`~skbn.citests.CLGMutualInformation`, bnlearn's ``"mi-cg"``). Any CI-test
         alias or object of :mod:`skbn.citests` fitting the data (a test that does not is
         refused by name). The target is continuous when it is numeric and some feature is
         continuous (as pcalg treats it), discrete when it is not numeric (strings,
-        categories, booleans) or when every feature is discrete.
+        categories, booleans); when every feature is discrete, a numeric target is discrete
+        if the column-type rule takes its values for codes (whole numbers, not too many of
+        them: class labels), else continuous.
     max_cond_vars : int or None, default=None
         Largest conditioning-set size :math:`m` (None: no limit).
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
@@ -200,11 +203,13 @@ class PCSelect(SelectorMixin, BaseEstimator):
             declared = {**declared, target: y_declared}
         data, _ = encode_fit(combined, column_types=declared, allow_continuous=True)
         continuous = np.asarray(data.continuous[:-1], dtype=bool)
+        # a numeric target is continuous, but with discrete features only when the column-type
+        # rule does not take it for codes (class labels 0, 1, 2): a measurement with decimals
+        # read as thousands of categories made every feature "dependent"
+        y_type = "continuous" if numeric and (continuous.any() or not numeric_codes(y)) else "discrete"
         if not continuous.any():
-            kind = "discrete"
-            y_type = "discrete"  # the target takes the features' kind
+            kind = "discrete" if y_type == "discrete" else "mixed"
         else:
-            y_type = "continuous" if numeric else "discrete"
             kind = "continuous" if continuous.all() and numeric else "mixed"
         if bool(data.continuous[-1]) != (y_type == "continuous"):
             types = ["continuous" if c else "discrete" for c in continuous] + [y_type]
