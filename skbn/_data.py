@@ -577,6 +577,13 @@ def _too_many_integer_states(n_values, n_rows):
     return n_values > MAX_INTEGER_STATES or (n_values > SPARSE_INTEGER_STATES and n_rows < 2 * n_values)
 
 
+def numeric_column(series):
+    """Whether the encoder reads the Series ``series`` as numbers (:func:`_factorize`'s kind
+    "numeric": a numeric dtype, or an object column of numbers only; not bools, a pandas
+    categorical or text)."""
+    return _factorize(series.name, series)[2] == "numeric"
+
+
 def numeric_codes(values):
     """Whether the column-type rule takes the numeric ``values`` (1-D, finite) for discrete
     codes: whole numbers, not too many of them (:func:`_too_many_integer_states`)."""

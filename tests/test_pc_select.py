@@ -177,6 +177,29 @@ def test_discrete_features_and_a_continuous_target():
     assert labels.target_type_ == "discrete" and labels.ci_test_.__class__.__name__ == "ChiSquare"
 
 
+def test_target_read_as_the_encoder_reads_a_column():
+    # np.asarray dropped a categorical's dtype (integer categories became a continuous
+    # target, tested by Fisher's z), an object array of floats was a discrete target with
+    # one state per value, and an infinite value made the target discrete; all silently
+    rng = np.random.default_rng(1)
+    n = 600
+    cls = rng.integers(0, 3, n)
+    X = pd.DataFrame({"a": (cls == 1) + rng.normal(0, 0.5, n), "b": rng.normal(size=n)})
+    as_text = PCSelect().fit(X, cls.astype(str))
+    assert as_text.get_feature_names_out().tolist() == ["a"]
+    for y in (pd.Series(pd.Categorical(cls)), pd.Categorical(cls), pd.DataFrame({"y": pd.Categorical(cls)})):
+        est = PCSelect().fit(X, y)  # a is uncorrelated with the codes 0, 1, 2: Fisher's z dropped it
+        assert est.target_type_ == "discrete"
+        np.testing.assert_allclose(est.pvalues_, as_text.pvalues_, rtol=1e-12)
+    y = X["a"] - X["b"] + rng.normal(size=n)
+    floats = PCSelect().fit(X, y)
+    objects = PCSelect().fit(X, y.to_numpy(dtype=object))
+    assert objects.target_type_ == "continuous"
+    np.testing.assert_array_equal(objects.pvalues_, floats.pvalues_)
+    with pytest.raises(ValueError, match="infinity"):
+        PCSelect().fit(X, y.where(y.index != 3, np.inf))
+
+
 def test_one_column_type_string_declares_every_feature():
     # R's mtcars-like features: whole numbers (hp: 22 values in 32 rows) that the rule
     # refuses undeclared; column_types="continuous" declares every feature (it was dropped)

@@ -20,7 +20,14 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from skbn._data import encode_fit, name_order, numeric_codes, permute_columns, positive_weight_rows
+from skbn._data import (
+    encode_fit,
+    name_order,
+    numeric_codes,
+    numeric_column,
+    permute_columns,
+    positive_weight_rows,
+)
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.utils._threads import one_blas_thread
@@ -179,19 +186,23 @@ class PCSelect(SelectorMixin, BaseEstimator):
         if frame.ndim != 2 or frame.shape[1] < 1:
             raise ValueError(f"PCSelect needs at least one feature; got X of shape {frame.shape}.")
         names = [str(c) for c in frame.columns]
+        given = y.iloc[:, 0] if isinstance(y, pd.DataFrame) and y.shape[1] == 1 else y
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
             y = y[:, 0]
         if y.ndim != 1 or y.shape[0] != frame.shape[0]:
             raise ValueError(f"y must be one column with {frame.shape[0]} entries (the rows of X); "
                              f"got shape {y.shape}.")
+        # the target as the encoder reads a column (np.asarray drops a categorical's dtype)
+        y = pd.Series(given.array if isinstance(given, (pd.Series, pd.Index))
+                      else given if isinstance(given, pd.Categorical) else y)
         frame, weights, y = positive_weight_rows(frame, sample_weight, y)
         target = "__target__"
         while target in names:
             target = "_" + target
-        combined = frame.set_axis(names, axis=1).assign(**{target: y})
+        combined = frame.set_axis(names, axis=1).assign(**{target: y.array})
         declared = self.column_types
-        numeric = np.issubdtype(y.dtype, np.number) and np.isfinite(y.astype(float)).all()
+        numeric = numeric_column(y)
         y_declared = "continuous" if numeric else "discrete"  # re-encoded below if the features are discrete
         if isinstance(declared, list):
             if len(declared) != len(names):
@@ -206,7 +217,8 @@ class PCSelect(SelectorMixin, BaseEstimator):
         # a numeric target is continuous, but with discrete features only when the column-type
         # rule does not take it for codes (class labels 0, 1, 2): a measurement with decimals
         # read as thousands of categories made every feature "dependent"
-        y_type = "continuous" if numeric and (continuous.any() or not numeric_codes(y)) else "discrete"
+        codes = numeric and not continuous.any() and numeric_codes(y.to_numpy(dtype=np.float64))
+        y_type = "continuous" if numeric and not codes else "discrete"
         if not continuous.any():
             kind = "discrete" if y_type == "discrete" else "mixed"
         else:
