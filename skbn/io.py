@@ -15,7 +15,8 @@ Supported grammar (the one of the bnlearn repository's ``.bif`` files)::
       table <v>, ...;                                 // all rows at once, see below
     }
 
-Comments ``// ...`` and ``/* ... */`` are ignored. In a ``table`` entry of a node with
+Comments ``// ...`` and ``/* ... */`` are ignored, also where they touch a word
+(``no//c`` is the state ``no``, as in bnlearn). In a ``table`` entry of a node with
 parents the values are listed with the node's own state varying slowest and the last
 parent fastest (the JavaBayes/pgmpy convention).
 
@@ -55,7 +56,7 @@ _TOKEN = re.compile(
     r"(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))"
     r'|(?P<string>"[^"]*")'
     r'|(?P<punct>[{}()\[\],;|])'
-    r'|(?P<word>[^\s{}()\[\],;|"]+)'
+    r'|(?P<word>(?:[^\s{}()\[\],;|"/]|/(?![/*]))+)'   # a comment ends a word
     r'|(?P<space>\s+)'
     r'|(?P<bad>.)',
     re.DOTALL)

@@ -69,6 +69,32 @@ def test_read_comments_properties_default():
     np.testing.assert_array_equal(net.cpts["b"], [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
 
 
+def test_comment_touching_a_word_ends_it():
+    # Expected: the file without its comments; bnlearn 4.9 reads that as levels(D) = yes,
+    # no, levels(E) = e1, e2 and these CPTs (read.bif strips "//.*" from every line, but
+    # rejects /* */): Rscript -e 'f <- bnlearn::read.bif("t.bif"); f$E$prob; f$D$prob'
+    text = """network unknown {
+}
+variable D {
+  type discrete [ 2 ] { yes/*the first*/, no };
+}
+variable E {
+  type discrete [ 2 ] { e1, e2//comment
+ };
+}
+probability ( D ) {
+  table 0.4, 0.6;
+}
+probability ( E | D ) {
+  (yes) 0.1, 0.9;//c
+  (no) 0.7, 0.3/* c */;
+}
+"""
+    net = read_bif(text)
+    assert net.states == {"D": ["yes", "no"], "E": ["e1", "e2"]}
+    np.testing.assert_array_equal(net.cpts["E"], [[0.1, 0.9], [0.7, 0.3]])
+
+
 def test_table_with_parents_lists_child_state_slowest():
     text = GOOD.replace("(yes) 0.2, 0.3, 0.5;\n  default 0.1, 0.1, 0.8;",
                         "table 0.2, 0.1, 0.3, 0.1, 0.5, 0.8;")
