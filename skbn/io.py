@@ -203,7 +203,7 @@ def read_bif(path_or_text):
         except UnicodeDecodeError as error:
             raise ValueError(f"BIF file {str(path_or_text)!r} is not UTF-8 text (byte "
                              f"{error.start}); is it a BIF file?") from None
-    tokens = _Tokens(text)
+    tokens = _Tokens(text.removeprefix("\ufeff"))   # a byte order mark (Windows editors)
     if tokens.peek() is None:
         raise ValueError("BIF: the input is empty (no 'variable' block).")
     states, parents, cpts, exact = {}, {}, {}, {}

@@ -95,6 +95,13 @@ probability ( E | D ) {
     np.testing.assert_array_equal(net.cpts["E"], [[0.1, 0.9], [0.7, 0.3]])
 
 
+def test_byte_order_mark_and_windows_line_ends(tmp_path):
+    path = tmp_path / "bom.bif"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode("utf-8"))
+    assert_same_network(read_bif(path), read_bif(GOOD))
+    assert_same_network(read_bif("\ufeff" + GOOD), read_bif(GOOD))
+
+
 def test_table_with_parents_lists_child_state_slowest():
     text = GOOD.replace("(yes) 0.2, 0.3, 0.5;\n  default 0.1, 0.1, 0.8;",
                         "table 0.2, 0.1, 0.3, 0.1, 0.5, 0.8;")
