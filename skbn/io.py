@@ -61,6 +61,7 @@ _TOKEN = re.compile(
     r'|(?P<bad>.)',
     re.DOTALL)
 
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 _PUNCT = frozenset("{}()[],;|")
 
@@ -118,7 +119,10 @@ class _Tokens:
         try:
             number = float(value)
         except ValueError:
-            raise ValueError(f"BIF line {line}: expected {what}, found {value!r}.") from None
+            number = None
+        if number is None or (np.isfinite(number) and not _NUMBER.fullmatch(value)):
+            # float() also takes "0.2_5" (0.25) and non-ASCII digits: not BIF numbers
+            raise ValueError(f"BIF line {line}: expected {what}, found {value!r}.")
         if not np.isfinite(number):
             raise ValueError(f"BIF line {line}: {what} must be finite, found {value!r}.")
         return number

@@ -126,6 +126,7 @@ def test_tiny_rounding_is_renormalised_but_real_error_is_not():
     ("(yes) 0.2", "(maybe) 0.2", r"line 13.*'maybe' is not a state of parent 'a'"),
     ("table 0.25, 0.75", "table -0.25, 1.25", r"line 11.*negative"),
     ("table 0.25", "table nan", r"line 11.*finite"),
+    ("table 0.25, 0.75", "table 0.2_5, 0.7_5", r"line 11.*probability of 'a'.*'0.2_5'"),
     ("variable b {", "varible b {", r"line 10.*'variable'"),
     ("type discrete [ 3 ]", "type discrete [ three ]", r"line 10.*number of states"),
     ("  default 0.1, 0.1, 0.8;\n", "", r"no probabilities for 'b'.*'no'"),
