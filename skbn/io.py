@@ -34,7 +34,8 @@ percent-encoded (RFC 3986)::
     }
 
 Other readers skip properties and see the sanitised names; :func:`read_bif` restores the
-exact ones.
+exact ones (and refuses a ``skbn.states`` property that no longer matches the states, as
+after hand-editing: applied in order, it would label the wrong probabilities).
 """
 
 import json
@@ -187,7 +188,8 @@ def read_bif(path_or_text):
         truncated input (no ``variable`` block), a file that is not UTF-8 text, a parent
         configuration listed twice with different probabilities, negative probabilities and
         CPT rows that do not sum to 1 within ``1e-4`` (rows within that tolerance are
-        re-normalised).
+        re-normalised), and a ``skbn.states`` property (see :func:`write_bif`) that does not
+        match the variable's states.
 
     Examples
     --------
@@ -252,10 +254,14 @@ def _restore_names(states, parents, cpts, exact):
         originals = exact[v][1]
         if originals is None:
             restored[node_name[v]] = labels
-        elif len(originals) != len(labels) or len(set(originals)) != len(originals):
-            raise ValueError(f"BIF: the 'skbn.states' property of {v!r} lists "
-                             f"{len(originals)} distinct state(s) but the variable has "
-                             f"{len(labels)}.")
+        elif (len(set(originals)) != len(originals)
+              or _bif_names(originals, _UNSAFE_STATE) != labels):
+            # the states were edited after write_bif (renamed, reordered): the property's
+            # names, taken in order, would label the wrong probabilities
+            raise ValueError(f"BIF: the 'skbn.states' property of {v!r} ({originals!r}) "
+                             f"does not match its states {labels!r} as write_bif writes them; "
+                             "was the file edited? Delete the property to read the states "
+                             "as written.")
         else:
             restored[node_name[v]] = originals
     return (restored,

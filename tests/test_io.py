@@ -235,8 +235,29 @@ def test_name_properties_must_match_the_variable():
     text = write_bif(awkward_network())
     assert '"skbn.states = None,1-2,' in text
     text = text.replace('"skbn.states = None,1-2,', '"skbn.states = 1-2,')
-    with pytest.raises(ValueError, match="'skbn.states' property of 'M__Work_2' lists 16"):
+    with pytest.raises(ValueError, match="'skbn.states' property of 'M__Work_2'.*does not "
+                                         "match"):
         read_bif(text)
+
+
+def test_state_property_of_reordered_states_is_refused():
+    # The states of A were sorted after write_bif (the rows follow them, so the file is
+    # consistent): the property, applied in order, would swap 'zero' and 'a b' and read
+    # P(A = 'zero') as 0.1 instead of 0.9.
+    text = """variable A {
+  type discrete [ 2 ] { a_b, zero };
+  property "skbn.states = zero,a%20b";
+}
+probability ( A ) {
+  table 0.1, 0.9;
+}
+"""
+    with pytest.raises(ValueError, match="'skbn.states' property of 'A'.*does not match"):
+        read_bif(text)
+    net = read_bif(text.replace("{ a_b, zero }", "{ zero, a_b }")
+                   .replace("0.1, 0.9", "0.9, 0.1"))
+    assert net.states["A"] == ["zero", "a b"]
+    assert net.query("A")["zero"] == 0.9
 
 
 # ------------------------------------------------------------------------ bad input
