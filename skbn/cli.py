@@ -127,7 +127,8 @@ def _separator_hint(text, sep):
     return ""
 
 
-def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), continuous=(), decimal="."):
+def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), continuous=(), decimal=".",
+               lines=False):
     """Read a data file: CSV (cells taken literally) or Parquet.
 
     CSV cells are read as written: only empty cells are missing, plus the texts in
@@ -138,8 +139,12 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
     in ``continuous`` (``--continuous``) must be numbers (the caller declares them continuous:
     ``column_types``). Rows ending
     with the separator (a trailing comma) are read as the header says; a header with an
-    empty or repeated name, or a row with more values than the header, is an error.
+    empty or repeated name, a row with more values than the header, or a row with fewer
+    fields than the header (a truncated line) is an error naming its line in the file.
     Parquet keeps its column types and needs pyarrow.
+
+    With ``lines=True`` the result is ``(frame, line)``: ``line(row)`` names the line of
+    the file row ``row`` of the frame was read from (``"line 7"``), for messages.
     """
     path = Path(path)
     if path.is_dir():
@@ -154,11 +159,13 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
         except ImportError:
             raise CommandError("reading Parquet needs pyarrow: pip install pyarrow") from None
         frame = pd.read_parquet(path)
+        line = lambda row: f"row {row + 1}"  # noqa: E731
         if frame.columns.has_duplicates:
             raise CommandError(f"{str(path)!r}: repeated column name(s) "
                                f"{frame.columns[frame.columns.duplicated()].unique().tolist()!r}")
     else:
-        frame = _read_csv(path, _separator(sep), list(na_values), pd)
+        frame, records = _read_csv(path, _separator(sep), list(na_values), pd)
+        line = records.line
         for option, names in (("--categorical", categorical), ("--continuous", continuous)):
             unknown = [c for c in names if c not in frame.columns]
             if unknown:
@@ -177,43 +184,55 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
                                    f"text (e.g. {example!r}), not numbers")
     if frame.shape[0] == 0:
         raise CommandError(f"{str(path)!r} has no data rows")
-    return frame
+    return (frame, line) if lines else frame
 
 
 def _read_csv(path, sep, na_values, pd):
+    """The cells of a CSV file as text (missing: NaN), and its :class:`_Records` (the
+    line of each row, for messages).
+
+    pandas parses the file once. The rows whose number of fields differs from the header's
+    cost nothing more when there are none: pandas warns of longer rows, and a shorter row
+    leaves the last column missing; only then does :class:`_Records` read the file again
+    (the rows with a missing last cell, or all of it), and it names the lines in messages."""
     import numpy as np
 
     name = repr(str(path))
     options = dict(sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
+    records = _Records(path, sep)
     try:
         header = pd.read_csv(path, header=None, nrows=1, na_filter=False, **options)
         header = [str(h) for h in header.iloc[0].tolist()]
-        width = len(header)
-        while True:  # widen until no row has more values than columns
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", pd.errors.ParserWarning)
-                frame = pd.read_csv(path, header=0, names=range(width), index_col=False,
-                                    na_values=[""] + na_values, **options)
-            if not any(issubclass(w.category, pd.errors.ParserWarning) for w in caught):
-                break
-            if width > 2 * len(header) + 64:
-                raise CommandError(f"cannot parse {name} as CSV: the rows have far more "
-                                   f"values than the {len(header)} column names of the header")
-            width += 1
+        frame, longer = _parse_csv(path, len(header), na_values, options, pd)
+        if longer:  # rows with more fields than the header: as many columns as the longest
+            width = records.widest()
+            if width is None or width <= len(header):
+                raise CommandError(f"cannot parse {name} as CSV: some rows have more values "
+                                   f"than the {len(header)} column names of the header")
+            frame, _ = _parse_csv(path, width, na_values, options, pd, wide=True)
     except pd.errors.EmptyDataError:
         raise CommandError(f"{name} is empty") from None
     except pd.errors.ParserError as exc:
-        raise CommandError(f"cannot parse {name} as CSV: {' '.join(str(exc).split())}") from None
+        text = " ".join(str(exc).split())
+        if "EOF inside string" in text:
+            start = records.last_start()
+            where = f"on line {start} " if start is not None else ""
+            raise CommandError(f"cannot parse {name} as CSV: the quoted field that starts "
+                               f"{where}has no closing quote (\")") from None
+        raise CommandError(f"cannot parse {name} as CSV: {text}") from None
     except UnicodeDecodeError as exc:
         raise CommandError(f"{name} is not UTF-8 text (byte {exc.start}); save it as UTF-8 "
                            f"CSV") from None
+    records.n_rows = len(frame)
     # values beyond the header: a trailing separator leaves an empty column, else an error
-    for k in range(len(header), width):
+    for k in range(len(header), frame.shape[1]):
         filled = frame[k].notna().to_numpy()
         if filled.any():
             row = int(filled.argmax())
-            raise CommandError(f"{name}: data row {row + 1} has more values than the "
-                               f"{len(header)} column names of the header (extra value "
+            found = records.fields(row)
+            found = f"{found} fields; " if found is not None else ""
+            raise CommandError(f"{name}: {records.where(row)} has more values than the "
+                               f"{len(header)} column names of the header ({found}extra value "
                                f"{frame[k].iloc[row]!r}); is a name missing from the header?")
     frame = frame.iloc[:, :len(header)]
     while header and not header[-1].strip() and frame[len(header) - 1].isna().all():
@@ -235,15 +254,224 @@ def _read_csv(path, sep, na_values, pd):
         _warn(f"{name}: column name(s) {padded[:5]!r} begin or end with spaces (a space after "
               f"each separator?), kept as written; numbers with spaces around them are read "
               f"as numbers")
-    again = np.flatnonzero((frame.to_numpy(dtype=object) == np.array(header, dtype=object)).all(axis=1))
+    first = frame.iloc[:, 0]
+    again = np.flatnonzero((first == header[0]).to_numpy())  # candidates, then every cell
+    again = again[(frame.iloc[again].to_numpy(dtype=object)
+                   == np.array(header, dtype=object)).all(axis=1)]
     if len(again):
-        raise CommandError(f"{name}: data row {int(again[0]) + 1} repeats the header (files joined "
-                           f"with their headers?); remove it")
-    blank = frame.isna().all(axis=1).to_numpy()
-    if blank.any():  # rows of separators only (",,,,"), as spreadsheets export: no data
-        _warn(f"{name}: {int(blank.sum())} row(s) hold no value (only separators), skipped")
-        frame = frame.loc[~blank].reset_index(drop=True)
-    return frame
+        raise CommandError(f"{name}: {records.where(int(again[0]))} repeats the header (files "
+                           f"joined with their headers?); remove it")
+    blank = np.flatnonzero(first.isna().to_numpy())
+    blank = blank[frame.iloc[blank].isna().all(axis=1).to_numpy()]
+    unfilled = np.flatnonzero(frame.iloc[:, -1].isna().to_numpy())  # a short row's last cell
+    short = records.short(np.setdiff1d(unfilled, blank), len(header)) if len(unfilled) else []
+    if short is None:
+        _warn(f"{name}: could not read the file again to tell rows cut short (fewer fields "
+              f"than the header) from empty cells in its last column; their cells are read "
+              f"as missing")
+    elif short:
+        shown = ", ".join(f"line {line} ({count} field{'s' * (count != 1)})"
+                          for line, count in short[:5])
+        more = f" and {len(short) - 5} more" if len(short) > 5 else ""
+        raise CommandError(f"{name}: {len(short)} row(s) have fewer fields than the "
+                           f"{len(header)} column names of the header: {shown}{more}; a "
+                           f"truncated line or a lost separator? Complete or remove them (an "
+                           f"empty field between two separators, as in 'x,,z', is a missing "
+                           f"cell)")
+    if len(blank):  # rows of separators only (",,,,"), as spreadsheets export: no data
+        _warn(f"{name}: {len(blank)} row(s) hold no value (only separators), skipped "
+              f"({records.where_many(blank)})")
+        keep = np.ones(len(frame), dtype=bool)
+        keep[blank] = False
+        frame = frame.loc[keep].reset_index(drop=True)
+        records.kept = np.flatnonzero(keep)
+    return frame, records
+
+
+def _parse_csv(path, width, na_values, options, pd, wide=False):
+    """pandas' parse of the data rows into ``width`` columns; ``longer``: whether a row had
+    more fields (pandas skipped it, or cut the first one short, with a warning). ``wide``:
+    ``width`` is more than the header has (pandas then reads the header as a row)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", pd.errors.ParserWarning)
+        frame = pd.read_csv(path, header=None if wide else 0, names=range(width),
+                            index_col=False, on_bad_lines="warn", na_values=[""] + na_values,
+                            **options)
+    if wide:
+        frame = frame.iloc[1:].reset_index(drop=True)
+    longer = any(issubclass(w.category, pd.errors.ParserWarning) for w in caught)
+    return frame, longer
+
+
+def _open_binary(path):
+    """``path`` opened for reading bytes, decompressed as pandas reads it (by extension), or
+    None for a compression the standard library cannot read."""
+    lower = str(path).lower()
+    if lower.endswith((".zst", ".tar", ".tar.gz", ".tar.bz2", ".tar.xz")):
+        return None
+    suffix = Path(path).suffix.lower()
+    if suffix in (".gz", ".bz2", ".xz"):
+        import bz2
+        import gzip
+        import lzma
+
+        return {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}[suffix](path, "rb")
+    if suffix == ".zip":
+        import zipfile
+
+        archive = zipfile.ZipFile(path)
+        names = archive.namelist()
+        if len(names) != 1:
+            archive.close()
+            return None
+        return archive.open(names[0])
+    return open(path, "rb")
+
+
+class _Records:
+    """Where the rows of a CSV file are: the line each starts on (1-based, the header is
+    line 1, as an editor shows) and its number of fields, as the CSV rules split them
+    (Python's :mod:`csv`, the rules pandas follows: separator, double quotes, separators and
+    line breaks inside quotes). Lines pandas skips (empty, or spaces and tabs only) are
+    left out, so that record ``k + 1`` is row ``k`` of pandas' frame.
+
+    Nothing is read until a message or a check needs it. When every record is one line (the
+    file's non-blank lines are as many as pandas' rows plus the header), the lines are
+    found by splitting the bytes and only the rows asked about are parsed again; otherwise
+    the whole file is parsed by :mod:`csv`. When neither agrees with pandas on the number
+    of rows (or the file cannot be read again), messages name data rows instead of lines.
+    """
+
+    def __init__(self, path, sep):
+        self.path, self.sep = path, sep
+        self.n_rows = None  # pandas' data rows, once parsed
+        self.kept = None  # the parsed rows kept in the frame read_table returns
+        self._text = self._starts = self._counts = self._parsed = None
+
+    # ---- the two ways of reading the file again
+    def _bytes_lines(self):
+        """Each record's line number and text when every record is one line, else None."""
+        if self._text is None:
+            self._text = False
+            handle = _open_binary(self.path)
+            if handle is None:
+                return None
+            with handle:
+                data = handle.read()
+            if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+                return None  # lines ended by a lone CR: left to csv
+            blank = (b" \t\r").replace(self.sep.encode(), b"")
+            text = data.split(b"\n")
+            if text and not text[-1]:
+                text.pop()
+            keep = [k for k, line in enumerate(text) if line.strip(blank)]
+            if self.n_rows is None or len(keep) != self.n_rows + 1:
+                return None  # a quoted field spans lines (or pandas counts otherwise)
+            self._text = ([k + 1 for k in keep], [text[k] for k in keep])
+        return self._text or None
+
+    def _scan(self):
+        """Every record's (first line, number of fields) by :mod:`csv`, or None."""
+        if self._parsed is None:
+            self._parsed = False
+            import csv
+            import io
+
+            blank = " \t".replace(self.sep, "")
+            starts, counts = [], []
+            limit = csv.field_size_limit()
+            try:
+                csv.field_size_limit(2 ** 31 - 1)
+                handle = _open_binary(self.path)
+                if handle is None:
+                    return None
+                with io.TextIOWrapper(handle, encoding="utf-8", errors="replace",
+                                      newline="") as text:
+                    reader = csv.reader(text, delimiter=self.sep, strict=False)
+                    end = 0
+                    for fields in reader:
+                        start, end = end + 1, reader.line_num
+                        if not fields or (len(fields) == 1 and start == end and fields[0]
+                                          and not fields[0].strip(blank)):
+                            continue  # a line pandas skips
+                        starts.append(start)
+                        counts.append(len(fields))
+            except (OSError, csv.Error, EOFError, ValueError):
+                return None
+            finally:
+                csv.field_size_limit(limit)
+            self._parsed = (starts, counts)
+        return self._parsed or None
+
+    def _aligned_scan(self):
+        scan = self._scan()
+        return scan if scan and (self.n_rows is None or len(scan[0]) == self.n_rows + 1) else None
+
+    def _starts_of(self):
+        """The first line of every record, or None."""
+        found = self._bytes_lines()
+        if found:
+            return found[0]
+        scan = self._aligned_scan()
+        return scan[0] if scan else None
+
+    # ---- what the reader and the messages ask
+    def widest(self):
+        """The largest number of fields of a record (None if the file cannot be re-read)."""
+        scan = self._scan()
+        return max(scan[1]) if scan and scan[1] else None
+
+    def last_start(self):
+        """The line the last record starts on (an unclosed quote runs to the end)."""
+        scan = self._scan()
+        return scan[0][-1] if scan and scan[0] else None
+
+    def counts(self, rows):
+        """``(line, number of fields)`` of the data rows ``rows`` (0-based, pandas' rows),
+        or None."""
+        import csv
+
+        found = self._bytes_lines()
+        if found:
+            starts, text = found
+            lines = [text[r + 1].decode("utf-8", errors="replace") for r in rows]
+            parsed = csv.reader(lines, delimiter=self.sep, strict=False)
+            return [(starts[r + 1], len(fields)) for r, fields in zip(rows, parsed)]
+        scan = self._aligned_scan()
+        if scan is None:
+            return None
+        return [(scan[0][r + 1], scan[1][r + 1]) for r in rows]
+
+    def fields(self, row):
+        """The number of fields of data row ``row`` (0-based), or None."""
+        found = self.counts([row])
+        return found[0][1] if found else None
+
+    def where(self, row):
+        """``line 7``: the line data row ``row`` (0-based) starts on; ``data row 6`` if the
+        file cannot be read again alike."""
+        starts = self._starts_of()
+        return f"line {starts[row + 1]}" if starts else f"data row {row + 1}"
+
+    def line(self, row):
+        """:meth:`where` for row ``row`` of the frame :func:`read_table` returns (after rows
+        of separators only were skipped)."""
+        return self.where(int(self.kept[row]) if self.kept is not None else row)
+
+    def where_many(self, rows, shown=5):
+        """``lines 3, 7, 9 and 2 more`` for the data rows ``rows``."""
+        rows = [int(r) for r in rows]
+        starts = self._starts_of()
+        head = [str(starts[r + 1] if starts else r + 1) for r in rows[:shown]]
+        word = ("line" if starts else "data row") + ("s" if len(rows) > 1 else "")
+        more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
+        return f"{word} {', '.join(head)}{more}"
+
+    def short(self, rows, width):
+        """``(line, fields)`` of those of the data rows ``rows`` that have fewer than
+        ``width`` fields: truncated rows (None if the file cannot be read again)."""
+        found = self.counts(rows)
+        return None if found is None else [(line, n) for line, n in found if n < width]
 
 
 def _numeric_columns(frame, pd, keep_text=(), decimal="."):
@@ -400,34 +628,55 @@ def _number(node, text, what, decimal="."):
     return float(spelled)
 
 
-def align_to_model(frame, network, path=None, sep=",", decimal="."):
+def align_to_model(frame, network, path=None, sep=",", decimal=".", line=None):
     """Match the columns to the model's nodes and each cell to a state (:class:`StateMatcher`),
     or, for a continuous node, to a number.
 
-    Missing cells stay missing; unknown labels are left for the network to report by
-    column and value.
+    Missing cells stay missing. A cell that is not a state of its node (or not a number, for
+    a continuous node) is an error naming the column, the value and, with ``line`` (from
+    :func:`read_table`), the line of the file it is on; without ``line`` unknown labels are
+    left for the network to report by column and value.
     """
     import pandas as pd
 
     by_text = {str(node): node for node in network.nodes}
     unknown = [c for c in frame.columns if str(c) not in by_text]
+    of = f" of {str(path)!r}" if path is not None else ""
     if unknown:
         hint = _separator_hint(unknown[0], sep) if frame.shape[1] == 1 else ""
-        where = f" of {str(path)!r}" if path is not None else ""
-        raise CommandError(f"column(s) {unknown!r}{where} are not nodes of the model "
+        raise CommandError(f"column(s) {unknown!r}{of} are not nodes of the model "
                            f"(nodes: {[str(v) for v in network.nodes]!r}){hint}")
+
+    def first_line(values, bad):
+        return line(int(values.isin(bad).to_numpy().argmax()))
+
     aligned = {}
     for column in frame.columns:
         node = by_text[str(column)]
         values = frame[column].astype(object)
+        cells = pd.unique(values.dropna())
         if _states(network, node) is None:
-            where = f"column {str(column)!r}" + (f" of {str(path)!r}" if path is not None else "")
-            aligned[node] = values.map({v: _number(node, v, where, decimal) for v in pd.unique(
-                values.dropna())}).astype("float64")
+            where = f"column {str(column)!r}{of}"
+            mapping = {}
+            for v in cells:
+                try:
+                    mapping[v] = _number(node, v, where, decimal)
+                except CommandError:
+                    if line is None:
+                        raise
+                    _number(node, v, f"column {str(column)!r} ({first_line(values, [v])}{of})",
+                            decimal)
+            aligned[node] = values.map(mapping).astype("float64")
             continue
-        match = StateMatcher(network.states[node])
-        mapping = {v: match(v, v) for v in pd.unique(values.dropna())}
-        aligned[node] = values.map(mapping)
+        match, missing = StateMatcher(network.states[node]), object()
+        mapping = {v: match(v, missing) for v in cells}
+        bad = [v for v, state in mapping.items() if state is missing]
+        if bad and line is not None:
+            raise CommandError(f"Unknown state {values[values.isin(bad)].iloc[0]!r} in column "
+                               f"{str(column)!r} ({first_line(values, bad)}{of}); the node's "
+                               f"states are {network.states[node]!r}")
+        aligned[node] = values.map({v: v if state is missing else state
+                                    for v, state in mapping.items()})
     return pd.DataFrame(aligned, index=frame.index)
 
 
@@ -835,8 +1084,10 @@ def cmd_score(args, log):
     check_outputs([per_row] if per_row else [], inputs=[args.data, args.model])
     network = read_model(args.model)
     log(f"reading {args.data}")
-    frame = read_table(args.data, sep=args.sep, na_values=args.na_values, numbers=False)
-    data = align_to_model(frame, network, path=args.data, sep=args.sep, decimal=args.decimal)
+    frame, line = read_table(args.data, sep=args.sep, na_values=args.na_values, numbers=False,
+                             lines=True)
+    data = align_to_model(frame, network, path=args.data, sep=args.sep, decimal=args.decimal,
+                          line=line)
     start = time.perf_counter()
     log_likelihood = network.log_likelihood(data)
     log(f"scored {len(data)} rows in {time.perf_counter() - start:.2f} s")
@@ -1238,6 +1489,9 @@ CSV cells are read as written: only empty cells are missing, unless --na-values
 lists texts that mark a missing cell (e.g. --na-values NA ?). A column of numbers is
 numeric (measurements continuous, whole numbers discrete; --decimal , reads decimal
 commas); every other column is text.
+Every row must have as many fields as the header: a shorter row (a truncated line)
+or a longer one is an error naming its line (the header is line 1); an empty field
+(x,,z) is a missing cell.
 Every output is checked before fitting and replaced only once fully written.
 """
 

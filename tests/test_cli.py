@@ -807,7 +807,7 @@ def test_a_header_repeated_inside_the_file_is_an_error(asia_csv, tmp_path, capsy
     (tmp_path / "twice.csv").write_text(text + text)  # cat a.csv b.csv
     status, _, err = run(["learn", tmp_path / "twice.csv"], capsys)
     rows = text.count("\n") - 1
-    assert_one_line_error(status, err, f"data row {rows + 1} repeats the header")
+    assert_one_line_error(status, err, f"line {rows + 2} repeats the header")  # as an editor shows
 
 
 def test_rows_of_separators_only_are_skipped(asia_csv, tmp_path, capsys):
@@ -832,4 +832,118 @@ def test_score_reads_numbers_as_learn_does(tmp_path, capsys, cell):
     odd.loc[3, "c"] = cell
     odd.to_csv(tmp_path / "t.csv", index=False)
     status, _, err = run(["score", tmp_path / "m.json", tmp_path / "t.csv"], capsys)
-    assert_one_line_error(status, err, f"{cell!r} is not a number", "'c' is continuous")
+    assert_one_line_error(status, err, f"{cell!r} is not a number", "'c' is continuous",
+                          "(line 5 of")                  # row 3: after the header and rows 0-2
+
+
+# ---------------------------------------------------------------------- rows and lines
+# A row with fewer fields than the header (a truncated line) used to become missing cells:
+# refused by default with a message about NaN, or silently an incomplete row with --missing.
+# Lines are counted as an editor counts them: the header is line 1, and blank lines and the
+# line breaks inside quoted fields count.
+def _write(path, lines):
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _rows(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.choice(["x", "y"], n)
+    b = np.where(rng.random(n) < 0.8, a, np.where(a == "x", "y", "x"))
+    c = rng.choice(["p", "q"], n)
+    return [f"{u},{v},{w}" for u, v, w in zip(a, b, c)]
+
+
+@pytest.mark.parametrize("missing", [[], ["--missing", "em"], ["--missing", "complete_case"]])
+def test_a_row_cut_short_is_an_error_naming_its_line(tmp_path, capsys, missing):
+    rows = _rows()
+    rows[9] = "x,y"                                            # line 11: a truncated row
+    rows[20] = "y"                                             # line 22
+    path = _write(tmp_path / "d.csv", ["a,b,c", *rows])
+    status, _, err = run(["learn", path, *missing], capsys)
+    assert_one_line_error(status, err, "2 row(s) have fewer fields than the 3 column names",
+                          "line 11 (2 fields), line 22 (1 field)")
+
+
+def test_empty_fields_are_missing_cells_not_short_rows(tmp_path, capsys):
+    rows = _rows()
+    rows[9], rows[20] = "x,,q", "y,y,"                         # empty fields: missing cells
+    path = _write(tmp_path / "d.csv", ["a,b,c", *rows])
+    status, out, err = run(["learn", path, "--missing", "em"], capsys)
+    assert status == 0, err
+    assert "60 rows" in out and "fewer fields" not in err
+    status, _, err = run(["learn", path], capsys)             # refused as missing values
+    assert status == 1 and "missing" in err.lower() and "fewer fields" not in err
+
+
+def test_short_rows_are_found_through_quotes_and_line_breaks(tmp_path, capsys):
+    # quoted fields holding the separator and line breaks count as one field each
+    rows = _rows()
+    rows[2] = '"x",y,"p, or q"'                                # 3 fields, one with a comma
+    rows[5] = '"x\ny",y,p'                                    # one field over lines 7-8
+    rows[6] = 'x,"y,p"'                                        # 2 fields: short, line 9
+    path = _write(tmp_path / "d.csv", ["a,b,c", *rows])
+    status, _, err = run(["learn", path, "--missing", "em"], capsys)
+    assert_one_line_error(status, err, "1 row(s) have fewer fields", "line 9 (2 fields)")
+    rows[6] = 'x,"y,p",q'                                      # complete again
+    path = _write(tmp_path / "d.csv", ["a,b,c", *rows])
+    status, out, err = run(["learn", path, "--method", "chow_liu"], capsys)
+    assert status == 0, err
+    assert "60 rows" in out
+
+
+def test_short_rows_in_score_and_in_a_compressed_file(asia_csv, tmp_path, capsys):
+    import gzip
+
+    lines = asia_csv.read_text().splitlines()
+    lines[3] = ",".join(lines[3].split(",")[:3])               # line 4 cut after 3 fields
+    (tmp_path / "short.csv").write_text("\n".join(lines) + "\n")
+    status, _, err = run(["score", "asia", tmp_path / "short.csv"], capsys)
+    assert_one_line_error(status, err, "1 row(s) have fewer fields than the 8 column names",
+                          "line 4 (3 fields)")
+    with gzip.open(tmp_path / "short.csv.gz", "wt") as handle:
+        handle.write("\n".join(lines) + "\n")
+    status, _, err = run(["learn", tmp_path / "short.csv.gz", "--missing", "em"], capsys)
+    assert_one_line_error(status, err, "line 4 (3 fields)")
+
+
+def test_a_row_longer_than_the_header_is_an_error_naming_its_line(tmp_path, capsys):
+    rows = _rows()
+    rows[1] = '"x\ny",y,p'                                    # lines 3-4
+    rows[4] = "x,y,p,extra"                                    # line 7 (pandas said line 6)
+    path = _write(tmp_path / "d.csv", ["a,b,c", "", *rows])    # a blank line 2
+    status, _, err = run(["learn", path], capsys)
+    assert_one_line_error(status, err, "line 8 has more values than the 3 column names",
+                          "(4 fields; extra value 'extra')")
+    rows[4] = "x,y,p,,"                                        # trailing separators: nothing lost
+    rows[7] = "x,y,p,"
+    path = _write(tmp_path / "d.csv", ["a,b,c", "", *rows])
+    status, out, err = run(["learn", path, "--method", "chow_liu"], capsys)
+    assert status == 0, err
+    assert "60 rows, 3 variables" in out
+
+
+def test_messages_name_the_line_an_editor_shows(tmp_path, capsys):
+    # a file with a blank line, a quoted field over two lines and rows of separators only
+    rows = _rows(20)
+    lines = ["a,b,c", "", *rows[:3], '"x\ny",y,p', ",,", *rows[3:6], ",,", *rows[6:]]
+    # line 1 header, 2 blank, 3-5 rows, 6-7 the quoted field, 8 ",,", 9-11 rows, 12 ",,";
+    # from lines[6] on, lines[k] is on line k + 2
+    path = _write(tmp_path / "d.csv", lines)
+    status, _, err = run(["learn", path, "--method", "chow_liu"], capsys)
+    assert status == 0
+    assert "2 row(s) hold no value (only separators), skipped (lines 8, 12)" in err
+    _write(tmp_path / "again.csv", lines[:9] + ["a,b,c"] + lines[9:])
+    status, _, err = run(["learn", tmp_path / "again.csv"], capsys)
+    assert_one_line_error(status, err, "line 11 repeats the header")
+    _write(tmp_path / "open.csv", lines[:9] + ['x,"y,p'] + lines[9:])
+    status, _, err = run(["learn", tmp_path / "open.csv"], capsys)
+    assert_one_line_error(status, err, "the quoted field that starts on line 11 has no closing quote")
+    # score: a cell that is no state of its node, after the skipped rows
+    model = tmp_path / "m.json"
+    status, _, err = run(["learn", path, "--method", "chow_liu", "-o", model], capsys)
+    assert status == 0, err
+    _write(tmp_path / "unknown.csv", lines[:13] + ["x,maybe,p"] + lines[13:])
+    status, _, err = run(["score", model, tmp_path / "unknown.csv"], capsys)
+    assert status == 1 and err.count("\n") == 2                # the skipped rows' warning too
+    assert "Unknown state 'maybe' in column 'b' (line 15 of" in err
