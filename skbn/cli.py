@@ -141,6 +141,8 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
     with the separator (a trailing comma) are read as the header says; a header with an
     empty or repeated name, a row with more values than the header, or a row with fewer
     fields than the header (a truncated line) is an error naming its line in the file.
+    A column of whole numbers that writes a number otherwise than plainly (``01``, ``+1``,
+    ``1e1``: codes) stays text, so that its states keep their names.
     Parquet keeps its column types and needs pyarrow.
 
     With ``lines=True`` the result is ``(frame, line)``: ``line(row)`` names the line of
@@ -176,7 +178,8 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
             raise CommandError(f"column {both[0]!r} is given to both --categorical and "
                                f"--continuous")
         if numbers:
-            frame = _numeric_columns(frame, pd, keep_text=categorical, decimal=decimal)
+            frame = _numeric_columns(frame, pd, keep_text=categorical, measured=continuous,
+                                     decimal=decimal)
             text = [c for c in continuous if not pd.api.types.is_numeric_dtype(frame[c].dtype)]
             if text:
                 example = frame[text[0]].dropna().iloc[0] if frame[text[0]].notna().any() else ""
@@ -474,16 +477,22 @@ class _Records:
         return None if found is None else [(line, n) for line, n in found if n < width]
 
 
-def _numeric_columns(frame, pd, keep_text=(), decimal="."):
+def _numeric_columns(frame, pd, keep_text=(), measured=(), decimal="."):
     """Columns whose every non-missing cell is a number become numeric (see read_table),
     except those named in ``keep_text``.
 
     A number may have spaces around it and, with ``decimal=","``, a decimal comma
     (:func:`_spelled_number`). A column of numbers with a few other texts stays text with a
     warning naming them; a column of decimal commas read without ``--decimal ,`` is an
-    error; a column that would be discrete (whole numbers) and writes one number two ways
-    ("01" and "1", "1e1" and "10") stays text with a warning, so that its cells stay
-    distinct states."""
+    error. A column that would be discrete (whole numbers, not too many of them: the
+    column-type rule) and is not in ``measured`` (``--continuous``) stays text with a
+    warning when reading it as numbers would rename a state: it writes one number two ways
+    ("01" and "1", "1e1" and "10"), or writes a number otherwise than Python writes it
+    ("01", "007", "+1", "1e1", "1.50"; codes), so that its cells stay distinct states with
+    the names they have in the file (``skbn sample`` -> CSV -> ``skbn learn`` keeps a
+    state "01")."""
+    from skbn._data import _too_many_integer_states
+
     columns = {}
     for name in frame.columns:
         column = frame[name]
@@ -500,7 +509,8 @@ def _numeric_columns(frame, pd, keep_text=(), decimal="."):
         values = {t: int(spelled[t]) if whole else float(spelled[t]) for t in texts}
         if whole and max(abs(v) for v in values.values()) >= 2 ** 63:
             continue  # identifiers longer than 64 bits stay text
-        discrete = whole or all(float(v).is_integer() for v in values.values())
+        discrete = name not in measured and (whole or all(float(v).is_integer()
+                                                          for v in values.values()))
         if discrete and len(set(values.values())) < len(set(spelled.values())):
             same = {}  # "01" and "1": two cells, one number
             for t in texts:
@@ -510,6 +520,17 @@ def _numeric_columns(frame, pd, keep_text=(), decimal="."):
                   f"{twins[1]!r}), read as text so that distinct cells stay distinct states "
                   f"(codes such as '01' and '1'); pass --categorical {name} to say so, or "
                   f"write each number one way")
+            continue
+        renamed = sorted((t for t in texts if discrete and spelled[t] != str(values[t])),
+                         key=values.get)
+        if renamed and not _too_many_integer_states(len(set(values.values())),
+                                                     int(column.notna().sum())):
+            shown = ", ".join(repr(spelled[t]) for t in renamed[:3]) + (", ..." if len(renamed) > 3
+                                                                       else "")
+            _warn(f"column {name!r} holds whole numbers written as codes ({shown}), read as "
+                  f"text so that each state keeps its name ({spelled[renamed[0]]!r} would "
+                  f"become {values[renamed[0]]!r}); pass --categorical {name} to say so, or "
+                  f"--continuous {name} if they are measurements")
             continue
         mapped = column.astype(object).map(values)
         columns[name] = (mapped.astype("Int64" if column.isna().any() else "int64") if whole
@@ -1488,7 +1509,8 @@ Options a method cannot honour are errors (e.g. --alpha with hill_climb).
 CSV cells are read as written: only empty cells are missing, unless --na-values
 lists texts that mark a missing cell (e.g. --na-values NA ?). A column of numbers is
 numeric (measurements continuous, whole numbers discrete; --decimal , reads decimal
-commas); every other column is text.
+commas); every other column is text, and so is a column of codes such as 01, 007, +1
+or 1e1 (read as numbers they would be renamed 1, 7, 1, 10), with a warning.
 Every row must have as many fields as the header: a shorter row (a truncated line)
 or a longer one is an error naming its line (the header is line 1); an empty field
 (x,,z) is a missing cell.

@@ -947,3 +947,48 @@ def test_messages_name_the_line_an_editor_shows(tmp_path, capsys):
     status, _, err = run(["score", model, tmp_path / "unknown.csv"], capsys)
     assert status == 1 and err.count("\n") == 2                # the skipped rows' warning too
     assert "Unknown state 'maybe' in column 'b' (line 15 of" in err
+
+
+# ---------------------------------------------------------------------- sample -> learn
+def test_sample_then_learn_keeps_the_names_of_states_that_look_like_numbers(tmp_path, capsys):
+    # states "01", "02" were read back as the integers 1, 2 (and "1e1" as 10.0, "+1" as 1)
+    states = {"lead": ["01", "02"], "zeros": ["007", "010"], "exp": ["1e1", "2e1"],
+              "plus": ["+1", "+2"], "na": ["NA", "None"], "space": [" a", "a"],
+              "plain": ["1", "2"], "float": ["1.0", "2.0"]}
+    nodes = list(states)
+    rng = np.random.default_rng(0)
+    cpts = {"lead": [0.4, 0.6]}
+    parents = {node: ["lead"] for node in nodes[1:]}
+    for node in nodes[1:]:
+        cpts[node] = rng.dirichlet([1, 1], size=2).tolist()
+    write_json(DiscreteBayesianNetwork(states, parents, cpts), tmp_path / "net.json")
+    status, _, err = run(["sample", tmp_path / "net.json", "-n", "2000", "--random-state", "0",
+                          "-o", tmp_path / "rows.csv"], capsys)
+    assert status == 0, err
+    status, _, err = run(["learn", tmp_path / "rows.csv", "--method", "chow_liu",
+                          "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    learned = read_json(tmp_path / "m.json")
+    assert {node: [str(s) for s in learned.states[node]] for node in nodes} == states
+    for node in ("lead", "zeros", "exp", "plus"):              # each says why it stays text
+        assert f"column {node!r} holds whole numbers written as codes" in err
+    assert "'01' would become 1" in err
+    for node in ("plain", "float", "na", "space"):
+        assert f"column {node!r}" not in err
+    status, out, err = run(["learn", tmp_path / "rows.csv", "--method", "chow_liu",
+                            "--categorical", "lead", "zeros", "exp", "plus"], capsys)
+    assert status == 0 and "written as codes" not in err
+
+
+def test_codes_rule_leaves_measurements_and_numbered_columns_alone(tmp_path, capsys):
+    frame = _measurements()
+    frame["d"] = np.where(frame["a"] > 10, "01", "02")
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, out, err = run(["learn", tmp_path / "d.csv", "--continuous", "d", "-v"], capsys)
+    assert status == 0, err
+    assert "written as codes" not in err and "continuous a, b, c, d" in err
+    # zero-padded identifiers, too many for categories: still refused, naming the options
+    frame["d"] = [f"{k:04d}" for k in range(len(frame))]
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "'d'", "--categorical")
