@@ -851,12 +851,21 @@ def _shown(states, limit=20):
     return repr(states[:limit])[:-1] + (f", ... ({len(states)} states)]" if len(states) > limit else "]")
 
 
-def _nan_message(name, text=False):
+def _nan_message(name, text=False, what="column"):
     """The refusal of a missing cell in training data; ``text``: the column holds text, whose
-    states spelled "None", "NA" or "null" pandas.read_csv reads as missing by default."""
+    states spelled "None", "NA" or "null" pandas.read_csv reads as missing by default;
+    ``what="target"``: the cell is a label of ``y`` (``fit(X, y)``), the target ``name``."""
     hint = (" If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", pandas.read_csv "
             "read it as missing: read the file with keep_default_na=False, na_values=[''] to keep "
             "such states (only empty cells missing)." if text else "")
+    if what == "target":
+        return (
+            f"Input y contains NaN (target {name!r}); fitting with missing='error' needs a label in "
+            "every row. Drop those rows, or use missing='em' / 'complete_case' on a learner that "
+            "accepts them: the target is a column of the network, so a missing label is a "
+            "missing cell of that column (the same model as passing it in X with "
+            f"target={name!r}).{hint}"
+        )
     return (
         f"Input X contains NaN in column {name!r}; fitting assumes complete data. "
         "Impute or drop incomplete rows, or use missing='em' / 'complete_case' on a learner "
@@ -1008,14 +1017,15 @@ class _Measured(dict):
         self.block = block
 
 
-def _check_missing(name, missing, allow_missing, text=False):
+def _check_missing(name, missing, allow_missing, text=False, what="column"):
     """Refuse missing cells (unless ``allow_missing``) and a column without an observed value
-    (``text``: the column holds text, :func:`_nan_message`)."""
+    (``text``, ``what``: :func:`_nan_message`)."""
     if missing.any():
         if not allow_missing:
-            raise ValueError(_nan_message(name, text))
+            raise ValueError(_nan_message(name, text, what))
         if missing.all():
-            raise ValueError(f"Column {name!r} has no observed value (every cell is missing).")
+            label = f"Input y (target {name!r})" if what == "target" else f"Column {name!r}"
+            raise ValueError(f"{label} has no observed value (every cell is missing).")
 
 
 def _apply(lookup, codes):
@@ -1251,14 +1261,18 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
     return (codes, values) if return_values else codes
 
 
-def encode_target(y, name="target", *, column_type=None, allow_continuous=False):
+def encode_target(y, name="target", *, column_type=None, allow_continuous=False, allow_missing=False):
     """Encode a 1-D target (the column-type rule, as for a column of ``X``).
+
+    ``allow_missing``: keep a missing label (NaN/None) as code ``-1`` (NaN in ``values`` of
+    a continuous target), as :func:`encode_fit` keeps a missing cell of ``X``; else it is
+    refused (:func:`_nan_message`), and so is a target without an observed label.
 
     Returns
     -------
-    codes : int64 ndarray (0 for a continuous target)
+    codes : int64 ndarray (0 for a continuous target; ``-1`` = missing)
     states : list, or None for a continuous target
-    values : float64 ndarray of a continuous target, else None
+    values : float64 ndarray of a continuous target (NaN = missing), else None
     """
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
@@ -1276,13 +1290,15 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False)
             raise ValueError(f"y must be 1-D (one target variable); got shape {values.shape}.")
         y = pd.Series(values, copy=False)
     codes, labels, kind = _factorize(name, y)
-    if (codes < 0).any():
-        raise ValueError("Input y contains NaN; fitting needs a complete target: drop those rows.")
+    missing = codes < 0
+    _check_missing(name, missing, allow_missing, text=kind in ("text", "mixed", "categorical"),
+                   what="target")
     if column_type == CONTINUOUS or (column_type is None and allow_continuous and kind == "numeric"
                                      and _fractional(labels)):
         if not allow_continuous:
             raise ValueError("y is declared continuous, but this estimator needs a discrete target.")
-        return np.zeros(len(codes), dtype=np.int64), None, _continuous_values(name, y, kind, what="target")
+        return (np.where(missing, -1, 0).astype(np.int64), None,
+                _continuous_values(name, y, kind, what="target"))
     if kind == "categorical":
         states, lookup = labels, np.arange(len(labels))
     else:

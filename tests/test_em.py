@@ -476,3 +476,68 @@ def test_rows_sampled_under_the_exact_e_step_are_reported_once():
                             np.random.RandomState(0))
         exact.run(net._parent_idx, start, 3, 0.0)
     assert exact.sampled_rows == 0
+
+
+# ------------------------------------------------------- missing labels of y (fit(X, y))
+def _target_last(net, rate, seed, n=1000):
+    """ASIA with cells missing at ``rate``, ``lung`` (holes too) the last column."""
+    X = mcar(net.sample(n, random_state=seed)[ASIA_ORDER], rate, seed)
+    return X[[c for c in X.columns if c != "lung"] + ["lung"]]
+
+
+@pytest.mark.parametrize("missing", ["em", "complete_case"])
+@pytest.mark.parametrize("learner", ["fixed", "hill_climb"])
+def test_a_missing_label_of_y_is_a_missing_cell_of_the_target(missing, learner):
+    """fit(X, y) with NaN in y fits, under missing="em" / "complete_case", the model of the
+    same column passed in X with target=: same CPTs, trace and densities (to 1e-12); the
+    labels used to be refused even where a missing cell of X is accepted."""
+    net = asia_network()
+    Xy = _target_last(net, 0.15, 8)
+    assert Xy["lung"].isna().sum() > 100
+    make_learner = {"fixed": lambda **kw: FixedStructure(edges=net.edges, **kw),
+                    "hill_climb": lambda **kw: HillClimbStructure(em_max_iter=3, **kw)}[learner]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # complete case: the rows dropped
+        by_y = make_learner(missing=missing).fit(Xy.drop(columns="lung"), Xy["lung"])
+        in_x = make_learner(missing=missing, target="lung").fit(Xy)
+    assert by_y.network_.nodes == in_x.network_.nodes and sorted(by_y.edges_) == sorted(in_x.edges_)
+    for node in in_x.network_.nodes:
+        np.testing.assert_allclose(by_y.network_.cpts[node], in_x.network_.cpts[node], rtol=0, atol=1e-12)
+    if missing == "em":
+        np.testing.assert_allclose(by_y.em_trace_, in_x.em_trace_, rtol=1e-12)
+    X = Xy.drop(columns="lung")
+    assert by_y.score(X, Xy["lung"]) == pytest.approx(in_x.score(Xy), rel=1e-12)  # log p(x, y)
+    np.testing.assert_allclose(by_y.predict_proba(X), in_x.predict_proba(Xy), rtol=0, atol=1e-12)
+    assert list(by_y.classes_) == list(in_x.classes_)
+
+
+def test_a_missing_continuous_label_is_a_missing_cell_of_the_target():
+    """The same for a continuous target of a CLG network (Gaussian / CLG EM)."""
+    rng = np.random.default_rng(5)
+    g = rng.choice(["p", "q"], 400)
+    a = rng.normal(size=400)
+    y = np.where(g == "q", 1.0, -0.5) + 0.8 * a + rng.normal(scale=0.5, size=400)
+    Xy = pd.DataFrame({"a": a, "g": g, "y": y}).astype({"g": object})
+    Xy = Xy.mask(rng.random(Xy.shape) < 0.2)
+    edges = [("g", "y"), ("a", "y")]
+    by_y = FixedStructure(edges=edges, missing="em").fit(Xy.drop(columns="y"), Xy["y"])
+    in_x = FixedStructure(edges=edges, missing="em", target="y").fit(Xy)
+    np.testing.assert_allclose(by_y.em_trace_, in_x.em_trace_, rtol=1e-12)
+    for attribute in ("intercepts", "coefficients", "sigmas"):
+        for node in ("a", "y"):
+            np.testing.assert_allclose(getattr(by_y.network_, attribute)[node],
+                                       getattr(in_x.network_, attribute)[node], rtol=1e-12)
+    np.testing.assert_allclose(by_y.predict(Xy.drop(columns="y")), in_x.predict(Xy), rtol=1e-12)
+
+
+def test_a_missing_label_is_refused_under_missing_error_saying_what_to_do():
+    net = asia_network()
+    Xy = _target_last(net, 0.0, 3, n=300)
+    y = Xy["lung"].copy()
+    y.iloc[[4, 9]] = None
+    with pytest.raises(ValueError, match=r"Input y contains NaN \(target 'lung'\); fitting with "
+                                         r"missing='error' needs a label in every row.*missing='em'.*"
+                                         r"target='lung'"):
+        FixedStructure(edges=net.edges).fit(Xy.drop(columns="lung"), y)
+    with pytest.raises(ValueError, match=r"Input y \(target 'lung'\) has no observed value"):
+        FixedStructure(edges=net.edges, missing="em").fit(Xy.drop(columns="lung"), y.where(y.isna()))

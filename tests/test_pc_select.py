@@ -242,6 +242,14 @@ def test_bad_input_errors():
     bad = mixed.assign(x=mixed["x"].where(mixed.index != 7))  # a missing cell
     with pytest.raises(ValueError, match="'x'"):
         PCSelect().fit(bad, y)
+    # a missing label: refused as y's (it named the internal column '__target__'), saying why
+    # and what to do
+    for unlabelled in (np.where(np.arange(100) == 7, np.nan, y), np.where(np.arange(100) == 7, None, "a")):
+        with pytest.raises(ValueError, match=r"Input y contains NaN \(1 of 100 rows\)\. PCSelect is a "
+                                             r"scikit-learn feature selector.*Drop those rows"):
+            PCSelect().fit(mixed, unlabelled)
+    weights = np.where(np.arange(100) == 7, 0.0, 1.0)  # a row of weight 0 is not read
+    PCSelect().fit(mixed, np.where(np.arange(100) == 7, np.nan, y), sample_weight=weights)
 
 
 # -- mixed features: the conditional-Gaussian test (bnlearn's "mi-cg") ------------------------

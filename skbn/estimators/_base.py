@@ -360,7 +360,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             Optional target; it becomes a node of the network and enables ``predict_proba``
             (columns in ``classes_`` order: the target's states sorted as ``np.unique``
             sorts them, as scikit-learn's metrics expect). Ignored when ``target`` names a
-            column of ``X``.
+            column of ``X``. The target is one more column of the network, so a missing label
+            (NaN/None) follows the ``missing`` mode as a missing cell of ``X`` does: refused
+            under ``"error"`` (naming the target), the row dropped under
+            ``"complete_case"``, the label completed by EM under ``"em"`` (and PC's
+            ``"available_case"``); ``fit(X, y)`` then fits the model of ``fit(X_y,
+            target=name)`` with the column in ``X_y``.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights: every count (scores, tests, CPTs) is the sum of the
             weights of the rows it counts, so an integer weight ``w`` is the same as ``w``
@@ -421,7 +426,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                     DataConversionWarning,
                 )
             y_codes, y_states, y_values = encode_target(y, target_name, column_type=y_type,
-                                                        allow_continuous=True)
+                                                        allow_continuous=True,
+                                                        allow_missing=missing != "error")
             if len(y_codes) != data.n_samples:
                 raise ValueError(
                     f"X has {data.n_samples} rows but y has {len(y_codes)}; they must match."

@@ -166,7 +166,8 @@ class PCSelect(SelectorMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features)
             The features.
         y : array-like of shape (n_samples,)
-            The target.
+            The target, a label in every row (NaN/None refused, as by scikit-learn's
+            estimators; rows of weight 0 excepted).
         sample_weight : array-like of shape (n_samples,), default=None
             Row weights (integer weights equal replicated rows; rows of weight 0 are
             dropped before the data are read).
@@ -197,6 +198,15 @@ class PCSelect(SelectorMixin, BaseEstimator):
         y = pd.Series(given.array if isinstance(given, (pd.Series, pd.Index))
                       else given if isinstance(given, pd.Categorical) else y)
         frame, weights, y = positive_weight_rows(frame, sample_weight, y)
+        unlabelled = int(np.count_nonzero(pd.isna(y)))
+        if unlabelled:  # (the encoder would name its internal column)
+            raise ValueError(
+                f"Input y contains NaN ({unlabelled} of {len(y)} rows). PCSelect is a scikit-learn "
+                "feature selector: as scikit-learn's estimators, it needs a label in every row (it "
+                "has no missing= mode). Drop those rows first, e.g. keep = pd.notna(y); "
+                "fit(X[keep], y[keep]). To use them, learn a network by EM instead, e.g. "
+                "HillClimbStructure(missing='em').fit(X, y): a missing label is a missing cell there."
+            )
         target = "__target__"
         while target in names:
             target = "_" + target
