@@ -1496,11 +1496,14 @@ def identifiable_families(families):
     return ok
 
 
-def _family_parameters(stats, group, child, parents, variance, where, identifiable=False):
+def _family_parameters(stats, group, child, parents, variance, where, identifiable=False,
+                       bounds=None):
     """Intercept, coefficients and sigma of ``child`` on ``parents`` (column positions of
     ``stats``) in configuration ``group``; error (naming ``where``) when not estimable.
     ``identifiable``: the parents' scaled scatter matrix is already known to pass the
-    collinearity check (:func:`_identifiable`), which is then not repeated."""
+    collinearity check (:func:`_identifiable`), which is then not repeated. ``bounds``:
+    ``(low, high)``, the residual variance ``RSS / dof`` is clipped to them (EM's
+    constrained M-step, :class:`skbn._em.MomentEM`; a variance of 0 is then ``low``)."""
     n = float(stats.weight[group])
     p = len(parents)
     if n == 0:
@@ -1526,7 +1529,10 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
     coef, rss = regression(scatter, child, parents)
     intercept = float(stats.mean[group, child] - stats.mean[group, parents] @ coef)
     dof = n - p - 1 if variance == "unbiased" else n
-    sigma = float(np.sqrt(rss / dof))
+    residual_variance = rss / dof
+    if bounds is not None:
+        residual_variance = min(max(residual_variance, bounds[0]), bounds[1])
+    sigma = float(np.sqrt(residual_variance))
     if not sigma > 0:
         raise ValueError(f"Cannot estimate {where}: the residual variance is 0 (a constant "
                          f"column or an exact linear function of the parents).")

@@ -409,3 +409,68 @@ def test_every_structural_em_learner_runs_on_continuous_data_with_holes(learner)
         model = learner(missing="em", parameter_estimator="mle", em_max_iter=10).fit(X)
     assert isinstance(model.network_, GaussianBayesianNetwork)
     assert model.em_trace_[-1] == pytest.approx(model.score_samples(X).sum(), rel=1e-12)
+
+
+# ------------------------------------------------ too few rows behind a configuration
+def _sparse_clg(seed):
+    """100 rows of a random 6-node CLG network (up to 3 parents), 30% of the cells MCAR:
+    some configurations of a continuous node's discrete parents get few rows."""
+    truth = make_random_network(6, kind="clg", random_state=seed, n_states=(2, 3), max_indegree=3)
+    return truth, _holes(truth.sample(100, random_state=seed), 0.3, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize(("seed", "estimator", "reported"), [
+    (3, "mle", "held at its floor"),  # stopped with "the residual variance is 0"
+    (7, "bayes", "held at its ceiling"),  # the same error (after a sigma ran off to infinity)
+    (2, "bayes", "EM keeps its current regression"),  # the trace decreased (by 1.3)
+])
+def test_clg_em_with_few_rows_behind_a_configuration_fits_with_a_monotone_trace(seed, estimator, reported):
+    """30% MCAR on 100 rows: EM used to follow an unbounded objective (a residual variance
+    to 0, or to infinity under "bayes") until it failed, and to lower the objective when a
+    configuration's expected rows fell to its number of coefficients (the pooled
+    regression). Now: residual variances within [1e-6, 1e6] x the column's observed
+    variance, such a configuration held (a generalised EM step), both reported; the trace
+    never decreases and ends at the returned network's objective."""
+    truth, X = _sparse_clg(seed)
+    with pytest.warns(UserWarning) as record:
+        model = FixedStructure(edges=truth.edges, missing="em", parameter_estimator=estimator).fit(X)
+    trace = model.em_trace_
+    assert np.all(np.diff(trace) >= -1e-9 * np.abs(trace[1:])), np.diff(trace).min()
+    assert any(reported in str(w.message) for w in record)
+    net = model.network_
+    log_lik = model.score_samples(X).sum()
+    objective = log_lik if estimator == "mle" else log_lik + _log_prior(net, 1.0)
+    assert trace[-1] == pytest.approx(objective, rel=1e-12)
+    for node in net.sigmas:
+        spread = X[node].var(ddof=0)
+        variance = np.asarray(net.sigmas[node]) ** 2
+        assert np.all(variance >= 1e-6 * spread * (1 - 1e-9))
+        assert np.all(variance <= 1e6 * spread * (1 + 1e-9))
+
+
+def test_clg_em_where_no_bound_or_held_configuration_is_reached_is_the_unbounded_em(monkeypatch):
+    """Bit for bit: on data where no residual variance reaches a bound and no configuration
+    has too few expected rows, the trace and parameters are those of EM without the bounds
+    and the held regressions (the M-step of before)."""
+    import skbn._em
+    import skbn.estimators._base
+
+    truth = make_random_network(7, kind="clg", random_state=1, n_states=(2, 3), max_indegree=2)
+    X = _holes(truth.sample(600, random_state=1), 0.3, np.random.default_rng(1))
+    fits = []
+    for unbounded in (False, True):
+        if unbounded:
+            monkeypatch.setattr(skbn._em, "_variance_bounds", lambda values, missing, weights, continuous: [
+                (0.0, np.inf) if c else None for c in continuous])
+            monkeypatch.setattr(skbn.estimators._base, "_held_regressions", lambda *args: None)
+        for estimator in ("mle", "bayes"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # nothing reported: no bound, no held configuration
+                fits.append(FixedStructure(edges=truth.edges, missing="em", parameter_estimator=estimator,
+                                           em_max_iter=30, em_tol=0.0).fit(X))
+    for bounded, plain in zip(fits[:2], fits[2:]):
+        np.testing.assert_array_equal(bounded.em_trace_, plain.em_trace_)
+        for attribute in ("intercepts", "coefficients", "sigmas", "cpts"):
+            first, second = getattr(bounded.network_, attribute), getattr(plain.network_, attribute)
+            for node in first:
+                np.testing.assert_array_equal(first[node], second[node])

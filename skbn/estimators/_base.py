@@ -771,30 +771,34 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self.averaged_weights_ = np.asarray(weights, dtype=float)
         return network(edges)
 
-    def _fit_continuous_network(self, states, data, parents, family_data=None):
+    def _fit_continuous_network(self, states, data, parents, family_data=None, *, variance_bounds=None,
+                                current=None):
         """The Gaussian or CLG network with parent tuples ``parents`` fitted on the complete
         weighted ``data`` (EM's M-step, :class:`skbn._em.MomentEM`). With ``family_data``
         (EM's available-case start) the family of node ``i`` is fitted on
-        ``family_data[i]`` instead, its CPT as the posterior mean (``parameter_ess``)."""
+        ``family_data[i]`` instead, its CPT as the posterior mean (``parameter_ess``).
+        ``variance_bounds`` (per node: ``(low, high)`` or None) and ``current`` (the network
+        of the E-step): EM's constrained, generalised M-step (:meth:`_regressions`)."""
+        bounds = variance_bounds or [None] * data.n_variables
         cache = {}
         for child, sub in enumerate(family_data or ()):
             pa = sorted(parents[child])
             if sub.continuous[child]:
                 cache[(child, tuple(pa))] = self._regressions(sub, states, MomentCounter(sub), child, pa,
-                                                              self._variance())
+                                                              self._variance(), bounds=bounds[child])
             else:
                 cache[(child, tuple(pa))] = estimate_cpt(sub.codes, sub.cardinalities, child, pa,
                                                          method="bayes", ess=self.parameter_ess,
                                                          weights=sub.weights)
         dag = [(p, child) for child, pa in enumerate(parents) for p in pa]
         counter = None if family_data else MomentCounter(data)
-        return self._continuous_network(data, states, counter, cache, dag)
+        return self._continuous_network(data, states, counter, cache, dag, bounds, current)
 
     def _variance(self):
         """The residual variance of continuous nodes: ``"mle"`` (``RSS / N``) or ``"unbiased"``."""
         return "mle" if self.parameter_estimator == "mle" else "unbiased"
 
-    def _continuous_network(self, data, states, counter, cache, dag):
+    def _continuous_network(self, data, states, counter, cache, dag, variance_bounds=None, current=None):
         r"""The Gaussian (every column continuous) or CLG network of the DAG ``dag``.
 
         A continuous node gets, in every configuration :math:`\delta` of its discrete
@@ -810,9 +814,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         (``parameter_estimator`` and ``parameter_ess``). A configuration with too few rows,
         collinear parents or no residual variance is an error naming the node and the
         configuration. With experimental rows (``interventions``) every node's parameters
-        come from the rows where it was not set by intervention.
+        come from the rows where it was not set by intervention. ``variance_bounds`` and
+        ``current``: EM's M-step (:meth:`_regressions`).
         """
         variance = self._variance()
+        bounds = variance_bounds or [None] * data.n_variables
         names = data.names
         parents = [[] for _ in range(data.n_variables)]
         for parent, child in dag:
@@ -831,7 +837,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             if key not in cache:
                 if continuous[child]:
                     cache[key] = self._regressions(data, states, counter, child, pa, variance,
-                                                   key in checked)
+                                                   key in checked, bounds=bounds[child],
+                                                   held=_held_regressions(current, names, child, pa))
                 else:
                     self._check_cpt_size(data, child, pa)
                     codes, weights = _kept_rows(data, child)
@@ -850,7 +857,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                   coefficients, sigmas)
 
     @staticmethod
-    def _regressions(data, states, counter, child, parents, variance, identifiable=False):
+    def _regressions(data, states, counter, child, parents, variance, identifiable=False, *,
+                     bounds=None, held=None):
         """``(intercept, coefficients, sigma)`` arrays of the continuous ``child`` over the
         configurations of its discrete ``parents`` (C order, as the CLG network stores them);
         ``identifiable``: a Gaussian family's parents already passed the collinearity check.
@@ -859,13 +867,19 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         coefficients cannot be estimated on its own rows (a CLG score leaves an empty one
         out, so a learned graph may have one): it gets the regression of the child on its
         continuous parents over all its rows, with a warning naming the configurations, as
-        a CPT row without data gets the prior."""
+        a CPT row without data gets the prior.
+
+        EM's M-step (:class:`skbn._em.MomentEM`) passes ``bounds``, the ``(low, high)``
+        interval its residual variances are kept in, and ``held``, the family's current
+        ``(b0 (q,), B (q, p), sigma (q,))`` (None when the family is new): such a
+        configuration then keeps its current regression instead (a generalised EM step,
+        see :class:`~skbn._em.MomentEM`); the pooled regression is EM's start there."""
         stats, column, columns, _ = counter.family(child, parents)
         continuous = data.continuous
         discrete = [p for p in parents if not continuous[p]]
         if not discrete:  # one group (a Gaussian family)
             b0, b, s = _family_parameters(stats, 0, column, columns, variance,
-                                          f"the column {data.names[child]!r}", identifiable)
+                                          f"the column {data.names[child]!r}", identifiable, bounds)
             return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
@@ -874,25 +888,32 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         for g in range(n):
             config = repr({data.names[p]: states[p][k] for p, k in zip(discrete, np.unravel_index(g, shape))})
             if stats.weight[g] <= len(columns) + 1:  # no row, or no more rows than coefficients
-                if pooled is None:  # the child on its continuous parents over all its rows
-                    one, one_column, one_columns, _ = counter.family(
-                        child, [p for p in parents if continuous[p]])
-                    pooled = _family_parameters(one, 0, one_column, one_columns, variance,
-                                                f"the column {data.names[child]!r} over all its rows")
-                b0[g], b[g], s[g] = pooled
+                if held is not None:  # EM: the current regression (its term of Q unchanged)
+                    b0[g], b[g], s[g] = held[0][g], held[1][g], held[2][g]
+                else:
+                    if pooled is None:  # the child on its continuous parents over all its rows
+                        one, one_column, one_columns, _ = counter.family(
+                            child, [p for p in parents if continuous[p]])
+                        pooled = _family_parameters(one, 0, one_column, one_columns, variance,
+                                                    f"the column {data.names[child]!r} over all its rows",
+                                                    bounds=bounds)
+                    b0[g], b[g], s[g] = pooled
                 sparse.append(config)
                 continue
             where = f"the column {data.names[child]!r} in the configuration {config} of its discrete parents"
-            b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where)
+            b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where, bounds=bounds)
         if sparse:
+            there = ("there, EM keeps its current regression (an M-step cannot estimate a new one "
+                     "from so few expected rows; EM started from the regression over all its rows)."
+                     if held is not None else
+                     "there, its regression is the one over all its rows (on its continuous parents, "
+                     "the discrete ones ignored), as a CPT row without data gets the prior. In a "
+                     "cross-validation fold, the training rows may lack such configurations.")
             warn_user(
                 f"The column {data.names[child]!r} has too few rows to estimate its regression "
                 f"({len(columns) + 1} coefficients, intercept included) in {len(sparse)} of the {n} "
                 f"configurations of its discrete parents "
-                f"({', '.join(sparse[:5])}{', ...' if len(sparse) > 5 else ''}): "
-                "there, its regression is the one over all its rows (on its continuous parents, "
-                "the discrete ones ignored), as a CPT row without data gets the prior. In a "
-                "cross-validation fold, the training rows may lack such configurations."
+                f"({', '.join(sparse[:5])}{', ...' if len(sparse) > 5 else ''}): {there}"
             )
         return b0.reshape(shape), b.reshape(shape + (len(columns),)), s.reshape(shape)
 
@@ -1494,6 +1515,19 @@ def _append_column(data, column_codes, cardinality, name, values=None):
         all_values = np.asfortranarray(np.column_stack([old, new]))
     return replace(data, codes=np.asfortranarray(codes), cardinalities=cardinalities,
                    names=data.names + (name,), values=all_values)
+
+
+def _held_regressions(network, names, child, parents):
+    """The regressions ``(b0 (q,), B (q, p), sigma (q,))`` of the continuous ``child`` in
+    ``network`` (EM's current parameters) when its parents there are ``parents`` (sorted
+    positions) and some are discrete; else None (:meth:`_BaseStructureLearner._regressions`)."""
+    node = names[child]
+    if not isinstance(network, CLGBayesianNetwork) or not network.discrete_parents.get(node) or \
+            list(network.parents[node]) != [names[p] for p in parents]:
+        return None
+    b0 = np.asarray(network.intercepts[node]).reshape(-1)
+    return b0, np.asarray(network.coefficients[node]).reshape(b0.size, -1), \
+        np.asarray(network.sigmas[node]).reshape(-1)
 
 
 def _make_network(names, states, parents, cpts):
