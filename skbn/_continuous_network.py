@@ -1496,10 +1496,20 @@ def identifiable_families(families):
     return ok
 
 
+class NotEstimable(ValueError):
+    """A regression that the rows of one configuration cannot estimate (:func:`_family_parameters`);
+    ``reason`` says why in a few words, for a message that lists configurations."""
+
+    def __init__(self, message, reason):
+        super().__init__(message)
+        self.reason = reason
+
+
 def _family_parameters(stats, group, child, parents, variance, where, identifiable=False,
-                       bounds=None):
+                       bounds=None, parent_names=None):
     """Intercept, coefficients and sigma of ``child`` on ``parents`` (column positions of
-    ``stats``) in configuration ``group``; error (naming ``where``) when not estimable.
+    ``stats``) in configuration ``group``; :class:`NotEstimable` (naming ``where``, and the
+    parent by its name in ``parent_names``, aligned with ``parents``) when not estimable.
     ``identifiable``: the parents' scaled scatter matrix is already known to pass the
     collinearity check (:func:`_identifiable`), which is then not repeated. ``bounds``:
     ``(low, high)``, the residual variance ``RSS / dof`` is clipped to them (EM's
@@ -1507,25 +1517,27 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
     n = float(stats.weight[group])
     p = len(parents)
     if n == 0:
-        raise ValueError(f"Cannot estimate {where}: no row has that configuration (in a "
+        raise NotEstimable(f"Cannot estimate {where}: no row has that configuration (in a "
                          f"cross-validation fold, the training rows may lack it), so the child's "
                          f"regression there has no data. Merge states or drop parents, or learn "
-                         f"the structure alone with fit_parameters=False.")
+                         f"the structure alone with fit_parameters=False.", "no row")
     if n <= p + 1:
-        raise ValueError(f"Cannot estimate {where}: total weight {n:g} of its rows is not more "
-                         f"than the {p + 1} coefficients (intercept included), so the "
-                         f"coefficients and the standard deviation are not identifiable. Add "
-                         f"rows, merge states or drop parents.")
+        raise NotEstimable(f"Cannot estimate {where}: total weight {n:g} of its rows is not more "
+                           f"than the {p + 1} coefficients (intercept included), so the "
+                           f"coefficients and the standard deviation are not identifiable. Add "
+                           f"rows, merge states or drop parents.", "too few rows")
     scatter = stats.scatter[group]
     if p and not identifiable:
         scaled = _scaled_parents(scatter, parents)
         if scaled is None:
             diag = np.sqrt(scatter[parents, parents])
-            raise ValueError(f"Cannot estimate {where}: the parent "
-                             f"{int(np.flatnonzero(diag == 0)[0])} is constant there.")
+            k = int(np.flatnonzero(diag == 0)[0])
+            parent = repr(parent_names[k]) if parent_names is not None else k
+            raise NotEstimable(f"Cannot estimate {where}: the parent {parent} is constant there.",
+                               f"the parent {parent} is constant")
         if not _identifiable(np.linalg.eigvalsh(scaled)):
-            raise ValueError(f"Cannot estimate {where}: its parents are collinear there (the "
-                             f"coefficients are not identifiable).")
+            raise NotEstimable(f"Cannot estimate {where}: its parents are collinear there (the "
+                               f"coefficients are not identifiable).", "collinear parents")
     coef, rss = regression(scatter, child, parents)
     intercept = float(stats.mean[group, child] - stats.mean[group, parents] @ coef)
     dof = n - p - 1 if variance == "unbiased" else n
@@ -1534,8 +1546,9 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
         residual_variance = min(max(residual_variance, bounds[0]), bounds[1])
     sigma = float(np.sqrt(residual_variance))
     if not sigma > 0:
-        raise ValueError(f"Cannot estimate {where}: the residual variance is 0 (a constant "
-                         f"column or an exact linear function of the parents).")
+        raise NotEstimable(f"Cannot estimate {where}: the residual variance is 0 (a constant "
+                           f"column or an exact linear function of the parents).",
+                           "no residual spread (an exact fit)")
     return intercept, coef, sigma
 
 
@@ -1586,7 +1599,7 @@ def fit_gaussian_parameters(X, edges, sample_weight=None, variance="unbiased"):
     for node in nodes:
         intercepts[node], coefficients[node], sigmas[node] = _family_parameters(
             stats, 0, index[node], [index[p] for p in parents[node]], variance,
-            f"node {node!r}")
+            f"node {node!r}", parent_names=parents[node])
     return GaussianBayesianNetwork(nodes, parents, intercepts, coefficients, sigmas)
 
 
@@ -1683,7 +1696,7 @@ def fit_clg_parameters(X, edges, discrete=None, sample_weight=None, variance="un
                 " in the configuration " + repr({p: states[p][c] for p, c in zip(dpa, config)})
                 + " of its discrete parents" if dpa else "")
             b0[g], b[g], s[g] = _family_parameters(stats, g, len(cpa), list(range(len(cpa))),
-                                                   variance, where)
+                                                   variance, where, parent_names=cpa)
         intercepts[node] = b0.reshape(shape)
         coefficients[node] = b.reshape(shape + (len(cpa),))
         sigmas[node] = s.reshape(shape)

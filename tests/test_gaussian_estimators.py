@@ -159,7 +159,8 @@ def test_a_configuration_with_too_few_rows_takes_the_regression_over_all_rows(ke
     c_rows = np.flatnonzero(X["B"] == "c")
     X = X.drop(index=c_rows[kept:]).reset_index(drop=True)
     X["B"] = pd.Categorical(X["B"], categories=["a", "b", "c"])
-    with pytest.warns(UserWarning, match=r"'E' has too few rows .* 1 of the 3 configurations .*\{'B': 'c'\}"):
+    with pytest.warns(UserWarning, match=r"'E' cannot be estimated on its own rows in 1 of "
+                                         r"the 3 configurations .*\{'B': 'c'\}"):
         model = FixedStructure(edges=CLG_EDGES).fit(X)
     pooled = FixedStructure(edges=[e for e in CLG_EDGES if e != ("B", "E")]).fit(X).network_
     net = model.network_
@@ -170,6 +171,62 @@ def test_a_configuration_with_too_few_rows_takes_the_regression_over_all_rows(ke
     np.testing.assert_allclose(net.intercepts["E"][:2], own.intercepts["E"], rtol=1e-12)
     np.testing.assert_allclose(net.sigmas["E"][:2], own.sigmas["E"], rtol=1e-12)
     assert np.isfinite(model.score_samples(X)).all()
+
+
+def _zero_inflated(n=300, seed=0):
+    """``y`` is exactly 0 under ``control`` (a point mass) and ``1 + x + noise`` under
+    ``treated``; ``z`` is a continuous column constant under ``control``."""
+    rng = np.random.default_rng(seed)
+    g = np.where(np.arange(n) % 3 == 0, "control", "treated")
+    x = rng.normal(size=n)
+    y = np.where(g == "control", 0.0, 1 + x + rng.normal(size=n))
+    z = np.where(g == "control", 2.5, rng.normal(size=n))
+    return pd.DataFrame({"g": g, "x": x, "y": y, "z": z})
+
+
+def _own_regression(frame, child, parents):
+    """Least squares of ``child`` on ``parents`` by numpy: intercept, coefficients and the
+    unbiased residual standard deviation (bnlearn's ``bn.fit``)."""
+    design = np.column_stack([np.ones(len(frame))] + [frame[p].to_numpy() for p in parents])
+    beta, *_ = np.linalg.lstsq(design, frame[child].to_numpy(), rcond=None)
+    rss = float(np.sum((frame[child].to_numpy() - design @ beta) ** 2))
+    return beta[0], beta[1:], np.sqrt(rss / (len(frame) - len(parents) - 1))
+
+
+def test_a_configuration_without_residual_spread_takes_the_regression_over_all_rows():
+    """R's ``infert`` (``parity`` equal in the two rows of one configuration) and
+    zero-inflated measurements: a configuration whose rows lie exactly on a regression
+    cannot give a variance (0 would give every other value density 0); the learner's
+    network gives it the regression over all rows, names it, and keeps the others' own
+    fit. It was an error that lost the whole fit."""
+    X = _zero_inflated()
+    with pytest.warns(UserWarning, match=r"'y' cannot be estimated on its own rows in 1 of the 2 "
+                                         r"configurations .*no residual spread .*\{'g': 'control'\}"):
+        net = FixedStructure(edges=[("g", "y"), ("x", "y")]).fit(X).network_
+    control, treated = 0, 1  # (states in sorted order)
+    b0, b, sigma = _own_regression(X, "y", ["x"])  # over all rows
+    np.testing.assert_allclose([net.intercepts["y"][control], net.sigmas["y"][control]], [b0, sigma],
+                               rtol=1e-10)
+    np.testing.assert_allclose(net.coefficients["y"][control], b, rtol=1e-10)
+    b0, b, sigma = _own_regression(X[X["g"] == "treated"], "y", ["x"])
+    np.testing.assert_allclose([net.intercepts["y"][treated], net.sigmas["y"][treated]], [b0, sigma],
+                               rtol=1e-10)
+    np.testing.assert_allclose(net.coefficients["y"][treated], b, rtol=1e-10)
+
+
+def test_a_parent_constant_in_a_configuration_is_named_and_pooled():
+    """``z`` is constant under ``control``: as a parent of ``x`` there, its coefficient is
+    not identifiable; the warning names the parent by its column name."""
+    X = _zero_inflated()
+    with pytest.warns(UserWarning, match=r"'x' cannot be estimated .*the parent 'z' is constant "
+                                         r"in \{'g': 'control'\}"):
+        net = FixedStructure(edges=[("g", "x"), ("z", "x")]).fit(X).network_
+    b0, b, sigma = _own_regression(X, "x", ["z"])
+    np.testing.assert_allclose([net.intercepts["x"][0], net.sigmas["x"][0]], [b0, sigma], rtol=1e-10)
+    constant = X[["x"]].assign(z=1.0)
+    constant.loc[0, "z"] = 2.0
+    with pytest.raises(ValueError, match="node 'x'.*the parent 'z' is constant"):
+        GaussianBayesianNetwork.from_data(constant.iloc[1:], [("z", "x")])
 
 
 def test_the_network_function_still_refuses_an_unobserved_configuration():

@@ -13,7 +13,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
-from skbn._continuous_network import _family_parameters, identifiable_families
+from skbn._continuous_network import NotEstimable, _family_parameters, identifiable_families
 from skbn._counting import family_table, functional_pairs, linear_dependencies, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions
@@ -863,57 +863,71 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         configurations of its discrete ``parents`` (C order, as the CLG network stores them);
         ``identifiable``: a Gaussian family's parents already passed the collinearity check.
 
-        A configuration with no more rows (total weight) than the regression has
-        coefficients cannot be estimated on its own rows (a CLG score leaves an empty one
-        out, so a learned graph may have one): it gets the regression of the child on its
-        continuous parents over all its rows, with a warning naming the configurations, as
-        a CPT row without data gets the prior.
+        A configuration whose own rows cannot estimate the regression gets the regression of
+        the child on its continuous parents over all its rows, with a warning naming the
+        configurations and why, as a CPT row without data gets the prior: no more rows
+        (total weight) than the regression has coefficients (a CLG score leaves an empty
+        one out, so a learned graph may have one), a continuous parent constant there,
+        parents collinear there, or no residual spread there (every row on the regression,
+        such as a column equal in the two rows of a configuration: a variance of 0 would
+        give every other value density 0). A Gaussian family, which has one configuration,
+        is an error naming the column instead.
 
         EM's M-step (:class:`skbn._em.MomentEM`) passes ``bounds``, the ``(low, high)``
-        interval its residual variances are kept in, and ``held``, the family's current
-        ``(b0 (q,), B (q, p), sigma (q,))`` (None when the family is new): such a
-        configuration then keeps its current regression instead (a generalised EM step,
-        see :class:`~skbn._em.MomentEM`); the pooled regression is EM's start there."""
+        interval its residual variances are kept in (no residual spread is then the lower
+        bound), and ``held``, the family's current ``(b0 (q,), B (q, p), sigma (q,))``
+        (None when the family is new): a configuration its rows cannot estimate then keeps
+        its current regression instead (a generalised EM step, see
+        :class:`~skbn._em.MomentEM`); the pooled regression is EM's start there."""
         stats, column, columns, _ = counter.family(child, parents)
         continuous = data.continuous
         discrete = [p for p in parents if not continuous[p]]
+        parent_names = [data.names[p] for p in sorted(parents) if continuous[p]]  # (as columns)
         if not discrete:  # one group (a Gaussian family)
             b0, b, s = _family_parameters(stats, 0, column, columns, variance,
-                                          f"the column {data.names[child]!r}", identifiable, bounds)
+                                          f"the column {data.names[child]!r}", identifiable, bounds,
+                                          parent_names)
             return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
         b0, b, s = np.zeros(n), np.zeros((n, len(columns))), np.zeros(n)
-        pooled, sparse = None, []
+        pooled, unestimable = None, {}  # reason -> the configurations
         for g in range(n):
             config = repr({data.names[p]: states[p][k] for p, k in zip(discrete, np.unravel_index(g, shape))})
-            if stats.weight[g] <= len(columns) + 1:  # no row, or no more rows than coefficients
-                if held is not None:  # EM: the current regression (its term of Q unchanged)
-                    b0[g], b[g], s[g] = held[0][g], held[1][g], held[2][g]
-                else:
-                    if pooled is None:  # the child on its continuous parents over all its rows
-                        one, one_column, one_columns, _ = counter.family(
-                            child, [p for p in parents if continuous[p]])
-                        pooled = _family_parameters(one, 0, one_column, one_columns, variance,
-                                                    f"the column {data.names[child]!r} over all its rows",
-                                                    bounds=bounds)
-                    b0[g], b[g], s[g] = pooled
-                sparse.append(config)
-                continue
             where = f"the column {data.names[child]!r} in the configuration {config} of its discrete parents"
-            b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where, bounds=bounds)
-        if sparse:
+            try:
+                b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where,
+                                                       bounds=bounds, parent_names=parent_names)
+                continue
+            except NotEstimable as error:
+                reason = "too few rows" if error.reason == "no row" else error.reason
+            if held is not None:  # EM: the current regression (its term of Q unchanged)
+                b0[g], b[g], s[g] = held[0][g], held[1][g], held[2][g]
+            else:
+                if pooled is None:  # the child on its continuous parents over all its rows
+                    one, one_column, one_columns, _ = counter.family(
+                        child, [p for p in parents if continuous[p]])
+                    pooled = _family_parameters(one, 0, one_column, one_columns, variance,
+                                                f"the column {data.names[child]!r} over all its rows",
+                                                bounds=bounds, parent_names=parent_names)
+                b0[g], b[g], s[g] = pooled
+            unestimable.setdefault(reason, []).append(config)
+        if unestimable:
             there = ("there, EM keeps its current regression (an M-step cannot estimate a new one "
-                     "from so few expected rows; EM started from the regression over all its rows)."
+                     "from those expected rows; EM started from the regression over all its rows)."
                      if held is not None else
                      "there, its regression is the one over all its rows (on its continuous parents, "
                      "the discrete ones ignored), as a CPT row without data gets the prior. In a "
                      "cross-validation fold, the training rows may lack such configurations.")
+            coefficients = f" ({len(columns) + 1} coefficients, intercept included)"
+            why = "; ".join(
+                f"{reason}{coefficients if reason == 'too few rows' else ''}"
+                f" in {', '.join(configs[:5])}{', ...' if len(configs) > 5 else ''}"
+                for reason, configs in unestimable.items())
+            count = sum(len(configs) for configs in unestimable.values())
             warn_user(
-                f"The column {data.names[child]!r} has too few rows to estimate its regression "
-                f"({len(columns) + 1} coefficients, intercept included) in {len(sparse)} of the {n} "
-                f"configurations of its discrete parents "
-                f"({', '.join(sparse[:5])}{', ...' if len(sparse) > 5 else ''}): {there}"
+                f"The column {data.names[child]!r} cannot be estimated on its own rows in {count} of "
+                f"the {n} configurations of its discrete parents ({why}): {there}"
             )
         return b0.reshape(shape), b.reshape(shape + (len(columns),)), s.reshape(shape)
 
