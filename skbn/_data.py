@@ -696,10 +696,12 @@ def _check_spread(name, labels, *, what="column", stacklevel=5):
             "no information and has no variance to model; drop it before fitting."
         )
     if len(labels) < MIN_CONTINUOUS_VALUES:
+        declare = (_declare_hint(name, what) if what == "target"
+                   else f"declare column_types={{{name!r}: 'discrete'}}")
         warnings.warn(
             f"{label} is continuous but has only {len(labels)} distinct values "
             f"({sorted(float(v) for v in labels)}); a Gaussian model of so few values is poor. If "
-            f"they are categories, declare column_types={{{name!r}: 'discrete'}}.",
+            f"they are categories, {declare}.",
             UserWarning, stacklevel=stacklevel,
         )
 

@@ -15,7 +15,7 @@ from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skbn import PCSelect
+from skbn import HillClimbStructure, PCSelect
 from skbn.estimators import PCSelect as PCSelectFromEstimators
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -113,7 +113,7 @@ def test_integer_weights_equal_replicated_rows():
 
 def test_pipeline_cross_val_score():
     data = load_diabetes()
-    pipe = make_pipeline(PCSelect(column_types={"1": "continuous"}), LinearRegression())
+    pipe = make_pipeline(PCSelect(column_types={1: "continuous"}), LinearRegression())
     import warnings
 
     with warnings.catch_warnings():
@@ -423,3 +423,47 @@ def test_the_selection_does_not_depend_on_the_column_order():
         assert dict(zip(columns, est.support_)) == dict(zip(X.columns, first.support_))
         expected = dict(zip(X.columns, first.pvalues_))
         assert dict(zip(columns, est.pvalues_)) == pytest.approx(expected, rel=1e-12)
+
+
+def test_target_errors_and_warnings_name_y():
+    # the target was encoded as a column named by an internal placeholder: "Input X contains
+    # NaN in column '__target__'" for a missing value of y
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=list("abc"))
+    y = pd.Series(2 * X["a"] + rng.normal(size=200), name="price")
+    for bad, match in ((y.where(y.index != 5), "Input y contains NaN"),
+                       (y.where(y.index != 5, np.inf), "Input y contains infinity"),
+                       (y * 0 + 1.5, "Input y is continuous and constant")):
+        with pytest.raises(ValueError, match=match) as info:
+            PCSelect().fit(X, bad)
+        assert "__target__" not in str(info.value)
+    classes = (X["a"] > 0).astype(int) + (X["b"] > 0)  # 0, 1, 2 with continuous features
+    with pytest.warns(UserWarning, match=r"Input y is continuous but has only 3 distinct values.*"
+                                         r"y\.astype\('category'\)") as record:
+        PCSelect().fit(X, classes)
+    assert not any("__target__" in str(w.message) for w in record)
+    with pytest.raises(ValueError, match="Complex data not supported \\(column 'price'\\)"):
+        PCSelect().fit(X, pd.Series(np.full(200, 1j), name="price"))
+
+
+def test_column_types_keys_as_the_learners_key_them():
+    # with an array X a learner keys column_types by position (0, 1, ...); PCSelect wanted
+    # the strings "0", "1" (and refused the learners' keys as unknown)
+    rng = np.random.default_rng(3)
+    n = 300
+    X = np.column_stack([rng.integers(0, 40, n), rng.normal(size=n), rng.normal(size=n)]).astype(float)
+    y = 0.1 * X[:, 0] + X[:, 1] + rng.normal(size=n)
+    with pytest.raises(ValueError, match="Column 0 is numeric"):
+        PCSelect().fit(X, y)  # whole numbers with 40 values: undeclared, refused
+    est = PCSelect(column_types={0: "continuous"}).fit(X, y)
+    assert est.column_types_ == {0: "continuous", 1: "continuous", 2: "continuous"}
+    learner = HillClimbStructure(column_types={0: "continuous"}).fit(np.column_stack([X, y]))
+    assert learner.column_types_[0] == est.column_types_[0]
+    for key in ("0", 7):
+        with pytest.raises(ValueError, match=rf"column_types has key\(s\) \[{key!r}\] that are not columns "
+                                             r"of X \(columns: \[0, 1, 2\]\)"):
+            PCSelect(column_types={key: "continuous"}).fit(X, y)
+    frame = pd.DataFrame(X, columns=["n", "u", "v"])
+    with pytest.raises(ValueError, match=r"key\(s\) \['typo'\]"):
+        PCSelect(column_types={"n": "continuous", "typo": "discrete"}).fit(frame, y)
+    assert PCSelect(column_types={"n": "continuous"}).fit(frame, y).column_types_["n"] == "continuous"

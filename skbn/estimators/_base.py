@@ -161,6 +161,16 @@ def _split_target_type(column_types, X, y, target):
     return {k: v for k, v in column_types.items() if k != name}, column_types[name]
 
 
+def target_name_of(y, names):
+    """The name of the target column ``y`` appended after the columns ``names`` of ``X``
+    (``fit(X, y)``; :class:`~skbn.PCSelect`): ``y``'s own name, ``"y"`` for an unnamed ``y``
+    or one whose name is a column of ``X``, and a private name only when ``"y"`` is one too."""
+    name = getattr(y, "name", None)
+    if name is None or name in names:
+        name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in names else "__target__"
+    return name
+
+
 def _node_states(network, node):
     """The states of ``node`` in a fitted network, None for a continuous node."""
     if isinstance(network, GaussianBayesianNetwork):
@@ -416,9 +426,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         target_index = None
         from_y = y is not None and self.target is None  # the one place this is decided
         if from_y:
-            target_name = getattr(y, "name", None)
-            if target_name is None or target_name in data.names:
-                target_name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in data.names else "__target__"
+            target_name = target_name_of(y, data.names)
             if len(getattr(y, "shape", ())) == 2 and y.shape[1] == 1:
                 warn_user(
                     "A column-vector y was passed when a 1d array was expected. Please change the "

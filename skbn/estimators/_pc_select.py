@@ -7,7 +7,6 @@ most :math:`m` other still-active features, for :math:`m = 0, 1, \\dots`. R pcal
 exactly, so both select the same set.
 """
 
-import warnings
 from dataclasses import replace
 from itertools import combinations
 from math import comb
@@ -21,7 +20,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from skbn._data import (
+    CONTINUOUS,
+    DISCRETE,
     encode_fit,
+    encode_target,
     name_order,
     numeric_codes,
     numeric_column,
@@ -30,6 +32,7 @@ from skbn._data import (
 )
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
+from skbn.estimators._base import _append_column, target_name_of
 from skbn.utils._threads import one_blas_thread
 
 __all__ = ["PCSelect"]
@@ -81,7 +84,10 @@ class PCSelect(SelectorMixin, BaseEstimator):
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         Per-feature ``"discrete"`` / ``"continuous"`` / ``"auto"`` declaration, or one of
         them for every feature (the column-type rule of skbn's data encoding: non-integer
-        numbers are continuous).
+        numbers are continuous). A dict is keyed by the columns of ``X`` as every learner
+        keys it: a DataFrame's column names, an array's column positions ``0, 1, ...``
+        (integers); a key that is not a column is refused, naming it. The target is read
+        by the rule below, not by ``column_types``.
 
     Attributes
     ----------
@@ -96,8 +102,8 @@ class PCSelect(SelectorMixin, BaseEstimator):
         The largest conditioning-set size tested.
     ci_test_ : BaseCITest
         The resolved test.
-    column_types_ : dict {name: "discrete" or "continuous"}
-        Types of the features.
+    column_types_ : dict {column: "discrete" or "continuous"}
+        Types of the features, keyed as ``column_types`` (an array's positions).
     target_type_ : {"discrete", "continuous"}
         Type of the target.
     n_features_in_ : int
@@ -161,6 +167,10 @@ class PCSelect(SelectorMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Select the features.
 
+        ``X`` is encoded as a learner's ``fit(X)`` encodes it, ``y`` as a learner's
+        ``fit(X, y)`` encodes its target: an error about the target (a missing or infinite
+        value, a constant measurement) names ``y``, never a column of ``X``.
+
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
@@ -186,7 +196,6 @@ class PCSelect(SelectorMixin, BaseEstimator):
         frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
         if frame.ndim != 2 or frame.shape[1] < 1:
             raise ValueError(f"PCSelect needs at least one feature; got X of shape {frame.shape}.")
-        names = [str(c) for c in frame.columns]
         given = y.iloc[:, 0] if isinstance(y, pd.DataFrame) and y.shape[1] == 1 else y
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
@@ -199,7 +208,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
                       else given if isinstance(given, pd.Categorical) else y)
         frame, weights, y = positive_weight_rows(frame, sample_weight, y)
         unlabelled = int(np.count_nonzero(pd.isna(y)))
-        if unlabelled:  # (the encoder would name its internal column)
+        if unlabelled:  # (encode_target's message offers missing= modes PCSelect has not)
             raise ValueError(
                 f"Input y contains NaN ({unlabelled} of {len(y)} rows). PCSelect is a scikit-learn "
                 "feature selector: as scikit-learn's estimators, it needs a label in every row (it "
@@ -207,37 +216,27 @@ class PCSelect(SelectorMixin, BaseEstimator):
                 "fit(X[keep], y[keep]). To use them, learn a network by EM instead, e.g. "
                 "HillClimbStructure(missing='em').fit(X, y): a missing label is a missing cell there."
             )
-        target = "__target__"
-        while target in names:
-            target = "_" + target
-        combined = frame.set_axis(names, axis=1).assign(**{target: y.array})
-        declared = self.column_types
+        # the features as a learner encodes X (column_types keyed by X's own labels: the
+        # positions 0, 1, ... of an array), the target as a learner encodes fit(X, y)'s y
+        data, _ = encode_fit(frame, column_types=self.column_types, allow_continuous=True)
+        names = list(data.names)
+        continuous = np.asarray(data.continuous, dtype=bool)
         numeric = numeric_column(y)
-        y_declared = "continuous" if numeric else "discrete"  # re-encoded below if the features are discrete
-        if isinstance(declared, list):
-            if len(declared) != len(names):
-                raise ValueError(f"column_types has {len(declared)} entries but X has {len(names)} columns.")
-            declared = [*declared, y_declared]
-        elif isinstance(declared, str):  # one type for every feature ("auto": the rule's)
-            declared = {**({} if declared == "auto" else dict.fromkeys(names, declared)), target: y_declared}
-        else:
-            declared = {**declared, target: y_declared}
-        data, _ = encode_fit(combined, column_types=declared, allow_continuous=True)
-        continuous = np.asarray(data.continuous[:-1], dtype=bool)
         # a numeric target is continuous, but with discrete features only when the column-type
         # rule does not take it for codes (class labels 0, 1, 2): a measurement with decimals
-        # read as thousands of categories made every feature "dependent"
-        codes = numeric and not continuous.any() and numeric_codes(y.to_numpy(dtype=np.float64))
-        y_type = "continuous" if numeric and not codes else "discrete"
+        # read as thousands of categories made every feature "dependent" (a target with an
+        # infinite value is left to encode_target, which refuses it)
+        values = y.to_numpy(dtype=np.float64, na_value=np.nan) if numeric and not continuous.any() else None
+        codes = values is not None and np.isfinite(values).all() and numeric_codes(values)
+        y_type = CONTINUOUS if numeric and not codes else DISCRETE
+        target = target_name_of(given, names)
+        y_codes, y_states, y_values = encode_target(y, target, column_type=y_type, allow_continuous=True)
+        data = _append_column(data, y_codes, 0 if y_states is None else len(y_states), target,
+                              values=y_values)
         if not continuous.any():
-            kind = "discrete" if y_type == "discrete" else "mixed"
+            kind = "discrete" if y_type == DISCRETE else "mixed"
         else:
             kind = "continuous" if continuous.all() and numeric else "mixed"
-        if bool(data.continuous[-1]) != (y_type == "continuous"):
-            types = ["continuous" if c else "discrete" for c in continuous] + [y_type]
-            with warnings.catch_warnings():  # the features' warnings were given above
-                warnings.simplefilter("ignore", UserWarning)
-                data, _ = encode_fit(combined, column_types=types, allow_continuous=True)
         data = replace(data, weights=weights)
         ci_test = resolve_ci_test(_AUTO_TESTS[kind] if self.ci_test == "auto" else self.ci_test)
         if kind not in getattr(ci_test, "data_kinds", ("discrete",)):
