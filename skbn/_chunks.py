@@ -79,13 +79,11 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-from pandas.api.types import infer_dtype
 
 from skbn._counting import config_ids, count_cells
 from skbn._counting._moments import Moments, moments
 from skbn._data import (
     _NUMBER,
-    _OBJECT_KINDS,
     CONTINUOUS,
     MAX_INTEGER_STATES,
     MAX_STATES,
@@ -100,7 +98,6 @@ from skbn._data import (
     _check_numeric,
     _check_spread,
     _code_dtype,
-    _column_kind,
     _declared_lookup,
     _distinct_labels,
     _factorize,
@@ -114,6 +111,7 @@ from skbn._data import (
     _typed_key,
     _user_states,
     _user_type,
+    value_kind,
 )
 from skbn.utils._sklearn_compat import validate_data
 
@@ -367,12 +365,10 @@ class _RunningStates:
     def values(self, column, chunk_index, allow_missing=False, values=None):
         """Float values of one chunk's continuous column (checked as in memory: numbers,
         finite; a missing cell is refused)."""
-        kind = _column_kind(column)
-        if kind == "object":
-            kind = _OBJECT_KINDS.get(infer_dtype(column, skipna=True), "other")
+        kind = value_kind(self.name, column)
         if kind not in ("numeric", "empty") and len(column):
             if self.declared_type == CONTINUOUS:
-                _refuse_not_numbers(self.name, kind)
+                _refuse_not_numbers(self.name, kind, series=column)
             held = column.array.categories.tolist() if kind == "categorical" else [None]
             self._check_kind(kind, column.dtype, held, chunk_index, False)  # names the chunks
             raise ValueError(

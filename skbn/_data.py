@@ -35,6 +35,10 @@ An undeclared **numeric** column (integer or float dtype, numpy or pandas nullab
   ``Year``, 16 values in 16 rows), which no discrete model estimates, and on so few rows
   such a column is a rounded measurement far more often than a set of categories.
 
+What counts as a number (:func:`value_kind`) is one rule in fit, in chunks and at score
+time: text (``"3.5"``), bools and a pandas categorical never are; a continuous column's
+cells given as such at score time are refused, naming the column and a cell.
+
 A continuous column must be finite (``inf`` is refused, naming the column) and must vary
 (a constant column is refused). One with fewer than :data:`MIN_CONTINUOUS_VALUES`
 distinct values is kept continuous with a warning that names it, since a Gaussian model
@@ -581,7 +585,16 @@ def numeric_column(series):
     """Whether the encoder reads the Series ``series`` as numbers (:func:`_factorize`'s kind
     "numeric": a numeric dtype, or an object column of numbers only; not bools, a pandas
     categorical or text)."""
-    return _factorize(series.name, series)[2] == "numeric"
+    return value_kind(series.name, series) == "numeric"
+
+
+def value_kind(name, series):
+    """The kind :func:`_factorize` gives the Series ``series`` (column ``name``), without
+    factorizing a column whose dtype decides it: the one rule of what counts as a number
+    ("numeric": a numeric dtype, or an ``object`` column of numbers only; never text such
+    as ``"3.5"``, bools or a pandas categorical), in fit, at score time and in chunks."""
+    kind = _column_kind(series)
+    return _factorize(name, series)[2] if kind == "object" else kind
 
 
 def numeric_codes(values):
@@ -706,13 +719,25 @@ def _check_spread(name, labels, *, what="column", stacklevel=5):
         )
 
 
-def _refuse_not_numbers(name, kind, what="column"):
-    """Refuse a column declared continuous that does not hold numbers."""
+def _held(kind, series=None):
+    """What a column of ``kind`` that is not numbers holds, for a message, with an example
+    cell of ``series`` that is not a number (when given)."""
+    held = {"categorical": "a pandas 'category' dtype", "bool": "bools"}.get(kind, f"{kind} values")
+    if series is None:
+        return held
+    observed = series.dropna()
+    if kind not in ("categorical", "bool"):  # the first cell that is not a number
+        observed = observed[[_group(_plain(v)) != _NUMBER for v in observed]]
+    return f"{held} (e.g. {_plain(observed.iloc[0])!r})" if len(observed) else held
+
+
+def _refuse_not_numbers(name, kind, what="column", series=None):
+    """Refuse a column declared continuous that does not hold numbers (``series``: the
+    column, for an example cell in the message)."""
     if kind != "numeric":
         label = "Input y" if what == "target" else f"Column {name!r}"
-        held = {"categorical": "a pandas 'category' dtype", "bool": "bools"}.get(kind, f"{kind} values")
-        raise ValueError(f"{label} is declared continuous but holds {held}; a continuous column "
-                         "must hold numbers.")
+        raise ValueError(f"{label} is declared continuous but holds {_held(kind, series)}; a "
+                         "continuous column must hold numbers.")
 
 
 def _check_finite(name, values, what="column"):
@@ -730,7 +755,7 @@ def _continuous_values(name, series, kind, *, what="column", values=None):
     Vectorised: the distinct values are looked for only up to
     :data:`MIN_CONTINUOUS_VALUES` (:func:`_first_distinct`), never listed; ``values``:
     the column as float64 when the caller has it already."""
-    _refuse_not_numbers(name, kind, what)
+    _refuse_not_numbers(name, kind, what, series)
     if values is None:
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     _check_finite(name, values, what)
@@ -1164,13 +1189,20 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
 
 
 def _values_for(name, column):
-    """Float values (NaN: missing) of a continuous column at score time."""
+    """Float values (NaN: missing) of a continuous column at score time.
+
+    What counts as a number is fit's rule (:func:`value_kind`): text (``"3.5"``), bools and
+    a pandas categorical are refused, naming the column and a cell, as fit never reads
+    them as numbers (undeclared they are categories; declared continuous, refused)."""
     series = _as_series(column)
-    try:
-        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-    except (TypeError, ValueError):
-        raise ValueError(f"Column {name!r} was continuous in fit but holds values that are not "
-                         f"numbers (e.g. {series.dropna().iloc[0]!r}).") from None
+    kind = value_kind(name, series)
+    if kind not in ("numeric", "empty"):  # ("empty": every cell missing)
+        raise ValueError(
+            f"Column {name!r} was continuous in fit but holds {_held(kind, series)}; a continuous "
+            "column must hold numbers, as in fit, which never reads text or bools as numbers. "
+            f"Convert it first if its cells are numbers, e.g. X[{name!r}] = X[{name!r}].astype(float)."
+        )
+    values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isinf(values).any():
         raise ValueError(f"Input X contains infinity in column {name!r}.")
     return values

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from skbn import HillClimbStructure
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -96,7 +97,6 @@ def test_one_type_for_every_column():
 def test_learners_take_one_type_for_every_column():
     from sklearn.base import clone
 
-    from skbn import HillClimbStructure
     rng = np.random.default_rng(2)
     a = rng.integers(0, 100, 400).astype(float)
     X = pd.DataFrame({"a": a, "b": np.round(2 * a + rng.normal(0, 5, 400))})
@@ -199,6 +199,54 @@ def test_transform_returns_values_of_continuous_columns():
         encode_transform(bad, list(X.columns), states)
     with pytest.raises(ValueError, match="infinity in column 'blood pressure'"):
         encode_transform(new.replace({new.iloc[0, 0]: np.inf}), list(X.columns), states)
+
+
+def test_score_time_numbers_follow_fits_rule():
+    # at score time a continuous column's strings ("3.5") and bools were read as numbers,
+    # silently, while fit reads such a column as categories (declared continuous: refused)
+    X = mixed_frame()[["blood pressure", "grade"]]
+    data, states = encode_fit(X, allow_continuous=True)
+    as_text = X.astype({"blood pressure": str})
+    fitted, _ = encode_fit(as_text, allow_continuous=True)
+    assert fitted.cardinalities[0] > 0  # fit: text is discrete ...
+    declared = r"'blood pressure' is declared continuous but holds text values \(e\.g\. '"
+    with pytest.raises(ValueError, match=declared):
+        encode_fit(as_text, allow_continuous=True, column_types={"blood pressure": "continuous"})
+    new = X.iloc[:4].copy()
+    first = str(new["blood pressure"].iloc[0])
+    cases = [(new.astype({"blood pressure": str}), f"text values \\(e\\.g\\. '{first}'\\)"),
+             (new.assign(**{"blood pressure": [True, False, True, None]}), r"bools \(e\.g\. True\)"),
+             (new.assign(**{"blood pressure": pd.Series([1.5, "2.5", None, 3.0], dtype=object).to_numpy()}),
+              r"mixed values \(e\.g\. '2\.5'\)"),
+             (new.astype({"blood pressure": "category"}), "a pandas 'category' dtype")]
+    for bad, held in cases:  # ... so score time refuses it, naming the column and a cell
+        match = f"Column 'blood pressure' was continuous in fit but holds {held}"
+        with pytest.raises(ValueError, match=match):
+            encode_transform(bad, list(X.columns), states, return_values=True)
+    # what fit reads as numbers, score time does too: an object column of numbers, and a
+    # column with every cell missing
+    expected = encode_transform(new, list(X.columns), states, return_values=True)[1]
+    objects = encode_transform(new.astype({"blood pressure": object}), list(X.columns), states,
+                               return_values=True)[1]
+    np.testing.assert_array_equal(objects, expected)
+    empty = new.assign(**{"blood pressure": pd.Series([None] * 4, dtype=object).to_numpy()})
+    codes, values = encode_transform(empty, list(X.columns), states, return_values=True)
+    assert codes[:, 0].tolist() == [-1] * 4 and np.isnan(values[:, 0]).all()
+
+
+def test_learner_score_refuses_text_in_a_continuous_column():
+    X = mixed_frame()[["blood pressure", "grade"]]
+    model = HillClimbStructure().fit(X)
+    assert model.column_types_["blood pressure"] == "continuous"
+    expected = model.score_samples(X.iloc[:3])
+    objects = X.iloc[:3].astype({"blood pressure": object})
+    np.testing.assert_array_equal(model.score_samples(objects), expected)
+    for bad in (X.iloc[:3].astype({"blood pressure": str}),
+                X.iloc[:3].assign(**{"blood pressure": [True, False, True]})):
+        with pytest.raises(ValueError, match="Column 'blood pressure' was continuous in fit"):
+            model.score_samples(bad)
+        with pytest.raises(ValueError, match="Column 'blood pressure' was continuous in fit"):
+            model.score(bad)
 
 
 def test_target_types():
