@@ -4,7 +4,8 @@ Filter them like any Python warning, e.g. ``warnings.simplefilter("error",
 UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
-__all__ = ["DeterminedColumnsWarning", "OrientationConflictWarning", "UnseenStateWarning"]
+__all__ = ["DeterminedColumnsWarning", "OrientationConflictWarning", "UnseenStateWarning",
+           "ZeroProbabilityWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -16,6 +17,20 @@ class UnseenStateWarning(UserWarning):
     states and the number of rows. In cross-validation it is the mark of rows sorted by a
     column and split into unshuffled folds: shuffle them, e.g.
     ``cv=KFold(5, shuffle=True, random_state=0)``.
+    """
+
+
+class ZeroProbabilityWarning(UserWarning):
+    """Rows scored by ``score_samples`` or ``score`` have probability 0 (log-likelihood ``-inf``).
+
+    A CPT estimated with ``parameter_estimator="mle"`` gives probability 0 to a state never
+    seen in fit with its parents' configuration (a state declared with ``categories=`` but
+    absent from the training rows, or a state its parents' configuration never had), so a
+    held-out row holding it has log-likelihood ``-inf``: ``score`` is then ``-inf``,
+    ``cross_val_score`` returns ``-inf`` for the fold and ``GridSearchCV`` never selects the
+    candidate. The values are those of maximum likelihood and are not changed; the warning,
+    once per call, names each column and how many rows it gave probability 0.
+    ``parameter_estimator="bayes"`` (the default) gives every state a positive probability.
     """
 
 

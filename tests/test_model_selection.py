@@ -1,5 +1,6 @@
 """Model selection on real-shaped data: sorted classes, sorted rows, unseen states (issue 18)."""
 
+import re
 import warnings
 
 import numpy as np
@@ -16,10 +17,11 @@ from sklearn.preprocessing import KBinsDiscretizer
 from skbn import (
     ChowLiuTree,
     DiscreteBayesianNetwork,
+    FixedStructure,
     HillClimbStructure,
 )
 from skbn.datasets import sample_asia
-from skbn.exceptions import UnseenStateWarning
+from skbn.exceptions import UnseenStateWarning, ZeroProbabilityWarning
 
 LEARNERS = [make(name) for name in ("hill_climb", "tabu", "ges", "pc", "k2", "chow_liu", "tan", "mmhc",
                                      "exact", "order_mcmc", "bootstrap")] + [
@@ -176,3 +178,46 @@ def test_unseen_state_of_a_score_time_array_column_is_named_by_position():
         assert np.isfinite(model.score_samples(np.array([[0, 7], [1, 1]]))).all()
     with pytest.raises(ValueError, match="continuous"):
         model.score_samples(np.array([[0, 0.5], [1, 1]]))
+
+
+def _zero_probability_rows():
+    """Training rows without the declared state 'z' of a (and without b='v' given a='x'),
+    and held-out rows holding them: 3 with a='z', 1 with b='v' given a='x', 1 with a
+    missing and b='v' (impossible once a is summed out: b is always 'u' in training)."""
+    train = pd.DataFrame({"a": ["x", "y"] * 20, "b": ["u"] * 40})
+    rows = pd.DataFrame({"a": ["z", "z", "z", "x", "x", "y", None],
+                         "b": ["u", "u", "u", "v", "u", "u", "v"]})
+    return train, rows
+
+
+def test_mle_zero_probability_rows_are_warned_about_once_per_call():
+    # a state or parent configuration never seen in training has probability 0 under
+    # maximum likelihood, so the row's log-likelihood is -inf: the value is right, but it
+    # was silent (GridSearchCV never selected the candidate, cross_val_score gave -inf)
+    train, rows = _zero_probability_rows()
+    mle = FixedStructure(edges=[("a", "b")], parameter_estimator="mle",
+                         categories={"a": ["x", "y", "z"], "b": ["u", "v"]}).fit(train)
+    message = (r"5 of 7 rows have probability 0 \(log-likelihood -inf\): the CPT gives probability 0 to "
+               r"their state of column 'a' \(3 rows\) and column 'b' \(1 row\); 1 row more once their "
+               r"missing cells are summed out.*parameter_estimator='bayes'")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        log_likelihood = mle.score_samples(rows)
+        score = mle.score(rows)
+    assert [w.category for w in record] == [ZeroProbabilityWarning] * 2  # one per call, not per row
+    for warning in record:
+        assert re.search(message, str(warning.message)), str(warning.message)
+    # the values are maximum likelihood's, unchanged
+    assert np.isneginf(log_likelihood).tolist() == [True, True, True, True, False, False, True]
+    expected = np.log([0.5, 0.5])  # p(a) for a = 'x', 'y' (b = 'u' has probability 1)
+    np.testing.assert_allclose(log_likelihood[4:6], expected)
+    assert score == -np.inf
+    with pytest.warns(ZeroProbabilityWarning, match="column 'a' \\(3 rows\\)"):
+        assert cross_val_score(mle, pd.concat([train, rows.iloc[:3]], ignore_index=True),
+                               cv=KFold(2)).min() == -np.inf
+    # no row affected: no warning; the Bayesian estimate: no zero, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        assert np.isfinite(mle.score_samples(rows.iloc[4:6])).all()
+        bayes = clone(mle).set_params(parameter_estimator="bayes").fit(train)
+        assert np.isfinite(bayes.score_samples(rows)).all()

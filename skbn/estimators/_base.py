@@ -32,7 +32,7 @@ from skbn._data import (
     positive_weight_rows,
 )
 from skbn.citests import DSeparationOracle, resolve_ci_test
-from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning
+from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning, ZeroProbabilityWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
@@ -1036,7 +1036,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
 
         Missing cells (NaN), unknown states with ``handle_unknown='marginalize'`` and a
         target fitted through ``y`` are summed out exactly (integrated out for a continuous
-        column: the density of the observed cells).
+        column: the density of the observed cells). A row that a CPT gives probability 0 (a
+        state never seen in fit with its parents' states, under
+        ``parameter_estimator="mle"``) scores ``-inf``, with one
+        :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
 
         Parameters
         ----------
@@ -1050,7 +1053,20 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             every row.
         """
         _check_network(self)
-        return self._log_density(*self._encode_rows(X))
+        return self._scored_log_density(*self._encode_rows(X))
+
+    def _scored_log_density(self, codes, values=None):
+        """:meth:`_log_density` of the rows ``score_samples`` and ``score`` score, with one
+        :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row has probability 0
+        through a CPT entry of 0 (:func:`_zero_probability_message`); the values are unchanged."""
+        log_likelihood = self._log_density(codes, values)
+        impossible = np.isneginf(log_likelihood)
+        if impossible.any():
+            networks = getattr(self, "averaged_networks_", None) or [self.network_]
+            message = _zero_probability_message(networks, codes, impossible, self.parameter_estimator)
+            if message is not None:
+                warn_user(message, ZeroProbabilityWarning)
+        return log_likelihood
 
     def _log_density(self, codes, values=None):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
@@ -1083,7 +1099,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """Mean log-likelihood per row (of ``(x, y)`` when ``y`` is given with a fitted target).
 
         Higher is better, so ``GridSearchCV`` and ``cross_val_score`` select by held-out
-        likelihood. With ``sample_weight``, the weighted mean.
+        likelihood. With ``sample_weight``, the weighted mean. A row of probability 0 makes
+        it ``-inf``, with a :class:`~skbn.exceptions.ZeroProbabilityWarning` (see
+        :meth:`score_samples`).
 
         Parameters
         ----------
@@ -1103,7 +1121,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """
         _check_network(self)
         X, weights, y = positive_weight_rows(X, sample_weight, y)
-        log_likelihood = self._log_density(*self._encode_rows(X, y))  # y: see _encode
+        log_likelihood = self._scored_log_density(*self._encode_rows(X, y))  # y: see _encode
         return float(np.average(log_likelihood, weights=weights))
 
     @available_if(_has_discrete_target)
@@ -1251,6 +1269,46 @@ def _unseen_message(unseen, n_rows):
         "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
         "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
+
+
+def _zero_probability_message(networks, codes, impossible, estimator):
+    """The ``ZeroProbabilityWarning`` text for the rows ``impossible`` (log-likelihood
+    ``-inf``) of ``codes`` (over the networks' nodes, ``-1``: missing), or None when no
+    CPT entry of 0 explains them.
+
+    A row is counted for a discrete column when the column and its parents are observed in
+    the row and the column's CPT gives the row's state probability 0 given its parents'
+    states (in some network of ``networks``, the averaged DAGs: the row is impossible under
+    all of them). A row whose probability is 0 only once its missing cells are summed out
+    is counted among the other rows."""
+    rows = np.flatnonzero(impossible)
+    zero = {}  # column -> bool mask over ``rows``
+    for network in networks:
+        position = {node: i for i, node in enumerate(network.nodes)}
+        for node, cpt in getattr(network, "cpts", {}).items():  # (none in a Gaussian network)
+            family = [position[p] for p in network.parents[node]] + [position[node]]
+            cells = codes[np.ix_(rows, family)]
+            observed = (cells >= 0).all(axis=1)
+            found = np.zeros(len(rows), dtype=bool)
+            found[observed] = cpt[tuple(cells[observed].T)] == 0
+            if found.any():
+                zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | found
+    if not zero:
+        return None
+    explained = np.logical_or.reduce(list(zero.values()))
+    columns = " and ".join(f"column {node!r} ({_rows(int(mask.sum()))})" for node, mask in zero.items())
+    others = int((~explained).sum())
+    other = f"; {_rows(others)} more once their missing cells are summed out" if others else ""
+    advice = (" parameter_estimator='mle' estimates such a probability as 0; "
+              "parameter_estimator='bayes' gives every state a positive probability."
+              if estimator == "mle" else "")
+    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf): the CPT "
+            f"gives probability 0 to their state of {columns}{other}, a state never seen in fit "
+            f"with its parents' states.{advice}")
+
+
+def _rows(count):
+    return f"{count} row{'' if count == 1 else 's'}"
 
 
 def _sorted_classes(states):
