@@ -55,7 +55,7 @@ from skbn._dag import (
     topological_ids,
     v_structure_ids,
 )
-from skbn._data import check_sample_weight, encode_fit
+from skbn._data import encode_fit, positive_weight_rows
 from skbn.graph import (
     PDAG,
     _as_node_set,
@@ -558,25 +558,32 @@ def _state_code(states, label, what):
     raise ValueError(f"{what} {label!r} is not a state of the column; its states are {states!r}")
 
 
-def _encode_columns(X, columns, **options):
-    """Encode the ``columns`` of ``X`` (names of a DataFrame, positions of an array);
-    ``options`` go to ``encode_fit`` (``allow_continuous``, ``column_types``)."""
+def _encode_columns(X, columns, sample_weight, **options):
+    """``(data, states, weights)``: the ``columns`` of ``X`` (names of a DataFrame, positions
+    of an array) encoded after dropping the rows of weight 0 (``positive_weight_rows``: such
+    a row is not there, so it adds no state and decides no column type), and the validated
+    weights of the rows kept; ``options`` go to ``encode_fit`` (``allow_continuous``,
+    ``column_types``)."""
     if isinstance(X, pd.DataFrame):
         absent = [c for c in columns if c not in X.columns]
         if absent:
             raise ValueError(f"graph nodes {absent!r} are not columns of X")
-        return encode_fit(X[columns], **options)
-    array = np.asarray(X, dtype=object)
-    if array.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {array.shape}")
-    bad = [c for c in columns if not (isinstance(c, (int, np.integer)) and 0 <= c < array.shape[1])]
-    if bad:
-        raise ValueError(f"graph nodes {bad!r} are not column positions of X "
-                         f"(an array has columns 0 .. {array.shape[1] - 1})")
-    frame = pd.DataFrame({c: array[:, c] for c in columns})
-    if options.get("allow_continuous"):  # numbers held as objects: let the column-type rule see them
-        frame = frame.infer_objects()
-    return encode_fit(frame, **options)
+        frame = X[columns]
+    else:
+        array = np.asarray(X, dtype=object)
+        if array.ndim != 2:
+            raise ValueError(f"X must be 2-D, got shape {array.shape}")
+        bad = [c for c in columns
+               if not (isinstance(c, (int, np.integer)) and 0 <= c < array.shape[1])]
+        if bad:
+            raise ValueError(f"graph nodes {bad!r} are not column positions of X "
+                             f"(an array has columns 0 .. {array.shape[1] - 1})")
+        frame = pd.DataFrame({c: array[:, c] for c in columns})
+    frame, weights = positive_weight_rows(frame, sample_weight)
+    if not isinstance(X, pd.DataFrame) and options.get("allow_continuous"):
+        frame = frame.infer_objects()  # numbers held as objects: let the column-type rule see them
+    data, states = encode_fit(frame, **options)
+    return data, states, weights
 
 
 def _check_query(x_value, contrast, ess, choices=("x_value (a state of x)",
@@ -740,9 +747,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         definite = set(g.parents[xi])
         sets = [entry for entry in sets if set(entry[0]) == definite][:1] or sets[:1]
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
-    data, states = _encode_columns(X, [g.nodes[i] for i in used], allow_continuous=True,
-                                   column_types=column_types)
-    weights = check_sample_weight(sample_weight, data.n_samples)
+    data, states, weights = _encode_columns(X, [g.nodes[i] for i in used], sample_weight,
+                                            allow_continuous=True, column_types=column_types)
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
         return _gaussian_ida(g, data, weights, used, position, sets, xi, yi,
@@ -1188,9 +1194,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     xi, yi = [g.index[x] for x in xs], g.index[y]
     combos = _joint_parent_sets(g, xi, method, int(max_dags))
     used = sorted({yi, *xi}.union(*(set(pa) for c, _ in combos for pa in c)))
-    data, states = _encode_columns(X, [g.nodes[i] for i in used], allow_continuous=True,
-                                   column_types=column_types)
-    weights = check_sample_weight(sample_weight, data.n_samples)
+    data, states, weights = _encode_columns(X, [g.nodes[i] for i in used], sample_weight,
+                                            allow_continuous=True, column_types=column_types)
     position = {i: k for k, i in enumerate(used)}
     rows = []
     for parent_sets, n_dags in combos:
@@ -1433,8 +1438,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     dag_weights = np.asarray(dag_weights) / len(graphs)
     columns = list(dict.fromkeys(
         [x, y] + [g.nodes[p] for g in dags for p in sorted(g.parents[g.index[x]])]))
-    data, states = _encode_columns(X, columns, allow_continuous=True, column_types=column_types)
-    weights = check_sample_weight(sample_weight, data.n_samples)
+    data, states, weights = _encode_columns(X, columns, sample_weight, allow_continuous=True,
+                                            column_types=column_types)
     position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]
     # whether y descends from x in each DAG (where it does not, x has no effect on y)

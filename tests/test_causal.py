@@ -342,6 +342,37 @@ def test_ida_sample_weight_equals_repeated_rows(asia):
     pd.testing.assert_frame_equal(weighted, repeated)
 
 
+def test_weight_zero_rows_are_dropped_before_encoding(asia):
+    """A row of weight 0 is not there (docs/core.md): its states must not enter the BDeu
+    pseudocounts (q_z, r_x) nor be accepted as treatment states, and its missing cells must
+    not be refused, in ida, joint_ida and effect_over_graphs alike."""
+    from skbn.causal import effect_over_graphs, joint_ida
+
+    rows = asia.sample(600, random_state=4).reset_index(drop=True).astype(object)
+    odd = rows.copy()
+    odd.loc[[5, 17], "bronc"] = "maybe"   # a state of a parent seen only in weight-0 rows
+    odd.loc[9, "smoke"] = "never"         # a state of x seen only in a weight-0 row
+    odd.loc[11, "lung"] = None            # a missing cell in a weight-0 row
+    weights = np.ones(len(odd))
+    weights[[5, 9, 11, 17]] = 0
+    kept = odd[weights > 0]
+    cpdag = dag_to_cpdag(asia.nodes, asia.edges)
+    query = dict(contrast=("yes", "no"), y_value="yes")
+    pd.testing.assert_frame_equal(ida(odd, cpdag, "smoke", "dysp", sample_weight=weights, **query),
+                                  ida(kept, cpdag, "smoke", "dysp", **query))
+    both = dict(contrast=(("yes", "yes"), ("no", "no")), y_value="yes", method="global")
+    pd.testing.assert_frame_equal(
+        joint_ida(odd, cpdag, ["smoke", "lung"], "dysp", sample_weight=weights, **both),
+        joint_ida(kept, cpdag, ["smoke", "lung"], "dysp", **both))
+    dag = [list(asia.edges)]
+    np.testing.assert_array_equal(
+        effect_over_graphs(odd, dag, "smoke", "dysp", sample_weight=weights, **query).effects,
+        effect_over_graphs(kept, dag, "smoke", "dysp", **query).effects)
+    with pytest.raises(ValueError, match="'never' is not a state"):
+        ida(odd, cpdag, "smoke", "dysp", contrast=("never", "no"), y_value="yes",
+            sample_weight=weights)
+
+
 def test_ida_accepts_a_fitted_learner_and_arrays():
     from skbn import PCStructure
 
