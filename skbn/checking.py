@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._data import check_sample_weight, encode_fit
+from ._data import encode_fit, positive_weight_rows
 from .citests import resolve_ci_test
 from .graph import PDAG, topological_order
 
@@ -257,8 +257,9 @@ def markov_check(graph, X, y=None, *, ci_test="g_test", sample_weight=None):
     categories = "auto"
     if network is not None:  # the network's states: a state absent from X still counts
         categories = {n: list(network.states[n]) for n in nodes}
+    frame, weights = positive_weight_rows(frame, sample_weight)  # (a weight 0 is no row)
     data, _ = encode_fit(frame, categories)
-    data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
+    data = replace(data, weights=weights)
     test = resolve_ci_test(ci_test)
     index = {n: i for i, n in enumerate(nodes)}
     parents = {n: [] for n in nodes}

@@ -31,7 +31,7 @@ from skbn._counting._moments import (
     regression,
     regression_rss,
 )
-from skbn._data import check_sample_weight, encode_fit
+from skbn._data import encode_fit, positive_weight_rows
 from skbn.knowledge import dag_matrix
 from skbn.utils._plugins import check_plugin_fits_data, resolve_plugin
 from skbn.utils._sklearn_compat import Interval, StrOptions, validate_parameter_constraints
@@ -293,8 +293,9 @@ class BaseScore(BaseEstimator):
         True
         """
         self._validate()
+        X, weights = positive_weight_rows(X, sample_weight)  # (a weight 0 is no row)
         data, _ = encode_fit(X, allow_continuous=True, column_types=column_types)
-        data = replace(data, weights=check_sample_weight(sample_weight, data.n_samples))
+        data = replace(data, weights=weights)
         check_plugin_fits_data(self, data, "scorer")
         matrix = dag_matrix(edges, data.names, "edges", data.continuous if data.has_continuous else None)
         counter = MomentCounter(data) if data.has_continuous else None

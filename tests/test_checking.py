@@ -122,6 +122,17 @@ def test_weights_equal_replicated_rows():
     assert (weighted["independent"] == replicated["independent"]).all()
 
 
+def test_rows_of_weight_0_are_not_read():
+    """A weight 0 is no row: a state or a missing cell seen only in such rows changes
+    nothing (the state added a cell to the tables, the missing cell was refused)."""
+    X = _chain(300)
+    kept = markov_check([("a.x", "b y")], X).tests
+    extra = pd.concat([X, X.iloc[:2].assign(c=["unseen", None])], ignore_index=True)
+    w = np.r_[np.ones(len(X)), 0.0, 0.0]
+    weighted = markov_check([("a.x", "b y")], extra, sample_weight=w).tests
+    pd.testing.assert_frame_equal(weighted, kept)
+
+
 def test_fitted_learners_and_networks():
     X = _chain(4000)
     hc = HillClimbStructure().fit(X.iloc[:2000])

@@ -16,6 +16,7 @@ from skbn.scores import (
     AIC,
     BIC,
     BDeu,
+    GaussianBIC,
     K2Score,
     LogLikelihood,
     resolve_scorer,
@@ -230,3 +231,19 @@ def test_kernels_follow_the_formula_owner():
     np.testing.assert_allclose(_OwnFormula().local_scores(stack), 2 * BDeu().local_scores(stack))
     np.testing.assert_array_equal(_Inherits().local_scores(stack), BDeu().local_scores(stack))
     assert _Inherits().upper_bounds(np.array([2]), 1, 1, 0, 9, True) is not None
+
+
+@pytest.mark.parametrize("scorer", [BDeu(), GaussianBIC()], ids=["bdeu", "bic-g"])
+def test_score_does_not_read_rows_of_weight_0(scorer):
+    """A weight 0 is no row: a new state, a missing cell or a text cell there changes
+    nothing (``score`` encoded them before reading the weights)."""
+    rng = np.random.default_rng(0)
+    if isinstance(scorer, BDeu):
+        X = pd.DataFrame({"a": rng.choice(["u", "v"], 200), "b": rng.choice(["p", "q"], 200)})
+        extra = pd.DataFrame({"a": ["new", None], "b": ["p", "q"]})
+    else:
+        X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
+        extra = pd.DataFrame({"a": [np.nan, 1.0], "b": [0.5, np.inf]})
+    both = pd.concat([X, extra], ignore_index=True)
+    w = np.r_[np.ones(len(X)), 0.0, 0.0]
+    assert scorer.score(both, [("a", "b")], sample_weight=w) == scorer.score(X, [("a", "b")])
