@@ -44,6 +44,7 @@ from sklearn.utils import check_random_state
 from skbn._counting import config_ids, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND, _scaled
 from skbn._dag import ancestor_ids
+from skbn._data import _held, value_kind
 from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
@@ -222,22 +223,17 @@ def _node_logpdf(x, mean, sigma):
 
 
 def _numeric_column(frame, pos, name):
-    """Column ``pos`` of ``frame`` as float64; error naming the column if not numeric."""
+    """Column ``pos`` of ``frame`` as float64 (NaN: missing). What counts as a number is the
+    encoder's one rule (:func:`skbn._data.value_kind`), as in the learners' fit and score:
+    text such as ``"3.5"``, bools and a pandas categorical are refused, naming the column
+    and a cell."""
     col = frame.iloc[:, pos]
-    if isinstance(col.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(col.dtype):
-        raise ValueError(f"Column {name!r} of a continuous node must be numeric, got dtype "
-                         f"{col.dtype}.")
-    try:
-        return np.asarray(pd.to_numeric(col, errors="raise"), dtype=np.float64)
-    except (TypeError, ValueError):
-        values = np.asarray(col, dtype=object)
-        for v in values:
-            try:
-                float(v)
-            except (TypeError, ValueError):
-                raise ValueError(f"Column {name!r} of a continuous node holds a non-numeric "
-                                 f"value {v!r}.") from None
-        raise
+    kind = value_kind(name, col)
+    if kind not in ("numeric", "empty"):  # ("empty": every cell missing)
+        raise ValueError(f"Column {name!r} of a continuous node must hold numbers, but holds "
+                         f"{_held(kind, col)}. Convert it first if its cells are numbers, e.g. "
+                         f"X[{name!r}] = X[{name!r}].astype(float).")
+    return col.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def _as_frame(X):
