@@ -23,6 +23,9 @@ References
 - E. Perković, J. Textor, M. Kalisch and M. H. Maathuis, "Complete graphical
   characterization and construction of adjustment sets in Markov equivalence classes of
   ancestral graphs", JMLR 18(220), 2018.
+- E. Perković, M. Kalisch and M. H. Maathuis, "Interpreting and using CPDAGs with
+  background knowledge", UAI 2017 (b-possibly causal paths: the criterion on a CPDAG with
+  background knowledge, a maximally oriented PDAG).
 - I. Shpitser, T. VanderWeele and J. M. Robins, "On the validity of covariate adjustment
   for estimating causal effects", UAI 2010.
 - L. Henckel, E. Perković and M. H. Maathuis, "Graphical criteria for efficient total
@@ -43,10 +46,12 @@ from sklearn.utils import check_random_state
 
 from skbn._counting import contingency_tables, moments, regression
 from skbn._dag import (
+    adjacent_sets,
     amenability_violation,
     causal_nodes,
     components,
     extension_ids,
+    forbidden_nodes,
     local_parent_sets,
     parents_children,
     possible_ancestors,
@@ -196,7 +201,7 @@ def _is_valid(g, xs, ys, zs):
     if amenability_violation(g.parents, g.children, g.neighbours, xs, ys) is not None:
         return False
     cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
-    forbidden = set(xs) | possible_descendants(g.children, g.neighbours, cn)
+    forbidden = forbidden_nodes(g.parents, g.children, g.neighbours, xs, ys, cn)
     if zs & forbidden:
         return False
     edges = proper_backdoor_edges(g.extension, xs, cn)
@@ -360,12 +365,14 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
     if message:
         raise ValueError(message)
     cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
-    forbidden = set(xs) | possible_descendants(g.children, g.neighbours, cn)
+    forbidden = forbidden_nodes(g.parents, g.children, g.neighbours, xs, ys, cn)
     candidates = []
     if set(ys) <= cn:  # every y is caused by x: the O-set
         candidates.append(set().union(*(g.parents[i] for i in cn)) - forbidden)
     # the canonical set: complete for existence (Perković et al. 2018, Thm. 4.6)
-    candidates.append(possible_ancestors(g.parents, g.neighbours, xs | ys) - forbidden - ys)
+    adjacent = adjacent_sets(g.parents, g.children, g.neighbours)
+    candidates.append(possible_ancestors(g.parents, g.neighbours, xs | ys, adjacent=adjacent)
+                      - forbidden - ys)
     for zs in candidates:
         if _is_valid(g, xs, ys, zs):
             return _labels(g, zs)

@@ -5,7 +5,8 @@ Oracles (none shares code with skbn.causal):
   every simple path, check the forbidden descendants of causal paths and block every proper
   non-causal path by the d-separation rule on the path;
 * a CPDAG is checked against "valid in every DAG of the class", the class enumerated by trying
-  every orientation of the undirected edges;
+  every orientation of the undirected edges; so is a maximally oriented PDAG (a CPDAG with
+  background knowledge), against every DAG of the class that has its directed edges;
 * numbers: the adjustment formula on the exact joint equals ``network.query(do=...)``.
 """
 
@@ -23,7 +24,7 @@ from skbn.causal import (
     optimal_adjustment_set,
 )
 from skbn.datasets import load_network, make_random_network
-from skbn.graph import PDAG, dag_to_cpdag, is_acyclic, random_dag
+from skbn.graph import PDAG, dag_to_cpdag, is_acyclic, meek_orient, random_dag
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,6 +158,141 @@ def test_is_adjustment_set_on_cpdags_means_valid_in_every_dag_of_the_class(seed)
         backdoor = backdoor_adjustment_set(cpdag, x, y)
         if backdoor is not None:
             assert all(_oracle_valid(nodes, d, [x], [y], backdoor) for d in dags)
+
+
+def _oracle_checker(nodes, edges, x, y):
+    """``z -> _oracle_valid(nodes, edges, [x], [y], z)`` with the paths enumerated once."""
+    edge_set = set(edges)
+    paths = [p for p in _paths(nodes, edges, x, y)]
+    causal = [all((p[k], p[k + 1]) in edge_set for k in range(len(p) - 1)) for p in paths]
+    below = {v: _descendants(edges, v) for v in nodes}
+    mediated = set().union(*(below[w] for p, c in zip(paths, causal) if c for w in p[1:]))
+
+    def blocked(path, zs):
+        for k in range(1, len(path) - 1):
+            a, c, b = path[k - 1], path[k], path[k + 1]
+            if (a, c) in edge_set and (b, c) in edge_set:
+                if not below[c] & zs:
+                    return True
+            elif c in zs:
+                return True
+        return False
+
+    def valid(z):
+        zs = set(z)
+        return not zs & mediated and all(blocked(p, zs) for p, c in zip(paths, causal) if not c)
+    return valid
+
+
+def _random_mpdag(seed):
+    """A random DAG's CPDAG with some undirected edges oriented as in the DAG (background
+    knowledge), closed under Meek's rules: a maximally oriented PDAG. None if the CPDAG
+    has no undirected edge."""
+    rng = np.random.RandomState(seed)
+    nodes, edges = random_dag(int(rng.randint(5, 8)), rng.uniform(0.35, 0.65), random_state=rng,
+                              shuffle=True)
+    cpdag = dag_to_cpdag(nodes, edges)
+    if not cpdag.undirected:
+        return None
+    picks = rng.choice(len(cpdag.undirected), size=rng.randint(1, len(cpdag.undirected) + 1) // 2
+                       or 1, replace=False)
+    required = [(u, v) if (u, v) in set(edges) else (v, u)
+                for u, v in (cpdag.undirected[i] for i in picks)]
+    return cpdag, meek_orient(cpdag, required=required)
+
+
+def test_b_possible_descendants_are_the_ends_of_b_possibly_causal_paths():
+    """The kernel's walk rule (unshielded possibly directed walks) against enumerating every
+    b-possibly causal path (no edge from a later to an earlier node of the path, Perković et
+    al. 2017), with and without nodes to avoid, and against the union over the class's DAGs."""
+    from skbn._dag import adjacent_sets, possible_descendants
+
+    rng = np.random.RandomState(0)
+    for seed in range(30):
+        made = _random_mpdag(seed)
+        if made is None:
+            continue
+        for graph in made:
+            nodes = list(graph.nodes)
+            ix = {v: i for i, v in enumerate(nodes)}
+            n = len(nodes)
+            ch, pa, nb = ([set() for _ in range(n)] for _ in range(3))
+            for u, v in graph.directed:
+                ch[ix[u]].add(ix[v])
+                pa[ix[v]].add(ix[u])
+            for u, v in graph.undirected:
+                nb[ix[u]].add(ix[v])
+                nb[ix[v]].add(ix[u])
+            adjacent = adjacent_sets(pa, ch, nb)
+            dags = equivalent_dags(graph)
+            for x in range(n):
+                avoid = set(rng.choice([v for v in range(n) if v != x], 2, replace=False))
+                for skip in (set(), avoid):
+                    ends, stack = set(), [[x]]
+                    while stack:
+                        path = stack.pop()
+                        ends.add(path[-1])
+                        for w in ch[path[-1]] | nb[path[-1]]:
+                            if w not in path and w not in skip and not ch[w] & set(path):
+                                stack.append(path + [w])
+                    assert possible_descendants(ch, nb, {x}, skip, adjacent) == ends
+                below = set().union(*({ix[v] for v in _descendants(d, nodes[x])} for d in dags))
+                assert possible_descendants(ch, nb, {x}, adjacent=adjacent) == below
+
+
+def test_adjustment_on_a_pdag_with_background_knowledge_by_hand():
+    """0 -> 1 rules out the path 1 - 5 - 0 -> 4 in every DAG of the PDAG: it is not
+    b-possibly causal (Perković, Kalisch & Maathuis 2017), so {0} is valid (the CPDAG notion
+    of possibly causal paths rejected it)."""
+    pdag = PDAG(range(6), [(0, 1), (0, 4), (3, 4)], [(0, 2), (0, 5), (1, 5)])
+    assert meek_orient(pdag) == pdag
+    dags = equivalent_dags(pdag)
+    assert all(_oracle_valid(range(6), d, [1], [4], [0]) for d in dags)
+    assert is_adjustment_set(pdag, 1, 4, [0])
+    assert optimal_adjustment_set(pdag, 1, 4) is not None
+    # an edge x - w starting a b-possibly causal path to y: not amenable
+    assert not is_adjustment_set(pdag, 5, 4, [0])
+    with pytest.raises(ValueError, match="not adjustment amenable"):
+        optimal_adjustment_set(pdag, 5, 4)
+
+
+def test_adjustment_on_maximally_oriented_pdags_means_valid_in_every_dag():
+    """Random maximally oriented PDAGs (5 to 7 nodes): ``is_adjustment_set`` is "valid in
+    every DAG the PDAG represents" for every (x, y) and every z; ``optimal_adjustment_set``
+    returns a valid set exactly when some set is valid (None or not amenable otherwise)."""
+    checked = valid_sets = graphs = 0
+    for seed in range(60):
+        made = _random_mpdag(seed)
+        if made is None:
+            continue
+        cpdag, pdag = made
+        if pdag == cpdag:
+            continue
+        graphs += 1
+        nodes = list(pdag.nodes)
+        # the class by brute force: DAGs of the CPDAG's class with the PDAG's directed edges
+        dags = [d for d in _oracle_class(cpdag) if set(pdag.directed) <= set(d)]
+        assert sorted(map(tuple, dags)) == sorted(map(tuple, equivalent_dags(pdag)))
+        for x, y in itertools.permutations(nodes, 2):
+            checkers = [_oracle_checker(nodes, d, x, y) for d in dags]
+            rest = [v for v in nodes if v not in (x, y)]
+            any_valid = False
+            for z in _subsets(rest):
+                expected = all(check(z) for check in checkers)
+                assert is_adjustment_set(pdag, x, y, z) == expected, (pdag, x, y, z)
+                any_valid |= expected
+                checked += 1
+                valid_sets += expected
+            try:
+                o_set = optimal_adjustment_set(pdag, x, y)
+            except ValueError as exc:
+                assert "not adjustment amenable" in str(exc)
+                assert not any_valid, (pdag, x, y)
+                continue
+            assert (o_set is not None) == any_valid, (pdag, x, y)
+            if o_set is not None:
+                assert all(check(o_set) for check in checkers), (pdag, x, y, o_set)
+    assert graphs >= 25 and valid_sets > 1000, (graphs, checked, valid_sets)
 
 
 def test_adjustment_formula_on_the_exact_joint_equals_query_do():
