@@ -145,7 +145,18 @@ def _as_pdag(graph, nodes, name):
 
 
 def _compile(graph, nodes=None, name="graph"):
+    """The graph as node sets. A PDAG is closed under Meek's rules first
+    (:func:`skbn.graph.meek_orient`): the closure represents the same DAGs (Meek 1995), and
+    the b-possibly causal paths of the criteria are defined on it (an orientation the rules
+    would add rules out paths; without it, answers could be wrong either way)."""
     pdag, is_pdag = _as_pdag(graph, nodes, name)
+    if pdag.undirected:
+        try:
+            pdag_to_dag(pdag)  # (a PDAG without consistent extension: refused below, by name)
+        except ValueError:
+            pass
+        else:
+            pdag = meek_orient(pdag)
     n = len(pdag.nodes)
     index = {v: i for i, v in enumerate(pdag.nodes)}
     parents = [set() for _ in range(n)]

@@ -24,7 +24,7 @@ from skbn.causal import (
     optimal_adjustment_set,
 )
 from skbn.datasets import load_network, make_random_network
-from skbn.graph import PDAG, dag_to_cpdag, is_acyclic, meek_orient, random_dag
+from skbn.graph import PDAG, dag_to_cpdag, is_acyclic, meek_orient, pdag_to_dag, random_dag
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,6 +293,44 @@ def test_adjustment_on_maximally_oriented_pdags_means_valid_in_every_dag():
             if o_set is not None:
                 assert all(check(o_set) for check in checkers), (pdag, x, y, o_set)
     assert graphs >= 25 and valid_sets > 1000, (graphs, checked, valid_sets)
+
+
+def _extends(pdag):
+    """Whether ``pdag`` has a consistent extension (a DAG it represents)."""
+    try:
+        pdag_to_dag(pdag)
+    except ValueError:
+        return False
+    return True
+
+
+def test_a_pdag_not_closed_under_meek_rules_is_closed_first():
+    """A PDAG that lacks orientations Meek's rules imply represents the same DAGs as its
+    closure: every answer equals the closure's (without closing, the b-possibly causal
+    paths of the criteria would be read on the wrong graph)."""
+    compared = 0
+    for seed in range(40):
+        made = _random_mpdag(seed)
+        if made is None:
+            continue
+        closed = made[1]
+        for u, v in closed.directed:  # un-orient an edge the rules orient again
+            open_ = PDAG(closed.nodes, [e for e in closed.directed if e != (u, v)],
+                         [*closed.undirected, (u, v)])
+            if meek_orient(open_) != closed or not _extends(open_):
+                continue
+            for x, y in itertools.permutations(closed.nodes, 2):
+                for z in ([], [v for v in closed.nodes if v not in (x, y)][:1]):
+                    assert is_adjustment_set(open_, x, y, z) == is_adjustment_set(closed, x, y, z)
+                try:
+                    expected = optimal_adjustment_set(closed, x, y)
+                except ValueError:
+                    with pytest.raises(ValueError):
+                        optimal_adjustment_set(open_, x, y)
+                    continue
+                assert optimal_adjustment_set(open_, x, y) == expected
+                compared += 1
+    assert compared > 200, compared
 
 
 def test_adjustment_formula_on_the_exact_joint_equals_query_do():
