@@ -58,4 +58,11 @@ class DeterminedColumnsWarning(UserWarning):
     constant, so a test finds it independent of every other column, and a Gaussian score
     gives its family ``-inf`` (as bnlearn does). The learned graph can then leave these
     columns, and the columns they explain, unconnected. Keep one column of each such group.
+
+    On mixed data, a second warning of this class names continuous columns with no spread in
+    some state (of at least two rows) of a discrete column, such as a zero-inflated
+    measurement exactly 0 in one group: a CLG score gives every family with that discrete
+    parent ``-inf``, so the score-based learners never learn the edge, and PC's CLG test
+    leaves the state out, so its answer depends on the column's scale. Make the column
+    discrete, or add noise far below its spread to the repeated values.
     """

@@ -280,3 +280,152 @@ def test_the_identifier_rule_counts_rows_not_distinct_patterns():
     weighted = [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
     assert all(len(found) == 1 and expected in found[0] for found in (in_memory, chunked, weighted))
     assert _determined_warnings(make("pc", fit_parameters=False), distinct) == []  # (one row per unit)
+
+
+# -- continuous columns with no spread within a state of a discrete column ------------------
+#
+# A zero-inflated column (``y`` exactly 0 in every row of ``g == "control"``, ``1 + x +
+# noise`` otherwise): a CLG family whose child has no spread in a configuration of its
+# discrete parents scores -inf (bnlearn's rule), so the score-based learners learned
+# ``x -> y`` only and never ``g -> y``, the strongest dependency in the data, without a word.
+
+
+def _zero_inflated(n=400, seed=9, scale=1.0, spread_in_control=0.0):
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["control", "treated"], n)
+    x = rng.normal(size=n)
+    y = np.where(g == "control", spread_in_control * rng.normal(size=n), scale * (1 + x + rng.normal(size=n)))
+    return pd.DataFrame({"g": g, "x": x, "y": y})
+
+
+MIXED_LEARNERS = [name for name in LEARNERS if name not in ("pc_g_test", "pc_bayes_factor")]
+
+
+def _spread_warnings(estimator, X, **fit_params):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        estimator.fit(X, **fit_params)
+    return [str(w.message) for w in caught
+            if issubclass(w.category, DeterminedColumnsWarning) and "no spread" in str(w.message)]
+
+
+@pytest.mark.parametrize("name", MIXED_LEARNERS)
+def test_every_learner_reports_a_zero_inflated_column(name):
+    messages = _spread_warnings(make(name, fit_parameters=False), _zero_inflated())
+    assert len(messages) == 1, name
+    assert "'y' where 'g' is 'control'" in messages[0]
+    if name.startswith("pc"):  # tests only: the CLG test leaves the state out
+        assert "test leaves that state out of its regression of 'y'" in messages[0]
+    else:
+        assert "every family in which 'g' is a parent of 'y' -inf" in messages[0]
+    # with a little spread in the control group the column is conditional-Gaussian: no word
+    assert _spread_warnings(make(name, fit_parameters=False), _zero_inflated(spread_in_control=0.1)) == []
+
+
+def test_the_harm_score_based_learners_never_learn_the_edge():
+    """What the warning is about: ``g -> y`` scores -inf, so hill climbing learns ``x -> y``
+    only; with noise far below the column's spread it learns both edges (the advice)."""
+    model = make("hill_climb", fit_parameters=False)
+    assert _spread_warnings(model, _zero_inflated())
+    assert model.edges_ == [("x", "y")]
+    jittered = make("hill_climb", fit_parameters=False)
+    assert _spread_warnings(jittered, _zero_inflated(spread_in_control=1e-6)) == []
+    assert sorted(jittered.edges_) == [("g", "y"), ("x", "y")]
+
+
+def test_a_state_of_a_single_row_is_not_reported():
+    """A lone row has no spread by itself: too few rows, not a point mass."""
+    X = _zero_inflated(spread_in_control=0.1)
+    X.loc[0, ["g", "y"]] = ["solo", 0.0]
+    assert _spread_warnings(make("hill_climb", fit_parameters=False), X) == []
+    X.loc[1, ["g", "y"]] = ["solo", 0.0]  # two rows of the same value: a point mass
+    messages = _spread_warnings(make("hill_climb", fit_parameters=False), X)
+    assert len(messages) == 1 and "'y' where 'g' is 'solo'" in messages[0]
+
+
+def test_integer_weights_count_as_rows():
+    """A state of one row of weight 3 stands for three equal rows (as chunks' distinct rows do)."""
+    X = _zero_inflated(spread_in_control=0.1)
+    X.loc[0, ["g", "y"]] = ["solo", 0.0]
+    weights = np.ones(len(X))
+    assert _spread_warnings(make("hill_climb", fit_parameters=False), X, sample_weight=weights) == []
+    weights[0] = 3.0
+    messages = _spread_warnings(make("hill_climb", fit_parameters=False), X, sample_weight=weights)
+    assert len(messages) == 1 and "'y' where 'g' is 'solo'" in messages[0]
+    weights[0] = 1.5  # (fractional weights: the rows are counted)
+    assert _spread_warnings(make("hill_climb", fit_parameters=False), X, sample_weight=weights) == []
+
+
+def test_the_spread_report_does_not_depend_on_the_column_order():
+    rng = np.random.default_rng(10)
+    X = _zero_inflated()
+    arm = rng.choice(["placebo", "low", "high", "sham"], len(X))
+    X["arm"] = arm
+    X["dose"] = np.where(np.isin(arm, ["placebo", "sham"]), 0.0, rng.gamma(2.0, size=len(X)))
+    expected = None
+    for columns in itertools.permutations(X.columns):
+        messages = _spread_warnings(make("hill_climb", fit_parameters=False), X[list(columns)])
+        assert len(messages) == 1
+        expected = expected or messages[0]
+        assert messages[0] == expected
+    assert ("'dose' where 'arm' is 'placebo' or 'sham'; 'y' where 'g' is 'control': these "
+            "continuous columns have no spread") in expected
+    assert "every family in which 'arm' is a parent of 'dose' -inf" in expected
+
+
+def test_the_spread_check_skips_what_it_does_not_read(monkeypatch):
+    """Told on complete mixed data; not for the oracle (no data read), with missing cells
+    (no moments; a discrete column with a missing cell has no states to split by), nor
+    on discrete data, where it builds no moments at all (no cost)."""
+    from skbn._counting._moment_counter import MomentCounter
+    from skbn.citests import DSeparationOracle
+
+    X = _zero_inflated()
+    assert len(_spread_warnings(make("pc", missing="available_case", fit_parameters=False), X)) == 1
+    oracle = DSeparationOracle((list(X.columns), [("g", "y"), ("x", "y")]))
+    assert _spread_warnings(make("pc", ci_test=oracle, fit_parameters=False), X) == []
+    with_missing = X.copy()
+    with_missing.loc[3, "x"] = np.nan
+    assert _spread_warnings(make("pc", missing="available_case", fit_parameters=False), with_missing) == []
+    with_missing = X.copy()
+    with_missing.loc[3, "g"] = None
+    assert _spread_warnings(make("pc", missing="available_case", fit_parameters=False), with_missing) == []
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a MomentCounter was built on discrete data")
+
+    monkeypatch.setattr(MomentCounter, "__init__", refuse)
+    assert _determined_warnings(make("hill_climb", fit_parameters=False), _recoded()) == []
+
+
+def test_the_screen_flags_every_column_the_moments_find_flat():
+    """MomentCounter.flat_screen (one pass for every discrete column) decides which
+    discrete columns get their split moments: it must flag every state in which
+    moments_given finds no spread (the scores' rule), for values of any offset and scale."""
+    from dataclasses import replace
+
+    from skbn._counting._moment_counter import MomentCounter
+    from skbn._data import encode_fit
+
+    rng = np.random.default_rng(11)
+    seen = 0
+    for trial in range(30):
+        n = int(rng.integers(5, 400))
+        scale, offset = 10.0 ** rng.integers(-8, 9), 10.0 ** rng.integers(-3, 9) * rng.choice([-1, 1])
+        a, b = rng.integers(0, 3, n), rng.integers(0, 4, n)
+        y = offset + scale * rng.normal(size=(n, 3))
+        y[a == 0, 0] = offset + 0.1 * scale  # constant in a state of a
+        y[b == 1, 1] = 0.1  # constant in a state of b (the 0.1 of 0.1 + 0.2 rounding)
+        y[b == 2, 2] = offset + scale * 1e-9 * rng.normal(size=int(np.sum(b == 2)))  # tiny spread
+        X = pd.DataFrame({"a": [f"a{v}" for v in a], "b": [f"b{v}" for v in b],
+                          "y0": y[:, 0], "y1": y[:, 1], "y2": y[:, 2]})
+        data, _ = encode_fit(X, "auto", allow_continuous=True)
+        weights = rng.integers(1, 4, n).astype(float) if trial % 2 else None
+        data = replace(data, weights=weights)
+        counter = MomentCounter(data)
+        flagged, offsets = counter.flat_screen(block_rows=int(rng.integers(1, 64)))
+        for d in (0, 1):
+            flat = counter.moments_given([d]).flat & (counter.moments_given([d]).weight > 0)[:, None]
+            assert not (flat & ~flagged[offsets[d]:offsets[d + 1]]).any(), trial
+            seen += int(flat.sum())
+    assert seen >= 60  # (y0 in a0 and y1 in b1 at least, every trial)

@@ -144,6 +144,15 @@ class Moments:
         """Number of continuous columns ``k``."""
         return self.mean.shape[1]
 
+    @property
+    def flat(self):
+        """``(g, k)`` bool: column ``j`` has no spread in group ``g`` (every row of the group
+        has the same value, or the group is empty), the scores' rule: the moments'
+        constructors set such a column's scatter to exactly 0
+        (:func:`_without_flat_spread`, a spread of at most ``N_g (16 eps mean)^2``), and a
+        family whose child has no spread in an observed group scores ``-inf``."""
+        return np.diagonal(self.scatter, axis1=1, axis2=2) == 0
+
     @cached_property
     def unit(self):
         """Every group's scale factors and unit-diagonal scatter, ``(d, scaled)`` of shapes

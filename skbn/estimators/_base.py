@@ -472,7 +472,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             edges, self.network_ = self._fit_em(data, states)
         else:
             with shared_moments(data):  # one MomentCounter for the search and the network fit
-                _warn_determined_columns(self, data)
+                _warn_determined_columns(self, data, states)
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
@@ -1330,7 +1330,7 @@ def _check_total_weight(data):
         )
 
 
-def _warn_determined_columns(estimator, data):
+def _warn_determined_columns(estimator, data, states):
     """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`), naming them, about columns
     exactly determined by others, which break the faithfulness a learned graph relies on.
 
@@ -1349,29 +1349,38 @@ def _warn_determined_columns(estimator, data):
       ``CO2`` data, ``Plant``, determine their ``Type`` and ``Treatment``, and PC then
       links neither to ``uptake``). A score-based learner finds such a family without
       harm (one column predicts the other exactly), so it is not told.
+    * In a second warning, on mixed data, for a learner that scores the data or tests it
+      (:func:`_flat_states`): continuous columns with no spread in some state (of at
+      least two rows) of a discrete column, such as a zero-inflated measurement, exactly 0
+      in one group. A CLG score gives every family with that discrete parent ``-inf``,
+      and the CLG test leaves the state out, so the dependence, often the strongest in the
+      data, is never learned, or lost depending on the column's scale.
 
     The columns are taken in name order, so the message does not depend on the column order.
+    ``states``: the state names of every column (None for a continuous one), as ``fit``
+    encodes them.
     """
     if not estimator._learns_structure:
         return
     ranks = name_ranks(data.names)
     found = []
     n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
-    # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
-    # memory every row counts once (rows of weight 0 were dropped before encoding)
-    rows = data.total_weight if data.row_scatter is not None else data.n_samples
-    if n_continuous and rows > n_continuous:
+    counter = None
+    if n_continuous:
         try:
             counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
         except ValueError:  # missing cells: no moments
             counter = None
-        if counter is not None:
-            columns = counter.continuous
-            dependencies = linear_dependencies(counter.moments_given().scatter[0],
-                                               np.argsort(ranks[columns], kind="stable"))
-            found += [f"{data.names[columns[j]]!r} ("
-                      + (f"a linear function of {', '.join(repr(data.names[columns[i]]) for i in given)}"
-                         if given else "no spread") + ")" for j, given in dependencies]
+    # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
+    # memory every row counts once (rows of weight 0 were dropped before encoding)
+    rows = data.total_weight if data.row_scatter is not None else data.n_samples
+    if counter is not None and rows > n_continuous:
+        columns = counter.continuous
+        dependencies = linear_dependencies(counter.moments_given().scatter[0],
+                                           np.argsort(ranks[columns], kind="stable"))
+        found += [f"{data.names[columns[j]]!r} ("
+                  + (f"a linear function of {', '.join(repr(data.names[columns[i]]) for i in given)}"
+                     if given else "no spread") + ")" for j, given in dependencies]
     if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         # (the identifier rule counts rows: integer weights are copies, as chunks' are)
@@ -1387,19 +1396,119 @@ def _warn_determined_columns(estimator, data):
                 determinants.setdefault(b, []).append(a)
         found += [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
                   for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
-    if not found:
-        return
-    warn_user(
-        f"{type(estimator).__name__}: {'; '.join(found)}: "
-        f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
-        "columns, with no noise. Structure learning assumes no such deterministic relation: "
-        "given the columns that determine it, a column is constant, so the tests find it "
-        "independent of every other column (and a Gaussian score gives its family -inf); the "
-        "learned graph can leave these columns, and those they explain, unconnected. Keep one "
-        "column of each such group (drop duplicates, recodings, converted units or totals; of "
-        "a fine column and the coarse ones it determines, such as units and their treatment "
-        "group, keep those you want to model).",
-        DeterminedColumnsWarning,
+    if found:
+        warn_user(
+            f"{type(estimator).__name__}: {'; '.join(found)}: "
+            f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
+            "columns, with no noise. Structure learning assumes no such deterministic relation: "
+            "given the columns that determine it, a column is constant, so the tests find it "
+            "independent of every other column (and a Gaussian score gives its family -inf); the "
+            "learned graph can leave these columns, and those they explain, unconnected. Keep one "
+            "column of each such group (drop duplicates, recodings, converted units or totals; of "
+            "a fine column and the coarse ones it determines, such as units and their treatment "
+            "group, keep those you want to model).",
+            DeterminedColumnsWarning,
+        )
+    reader = _reads_spread(estimator)
+    if counter is not None and reader is not None and n_continuous < data.n_variables:
+        flat = _flat_states(data, counter, ranks)
+        if flat:
+            warn_user(_flat_states_message(type(estimator).__name__, flat, data.names, states, reader),
+                      DeterminedColumnsWarning)
+
+
+#: Most (continuous column, discrete column) pairs, and states of one pair, a message names.
+_FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
+
+
+def _reads_spread(estimator):
+    """How the search of ``estimator`` (of the learner a ``BootstrapStructure`` wraps)
+    reads a continuous column's spread within the states of a discrete column: ``"score"``
+    (a scorer: on mixed data a CLG score, whose family is ``-inf`` where the child has no
+    spread), ``"test"`` (CI tests on the data only: the CLG test leaves such a state out),
+    or None (the d-separation oracle reads no data)."""
+    learner = estimator
+    if hasattr(estimator, "_check_estimator"):  # BootstrapStructure: its learner's search
+        try:
+            learner = estimator._check_estimator()
+        except TypeError:  # (refused by the search, naming it)
+            return None
+    if "scorer" in learner._plugins:
+        return "score"
+    if "ci_test" in learner._plugins and _tests_the_data(learner.ci_test):
+        return "test"
+    return None
+
+
+def _flat_states(data, counter, ranks):
+    """The continuous columns with no spread in some state of a discrete column.
+
+    A state counts when it holds at least two rows (integer weights count as copies, as
+    for the identifiers of :func:`_warn_determined_columns`; a lone row is too few rows,
+    not a point mass) and the column has no spread there by the scores' rule
+    (:attr:`skbn._counting.Moments.flat`, on :meth:`~skbn._counting.MomentCounter.moments_given`
+    the discrete column: the fit's shared moments, which a CLG search and PC's tests of
+    that column read again). The split moments are computed only for the discrete columns
+    that :meth:`~skbn._counting.MomentCounter.flat_screen` flags (one pass over the rows
+    for all of them; it never misses a flat column). Discrete columns with missing cells
+    are skipped.
+
+    Returns
+    -------
+    list of (continuous_position, discrete_position, state_codes)
+        In name order of the continuous column, then of the discrete one.
+    """
+    copies = data.weights is None or weights_are_integral(data.weights)
+    signed = data.codes.dtype.kind == "i"
+    discrete = [d for d in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[d] > 0]
+    complete = [d for d in discrete if not (signed and (data.codes[:, d] < 0).any())]
+    # one pass flags the discrete columns worth splitting by (None: each is split; the
+    # indicators of a column with missing cells would be wrong)
+    flagged, offsets = counter.flat_screen() if len(complete) == len(discrete) else (None, None)
+    found = []
+    for d in complete:
+        if flagged is not None and not flagged[offsets[d]:offsets[d + 1]].any():
+            continue  # (no column flat in any state of d: its split moments are not needed)
+        stats = counter.moments_given([d])
+        n_rows = stats.weight if copies else np.bincount(data.codes[:, d], minlength=stats.n_groups)
+        flat = stats.flat & (n_rows >= 2)[:, None]
+        for t in np.flatnonzero(flat.any(axis=0)).tolist():
+            found.append((int(counter.continuous[t]), d, np.flatnonzero(flat[:, t]).tolist()))
+    found.sort(key=lambda item: (ranks[item[0]], ranks[item[1]]))
+    return found
+
+
+def _flat_states_message(learner, flat, names, states, reader):
+    """The warning of :func:`_warn_determined_columns` about ``flat`` (:func:`_flat_states`)."""
+    def state_list(d, codes):
+        shown = " or ".join(repr(states[d][c]) for c in codes[:_FLAT_STATES_SHOWN])
+        more = len(codes) - _FLAT_STATES_SHOWN
+        return shown + (f" (and {more} more states)" if more > 0 else "")
+
+    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}"
+                      for j, d, codes in flat[:_FLAT_PAIRS_SHOWN])
+    if len(flat) > _FLAT_PAIRS_SHOWN:
+        items += f"; and {len(flat) - _FLAT_PAIRS_SHOWN} more such pairs of columns"
+    y, g = names[flat[0][0]], names[flat[0][1]]
+    if reader == "score":
+        effect = (f"A conditional-Gaussian score gives every family in which {g!r} is a parent of "
+                  f"{y!r} -inf (the regression of {y!r} has no variance in that state; bnlearn's "
+                  "rule), so such an edge is never learned, however strong the dependence")
+    else:
+        effect = (f"The conditional-Gaussian test leaves that state out of its regression of {y!r} "
+                  f"(it has no variance there), so whether it finds {g!r} and {y!r} dependent "
+                  f"depends on the scale of {y!r}: the edge can be lost, however strong the dependence")
+    subject = "these continuous columns have" if len(flat) > 1 else "a continuous column has"
+    return (
+        f"{learner}: {items}: {subject} no spread (a single repeated value, in two or more rows) "
+        f"within a state of a discrete column. {effect}. A point mass, such as a zero-inflated "
+        "measurement or a dose fixed at 0 in a placebo group, is not conditional-Gaussian. To "
+        "learn such a dependence, make the column discrete (bin its values with the mass as a "
+        "state of its own, or declare a column with few values discrete with column_types=; a "
+        "discrete column may have discrete parents, though no continuous ones), or add to its "
+        "repeated values noise far smaller than the column's spread (the mass then becomes a "
+        "narrow normal the model can fit); a graph you know can be fitted as it is with "
+        "FixedStructure(edges=...)."
     )
 
 
