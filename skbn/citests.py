@@ -1195,7 +1195,11 @@ class CLGMutualInformation(BaseCITest):
     Discrete ``x`` and ``y`` given continuous columns are not offered: a discrete variable
     has no continuous parent in a CLG network (and bnlearn's answer there changes when
     ``x`` and ``y`` are swapped). A configuration with too few rows for its regression (``N_g`` at most
-    the number of coefficients) is left out of the statistic and of ``dof``.
+    the number of coefficients) or no residual spread is left out of the statistic and of
+    ``dof``; for a discrete ``x``, the rows of a configuration of :math:`Z_d \cup \{x\}` left
+    out leave the pooled regression too, so that both sides are fitted on the same rows (else
+    the statistic would change with the unit of ``y``). With no configuration left, the
+    statistic is 0 and the p-value 1, as for the Gaussian tests with too few rows.
 
     Parameters
     ----------
@@ -1281,10 +1285,16 @@ class CLGMutualInformation(BaseCITest):
         if stats.n_groups % r_x:
             raise ValueError(f"{stats.n_groups} groups are not configurations of (z, x) with {r_x} x-states.")
         q = stats.n_groups // r_x
-        given = stats.pooled(np.arange(stats.n_groups) // r_x, q)
         full, usable_full = self._group_loglik(stats, y, z)
+        # both sides over the same rows: those of the configurations of (z, x) whose own
+        # regression fits (the rows of one with too few rows or no spread would enter the
+        # pooled side only, and the statistic would then change with the unit of y)
+        pooled_of = np.arange(stats.n_groups) // r_x
+        given = stats.pooled(np.where(usable_full, pooled_of, q), q + 1)
         reduced, usable = self._group_loglik(given, y, z)
-        statistic = 2.0 * (np.sum(full[usable_full]) - np.sum(reduced[usable]))
+        usable = usable[:q]  # (group q: the rows left out)
+        fitted = usable_full & usable[pooled_of]
+        statistic = 2.0 * (np.sum(full[fitted]) - np.sum(reduced[:q][usable]))
         return self._result(statistic, (r_x - 1) * int(np.count_nonzero(usable)) * (len(z) + 2))
 
     def _test_batch(self, cells, group, n_tests, n_strata):

@@ -315,7 +315,7 @@ def test_every_learner_reports_a_zero_inflated_column(name):
     assert len(messages) == 1, name
     assert "'y' where 'g' is 'control'" in messages[0]
     if name.startswith("pc"):  # tests only: the CLG test leaves the state out
-        assert "test leaves that state out of its regression of 'y'" in messages[0]
+        assert "test leaves the rows of that state out of its regressions of 'y'" in messages[0]
     else:
         assert "every family in which 'g' is a parent of 'y' -inf" in messages[0]
     # with a little spread in the control group the column is conditional-Gaussian: no word

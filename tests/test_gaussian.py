@@ -607,6 +607,41 @@ def test_mi_cg_leaves_out_a_configuration_too_small_for_either_regression_withou
     assert np.isfinite(result.statistic) and result.statistic > 0
 
 
+@pytest.mark.parametrize("left_out", ["no spread", "one row"])
+def test_mi_cg_mixed_compares_both_sides_on_the_same_rows(left_out):
+    # discrete x against continuous y given z: a configuration of (z, x) whose regression
+    # cannot be fitted (y exactly 0 there, a zero-inflated column; or a single row) is left
+    # out of the full side, and its rows must leave the pooled side too: with them only in
+    # the pooled side the statistic changed with the unit of y (PC kept or dropped g - y)
+    rng = np.random.default_rng(1)
+    n = 120
+    x = np.tile([0, 1, 2], n // 3)
+    zc = rng.normal(size=n)
+    y = 1 + zc + 0.5 * x + rng.normal(size=n)
+    if left_out == "no spread":
+        y[x == 0] = 0.0
+        kept_rows = x != 0
+    else:
+        kept_rows = np.ones(n, dtype=bool)
+        kept_rows[np.flatnonzero(x == 0)[1:]] = False  # one row left in x = 0
+        x, zc, y = x[kept_rows | (x != 0)], zc[kept_rows | (x != 0)], y[kept_rows | (x != 0)]
+        kept_rows = x != 0
+    test = CLGMutualInformation()
+
+    def result(scale, rows=None):
+        rows = np.ones(len(x), dtype=bool) if rows is None else rows
+        values = np.column_stack([scale * y[rows], zc[rows]])
+        stats = moments(values, ids=x[rows].astype(np.intp), n_ids=3)
+        return test.test_mixed(stats, 0, [1], 3)
+
+    base = result(1.0)
+    for scale in (1e-3, 0.1, 10.0, 1e4):
+        assert result(scale).statistic == pytest.approx(base.statistic, rel=1e-9, abs=1e-9)
+    # the rows of the configurations that fit, on their own
+    assert base.statistic == pytest.approx(result(1.0, kept_rows).statistic, rel=1e-12)
+    assert base.statistic > 0
+
+
 def test_a_child_constant_in_one_configuration_scores_minus_infinity_on_every_path():
     # three rows of 0.1 in configuration "b": their mean is 0.10000000000000002 and their
     # computed spread 5.8e-34, which scored the family +49.7 (bnlearn: -Inf) and made hill

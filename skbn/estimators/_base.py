@@ -1353,8 +1353,8 @@ def _warn_determined_columns(estimator, data, states):
       (:func:`_flat_states`): continuous columns with no spread in some state (of at
       least two rows) of a discrete column, such as a zero-inflated measurement, exactly 0
       in one group. A CLG score gives every family with that discrete parent ``-inf``,
-      and the CLG test leaves the state out, so the dependence, often the strongest in the
-      data, is never learned, or lost depending on the column's scale.
+      and the CLG test leaves the state's rows out of both of its regressions, so the
+      dependence, often the strongest in the data, is never learned.
 
     The columns are taken in name order, so the message does not depend on the column order.
     ``states``: the state names of every column (None for a continuous one), as ``fit``
@@ -1495,9 +1495,10 @@ def _flat_states_message(learner, flat, names, states, reader):
                   f"{y!r} -inf (the regression of {y!r} has no variance in that state; bnlearn's "
                   "rule), so such an edge is never learned, however strong the dependence")
     else:
-        effect = (f"The conditional-Gaussian test leaves that state out of its regression of {y!r} "
-                  f"(it has no variance there), so whether it finds {g!r} and {y!r} dependent "
-                  f"depends on the scale of {y!r}: the edge can be lost, however strong the dependence")
+        effect = (f"The conditional-Gaussian test leaves the rows of that state out of its "
+                  f"regressions of {y!r} (it has no variance there), so it cannot see the "
+                  f"difference that state makes: the edge between {g!r} and {y!r} can be lost, "
+                  "however strong the dependence")
     subject = "these continuous columns have" if len(flat) > 1 else "a continuous column has"
     return (
         f"{learner}: {items}: {subject} no spread (a single repeated value, in two or more rows) "
