@@ -206,6 +206,7 @@ def test_b_possible_descendants_are_the_ends_of_b_possibly_causal_paths():
     b-possibly causal path (no edge from a later to an earlier node of the path, Perković et
     al. 2017), with and without nodes to avoid, and against the union over the class's DAGs."""
     from skbn._dag import adjacent_sets, possible_descendants
+    from skbn.causal import _compile
 
     rng = np.random.RandomState(0)
     for seed in range(30):
@@ -213,16 +214,9 @@ def test_b_possible_descendants_are_the_ends_of_b_possibly_causal_paths():
         if made is None:
             continue
         for graph in made:
-            nodes = list(graph.nodes)
-            ix = {v: i for i, v in enumerate(nodes)}
-            n = len(nodes)
-            ch, pa, nb = ([set() for _ in range(n)] for _ in range(3))
-            for u, v in graph.directed:
-                ch[ix[u]].add(ix[v])
-                pa[ix[v]].add(ix[u])
-            for u, v in graph.undirected:
-                nb[ix[u]].add(ix[v])
-                nb[ix[v]].add(ix[u])
+            compiled = _compile(graph)  # (node sets on ids, as the criteria read them)
+            nodes, ix, n = list(compiled.nodes), compiled.index, compiled.n
+            ch, pa, nb = compiled.children, compiled.parents, compiled.neighbours
             adjacent = adjacent_sets(pa, ch, nb)
             dags = equivalent_dags(graph)
             for x in range(n):
