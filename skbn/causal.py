@@ -144,13 +144,15 @@ def _as_pdag(graph, nodes, name):
     return PDAG.from_dag(nodes, edges), False
 
 
-def _compile(graph, nodes=None, name="graph"):
-    """The graph as node sets. A PDAG is closed under Meek's rules first
-    (:func:`skbn.graph.meek_orient`): the closure represents the same DAGs (Meek 1995), and
-    the b-possibly causal paths of the criteria are defined on it (an orientation the rules
-    would add rules out paths; without it, answers could be wrong either way)."""
+def _compile(graph, nodes=None, name="graph", *, close=False):
+    """The graph as node sets. With ``close`` (the adjustment criteria), a PDAG is closed
+    under Meek's rules first (:func:`skbn.graph.meek_orient`): the closure represents the
+    same DAGs (Meek 1995), and the b-possibly causal paths of the criteria are defined on it
+    (an orientation the rules would add rules out paths; without it, answers could be wrong
+    either way). Callers that require a CPDAG (IDA's local method, the SID) refuse a PDAG
+    that is not one instead."""
     pdag, is_pdag = _as_pdag(graph, nodes, name)
-    if pdag.undirected:
+    if close and pdag.undirected:
         try:
             pdag_to_dag(pdag)  # (a PDAG without consistent extension: refused below, by name)
         except ValueError:
@@ -276,7 +278,7 @@ def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
     >>> is_adjustment_set(edges, "x", "y", ["z"]), is_adjustment_set(edges, "x", "y", [])
     (True, False)
     """
-    g = _compile(graph, nodes)
+    g = _compile(graph, nodes, close=True)
     xs, ys, zs = _xyz(g, x, y, z)
     return _is_valid(g, xs, ys, zs)
 
@@ -313,7 +315,7 @@ def backdoor_adjustment_set(graph, x, y, *, nodes=None):
     >>> backdoor_adjustment_set([("a", "x"), ("x", "y"), ("a", "y")], "x", "y")
     ['a']
     """
-    g = _compile(graph, nodes)
+    g = _compile(graph, nodes, close=True)
     xs, ys, _ = _xyz(g, x, y)
     message = _not_amenable(g, xs, ys)
     if message:
@@ -370,7 +372,7 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
     >>> optimal_adjustment_set(edges, "x", "y")
     ['b']
     """
-    g = _compile(graph, nodes)
+    g = _compile(graph, nodes, close=True)
     xs, ys, _ = _xyz(g, x, y)
     message = _not_amenable(g, xs, ys)
     if message:
