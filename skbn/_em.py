@@ -54,6 +54,7 @@ from dataclasses import replace
 import numpy as np
 
 from skbn._continuous_network import _condition_rows
+from skbn._counting import moments
 from skbn._dag import components, moral_neighbours, sweep_order
 from skbn._data import EncodedData, RowGroups, _code_dtype
 from skbn._inference import VariableElimination
@@ -1065,7 +1066,9 @@ def _variance_bounds(values, missing, weights, continuous):
             bounds.append(None)
             continue
         seen = ~missing[:, j] & (weights > 0)
-        spread = float(np.cov(values[seen, j], aweights=weights[seen], ddof=0)) if seen.sum() > 1 else 0.0
+        spread = 0.0
+        if seen.sum() > 1:  # (the counting engine's weighted moments of the observed cells)
+            spread = float(moments(values[seen, j:j + 1], weights[seen]).covariance()[0, 0, 0])
         bounds.append((VARIANCE_BOUND * spread, spread / VARIANCE_BOUND if spread > 0 else np.inf))
     return bounds
 

@@ -14,7 +14,13 @@ from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import NotEstimable, _family_parameters, identifiable_families
-from skbn._counting import family_table, functional_pairs, linear_dependencies, weights_are_integral
+from skbn._counting import (
+    count_cells,
+    family_table,
+    functional_pairs,
+    linear_dependencies,
+    weights_are_integral,
+)
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions
 from skbn._data import (
@@ -1470,7 +1476,7 @@ def _flat_states(data, counter, ranks):
         if flagged is not None and not flagged[offsets[d]:offsets[d + 1]].any():
             continue  # (no column flat in any state of d: its split moments are not needed)
         stats = counter.moments_given([d])
-        n_rows = stats.weight if copies else np.bincount(data.codes[:, d], minlength=stats.n_groups)
+        n_rows = stats.weight if copies else count_cells(data.codes[:, d], stats.n_groups)
         flat = stats.flat & (n_rows >= 2)[:, None]
         for t in np.flatnonzero(flat.any(axis=0)).tolist():
             found.append((int(counter.continuous[t]), d, np.flatnonzero(flat[:, t]).tolist()))
