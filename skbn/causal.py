@@ -152,13 +152,17 @@ def _compile(graph, nodes=None, name="graph", *, close=False):
     either way). Callers that require a CPDAG (IDA's local method, the SID) refuse a PDAG
     that is not one instead."""
     pdag, is_pdag = _as_pdag(graph, nodes, name)
-    if close and pdag.undirected:
+    if pdag.undirected:
         try:
-            pdag_to_dag(pdag)  # (a PDAG without consistent extension: refused below, by name)
-        except ValueError:
-            pass
-        else:
+            extension = pdag_to_dag(pdag)
+        except ValueError as exc:
+            raise ValueError(f"{name} is not a CPDAG: {exc}") from None
+        if close:  # (the extension is a DAG of the closure too: the same DAGs)
             pdag = meek_orient(pdag)
+    else:
+        if not is_acyclic(pdag.nodes, pdag.directed):
+            raise ValueError(f"{name} has a directed cycle")
+        extension = pdag.directed
     n = len(pdag.nodes)
     index = {v: i for i, v in enumerate(pdag.nodes)}
     parents = [set() for _ in range(n)]
@@ -170,16 +174,7 @@ def _compile(graph, nodes=None, name="graph", *, close=False):
     for u, v in pdag.undirected:
         neighbours[index[u]].add(index[v])
         neighbours[index[v]].add(index[u])
-    if pdag.undirected:
-        try:
-            extension = pdag_to_dag(pdag)
-        except ValueError as exc:
-            raise ValueError(f"{name} is not a CPDAG: {exc}") from None
-        extension = [(index[u], index[v]) for u, v in extension]
-    else:
-        if not is_acyclic(pdag.nodes, pdag.directed):
-            raise ValueError(f"{name} has a directed cycle")
-        extension = [(index[u], index[v]) for u, v in pdag.directed]
+    extension = [(index[u], index[v]) for u, v in extension]
     return _Graph(pdag.nodes, index, parents, children, neighbours, extension, is_pdag)
 
 
