@@ -221,3 +221,34 @@ def test_mle_zero_probability_rows_are_warned_about_once_per_call():
         assert np.isfinite(mle.score_samples(rows.iloc[4:6])).all()
         bayes = clone(mle).set_params(parameter_estimator="bayes").fit(train)
         assert np.isfinite(bayes.score_samples(rows)).all()
+
+
+def test_predict_proba_warns_about_rows_whose_evidence_has_probability_0():
+    # under maximum likelihood a row's evidence can have probability 0 whatever the target's
+    # state; predict_proba then has no posterior and gives the uniform distribution (its
+    # documented rule), which was silent: predict returned the first class as if chosen
+    train = pd.DataFrame({"a": ["x", "y"] * 20, "b": ["p", "q"] * 20, "c": ["u", "u", "v", "v"] * 10})
+    held_out = pd.DataFrame({"a": ["x", "x", "y", "y"], "b": ["q", "p", "q", "p"]})
+    chain = FixedStructure(edges=[("a", "b"), ("b", "c")], parameter_estimator="mle", target="c").fit(train)
+    collider = FixedStructure(edges=[("a", "b"), ("c", "b")], parameter_estimator="mle",
+                              target="c").fit(train)
+    for model, expected in ((chain, "column 'b' \\(2 rows\\)"), (collider, "column 'b' \\(2 rows\\)")):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            proba = model.predict_proba(held_out)
+            labels = model.predict(held_out)
+        assert [w.category for w in record] == [ZeroProbabilityWarning] * 2  # one per call
+        assert re.search("2 of 4 rows have evidence of probability 0: whatever the state of 'c', the "
+                         f"CPT gives probability 0 to their state of {expected}.*uniform distribution",
+                         str(record[0].message)), str(record[0].message)
+        np.testing.assert_array_equal(proba[[0, 3]], 0.5)  # the documented rule, unchanged
+        assert labels[0] == labels[3] == "u"
+        np.testing.assert_allclose(proba[[1, 2]].sum(axis=1), 1.0)
+    # with the target given in X, the same (its cell is left out of the evidence)
+    with pytest.warns(ZeroProbabilityWarning, match="2 of 4 rows"):
+        chain.predict_proba(held_out.assign(c="u"))
+    # no impossible row, or the Bayesian estimate (every probability positive): no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        chain.predict_proba(held_out.iloc[1:3])
+        clone(collider).set_params(parameter_estimator="bayes").fit(train).predict_proba(held_out)

@@ -1074,6 +1074,24 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 warn_user(message, ZeroProbabilityWarning)
         return log_likelihood
 
+    def _warn_impossible_evidence(self, codes, values, target):
+        """One :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row's evidence
+        (the row with its ``target`` cell left out) has probability 0 under the model, whose
+        posterior :meth:`predict_proba` replaces by the uniform distribution. Only a CPT entry
+        of 0 makes evidence impossible (a fitted regression has a positive variance), so
+        nothing is computed when every entry is positive (``parameter_estimator="bayes"``)."""
+        networks = getattr(self, "averaged_networks_", None) or [self.network_]
+        if not any((cpt == 0).any() for network in networks for cpt in getattr(network, "cpts", {}).values()):
+            return
+        evidence = codes.copy()
+        evidence[:, target] = -1
+        impossible = np.isneginf(self._log_density(evidence, values))
+        if not impossible.any():
+            return
+        n_states = len(self.network_.states[self.network_.nodes[target]])
+        warn_user(_impossible_evidence_message(networks, evidence, impossible, target, n_states,
+                                               self.parameter_estimator), ZeroProbabilityWarning)
+
     def _log_density(self, codes, values=None):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
         (:meth:`_weighted_dags`) the model average :math:`\log \sum_m w_m p(x \mid G_m)`.
@@ -1144,12 +1162,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
-            Posterior probability of every state of the target, rows summing to 1.
+            Posterior probability of every state of the target, rows summing to 1. A row
+            whose evidence (its cells other than the target) has probability 0 under the
+            fitted network, through a CPT entry of 0 (``parameter_estimator="mle"``), has no
+            posterior: it gets the uniform distribution (so :meth:`predict` gives it the
+            first class of ``classes_``), with one
+            :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
         """
         _check_network(self)
         target = self._target_index
         name = self.network_.nodes[target]
         codes, values = self._encode_rows(X)
+        self._warn_impossible_evidence(codes, values, target)
         networks = getattr(self, "averaged_networks_", None)
         if values is not None:  # a CLG network: its exact posterior, columns in classes_ order
             frame = self._frame(codes, values).drop(columns=name)
@@ -1280,15 +1304,25 @@ def _unseen_message(unseen, n_rows):
 def _zero_probability_message(networks, codes, impossible, estimator):
     """The ``ZeroProbabilityWarning`` text for the rows ``impossible`` (log-likelihood
     ``-inf``) of ``codes`` (over the networks' nodes, ``-1``: missing), or None when no
-    CPT entry of 0 explains them.
-
-    A row is counted for a discrete column when the column and its parents are observed in
-    the row and the column's CPT gives the row's state probability 0 given its parents'
-    states (in some network of ``networks``, the averaged DAGs: the row is impossible under
-    all of them). A row whose probability is 0 only once its missing cells are summed out
-    is counted among the other rows."""
+    CPT entry of 0 explains them (:func:`_zero_cpt_rows`). A row whose probability is 0 only
+    once its missing cells are summed out is counted among the other rows."""
     rows = np.flatnonzero(impossible)
-    zero = {}  # column -> bool mask over ``rows``
+    zero = _zero_cpt_rows(networks, codes, rows)
+    if not zero:
+        return None
+    explained = np.logical_or.reduce(list(zero.values()))
+    others = int((~explained).sum())
+    other = f"; {_rows(others)} more once their missing cells are summed out" if others else ""
+    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf): the CPT "
+            f"gives probability 0 to their state of {_zero_columns(zero)}{other}, a state never seen "
+            f"in fit with its parents' states.{_zero_advice(estimator)}")
+
+
+def _zero_cpt_rows(networks, codes, rows):
+    """``{column: bool mask over rows}``: the rows ``rows`` of ``codes`` to which the column's
+    CPT gives probability 0, the column and its parents observed in the row (in some network
+    of ``networks``, the averaged DAGs, for a row impossible under all of them)."""
+    zero = {}
     for network in networks:
         position = {node: i for i, node in enumerate(network.nodes)}
         for node, cpt in getattr(network, "cpts", {}).items():  # (none in a Gaussian network)
@@ -1299,18 +1333,39 @@ def _zero_probability_message(networks, codes, impossible, estimator):
             found[observed] = cpt[tuple(cells[observed].T)] == 0
             if found.any():
                 zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | found
-    if not zero:
-        return None
-    explained = np.logical_or.reduce(list(zero.values()))
-    columns = " and ".join(f"column {node!r} ({_rows(int(mask.sum()))})" for node, mask in zero.items())
-    others = int((~explained).sum())
-    other = f"; {_rows(others)} more once their missing cells are summed out" if others else ""
-    advice = (" parameter_estimator='mle' estimates such a probability as 0; "
-              "parameter_estimator='bayes' gives every state a positive probability."
-              if estimator == "mle" else "")
-    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf): the CPT "
-            f"gives probability 0 to their state of {columns}{other}, a state never seen in fit "
-            f"with its parents' states.{advice}")
+    return zero
+
+
+def _zero_columns(zero):
+    """The columns of :func:`_zero_cpt_rows`' answer and their numbers of rows, as text."""
+    return " and ".join(f"column {node!r} ({_rows(int(mask.sum()))})" for node, mask in zero.items())
+
+
+def _zero_advice(estimator):
+    return (" parameter_estimator='mle' estimates such a probability as 0; "
+            "parameter_estimator='bayes' gives every state a positive probability."
+            if estimator == "mle" else "")
+
+
+def _impossible_evidence_message(networks, codes, impossible, target, n_states, estimator):
+    """The ``ZeroProbabilityWarning`` text of :meth:`predict_proba` for the rows
+    ``impossible`` of ``codes``, whose evidence (the row without its ``target`` cell) has
+    probability 0: the columns whose CPT gives 0 to the row with the target in each of its
+    ``n_states`` states (:func:`_zero_cpt_rows`)."""
+    rows = np.flatnonzero(impossible)
+    filled = codes.copy()
+    zero = {}
+    for state in range(n_states):
+        filled[:, target] = state
+        for node, mask in _zero_cpt_rows(networks, filled, rows).items():
+            zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | mask
+    name = networks[0].nodes[target]
+    cause = (f": whatever the state of {name!r}, the CPT gives probability 0 to their state of "
+             f"{_zero_columns(zero)} (a state never seen in fit with its parents' states)" if zero else
+             " once their missing cells are summed out")
+    return (f"{len(rows)} of {len(codes)} rows have evidence of probability 0{cause}, so they have no "
+            f"posterior of {name!r}: predict_proba gives them the uniform distribution (predict: the "
+            f"first class of classes_).{_zero_advice(estimator)}")
 
 
 def _rows(count):
