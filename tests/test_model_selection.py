@@ -19,6 +19,7 @@ from skbn import (
     DiscreteBayesianNetwork,
     FixedStructure,
     HillClimbStructure,
+    OrderMCMCStructure,
 )
 from skbn.datasets import sample_asia
 from skbn.exceptions import UnseenStateWarning, ZeroProbabilityWarning
@@ -252,3 +253,28 @@ def test_predict_proba_warns_about_rows_whose_evidence_has_probability_0():
         warnings.simplefilter("error", ZeroProbabilityWarning)
         chain.predict_proba(held_out.iloc[1:3])
         clone(collider).set_params(parameter_estimator="bayes").fit(train).predict_proba(held_out)
+
+
+def test_predict_of_a_continuous_target_gives_nan_to_rows_of_impossible_evidence():
+    # a continuous target's conditional mean is undefined where the evidence has probability
+    # 0 (mle): predict raised for the whole call, and a model average raised as soon as one
+    # averaged DAG found a row impossible, even with its posterior weight 0
+    rng = np.random.default_rng(0)
+    a = rng.choice(["x", "y"], 300)
+    b = np.where(a == "x", "p", "q")
+    train = pd.DataFrame({"a": a, "b": b, "z": rng.normal(size=300) + 2.0 * (b == "p")})
+    held_out = pd.DataFrame({"a": ["x", "x", "y"], "b": ["q", "p", "q"]})
+    single = FixedStructure(edges=[("a", "b"), ("b", "z")], parameter_estimator="mle", target="z").fit(train)
+    averaged = OrderMCMCStructure(parameter_estimator="mle", target="z", random_state=0).fit(train)
+    assert len(averaged.averaged_networks_) > 1
+    for model in (single, averaged):
+        with pytest.warns(ZeroProbabilityWarning, match="1 of 3 rows have evidence of probability 0.*column "
+                                                        "'b'.*predict gives them NaN"):
+            prediction = model.predict(held_out)
+        assert np.isnan(prediction[0]) and np.isfinite(prediction[1:]).all()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ZeroProbabilityWarning)
+            np.testing.assert_array_equal(model.predict(held_out.iloc[1:]), prediction[1:])
+    # the possible rows keep the network's conditional means
+    np.testing.assert_allclose(single.predict(held_out.iloc[1:]),
+                               single.network_.predict(held_out.iloc[1:], "z").to_numpy(), rtol=1e-12)

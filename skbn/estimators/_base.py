@@ -1075,22 +1075,24 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         return log_likelihood
 
     def _warn_impossible_evidence(self, codes, values, target):
-        """One :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row's evidence
-        (the row with its ``target`` cell left out) has probability 0 under the model, whose
-        posterior :meth:`predict_proba` replaces by the uniform distribution. Only a CPT entry
-        of 0 makes evidence impossible (a fitted regression has a positive variance), so
-        nothing is computed when every entry is positive (``parameter_estimator="bayes"``)."""
+        """The rows whose evidence (the row with its ``target`` cell left out) has
+        probability 0 under the model (a bool mask), with one
+        :class:`~skbn.exceptions.ZeroProbabilityWarning` when there are some: they have no
+        posterior, which :meth:`predict_proba` replaces by the uniform distribution and
+        :meth:`predict` of a continuous target by NaN. Only a CPT entry of 0 makes evidence
+        impossible (a fitted regression has a positive variance), so nothing is computed when
+        every entry is positive (``parameter_estimator="bayes"``)."""
+        impossible = np.zeros(len(codes), dtype=bool)
         networks = getattr(self, "averaged_networks_", None) or [self.network_]
         if not any((cpt == 0).any() for network in networks for cpt in getattr(network, "cpts", {}).values()):
-            return
+            return impossible
         evidence = codes.copy()
         evidence[:, target] = -1
         impossible = np.isneginf(self._log_density(evidence, values))
-        if not impossible.any():
-            return
-        n_states = len(self.network_.states[self.network_.nodes[target]])
-        warn_user(_impossible_evidence_message(networks, evidence, impossible, target, n_states,
-                                               self.parameter_estimator), ZeroProbabilityWarning)
+        if impossible.any():
+            warn_user(_impossible_evidence_message(networks, evidence, impossible, target,
+                                                   self.parameter_estimator), ZeroProbabilityWarning)
+        return impossible
 
     def _log_density(self, codes, values=None):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
@@ -1212,7 +1214,11 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
             The state of ``classes_`` with the largest posterior probability, or the
-            conditional mean (float) of a continuous target.
+            conditional mean (float) of a continuous target. A row whose evidence has
+            probability 0 (a CPT entry of 0, ``parameter_estimator="mle"``) has no posterior:
+            it gets the first class (:meth:`predict_proba`'s uniform distribution), or NaN for
+            a continuous target, with one :class:`~skbn.exceptions.ZeroProbabilityWarning`
+            per call naming the columns; the other rows are predicted as usual.
         """
         _check_network(self)
         name = self.network_.nodes[self._target_index]
@@ -1220,13 +1226,20 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             proba = self.predict_proba(X)
             return self.classes_[np.argmax(proba, axis=1)]
         codes, values = self._encode_rows(X)  # a continuous target: its conditional mean
+        possible = ~self._warn_impossible_evidence(codes, values, self._target_index)
         frame = self._frame(codes, values).drop(columns=name)
+        prediction = np.full(len(frame), np.nan)  # (NaN: a row of impossible evidence)
         networks = getattr(self, "averaged_networks_", None)
         if networks is None:
-            return self.network_.predict(frame, name).to_numpy(dtype=float)
+            rows = slice(None) if possible.all() else possible
+            prediction[rows] = self.network_.predict(frame[rows], name).to_numpy(dtype=float)
+            return prediction
+        prediction[possible] = 0.0
         posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
-        return sum(w * net.predict(frame, name).to_numpy(dtype=float)
-                   for w, net in zip(posterior, networks))
+        for weight, network in zip(posterior, networks):
+            rows = possible & (weight > 0)  # (a DAG under which the evidence is impossible weighs 0)
+            prediction[rows] += weight[rows] * network.predict(frame[rows], name).to_numpy(dtype=float)
+        return prediction
 
     def sample(self, n_samples=1, random_state=None):
         """Draw rows from the fitted network by forward sampling.
@@ -1347,25 +1360,30 @@ def _zero_advice(estimator):
             if estimator == "mle" else "")
 
 
-def _impossible_evidence_message(networks, codes, impossible, target, n_states, estimator):
-    """The ``ZeroProbabilityWarning`` text of :meth:`predict_proba` for the rows
-    ``impossible`` of ``codes``, whose evidence (the row without its ``target`` cell) has
-    probability 0: the columns whose CPT gives 0 to the row with the target in each of its
-    ``n_states`` states (:func:`_zero_cpt_rows`)."""
+def _impossible_evidence_message(networks, codes, impossible, target, estimator):
+    """The ``ZeroProbabilityWarning`` text of :meth:`predict_proba` and :meth:`predict` for
+    the rows ``impossible`` of ``codes``, whose evidence (the row without its ``target``
+    cell) has probability 0: the columns whose CPT gives 0 to the row (:func:`_zero_cpt_rows`)
+    with a discrete target in each of its states (a continuous target is in no CPT)."""
     rows = np.flatnonzero(impossible)
+    name = networks[0].nodes[target]
+    states = getattr(networks[0], "states", {}).get(name)
     filled = codes.copy()
     zero = {}
-    for state in range(n_states):
-        filled[:, target] = state
+    for state in range(1 if states is None else len(states)):
+        if states is not None:
+            filled[:, target] = state
         for node, mask in _zero_cpt_rows(networks, filled, rows).items():
             zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | mask
-    name = networks[0].nodes[target]
-    cause = (f": whatever the state of {name!r}, the CPT gives probability 0 to their state of "
-             f"{_zero_columns(zero)} (a state never seen in fit with its parents' states)" if zero else
-             " once their missing cells are summed out")
+    whatever = f"whatever the state of {name!r}, " if states is not None else ""
+    cause = " once their missing cells are summed out"
+    if zero:
+        cause = (f": {whatever}the CPT gives probability 0 to their state of {_zero_columns(zero)} (a state "
+                 "never seen in fit with its parents' states)")
+    outcome = ("predict_proba gives them the uniform distribution (predict: the first class of classes_)"
+               if states is not None else "predict gives them NaN")
     return (f"{len(rows)} of {len(codes)} rows have evidence of probability 0{cause}, so they have no "
-            f"posterior of {name!r}: predict_proba gives them the uniform distribution (predict: the "
-            f"first class of classes_).{_zero_advice(estimator)}")
+            f"posterior of {name!r}: {outcome}.{_zero_advice(estimator)}")
 
 
 def _rows(count):
