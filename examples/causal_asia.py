@@ -18,7 +18,7 @@ learns on bootstrap resamples (each standing for its equivalence class, each DAG
 posterior draw of its parameters), giving a 90% interval and the fraction of graphs in which
 lung cancer causes dyspnoea at all. The
 structural intervention distance says how many interventional distributions each learned
-graph gets wrong. The figure (with matplotlib, ``pip install "skbn[plot]"``) shows the
+graph gets wrong. The figure (with matplotlib, ``pip install matplotlib``) shows the
 intervals narrowing around the truth as the rows grow.
 """
 
@@ -65,7 +65,7 @@ for n in sizes:
 try:
     import matplotlib.pyplot as plt
 except ImportError:
-    print("matplotlib not installed (pip install 'skbn[plot]'): figure skipped")
+    print("matplotlib not installed (pip install matplotlib): figure skipped")
     sys.exit(0)
 
 # %%

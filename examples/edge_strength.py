@@ -13,7 +13,7 @@ an edge between them) and a direction (fraction of those oriented one way); the 
 network keeps the edges above the Scutari-Nagarajan threshold. The exact Bayesian edge
 posteriors (dynamic programming over subsets) and an order-MCMC estimate of them are
 printed next to the strongest edges. The figures (with matplotlib,
-``pip install "skbn[plot]"``) map the bootstrap's arc probabilities
+``pip install matplotlib``) map the bootstrap's arc probabilities
 ``P(u -> v) = strength x direction`` next to the exact posteriors ``P(u -> v | data)``, and
 the distribution of the strengths with the threshold.
 """
@@ -56,7 +56,7 @@ print(f"order MCMC vs exact: largest edge-posterior difference "
 try:
     import matplotlib.pyplot as plt
 except ImportError:
-    print("matplotlib not installed (pip install 'skbn[plot]'): figures skipped")
+    print("matplotlib not installed (pip install matplotlib): figures skipped")
     sys.exit(0)
 
 # %%

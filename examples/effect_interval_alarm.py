@@ -27,7 +27,7 @@ the same for one data file::
     skbn effect rows.csv --x DISCONNECT --y CATECHOL --contrast TRUE,FALSE --y-value HIGH \\
         --n-resamples 10 --parameter-uncertainty --max-dags 10000
 
-The figure (with matplotlib, ``pip install "skbn[plot]"``) shows the intervals against the
+The figure (with matplotlib, ``pip install matplotlib``) shows the intervals against the
 number of rows, with the exact effect as a line.
 """
 
@@ -70,7 +70,7 @@ print(f"\nexact effect: {truth:.4f}")
 try:
     import matplotlib.pyplot as plt
 except ImportError:
-    print("matplotlib not installed (pip install 'skbn[plot]'): figure skipped")
+    print("matplotlib not installed (pip install matplotlib): figure skipped")
     sys.exit(0)
 
 # %%

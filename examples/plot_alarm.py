@@ -15,7 +15,7 @@ pictures:
 Run ``python examples/plot_alarm.py`` to see the figures, or
 ``python examples/plot_alarm.py alarm.png`` to save them (``alarm.png``,
 ``alarm_pc.png``, ``alarm_trace.png``). The pictures need matplotlib
-(``pip install "skbn[plot]"``); without it the script prints the counts only.
+(``pip install matplotlib``); without it the script prints the counts only.
 """
 
 import sys
@@ -46,7 +46,7 @@ print(f"PC: {len(pc.directed_edges_)} directed and {len(pc.undirected_edges_)} u
 try:
     import matplotlib.pyplot as plt
 except ImportError:
-    print("matplotlib not installed (pip install 'skbn[plot]'): pictures skipped")
+    print("matplotlib not installed (pip install matplotlib): pictures skipped")
     sys.exit(0)
 
 # %%

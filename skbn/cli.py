@@ -751,7 +751,7 @@ class Output:
                 import matplotlib
             except ImportError:
                 raise CommandError(f"{self.option} needs matplotlib: "
-                                   f"pip install skbn[plot]") from None
+                                   f"pip install matplotlib") from None
             matplotlib.use("Agg")  # files only, never a window
             from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -1636,7 +1636,7 @@ def build_parser():
     learn.add_argument("-o", "--output", metavar="MODEL", help="write the model (.bif or .json)")
     learn.add_argument("--dot", metavar="FILE", help="write the graph in Graphviz DOT")
     learn.add_argument("--png", metavar="FILE",
-                       help="draw the graph (needs matplotlib: pip install skbn[plot])")
+                       help="draw the graph (needs matplotlib: pip install matplotlib)")
     _add_common(learn)
     learn.set_defaults(handler=cmd_learn)
 

@@ -1,6 +1,6 @@
 """Pictures of networks: the learned graph, learned vs true, edge strengths, search traces.
 
-matplotlib is an optional dependency (``pip install skbn[plot]``), imported only when a
+matplotlib is an optional dependency (``pip install matplotlib``), imported only when a
 function draws; networkx is not needed. Every function draws on ``ax`` (a new figure
 sized to the graph, at most 16 x 16 inches, when ``None``) and returns the Axes.
 
@@ -75,7 +75,7 @@ def _pyplot():
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("skbn.plotting needs matplotlib: pip install skbn[plot]") from None
+        raise ImportError("skbn.plotting needs matplotlib: pip install matplotlib") from None
     return plt
 
 

@@ -171,7 +171,7 @@ def test_learn_png_without_matplotlib_fails_before_fitting(asia_csv, tmp_path, c
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setattr(HillClimbStructure, "fit", lambda *a, **k: pytest.fail("fitted"))
     status, _, err = run(["learn", asia_csv, "--png", tmp_path / "m.png"], capsys)
-    assert_one_line_error(status, err, "pip install skbn[plot]")
+    assert_one_line_error(status, err, "pip install matplotlib")
 
 
 # ---------------------------------------------------------------------- other commands

@@ -333,7 +333,7 @@ def test_search_trace_line_is_the_trace():
 
 def test_missing_matplotlib_message(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    with pytest.raises(ImportError, match=r"pip install skbn\[plot\]"):
+    with pytest.raises(ImportError, match=r"pip install matplotlib"):
         plot_edge_strength(np.eye(2))
 
 
