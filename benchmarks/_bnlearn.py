@@ -9,6 +9,12 @@ last result and the best times. Only the call is timed, inside R with ``proc.tim
 not. ``set.seed(0)`` precedes every repeat, so random calls (``structural.em``'s imputation)
 are reproducible. Install R and bnlearn 4.9 with ``benchmarks/install_bnlearn.sh``; without
 them :func:`run` prints a note once and returns ``None``.
+
+bnlearn gets the columns in skbn's name order, the order skbn's searches run in
+(``docs/reproducibility.md``): both break ties between moves of equal gain (the two
+orientations of an edge under a score-equivalent score) by column position, so on the same
+order they take the same moves, while bnlearn on another order may climb to another local
+optimum (on ALARM's 10,000 rows of ``bench_best.py``, in the BIF's order: 52 arcs against 64).
 """
 
 import shutil
@@ -18,7 +24,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+from skbn._data import name_ranks
 
 SCRIPT = r"""
 args <- commandArgs(trailingOnly = TRUE)
@@ -96,6 +105,7 @@ def run(X, call, repeats=1, timeout=None, categories=None):
     columns that are not pandas categoricals (as skbn's ``categories=``)."""
     if not available():
         return None
+    X = X.iloc[:, np.argsort(name_ranks(list(X.columns)))]  # (skbn's search order: see above)
     codes, n_levels = {}, []
     for column in X.columns:
         values = X[column]
