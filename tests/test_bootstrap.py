@@ -1,6 +1,7 @@
 """Bootstrap edge strengths, the Scutari-Nagarajan threshold and the averaged network."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,7 @@ from skbn import (
 from skbn.citests import GTest
 from skbn.datasets import sample_asia
 from skbn.estimators._bootstrap import averaged_edges, inclusion_threshold, resample
+from skbn.exceptions import DeterminedColumnsWarning
 
 COMMON = [
     BootstrapStructure(n_resamples=3, random_state=0),
@@ -291,3 +293,41 @@ def test_a_black_listed_direction_is_never_counted():
     table = boot.edge_strength_.set_index(["source", "target"])
     assert table.loc[("a", "b"), "strength"] == 1.0
     assert table.loc[("a", "b"), "direction"] == 1.0 and table.loc[("b", "a"), "direction"] == 0.0
+
+
+def test_resamples_in_which_a_continuous_column_is_constant_are_reported():
+    # 'r' differs in one row only: a resample without it makes 'r' constant, every family of
+    # 'r' scores -inf there and the learner's edges at 'r' are arbitrary, yet they counted in
+    # the strengths without a word
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=30)
+    b = a + rng.normal(size=30)
+    r = np.full(30, 0.25)
+    r[0] = 1.75
+    X = pd.DataFrame({"a": a, "b": b, "c": b + rng.normal(size=30), "r": r})
+    found = []
+    for n_jobs in (1, 2):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            BootstrapStructure(HillClimbStructure(), n_resamples=10, random_state=0, n_jobs=n_jobs).fit(X)
+        found.append([str(w.message) for w in record if w.category is DeterminedColumnsWarning])
+    assert found[0] == found[1] and len(found[0]) == 1
+    # the count is the resamples that miss row 0: (29/30)^30 of them on average
+    drawn = list(_resamples_missing_row(0, 30, 10))
+    assert f"'r' in {sum(drawn)} of 10" in found[0][0]
+    # every column with spread in every resample (the Bayesian bootstrap keeps every row): silent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeterminedColumnsWarning)
+        BootstrapStructure(HillClimbStructure(), n_resamples=5, bootstrap="bayesian", random_state=0).fit(X)
+
+
+def _resamples_missing_row(row, n, n_resamples, random_state=0):
+    """Whether each of BootstrapStructure's nonparametric resamples (its seeds from
+    ``random_state``) leaves out ``row`` of ``n`` unit-weight rows."""
+    seeds = np.random.RandomState(random_state).randint(np.iinfo(np.int32).max, size=n_resamples)
+    codes = np.zeros((n, 1), dtype=np.int64)
+    for seed in seeds:
+        drawn = resample(codes, np.array([1]), ["x"], None, "nonparametric", np.random.RandomState(seed),
+                         values=np.arange(n, dtype=float)[:, None])
+        yield not (drawn.values[drawn.weights > 0] == row).any() if drawn.weights is not None else \
+            not (drawn.values == row).any()

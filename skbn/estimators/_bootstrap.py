@@ -10,12 +10,14 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import clone
 from sklearn.utils import check_random_state
 
-from skbn._counting import weights_are_integral
+from skbn._counting import moments, weights_are_integral
 from skbn._dag import has_path
 from skbn._data import EncodedData
 from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner
+from skbn.exceptions import DeterminedColumnsWarning
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
+from skbn.utils._warnings import warn_user
 
 __all__ = ["BootstrapStructure", "averaged_edges", "inclusion_threshold", "resample"]
 
@@ -178,15 +180,31 @@ def resample(codes, cardinalities, names, weights, bootstrap, rs, values=None, i
                        weights=counts[drawn].astype(np.float64) * scale, **rows_of(drawn))
 
 
+def _flat_columns(drawn):
+    """The continuous columns of a resample with no spread in it (constant over its rows of
+    positive weight), by the scores' rule: a zero diagonal of the moments engine's scatter
+    (:func:`skbn._counting.moments`, which zeroes a spread at the rounding level of the
+    mean). Every family of such a column scores -inf, so the learner's edges at it carry
+    no information."""
+    continuous = np.flatnonzero(np.asarray(drawn.cardinalities) == 0)
+    if not len(continuous) or drawn.values is None:
+        return ()
+    values = np.asarray(drawn.values, dtype=np.float64)[:, continuous]
+    spread = moments(values, drawn.weights).scatter[0].diagonal()
+    return tuple(int(j) for j in continuous[spread == 0])
+
+
 def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
     """Learn one graph per seed; returns (directed pairs, undirected pairs, DAG pairs) per
-    resample, as position arrays. ``data``: the encoded data (with the caller's row
-    weights and target)."""
-    results = []
+    resample, as position arrays, and the positions of the continuous columns with no
+    spread in each resample (:func:`_flat_columns`). ``data``: the encoded data (with the
+    caller's row weights and target)."""
+    results, flat = [], []
     names = data.names
     for seed in seeds:
         drawn = resample(data.codes, data.cardinalities, names, data.weights, bootstrap,
                          np.random.RandomState(seed), values=data.values, intervened=data.intervened)
+        flat.append(_flat_columns(drawn))
         if drawn.intervened is not None and not drawn.intervened.any():
             drawn = replace(drawn, intervened=None)  # no experimental row drawn: observational
         drawn = replace(drawn, target=data.target, target_from_y=data.target_from_y,
@@ -209,7 +227,29 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
         results.append(
             tuple(np.asarray(e, dtype=np.int64).reshape(-1, 2) for e in (directed, undirected, dag))
         )
-    return results
+    return results, flat
+
+
+def _warn_flat_resamples(flat, names, n_resamples):
+    """One warning naming the continuous columns that had no spread in some resamples
+    (:func:`_flat_columns`) and in how many: their edges in those resamples are the
+    learner's arbitrary choice among families that all score -inf, and enter the
+    strengths."""
+    counts = {}
+    for columns in flat:
+        for j in columns:
+            counts[j] = counts.get(j, 0) + 1
+    if not counts:
+        return
+    listed = ", ".join(f"{names[j]!r} in {counts[j]} of {n_resamples}" for j in sorted(counts))
+    warn_user(
+        f"Some resamples hold a continuous column with no spread (constant over the rows drawn): "
+        f"{listed}. Every family of such a column scores -inf there, so the edges learned at it "
+        "in those resamples carry no information, yet they count in the strengths. The column "
+        "differs in too few rows: drop it, make it discrete, or use bootstrap='bayesian' (every "
+        "row kept, with a positive weight).",
+        DeterminedColumnsWarning,
+    )
 
 
 class BootstrapStructure(_BaseStructureLearner):
@@ -413,14 +453,16 @@ class BootstrapStructure(_BaseStructureLearner):
                             detail=f"{self.n_resamples} resamples of {type(self.estimator_).__name__}, "
                                    f"{n_batches} batches")
         parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-        results = []
+        results, flat = [], []
         with progress.nested():  # the wrapped learner's own lines, one level lower
-            for batch in parallel(
+            for batch, batch_flat in parallel(
                 delayed(_learn_resamples)(self.estimator_, data, seeds_, self.bootstrap, self.cpdag)
                 for seeds_ in batches
             ):
                 results.extend(batch)
+                flat.extend(batch_flat)
                 progress.update(len(results))
+        _warn_flat_resamples(flat, data.names, self.n_resamples)
 
         p = data.n_variables
         names = list(data.names)
