@@ -1,14 +1,12 @@
 """ExactStructure: optimality against brute force over every DAG, memory refusal."""
 
 import itertools
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import NETWORKS  # ../shared/networks, else the built-in copies
 
-from skbn import BootstrapStructure
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn.estimators._exact import ExactStructure, exact_memory_bytes
@@ -372,20 +370,3 @@ def test_verbose_progress_on_stderr(capsys):
     assert "estimated" in lines[0]
     assert any("best sinks" in line for line in lines)
     assert lines[-1].startswith("[ExactStructure] done: 127 parent sets in ")
-
-
-def test_a_resample_in_which_every_dag_scores_minus_inf_is_an_error_not_a_hang():
-    # a bootstrap resample without the one row where 'r' differs makes 'r' constant: every
-    # family of 'r' scores -inf, so does every DAG, and the peeling of best sinks looped
-    # forever (the sink table held no member of the remaining set)
-    rng = np.random.default_rng(0)
-    a = rng.normal(size=30)
-    b = a + rng.normal(size=30)
-    r = np.full(30, 0.25)
-    r[0] = 1.75
-    X = pd.DataFrame({"a": a, "b": b, "c": b + rng.normal(size=30), "r": r})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # ('r' has two distinct values)
-        with pytest.raises(ValueError, match="every DAG scores -inf on these rows: no parent set of 'r' "
-                                             "has a finite score"):
-            BootstrapStructure(ExactStructure(), n_resamples=3, random_state=0).fit(X)

@@ -387,8 +387,6 @@ class ExactStructure(_BaseStructureLearner):
         del popcount
 
         progress.message(f"best sinks: {format_duration(progress.elapsed())} elapsed")
-        if not np.isfinite(best[full]):  # (every DAG scores -inf: no sink to peel off)
-            _refuse_unscorable(bps, data.names)
         # (4) the optimal network: peel off the best sink of the remaining set
         edges = []
         remaining = full
@@ -425,18 +423,3 @@ class ExactStructure(_BaseStructureLearner):
             text += " Fewer columns, or a heuristic search (HillClimbStructure), would be faster."
         text += " verbose=1 shows the progress and the time left."
         warn_user(text, UserWarning)
-
-
-def _refuse_unscorable(best_parent_sets, names):
-    """Raise the error of a search in which every DAG scores ``-inf``, naming the columns
-    none of whose parent sets has a finite score (their best-parent-set tables, after the
-    subset-max, hold no finite entry): e.g. a continuous column with no spread in the rows
-    (constant in a bootstrap resample), whose Gaussian likelihood is unbounded."""
-    columns = [names[v] for v, table in enumerate(best_parent_sets) if not np.isfinite(table).any()]
-    which = (f"no parent set of {', '.join(repr(c) for c in columns)} has a finite score"
-             if columns else "the background knowledge leaves no DAG of finite score")
-    raise ValueError(
-        f"ExactStructure: every DAG scores -inf on these rows: {which} (a continuous column "
-        "with no spread, e.g. constant in these rows, has an unbounded likelihood). Drop or "
-        "declare such a column, or fix the knowledge."
-    )
