@@ -291,3 +291,23 @@ def test_a_black_listed_direction_is_never_counted():
     table = boot.edge_strength_.set_index(["source", "target"])
     assert table.loc[("a", "b"), "strength"] == 1.0
     assert table.loc[("a", "b"), "direction"] == 1.0 and table.loc[("b", "a"), "direction"] == 0.0
+
+
+def test_resample_with_a_constant_continuous_column_is_refused_by_exact_search():
+    """A continuous column whose values all but one row share: a nonparametric resample that
+    misses that row makes it constant, every family of it -inf under a Gaussian score, and
+    ExactStructure's sink peeling looped for ever. Now a ValueError names the column; the
+    Bayesian bootstrap keeps every row, so the same data go through."""
+    from skbn import ExactStructure
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=30)
+    r = np.full(30, 0.25)
+    r[0] = 1.75
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=30), "r": r})
+    with pytest.warns(UserWarning), pytest.raises(ValueError, match=r"column 'r' scores -inf"):
+        BootstrapStructure(ExactStructure(), n_resamples=10, random_state=0).fit(X)
+    with pytest.warns(UserWarning):
+        boot = BootstrapStructure(ExactStructure(), n_resamples=10, bootstrap="bayesian",
+                                  random_state=0).fit(X)
+    assert boot.strength_matrix_.loc["a", "b"] + boot.strength_matrix_.loc["b", "a"] > 0.5
