@@ -26,6 +26,7 @@ from skbn._data import encode_fit, intervention_matrix
 from skbn._engines._subsets import (
     ParentSetScores,
     ScoringData,
+    check_finite_dags,
     count_parent_sets,
     dense_local_scores,
     drop_bit,
@@ -179,7 +180,9 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     ------
     ValueError
         A bad ``scorer``, ``max_indegree``, ``max_memory`` or ``interventions``, or more memory needed than
-        ``max_memory`` allows (the message says how much).
+        ``max_memory`` allows (the message says how much), or no DAG with a finite score
+        (every parent set of some column scores ``-inf``, e.g. a continuous column with a
+        single observational row; the message names it).
 
     References
     ----------
@@ -224,5 +227,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     local = np.full((p, 1 << (p - 1)), -np.inf)
     # a posterior sums over every family: nothing pruned
     dense_local_scores(ScoringData(data), scorer_, k, local, prune=False)
-    posterior, _ = _edge_posterior_matrix(local, p)
+    check_finite_dags(local.max(axis=1), names, scorer_)
+    posterior, log_z = _edge_posterior_matrix(local, p)
+    check_finite_dags(local.max(axis=1), names, scorer_, log_z)
     return pd.DataFrame(posterior, index=names, columns=names)

@@ -331,3 +331,23 @@ def _resamples_missing_row(row, n, n_resamples, random_state=0):
                          values=np.arange(n, dtype=float)[:, None])
         yield not (drawn.values[drawn.weights > 0] == row).any() if drawn.weights is not None else \
             not (drawn.values == row).any()
+
+
+def test_resample_with_a_constant_continuous_column_is_refused_by_exact_search():
+    """A continuous column whose values all but one row share: a nonparametric resample that
+    misses that row makes it constant, every family of it -inf under a Gaussian score, and
+    ExactStructure's sink peeling looped for ever. Now a ValueError names the column; the
+    Bayesian bootstrap keeps every row, so the same data go through."""
+    from skbn import ExactStructure
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=30)
+    r = np.full(30, 0.25)
+    r[0] = 1.75
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=30), "r": r})
+    with pytest.warns(UserWarning), pytest.raises(ValueError, match=r"column 'r' scores -inf"):
+        BootstrapStructure(ExactStructure(), n_resamples=10, random_state=0).fit(X)
+    with pytest.warns(UserWarning):
+        boot = BootstrapStructure(ExactStructure(), n_resamples=10, bootstrap="bayesian",
+                                  random_state=0).fit(X)
+    assert boot.strength_matrix_.loc["a", "b"] + boot.strength_matrix_.loc["b", "a"] > 0.5

@@ -370,3 +370,16 @@ def test_verbose_progress_on_stderr(capsys):
     assert "estimated" in lines[0]
     assert any("best sinks" in line for line in lines)
     assert lines[-1].startswith("[ExactStructure] done: 127 parent sets in ")
+
+
+def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
+    """A white-listed parent of which a column is an exact linear function makes every
+    family of that column -inf under a Gaussian score, hence every DAG: the sink peeling
+    used to loop for ever (memory growing until the process was killed)."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=40)
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=40), "d": 3 * a})
+    message = r"column 'd' scores -inf under GaussianBIC"
+    with pytest.warns(UserWarning), pytest.raises(ValueError, match=message):
+        ExactStructure(white_list=[("a", "d")], fit_parameters=False).fit(X)
+    assert len(ExactStructure(fit_parameters=False).fit(X.drop(columns="d")).edges_) == 1

@@ -190,3 +190,16 @@ def test_default_chains_reach_the_documented_accuracy_on_a_held_out_subset():
         model = OrderMCMCStructure(random_state=1).fit(X)
     assert np.abs(model.edge_posterior_.to_numpy() - exact).max() < 0.05
     assert model.convergence_ <= CONVERGENCE_THRESHOLD
+
+
+def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
+    """Every order scored -inf (a column kept on one row, so every family of it -inf): the
+    chains compared NaNs, never moved, and edge_posterior_ held numbers from nothing."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=50)
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=50), "c": rng.normal(size=50)})
+    mask = np.zeros(X.shape, dtype=bool)
+    mask[1:, 0] = True
+    with pytest.raises(ValueError, match=r"column 'a' scores -inf under GaussianBIC"):
+        OrderMCMCStructure(scorer="bic-g", n_iter=200, random_state=0, fit_parameters=False).fit(
+            X, interventions=mask)

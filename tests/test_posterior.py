@@ -167,3 +167,18 @@ def test_exact_posteriors_with_interventions_equal_brute_force(asia):
     assert not np.allclose(got.to_numpy(), edge_posteriors(X, scorer=BDeu()).to_numpy(), atol=1e-3)
     with pytest.raises(ValueError, match="must have shape"):
         edge_posteriors(X, interventions=mask[:10])
+
+
+def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
+    """A continuous column kept on one row only (set by intervention everywhere else) has
+    every family -inf under the unbiased Gaussian BIC: the posterior was NaN everywhere."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=50)
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=50), "c": rng.normal(size=50)})
+    mask = np.zeros(X.shape, dtype=bool)
+    mask[1:, 0] = True
+    with pytest.raises(ValueError, match=r"column 'a' scores -inf under GaussianBIC"):
+        edge_posteriors(X, scorer="bic-g", interventions=mask)
+    mask[2:, 0] = True
+    mask[1, 0] = False  # two kept rows: the empty family is finite again
+    assert np.isfinite(edge_posteriors(X, scorer="bic-g", interventions=mask).to_numpy()).all()

@@ -59,6 +59,7 @@ __all__ = [
     "ParentSetScores",
     "ScoringData",
     "best_parent_set",
+    "check_finite_dags",
     "count_parent_sets",
     "dense_local_scores",
     "drop_bit",
@@ -835,6 +836,55 @@ def best_parent_set(v_table, candidates_mask, v):
             if np.isfinite(rest) and not improves(best, rest):
                 current = smaller
     return [u for u in range(int(current).bit_length()) if (current >> u) & 1]
+
+
+def check_finite_dags(node_best, names, scorer, total=None):
+    r"""Refuse data on which no DAG has a finite score.
+
+    A DAG's score is the sum of its families' local scores, so when every allowed parent
+    set of some node scores :math:`-\infty` every DAG does: there is no best DAG to find
+    (exact search's sink peeling would not end) and no posterior to normalise (order MCMC
+    and :func:`skbn.posterior.edge_posteriors` would average ``-inf - (-inf)``, NaN).
+
+    Parameters
+    ----------
+    node_best : array-like of shape (n_variables,)
+        Best local score of every node over its allowed parent sets (after background
+        knowledge): ``max_S s_v(S)``.
+    names : sequence
+        Column names, in the order of ``node_best``.
+    scorer : BaseScore
+        The score (named in the message).
+    total : float or None, default=None
+        The best DAG's score, or the log normaliser of a posterior, when known: ``-inf``
+        without a node to blame means that the nodes' finite families cannot be combined
+        into one DAG.
+
+    Raises
+    ------
+    ValueError
+        Naming the columns whose every family scores ``-inf`` and why a family does.
+    """
+    node_best = np.asarray(node_best, dtype=float)
+    blamed = [names[v] for v in np.flatnonzero(np.isneginf(node_best))]
+    if not blamed and (total is None or not np.isneginf(total)):
+        return
+    kind = type(scorer).__name__
+    if blamed:
+        what = (f"every allowed parent set of {'column' if len(blamed) == 1 else 'columns'} "
+                f"{', '.join(map(repr, blamed))} scores -inf under {kind}")
+    else:
+        what = (f"every node has a parent set of finite {kind} score, but no DAG combines them "
+                f"(the background knowledge forces the others)")
+    raise ValueError(
+        f"No DAG has a finite score: {what}. A continuous column's family scores -inf when the "
+        f"column has no residual variance on the rows scored (constant there, e.g. in a "
+        f"bootstrap resample that drew a single one of its values, or an exact linear function "
+        f"of parents a white_list requires) or when those rows weigh no more than the family's "
+        f"coefficients (variance='unbiased'). Drop the column or declare it discrete, or remove "
+        f"the required edge; BootstrapStructure(bootstrap='bayesian') keeps every row in every "
+        f"resample."
+    )
 
 
 def restrict_to_knowledge(tables, knowledge, max_indegree, local_score):

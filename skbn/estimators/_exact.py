@@ -8,7 +8,7 @@ from numbers import Integral
 import numpy as np
 
 from skbn._engines._search import TIE_TOLERANCE
-from skbn._engines._subsets import ScoringData, popcounts
+from skbn._engines._subsets import ScoringData, check_finite_dags, popcounts
 from skbn._engines._subsets import best_parent_set as _best_parents
 from skbn._engines._subsets import dense_local_scores as _dense_local_scores
 from skbn._engines._subsets import drop_bit as _drop_bit
@@ -387,6 +387,8 @@ class ExactStructure(_BaseStructureLearner):
         del popcount
 
         progress.message(f"best sinks: {format_duration(progress.elapsed())} elapsed")
+        # every DAG -inf: no sink was ever taken, and peeling would not end
+        check_finite_dags(bps[:, -1], data.names, self.scorer_, best[full])
         # (4) the optimal network: peel off the best sink of the remaining set
         edges = []
         remaining = full

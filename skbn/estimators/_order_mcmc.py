@@ -15,6 +15,7 @@ from skbn._dag import transitive_closure
 from skbn._data import name_ranks
 from skbn._engines._search import improves
 from skbn._engines._subsets import (
+    check_finite_dags,
     count_parent_sets,
     drop_bit,
     local_score_table,
@@ -466,6 +467,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
                    f"iterations")
         families = parent_set_scores(data, self.scorer_, self.max_indegree, candidates, self.n_jobs)
         self.n_families_ = families.n_families
+        check_finite_dags([s.max(initial=-np.inf) for s in families.scores], data.names, self.scorer_)
         progress.message(f"{self.n_families_:,} local scores in {format_duration(progress.elapsed())}")
         log_alpha = None
         if p <= _TABLE_MAX_VARIABLES:  # order terms by look-up: much faster per iteration
