@@ -1320,7 +1320,7 @@ def _zero_probability_message(networks, codes, impossible, estimator):
     CPT entry of 0 explains them (:func:`_zero_cpt_rows`). A row whose probability is 0 only
     once its missing cells are summed out is counted among the other rows."""
     rows = np.flatnonzero(impossible)
-    zero = _zero_cpt_rows(networks, codes, rows)
+    zero = _zero_cpt_rows(networks, [codes], rows)
     if not zero:
         return None
     explained = np.logical_or.reduce(list(zero.values()))
@@ -1331,21 +1331,23 @@ def _zero_probability_message(networks, codes, impossible, estimator):
             f"in fit with its parents' states.{_zero_advice(estimator)}")
 
 
-def _zero_cpt_rows(networks, codes, rows):
-    """``{column: bool mask over rows}``: the rows ``rows`` of ``codes`` to which the column's
-    CPT gives probability 0, the column and its parents observed in the row (in some network
-    of ``networks``, the averaged DAGs, for a row impossible under all of them)."""
+def _zero_cpt_rows(networks, variants, rows):
+    """``{column: bool mask over rows}``: the rows ``rows`` to which the column's CPT gives
+    probability 0 in some of the code arrays ``variants`` (the rows' codes, or one copy per
+    state of a left-out target), the column and its parents observed in the row (in some
+    network of ``networks``, the averaged DAGs, for a row impossible under all of them)."""
     zero = {}
-    for network in networks:
-        position = {node: i for i, node in enumerate(network.nodes)}
-        for node, cpt in getattr(network, "cpts", {}).items():  # (none in a Gaussian network)
-            family = [position[p] for p in network.parents[node]] + [position[node]]
-            cells = codes[np.ix_(rows, family)]
-            observed = (cells >= 0).all(axis=1)
-            found = np.zeros(len(rows), dtype=bool)
-            found[observed] = cpt[tuple(cells[observed].T)] == 0
-            if found.any():
-                zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | found
+    for codes in variants:
+        for network in networks:
+            position = {node: i for i, node in enumerate(network.nodes)}
+            for node, cpt in getattr(network, "cpts", {}).items():  # (none in a Gaussian network)
+                family = [position[p] for p in network.parents[node]] + [position[node]]
+                cells = codes[np.ix_(rows, family)]
+                observed = (cells >= 0).all(axis=1)
+                found = np.zeros(len(rows), dtype=bool)
+                found[observed] = cpt[tuple(cells[observed].T)] == 0
+                if found.any():
+                    zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | found
     return zero
 
 
@@ -1368,13 +1370,12 @@ def _impossible_evidence_message(networks, codes, impossible, target, estimator)
     rows = np.flatnonzero(impossible)
     name = networks[0].nodes[target]
     states = getattr(networks[0], "states", {}).get(name)
-    filled = codes.copy()
-    zero = {}
-    for state in range(1 if states is None else len(states)):
-        if states is not None:
+    variants = [codes]
+    if states is not None:  # (the target in each of its states)
+        variants = [codes.copy() for _ in states]
+        for state, filled in enumerate(variants):
             filled[:, target] = state
-        for node, mask in _zero_cpt_rows(networks, filled, rows).items():
-            zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | mask
+    zero = _zero_cpt_rows(networks, variants, rows)
     whatever = f"whatever the state of {name!r}, " if states is not None else ""
     cause = " once their missing cells are summed out"
     if zero:
