@@ -227,7 +227,8 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     local = np.full((p, 1 << (p - 1)), -np.inf)
     # a posterior sums over every family: nothing pruned
     dense_local_scores(ScoringData(data), scorer_, k, local, prune=False)
-    check_finite_dags(local.max(axis=1), names, scorer_)
+    node_best = local.max(axis=1)
+    check_finite_dags(node_best, names, scorer_)  # (a node with no finite family: before the sums)
     posterior, log_z = _edge_posterior_matrix(local, p)
-    check_finite_dags(local.max(axis=1), names, scorer_, log_z)
+    check_finite_dags(node_best, names, scorer_, log_z)
     return pd.DataFrame(posterior, index=names, columns=names)
