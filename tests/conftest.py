@@ -1,4 +1,5 @@
-"""Shared fixtures: the benchmark networks, from ../shared/networks or else built in.
+"""Shared fixtures: the benchmark networks, from ../shared/networks or else built in, and
+small data sets several test files share.
 
 The seven standard networks (asia, cancer, earthquake, survey, sachs, child, alarm) ship
 inside the package (``skbn.datasets.load_network``), so tests that need them run in a fresh
@@ -11,6 +12,8 @@ import os
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 # SKBN_SHARED_NETWORKS overrides the location (e.g. from a worktree elsewhere)
@@ -40,3 +43,16 @@ def shared_network(name):
 @pytest.fixture(scope="session")
 def alarm():
     return shared_network("alarm")
+
+
+def one_observational_row_data():
+    """Three continuous columns whose first, ``a``, is set by intervention in every row but
+    the first (``(X, interventions mask)``): every family of ``a`` is scored on one row, so
+    under the unbiased Gaussian BIC every one scores -inf, and so does every DAG."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=50)
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=50), "c": rng.normal(size=50)})
+    mask = np.zeros(X.shape, dtype=bool)
+    mask[1:, 0] = True
+    return X, mask
+

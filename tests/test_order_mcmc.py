@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import shared_network
+from conftest import one_observational_row_data, shared_network
 from scipy.special import logsumexp
 from sklearn.exceptions import ConvergenceWarning
 
@@ -195,11 +195,7 @@ def test_default_chains_reach_the_documented_accuracy_on_a_held_out_subset():
 def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
     """Every order scored -inf (a column kept on one row, so every family of it -inf): the
     chains compared NaNs, never moved, and edge_posterior_ held numbers from nothing."""
-    rng = np.random.default_rng(0)
-    a = rng.normal(size=50)
-    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=50), "c": rng.normal(size=50)})
-    mask = np.zeros(X.shape, dtype=bool)
-    mask[1:, 0] = True
+    X, mask = one_observational_row_data()
     with pytest.raises(ValueError, match=r"column 'a' scores -inf under GaussianBIC"):
         OrderMCMCStructure(scorer="bic-g", n_iter=200, random_state=0, fit_parameters=False).fit(
             X, interventions=mask)

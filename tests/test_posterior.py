@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import one_observational_row_data
 
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
@@ -172,11 +173,7 @@ def test_exact_posteriors_with_interventions_equal_brute_force(asia):
 def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
     """A continuous column kept on one row only (set by intervention everywhere else) has
     every family -inf under the unbiased Gaussian BIC: the posterior was NaN everywhere."""
-    rng = np.random.default_rng(0)
-    a = rng.normal(size=50)
-    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=50), "c": rng.normal(size=50)})
-    mask = np.zeros(X.shape, dtype=bool)
-    mask[1:, 0] = True
+    X, mask = one_observational_row_data()
     with pytest.raises(ValueError, match=r"column 'a' scores -inf under GaussianBIC"):
         edge_posteriors(X, scorer="bic-g", interventions=mask)
     mask[2:, 0] = True
