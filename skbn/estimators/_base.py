@@ -37,6 +37,7 @@ from skbn._data import (
     permute_columns,
     positive_weight_rows,
 )
+from skbn._zero_probability import warn_impossible_evidence, zero_probability_message
 from skbn.citests import DSeparationOracle, resolve_ci_test
 from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning, ZeroProbabilityWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
@@ -1064,35 +1065,26 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def _scored_log_density(self, codes, values=None):
         """:meth:`_log_density` of the rows ``score_samples`` and ``score`` score, with one
         :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row has probability 0
-        through a CPT entry of 0 (:func:`_zero_probability_message`); the values are unchanged."""
+        through a CPT entry of 0 (:func:`skbn._zero_probability.zero_probability_message`); the
+        values are unchanged."""
         log_likelihood = self._log_density(codes, values)
         impossible = np.isneginf(log_likelihood)
         if impossible.any():
             networks = getattr(self, "averaged_networks_", None) or [self.network_]
-            message = _zero_probability_message(networks, codes, impossible, self.parameter_estimator)
+            message = zero_probability_message(networks, codes, impossible, self.parameter_estimator)
             if message is not None:
                 warn_user(message, ZeroProbabilityWarning)
         return log_likelihood
 
-    def _warn_impossible_evidence(self, codes, values, target):
-        """The rows whose evidence (the row with its ``target`` cell left out) has
-        probability 0 under the model (a bool mask), with one
-        :class:`~skbn.exceptions.ZeroProbabilityWarning` when there are some: they have no
-        posterior, which :meth:`predict_proba` replaces by the uniform distribution and
-        :meth:`predict` of a continuous target by NaN. Only a CPT entry of 0 makes evidence
-        impossible (a fitted regression has a positive variance), so nothing is computed when
-        every entry is positive (``parameter_estimator="bayes"``)."""
-        impossible = np.zeros(len(codes), dtype=bool)
+    def _warn_impossible_evidence(self, codes, impossible):
+        """One :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row of ``codes``
+        is ``impossible``: its evidence (the row without its target cell) has probability 0
+        under every network of the model, as each network's prediction finds it
+        (:mod:`skbn._zero_probability`, whose rule and message the networks share); the
+        message adds the advice of ``parameter_estimator``."""
         networks = getattr(self, "averaged_networks_", None) or [self.network_]
-        if not any((cpt == 0).any() for network in networks for cpt in getattr(network, "cpts", {}).values()):
-            return impossible
-        evidence = codes.copy()
-        evidence[:, target] = -1
-        impossible = np.isneginf(self._log_density(evidence, values))
-        if impossible.any():
-            warn_user(_impossible_evidence_message(networks, evidence, impossible, target,
-                                                   self.parameter_estimator), ZeroProbabilityWarning)
-        return impossible
+        warn_impossible_evidence(networks, codes, impossible, self.network_.nodes[self._target_index],
+                                 estimator=self.parameter_estimator)
 
     def _log_density(self, codes, values=None):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
@@ -1166,36 +1158,41 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         proba : ndarray of shape (n_samples, n_classes)
             Posterior probability of every state of the target, rows summing to 1. A row
             whose evidence (its cells other than the target) has probability 0 under the
-            fitted network, through a CPT entry of 0 (``parameter_estimator="mle"``), has no
-            posterior: it gets the uniform distribution (so :meth:`predict` gives it the
-            first class of ``classes_``), with one
-            :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
+            fitted network (under every averaged DAG), through a CPT entry of 0
+            (``parameter_estimator="mle"``), has no posterior: it gets the uniform
+            distribution (so :meth:`predict` gives it the first class of ``classes_``), with
+            one :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
+            The rule and the message are those of the network objects' own ``predict_proba``
+            (:mod:`skbn._zero_probability`), which find the same rows.
         """
         _check_network(self)
         target = self._target_index
         name = self.network_.nodes[target]
         codes, values = self._encode_rows(X)
-        self._warn_impossible_evidence(codes, values, target)
         networks = getattr(self, "averaged_networks_", None)
         if values is not None:  # a CLG network: its exact posterior, columns in classes_ order
             frame = self._frame(codes, values).drop(columns=name)
-            if networks is None:
-                return self.network_.predict_proba(frame, name).to_numpy(dtype=float)
-            posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
-            return sum(w[:, None] * net.predict_proba(frame, name).to_numpy(dtype=float)
-                       for w, net in zip(posterior, networks))
-        if networks is None:
-            proba = self.network_.predict_proba_codes(codes, target)
-        else:  # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
+            answers = [net._predict_proba(frame, name) for net in networks or [self.network_]]
+            answers = [(proba.to_numpy(dtype=float), impossible) for proba, impossible in answers]
+            density = lambda net: net.log_likelihood(frame)  # noqa: E731
+            order = slice(None)
+        else:
+            answers = [net._predict_proba_codes(codes, target) for net in networks or [self.network_]]
             evidence = codes.copy()
             evidence[:, target] = -1
-            posterior = self._posterior_weights(lambda net: net.log_likelihood_codes(evidence))
-            proba = sum(w[:, None] * net.predict_proba_codes(codes, target)
-                        for w, net in zip(posterior, networks))
-        target_states = self.network_.states[name]
-        return proba[:, _class_order(target_states)]  # network state order -> classes_ order
+            density = lambda net: net.log_likelihood_codes(evidence)  # noqa: E731
+            order = _class_order(self.network_.states[name])  # network state order -> classes_ order
+        # impossible for the model: under every averaged DAG (a DAG that finds the row possible
+        # gives it positive weight)
+        self._warn_impossible_evidence(codes, np.logical_and.reduce([imp for _, imp in answers]))
+        if networks is None:
+            return answers[0][0][:, order]
+        # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
+        posterior = self._posterior_weights(density)
+        return sum(w[:, None] * proba for w, (proba, _) in zip(posterior, answers))[:, order]
 
     @available_if(_has_target)
+    @_one_blas_thread
     def predict(self, X):
         r"""Most probable target state per row (first in ``classes_`` order on ties); for a
         continuous target, its conditional mean given the other columns.
@@ -1226,19 +1223,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             proba = self.predict_proba(X)
             return self.classes_[np.argmax(proba, axis=1)]
         codes, values = self._encode_rows(X)  # a continuous target: its conditional mean
-        possible = ~self._warn_impossible_evidence(codes, values, self._target_index)
         frame = self._frame(codes, values).drop(columns=name)
-        prediction = np.full(len(frame), np.nan)  # (NaN: a row of impossible evidence)
         networks = getattr(self, "averaged_networks_", None)
+        answers = [net._predict(frame, name) for net in networks or [self.network_]]
+        impossible = np.logical_and.reduce([imp for _, imp in answers])  # (under every DAG)
+        self._warn_impossible_evidence(codes, impossible)
         if networks is None:
-            rows = slice(None) if possible.all() else possible
-            prediction[rows] = self.network_.predict(frame[rows], name).to_numpy(dtype=float)
-            return prediction
-        prediction[possible] = 0.0
+            return answers[0][0].to_numpy(dtype=float)  # (NaN: a row of impossible evidence)
+        prediction = np.where(impossible, np.nan, 0.0)
         posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
-        for weight, network in zip(posterior, networks):
-            rows = possible & (weight > 0)  # (a DAG under which the evidence is impossible weighs 0)
-            prediction[rows] += weight[rows] * network.predict(frame[rows], name).to_numpy(dtype=float)
+        for weight, (mean, _) in zip(posterior, answers):
+            rows = ~impossible & (weight > 0)  # (a DAG under which the evidence is impossible weighs 0)
+            prediction[rows] += weight[rows] * mean.to_numpy(dtype=float)[rows]
         return prediction
 
     def sample(self, n_samples=1, random_state=None):
@@ -1312,83 +1308,6 @@ def _unseen_message(unseen, n_rows):
         "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
         "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
-
-
-def _zero_probability_message(networks, codes, impossible, estimator):
-    """The ``ZeroProbabilityWarning`` text for the rows ``impossible`` (log-likelihood
-    ``-inf``) of ``codes`` (over the networks' nodes, ``-1``: missing), or None when no
-    CPT entry of 0 explains them (:func:`_zero_cpt_rows`). A row whose probability is 0 only
-    once its missing cells are summed out is counted among the other rows."""
-    rows = np.flatnonzero(impossible)
-    zero = _zero_cpt_rows(networks, [codes], rows)
-    if not zero:
-        return None
-    explained = np.logical_or.reduce(list(zero.values()))
-    others = int((~explained).sum())
-    other = f"; {_rows(others)} more once their missing cells are summed out" if others else ""
-    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf): the CPT "
-            f"gives probability 0 to their state of {_zero_columns(zero)}{other}, a state never seen "
-            f"in fit with its parents' states.{_zero_advice(estimator)}")
-
-
-def _zero_cpt_rows(networks, variants, rows):
-    """``{column: bool mask over rows}``: the rows ``rows`` to which the column's CPT gives
-    probability 0 in some of the code arrays ``variants`` (the rows' codes, or one copy per
-    state of a left-out target), the column and its parents observed in the row (in some
-    network of ``networks``, the averaged DAGs, for a row impossible under all of them)."""
-    zero = {}
-    for codes in variants:
-        for network in networks:
-            position = {node: i for i, node in enumerate(network.nodes)}
-            for node, cpt in getattr(network, "cpts", {}).items():  # (none in a Gaussian network)
-                family = [position[p] for p in network.parents[node]] + [position[node]]
-                cells = codes[np.ix_(rows, family)]
-                observed = (cells >= 0).all(axis=1)
-                found = np.zeros(len(rows), dtype=bool)
-                found[observed] = cpt[tuple(cells[observed].T)] == 0
-                if found.any():
-                    zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | found
-    return zero
-
-
-def _zero_columns(zero):
-    """The columns of :func:`_zero_cpt_rows`' answer and their numbers of rows, as text."""
-    return " and ".join(f"column {node!r} ({_rows(int(mask.sum()))})" for node, mask in zero.items())
-
-
-def _zero_advice(estimator):
-    return (" parameter_estimator='mle' estimates such a probability as 0; "
-            "parameter_estimator='bayes' gives every state a positive probability."
-            if estimator == "mle" else "")
-
-
-def _impossible_evidence_message(networks, codes, impossible, target, estimator):
-    """The ``ZeroProbabilityWarning`` text of :meth:`predict_proba` and :meth:`predict` for
-    the rows ``impossible`` of ``codes``, whose evidence (the row without its ``target``
-    cell) has probability 0: the columns whose CPT gives 0 to the row (:func:`_zero_cpt_rows`)
-    with a discrete target in each of its states (a continuous target is in no CPT)."""
-    rows = np.flatnonzero(impossible)
-    name = networks[0].nodes[target]
-    states = getattr(networks[0], "states", {}).get(name)
-    variants = [codes]
-    if states is not None:  # (the target in each of its states)
-        variants = [codes.copy() for _ in states]
-        for state, filled in enumerate(variants):
-            filled[:, target] = state
-    zero = _zero_cpt_rows(networks, variants, rows)
-    whatever = f"whatever the state of {name!r}, " if states is not None else ""
-    cause = " once their missing cells are summed out"
-    if zero:
-        cause = (f": {whatever}the CPT gives probability 0 to their state of {_zero_columns(zero)} (a state "
-                 "never seen in fit with its parents' states)")
-    outcome = ("predict_proba gives them the uniform distribution (predict: the first class of classes_)"
-               if states is not None else "predict gives them NaN")
-    return (f"{len(rows)} of {len(codes)} rows have evidence of probability 0{cause}, so they have no "
-            f"posterior of {name!r}: {outcome}.{_zero_advice(estimator)}")
-
-
-def _rows(count):
-    return f"{count} row{'' if count == 1 else 's'}"
 
 
 def _sorted_classes(states):
