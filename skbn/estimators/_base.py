@@ -1357,10 +1357,27 @@ def _warn_determined_columns(estimator, data, states):
 
     The columns are taken in name order, so the message does not depend on the column order.
     ``states``: the state names of every column (None for a continuous one), as ``fit``
-    encodes them.
+    encodes them. The checks themselves are :func:`warn_determined_columns`, which
+    :func:`skbn.posterior.edge_posteriors` runs as :class:`~skbn.estimators.ExactStructure`
+    does.
     """
     if not estimator._learns_structure:
         return
+    warn_determined_columns(data, states, type(estimator).__name__,
+                            tests="ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test),
+                            reader=_reads_spread(estimator))
+
+
+def warn_determined_columns(data, states, learner, *, tests=False, reader="score"):
+    """The warnings of :func:`_warn_determined_columns` for the search named ``learner`` (the
+    messages begin with it) on the encoded ``data``: ``tests``, whether the search runs
+    conditional-independence tests on the data (the discrete functional pairs are then
+    checked too), and ``reader``, how it reads a continuous column's spread within the
+    states of a discrete column (:func:`_reads_spread`: ``"score"``, ``"test"`` or None;
+    ``"posterior"``: a score whose every family is summed over, as by
+    :func:`skbn.posterior.edge_posteriors`, whose edge then gets posterior 0).
+    Call it inside :func:`~skbn._counting._moment_counter.shared_moments` of ``data`` to
+    share its moments with the search."""
     ranks = name_ranks(data.names)
     found = []
     n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
@@ -1380,7 +1397,7 @@ def _warn_determined_columns(estimator, data, states):
         found += [f"{data.names[columns[j]]!r} ("
                   + (f"a linear function of {', '.join(repr(data.names[columns[i]]) for i in given)}"
                      if given else "no spread") + ")" for j, given in dependencies]
-    if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
+    if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         # (the identifier rule counts rows: integer weights are copies, as chunks' are)
         copies = data.weights is not None and weights_are_integral(data.weights)
@@ -1397,7 +1414,7 @@ def _warn_determined_columns(estimator, data, states):
                   for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
     if found:
         warn_user(
-            f"{type(estimator).__name__}: {'; '.join(found)}: "
+            f"{learner}: {'; '.join(found)}: "
             f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
             "columns, with no noise. Structure learning assumes no such deterministic relation: "
             "given the columns that determine it, a column is constant, so the tests find it "
@@ -1408,11 +1425,10 @@ def _warn_determined_columns(estimator, data, states):
             "group, keep those you want to model).",
             DeterminedColumnsWarning,
         )
-    reader = _reads_spread(estimator)
     if counter is not None and reader is not None and n_continuous < data.n_variables:
         flat = _flat_states(data, counter, ranks)
         if flat:
-            warn_user(_flat_states_message(type(estimator).__name__, flat, data.names, states, reader),
+            warn_user(_flat_states_message(learner, flat, data.names, states, reader),
                       DeterminedColumnsWarning)
 
 
@@ -1489,10 +1505,11 @@ def _flat_states_message(learner, flat, names, states, reader):
     if len(flat) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(flat) - _FLAT_PAIRS_SHOWN} more such pairs of columns"
     y, g = names[flat[0][0]], names[flat[0][1]]
-    if reader == "score":
+    if reader in ("score", "posterior"):
+        harm = "gets posterior 0" if reader == "posterior" else "is never learned"
         effect = (f"A conditional-Gaussian score gives every family in which {g!r} is a parent of "
                   f"{y!r} -inf (the regression of {y!r} has no variance in that state; bnlearn's "
-                  "rule), so such an edge is never learned, however strong the dependence")
+                  f"rule), so such an edge {harm}, however strong the dependence")
     else:
         effect = (f"The conditional-Gaussian test leaves the rows of that state out of its "
                   f"regressions of {y!r} (it has no variance there), so it cannot see the "
