@@ -464,10 +464,9 @@ class DiscreteBayesianNetwork(_Network):
         proba : ndarray of shape (n_samples, r_target)
             Rows sum to 1.
         """
-        codes = self._check_codes(codes)
-        proba, impossible = self._predict_proba_codes(codes, target)
-        warn_impossible_evidence([self], codes, impossible, self.nodes[int(target)],
-                                 method="predict_proba_codes")
+        proba, impossible = self._predict_proba_codes(codes, target)  # (codes validated there)
+        warn_impossible_evidence([self], np.asarray(codes, dtype=np.int64), impossible,
+                                 self.nodes[int(target)], method="predict_proba_codes")
         return proba
 
     def _predict_proba_codes(self, codes, target):

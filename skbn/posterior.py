@@ -23,7 +23,14 @@ import numpy as np
 import pandas as pd
 
 from skbn._counting._moment_counter import shared_moments
-from skbn._data import check_container, encode_fit, intervention_matrix, positive_weight_rows
+from skbn._data import (
+    check_container,
+    check_total_weight,
+    encode_fit,
+    intervention_matrix,
+    positive_weight_rows,
+)
+from skbn._determined_columns import warn_determined_columns
 from skbn._engines._subsets import (
     ParentSetScores,
     ScoringData,
@@ -37,7 +44,6 @@ from skbn._engines._subsets import (
     popcounts,
     superset_logsumexp,
 )
-from skbn.estimators._base import _check_total_weight, warn_determined_columns
 from skbn.scores import resolve_scorer
 from skbn.utils._memory import format_bytes, parse_memory
 from skbn.utils._plugins import check_plugin_fits_data, data_kind
@@ -247,7 +253,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     data = replace(data, weights=weights)
     if interventions is not None:
         data = replace(data, intervened=intervention_matrix(interventions, data, data.n_variables))
-    _check_total_weight(data)
+    check_total_weight(data)
     if isinstance(scorer, str) and scorer == "auto":
         scorer = AUTO_SCORERS[data_kind(data)]
     scorer_ = resolve_scorer(scorer)
