@@ -46,6 +46,7 @@ from skbn._counting._moments import SINGULAR_RCOND, _scaled
 from skbn._dag import ancestor_ids
 from skbn._data import _held, value_kind
 from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
+from skbn._zero_probability import warn_impossible_evidence
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
 from skbn.utils._threads import class_order, one_blas_thread
@@ -553,6 +554,14 @@ class _LinearGaussianNetwork(_Network):
         the joint normal. A discrete target (CLG network) gets its most probable state
         (:meth:`predict_proba`; the first in sorted order on ties).
 
+        A row whose evidence (its cells other than the target) has density 0 under the
+        network -- a CPT entry of 0 meets it, or a constant node (standard deviation 0, such
+        as one set by :meth:`do`) is observed at another value -- has no posterior: a
+        continuous target gets NaN there, a discrete one the first state in sorted order
+        (:meth:`predict_proba`'s uniform distribution), the other rows are predicted as
+        usual, and one :class:`~skbn.exceptions.ZeroProbabilityWarning` per call names the
+        columns and how many rows each (the learners' rule, :mod:`skbn._zero_probability`).
+
         Parameters
         ----------
         X : pandas.DataFrame of shape (n_samples, n_columns)
@@ -568,31 +577,51 @@ class _LinearGaussianNetwork(_Network):
         Raises
         ------
         ValueError
-            For an unknown target or column, and for a row of density 0 under the network
-            (e.g. a state of probability 0, or a constant node observed at another value).
+            For an unknown target or column.
         """
-        return self._one_blas_thread(self._predict, X, self._check_target(target))
+        target = self._check_target(target)
+        prediction, impossible = self._one_blas_thread(self._predict, X, target)
+        self._warn_impossible(X, target, impossible)
+        return prediction
 
     def _predict(self, X, target):
+        """:meth:`predict` without the warning: ``(prediction, impossible)``, the rows whose
+        evidence has density 0 as a bool mask (NaN or the first state there)."""
         if target in self._dpos:
-            proba = self.predict_proba(X, target)
+            proba, impossible = self._predict_proba(X, target)
             labels = np.asarray(proba.columns, dtype=object)
             return pd.Series(labels[np.argmax(proba.to_numpy(), axis=1)], index=proba.index,
-                             name=target)
-        out, frame = None, None
+                             name=target), impossible
+        out, impossible, frame = None, None, None
         for frame, rows, codes, values, given in self._by_pattern(X, target):
             if out is None:
-                out = np.empty(len(frame))
+                out, impossible = np.empty(len(frame)), np.zeros(len(frame), dtype=bool)
             for sub, _, _, log_w, means, _ in self._mixture(codes, values, given, [target]):
                 w, ok = _normalise_log_rows(log_w)
-                if not ok.all():
-                    raise ValueError(f"Row {int(rows[sub[np.argmin(ok)]])} of X has density 0 "
-                                     f"under the network: its target cannot be predicted.")
-                out[rows[sub]] = np.einsum("nm,nm->n", w, means[:, :, 0])
+                out[rows[sub]] = np.where(ok, np.einsum("nm,nm->n", np.where(ok[:, None], w, 0.0),
+                                                        means[:, :, 0]), np.nan)
+                impossible[rows[sub]] = ~ok
         if frame is None:
             frame = _as_frame(X)
-            out = np.empty(0)
-        return pd.Series(out, index=frame.index, name=target)
+            out, impossible = np.empty(0), np.zeros(0, dtype=bool)
+        return pd.Series(out, index=frame.index, name=target), impossible
+
+    def _warn_impossible(self, X, target, impossible):
+        """One :class:`~skbn.exceptions.ZeroProbabilityWarning` about the rows ``impossible``
+        of ``X`` (none: nothing is read), naming the columns whose CPT gives their state
+        probability 0 (the target in each of its states) and the constant nodes observed at
+        another value (:func:`skbn._zero_probability.impossible_evidence_message`)."""
+        if not impossible.any():
+            return
+        if isinstance(X, pd.DataFrame) and target in X.columns:
+            X = X.drop(columns=target)
+        _, codes, values = self._cells(X)
+        constants = {}
+        for node, value in self._constants.items():
+            column = values[:, self._cpos[node]]
+            constants[node] = ~np.isnan(column) & (column != value)
+        networks = [self._dnet] if self._dnet is not None else []
+        warn_impossible_evidence(networks, codes, impossible, target, constants=constants)
 
 
 # ---------------------------------------------------------------------- Gaussian network
@@ -1295,8 +1324,12 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         the observed continuous cells' continuous ancestry (variable elimination on the
         discrete network for the first factor, the Gaussian density of each configuration
         for the second). Missing cells (NaN, None, or absent columns) are marginalised; the
-        target's own column is ignored. A row of density 0 gets the uniform distribution
-        (as :meth:`DiscreteBayesianNetwork.predict_proba_codes`).
+        target's own column is ignored. A row whose evidence has density 0 (a CPT entry of
+        0 meets it, or a constant node is observed at another value) has no posterior: it
+        gets the uniform distribution, with one
+        :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns and
+        how many rows each (as :meth:`DiscreteBayesianNetwork.predict_proba_codes` and the
+        learners, :mod:`skbn._zero_probability`).
 
         Parameters
         ----------
@@ -1320,14 +1353,18 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         if target not in self.states:
             raise ValueError(f"predict_proba needs a discrete target; {target!r} is "
                              f"continuous (predict gives its conditional mean).")
-        return self._one_blas_thread(self._predict_proba, X, target)
+        proba, impossible = self._one_blas_thread(self._predict_proba, X, target)
+        self._warn_impossible(X, target, impossible)
+        return proba
 
     def _predict_proba(self, X, target):
+        """:meth:`predict_proba` without the warning: ``(proba, impossible)``, the rows whose
+        evidence has density 0 as a bool mask (uniform there)."""
         r = len(self.states[target])
-        out, frame = None, None
+        out, impossible, frame = None, None, None
         for frame, rows, codes, values, given in self._by_pattern(X, target):
             if out is None:
-                out = np.empty((len(frame), r))
+                out, impossible = np.empty((len(frame), r)), np.zeros(len(frame), dtype=bool)
             for sub, dset, configs, log_w, _, _ in self._mixture(codes, values, given, [],
                                                                  keep=[target]):
                 weights, ok = _normalise_log_rows(log_w)
@@ -1337,12 +1374,13 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
                     proba[:, k] = weights[:, column == k].sum(axis=1)
                 proba[~ok] = 1.0 / r
                 out[rows[sub]] = proba
+                impossible[rows[sub]] = ~ok
         if frame is None:
-            frame, out = _as_frame(X), np.empty((0, r))
+            frame, out, impossible = _as_frame(X), np.empty((0, r)), np.zeros(0, dtype=bool)
         order = class_order(self.states[target])
         return pd.DataFrame(out[:, order], index=frame.index,
                             columns=pd.Index([self.states[target][k] for k in order],
-                                             dtype=object, name=target))
+                                             dtype=object, name=target)), impossible
 
     # ------------------------------------------------------------------ sampling
     def sample(self, n_samples=1, random_state=None, do=None):

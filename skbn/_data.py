@@ -260,6 +260,22 @@ def take_rows(values, keep):
     return [value for value, kept in zip(values, keep) if kept]
 
 
+def check_total_weight(data):
+    """Refuse row weights whose sum overflows, naming ``sample_weight`` (each weight is checked by
+    :func:`check_sample_weight`): the encoded ``data`` of a fit or of
+    :func:`skbn.posterior.edge_posteriors`."""
+    if data.weights is None:
+        return
+    with np.errstate(over="ignore"):
+        total = data.total_weight
+    if not np.isfinite(total):
+        raise ValueError(
+            "sample_weight sums to infinity in float64 (largest weight "
+            f"{float(np.max(data.weights)):.3g}); rescale the weights, e.g. sample_weight / "
+            "sample_weight.max(): every count is a sum of weights and must stay finite."
+        )
+
+
 def _code_dtype(cardinalities):
     return np.uint8 if max(cardinalities, default=1) <= 256 else np.uint16
 

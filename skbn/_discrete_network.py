@@ -21,6 +21,7 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from skbn._inference import VariableElimination
+from skbn._zero_probability import warn_impossible_evidence
 from skbn.graph import topological_order
 
 __all__ = ["DiscreteBayesianNetwork"]
@@ -445,8 +446,11 @@ class DiscreteBayesianNetwork(_Network):
 
             P(x_t = k \\mid x_o) = \\frac{p(x_t = k, x_o)}{\\sum_{k'} p(x_t = k', x_o)}
 
-        The target's own column of ``codes`` is ignored. Rows whose evidence has
-        probability 0 get the uniform distribution (never NaN).
+        The target's own column of ``codes`` is ignored. A row whose evidence has
+        probability 0 (a CPT entry of 0 meets it) has no posterior: it gets the uniform
+        distribution (never NaN), and one :class:`~skbn.exceptions.ZeroProbabilityWarning`
+        per call names the columns whose CPT gives its state probability 0 and how many
+        rows each (the rule of every prediction method, :mod:`skbn._zero_probability`).
 
         Parameters
         ----------
@@ -460,6 +464,14 @@ class DiscreteBayesianNetwork(_Network):
         proba : ndarray of shape (n_samples, r_target)
             Rows sum to 1.
         """
+        proba, impossible = self._predict_proba_codes(codes, target)  # (codes validated there)
+        warn_impossible_evidence([self], np.asarray(codes, dtype=np.int64), impossible,
+                                 self.nodes[int(target)], method="predict_proba_codes")
+        return proba
+
+    def _predict_proba_codes(self, codes, target):
+        """:meth:`predict_proba_codes` without the warning: ``(proba, impossible)``, the rows
+        whose evidence has probability 0 as a bool mask (a learner warns for its model)."""
         codes = self._check_codes(codes)
         n_nodes = len(self.nodes)
         if not (isinstance(target, (int, np.integer)) and 0 <= target < n_nodes):

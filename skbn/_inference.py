@@ -103,8 +103,9 @@ class VariableElimination:
         return out
 
     def posterior(self, codes, target):
-        """``P(x_target | x_o)`` per row of validated ``codes`` (the target's column is
-        ignored); rows of evidence probability 0 get the uniform distribution."""
+        """``(proba, impossible)``: ``P(x_target | x_o)`` per row of validated ``codes`` (the
+        target's column is ignored), and the rows whose evidence ``x_o`` has probability 0,
+        which get the uniform distribution (:mod:`skbn._zero_probability`)."""
         r_t = int(self.cardinalities[target])
         codes = codes.copy()
         codes[:, target] = -1
@@ -117,11 +118,12 @@ class VariableElimination:
         for k in range(r_t):
             sub[:, target] = k
             log_joint[:, k] = self.complete_log_joint(sub)
-        proba[complete] = _normalise_log(log_joint)
+        impossible = np.zeros(codes.shape[0], dtype=bool)
+        proba[complete], impossible[complete] = _normalise_log(log_joint)
         observed[:, target] = False
         for rows, values, _ in self.marginalise_rows(codes, observed, ~complete, (target,)):
-            proba[rows] = _normalise(values)
-        return proba
+            proba[rows], impossible[rows] = _normalise(values)
+        return proba, impossible
 
     def complete_log_joint(self, codes):
         """sum_i log theta[x_i | x_pa(i)] for complete rows (n, n_nodes) -> (n,)."""
@@ -394,18 +396,20 @@ def _einsum_spec(scopes, batched, out_scope):
 
 
 def _normalise(values):
-    """Rows of (n, r) non-negative values -> probabilities; all-zero rows -> uniform."""
+    """Rows of (n, r) non-negative values -> ``(probabilities, all-zero rows)``; all-zero
+    rows get the uniform distribution."""
     values = np.asarray(values, dtype=np.float64)
     total = values.sum(axis=1, keepdims=True)
     uniform = np.full_like(values, 1.0 / values.shape[1])
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, values / np.where(total > 0, total, 1.0), uniform)
+        return np.where(total > 0, values / np.where(total > 0, total, 1.0), uniform), ~(total[:, 0] > 0)
 
 
 def _normalise_log(log_values):
-    """Rows of (n, r) log-values -> probabilities via logsumexp; all -inf rows -> uniform."""
+    """Rows of (n, r) log-values -> ``(probabilities via logsumexp, all -inf rows)``; all
+    -inf rows get the uniform distribution."""
     log_total = logsumexp(log_values, axis=1, keepdims=True)
     ok = np.isfinite(log_total)
     with np.errstate(invalid="ignore"):
         proba = np.exp(log_values - np.where(ok, log_total, 0.0))
-    return np.where(ok, proba, 1.0 / log_values.shape[1])
+    return np.where(ok, proba, 1.0 / log_values.shape[1]), ~ok[:, 0]

@@ -21,7 +21,7 @@ class UnseenStateWarning(UserWarning):
 
 
 class ZeroProbabilityWarning(UserWarning):
-    """Rows scored by ``score_samples`` or ``score`` have probability 0 (log-likelihood ``-inf``).
+    """Rows have probability 0: scored (log-likelihood ``-inf``), or evidence to predict from.
 
     A CPT estimated with ``parameter_estimator="mle"`` gives probability 0 to a state never
     seen in fit with its parents' configuration (a state declared with ``categories=`` but
@@ -31,6 +31,14 @@ class ZeroProbabilityWarning(UserWarning):
     candidate. The values are those of maximum likelihood and are not changed; the warning,
     once per call, names each column and how many rows it gave probability 0.
     ``parameter_estimator="bayes"`` (the default) gives every state a positive probability.
+
+    Also raised, once per call, by ``predict_proba`` and ``predict`` of the learners and of
+    the network objects (:class:`~skbn.network.DiscreteBayesianNetwork`'s
+    ``predict_proba_codes``, the Gaussian and CLG networks' ``predict`` and
+    ``predict_proba``) when a row's evidence has probability (density) 0 -- a CPT entry of
+    0, or a constant node observed at another value: such a row has no posterior and gets
+    the uniform distribution (a continuous target: NaN) while the other rows are predicted
+    as usual; the message names the columns and how many rows each.
     """
 
 

@@ -22,7 +22,15 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from skbn._data import encode_fit, intervention_matrix
+from skbn._counting._moment_counter import shared_moments
+from skbn._data import (
+    check_container,
+    check_total_weight,
+    encode_fit,
+    intervention_matrix,
+    positive_weight_rows,
+)
+from skbn._determined_columns import warn_determined_columns
 from skbn._engines._subsets import (
     ParentSetScores,
     ScoringData,
@@ -117,7 +125,7 @@ def _edge_posterior_matrix(local, n_variables):
 
 
 def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", column_types="auto",
-                    interventions=None):
+                    interventions=None, sample_weight=None):
     r"""Exact posterior probability of every directed edge under the order-modular prior.
 
     The dynamic programme of Koivisto & Sood (2004), with all edges at once as in
@@ -143,6 +151,25 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     The prior is uniform over orders and, given an order, modular over parent sets: a DAG
     weighs its number of linear extensions, not uniform over DAGs (see the module
     docstring).
+
+    With row weights :math:`w_n` (``sample_weight``) every statistic of a local score is a
+    weighted sum over the rows, as in the estimators' ``fit``: the counts of a discrete
+    family :math:`N_{jk} = \sum_n w_n [x_{n,\mathrm{pa}} = j, x_{n,v} = k]`, and the
+    moments of the Gaussian and CLG scores :math:`N = \sum_n w_n`,
+    :math:`\bar x = \sum_n w_n x_n / N`, :math:`S = \sum_n w_n (x_n - \bar x)(x_n -
+    \bar x)^\top` (per configuration of the discrete parents). So an integer weight
+    :math:`w` gives the posterior of :math:`w` copies of the row, and a weight 0 that of
+    the data without it.
+
+    Columns determined by others are reported as the learners report them, with a
+    :class:`~skbn.exceptions.DeterminedColumnsWarning` naming them (the checks of the
+    ``fit`` of :class:`~skbn.estimators.ExactStructure`, which scores the same families): a
+    continuous column that is an exact linear function of other continuous columns, and,
+    on mixed data, a continuous column with no spread within a state (of two rows or more)
+    of a discrete column, whose families with that discrete parent a CLG score gives
+    ``-inf``, so that such an edge gets posterior 0 however strong the dependence. The
+    posteriors are still computed: such a deterministic relation breaks the assumptions
+    (faithfulness, a positive residual variance) they rest on.
 
     Parameters
     ----------
@@ -170,6 +197,12 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
         variable's local scores leave out the rows where it was set by intervention (the
         interventional BDe of Cooper & Yoo 1999, and the Gaussian scores likewise), so the
         posterior is that of the interventional score. None (or no cell set): observational.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights, as the estimators' ``fit(X, sample_weight=...)`` reads
+        them: every count and moment of a score is the sum of the weights of its rows, so
+        an integer weight ``w`` is the same as ``w`` copies of the row and a weight 0 the
+        same as dropping it (such rows are dropped before the data are read: their values
+        add no state, decide no column type and may be missing). ``None``: weight 1.
 
     Returns
     -------
@@ -179,10 +212,18 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     Raises
     ------
     ValueError
-        A bad ``scorer``, ``max_indegree``, ``max_memory`` or ``interventions``, or more memory needed than
-        ``max_memory`` allows (the message says how much), or no DAG with a finite score
-        (every parent set of some column scores ``-inf``, e.g. a continuous column with a
-        single observational row; the message names it).
+        A bad ``scorer``, ``max_indegree``, ``max_memory``, ``interventions`` or
+        ``sample_weight`` (negative, not finite, of the wrong length, or summing to
+        infinity; the message names it), or more memory needed than ``max_memory`` allows
+        (the message says how much), or no DAG with a finite score (every parent set of some
+        column scores ``-inf``, e.g. a continuous column with a single observational row;
+        the message names it).
+
+    Warns
+    -----
+    DeterminedColumnsWarning
+        Columns exactly determined by others, or with no spread within a state of a
+        discrete column, named (see above).
 
     References
     ----------
@@ -205,9 +246,14 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
         not isinstance(max_indegree, Integral) or isinstance(max_indegree, bool) or max_indegree < 0
     ):
         raise ValueError(f"max_indegree must be None or a non-negative integer, got {max_indegree!r}.")
-    data, _ = encode_fit(X, column_types=column_types, allow_continuous=True)
+    # the estimators' input path (fit): weights validated, rows of weight 0 dropped first
+    check_container(X)
+    X, weights, interventions = positive_weight_rows(X, sample_weight, interventions)
+    data, states = encode_fit(X, column_types=column_types, allow_continuous=True)
+    data = replace(data, weights=weights)
     if interventions is not None:
         data = replace(data, intervened=intervention_matrix(interventions, data, data.n_variables))
+    check_total_weight(data)
     if isinstance(scorer, str) and scorer == "auto":
         scorer = AUTO_SCORERS[data_kind(data)]
     scorer_ = resolve_scorer(scorer)
@@ -225,8 +271,10 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
         return pd.DataFrame(np.zeros((0, 0)), index=names, columns=names)
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     local = np.full((p, 1 << (p - 1)), -np.inf)
-    # a posterior sums over every family: nothing pruned
-    dense_local_scores(ScoringData(data), scorer_, k, local, prune=False)
+    with shared_moments(data):  # (one set of moments for the checks and the scores)
+        warn_determined_columns(data, states, "edge_posteriors", reader="posterior")  # (ExactStructure's)
+        # a posterior sums over every family: nothing pruned
+        dense_local_scores(ScoringData(data), scorer_, k, local, prune=False)
     node_best = local.max(axis=1)
     check_finite_dags(node_best, names, scorer_)  # (a node with no finite family: before the sums)
     posterior, log_z = _edge_posterior_matrix(local, p)

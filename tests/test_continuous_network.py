@@ -2,12 +2,15 @@
 R bnlearn 4.9, brute force against the implied joint normal, queries, sampling, do, bad input."""
 
 import pickle
+import re
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
+from skbn.exceptions import ZeroProbabilityWarning
 from skbn.network import (
     CLGBayesianNetwork,
     DiscreteBayesianNetwork,
@@ -676,31 +679,70 @@ def test_clg_log_likelihood_with_missing_cells_equals_enumeration():
 
 
 def test_rows_of_density_zero():
-    # a constant (intervened) node observed at another value: density 0
-    net = chain_network().do({"a": 1.0})
+    # the rule of every prediction method (skbn._zero_probability, the learners' too): a row
+    # whose evidence has density 0 gets NaN (a continuous target) or the uniform distribution
+    # (a discrete one), the other rows are predicted, and one ZeroProbabilityWarning per call
+    # names the columns; predict raised for the whole call, predict_proba was silent
+    net = chain_network().do({"a": 1.0})  # a constant (intervened) node
     X = pd.DataFrame({"a": [1.0, 2.0], "c": [0.0, 0.0]})
-    pred = net.predict(X.iloc[:1], "b")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        pred = net.predict(X.iloc[:1], "b")
     # by hand: given a = 1, b ~ N(-0.5, 0.25) and c = 1.2 - 1.2 b + 0.4 d + e (d ~ N(3, 0.64)):
     # E[c] = 3, cov(b, c) = -0.3, var(c) = 0.36 + 0.1024 + 1, so E[b | c = 0] below
     assert pred.iloc[0] == pytest.approx(-0.5 + (-0.3 / 1.4624) * (0.0 - 3.0), rel=1e-12)
-    with pytest.raises(ValueError, match="Row 1 of X has density 0"):
-        net.predict(X, "b")
+    with pytest.warns(ZeroProbabilityWarning) as record:
+        both = net.predict(X, "b")
+    assert len(record) == 1
+    assert re.fullmatch(r"1 of 2 rows have evidence of probability 0: their value of column 'a' \(1 row\) "
+                        r"is not the constant value of that node \(standard deviation 0, such as a node "
+                        r"set by do\), so they have no posterior of 'b': predict gives them NaN\.",
+                        str(record[0].message)), str(record[0].message)
+    assert both.iloc[0] == pred.iloc[0] and np.isnan(both.iloc[1])
     with pytest.raises(ValueError, match="'a' = 2.0 has density 0: the node is constant at 1.0"):
-        net.query("b", evidence={"a": 2.0})
+        net.query("b", evidence={"a": 2.0})  # (one evidence, no other rows: still refused)
     assert np.isneginf(net.log_likelihood(X[["a"]])[1])
-    # a CLG row whose discrete cells have probability 0: uniform posterior (as the discrete
-    # network's predict_proba_codes), an error for a conditional mean
+    # a CLG row whose discrete cells have probability 0
     clg = CLGBayesianNetwork(["g", "h", "y"], {"g": ["a", "b"], "h": ["u", "v"]},
                              {"h": ["g"], "y": ["h"]}, {"g": [1.0, 0.0], "h": [[0.5, 0.5]] * 2},
                              {"y": [0.0, 3.0]}, None, {"y": [1.0, 1.0]})
     rows = pd.DataFrame({"g": ["b", "a"], "y": [1.0, 1.0]})
-    proba = clg.predict_proba(rows, "h")
+    with pytest.warns(ZeroProbabilityWarning, match=r"^1 of 2 rows have evidence of probability 0: whatever "
+                      r"the state of 'h', the CPT gives probability 0 to their state of column 'g' "
+                      r"\(1 row\), so they have no posterior of 'h': predict_proba gives them the "
+                      r"uniform distribution \(predict: the first state in sorted order\)\.$"):
+        proba = clg.predict_proba(rows, "h")
     np.testing.assert_allclose(proba.iloc[0], [0.5, 0.5])
     ratio = np.exp(-0.5 * 1.0) / np.exp(-0.5 * 4.0)          # N(1; 0, 1) / N(1; 3, 1)
     np.testing.assert_allclose(proba.iloc[1], [ratio / (1 + ratio), 1 / (1 + ratio)], rtol=1e-12)
-    with pytest.raises(ValueError, match="Row 0 of X has density 0"):
-        clg.predict(rows, "y")
-    assert clg.predict(rows.iloc[1:], "y").iloc[0] == pytest.approx(1.5)   # no evidence on h
+    with pytest.warns(ZeroProbabilityWarning, match="column 'g' \\(1 row\\).*predict gives them NaN"):
+        mean = clg.predict(rows, "y")
+    assert np.isnan(mean.iloc[0]) and mean.iloc[1] == pytest.approx(1.5)   # no evidence on h
+    with pytest.warns(ZeroProbabilityWarning, match="column 'g' \\(1 row\\).*uniform distribution"):
+        labels = clg.predict(rows.assign(h=["v", "v"]), "h")
+    assert labels.tolist() == ["u", "u" if ratio > 1 else "v"]
+    with warnings.catch_warnings():  # the possible row alone: the same answers, no warning
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        assert clg.predict(rows.iloc[1:], "y").iloc[0] == mean.iloc[1]
+        pd.testing.assert_frame_equal(clg.predict_proba(rows.iloc[1:], "h"), proba.iloc[1:])
+    # every cause in one message: a CPT entry of 0, a constant node off its value, and
+    # evidence impossible only once a missing cell is summed out (h = v needs g = b)
+    net = CLGBayesianNetwork(["g", "h", "x", "y"], {"g": ["a", "b"], "h": ["u", "v"]},
+                             {"h": ["g"], "y": ["h", "x"]}, {"g": [1.0, 0.0], "h": [[1.0, 0.0], [0.0, 1.0]]},
+                             {"x": 0.0, "y": [0.0, 3.0]}, {"y": [[1.0], [1.0]]},
+                             {"x": 1.0, "y": [1.0, 1.0]}).do({"x": 2.0})
+    rows = pd.DataFrame({"g": [None, "a", "b", "a"], "h": ["v", "u", None, "u"], "x": [2.0, 3.0, 2.0, 2.0]})
+    with pytest.warns(ZeroProbabilityWarning) as record:
+        mean = net.predict(rows, "y")
+    assert len(record) == 1
+    assert re.fullmatch(r"3 of 4 rows have evidence of probability 0: the CPT gives probability 0 to their "
+                        r"state of column 'g' \(1 row\); their value of column 'x' \(1 row\) is not the "
+                        r"constant value of that node \(standard deviation 0, such as a node set by do\); "
+                        r"1 row more once their missing cells are summed out, so they have no posterior of "
+                        r"'y': predict gives them NaN\.", str(record[0].message)), str(record[0].message)
+    np.testing.assert_array_equal(np.isnan(mean), [True, True, True, False])
+    assert mean.iloc[3] == pytest.approx(2.0)  # y = x + noise given h = u
+    np.testing.assert_array_equal(np.isneginf(net.log_likelihood(rows)), [True, True, True, False])
 
 
 def test_the_target_column_is_not_read_by_predict_and_predict_proba():

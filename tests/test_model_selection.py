@@ -255,6 +255,84 @@ def test_predict_proba_warns_about_rows_whose_evidence_has_probability_0():
         clone(collider).set_params(parameter_estimator="bayes").fit(train).predict_proba(held_out)
 
 
+def _impossible_evidence_data():
+    """Training rows in which b = 'q' never comes with a = 'x' (so maximum likelihood gives it
+    probability 0), c a discrete child of a, z and w continuous; held-out rows, the first
+    with a = 'x' and b = 'q'."""
+    rng = np.random.default_rng(0)
+    n = 400
+    a = rng.choice(["x", "y"], n)
+    b = np.where(a == "x", "p", rng.choice(["p", "q"], n))
+    c = np.where(rng.random(n) < np.where(a == "x", 0.8, 0.3), "u", "v")
+    z = rng.normal(size=n) + 2.0 * (b == "p")
+    train = pd.DataFrame({"a": a, "b": b, "c": c, "z": z, "w": 0.5 * z + rng.normal(size=n)})
+    held_out = pd.DataFrame({"a": ["x", "x", "y", "y"], "b": ["q", "p", "q", "p"], "c": ["u", "v", "u", "v"],
+                             "z": [0.5, 1.0, -0.3, 2.5], "w": [0.1, 0.2, 0.3, 0.4]})
+    return train, held_out
+
+
+def _one_warning(call):
+    """``call()`` and the text of the single ZeroProbabilityWarning it gives."""
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        result = call()
+    assert [w.category for w in record] == [ZeroProbabilityWarning], [str(w.message) for w in record]
+    return result, str(record[0].message)
+
+
+@pytest.mark.parametrize("target", ["w", "z", "c"])
+def test_the_learner_and_its_network_agree_on_rows_of_impossible_evidence(target):
+    # one rule (skbn._zero_probability) for the learner and the network object it holds: the
+    # same rows have no posterior, they get NaN (a continuous target) or the uniform
+    # distribution (a discrete one), the others the same predictions, and each call gives one
+    # warning naming the same column. The CLG network's predict raised for the whole call and
+    # its predict_proba was silent
+    train, held_out = _impossible_evidence_data()
+    model = FixedStructure(edges=[("a", "b"), ("a", "c"), ("b", "z"), ("z", "w")], parameter_estimator="mle",
+                           target=target).fit(train)
+    network = model.network_
+    X = held_out.drop(columns=target)
+    whatever = "whatever the state of 'c', " if target == "c" else ""
+    cause = (f"1 of 4 rows have evidence of probability 0: {whatever}the CPT gives probability 0 to their "
+             "state of column 'b' \\(1 row\\)")
+    learner, learner_message = _one_warning(lambda: model.predict(X))
+    mine, network_message = _one_warning(lambda: network.predict(X, target))
+    for message in (learner_message, network_message):
+        assert re.match(cause, message), message
+    assert "parameter_estimator='bayes'" in learner_message  # (the learner's advice)
+    if target == "c":
+        np.testing.assert_array_equal(mine.to_numpy(), learner)
+        assert learner[0] == model.classes_[0]
+        proba, _ = _one_warning(lambda: model.predict_proba(X))
+        network_proba, message = _one_warning(lambda: network.predict_proba(X, target))
+        assert re.match(cause, message), message
+        np.testing.assert_allclose(network_proba.to_numpy(), proba, rtol=1e-12)
+        np.testing.assert_array_equal(proba[0], 0.5)
+        assert list(network_proba.columns) == list(model.classes_)
+    else:
+        np.testing.assert_array_equal(np.isnan(learner), [True, False, False, False])
+        np.testing.assert_allclose(mine.to_numpy(), learner, rtol=1e-12)
+    with warnings.catch_warnings():  # the possible rows alone: the same answers, no warning
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        np.testing.assert_array_equal(network.predict(X.iloc[1:], target).to_numpy(), mine.to_numpy()[1:])
+        np.testing.assert_array_equal(model.predict(X.iloc[1:]), learner[1:])
+
+
+def test_the_discrete_learner_and_its_network_agree_on_rows_of_impossible_evidence():
+    train, held_out = _impossible_evidence_data()
+    train, held_out = train[["a", "b", "c"]], held_out[["a", "b", "c"]]
+    model = FixedStructure(edges=[("a", "b"), ("a", "c")], parameter_estimator="mle", target="c").fit(train)
+    proba, learner_message = _one_warning(lambda: model.predict_proba(held_out))
+    codes = model._encode(held_out)
+    target = model.network_.nodes.index("c")
+    network_proba, network_message = _one_warning(lambda: model.network_.predict_proba_codes(codes, target))
+    np.testing.assert_allclose(network_proba, proba, rtol=1e-12)  # (states u, v: classes_ order)
+    np.testing.assert_array_equal(proba[0], 0.5)
+    cause = ("1 of 4 rows have evidence of probability 0: whatever the state of 'c', the CPT gives "
+             "probability 0 to their state of column 'b' (1 row)")
+    assert learner_message.startswith(cause) and network_message.startswith(cause)
+
+
 def test_predict_of_a_continuous_target_gives_nan_to_rows_of_impossible_evidence():
     # a continuous target's conditional mean is undefined where the evidence has probability
     # 0 (mle): predict raised for the whole call, and a model average raised as soon as one

@@ -1,5 +1,7 @@
 import math
 import pickle
+import re
+import warnings
 from itertools import product
 
 import numpy as np
@@ -7,6 +9,7 @@ import pandas as pd
 import pytest
 
 from skbn.datasets import asia_network
+from skbn.exceptions import ZeroProbabilityWarning
 from skbn.network import DiscreteBayesianNetwork
 
 
@@ -143,8 +146,13 @@ def test_many_missingness_patterns_both_strategies(name, strategy):
     assert got[0] == 0.0
     target = 3
     expected = np.array([posterior_slow(net, row, target) for row in codes[:30]])
-    np.testing.assert_allclose(engine.posterior(codes[:30], target), expected,
-                               rtol=1e-10, atol=1e-13)
+    proba, impossible = engine.posterior(codes[:30], target)
+    np.testing.assert_allclose(proba, expected, rtol=1e-10, atol=1e-13)
+    # the rows whose evidence (the row without its target cell) has probability 0
+    evidence = codes[:30].copy()
+    evidence[:, target] = -1
+    np.testing.assert_array_equal(impossible, [marginal_slow(net, row) == -np.inf for row in evidence])
+    assert impossible.any() == (name == "asia")
 
 
 def test_batched_strategy_matches_per_pattern_on_larger_network():
@@ -154,7 +162,7 @@ def test_batched_strategy_matches_per_pattern_on_larger_network():
     for strategy, cost in STRATEGIES.items():
         engine = _engine(net, cost_pattern_node=cost, indicator_budget=1000)  # several chunks
         assert engine._indicator_plan(tuple(range(14)), ())[2] < 300
-        results[strategy] = (engine.log_likelihood(codes), engine.posterior(codes, 2))
+        results[strategy] = (engine.log_likelihood(codes), engine.posterior(codes, 2)[0])
     np.testing.assert_allclose(results["batched"][0], results["per_pattern"][0], rtol=1e-10)
     np.testing.assert_allclose(results["batched"][1], results["per_pattern"][1],
                                rtol=1e-10, atol=1e-14)
@@ -266,13 +274,31 @@ def test_predict_proba_codes_matches_brute_force(name, rate):
         np.testing.assert_array_equal(net.predict_proba_codes(shifted, target), proba)
 
 
-def test_predict_proba_impossible_evidence_is_uniform():
+def test_predict_proba_impossible_evidence_is_uniform_with_a_warning_naming_the_column():
+    # the rule of every prediction method (skbn._zero_probability): a row whose evidence has
+    # probability 0 gets the uniform distribution, the others their posterior, and one
+    # ZeroProbabilityWarning per call names the column whose CPT gives 0 (it was silent)
     net = asia_network()
-    rows = np.zeros((2, 8), dtype=int)
-    rows[:, net.nodes.index("either")] = 1  # lung = yes, tub = yes, either = no
+    rows = np.zeros((3, 8), dtype=int)
+    rows[:2, net.nodes.index("either")] = 1  # lung = yes, tub = yes, either = no
     rows[1, net.nodes.index("xray")] = -1
-    proba = net.predict_proba_codes(rows, net.nodes.index("smoke"))
-    np.testing.assert_array_equal(proba, 0.5)
+    smoke = net.nodes.index("smoke")
+    with pytest.warns(ZeroProbabilityWarning) as record:
+        proba = net.predict_proba_codes(rows, smoke)
+    assert len(record) == 1
+    assert re.fullmatch(r"2 of 3 rows have evidence of probability 0: whatever the state of 'smoke', the "
+                        r"CPT gives probability 0 to their state of column 'either' \(2 rows\), so they "
+                        r"have no posterior of 'smoke': predict_proba_codes gives them the uniform "
+                        r"distribution\.", str(record[0].message)), str(record[0].message)
+    np.testing.assert_array_equal(proba[:2], 0.5)
+    with warnings.catch_warnings():  # a possible row: its posterior, and no warning
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        np.testing.assert_array_equal(proba[2], net.predict_proba_codes(rows[2:], smoke)[0])
+        evidence = {v: net.states[v][0] for v in net.nodes if v != "smoke"}
+        np.testing.assert_allclose(proba[2], net.query("smoke", evidence=evidence).to_numpy(), rtol=1e-12)
+    # a single evidence has no other rows: query still refuses it
+    with pytest.raises(ValueError, match="probability 0"):
+        net.query("smoke", evidence={"lung": "yes", "tub": "yes", "either": "no"})
 
 
 # ---------------------------------------------------------------------- sampling

@@ -2,6 +2,7 @@
 linear extensions (the order-modular prior)."""
 
 import itertools
+import warnings
 from dataclasses import replace
 
 import numpy as np
@@ -12,6 +13,7 @@ from conftest import one_observational_row_data
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn.datasets import sample_asia
+from skbn.exceptions import DeterminedColumnsWarning
 from skbn.posterior import count_parent_sets, edge_posteriors, parent_set_scores
 from skbn.scores import BDeu, K2Score
 
@@ -179,3 +181,150 @@ def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
     mask[2:, 0] = True
     mask[1, 0] = False  # two kept rows: the empty family is finite again
     assert np.isfinite(edge_posteriors(X, scorer="bic-g", interventions=mask).to_numpy()).all()
+
+
+# -- sample_weight and the determined-columns warning, as the estimators' fit ---------------
+def _continuous_rows(n=60, seed=1):
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=n)
+    b = 0.8 * a + rng.normal(size=n)
+    c = rng.normal(size=n)
+    return pd.DataFrame({"a": a, "b": b, "c": c, "d": b - 0.5 * c + rng.normal(size=n)})
+
+
+def _mixed_rows(n=80, seed=2):
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["u", "v"], n)
+    x = rng.normal(size=n)
+    return pd.DataFrame({"g": g, "x": x, "y": x + 2.0 * (g == "v") + rng.normal(size=n)})
+
+
+WEIGHTED_CASES = [("discrete", "bdeu"), ("discrete", "k2"), ("continuous", "bge"),
+                  ("continuous", "bic-g"), ("mixed", "bic-cg")]
+
+
+def _rows_of(kind, asia):
+    if kind == "discrete":
+        return asia[["smoke", "lung", "bronc", "dysp"]].iloc[:150].reset_index(drop=True)
+    return _continuous_rows() if kind == "continuous" else _mixed_rows()
+
+
+@pytest.mark.parametrize("kind, scorer", WEIGHTED_CASES)
+def test_integer_sample_weight_equals_replicated_rows(asia, kind, scorer):
+    # sample_weight as in the estimators' fit: an integer weight w is w copies of the row
+    # (edge_posteriors had no sample_weight)
+    X = _rows_of(kind, asia)
+    weights = np.random.default_rng(3).integers(0, 4, size=len(X))
+    weighted = edge_posteriors(X, scorer=scorer, sample_weight=weights)
+    copied = edge_posteriors(X.loc[np.repeat(X.index, weights)].reset_index(drop=True), scorer=scorer)
+    np.testing.assert_allclose(weighted.to_numpy(), copied.to_numpy(), rtol=0, atol=1e-12)
+    # (the weights matter: the unweighted posterior is another)
+    assert np.abs(weighted.to_numpy() - edge_posteriors(X, scorer=scorer).to_numpy()).max() > 1e-3
+    # weight 1 everywhere is no weight
+    np.testing.assert_array_equal(edge_posteriors(X, scorer=scorer, sample_weight=np.ones(len(X))).to_numpy(),
+                                  edge_posteriors(X, scorer=scorer).to_numpy())
+
+
+@pytest.mark.parametrize("kind, scorer", WEIGHTED_CASES)
+def test_rows_of_weight_0_are_dropped_before_anything_reads_them(asia, kind, scorer):
+    # their values add no state, decide no column type and may be missing, as in fit
+    X = _rows_of(kind, asia)
+    extra = X.iloc[:3].copy().astype(object)
+    column = X.columns[0]
+    extra[column] = ["a state never seen", np.nan, 0.5]  # (a new state, a missing cell, a fraction)
+    extra.loc[:, X.columns[-1]] = [1e6, -1e6, 3.0] if kind != "discrete" else ["yes", "no", "yes"]
+    padded = pd.concat([X.astype(object), extra], ignore_index=True).astype(
+        {name: X[name].dtype for name in X.columns if name != column})
+    weights = np.r_[np.ones(len(X)), np.zeros(3)]
+    got = edge_posteriors(padded, scorer=scorer, sample_weight=weights, column_types=_types(X))
+    # (equal to rounding: the discrete column made of objects loses its category order, so
+    # the sums run over its states in another order)
+    expected = edge_posteriors(X, scorer=scorer).to_numpy()
+    np.testing.assert_allclose(got.to_numpy(), expected, rtol=0, atol=1e-12)
+    assert list(got.index) == list(X.columns)
+    with pytest.raises(ValueError, match=repr(column)):  # (without the weights they are read, and refused)
+        edge_posteriors(padded, scorer=scorer, column_types=_types(X))
+    # weight 0 with interventions: the intervention rows of the dropped rows go too
+    mask = np.zeros(padded.shape, dtype=bool)
+    mask[:20, 1] = True
+    mask[len(X):, 2] = True
+    np.testing.assert_allclose(
+        edge_posteriors(padded, scorer=scorer, sample_weight=weights, column_types=_types(X),
+                        interventions=mask).to_numpy(),
+        edge_posteriors(X, scorer=scorer, interventions=mask[:len(X)]).to_numpy(), rtol=0, atol=1e-12)
+
+
+def _types(X):
+    """The column types of ``X`` as the encoder reads them, declared (the padded frame's
+    object columns would otherwise all be discrete)."""
+    data, _ = encode_fit(X, allow_continuous=True)
+    return {name: "continuous" if c else "discrete" for name, c in zip(data.names, data.continuous)}
+
+
+@pytest.mark.parametrize("weights", [np.r_[-1.0, np.ones(9)], np.ones(3), np.r_[np.nan, np.ones(9)],
+                                     np.r_[np.inf, np.ones(9)], np.zeros(10),
+                                     np.r_[1e308, 1e308, np.ones(8)]],
+                         ids=["negative", "wrong length", "NaN", "infinite", "all zero", "overflowing sum"])
+def test_bad_sample_weight_is_refused_as_the_estimators_refuse_it(weights):
+    from skbn.estimators import ExactStructure
+
+    X = pd.DataFrame({"a": [0, 1] * 5, "b": [1, 0] * 5})
+    with pytest.raises(ValueError, match="sample_weight") as estimator:
+        ExactStructure().fit(X, sample_weight=weights)
+    with pytest.raises(ValueError, match="sample_weight") as posterior:
+        edge_posteriors(X, sample_weight=weights)
+    assert str(posterior.value) == str(estimator.value)
+
+
+def _determined(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
+
+
+@pytest.mark.parametrize("scorer", ["bge", "bic-g"])
+def test_a_column_that_is_a_linear_function_of_others_is_reported(scorer):
+    # as ExactStructure's fit reports it (edge_posteriors said nothing)
+    from skbn.estimators import ExactStructure
+
+    X = _continuous_rows()
+    X["total"] = X["a"] + 2.0 * X["c"]
+    messages = _determined(lambda: edge_posteriors(X, scorer=scorer))
+    assert len(messages) == 1
+    assert messages[0].startswith("edge_posteriors: 'total' (a linear function of 'a', 'c'): a column is "
+                                  "exactly determined by other columns"), messages[0]
+    exact = _determined(lambda: ExactStructure(scorer=scorer, fit_parameters=False).fit(X))
+    assert [m.replace("ExactStructure", "edge_posteriors", 1) for m in exact] == messages
+    # the rows read are the rows of positive weight: a row of weight 0 off the relation is not
+    X.loc[0, "total"] += 1.0
+    assert _determined(lambda: edge_posteriors(X, scorer=scorer)) == []
+    weights = np.r_[0.0, np.ones(len(X) - 1)]
+    assert _determined(lambda: edge_posteriors(X, scorer=scorer, sample_weight=weights)) == messages
+    with warnings.catch_warnings():  # independent noise: no word
+        warnings.simplefilter("error", DeterminedColumnsWarning)
+        edge_posteriors(_continuous_rows(), scorer=scorer)
+
+
+def test_a_column_with_no_spread_in_a_state_of_a_discrete_column_is_reported():
+    # y exactly 0 where g is 'control' (zero-inflated): every family with g as a parent of y
+    # scores -inf under the CLG score, so g -> y gets posterior 0 however strong it is
+    from skbn.estimators import ExactStructure
+
+    rng = np.random.default_rng(9)
+    g = rng.choice(["control", "treated"], 300)
+    x = rng.normal(size=300)
+    X = pd.DataFrame({"g": g, "x": x, "y": np.where(g == "control", 0.0, 1 + x + rng.normal(size=300))})
+    messages = _determined(lambda: edge_posteriors(X))
+    assert len(messages) == 1
+    assert messages[0].startswith("edge_posteriors: 'y' where 'g' is 'control': a continuous column has no "
+                                  "spread"), messages[0]
+    assert "every family in which 'g' is a parent of 'y' -inf" in messages[0]
+    assert edge_posteriors(X).loc["g", "y"] == 0.0  # (the harm the warning is about)
+    exact = _determined(lambda: ExactStructure(fit_parameters=False).fit(X))
+    assert [m.replace("ExactStructure", "edge_posteriors", 1).replace("is never learned", "gets posterior 0")
+            for m in exact] == messages
+    X.loc[X["g"] == "control", "y"] = 0.1 * rng.normal(size=int((g == "control").sum()))
+    with warnings.catch_warnings():  # a little spread: conditional-Gaussian, no word
+        warnings.simplefilter("error", DeterminedColumnsWarning)
+        edge_posteriors(X)

@@ -15,11 +15,7 @@ from sklearn.utils import check_random_state
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import NotEstimable, _family_parameters, identifiable_families
 from skbn._counting import (
-    count_cells,
     family_table,
-    functional_pairs,
-    linear_dependencies,
-    weights_are_integral,
 )
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions
@@ -28,17 +24,19 @@ from skbn._data import (
     DISCRETE,
     _code_dtype,
     check_container,
+    check_total_weight,
     encode_fit,
     encode_target,
     encode_transform,
     intervention_matrix,
     name_order,
-    name_ranks,
     permute_columns,
     positive_weight_rows,
 )
+from skbn._determined_columns import warn_determined_columns
+from skbn._zero_probability import warn_impossible_evidence, zero_probability_message
 from skbn.citests import DSeparationOracle, resolve_ci_test
-from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning, ZeroProbabilityWarning
+from skbn.exceptions import UnseenStateWarning, ZeroProbabilityWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
@@ -469,7 +467,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if missing == "complete_case":
             data = _complete_cases(data, copies=chunked)
 
-        _check_total_weight(data)
+        check_total_weight(data)
         _check_finite_scores(self, data)
         if self.fit_parameters and missing in ("em", "available_case") or (
                 missing == "em" and self._structural_em):
@@ -1064,35 +1062,26 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def _scored_log_density(self, codes, values=None):
         """:meth:`_log_density` of the rows ``score_samples`` and ``score`` score, with one
         :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row has probability 0
-        through a CPT entry of 0 (:func:`_zero_probability_message`); the values are unchanged."""
+        through a CPT entry of 0 (:func:`skbn._zero_probability.zero_probability_message`); the
+        values are unchanged."""
         log_likelihood = self._log_density(codes, values)
         impossible = np.isneginf(log_likelihood)
         if impossible.any():
             networks = getattr(self, "averaged_networks_", None) or [self.network_]
-            message = _zero_probability_message(networks, codes, impossible, self.parameter_estimator)
+            message = zero_probability_message(networks, codes, impossible, self.parameter_estimator)
             if message is not None:
                 warn_user(message, ZeroProbabilityWarning)
         return log_likelihood
 
-    def _warn_impossible_evidence(self, codes, values, target):
-        """The rows whose evidence (the row with its ``target`` cell left out) has
-        probability 0 under the model (a bool mask), with one
-        :class:`~skbn.exceptions.ZeroProbabilityWarning` when there are some: they have no
-        posterior, which :meth:`predict_proba` replaces by the uniform distribution and
-        :meth:`predict` of a continuous target by NaN. Only a CPT entry of 0 makes evidence
-        impossible (a fitted regression has a positive variance), so nothing is computed when
-        every entry is positive (``parameter_estimator="bayes"``)."""
-        impossible = np.zeros(len(codes), dtype=bool)
+    def _warn_impossible_evidence(self, codes, impossible):
+        """One :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row of ``codes``
+        is ``impossible``: its evidence (the row without its target cell) has probability 0
+        under every network of the model, as each network's prediction finds it
+        (:mod:`skbn._zero_probability`, whose rule and message the networks share); the
+        message adds the advice of ``parameter_estimator``."""
         networks = getattr(self, "averaged_networks_", None) or [self.network_]
-        if not any((cpt == 0).any() for network in networks for cpt in getattr(network, "cpts", {}).values()):
-            return impossible
-        evidence = codes.copy()
-        evidence[:, target] = -1
-        impossible = np.isneginf(self._log_density(evidence, values))
-        if impossible.any():
-            warn_user(_impossible_evidence_message(networks, evidence, impossible, target,
-                                                   self.parameter_estimator), ZeroProbabilityWarning)
-        return impossible
+        warn_impossible_evidence(networks, codes, impossible, self.network_.nodes[self._target_index],
+                                 estimator=self.parameter_estimator)
 
     def _log_density(self, codes, values=None):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
@@ -1166,36 +1155,41 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         proba : ndarray of shape (n_samples, n_classes)
             Posterior probability of every state of the target, rows summing to 1. A row
             whose evidence (its cells other than the target) has probability 0 under the
-            fitted network, through a CPT entry of 0 (``parameter_estimator="mle"``), has no
-            posterior: it gets the uniform distribution (so :meth:`predict` gives it the
-            first class of ``classes_``), with one
-            :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
+            fitted network (under every averaged DAG), through a CPT entry of 0
+            (``parameter_estimator="mle"``), has no posterior: it gets the uniform
+            distribution (so :meth:`predict` gives it the first class of ``classes_``), with
+            one :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
+            The rule and the message are those of the network objects' own ``predict_proba``
+            (:mod:`skbn._zero_probability`), which find the same rows.
         """
         _check_network(self)
         target = self._target_index
         name = self.network_.nodes[target]
         codes, values = self._encode_rows(X)
-        self._warn_impossible_evidence(codes, values, target)
         networks = getattr(self, "averaged_networks_", None)
         if values is not None:  # a CLG network: its exact posterior, columns in classes_ order
             frame = self._frame(codes, values).drop(columns=name)
-            if networks is None:
-                return self.network_.predict_proba(frame, name).to_numpy(dtype=float)
-            posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
-            return sum(w[:, None] * net.predict_proba(frame, name).to_numpy(dtype=float)
-                       for w, net in zip(posterior, networks))
-        if networks is None:
-            proba = self.network_.predict_proba_codes(codes, target)
-        else:  # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
+            answers = [net._predict_proba(frame, name) for net in networks or [self.network_]]
+            answers = [(proba.to_numpy(dtype=float), impossible) for proba, impossible in answers]
+            density = lambda net: net.log_likelihood(frame)  # noqa: E731
+            order = slice(None)
+        else:
+            answers = [net._predict_proba_codes(codes, target) for net in networks or [self.network_]]
             evidence = codes.copy()
             evidence[:, target] = -1
-            posterior = self._posterior_weights(lambda net: net.log_likelihood_codes(evidence))
-            proba = sum(w[:, None] * net.predict_proba_codes(codes, target)
-                        for w, net in zip(posterior, networks))
-        target_states = self.network_.states[name]
-        return proba[:, _class_order(target_states)]  # network state order -> classes_ order
+            density = lambda net: net.log_likelihood_codes(evidence)  # noqa: E731
+            order = _class_order(self.network_.states[name])  # network state order -> classes_ order
+        # impossible for the model: under every averaged DAG (a DAG that finds the row possible
+        # gives it positive weight)
+        self._warn_impossible_evidence(codes, np.logical_and.reduce([imp for _, imp in answers]))
+        if networks is None:
+            return answers[0][0][:, order]
+        # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
+        posterior = self._posterior_weights(density)
+        return sum(w[:, None] * proba for w, (proba, _) in zip(posterior, answers))[:, order]
 
     @available_if(_has_target)
+    @_one_blas_thread
     def predict(self, X):
         r"""Most probable target state per row (first in ``classes_`` order on ties); for a
         continuous target, its conditional mean given the other columns.
@@ -1226,19 +1220,18 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             proba = self.predict_proba(X)
             return self.classes_[np.argmax(proba, axis=1)]
         codes, values = self._encode_rows(X)  # a continuous target: its conditional mean
-        possible = ~self._warn_impossible_evidence(codes, values, self._target_index)
         frame = self._frame(codes, values).drop(columns=name)
-        prediction = np.full(len(frame), np.nan)  # (NaN: a row of impossible evidence)
         networks = getattr(self, "averaged_networks_", None)
+        answers = [net._predict(frame, name) for net in networks or [self.network_]]
+        impossible = np.logical_and.reduce([imp for _, imp in answers])  # (under every DAG)
+        self._warn_impossible_evidence(codes, impossible)
         if networks is None:
-            rows = slice(None) if possible.all() else possible
-            prediction[rows] = self.network_.predict(frame[rows], name).to_numpy(dtype=float)
-            return prediction
-        prediction[possible] = 0.0
+            return answers[0][0].to_numpy(dtype=float)  # (NaN: a row of impossible evidence)
+        prediction = np.where(impossible, np.nan, 0.0)
         posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
-        for weight, network in zip(posterior, networks):
-            rows = possible & (weight > 0)  # (a DAG under which the evidence is impossible weighs 0)
-            prediction[rows] += weight[rows] * network.predict(frame[rows], name).to_numpy(dtype=float)
+        for weight, (mean, _) in zip(posterior, answers):
+            rows = ~impossible & (weight > 0)  # (a DAG under which the evidence is impossible weighs 0)
+            prediction[rows] += weight[rows] * mean.to_numpy(dtype=float)[rows]
         return prediction
 
     def sample(self, n_samples=1, random_state=None):
@@ -1314,191 +1307,25 @@ def _unseen_message(unseen, n_rows):
     )
 
 
-def _zero_probability_message(networks, codes, impossible, estimator):
-    """The ``ZeroProbabilityWarning`` text for the rows ``impossible`` (log-likelihood
-    ``-inf``) of ``codes`` (over the networks' nodes, ``-1``: missing), or None when no
-    CPT entry of 0 explains them (:func:`_zero_cpt_rows`). A row whose probability is 0 only
-    once its missing cells are summed out is counted among the other rows."""
-    rows = np.flatnonzero(impossible)
-    zero = _zero_cpt_rows(networks, [codes], rows)
-    if not zero:
-        return None
-    explained = np.logical_or.reduce(list(zero.values()))
-    others = int((~explained).sum())
-    other = f"; {_rows(others)} more once their missing cells are summed out" if others else ""
-    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf): the CPT "
-            f"gives probability 0 to their state of {_zero_columns(zero)}{other}, a state never seen "
-            f"in fit with its parents' states.{_zero_advice(estimator)}")
-
-
-def _zero_cpt_rows(networks, variants, rows):
-    """``{column: bool mask over rows}``: the rows ``rows`` to which the column's CPT gives
-    probability 0 in some of the code arrays ``variants`` (the rows' codes, or one copy per
-    state of a left-out target), the column and its parents observed in the row (in some
-    network of ``networks``, the averaged DAGs, for a row impossible under all of them)."""
-    zero = {}
-    for codes in variants:
-        for network in networks:
-            position = {node: i for i, node in enumerate(network.nodes)}
-            for node, cpt in getattr(network, "cpts", {}).items():  # (none in a Gaussian network)
-                family = [position[p] for p in network.parents[node]] + [position[node]]
-                cells = codes[np.ix_(rows, family)]
-                observed = (cells >= 0).all(axis=1)
-                found = np.zeros(len(rows), dtype=bool)
-                found[observed] = cpt[tuple(cells[observed].T)] == 0
-                if found.any():
-                    zero[node] = zero.get(node, np.zeros(len(rows), dtype=bool)) | found
-    return zero
-
-
-def _zero_columns(zero):
-    """The columns of :func:`_zero_cpt_rows`' answer and their numbers of rows, as text."""
-    return " and ".join(f"column {node!r} ({_rows(int(mask.sum()))})" for node, mask in zero.items())
-
-
-def _zero_advice(estimator):
-    return (" parameter_estimator='mle' estimates such a probability as 0; "
-            "parameter_estimator='bayes' gives every state a positive probability."
-            if estimator == "mle" else "")
-
-
-def _impossible_evidence_message(networks, codes, impossible, target, estimator):
-    """The ``ZeroProbabilityWarning`` text of :meth:`predict_proba` and :meth:`predict` for
-    the rows ``impossible`` of ``codes``, whose evidence (the row without its ``target``
-    cell) has probability 0: the columns whose CPT gives 0 to the row (:func:`_zero_cpt_rows`)
-    with a discrete target in each of its states (a continuous target is in no CPT)."""
-    rows = np.flatnonzero(impossible)
-    name = networks[0].nodes[target]
-    states = getattr(networks[0], "states", {}).get(name)
-    variants = [codes]
-    if states is not None:  # (the target in each of its states)
-        variants = [codes.copy() for _ in states]
-        for state, filled in enumerate(variants):
-            filled[:, target] = state
-    zero = _zero_cpt_rows(networks, variants, rows)
-    whatever = f"whatever the state of {name!r}, " if states is not None else ""
-    cause = " once their missing cells are summed out"
-    if zero:
-        cause = (f": {whatever}the CPT gives probability 0 to their state of {_zero_columns(zero)} (a state "
-                 "never seen in fit with its parents' states)")
-    outcome = ("predict_proba gives them the uniform distribution (predict: the first class of classes_)"
-               if states is not None else "predict gives them NaN")
-    return (f"{len(rows)} of {len(codes)} rows have evidence of probability 0{cause}, so they have no "
-            f"posterior of {name!r}: {outcome}.{_zero_advice(estimator)}")
-
-
-def _rows(count):
-    return f"{count} row{'' if count == 1 else 's'}"
-
-
 def _sorted_classes(states):
     """``classes_``: the target's states sorted (see :func:`_class_order`)."""
     return np.asarray([states[k] for k in _class_order(states)])
 
 
-def _check_total_weight(data):
-    """Refuse row weights whose sum overflows (each weight is checked by ``check_sample_weight``)."""
-    if data.weights is None:
-        return
-    with np.errstate(over="ignore"):
-        total = data.total_weight
-    if not np.isfinite(total):
-        raise ValueError(
-            "sample_weight sums to infinity in float64 (largest weight "
-            f"{float(np.max(data.weights)):.3g}); rescale the weights, e.g. sample_weight / "
-            "sample_weight.max(): every count is a sum of weights and must stay finite."
-        )
-
-
 def _warn_determined_columns(estimator, data, states):
-    """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`), naming them, about columns
-    exactly determined by others, which break the faithfulness a learned graph relies on.
-
-    * Continuous columns that are exact linear functions of other continuous columns
-      (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
-      reads). Skipped with missing cells, and when there are no more rows than continuous
-      columns, where the columns are always linearly dependent (PC's rule for conditioning
-      sets too large for the rows applies then).
-    * For a learner that runs conditional-independence tests on the data (a ``ci_test``
-      plug-in other than the d-separation oracle: PC, MMHC), discrete columns that are
-      functions of another discrete column (:func:`skbn._counting.functional_pairs`,
-      complete columns only): one-to-one recodings of each other, and many-to-one
-      relations (a group beside its units). Given the finer column, the coarser one is
-      constant, so every test of it given the finer one finds independence, and the
-      coarser column loses its edges even to the columns it explains (the units of R's
-      ``CO2`` data, ``Plant``, determine their ``Type`` and ``Treatment``, and PC then
-      links neither to ``uptake``). A score-based learner finds such a family without
-      harm (one column predicts the other exactly), so it is not told.
-    * In a second warning, on mixed data, for a learner that scores the data or tests it
-      (:func:`_flat_states`): continuous columns with no spread in some state (of at
-      least two rows) of a discrete column, such as a zero-inflated measurement, exactly 0
-      in one group. A CLG score gives every family with that discrete parent ``-inf``,
-      and the CLG test leaves the state's rows out of both of its regressions, so the
-      dependence, often the strongest in the data, is never learned.
-
-    The columns are taken in name order, so the message does not depend on the column order.
-    ``states``: the state names of every column (None for a continuous one), as ``fit``
-    encodes them.
+    """The determined-columns warnings of ``fit``
+    (:func:`skbn._determined_columns.warn_determined_columns`, whose docstring lists the
+    checks) for ``estimator``: none for a learner given its structure; the discrete
+    functional pairs for a learner that runs conditional-independence tests on the data (a
+    ``ci_test`` plug-in other than the d-separation oracle: PC, MMHC); the spread within
+    discrete states as its search reads it (:func:`_reads_spread`). ``states``: the state
+    names of every column (None for a continuous one), as ``fit`` encodes them.
     """
     if not estimator._learns_structure:
         return
-    ranks = name_ranks(data.names)
-    found = []
-    n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
-    counter = None
-    if n_continuous:
-        try:
-            counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
-        except ValueError:  # missing cells: no moments
-            counter = None
-    # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
-    # memory every row counts once (rows of weight 0 were dropped before encoding)
-    rows = data.total_weight if data.row_scatter is not None else data.n_samples
-    if counter is not None and rows > n_continuous:
-        columns = counter.continuous
-        dependencies = linear_dependencies(counter.moments_given().scatter[0],
-                                           np.argsort(ranks[columns], kind="stable"))
-        found += [f"{data.names[columns[j]]!r} ("
-                  + (f"a linear function of {', '.join(repr(data.names[columns[i]]) for i in given)}"
-                     if given else "no spread") + ")" for j, given in dependencies]
-    if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
-        discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
-        # (the identifier rule counts rows: integer weights are copies, as chunks' are)
-        copies = data.weights is not None and weights_are_integral(data.weights)
-        n_rows = data.total_weight if copies else data.n_samples
-        pairs = functional_pairs(data.codes, discrete, n_rows=n_rows)  # (a, b): b = f(a), name order
-        both = set(pairs) & {(b, a) for a, b in pairs}
-        found += [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
-                  for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
-        determinants = {}  # column -> the columns it is a function of (not one-to-one)
-        for a, b in pairs:
-            if (a, b) not in both:
-                determinants.setdefault(b, []).append(a)
-        found += [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
-                  for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
-    if found:
-        warn_user(
-            f"{type(estimator).__name__}: {'; '.join(found)}: "
-            f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
-            "columns, with no noise. Structure learning assumes no such deterministic relation: "
-            "given the columns that determine it, a column is constant, so the tests find it "
-            "independent of every other column (and a Gaussian score gives its family -inf); the "
-            "learned graph can leave these columns, and those they explain, unconnected. Keep one "
-            "column of each such group (drop duplicates, recodings, converted units or totals; of "
-            "a fine column and the coarse ones it determines, such as units and their treatment "
-            "group, keep those you want to model).",
-            DeterminedColumnsWarning,
-        )
-    reader = _reads_spread(estimator)
-    if counter is not None and reader is not None and n_continuous < data.n_variables:
-        flat = _flat_states(data, counter, ranks)
-        if flat:
-            warn_user(_flat_states_message(type(estimator).__name__, flat, data.names, states, reader),
-                      DeterminedColumnsWarning)
-
-
-#: Most (continuous column, discrete column) pairs, and states of one pair, a message names.
-_FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
+    warn_determined_columns(data, states, type(estimator).__name__,
+                            tests="ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test),
+                            reader=_reads_spread(estimator))
 
 
 def _reads_spread(estimator):
@@ -1518,79 +1345,6 @@ def _reads_spread(estimator):
     if "ci_test" in learner._plugins and _tests_the_data(learner.ci_test):
         return "test"
     return None
-
-
-def _flat_states(data, counter, ranks):
-    """The continuous columns with no spread in some state of a discrete column.
-
-    A state counts when it holds at least two rows (integer weights count as copies, as
-    for the identifiers of :func:`_warn_determined_columns`; a lone row is too few rows,
-    not a point mass) and the column has no spread there by the scores' rule
-    (:attr:`skbn._counting.Moments.flat`, on :meth:`~skbn._counting.MomentCounter.moments_given`
-    the discrete column: the fit's shared moments, which a CLG search and PC's tests of
-    that column read again). The split moments are computed only for the discrete columns
-    that :meth:`~skbn._counting.MomentCounter.flat_screen` flags (one pass over the rows
-    for all of them; it never misses a flat column). Discrete columns with missing cells
-    are skipped.
-
-    Returns
-    -------
-    list of (continuous_position, discrete_position, state_codes)
-        In name order of the continuous column, then of the discrete one.
-    """
-    copies = data.weights is None or weights_are_integral(data.weights)
-    signed = data.codes.dtype.kind == "i"
-    discrete = [d for d in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[d] > 0]
-    complete = [d for d in discrete if not (signed and (data.codes[:, d] < 0).any())]
-    # one pass flags the discrete columns worth splitting by (None: each is split; the
-    # indicators of a column with missing cells would be wrong)
-    flagged, offsets = counter.flat_screen() if len(complete) == len(discrete) else (None, None)
-    found = []
-    for d in complete:
-        if flagged is not None and not flagged[offsets[d]:offsets[d + 1]].any():
-            continue  # (no column flat in any state of d: its split moments are not needed)
-        stats = counter.moments_given([d])
-        n_rows = stats.weight if copies else count_cells(data.codes[:, d], stats.n_groups)
-        flat = stats.flat & (n_rows >= 2)[:, None]
-        for t in np.flatnonzero(flat.any(axis=0)).tolist():
-            found.append((int(counter.continuous[t]), d, np.flatnonzero(flat[:, t]).tolist()))
-    found.sort(key=lambda item: (ranks[item[0]], ranks[item[1]]))
-    return found
-
-
-def _flat_states_message(learner, flat, names, states, reader):
-    """The warning of :func:`_warn_determined_columns` about ``flat`` (:func:`_flat_states`)."""
-    def state_list(d, codes):
-        shown = " or ".join(repr(states[d][c]) for c in codes[:_FLAT_STATES_SHOWN])
-        more = len(codes) - _FLAT_STATES_SHOWN
-        return shown + (f" (and {more} more states)" if more > 0 else "")
-
-    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}"
-                      for j, d, codes in flat[:_FLAT_PAIRS_SHOWN])
-    if len(flat) > _FLAT_PAIRS_SHOWN:
-        items += f"; and {len(flat) - _FLAT_PAIRS_SHOWN} more such pairs of columns"
-    y, g = names[flat[0][0]], names[flat[0][1]]
-    if reader == "score":
-        effect = (f"A conditional-Gaussian score gives every family in which {g!r} is a parent of "
-                  f"{y!r} -inf (the regression of {y!r} has no variance in that state; bnlearn's "
-                  "rule), so such an edge is never learned, however strong the dependence")
-    else:
-        effect = (f"The conditional-Gaussian test leaves the rows of that state out of its "
-                  f"regressions of {y!r} (it has no variance there), so it cannot see the "
-                  f"difference that state makes: the edge between {g!r} and {y!r} can be lost, "
-                  "however strong the dependence")
-    subject = "these continuous columns have" if len(flat) > 1 else "a continuous column has"
-    return (
-        f"{learner}: {items}: {subject} no spread (a single repeated value, in two or more rows) "
-        f"within a state of a discrete column. {effect}. A point mass, such as a zero-inflated "
-        "measurement or a dose fixed at 0 in a placebo group, is not conditional-Gaussian. To "
-        "learn such a dependence, make the column discrete (bin its values with the mass as a "
-        "state of its own, or declare a column with few values discrete with column_types=; a "
-        "discrete column may have discrete parents, though no continuous ones), or add to its "
-        "repeated values noise far smaller than the column's spread (the mass then becomes a "
-        "narrow normal the model can fit); a graph you know can be fitted as it is with "
-        "FixedStructure(edges=...)."
-    )
 
 
 def _given_ci_test(ci_test):
