@@ -51,7 +51,7 @@ from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
 )
 from skbn.network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
-from skbn.scores import check_bounded_likelihood, resolve_scorer
+from skbn.scores import _moment_family_score, check_bounded_likelihood, resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._plugins import check_plugin_fits_data
 from skbn.utils._plugins import data_kind as _data_kind
@@ -478,7 +478,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             edges, self.network_ = self._fit_em(data, states)
         else:
             with shared_moments(data):  # one MomentCounter for the search and the network fit
-                _warn_determined_columns(self, data, states)
+                _check_determined_columns(self, data, states)
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
@@ -683,12 +683,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         run the search (:meth:`_learn_structure`, the protocol); the arguments are those of
         :meth:`_structure`, on data in name order."""
         for name in self._plugins:
-            value = getattr(self, name)
-            if isinstance(value, str) and value == "auto":
-                value = self._auto_plugins[name][_data_kind(data)]
-            plugin = _PLUGIN_RESOLVERS[name](value)
-            check_plugin_fits_data(plugin, data, name)
-            setattr(self, f"{name}_", plugin)
+            setattr(self, f"{name}_", self._resolved_plugin(name, data))
         if self._bounded_score:
             bound, p = self.max_indegree, data.n_variables
             # a bound of p - 1 or more parents bounds nothing
@@ -697,6 +692,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if knowledge is None:
             knowledge = self._parsed_knowledge(data, start)
         return self._learn_structure(data, knowledge, start=start, counter=counter)
+
+    def _resolved_plugin(self, name, data):
+        """The plug-in ``name`` (``"scorer"``, ``"ci_test"``) the search uses on ``data``:
+        ``"auto"`` read in :attr:`_auto_plugins` for the kind of data, an alias or a clone of
+        an instance; refused, naming the columns, when it does not apply to the data."""
+        value = getattr(self, name)
+        if isinstance(value, str) and value == "auto":
+            value = self._auto_plugins[name][_data_kind(data)]
+        plugin = _PLUGIN_RESOLVERS[name](value)
+        check_plugin_fits_data(plugin, data, name)
+        return plugin
 
     def _parsed_knowledge(self, data, start=None):
         """The background knowledge of this learner's parameters on ``data`` (columns in
@@ -1410,15 +1416,27 @@ def _check_total_weight(data):
         )
 
 
-def _warn_determined_columns(estimator, data, states):
+def _check_determined_columns(estimator, data, states):
     """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`), naming them, about columns
-    exactly determined by others, which break the faithfulness a learned graph relies on.
+    exactly determined by others, which break the faithfulness a learned graph relies on;
+    refuse them before the search when the learned network could not be fitted.
 
     * Continuous columns that are exact linear functions of other continuous columns
       (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
       reads). Skipped with missing cells, and when there are no more rows than continuous
       columns, where the columns are always linearly dependent (PC's rule for conditioning
-      sets too large for the rows applies then).
+      sets too large for the rows applies then). The family of such a column ``c`` given
+      the columns ``P`` that determine it has residual variance 0: the residual-variance
+      scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms) give it ``-inf``, as
+      bnlearn does, so their searches never learn it; BGe, a marginal likelihood under a
+      proper normal-Wishart prior, gives it a finite score, larger than that of any family
+      with noise (``log|R_cc.P|`` of ``R = T + S_N`` is then bounded by the prior scale
+      ``T`` alone), so its searches learn it (bnlearn's too). A Gaussian network has no
+      density with a node of standard deviation 0, so the parameter fit after such a
+      search would fail: with ``fit_parameters=True`` (a bootstrap's averaged network
+      included) a learner whose scorer gives ``c | P`` a finite score
+      (:func:`_finite_determined_families`) is refused here, before its search, with a
+      ``ValueError`` naming the columns; with ``fit_parameters=False`` it is warned.
     * For a learner that runs conditional-independence tests on the data (a ``ci_test``
       plug-in other than the d-separation oracle: PC, MMHC), discrete columns that are
       functions of another discrete column (:func:`skbn._counting.functional_pairs`,
@@ -1454,13 +1472,25 @@ def _warn_determined_columns(estimator, data, states):
     # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
     # memory every row counts once (rows of weight 0 were dropped before encoding)
     rows = data.total_weight if data.row_scatter is not None else data.n_samples
+    learner = _searching_learner(estimator)
+    scores = learner is not None and "scorer" in learner._plugins
+    finite = []  # (column, predictors, score): determined families the scorer scores finite
     if counter is not None and rows > n_continuous:
         columns = counter.continuous
-        dependencies = linear_dependencies(counter.moments_given().scatter[0],
-                                           np.argsort(ranks[columns], kind="stable"))
-        found += [f"{data.names[columns[j]]!r} ("
-                  + (f"a linear function of {', '.join(repr(data.names[columns[i]]) for i in given)}"
+        dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given))
+                        for j, given in linear_dependencies(counter.moments_given().scatter[0],
+                                                            np.argsort(ranks[columns], kind="stable"))]
+        found += [f"{data.names[j]!r} ("
+                  + (f"a linear function of {', '.join(repr(data.names[i]) for i in given)}"
                      if given else "no spread") + ")" for j, given in dependencies]
+        if dependencies and scores:
+            scorer, finite = _finite_determined_families(learner, data, counter, dependencies)
+            if finite and estimator.fit_parameters:
+                parameter = "scorer" if learner is estimator else "estimator__scorer"
+                if isinstance(learner.scorer, str):  # (the alias the user gave: 'bge', 'auto')
+                    parameter = f"{parameter}={learner.scorer!r}"
+                raise ValueError(_determined_refusal(type(estimator).__name__, parameter, scorer, finite,
+                                                     data.names))
     if "ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test):
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         # (the identifier rule counts rows: integer weights are copies, as chunks' are)
@@ -1477,12 +1507,22 @@ def _warn_determined_columns(estimator, data, states):
         found += [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
                   for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
     if found:
+        if finite:  # (fit_parameters=False: the structure alone is learned)
+            score_rule = (f"; the scorer {scorer!r} gives the family of a continuous one given the columns "
+                          "that determine it a finite score, above any family with noise, so the learned "
+                          "graph is likely to hold such a family, of residual variance 0, which a Gaussian "
+                          "network cannot fit (with fit_parameters=True these data are refused)")
+        elif scores and n_continuous:
+            score_rule = ("; the score gives the family of a continuous one given the columns that "
+                          "determine it -inf (as bnlearn's bic-g, aic-g and loglik-g do)")
+        else:
+            score_rule = ""
         warn_user(
             f"{type(estimator).__name__}: {'; '.join(found)}: "
             f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
             "columns, with no noise. Structure learning assumes no such deterministic relation: "
             "given the columns that determine it, a column is constant, so the tests find it "
-            "independent of every other column (and a Gaussian score gives its family -inf); the "
+            f"independent of every other column{score_rule}; the "
             "learned graph can leave these columns, and those they explain, unconnected. Keep one "
             "column of each such group (drop duplicates, recodings, converted units or totals; of "
             "a fine column and the coarse ones it determines, such as units and their treatment "
@@ -1501,18 +1541,65 @@ def _warn_determined_columns(estimator, data, states):
 _FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
 
 
+def _searching_learner(estimator):
+    """The learner whose search ``estimator`` runs: itself, or the learner a
+    ``BootstrapStructure`` wraps (None when its search refuses it, naming it)."""
+    if not hasattr(estimator, "_check_estimator"):
+        return estimator
+    try:
+        return estimator._check_estimator()
+    except TypeError:  # (refused by the search, naming it)
+        return None
+
+
+def _finite_determined_families(learner, data, counter, dependencies):
+    """The scorer ``learner``'s search uses on ``data`` and the families ``column |
+    predictors`` of ``dependencies`` (exact linear functions,
+    :func:`skbn._counting.linear_dependencies`) it gives a finite score, with that score:
+    ``(scorer, [(column, predictors, score), ...])``. No family for the residual-variance
+    scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms: ``-inf``); every family
+    for BGe. The scorer is resolved as the search resolves it (``"auto"`` for the kind of
+    data), and refused as the search would refuse it when it does not apply to the data."""
+    scorer = learner._resolved_plugin("scorer", data)
+    found = []
+    for column, predictors in dependencies:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = _moment_family_score(counter, scorer, column, list(predictors), data.n_variables)
+        if np.isfinite(score):
+            found.append((column, predictors, score))
+    return scorer, found
+
+
+def _determined_refusal(learner, parameter, scorer, finite, names):
+    """The error of :func:`_check_determined_columns` about the determined families
+    ``finite`` (:func:`_finite_determined_families`) of a learner that fits parameters;
+    ``parameter``: its scorer parameter (with the alias given), ``scorer`` the resolved scorer."""
+    families = "; ".join(f"{names[c]!r} (a linear function of {', '.join(repr(names[i]) for i in given)}, "
+                         f"family score {score:.6g})" for c, given, score in finite)
+    return (
+        f"{learner}: {families}: {'these columns are' if len(finite) > 1 else 'a column is'} "
+        f"exactly determined by other columns, with no noise, and the scorer {scorer!r} "
+        f"({parameter}) gives the "
+        "family of such a column given the columns that determine it a finite score, above any "
+        "family with noise (BGe's marginal likelihood of a singular scatter matrix is bounded by "
+        "its prior alone; bic-g, aic-g and loglik-g give such a family -inf, as bnlearn does). The "
+        "search would favour such a family, whose residual variance is 0, and a Gaussian network "
+        "cannot give it a density, so the parameter fit after the search would fail. Keep one "
+        "column of each such group (drop duplicates, converted units or totals), learn the "
+        "structure alone with fit_parameters=False, or use a score that never learns such a "
+        "family (scorer='bic-g')."
+    )
+
+
 def _reads_spread(estimator):
     """How the search of ``estimator`` (of the learner a ``BootstrapStructure`` wraps)
     reads a continuous column's spread within the states of a discrete column: ``"score"``
     (a scorer: on mixed data a CLG score, whose family is ``-inf`` where the child has no
     spread), ``"test"`` (CI tests on the data only: the CLG test leaves such a state out),
     or None (the d-separation oracle reads no data)."""
-    learner = estimator
-    if hasattr(estimator, "_check_estimator"):  # BootstrapStructure: its learner's search
-        try:
-            learner = estimator._check_estimator()
-        except TypeError:  # (refused by the search, naming it)
-            return None
+    learner = _searching_learner(estimator)
+    if learner is None:
+        return None
     if "scorer" in learner._plugins:
         return "score"
     if "ci_test" in learner._plugins and _tests_the_data(learner.ci_test):
@@ -1524,7 +1611,7 @@ def _flat_states(data, counter, ranks):
     """The continuous columns with no spread in some state of a discrete column.
 
     A state counts when it holds at least two rows (integer weights count as copies, as
-    for the identifiers of :func:`_warn_determined_columns`; a lone row is too few rows,
+    for the identifiers of :func:`_check_determined_columns`; a lone row is too few rows,
     not a point mass) and the column has no spread there by the scores' rule
     (:attr:`skbn._counting.Moments.flat`, on :meth:`~skbn._counting.MomentCounter.moments_given`
     the discrete column: the fit's shared moments, which a CLG search and PC's tests of
@@ -1559,7 +1646,7 @@ def _flat_states(data, counter, ranks):
 
 
 def _flat_states_message(learner, flat, names, states, reader):
-    """The warning of :func:`_warn_determined_columns` about ``flat`` (:func:`_flat_states`)."""
+    """The warning of :func:`_check_determined_columns` about ``flat`` (:func:`_flat_states`)."""
     def state_list(d, codes):
         shown = " or ".join(repr(states[d][c]) for c in codes[:_FLAT_STATES_SHOWN])
         more = len(codes) - _FLAT_STATES_SHOWN
