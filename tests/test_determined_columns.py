@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from _learners import CONFIGURATIONS, make
+from conftest import collinear_triple, with_duplicated_column
 
 from skbn import HillClimbStructure
 from skbn._counting import functional_pairs, linear_dependencies, moments
@@ -435,22 +436,6 @@ def test_the_screen_flags_every_column_the_moments_find_flat():
 
 
 # ------------------------------------------------- BGe: a finite score for a determined family
-def _collinear_triple(n=200, seed=0):
-    """``c = a + b`` exactly (and ``d`` noisy, caused by ``b``); the data of the bnlearn 4.9
-    comparisons below (a CSV of these floats gives the same numbers in R)."""
-    rng = np.random.default_rng(seed)
-    a = rng.normal(size=n)
-    b = 0.5 * a + rng.normal(size=n)
-    d = rng.normal(size=n) + b
-    return pd.DataFrame({"a": a, "b": b, "c": a + b, "d": d})
-
-
-def _with_duplicate():
-    """``_collinear_triple`` with ``c`` replaced by ``a2``, a copy of ``a``."""
-    X = _collinear_triple()
-    return X.drop(columns="c").assign(a2=X["a"])[["a", "b", "a2", "d"]]
-
-
 #: Every learner that takes ``scorer="bge"`` (OrderMCMC's "auto" on continuous data is BGe).
 BGE_LEARNERS = {
     "hill_climb": {"scorer": "bge"}, "ges": {"scorer": "bge"}, "exact": {"scorer": "bge"},
@@ -466,7 +451,7 @@ def test_bge_gives_a_determined_family_a_finite_score_as_bnlearn_does():
     a singular scatter matrix finite), ``type = "bic-g"`` is ``-Inf``; the fit's refusal
     reads the scorer itself, so the -inf of the residual-variance scores keeps their
     learners running (their search never learns such a family), and BGe's stops them."""
-    X = _collinear_triple()
+    X = collinear_triple()
     dag = [("a", "c"), ("b", "c")]
     assert BGe().score(X, dag) == pytest.approx(-766.34355152375042, rel=1e-12)
     assert GaussianBIC().score(X, dag) == -np.inf
@@ -482,7 +467,7 @@ def test_bge_learners_refuse_determined_columns_before_the_search(name, data):
     after the whole search ("Cannot estimate the column 'c': the residual variance is 0"),
     in a bootstrap after every resample. ``fit`` now refuses before the search (no
     ``scorer_`` is resolved), naming the column, its determinants and the ways out."""
-    X = _collinear_triple() if data == "triple" else _with_duplicate()
+    X = collinear_triple() if data == "triple" else with_duplicated_column()
     named = ("'c' (a linear function of 'a', 'b'" if data == "triple"
              else "'a2' (a linear function of 'a'")
     params = dict(BGE_LEARNERS[name])
@@ -504,7 +489,7 @@ def test_bge_without_parameters_learns_the_determined_family_and_says_why():
     """With ``fit_parameters=False`` the structure alone is learned: BGe's search gives
     ``c`` its determinants as parents (bnlearn's ``hc(data, score = "bge")``:
     ``[a][b|a][c|a:b][d|b]``), and the warning says why the network could not be fitted."""
-    X = _collinear_triple()
+    X = collinear_triple()
     model = HillClimbStructure(scorer="bge", fit_parameters=False)
     messages = _determined_warnings(model, X)
     assert len(messages) == 1
@@ -520,7 +505,7 @@ def test_bic_g_learners_still_fit_determined_columns_and_say_which_rule(data):
     learners are not refused, never learn such a family and fit the network; the warning
     now says which rule applies. bnlearn 4.9 ``hc(data, score = "bic-g")`` on the triple:
     ``[b][c|b][d|b][a|c:d]``."""
-    X = _collinear_triple() if data == "triple" else _with_duplicate()
+    X = collinear_triple() if data == "triple" else with_duplicated_column()
     model = HillClimbStructure(scorer="bic-g")
     messages = _determined_warnings(model, X)
     assert len(messages) == 1

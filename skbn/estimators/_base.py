@@ -13,7 +13,12 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
-from skbn._continuous_network import NotEstimable, _family_parameters, identifiable_families
+from skbn._continuous_network import (
+    NotEstimable,
+    _family_parameters,
+    aliased_family_parameters,
+    identifiable_families,
+)
 from skbn._counting import (
     count_cells,
     family_table,
@@ -904,9 +909,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         discrete = [p for p in parents if not continuous[p]]
         parent_names = [data.names[p] for p in sorted(parents) if continuous[p]]  # (as columns)
         if not discrete:  # one group (a Gaussian family)
-            b0, b, s = _family_parameters(stats, 0, column, columns, variance,
-                                          f"the column {data.names[child]!r}", identifiable, bounds,
-                                          parent_names)
+            b0, b, s = _regression_aliasing(data, stats, column, columns, variance,
+                                            f"the column {data.names[child]!r}", parent_names,
+                                            identifiable, bounds)
             return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
@@ -927,9 +932,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 if pooled is None:  # the child on its continuous parents over all its rows
                     one, one_column, one_columns, _ = counter.family(
                         child, [p for p in parents if continuous[p]])
-                    pooled = _family_parameters(one, 0, one_column, one_columns, variance,
-                                                f"the column {data.names[child]!r} over all its rows",
-                                                bounds=bounds, parent_names=parent_names)
+                    pooled = _regression_aliasing(data, one, one_column, one_columns, variance,
+                                                  f"the column {data.names[child]!r} over all its rows",
+                                                  parent_names, bounds=bounds)
                 b0[g], b[g], s[g] = pooled
             unestimable.setdefault(reason, []).append(config)
         if unestimable:
@@ -1400,6 +1405,36 @@ def _rows(count):
 def _sorted_classes(states):
     """``classes_``: the target's states sorted (see :func:`_class_order`)."""
     return np.asarray([states[k] for k in _class_order(states)])
+
+
+def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, identifiable=False,
+                         bounds=None):
+    """``(intercept, coefficients, sigma)`` of a learner's Gaussian family (group 0 of
+    ``stats``): :func:`skbn._continuous_network.aliased_family_parameters`, R's ``lm`` rule
+    for exactly collinear parents (a parent that is a linear function of the parents before
+    it in name order gets coefficient 0), with a
+    :class:`~skbn.exceptions.DeterminedColumnsWarning` naming ``where`` (the child), the
+    aliased parents and the parents they are functions of. ``parent_names``: the names of
+    the parents ``columns`` (positions in ``stats``)."""
+    order = np.argsort(name_ranks(parent_names), kind="stable") if parent_names else []
+    b0, b, s, aliased = aliased_family_parameters(stats, 0, column, columns, variance, where, order,
+                                                  identifiable, bounds, parent_names)
+    if aliased:
+        dropped = {k for k, _ in aliased}
+        kept = [repr(name) for k, name in enumerate(parent_names) if k not in dropped]
+        functions = "; ".join(f"{parent_names[k]!r} is a linear function of "
+                              f"{', '.join(repr(parent_names[i]) for i in given) or 'nothing (constant)'}"
+                              for k, given in aliased)
+        warn_user(
+            f"The parents of {where} are exactly collinear ({functions}), so their coefficients are "
+            f"not identifiable. As R's lm (and bnlearn's bn.fit) does, the regression leaves "
+            f"{', '.join(repr(parent_names[k]) for k, _ in aliased)} out, with coefficient 0 (NA in R): "
+            f"it is the regression on {', '.join(kept) or 'no parent'}, whose fitted values and "
+            "residual variance are those of every least-squares solution on the training rows. Keep "
+            "one column of each such group to avoid it.",
+            DeterminedColumnsWarning,
+        )
+    return b0, b, s
 
 
 def _check_total_weight(data):
