@@ -2,9 +2,11 @@
 
 Continuous columns that are exact linear functions of others (a duplicated column, a change
 of units, a total) are found from the moments. Given the columns that determine it such a
-column is constant, so PC finds it independent of everything and a Gaussian score gives its
-family -inf (bnlearn's rule): on ``a, b = a, c = a + noise`` PC left ``c`` unconnected and
-MMHC returned no edge at all, without a word. Discrete columns that are functions of another
+column is constant, so PC finds it independent of everything and the residual-variance
+Gaussian scores give its family -inf (bnlearn's rule): on ``a, b = a, c = a + noise`` PC left
+``c`` unconnected and MMHC returned no edge at all, without a word. BGe gives that family a
+finite score instead, so every BGe search learned it and the parameter fit failed after the
+search: BGe learners now refuse such columns before it. Discrete columns that are functions of another
 discrete column do the same to PC and MMHC: one-to-one recodings (labels beside their codes)
 lost the edge from the labels to the column they cause, and a group beside its units (R's
 ``CO2`` data: ``Type`` and ``Treatment`` beside ``Plant``) lost its edges to the response.

@@ -838,7 +838,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents. A discrete node of a CLG network gets its CPT as on discrete data
         (``parameter_estimator`` and ``parameter_ess``). A configuration with too few rows,
         collinear parents or no residual variance is an error naming the node and the
-        configuration. With experimental rows (``interventions``) every node's parameters
+        configuration, but for the rules of :meth:`_regressions` (the regression over all
+        rows for a CLG configuration; R's ``lm`` rule for exactly collinear parents). With
+        experimental rows (``interventions``) every node's parameters
         come from the rows where it was not set by intervention. ``variance_bounds`` and
         ``current``: EM's M-step (:meth:`_regressions`).
         """
@@ -896,7 +898,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents collinear there, or no residual spread there (every row on the regression,
         such as a column equal in the two rows of a configuration: a variance of 0 would
         give every other value density 0). A Gaussian family, which has one configuration,
-        is an error naming the column instead.
+        is an error naming the column instead, but for exactly collinear parents, which
+        follow R's ``lm`` rule (:func:`_regression_aliasing`: the parent later in name order
+        gets coefficient 0, with a warning), as the regression over all rows does.
 
         EM's M-step (:class:`skbn._em.MomentEM`) passes ``bounds``, the ``(low, high)``
         interval its residual variances are kept in (no residual spread is then the lower
