@@ -1568,7 +1568,7 @@ def _check_determined_columns(estimator, data, states):
             "group, keep those you want to model).",
             DeterminedColumnsWarning,
         )
-    reader = _reads_spread(estimator)
+    reader = _reads_spread(learner)
     if counter is not None and reader is not None and n_continuous < data.n_variables:
         flat = _flat_states(data, counter, ranks)
         if flat:
@@ -1630,13 +1630,13 @@ def _determined_refusal(learner, parameter, scorer, finite, names):
     )
 
 
-def _reads_spread(estimator):
-    """How the search of ``estimator`` (of the learner a ``BootstrapStructure`` wraps)
-    reads a continuous column's spread within the states of a discrete column: ``"score"``
-    (a scorer: on mixed data a CLG score, whose family is ``-inf`` where the child has no
-    spread), ``"test"`` (CI tests on the data only: the CLG test leaves such a state out),
-    or None (the d-separation oracle reads no data)."""
-    learner = _searching_learner(estimator)
+def _reads_spread(learner):
+    """How the search of ``learner`` (:func:`_searching_learner`: the learner a
+    ``BootstrapStructure`` wraps, None when refused) reads a continuous column's spread
+    within the states of a discrete column: ``"score"`` (a scorer: on mixed data a CLG
+    score, whose family is ``-inf`` where the child has no spread), ``"test"`` (CI tests on
+    the data only: the CLG test leaves such a state out), or None (the d-separation oracle
+    reads no data)."""
     if learner is None:
         return None
     if "scorer" in learner._plugins:
