@@ -41,7 +41,7 @@ import pandas as pd
 from scipy import linalg
 from sklearn.utils import check_random_state
 
-from skbn._counting import config_ids, moments, regression
+from skbn._counting import config_ids, linear_dependencies, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND, _scaled
 from skbn._dag import ancestor_ids
 from skbn._data import _held, value_kind
@@ -1584,6 +1584,70 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
                            f"column or an exact linear function of the parents).",
                            "no residual spread (an exact fit)")
     return intercept, coef, sigma
+
+
+def aliased_family_parameters(stats, group, child, parents, variance, where, order, identifiable=False,
+                              bounds=None, parent_names=None):
+    r""":func:`_family_parameters` with R's rule for exactly collinear parents (``lm``'s
+    pivoting, which ``bn.fit`` inherits): a parent that is an exact linear function of the
+    parents before it in ``order`` is *aliased* and left out of the regression.
+
+    The aliased parents are those :func:`skbn._counting.linear_dependencies` finds in the
+    parents' scatter block taken in ``order`` (a residual variance given the earlier
+    parents of at most :data:`SINGULAR_RCOND` of the parent's own, the scores' rule). The
+    child is regressed on the other parents ``K``: :math:`\beta_K = S_{KK}^{-1} S_{Kc}`,
+    the intercept and :math:`\hat\sigma^2 = RSS / (N - |K| - 1)` (``"unbiased"``: ``lm``'s
+    residual standard error, whose degrees of freedom count the estimated coefficients) or
+    :math:`RSS / N` (``"mle"``), and an aliased parent's coefficient is 0 (``NA`` in R).
+    On rows where the linear relation holds every least-squares solution gives the same
+    fitted values and :math:`RSS`, so the density is the one of any of them (and that of
+    the child given ``K``, which the residual-variance scores gave the family); on new
+    rows that break the relation, the aliased parents are ignored.
+
+    Parameters
+    ----------
+    stats, group, child, parents, variance, where, identifiable, bounds, parent_names
+        As :func:`_family_parameters`.
+    order : sequence of int
+        The positions in ``parents`` in the order they are taken (a parent is aliased on
+        those before it): name order, so the choice does not depend on the column order.
+
+    Returns
+    -------
+    intercept : float
+    coefficients : ndarray of shape (len(parents),)
+        0 at the aliased parents.
+    sigma : float
+    aliased : list of (int, tuple of int)
+        Each aliased parent and the parents it is a linear function of (positions in
+        ``parents``); empty when the parents are not collinear.
+
+    Raises
+    ------
+    NotEstimable
+        As :func:`_family_parameters` for every other reason (too few rows, a constant
+        parent, no residual spread), and for parents collinear by the eigenvalue rule of
+        :func:`_identifiable` without an exact linear dependency (nearly collinear ones).
+    """
+    try:
+        return (*_family_parameters(stats, group, child, parents, variance, where, identifiable, bounds,
+                                    parent_names), [])
+    except NotEstimable as error:
+        if error.reason != "collinear parents":
+            raise
+        collinear = error
+    index = list(parents)
+    aliased = linear_dependencies(stats.scatter[group][np.ix_(index, index)], order, limit=len(index))
+    if not aliased:
+        raise collinear
+    dropped = {k for k, _ in aliased}
+    kept = [k for k in range(len(index)) if k not in dropped]
+    names = None if parent_names is None else [parent_names[k] for k in kept]
+    intercept, kept_coef, sigma = _family_parameters(stats, group, child, [index[k] for k in kept], variance,
+                                                     where, bounds=bounds, parent_names=names)
+    coef = np.zeros(len(index))
+    coef[kept] = kept_coef
+    return intercept, coef, sigma, aliased
 
 
 def fit_gaussian_parameters(X, edges, sample_weight=None, variance="unbiased"):

@@ -1,5 +1,5 @@
 """Columns exactly determined by others: the checks ``fit`` of every structure learner runs
-(:func:`skbn.estimators._base._warn_determined_columns`) and
+(:func:`skbn.estimators._base._check_determined_columns`) and
 :func:`skbn.posterior.edge_posteriors` runs as :class:`~skbn.estimators.ExactStructure` does,
 on the encoded data, below the learners."""
 
@@ -9,23 +9,36 @@ from skbn._counting import count_cells, functional_pairs, linear_dependencies, w
 from skbn._counting._moment_counter import MomentCounter
 from skbn._data import name_ranks
 from skbn.exceptions import DeterminedColumnsWarning
+from skbn.scores import _moment_family_score
 from skbn.utils._warnings import warn_user
 
 #: Most (continuous column, discrete column) pairs, and states of one pair, a message names.
 _FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
 
 
-def warn_determined_columns(data, states, learner, *, tests=False, reader="score"):
+def check_determined_columns(data, states, learner, *, tests=False, reader="score", scorer=None, refuse=None):
     """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`), naming them, about columns
     of the encoded ``data`` exactly determined by others, which break the faithfulness a
-    learned graph (or an edge posterior) relies on; the messages begin with ``learner``, the
-    name of the search.
+    learned graph (or an edge posterior) relies on; refuse them (``refuse``) when the
+    scorer gives such a family a finite score and a network is to be fitted. The messages
+    begin with ``learner``, the name of the search.
 
     * Continuous columns that are exact linear functions of other continuous columns
       (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
       reads). Skipped with missing cells, and when there are no more rows than continuous
       columns, where the columns are always linearly dependent (PC's rule for conditioning
-      sets too large for the rows applies then).
+      sets too large for the rows applies then). The family of such a column ``c`` given
+      the columns ``P`` that determine it has residual variance 0: the residual-variance
+      scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms) give it ``-inf``, as
+      bnlearn does, so their searches never learn it; BGe, a marginal likelihood under a
+      proper normal-Wishart prior, gives it a finite score, larger than that of any family
+      with noise (``log|R_cc.P|`` of ``R = T + S_N`` is then bounded by the prior scale
+      ``T`` alone), so its searches learn it (bnlearn's too). A Gaussian network has no
+      density with a node of standard deviation 0, so the parameter fit after such a
+      search would fail: with ``refuse`` (a learner that fits its network) a scorer that
+      gives ``c | P`` a finite score (:func:`finite_determined_families`) is refused here,
+      before the search, with a ``ValueError`` naming the columns; otherwise the warning
+      says so.
     * With ``tests`` (a learner that runs conditional-independence tests on the data: a
       ``ci_test`` plug-in other than the d-separation oracle, PC, MMHC), discrete columns that are
       functions of another discrete column (:func:`skbn._counting.functional_pairs`,
@@ -61,6 +74,13 @@ def warn_determined_columns(data, states, learner, *, tests=False, reader="score
         column (:func:`skbn.estimators._base._reads_spread`): a CLG score, the CLG test, or
         a CLG score whose every family is summed over (:func:`skbn.posterior.edge_posteriors`,
         where such an edge gets posterior 0); None: not read, not checked.
+    scorer : callable or None, default=None
+        For a search that scores: returns its scorer, resolved as the search resolves it
+        (called only when a continuous column is determined). None: no score is read.
+    refuse : str or None, default=None
+        The scorer parameter (as given, e.g. ``"scorer='bge'"``) of a learner that fits a
+        network after its search: a determined family its scorer scores finite is then an
+        error naming the columns and this parameter. None: only warned.
 
     Call it inside :func:`~skbn._counting._moment_counter.shared_moments` of ``data`` to share
     its moments with the search.
@@ -77,13 +97,20 @@ def warn_determined_columns(data, states, learner, *, tests=False, reader="score
     # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
     # memory every row counts once (rows of weight 0 were dropped before encoding)
     rows = data.total_weight if data.row_scatter is not None else data.n_samples
+    finite = []  # (column, predictors, score): determined families the scorer scores finite
     if counter is not None and rows > n_continuous:
         columns = counter.continuous
-        dependencies = linear_dependencies(counter.moments_given().scatter[0],
-                                           np.argsort(ranks[columns], kind="stable"))
-        found += [f"{data.names[columns[j]]!r} ("
-                  + (f"a linear function of {', '.join(repr(data.names[columns[i]]) for i in given)}"
+        dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given))
+                        for j, given in linear_dependencies(counter.moments_given().scatter[0],
+                                                            np.argsort(ranks[columns], kind="stable"))]
+        found += [f"{data.names[j]!r} ("
+                  + (f"a linear function of {', '.join(repr(data.names[i]) for i in given)}"
                      if given else "no spread") + ")" for j, given in dependencies]
+        if dependencies and scorer is not None:
+            scorer = scorer()
+            finite = finite_determined_families(scorer, data, counter, dependencies)
+            if finite and refuse is not None:
+                raise ValueError(determined_refusal(learner, refuse, scorer, finite, data.names))
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         # (the identifier rule counts rows: integer weights are copies, as chunks' are)
@@ -100,12 +127,22 @@ def warn_determined_columns(data, states, learner, *, tests=False, reader="score
         found += [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
                   for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
     if found:
+        if finite:  # (no network fitted: the structure alone, or posteriors)
+            score_rule = (f"; the scorer {scorer!r} gives the family of a continuous one given the columns "
+                          "that determine it a finite score, above any family with noise, so the learned "
+                          "graph is likely to hold such a family, of residual variance 0, which a Gaussian "
+                          "network cannot fit (a learner with fit_parameters=True refuses these data)")
+        elif scorer is not None and n_continuous:
+            score_rule = ("; the score gives the family of a continuous one given the columns that "
+                          "determine it -inf (as bnlearn's bic-g, aic-g and loglik-g do)")
+        else:
+            score_rule = ""
         warn_user(
             f"{learner}: {'; '.join(found)}: "
             f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
             "columns, with no noise. Structure learning assumes no such deterministic relation: "
             "given the columns that determine it, a column is constant, so the tests find it "
-            "independent of every other column (and a Gaussian score gives its family -inf); the "
+            f"independent of every other column{score_rule}; the "
             "learned graph can leave these columns, and those they explain, unconnected. Keep one "
             "column of each such group (drop duplicates, recodings, converted units or totals; of "
             "a fine column and the coarse ones it determines, such as units and their treatment "
@@ -119,11 +156,47 @@ def warn_determined_columns(data, states, learner, *, tests=False, reader="score
                       DeterminedColumnsWarning)
 
 
+def finite_determined_families(scorer, data, counter, dependencies):
+    """The families ``column | predictors`` of ``dependencies`` (exact linear functions,
+    :func:`skbn._counting.linear_dependencies`, as positions) that ``scorer`` gives a
+    finite score, with that score: ``[(column, predictors, score), ...]``. None for the
+    residual-variance scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms:
+    ``-inf``); every one for BGe."""
+    found = []
+    for column, predictors in dependencies:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = _moment_family_score(counter, scorer, column, list(predictors), data.n_variables)
+        if np.isfinite(score):
+            found.append((column, predictors, score))
+    return found
+
+
+def determined_refusal(learner, parameter, scorer, finite, names):
+    """The error of :func:`check_determined_columns` about the determined families
+    ``finite`` (:func:`finite_determined_families`) of a learner that fits parameters;
+    ``parameter``: its scorer parameter (with the alias given), ``scorer`` the resolved scorer."""
+    families = "; ".join(f"{names[c]!r} (a linear function of {', '.join(repr(names[i]) for i in given)}, "
+                         f"family score {score:.6g})" for c, given, score in finite)
+    return (
+        f"{learner}: {families}: {'these columns are' if len(finite) > 1 else 'a column is'} "
+        f"exactly determined by other columns, with no noise, and the scorer {scorer!r} "
+        f"({parameter}) gives the "
+        "family of such a column given the columns that determine it a finite score, above any "
+        "family with noise (BGe's marginal likelihood of a singular scatter matrix is bounded by "
+        "its prior alone; bic-g, aic-g and loglik-g give such a family -inf, as bnlearn does). The "
+        "search would favour such a family, whose residual variance is 0, and a Gaussian network "
+        "cannot give it a density, so the parameter fit after the search would fail. Keep one "
+        "column of each such group (drop duplicates, converted units or totals), learn the "
+        "structure alone with fit_parameters=False, or use a score that never learns such a "
+        "family (scorer='bic-g')."
+    )
+
+
 def flat_states(data, counter, ranks):
     """The continuous columns with no spread in some state of a discrete column.
 
     A state counts when it holds at least two rows (integer weights count as copies, as
-    for the identifiers of :func:`warn_determined_columns`; a lone row is too few rows,
+    for the identifiers of :func:`check_determined_columns`; a lone row is too few rows,
     not a point mass) and the column has no spread there by the scores' rule
     (:attr:`skbn._counting.Moments.flat`, on :meth:`~skbn._counting.MomentCounter.moments_given`
     the discrete column: the fit's shared moments, which a CLG search and PC's tests of
@@ -158,7 +231,7 @@ def flat_states(data, counter, ranks):
 
 
 def flat_states_message(learner, flat, names, states, reader):
-    """The warning of :func:`warn_determined_columns` about ``flat`` (:func:`flat_states`)."""
+    """The warning of :func:`check_determined_columns` about ``flat`` (:func:`flat_states`)."""
     def state_list(d, codes):
         shown = " or ".join(repr(states[d][c]) for c in codes[:_FLAT_STATES_SHOWN])
         more = len(codes) - _FLAT_STATES_SHOWN

@@ -63,9 +63,18 @@ class DeterminedColumnsWarning(UserWarning):
     beside their codes, a treatment group beside the units that received it). Structure
     learning assumes that no variable is a deterministic function
     of others (faithfulness): given the columns that determine it, such a column is
-    constant, so a test finds it independent of every other column, and a Gaussian score
-    gives its family ``-inf`` (as bnlearn does). The learned graph can then leave these
-    columns, and the columns they explain, unconnected. Keep one column of each such group.
+    constant, so a test finds it independent of every other column, and the scores of the
+    residual variance (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms) give its
+    family ``-inf`` (as bnlearn does). The learned graph can then leave these columns, and
+    the columns they explain, unconnected. Keep one column of each such group. BGe gives
+    that family a finite score instead, which its search favours, and the network could not
+    be fitted (a node of standard deviation 0): a learner whose scorer does so refuses such
+    data with a ``ValueError`` before its search when it fits parameters, and with
+    ``fit_parameters=False`` this warning says so (``docs/gaussian.md``).
+
+    Also given when a learner's network regresses a continuous column on exactly collinear
+    parents (a parent that is a linear function of the others): R's ``lm`` rule applies, the
+    aliased parent gets coefficient 0, and the warning names the column and the parents.
 
     On mixed data, a second warning of this class names continuous columns with no spread in
     some state (of at least two rows) of a discrete column, such as a zero-inflated

@@ -30,7 +30,7 @@ from skbn._data import (
     intervention_matrix,
     positive_weight_rows,
 )
-from skbn._determined_columns import warn_determined_columns
+from skbn._determined_columns import check_determined_columns
 from skbn._engines._subsets import (
     ParentSetScores,
     ScoringData,
@@ -272,7 +272,8 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     k = p - 1 if max_indegree is None else min(int(max_indegree), p - 1)
     local = np.full((p, 1 << (p - 1)), -np.inf)
     with shared_moments(data):  # (one set of moments for the checks and the scores)
-        warn_determined_columns(data, states, "edge_posteriors", reader="posterior")  # (ExactStructure's)
+        check_determined_columns(data, states, "edge_posteriors", reader="posterior",  # (ExactStructure's)
+                                 scorer=lambda: scorer_)
         # a posterior sums over every family: nothing pruned
         dense_local_scores(ScoringData(data), scorer_, k, local, prune=False)
     node_best = local.max(axis=1)

@@ -915,8 +915,13 @@ class GaussianLogLikelihood(BaseGaussianScore):
     residual variances multiply to the same determinant and covered-edge reversals keep
     the multiset of parent-set sizes). A family whose variance estimate is 0 or undefined
     (a constant child, a child that is an exact linear function of its parents, or no more
-    rows than coefficients with ``"unbiased"``) scores ``-inf`` and is never chosen; the
-    learners are to refuse constant and collinear columns up front.
+    rows than coefficients with ``"unbiased"``) scores ``-inf`` and is never chosen, as in
+    bnlearn (the learners refuse constant continuous columns up front and warn about
+    columns that are linear functions of others). Collinear parents do not make a family
+    ``-inf``: a collinear parent adds nothing to the regression (the projection on the
+    parents' span), so the family has the residual sum of squares of the family without
+    it, and its score differs only by the one more coefficient counted (in the degrees of
+    freedom of ``"unbiased"``, and in the penalty of BIC and AIC).
 
     Parameters
     ----------
@@ -1086,6 +1091,14 @@ class BGe(BaseGaussianScore):
     and the local score of a child ``c`` with parents ``P`` is
     :math:`\log p(d^{P \cup c}) - \log p(d^P)`. Score equivalent. No upper bound is offered
     (:meth:`upper_bound_moments` returns None).
+
+    Unlike the scores of the residual variance, BGe gives a child that is an exact linear
+    function of its parents a *finite* score, as bnlearn does: :math:`R = T + S_N` keeps
+    :math:`|R_{YY}|` above 0, and :math:`\log|R_{cc \cdot P}|` is then bounded by the
+    prior scale alone, so such a family scores far above any family with noise and a BGe
+    search learns it. A Gaussian network cannot give that child a density (standard
+    deviation 0), so a learner with this scorer refuses such columns before its search when
+    it fits parameters (``docs/gaussian.md``, "Columns determined by others").
 
     Parameters
     ----------

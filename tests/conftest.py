@@ -45,6 +45,23 @@ def alarm():
     return shared_network("alarm")
 
 
+def collinear_triple(n=200, seed=0):
+    """``c = a + b`` exactly, ``b`` caused by ``a`` and ``d`` by ``b`` (Gaussian noise): the
+    data of the bnlearn 4.9 comparisons of BGe and bic-g on determined columns (a CSV of
+    these floats gives the same numbers in R)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=n)
+    b = 0.5 * a + rng.normal(size=n)
+    d = rng.normal(size=n) + b
+    return pd.DataFrame({"a": a, "b": b, "c": a + b, "d": d})
+
+
+def with_duplicated_column():
+    """:func:`collinear_triple` with ``c`` replaced by ``a2``, an exact copy of ``a``."""
+    X = collinear_triple()
+    return X.drop(columns="c").assign(a2=X["a"])[["a", "b", "a2", "d"]]
+
+
 def one_observational_row_data():
     """Three continuous columns whose first, ``a``, is set by intervention in every row but
     the first (``(X, interventions mask)``): every family of ``a`` is scored on one row, so

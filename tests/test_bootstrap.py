@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import with_duplicated_column
 from sklearn.base import clone
 from sklearn.cluster import KMeans
 from sklearn.utils.estimator_checks import (
@@ -351,3 +352,18 @@ def test_resample_with_a_constant_continuous_column_is_refused_by_exact_search()
         boot = BootstrapStructure(ExactStructure(), n_resamples=10, bootstrap="bayesian",
                                   random_state=0).fit(X)
     assert boot.strength_matrix_.loc["a", "b"] + boot.strength_matrix_.loc["b", "a"] > 0.5
+
+
+def test_an_averaged_network_with_collinear_parents_is_fitted():
+    """``a2`` is a copy of ``a``: the resamples' graphs (bic-g) give ``b`` either one as a
+    parent, and the averaged network, which keeps both edges, failed after every resample
+    ("Cannot estimate the column 'b': its parents are collinear there"). It now follows
+    lm's rule: ``a2``, later in name order, gets coefficient 0 (with a warning naming it),
+    and the model's density is exact and finite."""
+    X = with_duplicated_column()
+    with pytest.warns(DeterminedColumnsWarning, match=r"The parents of the column 'b' are exactly collinear"):
+        model = BootstrapStructure(HillClimbStructure(), n_resamples=20, random_state=0).fit(X)
+    assert {("a", "b"), ("a2", "b")} <= set(model.edges_)
+    net = model.network_
+    assert dict(zip(net.parents["b"], net.coefficients["b"]))["a2"] == 0.0
+    assert np.isfinite(model.score_samples(X)).all()

@@ -2,9 +2,11 @@
 
 Continuous columns that are exact linear functions of others (a duplicated column, a change
 of units, a total) are found from the moments. Given the columns that determine it such a
-column is constant, so PC finds it independent of everything and a Gaussian score gives its
-family -inf (bnlearn's rule): on ``a, b = a, c = a + noise`` PC left ``c`` unconnected and
-MMHC returned no edge at all, without a word. Discrete columns that are functions of another
+column is constant, so PC finds it independent of everything and the residual-variance
+Gaussian scores give its family -inf (bnlearn's rule): on ``a, b = a, c = a + noise`` PC left
+``c`` unconnected and MMHC returned no edge at all, without a word. BGe gives that family a
+finite score instead, so every BGe search learned it and the parameter fit failed after the
+search: BGe learners now refuse such columns before it. Discrete columns that are functions of another
 discrete column do the same to PC and MMHC: one-to-one recodings (labels beside their codes)
 lost the edge from the labels to the column they cause, and a group beside its units (R's
 ``CO2`` data: ``Type`` and ``Treatment`` beside ``Plant``) lost its edges to the response.
@@ -17,9 +19,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from _learners import CONFIGURATIONS, make
+from conftest import collinear_triple, with_duplicated_column
 
+from skbn import HillClimbStructure
 from skbn._counting import functional_pairs, linear_dependencies, moments
 from skbn.exceptions import DeterminedColumnsWarning
+from skbn.scores import BGe, GaussianBIC
 
 
 def _scatter(columns):
@@ -430,3 +435,84 @@ def test_the_screen_flags_every_column_the_moments_find_flat():
             assert not (flat & ~flagged[offsets[d]:offsets[d + 1]]).any(), trial
             seen += int(flat.sum())
     assert seen >= 60  # (y0 in a0 and y1 in b1 at least, every trial)
+
+
+# ------------------------------------------------- BGe: a finite score for a determined family
+#: Every learner that takes ``scorer="bge"`` (OrderMCMC's "auto" on continuous data is BGe).
+BGE_LEARNERS = {
+    "hill_climb": {"scorer": "bge"}, "ges": {"scorer": "bge"}, "exact": {"scorer": "bge"},
+    "k2": {"scorer": "bge"}, "mmhc": {"scorer": "bge"},
+    "chow_liu": {"scorer": "bge"}, "order_mcmc": {},
+    "bootstrap": {"estimator": HillClimbStructure(scorer="bge")},
+}
+
+
+def test_bge_gives_a_determined_family_a_finite_score_as_bnlearn_does():
+    """bnlearn 4.9: ``score(model2network("[a][b][d][c|a:b]"), data, type = "bge")`` is
+    -766.34355152375042 (finite: BGe's normal-Wishart prior keeps the marginal likelihood of
+    a singular scatter matrix finite), ``type = "bic-g"`` is ``-Inf``; the fit's refusal
+    reads the scorer itself, so the -inf of the residual-variance scores keeps their
+    learners running (their search never learns such a family), and BGe's stops them."""
+    X = collinear_triple()
+    dag = [("a", "c"), ("b", "c")]
+    assert BGe().score(X, dag) == pytest.approx(-766.34355152375042, rel=1e-12)
+    assert GaussianBIC().score(X, dag) == -np.inf
+    with pytest.raises(ValueError, match=r"'c' \(a linear function of 'a', 'b', family score"):
+        HillClimbStructure(scorer="bge").fit(X)
+
+
+@pytest.mark.parametrize("name", list(BGE_LEARNERS))
+@pytest.mark.parametrize("data", ["triple", "duplicate"])
+def test_bge_learners_refuse_determined_columns_before_the_search(name, data):
+    """BGe scores the family of a column given the columns that determine it far above any
+    family with noise, so every BGe search learned it and the parameter fit then failed
+    after the whole search ("Cannot estimate the column 'c': the residual variance is 0"),
+    in a bootstrap after every resample. ``fit`` now refuses before the search (no
+    ``scorer_`` is resolved), naming the column, its determinants and the ways out."""
+    X = collinear_triple() if data == "triple" else with_duplicated_column()
+    named = ("'c' (a linear function of 'a', 'b'" if data == "triple"
+             else "'a2' (a linear function of 'a'")
+    params = dict(BGE_LEARNERS[name])
+    if name == "k2":
+        params["ordering"] = list(X.columns)
+    estimator = make(name, **params)
+    parameter = "estimator__scorer='bge'" if name == "bootstrap" else (
+        "scorer='auto'" if name == "order_mcmc" else "scorer='bge'")
+    with pytest.raises(ValueError) as refused:
+        estimator.fit(X)
+    message = str(refused.value)
+    assert message.startswith(f"{type(estimator).__name__}: {named}")
+    assert f"the scorer BGe() ({parameter})" in message
+    assert "fit_parameters=False" in message and "scorer='bic-g'" in message
+    assert not hasattr(estimator, "scorer_") and not hasattr(estimator, "estimator_")
+
+
+def test_bge_without_parameters_learns_the_determined_family_and_says_why():
+    """With ``fit_parameters=False`` the structure alone is learned: BGe's search gives
+    ``c`` its determinants as parents (bnlearn's ``hc(data, score = "bge")``:
+    ``[a][b|a][c|a:b][d|b]``), and the warning says why the network could not be fitted."""
+    X = collinear_triple()
+    model = HillClimbStructure(scorer="bge", fit_parameters=False)
+    messages = _determined_warnings(model, X)
+    assert len(messages) == 1
+    assert "'c' (a linear function of 'a', 'b')" in messages[0]
+    assert "the scorer BGe() gives the family of a continuous one given the columns" in messages[0]
+    assert "a learner with fit_parameters=True refuses these data" in messages[0]
+    assert {("a", "c"), ("b", "c")} <= set(model.edges_)
+
+
+@pytest.mark.parametrize("data", ["triple", "duplicate"])
+def test_bic_g_learners_still_fit_determined_columns_and_say_which_rule(data):
+    """The residual-variance scores give a determined family -inf (bnlearn's rule): their
+    learners are not refused, never learn such a family and fit the network; the warning
+    now says which rule applies. bnlearn 4.9 ``hc(data, score = "bic-g")`` on the triple:
+    ``[b][c|b][d|b][a|c:d]``."""
+    X = collinear_triple() if data == "triple" else with_duplicated_column()
+    model = HillClimbStructure(scorer="bic-g")
+    messages = _determined_warnings(model, X)
+    assert len(messages) == 1
+    assert ("the score gives the family of a continuous one given the columns that determine it "
+            "-inf (as bnlearn's bic-g, aic-g and loglik-g do)") in messages[0]
+    if data == "triple":
+        assert sorted(model.edges_) == [("b", "c"), ("b", "d"), ("c", "a"), ("d", "a")]
+    assert np.isfinite(model.score_samples(X)).all()

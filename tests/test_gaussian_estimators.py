@@ -21,6 +21,7 @@ import pickle
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import with_duplicated_column
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal, norm
 from sklearn.base import clone
@@ -28,6 +29,7 @@ from sklearn.metrics import r2_score
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 
 from skbn.estimators import FixedStructure
+from skbn.exceptions import DeterminedColumnsWarning
 from skbn.network import CLGBayesianNetwork, GaussianBayesianNetwork
 
 GAUSSIAN_EDGES = [("A", "C"), ("B", "C"), ("B", "D"), ("A", "F"), ("D", "F"), ("E", "F"),
@@ -227,6 +229,32 @@ def test_a_parent_constant_in_a_configuration_is_named_and_pooled():
     constant.loc[0, "z"] = 2.0
     with pytest.raises(ValueError, match="node 'x'.*the parent 'z' is constant"):
         GaussianBayesianNetwork.from_data(constant.iloc[1:], [("z", "x")])
+
+
+@pytest.mark.parametrize("columns", [["a", "b", "a2", "d"], ["a2", "d", "b", "a"]])
+def test_exactly_collinear_parents_are_aliased_as_lm_does(columns):
+    """``a2`` is a copy of ``a``: as parents of ``d`` their coefficients are not
+    identifiable. It was an error after the search (order MCMC's sampled DAGs and a
+    bootstrap's averaged network hold such families under bic-g too); now R's rule (lm,
+    bnlearn's bn.fit: ``a2`` NA) with a warning: the parent later in name order gets
+    coefficient 0 and the others the regression without it, whatever the column order;
+    sigma is lm's residual standard error (``N - 2`` degrees of freedom: the intercept and
+    ``a``; bnlearn's ``bn.fit`` divides by ``N - 3``, counting ``a2``), and the density is
+    exactly that of the family without ``a2``."""
+    X = with_duplicated_column()[columns]
+    with pytest.warns(DeterminedColumnsWarning, match=r"The parents of the column 'd' are exactly "
+                                                      r"collinear \('a2' is a linear function of 'a'\)"):
+        model = FixedStructure(edges=[("a", "d"), ("a2", "d")]).fit(X)
+    net = model.network_
+    b0, b, sigma = _own_regression(X, "d", ["a"])  # lm(d ~ a + a2): a2 NA, df.residual 198
+    coefficients = dict(zip(net.parents["d"], net.coefficients["d"]))
+    assert coefficients["a2"] == 0.0
+    np.testing.assert_allclose([net.intercepts["d"], coefficients["a"], net.sigmas["d"]],
+                               [b0, b[0], sigma], rtol=1e-10)
+    assert sigma == pytest.approx(1.479498, rel=1e-6)  # R: summary(lm(d ~ a + a2))$sigma
+    without = FixedStructure(edges=[("a", "d")]).fit(X)
+    np.testing.assert_allclose(model.score_samples(X), without.score_samples(X), rtol=1e-12)
+    assert np.isfinite(model.sample(50, random_state=0).to_numpy()).all()
 
 
 def test_the_network_function_still_refuses_an_unobserved_configuration():

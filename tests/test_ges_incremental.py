@@ -289,15 +289,23 @@ def test_batched_collinearity_checks_equal_one_family_at_a_time():
     assert True in got and got.count(False) > len(range(4))  # (both verdicts occur)
 
 
-def test_network_fit_refuses_collinear_parents_naming_the_column():
+def test_network_fit_aliases_collinear_parents_and_refuses_a_determined_column():
+    # collinear parents fail the batched check and follow lm's rule ('copy', last in name
+    # order, is aliased: coefficient 0); a child determined by its parents has no density
+    # and is refused, naming it
     X = gaussian(5, 200, 60)
     X["copy"] = X.iloc[:, 0] + X.iloc[:, 1]
     from skbn import FixedStructure  # noqa: PLC0415
+    from skbn.exceptions import DeterminedColumnsWarning  # noqa: PLC0415
 
     cols = list(X.columns)
     edges = [(cols[0], cols[2]), (cols[1], cols[2]), ("copy", cols[2])]
-    with pytest.raises(ValueError, match=f"the column '{cols[2]}'.*collinear"):
-        FixedStructure(edges=edges).fit(X)
+    with pytest.warns(DeterminedColumnsWarning, match=f"The parents of the column '{cols[2]}' are exactly "
+                                                      f"collinear \\('copy' is a linear function of"):
+        net = FixedStructure(edges=edges).fit(X).network_
+    assert dict(zip(net.parents[cols[2]], net.coefficients[cols[2]]))["copy"] == 0.0
+    with pytest.raises(ValueError, match="the column 'copy': the residual variance is 0"):
+        FixedStructure(edges=[(cols[0], "copy"), (cols[1], "copy")]).fit(X)
     edges = [(cols[0], cols[3]), (cols[1], cols[3])]
     model = FixedStructure(edges=edges).fit(X)
     # the same coefficients as the least-squares fit on the rows

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import one_observational_row_data, shared_network
+from conftest import one_observational_row_data, shared_network, with_duplicated_column
 from scipy.special import logsumexp
 from sklearn.exceptions import ConvergenceWarning
 
@@ -199,3 +199,24 @@ def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
     with pytest.raises(ValueError, match=r"column 'a' scores -inf under GaussianBIC"):
         OrderMCMCStructure(scorer="bic-g", n_iter=200, random_state=0, fit_parameters=False).fit(
             X, interventions=mask)
+
+
+def test_sampled_dags_with_collinear_parents_are_fitted():
+    """``a2`` is a copy of ``a``. Under bic-g the family ``a2 | a`` scores -inf, so no
+    sampled DAG holds it, but ``d | a, a2`` only pays one more parent's penalty and is
+    sampled: the fit of the averaged networks failed after the chain ("Cannot estimate
+    the column 'd': its parents are collinear there"). They now follow lm's rule (the
+    parent later in name order gets coefficient 0, with a warning) and the model-averaged
+    density is finite. With BGe (the default on continuous data) such data are refused
+    before the chain (``tests/test_determined_columns.py``)."""
+    X = with_duplicated_column()
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        model = OrderMCMCStructure(scorer="bic-g", n_iter=2000, random_state=0).fit(X)
+    aliased = [str(w.message) for w in record if "exactly collinear" in str(w.message)]
+    assert aliased and all("leaves 'a2' out, with coefficient 0" in m for m in aliased)
+    collinear = [net for net in model.averaged_networks_ if {"a", "a2"} <= set(net.parents["d"])]
+    assert collinear  # (the sampled family the fit failed on)
+    for net in collinear:
+        assert dict(zip(net.parents["d"], net.coefficients["d"]))["a2"] == 0.0
+    assert np.isfinite(model.score_samples(X)).all()

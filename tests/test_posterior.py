@@ -294,6 +294,10 @@ def test_a_column_that_is_a_linear_function_of_others_is_reported(scorer):
     assert len(messages) == 1
     assert messages[0].startswith("edge_posteriors: 'total' (a linear function of 'a', 'c'): a column is "
                                   "exactly determined by other columns"), messages[0]
+    # the score's rule for such a family, as the scorer gives it: BGe finite, bic-g -inf
+    rule = ("a finite score, above any family with noise" if scorer == "bge"
+            else "determine it -inf (as bnlearn's bic-g")
+    assert rule in messages[0], messages[0]
     exact = _determined(lambda: ExactStructure(scorer=scorer, fit_parameters=False).fit(X))
     assert [m.replace("ExactStructure", "edge_posteriors", 1) for m in exact] == messages
     # the rows read are the rows of positive weight: a row of weight 0 off the relation is not

@@ -13,7 +13,12 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
-from skbn._continuous_network import NotEstimable, _family_parameters, identifiable_families
+from skbn._continuous_network import (
+    NotEstimable,
+    _family_parameters,
+    aliased_family_parameters,
+    identifiable_families,
+)
 from skbn._counting import (
     family_table,
 )
@@ -30,13 +35,14 @@ from skbn._data import (
     encode_transform,
     intervention_matrix,
     name_order,
+    name_ranks,
     permute_columns,
     positive_weight_rows,
 )
-from skbn._determined_columns import warn_determined_columns
+from skbn._determined_columns import check_determined_columns
 from skbn._zero_probability import warn_impossible_evidence, zero_probability_message
 from skbn.citests import DSeparationOracle, resolve_ci_test
-from skbn.exceptions import UnseenStateWarning, ZeroProbabilityWarning
+from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning, ZeroProbabilityWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
@@ -476,7 +482,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             edges, self.network_ = self._fit_em(data, states)
         else:
             with shared_moments(data):  # one MomentCounter for the search and the network fit
-                _warn_determined_columns(self, data, states)
+                _check_determined_columns(self, data, states)
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
@@ -681,12 +687,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         run the search (:meth:`_learn_structure`, the protocol); the arguments are those of
         :meth:`_structure`, on data in name order."""
         for name in self._plugins:
-            value = getattr(self, name)
-            if isinstance(value, str) and value == "auto":
-                value = self._auto_plugins[name][_data_kind(data)]
-            plugin = _PLUGIN_RESOLVERS[name](value)
-            check_plugin_fits_data(plugin, data, name)
-            setattr(self, f"{name}_", plugin)
+            setattr(self, f"{name}_", self._resolved_plugin(name, data))
         if self._bounded_score:
             bound, p = self.max_indegree, data.n_variables
             # a bound of p - 1 or more parents bounds nothing
@@ -695,6 +696,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if knowledge is None:
             knowledge = self._parsed_knowledge(data, start)
         return self._learn_structure(data, knowledge, start=start, counter=counter)
+
+    def _resolved_plugin(self, name, data):
+        """The plug-in ``name`` (``"scorer"``, ``"ci_test"``) the search uses on ``data``:
+        ``"auto"`` read in :attr:`_auto_plugins` for the kind of data, an alias or a clone of
+        an instance; refused, naming the columns, when it does not apply to the data."""
+        value = getattr(self, name)
+        if isinstance(value, str) and value == "auto":
+            value = self._auto_plugins[name][_data_kind(data)]
+        plugin = _PLUGIN_RESOLVERS[name](value)
+        check_plugin_fits_data(plugin, data, name)
+        return plugin
 
     def _parsed_knowledge(self, data, start=None):
         """The background knowledge of this learner's parameters on ``data`` (columns in
@@ -825,7 +837,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents. A discrete node of a CLG network gets its CPT as on discrete data
         (``parameter_estimator`` and ``parameter_ess``). A configuration with too few rows,
         collinear parents or no residual variance is an error naming the node and the
-        configuration. With experimental rows (``interventions``) every node's parameters
+        configuration, but for the rules of :meth:`_regressions` (the regression over all
+        rows for a CLG configuration; R's ``lm`` rule for exactly collinear parents). With
+        experimental rows (``interventions``) every node's parameters
         come from the rows where it was not set by intervention. ``variance_bounds`` and
         ``current``: EM's M-step (:meth:`_regressions`).
         """
@@ -883,7 +897,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents collinear there, or no residual spread there (every row on the regression,
         such as a column equal in the two rows of a configuration: a variance of 0 would
         give every other value density 0). A Gaussian family, which has one configuration,
-        is an error naming the column instead.
+        is an error naming the column instead, but for exactly collinear parents, which
+        follow R's ``lm`` rule (:func:`_regression_aliasing`: the parent later in name order
+        gets coefficient 0, with a warning), as the regression over all rows does.
 
         EM's M-step (:class:`skbn._em.MomentEM`) passes ``bounds``, the ``(low, high)``
         interval its residual variances are kept in (no residual spread is then the lower
@@ -896,9 +912,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         discrete = [p for p in parents if not continuous[p]]
         parent_names = [data.names[p] for p in sorted(parents) if continuous[p]]  # (as columns)
         if not discrete:  # one group (a Gaussian family)
-            b0, b, s = _family_parameters(stats, 0, column, columns, variance,
-                                          f"the column {data.names[child]!r}", identifiable, bounds,
-                                          parent_names)
+            b0, b, s = _regression_aliasing(data, stats, column, columns, variance,
+                                            f"the column {data.names[child]!r}", parent_names,
+                                            identifiable, bounds)
             return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
@@ -919,9 +935,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 if pooled is None:  # the child on its continuous parents over all its rows
                     one, one_column, one_columns, _ = counter.family(
                         child, [p for p in parents if continuous[p]])
-                    pooled = _family_parameters(one, 0, one_column, one_columns, variance,
-                                                f"the column {data.names[child]!r} over all its rows",
-                                                bounds=bounds, parent_names=parent_names)
+                    pooled = _regression_aliasing(data, one, one_column, one_columns, variance,
+                                                  f"the column {data.names[child]!r} over all its rows",
+                                                  parent_names, bounds=bounds)
                 b0[g], b[g], s[g] = pooled
             unestimable.setdefault(reason, []).append(config)
         if unestimable:
@@ -1312,34 +1328,85 @@ def _sorted_classes(states):
     return np.asarray([states[k] for k in _class_order(states)])
 
 
-def _warn_determined_columns(estimator, data, states):
-    """The determined-columns warnings of ``fit``
-    (:func:`skbn._determined_columns.warn_determined_columns`, whose docstring lists the
-    checks) for ``estimator``: none for a learner given its structure; the discrete
-    functional pairs for a learner that runs conditional-independence tests on the data (a
-    ``ci_test`` plug-in other than the d-separation oracle: PC, MMHC); the spread within
-    discrete states as its search reads it (:func:`_reads_spread`). ``states``: the state
-    names of every column (None for a continuous one), as ``fit`` encodes them.
+def _check_determined_columns(estimator, data, states):
+    """The determined-columns checks of ``fit``
+    (:func:`skbn._determined_columns.check_determined_columns`, whose docstring lists them)
+    for ``estimator``: none for a learner given its structure; the discrete functional pairs
+    for a learner that runs conditional-independence tests on the data (a ``ci_test``
+    plug-in other than the d-separation oracle: PC, MMHC); the spread within discrete states
+    as its search reads it (:func:`_reads_spread`); and, for a search that scores (the
+    learner's own or the one a ``BootstrapStructure`` wraps), the determined families its
+    scorer gives a finite score, refused before the search when the network is fitted
+    (``fit_parameters=True``). ``states``: the state names of every column (None for a
+    continuous one), as ``fit`` encodes them.
     """
     if not estimator._learns_structure:
         return
-    warn_determined_columns(data, states, type(estimator).__name__,
-                            tests="ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test),
-                            reader=_reads_spread(estimator))
+    learner = _searching_learner(estimator)
+    scorer = refuse = None
+    if learner is not None and "scorer" in learner._plugins:
+        def scorer():  # (resolved as the search resolves it, only when a column is determined)
+            return learner._resolved_plugin("scorer", data)
+
+        if estimator.fit_parameters:
+            refuse = "scorer" if learner is estimator else "estimator__scorer"
+            if isinstance(learner.scorer, str):  # (the alias the user gave: 'bge', 'auto')
+                refuse = f"{refuse}={learner.scorer!r}"
+    check_determined_columns(data, states, type(estimator).__name__,
+                             tests="ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test),
+                             reader=_reads_spread(learner), scorer=scorer, refuse=refuse)
 
 
-def _reads_spread(estimator):
-    """How the search of ``estimator`` (of the learner a ``BootstrapStructure`` wraps)
-    reads a continuous column's spread within the states of a discrete column: ``"score"``
-    (a scorer: on mixed data a CLG score, whose family is ``-inf`` where the child has no
-    spread), ``"test"`` (CI tests on the data only: the CLG test leaves such a state out),
-    or None (the d-separation oracle reads no data)."""
-    learner = estimator
-    if hasattr(estimator, "_check_estimator"):  # BootstrapStructure: its learner's search
-        try:
-            learner = estimator._check_estimator()
-        except TypeError:  # (refused by the search, naming it)
-            return None
+def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, identifiable=False,
+                         bounds=None):
+    """``(intercept, coefficients, sigma)`` of a learner's Gaussian family (group 0 of
+    ``stats``): :func:`skbn._continuous_network.aliased_family_parameters`, R's ``lm`` rule
+    for exactly collinear parents (a parent that is a linear function of the parents before
+    it in name order gets coefficient 0), with a
+    :class:`~skbn.exceptions.DeterminedColumnsWarning` naming ``where`` (the child), the
+    aliased parents and the parents they are functions of. ``parent_names``: the names of
+    the parents ``columns`` (positions in ``stats``)."""
+    order = np.argsort(name_ranks(parent_names), kind="stable") if parent_names else []
+    b0, b, s, aliased = aliased_family_parameters(stats, 0, column, columns, variance, where, order,
+                                                  identifiable, bounds, parent_names)
+    if aliased:
+        dropped = {k for k, _ in aliased}
+        kept = [repr(name) for k, name in enumerate(parent_names) if k not in dropped]
+        functions = "; ".join(f"{parent_names[k]!r} is a linear function of "
+                              f"{', '.join(repr(parent_names[i]) for i in given) or 'nothing (constant)'}"
+                              for k, given in aliased)
+        warn_user(
+            f"The parents of {where} are exactly collinear ({functions}), so their coefficients are "
+            f"not identifiable. As R's lm (and bnlearn's bn.fit) does, the regression leaves "
+            f"{', '.join(repr(parent_names[k]) for k, _ in aliased)} out, with coefficient 0 (NA in R): "
+            f"it is the regression on {', '.join(kept) or 'no parent'}, whose fitted values and "
+            "residual variance are those of every least-squares solution on the training rows. Keep "
+            "one column of each such group to avoid it.",
+            DeterminedColumnsWarning,
+        )
+    return b0, b, s
+
+
+def _searching_learner(estimator):
+    """The learner whose search ``estimator`` runs: itself, or the learner a
+    ``BootstrapStructure`` wraps (None when its search refuses it, naming it)."""
+    if not hasattr(estimator, "_check_estimator"):
+        return estimator
+    try:
+        return estimator._check_estimator()
+    except TypeError:  # (refused by the search, naming it)
+        return None
+
+
+def _reads_spread(learner):
+    """How the search of ``learner`` (:func:`_searching_learner`: the learner a
+    ``BootstrapStructure`` wraps, None when refused) reads a continuous column's spread
+    within the states of a discrete column: ``"score"`` (a scorer: on mixed data a CLG
+    score, whose family is ``-inf`` where the child has no spread), ``"test"`` (CI tests on
+    the data only: the CLG test leaves such a state out), or None (the d-separation oracle
+    reads no data)."""
+    if learner is None:
+        return None
     if "scorer" in learner._plugins:
         return "score"
     if "ci_test" in learner._plugins and _tests_the_data(learner.ci_test):
