@@ -38,7 +38,13 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       search would fail: with ``refuse`` (a learner that fits its network) a scorer that
       gives ``c | P`` a finite score (:func:`finite_determined_families`) is refused here,
       before the search, with a ``ValueError`` naming the columns; otherwise the warning
-      says so.
+      says so. A search by tests alone (``tests`` and no ``scorer``: PC) has no score to keep
+      it away from such a family: a column stays dependent on the columns that determine it
+      whatever else a test conditions on (given all but one of them it is that one plus a
+      constant), so they stay adjacent, and the extension of the learned class gives the
+      last of them in its order the others as parents (the v-structure ``a -> c <- b`` of
+      ``c = a + b`` with independent ``a``, ``b``; one of two duplicates the other). With
+      ``refuse`` every determined column is then refused (:func:`tested_refusal`).
     * With ``tests`` (a learner that runs conditional-independence tests on the data: a
       ``ci_test`` plug-in other than the d-separation oracle, PC, MMHC), discrete columns that are
       functions of another discrete column (:func:`skbn._counting.functional_pairs`,
@@ -78,9 +84,10 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         For a search that scores: returns its scorer, resolved as the search resolves it
         (called only when a continuous column is determined). None: no score is read.
     refuse : str or None, default=None
-        The scorer parameter (as given, e.g. ``"scorer='bge'"``) of a learner that fits a
-        network after its search: a determined family its scorer scores finite is then an
-        error naming the columns and this parameter. None: only warned.
+        For a learner that fits a network after its search: the parameter to name, its
+        scorer as given (e.g. ``"scorer='bge'"``), whose finite-scored determined families are
+        then an error naming the columns, or for a search by tests alone
+        ``"fit_parameters=True"``, every determined column an error. None: only warned.
 
     Call it inside :func:`~skbn._counting._moment_counter.shared_moments` of ``data`` to share
     its moments with the search.
@@ -111,6 +118,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             finite = finite_determined_families(scorer, data, counter, dependencies)
             if finite and refuse is not None:
                 raise ValueError(determined_refusal(learner, refuse, scorer, finite, data.names))
+        elif dependencies and tests and refuse is not None:  # (a search by tests alone: PC)
+            raise ValueError(tested_refusal(learner, dependencies, data.names))
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         # (the identifier rule counts rows: integer weights are copies, as chunks' are)
@@ -189,6 +198,25 @@ def determined_refusal(learner, parameter, scorer, finite, names):
         "column of each such group (drop duplicates, converted units or totals), learn the "
         "structure alone with fit_parameters=False, or use a score that never learns such a "
         "family (scorer='bic-g')."
+    )
+
+
+def tested_refusal(learner, dependencies, names):
+    """The error of :func:`check_determined_columns` about the determined columns
+    ``dependencies`` (``(column, predictors)``, :func:`skbn._counting.linear_dependencies`)
+    of a search by tests alone (PC) that fits its network."""
+    columns = "; ".join(f"{names[c]!r} ("
+                        + (f"a linear function of {', '.join(repr(names[i]) for i in given)}"
+                           if given else "no spread") + ")" for c, given in dependencies)
+    return (
+        f"{learner}: {columns}: {'these columns are' if len(dependencies) > 1 else 'a column is'} "
+        "exactly determined by other columns, with no noise. A conditional-independence test finds "
+        "such a column dependent on the columns that determine it whatever else it conditions on, "
+        "so the learned graph keeps them adjacent and gives one of them the others as parents: a "
+        "family of residual variance 0, which a Gaussian network cannot give a density, so the "
+        "parameter fit after the search would fail (fit_parameters=True). Keep one column of each "
+        "such group (drop duplicates, converted units or totals), or learn the structure alone "
+        "with fit_parameters=False."
     )
 
 

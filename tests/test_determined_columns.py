@@ -21,7 +21,7 @@ import pytest
 from _learners import CONFIGURATIONS, make
 from conftest import collinear_triple, with_duplicated_column
 
-from skbn import HillClimbStructure
+from skbn import BootstrapStructure, HillClimbStructure, MMHCStructure, PCStructure
 from skbn._counting import functional_pairs, linear_dependencies, moments
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import BGe, GaussianBIC
@@ -516,3 +516,36 @@ def test_bic_g_learners_still_fit_determined_columns_and_say_which_rule(data):
     if data == "triple":
         assert sorted(model.edges_) == [("b", "c"), ("b", "d"), ("c", "a"), ("d", "a")]
     assert np.isfinite(model.score_samples(X)).all()
+
+
+# --------------------------------------------- PC: no score keeps its search from such a family
+@pytest.mark.parametrize("data", ["triple", "duplicate"])
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_a_search_by_tests_alone_refuses_determined_columns_before_the_search(data, wrapped):
+    """A test finds a column dependent on the columns that determine it whatever else it
+    conditions on, so PC's graph kept ``c`` with both ``a`` and ``b`` (``a -> c <- b``) or
+    linked the duplicates, and its parameter fit failed after the search ("Cannot estimate
+    the column 'c': the residual variance is 0"), a bootstrap's after every resample. With
+    ``fit_parameters=True`` it is refused before the search, naming the columns; without,
+    the graph is learned (as before) and the warning is given."""
+    X = collinear_triple() if data == "triple" else with_duplicated_column()
+    named = "'c' (a linear function of 'a', 'b')" if data == "triple" else "'a2' (a linear function of 'a')"
+    estimator = (BootstrapStructure(PCStructure(), n_resamples=3, random_state=0) if wrapped
+                 else PCStructure())
+    with pytest.raises(ValueError) as refused:
+        estimator.fit(X)
+    message = str(refused.value)
+    assert message.startswith(f"{type(estimator).__name__}: {named}: a column is exactly determined")
+    assert "parameter fit after the search would fail (fit_parameters=True)" in message
+    assert not hasattr(estimator, "skeleton_") and not hasattr(estimator, "estimator_")
+    # the family the refusal speaks of: the graph learned without parameters holds it
+    model = PCStructure(fit_parameters=False)
+    assert len(_determined_warnings(model, X)) == 1
+    parents = {}
+    for u, v in model.edges_:
+        parents.setdefault(v, set()).add(u)
+    family = {"a", "b", "c"} if data == "triple" else {"a", "a2"}
+    assert any(set(ps) | {v} >= family for v, ps in parents.items()), model.edges_
+    # MMHC scores its graph with bic-g, which gives such a family -inf: it is not refused
+    with pytest.warns(DeterminedColumnsWarning, match="-inf"):
+        MMHCStructure().fit(X)

@@ -1334,15 +1334,18 @@ def _check_determined_columns(estimator, data, states):
     for ``estimator``: none for a learner given its structure; the discrete functional pairs
     for a learner that runs conditional-independence tests on the data (a ``ci_test``
     plug-in other than the d-separation oracle: PC, MMHC); the spread within discrete states
-    as its search reads it (:func:`_reads_spread`); and, for a search that scores (the
-    learner's own or the one a ``BootstrapStructure`` wraps), the determined families its
-    scorer gives a finite score, refused before the search when the network is fitted
-    (``fit_parameters=True``). ``states``: the state names of every column (None for a
-    continuous one), as ``fit`` encodes them.
+    as its search reads it (:func:`_reads_spread`); and, when the network is fitted
+    (``fit_parameters=True``), a refusal before the search of the determined continuous
+    columns a search would give a family of residual variance 0: for a search that scores
+    (the learner's own or the one a ``BootstrapStructure`` wraps), those whose family its
+    scorer gives a finite score (BGe); for a search by tests alone (PC), every one.
+    ``states``: the state names of every column (None for a continuous one), as ``fit``
+    encodes them.
     """
     if not estimator._learns_structure:
         return
     learner = _searching_learner(estimator)
+    tests = learner is not None and "ci_test" in learner._plugins and _tests_the_data(learner.ci_test)
     scorer = refuse = None
     if learner is not None and "scorer" in learner._plugins:
         def scorer():  # (resolved as the search resolves it, only when a column is determined)
@@ -1352,8 +1355,9 @@ def _check_determined_columns(estimator, data, states):
             refuse = "scorer" if learner is estimator else "estimator__scorer"
             if isinstance(learner.scorer, str):  # (the alias the user gave: 'bge', 'auto')
                 refuse = f"{refuse}={learner.scorer!r}"
-    check_determined_columns(data, states, type(estimator).__name__,
-                             tests="ci_test" in estimator._plugins and _tests_the_data(estimator.ci_test),
+    elif tests and estimator.fit_parameters:  # a search by tests alone (PC): no score keeps it away
+        refuse = "fit_parameters=True"
+    check_determined_columns(data, states, type(estimator).__name__, tests=tests,
                              reader=_reads_spread(learner), scorer=scorer, refuse=refuse)
 
 
