@@ -95,10 +95,42 @@ def test_averaged_edges_drop_the_weakest_edge_of_a_cycle():
     for (u, v), s in {(0, 1): 0.9, (1, 2): 0.8, (2, 0): 0.7, (2, 3): 0.3}.items():
         strength[u, v] = strength[v, u] = s
         direction[u, v], direction[v, u] = 1.0, 0.0
-    assert averaged_edges(strength, direction, 0.5) == [(0, 1), (1, 2)]
-    assert averaged_edges(strength, direction, 0.1) == [(0, 1), (1, 2), (2, 3)]
+    assert averaged_edges(strength, direction, 0.5) == ([(0, 1), (1, 2)], [])
+    assert averaged_edges(strength, direction, 0.1) == ([(0, 1), (1, 2), (2, 3)], [])
     strength[2, 3] = strength[3, 2] = 1.0  # strength 1 is kept whatever the threshold
-    assert (2, 3) in averaged_edges(strength, direction, 1.0)
+    assert (2, 3) in averaged_edges(strength, direction, 1.0)[0]
+    # a family the rule refuses is skipped (and reported), the later edges still added
+    families = []
+
+    def admits(v, parents):
+        families.append((v, list(parents)))
+        return (v, parents) != (2, [1])
+
+    assert averaged_edges(strength, direction, 0.1, admits) == ([(0, 1), (2, 0), (2, 3)], [(1, 2)])
+    assert families == [(3, [2]), (1, [0]), (2, [1]), (0, [2])]
+
+
+def test_an_averaged_network_never_makes_a_column_an_exact_function_of_its_parents():
+    """``c = a + b`` with independent ``a``, ``b``: no resample learns ``c | a, b``
+    (``-inf`` under bic-g), but they learn ``a -> c`` in some DAGs and ``b -> c`` in others,
+    and the averaged network combined both, so its parameter fit failed after every
+    resample ("Cannot estimate the column 'c': the residual variance is 0"). The weaker of
+    the two is now left out, named in a warning; the strengths keep it."""
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=200), rng.normal(size=200)
+    X = pd.DataFrame({"a": a, "b": b, "c": a + b})
+    model = BootstrapStructure(HillClimbStructure(), n_resamples=30, random_state=0)
+    with pytest.warns(DeterminedColumnsWarning, match="the averaged network leaves out") as caught:
+        model.fit(X)
+    message = next(str(w.message) for w in caught if "averaged network leaves out" in str(w.message))
+    parents = {v: {u for u, w in model.edges_ if w == v} for v in X.columns}
+    assert all(len(parents[v] | {v}) < 3 for v in X.columns), model.edges_  # no family of all three
+    left_out = [e for e in [("a", "c"), ("b", "c"), ("c", "a"), ("c", "b"), ("a", "b"), ("b", "a")]
+                if f"{e[0]!r} -> {e[1]!r}" in message]
+    assert len(left_out) == 1 and left_out[0] not in model.edges_
+    strength = model.edge_strength_.set_index(["source", "target"])["strength"]
+    assert strength[left_out[0]] > model.threshold_  # strong enough, left out by the rule alone
+    assert np.isfinite(model.score_samples(X)).all()
 
 
 def test_strong_edge_near_one_and_absent_edge_near_zero(asia):

@@ -11,10 +11,12 @@ from sklearn.base import clone
 from sklearn.utils import check_random_state
 
 from skbn._counting import moments, weights_are_integral
+from skbn._counting._moment_counter import MomentCounter
 from skbn._dag import has_path
 from skbn._data import EncodedData
 from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner
 from skbn.exceptions import DeterminedColumnsWarning
+from skbn.scores import GaussianBIC, _moment_family_score
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 from skbn.utils._warnings import warn_user
@@ -68,21 +70,29 @@ def inclusion_threshold(strengths):
     return float(knots[np.searchsorted(cdf, best)])
 
 
-def averaged_edges(strength, direction, threshold):
+def averaged_edges(strength, direction, threshold, admits=None):
     """The averaged network's edges (bnlearn's ``averaged.network``).
 
     An ordered pair ``u -> v`` is a candidate when its strength is above ``threshold`` (or
     equal to 1) and ``direction[u, v] >= 0.5``; candidates are added by decreasing
-    strength (ties in row-major pair order), each skipped when it would close a cycle.
+    strength (ties in row-major pair order), each skipped when it would close a cycle, or
+    when ``admits`` refuses the family it would give ``v``.
 
     Parameters
     ----------
     strength, direction : ndarray of shape (p, p)
     threshold : float
+    admits : callable or None, default=None
+        ``admits(v, parents)`` (positions; ``parents`` the kept parents of ``v`` and the
+        candidate, in the order added): whether ``v`` may have that family. None: every
+        family.
 
     Returns
     -------
     edges : list of (u, v) position pairs, sorted
+    skipped : list of (u, v) position pairs
+        The candidates ``admits`` refused, by decreasing strength (not those that would
+        close a cycle, bnlearn's silent rule).
     """
     p = strength.shape[0]
     off_diagonal = ~np.eye(p, dtype=bool)
@@ -90,14 +100,62 @@ def averaged_edges(strength, direction, threshold):
     us, vs = np.nonzero(candidate)
     order = np.argsort(-strength[us, vs], kind="stable")
     children = [[] for _ in range(p)]
-    edges = []
+    parents = [[] for _ in range(p)]
+    edges, skipped = [], []
     for u, v in zip(us[order], vs[order]):
         u, v = int(u), int(v)
         if has_path(children, v, u):  # v ~> u: u -> v would close a cycle
             continue
+        if admits is not None and not admits(v, parents[v] + [u]):
+            skipped.append((u, v))
+            continue
         children[u].append(v)
+        parents[v].append(u)
         edges.append((u, v))
-    return sorted(edges)
+    return sorted(edges), skipped
+
+
+def _not_determined(data):
+    """``admits(v, parents)`` for :func:`averaged_edges` on ``data``: False when ``v`` is a
+    continuous column that the continuous columns of ``parents`` determine exactly over all
+    the rows (the Gaussian scores' no-spread rule, :func:`skbn.scores._moment_family_score`
+    of ``bic-g`` is ``-inf``): a family of residual variance 0, to which no Gaussian or CLG
+    network can give a density (a CLG configuration without spread falls back on this
+    regression over all rows). No resample learns such a family under a residual-variance
+    score (its score is ``-inf``) nor under BGe (refused before the search), but the average
+    can combine it from different resamples: ``a -> c`` in some, ``b -> c`` in others, with
+    ``c = a + b``. None (every family admitted) for discrete data or when the moments cannot
+    be computed (missing cells)."""
+    if not data.has_continuous:
+        return None
+    try:
+        counter = MomentCounter.of(data)  # (the fit's shared moments)
+    except ValueError:  # missing cells: no moments
+        return None
+    scorer, continuous = GaussianBIC(), data.continuous
+
+    def admits(v, parents):
+        given = [u for u in parents if continuous[u]]
+        if not continuous[v] or not given:
+            return True
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.isfinite(_moment_family_score(counter, scorer, v, given))
+
+    return admits
+
+
+def _warn_determined_families(skipped, names):
+    """One warning naming the edges the averaged network left out by :func:`_not_determined`."""
+    if skipped:
+        shown = ", ".join(f"{names[u]!r} -> {names[v]!r}" for u, v in skipped)
+        warn_user(
+            f"BootstrapStructure: the averaged network leaves out {shown}: with the stronger edges "
+            f"kept before {'it' if len(skipped) == 1 else 'them'}, the child would be an exact linear "
+            "function of its continuous parents (a family of residual variance 0, which no Gaussian "
+            "network can fit; the resamples learned its edges in different DAGs). The strengths keep "
+            "them. Keep one column of each group of exactly determined columns to avoid it.",
+            DeterminedColumnsWarning,
+        )
 
 
 def _set_random_states(estimator, seed):
@@ -283,7 +341,10 @@ class BootstrapStructure(_BaseStructureLearner):
 
     The averaged network keeps the pairs stronger than ``threshold_`` (or of strength 1),
     each in the direction with ``direction >= 0.5``, added by decreasing strength and
-    skipping any edge that would close a cycle (bnlearn's ``averaged.network``). By
+    skipping any edge that would close a cycle (bnlearn's ``averaged.network``), or that
+    would make its continuous child an exact linear function of its continuous parents
+    (residual variance 0 over all the rows: no Gaussian network can fit it; the resamples
+    learn such edges in different DAGs), which a ``DeterminedColumnsWarning`` names. By
     default ``threshold_`` is Scutari & Nagarajan's (2013) L1 threshold,
     :func:`inclusion_threshold`. ``edges_``, ``network_`` (CPTs from all the data),
     ``score_samples``, ``predict_proba`` and ``sample`` are those of the averaged network.
@@ -488,6 +549,7 @@ class BootstrapStructure(_BaseStructureLearner):
             self.graphs_ = [[(names[u], names[v]) for u, v in dag] for _, _, dag in results]
         elif hasattr(self, "graphs_"):
             del self.graphs_
-        edges = averaged_edges(strength, direction, self.threshold_)
+        edges, skipped = averaged_edges(strength, direction, self.threshold_, _not_determined(data))
+        _warn_determined_families(skipped, names)
         progress.close(threshold=self.threshold_, edges=len(edges))
         return edges
