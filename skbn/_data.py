@@ -953,7 +953,8 @@ def _nan_message(name, text=False, what="column"):
     ``what="target"``: the cell is a label of ``y`` (``fit(X, y)``), the target ``name``."""
     hint = (" If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", pandas.read_csv "
             "read it as missing: read the file with keep_default_na=False, na_values=[''] to keep "
-            "such states (only empty cells missing)." if text else "")
+            "such states (only empty cells missing; a file written by R marks its missing cells "
+            "NA: na_values=['', 'NA'])." if text else "")
     if what == "target":
         return (
             f"Input y contains NaN (target {name!r}); fitting with missing='error' needs a label in "

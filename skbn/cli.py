@@ -1831,7 +1831,8 @@ def _with_options(text):
                   r"missing= mode handles them", lambda m: f"pass --na-values {m.group(1)}", text)
     text = text.replace("If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", "
                         "pandas.read_csv read it as missing: read the file with keep_default_na=False, "
-                        "na_values=[''] to keep such states (only empty cells missing).",
+                        "na_values=[''] to keep such states (only empty cells missing; a file "
+                        "written by R marks its missing cells NA: na_values=['', 'NA']).",
                         "(Missing cells are the empty ones and those given to --na-values.)")
     # the encoder's advice to declare a numeric column discrete, in the CLI's words
     text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",

@@ -104,6 +104,10 @@ def test_numbers_written_as_text_with_an_na_cell_are_not_taken_for_states():
         encode_fit(X, allow_continuous=True)
     with pytest.raises(ValueError, match="Column 'Wr.Hnd' holds numbers written as text"):
         HillClimbStructure().fit(X)
+    # pandas' default reading makes the text columns' 'NA' missing: the refusal names R's NA
+    with pytest.raises(ValueError, match=r"a file written by R marks its missing cells NA: "
+                                         r"na_values=\['', 'NA'\]"):
+        HillClimbStructure().fit(X.drop(columns="Wr.Hnd").replace({"Exer": {"None": None}}))
     with pytest.raises(ValueError, match="Column 'Wr.Hnd' holds numbers written as text"):
         HillClimbStructure().fit([X.iloc[:40], X.iloc[40:]])  # chunks: the same rule
     # the advised reading: 'NA' missing, the spans continuous, 'None' still a state
