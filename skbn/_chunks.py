@@ -94,6 +94,7 @@ from skbn._data import (
     _check_categories,
     _check_column_types,
     _check_finite,
+    _check_marked_numbers,
     _check_n_states,
     _check_numeric,
     _check_spread,
@@ -336,6 +337,8 @@ class _RunningStates:
         if self.declared is not None:
             return self.declared, _declared_lookup(self.name, self.declared, labels, self.first_seen)
         if self.kind == "categorical":
+            if self.declared_type is None:
+                _check_marked_numbers(self.name, labels, self.n_rows, declared=True)
             return labels, np.arange(len(labels), dtype=np.int64)
         return _infer_states(self.name, labels, self.kind, self.n_rows,
                              numeric_rule=self.declared_type is None, continuous_ok=self.allow_continuous)

@@ -47,7 +47,9 @@ refuse a continuous column, naming it.
 
 No discrete column may have more than :data:`MAX_STATES` states. Missing cells are
 ``None``, ``NaN``, ``pd.NA`` and ``NaT`` only: the strings ``"None"``, ``"NA"``,
-``"nan"``, ``"null"`` are ordinary states. A missing cell has code ``-1`` in either kind
+``"nan"``, ``"null"`` are ordinary states (but a column of numbers written as text beside
+such a marker, as R's ``write.csv`` writes a missing cell, is refused or warned about,
+naming it: :func:`_check_marked_numbers`). A missing cell has code ``-1`` in either kind
 of column (and NaN in ``values`` for a continuous one).
 
 States of a column whose values have different types (an ``object`` column with numbers,
@@ -66,6 +68,9 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import infer_dtype
 from scipy import sparse
+
+from skbn.utils._text import MISSING_MARKERS, NUMBER_TEXT
+from skbn.utils._warnings import warn_user
 
 __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
@@ -790,6 +795,68 @@ def _distinct_labels(series, values, limit=MIN_CONTINUOUS_VALUES):
     return [float(v) for v in labels] if any(isinstance(v, float) for v in labels) else labels
 
 
+def _marked_numbers(labels):
+    """``(numbers, markers)`` when every label is a number (or a number written as text,
+    spaces around it allowed) except at least one text of :data:`MISSING_MARKERS`, and at
+    least one is a number; else None. ``numbers``: their float values."""
+    numbers, markers = [], []
+    for label in labels:
+        group = _group(label)
+        if group == _NUMBER:
+            numbers.append(float(label))
+        elif group != _STRING:
+            return None
+        elif NUMBER_TEXT.fullmatch(label.strip()):
+            numbers.append(float(label))
+        elif label.strip() in MISSING_MARKERS:
+            markers.append(label)
+        else:
+            return None
+    return (numbers, markers) if numbers and markers else None
+
+
+def _check_marked_numbers(name, labels, n_rows, *, what="column", declared=False):
+    """Refuse, or warn about, an undeclared discrete column whose states are numbers (mostly
+    written as text) plus a missing-value marker such as ``"NA"``: how a file written by R,
+    read with ``keep_default_na=False`` to keep states called "None" or "NA", shows a column
+    of numbers with missing cells.
+
+    When its numbers would be continuous or too many whole numbers for categories (the
+    numeric rule, :func:`_too_many_integer_states`), every distinct value would silently
+    become a state of a discrete variable: refused, naming the column and the marker. Whole
+    numbers few enough to be codes (``"1"``, ``"2"``, ``"NA"``) are kept, the marker as a
+    state, with a warning; so is a column with a pandas ``category`` dtype (``declared``:
+    its categories are declared states)."""
+    found = _marked_numbers(labels)
+    if found is None:
+        return
+    numbers, markers = found
+    label = "Input y" if what == "target" else f"Column {name!r}"
+    shown = " and ".join(repr(m) for m in markers[:2])
+    values = np.asarray(numbers, dtype=np.float64)
+    measured = bool(np.any(values != np.round(values))) or _too_many_integer_states(
+        len(np.unique(values)), n_rows)
+    read = (f"If {shown} marks missing cells (R's write.csv writes NA), read the file with "
+            f"pd.read_csv(path, keep_default_na=False, na_values=['', {markers[0]!r}]): only empty "
+            f"cells and {markers[0]!r} are then missing, and the learner's missing= mode handles them")
+    if what == "target":
+        keep = "y.astype('category')"
+    else:
+        keep = f"column_types={{{name!r}: 'discrete'}}"
+    if measured and not declared:
+        raise ValueError(
+            f"{label} holds numbers written as text ({len(numbers)} distinct, e.g. "
+            f"{numbers[0]!r}) and the text {shown}, so every distinct number would be a state "
+            f"of a discrete variable ({len(labels)} states). {read}. If the column really is "
+            f"categories, declare it: {keep}."
+        )
+    warn_user(
+        f"{label} holds numbers and the text {shown}, taken as {'a state' if len(markers) == 1 else 'states'}"
+        f" of a discrete variable ({len(labels)} states"
+        f"{', its numbers taken as categories' if measured else ''}). {read}. To keep the "
+        f"states as they are without this warning, declare {keep}.")
+
+
 def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False, numeric_rule=True,
                   continuous_ok=False):
     """States of a column without declared states, and where each label goes.
@@ -807,6 +874,8 @@ def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False, n
     _refuse_kind(name, kind)
     if kind == "numeric" and numeric_rule:
         _check_numeric(name, labels, n_rows, what=what, partial=partial, continuous_ok=continuous_ok)
+    if kind in ("text", "mixed") and numeric_rule and not partial:
+        _check_marked_numbers(name, labels, n_rows, what=what)
     if len(labels) > MAX_STATES:
         hint = (" Is it an identifier column? Drop it before fitting." if kind != "numeric" else "")
         counted = (f"at least {len(labels)} distinct values (in the first {n_rows} rows read)"
@@ -900,7 +969,8 @@ def _nan_message(name, text=False, what="column"):
     ``what="target"``: the cell is a label of ``y`` (``fit(X, y)``), the target ``name``."""
     hint = (" If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", pandas.read_csv "
             "read it as missing: read the file with keep_default_na=False, na_values=[''] to keep "
-            "such states (only empty cells missing)." if text else "")
+            "such states (only empty cells missing; a file written by R marks its missing cells "
+            "NA: na_values=['', 'NA'])." if text else "")
     if what == "target":
         return (
             f"Input y contains NaN (target {name!r}); fitting with missing='error' needs a label in "
@@ -975,6 +1045,8 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
         states = declared
     elif kind == "categorical":
         _check_n_states(name, labels)
+        if declared_type is None:
+            _check_marked_numbers(name, labels, len(codes), declared=True)
         return labels, codes, None
     else:
         states, lookup = _infer_states(name, labels, kind, len(codes), numeric_rule=declared_type is None,
@@ -1351,6 +1423,8 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False,
                 _continuous_values(name, y, kind, what="target"))
     if kind == "categorical":
         states, lookup = labels, np.arange(len(labels))
+        if column_type is None:
+            _check_marked_numbers(name, labels, len(codes), what="target", declared=True)
     else:
         states, lookup = _infer_states(name, labels, kind, len(codes), what="target",
                                        numeric_rule=column_type is None, continuous_ok=allow_continuous)

@@ -25,6 +25,7 @@ import warnings
 from pathlib import Path
 
 from skbn._engines._strategies import STRATEGIES
+from skbn.utils._text import MISSING_MARKERS, NUMBER_TEXT
 
 __all__ = ["main", "run_demo"]
 
@@ -57,13 +58,12 @@ OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
              "scorer": "--score", "ess": "--ess", "alpha": "--alpha", "tiers": "--tiers",
              "ordering": "--ordering", "target": "--target", "verbose": "-v"}
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = NUMBER_TEXT
 _INTEGER = re.compile(r"[+-]?\d+")
 #: A number written with a decimal comma (European spreadsheets): "1,5", "-0,25".
 _DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?")
 #: Cells that often mark a missing value; a column of numbers holding one gets a hint.
-_NA_LIKE = ("NA", "N/A", "n/a", "na", "NaN", "nan", "NAN", "null", "NULL", "Null", "None",
-            "none", "?", "-", ".", "#N/A", "missing")
+_NA_LIKE = MISSING_MARKERS
 #: Extensions of the outputs (compressed CSV: pandas infers the compression).
 _TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".dat")
 _COMPRESSION = (".gz", ".bz2", ".zip", ".xz", ".zst")
@@ -549,6 +549,8 @@ def _warn_text_among_numbers(name, column, others, n_numbers, decimal):
                 f"--decimal , to read them as numbers, or --categorical {name} to keep them as text")
         return
     if set(stripped) <= set(_NA_LIKE):
+        if decimal == ".":  # numbers as text and a marker: fit's column check (_data) warns or
+            return          # refuses, naming the column; its advice reads --na-values here
         _warn(f"column {name!r} holds numbers and the text {others[0]!r}, read as "
               f"a state; if {others[0]!r} marks a missing value, pass "
               f"--na-values {others[0]}")
@@ -1823,6 +1825,15 @@ def _with_options(text):
     """Name the command-line option where a message names an estimator parameter:
     ``max_memory='4GB'`` -> ``--max-memory 4GB``, ``max_indegree`` -> ``--max-indegree``."""
     text = re.sub(r"\bInput X\b", "The data", re.sub(r"\bof X\b", "of the data", text))
+    # the encoder's advice on reading missing-value markers: the CSV reader's options
+    text = re.sub(r"read the file with pd\.read_csv\(path, keep_default_na=False, na_values=\['', "
+                  r"'(.*?)'\]\): only empty cells and '.*?' are then missing, and the learner's "
+                  r"missing= mode handles them", lambda m: f"pass --na-values {m.group(1)}", text)
+    text = text.replace("If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", "
+                        "pandas.read_csv read it as missing: read the file with keep_default_na=False, "
+                        "na_values=[''] to keep such states (only empty cells missing; a file "
+                        "written by R marks its missing cells NA: na_values=['', 'NA']).",
+                        "(Missing cells are the empty ones and those given to --na-values.)")
     # the encoder's advice to declare a numeric column discrete, in the CLI's words
     text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",
                   lambda m: f"declare it discrete with --categorical '{m.group(1)}'", text)

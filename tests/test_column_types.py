@@ -2,6 +2,8 @@
 that override it, the values kept for continuous columns, and the conditional-Gaussian
 rule (no continuous parent of a discrete node) as background knowledge."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -78,6 +80,66 @@ def test_every_undeclared_whole_number_column_is_named_in_one_error():
     # a function that needs discrete columns still names the first one, with its own advice
     with pytest.raises(ValueError, match="Column 'MECH.x' is numeric with .*Discretize it"):
         encode_fit(X)
+
+
+def r_survey_frame(n=80):
+    """The shape of MASS::survey written by R's write.csv and read with keep_default_na=False
+    (as skbn's docs advise, to keep states called "None"): a hand span in cm with a cell
+    "NA" is a text column of numbers, beside integer codes with a cell "NA" and a text
+    column whose state "None" is real."""
+    spans = [f"{16 + k / 4}" for k in range(n // 2)] * 2
+    spans[5] = "NA"
+    clap = (["1", "2", "3"] * n)[:n]
+    clap[7] = "NA"
+    exer = (["Freq", "None", "Some"] * n)[:n]
+    return pd.DataFrame({"Wr.Hnd": pd.array(spans, dtype="str"), "Clap code": clap, "Exer": exer})
+
+
+def test_numbers_written_as_text_with_an_na_cell_are_not_taken_for_states():
+    X = r_survey_frame()
+    # before: 'Wr.Hnd' became a discrete variable of 41 states, without a word
+    with pytest.raises(ValueError, match=(
+            r"Column 'Wr.Hnd' holds numbers written as text \(40 distinct, e.g. 16.0\) and the "
+            r"text 'NA'.*41 states.*na_values=\['', 'NA'\].*column_types=\{'Wr.Hnd': 'discrete'\}")):
+        encode_fit(X, allow_continuous=True)
+    with pytest.raises(ValueError, match="Column 'Wr.Hnd' holds numbers written as text"):
+        HillClimbStructure().fit(X)
+    # pandas' default reading makes the text columns' 'NA' missing: the refusal names R's NA
+    with pytest.raises(ValueError, match=r"a file written by R marks its missing cells NA: "
+                                         r"na_values=\['', 'NA'\]"):
+        HillClimbStructure().fit(X.drop(columns="Wr.Hnd").replace({"Exer": {"None": None}}))
+    with pytest.raises(ValueError, match="Column 'Wr.Hnd' holds numbers written as text"):
+        HillClimbStructure().fit([X.iloc[:40], X.iloc[40:]])  # chunks: the same rule
+    # the advised reading: 'NA' missing, the spans continuous, 'None' still a state
+    read = X.replace({"Wr.Hnd": {"NA": None}, "Clap code": {"NA": None}})
+    read["Wr.Hnd"] = read["Wr.Hnd"].astype(float)
+    model = HillClimbStructure(missing="complete_case").fit(read)
+    assert model.column_types_["Wr.Hnd"] == "continuous" and "None" in model.categories_[2]
+    # declared, the column keeps its states without a word
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data, states = encode_fit(X, allow_continuous=True, column_types={"Wr.Hnd": "discrete",
+                                                                          "Clap code": "discrete"})
+    assert "NA" in states[0] and len(states[0]) == 41 and states[2] == ["Freq", "None", "Some"]
+
+
+def test_codes_written_as_text_with_an_na_cell_warn_and_keep_the_state():
+    X = r_survey_frame().drop(columns="Wr.Hnd")
+    with pytest.warns(UserWarning, match=(r"Column 'Clap code' holds numbers and the text 'NA', "
+                                          r"taken as a state.*na_values=\['', 'NA'\]")) as caught:
+        data, states = encode_fit(X)
+    assert len(caught) == 1  # not about 'Exer', whose 'None' is among words
+    assert states[0] == ["1", "2", "3", "NA"]
+    # numbers as numbers in an object column, a pandas category dtype, a target: the same rule
+    mixed = pd.DataFrame({"x": pd.Series([1.5, 2.25, "NA", 3.0, 4.5, 5.75] * 10, dtype=object)})
+    with pytest.raises(ValueError, match="Column 'x' holds numbers written as text"):
+        encode_fit(mixed, allow_continuous=True)
+    spans = r_survey_frame()["Wr.Hnd"].astype("category")
+    with pytest.warns(UserWarning, match=r"Column 'Wr.Hnd' holds numbers and the text 'NA'.*its "
+                                         r"numbers taken as categories"):
+        encode_fit(spans.to_frame())
+    with pytest.raises(ValueError, match="Input y holds numbers written as text"):
+        encode_target(r_survey_frame()["Wr.Hnd"], allow_continuous=True)
 
 
 def test_one_type_for_every_column():

@@ -549,3 +549,42 @@ def test_a_search_by_tests_alone_refuses_determined_columns_before_the_search(da
     # MMHC scores its graph with bic-g, which gives such a family -inf: it is not refused
     with pytest.warns(DeterminedColumnsWarning, match="-inf"):
         MMHCStructure().fit(X)
+
+
+# -- identifier-shaped discrete columns ------------------------------------------------------
+
+
+def _cars(n=90, seed=3):
+    """The shape of MASS's ``Cars93``: one row per car, its ``Make`` and ``Model`` names
+    unique (text), beside a few real categories."""
+    rng = np.random.default_rng(seed)
+    kind = rng.choice(["Small", "Midsize", "Large", "Van"], n)
+    return pd.DataFrame({"Make": [f"maker{k % 30} model{k}" for k in range(n)],
+                         "Model": [f"model{k}" for k in range(n)], "Type": kind,
+                         "AirBags": np.where(kind == "Van", "None", rng.choice(["Driver only", "None"], n)),
+                         "Origin": rng.choice(["USA", "non-USA"], n)})
+
+
+def _sparse_warnings(model, X, **fit):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X, **fit)
+    return [str(w.message) for w in caught if "fewer than two rows per value" in str(w.message)]
+
+
+@pytest.mark.parametrize("name", ["chow_liu", "hill_climb", "pc"])
+def test_identifier_shaped_text_columns_are_named(name):
+    """A name column has one state per row: a Chow-Liu tree became a star around it and BDeu
+    gave it parents, while every held-out row held a state never seen, without a word."""
+    X = _cars()
+    messages = _sparse_warnings(make(name), X)
+    assert len(messages) == 1
+    assert ("'Make' (90 distinct values in 90 rows), 'Model' (90 distinct values in 90 rows)"
+            in messages[0] and "column_types={'Make': 'discrete'}" in messages[0])
+    assert _sparse_warnings(make(name), X.astype("category")) == messages  # (categories: the same)
+    assert _sparse_warnings(make(name), [X.iloc[:40], X.iloc[40:]]) == messages  # chunks
+    # declared, or rows that are copies (weights), or without them: nothing is said
+    declared = dict.fromkeys(["Make", "Model"], "discrete")
+    assert _sparse_warnings(make(name, column_types=declared), X) == []
+    assert _sparse_warnings(make(name), X, sample_weight=np.full(len(X), 2)) == []
+    assert _sparse_warnings(make(name), X.drop(columns=["Make", "Model"])) == []

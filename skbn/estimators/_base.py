@@ -19,15 +19,16 @@ from skbn._continuous_network import (
     aliased_family_parameters,
     identifiable_families,
 )
-from skbn._counting import (
-    family_table,
-)
+from skbn._counting import family_table, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
+    SPARSE_INTEGER_STATES,
     _code_dtype,
+    _user_states,
+    _user_type,
     check_container,
     check_total_weight,
     encode_fit,
@@ -483,6 +484,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         else:
             with shared_moments(data):  # one MomentCounter for the search and the network fit
                 _check_determined_columns(self, data, states)
+                _warn_sparse_columns(self, data)
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
@@ -1326,6 +1328,53 @@ def _unseen_message(unseen, n_rows):
 def _sorted_classes(states):
     """``classes_``: the target's states sorted (see :func:`_class_order`)."""
     return np.asarray([states[k] for k in _class_order(states)])
+
+
+def _warn_sparse_columns(estimator, data):
+    """Warn, naming them, about the undeclared discrete columns with more than
+    :data:`~skbn._data.SPARSE_INTEGER_STATES` observed states and fewer than two rows per
+    state: the shape of an identifier or a name (MASS's ``Cars93``: ``Make`` and ``Model``,
+    93 values in 93 rows). Most of such a column's states are seen once, which no discrete
+    model estimates; it tells every row apart, so it "explains" every other column (a
+    Chow-Liu tree becomes a star around it, BDeu gives it parents) and held-out rows hold
+    states never seen in fit. Whole numbers of that shape are refused by the column-type
+    rule (they may be measurements); text and pandas categories reach the learner, hence
+    this warning. A column declared with ``column_types=`` or ``categories=`` is not named,
+    nor is the target. Rows are counted as the identifier rule of
+    :func:`skbn._determined_columns.check_determined_columns` counts them (integer weights
+    and the copies of chunked data's distinct rows are rows).
+    """
+    if not estimator._learns_structure:
+        return
+    copies = data.weights is not None and weights_are_integral(data.weights)
+    found = []
+    for j in np.argsort(name_ranks(data.names), kind="stable").tolist():
+        n_states = int(data.cardinalities[j])
+        if n_states <= SPARSE_INTEGER_STATES or j == data.target:
+            continue
+        codes = data.codes[:, j]
+        observed = codes >= 0
+        weights = data.weights[observed] if copies else None
+        counts = np.bincount(codes[observed].astype(np.int64), weights=weights, minlength=n_states)
+        n_values, n_rows = int(np.count_nonzero(counts)), float(counts.sum())
+        if n_values <= SPARSE_INTEGER_STATES or n_rows >= 2 * n_values:
+            continue
+        name = data.names[j]
+        if (_user_type(getattr(estimator, "column_types", "auto"), j, name) is not None
+                or _user_states(getattr(estimator, "categories", "auto"), j, name) is not None):
+            continue
+        found.append(f"{name!r} ({n_values} distinct values in {n_rows:.0f} rows)")
+    if found:
+        first = found[0].split(" (")[0]
+        warn_user(
+            f"{type(estimator).__name__}: {', '.join(found)}: fewer than two rows per value. Most "
+            f"states of such a column are seen once, which a discrete model cannot estimate, and "
+            "a column that tells the rows apart (an identifier or a name) explains every other "
+            "column: it gets edges to the columns it tells apart (a Chow-Liu tree becomes a star "
+            "around it), while held-out rows hold states never seen in fit. Drop it if it "
+            f"identifies the rows; declare it, e.g. column_types={{{first}: 'discrete'}}, to keep "
+            "it without this warning."
+        )
 
 
 def _check_determined_columns(estimator, data, states):

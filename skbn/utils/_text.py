@@ -1,0 +1,17 @@
+"""What a text cell spells: a number, or a common marker of a missing cell.
+
+Shared by the encoder (:mod:`skbn._data`, the column-type rule) and the command line's CSV
+reader (:mod:`skbn.cli`), which must not import numpy or pandas before it needs them.
+"""
+
+import re
+
+#: Texts that often mark a missing cell (R's ``write.csv`` writes ``NA``; ``?``, ``.`` and
+#: ``-`` in other exports). They are states like any other text, but a column of numbers
+#: written as text that also holds one of them is met with a warning or, when its numbers
+#: would be a measurement, an error (``skbn._data._check_marked_numbers``).
+MISSING_MARKERS = ("NA", "N/A", "n/a", "na", "NaN", "nan", "NAN", "null", "NULL", "Null", "None",
+                   "none", "?", "-", ".", "#N/A", "missing")
+
+#: A number written as text, as ``float`` reads it but without ``nan``, ``inf`` or ``1_000``.
+NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
