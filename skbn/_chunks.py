@@ -406,7 +406,7 @@ class _RunningStates:
         if self.declared_type is None and not self.fractional:
             labels, n_rows = self.promoted
             _check_numeric(self.name, labels, n_rows, partial=True, continuous_ok=True)
-        _check_spread(self.name, self.spread, stacklevel=4)
+        _check_spread(self.name, self.spread)
 
 
 def _missing_continuous(name):

@@ -61,7 +61,6 @@ same (``1`` and ``"1"``) are refused, naming the column: they cannot be two stat
 
 import numbers
 import os
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -719,7 +718,7 @@ def _fractional_values(values):
     return bool(np.any(fractional & ~np.isnan(values)))
 
 
-def _check_spread(name, labels, *, what="column", stacklevel=5):
+def _check_spread(name, labels, *, what="column"):
     """Refuse a constant continuous column and warn, naming it, when it has fewer than
     :data:`MIN_CONTINUOUS_VALUES` distinct values; ``labels``: its first distinct values
     (up to :data:`MIN_CONTINUOUS_VALUES` of them), the first observed one first."""
@@ -732,11 +731,10 @@ def _check_spread(name, labels, *, what="column", stacklevel=5):
     if len(labels) < MIN_CONTINUOUS_VALUES:
         declare = (_declare_hint(name, what) if what == "target"
                    else f"declare column_types={{{name!r}: 'discrete'}}")
-        warnings.warn(
+        warn_user(
             f"{label} is continuous but has only {len(labels)} distinct values "
             f"({sorted(float(v) for v in labels)}); a Gaussian model of so few values is poor. If "
-            f"they are categories, {declare}.",
-            UserWarning, stacklevel=stacklevel,
+            f"they are categories, {declare}."
         )
 
 

@@ -477,3 +477,23 @@ def test_integer_states_are_python_ints_in_increasing_order():
     assert states == [[-1, 3, 7], [0, 5, 2**64 - 1]]
     assert all(type(v) is int for column in states for v in column)
     assert data.codes.tolist() == [[1, 2], [0, 0], [1, 2], [2, 1], [0, 0]]
+
+
+@pytest.mark.parametrize("learner", ["PCSelect", "HillClimbStructure", "chunks"])
+def test_the_few_values_warning_points_at_the_callers_line(learner):
+    """The warning about a continuous column of few values names the user's line, whichever
+    path read the column (it pointed at ``skbn/estimators/_pc_select.py`` for PCSelect)."""
+    from skbn import HillClimbStructure, PCSelect
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=100), "b": rng.choice([0.5, 1.5], 100)})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if learner == "PCSelect":
+            PCSelect().fit(X, X["a"] + rng.normal(size=100))
+        elif learner == "chunks":
+            HillClimbStructure().fit([X.iloc[:50], X.iloc[50:]])
+        else:
+            HillClimbStructure().fit(X)
+    found = [w for w in caught if "has only 2 distinct values" in str(w.message)]
+    assert found and all(w.filename == __file__ for w in found), [(w.filename, w.lineno) for w in found]
