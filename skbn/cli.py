@@ -1848,11 +1848,16 @@ def _with_options(text):
     text = text.replace(" (column_types='continuous' declares every column)", "")
     text = text.replace("column_types={name: 'discrete'}", "--categorical COLUMN")
     text = text.replace("column_types='continuous'", "--continuous")
+    # a fit's advice to learn the structure alone: the command always fits the network
+    text = text.replace(", learn the structure alone with fit_parameters=False,", ",")
+    text = text.replace(", or learn the structure alone with fit_parameters=False.", ".")
+    text = text.replace(" (fit_parameters=True)", "")
     for parameter in ("scorer", "ci_test"):  # "auto" is the option left out
         text = text.replace(f"Use {parameter}='auto' or one of",
                             f"Leave {OPTION_OF[parameter]} out (the method's default for these "
                             f"data) or use one of")
     for parameter, option in OPTION_OF.items():
+        text = text.replace(f"({parameter})", f"({option})")  # (a parameter named alone)
         text = re.sub(rf"^The '{parameter}' parameter", f"{option}: the '{parameter}' parameter",
                       text)
         text = re.sub(rf"(?<![\w'\"-]){parameter}=(['\"]?)([^'\",;)\s]*)\1",

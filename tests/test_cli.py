@@ -408,6 +408,24 @@ def test_a_column_of_measurements_with_na_text_is_refused_naming_na_values(tmp_p
     assert status == 0, err
 
 
+def test_determined_columns_are_refused_in_the_commands_words(tmp_path, capsys):
+    # c = a + b exactly: PC and a BGe search would learn a family of residual variance 0,
+    # which the fitted network cannot hold; the refusal offers fit_parameters=False, which
+    # the command has no option for (it always fits the network)
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=200), rng.normal(size=200)
+    pd.DataFrame({"a": a, "b": b, "c": a + b, "d": a + rng.normal(size=200)}).to_csv(
+        tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "--method", "pc"], capsys)
+    assert_one_line_error(status, err, "'c' (a linear function of 'a', 'b')", "Keep one column of each")
+    assert "fit_parameters" not in err
+    status, _, err = run(["learn", tmp_path / "d.csv", "--score", "bge"], capsys)
+    assert_one_line_error(status, err, "'c' (a linear function of 'a', 'b'", "(--score)", "--score bic-g")
+    assert "fit_parameters" not in err and "scorer" not in err.replace("the scorer BGe()", "")
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)  # bic-g: learned, the family -inf
+    assert status == 0, err
+
+
 def test_continuous_column_gives_a_clg_network_and_verbose_names_the_types(tmp_path, capsys):
     rng = np.random.default_rng(0)
     pd.DataFrame({"height": rng.normal(170, 10, 200).round(1),
