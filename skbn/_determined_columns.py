@@ -16,7 +16,8 @@ from skbn.utils._warnings import warn_user
 _FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
 
 
-def check_determined_columns(data, states, learner, *, tests=False, reader="score", scorer=None, refuse=None):
+def check_determined_columns(data, states, learner, *, tests=False, reader="score", scorer_of=None,
+                             refuse=None):
     """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`), naming them, about columns
     of the encoded ``data`` exactly determined by others, which break the faithfulness a
     learned graph (or an edge posterior) relies on; refuse them (``refuse``) when the
@@ -36,9 +37,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       ``T`` alone), so its searches learn it (bnlearn's too). A Gaussian network has no
       density with a node of standard deviation 0, so the parameter fit after such a
       search would fail: with ``refuse`` (a learner that fits its network) a scorer that
-      gives ``c | P`` a finite score (:func:`finite_determined_families`) is refused here,
+      gives ``c | P`` a finite score (:func:`finitely_scored`) is refused here,
       before the search, with a ``ValueError`` naming the columns; otherwise the warning
-      says so. A search by tests alone (``tests`` and no ``scorer``: PC) has no score to keep
+      says so. A search by tests alone (``tests`` and no ``scorer_of``: PC) has no score to keep
       it away from such a family: a column stays dependent on the columns that determine it
       whatever else a test conditions on (given all but one of them it is that one plus a
       constant), so they stay adjacent, and the extension of the learned class gives the
@@ -80,7 +81,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         column (:func:`skbn.estimators._base._reads_spread`): a CLG score, the CLG test, or
         a CLG score whose every family is summed over (:func:`skbn.posterior.edge_posteriors`,
         where such an edge gets posterior 0); None: not read, not checked.
-    scorer : callable or None, default=None
+    scorer_of : callable or None, default=None
         For a search that scores: returns its scorer, resolved as the search resolves it
         (called only when a continuous column is determined). None: no score is read.
     refuse : str or None, default=None
@@ -110,12 +111,10 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given))
                         for j, given in linear_dependencies(counter.moments_given().scatter[0],
                                                             np.argsort(ranks[columns], kind="stable"))]
-        found += [f"{data.names[j]!r} ("
-                  + (f"a linear function of {', '.join(repr(data.names[i]) for i in given)}"
-                     if given else "no spread") + ")" for j, given in dependencies]
-        if dependencies and scorer is not None:
-            scorer = scorer()
-            finite = finite_determined_families(scorer, data, counter, dependencies)
+        found += [f"{_dependence(data.names, j, given)})" for j, given in dependencies]
+        if dependencies and scorer_of is not None:
+            scorer = scorer_of()
+            finite = finitely_scored(scorer, data, counter, dependencies)
             if finite and refuse is not None:
                 raise ValueError(determined_refusal(learner, refuse, scorer, finite, data.names))
         elif dependencies and tests and refuse is not None:  # (a search by tests alone: PC)
@@ -141,7 +140,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                           "that determine it a finite score, above any family with noise, so the learned "
                           "graph is likely to hold such a family, of residual variance 0, which a Gaussian "
                           "network cannot fit (a learner with fit_parameters=True refuses these data)")
-        elif scorer is not None and n_continuous:
+        elif scorer_of is not None and n_continuous:
             score_rule = ("; the score gives the family of a continuous one given the columns that "
                           "determine it -inf (as bnlearn's bic-g, aic-g and loglik-g do)")
         else:
@@ -165,14 +164,20 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                       DeterminedColumnsWarning)
 
 
-def finite_determined_families(scorer, data, counter, dependencies):
-    """The families ``column | predictors`` of ``dependencies`` (exact linear functions,
-    :func:`skbn._counting.linear_dependencies`, as positions) that ``scorer`` gives a
-    finite score, with that score: ``[(column, predictors, score), ...]``. None for the
-    residual-variance scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms:
-    ``-inf``); every one for BGe."""
+def _dependence(names, column, given):
+    """``'c' (a linear function of 'a', 'b'`` (or ``(no spread``), unclosed, for a message."""
+    what = f"a linear function of {', '.join(repr(names[i]) for i in given)}" if given else "no spread"
+    return f"{names[column]!r} ({what}"
+
+
+def finitely_scored(scorer, data, counter, families):
+    """The families ``column | predictors`` of ``families`` (positions: the exact linear
+    functions of :func:`skbn._counting.linear_dependencies`, or a family of an averaged
+    network) that ``scorer`` gives a finite score, with that score: ``[(column,
+    predictors, score), ...]``. No determined family for the residual-variance scores
+    (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms: ``-inf``); every one for BGe."""
     found = []
-    for column, predictors in dependencies:
+    for column, predictors in families:
         with np.errstate(divide="ignore", invalid="ignore"):
             score = _moment_family_score(counter, scorer, column, list(predictors), data.n_variables)
         if np.isfinite(score):
@@ -182,10 +187,10 @@ def finite_determined_families(scorer, data, counter, dependencies):
 
 def determined_refusal(learner, parameter, scorer, finite, names):
     """The error of :func:`check_determined_columns` about the determined families
-    ``finite`` (:func:`finite_determined_families`) of a learner that fits parameters;
+    ``finite`` (:func:`finitely_scored`) of a learner that fits parameters;
     ``parameter``: its scorer parameter (with the alias given), ``scorer`` the resolved scorer."""
-    families = "; ".join(f"{names[c]!r} (a linear function of {', '.join(repr(names[i]) for i in given)}, "
-                         f"family score {score:.6g})" for c, given, score in finite)
+    families = "; ".join(f"{_dependence(names, c, given)}, family score {score:.6g})"
+                         for c, given, score in finite)
     return (
         f"{learner}: {families}: {'these columns are' if len(finite) > 1 else 'a column is'} "
         f"exactly determined by other columns, with no noise, and the scorer {scorer!r} "
@@ -205,9 +210,7 @@ def tested_refusal(learner, dependencies, names):
     """The error of :func:`check_determined_columns` about the determined columns
     ``dependencies`` (``(column, predictors)``, :func:`skbn._counting.linear_dependencies`)
     of a search by tests alone (PC) that fits its network."""
-    columns = "; ".join(f"{names[c]!r} ("
-                        + (f"a linear function of {', '.join(repr(names[i]) for i in given)}"
-                           if given else "no spread") + ")" for c, given in dependencies)
+    columns = "; ".join(f"{_dependence(names, c, given)})" for c, given in dependencies)
     return (
         f"{learner}: {columns}: {'these columns are' if len(dependencies) > 1 else 'a column is'} "
         "exactly determined by other columns, with no noise. A conditional-independence test finds "

@@ -58,12 +58,9 @@ OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
              "scorer": "--score", "ess": "--ess", "alpha": "--alpha", "tiers": "--tiers",
              "ordering": "--ordering", "target": "--target", "verbose": "-v"}
 
-_NUMBER = NUMBER_TEXT
 _INTEGER = re.compile(r"[+-]?\d+")
 #: A number written with a decimal comma (European spreadsheets): "1,5", "-0,25".
 _DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?")
-#: Cells that often mark a missing value; a column of numbers holding one gets a hint.
-_NA_LIKE = MISSING_MARKERS
 #: Extensions of the outputs (compressed CSV: pandas infers the compression).
 _TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".dat")
 _COMPRESSION = (".gz", ".bz2", ".zip", ".xz", ".zst")
@@ -542,13 +539,13 @@ def _warn_text_among_numbers(name, column, others, n_numbers, decimal):
     """Say why a column of (mostly) numbers stays text: the texts that are not numbers."""
     stripped = [t.strip() for t in others]
     if not n_numbers:
-        if decimal == "." and all(_DECIMAL_COMMA.fullmatch(t) or _NUMBER.fullmatch(t) for t in stripped):
+        if decimal == "." and all(_DECIMAL_COMMA.fullmatch(t) or NUMBER_TEXT.fullmatch(t) for t in stripped):
             raise CommandError(
                 f"column {name!r} holds numbers written with a decimal comma (e.g. "
                 f"{next(t for t in others if _DECIMAL_COMMA.fullmatch(t.strip()))!r}): pass "
                 f"--decimal , to read them as numbers, or --categorical {name} to keep them as text")
         return
-    if set(stripped) <= set(_NA_LIKE):
+    if set(stripped) <= set(MISSING_MARKERS):
         if decimal == ".":  # numbers as text and a marker: fit's column check (_data) warns or
             return          # refuses, naming the column; its advice reads --na-values here
         _warn(f"column {name!r} holds numbers and the text {others[0]!r}, read as "
@@ -588,7 +585,7 @@ def _as_number(value):
             return float(value)
         except (TypeError, ValueError):
             return None
-    if isinstance(value, str) and _NUMBER.fullmatch(value):
+    if isinstance(value, str) and NUMBER_TEXT.fullmatch(value):
         return float(value)
     return None
 
@@ -634,7 +631,7 @@ def _spelled_number(text, decimal="."):
         if "." in text or (_DECIMAL_COMMA.fullmatch(text) is None and _INTEGER.fullmatch(text) is None):
             return None
         return text.replace(",", ".")
-    return text if _NUMBER.fullmatch(text) else None
+    return text if NUMBER_TEXT.fullmatch(text) else None
 
 
 def _number(node, text, what, decimal="."):
@@ -644,7 +641,7 @@ def _number(node, text, what, decimal="."):
         text = str(text)
     spelled = _spelled_number(text, decimal)
     if spelled is None:
-        hint = (f"; if it marks a missing value, pass --na-values {text}" if text.strip() in _NA_LIKE
+        hint = (f"; if it marks a missing value, pass --na-values {text}" if text.strip() in MISSING_MARKERS
                 else "; pass --decimal , to read decimal commas" if _DECIMAL_COMMA.fullmatch(text.strip())
                 else "")
         raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous{hint}")

@@ -19,7 +19,7 @@ from skbn._continuous_network import (
     aliased_family_parameters,
     identifiable_families,
 )
-from skbn._counting import family_table, weights_are_integral
+from skbn._counting import count_cells, family_table, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions
 from skbn._data import (
@@ -1355,7 +1355,7 @@ def _warn_sparse_columns(estimator, data):
         codes = data.codes[:, j]
         observed = codes >= 0
         weights = data.weights[observed] if copies else None
-        counts = np.bincount(codes[observed].astype(np.int64), weights=weights, minlength=n_states)
+        counts = count_cells(codes[observed], n_states, weights)
         n_values, n_rows = int(np.count_nonzero(counts)), float(counts.sum())
         if n_values <= SPARSE_INTEGER_STATES or n_rows >= 2 * n_values:
             continue
@@ -1395,9 +1395,9 @@ def _check_determined_columns(estimator, data, states):
         return
     learner = _searching_learner(estimator)
     tests = learner is not None and "ci_test" in learner._plugins and _tests_the_data(learner.ci_test)
-    scorer = refuse = None
+    scorer_of = refuse = None
     if learner is not None and "scorer" in learner._plugins:
-        def scorer():  # (resolved as the search resolves it, only when a column is determined)
+        def scorer_of():  # (resolved as the search resolves it, only when a column is determined)
             return learner._resolved_plugin("scorer", data)
 
         if estimator.fit_parameters:
@@ -1407,7 +1407,7 @@ def _check_determined_columns(estimator, data, states):
     elif tests and estimator.fit_parameters:  # a search by tests alone (PC): no score keeps it away
         refuse = "fit_parameters=True"
     check_determined_columns(data, states, type(estimator).__name__, tests=tests,
-                             reader=_reads_spread(learner), scorer=scorer, refuse=refuse)
+                             reader=_reads_spread(learner), scorer_of=scorer_of, refuse=refuse)
 
 
 def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, identifiable=False,

@@ -14,9 +14,10 @@ from skbn._counting import moments, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter
 from skbn._dag import has_path
 from skbn._data import EncodedData
+from skbn._determined_columns import finitely_scored
 from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner
 from skbn.exceptions import DeterminedColumnsWarning
-from skbn.scores import GaussianBIC, _moment_family_score
+from skbn.scores import GaussianBIC
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
 from skbn.utils._warnings import warn_user
@@ -118,14 +119,14 @@ def averaged_edges(strength, direction, threshold, admits=None):
 def _not_determined(data):
     """``admits(v, parents)`` for :func:`averaged_edges` on ``data``: False when ``v`` is a
     continuous column that the continuous columns of ``parents`` determine exactly over all
-    the rows (the Gaussian scores' no-spread rule, :func:`skbn.scores._moment_family_score`
-    of ``bic-g`` is ``-inf``): a family of residual variance 0, to which no Gaussian or CLG
-    network can give a density (a CLG configuration without spread falls back on this
-    regression over all rows). No resample learns such a family under a residual-variance
-    score (its score is ``-inf``) nor under BGe (refused before the search), but the average
-    can combine it from different resamples: ``a -> c`` in some, ``b -> c`` in others, with
-    ``c = a + b``. None (every family admitted) for discrete data or when the moments cannot
-    be computed (missing cells)."""
+    the rows (the Gaussian scores' no-spread rule: ``bic-g`` scores the family ``-inf``,
+    :func:`skbn._determined_columns.finitely_scored`): a family of residual variance 0, to
+    which no Gaussian or CLG network can give a density (a CLG configuration without spread
+    falls back on this regression over all rows). No resample learns such a family under a
+    residual-variance score (its score is ``-inf``) nor under BGe (refused before the
+    search), but the average can combine it from different resamples: ``a -> c`` in some,
+    ``b -> c`` in others, with ``c = a + b``. None (every family admitted) for discrete data
+    or when the moments cannot be computed (missing cells)."""
     if not data.has_continuous:
         return None
     try:
@@ -136,10 +137,7 @@ def _not_determined(data):
 
     def admits(v, parents):
         given = [u for u in parents if continuous[u]]
-        if not continuous[v] or not given:
-            return True
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.isfinite(_moment_family_score(counter, scorer, v, given))
+        return not continuous[v] or not given or bool(finitely_scored(scorer, data, counter, [(v, given)]))
 
     return admits
 
