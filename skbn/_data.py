@@ -575,7 +575,10 @@ def permute_columns(data, order):
 def _refuse_kind(name, kind):
     """Refuse the kinds that are never discrete without a declaration."""
     if kind == "complex":
-        raise ValueError(f"Complex data not supported (column {name!r}); skbn needs discrete states.")
+        raise ValueError(f"Complex data not supported (column {name!r}): skbn takes discrete states "
+                         "(text, categories, whole numbers) or real numbers (a continuous column). Split "
+                         "it into two real columns (its real and imaginary parts, or its modulus and "
+                         "argument).")
     if kind == "time":
         raise TypeError(f"Column {name!r} holds dates/times; encode them as categories first.")
 

@@ -3,9 +3,17 @@
 :func:`skbn.posterior.edge_posteriors` runs as :class:`~skbn.estimators.ExactStructure` does,
 on the encoded data, below the learners."""
 
+import itertools
+
 import numpy as np
 
-from skbn._counting import count_cells, functional_pairs, linear_dependencies, weights_are_integral
+from skbn._counting import (
+    collinear_pairs,
+    count_cells,
+    functional_pairs,
+    linear_dependencies,
+    weights_are_integral,
+)
 from skbn._counting._moment_counter import MomentCounter
 from skbn._data import name_ranks
 from skbn.exceptions import DeterminedColumnsWarning
@@ -14,10 +22,14 @@ from skbn.utils._warnings import warn_user
 
 #: Most (continuous column, discrete column) pairs, and states of one pair, a message names.
 _FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
+#: Most determined continuous columns the warning names.
+_DEPENDENCES_SHOWN = 20
+#: Most parent sets :func:`reachable_families` tries for one column under a bound on its parents.
+_PARENT_SETS_TRIED = 4096
 
 
 def check_determined_columns(data, states, learner, *, tests=False, reader="score", scorer_of=None,
-                             refuse=None):
+                             refuse=None, reach=None, rank_rule=False):
     """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`), naming them, about columns
     of the encoded ``data`` exactly determined by others, which break the faithfulness a
     learned graph (or an edge posterior) relies on; refuse them (``refuse``) when the
@@ -26,9 +38,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
 
     * Continuous columns that are exact linear functions of other continuous columns
       (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
-      reads). Skipped with missing cells, and when there are no more rows than continuous
-      columns, where the columns are always linearly dependent (PC's rule for conditioning
-      sets too large for the rows applies then). The family of such a column ``c`` given
+      reads; skipped with missing cells). The family of such a column ``c`` given
       the columns ``P`` that determine it has residual variance 0: the residual-variance
       scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms) give it ``-inf``, as
       bnlearn does, so their searches never learn it; BGe, a marginal likelihood under a
@@ -37,15 +47,42 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       ``T`` alone), so its searches learn it (bnlearn's too). A Gaussian network has no
       density with a node of standard deviation 0, so the parameter fit after such a
       search would fail: with ``refuse`` (a learner that fits its network) a scorer that
-      gives ``c | P`` a finite score (:func:`finitely_scored`) is refused here,
-      before the search, with a ``ValueError`` naming the columns; otherwise the warning
-      says so. A search by tests alone (``tests`` and no ``scorer_of``: PC) has no score to keep
-      it away from such a family: a column stays dependent on the columns that determine it
-      whatever else a test conditions on (given all but one of them it is that one plus a
-      constant), so they stay adjacent, and the extension of the learned class gives the
-      last of them in its order the others as parents (the v-structure ``a -> c <- b`` of
-      ``c = a + b`` with independent ``a``, ``b``; one of two duplicates the other). With
-      ``refuse`` every determined column is then refused (:func:`tested_refusal`).
+      gives a determined family *the search can reach* a finite score
+      (:func:`finitely_scored`) is refused here, before the search, with a ``ValueError``
+      naming the family; otherwise the warning says so. A search by tests alone
+      (``tests`` and no ``scorer_of``: PC) has no score to keep it away from such a family:
+      a column stays dependent on the columns that determine it whatever else a test
+      conditions on (given all but one of them it is that one plus a constant), so they
+      stay adjacent, and the extension of the learned class gives the last of them in its
+      order the others as parents (the v-structure ``a -> c <- b`` of ``c = a + b`` with
+      independent ``a``, ``b``; one of two duplicates the other). With ``refuse`` a
+      determined family it can reach is then refused (:func:`tested_refusal`).
+
+      *The reach* (:func:`reachable_families`, from ``reach``): every column of a
+      dependence can be the child (with ``a + b - c = 0``, ``a | b, c``, ``b | a, c`` and
+      ``c | a, b`` are all determined), with any parents besides; such a family is reached
+      only if its size, with the parents the child must have, is at most the search's bound
+      on parents (``max_indegree``, one in a tree) and none of its edges is forbidden
+      (``black_list``, ``tiers``, the conditional-Gaussian rule, an edge against the
+      required ones, K2's ordering). What a search learns from the data before it scores
+      (MMHC's candidate parents, PC's skeleton) is not known before it, so it is not read:
+      for them the rule may refuse a family the tests would have ruled out.
+
+      *No more rows than continuous columns.* With ``N`` rows the centred rows span at most
+      ``N - 1`` dimensions, so every column is a linear function of any ``N - 1`` others
+      in general position, and :func:`~skbn._counting.linear_dependencies` would name all
+      but ``N - 1`` of them. Then only the dependences of one column on one other (a
+      duplicate, a change of units; :func:`skbn._counting.collinear_pairs`) are looked
+      for, and reported and refused as above; and with ``rank_rule`` (a learner whose
+      network holds its search's families, with no tests: not a bootstrap's averaged
+      network, which leaves determined families out, nor PC or MMHC, whose tests find
+      independence given conditioning sets too large for the rows, so that no node keeps
+      ``N - 1`` neighbours) a scorer that gives a reachable family of ``N - 1`` continuous
+      parents that determine its child a finite score (BGe) is refused
+      (:func:`rank_family`, :func:`rank_refusal`): such a search learns one, and ``N``
+      rows do not estimate its ``N + 1`` parameters. A bound ``max_indegree <= N - 2``
+      lets it through. Dependences of two or more columns not forced by the rows are not
+      looked for there (telling them from those the rows force is a search over subsets).
     * With ``tests`` (a learner that runs conditional-independence tests on the data: a
       ``ci_test`` plug-in other than the d-separation oracle, PC, MMHC), discrete columns that are
       functions of another discrete column (:func:`skbn._counting.functional_pairs`,
@@ -86,9 +123,16 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         (called only when a continuous column is determined). None: no score is read.
     refuse : str or None, default=None
         For a learner that fits a network after its search: the parameter to name, its
-        scorer as given (e.g. ``"scorer='bge'"``), whose finite-scored determined families are
-        then an error naming the columns, or for a search by tests alone
-        ``"fit_parameters=True"``, every determined column an error. None: only warned.
+        scorer as given (e.g. ``"scorer='bge'"``), whose finite-scored reachable determined
+        families are then an error naming them, or for a search by tests alone
+        ``"fit_parameters=True"``, every reachable determined family an error. None: only warned.
+    reach : callable or None, default=None
+        Returns ``(allowed, required, bound)``, the families the search can give a node
+        (:meth:`skbn.estimators._base._BaseStructureLearner._family_reach`), called only
+        when a continuous column is determined. None: any family.
+    rank_rule : bool, default=False
+        Whether a reachable family of ``N - 1`` continuous parents on ``N`` rows, no more
+        than the continuous columns, is refused too (see above).
 
     Call it inside :func:`~skbn._counting._moment_counter.shared_moments` of ``data`` to share
     its moments with the search.
@@ -105,20 +149,50 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
     # memory every row counts once (rows of weight 0 were dropped before encoding)
     rows = data.total_weight if data.row_scatter is not None else data.n_samples
-    finite = []  # (column, predictors, score): determined families the scorer scores finite
-    if counter is not None and rows > n_continuous:
+    dependencies, finite, score_rule = [], [], ""
+    if counter is not None:
         columns = counter.continuous
-        dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given))
-                        for j, given in linear_dependencies(counter.moments_given().scatter[0],
-                                                            np.argsort(ranks[columns], kind="stable"))]
-        found += [f"{_dependence(data.names, j, given)})" for j, given in dependencies]
+        scatter = counter.moments_given().scatter[0]
+        order = np.argsort(ranks[columns], kind="stable")
+        few_rows = rows <= n_continuous  # (every column a function of rows - 1 others)
+        within = (collinear_pairs(scatter, order) if few_rows
+                  else linear_dependencies(scatter, order, limit=n_continuous))
+        dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
+        found += [f"{_dependence(data.names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
+        if len(dependencies) > _DEPENDENCES_SHOWN:
+            found.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
+        searched = reach() if reach is not None else None
         if dependencies and scorer_of is not None:
             scorer = scorer_of()
-            finite = finitely_scored(scorer, data, counter, dependencies)
+            reached = reachable_families(scatter, columns, dependencies, searched, ranks)
+            finite = finitely_scored(scorer, data, counter, reached)
             if finite and refuse is not None:
-                raise ValueError(determined_refusal(learner, refuse, scorer, finite, data.names))
+                raise ValueError(determined_refusal(learner, refuse, scorer, finite, data.names, ranks))
+            if finite:  # (no network fitted: the structure alone, or posteriors)
+                score_rule = (f"the scorer {scorer!r} gives the family of a continuous one given the "
+                              "columns that determine it a finite score, above any family with noise, so "
+                              "the learned graph is likely to hold such a family, of residual variance 0, "
+                              "which a Gaussian network cannot fit (a learner with fit_parameters=True "
+                              "refuses these data)")
+            elif finitely_scored(scorer, data, counter, dependencies):
+                score_rule = (f"the scorer {scorer!r} gives the family of a continuous one given the "
+                              "columns that determine it a finite score, but the search cannot reach such "
+                              "a family (its max_indegree, the shape of its graph or the background "
+                              "knowledge rule each one out)")
+            else:
+                score_rule = ("the score gives the family of a continuous one given the columns that "
+                              "determine it -inf (as bnlearn's bic-g, aic-g and loglik-g do)")
         elif dependencies and tests and refuse is not None:  # (a search by tests alone: PC)
-            raise ValueError(tested_refusal(learner, dependencies, data.names))
+            reached = reachable_families(scatter, columns, dependencies, searched, ranks)
+            if reached:
+                raise ValueError(tested_refusal(learner, reached, data.names, ranks))
+        if few_rows and rank_rule and scorer_of is not None and refuse is not None:
+            family = rank_family(scatter, columns, rows, searched, ranks)
+            scored = finitely_scored(scorer_of(), data, counter, [family]) if family else []
+            if scored:
+                raise ValueError(rank_refusal(learner, refuse, scorer_of(), scored[0], rows, n_continuous,
+                                              data.names))
+    discrete_found = []
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         # (the identifier rule counts rows: integer weights are copies, as chunks' are)
@@ -126,35 +200,39 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         n_rows = data.total_weight if copies else data.n_samples
         pairs = functional_pairs(data.codes, discrete, n_rows=n_rows)  # (a, b): b = f(a), name order
         both = set(pairs) & {(b, a) for a, b in pairs}
-        found += [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
-                  for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
+        recodings = [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
+                     for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
         determinants = {}  # column -> the columns it is a function of (not one-to-one)
         for a, b in pairs:
             if (a, b) not in both:
                 determinants.setdefault(b, []).append(a)
-        found += [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
-                  for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
+        functions = [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
+                     for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
+        discrete_found = (recodings, functions)
+        found += recodings + functions
     if found:
-        if finite:  # (no network fitted: the structure alone, or posteriors)
-            score_rule = (f"; the scorer {scorer!r} gives the family of a continuous one given the columns "
-                          "that determine it a finite score, above any family with noise, so the learned "
-                          "graph is likely to hold such a family, of residual variance 0, which a Gaussian "
-                          "network cannot fit (a learner with fit_parameters=True refuses these data)")
-        elif scorer_of is not None and n_continuous:
-            score_rule = ("; the score gives the family of a continuous one given the columns that "
-                          "determine it -inf (as bnlearn's bic-g, aic-g and loglik-g do)")
-        else:
-            score_rule = ""
+        recodings, functions = discrete_found or ([], [])
+        clauses = []
+        if tests:
+            clauses.append("given the columns that determine it, a column is constant, so the tests find "
+                           "it independent of every other column")
+        if score_rule:
+            clauses.append(score_rule)
+        if tests or score_rule.endswith("do)"):  # (tests, or a score of -inf: no edge to them)
+            clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
+        kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
+                                         ("recodings", recodings)) if told]
+        advice = f"Keep one column of each such group (drop {' or '.join(kinds)}" if kinds else (
+            "Keep one column of each such group (")
+        if functions:
+            advice += ("; of" if kinds else "of") + (
+                " a fine column and the coarse ones it determines, such as units and their treatment "
+                "group, keep those you want to model")
         warn_user(
             f"{learner}: {'; '.join(found)}: "
             f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
-            "columns, with no noise. Structure learning assumes no such deterministic relation: "
-            "given the columns that determine it, a column is constant, so the tests find it "
-            f"independent of every other column{score_rule}; the "
-            "learned graph can leave these columns, and those they explain, unconnected. Keep one "
-            "column of each such group (drop duplicates, recodings, converted units or totals; of "
-            "a fine column and the coarse ones it determines, such as units and their treatment "
-            "group, keep those you want to model).",
+            "columns, with no noise. Structure learning assumes no such deterministic relation"
+            f"{': ' + '; '.join(clauses) if clauses else ''}. {advice}).",
             DeterminedColumnsWarning,
         )
     if counter is not None and reader is not None and n_continuous < data.n_variables:
@@ -185,14 +263,141 @@ def finitely_scored(scorer, data, counter, families):
     return found
 
 
-def determined_refusal(learner, parameter, scorer, finite, names):
+def reachable_families(scatter, columns, dependencies, reach, ranks):
+    """The determined families a search can reach: for each column of a dependence, the
+    smallest set of parents that determines it exactly and that the search may give it, if
+    any.
+
+    Every column of a dependence can be the child: with ``a + b - c = 0``, ``a | b, c``,
+    ``b | a, c`` and ``c | a, b`` are all determined, and so is a family with more parents
+    (a superset determines the child too). A family ``child | P`` is reachable when every
+    column of ``P`` may be a parent of the child (``allowed``) and the family with the
+    parents the child always has (``required``) has at most ``bound[child]`` parents. A
+    set ``P`` that determines the child holds one in which the child is a linear function
+    of every column (a circuit: the child and the support of the dependence), and the
+    constraints only ever forbid more, so a reachable determined family exists exactly
+    when such a smallest one does. Only the columns of ``dependencies`` can be in one
+    (the columns no dependence involves are in none), and the search for the smallest
+    tries parent sets by size, at most :data:`_PARENT_SETS_TRIED` of them per column;
+    beyond that (a bound far below a large group), the family of all the allowed parents is
+    taken as reachable (a refusal before the search, never a failure after it).
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (k, k)
+        The one-group scatter of the continuous ``columns`` (positions in the data).
+    dependencies : list of (int, tuple of int)
+        :func:`skbn._counting.linear_dependencies` or :func:`skbn._counting.collinear_pairs`
+        (data positions).
+    reach : (allowed, required, bound) or None
+        :meth:`skbn.estimators._base._BaseStructureLearner._family_reach` (data positions);
+        None: any family.
+    ranks : ndarray
+        The columns' ranks in name order.
+
+    Returns
+    -------
+    list of (int, tuple of int)
+        ``(child, parents)``, the parents in name order, the children last in name order
+        first.
+    """
+    p = len(ranks)
+    allowed, required, bound = reach if reach is not None else (
+        ~np.eye(p, dtype=bool), np.zeros((p, p), dtype=bool), np.full(p, p - 1))
+    involved = sorted({k for j, given in dependencies for k in (j, *given)}, key=lambda k: ranks[k])
+    families = []
+    for child in involved[::-1]:
+        must = set(np.flatnonzero(required[:, child]).tolist())
+        fixed = [k for k in involved if k in must]  # (free: the parents it has anyway)
+        free = [k for k in involved if k != child and k not in must and allowed[k, child]]
+        room = int(bound[child]) - len(must)
+        given = _determining(scatter, columns, ranks, child, fixed + free)
+        if given is None or room < 0:
+            continue
+        if len(set(given) - must) > room:  # (the smallest one, under the bound)
+            given = _smallest_determining(scatter, columns, ranks, child, fixed, free, room, given)
+        if given is not None:
+            families.append((child, given))
+    return families
+
+
+def _determining(scatter, columns, ranks, child, parents):
+    """The columns among ``parents`` (data positions) of which ``child`` is an exact linear
+    function, by the rule of :func:`skbn._counting.linear_dependencies` (taken in the order
+    given), in name order; None if it is not one."""
+    local = {int(c): i for i, c in enumerate(columns)}
+    order = [local[k] for k in parents] + [local[child]]
+    for j, given in linear_dependencies(scatter, order, limit=len(order)):
+        if j == local[child]:
+            return tuple(sorted((int(columns[i]) for i in given), key=lambda k: ranks[k]))
+    return None
+
+
+def _smallest_determining(scatter, columns, ranks, child, fixed, free, room, fallback):
+    """The first set of at most ``room`` columns of ``free`` (by size, then in name order)
+    that with ``fixed`` determines ``child`` (:func:`_determining`), or None; ``fallback``
+    after :data:`_PARENT_SETS_TRIED` sets."""
+    tried = 0
+    for size in range(min(room, len(free)) + 1):
+        for chosen in itertools.combinations(free, size):
+            tried += 1
+            if tried > _PARENT_SETS_TRIED:
+                return fallback
+            given = _determining(scatter, columns, ranks, child, fixed + list(chosen))
+            if given is not None:
+                return given
+    return None
+
+
+def rank_family(scatter, columns, rows, reach, ranks):
+    """On no more rows than continuous columns: a family of ``rows - 1`` continuous parents
+    the search can reach whose child they determine, ``(child, parents)``, or None.
+
+    The centred rows span at most ``rows - 1`` dimensions, so a continuous column is an
+    exact linear function of any ``rows - 1`` continuous columns in general position (and
+    ``rows`` rows cannot estimate the ``rows`` coefficients and the variance of such a
+    family anyway). The columns are tried in name order, each with its required
+    continuous parents and the first allowed ones in name order (:func:`reachable_families`
+    for ``reach``), until one is determined."""
+    p = len(ranks)
+    allowed, required, bound = reach if reach is not None else (
+        ~np.eye(p, dtype=bool), np.zeros((p, p), dtype=bool), np.full(p, p - 1))
+    need = int(rows) - 1
+    named = sorted((int(c) for c in columns), key=lambda k: ranks[k])
+    for child in named:
+        must = np.flatnonzero(required[:, child]).tolist()
+        fixed = [k for k in named if k in must]
+        free = [k for k in named if k != child and k not in must and allowed[k, child]]
+        parents = fixed + free[:max(need - len(fixed), 0)]
+        if len(parents) < need or len(parents) + len(must) - len(fixed) > bound[child]:
+            continue
+        if _determining(scatter, columns, ranks, child, parents) is not None:
+            return child, tuple(sorted(parents, key=lambda k: ranks[k]))
+    return None
+
+
+def _shown(families, ranks):
+    """The families a message names: the child last in name order first, a family left out
+    when its columns are all in those named before it (``c | a, b`` of ``c = a + b`` names
+    the group; ``a | b, c`` and ``b | a, c`` would repeat it), then in name order."""
+    shown, covered = [], set()
+    for family in sorted(families, key=lambda family: -ranks[family[0]]):
+        if not {family[0], *family[1]} <= covered:
+            shown.append(family)
+            covered |= {family[0], *family[1]}
+    return sorted(shown, key=lambda family: ranks[family[0]])
+
+
+def determined_refusal(learner, parameter, scorer, finite, names, ranks):
     """The error of :func:`check_determined_columns` about the determined families
-    ``finite`` (:func:`finitely_scored`) of a learner that fits parameters;
-    ``parameter``: its scorer parameter (with the alias given), ``scorer`` the resolved scorer."""
+    ``finite`` (:func:`finitely_scored` of :func:`reachable_families`) of a learner that fits
+    parameters; ``parameter``: its scorer parameter (with the alias given), ``scorer`` the
+    resolved scorer."""
+    shown = _shown(finite, ranks)
     families = "; ".join(f"{_dependence(names, c, given)}, family score {score:.6g})"
-                         for c, given, score in finite)
+                         for c, given, score in shown)
     return (
-        f"{learner}: {families}: {'these columns are' if len(finite) > 1 else 'a column is'} "
+        f"{learner}: {families}: {'these columns are' if len(shown) > 1 else 'a column is'} "
         f"exactly determined by other columns, with no noise, and the scorer {scorer!r} "
         f"({parameter}) gives the "
         "family of such a column given the columns that determine it a finite score, above any "
@@ -200,26 +405,49 @@ def determined_refusal(learner, parameter, scorer, finite, names):
         "its prior alone; bic-g, aic-g and loglik-g give such a family -inf, as bnlearn does). The "
         "search would favour such a family, whose residual variance is 0, and a Gaussian network "
         "cannot give it a density, so the parameter fit after the search would fail. Keep one "
-        "column of each such group (drop duplicates, converted units or totals), learn the "
-        "structure alone with fit_parameters=False, or use a score that never learns such a "
-        "family (scorer='bic-g')."
+        "column of each such group (drop duplicates, converted units or totals), forbid the "
+        "edges of such families (black_list, tiers, max_indegree), learn the structure alone "
+        "with fit_parameters=False, or use a score that never learns such a family "
+        "(scorer='bic-g')."
     )
 
 
-def tested_refusal(learner, dependencies, names):
-    """The error of :func:`check_determined_columns` about the determined columns
-    ``dependencies`` (``(column, predictors)``, :func:`skbn._counting.linear_dependencies`)
-    of a search by tests alone (PC) that fits its network."""
-    columns = "; ".join(f"{_dependence(names, c, given)})" for c, given in dependencies)
+def tested_refusal(learner, families, names, ranks):
+    """The error of :func:`check_determined_columns` about the determined families
+    ``families`` (:func:`reachable_families`) of a search by tests alone (PC) that fits
+    its network."""
+    shown = _shown(families, ranks)
+    columns = "; ".join(f"{_dependence(names, c, given)})" for c, given in shown)
     return (
-        f"{learner}: {columns}: {'these columns are' if len(dependencies) > 1 else 'a column is'} "
+        f"{learner}: {columns}: {'these columns are' if len(shown) > 1 else 'a column is'} "
         "exactly determined by other columns, with no noise. A conditional-independence test finds "
         "such a column dependent on the columns that determine it whatever else it conditions on, "
         "so the learned graph keeps them adjacent and gives one of them the others as parents: a "
         "family of residual variance 0, which a Gaussian network cannot give a density, so the "
         "parameter fit after the search would fail (fit_parameters=True). Keep one column of each "
-        "such group (drop duplicates, converted units or totals), or learn the structure alone "
-        "with fit_parameters=False."
+        "such group (drop duplicates, converted units or totals), forbid the edges of such "
+        "families (black_list, tiers), or learn the structure alone with fit_parameters=False."
+    )
+
+
+def rank_refusal(learner, parameter, scorer, family, rows, n_continuous, names):
+    """The error of :func:`check_determined_columns` about a family of :func:`rank_family`
+    (with its score, :func:`finitely_scored`) on ``rows`` rows and ``n_continuous``
+    continuous columns."""
+    child, parents, score = family
+    named = ", ".join(repr(names[k]) for k in parents[:5]) + (
+        f" and {len(parents) - 5} more" if len(parents) > 5 else "")
+    return (
+        f"{learner}: {rows:g} rows, not more than the {n_continuous} continuous columns: the centred "
+        f"rows span at most {rows - 1:g} dimensions, so a continuous column is an exact linear "
+        f"function of any {rows - 1:g} others in general position (the family of {names[child]!r} "
+        f"given {named}, family score {score:.6g}), and the scorer {scorer!r} ({parameter}) gives "
+        f"such a family a finite score, which its search can reach. A Gaussian network cannot give a family "
+        f"of residual variance 0 a density ({rows:g} rows do not estimate {rows - 1:g} coefficients, "
+        "an intercept and a variance), so the parameter fit after the search would fail. Bound "
+        f"the parents with max_indegree={max(rows - 2, 0):g} (or fewer), add rows, learn the "
+        "structure alone with fit_parameters=False, or use a score that never learns such a "
+        "family (scorer='bic-g')."
     )
 
 

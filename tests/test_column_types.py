@@ -497,3 +497,15 @@ def test_the_few_values_warning_points_at_the_callers_line(learner):
             HillClimbStructure().fit(X)
     found = [w for w in caught if "has only 2 distinct values" in str(w.message)]
     assert found and all(w.filename == __file__ for w in found), [(w.filename, w.lineno) for w in found]
+
+
+def test_a_complex_column_is_refused_saying_what_skbn_takes():
+    """skbn takes continuous columns too: the refusal of complex numbers says so (it said
+    "skbn needs discrete states"), naming the column and how to make it real."""
+    X = pd.DataFrame({"x": np.linspace(0.5, 9.5, 20), "d": np.arange(20) * (1 + 1j)})
+    with pytest.raises(ValueError) as refused:
+        HillClimbStructure().fit(X)
+    assert str(refused.value) == (
+        "Complex data not supported (column 'd'): skbn takes discrete states (text, categories, "
+        "whole numbers) or real numbers (a continuous column). Split it into two real columns (its "
+        "real and imaginary parts, or its modulus and argument).")

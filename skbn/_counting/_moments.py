@@ -729,6 +729,51 @@ def linear_dependencies(scatter, order=None, limit=20):
     return found
 
 
+def collinear_pairs(scatter, order=None):
+    r"""The columns of a scatter matrix that are exact linear functions of one other column
+    (a duplicate, a change of units) or of none (no spread), each with that column: the
+    dependences of one or no predictor that :func:`linear_dependencies` reports, by its
+    rule, without its factorisation of every column.
+
+    For when the rows are too few for that factorisation to mean anything: with ``N`` rows
+    the centred scatter has rank at most ``N - 1``, so every column is a function of
+    ``N - 1`` others and :func:`linear_dependencies` would report all columns past the
+    first ``N - 1``. A pair is still told apart from that: of two columns of the
+    unit-diagonal scatter (:func:`_scaled`), the later in ``order`` is a linear function
+    of the earlier when its residual variance given it, :math:`1 - r^2` (the squared
+    pivot of their Cholesky factor), is at most :data:`SINGULAR_RCOND`. ``O(k^2)`` on the
+    scatter. Each column is reported once, with the first such column before it that is
+    not itself reported (as :func:`linear_dependencies` leaves a dependent column out).
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (k, k)
+        Centred cross-products (one group of :attr:`Moments.scatter`).
+    order : sequence of int or None, default=None
+        The order in which columns are taken (None: ``range(k)``).
+
+    Returns
+    -------
+    list of (int, tuple of int)
+        ``(column, (predictor,))``, or ``(column, ())`` for a column with no spread, in ``order``.
+    """
+    order = list(range(scatter.shape[0])) if order is None else [int(j) for j in order]
+    _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))
+    spread = np.diagonal(scaled) > 0
+    pivot = np.diagonal(scaled)[None, :] - scaled ** 2  # [i, j]: 1 - r_ij^2 (j given i)
+    kept, found = [], []
+    for j in range(len(order)):
+        if not spread[j]:
+            found.append((order[j], ()))
+            continue
+        given = [i for i in kept if pivot[i, j] <= SINGULAR_RCOND]
+        if given:
+            found.append((order[j], (order[given[0]],)))
+        else:
+            kept.append(j)
+    return found
+
+
 def conditional_variances(scatter, given):
     """Residual scatter :math:`S_{jj} - S_{jZ} S_{ZZ}^{-1} S_{Zj}` of every column ``j`` given
     the columns ``given`` (0 for the columns of ``given``).

@@ -21,7 +21,7 @@ from skbn._continuous_network import (
 )
 from skbn._counting import count_cells, family_table, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter, shared_moments
-from skbn._dag import knowledge_directions
+from skbn._dag import knowledge_directions, transitive_closure
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -722,6 +722,25 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         continuous = data.continuous if data.has_continuous else None
         return parse_knowledge(data.names, **given, continuous=continuous)
 
+    def _family_reach(self, data, knowledge):
+        """The families this learner's search can give a node on ``data`` under ``knowledge``
+        (:meth:`_parsed_knowledge`), for the determined-columns refusal of ``fit``
+        (:func:`skbn._determined_columns.reachable_families`): ``(allowed, required, bound)``.
+
+        ``allowed[i, j]``: the search may make ``i`` a parent of ``j`` (not forbidden by
+        ``black_list``, ``tiers`` or the conditional-Gaussian rule, and ``j`` no ancestor of
+        ``i`` along the required edges, which would close a cycle); ``required[i, j]``: ``i``
+        is a parent ``j`` always has (the one-way white-listed edges); ``bound[j]``: the most
+        parents of ``j`` (``max_indegree``, ``p - 1`` without one). A learner whose search
+        is restricted in other ways (K2's ordering, a tree) narrows them; restrictions the
+        search draws from the data (MMHC's candidate parents, PC's tests) are not known
+        before it, and are not read.
+        """
+        p = data.n_variables
+        closure = transitive_closure(np.asarray(knowledge.required_directed))
+        allowed = ~np.asarray(knowledge.forbidden) & ~closure.T
+        return allowed, np.array(knowledge.required_directed), np.full(p, knowledge.max_indegree)
+
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         """The search (see the class docstring): the DAG's ``(parent, child)`` positions."""
         raise NotImplementedError
@@ -1387,7 +1406,9 @@ def _check_determined_columns(estimator, data, states):
     (``fit_parameters=True``), a refusal before the search of the determined continuous
     columns a search would give a family of residual variance 0: for a search that scores
     (the learner's own or the one a ``BootstrapStructure`` wraps), those whose family its
-    scorer gives a finite score (BGe); for a search by tests alone (PC), every one.
+    scorer gives a finite score (BGe); for a search by tests alone (PC), every one; in
+    both cases only the families the search can reach (:meth:`_BaseStructureLearner._family_reach`:
+    ``max_indegree``, the background knowledge, K2's ordering, a tree's one parent).
     ``states``: the state names of every column (None for a continuous one), as ``fit``
     encodes them.
     """
@@ -1406,8 +1427,14 @@ def _check_determined_columns(estimator, data, states):
                 refuse = f"{refuse}={learner.scorer!r}"
     elif tests and estimator.fit_parameters:  # a search by tests alone (PC): no score keeps it away
         refuse = "fit_parameters=True"
+
+    def reach():  # (the families the search can give a node: only when a column is determined)
+        return learner._family_reach(data, learner._parsed_knowledge(data))
+
     check_determined_columns(data, states, type(estimator).__name__, tests=tests,
-                             reader=_reads_spread(learner), scorer_of=scorer_of, refuse=refuse)
+                             reader=_reads_spread(learner), scorer_of=scorer_of, refuse=refuse,
+                             reach=reach if learner is not None else None,
+                             rank_rule=learner is estimator and not tests)
 
 
 def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, identifiable=False,

@@ -160,6 +160,27 @@ class ChowLiuTree(_BaseStructureLearner):
             tags.target_tags.required = True
         return tags
 
+    def _family_reach(self, data, knowledge):
+        """:meth:`_BaseStructureLearner._family_reach` of a tree: one parent at most (none
+        for the root, the target's class besides it for TAN's features); the one-way
+        white-listed edges fix the direction of their pairs."""
+        allowed, required, bound = super()._family_reach(data, knowledge)
+        allowed &= ~np.asarray(knowledge.required_directed).T
+        target, tan = data.target, self.variant == "tan" and data.target is not None
+        features = [i for i in np.argsort(name_ranks(data.names), kind="stable").tolist()
+                    if not (tan and i == target)]
+        bound = np.ones(data.n_variables, dtype=np.int64)
+        try:
+            bound[self._root_position(data, target, tan, features)] = 0
+        except ValueError:  # (a root the search refuses, naming it)
+            pass
+        if tan:  # the class is a parent of every feature, and has none
+            required = required.copy()
+            required[target, features] = True
+            bound[features] += 1
+            bound[target] = 0
+        return allowed, required, bound
+
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         if not self.scorer_.score_equivalent:
             raise ValueError(

@@ -4,6 +4,7 @@ from numbers import Integral
 
 import numpy as np
 
+from skbn._data import name_ranks
 from skbn._engines._local_scores import FamilyColumns
 from skbn._engines._search import improves, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
@@ -185,9 +186,10 @@ class K2Structure(_BaseStructureLearner):
     def _order(self, data):
         names = list(data.names)
         latent = [names.index(v) for v in self._latent_states(())]
-        if self.ordering is None:  # the columns in name order (the search's data are sorted)
+        if self.ordering is None:  # the columns in name order (those of the search's sorted data)
             first = [data.target] if data.target_from_y else []
-            order = [i for i in range(data.n_variables) if i not in latent and i not in first]
+            order = [i for i in np.argsort(name_ranks(names), kind="stable").tolist()
+                     if i not in latent and i not in first]
             return latent + first + order  # hidden causes first: a latent may parent any column
         labels = list(self.ordering)
         unknown = [v for v in labels if v not in names]
@@ -203,6 +205,15 @@ class K2Structure(_BaseStructureLearner):
         if left_out and not (left_out == [data.target] and data.target_from_y):
             raise ValueError(f"ordering must name every column; missing {[names[i] for i in left_out]}.")
         return left_out + order
+
+    def _family_reach(self, data, knowledge):
+        """:meth:`_BaseStructureLearner._family_reach` within the ordering: only the
+        columns before a column may be its parents, and a white-listed pair listed both ways
+        is a parent the later column always has."""
+        allowed, _, bound = super()._family_reach(data, knowledge)
+        position_of = np.argsort(self._order(data))
+        before = position_of[:, None] < position_of[None, :]
+        return allowed & before, np.asarray(knowledge.required_adjacency) & before, bound
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         order = self._order(data)
