@@ -573,6 +573,17 @@ def _state_code(states, label, what):
     raise ValueError(f"{what} {label!r} is not a state of the column; its states are {states!r}")
 
 
+def _fitted_column_types(graph, column_types, columns):
+    """``column_types`` as given; ``"auto"`` with a fitted learner as the graph means the
+    types that learner used (its ``column_types_``, restricted to ``columns``), so that the
+    effect is read on the model the graph was learned with: whole numbers the learner took
+    as measurements are not re-read as categories (or refused as undeclared)."""
+    fitted = getattr(graph, "column_types_", None)
+    if isinstance(column_types, str) and column_types == "auto" and isinstance(fitted, dict):
+        return {c: fitted[c] for c in columns if c in fitted}
+    return column_types
+
+
 def _encode_columns(X, columns, sample_weight, **options):
     """``(data, states, weights)``: the ``columns`` of ``X`` (names of a DataFrame, positions
     of an array) encoded after dropping the rows of weight 0 (``positive_weight_rows``: such
@@ -698,8 +709,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Largest equivalence class ``method="global"`` enumerates.
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         Column types of the used columns (skbn's column-type rule: non-integer numbers are
-        continuous). When every used column (``x``, ``y``, the candidate parents) is
-        continuous the **Gaussian form** applies (below); mixed columns are refused.
+        continuous; ``"auto"`` with a fitted learner as the graph: the types it was fitted
+        with, its ``column_types_``). When every used column (``x``, ``y``, the candidate
+        parents) is continuous the **Gaussian form** applies (below); mixed columns are
+        refused.
 
     Returns
     -------
@@ -762,8 +775,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         definite = set(g.parents[xi])
         sets = [entry for entry in sets if set(entry[0]) == definite][:1] or sets[:1]
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
-    data, states, weights = _encode_columns(X, [g.nodes[i] for i in used], sample_weight,
-                                            allow_continuous=True, column_types=column_types)
+    columns = [g.nodes[i] for i in used]
+    data, states, weights = _encode_columns(
+        X, columns, sample_weight, allow_continuous=True,
+        column_types=_fitted_column_types(cpdag, column_types, columns))
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
         return _gaussian_ida(g, data, weights, used, position, sets, xi, yi,
@@ -1144,8 +1159,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     max_dags : int, default=1000
         Largest class ``method="global"`` enumerates.
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
-        As in :func:`ida`: all used columns continuous gives the Gaussian form; mixed
-        columns are refused.
+        As in :func:`ida` (a fitted learner as the graph gives its ``column_types_``): all
+        used columns continuous gives the Gaussian form; mixed columns are refused.
 
     Returns
     -------
@@ -1209,8 +1224,10 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     xi, yi = [g.index[x] for x in xs], g.index[y]
     combos = _joint_parent_sets(g, xi, method, int(max_dags))
     used = sorted({yi, *xi}.union(*(set(pa) for c, _ in combos for pa in c)))
-    data, states, weights = _encode_columns(X, [g.nodes[i] for i in used], sample_weight,
-                                            allow_continuous=True, column_types=column_types)
+    columns = [g.nodes[i] for i in used]
+    data, states, weights = _encode_columns(
+        X, columns, sample_weight, allow_continuous=True,
+        column_types=_fitted_column_types(cpdag, column_types, columns))
     position = {i: k for k, i in enumerate(used)}
     rows = []
     for parent_sets, n_dags in combos:
@@ -1384,8 +1401,9 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     max_dags : int, default=1000
         Most orientations of ``x``'s chain component enumerated (``equivalence_class=True``).
     column_types : "auto", dict or str, default="auto"
-        Which columns are continuous, as the estimators' ``column_types``. When ``x``,
-        ``y`` and every parent of ``x`` are continuous, the effect in each DAG is the
+        Which columns are continuous, as the estimators' ``column_types`` (``"auto"`` with
+        a fitted ``BootstrapStructure`` or ``OrderMCMCStructure``: its ``column_types_``).
+        When ``x``, ``y`` and every parent of ``x`` are continuous, the effect in each DAG is the
         Gaussian one of :func:`ida`: the coefficient of ``x`` in the least-squares
         regression of ``y`` on ``x`` and its parents (0 without a directed path), and
         ``parameter_uncertainty`` draws it from its Normal sampling distribution
@@ -1416,6 +1434,7 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     >>> round(out.prob_causes, 3), float(out.effects[2])
     (0.667, 0.0)
     """
+    learner = graphs  # a fitted OrderMCMCStructure / BootstrapStructure: its column_types_
     if hasattr(graphs, "dag_samples_"):
         graphs = graphs.dag_samples_
     elif hasattr(graphs, "edges_") and hasattr(graphs, "strength_matrix_"):
@@ -1453,8 +1472,9 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     dag_weights = np.asarray(dag_weights) / len(graphs)
     columns = list(dict.fromkeys(
         [x, y] + [g.nodes[p] for g in dags for p in sorted(g.parents[g.index[x]])]))
-    data, states, weights = _encode_columns(X, columns, sample_weight, allow_continuous=True,
-                                            column_types=column_types)
+    data, states, weights = _encode_columns(
+        X, columns, sample_weight, allow_continuous=True,
+        column_types=_fitted_column_types(learner, column_types, columns))
     position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]
     # whether y descends from x in each DAG (where it does not, x has no effect on y)

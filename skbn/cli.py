@@ -1068,7 +1068,19 @@ def cmd_learn(args, log):
         out(f"  {u} -- {v}   (direction not identifiable)")
     if hasattr(model, "score_"):
         out(f"score ({type(model.scorer_).__name__}): {model.score_:.4f}")
-    out(f"mean log-likelihood of the training rows: {model.score(data):.4f}")
+    incomplete = data.isna().any(axis=1).to_numpy()
+    if not incomplete.any():
+        out(f"mean log-likelihood of the training rows: {model.score(data):.4f}")
+    elif getattr(model, "missing", None) == "complete_case":
+        # the model was learned from the complete rows only: say so, and score those
+        complete = data[~incomplete]
+        out(f"mean log-likelihood of the {len(complete)} complete rows it was learned from: "
+            f"{model.score(complete):.4f}")
+        out(f"mean log-likelihood of all {len(data)} rows (missing cells summed out): "
+            f"{model.score(data):.4f}")
+    else:
+        out(f"mean log-likelihood of the training rows (missing cells summed out): "
+            f"{model.score(data):.4f}")
 
     jobs = []
     if "model" in outputs:

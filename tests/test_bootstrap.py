@@ -401,3 +401,29 @@ def test_an_averaged_network_with_collinear_parents_is_fitted():
     net = model.network_
     assert dict(zip(net.parents["b"], net.coefficients["b"]))["a2"] == 0.0
     assert np.isfinite(model.score_samples(X)).all()
+
+
+def test_wrapped_learner_settings_that_the_resamples_ignore_are_refused():
+    # R's PimaIndiansDiabetes2 shape: whole-number measurements. Declared on the wrapped
+    # learner, column_types was ignored (the resamples are encoded by BootstrapStructure's
+    # own parameters): few-valued whole numbers were silently discrete, many-valued ones
+    # refused as undeclared though the user had declared them; target= and missing= on
+    # the wrapped learner were ignored the same way
+    rng = np.random.default_rng(0)
+    n = 400
+    pregnant = rng.integers(0, 8, n)                      # 8 whole numbers: discrete by default
+    mass = 25 + 0.5 * pregnant + rng.normal(0, 2, n)
+    X = pd.DataFrame({"pregnant": pregnant, "mass": mass,
+                      "diabetes": np.where(mass + rng.normal(0, 2, n) > 28, "pos", "neg")})
+    for inner, name in [(HillClimbStructure(column_types={"pregnant": "continuous"}), "column_types"),
+                        (HillClimbStructure(target="diabetes"), "target"),
+                        (HillClimbStructure(missing="em"), "missing"),
+                        (HillClimbStructure(parameter_estimator="mle"), "parameter_estimator")]:
+        with pytest.raises(ValueError, match=f"the wrapped HillClimbStructure has {name}=.*ignore"):
+            BootstrapStructure(inner, n_resamples=3, random_state=0).fit(X)
+    # set where it is read, the declaration is honoured; untouched settings are fine
+    model = BootstrapStructure(HillClimbStructure(scorer="bic-cg", max_indegree=2), n_resamples=3,
+                               column_types={"pregnant": "continuous"}, random_state=0).fit(X)
+    assert model.column_types_["pregnant"] == "continuous"
+    BootstrapStructure(HillClimbStructure(column_types="auto", target=None), n_resamples=2,
+                       random_state=0).fit(X)

@@ -330,6 +330,29 @@ def test_learn_pc_with_available_case_missing_values(tmp_path, capsys):
     assert_one_line_error(status, err, "--missing em is not supported by PCStructure")
 
 
+def test_learn_complete_case_reports_the_likelihood_of_the_rows_it_learned_from(tmp_path, capsys):
+    # R's PimaIndiansDiabetes2 shape: half the rows have a missing cell. With --missing
+    # complete_case the model is learned from the complete rows only; the line that said
+    # "of the training rows" was the mean over every row of the file, the incomplete ones
+    # (missing cells summed out, so a higher value) included
+    frame = asia_network().sample(2000, random_state=3).astype(object)
+    frame = frame.mask(np.random.default_rng(4).random(frame.shape) < 0.08)
+    frame.to_csv(tmp_path / "gaps.csv", index=False)
+    status, out, _ = run(["learn", tmp_path / "gaps.csv", "--missing", "complete_case"], capsys)
+    assert status == 0
+    data = pd.read_csv(tmp_path / "gaps.csv", dtype=str, keep_default_na=False, na_values=[""])
+    api = HillClimbStructure(missing="complete_case").fit(data)
+    complete = data.dropna()
+    assert len(complete) < len(data)
+    assert (f"mean log-likelihood of the {len(complete)} complete rows it was learned from: "
+            f"{api.score(complete):.4f}") in out
+    assert (f"mean log-likelihood of all {len(data)} rows (missing cells summed out): "
+            f"{api.score(data):.4f}") in out
+    assert "of the training rows:" not in out
+    status, out, _ = run(["learn", tmp_path / "gaps.csv", "--missing", "em"], capsys)
+    assert status == 0 and "of the training rows (missing cells summed out): " in out
+
+
 # ---------------------------------------------------------------------- real-data shapes
 def literal_frame(n=600, seed=0):
     """Rows with states named like missing-value markers, in a column named `M. Work`."""

@@ -307,3 +307,26 @@ def test_a_round_of_one_set_size_equals_each_test_alone(level):
             assert independent[k] == (alone.independent if level is None else alone.pvalue > level)
             assert type(pvalue[k]) is float and type(independent[k]) is bool
     assert runner.test_many([]) == ([], [], [])
+
+
+def test_a_discrete_child_of_continuous_columns_is_not_called_a_test_error():
+    # R's TitanicSurvival shape: a discrete outcome caused by measurements (survived <- age,
+    # fare). PC finds the collider age -> survived <- fare; the conditional-Gaussian rule
+    # (no continuous parent of a discrete node) keeps survived -> age and survived -> fare.
+    # The warning called these "background-knowledge orientations" (none was given) and
+    # "a sign of test errors" (the tests are right; the CLG model class cannot hold them)
+    rng = np.random.default_rng(0)
+    n = 3000
+    age, fare = rng.normal(size=n), rng.normal(size=n)
+    survived = np.where(rng.random(n) < 1 / (1 + np.exp(-2 * (age + fare))), "yes", "no")
+    X = pd.DataFrame({"age": age, "fare": fare, "survived": survived})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = PCStructure().fit(X)
+    assert sorted(model.orientation_conflicts_) == [("knowledge", ("survived", "age")),
+                                                     ("knowledge", ("survived", "fare"))]
+    assert set(model.directed_edges_) == {("survived", "age"), ("survived", "fare")}
+    (message,) = [str(w.message) for w in caught if "orientation conflict" in str(w.message)]
+    assert "2 conditional-Gaussian orientation(s) the tests contradict" in message
+    assert "a CLG network cannot hold" in message
+    assert "background-knowledge" not in message and "test errors" not in message

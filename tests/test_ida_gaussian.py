@@ -131,3 +131,32 @@ def test_local_ida_gives_one_row_when_y_is_a_definite_parent_of_x():
     assert every["effect"].tolist() == [0.0, 0.0] and every["n_dags"].sum() == 2
     # x's own effect on w still lists both sets
     assert len(ida(rows, cpdag, "x", "w")) == 2
+
+
+def test_a_fitted_learner_gives_ida_the_column_types_it_was_fitted_with():
+    # whole-number measurements (ages, counts with few values) declared continuous on the
+    # learner: ida(X, learner, ...) re-read them with the column-type rule, so few-valued
+    # ones became discrete (asking for x_value / contrast, or refused as mixed) although the
+    # graph was learned as a Gaussian network; the learner's column_types_ now apply
+    from skbn import BootstrapStructure, HillClimbStructure, PCStructure
+    from skbn.causal import effect_over_graphs, joint_ida
+
+    rng = np.random.default_rng(0)
+    n = 2000
+    x, z = rng.integers(0, 6, n), rng.integers(0, 4, n)
+    X = pd.DataFrame({"x": x, "y": 2.0 * x + z + rng.normal(0, 1, n), "z": z})
+    pc = PCStructure(column_types="continuous").fit(X)
+    declared = ida(X, pc, "x", "y", column_types="continuous")
+    pd.testing.assert_frame_equal(ida(X, pc, "x", "y"), declared)
+    assert declared["effect"].iloc[0] == pytest.approx(2.0, abs=0.05)
+    assert ida(X, pc, "x", "z")["effect"].abs().max() < 0.1     # no effect, not a contrast query
+    pd.testing.assert_frame_equal(joint_ida(X, pc, ["x", "z"], "y"),
+                                  joint_ida(X, pc, ["x", "z"], "y", column_types="continuous"))
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=4, keep_graphs=True,
+                              column_types="continuous", random_state=0).fit(X)
+    out = effect_over_graphs(X, boot, "x", "y")
+    assert np.allclose(out.effects, effect_over_graphs(X, boot, "x", "y",
+                                                       column_types="continuous").effects)
+    # an explicit column_types still wins
+    with pytest.raises(ValueError, match="give exactly one of x_value"):
+        ida(X, pc, "x", "z", column_types="discrete")

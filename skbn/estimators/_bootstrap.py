@@ -15,7 +15,7 @@ from skbn._counting._moment_counter import MomentCounter
 from skbn._dag import has_path
 from skbn._data import EncodedData
 from skbn._determined_columns import finitely_scored
-from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner
+from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner, _param_defaults
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import GaussianBIC
 from skbn.utils._progress import Progress
@@ -308,6 +308,15 @@ def _warn_flat_resamples(flat, names, n_resamples):
     )
 
 
+def _same_value(a, b):
+    """``a == b`` for parameter values (strings, numbers, dicts, lists), False when the
+    comparison is not a plain bool (arrays)."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
 class BootstrapStructure(_BaseStructureLearner):
     r"""Edge strengths by bootstrap and the averaged network, around any skbn learner.
 
@@ -361,8 +370,11 @@ class BootstrapStructure(_BaseStructureLearner):
     Parameters
     ----------
     estimator : skbn structure learner or None, default=None
-        Learner run on every resample; ``None`` means ``HillClimbStructure()``. Its
-        ``target`` and encoding parameters are ignored (this estimator's are used).
+        Learner run on every resample; ``None`` means ``HillClimbStructure()``. The data
+        are encoded, and the averaged network fitted, by this estimator's parameters, so
+        the wrapped learner's ``column_types``, ``categories``, ``target``, ``missing``,
+        ``parameter_estimator`` and ``parameter_ess`` must keep their defaults (``fit``
+        refuses other values, naming where to set them).
     n_resamples : int, default=200
         Number of bootstrap resamples (bnlearn's ``R``).
     bootstrap : {"nonparametric", "bayesian"}, default="nonparametric"
@@ -469,6 +481,34 @@ class BootstrapStructure(_BaseStructureLearner):
         self.fit_parameters = fit_parameters
         self.parameter_estimator = parameter_estimator
         self.parameter_ess = parameter_ess
+
+    # the wrapped learner's parameters that the resamples never read: the data are encoded,
+    # and the averaged network fitted, by this estimator's own (see ``estimator``)
+    _wrapper_parameters = ("column_types", "categories", "target", "missing",
+                           "parameter_estimator", "parameter_ess")
+
+    def _validate_params(self):
+        """Also refuse a wrapped learner whose encoding, target or parameter settings differ
+        from their defaults: they would be ignored silently (a ``column_types`` declared
+        there left whole numbers discrete, or refused as undeclared)."""
+        super()._validate_params()
+        if not isinstance(self.estimator, _BaseStructureLearner):
+            return  # (_check_estimator names the type)
+        defaults = _param_defaults(type(self.estimator))
+        for name in self._wrapper_parameters:
+            value = getattr(self.estimator, name, None)
+            default = defaults.get(name)
+            if name not in defaults or value is default or _same_value(value, default):
+                continue
+            learner = type(self.estimator).__name__
+            where = (f"set it on BootstrapStructure instead: BootstrapStructure({learner}(), "
+                     f"{name}={value!r})" if name in self.get_params(deep=False) else
+                     "BootstrapStructure takes complete data only: drop the incomplete rows "
+                     "(or impute) first")
+            raise ValueError(
+                f"BootstrapStructure: the wrapped {learner} has {name}={value!r}, which the "
+                f"resamples would ignore (the data are encoded, and the averaged network "
+                f"fitted, by BootstrapStructure's own parameters); {where}.")
 
     def _check_estimator(self):
         if self.estimator is None:

@@ -361,22 +361,39 @@ def acyclic_arrows(n_variables, arrows):
     return kept, skipped
 
 
-def _warn_conflicts(conflicts):
-    """One :class:`~skbn.exceptions.OrientationConflictWarning` summarising a fit's conflicts."""
+def _warn_conflicts(conflicts, continuous=None):
+    """One :class:`~skbn.exceptions.OrientationConflictWarning` summarising a fit's conflicts.
+
+    ``continuous`` (name -> bool, on mixed data): a ``("knowledge", (u, v))`` conflict with
+    ``u`` discrete and ``v`` continuous is the conditional-Gaussian rule's (no continuous
+    parent of a discrete node), whatever the user's knowledge, and is told apart: the tests
+    then put an arrowhead into a discrete column from a continuous one, a dependence a CLG
+    network cannot hold (an outcome of measurements), not a sign of test errors."""
+    continuous = continuous or {}
     counts = {}
-    for step, _ in conflicts:
+    for step, nodes in conflicts:
+        if step == "knowledge" and not continuous.get(nodes[0], False) and continuous.get(nodes[1], False):
+            step = "clg"
         counts[step] = counts.get(step, 0) + 1
     what = {"knowledge": "background-knowledge orientation(s) the tests contradict",
+            "clg": "conditional-Gaussian orientation(s) the tests contradict",
             "collider": "collider(s) not oriented", "meek": "edge(s) with conflicting Meek rules",
             "extension": "edge(s) of edges_ oriented by the fallback (no consistent extension)"}
     parts = ", ".join(f"{counts[k]} {what[k]}" for k in what if k in counts)
     first = "; ".join(f"{step} {nodes}" for step, nodes in conflicts[:3])
     more = f"; ... ({len(conflicts) - 3} more)" if len(conflicts) > 3 else ""
+    clg = ("The conditional-Gaussian rule (a discrete node has no continuous parent) kept "
+           "discrete -> continuous where the tests point an arrowhead into the discrete "
+           "column: a discrete column caused by continuous ones (an outcome of measurements) "
+           "is a dependence a CLG network cannot hold, not a test error. "
+           if "clg" in counts else "")
+    errors = ("The CI tests contradict each other, a sign of test errors (too few rows for "
+              "the conditioning sets, or a too large alpha). "
+              if set(counts) - {"clg"} else "")
     warn_user(
-        f"PCStructure: {len(conflicts)} orientation conflict(s): {parts} ({first}{more}). The "
-        f"CI tests contradict each other, a sign of test errors (too few rows for the "
-        f"conditioning sets, or a too large alpha). cpdag_ is still a PDAG with an acyclic "
-        f"directed part and edges_ keeps every adjacency; see orientation_conflicts_.",
+        f"PCStructure: {len(conflicts)} orientation conflict(s): {parts} ({first}{more}). "
+        f"{clg}{errors}cpdag_ is still a PDAG with an acyclic directed part and edges_ keeps "
+        f"every adjacency; see orientation_conflicts_.",
         OrientationConflictWarning)
 
 
@@ -556,7 +573,8 @@ class PCStructure(_BaseStructureLearner):
     orientation_conflicts_ : list of (step, nodes)
         What the orientation steps refused or forced to keep ``cpdag_`` a PDAG, in this
         order: ``("knowledge", (u, v))``, a direction ``u -> v`` required by ``white_list``
-        or implied by ``black_list`` / ``tiers`` that closes a cycle with the white-listed
+        or implied by ``black_list`` / ``tiers`` (or, on mixed data, by the conditional-Gaussian
+        rule: ``u`` discrete, ``v`` continuous) that closes a cycle with the white-listed
         and the other implied ones (placed in that order; left to the data), then those
         that overrule a collider the tests found (kept), then those the graph after the
         colliders and Meek's rules refuses (step 3); ``("collider",
@@ -765,6 +783,7 @@ class PCStructure(_BaseStructureLearner):
             + [("extension", e) for e in forced])
         self.n_orientation_conflicts_ = len(self.orientation_conflicts_)
         if self.orientation_conflicts_:
-            _warn_conflicts(self.orientation_conflicts_)
+            _warn_conflicts(self.orientation_conflicts_,
+                            dict(zip(names, data.continuous)) if data.has_continuous else None)
         progress.close(done=self.n_tests_, edges=len(self.directed_edges_) + len(self.undirected_edges_))
         return [(index[u], index[v]) for u, v in edges]
