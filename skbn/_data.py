@@ -580,7 +580,10 @@ def _refuse_kind(name, kind):
                          "it into two real columns (its real and imaginary parts, or its modulus and "
                          "argument).")
     if kind == "time":
-        raise TypeError(f"Column {name!r} holds dates/times; encode them as categories first.")
+        raise TypeError(f"Column {name!r} holds dates/times, which skbn does not read as states or "
+                        f"numbers: make it categories (X[{name!r}].astype('category'), or a coarser label "
+                        "such as the month), or numbers for a continuous column (e.g. days since a "
+                        "reference date).")
 
 
 def _declare_hint(name, what):
