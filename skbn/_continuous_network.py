@@ -46,7 +46,7 @@ from skbn._counting._moments import SINGULAR_RCOND, _scaled
 from skbn._dag import ancestor_ids
 from skbn._data import _held, value_kind
 from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
-from skbn._zero_probability import warn_impossible_evidence
+from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
 from skbn.utils._threads import class_order, one_blas_thread
@@ -466,7 +466,7 @@ class _LinearGaussianNetwork(_Network):
                                       + log_scale[:, None])
             elif self._discrete:
                 if log_observed is None:
-                    log_observed = self._dnet.log_likelihood_codes(codes)
+                    log_observed = self._dnet._log_likelihood_codes(codes)
                 log_w = log_observed[rows][:, None].copy()
             else:
                 log_w = np.zeros((len(rows), 1))
@@ -615,13 +615,29 @@ class _LinearGaussianNetwork(_Network):
             return
         if isinstance(X, pd.DataFrame) and target in X.columns:
             X = X.drop(columns=target)
+        networks, codes, constants = self._zero_density_causes(X)
+        warn_impossible_evidence(networks, codes, impossible, target, constants=constants)
+
+    def _warn_zero_density(self, X, log_density):
+        """One :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row of ``X`` has
+        ``log_density`` ``-inf`` (:meth:`log_likelihood`), naming the columns whose CPT
+        gives their state probability 0 and the constant nodes observed at another value
+        (:func:`skbn._zero_probability.zero_probability_message`)."""
+        if np.isneginf(log_density).any():
+            networks, codes, constants = self._zero_density_causes(X)
+            warn_zero_probability(networks, codes, log_density, constants=constants)
+
+    def _zero_density_causes(self, X):
+        """What the messages of :mod:`skbn._zero_probability` search in the rows of ``X``:
+        ``(networks, codes, constants)``, the discrete network (none in a Gaussian network)
+        and the rows' codes over its nodes, and for every constant node (standard deviation
+        0) the rows observing it at another value."""
         _, codes, values = self._cells(X)
         constants = {}
         for node, value in self._constants.items():
             column = values[:, self._cpos[node]]
             constants[node] = ~np.isnan(column) & (column != value)
-        networks = [self._dnet] if self._dnet is not None else []
-        warn_impossible_evidence(networks, codes, impossible, target, constants=constants)
+        return ([self._dnet] if self._dnet is not None else []), codes, constants
 
 
 # ---------------------------------------------------------------------- Gaussian network
@@ -779,8 +795,17 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
         Returns
         -------
         log_density : ndarray of shape (n_samples,)
-            Natural log-density of every row (``-inf`` where it is 0).
+            Natural log-density of every row. It is ``-inf`` only where a constant node is
+            observed at another value, with one
+            :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the node and how
+            many rows (the learners' rule for ``score_samples``, :mod:`skbn._zero_probability`).
         """
+        log_density = self._log_likelihood(X)
+        self._warn_zero_density(X, log_density)
+        return log_density
+
+    def _log_likelihood(self, X):
+        """:meth:`log_likelihood` without the warning (a learner warns for its own call)."""
         values = self._cells(X)[2]
         n = values.shape[0]
         out = np.zeros(n)
@@ -1147,18 +1172,25 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         Returns
         -------
         log_density : ndarray of shape (n_samples,)
-            Natural log-density of every row (``-inf`` where it is 0).
+            Natural log-density of every row, ``-inf`` where it is 0 (a CPT entry of 0 meets
+            the row, or a constant node is observed at another value), with one
+            :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns and
+            how many rows each (the learners' rule for ``score_samples``,
+            :mod:`skbn._zero_probability`).
         """
-        return self._one_blas_thread(self._log_likelihood, X)
+        log_density = self._one_blas_thread(self._log_likelihood, X)
+        self._warn_zero_density(X, log_density)
+        return log_density
 
     def _log_likelihood(self, X):
+        """:meth:`log_likelihood` without the warning (a learner warns for its own call)."""
         frame, codes, values = self._cells(X)
         complete = ~np.isnan(values).any(axis=1) & (codes >= 0).all(axis=1)
         out = np.empty(len(frame))
         if complete.any():
             out[complete] = self._complete_log_density(codes[complete], values[complete])
             if self._discrete:
-                out[complete] += self.discrete_network.log_likelihood_codes(codes[complete])
+                out[complete] += self.discrete_network._log_likelihood_codes(codes[complete])
         incomplete = np.flatnonzero(~complete)
         if incomplete.size:
             observed = ~np.isnan(values[incomplete])

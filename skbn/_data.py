@@ -68,7 +68,7 @@ import pandas as pd
 from pandas.api.types import infer_dtype
 from scipy import sparse
 
-from skbn.utils._text import MISSING_MARKERS, NUMBER_TEXT
+from skbn.utils._text import MISSING_MARKERS, spelled_number
 from skbn.utils._warnings import warn_user
 
 __all__ = [
@@ -799,10 +799,12 @@ def _distinct_labels(series, values, limit=MIN_CONTINUOUS_VALUES):
     return [float(v) for v in labels] if any(isinstance(v, float) for v in labels) else labels
 
 
-def _marked_numbers(labels):
+def _marked_numbers(labels, decimal="."):
     """``(numbers, markers)`` when every label is a number (or a number written as text,
-    spaces around it allowed) except at least one text of :data:`MISSING_MARKERS`, and at
-    least one is a number; else None. ``numbers``: their float values."""
+    spaces around it allowed, with the decimal mark ``decimal``:
+    :func:`~skbn.utils._text.spelled_number`) except at least one text of
+    :data:`MISSING_MARKERS`, and at least one is a number; else None. ``numbers``: their
+    float values."""
     numbers, markers = [], []
     for label in labels:
         group = _group(label)
@@ -810,8 +812,8 @@ def _marked_numbers(labels):
             numbers.append(float(label))
         elif group != _STRING:
             return None
-        elif NUMBER_TEXT.fullmatch(label.strip()):
-            numbers.append(float(label))
+        elif (spelled := spelled_number(label, decimal)) is not None:
+            numbers.append(float(spelled))
         elif label.strip() in MISSING_MARKERS:
             markers.append(label)
         else:
@@ -819,7 +821,7 @@ def _marked_numbers(labels):
     return (numbers, markers) if numbers and markers else None
 
 
-def _check_marked_numbers(name, labels, n_rows, *, what="column", declared=False):
+def _check_marked_numbers(name, labels, n_rows, *, what="column", declared=False, decimal="."):
     """Refuse, or warn about, an undeclared discrete column whose states are numbers (mostly
     written as text) plus a missing-value marker such as ``"NA"``: how a file written by R,
     read with ``keep_default_na=False`` to keep states called "None" or "NA", shows a column
@@ -830,8 +832,10 @@ def _check_marked_numbers(name, labels, n_rows, *, what="column", declared=False
     become a state of a discrete variable: refused, naming the column and the marker. Whole
     numbers few enough to be codes (``"1"``, ``"2"``, ``"NA"``) are kept, the marker as a
     state, with a warning; so is a column with a pandas ``category`` dtype (``declared``:
-    its categories are declared states)."""
-    found = _marked_numbers(labels)
+    its categories are declared states). ``decimal``: the decimal mark of the numbers written
+    as text (``","``: the command line's ``--decimal ,``, which runs this check on the columns
+    of a file before ``fit``, which reads only decimal points)."""
+    found = _marked_numbers(labels, decimal)
     if found is None:
         return
     numbers, markers = found

@@ -21,7 +21,7 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from skbn._inference import VariableElimination
-from skbn._zero_probability import warn_impossible_evidence
+from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.graph import topological_order
 
 __all__ = ["DiscreteBayesianNetwork"]
@@ -358,8 +358,19 @@ class DiscreteBayesianNetwork(_Network):
         Returns
         -------
         log_prob : ndarray of shape (n_samples,)
-            ``-inf`` where the row has probability 0.
+            ``-inf`` where the row has probability 0 (a CPT entry of 0 meets it), with one
+            :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns
+            whose CPT gives the rows' states probability 0 and how many rows each (the
+            learners' rule for ``score_samples``, :mod:`skbn._zero_probability`).
         """
+        codes = self._check_codes(codes)
+        log_prob = self._log_likelihood_codes(codes)
+        warn_zero_probability([self], codes, log_prob)
+        return log_prob
+
+    def _log_likelihood_codes(self, codes):
+        """:meth:`log_likelihood_codes` without the warning (a learner, or a CLG network,
+        warns for its own call)."""
         return self._inference.log_likelihood(self._check_codes(codes))
 
     def log_likelihood(self, X):
@@ -376,7 +387,8 @@ class DiscreteBayesianNetwork(_Network):
         Returns
         -------
         log_prob : ndarray of shape (n_samples,)
-            Natural log-probability of every row.
+            Natural log-probability of every row; ``-inf`` where it is 0, with one
+            :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
 
         Raises
         ------

@@ -21,6 +21,14 @@ rows are predicted as usual; and one :class:`~skbn.exceptions.ZeroProbabilityWar
 call names the columns that make the rows impossible and how many rows each
 (:func:`impossible_evidence_message`). A learner's model average finds a row impossible
 when every averaged DAG does (its weighted sum of densities is then 0).
+
+The log-likelihood of a row of probability 0 is ``-inf``, the exact value, kept; every
+method that returns it -- the networks' ``log_likelihood`` (and
+:class:`~skbn.network.DiscreteBayesianNetwork`'s ``log_likelihood_codes``), the learners'
+``score_samples`` and ``score`` -- warns once per call the same way, naming the columns
+(:func:`zero_probability_message`). A learner computes its network's values without the
+network's warning and gives its own, which adds the advice of ``parameter_estimator``, so
+a call warns once.
 """
 
 import numpy as np
@@ -66,22 +74,52 @@ def mle_advice(estimator):
             if estimator == "mle" else "")
 
 
-def zero_probability_message(networks, codes, impossible, estimator):
+def zero_probability_message(networks, codes, impossible, *, constants=None, estimator=None):
     """The ``ZeroProbabilityWarning`` text for the rows ``impossible`` (log-likelihood
-    ``-inf``) of ``codes`` (over the networks' nodes, ``-1``: missing), or None when no
-    CPT entry of 0 explains them (:func:`zero_cpt_rows`): a learner's ``score_samples`` and
-    ``score`` (``estimator``: its ``parameter_estimator``). A row whose probability is 0
-    only once its missing cells are summed out is counted among the other rows."""
+    ``-inf``, a bool mask over the rows of ``codes``) of a network's ``log_likelihood`` or a
+    learner's ``score_samples`` and ``score``: the columns whose CPT gives their state
+    probability 0 (:func:`zero_cpt_rows`; ``networks``, ``codes`` and ``estimator`` as in
+    :func:`impossible_evidence_message`), the constant nodes observed at another value
+    (``constants``), and the rows whose probability is 0 only once their missing cells are
+    summed out (with continuous cells the probability is a density)."""
     rows = np.flatnonzero(impossible)
-    zero = zero_cpt_rows(networks, [codes], rows)
-    if not zero:
-        return None
-    explained = np.logical_or.reduce(list(zero.values()))
+    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf)"
+            f"{_causes(networks, [codes], rows, constants, estimator)}.{mle_advice(estimator)}")
+
+
+def warn_zero_probability(networks, codes, log_likelihood, **context):
+    """Warn once (:class:`~skbn.exceptions.ZeroProbabilityWarning`) when some row's
+    ``log_likelihood`` is ``-inf``, with :func:`zero_probability_message` (``context``: its
+    keywords); the values are not changed."""
+    impossible = np.isneginf(log_likelihood)
+    if impossible.any():
+        warn_user(zero_probability_message(networks, codes, impossible, **context), ZeroProbabilityWarning)
+
+
+def _causes(networks, variants, rows, constants, estimator, target=None):
+    """The text after "N of M rows have ... 0" naming why the rows ``rows`` have
+    probability 0: CPT entries of 0 met in some of the code arrays ``variants``
+    (:func:`zero_cpt_rows`; ``target``: a discrete target filled in each of its states),
+    constant nodes observed at another value (``constants``: column -> bool mask over all
+    rows), and the rows left unexplained, whose probability is 0 only once their missing
+    cells are summed out."""
+    zero = zero_cpt_rows(networks, variants, rows)
+    causes = []
+    if zero:
+        whatever = f"whatever the state of {target!r}, " if target is not None else ""
+        seen = ", a state never seen in fit with its parents' states" if estimator is not None else ""
+        causes.append(f"{whatever}the CPT gives probability 0 to their state of {column_counts(zero)}{seen}")
+    off = {name: mask[rows] for name, mask in (constants or {}).items() if mask[rows].any()}
+    if off:
+        causes.append(f"their value of {column_counts(off)} is not the constant value of that node "
+                      "(standard deviation 0, such as a node set by do)")
+    explained = np.zeros(len(rows), dtype=bool)
+    for mask in (*zero.values(), *off.values()):
+        explained |= mask
     others = int((~explained).sum())
-    other = f"; {rows_text(others)} more once their missing cells are summed out" if others else ""
-    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf): the CPT "
-            f"gives probability 0 to their state of {column_counts(zero)}{other}, a state never seen "
-            f"in fit with its parents' states.{mle_advice(estimator)}")
+    if causes and others:
+        causes.append(f"{rows_text(others)} more once their missing cells are summed out")
+    return ": " + "; ".join(causes) if causes else " once their missing cells are summed out"
 
 
 def impossible_evidence_message(networks, codes, impossible, target, *, constants=None, estimator=None,
@@ -122,23 +160,8 @@ def impossible_evidence_message(networks, codes, impossible, target, *, constant
         variants = [codes.copy() for _ in states]
         for state, filled in enumerate(variants):
             filled[:, position] = state
-    zero = zero_cpt_rows(networks, variants, rows)
-    causes = []
-    if zero:
-        whatever = f"whatever the state of {target!r}, " if states is not None else ""
-        seen = " (a state never seen in fit with its parents' states)" if estimator is not None else ""
-        causes.append(f"{whatever}the CPT gives probability 0 to their state of {column_counts(zero)}{seen}")
-    off = {name: mask[rows] for name, mask in (constants or {}).items() if mask[rows].any()}
-    if off:
-        causes.append(f"their value of {column_counts(off)} is not the constant value of that node "
-                      "(standard deviation 0, such as a node set by do)")
-    explained = np.zeros(len(rows), dtype=bool)
-    for mask in (*zero.values(), *off.values()):
-        explained |= mask
-    others = int((~explained).sum())
-    if causes and others:
-        causes.append(f"{rows_text(others)} more once their missing cells are summed out")
-    cause = ": " + "; ".join(causes) if causes else " once their missing cells are summed out"
+    cause = _causes(networks, variants, rows, constants, estimator,
+                    target if states is not None else None)
     outcome = "predict gives them NaN"
     if states is not None:
         outcome = f"{method} gives them the uniform distribution"

@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 
 from skbn._engines._strategies import STRATEGIES
-from skbn.utils._text import MISSING_MARKERS, NUMBER_TEXT
+from skbn.utils._text import DECIMAL_COMMA, INTEGER, MISSING_MARKERS, NUMBER_TEXT, spelled_number
 
 __all__ = ["main", "run_demo"]
 
@@ -58,9 +58,6 @@ OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
              "scorer": "--score", "ess": "--ess", "alpha": "--alpha", "tiers": "--tiers",
              "ordering": "--ordering", "target": "--target", "verbose": "-v"}
 
-_INTEGER = re.compile(r"[+-]?\d+")
-#: A number written with a decimal comma (European spreadsheets): "1,5", "-0,25".
-_DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?")
 #: Extensions of the outputs (compressed CSV: pandas infers the compression).
 _TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".dat")
 _COMPRESSION = (".gz", ".bz2", ".zip", ".xz", ".zst")
@@ -179,9 +176,12 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
                                      decimal=decimal)
             text = [c for c in continuous if not pd.api.types.is_numeric_dtype(frame[c].dtype)]
             if text:
-                example = frame[text[0]].dropna().iloc[0] if frame[text[0]].notna().any() else ""
+                cells = frame[text[0]].dropna()
+                example = next((t for t in cells if spelled_number(str(t), decimal) is None), "")
+                hint = (f"; if it marks missing cells, pass --na-values {example.strip()}"
+                        if isinstance(example, str) and example.strip() in MISSING_MARKERS else "")
                 raise CommandError(f"--continuous: column {text[0]!r} of {str(path)!r} holds "
-                                   f"text (e.g. {example!r}), not numbers")
+                                   f"text (e.g. {example!r}), not numbers{hint}")
     if frame.shape[0] == 0:
         raise CommandError(f"{str(path)!r} has no data rows")
     return (frame, line) if lines else frame
@@ -479,7 +479,7 @@ def _numeric_columns(frame, pd, keep_text=(), measured=(), decimal="."):
     except those named in ``keep_text``.
 
     A number may have spaces around it and, with ``decimal=","``, a decimal comma
-    (:func:`_spelled_number`). A column of numbers with a few other texts stays text with a
+    (:func:`~skbn.utils._text.spelled_number`). A column of numbers with a few other texts stays text with a
     warning naming them; a column of decimal commas read without ``--decimal ,`` is an
     error. A column that would be discrete (whole numbers, not too many of them: the
     column-type rule) and is not in ``measured`` (``--continuous``) stays text with a
@@ -497,12 +497,12 @@ def _numeric_columns(frame, pd, keep_text=(), measured=(), decimal="."):
         columns[name] = column
         if len(texts) == 0 or name in keep_text:
             continue
-        spelled = {t: _spelled_number(t, decimal) for t in texts}
+        spelled = {t: spelled_number(t, decimal) for t in texts}
         others = [t for t in texts if spelled[t] is None]
         if others:
-            _warn_text_among_numbers(name, column, others, len(texts) - len(others), decimal)
+            _warn_text_among_numbers(name, column, texts, others, decimal, name in measured)
             continue
-        whole = all(_INTEGER.fullmatch(spelled[t]) for t in texts)
+        whole = all(INTEGER.fullmatch(spelled[t]) for t in texts)
         values = {t: int(spelled[t]) if whole else float(spelled[t]) for t in texts}
         if whole and max(abs(v) for v in values.values()) >= 2 ** 63:
             continue  # identifiers longer than 64 bits stay text
@@ -535,29 +535,39 @@ def _numeric_columns(frame, pd, keep_text=(), measured=(), decimal="."):
     return pd.DataFrame(columns, index=frame.index)
 
 
-def _warn_text_among_numbers(name, column, others, n_numbers, decimal):
-    """Say why a column of (mostly) numbers stays text: the texts that are not numbers."""
+def _warn_text_among_numbers(name, column, texts, others, decimal, measured):
+    """Say why a column of (mostly) numbers stays text: ``others``, those of its distinct
+    cells ``texts`` that are not numbers with the decimal mark ``decimal``. ``measured``:
+    the column is given to ``--continuous`` (``read_table`` then refuses its text)."""
     stripped = [t.strip() for t in others]
+    n_numbers = len(texts) - len(others)
+    commas = [t for t in others if DECIMAL_COMMA.fullmatch(t.strip())]
     if not n_numbers:
-        if decimal == "." and all(_DECIMAL_COMMA.fullmatch(t) or NUMBER_TEXT.fullmatch(t) for t in stripped):
+        if commas and all(DECIMAL_COMMA.fullmatch(t) or NUMBER_TEXT.fullmatch(t) or t in MISSING_MARKERS
+                          for t in stripped):  # (decimal "."; with "," a comma is a number)
+            markers = [t for t in others if t.strip() in MISSING_MARKERS]
+            na = (f" (and --na-values {markers[0].strip()} if {markers[0]!r} marks missing cells)"
+                  if markers else "")
             raise CommandError(
-                f"column {name!r} holds numbers written with a decimal comma (e.g. "
-                f"{next(t for t in others if _DECIMAL_COMMA.fullmatch(t.strip()))!r}): pass "
-                f"--decimal , to read them as numbers, or --categorical {name} to keep them as text")
+                f"column {name!r} holds numbers written with a decimal comma (e.g. {commas[0]!r}): pass "
+                f"--decimal , to read them as numbers{na}, or --categorical {name} to keep them as text")
         return
     if set(stripped) <= set(MISSING_MARKERS):
-        if decimal == ".":  # numbers as text and a marker: fit's column check (_data) warns or
-            return          # refuses, naming the column; its advice reads --na-values here
-        _warn(f"column {name!r} holds numbers and the text {others[0]!r}, read as "
-              f"a state; if {others[0]!r} marks a missing value, pass "
-              f"--na-values {others[0]}")
+        # numbers as text beside a missing-value marker (R's NA): the encoder's check refuses
+        # the column, or warns, naming it (the CLI's words say --na-values). fit runs it on
+        # numbers written with a decimal point; those with a decimal comma only the file's
+        # --decimal , tells, so the reader runs the same check on them, once
+        if decimal == "," and not measured and any("," in t for t in texts):
+            from skbn._data import _check_marked_numbers
+
+            _check_marked_numbers(name, list(texts), len(column), decimal=decimal)
         return
     cells = int(column.isin(others).sum())
     shown = ", ".join(repr(t) for t in others[:3]) + (", ..." if len(others) > 3 else "")
     _warn(f"column {name!r} holds {n_numbers} distinct numbers and {len(others)} other "
           f"text(s) ({shown}; {cells} cell(s)), so every value is read as a text state; if those "
           f"cells mark missing values, pass --na-values with them"
-          + (", or --decimal , for decimal commas" if any(_DECIMAL_COMMA.fullmatch(t) for t in stripped)
+          + (", or --decimal , for decimal commas" if any(DECIMAL_COMMA.fullmatch(t) for t in stripped)
              else ""))
 
 
@@ -622,27 +632,15 @@ def _states(network, node):
     return getattr(network, "states", {}).get(node)
 
 
-def _spelled_number(text, decimal="."):
-    """The number ``text`` spells, as ``float`` reads it ("1.5", "-2", "1e3"; spaces around it
-    allowed, and with ``decimal=","`` a decimal comma), or None: not ``nan``, ``inf`` or
-    ``1_000``, which Python's ``float`` would take."""
-    text = text.strip()
-    if decimal == ",":
-        if "." in text or (_DECIMAL_COMMA.fullmatch(text) is None and _INTEGER.fullmatch(text) is None):
-            return None
-        return text.replace(",", ".")
-    return text if NUMBER_TEXT.fullmatch(text) else None
-
-
 def _number(node, text, what, decimal="."):
     """The float a cell or an evidence value of the continuous ``node`` holds: a number as
-    ``learn`` reads one (:func:`_spelled_number`)."""
+    ``learn`` reads one (:func:`~skbn.utils._text.spelled_number`)."""
     if not isinstance(text, str):
         text = str(text)
-    spelled = _spelled_number(text, decimal)
+    spelled = spelled_number(text, decimal)
     if spelled is None:
         hint = (f"; if it marks a missing value, pass --na-values {text}" if text.strip() in MISSING_MARKERS
-                else "; pass --decimal , to read decimal commas" if _DECIMAL_COMMA.fullmatch(text.strip())
+                else "; pass --decimal , to read decimal commas" if DECIMAL_COMMA.fullmatch(text.strip())
                 else "")
         raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous{hint}")
     return float(spelled)

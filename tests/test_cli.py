@@ -839,6 +839,75 @@ def test_decimal_commas_need_the_option_and_then_read_as_numbers(tmp_path, capsy
     assert f"mean log-likelihood: {expected.score(frame):.6f}" in out
 
 
+
+def _write_with_na(frame, column, rows, path, decimal):
+    """``frame`` as R's write.csv2 (``decimal=","``) or write.csv with ``sep=";"``
+    writes it, with NA in ``rows`` of ``column``."""
+    text = frame.astype(str).apply(lambda cells: cells.str.replace(".", decimal, regex=False))
+    text.loc[rows, column] = "NA"
+    text.to_csv(path, sep=";", index=False)
+
+
+def test_decimal_commas_beside_na_text_are_refused_as_with_decimal_points(tmp_path, capsys):
+    # R's write.csv2 (';' between cells, ',' as the decimal mark, NA for a missing cell):
+    # read literally, a column of measurements with an NA is text; with a decimal point fit
+    # refuses it naming --na-values, but "1,5" was not recognised as a number, so the column
+    # became a discrete variable with a state per measurement after a mere warning
+    frame = _measurements()
+    rows = [3, 17, 250]
+    _write_with_na(frame, "a", rows, tmp_path / "comma.csv", ",")
+    _write_with_na(frame, "a", rows, tmp_path / "point.csv", ".")
+    assert (tmp_path / "comma.csv").read_text().splitlines()[1:5] == ["14,08;9,93;-4,25", "4,89;3,76;-1,62",
+                                                                       "10,84;10,11;-5,42", "NA;7,55;-3,7"]
+    status, _, point = run(["learn", tmp_path / "point.csv", "--sep", ";"], capsys)
+    assert_one_line_error(status, point, "Column 'a' holds numbers written as text", "'NA'",
+                          "pass --na-values NA", "--categorical 'a'")
+    status, _, comma = run(["learn", tmp_path / "comma.csv", "--sep", ";", "--decimal", ","], capsys)
+    assert_one_line_error(status, comma)
+    assert comma == point  # the same check and message (the numbers are the same)
+    # without --decimal ,: the decimal comma is named, and the NA
+    status, _, err = run(["learn", tmp_path / "comma.csv", "--sep", ";"], capsys)
+    assert_one_line_error(status, err, "column 'a'", "decimal comma", "--decimal ,", "--na-values NA")
+    # with --na-values NA the NA cells are missing: the same model as the frame with NaN
+    status, out, err = run(["learn", tmp_path / "comma.csv", "--sep", ";", "--decimal", ",",
+                            "--na-values", "NA", "--missing", "complete_case", "-o", tmp_path / "m.json"],
+                           capsys)
+    assert status == 0, err
+    expected = HillClimbStructure(missing="complete_case").fit(frame.drop(index=rows))
+    learned = read_json(tmp_path / "m.json")
+    assert type(learned).__name__ == "GaussianBayesianNetwork"  # 'a' continuous, not 397 states
+    assert sorted(learned.edges) == sorted(expected.edges_)
+    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "comma.csv", "--sep", ";", "--decimal",
+                            ",", "--na-values", "NA"], capsys)
+    assert status == 0, err
+    with_nan = frame.astype(float)
+    with_nan.loc[rows, "a"] = np.nan
+    assert f"mean log-likelihood: {np.mean(learned.log_likelihood(with_nan)):.6f}" in out
+    # --continuous a: refused naming the NA (not a decimal-comma cell) and --na-values
+    status, _, err = run(["learn", tmp_path / "comma.csv", "--sep", ";", "--decimal", ",", "--continuous",
+                          "a"], capsys)
+    assert_one_line_error(status, err, "holds text (e.g. 'NA')", "pass --na-values NA")
+    # --categorical a keeps the texts as states, without a word about them
+    status, _, err = run(["learn", tmp_path / "comma.csv", "--sep", ";", "--decimal", ",", "--categorical",
+                          "a", "--method", "chow_liu"], capsys)
+    assert "NA" not in err
+
+
+def test_whole_numbers_beside_na_text_with_decimal_commas_warn_once(tmp_path, capsys):
+    # codes 1, 2, 3 beside NA are kept as states with the encoder's warning; with --decimal ,
+    # the reader added a warning of its own (two for one column), and codes written "1,0"
+    # got the reader's only
+    for codes in (["1", "2", "3"], ["1,0", "2,0", "3,0"]):
+        cells = [codes[k % 3] if k % 10 else "NA" for k in range(60)]
+        y = [f"{k % 7},{k % 3}5" for k in range(60)]
+        (tmp_path / "d.csv").write_text("k;y\n" + "".join(f"{c};{v}\n" for c, v in zip(cells, y)))
+        status, _, err = run(["learn", tmp_path / "d.csv", "--sep", ";", "--decimal", ","], capsys)
+        assert status == 0, err
+        assert err.count("\n") == 1 and err.startswith("skbn: warning: Column 'k' holds numbers and the text "
+                                                        "'NA', taken as a state of a discrete variable"), err
+        assert "pass --na-values NA" in err and "--categorical 'k'" in err
+
+
 def test_numbers_with_spaces_around_them_are_numbers(tmp_path, capsys):
     frame = _measurements()
     text = ", ".join(frame.columns) + "\n" + "\n".join(", ".join(map(str, row)) for row in frame.values)

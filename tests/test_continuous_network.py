@@ -288,7 +288,8 @@ def test_do_is_the_mutilated_network():
     ll = mutilated.log_likelihood(X)
     np.testing.assert_allclose(ll, by_hand.log_likelihood(X[["a", "c", "d"]]), rtol=1e-12)
     X.loc[0, "b"] = 1.0
-    assert mutilated.log_likelihood(X)[0] == -np.inf
+    with pytest.warns(ZeroProbabilityWarning, match="column 'b' \\(1 row\\) is not the constant value"):
+        assert mutilated.log_likelihood(X)[0] == -np.inf
 
 
 def test_structure_api_repr_pickle():
@@ -701,7 +702,8 @@ def test_rows_of_density_zero():
     assert both.iloc[0] == pred.iloc[0] and np.isnan(both.iloc[1])
     with pytest.raises(ValueError, match="'a' = 2.0 has density 0: the node is constant at 1.0"):
         net.query("b", evidence={"a": 2.0})  # (one evidence, no other rows: still refused)
-    assert np.isneginf(net.log_likelihood(X[["a"]])[1])
+    with pytest.warns(ZeroProbabilityWarning, match="column 'a' \\(1 row\\) is not the constant value"):
+        assert np.isneginf(net.log_likelihood(X[["a"]])[1])
     # a CLG row whose discrete cells have probability 0
     clg = CLGBayesianNetwork(["g", "h", "y"], {"g": ["a", "b"], "h": ["u", "v"]},
                              {"h": ["g"], "y": ["h"]}, {"g": [1.0, 0.0], "h": [[0.5, 0.5]] * 2},
@@ -742,7 +744,51 @@ def test_rows_of_density_zero():
                         r"'y': predict gives them NaN\.", str(record[0].message)), str(record[0].message)
     np.testing.assert_array_equal(np.isnan(mean), [True, True, True, False])
     assert mean.iloc[3] == pytest.approx(2.0)  # y = x + noise given h = u
-    np.testing.assert_array_equal(np.isneginf(net.log_likelihood(rows)), [True, True, True, False])
+    with pytest.warns(ZeroProbabilityWarning) as record:
+        np.testing.assert_array_equal(np.isneginf(net.log_likelihood(rows)), [True, True, True, False])
+    assert len(record) == 1
+    assert str(record[0].message) == (
+        "3 of 4 rows have probability 0 (log-likelihood -inf): the CPT gives probability 0 to their state "
+        "of column 'g' (1 row); their value of column 'x' (1 row) is not the constant value of that node "
+        "(standard deviation 0, such as a node set by do); 1 row more once their missing cells are summed "
+        "out.")
+
+
+
+def test_log_likelihood_of_rows_of_density_0_warns_once_naming_the_columns():
+    # the learners' rule for score_samples (skbn._zero_probability): the networks returned
+    # -inf without a word. A CLG row whose discrete configuration has probability 0 (h = v
+    # never comes with g = a), by hand: log p = log P(g) + log P(h | g) + log N(y; mu_h, 1)
+    clg = CLGBayesianNetwork(["g", "h", "y"], {"g": ["a", "b"], "h": ["u", "v"]},
+                             {"h": ["g"], "y": ["h"]}, {"g": [0.4, 0.6], "h": [[1.0, 0.0], [0.5, 0.5]]},
+                             {"y": [0.0, 3.0]}, None, {"y": [1.0, 1.0]})
+    rows = pd.DataFrame({"g": ["a", "a", "b", None], "h": ["v", "u", "v", "v"], "y": [3.0, 0.0, 3.0, 3.0]})
+    with pytest.warns(ZeroProbabilityWarning) as record:
+        log_density = clg.log_likelihood(rows)
+    assert len(record) == 1
+    assert str(record[0].message) == ("1 of 4 rows have probability 0 (log-likelihood -inf): the CPT gives "
+                                      "probability 0 to their state of column 'h' (1 row).")
+    normal = -0.5 * np.log(2 * np.pi)   # log N(y; y, 1)
+    np.testing.assert_allclose(log_density, [-np.inf, np.log(0.4) + normal, np.log(0.6 * 0.5) + normal,
+                                             np.log(0.6 * 0.5) + normal], rtol=1e-12)
+    with warnings.catch_warnings():  # the possible rows alone: no warning
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        np.testing.assert_array_equal(clg.log_likelihood(rows.iloc[1:]), log_density[1:])
+    # a Gaussian network: every density is positive (far-off values give a finite, very
+    # negative log-density, no warning) unless a constant node (sigma 0, set by do) is
+    # observed at another value -- the one degenerate case, warned about as above
+    net = chain_network()
+    far = net.sample(5, random_state=0) * 1e6
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        assert np.isfinite(net.log_likelihood(far)).all()
+    with pytest.warns(ZeroProbabilityWarning) as record:
+        log_density = net.do({"b": 2.0}).log_likelihood(far.assign(b=[2.0, 1.0, 2.0, 1.0, np.nan]))
+    assert len(record) == 1
+    assert str(record[0].message) == (
+        "2 of 5 rows have probability 0 (log-likelihood -inf): their value of column 'b' (2 rows) is not "
+        "the constant value of that node (standard deviation 0, such as a node set by do).")
+    np.testing.assert_array_equal(np.isneginf(log_density), [False, True, False, True, False])
 
 
 def test_the_target_column_is_not_read_by_predict_and_predict_proba():

@@ -199,8 +199,9 @@ def test_mle_zero_probability_rows_are_warned_about_once_per_call():
     mle = FixedStructure(edges=[("a", "b")], parameter_estimator="mle",
                          categories={"a": ["x", "y", "z"], "b": ["u", "v"]}).fit(train)
     message = (r"5 of 7 rows have probability 0 \(log-likelihood -inf\): the CPT gives probability 0 to "
-               r"their state of column 'a' \(3 rows\) and column 'b' \(1 row\); 1 row more once their "
-               r"missing cells are summed out.*parameter_estimator='bayes'")
+               r"their state of column 'a' \(3 rows\) and column 'b' \(1 row\), a state never seen in fit "
+               r"with its parents' states; 1 row more once their missing cells are summed out\. "
+               r"parameter_estimator='mle'.*parameter_estimator='bayes'")
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         log_likelihood = mle.score_samples(rows)
@@ -331,6 +332,71 @@ def test_the_discrete_learner_and_its_network_agree_on_rows_of_impossible_eviden
     cause = ("1 of 4 rows have evidence of probability 0: whatever the state of 'c', the CPT gives "
              "probability 0 to their state of column 'b' (1 row)")
     assert learner_message.startswith(cause) and network_message.startswith(cause)
+
+
+
+@pytest.mark.parametrize("kind", ["discrete", "clg"])
+def test_the_learner_and_its_network_agree_on_rows_of_probability_0(kind):
+    # score_samples and score of a learner, log_likelihood of its network_: the same values
+    # row by row and, for each call, exactly one ZeroProbabilityWarning naming the same
+    # column (the network's log_likelihood was silent; the learner's must not warn twice)
+    if kind == "discrete":
+        train, rows = _zero_probability_rows()
+        model = FixedStructure(edges=[("a", "b")], parameter_estimator="mle",
+                               categories={"a": ["x", "y", "z"], "b": ["u", "v"]}).fit(train)
+        cause = ("the CPT gives probability 0 to their state of column 'a' (3 rows) and column 'b' (1 row)")
+    else:  # a discrete configuration (a = 'x', b = 'q') never seen in fit
+        train, rows = _impossible_evidence_data()
+        model = FixedStructure(edges=[("a", "b"), ("a", "c"), ("b", "z"), ("z", "w")],
+                               parameter_estimator="mle").fit(train)
+        cause = "the CPT gives probability 0 to their state of column 'b' (1 row)"
+    learner, learner_message = _one_warning(lambda: model.score_samples(rows))
+    score, score_message = _one_warning(lambda: model.score(rows))
+    network, network_message = _one_warning(lambda: model.network_.log_likelihood(rows))
+    np.testing.assert_array_equal(network, learner)
+    assert score == -np.inf and np.isneginf(learner).any() and np.isfinite(learner).any()
+    assert score_message == learner_message
+    assert learner_message.startswith(f"{np.isneginf(learner).sum()} of {len(rows)} rows have probability 0 "
+                                      f"(log-likelihood -inf): {cause}, a state never seen in fit")
+    assert network_message.startswith(f"{np.isneginf(learner).sum()} of {len(rows)} rows have probability 0 "
+                                      f"(log-likelihood -inf): {cause}")
+    assert "parameter_estimator='bayes'" in learner_message and "parameter_estimator" not in network_message
+    if kind == "discrete":
+        codes, _ = model._encode_rows(rows)
+        codes_values, codes_message = _one_warning(lambda: model.network_.log_likelihood_codes(codes))
+        np.testing.assert_array_equal(codes_values, learner)
+        assert codes_message == network_message
+    with warnings.catch_warnings():  # the possible rows alone: no warning anywhere
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        possible = rows[np.isfinite(learner)]
+        np.testing.assert_array_equal(model.network_.log_likelihood(possible), model.score_samples(possible))
+
+
+def test_a_model_average_warns_once_per_call_about_rows_of_probability_0():
+    # several averaged networks, each computed without its own warning: one per call
+    train, rows = _zero_probability_rows()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the chains' convergence: not the point here)
+        averaged = OrderMCMCStructure(parameter_estimator="mle", random_state=0,
+                                      categories={"a": ["x", "y", "z"], "b": ["u", "v"]}).fit(train)
+    assert len(averaged.averaged_networks_) > 1
+    log_likelihood, message = _one_warning(lambda: averaged.score_samples(rows))
+    assert np.isneginf(log_likelihood[:3]).all() and message.startswith("5 of 7 rows have probability 0")
+    _one_warning(lambda: averaged.score(rows))
+
+
+def test_score_warns_about_rows_of_probability_0_only_once_summed_out():
+    # b = 'v' is declared but never seen: under mle its CPT column is 0 whatever a, so a row
+    # with a missing and b = 'v' has probability 0, though no observed family has a CPT entry
+    # of 0 (score_samples was silent then)
+    train, _ = _zero_probability_rows()
+    model = FixedStructure(edges=[("a", "b")], parameter_estimator="mle",
+                           categories={"a": ["x", "y"], "b": ["u", "v"]}).fit(train)
+    rows = pd.DataFrame({"a": [None, "x"], "b": ["v", "u"]})
+    log_likelihood, message = _one_warning(lambda: model.score_samples(rows))
+    np.testing.assert_allclose(log_likelihood, [-np.inf, np.log(0.5)])
+    assert message.startswith("1 of 2 rows have probability 0 (log-likelihood -inf) once their missing cells "
+                              "are summed out. parameter_estimator='mle'"), message
 
 
 def test_predict_of_a_continuous_target_gives_nan_to_rows_of_impossible_evidence():

@@ -301,6 +301,45 @@ def test_predict_proba_impossible_evidence_is_uniform_with_a_warning_naming_the_
         net.query("smoke", evidence={"lung": "yes", "tub": "yes", "either": "no"})
 
 
+
+def test_log_likelihood_of_rows_of_probability_0_warns_once_naming_the_columns():
+    # the learners' rule for score_samples (skbn._zero_probability), which the network's own
+    # log_likelihood and log_likelihood_codes did not follow: -inf without a word
+    net = asia_network()
+    rows = np.zeros((4, 8), dtype=int)
+    rows[:2, net.nodes.index("either")] = 1          # lung = yes, tub = yes, either = no
+    rows[1, net.nodes.index("xray")] = -1
+    rows[2, [net.nodes.index(v) for v in ("lung", "tub", "either")]] = [-1, -1, 1]  # possible
+    expected = [marginal_slow(net, row) for row in rows]
+    np.testing.assert_array_equal(np.isneginf(expected), [True, True, False, False])
+    frame = pd.DataFrame({v: [net.states[v][c] if c >= 0 else None for c in rows[:, i]]
+                          for i, v in enumerate(net.nodes)})
+    message = (r"2 of 4 rows have probability 0 \(log-likelihood -inf\): the CPT gives probability 0 to "
+               r"their state of column 'either' \(2 rows\)\.")
+    for call in (lambda: net.log_likelihood_codes(rows), lambda: net.log_likelihood(frame)):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            got = call()
+        assert [w.category for w in record] == [ZeroProbabilityWarning]
+        assert re.fullmatch(message, str(record[0].message)), str(record[0].message)
+        np.testing.assert_allclose(got, expected, rtol=1e-12)  # the values are unchanged
+    with warnings.catch_warnings():  # possible rows: no warning
+        warnings.simplefilter("error", ZeroProbabilityWarning)
+        assert np.isfinite(net.log_likelihood_codes(rows[2:])).all()
+
+
+def test_log_likelihood_of_a_row_impossible_only_once_summed_out_still_warns():
+    # no observed family has a CPT entry of 0: the message says the cause is the sum
+    net = DiscreteBayesianNetwork({"a": ["x", "y"], "b": ["u", "v"]}, {"b": ["a"]},
+                                  {"a": [0.5, 0.5], "b": [[1.0, 0.0], [1.0, 0.0]]})
+    with pytest.warns(ZeroProbabilityWarning) as record:
+        log_prob = net.log_likelihood(pd.DataFrame({"b": ["v", "u"]}))
+    assert len(record) == 1
+    assert str(record[0].message) == ("1 of 2 rows have probability 0 (log-likelihood -inf) once their "
+                                      "missing cells are summed out.")
+    np.testing.assert_array_equal(log_prob, [-np.inf, 0.0])
+
+
 # ---------------------------------------------------------------------- sampling
 def test_sample_frequencies_and_determinism():
     net = asia_network()

@@ -41,9 +41,9 @@ from skbn._data import (
     positive_weight_rows,
 )
 from skbn._determined_columns import check_determined_columns
-from skbn._zero_probability import warn_impossible_evidence, zero_probability_message
+from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.citests import DSeparationOracle, resolve_ci_test
-from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning, ZeroProbabilityWarning
+from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
@@ -1099,15 +1099,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def _scored_log_density(self, codes, values=None):
         """:meth:`_log_density` of the rows ``score_samples`` and ``score`` score, with one
         :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row has probability 0
-        through a CPT entry of 0 (:func:`skbn._zero_probability.zero_probability_message`); the
-        values are unchanged."""
+        (:func:`skbn._zero_probability.zero_probability_message`, the message of the
+        networks' ``log_likelihood``, which :meth:`_log_density` calls without its warning,
+        plus the advice of ``parameter_estimator``); the values are unchanged."""
         log_likelihood = self._log_density(codes, values)
-        impossible = np.isneginf(log_likelihood)
-        if impossible.any():
-            networks = getattr(self, "averaged_networks_", None) or [self.network_]
-            message = zero_probability_message(networks, codes, impossible, self.parameter_estimator)
-            if message is not None:
-                warn_user(message, ZeroProbabilityWarning)
+        networks = getattr(self, "averaged_networks_", None) or [self.network_]
+        warn_zero_probability(networks, codes, log_likelihood, estimator=self.parameter_estimator)
         return log_likelihood
 
     def _warn_impossible_evidence(self, codes, impossible):
@@ -1124,12 +1121,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         r"""``log p(x)`` of encoded rows: the network's, or with several weighted DAGs
         (:meth:`_weighted_dags`) the model average :math:`\log \sum_m w_m p(x \mid G_m)`.
         With ``values`` (a Gaussian or CLG network), the exact density of the observed cells
-        (missing ones integrated out)."""
+        (missing ones integrated out). The networks' methods without their warning (the
+        caller warns once for its call)."""
         if values is None:
-            density = lambda net: net.log_likelihood_codes(codes)  # noqa: E731
+            density = lambda net: net._log_likelihood_codes(codes)  # noqa: E731
         else:
             frame = self._frame(codes, values)
-            density = lambda net: net.log_likelihood(frame)  # noqa: E731
+            density = lambda net: net._log_likelihood(frame)  # noqa: E731
         networks = getattr(self, "averaged_networks_", None)
         if networks is None:
             return density(self.network_)
@@ -1208,13 +1206,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             frame = self._frame(codes, values).drop(columns=name)
             answers = [net._predict_proba(frame, name) for net in networks or [self.network_]]
             answers = [(proba.to_numpy(dtype=float), impossible) for proba, impossible in answers]
-            density = lambda net: net.log_likelihood(frame)  # noqa: E731
+            density = lambda net: net._log_likelihood(frame)  # noqa: E731
             order = slice(None)
         else:
             answers = [net._predict_proba_codes(codes, target) for net in networks or [self.network_]]
             evidence = codes.copy()
             evidence[:, target] = -1
-            density = lambda net: net.log_likelihood_codes(evidence)  # noqa: E731
+            density = lambda net: net._log_likelihood_codes(evidence)  # noqa: E731
             order = _class_order(self.network_.states[name])  # network state order -> classes_ order
         # impossible for the model: under every averaged DAG (a DAG that finds the row possible
         # gives it positive weight)
@@ -1265,7 +1263,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if networks is None:
             return answers[0][0].to_numpy(dtype=float)  # (NaN: a row of impossible evidence)
         prediction = np.where(impossible, np.nan, 0.0)
-        posterior = self._posterior_weights(lambda net: net.log_likelihood(frame))
+        posterior = self._posterior_weights(lambda net: net._log_likelihood(frame))
         for weight, (mean, _) in zip(posterior, answers):
             rows = ~impossible & (weight > 0)  # (a DAG under which the evidence is impossible weighs 0)
             prediction[rows] += weight[rows] * mean.to_numpy(dtype=float)[rows]

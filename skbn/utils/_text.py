@@ -15,3 +15,20 @@ MISSING_MARKERS = ("NA", "N/A", "n/a", "na", "NaN", "nan", "NAN", "null", "NULL"
 
 #: A number written as text, as ``float`` reads it but without ``nan``, ``inf`` or ``1_000``.
 NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+#: A number written with a decimal comma (European spreadsheets): "1,5", "-0,25".
+DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?")
+#: A whole number written as text.
+INTEGER = re.compile(r"[+-]?\d+")
+
+
+def spelled_number(text, decimal="."):
+    """The number the text ``text`` spells, written as ``float`` reads it ("1.5", "-2",
+    "1e3"; spaces around it allowed, and with ``decimal=","`` a decimal comma, "1,5" ->
+    "1.5"), or None: not ``nan``, ``inf`` or ``1_000``, which Python's ``float`` would take,
+    nor, with ``decimal=","``, a decimal point."""
+    text = text.strip()
+    if decimal == ",":
+        if "." in text or (DECIMAL_COMMA.fullmatch(text) is None and INTEGER.fullmatch(text) is None):
+            return None
+        return text.replace(",", ".")
+    return text if NUMBER_TEXT.fullmatch(text) else None
