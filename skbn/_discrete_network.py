@@ -364,7 +364,7 @@ class DiscreteBayesianNetwork(_Network):
             learners' rule for ``score_samples``, :mod:`skbn._zero_probability`).
         """
         codes = self._check_codes(codes)
-        log_prob = self._log_likelihood_codes(codes)
+        log_prob = self._inference.log_likelihood(codes)
         warn_zero_probability([self], codes, log_prob)
         return log_prob
 
