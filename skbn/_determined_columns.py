@@ -161,7 +161,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         found += [f"{_dependence(data.names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
         if len(dependencies) > _DEPENDENCES_SHOWN:
             found.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
-        searched = reach() if reach is not None else None
+        # (the learner's reach is parsed only when it is read: a determined column, or few rows)
+        needed = reach is not None and (dependencies or (few_rows and rank_rule))
+        searched = reach() if needed else None
         if dependencies and scorer_of is not None:
             scorer = scorer_of()
             reached = reachable_families(scatter, columns, dependencies, searched, ranks)
