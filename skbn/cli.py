@@ -1365,10 +1365,14 @@ def cmd_effect(args, log):
         log(f"learned in {time.perf_counter() - start:.2f} s")
         source = f"the CPDAG learned by {args.method}"
     query = {} if gaussian else dict(x_value=x_value, contrast=contrast, y_value=y_value)
-    point = ida(data, cpdag, x, y, **query)
-    boot = BootstrapStructure(clone(learner), n_resamples=args.n_resamples, keep_graphs=True,
+    point = ida(data, cpdag, x, y, column_types=declared or "auto", **query)
+    # the declared types are the bootstrap's (it encodes the resamples), not its learner's
+    inner = clone(learner)
+    if declared and "column_types" in inner.get_params():
+        inner.set_params(column_types="auto")
+    boot = BootstrapStructure(inner, n_resamples=args.n_resamples, keep_graphs=True,
                               fit_parameters=False, n_jobs=args.n_jobs,
-                              random_state=args.random_state)
+                              random_state=args.random_state, column_types=declared or "auto")
     log(f"fitting {args.n_resamples} bootstrap resamples with {args.method}")
     start = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):
