@@ -522,7 +522,7 @@ _ALIASES = {
 }
 
 
-def check_bounded_likelihood(scorer, max_indegree, learner):
+def check_bounded_likelihood(scorer, max_indegree, learner, n_variables=None):
     """Refuse a score whose optimum is the complete DAG when the search has no in-degree bound.
 
     The maximised log-likelihood never decreases when a parent is added, so a search without
@@ -534,22 +534,32 @@ def check_bounded_likelihood(scorer, max_indegree, learner):
         The resolved score object; refused when its ``unbounded_without_max_indegree``
         attribute is true.
     max_indegree : int or None
-        The search's in-degree bound; None is refused for such a score.
+        The search's in-degree bound; None is refused for such a score, and so is a bound of
+        ``n_variables - 1`` or more, which bounds nothing.
     learner : str
         Name of the learner, for the error message.
+    n_variables : int or None, default=None
+        The number of columns searched (None: the bound is not compared with it).
 
     Raises
     ------
     ValueError
         When the score is unbounded and ``max_indegree`` is None.
     """
-    if getattr(scorer, "unbounded_without_max_indegree", False) and max_indegree is None:
+    vacuous = max_indegree is not None and n_variables is not None and max_indegree >= n_variables - 1
+    if getattr(scorer, "unbounded_without_max_indegree", False) and (max_indegree is None or vacuous):
         penalised = ("'bic-cg' / 'aic-cg'" if isinstance(scorer, _DiscreteChildren)
                      else "'bic-g' / 'bge'" if isinstance(scorer, BaseGaussianScore) else "'bic' / 'bdeu'")
+        if vacuous:  # (every other column can be a parent: the complete DAG again)
+            without = (f"with max_indegree={max_indegree} (all {n_variables - 1} other columns can be a "
+                       f"column's parents: it bounds nothing)")
+            bound = f"below {n_variables - 1} (e.g. max_indegree={min(2, n_variables - 2)})"
+        else:
+            without, bound = "without max_indegree", "(e.g. max_indegree=2)"
         raise ValueError(
             f"{learner}: scorer={type(scorer).__name__} (maximised log-likelihood) never "
-            f"decreases when a parent is added, so without max_indegree the best graph is "
-            f"complete; set max_indegree (e.g. max_indegree=2) or use {penalised}."
+            f"decreases when a parent is added, so {without} the best graph is "
+            f"complete; set max_indegree {bound} or use {penalised}."
         )
 
 

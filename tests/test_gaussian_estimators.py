@@ -28,7 +28,7 @@ from sklearn.base import clone
 from sklearn.metrics import r2_score
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 
-from skbn.estimators import FixedStructure
+from skbn.estimators import FixedStructure, HillClimbStructure
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.network import CLGBayesianNetwork, GaussianBayesianNetwork
 
@@ -471,3 +471,15 @@ def test_averaged_clg_networks_mix_the_class_probabilities():
     expected = w[0][:, None] * one.predict_proba(rows) + w[1][:, None] * two.predict_proba(rows)
     np.testing.assert_allclose(model.predict_proba(rows), expected, rtol=1e-10)
     assert not np.allclose(one.predict_proba(rows), two.predict_proba(rows))
+
+
+def test_a_max_indegree_that_bounds_nothing_is_named_in_the_refusal_of_a_maximised_likelihood():
+    # with 4 columns, max_indegree=3 allows the complete DAG: the refusal said "without
+    # max_indegree" to a user who had set it; it now names the bound and a smaller one
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 4)), columns=list("abcd"))
+    with pytest.raises(ValueError, match=r"with max_indegree=3 \(all 3 other columns.*bounds nothing\)"
+                                         r".*set max_indegree below 3 \(e.g. max_indegree=2\)"):
+        HillClimbStructure(scorer="loglik-g", max_indegree=3).fit(X)
+    with pytest.raises(ValueError, match=r"without max_indegree"):
+        HillClimbStructure(scorer="loglik-g").fit(X)
+    assert HillClimbStructure(scorer="loglik-g", max_indegree=2).fit(X).edges_

@@ -691,10 +691,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         for name in self._plugins:
             setattr(self, f"{name}_", self._resolved_plugin(name, data))
         if self._bounded_score:
-            bound, p = self.max_indegree, data.n_variables
-            # a bound of p - 1 or more parents bounds nothing
-            check_bounded_likelihood(self.scorer_, bound if bound is not None and bound < p - 1 else None,
-                                     type(self).__name__)
+            # (a bound of p - 1 or more parents bounds nothing)
+            check_bounded_likelihood(self.scorer_, self.max_indegree, type(self).__name__, data.n_variables)
         if knowledge is None:
             knowledge = self._parsed_knowledge(data, start)
         return self._learn_structure(data, knowledge, start=start, counter=counter)
