@@ -1486,7 +1486,9 @@ def ci_test(X, x, y, z=(), *, test="auto", sample_weight=None, categories="auto"
         ``statistic``, ``pvalue``, ``dof`` and ``independent``, in the test's conventions
         (see its class: e.g. :class:`FisherZ` reports ``z`` and :math:`n - |Z| - 3`,
         :class:`PartialCorrelationT` reports ``t`` where bnlearn reports the partial
-        correlation; the p-values are bnlearn's and pcalg's).
+        correlation; the p-values are bnlearn's and pcalg's). With fewer rows than
+        ``min_samples_per_dof`` per degree of freedom the chi-square and G tests report
+        dependence (``pvalue=0``, PC's power rule), with a ``UserWarning`` saying so.
 
     Raises
     ------
@@ -1517,5 +1519,21 @@ def ci_test(X, x, y, z=(), *, test="auto", sample_weight=None, categories="auto"
     >>> result.dof
     4.0
     """
-    resolved, data = _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, missing)
-    return resolved.test_variables(data, 0, 1, tuple(range(2, data.n_variables)))
+    return _run_prepared(*_prepared_test(X, x, y, z, test, sample_weight, categories, column_types,
+                                         missing))
+
+
+def _run_prepared(test, data):
+    """The test of :func:`_prepared_test`'s columns; warns when the power rule of the
+    chi-square and G tests decided instead of the data (a p-value of 0 that is no evidence)."""
+    result = test.test_variables(data, 0, 1, tuple(range(2, data.n_variables)))
+    rule = getattr(test, "min_samples_per_dof", 0)
+    if isinstance(test, _FrequentistTest) and data.total_weight < rule * result.dof:
+        from skbn.utils._warnings import warn_user
+
+        warn_user(
+            f"{type(test).__name__}: {data.total_weight:g} rows for {result.dof:g} degrees of freedom, "
+            f"fewer than min_samples_per_dof={rule:g} per degree of freedom: the test is not trusted "
+            "and reports dependence (pvalue=0), as PC does. Pass e.g. "
+            f"{type(test).__name__}(min_samples_per_dof=0) for the asymptotic p-value.", UserWarning)
+    return result

@@ -1429,7 +1429,7 @@ def cmd_effect(args, log):
 
 # ---------------------------------------------------------------------- citest
 def cmd_citest(args, log):
-    from skbn.citests import _prepared_test
+    from skbn.citests import _prepared_test, _run_prepared
 
     log(f"reading {args.data}")
     data = read_table(args.data, sep=args.sep, na_values=args.na_values,
@@ -1446,7 +1446,7 @@ def cmd_citest(args, log):
         if not 0 <= args.alpha <= 1:
             raise CommandError(f"--alpha {args.alpha}: give a level in [0, 1], e.g. 0.05")
         ci_test.set_params(alpha=args.alpha)
-    result = ci_test.test_variables(encoded, 0, 1, tuple(range(2, encoded.n_variables)))
+    result = _run_prepared(ci_test, encoded)
     level = ci_test.get_params().get("alpha")
     given_text = f" | {', '.join(map(str, given))}" if given else ""
     out(f"{type(ci_test).__name__} test of {x} _||_ {y}{given_text} on {args.data}: "

@@ -461,3 +461,17 @@ def test_no_warning_on_clean_data(generated):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ci_test(generated["clg"], "G", "H", ["A", "D", "E", "F"])
+
+
+def test_the_power_rule_is_said(generated):
+    """ChiSquare()'s power rule (PC's) reports dependence on too few rows: said, not silent."""
+    X = generated["discrete"].iloc[:300]
+    with pytest.warns(UserWarning, match=r"ChiSquare: 300 rows for \d+ degrees of freedom, fewer than "
+                                         r"min_samples_per_dof=5 .* ChiSquare\(min_samples_per_dof=0\)"):
+        result = ci_test(X, "C", "E", ["A", "B", "D", "F"])
+    assert result.pvalue == 0.0 and not result.independent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        free = ci_test(X, "C", "E", ["A", "B", "D", "F"], test=ChiSquare(min_samples_per_dof=0))
+    assert free.pvalue > 0 and free.dof == result.dof
+
