@@ -11,6 +11,9 @@ from the stratified contingency tables ``N[s, a, b]`` (``s`` a configuration of 
 computed for all strata at once (one vectorised pass; strata of many tests can even be
 stacked into one call).
 
+To run one test on a data set (R bnlearn's ``ci.test``), call :func:`ci_test`: it reads the
+columns as the learners' ``fit`` does and picks PC's test for them.
+
 Test objects hold hyperparameters only (never data), like the score objects of
 :mod:`skbn.scores`: ``clone``, pickling, parallel workers and
 ``GridSearchCV(PCStructure(), {"ci_test__alpha": [0.01, 0.05]})`` work.
