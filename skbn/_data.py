@@ -73,7 +73,8 @@ from skbn.utils._warnings import warn_user
 
 __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
-    "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_fit",
+    "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_columns",
+    "encode_fit",
     "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
 ]
 
@@ -1282,6 +1283,63 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         for j, column in column_values.items():
             values[:, j] = column
     return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names), values=values), states
+
+
+def _declared_for(value, names, used, parameter):
+    """A per-column declaration (``categories=``, ``column_types=``) given for every column
+    ``names`` of ``X``, checked against them and restricted to the ``used`` ones (a dict
+    keyed by the used labels; a string applies to every column and is kept)."""
+    if isinstance(value, str):
+        return value
+    _check_per_column(value, names, parameter)
+    if isinstance(value, dict):
+        return {name: value[name] for name in used if name in value}
+    position = {name: j for j, name in enumerate(names)}
+    return {name: value[position[name]] for name in used}
+
+
+def encode_columns(X, columns, sample_weight, *, what="columns", categories="auto",
+                   column_types="auto", **options):
+    """``(data, states, weights)``: the ``columns`` of ``X`` (labels of a DataFrame,
+    positions of an array), in that order, encoded as a fit encodes its columns.
+
+    The input path of a fit restricted to some columns (the functions that read a few
+    columns of the user's data: :func:`skbn.citests.ci_test`, the effects of
+    :mod:`skbn.causal`): ``X`` checked as a container, the rows of weight 0 dropped
+    (:func:`positive_weight_rows`: such a row is not there, so it adds no state, decides no
+    column type and may be missing), then :func:`encode_fit` on the columns used only, so
+    that another column's missing cells or types do not matter. ``categories`` and
+    ``column_types`` are given for the columns of ``X`` (a dict by label, a list with one
+    entry per column of ``X``, or one string for all) and checked against them; ``options``
+    go to :func:`encode_fit` (``allow_missing``, ``allow_continuous``). ``what`` names the
+    labels in the error for one that is not a column of ``X``. ``weights`` are the validated
+    weights of the rows kept (not yet set on ``data``).
+    """
+    array = check_container(X)  # (None for a DataFrame)
+    if array is None:
+        names = list(X.columns)
+        absent = [c for c in columns if c not in X.columns]
+        if absent:
+            shown = f"{names[:20]}" + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+            raise ValueError(f"{what} {absent!r} are not columns of X (columns: {shown})")
+        frame = X[list(columns)]
+    else:
+        array = np.asarray(X, dtype=object)
+        names = list(range(array.shape[1]))
+        bad = [c for c in columns
+               if not (isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_))
+                       and 0 <= c < array.shape[1])]
+        if bad:
+            raise ValueError(f"{what} {bad!r} are not column positions of X "
+                             f"(an array has columns 0 .. {array.shape[1] - 1})")
+        frame = pd.DataFrame({int(c): array[:, c] for c in columns})
+    categories = _declared_for(categories, names, list(columns), "categories")
+    column_types = _declared_for(column_types, names, list(columns), "column_types")
+    frame, weights = positive_weight_rows(frame, sample_weight)
+    if array is not None and options.get("allow_continuous"):
+        frame = frame.infer_objects()  # numbers held as objects: let the column-type rule see them
+    data, states = encode_fit(frame, categories, column_types=column_types, **options)
+    return data, states, weights
 
 
 def _values_for(name, column):

@@ -60,7 +60,7 @@ from skbn._dag import (
     topological_ids,
     v_structure_ids,
 )
-from skbn._data import encode_fit, positive_weight_rows
+from skbn._data import encode_columns
 from skbn.graph import (
     PDAG,
     _as_node_set,
@@ -584,34 +584,6 @@ def _fitted_column_types(graph, column_types, columns):
     return column_types
 
 
-def _encode_columns(X, columns, sample_weight, **options):
-    """``(data, states, weights)``: the ``columns`` of ``X`` (names of a DataFrame, positions
-    of an array) encoded after dropping the rows of weight 0 (``positive_weight_rows``: such
-    a row is not there, so it adds no state and decides no column type), and the validated
-    weights of the rows kept; ``options`` go to ``encode_fit`` (``allow_continuous``,
-    ``column_types``)."""
-    if isinstance(X, pd.DataFrame):
-        absent = [c for c in columns if c not in X.columns]
-        if absent:
-            raise ValueError(f"graph nodes {absent!r} are not columns of X")
-        frame = X[columns]
-    else:
-        array = np.asarray(X, dtype=object)
-        if array.ndim != 2:
-            raise ValueError(f"X must be 2-D, got shape {array.shape}")
-        bad = [c for c in columns
-               if not (isinstance(c, (int, np.integer)) and 0 <= c < array.shape[1])]
-        if bad:
-            raise ValueError(f"graph nodes {bad!r} are not column positions of X "
-                             f"(an array has columns 0 .. {array.shape[1] - 1})")
-        frame = pd.DataFrame({c: array[:, c] for c in columns})
-    frame, weights = positive_weight_rows(frame, sample_weight)
-    if not isinstance(X, pd.DataFrame) and options.get("allow_continuous"):
-        frame = frame.infer_objects()  # numbers held as objects: let the column-type rule see them
-    data, states = encode_fit(frame, **options)
-    return data, states, weights
-
-
 def _check_query(x_value, contrast, ess, choices=("x_value (a state of x)",
                                                    "(a (treated, control) pair of states of x)")):
     """Refuse a bad ``ess`` and anything but one of ``x_value`` / ``contrast`` (``choices``:
@@ -776,8 +748,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         sets = [entry for entry in sets if set(entry[0]) == definite][:1] or sets[:1]
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
     columns = [g.nodes[i] for i in used]
-    data, states, weights = _encode_columns(
-        X, columns, sample_weight, allow_continuous=True,
+    data, states, weights = encode_columns(
+        X, columns, sample_weight, what="graph nodes", allow_continuous=True,
         column_types=_fitted_column_types(cpdag, column_types, columns))
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
@@ -1225,8 +1197,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     combos = _joint_parent_sets(g, xi, method, int(max_dags))
     used = sorted({yi, *xi}.union(*(set(pa) for c, _ in combos for pa in c)))
     columns = [g.nodes[i] for i in used]
-    data, states, weights = _encode_columns(
-        X, columns, sample_weight, allow_continuous=True,
+    data, states, weights = encode_columns(
+        X, columns, sample_weight, what="graph nodes", allow_continuous=True,
         column_types=_fitted_column_types(cpdag, column_types, columns))
     position = {i: k for k, i in enumerate(used)}
     rows = []
@@ -1472,8 +1444,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     dag_weights = np.asarray(dag_weights) / len(graphs)
     columns = list(dict.fromkeys(
         [x, y] + [g.nodes[p] for g in dags for p in sorted(g.parents[g.index[x]])]))
-    data, states, weights = _encode_columns(
-        X, columns, sample_weight, allow_continuous=True,
+    data, states, weights = encode_columns(
+        X, columns, sample_weight, what="graph nodes", allow_continuous=True,
         column_types=_fitted_column_types(learner, column_types, columns))
     position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]

@@ -1,5 +1,6 @@
-"""The ``skbn`` command line: learn, score, query, sample and compare Bayesian networks, and
-estimate causal effects (``skbn effect``).
+"""The ``skbn`` command line: learn, score, query, sample and compare Bayesian networks,
+estimate causal effects (``skbn effect``) and test one conditional independence
+(``skbn citest``).
 
 ``skbn <command> --help`` shows each command's options and examples; docs/cli.md is the
 guide. Run as the console script ``skbn`` or as ``python -m skbn``; without a command
@@ -45,7 +46,7 @@ METHODS = {
 SCORES = ("bdeu", "k2", "bic", "aic", "loglik", "bic-g", "aic-g", "loglik-g", "bge",
           "bic-cg", "aic-cg", "loglik-cg")
 CI_TESTS = ("chi_square", "g_test", "bayes_factor", "zf", "mi-g", "cor", "mi-cg")
-COMMANDS = ("demo", "learn", "score", "query", "sample", "compare", "effect")
+COMMANDS = ("demo", "learn", "score", "query", "sample", "compare", "effect", "citest")
 
 #: Exit statuses.
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
@@ -1427,6 +1428,44 @@ def cmd_effect(args, log):
     return 0
 
 
+
+# ---------------------------------------------------------------------- citest
+def cmd_citest(args, log):
+    from skbn.citests import _prepared_test, _run_prepared
+
+    log(f"reading {args.data}")
+    data = read_table(args.data, sep=args.sep, na_values=args.na_values,
+                      categorical=args.categorical, continuous=args.continuous, decimal=args.decimal)
+    x, y = _column(data, args.x, "X"), _column(data, args.y, "Y")
+    given = [_column(data, text, "--given") for text in args.given]
+    declared = {**{c: "discrete" for c in args.categorical},
+                **{c: "continuous" for c in args.continuous}}
+    ci_test, encoded = _prepared_test(data, x, y, given, args.ci_test or "auto", None, "auto",
+                                      declared or "auto", args.missing)
+    if args.alpha is not None:  # on the test resolved for these columns (a fresh object)
+        if "alpha" not in ci_test.get_params():
+            raise CommandError(f"--alpha does not apply to the {type(ci_test).__name__} test")
+        if not 0 <= args.alpha <= 1:
+            raise CommandError(f"--alpha {args.alpha}: give a level in [0, 1], e.g. 0.05")
+        ci_test.set_params(alpha=args.alpha)
+    result = _run_prepared(ci_test, encoded)
+    level = ci_test.get_params().get("alpha")
+    given_text = f" | {', '.join(map(str, given))}" if given else ""
+    out(f"{type(ci_test).__name__} test of {x} _||_ {y}{given_text} on {args.data}: "
+        f"{encoded.n_samples} rows")
+    out(f"statistic: {result.statistic:.6g}")
+    out(f"dof: {result.dof:g}")
+    if ci_test.pvalue_is_probability:
+        out(f"p-value: {result.pvalue:.6g}")
+    else:
+        out(f"posterior probability of independence: {result.pvalue:.6g}")
+    rule = ""
+    if level is not None and ci_test.pvalue_is_probability:
+        rule = f" (p-value {'>' if result.independent else '<='} {level:g})"
+    out(f"decision: {'independent' if result.independent else 'dependent'}{rule}")
+    return 0
+
+
 # ---------------------------------------------------------------------- demo
 DEMO_ESTIMATORS = ("hill_climb", "tabu", "ges", "pc", "exact", "k2", "chow_liu")
 
@@ -1503,6 +1542,7 @@ examples:
   skbn sample m.bif -n 1000 -o rows.csv --random-state 0
   skbn compare true.bif m.bif
   skbn effect rows.csv --x smoke --y dysp --contrast yes,no
+  skbn citest rows.csv smoke dysp --given bronc either
 
 Without a command, `skbn [--n-samples N ...]` runs the demo. docs/cli.md has the details.
 """
@@ -1548,6 +1588,18 @@ is IDA's regression coefficient, the change in --y per unit of --x set:
   skbn effect measurements.csv --x dose --y response --random-state 0
 """
 
+
+CITEST_EPILOG = """\
+examples:
+  skbn citest data.csv A B                               A and B independent?
+  skbn citest data.csv A B --given C D                   given C and D
+  skbn citest data.csv A B --given C --ci-test g_test --alpha 0.01
+  skbn citest data.csv x y --given z --ci-test zf        Fisher's z (pcalg's gaussCItest)
+
+The columns are read as 'skbn learn' reads them (--categorical, --continuous); the
+statistic and p-value are those of skbn.citests.ci_test (bnlearn's ci.test with
+test = "x2-adf", "mi-adf", "zf", "mi-g", "cor", "mi-cg").
+"""
 
 class _Parser(argparse.ArgumentParser):
     """argparse with a one-line usage error: ``skbn learn: error: ... (see --help)``."""
@@ -1741,6 +1793,29 @@ def build_parser():
                         help="write the effect, weight and 'causes' of every bootstrap DAG")
     _add_common(effect)
     effect.set_defaults(handler=cmd_effect)
+
+    citest = commands.add_parser(
+        "citest", formatter_class=formatter,
+        help="test whether two columns are independent given others",
+        description="One conditional-independence test of X and Y given the --given columns, "
+                    "as PC runs it on an edge (bnlearn's ci.test): print the statistic, its "
+                    "degrees of freedom, the p-value and the decision.",
+        epilog=CITEST_EPILOG)
+    citest.add_argument("data", help="CSV (cells read as written) or Parquet file")
+    citest.add_argument("x", metavar="X", help="a column")
+    citest.add_argument("y", metavar="Y", help="another column")
+    citest.add_argument("--given", nargs="+", action="extend", default=[], metavar="COLUMN",
+                        help="the conditioning columns (none: an unconditional test)")
+    citest.add_argument("--ci-test", choices=CI_TESTS,
+                        help="the test (default: chi_square on discrete columns, zf on "
+                             "continuous ones, mi-cg on a mixture, as --method pc)")
+    citest.add_argument("--alpha", type=float, help="level of the test (default 0.05)")
+    citest.add_argument("--missing", choices=["error", "complete_case"], default="error",
+                        help="missing cells in X, Y or --given: an error (default), or test on "
+                             "the rows observing them all")
+    _add_data_options(citest)
+    _add_common(citest)
+    citest.set_defaults(handler=cmd_citest)
     return parser
 
 
@@ -1863,6 +1938,9 @@ def _with_options(text):
     text = text.replace(", learn the structure alone with fit_parameters=False,", ",")
     text = text.replace(", or learn the structure alone with fit_parameters=False.", ".")
     text = text.replace(" (fit_parameters=True)", "")
+    # skbn citest: the test's parameter is ci_test(test=...)
+    text = re.sub(r"^test=(\w+) applies", r"--ci-test \1 applies", text)
+    text = text.replace("Use test='auto' or one of", "Use ci_test='auto' or one of")
     for parameter in ("scorer", "ci_test"):  # "auto" is the option left out
         text = text.replace(f"Use {parameter}='auto' or one of",
                             f"Leave {OPTION_OF[parameter]} out (the method's default for these "

@@ -1124,3 +1124,63 @@ def test_codes_rule_leaves_measurements_and_numbered_columns_alone(tmp_path, cap
     frame.to_csv(tmp_path / "d.csv", index=False)
     status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
     assert_one_line_error(status, err, "'d'", "--categorical")
+
+
+# ---------------------------------------------------------------------- citest
+def test_citest_prints_the_test_of_skbn_citests_ci_test(asia_csv, tmp_path, capsys):
+    from skbn.citests import ci_test
+
+    frame = pd.read_csv(asia_csv, dtype=str)
+    status, out, err = run(["citest", asia_csv, "smoke", "dysp", "--given", "bronc", "either"], capsys)
+    assert status == 0, err
+    expected = ci_test(frame, "smoke", "dysp", ["bronc", "either"])
+    assert out.splitlines() == [
+        f"ChiSquare test of smoke _||_ dysp | bronc, either on {asia_csv}: 3000 rows",
+        f"statistic: {expected.statistic:.6g}", f"dof: {expected.dof:g}",
+        f"p-value: {expected.pvalue:.6g}",
+        f"decision: {'independent' if expected.independent else 'dependent'} (p-value "
+        f"{'>' if expected.independent else '<='} 0.05)"]
+    status, out, err = run(["citest", asia_csv, "smoke", "lung", "--ci-test", "g_test", "--alpha",
+                            "0.01"], capsys)
+    assert status == 0, err
+    from skbn.citests import GTest
+    expected = ci_test(frame, "smoke", "lung", test=GTest(alpha=0.01))
+    assert f"p-value: {expected.pvalue:.6g}" in out and "decision: dependent (p-value <= 0.01)" in out
+    # continuous columns, read as learn reads them (--continuous, --categorical)
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=300)
+    b = a + rng.normal(size=300)
+    measured = pd.DataFrame({"a": a, "b": b, "c": b + rng.normal(size=300), "n": rng.integers(0, 40, 300)})
+    path = tmp_path / "measured.csv"
+    measured.to_csv(path, index=False)
+    status, out, err = run(["citest", path, "a", "c", "--given", "b", "n", "--continuous", "n"], capsys)
+    assert status == 0, err
+    expected = ci_test(measured, "a", "c", ["b", "n"], column_types={"n": "continuous"})
+    assert out.startswith("FisherZ test of a _||_ c | b, n") and f"p-value: {expected.pvalue:.6g}" in out
+
+
+@pytest.mark.parametrize("argv, fragments", [
+    (["smoke", "nope"], ["Y 'nope': no such column"]),
+    (["smoke", "smoke"], ["x and y are the same column 'smoke'"]),
+    (["smoke", "lung", "--given", "smoke"], ["is also in z"]),
+    (["smoke", "lung", "--ci-test", "zf"],
+     ["--ci-test FisherZ applies to continuous data, but every column is discrete",
+      "Leave --ci-test out"]),
+    (["smoke", "lung", "--ci-test", "bayes_factor", "--alpha", "0.1"],
+     ["--alpha does not apply to the BayesFactor test"]),
+    (["smoke", "lung", "--alpha", "2"], ["--alpha 2.0: give a level in [0, 1]"]),
+])
+def test_citest_errors_are_one_line(asia_csv, capsys, argv, fragments):
+    assert_one_line_error(*run(["citest", asia_csv, *argv], capsys)[::2], *fragments)
+
+
+def test_citest_missing_cells(tmp_path, capsys):
+    frame = asia_network().sample(500, random_state=0)
+    frame.loc[[3, 7], "bronc"] = None
+    path = tmp_path / "holes.csv"
+    frame.to_csv(path, index=False)
+    status, _, err = run(["citest", path, "smoke", "dysp", "--given", "bronc"], capsys)
+    assert_one_line_error(status, err, "contains NaN in column 'bronc'")
+    status, out, err = run(["citest", path, "smoke", "dysp", "--given", "bronc", "--missing",
+                            "complete_case"], capsys)
+    assert status == 0 and "dropped 2 of 500 rows" in err and ": 498 rows" in out

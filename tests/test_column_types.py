@@ -353,7 +353,8 @@ def test_learners_report_types_and_refuse_misfit_plugins():
     assert model.column_types_ == {"grade": DISCRETE, "smoker": DISCRETE}
     assert type(model.scorer_).__name__ == "BDeu" and model.scorer == "auto"
     with pytest.raises(ValueError, match=r"scorer=GaussianBIC applies to continuous data, but every "
-                                         r"column is discrete. Use scorer='auto' or one of 'bdeu'"):
+                                         r"column is discrete \(\['grade', 'smoker'\]\)\. "
+                                         r"Use scorer='auto' or one of 'bdeu'"):
         HillClimbStructure(scorer="bic-g").fit(X)
     with pytest.raises(ValueError, match=r"ci_test=FisherZ applies to continuous data, but every column "
                                          r"is discrete"):

@@ -271,7 +271,8 @@ def test_the_score_of_a_whole_dag_equals_bnlearns_total():
 def test_the_score_of_a_whole_dag_refuses_what_it_cannot_score():
     gaussian, clg = gaussian_data(), clg_data()
     with pytest.raises(ValueError, match=r"scorer=BDeu applies to discrete data, but every column is "
-                                         r"continuous\. Use scorer='auto' or one of 'bic-g'"):
+                                         r"continuous \(\['x\.1', 'x 2', 'c', 'd\.e', 'f g'\]\)\. "
+                                         r"Use scorer='auto' or one of 'bic-g'"):
         resolve_scorer("bdeu").score(gaussian, [], column_types="continuous")
     with pytest.raises(ValueError, match=r"Edge 'u' -> 's 2': the discrete column 's 2' cannot have "
                                          r"the continuous parent 'u'"):

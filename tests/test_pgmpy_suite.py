@@ -30,7 +30,7 @@ from skbn import (
     MMHCStructure,
     PCStructure,
 )
-from skbn.citests import ChiSquare, DSeparationOracle, FisherZ, GTest, PartialCorrelationT
+from skbn.citests import ChiSquare, DSeparationOracle, FisherZ, GTest, PartialCorrelationT, ci_test
 from skbn.graph import pdag_to_dag
 from skbn.io import read_bif
 from skbn.metrics import structural_hamming_distance
@@ -247,22 +247,17 @@ ADULT_DECISIONS = [False, False, False, False, True, False]
 
 
 @pytest.fixture(scope="module")
-def adult_encoded():
-    from skbn._data import encode_fit
-
-    frame = _adult()
-    data, _ = encode_fit(frame)
-    return data, {name: i for i, name in enumerate(frame.columns)}
+def adult():
+    return _adult()
 
 
-def _adult_test(test, adult_encoded, x, y, z):
-    data, index = adult_encoded
-    return test.test_variables(data, index[x], index[y], tuple(index[v] for v in z))
+def _adult_test(test, frame, x, y, z):
+    return ci_test(frame, x, y, z, test=test)
 
 
-def test_chi_square_adult(adult_encoded):
+def test_chi_square_adult(adult):
     for (x, y, z), (stat, log_p, dof) in zip(ADULT_CASES, CHI_SQUARE_EXPECTED):
-        result = _adult_test(ChiSquare(min_samples_per_dof=0), adult_encoded, x, y, z)
+        result = _adult_test(ChiSquare(min_samples_per_dof=0), adult, x, y, z)
         assert result.statistic == pytest.approx(stat, abs=1e-2), (x, y, z)
         assert result.dof == dof, (x, y, z)
         if log_p is not None:
@@ -271,9 +266,9 @@ def test_chi_square_adult(adult_encoded):
             assert result.pvalue == pytest.approx(0, abs=1e-2)
 
 
-def test_g_test_adult(adult_encoded):
+def test_g_test_adult(adult):
     for (x, y, z), (stat, pvalue, dof) in zip(ADULT_CASES, G_TEST_EXPECTED):
-        result = _adult_test(GTest(min_samples_per_dof=0), adult_encoded, x, y, z)
+        result = _adult_test(GTest(min_samples_per_dof=0), adult, x, y, z)
         assert result.statistic == pytest.approx(stat, abs=1e-3), (x, y, z)
         assert result.dof == dof
         if pvalue is not None:
@@ -281,19 +276,16 @@ def test_g_test_adult(adult_encoded):
 
 
 @pytest.mark.parametrize("test", [ChiSquare(alpha=0.05), GTest(alpha=0.05)])
-def test_discrete_decisions_adult(test, adult_encoded):
+def test_discrete_decisions_adult(test, adult):
     for (x, y, z), independent in zip(ADULT_CASES, ADULT_DECISIONS):
-        assert _adult_test(test, adult_encoded, x, y, z).independent == independent, (x, y, z)
+        assert _adult_test(test, adult, x, y, z).independent == independent, (x, y, z)
 
 
 @pytest.mark.parametrize("test", [ChiSquare(), GTest()])
 def test_exactly_same_vars(test):
     """test_*.py::test_exactly_same_vars: y = x (1000 binary draws): dof 1, p-value 0."""
-    from skbn._data import encode_fit
-
     x = np.random.default_rng(0).integers(0, 2, size=1000)
-    data, _ = encode_fit(pd.DataFrame({"x": x, "y": x.copy()}))
-    result = test.test_variables(data, 0, 1)
+    result = ci_test(pd.DataFrame({"x": x, "y": x.copy()}), "x", "y", test=test)
     assert result.dof == 1
     assert result.pvalue == pytest.approx(0, abs=1e-2)
 
@@ -319,9 +311,7 @@ def _pearsonr_data(v_coefficient):
 
 
 def _gauss_test(test, frame, x, y, z):
-    index = {name: i for i, name in enumerate(frame.columns)}
-    return test.test_moments(test.moments_of(frame.to_numpy(float)), index[x], index[y],
-                             tuple(index[v] for v in z))
+    return ci_test(frame, x, y, z, test=test, column_types="continuous")
 
 
 # pgmpy 1.1.2 on these arrays (Pearsonr's p-value, its statistic the partial correlation;

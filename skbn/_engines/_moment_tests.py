@@ -183,8 +183,25 @@ class MomentTests:
             independent[ks] = self._decide(batch.pvalue, batch.independent)
         return pvalue, statistic, independent
 
+    def result(self, x, y, subset):
+        """The :class:`~skbn.citests.CITestResult` of one test ``x _||_ y | subset`` (the
+        test's own decision): what :meth:`~skbn.citests.BaseCITest.test_variables` of the
+        Gaussian and CLG tests returns."""
+        if not self.gaussian:
+            return self._clg_result(x, y, subset)
+        index = self.index
+        return self.ci_test.test_moments(self.stats([x, y, *subset]), int(index[x]), int(index[y]),
+                                         index[list(subset)].tolist())
+
     def _clg_one(self, x, y, subset):
         """``(pvalue, statistic, independent)`` of one CLG test (see the module docstring)."""
+        result = self._clg_result(x, y, subset)
+        return result.pvalue, result.statistic, bool(self._decide(result.pvalue, result.independent))
+
+    def _clg_result(self, x, y, subset):
+        """The :class:`~skbn.citests.CITestResult` of one CLG test, the test's own decision."""
+        from skbn.citests import CITestResult
+
         test = self.ci_test
         cont = self.is_continuous
         if not cont[x] and cont[y]:
@@ -193,29 +210,27 @@ class MomentTests:
         continuous = [v for v in subset if cont[v]]
         if not cont[x] and not cont[y]:
             if continuous:
-                return 0.0, 0.0, False  # the rule for discrete x, y given continuous columns
+                return CITestResult(0.0, 0.0, 0.0, False)  # the rule: discrete x, y given continuous
             if self._tables is None:
                 self._tables = StratifiedCounter(self.data, None, {})
             block, declared = self._tables.tables(x, y, tuple(subset))
             batch = self.run_tables(test, [block], [declared], int(self.cardinalities[x]),
-                               int(self.cardinalities[y]))
-            return (float(batch.pvalue[0]), float(batch.statistic[0]),
-                    bool(self._decide(batch.pvalue[0], batch.independent[0])))
+                                    int(self.cardinalities[y]))
+            return CITestResult(float(batch.statistic[0]), float(batch.pvalue[0]), float(batch.dof[0]),
+                                bool(batch.independent[0]))
         index = self.index
         if cont[y]:  # x and y continuous
             stats = self.stats([x, y, *subset], discrete)
-            result = test.test_moments(stats, int(index[x]), int(index[y]), index[continuous].tolist())
-        else:  # x continuous, y discrete: y as test_mixed's discrete x, its digit last
-            given = sorted(discrete)
-            stats = self.stats([x, y, *subset], given + [y])
-            order = sorted(given + [y])
-            shape = [int(self.cardinalities[v]) for v in order]
-            axes = [order.index(v) for v in given] + [order.index(y)]
-            groups = np.arange(stats.n_groups).reshape(shape).transpose(axes).ravel()
-            stats = type(stats)(stats.weight[groups], stats.mean[groups], stats.scatter[groups])
-            result = test.test_mixed(stats, int(index[x]), index[continuous].tolist(),
-                                     int(self.cardinalities[y]))
-        return result.pvalue, result.statistic, bool(self._decide(result.pvalue, result.independent))
+            return test.test_moments(stats, int(index[x]), int(index[y]), index[continuous].tolist())
+        # x continuous, y discrete: y as test_mixed's discrete x, its digit last
+        given = sorted(discrete)
+        stats = self.stats([x, y, *subset], given + [y])
+        order = sorted(given + [y])
+        shape = [int(self.cardinalities[v]) for v in order]
+        axes = [order.index(v) for v in given] + [order.index(y)]
+        groups = np.arange(stats.n_groups).reshape(shape).transpose(axes).ravel()
+        stats = type(stats)(stats.weight[groups], stats.mean[groups], stats.scatter[groups])
+        return test.test_mixed(stats, int(index[x]), index[continuous].tolist(), int(self.cardinalities[y]))
 
     def test_many(self, requests):
         """``(pvalue, statistic, independent)`` lists of ``(x, y, S)`` requests.

@@ -38,15 +38,20 @@ def data_kind(data):
     return 1 if data.continuous.all() else 2
 
 
-def check_plugin_fits_data(plugin, data, parameter):
+def check_plugin_fits_data(plugin, data, parameter, label=None):
     """Refuse a score or test on data it does not apply to (``plugin.data_kinds``), naming
-    the columns and the aliases that do."""
+    the columns and the aliases that do. ``parameter`` ("scorer", "ci_test") chooses the
+    aliases; ``label`` is the parameter's name in the message (default ``parameter``)."""
     kind = DATA_KINDS[data_kind(data)]
     if kind in plugin.data_kinds:
         return
+    label = parameter if label is None else label
     continuous = [n for n, c in zip(data.names, data.continuous) if c]
     discrete = [n for n, c in zip(data.names, data.continuous) if not c]
-    shown = {"discrete": "every column is discrete", "continuous": "every column is continuous",
+    names = list(data.names)
+    every = f"{names[:5]!r}" + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    shown = {"discrete": f"every column is discrete ({every})",
+             "continuous": f"every column is continuous ({every})",
              "mixed": f"continuous columns {continuous[:5]!r} and discrete columns {discrete[:5]!r}"}[kind]
     fits = {"scorer": {"discrete": "'bdeu', 'bic', 'aic', 'k2', 'loglik'",
                        "continuous": "'bic-g', 'aic-g', 'loglik-g', 'bge'",
@@ -54,6 +59,6 @@ def check_plugin_fits_data(plugin, data, parameter):
             "ci_test": {"discrete": "'chi_square', 'g_test', 'bayes_factor'",
                         "continuous": "'zf', 'mi-g', 'cor'", "mixed": "'mi-cg'"}}[parameter][kind]
     raise ValueError(
-        f"{parameter}={type(plugin).__name__} applies to {' or '.join(plugin.data_kinds)} data, but "
-        f"{shown}. Use {parameter}='auto' or one of {fits}."
+        f"{label}={type(plugin).__name__} applies to {' or '.join(plugin.data_kinds)} data, but "
+        f"{shown}. Use {label}='auto' or one of {fits}."
     )
