@@ -1423,9 +1423,17 @@ def _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, mi
             "skbn.graph.d_separated(graph, x, y, z).")
     data, _, weights = encode_columns(
         X, [x, y, *z], sample_weight, what="x, y and z name columns", categories=categories,
-        column_types=column_types, allow_missing=missing != "error", allow_continuous=True)
+        column_types=column_types, allow_missing=True, allow_continuous=True)
     data = replace(data, weights=weights)
     check_total_weight(data)
+    if missing == "error" and data.codes.dtype.kind == "i":  # (codes -1: missing cells)
+        counts = (data.codes < 0).sum(axis=0)
+        if counts.any():
+            named = ", ".join(f"{data.names[j]!r} ({counts[j]})" for j in np.flatnonzero(counts))
+            raise ValueError(
+                f"Missing cells in {named}, which a test refuses (as bnlearn's ci.test does): pass "
+                "missing='complete_case' to test on the rows that observe every tested column, or "
+                "impute them first.")
     if missing == "complete_case":
         from skbn.estimators._base import _complete_cases
 

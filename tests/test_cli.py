@@ -1180,7 +1180,7 @@ def test_citest_missing_cells(tmp_path, capsys):
     path = tmp_path / "holes.csv"
     frame.to_csv(path, index=False)
     status, _, err = run(["citest", path, "smoke", "dysp", "--given", "bronc"], capsys)
-    assert_one_line_error(status, err, "contains NaN in column 'bronc'")
+    assert_one_line_error(status, err, "Missing cells in 'bronc' (2)", "--missing complete_case")
     status, out, err = run(["citest", path, "smoke", "dysp", "--given", "bronc", "--missing",
                             "complete_case"], capsys)
     assert status == 0 and "dropped 2 of 500 rows" in err and ": 498 rows" in out
