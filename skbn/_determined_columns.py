@@ -584,9 +584,10 @@ def within_states(data, counter, ranks, told=(), flat=()):
     alone (the moments of the rows, one Cholesky factorisation; a pivot at most
     :data:`_SCREEN_RCOND`, far above the rule): rows inside one state of many discrete
     columns at once (:func:`_shared_screen`), then, for a set not cleared so, its
-    configuration with the most rows (:func:`_screen`). Only a set that passes is split (:meth:`~skbn._counting.MomentCounter.moments_given`, the
-    moments a CLG search reads, ``O(n k^2)``), and then its configurations are factorised
-    only while a column is still determined in all those seen. Summarised rows (chunked
+    configuration with the most rows (:func:`_screen`). Only a set that passes is split
+    (:meth:`~skbn._counting.MomentCounter.moments_given`, the moments a CLG search reads,
+    ``O(n k^2)``), and then its configurations are factorised only while a column is still
+    determined in all those seen. Summarised rows (chunked
     ``X``) are not screened. Discrete columns with missing cells are skipped.
 
     Parameters
