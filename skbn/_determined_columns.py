@@ -12,9 +12,10 @@ from skbn._counting import (
     count_cells,
     functional_pairs,
     linear_dependencies,
+    moments,
     weights_are_integral,
 )
-from skbn._counting._moment_counter import MomentCounter
+from skbn._counting._moment_counter import MomentCounter, _declared_ids
 from skbn._data import name_ranks
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import _moment_family_score
@@ -26,6 +27,14 @@ _FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
 _DEPENDENCES_SHOWN = 20
 #: Most parent sets :func:`reachable_families` tries for one column under a bound on its parents.
 _PARENT_SETS_TRIED = 4096
+#: Most configurations of all the discrete columns jointly that :func:`within_states` splits by.
+_JOINT_CONFIGURATIONS = 1024
+#: The pivot below which :func:`within_states` screens a set of rows as holding a determined
+#: column: ``1e6`` times :data:`~skbn._counting._moments.SINGULAR_RCOND`, a margin for moments
+#: rounded otherwise, or of rows inside a configuration (an exact relation leaves a pivot of
+#: rounding, far below either bound); a column with noise of ``1e-4`` of its spread passes the
+#: screen and is then cleared by the rule.
+_SCREEN_RCOND = 1e-6
 
 
 def check_determined_columns(data, states, learner, *, tests=False, reader="score", scorer_of=None,
@@ -93,6 +102,23 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       ``CO2`` data, ``Plant``, determine their ``Type`` and ``Treatment``, and PC then
       links neither to ``uptake``). A score-based learner finds such a family without
       harm (one column predicts the other exactly), so it is not told.
+    * On mixed data, for a search that scores the data or tests it (``reader``;
+      :func:`within_states`): continuous columns that are exact linear functions of other
+      continuous columns *within every configuration* of a discrete column, or of all of them
+      jointly, though not over all rows (``c = a + b + 3 [d = v]``, an intercept or slopes
+      per state), named with the discrete columns (``'c' (a linear function of 'a', 'b'
+      within each state of 'd')``). Given the continuous columns that determine it and
+      those discrete columns, such a column has no residual spread in any configuration:
+      the CLG test leaves every such configuration out of its statistic (bnlearn's
+      ``mi-cg`` too: statistic 0, p-value 1), so PC finds it independent of the columns
+      that determine it and can return an empty graph; the CLG scores give such a family
+      ``-inf`` (bnlearn's ``bic-cg``, ``aic-cg``, ``loglik-cg`` too), so a search never
+      learns it. These columns are warned about only, never refused: a search by tests
+      removes their edges instead of keeping them, and a CLG network takes such a family
+      anyway (the parameter fit gives a configuration with no residual spread its
+      regression over all the rows, with a warning), so no fit fails after the search.
+      Columns the one-group check names are left out, and columns with no spread in every
+      state (a function of a discrete column alone) are left to the next check.
     * In a second warning, on mixed data, for a search that scores the data or tests it
       (``reader``; :func:`flat_states`): continuous columns with no spread in some state (of at
       least two rows) of a discrete column, such as a zero-inflated measurement, exactly 0
@@ -194,6 +220,29 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             if scored:
                 raise ValueError(rank_refusal(learner, refuse, scorer_of(), scored[0], rows, n_continuous,
                                               data.names))
+    flat, within, within_rule = [], [], ""
+    if counter is not None and reader is not None and n_continuous < data.n_variables:
+        flat = flat_states(data, counter, ranks)
+        within = within_states(data, counter, ranks, told=[j for j, _ in dependencies],
+                               flat={j for j, _, _ in flat})
+        found += [_within(data.names, *item) for item in within[:_DEPENDENCES_SHOWN]]
+        if len(within) > _DEPENDENCES_SHOWN:
+            found.append(f"and {len(within) - _DEPENDENCES_SHOWN} more such columns")
+        if within and scorer_of is not None:  # (no refusal: the network fit takes such a family)
+            scorer = scorer_of()
+            families = [(j, tuple(sorted((*given, *where), key=lambda i: ranks[i])))
+                        for j, given, where in within]
+            if finitely_scored(scorer, data, counter, families):
+                within_rule = (f"the scorer {scorer!r} gives the family of such a column given the "
+                               "continuous and discrete columns that determine it a finite score, so the "
+                               "learned graph may hold it (the network fit then gives it, in each "
+                               "configuration with no residual spread, its regression over all its rows)")
+            else:
+                within_rule = ("the conditional-Gaussian score gives the family of such a column given the "
+                               "continuous and discrete columns that determine it -inf (as bnlearn's "
+                               "bic-cg, aic-cg and loglik-cg do), so "
+                               + ("no graph that holds it has posterior mass" if reader == "posterior"
+                                  else "the search never learns it"))
     discrete_found = []
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
@@ -215,14 +264,21 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     if found:
         recodings, functions = discrete_found or ([], [])
         clauses = []
-        if tests:
+        if tests and (dependencies or recodings or functions):
             clauses.append("given the columns that determine it, a column is constant, so the tests find "
                            "it independent of every other column")
-        if score_rule:
-            clauses.append(score_rule)
-        if tests or score_rule.endswith("do)"):  # (tests, or a score of -inf: no edge to them)
+        if tests and within:
+            clauses.append("a column determined within the states of discrete columns has no residual "
+                           "spread there given the columns that determine it, and the conditional-Gaussian "
+                           "test leaves such a state out of its statistic (as bnlearn's mi-cg does: "
+                           "statistic 0, p-value 1), so the tests find the column independent of the "
+                           "columns that determine it")
+        clauses += [rule for rule in (score_rule, within_rule) if rule]
+        if tests or score_rule.endswith("do)") or within_rule.endswith(("learns it", "mass")):
+            # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
+                                         ("columns computed from others state by state", within),
                                          ("recodings", recodings)) if told]
         advice = f"Keep one column of each such group (drop {' or '.join(kinds)}" if kinds else (
             "Keep one column of each such group (")
@@ -237,11 +293,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             f"{': ' + '; '.join(clauses) if clauses else ''}. {advice}).",
             DeterminedColumnsWarning,
         )
-    if counter is not None and reader is not None and n_continuous < data.n_variables:
-        flat = flat_states(data, counter, ranks)
-        if flat:
-            warn_user(flat_states_message(learner, flat, data.names, states, reader),
-                      DeterminedColumnsWarning)
+    if flat:
+        warn_user(flat_states_message(learner, flat, data.names, states, reader), DeterminedColumnsWarning)
 
 
 def _dependence(names, column, given):
@@ -489,6 +542,178 @@ def flat_states(data, counter, ranks):
             found.append((int(counter.continuous[t]), d, np.flatnonzero(flat[:, t]).tolist()))
     found.sort(key=lambda item: (ranks[item[0]], ranks[item[1]]))
     return found
+
+
+def within_states(data, counter, ranks, told=(), flat=()):
+    r"""The continuous columns that are exact linear functions of other continuous columns
+    within every configuration of some discrete columns, though not over all rows.
+
+    ``c = a + b + 3 [d = v]`` (an intercept per state of ``d``), or ``c = 2a`` where ``d`` is
+    ``u`` and ``c = -b`` where it is ``v`` (a slope per state): the pooled column ``c - a - b``
+    has spread, so the one-group check (:func:`skbn._counting.linear_dependencies` on
+    :meth:`~skbn._counting.MomentCounter.moments_given` no discrete column) misses it. Here the
+    same rule runs on the scatter of every configuration of
+
+    * each discrete column singly, in name order, and then
+    * all the discrete columns jointly, when there are two or more and their declared
+      configurations number at most the rows over ``k + 1`` (``k`` continuous columns looked
+      at: on average, room for a usable configuration) and at most
+      :data:`_JOINT_CONFIGURATIONS`; subsets in between are not tried.
+
+    A configuration is *usable* when it holds more rows than ``k``: its centred rows span at
+    most ``N_g - 1`` dimensions, so on ``N_g <= k`` rows some column is a linear function of
+    the others by the rows alone, which says nothing about the data. A column is reported
+    for a set of discrete columns when it is determined, by the rule of
+    :func:`~skbn._counting.linear_dependencies` (residual variance at most
+    :data:`~skbn._counting._moments.SINGULAR_RCOND` of the column's own, the columns in name
+    order), in every usable configuration (one at least), with the union of its predictors
+    over them (the slopes may differ from one configuration to the next); its family given
+    them and the discrete columns has no residual spread in any usable configuration. The
+    columns are looked at without those of ``told`` (already named by the one-group check:
+    a dependence within the configurations that involves one of them is read off the others,
+    which span the same space), and a column is reported once, for the first set that
+    determines it (a single column before the joint configurations: any column determined
+    within the states of one is determined within the finer joint ones). A column with no
+    predictor in any usable configuration (no spread there: a function of the discrete
+    columns alone) is left to :func:`flat_states` (``flat``: the columns it names): a single
+    discrete column's usable states hold two rows or more, so it names every such column;
+    for the joint configurations it is reported as having no spread within them.
+
+    Cost: a column determined in every usable configuration is determined on the rows of any
+    one of them, and on any rows inside one, so the sets are first screened on such rows
+    alone (the moments of the rows, one Cholesky factorisation; a pivot at most
+    :data:`_SCREEN_RCOND`, far above the rule): rows inside one state of many discrete
+    columns at once (:func:`_shared_screen`), then, for a set not cleared so, its
+    configuration with the most rows (:func:`_screen`). Only a set that passes is split
+    (:meth:`~skbn._counting.MomentCounter.moments_given`, the moments a CLG search reads,
+    ``O(n k^2)``), and then its configurations are factorised only while a column is still
+    determined in all those seen. Summarised rows (chunked
+    ``X``) are not screened. Discrete columns with missing cells are skipped.
+
+    Parameters
+    ----------
+    data : EncodedData
+        The rows a search reads, with continuous and discrete columns.
+    counter : MomentCounter
+        Its moment counter.
+    ranks : ndarray
+        The columns' ranks in name order.
+    told : collection of int
+        Data positions of the continuous columns the one-group check named (left out).
+    flat : collection of int
+        Data positions of the continuous columns :func:`flat_states` names.
+
+    Returns
+    -------
+    list of (int, tuple of int, tuple of int)
+        ``(column, predictors, discrete)`` (data positions, the predictors and the discrete
+        columns in name order), in name order of the column.
+    """
+    told = {int(j) for j in told}
+    looked = [t for t in np.argsort(ranks[counter.continuous], kind="stable").tolist()
+              if int(counter.continuous[t]) not in told]  # (moment columns, in name order)
+    k = len(looked)
+    if k < 2:  # (one column: determined by no other, a point mass, flat_states' report)
+        return []
+    signed = data.codes.dtype.kind == "i"
+    discrete = [d for d in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[d] > 0
+                and not (signed and (data.codes[:, d] < 0).any())]
+    rows = data.total_weight if data.row_scatter is not None else data.n_samples
+    sets = [(d,) for d in discrete]
+    if len(discrete) >= 2 and np.prod([float(data.cardinalities[d]) for d in discrete]) <= min(
+            rows / (k + 1), _JOINT_CONFIGURATIONS):
+        sets.append(tuple(discrete))
+    cleared = _shared_screen(data, counter, discrete, looked) if data.row_scatter is None else set()
+    found, seen = [], set()
+    for given_states in sets:
+        if given_states in cleared or (
+                data.row_scatter is None and not _screen(data, counter, given_states, looked, seen)):
+            continue
+        stats = counter.moments_given(given_states)
+        if data.row_scatter is not None:  # (summarised rows: their weights count the rows)
+            n_rows = stats.weight
+        else:  # (in memory: every row once, whatever its weight, as the one-group rule counts them)
+            n_rows = np.diff(counter.split(tuple(sorted(given_states)))[2][1])
+        candidates = None  # column -> its predictors so far (moment positions)
+        for g in np.flatnonzero(n_rows > k).tolist():
+            within = dict(linear_dependencies(stats.scatter[g], looked, limit=k))
+            if candidates is None:
+                candidates = {j: set(given) for j, given in within.items() if j not in seen}
+            else:
+                candidates = {j: given | set(within[j]) for j, given in candidates.items() if j in within}
+            if not candidates:
+                break
+        for t, given in (candidates or {}).items():
+            column = int(counter.continuous[t])
+            if not given and (len(given_states) == 1 or column in flat):
+                continue  # (a point mass: flat_states names it)
+            seen.add(t)
+            found.append((column, tuple(sorted((int(counter.continuous[i]) for i in given),
+                                               key=lambda i: ranks[i])), given_states))
+    found.sort(key=lambda item: ranks[item[0]])
+    return found
+
+
+def _shared_screen(data, counter, discrete, looked):
+    """The sets of discrete columns :func:`within_states` need not split, from a few
+    configurations: the rows in the most frequent state of each discrete column in turn (the
+    columns taken by the share of their most frequent state, largest first), while more than
+    ``looked`` rows are left, then again from every row with the columns not yet taken. A
+    column determined in every usable state of one of the columns taken is determined on
+    those rows (they lie in one usable state of each), and so is one determined in every
+    usable joint configuration when they are one; if no column of ``looked`` is determined
+    there (the looser pivot :data:`_SCREEN_RCOND`), the columns taken are cleared (as sets of
+    one), and all the discrete columns jointly (``tuple(discrete)``, in name order) when one
+    such set of rows takes them all. Per round, one
+    count per column on fewer and fewer rows, the moments of the rows left and one Cholesky
+    factorisation, instead of a screen per column (:func:`_screen`)."""
+    codes = data.codes
+    tops = sorted((-int(count_cells(codes[:, d], int(data.cardinalities[d])).max()), d) for d in discrete)
+    left, cleared = [d for _, d in tops], set()
+    while left:
+        rows, taken = None, []
+        for d in left:
+            column = codes[:, d] if rows is None else codes[rows, d]
+            counts = count_cells(column, int(data.cardinalities[d]))
+            state = int(np.argmax(counts))
+            if counts[state] <= len(looked):
+                continue
+            kept = np.flatnonzero(column == state)
+            rows = kept if rows is None else rows[kept]
+            taken.append(d)
+        if not taken:
+            break
+        stats = moments(counter.values[rows][:, looked], None if data.weights is None else data.weights[rows])
+        if not linear_dependencies(stats.scatter[0], limit=1, rcond=_SCREEN_RCOND):
+            cleared.update((d,) for d in taken)
+            if len(taken) == len(discrete):  # (one joint configuration)
+                cleared.add(tuple(discrete))
+        left = [d for d in left if d not in taken]
+    return cleared
+
+
+def _screen(data, counter, discrete, looked, seen):
+    """Whether a column of ``looked`` (moment positions, not in ``seen``) may be determined
+    in the configuration of the ``discrete`` columns with the most rows, if it has more rows
+    than ``looked`` columns (:func:`within_states`): the moments of its rows alone, by the
+    rule of :func:`~skbn._counting.linear_dependencies` with the looser pivot
+    :data:`_SCREEN_RCOND`."""
+    ids, n_ids = _declared_ids(data.codes, data.cardinalities, discrete)
+    counts = count_cells(ids, n_ids)
+    largest = int(np.argmax(counts))
+    if counts[largest] <= len(looked):
+        return False  # (no usable configuration)
+    mask = ids == largest
+    stats = moments(counter.values[mask][:, looked], None if data.weights is None else data.weights[mask])
+    return any(looked[i] not in seen
+               for i, _ in linear_dependencies(stats.scatter[0], limit=len(looked), rcond=_SCREEN_RCOND))
+
+
+def _within(names, column, given, discrete):
+    """``'c' (a linear function of 'a', 'b' within each state of 'd')`` for a message."""
+    where = (f"each state of {names[discrete[0]]!r}" if len(discrete) == 1 else
+             f"each configuration of {', '.join(repr(names[d]) for d in discrete)}")
+    return f"{_dependence(names, column, given)} within {where})"
 
 
 def flat_states_message(learner, flat, names, states, reader):

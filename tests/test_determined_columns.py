@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 from _learners import CONFIGURATIONS, make
 from conftest import collinear_triple, with_duplicated_column
+from sklearn.base import clone
 
 from skbn import BootstrapStructure, ChowLiuTree, HillClimbStructure, K2Structure, MMHCStructure, PCStructure
 from skbn._counting import functional_pairs, linear_dependencies, moments
@@ -798,3 +799,201 @@ def test_the_warning_speaks_only_of_what_applies():
         "continuous one given the columns that determine it -inf (as bnlearn's bic-g, aic-g and "
         "loglik-g do); the learned graph can leave these columns, and those they explain, "
         "unconnected. Keep one column of each such group (drop duplicates, converted units or totals).")
+
+
+# ------------------------------------ continuous columns determined within discrete states
+#
+# ``c = a + b + 3 [d = v]`` exactly: the pooled ``c - a - b`` has spread, so the one-group
+# check missed it, but given ``b`` and ``d`` the column ``c`` has no residual spread in either
+# state of ``d``. The CLG test leaves such a configuration out (bnlearn's mi-cg too:
+# ``ci.test("a", "c", c("b", "d"), test = "mi-cg")`` gives mi-cg = 0, p-value 1), so PC (and
+# bnlearn's pc.stable) returned the empty graph, without a word.
+
+
+def _within_d(n=500, seed=0, slopes=False, noise=0.0):
+    rng = np.random.default_rng(seed)
+    d = rng.choice(["u", "v"], n)
+    a, b = rng.normal(size=(2, n))
+    if slopes:  # a slope per state: 2a - b where d is u, -a + 3b + 1 where it is v
+        c = np.where(d == "u", 2.0 * a - b, -a + 3.0 * b + 1.0)
+    else:  # an intercept per state
+        c = a + b + np.where(d == "u", 0.0, 3.0)
+    return pd.DataFrame({"a": a, "b": b, "c": c + noise * rng.normal(size=n), "d": d})
+
+
+WITHIN = "'c' (a linear function of 'a', 'b' within each state of 'd')"
+
+
+@pytest.mark.parametrize("estimator", [PCStructure(), MMHCStructure(), HillClimbStructure(scorer="bic-cg")],
+                         ids=lambda e: type(e).__name__)
+def test_a_column_determined_within_the_states_of_a_discrete_column_is_named(estimator):
+    X = _within_d()
+    messages = _determined_warnings(clone(estimator), X)
+    assert len(messages) == 1
+    assert messages[0].startswith(f"{type(estimator).__name__}: {WITHIN}: a column is exactly determined")
+    if isinstance(estimator, HillClimbStructure):  # what its score does, not a test's
+        assert "tests" not in messages[0]
+        assert "-inf (as bnlearn's bic-cg, aic-cg and loglik-cg do), so the search never learns it" in (
+            messages[0])
+    else:
+        assert "leaves such a state out of its statistic (as bnlearn's mi-cg does" in messages[0]
+    assert "(drop columns computed from others state by state)" in messages[0]
+    # the same message whatever the column order
+    assert _determined_warnings(clone(estimator), X[["d", "c", "b", "a"]]) == messages
+
+
+def test_pc_fits_its_network_on_a_column_determined_within_states():
+    """No refusal (as for a column determined over all rows): the tests remove the edges, so
+    PC's graph is empty and the network fitted; the warning says why."""
+    model = PCStructure()
+    messages = _determined_warnings(model, _within_d())
+    assert model.edges_ == [] and model.network_ is not None
+    assert WITHIN in messages[0]
+
+
+def test_a_slope_per_state_is_found_and_noise_is_not_reported():
+    messages = _determined_warnings(PCStructure(), _within_d(slopes=True))
+    assert len(messages) == 1 and WITHIN in messages[0]
+    # with noise of 1e-3 of its spread the column is no longer determined: no word
+    X = _within_d(noise=1e-3)
+    assert _determined_warnings(PCStructure(), X) == []
+    # beside an exact one, the noisy column is not named
+    X["e"] = _within_d(seed=1, noise=1e-3)["c"].to_numpy()
+    X["f"] = X["a"] - X["b"] + np.where(X["d"] == "u", 1.0, -1.0)
+    messages = _determined_warnings(PCStructure(), X)
+    assert len(messages) == 1
+    assert "'f' (a linear function of 'a', 'b' within each state of 'd')" in messages[0]
+    assert "'e'" not in messages[0]
+
+
+def test_small_configurations_are_not_judged():
+    """On ``N_g <= k`` rows some column is a linear function of the others by the rows alone:
+    a discrete column whose states hold that few rows names nothing, and a small state of
+    ``d`` neither raises nor hides the relation of the others."""
+    X = _within_d(n=600)
+    rng = np.random.default_rng(5)
+    X["tiny"] = np.repeat([f"s{i}" for i in range(200)], 3)  # 3 rows per state, 3 continuous columns
+    X.loc[:2, "d"] = "w"  # 3 rows of a third state of d, c random there
+    X.loc[:2, "c"] = rng.normal(size=3)
+    messages = _determined_warnings(PCStructure(), X)
+    assert len(messages) == 1
+    assert WITHIN in messages[0] and "'tiny'" not in messages[0]
+    # random columns: no state of 'tiny' has more rows than columns, nothing is named
+    noisy = X.assign(c=rng.normal(size=600))
+    assert _determined_warnings(PCStructure(), noisy) == []
+
+
+def test_a_relation_within_the_joint_configurations_of_two_discrete_columns():
+    """Determined within each configuration of ``d1`` and ``d2`` jointly, not within the
+    states of either alone (an interaction); a column that is a function of both alone (no
+    spread within their configurations, though some in every state of each) too."""
+    rng = np.random.default_rng(6)
+    n = 800
+    d1, d2 = rng.choice(["x", "y"], n), rng.choice(["p", "q"], n)
+    a, b = rng.normal(size=(2, n))
+    shift = np.where(d1 == "x", 0.0, 1.0) * np.where(d2 == "p", 2.0, -2.0)  # an interaction only
+    X = pd.DataFrame({"a": a, "b": b, "c": a - b + shift, "d1": d1, "d2": d2})
+    messages = _determined_warnings(HillClimbStructure(), X)
+    assert len(messages) == 1
+    assert messages[0].startswith(
+        "HillClimbStructure: 'c' (a linear function of 'a', 'b' within each configuration of 'd1', 'd2'):")
+    x, q = d1 == "x", d2 == "q"
+    lookup = X.drop(columns="c").assign(lookup=0.5 + x + 2.0 * q + 4.0 * x * q)
+    messages = _determined_warnings(HillClimbStructure(), lookup)
+    assert len(messages) == 1
+    assert messages[0].startswith(
+        "HillClimbStructure: 'lookup' (no spread within each configuration of 'd1', 'd2'):")
+
+
+def test_a_column_already_named_over_all_rows_is_not_repeated():
+    X = _within_d()
+    X["a2"] = 2.0 * X["a"]  # determined over all rows: the one-group check names it
+    messages = _determined_warnings(PCStructure(fit_parameters=False), X)
+    assert len(messages) == 1
+    assert messages[0].startswith(f"PCStructure: 'a2' (a linear function of 'a'); {WITHIN}: these columns")
+    assert messages[0].count("'a2'") == 1
+    assert "(drop duplicates, converted units or totals or columns computed from others state by state)" in (
+        messages[0])
+
+
+def test_a_point_mass_within_states_is_left_to_the_spread_warning():
+    """A column with no spread in every state of ``d`` (a function of ``d`` alone) is the
+    spread warning's; one that is a point mass in one state and exactly ``a + b`` in the
+    other is named by both, each for what it says."""
+    X = _within_d()
+    X["c"] = np.where(X["d"] == "u", 0.5, 3.5)
+    messages = _determined_warnings(PCStructure(), X)
+    assert len(messages) == 1 and messages[0].startswith("PCStructure: 'c' where 'd' is 'u' or 'v'")
+    X["c"] = np.where(X["d"] == "u", 0.0, X["a"] + X["b"])
+    messages = _determined_warnings(PCStructure(), X)
+    assert len(messages) == 2
+    assert messages[0].startswith(f"PCStructure: {WITHIN}: a column is exactly determined")
+    assert messages[1].startswith("PCStructure: 'c' where 'd' is 'u':")
+
+
+def test_chunked_data_and_integer_weights_name_the_same_columns():
+    X = _within_d()
+    expected = _determined_warnings(HillClimbStructure(), X)
+    assert WITHIN in expected[0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        HillClimbStructure().fit(X.iloc[i:i + 100] for i in range(0, 500, 100))
+    assert [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)] == expected
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        HillClimbStructure().fit(X, sample_weight=np.arange(len(X)) % 3 + 1)
+    assert [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)] == expected
+
+
+def test_all_continuous_data_are_checked_as_before():
+    """Only the one-group check runs: the message of ``c = a + b`` is unchanged."""
+    messages = _determined_warnings(PCStructure(fit_parameters=False), collinear_triple())
+    assert messages == [
+        "PCStructure: 'c' (a linear function of 'a', 'b'): a column is exactly determined by other "
+        "columns, with no noise. Structure learning assumes no such deterministic relation: given the "
+        "columns that determine it, a column is constant, so the tests find it independent of every "
+        "other column; the learned graph can leave these columns, and those they explain, unconnected. "
+        "Keep one column of each such group (drop duplicates, converted units or totals)."]
+
+
+def test_the_screens_never_hide_a_column_the_split_moments_find(monkeypatch):
+    """within_states splits by a set of discrete columns only when a configuration with the
+    most rows (or the rows of one state of several columns) holds a determined column: on
+    random data with relations planted within the states of one column or of all jointly,
+    at every offset and scale, with and without weights, it finds what splitting every set
+    finds."""
+    from dataclasses import replace
+
+    import skbn._determined_columns as determined
+    from skbn._counting._moment_counter import MomentCounter
+    from skbn._data import encode_fit, name_ranks
+
+    rng = np.random.default_rng(12)
+    planted = named = 0
+    for trial in range(60):
+        n, k, m = int(rng.integers(8, 500)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        codes = np.column_stack([rng.integers(0, int(rng.integers(2, 5)), n) for _ in range(m)])
+        scale, offset = 10.0 ** rng.integers(-6, 7), 10.0 ** rng.integers(-2, 7)
+        values = offset + scale * rng.normal(size=(n, k))
+        if rng.random() < 0.7:
+            j = int(rng.integers(k))
+            others = [i for i in range(k) if i != j]
+            by = codes[:, [int(rng.integers(m))]] if rng.random() < 0.6 else codes
+            config = np.unique(by, axis=0, return_inverse=True)[1].ravel()
+            slopes = rng.normal(size=(config.max() + 1, k - 1))
+            values[:, j] = (np.sum(slopes[config] * values[:, others], axis=1)
+                            + offset * rng.normal(size=config.max() + 1)[config])
+            planted += 1
+        X = pd.DataFrame({f"y{i}": values[:, i] for i in range(k)}
+                         | {f"d{i}": [f"s{v}" for v in codes[:, i]] for i in range(m)})
+        data, _ = encode_fit(X, "auto", allow_continuous=True)
+        if trial % 2:
+            data = replace(data, weights=rng.integers(1, 4, n).astype(float))
+        ranks = name_ranks(data.names)
+        screened = determined.within_states(data, MomentCounter(data), ranks)
+        with monkeypatch.context() as patched:
+            patched.setattr(determined, "_shared_screen", lambda *args: set())
+            patched.setattr(determined, "_screen", lambda *args: True)
+            assert determined.within_states(data, MomentCounter(data), ranks) == screened, trial
+        named += bool(screened)
+    assert planted >= 30 and named >= 25

@@ -675,7 +675,7 @@ class ResidualLattice:
         return rss
 
 
-def linear_dependencies(scatter, order=None, limit=20):
+def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):
     r"""The columns of a scatter matrix that are exact linear functions of others, each with
     the columns it is a function of.
 
@@ -698,6 +698,10 @@ def linear_dependencies(scatter, order=None, limit=20):
         a function of columns before it.
     limit : int, default=20
         Stop after this many dependent columns.
+    rcond : float, default=SINGULAR_RCOND
+        The pivot at or below which a column counts as determined: the rule by default; a
+        screen that must never miss a column the rule finds on moments rounded otherwise
+        takes a larger one (:func:`skbn._determined_columns.within_states`).
 
     Returns
     -------
@@ -711,7 +715,7 @@ def linear_dependencies(scatter, order=None, limit=20):
         block = scaled if len(kept) == len(order) else scaled.take(kept, axis=0).take(kept, axis=1)
         factor, info = lapack.dpotrf(block, lower=1, clean=0)
         valid = len(kept) if info == 0 else info - 1  # (potrf stops at a non-positive pivot)
-        small = np.flatnonzero(np.diagonal(factor)[:valid] ** 2 <= SINGULAR_RCOND)
+        small = np.flatnonzero(np.diagonal(factor)[:valid] ** 2 <= rcond)
         if len(small):
             first = int(small[0])
         elif info:
