@@ -39,7 +39,7 @@ for parent, child in model.edges_:
 # them), reading the columns as ``fit`` does (the same ``column_types``). Each parent is
 # tested against the target given the target's other parents: a small p-value says the
 # edge carries information the other parents do not (bnlearn's ``ci.test``).
-from skbn.citests import ci_test  # noqa: E402
+from skbn.checking import ci_test  # noqa: E402
 
 parents = sorted(u for u, v in model.edges_ if v == "target")
 print("\nparent of target: p-value given the other parents")

@@ -285,6 +285,36 @@ def _code_dtype(cardinalities):
     return np.uint8 if max(cardinalities, default=1) <= 256 else np.uint16
 
 
+def complete_cases(data, copies=False):
+    """``missing="complete_case"``: the rows without a missing cell, with a warning.
+
+    With ``copies`` (chunked ``X``: distinct rows weighted by their numbers of copies) the
+    warning counts the rows of ``X``, the weights, as the in-memory fit does.
+    """
+    if data.codes.dtype.kind != "i":
+        return data
+    keep = ~(data.codes < 0).any(axis=1)
+    if copies and data.weights is not None:
+        n_rows, n_kept = int(data.total_weight), int(data.weights[keep].sum())
+    else:
+        n_rows, n_kept = data.n_samples, int(keep.sum())
+    n_dropped = n_rows - n_kept
+    if n_dropped == n_rows:
+        raise ValueError(
+            "missing='complete_case': every row of X has a missing cell; nothing is left to fit."
+        )
+    if n_dropped:
+        warn_user(
+            f"missing='complete_case': dropped {n_dropped} of {n_rows} rows with missing cells.",
+            UserWarning,
+        )
+    codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
+    weights = None if data.weights is None else data.weights[keep]
+    values = None if data.values is None else np.asfortranarray(data.values[keep])
+    scatter = None if data.row_scatter is None else data.row_scatter[keep]
+    return replace(data, codes=codes, weights=weights, values=values, row_scatter=scatter)
+
+
 def _as_columns(X):
     """Return ``(names, columns)`` for a DataFrame or a 2-D array-like, refusing bad shapes."""
     array = check_container(X)
@@ -1304,7 +1334,7 @@ def encode_columns(X, columns, sample_weight, *, what="columns", categories="aut
     positions of an array), in that order, encoded as a fit encodes its columns.
 
     The input path of a fit restricted to some columns (the functions that read a few
-    columns of the user's data: :func:`skbn.citests.ci_test`, the effects of
+    columns of the user's data: :func:`skbn.checking.ci_test`, the effects of
     :mod:`skbn.causal`): ``X`` checked as a container, the rows of weight 0 dropped
     (:func:`positive_weight_rows`: such a row is not there, so it adds no state, decides no
     column type and may be missing), then :func:`encode_fit` on the columns used only, so

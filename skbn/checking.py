@@ -45,11 +45,30 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._data import encode_fit, positive_weight_rows
-from .citests import resolve_ci_test
+from ._data import (
+    check_container,
+    check_total_weight,
+    complete_cases,
+    encode_columns,
+    encode_fit,
+    name_ranks,
+    positive_weight_rows,
+)
+from ._engines._ci_runner import run_tables
+from ._engines._moment_tests import MomentTests
+from .citests import (
+    _ALIASES,
+    AUTO_TESTS,
+    BaseCITest,
+    DSeparationOracle,
+    _FrequentistTest,
+    resolve_ci_test,
+)
 from .graph import PDAG, topological_order
+from .utils._plugins import check_plugin_fits_data, data_kind, resolve_plugin
+from .utils._warnings import warn_user
 
-__all__ = ["MarkovCheck", "markov_check", "markov_check_scorer"]
+__all__ = ["MarkovCheck", "ci_test", "markov_check", "markov_check_scorer"]
 
 
 @dataclass(frozen=True)
@@ -309,3 +328,193 @@ def markov_check_scorer(estimator, X, y=None):
         :attr:`MarkovCheck.agreement`.
     """
     return markov_check(estimator, X, y).agreement
+
+
+# -- one test on the user's data --------------------------------------------------------------
+
+#: ``missing=`` values of :func:`ci_test`.
+_MISSING_MODES = ("error", "complete_case")
+
+
+def _labels(z):
+    """``z`` as a list of column labels: None or () for none, one label, or a sequence."""
+    if z is None:
+        return []
+    if isinstance(z, (str, bytes)) or np.ndim(z) == 0:
+        return [z]
+    return list(z)
+
+
+def _check_distinct(x, y, z):
+    """Refuse a test of a column against itself or given itself, naming the label."""
+    if x == y:
+        raise ValueError(f"x and y are the same column {x!r}: a test needs two columns.")
+    for name, label in (("x", x), ("y", y)):
+        if any(label == v for v in z):
+            raise ValueError(f"{name}={label!r} is also in z={z!r}: a column cannot be tested "
+                             f"given itself.")
+    repeated = [v for k, v in enumerate(z) if any(v == w for w in z[:k])]
+    if repeated:
+        raise ValueError(f"z={z!r} names the column {repeated[0]!r} more than once.")
+
+
+def _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, missing):
+    """``(test object, encoded data)`` of :func:`ci_test`: the columns ``x, y, *z`` of ``X``
+    (in that order) read through the learners' input path, and the test resolved for them."""
+    array = check_container(X)  # (None for a DataFrame)
+    n_rows = len(X) if array is None else array.shape[0]
+    if n_rows == 0:
+        raise ValueError("X has no rows: a test needs data.")
+    z = _labels(z)
+    _check_distinct(x, y, z)
+    # x, y and z in name order (the learners' tie rule): the same numbers, to the bit, for
+    # any order of the two columns, of z and of the columns of X
+    if name_ranks([x, y])[0]:
+        x, y = y, x
+    z = [z[k] for k in np.argsort(name_ranks(z))]
+    if missing not in _MISSING_MODES:
+        raise ValueError(f"missing must be one of {list(_MISSING_MODES)}, got {missing!r}.")
+    auto = isinstance(test, str) and test == "auto"
+    resolved = None if auto else resolve_plugin(test, _ALIASES, BaseCITest, "test")
+    if isinstance(resolved, DSeparationOracle):
+        raise TypeError(
+            "ci_test tests the data X, which DSeparationOracle does not read (it answers from its "
+            "graph): ask the oracle itself, oracle.separated(x, y, z), or "
+            "skbn.graph.d_separated(graph, x, y, z).")
+    data, _, weights = encode_columns(
+        X, [x, y, *z], sample_weight, what="x, y and z name columns", categories=categories,
+        column_types=column_types, allow_missing=True, allow_continuous=True)
+    data = replace(data, weights=weights)
+    check_total_weight(data)
+    if missing == "error" and data.codes.dtype.kind == "i":  # (codes -1: missing cells)
+        counts = (data.codes < 0).sum(axis=0)
+        if counts.any():
+            named = ", ".join(f"{data.names[j]!r} ({counts[j]})" for j in np.flatnonzero(counts))
+            raise ValueError(
+                f"Missing cells in {named}, which a test refuses (as bnlearn's ci.test does): pass "
+                "missing='complete_case' to test on the rows that observe every tested column, or "
+                "impute them first.")
+    if missing == "complete_case":
+        data = complete_cases(data)
+    if auto:  # PC's choice for these columns
+        resolved = resolve_ci_test(AUTO_TESTS[data_kind(data)])
+    check_plugin_fits_data(resolved, data, "ci_test", label="test")
+    return resolved, data
+
+
+def ci_test(X, x, y, z=(), *, test="auto", sample_weight=None, categories="auto",
+            column_types="auto", missing="error"):
+    r"""Test whether columns ``x`` and ``y`` of ``X`` are independent given the columns ``z``.
+
+    One conditional-independence test on a data set, as PC runs it on an edge (R bnlearn's
+    ``ci.test(x, y, z, data, test)``, pcalg's ``gaussCItest``): the columns ``x``, ``y``
+    and ``z`` (only these) are read as the learners' ``fit`` reads its columns (the
+    column-type rule, ``categories``, ``column_types``, ``sample_weight``; see
+    ``docs/core.md``), then the test runs on their count tables (discrete columns) or weighted
+    moments (continuous ones). The null hypothesis is :math:`X \perp Y \mid Z`: a small
+    p-value is evidence of dependence, and ``independent`` is the test's decision at its
+    level ``alpha`` (0.05 for the aliases; pass e.g. ``FisherZ(alpha=0.01)`` for another).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The data: columns are named by label (DataFrame) or by position (array). Other
+        columns are not read (their types and missing cells do not matter).
+    x, y : hashable
+        The two columns tested.
+    z : label or sequence of labels, default=()
+        The conditioning columns (none: an unconditional test).
+    test : str or BaseCITest, default="auto"
+        What ``PCStructure(ci_test=...)`` takes: ``"auto"`` is PC's choice for the columns
+        ``x``, ``y``, ``z``: ``"chi_square"`` when all are discrete, ``"zf"`` (Fisher's z)
+        when all are continuous and ``"mi-cg"`` (conditional Gaussian) otherwise; an alias
+        (``"chi_square"``, ``"g_test"``, ``"bayes_factor"``, ``"zf"``, ``"fisher_z"``,
+        ``"mi-g"``, ``"cor"``, ``"robust_fisher_z"``, ``"mi-cg"``) or a test object such
+        as ``GTest(adjust_dof=False)``. A test that does not apply to the kinds of the
+        columns is refused, naming them. :class:`DSeparationOracle` does not read data and is
+        refused (call its :meth:`~DSeparationOracle.separated`).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights, as ``fit(X, sample_weight=...)`` reads them: every count
+        and moment is a sum of weights (an integer weight ``w`` is ``w`` copies of the row);
+        rows of weight 0 are dropped before the data are read.
+    categories : "auto", list or dict, default="auto"
+        Declared states, as the learners' ``categories`` (a dict by column label, or a list
+        with one entry per column of ``X``).
+    column_types : "auto", "discrete", "continuous", list or dict, default="auto"
+        Which columns are continuous, as the learners' ``column_types`` (a dict by column
+        label, a list with one entry per column of ``X``, or one type for all).
+    missing : {"error", "complete_case"}, default="error"
+        Missing cells (NaN/None) in ``x``, ``y`` or ``z``: refuse them, naming the column
+        (as bnlearn's ``ci.test`` does), or test on the rows observing all of them, with a
+        warning giving the number of rows dropped (the test PC's ``missing="available_case"``
+        runs for these columns).
+
+    Returns
+    -------
+    CITestResult
+        ``statistic``, ``pvalue``, ``dof`` and ``independent``, in the test's conventions
+        (see its class: e.g. :class:`FisherZ` reports ``z`` and :math:`n - |Z| - 3`,
+        :class:`PartialCorrelationT` reports ``t`` where bnlearn reports the partial
+        correlation; the p-values are bnlearn's and pcalg's). With fewer rows than
+        ``min_samples_per_dof`` per degree of freedom the chi-square and G tests report
+        dependence (``pvalue=0``, PC's power rule), with a ``UserWarning`` saying so.
+
+    Raises
+    ------
+    ValueError
+        A label that is not a column of ``X``, ``x == y``, ``x`` or ``y`` in ``z``, a column
+        repeated in ``z``, an unknown ``test`` alias, a test that does not fit the columns'
+        kinds, a missing cell with ``missing="error"``, or bad ``sample_weight``,
+        ``categories`` or ``column_types`` (each message names the column or parameter).
+    TypeError
+        A ``test`` that is neither an alias nor a :class:`BaseCITest`, or a
+        :class:`DSeparationOracle`.
+
+    See Also
+    --------
+    skbn.PCStructure : runs such tests to learn a graph (``ci_test=``).
+    skbn.graph.d_separated : the independences a graph implies.
+
+    Examples
+    --------
+    >>> from skbn.checking import ci_test
+    >>> from skbn.datasets import sample_asia
+    >>> X = sample_asia(5000, random_state=0)
+    >>> ci_test(X, "smoke", "dysp").independent            # dependent through bronc
+    False
+    >>> ci_test(X, "smoke", "dysp", ["bronc", "either"]).independent
+    True
+    >>> result = ci_test(X, "smoke", "dysp", ["bronc", "either"], test="g_test")
+    >>> result.dof
+    4.0
+    """
+    return _run_prepared(*_prepared_test(X, x, y, z, test, sample_weight, categories, column_types,
+                                         missing))
+
+
+def _run_prepared(test, data):
+    """The test of :func:`_prepared_test`'s columns; warns when the power rule of the
+    chi-square and G tests decided instead of the data (a p-value of 0 that is no evidence)."""
+    z = tuple(range(2, data.n_variables))
+    continuous = data.continuous if data.has_continuous else np.zeros(data.n_variables, dtype=bool)
+    if not continuous[0] and not continuous[1] and continuous[2:].any():
+        # (PC's rule there is "dependent", by the CLG model, not a test of the data)
+        names = [data.names[v] for v in z if continuous[v]]
+        raise ValueError(
+            f"{type(test).__name__} has no test of the discrete columns {data.names[0]!r} and "
+            f"{data.names[1]!r} given continuous columns {names!r} (a discrete variable has no "
+            "continuous parent in a conditional Gaussian network); test them given the "
+            "discrete columns of z, or discretize the continuous ones.")
+    if getattr(test, "statistics", None) in ("moments", "robust") and data.has_continuous:
+        # (the moments PC's runner reads: grouped by the discrete columns for the CLG test)
+        result = MomentTests(data, test, None, run_tables).result(0, 1, z)
+    else:  # (count tables)
+        result = test.test_variables(data, 0, 1, z)
+    rule = getattr(test, "min_samples_per_dof", 0)
+    if isinstance(test, _FrequentistTest) and data.total_weight < rule * result.dof:
+        warn_user(
+            f"{type(test).__name__}: {data.total_weight:g} rows for {result.dof:g} degrees of freedom, "
+            f"fewer than min_samples_per_dof={rule:g} per degree of freedom: the test is not trusted "
+            "and reports dependence (pvalue=0), as PC does. Pass e.g. "
+            f"{type(test).__name__}(min_samples_per_dof=0) for the asymptotic p-value.", UserWarning)
+    return result

@@ -1431,7 +1431,7 @@ def cmd_effect(args, log):
 
 # ---------------------------------------------------------------------- citest
 def cmd_citest(args, log):
-    from skbn.citests import _prepared_test, _run_prepared
+    from skbn.checking import _prepared_test, _run_prepared
 
     log(f"reading {args.data}")
     data = read_table(args.data, sep=args.sep, na_values=args.na_values,
@@ -1597,7 +1597,7 @@ examples:
   skbn citest data.csv x y --given z --ci-test zf        Fisher's z (pcalg's gaussCItest)
 
 The columns are read as 'skbn learn' reads them (--categorical, --continuous); the
-statistic and p-value are those of skbn.citests.ci_test (bnlearn's ci.test with
+statistic and p-value are those of skbn.checking.ci_test (bnlearn's ci.test with
 test = "x2-adf", "mi-adf", "zf", "mi-g", "cor", "mi-cg").
 """
 

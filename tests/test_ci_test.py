@@ -1,4 +1,4 @@
-"""skbn.citests.ci_test: one conditional-independence test on the user's data.
+"""skbn.checking.ci_test: one conditional-independence test on the user's data.
 
 Known answers: R bnlearn 4.9's ``ci.test`` and pcalg 2.7's ``gaussCItest`` on the same data
 (generated below; and bnlearn's own learning.test, gaussian.test and clgaussian.test when
@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from skbn.checking import ci_test
 from skbn.citests import (
     ChiSquare,
     CITestResult,
@@ -20,7 +21,6 @@ from skbn.citests import (
     DSeparationOracle,
     FisherZ,
     GTest,
-    ci_test,
     resolve_ci_test,
 )
 
@@ -445,17 +445,25 @@ def test_bad_input_is_refused_by_name(generated):
 
 
 def test_test_variables_of_the_moment_tests(generated):
-    """Gaussian tests refused test_variables (TypeError) and the CLG test counted its
-    continuous columns as if they were codes; both now run the learners' moment path."""
+    """A plug-in's test_variables reads count tables: the Gaussian tests and the CLG test on
+    continuous columns refuse it, pointing at ci_test (the CLG test counted its continuous
+    columns as if they were codes, a reshape error), and ci_test gives bnlearn's numbers."""
     from skbn._data import encode_fit
 
     data, _ = encode_fit(generated["clg"][["E", "A", "B", "D"]], allow_continuous=True)
-    clg = CLGMutualInformation().test_variables(data, 0, 1, (2, 3))
+    with pytest.raises(TypeError, match=r"skbn.checking.ci_test\(X, x, y, z, test='mi-cg'\)"):
+        CLGMutualInformation().test_variables(data, 0, 1, (2, 3))
+    clg = ci_test(generated["clg"], "E", "A", ["B", "D"], test="mi-cg")
     assert clg.statistic == pytest.approx(R_GENERATED["mi-cg", "E", "A", "B,D"][0], rel=RTOL)
     data, _ = encode_fit(generated["gaussian"][["C", "D", "B"]], allow_continuous=True)
     for alias in ("zf", "mi-g"):
-        result = resolve_ci_test(alias).test_variables(data, 0, 1, (2,))
+        with pytest.raises(TypeError, match=r"call skbn.checking.ci_test"):
+            resolve_ci_test(alias).test_variables(data, 0, 1, (2,))
+        result = ci_test(generated["gaussian"], "C", "D", ["B"], test=alias)
         assert result.pvalue == pytest.approx(R_GENERATED[alias, "C", "D", "B"][1], rel=RTOL)
+    # the CLG test on discrete columns only: the G-test of the count tables
+    discrete, _ = encode_fit(generated["discrete"][["A", "B", "C"]])
+    assert CLGMutualInformation().test_variables(discrete, 0, 1, (2,)).dof > 0
 
 
 def test_no_warning_on_clean_data(generated):

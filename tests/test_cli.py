@@ -1128,7 +1128,7 @@ def test_codes_rule_leaves_measurements_and_numbered_columns_alone(tmp_path, cap
 
 # ---------------------------------------------------------------------- citest
 def test_citest_prints_the_test_of_skbn_citests_ci_test(asia_csv, tmp_path, capsys):
-    from skbn.citests import ci_test
+    from skbn.checking import ci_test
 
     frame = pd.read_csv(asia_csv, dtype=str)
     status, out, err = run(["citest", asia_csv, "smoke", "dysp", "--given", "bronc", "either"], capsys)

@@ -30,7 +30,8 @@ from skbn import (
     MMHCStructure,
     PCStructure,
 )
-from skbn.citests import ChiSquare, DSeparationOracle, FisherZ, GTest, PartialCorrelationT, ci_test
+from skbn.checking import ci_test
+from skbn.citests import ChiSquare, DSeparationOracle, FisherZ, GTest, PartialCorrelationT
 from skbn.graph import pdag_to_dag
 from skbn.io import read_bif
 from skbn.metrics import structural_hamming_distance

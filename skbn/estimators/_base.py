@@ -31,6 +31,7 @@ from skbn._data import (
     _user_type,
     check_container,
     check_total_weight,
+    complete_cases,
     encode_fit,
     encode_target,
     encode_transform,
@@ -472,7 +473,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
             states = states + [list(range(n_states))]
         if missing == "complete_case":
-            data = _complete_cases(data, copies=chunked)
+            data = complete_cases(data, copies=chunked)
 
         check_total_weight(data)
         _check_finite_scores(self, data)
@@ -1704,33 +1705,3 @@ def _make_network(names, states, parents, cpts):
         parents={names[c]: [names[p] for p in sorted(pa)] for c, pa in enumerate(parents)},
         cpts=cpts,
     )
-
-
-def _complete_cases(data, copies=False):
-    """``missing="complete_case"``: the rows without a missing cell, with a warning.
-
-    With ``copies`` (chunked ``X``: distinct rows weighted by their numbers of copies) the
-    warning counts the rows of ``X``, the weights, as the in-memory fit does.
-    """
-    if data.codes.dtype.kind != "i":
-        return data
-    keep = ~(data.codes < 0).any(axis=1)
-    if copies and data.weights is not None:
-        n_rows, n_kept = int(data.total_weight), int(data.weights[keep].sum())
-    else:
-        n_rows, n_kept = data.n_samples, int(keep.sum())
-    n_dropped = n_rows - n_kept
-    if n_dropped == n_rows:
-        raise ValueError(
-            "missing='complete_case': every row of X has a missing cell; nothing is left to fit."
-        )
-    if n_dropped:
-        warn_user(
-            f"missing='complete_case': dropped {n_dropped} of {n_rows} rows with missing cells.",
-            UserWarning,
-        )
-    codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
-    weights = None if data.weights is None else data.weights[keep]
-    values = None if data.values is None else np.asfortranarray(data.values[keep])
-    scatter = None if data.row_scatter is None else data.row_scatter[keep]
-    return replace(data, codes=codes, weights=weights, values=values, row_scatter=scatter)

@@ -16,6 +16,7 @@ import numpy as np
 from skbn._dag import MixedGraph, _Reachability, orient_with_knowledge
 from skbn._engines._ci_runner import CITestRunner, _streamed
 from skbn._engines._skeleton import _edge_subsets, skeleton
+from skbn.citests import AUTO_TESTS
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.exceptions import OrientationConflictWarning
 from skbn.graph import PDAG, _extension
@@ -639,7 +640,7 @@ class PCStructure(_BaseStructureLearner):
         "missing": _MISSING_CONSTRAINTS["missing"],
     }
     _plugins = ("ci_test",)
-    _auto_plugins = {"ci_test": ("chi_square", "zf", "mi-cg")}
+    _auto_plugins = {"ci_test": AUTO_TESTS}
     _continuous = True
     _knowledge = ("white_list", "black_list", "tiers")
     _missing_modes = ("error", "complete_case", "available_case")
