@@ -164,6 +164,13 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     its moments with the search.
     """
     ranks = name_ranks(data.names)
+    resolved = []
+
+    def scorer():  # (the learner's scorer, resolved once, when first read)
+        if not resolved:
+            resolved.append(scorer_of())
+        return resolved[0]
+
     found = []
     n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
     counter = None
@@ -176,6 +183,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     # memory every row counts once (rows of weight 0 were dropped before encoding)
     rows = data.total_weight if data.row_scatter is not None else data.n_samples
     dependencies, finite, score_rule = [], [], ""
+    unlearned = False  # whether a score of -inf keeps every search away from a family named
     if counter is not None:
         columns = counter.continuous
         scatter = counter.moments_given().scatter[0]
@@ -191,23 +199,23 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         needed = reach is not None and (dependencies or (few_rows and rank_rule))
         searched = reach() if needed else None
         if dependencies and scorer_of is not None:
-            scorer = scorer_of()
             reached = reachable_families(scatter, columns, dependencies, searched, ranks)
-            finite = finitely_scored(scorer, data, counter, reached)
+            finite = finitely_scored(scorer(), data, counter, reached)
             if finite and refuse is not None:
-                raise ValueError(determined_refusal(learner, refuse, scorer, finite, data.names, ranks))
+                raise ValueError(determined_refusal(learner, refuse, scorer(), finite, data.names, ranks))
             if finite:  # (no network fitted: the structure alone, or posteriors)
-                score_rule = (f"the scorer {scorer!r} gives the family of a continuous one given the "
+                score_rule = (f"the scorer {scorer()!r} gives the family of a continuous one given the "
                               "columns that determine it a finite score, above any family with noise, so "
                               "the learned graph is likely to hold such a family, of residual variance 0, "
                               "which a Gaussian network cannot fit (a learner with fit_parameters=True "
                               "refuses these data)")
-            elif finitely_scored(scorer, data, counter, dependencies):
-                score_rule = (f"the scorer {scorer!r} gives the family of a continuous one given the "
+            elif finitely_scored(scorer(), data, counter, dependencies):
+                score_rule = (f"the scorer {scorer()!r} gives the family of a continuous one given the "
                               "columns that determine it a finite score, but the search cannot reach such "
                               "a family (its max_indegree, the shape of its graph or the background "
                               "knowledge rule each one out)")
             else:
+                unlearned = True  # (a score of -inf: no search learns the family)
                 score_rule = ("the score gives the family of a continuous one given the columns that "
                               "determine it -inf (as bnlearn's bic-g, aic-g and loglik-g do)")
         elif dependencies and tests and refuse is not None:  # (a search by tests alone: PC)
@@ -216,9 +224,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                 raise ValueError(tested_refusal(learner, reached, data.names, ranks))
         if few_rows and rank_rule and scorer_of is not None and refuse is not None:
             family = rank_family(scatter, columns, rows, searched, ranks)
-            scored = finitely_scored(scorer_of(), data, counter, [family]) if family else []
+            scored = finitely_scored(scorer(), data, counter, [family]) if family else []
             if scored:
-                raise ValueError(rank_refusal(learner, refuse, scorer_of(), scored[0], rows, n_continuous,
+                raise ValueError(rank_refusal(learner, refuse, scorer(), scored[0], rows, n_continuous,
                                               data.names))
     flat, within, within_rule = [], [], ""
     if counter is not None and reader is not None and n_continuous < data.n_variables:
@@ -229,15 +237,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         if len(within) > _DEPENDENCES_SHOWN:
             found.append(f"and {len(within) - _DEPENDENCES_SHOWN} more such columns")
         if within and scorer_of is not None:  # (no refusal: the network fit takes such a family)
-            scorer = scorer_of()
             families = [(j, tuple(sorted((*given, *where), key=lambda i: ranks[i])))
                         for j, given, where in within]
-            if finitely_scored(scorer, data, counter, families):
-                within_rule = (f"the scorer {scorer!r} gives the family of such a column given the "
+            if finitely_scored(scorer(), data, counter, families):
+                within_rule = (f"the scorer {scorer()!r} gives the family of such a column given the "
                                "continuous and discrete columns that determine it a finite score, so the "
                                "learned graph may hold it (the network fit then gives it, in each "
                                "configuration with no residual spread, its regression over all its rows)")
             else:
+                unlearned = True
                 within_rule = ("the conditional-Gaussian score gives the family of such a column given the "
                                "continuous and discrete columns that determine it -inf (as bnlearn's "
                                "bic-cg, aic-cg and loglik-cg do), so "
@@ -274,8 +282,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                            "statistic 0, p-value 1), so the tests find the column independent of the "
                            "columns that determine it")
         clauses += [rule for rule in (score_rule, within_rule) if rule]
-        if tests or score_rule.endswith("do)") or within_rule.endswith(("learns it", "mass")):
-            # (tests, or a score of -inf: no edge to them)
+        if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
                                          ("columns computed from others state by state", within),
@@ -318,6 +325,14 @@ def finitely_scored(scorer, data, counter, families):
     return found
 
 
+def any_family(p, bound=None):
+    """The reach of a search that may give any node any family of at most ``bound`` parents
+    (``p - 1`` when None), as :meth:`skbn.estimators._base._BaseStructureLearner._family_reach`
+    returns one: ``(allowed, required, bound)``."""
+    return (~np.eye(p, dtype=bool), np.zeros((p, p), dtype=bool),
+            np.full(p, p - 1 if bound is None else bound))
+
+
 def reachable_families(scatter, columns, dependencies, reach, ranks):
     """The determined families a search can reach: for each column of a dependence, the
     smallest set of parents that determines it exactly and that the search may give it, if
@@ -356,9 +371,7 @@ def reachable_families(scatter, columns, dependencies, reach, ranks):
         ``(child, parents)``, the parents in name order, the children last in name order
         first.
     """
-    p = len(ranks)
-    allowed, required, bound = reach if reach is not None else (
-        ~np.eye(p, dtype=bool), np.zeros((p, p), dtype=bool), np.full(p, p - 1))
+    allowed, required, bound = reach if reach is not None else any_family(len(ranks))
     involved = sorted({k for j, given in dependencies for k in (j, *given)}, key=lambda k: ranks[k])
     families = []
     for child in involved[::-1]:
@@ -414,9 +427,7 @@ def rank_family(scatter, columns, rows, reach, ranks):
     family anyway). The columns are tried in name order, each with its required
     continuous parents and the first allowed ones in name order (:func:`reachable_families`
     for ``reach``), until one is determined."""
-    p = len(ranks)
-    allowed, required, bound = reach if reach is not None else (
-        ~np.eye(p, dtype=bool), np.zeros((p, p), dtype=bool), np.full(p, p - 1))
+    allowed, required, bound = reach if reach is not None else any_family(len(ranks))
     need = int(rows) - 1
     named = sorted((int(c) for c in columns), key=lambda k: ranks[k])
     for child in named:

@@ -30,7 +30,7 @@ from skbn._data import (
     intervention_matrix,
     positive_weight_rows,
 )
-from skbn._determined_columns import check_determined_columns
+from skbn._determined_columns import any_family, check_determined_columns
 from skbn._engines._subsets import (
     ParentSetScores,
     ScoringData,
@@ -273,8 +273,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     local = np.full((p, 1 << (p - 1)), -np.inf)
     with shared_moments(data):  # (one set of moments for the checks and the scores)
         check_determined_columns(data, states, "edge_posteriors", reader="posterior",  # (ExactStructure's)
-                                 scorer_of=lambda: scorer_, reach=lambda: (  # (any family of k parents)
-                                     ~np.eye(p, dtype=bool), np.zeros((p, p), dtype=bool), np.full(p, k)))
+                                 scorer_of=lambda: scorer_, reach=lambda: any_family(p, k))
         # a posterior sums over every family: nothing pruned
         dense_local_scores(ScoringData(data), scorer_, k, local, prune=False)
     node_best = local.max(axis=1)
