@@ -993,8 +993,7 @@ def build_estimator(args, data):
         need("n_jobs", "--n-jobs", args.n_jobs)
     if args.max_memory is not None:
         need("max_memory", "--max-memory", args.max_memory)
-    declared = {**{c: "discrete" for c in args.categorical},
-                **{c: "continuous" for c in getattr(args, "continuous", ())}}
+    declared = _declared_types(args)
     if declared and "column_types" in accepted:
         params["column_types"] = declared
     if args.verbose and "verbose" in accepted:
@@ -1227,6 +1226,13 @@ def cmd_compare(args, log):
 
 
 # ---------------------------------------------------------------------- effect
+def _declared_types(args):
+    """The column types ``--categorical`` and ``--continuous`` declare (``column_types=``), an
+    empty dict when neither is given."""
+    return {**{c: "discrete" for c in args.categorical},
+            **{c: "continuous" for c in getattr(args, "continuous", ())}}
+
+
 def _column(data, text, option):
     """The column of ``data`` named ``text`` (for --x, --y)."""
     for column in data.columns:
@@ -1315,8 +1321,7 @@ def cmd_effect(args, log):
     if x == y:
         raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
                            f"variable on itself is not a causal question")
-    declared = {**{c: "discrete" for c in args.categorical},
-                **{c: "continuous" for c in args.continuous}}
+    declared = _declared_types(args)
     pair, (x_states, y_states) = encode_fit(
         data[[x, y]], allow_continuous=True,
         column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto")
@@ -1438,8 +1443,7 @@ def cmd_citest(args, log):
                       categorical=args.categorical, continuous=args.continuous, decimal=args.decimal)
     x, y = _column(data, args.x, "X"), _column(data, args.y, "Y")
     given = [_column(data, text, "--given") for text in args.given]
-    declared = {**{c: "discrete" for c in args.categorical},
-                **{c: "continuous" for c in args.continuous}}
+    declared = _declared_types(args)
     ci_test, encoded = _prepared_test(data, x, y, given, args.ci_test or "auto", None, "auto",
                                       declared or "auto", args.missing)
     if args.alpha is not None:  # on the test resolved for these columns (a fresh object)
