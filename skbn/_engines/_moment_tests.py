@@ -185,8 +185,8 @@ class MomentTests:
 
     def result(self, x, y, subset):
         """The :class:`~skbn.citests.CITestResult` of one test ``x _||_ y | subset`` (the
-        test's own decision): what :meth:`~skbn.citests.BaseCITest.test_variables` of the
-        Gaussian and CLG tests returns."""
+        test's own decision): what :func:`skbn.checking.ci_test` returns for the Gaussian and
+        CLG tests."""
         if not self.gaussian:
             return self._clg_result(x, y, subset)
         index = self.index
