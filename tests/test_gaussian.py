@@ -680,6 +680,32 @@ def test_a_child_constant_in_one_configuration_scores_minus_infinity_on_every_pa
     assert FamilyScoreCache(data, resolve_scorer("bic-cg")).local_score(drat_, (carb, gear)) == -np.inf
 
 
+def test_a_long_run_of_one_value_in_a_configuration_is_no_spread_on_every_path():
+    # the rounding of a sum grows with its rows: 192 values 25.8 summed one after the other
+    # have a mean 16 epsilons above 25.8, whose spread a fixed 16-epsilon rule kept (CLGBIC
+    # scored g -> y +5220 instead of -inf, and hill climbing added the edge)
+    y = np.r_[np.round(np.random.default_rng(13).normal(22.8, 2, 60), 1), np.full(192, 25.8)]
+    frame = pd.DataFrame({"g": np.repeat(["a", "b"], [60, 192]), "y": y})
+    assert moments(np.full((192, 1), 25.8)).scatter[0, 0, 0] == 0.0
+    ids = (frame["g"] == "b").to_numpy().astype(np.intp)
+    assert moments(frame[["y"]].to_numpy(), ids=ids, n_ids=2).scatter[1, 0, 0] == 0.0
+    assert resolve_scorer("bic-cg").score(frame, [("g", "y")]) == -np.inf
+    assert HillClimbStructure().fit(frame).edges_ == []
+    # the search's one-pass sums per cell (a discrete parent b first, then g added): MASS's
+    # Boston, where ptratio is 20.2 in the 132 tracts with rad 24, learned rad -> ptratio
+    # (and a score of +14.7 for a graph CLGBIC().score called -inf)
+    rng = np.random.default_rng(0)
+    n_b, value = int(rng.integers(100, 160)), round(float(rng.uniform(1, 30)), 1)
+    n_a = int(rng.integers(100, 300))
+    b = rng.choice(["u", "v"], n_a + n_b, p=[0.9, 0.1])
+    y = np.r_[np.round(rng.normal(value - 3, 2, n_a), 1), np.full(n_b, value)]
+    frame = pd.DataFrame({"g": np.repeat(["a", "b"], [n_a, n_b]), "b": b, "y": y})
+    frame.loc[(frame["g"] == "a") & (frame["b"] == "v"), "y"] += 6
+    model = HillClimbStructure().fit(frame)
+    assert ("g", "y") not in model.edges_
+    assert model.score_ == pytest.approx(CLGBIC().score(frame, model.edges_), rel=1e-12)
+
+
 def test_a_small_spread_far_from_zero_is_kept():
     # a spread the data resolve (1e-3 around 1e6) is not taken for a constant
     values = 1e6 + np.array([[0.0], [1e-3], [2e-3], [-1e-3]])

@@ -50,7 +50,7 @@ import numpy as np
 
 from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import _child_masks
-from skbn._counting._moments import SPREAD_RESOLUTION, Moments, _without_flat_spread, moments
+from skbn._counting._moments import Moments, moments
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter", "shared_moments"]
 
@@ -307,7 +307,7 @@ class MomentCounter:
         a column is flagged when that spread is at most :data:`SCREEN_RESOLUTION` of the sum
         of squares it subtracts from, far above the rounding of the sums (about
         :math:`N\epsilon` of it), or at most :math:`N (\text{SCREEN\_RESOLUTION}\, \bar
-        x)^2`, far above the scores' :math:`N (16 \epsilon \bar x)^2`, so no column without
+        x)^2`, far above the scores' :math:`N ((16 + n) \epsilon \bar x)^2`, so no column without
         spread is missed.
         ``O(n (\sum r) k)`` for every discrete column at once, instead of ``O(n k^2)`` for
         each.
@@ -434,9 +434,21 @@ class MomentCounter:
         scatter[:, diagonal, diagonal] = np.maximum(scatter[:, diagonal, diagonal], 0.0)  # (rounding)
         mean = np.where(weight[:, None] > 0, base[group_of] + offset, 0.0)
         # a cell where a column is constant keeps the rounding of the sum of squares it was
-        # subtracted from: at most a few epsilons of it, taken as no spread
-        noise = SPREAD_RESOLUTION * second[:, diagonal, diagonal]
-        scatter = _without_flat_spread(weight, mean, scatter, noise)
+        # subtracted from (about an epsilon of it per row): the one-pass spread is a screen
+        # (flat_screen's bounds), and the cells it flags get the two-pass moments of their
+        # own rows, whose rule (:func:`moments`) decides, as in :meth:`family`
+        spread = scatter[:, diagonal, diagonal]
+        limit = np.maximum(SCREEN_RESOLUTION * second[:, diagonal, diagonal],
+                           weight[:, None] * (SCREEN_RESOLUTION * mean) ** 2)
+        suspect = np.flatnonzero((weight > 0) & (spread <= limit).any(axis=1))
+        if len(suspect):
+            scatter, mean = scatter.copy(), mean.copy()
+            for cell in suspect.tolist():
+                g = group_of[cell]
+                block = slice(bounds[g], bounds[g + 1])
+                rows = indicators[block, starts[candidate[cell]] + within[cell] % sizes[candidate[cell]]] > 0
+                exact = moments(values[block][rows], None if self.weights is None else w[block][rows])
+                mean[cell], scatter[cell] = exact.mean[0], exact.scatter[0]
         return Moments(weight, mean, scatter), sizes * n_ids, m - 1, list(range(m - 1))
 
     def family(self, child, parents, every_column=False):

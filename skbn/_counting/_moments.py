@@ -70,42 +70,52 @@ __all__ = [
 #: switches from Cholesky to the pseudo-inverse (see the module docstring).
 SINGULAR_RCOND = 1e-12
 
-#: Relative resolution of a mean or of a one-pass sum of squares (16 float64 epsilons):
-#: below it a column's spread within a group is rounding, not data (:func:`_without_flat_spread`).
+#: Relative resolution of a mean (16 float64 epsilons), to which the rounding of a sum over
+#: the group's rows adds one epsilon per row: below it a column's spread within a group is
+#: rounding, not data (:func:`_without_flat_spread`).
 SPREAD_RESOLUTION = 16 * np.finfo(np.float64).eps
 
 
-def _without_flat_spread(weight, mean, scatter, noise=None):
+def _without_flat_spread(weight, mean, scatter, rows=None):
     r"""``scatter`` with the row and column of every column that is constant within a
     group (as far as float64 resolves it) set to exactly 0.
 
     A column whose values in group ``g`` are all equal has no spread, but its computed
     scatter is rarely 0: the mean of three values 0.1 is 0.10000000000000002, and the
-    centred values then add :math:`3 (2.8 \cdot 10^{-17})^2` (a one-pass sum of squares
-    leaves even more). Scored as it is, that family's residual variance is tiny and its
-    log-likelihood huge instead of :math:`-\infty` (bnlearn's value, R's mean being
-    exact), and a search adds the edge. A column's spread counts as 0 when
-    :math:`S_{g,jj} \le N_g (\epsilon_r \bar x_{g,j})^2` (the spread of values that differ
-    only in the last bits of their mean, :data:`SPREAD_RESOLUTION` ``=`` :math:`\epsilon_r`),
-    or, for one-pass moments, at most ``noise[g, j]`` (the rounding bound of the sum they
-    were computed from). Rescaling a column scales both sides alike.
+    centred values then add :math:`3 (2.8 \cdot 10^{-17})^2`. Scored as it is, that
+    family's residual variance is tiny and its log-likelihood huge instead of
+    :math:`-\infty` (bnlearn's value, R's mean being exact), and a search adds the edge.
+    The computed mean of :math:`n_g` equal values :math:`x` is off by up to about
+    :math:`n_g \epsilon |x| / 2` (the rounding of a sum of :math:`n_g` terms, Higham 2002,
+    section 4.2: 192 values 25.8 summed one after the other have a mean
+    :math:`16 \epsilon` above 25.8), so a column's spread counts as 0 when
+    :math:`S_{g,jj} \le N_g (\epsilon_g \bar x_{g,j})^2` with
+    :math:`\epsilon_g = 16 \epsilon + n_g \epsilon` (:data:`SPREAD_RESOLUTION` plus an
+    epsilon per row: values that differ only in the last bits of their mean, or by the
+    rounding of their sum). Rescaling a column scales both sides alike.
 
     Parameters
     ----------
     weight : ndarray of shape (g,)
     mean : ndarray of shape (g, k)
     scatter : ndarray of shape (g, k, k)
-    noise : ndarray of shape (g, k) or None, default=None
+    rows : ndarray of shape (g,) or None, default=None
+        Number of rows of every group (None: ``weight``, the number of rows of unweighted
+        data; merged moments keep no count of rows).
 
     Returns
     -------
     ndarray of shape (g, k, k)
         ``scatter`` itself when no column is flat, else a copy with those rows and columns 0.
+
+    References
+    ----------
+    Higham, N. J. (2002). *Accuracy and Stability of Numerical Algorithms*, 2nd ed. SIAM.
     """
     diagonal = np.diagonal(scatter, axis1=1, axis2=2)
-    limit = weight[:, None] * (SPREAD_RESOLUTION * mean) ** 2
-    if noise is not None:
-        limit = np.maximum(limit, noise)
+    rows = weight if rows is None else np.asarray(rows, dtype=np.float64)
+    resolution = SPREAD_RESOLUTION + np.finfo(np.float64).eps * rows
+    limit = weight[:, None] * (resolution[:, None] * mean) ** 2
     flat = (diagonal <= limit) & (diagonal != 0)
     if not flat.any():
         return scatter
@@ -149,7 +159,8 @@ class Moments:
         """``(g, k)`` bool: column ``j`` has no spread in group ``g`` (every row of the group
         has the same value, or the group is empty), the scores' rule: the moments'
         constructors set such a column's scatter to exactly 0
-        (:func:`_without_flat_spread`, a spread of at most ``N_g (16 eps mean)^2``), and a
+        (:func:`_without_flat_spread`, a spread of at most ``N_g ((16 + n_g) eps mean)^2``
+        with ``n_g`` the group's rows), and a
         family whose child has no spread in an observed group scores ``-inf``."""
         return np.diagonal(self.scatter, axis1=1, axis2=2) == 0
 
@@ -277,7 +288,8 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
             block = centred.take(rows, axis=0)
             scatter[g] = block.T @ (w.take(rows)[:, None] * block)
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
-    return Moments(weight, mean, _without_flat_spread(weight, mean, scatter))
+    counts = np.bincount(ids, minlength=n_ids)
+    return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, counts))
 
 
 def _one_group_moments(values):
