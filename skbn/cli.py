@@ -2026,6 +2026,11 @@ def _with_options(text):
                         "na_values=[''] to keep such states (only empty cells missing; a file "
                         "written by R marks its missing cells NA: na_values=['', 'NA']).",
                         "(Missing cells are the empty ones and those given to --na-values.)")
+    # the encoder's advice on states that differ by spaces or quotes: the file is the place
+    text = re.sub(r"clean the column, e\.g\. X\[.*?\]\.str\.strip\(\), or read the file with "
+                  r"pd\.read_csv\(path, skipinitialspace=True\); declaring the states with "
+                  r"categories= keeps them as they are without this warning\.",
+                  "remove those spaces or quotes from the file.", text)
     # the encoder's advice to declare a numeric column discrete, in the CLI's words
     text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",
                   lambda m: f"declare it discrete with --categorical '{m.group(1)}'", text)
