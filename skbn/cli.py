@@ -242,7 +242,16 @@ def _read_csv(path, sep, na_values, pd):
         frame = frame.iloc[:, :len(header)]
     empty = [k + 1 for k, h in enumerate(header) if not h.strip()]
     if empty:
-        raise CommandError(f"{name}: column(s) {empty} have no name in the header")
+        hint = ""
+        if empty[0] == 1 and frame.shape[1] > 1:
+            first = frame.iloc[:, 0].tolist()
+            if first in ([str(k) for k in range(1, len(first) + 1)],
+                         [str(k) for k in range(len(first))]):
+                hint = (f" (it numbers the rows {first[0]}, {first[1] if len(first) > 1 else ''}..., "
+                        f"as the row names R's write.csv writes, or the index pandas' to_csv "
+                        f"writes: not data; remove that column, or write the file with "
+                        f"write.csv(x, row.names = FALSE) or to_csv(path, index=False))")
+        raise CommandError(f"{name}: column(s) {empty} have no name in the header{hint}")
     seen, repeated = set(), []
     for h in header:
         if h in seen and h not in repeated:

@@ -1155,6 +1155,22 @@ def test_a_space_after_some_separators_is_named_not_silently_a_new_state(tmp_pat
     assert "remove those spaces or quotes from the file" in err and "str.strip" not in err
 
 
+@pytest.mark.parametrize("index", ["R", "pandas"])
+def test_a_column_of_row_numbers_without_a_name_is_named_as_such(tmp_path, capsys, index):
+    # R's write.csv writes the row names 1..n under an empty name ("" in quotes), pandas'
+    # to_csv its index 0..n-1; R's read.csv reads them as a column X, pandas as "Unnamed: 0"
+    rows = _rows(40)
+    if index == "R":
+        lines = ['"","a","b","c"'] + [f'"{k + 1}",' + ",".join(f'"{c}"' for c in row.split(","))
+                                      for k, row in enumerate(rows)]
+    else:
+        lines = [",a,b,c"] + [f"{k},{row}" for k, row in enumerate(rows)]
+    path = _write(tmp_path / "d.csv", lines)
+    status, _, err = run(["learn", path], capsys)
+    assert_one_line_error(status, err, "column(s) [1] have no name in the header (it numbers the rows",
+                          "row.names = FALSE", "index=False")
+
+
 # ---------------------------------------------------------------------- sample -> learn
 def test_sample_then_learn_keeps_the_names_of_states_that_look_like_numbers(tmp_path, capsys):
     # states "01", "02" were read back as the integers 1, 2 (and "1e1" as 10.0, "+1" as 1)
