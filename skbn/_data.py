@@ -896,6 +896,32 @@ def _check_marked_numbers(name, labels, n_rows, *, what="column", declared=False
         f"states as they are without this warning, declare {keep}.")
 
 
+def _check_padded_twins(name, labels, *, what="column"):
+    """Warn when two text states of a column differ only by spaces or double quotes at their
+    ends (``"yes"`` and ``" yes"``, ``"yes"`` and ``'yes"'``): how a space after each separator
+    (``yes, no``) or a stray quote in a CSV file shows once read (pandas and R's ``read.csv``
+    keep both; so does ``pd.read_csv(path, dtype="category")``, whose categories are checked
+    too). They stay two states, as written; the warning names them. States declared with
+    ``categories=`` are not checked."""
+    twins = {}
+    for label in labels:
+        if isinstance(label, str):
+            twins.setdefault(label.strip().strip('"').strip(), []).append(label)
+    groups = [sorted(group) for group in twins.values() if len(group) > 1]
+    if not groups:
+        return
+    label = "Input y" if what == "target" else f"Column {name!r}"
+    shown = " and ".join(repr(t) for t in groups[0][:2])
+    more = f"; {len(groups) - 1} more such group(s)" if len(groups) > 1 else ""
+    warn_user(
+        f"{label} holds states that differ only by spaces or double quotes at their ends "
+        f"({shown}{more}), kept as distinct states. If they come from a CSV file (a space "
+        f"after each separator, a stray quote), clean the column, e.g. "
+        f"X[{name!r}].str.strip(), or read the file with pd.read_csv(path, "
+        f"skipinitialspace=True); declaring the states with categories= keeps them as they "
+        f"are without this warning.")
+
+
 def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False, numeric_rule=True,
                   continuous_ok=False):
     """States of a column without declared states, and where each label goes.
@@ -915,6 +941,8 @@ def _infer_states(name, labels, kind, n_rows, *, what="column", partial=False, n
         _check_numeric(name, labels, n_rows, what=what, partial=partial, continuous_ok=continuous_ok)
     if kind in ("text", "mixed") and numeric_rule and not partial:
         _check_marked_numbers(name, labels, n_rows, what=what)
+    if kind in ("text", "mixed") and not partial:
+        _check_padded_twins(name, labels, what=what)
     if len(labels) > MAX_STATES:
         hint = (" Is it an identifier column? Drop it before fitting." if kind != "numeric" else "")
         counted = (f"at least {len(labels)} distinct values (in the first {n_rows} rows read)"
@@ -1086,6 +1114,7 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
         _check_n_states(name, labels)
         if declared_type is None:
             _check_marked_numbers(name, labels, len(codes), declared=True)
+        _check_padded_twins(name, labels)  # pd.read_csv(dtype="category") states from a file
         return labels, codes, None
     else:
         states, lookup = _infer_states(name, labels, kind, len(codes), numeric_rule=declared_type is None,

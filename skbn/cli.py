@@ -204,6 +204,7 @@ def _read_csv(path, sep, na_values, pd):
     try:
         header = pd.read_csv(path, header=None, nrows=1, na_filter=False, **options)
         header = [str(h) for h in header.iloc[0].tolist()]
+        _check_quotes(name, records, header)
         frame, longer = _parse_csv(path, len(header), na_values, options, pd)
         if longer:  # rows with more fields than the header: as many columns as the longest
             width = records.widest()
@@ -241,7 +242,16 @@ def _read_csv(path, sep, na_values, pd):
         frame = frame.iloc[:, :len(header)]
     empty = [k + 1 for k, h in enumerate(header) if not h.strip()]
     if empty:
-        raise CommandError(f"{name}: column(s) {empty} have no name in the header")
+        hint = ""
+        if empty[0] == 1 and frame.shape[1] > 1:
+            first = frame.iloc[:, 0].tolist()
+            if first in ([str(k) for k in range(1, len(first) + 1)],
+                         [str(k) for k in range(len(first))]):
+                hint = (f" (it numbers the rows {first[0]}, {first[1] if len(first) > 1 else ''}..., "
+                        f"as the row names R's write.csv writes, or the index pandas' to_csv "
+                        f"writes: not data; remove that column, or write the file with "
+                        f"write.csv(x, row.names = FALSE) or to_csv(path, index=False))")
+        raise CommandError(f"{name}: column(s) {empty} have no name in the header{hint}")
     seen, repeated = set(), []
     for h in header:
         if h in seen and h not in repeated:
@@ -287,6 +297,42 @@ def _read_csv(path, sep, na_values, pd):
         frame = frame.loc[keep].reset_index(drop=True)
         records.kept = np.flatnonzero(keep)
     return frame, records
+
+
+def _check_quotes(name, records, header):
+    """Refuse double quotes out of place (:meth:`_Records.quotes`), naming their lines and
+    columns; warn of quoted fields that hold a line break (legal CSV, read as one cell)."""
+    found = records.quotes()
+    if not found:
+        return
+    faults, spans = found
+
+    def column(field):
+        return repr(header[field]) if field < len(header) else f"field {field + 1}"
+
+    def lines(first, last):
+        return f"line {first}" if first == last else f"lines {first}-{last}"
+
+    if faults:
+        shown = "; ".join(
+            f"line {line}, column {column(field)}: "
+            + (f"{text!r}, a quote inside a field that does not start with one" if opened is None
+               else f"{text!r} after the closing quote of the field that opens on line {opened}")
+            for line, field, text, opened in faults[:3])
+        more = f"; and {len(faults) - 3} more" if len(faults) > 3 else ""
+        raise CommandError(
+            f"cannot read {name} as CSV: double quote(s) (\") out of place ({shown}{more}). A "
+            f"quote may only enclose a whole field, as in \"a, b\", with a quote inside it "
+            f"written twice (\"say \"\"hi\"\"\"); read as written, such a quote becomes part of "
+            f"a state or, unbalanced, merges records. Remove the stray quote or quote the whole "
+            f"field")
+    if spans:
+        shown = ", ".join(f"{lines(first, last)} (column {column(field)})"
+                          for first, last, field in spans[:5])
+        more = f" and {len(spans) - 5} more" if len(spans) > 5 else ""
+        _warn(f"{name}: {len(spans)} quoted field(s) hold a line break, each read as one cell: "
+              f"{shown}{more}; if a quote there is unbalanced, those lines are several records "
+              f"read as one")
 
 
 def _parse_csv(path, width, na_values, options, pd, wide=False):
@@ -415,6 +461,71 @@ class _Records:
             return found[0]
         scan = self._aligned_scan()
         return scan[0] if scan else None
+
+    def quotes(self):
+        """How the file uses double quotes, by the rules of RFC 4180 (section 2): a field
+        is either unquoted, holding no quote, or quoted from its first character to a
+        closing quote followed by the separator or the end of the line (a quote inside it
+        doubled, ``""``). Returns ``(faults, spans)``: ``faults``, ``(line, field, text,
+        opened)`` of each place that breaks them: a quote inside an unquoted field (``yes"``;
+        ``opened`` None), or text after a closing quote (``"1"x``; ``opened``, the line the
+        quoted field opens on). pandas, and Python's :mod:`csv`, read both without a word,
+        and an unbalanced quote that pairs with a later one merges records;
+        ``spans``, ``(first line, last line, field)`` of each quoted field that holds a line
+        break (legal, but also how an unbalanced quote shows). Fields are numbered from 0;
+        lines as in :meth:`where`. A file without a quote is not parsed: ``([], [])``; a
+        file that cannot be read again: None. A quote never closed is left to the parser,
+        which names the line it opens on."""
+        handle = _open_binary(self.path)
+        if handle is None:
+            return None
+        with handle:
+            data = handle.read()
+        if b'"' not in data:
+            return [], []
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        sep = re.escape(self.sep)
+        quoted = r'"[^"]*(?:""[^"]*)*"'
+        plain = re.compile(rf'[^"{sep}\r\n]*')
+        whole = re.compile(rf'(?:{quoted}|[^"{sep}\r\n]*)(?:{sep}(?:{quoted}|[^"{sep}\r\n]*))*')
+        inside = re.compile(r'[^"]*(?:""[^"]*)*')
+        faults, spans = [], []
+        opened = None  # (line, field) of a quoted field running on from an earlier line
+        field = 0
+        for number, line in enumerate(re.split(r"\r\n|\n|\r", text), start=1):
+            if opened is None:
+                if '"' not in line or whole.fullmatch(line):
+                    continue  # no quote, or every field as the rules say
+                field, at, parse = 0, 0, True
+            else:
+                at = inside.match(line).end()
+                if at == len(line):
+                    continue  # the quoted field goes on over the next line break
+                spans.append((opened[0], number, opened[1]))
+                first, field, at, parse, opened = opened[0], opened[1], at + 1, False, None
+            while True:
+                begin = at
+                if parse and at < len(line) and line[at] == '"':
+                    first = number
+                    at = inside.match(line, at + 1).end()
+                    if at == len(line):
+                        opened = (number, field)  # a line break inside the quotes
+                        break
+                    at += 1
+                elif parse:
+                    at = plain.match(line, at).end()
+                    if at < len(line) and line[at] == '"':
+                        faults.append((number, field, line[begin:at + 1][-12:], None))
+                        break
+                parse = True
+                if at >= len(line):
+                    break
+                if line[at] != self.sep:  # after a closing quote
+                    faults.append((number, field, line[at:at + 12], first))
+                    break
+                at += 1
+                field += 1
+        return faults, spans
 
     # ---- what the reader and the messages ask
     def widest(self):
@@ -1924,6 +2035,11 @@ def _with_options(text):
                         "na_values=[''] to keep such states (only empty cells missing; a file "
                         "written by R marks its missing cells NA: na_values=['', 'NA']).",
                         "(Missing cells are the empty ones and those given to --na-values.)")
+    # the encoder's advice on states that differ by spaces or quotes: the file is the place
+    text = re.sub(r"clean the column, e\.g\. X\[.*?\]\.str\.strip\(\), or read the file with "
+                  r"pd\.read_csv\(path, skipinitialspace=True\); declaring the states with "
+                  r"categories= keeps them as they are without this warning\.",
+                  "remove those spaces or quotes from the file.", text)
     # the encoder's advice to declare a numeric column discrete, in the CLI's words
     text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",
                   lambda m: f"declare it discrete with --categorical '{m.group(1)}'", text)

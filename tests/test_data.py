@@ -1,5 +1,6 @@
 """Column-wise encoding of discrete data and its error messages."""
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -294,6 +295,25 @@ def test_na_like_strings_are_states_and_real_missing_values_are_missing(dtype):
     new = pd.DataFrame({"s": pd.Series(["None", None, "nan"], dtype=dtype), "t": ["a", "b", "a"]})
     codes = encode_transform(new, ("s", "t"), [NA_STRINGS + ["x"], ["a", "b"]])
     assert codes[:, 0].tolist() == [0, -1, 2]
+
+
+@pytest.mark.parametrize("twin, shown", [(" yes", "(' yes' and 'yes')"), ("yes ", "('yes' and 'yes ')"),
+                                         ('yes"', """('yes' and 'yes"')""")])
+def test_states_that_differ_only_by_spaces_or_quotes_at_their_ends_are_named(twin, shown):
+    # a space after each separator ("a, yes") or a stray quote: pd.read_csv keeps both texts,
+    # so one state became two without a word
+    X = pd.DataFrame({"s": ["yes", "no", twin, "no", "yes", "no"], "t": ["a", "b"] * 3})
+    with pytest.warns(UserWarning, match="Column 's' holds states that differ only by spaces or double "
+                                         "quotes at their ends") as caught:
+        data, states = encode_fit(X)
+    assert len(caught) == 1 and shown in str(caught[0].message)
+    assert states[0] == sorted(["no", "yes", twin])             # kept as written
+    with pytest.warns(UserWarning, match="Column 's' holds states that differ only"):
+        encode_fit(X.astype("category"))                        # pd.read_csv(dtype="category")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        encode_fit(X, categories={"s": ["no", "yes", twin]})  # declared: no warning
+        encode_fit(X.assign(s=["yes", "no", " a", "no", "yes", "no"]))  # " a" alone is a state
 
 
 def test_python_none_and_nat_in_object_columns_are_missing():
