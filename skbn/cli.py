@@ -802,9 +802,12 @@ def align_to_model(frame, network, path=None, sep=",", decimal=".", line=None):
         mapping = {v: match(v, missing) for v in cells}
         bad = [v for v, state in mapping.items() if state is missing]
         if bad and line is not None:
-            raise CommandError(f"Unknown state {values[values.isin(bad)].iloc[0]!r} in column "
-                               f"{str(column)!r} ({first_line(values, bad)}{of}); the node's "
-                               f"states are {network.states[node]!r}")
+            text = values[values.isin(bad)].iloc[0]
+            hint = (f"; if it marks a missing cell, pass --na-values {str(text).strip()}"
+                    if str(text).strip() in MISSING_MARKERS else "")
+            raise CommandError(f"Unknown state {text!r} in column {str(column)!r} "
+                               f"({first_line(values, bad)}{of}); the node's states are "
+                               f"{network.states[node]!r}{hint}")
         aligned[node] = values.map({v: v if state is missing else state
                                     for v, state in mapping.items()})
     return pd.DataFrame(aligned, index=frame.index)
@@ -1283,7 +1286,7 @@ def cmd_query(args, log):
 
 
 def cmd_sample(args, log):
-    output = Output("-o", args.output, "table") if args.output else None
+    output = Output("-o", args.output, "table") if args.output not in (None, "-") else None
     check_outputs([output] if output else [], inputs=[args.model])
     sep = _separator(args.sep)
     if args.n_samples < 0:
@@ -1852,7 +1855,7 @@ def build_parser():
     sample.add_argument("model", help=".bif or .json model")
     sample.add_argument("-n", "--n-samples", type=int, default=1000)
     sample.add_argument("-o", "--output", metavar="FILE",
-                        help="CSV or Parquet file (default: CSV on stdout)")
+                        help="CSV or Parquet file (default, or -: CSV on stdout)")
     sample.add_argument("--random-state", type=int)
     sample.add_argument("--sep", default=",", help="CSV field separator (default ',')")
     _add_common(sample)

@@ -241,6 +241,8 @@ def test_sample_is_reproducible_and_readable_back(tmp_path, capsys):
     status, out, _ = run(["sample", "asia", "-n", "5", "--random-state", "3"], capsys)
     assert status == 0 and out.splitlines()[0] == ",".join(asia_network().nodes)
     assert len(out.splitlines()) == 6                          # CSV on stdout
+    status, dashed, _ = run(["sample", "asia", "-n", "5", "--random-state", "3", "-o", "-"], capsys)
+    assert status == 0 and dashed == out                       # -o -: stdout, as usual
     if importlib.util.find_spec("pyarrow") is not None:
         run(["sample", "asia", "-n", "50", "-o", tmp_path / "s.parquet"], capsys)
         assert pd.read_parquet(tmp_path / "s.parquet").shape == (50, 8)
@@ -399,6 +401,25 @@ def test_na_values_mark_missing_cells(tmp_path, capsys):
     net = read_json(tmp_path / "m.json")
     kept = frame.astype(object).mask(frame.isin(["NA", "N/A"]))
     assert f"mean log-likelihood: {np.mean(net.log_likelihood(kept)):.6f}" in out
+
+
+def test_score_names_na_values_when_an_unknown_state_is_a_missing_marker(tmp_path, capsys):
+    # a file written by R (NA in its missing cells) scored against a model learned without
+    # them: the refusal says how to read NA as missing, as learn's messages do
+    (tmp_path / "d.csv").write_text("a,b\nx,u\ny,v\nx,v\ny,u\nx,u\n")
+    (tmp_path / "r.csv").write_text("a,b\nx,u\nNA,v\n")
+    status, _, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    status, _, err = run(["score", tmp_path / "m.json", tmp_path / "r.csv"], capsys)
+    assert_one_line_error(status, err, "Unknown state 'NA' in column 'a' (line 3 of",
+                          "pass --na-values NA")
+    (tmp_path / "s.csv").write_text("a,b\nx,u\nz,v\n")
+    status, _, err = run(["score", tmp_path / "m.json", tmp_path / "s.csv"], capsys)
+    assert_one_line_error(status, err, "Unknown state 'z' in column 'a'")
+    assert "--na-values" not in err
+    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "r.csv", "--na-values", "NA"],
+                           capsys)
+    assert status == 0, err
 
 
 def test_a_column_of_numbers_with_na_text_gets_a_hint(tmp_path, capsys):
