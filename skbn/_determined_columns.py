@@ -108,16 +108,17 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       harm (one column predicts the other exactly), so it is not told.
     * On mixed data, for a search that scores the data or tests it (``reader``;
       :func:`within_states`): continuous columns that are exact linear functions of other
-      continuous columns *within every configuration* of a discrete column, or of all of them
-      jointly, though not over all rows (``c = a + b + 3 [d = v]``, an intercept or slopes
-      per state), named with the discrete columns (``'c' (a linear function of 'a', 'b'
-      within each state of 'd')``). Given the continuous columns that determine it and
-      those discrete columns, such a column has no residual spread in any configuration:
-      the CLG test leaves every such configuration out of its statistic (bnlearn's
-      ``mi-cg`` too: statistic 0, p-value 1), so PC finds it independent of the columns
-      that determine it and can return an empty graph; the CLG scores give such a family
-      ``-inf`` (bnlearn's ``bic-cg``, ``aic-cg``, ``loglik-cg`` too), so a search never
-      learns it. These columns are warned about only, never refused: a search by tests
+      continuous columns within every configuration, or some configurations, of a set of
+      discrete columns that a reachable family can hold, though not over all rows
+      (``c = a + b + 3 [d = v]``, an intercept or slopes per state; ``c = a + b`` where ``d``
+      is ``v`` only), named with the discrete columns (``'c' (a linear function of 'a', 'b'
+      within each state of 'd')``) and, when not every one, the configurations (``... where
+      'd' is 'v')``). Given the continuous columns that determine it and those discrete
+      columns, such a column has no residual spread in those configurations: the CLG test
+      leaves them out of its statistic (bnlearn's ``mi-cg`` gives statistic 0, p-value 1),
+      so PC can find it independent of the columns that determine it and return an empty
+      graph; the CLG scores give such a family ``-inf`` (bnlearn's ``bic-cg``, ``aic-cg``,
+      ``loglik-cg`` too), so a search never learns it. These columns are warned about only, never refused: a search by tests
       removes their edges instead of keeping them, and a CLG network takes such a family
       anyway (the parameter fit gives a configuration with no residual spread its
       regression over all the rows, with a warning), so no fit fails after the search.
