@@ -118,8 +118,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       leaves them out of its statistic (bnlearn's ``mi-cg`` gives statistic 0, p-value 1),
       so PC can find it independent of the columns that determine it and return an empty
       graph; the CLG scores give such a family ``-inf`` (bnlearn's ``bic-cg``, ``aic-cg``,
-      ``loglik-cg`` too), so a search never learns it. These columns are warned about only, never refused: a search by tests
-      removes their edges instead of keeping them, and a CLG network takes such a family
+      ``loglik-cg`` too), so a search never learns it. These columns are warned about
+      only, never refused: a search by tests removes their edges instead of keeping them,
+      and a CLG network takes such a family
       anyway (the parameter fit gives a configuration with no residual spread its
       regression over all the rows, with a warning), so no fit fails after the search.
       Columns the one-group check names are left out, and columns with no spread in every
