@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 
 from skbn._counting import (
+    Moments,
     collinear_pairs,
     count_cells,
     functional_pairs,
@@ -15,7 +16,7 @@ from skbn._counting import (
     moments,
     weights_are_integral,
 )
-from skbn._counting._moment_counter import MomentCounter, _declared_ids
+from skbn._counting._moment_counter import SCREEN_RESOLUTION, MomentCounter
 from skbn._data import name_ranks
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import _moment_family_score
@@ -27,8 +28,11 @@ _FLAT_PAIRS_SHOWN, _FLAT_STATES_SHOWN = 10, 5
 _DEPENDENCES_SHOWN = 20
 #: Most parent sets :func:`reachable_families` tries for one column under a bound on its parents.
 _PARENT_SETS_TRIED = 4096
-#: Most configurations of all the discrete columns jointly that :func:`within_states` splits by.
-_JOINT_CONFIGURATIONS = 1024
+#: Most sets of discrete columns :func:`within_states` examines (by size, then in name order).
+_WITHIN_SETS = 1024
+#: Largest number of declared configurations :func:`_configurations` numbers by mixed radix
+#: (beyond it the observed ones are renumbered).
+_DECLARED_IDS = 1 << 20
 #: The pivot below which :func:`within_states` screens a set of rows as holding a determined
 #: column: ``1e6`` times :data:`~skbn._counting._moments.SINGULAR_RCOND`, a margin for moments
 #: rounded otherwise, or of rows inside a configuration (an exact relation leaves a pivot of
@@ -104,17 +108,19 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       harm (one column predicts the other exactly), so it is not told.
     * On mixed data, for a search that scores the data or tests it (``reader``;
       :func:`within_states`): continuous columns that are exact linear functions of other
-      continuous columns *within every configuration* of a discrete column, or of all of them
-      jointly, though not over all rows (``c = a + b + 3 [d = v]``, an intercept or slopes
-      per state), named with the discrete columns (``'c' (a linear function of 'a', 'b'
-      within each state of 'd')``). Given the continuous columns that determine it and
-      those discrete columns, such a column has no residual spread in any configuration:
-      the CLG test leaves every such configuration out of its statistic (bnlearn's
-      ``mi-cg`` too: statistic 0, p-value 1), so PC finds it independent of the columns
-      that determine it and can return an empty graph; the CLG scores give such a family
-      ``-inf`` (bnlearn's ``bic-cg``, ``aic-cg``, ``loglik-cg`` too), so a search never
-      learns it. These columns are warned about only, never refused: a search by tests
-      removes their edges instead of keeping them, and a CLG network takes such a family
+      continuous columns within every configuration, or some configurations, of a set of
+      discrete columns that a reachable family can hold, though not over all rows
+      (``c = a + b + 3 [d = v]``, an intercept or slopes per state; ``c = a + b`` where ``d``
+      is ``v`` only), named with the discrete columns (``'c' (a linear function of 'a', 'b'
+      within each state of 'd')``) and, when not every one, the configurations (``... where
+      'd' is 'v')``). Given the continuous columns that determine it and those discrete
+      columns, such a column has no residual spread in those configurations: the CLG test
+      leaves them out of its statistic (bnlearn's ``mi-cg`` gives statistic 0, p-value 1),
+      so PC can find it independent of the columns that determine it and return an empty
+      graph; the CLG scores give such a family ``-inf`` (bnlearn's ``bic-cg``, ``aic-cg``,
+      ``loglik-cg`` too), so a search never learns it. These columns are warned about
+      only, never refused: a search by tests removes their edges instead of keeping them,
+      and a CLG network takes such a family
       anyway (the parameter fit gives a configuration with no residual spread its
       regression over all the rows, with a warning), so no fit fails after the search.
       Columns the one-group check names are left out, and columns with no spread in every
@@ -171,6 +177,13 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             resolved.append(scorer_of())
         return resolved[0]
 
+    parsed = []
+
+    def reached_by():  # (the learner's reach, parsed once, when first read; None: any family)
+        if not parsed:
+            parsed.append(reach() if reach is not None else None)
+        return parsed[0]
+
     found = []
     n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
     counter = None
@@ -197,7 +210,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             found.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
         # (the learner's reach is parsed only when it is read: a determined column, or few rows)
         needed = reach is not None and (dependencies or (few_rows and rank_rule))
-        searched = reach() if needed else None
+        searched = reached_by() if needed else None
         if dependencies and scorer_of is not None:
             reached = reachable_families(scatter, columns, dependencies, searched, ranks)
             finite = finitely_scored(scorer(), data, counter, reached)
@@ -232,13 +245,13 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     if counter is not None and reader is not None and n_continuous < data.n_variables:
         flat = flat_states(data, counter, ranks)
         within = within_states(data, counter, ranks, told=[j for j, _ in dependencies],
-                               flat={j for j, _, _ in flat})
-        found += [_within(data.names, *item) for item in within[:_DEPENDENCES_SHOWN]]
+                               flat={j for j, _, _ in flat}, reach=reached_by)
+        found += [_within(data.names, states, *item) for item in within[:_DEPENDENCES_SHOWN]]
         if len(within) > _DEPENDENCES_SHOWN:
             found.append(f"and {len(within) - _DEPENDENCES_SHOWN} more such columns")
         if within and scorer_of is not None:  # (no refusal: the network fit takes such a family)
             families = [(j, tuple(sorted((*given, *where), key=lambda i: ranks[i])))
-                        for j, given, where in within]
+                        for j, given, where, _ in within]
             if finitely_scored(scorer(), data, counter, families):
                 within_rule = (f"the scorer {scorer()!r} gives the family of such a column given the "
                                "continuous and discrete columns that determine it a finite score, so the "
@@ -275,12 +288,18 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         if tests and (dependencies or recodings or functions):
             clauses.append("given the columns that determine it, a column is constant, so the tests find "
                            "it independent of every other column")
-        if tests and within:
+        if tests and any(where is None for *_, where in within):
             clauses.append("a column determined within the states of discrete columns has no residual "
                            "spread there given the columns that determine it, and the conditional-Gaussian "
                            "test leaves such a state out of its statistic (as bnlearn's mi-cg does: "
                            "statistic 0, p-value 1), so the tests find the column independent of the "
                            "columns that determine it")
+        if tests and any(where is not None for *_, where in within):
+            clauses.append("a column determined where discrete columns take some states only has no "
+                           "residual spread there given the columns that determine it; the "
+                           "conditional-Gaussian test leaves those states out and reads the others alone "
+                           "(bnlearn's mi-cg gives statistic 0, p-value 1), so the tests can find the "
+                           "column independent of the columns that determine it")
         clauses += [rule for rule in (score_rule, within_rule) if rule]
         if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
@@ -555,51 +574,63 @@ def flat_states(data, counter, ranks):
     return found
 
 
-def within_states(data, counter, ranks, told=(), flat=()):
+def within_states(data, counter, ranks, told=(), flat=(), reach=None):
     r"""The continuous columns that are exact linear functions of other continuous columns
-    within every configuration of some discrete columns, though not over all rows.
+    within some configurations of some discrete columns, though not over all rows.
 
-    ``c = a + b + 3 [d = v]`` (an intercept per state of ``d``), or ``c = 2a`` where ``d`` is
-    ``u`` and ``c = -b`` where it is ``v`` (a slope per state): the pooled column ``c - a - b``
-    has spread, so the one-group check (:func:`skbn._counting.linear_dependencies` on
-    :meth:`~skbn._counting.MomentCounter.moments_given` no discrete column) misses it. Here the
-    same rule runs on the scatter of every configuration of
+    ``c = a + b + 3 [d = v]`` (an intercept per state of ``d``), ``c = 2a`` where ``d`` is
+    ``u`` and ``c = -b`` where it is ``v`` (a slope per state), or ``c = a + b`` where ``d``
+    is ``v`` and noise elsewhere (one state): the pooled column ``c - a - b`` has spread, so
+    the one-group check (:func:`skbn._counting.linear_dependencies` on
+    :meth:`~skbn._counting.MomentCounter.moments_given` no discrete column) misses it. In
+    such a configuration the family of ``c`` given ``a``, ``b`` and those discrete columns
+    has residual variance 0: its Gaussian log-likelihood
+    :math:`-\frac{N_g}{2}\log(2\pi\hat\sigma_g^2) - \dots` has no finite value (no density
+    with :math:`\sigma_g = 0`), and the CLG scores give the family ``-inf`` whether the
+    configuration is one of several or every one (bnlearn's ``loglik-cg`` and ``bic-cg``
+    too); the CLG test leaves the configuration out of its statistic.
 
-    * each discrete column singly, in name order, and then
-    * all the discrete columns jointly, when there are two or more and their declared
-      configurations number at most the rows over ``k + 1`` (``k`` continuous columns looked
-      at: on average, room for a usable configuration) and at most
-      :data:`_JOINT_CONFIGURATIONS`; subsets in between are not tried.
+    A configuration is *usable* when it holds more rows than ``k`` (the continuous columns
+    looked at): its centred rows span at most ``N_g - 1`` dimensions, so on ``N_g <= k``
+    rows some column is a linear function of the others by the rows alone, which says
+    nothing about the data. A column is reported for a set of discrete columns when it is
+    determined, by the rule of :func:`~skbn._counting.linear_dependencies` (residual
+    variance at most :data:`~skbn._counting._moments.SINGULAR_RCOND` of the column's own,
+    the columns in name order), in one usable configuration at least, with the union of its
+    predictors over them (the slopes may differ from one configuration to the next) and
+    those configurations (None when they are all the usable ones). It is reported once, for
+    the first set that determines it: sets are taken by size, then in name order, and a
+    column determined in a configuration of a set is determined in every usable
+    configuration of a larger set inside it. The columns of ``told`` (named by the one-group
+    check: a dependence that involves one of them is read off the others, which span the
+    same space) are left out. A column with no predictor (no spread there: a function of
+    the discrete columns alone) is left to :func:`flat_states` (``flat``: the columns it
+    names) for one discrete column, whose states of two rows or more it names; for two or
+    more it is reported as having no spread there.
 
-    A configuration is *usable* when it holds more rows than ``k``: its centred rows span at
-    most ``N_g - 1`` dimensions, so on ``N_g <= k`` rows some column is a linear function of
-    the others by the rows alone, which says nothing about the data. A column is reported
-    for a set of discrete columns when it is determined, by the rule of
-    :func:`~skbn._counting.linear_dependencies` (residual variance at most
-    :data:`~skbn._counting._moments.SINGULAR_RCOND` of the column's own, the columns in name
-    order), in every usable configuration (one at least), with the union of its predictors
-    over them (the slopes may differ from one configuration to the next); its family given
-    them and the discrete columns has no residual spread in any usable configuration. The
-    columns are looked at without those of ``told`` (already named by the one-group check:
-    a dependence within the configurations that involves one of them is read off the others,
-    which span the same space), and a column is reported once, for the first set that
-    determines it (a single column before the joint configurations: any column determined
-    within the states of one is determined within the finer joint ones). A column with no
-    predictor in any usable configuration (no spread there: a function of the discrete
-    columns alone) is left to :func:`flat_states` (``flat``: the columns it names): a single
-    discrete column's usable states hold two rows or more, so it names every such column;
-    for the joint configurations it is reported as having no spread within them.
+    *The sets examined.* Every set of discrete columns that a family of a continuous column
+    can hold in the search's ``reach`` (all of them allowed parents of one continuous
+    column, and no more of them than its bound on parents: ``max_indegree``, background
+    knowledge), and that has a usable configuration among the rows not cleared below (a
+    set without one has no larger set with one: its configurations only split); at most
+    :data:`_WITHIN_SETS` of them, by size and then in name order (larger sets past that
+    are not examined). Families a search cannot reach are never scored, and their
+    configurations are not looked at.
 
-    Cost: a column determined in every usable configuration is determined on the rows of any
-    one of them, and on any rows inside one, so the sets are first screened on such rows
-    alone (the moments of the rows, one Cholesky factorisation; a pivot at most
-    :data:`_SCREEN_RCOND`, far above the rule): rows inside one state of many discrete
-    columns at once (:func:`_shared_screen`), then, for a set not cleared so, its
-    configuration with the most rows (:func:`_screen`). Only a set that passes is split
-    (:meth:`~skbn._counting.MomentCounter.moments_given`, the moments a CLG search reads,
-    ``O(n k^2)``), and then its configurations are factorised only while a column is still
-    determined in all those seen. Summarised rows (chunked
-    ``X``) are not screened. Discrete columns with missing cells are skipped.
+    *Cost.* A column determined in a configuration is determined on any rows inside it. The
+    configurations of all the discrete columns jointly partition the rows and lie inside
+    a configuration of every set; one of them whose first rows (``4 (k + 1)``, or the rows
+    it holds, when more than ``k``) have no determined column by a pivot bound of
+    :data:`_SCREEN_RCOND` (far above the rule: the smallest eigenvalue of their unit-diagonal
+    scatter, which no Cholesky pivot is below) clears every configuration that holds it,
+    for every set. When every row is in such a configuration (the common case: a few
+    discrete columns, no determined column) nothing else is done: one split of the rows
+    and the moments of a few rows per configuration. Otherwise only the configurations of
+    the sets above that hold no cleared row are screened the same way, and only those
+    that pass are computed on all their rows and decided by the rule. Summarised rows
+    (chunked ``X``) are cleared by their own scatter (each is a configuration of all the
+    discrete columns), and the configurations that hold no cleared one are decided on
+    their pooled moments. Discrete columns with missing cells are skipped.
 
     Parameters
     ----------
@@ -613,118 +644,233 @@ def within_states(data, counter, ranks, told=(), flat=()):
         Data positions of the continuous columns the one-group check named (left out).
     flat : collection of int
         Data positions of the continuous columns :func:`flat_states` names.
+    reach : callable or None, default=None
+        Returns ``(allowed, required, bound)``, the families the search can give a node
+        (:func:`check_determined_columns`), called only when some rows are not cleared.
+        None: any family.
 
     Returns
     -------
-    list of (int, tuple of int, tuple of int)
-        ``(column, predictors, discrete)`` (data positions, the predictors and the discrete
-        columns in name order), in name order of the column.
+    list of (int, tuple of int, tuple of int, tuple of tuple of int or None)
+        ``(column, predictors, discrete, configurations)`` (data positions, the predictors
+        and the discrete columns in name order; the state codes of the discrete columns in
+        each configuration where the column is determined, or None for every usable one),
+        in name order of the column.
     """
     told = {int(j) for j in told}
     looked = [t for t in np.argsort(ranks[counter.continuous], kind="stable").tolist()
               if int(counter.continuous[t]) not in told]  # (moment columns, in name order)
     k = len(looked)
-    if k < 2:  # (one column: determined by no other, a point mass, flat_states' report)
-        return []
     signed = data.codes.dtype.kind == "i"
     discrete = [d for d in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[d] > 0
                 and not (signed and (data.codes[:, d] < 0).any())]
-    rows = data.total_weight if data.row_scatter is not None else data.n_samples
-    sets = [(d,) for d in discrete]
-    if len(discrete) >= 2 and np.prod([float(data.cardinalities[d]) for d in discrete]) <= min(
-            rows / (k + 1), _JOINT_CONFIGURATIONS):
-        sets.append(tuple(discrete))
-    cleared = _shared_screen(data, counter, discrete, looked) if data.row_scatter is None else set()
-    found, seen = [], set()
-    for given_states in sets:
-        if given_states in cleared or (
-                data.row_scatter is None and not _screen(data, counter, given_states, looked, seen)):
-            continue
-        stats = counter.moments_given(given_states)
-        if data.row_scatter is not None:  # (summarised rows: their weights count the rows)
-            n_rows = stats.weight
-        else:  # (in memory: every row once, whatever its weight, as the one-group rule counts them)
-            n_rows = np.diff(counter.split(tuple(sorted(given_states)))[2][1])
-        candidates = None  # column -> its predictors so far (moment positions)
-        for g in np.flatnonzero(n_rows > k).tolist():
-            within = dict(linear_dependencies(stats.scatter[g], looked, limit=k))
-            if candidates is None:
-                candidates = {j: set(given) for j, given in within.items() if j not in seen}
-            else:
-                candidates = {j: given | set(within[j]) for j, given in candidates.items() if j in within}
-            if not candidates:
-                break
-        for t, given in (candidates or {}).items():
-            column = int(counter.continuous[t])
-            if not given and (len(given_states) == 1 or column in flat):
-                continue  # (a point mass: flat_states names it)
-            seen.add(t)
-            found.append((column, tuple(sorted((int(counter.continuous[i]) for i in given),
-                                               key=lambda i: ranks[i])), given_states))
+    if k < 2 or not discrete:  # (one column: determined by no other, a point mass, flat_states' report)
+        return []
+    units = _Units(data, counter, looked)
+    fine, n_fine = _configurations(data.codes, data.cardinalities, discrete)
+    cleared = units.cleared(fine, n_fine)
+    left = np.flatnonzero(~cleared[fine])  # (the rows in no cleared configuration of every discrete column)
+    if units.rows(fine[left], n_fine, left).sum() <= k:
+        return []  # (no configuration of any set has more than k of them)
+    first = np.zeros(n_fine, dtype=np.intp)
+    first[fine[::-1]] = np.arange(len(fine))[::-1]  # (the first row of each configuration)
+    held = first[np.flatnonzero(cleared)]  # (a row of each cleared configuration)
+    both = np.concatenate([left, held])  # (the rows a set's configurations are read on)
+    holdable = _holdable(reach() if reach is not None else None, discrete, counter.continuous[looked])
+    found, seen, tried = [], set(), 0
+    frontier = [()]
+    while frontier and tried < _WITHIN_SETS:
+        following = []
+        for base in frontier:
+            start = discrete.index(base[-1]) + 1 if base else 0
+            for d in discrete[start:]:
+                given_states = (*base, d)
+                if tried >= _WITHIN_SETS or not holdable(given_states):
+                    continue
+                tried += 1
+                ids, n_ids = _configurations(data.codes[both], data.cardinalities, given_states)
+                open_rows = units.rows(ids[:len(left)], n_ids, left) > k  # (usable on rows not cleared)
+                if not open_rows.any():
+                    continue  # (nor has any larger set)
+                following.append(given_states)
+                candidates = open_rows & (np.bincount(ids[len(left):], minlength=n_ids) == 0)
+                if not candidates.any():  # (every one holds a cleared configuration)
+                    continue
+                determined = units.determined(left, ids[:len(left)], np.flatnonzero(candidates), k)
+                columns = {}
+                for g, within in determined.items():
+                    for t, given in within.items():
+                        if looked[t] not in seen:
+                            columns.setdefault(t, [set(), []])
+                            columns[t][0].update(given)
+                            columns[t][1].append(g)
+                for t, (given, where) in columns.items():
+                    column = int(counter.continuous[looked[t]])
+                    if not given and (len(given_states) == 1 or column in flat):
+                        continue  # (a point mass: flat_states names it)
+                    seen.add(looked[t])
+                    every, _ = _configurations(data.codes, data.cardinalities, given_states)
+                    usable = np.flatnonzero(units.rows(every, int(every.max()) + 1) > k)
+                    rows = [left[int(np.argmax(ids[:len(left)] == g))] for g in sorted(where)]
+                    configurations = tuple(tuple(int(c) for c in data.codes[i, list(given_states)])
+                                           for i in rows)
+                    if len(where) == len(usable):  # (determined in every usable configuration)
+                        configurations = None
+                    found.append((column, tuple(sorted((int(counter.continuous[looked[i]]) for i in given),
+                                                       key=lambda i: ranks[i])),
+                                  given_states, configurations))
+        frontier = following
     found.sort(key=lambda item: ranks[item[0]])
     return found
 
 
-def _shared_screen(data, counter, discrete, looked):
-    """The sets of discrete columns :func:`within_states` need not split, from a few
-    configurations: the rows in the most frequent state of each discrete column in turn (the
-    columns taken by the share of their most frequent state, largest first), while more than
-    ``looked`` rows are left, then again from every row with the columns not yet taken. A
-    column determined in every usable state of one of the columns taken is determined on
-    those rows (they lie in one usable state of each), and so is one determined in every
-    usable joint configuration when they are one; if no column of ``looked`` is determined
-    there (the looser pivot :data:`_SCREEN_RCOND`), the columns taken are cleared (as sets of
-    one), and all the discrete columns jointly (``tuple(discrete)``, in name order) when one
-    such set of rows takes them all. Per round, one
-    count per column on fewer and fewer rows, the moments of the rows left and one Cholesky
-    factorisation, instead of a screen per column (:func:`_screen`)."""
-    codes = data.codes
-    tops = sorted((-int(count_cells(codes[:, d], int(data.cardinalities[d])).max()), d) for d in discrete)
-    left, cleared = [d for _, d in tops], set()
-    while left:
-        rows, taken = None, []
-        for d in left:
-            column = codes[:, d] if rows is None else codes[rows, d]
-            counts = count_cells(column, int(data.cardinalities[d]))
-            state = int(np.argmax(counts))
-            if counts[state] <= len(looked):
-                continue
-            kept = np.flatnonzero(column == state)
-            rows = kept if rows is None else rows[kept]
-            taken.append(d)
-        if not taken:
-            break
-        stats = moments(counter.values[rows][:, looked], None if data.weights is None else data.weights[rows])
-        if not linear_dependencies(stats.scatter[0], limit=1, rcond=_SCREEN_RCOND):
-            cleared.update((d,) for d in taken)
-            if len(taken) == len(discrete):  # (one joint configuration)
-                cleared.add(tuple(discrete))
-        left = [d for d in left if d not in taken]
-    return cleared
+def _configurations(codes, cardinalities, columns):
+    """Every row's configuration of the discrete ``columns`` and their number: the
+    mixed-radix id over the declared states (first column slowest) while it stays below
+    :data:`_DECLARED_IDS`, else renumbered over the observed ones (then in the order of the
+    mixed-radix ids)."""
+    ids, n_ids = np.zeros(codes.shape[0], dtype=np.int64), 1
+    for column in columns:
+        r = int(cardinalities[column])
+        if n_ids * r > _DECLARED_IDS:
+            observed, ids = np.unique(ids, return_inverse=True)
+            ids, n_ids = ids.ravel().astype(np.int64), len(observed)
+        ids, n_ids = ids * r + codes[:, column], n_ids * r
+    return ids, n_ids
 
 
-def _screen(data, counter, discrete, looked, seen):
-    """Whether a column of ``looked`` (moment positions, not in ``seen``) may be determined
-    in the configuration of the ``discrete`` columns with the most rows, if it has more rows
-    than ``looked`` columns (:func:`within_states`): the moments of its rows alone, by the
-    rule of :func:`~skbn._counting.linear_dependencies` with the looser pivot
-    :data:`_SCREEN_RCOND`."""
-    ids, n_ids = _declared_ids(data.codes, data.cardinalities, discrete)
-    counts = count_cells(ids, n_ids)
-    largest = int(np.argmax(counts))
-    if counts[largest] <= len(looked):
-        return False  # (no usable configuration)
-    mask = ids == largest
-    stats = moments(counter.values[mask][:, looked], None if data.weights is None else data.weights[mask])
-    return any(looked[i] not in seen
-               for i, _ in linear_dependencies(stats.scatter[0], limit=len(looked), rcond=_SCREEN_RCOND))
+def _holdable(reach, discrete, children):
+    """Whether a set of ``discrete`` columns can be the discrete parents of a family the
+    search can reach of one of the continuous ``children``: every one an allowed parent of
+    it and no more of them than its bound (:func:`within_states`)."""
+    if reach is None:
+        return lambda columns: True
+    allowed, _, bound = reach
+    rows = {d: i for i, d in enumerate(discrete)}
+    sub = np.asarray(allowed)[np.ix_(discrete, children)]
+    limits = np.asarray(bound)[children]
+    return lambda columns: bool((sub[[rows[d] for d in columns]].all(axis=0)
+                                 & (len(columns) <= limits)).any())
 
 
-def _within(names, column, given, discrete):
-    """``'c' (a linear function of 'a', 'b' within each state of 'd')`` for a message."""
-    where = (f"each state of {names[discrete[0]]!r}" if len(discrete) == 1 else
-             f"each configuration of {', '.join(repr(names[d]) for d in discrete)}")
-    return f"{_dependence(names, column, given)} within {where})"
+class _Units:
+    """The rows :func:`within_states` reads (or, for chunked ``X``, the summarised rows, each
+    the rows of one configuration of every discrete column, with their moments), and its
+    screens and rule on the continuous columns ``looked`` (moment positions, in name
+    order)."""
+
+    def __init__(self, data, counter, looked):
+        self.summarised = data.row_scatter is not None
+        self.values = counter.values[:, looked]
+        self.weights = data.weights
+        self.looked = looked
+        self.k = len(looked)
+        # rows per unit: in memory every row once, whatever its weight (as the one-group rule
+        # counts them); summarised rows stand for their weight in rows
+        self.size = (np.asarray(data.weights if data.weights is not None else np.ones(len(self.values)),
+                                dtype=np.float64) if self.summarised else None)
+        if self.summarised:
+            self.scatter = data.row_scatter[:, looked][:, :, looked]
+
+    def rows(self, ids, n_ids, mask=None):
+        """The rows of every configuration (of the units ``mask`` selects, ``ids`` theirs)."""
+        if self.size is None:
+            return np.bincount(ids, minlength=n_ids)
+        size = self.size if mask is None else self.size[mask]
+        return np.bincount(ids, weights=size, minlength=n_ids)
+
+    def _sample(self, ids, groups, every=False):
+        """The units of the configurations ``groups`` of ``ids``, the first ``4 (k + 1)`` of
+        each (all of them with ``every``): ``(units, labels)``, labels the index in ``groups``."""
+        chosen = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=np.intp) - 1
+        chosen[groups] = np.arange(len(groups))
+        labels = chosen[ids]
+        units = np.flatnonzero(labels >= 0)
+        units = units[np.argsort(labels[units], kind="stable")]
+        labels = labels[units]
+        if not every:
+            starts = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
+            rank = np.arange(len(units)) - np.repeat(starts, np.diff(np.r_[starts, len(units)]))
+            keep = rank < 4 * (self.k + 1)
+            units, labels = units[keep], labels[keep]
+        return units, labels
+
+    def _moments(self, units, labels, n_labels):
+        if self.summarised:
+            stats = Moments(self.size[units], self.values[units], self.scatter[units])
+            return stats.pooled(labels, n_labels)
+        return moments(self.values[units], None if self.weights is None else self.weights[units],
+                       labels, n_labels)
+
+    def cleared(self, ids, n_ids):
+        """Which configurations ``ids`` (of every discrete column) hold no determined column:
+        more than ``k`` rows, and no pivot below :data:`_SCREEN_RCOND` on rows inside them
+        (those among the first rows of the data, when more than ``k``, else their first
+        rows; summarised: their own moments)."""
+        usable = self.rows(ids, n_ids) > self.k
+        cleared = np.zeros(n_ids, dtype=bool)
+        if not self.summarised:  # (a prefix of the rows first: no sort of every row)
+            head = min(len(ids), 8 * (self.k + 1) * int(np.count_nonzero(usable)))
+            inside = usable & (np.bincount(ids[:head], minlength=n_ids) > self.k)
+            rows = np.flatnonzero(inside[ids[:head]])
+            if len(rows):
+                stats = moments(self.values[rows], None if self.weights is None else self.weights[rows],
+                                ids[rows], n_ids)
+                cleared[inside] = ~_singular(stats)[inside]
+        groups = np.flatnonzero(usable & ~cleared)
+        if len(groups):
+            units, labels = self._sample(ids, groups, every=self.summarised)
+            cleared[groups] = ~_singular(self._moments(units, labels, len(groups)))
+        return cleared
+
+    def determined(self, rows, ids, groups, k):
+        """``{configuration: {column: predictors}}`` (moment positions in ``looked``) for the
+        configurations ``groups`` of ``ids`` (those of the units ``rows``, which hold every
+        unit of these configurations) where some column is determined by the rule of
+        :func:`~skbn._counting.linear_dependencies`, screened first on their first rows."""
+        if not self.summarised:
+            units, labels = self._sample(ids, groups)
+            groups = groups[_singular(self._moments(rows[units], labels, len(groups)))]
+            if not len(groups):
+                return {}
+        units, labels = self._sample(ids, groups, every=True)
+        stats = self._moments(rows[units], labels, len(groups))
+        found = {}
+        for i, g in enumerate(groups.tolist()):
+            within = dict(linear_dependencies(stats.scatter[i], limit=k))
+            if within:
+                found[g] = within
+        return found
+
+
+def _singular(stats):
+    """Per group of ``stats``: whether a column may be a linear function of the others (or
+    have no spread), far above the rule's bound: the smallest eigenvalue of the
+    unit-diagonal scatter at most :data:`_SCREEN_RCOND` (no Cholesky pivot is below it), or a
+    spread at most ``N_g`` times the square of :data:`SCREEN_RESOLUTION` times the mean (far
+    above the moments' own rule)."""
+    diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
+    flat = (diagonal <= stats.weight[:, None] * (SCREEN_RESOLUTION * stats.mean) ** 2).any(axis=1)
+    _, scaled = stats.unit
+    return flat | (np.linalg.eigvalsh(scaled)[:, 0] <= _SCREEN_RCOND)
+
+
+def _within(names, states, column, given, discrete, configurations):
+    """``'c' (a linear function of 'a', 'b' within each state of 'd')``, or ``... where 'd'
+    is 'v')`` when only some usable configurations (``configurations``, state codes)
+    determine it, for a message; ``states``: the state names of every column."""
+    if configurations is None:
+        where = (f"each state of {names[discrete[0]]!r}" if len(discrete) == 1 else
+                 f"each configuration of {', '.join(repr(names[d]) for d in discrete)}")
+        return f"{_dependence(names, column, given)} within {where})"
+    shown = [[states[d][c] for d, c in zip(discrete, codes)] for codes in configurations[:_FLAT_STATES_SHOWN]]
+    if len(discrete) == 1:
+        where = f"{names[discrete[0]]!r} is " + " or ".join(repr(labels[0]) for labels in shown)
+    else:
+        where = (f"({', '.join(repr(names[d]) for d in discrete)}) is "
+                 + " or ".join(f"({', '.join(repr(label) for label in labels)})" for labels in shown))
+    more = len(configurations) - _FLAT_STATES_SHOWN
+    return f"{_dependence(names, column, given)} where {where}{f' (and {more} more)' if more > 0 else ''})"
 
 
 def flat_states_message(learner, flat, names, states, reader):

@@ -884,9 +884,11 @@ def test_small_configurations_are_not_judged():
 
 
 def test_a_relation_within_the_joint_configurations_of_two_discrete_columns():
-    """Determined within each configuration of ``d1`` and ``d2`` jointly, not within the
-    states of either alone (an interaction); a column that is a function of both alone (no
-    spread within their configurations, though some in every state of each) too."""
+    """Determined within each configuration of ``d1`` and ``d2`` jointly (an interaction):
+    where ``d1`` is ``x`` the shift is 0, so it is named there, for ``d1`` alone (the family
+    ``c | a, b, d1`` has no residual spread in that state: -inf); a column that is a
+    function of both alone (no spread within their configurations, though some in every
+    state of each) for both."""
     rng = np.random.default_rng(6)
     n = 800
     d1, d2 = rng.choice(["x", "y"], n), rng.choice(["p", "q"], n)
@@ -896,7 +898,7 @@ def test_a_relation_within_the_joint_configurations_of_two_discrete_columns():
     messages = _determined_warnings(HillClimbStructure(), X)
     assert len(messages) == 1
     assert messages[0].startswith(
-        "HillClimbStructure: 'c' (a linear function of 'a', 'b' within each configuration of 'd1', 'd2'):")
+        "HillClimbStructure: 'c' (a linear function of 'a', 'b' where 'd1' is 'x'):")
     x, q = d1 == "x", d2 == "q"
     lookup = X.drop(columns="c").assign(lookup=0.5 + x + 2.0 * q + 4.0 * x * q)
     messages = _determined_warnings(HillClimbStructure(), lookup)
@@ -957,11 +959,11 @@ def test_all_continuous_data_are_checked_as_before():
 
 
 def test_the_screens_never_hide_a_column_the_split_moments_find(monkeypatch):
-    """within_states splits by a set of discrete columns only when a configuration with the
-    most rows (or the rows of one state of several columns) holds a determined column: on
-    random data with relations planted within the states of one column or of all jointly,
-    at every offset and scale, with and without weights, it finds what splitting every set
-    finds."""
+    """within_states decides a configuration by the rule only when the screens (a configuration
+    of every discrete column cleared on rows inside it; a configuration of a set on its first
+    rows) do not clear it: on random data with relations planted within every state of one
+    column, of all jointly, or one configuration only, at every offset and scale, with and
+    without weights, it finds what deciding every configuration of every set finds."""
     from dataclasses import replace
 
     import skbn._determined_columns as determined
@@ -981,8 +983,10 @@ def test_the_screens_never_hide_a_column_the_split_moments_find(monkeypatch):
             by = codes[:, [int(rng.integers(m))]] if rng.random() < 0.6 else codes
             config = np.unique(by, axis=0, return_inverse=True)[1].ravel()
             slopes = rng.normal(size=(config.max() + 1, k - 1))
-            values[:, j] = (np.sum(slopes[config] * values[:, others], axis=1)
-                            + offset * rng.normal(size=config.max() + 1)[config])
+            planted_values = (np.sum(slopes[config] * values[:, others], axis=1)
+                              + offset * rng.normal(size=config.max() + 1)[config])
+            some = rng.random() < 0.4  # (in one configuration only)
+            values[:, j] = np.where(config == 0, planted_values, values[:, j]) if some else planted_values
             planted += 1
         X = pd.DataFrame({f"y{i}": values[:, i] for i in range(k)}
                          | {f"d{i}": [f"s{v}" for v in codes[:, i]] for i in range(m)})
@@ -992,8 +996,97 @@ def test_the_screens_never_hide_a_column_the_split_moments_find(monkeypatch):
         ranks = name_ranks(data.names)
         screened = determined.within_states(data, MomentCounter(data), ranks)
         with monkeypatch.context() as patched:
-            patched.setattr(determined, "_shared_screen", lambda *args: set())
-            patched.setattr(determined, "_screen", lambda *args: True)
+            patched.setattr(determined, "_singular", lambda stats: np.ones(stats.n_groups, dtype=bool))
             assert determined.within_states(data, MomentCounter(data), ranks) == screened, trial
         named += bool(screened)
     assert planted >= 30 and named >= 25
+
+
+def _some_states(n=500, seed=0, dependent=False):
+    """``c = a + b`` where ``d`` is ``v``; elsewhere noise (or ``a + b`` plus noise)."""
+    rng = np.random.default_rng(seed)
+    d = rng.choice(["u", "v"], n)
+    a, b = rng.normal(size=(2, n))
+    other = a + b + rng.normal(size=n) if dependent else rng.normal(size=n)
+    return pd.DataFrame({"a": a, "b": b, "c": np.where(d == "v", a + b, other), "d": d})
+
+
+SOME = "'c' (a linear function of 'a', 'b' where 'd' is 'v')"
+
+
+@pytest.mark.parametrize("estimator", [PCStructure(), HillClimbStructure(scorer="bic-cg")],
+                         ids=lambda e: type(e).__name__)
+def test_a_column_determined_in_one_state_only_is_named_with_the_state(estimator):
+    """Gap 1: determined where ``d`` is ``v`` only. The family ``c | a, b, d`` has residual
+    variance 0 in that state: its maximised log-likelihood has no finite value, and
+    bnlearn 4.9 scores it -Inf (``score(model2network("[a][b][d][c|a:b:d]"), x, type =
+    "loglik-cg", by.node = TRUE)``: c = -Inf, a = -703.467 on these rows) as skbn does;
+    ``ci.test("a", "c", c("b", "d"), x, test = "mi-cg")`` gives mi-cg = 0, df = 2,
+    p-value = 1, and pc.stable the empty graph, as skbn's PC (whose test reads state u
+    alone: independent there). Both were silent."""
+    from skbn.scores import CLGLogLikelihood
+
+    X = _some_states()
+    assert CLGLogLikelihood().score(X, [("a", "c"), ("b", "c"), ("d", "c")]) == -np.inf
+    assert CLGLogLikelihood().score(X[["a"]], []) == pytest.approx(-703.4670, abs=1e-4)  # bnlearn's a
+    messages = _determined_warnings(clone(estimator), X)
+    assert len(messages) == 1
+    assert messages[0].startswith(f"{type(estimator).__name__}: {SOME}: a column is exactly determined")
+    if isinstance(estimator, PCStructure):
+        assert "reads the others alone (bnlearn's mi-cg gives statistic 0, p-value 1)" in messages[0]
+    else:
+        assert "-inf (as bnlearn's bic-cg, aic-cg and loglik-cg do)" in messages[0]
+    # dependent elsewhere: still named (the family is -inf all the same)
+    assert SOME in _determined_warnings(clone(estimator), _some_states(dependent=True))[0]
+    # with noise in that state too: nothing
+    X.loc[X["d"] == "v", "c"] += 1e-3 * np.random.default_rng(1).normal(size=int((X["d"] == "v").sum()))
+    assert _determined_warnings(clone(estimator), X) == []
+
+
+def test_a_column_determined_in_a_joint_configuration_of_a_subset_only():
+    """Gap 2: ``c = a + b`` where ``d1`` is ``x`` and ``d2`` is ``p``, noise elsewhere; a third
+    discrete column ``d3`` with many states makes the joint configurations of all three too
+    small to be judged, and neither ``d1`` nor ``d2`` alone determines ``c``: only the pair
+    does, and the pair is examined (a family ``c | a, b, d1, d2`` is within reach)."""
+    rng = np.random.default_rng(3)
+    n = 2000
+    d1, d2 = rng.choice(["x", "y"], n), rng.choice(["p", "q"], n)
+    d3 = rng.choice([f"s{i}" for i in range(600)], n)
+    a, b = rng.normal(size=(2, n))
+    c = np.where((d1 == "x") & (d2 == "p"), a + b, rng.normal(size=n))
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "d1": d1, "d2": d2, "d3": d3})
+    messages = _determined_warnings(HillClimbStructure(), X)
+    assert len(messages) == 1
+    assert messages[0].startswith(
+        "HillClimbStructure: 'c' (a linear function of 'a', 'b' where ('d1', 'd2') is ('x', 'p')):")
+    # beyond the search's reach (one parent: no family holds both d1 and d2), not examined
+    assert _determined_warnings(HillClimbStructure(max_indegree=1), X) == []
+
+
+def test_chunked_data_name_a_column_determined_in_some_states_as_in_memory(monkeypatch):
+    """Gap 3: chunked rows are screened too (each summarised row is a configuration of every
+    discrete column, cleared by its own scatter), with the same report as in memory."""
+    import skbn._determined_columns as determined
+
+    X = _some_states()
+    expected = _determined_warnings(HillClimbStructure(), X)
+    assert SOME in expected[0]
+    read = []
+    original = determined._Units.determined
+
+    def spy(self, *args):
+        read.append(self.summarised)
+        return original(self, *args)
+
+    monkeypatch.setattr(determined._Units, "determined", spy)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        HillClimbStructure().fit(X.iloc[i:i + 100] for i in range(0, 500, 100))
+    assert [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)] == expected
+    # random data: every summarised row is cleared by the screen, no set is split
+    read.clear()
+    noisy = X.assign(c=np.random.default_rng(2).normal(size=len(X)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        HillClimbStructure().fit(noisy.iloc[i:i + 100] for i in range(0, 500, 100))
+    assert read == [] and not [w for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
