@@ -1562,6 +1562,10 @@ def identifiable_families(families):
     return ok
 
 
+#: :attr:`NotEstimable.reason` of a regression whose rows all lie on it (residual variance 0).
+NO_RESIDUAL_SPREAD = "no residual spread (an exact fit)"
+
+
 class NotEstimable(ValueError):
     """A regression that the rows of one configuration cannot estimate (:func:`_family_parameters`);
     ``reason`` says why in a few words, for a message that lists configurations."""
@@ -1614,7 +1618,7 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
     if not sigma > 0:
         raise NotEstimable(f"Cannot estimate {where}: the residual variance is 0 (a constant "
                            f"column or an exact linear function of the parents).",
-                           "no residual spread (an exact fit)")
+                           NO_RESIDUAL_SPREAD)
     return intercept, coef, sigma
 
 
@@ -1622,19 +1626,25 @@ def aliased_family_parameters(stats, group, child, parents, variance, where, ord
                               bounds=None, parent_names=None):
     r""":func:`_family_parameters` with R's rule for exactly collinear parents (``lm``'s
     pivoting, which ``bn.fit`` inherits): a parent that is an exact linear function of the
-    parents before it in ``order`` is *aliased* and left out of the regression.
+    parents before it in ``order`` is *aliased* and left out of the regression. A parent
+    constant on the rows (a CLG configuration's rows, or all of them) is the case of no
+    parent before it: a multiple of the intercept's column, so ``lm`` aliases it too.
 
     The aliased parents are those :func:`skbn._counting.linear_dependencies` finds in the
     parents' scatter block taken in ``order`` (a residual variance given the earlier
-    parents of at most :data:`SINGULAR_RCOND` of the parent's own, the scores' rule). The
-    child is regressed on the other parents ``K``: :math:`\beta_K = S_{KK}^{-1} S_{Kc}`,
-    the intercept and :math:`\hat\sigma^2 = RSS / (N - |K| - 1)` (``"unbiased"``: ``lm``'s
-    residual standard error, whose degrees of freedom count the estimated coefficients) or
-    :math:`RSS / N` (``"mle"``), and an aliased parent's coefficient is 0 (``NA`` in R).
-    On rows where the linear relation holds every least-squares solution gives the same
-    fitted values and :math:`RSS`, so the density is the one of any of them (and that of
-    the child given ``K``, which the residual-variance scores gave the family); on new
-    rows that break the relation, the aliased parents are ignored.
+    parents of at most :data:`SINGULAR_RCOND` of the parent's own, the scores' rule; a
+    constant parent, whose scatter is 0, has none). The child is regressed on the other
+    parents ``K``: :math:`\beta_K = S_{KK}^{-1} S_{Kc}`, the intercept and
+    :math:`\hat\sigma^2 = RSS / (N - |K| - 1)` (``"unbiased"``: ``lm``'s residual standard
+    error, whose degrees of freedom count the estimated coefficients) or :math:`RSS / N`
+    (``"mle"``), and an aliased parent's coefficient is 0 (``NA`` in R). On rows where the
+    linear relation holds every least-squares solution gives the same fitted values and
+    :math:`RSS`, so the density is the one of any of them (and that of the child given
+    ``K``, which the residual-variance scores gave the family); on new rows that break the
+    relation, the aliased parents are ignored. Rows too few for every parent
+    (:math:`N \le p + 1`) can still estimate the kept ones when :math:`N > |K| + 1`, as
+    ``lm`` does (a residual degree of freedom is left); otherwise the error is the one of
+    too few rows.
 
     Parameters
     ----------
@@ -1652,31 +1662,36 @@ def aliased_family_parameters(stats, group, child, parents, variance, where, ord
     sigma : float
     aliased : list of (int, tuple of int)
         Each aliased parent and the parents it is a linear function of (positions in
-        ``parents``); empty when the parents are not collinear.
+        ``parents``; empty for a constant parent); empty when no parent is aliased.
 
     Raises
     ------
     NotEstimable
-        As :func:`_family_parameters` for every other reason (too few rows, a constant
-        parent, no residual spread), and for parents collinear by the eigenvalue rule of
-        :func:`_identifiable` without an exact linear dependency (nearly collinear ones).
+        As :func:`_family_parameters` for every other reason (no row, too few rows for the
+        kept parents, no residual spread), and for parents collinear by the eigenvalue rule
+        of :func:`_identifiable` without an exact linear dependency (nearly collinear ones).
     """
     try:
         return (*_family_parameters(stats, group, child, parents, variance, where, identifiable, bounds,
                                     parent_names), [])
     except NotEstimable as error:
-        if error.reason != "collinear parents":
+        if not parents or error.reason in ("no row", NO_RESIDUAL_SPREAD):
             raise
-        collinear = error
+        unestimable = error  # (too few rows, a constant parent or collinear parents)
     index = list(parents)
     aliased = linear_dependencies(stats.scatter[group][np.ix_(index, index)], order, limit=len(index))
     if not aliased:
-        raise collinear
+        raise unestimable
     dropped = {k for k, _ in aliased}
     kept = [k for k in range(len(index)) if k not in dropped]
     names = None if parent_names is None else [parent_names[k] for k in kept]
-    intercept, kept_coef, sigma = _family_parameters(stats, group, child, [index[k] for k in kept], variance,
-                                                     where, bounds=bounds, parent_names=names)
+    try:
+        intercept, kept_coef, sigma = _family_parameters(stats, group, child, [index[k] for k in kept],
+                                                         variance, where, bounds=bounds, parent_names=names)
+    except NotEstimable as error:
+        if error.reason == "too few rows":  # (no residual degree of freedom even without them)
+            raise unestimable from None
+        raise
     coef = np.zeros(len(index))
     coef[kept] = kept_coef
     return intercept, coef, sigma, aliased

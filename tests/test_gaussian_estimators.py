@@ -17,6 +17,7 @@ rows written with ``float_format="%.17g"`` (``g.csv`` = ``_gaussian_data()``, ``
 """
 
 import pickle
+import re
 
 import numpy as np
 import pandas as pd
@@ -216,19 +217,183 @@ def test_a_configuration_without_residual_spread_takes_the_regression_over_all_r
     np.testing.assert_allclose(net.coefficients["y"][treated], b, rtol=1e-10)
 
 
-def test_a_parent_constant_in_a_configuration_is_named_and_pooled():
-    """``z`` is constant under ``control``: as a parent of ``x`` there, its coefficient is
-    not identifiable; the warning names the parent by its column name."""
+def _in_configuration_b(y, x, z=None, a_rows=4):
+    """``y | a + x (+ z)``: rows ``a = 'a'`` (``x`` = 1, 2, ...) then rows ``a = 'b'`` with
+    the given values (the cases checked in R below)."""
+    head = {"x": [1.0, 2, 3, 4, 5][:a_rows], "z": [2.0, 1, 4, 3, 6][:a_rows],
+            "y": [1.0, 2.5, 2.9, 4.2, 5.5][:a_rows]}
+    frame = {"a": ["a"] * a_rows + ["b"] * len(y), "x": head["x"] + list(x), "y": head["y"] + list(y)}
+    if z is not None:
+        frame["z"] = head["z"] + list(z)
+    return pd.DataFrame(frame)
+
+
+def _fit_y(X, parameter_estimator="bayes"):
+    """FixedStructure's network of ``y | a + continuous parents`` (the numeric columns declared
+    continuous: they have few values)."""
+    parents = [c for c in X if c not in ("a", "y")]
+    return FixedStructure(edges=[("a", "y")] + [(p, "y") for p in parents],
+                          parameter_estimator=parameter_estimator,
+                          column_types={c: "continuous" for c in X if c != "a"}).fit(X)
+
+
+# R (bnlearn 4.9), the rows of _in_configuration_b:
+#   d <- data.frame(a = factor(rep(c("a", "b"), c(4, 4))), x = c(1, 2, 3, 4, 5, 5, 5, 5),
+#                   y = c(1, 2.5, 2.9, 4.2, 1, 3, 2, 6))
+#   f <- bn.fit(model2network("[a][x][y|a:x]"), d); f$y$coefficients; f$y$sd
+#   -> a: 0.15, 1; b: 3, 0 (lm's NA); sd 0.324037 (a), 2.645751 (b: RSS 14 / (4 - 2), the NA counted)
+#   summary(lm(y ~ x, d[d$a == "b", ]))$sigma -> 2.160247 (14 / 3: lm's residual degrees of freedom)
+def test_a_parent_constant_in_a_configuration_is_aliased_as_lm_does():
+    """``x`` is constant (5) in ``a = 'b'``: collinear with the intercept there, so R's ``lm``
+    (and bnlearn's ``bn.fit``) gives it coefficient NA and fits the intercept and sigma on
+    the configuration's own rows. Before, the learner's network gave that configuration the
+    regression of ``y`` on ``x`` over all 8 rows (intercept 2.825, slope 0)."""
+    X = _in_configuration_b(y=[1, 3, 2, 6], x=[5, 5, 5, 5])
+    with pytest.warns(DeterminedColumnsWarning,
+                      match=r"The parents of the column 'y' are exactly collinear in 1 of the 2 "
+                            r"configurations of its discrete parents \(in \{'a': 'b'\}: 'x' is constant, a "
+                            r"multiple of the intercept\).*leaves 'x' out, with coefficient 0 \(NA in R\)"):
+        model = _fit_y(X)
+    net = model.network_
+    np.testing.assert_allclose(net.intercepts["y"], [0.15, 3.0], rtol=1e-12)
+    np.testing.assert_allclose(net.coefficients["y"][:, 0], [1.0, 0.0], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(net.sigmas["y"], [0.324037, 2.160247], rtol=1e-6)  # (b: lm's; bn.fit 2.645751)
+    np.testing.assert_allclose(_fit_y(X, "mle").network_.sigmas["y"], np.sqrt([0.21 / 4, 14 / 4]), rtol=1e-12)
+    # the density of y given its parents, by hand (a's and x's terms cancel against the empty graph)
+    empty = FixedStructure(column_types={"x": "continuous", "y": "continuous"}).fit(X)
+    mean = np.where(X["a"] == "a", 0.15 + X["x"], 3.0)
+    sigma = np.where(X["a"] == "a", 0.324037, 2.160247)
+    expected = norm.logpdf(X["y"], mean, sigma) - norm.logpdf(X["y"], X["y"].mean(), X["y"].std())
+    np.testing.assert_allclose(model.score_samples(X) - empty.score_samples(X), expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("constant", ["b", "zz"])  # (before and after 'z' in name order)
+def test_a_constant_parent_beside_a_varying_one_is_aliased(constant):
+    """R: ``d`` with rows a = 1..5 (x 1..5, z 2 1 4 3 6, y 1 2.5 2.9 4.2 5.5) and b = 5 rows with
+    x = 5, z = 1 2 4 3 7, y = 1 3 2 6 5; ``bn.fit(model2network("[a][x][z][y|a:x:z]"), d)``:
+    b: intercept 1.7641509, x NA (0), z 0.4811321, sd 2.479158 (RSS / (5 - 3));
+    ``summary(lm(y ~ x + z, d[d$a == "b", ]))$sigma`` 2.024224. Whatever its name, the constant
+    parent is the one aliased (it is a function of no parent)."""
+    X = _in_configuration_b(y=[1, 3, 2, 6, 5], x=[5] * 5, z=[1, 2, 4, 3, 7], a_rows=5)
+    X = X.rename(columns={"x": constant})
+    with pytest.warns(DeterminedColumnsWarning, match=f"'{constant}' is constant, a multiple of the"):
+        net = _fit_y(X).network_
+    coefficients = dict(zip(net.continuous_parents["y"], net.coefficients["y"][1]))
+    assert coefficients == pytest.approx({constant: 0.0, "z": 0.4811321}, rel=1e-6)
+    assert net.intercepts["y"][1] == pytest.approx(1.7641509, rel=1e-7)
+    assert net.sigmas["y"][1] == pytest.approx(2.024224, rel=1e-6)
+    # a = 'a' is bn.fit's: 0.03166667, x 1.1783333, z -0.1083333, sd 0.318329
+    assert net.intercepts["y"][0] == pytest.approx(0.03166667, rel=1e-6)
+    assert net.sigmas["y"][0] == pytest.approx(0.318329, rel=1e-5)
+
+
+@pytest.mark.parametrize("x, z, y, intercept, slope, sigma", [
+    # x constant on as many rows as y | x has coefficients: lm still fits the intercept
+    # (summary(lm(y ~ x))$sigma 1.414214 on y = 1, 3); bn.fit gives sd 0 there, and logLik -Inf
+    ([5, 5], None, [1, 3], 2.0, [0.0], 1.414213562),
+    # x constant, z varies, 3 rows for 3 coefficients: lm(y ~ x + z) 1.25, NA, 0.3928571429,
+    # sigma 1.202675589 (bn.fit: sd 0)
+    ([5, 5, 5], [1, 2, 4], [1, 3, 2.5], 1.25, [0.0, 0.3928571429], 1.202675589),
+    # every parent constant: the configuration's mean and lm's sigma (14 / 3; bn.fit: sd 3.741657, 14 / 1)
+    ([5, 5, 5, 5], [7, 7, 7, 7], [1, 3, 2, 6], 3.0, [0.0, 0.0], 2.160246899),
+])
+def test_rows_too_few_for_every_parent_can_fit_the_parents_left(x, z, y, intercept, slope, sigma):
+    """No more rows than the regression's coefficients counting the constant parents, but
+    more than the coefficients left once they are aliased: ``lm`` has a residual degree of
+    freedom, so the configuration gets ``lm``'s fit. Before, the regression over all rows."""
+    X = _in_configuration_b(y=y, x=x, z=z, a_rows=5 if z is not None else 4)
+    with pytest.warns(DeterminedColumnsWarning, match=r"in \{'a': 'b'\}: 'x' is constant"):
+        net = _fit_y(X).network_
+    assert net.intercepts["y"][1] == pytest.approx(intercept, rel=1e-9)
+    np.testing.assert_allclose(net.coefficients["y"][1], slope, rtol=1e-9, atol=1e-15)
+    assert net.sigmas["y"][1] == pytest.approx(sigma, rel=1e-9)
+
+
+@pytest.mark.parametrize("x, y, reason", [
+    ([5], [1], r"too few rows \(2 coefficients"),  # lm(y ~ x), one row: sigma NaN (bn.fit: sd 0, logLik +Inf)
+    ([5, 5, 5], [2, 2, 2], r"no residual spread"),  # y constant too: RSS 0 (bn.fit: sd 0, logLik +Inf)
+])
+def test_what_lm_cannot_estimate_keeps_the_regression_over_all_rows(x, y, reason):
+    X = _in_configuration_b(y=y, x=x)
+    with pytest.warns(UserWarning, match=rf"'y' cannot be estimated on its own rows in 1 of the 2 "
+                                         rf"configurations .*\({reason}.*in \{{'a': 'b'\}}\)"):
+        net = _fit_y(X).network_
+    b0, b, sigma = _own_regression(X, "y", ["x"])  # over all rows
+    np.testing.assert_allclose([net.intercepts["y"][1], net.coefficients["y"][1, 0], net.sigmas["y"][1]],
+                               [b0, b[0], sigma], rtol=1e-10)
+
+
+def test_a_parent_constant_in_a_configuration_of_zero_inflated_data():
+    """``z`` is constant (2.5) under ``control``: ``x`` there is regressed on no parent (its
+    mean and standard deviation on those rows); ``from_data`` still refuses it."""
     X = _zero_inflated()
-    with pytest.warns(UserWarning, match=r"'x' cannot be estimated .*the parent 'z' is constant "
-                                         r"in \{'g': 'control'\}"):
+    with pytest.warns(DeterminedColumnsWarning, match=r"in \{'g': 'control'\}: 'z' is constant"):
         net = FixedStructure(edges=[("g", "x"), ("z", "x")]).fit(X).network_
-    b0, b, sigma = _own_regression(X, "x", ["z"])
-    np.testing.assert_allclose([net.intercepts["x"][0], net.sigmas["x"][0]], [b0, sigma], rtol=1e-10)
+    control = X[X["g"] == "control"]
+    np.testing.assert_allclose([net.intercepts["x"][0], net.coefficients["x"][0, 0], net.sigmas["x"][0]],
+                               [control["x"].mean(), 0.0, control["x"].std()], rtol=1e-10, atol=1e-15)
     constant = X[["x"]].assign(z=1.0)
     constant.loc[0, "z"] = 2.0
     with pytest.raises(ValueError, match="node 'x'.*the parent 'z' is constant"):
         GaussianBayesianNetwork.from_data(constant.iloc[1:], [("z", "x")])
+
+
+def _boston_like(n=150, seed=0):
+    """MASS's Boston in small: ``indus`` is 18.1 in every tract with ``rad`` 24 (a sum of 50
+    values 18.1 is not 50 * 18.1 in floating point: the flat-spread rule makes it constant)."""
+    rng = np.random.default_rng(seed)
+    rad = np.repeat(["24", "4", "5"], n // 3)
+    indus = np.where(rad == "24", 18.1, rng.normal(10, 3, n))
+    crim = np.where(rad == "24", 12 + 3 * rng.normal(size=n), 0.4 * indus + (rad == "5") + rng.normal(size=n))
+    return pd.DataFrame({"crim": crim, "indus": indus, "rad": rad})
+
+
+def _pbc_like(n=200, seed=1):
+    """survival's pbc in small: ``edema`` (0, 0.5 or 1, declared continuous) is 0 in stage 1."""
+    rng = np.random.default_rng(seed)
+    stage = rng.choice(["1", "2", "3", "4"], size=n, p=[0.1, 0.3, 0.3, 0.3])
+    edema = np.where(stage == "1", 0.0, rng.choice([0.0, 0.5, 1.0], size=n, p=[0.6, 0.2, 0.2]))
+    protime = 10 + 1.5 * edema + 2 * (stage == "4") - (stage == "1") + 0.5 * rng.normal(size=n)
+    return pd.DataFrame({"edema": edema, "protime": protime, "stage": stage})
+
+
+# R, on these rows written with float_format="%.17g" (rad / stage read as factors):
+#   g <- hc(d, score = "bic-cg", blacklist = data.frame(from = "crim", to = "indus"))  # Boston-like
+#   g <- hc(d, score = "bic-cg")                                                       # pbc-like
+#   score(g, d, type = "bic-cg"); f <- bn.fit(g, d); f$crim$coefficients; f$crim$sd
+#   summary(lm(crim ~ indus, d[d$rad == "24", ]))$sigma
+@pytest.mark.parametrize("make, types, black_list, child, parent, config, score, coefficients, sigma", [
+    (_boston_like, {"crim": "continuous", "indus": "continuous"}, [("crim", "indus")], "crim", "indus",
+     {"rad": "24"}, -898.704052888696,
+     [(11.61597277, 0.0), (0.5136383772, 0.3477795954), (1.1146199535, 0.4081559735)],
+     # bn.fit's sd in rad 24: 2.9226147754 (RSS / 48); lm's 2.892638447 (RSS / 49)
+     [2.892638447, 0.9191509856, 1.0942307930]),
+    (_pbc_like, {"edema": "continuous", "protime": "continuous"}, [], "protime", "edema",
+     {"stage": "1"}, -532.006334857581,
+     [(9.266371894, 0.0), (10.072615001, 1.326887837), (9.962323729, 1.582174947),
+      (12.046072809, 1.204708823)],
+     # bn.fit's sd in stage 1: 0.5162069839 (RSS / 11); lm's 0.4942305596 (RSS / 12)
+     [0.4942305596, 0.5376393792, 0.4795850598, 0.4923384999]),
+])
+def test_a_learned_family_with_a_parent_constant_in_a_configuration(make, types, black_list, child, parent,
+                                                                   config, score, coefficients, sigma):
+    """Hill climbing learns bnlearn's graph and score (the parameters do not enter the
+    search); the network's regression in the configuration where the parent is constant is
+    ``lm``'s on that configuration's rows, as ``bn.fit``'s coefficients (pbc: skbn's
+    log-likelihood of ``protime`` was -339.58 against bnlearn's -324.73; Boston: ``crim``
+    -464.73 against -383.74)."""
+    X = make()
+    with pytest.warns(DeterminedColumnsWarning,
+                      match=rf"The parents of the column '{child}' are exactly collinear in 1 of the "
+                            rf"{len(sigma)} configurations .*in {re.escape(repr(config))}: '{parent}' is "
+                            r"constant"):
+        model = HillClimbStructure(column_types=types, black_list=black_list).fit(X)
+    assert model.score_ == pytest.approx(score, rel=1e-12)
+    net = model.network_
+    assert set(net.parents[child]) == {parent, *config}
+    np.testing.assert_allclose(np.column_stack([net.intercepts[child], net.coefficients[child][:, 0]]),
+                               coefficients, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(net.sigmas[child], sigma, rtol=1e-9)
 
 
 @pytest.mark.parametrize("columns", [["a", "b", "a2", "d"], ["a2", "d", "b", "a"]])

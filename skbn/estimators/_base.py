@@ -15,7 +15,6 @@ from sklearn.utils import check_random_state
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import (
     NotEstimable,
-    _family_parameters,
     aliased_family_parameters,
     identifiable_families,
 )
@@ -857,8 +856,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         parents. A discrete node of a CLG network gets its CPT as on discrete data
         (``parameter_estimator`` and ``parameter_ess``). A configuration with too few rows,
         collinear parents or no residual variance is an error naming the node and the
-        configuration, but for the rules of :meth:`_regressions` (the regression over all
-        rows for a CLG configuration; R's ``lm`` rule for exactly collinear parents). With
+        configuration, but for the rules of :meth:`_regressions` (R's ``lm`` rule for exactly
+        collinear parents and for a parent constant in a CLG configuration; the regression
+        over all rows for a CLG configuration that rule cannot estimate). With
         experimental rows (``interventions``) every node's parameters
         come from the rows where it was not set by intervention. ``variance_bounds`` and
         ``current``: EM's M-step (:meth:`_regressions`).
@@ -909,17 +909,21 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         configurations of its discrete ``parents`` (C order, as the CLG network stores them);
         ``identifiable``: a Gaussian family's parents already passed the collinearity check.
 
-        A configuration whose own rows cannot estimate the regression gets the regression of
-        the child on its continuous parents over all its rows, with a warning naming the
-        configurations and why, as a CPT row without data gets the prior: no more rows
-        (total weight) than the regression has coefficients (a CLG score leaves an empty
-        one out, so a learned graph may have one), a continuous parent constant there,
-        parents collinear there, or no residual spread there (every row on the regression,
-        such as a column equal in the two rows of a configuration: a variance of 0 would
-        give every other value density 0). A Gaussian family, which has one configuration,
-        is an error naming the column instead, but for exactly collinear parents, which
-        follow R's ``lm`` rule (:func:`_regression_aliasing`: the parent later in name order
-        gets coefficient 0, with a warning), as the regression over all rows does.
+        Exactly collinear parents follow R's ``lm`` rule in every configuration
+        (:func:`_aliased_regression`: the parent later in name order gets coefficient 0),
+        and so does a continuous parent constant in a configuration (collinear with the
+        intercept there: coefficient 0 there, the intercept and sigma from that
+        configuration's rows), with one :func:`_warn_aliased` warning naming the
+        configurations and the parents. A configuration whose own rows cannot estimate the
+        regression even so gets the regression of the child on its continuous parents over
+        all its rows, with a warning naming the configurations and why, as a CPT row without
+        data gets the prior: no row, no more rows (total weight) than the coefficients of
+        the parents left (a CLG score leaves an empty configuration out, so a learned graph
+        may have one), nearly collinear parents there, or no residual spread there (every
+        row on the regression, such as a column equal in the two rows of a configuration: a
+        variance of 0 would give every other value density 0). A Gaussian family, which has
+        one configuration, is an error naming the column instead, but for the ``lm`` rule
+        (:func:`_regression_aliasing`), which the regression over all rows follows too.
 
         EM's M-step (:class:`skbn._em.MomentEM`) passes ``bounds``, the ``(low, high)``
         interval its residual variances are kept in (no residual spread is then the lower
@@ -939,13 +943,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
         b0, b, s = np.zeros(n), np.zeros((n, len(columns))), np.zeros(n)
-        pooled, unestimable = None, {}  # reason -> the configurations
+        pooled, unestimable, aliasing = None, {}, []  # reason -> the configurations; (config, aliased)
         for g in range(n):
             config = repr({data.names[p]: states[p][k] for p, k in zip(discrete, np.unravel_index(g, shape))})
             where = f"the column {data.names[child]!r} in the configuration {config} of its discrete parents"
             try:
-                b0[g], b[g], s[g] = _family_parameters(stats, g, column, columns, variance, where,
-                                                       bounds=bounds, parent_names=parent_names)
+                b0[g], b[g], s[g], aliased = _aliased_regression(stats, g, column, columns, variance, where,
+                                                                 parent_names, bounds=bounds)
+                if aliased:
+                    aliasing.append((config, aliased))
                 continue
             except NotEstimable as error:
                 reason = "too few rows" if error.reason == "no row" else error.reason
@@ -960,6 +966,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                                   parent_names, bounds=bounds)
                 b0[g], b[g], s[g] = pooled
             unestimable.setdefault(reason, []).append(config)
+        if aliasing:
+            _warn_aliased(f"the column {data.names[child]!r}", parent_names, aliasing, n)
         if unestimable:
             there = ("there, EM keeps its current regression (an M-step cannot estimate a new one "
                      "from those expected rows; EM started from the regression over all its rows)."
@@ -1437,31 +1445,65 @@ def _check_determined_columns(estimator, data, states):
 def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, identifiable=False,
                          bounds=None):
     """``(intercept, coefficients, sigma)`` of a learner's Gaussian family (group 0 of
-    ``stats``): :func:`skbn._continuous_network.aliased_family_parameters`, R's ``lm`` rule
-    for exactly collinear parents (a parent that is a linear function of the parents before
-    it in name order gets coefficient 0), with a
-    :class:`~skbn.exceptions.DeterminedColumnsWarning` naming ``where`` (the child), the
-    aliased parents and the parents they are functions of. ``parent_names``: the names of
-    the parents ``columns`` (positions in ``stats``)."""
-    order = np.argsort(name_ranks(parent_names), kind="stable") if parent_names else []
-    b0, b, s, aliased = aliased_family_parameters(stats, 0, column, columns, variance, where, order,
-                                                  identifiable, bounds, parent_names)
+    ``stats``): :func:`_aliased_regression`, R's ``lm`` rule for exactly collinear or
+    constant parents, with :func:`_warn_aliased`'s warning naming ``where`` (the child).
+    ``parent_names``: the names of the parents ``columns`` (positions in ``stats``)."""
+    b0, b, s, aliased = _aliased_regression(stats, 0, column, columns, variance, where, parent_names,
+                                            identifiable, bounds)
     if aliased:
-        dropped = {k for k, _ in aliased}
-        kept = [repr(name) for k, name in enumerate(parent_names) if k not in dropped]
-        functions = "; ".join(f"{parent_names[k]!r} is a linear function of "
-                              f"{', '.join(repr(parent_names[i]) for i in given) or 'nothing (constant)'}"
-                              for k, given in aliased)
-        warn_user(
-            f"The parents of {where} are exactly collinear ({functions}), so their coefficients are "
-            f"not identifiable. As R's lm (and bnlearn's bn.fit) does, the regression leaves "
-            f"{', '.join(repr(parent_names[k]) for k, _ in aliased)} out, with coefficient 0 (NA in R): "
-            f"it is the regression on {', '.join(kept) or 'no parent'}, whose fitted values and "
-            "residual variance are those of every least-squares solution on the training rows. Keep "
-            "one column of each such group to avoid it.",
-            DeterminedColumnsWarning,
-        )
+        _warn_aliased(where, parent_names, [(None, aliased)])
     return b0, b, s
+
+
+def _aliased_regression(stats, group, column, columns, variance, where, parent_names, identifiable=False,
+                        bounds=None):
+    """:func:`skbn._continuous_network.aliased_family_parameters` in configuration ``group``
+    of ``stats``, the parents taken in name order (``parent_names``, aligned with
+    ``columns``): the parent later in name order is the one aliased, whatever the column
+    order. ``(intercept, coefficients, sigma, aliased)``."""
+    order = np.argsort(name_ranks(parent_names), kind="stable") if parent_names else []
+    return aliased_family_parameters(stats, group, column, columns, variance, where, order, identifiable,
+                                     bounds, parent_names)
+
+
+def _warn_aliased(where, parent_names, cases, n_configurations=None):
+    """One :class:`~skbn.exceptions.DeterminedColumnsWarning` naming the parents that
+    :func:`_aliased_regression` left out of the regression of ``where`` (the child) and
+    the parents each is a linear function of (none: constant, a multiple of the
+    intercept's column). ``cases``: ``(configuration, aliased)`` pairs, the configuration
+    the repr of a CLG configuration of the child's discrete parents, of which there are
+    ``n_configurations``, or None for a family with one group (a Gaussian family, the
+    regression over all rows)."""
+    def functions(aliased):
+        return "; ".join(
+            f"{parent_names[k]!r} is a linear function of {', '.join(repr(parent_names[i]) for i in given)}"
+            if given else f"{parent_names[k]!r} is constant, a multiple of the intercept"
+            for k, given in aliased)
+
+    out = sorted({k for _, aliased in cases for k, _ in aliased})
+    left_out = ", ".join(repr(parent_names[k]) for k in out)
+    if n_configurations is None:  # (one group)
+        aliased = cases[0][1]
+        kept = [repr(name) for k, name in enumerate(parent_names) if k not in out]
+        scope, there = f" ({functions(aliased)})", ""
+        regression = f"it is the regression on {', '.join(kept) or 'no parent'}"
+        rows = "the training rows"
+    else:
+        listed = "; ".join(f"in {config}: {functions(aliased)}" for config, aliased in cases[:5])
+        scope = (f" in {len(cases)} of the {n_configurations} configurations of its discrete parents "
+                 f"({listed}{'; ...' if len(cases) > 5 else ''})")
+        there = " there"
+        regression = "it is the regression on the other parents, fitted on the configuration's own rows"
+        rows = "those rows"
+    advice = (" Keep one column of each such group to avoid it."
+              if any(given for _, aliased in cases for _, given in aliased) else "")
+    warn_user(
+        f"The parents of {where} are exactly collinear{scope}, so their coefficients are not "
+        f"identifiable{there}. As R's lm (and bnlearn's bn.fit) does, the regression{there} leaves "
+        f"{left_out} out, with coefficient 0 (NA in R): {regression}, whose fitted values and residual "
+        f"variance are those of every least-squares solution on {rows}.{advice}",
+        DeterminedColumnsWarning,
+    )
 
 
 def _searching_learner(estimator):
