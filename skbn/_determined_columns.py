@@ -873,8 +873,35 @@ def _within(names, states, column, given, discrete, configurations):
     return f"{_dependence(names, column, given)} where {where}{f' (and {more} more)' if more > 0 else ''})"
 
 
-def flat_states_message(learner, flat, names, states, reader):
-    """The warning of :func:`check_determined_columns` about ``flat`` (:func:`flat_states`)."""
+def warn_flat_tested_pairs(data, states, learner, pairs, consequence):
+    """Warn (:class:`~skbn.exceptions.DeterminedColumnsWarning`) about the continuous columns
+    with no spread in a state of a discrete column (:func:`flat_states`), for the
+    ``(continuous, discrete)`` position pairs ``pairs`` of ``data`` only: the pairs a
+    conditional-Gaussian test *tests* against each other, whose dependence it cannot see
+    when it lies in such a state (it leaves that state's rows out of its regressions of the
+    continuous one). A learner's ``fit`` warns about every pair
+    (:func:`check_determined_columns`); one test (:func:`skbn.checking.ci_test`) or
+    PC-simple's tests of the target (:class:`skbn.PCSelect`) read fewer. ``consequence``: what
+    that does to the caller's answer, a template with ``{y}`` (the continuous column) and
+    ``{g}`` (the discrete one). Data with missing cells in continuous columns have no
+    moments and are not checked."""
+    pairs = set(pairs)
+    if not pairs:
+        return
+    try:
+        counter = MomentCounter.of(data)
+    except ValueError:  # (missing cells: no moments)
+        return
+    flat = [item for item in flat_states(data, counter, name_ranks(data.names)) if item[:2] in pairs]
+    if flat:
+        message = flat_states_message(learner, flat, data.names, states, "test", consequence=consequence)
+        warn_user(message, DeterminedColumnsWarning)
+
+
+def flat_states_message(learner, flat, names, states, reader, consequence=None):
+    """The warning of :func:`check_determined_columns` about ``flat`` (:func:`flat_states`);
+    ``consequence`` replaces its sentence on what the search does with such a column (a template
+    with ``{y}``, the continuous column, and ``{g}``, the discrete one)."""
     def state_list(d, codes):
         shown = " or ".join(repr(states[d][c]) for c in codes[:_FLAT_STATES_SHOWN])
         more = len(codes) - _FLAT_STATES_SHOWN
@@ -885,7 +912,9 @@ def flat_states_message(learner, flat, names, states, reader):
     if len(flat) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(flat) - _FLAT_PAIRS_SHOWN} more such pairs of columns"
     y, g = names[flat[0][0]], names[flat[0][1]]
-    if reader in ("score", "posterior"):
+    if consequence is not None:
+        effect = consequence.format(y=repr(y), g=repr(g))
+    elif reader in ("score", "posterior"):
         harm = "gets posterior 0" if reader == "posterior" else "is never learned"
         effect = (f"A conditional-Gaussian score gives every family in which {g!r} is a parent of "
                   f"{y!r} -inf (the regression of {y!r} has no variance in that state; bnlearn's "

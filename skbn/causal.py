@@ -156,6 +156,17 @@ def _compile(graph, nodes=None, name="graph", *, close=False):
         try:
             extension = pdag_to_dag(pdag)
         except ValueError as exc:
+            if hasattr(graph, "cpdag_"):  # a fitted learner: say where the PDAG came from
+                learner = type(graph).__name__
+                conflicts = len(getattr(graph, "orientation_conflicts_", ()))
+                raise ValueError(
+                    f"{name}: the cpdag_ of this {learner} is not a CPDAG ({exc}): its "
+                    f"conditional-independence tests contradict each other ({conflicts} orientation "
+                    "conflict(s), orientation_conflicts_; the OrientationConflictWarning of its fit), "
+                    "so the equivalence class this needs is not defined. Learn it again with fewer "
+                    "test errors (a smaller alpha, more rows) or with GESStructure, whose cpdag_ "
+                    f"is always a CPDAG; or pass the {learner}'s edges_ (the one DAG its extension "
+                    "fallback chose) for the answer in that DAG.") from None
             raise ValueError(f"{name} is not a CPDAG: {exc}") from None
         if close:  # (the extension is a DAG of the closure too: the same DAGs)
             pdag = meek_orient(pdag)

@@ -54,6 +54,7 @@ from ._data import (
     name_ranks,
     positive_weight_rows,
 )
+from ._determined_columns import warn_flat_tested_pairs
 from ._engines._ci_runner import run_tables
 from ._engines._moment_tests import MomentTests
 from .citests import (
@@ -381,7 +382,7 @@ def _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, mi
             "ci_test tests the data X, which DSeparationOracle does not read (it answers from its "
             "graph): ask the oracle itself, oracle.separated(x, y, z), or "
             "skbn.graph.d_separated(graph, x, y, z).")
-    data, _, weights = encode_columns(
+    data, states, weights = encode_columns(
         X, [x, y, *z], sample_weight, what="x, y and z name columns", categories=categories,
         column_types=column_types, allow_missing=True, allow_continuous=True)
     data = replace(data, weights=weights)
@@ -399,6 +400,17 @@ def _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, mi
     if auto:  # PC's choice for these columns
         resolved = resolve_ci_test(AUTO_TESTS[data_kind(data)])
     check_plugin_fits_data(resolved, data, "ci_test", label="test")
+    continuous = data.continuous if data.has_continuous else np.zeros(data.n_variables, dtype=bool)
+    if getattr(resolved, "statistics", None) == "moments" and continuous[0] != continuous[1]:
+        # a continuous column with no spread in a state of the discrete one it is tested
+        # against: the CLG test leaves that state out, so it cannot see that dependence
+        pair = (0, 1) if continuous[0] else (1, 0)
+        warn_flat_tested_pairs(
+            data, states, "ci_test", [pair],
+            "The conditional-Gaussian test leaves the rows of that state out of its regressions "
+            "of {y} (it has no variance there), so it cannot see the difference that state makes: "
+            "it can find {g} and {y} independent, up to a p-value of 1, however strong the "
+            "dependence")
     return resolved, data
 
 

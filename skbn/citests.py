@@ -1121,8 +1121,14 @@ class RobustFisherZ(FisherZ):
         Level of the test.
     support_fraction : float in (0, 1) or None, default=None
         Share of the rows the MCD fits (None: ``(n + k + 1) / 2n``, the largest breakdown).
-    random_state : int, RandomState or None, default=None
-        Seed of FAST-MCD's random starts.
+    random_state : int, RandomState or None, default=0
+        Seed of FAST-MCD's random starts. FAST-MCD is a randomised search (its local optima
+        can differ between starts), so the default fixes the seed: a PC fit, a ``PCSelect``
+        selection or a :func:`skbn.checking.ci_test` then gives the same answer every time,
+        as every skbn learner does; ``None`` draws new starts from numpy's global generator
+        at every fit (the graph can then change from one fit to the next). The rows are put
+        in one canonical order before the search, so the row order of the data and integer
+        weights against replicated rows change nothing either.
 
     References
     ----------
@@ -1139,7 +1145,7 @@ class RobustFisherZ(FisherZ):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, alpha=0.05, support_fraction=None, random_state=None):
+    def __init__(self, alpha=0.05, support_fraction=None, random_state=0):
         self.alpha = alpha
         self.support_fraction = support_fraction
         self.random_state = random_state

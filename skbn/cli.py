@@ -1401,12 +1401,22 @@ def learned_structure(learner, data):
     apart, and IDA is defined on the class)."""
     from sklearn.base import clone
 
-    from skbn.graph import dag_to_cpdag
+    from skbn.graph import dag_to_cpdag, pdag_to_dag
 
     learner = clone(learner)
     with contextlib.redirect_stdout(sys.stderr):  # stdout holds results only
         learner.fit(data)
     if hasattr(learner, "cpdag_"):
+        try:
+            pdag_to_dag(learner.cpdag_)
+        except ValueError as exc:
+            conflicts = len(getattr(learner, "orientation_conflicts_", ()))
+            raise CommandError(
+                f"the graph learned by {type(learner).__name__} is not a CPDAG ({exc}): its "
+                f"conditional-independence tests contradict each other ({conflicts} orientation "
+                "conflict(s), the warning above), so IDA's possible effects are not defined. Try "
+                "a smaller --alpha, --method ges (always a CPDAG), or --model with a graph you "
+                "trust.") from None
         return learner.cpdag_
     return dag_to_cpdag(list(data.columns), learner.edges_)
 

@@ -23,6 +23,7 @@ from skbn.citests import (
     GTest,
     resolve_ci_test,
 )
+from skbn.exceptions import DeterminedColumnsWarning
 
 RTOL = 1e-9
 #: bnlearn's data sets exported as CSV (``write.csv(learning.test, "bn_learning.test.csv")``...)
@@ -484,3 +485,30 @@ def test_the_power_rule_is_said(generated):
         free = ci_test(X, "C", "E", ["A", "B", "D", "F"], test=ChiSquare(min_samples_per_dof=0))
     assert free.pvalue > 0 and free.dof == result.dof
 
+
+def _point_mass_frame():
+    """``y`` exactly 0 in group ``no`` and about 5 in group ``yes`` (a zero-inflated
+    measurement, CreditCard's ``expenditure`` where ``card`` is ``no``), ``x`` noise."""
+    rng = np.random.default_rng(0)
+    g = np.repeat(["no", "yes"], 50)
+    return pd.DataFrame({"g": g, "x": rng.normal(size=100),
+                         "y": np.where(g == "no", 0.0, 5.0 + rng.normal(size=100))})
+
+
+def test_a_point_mass_that_hides_the_dependence_is_warned_about():
+    """The CLG test leaves a state in which the continuous column has no spread out of its
+    regressions, so ``y`` against ``g`` finds nothing (p-value 1: the documented rule, PC's
+    too) though ``g`` decides whether ``y`` is 0. A learner's ``fit`` warned; ``ci_test``
+    returned that p-value silently. It now warns, naming the column, the group and the
+    state; not for a pair it does not test against each other (``x`` and ``y`` given ``g``:
+    ``y`` constant in that state has no association with ``x`` there)."""
+    frame = _point_mass_frame()
+    message = "ci_test: 'y' where 'g' is 'no'.*find 'g' and 'y' independent"
+    for x, y, z in (("y", "g", []), ("g", "y", ["x"])):
+        with pytest.warns(DeterminedColumnsWarning, match=message):
+            result = ci_test(frame, x, y, z)
+        assert result.pvalue == 1.0 and result.statistic == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeterminedColumnsWarning)
+        ci_test(frame, "x", "y", ["g"])
+        ci_test(frame.assign(y=frame["y"] + np.linspace(0, 1e-3, 100)), "y", "g")  # (noise: no mass)

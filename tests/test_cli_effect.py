@@ -312,3 +312,26 @@ def test_effect_on_whole_numbers_declared_continuous(tmp_path, capsys):
                               column_types=types).fit(frame)
     summary = effect_over_graphs(frame, boot, "x", "y", random_state=0)
     assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
+
+
+def test_effect_when_pc_learns_no_cpdag(tmp_path, capsys):
+    """PC's tests can contradict each other so that its graph has no consistent extension
+    (40 rows of a -> c <- b, c -> d -> e <- a): the command failed with "cpdag is not a CPDAG",
+    naming no option; it now says why and which options help. GES always gives a CPDAG."""
+    rng = np.random.default_rng(10)
+    values = rng.normal(size=(40, 5))
+    values[:, 2] += 0.6 * values[:, 0] + 0.6 * values[:, 1]
+    values[:, 3] += 0.6 * values[:, 2]
+    values[:, 4] += 0.5 * values[:, 3] + 0.5 * values[:, 0]
+    path = tmp_path / "rows.csv"
+    pd.DataFrame(values, columns=list("abcde")).to_csv(path, index=False)
+    status, out, err = run(["effect", path, "--x", "a", "--y", "e", "--method", "pc",
+                            "--n-resamples", 2, "--random-state", 0], capsys)
+    last = err.strip().splitlines()[-1]
+    assert status == 1 and out == "" and "Traceback" not in err
+    assert last.startswith("skbn effect: error: the graph learned by PCStructure is not a CPDAG")
+    for fragment in ("4 orientation conflict(s)", "--alpha", "--method ges", "--model"):
+        assert fragment in last, last
+    status, out, _ = run(["effect", path, "--x", "a", "--y", "e", "--method", "ges",
+                          "--n-resamples", 2, "--random-state", 0], capsys)
+    assert status == 0 and "IDA (local)" in out

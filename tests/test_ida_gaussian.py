@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from skbn import PCStructure
 from skbn.causal import ida
 from skbn.graph import PDAG
 
@@ -160,3 +161,27 @@ def test_a_fitted_learner_gives_ida_the_column_types_it_was_fitted_with():
     # an explicit column_types still wins
     with pytest.raises(ValueError, match="give exactly one of x_value"):
         ida(X, pc, "x", "z", column_types="discrete")
+
+
+def _conflicting_pc_rows():
+    """40 rows of a -> c <- b, c -> d -> e <- a on which PC's tests contradict each other:
+    its cpdag_ (4 edges oriented by the extension fallback) has no consistent extension."""
+    rng = np.random.default_rng(10)
+    values = rng.normal(size=(40, 5))
+    values[:, 2] += 0.6 * values[:, 0] + 0.6 * values[:, 1]
+    values[:, 3] += 0.6 * values[:, 2]
+    values[:, 4] += 0.5 * values[:, 3] + 0.5 * values[:, 0]
+    return pd.DataFrame(values, columns=list("abcde"))
+
+
+def test_ida_on_a_learner_whose_cpdag_is_not_a_cpdag_says_why():
+    """Passing the learner, as docs/causal.md suggests, gave "cpdag is not a CPDAG: ...
+    stuck on nodes [...]", which named neither the learner nor its conflicts nor a way
+    out; the error now says where the PDAG came from and what to do. Its edges_ works."""
+    X = _conflicting_pc_rows()
+    with pytest.warns(UserWarning, match="orientation conflict"):
+        model = PCStructure(fit_parameters=False).fit(X)
+    with pytest.raises(ValueError, match=r"cpdag_ of this PCStructure is not a CPDAG.*4 orientation "
+                                         r"conflict.*GESStructure.*edges_"):
+        ida(X, model, "a", "e")
+    assert len(ida(X, model.edges_, "a", "e")) == 1

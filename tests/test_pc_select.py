@@ -17,6 +17,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skbn import HillClimbStructure, PCSelect
 from skbn.estimators import PCSelect as PCSelectFromEstimators
+from skbn.exceptions import DeterminedColumnsWarning
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_pc_select import linear_gaussian  # noqa: E402
@@ -467,3 +468,22 @@ def test_column_types_keys_as_the_learners_key_them():
     with pytest.raises(ValueError, match=r"key\(s\) \['typo'\]"):
         PCSelect(column_types={"n": "continuous", "typo": "discrete"}).fit(frame, y)
     assert PCSelect(column_types={"n": "continuous"}).fit(frame, y).column_types_["n"] == "continuous"
+
+
+def test_a_point_mass_of_the_target_in_a_group_is_warned_about():
+    """A continuous target exactly 0 in one group of a discrete feature (CreditCard's
+    ``expenditure`` where ``card`` is ``no``): the CLG test leaves that group out of its
+    regressions, so PC-simple found the feature independent of the target (p-value 1) and
+    dropped it without a word. It now warns, naming the target, the feature and the state;
+    the same when a continuous feature has no spread in a class of a discrete target."""
+    rng = np.random.default_rng(0)
+    g = np.repeat(["no", "yes"], 50)
+    X = pd.DataFrame({"g": g, "x": rng.normal(size=100)})
+    y = pd.Series(np.where(g == "no", 0.0, 5.0 + rng.normal(size=100)), name="spent")
+    message = "PCSelect: 'spent' where 'g' is 'no'.*drop the feature"
+    with pytest.warns(DeterminedColumnsWarning, match=message):
+        selector = PCSelect().fit(X, y)
+    assert selector.pvalues_[0] == 1.0 and not selector.support_[0]
+    features = pd.DataFrame({"spent": y, "x": X["x"]})
+    with pytest.warns(DeterminedColumnsWarning, match="PCSelect: 'spent' where 'card' is 'no'"):
+        PCSelect().fit(features, pd.Series(g, name="card"))

@@ -341,7 +341,9 @@ def robust_moments(values, random_state=None, support_fraction=None):
     & Bühlmann 2008, pcalg's ``mcor``) because it yields one positive semi-definite,
     affine-equivariant covariance matrix: partial correlations from its inverse are then
     proper partial correlations (between -1 and 1) and Fisher's z applies unchanged. It
-    needs more rows than columns (``n > k``).
+    needs more rows than columns (``n > k``). FAST-MCD's random starts are drawn by row
+    position, so the rows are first sorted lexicographically: with a fixed ``random_state``
+    the estimate depends only on the multiset of rows.
 
     Returns
     -------
@@ -356,6 +358,10 @@ def robust_moments(values, random_state=None, support_fraction=None):
     if n <= k:
         raise ValueError(f"robust_moments: the Minimum Covariance Determinant needs more rows "
                          f"than columns, got {n} rows and {k} columns.")
+    # FAST-MCD draws its random starts by row position: the rows in one canonical order
+    # (lexicographic) make the estimate a function of the multiset of rows, so the row order
+    # of the data, and integer weights against replicated rows, change nothing
+    values = values[np.lexsort(values.T[::-1])]
     mcd = MinCovDet(random_state=random_state, support_fraction=support_fraction).fit(values)
     return Moments(np.array([float(n)]), mcd.location_[None, :], n * mcd.covariance_[None])
 

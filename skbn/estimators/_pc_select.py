@@ -30,6 +30,7 @@ from skbn._data import (
     permute_columns,
     positive_weight_rows,
 )
+from skbn._determined_columns import warn_flat_tested_pairs
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.estimators._base import _append_column, target_name_of
@@ -218,7 +219,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
             )
         # the features as a learner encodes X (column_types keyed by X's own labels: the
         # positions 0, 1, ... of an array), the target as a learner encodes fit(X, y)'s y
-        data, _ = encode_fit(frame, column_types=self.column_types, allow_continuous=True)
+        data, states = encode_fit(frame, column_types=self.column_types, allow_continuous=True)
         names = list(data.names)
         continuous = np.asarray(data.continuous, dtype=bool)
         numeric = numeric_column(y)
@@ -243,6 +244,19 @@ class PCSelect(SelectorMixin, BaseEstimator):
             raise ValueError(f"ci_test={type(ci_test).__name__} does not apply to {kind} data "
                              f"(features {'and target ' if kind == 'mixed' else ''}of that kind); "
                              f"use ci_test='auto' ({_AUTO_TESTS[kind]!r}).")
+        if kind == "mixed" and getattr(ci_test, "statistics", None) == "moments":
+            # a continuous target with no spread in a state of a discrete feature (or a
+            # continuous feature in a state of a discrete target): the CLG test leaves that
+            # state out, so it cannot see that dependence, and the feature can be dropped
+            target = len(names)
+            pairs = ([(target, j) for j in range(target) if not continuous[j]] if y_type == CONTINUOUS
+                     else [(j, target) for j in range(target) if continuous[j]])
+            warn_flat_tested_pairs(
+                data, [*states, y_states], "PCSelect", pairs,
+                "The conditional-Gaussian test leaves the rows of that state out of its regressions "
+                "of {y} (it has no variance there), so it cannot see the difference that state "
+                "makes: PC-simple can find {g} and {y} independent and drop the feature, however "
+                "strong the dependence")
         self.ci_test_ = ci_test
         self.column_types_ = {n: ("continuous" if c else "discrete") for n, c in zip(names, continuous)}
         self.target_type_ = y_type
