@@ -16,8 +16,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_array
 
 from skbn._data import (
     CONTINUOUS,
@@ -34,6 +33,7 @@ from skbn._determined_columns import warn_flat_tested_pairs
 from skbn._engines._ci_runner import CITestRunner
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.estimators._base import _append_column, target_name_of
+from skbn.utils._sklearn_compat import Interval, StrOptions, check_is_fitted, validate_data
 from skbn.utils._threads import one_blas_thread
 
 __all__ = ["PCSelect"]
