@@ -622,7 +622,7 @@ class _LinearGaussianNetwork(_Network):
         """One :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row of ``X`` has
         ``log_density`` ``-inf`` (:meth:`log_likelihood`), naming the columns whose CPT
         gives their state probability 0 and the constant nodes observed at another value
-        (:func:`skbn._zero_probability.zero_probability_message`)."""
+        (:func:`skbn._zero_probability.zero_probability_warning`)."""
         if np.isneginf(log_density).any():
             networks, codes, constants = self._zero_density_causes(X)
             warn_zero_probability(networks, codes, log_density, constants=constants)
