@@ -179,9 +179,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
         except ValueError:  # missing cells: no moments
             counter = None
-    # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
-    # memory every row counts once (rows of weight 0 were dropped before encoding)
-    rows = data.total_weight if data.row_scatter is not None else data.n_samples
+    rows = _moment_rows(data)
     dependencies, finite, score_rule = [], [], ""
     unlearned = False  # whether a score of -inf keeps every search away from a family named
     if counter is not None:
@@ -301,6 +299,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         )
     if flat:
         warn_user(flat_states_message(learner, flat, data.names, states, reader), DeterminedColumnsWarning)
+
+
+def _moment_rows(data):
+    """The number of rows behind the moments of ``data``, which bounds their rank (``N``
+    centred rows span at most ``N - 1`` dimensions): chunked data are summarised by the
+    moments of the rows of each distinct row of its discrete columns (``row_scatter``), so
+    its weights count the rows; in memory every row counts once, whatever its weight (a
+    weighted row is one point; rows of weight 0 were dropped before encoding)."""
+    return data.total_weight if data.row_scatter is not None else data.n_samples
 
 
 def _dependence(names, column, given):
@@ -628,7 +635,7 @@ def within_states(data, counter, ranks, told=(), flat=()):
     signed = data.codes.dtype.kind == "i"
     discrete = [d for d in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[d] > 0
                 and not (signed and (data.codes[:, d] < 0).any())]
-    rows = data.total_weight if data.row_scatter is not None else data.n_samples
+    rows = _moment_rows(data)
     sets = [(d,) for d in discrete]
     if len(discrete) >= 2 and np.prod([float(data.cardinalities[d]) for d in discrete]) <= min(
             rows / (k + 1), _JOINT_CONFIGURATIONS):
