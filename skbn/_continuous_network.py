@@ -45,9 +45,14 @@ from skbn._counting import config_ids, linear_dependencies, moments, regression
 from skbn._counting._moments import SINGULAR_RCOND, _scaled
 from skbn._dag import ancestor_ids
 from skbn._data import _held, value_kind
-from skbn._discrete_network import DiscreteBayesianNetwork, _check_n_samples, _is_node, _Network
+from skbn._discrete_network import (
+    DiscreteBayesianNetwork,
+    _check_n_samples,
+    _check_structure,
+    _is_node,
+    _Network,
+)
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
-from skbn.graph import topological_order
 from skbn.parameters import estimate_cpt
 from skbn.utils._threads import class_order, one_blas_thread
 
@@ -64,8 +69,18 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 
 
 # ---------------------------------------------------------------------- query results
+class _Variance:
+    """The ``variance`` of a query result with a ``mean`` and a ``covariance``."""
+
+    @property
+    def variance(self):
+        """The diagonal of :attr:`covariance` (a Series)."""
+        return pd.Series(np.diag(self.covariance.to_numpy()).copy(), index=self.mean.index,
+                         name="variance")
+
+
 @dataclass(frozen=True)
-class MultivariateNormal:
+class MultivariateNormal(_Variance):
     """A (possibly conditional) multivariate normal distribution, as returned by ``query``.
 
     Parameters
@@ -80,15 +95,9 @@ class MultivariateNormal:
     mean: pd.Series
     covariance: pd.DataFrame
 
-    @property
-    def variance(self):
-        """The diagonal of :attr:`covariance` (a Series)."""
-        return pd.Series(np.diag(self.covariance.to_numpy()).copy(), index=self.mean.index,
-                         name="variance")
-
 
 @dataclass(frozen=True)
-class NormalMixture:
+class NormalMixture(_Variance):
     """A finite mixture of multivariate normals (a CLG network's continuous query).
 
     Component ``c`` is one configuration of the discrete variables the query depends on.
@@ -117,39 +126,8 @@ class NormalMixture:
     mean: pd.Series
     covariance: pd.DataFrame
 
-    @property
-    def variance(self):
-        """The diagonal of :attr:`covariance` (a Series)."""
-        return pd.Series(np.diag(self.covariance.to_numpy()).copy(), index=self.mean.index,
-                         name="variance")
-
 
 # ---------------------------------------------------------------------- shared helpers
-def _check_structure(nodes, parents):
-    """Node list, parents dict (tuples, every node a key) and edges; raise on unknown or
-    repeated names and on a cycle."""
-    nodes = list(nodes)
-    if len(set(nodes)) != len(nodes):
-        raise ValueError(f"Repeated node names: {nodes!r}.")
-    index = {v: i for i, v in enumerate(nodes)}
-    parents = {} if parents is None else dict(parents)
-    for node in parents:
-        if node not in index:
-            raise ValueError(f"Parents are given for unknown node {node!r}.")
-    out = {}
-    for node in nodes:
-        pa = tuple(parents.get(node, ()) or ())
-        for p in pa:
-            if p not in index:
-                raise ValueError(f"Node {node!r} has unknown parent {p!r}.")
-        if len(set(pa)) != len(pa):
-            raise ValueError(f"Node {node!r} lists a parent twice: {pa!r}.")
-        out[node] = pa
-    edges = [(p, v) for v in nodes for p in out[v]]
-    order = topological_order(nodes, edges)  # raises on a cycle, naming it
-    return nodes, index, out, edges, [index[v] for v in order]
-
-
 def _linear_joint(topo, parent_idx, intercept, coefs, sigma):
     """Mean and covariance of a linear Gaussian network (recursion of the module docstring).
 
@@ -622,7 +600,7 @@ class _LinearGaussianNetwork(_Network):
         """One :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row of ``X`` has
         ``log_density`` ``-inf`` (:meth:`log_likelihood`), naming the columns whose CPT
         gives their state probability 0 and the constant nodes observed at another value
-        (:func:`skbn._zero_probability.zero_probability_message`)."""
+        (:func:`skbn._zero_probability.zero_probability_warning`)."""
         if np.isneginf(log_density).any():
             networks, codes, constants = self._zero_density_causes(X)
             warn_zero_probability(networks, codes, log_density, constants=constants)

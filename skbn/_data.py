@@ -1371,8 +1371,10 @@ def encode_columns(X, columns, sample_weight, *, what="columns", categories="aut
     ``column_types`` are given for the columns of ``X`` (a dict by label, a list with one
     entry per column of ``X``, or one string for all) and checked against them; ``options``
     go to :func:`encode_fit` (``allow_missing``, ``allow_continuous``). ``what`` names the
-    labels in the error for one that is not a column of ``X``. ``weights`` are the validated
-    weights of the rows kept (not yet set on ``data``).
+    labels in the error for one that is not a column of ``X``, and an ``X`` with no rows is
+    refused as such (a fit's wording, "a minimum of 2 is required to learn a Bayesian
+    network", would not fit these functions). ``weights`` are the validated weights of the
+    rows kept (not yet set on ``data``).
     """
     array = check_container(X)  # (None for a DataFrame)
     if array is None:
@@ -1392,6 +1394,8 @@ def encode_columns(X, columns, sample_weight, *, what="columns", categories="aut
             raise ValueError(f"{what} {bad!r} are not column positions of X "
                              f"(an array has columns 0 .. {array.shape[1] - 1})")
         frame = pd.DataFrame({int(c): array[:, c] for c in columns})
+    if not len(frame):
+        raise ValueError(f"X has no rows: the columns {list(columns)!r} hold no data.")
     categories = _declared_for(categories, names, list(columns), "categories")
     column_types = _declared_for(column_types, names, list(columns), "column_types")
     frame, weights = positive_weight_rows(frame, sample_weight)

@@ -14,7 +14,7 @@ from skbn._counting import (
     functional_pairs,
     linear_dependencies,
     moments,
-    weights_are_integral,
+    row_copies,
 )
 from skbn._counting._moment_counter import SCREEN_RESOLUTION, MomentCounter
 from skbn._data import name_ranks
@@ -192,9 +192,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
         except ValueError:  # missing cells: no moments
             counter = None
-    # the rows behind the moments (their rank): chunks are summarised (row_scatter); in
-    # memory every row counts once (rows of weight 0 were dropped before encoding)
-    rows = data.total_weight if data.row_scatter is not None else data.n_samples
+    rows = _moment_rows(data)
     dependencies, finite, score_rule = [], [], ""
     unlearned = False  # whether a score of -inf keeps every search away from a family named
     if counter is not None:
@@ -267,9 +265,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     discrete_found = []
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
-        # (the identifier rule counts rows: integer weights are copies, as chunks' are)
-        copies = data.weights is not None and weights_are_integral(data.weights)
-        n_rows = data.total_weight if copies else data.n_samples
+        copies = row_copies(data.weights)  # (the identifier rule counts rows)
+        n_rows = data.n_samples if copies is None else float(copies.sum())
         pairs = functional_pairs(data.codes, discrete, n_rows=n_rows)  # (a, b): b = f(a), name order
         both = set(pairs) & {(b, a) for a, b in pairs}
         recodings = [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
@@ -321,6 +318,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         )
     if flat:
         warn_user(flat_states_message(learner, flat, data.names, states, reader), DeterminedColumnsWarning)
+
+
+def _moment_rows(data):
+    """The number of rows behind the moments of ``data``, which bounds their rank (``N``
+    centred rows span at most ``N - 1`` dimensions): chunked data are summarised by the
+    moments of the rows of each distinct row of its discrete columns (``row_scatter``), so
+    its weights count the rows; in memory every row counts once, whatever its weight (a
+    weighted row is one point; rows of weight 0 were dropped before encoding)."""
+    return data.total_weight if data.row_scatter is not None else data.n_samples
 
 
 def _dependence(names, column, given):
@@ -539,22 +545,22 @@ def rank_refusal(learner, parameter, scorer, family, rows, n_continuous, names):
 def flat_states(data, counter, ranks):
     """The continuous columns with no spread in some state of a discrete column.
 
-    A state counts when it holds at least two rows (integer weights count as copies, as
-    for the identifiers of :func:`check_determined_columns`; a lone row is too few rows,
-    not a point mass) and the column has no spread there by the scores' rule
-    (:attr:`skbn._counting.Moments.flat`, on :meth:`~skbn._counting.MomentCounter.moments_given`
-    the discrete column: the fit's shared moments, which a CLG search and PC's tests of
-    that column read again). The split moments are computed only for the discrete columns
-    that :meth:`~skbn._counting.MomentCounter.flat_screen` flags (one pass over the rows
-    for all of them; it never misses a flat column). Discrete columns with missing cells
-    are skipped.
+    A state counts when it holds at least two rows (:func:`~skbn._counting.row_copies`:
+    integer weights count as copies, as for the identifiers of
+    :func:`check_determined_columns`; a lone row is too few rows, not a point mass) and the
+    column has no spread there by the scores' rule (:attr:`skbn._counting.Moments.flat`, on
+    :meth:`~skbn._counting.MomentCounter.moments_given` the discrete column: the fit's shared
+    moments, which a CLG search and PC's tests of that column read again). The split moments
+    are computed only for the discrete columns that
+    :meth:`~skbn._counting.MomentCounter.flat_screen` flags (one pass over the rows for all of
+    them; it never misses a flat column). Discrete columns with missing cells are skipped.
 
     Returns
     -------
     list of (continuous_position, discrete_position, state_codes)
         In name order of the continuous column, then of the discrete one.
     """
-    copies = data.weights is None or weights_are_integral(data.weights)
+    copies = row_copies(data.weights)
     signed = data.codes.dtype.kind == "i"
     discrete = [d for d in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[d] > 0]
     complete = [d for d in discrete if not (signed and (data.codes[:, d] < 0).any())]
@@ -566,7 +572,7 @@ def flat_states(data, counter, ranks):
         if flagged is not None and not flagged[offsets[d]:offsets[d + 1]].any():
             continue  # (no column flat in any state of d: its split moments are not needed)
         stats = counter.moments_given([d])
-        n_rows = stats.weight if copies else count_cells(data.codes[:, d], stats.n_groups)
+        n_rows = count_cells(data.codes[:, d], stats.n_groups, copies)
         flat = stats.flat & (n_rows >= 2)[:, None]
         for t in np.flatnonzero(flat.any(axis=0)).tolist():
             found.append((int(counter.continuous[t]), d, np.flatnonzero(flat[:, t]).tolist()))

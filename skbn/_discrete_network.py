@@ -29,6 +29,31 @@ __all__ = ["DiscreteBayesianNetwork"]
 _SUM_TOL = 1e-6
 
 
+def _check_structure(nodes, parents):
+    """Node list, parents dict (tuples, every node a key) and edges; raise on unknown or
+    repeated names and on a cycle: the one check of every network's structure."""
+    nodes = list(nodes)
+    if len(set(nodes)) != len(nodes):
+        raise ValueError(f"Repeated node names: {nodes!r}.")
+    index = {v: i for i, v in enumerate(nodes)}
+    parents = {} if parents is None else dict(parents)
+    for node in parents:
+        if node not in index:
+            raise ValueError(f"Parents are given for unknown node {node!r}.")
+    out = {}
+    for node in nodes:
+        pa = tuple(parents.get(node, ()) or ())
+        for p in pa:
+            if p not in index:
+                raise ValueError(f"Node {node!r} has unknown parent {p!r}.")
+        if len(set(pa)) != len(pa):
+            raise ValueError(f"Node {node!r} lists a parent twice: {pa!r}.")
+        out[node] = pa
+    edges = [(p, v) for v in nodes for p in out[v]]
+    order = topological_order(nodes, edges)  # raises on a cycle, naming it
+    return nodes, index, out, edges, [index[v] for v in order]
+
+
 def _check_n_samples(n_samples):
     """Refuse, naming it, an ``n_samples`` that is not a non-negative integer."""
     if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
@@ -204,7 +229,6 @@ class DiscreteBayesianNetwork(_Network):
 
     def __init__(self, states, parents, cpts):
         states = dict(states)
-        parents = {} if parents is None else dict(parents)
         cpts = dict(cpts)
         self.nodes = list(states)
         self.states = {}
@@ -215,24 +239,10 @@ class DiscreteBayesianNetwork(_Network):
             if len(set(labels)) != len(labels):
                 raise ValueError(f"Node {node!r} has repeated state labels: {labels!r}.")
             self.states[node] = labels
-        index = {node: i for i, node in enumerate(self.nodes)}
+        self.nodes, index, self.parents, self.edges, self._topo = _check_structure(self.nodes, parents)
         self._index = index
-        for node in parents:
-            if node not in index:
-                raise ValueError(f"Parents are given for unknown node {node!r}.")
-        self.parents = {}
-        for node in self.nodes:
-            pa = tuple(parents.get(node, ()) or ())
-            for p in pa:
-                if p not in index:
-                    raise ValueError(f"Node {node!r} has unknown parent {p!r}.")
-            if len(set(pa)) != len(pa):
-                raise ValueError(f"Node {node!r} lists a parent twice: {pa!r}.")
-            self.parents[node] = pa
         self.cardinalities = np.array([len(self.states[v]) for v in self.nodes], dtype=np.int64)
-        self.edges = [(p, node) for node in self.nodes for p in self.parents[node]]
         self._parent_idx = [tuple(index[p] for p in self.parents[v]) for v in self.nodes]
-        self._topo = [index[v] for v in topological_order(self.nodes, self.edges)]  # raises on a cycle
         for node in cpts:
             if node not in index:
                 raise ValueError(f"A CPT is given for unknown node {node!r}.")

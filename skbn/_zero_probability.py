@@ -26,7 +26,7 @@ The log-likelihood of a row of probability 0 is ``-inf``, the exact value, kept;
 method that returns it -- the networks' ``log_likelihood`` (and
 :class:`~skbn.network.DiscreteBayesianNetwork`'s ``log_likelihood_codes``), the learners'
 ``score_samples`` and ``score`` -- warns once per call the same way, naming the columns
-(:func:`zero_probability_message`). A learner computes its network's values without the
+(:func:`zero_probability_warning`). A learner computes its network's values without the
 network's warning and gives its own, which adds the advice of ``parameter_estimator``, so
 a call warns once.
 """
@@ -74,31 +74,34 @@ def mle_advice(estimator):
             if estimator == "mle" else "")
 
 
-def zero_probability_message(networks, codes, impossible, *, constants=None, estimator=None):
-    """The ``ZeroProbabilityWarning`` text for the rows ``impossible`` (log-likelihood
-    ``-inf``, a bool mask over the rows of ``codes``) of a network's ``log_likelihood`` or a
-    learner's ``score_samples`` and ``score``: the columns whose CPT gives their state
+def zero_probability_warning(networks, codes, impossible, *, constants=None, estimator=None):
+    """The ``ZeroProbabilityWarning`` for the rows ``impossible`` (log-likelihood ``-inf``, a
+    bool mask over the rows of ``codes``) of a network's ``log_likelihood`` or a learner's
+    ``score_samples`` and ``score``. Its text names the columns whose CPT gives their state
     probability 0 (:func:`zero_cpt_rows`; ``networks``, ``codes`` and ``estimator`` as in
     :func:`impossible_evidence_message`), the constant nodes observed at another value
     (``constants``), and the rows whose probability is 0 only once their missing cells are
-    summed out (with continuous cells the probability is a density)."""
+    summed out (with continuous cells the probability is a density); its ``n_rows`` is the
+    number of such rows and its ``causes`` that naming alone, for a caller that reports the
+    rows itself (``skbn score``)."""
     rows = np.flatnonzero(impossible)
-    return (f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf)"
-            f"{_causes(networks, [codes], rows, constants, estimator)}.{mle_advice(estimator)}")
+    causes = _causes(networks, [codes], rows, constants, estimator)
+    return ZeroProbabilityWarning(
+        f"{len(rows)} of {len(codes)} rows have probability 0 (log-likelihood -inf){_attached(causes)}."
+        f"{mle_advice(estimator)}", n_rows=len(rows), causes=causes)
 
 
 def warn_zero_probability(networks, codes, log_likelihood, **context):
-    """Warn once (:class:`~skbn.exceptions.ZeroProbabilityWarning`) when some row's
-    ``log_likelihood`` is ``-inf``, with :func:`zero_probability_message` (``context``: its
-    keywords); the values are not changed."""
+    """Warn once when some row's ``log_likelihood`` is ``-inf``, with
+    :func:`zero_probability_warning` (``context``: its keywords); the values are not changed."""
     impossible = np.isneginf(log_likelihood)
     if impossible.any():
-        warn_user(zero_probability_message(networks, codes, impossible, **context), ZeroProbabilityWarning)
+        warn_user(zero_probability_warning(networks, codes, impossible, **context))
 
 
 def _causes(networks, variants, rows, constants, estimator, target=None):
-    """The text after "N of M rows have ... 0" naming why the rows ``rows`` have
-    probability 0: CPT entries of 0 met in some of the code arrays ``variants``
+    """The text naming why the rows ``rows`` have probability 0 (it follows "N of M rows
+    have ... 0" as :func:`_attached` joins it): CPT entries of 0 met in some of the code arrays ``variants``
     (:func:`zero_cpt_rows`; ``target``: a discrete target filled in each of its states),
     constant nodes observed at another value (``constants``: column -> bool mask over all
     rows), and the rows left unexplained, whose probability is 0 only once their missing
@@ -118,8 +121,17 @@ def _causes(networks, variants, rows, constants, estimator, target=None):
         explained |= mask
     others = int((~explained).sum())
     if causes and others:
-        causes.append(f"{rows_text(others)} more once their missing cells are summed out")
-    return ": " + "; ".join(causes) if causes else " once their missing cells are summed out"
+        causes.append(f"{rows_text(others)} more {_SUMMED_OUT}")
+    return "; ".join(causes) if causes else _SUMMED_OUT
+
+
+#: The cause :func:`_causes` gives rows it finds no other cause for.
+_SUMMED_OUT = "once their missing cells are summed out"
+
+
+def _attached(causes):
+    """The text of :func:`_causes` as it follows "N of M rows have ... 0" in a message."""
+    return f" {causes}" if causes == _SUMMED_OUT else f": {causes}"
 
 
 def impossible_evidence_message(networks, codes, impossible, target, *, constants=None, estimator=None,
@@ -168,8 +180,8 @@ def impossible_evidence_message(networks, codes, impossible, target, *, constant
         if method == "predict_proba":
             first = ", the first class of classes_" if estimator is not None else ""
             outcome += f" (predict: the first state in sorted order{first})"
-    return (f"{len(rows)} of {len(codes)} rows have evidence of probability 0{cause}, so they have no "
-            f"posterior of {target!r}: {outcome}.{mle_advice(estimator)}")
+    return (f"{len(rows)} of {len(codes)} rows have evidence of probability 0{_attached(cause)}, so "
+            f"they have no posterior of {target!r}: {outcome}.{mle_advice(estimator)}")
 
 
 def warn_impossible_evidence(networks, codes, impossible, target, **context):

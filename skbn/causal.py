@@ -204,15 +204,22 @@ def _labels(g, ids):
     return [g.nodes[i] for i in sorted(ids)]
 
 
-def _not_amenable(g, xs, ys):
+def _amenable(graph, nodes, x, y):
+    """``(g, xs, ys)``: the compiled ``graph`` and the treatment and outcome ids of a search
+    for an adjustment set, refusing a graph that is not adjustment amenable for them (no
+    set exists: the message names the undirected edge at ``x`` that starts a possibly
+    causal path to ``y``)."""
+    g = _compile(graph, nodes, close=True)
+    xs, ys, _ = _xyz(g, x, y)
     bad = amenability_violation(g.parents, g.children, g.neighbours, xs, ys)
-    if bad is None:
-        return None
-    x, w = bad
-    return (f"the graph is not adjustment amenable for x={_labels(g, xs)!r}, "
+    if bad is not None:
+        x, w = bad
+        raise ValueError(
+            f"the graph is not adjustment amenable for x={_labels(g, xs)!r}, "
             f"y={_labels(g, ys)!r}: the undirected edge {g.nodes[x]!r} - {g.nodes[w]!r} "
             f"starts a possibly causal path to y, so the effect differs between the DAGs of the "
             f"class and no adjustment set exists (use ida for the possible effects)")
+    return g, xs, ys
 
 
 def _is_valid(g, xs, ys, zs):
@@ -321,11 +328,7 @@ def backdoor_adjustment_set(graph, x, y, *, nodes=None):
     >>> backdoor_adjustment_set([("a", "x"), ("x", "y"), ("a", "y")], "x", "y")
     ['a']
     """
-    g = _compile(graph, nodes, close=True)
-    xs, ys, _ = _xyz(g, x, y)
-    message = _not_amenable(g, xs, ys)
-    if message:
-        raise ValueError(message)
+    g, xs, ys = _amenable(graph, nodes, x, y)
     zs = set().union(*(g.parents[i] for i in xs)) - xs
     if zs & ys or not _is_valid(g, xs, ys, zs):
         return None
@@ -378,11 +381,7 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
     >>> optimal_adjustment_set(edges, "x", "y")
     ['b']
     """
-    g = _compile(graph, nodes, close=True)
-    xs, ys, _ = _xyz(g, x, y)
-    message = _not_amenable(g, xs, ys)
-    if message:
-        raise ValueError(message)
+    g, xs, ys = _amenable(graph, nodes, x, y)
     cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
     forbidden = forbidden_nodes(g.parents, g.children, g.neighbours, xs, ys, cn)
     candidates = []

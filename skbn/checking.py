@@ -46,7 +46,6 @@ import pandas as pd
 from scipy import stats
 
 from ._data import (
-    check_container,
     check_total_weight,
     complete_cases,
     encode_columns,
@@ -362,10 +361,6 @@ def _check_distinct(x, y, z):
 def _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, missing):
     """``(test object, encoded data)`` of :func:`ci_test`: the columns ``x, y, *z`` of ``X``
     (in that order) read through the learners' input path, and the test resolved for them."""
-    array = check_container(X)  # (None for a DataFrame)
-    n_rows = len(X) if array is None else array.shape[0]
-    if n_rows == 0:
-        raise ValueError("X has no rows: a test needs data.")
     z = _labels(z)
     _check_distinct(x, y, z)
     # x, y and z in name order (the learners' tie rule): the same numbers, to the bit, for

@@ -1224,6 +1224,8 @@ def cmd_score(args, log):
     import numpy as np
     import pandas as pd
 
+    from skbn.exceptions import ZeroProbabilityWarning
+
     per_row = Output("--per-row", args.per_row, "table") if args.per_row else None
     check_outputs([per_row] if per_row else [], inputs=[args.data, args.model])
     network = read_model(args.model)
@@ -1233,13 +1235,23 @@ def cmd_score(args, log):
     data = align_to_model(frame, network, path=args.data, sep=args.sep, decimal=args.decimal,
                           line=line)
     start = time.perf_counter()
-    log_likelihood = network.log_likelihood(data)
+    # the rows of probability 0 are reported once, on stdout, with the columns that make
+    # them so (the warning's causes); other warnings are shown as usual
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ZeroProbabilityWarning)
+        log_likelihood = network.log_likelihood(data)
+    causes = ""
+    for w in caught:
+        if issubclass(w.category, ZeroProbabilityWarning) and w.message.causes is not None:
+            causes = f" ({w.message.causes})"
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     log(f"scored {len(data)} rows in {time.perf_counter() - start:.2f} s")
     finite = np.isfinite(log_likelihood)
     out(f"rows: {len(data)}")
     out(f"mean log-likelihood: {np.mean(log_likelihood):.6f}")
     if not finite.all():
-        out(f"rows with probability 0: {int((~finite).sum())}")
+        out(f"rows with probability 0: {int((~finite).sum())}{causes}")
     if per_row is not None:
         table = pd.DataFrame({"log_likelihood": log_likelihood})
         write_outputs([(per_row, lambda path: write_table(table, path))], log)

@@ -39,7 +39,20 @@ class ZeroProbabilityWarning(UserWarning):
     0, or a constant node observed at another value: such a row has no posterior and gets
     the uniform distribution (a continuous target: NaN) while the other rows are predicted
     as usual; the message names the columns and how many rows each.
+
+    Attributes
+    ----------
+    n_rows : int or None
+        The number of rows of probability 0 (scored rows only; None for evidence).
+    causes : str or None
+        The part of the message that names the columns and how many rows each (scored rows
+        only; None for evidence), for a caller that reports the rows itself.
     """
+
+    def __init__(self, message, n_rows=None, causes=None):
+        super().__init__(message)
+        self.n_rows = n_rows
+        self.causes = causes
 
 
 class OrientationConflictWarning(UserWarning):

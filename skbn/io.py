@@ -166,6 +166,16 @@ class _Tokens:
             depth += {"{": 1, "}": -1}.get(token, 0)
 
 
+def _file_text(path, form, kind):
+    """The text of the model file ``path``, read as UTF-8; a file that is not UTF-8 text is
+    refused, naming its format ``form`` and the byte, and asking whether it is a ``kind``."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{form} file {str(path)!r} is not UTF-8 text (byte "
+                         f"{error.start}); is it a {kind}?") from None
+
+
 def read_bif(path_or_text):
     """Read a discrete Bayesian network from BIF text or a ``.bif`` file.
 
@@ -204,11 +214,7 @@ def read_bif(path_or_text):
             "{" in path_or_text or "\n" in path_or_text or not path_or_text.strip()):
         text = path_or_text
     else:
-        try:
-            text = Path(path_or_text).read_text(encoding="utf-8")
-        except UnicodeDecodeError as error:
-            raise ValueError(f"BIF file {str(path_or_text)!r} is not UTF-8 text (byte "
-                             f"{error.start}); is it a BIF file?") from None
+        text = _file_text(path_or_text, "BIF", "BIF file")
     tokens = _Tokens(text.removeprefix("\ufeff"))   # a byte order mark (Windows editors)
     if tokens.peek() is None:
         raise ValueError("BIF: the input is empty (no 'variable' block).")
@@ -673,11 +679,7 @@ def read_json(path_or_text):
     if isinstance(path_or_text, str) and path_or_text.lstrip().startswith("{"):
         text = path_or_text
     else:
-        try:
-            text = Path(path_or_text).read_text(encoding="utf-8")
-        except UnicodeDecodeError as error:
-            raise ValueError(f"JSON file {str(path_or_text)!r} is not UTF-8 text (byte "
-                             f"{error.start}); is it a network JSON file?") from None
+        text = _file_text(path_or_text, "JSON", "network JSON file")
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -8,6 +8,7 @@ tests read the files there instead: the same networks, kept beside the checkouts
 benchmarks. ``NETWORKS`` is the folder in use; a test reads ``NETWORKS / "alarm.bif"``.
 """
 
+import itertools
 import os
 from importlib import resources
 from pathlib import Path
@@ -43,6 +44,25 @@ def shared_network(name):
 @pytest.fixture(scope="session")
 def alarm():
     return shared_network("alarm")
+
+
+def all_dags(p):
+    """Every DAG on p nodes as parent bitmasks (n_dags, p): bit ``u`` of ``[d, v]`` says
+    ``u -> v`` in DAG ``d``; and its number of linear extensions (orders it is consistent
+    with), by enumerating edge sets and orders: the brute-force reference of the tests of
+    edge posteriors and of exact search."""
+    pairs = [(u, v) for u in range(p) for v in range(p) if u != v]
+    masks = np.arange(1 << len(pairs), dtype=np.int64)
+    extensions = np.zeros(len(masks), dtype=np.int64)
+    for order in itertools.permutations(range(p)):
+        position = {v: i for i, v in enumerate(order)}
+        backward = sum(1 << e for e, (u, v) in enumerate(pairs) if position[u] > position[v])
+        extensions += (masks & backward) == 0
+    dags, extensions = masks[extensions > 0], extensions[extensions > 0]
+    parents = np.zeros((len(dags), p), dtype=np.int64)
+    for e, (u, v) in enumerate(pairs):
+        parents[:, v] |= ((dags >> e) & 1) << u
+    return parents, extensions
 
 
 def collinear_triple(n=200, seed=0):

@@ -427,3 +427,25 @@ def test_wrapped_learner_settings_that_the_resamples_ignore_are_refused():
     assert model.column_types_["pregnant"] == "continuous"
     BootstrapStructure(HillClimbStructure(column_types="auto", target=None), n_resamples=2,
                        random_state=0).fit(X)
+
+
+def test_wrapped_settings_are_compared_whatever_holds_them():
+    """The refusal above compares the wrapped learner's settings with their defaults: with
+    ``==`` a 1-item array was its item (``parameter_ess=np.array([1.0])`` passed as the
+    default 1.0, then was ignored), ``True`` was ``1.0``, a list was never its tuple and an
+    array or a dict holding one was never anything (``==`` gave an array, which it read as
+    "different"). Now containers are compared item by item, whichever they are."""
+    from skbn.estimators._bootstrap import _same_value
+
+    assert _same_value([1, 2], (1, 2)) and _same_value(np.array(["a", "b"]), ("a", "b"))
+    assert _same_value({"a": np.array([1, 2])}, {"a": [1, 2]})
+    assert _same_value(np.array("auto"), "auto") and _same_value(np.float64(1.0), 1.0)
+    assert not _same_value(np.array([1.0]), 1.0) and not _same_value(True, 1.0)
+    assert not _same_value(np.array(["a", "b"]), "auto") and not _same_value(np.array([None]), None)
+    assert not _same_value([1, 2], [1, 2, 3]) and not _same_value({"a": 1}, {"b": 1})
+    X = sample_asia(200, random_state=0)
+    for name, value in [("parameter_ess", np.array([1.0])), ("parameter_ess", True)]:
+        with pytest.raises(ValueError, match=f"the wrapped HillClimbStructure has {name}=.*ignore"):
+            BootstrapStructure(HillClimbStructure(**{name: value}), n_resamples=2, random_state=0).fit(X)
+    for value in (np.float64(1.0), 1):  # (the default's value, held otherwise)
+        BootstrapStructure(HillClimbStructure(parameter_ess=value), n_resamples=2, random_state=0).fit(X)

@@ -442,6 +442,29 @@ def test_bad_input_is_refused_by_name(generated):
         ci_test(X.to_numpy(), 0, "B")
 
 
+def test_x_is_checked_once(generated, monkeypatch):
+    """The container check (and its conversion of an array) runs once on ``X``, in
+    :func:`skbn._data.encode_columns`, which also refuses an ``X`` without rows."""
+    import skbn._data
+    import skbn.checking
+
+    X = generated["discrete"].to_numpy()
+    seen = []
+    original = skbn._data.check_container
+
+    def counted(data):
+        seen.append(data is X)
+        return original(data)
+
+    for module in (skbn._data, skbn.checking):
+        if hasattr(module, "check_container"):
+            monkeypatch.setattr(module, "check_container", counted)
+    ci_test(X, 0, 1, [2])
+    assert sum(seen) == 1
+    with pytest.raises(ValueError, match=r"X has no rows: the columns \[0, 1\] hold no data"):
+        ci_test(X[:0], 0, 1)
+
+
 # -- the tests' own entry point: test_variables on every kind --------------------------------------
 
 

@@ -201,6 +201,28 @@ def test_score_matches_states_by_text(tmp_path, capsys):
     assert_one_line_error(status, err, "Unknown state", "'n'")
 
 
+def test_score_says_rows_of_probability_0_once_with_their_columns(tmp_path, capsys):
+    # a CPT entry of 0 ('b' is 'q' where 'a' is 'x'): the count was printed on stdout and the
+    # warning, naming the column, repeated it on stderr; now one stdout line says both
+    net = DiscreteBayesianNetwork({"a": ["x", "y"], "b": ["p", "q"]}, {"b": ["a"]},
+                                  {"a": [0.5, 0.5], "b": [[1.0, 0.0], [0.0, 1.0]]})
+    write_bif(net, tmp_path / "net.bif")
+    (tmp_path / "d.csv").write_text("a,b\nx,q\ny,q\nx,p\nx,q\n")
+    status, out, err = run(["score", tmp_path / "net.bif", tmp_path / "d.csv"], capsys)
+    assert status == 0
+    assert ("rows with probability 0: 2 (the CPT gives probability 0 to their state of column 'b' "
+            "(2 rows))\n") in out
+    assert "probability 0" not in err and out.count("probability 0") == 2
+    # a row impossible only once a missing cell is summed out is said the same way
+    (tmp_path / "m.csv").write_text("a,b\nx,p\n,q\n")
+    net = DiscreteBayesianNetwork({"a": ["x", "y"], "b": ["p", "q"]}, {"b": ["a"]},
+                                  {"a": [1.0, 0.0], "b": [[1.0, 0.0], [0.0, 1.0]]})
+    write_bif(net, tmp_path / "net.bif")
+    status, out, err = run(["score", tmp_path / "net.bif", tmp_path / "m.csv"], capsys)
+    assert "rows with probability 0: 1 (once their missing cells are summed out)\n" in out
+    assert "probability 0" not in err
+
+
 def test_query_prints_the_posterior(capsys):
     status, out, _ = run(["query", "asia", "--target", "lung",
                           "--evidence", "smoke=yes", "xray=yes"], capsys)

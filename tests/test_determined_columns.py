@@ -23,7 +23,7 @@ from conftest import collinear_triple, with_duplicated_column
 from sklearn.base import clone
 
 from skbn import BootstrapStructure, ChowLiuTree, HillClimbStructure, K2Structure, MMHCStructure, PCStructure
-from skbn._counting import functional_pairs, linear_dependencies, moments
+from skbn._counting import functional_pairs, linear_dependencies, moments, row_copies
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import BGe, GaussianBIC
 
@@ -590,6 +590,40 @@ def test_identifier_shaped_text_columns_are_named(name):
     assert _sparse_warnings(make(name, column_types=declared), X) == []
     assert _sparse_warnings(make(name), X, sample_weight=np.full(len(X), 2)) == []
     assert _sparse_warnings(make(name), X.drop(columns=["Make", "Model"])) == []
+
+
+def test_row_copies_is_the_one_rule_of_counted_rows():
+    """Integer weights are copies of their row; fractional weights count each row once."""
+    assert row_copies(None) is None
+    whole = np.array([1.0, 3.0, 2.0])
+    assert row_copies(whole) is whole
+    assert row_copies(np.array([1.0, 1.5])) is None
+
+
+def test_the_three_row_counting_rules_agree_on_weights():
+    """The identifier rule, the two-rows-per-value rule and the no-spread-in-a-state rule
+    count rows alike (:func:`skbn._counting.row_copies`): integer weights are copies, so
+    rows of weight 2 make each state of an identifier two rows; fractional weights count
+    every row once, as without weights."""
+    cars = _cars()
+    assert len(_sparse_warnings(make("chow_liu"), cars, sample_weight=np.full(len(cars), 2.5))) == 1
+    assert _sparse_warnings(make("chow_liu"), cars, sample_weight=np.full(len(cars), 2.0)) == []
+    unit = np.arange(60)
+    X = pd.DataFrame({"unit": [f"u{u:02d}" for u in unit], "group": np.where(unit % 2, "a", "b")})
+    for weight, told in ((40.0, 1), (40.5, 0)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            make("pc", fit_parameters=False).fit(X, sample_weight=np.full(len(X), weight))
+        found = [w for w in caught if issubclass(w.category, DeterminedColumnsWarning)
+                 and "'group' (a function of 'unit')" in str(w.message)]
+        assert len(found) == told, weight
+    flat = _zero_inflated(spread_in_control=0.1)
+    flat.loc[0, ["g", "y"]] = ["solo", 0.0]
+    for weight, told in ((2.0, 1), (2.5, 0)):
+        weights = np.ones(len(flat))
+        weights[0] = weight
+        assert len(_spread_warnings(make("hill_climb", fit_parameters=False), flat,
+                                    sample_weight=weights)) == told, weight
 
 
 # ------------------------------------- the refusal reads the families the search can reach

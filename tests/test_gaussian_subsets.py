@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import all_dags
 from scipy.special import multigammaln
 
 from skbn import BootstrapStructure, ExactStructure, OrderMCMCStructure
@@ -114,27 +115,10 @@ def _bge_family(X, child, parents, iss_mu=1.0):
 # -- brute force over every DAG -----------------------------------------------------------
 
 
-def _all_dags(p):
-    """Every DAG on p nodes as parent bitmasks (n_dags, p), and its number of linear
-    extensions (orders it is consistent with), by enumerating edge sets and orders."""
-    pairs = [(u, v) for u in range(p) for v in range(p) if u != v]
-    masks = np.arange(1 << len(pairs), dtype=np.int64)
-    extensions = np.zeros(len(masks), dtype=np.int64)
-    for order in itertools.permutations(range(p)):
-        position = {v: i for i, v in enumerate(order)}
-        backward = sum(1 << e for e, (u, v) in enumerate(pairs) if position[u] > position[v])
-        extensions += (masks & backward) == 0
-    dags, extensions = masks[extensions > 0], extensions[extensions > 0]
-    parents = np.zeros((len(dags), p), dtype=np.int64)
-    for e, (u, v) in enumerate(pairs):
-        parents[:, v] |= ((dags >> e) & 1) << u
-    return parents, extensions
-
-
 def _brute_force_posterior(p, family_score):
     """P(u -> v) under the order-modular prior: every DAG weighted by its number of linear
     extensions times exp(sum of local scores) (-inf: no weight)."""
-    parents, extensions = _all_dags(p)
+    parents, extensions = all_dags(p)
     local = np.array([[family_score(v, [u for u in range(p) if (m >> u) & 1]) if not (m >> v) & 1
                        else -np.inf for m in range(1 << p)] for v in range(p)])
     log_weight = np.log(extensions.astype(float)) + sum(local[v][parents[:, v]] for v in range(p))
@@ -146,7 +130,7 @@ def _brute_force_posterior(p, family_score):
 
 def _brute_force_best(p, family_score):
     """Every DAG's total score; returns (scores, parent bitmasks)."""
-    parents, _ = _all_dags(p)
+    parents, _ = all_dags(p)
     local = np.array([[family_score(v, [u for u in range(p) if (m >> u) & 1]) if not (m >> v) & 1
                        else -np.inf for m in range(1 << p)] for v in range(p)])
     return sum(local[v][parents[:, v]] for v in range(p)), parents
@@ -154,7 +138,7 @@ def _brute_force_best(p, family_score):
 
 @pytest.fixture(scope="module")
 def dags5():
-    return _all_dags(5)
+    return all_dags(5)
 
 
 # -- the scorer itself --------------------------------------------------------------------
@@ -429,7 +413,7 @@ def test_order_mcmc_bge_close_to_exact_posteriors():
 
 
 def test_order_mcmc_same_result_for_any_hash_seed():
-    code = ("import sys; sys.path.insert(0, {root!r}); import numpy as np;"
+    code = ("import sys; sys.path[:0] = [{root!r}, {root!r} + '/tests']; import numpy as np;"
             "from tests.test_gaussian_subsets import gaussian_data;"
             "from skbn import OrderMCMCStructure;"
             "m = OrderMCMCStructure(n_iter=2000, random_state=3, fit_parameters=False);"

@@ -403,6 +403,8 @@ def _two_nodes(**overrides):
 @pytest.mark.parametrize("overrides, match", [
     (dict(parents={"b": ["a"], "a": ["b"]}), "cycle.*'a'"),
     (dict(parents={"b": ["c"]}), "'b'.*unknown parent 'c'"),
+    (dict(parents={"b": ["a", "a"]}), "'b' lists a parent twice"),
+    (dict(parents={"b": ["a"], "c": ["a"]}), "Parents are given for unknown node 'c'"),
     (dict(cpts={"a": [0.3, 0.7], "b": [0.2, 0.3, 0.5]}), "'b'.*shape"),
     (dict(cpts={"a": [0.3, 0.6], "b": [[0.2, 0.3, 0.5]] * 2}), "'a'.*sum"),
     (dict(cpts={"a": [1.3, -0.3], "b": [[0.2, 0.3, 0.5]] * 2}), "'a'.*negative"),

@@ -1,14 +1,13 @@
 """Exact edge posteriors against brute force over every DAG, each weighted by its number of
 linear extensions (the order-modular prior)."""
 
-import itertools
 import warnings
 from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import one_observational_row_data
+from conftest import all_dags, one_observational_row_data
 
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
@@ -26,21 +25,11 @@ def _brute_force(X, scorer, max_indegree=None, intervened=None):
     data = replace(data, intervened=intervened)
     p = data.n_variables
     cache = FamilyScoreCache(data, scorer)
-    pairs = [(u, v) for u in range(p) for v in range(p) if u != v]
-    masks = np.arange(1 << len(pairs), dtype=np.int64)
-    extensions = np.zeros(len(masks), dtype=np.int64)
-    for order in itertools.permutations(range(p)):
-        position = {v: i for i, v in enumerate(order)}
-        backward = sum(1 << e for e, (u, v) in enumerate(pairs) if position[u] > position[v])
-        extensions += (masks & backward) == 0
-    dags, extensions = masks[extensions > 0], extensions[extensions > 0]
+    dags, extensions = all_dags(p)  # (parent bitmasks of every child)
     log_weight = np.log(extensions.astype(float))
     keep = np.ones(len(dags), dtype=bool)
     for v in range(p):
-        parent_bits = np.zeros(len(dags), dtype=np.int64)
-        for e, (u, w) in enumerate(pairs):
-            if w == v:
-                parent_bits |= ((dags >> e) & 1) << u
+        parent_bits = dags[:, v]
         table = {}
         for bits in np.unique(parent_bits):
             parents = [u for u in range(p) if (bits >> u) & 1]
@@ -52,8 +41,10 @@ def _brute_force(X, scorer, max_indegree=None, intervened=None):
     weight = np.exp(log_weight - log_weight.max())
     weight /= weight.sum()
     posterior = np.zeros((p, p))
-    for e, (u, v) in enumerate(pairs):
-        posterior[u, v] = weight[((dags >> e) & 1) == 1].sum()
+    for u in range(p):
+        for v in range(p):
+            if u != v:
+                posterior[u, v] = weight[((dags[:, v] >> u) & 1) == 1].sum()
     return posterior
 
 

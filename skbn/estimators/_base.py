@@ -18,7 +18,7 @@ from skbn._continuous_network import (
     aliased_family_parameters,
     identifiable_families,
 )
-from skbn._counting import count_cells, family_table, weights_are_integral
+from skbn._counting import count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions, transitive_closure
 from skbn._data import (
@@ -1106,7 +1106,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
     def _scored_log_density(self, codes, values=None):
         """:meth:`_log_density` of the rows ``score_samples`` and ``score`` score, with one
         :class:`~skbn.exceptions.ZeroProbabilityWarning` when some row has probability 0
-        (:func:`skbn._zero_probability.zero_probability_message`, the message of the
+        (:func:`skbn._zero_probability.zero_probability_warning`, the message of the
         networks' ``log_likelihood``, which :meth:`_log_density` calls without its warning,
         plus the advice of ``parameter_estimator``); the values are unchanged."""
         log_likelihood = self._log_density(codes, values)
@@ -1365,12 +1365,13 @@ def _warn_sparse_columns(estimator, data):
     rule (they may be measurements); text and pandas categories reach the learner, hence
     this warning. A column declared with ``column_types=`` or ``categories=`` is not named,
     nor is the target. Rows are counted as the identifier rule of
-    :func:`skbn._determined_columns.check_determined_columns` counts them (integer weights
-    and the copies of chunked data's distinct rows are rows).
+    :func:`skbn._determined_columns.check_determined_columns` counts them
+    (:func:`skbn._counting.row_copies`: integer weights and the copies of chunked data's
+    distinct rows are rows).
     """
     if not estimator._learns_structure:
         return
-    copies = data.weights is not None and weights_are_integral(data.weights)
+    copies = row_copies(data.weights)
     found = []
     for j in np.argsort(name_ranks(data.names), kind="stable").tolist():
         n_states = int(data.cardinalities[j])
@@ -1378,7 +1379,7 @@ def _warn_sparse_columns(estimator, data):
             continue
         codes = data.codes[:, j]
         observed = codes >= 0
-        weights = data.weights[observed] if copies else None
+        weights = None if copies is None else copies[observed]
         counts = count_cells(codes[observed], n_states, weights)
         n_values, n_rows = int(np.count_nonzero(counts)), float(counts.sum())
         if n_values <= SPARSE_INTEGER_STATES or n_rows >= 2 * n_values:

@@ -309,12 +309,32 @@ def _warn_flat_resamples(flat, names, n_resamples):
 
 
 def _same_value(a, b):
-    """``a == b`` for parameter values (strings, numbers, dicts, lists), False when the
-    comparison is not a plain bool (arrays)."""
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
+    """Whether two parameter values are the same setting, whatever container holds them:
+    sequences (list, tuple, numpy array of one dimension or more) are the same when they
+    have the same length and the same items in order, whichever of them holds them; dicts
+    when they have the same keys and the same value under each; a 0-d array or a numpy
+    scalar is its Python scalar; a scalar is never the same as a sequence (``[1.0]`` is not
+    ``1.0``: no broadcasting) and a bool is not a number (``True`` is not ``1.0``, as
+    scikit-learn's parameter constraints tell them apart); other values by ``==``, False
+    when it does not give a plain bool or raises. Never raises."""
+    if a is b:
+        return True
+    a, b = (v.item() if isinstance(v, np.generic) or (isinstance(v, np.ndarray) and v.ndim == 0) else v
+            for v in (a, b))
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
+                and all(_same_value(a[key], b[key]) for key in a))
+    sequences = [isinstance(v, (list, tuple, np.ndarray)) for v in (a, b)]
+    if any(sequences):
+        return (all(sequences) and len(a) == len(b)
+                and all(_same_value(x, y) for x, y in zip(a, b)))
+    if isinstance(a, bool) != isinstance(b, bool):
         return False
+    try:
+        same = a == b
+    except Exception:  # (a value whose comparison fails is not the same as the other)
+        return False
+    return isinstance(same, bool) and same
 
 
 class BootstrapStructure(_BaseStructureLearner):
