@@ -53,6 +53,7 @@ from skbn._discrete_network import (
     _Network,
 )
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
+from skbn.exceptions import NotEstimable
 from skbn.parameters import estimate_cpt
 from skbn.utils._threads import class_order, one_blas_thread
 
@@ -1542,15 +1543,6 @@ def identifiable_families(families):
 
 #: :attr:`NotEstimable.reason` of a regression whose rows all lie on it (residual variance 0).
 NO_RESIDUAL_SPREAD = "no residual spread (an exact fit)"
-
-
-class NotEstimable(ValueError):
-    """A regression that the rows of one configuration cannot estimate (:func:`_family_parameters`);
-    ``reason`` says why in a few words, for a message that lists configurations."""
-
-    def __init__(self, message, reason):
-        super().__init__(message)
-        self.reason = reason
 
 
 def _family_parameters(stats, group, child, parents, variance, where, identifiable=False,

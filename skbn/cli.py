@@ -1654,10 +1654,15 @@ def run_demo(network="asia", estimator="hill_climb", n_samples=10_000, random_st
     out(f"{type(model).__name__} on {network}: {len(truth.nodes)} variables, "
           f"{n_samples} rows, fit in {elapsed:.3f} s")
     out("learned edges:")
-    true_edges = set(truth.edges)
+    true_edges, learned = set(truth.edges), set(model.edges_)
     for parent, child in model.edges_:
-        mark = "" if (parent, child) in true_edges else "   (not in the true network)"
+        mark = ("" if (parent, child) in true_edges else
+                f"   (reversed: the true network has {child} -> {parent})" if (child, parent) in true_edges
+                else "   (not in the true network)")
         out(f"  {parent} -> {child}{mark}")
+    missed = [f"{a} -> {b}" for a, b in truth.edges if (a, b) not in learned and (b, a) not in learned]
+    if missed:
+        out(f"true edges not learned: {', '.join(missed)}")
     shd = structural_hamming_distance(truth.edges, model.edges_, nodes=truth.nodes)
     cpdag_shd = structural_hamming_distance(truth.edges, model.edges_, nodes=truth.nodes,
                                             cpdag=True)

@@ -1,11 +1,11 @@
-"""Warnings raised by skbn (the ``sklearn.exceptions`` of this package).
+"""Warnings and errors raised by skbn (the ``sklearn.exceptions`` of this package).
 
 Filter them like any Python warning, e.g. ``warnings.simplefilter("error",
 UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
-__all__ = ["DeterminedColumnsWarning", "OrientationConflictWarning", "UnseenStateWarning",
-           "ZeroProbabilityWarning"]
+__all__ = ["DeterminedColumnsWarning", "NotEstimable", "OrientationConflictWarning",
+           "UnseenStateWarning", "ZeroProbabilityWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -96,3 +96,18 @@ class DeterminedColumnsWarning(UserWarning):
     leaves the state out, so its answer depends on the column's scale. Make the column
     discrete, or add noise far below its spread to the repeated values.
     """
+
+
+class NotEstimable(ValueError):
+    """A linear regression that the rows of one configuration cannot estimate: no row, no
+    more rows than coefficients, a constant or collinear parent there, or no residual spread.
+
+    Raised by the Gaussian and CLG networks' ``from_data`` (and caught by the learners'
+    networks, which apply the rule ``docs/gaussian.md`` gives); the message names the node,
+    the configuration and the parent. A ``ValueError``, so ``except ValueError`` catches it.
+    ``reason`` says why in a few words.
+    """
+
+    def __init__(self, message, reason):
+        super().__init__(message)
+        self.reason = reason

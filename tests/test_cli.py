@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skbn import HillClimbStructure, PCStructure
+from skbn import ChowLiuTree, HillClimbStructure, PCStructure
 from skbn.cli import main, read_tiers
 from skbn.datasets import asia_network
 from skbn.io import read_bif, read_json, write_bif, write_json
@@ -291,6 +291,23 @@ def test_compare_prints_the_metrics(tmp_path, capsys):
 def test_bare_command_runs_the_demo_and_help_shows_examples(capsys):
     status, out, _ = run(["--n-samples", "500", "--estimator", "chow_liu"], capsys)
     assert status == 0 and "structural Hamming distance" in out
+    # every learned edge is marked by what the true network holds: the edge, its reverse
+    # (a reversed edge is in the true network: it was marked "not in the true network"), or
+    # neither; the true edges without either direction are listed
+    truth = asia_network()
+    learned = ChowLiuTree().fit(truth.sample(500, random_state=0)).edges_
+    lines = out.splitlines()
+    for a, b in learned:
+        line = next(x for x in lines if x.startswith(f"  {a} -> {b}"))
+        if (a, b) in truth.edges:
+            assert line == f"  {a} -> {b}"
+        elif (b, a) in truth.edges:
+            assert line.endswith(f"(reversed: the true network has {b} -> {a})")
+        else:
+            assert line.endswith("(not in the true network)")
+    missed = [f"{a} -> {b}" for a, b in truth.edges if (a, b) not in learned and (b, a) not in learned]
+    assert (f"true edges not learned: {', '.join(missed)}" in out) == bool(missed)
+    assert any("reversed" in x for x in lines)                # (this seed reverses some)
     status, out, _ = run(["--help"], capsys)
     assert status == 0 and "examples:" in out and "skbn learn survey.csv" in out
     status, out, _ = run(["learn", "--help"], capsys)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from skbn.exceptions import ZeroProbabilityWarning
+from skbn.exceptions import NotEstimable, ZeroProbabilityWarning
 from skbn.network import (
     CLGBayesianNetwork,
     DiscreteBayesianNetwork,
@@ -438,6 +438,11 @@ def test_collinear_or_exact_parents_are_errors():
         GaussianBayesianNetwork.from_data(X, [("x.a", "x b"), ("copy", "x b")])
     with pytest.raises(ValueError, match="node 'copy'.*residual variance is 0"):
         GaussianBayesianNetwork.from_data(X, [("x.a", "copy")])
+    # the error's class is public (skbn.exceptions, as a traceback shows it) and a ValueError
+    with pytest.raises(NotEstimable) as caught:
+        GaussianBayesianNetwork.from_data(X, [("x.a", "copy")])
+    assert type(caught.value).__module__ == "skbn.exceptions"
+    assert isinstance(caught.value, ValueError) and caught.value.reason
 
 
 def test_constructor_validation():

@@ -13,11 +13,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
-from skbn._continuous_network import (
-    NotEstimable,
-    aliased_family_parameters,
-    identifiable_families,
-)
+from skbn._continuous_network import aliased_family_parameters, identifiable_families
 from skbn._counting import count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions, transitive_closure
@@ -43,7 +39,7 @@ from skbn._data import (
 from skbn._determined_columns import check_determined_columns
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.citests import DSeparationOracle, resolve_ci_test
-from skbn.exceptions import DeterminedColumnsWarning, UnseenStateWarning
+from skbn.exceptions import DeterminedColumnsWarning, NotEstimable, UnseenStateWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
