@@ -40,10 +40,11 @@ time: text (``"3.5"``), bools and a pandas categorical never are; a continuous c
 cells given as such at score time are refused, naming the column and a cell.
 
 A continuous column must be finite (``inf`` is refused, naming the column) and must vary
-(a constant column is refused). One with fewer than :data:`MIN_CONTINUOUS_VALUES`
-distinct values is kept continuous with a warning that names it, since a Gaussian model
-of a few values is poor. Functions that need discrete data (``allow_continuous=False``)
-refuse a continuous column, naming it.
+(a constant column is refused; a feature selector, which sets such a feature aside, encodes
+it with ``allow_constant=True`` and finds it with :func:`single_valued`). One with fewer
+than :data:`MIN_CONTINUOUS_VALUES` distinct values is kept continuous with a warning that
+names it, since a Gaussian model of a few values is poor. Functions that need discrete
+data (``allow_continuous=False``) refuse a continuous column, naming it.
 
 No discrete column may have more than :data:`MAX_STATES` states. Missing cells are
 ``None``, ``NaN``, ``pd.NA`` and ``NaT`` only: the strings ``"None"``, ``"NA"``,
@@ -76,6 +77,7 @@ __all__ = [
     "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_columns",
     "encode_fit",
     "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
+    "single_valued",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -568,8 +570,9 @@ def permute_columns(data, order):
     ----------
     data : EncodedData
     order : sequence of int
-        A permutation of ``range(data.n_variables)``; column ``k`` of the result is
-        column ``order[k]`` of ``data``.
+        A permutation of ``range(data.n_variables)``, or of a part of it (the columns left
+        out are dropped; the target, if ``data`` has one, must be kept); column ``k`` of
+        the result is column ``order[k]`` of ``data``.
 
     Returns
     -------
@@ -578,7 +581,10 @@ def permute_columns(data, order):
         ``input_names`` are the names of ``data`` (its own ``input_names`` if it has them).
     """
     order = np.asarray(order, dtype=np.int64)
-    position = np.argsort(order)  # position[i]: the new position of column i
+    position = np.full(data.n_variables, -1, dtype=np.int64)
+    position[order] = np.arange(len(order))  # position[i]: the new position of column i
+    if data.target is not None and position[data.target] < 0:
+        raise ValueError("permute_columns cannot drop the target column")
 
     def columns(array):  # Fortran-ordered: gather whole columns (rows of the transpose)
         return array.T[order].T if array.flags.f_contiguous else np.asfortranarray(array[:, order])
@@ -587,8 +593,8 @@ def permute_columns(data, order):
     if data.values is not None:
         values = columns(data.values)
     if data.row_scatter is not None:  # over the continuous columns, in column order
-        continuous = np.flatnonzero(data.continuous)
-        inner = np.argsort(position[continuous])
+        rank = np.cumsum(data.continuous) - 1  # rank[i]: column i's place among the continuous
+        inner = rank[order[data.continuous[order]]]  # the kept ones, in their new order
         scatter = np.ascontiguousarray(data.row_scatter[:, inner][:, :, inner])
     if data.groups is not None:
         groups = RowGroups(data.groups.group, data.groups.shared[:, order])
@@ -755,12 +761,23 @@ def _fractional_values(values):
     return bool(np.any(fractional & ~np.isnan(values)))
 
 
-def _check_spread(name, labels, *, what="column"):
-    """Refuse a constant continuous column and warn, naming it, when it has fewer than
-    :data:`MIN_CONTINUOUS_VALUES` distinct values; ``labels``: its first distinct values
-    (up to :data:`MIN_CONTINUOUS_VALUES` of them), the first observed one first."""
+def _single_value(labels):
+    """The constant-column rule: a column whose first distinct observed values (``labels``,
+    :func:`_first_distinct` or :func:`_distinct_labels`) are fewer than two has a single
+    value (or none observed), so no variance."""
+    return len(labels) < 2
+
+
+def _check_spread(name, labels, *, what="column", allow_constant=False):
+    """Refuse a constant continuous column (:func:`_single_value`; kept silently when
+    ``allow_constant``: its caller sets it aside, :func:`single_valued`) and warn, naming
+    it, when it has fewer than :data:`MIN_CONTINUOUS_VALUES` distinct values; ``labels``:
+    its first distinct values (up to :data:`MIN_CONTINUOUS_VALUES` of them), the first
+    observed one first."""
     label = "Input y" if what == "target" else f"Column {name!r}"
-    if len(labels) < 2:
+    if _single_value(labels):
+        if allow_constant:
+            return
         raise ValueError(
             f"{label} is continuous and constant (every observed value is {labels[0]!r}): it carries "
             "no information and has no variance to model; drop it before fitting."
@@ -803,10 +820,11 @@ def _check_finite(name, values, what="column"):
                          else f"Input X contains infinity in column {name!r}.")
 
 
-def _continuous_values(name, series, kind, *, what="column", values=None):
+def _continuous_values(name, series, kind, *, what="column", values=None, allow_constant=False):
     """Float values (NaN: missing) of a continuous column, refusing what cannot be one:
-    non-numbers, infinite values and a constant column; warning, naming the column, when
-    it has fewer than :data:`MIN_CONTINUOUS_VALUES` distinct values.
+    non-numbers, infinite values and a constant column (unless ``allow_constant``);
+    warning, naming the column, when it has fewer than :data:`MIN_CONTINUOUS_VALUES`
+    distinct values.
 
     Vectorised: the distinct values are looked for only up to
     :data:`MIN_CONTINUOUS_VALUES` (:func:`_first_distinct`), never listed; ``values``:
@@ -815,7 +833,7 @@ def _continuous_values(name, series, kind, *, what="column", values=None):
     if values is None:
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
     _check_finite(name, values, what)
-    _check_spread(name, _distinct_labels(series, values), what=what)
+    _check_spread(name, _distinct_labels(series, values), what=what, allow_constant=allow_constant)
     return values
 
 
@@ -1067,10 +1085,12 @@ def _as_series(column):
     return column if isinstance(column, pd.Series) else pd.Series(column, copy=False)
 
 
-def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_continuous):
+def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_continuous,
+                allow_constant=False):
     """``(states, codes, values)`` of one training column: codes int64 (``-1`` = missing);
     for a continuous column ``states`` is None, codes are 0 / ``-1`` and ``values`` its
-    floats (NaN = missing); ``values`` is None for a discrete column."""
+    floats (NaN = missing); ``values`` is None for a discrete column. ``allow_constant``:
+    a constant continuous column is encoded instead of refused."""
     series = _as_series(column)
     if (declared is None and declared_type in (None, CONTINUOUS) and allow_continuous
             and pd.api.types.is_float_dtype(series.dtype)):
@@ -1080,8 +1100,8 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
         missing = np.isnan(values)
         _check_missing(name, missing, allow_missing)
         if declared_type == CONTINUOUS or _fractional_values(values):
-            return None, np.where(missing, -1, 0), _continuous_values(name, series, "numeric",
-                                                                      values=values)
+            return None, np.where(missing, -1, 0), _continuous_values(
+                name, series, "numeric", values=values, allow_constant=allow_constant)
     if (declared is None and declared_type != CONTINUOUS and isinstance(series.dtype, np.dtype)
             and series.dtype.kind in "iu" and len(series)):
         # a numpy integer column (no missing cell) taken as discrete: its distinct values
@@ -1104,7 +1124,7 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
         if not allow_continuous:
             raise ValueError(f"Column {name!r} is declared continuous, but this function needs "
                              "discrete columns.")
-        values = _continuous_values(name, series, kind)
+        values = _continuous_values(name, series, kind, allow_constant=allow_constant)
         return None, np.where(missing, -1, 0), values
     if declared is not None:
         first_seen = (pd.unique(codes[~missing]) if kind == "categorical" else np.arange(len(labels)))
@@ -1268,7 +1288,7 @@ def _user_type(column_types, j, name):
 
 
 def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto",
-               allow_continuous=False):
+               allow_continuous=False, allow_constant=False):
     """Encode training data (the column-type rule of the module docstring).
 
     Parameters
@@ -1285,6 +1305,10 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     allow_continuous : bool, default=False
         Accept continuous columns; when False (functions that need discrete data) a
         column the rule makes continuous is refused, naming it.
+    allow_constant : bool, default=False
+        Encode a constant continuous column (a single observed value) instead of refusing
+        it: for a caller that sets such columns aside (a feature selector), which finds
+        them with :func:`single_valued`. A learner cannot model one.
 
     Returns
     -------
@@ -1313,7 +1337,8 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
             try:
                 column_states, codes, values = _fit_column(
                     name, columns[j], _user_states(categories, j, name), _user_type(column_types, j, name),
-                    allow_missing=allow_missing, allow_continuous=allow_continuous)
+                    allow_missing=allow_missing, allow_continuous=allow_continuous,
+                    allow_constant=allow_constant)
             except _UndeclaredWholeNumbers as error:
                 undeclared.append(error)
                 continue
@@ -1342,6 +1367,31 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         for j, column in column_values.items():
             values[:, j] = column
     return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names), values=values), states
+
+
+def single_valued(data):
+    """Which columns of ``data`` take a single observed value: a constant continuous column
+    (the encoder's rule, :func:`_single_value`, which refuses it unless
+    ``encode_fit(..., allow_constant=True)``) or a discrete column with one observed state
+    (declared states that no row holds do not count). Missing cells are not values.
+
+    Parameters
+    ----------
+    data : EncodedData
+
+    Returns
+    -------
+    ndarray of shape (n_variables,), bool
+    """
+    codes = data.codes
+    flat = np.empty(data.n_variables, dtype=bool)
+    for j, continuous in enumerate(data.continuous):
+        if continuous:
+            flat[j] = _single_value(_first_distinct(data.values[:, j], 2))
+        else:
+            observed = codes[:, j][codes[:, j] >= 0] if codes.dtype.kind == "i" else codes[:, j]
+            flat[j] = not len(observed) or bool(np.all(observed == observed[0]))
+    return flat
 
 
 def _declared_for(value, names, used, parameter):

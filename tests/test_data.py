@@ -1,6 +1,7 @@
 """Column-wise encoding of discrete data and its error messages."""
 
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,8 @@ from skbn._data import (
     encode_fit,
     encode_target,
     encode_transform,
+    permute_columns,
+    single_valued,
 )
 
 
@@ -674,3 +677,27 @@ def test_predicting_without_the_target_column_in_another_order_names_the_order()
         model.predict_proba(X[["b", "a"]])
     with pytest.raises(ValueError, match="missing"):  # (another column left out: sklearn's words)
         model.predict_proba(X[["a"]])
+
+
+def test_constant_columns_allowed_found_and_dropped():
+    """``allow_constant=True`` encodes a constant continuous column the encoder otherwise
+    refuses; :func:`single_valued` finds it and a discrete column with one observed state
+    (missing cells and unobserved declared states do not count); ``permute_columns`` with
+    a part of the columns gives the encoding of those columns."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.normal(size=6), "k": [np.nan, 0.5, 0.5, 0.5, 0.5, 0.5],
+                      "d": pd.Categorical(["u"] * 6, categories=["u", "v"]), "e": [0, 1] * 3,
+                      "m": ["a", None, "a", "a", "a", "a"]})
+    with pytest.raises(ValueError, match="Column 'k' is continuous and constant"):
+        encode_fit(X, column_types={"k": "continuous"}, allow_continuous=True, allow_missing=True)
+    data, _ = encode_fit(X, column_types={"k": "continuous"}, allow_continuous=True, allow_missing=True,
+                         allow_constant=True)
+    np.testing.assert_array_equal(single_valued(data), [False, True, True, False, True])
+    part = permute_columns(data, [3, 0])
+    alone, _ = encode_fit(X[["e", "x"]], allow_continuous=True)
+    assert part.names == ("e", "x")
+    np.testing.assert_array_equal(part.cardinalities, alone.cardinalities)
+    np.testing.assert_array_equal(part.codes, alone.codes)
+    np.testing.assert_array_equal(part.values, alone.values)
+    with pytest.raises(ValueError, match="cannot drop the target"):
+        permute_columns(replace(data, target=1), [3, 0])

@@ -11,7 +11,7 @@ from scipy.stats import norm
 from sklearn.base import clone
 from sklearn.datasets import load_diabetes
 from sklearn.linear_model import LinearRegression
-from sklearn.model_selection import cross_val_score
+from sklearn.model_selection import KFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -487,3 +487,89 @@ def test_a_point_mass_of_the_target_in_a_group_is_warned_about():
     features = pd.DataFrame({"spent": y, "x": X["x"]})
     with pytest.warns(DeterminedColumnsWarning, match="PCSelect: 'spent' where 'card' is 'no'"):
         PCSelect().fit(features, pd.Series(g, name="card"))
+
+
+def _constant_feature_fits(X, y, **params):
+    """PCSelect fitted on ``X`` and warned about its constant features (the warning's text)."""
+    with pytest.warns(UserWarning, match="constant in the") as record:
+        selector = PCSelect(**params).fit(X, y)
+    messages = [str(w.message) for w in record if "constant in the" in str(w.message)]
+    assert len(messages) == 1
+    return selector, messages[0]
+
+
+def test_a_constant_feature_is_not_selected_as_pcalg_drops_it():
+    """A continuous feature constant in the rows fitted was refused ("has no variance to
+    model"), so a cross-validation fold in which a rare dummy is constant crashed. pcalg's
+    pcSelect finds its correlation NA and its z 0 (p-value 1): dropped at order 0, never in
+    a conditioning set; scikit-learn's f_regression gives it p-value 1 too. PCSelect sets it
+    aside, warning: not selected, p-value 1, no test; the other features' results are
+    those without the column, bit for bit, and transform drops it from new data."""
+    X, y = linear_gaussian(8, 200, 3)
+    X = pd.DataFrame(X, columns=[f"x{j}" for j in range(8)])
+    without = PCSelect().fit(X, y)
+    flat = X.assign(k=0.5)[["x0", "x1", "x2", "k", *X.columns[3:]]]  # in the middle of the name order
+    selector, message = _constant_feature_fits(flat, y)
+    assert message.startswith("PCSelect: feature 'k' is constant in the 200 rows fitted ('k' is always 0.5)")
+    kept = np.flatnonzero(flat.columns != "k")
+    assert not selector.support_[3] and selector.pvalues_[3] == 1.0
+    np.testing.assert_array_equal(selector.support_[kept], without.support_)
+    np.testing.assert_array_equal(selector.pvalues_[kept], without.pvalues_)
+    assert (selector.n_tests_, selector.max_order_) == (without.n_tests_, without.max_order_)
+    new = flat.assign(k=np.arange(200.0))  # the column varies in new data: still dropped
+    np.testing.assert_array_equal(selector.transform(new), without.transform(X))
+    assert list(selector.get_feature_names_out()) == list(without.get_feature_names_out())
+    # a constant array column declared continuous, and a constant target still refused
+    array = np.column_stack([X.to_numpy(), np.full(200, 3.0)])
+    selector, message = _constant_feature_fits(array, y, column_types="continuous")
+    assert "feature 8 is constant" in message and "8 is always 3.0" in message and not selector.support_[8]
+    with pytest.raises(ValueError, match="Input y is continuous and constant"):
+        PCSelect().fit(flat, np.full(200, 2.5))
+
+
+def test_a_discrete_feature_with_one_state_and_a_target_with_one_class():
+    """A discrete feature with a single observed state (declared states unobserved) is set
+    aside as a constant measurement is (its test found p-value 1 silently); a discrete
+    target with a single class is refused naming y, as a constant continuous one is."""
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.integers(0, 3, size=(300, 3)), columns=list("abc"))
+    y = pd.Series((X["a"] + rng.integers(0, 2, 300)) % 3, name="label")
+    without = PCSelect().fit(X, y)
+    for one in (np.ones(300, dtype=int), pd.Categorical(["u"] * 300, categories=["u", "v"])):
+        selector, message = _constant_feature_fits(X.assign(k=one), y)
+        assert "feature 'k' is constant in the 300 rows" in message
+        assert not selector.support_[3] and selector.pvalues_[3] == 1.0
+        np.testing.assert_array_equal(selector.support_[:3], without.support_)
+        np.testing.assert_array_equal(selector.pvalues_[:3], without.pvalues_)
+        assert selector.n_tests_ == without.n_tests_
+    for target in (np.ones(300, dtype=int), np.array(["x"] * 300)):
+        with pytest.raises(ValueError, match=r"Input y has a single class .* in the 300 rows"):
+            PCSelect().fit(X, target)
+
+
+def test_every_feature_constant_selects_nothing():
+    y = np.random.default_rng(0).normal(size=50)
+    X = pd.DataFrame({"u": np.full(50, 1.5), "v": np.zeros(50, dtype=int)})
+    selector, message = _constant_feature_fits(X, y)
+    assert message.startswith("PCSelect: every feature is constant in the 50 rows fitted ('u' is always "
+                              "1.5; 'v' is always 0)")
+    assert "Nothing is selected" in message
+    assert not selector.support_.any() and (selector.pvalues_ == 1.0).all()
+    assert (selector.n_tests_, selector.max_order_) == (0, -1)
+    with pytest.warns(UserWarning, match="No features were selected"):
+        assert selector.transform(X).shape == (50, 0)
+
+
+def test_cross_val_score_when_a_fold_has_a_constant_feature():
+    """wage1's construc (24 of 526 rows 1) with rows sorted by it and unshuffled KFold: the
+    last fold's training rows hold only 0s. That fold crashed; it now drops the feature."""
+    rng = np.random.default_rng(0)
+    n = 200
+    X = pd.DataFrame({"educ": rng.normal(12, 2, n), "exper": rng.normal(17, 8, n),
+                      "construc": (np.arange(n) >= n - 20).astype(float)})
+    y = 0.1 * X["educ"] + 0.01 * X["exper"] + 0.2 * X["construc"] + rng.normal(0, 0.4, n)
+    pipe = make_pipeline(PCSelect(column_types="continuous"), LinearRegression())
+    message = "feature 'construc' is constant in the 160 rows fitted \\('construc' is always 0.0\\)"
+    with pytest.warns(UserWarning, match=message):
+        scores = cross_val_score(pipe, X, y, cv=KFold(5), error_score="raise")
+    assert scores.shape == (5,) and np.isfinite(scores).all()

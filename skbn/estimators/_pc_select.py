@@ -28,6 +28,7 @@ from skbn._data import (
     numeric_column,
     permute_columns,
     positive_weight_rows,
+    single_valued,
 )
 from skbn._determined_columns import warn_flat_tested_pairs
 from skbn._engines._ci_runner import CITestRunner
@@ -35,6 +36,7 @@ from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.estimators._base import _append_column, target_name_of
 from skbn.utils._sklearn_compat import Interval, StrOptions, check_is_fitted, validate_data
 from skbn.utils._threads import one_blas_thread
+from skbn.utils._warnings import warn_user
 
 __all__ = ["PCSelect"]
 
@@ -96,11 +98,13 @@ class PCSelect(SelectorMixin, BaseEstimator):
         The selected features.
     pvalues_ : ndarray of shape (n_features,)
         The largest p-value of each feature over the tests it went through (pcalg's
-        ``zMin`` is the corresponding smallest :math:`|z|`: ``p = 2(1 - \Phi(zMin))``).
+        ``zMin`` is the corresponding smallest :math:`|z|`: ``p = 2(1 - \Phi(zMin))``);
+        1 for a feature constant in the rows fitted (Notes).
     n_tests_ : int
-        Number of CI tests run.
+        Number of CI tests run (none for a constant feature).
     max_order_ : int
-        The largest conditioning-set size tested.
+        The largest conditioning-set size tested (-1 when every feature is constant:
+        nothing was tested).
     ci_test_ : BaseCITest
         The resolved test.
     column_types_ : dict {column: "discrete" or "continuous"}
@@ -119,6 +123,17 @@ class PCSelect(SelectorMixin, BaseEstimator):
     feature is dropped; :class:`PCSelect` does the same (p-value 1) for every Gaussian
     test, so that it selects pcSelect's set. (The structure learners instead keep such an
     edge; see :class:`skbn.citests.FisherZ`.) Discrete tests keep their own rule.
+
+    **Constant features.** A feature with a single value in the rows fitted (a constant
+    measurement, or a discrete feature with one observed state: a rare dummy absent from a
+    cross-validation training fold) carries no information about :math:`Y` there. pcalg's
+    ``pcSelect`` finds its correlation undefined and its :math:`z` 0, so it drops it at
+    order 0 with p-value 1 (scikit-learn's ``f_regression`` also gives it p-value 1).
+    :class:`PCSelect` sets it aside before the search, with a warning naming it: it is not
+    selected (``transform`` drops it from any data), its p-value is 1, no test is run for
+    it and it is in no conditioning set, so the other features' results are those without
+    the column. The test (``ci_test="auto"``) is still chosen from the types of all the
+    features. A target with a single value is refused, naming ``y``.
 
     **Mixed features** (``"mi-cg"``). A continuous feature against a continuous target is
     tested by the regressions of the target within the configurations of the discrete
@@ -219,7 +234,8 @@ class PCSelect(SelectorMixin, BaseEstimator):
             )
         # the features as a learner encodes X (column_types keyed by X's own labels: the
         # positions 0, 1, ... of an array), the target as a learner encodes fit(X, y)'s y
-        data, states = encode_fit(frame, column_types=self.column_types, allow_continuous=True)
+        data, states = encode_fit(frame, column_types=self.column_types, allow_continuous=True,
+                                  allow_constant=True)
         names = list(data.names)
         continuous = np.asarray(data.continuous, dtype=bool)
         numeric = numeric_column(y)
@@ -234,6 +250,16 @@ class PCSelect(SelectorMixin, BaseEstimator):
         y_codes, y_states, y_values = encode_target(y, target, column_type=y_type, allow_continuous=True)
         data = _append_column(data, y_codes, 0 if y_states is None else len(y_states), target,
                               values=y_values)
+        flat = single_valued(data)  # (a constant continuous y was refused by encode_target)
+        if flat[-1]:
+            raise ValueError(
+                f"Input y has a single class ({y_states[data.codes[0, -1]]!r}) in the {len(y)} rows "
+                "fitted: every feature is independent of a constant target, so there is nothing "
+                "to select. With cross-validation, StratifiedKFold keeps every class in every "
+                "training fold.")
+        flat = flat[:-1]
+        if flat.any():
+            _warn_constant_features(data, states, flat)
         if not continuous.any():
             kind = "discrete" if y_type == DISCRETE else "mixed"
         else:
@@ -249,8 +275,9 @@ class PCSelect(SelectorMixin, BaseEstimator):
             # continuous feature in a state of a discrete target): the CLG test leaves that
             # state out, so it cannot see that dependence, and the feature can be dropped
             target = len(names)
-            pairs = ([(target, j) for j in range(target) if not continuous[j]] if y_type == CONTINUOUS
-                     else [(j, target) for j in range(target) if continuous[j]])
+            pairs = ([(target, j) for j in range(target) if not continuous[j] and not flat[j]]
+                     if y_type == CONTINUOUS else
+                     [(j, target) for j in range(target) if continuous[j] and not flat[j]])
             warn_flat_tested_pairs(
                 data, [*states, y_states], "PCSelect", pairs,
                 "The conditional-Gaussian test leaves the rows of that state out of its regressions "
@@ -265,16 +292,23 @@ class PCSelect(SelectorMixin, BaseEstimator):
         # tests, and so the selection, does not depend on the column order of X
         order = name_order(list(frame.columns))  # (the labels: integers in numeric order)
         order = np.arange(p) if order is None else order
+        # a feature with a single value is set aside: it is not tested, not selected, and
+        # never in a conditioning set (pcalg's z = 0 at order 0 drops it there, p-value 1)
+        order = order[~flat[order]]
+        self.support_ = np.zeros(p, dtype=bool)
+        self.pvalues_ = np.ones(p)
+        self.n_tests_, self.max_order_ = 0, -1
+        if not len(order):
+            return self
         data = permute_columns(data, np.append(order, p))
         runner = CITestRunner(data, ci_test, level=self.alpha)
         try:
-            active, pvalues, n_tests, last = self._search(runner, p, isinstance(ci_test, BaseGaussianCITest),
+            active, pvalues, n_tests, last = self._search(runner, len(order),
+                                                          isinstance(ci_test, BaseGaussianCITest),
                                                           data.total_weight)
         finally:
             runner.close()
-        self.support_ = np.zeros(p, dtype=bool)
         self.support_[order] = active
-        self.pvalues_ = np.empty(p)
         self.pvalues_[order] = pvalues
         self.n_tests_ = n_tests
         self.max_order_ = last - 1
@@ -346,3 +380,27 @@ class PCSelect(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.input_tags.allow_nan = False
         return tags
+
+
+def _warn_constant_features(data, states, flat):
+    """Warn, naming them and their value, that the features ``flat`` (a mask over the
+    columns of ``data`` before the target) take a single value in the rows fitted."""
+    shown = []
+    for j in np.flatnonzero(flat):
+        if data.continuous[j]:
+            observed = data.values[:, j][~np.isnan(data.values[:, j])]
+            value = float(observed[0])
+        else:
+            value = states[j][data.codes[np.flatnonzero(data.codes[:, j] >= 0)[0], j]]
+        shown.append(f"{data.names[j]!r} is always {value!r}")
+    every = bool(flat.all())
+    subject = ("every feature is" if every else "features " + ", ".join(
+        repr(data.names[j]) for j in np.flatnonzero(flat)) + " are" if len(shown) > 1
+        else f"feature {data.names[np.flatnonzero(flat)[0]]!r} is")
+    warn_user(
+        f"PCSelect: {subject} constant in the {data.n_samples} rows fitted ({'; '.join(shown)}): "
+        "a feature with no variance carries no information about y there, so it is not "
+        "selected (support_ False, pvalues_ 1, no test run) and transform drops it from new "
+        "data. (With cross-validation, this happens in a training fold that holds no row with "
+        "another value, e.g. unshuffled KFold on rows sorted by a rare dummy.)"
+        + (" Nothing is selected." if every else ""))
