@@ -247,11 +247,45 @@ def positive_weight_rows(X, sample_weight, *others):
     no state, decide no column type and may be missing."""
     array = check_container(X)  # (None for a DataFrame)
     weights = check_sample_weight(sample_weight, len(X) if array is None else array.shape[0])
+    if weights is not None:
+        _check_weights_against_rows(X, sample_weight, weights)
     if weights is None or weights.all():
         return (X, weights, *others)
     keep = weights > 0
     return (take_rows(X if array is None else array, keep), weights[keep],
             *(take_rows(values, keep) for values in others))
+
+
+def _check_weights_against_rows(X, sample_weight, weights):
+    """Catch the two ways a frequency table's counts go wrong as ``sample_weight``.
+
+    * A pandas Series whose index holds the row labels of a DataFrame ``X`` in another
+      order is refused: weights are read by position (as scikit-learn reads them), so every
+      row would get another row's count (``X`` sorted or filtered after the counts were
+      taken out of it).
+    * A numeric column of ``X`` equal to the weights (the count column of
+      ``as.data.frame(table)``, ``Freq``/``n``/``count``, left in ``X``) is warned about,
+      naming it: it would be one more variable, learned from and scored. A variable may
+      equal the weights on purpose, so this is a warning, not an error.
+    """
+    if isinstance(X, pd.DataFrame) and isinstance(sample_weight, pd.Series):
+        rows, labels = X.index, sample_weight.index
+        if (not rows.equals(labels) and rows.is_unique and labels.is_unique
+                and labels.isin(rows).all()):
+            raise ValueError(
+                "sample_weight is a Series whose index holds the row labels of X in another "
+                "order; weights are read by position (as in scikit-learn), so each row would get "
+                "another row's weight. Align them first: sample_weight.reindex(X.index).")
+    names, columns = _as_columns(X)
+    for name, column in zip(names, columns):
+        if column.dtype.kind not in "iuf":  # (text, bools, categories: not a count)
+            continue
+        if np.array_equal(pd.Series(column).to_numpy(dtype=np.float64, na_value=np.nan), weights):
+            warn_user(
+                f"Column {name!r} of X holds the sample_weight values row for row: if it is the "
+                "count of each row (a frequency table, e.g. R's as.data.frame(table) 'Freq'), "
+                "drop it from X, or it is one more variable of the model.", UserWarning)
+            return
 
 
 def take_rows(values, keep):
@@ -703,6 +737,9 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
         message = (f"{label} is numeric with {counted}: whole numbers with {reason} are not "
                    f"taken for categories without a declaration (they may be a rounded measurement "
                    f"or an identifier). {declare}")
+        if what == "column" and all(float(value) >= 0 for value in labels):
+            message += (" If it is the count of each row (a frequency table, e.g. R's "
+                        "as.data.frame(table) 'Freq'), drop it from X and pass it as sample_weight.")
         if continuous_ok and what == "column":
             raise _UndeclaredWholeNumbers(message, name)
         raise ValueError(message)

@@ -57,7 +57,8 @@ OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
              "random_state": "--random-state", "white_list": "--white-list",
              "black_list": "--black-list", "ci_test": "--ci-test", "missing": "--missing",
              "scorer": "--score", "ess": "--ess", "alpha": "--alpha", "tiers": "--tiers",
-             "ordering": "--ordering", "target": "--target", "verbose": "-v"}
+             "ordering": "--ordering", "target": "--target", "verbose": "-v",
+             "sample_weight": "--weights"}
 
 #: Extensions of the outputs (compressed CSV: pandas infers the compression).
 _TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".dat")
@@ -123,7 +124,7 @@ def _separator_hint(text, sep):
 
 
 def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), continuous=(), decimal=".",
-               lines=False):
+               lines=False, weights=None):
     """Read a data file: CSV (cells taken literally) or Parquet.
 
     CSV cells are read as written: only empty cells are missing, plus the texts in
@@ -132,7 +133,8 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
     numeric (integers when every cell is an integer), other columns are text; the columns
     named in ``categorical`` (``--categorical``) always stay text, i.e. discrete; those named
     in ``continuous`` (``--continuous``) must be numbers (the caller declares them continuous:
-    ``column_types``). Rows ending
+    ``column_types``); the column ``weights`` (``--weights``) stays text, for
+    :func:`_take_weights` to read as numbers, naming it. Rows ending
     with the separator (a trailing comma) are read as the header says; a header with an
     empty or repeated name, a row with more values than the header, or a row with fewer
     fields than the header (a truncated line) is an error naming its line in the file.
@@ -163,7 +165,8 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
     else:
         frame, records = _read_csv(path, _separator(sep), list(na_values), pd)
         line = records.line
-        for option, names in (("--categorical", categorical), ("--continuous", continuous)):
+        for option, names in (("--categorical", categorical), ("--continuous", continuous),
+                              ("--weights", [] if weights is None else [weights])):
             unknown = [c for c in names if c not in frame.columns]
             if unknown:
                 raise CommandError(f"{option}: no column {unknown[0]!r} in {str(path)!r} "
@@ -173,7 +176,8 @@ def read_table(path, sep=",", na_values=(), *, numbers=True, categorical=(), con
             raise CommandError(f"column {both[0]!r} is given to both --categorical and "
                                f"--continuous")
         if numbers:
-            frame = _numeric_columns(frame, pd, keep_text=categorical, measured=continuous,
+            text_columns = [*categorical, *([] if weights is None else [weights])]
+            frame = _numeric_columns(frame, pd, keep_text=text_columns, measured=continuous,
                                      decimal=decimal)
             text = [c for c in continuous if not pd.api.types.is_numeric_dtype(frame[c].dtype)]
             if text:
@@ -774,6 +778,9 @@ def align_to_model(frame, network, path=None, sep=",", decimal=".", line=None):
     of = f" of {str(path)!r}" if path is not None else ""
     if unknown:
         hint = _separator_hint(unknown[0], sep) if frame.shape[1] == 1 else ""
+        if len(unknown) == 1 and all(spelled_number(str(v), decimal) is not None
+                                     for v in frame[unknown[0]].dropna()):
+            hint += f"; if it holds row weights (counts), pass --weights {str(unknown[0])!r}"
         raise CommandError(f"column(s) {unknown!r}{of} are not nodes of the model "
                            f"(nodes: {[str(v) for v in network.nodes]!r}){hint}")
 
@@ -1150,10 +1157,15 @@ def cmd_learn(args, log):
     outputs = learn_outputs(args)
     log(f"reading {args.data}")
     start = time.perf_counter()
-    data = read_table(args.data, sep=args.sep, na_values=args.na_values,
-                      categorical=args.categorical, continuous=args.continuous, decimal=args.decimal)
+    data, line = read_table(args.data, sep=args.sep, na_values=args.na_values,
+                            categorical=args.categorical, continuous=args.continuous,
+                            decimal=args.decimal, lines=True, weights=args.weights)
     log(f"read {data.shape[0]} rows, {data.shape[1]} columns "
         f"({time.perf_counter() - start:.2f} s)")
+    data, weights = _take_weights(args, data, line, [("--target", args.target)]
+                                  + [(option, c) for option, columns in (("--categorical", args.categorical),
+                                                                         ("--continuous", args.continuous))
+                                     for c in columns])
     if data.shape[1] < 2:
         raise CommandError(f"{str(args.data)!r} has one column ({str(data.columns[0])!r}); "
                            f"a network needs at least two"
@@ -1164,7 +1176,7 @@ def cmd_learn(args, log):
     log(f"fitting {model!r}")
     start = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):  # stdout holds results only
-        model.fit(data)
+        model.fit(data) if weights is None else model.fit(data, sample_weight=weights)
     log(f"fitted in {time.perf_counter() - start:.2f} s")
     kinds = {kind: [str(c) for c, k in model.column_types_.items() if k == kind]
              for kind in ("discrete", "continuous")}
@@ -1172,8 +1184,8 @@ def cmd_learn(args, log):
                                      if names))
 
     directed, undirected = directed_edges(model), undirected_edges(model)
-    out(f"{type(model).__name__} ({args.method}) on {args.data}: {data.shape[0]} rows, "
-        f"{data.shape[1]} variables, {len(directed) + len(undirected)} edges")
+    out(f"{type(model).__name__} ({args.method}) on {args.data}: {data.shape[0]} rows"
+        f"{_weighted(weights)}, {data.shape[1]} variables, {len(directed) + len(undirected)} edges")
     for parent, child in directed:
         out(f"  {parent} -> {child}")
     for u, v in undirected:
@@ -1181,18 +1193,23 @@ def cmd_learn(args, log):
     if hasattr(model, "score_"):
         out(f"score ({type(model.scorer_).__name__}): {model.score_:.4f}")
     incomplete = data.isna().any(axis=1).to_numpy()
+    mean = "mean" if weights is None else f"weighted mean (--weights {args.weights})"
+    if weights is not None:  # rows of weight 0 are left out (not read), as in fit
+        incomplete = incomplete & (weights > 0)
     if not incomplete.any():
-        out(f"mean log-likelihood of the training rows: {model.score(data):.4f}")
+        out(f"{mean} log-likelihood of the training rows: "
+            f"{model.score(data, sample_weight=weights):.4f}")
     elif getattr(model, "missing", None) == "complete_case":
         # the model was learned from the complete rows only: say so, and score those
         complete = data[~incomplete]
-        out(f"mean log-likelihood of the {len(complete)} complete rows it was learned from: "
-            f"{model.score(complete):.4f}")
-        out(f"mean log-likelihood of all {len(data)} rows (missing cells summed out): "
-            f"{model.score(data):.4f}")
+        kept = None if weights is None else weights[~incomplete]
+        out(f"{mean} log-likelihood of the {len(complete)} complete rows it was learned from: "
+            f"{model.score(complete, sample_weight=kept):.4f}")
+        out(f"{mean} log-likelihood of all {len(data)} rows (missing cells summed out): "
+            f"{model.score(data, sample_weight=weights):.4f}")
     else:
-        out(f"mean log-likelihood of the training rows (missing cells summed out): "
-            f"{model.score(data):.4f}")
+        out(f"{mean} log-likelihood of the training rows (missing cells summed out): "
+            f"{model.score(data, sample_weight=weights):.4f}")
 
     jobs = []
     if "model" in outputs:
@@ -1232,6 +1249,12 @@ def cmd_score(args, log):
     log(f"reading {args.data}")
     frame, line = read_table(args.data, sep=args.sep, na_values=args.na_values, numbers=False,
                              lines=True)
+    frame, weights = _take_weights(args, frame, line)
+    n_rows = len(frame)
+    if weights is not None:  # rows of weight 0 are left out (not read), as in fit and score
+        kept = np.flatnonzero(weights > 0)
+        frame, weights, file_line = frame.iloc[kept], weights[kept], line
+        line = lambda row: file_line(int(kept[row]))  # noqa: E731
     data = align_to_model(frame, network, path=args.data, sep=args.sep, decimal=args.decimal,
                           line=line)
     start = time.perf_counter()
@@ -1248,12 +1271,23 @@ def cmd_score(args, log):
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     log(f"scored {len(data)} rows in {time.perf_counter() - start:.2f} s")
     finite = np.isfinite(log_likelihood)
-    out(f"rows: {len(data)}")
-    out(f"mean log-likelihood: {np.mean(log_likelihood):.6f}")
+    if weights is None:
+        out(f"rows: {len(data)}")
+        out(f"mean log-likelihood: {np.mean(log_likelihood):.6f}")
+    else:
+        dropped = n_rows - len(data)
+        out(f"rows: {len(data)}{_weighted(weights)}"
+            + (f" ({dropped} row(s) of weight 0 left out)" if dropped else ""))
+        out(f"weighted mean log-likelihood (--weights {args.weights}): "
+            f"{np.average(log_likelihood, weights=weights):.6f}")
     if not finite.all():
         out(f"rows with probability 0: {int((~finite).sum())}{causes}")
     if per_row is not None:
         table = pd.DataFrame({"log_likelihood": log_likelihood})
+        if weights is not None:  # one line per row of the file; NaN: weight 0, not read
+            table = pd.DataFrame({"log_likelihood": np.full(n_rows, np.nan),
+                                  "weight": np.zeros(n_rows)})
+            table.iloc[kept, 0], table.iloc[kept, 1] = log_likelihood, weights
         write_outputs([(per_row, lambda path: write_table(table, path))], log)
     return 0
 
@@ -1359,6 +1393,65 @@ def _declared_types(args):
             **{c: "continuous" for c in getattr(args, "continuous", ())}}
 
 
+def _take_weights(args, data, line=None, uses=()):
+    """``(data, weights)``: the ``--weights`` column taken out of ``data`` as the row weights
+    (``sample_weight``), or ``(data, None)`` without the option.
+
+    The column is not a variable: a column named by another option (``uses``: pairs of the
+    option and its text, e.g. ``("--target", args.target)``) is refused. Its cells must be
+    numbers as ``learn`` reads them (``--decimal``), none missing, none negative or infinite,
+    not all 0 (:func:`~skbn._data.check_sample_weight`, the fit's rule); each refusal names the
+    column and, with ``line`` (from :func:`read_table`), the line of the first bad cell.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from skbn._data import check_sample_weight
+
+    if args.weights is None:
+        return data, None
+    column = _column(data, args.weights, "--weights")
+    for option, text in uses:
+        if text is not None and str(text) == str(column):
+            raise CommandError(f"{option} {str(text)!r} is the --weights column: the weights "
+                               f"count rows, they are not a variable")
+    where = line if line is not None else (lambda row: f"row {row + 1}")
+    name = f"--weights {str(column)!r}"
+    cells = data[column]
+    missing = cells.isna().to_numpy()
+    if missing.any():
+        raise CommandError(f"{name}: {int(missing.sum())} missing cell(s) (first on "
+                           f"{where(int(missing.argmax()))}); every row needs a weight (0 "
+                           f"leaves a row out)")
+    if pd.api.types.is_numeric_dtype(cells.dtype) and not pd.api.types.is_bool_dtype(cells.dtype):
+        weights = cells.to_numpy(dtype=np.float64)
+    else:
+        spelled = [spelled_number(str(text), args.decimal) for text in cells]
+        bad = next((row for row, number in enumerate(spelled) if number is None), None)
+        if bad is not None:
+            text = str(cells.iloc[bad])
+            hint = ("; pass --decimal , to read decimal commas"
+                    if args.decimal == "." and DECIMAL_COMMA.fullmatch(text.strip()) else "")
+            raise CommandError(f"{name}: {text!r} on {where(bad)} is not a number; the weights "
+                               f"must be non-negative numbers, e.g. the counts of a frequency "
+                               f"table{hint}")
+        weights = np.array(spelled, dtype=np.float64)
+    try:
+        check_sample_weight(weights, len(weights))
+    except ValueError as exc:
+        bad = ~np.isfinite(weights) | (weights < 0)
+        first = (f" (first: {str(cells.iloc[int(bad.argmax())])!r} on {where(int(bad.argmax()))})"
+                 if bad.any() else "")
+        raise CommandError(f"{name}: " + str(exc).replace("sample_weight", "the column").rstrip(".")
+                           + first) from None
+    return data.drop(columns=column), weights
+
+
+def _weighted(weights):
+    """The text of a result's weights: ``", total weight 2201"`` (empty without ``--weights``)."""
+    return "" if weights is None else f", total weight {float(weights.sum()):g}"
+
+
 def _column(data, text, option):
     """The column of ``data`` named ``text`` (for --x, --y)."""
     for column in data.columns:
@@ -1407,7 +1500,7 @@ def model_structure(args, data):
     return dag_to_cpdag(list(nodes.values()), edges), data[list(nodes.values())]
 
 
-def learned_structure(learner, data):
+def learned_structure(learner, data, weights=None):
     """The CPDAG of the structure ``learner`` finds on ``data``: its ``cpdag_`` (PC, GES),
     else the class of its DAG (a score-equivalent score cannot tell the DAGs of a class
     apart, and IDA is defined on the class)."""
@@ -1417,7 +1510,7 @@ def learned_structure(learner, data):
 
     learner = clone(learner)
     with contextlib.redirect_stdout(sys.stderr):  # stdout holds results only
-        learner.fit(data)
+        learner.fit(data, sample_weight=weights)
     if hasattr(learner, "cpdag_"):
         try:
             pdag_to_dag(learner.cpdag_)
@@ -1451,15 +1544,17 @@ def cmd_effect(args, log):
         raise CommandError(f"--max-dags {args.max_dags}: give at least 1")
     contrast = _contrast(args.contrast) if args.contrast is not None else None
     log(f"reading {args.data}")
-    data = read_table(args.data, sep=args.sep, na_values=args.na_values,
-                      categorical=args.categorical, continuous=args.continuous, decimal=args.decimal)
+    data, line = read_table(args.data, sep=args.sep, na_values=args.na_values,
+                            categorical=args.categorical, continuous=args.continuous,
+                            decimal=args.decimal, lines=True, weights=args.weights)
+    data, weights = _take_weights(args, data, line, [("--x", args.x), ("--y", args.y)])
     x, y = _column(data, args.x, "--x"), _column(data, args.y, "--y")
     if x == y:
         raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
                            f"variable on itself is not a causal question")
     declared = _declared_types(args)
     pair, (x_states, y_states) = encode_fit(
-        data[[x, y]], allow_continuous=True,
+        (data if weights is None else data[weights > 0])[[x, y]], allow_continuous=True,
         column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto")
     gaussian = pair.has_continuous
     if gaussian:  # the regression coefficient of IDA's Gaussian form: no state to give
@@ -1503,11 +1598,11 @@ def cmd_effect(args, log):
     if args.model is None:
         log(f"learning the structure with {args.method}")
         start = time.perf_counter()
-        cpdag = learned_structure(learner, data)
+        cpdag = learned_structure(learner, data, weights)
         log(f"learned in {time.perf_counter() - start:.2f} s")
         source = f"the CPDAG learned by {args.method}"
     query = {} if gaussian else dict(x_value=x_value, contrast=contrast, y_value=y_value)
-    point = ida(data, cpdag, x, y, column_types=declared or "auto", **query)
+    point = ida(data, cpdag, x, y, column_types=declared or "auto", sample_weight=weights, **query)
     # the declared types are the bootstrap's (it encodes the resamples), not its learner's
     inner = clone(learner)
     if declared and "column_types" in inner.get_params():
@@ -1518,10 +1613,11 @@ def cmd_effect(args, log):
     log(f"fitting {args.n_resamples} bootstrap resamples with {args.method}")
     start = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):
-        boot.fit(data)
+        boot.fit(data, sample_weight=weights)
     log(f"fitted in {time.perf_counter() - start:.2f} s")
     try:
         summary = effect_over_graphs(data, boot, x, y, **query, level=args.level,
+                                     sample_weight=weights,
                                      parameter_uncertainty=args.parameter_uncertainty,
                                      random_state=args.random_state, max_dags=args.max_dags)
     except ValueError as exc:
@@ -1542,7 +1638,7 @@ def cmd_effect(args, log):
                 f"P({y}={y_value} | do({x}={contrast[1]}))")
         column = "effect"
     out(f"effect of {x} on {y}: {what}")
-    out(f"data: {args.data}, {data.shape[0]} rows")
+    out(f"data: {args.data}, {data.shape[0]} rows{_weighted(weights)}")
     out(f"IDA (local) on {source}: one effect per possible parent set of {x}")
     width = max([len("parents of " + str(x))]
                 + [len(", ".join(map(str, p)) or "(none)") for p in point["parents"]])
@@ -1575,12 +1671,15 @@ def cmd_citest(args, log):
     from skbn.checking import _prepared_test, _run_prepared
 
     log(f"reading {args.data}")
-    data = read_table(args.data, sep=args.sep, na_values=args.na_values,
-                      categorical=args.categorical, continuous=args.continuous, decimal=args.decimal)
+    data, line = read_table(args.data, sep=args.sep, na_values=args.na_values,
+                            categorical=args.categorical, continuous=args.continuous,
+                            decimal=args.decimal, lines=True, weights=args.weights)
+    data, weights = _take_weights(args, data, line, [("X", args.x), ("Y", args.y)]
+                                  + [("--given", text) for text in args.given])
     x, y = _column(data, args.x, "X"), _column(data, args.y, "Y")
     given = [_column(data, text, "--given") for text in args.given]
     declared = _declared_types(args)
-    ci_test, encoded = _prepared_test(data, x, y, given, args.ci_test or "auto", None, "auto",
+    ci_test, encoded = _prepared_test(data, x, y, given, args.ci_test or "auto", weights, "auto",
                                       declared or "auto", args.missing)
     if args.alpha is not None:  # on the test resolved for these columns (a fresh object)
         if "alpha" not in ci_test.get_params():
@@ -1592,7 +1691,7 @@ def cmd_citest(args, log):
     level = ci_test.get_params().get("alpha")
     given_text = f" | {', '.join(map(str, given))}" if given else ""
     out(f"{type(ci_test).__name__} test of {x} _||_ {y}{given_text} on {args.data}: "
-        f"{encoded.n_samples} rows")
+        f"{encoded.n_samples} rows{_weighted(encoded.weights)}")
     out(f"statistic: {result.statistic:.6g}")
     out(f"dof: {result.dof:g}")
     if ci_test.pvalue_is_probability:
@@ -1770,6 +1869,15 @@ def _add_na_values(parser):
                              "decimal commas, as European spreadsheets write them (with --sep ';')")
 
 
+def _add_weights(parser, use="a weight w counts as w copies of the row"):
+    """``--weights COLUMN``: a column of row weights (``sample_weight``), read by
+    :func:`_take_weights`."""
+    parser.add_argument("--weights", metavar="COLUMN",
+                        help=f"a column of non-negative row weights, e.g. the counts of a "
+                             f"frequency table (R's as.data.frame(table) 'Freq'): {use}; the "
+                             f"column is not a variable")
+
+
 def _add_learner_options(parser):
     """The structure learner's options (``learn``, ``effect``; see :func:`build_estimator`)."""
     parser.add_argument("--method", choices=list(METHODS), default="hill_climb")
@@ -1843,6 +1951,7 @@ def build_parser():
     learn.add_argument("--random-state", type=int,
                        help="seed of randomised methods (ignored by deterministic ones)")
     _add_data_options(learn)
+    _add_weights(learn)
     learn.add_argument("-o", "--output", metavar="MODEL", help="write the model (.bif or .json)")
     learn.add_argument("--dot", metavar="FILE", help="write the graph in Graphviz DOT")
     learn.add_argument("--png", metavar="FILE",
@@ -1861,6 +1970,7 @@ def build_parser():
     score.add_argument("--per-row", metavar="CSV", help="write one log-likelihood per row")
     score.add_argument("--sep", default=",", help="CSV field separator (default ',')")
     _add_na_values(score)
+    _add_weights(score, "the mean log-likelihood is the weighted mean")
     _add_common(score)
     score.set_defaults(handler=cmd_score)
 
@@ -1934,6 +2044,7 @@ def build_parser():
     effect.add_argument("--random-state", type=int,
                         help="seed of the resamples and of the parameter draws")
     _add_data_options(effect)
+    _add_weights(effect)
     effect.add_argument("--per-graph", metavar="CSV",
                         help="write the effect, weight and 'causes' of every bootstrap DAG")
     _add_common(effect)
@@ -1959,6 +2070,7 @@ def build_parser():
                         help="missing cells in X, Y or --given: an error (default), or test on "
                              "the rows observing them all")
     _add_data_options(citest)
+    _add_weights(citest)
     _add_common(citest)
     citest.set_defaults(handler=cmd_citest)
     return parser
@@ -2055,6 +2167,8 @@ def _message(exc, args):
 def _with_options(text):
     """Name the command-line option where a message names an estimator parameter:
     ``max_memory='4GB'`` -> ``--max-memory 4GB``, ``max_indegree`` -> ``--max-indegree``."""
+    text = text.replace("e.g. sample_weight / sample_weight.max()",
+                        "e.g. divide the --weights column by its largest value")
     text = re.sub(r"\bInput X\b", "The data", re.sub(r"\bof X\b", "of the data", text))
     # the encoder's advice on reading missing-value markers: the CSV reader's options
     text = re.sub(r"read the file with pd\.read_csv\(path, keep_default_na=False, na_values=\['', "
@@ -2084,6 +2198,9 @@ def _with_options(text):
     text = text.replace(" (column_types='continuous' declares every column)", "")
     text = text.replace("column_types={name: 'discrete'}", "--categorical COLUMN")
     text = text.replace("column_types='continuous'", "--continuous")
+    # the encoder's advice on a count column: the option that takes it out of the data
+    text = re.sub(r"^(Column '([^']*)' is numeric.*?)drop it from X and pass it as sample_weight",
+                  lambda m: f"{m.group(1)}pass --weights '{m.group(2)}'", text)
     # a fit's advice to learn the structure alone: the command always fits the network
     text = text.replace(", learn the structure alone with fit_parameters=False,", ",")
     text = text.replace(", or learn the structure alone with fit_parameters=False.", ".")

@@ -249,3 +249,60 @@ def test_score_reads_nothing_in_rows_of_weight_zero(asia):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert model.score(odd, sample_weight=weights) == model.score(asia.iloc[1:])
+
+
+def _counts_table():
+    """A small frequency table (as R's ``as.data.frame(table)`` writes one): a row per cell,
+    its count in ``n``, and counts that repeat (so ``n`` passes for a discrete column)."""
+    import pandas as pd
+
+    return pd.DataFrame({"a": list("xxyyxxyy"), "b": list("uvuvuvuv"), "c": list("ppppqqqq"),
+                         "n": [10, 20, 10, 20, 20, 10, 20, 10]})
+
+
+@pytest.mark.parametrize("call", ["fit", "ci_test"])
+def test_count_column_left_in_X_is_warned_naming_it(call):
+    """Before, the count column of a frequency table left in X beside sample_weight was
+    silently one more variable (HillClimbStructure learned the edge n -> c)."""
+    from skbn.checking import ci_test
+
+    table = _counts_table()
+    with pytest.warns(UserWarning, match=r"Column 'n' of X holds the sample_weight values.*drop it from X"):
+        if call == "fit":
+            HillClimbStructure().fit(table, sample_weight=table["n"])
+        else:
+            ci_test(table, "a", "n", sample_weight=table["n"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        HillClimbStructure().fit(table.drop(columns="n"), sample_weight=table["n"])
+        HillClimbStructure().fit(table, sample_weight=table["n"] + 1)  # not the weights: no warning
+        table = table.assign(n=table["n"].astype(str))  # (text is not a count)
+        HillClimbStructure().fit(table, sample_weight=_counts_table()["n"])
+
+
+def test_series_weights_indexed_like_X_in_another_order_are_refused():
+    """Weights are read by position (as scikit-learn reads them); before, a Series holding
+    X's row labels in another order (X sorted after the counts were taken out) silently
+    gave each row another row's weight."""
+    table = _counts_table()
+    X = table.drop(columns="n").sort_values("c", ascending=False)
+    with pytest.raises(ValueError, match=r"row labels of X in another order.*reindex\(X.index\)"):
+        HillClimbStructure().fit(X, sample_weight=table["n"])
+    with pytest.raises(ValueError, match="row labels of X in another order"):
+        HillClimbStructure().fit(table.drop(columns="n"), sample_weight=table["n"]).score(
+            X, sample_weight=table["n"])
+    aligned = HillClimbStructure().fit(X, sample_weight=table["n"].reindex(X.index))
+    expected = HillClimbStructure().fit(table.drop(columns="n"), sample_weight=table["n"])
+    assert aligned.edges_ == expected.edges_ and aligned.score_ == pytest.approx(expected.score_, rel=1e-12)
+    # a Series with other labels (here a fresh range) is read by position, as before
+    other = table["n"].set_axis(range(100, 108))
+    assert HillClimbStructure().fit(table.drop(columns="n"), sample_weight=other).score_ == pytest.approx(
+        expected.score_, rel=1e-12)
+
+
+def test_refused_count_column_suggests_sample_weight():
+    import pandas as pd
+
+    rows = pd.DataFrame({"a": list("xy") * 8, "b": list("uuvv") * 4, "Freq": np.arange(16) * 3})
+    with pytest.raises(ValueError, match=r"'Freq' is numeric.*pass it as sample_weight"):
+        HillClimbStructure().fit(rows)
