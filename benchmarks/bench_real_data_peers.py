@@ -4,9 +4,11 @@ Run ``PYTHONPATH=$PWD python benchmarks/bench_real_data_peers.py`` from the repo
 (R with bnlearn and pcalg installed: ``benchmarks/install_bnlearn.sh``,
 ``benchmarks/install_pcalg.sh``). R writes the data sets it ships (base R's ``datasets``,
 bnlearn's ``gaussian.test``, ``clgaussian.test`` and ``marks``, pcalg's ``gmG``, ``gmI``,
-``gmL``) to a temporary folder; nobody here wrote them, and they have the shapes real files
-have: whole numbers in measurements, column names with dots and spaces, a few dozen rows,
-collinear columns (``longley``), factors beside numbers. Incomplete rows are dropped. Numeric
+``gmL``, and MASS's ``Boston`` with ``rad`` and ``chas`` as factors) to a temporary folder;
+nobody here wrote them, and they have the shapes real files have: whole numbers in
+measurements, column names with dots and spaces, a few dozen rows, collinear columns
+(``longley``), factors beside numbers, a column constant within a configuration
+(``Boston``). Incomplete rows are dropped. Numeric
 columns are declared continuous and factors discrete (what bnlearn does), so that both sides
 model the same variables.
 
@@ -60,6 +62,12 @@ for (s in base) {
   for (j in seq_along(x)) if (is.factor(x[[j]])) x[[j]] <- factor(as.character(x[[j]]))
   write.csv(x, file.path(out, paste0(s, ".csv")), row.names = FALSE)
 }
+# MASS's Boston (a recommended package) with its two coded columns as factors: ptratio is
+# 20.2 in all 132 tracts with rad 24, a column constant within a configuration
+Boston <- MASS::Boston
+Boston$rad <- factor(paste0("rad", Boston$rad))  # (text labels: a CSV of numbers reads back numeric)
+Boston$chas <- factor(paste0("chas", Boston$chas))
+write.csv(Boston, file.path(out, "Boston.csv"), row.names = FALSE)
 suppressPackageStartupMessages({library(bnlearn); library(pcalg)})
 for (s in c("gaussian.test", "clgaussian.test", "marks")) {
   data(list = s, package = "bnlearn", envir = environment())
