@@ -710,17 +710,19 @@ def within_states(data, counter, ranks, told=(), flat=(), reach=None):
                             columns.setdefault(t, [set(), []])
                             columns[t][0].update(given)
                             columns[t][1].append(g)
+                n_usable = None  # (the set's usable configurations over all rows, counted once)
                 for t, (given, where) in columns.items():
                     column = int(counter.continuous[looked[t]])
                     if not given and (len(given_states) == 1 or column in flat):
                         continue  # (a point mass: flat_states names it)
                     seen.add(looked[t])
-                    every, _ = _configurations(data.codes, data.cardinalities, given_states)
-                    usable = np.flatnonzero(units.rows(every, int(every.max()) + 1) > k)
+                    if n_usable is None:
+                        every, _ = _configurations(data.codes, data.cardinalities, given_states)
+                        n_usable = int(np.count_nonzero(units.rows(every, int(every.max()) + 1) > k))
                     rows = [left[int(np.argmax(ids[:len(left)] == g))] for g in sorted(where)]
                     configurations = tuple(tuple(int(c) for c in data.codes[i, list(given_states)])
                                            for i in rows)
-                    if len(where) == len(usable):  # (determined in every usable configuration)
+                    if len(where) == n_usable:  # (determined in every usable configuration)
                         configurations = None
                     found.append((column, tuple(sorted((int(counter.continuous[looked[i]]) for i in given),
                                                        key=lambda i: ranks[i])),
