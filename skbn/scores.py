@@ -456,8 +456,16 @@ class LogLikelihood(BaseScore):
         return np.zeros(len(r_child))
 
 
-def _bic_penalty(n, r_child, n_parent_configs):
-    return 0.5 * math.log(n) * (r_child - 1) * n_parent_configs if n > 0 else 0.0 * r_child
+def _bic_penalty(n, *factors):
+    r"""The BIC penalty :math:`\frac{\log n}{2} k` (Schwarz 1978) of a family of ``k`` free
+    parameters, ``k`` the product of ``factors`` (the discrete family's ``r - 1`` and ``q``,
+    arrays for a batch; a Gaussian family's parameter count), and 0 when the total weight
+    ``n`` is 0. The one home of the penalty of :class:`BIC`, :class:`GaussianBIC` and
+    :class:`CLGBIC`; the factors multiply :math:`\frac{\log n}{2}` one after the other."""
+    penalty = 0.5 * math.log(n) if n > 0 else 0.0
+    for factor in factors:
+        penalty = penalty * factor
+    return penalty
 
 
 class BIC(BaseScore):
@@ -479,16 +487,16 @@ class BIC(BaseScore):
     score_equivalent = True
 
     def _data_score(self, counts, n_parent_configs):
-        return _log_likelihood(counts) - _bic_penalty(counts.sum(), counts.shape[1], n_parent_configs)
+        return _log_likelihood(counts) - _bic_penalty(counts.sum(), counts.shape[1] - 1, n_parent_configs)
 
     def _data_scores(self, stack):
-        return _log_likelihoods(stack) - _bic_penalty(stack.total_weight, stack.r_child,
+        return _log_likelihoods(stack) - _bic_penalty(stack.total_weight, stack.r_child - 1,
                                                       stack.n_parent_configs)
 
     def _data_bound(self, r_child, n_parent_configs, n_observed_configs, total_weight, integral):
         if total_weight <= 1:
             return None
-        return -_bic_penalty(total_weight, r_child, n_parent_configs)
+        return -_bic_penalty(total_weight, r_child - 1, n_parent_configs)
 
 
 class AIC(BaseScore):
@@ -968,7 +976,7 @@ class GaussianBIC(BaseGaussianScore):
     score_equivalent = True
 
     def _penalty(self, n_params, n_total):
-        return 0.5 * math.log(n_total) * n_params if n_total > 0 else 0.0
+        return _bic_penalty(n_total, n_params)
 
 
 class GaussianAIC(BaseGaussianScore):
