@@ -10,7 +10,10 @@ measurements, column names with dots and spaces, a few dozen rows, collinear col
 (``longley``), factors beside numbers, a column constant within a configuration
 (``Boston``). Incomplete rows are dropped. Numeric
 columns are declared continuous and factors discrete (what bnlearn does), so that both sides
-model the same variables.
+model the same variables. R gets the columns sorted by name, the order skbn's searches and
+``PCSelect`` use whatever the column order (``docs/reproducibility.md``); bnlearn and pcalg
+break ties and drop variables in column order, so ``--file-order``, which gives R the file's
+order, shows where that order leads them elsewhere.
 
 ``--export DIR`` only writes the data sets to ``DIR`` (as R exports them, incomplete rows
 kept), e.g. for ``bench_gaussian_learners.py hc --sizes --real DIR/freeny.csv ...``.
@@ -27,8 +30,7 @@ Every numeric data set (one row each):
 - **IDA**: ``skbn.causal.ida`` (local) on pcalg's CPDAG against pcalg's ``ida`` for every
   ordered pair: the largest relative difference of the sorted multisets;
 - **hc**: whether ``HillClimbStructure(scorer="bic-g")`` learns bnlearn's ``hc`` graph, and
-  both scores (on exact ties of score-equivalent moves the two break ties differently:
-  skbn by the documented rule, bnlearn by the rounding of its deltas);
+  both scores;
 - **GES**: the bic-g score of ``GESStructure()``, with ``edge_restarts=10``, and the best
   of bnlearn's ``hc`` / ``tabu`` and pcalg's ``ges`` (scored by bnlearn).
 
@@ -204,6 +206,9 @@ def main():
     parser.add_argument("--export", type=Path, default=None,
                         help="write R's data sets as CSV to this folder and stop (for other benchmarks, "
                              "e.g. bench_gaussian_learners.py hc --real)")
+    parser.add_argument("--file-order", action="store_true",
+                        help="give R the columns in the file's order (default: sorted by name, the order "
+                             "skbn's searches and pcSelect use whatever the column order)")
     args = parser.parse_args()
     if args.export:
         args.export.mkdir(parents=True, exist_ok=True)
@@ -219,6 +224,8 @@ def main():
                 continue
             x = pd.read_csv(path, keep_default_na=True).dropna().reset_index(drop=True)
             x.columns = [str(c) for c in x.columns]
+            if not args.file_order:  # (skbn searches in name order whatever the column order)
+                x = x[sorted(x.columns)]
             numeric = [c for c in x.columns if pd.api.types.is_numeric_dtype(x[c])]
             if len(numeric) < 2 or x[numeric].nunique().min() < 2:
                 continue
