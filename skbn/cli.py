@@ -306,10 +306,11 @@ def _read_csv(path, sep, na_values, pd):
 
 def _warn_unquoted_markers(name, frame, records, na_values):
     """Warn of text columns in which a missing-value marker (``NA``) is written unquoted
-    while every other cell is quoted: R's ``write.csv`` writes the missing cells of a factor
-    or text column so, and quotes a text ``"NA"``. Such cells are read as a state (cells are
-    read literally), which for R's files silently adds a state "missing" to the column.
-    Columns of numbers are left to the data layer's warning (it names ``--na-values`` too)."""
+    while every other cell is quoted, or is ``TRUE`` or ``FALSE``: R's ``write.csv`` writes
+    the missing cells of a factor, text or logical column so, and quotes a text ``"NA"``.
+    Such cells are read as a state (cells are read literally), which for R's files silently
+    adds a state "missing" to the column. Columns of numbers are left to the data layer's
+    warning (it names ``--na-values`` too)."""
     markers = [t for t in MISSING_MARKERS if t not in na_values]
     found = frame.isin(markers)
     columns = [k for k in range(frame.shape[1]) if found.iloc[:, k].any()]
@@ -324,7 +325,8 @@ def _warn_unquoted_markers(name, frame, records, na_values):
     for k in texts:
         marked = found.iloc[:, k].to_numpy()
         filled = frame.iloc[:, k].notna().to_numpy() & ~marked
-        if filled.any() and quoted[k][filled].all() and not quoted[k][marked].any():
+        logical = set(frame.iloc[:, k][filled].unique()) <= {"TRUE", "FALSE"}  # R's logicals
+        if filled.any() and (logical or quoted[k][filled].all()) and not quoted[k][marked].any():
             named.append(frame.columns[k])
             shown.update(frame.iloc[:, k][marked].unique())
     if named:
@@ -332,8 +334,8 @@ def _warn_unquoted_markers(name, frame, records, na_values):
         listed = ", ".join(repr(c) for c in named[:5]) + (f" and {len(named) - 5} more"
                                                           if len(named) > 5 else "")
         _warn(f"{name}: column(s) {listed} hold {' and '.join(map(repr, shown))} unquoted "
-              f"among quoted texts, as R's write.csv writes a missing cell (it quotes a text "
-              f"\"NA\"); read as a state. If it marks missing cells, pass --na-values "
+              f"among quoted texts (or TRUE/FALSE), as R's write.csv writes a missing cell (it "
+              f"quotes a text \"NA\"); read as a state. If it marks missing cells, pass --na-values "
               f"{' '.join(shown)}")
 
 
