@@ -387,9 +387,9 @@ def _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, mi
         if counts.any():
             named = ", ".join(f"{data.names[j]!r} ({counts[j]})" for j in np.flatnonzero(counts))
             raise ValueError(
-                f"Missing cells in {named}, which a test refuses (as bnlearn's ci.test does): pass "
-                "missing='complete_case' to test on the rows that observe every tested column, or "
-                "impute them first.")
+                f"Missing cells in {named}, which a test refuses by default: pass "
+                "missing='complete_case' to test on the rows that observe every tested column (as "
+                "bnlearn's ci.test does with missing cells), or impute them first.")
     if missing == "complete_case":
         data = complete_cases(data)
     if auto:  # PC's choice for these columns
@@ -451,10 +451,10 @@ def ci_test(X, x, y, z=(), *, test="auto", sample_weight=None, categories="auto"
         Which columns are continuous, as the learners' ``column_types`` (a dict by column
         label, a list with one entry per column of ``X``, or one type for all).
     missing : {"error", "complete_case"}, default="error"
-        Missing cells (NaN/None) in ``x``, ``y`` or ``z``: refuse them, naming the column
-        (as bnlearn's ``ci.test`` does), or test on the rows observing all of them, with a
-        warning giving the number of rows dropped (the test PC's ``missing="available_case"``
-        runs for these columns).
+        Missing cells (NaN/None) in ``x``, ``y`` or ``z``: refuse them, naming the column,
+        or test on the rows observing all of them, with a warning giving the number of rows
+        dropped (the test PC's ``missing="available_case"`` runs for these columns, and what
+        bnlearn 4.9's ``ci.test`` does with missing cells).
 
     Returns
     -------

@@ -300,7 +300,43 @@ def _read_csv(path, sep, na_values, pd):
         keep[blank] = False
         frame = frame.loc[keep].reset_index(drop=True)
         records.kept = np.flatnonzero(keep)
+    _warn_unquoted_markers(name, frame, records, na_values)
     return frame, records
+
+
+def _warn_unquoted_markers(name, frame, records, na_values):
+    """Warn of text columns in which a missing-value marker (``NA``) is written unquoted
+    while every other cell is quoted, or is ``TRUE`` or ``FALSE``: R's ``write.csv`` writes
+    the missing cells of a factor, text or logical column so, and quotes a text ``"NA"``.
+    Such cells are read as a state (cells are read literally), which for R's files silently
+    adds a state "missing" to the column. Columns of numbers are left to the data layer's
+    warning (it names ``--na-values`` too)."""
+    markers = [t for t in MISSING_MARKERS if t not in na_values]
+    found = frame.isin(markers)
+    columns = [k for k in range(frame.shape[1]) if found.iloc[:, k].any()]
+    if not columns:
+        return
+    texts = [k for k in columns if any(spelled_number(str(t)) is None
+                                       for t in frame.iloc[:, k][~found.iloc[:, k]].dropna().unique())]
+    quoted = records.quoted(texts) if texts else None
+    if not quoted:
+        return
+    named, shown = [], set()
+    for k in texts:
+        marked = found.iloc[:, k].to_numpy()
+        filled = frame.iloc[:, k].notna().to_numpy() & ~marked
+        logical = set(frame.iloc[:, k][filled].unique()) <= {"TRUE", "FALSE"}  # R's logicals
+        if filled.any() and (logical or quoted[k][filled].all()) and not quoted[k][marked].any():
+            named.append(frame.columns[k])
+            shown.update(frame.iloc[:, k][marked].unique())
+    if named:
+        shown = sorted(shown)
+        listed = ", ".join(repr(c) for c in named[:5]) + (f" and {len(named) - 5} more"
+                                                          if len(named) > 5 else "")
+        _warn(f"{name}: column(s) {listed} hold {' and '.join(map(repr, shown))} unquoted "
+              f"among quoted texts (or TRUE/FALSE), as R's write.csv writes a missing cell (it "
+              f"quotes a text \"NA\"); read as a state. If it marks missing cells, pass --na-values "
+              f"{' '.join(shown)}")
 
 
 def _check_quotes(name, records, header):
@@ -582,6 +618,34 @@ class _Records:
         word = ("line" if starts else "data row") + ("s" if len(rows) > 1 else "")
         more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
         return f"{word} {', '.join(head)}{more}"
+
+    def quoted(self, fields):
+        """``{field: bool array}``: whether each data row's cell of each of ``fields`` (0-based)
+        is written in double quotes, aligned with the frame :func:`read_table` returns; None
+        when a record spans lines (a quoted line break) or the file cannot be read again."""
+        import numpy as np
+
+        found = self._bytes_lines()
+        if not found:
+            return None
+        sep = re.escape(self.sep)
+        cell = re.compile(rf'"(?:[^"]|"")*"|[^"{sep}\r\n]*')
+        last = max(fields)
+        rows = self.kept if self.kept is not None else range(self.n_rows)
+        marks = {k: np.zeros(len(rows), dtype=bool) for k in fields}
+        for i, r in enumerate(rows):
+            line = found[1][r + 1].decode("utf-8", errors="replace")
+            at = field = 0
+            while field <= last:
+                match = cell.match(line, at)
+                if field in marks:
+                    marks[field][i] = line.startswith('"', at)
+                at = match.end()
+                if at >= len(line) or line[at] != self.sep:
+                    break
+                at += 1
+                field += 1
+        return marks
 
     def short(self, rows, width):
         """``(line, fields)`` of those of the data rows ``rows`` that have fewer than

@@ -472,6 +472,38 @@ def test_a_column_of_numbers_with_na_text_gets_a_hint(tmp_path, capsys):
     assert status == 0 and err == ""
 
 
+def test_unquoted_na_among_quoted_texts_is_named_as_r_missing_cells(tmp_path, capsys):
+    # mlbench's HouseVotes84 as R's write.csv(row.names = FALSE) writes it: factor levels
+    # quoted, missing votes a bare NA. Read literally, NA was a third vote in 16 columns,
+    # without a word (a column of numbers with NA gets a warning, text columns got none)
+    # (a logical column: TRUE, FALSE and NA all unquoted)
+    votes = [("republican", "n", "y", "TRUE"), ("democrat", "NA", "y", "NA"),
+             ("democrat", "y", "NA", "FALSE"), ("republican", "n", "n", "TRUE"),
+             ("democrat", "y", "y", "FALSE")]
+
+    def cell(v):
+        return v if v in ("NA", "TRUE", "FALSE") else f'"{v}"'
+
+    (tmp_path / "r.csv").write_text('"Class","V1","V2","L"\n'
+                                    + "".join(",".join(map(cell, r)) + "\n" for r in votes))
+    status, _, err = run(["learn", tmp_path / "r.csv", "--method", "chow_liu"], capsys)
+    assert status == 0
+    assert err.count("\n") == 1 and "'V1', 'V2', 'L'" in err and "'Class'" not in err
+    assert "as R's write.csv writes a missing cell" in err and "pass --na-values NA" in err
+    status, _, err = run(["citest", tmp_path / "r.csv", "V1", "V2"], capsys)
+    assert "pass --na-values NA" in err
+    status, _, err = run(["learn", tmp_path / "r.csv", "--na-values", "NA", "--missing", "em",
+                          "--method", "chow_liu"], capsys)
+    assert status == 0 and err == ""
+    # a quoted "NA" is a text R wrote (a state); without quotes only NA beside TRUE/FALSE tells
+    (tmp_path / "q.csv").write_text((tmp_path / "r.csv").read_text().replace("NA", '"NA"'))
+    status, _, err = run(["learn", tmp_path / "q.csv", "--method", "chow_liu"], capsys)
+    assert status == 0 and err == ""
+    (tmp_path / "p.csv").write_text((tmp_path / "r.csv").read_text().replace('"', ""))
+    status, _, err = run(["learn", tmp_path / "p.csv", "--method", "chow_liu"], capsys)
+    assert status == 0 and err.count("\n") == 1 and "column(s) 'L' hold 'NA'" in err
+
+
 def test_a_column_of_measurements_with_na_text_is_refused_naming_na_values(tmp_path, capsys):
     # MASS::survey written by R's write.csv: hand spans in cm with a cell "NA"; read as
     # text, the 60 distinct spans were 60 states of a discrete variable, with only a warning

@@ -592,6 +592,23 @@ def test_identifier_shaped_text_columns_are_named(name):
     assert _sparse_warnings(make(name), X.drop(columns=["Make", "Model"])) == []
 
 
+@pytest.mark.parametrize("name, missing", [("chow_liu", "em"), ("hill_climb", "em"), ("k2", "em"),
+                                           ("pc", "available_case"), ("chow_liu", "complete_case")])
+def test_identifier_shaped_columns_are_named_with_missing_cells(name, missing):
+    """mlbench's BreastCancer as R writes it (an ``Id`` column, 645 values in 699 rows, and NA
+    in ``Bare.nuclei``) fitted with ``missing="em"``: the Chow-Liu tree was a star around
+    ``Id`` without a word, since only the complete-data path warned."""
+    X = _cars()
+    X.loc[::7, "Type"] = None  # a missing cell in every 7th row, none in the name columns
+    messages = _sparse_warnings(make(name, missing=missing), X)
+    rows = 90 - 13 if missing == "complete_case" else 90
+    assert len(messages) == 1
+    assert (f"'Make' ({rows} distinct values in {rows} rows), 'Model' ({rows} distinct values in "
+            f"{rows} rows)" in messages[0])
+    declared = dict.fromkeys(["Make", "Model"], "discrete")
+    assert _sparse_warnings(make(name, missing=missing, column_types=declared), X) == []
+
+
 def test_row_copies_is_the_one_rule_of_counted_rows():
     """Integer weights are copies of their row; fractional weights count each row once."""
     assert row_copies(None) is None

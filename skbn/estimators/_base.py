@@ -476,6 +476,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 missing == "em" and self._structural_em):
             # available case: the structure from test-wise deletion, the CPTs by EM; structural
             # EM needs EM's parameters to search even when it keeps only the structure
+            _warn_sparse_columns(self, data)  # (read from the observed cells)
             edges, self.network_ = self._fit_em(data, states)
         else:
             with shared_moments(data):  # one MomentCounter for the search and the network fit
