@@ -344,7 +344,7 @@ class _EMLoop:
                 progress.message(f"iteration {iteration}: {label} {trace[-1]:.6f}")
                 progress.update(progress.done + 1, **{label: trace[-1]})
             if iteration == max_iter or (
-                    iteration and abs(trace[-1] - trace[-2]) <= tol * abs(trace[-1])):
+                    iteration and abs(trace[-1] - trace[-2]) <= tol * self.scale(trace[-1], log_lik)):
                 break
             cpts = self.m_step(data, parents)
         if self.sampled_rows and not self._sampling_reported:
@@ -356,6 +356,11 @@ class _EMLoop:
                 "result depends on random_state (pass one to reproduce it)."
             )
         return cpts, np.asarray(trace), data
+
+    def scale(self, objective, log_lik):
+        """What the change of the objective is relative to in the stopping rule: its size,
+        ``|objective|`` (:meth:`MomentEM.scale` on continuous columns)."""
+        return abs(objective)
 
     def report(self, params):
         """Warnings about the parameters a fit returns (:meth:`MomentEM.report`)."""
@@ -862,6 +867,14 @@ class MomentEM(_EMLoop):
         self._discrete = np.flatnonzero(~self.continuous)
         self._continuous = np.flatnonzero(self.continuous)
         self.variance_bounds = _variance_bounds(self.values, self.missing, self.weights, self.continuous)
+        spreads = _observed_variances(self.values, self.missing, self.weights, self.continuous)
+        # the log-density of the observed cells of column v in units of their spread s_v:
+        # rescaling v by c adds -W_v log c to the log-likelihood (W_v the weight of its
+        # observed cells) and W_v log c to this offset (:meth:`scale`)
+        observed = (~self.missing * self.weights[:, None]).sum(axis=0)
+        self._unit_offset = sum(0.5 * observed[j] * np.log(spread)
+                                for j, spread in enumerate(spreads) if spread)
+        self._observed_cells = float(observed[self.continuous].sum())
         self._current = None  # the network of the last E-step (the M-step's held regressions)
         # the completions of the missing discrete cells: the same for every network
         block = self.codes[:, self._discrete]
@@ -993,8 +1006,7 @@ class MomentEM(_EMLoop):
             copies = lost.size + 1
             filled = np.repeat(values[owner[rows]], copies, axis=0)
             if lost.size:
-                eigenvalues, vectors = np.linalg.eigh(covariance)
-                factor = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))  # C = L L^T
+                factor = _covariance_factor(covariance)  # C = L L^T
                 offsets = _simplex(lost.size) @ factor.T  # (d + 1, d): the rows L v_j
                 filled[:, lost] = np.repeat(means, copies, axis=0) + np.tile(offsets, (rows.size, 1))
             parts.append((np.repeat(rows, copies), filled, np.repeat(mass[rows] / copies, copies)))
@@ -1055,22 +1067,58 @@ class MomentEM(_EMLoop):
             total += (coefficients.shape[1] + 1) * float(np.sum(np.log(sigma)))
         return total
 
+    def scale(self, objective, log_lik):
+        """The stopping rule's scale on continuous columns, in nats: the size of the
+        log-likelihood of the observed cells with each continuous column in units of its
+        observed spread, ``|log_lik + sum_v W_v log s_v|``, and at least ``sum_v W_v`` (one
+        nat per observed continuous cell, so that a log-likelihood near 0 in those units
+        does not hold EM to ``max_iter``). ``|objective|`` depended on the units: rescaling
+        a column by ``c`` shifts the log-likelihood by ``-W_v log c`` but leaves its change
+        over an iteration as it is, so EM stopped earlier in millimetres than in metres and
+        gave other parameters (on 1,000 rows with 30% missing, 4 iterations against 5 and
+        log-densities 0.008 apart). The change of the objective is the same in any unit
+        (the log prior's unit terms are constant for one DAG), so the rule now is too."""
+        return max(abs(log_lik + self._unit_offset), self._observed_cells)
+
 
 def _variance_bounds(values, missing, weights, continuous):
     """Per column, ``(low, high)`` = ``(VARIANCE_BOUND, 1 / VARIANCE_BOUND)`` times the
-    weighted variance of its observed cells (rows of positive weight), or None for a
+    weighted variance of its observed cells (:func:`_observed_variances`), or None for a
     discrete column: the bounds of :class:`MomentEM`'s residual variances."""
-    bounds = []
+    return [None if spread is None else
+            (VARIANCE_BOUND * spread, spread / VARIANCE_BOUND if spread > 0 else np.inf)
+            for spread in _observed_variances(values, missing, weights, continuous)]
+
+
+def _observed_variances(values, missing, weights, continuous):
+    """Per column, the weighted variance of its observed cells (rows of positive weight; 0
+    with fewer than two), or None for a discrete column: the scale of :class:`MomentEM`'s
+    residual-variance bounds (:func:`_variance_bounds`) and of its stopping rule."""
+    spreads = []
     for j in range(values.shape[1]):
         if not continuous[j]:
-            bounds.append(None)
+            spreads.append(None)
             continue
         seen = ~missing[:, j] & (weights > 0)
         spread = 0.0
         if seen.sum() > 1:  # (the counting engine's weighted moments of the observed cells)
             spread = float(moments(values[seen, j:j + 1], weights[seen]).covariance()[0, 0, 0])
-        bounds.append((VARIANCE_BOUND * spread, spread / VARIANCE_BOUND if spread > 0 else np.inf))
-    return bounds
+        spreads.append(spread)
+    return spreads
+
+
+def _covariance_factor(covariance):
+    """A factor ``L`` of a positive semi-definite ``C = L L^T`` (conditional covariances of
+    a row's missing cells), from the eigendecomposition of ``C`` scaled to unit diagonal:
+    ``L = D V sqrt(Lambda)`` with ``D`` the standard deviations. Scaling a column by ``c``
+    scales its row of ``L`` by ``c`` to rounding. The eigendecomposition of ``C`` itself
+    did not: with one column in units a million times smaller, its rounding (relative to
+    the largest eigenvalue) swamped the other columns' entries, and EM's fit changed with
+    the units (log-densities 2e-5 apart after one iteration, a trace that decreased)."""
+    scale = np.sqrt(np.diagonal(covariance)).copy()
+    scale[scale == 0] = 1.0
+    eigenvalues, vectors = np.linalg.eigh(covariance / np.outer(scale, scale))
+    return scale[:, None] * vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))
 
 
 @functools.cache

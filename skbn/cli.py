@@ -1621,6 +1621,14 @@ def cmd_effect(args, log):
         (data if weights is None else data[weights > 0])[[x, y]], allow_continuous=True,
         column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto")
     gaussian = pair.has_continuous
+    if gaussian and not pair.continuous.all():  # no form of the effect for a mixed pair
+        kind = dict(zip(pair.names, pair.continuous))
+        discrete, continuous = ([str(c) for c in (x, y) if kind[c] == k] for k in (False, True))
+        raise CommandError(f"{discrete[0]!r} is discrete and {continuous[0]!r} is continuous: "
+                           f"skbn effect takes two discrete columns (a contrast of states) "
+                           f"or two continuous ones (IDA's regression coefficient), not one "
+                           f"of each; for a contrast, bin {continuous[0]!r} into a few "
+                           f"states in a new column")
     if gaussian:  # the regression coefficient of IDA's Gaussian form: no state to give
         if contrast is not None or args.x_value is not None or args.y_value is not None:
             raise CommandError(f"--contrast, --x-value and --y-value name states of discrete "

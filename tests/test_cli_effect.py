@@ -287,6 +287,26 @@ def test_effect_on_continuous_columns(tmp_path, capsys):
                                capsys)[::2], "continuous", "leave them out")
 
 
+def test_effect_on_a_discrete_and_a_continuous_column_names_which_is_which(tmp_path, capsys):
+    """A text treatment and a measured outcome (carData's Salaries: discipline A/B, salary):
+    the error said both columns were continuous ("'discipline' and 'salary' are
+    continuous") whenever a state option was given; it now names the discrete one and the
+    continuous one, with or without --contrast, as IDA's own refusal of a mixed pair does."""
+    rng = np.random.default_rng(0)
+    discipline = rng.choice(["A", "B"], 300)
+    salary = 90_000.0 + np.where(discipline == "B", 14_000.0, 0.0) + rng.normal(0, 9_000, 300)
+    path = tmp_path / "salaries.csv"
+    pd.DataFrame({"discipline": discipline, "salary": salary}).to_csv(path, index=False)
+    for extra in (["--contrast", "B,A"], ["--x-value", "B"], []):
+        status, _, err = run(["effect", path, "--x", "discipline", "--y", "salary", *extra,
+                              "--n-resamples", 2, "--random-state", 0], capsys)
+        assert_one_line_error(status, err, "'discipline' is discrete", "'salary' is continuous")
+        assert "'discipline' and 'salary' are continuous" not in err
+    status, _, err = run(["effect", path, "--x", "salary", "--y", "discipline", "--y-value", "B",
+                          "--n-resamples", 2, "--random-state", 0], capsys)
+    assert_one_line_error(status, err, "'discipline' is discrete", "'salary' is continuous")
+
+
 def test_effect_on_whole_numbers_declared_continuous(tmp_path, capsys):
     # integer-valued measurements need --continuous; the declaration reaches the point
     # estimates (IDA refused the columns as undeclared) and the bootstrap (which would have

@@ -564,6 +564,42 @@ def test_robust_fisher_z_is_reproducible_and_row_order_free():
     assert first.cpdag_ == second.cpdag_
 
 
+def test_robust_fisher_z_refuses_an_exact_fit_of_the_mcd():
+    """carData's Mroz: `k5` (children under 6) is 0 in 80% of the rows. The MCD fits the
+    half of the rows with the smallest covariance determinant, all with k5 = 0, so that
+    determinant is 0 (the exact-fit situation): its raw covariance is singular and the
+    reweighted "robust" covariance scikit-learn returns without a word dropped every row
+    with k5 of 2 or 3. The test then found k5 independent of k618 given age (p = 0.65)
+    where Fisher's z finds them dependent (p = 0.006); pcalg's Qn correlations are NaN
+    there (Qn(k5) = 0). It is now an error naming the column, for a point mass and for an
+    exact linear relation in more than half the rows alike."""
+    rng = np.random.default_rng(3)
+    n = 400
+    age = rng.normal(40, 8, n)
+    k5 = np.where(rng.random(n) < 0.8, 0.0, rng.integers(1, 4, n).astype(float))
+    k618 = np.clip(np.round(1.5 - 0.2 * k5 + rng.normal(0, 1, n)), 0, None)
+    frame = pd.DataFrame({"age": age, "k5": k5, "k618": k618})
+    counts = {"k5": "continuous", "k618": "continuous"}  # (as pcalg reads them)
+    for call in (lambda: ci_test(frame, "k5", "k618", ["age"], test="robust_fisher_z",
+                                 column_types=counts),
+                 lambda: PCStructure(ci_test="robust_fisher_z", column_types=counts).fit(frame)):
+        with pytest.raises(ValueError, match=r"one value of 'k5' holds in all of them"):
+            call()
+    # above the share of the point mass the MCD has to fit other rows: a test again
+    wider = ci_test(frame, "k5", "k618", ["age"], test=RobustFisherZ(support_fraction=0.9),
+                    column_types=counts)
+    assert 0 <= wider.pvalue <= 1
+    # the columns of the test alone: k618 and age have no exact fit
+    assert 0 <= ci_test(frame, "k618", "age", test="robust_fisher_z",
+                        column_types=counts).pvalue <= 1
+    # an exact relation: b equals a in 70% of the rows, noise elsewhere
+    a = rng.normal(size=n)
+    b = np.where(rng.random(n) < 0.7, a, a + rng.normal(size=n))
+    pair = pd.DataFrame({"a": a, "b": b, "c": rng.normal(size=n)})
+    with pytest.raises(ValueError, match=r"exact linear relation of 'a', 'b'"):
+        ci_test(pair, "a", "c", ["b"], test="robust_fisher_z")
+
+
 def test_too_few_rows_assume_independence():
     # pcalg gaussCItest(1, 2, 3:5, list(C = cor(X), n = 5)) and bnlearn ci.test(test = "zf"/"cor")
     # both give p = 1 when n - |S| - 3 <= 0 (resp. n - |S| - 2 <= 0)

@@ -474,3 +474,39 @@ def test_clg_em_where_no_bound_or_held_configuration_is_reached_is_the_unbounded
             first, second = getattr(bounded.network_, attribute), getattr(plain.network_, attribute)
             for node in first:
                 np.testing.assert_array_equal(first[node], second[node])
+
+
+def test_em_does_not_depend_on_the_units_of_a_column():
+    """carData's SLID (wages in dollars, 30% of them missing): the same data with wages in
+    micro-dollars gave another fit, for two reasons. EM stopped when the objective changed
+    by at most em_tol x |objective|, and |objective| moves with the units (a column scaled
+    by c shifts the log-likelihood by -W log c, not its change): 4 iterations against 5
+    here. And the completions' factor L of the conditional covariance came from the
+    eigendecomposition of C in the columns' units, whose rounding swamped the small column:
+    log-densities 2e-5 apart after one iteration, and with em_tol=1e-14 a trace that
+    decreased and ran to em_max_iter. Now the fit is equivariant: the log-density of a row
+    moves by exactly log c per observed cell of the rescaled column, to rounding."""
+    rng = np.random.default_rng(0)
+    n = 1000
+    g = rng.choice(["u", "v"], n)
+    a = rng.normal(size=n)
+    b = 0.8 * a + np.where(g == "v", 1.0, 0.0) + 0.6 * rng.normal(size=n)
+    c = 0.5 * b - 0.7 * a + 0.5 * rng.normal(size=n)
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "g": g}).mask(rng.random((n, 4)) < 0.3)
+    edges = [("a", "b"), ("g", "b"), ("a", "c"), ("b", "c")]
+    for settings in ({"em_max_iter": 1}, {}, {"parameter_estimator": "bayes"},
+                     {"em_tol": 1e-14, "em_max_iter": 200}):
+        fits = []
+        for unit in (1.0, 1e6, 1e-6):
+            Y = X.assign(b=X["b"] * unit)
+            model = FixedStructure(edges=edges, missing="em",
+                                   **{"parameter_estimator": "mle", **settings}).fit(Y)
+            shift = np.log(unit) * Y["b"].notna()
+            fits.append((model.em_n_iter_, model.score_samples(Y) + shift,
+                         model.em_trace_ + shift.sum()))
+        (iterations, density, trace), *others = fits
+        assert iterations < 200  # (the tight tolerance is reached in every unit)
+        for other_iterations, other_density, other_trace in others:
+            assert other_iterations == iterations
+            np.testing.assert_allclose(other_density, density, rtol=0, atol=1e-9)
+            assert np.all(np.diff(other_trace) >= -1e-9)

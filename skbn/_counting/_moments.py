@@ -350,6 +350,14 @@ def robust_moments(values, random_state=None, support_fraction=None):
     Moments
         One group: weight ``n``, the robust location as mean, ``n`` times the robust
         covariance as scatter; every Gaussian test then reads it as it reads plain moments.
+
+    Raises
+    ------
+    ExactFitError
+        When the rows the MCD fits lie exactly on a hyperplane (one value of a column in
+        about half the rows or more, as a count that is mostly 0; or one exact linear
+        relation): the raw covariance is singular and the reweighted one no robust estimate
+        (scikit-learn returns it without a word). The test runner names the columns.
     """
     from sklearn.covariance import MinCovDet
 
@@ -363,7 +371,62 @@ def robust_moments(values, random_state=None, support_fraction=None):
     # of the data, and integer weights against replicated rows, change nothing
     values = values[np.lexsort(values.T[::-1])]
     mcd = MinCovDet(random_state=random_state, support_fraction=support_fraction).fit(values)
+    exact = _exact_fit_columns(mcd.raw_covariance_, values)
+    if exact:
+        raise ExactFitError(exact, int(mcd.raw_support_.sum()), n)
     return Moments(np.array([float(n)]), mcd.location_[None, :], n * mcd.covariance_[None])
+
+
+class ExactFitError(ValueError):
+    """The rows the Minimum Covariance Determinant fits lie exactly on a hyperplane.
+
+    The MCD fits the ``h`` rows (about half) whose covariance has the smallest determinant.
+    When at least ``h`` rows share one value of a column (a point mass: a count that is 0
+    in most rows) or satisfy one exact linear relation, that determinant is 0: the MCD
+    "fits" them exactly (Rousseeuw & Van Driessen 1999, the exact-fit situation), its raw
+    covariance is singular, and the reweighted estimate built on it is no robust
+    covariance of the data (the columns' other values become outliers). ``columns`` are
+    the positions of the columns in that relation.
+    """
+
+    def __init__(self, columns, n_fitted, n_rows, names=None):
+        self.columns, self.n_fitted, self.n_rows = list(columns), n_fitted, n_rows
+        named = [repr(names[c]) if names is not None else f"column {c}" for c in self.columns]
+        what = (f"one value of {named[0]}" if len(named) == 1
+                else f"one exact linear relation of {', '.join(named)}")
+        super().__init__(
+            f"The Minimum Covariance Determinant (robust test) fits {n_fitted} of the {n_rows} "
+            f"rows, and {what} holds in all of them: its fit is exact (a covariance of "
+            f"determinant 0), so it gives no robust covariance of these columns. A point mass "
+            f"or an exact relation in more than half the rows is not Gaussian: use a plain "
+            f"test (ci_test='zf'), declare a column of counts or codes discrete, or pass "
+            f"RobustFisherZ(support_fraction=...) above the share of the rows in it.")
+
+    def named(self, names):
+        """The same error, naming the columns by ``names`` (one per column of the values)."""
+        return ExactFitError(self.columns, self.n_fitted, self.n_rows, names)
+
+
+def _exact_fit_columns(raw_covariance, values):
+    """Positions of the columns in an exact fit of the MCD's raw covariance (empty if none).
+
+    Rule of the scores (``SINGULAR_RCOND``): a column whose raw variance is at most
+    ``SINGULAR_RCOND`` times its variance over all the rows is constant on the fitted rows
+    (a point mass); otherwise the raw covariance scaled to unit diagonal has an eigenvalue
+    of at most ``SINGULAR_RCOND`` when the fitted rows satisfy a linear relation, whose
+    columns are those with a weight above ``1e-6`` in its eigenvector.
+    """
+    spread = values.var(axis=0) > 0  # (a column constant in every row is no exact fit)
+    flat = np.flatnonzero(spread & (np.diagonal(raw_covariance) <= SINGULAR_RCOND
+                                    * values.var(axis=0)))
+    if len(flat):
+        return flat.tolist()
+    kept = np.flatnonzero(spread)
+    _, scaled = _scaled(raw_covariance[np.ix_(kept, kept)])
+    eigenvalues, eigenvectors = np.linalg.eigh(scaled)
+    if not len(kept) or eigenvalues[0] > SINGULAR_RCOND:
+        return []
+    return kept[np.abs(eigenvectors[:, 0]) > 1e-6].tolist()
 
 
 def _scaled(scatter):

@@ -45,7 +45,7 @@ counting tests).
 import numpy as np
 
 from skbn._counting import MomentCounter, StratifiedCounter
-from skbn._counting._moments import moments
+from skbn._counting._moments import ExactFitError, moments
 from skbn._engines._rounds import still_active
 
 __all__ = ["MomentTests", "uses_moments"]
@@ -123,7 +123,10 @@ class MomentTests:
         values = np.nan_to_num(self.values[rows])
         weights = None if self.data.weights is None else self.data.weights[rows]
         if self.ci_test.statistics == "robust":
-            return self.ci_test.moments_of(values, weights)
+            try:
+                return self.ci_test.moments_of(values, weights)
+            except ExactFitError as error:
+                raise error.named([self.data.names[c] for c in self.continuous]) from None
         if not discrete:
             return moments(values, weights)
         codes = np.asarray(self.data.codes)[rows]
