@@ -1,0 +1,167 @@
+"""``skbn`` on CSV files written as real tools write them (R's ``write.csv2`` and
+``write.table``, Excel, pandas): read as their author meant, or a one-line error that names
+the line or column and the option to pass -- never a silent misread."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn import HillClimbStructure
+from skbn.cli import main
+from skbn.io import read_json
+
+
+def run(argv, capsys):
+    """Run ``main(argv)``; return (exit status, stdout, stderr)."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_line_error(status, err, *fragments):
+    assert status == 1
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def _measurements(n=300, seed=5):
+    """Three linked measurements with one decimal, some of them whole (``5.0``)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(6, 1.5, n).round(1)
+    b = (0.8 * a + rng.normal(0, 1, n)).round(1)
+    c = (-0.5 * b + rng.normal(0, 1, n)).round(1)
+    return pd.DataFrame({"a": a, "b": b, "c": c})
+
+
+def _write_csv2(frame, path, na_rows=()):
+    """``frame`` as R's ``write.csv2(frame, path, row.names = FALSE)`` writes it: ``;``
+    between cells, a decimal comma, a whole number without decimals (R writes 5, not 5,0),
+    quoted names, NA for a missing cell. (R: ``write.csv2(iris, f, row.names = FALSE)``
+    gives ``5,1;3,5;1,4;0,2;"setosa"`` and ``4,9;3;1,4;0,2;"setosa"``.)"""
+    cells = frame.map(lambda v: format(v, "g").replace(".", ","))
+    cells.loc[list(na_rows), "a"] = "NA"
+    lines = [";".join(f'"{c}"' for c in frame.columns)]
+    lines += [";".join(row) for row in cells.itertuples(index=False)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_write_csv2_numbers_with_whole_ones_need_the_decimal_option(tmp_path, capsys):
+    # R's write.csv2 writes 5.0 as "5" and 5.1 as "5,1": read with --sep ';' alone, the
+    # column held "distinct numbers and other texts", so every measurement became a text
+    # state after a mere warning (iris: Sepal.Length with 35 states) and the model was
+    # nonsense; a column of decimal commas alone was already an error naming --decimal ,
+    frame = _measurements()
+    assert (frame["a"] == frame["a"].round()).any()  # some cells written without a comma
+    _write_csv2(frame, tmp_path / "d.csv")
+    assert (tmp_path / "d.csv").read_text().splitlines()[0] == '"a";"b";"c"'
+    status, _, err = run(["learn", tmp_path / "d.csv", "--sep", ";"], capsys)
+    assert_one_line_error(status, err, "column 'a'", "decimal comma", "--decimal ,")
+    status, _, err = run(["learn", tmp_path / "d.csv", "--sep", ";", "--decimal", ",",
+                          "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    expected = HillClimbStructure().fit(frame)
+    assert sorted(read_json(tmp_path / "m.json").edges) == sorted(expected.edges_)
+    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "d.csv", "--sep", ";",
+                            "--decimal", ","], capsys)
+    assert status == 0, err
+    assert f"mean log-likelihood: {expected.score(frame):.6f}" in out
+    # with R's NA among them (airquality's Ozone): both options are named
+    _write_csv2(frame, tmp_path / "na.csv", na_rows=[4, 40])
+    status, _, err = run(["learn", tmp_path / "na.csv", "--sep", ";"], capsys)
+    assert_one_line_error(status, err, "column 'a'", "decimal comma", "--decimal ,",
+                          "--na-values NA")
+
+
+@pytest.mark.parametrize("cells, sep, decimal, comma", [
+    (["950", "4,421", "12,000", "1,234"], ",", ".", True),   # Excel, "1,234" quoted
+    (["950", "4,421", "12,000", "1,234,567"], ",", ".", False),
+    (["4,785,509", "5,094,572", "1,000,000"], ",", ".", False),
+    (["950,5", "1.552,5", "6.466,6", "12.000"], ";", ",", False),  # European, --decimal ,
+])
+def test_thousands_separators_are_refused_naming_them(cells, sep, decimal, comma, tmp_path, capsys):
+    # numbers written with thousands separators ("4,421", quoted in a comma-separated file):
+    # read as text, every amount became a state (with a warning that suggested --decimal ,,
+    # which would read 4,421 as 4.421), or, when every cell had a separator, a discrete
+    # column with a state per amount without a word about the separators
+    rng = np.random.default_rng(0)
+    column = [str(c) for c in rng.choice(cells, 60)]
+    group = rng.choice(["x", "y"], 60)
+    def field(text):
+        return f'"{text}"' if sep in text else text
+    (tmp_path / "d.csv").write_text(
+        f"income{sep}g\n" + "".join(f"{field(c)}{sep}{g}\n" for c, g in zip(column, group)))
+    assert pd.read_csv(tmp_path / "d.csv", sep=sep, thousands="," if decimal == "." else ".",
+                       decimal=decimal)["income"].dtype.kind in "if"  # what the author meant
+    status, _, err = run(["learn", tmp_path / "d.csv", "--sep", sep, "--decimal", decimal],
+                         capsys)
+    shown = next(c for c in column if ("," if decimal == "." else ".") in c)  # the first grouped
+    assert_one_line_error(status, err, "column 'income'", "thousands separators", repr(shown),
+                          "--categorical income")
+    # "4,421" may also be a decimal comma: the option is named when every cell can be one
+    assert ("--decimal ," in err) == comma, err
+
+
+def test_excel_separator_line_is_refused_naming_the_separator(tmp_path, capsys):
+    # Excel's "sep=;" first line: it was taken for the header, and the error spoke of line 2
+    # having more values than "the 2 column names of the header"
+    for line, option in (("sep=;", ["--sep", ";"]), ("sep=,", []), ('"sep=;"', [])):
+        (tmp_path / "d.csv").write_bytes(
+            f"{line}\r\na;b\r\n1,5;x\r\n2;y\r\n".encode() if ";" in line
+            else f"{line}\r\na,b\r\nu,x\r\nv,y\r\n".encode())
+        status, _, err = run(["learn", tmp_path / "d.csv", *option], capsys)
+        assert_one_line_error(status, err, "line 1", repr(line.strip('"')), "Excel",
+                              "delete that line")
+        sep = line.strip('"')[-1]
+        assert (f"--sep {sep!r}" in err) == (sep != "," and not option), err
+
+
+def test_a_header_with_one_name_suggests_the_separator_or_a_comment(tmp_path, capsys):
+    # pandas' to_csv(sep=";", decimal=",") without --sep: the header is one name and the
+    # rows (5,1;3,5;...) have more fields; the error asked "is a name missing from the
+    # header?" without naming --sep. A comment line above the header did the same
+    (tmp_path / "semi.csv").write_text("a;b;c\n5,1;3,5;x\n4,9;3,0;y\n")
+    status, _, err = run(["learn", tmp_path / "semi.csv"], capsys)
+    assert_one_line_error(status, err, "line 2", "Use --sep ';'")
+    (tmp_path / "comment.csv").write_text("# exported by X\na,b\nu,x\nv,y\n")
+    status, _, err = run(["learn", tmp_path / "comment.csv"], capsys)
+    assert_one_line_error(status, err, "line 2", "line 1 a comment", "delete")
+    # a comment with as many fields as the rows is read as the header (as pandas and R's
+    # read.csv do; its header line becomes a data row): a warning names it
+    (tmp_path / "comment.csv").write_text("# exported by X, 2024\na,b\nu,x\nv,y\n")
+    status, _, err = run(["learn", tmp_path / "comment.csv", "--method", "chow_liu"], capsys)
+    assert status == 0, err
+    assert err.startswith("skbn: warning:") and "'# exported by X'" in err and "comment" in err
+
+
+def test_quoted_csv2_without_sep_suggests_the_separator(tmp_path, capsys):
+    # R's write.csv2 read without --sep ';': its quoted names ("a";"b") broke the quote rules
+    # and the error listed the quotes, never the separator
+    _write_csv2(_measurements(20), tmp_path / "d.csv")
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "line 1", "Use --sep ';'")
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+def test_write_table_row_names_are_named(sep, tmp_path, capsys):
+    # R's write.table(x, f) (and sep = "\t") writes row names with no name in the header:
+    # every row has one field more than the header. R's read.table takes them for row
+    # names; the error asked "is a name missing from the header?"
+    text = sep.join(['"a"', '"b"']) + "\n" + "".join(
+        sep.join([f'"{k}"', str(k % 3), f'"{"xy"[k % 2]}"']) + "\n" for k in range(1, 31))
+    (tmp_path / "d.txt").write_text(text)
+    status, _, err = run(["learn", tmp_path / "d.txt", "--sep", sep], capsys)
+    assert_one_line_error(status, err, "line 2", "row names", "row.names = FALSE")
+    # and without --sep: the quotes are right, the separator is named
+    status, _, err = run(["learn", tmp_path / "d.txt"], capsys)
+    assert_one_line_error(status, err, "line 1", "Use --sep " + ("' '" if sep == " " else "'tab'"))
+
+
+def test_text_row_names_of_write_csv_are_named(tmp_path, capsys):
+    # R's write.csv(mtcars, f): the row names (car models) under an empty name ""; the
+    # error said only "column(s) [1] have no name in the header"
+    text = '"","mpg","am"\n' + "".join(f'"car {k}",{20 + k % 5},{k % 2}\n' for k in range(30))
+    (tmp_path / "d.csv").write_text(text)
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "column(s) [1] have no name", "'car 0', 'car 1'",
+                          "row names", "row.names = FALSE")
