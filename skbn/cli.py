@@ -880,6 +880,21 @@ def _states(network, node):
     return getattr(network, "states", {}).get(node)
 
 
+def _comma_hint(text, decimal):
+    """What a cell that is not a number with the decimal mark ``decimal`` may need, for a
+    message: thousands separators are not read (``4,421``: the hint must not send the user
+    to ``--decimal ,``, which reads it as 4.421, unless it can be a decimal comma);
+    ``--decimal ,`` for a decimal comma (``5,1``)."""
+    text = text.strip()
+    if THOUSANDS[decimal].fullmatch(text):
+        comma = (", or pass --decimal , if ',' is the decimal mark"
+                 if decimal == "." and DECIMAL_COMMA.fullmatch(text) else "")
+        return f"; thousands separators? skbn reads numbers written without them{comma}"
+    if decimal == "." and DECIMAL_COMMA.fullmatch(text):
+        return "; pass --decimal , to read decimal commas"
+    return ""
+
+
 def _number(node, text, what, decimal="."):
     """The float a cell or an evidence value of the continuous ``node`` holds: a number as
     ``learn`` reads one (:func:`~skbn.utils._text.spelled_number`)."""
@@ -888,8 +903,7 @@ def _number(node, text, what, decimal="."):
     spelled = spelled_number(text, decimal)
     if spelled is None:
         hint = (f"; if it marks a missing value, pass --na-values {text}" if text.strip() in MISSING_MARKERS
-                else "; pass --decimal , to read decimal commas" if DECIMAL_COMMA.fullmatch(text.strip())
-                else "")
+                else _comma_hint(text, decimal))
         raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous{hint}")
     return float(spelled)
 
@@ -1562,8 +1576,7 @@ def _take_weights(args, data, line=None, uses=()):
         bad = next((row for row, number in enumerate(spelled) if number is None), None)
         if bad is not None:
             text = str(cells.iloc[bad])
-            hint = ("; pass --decimal , to read decimal commas"
-                    if args.decimal == "." and DECIMAL_COMMA.fullmatch(text.strip()) else "")
+            hint = _comma_hint(text, args.decimal)
             raise CommandError(f"{name}: {text!r} on {where(bad)} is not a number; the weights "
                                f"must be non-negative numbers, e.g. the counts of a frequency "
                                f"table{hint}")

@@ -165,3 +165,21 @@ def test_text_row_names_of_write_csv_are_named(tmp_path, capsys):
     status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
     assert_one_line_error(status, err, "column(s) [1] have no name", "'car 0', 'car 1'",
                           "row names", "row.names = FALSE")
+
+
+def test_score_names_thousands_separators_in_a_continuous_column(tmp_path, capsys):
+    # a continuous node scored on a file written with thousands separators: the error said
+    # only "pass --decimal , to read decimal commas", which reads "4,421" as 4.421
+    frame = _measurements() * 1000.5
+    frame.to_csv(tmp_path / "train.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "train.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    (tmp_path / "test.csv").write_text('a,b,c\n"4,421",300,-200\n')
+    status, _, err = run(["score", tmp_path / "m.json", tmp_path / "test.csv"], capsys)
+    assert_one_line_error(status, err, "column 'a'", "'4,421'", "thousands separators",
+                          "if ',' is the decimal mark")
+    # weights: the same words
+    (tmp_path / "w.csv").write_text('a,b,c,n\n4421,300,-200,"1,234"\n5000,300,-200,2\n')
+    status, _, err = run(["score", tmp_path / "m.json", tmp_path / "w.csv", "--weights", "n"],
+                         capsys)
+    assert_one_line_error(status, err, "'1,234'", "thousands separators")
