@@ -227,9 +227,16 @@ def _read_csv(path, sep, na_values, pd):
             raise CommandError(f"cannot parse {name} as CSV: the quoted field that starts "
                                f"{where}has no closing quote (\")") from None
         raise CommandError(f"cannot parse {name} as CSV: {text}") from None
-    except UnicodeDecodeError as exc:
-        raise CommandError(f"{name} is not UTF-8 text (byte {exc.start}); save it as UTF-8 "
-                           f"CSV") from None
+    except UnicodeDecodeError:
+        found = _first_bad_utf8(path)
+        where = ""
+        if found is not None:
+            line, offset, raw = found
+            where = (f": line {line} (byte {offset}) holds {raw[:4]!r}, which is "
+                     f"{raw[:1].decode('cp1252', errors='replace')!r} in Latin-1 / Windows-1252")
+        raise CommandError(f"{name} is not UTF-8 text{where}; save it as UTF-8 CSV (Excel: "
+                           f"\"CSV UTF-8\"; R: write.csv(..., fileEncoding = \"UTF-8\"); or "
+                           f"iconv -f latin1 -t utf-8)") from None
     records.n_rows = len(frame)
     # values beyond the header: a trailing separator leaves an empty column, else an error
     for k in range(len(header), frame.shape[1]):
@@ -438,6 +445,33 @@ def _parse_csv(path, width, na_values, options, pd, wide=False):
         frame = frame.iloc[1:].reset_index(drop=True)
     longer = any(issubclass(w.category, pd.errors.ParserWarning) for w in caught)
     return frame, longer
+
+
+def _first_bad_utf8(path):
+    """``(line, byte offset, bytes)`` of the first bytes of ``path`` that are not UTF-8
+    (lines counted by line feeds, from 1), or None. The file is decoded in chunks, an
+    incomplete character at a chunk's end carried over (pandas' own error counts its bytes
+    from the start of a buffer, not of the file)."""
+    handle = _open_binary(path)
+    if handle is None:
+        return None
+    offset, line, carry = 0, 1, b""
+    with handle:
+        while True:
+            chunk = handle.read(1 << 20)
+            data = carry + chunk
+            try:
+                data.decode("utf-8")
+                good, carry = len(data), b""
+            except UnicodeDecodeError as exc:
+                if not (chunk and exc.reason == "unexpected end of data"):
+                    return (line + data.count(b"\n", 0, exc.start), offset + exc.start,
+                            data[exc.start:exc.end])
+                good, carry = exc.start, data[exc.start:]
+            line += data.count(b"\n", 0, good)
+            offset += good
+            if not chunk:
+                return None
 
 
 def _open_binary(path):

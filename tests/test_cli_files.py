@@ -185,3 +185,16 @@ def test_score_names_thousands_separators_in_a_continuous_column(tmp_path, capsy
     status, _, err = run(["score", tmp_path / "m.json", tmp_path / "w.csv", "--weights", "n"],
                          capsys)
     assert_one_line_error(status, err, "'1,234'", "thousands separators")
+
+
+def test_latin1_file_names_the_line_of_the_first_non_utf8_byte(tmp_path, capsys):
+    # a file saved as Latin-1 (Excel's "CSV" on Windows, R's fileEncoding = "latin1") with an
+    # accent far down: the error said "byte 1", counted from the start of one of pandas'
+    # buffers, not of the file
+    rows = ["city,b"] + [f"x{k % 3},y{k % 2}" for k in range(300_000)]
+    rows[250_000] = "Zürich,y1"
+    (tmp_path / "d.csv").write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
+    offset = (tmp_path / "d.csv").read_bytes().index(b"\xfc")
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "not UTF-8", f"line 250001 (byte {offset})", "'ü'",
+                          "CSV UTF-8")
