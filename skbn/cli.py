@@ -269,6 +269,8 @@ def _read_csv(path, sep, na_values, pd):
                         f"row names R's write.csv writes: if they name the rows, remove that "
                         f"column or write the file with write.csv(x, row.names = FALSE); else "
                         f"name it)")
+        if not hint and sep == " ":
+            hint = f" ({_RUNS_OF_SPACES})"
         raise CommandError(f"{name}: column(s) {empty} have no name in the header{hint}")
     seen, repeated = set(), []
     for h in header:
@@ -321,6 +323,11 @@ def _read_csv(path, sep, na_values, pd):
     return frame, records
 
 
+_RUNS_OF_SPACES = ("columns aligned with runs of spaces? With --sep ' ' each space is a separator, "
+                   "so two in a row make an empty field: replace each run by one space (e.g. "
+                   "tr -s ' ' < in > out) or use another separator")
+
+
 def _longer_rows_hint(header, frame, sep):
     """Why the rows of ``frame`` (parsed as wide as its longest row) may have more fields
     than the ``header``: a comment line above the header (``# ...``), another separator
@@ -329,6 +336,8 @@ def _longer_rows_hint(header, frame, sep):
     if header[0].lstrip().startswith("#"):
         return ("is line 1 a comment? skbn reads the first line as the header: delete the "
                 "comment line(s)")
+    if sep == " " and frame.isna().to_numpy().any():
+        return _RUNS_OF_SPACES
     hint = _separator_hint(header[0], sep) if len(header) == 1 else ""
     if hint:
         return hint.removeprefix("; ")

@@ -198,3 +198,14 @@ def test_latin1_file_names_the_line_of_the_first_non_utf8_byte(tmp_path, capsys)
     status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
     assert_one_line_error(status, err, "not UTF-8", f"line 250001 (byte {offset})", "'ü'",
                           "CSV UTF-8")
+
+
+def test_columns_aligned_with_runs_of_spaces_are_named(tmp_path, capsys):
+    # a text table aligned with several spaces (as R's print or fixed-width exports write
+    # it; R's read.table(sep = "") and pandas' sep=r"\s+" read it): with --sep ' ' two spaces
+    # make an empty field, and the errors asked "is a name missing from the header?"
+    (tmp_path / "rows.txt").write_text("a b c\n1  x  u\n2  y  v\n10 x  u\n")
+    (tmp_path / "header.txt").write_text("  a   b\n  1   x\n  2   y\n 10   x\n")
+    for path in ("rows.txt", "header.txt"):
+        status, _, err = run(["learn", tmp_path / path, "--sep", " "], capsys)
+        assert_one_line_error(status, err, "runs of spaces", "tr -s")
