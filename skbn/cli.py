@@ -355,7 +355,7 @@ def _check_separator_line(name, records, sep):
     if handle is None:
         return
     with handle:
-        first = handle.readline(100).decode("utf-8", errors="replace")
+        first = re.split(r"[\r\n]", handle.readline(100).decode("utf-8", errors="replace"))[0]
     found = re.fullmatch(r'\ufeff?"?(sep=(.))"?\s*', first, flags=re.IGNORECASE)
     if found:
         given = _separator(found.group(2))

@@ -107,10 +107,11 @@ def test_thousands_separators_are_refused_naming_them(cells, sep, decimal, comma
 def test_excel_separator_line_is_refused_naming_the_separator(tmp_path, capsys):
     # Excel's "sep=;" first line: it was taken for the header, and the error spoke of line 2
     # having more values than "the 2 column names of the header"
-    for line, option in (("sep=;", ["--sep", ";"]), ("sep=,", []), ('"sep=;"', [])):
+    for line, option, end in (("sep=;", ["--sep", ";"], "\r\n"), ("sep=,", [], "\r\n"),
+                              ('"sep=;"', [], "\r\n"), ("sep=,", [], "\r")):  # (old Mac: \r)
         (tmp_path / "d.csv").write_bytes(
-            f"{line}\r\na;b\r\n1,5;x\r\n2;y\r\n".encode() if ";" in line
-            else f"{line}\r\na,b\r\nu,x\r\nv,y\r\n".encode())
+            f"{line}{end}a;b{end}1,5;x{end}2;y{end}".encode() if ";" in line
+            else f"{line}{end}a,b{end}u,x{end}v,y{end}".encode())
         status, _, err = run(["learn", tmp_path / "d.csv", *option], capsys)
         assert_one_line_error(status, err, "line 1", repr(line.strip('"')), "Excel",
                               "delete that line")
