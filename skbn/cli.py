@@ -923,30 +923,37 @@ def _states(network, node):
     return getattr(network, "states", {}).get(node)
 
 
-def _comma_hint(text, decimal):
+def _comma_hint(text, decimal, option=True):
     """What a cell that is not a number with the decimal mark ``decimal`` may need, for a
     message: thousands separators are not read (``4,421``: the hint must not send the user
     to ``--decimal ,``, which reads it as 4.421, unless it can be a decimal comma);
-    ``--decimal ,`` for a decimal comma (``5,1``)."""
+    ``--decimal ,`` for a decimal comma (``5,1``). ``option=False``: the text is no cell of
+    a file but a value on the command line (``--evidence``), which has no ``--decimal``."""
     text = text.strip()
+    comma = ("pass --decimal , " if option
+             else f"write it with a decimal point ({text.replace(',', '.')!r}) ")
     if THOUSANDS[decimal].fullmatch(text):
-        comma = (", or pass --decimal , if ',' is the decimal mark"
+        comma = (f", or {comma}if ',' is the decimal mark"
                  if decimal == "." and DECIMAL_COMMA.fullmatch(text) else "")
         return f"; thousands separators? skbn reads numbers written without them{comma}"
     if decimal == "." and DECIMAL_COMMA.fullmatch(text):
-        return "; pass --decimal , to read decimal commas"
+        return f"; {comma}to read decimal commas" if option else f"; {comma.strip()}"
     return ""
 
 
-def _number(node, text, what, decimal="."):
+def _number(node, text, what, decimal=".", option=True):
     """The float a cell or an evidence value of the continuous ``node`` holds: a number as
-    ``learn`` reads one (:func:`~skbn.utils._text.spelled_number`)."""
+    ``learn`` reads one (:func:`~skbn.utils._text.spelled_number`). ``option=False``: an
+    ``--evidence`` value, for which no ``--decimal`` or ``--na-values`` option exists."""
     if not isinstance(text, str):
         text = str(text)
     spelled = spelled_number(text, decimal)
     if spelled is None:
-        hint = (f"; if it marks a missing value, pass --na-values {text}" if text.strip() in MISSING_MARKERS
-                else _comma_hint(text, decimal))
+        if text.strip() in MISSING_MARKERS:
+            hint = (f"; if it marks a missing value, pass --na-values {text}" if option
+                    else f"; to leave {node!r} unobserved, leave it out of --evidence")
+        else:
+            hint = _comma_hint(text, decimal, option)
         raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous{hint}")
     return float(spelled)
 
@@ -1021,7 +1028,7 @@ def state_of(network, node, text):
     """The state of ``node`` named by ``text`` (for --evidence; see :class:`StateMatcher`),
     or the number it holds for a continuous node."""
     if _states(network, node) is None:
-        return _number(node, text, f"--evidence {node}={text}")
+        return _number(node, text, f"--evidence {node}={text}", option=False)
     missing = object()
     state = StateMatcher(network.states[node])(text, missing)
     if state is missing:

@@ -210,3 +210,19 @@ def test_columns_aligned_with_runs_of_spaces_are_named(tmp_path, capsys):
     for path in ("rows.txt", "header.txt"):
         status, _, err = run(["learn", tmp_path / path, "--sep", " "], capsys)
         assert_one_line_error(status, err, "runs of spaces", "tr -s")
+
+
+def test_query_evidence_hints_name_no_option_query_lacks(tmp_path, capsys):
+    # `skbn query --evidence b=7,4` on a continuous node said "pass --decimal , to read
+    # decimal commas", an option query does not have (the command line was then refused);
+    # "b=NA" said "pass --na-values NA", which query does not have either
+    frame = _measurements()
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    for value, fragment in (("7,4", "write it with a decimal point ('7.4')"),
+                            ("NA", "leave it out of --evidence")):
+        status, _, err = run(["query", tmp_path / "m.json", "--target", "a", "--evidence",
+                              f"b={value}"], capsys)
+        assert_one_line_error(status, err, f"--evidence b={value}", fragment)
+        assert "--decimal" not in err and "--na-values" not in err
