@@ -280,9 +280,13 @@ def _read_csv(path, sep, na_values, pd):
     if repeated:
         raise CommandError(f"{name}: repeated column name(s) {repeated!r} in the header")
     frame.columns = header
-    if header[0].startswith("#") and header[0][1:2].isspace():
-        _warn(f"{name}: the first column name {header[0]!r} begins with '# ': if line 1 is a "
-              f"comment, delete it (skbn reads the first line as the header)")
+    if (header[0].startswith("#") and len(frame) > 1
+            and all((frame.iloc[:, k] == frame.iloc[0, k]).sum() == 1 for k in range(len(header)))):
+        # "# exported by ..." read as the header, the real header as the first data row (each
+        # of its cells found once in its column); a column named "# of children" is left alone
+        _warn(f"{name}: the first column name {header[0]!r} begins with '#' and line 2 looks "
+              f"like a header (each cell unique in its column): if line 1 is a comment, delete "
+              f"it (skbn reads the first line as the header)")
     padded = [h for h in header if h != h.strip()]
     if padded:
         _warn(f"{name}: column name(s) {padded[:5]!r} begin or end with spaces (a space after "

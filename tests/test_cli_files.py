@@ -135,6 +135,10 @@ def test_a_header_with_one_name_suggests_the_separator_or_a_comment(tmp_path, ca
     status, _, err = run(["learn", tmp_path / "comment.csv", "--method", "chow_liu"], capsys)
     assert status == 0, err
     assert err.startswith("skbn: warning:") and "'# exported by X'" in err and "comment" in err
+    # a column named "# of children" is a name like any other
+    (tmp_path / "named.csv").write_text("# of children,b\n1,x\n2,y\n1,y\n2,x\n")
+    status, _, err = run(["learn", tmp_path / "named.csv", "--method", "chow_liu"], capsys)
+    assert status == 0 and "comment" not in err, err
 
 
 def test_quoted_csv2_without_sep_suggests_the_separator(tmp_path, capsys):
