@@ -26,7 +26,7 @@ import warnings
 from pathlib import Path
 
 from skbn._engines._strategies import STRATEGIES
-from skbn.utils._text import DECIMAL_COMMA, INTEGER, MISSING_MARKERS, NUMBER_TEXT, spelled_number
+from skbn.utils._text import DECIMAL_COMMA, INTEGER, MISSING_MARKERS, NUMBER_TEXT, THOUSANDS, spelled_number
 
 __all__ = ["main", "run_demo"]
 
@@ -208,6 +208,7 @@ def _read_csv(path, sep, na_values, pd):
     try:
         header = pd.read_csv(path, header=None, nrows=1, na_filter=False, **options)
         header = [str(h) for h in header.iloc[0].tolist()]
+        _check_separator_line(name, records, sep)
         _check_quotes(name, records, header)
         frame, longer = _parse_csv(path, len(header), na_values, options, pd)
         if longer:  # rows with more fields than the header: as many columns as the longest
@@ -226,9 +227,16 @@ def _read_csv(path, sep, na_values, pd):
             raise CommandError(f"cannot parse {name} as CSV: the quoted field that starts "
                                f"{where}has no closing quote (\")") from None
         raise CommandError(f"cannot parse {name} as CSV: {text}") from None
-    except UnicodeDecodeError as exc:
-        raise CommandError(f"{name} is not UTF-8 text (byte {exc.start}); save it as UTF-8 "
-                           f"CSV") from None
+    except UnicodeDecodeError:
+        found = _first_bad_utf8(path)
+        where = ""
+        if found is not None:
+            line, offset, raw = found
+            where = (f": line {line} (byte {offset}) holds {raw[:4]!r}, which is "
+                     f"{raw[:1].decode('cp1252', errors='replace')!r} in Latin-1 / Windows-1252")
+        raise CommandError(f"{name} is not UTF-8 text{where}; save it as UTF-8 CSV (Excel: "
+                           f"\"CSV UTF-8\"; R: write.csv(..., fileEncoding = \"UTF-8\"); or "
+                           f"iconv -f latin1 -t utf-8)") from None
     records.n_rows = len(frame)
     # values beyond the header: a trailing separator leaves an empty column, else an error
     for k in range(len(header), frame.shape[1]):
@@ -239,7 +247,8 @@ def _read_csv(path, sep, na_values, pd):
             found = f"{found} fields; " if found is not None else ""
             raise CommandError(f"{name}: {records.where(row)} has more values than the "
                                f"{len(header)} column names of the header ({found}extra value "
-                               f"{frame[k].iloc[row]!r}); is a name missing from the header?")
+                               f"{frame[k].iloc[row]!r}); "
+                               + _longer_rows_hint(header, frame, sep))
     frame = frame.iloc[:, :len(header)]
     while header and not header[-1].strip() and frame[len(header) - 1].isna().all():
         header.pop()  # `a,b,c,` on every line: the trailing separator, not a column
@@ -255,6 +264,13 @@ def _read_csv(path, sep, na_values, pd):
                         f"as the row names R's write.csv writes, or the index pandas' to_csv "
                         f"writes: not data; remove that column, or write the file with "
                         f"write.csv(x, row.names = FALSE) or to_csv(path, index=False))")
+            elif len(first) > 1 and len(set(first)) == len(first):
+                hint = (f" (its values {first[0]!r}, {first[1]!r}, ... are all distinct, as the "
+                        f"row names R's write.csv writes: if they name the rows, remove that "
+                        f"column or write the file with write.csv(x, row.names = FALSE); else "
+                        f"name it)")
+        if not hint and sep == " ":
+            hint = f" ({_RUNS_OF_SPACES})"
         raise CommandError(f"{name}: column(s) {empty} have no name in the header{hint}")
     seen, repeated = set(), []
     for h in header:
@@ -264,6 +280,13 @@ def _read_csv(path, sep, na_values, pd):
     if repeated:
         raise CommandError(f"{name}: repeated column name(s) {repeated!r} in the header")
     frame.columns = header
+    if (header[0].startswith("#") and len(frame) > 1
+            and all((frame.iloc[:, k] == frame.iloc[0, k]).sum() == 1 for k in range(len(header)))):
+        # "# exported by ..." read as the header, the real header as the first data row (each
+        # of its cells found once in its column); a column named "# of children" is left alone
+        _warn(f"{name}: the first column name {header[0]!r} begins with '#' and line 2 looks "
+              f"like a header (each cell unique in its column): if line 1 is a comment, delete "
+              f"it (skbn reads the first line as the header)")
     padded = [h for h in header if h != h.strip()]
     if padded:
         _warn(f"{name}: column name(s) {padded[:5]!r} begin or end with spaces (a space after "
@@ -302,6 +325,47 @@ def _read_csv(path, sep, na_values, pd):
         records.kept = np.flatnonzero(keep)
     _warn_unquoted_markers(name, frame, records, na_values)
     return frame, records
+
+
+_RUNS_OF_SPACES = ("columns aligned with runs of spaces? With --sep ' ' each space is a separator, "
+                   "so two in a row make an empty field: replace each run by one space (e.g. "
+                   "tr -s ' ' < in > out) or use another separator")
+
+
+def _longer_rows_hint(header, frame, sep):
+    """Why the rows of ``frame`` (parsed as wide as its longest row) may have more fields
+    than the ``header``: a comment line above the header (``# ...``), another separator
+    (a header of one name holding one), or the row names R's ``write.table`` writes, with
+    no name in the header (every row exactly one field longer)."""
+    if header[0].lstrip().startswith("#"):
+        return ("is line 1 a comment? skbn reads the first line as the header: delete the "
+                "comment line(s)")
+    if sep == " " and frame.isna().to_numpy().any():
+        return _RUNS_OF_SPACES
+    hint = _separator_hint(header[0], sep) if len(header) == 1 else ""
+    if hint:
+        return hint.removeprefix("; ")
+    if frame.shape[1] == len(header) + 1 and frame[len(header)].notna().all():
+        return ("every row has one value more than the header has names, as R's write.table "
+                "writes row names (the header has no name for them): write the file with "
+                "write.table(x, row.names = FALSE), or name or delete the first column")
+    return "is a name missing from the header?"
+
+
+def _check_separator_line(name, records, sep):
+    """Refuse Excel's separator line (``sep=;`` as line 1, before the header), naming the
+    ``--sep`` it stands for: read as the header, it gave a header of one or two names."""
+    handle = _open_binary(records.path)
+    if handle is None:
+        return
+    with handle:
+        first = re.split(r"[\r\n]", handle.readline(100).decode("utf-8", errors="replace"))[0]
+    found = re.fullmatch(r'\ufeff?"?(sep=(.))"?\s*', first, flags=re.IGNORECASE)
+    if found:
+        given = _separator(found.group(2))
+        option = f" and pass --sep {found.group(2)!r}" if given != sep else ""
+        raise CommandError(f"{name}: line 1 {found.group(1)!r} is the separator line Excel "
+                           f"writes, not a header: delete that line{option}")
 
 
 def _warn_unquoted_markers(name, frame, records, na_values):
@@ -354,6 +418,12 @@ def _check_quotes(name, records, header):
         return f"line {first}" if first == last else f"lines {first}-{last}"
 
     if faults:
+        line, _, text, opened = faults[0]
+        hint = _separator_hint(text[:1], records.sep) if opened is not None and len(header) == 1 else ""
+        if hint:  # "a";"b" read with --sep ',': the quotes are right, the separator is not
+            raise CommandError(f"cannot read {name} as CSV: on line {line} a quoted field is "
+                               f"followed by {text[:1]!r}, not by the separator "
+                               f"{records.sep!r}{hint}")
         shown = "; ".join(
             f"line {line}, column {column(field)}: "
             + (f"{text!r}, a quote inside a field that does not start with one" if opened is None
@@ -388,6 +458,33 @@ def _parse_csv(path, width, na_values, options, pd, wide=False):
         frame = frame.iloc[1:].reset_index(drop=True)
     longer = any(issubclass(w.category, pd.errors.ParserWarning) for w in caught)
     return frame, longer
+
+
+def _first_bad_utf8(path):
+    """``(line, byte offset, bytes)`` of the first bytes of ``path`` that are not UTF-8
+    (lines counted by line feeds, from 1), or None. The file is decoded in chunks, an
+    incomplete character at a chunk's end carried over (pandas' own error counts its bytes
+    from the start of a buffer, not of the file)."""
+    handle = _open_binary(path)
+    if handle is None:
+        return None
+    offset, line, carry = 0, 1, b""
+    with handle:
+        while True:
+            chunk = handle.read(1 << 20)
+            data = carry + chunk
+            try:
+                data.decode("utf-8")
+                good, carry = len(data), b""
+            except UnicodeDecodeError as exc:
+                if not (chunk and exc.reason == "unexpected end of data"):
+                    return (line + data.count(b"\n", 0, exc.start), offset + exc.start,
+                            data[exc.start:exc.end])
+                good, carry = exc.start, data[exc.start:]
+            line += data.count(b"\n", 0, good)
+            offset += good
+            if not chunk:
+                return None
 
 
 def _open_binary(path):
@@ -718,19 +815,37 @@ def _numeric_columns(frame, pd, keep_text=(), measured=(), decimal="."):
 def _warn_text_among_numbers(name, column, texts, others, decimal, measured):
     """Say why a column of (mostly) numbers stays text: ``others``, those of its distinct
     cells ``texts`` that are not numbers with the decimal mark ``decimal``. ``measured``:
-    the column is given to ``--continuous`` (``read_table`` then refuses its text)."""
+    the column is given to ``--continuous`` (``read_table`` then refuses its text).
+
+    A column whose other cells are all numbers written with a decimal comma (``--decimal``
+    not given) or with thousands separators (``4,421``; ``1.552,5`` with a decimal comma),
+    besides missing-value markers, is an error naming the option: read as text, every
+    measurement would be a state. That includes a column mixing them with plain numbers,
+    as R's ``write.csv2`` writes 5.0 as ``5`` beside ``5,1``. Cells that are all grouped by
+    threes (``4,421``, ``12,000``) are taken for thousands separators."""
     stripped = [t.strip() for t in others]
     n_numbers = len(texts) - len(others)
-    commas = [t for t in others if DECIMAL_COMMA.fullmatch(t.strip())]
-    if not n_numbers:
-        if commas and all(DECIMAL_COMMA.fullmatch(t) or NUMBER_TEXT.fullmatch(t) or t in MISSING_MARKERS
-                          for t in stripped):  # (decimal "."; with "," a comma is a number)
-            markers = [t for t in others if t.strip() in MISSING_MARKERS]
-            na = (f" (and --na-values {markers[0].strip()} if {markers[0]!r} marks missing cells)"
-                  if markers else "")
+    grouped = [t for t, s in zip(others, stripped) if THOUSANDS[decimal].fullmatch(s)]
+    commas = [t for t, s in zip(others, stripped) if decimal == "." and DECIMAL_COMMA.fullmatch(s)]
+    if (grouped or commas) and all(t in grouped or t in commas or s in MISSING_MARKERS
+                                   for t, s in zip(others, stripped)):
+        markers = [t for t in others if t.strip() in MISSING_MARKERS]
+        na = (f" (and --na-values {markers[0].strip()} if {markers[0]!r} marks missing cells)"
+              if markers else "")
+        if grouped and set(commas) <= set(grouped):
+            example = grouped[0].strip()
+            comma = (f"; if ',' is their decimal mark, pass --decimal , ({example!r} is then "
+                     f"{example.replace(',', '.')})" if decimal == "." and all(
+                         DECIMAL_COMMA.fullmatch(t.strip()) for t in grouped) else "")
             raise CommandError(
-                f"column {name!r} holds numbers written with a decimal comma (e.g. {commas[0]!r}): pass "
-                f"--decimal , to read them as numbers{na}, or --categorical {name} to keep them as text")
+                f"column {name!r} holds numbers written with thousands separators (e.g. "
+                f"{grouped[0]!r}), which skbn does not read: write the file without them (in a "
+                f"spreadsheet, a number format without the 1000 separator){na}, or pass "
+                f"--categorical {name} to keep them as text{comma}")
+        raise CommandError(
+            f"column {name!r} holds numbers written with a decimal comma (e.g. {commas[0]!r}): pass "
+            f"--decimal , to read them as numbers{na}, or --categorical {name} to keep them as text")
+    if not n_numbers:
         return
     if set(stripped) <= set(MISSING_MARKERS):
         # numbers as text beside a missing-value marker (R's NA): the encoder's check refuses
@@ -812,16 +927,37 @@ def _states(network, node):
     return getattr(network, "states", {}).get(node)
 
 
-def _number(node, text, what, decimal="."):
+def _comma_hint(text, decimal, option=True):
+    """What a cell that is not a number with the decimal mark ``decimal`` may need, for a
+    message: thousands separators are not read (``4,421``: the hint must not send the user
+    to ``--decimal ,``, which reads it as 4.421, unless it can be a decimal comma);
+    ``--decimal ,`` for a decimal comma (``5,1``). ``option=False``: the text is no cell of
+    a file but a value on the command line (``--evidence``), which has no ``--decimal``."""
+    text = text.strip()
+    comma = ("pass --decimal , " if option
+             else f"write it with a decimal point ({text.replace(',', '.')!r}) ")
+    if THOUSANDS[decimal].fullmatch(text):
+        comma = (f", or {comma}if ',' is the decimal mark"
+                 if decimal == "." and DECIMAL_COMMA.fullmatch(text) else "")
+        return f"; thousands separators? skbn reads numbers written without them{comma}"
+    if decimal == "." and DECIMAL_COMMA.fullmatch(text):
+        return f"; {comma}to read decimal commas" if option else f"; {comma.strip()}"
+    return ""
+
+
+def _number(node, text, what, decimal=".", option=True):
     """The float a cell or an evidence value of the continuous ``node`` holds: a number as
-    ``learn`` reads one (:func:`~skbn.utils._text.spelled_number`)."""
+    ``learn`` reads one (:func:`~skbn.utils._text.spelled_number`). ``option=False``: an
+    ``--evidence`` value, for which no ``--decimal`` or ``--na-values`` option exists."""
     if not isinstance(text, str):
         text = str(text)
     spelled = spelled_number(text, decimal)
     if spelled is None:
-        hint = (f"; if it marks a missing value, pass --na-values {text}" if text.strip() in MISSING_MARKERS
-                else "; pass --decimal , to read decimal commas" if DECIMAL_COMMA.fullmatch(text.strip())
-                else "")
+        if text.strip() in MISSING_MARKERS:
+            hint = (f"; if it marks a missing value, pass --na-values {text}" if option
+                    else f"; to leave {node!r} unobserved, leave it out of --evidence")
+        else:
+            hint = _comma_hint(text, decimal, option)
         raise CommandError(f"{what}: {text!r} is not a number, and {node!r} is continuous{hint}")
     return float(spelled)
 
@@ -896,7 +1032,7 @@ def state_of(network, node, text):
     """The state of ``node`` named by ``text`` (for --evidence; see :class:`StateMatcher`),
     or the number it holds for a continuous node."""
     if _states(network, node) is None:
-        return _number(node, text, f"--evidence {node}={text}")
+        return _number(node, text, f"--evidence {node}={text}", option=False)
     missing = object()
     state = StateMatcher(network.states[node])(text, missing)
     if state is missing:
@@ -1494,8 +1630,7 @@ def _take_weights(args, data, line=None, uses=()):
         bad = next((row for row, number in enumerate(spelled) if number is None), None)
         if bad is not None:
             text = str(cells.iloc[bad])
-            hint = ("; pass --decimal , to read decimal commas"
-                    if args.decimal == "." and DECIMAL_COMMA.fullmatch(text.strip()) else "")
+            hint = _comma_hint(text, args.decimal)
             raise CommandError(f"{name}: {text!r} on {where(bad)} is not a number; the weights "
                                f"must be non-negative numbers, e.g. the counts of a frequency "
                                f"table{hint}")

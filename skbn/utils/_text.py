@@ -19,6 +19,13 @@ NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 DECIMAL_COMMA = re.compile(r"[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?")
 #: A whole number written as text.
 INTEGER = re.compile(r"[+-]?\d+")
+#: A number written with thousands separators, by decimal mark: "4,421", "1,234,567.5",
+#: "1'234.5" (decimal point); "1.552,5", "12.000", "1 234,5" (decimal comma; a space, a
+#: no-break space or a narrow one, as French spreadsheets write). One separator throughout.
+#: None of them is a number :func:`spelled_number` reads with that decimal mark, but "4,421"
+#: also spells 4.421 with a decimal comma.
+THOUSANDS = {".": re.compile(r"[+-]?[1-9]\d{0,2}([,'\u00a0\u202f])\d{3}(?:\1\d{3})*(?:\.\d*)?"),
+             ",": re.compile(r"[+-]?[1-9]\d{0,2}([. \u00a0\u202f])\d{3}(?:\1\d{3})*(?:,\d*)?")}
 
 
 def spelled_number(text, decimal="."):
