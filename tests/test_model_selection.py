@@ -81,6 +81,22 @@ def test_classes_are_sorted_with_a_target_column(learner, asia):
     np.testing.assert_allclose(proba, resorted.predict_proba(X), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("learner", [ChowLiuTree(variant="tan"), HillClimbStructure()], ids=repr)
+def test_labels_of_mixed_types_are_predicted_as_given(learner, asia):
+    """Labels 1 and "yes" (an int beside a string) stay themselves in classes_ and predict:
+    np.asarray once turned classes_ into the strings "1" and "yes", so predict returned
+    "1" where y holds 1 and accuracy counted every such row wrong."""
+    X, y = asia
+    mixed = pd.Series([1 if v == "no" else "yes" for v in y], dtype=object, name="y")
+    assert {type(v) for v in mixed} == {int, str}
+    model = clone(learner).fit(X, mixed)
+    assert [type(c) for c in model.classes_] in ([int, str], [str, int])
+    labelled = clone(learner).fit(X, mixed.astype(str))  # the same labels, one type
+    predicted = model.predict(X)
+    np.testing.assert_array_equal(predicted.astype(str), labelled.predict(X))
+    assert (predicted == mixed).mean() == (labelled.predict(X) == mixed.astype(str)).mean() > 0.9
+
+
 def test_neg_log_loss_equals_log_loss_by_hand_and_ignores_category_order(asia):
     X, y = asia
     unsorted = y.cat.reorder_categories(["yes", "no"])

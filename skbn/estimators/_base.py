@@ -1347,8 +1347,17 @@ def _unseen_message(unseen, n_rows):
 
 
 def _sorted_classes(states):
-    """``classes_``: the target's states sorted (see :func:`_class_order`)."""
-    return np.asarray([states[k] for k in _class_order(states)])
+    """``classes_``: the target's states sorted (see :func:`_class_order`).
+
+    The states themselves, never converted: labels of mixed types (``1`` beside ``"a"``),
+    which ``np.asarray`` would turn into the strings ``"1"`` and ``"a"``, are kept in an
+    object array, so that ``predict`` returns the labels of ``y`` (``1``, not ``"1"``)."""
+    classes = [states[k] for k in _class_order(states)]
+    array = np.asarray(classes)
+    if array.dtype.kind in "SU" and not all(isinstance(c, (str, bytes)) for c in classes):
+        array = np.empty(len(classes), dtype=object)
+        array[:] = classes
+    return array
 
 
 def _warn_sparse_columns(estimator, data):
