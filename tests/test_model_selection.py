@@ -9,6 +9,7 @@ import pytest
 from _learners import make
 from sklearn.base import clone, is_classifier
 from sklearn.datasets import load_iris
+from sklearn.exceptions import DataConversionWarning
 from sklearn.metrics import log_loss
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
@@ -95,6 +96,18 @@ def test_labels_of_mixed_types_are_predicted_as_given(learner, asia):
     predicted = model.predict(X)
     np.testing.assert_array_equal(predicted.astype(str), labelled.predict(X))
     assert (predicted == mixed).mean() == (labelled.predict(X) == mixed.astype(str)).mean() > 0.9
+
+
+def test_a_one_column_frame_y_keeps_its_name(asia):
+    """fit(X, y[["either"]]) fits the column (with scikit-learn's column-vector warning) under
+    its own name, as fit(X, y["either"]) does; the node was named "y"."""
+    X, y = asia
+    with pytest.warns(DataConversionWarning):
+        framed = ChowLiuTree(variant="tan").fit(X, y.to_frame())
+    series = ChowLiuTree(variant="tan").fit(X, y)
+    assert framed.edges_ == series.edges_ and ("either", "asia") in framed.edges_
+    assert framed.network_.nodes == series.network_.nodes
+    np.testing.assert_array_equal(framed.predict_proba(X), series.predict_proba(X))
 
 
 def test_neg_log_loss_equals_log_loss_by_hand_and_ignores_category_order(asia):

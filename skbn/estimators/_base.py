@@ -161,18 +161,26 @@ def _split_target_type(column_types, X, y, target):
     column of ``X``."""
     if y is None or target is not None or not isinstance(column_types, dict):
         return column_types, None
-    name = getattr(y, "name", None)
+    name = _y_name(y)
     name = DEFAULT_TARGET_NAME if name is None else name
     if name not in column_types or name in set(getattr(X, "columns", ())):
         return column_types, None
     return {k: v for k, v in column_types.items() if k != name}, column_types[name]
 
 
+def _y_name(y):
+    """The name of ``y``: a Series' name, the column of a one-column DataFrame (which
+    ``fit`` takes as that column, with scikit-learn's ``DataConversionWarning``), else None."""
+    if isinstance(y, pd.DataFrame):
+        return y.columns[0] if y.shape[1] == 1 else None
+    return getattr(y, "name", None)
+
+
 def target_name_of(y, names):
     """The name of the target column ``y`` appended after the columns ``names`` of ``X``
     (``fit(X, y)``; :class:`~skbn.PCSelect`): ``y``'s own name, ``"y"`` for an unnamed ``y``
     or one whose name is a column of ``X``, and a private name only when ``"y"`` is one too."""
-    name = getattr(y, "name", None)
+    name = _y_name(y)
     if name is None or name in names:
         name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in names else "__target__"
     return name
