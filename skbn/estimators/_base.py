@@ -1231,9 +1231,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self._warn_impossible_evidence(codes, np.logical_and.reduce([imp for _, imp in answers]))
         if networks is None:
             return answers[0][0][:, order]
-        # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
+        # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m), each row
+        # divided by its sum: the weighted sum of rows summing to 1 rounds to 1 + 4e-16 and
+        # entries above 1, which scikit-learn's log_loss (neg_log_loss) refuses
         posterior = self._posterior_weights(density)
-        return sum(w[:, None] * proba for w, (proba, _) in zip(posterior, answers))[:, order]
+        proba = sum(w[:, None] * proba for w, (proba, _) in zip(posterior, answers))
+        return (proba / proba.sum(axis=1, keepdims=True))[:, order]
 
     @available_if(_has_target)
     @_one_blas_thread
