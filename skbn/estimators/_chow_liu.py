@@ -39,7 +39,10 @@ class ChowLiuTree(_BaseStructureLearner):
     ----------
     root : column label or None, default=None
         Root of the tree; default the target if there is one (the first feature for TAN),
-        else the first column.
+        else the first column (first by name: columns are searched in name order). When
+        the knowledge constrains directions (mixed features, whose discrete members take no
+        continuous parent; one-way white-listed edges), the maximum branching decides the
+        roots of the default instead.
     variant : {"chow_liu", "tan"}, default="chow_liu"
     scorer : str or BaseScore, default="auto"
         "auto" is "loglik" on discrete data, "loglik-g" on continuous data and "loglik-cg" on
