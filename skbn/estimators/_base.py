@@ -1360,12 +1360,13 @@ def _unseen_message(unseen, n_rows):
 def _sorted_classes(states):
     """``classes_``: the target's states sorted (see :func:`_class_order`).
 
-    The states themselves, never converted: labels of mixed types (``1`` beside ``"a"``),
-    which ``np.asarray`` would turn into the strings ``"1"`` and ``"a"``, are kept in an
-    object array, so that ``predict`` returns the labels of ``y`` (``1``, not ``"1"``)."""
+    The states themselves, never converted: labels of mixed types (``1`` beside ``"a"``, or
+    ``b"a"``), which ``np.asarray`` would turn into the strings ``"1"`` and ``"a"``, are
+    kept in an object array, so that ``predict`` returns the labels of ``y`` (``1``, not ``"1"``)."""
     classes = [states[k] for k in _class_order(states)]
     array = np.asarray(classes)
-    if array.dtype.kind in "SU" and not all(isinstance(c, (str, bytes)) for c in classes):
+    text = {"U": str, "S": bytes}.get(array.dtype.kind)
+    if text is not None and not all(isinstance(c, text) for c in classes):
         array = np.empty(len(classes), dtype=object)
         array[:] = classes
     return array
