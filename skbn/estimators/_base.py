@@ -710,7 +710,19 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if isinstance(value, str) and value == "auto":
             value = self._auto_plugins[name][_data_kind(data)]
         plugin = _PLUGIN_RESOLVERS[name](value)
-        check_plugin_fits_data(plugin, data, name)
+        try:
+            check_plugin_fits_data(plugin, data, name)
+        except ValueError as error:
+            auto = self._auto_plugins.get(name)
+            if auto is None or type(plugin) is not type(_PLUGIN_RESOLVERS[name](auto[0])):
+                raise
+            # the discrete default: what set_params makes of 'auto' to set a nested parameter
+            raise ValueError(
+                f"{error} A nested parameter on {name}='auto' ({name}__... in set_params or a "
+                f"GridSearchCV grid) replaces 'auto' by the default for discrete data, "
+                f"{type(plugin).__name__}: to tune it on these columns, start from the default "
+                f"for them, {type(self).__name__}({name}={auto[_data_kind(data)]!r})."
+            ) from None
         return plugin
 
     def _parsed_knowledge(self, data, start=None):
