@@ -203,3 +203,25 @@ def test_spanning_tree_skips_minus_infinity_and_nan_weights():
     weights = np.array([[0.0, 2.0, -np.inf, np.nan], [2.0, 0.0, 1.0, 3.0],
                         [-np.inf, 1.0, 0.0, 0.5], [np.nan, 3.0, 0.5, 0.0]])
     assert sorted(maximum_spanning_tree(weights, 0)) == [(0, 1), (1, 2), (1, 3)]
+
+
+def test_tan_on_continuous_features_is_rooted_at_the_first_feature_by_name():
+    """TAN on continuous features with a class: the conditional-Gaussian rule forbids only
+    the arcs into the class, so the tree over the features is the maximum spanning tree
+    oriented away from the documented root, the first feature by name. It was a maximum
+    branching, whose root was decided by the rounding of equal sums of weights: another
+    root on iris, wine and breast cancer, and another for integer weights than for the
+    replicated rows (and so other CLG parameters)."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    y = y.map({0: "setosa", 1: "versicolor", 2: "virginica"})
+    weights = np.random.default_rng(1).integers(0, 3, len(X))
+    rows = np.repeat(np.arange(len(X)), weights)
+    weighted = ChowLiuTree(variant="tan").fit(X, y, sample_weight=weights)
+    replicated = ChowLiuTree(variant="tan").fit(X.iloc[rows], y.iloc[rows])
+    for model in (weighted, replicated, ChowLiuTree(variant="tan").fit(X, y)):
+        children = {child for parent, child in model.edges_ if parent != "target"}
+        assert sorted(set(X.columns) - children) == ["petal length (cm)"]  # sorted(X.columns)[0]
+    assert sorted(weighted.edges_) == sorted(replicated.edges_)
+    np.testing.assert_allclose(weighted.predict_proba(X), replicated.predict_proba(X), rtol=1e-9)

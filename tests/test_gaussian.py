@@ -775,3 +775,27 @@ def test_a_small_spread_far_from_zero_is_kept():
     # a spread the data resolve (1e-3 around 1e6) is not taken for a constant
     values = 1e6 + np.array([[0.0], [1e-3], [2e-3], [-1e-3]])
     assert moments(values).scatter[0, 0, 0] == pytest.approx(5e-6, rel=1e-5)
+
+
+def test_tuning_a_nested_parameter_of_auto_on_continuous_data_says_what_to_start_from():
+    """set_params(ci_test__alpha=...) on ci_test='auto' resolves 'auto' to the discrete
+    default (ChiSquare), which continuous columns refuse: GridSearchCV(PCStructure(),
+    {"ci_test__alpha": [...]}) failed saying "Use ci_test='auto'", the very value given.
+    The message now says what happened and which default to start from; that start tunes."""
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    from skbn.citests import FisherZ
+
+    X = gaussian_data()
+    cv = KFold(3, shuffle=True, random_state=0)
+    with pytest.raises(ValueError, match=r"A nested parameter on ci_test='auto' .* replaces 'auto' by "
+                                         r"the default for discrete data, ChiSquare: .* "
+                                         r"PCStructure\(ci_test='zf'\)"):
+        GridSearchCV(PCStructure(column_types="continuous"), {"ci_test__alpha": [0.01, 0.1]}, cv=cv,
+                     error_score="raise").fit(X)
+    with pytest.raises(ValueError, match=r"HillClimbStructure\(scorer='bic-g'\)"):
+        HillClimbStructure(column_types="continuous").set_params(scorer__edge_penalty=1.0).fit(X)
+    search = GridSearchCV(PCStructure(ci_test="zf", column_types="continuous"),
+                          {"ci_test__alpha": [0.01, 0.1]}, cv=cv, error_score="raise").fit(X)
+    assert isinstance(search.best_estimator_.ci_test_, FisherZ)
+    assert search.best_estimator_.ci_test_.alpha == search.best_params_["ci_test__alpha"]

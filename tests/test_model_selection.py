@@ -9,6 +9,7 @@ import pytest
 from _learners import make
 from sklearn.base import clone, is_classifier
 from sklearn.datasets import load_iris
+from sklearn.exceptions import DataConversionWarning
 from sklearn.metrics import log_loss
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
@@ -79,6 +80,34 @@ def test_classes_are_sorted_with_a_target_column(learner, asia):
     proba = model.predict_proba(X)
     resorted = clone(learner).fit(data.assign(either=data["either"].cat.reorder_categories(["no", "yes"])))
     np.testing.assert_allclose(proba, resorted.predict_proba(X), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("learner", [ChowLiuTree(variant="tan"), HillClimbStructure()], ids=repr)
+def test_labels_of_mixed_types_are_predicted_as_given(learner, asia):
+    """Labels 1 and "yes" (an int beside a string) stay themselves in classes_ and predict:
+    np.asarray once turned classes_ into the strings "1" and "yes", so predict returned
+    "1" where y holds 1 and accuracy counted every such row wrong."""
+    X, y = asia
+    mixed = pd.Series([1 if v == "no" else "yes" for v in y], dtype=object, name="y")
+    assert {type(v) for v in mixed} == {int, str}
+    model = clone(learner).fit(X, mixed)
+    assert [type(c) for c in model.classes_] in ([int, str], [str, int])
+    labelled = clone(learner).fit(X, mixed.astype(str))  # the same labels, one type
+    predicted = model.predict(X)
+    np.testing.assert_array_equal(predicted.astype(str), labelled.predict(X))
+    assert (predicted == mixed).mean() == (labelled.predict(X) == mixed.astype(str)).mean() > 0.9
+
+
+def test_a_one_column_frame_y_keeps_its_name(asia):
+    """fit(X, y[["either"]]) fits the column (with scikit-learn's column-vector warning) under
+    its own name, as fit(X, y["either"]) does; the node was named "y"."""
+    X, y = asia
+    with pytest.warns(DataConversionWarning):
+        framed = ChowLiuTree(variant="tan").fit(X, y.to_frame())
+    series = ChowLiuTree(variant="tan").fit(X, y)
+    assert framed.edges_ == series.edges_ and ("either", "asia") in framed.edges_
+    assert framed.network_.nodes == series.network_.nodes
+    np.testing.assert_array_equal(framed.predict_proba(X), series.predict_proba(X))
 
 
 def test_neg_log_loss_equals_log_loss_by_hand_and_ignores_category_order(asia):

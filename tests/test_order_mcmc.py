@@ -220,3 +220,28 @@ def test_sampled_dags_with_collinear_parents_are_fitted():
     for net in collinear:
         assert dict(zip(net.parents["d"], net.coefficients["d"]))["a2"] == 0.0
     assert np.isfinite(model.score_samples(X)).all()
+
+
+def test_model_averaged_class_probabilities_are_at_most_1_for_neg_log_loss():
+    """The model average of P(y | x) over the sampled DAGs is a weighted sum of rows that
+    sum to 1, which rounds above 1 (1 + 4e-16 on iris): scikit-learn 1.9's log_loss refuses
+    such a value, so cross_val_score(scoring="neg_log_loss") gave NaN folds. Each row is
+    now divided by its sum."""
+    from sklearn.datasets import load_iris
+    from sklearn.metrics import log_loss
+    from sklearn.model_selection import KFold, cross_val_score
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # (short chains)
+        model = OrderMCMCStructure(n_iter=100, burn_in=20, random_state=0).fit(X, y)
+        proba = model.predict_proba(X)
+        assert proba.max() <= 1.0 and proba.min() >= 0.0
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=1e-15)
+        # -log P(y | x) = log p(x) - log p(x, y) of the averaged density, row by row
+        assert log_loss(y, proba, labels=model.classes_) == pytest.approx(
+            model.score(X) - model.score(X, y), rel=1e-9)
+        scores = cross_val_score(OrderMCMCStructure(n_iter=100, burn_in=20, random_state=0), X, y,
+                                 cv=KFold(3, shuffle=True, random_state=0), scoring="neg_log_loss",
+                                 error_score="raise")  # (a failed scoring raises)
+    assert np.isfinite(scores).all()

@@ -161,18 +161,26 @@ def _split_target_type(column_types, X, y, target):
     column of ``X``."""
     if y is None or target is not None or not isinstance(column_types, dict):
         return column_types, None
-    name = getattr(y, "name", None)
+    name = _y_name(y)
     name = DEFAULT_TARGET_NAME if name is None else name
     if name not in column_types or name in set(getattr(X, "columns", ())):
         return column_types, None
     return {k: v for k, v in column_types.items() if k != name}, column_types[name]
 
 
+def _y_name(y):
+    """The name of ``y``: a Series' name, the column of a one-column DataFrame (which
+    ``fit`` takes as that column, with scikit-learn's ``DataConversionWarning``), else None."""
+    if isinstance(y, pd.DataFrame):
+        return y.columns[0] if y.shape[1] == 1 else None
+    return getattr(y, "name", None)
+
+
 def target_name_of(y, names):
     """The name of the target column ``y`` appended after the columns ``names`` of ``X``
     (``fit(X, y)``; :class:`~skbn.PCSelect`): ``y``'s own name, ``"y"`` for an unnamed ``y``
     or one whose name is a column of ``X``, and a private name only when ``"y"`` is one too."""
-    name = getattr(y, "name", None)
+    name = _y_name(y)
     if name is None or name in names:
         name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in names else "__target__"
     return name
@@ -702,7 +710,19 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if isinstance(value, str) and value == "auto":
             value = self._auto_plugins[name][_data_kind(data)]
         plugin = _PLUGIN_RESOLVERS[name](value)
-        check_plugin_fits_data(plugin, data, name)
+        try:
+            check_plugin_fits_data(plugin, data, name)
+        except ValueError as error:
+            auto = self._auto_plugins.get(name)
+            if auto is None or type(plugin) is not type(_PLUGIN_RESOLVERS[name](auto[0])):
+                raise
+            # the discrete default: what set_params makes of 'auto' to set a nested parameter
+            raise ValueError(
+                f"{error} A nested parameter on {name}='auto' ({name}__... in set_params or a "
+                f"GridSearchCV grid) replaces 'auto' by the default for discrete data, "
+                f"{type(plugin).__name__}: to tune it on these columns, start from the default "
+                f"for them, {type(self).__name__}({name}={auto[_data_kind(data)]!r})."
+            ) from None
         return plugin
 
     def _parsed_knowledge(self, data, start=None):
@@ -1223,9 +1243,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self._warn_impossible_evidence(codes, np.logical_and.reduce([imp for _, imp in answers]))
         if networks is None:
             return answers[0][0][:, order]
-        # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m)
+        # model average: sum_m w_m p(x | G_m) p(y | x, G_m) / sum_m w_m p(x | G_m), each row
+        # divided by its sum: the weighted sum of rows summing to 1 rounds to 1 + 4e-16 and
+        # entries above 1, which scikit-learn's log_loss (neg_log_loss) refuses
         posterior = self._posterior_weights(density)
-        return sum(w[:, None] * proba for w, (proba, _) in zip(posterior, answers))[:, order]
+        proba = sum(w[:, None] * proba for w, (proba, _) in zip(posterior, answers))
+        return (proba / proba.sum(axis=1, keepdims=True))[:, order]
 
     @available_if(_has_target)
     @_one_blas_thread
@@ -1347,8 +1370,18 @@ def _unseen_message(unseen, n_rows):
 
 
 def _sorted_classes(states):
-    """``classes_``: the target's states sorted (see :func:`_class_order`)."""
-    return np.asarray([states[k] for k in _class_order(states)])
+    """``classes_``: the target's states sorted (see :func:`_class_order`).
+
+    The states themselves, never converted: labels of mixed types (``1`` beside ``"a"``, or
+    ``b"a"``), which ``np.asarray`` would turn into the strings ``"1"`` and ``"a"``, are
+    kept in an object array, so that ``predict`` returns the labels of ``y`` (``1``, not ``"1"``)."""
+    classes = [states[k] for k in _class_order(states)]
+    array = np.asarray(classes)
+    text = {"U": str, "S": bytes}.get(array.dtype.kind)
+    if text is not None and not all(isinstance(c, text) for c in classes):
+        array = np.empty(len(classes), dtype=object)
+        array[:] = classes
+    return array
 
 
 def _warn_sparse_columns(estimator, data):

@@ -28,7 +28,10 @@ class ChowLiuTree(_BaseStructureLearner):
     ``tiers``), no arc against a one-way ``white_list`` edge, no parent for a ``root`` you
     give -- with the white-listed pairs taken whenever possible (they outweigh all other
     arcs together). Chu-Liu/Edmonds (:func:`skbn._dag.maximum_branching`) finds it exactly; without
-    constraints its weight is that of the maximum spanning tree. When the knowledge cannot
+    constraints its weight is that of the maximum spanning tree. When no direction is
+    constrained (pairs forbidden both ways; TAN's features on mixed data, where the
+    conditional-Gaussian rule forbids only arcs into the class) it is the maximum spanning
+    forest of the allowed pairs, oriented away from ``root`` as without knowledge. When the knowledge cannot
     be met by a tree (two required parents of one node, a cycle of required pairs) ``fit``
     raises, listing what is broken.
 
@@ -36,7 +39,10 @@ class ChowLiuTree(_BaseStructureLearner):
     ----------
     root : column label or None, default=None
         Root of the tree; default the target if there is one (the first feature for TAN),
-        else the first column.
+        else the first column (first by name: columns are searched in name order). When
+        the knowledge constrains directions (mixed features, whose discrete members take no
+        continuous parent; one-way white-listed edges), the maximum branching decides the
+        roots of the default instead.
     variant : {"chow_liu", "tan"}, default="chow_liu"
     scorer : str or BaseScore, default="auto"
         "auto" is "loglik" on discrete data, "loglik-g" on continuous data and "loglik-cg" on
@@ -242,8 +248,6 @@ class ChowLiuTree(_BaseStructureLearner):
         # an arc is allowed unless forbidden or against a one-way required edge; the
         # root given by the user has no parent
         allowed = ~(knowledge.forbidden | knowledge.required_directed.T)[sub]
-        if self.root is not None:
-            allowed[:, features.index(root)] = False
         # required pairs are worth more than all other arcs together: taken whenever possible.
         # The bonus is a sum of the finite gains: a pair whose family scores -inf (a
         # continuous child of a sparse discrete parent) is no arc, required or not, and
@@ -251,6 +255,16 @@ class ChowLiuTree(_BaseStructureLearner):
         finite = gains[np.isfinite(gains)]
         bonus = 2.0 * np.abs(finite).sum() + 1.0
         weights = np.where(knowledge.required_adjacency[sub], gains + bonus, gains)
+        if np.array_equal(allowed, allowed.T):
+            # no direction is constrained (pairs forbidden both ways, TAN's features on
+            # mixed data, where the conditional-Gaussian rule constrains only arcs into the
+            # class): every orientation of the maximum spanning forest is a maximum
+            # branching, so it is oriented away from the root, as without knowledge. The
+            # branching would pick one orientation by the rounding of equal sums of weights
+            # (another for weights than for the replicated rows).
+            return maximum_spanning_tree(np.where(allowed, weights, -np.inf), features.index(root))
+        if self.root is not None:
+            allowed[:, features.index(root)] = False
         parent = maximum_branching(weights, allowed)
         return [(int(u), v) for v, u in enumerate(parent) if u >= 0]
 
