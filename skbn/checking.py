@@ -54,6 +54,7 @@ from ._data import (
     positive_weight_rows,
 )
 from ._determined_columns import warn_flat_tested_pairs
+from ._discrete_network import _Network
 from ._engines._ci_runner import run_tables
 from ._engines._moment_tests import MomentTests
 from .citests import (
@@ -148,8 +149,16 @@ class MarkovCheck:
 def _graph_edges(graph):
     """``(nodes or None, edges, network or None)`` of a fitted learner, network or edge list."""
     network = getattr(graph, "network_", None)
-    if network is None and hasattr(graph, "cpts") and hasattr(graph, "nodes"):
-        network = graph  # a DiscreteBayesianNetwork
+    if network is None and isinstance(graph, _Network):
+        network = graph  # a DiscreteBayesianNetwork (or a continuous one, refused below)
+    if network is not None and not hasattr(network, "states"):
+        # (a Gaussian or conditional linear Gaussian network: its claims need the moment
+        # tests, which markov_check does not run)
+        raise ValueError(
+            f"markov_check checks discrete networks only, got a {type(network).__name__}: "
+            "test its claims one at a time with skbn.checking.ci_test(X, x, y, z), whose "
+            "test='auto' picks Fisher's z or the conditional Gaussian test for continuous columns."
+        )
     if network is not None:
         return list(network.nodes), list(network.edges), network
     if hasattr(graph, "edges_"):  # a learner fitted with fit_parameters=False

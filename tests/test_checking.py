@@ -183,6 +183,17 @@ def test_bad_input(graph, X, match, error):
         markov_check(graph, _chain(100) if X is None else X)
 
 
+def test_continuous_network_is_refused_clearly():
+    # a Gaussian learner's network has no states: this was an AttributeError
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=400)
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=400)})
+    gaussian = HillClimbStructure().fit(X)
+    for graph in (gaussian, gaussian.network_):
+        with pytest.raises(ValueError, match="discrete networks only, got a GaussianBayesianNetwork.*ci_test"):
+            markov_check(graph, X)
+
+
 def test_y_must_be_the_missing_node():
     X = _chain(100)
     with pytest.raises(ValueError, match="y must be the one node"):
