@@ -190,7 +190,8 @@ def test_continuous_network_is_refused_clearly():
     X = pd.DataFrame({"a": a, "b": a + rng.normal(size=400)})
     gaussian = HillClimbStructure().fit(X)
     for graph in (gaussian, gaussian.network_):
-        with pytest.raises(ValueError, match="discrete networks only, got a GaussianBayesianNetwork.*ci_test"):
+        with pytest.raises(ValueError,
+                           match="discrete networks only, got a GaussianBayesianNetwork.*ci_test"):
             markov_check(graph, X)
 
 
