@@ -1154,8 +1154,10 @@ def write_model(network, path):
         write_json(network, path)
     elif suffix == ".bif":
         if not hasattr(network, "cpts") or len(getattr(network, "states", {})) < len(network.nodes):
-            raise CommandError(f"{str(path)!r}: BIF holds discrete networks only, and this one "
-                               f"has continuous nodes; write a .json model instead")
+            # (no path in the message: ``path`` is the temporary file, and the caller
+            # names the output)
+            raise CommandError("BIF holds discrete networks only, and this one has continuous "
+                               "nodes; write a .json model instead")
         write_bif(network, path)
     else:
         raise CommandError(f"cannot tell the model format of {str(path)!r}: use a .bif or "

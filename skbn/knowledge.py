@@ -414,8 +414,9 @@ def _edge_positions(edges, names, what):
                 f"{edges.shape[1]}: {list(edges.columns)}."
             )
         edges = list(edges.itertuples(index=False, name=None))
-    if isinstance(edges, (str, bytes)):
-        raise ValueError(f"{what} must be a sequence of (parent, child) pairs, got {edges!r}.")
+    if edges is None or isinstance(edges, (str, bytes)):
+        raise ValueError(f"{what} must be a sequence of (parent, child) pairs (() for none), "
+                         f"got {edges!r}.")
     pairs = []
     positions_of = _label_positions(names)
     for edge in edges:
@@ -485,7 +486,7 @@ def _check_acyclic(matrix, names, parameter, what):
     try:
         _check_dag(names, edges)
     except ValueError as error:
-        raise ValueError(f"{parameter}: {what} are not acyclic: {error}.") from None
+        raise ValueError(f"{parameter}: {what} must be acyclic: {error}.") from None
 
 
 def _check_indegree(matrix, names, max_indegree, parameter):

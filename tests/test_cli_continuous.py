@@ -183,3 +183,13 @@ def test_a_continuous_model_is_not_written_as_bif(session, tmp_path):
     assert not (tmp_path / "m.bif").exists()
     write_model(model.network_, tmp_path / "m.json")
     assert read_json(tmp_path / "m.json").edges == model.network_.edges
+
+
+def test_bif_refusal_names_the_output_not_a_temporary_file(session):
+    # the message named the temporary file the output is written through
+    # ('.m.bif.x1y2z3.bif') after the output's own name
+    work, _, _ = session
+    result = skbn("learn", "lungs.csv", "--continuous", "age", "-o", "m.bif", cwd=work)
+    assert result.returncode == 1
+    assert "could not write -o 'm.bif': BIF holds discrete networks only" in result.stderr
+    assert ".m.bif." not in result.stderr

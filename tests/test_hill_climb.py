@@ -329,7 +329,7 @@ def test_alarm_shd_and_heldout_likelihood():
     [
         (dict(black_list=[("A", "nope")]), "unknown column 'nope'"),
         (dict(white_list=[("A", "B"), ("B", "C"), ("C", "A")]), "directed cycle"),
-        (dict(start=[("A", "B"), ("B", "A")]), "start: the start graph are not acyclic"),
+        (dict(start=[("A", "B"), ("B", "A")]), "start: the start graph must be acyclic"),
         (dict(white_list=[("A", "B")], black_list=[("A", "B")]), "black_list forbids it"),
         (dict(white_list=[("B", "A")], tiers=[["A"], ["B"]]), "tiers forbids it"),
         (dict(white_list=[("A", "C"), ("B", "C")], max_indegree=1), "max_indegree=1"),

@@ -576,7 +576,7 @@ class GESStructure(_BaseStructureLearner):
         the best class that scores it, the edges :math:`u \to v` of :math:`D` (required
         pairs excepted) are tried weakest first, by the loss
         :math:`s(v, \mathrm{Pa}_v) - s(v, \mathrm{Pa}_v \setminus \{u\})` of removing the
-        edge from its child's family (ties: ``(v, u)`` in column order). A try deletes the
+        edge from its child's family (ties: ``(v, u)`` in the order of the column names). A try deletes the
         edge from :math:`D`, runs the phases from the class of the result with the pair
         forbidden, then again from there with the pair allowed; its class replaces the best
         one if it scores higher (by more than the tie tolerance), and the order is then

@@ -317,7 +317,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
     max_parent_sets : int, default=2_000_000
         Refuse (``ValueError``) when more families than this would be scored.
     n_jobs : int or None, default=None
-        Chains run in parallel with joblib; results are identical for any value.
+        Chains run in parallel with joblib, and the local scores of discrete children in
+        blocks of parent sets; results are identical for any value.
     random_state : int, RandomState or None, default=None
         Seeds the chains (one seed per chain, drawn up front) and so every proposal and
         acceptance draw.
