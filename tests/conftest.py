@@ -93,3 +93,48 @@ def one_observational_row_data():
     mask[1:, 0] = True
     return X, mask
 
+
+
+def assert_cli_learns_what_the_api_learns(run, capsys, path, frame, options, folder):
+    """``skbn learn PATH OPTIONS`` then ``skbn score`` on the file: the edges and the mean
+    log-likelihood of ``HillClimbStructure().fit(frame)``, ``frame`` the file read as meant
+    (``run(argv, capsys)`` returns ``(status, out, err)`` of the command line)."""
+    from skbn import HillClimbStructure
+    from skbn.io import read_json
+
+    model = Path(folder) / "m.json"
+    status, _, err = run(["learn", path, *options, "-o", model], capsys)
+    assert status == 0, err
+    expected = HillClimbStructure().fit(frame)
+    assert sorted(read_json(model).edges) == sorted(expected.edges_)
+    status, out, err = run(["score", model, path, *options], capsys)
+    assert status == 0, err
+    assert f"mean log-likelihood: {expected.score(frame):.6f}" in out
+
+
+def run_cli(argv, capsys):
+    """Run the command line ``skbn ARGV`` in-process; return (exit status, stdout, stderr)."""
+    from skbn.cli import main
+
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_line_error(status, err, *fragments):
+    """The command failed (status 1) with a one-line message, no traceback, holding every
+    fragment."""
+    assert status == 1
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def linked_measurements(n, seed, mean, sd, decimals):
+    """Three linked measurements ``a -> b -> c`` rounded to ``decimals`` (a chain of
+    Gaussian regressions; ``a`` of mean ``mean`` and spread ``sd``)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(mean, sd, n).round(decimals)
+    b = (0.8 * a + rng.normal(0, 1, n)).round(decimals)
+    c = (-0.5 * b + rng.normal(0, 1, n)).round(decimals)
+    return pd.DataFrame({"a": a, "b": b, "c": c})

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import assert_cli_learns_what_the_api_learns, assert_one_line_error, linked_measurements
+from conftest import run_cli as run
 
 from skbn import ChowLiuTree, HillClimbStructure, PCStructure
 from skbn.cli import main, read_tiers
@@ -25,20 +27,6 @@ def asia_csv(tmp_path):
     path = tmp_path / "asia.csv"
     asia_network().sample(3000, random_state=0).to_csv(path, index=False)
     return path
-
-
-def run(argv, capsys):
-    """Run ``main(argv)``; return (exit status, stdout, stderr)."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status, err, *fragments):
-    assert status == 1
-    assert err.count("\n") == 1 and "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in err
 
 
 # ---------------------------------------------------------------------- learn
@@ -905,12 +893,8 @@ def test_workers_started_after_the_guard_never_see_ctrl_c(delay, tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
 
 
-def _measurements(n=400, seed=3):
-    rng = np.random.default_rng(seed)
-    a = rng.normal(10, 2, n).round(2)
-    b = (0.8 * a + rng.normal(0, 1, n)).round(2)
-    c = (-0.5 * b + rng.normal(0, 1, n)).round(2)
-    return pd.DataFrame({"a": a, "b": b, "c": c})
+def _measurements():
+    return linked_measurements(400, 3, mean=10, sd=2, decimals=2)
 
 
 def test_decimal_commas_need_the_option_and_then_read_as_numbers(tmp_path, capsys):
@@ -920,15 +904,8 @@ def test_decimal_commas_need_the_option_and_then_read_as_numbers(tmp_path, capsy
     frame.to_csv(tmp_path / "d.csv", sep=";", decimal=",", index=False)
     status, _, err = run(["learn", tmp_path / "d.csv", "--sep", ";"], capsys)
     assert_one_line_error(status, err, "column 'a'", "decimal comma", "--decimal ,")
-    status, out, err = run(["learn", tmp_path / "d.csv", "--sep", ";", "--decimal", ",",
-                            "-o", tmp_path / "m.json"], capsys)
-    assert status == 0, err
-    expected = HillClimbStructure().fit(frame)
-    assert sorted(read_json(tmp_path / "m.json").edges) == sorted(expected.edges_)
-    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "d.csv", "--sep", ";",
-                            "--decimal", ","], capsys)
-    assert status == 0, err
-    assert f"mean log-likelihood: {expected.score(frame):.6f}" in out
+    assert_cli_learns_what_the_api_learns(run, capsys, tmp_path / "d.csv", frame,
+                                          ["--sep", ";", "--decimal", ","], tmp_path)
 
 
 

@@ -5,33 +5,13 @@ the line or column and the option to pass -- never a silent misread."""
 import numpy as np
 import pandas as pd
 import pytest
-
-from skbn import HillClimbStructure
-from skbn.cli import main
-from skbn.io import read_json
+from conftest import assert_cli_learns_what_the_api_learns, assert_one_line_error, linked_measurements
+from conftest import run_cli as run
 
 
-def run(argv, capsys):
-    """Run ``main(argv)``; return (exit status, stdout, stderr)."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status, err, *fragments):
-    assert status == 1
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    for fragment in fragments:
-        assert fragment in err, err
-
-
-def _measurements(n=300, seed=5):
+def _measurements():
     """Three linked measurements with one decimal, some of them whole (``5.0``)."""
-    rng = np.random.default_rng(seed)
-    a = rng.normal(6, 1.5, n).round(1)
-    b = (0.8 * a + rng.normal(0, 1, n)).round(1)
-    c = (-0.5 * b + rng.normal(0, 1, n)).round(1)
-    return pd.DataFrame({"a": a, "b": b, "c": c})
+    return linked_measurements(300, 5, mean=6, sd=1.5, decimals=1)
 
 
 def _write_csv2(frame, path, na_rows=()):
@@ -57,15 +37,8 @@ def test_write_csv2_numbers_with_whole_ones_need_the_decimal_option(tmp_path, ca
     assert (tmp_path / "d.csv").read_text().splitlines()[0] == '"a";"b";"c"'
     status, _, err = run(["learn", tmp_path / "d.csv", "--sep", ";"], capsys)
     assert_one_line_error(status, err, "column 'a'", "decimal comma", "--decimal ,")
-    status, _, err = run(["learn", tmp_path / "d.csv", "--sep", ";", "--decimal", ",",
-                          "-o", tmp_path / "m.json"], capsys)
-    assert status == 0, err
-    expected = HillClimbStructure().fit(frame)
-    assert sorted(read_json(tmp_path / "m.json").edges) == sorted(expected.edges_)
-    status, out, err = run(["score", tmp_path / "m.json", tmp_path / "d.csv", "--sep", ";",
-                            "--decimal", ","], capsys)
-    assert status == 0, err
-    assert f"mean log-likelihood: {expected.score(frame):.6f}" in out
+    assert_cli_learns_what_the_api_learns(run, capsys, tmp_path / "d.csv", frame,
+                                          ["--sep", ";", "--decimal", ","], tmp_path)
     # with R's NA among them (airquality's Ozone): both options are named
     _write_csv2(frame, tmp_path / "na.csv", na_rows=[4, 40])
     status, _, err = run(["learn", tmp_path / "na.csv", "--sep", ";"], capsys)
@@ -144,7 +117,7 @@ def test_a_header_with_one_name_suggests_the_separator_or_a_comment(tmp_path, ca
 def test_quoted_csv2_without_sep_suggests_the_separator(tmp_path, capsys):
     # R's write.csv2 read without --sep ';': its quoted names ("a";"b") broke the quote rules
     # and the error listed the quotes, never the separator
-    _write_csv2(_measurements(20), tmp_path / "d.csv")
+    _write_csv2(_measurements().head(20), tmp_path / "d.csv")
     status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
     assert_one_line_error(status, err, "line 1", "Use --sep ';'")
 
