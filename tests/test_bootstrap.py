@@ -16,6 +16,7 @@ from sklearn.utils.estimator_checks import (
 
 from skbn import (
     BootstrapStructure,
+    ChowLiuTree,
     FixedStructure,
     HillClimbStructure,
     OrderMCMCStructure,
@@ -449,3 +450,23 @@ def test_wrapped_settings_are_compared_whatever_holds_them():
             BootstrapStructure(HillClimbStructure(**{name: value}), n_resamples=2, random_state=0).fit(X)
     for value in (np.float64(1.0), 1):  # (the default's value, held otherwise)
         BootstrapStructure(HillClimbStructure(parameter_ess=value), n_resamples=2, random_state=0).fit(X)
+
+
+def test_a_bootstrap_of_a_classifier_is_a_classifier():
+    # BootstrapStructure(ChowLiuTree(variant="tan")) needs y and predicts it, as the TAN alone
+    # does; it was tagged a density estimator, so cross_val_score split it with unstratified
+    # KFold: iris's rows sorted by class then put one class alone in each test fold
+    from sklearn.base import is_classifier
+    from sklearn.datasets import load_iris
+    from sklearn.model_selection import StratifiedKFold, check_cv
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    tan = BootstrapStructure(ChowLiuTree(variant="tan"), n_resamples=3, random_state=0)
+    assert is_classifier(tan)
+    assert isinstance(check_cv(3, y, classifier=is_classifier(tan)), StratifiedKFold)
+    assert list(tan.fit(X, y).classes_) == [0, 1, 2]
+    with pytest.raises(ValueError, match="requires y"):
+        clone(tan).fit(X)
+    # learners of the joint distribution stay density estimators
+    assert not is_classifier(BootstrapStructure(HillClimbStructure()))
+    assert not is_classifier(BootstrapStructure())

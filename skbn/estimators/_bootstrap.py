@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import clone
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
 
 from skbn._counting import moments, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter
@@ -548,6 +548,19 @@ class BootstrapStructure(_BaseStructureLearner):
         table = self.edge_strength_
         rows = np.lexsort(([position[v] for v in table["target"]], [position[u] for u in table["source"]]))
         self.edge_strength_ = table.iloc[rows].reset_index(drop=True)
+
+    def __sklearn_tags__(self):
+        """A classifier when the wrapped learner is one (``ChowLiuTree(variant="tan")`` of
+        ``y``): ``fit(X, y)`` then needs ``y``, and ``cross_val_score`` / ``GridSearchCV``
+        split with stratified folds, as they do for the learner alone."""
+        tags = super().__sklearn_tags__()
+        if self.estimator is not None:
+            inner = get_tags(self.estimator)
+            if inner.estimator_type == "classifier":
+                tags.estimator_type = "classifier"
+                tags.classifier_tags = inner.classifier_tags
+                tags.target_tags.required = inner.target_tags.required
+        return tags
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         self.estimator_ = self._check_estimator()
