@@ -827,8 +827,8 @@ def _warn_text_among_numbers(name, column, texts, others, decimal, measured):
     n_numbers = len(texts) - len(others)
     grouped = [t for t, s in zip(others, stripped) if THOUSANDS[decimal].fullmatch(s)]
     commas = [t for t, s in zip(others, stripped) if decimal == "." and DECIMAL_COMMA.fullmatch(s)]
-    if (grouped or commas) and all(t in grouped or t in commas or s in MISSING_MARKERS
-                                   for t, s in zip(others, stripped)):
+    read = {*grouped, *commas}  # (a set: a column of many distinct cells is checked in one pass)
+    if read and all(t in read or s in MISSING_MARKERS for t, s in zip(others, stripped)):
         markers = [t for t in others if t.strip() in MISSING_MARKERS]
         na = (f" (and --na-values {markers[0].strip()} if {markers[0]!r} marks missing cells)"
               if markers else "")
