@@ -416,9 +416,9 @@ def _exact_fit_columns(raw_covariance, values):
     of at most ``SINGULAR_RCOND`` when the fitted rows satisfy a linear relation, whose
     columns are those with a weight above ``1e-6`` in its eigenvector.
     """
-    spread = values.var(axis=0) > 0  # (a column constant in every row is no exact fit)
-    flat = np.flatnonzero(spread & (np.diagonal(raw_covariance) <= SINGULAR_RCOND
-                                    * values.var(axis=0)))
+    variance = values.var(axis=0)
+    spread = variance > 0  # (a column constant in every row is no exact fit)
+    flat = np.flatnonzero(spread & (np.diagonal(raw_covariance) <= SINGULAR_RCOND * variance))
     if len(flat):
         return flat.tolist()
     kept = np.flatnonzero(spread)
