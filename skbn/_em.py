@@ -866,8 +866,8 @@ class MomentEM(_EMLoop):
                              "Drop the column.")
         self._discrete = np.flatnonzero(~self.continuous)
         self._continuous = np.flatnonzero(self.continuous)
-        self.variance_bounds = _variance_bounds(self.values, self.missing, self.weights, self.continuous)
         spreads = _observed_variances(self.values, self.missing, self.weights, self.continuous)
+        self.variance_bounds = _variance_bounds(spreads)
         # the log-density of the observed cells of column v in units of their spread s_v:
         # rescaling v by c adds -W_v log c to the log-likelihood (W_v the weight of its
         # observed cells) and W_v log c to this offset (:meth:`scale`)
@@ -1081,13 +1081,13 @@ class MomentEM(_EMLoop):
         return max(abs(log_lik + self._unit_offset), self._observed_cells)
 
 
-def _variance_bounds(values, missing, weights, continuous):
+def _variance_bounds(spreads):
     """Per column, ``(low, high)`` = ``(VARIANCE_BOUND, 1 / VARIANCE_BOUND)`` times the
-    weighted variance of its observed cells (:func:`_observed_variances`), or None for a
-    discrete column: the bounds of :class:`MomentEM`'s residual variances."""
+    weighted variance of its observed cells (``spreads``, :func:`_observed_variances`), or
+    None for a discrete column: the bounds of :class:`MomentEM`'s residual variances."""
     return [None if spread is None else
             (VARIANCE_BOUND * spread, spread / VARIANCE_BOUND if spread > 0 else np.inf)
-            for spread in _observed_variances(values, missing, weights, continuous)]
+            for spread in spreads]
 
 
 def _observed_variances(values, missing, weights, continuous):

@@ -460,8 +460,8 @@ def test_clg_em_where_no_bound_or_held_configuration_is_reached_is_the_unbounded
     fits = []
     for unbounded in (False, True):
         if unbounded:
-            monkeypatch.setattr(skbn._em, "_variance_bounds", lambda values, missing, weights, continuous: [
-                (0.0, np.inf) if c else None for c in continuous])
+            monkeypatch.setattr(skbn._em, "_variance_bounds", lambda spreads: [
+                None if spread is None else (0.0, np.inf) for spread in spreads])
             monkeypatch.setattr(skbn.estimators._base, "_held_regressions", lambda *args: None)
         for estimator in ("mle", "bayes"):
             with warnings.catch_warnings():
