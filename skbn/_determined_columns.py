@@ -51,7 +51,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
 
     * Continuous columns that are exact linear functions of other continuous columns
       (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
-      reads; skipped with missing cells). The family of such a column ``c`` given
+      reads; with missing cells, on the rows where every continuous column is observed,
+      named only: :func:`_observed_row_dependencies`). The family of such a column ``c`` given
       the columns ``P`` that determine it has residual variance 0: the residual-variance
       scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms) give it ``-inf``, as
       bnlearn does, so their searches never learn it; BGe, a marginal likelihood under a
@@ -193,8 +194,13 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         except ValueError:  # missing cells: no moments
             counter = None
     rows = _moment_rows(data)
-    dependencies, finite, score_rule = [], [], ""
+    dependencies, finite, score_rule, observed_rule = [], [], "", ""
     unlearned = False  # whether a score of -inf keeps every search away from a family named
+    if counter is None and n_continuous and data.row_scatter is None:  # (missing cells)
+        dependencies, observed_rule = _observed_row_dependencies(data, ranks)
+        found += [f"{_dependence(data.names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
+        if len(dependencies) > _DEPENDENCES_SHOWN:
+            found.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
     if counter is not None:
         columns = counter.continuous
         scatter = counter.moments_given().scatter[0]
@@ -297,7 +303,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                            "conditional-Gaussian test leaves those states out and reads the others alone "
                            "(bnlearn's mi-cg gives statistic 0, p-value 1), so the tests can find the "
                            "column independent of the columns that determine it")
-        clauses += [rule for rule in (score_rule, within_rule) if rule]
+        clauses += [rule for rule in (score_rule, within_rule, observed_rule) if rule]
         if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
@@ -318,6 +324,36 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         )
     if flat:
         warn_user(flat_states_message(learner, flat, data.names, states, reader), DeterminedColumnsWarning)
+
+
+def _observed_row_dependencies(data, ranks):
+    """With missing cells in continuous columns (no moments of every row): the continuous
+    columns that are exact linear functions of others on the rows where every continuous
+    column is observed (:func:`~skbn._counting.linear_dependencies` on their moments, or
+    :func:`~skbn._counting.collinear_pairs` with no more such rows than columns, as
+    :func:`check_determined_columns` reads complete data), with the clause the warning
+    gives them; ``([], "")`` with fewer than two such rows. Only named, never refused: a
+    relation of the observed rows is the data's, and ``missing="em"`` completes the other
+    rows, or a test reads the rows where its columns are observed, as if it held there too
+    (EM then gives such a column the columns that determine it as parents, with its
+    residual variance held at its floor: ``docs/gaussian.md``)."""
+    columns = np.flatnonzero(data.continuous)
+    values = data.values[:, columns]
+    observed = ~np.isnan(values).any(axis=1)
+    n_observed = int(np.count_nonzero(observed))
+    if n_observed < 2:
+        return [], ""
+    weights = None if data.weights is None else data.weights[observed]
+    scatter = moments(values[observed], weights).scatter[0]
+    order = np.argsort(ranks[columns], kind="stable")
+    within = (collinear_pairs(scatter, order) if n_observed <= len(columns)
+              else linear_dependencies(scatter, order, limit=len(columns)))
+    dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
+    rule = (f"with missing cells, these relations hold on the {n_observed} rows where every "
+            "continuous column is observed; missing='em' completes the other rows as if they held "
+            "there too, and can give such a column the columns that determine it as parents, with "
+            "its residual variance held at its floor (a tiny variance, a huge log-likelihood)")
+    return (dependencies, rule) if dependencies else ([], "")
 
 
 def _moment_rows(data):

@@ -1141,3 +1141,43 @@ def test_chunked_data_name_a_column_determined_in_some_states_as_in_memory(monke
         warnings.simplefilter("always")
         HillClimbStructure().fit(noisy.iloc[i:i + 100] for i in range(0, 500, 100))
     assert read == [] and not [w for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
+
+
+def _sleep_stages(noise=0.0, seed=0):
+    """mice's ``mammalsleep`` in miniature: total sleep ``ts`` is slow-wave ``sws`` plus
+    paradoxical ``ps`` sleep (exactly, on every row where the three are observed), each
+    column missing in some rows, and a body-weight column ``bw`` with noise."""
+    rng = np.random.default_rng(seed)
+    n = 80
+    sws = rng.gamma(4.0, 2.5, n).round(1)
+    ps = rng.gamma(2.0, 1.0, n).round(1)
+    X = pd.DataFrame({"bw": sws * 3 + rng.normal(0, 2, n), "ps": ps, "sws": sws,
+                      "ts": sws + ps + noise * rng.normal(size=n)})
+    for column, rows in (("sws", slice(0, 14)), ("ps", slice(10, 22)), ("ts", slice(30, 34))):
+        X.loc[X.index[rows], column] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure(missing="em", random_state=0),
+                                     PCStructure(missing="available_case"),
+                                     PCStructure(missing="available_case", fit_parameters=False)])
+def test_determined_columns_are_named_with_missing_continuous_cells(learner):
+    """mice's ``mammalsleep`` (``ts = sws + ps``, every column with missing cells) fitted with
+    ``missing="em"`` or ``"available_case"``: only EM's floor warning on ``ps`` was given
+    ("few rows inform that regression"), not the exact relation behind it, since the
+    determined-columns check ran on complete data only. It now runs on the rows where every
+    continuous column is observed (54 here: 80 less rows 0-21, where ``sws`` or ``ps`` is
+    missing, and rows 30-33, where ``ts`` is), names the relation, and refuses nothing (EM
+    bounds the variance)."""
+    X = _sleep_stages()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clone(learner).fit(X)
+    told = [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
+    assert len(told) == 1
+    assert "'ts' (a linear function of 'ps', 'sws')" in told[0]
+    assert "the 54 rows where every continuous column is observed" in told[0]
+    with warnings.catch_warnings(record=True) as caught:  # (noise of 1e-3 of the spread: no relation)
+        warnings.simplefilter("always")
+        clone(learner).fit(_sleep_stages(noise=0.01))
+    assert not [w for w in caught if issubclass(w.category, DeterminedColumnsWarning)]

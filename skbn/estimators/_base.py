@@ -484,6 +484,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 missing == "em" and self._structural_em):
             # available case: the structure from test-wise deletion, the CPTs by EM; structural
             # EM needs EM's parameters to search even when it keeps only the structure
+            _check_determined_columns(self, data, states, refusing=False)  # (EM bounds such a family)
             _warn_sparse_columns(self, data)  # (read from the observed cells)
             edges, self.network_ = self._fit_em(data, states)
         else:
@@ -1432,7 +1433,7 @@ def _warn_sparse_columns(estimator, data):
         )
 
 
-def _check_determined_columns(estimator, data, states):
+def _check_determined_columns(estimator, data, states, refusing=True):
     """The determined-columns checks of ``fit``
     (:func:`skbn._determined_columns.check_determined_columns`, whose docstring lists them)
     for ``estimator``: none for a learner given its structure; the discrete functional pairs
@@ -1446,7 +1447,9 @@ def _check_determined_columns(estimator, data, states):
     both cases only the families the search can reach (:meth:`_BaseStructureLearner._family_reach`:
     ``max_indegree``, the background knowledge, K2's ordering, a tree's one parent).
     ``states``: the state names of every column (None for a continuous one), as ``fit``
-    encodes them.
+    encodes them. ``refusing=False`` (the network fitted by EM, ``missing="em"`` or
+    ``"available_case"``, which holds a residual variance at its floor rather than failing)
+    only warns.
     """
     if not estimator._learns_structure:
         return
@@ -1457,11 +1460,11 @@ def _check_determined_columns(estimator, data, states):
         def scorer_of():  # (resolved as the search resolves it, only when a column is determined)
             return learner._resolved_plugin("scorer", data)
 
-        if estimator.fit_parameters:
+        if estimator.fit_parameters and refusing:
             refuse = "scorer" if learner is estimator else "estimator__scorer"
             if isinstance(learner.scorer, str):  # (the alias the user gave: 'bge', 'auto')
                 refuse = f"{refuse}={learner.scorer!r}"
-    elif tests and estimator.fit_parameters:  # a search by tests alone (PC): no score keeps it away
+    elif tests and estimator.fit_parameters and refusing:  # tests alone (PC): no score keeps it away
         refuse = "fit_parameters=True"
 
     def reach():  # (the families the search can give a node: only when a column is determined)
