@@ -344,6 +344,12 @@ def complete_cases(data, copies=False):
             f"missing='complete_case': dropped {n_dropped} of {n_rows} rows with missing cells.",
             UserWarning,
         )
+    return kept_rows(data, keep)
+
+
+def kept_rows(data, keep):
+    """The rows ``keep`` (a bool mask) of the encoded ``data``, codes unsigned again (for
+    rows without a missing cell: :func:`complete_cases`, structural EM's start)."""
     codes = np.asfortranarray(data.codes[keep].astype(_code_dtype(data.cardinalities)))
     weights = None if data.weights is None else data.weights[keep]
     values = None if data.values is None else np.asfortranarray(data.values[keep])

@@ -56,7 +56,7 @@ import numpy as np
 from skbn._continuous_network import _condition_rows
 from skbn._counting import moments
 from skbn._dag import components, moral_neighbours, sweep_order
-from skbn._data import EncodedData, RowGroups, _code_dtype
+from skbn._data import EncodedData, RowGroups, _code_dtype, kept_rows
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 from skbn.utils._progress import Progress
@@ -1201,12 +1201,39 @@ def parents_of(edges, n_variables):
     return [tuple(sorted(pa)) for pa in parents]
 
 
+def _complete_row_start(data, search, latent):
+    """The graph structural EM starts from: ``search`` on the rows without a missing cell
+    (sorted position pairs), or the empty graph when fewer than two rows are complete, a
+    column is latent (never observed), or the search refuses those rows (a ``ValueError``:
+    a column constant there, say).
+
+    From the empty graph the first E-step completes every missing cell independently of the
+    others, so the expected counts of a family mix the rows where it is observed with
+    product-of-margins mass, and a dependence observed on a share ``w`` of the rows enters
+    the first search with a likelihood gain of roughly ``w**2`` of its own: the search can
+    add nothing, and the loop stops at once (mice's ``boys``: ``gen`` and ``phb``, missing
+    together in 502 of 748 rows, gain 60.7 against a BIC penalty of 66.2, where their
+    244 complete rows alone gain 208.6). Each later search still starts from the current
+    graph, and the M-step's parameters are EM's on all rows.
+    """
+    if any(latent) or data.codes.dtype.kind != "i":  # (unsigned codes: no missing cell)
+        return []
+    keep = ~(data.codes < 0).any(axis=1)
+    if np.count_nonzero(keep) < 2:
+        return []
+    try:
+        return sorted(search(kept_rows(data, keep), None))
+    except ValueError:
+        return []
+
+
 def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init, max_iter, tol, rng,
                   fit_parameters=True, progress=None, fit_network=None):
     """Structural EM (Friedman 1997, 1998) around any structure search.
 
-    Start from the empty graph with EM parameters (:func:`fit_em`, ``n_init``
-    initialisations); then repeat -- E-step under the current network (every joint
+    Start from the graph ``search`` learns on the complete rows (:func:`_complete_row_start`;
+    the empty graph when there are none) with EM parameters on every row (:func:`fit_em`,
+    ``n_init`` initialisations); then repeat -- E-step under the current network (every joint
     completion of a row as a weighted row, so that any candidate family's expected counts
     are right), ``search`` on them, M-step for the new graph on the same expected counts --
     until the search returns the graph it started from or after ``max_iter`` searches;
@@ -1250,7 +1277,7 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
     codes = np.asarray(data.codes, dtype=np.int64)
     p = data.n_variables
     settings = dict(weights=weights, method=method, ess=ess, e_step=e_step)
-    edges = []
+    edges = _complete_row_start(data, search, latent)
     moments = dict(values=data.values, fit_network=fit_network)
     cpts, trace, _ = fit_em(codes, data.cardinalities, data.names, parents_of(edges, p), latent,
                             n_init=n_init, max_iter=max_iter, tol=tol, rng=rng, **settings,
