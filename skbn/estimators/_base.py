@@ -318,7 +318,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         ``set_params(scorer__ess=5)`` on ``scorer="bdeu"`` first replaces the alias by the
         object it names (``BDeu()``; ``"auto"`` by the learner's discrete default), so
         ``GridSearchCV(HillClimbStructure(), {"scorer__ess": [1, 5, 10]})`` works with the
-        defaults (likewise ``ci_test__alpha``).
+        defaults (likewise ``ci_test__alpha``). An alias set in the same call is replaced
+        too, so a grid over both, ``{"scorer": ["bic", "aic"], "scorer__edge_penalty":
+        [0, 2]}``, sets the parameter on the object each alias names.
 
         Parameters
         ----------
@@ -330,13 +332,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self : object
             The estimator.
         """
-        for key in params:
+        for key in list(params):
             name, nested, _ = key.partition("__")
-            value = getattr(self, name, None)
-            if nested and name in _PLUGIN_RESOLVERS and isinstance(value, str) and name not in params:
+            value = params[name] if name in params else getattr(self, name, None)
+            if nested and name in _PLUGIN_RESOLVERS and isinstance(value, str):
                 if value == "auto":  # the discrete default: nested parameters are those of BDeu, ...
                     value = self._auto_plugins[name][0]
-                setattr(self, name, _PLUGIN_RESOLVERS[name](value))
+                if name in params:  # (set by this call: scikit-learn sets it, then the nested ones)
+                    params[name] = _PLUGIN_RESOLVERS[name](value)
+                else:
+                    setattr(self, name, _PLUGIN_RESOLVERS[name](value))
         return super().set_params(**params)
 
     @classmethod
