@@ -1368,10 +1368,15 @@ def _unseen_message(unseen, n_rows):
     return (
         f"States never seen in fit were met and summed out of the likelihood "
         f"(handle_unknown='warn'): {cells}. The training rows never contained them (and they were "
-        "not declared with categories= or a pandas CategoricalDtype). In cross-validation this is "
-        "the mark of rows sorted by a column and split into unshuffled folds: shuffle the folds, "
-        "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
-        "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
+        "not declared with categories= or a pandas CategoricalDtype). In cross-validation a "
+        "training fold lacks a state when the rows are sorted by a column and split into "
+        "unshuffled folds (shuffle them, e.g. cv=KFold(5, shuffle=True, random_state=0), or "
+        "StratifiedKFold(shuffle=True) with a target), but also, with shuffled folds, when the "
+        "state is rare (the state of a single row is never in a training and a test fold at "
+        "once), or when the folds hold out groups of the column (GroupKFold): then declare the "
+        "column's states from the whole data (X[column].astype('category') before splitting, or "
+        "categories=) so that they get prior mass, or drop the column. "
+        "handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
 
 
