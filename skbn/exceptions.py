@@ -15,8 +15,11 @@ class UnseenStateWarning(UserWarning):
     ``predict_proba`` and ``predict``: such cells are summed out of the rows they are in,
     as with ``handle_unknown="marginalize"``, and the warning names the columns, the
     states and the number of rows. In cross-validation it is the mark of rows sorted by a
-    column and split into unshuffled folds: shuffle them, e.g.
-    ``cv=KFold(5, shuffle=True, random_state=0)``.
+    column and split into unshuffled folds (shuffle them, e.g.
+    ``cv=KFold(5, shuffle=True, random_state=0)``), of a rare state (one in a single row is
+    never in a training and a test fold at once) or of folds holding out groups of the
+    column (``GroupKFold``): declare the column's states from the whole data
+    (``X[column].astype("category")`` before splitting, or ``categories=``).
     """
 
 

@@ -241,6 +241,33 @@ def test_nested_plugin_parameters_work_on_string_aliases(asia):
     assert HillClimbStructure().get_params()["scorer"] == "auto"  # defaults stay plain strings
 
 
+def test_a_grid_over_aliases_and_their_parameters_tunes_both(asia):
+    """{"ci_test": ["chi_square", "g_test"], "ci_test__alpha": [...]}: scikit-learn sets the
+    alias, then calls set_params on it, and failed with "'str' object has no attribute
+    'set_params'". Each alias now becomes its object first: the grid scores exactly as the
+    grid of the objects written out."""
+    from skbn.citests import ChiSquare, GTest
+    from skbn.scores import AIC, BIC
+
+    model = HillClimbStructure().set_params(scorer="bic", scorer__edge_penalty=2.0)
+    assert model.scorer.get_params() == BIC(edge_penalty=2.0).get_params()
+    assert type(model.scorer) is BIC
+    cv = KFold(3, shuffle=True, random_state=0)
+    aliases = GridSearchCV(PCStructure(), {"ci_test": ["chi_square", "g_test"],
+                                           "ci_test__alpha": [0.001, 0.2]}, cv=cv).fit(asia)
+    objects = GridSearchCV(PCStructure(), {"ci_test": [ChiSquare(alpha=0.001), ChiSquare(alpha=0.2),
+                                                       GTest(alpha=0.001), GTest(alpha=0.2)]},
+                           cv=cv).fit(asia)
+    np.testing.assert_array_equal(aliases.cv_results_["mean_test_score"],
+                                  objects.cv_results_["mean_test_score"])
+    scores = GridSearchCV(HillClimbStructure(), {"scorer": ["bic", "aic"],
+                                                 "scorer__edge_penalty": [0.0, 5.0]}, cv=cv).fit(asia)
+    written = GridSearchCV(HillClimbStructure(), {"scorer": [BIC(), BIC(edge_penalty=5.0), AIC(),
+                                                             AIC(edge_penalty=5.0)]}, cv=cv).fit(asia)
+    np.testing.assert_array_equal(scores.cv_results_["mean_test_score"],
+                                  written.cv_results_["mean_test_score"])
+
+
 def test_every_alias_makes_a_fresh_valid_plugin():
     # an alias is resolved without validating its parameters (they are the plug-in's
     # documented ones): each must pass the validation a user's object gets

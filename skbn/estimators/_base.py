@@ -318,7 +318,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         ``set_params(scorer__ess=5)`` on ``scorer="bdeu"`` first replaces the alias by the
         object it names (``BDeu()``; ``"auto"`` by the learner's discrete default), so
         ``GridSearchCV(HillClimbStructure(), {"scorer__ess": [1, 5, 10]})`` works with the
-        defaults (likewise ``ci_test__alpha``).
+        defaults (likewise ``ci_test__alpha``). An alias set in the same call is replaced
+        too, so a grid over both, ``{"scorer": ["bic", "aic"], "scorer__edge_penalty":
+        [0, 2]}``, sets the parameter on the object each alias names.
 
         Parameters
         ----------
@@ -330,13 +332,16 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         self : object
             The estimator.
         """
-        for key in params:
+        for key in list(params):
             name, nested, _ = key.partition("__")
-            value = getattr(self, name, None)
-            if nested and name in _PLUGIN_RESOLVERS and isinstance(value, str) and name not in params:
+            value = params[name] if name in params else getattr(self, name, None)
+            if nested and name in _PLUGIN_RESOLVERS and isinstance(value, str):
                 if value == "auto":  # the discrete default: nested parameters are those of BDeu, ...
                     value = self._auto_plugins[name][0]
-                setattr(self, name, _PLUGIN_RESOLVERS[name](value))
+                if name in params:  # (set by this call: scikit-learn sets it, then the nested ones)
+                    params[name] = _PLUGIN_RESOLVERS[name](value)
+                else:
+                    setattr(self, name, _PLUGIN_RESOLVERS[name](value))
         return super().set_params(**params)
 
     @classmethod
@@ -1363,10 +1368,15 @@ def _unseen_message(unseen, n_rows):
     return (
         f"States never seen in fit were met and summed out of the likelihood "
         f"(handle_unknown='warn'): {cells}. The training rows never contained them (and they were "
-        "not declared with categories= or a pandas CategoricalDtype). In cross-validation this is "
-        "the mark of rows sorted by a column and split into unshuffled folds: shuffle the folds, "
-        "e.g. cv=KFold(5, shuffle=True, random_state=0) (StratifiedKFold(shuffle=True) with a "
-        "target). handle_unknown='marginalize' sums them out silently, 'error' raises."
+        "not declared with categories= or a pandas CategoricalDtype). In cross-validation a "
+        "training fold lacks a state when the rows are sorted by a column and split into "
+        "unshuffled folds (shuffle them, e.g. cv=KFold(5, shuffle=True, random_state=0), or "
+        "StratifiedKFold(shuffle=True) with a target), but also, with shuffled folds, when the "
+        "state is rare (the state of a single row is never in a training and a test fold at "
+        "once), or when the folds hold out groups of the column (GroupKFold): then declare the "
+        "column's states from the whole data (X[column].astype('category') before splitting, or "
+        "categories=) so that they get prior mass, or drop the column. "
+        "handle_unknown='marginalize' sums them out silently, 'error' raises."
     )
 
 

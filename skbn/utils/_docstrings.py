@@ -43,7 +43,8 @@ handle_unknown : {"warn", "error", "marginalize"}, default="warn"
     out of that row's likelihood (treated as a missing cell) with a
     :class:`skbn.exceptions.UnseenStateWarning` naming the columns, the states and the
     number of rows -- in cross-validation the mark of rows sorted by a column in
-    unshuffled folds; raise a ``ValueError`` naming the column and the value; or be
+    unshuffled folds, of a rare state or of held-out groups (declare the states from the
+    whole data); raise a ``ValueError`` naming the column and the value; or be
     summed out silently (the vocabulary of scikit-learn's ``OneHotEncoder``).
 target : column label, int or None, default=None
     Column of ``X`` to predict with ``predict_proba`` and ``predict`` (an alternative to
