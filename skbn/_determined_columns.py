@@ -670,6 +670,8 @@ def lone_states_message(learner, lone, names, states, reader):
     if len(lone) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(lone) - _FLAT_PAIRS_SHOWN} more such columns"
     g = repr(names[lone[0][0]]) if len(lone) == 1 else "such a column"
+    declare = (f"column_types={{{names[lone[0][0]]!r}: 'continuous'}}" if len(lone) == 1
+               else "column_types={name: 'continuous'}")
     harm = ("such edges get posterior 0" if reader == "posterior"
             else f"{g} never gets a continuous child")
     return (
@@ -678,8 +680,9 @@ def lone_states_message(learner, lone, names, states, reader):
         "continuous column -inf (one row leaves the regression there no residual degree of "
         f"freedom; bnlearn's rule), so {harm}, however strong the dependence; its edges to "
         "discrete columns are unaffected. To learn such a dependence, merge the rare state into "
-        "another one (for an ordinal code, its neighbour) or drop its row; PCStructure's "
-        "conditional-Gaussian test leaves such a state out."
+        "another one (for an ordinal code, its neighbour) or drop its row, or declare a column of "
+        f"whole-number measurements continuous ({declare}); the conditional-Gaussian test of PC "
+        "leaves such a state out."
     )
 
 

@@ -405,6 +405,7 @@ def test_a_state_of_a_single_row_keeps_its_column_from_every_continuous_child():
     assert messages[0].startswith("HillClimbStructure: 'g' is 'solo' in a single row: a state of a "
                                   "discrete column holds a single row.")
     assert "every family in which 'g' is a parent of a continuous column -inf" in messages[0]
+    assert "continuous (column_types={'g': 'continuous'})" in messages[0]
     assert ("g", "y") not in HillClimbStructure().fit(X).edges_
     assert ("g", "y") in HillClimbStructure().fit(X.iloc[1:]).edges_  # (the dependence it hid)
     for name in ("ges", "k2", "mmhc", "exact"):
