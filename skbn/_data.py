@@ -322,7 +322,8 @@ def _code_dtype(cardinalities):
 
 
 def complete_cases(data, copies=False):
-    """``missing="complete_case"``: the rows without a missing cell, with a warning.
+    """``missing="complete_case"``: the rows without a missing cell, with a warning; fewer
+    than two such rows are refused, as ``X`` of fewer than two rows is.
 
     With ``copies`` (chunked ``X``: distinct rows weighted by their numbers of copies) the
     warning counts the rows of ``X``, the weights, as the in-memory fit does.
@@ -338,6 +339,12 @@ def complete_cases(data, copies=False):
     if n_dropped == n_rows:
         raise ValueError(
             "missing='complete_case': every row of X has a missing cell; nothing is left to fit."
+        )
+    if n_kept < 2:  # (X of one row is refused as such: _check_shape)
+        raise ValueError(
+            f"missing='complete_case': {n_kept} of {n_rows} rows of X has no missing cell, while a "
+            "minimum of 2 is required; impute the missing cells or use missing='em' (a learner that "
+            "accepts it) instead."
         )
     if n_dropped:
         warn_user(

@@ -132,6 +132,12 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       in one group. A CLG score gives every family with that discrete parent ``-inf``,
       and the CLG test leaves the state's rows out of both of its regressions, so the
       dependence, often the strongest in the data, is never learned.
+    * In a third warning (a plain ``UserWarning``), on mixed data, for a search that scores
+      with a scorer that gives such a family ``-inf`` (:func:`lone_states`): discrete
+      columns with a state of a single row (R's ``survival::lung``: one patient with
+      ``ph.ecog`` 3). A CLG score gives every family in which such a column is a parent of
+      a continuous one ``-inf``, so it never gets a continuous child. Skipped with missing
+      cells, as the second.
 
     The columns are taken in name order, so the message does not depend on the column order.
 
@@ -324,6 +330,12 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         )
     if flat:
         warn_user(flat_states_message(learner, flat, data.names, states, reader), DeterminedColumnsWarning)
+    if counter is not None and reader in ("score", "posterior") and scorer_of is not None:
+        lone = lone_states(data, ranks)
+        # (the scorer's rule, read on one family: a lone row leaves every continuous child no spread)
+        child = int(counter.continuous[0]) if lone else None
+        if lone and not finitely_scored(scorer(), data, counter, [(child, (lone[0][0],))]):
+            warn_user(lone_states_message(learner, lone, data.names, states, reader))
 
 
 def _observed_row_dependencies(data, ranks):
@@ -614,6 +626,64 @@ def flat_states(data, counter, ranks):
             found.append((int(counter.continuous[t]), d, np.flatnonzero(flat[:, t]).tolist()))
     found.sort(key=lambda item: (ranks[item[0]], ranks[item[1]]))
     return found
+
+
+def lone_states(data, ranks):
+    """The discrete columns with a state observed in a single row.
+
+    In such a state every continuous column has one value, and its regression there (an
+    intercept, and a slope per continuous parent) has no residual degree of freedom: the
+    residual-variance CLG scores (``bic-cg``, ``aic-cg``, ``loglik-cg``; bnlearn's too) give
+    every family in which the discrete column is a parent of a continuous one ``-inf``.
+    :func:`flat_states` leaves such a state out (one row is too few rows, not a point
+    mass); a state of two rows or more with no spread is its. Rows are counted as there
+    (:func:`~skbn._counting.row_copies`: a row of integer weight 2 is two rows). Discrete
+    columns with missing cells are skipped.
+
+    Returns
+    -------
+    list of (discrete_position, state_codes)
+        In name order of the discrete column.
+    """
+    copies = row_copies(data.weights)
+    signed = data.codes.dtype.kind == "i"
+    found = []
+    for d in np.argsort(ranks, kind="stable").tolist():
+        if data.cardinalities[d] == 0 or (signed and (data.codes[:, d] < 0).any()):
+            continue
+        n_rows = count_cells(data.codes[:, d], int(data.cardinalities[d]), copies)
+        codes = np.flatnonzero(n_rows == 1).tolist()
+        if codes:
+            found.append((d, codes))
+    return found
+
+
+def lone_states_message(learner, lone, names, states, reader):
+    """The warning of :func:`check_determined_columns` about ``lone`` (:func:`lone_states`)."""
+    def state_list(d, codes):
+        shown = " or ".join(repr(states[d][c]) for c in codes[:_FLAT_STATES_SHOWN])
+        more = len(codes) - _FLAT_STATES_SHOWN
+        return shown + (f" (and {more} more states)" if more > 0 else "")
+
+    items = "; ".join(f"{names[d]!r} is {state_list(d, codes)} in a single row"
+                      for d, codes in lone[:_FLAT_PAIRS_SHOWN])
+    if len(lone) > _FLAT_PAIRS_SHOWN:
+        items += f"; and {len(lone) - _FLAT_PAIRS_SHOWN} more such columns"
+    g = repr(names[lone[0][0]]) if len(lone) == 1 else "such a column"
+    declare = (f"column_types={{{names[lone[0][0]]!r}: 'continuous'}}" if len(lone) == 1
+               else "column_types={name: 'continuous'}")
+    harm = ("such edges get posterior 0" if reader == "posterior"
+            else f"{g} never gets a continuous child")
+    return (
+        f"{learner}: {items}: a state of a discrete column holds a single row. A "
+        f"conditional-Gaussian score gives every family in which {g} is a parent of a "
+        "continuous column -inf (one row leaves the regression there no residual degree of "
+        f"freedom; bnlearn's rule), so {harm}, however strong the dependence; its edges to "
+        "discrete columns are unaffected. To learn such a dependence, merge the rare state into "
+        "another one (for an ordinal code, its neighbour) or drop its row, or declare a column of "
+        f"whole-number measurements continuous ({declare}); the conditional-Gaussian test of PC "
+        "leaves such a state out."
+    )
 
 
 def within_states(data, counter, ranks, told=(), flat=(), reach=None):

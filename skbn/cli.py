@@ -2406,6 +2406,7 @@ def _with_options(text):
                   lambda m: "--continuous " + " ".join(re.findall(r"'[^']*'(?=: )", m.group(1))), text)
     text = text.replace(" (column_types='continuous' declares every column)", "")
     text = text.replace("column_types={name: 'discrete'}", "--categorical COLUMN")
+    text = text.replace("column_types={name: 'continuous'}", "--continuous COLUMN")
     text = text.replace("column_types='continuous'", "--continuous")
     # the encoder's advice on a count column: the option that takes it out of the data
     text = re.sub(r"^(Column '([^']*)' is numeric.*?)drop it from X and pass it as sample_weight",

@@ -346,7 +346,8 @@ def test_the_harm_score_based_learners_never_learn_the_edge():
 
 
 def test_a_state_of_a_single_row_is_not_reported():
-    """A lone row has no spread by itself: too few rows, not a point mass."""
+    """A lone row has no spread by itself: too few rows, not a point mass (it has a warning
+    of its own: test_a_state_of_a_single_row_keeps_its_column_from_every_continuous_child)."""
     X = _zero_inflated(spread_in_control=0.1)
     X.loc[0, ["g", "y"]] = ["solo", 0.0]
     assert _spread_warnings(make("hill_climb", fit_parameters=False), X) == []
@@ -366,6 +367,62 @@ def test_integer_weights_count_as_rows():
     assert len(messages) == 1 and "'y' where 'g' is 'solo'" in messages[0]
     weights[0] = 1.5  # (fractional weights: the rows are counted)
     assert _spread_warnings(make("hill_climb", fit_parameters=False), X, sample_weight=weights) == []
+
+
+def _rare_state(n=300, seed=3):
+    """``y`` shifted by 2 in group ``high``; one row of ``g`` is the rare state ``solo``
+    (R's ``survival::lung``: one patient of the 167 complete rows has ``ph.ecog`` 3)."""
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["low", "high"], n)
+    X = pd.DataFrame({"g": g, "x": rng.normal(size=n), "y": 2.0 * (g == "high") + rng.normal(size=n)})
+    X.loc[0, "g"] = "solo"
+    return X
+
+
+def _lone_warnings(estimator, X, **fit_params):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        estimator.fit(X, **fit_params)
+    return [str(w.message) for w in caught if "holds a single row" in str(w.message)]
+
+
+def test_a_state_of_a_single_row_keeps_its_column_from_every_continuous_child():
+    """One row in a state gives the regression of any continuous child there no residual
+    degree of freedom, so the CLG scores give every family with that discrete parent -inf
+    (bnlearn 4.9 too: on ``survival::lung``'s complete rows,
+    ``score(set.arc(empty.graph(names(x)), "ph.ecog", "ph.karno"), x, type = "bic-cg")`` is
+    ``-Inf``, and without the one row of ``ph.ecog`` 3, ``hc(x, score = "bic-cg")`` learns
+    ``ph.ecog -> ph.karno`` and ``ph.ecog -> pat.karno``, the score rising from -5885.2 to
+    -5752.0). The search then never links the column to a continuous one, however strong the
+    dependence: ``fit`` says so, naming the column and the state."""
+    from skbn.scores import CLGBIC
+
+    X = _rare_state()
+    assert CLGBIC().score(X, [("g", "y")]) == -np.inf
+    assert np.isfinite(CLGBIC().score(X.iloc[1:], [("g", "y")]))
+    messages = _lone_warnings(HillClimbStructure(), X)
+    assert len(messages) == 1
+    assert messages[0].startswith("HillClimbStructure: 'g' is 'solo' in a single row: a state of a "
+                                  "discrete column holds a single row.")
+    assert "every family in which 'g' is a parent of a continuous column -inf" in messages[0]
+    assert "continuous (column_types={'g': 'continuous'})" in messages[0]
+    assert ("g", "y") not in HillClimbStructure().fit(X).edges_
+    assert ("g", "y") in HillClimbStructure().fit(X.iloc[1:]).edges_  # (the dependence it hid)
+    for name in ("ges", "k2", "mmhc", "exact"):
+        assert len(_lone_warnings(make(name, fit_parameters=False), X)) == 1, name
+    two = X.assign(h=np.where(X["x"] > 0, "up", "down"))
+    two.loc[1, "h"] = "flat"
+    message, = _lone_warnings(HillClimbStructure(), two)
+    assert message.startswith("HillClimbStructure: 'g' is 'solo' in a single row; 'h' is 'flat' in a "
+                              "single row:")
+    assert "every family in which such a column is a parent" in message
+    # the CLG test leaves the state out and finds the edge: no word
+    assert _lone_warnings(PCStructure(), X) == []
+    assert {"g", "y"} in [set(e) for e in PCStructure().fit(X).edges_]
+    # two copies of the row (an integer weight) are a point mass, the spread warning's
+    assert _lone_warnings(HillClimbStructure(), X, sample_weight=np.r_[2.0, np.ones(len(X) - 1)]) == []
+    # discrete data only: no continuous child to lose
+    assert _lone_warnings(HillClimbStructure(), X[["g"]].assign(y=(X["y"] > 1).astype(int))) == []
 
 
 def test_the_spread_report_does_not_depend_on_the_column_order():

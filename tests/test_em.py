@@ -14,12 +14,14 @@ from sklearn.base import clone
 
 from skbn._dag import moral_neighbours
 from skbn._em import ParameterEM, expected_completions
+from skbn.checking import ci_test
 from skbn.datasets import asia_network
 from skbn.estimators import (
     FixedStructure,
     GESStructure,
     HillClimbStructure,
     K2Structure,
+    PCStructure,
 )
 from skbn.graph import is_acyclic
 from skbn.network import DiscreteBayesianNetwork
@@ -378,6 +380,27 @@ def test_complete_case_warns_with_count_and_refuses_empty():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         FixedStructure(missing="complete_case").fit(X.dropna())  # nothing dropped, no warning
+
+
+def test_complete_case_refuses_a_single_complete_row_as_x_of_one_row_is():
+    """One complete row is no data to learn from, as X of one row is not: refused with the
+    count (before, every learner fitted an empty network from it without a word beyond the
+    warning of the dropped rows; on continuous columns the search then failed with "Cannot
+    estimate the column 'a'" after a numpy RuntimeWarning: R's survival::cgd0 has 1
+    complete row of 128)."""
+    X = pd.DataFrame({"a": ["x", None, "y", "x"], "b": [None, "u", "v", "u"], "c": ["p", "q", "q", None]})
+    with pytest.raises(ValueError, match="minimum of 2 is required"):
+        HillClimbStructure().fit(X.dropna())
+    for learner in (HillClimbStructure, PCStructure, FixedStructure):
+        with pytest.raises(ValueError, match=r"missing='complete_case': 1 of 4 rows of X has no missing "
+                                             r"cell, while a minimum of 2 is required"):
+            learner(missing="complete_case").fit(X)
+    continuous = pd.DataFrame({"a": [1.5, 2.5, np.nan, 4.1], "b": [0.3, np.nan, 1.2, 2.2],
+                               "c": [1.1, 2.3, 3.3, np.nan]})
+    with pytest.raises(ValueError, match="1 of 4 rows of X has no missing cell"):
+        HillClimbStructure(missing="complete_case").fit(continuous)
+    with pytest.raises(ValueError, match="1 of 3 rows of X has no missing cell"):
+        ci_test(X.iloc[:3], "a", "b", missing="complete_case")
 
 
 def test_bad_inputs_get_clear_errors():
