@@ -152,6 +152,18 @@ def _enumerate(block, missing, owner, starts, cardinalities):
     return completed
 
 
+def _segment_cumsum(values, starts, counts):
+    """Running sums of ``values`` within each segment (``starts``, ``counts``), each summed
+    from its segment's own start: ``np.cumsum`` over all segments minus each segment's offset
+    would carry the rounding of the grand total (``ulp`` of the number of segments) into
+    every segment. Segments of equal length are summed together as the rows of a matrix."""
+    out = np.empty_like(values)
+    for length in np.unique(counts).tolist():
+        index = starts[counts == length][:, None] + np.arange(length)
+        out[index] = np.cumsum(values[index], axis=1)
+    return out
+
+
 def _normalise_segments(log_values, owner, starts):
     """Per segment (``owner`` sorted, segments beginning at ``starts``): probabilities
     ``exp(v - logsumexp(v))`` (uniform where every value is ``-inf``) and the logsumexp."""
@@ -690,26 +702,31 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         unit_weights = self.weights[plan["exact_rows"]][plan["unit_row"]] * branch
         if plan["n_groups"].max() == 1:  # one group per unit: nothing to couple
             return completed, unit_weights[pair_row][owner] * posterior, log_marginal
-        # couple the groups of each row
-        cum = np.cumsum(posterior)
-        cum = cum - np.repeat(cum[starts] - posterior[starts], counts)
-        cum = np.clip(cum, 0.0, 1.0)
+        # couple the groups of each row: each group's cumulative posterior, summed from
+        # the group's own start (a running sum over all groups loses ulp(number of
+        # groups) ~ 1e-11 per breakpoint, the whole mass of a completion rarer than that)
+        cum = np.clip(_segment_cumsum(posterior, starts, counts), 0.0, 1.0)
         cum[starts + counts - 1] = 1.0
         completion_row = pair_row[owner]
-        order = np.lexsort((cum, completion_row))
+        order = np.lexsort((cum, completion_row))  # stable: a group's completions in order
         ends, seg_row = cum[order], completion_row[order]
         first = np.ones(ends.size, dtype=bool)
         first[1:] = seg_row[1:] != seg_row[:-1]
         begins = np.where(first, 0.0, np.concatenate([[0.0], ends[:-1]]))
         keep = ends > begins
-        seg_row, begins, lengths = seg_row[keep], begins[keep], (ends - begins)[keep]
-        middle = begins + lengths / 2
+        end_at = np.flatnonzero(keep)  # the sorted position of each interval's end
+        seg_row, lengths = seg_row[keep], (ends - begins)[keep]
         n_groups = plan["n_groups"][seg_row]
         seg_rep = np.repeat(np.arange(seg_row.size), n_groups)
         local = np.arange(seg_rep.size) - np.repeat(np.cumsum(n_groups) - n_groups, n_groups)
         pair = plan["row_first_pair"][seg_row][seg_rep] + local
-        keys = np.maximum.accumulate(owner + cum)  # sorted despite rounding
-        chosen = np.searchsorted(keys, pair + middle[seg_rep], side="right")
+        # the interval ending at sorted position t (the first of its ties) lies in the
+        # completion of each group whose breakpoint is the group's first at a position >= t:
+        # integer positions, searched exactly (keys sorted by group, then position)
+        position = np.empty(order.size, dtype=np.int64)
+        position[order] = np.arange(order.size)
+        stride = order.size + 1
+        chosen = np.searchsorted(owner * stride + position, pair * stride + end_at[seg_rep], side="left")
         chosen = np.clip(chosen, starts[pair], starts[pair] + counts[pair] - 1)
         out = unit_codes[seg_row]
         # the cells of each chosen group: (rep, column) pairs, from the plan's per-group lists

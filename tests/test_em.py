@@ -92,6 +92,36 @@ def test_exact_e_step_equals_brute_force_expected_counts(weighted):
     assert_e_step_is_brute_force(em, net, codes, weights)
 
 
+def test_coupled_groups_keep_a_rare_completion_whatever_the_number_of_rows():
+    """The groups of a row are coupled on [0, 1] by their cumulative posteriors. Those were a
+    running sum over every group of every row minus each group's offset, which carries the
+    rounding of the grand total (ulp(2 * 20,000) ~ 7e-12) into every breakpoint, and the
+    breakpoints were searched as ``group index + cumulative posterior`` (the same loss): a
+    completion of posterior 2^-40 ~ 9.1e-13 lost its mass, and the expected counts of the
+    rows differed from those of one row of weight 20,000 (chunked data) by 1e-6 in the CPTs
+    of AER's STAR data. Here b and d are missing in every row, two groups; b has no child,
+    so p(b = 1 | a = 0, c = 0) = P(b = 1 | a = 0) = 2^-40 and its expected count is
+    20,000 * 2^-40 (hand computation)."""
+    rare = 2.0 ** -40
+    net = DiscreteBayesianNetwork(
+        states={"a": [0, 1], "b": [0, 1], "c": [0, 1], "d": [0, 1]},
+        parents={"b": ["a"], "d": ["c"]},
+        cpts={"a": np.array([0.5, 0.5]), "b": np.array([[1 - rare, rare], [0.5, 0.5]]),
+              "c": np.array([0.5, 0.5]), "d": np.array([[0.25, 0.75], [0.5, 0.5]])})
+    n = 20_000
+    codes = np.tile(np.array([[0, -1, 0, -1]]), (n, 1))
+    for rows, weights in ((codes, None), (codes[:1], np.array([float(n)]))):
+        em = ParameterEM(rows, net.cardinalities, net.nodes, weights, "mle", 1.0, "exact",
+                         np.random.RandomState(0))
+        assert em._plan(net._parent_idx, joint=False)["n_groups"].max() == 2
+        data, _ = em.e_step(net._inference)
+        b_rare = (data.codes[:, 0] == 0) & (data.codes[:, 1] == 1)
+        d_one = data.codes[:, 3] == 1
+        # 1 - (1 - 2^-40) is exact, the posterior itself rounded: 1e-3 of 2^-40
+        assert data.weights[b_rare].sum() == pytest.approx(n * rare, rel=1e-3)
+        assert data.weights[d_one].sum() == pytest.approx(n * 0.75, rel=1e-12)
+
+
 @pytest.mark.parametrize("bound", ["max_conditioned_completions", "conditioning_budget"])
 def test_rows_beyond_the_completion_cap_are_exact_within_the_budget(bound):
     """Fixed-structure EM enumerates a row whose largest group exceeds MAX_COMPLETIONS
