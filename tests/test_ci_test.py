@@ -428,8 +428,8 @@ def test_bad_input_is_refused_by_name(generated):
     with pytest.raises(ValueError, match=r"test=ChiSquare applies to discrete data, but every column is "
                                          r"continuous \(\['A', 'B'\]\)"):
         ci_test(G, "A", "B", test="chi_square")
-    with pytest.raises(ValueError, match=r"test=FisherZ applies to continuous data, but continuous "
-                                         r"columns \['D'\] and discrete columns \['A'\]"):
+    with pytest.raises(ValueError, match=r"test=FisherZ applies to continuous data, but the data mix "
+                                         r"continuous columns \['D'\] and discrete columns \['A'\]"):
         ci_test(C, "A", "D", test="zf")
     with pytest.raises(ValueError, match=r"no test of the discrete columns 'A' and 'F' given continuous "
                                          r"columns \['D'\]"):

@@ -284,6 +284,20 @@ def test_the_score_of_a_whole_dag_refuses_what_it_cannot_score():
         GaussianBIC().score(gaussian, [("nope", "x 2")], column_types="continuous")
 
 
+
+def test_a_refused_scorer_lists_the_mixed_columns_without_hiding_any():
+    """On AER's CPS1985 (4 measurements declared continuous, 7 discrete columns) the refusal
+    of scorer='aic' named 5 discrete columns as if they were all ('married' and 'union' left
+    out silently); past five names it says how many more there are."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({name: rng.choice(["a", "b"], 40) for name in "defghij"})
+    frame = frame.assign(u=rng.normal(size=40), v=rng.normal(size=40))
+    with pytest.raises(ValueError, match=r"scorer=AIC applies to discrete data, but the data mix "
+                                         r"continuous columns \['u', 'v'\] and discrete columns "
+                                         r"\['d', 'e', 'f', 'g', 'h'\] and 2 more\. Use scorer='auto' "
+                                         r"or one of 'bic-cg'"):
+        HillClimbStructure(scorer="aic", column_types={"u": "continuous", "v": "continuous"}).fit(frame)
+
 @pytest.mark.parametrize("spec", sorted(R_GAUSSIAN_TESTS))
 def test_gaussian_tests_equal_bnlearn(spec):
     statistic, pvalue = skbn_test(gaussian_data(), spec)

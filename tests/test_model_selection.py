@@ -21,6 +21,7 @@ from skbn import (
     FixedStructure,
     HillClimbStructure,
     OrderMCMCStructure,
+    PCSelect,
 )
 from skbn.datasets import sample_asia
 from skbn.exceptions import UnseenStateWarning, ZeroProbabilityWarning
@@ -109,6 +110,28 @@ def test_a_one_column_frame_y_keeps_its_name(asia):
     assert framed.network_.nodes == series.network_.nodes
     np.testing.assert_array_equal(framed.predict_proba(X), series.predict_proba(X))
 
+
+
+def test_a_y_named_as_a_column_of_x_is_warned_about_as_a_target_leak(asia):
+    """fit(df, df["deny"]) (AER's HMDA with the label left in X) fitted silently: the target
+    was renamed "y" and the classifier read the label from X's copy of it (held-out
+    probabilities of 0.9999 for the true class). The warning names the column, says when it
+    holds y's values in every row, and the fit is unchanged (the target is "y")."""
+    X, y = asia
+    leaky = X.assign(either=y)
+    for learner in (ChowLiuTree(variant="tan"), PCSelect()):
+        with pytest.warns(UserWarning, match=r"y is named 'either', as a column of X; the target is "
+                                             r"fitted as 'y'\. X\['either'\] holds y's values in every "
+                                             r"row: it is the label itself.*target leak.*"
+                                             r"X\.drop\(columns='either'\)"):
+            learner.fit(leaky, y)
+    with pytest.warns(UserWarning, match=r"If X\['either'\] is the label itself"):
+        model = ChowLiuTree(variant="tan").fit(leaky, y.rename("either").sample(frac=1, random_state=0)
+                                               .set_axis(y.index))
+    assert model.network_.nodes[-1] == "y"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ChowLiuTree(variant="tan").fit(X, y)  # no clash, no warning
 
 def test_neg_log_loss_equals_log_loss_by_hand_and_ignores_category_order(asia):
     X, y = asia

@@ -176,13 +176,27 @@ def _y_name(y):
     return getattr(y, "name", None)
 
 
-def target_name_of(y, names):
+def target_name_of(y, names, X=None):
     """The name of the target column ``y`` appended after the columns ``names`` of ``X``
     (``fit(X, y)``; :class:`~skbn.PCSelect`): ``y``'s own name, ``"y"`` for an unnamed ``y``
-    or one whose name is a column of ``X``, and a private name only when ``"y"`` is one too."""
-    name = _y_name(y)
+    or one whose name is a column of ``X``, and a private name only when ``"y"`` is one too.
+
+    A ``y`` named as a column of ``X`` is renamed with a warning: that column is most often
+    the label itself left in ``X`` (``fit(df, df["deny"])``), which a classifier then reads
+    the label from; the warning says so when the column holds ``y``'s values in every row
+    (``X``, a DataFrame, is read for that check only)."""
+    name = given = _y_name(y)
     if name is None or name in names:
         name = DEFAULT_TARGET_NAME if DEFAULT_TARGET_NAME not in names else "__target__"
+    if given is not None and given in names:
+        same = isinstance(X, pd.DataFrame) and given in X.columns and np.array_equal(
+            np.asarray(X[given], dtype=object), np.asarray(y, dtype=object).reshape(-1))
+        how = (f"X[{given!r}] holds y's values in every row: it is the label itself, which the model "
+               "reads the label from (a target leak)" if same else
+               f"if X[{given!r}] is the label itself, the model reads the label from it (a target leak)")
+        warn_user(f"y is named {given!r}, as a column of X; the target is fitted as {name!r}. "
+                  f"{how[0].upper()}{how[1:]}: drop it from X, e.g. fit(X.drop(columns={given!r}), y), "
+                  "or rename y if the two columns differ.")
     return name
 
 
@@ -446,7 +460,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         target_index = None
         from_y = y is not None and self.target is None  # the one place this is decided
         if from_y:
-            target_name = target_name_of(y, data.names)
+            target_name = target_name_of(y, data.names, X)
             if len(getattr(y, "shape", ())) == 2 and y.shape[1] == 1:
                 warn_user(
                     "A column-vector y was passed when a 1d array was expected. Please change the "

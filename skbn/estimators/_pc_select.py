@@ -246,7 +246,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         values = y.to_numpy(dtype=np.float64, na_value=np.nan) if numeric and not continuous.any() else None
         codes = values is not None and np.isfinite(values).all() and numeric_codes(values)
         y_type = CONTINUOUS if numeric and not codes else DISCRETE
-        target = target_name_of(given, names)
+        target = target_name_of(given, names, frame)
         y_codes, y_states, y_values = encode_target(y, target, column_type=y_type, allow_continuous=True)
         data = _append_column(data, y_codes, 0 if y_states is None else len(y_states), target,
                               values=y_values)

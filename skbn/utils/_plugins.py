@@ -38,6 +38,12 @@ def data_kind(data):
     return 1 if data.continuous.all() else 2
 
 
+def _first_names(names, shown=5):
+    """The first ``shown`` names, then how many more there are (a list that looks whole
+    must be whole)."""
+    return f"{names[:shown]!r}" + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
 def check_plugin_fits_data(plugin, data, parameter, label=None):
     """Refuse a score or test on data it does not apply to (``plugin.data_kinds``), naming
     the columns and the aliases that do. ``parameter`` ("scorer", "ci_test") chooses the
@@ -48,11 +54,11 @@ def check_plugin_fits_data(plugin, data, parameter, label=None):
     label = parameter if label is None else label
     continuous = [n for n, c in zip(data.names, data.continuous) if c]
     discrete = [n for n, c in zip(data.names, data.continuous) if not c]
-    names = list(data.names)
-    every = f"{names[:5]!r}" + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    every = _first_names(list(data.names))
     shown = {"discrete": f"every column is discrete ({every})",
              "continuous": f"every column is continuous ({every})",
-             "mixed": f"continuous columns {continuous[:5]!r} and discrete columns {discrete[:5]!r}"}[kind]
+             "mixed": (f"the data mix continuous columns {_first_names(continuous)} and discrete "
+                       f"columns {_first_names(discrete)}")}[kind]
     fits = {"scorer": {"discrete": "'bdeu', 'bic', 'aic', 'k2', 'loglik'",
                        "continuous": "'bic-g', 'aic-g', 'loglik-g', 'bge'",
                        "mixed": "'bic-cg', 'aic-cg', 'loglik-cg'"},
