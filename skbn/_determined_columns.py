@@ -204,20 +204,13 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     unlearned = False  # whether a score of -inf keeps every search away from a family named
     if counter is None and n_continuous and data.row_scatter is None:  # (missing cells)
         dependencies, observed_rule = _observed_row_dependencies(data, ranks)
-        found += [f"{_dependence(data.names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
-        if len(dependencies) > _DEPENDENCES_SHOWN:
-            found.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
+        found += _named_dependencies(data.names, dependencies)
     if counter is not None:
         columns = counter.continuous
         scatter = counter.moments_given().scatter[0]
-        order = np.argsort(ranks[columns], kind="stable")
         few_rows = rows <= n_continuous  # (every column a function of rows - 1 others)
-        within = (collinear_pairs(scatter, order) if few_rows
-                  else linear_dependencies(scatter, order, limit=n_continuous))
-        dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
-        found += [f"{_dependence(data.names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
-        if len(dependencies) > _DEPENDENCES_SHOWN:
-            found.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
+        dependencies = _dependencies(scatter, columns, ranks, few_rows)
+        found += _named_dependencies(data.names, dependencies)
         # (the learner's reach is parsed only when it is read: a determined column, or few rows)
         needed = reach is not None and (dependencies or (few_rows and rank_rule))
         searched = reached_by() if needed else None
@@ -338,6 +331,27 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             warn_user(lone_states_message(learner, lone, data.names, states, reader))
 
 
+def _dependencies(scatter, columns, ranks, few_rows):
+    """The continuous ``columns`` (positions in the data) that are exact linear functions of
+    others, from their centred cross-products ``scatter``, taken in name order: ``[(column,
+    (given, ...))]`` by :func:`~skbn._counting.linear_dependencies`, or with ``few_rows`` (no
+    more rows than columns: every column a function of any ``rows - 1`` others) the
+    dependences of one column on one other alone (:func:`~skbn._counting.collinear_pairs`)."""
+    order = np.argsort(ranks[columns], kind="stable")
+    within = (collinear_pairs(scatter, order) if few_rows
+              else linear_dependencies(scatter, order, limit=len(columns)))
+    return [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
+
+
+def _named_dependencies(names, dependencies):
+    """The warning's items for ``dependencies`` (:func:`_dependencies`): the first
+    ``_DEPENDENCES_SHOWN``, then how many more."""
+    named = [f"{_dependence(names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
+    if len(dependencies) > _DEPENDENCES_SHOWN:
+        named.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
+    return named
+
+
 def _observed_row_dependencies(data, ranks):
     """With missing cells in continuous columns (no moments of every row): the continuous
     columns that are exact linear functions of others on the rows where every continuous
@@ -357,10 +371,7 @@ def _observed_row_dependencies(data, ranks):
         return [], ""
     weights = None if data.weights is None else data.weights[observed]
     scatter = moments(values[observed], weights).scatter[0]
-    order = np.argsort(ranks[columns], kind="stable")
-    within = (collinear_pairs(scatter, order) if n_observed <= len(columns)
-              else linear_dependencies(scatter, order, limit=len(columns)))
-    dependencies = [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
+    dependencies = _dependencies(scatter, columns, ranks, n_observed <= len(columns))
     rule = (f"with missing cells, these relations hold on the {n_observed} rows where every "
             "continuous column is observed; missing='em' completes the other rows as if they held "
             "there too, and can give such a column the columns that determine it as parents, with "
