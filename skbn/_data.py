@@ -328,9 +328,9 @@ def complete_cases(data, copies=False):
     With ``copies`` (chunked ``X``: distinct rows weighted by their numbers of copies) the
     warning counts the rows of ``X``, the weights, as the in-memory fit does.
     """
-    if data.codes.dtype.kind != "i":
+    keep = complete_row_mask(data)
+    if keep is None:
         return data
-    keep = ~(data.codes < 0).any(axis=1)
     if copies and data.weights is not None:
         n_rows, n_kept = int(data.total_weight), int(data.weights[keep].sum())
     else:
@@ -352,6 +352,14 @@ def complete_cases(data, copies=False):
             UserWarning,
         )
     return kept_rows(data, keep)
+
+
+def complete_row_mask(data):
+    """The rows of the encoded ``data`` without a missing cell (a bool mask), or None when
+    it has none to miss (unsigned codes: encoded without missing cells)."""
+    if data.codes.dtype.kind != "i":
+        return None
+    return ~(data.codes < 0).any(axis=1)
 
 
 def kept_rows(data, keep):

@@ -56,7 +56,7 @@ import numpy as np
 from skbn._continuous_network import _condition_rows
 from skbn._counting import moments
 from skbn._dag import components, moral_neighbours, sweep_order
-from skbn._data import EncodedData, RowGroups, _code_dtype, kept_rows
+from skbn._data import EncodedData, RowGroups, _code_dtype, complete_row_mask, kept_rows
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 from skbn.utils._progress import Progress
@@ -1233,17 +1233,16 @@ def _complete_row_start(data, search, latent, progress):
     244 complete rows alone gain 208.6). Each later search still starts from the current
     graph, and the M-step's parameters are EM's on all rows. ``progress`` hears of it.
     """
-    if any(latent) or data.codes.dtype.kind != "i":  # (unsigned codes: no missing cell)
-        return []
-    keep = ~(data.codes < 0).any(axis=1)
-    if np.count_nonzero(keep) < 2:
+    keep = None if any(latent) else complete_row_mask(data)
+    n_complete = 0 if keep is None else int(np.count_nonzero(keep))
+    if n_complete < 2:
         return []
     try:
         with progress.nested():
             edges = sorted(search(kept_rows(data, keep), None))
     except ValueError:
         return []
-    progress.message(f"start: the search on the {np.count_nonzero(keep)} complete rows, {len(edges)} edges")
+    progress.message(f"start: the search on the {n_complete} complete rows, {len(edges)} edges")
     return edges
 
 
