@@ -143,6 +143,12 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
     probability). In the last two every node between ``a`` and ``b`` changes its term. All
     are symmetric, so the acceptance ratio is the ratio of order scores. All random numbers
     are drawn up front from the chain's own seed.
+
+    On two nodes all three are the one transposition, and a score-equivalent score gives
+    both orders the same score, so every proposal was accepted: a chain of period 2 whose
+    kept orders (every ``thin``-th, ``thin`` even) were all the same order. There the block
+    move proposes the order itself instead (a lazy chain, aperiodic; counted as accepted).
+    From three nodes a block move can be an even permutation, so the chain is aperiodic.
     """
     rng = np.random.default_rng(seed)
     p = n_variables
@@ -177,7 +183,9 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
     for it in range(n_iter):
         if report and it and it % _REPORT_EVERY == 0:
             progress.update(it if offset is None else offset + it, acceptance=accepted / max(it, 1))
-        if p > 1:
+        if p == 2 and kind[it] == 2:  # (two nodes: the block move proposes the order itself)
+            accepted += 1
+        elif p > 1:
             a, b = int(low[it]), int(high[it])
             old = order[a:b + 1].copy()
             if kind[it] == 2:
@@ -261,7 +269,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
     A Metropolis-Hastings chain over orders proposes, with probability 1/3 each, to
     transpose two adjacent nodes, to swap two uniformly chosen nodes, or to transpose two
     adjacent blocks of nodes (all symmetric proposals; only the nodes between the two ends
-    change their term) and accepts with probability
+    change their term; on two nodes, where the three are one transposition, the block move
+    proposes the order itself, so that the chain is aperiodic) and accepts with probability
     :math:`\min(1, P(D, \prec') / P(D, \prec))`. After ``burn_in`` iterations, every
     ``thin``-th order is kept: its exact edge probabilities given the order (a
     Rao-Blackwellised estimate: per child, the posterior weight of the parent
