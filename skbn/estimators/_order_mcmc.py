@@ -344,7 +344,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
         ``edge_posterior_.loc[u, v]`` = posterior probability of ``u -> v``.
     chain_edge_posteriors_ : ndarray of shape (n_chains, n_nodes, n_nodes)
     convergence_ : float
-        Largest difference between two chains' edge posteriors (0 with one chain); above
+        Largest difference between two chains' edge posteriors (NaN with one chain, which
+        has nothing to compare with: not measured, and no warning); above
         0.1 ``fit`` warns that the chains have not converged. Agreeing chains are no proof
         of convergence (both may miss the same mode), but disagreeing ones prove the
         opposite.
@@ -499,7 +500,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         self.convergence_ = float(max(
             (np.abs(a - b).max() for i, a in enumerate(self.chain_edge_posteriors_)
              for b in self.chain_edge_posteriors_[i + 1:]),
-            default=0.0,
+            default=np.nan,  # (one chain: nothing to compare it with, so not measured)
         ))
 
         def dag(choice):
@@ -515,7 +516,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
                 best = i
         self.score_ = float(chains[best]["best_score"])
         self._warn_if_unconverged()
-        progress.close(done=self.n_iter * self.n_chains, chain_difference=self.convergence_,
+        measured = {"chain_difference": self.convergence_} if len(chains) > 1 else {}
+        progress.close(done=self.n_iter * self.n_chains, **measured,
                        acceptance=float(self.acceptance_rate_.mean()))
         edges = sorted(dag(chains[best]["best_choice"]))
         self.interventional_cpdag_ = self._interventional_cpdag(data, edges, knowledge)
@@ -526,7 +528,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         :data:`CONVERGENCE_THRESHOLD`, suggesting ``n_iter`` for a difference about half the
         threshold, as if the difference fell like the Monte Carlo error,
         :math:`1/\sqrt{n_{iter}}` (at least four times the current ``n_iter``)."""
-        if self.convergence_ <= CONVERGENCE_THRESHOLD:
+        if not self.convergence_ > CONVERGENCE_THRESHOLD:  # (NaN with one chain: not measured)
             return
         factor = max(4.0, (2.0 * self.convergence_ / CONVERGENCE_THRESHOLD) ** 2)
         suggested = float(f"{self.n_iter * factor:.2g}")
