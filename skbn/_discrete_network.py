@@ -325,9 +325,14 @@ class DiscreteBayesianNetwork(_Network):
         unknown = (idx < 0) & ~missing
         if unknown.any():
             value = values[np.argmax(unknown)]
+            hint = ""
+            if not isinstance(value, str) and str(value) in self.states[node]:
+                hint = (f" The state {str(value)!r} is text: a BIF file stores every state as text "
+                        f"(read_bif), so compare with X.astype({{{node!r}: str}}), or save the "
+                        f"network with write_json, which keeps the states' types.")
             raise ValueError(
                 f"Unknown state {value!r} in column {node!r}; the node's states are "
-                f"{self.states[node]!r}.")
+                f"{self.states[node]!r}.{hint}")
         return idx.astype(np.int64)
 
     def _node_index(self, name):

@@ -1,11 +1,13 @@
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import NETWORKS as SHARED  # ../shared/networks, else the built-in copies
 
+from skbn import HillClimbStructure
 from skbn.datasets import asia_network
-from skbn.io import read_bif, write_bif
+from skbn.io import read_bif, read_json, write_bif, write_json
 
 BIF_FILES = sorted(SHARED.glob("*.bif")) if SHARED.is_dir() else []
 
@@ -343,3 +345,17 @@ def test_bnlearn_reads_the_awkward_names(tmp_path):
         cpt = np.moveaxis(net.cpts[original], -1, 0)
         np.testing.assert_allclose(np.array(values.split("\t"), dtype=float),
                                    cpt.reshape(-1, order="F"), atol=1e-12)
+
+
+def test_data_of_bool_and_integer_states_against_a_bif_network_is_told_to_compare_as_text():
+    """A BIF file stores states as text: a network learned from bool or integer columns, read
+    back from BIF, has the states 'False'/'True' and '1'/'2'; the data's True is then not a
+    state, and the error says why and what to do (the JSON file keeps the types)."""
+    X = pd.DataFrame({"flag": [True, False] * 50, "n": [1, 2] * 50})
+    network = HillClimbStructure().fit(X).network_
+    back = read_bif(write_bif(network))
+    with pytest.raises(ValueError, match=r"Unknown state True in column 'flag'.*is text.*"
+                                         r"X\.astype\(\{'flag': str\}\).*write_json"):
+        back.log_likelihood(X)
+    np.testing.assert_allclose(back.log_likelihood(X.astype(str)), network.log_likelihood(X), rtol=1e-12)
+    assert (read_json(write_json(network)).log_likelihood(X) == network.log_likelihood(X)).all()
