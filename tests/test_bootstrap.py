@@ -92,6 +92,18 @@ def test_threshold_of_a_hand_made_vector():
     assert inclusion_threshold([0, 0, 0, 0, 0.1, 0.2, 0.9, 1, 1, 1]) == 0.2
 
 
+def test_threshold_is_the_quantile_at_the_exact_minimiser_not_one_strength_above():
+    # Sorted: .02 .04 .27 .54 .61 .73 .81 .82 .91 .94. F is .3 on [.27, .54) (length .27) and
+    # the intervals of F <= .2 have length .27: the weighted median of F is .3 (L1 = .197,
+    # against .2016 at .29 and .1978 at .31), whose type-1 quantile is .27. bnlearn 4.9's
+    # inclusion.threshold finds the minimiser with optimize(), which stops at
+    # 0.3000023488507 (L1 .19700019), just past it, and its quantile is then .54 (R:
+    # s <- c(.27, .04, .02, .81, .91, .61, .73, .54, .94, .82); bnlearn:::threshold on a
+    # bn.strength of s): documented in docs/averaging.md.
+    strengths = [0.27, 0.04, 0.02, 0.81, 0.91, 0.61, 0.73, 0.54, 0.94, 0.82]
+    assert inclusion_threshold(strengths) == 0.27 == _scutari_nagarajan_by_grid(strengths)
+
+
 def test_averaged_edges_drop_the_weakest_edge_of_a_cycle():
     strength = np.zeros((4, 4))
     direction = np.zeros((4, 4))
