@@ -316,3 +316,27 @@ def test_bad_input():
     with pytest.raises(ValueError, match="leave it at 'RRC'"):
         joint_ida(frame, [("a", "b"), ("b", "c")], ["a", "b"], "c", x_values=[1, 1],
                   technique="MCD")
+
+
+def test_mcd_effects_follow_the_units_of_the_columns():
+    """A column in other units scales its effects and nothing else. pcalg 2.7-12's MCD
+    factors the covariance with bdsmatrix's ``gchol``, whose tolerance (1e-10) is relative
+    to the largest diagonal entry: with variances 1e16 apart a pivot is taken for 0 and the
+    effects change (AER's CigarettesSW, cpi and income jointly on price: pcalg -12.44 on
+    cov(), 177.8806 on cov2cor() scaled back, where skbn gives 177.8806)."""
+    rng = np.random.default_rng(3)
+    n = 500
+    c = rng.normal(size=n)
+    p = rng.normal(size=n)
+    x = 0.8 * c + 0.5 * p + rng.normal(size=n)
+    y = 0.6 * x - 0.4 * c + rng.normal(size=n)
+    frame = pd.DataFrame({"c": c, "p": p, "x": x, "y": y})
+    edges = [("c", "x"), ("p", "x"), ("x", "y"), ("c", "y")]
+    scale = {"c": 1e-4, "p": 1e8, "x": 1e8, "y": 1.0}
+    for technique in ("RRC", "MCD"):
+        plain = joint_ida(frame, edges, ["c", "x"], "y", technique=technique)
+        scaled = joint_ida(frame * pd.Series(scale), edges, ["c", "x"], "y", technique=technique)
+        for xname in ("c", "x"):
+            factor = scale["y"] / scale[xname]
+            np.testing.assert_allclose(scaled[f"effect_{xname}"], plain[f"effect_{xname}"] * factor,
+                                       rtol=1e-9)
