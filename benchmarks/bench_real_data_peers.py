@@ -15,6 +15,9 @@ model the same variables. R gets the columns sorted by name, the order skbn's se
 break ties and drop variables in column order, so ``--file-order``, which gives R the file's
 order, shows where that order leads them elsewhere.
 
+``--contributed`` takes instead 16 numeric data sets of contributed CRAN packages (AER,
+HSAUR3, dslabs, ade4, survival; their measurements only), when R has them.
+
 ``--export DIR`` only writes the data sets to ``DIR`` (as R exports them, incomplete rows
 kept), e.g. for ``bench_gaussian_learners.py hc --sizes --real DIR/freeny.csv ...``.
 
@@ -79,6 +82,49 @@ for (s in c("gmG", "gmI", "gmL")) {
   data(list = s, package = "pcalg", envir = environment())
   write.csv(as.data.frame(get(s)$x), file.path(out, paste0(s, ".csv")), row.names = FALSE)
 }
+"""
+
+# ``--contributed``: 16 numeric data sets of contributed CRAN packages (AER, HSAUR3, dslabs,
+# ade4, survival; Debian's r-cran-* packages), their measurements only (identifiers, factors and
+# constant columns left out), exported as R holds them
+CONTRIBUTED = r"""
+args <- commandArgs(trailingOnly = TRUE)
+out <- args[1]
+suppressPackageStartupMessages({library(AER); library(HSAUR3); library(dslabs); library(ade4);
+                                library(survival)})
+keep <- function(x, name, columns = NULL) {
+  x <- as.data.frame(x)
+  if (!is.null(columns)) x <- x[, columns]
+  x <- x[, sapply(x, is.numeric), drop = FALSE]
+  write.csv(x, file.path(out, paste0(name, ".csv")), row.names = FALSE)
+}
+aer <- list(
+  CigarettesSW = c("cpi", "population", "packs", "income", "tax", "price", "taxs"),
+  CASchools = c("students", "teachers", "calworks", "lunch", "computer", "expenditure", "income",
+                "english", "read", "math"),
+  PSID1976 = c("hours", "youngkids", "oldkids", "age", "education", "wage", "hhours", "hage",
+               "heducation", "hwage", "fincome", "experience"),
+  MurderRates = c("rate", "convictions", "executions", "time", "income", "lfp", "noncauc"),
+  HousePrices = c("price", "lotsize", "bedrooms", "bathrooms", "stories", "garage"),
+  Journals = c("price", "pages", "charpp", "citations", "foundingyear", "subs"))
+for (s in names(aer)) {
+  data(list = s, package = "AER", envir = environment())
+  keep(get(s), s, aer[[s]])
+}
+keep(HSAUR3::USairpollution, "USairpollution")
+keep(HSAUR3::clouds, "clouds", c("time", "sne", "cloudcover", "prewetness", "echomotion", "rainfall"))
+keep(HSAUR3::water, "water", c("mortality", "hardness"))
+keep(HSAUR3::plasma, "plasma", c("fibrinogen", "globulin"))
+keep(dslabs::temp_carbon, "temp_carbon")
+keep(dslabs::olive, "olive", c("palmitic", "palmitoleic", "stearic", "oleic", "linoleic", "linolenic",
+                               "arachidic", "eicosenoic"))
+data(doubs, package = "ade4", envir = environment())
+keep(doubs$env, "doubs")
+data(mafragh, package = "ade4", envir = environment())
+keep(mafragh$env, "mafragh_env")
+keep(survival::lung, "lung", c("age", "ph.karno", "pat.karno", "meal.cal", "wt.loss", "time"))
+keep(survival::pbc, "pbc", c("age", "bili", "chol", "albumin", "copper", "alk.phos", "ast", "trig",
+                             "platelet", "protime", "time"))
 """
 
 PEERS = r"""
@@ -147,21 +193,25 @@ def pairs(said, tag):
 
 def largest_score_difference(x, said, types):
     """bnlearn's ``hc`` DAG and the largest relative difference of its scores."""
-    edges = sorted(tuple(f) for f in said["arc"])
+    edges = sorted(tuple(f) for f in said.get("arc", []))  # (none: bnlearn learned no arc)
     return edges, max(abs(resolve_scorer(kind).score(x, edges, column_types=types) - float(value))
                       / abs(float(value)) for kind, value in said["score"])
 
 
 def ida_difference(x, said):
     """Local IDA on pcalg's CPDAG against pcalg's ``ida`` for every ordered pair: the
-    largest relative difference, or how many pairs give a multiset of another size."""
+    largest relative difference, or how many pairs give a multiset of another size (or why
+    skbn refuses pcalg's graph: pcalg's PC can return one with a directed cycle)."""
     arcs = {tuple(f) for f in said.get("pcalg_arc", [])}
     directed = sorted((u, v) for u, v in arcs if (v, u) not in arcs)
     undirected = sorted((u, v) for u, v in arcs if (v, u) in arcs and u < v)
     cpdag = PDAG(list(x.columns), directed, undirected)
     worst, other = 0.0, 0
     for source, target, *theirs in said["ida"]:
-        mine = sorted(ida(x, cpdag, source, target, column_types="continuous")["effect"])
+        try:
+            mine = sorted(ida(x, cpdag, source, target, column_types="continuous")["effect"])
+        except ValueError as error:  # (pcalg's PC graph with a directed cycle: skbn refuses it)
+            return f"pcalg's graph refused ({error})"
         if len(mine) != len(theirs):
             other += 1
             continue
@@ -206,17 +256,21 @@ def main():
     parser.add_argument("--export", type=Path, default=None,
                         help="write R's data sets as CSV to this folder and stop (for other benchmarks, "
                              "e.g. bench_gaussian_learners.py hc --real)")
+    parser.add_argument("--contributed", action="store_true",
+                        help="instead of the data R, bnlearn and pcalg ship: 16 numeric data sets of "
+                             "AER, HSAUR3, dslabs, ade4 and survival (installed in R)")
     parser.add_argument("--file-order", action="store_true",
                         help="give R the columns in the file's order (default: sorted by name, the order "
                              "skbn's searches and pcSelect use whatever the column order)")
     args = parser.parse_args()
+    export = CONTRIBUTED if args.contributed else EXPORT
     if args.export:
         args.export.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["Rscript", "-e", EXPORT, str(args.export)], check=True, capture_output=True)
+        subprocess.run(["Rscript", "-e", export, str(args.export)], check=True, capture_output=True)
         return
     warnings.simplefilter("ignore")  # (few-values warnings, orientation conflicts: not what is measured)
     with tempfile.TemporaryDirectory() as folder:
-        subprocess.run(["Rscript", "-e", EXPORT, folder], check=True, capture_output=True)
+        subprocess.run(["Rscript", "-e", export, folder], check=True, capture_output=True)
         continuous_rows, mixed_rows = [], []
         for path in sorted(Path(folder).glob("*.csv")):
             name = path.stem
