@@ -16,7 +16,8 @@ break ties and drop variables in column order, so ``--file-order``, which gives 
 order, shows where that order leads them elsewhere.
 
 ``--contributed`` takes instead 16 numeric data sets of contributed CRAN packages (AER,
-HSAUR3, dslabs, ade4, survival; their measurements only), when R has them.
+HSAUR3, dslabs, ade4, survival; their measurements only) and 5 of them with their factors,
+when R has them.
 
 ``--export DIR`` only writes the data sets to ``DIR`` (as R exports them, incomplete rows
 kept), e.g. for ``bench_gaussian_learners.py hc --sizes --real DIR/freeny.csv ...``.
@@ -125,6 +126,31 @@ keep(mafragh$env, "mafragh_env")
 keep(survival::lung, "lung", c("age", "ph.karno", "pat.karno", "meal.cal", "wt.loss", "time"))
 keep(survival::pbc, "pbc", c("age", "bili", "chol", "albumin", "copper", "alk.phos", "ast", "trig",
                              "platelet", "protime", "time"))
+# and with their factors (R's factor levels as text; integer codes as text labels)
+mixed <- function(x, name, columns) {
+  x <- as.data.frame(x)[, columns]
+  for (j in seq_along(x)) if (is.factor(x[[j]]) || is.logical(x[[j]])) x[[j]] <- as.character(x[[j]])
+  write.csv(x, file.path(out, paste0(name, ".csv")), row.names = FALSE)
+}
+data(HousePrices, package = "AER", envir = environment())
+mixed(HousePrices, "HousePrices_mixed", names(HousePrices))
+data(Journals, package = "AER", envir = environment())
+mixed(Journals, "Journals_mixed", c("price", "pages", "charpp", "citations", "foundingyear", "subs",
+                                    "society"))
+data(PSID1976, package = "AER", envir = environment())
+mixed(PSID1976, "PSID1976_mixed", c("participation", "hours", "age", "education", "wage", "hhours",
+                                    "hage", "hwage", "fincome", "experience", "city"))
+lung <- survival::lung
+lung$sex <- c("male", "female")[lung$sex]
+lung$status <- c("censored", "dead")[lung$status]
+lung$ph.ecog <- paste0("ecog", lung$ph.ecog)
+lung$ph.ecog[lung$ph.ecog == "ecogNA"] <- NA
+mixed(lung, "lung_mixed", c("age", "sex", "status", "ph.ecog", "ph.karno", "meal.cal", "wt.loss", "time"))
+pbc <- survival::pbc
+pbc$stage <- paste0("stage", pbc$stage)
+pbc$stage[pbc$stage == "stageNA"] <- NA
+mixed(pbc, "pbc_mixed", c("age", "sex", "stage", "bili", "albumin", "copper", "alk.phos", "protime",
+                          "time"))
 """
 
 PEERS = r"""
