@@ -126,6 +126,22 @@ class _TableOrderScorer(_OrderScorer):
         return self.log_alpha[node][drop_bit(predecessors, node)]
 
 
+def _edge_list(parents, choice):
+    """The sorted ``(parent, child)`` positions of the DAG whose node ``v`` has the parent set
+    ``parents[v][choice[v]]`` (padding ``-1`` left out): the key of the tie rule."""
+    return sorted((int(u), v) for v, row in enumerate(choice) for u in parents[v][row] if u >= 0)
+
+
+def _better_dag(score, choice, best_score, best_choice, parents):
+    """Whether the DAG ``(score, choice)`` replaces the best so far: a higher score beyond the
+    searches' relative tie tolerance (:func:`~skbn._engines._search.improves`), or a tie
+    within it and a smaller sorted edge list (positions of the columns in name order), so
+    that which tied DAG wins does not depend on the order the chains meet them in."""
+    if best_choice is None or improves(score, best_score):
+        return True
+    return not improves(best_score, score) and _edge_list(parents, choice) < _edge_list(parents, best_choice)
+
+
 def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, seed, progress=None,
                offset=None, chain=1):
     """One chain of order MCMC. Returns its trace, Rao-Blackwellised edge posterior, DAG
@@ -226,7 +242,7 @@ def _run_chain(parents, scores, log_alpha, n_variables, n_iter, burn_in, thin, s
                 map_choice[v] = where[top]
                 map_score += values[top]
             samples.append(choice)
-            if best_choice is None or improves(map_score, best_score):  # (the first of near-ties)
+            if _better_dag(map_score, map_choice, best_score, best_choice, parents):
                 best_score, best_choice = map_score, map_choice
     n_kept = len(samples)
     return {
@@ -281,8 +297,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
 
     ``edges_`` is the best DAG met (highest score among the kept orders' best DAGs; among
     scores within the searches' relative tie tolerance of ``1e-10``, such as the equal
-    scores of Markov-equivalent DAGs under a score-equivalent score, the first met, in the
-    first chain: rounding never decides, so chunked and in-memory data agree); its
+    scores of Markov-equivalent DAGs under a score-equivalent score, the one with the
+    smallest sorted edge list, the columns numbered in name order, whichever chain met it
+    first: rounding never decides, so chunked and in-memory data agree); its
     CPTs serve ``sample``. ``score_samples`` and ``score`` are the model-averaged predictive
     density :math:`\log \frac{1}{M} \sum_m p(x \mid G_m, D)` over the sampled DAGs, each
     with Bayesian (posterior-mean) CPTs, and ``predict_proba`` its conditional,
@@ -510,9 +527,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
         self.dag_samples_ = [[(names[u], names[v]) for u, v in edges] for edges in sampled]
         self.ancestor_posterior_ = pd.DataFrame(_ancestor_frequencies(sampled, p),
                                                 index=names, columns=names)
-        best = 0  # the first chain's best DAG unless a later chain's is better (the tie rule)
+        best = 0  # the best DAG of the chains (ties: the smaller edge list)
         for i in range(1, len(chains)):
-            if improves(chains[i]["best_score"], chains[best]["best_score"]):
+            if _better_dag(chains[i]["best_score"], chains[i]["best_choice"], chains[best]["best_score"],
+                           chains[best]["best_choice"], families.parents):
                 best = i
         self.score_ = float(chains[best]["best_score"])
         self._warn_if_unconverged()
