@@ -319,7 +319,7 @@ def _saxony_table():
     than two rows per value, while the 6,115 families written out have 470 per value."""
     import pandas as pd
 
-    rows = [(k, "a", c - c // 2) for k, c in enumerate(SAXONY_COUNTS)]
+    rows = [(k, "a", c - c // 2 if k > 0 else c) for k, c in enumerate(SAXONY_COUNTS)]
     rows += [(k, "b", c // 2) for k, c in enumerate(SAXONY_COUNTS) if k > 0]
     table = pd.DataFrame(rows, columns=["nMales", "g", "Freq"])
     return table[["g", "nMales"]], table["Freq"].to_numpy()
