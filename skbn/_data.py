@@ -60,6 +60,7 @@ float). Two values of different types that are equal (``True`` and ``1``) or pri
 same (``1`` and ``"1"``) are refused, naming the column: they cannot be two states.
 """
 
+import math
 import numbers
 import os
 from dataclasses import dataclass, replace
@@ -77,7 +78,7 @@ __all__ = [
     "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_columns",
     "encode_fit",
     "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
-    "single_valued",
+    "row_copies", "single_valued", "weights_are_integral",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -237,6 +238,38 @@ def check_sample_weight(sample_weight, n_samples):
     if np.all(weights == 1.0):
         return None
     return weights
+
+
+def weights_are_integral(weights):
+    """Whether every count will be a whole number (no weights, or integer weights)."""
+    return weights is None or bool(np.all(weights == np.floor(weights)))
+
+
+def row_copies(weights):
+    """The row weights as numbers of rows, for the rules that count rows (the rows per value
+    of the column-type rule, :func:`encode_fit`; two rows per state of a discrete column;
+    the identifier rule of :func:`skbn._determined_columns.functional_pairs`; a continuous
+    column with no spread in a state): integer weights are copies of their row (the
+    distinct rows of chunked data weighted by their copies, a frequency column), so they
+    are returned; fractional weights (importance weights) say nothing of how many rows
+    were seen, so each row counts once, as without weights: None.
+
+    Count with :func:`skbn._counting.count_cells` (``count_cells(cells, n,
+    row_copies(weights))``: rows per cell), or total them (``n_samples`` when None).
+    """
+    return weights if weights is not None and weights_are_integral(weights) else None
+
+
+def counted_rows(n_samples, weights):
+    """The number of rows the column-type rule counts in ``n_samples`` rows of row
+    ``weights``: the total of integer weights (:func:`row_copies`: copies of their row, a
+    frequency table's counts), else ``n_samples``; an int, or ``inf`` for weights whose sum
+    overflows (refused later, naming ``sample_weight``)."""
+    copies = row_copies(weights)
+    if copies is None:
+        return n_samples
+    total = float(copies.sum())
+    return int(total) if math.isfinite(total) else total
 
 
 def positive_weight_rows(X, sample_weight, *others):
@@ -715,11 +748,13 @@ def value_kind(name, series):
     return _factorize(name, series)[2] if kind == "object" else kind
 
 
-def numeric_codes(values):
+def numeric_codes(values, weights=None):
     """Whether the column-type rule takes the numeric ``values`` (1-D, finite) for discrete
-    codes: whole numbers, not too many of them (:func:`_too_many_integer_states`)."""
+    codes: whole numbers, not too many of them (:func:`_too_many_integer_states`) in rows
+    counted as :func:`encode_fit` counts them under the row ``weights``."""
     labels = np.unique(values)
-    return not _fractional(labels) and not _too_many_integer_states(len(labels), len(values))
+    n_rows = counted_rows(len(values), weights)
+    return not _fractional(labels) and not _too_many_integer_states(len(labels), n_rows)
 
 
 def _check_numeric(name, labels, n_rows, *, what="column", partial=False, continuous_ok=False):
@@ -1144,12 +1179,15 @@ def _as_series(column):
 
 
 def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_continuous,
-                allow_constant=False):
+                allow_constant=False, n_rows=None):
     """``(states, codes, values)`` of one training column: codes int64 (``-1`` = missing);
     for a continuous column ``states`` is None, codes are 0 / ``-1`` and ``values`` its
     floats (NaN = missing); ``values`` is None for a discrete column. ``allow_constant``:
-    a constant continuous column is encoded instead of refused."""
+    a constant continuous column is encoded instead of refused. ``n_rows``: the number of
+    rows the column-type rule counts (:func:`row_copies`; None: the column's length)."""
     series = _as_series(column)
+    if n_rows is None:
+        n_rows = len(series)
     if (declared is None and declared_type in (None, CONTINUOUS) and allow_continuous
             and pd.api.types.is_float_dtype(series.dtype)):
         # a float column: the type rule and the checks on the float array, vectorised (no
@@ -1165,7 +1203,7 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
         # a numpy integer column (no missing cell) taken as discrete: its distinct values
         # sorted by one counting pass instead of a hash table (the same states and codes)
         codes, labels = _sorted_integer_codes(series.to_numpy())
-        states, lookup = _infer_states(name, labels, "numeric", len(codes),
+        states, lookup = _infer_states(name, labels, "numeric", n_rows,
                                        numeric_rule=declared_type is None, continuous_ok=allow_continuous)
         _check_n_states(name, states)
         return states, _apply(lookup, codes), None
@@ -1191,11 +1229,11 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
     elif kind == "categorical":
         _check_n_states(name, labels)
         if declared_type is None:
-            _check_marked_numbers(name, labels, len(codes), declared=True)
+            _check_marked_numbers(name, labels, n_rows, declared=True)
         _check_padded_twins(name, labels)  # pd.read_csv(dtype="category") states from a file
         return labels, codes, None
     else:
-        states, lookup = _infer_states(name, labels, kind, len(codes), numeric_rule=declared_type is None,
+        states, lookup = _infer_states(name, labels, kind, n_rows, numeric_rule=declared_type is None,
                                        continuous_ok=allow_continuous)
     _check_n_states(name, states)
     return states, _apply(lookup, codes), None
@@ -1346,7 +1384,7 @@ def _user_type(column_types, j, name):
 
 
 def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto",
-               allow_continuous=False, allow_constant=False):
+               allow_continuous=False, allow_constant=False, weights=None):
     """Encode training data (the column-type rule of the module docstring).
 
     Parameters
@@ -1367,6 +1405,11 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         Encode a constant continuous column (a single observed value) instead of refusing
         it: for a caller that sets such columns aside (a feature selector), which finds
         them with :func:`single_valued`. A learner cannot model one.
+    weights : ndarray of shape (n_samples,) or None, default=None
+        The positive row weights of ``X`` (:func:`positive_weight_rows`), stored as the
+        data's ``weights``. The column-type rule counts rows as :func:`row_copies` does: an
+        integer weight is that many rows (a frequency table's 13 cells of counts 0..12
+        summing to 6,115 are 6,115 rows per 13 values, as the rows written out).
 
     Returns
     -------
@@ -1379,6 +1422,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     names = list(X.columns) if array is None else list(range(array.shape[1]))
     n_samples = (len(X) if array is None else array.shape[0]) if names else 0
     _check_shape(len(names), n_samples)
+    n_rows = counted_rows(n_samples, weights)
     _check_categories(categories, names)
     _check_column_types(column_types, names)
     measured = (_measured_columns(X, names, categories, column_types, array) if allow_continuous
@@ -1396,7 +1440,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
                 column_states, codes, values = _fit_column(
                     name, columns[j], _user_states(categories, j, name), _user_type(column_types, j, name),
                     allow_missing=allow_missing, allow_continuous=allow_continuous,
-                    allow_constant=allow_constant)
+                    allow_constant=allow_constant, n_rows=n_rows)
             except _UndeclaredWholeNumbers as error:
                 undeclared.append(error)
                 continue
@@ -1424,7 +1468,8 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         values = np.zeros(out.shape, dtype=np.float64, order="F")
         for j, column in column_values.items():
             values[:, j] = column
-    return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names), values=values), states
+    return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names), values=values,
+                       weights=weights), states
 
 
 def single_valued(data):
@@ -1509,7 +1554,7 @@ def encode_columns(X, columns, sample_weight, *, what="columns", categories="aut
     frame, weights = positive_weight_rows(frame, sample_weight)
     if array is not None and options.get("allow_continuous"):
         frame = frame.infer_objects()  # numbers held as objects: let the column-type rule see them
-    data, states = encode_fit(frame, categories, column_types=column_types, **options)
+    data, states = encode_fit(frame, categories, column_types=column_types, weights=weights, **options)
     return data, states, weights
 
 
@@ -1620,8 +1665,10 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
     return (codes, values) if return_values else codes
 
 
-def encode_target(y, name="target", *, column_type=None, allow_continuous=False, allow_missing=False):
-    """Encode a 1-D target (the column-type rule, as for a column of ``X``).
+def encode_target(y, name="target", *, column_type=None, allow_continuous=False, allow_missing=False,
+                  weights=None):
+    """Encode a 1-D target (the column-type rule, as for a column of ``X``, with its rows
+    counted as :func:`encode_fit` counts them under the row ``weights``).
 
     ``allow_missing``: keep a missing label (NaN/None) as code ``-1`` (NaN in ``values`` of
     a continuous target), as :func:`encode_fit` keeps a missing cell of ``X``; else it is
@@ -1649,6 +1696,7 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False,
             raise ValueError(f"y must be 1-D (one target variable); got shape {values.shape}.")
         y = pd.Series(values, copy=False)
     codes, labels, kind = _factorize(name, y)
+    n_rows = counted_rows(len(codes), weights)
     missing = codes < 0
     _check_missing(name, missing, allow_missing, text=kind in ("text", "mixed", "categorical"),
                    what="target")
@@ -1661,9 +1709,9 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False,
     if kind == "categorical":
         states, lookup = labels, np.arange(len(labels))
         if column_type is None:
-            _check_marked_numbers(name, labels, len(codes), what="target", declared=True)
+            _check_marked_numbers(name, labels, n_rows, what="target", declared=True)
     else:
-        states, lookup = _infer_states(name, labels, kind, len(codes), what="target",
+        states, lookup = _infer_states(name, labels, kind, n_rows, what="target",
                                        numeric_rule=column_type is None, continuous_ok=allow_continuous)
     _check_n_states(name, states)
     return _apply(lookup, codes), states, None

@@ -40,7 +40,7 @@ falsifying causal graphs using a permutation-based test. *AAAI*.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -288,8 +288,7 @@ def markov_check(graph, X, y=None, *, ci_test="g_test", sample_weight=None):
     if network is not None:  # the network's states: a state absent from X still counts
         categories = {n: list(network.states[n]) for n in nodes}
     frame, weights = positive_weight_rows(frame, sample_weight)  # (a weight 0 is no row)
-    data, _ = encode_fit(frame, categories)
-    data = replace(data, weights=weights)
+    data, _ = encode_fit(frame, categories, weights=weights)
     test = resolve_ci_test(ci_test)
     index = {n: i for i, n in enumerate(nodes)}
     parents = {n: [] for n in nodes}
@@ -391,7 +390,6 @@ def _prepared_test(X, x, y, z, test, sample_weight, categories, column_types, mi
     data, states, weights = encode_columns(
         X, [x, y, *z], sample_weight, what="x, y and z name columns", categories=categories,
         column_types=column_types, allow_missing=True, allow_continuous=True)
-    data = replace(data, weights=weights)
     check_total_weight(data)
     if missing == "error" and data.codes.dtype.kind == "i":  # (codes -1: missing cells)
         counts = (data.codes < 0).sum(axis=0)

@@ -1756,7 +1756,8 @@ def cmd_effect(args, log):
     declared = _declared_types(args)
     pair, (x_states, y_states) = encode_fit(
         (data if weights is None else data[weights > 0])[[x, y]], allow_continuous=True,
-        column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto")
+        column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto",
+        weights=None if weights is None else weights[weights > 0])
     gaussian = pair.has_continuous
     if gaussian and not pair.continuous.all():  # no form of the effect for a mixed pair
         kind = dict(zip(pair.names, pair.continuous))

@@ -249,8 +249,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
     # the estimators' input path (fit): weights validated, rows of weight 0 dropped first
     check_container(X)
     X, weights, interventions = positive_weight_rows(X, sample_weight, interventions)
-    data, states = encode_fit(X, column_types=column_types, allow_continuous=True)
-    data = replace(data, weights=weights)
+    data, states = encode_fit(X, column_types=column_types, allow_continuous=True, weights=weights)
     if interventions is not None:
         data = replace(data, intervened=intervention_matrix(interventions, data, data.n_variables))
     check_total_weight(data)

@@ -16,7 +16,6 @@ every score here, so tables over observed configurations only are enough.
 
 import functools
 import math
-from dataclasses import replace
 from numbers import Real
 
 import numpy as np
@@ -294,8 +293,7 @@ class BaseScore(BaseEstimator):
         """
         self._validate()
         X, weights = positive_weight_rows(X, sample_weight)  # (a weight 0 is no row)
-        data, _ = encode_fit(X, allow_continuous=True, column_types=column_types)
-        data = replace(data, weights=weights)
+        data, _ = encode_fit(X, allow_continuous=True, column_types=column_types, weights=weights)
         check_plugin_fits_data(self, data, "scorer")
         matrix = dag_matrix(edges, data.names, "edges", data.continuous if data.has_continuous else None)
         counter = MomentCounter(data) if data.has_continuous else None

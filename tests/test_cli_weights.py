@@ -151,3 +151,25 @@ def test_learn_on_a_counts_table_without_weights_suggests_the_option(tmp_path, c
     _table().assign(Freq=np.arange(12) * 7 + 1).to_csv(path, index=False)
     status, _, err = run(["learn", path], capsys)
     assert status == 1 and "pass --weights 'Freq'" in err, err
+
+
+def test_a_whole_number_column_of_a_table_is_typed_from_the_rows_it_stands_for(tmp_path, capsys):
+    # vcd's Saxony split by a made-up column g: 25 rows for the 13 values of nMales, which
+    # stand for 6,115 rows (470 per value): --weights reads nMales as codes, as the rows
+    # written out are read, where it refused it as "fewer than two rows per value"
+    from test_sample_weight import _saxony_table
+
+    X, counts = _saxony_table()
+    table, rows = tmp_path / "saxony.csv", tmp_path / "rows.csv"
+    X.assign(Freq=counts).to_csv(table, index=False)
+    X.loc[X.index.repeat(counts)].to_csv(rows, index=False)
+    status, weighted, err = run(["learn", table, "--weights", "Freq", "--method", "chow_liu"], capsys)
+    assert status == 0, err
+    status, expanded, err = run(["learn", rows, "--method", "chow_liu"], capsys)
+    assert status == 0, err
+    assert "25 rows, total weight 6115, 2 variables, 1 edges" in weighted
+    assert _lines(weighted)[1:] == [line.replace("mean log", "weighted mean (--weights Freq) log")
+                                    for line in _lines(expanded)[1:]]
+    status, out, err = run(["effect", table, "--x", "g", "--y", "nMales", "--contrast", "b,a",
+                            "--y-value", "6", "--weights", "Freq", "--n-resamples", "5"], capsys)
+    assert status == 0, err

@@ -306,3 +306,50 @@ def test_refused_count_column_suggests_sample_weight():
     rows = pd.DataFrame({"a": list("xy") * 8, "b": list("uuvv") * 4, "Freq": np.arange(16) * 3})
     with pytest.raises(ValueError, match=r"'Freq' is numeric.*pass it as sample_weight"):
         HillClimbStructure().fit(rows)
+
+
+#: R vcd's ``Saxony`` (``as.data.frame(Saxony)``): the number of boys among the 12 children
+#: of 6,115 Saxon families, 0 to 12, one row per value with its count.
+SAXONY_COUNTS = [3, 24, 104, 286, 670, 1033, 1343, 1112, 829, 478, 181, 45, 7]
+
+
+def _saxony_table():
+    """Saxony's counts split by a made-up two-state column ``g`` (half of each count in a
+    row of its own, except for 0 boys): 25 rows for the 13 values of ``nMales``, fewer
+    than two rows per value, while the 6,115 families written out have 470 per value."""
+    import pandas as pd
+
+    rows = [(k, "a", c - c // 2 if k > 0 else c) for k, c in enumerate(SAXONY_COUNTS)]
+    rows += [(k, "b", c // 2) for k, c in enumerate(SAXONY_COUNTS) if k > 0]
+    table = pd.DataFrame(rows, columns=["nMales", "g", "Freq"])
+    return table[["g", "nMales"]], table["Freq"].to_numpy()
+
+
+def test_the_column_type_rule_counts_integer_weights_as_rows():
+    # Fewer than two rows per value of a column of more than 10 whole numbers is refused
+    # undeclared; a frequency table's rows are its cells, and an integer weight is that many
+    # rows (docs/core.md), so the rule counts the weights: fit(table, sample_weight=counts)
+    # takes nMales for codes, as the fit on the rows written out does (it refused it before)
+    from skbn import ChowLiuTree, PCSelect
+    from skbn.checking import ci_test
+    from skbn.scores import BIC
+
+    X, counts = _saxony_table()
+    expanded = X.loc[X.index.repeat(counts)].reset_index(drop=True)
+    for make_learner in (HillClimbStructure, lambda: ChowLiuTree(variant="tan", target="nMales")):
+        weighted = make_learner().fit(X, sample_weight=counts)
+        written_out = make_learner().fit(expanded)
+        assert weighted.column_types_ == written_out.column_types_ == {"g": "discrete", "nMales": "discrete"}
+        assert list(weighted.categories_[1]) == list(range(13))
+        _assert_same_model(weighted, written_out)
+    # the target of fit(X, y), a score, a test and PCSelect read the column the same way
+    tan = ChowLiuTree(variant="tan").fit(X[["g"]], X["nMales"], sample_weight=counts)
+    assert list(tan.classes_) == list(range(13))
+    assert BIC().score(X, [], sample_weight=counts) == pytest.approx(BIC().score(expanded, []), rel=1e-12)
+    assert ci_test(X, "g", "nMales", sample_weight=counts).statistic == pytest.approx(
+        ci_test(expanded, "g", "nMales").statistic, rel=1e-12)
+    selector = PCSelect().fit(X[["g"]], X["nMales"], sample_weight=counts)
+    assert selector.n_features_in_ == 1
+    # fractional weights say nothing of how many rows were seen: each row counts once
+    with pytest.raises(ValueError, match="'nMales' is numeric with 13 distinct values in 25 rows"):
+        HillClimbStructure().fit(X, sample_weight=counts / 2.5)

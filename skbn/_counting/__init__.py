@@ -64,11 +64,10 @@ from skbn._counting._tables import (
     n_configurations,
     one_hot,
     pairwise_tables,
-    row_copies,
     stratified_codes,
     table_from_ids,
-    weights_are_integral,
 )
+from skbn._data import row_copies, weights_are_integral  # (the row-weight rules: the encoder's)
 
 __all__ = [
     "BoundedCache",

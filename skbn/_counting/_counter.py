@@ -20,8 +20,8 @@ from skbn._counting._tables import (
     one_hot,
     pairwise_tables,
     table_from_ids,
-    weights_are_integral,
 )
+from skbn._data import weights_are_integral
 
 #: Number of parent sets whose configuration ids a :class:`FamilyCounter` keeps.
 ID_CACHE_SIZE = 64

@@ -69,25 +69,6 @@ def count_positive(values, dtype=np.int64):
     return count
 
 
-def weights_are_integral(weights):
-    """Whether every count will be a whole number (no weights, or integer weights)."""
-    return weights is None or bool(np.all(weights == np.floor(weights)))
-
-
-def row_copies(weights):
-    """The row weights as numbers of rows, for the rules that count rows (two rows per
-    state of a discrete column; the identifier rule of :func:`functional_pairs`; a
-    continuous column with no spread in a state): integer weights are copies of their row
-    (the distinct rows of chunked data weighted by their copies, a frequency column), so
-    they are returned; fractional weights (importance weights) say nothing of how many
-    rows were seen, so each row counts once, as without weights: None.
-
-    Count with :func:`count_cells` (``count_cells(cells, n, row_copies(weights))``: rows per
-    cell), or total them (``n_samples`` when None).
-    """
-    return weights if weights is not None and weights_are_integral(weights) else None
-
-
 def compress_ids(ids, n_ids):
     """Renumber ids to ``0..n_observed-1`` keeping their order; returns ``(ids, n_observed)``.
 

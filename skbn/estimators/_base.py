@@ -454,8 +454,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             X, weights, y, interventions = positive_weight_rows(X, sample_weight, y, interventions)
             column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
-                                      column_types=column_types, allow_continuous=True)
-            data = replace(data, weights=weights)
+                                      column_types=column_types, allow_continuous=True, weights=weights)
         n_features = data.n_variables
         target_index = None
         from_y = y is not None and self.target is None  # the one place this is decided
@@ -469,7 +468,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 )
             y_codes, y_states, y_values = encode_target(y, target_name, column_type=y_type,
                                                         allow_continuous=True,
-                                                        allow_missing=missing != "error")
+                                                        allow_missing=missing != "error",
+                                                        weights=data.weights)
             if len(y_codes) != data.n_samples:
                 raise ValueError(
                     f"X has {data.n_samples} rows but y has {len(y_codes)}; they must match."

@@ -7,7 +7,6 @@ most :math:`m` other still-active features, for :math:`m = 0, 1, \\dots`. R pcal
 exactly, so both select the same set.
 """
 
-from dataclasses import replace
 from itertools import combinations
 from math import comb
 from numbers import Integral, Real
@@ -235,7 +234,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         # the features as a learner encodes X (column_types keyed by X's own labels: the
         # positions 0, 1, ... of an array), the target as a learner encodes fit(X, y)'s y
         data, states = encode_fit(frame, column_types=self.column_types, allow_continuous=True,
-                                  allow_constant=True)
+                                  allow_constant=True, weights=weights)
         names = list(data.names)
         continuous = np.asarray(data.continuous, dtype=bool)
         numeric = numeric_column(y)
@@ -244,10 +243,11 @@ class PCSelect(SelectorMixin, BaseEstimator):
         # read as thousands of categories made every feature "dependent" (a target with an
         # infinite value is left to encode_target, which refuses it)
         values = y.to_numpy(dtype=np.float64, na_value=np.nan) if numeric and not continuous.any() else None
-        codes = values is not None and np.isfinite(values).all() and numeric_codes(values)
+        codes = values is not None and np.isfinite(values).all() and numeric_codes(values, weights)
         y_type = CONTINUOUS if numeric and not codes else DISCRETE
         target = target_name_of(given, names, frame)
-        y_codes, y_states, y_values = encode_target(y, target, column_type=y_type, allow_continuous=True)
+        y_codes, y_states, y_values = encode_target(y, target, column_type=y_type, allow_continuous=True,
+                                                    weights=weights)
         data = _append_column(data, y_codes, 0 if y_states is None else len(y_states), target,
                               values=y_values)
         flat = single_valued(data)  # (a constant continuous y was refused by encode_target)
@@ -264,7 +264,6 @@ class PCSelect(SelectorMixin, BaseEstimator):
             kind = "discrete" if y_type == DISCRETE else "mixed"
         else:
             kind = "continuous" if continuous.all() and numeric else "mixed"
-        data = replace(data, weights=weights)
         ci_test = resolve_ci_test(_AUTO_TESTS[kind] if self.ci_test == "auto" else self.ci_test)
         if kind not in getattr(ci_test, "data_kinds", ("discrete",)):
             raise ValueError(f"ci_test={type(ci_test).__name__} does not apply to {kind} data "
