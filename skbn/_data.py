@@ -335,9 +335,16 @@ def take_rows(values, keep):
 
 
 def check_total_weight(data):
-    """Refuse row weights whose sum overflows, naming ``sample_weight`` (each weight is checked by
-    :func:`check_sample_weight`): the encoded ``data`` of a fit or of
-    :func:`skbn.posterior.edge_posteriors`."""
+    """Refuse row weights whose sum overflows, or is below 2, naming ``sample_weight`` (each
+    weight is checked by :func:`check_sample_weight`): the encoded ``data`` of a fit, of
+    :func:`skbn.posterior.edge_posteriors` or of a CI test.
+
+    Every count is a sum of weights, so a weight is read as that many copies of its row (a
+    frequency weight) and the total weight is the sample size ``N``. A total below 2 is the
+    evidence of fewer than two rows, which a fit refuses without weights: with weights
+    normalised to sum to 1, BIC's penalty ``log(N) / 2`` per parameter is 0 (a reward
+    below 1) and hill climbing adds every edge, and no test has rows enough to be trusted.
+    """
     if data.weights is None:
         return
     with np.errstate(over="ignore"):
@@ -347,6 +354,14 @@ def check_total_weight(data):
             "sample_weight sums to infinity in float64 (largest weight "
             f"{float(np.max(data.weights)):.3g}); rescale the weights, e.g. sample_weight / "
             "sample_weight.max(): every count is a sum of weights and must stay finite."
+        )
+    if total < 2:
+        raise ValueError(
+            f"sample_weight sums to {total:.6g}, the evidence of fewer than two rows: every count "
+            "is a sum of weights, a weight read as that many copies of its row. Weights that "
+            "sum to 1 make BIC's penalty log(N)/2 zero and no test trustworthy. If they are "
+            "relative weights, scale them to the number of rows they stand for, e.g. "
+            "sample_weight * len(X) / sample_weight.sum()."
         )
 
 

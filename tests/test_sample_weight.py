@@ -155,6 +155,30 @@ def test_weights_whose_sum_overflows_are_refused(name, asia):
         clone(ALL_LEARNERS[name]).fit(asia, sample_weight=weights)
 
 
+@pytest.mark.parametrize("name", list(ALL_LEARNERS))
+def test_weights_that_sum_to_less_than_two_rows_are_refused(name, asia):
+    """Weights normalised to sum to 1 are the evidence of one row: hill climbing with BIC
+    (penalty log(1)/2 = 0) added every edge of vcd's DanishWelfare, PC kept every adjacency
+    (no test trusted); now refused like X of one row, naming sample_weight and the fix.
+    Weights summing to 2 are accepted."""
+    weights = np.random.default_rng(0).uniform(0.5, 1.5, len(asia))
+    with pytest.raises(ValueError, match=r"sample_weight sums to 1, the evidence of fewer than two "
+                                         r"rows.*sample_weight \* len\(X\) / sample_weight.sum\(\)"):
+        clone(ALL_LEARNERS[name]).fit(asia, sample_weight=weights / weights.sum())
+    clone(ALL_LEARNERS[name]).fit(asia, sample_weight=2 * weights / weights.sum())
+
+
+def test_ci_test_and_edge_posteriors_refuse_a_total_weight_below_two(asia):
+    from skbn.checking import ci_test
+    from skbn.posterior import edge_posteriors
+
+    weights = np.full(len(asia), 1.0 / len(asia))
+    with pytest.raises(ValueError, match="sample_weight sums to 1, the evidence of fewer than two rows"):
+        ci_test(asia, "smoke", "lung", [], sample_weight=weights)
+    with pytest.raises(ValueError, match="sample_weight sums to 1, the evidence of fewer than two rows"):
+        edge_posteriors(asia[["smoke", "lung", "either"]], sample_weight=weights)
+
+
 @pytest.mark.parametrize("name", [n for n in ALL_LEARNERS if n not in ("pc", "fixed")])
 @pytest.mark.parametrize("ess", [1e300, 1e308])
 def test_overflowing_ess_is_refused_naming_the_parameter(name, ess, asia):
