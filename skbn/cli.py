@@ -1202,11 +1202,23 @@ def _read_rows(path, option, width):
             for row in frame.itertuples(index=False, name=None)]
 
 
-def read_edge_list(path, option):
-    """(from, to) pairs from a CSV file with two columns; a header row is optional."""
+def read_edge_list(path, option, columns=()):
+    """(from, to) pairs from a CSV file with two columns; a header row is optional.
+
+    A first row ``from,to``, ``parent,child`` or ``source,target`` (any case) is the
+    header. When the data has two columns of exactly those names the row could also be an
+    edge between them (dropped, or added, without a word): that is an error.
+    """
+    headers = (["from", "to"], ["parent", "child"], ["source", "target"])
     pairs = _read_rows(path, option, 2)
-    if pairs and [h.lower() for h in pairs[0]] in (["from", "to"], ["parent", "child"],
-                                                   ["source", "target"]):
+    if pairs and [h.lower() for h in pairs[0]] in headers:
+        if all(name in set(map(str, columns)) for name in pairs[0]):
+            a, b = pairs[0]
+            others = " or ".join(",".join(h) for h in headers if h != [a.lower(), b.lower()])
+            raise CommandError(
+                f"{option} {path}: the first row {a},{b} is read as the header, but the data "
+                f"has columns {a!r} and {b!r}, so it could also be the edge {a} -> {b}. Begin "
+                f"the file with the header {others} and list the edge below it if you mean it")
         pairs = pairs[1:]
     return pairs
 
@@ -1301,9 +1313,9 @@ def build_estimator(args, data):
     if args.max_indegree is not None:
         need("max_indegree", "--max-indegree", args.max_indegree)
     if args.black_list is not None:
-        need("black_list", "--black-list", read_edge_list(args.black_list, "--black-list"))
+        need("black_list", "--black-list", read_edge_list(args.black_list, "--black-list", data.columns))
     if args.white_list is not None:
-        need("white_list", "--white-list", read_edge_list(args.white_list, "--white-list"))
+        need("white_list", "--white-list", read_edge_list(args.white_list, "--white-list", data.columns))
     if args.tiers is not None:
         need("tiers", "--tiers", read_tiers(args.tiers))
     if args.ordering is not None:

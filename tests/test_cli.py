@@ -87,6 +87,22 @@ def test_learn_refuses_options_the_method_cannot_honour(argv, fragments, asia_cs
     assert_one_line_error(status, err, *fragments)
 
 
+def test_edge_list_header_that_names_two_columns_is_ambiguous(tmp_path, capsys):
+    """Data with columns 'from' and 'to': a first row ``from,to`` of --white-list could be
+    the header or the edge from -> to. It was read as the header and the edge silently
+    dropped; now an error, and the file with another header above the edge is read."""
+    data = tmp_path / "ft.csv"
+    frame = linked_measurements(200, 1, 0.0, 1.0, 4)
+    frame.set_axis(["from", "to", "x"], axis=1).to_csv(data, index=False)
+    (tmp_path / "white.csv").write_text("from,to\n")
+    status, _, err = run(["learn", data, "--score", "bic-g", "--white-list",
+                          tmp_path / "white.csv"], capsys)
+    assert_one_line_error(status, err, "--white-list", "'from' and 'to'", "parent,child")
+    (tmp_path / "white.csv").write_text("parent,child\nto,from\n")
+    status, out, _ = run(["learn", data, "--score", "bic-g", "--white-list",
+                          tmp_path / "white.csv"], capsys)
+    assert status == 0 and "  to -> from\n" in out
+
 def test_learn_knowledge_files_and_k2_options(asia_csv, tmp_path, capsys):
     (tmp_path / "black.csv").write_text("from,to\nlung,either\n")
     (tmp_path / "white.csv").write_text("asia,dysp\n")            # no header

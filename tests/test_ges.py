@@ -181,3 +181,29 @@ def test_child_small_shd():
     model = GESStructure(scorer=BDeu(ess=1)).fit(X)
     true = dag_to_cpdag(net.nodes, net.edges)
     assert structural_hamming_distance(true, model.cpdag_) <= 10
+
+
+def test_white_listed_minus_inf_family_does_not_stop_ges():
+    """A white-listed g -> x whose bic-cg family is -inf (state 'c' of g holds one row)
+    made the total score -inf and the tie threshold ``1e-10 * (1 + |total|)`` infinite:
+    no operator passed it and GES returned the white list alone. The other families are
+    searched as the hill climber does (whose result bnlearn 4.9 gives:
+    ``hc(d, score="bic-cg", whitelist=data.frame(from="g", to="x"))`` -> g -> x, x -> y,
+    y -> z)."""
+    import warnings
+
+    rng = np.random.RandomState(0)
+    n = 60
+    x = rng.normal(size=n).round(3)
+    y = (x + 0.5 * rng.normal(size=n)).round(3)
+    z = (y + 0.5 * rng.normal(size=n)).round(3)
+    g = np.where(np.arange(n) % 2 == 0, "a", "b")
+    g[0] = "c"
+    X = pd.DataFrame({"g": g, "x": x, "y": y, "z": z})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the lone-state warnings
+        model = GESStructure(scorer="bic-cg", white_list=[("g", "x")],
+                             column_types={"g": "discrete"}).fit(X)
+    assert {frozenset(e) for e in model.edges_} == {frozenset(("g", "x")), frozenset(("x", "y")),
+                                                    frozenset(("y", "z"))}
+    assert ("g", "x") in model.edges_

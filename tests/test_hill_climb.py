@@ -3,6 +3,7 @@ import os
 import pickle
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -346,3 +347,51 @@ def test_bad_inputs(kwargs, message):
     X = pd.DataFrame(np.random.RandomState(0).randint(0, 2, size=(50, 3)), columns=list("ABC"))
     with pytest.raises(ValueError, match=message):
         HillClimbStructure(**kwargs).fit(X)
+
+
+def _lone_state_frame():
+    """g has a state 'c' held by one row: every bic-cg family with g -> continuous is -inf."""
+    rng = np.random.RandomState(0)
+    n = 60
+    x = rng.normal(size=n).round(3)
+    y = (x + 0.5 * rng.normal(size=n)).round(3)
+    z = (y + 0.5 * rng.normal(size=n)).round(3)
+    g = np.where(np.arange(n) % 2 == 0, "a", "b")
+    g[0] = "c"
+    return pd.DataFrame({"g": g, "x": x, "y": y, "z": z})
+
+
+@pytest.mark.parametrize("search", ["hill_climb", "tabu", "first_improvement"])
+def test_white_listed_minus_inf_family_does_not_stop_the_search(search):
+    """A white-listed ``g -> x`` whose family scores -inf (state 'c' of ``g`` holds one
+    row: bic-cg is -inf there) must not stop the search: the other families are still
+    compared by their finite deltas. Before, ``-inf - -inf`` = NaN entries won every
+    argmax and the search returned the white list alone. bnlearn 4.9 on the same rows:
+    ``hc(d, score="bic-cg", whitelist=data.frame(from="g", to="x"))`` (and ``tabu``) ->
+    arcs g -> x, x -> y, y -> z, score -Inf."""
+    X = _lone_state_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the lone-state warnings
+        warnings.simplefilter("error", RuntimeWarning)  # no "invalid value" from NaN deltas
+        model = HillClimbStructure(scorer="bic-cg", search=search, white_list=[("g", "x")],
+                                   column_types={"g": "discrete"}, random_state=0).fit(X)
+    assert sorted(model.edges_) == [("g", "x"), ("x", "y"), ("y", "z")]
+    assert model.score_ == -np.inf
+
+
+def test_start_with_minus_inf_family_is_left():
+    """A start graph holding g -> x (a -inf family, not required): removing the edge makes
+    the family finite (a gain of +inf), so the search takes it and ends at a finite score,
+    the empty start's optimum. Before, a +inf best delta counted as "no move" and the start
+    graph (score -inf) was returned. (bnlearn 4.9 keeps such a start arc:
+    ``hc(d, start=<g -> x>, score="bic-cg")`` scores -Inf.)"""
+    X = _lone_state_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("error", RuntimeWarning)
+        model = HillClimbStructure(scorer="bic-cg", start=[("g", "x")],
+                                   column_types={"g": "discrete"}).fit(X)
+        empty = HillClimbStructure(scorer="bic-cg", column_types={"g": "discrete"}).fit(X)
+    assert ("g", "x") not in model.edges_
+    assert np.isfinite(model.score_)
+    assert model.score_ == pytest.approx(empty.score_, abs=1e-9)

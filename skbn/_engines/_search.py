@@ -165,14 +165,16 @@ class DeltaEngine:
     def _fill_table(self):
         """Every entry of the table (after a jump to another graph)."""
         T = self.T
-        D = T - np.diag(T)[None, :]
-        self.table[..., ADD] = D + self._add_mask
-        self.table[..., REMOVE] = D + self._remove_mask
-        self.table[..., REVERSE] = D + D.T + self._reverse_mask
+        with np.errstate(invalid="ignore"):
+            D = T - np.diag(T)[None, :]
+            self.table[..., ADD] = D + self._add_mask
+            self.table[..., REMOVE] = D + self._remove_mask
+            self.table[..., REVERSE] = D + D.T + self._reverse_mask
         if self._bounded:
             room = self._room_mask()
             self.table[..., ADD] += room[None, :]  # adding i -> j: j gains a parent
             self.table[..., REVERSE] += room[:, None]  # reversing i -> j: i gains one
+        _no_gain(self.table)
 
     def _update_family(self, v):
         """Entries that read family ``v``: column ``v`` (add, remove, reverse ``x -> v``)
@@ -180,8 +182,10 @@ class DeltaEngine:
         Every entry is its delta plus the legality masks (0 or -inf)."""
         T, table = self.T, self.table
         diagonal = T.diagonal()
-        d_col = T[:, v] - diagonal[v]  # D[:, v]
-        d_reverse = d_col + (T[v] - diagonal)  # D[x, v] + D[v, x]: reversing x -> v or v -> x
+        with np.errstate(invalid="ignore"):
+            d_col = _no_gain(T[:, v] - diagonal[v])  # D[:, v]
+            # D[x, v] + D[v, x]: reversing x -> v or v -> x
+            d_reverse = _no_gain(d_col + _no_gain(T[v] - diagonal))
         table[:, v, REMOVE] = d_col + self._remove_mask[:, v]
         if not self._bounded or self.indegree[v] < self.max_indegree:  # v may gain a parent
             table[:, v, ADD] = d_col + self._add_mask[:, v]
@@ -233,14 +237,16 @@ class DeltaEngine:
                 or self.indegree[j] >= self.max_indegree):
             return -np.inf
         T = self.T
-        return T[i, j] - T[j, j]
+        return _gain(T[i, j], T[j, j])
 
     def _reverse_entry(self, i, j):
         """Table entry of reversing ``i -> j``."""
         if not (self.A[i, j] and self._reversible[i, j] and self.indegree[i] < self.max_indegree):
             return -np.inf
         T = self.T
-        return (T[i, j] - T[j, j]) + (T[j, i] - T[i, i])
+        with np.errstate(invalid="ignore"):
+            delta = _gain(T[i, j], T[j, j]) + _gain(T[j, i], T[i, i])
+        return delta if delta == delta else -np.inf
 
     def _recheck_cycles(self):
         """After a removal or reversal: put back the masked moves that no longer close a
@@ -298,9 +304,32 @@ class DeltaEngine:
             self._recheck_cycles()
 
 
+def _gain(new, old):
+    """Score change ``new - old`` of one family, ``-inf`` when both are ``-inf``.
+
+    A family scores ``-inf`` where its score is undefined (a conditional-Gaussian
+    configuration with too few rows), and a required edge can keep it there. A move that
+    leaves it at ``-inf`` is no gain (``-inf - -inf`` is NaN, which would win every
+    ``argmax`` and stop the search); one that makes it finite gains ``+inf``. So the moves
+    of the other families are still compared by their finite deltas, as bnlearn does
+    (its ``delta > max`` is false for NaN).
+    """
+    with np.errstate(invalid="ignore"):
+        delta = new - old
+    return delta if delta == delta else -np.inf
+
+
+def _no_gain(deltas):
+    """:func:`_gain`'s rule on an array of deltas, in place: NaN (a family left at
+    ``-inf``, or a reversal fixing one family and breaking the other) becomes ``-inf``."""
+    deltas[np.isnan(deltas)] = -np.inf
+    return deltas
+
+
 def tolerance(score):
-    """Absolute tie / improvement tolerance at this score."""
-    return TIE_TOLERANCE * (1.0 + abs(score))
+    """Absolute tie / improvement tolerance at this score (``TIE_TOLERANCE`` relative to a
+    finite score; absolute when a family scoring ``-inf`` makes the score infinite)."""
+    return TIE_TOLERANCE * (1.0 + abs(score)) if math.isfinite(score) else TIE_TOLERANCE
 
 
 def improves(candidate, incumbent):
@@ -314,7 +343,7 @@ def best_move(flat, score, excluded=()):
         flat = flat.copy()
         flat[list(excluded)] = -np.inf
     best = flat.max() if flat.size else -np.inf
-    if not np.isfinite(best):
+    if best == -np.inf:
         return None, -np.inf
     index = int(np.flatnonzero(flat >= best - tolerance(score))[0])
     return index, float(flat[index])
@@ -336,7 +365,7 @@ def select_move(engine, score):
     while True:
         top = int(flat.argmax())  # first index holding the largest entry
         best = float(flat[top])
-        if not math.isfinite(best):
+        if best == -math.inf:  # (+inf: a move that makes a -inf family finite)
             return None, -np.inf
         if engine.keeps_acyclic(top):
             break
@@ -462,7 +491,7 @@ def first_improvement(engine, recorder, max_moves, rng):
     while taken < max_moves and not recorder.budget.exhausted(engine):
         score = engine.score
         flat = engine.deltas().ravel()
-        legal = np.flatnonzero(np.isfinite(flat))
+        legal = np.flatnonzero(flat > -np.inf)  # (+inf: makes a -inf family finite)
         order = legal[rng.permutation(len(legal))]
         better = np.flatnonzero(flat[order] > tolerance(score))
         if not len(better):
@@ -682,7 +711,7 @@ def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng
         if recorder.budget.exhausted(engine):
             break
         flat = engine.deltas().ravel()
-        legal = np.flatnonzero(np.isfinite(flat))
+        legal = np.flatnonzero(flat > -np.inf)  # (+inf: makes a -inf family finite)
         if not len(legal):
             break
         index = int(legal[rng.randint(len(legal))])
@@ -703,7 +732,7 @@ def simulated_annealing(engine, recorder, n_proposals, temperature, cooling, rng
 def perturb(engine, n_moves, rng):
     """Apply ``n_moves`` uniformly random legal moves (constraints respected)."""
     for _ in range(n_moves):
-        legal = np.flatnonzero(np.isfinite(engine.deltas().ravel()))
+        legal = np.flatnonzero(engine.deltas().ravel() > -np.inf)
         if not len(legal):
             return
         engine.apply(decode(int(legal[rng.randint(len(legal))]), engine.p))

@@ -27,7 +27,7 @@ from skbn._dag import (
     orient_with_knowledge,
 )
 from skbn._engines._local_scores import FamilyScoreCache, make_counter
-from skbn._engines._search import TIE_TOLERANCE, DeltaEngine, improves, perturb
+from skbn._engines._search import DeltaEngine, improves, perturb, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG
 from skbn.utils._progress import Progress
@@ -846,7 +846,7 @@ class GESStructure(_BaseStructureLearner):
         Validity is checked lazily, from the largest gain down (the order among equal gains
         does not matter: every candidate of a gain is reached once one of them is).
         """
-        threshold = TIE_TOLERANCE * (1.0 + abs(total))
+        threshold = tolerance(total)  # (absolute when a required -inf family makes total -inf)
         if ordered:
             order = itertools.takewhile(lambda c: c[0] > threshold, candidates)
         else:
@@ -946,7 +946,8 @@ class GESStructure(_BaseStructureLearner):
                         idle[phase] = n_iter
                         break
                     g, gain = step
-                    total += gain
+                    # (+inf: the step made a -inf family finite; -inf + inf is NaN, so rescore)
+                    total = total + gain if math.isfinite(gain) else self._total(g, ctx)
                     n_iter += 1
                     n_steps[phase] += 1
                     changed = True
