@@ -567,13 +567,12 @@ def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):
         return np.einsum("s,sab->ab", p_z, _dirichlet(rng, tables + a))
     p_z = strata / strata.sum()
     rows = tables.sum(axis=2, keepdims=True)
+    # a state of x never seen in a configuration s (N_sx = 0): the posterior mean is the
+    # prior's, 1 / r_y per state; with a = 0 it is 0 / 0 = NaN (positivity fails), and so
+    # is P(y | do(x)) for that state of x
     with np.errstate(invalid="ignore", divide="ignore"):
         conditional = (tables + a) / (rows + r_y * a)
-    unseen = rows[..., 0] == 0  # (strata, r_x): positivity fails there
-    result = np.einsum("s,sab->ab", p_z, np.where(unseen[..., None], 0.0, conditional))
-    if a == 0:
-        result[np.any(unseen, axis=0)] = np.nan
-    return result
+    return np.einsum("s,sab->ab", p_z, conditional)
 
 
 def _state_code(states, label, what):

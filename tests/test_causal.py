@@ -568,6 +568,24 @@ def test_ida_positivity_warns_with_ess_zero():
     assert out.filter(like="P(").isna().all(axis=None)
 
 
+def test_ida_unseen_treatment_state_takes_the_prior_mean():
+    # z = b never has x = 1: with ess > 0 the BDeu posterior mean of P(y | x=1, z=b) is the
+    # prior's, 1/2 per state (it was taken as 0, so P(y | do(x=1)) summed to 1/2).
+    # By hand, a = ess / (q_z r_x r_y) = 1/8: P(y | x=1, z=a) = (0 + a, 2 + a) / (2 + 2a)
+    # = (1/18, 17/18); P(z) = (1/2, 1/2), so P(y=1 | do(x=1)) = 17/36 + 1/4 = 13/18.
+    from skbn.causal import joint_ida
+
+    frame = pd.DataFrame({"z": list("aaaabbbb"), "x": list("01010000"),
+                          "y": list("01110101")})
+    edges = [("z", "x"), ("z", "y"), ("x", "y")]
+    out = ida(frame, edges, "x", "y", x_value="1")
+    assert out["P(y=0 | do(x=1))"].item() == pytest.approx(5 / 18)
+    assert out["P(y=1 | do(x=1))"].item() == pytest.approx(13 / 18)
+    joint = joint_ida(frame.assign(w=list("01010101")), edges + [("w", "y")], ["x", "w"], "y",
+                      x_values=["1", "0"])
+    assert joint.filter(like="P(").sum(axis=1).to_numpy() == pytest.approx(1.0)
+
+
 def test_ida_bad_input(asia):
     rows = asia.sample(100, random_state=0)
     cpdag = dag_to_cpdag(asia.nodes, asia.edges)
