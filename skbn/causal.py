@@ -814,24 +814,52 @@ def _gaussian_moments(data, weights, names, caller, needed, options, given):
     return moments(data.values, weights)
 
 
+def _determined(scatter, x, parents):
+    """Whether column ``x`` is a linear function of the columns ``parents`` (a constant when
+    there are none): its residual sum of squares on them is 0 by :func:`regression`'s
+    singular-matrix rule. ``x`` then cannot vary with its parents held fixed (the Gaussian
+    form of a positivity failure), and the coefficient of ``x`` in the regression of ``y``
+    on ``x`` and the parents is not defined: a least-squares solver returns an arbitrary
+    one (pcalg's ``ida`` stops with "system is computationally singular", R's ``lm``
+    drops whichever collinear column comes last in the formula)."""
+    return regression(scatter, x, list(parents))[1] == 0.0
+
+
+def _warn_determined(caller, x, sets, stacklevel):
+    """The warning for the parent sets (labels) that determine ``x`` (:func:`_determined`);
+    ``stacklevel``: that of the user's call, seen from here."""
+    warnings.warn(f"{caller}: {x!r} is a linear function of its parents {sets[0]!r} in the "
+                  f"data{f' (and in {len(sets) - 1} more parent sets)' if len(sets) > 1 else ''}: "
+                  f"it cannot vary with them held fixed, so its effect adjusted for them is "
+                  f"not defined (positivity fails); those effects are NaN. Drop a column "
+                  f"computed from others", RuntimeWarning, stacklevel=stacklevel)
+
+
 def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contrast, y_value, ess):
-    """The Gaussian form of :func:`ida`: one regression coefficient per parent set."""
+    """The Gaussian form of :func:`ida`: one regression coefficient per parent set (NaN, with
+    a warning, for a set of which ``x`` is a linear function: :func:`_determined`)."""
     scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "ida",
                                 "x, y and every candidate parent", (x_value, contrast, y_value, ess),
                                 "x_value, contrast, y_value and ess").scatter[0]
     px, py = position[xi], position[yi]
-    rows = []
+    rows, determined = [], []
     for parent_ids, n_dags in sets:
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
         if n_dags is not None:
             row["n_dags"] = n_dags
         row["y_is_parent"] = yi in parent_ids
+        parents = [position[i] for i in parent_ids]
         if row["y_is_parent"]:
             row["effect"] = 0.0
+        elif _determined(scatter, px, parents):
+            row["effect"] = np.nan
+            determined.append(row["parents"])
         else:
-            coef, _ = regression(scatter, py, [px, *(position[i] for i in parent_ids)])
+            coef, _ = regression(scatter, py, [px, *parents])
             row["effect"] = float(coef[0])
         rows.append(row)
+    if determined:
+        _warn_determined("ida", g.nodes[xi], determined, stacklevel=4)
     return pd.DataFrame(rows)
 
 
@@ -1222,7 +1250,19 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                                     (x_values, contrast, y_value, ess),
                                     "x_values, contrast, y_value and ess").scatter[0]
         for row, (parent_sets, _) in zip(rows, combos):
-            effects = _joint_gaussian_effects(scatter, position, xi, yi, parent_sets, technique)
+            # a treatment that is a linear function of its parents leaves every effect of
+            # the combination undefined (each is computed through all the treatments)
+            x_determined = [(x, pa) for x, pa in zip(xi, parent_sets)
+                            if yi not in pa and _determined(scatter, position[x],
+                                                            [position[i] for i in pa])]
+            if x_determined:
+                x, pa = x_determined[0]
+                _warn_determined("joint_ida", g.nodes[x], [tuple(g.nodes[i] for i in pa)],
+                                 stacklevel=3)
+                effects = [np.nan] * len(xs)
+            else:
+                effects = _joint_gaussian_effects(scatter, position, xi, yi, parent_sets,
+                                                  technique)
             for x, value in zip(xs, effects):
                 row[f"effect_{x}"] = value
         return pd.DataFrame(rows)
@@ -1549,13 +1589,18 @@ def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position
         if not causes[k]:
             continue
         parents = [position[g.nodes[i]] for i in sorted(g.parents[g.index[x]])]
+        if _determined(scatter, px, parents):
+            raise ValueError(f"effect_over_graphs: {x!r} is a linear function of its parents "
+                             f"{[columns[i] for i in parents]!r} in the data (in a sampled DAG), "
+                             f"so its effect adjusted for them is not defined; drop a column "
+                             f"computed from others")
         coef, rss = regression(scatter, py, [px, *parents])
         effects[k] = coef[0]
         if rng is not None:
             _, rss_x = regression(scatter, px, parents)
             dof = total - len(parents) - 2
-            if dof <= 0 or rss_x <= 0:
-                raise ValueError(f"effect_over_graphs: too few rows, or x collinear with its parents "
-                                 f"{[columns[i] for i in parents]!r}, for the coefficient's spread")
+            if dof <= 0:
+                raise ValueError(f"effect_over_graphs: too few rows for the coefficient's "
+                                 f"spread (x's parents {[columns[i] for i in parents]!r})")
             effects[k] = rng.normal(coef[0], np.sqrt(rss / dof / rss_x))
     return effects

@@ -185,3 +185,31 @@ def test_ida_on_a_learner_whose_cpdag_is_not_a_cpdag_says_why():
                                          r"conflict.*GESStructure.*edges_"):
         ida(X, model, "a", "e")
     assert len(ida(X, model.edges_, "a", "e")) == 1
+
+
+def test_a_treatment_that_is_a_linear_function_of_its_parents_has_no_effect_estimate():
+    # x = a + b exactly (as a score computed from its parts, e.g. AER's CASchools with a
+    # user's total = math + read): with a and b fixed x cannot vary, so the effect of x
+    # adjusted for {a, b} is not defined. pcalg 2.7-12 stops there:
+    #   ida(x, y, cov(d), g)  ->  "system is computationally singular" (solve of C[x, x]);
+    # skbn returned the minimum-norm least-squares coefficient as if it were an effect.
+    from skbn.causal import effect_over_graphs, joint_ida
+
+    rng = np.random.default_rng(0)
+    a, b, w = rng.normal(size=(3, 300))
+    x = a + b
+    frame = pd.DataFrame({"a": a, "b": b, "w": w, "x": x, "y": 2 * x + a + w + rng.normal(size=300)})
+    edges = [("a", "x"), ("b", "x"), ("x", "y"), ("a", "y"), ("w", "y")]
+    with pytest.warns(RuntimeWarning, match=r"'x' is a linear function of its parents \('a', 'b'\)"):
+        out = ida(frame, edges, "x", "y")
+    assert np.isnan(out["effect"]).all()
+    with pytest.warns(RuntimeWarning, match="'x' is a linear function"):
+        joint = joint_ida(frame, edges, ["x", "w"], "y")
+    assert joint[["effect_x", "effect_w"]].isna().all(axis=None)
+    with pytest.raises(ValueError, match="'x' is a linear function of its parents"):
+        effect_over_graphs(frame, [edges], "x", "y")
+    # with a little noise x varies given its parents: the least-squares coefficient
+    noisy = frame.assign(x=x + 1e-3 * rng.normal(size=300))
+    design = np.column_stack([np.ones(300), noisy[["x", "a", "b"]]])
+    expected = np.linalg.lstsq(design, noisy["y"], rcond=None)[0][1]
+    assert ida(noisy, edges, "x", "y")["effect"].item() == pytest.approx(expected, rel=1e-8)
