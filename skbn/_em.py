@@ -1218,6 +1218,29 @@ def parents_of(edges, n_variables):
     return [tuple(sorted(pa)) for pa in parents]
 
 
+def unobserved_configurations(codes, cardinalities, parents, continuous, latent, limit=4096):
+    """``{child: [configuration]}``: for every child with discrete parents (none of them, nor
+    the child, latent), the configurations of its discrete parents (code tuples, in the
+    order of ``parents[child]``) in which no row observes the child, a row with missing
+    parent cells counting for every configuration it agrees with. The observed-data
+    likelihood does not depend on the child's parameters there, so EM keeps whatever values
+    it started from. Children with more than ``limit`` configurations are not examined."""
+    out = {}
+    for child, family in enumerate(parents):
+        discrete = [q for q in family if not continuous[q]]
+        if not discrete or latent[child] or any(latent[q] for q in discrete):
+            continue
+        shape = tuple(int(cardinalities[q]) for q in discrete)
+        if np.prod(shape, dtype=np.float64) > limit:
+            continue
+        seen = np.zeros(shape, dtype=bool)
+        for row in np.unique(codes[codes[:, child] >= 0][:, discrete], axis=0):
+            seen[tuple(slice(None) if k < 0 else int(k) for k in row)] = True
+        if not seen.all():
+            out[child] = [tuple(int(k) for k in config) for config in np.argwhere(~seen)]
+    return out
+
+
 def _complete_row_start(data, search, latent, progress):
     """The graph structural EM starts from: ``search`` on the rows without a missing cell
     (sorted position pairs), or the empty graph when fewer than two rows are complete, a

@@ -641,3 +641,39 @@ def test_structural_em_starts_empty_without_complete_rows():
     X.loc[1::2, "phb"] = None
     model = HillClimbStructure(missing="em", random_state=0).fit(X)
     assert model.edges_ == []
+
+
+def _never_observed_in_one_state(hide=True):
+    """``y`` (continuous, on ``d`` and ``x``) and ``z`` (discrete, on ``d``) are missing in
+    every row with ``d == "c"`` when ``hide``."""
+    rng = np.random.default_rng(0)
+    n = 600
+    d = rng.choice(["a", "b", "c"], n)
+    x = rng.normal(size=n)
+    y = x + np.where(d == "a", 0.0, 3.0) + 0.3 * rng.normal(size=n)
+    z = np.where(rng.random(n) < 0.9, np.where(d == "a", "u", "v"),
+                 np.where(d == "a", "v", "u")).astype(object)
+    missing = rng.random(n) < 0.2  # (cells missing elsewhere too, so that EM runs either way)
+    if hide:
+        missing |= d == "c"
+    y[missing] = np.nan
+    z[missing] = None
+    return pd.DataFrame({"d": d, "x": x, "y": y, "z": z})
+
+
+def test_structural_em_names_a_column_never_observed_in_a_configuration():
+    """mice's selfreport: measured height is missing wherever the source is 'mgg', so its
+    regression there is not identified; structural EM kept slope 0 and the overall mean
+    from an earlier graph's completions without a word. Now each such column is named with
+    the configurations; a column observed in every configuration is not."""
+    with pytest.warns(UserWarning, match=r"Structural EM: the column 'y' is never observed in 1 "
+                                         r"of the 3 configurations.*\{'d': 'c'\}.*regression") as record:
+        model = HillClimbStructure(missing="em", random_state=0).fit(_never_observed_in_one_state())
+    assert {("d", "y"), ("d", "z")} <= set(model.edges_)
+    messages = [str(w.message) for w in record if "Structural EM" in str(w.message)]
+    assert any("the column 'z'" in m and "probabilities" in m for m in messages)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        model = HillClimbStructure(missing="em", random_state=0).fit(_never_observed_in_one_state(False))
+    assert {("d", "y"), ("d", "z")} <= set(model.edges_)
+    assert not [w for w in record if "Structural EM" in str(w.message)]

@@ -631,6 +631,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
                                                    fit_parameters=self.fit_parameters, progress=progress,
                                                    **moments)
+            if self.fit_parameters:
+                _warn_unobserved_configurations(data, states, edges, latent)
         self.em_trace_ = np.asarray(trace, dtype=float)
         self.em_n_iter_ = len(self.em_trace_) - 1
         progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
@@ -1796,6 +1798,35 @@ def _held_regressions(network, names, child, parents):
     b0 = np.asarray(network.intercepts[node]).reshape(-1)
     return b0, np.asarray(network.coefficients[node]).reshape(b0.size, -1), \
         np.asarray(network.sigmas[node]).reshape(-1)
+
+
+def _warn_unobserved_configurations(data, states, edges, latent):
+    """After structural EM: name each column never observed in some configurations of its
+    discrete parents (:func:`skbn._em.unobserved_configurations`). The data say nothing of
+    its parameters there, and EM keeps those it reached from the completions of the earlier
+    graphs (on mice's ``selfreport``, measured height given reported height where it was
+    never measured: slope 0 and the overall mean, where ``FixedStructure(edges=...,
+    missing="em")`` starts from the regression over all the rows, to the same likelihood)."""
+    from skbn import _em
+
+    parents = _em.parents_of(edges, data.n_variables)
+    found = _em.unobserved_configurations(np.asarray(data.codes), data.cardinalities, parents,
+                                          data.continuous, latent)
+    for child, configs in found.items():
+        discrete = [q for q in parents[child] if not data.continuous[q]]
+        shown = ", ".join(repr({data.names[q]: states[q][k] for q, k in zip(discrete, config)})
+                          for config in configs[:5]) + (", ..." if len(configs) > 5 else "")
+        n = int(np.prod([data.cardinalities[q] for q in discrete]))
+        what, start = (("regression", "its regression over all its rows") if data.continuous[child]
+                       else ("probabilities", "the prior"))
+        warn_user(
+            f"Structural EM: the column {data.names[child]!r} is never observed in {len(configs)} "
+            f"of the {n} configurations of its discrete parents ({shown}): the data say nothing "
+            f"of its {what} there (every value gives the same likelihood), so EM kept the values "
+            f"it started from: {start} if the family was in the first graph, else those the "
+            f"completions of an earlier graph gave. FixedStructure(edges=model.edges_, "
+            f"missing='em') always starts from {start}, to the same likelihood."
+        )
 
 
 def _make_network(names, states, parents, cpts):
