@@ -138,3 +138,17 @@ def linked_measurements(n, seed, mean, sd, decimals):
     b = (0.8 * a + rng.normal(0, 1, n)).round(decimals)
     c = (-0.5 * b + rng.normal(0, 1, n)).round(decimals)
     return pd.DataFrame({"a": a, "b": b, "c": c})
+
+
+def lone_state_frame():
+    """A discrete ``g`` whose state ``'c'`` is held by one row beside the chain ``x -> y -> z``
+    (60 rows): every bic-cg family with ``g`` as a parent of a continuous column scores
+    ``-inf`` (one row cannot estimate that configuration's regression)."""
+    rng = np.random.RandomState(0)
+    n = 60
+    x = rng.normal(size=n).round(3)
+    y = (x + 0.5 * rng.normal(size=n)).round(3)
+    z = (y + 0.5 * rng.normal(size=n)).round(3)
+    g = np.where(np.arange(n) % 2 == 0, "a", "b")
+    g[0] = "c"
+    return pd.DataFrame({"g": g, "x": x, "y": y, "z": z})

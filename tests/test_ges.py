@@ -6,7 +6,7 @@ import pickle
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import NETWORKS  # ../shared/networks, else the built-in copies
+from conftest import NETWORKS, lone_state_frame  # NETWORKS: ../shared/networks, else the built-in copies
 
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
@@ -192,14 +192,7 @@ def test_white_listed_minus_inf_family_does_not_stop_ges():
     y -> z)."""
     import warnings
 
-    rng = np.random.RandomState(0)
-    n = 60
-    x = rng.normal(size=n).round(3)
-    y = (x + 0.5 * rng.normal(size=n)).round(3)
-    z = (y + 0.5 * rng.normal(size=n)).round(3)
-    g = np.where(np.arange(n) % 2 == 0, "a", "b")
-    g[0] = "c"
-    X = pd.DataFrame({"g": g, "x": x, "y": y, "z": z})
+    X = lone_state_frame()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the lone-state warnings
         model = GESStructure(scorer="bic-cg", white_list=[("g", "x")],

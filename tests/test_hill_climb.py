@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import NETWORKS  # ../shared/networks, else the built-in copies
+from conftest import NETWORKS, lone_state_frame  # NETWORKS: ../shared/networks, else the built-in copies
 from sklearn.base import clone
 
 from skbn._data import encode_fit
@@ -349,18 +349,6 @@ def test_bad_inputs(kwargs, message):
         HillClimbStructure(**kwargs).fit(X)
 
 
-def _lone_state_frame():
-    """g has a state 'c' held by one row: every bic-cg family with g -> continuous is -inf."""
-    rng = np.random.RandomState(0)
-    n = 60
-    x = rng.normal(size=n).round(3)
-    y = (x + 0.5 * rng.normal(size=n)).round(3)
-    z = (y + 0.5 * rng.normal(size=n)).round(3)
-    g = np.where(np.arange(n) % 2 == 0, "a", "b")
-    g[0] = "c"
-    return pd.DataFrame({"g": g, "x": x, "y": y, "z": z})
-
-
 @pytest.mark.parametrize("search", ["hill_climb", "tabu", "first_improvement"])
 def test_white_listed_minus_inf_family_does_not_stop_the_search(search):
     """A white-listed ``g -> x`` whose family scores -inf (state 'c' of ``g`` holds one
@@ -369,7 +357,7 @@ def test_white_listed_minus_inf_family_does_not_stop_the_search(search):
     argmax and the search returned the white list alone. bnlearn 4.9 on the same rows:
     ``hc(d, score="bic-cg", whitelist=data.frame(from="g", to="x"))`` (and ``tabu``) ->
     arcs g -> x, x -> y, y -> z, score -Inf."""
-    X = _lone_state_frame()
+    X = lone_state_frame()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the lone-state warnings
         warnings.simplefilter("error", RuntimeWarning)  # no "invalid value" from NaN deltas
@@ -385,7 +373,7 @@ def test_start_with_minus_inf_family_is_left():
     the empty start's optimum. Before, a +inf best delta counted as "no move" and the start
     graph (score -inf) was returned. (bnlearn 4.9 keeps such a start arc:
     ``hc(d, start=<g -> x>, score="bic-cg")`` scores -Inf.)"""
-    X = _lone_state_frame()
+    X = lone_state_frame()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         warnings.simplefilter("error", RuntimeWarning)
