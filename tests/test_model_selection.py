@@ -493,3 +493,16 @@ def test_predict_of_a_continuous_target_gives_nan_to_rows_of_impossible_evidence
     # the possible rows keep the network's conditional means
     np.testing.assert_allclose(single.predict(held_out.iloc[1:]),
                                single.network_.predict(held_out.iloc[1:], "z").to_numpy(), rtol=1e-12)
+
+
+def test_categories_naming_y_says_how_to_declare_the_target_states():
+    """``categories={y_name: [...]}`` was refused as "not columns of X", without the way to
+    declare y's states; now the message gives it, and that way keeps an unseen class."""
+    X = pd.DataFrame({"a": ["x", "y"] * 20, "b": ["u", "v", "v", "u"] * 10})
+    y = pd.Series(["no", "yes"] * 20, name="label")
+    with pytest.raises(ValueError, match=r"categories has the key 'label', the name of y.*"
+                                         r"y\.astype\(pd\.CategoricalDtype\(\['no', 'yes', 'maybe'\]\)\)"):
+        HillClimbStructure(categories={"label": ["no", "yes", "maybe"]}).fit(X, y)
+    model = HillClimbStructure().fit(X, y.astype(pd.CategoricalDtype(["no", "yes", "maybe"])))
+    assert list(model.classes_) == ["maybe", "no", "yes"]
+    assert model.predict_proba(X).shape == (40, 3)

@@ -168,6 +168,22 @@ def _split_target_type(column_types, X, y, target):
     return {k: v for k, v in column_types.items() if k != name}, column_types[name]
 
 
+def _refuse_target_categories(categories, X, y, target):
+    """Refuse a ``categories=`` key naming ``y`` (``fit(X, y)``, not a column of ``X``) with
+    the way to declare the target's states: ``y``'s own pandas categorical dtype, which
+    ``fit`` reads as a declared column's (its ``classes_``, sorted, include a state no row
+    holds)."""
+    if y is None or target is not None or not isinstance(categories, dict):
+        return
+    name = _y_name(y)
+    name = DEFAULT_TARGET_NAME if name is None else name
+    if name in categories and name not in set(getattr(X, "columns", ())):
+        raise ValueError(
+            f"categories has the key {name!r}, the name of y, which is not a column of X: declare "
+            f"the target's states on y itself, e.g. fit(X, y.astype(pd.CategoricalDtype("
+            f"{list(categories[name])!r}))), and leave it out of categories.")
+
+
 def _y_name(y):
     """The name of ``y``: a Series' name, the column of a one-column DataFrame (which
     ``fit`` takes as that column, with scikit-learn's ``DataConversionWarning``), else None."""
@@ -453,6 +469,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             _record_features(self, X)
             X, weights, y, interventions = positive_weight_rows(X, sample_weight, y, interventions)
             column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
+            _refuse_target_categories(self.categories, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
                                       column_types=column_types, allow_continuous=True, weights=weights)
         n_features = data.n_variables
