@@ -128,7 +128,8 @@ class _TableOrderScorer(_OrderScorer):
 
 def _edge_list(parents, choice):
     """The sorted ``(parent, child)`` positions of the DAG whose node ``v`` has the parent set
-    ``parents[v][choice[v]]`` (padding ``-1`` left out): the key of the tie rule."""
+    ``parents[v][choice[v]]`` (padding ``-1`` left out): a sampled or best DAG, and the key
+    of the tie rule."""
     return sorted((int(u), v) for v, row in enumerate(choice) for u in parents[v][row] if u >= 0)
 
 
@@ -520,10 +521,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
             default=np.nan,  # (one chain: nothing to compare it with, so not measured)
         ))
 
-        def dag(choice):
-            return [(int(u), v) for v in range(p) for u in families.parents[v][choice[v]] if u >= 0]
-
-        sampled = [tuple(sorted(dag(choice))) for c in chains for choice in c["samples"]]
+        sampled = [tuple(_edge_list(families.parents, choice)) for c in chains for choice in c["samples"]]
         self.dag_samples_ = [[(names[u], names[v]) for u, v in edges] for edges in sampled]
         self.ancestor_posterior_ = pd.DataFrame(_ancestor_frequencies(sampled, p),
                                                 index=names, columns=names)
@@ -537,7 +535,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
         measured = {"chain_difference": self.convergence_} if len(chains) > 1 else {}
         progress.close(done=self.n_iter * self.n_chains, **measured,
                        acceptance=float(self.acceptance_rate_.mean()))
-        edges = sorted(dag(chains[best]["best_choice"]))
+        edges = _edge_list(families.parents, chains[best]["best_choice"])
         self.interventional_cpdag_ = self._interventional_cpdag(data, edges, knowledge)
         return edges
 
