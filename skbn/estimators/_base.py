@@ -155,29 +155,34 @@ def _has_discrete_target(estimator):
     return True
 
 
-def _split_target_type(column_types, X, y, target):
-    """``column_types`` without the entry that declares ``y`` (fitted through ``fit(X, y)``),
-    and that entry: a dict key that is ``y``'s name (``"y"`` for an unnamed ``y``) and not a
-    column of ``X``."""
-    if y is None or target is not None or not isinstance(column_types, dict):
-        return column_types, None
+def _target_key(per_column, X, y, target):
+    """The key of the per-column dict parameter ``per_column`` that names ``y`` (fitted
+    through ``fit(X, y)``): ``y``'s name (``"y"`` for an unnamed ``y``) when it is a key and
+    not a column of ``X``; else None."""
+    if y is None or target is not None or not isinstance(per_column, dict):
+        return None
     name = _y_name(y)
     name = DEFAULT_TARGET_NAME if name is None else name
-    if name not in column_types or name in set(getattr(X, "columns", ())):
+    if name not in per_column or name in set(getattr(X, "columns", ())):
+        return None
+    return name
+
+
+def _split_target_type(column_types, X, y, target):
+    """``column_types`` without the entry that declares ``y`` (:func:`_target_key`), and
+    that entry."""
+    name = _target_key(column_types, X, y, target)
+    if name is None:
         return column_types, None
     return {k: v for k, v in column_types.items() if k != name}, column_types[name]
 
 
 def _refuse_target_categories(categories, X, y, target):
-    """Refuse a ``categories=`` key naming ``y`` (``fit(X, y)``, not a column of ``X``) with
-    the way to declare the target's states: ``y``'s own pandas categorical dtype, which
-    ``fit`` reads as a declared column's (its ``classes_``, sorted, include a state no row
-    holds)."""
-    if y is None or target is not None or not isinstance(categories, dict):
-        return
-    name = _y_name(y)
-    name = DEFAULT_TARGET_NAME if name is None else name
-    if name in categories and name not in set(getattr(X, "columns", ())):
+    """Refuse a ``categories=`` key naming ``y`` (:func:`_target_key`) with the way to
+    declare the target's states: ``y``'s own pandas categorical dtype, which ``fit`` reads
+    as a declared column's (its ``classes_``, sorted, include a state no row holds)."""
+    name = _target_key(categories, X, y, target)
+    if name is not None:
         raise ValueError(
             f"categories has the key {name!r}, the name of y, which is not a column of X: declare "
             f"the target's states on y itself, e.g. fit(X, y.astype(pd.CategoricalDtype("
