@@ -814,19 +814,20 @@ def _gaussian_moments(data, weights, names, caller, needed, options, given):
     return moments(data.values, weights)
 
 
-def _determined(scatter, x, parents):
-    """Whether column ``x`` is a linear function of the columns ``parents`` (a constant when
-    there are none): its residual sum of squares on them is 0 by :func:`regression`'s
-    singular-matrix rule. ``x`` then cannot vary with its parents held fixed (the Gaussian
-    form of a positivity failure), and the coefficient of ``x`` in the regression of ``y``
-    on ``x`` and the parents is not defined: a least-squares solver returns an arbitrary
-    one (pcalg's ``ida`` stops with "system is computationally singular", R's ``lm``
-    drops whichever collinear column comes last in the formula)."""
-    return regression(scatter, x, list(parents))[1] == 0.0
+def _free_variation(scatter, x, parents):
+    """The residual sum of squares of column ``x`` on the columns ``parents``, or None when
+    ``x`` is a linear function of them (a constant when there are none): that residual is
+    0 by :func:`regression`'s singular-matrix rule. ``x`` then cannot vary with its parents
+    held fixed (the Gaussian form of a positivity failure), and the coefficient of ``x`` in
+    the regression of ``y`` on ``x`` and the parents is not defined: a least-squares solver
+    returns an arbitrary one (pcalg's ``ida`` stops with "system is computationally
+    singular", R's ``lm`` drops whichever collinear column comes last in the formula)."""
+    rss = regression(scatter, x, list(parents))[1]
+    return None if rss == 0.0 else rss
 
 
 def _warn_determined(caller, x, sets, stacklevel):
-    """The warning for the parent sets (labels) that determine ``x`` (:func:`_determined`);
+    """The warning for the parent sets (labels) that determine ``x`` (:func:`_free_variation`);
     ``stacklevel``: that of the user's call, seen from here."""
     warnings.warn(f"{caller}: {x!r} is a linear function of its parents {sets[0]!r} in the "
                   f"data{f' (and in {len(sets) - 1} more parent sets)' if len(sets) > 1 else ''}: "
@@ -837,7 +838,7 @@ def _warn_determined(caller, x, sets, stacklevel):
 
 def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contrast, y_value, ess):
     """The Gaussian form of :func:`ida`: one regression coefficient per parent set (NaN, with
-    a warning, for a set of which ``x`` is a linear function: :func:`_determined`)."""
+    a warning, for a set of which ``x`` is a linear function: :func:`_free_variation`)."""
     scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "ida",
                                 "x, y and every candidate parent", (x_value, contrast, y_value, ess),
                                 "x_value, contrast, y_value and ess").scatter[0]
@@ -851,7 +852,7 @@ def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contr
         parents = [position[i] for i in parent_ids]
         if row["y_is_parent"]:
             row["effect"] = 0.0
-        elif _determined(scatter, px, parents):
+        elif _free_variation(scatter, px, parents) is None:
             row["effect"] = np.nan
             determined.append(row["parents"])
         else:
@@ -1253,8 +1254,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
             # a treatment that is a linear function of its parents leaves every effect of
             # the combination undefined (each is computed through all the treatments)
             x_determined = [(x, pa) for x, pa in zip(xi, parent_sets)
-                            if yi not in pa and _determined(scatter, position[x],
-                                                            [position[i] for i in pa])]
+                            if yi not in pa and _free_variation(scatter, position[x],
+                                                                [position[i] for i in pa]) is None]
             if x_determined:
                 x, pa = x_determined[0]
                 _warn_determined("joint_ida", g.nodes[x], [tuple(g.nodes[i] for i in pa)],
@@ -1589,7 +1590,8 @@ def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position
         if not causes[k]:
             continue
         parents = [position[g.nodes[i]] for i in sorted(g.parents[g.index[x]])]
-        if _determined(scatter, px, parents):
+        rss_x = _free_variation(scatter, px, parents)  # (also the coefficient's spread below)
+        if rss_x is None:
             raise ValueError(f"effect_over_graphs: {x!r} is a linear function of its parents "
                              f"{[columns[i] for i in parents]!r} in the data (in a sampled DAG), "
                              f"so its effect adjusted for them is not defined; drop a column "
@@ -1597,7 +1599,6 @@ def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position
         coef, rss = regression(scatter, py, [px, *parents])
         effects[k] = coef[0]
         if rng is not None:
-            _, rss_x = regression(scatter, px, parents)
             dof = total - len(parents) - 2
             if dof <= 0:
                 raise ValueError(f"effect_over_graphs: too few rows for the coefficient's "
