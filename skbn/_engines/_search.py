@@ -244,8 +244,7 @@ class DeltaEngine:
         if not (self.A[i, j] and self._reversible[i, j] and self.indegree[i] < self.max_indegree):
             return -np.inf
         T = self.T
-        with np.errstate(invalid="ignore"):
-            delta = _gain(T[i, j], T[j, j]) + _gain(T[j, i], T[i, i])
+        delta = _gain(T[i, j], T[j, j]) + _gain(T[j, i], T[i, i])  # (Python floats: NaN, no warning)
         return delta if delta == delta else -np.inf
 
     def _recheck_cycles(self):
@@ -314,8 +313,7 @@ def _gain(new, old):
     of the other families are still compared by their finite deltas, as bnlearn does
     (its ``delta > max`` is false for NaN).
     """
-    with np.errstate(invalid="ignore"):
-        delta = new - old
+    delta = float(new) - float(old)  # (Python floats: -inf - -inf is NaN without a warning)
     return delta if delta == delta else -np.inf
 
 
