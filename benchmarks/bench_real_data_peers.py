@@ -17,7 +17,12 @@ order, shows where that order leads them elsewhere.
 
 ``--contributed`` takes instead 16 numeric data sets of contributed CRAN packages (AER,
 HSAUR3, dslabs, ade4, survival; their measurements only) and 5 of them with their factors,
-when R has them.
+when R has them. ``--more`` takes 46 numeric and 20 mixed data sets of 13 more packages
+(robustbase, ggm, quantreg, boot, cluster, lattice, lmtest, sandwich, ipred, nlme, sp, rpart,
+pROC): gross outliers (``hbk``, ``wood``, ``starsCYG``), 5 to 8,088 rows, more columns than
+complete rows (``votes.repub``: 19 rows, 31 columns), columns on scales 1e5 apart
+(``breslow``), heavy tails (``Animals2``), factors with a level seen once (``meuse``'s
+``landuse``, ``car90``'s ``Country``), logical columns (``Mammals``).
 
 ``--export DIR`` only writes the data sets to ``DIR`` (as R exports them, incomplete rows
 kept), e.g. for ``bench_gaussian_learners.py hc --sizes --real DIR/freeny.csv ...``.
@@ -153,6 +158,75 @@ mixed(pbc, "pbc_mixed", c("age", "sex", "stage", "bili", "albumin", "copper", "a
                           "time"))
 """
 
+# ``--more``: data sets of 13 more CRAN packages (Debian's r-cran-* packages), their
+# measurements only (identifiers and constant columns left out), and 20 with their factors
+MORE = r"""
+args <- commandArgs(trailingOnly = TRUE)
+out <- args[1]
+get.data <- function(package, name) {
+  e <- new.env()
+  data(list = name, package = package, envir = e)
+  as.data.frame(get(name, envir = e))
+}
+keep <- function(package, name, columns = NULL) {
+  x <- get.data(package, name)
+  if (!is.null(columns)) x <- x[, columns]
+  x <- x[, sapply(x, function(v) is.numeric(v) && length(unique(v[!is.na(v)])) > 1), drop = FALSE]
+  write.csv(x, file.path(out, paste0(name, ".csv")), row.names = FALSE)
+}
+for (s in c("hbk", "starsCYG", "wood", "Animals2", "milk", "phosphor", "pulpfiber", "salinity",
+            "vaso", "coleman", "aircraft", "delivery", "alcohol", "bushfire", "toxicity", "steamUse",
+            "wagnerGrowth", "NOxEmissions", "radarImage"))
+  keep("robustbase", s)
+for (s in c("glucose", "marks", "surdata")) keep("ggm", s)
+keep("quantreg", "barro")
+keep("quantreg", "engel")
+for (s in c("nodal", "nuclear", "frets", "urine", "breslow", "melanoma")) keep("boot", s)
+for (s in c("flower", "pluton", "votes.repub", "chorSub")) keep("cluster", s)
+for (s in c("environmental", "ethanol")) keep("lattice", s)
+for (s in c("bondyield", "moneydemand", "valueofstocks", "unemployment")) keep("lmtest", s)
+keep("sandwich", "Investment")
+keep("ipred", "Smoking")
+for (s in c("Gasoline", "Wafer", "Oxboys", "Dialyzer")) keep("nlme", s)
+# and with their factors (levels and logicals as text; integer codes as text labels)
+mixed <- function(x, name, columns = names(x)) {
+  x <- as.data.frame(x)[, columns]
+  for (j in seq_along(x)) if (is.factor(x[[j]]) || is.logical(x[[j]])) x[[j]] <- as.character(x[[j]])
+  write.csv(x, file.path(out, paste0(name, "_mixed.csv")), row.names = FALSE)
+}
+meuse <- get.data("sp", "meuse")
+meuse$ffreq <- paste0("ffreq", meuse$ffreq)
+meuse$soil <- paste0("soil", meuse$soil)
+meuse$lime <- paste0("lime", meuse$lime)
+mixed(meuse, "meuse", c("cadmium", "copper", "lead", "zinc", "elev", "dist", "om", "ffreq", "soil",
+                        "lime", "landuse"))
+mixed(get.data("pROC", "aSAH"), "aSAH", c("gos6", "outcome", "gender", "age", "wfns", "s100b", "ndka"))
+mixed(get.data("rpart", "stagec"), "stagec")
+mixed(get.data("rpart", "kyphosis"), "kyphosis")
+mixed(get.data("rpart", "car.test.frame"), "car.test.frame")
+mixed(get.data("rpart", "cu.summary"), "cu.summary")
+mixed(get.data("rpart", "car90"), "car90", c("Country", "Type", "Price", "HP", "Weight", "Disp", "Tank",
+                                              "Turning", "Length", "Width", "Height", "Steering", "Rim"))
+mixed(get.data("robustbase", "possumDiv"), "possumDiv")
+education <- get.data("robustbase", "education")
+education$Region <- paste0("region", education$Region)
+mixed(education, "education", c("Region", "X1", "X2", "X3", "Y"))
+mixed(get.data("nlme", "Orthodont"), "Orthodont", c("distance", "age", "Sex"))
+mixed(get.data("nlme", "Milk"), "Milk", c("protein", "Time", "Diet"))
+mixed(get.data("nlme", "Oats"), "Oats", c("Block", "Variety", "nitro", "yield"))
+mixed(get.data("nlme", "RatPupWeight"), "RatPupWeight", c("weight", "sex", "Lsize", "Treatment"))
+mixed(get.data("boot", "poisons"), "poisons")
+mixed(get.data("boot", "catsM"), "catsM")
+mixed(get.data("lattice", "barley"), "barley")
+dystrophy <- get.data("ipred", "dystrophy")
+mixed(dystrophy, "dystrophy", c("AGE", "CK", "H", "PK", "LD", "Class"))
+mixed(get.data("quantreg", "Mammals"), "Mammals")
+mixed(get.data("nlme", "MathAchSchool"), "MathAchSchool", c("Size", "Sector", "PRACAD", "DISCLIM",
+                                                            "HIMINTY", "MEANSES"))
+mixed(get.data("robustbase", "CrohnD"), "CrohnD", c("nrAdvE", "BMI", "height", "country", "sex", "age",
+                                                    "weight", "treat"))
+"""
+
 PEERS = r"""
 suppressPackageStartupMessages({library(bnlearn); library(pcalg)})
 args <- commandArgs(trailingOnly = TRUE)
@@ -226,8 +300,10 @@ def largest_score_difference(x, said, types):
 
 def ida_difference(x, said):
     """Local IDA on pcalg's CPDAG against pcalg's ``ida`` for every ordered pair: the
-    largest relative difference, or how many pairs give a multiset of another size (or why
-    skbn refuses pcalg's graph: pcalg's PC can return one with a directed cycle)."""
+    largest difference relative to the largest effect of the pair (an effect that is 0 up
+    to rounding, 1e-15 against -1e-16, is no relative difference of 10), or how many pairs
+    give a multiset of another size (or why skbn refuses pcalg's graph: pcalg's PC can
+    return one with a directed cycle)."""
     arcs = {tuple(f) for f in said.get("pcalg_arc", [])}
     directed = sorted((u, v) for u, v in arcs if (v, u) not in arcs)
     undirected = sorted((u, v) for u, v in arcs if (v, u) in arcs and u < v)
@@ -241,8 +317,10 @@ def ida_difference(x, said):
         if len(mine) != len(theirs):
             other += 1
             continue
-        for ours, reference in zip(mine, sorted(float(v) for v in theirs)):
-            worst = max(worst, abs(ours - reference) / abs(reference) if reference else abs(ours))
+        theirs = sorted(float(v) for v in theirs)
+        scale = max(abs(v) for v in theirs)
+        for ours, reference in zip(mine, theirs):
+            worst = max(worst, abs(ours - reference) / scale if scale else abs(ours))
     return f"{len(said['ida'])} pairs, {worst:.1e}" + (f" ({other} of another size)" if other else "")
 
 
@@ -285,11 +363,14 @@ def main():
     parser.add_argument("--contributed", action="store_true",
                         help="instead of the data R, bnlearn and pcalg ship: 16 numeric data sets of "
                              "AER, HSAUR3, dslabs, ade4 and survival (installed in R)")
+    parser.add_argument("--more", action="store_true",
+                        help="instead: 46 numeric and 20 mixed data sets of robustbase, ggm, quantreg, "
+                             "boot, cluster, lattice, lmtest, sandwich, ipred, nlme, sp, rpart and pROC")
     parser.add_argument("--file-order", action="store_true",
                         help="give R the columns in the file's order (default: sorted by name, the order "
                              "skbn's searches and pcSelect use whatever the column order)")
     args = parser.parse_args()
-    export = CONTRIBUTED if args.contributed else EXPORT
+    export = CONTRIBUTED if args.contributed else MORE if args.more else EXPORT
     if args.export:
         args.export.mkdir(parents=True, exist_ok=True)
         subprocess.run(["Rscript", "-e", export, str(args.export)], check=True, capture_output=True)
@@ -302,11 +383,13 @@ def main():
             name = path.stem
             if args.only and name not in args.only:
                 continue
-            x = pd.read_csv(path, keep_default_na=True).dropna().reset_index(drop=True)
+            # (R marks missing cells NA; "None" is a state, as nlme's Alfalfa's first date)
+            x = pd.read_csv(path, keep_default_na=False, na_values=["", "NA"]).dropna().reset_index(drop=True)
             x.columns = [str(c) for c in x.columns]
             if not args.file_order:  # (skbn searches in name order whatever the column order)
                 x = x[sorted(x.columns)]
-            numeric = [c for c in x.columns if pd.api.types.is_numeric_dtype(x[c])]
+            numeric = [c for c in x.columns  # (R's logicals read back as bool: discrete, as in R)
+                       if pd.api.types.is_numeric_dtype(x[c]) and not pd.api.types.is_bool_dtype(x[c])]
             if len(numeric) < 2 or x[numeric].nunique().min() < 2:
                 continue
             types = {c: "continuous" if c in numeric else "discrete" for c in x.columns}

@@ -1120,7 +1120,9 @@ class RobustFisherZ(FisherZ):
     alpha : float in [0, 1], default=0.05
         Level of the test.
     support_fraction : float in (0, 1) or None, default=None
-        Share of the rows the MCD fits (None: ``(n + k + 1) / 2n``, the largest breakdown).
+        Share of the rows the MCD fits (None: scikit-learn's ``ceil((n + k + 1) / 2)`` of the
+        ``n`` rows, one row more than the largest-breakdown ``floor((n + k + 1) / 2)`` of
+        Rousseeuw's MCD and robustbase's ``covMcd`` when ``n + k`` is even).
     random_state : int, RandomState or None, default=0
         Seed of FAST-MCD's random starts. FAST-MCD is a randomised search (its local optima
         can differ between starts), so the default fixes the seed: a PC fit, a ``PCSelect``

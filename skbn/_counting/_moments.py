@@ -335,7 +335,7 @@ def robust_moments(values, random_state=None, support_fraction=None):
     :class:`sklearn.covariance.MinCovDet`, reweighted and consistency-corrected).
 
     The MCD fits the ``h`` rows whose covariance has the smallest determinant
-    (``h = (n + k + 1) / 2`` by default), so its breakdown point is :math:`(n - h)/n`, about
+    (``h = ceil((n + k + 1) / 2)`` by default), so its breakdown point is :math:`(n - h)/n`, about
     50%: up to nearly half the rows may be arbitrary outliers without carrying the estimate
     away. It is chosen over pairwise robust correlations (the Qn-based estimator of Kalisch
     & Bühlmann 2008, pcalg's ``mcor``) because it yields one positive semi-definite,
