@@ -1,8 +1,9 @@
 """causal-learn 0.1.4.8's own tests replayed on skbn: PC-stable with Fisher's z, chi-square
 and G-square (tests/TestPC.py), GES with the linear-Gaussian BIC and BDeu (tests/TestGES.py,
-tests/TestLocalScore.py), the CI tests (tests/TestCIT.py) and test-wise deletion PC with
-``mv_fisherz`` (tests/TestMVPC_mv_fisherz.py), on causal-learn's data (tests/TestData/,
-tests/mdata/; see tests/data/causal_learn/README.md).
+tests/TestLocalScore.py), exact search (tests/TestExactSearch.py), the CI tests
+(tests/TestCIT.py) and test-wise deletion PC with ``mv_fisherz``
+(tests/TestMVPC_mv_fisherz.py), on causal-learn's data (tests/TestData/, tests/mdata/; see
+tests/data/causal_learn/README.md).
 
 Expected values are causal-learn's stored results (tests/TestData/benchmark_returned_results/,
 in causal-learn's matrix coding: ``g[i, j] = -1, g[j, i] = 1`` is ``i -> j``, ``-1, -1`` is
@@ -22,7 +23,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skbn import GESStructure, PCStructure
+from skbn import ExactStructure, GESStructure, PCStructure
 from skbn.checking import ci_test
 from skbn.citests import ChiSquare, DSeparationOracle, FisherZ, GTest
 from skbn.graph import dag_to_cpdag
@@ -285,6 +286,33 @@ def test_ges_simulated_gaussian():
     assert len(_differences(_coded(model, NAMES[:5]), truth)) == 6
     assert ci_test(data, "X01", "X03", ["X02"], test=FisherZ()).pvalue == pytest.approx(
         0.0002988558629206661, abs=1e-9)     # CIT(data, "fisherz")(0, 2, (1,)), run live
+
+
+@pytest.mark.parametrize("max_parents", [1, 2, 3])
+def test_ges_max_indegree(linear_10, max_parents):
+    """ges(data, maxP=k), run live, returns CPDAGs with k + 1 directed parents (on
+    data_linear_10: 2, 3, 4 for k = 1, 2, 3): its Insert checks the number of parents before
+    the insert, and counts no undirected neighbour. skbn's max_indegree bounds the family an
+    Insert creates, so every DAG of the class keeps at most k parents."""
+    model = GESStructure(scorer=GaussianBIC(), max_indegree=max_parents,
+                         fit_parameters=False).fit(linear_10)
+    indegree = pd.Series([b for _, b in model.edges_]).value_counts()
+    assert indegree.max() == max_parents
+
+
+@pytest.mark.parametrize("max_indegree", [None, 2])
+def test_exact_search(linear_10, max_indegree):
+    """TestExactSearch (its data file is not in the repository): bic_exact_search on the first
+    10 columns of data_linear_10, centred, search_method="astar", max_parents=None and 2, run
+    live, gives this DAG (1-based; n log(RSS/n) + |Pa| log n, -2 x skbn's GaussianBIC up to a
+    constant); skbn's ExactStructure finds its Markov equivalence class."""
+    live = [(1, 3), (1, 4), (2, 3), (3, 6), (3, 9), (3, 10), (4, 5), (4, 6), (5, 7), (6, 7),
+            (8, 1), (8, 9)]
+    data = linear_10[NAMES[:10]]
+    model = ExactStructure(scorer=GaussianBIC(variance="mle"), max_indegree=max_indegree,
+                           fit_parameters=False).fit(data)
+    expected = [(NAMES[a - 1], NAMES[b - 1]) for a, b in live]
+    assert dag_to_cpdag(NAMES[:10], model.edges_) == dag_to_cpdag(NAMES[:10], expected)
 
 
 # causal-learn's local scores summed over the nodes of three DAGs (0-based parent lists from
