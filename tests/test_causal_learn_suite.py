@@ -26,7 +26,8 @@ import pytest
 from skbn import ExactStructure, GESStructure, PCStructure
 from skbn.checking import ci_test
 from skbn.citests import ChiSquare, DSeparationOracle, FisherZ, GTest
-from skbn.graph import dag_to_cpdag
+from skbn.graph import PDAG, dag_to_cpdag
+from skbn.metrics import structural_hamming_distance
 from skbn.scores import BDeu, GaussianBIC
 
 DATA = Path(__file__).parent / "data" / "causal_learn"
@@ -139,6 +140,35 @@ def test_pc_discrete_10(discrete_10, test, stored):
     # order among the 12 conflicting colliders skbn reports, move 4 edges.
     assert ("collider", ("X03", "X20", "X16")) in model.orientation_conflicts_
     assert _differences(g, expected) == [(4, 5), (5, 20), (8, 14), (16, 20)]
+
+
+def _as_pdag(g, names=NAMES):
+    """A graph in causal-learn's matrix coding (no bidirected edge) as an skbn PDAG."""
+    p = len(g)
+    directed = [(names[i], names[j]) for i in range(p) for j in range(p)
+                if g[i, j] == -1 and g[j, i] == 1]
+    undirected = [(names[i], names[j]) for i in range(p) for j in range(i + 1, p)
+                  if g[i, j] == -1 and g[j, i] == -1]
+    assert len(directed) + len(undirected) == np.count_nonzero(g) // 2
+    return PDAG(names, directed, undirected)
+
+
+# SHD(dag2cpdag(graph.10.txt), stored result).get_shd(), run live: causal-learn's SHD counts
+# the pairs whose endpoints differ, as skbn's structural_hamming_distance does.
+LIVE_SHD = {
+    "linear_10_pc_fisherz_0.05_stable_0_2": 15,
+    "linear_10_pc_fisherz_0.05_stable_0_3": 11,
+    "discrete_10_pc_chisq_0.05_stable_0_-1": 17,
+    "discrete_10_pc_gsq_0.05_stable_0_-1": 17,
+    "linear_10_ges_local_score_BIC_none_none": 0,
+    "discrete_10_ges_local_score_BDeu_none_none": 10,
+}
+
+
+@pytest.mark.parametrize("stored", sorted(LIVE_SHD))
+def test_shd(truth_10, stored):
+    assert structural_hamming_distance(dag_to_cpdag(NAMES, truth_10),
+                                       _as_pdag(_stored(stored))) == LIVE_SHD[stored]
 
 
 # --- TestPC.test_pc_load_bnlearn_discrete_datasets / ..._graphs_with_d_separation ------------
