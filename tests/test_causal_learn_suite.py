@@ -120,6 +120,19 @@ def test_pc_linear_10_skeleton_every_rule(linear_10):
                                   _stored("linear_10_pc_fisherz_0.05_stable_0_3") != 0)
 
 
+@pytest.mark.parametrize("max_k", [0, 1, 2])
+def test_pc_max_cond_vars(linear_10, discrete_10, max_k):
+    """pc(data, 0.05, fisherz / chisq, True, 0, -1, max_k=k), run live: skbn's max_cond_vars
+    stops at the same level, with the same skeletons (148, 56, 29 adjacencies with Fisher's
+    z; 48, 24, 23 with chi-square). The arrowheads differ where colliders conflict."""
+    for data, test, stored in [
+            (linear_10, FisherZ(0.05), "linear_10_pc_fisherz"),
+            (discrete_10, ChiSquare(0.05, min_samples_per_dof=0), "discrete_10_pc_chisq")]:
+        model = PCStructure(ci_test=test, max_cond_vars=max_k, fit_parameters=False).fit(data)
+        np.testing.assert_array_equal(_coded(model) != 0,
+                                      _stored(f"{stored}_max_k_{max_k}_live") != 0)
+
+
 # --- TestPC.test_pc_load_discrete_10_with_gsq_chisq -----------------------------------------
 
 @pytest.mark.parametrize("test, stored", [
