@@ -313,7 +313,7 @@ def test_ges_discrete_10_bdeu(discrete_10):
                                   _stored("discrete_10_ges_local_score_BDeu_none_none"))
 
 
-@pytest.mark.parametrize("network", ["asia", "cancer", "child", "sachs", "survey"])
+@pytest.mark.parametrize("network", ["alarm", "asia", "cancer", "child", "sachs", "survey"])
 def test_ges_bdeu_bnlearn_networks(network):
     """ges(data, score_func='local_score_BDeu') on TestPC's 10,000 rows of each network, run
     live (bnlearn_<network>_ges_local_score_BDeu_live.txt). Its structure prior costs log(p - 2)
