@@ -124,7 +124,8 @@ def test_pc_linear_10_skeleton_every_rule(linear_10):
 def test_pc_max_cond_vars(linear_10, discrete_10, max_k):
     """pc(data, 0.05, fisherz / chisq, True, 0, -1, max_k=k), run live: skbn's max_cond_vars
     stops at the same level, with the same skeletons (148, 56, 29 adjacencies with Fisher's
-    z; 48, 24, 23 with chi-square). The arrowheads differ where colliders conflict."""
+    z; 48, 24, 23 with chi-square). Arrowheads differ by the collider conventions of
+    test_pc_discrete_10."""
     for data, test, stored in [
             (linear_10, FisherZ(0.05), "linear_10_pc_fisherz"),
             (discrete_10, ChiSquare(0.05, min_samples_per_dof=0), "discrete_10_pc_chisq")]:
