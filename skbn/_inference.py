@@ -46,6 +46,10 @@ _COST_ROW_UNIT = 5e-9  # per row and unit of plan work (batched path)
 _INDICATOR_BUDGET = 1 << 21  # numbers in the largest product of factors, per chunk
 _INDICATOR_CHUNK_MAX = 4096
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Operands numpy's einsum takes in one call: NPY_MAXARGS (32 before numpy 2, 64 since) counts
+# the output too. `optimize` contracts pairwise, but a product that sums no index (the
+# factors of a node's many children, all over that node's states) goes to one call.
+_EINSUM_MAX_OPERANDS = 31
 
 
 class VariableElimination:
@@ -248,8 +252,7 @@ class VariableElimination:
             log_scale = np.zeros(block.shape[0])
             with np.errstate(divide="ignore", invalid="ignore"):
                 for touching, spec, n_out in steps:
-                    values = np.einsum(spec, *(factors[f] for f in touching),
-                                       optimize=len(touching) > 2)
+                    values = _contract(spec, [factors[f] for f in touching])
                     if n_out:
                         peak = values.max(axis=tuple(range(1, values.ndim)))
                         safe = np.where(peak > 0, peak, 1.0)
@@ -261,8 +264,7 @@ class VariableElimination:
                         factors[f] = None
                     factors.append(values)
                 if final_ids:
-                    values = np.einsum(final_spec, *(factors[f] for f in final_ids),
-                                       optimize=len(final_ids) > 2)
+                    values = _contract(final_spec, [factors[f] for f in final_ids])
                 else:
                     values = np.ones((block.shape[0],) + dims)
             values = np.broadcast_to(values, (block.shape[0],) + dims)
@@ -376,7 +378,33 @@ def _einsum(factors, out_scope):
         operands += [values, "..." + sub]
     out = "..." + "".join(letters[v] for v in out_scope)
     spec = ",".join(operands[1::2]) + "->" + out
-    return np.einsum(spec, *operands[0::2], optimize=len(factors) > 2)
+    return _contract(spec, operands[0::2])
+
+
+def _contract(spec, operands):
+    """``np.einsum(spec, *operands)`` for any number of operands.
+
+    Beyond :data:`_EINSUM_MAX_OPERANDS`, the leading operands are multiplied first, their
+    product keeping every index that a later operand or the output still uses, and take
+    their place. A product is associative and an index is summed only where no later
+    operand holds it, so the result is the same; the partial product holds no index that
+    the full product does not.
+    """
+    inputs, output = spec.split("->")
+    subscripts, operands = inputs.split(","), list(operands)
+    while len(subscripts) > _EINSUM_MAX_OPERANDS:
+        head = subscripts[:_EINSUM_MAX_OPERANDS]
+        subscripts = subscripts[_EINSUM_MAX_OPERANDS:]
+        later = set(output).union(*subscripts)
+        letters = dict.fromkeys(c for sub in head for c in sub.replace("...", ""))
+        partial = ("..." if any("..." in sub for sub in head) else "") + "".join(
+            c for c in letters if c in later)
+        product = np.einsum(",".join(head) + "->" + partial,
+                            *operands[:_EINSUM_MAX_OPERANDS], optimize=True)
+        subscripts = [partial, *subscripts]
+        operands = [product, *operands[_EINSUM_MAX_OPERANDS:]]
+    return np.einsum(",".join(subscripts) + "->" + output, *operands,
+                     optimize=len(subscripts) > 2)
 
 
 def _einsum_spec(scopes, batched, out_scope):
