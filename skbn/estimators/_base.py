@@ -512,6 +512,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if target_index is not None and states[target_index] is not None:
             self.classes_ = _sorted_classes(states[target_index])
         self._check_continuous(data, chunked, missing)
+        _warn_count_column(self, data, states)
 
         for name, n_states in self._latent_states(data.names).items():
             data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
@@ -1479,6 +1480,63 @@ def _warn_sparse_columns(estimator, data):
             f"identifies the rows; declare it, e.g. column_types={{{first}: 'discrete'}}, to keep "
             "it without this warning."
         )
+
+
+def _count_labels(labels):
+    """Whether the states ``labels`` of a column are the counts of a frequency table: numbers
+    (not bools), whole and non-negative, at least three of them and one at least 2 (not a
+    0/1 indicator)."""
+    if len(labels) < 3 or not all(isinstance(v, Real) and not isinstance(v, (bool, np.bool_))
+                                  for v in labels):
+        return False
+    values = np.asarray(labels, dtype=np.float64)
+    return bool(np.all(values >= 0) and np.all(values == np.round(values)) and values.max() >= 2)
+
+
+def _warn_count_column(estimator, data, states):
+    """Warn, naming it, about a column that looks like the count of each row of a frequency
+    table (R's ``as.data.frame(table)``: ``Freq``, ``count``, ``n``) left in ``X`` without
+    ``sample_weight``.
+
+    The signature: every column is discrete and observed, one column ``c`` holds
+    non-negative whole numbers (:func:`_count_labels`), and the other columns (at least two,
+    the target included) take every combination of their observed states in exactly one
+    row -- ``n = prod r_k`` rows, all distinct -- as the cells of a table do. Such a column
+    with few distinct counts passes the column-type rule as discrete codes, so the model
+    would be learned from the table's cells, one row each, with the counts as one more
+    variable, instead of from the individuals they count. The first such column in name
+    order is named; a column declared with ``column_types=`` or ``categories=`` is not, nor
+    are data with row weights other than 1.
+    """
+    n_rows, n_columns = data.codes.shape
+    if (data.has_continuous or n_columns < 3 or n_rows < 4 or (data.codes < 0).any()
+            or (data.weights is not None and np.any(data.weights != 1))):
+        return
+    observed = [int(np.count_nonzero(np.bincount(data.codes[:, k], minlength=1))) for k in range(n_columns)]
+    cells = int(np.prod(observed, dtype=object))
+    for j in np.argsort(name_ranks(data.names), kind="stable").tolist():
+        name = data.names[j]
+        if (j == data.target or cells // observed[j] != n_rows
+                or not _count_labels([states[j][c] for c in np.unique(data.codes[:, j])])
+                or _user_type(getattr(estimator, "column_types", "auto"), j, name) is not None
+                or _user_states(getattr(estimator, "categories", "auto"), j, name) is not None):
+            continue
+        others = np.delete(data.codes, j, axis=1)
+        if len(np.unique(others, axis=0)) != n_rows:
+            continue
+        total = sum(states[j][c] for c in data.codes[:, j].tolist())
+        shown = ", ".join(repr(data.names[k]) for k in range(n_columns) if k != j)
+        warn_user(
+            f"{type(estimator).__name__}: the data look like a frequency table: every combination "
+            f"of the states of {shown} is in exactly one row, and {name!r} holds non-negative "
+            f"whole numbers, as the count of each row would (R's as.data.frame(table) 'Freq'). "
+            f"As a column, {name!r} is one more variable and the model is learned from the "
+            f"{n_rows} rows (the cells of the table), not from the {total:g} individuals they "
+            f"count. If it is the count of each row, drop {name!r} from X and pass it as "
+            f"sample_weight; to keep it as a variable without this warning, declare "
+            f"column_types={{{name!r}: 'discrete'}}."
+        )
+        return
 
 
 def _check_determined_columns(estimator, data, states, refusing=True):
