@@ -17,7 +17,6 @@ from skbn._continuous_network import aliased_family_parameters, identifiable_fam
 from skbn._counting import count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions, transitive_closure
-from skbn._engines._local_scores import FamilyScoreCache
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -38,6 +37,7 @@ from skbn._data import (
     positive_weight_rows,
 )
 from skbn._determined_columns import check_determined_columns
+from skbn._engines._local_scores import FamilyScoreCache
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.citests import DSeparationOracle, resolve_ci_test
 from skbn.exceptions import DeterminedColumnsWarning, NotEstimable, UnseenStateWarning
