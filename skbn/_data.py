@@ -826,11 +826,27 @@ class _UndeclaredWholeNumbers(ValueError):
         self.column = column
 
 
-def _refuse_undeclared(errors):
+def _refuse_undeclared(errors, read_as_codes=()):
     """Raise the refusal of the undeclared whole-number columns: the column's own message
-    for one, a message naming every column (and the one-line declarations) for several."""
+    for one, a message naming every column (and the one-line declarations) for several.
+
+    ``read_as_codes``: ``(name, number of states)`` of the other undeclared columns of whole
+    numbers that the rule reads as categories although they have more than
+    :data:`SPARSE_INTEGER_STATES` values (:func:`_many_whole_numbers`). The refusal names
+    them too: a user who declares only the refused columns continuous would otherwise get
+    ages or weeks of gestation as categories beside them without a word (openintro's
+    ``ncbirths``: ``fage`` refused, ``mage``, 31 values, taken as categories)."""
+    also = ""
+    if errors and read_as_codes:
+        listed = ", ".join(f"{name!r} ({count} values)" for name, count in read_as_codes)
+        one = len(read_as_codes) == 1
+        also = (f" {'Column' if one else 'Columns'} {listed} also {'holds' if one else 'hold'} "
+                f"whole numbers and, undeclared, {'is' if one else 'are'} read as categories "
+                f"(at most {MAX_INTEGER_STATES} distinct values): declare "
+                f"{'it' if one else 'them'} 'continuous' in column_types too if "
+                f"{'it is a measurement' if one else 'they are measurements'}.")
     if len(errors) == 1:  # (a plain ValueError: the private class is the collector's)
-        raise ValueError(str(errors[0])) from None
+        raise ValueError(str(errors[0]) + also) from None
     if errors:
         names = [error.column for error in errors]
         listed = ", ".join(repr(name) for name in names)
@@ -842,8 +858,16 @@ def _refuse_undeclared(errors):
             "be rounded measurements or identifiers). Declare which they are: "
             f"column_types={{{as_dict}}} for measurements (column_types='continuous' declares "
             "every column), or column_types={name: 'discrete'} for a column whose values are "
-            "categories."
+            "categories." + also
         ) from None
+
+
+def _many_whole_numbers(states):
+    """Whether the states the rule gave an undeclared column are more than
+    :data:`SPARSE_INTEGER_STATES` numbers (bools and text are not numbers): whole numbers
+    read as categories that may well be a measurement (:func:`_refuse_undeclared`)."""
+    return len(states) > SPARSE_INTEGER_STATES and all(
+        isinstance(state, numbers.Number) and not isinstance(state, (bool, np.bool_)) for state in states)
 
 
 def _first_distinct(values, limit):
@@ -1446,7 +1470,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     if len(measured) < len(names):  # some column goes through _fit_column
         columns = ([column for _, column in X.items()] if array is None
                    else [array[:, j] for j in range(array.shape[1])])
-    states, column_codes, column_values, undeclared = [], [], {}, []
+    states, column_codes, column_values, undeclared, read_as_codes = [], [], {}, [], []
     for j, name in enumerate(names):
         if j in measured:  # continuous, every check passed on the whole block at once
             column_states, codes, values = None, None, measured[j]  # (codes: 0, filled below)
@@ -1459,11 +1483,14 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
             except _UndeclaredWholeNumbers as error:
                 undeclared.append(error)
                 continue
+            if (allow_continuous and column_states is not None and _user_type(column_types, j, name) is None
+                    and _user_states(categories, j, name) is None and _many_whole_numbers(column_states)):
+                read_as_codes.append((name, len(column_states)))
         states.append(column_states)
         column_codes.append(codes)
         if values is not None:
             column_values[j] = values
-    _refuse_undeclared(undeclared)
+    _refuse_undeclared(undeclared, read_as_codes)
     cardinalities = np.array([0 if s is None else len(s) for s in states], dtype=np.int64)
     missing = allow_missing and any(codes.min() < 0 for codes in column_codes if codes is not None)
     out = np.empty((n_samples, len(names)), dtype=np.int16 if missing else _code_dtype(cardinalities),

