@@ -120,6 +120,19 @@ def _as_pdag(graph, nodes, name):
             raise ValueError(f"nodes must be omitted or equal to {name}.nodes for a PDAG")
         return graph, True
     if hasattr(graph, "cpdag_"):
+        undecided = _undecided_edges(graph.cpdag_)
+        if undecided:
+            learner = type(graph).__name__
+            raise ValueError(
+                f"{name}: the cpdag_ of this {learner} is not a CPDAG: it leaves "
+                f"{_edge_list(undecided)} undirected, which Meek's rules orient "
+                f"({_edge_list(undecided, arrow=True)}). {_undecided_reason(graph)}; the "
+                "equivalence class this needs is not defined, and "
+                "reading the graph as a CPDAG with background knowledge would silently take the "
+                f"non-collider reading. Learn it with {learner}(orient='standard') (each triple "
+                "read by its first separating set) or GESStructure (always a CPDAG), or pass "
+                "skbn.graph.meek_orient(learner.cpdag_) to take the non-collider reading "
+                "knowingly.")
         return _as_pdag(graph.cpdag_, nodes, name)
     if hasattr(graph, "edges_") and hasattr(graph, "n_features_in_"):  # a fitted DAG learner
         if nodes is None:
@@ -142,6 +155,44 @@ def _as_pdag(graph, nodes, name):
     if not is_acyclic(nodes, edges):
         raise ValueError(f"{name} has a directed cycle; an edge list must form a DAG")
     return PDAG.from_dag(nodes, edges), False
+
+
+def _undecided_edges(pdag):
+    """The undirected edges of ``pdag`` that Meek's rules R1-R4 orient, as the directed
+    edges of the closure (``skbn.graph.meek_orient``), sorted; empty for a PDAG closed under
+    the rules (a CPDAG, or a CPDAG with background knowledge) and for one with no
+    consistent extension (refused elsewhere, with its own message).
+
+    A learner's ``cpdag_`` is closed unless PC's conservative or majority rule found an
+    ambiguous unshielded triple ``a - z - b`` (``z`` in some but not all separating sets of
+    ``a`` and ``b``): R1 and R3 do not read it as a non-collider, so an edge ``z - w`` that
+    ``a -> z`` would orient stays undirected. Such a graph is not a CPDAG: the data allow the
+    triple as a collider too (``w -> z`` then), and the causal functions, which read a
+    non-closed PDAG as background knowledge, would take the non-collider reading silently."""
+    if not pdag.undirected:
+        return []
+    try:
+        closed = meek_orient(pdag)
+    except ValueError:
+        return []
+    return sorted(set(closed.directed) - set(pdag.directed))
+
+
+def _undecided_reason(learner):
+    """Why a learner's ``cpdag_`` has edges Meek's rules orient (:func:`_undecided_edges`),
+    for messages."""
+    orient = learner.get_params().get("orient")
+    if orient in ("majority", "conservative"):
+        return (f"Its orient={orient!r} rule found an unshielded triple through each such edge "
+                "ambiguous (the middle node in some but not all separating sets), so the data "
+                "allow it as a collider, and the edge then points the other way")
+    return ("Its orientation conflicts (orientation_conflicts_) stopped Meek's rules there, "
+            "so the data decide no orientation of these edges")
+
+
+def _edge_list(edges, arrow=False):
+    """``'a' - 'b', 'c' - 'd'`` (or with ``->``) for messages."""
+    return ", ".join(f"{u!r} {'->' if arrow else '-'} {v!r}" for u, v in edges)
 
 
 def _compile(graph, nodes=None, name="graph", *, close=False):
