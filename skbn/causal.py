@@ -1115,18 +1115,31 @@ def _joint_query_codes(xs, y, x_states, y_states, x_values, contrast, y_value):
 
 
 def _adjustment_blocker(g, xs, parent_sets):
-    """A parent of some ``x`` (outside ``xs``) that may be a descendant of some ``x`` once
-    the combination orients the edges at the ``xs`` (reachable along directed or undirected
-    edges), as ``(parent, x)``; None when there is none."""
+    """A parent of some ``x`` (outside ``xs``) that is a descendant of some ``x`` in a DAG of
+    the class giving the ``xs`` these parent sets, as ``(parent, x)``; None when there is
+    none.
+
+    The combination orients the edges at the ``xs``; closed under Meek's rules, that PDAG
+    represents exactly the DAGs of the class with these parent sets (the combination is
+    jointly valid), and a node is a descendant of ``x`` in one of them iff a b-possibly
+    causal path leads to it from ``x`` (:func:`possible_descendants` along unshielded walks,
+    Perković et al. 2017). Plain reachability along the undirected edges left over would
+    also flag a parent that the closure shows can only point into that path (``r -> f``,
+    ``f -> s``, ``r - s``: Meek's R2 orients ``r -> s``, so ``r`` never descends from
+    ``f``) and refuse a combination that one adjustment answers."""
     directed, undirected = _oriented(g, dict(zip(xs, map(set, parent_sets))))
-    parents, children = parents_children(g.n, directed)
+    closed = meek_orient(PDAG(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in directed],
+                              [(g.nodes[u], g.nodes[v]) for u, v in undirected]))
+    parents, children = parents_children(g.n, [(g.index[u], g.index[v])
+                                                for u, v in closed.directed])
     neighbours = [set() for _ in range(g.n)]
-    for u, v in undirected:
-        neighbours[u].add(v)
-        neighbours[v].add(u)
+    for u, v in closed.undirected:
+        neighbours[g.index[u]].add(g.index[v])
+        neighbours[g.index[v]].add(g.index[u])
+    adjacent = adjacent_sets(parents, children, neighbours)
     z = set().union(*map(set, parent_sets)) - set(xs)
     for x in xs:
-        reach = possible_descendants(children, neighbours, children[x]) - set(xs)
+        reach = possible_descendants(children, neighbours, [x], adjacent=adjacent) - set(xs)
         if reach & z:
             return min(reach & z), x
     return None
@@ -1186,8 +1199,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     a descendant of any ``x`` (then ``Z`` satisfies the back-door criterion for the set of
     treatments: it blocks every back-door path and contains no descendant of a treatment).
     It is checked for every combination on the CPDAG with the edges at the ``xs`` oriented
-    by it (a node reachable from an ``x`` along directed or undirected edges may be a
-    descendant); a combination that fails it raises ``ValueError`` naming the parent and
+    by it and closed under Meek's rules (a node is a descendant of ``x`` in some DAG of the
+    class with these parent sets iff a b-possibly causal path leads to it from ``x``); a
+    combination that fails it raises ``ValueError`` naming the parent and
     the treatment (e.g. ``x1 -> m -> x2``: the effect needs the sequential g-formula, not
     one adjustment).
 
@@ -1343,7 +1357,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
             combo = {g.nodes[i]: tuple(g.nodes[k] for k in pa) for i, pa in zip(xi, parent_sets)}
             raise ValueError(
                 f"joint_ida: with the parent sets {combo!r}, {g.nodes[p]!r} is a parent of a "
-                f"treatment and may be a descendant of the treatment {g.nodes[x]!r}, so the "
+                f"treatment and a descendant of the treatment {g.nodes[x]!r} in a DAG of the "
+                f"class with these parent sets, so the "
                 f"parents of xs are not an adjustment set and the discrete joint effect is "
                 f"not one adjustment (it needs the sequential g-formula)")
         z = sorted(set().union(*map(set, parent_sets)) - set(xi))
