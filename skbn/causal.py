@@ -120,6 +120,19 @@ def _as_pdag(graph, nodes, name):
             raise ValueError(f"nodes must be omitted or equal to {name}.nodes for a PDAG")
         return graph, True
     if hasattr(graph, "cpdag_"):
+        undecided = _undecided_edges(graph.cpdag_)
+        if undecided:
+            learner = type(graph).__name__
+            raise ValueError(
+                f"{name}: the cpdag_ of this {learner} is not a CPDAG: it leaves "
+                f"{_edge_list(undecided)} undirected, which Meek's rules orient "
+                f"({_edge_list(undecided, arrow=True)}). {_undecided_reason(graph)}; the "
+                "equivalence class this needs is not defined, and "
+                "reading the graph as a CPDAG with background knowledge would silently take the "
+                f"non-collider reading. Learn it with {learner}(orient='standard') (each triple "
+                "read by its first separating set) or GESStructure (always a CPDAG), or pass "
+                "skbn.graph.meek_orient(learner.cpdag_) to take the non-collider reading "
+                "knowingly.")
         return _as_pdag(graph.cpdag_, nodes, name)
     if hasattr(graph, "edges_") and hasattr(graph, "n_features_in_"):  # a fitted DAG learner
         if nodes is None:
@@ -142,6 +155,44 @@ def _as_pdag(graph, nodes, name):
     if not is_acyclic(nodes, edges):
         raise ValueError(f"{name} has a directed cycle; an edge list must form a DAG")
     return PDAG.from_dag(nodes, edges), False
+
+
+def _undecided_edges(pdag):
+    """The undirected edges of ``pdag`` that Meek's rules R1-R4 orient, as the directed
+    edges of the closure (``skbn.graph.meek_orient``), sorted; empty for a PDAG closed under
+    the rules (a CPDAG, or a CPDAG with background knowledge) and for one with no
+    consistent extension (refused elsewhere, with its own message).
+
+    A learner's ``cpdag_`` is closed unless PC's conservative or majority rule found an
+    ambiguous unshielded triple ``a - z - b`` (``z`` in some but not all separating sets of
+    ``a`` and ``b``): R1 and R3 do not read it as a non-collider, so an edge ``z - w`` that
+    ``a -> z`` would orient stays undirected. Such a graph is not a CPDAG: the data allow the
+    triple as a collider too (``w -> z`` then), and the causal functions, which read a
+    non-closed PDAG as background knowledge, would take the non-collider reading silently."""
+    if not pdag.undirected:
+        return []
+    try:
+        closed = meek_orient(pdag)
+    except ValueError:
+        return []
+    return sorted(set(closed.directed) - set(pdag.directed))
+
+
+def _undecided_reason(learner):
+    """Why a learner's ``cpdag_`` has edges Meek's rules orient (:func:`_undecided_edges`),
+    for messages."""
+    orient = learner.get_params().get("orient")
+    if orient in ("majority", "conservative"):
+        return (f"Its orient={orient!r} rule found an unshielded triple through each such edge "
+                "ambiguous (the middle node in some but not all separating sets), so the data "
+                "allow it as a collider, and the edge then points the other way")
+    return ("Its orientation conflicts (orientation_conflicts_) stopped Meek's rules there, "
+            "so the data decide no orientation of these edges")
+
+
+def _edge_list(edges, arrow=False):
+    """``'a' - 'b', 'c' - 'd'`` (or with ``->``) for messages."""
+    return ", ".join(f"{u!r} {'->' if arrow else '-'} {v!r}" for u, v in edges)
 
 
 def _compile(graph, nodes=None, name="graph", *, close=False):
@@ -1064,18 +1115,31 @@ def _joint_query_codes(xs, y, x_states, y_states, x_values, contrast, y_value):
 
 
 def _adjustment_blocker(g, xs, parent_sets):
-    """A parent of some ``x`` (outside ``xs``) that may be a descendant of some ``x`` once
-    the combination orients the edges at the ``xs`` (reachable along directed or undirected
-    edges), as ``(parent, x)``; None when there is none."""
+    """A parent of some ``x`` (outside ``xs``) that is a descendant of some ``x`` in a DAG of
+    the class giving the ``xs`` these parent sets, as ``(parent, x)``; None when there is
+    none.
+
+    The combination orients the edges at the ``xs``; closed under Meek's rules, that PDAG
+    represents exactly the DAGs of the class with these parent sets (the combination is
+    jointly valid), and a node is a descendant of ``x`` in one of them iff a b-possibly
+    causal path leads to it from ``x`` (:func:`possible_descendants` along unshielded walks,
+    Perković et al. 2017). Plain reachability along the undirected edges left over would
+    also flag a parent that the closure shows can only point into that path (``r -> f``,
+    ``f -> s``, ``r - s``: Meek's R2 orients ``r -> s``, so ``r`` never descends from
+    ``f``) and refuse a combination that one adjustment answers."""
     directed, undirected = _oriented(g, dict(zip(xs, map(set, parent_sets))))
-    parents, children = parents_children(g.n, directed)
+    closed = meek_orient(PDAG(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in directed],
+                              [(g.nodes[u], g.nodes[v]) for u, v in undirected]))
+    parents, children = parents_children(g.n, [(g.index[u], g.index[v])
+                                                for u, v in closed.directed])
     neighbours = [set() for _ in range(g.n)]
-    for u, v in undirected:
-        neighbours[u].add(v)
-        neighbours[v].add(u)
+    for u, v in closed.undirected:
+        neighbours[g.index[u]].add(g.index[v])
+        neighbours[g.index[v]].add(g.index[u])
+    adjacent = adjacent_sets(parents, children, neighbours)
     z = set().union(*map(set, parent_sets)) - set(xs)
     for x in xs:
-        reach = possible_descendants(children, neighbours, children[x]) - set(xs)
+        reach = possible_descendants(children, neighbours, [x], adjacent=adjacent) - set(xs)
         if reach & z:
             return min(reach & z), x
     return None
@@ -1135,8 +1199,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     a descendant of any ``x`` (then ``Z`` satisfies the back-door criterion for the set of
     treatments: it blocks every back-door path and contains no descendant of a treatment).
     It is checked for every combination on the CPDAG with the edges at the ``xs`` oriented
-    by it (a node reachable from an ``x`` along directed or undirected edges may be a
-    descendant); a combination that fails it raises ``ValueError`` naming the parent and
+    by it and closed under Meek's rules (a node is a descendant of ``x`` in some DAG of the
+    class with these parent sets iff a b-possibly causal path leads to it from ``x``); a
+    combination that fails it raises ``ValueError`` naming the parent and
     the treatment (e.g. ``x1 -> m -> x2``: the effect needs the sequential g-formula, not
     one adjustment).
 
@@ -1292,7 +1357,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
             combo = {g.nodes[i]: tuple(g.nodes[k] for k in pa) for i, pa in zip(xi, parent_sets)}
             raise ValueError(
                 f"joint_ida: with the parent sets {combo!r}, {g.nodes[p]!r} is a parent of a "
-                f"treatment and may be a descendant of the treatment {g.nodes[x]!r}, so the "
+                f"treatment and a descendant of the treatment {g.nodes[x]!r} in a DAG of the "
+                f"class with these parent sets, so the "
                 f"parents of xs are not an adjustment set and the discrete joint effect is "
                 f"not one adjustment (it needs the sequential g-formula)")
         z = sorted(set().union(*map(set, parent_sets)) - set(xi))

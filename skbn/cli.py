@@ -1719,6 +1719,7 @@ def learned_structure(learner, data, weights=None):
     apart, and IDA is defined on the class)."""
     from sklearn.base import clone
 
+    from skbn.causal import _edge_list, _undecided_edges, _undecided_reason
     from skbn.graph import dag_to_cpdag, pdag_to_dag
 
     learner = clone(learner)
@@ -1735,6 +1736,14 @@ def learned_structure(learner, data, weights=None):
                 "conflict(s), the warning above), so IDA's possible effects are not defined. Try "
                 "a smaller --alpha, --method ges (always a CPDAG), or --model with a graph you "
                 "trust.") from None
+        undecided = _undecided_edges(learner.cpdag_)
+        if undecided:
+            raise CommandError(
+                f"the graph learned by {type(learner).__name__} is not a CPDAG: it leaves "
+                f"{_edge_list(undecided)} undirected, which Meek's rules orient "
+                f"({_edge_list(undecided, arrow=True)}). {_undecided_reason(learner)}; so "
+                "IDA's possible effects are not defined. Try --method ges (always a CPDAG) or "
+                "--model with a graph you trust.")
         return learner.cpdag_
     return dag_to_cpdag(list(data.columns), learner.edges_)
 

@@ -21,6 +21,7 @@ from skbn.causal import (
     equivalent_dags,
     ida,
     is_adjustment_set,
+    joint_ida,
     optimal_adjustment_set,
 )
 from skbn.datasets import load_network, make_random_network
@@ -816,3 +817,45 @@ def test_dirichlet_draws_survive_gamma_underflow():
     draws = _dirichlet(np.random.RandomState(1), mixed)
     np.testing.assert_array_equal(draws[0], g[0] / g[0].sum())
     assert np.isfinite(draws[1]).all() and draws[1].sum() == pytest.approx(1.0)
+
+
+def _ambiguous_collider_rows():
+    """60 rows of a -> c <- b, c -> d (coefficients 0.7, 0.3, 0.6), rounded to 2 decimals.
+    PCStructure's default majority rule finds the triples a - c - d and b - c - d ambiguous
+    (c in half of the separating sets of a and d, and of b and d) and leaves c - d
+    undirected, which Meek's R1 (a -> c - d) orients c -> d; orient='standard' reads them as
+    colliders (d -> c)."""
+    rng = np.random.default_rng(293)
+    a, b = rng.normal(size=60), rng.normal(size=60)
+    c = 0.7 * a + 0.3 * b + rng.normal(size=60)
+    d = 0.6 * c + rng.normal(size=60)
+    return pd.DataFrame({"a": a, "b": b, "c": c, "d": d}).round(2)
+
+
+def test_learner_with_ambiguous_triples_is_refused():
+    """A PC graph left unoriented by ambiguous triples is not a CPDAG; the causal functions
+    read it as a CPDAG with background knowledge and silently took the non-collider reading:
+    ida(c -> d) returned the one effect 0.499 (c causes d for sure), where the collider
+    reading the data equally allow (d -> c, orient='standard') gives 0. Now refused, naming
+    the edge and the ways out; meek_orient takes the non-collider reading knowingly."""
+    from skbn import PCStructure
+
+    rows = _ambiguous_collider_rows()
+    pc = PCStructure().fit(rows)
+    assert pc.cpdag_.undirected == (("c", "d"),) and meek_orient(pc.cpdag_) != pc.cpdag_
+    for call in (lambda: ida(rows, pc, "c", "d"), lambda: joint_ida(rows, pc, ["a", "c"], "d"),
+                 lambda: optimal_adjustment_set(pc, "c", "d"),
+                 lambda: is_adjustment_set(pc, "c", "d", ["a", "b"])):
+        with pytest.raises(ValueError, match=r"leaves 'c' - 'd' undirected.*'c' -> 'd'.*"
+                                             r"orient='majority'.*ambiguous.*orient='standard'"):
+            call()
+    # the two readings, each by hand (least squares with numpy)
+    design = np.column_stack([np.ones(60), rows[["c", "a", "b"]]])
+    by_hand = np.linalg.lstsq(design, rows["d"].to_numpy(), rcond=None)[0][1]
+    closed = ida(rows, meek_orient(pc.cpdag_), "c", "d")
+    assert closed["parents"].tolist() == [("a", "b")]
+    assert closed["effect"].tolist() == pytest.approx([by_hand], rel=1e-12)
+    assert by_hand == pytest.approx(0.498956, abs=1e-6)
+    standard = PCStructure(orient="standard").fit(rows)
+    assert set(standard.cpdag_.directed) == {("a", "c"), ("b", "c"), ("d", "c")}
+    assert ida(rows, standard, "c", "d")["effect"].tolist() == [0.0]

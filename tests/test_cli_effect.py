@@ -355,3 +355,28 @@ def test_effect_when_pc_learns_no_cpdag(tmp_path, capsys):
     status, out, _ = run(["effect", path, "--x", "a", "--y", "e", "--method", "ges",
                           "--n-resamples", 2, "--random-state", 0], capsys)
     assert status == 0 and "IDA (local)" in out
+
+
+def test_effect_when_pc_leaves_ambiguous_triples(tmp_path, capsys):
+    """PC's default majority rule can leave an edge undirected through an ambiguous triple
+    (60 rows of a -> c <- b, c -> d: 'c' - 'd', which Meek's R1 orients c -> d). The graph
+    is not a CPDAG, and the command read it as one with background knowledge: one effect of c
+    on d, 0.4990, as if c certainly caused d, where the collider reading the data equally
+    allow (d -> c) gives 0. It now stops and says why; GES gives a CPDAG."""
+    rng = np.random.default_rng(293)
+    a, b = rng.normal(size=60), rng.normal(size=60)
+    c = 0.7 * a + 0.3 * b + rng.normal(size=60)
+    d = 0.6 * c + rng.normal(size=60)
+    path = tmp_path / "rows.csv"
+    pd.DataFrame({"a": a, "b": b, "c": c, "d": d}).round(2).to_csv(path, index=False)
+    status, out, err = run(["effect", path, "--x", "c", "--y", "d", "--method", "pc",
+                            "--n-resamples", 2, "--random-state", 0], capsys)
+    last = err.strip().splitlines()[-1]
+    assert status == 1 and out == "" and "Traceback" not in err
+    assert last.startswith("skbn effect: error: the graph learned by PCStructure is not a CPDAG: "
+                           "it leaves 'c' - 'd' undirected")
+    for fragment in ("orient='majority'", "ambiguous", "--method ges", "--model"):
+        assert fragment in last, last
+    status, out, _ = run(["effect", path, "--x", "c", "--y", "d", "--method", "ges",
+                          "--n-resamples", 2, "--random-state", 0], capsys)
+    assert status == 0 and "IDA (local)" in out
