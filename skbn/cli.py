@@ -1607,6 +1607,31 @@ def _declared_types(args):
             **{c: "continuous" for c in getattr(args, "continuous", ())}}
 
 
+def _complete_rows(args, data, weights, line):
+    """``(data, weights)`` of the rows without a missing cell (``--missing complete_case``,
+    with a warning giving their number), or refuse missing cells naming the first column
+    and line that holds one (``--missing error``): ``effect`` learns the structure and
+    estimates the effect on complete rows."""
+    import numpy as np
+
+    missing = data.isna().to_numpy()
+    if not missing.any():
+        return data, weights
+    rows = missing.any(axis=1)
+    if args.missing == "complete_case":
+        _warn(f"--missing complete_case: dropped {int(rows.sum())} of {len(data)} rows with "
+              f"missing cells.")
+        return data[~rows], None if weights is None else np.asarray(weights)[~rows]
+    j = int(missing.any(axis=0).argmax())  # the first column with a missing cell
+    first = int(missing[:, j].argmax())
+    where = line(first) if line is not None else f"row {first + 1}"
+    raise CommandError(f"column {str(data.columns[j])!r} has {int(missing[:, j].sum())} missing "
+                       f"cell(s) (first on {where}); skbn effect learns the structure and "
+                       f"estimates the effect on complete rows: pass --missing complete_case to "
+                       f"leave out the {int(rows.sum())} row(s) with a missing cell, or fill them "
+                       f"in first")
+
+
 def _take_weights(args, data, line=None, uses=()):
     """``(data, weights)``: the ``--weights`` column taken out of ``data`` as the row weights
     (``sample_weight``), or ``(data, None)`` without the option.
@@ -1774,6 +1799,7 @@ def cmd_effect(args, log):
     if x == y:
         raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
                            f"variable on itself is not a causal question")
+    data, weights = _complete_rows(args, data, weights, line)
     declared = _declared_types(args)
     pair, (x_states, y_states) = encode_fit(
         (data if weights is None else data[weights > 0])[[x, y]], allow_continuous=True,
@@ -2272,6 +2298,9 @@ def build_parser():
                         help="largest equivalence class of a bootstrap graph that is "
                              "enumerated (default 1000)")
     effect.add_argument("--n-jobs", type=int, help="parallel workers for the resamples")
+    effect.add_argument("--missing", choices=["error", "complete_case"], default="error",
+                        help="missing cells: an error (default), or learn and estimate on the "
+                             "rows without one")
     effect.add_argument("--random-state", type=int,
                         help="seed of the resamples and of the parameter draws")
     _add_data_options(effect)

@@ -380,3 +380,28 @@ def test_effect_when_pc_leaves_ambiguous_triples(tmp_path, capsys):
     status, out, _ = run(["effect", path, "--x", "c", "--y", "d", "--method", "ges",
                           "--n-resamples", 2, "--random-state", 0], capsys)
     assert status == 0 and "IDA (local)" in out
+
+
+def test_missing_cells_are_refused_by_line_or_left_out_with_complete_case(tmp_path, capsys):
+    """The refusal named ``--missing em``, an option ``effect`` did not have; it now names the
+    column and line, and ``--missing complete_case`` estimates on the complete rows (the
+    effect of ``a`` on ``c`` with ``a`` a source: the least-squares slope of those rows)."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=300)
+    b = 0.8 * a + rng.normal(size=300)
+    c = 0.5 * b + rng.normal(size=300)
+    frame = pd.DataFrame({"a": a, "b": b, "c": c})
+    frame.loc[[3, 7, 11], "b"] = np.nan
+    path = tmp_path / "holes.csv"
+    frame.to_csv(path, index=False)
+    status, _, err = run(["effect", path, "--x", "a", "--y", "c"], capsys)
+    assert_one_line_error(status, err, "column 'b' has 3 missing cell(s) (first on line 5)",
+                          "pass --missing complete_case")
+    assert "--missing em" not in err
+    status, out, err = run(["effect", path, "--x", "a", "--y", "c", "--missing", "complete_case",
+                            "--n-resamples", "3", "--random-state", "0"], capsys)
+    assert status == 0, err
+    assert "dropped 3 of 300 rows with missing cells" in err
+    rows = frame.dropna()
+    slope = np.polyfit(rows["a"], rows["c"], 1)[0]
+    assert ida_lines(out)["(none)"] == pytest.approx(slope, abs=5e-5)
