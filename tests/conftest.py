@@ -152,3 +152,16 @@ def lone_state_frame():
     g = np.where(np.arange(n) % 2 == 0, "a", "b")
     g[0] = "c"
     return pd.DataFrame({"g": g, "x": x, "y": y, "z": z})
+
+
+def dag_descendants(edges, v):
+    """The descendants of ``v`` in the DAG ``edges`` (``(parent, child)`` pairs), ``v``
+    included, by a walk: the brute force the causal tests check skbn's criteria against."""
+    out, stack = {v}, [v]
+    while stack:
+        u = stack.pop()
+        for p, c in edges:
+            if p == u and c not in out:
+                out.add(c)
+                stack.append(c)
+    return out

@@ -15,6 +15,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import dag_descendants
 
 from skbn.causal import (
     backdoor_adjustment_set,
@@ -51,17 +52,6 @@ def _paths(nodes, edges, a, b):
     return out
 
 
-def _descendants(edges, v):
-    out, stack = {v}, [v]
-    while stack:
-        u = stack.pop()
-        for p, c in edges:
-            if p == u and c not in out:
-                out.add(c)
-                stack.append(c)
-    return out
-
-
 def _oracle_valid(nodes, edges, xs, ys, zs):
     """Adjustment criterion of Shpitser et al. (2010), by enumerating paths."""
     edge_set = set(edges)
@@ -73,7 +63,7 @@ def _oracle_valid(nodes, edges, xs, ys, zs):
                 causal = all((path[k], path[k + 1]) in edge_set for k in range(len(path) - 1))
                 if causal:
                     for w in path[1:]:
-                        if _descendants(edges, w) & set(zs):
+                        if dag_descendants(edges, w) & set(zs):
                             return False
                     continue
                 # non-causal: must be blocked by zs
@@ -82,7 +72,7 @@ def _oracle_valid(nodes, edges, xs, ys, zs):
                     a, c, b = path[k - 1], path[k], path[k + 1]
                     collider = (a, c) in edge_set and (b, c) in edge_set
                     if collider:
-                        if not (_descendants(edges, c) & set(zs)):
+                        if not (dag_descendants(edges, c) & set(zs)):
                             blocked = True
                     elif c in zs:
                         blocked = True
@@ -166,7 +156,7 @@ def _oracle_checker(nodes, edges, x, y):
     edge_set = set(edges)
     paths = [p for p in _paths(nodes, edges, x, y)]
     causal = [all((p[k], p[k + 1]) in edge_set for k in range(len(p) - 1)) for p in paths]
-    below = {v: _descendants(edges, v) for v in nodes}
+    below = {v: dag_descendants(edges, v) for v in nodes}
     mediated = set().union(*(below[w] for p, c in zip(paths, causal) if c for w in p[1:]))
 
     def blocked(path, zs):
@@ -231,7 +221,7 @@ def test_b_possible_descendants_are_the_ends_of_b_possibly_causal_paths():
                             if w not in path and w not in skip and not ch[w] & set(path):
                                 stack.append(path + [w])
                     assert possible_descendants(ch, nb, {x}, skip, adjacent) == ends
-                below = set().union(*({ix[v] for v in _descendants(d, nodes[x])} for d in dags))
+                below = set().union(*({ix[v] for v in dag_descendants(d, nodes[x])} for d in dags))
                 assert possible_descendants(ch, nb, {x}, adjacent=adjacent) == below
 
 
@@ -776,7 +766,7 @@ def test_effect_over_one_graph_class_is_global_ida_weighted_by_dags(asia):
     expected = []
     for dag in dags:
         parents = tuple(p for p, c in dag if c == "smoke")
-        causes = "dysp" in _descendants(dag, "smoke")
+        causes = "dysp" in dag_descendants(dag, "smoke")
         expected.append(glob.loc[glob["parents"] == parents, "effect"].iloc[0] if causes else 0.0)
     # the same distribution: each value's weight is its share of the class's DAGs
     ours, theirs = {}, {}

@@ -22,6 +22,7 @@ from skbn.graph import PDAG, dag_to_cpdag, random_dag
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from bench_ida_gaussian import cpdag_of, random_linear_gaussian  # noqa: E402
+from conftest import dag_descendants  # noqa: E402
 from test_causal import _oracle_class  # noqa: E402  (every DAG of a class, by brute force)
 
 # pcalg numbers: random_linear_gaussian(6, 500, 0) (its CPDAG: 0-1, 0-4, 0-5, 1-2, 1-4, 2-3, all
@@ -359,18 +360,8 @@ def test_discrete_joint_check_uses_the_closed_graph():
     dags = _oracle_class(cpdag)
     assert len(dags) == 10
 
-    def descendants(dag, v):
-        found, stack = set(), [v]
-        while stack:
-            u = stack.pop()
-            for a, b in dag:
-                if a == u and b not in found:
-                    found.add(b)
-                    stack.append(b)
-        return found
-
     # brute force: no DAG of the class gives a parent of a or f that descends from a or f
-    assert not any(z in descendants(dag, x) for dag in dags for x in "af"
+    assert not any(z in dag_descendants(dag, x) - {x} for dag in dags for x in "af"
                    for z in {u for u, v in dag if v in "af"} - {"a", "f"})
     combos = {tuple(tuple(sorted(u for u, v in dag if v == x)) for x in "af") for dag in dags}
     assert {tuple(map(tuple, map(sorted, p))) for p in effects["parents"]} == combos
@@ -402,14 +393,7 @@ def test_discrete_refusal_matches_brute_force(seed):
             descends = set()
             for dag in dags:
                 for x in xs:
-                    found, stack = set(), [x]
-                    while stack:
-                        u = stack.pop()
-                        for a, b in dag:
-                            if a == u and b not in found:
-                                found.add(b)
-                                stack.append(b)
-                    descends |= {u for u, v in dag if v in xs} & found - set(xs)
+                    descends |= {u for u, v in dag if v in xs} & dag_descendants(dag, x) - {x, *xs}
             y = next(v for v in nodes if v not in xs)
             if descends:
                 with pytest.raises(ValueError, match="sequential g-formula"):

@@ -334,6 +334,21 @@ def test_effect_on_whole_numbers_declared_continuous(tmp_path, capsys):
     assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
 
 
+def _pc_refused_ges_answers(path, x, y, start, fragments, capsys):
+    """``effect --method pc`` stops with one last line starting with ``start`` and holding
+    every fragment; ``--method ges`` (always a CPDAG) answers."""
+    status, out, err = run(["effect", path, "--x", x, "--y", y, "--method", "pc",
+                            "--n-resamples", 2, "--random-state", 0], capsys)
+    last = err.strip().splitlines()[-1]
+    assert status == 1 and out == "" and "Traceback" not in err
+    assert last.startswith(start), last
+    for fragment in fragments:
+        assert fragment in last, last
+    status, out, _ = run(["effect", path, "--x", x, "--y", y, "--method", "ges",
+                          "--n-resamples", 2, "--random-state", 0], capsys)
+    assert status == 0 and "IDA (local)" in out
+
+
 def test_effect_when_pc_learns_no_cpdag(tmp_path, capsys):
     """PC's tests can contradict each other so that its graph has no consistent extension
     (40 rows of a -> c <- b, c -> d -> e <- a): the command failed with "cpdag is not a CPDAG",
@@ -345,16 +360,9 @@ def test_effect_when_pc_learns_no_cpdag(tmp_path, capsys):
     values[:, 4] += 0.5 * values[:, 3] + 0.5 * values[:, 0]
     path = tmp_path / "rows.csv"
     pd.DataFrame(values, columns=list("abcde")).to_csv(path, index=False)
-    status, out, err = run(["effect", path, "--x", "a", "--y", "e", "--method", "pc",
-                            "--n-resamples", 2, "--random-state", 0], capsys)
-    last = err.strip().splitlines()[-1]
-    assert status == 1 and out == "" and "Traceback" not in err
-    assert last.startswith("skbn effect: error: the graph learned by PCStructure is not a CPDAG")
-    for fragment in ("4 orientation conflict(s)", "--alpha", "--method ges", "--model"):
-        assert fragment in last, last
-    status, out, _ = run(["effect", path, "--x", "a", "--y", "e", "--method", "ges",
-                          "--n-resamples", 2, "--random-state", 0], capsys)
-    assert status == 0 and "IDA (local)" in out
+    _pc_refused_ges_answers(path, "a", "e", "skbn effect: error: the graph learned by PCStructure is "
+                            "not a CPDAG", ("4 orientation conflict(s)", "--alpha", "--method ges",
+                                            "--model"), capsys)
 
 
 def test_effect_when_pc_leaves_ambiguous_triples(tmp_path, capsys):
@@ -369,17 +377,9 @@ def test_effect_when_pc_leaves_ambiguous_triples(tmp_path, capsys):
     d = 0.6 * c + rng.normal(size=60)
     path = tmp_path / "rows.csv"
     pd.DataFrame({"a": a, "b": b, "c": c, "d": d}).round(2).to_csv(path, index=False)
-    status, out, err = run(["effect", path, "--x", "c", "--y", "d", "--method", "pc",
-                            "--n-resamples", 2, "--random-state", 0], capsys)
-    last = err.strip().splitlines()[-1]
-    assert status == 1 and out == "" and "Traceback" not in err
-    assert last.startswith("skbn effect: error: the graph learned by PCStructure is not a CPDAG: "
-                           "it leaves 'c' - 'd' undirected")
-    for fragment in ("orient='majority'", "ambiguous", "--method ges", "--model"):
-        assert fragment in last, last
-    status, out, _ = run(["effect", path, "--x", "c", "--y", "d", "--method", "ges",
-                          "--n-resamples", 2, "--random-state", 0], capsys)
-    assert status == 0 and "IDA (local)" in out
+    _pc_refused_ges_answers(path, "c", "d", "skbn effect: error: the graph learned by PCStructure is "
+                            "not a CPDAG: it leaves 'c' - 'd' undirected",
+                            ("orient='majority'", "ambiguous", "--method ges", "--model"), capsys)
 
 
 def test_missing_cells_are_refused_by_line_or_left_out_with_complete_case(tmp_path, capsys):
