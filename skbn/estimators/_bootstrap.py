@@ -12,7 +12,7 @@ from sklearn.utils import check_random_state, get_tags
 
 from skbn._counting import moments, weights_are_integral
 from skbn._counting._moment_counter import MomentCounter
-from skbn._dag import has_path
+from skbn._dag import extension_ids, has_path
 from skbn._data import EncodedData
 from skbn._determined_columns import finitely_scored
 from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner, _param_defaults
@@ -72,12 +72,23 @@ def inclusion_threshold(strengths):
 
 
 def averaged_edges(strength, direction, threshold, admits=None):
-    """The averaged network's edges (bnlearn's ``averaged.network``).
+    """The averaged network's edges (bnlearn's ``averaged.network``), as a DAG.
 
     An ordered pair ``u -> v`` is a candidate when its strength is above ``threshold`` (or
-    equal to 1) and ``direction[u, v] >= 0.5``; candidates are added by decreasing
-    strength (ties in row-major pair order), each skipped when it would close a cycle, or
-    when ``admits`` refuses the family it would give ``v``.
+    equal to 1) and ``direction[u, v] >= 0.5``. A pair whose two directions are both
+    candidates (``direction`` exactly 0.5: the resamples orient it neither way, e.g. an edge
+    undirected in every resample's CPDAG) is an *undirected* edge, as in bnlearn's PDAG.
+    The other candidates are added by decreasing strength (ties in row-major pair order),
+    each skipped when it would close a cycle, or when ``admits`` refuses the family it
+    would give ``v``. The undirected edges are then oriented by a consistent extension
+    (Dor & Tarsi 1992, :func:`skbn.graph.pdag_to_dag`): no v-structure that the directed
+    edges do not already make, so the DAG's equivalence class does not depend on the
+    column names (when no consistent extension exists, the remaining undirected edges
+    follow the topological order of the directed ones, ties by position). Before, each such
+    pair took the direction of its lower position, i.e. of the column first by name: on
+    MatchIt's ``lalonde`` that made ``married -> race <- nodegree``, a v-structure that
+    none of the 100 resamples had, and renaming ``race`` changed the fitted model. The
+    oriented edges then pass ``admits`` in turn, by decreasing strength.
 
     Parameters
     ----------
@@ -92,27 +103,38 @@ def averaged_edges(strength, direction, threshold, admits=None):
     -------
     edges : list of (u, v) position pairs, sorted
     skipped : list of (u, v) position pairs
-        The candidates ``admits`` refused, by decreasing strength (not those that would
-        close a cycle, bnlearn's silent rule).
+        The candidates ``admits`` refused, directed edges first, each group by decreasing
+        strength (not those that would close a cycle, bnlearn's silent rule).
     """
     p = strength.shape[0]
     off_diagonal = ~np.eye(p, dtype=bool)
     candidate = ((strength > threshold) | (strength == 1)) & (direction >= 0.5) & off_diagonal
-    us, vs = np.nonzero(candidate)
+    both = candidate & candidate.T
+    us, vs = np.nonzero(candidate & ~both)
     order = np.argsort(-strength[us, vs], kind="stable")
     children = [[] for _ in range(p)]
     parents = [[] for _ in range(p)]
     edges, skipped = [], []
-    for u, v in zip(us[order], vs[order]):
-        u, v = int(u), int(v)
-        if has_path(children, v, u):  # v ~> u: u -> v would close a cycle
-            continue
+
+    def add(u, v):
         if admits is not None and not admits(v, parents[v] + [u]):
             skipped.append((u, v))
-            continue
+            return
         children[u].append(v)
         parents[v].append(u)
         edges.append((u, v))
+
+    for u, v in zip(us[order], vs[order]):
+        u, v = int(u), int(v)
+        if not has_path(children, v, u):  # v ~> u: u -> v would close a cycle
+            add(u, v)
+    ties, tie_vs = np.nonzero(np.triu(both))
+    if len(ties):
+        undirected = [(int(u), int(v)) for u, v in zip(ties, tie_vs)]
+        extension, _ = extension_ids(p, list(edges), undirected)
+        oriented = sorted(set(extension) - set(edges), key=lambda e: (-strength[e], min(e), max(e)))
+        for u, v in oriented:
+            add(u, v)
     return sorted(edges), skipped
 
 
@@ -368,7 +390,9 @@ class BootstrapStructure(_BaseStructureLearner):
 
     The averaged network keeps the pairs stronger than ``threshold_`` (or of strength 1),
     each in the direction with ``direction >= 0.5``, added by decreasing strength and
-    skipping any edge that would close a cycle (bnlearn's ``averaged.network``), or that
+    skipping any edge that would close a cycle (bnlearn's ``averaged.network``; a pair of
+    direction exactly 0.5 is an undirected edge, oriented at the end by a consistent
+    extension, so without a new v-structure: :func:`averaged_edges`), or that
     would make its continuous child an exact linear function of its continuous parents
     (residual variance 0 over all the rows: no Gaussian network can fit it; the resamples
     learn such edges in different DAGs), which a ``DeterminedColumnsWarning`` names. By
