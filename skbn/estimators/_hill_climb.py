@@ -121,7 +121,8 @@ class HillClimbStructure(_BaseStructureLearner):
     Attributes
     ----------
     edges_ : list of (parent, child)
-        Edges of the learned DAG, sorted by (parent, child) position.
+        Edges of the learned DAG, by parent, then child, in name order (the same list for
+        any column order).
     network_ : DiscreteBayesianNetwork
         The DAG with its CPTs.
     score_ : float
