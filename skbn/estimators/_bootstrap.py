@@ -84,11 +84,11 @@ def averaged_edges(strength, direction, threshold, admits=None):
     (Dor & Tarsi 1992, :func:`skbn.graph.pdag_to_dag`): no v-structure that the directed
     edges do not already make, so the DAG's equivalence class does not depend on the
     column names (when no consistent extension exists, the remaining undirected edges
-    follow the topological order of the directed ones, ties by position). Before, each such
-    pair took the direction of its lower position, i.e. of the column first by name: on
-    MatchIt's ``lalonde`` that made ``married -> race <- nodegree``, a v-structure that
-    none of the 100 resamples had, and renaming ``race`` changed the fitted model. The
-    oriented edges then pass ``admits`` in turn, by decreasing strength.
+    follow the topological order of the directed ones, ties by position); directing each
+    such pair from the column first by name instead can make a v-structure no resample has
+    (``married -> race <- nodegree`` on MatchIt's ``lalonde``, 100 resamples), which
+    renaming a column would undo. The oriented edges then pass ``admits`` in turn, by
+    decreasing strength.
 
     Parameters
     ----------
