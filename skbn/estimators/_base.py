@@ -1517,17 +1517,23 @@ def _warn_count_column(estimator, data, states):
     are data with row weights other than 1.
     """
     n_rows, n_columns = data.codes.shape
-    if (data.has_continuous or n_columns < 3 or n_rows < 4 or (data.codes < 0).any()
+    if (data.has_continuous or n_columns < 3 or n_rows < 4
             or (data.weights is not None and np.any(data.weights != 1))):
+        return
+    # (the columns whose state labels could be counts, read from the labels alone: most
+    # data have none, and then no cell is read)
+    candidates = [j for j in np.argsort(name_ranks(data.names), kind="stable").tolist()
+                  if j != data.target and _count_labels(states[j])
+                  and _user_type(getattr(estimator, "column_types", "auto"), j, data.names[j]) is None
+                  and _user_states(getattr(estimator, "categories", "auto"), j, data.names[j]) is None]
+    if not candidates or (data.codes < 0).any():
         return
     observed = [int(np.count_nonzero(np.bincount(data.codes[:, k], minlength=1))) for k in range(n_columns)]
     cells = int(np.prod(observed, dtype=object))
-    for j in np.argsort(name_ranks(data.names), kind="stable").tolist():
+    for j in candidates:
         name = data.names[j]
-        if (j == data.target or cells // observed[j] != n_rows
-                or not _count_labels([states[j][c] for c in np.unique(data.codes[:, j])])
-                or _user_type(getattr(estimator, "column_types", "auto"), j, name) is not None
-                or _user_states(getattr(estimator, "categories", "auto"), j, name) is not None):
+        if (cells // observed[j] != n_rows
+                or not _count_labels([states[j][c] for c in np.unique(data.codes[:, j])])):
             continue
         others = np.delete(data.codes, j, axis=1)
         if len(np.unique(others, axis=0)) != n_rows:
