@@ -1240,8 +1240,12 @@ class CLGMutualInformation(BaseCITest):
         from skbn.scores import _gaussian_loglik
 
         parents = list(parents)
-        rss = np.array([regression(stats.scatter[g], child, parents)[1] for g in range(stats.n_groups)])
         n_coef = len(parents) + 1
+        # a group of at most n_coef rows (most of them, when the configurations of many
+        # discrete columns are declared) is never usable: its regression is not solved
+        rss = np.zeros(stats.n_groups)
+        for g in np.flatnonzero(stats.weight > n_coef).tolist():
+            rss[g] = regression(stats.scatter[g], child, parents)[1]
         usable = (stats.weight > n_coef) & (rss > 0)
         return _gaussian_loglik(stats.weight, np.where(usable, rss, 1.0), n_coef, "unbiased"), usable
 
