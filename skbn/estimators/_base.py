@@ -1522,12 +1522,14 @@ def _warn_count_column(estimator, data, states):
         return
     # (the columns whose state labels could be counts, read from the labels alone: most
     # data have none, and then no cell is read)
-    candidates = [j for j in np.argsort(name_ranks(data.names), kind="stable").tolist()
+    candidates = [j for j in range(n_columns)
                   if j != data.target and _count_labels(states[j])
                   and _user_type(getattr(estimator, "column_types", "auto"), j, data.names[j]) is None
                   and _user_states(getattr(estimator, "categories", "auto"), j, data.names[j]) is None]
     if not candidates or (data.codes < 0).any():
         return
+    ranks = name_ranks(data.names)
+    candidates.sort(key=lambda j: ranks[j])  # (the first in name order is named)
     observed = [int(np.count_nonzero(np.bincount(data.codes[:, k], minlength=1))) for k in range(n_columns)]
     cells = int(np.prod(observed, dtype=object))
     for j in candidates:
