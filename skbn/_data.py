@@ -1475,16 +1475,18 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         if j in measured:  # continuous, every check passed on the whole block at once
             column_states, codes, values = None, None, measured[j]  # (codes: 0, filled below)
         else:
+            declared_states = _user_states(categories, j, name)
+            declared_type = _user_type(column_types, j, name)
             try:
                 column_states, codes, values = _fit_column(
-                    name, columns[j], _user_states(categories, j, name), _user_type(column_types, j, name),
+                    name, columns[j], declared_states, declared_type,
                     allow_missing=allow_missing, allow_continuous=allow_continuous,
                     allow_constant=allow_constant, n_rows=n_rows)
             except _UndeclaredWholeNumbers as error:
                 undeclared.append(error)
                 continue
-            if (allow_continuous and column_states is not None and _user_type(column_types, j, name) is None
-                    and _user_states(categories, j, name) is None and _many_whole_numbers(column_states)):
+            if (allow_continuous and column_states is not None and declared_type is None
+                    and declared_states is None and _many_whole_numbers(column_states)):
                 read_as_codes.append((name, len(column_states)))
         states.append(column_states)
         column_codes.append(codes)

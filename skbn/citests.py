@@ -1243,10 +1243,11 @@ class CLGMutualInformation(BaseCITest):
         n_coef = len(parents) + 1
         # a group of at most n_coef rows (most of them, when the configurations of many
         # discrete columns are declared) is never usable: its regression is not solved
+        enough = stats.weight > n_coef
         rss = np.zeros(stats.n_groups)
-        for g in np.flatnonzero(stats.weight > n_coef).tolist():
+        for g in np.flatnonzero(enough).tolist():
             rss[g] = regression(stats.scatter[g], child, parents)[1]
-        usable = (stats.weight > n_coef) & (rss > 0)
+        usable = enough & (rss > 0)
         return _gaussian_loglik(stats.weight, np.where(usable, rss, 1.0), n_coef, "unbiased"), usable
 
     def test_moments(self, stats, x, y, z=()):

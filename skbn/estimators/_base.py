@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import aliased_family_parameters, identifiable_families
-from skbn._counting import count_cells, family_table, row_copies
+from skbn._counting import config_ids, count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions, transitive_closure
 from skbn._data import (
@@ -1530,17 +1530,18 @@ def _warn_count_column(estimator, data, states):
         return
     ranks = name_ranks(data.names)
     candidates.sort(key=lambda j: ranks[j])  # (the first in name order is named)
-    observed = [int(np.count_nonzero(np.bincount(data.codes[:, k], minlength=1))) for k in range(n_columns)]
+    counts = [count_cells(data.codes[:, k], int(data.cardinalities[k])) for k in range(n_columns)]
+    observed = [int(np.count_nonzero(c)) for c in counts]
     cells = int(np.prod(observed, dtype=object))
     for j in candidates:
         name = data.names[j]
-        if (cells // observed[j] != n_rows
-                or not _count_labels([states[j][c] for c in np.unique(data.codes[:, j])])):
+        present = np.flatnonzero(counts[j]).tolist()  # (the codes the rows hold)
+        if cells // observed[j] != n_rows or not _count_labels([states[j][c] for c in present]):
             continue
-        others = np.delete(data.codes, j, axis=1)
-        if len(np.unique(others, axis=0)) != n_rows:
+        ids, n_ids = config_ids(data.codes, data.cardinalities, [k for k in range(n_columns) if k != j])
+        if count_cells(ids, n_ids).max() != 1:  # (some combination of the others repeats)
             continue
-        total = sum(states[j][c] for c in data.codes[:, j].tolist())
+        total = float(sum(states[j][c] * counts[j][c] for c in present))
         shown = ", ".join(repr(data.names[k]) for k in range(n_columns) if k != j)
         warn_user(
             f"{type(estimator).__name__}: the data look like a frequency table: every combination "
