@@ -124,10 +124,8 @@ def _as_pdag(graph, nodes, name):
         if undecided:
             learner = type(graph).__name__
             raise ValueError(
-                f"{name}: the cpdag_ of this {learner} is not a CPDAG: it leaves "
-                f"{_edge_list(undecided)} undirected, which Meek's rules orient "
-                f"({_edge_list(undecided, arrow=True)}). {_undecided_reason(graph)}; the "
-                "equivalence class this needs is not defined, and "
+                f"{name}: the cpdag_ of this {learner} is not a CPDAG: "
+                f"{_undecided(graph, undecided)}; the equivalence class this needs is not defined, and "
                 "reading the graph as a CPDAG with background knowledge would silently take the "
                 f"non-collider reading. Learn it with {learner}(orient='standard') (each triple "
                 "read by its first separating set) or GESStructure (always a CPDAG), or pass "
@@ -178,21 +176,21 @@ def _undecided_edges(pdag):
     return sorted(set(closed.directed) - set(pdag.directed))
 
 
-def _undecided_reason(learner):
-    """Why a learner's ``cpdag_`` has edges Meek's rules orient (:func:`_undecided_edges`),
-    for messages."""
+def _undecided(learner, edges):
+    """Which edges of a learner's ``cpdag_`` Meek's rules orient (``edges``,
+    :func:`_undecided_edges`) and why, for messages: ``it leaves 'a' - 'b' undirected, which
+    Meek's rules orient ('a' -> 'b'). <reason>``."""
+    listed = ", ".join(f"{u!r} - {v!r}" for u, v in edges)
+    oriented = ", ".join(f"{u!r} -> {v!r}" for u, v in edges)
     orient = learner.get_params().get("orient")
     if orient in ("majority", "conservative"):
-        return (f"Its orient={orient!r} rule found an unshielded triple through each such edge "
-                "ambiguous (the middle node in some but not all separating sets), so the data "
-                "allow it as a collider, and the edge then points the other way")
-    return ("Its orientation conflicts (orientation_conflicts_) stopped Meek's rules there, "
-            "so the data decide no orientation of these edges")
-
-
-def _edge_list(edges, arrow=False):
-    """``'a' - 'b', 'c' - 'd'`` (or with ``->``) for messages."""
-    return ", ".join(f"{u!r} {'->' if arrow else '-'} {v!r}" for u, v in edges)
+        reason = (f"Its orient={orient!r} rule found an unshielded triple through each such edge "
+                  "ambiguous (the middle node in some but not all separating sets), so the data "
+                  "allow it as a collider, and the edge then points the other way")
+    else:
+        reason = ("Its orientation conflicts (orientation_conflicts_) stopped Meek's rules there, "
+                  "so the data decide no orientation of these edges")
+    return f"it leaves {listed} undirected, which Meek's rules orient ({oriented}). {reason}"
 
 
 def _compile(graph, nodes=None, name="graph", *, close=False):

@@ -1744,7 +1744,7 @@ def learned_structure(learner, data, weights=None):
     apart, and IDA is defined on the class)."""
     from sklearn.base import clone
 
-    from skbn.causal import _edge_list, _undecided_edges, _undecided_reason
+    from skbn.causal import _undecided, _undecided_edges
     from skbn.graph import dag_to_cpdag, pdag_to_dag
 
     learner = clone(learner)
@@ -1764,10 +1764,9 @@ def learned_structure(learner, data, weights=None):
         undecided = _undecided_edges(learner.cpdag_)
         if undecided:
             raise CommandError(
-                f"the graph learned by {type(learner).__name__} is not a CPDAG: it leaves "
-                f"{_edge_list(undecided)} undirected, which Meek's rules orient "
-                f"({_edge_list(undecided, arrow=True)}). {_undecided_reason(learner)}; so "
-                "IDA's possible effects are not defined. Try --method ges (always a CPDAG) or "
+                f"the graph learned by {type(learner).__name__} is not a CPDAG: "
+                f"{_undecided(learner, undecided)}; so IDA's possible effects are not defined. "
+                "Try --method ges (always a CPDAG) or "
                 "--model with a graph you trust.")
         return learner.cpdag_
     return dag_to_cpdag(list(data.columns), learner.edges_)
