@@ -1236,7 +1236,7 @@ class CLGMutualInformation(BaseCITest):
     @staticmethod
     def _group_loglik(stats, child, parents):
         """Per-group unbiased log-likelihood and whether the group can be fitted."""
-        from skbn._counting._moments import regression
+        from skbn._counting._moments import regression_rss
         from skbn.scores import _gaussian_loglik
 
         parents = list(parents)
@@ -1245,8 +1245,8 @@ class CLGMutualInformation(BaseCITest):
         # discrete columns are declared) is never usable: its regression is not solved
         enough = stats.weight > n_coef
         rss = np.zeros(stats.n_groups)
-        for g in np.flatnonzero(enough).tolist():
-            rss[g] = regression(stats.scatter[g], child, parents)[1]
+        if enough.any():  # (every group's regression in one batched solve)
+            rss[enough] = regression_rss(stats.scatter[enough], child, parents)
         usable = enough & (rss > 0)
         return _gaussian_loglik(stats.weight, np.where(usable, rss, 1.0), n_coef, "unbiased"), usable
 

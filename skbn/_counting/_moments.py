@@ -216,8 +216,11 @@ class Moments:
                          for j in range(k)], axis=1).reshape(n_labels, k) / safe[:, None]
         delta = self.mean - mean[labels]
         spread = self.scatter + self.weight[:, None, None] * delta[:, :, None] * delta[:, None, :]
-        scatter = np.zeros((n_labels, k, k))
-        np.add.at(scatter, labels, spread)
+        # (one bincount over (label, entry) bins: each bin sums its groups in group order,
+        # as np.add.at would, without its per-element dispatch)
+        bins = (labels[:, None] * (k * k) + np.arange(k * k)).ravel()
+        scatter = np.bincount(bins, weights=spread.ravel(), minlength=n_labels * k * k)
+        scatter = scatter.reshape(n_labels, k, k)
         return Moments(weight, mean, _without_flat_spread(weight, mean, scatter))
 
     def covariance(self, ddof=0):
@@ -512,9 +515,10 @@ def regression_rss(scatter, child, parents, unit=None):
     Each group's parents' block is scaled to unit diagonal and factorised by one batched
     Cholesky call, :math:`RSS_g = d_c^2 (C_{cc} - \\lVert L_g^{-1} C_{Pc} \\rVert^2)`; a group
     whose factor fails the :data:`SINGULAR_RCOND` rule (collinear or constant parents, an
-    unobserved or one-row configuration) is solved by :func:`regression` itself
-    (pseudo-inverse). The values equal ``[regression(s, child, parents)[1] for s in
-    scatter]`` up to rounding (the same bits for one group, solved by :func:`regression`).
+    unobserved or one-row configuration) is solved as :func:`regression` solves it, by
+    the pseudo-inverse (one batched call for all such groups). The values equal
+    ``[regression(s, child, parents)[1] for s in scatter]`` up to rounding (the same bits
+    for one group, solved by :func:`regression`).
 
     Parameters
     ----------
@@ -560,10 +564,13 @@ def regression_rss(scatter, child, parents, unit=None):
         if ok.any():
             solved = np.linalg.solve(factor[ok], scaled[ok, :p, p:])[:, :, 0]  # L^{-1} C_{Pc}
             residual[ok] -= np.einsum("gp,gp->g", solved, solved)
+    singular = np.flatnonzero(~ok & ~constant)
+    if len(singular):  # :func:`regression`'s pseudo-inverse, on the stack of those groups
+        cross = scaled[singular, :p, p:]
+        beta = np.linalg.pinv(scaled[singular, :p, :p], rcond=SINGULAR_RCOND, hermitian=True) @ cross
+        residual[singular] = scaled[singular, p, p] - np.einsum("gp,gp->g", cross[:, :, 0], beta[:, :, 0])
     rss = np.where(residual > SINGULAR_RCOND, residual, 0.0) * d[:, p] ** 2
     rss[constant] = 0.0
-    for g in np.flatnonzero(~ok & ~constant):
-        rss[g] = regression(scatter[g], child, parents)[1]
     return rss
 
 
