@@ -78,7 +78,7 @@ __all__ = [
     "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_columns",
     "encode_fit",
     "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
-    "row_copies", "single_valued", "weights_are_integral",
+    "row_copies", "single_valued", "target_series", "weights_are_integral",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -1709,21 +1709,10 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
     return (codes, values) if return_values else codes
 
 
-def encode_target(y, name="target", *, column_type=None, allow_continuous=False, allow_missing=False,
-                  weights=None):
-    """Encode a 1-D target (the column-type rule, as for a column of ``X``, with its rows
-    counted as :func:`encode_fit` counts them under the row ``weights``).
-
-    ``allow_missing``: keep a missing label (NaN/None) as code ``-1`` (NaN in ``values`` of
-    a continuous target), as :func:`encode_fit` keeps a missing cell of ``X``; else it is
-    refused (:func:`_nan_message`), and so is a target without an observed label.
-
-    Returns
-    -------
-    codes : int64 ndarray (0 for a continuous target; ``-1`` = missing)
-    states : list, or None for a continuous target
-    values : float64 ndarray of a continuous target (NaN = missing), else None
-    """
+def target_series(y):
+    """The 1-D target ``y`` (an array, list, Series, one-column DataFrame, pandas
+    Categorical or Index) as a Series, without a copy where possible; refuses a sparse or
+    multi-column ``y``."""
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-D; got a DataFrame with {y.shape[1]} columns.")
@@ -1739,6 +1728,25 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False,
         if values.ndim != 1:
             raise ValueError(f"y must be 1-D (one target variable); got shape {values.shape}.")
         y = pd.Series(values, copy=False)
+    return y
+
+
+def encode_target(y, name="target", *, column_type=None, allow_continuous=False, allow_missing=False,
+                  weights=None):
+    """Encode a 1-D target (the column-type rule, as for a column of ``X``, with its rows
+    counted as :func:`encode_fit` counts them under the row ``weights``).
+
+    ``allow_missing``: keep a missing label (NaN/None) as code ``-1`` (NaN in ``values`` of
+    a continuous target), as :func:`encode_fit` keeps a missing cell of ``X``; else it is
+    refused (:func:`_nan_message`), and so is a target without an observed label.
+
+    Returns
+    -------
+    codes : int64 ndarray (0 for a continuous target; ``-1`` = missing)
+    states : list, or None for a continuous target
+    values : float64 ndarray of a continuous target (NaN = missing), else None
+    """
+    y = target_series(y)
     codes, labels, kind = _factorize(name, y)
     n_rows = counted_rows(len(codes), weights)
     missing = codes < 0
