@@ -818,8 +818,9 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
 
 class _UndeclaredWholeNumbers(ValueError):
     """A numeric column of too many whole numbers (:func:`_too_many_integer_states`), undeclared,
-    where continuous columns are accepted (``column`` names it). :func:`encode_fit` reads
-    every column before raising, so that one error names all such columns."""
+    where continuous columns are accepted (``column`` names it). :func:`encode_fit` (and
+    chunked input, :func:`skbn._chunks.encode_chunks`) reads every column before raising,
+    so that one error names all such columns (:func:`_refuse_undeclared`)."""
 
     def __init__(self, message, column=None):
         super().__init__(message)
@@ -860,6 +861,15 @@ def _refuse_undeclared(errors, read_as_codes=()):
             "every column), or column_types={name: 'discrete'} for a column whose values are "
             "categories." + also
         ) from None
+
+
+def _read_as_codes(states, declared_states, declared_type, allow_continuous):
+    """Whether a discrete column's ``states`` are whole numbers the rule read as categories
+    although they may be a measurement (:func:`_many_whole_numbers`), undeclared, where
+    continuous columns are accepted: named beside the refused columns by
+    :func:`_refuse_undeclared` (in memory and in chunks)."""
+    return (allow_continuous and states is not None and declared_type is None
+            and declared_states is None and _many_whole_numbers(states))
 
 
 def _many_whole_numbers(states):
@@ -1485,8 +1495,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
             except _UndeclaredWholeNumbers as error:
                 undeclared.append(error)
                 continue
-            if (allow_continuous and column_states is not None and declared_type is None
-                    and declared_states is None and _many_whole_numbers(column_states)):
+            if _read_as_codes(column_states, declared_states, declared_type, allow_continuous):
                 read_as_codes.append((name, len(column_states)))
         states.append(column_states)
         column_codes.append(codes)
