@@ -107,9 +107,12 @@ from skbn._data import (
     _group,
     _infer_states,
     _nan_message,
+    _read_as_codes,
     _refuse_kind,
     _refuse_not_numbers,
+    _refuse_undeclared,
     _typed_key,
+    _UndeclaredWholeNumbers,
     _user_states,
     _user_type,
     value_kind,
@@ -602,17 +605,26 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
     for state in running:
         if not state.observed:
             raise ValueError(f"Column {state.name!r} has no observed value (every cell is missing).")
-    states, renumber = [], []
+    # the type rule on every column before refusing: one error names every undeclared
+    # column of too many whole numbers, as in memory
+    states, renumber, undeclared, read_as_codes = [], [], [], []
     for state in running:
-        if state.continuous:
-            state.finish_continuous()
-            states.append(None)
-            renumber.append(None)
-            continue
-        column_states, lookup = state.states()
-        _check_n_states(state.name, column_states)
-        states.append(list(column_states))
+        column_states, lookup = None, None
+        try:
+            if state.continuous:
+                state.finish_continuous()
+            else:
+                column_states, lookup = state.states()
+        except _UndeclaredWholeNumbers as error:
+            undeclared.append(error)
+        if column_states is not None:
+            _check_n_states(state.name, column_states)
+            if _read_as_codes(column_states, state.declared, state.declared_type, state.allow_continuous):
+                read_as_codes.append((state.name, len(column_states)))
+            column_states = list(column_states)
+        states.append(column_states)
         renumber.append(lookup)
+    _refuse_undeclared(undeclared, read_as_codes)
     running_rows, counts = np.concatenate(buffered), np.concatenate(buffered_counts)
     stats = _concat_moments(buffered_stats)
     del buffered, buffered_counts, buffered_stats

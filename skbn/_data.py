@@ -78,7 +78,7 @@ __all__ = [
     "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_columns",
     "encode_fit",
     "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
-    "row_copies", "single_valued", "weights_are_integral",
+    "row_copies", "single_valued", "target_series", "weights_are_integral",
 ]
 
 #: The two column types (``column_types=`` and the fitted ``column_types_``).
@@ -818,8 +818,9 @@ def _check_numeric(name, labels, n_rows, *, what="column", partial=False, contin
 
 class _UndeclaredWholeNumbers(ValueError):
     """A numeric column of too many whole numbers (:func:`_too_many_integer_states`), undeclared,
-    where continuous columns are accepted (``column`` names it). :func:`encode_fit` reads
-    every column before raising, so that one error names all such columns."""
+    where continuous columns are accepted (``column`` names it). :func:`encode_fit` (and
+    chunked input, :func:`skbn._chunks.encode_chunks`) reads every column before raising,
+    so that one error names all such columns (:func:`_refuse_undeclared`)."""
 
     def __init__(self, message, column=None):
         super().__init__(message)
@@ -860,6 +861,15 @@ def _refuse_undeclared(errors, read_as_codes=()):
             "every column), or column_types={name: 'discrete'} for a column whose values are "
             "categories." + also
         ) from None
+
+
+def _read_as_codes(states, declared_states, declared_type, allow_continuous):
+    """Whether a discrete column's ``states`` are whole numbers the rule read as categories
+    although they may be a measurement (:func:`_many_whole_numbers`), undeclared, where
+    continuous columns are accepted: named beside the refused columns by
+    :func:`_refuse_undeclared` (in memory and in chunks)."""
+    return (allow_continuous and states is not None and declared_type is None
+            and declared_states is None and _many_whole_numbers(states))
 
 
 def _many_whole_numbers(states):
@@ -1485,8 +1495,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
             except _UndeclaredWholeNumbers as error:
                 undeclared.append(error)
                 continue
-            if (allow_continuous and column_states is not None and declared_type is None
-                    and declared_states is None and _many_whole_numbers(column_states)):
+            if _read_as_codes(column_states, declared_states, declared_type, allow_continuous):
                 read_as_codes.append((name, len(column_states)))
         states.append(column_states)
         column_codes.append(codes)
@@ -1709,21 +1718,10 @@ def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=
     return (codes, values) if return_values else codes
 
 
-def encode_target(y, name="target", *, column_type=None, allow_continuous=False, allow_missing=False,
-                  weights=None):
-    """Encode a 1-D target (the column-type rule, as for a column of ``X``, with its rows
-    counted as :func:`encode_fit` counts them under the row ``weights``).
-
-    ``allow_missing``: keep a missing label (NaN/None) as code ``-1`` (NaN in ``values`` of
-    a continuous target), as :func:`encode_fit` keeps a missing cell of ``X``; else it is
-    refused (:func:`_nan_message`), and so is a target without an observed label.
-
-    Returns
-    -------
-    codes : int64 ndarray (0 for a continuous target; ``-1`` = missing)
-    states : list, or None for a continuous target
-    values : float64 ndarray of a continuous target (NaN = missing), else None
-    """
+def target_series(y):
+    """The 1-D target ``y`` (an array, list, Series, one-column DataFrame, pandas
+    Categorical or Index) as a Series, without a copy where possible; refuses a sparse or
+    multi-column ``y``."""
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be 1-D; got a DataFrame with {y.shape[1]} columns.")
@@ -1739,6 +1737,25 @@ def encode_target(y, name="target", *, column_type=None, allow_continuous=False,
         if values.ndim != 1:
             raise ValueError(f"y must be 1-D (one target variable); got shape {values.shape}.")
         y = pd.Series(values, copy=False)
+    return y
+
+
+def encode_target(y, name="target", *, column_type=None, allow_continuous=False, allow_missing=False,
+                  weights=None):
+    """Encode a 1-D target (the column-type rule, as for a column of ``X``, with its rows
+    counted as :func:`encode_fit` counts them under the row ``weights``).
+
+    ``allow_missing``: keep a missing label (NaN/None) as code ``-1`` (NaN in ``values`` of
+    a continuous target), as :func:`encode_fit` keeps a missing cell of ``X``; else it is
+    refused (:func:`_nan_message`), and so is a target without an observed label.
+
+    Returns
+    -------
+    codes : int64 ndarray (0 for a continuous target; ``-1`` = missing)
+    states : list, or None for a continuous target
+    values : float64 ndarray of a continuous target (NaN = missing), else None
+    """
+    y = target_series(y)
     codes, labels, kind = _factorize(name, y)
     n_rows = counted_rows(len(codes), weights)
     missing = codes < 0

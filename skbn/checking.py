@@ -63,7 +63,6 @@ from .citests import (
     AUTO_TESTS,
     BaseCITest,
     DSeparationOracle,
-    _FrequentistTest,
     resolve_ci_test,
 )
 from .graph import PDAG, topological_order
@@ -526,8 +525,8 @@ def _run_prepared(test, data):
         result = MomentTests(data, test, None, run_tables).result(0, 1, z)
     else:  # (count tables)
         result = test.test_variables(data, 0, 1, z)
-    rule = getattr(test, "min_samples_per_dof", 0)
-    if isinstance(test, _FrequentistTest) and data.total_weight < rule * result.dof:
+    rule = getattr(test, "min_samples_per_dof", None)
+    if result.power_rule and rule is not None:  # (the chi-square and G tests' rule)
         warn_user(
             f"{type(test).__name__}: {data.total_weight:g} rows for {result.dof:g} degrees of freedom, "
             f"fewer than min_samples_per_dof={rule:g} per degree of freedom: the test is not trusted "

@@ -88,12 +88,17 @@ class CITestResult:
         Degrees of freedom used.
     independent : bool
         The test's decision.
+    power_rule : bool, default=False
+        Whether the heuristic power rule decided the test instead of the data (too few
+        samples per degree of freedom, see :class:`ChiSquare`'s ``min_samples_per_dof``:
+        ``pvalue = 0``, dependence assumed).
     """
 
     statistic: float
     pvalue: float
     dof: float
     independent: bool
+    power_rule: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,12 +115,20 @@ class CITestBatchResult:
         Degrees of freedom used, one entry per test.
     independent : ndarray of shape (n_tests,), bool
         The test's decisions at its own level.
+    power_rule : ndarray of shape (n_tests,), bool, default=None
+        Whether the heuristic power rule decided each test instead of the data (as in
+        :class:`CITestResult`); None (the default) is read as all False.
     """
 
     statistic: np.ndarray
     pvalue: np.ndarray
     dof: np.ndarray
     independent: np.ndarray
+    power_rule: np.ndarray = None
+
+    def __post_init__(self):
+        if self.power_rule is None:
+            object.__setattr__(self, "power_rule", np.zeros(np.shape(self.statistic), dtype=bool))
 
 
 class BaseCITest(BaseEstimator):
@@ -167,7 +180,8 @@ class BaseCITest(BaseEstimator):
     def _test_batch(self, cells, group, n_tests, n_strata):
         """The hook of :meth:`test_batch`: ``cells`` are the tables cell-major, float64
         ``(r_x, r_y, n_strata_total)`` (possibly a strided view); returns ``(statistic,
-        pvalue, dof, independent)``."""
+        pvalue, dof, independent)``, optionally followed by a fifth array ``power_rule``
+        (the tests a rule decided instead of the data; all False when omitted)."""
         raise NotImplementedError
 
     def test_batch(self, tables, group, n_tests, n_strata, *, cell_major=False):
@@ -194,7 +208,7 @@ class BaseCITest(BaseEstimator):
         -------
         CITestBatchResult
             Arrays of length ``n_tests``: ``statistic``, ``pvalue``, ``dof``,
-            ``independent``; equal to :meth:`test` on every test's strata, bit for bit.
+            ``independent``, ``power_rule``; equal to :meth:`test` on every test's strata, bit for bit.
         """
         if not self.from_counts:
             raise TypeError(f"{type(self).__name__} does not test count tables.")
@@ -202,10 +216,9 @@ class BaseCITest(BaseEstimator):
         if tables.ndim != 3:
             raise ValueError(f"tables must be 3-dimensional, got shape {tables.shape}.")
         cells = tables if cell_major else np.moveaxis(tables, 0, -1)
-        statistic, pvalue, dof, independent = self._test_batch(
+        return CITestBatchResult(*self._test_batch(
             cells, np.asarray(group, dtype=np.intp), int(n_tests), np.asarray(n_strata, dtype=np.float64),
-        )
-        return CITestBatchResult(statistic, pvalue, dof, independent)
+        ))
 
     def test(self, table, n_strata=None):
         """Test ``X`` independent of ``Y`` given ``Z`` from stratified counts.
@@ -236,7 +249,7 @@ class BaseCITest(BaseEstimator):
         group = np.zeros(table.shape[0], dtype=np.int64)
         result = self.test_batch(table, group, 1, np.array([n_strata], dtype=float))
         return CITestResult(float(result.statistic[0]), float(result.pvalue[0]),
-                            float(result.dof[0]), bool(result.independent[0]))
+                            float(result.dof[0]), bool(result.independent[0]), bool(result.power_rule[0]))
 
     def test_variables(self, data, x, y, z=()):
         """Test column ``x`` independent of column ``y`` given columns ``z`` of ``data``.
@@ -400,8 +413,9 @@ class _FrequentistTest(BaseCITest):
         pvalue = np.ones(n_tests)
         positive = dof > 0
         pvalue[positive] = chdtrc(dof[positive], statistic[positive])
-        pvalue[n < self.min_samples_per_dof * dof] = 0.0
-        return statistic, pvalue, dof, pvalue > self.alpha
+        power_rule = n < self.min_samples_per_dof * dof
+        pvalue[power_rule] = 0.0
+        return statistic, pvalue, dof, pvalue > self.alpha, power_rule
 
 
 class ChiSquare(_FrequentistTest):

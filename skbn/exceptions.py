@@ -5,7 +5,7 @@ UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
 __all__ = ["DeterminedColumnsWarning", "NotEstimable", "OrientationConflictWarning",
-           "UnseenStateWarning", "ZeroProbabilityWarning"]
+           "PowerRuleWarning", "UnseenStateWarning", "ZeroProbabilityWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -65,6 +65,17 @@ class OrientationConflictWarning(UserWarning):
     Meek's rules asked for an arrowhead that contradicts one already placed or closes a
     directed cycle, or when a PDAG had no consistent extension. With a perfect independence
     oracle this never happens, so it signals errors of the statistical tests.
+    """
+
+
+class PowerRuleWarning(UserWarning):
+    """A CI test's heuristic power rule, not the data, decided some of a fit's tests.
+
+    Raised (as a warning, once per fit) by :class:`skbn.PCStructure` when tests with fewer
+    than ``min_samples_per_dof`` samples per degree of freedom
+    (:class:`skbn.citests.ChiSquare`, :class:`skbn.citests.GTest`) were taken as dependence,
+    keeping their edges; ``n_power_rule_tests_`` gives the count. bnlearn's and pcalg's
+    tests take such tests as independence.
     """
 
 

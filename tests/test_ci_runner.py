@@ -127,10 +127,10 @@ def test_decision_level_decides_by_pvalue(child_2000):
     own = CITestRunner(child_2000, ChiSquare(alpha=0.05)).run(units, False)
     level = 0.05 / 190
     strict = CITestRunner(child_2000, ChiSquare(alpha=0.05), level=level).run(units, False)
-    assert [pv for pv, _ in own] == [pv for pv, _ in strict]
-    assert [flags for _, flags in strict] == [[pv > level for pv in pvs] for pvs, _ in own]
-    assert [flags for _, flags in own] == [[pv > 0.05 for pv in pvs] for pvs, _ in own]
-    assert sum(map(sum, (f for _, f in strict))) > sum(map(sum, (f for _, f in own)))
+    assert [pv for pv, _, _ in own] == [pv for pv, _, _ in strict]
+    assert [flags for _, flags, _ in strict] == [[pv > level for pv in pvs] for pvs, _, _ in own]
+    assert [flags for _, flags, _ in own] == [[pv > 0.05 for pv in pvs] for pvs, _, _ in own]
+    assert sum(map(sum, (f for _, f, _ in strict))) > sum(map(sum, (f for _, f, _ in own)))
 
 
 def test_weighted_rows_equal_replicated_rows_through_the_runner():

@@ -215,6 +215,38 @@ def test_learners_take_one_type_for_every_column():
         HillClimbStructure(column_types="gaussian").fit(X)
 
 
+def test_one_type_for_every_column_declares_y_too():
+    # fit(X, y) with column_types="continuous": a whole-number y with few values (20 exam
+    # scores, discrete by the rule) is continuous like every column; it was a 20-state
+    # discrete target. With no parent (independent draws) its prediction is y's sample mean.
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)})
+    y = pd.Series(rng.integers(0, 20, 300), name="score")
+    model = HillClimbStructure(column_types="continuous").fit(X, y)
+    assert model.column_types_ == {"a": CONTINUOUS, "b": CONTINUOUS, "score": CONTINUOUS}
+    assert not hasattr(model, "predict_proba") and not hasattr(model, "classes_")
+    assert model.edges_ == []  # (independent draws)
+    assert model.predict(X[:1])[0] == pytest.approx(y.mean(), rel=1e-12)
+    # the same as declaring y by its name, and as an unnamed y declared as "y"
+    named = HillClimbStructure(column_types={"a": "continuous", "b": "continuous", "score": "continuous"})
+    assert named.fit(X, y).column_types_ == model.column_types_
+    assert HillClimbStructure(column_types="continuous").fit(X, y.to_numpy()).column_types_["y"] == CONTINUOUS
+    # "discrete" declares y too: a fractional y (continuous by the rule) is a discrete target
+    fractional = pd.Series(np.round(rng.random(300), 1), name="r")
+    discrete = HillClimbStructure(column_types="discrete").fit(X.round(0).astype(int), fractional)
+    assert discrete.column_types_["r"] == DISCRETE
+    assert discrete.classes_.tolist() == sorted(fractional.unique())
+    # a list declares the columns of X only (y follows the rule), and class labels that are
+    # not numbers stay discrete under "continuous" (a CLG classifier)
+    listed = HillClimbStructure(column_types=["continuous", "continuous"]).fit(X, y)
+    assert listed.column_types_["score"] == DISCRETE
+    for labels in (pd.Series(rng.choice(["u", "v"], 300), name="label"),
+                   pd.Series(rng.random(300) < 0.5, name="label"),
+                   pd.Series(pd.Categorical(rng.integers(1, 3, 300)), name="label")):
+        clg = HillClimbStructure(column_types="continuous").fit(X, labels)
+        assert clg.column_types_["label"] == DISCRETE and len(clg.classes_) == 2
+
+
 def test_declarations_override_the_rule_both_ways():
     X = mixed_frame()
     data, states = encode_fit(X, allow_continuous=True,

@@ -228,6 +228,28 @@ def test_type_rule_errors_as_in_memory():
     assert "column_types={'d': 'continuous'}" in chunked
 
 
+def test_every_undeclared_whole_number_column_is_named_in_one_error_as_in_memory():
+    # exam marks out of 100 (the shape of bnlearn's `marks`) beside a 25-value count read as
+    # categories: chunked input named only the first mark column; now the same refusal as
+    # in memory, with every column, the dict to declare them and the count read as codes
+    rng = np.random.default_rng(1)
+    names = ["MECH.x", "VECT y", "ALG"]
+    marks = pd.DataFrame({name: rng.integers(0, 100, 600).astype(float) for name in names})
+    marks.insert(1, "grade", rng.integers(0, 3, 600))
+    marks["weeks"] = rng.integers(20, 45, 600)
+    learner = HillClimbStructure()
+    in_memory = _message(lambda: clone(learner).fit(marks))
+    chunked = _message(lambda: clone(learner).fit([marks.iloc[i:i + 200] for i in range(0, 600, 200)]))
+    assert chunked == in_memory
+    assert chunked.startswith("Columns 'MECH.x', 'VECT y', 'ALG' are numeric")
+    assert "column_types={'MECH.x': 'continuous', 'VECT y': 'continuous', 'ALG': 'continuous'}" in chunked
+    assert "Column 'weeks' (25 values) also holds whole numbers" in chunked
+    # the dict the message gives is a working declaration, chunked as in memory
+    declared = HillClimbStructure(column_types=dict.fromkeys(names, "continuous"))
+    assert clone(declared).fit([marks.iloc[i:i + 200] for i in range(0, 600, 200)]).column_types_ == \
+        clone(declared).fit(marks).column_types_
+
+
 def test_few_distinct_values_warn_as_in_memory():
     frame = _gaussian()
     frame["d"] = np.where(frame["d"] > 0, 1.5, -0.5)

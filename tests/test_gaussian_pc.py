@@ -138,7 +138,7 @@ def test_available_case_reads_the_rows_observing_the_test_columns():
     with CITestRunner(data, FisherZ()) as runner:
         got = runner.cached(keys)
         units = runner.run([(x, y, [s]) for x, y, s in keys], False)
-    for (x, y, subset), (pvalue, statistic, _), (unit_p, _) in zip(keys, got, units):
+    for (x, y, subset), (pvalue, statistic, _), (unit_p, _, _) in zip(keys, got, units):
         columns = [x, y, *subset]
         rows = ~np.isnan(values[:, columns]).any(axis=1)
         direct = FisherZ().test_moments(moments(values[rows][:, columns]), 0, 1, range(2, len(columns)))

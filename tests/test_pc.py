@@ -746,8 +746,8 @@ def test_level_one_equals_one_table_per_test(child_data, monkeypatch, weighted):
     monkeypatch.setattr(ci_runner, "_LEVEL_ONE_FIRST_ROUND", 2)  # several rounds per variable
     for n_jobs in (1, 2):
         got = ci_runner._by_side(data, ci_test, frozen, pairs, n_jobs=n_jobs)
-        assert [f for _, f in got] == [f for _, f in expected]
-        for (pv, _), (ref, _) in zip(got, expected):
+        assert [f for _, f, _ in got] == [f for _, f in expected]
+        for (pv, _, _), (ref, _) in zip(got, expected):
             np.testing.assert_allclose(pv, ref, rtol=1e-12, atol=0)
 
 
@@ -768,13 +768,13 @@ def test_decisions_give_back_every_test_of_the_skeleton(child_data):
             return out
 
         def level_tests(self, adjacency, pairs, size, progress=None):
-            for (x, y, sets), (pv, flags) in super().level_tests(adjacency, pairs, size, progress):
+            for (x, y, sets), (pv, flags, ruled) in super().level_tests(adjacency, pairs, size, progress):
                 ran.update(((x, y, s), f) for s, f in zip(sets, flags))
-                yield (x, y, sets), (pv, flags)
+                yield (x, y, sets), (pv, flags, ruled)
 
         def run(self, units, stop_at_first, adjacency=None, *, timed=True):
             out = super().run(units, stop_at_first, adjacency, timed=timed)
-            for (x, y, sets), (_, flags) in zip(units, out):
+            for (x, y, sets), (_, flags, _) in zip(units, out):
                 ran.update(((x, y, s), f) for s, f in zip(sets, flags))
             return out
 

@@ -76,22 +76,24 @@ def test_by_side_equals_one_table_per_test(ci_test, weighted, size, monkeypatch)
     pairs = [(x, y) for x in range(data.n_variables) for y in frozen[x] if x < y]
     expected = []
     for x, y in pairs:
-        pvalues, flags = [], []
+        pvalues, flags, ruled = [], [], []
         for subset in _edge_subsets(frozen, x, y, [size]):
             result = _one_test(ci_test, data, x, y, subset)
             pvalues.append(result.pvalue)
             flags.append(bool(result.independent))
+            ruled.append(result.power_rule)
             if flags[-1]:
                 break
-        expected.append((pvalues, flags))
-    assert any(f and f[-1] for _, f in expected) and any(f and not f[-1] for _, f in expected)
-    assert any(len(f) > 8 for _, f in expected)  # pairs past the first rounds
+        expected.append((pvalues, flags, ruled))
+    assert any(f and f[-1] for _, f, _ in expected) and any(f and not f[-1] for _, f, _ in expected)
+    assert any(len(f) > 8 for _, f, _ in expected)  # pairs past the first rounds
     options = {"lump_degenerate": ci_runner._lumps_strata(ci_test)}
     for n_jobs in (1, 2):
         got = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=n_jobs,
                                  counter_options=options, max_round_cells=1000)
-        assert [f for _, f in got] == [f for _, f in expected]
-        for (pv, _), (ref, _) in zip(got, expected):
+        assert [f for _, f, _ in got] == [f for _, f, _ in expected]
+        assert [r for _, _, r in got] == [r for _, _, r in expected]  # the power rule's tests
+        for (pv, _, _), (ref, _, _) in zip(got, expected):
             np.testing.assert_array_equal(pv, ref)  # bit for bit
 
 
@@ -117,10 +119,11 @@ def test_by_set_equals_one_table_per_test(weighted, monkeypatch):
     with ci_runner.CITestRunner(data, ci_test, max_round_cells=500) as runner:
         got = runner.run(units, False)
     assert len(grouped) == 1
-    for (x, y, subsets), (pvalues, flags) in zip(units, got):
+    for (x, y, subsets), (pvalues, flags, ruled) in zip(units, got):
         results = [_one_test(ci_test, data, x, y, s) for s in subsets]
         np.testing.assert_array_equal(pvalues, [r.pvalue for r in results])
         assert flags == [bool(r.independent) for r in results]
+        assert ruled == [r.power_rule for r in results]
 
 
 def test_a_group_worth_grouping_is_grouped_in_every_worker(monkeypatch):
@@ -146,10 +149,11 @@ def test_a_group_worth_grouping_is_grouped_in_every_worker(monkeypatch):
         with ci_runner.CITestRunner(data, ci_test, n_jobs=2, min_parallel_work=0) as runner:
             got = runner.run(units, False)
     assert len(shares) == 2 and sum(shares) == n_tests and max(shares) < n_tests
-    for (x, y, subsets), (pvalues, flags) in zip(units, got):
+    for (x, y, subsets), (pvalues, flags, ruled) in zip(units, got):
         results = [_one_test(ci_test, data, x, y, s) for s in subsets]
         np.testing.assert_array_equal(pvalues, [r.pvalue for r in results])
         assert flags == [bool(r.independent) for r in results]
+        assert ruled == [r.power_rule for r in results]
 
 
 class _OneByOne(ci_runner.CITestRunner):

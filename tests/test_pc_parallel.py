@@ -76,13 +76,14 @@ def test_by_side_split_hubs_equal_serial(ci_test, weighted, size, monkeypatch):
     pairs = [(x, y) for x in range(data.n_variables) for y in frozen[x] if x < y]
     options = {"lump_degenerate": ci_runner._lumps_strata(ci_test)}
     serial = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=1, counter_options=options)
-    assert any(f and f[-1] for _, f in serial) and any(f and not f[-1] for _, f in serial)
+    assert any(f and f[-1] for _, f, _ in serial) and any(f and not f[-1] for _, f, _ in serial)
     for n_jobs in (2, 3) if isinstance(ci_test, ChiSquare) and not weighted else (2,):
         split.clear()
         got = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=n_jobs, counter_options=options)
         assert any(start > 0 for work in split for _, _, start, _ in work)  # some variable was split
-        assert [f for _, f in got] == [f for _, f in serial]
-        for (pvalues, _), (reference, _) in zip(got, serial):
+        assert [f for _, f, _ in got] == [f for _, f, _ in serial]
+        assert [r for _, _, r in got] == [r for _, _, r in serial]
+        for (pvalues, _, _), (reference, _, _) in zip(got, serial):
             np.testing.assert_array_equal(pvalues, reference)
 
 
@@ -110,7 +111,7 @@ def test_first_pass_runs_equal_serial(ci_test, weighted, batches_per_job, size, 
     options = {"lump_degenerate": ci_runner._lumps_strata(ci_test)}
     serial = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=1, counter_options=options)
     first_side = [comb(len(frozen[x]) - 1, size) for x, _ in pairs]
-    flags = [f for _, f in serial]
+    flags = [f for _, f, _ in serial]
     assert any(f and f[-1] and len(f) <= n for f, n in zip(flags, first_side))  # separated on x's side
     # on y's side (Bayes factors at level 2 separate no pair there on these data, and the
     # runs below keep no pair with a second side together)
@@ -129,8 +130,9 @@ def test_first_pass_runs_equal_serial(ci_test, weighted, batches_per_job, size, 
             assert any(len(f) > n and run_of.get(x, -1) == run_of.get(y, -2)
                        for (x, y), f, n in zip(pairs, flags, first_side))
             assert second and any(queries for queries in second[0].values())
-        assert [f for _, f in got] == flags
-        for (pvalues, _), (reference, _) in zip(got, serial):
+        assert [f for _, f, _ in got] == flags
+        assert [r for _, _, r in got] == [r for _, _, r in serial]
+        for (pvalues, _, _), (reference, _, _) in zip(got, serial):
             np.testing.assert_array_equal(pvalues, reference)
 
 
@@ -178,8 +180,9 @@ def test_by_side_deadline_gives_prefixes(size, monkeypatch):
     got = ci_runner._by_side(data, ci_test, frozen, pairs, size, n_jobs=2, deadline=8)
     lengths = [(len(g[1]), len(s[1])) for g, s in zip(got, serial)]
     assert any(a == b > 0 for a, b in lengths) and any(a < b for a, b in lengths)
-    for (pvalues, flags), (ref_pvalues, ref_flags) in zip(got, serial):
+    for (pvalues, flags, ruled), (ref_pvalues, ref_flags, ref_ruled) in zip(got, serial):
         assert flags == ref_flags[:len(flags)] and pvalues == ref_pvalues[:len(pvalues)]
+        assert ruled == ref_ruled[:len(ruled)]
 
 
 def test_unit_batches_cover_units_in_order():
@@ -234,8 +237,9 @@ def test_run_split_units_equal_serial(monkeypatch):
     with ci_runner.CITestRunner(data, ci_test, n_jobs=2, max_time=6, min_parallel_work=0) as runner:
         got = runner.run(units, False)
     assert any(len(g[1]) < len(s[1]) for g, s in zip(got, serial))
-    for (pvalues, flags), (ref_pvalues, ref_flags) in zip(got, serial):
+    for (pvalues, flags, ruled), (ref_pvalues, ref_flags, ref_ruled) in zip(got, serial):
         assert flags == ref_flags[:len(flags)] and pvalues == ref_pvalues[:len(pvalues)]
+        assert ruled == ref_ruled[:len(ruled)]
 
 
 @pytest.mark.parametrize("ci_test", ["chi_square", "g_test", "bayes_factor"])

@@ -285,7 +285,8 @@ def test_grouped_by_set_mixed_shapes_equal_one_full_table_per_test(ci_test, weig
     counter = StratifiedCounter(data, lump_degenerate=lumps)
     got = ci_runner._by_set(counter, ci_test, units, max_round_cells=2000)
     assert got is not None
-    for (x, y, subsets), (pvalues, flags) in zip(units, got):
+    for (x, y, subsets), (pvalues, flags, ruled) in zip(units, got):
         want = [_one_test(ci_test, data, x, y, subset) for subset in subsets]
         assert np.asarray(pvalues).tobytes() == np.asarray([w.pvalue for w in want]).tobytes()
         assert flags == [bool(w.independent) for w in want]
+        assert ruled == [w.power_rule for w in want]

@@ -18,6 +18,12 @@ Either way all tables of one shape ``(r_x, r_y)`` go through the plug-in's
 decision is the test's own or ``pvalue > level`` (a corrected level, e.g. Bonferroni's
 ``alpha / m``). Every result depends only on its test, so the results are the same for any
 ``n_jobs``, group size, round size and cache bound.
+
+A unit's result is three lists, one entry per test in order: the p-values, the decisions
+and whether the test's heuristic power rule decided it instead of the data
+(:attr:`~skbn.citests.CITestBatchResult.power_rule`: too few samples per degree of
+freedom, dependence assumed). The runner adds up the last over the results it hands out
+(:attr:`CITestRunner.n_power_rule`), the one count of those tests for the learners.
 """
 
 import os
@@ -148,13 +154,31 @@ def _decisions(batch, level):
     return batch.independent if level is None else batch.pvalue > level
 
 
+def _outcomes(batch, level):
+    """The per-test lists of a batch: p-values, decisions (:func:`_decisions`) and
+    whether the power rule decided each test."""
+    return batch.pvalue.tolist(), _decisions(batch, level).tolist(), batch.power_rule.tolist()
+
+
+def _extend(result, new, stop=None):
+    """Append the per-test lists ``new`` (up to ``stop``) to a unit's ``result`` lists."""
+    if stop is None:
+        result[0].extend(new[0])
+        result[1].extend(new[1])
+        result[2].extend(new[2])
+    else:
+        result[0].extend(new[0][:stop])
+        result[1].extend(new[1][:stop])
+        result[2].extend(new[2][:stop])
+
+
 def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, grams=None,
                caches=None, deadline=None, counter_options=None, max_round_cells=_MAX_ROUND_CELLS,
                by_set=None):
     """Worker: test ``x _||_ y | S`` for every ``(x, y, subsets)`` unit, ``S`` in order.
 
-    Returns, per unit, ``(pvalues, independent)`` lists, truncated after the first
-    independence when ``stop_at_first`` -- exactly what testing the sets one by one would
+    Returns, per unit, ``(pvalues, independent, power_rule)`` lists, truncated after the
+    first independence when ``stop_at_first`` -- exactly what testing the sets one by one would
     give. ``level``: decide ``pvalue > level`` instead of the test's own decision. Tests
     that count (``ci_test.from_counts``) are evaluated in rounds: each round takes the next
     chunk of sets of every unfinished unit (chunks grow 4, 8, ... 64, so an early
@@ -167,15 +191,16 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
     after it, so a unit may come back with fewer results than sets (the caller tells by
     their number).
     """
-    results = [([], []) for _ in units]
+    results = [([], [], []) for _ in units]
     if not ci_test.from_counts:
-        for (x, y, subsets), (pvalues, flags) in zip(units, results):
+        for (x, y, subsets), (pvalues, flags, ruled) in zip(units, results):
             if deadline is not None and _now() >= deadline:
                 break
             for subset in subsets:
                 result = ci_test.test_variables(data, x, y, subset)
                 pvalues.append(result.pvalue)
                 flags.append(result.independent if level is None else result.pvalue > level)
+                ruled.append(result.power_rule)
                 if stop_at_first and flags[-1]:
                     break
         return results
@@ -192,12 +217,10 @@ def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, 
 
     def flush(by_shape):
         for (r_x, r_y), (blocks, declared, owners) in by_shape.items():
-            batch = run_tables(ci_test, blocks, declared, r_x, r_y)
-            pval, indep = batch.pvalue.tolist(), _decisions(batch, level).tolist()
+            pvalues, flags, ruled = _outcomes(run_tables(ci_test, blocks, declared, r_x, r_y), level)
             k = 0
             for u, n in owners:
-                results[u][0].extend(pval[k:k + n])
-                results[u][1].extend(indep[k:k + n])
+                _extend(results[u], (pvalues[k:k + n], flags[k:k + n], ruled[k:k + n]))
                 k += n
         by_shape.clear()
 
@@ -241,6 +264,7 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     card = [int(r) for r in counter.cards]
     pvalues = [[None] * len(subsets) for _, _, subsets in units]
     flags = [[None] * len(subsets) for _, _, subsets in units]
+    ruled = [[None] * len(subsets) for _, _, subsets in units]
     users = {}
     for u, (_, _, subsets) in enumerate(units):
         for k, subset in enumerate(subsets):
@@ -250,9 +274,8 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
     def flush():
         for (r_x, r_y), (tables, widths, tests, declared) in batches.items():
             batch = _test_blocks(ci_test, tables, widths, declared, r_x, r_y)
-            for (u, k), pvalue, flag in zip(tests, batch.pvalue.tolist(), _decisions(batch, level).tolist()):
-                pvalues[u][k] = pvalue
-                flags[u][k] = flag
+            for (u, k), pvalue, flag, rule in zip(tests, *_outcomes(batch, level)):
+                pvalues[u][k], flags[u][k], ruled[u][k] = pvalue, flag, rule
         batches.clear()
 
     for subset, tests in users.items():
@@ -275,9 +298,9 @@ def _by_set(counter, ci_test, units, level=None, deadline=None, max_round_cells=
             pending = 0
     flush()
     results = []
-    for unit_pvalues, unit_flags in zip(pvalues, flags):
+    for unit_pvalues, unit_flags, unit_ruled in zip(pvalues, flags, ruled):
         done = unit_flags.index(None) if None in unit_flags else len(unit_flags)
-        results.append((unit_pvalues[:done], unit_flags[:done]))
+        results.append((unit_pvalues[:done], unit_flags[:done], unit_ruled[:done]))
     return results
 
 
@@ -356,7 +379,7 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
 
     Returns
     -------
-    list of (pvalues, independent)
+    list of (pvalues, independent, power_rule)
         Per pair, the results of its sets in order up to the first independence: exactly
         those of testing the sets one by one.
     """
@@ -364,7 +387,7 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
     if n_jobs <= 1:
         return _side_run(data, ci_test, adjacency, pairs, range(len(adjacency)), options, deadline,
                          progress, caches)[0]
-    results = [([], []) for _ in pairs]
+    results = [([], [], []) for _ in pairs]
     closed = set()  # pairs with no more sets to test: an independence, both sides done, max_time
 
     def append(indices, found):
@@ -375,8 +398,7 @@ def _by_side(data, ci_test, adjacency, pairs, size=1, level=None, deadline=None,
             if result is None:  # its piece was not run (max_time): no more sets
                 closed.add(i)
                 continue
-            results[i][0].extend(result[0])
-            results[i][1].extend(result[1])
+            _extend(results[i], result)
             if result[1] and result[1][-1]:
                 closed.add(i)
 
@@ -460,7 +482,7 @@ def _side_run(data, ci_test, adjacency, pairs, variables, options, deadline=None
     before its last variable (the pairs not finished keep the results found so far).
     """
     size = options[0]
-    results = [([], []) for _ in pairs]
+    results = [([], [], []) for _ in pairs]
     own_side, other_side = {}, {}
     for i, (x, _) in enumerate(pairs):
         own_side.setdefault(x, []).append(i)
@@ -477,9 +499,8 @@ def _side_run(data, ci_test, adjacency, pairs, variables, options, deadline=None
             continue
         if deadline is not None and _now() >= deadline:
             return results, True
-        for i, (pvalues, flags) in zip(indices, sides.tests(v, queries)):
-            results[i][0].extend(pvalues)
-            results[i][1].extend(flags)
+        for i, found in zip(indices, sides.tests(v, queries)):
+            _extend(results[i], found)
         for i, (_, other) in zip(indices, queries):
             y = pairs[i][1]
             if not other and y in members and _needs_other_side(adjacency, pairs[i], results[i], size):
@@ -605,15 +626,11 @@ def _first_results(results, active, found):
     still = []
     for q in active:
         if q in found:
-            pvalues, flags = results[q]
-            new_pvalues, new_flags = found[q]
+            new_flags = found[q][1]
             if True in new_flags:
-                first = new_flags.index(True) + 1
-                pvalues.extend(new_pvalues[:first])
-                flags.extend(new_flags[:first])
+                _extend(results[q], found[q], new_flags.index(True) + 1)
                 continue
-            pvalues.extend(new_pvalues)
-            flags.extend(new_flags)
+            _extend(results[q], found[q])
         still.append(q)
     return still
 
@@ -653,7 +670,7 @@ class _Side:
 
         Returns
         -------
-        list of (pvalues, independent)
+        list of (pvalues, independent, power_rule)
         """
         if stop is None:
             stop = comb(len(self.adjacency[v]), self.size)
@@ -686,7 +703,7 @@ class _Side:
         group_of = np.zeros(n_queries, dtype=np.intp)
         for g, (_, members) in enumerate(groups):
             group_of[members] = g
-        results = [([], []) for _ in queries]
+        results = [([], [], []) for _ in queries]
         active = list(range(n_queries))
         subsets = islice(combinations(range(len(neighbours)), size), start, stop)
         round_size = 4
@@ -732,11 +749,11 @@ class _Side:
         the results to ``found[q]``."""
         for (r_x, r_y), (tables, widths, users, declared) in batches.items():
             batch = _test_blocks(self.ci_test, tables, widths, declared, r_x, r_y)
-            pvalues, flags = batch.pvalue.tolist(), _decisions(batch, self.level).tolist()
-            for q, pvalue, flag in zip(users, pvalues, flags):
-                entry = found.setdefault(q, ([], []))
+            for q, pvalue, flag, rule in zip(users, *_outcomes(batch, self.level)):
+                entry = found.setdefault(q, ([], [], []))
                 entry[0].append(pvalue)
                 entry[1].append(flag)
+                entry[2].append(rule)
         batches.clear()
 
     def _given(self, v, queries, start=0, stop=None):
@@ -747,7 +764,7 @@ class _Side:
         data, ci_test, adjacency, level = self.data, self.ci_test, self.adjacency, self.level
         codes, weights = data.codes, data.weights
         cards = np.asarray(data.cardinalities, dtype=np.int64)
-        results = [([], []) for _ in queries]
+        results = [([], [], []) for _ in queries]
         neighbours = np.asarray(adjacency[v], dtype=np.intp)
         position = {int(w): k for k, w in enumerate(adjacency[v])}
         block_cards = cards[neighbours]
@@ -805,10 +822,10 @@ class _Side:
                 observed = tables.reshape(len(tables), -1).sum(axis=1) > 0
                 batch = ci_test.test_batch(np.ascontiguousarray(tables[observed]), group[observed],
                                            len(declared), declared.astype(float))
-                pvalues, flags = batch.pvalue.tolist(), _decisions(batch, level).tolist()
+                pvalues, flags, ruled = _outcomes(batch, level)
                 at = 0
                 for q, n in zip(owners, sizes):
-                    found[q] = (pvalues[at:at + n], flags[at:at + n])
+                    found[q] = (pvalues[at:at + n], flags[at:at + n], ruled[at:at + n])
                     at += n
             active = _first_results(results, active, found)
             start, size = stop, 2 * size
@@ -897,6 +914,11 @@ class CITestRunner:
         The ``_now()`` value at which ``max_time`` runs out.
     stopped_at : str or None
         Set by the learner: the step during which ``max_time`` ran out.
+    n_power_rule : int
+        Number of the tests in the results handed out so far (:meth:`unconditional`,
+        :meth:`run`, :meth:`level_tests`, the new keys of :meth:`cached`) that the test's
+        power rule decided instead of the data (each counted once; a unit's results end at
+        its first independence, so the count is the same for any ``n_jobs``).
     caches : dict
         Conditioning-set ids and pair states shared by the in-process counters, and the
         Gram matrices of the current level-1 adjacency (``"gram"``; drop it when the
@@ -917,6 +939,7 @@ class CITestRunner:
         self.n_jobs = n_jobs
         self.deadline = None if max_time is None else _now() + max_time
         self.stopped_at = None
+        self.n_power_rule = 0
         self.counter_options = {"cache_bytes": cache_bytes, "gram_cache_bytes": gram_cache_bytes,
                                 "lump_degenerate": _lumps_strata(ci_test)}
         self.max_round_cells = max_round_cells
@@ -975,13 +998,20 @@ class CITestRunner:
             return 1
         return n_jobs
 
+    def _tally(self, results):
+        """Count the power-rule decisions of units' ``results`` (:attr:`n_power_rule`);
+        returns them."""
+        self.n_power_rule += sum(ruled.count(True) for _, _, ruled in results)
+        return results
+
     def _units(self, units, stop_at_first, adjacency=None, grams=None, deadline=None):
         """:func:`_run_units` in-process, with this runner's test, level, caches and bounds."""
         return _run_units(self.data, self.ci_test, units, stop_at_first, self.level, adjacency, grams,
                           self.caches, deadline, self.counter_options, self.max_round_cells)
 
     def run(self, units, stop_at_first, adjacency=None, *, timed=True):
-        """``(pvalues, independent)`` lists of every ``(x, y, subsets)`` unit, in unit order.
+        """``(pvalues, independent, power_rule)`` lists of every ``(x, y, subsets)`` unit, in
+        unit order (counted in :attr:`n_power_rule`).
 
         ``stop_at_first``: a unit's results end at its first independence. ``timed=False``
         runs every unit whatever ``max_time`` (tests that were already run once and are
@@ -999,7 +1029,10 @@ class CITestRunner:
         """
         if not units:
             return []
-        deadline = self.deadline if timed else None
+        return self._tally(self._run(units, stop_at_first, adjacency, self.deadline if timed else None))
+
+    def _run(self, units, stop_at_first, adjacency, deadline):
+        """:meth:`run`'s results, not yet counted."""
         if self._moments is not None:
             return self._moments.run(units, stop_at_first, deadline, _now)
         work = sum(len(u[2]) for u in units)
@@ -1035,17 +1068,17 @@ class CITestRunner:
             for batch in batches
         )
         # a unit's pieces in order, up to the first one cut short by max_time
-        results, complete = [([], []) for _ in units], [True] * len(units)
-        for (u, a, b), (pvalues, flags) in zip((piece for batch in batches for piece in batch),
-                                               (result for output in outputs for result in output)):
+        results, complete = [([], [], []) for _ in units], [True] * len(units)
+        for (u, a, b), result in zip((piece for batch in batches for piece in batch),
+                                     (result for output in outputs for result in output)):
             if complete[u]:
-                results[u][0].extend(pvalues)
-                results[u][1].extend(flags)
-                complete[u] = len(flags) == b - a
+                _extend(results[u], result)
+                complete[u] = len(result[1]) == b - a
         return results
 
     def level_tests(self, adjacency, pairs, size, progress=None):
-        """``(unit, (pvalues, independent))`` of a level of PC-stable for every pair, in order.
+        """``(unit, (pvalues, independent, power_rule))`` of a level of PC-stable for every
+        pair, in order (counted in :attr:`n_power_rule`).
 
         ``unit`` is ``(x, y, sets)`` with the pair's sets of ``size`` variables in test
         order (:func:`_pair_sets`; at least as many as results). With a counting test on
@@ -1062,14 +1095,15 @@ class CITestRunner:
         work = sum(comb(len(adjacency[x]) - 1, size) + comb(len(adjacency[y]) - 1, size) for x, y in pairs)
         n_jobs = self._parallel(work)
         data = self.data if n_jobs == 1 else self.shared_data()
-        results = _by_side(data, self.ci_test, adjacency, pairs, size, self.level, self.deadline, progress,
-                           n_jobs, self.counter_options, self.max_round_cells,
-                           self.caches if n_jobs == 1 else None)
+        results = self._tally(_by_side(data, self.ci_test, adjacency, pairs, size, self.level, self.deadline,
+                                       progress, n_jobs, self.counter_options, self.max_round_cells,
+                                       self.caches if n_jobs == 1 else None))
         for (x, y), result in zip(pairs, results):
             yield (x, y, _first_sets(adjacency, x, y, size, len(result[1]))), result
 
     def unconditional(self, pairs, gram=None):
-        """``(pvalue, statistic, independent)`` arrays of ``x _||_ y`` for every pair ``(x, y)``.
+        """``(pvalue, statistic, independent)`` arrays of ``x _||_ y`` for every pair ``(x, y)``
+        (the power rule's decisions counted in :attr:`n_power_rule`).
 
         Counting tests read every pair's table from one one-hot Gram matrix
         (:func:`~skbn._counting.pairwise_contingency`; ``gram``: ``(gram, offsets)`` of
@@ -1085,6 +1119,7 @@ class CITestRunner:
                 result = self.ci_test.test_variables(self.data, x, y, ())
                 pvalue[k], statistic[k] = result.pvalue, result.statistic
                 independent[k] = result.independent if self.level is None else result.pvalue > self.level
+                self.n_power_rule += result.power_rule
             return pvalue, statistic, independent
         for index, tables in pairwise_contingency(self.data, pairs, gram):
             observed = tables.reshape(len(index), -1).any(axis=1)
@@ -1092,13 +1127,15 @@ class CITestRunner:
             batch = self.ci_test.test_batch(tables[observed], k[observed], len(index), np.ones(len(index)))
             pvalue[index], statistic[index] = batch.pvalue, batch.statistic
             independent[index] = _decisions(batch, self.level)
+            self.n_power_rule += int(np.count_nonzero(batch.power_rule))
         return pvalue, statistic, independent
 
     def cached(self, keys):
         """``(pvalue, statistic, independent)`` of every key ``(x, y, S)`` (``x < y``, ``S`` a
         sorted tuple), from :attr:`cache`; the keys not in it are counted and tested
         together first, one :func:`run_tables` call per table shape (oracles answer from
-        the variables). Runs in-process, whatever ``n_jobs`` and ``max_time``."""
+        the variables). Runs in-process, whatever ``n_jobs`` and ``max_time``. The power
+        rule's decisions of the new keys are counted in :attr:`n_power_rule`."""
         missing = sorted({key for key in keys if key not in self.cache})
         if missing and self._moments is not None:
             self.cache.update(zip(missing, zip(*self._moments.test_many(missing))))
@@ -1114,6 +1151,7 @@ class CITestRunner:
                     part.append(value)
             for (r_x, r_y), (shape_keys, blocks, declared) in sorted(by_shape.items()):
                 batch = run_tables(self.ci_test, blocks, declared, r_x, r_y)
+                self.n_power_rule += int(np.count_nonzero(batch.power_rule))
                 self.cache.update(zip(shape_keys, zip(batch.pvalue.tolist(), batch.statistic.tolist(),
                                                       _decisions(batch, self.level).tolist())))
         elif missing:
@@ -1121,6 +1159,7 @@ class CITestRunner:
                 result = self.ci_test.test_variables(self.data, *key)
                 independent = result.independent if self.level is None else result.pvalue > self.level
                 self.cache[key] = (result.pvalue, result.statistic, independent)
+                self.n_power_rule += result.power_rule
         return [self.cache[key] for key in keys]
 
 
@@ -1165,7 +1204,7 @@ def _streamed(runner, units, stop_at_first, adjacency=None, progress=None):
     group, n_sets, n_done = [], 0, 0
     for unit in units:
         if runner.expired():
-            yield unit, ([], [])
+            yield unit, ([], [], [])
             continue
         group.append(unit)
         n_sets += len(unit[2])

@@ -281,15 +281,16 @@ class MomentTests:
         return np.asarray(out[0]), np.asarray(out[1]), np.asarray(out[2], dtype=bool)
 
     def run(self, units, stop_at_first, deadline=None, now=None):
-        """``(pvalues, independent)`` lists of every ``(x, y, subsets)`` unit, ``S`` in order,
-        truncated after the first independence when ``stop_at_first``.
+        """``(pvalues, independent, power_rule)`` lists of every ``(x, y, subsets)`` unit,
+        ``S`` in order, truncated after the first independence when ``stop_at_first``
+        (``power_rule`` all False: these tests have no power rule).
 
         Rounds: each takes the next chunk of sets of every unfinished unit (chunks grow 1,
         2, ... 64 when a unit may stop early; all sets at once otherwise) and tests them
         together (:meth:`test_many`).
         ``deadline``: no round starts after it (``now()`` the clock).
         """
-        results = [([], []) for _ in units]
+        results = [([], [], []) for _ in units]
         position = [0] * len(units)
         active = [u for u, unit in enumerate(units) if unit[2]]
         size = 1 if stop_at_first else 1 << 30
@@ -308,6 +309,7 @@ class MomentTests:
             for u, m in owners:
                 results[u][0].extend(pvalue[k:k + m])
                 results[u][1].extend(independent[k:k + m])
+                results[u][2].extend([False] * m)
                 k += m
             active = still_active(active, results, position, units, stop_at_first)
             size = min(2 * size, 64)

@@ -12,14 +12,15 @@ __all__ = ["still_active"]
 def still_active(active, results, position, units, stop_at_first):
     """The units of a round that go on to the next: not finished with their sets, and not
     stopped by an independence when ``stop_at_first`` (their results are then cut after
-    the first one). ``results[u]`` is ``(pvalues, flags)``, ``position[u]`` the number of
-    sets of unit ``u`` tested so far."""
+    the first one). ``results[u]`` is the unit's per-test lists ``(pvalues, flags, ...)``,
+    ``position[u]`` the number of sets of unit ``u`` tested so far."""
     still = []
     for u in active:
-        pvalues, flags = results[u]
+        flags = results[u][1]
         if stop_at_first and True in flags:
             first = flags.index(True)
-            del pvalues[first + 1:], flags[first + 1:]
+            for values in results[u]:
+                del values[first + 1:]
         elif position[u] < len(units[u][2]):
             still.append(u)
     return still

@@ -231,7 +231,7 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
                     progress.update(len(units))
             done = zip(units, results)
         level_tests = 0
-        for (x, y, subsets), (pvals, flags) in done:  # removals: frozen adjacency unchanged
+        for (x, y, subsets), (pvals, flags, _) in done:  # removals: frozen adjacency unchanged
             level_tests += len(flags)
             if not flags:
                 continue

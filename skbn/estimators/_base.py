@@ -33,8 +33,10 @@ from skbn._data import (
     intervention_matrix,
     name_order,
     name_ranks,
+    numeric_column,
     permute_columns,
     positive_weight_rows,
+    target_series,
 )
 from skbn._determined_columns import check_determined_columns
 from skbn._engines._local_scores import FamilyScoreCache
@@ -171,7 +173,20 @@ def _target_key(per_column, X, y, target):
 
 def _split_target_type(column_types, X, y, target):
     """``column_types`` without the entry that declares ``y`` (:func:`_target_key`), and
-    that entry."""
+    that entry (None: the column-type rule decides ``y``).
+
+    A string (``"discrete"``, ``"continuous"``) declares every column, ``y`` included:
+    "every column is continuous" covers the target fitted through ``fit(X, y)`` too (a
+    ``y`` of whole numbers with few values was a discrete target under it). Only a ``y``
+    that holds no numbers (text, bools, a pandas categorical: class labels, which cannot
+    be continuous) is left to the rule under ``"continuous"``, so a CLG classifier on
+    continuous features keeps its labels. A list declares the columns of ``X`` only."""
+    if isinstance(column_types, str):
+        if y is None or target is not None or column_types not in (DISCRETE, CONTINUOUS):
+            return column_types, None
+        if column_types == CONTINUOUS and not numeric_column(target_series(y)):
+            return column_types, None
+        return column_types, column_types
     name = _target_key(column_types, X, y, target)
     if name is None:
         return column_types, None

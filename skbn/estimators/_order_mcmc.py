@@ -340,7 +340,9 @@ class OrderMCMCStructure(_BaseStructureLearner):
     n_chains : int, default=2
         Independent chains, for the convergence diagnostic: when two chains' edge
         posteriors differ by more than ``CONVERGENCE_THRESHOLD`` (0.1) ``fit`` issues a
-        ``ConvergenceWarning`` suggesting a longer ``n_iter``.
+        ``ConvergenceWarning`` suggesting a longer ``n_iter``. With one chain there is
+        nothing to compare: ``convergence_`` is NaN and ``fit`` warns (``UserWarning``)
+        that convergence was not diagnosed.
     max_parent_sets : int, default=2_000_000
         Refuse (``ValueError``) when more families than this would be scored.
     n_jobs : int or None, default=None
@@ -363,7 +365,7 @@ class OrderMCMCStructure(_BaseStructureLearner):
     chain_edge_posteriors_ : ndarray of shape (n_chains, n_nodes, n_nodes)
     convergence_ : float
         Largest difference between two chains' edge posteriors (NaN with one chain, which
-        has nothing to compare with: not measured, and no warning); above
+        has nothing to compare with: not measured, and ``fit`` warns so); above
         0.1 ``fit`` warns that the chains have not converged. Agreeing chains are no proof
         of convergence (both may miss the same mode), but disagreeing ones prove the
         opposite.
@@ -540,11 +542,21 @@ class OrderMCMCStructure(_BaseStructureLearner):
         return edges
 
     def _warn_if_unconverged(self):
-        r"""``ConvergenceWarning`` when two chains' edge posteriors differ by more than
+        r"""A ``UserWarning`` with one chain (no diagnostic), else a ``ConvergenceWarning``
+        when two chains' edge posteriors differ by more than
         :data:`CONVERGENCE_THRESHOLD`, suggesting ``n_iter`` for a difference about half the
         threshold, as if the difference fell like the Monte Carlo error,
         :math:`1/\sqrt{n_{iter}}` (at least four times the current ``n_iter``)."""
-        if not self.convergence_ > CONVERGENCE_THRESHOLD:  # (NaN with one chain: not measured)
+        if self.n_chains == 1:
+            warn_user(
+                "OrderMCMCStructure with n_chains=1 cannot diagnose convergence: the diagnostic "
+                "compares the edge posteriors of independent chains, so convergence_ is NaN (not "
+                "measured) and edge_posterior_ may be off by any amount without a "
+                "ConvergenceWarning. Use n_chains=2 or more (they run in parallel with n_jobs).",
+                UserWarning,
+            )
+            return
+        if not self.convergence_ > CONVERGENCE_THRESHOLD:
             return
         factor = max(4.0, (2.0 * self.convergence_ / CONVERGENCE_THRESHOLD) ** 2)
         suggested = float(f"{self.n_iter * factor:.2g}")

@@ -18,7 +18,7 @@ from skbn._engines._ci_runner import CITestRunner, _streamed
 from skbn._engines._skeleton import _edge_subsets, skeleton
 from skbn.citests import AUTO_TESTS
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.exceptions import OrientationConflictWarning
+from skbn.exceptions import OrientationConflictWarning, PowerRuleWarning
 from skbn.graph import PDAG, _extension
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
@@ -93,7 +93,7 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
             yield from _chunk_major(block, _COLLIDER_CHUNK)
 
     stopped, n_tests = set(), 0
-    for (x, y, subsets), (pvals, flags) in _streamed(runner, new_units(), False):
+    for (x, y, subsets), (pvals, flags, _) in _streamed(runner, new_units(), False):
         n_tests += len(flags)
         if len(flags) < len(subsets):  # stopped by max_time: the skeleton's set decides
             stopped.add((x, y))
@@ -362,6 +362,27 @@ def acyclic_arrows(n_variables, arrows):
     return kept, skipped
 
 
+def _warn_power_rule(ci_test, n_power_rule, n_tests):
+    """One :class:`~skbn.exceptions.PowerRuleWarning` when the test's heuristic power rule
+    decided ``n_power_rule`` of the fit's ``n_tests`` tests (too few samples per degree of
+    freedom: dependence assumed, the edge kept, where bnlearn's and pcalg's tests would have
+    found independence)."""
+    if not n_power_rule:
+        return
+    name = type(ci_test).__name__
+    rule = getattr(ci_test, "min_samples_per_dof", None)
+    option = (f"with fewer than min_samples_per_dof={rule:g} samples per degree of freedom, "
+              if rule is not None else "")
+    change = (f"Pass ci_test={name}(min_samples_per_dof=0) to decide them from the data "
+              "(the asymptotic p-value; keep its other parameters), or a lower value to relax the rule"
+              if rule is not None else f"See {name}'s power rule")
+    warn_user(
+        f"PCStructure: {name}'s power rule decided {n_power_rule:,} of the {n_tests:,} CI tests "
+        f"({option}a test reports dependence, pvalue=0, and keeps the edge; bnlearn's and "
+        f"pcalg's tests take such a test as independence). {change}; see n_power_rule_tests_.",
+        PowerRuleWarning)
+
+
 def _warn_conflicts(conflicts, continuous=None):
     """One :class:`~skbn.exceptions.OrientationConflictWarning` summarising a fit's conflicts.
 
@@ -589,6 +610,13 @@ class PCStructure(_BaseStructureLearner):
     n_tests_ : int
         Number of CI tests whose result the algorithm used (chunked evaluation may compute
         up to a few more past a deciding independence; they are not counted).
+    n_power_rule_tests_ : int
+        How many of those ``n_tests_`` tests the test's heuristic power rule decided instead
+        of the data: fewer than ``min_samples_per_dof`` samples per degree of freedom
+        (:class:`~skbn.citests.ChiSquare`, :class:`~skbn.citests.GTest`), so dependence was
+        assumed (``pvalue = 0``) and the edge kept, where bnlearn's and pcalg's tests find
+        independence. A :class:`~skbn.exceptions.PowerRuleWarning` gives the count when it is
+        not 0; 0 for tests without such a rule. The same for any ``n_jobs``.
     ci_test_ : BaseCITest
         The resolved test (a clone; never modified: with ``"bonferroni"`` PC decides each
         test at ``ci_test_.alpha / m`` from its p-value).
@@ -772,6 +800,8 @@ class PCStructure(_BaseStructureLearner):
             (names[x], names[y]): tuple(names[v] for v in s) for (x, y), s in sorted(sepsets.items())
         }
         self.n_tests_ = int(n_tests + extra_tests)
+        self.n_power_rule_tests_ = int(runner.n_power_rule)
+        _warn_power_rule(ci_test, self.n_power_rule_tests_, self.n_tests_)
         # the DAG extension in name order too (Dor-Tarsi takes the first removable node)
         edges, forced = _extension(self.cpdag_)
         index = {name: i for i, name in enumerate(names)}

@@ -346,7 +346,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
             elif gaussian and len(features) * comb(len(features) - 1, order) <= BATCH_TESTS:
                 units = [(x, p, list(combinations([j for j in features if j != x], order))) for x in features]
                 results = runner.run(units, stop_at_first=False, timed=False)
-                for (x, _, subsets), (values, _) in zip(units, results):
+                for (x, _, subsets), (values, _, _) in zip(units, results):
                     for subset, pvalue in zip(subsets, values):
                         if not active[list(subset)].all():
                             continue  # a member was dropped earlier in this order
@@ -360,7 +360,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
                     others = [j for j in np.flatnonzero(active) if j != x]
                     if len(others) < order:
                         continue
-                    (values, _), = runner.run([(x, p, list(combinations(others, order)))],
+                    (values, _, _), = runner.run([(x, p, list(combinations(others, order)))],
                                               stop_at_first=True, timed=False)
                     n_tests += len(values)
                     pvalues[x] = max(pvalues[x], max(values))

@@ -28,9 +28,11 @@ categories : "auto", list of sequences or dict, default="auto"
     NaT are missing: strings such as "None" or "NA" are states.
 column_types : "auto", "discrete", "continuous", list or dict, default="auto"
     Which columns are discrete and which continuous: "auto" applies the rule,
-    "discrete" or "continuous" declares every column of ``X``, a list gives "discrete",
-    "continuous" or "auto" for every column in column order, a dict maps column names to
-    them (other columns: "auto"). The rule: categorical, text and bool columns are
+    "discrete" or "continuous" declares every column of ``X`` and the target ``y`` of
+    ``fit(X, y)`` (a ``y`` of text, bools or a pandas categorical stays discrete under
+    "continuous"), a list gives "discrete", "continuous" or "auto" for every column of
+    ``X`` in column order (``y`` then follows the rule), a dict maps column names, ``y``'s
+    included, to them (other columns: "auto"). The rule: categorical, text and bool columns are
     discrete; a numeric column holding a non-integer value is continuous; a numeric column
     of whole numbers is discrete with at most 32 distinct values (and at least two rows per
     value when it has more than 10) and must be declared otherwise (one error names every
