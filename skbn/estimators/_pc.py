@@ -419,6 +419,47 @@ def _warn_conflicts(conflicts, continuous=None):
         OrientationConflictWarning)
 
 
+def _separated_on_no_rows(data, sepsets):
+    """The removed pairs whose separating test had no data: ``[(x, y, S), ...]``.
+
+    Under test-wise deletion (``missing="available_case"``) the test of ``x ⫫ y | S`` counts
+    the rows observing ``x``, ``y`` and every variable of ``S`` (codes ``>= 0``, weight > 0).
+    When there is none, every test returns independence (p = 1) by its convention for too
+    few rows, so the edge is removed on no evidence: columns never observed together (nlme's
+    ``Quinidine``: ``conc`` and ``interval``) separate every pair that is tested given them.
+    Complete data never have such a test (every row observes every column).
+    """
+    observed = data.codes >= 0
+    if observed.all():
+        return []
+    weight = np.ones(data.n_samples) if data.weights is None else data.weights
+    positive = weight > 0
+    found = []
+    for (x, y), s in sorted(sepsets.items()):
+        if not (observed[:, [x, y, *s]].all(axis=1) & positive).any():
+            found.append((x, y, tuple(s)))
+    return found
+
+
+def _warn_separated_on_no_rows(data, sepsets, names):
+    """Warn, naming them, about the edges removed by a test that no row observed."""
+    found = _separated_on_no_rows(data, sepsets)
+    if not found:
+        return
+    shown = ", ".join(
+        f"{names[x]!r} - {names[y]!r} (given {', '.join(repr(names[v]) for v in s) or 'nothing'})"
+        for x, y, s in found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+    warn_user(
+        f"PCStructure: {len(found)} edge{'s were' if len(found) > 1 else ' was'} removed by a "
+        f"test that no row could decide: no row observes all of its variables, so the test "
+        f"had no data and returned independence (p = 1, its rule for too few rows): {shown}. "
+        "The data do not show these pairs independent: no row observes a pair together with "
+        "the columns it was tested given. Drop or impute one of the columns rarely observed "
+        "together, or learn with missing='em' (a score-based learner).",
+        UserWarning,
+    )
+
+
 class PCStructure(_BaseStructureLearner):
     r"""PC algorithm: CI tests -> skeleton -> v-structures -> Meek rules -> CPDAG.
 
@@ -757,6 +798,7 @@ class PCStructure(_BaseStructureLearner):
             if self.orient != "standard":
                 separating, extra_tests, separating_pvalues = collider_separating_sets(
                     runner, adjacency, triples, decided, self.max_cond_vars)
+            _warn_separated_on_no_rows(data, sepsets, names)
             if runner.stopped_at is not None:
                 warn_user(
                     f"PCStructure stopped by max_time={self.max_time} during "
