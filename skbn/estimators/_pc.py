@@ -427,16 +427,24 @@ def _separated_on_no_rows(data, sepsets):
     When there is none, every test returns independence (p = 1) by its convention for too
     few rows, so the edge is removed on no evidence: columns never observed together (nlme's
     ``Quinidine``: ``conc`` and ``interval``) separate every pair that is tested given them.
-    Complete data never have such a test (every row observes every column).
+    Complete data never have such a test (every row observes every column). Rows are read
+    only for the tests that the union bound does not settle: when the rows missing some
+    variable of the test, summed over its variables, are fewer than the rows, some row
+    observes them all.
     """
     observed = data.codes >= 0
     if observed.all():
         return []
     weight = np.ones(data.n_samples) if data.weights is None else data.weights
     positive = weight > 0
+    n_rows = int(np.count_nonzero(positive))
+    missing = np.count_nonzero(~observed & positive[:, None], axis=0).tolist()
     found = []
     for (x, y), s in sorted(sepsets.items()):
-        if not (observed[:, [x, y, *s]].all(axis=1) & positive).any():
+        columns = [x, y, *s]
+        if sum(missing[v] for v in columns) < n_rows:  # (the union bound: some row observes all)
+            continue
+        if not (observed[:, columns].all(axis=1) & positive).any():
             found.append((x, y, tuple(s)))
     return found
 
