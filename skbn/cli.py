@@ -1814,6 +1814,9 @@ def cmd_effect(args, log):
     if x == y:
         raise CommandError(f"--x and --y are the same column {str(x)!r}: the effect of a "
                            f"variable on itself is not a causal question")
+    if args.model is not None:  # only the model's columns are read: their missing cells count
+        cpdag, data = model_structure(args, data)
+        source = f"the CPDAG of {args.model}"
     data, weights = _complete_rows(args, data, weights, line)
     declared = _declared_types(args)
     pair, (x_states, y_states) = encode_fit(
@@ -1858,9 +1861,6 @@ def cmd_effect(args, log):
         raise CommandError(f"--y {str(y)!r} has {len(y_states)} states "
                            f"({', '.join(map(str, y_states))}): give --y-value, the outcome "
                            f"state whose probability the effect is about")
-    if args.model is not None:
-        cpdag, data = model_structure(args, data)
-        source = f"the CPDAG of {args.model}"
     # the learner of the bootstrap (and of the point estimate without --model); --n-jobs
     # parallelises the resamples
     learner = build_estimator(argparse.Namespace(**{**vars(args), "target": None,

