@@ -13,7 +13,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
-from skbn._continuous_network import aliased_family_parameters, identifiable_families
+from skbn._continuous_network import aliased_family_parameters
 from skbn._counting import config_ids, count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions, transitive_closure
@@ -956,19 +956,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             parents[child].append(parent)
         continuous = data.continuous
         families = [(child, sorted(pa)) for child, pa in enumerate(parents)]
-        # the collinearity checks of the new Gaussian families, one eigvalsh per number of parents
-        batch = [(child, pa) for child, pa in families if (child, tuple(pa)) not in cache
-                 and continuous[child] and pa and continuous[pa].all()] if counter is not None else []
-        stats = [counter.family(child, pa) for child, pa in batch]
-        checked = {(child, tuple(pa)) for (child, pa), ok in zip(batch, identifiable_families(
-            [(s[0].scatter[0], s[2]) for s in stats])) if ok}
         cpts, intercepts, coefficients, sigmas = {}, {}, {}, {}
         for child, pa in families:
             key = (child, tuple(pa))
             if key not in cache:
                 if continuous[child]:
                     cache[key] = self._regressions(data, states, counter, child, pa, variance,
-                                                   key in checked, bounds=bounds[child],
+                                                   bounds=bounds[child],
                                                    held=_held_regressions(current, names, child, pa))
                 else:
                     self._check_cpt_size(data, child, pa)
@@ -988,11 +982,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                   coefficients, sigmas)
 
     @staticmethod
-    def _regressions(data, states, counter, child, parents, variance, identifiable=False, *,
-                     bounds=None, held=None):
+    def _regressions(data, states, counter, child, parents, variance, *, bounds=None, held=None):
         """``(intercept, coefficients, sigma)`` arrays of the continuous ``child`` over the
-        configurations of its discrete ``parents`` (C order, as the CLG network stores them);
-        ``identifiable``: a Gaussian family's parents already passed the collinearity check.
+        configurations of its discrete ``parents`` (C order, as the CLG network stores them).
 
         Exactly collinear parents follow R's ``lm`` rule in every configuration
         (:func:`_aliased_regression`: the parent later in name order gets coefficient 0),
@@ -1004,7 +996,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         all its rows, with a warning naming the configurations and why, as a CPT row without
         data gets the prior: no row, no more rows (total weight) than the coefficients of
         the parents left (a CLG score leaves an empty configuration out, so a learned graph
-        may have one), nearly collinear parents there, or no residual spread there (every
+        may have one), or no residual spread there (every
         row on the regression, such as a column equal in the two rows of a configuration: a
         variance of 0 would give every other value density 0). A Gaussian family, which has
         one configuration, is an error naming the column instead, but for the ``lm`` rule
@@ -1023,7 +1015,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if not discrete:  # one group (a Gaussian family)
             b0, b, s = _regression_aliasing(data, stats, column, columns, variance,
                                             f"the column {data.names[child]!r}", parent_names,
-                                            identifiable, bounds)
+                                            bounds=bounds)
             return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
@@ -1614,28 +1606,26 @@ def _check_determined_columns(estimator, data, states, refusing=True):
                              rank_rule=learner is estimator and not tests)
 
 
-def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, identifiable=False,
-                         bounds=None):
+def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, bounds=None):
     """``(intercept, coefficients, sigma)`` of a learner's Gaussian family (group 0 of
     ``stats``): :func:`_aliased_regression`, R's ``lm`` rule for exactly collinear or
     constant parents, with :func:`_warn_aliased`'s warning naming ``where`` (the child).
     ``parent_names``: the names of the parents ``columns`` (positions in ``stats``)."""
     b0, b, s, aliased = _aliased_regression(stats, 0, column, columns, variance, where, parent_names,
-                                            identifiable, bounds)
+                                            bounds)
     if aliased:
         _warn_aliased(where, parent_names, [(None, aliased)])
     return b0, b, s
 
 
-def _aliased_regression(stats, group, column, columns, variance, where, parent_names, identifiable=False,
-                        bounds=None):
+def _aliased_regression(stats, group, column, columns, variance, where, parent_names, bounds=None):
     """:func:`skbn._continuous_network.aliased_family_parameters` in configuration ``group``
     of ``stats``, the parents taken in name order (``parent_names``, aligned with
     ``columns``): the parent later in name order is the one aliased, whatever the column
     order. ``(intercept, coefficients, sigma, aliased)``."""
     order = np.argsort(name_ranks(parent_names), kind="stable") if parent_names else []
-    return aliased_family_parameters(stats, group, column, columns, variance, where, order, identifiable,
-                                     bounds, parent_names)
+    return aliased_family_parameters(stats, group, column, columns, variance, where, order, bounds,
+                                     parent_names)
 
 
 def _warn_aliased(where, parent_names, cases, n_configurations=None):
