@@ -213,6 +213,35 @@ def _y_name(y):
     return getattr(y, "name", None)
 
 
+def _warn_unread_y(X, y, name, position, target):
+    """Warn when ``fit(X, y)`` gets a ``y`` that is not the column ``name`` (at ``position``
+    in ``X``) which ``target=`` names as the target: the fit reads the target from ``X`` and
+    not from ``y``. Passing ``y`` equal to that column (``cross_val_score(model, X,
+    X[name])``, a Pipeline's ``y``) is silent; an error would break those. Cells are equal
+    when both are missing or both hold equal values (``1 == 1.0``, a category equal to its
+    string); ``y`` of another length, or of more than one column, is not that column."""
+    frame = isinstance(X, pd.DataFrame)
+    column = X.iloc[:, position] if frame else np.asarray(X, dtype=object)[:, position]
+    mine = np.asarray(column, dtype=object)
+    given = np.asarray(y, dtype=object)
+    given = given.reshape(-1) if given.ndim == 2 and given.shape[1] == 1 else given
+    where = f"X[{name!r}]" if frame else f"X[:, {position}]"
+    if given.ndim == 1 and len(given) == len(mine):
+        missing, absent = pd.isna(mine), pd.isna(given)
+        both = ~(missing | absent)
+        differ = missing != absent
+        differ[both] = mine[both] != given[both]
+        if not differ.any():
+            return
+        how = f"differs from {where} in {int(differ.sum())} of its {len(mine)} rows"
+    else:
+        how = f"has shape {given.shape}, not {where}'s ({len(mine)},)"
+    without = f"X.drop(columns={name!r})" if frame else f"X without column {position}"
+    warn_user(f"y is not read: target={target!r} names the column {name!r} of X as the target, and "
+              f"y {how}. To fit y as the target, pass fit({without}, y) without target=; to fit "
+              f"{where}, pass fit(X) or y={where}.")
+
+
 def target_name_of(y, names, X=None):
     """The name of the target column ``y`` appended after the columns ``names`` of ``X``
     (``fit(X, y)``; :class:`~skbn.PCSelect`): ``y``'s own name, ``"y"`` for an unnamed ``y``
@@ -440,11 +469,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``
             (columns in ``classes_`` order: the target's states sorted as ``np.unique``
-            sorts them, as scikit-learn's metrics expect). Ignored when ``target`` names a
-            column of ``X``. The target is one more column of the network, so a missing label
-            (NaN/None) follows the ``missing`` mode as a missing cell of ``X`` does: refused
-            under ``"error"`` (naming the target), the row dropped under
-            ``"complete_case"``, the label completed by EM under ``"em"`` (and PC's
+            sorts them, as scikit-learn's metrics expect). Not read when ``target`` names a
+            column of ``X``: that column is the target (a Pipeline or ``cross_val_score``
+            passes ``y`` anyway), with a warning naming both when ``y`` is not that column
+            (another value in some row, or another length). The target is one more column
+            of the network, so a missing label (NaN/None) follows the ``missing`` mode as a
+            missing cell of ``X`` does: refused under ``"error"`` (naming the target), the
+            row dropped under ``"complete_case"``, the label completed by EM under ``"em"`` (and PC's
             ``"available_case"``); ``fit(X, y)`` then fits the model of ``fit(X_y,
             target=name)`` with the column in ``X_y``.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -518,6 +549,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             target_index = data.n_variables - 1
         elif self.target is not None:
             target_index = _column_position(self.target, data.names, "target")
+            if y is not None:
+                _warn_unread_y(X, y, data.names[target_index], target_index, self.target)
         data = replace(data, target=target_index, target_from_y=from_y)
         if interventions is not None:
             data = replace(data, intervened=intervention_matrix(interventions, data, n_features))
