@@ -57,9 +57,9 @@ from skbn._dag import bit_ids
 __all__ = [
     "SINGULAR_RCOND",
     "Moments",
-    "cholesky_factor",
     "ResidualLattice",
     "added_parent_rss",
+    "cholesky_factor",
     "conditional_variances",
     "factor_passes",
     "moments",
