@@ -42,7 +42,7 @@ from scipy import linalg
 from sklearn.utils import check_random_state
 
 from skbn._counting import config_ids, linear_dependencies, moments, regression
-from skbn._counting._moments import SINGULAR_RCOND, _scaled
+from skbn._counting._moments import _scaled, cholesky_factor
 from skbn._dag import ancestor_ids
 from skbn._data import _held, value_kind
 from skbn._discrete_network import (
@@ -1504,54 +1504,29 @@ def _scaled_parents(scatter, parents):
     return _scaled(sub)[1]
 
 
-def _identifiable(eig):
-    """Whether the eigenvalues ``eig`` (increasing, last axis) of a scaled scatter matrix
-    leave the regression identifiable: the smallest above ``SINGULAR_RCOND`` times the
-    largest (a NaN passes, as the check always let it)."""
-    return np.logical_not(eig[..., 0] <= SINGULAR_RCOND * eig[..., -1])
-
-
-def identifiable_families(families):
-    """The collinearity check of :func:`_family_parameters` for many one-group families at
-    once: one ``eigvalsh`` per number of parents (numpy's ``eigvalsh`` solves each matrix of
-    a stack on its own, so each verdict is the one-family call's).
-
-    Parameters
-    ----------
-    families : list of (scatter, parents)
-        A family's scatter matrix and its parents' positions in it.
-
-    Returns
-    -------
-    ok : list of bool
-        Whether each family's parents are known to pass the check (False also for a family
-        without parents or with a constant parent, left to :func:`_family_parameters`).
-    """
-    ok = [False] * len(families)
-    by_size = {}
-    for k, (scatter, parents) in enumerate(families):
-        if parents:
-            scaled = _scaled_parents(scatter, parents)
-            if scaled is not None:
-                by_size.setdefault(len(parents), []).append((k, scaled))
-    for entries in by_size.values():
-        verdicts = _identifiable(np.linalg.eigvalsh(np.stack([m for _, m in entries])))
-        for (k, _), verdict in zip(entries, verdicts.tolist()):
-            ok[k] = verdict
-    return ok
+def _identifiable(scaled, order=None):
+    """Whether the parents' unit-diagonal scatter block ``scaled``, taken in ``order``
+    (positions in it; None: as it is), leaves the regression identifiable: the
+    singular-matrix rule of the scores (:func:`skbn._counting._moments.factor_passes`:
+    every parent keeps more than ``SINGULAR_RCOND`` of its variance given the parents
+    before it), so a fitted network regresses on every parent exactly when the scores,
+    which take the parents in name order, did."""
+    if order is not None:
+        scaled = scaled.take(order, axis=0).take(order, axis=1)
+    return cholesky_factor(scaled) is not None
 
 
 #: :attr:`NotEstimable.reason` of a regression whose rows all lie on it (residual variance 0).
 NO_RESIDUAL_SPREAD = "no residual spread (an exact fit)"
 
 
-def _family_parameters(stats, group, child, parents, variance, where, identifiable=False,
-                       bounds=None, parent_names=None):
+def _family_parameters(stats, group, child, parents, variance, where, bounds=None, parent_names=None,
+                       order=None):
     """Intercept, coefficients and sigma of ``child`` on ``parents`` (column positions of
     ``stats``) in configuration ``group``; :class:`NotEstimable` (naming ``where``, and the
-    parent by its name in ``parent_names``, aligned with ``parents``) when not estimable.
-    ``identifiable``: the parents' scaled scatter matrix is already known to pass the
-    collinearity check (:func:`_identifiable`), which is then not repeated. ``bounds``:
+    parent by its name in ``parent_names``, aligned with ``parents``) when not estimable:
+    among others for parents collinear by the rule of the scores (:func:`_identifiable`,
+    the parents taken in ``order``, positions in ``parents``; None: as given). ``bounds``:
     ``(low, high)``, the residual variance ``RSS / dof`` is clipped to them (EM's
     constrained M-step, :class:`skbn._em.MomentEM`; a variance of 0 is then ``low``)."""
     n = float(stats.weight[group])
@@ -1567,7 +1542,7 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
                            f"coefficients and the standard deviation are not identifiable. Add "
                            f"rows, merge states or drop parents.", "too few rows")
     scatter = stats.scatter[group]
-    if p and not identifiable:
+    if p:
         scaled = _scaled_parents(scatter, parents)
         if scaled is None:
             diag = np.sqrt(scatter[parents, parents])
@@ -1575,10 +1550,15 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
             parent = repr(parent_names[k]) if parent_names is not None else k
             raise NotEstimable(f"Cannot estimate {where}: the parent {parent} is constant there.",
                                f"the parent {parent} is constant")
-        if not _identifiable(np.linalg.eigvalsh(scaled)):
+        if not _identifiable(scaled, order):
             raise NotEstimable(f"Cannot estimate {where}: its parents are collinear there (the "
                                f"coefficients are not identifiable).", "collinear parents")
-    coef, rss = regression(scatter, child, parents)
+    if p and order is not None:  # (solved in ``order``, as checked; coefficients back in ``parents``' order)
+        taken, rss = regression(scatter, child, [parents[k] for k in order])
+        coef = np.empty(p)
+        coef[np.asarray(order)] = taken
+    else:
+        coef, rss = regression(scatter, child, parents)
     intercept = float(stats.mean[group, child] - stats.mean[group, parents] @ coef)
     dof = n - p - 1 if variance == "unbiased" else n
     residual_variance = rss / dof
@@ -1592,8 +1572,8 @@ def _family_parameters(stats, group, child, parents, variance, where, identifiab
     return intercept, coef, sigma
 
 
-def aliased_family_parameters(stats, group, child, parents, variance, where, order, identifiable=False,
-                              bounds=None, parent_names=None):
+def aliased_family_parameters(stats, group, child, parents, variance, where, order, bounds=None,
+                              parent_names=None):
     r""":func:`_family_parameters` with R's rule for exactly collinear parents (``lm``'s
     pivoting, which ``bn.fit`` inherits): a parent that is an exact linear function of the
     parents before it in ``order`` is *aliased* and left out of the regression. A parent
@@ -1618,7 +1598,7 @@ def aliased_family_parameters(stats, group, child, parents, variance, where, ord
 
     Parameters
     ----------
-    stats, group, child, parents, variance, where, identifiable, bounds, parent_names
+    stats, group, child, parents, variance, where, bounds, parent_names
         As :func:`_family_parameters`.
     order : sequence of int
         The positions in ``parents`` in the order they are taken (a parent is aliased on
@@ -1638,12 +1618,14 @@ def aliased_family_parameters(stats, group, child, parents, variance, where, ord
     ------
     NotEstimable
         As :func:`_family_parameters` for every other reason (no row, too few rows for the
-        kept parents, no residual spread), and for parents collinear by the eigenvalue rule
-        of :func:`_identifiable` without an exact linear dependency (nearly collinear ones).
+        kept parents, no residual spread). Parents that fail the check of
+        :func:`_identifiable` have a pivot at or below the rule here (the same factorisation
+        in the same ``order``, up to rounding at the rule's boundary), so collinear parents
+        are aliased, not refused.
     """
     try:
-        return (*_family_parameters(stats, group, child, parents, variance, where, identifiable, bounds,
-                                    parent_names), [])
+        return (*_family_parameters(stats, group, child, parents, variance, where, bounds, parent_names,
+                                    order), [])
     except NotEstimable as error:
         if not parents or error.reason in ("no row", NO_RESIDUAL_SPREAD):
             raise
@@ -1653,7 +1635,7 @@ def aliased_family_parameters(stats, group, child, parents, variance, where, ord
     if not aliased:
         raise unestimable
     dropped = {k for k, _ in aliased}
-    kept = [k for k in range(len(index)) if k not in dropped]
+    kept = [int(k) for k in order if k not in dropped]  # (in ``order``, as the scores take them)
     names = None if parent_names is None else [parent_names[k] for k in kept]
     try:
         intercept, kept_coef, sigma = _family_parameters(stats, group, child, [index[k] for k in kept],

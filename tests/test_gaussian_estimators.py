@@ -18,6 +18,7 @@ rows written with ``float_format="%.17g"`` (``g.csv`` = ``_gaussian_data()``, ``
 
 import pickle
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -420,6 +421,106 @@ def test_exactly_collinear_parents_are_aliased_as_lm_does(columns):
     without = FixedStructure(edges=[("a", "d")]).fit(X)
     np.testing.assert_allclose(model.score_samples(X), without.score_samples(X), rtol=1e-12)
     assert np.isfinite(model.sample(50, random_state=0).to_numpy()).all()
+
+
+def _nearly_collinear(one_minus_r2):
+    """40 rows: ``b = 2 a`` plus a small multiple of a column orthogonal to ``a``, so that
+    ``1 - cor(a, b)^2`` is ``one_minus_r2``, and ``y = a - b + noise`` (deterministic)."""
+    t = np.arange(40.0)
+    a = np.sin(0.7 * t) + 0.05 * t
+    z = np.cos(1.3 * t)
+    z -= z.mean()
+    centred = a - a.mean()
+    z -= centred * (z @ centred) / (centred @ centred)
+    z /= np.sqrt(np.mean(z ** 2))
+    b = 2 * a + np.sqrt(one_minus_r2) * 2 * a.std() * z
+    return pd.DataFrame({"a": a, "b": b, "y": a - b + np.sin(2.9 * t + 0.3)})
+
+
+#: The rows of ``_nearly_collinear(2e-12)`` in R (the same formulas) and lm's fit there::
+#:
+#:     t <- 0:39; a <- sin(0.7 * t) + 0.05 * t; z <- cos(1.3 * t); z <- z - mean(z)
+#:     ac <- a - mean(a); z <- z - ac * sum(z * ac) / sum(ac * ac); z <- z / sqrt(mean(z^2))
+#:     b <- 2 * a + sqrt(2e-12) * 2 * sqrt(mean(ac^2)) * z; y <- a - b + sin(2.9 * t + 0.3)
+#:     f <- lm(y ~ a + b)  # both coefficients: -6338.737924, 3168.86673
+#:     coef(f)[1]; coef(f)[2] + 2 * coef(f)[3]; summary(f)$sigma
+#:
+#: (the coefficients themselves are ill-conditioned, cond ~ 1e12: only the intercept, the
+#: combination ``a + 2 b`` along the rows and sigma are compared)
+LM_NEARLY_COLLINEAR = (0.01205840754, -1.004464097, 0.7275842873)
+
+
+@pytest.mark.parametrize("columns", [["a", "b", "y"], ["y", "b", "a"]])
+def test_nearly_collinear_parents_are_fitted_as_the_scores_fit_them(columns):
+    """``1 - r^2 = 2e-12`` between the parents: above the scores' singular-matrix rule
+    (1e-12), so bic-g scores the family by the regression on both. The network fit used a
+    stricter rule of its own (smallest eigenvalue at most 1e-12 of the largest, about
+    ``1 - r^2 <= 4e-12``) and refused the family ("its parents are collinear"), so a search
+    could choose a graph its network fit then rejected; R's ``lm`` fits both parents."""
+    from skbn.scores import GaussianLogLikelihood  # noqa: PLC0415
+
+    X = _nearly_collinear(2e-12)[columns]
+    model = FixedStructure(edges=[("a", "y"), ("b", "y")]).fit(X)
+    net = model.network_
+    coefficients = dict(zip(net.parents["y"], net.coefficients["y"]))
+    intercept, along, sigma = LM_NEARLY_COLLINEAR
+    along_rows = coefficients["a"] + 2 * coefficients["b"]
+    np.testing.assert_allclose([net.intercepts["y"], along_rows, net.sigmas["y"]], [intercept, along, sigma],
+                               rtol=1e-7)
+    assert abs(coefficients["b"]) > 1000  # (both parents fitted, as lm: 3168.87)
+    mle = FixedStructure(edges=[("a", "y"), ("b", "y")], parameter_estimator="mle").fit(X).network_
+    score = GaussianLogLikelihood(variance="mle").score(X, [("a", "y"), ("b", "y")])
+    assert mle.log_likelihood(X).sum() == pytest.approx(score, abs=1e-5)
+
+
+@pytest.mark.parametrize("one_minus_r2", [5e-13, 2e-12, 1e-10])
+def test_a_network_fit_has_the_likelihood_its_score_gave_near_collinear_parents(one_minus_r2):
+    """Below the rule (5e-13) one parent is aliased, above it both are fitted: either way
+    the fitted network's log-likelihood of the rows is the family's loglik-g score (with
+    the maximum-likelihood variance), so a learner never fits another model than it scored."""
+    from skbn.scores import GaussianLogLikelihood  # noqa: PLC0415
+
+    X = _nearly_collinear(one_minus_r2)
+    edges = [("a", "y"), ("b", "y")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeterminedColumnsWarning)  # (5e-13: 'b' is aliased)
+        net = FixedStructure(edges=edges, parameter_estimator="mle").fit(X).network_
+    score = GaussianLogLikelihood(variance="mle").score(X, edges)
+    assert net.log_likelihood(X).sum() == pytest.approx(score, abs=1e-5)
+    assert (net.coefficients["y"][1] == 0.0) == (one_minus_r2 < 1e-12)
+
+
+def test_nearly_collinear_parents_in_a_clg_configuration_are_fitted_there():
+    """The rows of ``_nearly_collinear(2e-12)`` in configuration ``g = 'p'`` and 30 other rows
+    in ``'q'``: the CLG fit took configuration ``'p'`` for collinear and used the regression
+    over all rows there, with a warning, where the CLG scores fit both parents. R, on the
+    rows written by ``to_csv(float_format="%.17g")``::
+
+        for (g in c("p", "q")) { f <- lm(y ~ a + b, x[x$g == g, ])
+          print(c(coef(f), coef(f)[2] + 2 * coef(f)[3], summary(f)$sigma)) }
+        # p: 0.01205840754 (-6338.737924 3168.86673) -1.004464097 0.7275842873
+        # q: -0.01493569465 0.9959866669 -1.021720043 0.7089213842
+    """
+    from skbn.scores import CLGLogLikelihood  # noqa: PLC0415
+
+    s = np.arange(30.0)
+    p = _nearly_collinear(2e-12)
+    q = pd.DataFrame({"a": np.cos(0.37 * s), "b": np.sin(1.1 * s)})
+    q["y"] = q.a - q.b + np.sin(2.9 * (s + 40) + 0.3)
+    X = pd.concat([p.assign(g="p"), q.assign(g="q")], ignore_index=True)
+    edges = [("a", "y"), ("b", "y"), ("g", "y")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        net = FixedStructure(edges=edges).fit(X).network_
+    (b0p, b0q), ((ap, bp), (aq, bq)) = net.intercepts["y"], net.coefficients["y"]
+    np.testing.assert_allclose([b0p, ap + 2 * bp, net.sigmas["y"][0]], LM_NEARLY_COLLINEAR, rtol=1e-7)
+    np.testing.assert_allclose([b0q, aq, bq, net.sigmas["y"][1]],
+                               [-0.01493569465, 0.9959866669, -1.021720043, 0.7089213842], rtol=1e-8)
+    mle = FixedStructure(edges=edges, parameter_estimator="mle").fit(X).network_
+    empty = FixedStructure(edges=[], parameter_estimator="mle").fit(X).network_
+    score = CLGLogLikelihood(variance="mle")
+    assert (mle.log_likelihood(X).sum() - empty.log_likelihood(X).sum()
+            == pytest.approx(score.score(X, edges) - score.score(X, []), abs=1e-5))
 
 
 def test_the_network_function_still_refuses_an_unobserved_configuration():

@@ -269,28 +269,8 @@ def test_kept_delete_operators_after_every_backward_step(monkeypatch, kwargs):
     assert checked.count("backward") >= 1
 
 
-def test_batched_collinearity_checks_equal_one_family_at_a_time():
-    # the network fit after the search checks its new Gaussian families with one eigvalsh
-    # per number of parents: the verdicts are those of the one-family check
-    from skbn._continuous_network import _identifiable, _scaled_parents, identifiable_families  # noqa: PLC0415
-
-    rng = np.random.default_rng(11)
-    x = rng.normal(size=(40, 7))
-    x[:, 5] = x[:, 0] + x[:, 1]  # collinear with 0 and 1
-    x[:, 6] = 1.5  # constant
-    scatter = moments(x).scatter[0]
-    families = [(scatter, list(parents)) for size in range(4)
-                for parents in itertools.combinations(range(7), size)]
-    got = identifiable_families(families)
-    for (s, parents), ok in zip(families, got):
-        scaled = _scaled_parents(s, parents) if parents else None
-        want = scaled is not None and bool(_identifiable(np.linalg.eigvalsh(scaled)))
-        assert ok == want
-    assert True in got and got.count(False) > len(range(4))  # (both verdicts occur)
-
-
 def test_network_fit_aliases_collinear_parents_and_refuses_a_determined_column():
-    # collinear parents fail the batched check and follow lm's rule ('copy', last in name
+    # collinear parents fail the check and follow lm's rule ('copy', last in name
     # order, is aliased: coefficient 0); a child determined by its parents has no density
     # and is refused, naming it
     X = gaussian(5, 200, 60)

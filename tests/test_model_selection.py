@@ -133,6 +133,35 @@ def test_a_y_named_as_a_column_of_x_is_warned_about_as_a_target_leak(asia):
         warnings.simplefilter("error")
         ChowLiuTree(variant="tan").fit(X, y)  # no clash, no warning
 
+def test_a_y_that_target_does_not_read_is_warned_about_naming_both(asia):
+    """With target= naming a column of X, fit(X, y) fits that column and dropped y without a
+    word, even when y was another label. scikit-learn passes y through (Pipeline,
+    cross_val_score), so y equal to the column stays silent (the same labels as another
+    dtype, a one-column frame, missing cells in the same rows); any other y is warned
+    about, naming target=, the column and how y differs, and the fit is unchanged."""
+    X, y = asia
+    Xy = X.assign(either=y)
+    alone = ChowLiuTree(variant="tan", target="either").fit(Xy)
+    shuffled = pd.Series(y.to_numpy()[::-1], index=y.index)
+    n_differ = int((shuffled != y).sum())
+    with pytest.warns(UserWarning, match=rf"y is not read: target='either' names the column 'either' "
+                                         rf"of X as the target, and y differs from X\['either'\] in "
+                                         rf"{n_differ} of its 2000 rows\. To fit y as the target, pass "
+                                         rf"fit\(X\.drop\(columns='either'\), y\) without target="):
+        model = ChowLiuTree(variant="tan", target="either").fit(Xy, shuffled)
+    assert model.edges_ == alone.edges_
+    np.testing.assert_array_equal(model.predict_proba(Xy), alone.predict_proba(Xy))
+    with pytest.warns(UserWarning, match=r"y has shape \(1999,\), not X\['either'\]'s \(2000,\)"):
+        ChowLiuTree(variant="tan", target="either").fit(Xy, y.iloc[1:])
+    gappy = Xy.assign(either=y.astype(object).where(np.arange(len(y)) % 7 > 0))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="y is not read")
+        for same in (y, y.astype(str), y.to_frame(), y.to_numpy()):
+            ChowLiuTree(variant="tan", target="either").fit(Xy, same)
+        HillClimbStructure(target="either", missing="complete_case").fit(gappy, gappy["either"].to_numpy())
+        cross_val_score(ChowLiuTree(variant="tan", target="either"), Xy, Xy["either"], cv=3)
+
+
 def test_neg_log_loss_equals_log_loss_by_hand_and_ignores_category_order(asia):
     X, y = asia
     unsorted = y.cat.reorder_categories(["yes", "no"])

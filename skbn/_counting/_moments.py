@@ -31,12 +31,15 @@ matrix scaled to unit diagonal):
 * :func:`partial_correlation` / :func:`partial_correlations` -- partial correlations of
   ``x, y`` given ``S`` from the inverse of the (scaled) scatter submatrix.
 
-Rule for singular matrices (collinear or constant columns): when the Cholesky factorisation
-of the parents' (or conditioning set's) scaled scatter matrix fails or its reciprocal
-condition estimate is below :data:`SINGULAR_RCOND`, the Moore-Penrose pseudo-inverse is used
-instead: the fitted values are the orthogonal projection on the span of the parents, so the
-residual sum of squares is the one of any least-squares solution and the coefficients are
-the minimum-norm solution (pcalg's ``pcorOrder`` also uses a pseudo-inverse). A residual
+Rule for singular matrices (collinear or constant columns; :func:`factor_passes`, its one
+home): when the Cholesky factorisation of the parents' (or conditioning set's) scaled
+scatter matrix fails or a squared pivot of its factor (the residual variance of a column
+given the columns before it, relative to its own) is at most :data:`SINGULAR_RCOND`, the
+Moore-Penrose pseudo-inverse is used instead: the fitted values are the orthogonal
+projection on the span of the parents, so the residual sum of squares is the one of any
+least-squares solution and the coefficients are the minimum-norm solution (pcalg's
+``pcorOrder`` also uses a pseudo-inverse). A fitted network's regression checks its parents
+by the same rule, so it regresses on every parent exactly when the scores did. A residual
 variance below ``SINGULAR_RCOND`` times the column's variance counts as exactly 0 (an exact
 linear function of the parents, up to rounding). A constant column (zero scatter) contributes
 nothing as a parent; as a child or as ``x``/``y`` of a partial correlation it gives a
@@ -56,7 +59,9 @@ __all__ = [
     "Moments",
     "ResidualLattice",
     "added_parent_rss",
+    "cholesky_factor",
     "conditional_variances",
+    "factor_passes",
     "moments",
     "partial_correlation",
     "partial_correlations",
@@ -66,9 +71,43 @@ __all__ = [
     "robust_moments",
 ]
 
-#: Reciprocal condition number (of the unit-diagonal scatter matrix) below which a solve
-#: switches from Cholesky to the pseudo-inverse (see the module docstring).
+#: Relative residual variance (a squared pivot of the Cholesky factor of the unit-diagonal
+#: scatter matrix) at or below which a column counts as a linear function of the columns
+#: before it (:func:`factor_passes`; see the module docstring).
 SINGULAR_RCOND = 1e-12
+
+
+def factor_passes(low, high):
+    r"""The singular-matrix rule: whether a unit-diagonal PSD matrix is solved by its
+    Cholesky factor :math:`L` (True) or counts as singular (False), from the smallest and
+    largest entries ``low``, ``high`` of the diagonal of :math:`L` (floats, or arrays with
+    one entry per matrix of a stack).
+
+    :math:`L_{jj}^2` is the residual variance of column :math:`j` given the columns before
+    it, relative to its own variance (a pivot of the sweep of :class:`ResidualLattice`), and
+    ``high`` is :math:`L_{11} = 1`, so the rule reads: the matrix passes when every column
+    keeps more than :data:`SINGULAR_RCOND` of its variance given the columns before it,
+
+    .. math:: L_{\min} > 0 \quad\text{and}\quad (L_{\min} / L_{\max})^2 > \texttt{SINGULAR\_RCOND}
+
+    (two columns of correlation :math:`r`: :math:`1 - r^2 > 10^{-12}`). The one home of the
+    rule: every regression and partial correlation of the moments, and the check of a
+    fitted network's regression (so a network fits what the scores scored), call it. With
+    arrays, the caller ignores numpy's division warnings (``np.errstate``).
+    """
+    return (low > 0) & ((low / high) ** 2 > SINGULAR_RCOND)
+
+
+def cholesky_factor(matrix):
+    """The lower Cholesky factor of a unit-diagonal PSD ``matrix`` (LAPACK ``potrf``, as
+    :func:`scipy.linalg.cho_factor` calls it; the upper triangle is left as it was), or None
+    when the factorisation fails or the factor fails the singular-matrix rule
+    (:func:`factor_passes`)."""
+    factor, info = lapack.dpotrf(matrix, lower=1, clean=0)
+    if info != 0:
+        return None
+    diag = factor.diagonal().tolist()  # (a few floats: Python's min / max, the same values)
+    return factor if factor_passes(min(diag), max(diag)) else None
 
 #: Relative resolution of a mean (16 float64 epsilons), to which the rounding of a sum over
 #: the group's rows adds one epsilon per row: below it a column's spread within a group is
@@ -447,14 +486,11 @@ def _solve_psd(matrix, rhs):
         return np.zeros_like(rhs)
     # LAPACK's potrf / potrs directly: what scipy.linalg.cho_factor / cho_solve call, the
     # same bits without their wrappers (a search solves many small systems)
-    factor, info = lapack.dpotrf(matrix, lower=1, clean=0)
-    if info == 0:
-        diag = factor.diagonal().tolist()  # (a few floats: Python's min / max, the same values)
-        low = min(diag)
-        if low > 0 and (low / max(diag)) ** 2 > SINGULAR_RCOND:
-            solution, info = lapack.dpotrs(factor, rhs, lower=1)
-            if info == 0:
-                return solution
+    factor = cholesky_factor(matrix)
+    if factor is not None:
+        solution, info = lapack.dpotrs(factor, rhs, lower=1)
+        if info == 0:
+            return solution
     return np.linalg.pinv(matrix, rcond=SINGULAR_RCOND, hermitian=True) @ rhs
 
 
@@ -560,7 +596,7 @@ def regression_rss(scatter, child, parents, unit=None):
         diag = np.diagonal(factor, axis1=1, axis2=2)
         low, high = diag.min(axis=1), diag.max(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            ok &= (low > 0) & ((low / high) ** 2 > SINGULAR_RCOND)
+            ok &= factor_passes(low, high)
         if ok.any():
             solved = np.linalg.solve(factor[ok], scaled[ok, :p, p:])[:, :, 0]  # L^{-1} C_{Pc}
             residual[ok] -= np.einsum("gp,gp->g", solved, solved)
@@ -927,13 +963,13 @@ def partial_correlations_batch(scatter, x, y, given):
         try:
             factor = np.linalg.cholesky(inner)
             diag = np.diagonal(factor, axis1=1, axis2=2)
-            low = diag.min(axis=1)
-            ok = (low > 0) & ((low / diag.max(axis=1)) ** 2 > SINGULAR_RCOND)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ok = factor_passes(diag.min(axis=1), diag.max(axis=1))
         except np.linalg.LinAlgError:  # some set is singular: check each
             for t in range(m):
                 try:
                     diag = np.diagonal(np.linalg.cholesky(inner[t]))
-                    ok[t] = diag.min() > 0 and (diag.min() / diag.max()) ** 2 > SINGULAR_RCOND
+                    ok[t] = diag.min() > 0 and factor_passes(diag.min(), diag.max())
                 except np.linalg.LinAlgError:
                     pass
         if ok.all():  # (each system is solved on its own: the same bits as solving a subset)

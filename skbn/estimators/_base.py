@@ -13,7 +13,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_random_state
 
 from skbn._chunks import encode_chunks, is_chunked
-from skbn._continuous_network import aliased_family_parameters, identifiable_families
+from skbn._continuous_network import aliased_family_parameters
 from skbn._counting import config_ids, count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
 from skbn._dag import knowledge_directions, transitive_closure
@@ -211,6 +211,35 @@ def _y_name(y):
     if isinstance(y, pd.DataFrame):
         return y.columns[0] if y.shape[1] == 1 else None
     return getattr(y, "name", None)
+
+
+def _warn_unread_y(X, y, name, position, target):
+    """Warn when ``fit(X, y)`` gets a ``y`` that is not the column ``name`` (at ``position``
+    in ``X``) which ``target=`` names as the target: the fit reads the target from ``X`` and
+    not from ``y``. Passing ``y`` equal to that column (``cross_val_score(model, X,
+    X[name])``, a Pipeline's ``y``) is silent; an error would break those. Cells are equal
+    when both are missing or both hold equal values (``1 == 1.0``, a category equal to its
+    string); ``y`` of another length, or of more than one column, is not that column."""
+    frame = isinstance(X, pd.DataFrame)
+    column = X.iloc[:, position] if frame else np.asarray(X, dtype=object)[:, position]
+    mine = np.asarray(column, dtype=object)
+    given = np.asarray(y, dtype=object)
+    given = given.reshape(-1) if given.ndim == 2 and given.shape[1] == 1 else given
+    where = f"X[{name!r}]" if frame else f"X[:, {position}]"
+    if given.ndim == 1 and len(given) == len(mine):
+        missing, absent = pd.isna(mine), pd.isna(given)
+        both = ~(missing | absent)
+        differ = missing != absent
+        differ[both] = mine[both] != given[both]
+        if not differ.any():
+            return
+        how = f"differs from {where} in {int(differ.sum())} of its {len(mine)} rows"
+    else:
+        how = f"has shape {given.shape}, not {where}'s ({len(mine)},)"
+    without = f"X.drop(columns={name!r})" if frame else f"X without column {position}"
+    warn_user(f"y is not read: target={target!r} names the column {name!r} of X as the target, and "
+              f"y {how}. To fit y as the target, pass fit({without}, y) without target=; to fit "
+              f"{where}, pass fit(X) or y={where}.")
 
 
 def target_name_of(y, names, X=None):
@@ -440,11 +469,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``
             (columns in ``classes_`` order: the target's states sorted as ``np.unique``
-            sorts them, as scikit-learn's metrics expect). Ignored when ``target`` names a
-            column of ``X``. The target is one more column of the network, so a missing label
-            (NaN/None) follows the ``missing`` mode as a missing cell of ``X`` does: refused
-            under ``"error"`` (naming the target), the row dropped under
-            ``"complete_case"``, the label completed by EM under ``"em"`` (and PC's
+            sorts them, as scikit-learn's metrics expect). Not read when ``target`` names a
+            column of ``X``: that column is the target (a Pipeline or ``cross_val_score``
+            passes ``y`` anyway), with a warning naming both when ``y`` is not that column
+            (another value in some row, or another length). The target is one more column
+            of the network, so a missing label (NaN/None) follows the ``missing`` mode as a
+            missing cell of ``X`` does: refused under ``"error"`` (naming the target), the
+            row dropped under ``"complete_case"``, the label completed by EM under ``"em"`` (and PC's
             ``"available_case"``); ``fit(X, y)`` then fits the model of ``fit(X_y,
             target=name)`` with the column in ``X_y``.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -518,6 +549,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             target_index = data.n_variables - 1
         elif self.target is not None:
             target_index = _column_position(self.target, data.names, "target")
+            if y is not None:
+                _warn_unread_y(X, y, data.names[target_index], target_index, self.target)
         data = replace(data, target=target_index, target_from_y=from_y)
         if interventions is not None:
             data = replace(data, intervened=intervention_matrix(interventions, data, n_features))
@@ -956,19 +989,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             parents[child].append(parent)
         continuous = data.continuous
         families = [(child, sorted(pa)) for child, pa in enumerate(parents)]
-        # the collinearity checks of the new Gaussian families, one eigvalsh per number of parents
-        batch = [(child, pa) for child, pa in families if (child, tuple(pa)) not in cache
-                 and continuous[child] and pa and continuous[pa].all()] if counter is not None else []
-        stats = [counter.family(child, pa) for child, pa in batch]
-        checked = {(child, tuple(pa)) for (child, pa), ok in zip(batch, identifiable_families(
-            [(s[0].scatter[0], s[2]) for s in stats])) if ok}
         cpts, intercepts, coefficients, sigmas = {}, {}, {}, {}
         for child, pa in families:
             key = (child, tuple(pa))
             if key not in cache:
                 if continuous[child]:
                     cache[key] = self._regressions(data, states, counter, child, pa, variance,
-                                                   key in checked, bounds=bounds[child],
+                                                   bounds=bounds[child],
                                                    held=_held_regressions(current, names, child, pa))
                 else:
                     self._check_cpt_size(data, child, pa)
@@ -988,11 +1015,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                   coefficients, sigmas)
 
     @staticmethod
-    def _regressions(data, states, counter, child, parents, variance, identifiable=False, *,
-                     bounds=None, held=None):
+    def _regressions(data, states, counter, child, parents, variance, *, bounds=None, held=None):
         """``(intercept, coefficients, sigma)`` arrays of the continuous ``child`` over the
-        configurations of its discrete ``parents`` (C order, as the CLG network stores them);
-        ``identifiable``: a Gaussian family's parents already passed the collinearity check.
+        configurations of its discrete ``parents`` (C order, as the CLG network stores them).
 
         Exactly collinear parents follow R's ``lm`` rule in every configuration
         (:func:`_aliased_regression`: the parent later in name order gets coefficient 0),
@@ -1004,7 +1029,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         all its rows, with a warning naming the configurations and why, as a CPT row without
         data gets the prior: no row, no more rows (total weight) than the coefficients of
         the parents left (a CLG score leaves an empty configuration out, so a learned graph
-        may have one), nearly collinear parents there, or no residual spread there (every
+        may have one), or no residual spread there (every
         row on the regression, such as a column equal in the two rows of a configuration: a
         variance of 0 would give every other value density 0). A Gaussian family, which has
         one configuration, is an error naming the column instead, but for the ``lm`` rule
@@ -1023,7 +1048,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if not discrete:  # one group (a Gaussian family)
             b0, b, s = _regression_aliasing(data, stats, column, columns, variance,
                                             f"the column {data.names[child]!r}", parent_names,
-                                            identifiable, bounds)
+                                            bounds=bounds)
             return float(b0), b, float(s)
         shape = tuple(int(data.cardinalities[p]) for p in discrete)
         n = stats.n_groups
@@ -1614,28 +1639,26 @@ def _check_determined_columns(estimator, data, states, refusing=True):
                              rank_rule=learner is estimator and not tests)
 
 
-def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, identifiable=False,
-                         bounds=None):
+def _regression_aliasing(data, stats, column, columns, variance, where, parent_names, bounds=None):
     """``(intercept, coefficients, sigma)`` of a learner's Gaussian family (group 0 of
     ``stats``): :func:`_aliased_regression`, R's ``lm`` rule for exactly collinear or
     constant parents, with :func:`_warn_aliased`'s warning naming ``where`` (the child).
     ``parent_names``: the names of the parents ``columns`` (positions in ``stats``)."""
     b0, b, s, aliased = _aliased_regression(stats, 0, column, columns, variance, where, parent_names,
-                                            identifiable, bounds)
+                                            bounds)
     if aliased:
         _warn_aliased(where, parent_names, [(None, aliased)])
     return b0, b, s
 
 
-def _aliased_regression(stats, group, column, columns, variance, where, parent_names, identifiable=False,
-                        bounds=None):
+def _aliased_regression(stats, group, column, columns, variance, where, parent_names, bounds=None):
     """:func:`skbn._continuous_network.aliased_family_parameters` in configuration ``group``
     of ``stats``, the parents taken in name order (``parent_names``, aligned with
     ``columns``): the parent later in name order is the one aliased, whatever the column
     order. ``(intercept, coefficients, sigma, aliased)``."""
     order = np.argsort(name_ranks(parent_names), kind="stable") if parent_names else []
-    return aliased_family_parameters(stats, group, column, columns, variance, where, order, identifiable,
-                                     bounds, parent_names)
+    return aliased_family_parameters(stats, group, column, columns, variance, where, order, bounds,
+                                     parent_names)
 
 
 def _warn_aliased(where, parent_names, cases, n_configurations=None):
