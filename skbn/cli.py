@@ -1624,20 +1624,38 @@ def _declared_types(args):
 
 
 def _complete_rows(args, data, weights, line):
-    """``(data, weights)`` of the rows without a missing cell (``--missing complete_case``,
-    with a warning giving their number), or refuse missing cells naming the first column
-    and line that holds one (``--missing error``): ``effect`` learns the structure and
-    estimates the effect on complete rows."""
-    import numpy as np
+    """``(data, weights, declared)``: the rows without a missing cell, their weights and the
+    column types and states ``effect`` encodes them with (``--missing complete_case``), or
+    refuse missing cells naming the first column and line that holds one (``--missing
+    error``): ``effect`` learns the structure and estimates the effect on complete rows.
+
+    The rows are dropped by the learners' rule of ``missing="complete_case"``: the columns
+    are encoded from every row of positive weight first, so a column keeps the type and the
+    states read from all of them (a state seen only in dropped rows stays a state, with
+    prior mass), and :func:`~skbn._data.complete_cases` drops the rows with a missing cell
+    (its warning, its refusal of fewer than two rows). ``declared`` is then
+    ``(column_types, categories)`` of every column, which the structure learner and the
+    bootstrap are given with the complete rows, so the structure is that of ``skbn learn
+    --missing complete_case`` on the same data; ``None`` when no row is dropped."""
+    from skbn._data import complete_cases, complete_row_mask, encode_fit
 
     missing = data.isna().to_numpy()
     if not missing.any():
-        return data, weights
+        return data, weights, None
     rows = missing.any(axis=1)
     if args.missing == "complete_case":
-        _warn(f"--missing complete_case: dropped {int(rows.sum())} of {len(data)} rows with "
-              f"missing cells.")
-        return data[~rows], None if weights is None else np.asarray(weights)[~rows]
+        if weights is not None:  # rows of weight 0 add no state (as in a learner's fit)
+            data, weights = data[weights > 0], weights[weights > 0]
+        encoded, states = encode_fit(data, allow_missing=True, allow_continuous=True,
+                                     column_types=_declared_types(args) or "auto",
+                                     weights=weights)
+        keep = complete_row_mask(encoded)
+        complete_cases(encoded)  # the warning (rows dropped) and the refusal (< 2 left)
+        types = {name: "discrete" if s is not None else "continuous"
+                 for name, s in zip(data.columns, states)}
+        categories = {name: list(s) for name, s in zip(data.columns, states) if s is not None}
+        return (data[keep], None if weights is None else weights[keep],
+                (types, categories))
     j = int(missing.any(axis=0).argmax())  # the first column with a missing cell
     first = int(missing[:, j].argmax())
     where = line(first) if line is not None else f"row {first + 1}"
@@ -1817,8 +1835,9 @@ def cmd_effect(args, log):
     if args.model is not None:  # only the model's columns are read: their missing cells count
         cpdag, data = model_structure(args, data)
         source = f"the CPDAG of {args.model}"
-    data, weights = _complete_rows(args, data, weights, line)
-    declared = _declared_types(args)
+    data, weights, full = _complete_rows(args, data, weights, line)
+    # the types (and with dropped rows the states) of the columns: those of every row
+    declared, categories = full if full is not None else (_declared_types(args), None)
     pair, (x_states, y_states) = encode_fit(
         (data if weights is None else data[weights > 0])[[x, y]], allow_continuous=True,
         column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto",
@@ -1865,6 +1884,10 @@ def cmd_effect(args, log):
     # parallelises the resamples
     learner = build_estimator(argparse.Namespace(**{**vars(args), "target": None,
                                                     "missing": None, "n_jobs": None}), data)
+    if categories is not None:  # the states and types of every row (_complete_rows)
+        learner.set_params(**{name: value for name, value in (("column_types", declared),
+                                                              ("categories", categories))
+                              if name in learner.get_params()})
     if args.guard_interrupts and args.n_jobs not in (None, 1):
         _guard_interrupts()
     if args.model is None:
@@ -1875,13 +1898,15 @@ def cmd_effect(args, log):
         source = f"the CPDAG learned by {args.method}"
     query = {} if gaussian else dict(x_value=x_value, contrast=contrast, y_value=y_value)
     point = ida(data, cpdag, x, y, column_types=declared or "auto", sample_weight=weights, **query)
-    # the declared types are the bootstrap's (it encodes the resamples), not its learner's
+    # the declared types and states are the bootstrap's (it encodes the resamples), not its
+    # learner's
     inner = clone(learner)
-    if declared and "column_types" in inner.get_params():
-        inner.set_params(column_types="auto")
+    inner.set_params(**{name: "auto" for name in ("column_types", "categories")
+                        if name in inner.get_params()})
     boot = BootstrapStructure(inner, n_resamples=args.n_resamples, keep_graphs=True,
                               fit_parameters=False, n_jobs=args.n_jobs,
-                              random_state=args.random_state, column_types=declared or "auto")
+                              random_state=args.random_state, column_types=declared or "auto",
+                              categories=categories or "auto")
     log(f"fitting {args.n_resamples} bootstrap resamples with {args.method}")
     start = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):

