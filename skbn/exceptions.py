@@ -71,11 +71,12 @@ class OrientationConflictWarning(UserWarning):
 class PowerRuleWarning(UserWarning):
     """A CI test's heuristic power rule, not the data, decided some of a fit's tests.
 
-    Raised (as a warning, once per fit) by :class:`skbn.PCStructure` when tests with fewer
-    than ``min_samples_per_dof`` samples per degree of freedom
-    (:class:`skbn.citests.ChiSquare`, :class:`skbn.citests.GTest`) were taken as dependence,
-    keeping their edges; ``n_power_rule_tests_`` gives the count. bnlearn's and pcalg's
-    tests take such tests as independence.
+    Raised (as a warning, once per fit) by :class:`skbn.PCStructure`,
+    :class:`skbn.MMHCStructure`, :class:`skbn.PCSelect` and :class:`skbn.BootstrapStructure`
+    (once for all its resamples) when tests with fewer than ``min_samples_per_dof`` samples
+    per degree of freedom (:class:`skbn.citests.ChiSquare`, :class:`skbn.citests.GTest`)
+    were taken as dependence, keeping their edges or features; ``n_power_rule_tests_`` gives
+    the count. bnlearn's and pcalg's tests take such tests as independence.
     """
 
 

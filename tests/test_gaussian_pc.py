@@ -290,10 +290,10 @@ def test_mmhc_restrict_phase_on_continuous_data():
     from skbn.knowledge import parse_knowledge
 
     truth = (weights != 0) | (weights != 0).T
-    found, _ = _mmpc_skeleton(data, FisherZ(alpha=0.01), None, np.zeros((8, 8), dtype=bool))
+    found, _, _ = _mmpc_skeleton(data, FisherZ(alpha=0.01), None, np.zeros((8, 8), dtype=bool))
     np.testing.assert_array_equal(found, truth)
     knowledge = parse_knowledge(list(frame.columns))
-    found, _ = _pc_skeleton(data, FisherZ(alpha=0.01), None, knowledge)
+    found, _, _ = _pc_skeleton(data, FisherZ(alpha=0.01), None, knowledge)
     np.testing.assert_array_equal(found, truth)
     # the whole learner: its skeleton is the restrict phase's
     model = MMHCStructure(ci_test=FisherZ(alpha=0.01), fit_parameters=False).fit(frame)

@@ -43,6 +43,8 @@ from skbn._data import _code_dtype
 from skbn._engines._moment_tests import MomentTests, uses_moments
 from skbn._engines._rounds import still_active
 from skbn.citests import ChiSquare, GTest, _FrequentistTest
+from skbn.exceptions import PowerRuleWarning
+from skbn.utils._warnings import warn_user
 
 __all__ = ["CITestRunner", "run_tables"]
 
@@ -1191,6 +1193,39 @@ def _unit_batches(units, n_batches, split):
     if batch:
         batches.append(batch)
     return batches
+
+
+def report_power_rule(learner, ci_test, n_power_rule, n_tests, resamples=None):
+    """Set ``learner.n_power_rule_tests_`` to ``n_power_rule`` and, when it is not 0, warn
+    once (:class:`~skbn.exceptions.PowerRuleWarning`): the test's heuristic power rule
+    decided that many of the fit's ``n_tests`` CI tests (fewer than ``min_samples_per_dof``
+    samples per degree of freedom: dependence assumed, ``pvalue = 0``, so the test removes
+    nothing, where bnlearn's and pcalg's tests find independence).
+
+    The one home of the attribute and the warning of every learner that runs CI tests:
+    ``n_power_rule`` is :attr:`CITestRunner.n_power_rule` of the fit's runner, or the sum
+    of those of a wrapped learner's fits with ``resamples=(k, n, name)`` (the rule decided
+    tests in ``k`` of the ``n`` fits of the learner ``name``). A learner whose
+    ``_power_rule_quiet`` is true (a wrapper's resample fit) sets the attribute, silently.
+    """
+    learner.n_power_rule_tests_ = int(n_power_rule)
+    if not n_power_rule or getattr(learner, "_power_rule_quiet", False):
+        return
+    name = type(ci_test).__name__
+    rule = getattr(ci_test, "min_samples_per_dof", None)
+    option = (f"with fewer than min_samples_per_dof={rule:g} samples per degree of freedom, "
+              if rule is not None else "")
+    change = (f"Pass ci_test={name}(min_samples_per_dof=0) to decide them from the data "
+              "(the asymptotic p-value; keep its other parameters), or a lower value to relax the rule"
+              if rule is not None else f"See {name}'s power rule")
+    scope = ("" if resamples is None else
+             f" of its {resamples[2]} fits on {resamples[1]:,} resamples, {resamples[0]:,} of which had any")
+    warn_user(
+        f"{type(learner).__name__}: {name}'s power rule decided {n_power_rule:,} of the {n_tests:,} "
+        f"CI tests{scope} ({option}a test reports dependence, pvalue=0, and removes nothing: the edge "
+        f"or feature is kept; bnlearn's and pcalg's tests take such a test as independence). "
+        f"{change}; see n_power_rule_tests_.",
+        PowerRuleWarning)
 
 
 def _streamed(runner, units, stop_at_first, adjacency=None, progress=None):

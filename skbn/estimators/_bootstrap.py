@@ -15,6 +15,7 @@ from skbn._counting._moment_counter import MomentCounter
 from skbn._dag import extension_ids, has_path
 from skbn._data import EncodedData
 from skbn._determined_columns import finitely_scored
+from skbn._engines._ci_runner import report_power_rule
 from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner, _param_defaults
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import GaussianBIC
@@ -274,10 +275,12 @@ def _flat_columns(drawn):
 
 def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
     """Learn one graph per seed; returns (directed pairs, undirected pairs, DAG pairs) per
-    resample, as position arrays, and the positions of the continuous columns with no
-    spread in each resample (:func:`_flat_columns`). ``data``: the encoded data (with the
-    caller's row weights and target)."""
-    results, flat = [], []
+    resample, as position arrays, the positions of the continuous columns with no spread
+    in each resample (:func:`_flat_columns`) and each resample's ``(n_power_rule_tests_,
+    n_tests_, ci_test_)`` (0, 0, None for a learner without CI tests; its own
+    ``PowerRuleWarning`` is not raised: the caller sums them into one). ``data``: the
+    encoded data (with the caller's row weights and target)."""
+    results, flat, ruled = [], [], []
     names = data.names
     for seed in seeds:
         drawn = resample(data.codes, data.cardinalities, names, data.weights, bootstrap,
@@ -290,7 +293,10 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()
+        learner._power_rule_quiet = True  # (counted here, warned once by the caller)
         dag = [(int(u), int(v)) for u, v in learner._structure(drawn)]
+        ruled.append((getattr(learner, "n_power_rule_tests_", 0), getattr(learner, "n_tests_", 0),
+                      getattr(learner, "ci_test_", None)))
         if not cpdag:
             directed, undirected = dag, []
         else:  # the class of the resample's graph among the DAGs that respect the knowledge
@@ -305,7 +311,7 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
         results.append(
             tuple(np.asarray(e, dtype=np.int64).reshape(-1, 2) for e in (directed, undirected, dag))
         )
-    return results, flat
+    return results, flat, ruled
 
 
 def _warn_flat_resamples(flat, names, n_resamples):
@@ -453,6 +459,12 @@ class BootstrapStructure(_BaseStructureLearner):
         Every resample's DAG (only with ``keep_graphs=True``).
     estimator_ : estimator
         The (unfitted) clone of ``estimator`` run on every resample.
+    n_power_rule_tests_ : int
+        How many CI tests of the resamples' fits their test's heuristic power rule decided
+        instead of the data, summed over the resamples (each fit's ``n_power_rule_tests_``,
+        e.g. :class:`PCStructure`'s; 0 for learners without CI tests). One
+        :class:`~skbn.exceptions.PowerRuleWarning` per fit, not per resample, gives the
+        count, the tests of all resamples and in how many resamples the rule decided any.
     network_, categories_, classes_, n_features_in_, feature_names_in_
 
     References
@@ -609,16 +621,21 @@ class BootstrapStructure(_BaseStructureLearner):
                             detail=f"{self.n_resamples} resamples of {type(self.estimator_).__name__}, "
                                    f"{n_batches} batches")
         parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-        results, flat = [], []
+        results, flat, ruled = [], [], []
         with progress.nested():  # the wrapped learner's own lines, one level lower
-            for batch, batch_flat in parallel(
+            for batch, batch_flat, batch_ruled in parallel(
                 delayed(_learn_resamples)(self.estimator_, data, seeds_, self.bootstrap, self.cpdag)
                 for seeds_ in batches
             ):
                 results.extend(batch)
                 flat.extend(batch_flat)
+                ruled.extend(batch_ruled)
                 progress.update(len(results))
         _warn_flat_resamples(flat, data.names, self.n_resamples)
+        with_rule = [(n_rule, ci_test) for n_rule, _, ci_test in ruled if n_rule]
+        report_power_rule(self, with_rule[0][1] if with_rule else None, sum(n for n, _, _ in ruled),
+                          sum(n for _, n, _ in ruled),
+                          (len(with_rule), self.n_resamples, type(self.estimator_).__name__))
 
         p = data.n_variables
         names = list(data.names)

@@ -6,7 +6,7 @@ from numbers import Integral
 import numpy as np
 
 from skbn._counting import FamilyCounter
-from skbn._engines._ci_runner import CITestRunner
+from skbn._engines._ci_runner import CITestRunner, report_power_rule
 from skbn._engines._skeleton import skeleton
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators._hill_climb import HillClimbStructure
@@ -76,6 +76,14 @@ class MMHCStructure(_BaseStructureLearner):
     n_tests_ : int
         Number of distinct CI tests run by the restrict phase (with ``restrict="pc"``: the
         tests of PC's skeleton, as ``PCStructure(orient="standard").n_tests_``).
+    n_power_rule_tests_ : int
+        How many of those ``n_tests_`` tests the test's heuristic power rule decided instead
+        of the data, as in :class:`PCStructure`: fewer than ``min_samples_per_dof`` samples
+        per degree of freedom (:class:`~skbn.citests.ChiSquare`,
+        :class:`~skbn.citests.GTest`), so dependence was assumed (``pvalue = 0``) and the
+        pair kept in the skeleton, where bnlearn's tests find independence. A
+        :class:`~skbn.exceptions.PowerRuleWarning` gives the count when it is not 0; 0 for
+        tests without such a rule. With ``missing="em"``: of the last search's restrict phase.
     edges_, network_, score_, n_iter_, trace_, scorer_, ci_test_
         As in :class:`HillClimbStructure` / :class:`PCStructure`.
     em_trace_ : ndarray
@@ -172,12 +180,13 @@ class MMHCStructure(_BaseStructureLearner):
                                    f"{data.n_samples:,} rows")
         counter = FamilyCounter(data) if counter is None else counter  # one Gram matrix for both phases
         if self.restrict == "mmpc":
-            adjacency, self.n_tests_ = _mmpc_skeleton(data, self.ci_test_, self.max_cond_vars,
-                                                      knowledge.forbidden_adjacency, counter)
+            adjacency, self.n_tests_, n_power_rule = _mmpc_skeleton(
+                data, self.ci_test_, self.max_cond_vars, knowledge.forbidden_adjacency, counter)
         else:
             with progress.nested():
-                adjacency, self.n_tests_ = _pc_skeleton(data, self.ci_test_, self.max_cond_vars, knowledge,
-                                                        self.verbose)
+                adjacency, self.n_tests_, n_power_rule = _pc_skeleton(
+                    data, self.ci_test_, self.max_cond_vars, knowledge, self.verbose)
+        report_power_rule(self, self.ci_test_, n_power_rule, self.n_tests_)
         adjacency |= knowledge.required_adjacency
         progress.message(f"skeleton: {self.n_tests_:,} tests, {int(np.triu(adjacency, 1).sum()):,} "
                          f"adjacencies, {progress.elapsed():.2f} s")
@@ -200,8 +209,9 @@ class MMHCStructure(_BaseStructureLearner):
 
 def _pc_skeleton(data, ci_test, max_cond_vars, knowledge, verbose=0):
     """Symmetric adjacency of PC's skeleton (:func:`skbn._engines._skeleton.skeleton`, stable
-    variant, no correction) and its number of tests: the required adjacencies never tested,
-    the forbidden ones removed untested, every test on the same weighted rows."""
+    variant, no correction), its number of tests and how many of them the test's power rule
+    decided (the runner's count): the required adjacencies never tested, the forbidden ones
+    removed untested, every test on the same weighted rows."""
     p = data.n_variables
     fixed, removed = knowledge.required_adjacency, knowledge.forbidden_adjacency
     progress = Progress(verbose, "PC skeleton", unit="tests",
@@ -213,13 +223,14 @@ def _pc_skeleton(data, ci_test, max_cond_vars, knowledge, verbose=0):
     for x, neighbours in enumerate(adjacency):
         found[x, sorted(neighbours)] = True
     progress.close(done=n_tests, edges=int(np.triu(found, 1).sum()))
-    return found, n_tests
+    return found, n_tests, runner.n_power_rule
 
 
 def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
-    """Symmetric adjacency of MMPC with the AND symmetry correction, and the test count
-    (``counter``: a :class:`~skbn._counting.FamilyCounter` of ``data`` whose Gram matrix
-    the unconditional tests share)."""
+    """Symmetric adjacency of MMPC with the AND symmetry correction, the count of distinct
+    tests and how many of them the test's power rule decided (the runner's count: every
+    distinct test is run once) (``counter``: a :class:`~skbn._counting.FamilyCounter` of
+    ``data`` whose Gram matrix the unconditional tests share)."""
     p = data.n_variables
     tests = _CachedTests(data, ci_test, counter)
     limit = p if max_cond_vars is None else max_cond_vars
@@ -230,7 +241,7 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
         runs[target] = _mmpc_steps(tests.associations(target, candidates), limit)
     for target, cpc in _lock_step(runs, tests).items():
         found[target, cpc] = True
-    return found & found.T, tests.n_tests
+    return found & found.T, tests.n_tests, tests.runner.n_power_rule
 
 
 class _CachedTests:

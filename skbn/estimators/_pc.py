@@ -14,11 +14,11 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn._dag import MixedGraph, _Reachability, orient_with_knowledge
-from skbn._engines._ci_runner import CITestRunner, _streamed
+from skbn._engines._ci_runner import CITestRunner, _streamed, report_power_rule
 from skbn._engines._skeleton import _edge_subsets, skeleton
 from skbn.citests import AUTO_TESTS
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.exceptions import OrientationConflictWarning, PowerRuleWarning
+from skbn.exceptions import OrientationConflictWarning
 from skbn.graph import PDAG, _extension
 from skbn.utils._progress import Progress
 from skbn.utils._sklearn_compat import Interval, StrOptions
@@ -360,27 +360,6 @@ def acyclic_arrows(n_variables, arrows):
             kept.add((a, b))
             guard.add(a, b)
     return kept, skipped
-
-
-def _warn_power_rule(ci_test, n_power_rule, n_tests):
-    """One :class:`~skbn.exceptions.PowerRuleWarning` when the test's heuristic power rule
-    decided ``n_power_rule`` of the fit's ``n_tests`` tests (too few samples per degree of
-    freedom: dependence assumed, the edge kept, where bnlearn's and pcalg's tests would have
-    found independence)."""
-    if not n_power_rule:
-        return
-    name = type(ci_test).__name__
-    rule = getattr(ci_test, "min_samples_per_dof", None)
-    option = (f"with fewer than min_samples_per_dof={rule:g} samples per degree of freedom, "
-              if rule is not None else "")
-    change = (f"Pass ci_test={name}(min_samples_per_dof=0) to decide them from the data "
-              "(the asymptotic p-value; keep its other parameters), or a lower value to relax the rule"
-              if rule is not None else f"See {name}'s power rule")
-    warn_user(
-        f"PCStructure: {name}'s power rule decided {n_power_rule:,} of the {n_tests:,} CI tests "
-        f"({option}a test reports dependence, pvalue=0, and keeps the edge; bnlearn's and "
-        f"pcalg's tests take such a test as independence). {change}; see n_power_rule_tests_.",
-        PowerRuleWarning)
 
 
 def _warn_conflicts(conflicts, continuous=None):
@@ -850,8 +829,7 @@ class PCStructure(_BaseStructureLearner):
             (names[x], names[y]): tuple(names[v] for v in s) for (x, y), s in sorted(sepsets.items())
         }
         self.n_tests_ = int(n_tests + extra_tests)
-        self.n_power_rule_tests_ = int(runner.n_power_rule)
-        _warn_power_rule(ci_test, self.n_power_rule_tests_, self.n_tests_)
+        report_power_rule(self, ci_test, runner.n_power_rule, self.n_tests_)
         # the DAG extension in name order too (Dor-Tarsi takes the first removable node)
         edges, forced = _extension(self.cpdag_)
         index = {name: i for i, name in enumerate(names)}

@@ -30,7 +30,7 @@ from skbn._data import (
     single_valued,
 )
 from skbn._determined_columns import warn_flat_tested_pairs
-from skbn._engines._ci_runner import CITestRunner
+from skbn._engines._ci_runner import CITestRunner, report_power_rule
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
 from skbn.estimators._base import _append_column, target_name_of
 from skbn.utils._sklearn_compat import Interval, StrOptions, check_is_fitted, validate_data
@@ -101,6 +101,13 @@ class PCSelect(SelectorMixin, BaseEstimator):
         1 for a feature constant in the rows fitted (Notes).
     n_tests_ : int
         Number of CI tests run (none for a constant feature).
+    n_power_rule_tests_ : int
+        How many of those ``n_tests_`` tests the test's heuristic power rule decided instead
+        of the data, as in :class:`~skbn.PCStructure`: fewer than ``min_samples_per_dof``
+        samples per degree of freedom (:class:`~skbn.citests.ChiSquare`, the discrete
+        ``"auto"`` test, and :class:`~skbn.citests.GTest`), so dependence was assumed
+        (``pvalue = 0``) and the feature kept. A :class:`~skbn.exceptions.PowerRuleWarning`
+        gives the count when it is not 0; 0 for tests without such a rule.
     max_order_ : int
         The largest conditioning-set size tested (-1 when every feature is constant:
         nothing was tested).
@@ -298,6 +305,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         self.pvalues_ = np.ones(p)
         self.n_tests_, self.max_order_ = 0, -1
         if not len(order):
+            report_power_rule(self, ci_test, 0, 0)
             return self
         data = permute_columns(data, np.append(order, p))
         runner = CITestRunner(data, ci_test, level=self.alpha)
@@ -311,6 +319,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         self.pvalues_[order] = pvalues
         self.n_tests_ = n_tests
         self.max_order_ = last - 1
+        report_power_rule(self, ci_test, runner.n_power_rule, n_tests)
         return self
 
     def _search(self, runner, p, gaussian, n):
