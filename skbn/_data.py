@@ -410,6 +410,33 @@ def complete_row_mask(data):
     return ~(data.codes < 0).any(axis=1)
 
 
+def observed_by_no_row(data, column_sets):
+    """The positions ``k`` of the sets ``column_sets[k]`` (column positions) that no row of
+    positive weight observes whole (every cell a code ``>= 0``), in order.
+
+    Empty for data without a missing cell. Rows are read only for the sets that the union
+    bound does not settle: when the rows missing some column of a set, summed over its
+    columns, are fewer than the rows, some row observes them all. The same for chunked
+    input (weighted distinct rows observe the same column sets as the rows they stand for).
+    Used for PC's available-case tests and for the edges EM fits (``missing="em"``).
+    """
+    observed = data.codes >= 0
+    if observed.all():
+        return []
+    weight = np.ones(data.n_samples) if data.weights is None else data.weights
+    positive = weight > 0
+    n_rows = int(np.count_nonzero(positive))
+    missing = np.count_nonzero(~observed & positive[:, None], axis=0).tolist()
+    found = []
+    for k, columns in enumerate(column_sets):
+        columns = list(columns)
+        if sum(missing[v] for v in columns) < n_rows:  # (the union bound: some row observes all)
+            continue
+        if not (observed[:, columns].all(axis=1) & positive).any():
+            found.append(k)
+    return found
+
+
 def kept_rows(data, keep):
     """The rows ``keep`` (a bool mask) of the encoded ``data``, codes unsigned again (for
     rows without a missing cell: :func:`complete_cases`, structural EM's start)."""

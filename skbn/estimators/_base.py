@@ -34,6 +34,7 @@ from skbn._data import (
     name_order,
     name_ranks,
     numeric_column,
+    observed_by_no_row,
     permute_columns,
     positive_weight_rows,
     target_series,
@@ -712,6 +713,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                                    family_scores=family_scores, **moments)
             if self.fit_parameters:
                 _warn_unobserved_configurations(data, states, edges, latent)
+        if self.fit_parameters:
+            _warn_edges_observed_by_no_row(data, edges, latent,
+                                           f"{type(self).__name__} (missing={self._missing_mode()!r})")
         self.em_trace_ = np.asarray(trace, dtype=float)
         self.em_n_iter_ = len(self.em_trace_) - 1
         progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
@@ -1962,6 +1966,50 @@ def _warn_unobserved_configurations(data, states, edges, latent):
             f"completions of an earlier graph gave. FixedStructure(edges=model.edges_, "
             f"missing='em') always starts from {start}, to the same likelihood."
         )
+
+
+def _warn_edges_observed_by_no_row(data, edges, latent, name):
+    """After EM (``missing="em"``, or PC's available case, whose CPTs EM fits): one
+    warning naming each edge ``parent -> child`` of the fitted graph whose two columns no
+    row (of positive weight) observes together
+    (:func:`skbn._data.observed_by_no_row`); edges touching a latent column are left out
+    (it is never observed, by design).
+
+    The observed-data likelihood can depend on such an edge's parameters only through the
+    other columns (a row missing the parent completes it from the columns it observes, as a
+    latent variable), so they may not be identified: nlme's ``Quinidine`` never observes
+    ``conc`` together with ``dose`` or ``interval``. EM's answer there then depends on the
+    other columns and on its start. Its first start is the available-case estimate of each
+    family, fitted on the rows observing the whole family, of which such a family has none:
+    a discrete child gets the prior (the same distribution in every configuration of its
+    parents). With continuous columns, when some family cannot be fitted so (always so for
+    a continuous child here), the whole start is the fit on the data with every missing
+    cell filled with its column's weighted mean (continuous) or most frequent state
+    (discrete) (:meth:`skbn._em.MomentEM.initial_cpts`). Further starts (``n_init > 1``)
+    are random.
+    A full identifiability check is out of reach; this is its cheap, always-correct part.
+    """
+    edges = [(p, c) for p, c in edges if not (latent[p] or latent[c])]
+    found = [edges[k] for k in observed_by_no_row(data, edges)]
+    if not found:
+        return
+    ranks = name_ranks(data.names)
+    found = sorted(found, key=lambda edge: (ranks[edge[0]], ranks[edge[1]]))
+    shown = ", ".join(f"{data.names[p]!r} -> {data.names[c]!r}" for p, c in found[:10]) + (
+        f" and {len(found) - 10} more" if len(found) > 10 else "")
+    warn_user(
+        f"{name}: no row observes both columns of {len(found)} "
+        f"edge{'s' if len(found) > 1 else ''} of the fitted graph: {shown}. The dependence "
+        "along such an edge is not informed by any row observing both columns; EM's answer "
+        "there comes only through the other columns, and where they do not determine it, from "
+        "EM's start: the available-case fit, which has no row for the child's family, so it "
+        "gives a discrete child the prior (the same distribution in every configuration of "
+        "its parents); with continuous columns, when some family has too few such rows (a "
+        "continuous child here always has), the start is instead the fit on the data with "
+        "every missing cell filled with its column's mean or most frequent state; further "
+        "starts (n_init > 1) are random. Collect rows observing both, or drop the edge or one "
+        "of the columns."
+    )
 
 
 def _make_network(names, states, parents, cpts):

@@ -14,6 +14,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn._dag import MixedGraph, _Reachability, orient_with_knowledge
+from skbn._data import observed_by_no_row
 from skbn._engines._ci_runner import CITestRunner, _streamed, report_power_rule
 from skbn._engines._skeleton import _edge_subsets, skeleton
 from skbn.citests import AUTO_TESTS
@@ -406,26 +407,11 @@ def _separated_on_no_rows(data, sepsets):
     When there is none, every test returns independence (p = 1) by its convention for too
     few rows, so the edge is removed on no evidence: columns never observed together (nlme's
     ``Quinidine``: ``conc`` and ``interval``) separate every pair that is tested given them.
-    Complete data never have such a test (every row observes every column). Rows are read
-    only for the tests that the union bound does not settle: when the rows missing some
-    variable of the test, summed over its variables, are fewer than the rows, some row
-    observes them all.
+    Complete data never have such a test (every row observes every column); the sets no
+    row observes are found by :func:`skbn._data.observed_by_no_row` (a union bound first).
     """
-    observed = data.codes >= 0
-    if observed.all():
-        return []
-    weight = np.ones(data.n_samples) if data.weights is None else data.weights
-    positive = weight > 0
-    n_rows = int(np.count_nonzero(positive))
-    missing = np.count_nonzero(~observed & positive[:, None], axis=0).tolist()
-    found = []
-    for (x, y), s in sorted(sepsets.items()):
-        columns = [x, y, *s]
-        if sum(missing[v] for v in columns) < n_rows:  # (the union bound: some row observes all)
-            continue
-        if not (observed[:, columns].all(axis=1) & positive).any():
-            found.append((x, y, tuple(s)))
-    return found
+    tests = [(x, y, tuple(s)) for (x, y), s in sorted(sepsets.items())]
+    return [tests[k] for k in observed_by_no_row(data, [[x, y, *s] for x, y, s in tests])]
 
 
 def _warn_separated_on_no_rows(data, sepsets, names):
