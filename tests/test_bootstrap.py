@@ -22,10 +22,10 @@ from skbn import (
     OrderMCMCStructure,
     PCStructure,
 )
-from skbn.citests import GTest
+from skbn.citests import DSeparationOracle, GTest
 from skbn.datasets import sample_asia
 from skbn.estimators._bootstrap import averaged_edges, inclusion_threshold, resample
-from skbn.exceptions import DeterminedColumnsWarning
+from skbn.exceptions import DeterminedColumnsWarning, OrientationConflictWarning
 from skbn.graph import is_markov_equivalent, v_structures
 
 COMMON = [
@@ -535,3 +535,58 @@ def test_a_bootstrap_of_a_classifier_is_a_classifier():
     # learners of the joint distribution stay density estimators
     assert not is_classifier(BootstrapStructure(HillClimbStructure()))
     assert not is_classifier(BootstrapStructure())
+
+
+def _one_conflict_warning(caught):
+    found = [w for w in caught if w.category is OrientationConflictWarning]
+    assert len(found) == 1 and found[0].filename == __file__  # once per fit, at the user's line
+    return str(found[0].message)
+
+
+def test_orientation_conflicts_warn_once_per_fit_with_their_total():
+    # PC with a d-separation oracle of a -> b -> c, a -> c and the black list b -> a, c -> b,
+    # a -> c has two conflicts whatever the rows (tests/test_pc.py: ("knowledge", ("c", "a"))
+    # and ("meek", ("a", "c"))): 2 in each of 3 resamples, one warning (before: one per resample)
+    nodes, edges = list("abc"), [("a", "b"), ("b", "c"), ("a", "c")]
+    pc = PCStructure(ci_test=DSeparationOracle((nodes, edges)),
+                     black_list=[("b", "a"), ("c", "b"), ("a", "c")])
+    frame = pd.DataFrame(np.random.default_rng(0).integers(0, 2, size=(20, 3)), columns=nodes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = BootstrapStructure(pc, n_resamples=3, random_state=0).fit(frame)
+    message = _one_conflict_warning(caught)
+    assert model.n_orientation_conflicts_ == 6
+    assert message.startswith(
+        "BootstrapStructure: 6 orientation conflict(s) in its PCStructure fits on 3 resamples, 3 of which "
+        "had any: 3 background-knowledge orientation(s) the tests contradict, 3 edge(s) with conflicting "
+        "Meek rules (knowledge ('c', 'a'); meek ('a', 'c')).")
+    assert "see n_orientation_conflicts_" in message
+
+
+def test_orientation_conflicts_of_some_resamples_are_summed(monkeypatch):
+    # 60 rows of six five-state columns: PC's tests contradict each other in some resamples only
+    rng = np.random.default_rng(0)
+    a, d = rng.integers(0, 5, 60), rng.integers(0, 5, 60)
+    b = np.where(rng.random(60) < 0.7, a, rng.integers(0, 5, 60))
+    frame = pd.DataFrame({"a": a, "b": b, "c": np.where(rng.random(60) < 0.7, b, rng.integers(0, 5, 60)),
+                          "d": d, "e": np.where(rng.random(60) < 0.7, d, rng.integers(0, 5, 60)),
+                          "f": rng.integers(0, 5, 60)}).astype(str)
+    fits = []  # n_orientation_conflicts_ of every resample's fit
+    learn = PCStructure._learn_structure
+
+    def recording(self, *args, **kwargs):
+        edges = learn(self, *args, **kwargs)
+        fits.append(self.n_orientation_conflicts_)
+        return edges
+
+    monkeypatch.setattr(PCStructure, "_learn_structure", recording)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = BootstrapStructure(PCStructure(ci_test=GTest()), n_resamples=10, random_state=0).fit(frame)
+    assert len(fits) == 10 and 1 <= sum(1 for n in fits if n) < 10
+    assert model.n_orientation_conflicts_ == sum(fits)
+    assert (f"BootstrapStructure: {sum(fits)} orientation conflict(s) in its PCStructure fits on 10 "
+            f"resamples, {sum(1 for n in fits if n)} of which had any") in _one_conflict_warning(caught)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", OrientationConflictWarning)
+        assert BootstrapStructure(n_resamples=2, random_state=0).fit(frame).n_orientation_conflicts_ == 0

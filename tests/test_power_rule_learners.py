@@ -10,6 +10,7 @@ recomputed test by test through the public ``ci_test`` from each test's ``dof``.
 import warnings
 from itertools import combinations
 
+import numpy as np
 import pytest
 from test_pc_power_rule import _many_states
 
@@ -116,6 +117,32 @@ def test_bootstrap_warns_once_with_the_sum_over_its_resamples(monkeypatch):
     assert model.n_power_rule_tests_ == expected
     assert (f"BootstrapStructure: ChiSquare's power rule decided {expected} of the {n_tests} CI tests "
             "of its PCStructure fits on 4 resamples, 4 of which had any") in message
+
+
+def test_mmhc_structural_em_warns_once_with_the_sum_over_its_searches(monkeypatch):
+    # structural EM runs MMHC (its restrict phase too) on every expected completion: one
+    # warning per fit, not per search, and n_power_rule_tests_ the searches' sum
+    frame = _many_states()
+    frame = frame.mask(np.random.default_rng(1).random(frame.shape) < 0.05)  # 5% missing cells
+    searches = []  # (n_power_rule_tests_, n_tests_) of every search
+    learn = MMHCStructure._learn_structure
+
+    def recording(self, *args, **kwargs):
+        edges = learn(self, *args, **kwargs)
+        searches.append((self.n_power_rule_tests_, self.n_tests_))
+        return edges
+
+    monkeypatch.setattr(MMHCStructure, "_learn_structure", recording)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = MMHCStructure(ci_test=GTest(), missing="em", em_max_iter=5, random_state=0).fit(frame)
+    message = _one_warning(caught)  # before: one PowerRuleWarning per search
+    assert len(searches) >= 2 and all(n for n, _ in searches)
+    expected, n_tests = sum(n for n, _ in searches), sum(n for _, n in searches)
+    assert model.n_power_rule_tests_ == expected and model.n_tests_ == searches[-1][1]
+    assert (f"MMHCStructure: GTest's power rule decided {expected:,} of the {n_tests:,} CI tests of "
+            f"its {len(searches)} structural-EM searches, {len(searches)} of which had any") in message
+    assert not hasattr(model, "_quiet_summaries") or not model._quiet_summaries  # a refit warns again
 
 
 @pytest.mark.parametrize("make", [

@@ -1195,7 +1195,7 @@ def _unit_batches(units, n_batches, split):
     return batches
 
 
-def report_power_rule(learner, ci_test, n_power_rule, n_tests, resamples=None):
+def report_power_rule(learner, ci_test, n_power_rule, n_tests, over=None):
     """Set ``learner.n_power_rule_tests_`` to ``n_power_rule`` and, when it is not 0, warn
     once (:class:`~skbn.exceptions.PowerRuleWarning`): the test's heuristic power rule
     decided that many of the fit's ``n_tests`` CI tests (fewer than ``min_samples_per_dof``
@@ -1204,12 +1204,13 @@ def report_power_rule(learner, ci_test, n_power_rule, n_tests, resamples=None):
 
     The one home of the attribute and the warning of every learner that runs CI tests:
     ``n_power_rule`` is :attr:`CITestRunner.n_power_rule` of the fit's runner, or the sum
-    of those of a wrapped learner's fits with ``resamples=(k, n, name)`` (the rule decided
-    tests in ``k`` of the ``n`` fits of the learner ``name``). A learner whose
-    ``_power_rule_quiet`` is true (a wrapper's resample fit) sets the attribute, silently.
+    over several searches with ``over=(k, searches)``: the rule decided tests in ``k`` of
+    ``searches`` (e.g. ``"PCStructure fits on 50 resamples"`` of a bootstrap, ``"4
+    structural-EM searches"``). A learner whose ``_quiet_summaries`` is true (one of those
+    searches) sets the attribute, silently.
     """
     learner.n_power_rule_tests_ = int(n_power_rule)
-    if not n_power_rule or getattr(learner, "_power_rule_quiet", False):
+    if not n_power_rule or getattr(learner, "_quiet_summaries", False):
         return
     name = type(ci_test).__name__
     rule = getattr(ci_test, "min_samples_per_dof", None)
@@ -1218,8 +1219,7 @@ def report_power_rule(learner, ci_test, n_power_rule, n_tests, resamples=None):
     change = (f"Pass ci_test={name}(min_samples_per_dof=0) to decide them from the data "
               "(the asymptotic p-value; keep its other parameters), or a lower value to relax the rule"
               if rule is not None else f"See {name}'s power rule")
-    scope = ("" if resamples is None else
-             f" of its {resamples[2]} fits on {resamples[1]:,} resamples, {resamples[0]:,} of which had any")
+    scope = "" if over is None else f" of its {over[1]}, {over[0]:,} of which had any"
     warn_user(
         f"{type(learner).__name__}: {name}'s power rule decided {n_power_rule:,} of the {n_tests:,} "
         f"CI tests{scope} ({option}a test reports dependence, pvalue=0, and removes nothing: the edge "

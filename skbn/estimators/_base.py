@@ -40,6 +40,7 @@ from skbn._data import (
     target_series,
 )
 from skbn._determined_columns import check_determined_columns
+from skbn._engines._ci_runner import report_power_rule
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.citests import DSeparationOracle, resolve_ci_test
@@ -700,17 +701,29 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
                                 detail=f"structural EM, at most {self.em_max_iter} searches")
             restarts = "start" in self._knowledge  # a search that cannot start from a graph runs afresh
+            ruled = []  # (n_power_rule_tests_, n_tests_) of each search running CI tests (MMHC)
+            quiet = vars(self).pop("_quiet_summaries", False)
 
             def search(completed, start):
-                return self._structure(completed, start=start if restarts else None)
+                self._quiet_summaries = True  # (counted here, warned once below)
+                edges = self._structure(completed, start=start if restarts else None)
+                if hasattr(self, "n_power_rule_tests_"):
+                    ruled.append((self.n_power_rule_tests_, self.n_tests_))
+                return edges
 
             def family_scores(rows, families):  # (the search's local scores on rows)
                 cache = FamilyScoreCache(rows, self._resolved_plugin("scorer", rows))
                 return [cache.local_score(child, parents) for child, parents in families]
 
-            edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
-                                                   fit_parameters=self.fit_parameters, progress=progress,
-                                                   family_scores=family_scores, **moments)
+            try:
+                edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
+                                                       fit_parameters=self.fit_parameters, progress=progress,
+                                                       family_scores=family_scores, **moments)
+            finally:
+                self._quiet_summaries = quiet
+            if ruled:  # one PowerRuleWarning for all the searches, with their sum
+                report_power_rule(self, self.ci_test_, sum(n for n, _ in ruled), sum(n for _, n in ruled),
+                                  (sum(1 for n, _ in ruled if n), f"{len(ruled):,} structural-EM searches"))
             if self.fit_parameters:
                 _warn_unobserved_configurations(data, states, edges, latent)
         if self.fit_parameters:

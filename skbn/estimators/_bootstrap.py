@@ -17,6 +17,7 @@ from skbn._data import EncodedData
 from skbn._determined_columns import finitely_scored
 from skbn._engines._ci_runner import report_power_rule
 from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner, _param_defaults
+from skbn.estimators._pc import report_conflicts
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import GaussianBIC
 from skbn.utils._progress import Progress
@@ -277,10 +278,12 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
     """Learn one graph per seed; returns (directed pairs, undirected pairs, DAG pairs) per
     resample, as position arrays, the positions of the continuous columns with no spread
     in each resample (:func:`_flat_columns`) and each resample's ``(n_power_rule_tests_,
-    n_tests_, ci_test_)`` (0, 0, None for a learner without CI tests; its own
-    ``PowerRuleWarning`` is not raised: the caller sums them into one). ``data``: the
-    encoded data (with the caller's row weights and target)."""
-    results, flat, ruled = [], [], []
+    n_tests_, ci_test_)`` (0, 0, None for a learner without CI tests) and
+    ``orientation_conflicts_`` (PC's; empty for other learners); its own
+    ``PowerRuleWarning`` and ``OrientationConflictWarning`` are not raised: the caller sums
+    them into one each. ``data``: the encoded data (with the caller's row weights and
+    target)."""
+    results, flat, ruled, conflicts = [], [], [], []
     names = data.names
     for seed in seeds:
         drawn = resample(data.codes, data.cardinalities, names, data.weights, bootstrap,
@@ -293,10 +296,11 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
         learner = clone(estimator)
         _set_random_states(learner, int(seed))
         learner._validate_params()
-        learner._power_rule_quiet = True  # (counted here, warned once by the caller)
+        learner._quiet_summaries = True  # (counted here, warned once by the caller)
         dag = [(int(u), int(v)) for u, v in learner._structure(drawn)]
         ruled.append((getattr(learner, "n_power_rule_tests_", 0), getattr(learner, "n_tests_", 0),
                       getattr(learner, "ci_test_", None)))
+        conflicts.append(list(getattr(learner, "orientation_conflicts_", ())))
         if not cpdag:
             directed, undirected = dag, []
         else:  # the class of the resample's graph among the DAGs that respect the knowledge
@@ -311,7 +315,7 @@ def _learn_resamples(estimator, data, seeds, bootstrap, cpdag):
         results.append(
             tuple(np.asarray(e, dtype=np.int64).reshape(-1, 2) for e in (directed, undirected, dag))
         )
-    return results, flat, ruled
+    return results, flat, ruled, conflicts
 
 
 def _warn_flat_resamples(flat, names, n_resamples):
@@ -465,6 +469,11 @@ class BootstrapStructure(_BaseStructureLearner):
         e.g. :class:`PCStructure`'s; 0 for learners without CI tests). One
         :class:`~skbn.exceptions.PowerRuleWarning` per fit, not per resample, gives the
         count, the tests of all resamples and in how many resamples the rule decided any.
+    n_orientation_conflicts_ : int
+        Orientation conflicts of the resamples' fits, summed over the resamples (each
+        :class:`PCStructure` fit's ``n_orientation_conflicts_``; 0 for other learners). One
+        :class:`~skbn.exceptions.OrientationConflictWarning` per fit, not per resample,
+        gives the total, its kinds and in how many resamples PC had any.
     network_, categories_, classes_, n_features_in_, feature_names_in_
 
     References
@@ -621,21 +630,26 @@ class BootstrapStructure(_BaseStructureLearner):
                             detail=f"{self.n_resamples} resamples of {type(self.estimator_).__name__}, "
                                    f"{n_batches} batches")
         parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-        results, flat, ruled = [], [], []
+        results, flat, ruled, conflicts = [], [], [], []
         with progress.nested():  # the wrapped learner's own lines, one level lower
-            for batch, batch_flat, batch_ruled in parallel(
+            for batch, batch_flat, batch_ruled, batch_conflicts in parallel(
                 delayed(_learn_resamples)(self.estimator_, data, seeds_, self.bootstrap, self.cpdag)
                 for seeds_ in batches
             ):
                 results.extend(batch)
                 flat.extend(batch_flat)
                 ruled.extend(batch_ruled)
+                conflicts.extend(batch_conflicts)
                 progress.update(len(results))
         _warn_flat_resamples(flat, data.names, self.n_resamples)
         with_rule = [(n_rule, ci_test) for n_rule, _, ci_test in ruled if n_rule]
+        fits = f"{type(self.estimator_).__name__} fits on {self.n_resamples:,} resamples"
         report_power_rule(self, with_rule[0][1] if with_rule else None, sum(n for n, _, _ in ruled),
-                          sum(n for _, n, _ in ruled),
-                          (len(with_rule), self.n_resamples, type(self.estimator_).__name__))
+                          sum(n for _, n, _ in ruled), (len(with_rule), fits))
+        self.n_orientation_conflicts_ = sum(len(c) for c in conflicts)
+        report_conflicts(self, [conflict for c in conflicts for conflict in c],
+                         dict(zip(data.names, data.continuous)) if data.has_continuous else None,
+                         (sum(1 for c in conflicts if c), fits))
 
         p = data.n_variables
         names = list(data.names)

@@ -83,7 +83,10 @@ class MMHCStructure(_BaseStructureLearner):
         :class:`~skbn.citests.GTest`), so dependence was assumed (``pvalue = 0``) and the
         pair kept in the skeleton, where bnlearn's tests find independence. A
         :class:`~skbn.exceptions.PowerRuleWarning` gives the count when it is not 0; 0 for
-        tests without such a rule. With ``missing="em"``: of the last search's restrict phase.
+        tests without such a rule. With ``missing="em"``: summed over the structural-EM
+        searches (each runs the restrict phase again on its completion), in one warning per
+        fit giving the searches' tests and how many searches had any; ``n_tests_`` and
+        ``skeleton_`` are then the last search's.
     edges_, network_, score_, n_iter_, trace_, scorer_, ci_test_
         As in :class:`HillClimbStructure` / :class:`PCStructure`.
     em_trace_ : ndarray

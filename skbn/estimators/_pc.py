@@ -363,14 +363,21 @@ def acyclic_arrows(n_variables, arrows):
     return kept, skipped
 
 
-def _warn_conflicts(conflicts, continuous=None):
-    """One :class:`~skbn.exceptions.OrientationConflictWarning` summarising a fit's conflicts.
+def report_conflicts(learner, conflicts, continuous=None, over=None):
+    """One :class:`~skbn.exceptions.OrientationConflictWarning` summarising a fit's conflicts
+    (none when there are none, or when ``learner._quiet_summaries`` is true: a resample's
+    fit, summed by its wrapper).
 
     ``continuous`` (name -> bool, on mixed data): a ``("knowledge", (u, v))`` conflict with
     ``u`` discrete and ``v`` continuous is the conditional-Gaussian rule's (no continuous
     parent of a discrete node), whatever the user's knowledge, and is told apart: the tests
     then put an arrowhead into a discrete column from a continuous one, a dependence a CLG
-    network cannot hold (an outcome of measurements), not a sign of test errors."""
+    network cannot hold (an outcome of measurements), not a sign of test errors.
+    ``over=(k, fits)``: ``conflicts`` are those of several PC fits (e.g. ``"PCStructure fits
+    on 50 resamples"`` of a bootstrap), ``k`` of which had any; the warning says so and
+    points to ``n_orientation_conflicts_``, their total."""
+    if not conflicts or getattr(learner, "_quiet_summaries", False):
+        return
     continuous = continuous or {}
     counts = {}
     for step, nodes in conflicts:
@@ -382,8 +389,9 @@ def _warn_conflicts(conflicts, continuous=None):
             "collider": "collider(s) not oriented", "meek": "edge(s) with conflicting Meek rules",
             "extension": "edge(s) of edges_ oriented by the fallback (no consistent extension)"}
     parts = ", ".join(f"{counts[k]} {what[k]}" for k in what if k in counts)
-    first = "; ".join(f"{step} {nodes}" for step, nodes in conflicts[:3])
-    more = f"; ... ({len(conflicts) - 3} more)" if len(conflicts) > 3 else ""
+    distinct = list(dict.fromkeys(conflicts))  # (several fits: the same conflict listed once)
+    first = "; ".join(f"{step} {nodes}" for step, nodes in distinct[:3])
+    more = f"; ... ({len(distinct) - 3} more)" if len(distinct) > 3 else ""
     clg = ("The conditional-Gaussian rule (a discrete node has no continuous parent) kept "
            "discrete -> continuous where the tests point an arrowhead into the discrete "
            "column: a discrete column caused by continuous ones (an outcome of measurements) "
@@ -392,10 +400,14 @@ def _warn_conflicts(conflicts, continuous=None):
     errors = ("The CI tests contradict each other, a sign of test errors (too few rows for "
               "the conditioning sets, or a too large alpha). "
               if set(counts) - {"clg"} else "")
+    scope, whose, its, see = "", "", "", "orientation_conflicts_"
+    if over is not None:
+        scope = f" in its {over[1]}, {over[0]:,} of which had any"
+        whose, its, see = "Each fit's ", "its ", "n_orientation_conflicts_"
     warn_user(
-        f"PCStructure: {len(conflicts)} orientation conflict(s): {parts} ({first}{more}). "
-        f"{clg}{errors}cpdag_ is still a PDAG with an acyclic directed part and edges_ keeps "
-        f"every adjacency; see orientation_conflicts_.",
+        f"{type(learner).__name__}: {len(conflicts):,} orientation conflict(s){scope}: {parts} "
+        f"({first}{more}). {clg}{errors}{whose}cpdag_ is still a PDAG with an acyclic directed part "
+        f"and {its}edges_ keeps every adjacency; see {see}.",
         OrientationConflictWarning)
 
 
@@ -827,8 +839,7 @@ class PCStructure(_BaseStructureLearner):
             + [("meek", (names[a], names[b])) for a, b in meek_conflicts]
             + [("extension", e) for e in forced])
         self.n_orientation_conflicts_ = len(self.orientation_conflicts_)
-        if self.orientation_conflicts_:
-            _warn_conflicts(self.orientation_conflicts_,
-                            dict(zip(names, data.continuous)) if data.has_continuous else None)
+        report_conflicts(self, self.orientation_conflicts_,
+                         dict(zip(names, data.continuous)) if data.has_continuous else None)
         progress.close(done=self.n_tests_, edges=len(self.directed_edges_) + len(self.undirected_edges_))
         return [(index[u], index[v]) for u, v in edges]
