@@ -1413,19 +1413,23 @@ def cmd_learn(args, log):
     log("column types: " + "; ".join(f"{kind} {', '.join(names)}" for kind, names in kinds.items()
                                      if names))
 
+    incomplete = data.isna().any(axis=1).to_numpy()
+    mean = "mean" if weights is None else f"weighted mean (--weights {args.weights})"
+    if weights is not None:  # rows of weight 0 are left out (not read), as in fit
+        incomplete = incomplete & (weights > 0)
+    used = data.shape[0] if weights is None else int((weights > 0).sum())
+    if getattr(model, "missing", None) == "complete_case":
+        used -= int(incomplete.sum())
     directed, undirected = directed_edges(model), undirected_edges(model)
-    out(f"{type(model).__name__} ({args.method}) on {args.data}: {data.shape[0]} rows"
-        f"{_weighted(weights)}, {data.shape[1]} variables, {len(directed) + len(undirected)} edges")
+    out(f"{type(model).__name__} ({args.method}) on {args.data}: "
+        f"{_rows_used(data.shape[0], used)}{_weighted(weights)}, {data.shape[1]} variables, "
+        f"{len(directed) + len(undirected)} edges")
     for parent, child in directed:
         out(f"  {parent} -> {child}")
     for u, v in undirected:
         out(f"  {u} -- {v}   (direction not identifiable)")
     if hasattr(model, "score_"):
         out(f"score ({type(model.scorer_).__name__}): {model.score_:.4f}")
-    incomplete = data.isna().any(axis=1).to_numpy()
-    mean = "mean" if weights is None else f"weighted mean (--weights {args.weights})"
-    if weights is not None:  # rows of weight 0 are left out (not read), as in fit
-        incomplete = incomplete & (weights > 0)
     if not incomplete.any():
         out(f"{mean} log-likelihood of the training rows: "
             f"{model.score(data, sample_weight=weights):.4f}")
@@ -1637,15 +1641,18 @@ def _complete_rows(args, data, weights, line):
     ``(column_types, categories)`` of every column, which the structure learner and the
     bootstrap are given with the complete rows, so the structure is that of ``skbn learn
     --missing complete_case`` on the same data; ``None`` when no row is dropped."""
-    from skbn._data import complete_cases, complete_row_mask, encode_fit
+    import numpy as np
 
+    from skbn._data import complete_cases, complete_row_mask, encode_fit, positive_weight_rows
+
+    # rows of weight 0 are not read (the learners' rule): they add no state and may be
+    # missing; ``read`` holds the positions of the rows kept, for the line of a refusal
+    data, weights, read = positive_weight_rows(data, weights, np.arange(len(data)))
     missing = data.isna().to_numpy()
     if not missing.any():
         return data, weights, None
     rows = missing.any(axis=1)
     if args.missing == "complete_case":
-        if weights is not None:  # rows of weight 0 add no state (as in a learner's fit)
-            data, weights = data[weights > 0], weights[weights > 0]
         encoded, states = encode_fit(data, allow_missing=True, allow_continuous=True,
                                      column_types=_declared_types(args) or "auto",
                                      weights=weights)
@@ -1657,7 +1664,7 @@ def _complete_rows(args, data, weights, line):
         return (data[keep], None if weights is None else weights[keep],
                 (types, categories))
     j = int(missing.any(axis=0).argmax())  # the first column with a missing cell
-    first = int(missing[:, j].argmax())
+    first = int(read[int(missing[:, j].argmax())])
     where = line(first) if line is not None else f"row {first + 1}"
     raise CommandError(f"column {str(data.columns[j])!r} has {int(missing[:, j].sum())} missing "
                        f"cell(s) (first on {where}); skbn effect learns the structure and "
@@ -1717,6 +1724,13 @@ def _take_weights(args, data, line=None, uses=()):
         raise CommandError(f"{name}: " + str(exc).replace("sample_weight", "the column").rstrip(".")
                            + first) from None
     return data.drop(columns=column), weights
+
+
+def _rows_used(read, used):
+    """The text of a result's rows, the same in ``learn`` and ``effect``: ``"32 rows"`` when
+    every row read is used, else ``"32 rows read, 30 used"`` (rows of weight 0 and, under
+    ``--missing complete_case``, rows with a missing cell are not used)."""
+    return f"{read} rows" if used == read else f"{read} rows read, {used} used"
 
 
 def _weighted(weights):
@@ -1835,6 +1849,7 @@ def cmd_effect(args, log):
     if args.model is not None:  # only the model's columns are read: their missing cells count
         cpdag, data = model_structure(args, data)
         source = f"the CPDAG of {args.model}"
+    n_read = data.shape[0]
     data, weights, full = _complete_rows(args, data, weights, line)
     # the types (and with dropped rows the states) of the columns: those of every row
     declared, categories = full if full is not None else (_declared_types(args), None)
@@ -1935,7 +1950,7 @@ def cmd_effect(args, log):
                 f"P({y}={y_value} | do({x}={contrast[1]}))")
         column = "effect"
     out(f"effect of {x} on {y}: {what}")
-    out(f"data: {args.data}, {data.shape[0]} rows{_weighted(weights)}")
+    out(f"data: {args.data}, {_rows_used(n_read, data.shape[0])}{_weighted(weights)}")
     out(f"IDA (local) on {source}: one effect per possible parent set of {x}")
     width = max([len("parents of " + str(x))]
                 + [len(", ".join(map(str, p)) or "(none)") for p in point["parents"]])

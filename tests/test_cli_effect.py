@@ -517,5 +517,49 @@ def test_complete_case_keeps_the_states_of_the_dropped_rows_as_learn_does(tmp_pa
                             "--missing", "complete_case", "--n-resamples", 3,
                             "--random-state", 0], capsys)
     assert status == 0, err
-    assert "dropped 1 of 31 rows with missing cells" in err and "30 rows" in out
+    assert "dropped 1 of 31 rows with missing cells" in err and "31 rows read, 30 used" in out
     assert set(ida_lines(out)) == {"(none)", "y"}
+
+
+def test_missing_cells_in_rows_of_weight_0_are_not_refused(tmp_path, capsys):
+    """A row of weight 0 is not read by the learners (it adds no state and may be missing),
+    but ``effect --missing error`` refused its missing cell. Now only the missing cells of
+    rows of positive weight are refused, on their own line, and the header counts the rows
+    as ``learn`` does: all rows read, the rows used."""
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 2, 40)
+    frame = pd.DataFrame({"a": a, "b": a ^ (rng.random(40) < 0.2), "c": a ^ (rng.random(40) < 0.3),
+                          "w": 1}).astype(object)
+    frame.loc[[1, 2], ["c", "w"]] = [np.nan, 0]  # lines 3 and 4: missing, weight 0
+    path = tmp_path / "zero.csv"
+    frame.to_csv(path, index=False)
+    argv = ["--x", "a", "--y", "c", "--contrast", "1,0", "--weights", "w", "--n-resamples", 3,
+            "--random-state", 0]
+    status, out, err = run(["effect", path, *argv], capsys)
+    assert status == 0, err
+    assert "40 rows read, 38 used, total weight 38" in out
+    status, learned, err = run(["learn", path, "--weights", "w"], capsys)
+    assert status == 0 and "40 rows read, 38 used, total weight 38" in learned
+    frame.loc[5, "c"] = np.nan  # line 7, weight 1: refused, naming that line
+    frame.to_csv(path, index=False)
+    assert_one_line_error(*run(["effect", path, *argv], capsys)[::2],
+                          "column 'c' has 1 missing cell(s) (first on line 7)")
+
+
+def test_learn_and_effect_count_the_rows_alike_under_complete_case(tmp_path, capsys):
+    """``learn --missing complete_case`` printed every row read ("32 rows") and ``effect``
+    the complete rows ("30 rows"); both now print both numbers."""
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 2, 32)
+    frame = pd.DataFrame({"a": a, "b": a ^ (rng.random(32) < 0.2),
+                          "c": a ^ (rng.random(32) < 0.3)}).astype(object)
+    frame.loc[[3, 7], "c"] = np.nan
+    path = tmp_path / "holes.csv"
+    frame.to_csv(path, index=False)
+    status, learned, err = run(["learn", path, "--missing", "complete_case"], capsys)
+    assert status == 0, err
+    status, out, err = run(["effect", path, "--x", "a", "--y", "c", "--contrast", "1,0",
+                            "--missing", "complete_case", "--n-resamples", 3,
+                            "--random-state", 0], capsys)
+    assert status == 0, err
+    assert "32 rows read, 30 used," in learned and "32 rows read, 30 used" in out

@@ -51,7 +51,7 @@ def test_learn_with_weights_equals_the_expanded_rows_and_the_python_api(method, 
     assert status == 0, err
     status, expanded, err = run(["learn", rows, "--method", method, "-o", tmp_path / "e.json"], capsys)
     assert status == 0, err
-    assert f"12 rows, total weight {weights.sum()}, 3 variables" in weighted
+    assert f"12 rows read, 11 used, total weight {weights.sum()}, 3 variables" in weighted
     assert f"{weights.sum()} rows, 3 variables" in expanded
     # the same edges, score and training log-likelihood (the weighted mean of the rows)
     assert _lines(weighted) == [line.replace("mean log", "weighted mean (--weights Freq) log")
@@ -110,7 +110,7 @@ def test_effect_with_weights_has_the_expanded_rows_point_estimates(files, capsys
     expanded = run(["effect", rows, *argv], capsys)[1]
     point = lambda out: out[out.index("IDA"):out.index("bootstrap:")]  # noqa: E731
     assert point(weighted) == point(expanded)
-    assert f"12 rows, total weight {weights.sum()}" in weighted
+    assert f"12 rows read, 11 used, total weight {weights.sum()}" in weighted
 
 
 @pytest.mark.parametrize("cells, fragments", [
