@@ -65,6 +65,8 @@ class OrientationConflictWarning(UserWarning):
     Meek's rules asked for an arrowhead that contradicts one already placed or closes a
     directed cycle, or when a PDAG had no consistent extension. With a perfect independence
     oracle this never happens, so it signals errors of the statistical tests.
+    :class:`skbn.BootstrapStructure` around PC raises it once per fit, with the total over
+    its resamples (``n_orientation_conflicts_``), not once per resample.
     """
 
 
