@@ -164,14 +164,8 @@ def _outcomes(batch, level):
 
 def _extend(result, new, stop=None):
     """Append the per-test lists ``new`` (up to ``stop``) to a unit's ``result`` lists."""
-    if stop is None:
-        result[0].extend(new[0])
-        result[1].extend(new[1])
-        result[2].extend(new[2])
-    else:
-        result[0].extend(new[0][:stop])
-        result[1].extend(new[1][:stop])
-        result[2].extend(new[2][:stop])
+    for values, more in zip(result, new):
+        values.extend(more if stop is None else more[:stop])
 
 
 def _run_units(data, ci_test, units, stop_at_first, level=None, adjacency=None, grams=None,
