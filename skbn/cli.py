@@ -1628,7 +1628,8 @@ def _declared_types(args):
 
 
 def _complete_rows(args, data, weights, line):
-    """``(data, weights, declared)``: the rows without a missing cell, their weights and the
+    """``(data, weights, declared)``: the rows of positive weight (the learners' rule, rows of
+    weight 0 are not read) without a missing cell, their weights and the
     column types and states ``effect`` encodes them with (``--missing complete_case``), or
     refuse missing cells naming the first column and line that holds one (``--missing
     error``): ``effect`` learns the structure and estimates the effect on complete rows.
@@ -1853,10 +1854,10 @@ def cmd_effect(args, log):
     data, weights, full = _complete_rows(args, data, weights, line)
     # the types (and with dropped rows the states) of the columns: those of every row
     declared, categories = full if full is not None else (_declared_types(args), None)
-    pair, (x_states, y_states) = encode_fit(
-        (data if weights is None else data[weights > 0])[[x, y]], allow_continuous=True,
+    pair, (x_states, y_states) = encode_fit(  # (_complete_rows left out the rows of weight 0)
+        data[[x, y]], allow_continuous=True,
         column_types={c: t for c, t in declared.items() if c in (x, y)} or "auto",
-        weights=None if weights is None else weights[weights > 0])
+        weights=weights)
     gaussian = pair.has_continuous
     if gaussian and not pair.continuous.all():  # no form of the effect for a mixed pair
         kind = dict(zip(pair.names, pair.continuous))
