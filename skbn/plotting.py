@@ -702,6 +702,7 @@ def _frame_isolated(ax, isolated, positions, half_widths, half_height, font_size
 def _network_picture(nodes, directed, undirected, edges, *, ax, layout, font_size,
                      max_label_length, max_size, title, node_color, isolated=None, shapes=None):
     """Lay out, size the figure, and draw; returns ``(ax, patches)``."""
+    _pyplot()  # without matplotlib, its one message before the label widths import it
     labels = _labels(nodes, max_label_length)
     font = auto_font_size(len(nodes)) if font_size is None else float(font_size)
     widths = _label_widths(labels, font)
