@@ -474,7 +474,9 @@ class BootstrapStructure(_BaseStructureLearner):
         :class:`PCStructure` fit's ``n_orientation_conflicts_``; 0 for other learners). One
         :class:`~skbn.exceptions.OrientationConflictWarning` per fit, not per resample,
         gives the total, its kinds and in how many resamples PC had any.
-    network_, categories_, classes_, n_features_in_, feature_names_in_
+    network_
+        The averaged network's DAG (``edges_``) with its parameters fitted on all of ``X``.
+    {common_attributes}
 
     References
     ----------

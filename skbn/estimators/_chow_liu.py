@@ -69,15 +69,13 @@ class ChowLiuTree(_BaseStructureLearner):
     Attributes
     ----------
     edges_ : list of (parent, child)
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     weights_ : ndarray of shape (n_variables, n_variables)
         Edge weights used (log-likelihood gains; conditional ones for TAN, target row 0).
     scorer_ : BaseScore
-    categories_ : list of ndarray
-    classes_ : ndarray of shape (n_classes,), only with a target
-        The target's states sorted as ``np.unique`` sorts them (the column order of
-        ``predict_proba``), whatever the order of a categorical target's categories.
-    n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

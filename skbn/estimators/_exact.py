@@ -217,7 +217,9 @@ class ExactStructure(_BaseStructureLearner):
         The optimal DAG.
     score_ : float
         Its score (sum of the families' local scores).
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     scorer_ : BaseScore
         The resolved score object.
     n_families_ : int
@@ -229,7 +231,7 @@ class ExactStructure(_BaseStructureLearner):
         each later search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

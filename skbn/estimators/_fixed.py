@@ -53,6 +53,7 @@ class FixedStructure(_BaseStructureLearner):
         of the winning run, the initial parameters first (``em_n_iter_ + 1`` values).
     em_n_iter_ : int
         Number of EM iterations of the winning run.
+    {common_attributes}
 
     Examples
     --------

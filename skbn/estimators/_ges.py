@@ -613,7 +613,9 @@ class GESStructure(_BaseStructureLearner):
     edges_ : list of (parent, child)
         A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs; it
         respects ``white_list`` and ``black_list``.
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     score_ : float
         Score of the learned class.
     scorer_ : BaseScore
@@ -636,7 +638,7 @@ class GESStructure(_BaseStructureLearner):
         each later search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

@@ -123,8 +123,9 @@ class HillClimbStructure(_BaseStructureLearner):
     edges_ : list of (parent, child)
         Edges of the learned DAG, by parent, then child, in name order (the same list for
         any column order).
-    network_ : DiscreteBayesianNetwork
-        The DAG with its CPTs.
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     score_ : float
         Score of the learned DAG.
     {interventional_cpdag_attribute}
@@ -147,8 +148,7 @@ class HillClimbStructure(_BaseStructureLearner):
         unit).
     scorer_ : BaseScore
         The resolved score object.
-    categories_, classes_, n_features_in_, feature_names_in_
-        See the base class.
+    {common_attributes}
 
     See Also
     --------

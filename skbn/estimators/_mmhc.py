@@ -95,7 +95,7 @@ class MMHCStructure(_BaseStructureLearner):
         each later search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------
