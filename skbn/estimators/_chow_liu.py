@@ -27,7 +27,7 @@ class ChowLiuTree(_BaseStructureLearner):
     one parent) among the arcs the knowledge allows -- no forbidden arc (``black_list``,
     ``tiers``), no arc against a one-way ``white_list`` edge, no parent for a ``root`` you
     give -- with the white-listed pairs taken whenever possible (they outweigh all other
-    arcs together). Chu-Liu/Edmonds (:func:`skbn._dag.maximum_branching`) finds it exactly; without
+    arcs together). Chu-Liu/Edmonds (``maximum_branching`` in ``skbn/_dag.py``) finds it exactly; without
     constraints its weight is that of the maximum spanning tree. When no direction is
     constrained (pairs forbidden both ways; TAN's features on mixed data, where the
     conditional-Gaussian rule forbids only arcs into the class) it is the maximum spanning

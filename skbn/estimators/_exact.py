@@ -129,7 +129,7 @@ class ExactStructure(_BaseStructureLearner):
     family with :math:`|S| \le` ``max_indegree``: parent sets are visited depth first
     (extending the distinct rows' configuration ids by one radix digit per added parent)
     and, for each set, every child outside it is counted in one weighted pass over the
-    distinct rows of the data (:class:`skbn._counting.DistinctRows`, row weights summed)
+    distinct rows of the data (``DistinctRows`` of ``skbn/_counting``, row weights summed)
     and scored in one batch (:meth:`skbn.scores.BaseScore.local_scores`); families that provably cannot
     beat a subset are skipped (upper bounds below); (2) best parent sets
     :math:`\mathrm{bps}_v` by a vectorised subset-max over the bits; (3) best sinks
@@ -153,14 +153,14 @@ class ExactStructure(_BaseStructureLearner):
     such as "bic-g", "bge", "bic-cg"): a continuous child's local scores come from the
     weighted moments of the data (its families with continuous parents only in batches of
     parent sets, one Cholesky factor per set for every child; see
-    :mod:`skbn._engines._subsets`), a discrete child takes only discrete parents (the
+    ``skbn/_engines/_subsets.py``), a discrete child takes only discrete parents (the
     conditional-Gaussian rule) and is counted as above. Nothing is pruned on the moments
     path; 20 Gaussian columns, unbounded, take about 8 s on one core (about 25 times less
     than the counting on 18 discrete columns).
 
-    Determinism: a sink replaces the incumbent only if it improves by more than
-    ``skbn._engines._search.improves``' tolerance (the lowest column index wins ties); the parent
-    set is then made minimal by dropping members in column order while the best score
+    Determinism: a sink replaces the incumbent only if it improves by more than the
+    tolerance of ``improves`` in ``skbn/_engines/_search.py`` (the lowest column index wins
+    ties); the parent set is then made minimal by dropping members in column order while the best score
     within the rest is within that tolerance of the best.
 
     There is no ``n_jobs``: workers counting blocks of children were slower than one
@@ -172,7 +172,7 @@ class ExactStructure(_BaseStructureLearner):
     with a forbidden parent (``black_list``, ``tiers``) or without a required one
     (``white_list``) scores :math:`-\infty` before the subset-max, so the programme returns
     the best DAG among those that honour it (see
-    :func:`skbn._engines._subsets.restrict_to_knowledge`). A white-listed pair must have a
+    ``restrict_to_knowledge`` in ``skbn/_engines/_subsets.py``). A white-listed pair must have a
     direction here: both directions listed is refused (the requirement "adjacent either
     way" does not decompose over families).
 

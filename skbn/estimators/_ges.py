@@ -512,7 +512,7 @@ class GESStructure(_BaseStructureLearner):
     plain search, pcalg's ``ges`` / ``gies``.
 
     Determinism: the largest score change wins; changes within the relative tolerance of
-    :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
+    ``improves`` (``skbn/_engines/_search.py``) count as ties, won by the first operator in scan
     order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple; ``(U, Y, C)`` for Turn).
     A step is taken only if it improves the score by more than that tolerance.
 
