@@ -35,8 +35,8 @@ column_types : "auto", "discrete", "continuous", list or dict, default="auto"
     ``X`` in column order (``y`` then follows the rule), a dict maps column names, ``y``'s
     included, to them (other columns: "auto"). The rule: categorical, text and bool columns are
     discrete; a numeric column holding a non-integer value is continuous; a numeric column
-    of whole numbers is discrete with at most 32 distinct values (and at least two rows per
-    value when it has more than 10) and must be declared otherwise (one error names every
+    of whole numbers is discrete with at most 32 distinct values (and, when it has more
+    than 10, at least twice as many rows as values) and must be declared otherwise (one error names every
     such column). ``column_types_`` reports the types a fit
     used. Continuous columns give Gaussian networks, mixed data conditional linear
     Gaussian ones, in which a discrete node never has a continuous parent (see
