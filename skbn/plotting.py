@@ -1239,7 +1239,7 @@ def plot_search_trace(estimator, ax=None, *, title=None):
     Parameters
     ----------
     estimator : fitted estimator with ``trace_``, or a 1-D array of scores
-        A fitted local search (e.g. :class:`~skbn.estimators.HillClimbStructure`), or the
+        A fitted local search (e.g. :class:`~skbn.HillClimbStructure`), or the
         scores themselves, one per move.
     ax : matplotlib Axes, optional
         Drawn on a new 6 x 3.5 inch figure when None.

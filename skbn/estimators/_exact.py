@@ -203,7 +203,7 @@ class ExactStructure(_BaseStructureLearner):
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
-        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        :class:`skbn.HillClimbStructure`: alternate expected completions under the
         current network (weighted rows) and the exact search on them, which re-solves from
         scratch every iteration (``docs/missing.md``).
     {structural_em_parameters}

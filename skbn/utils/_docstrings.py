@@ -75,7 +75,7 @@ latent : dict or None, default=None
     disconnected: connect it with ``white_list`` (or hill climbing's ``start``). K2
     puts latent nodes first in its default ordering; a given ``ordering`` must name them.
 e_step : {"exact", "gibbs"}, default="exact"
-    See :class:`skbn.estimators.FixedStructure`.
+    See :class:`skbn.FixedStructure`.
 n_init : int, default=1
     EM initialisations of the starting (empty-graph) network.
 em_max_iter : int, default=100
