@@ -11,16 +11,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from skbn.io import read_bif  # noqa: E402
 
-# SKBN_SHARED_NETWORKS overrides the location (e.g. from a worktree elsewhere)
+# The benchmark networks (alarm, child, ...): ../shared/networks beside the checkout when it
+# exists, else the same .bif files that ship inside the package (skbn/_networks), so the
+# scripts run from a fresh clone; SKBN_SHARED_NETWORKS overrides the location.
+_BESIDE_CHECKOUT = Path(__file__).resolve().parents[2] / "shared" / "networks"
+_SHIPPED = Path(__file__).resolve().parents[1] / "skbn" / "_networks"
 SHARED_NETWORKS = Path(
-    os.environ.get("SKBN_SHARED_NETWORKS", Path(__file__).resolve().parents[2] / "shared" / "networks")
+    os.environ.get("SKBN_SHARED_NETWORKS", _BESIDE_CHECKOUT if _BESIDE_CHECKOUT.is_dir() else _SHIPPED)
 )
 
 
 def load_shared(name):
     path = SHARED_NETWORKS / f"{name}.bif"
     if not path.exists():
-        raise SystemExit(f"{path} not found: the benchmarks need ../shared/networks beside the checkout")
+        raise SystemExit(f"{path} not found (SKBN_SHARED_NETWORKS, ../shared/networks or skbn/_networks)")
     return read_bif(path)
 
 

@@ -80,8 +80,9 @@ FIRST_PAGES = ["getting_started", "which_learner"]
 #: The user guide pages, in reading order; any other ``docs/*.md`` page follows, by name,
 #: and the contributors' page (architecture) comes last.
 USER_GUIDE_ORDER = [
-    "hill_climb", "ges", "pc", "exact", "knowledge", "averaging", "missing", "network",
-    "graph", "checking", "causal", "interventions", "plotting", "cli", "scale", "core",
+    "hill_climb", "ges", "pc", "exact", "knowledge", "gaussian", "pc_select", "averaging",
+    "missing", "network", "graph", "checking", "causal", "interventions", "plotting", "cli",
+    "scale", "reproducibility", "core",
 ]
 LAST_PAGES = ["architecture"]
 

@@ -1,4 +1,5 @@
-"""skbn: scikit-learn-style structure and parameter learning for discrete Bayesian networks."""
+"""skbn: scikit-learn-style structure and parameter learning for Bayesian networks (discrete,
+Gaussian and conditional linear Gaussian)."""
 
 # The estimators are imported on first use (PEP 562), so that `import skbn` and the command
 # line's `skbn --version` do not load scikit-learn.

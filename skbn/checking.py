@@ -446,8 +446,8 @@ def ci_test(X, x, y, z=(), *, test="auto", sample_weight=None, categories="auto"
         (``"chi_square"``, ``"g_test"``, ``"bayes_factor"``, ``"zf"``, ``"fisher_z"``,
         ``"mi-g"``, ``"cor"``, ``"robust_fisher_z"``, ``"mi-cg"``) or a test object such
         as ``GTest(adjust_dof=False)``. A test that does not apply to the kinds of the
-        columns is refused, naming them. :class:`DSeparationOracle` does not read data and is
-        refused (call its :meth:`~DSeparationOracle.separated`).
+        columns is refused, naming them. :class:`~skbn.citests.DSeparationOracle` does not read data and is
+        refused (call its :meth:`~skbn.citests.DSeparationOracle.separated`).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative row weights, as ``fit(X, sample_weight=...)`` reads them: every count
         and moment is a sum of weights (an integer weight ``w`` is ``w`` copies of the row);
@@ -468,7 +468,7 @@ def ci_test(X, x, y, z=(), *, test="auto", sample_weight=None, categories="auto"
     -------
     CITestResult
         ``statistic``, ``pvalue``, ``dof`` and ``independent``, in the test's conventions
-        (see its class: e.g. :class:`FisherZ` reports ``z`` and :math:`n - |Z| - 3`,
+        (see its class: e.g. :class:`~skbn.citests.FisherZ` reports ``z`` and :math:`n - |Z| - 3`,
         :class:`PartialCorrelationT` reports ``t`` where bnlearn reports the partial
         correlation; the p-values are bnlearn's and pcalg's). With fewer rows than
         ``min_samples_per_dof`` per degree of freedom the chi-square and G tests report
@@ -482,8 +482,8 @@ def ci_test(X, x, y, z=(), *, test="auto", sample_weight=None, categories="auto"
         kinds, a missing cell with ``missing="error"``, or bad ``sample_weight``,
         ``categories`` or ``column_types`` (each message names the column or parameter).
     TypeError
-        A ``test`` that is neither an alias nor a :class:`BaseCITest`, or a
-        :class:`DSeparationOracle`.
+        A ``test`` that is neither an alias nor a :class:`~skbn.citests.BaseCITest`, or a
+        :class:`~skbn.citests.DSeparationOracle`.
 
     See Also
     --------

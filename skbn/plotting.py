@@ -702,6 +702,7 @@ def _frame_isolated(ax, isolated, positions, half_widths, half_height, font_size
 def _network_picture(nodes, directed, undirected, edges, *, ax, layout, font_size,
                      max_label_length, max_size, title, node_color, isolated=None, shapes=None):
     """Lay out, size the figure, and draw; returns ``(ax, patches)``."""
+    _pyplot()  # without matplotlib, its one message before the label widths import it
     labels = _labels(nodes, max_label_length)
     font = auto_font_size(len(nodes)) if font_size is None else float(font_size)
     widths = _label_widths(labels, font)
@@ -1238,7 +1239,7 @@ def plot_search_trace(estimator, ax=None, *, title=None):
     Parameters
     ----------
     estimator : fitted estimator with ``trace_``, or a 1-D array of scores
-        A fitted local search (e.g. :class:`~skbn.estimators.HillClimbStructure`), or the
+        A fitted local search (e.g. :class:`~skbn.HillClimbStructure`), or the
         scores themselves, one per move.
     ax : matplotlib Axes, optional
         Drawn on a new 6 x 3.5 inch figure when None.

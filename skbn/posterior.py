@@ -1,7 +1,7 @@
 r"""Exact posterior probabilities of structural features, by dynamic programming over
 subsets (Koivisto & Sood 2004; Koivisto 2006). The local score of every family comes from
-the subset scorer shared with :class:`skbn.estimators.ExactStructure` and
-:class:`skbn.estimators.OrderMCMCStructure`; :func:`parent_set_scores` (every allowed
+the subset scorer shared with :class:`skbn.ExactStructure` and
+:class:`skbn.OrderMCMCStructure`; :func:`parent_set_scores` (every allowed
 family, grouped by child) and :func:`count_parent_sets` are its public face.
 
 Under the *order-modular* structure prior a DAG :math:`G` and a node order :math:`\prec`
@@ -163,7 +163,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
 
     Columns determined by others are reported as the learners report them, with a
     :class:`~skbn.exceptions.DeterminedColumnsWarning` naming them (the checks of the
-    ``fit`` of :class:`~skbn.estimators.ExactStructure`, which scores the same families): a
+    ``fit`` of :class:`~skbn.ExactStructure`, which scores the same families): a
     continuous column that is an exact linear function of other continuous columns, and,
     on mixed data, a continuous column with no spread within a state (of two rows or more)
     of a discrete column, whose families with that discrete parent a CLG score gives
@@ -189,7 +189,7 @@ def edge_posteriors(X, scorer="auto", max_indegree=None, max_memory="4GB", colum
         Refuse (``ValueError`` naming ``max_memory``, before anything is counted or
         allocated) when :func:`posterior_memory_bytes` exceeds it: a number of bytes or a
         string with a binary unit ("KB", "MB", "GB", "TB"; 1 GB = 2**30 bytes), as
-        :class:`skbn.estimators.ExactStructure`'s ``max_memory``.
+        :class:`skbn.ExactStructure`'s ``max_memory``.
     column_types : "auto", dict or str, default="auto"
         Which columns are continuous, as the estimators' ``column_types``.
     interventions : DataFrame, array-like or list, default=None

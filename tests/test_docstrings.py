@@ -10,6 +10,7 @@ first line of Returns (RT02), a type on every parameter line (PR04-PR06 wording)
 
 import importlib
 import inspect
+import warnings
 
 import pytest
 
@@ -138,3 +139,28 @@ def test_the_public_api_is_found():
 def test_docstring(path):
     errors = [f"{code}: {message}" for code, message in validate(path)["errors"] if code in CHECKS]
     assert not errors, f"{path}:\n" + "\n".join(errors)
+
+
+def test_every_fitted_attribute_is_documented():
+    # help(HillClimbStructure) and the API reference list every public fitted attribute a
+    # plain fit sets (column_types_, categories_, ... used to be "see the base class", a
+    # private class, or missing; OrderMCMCStructure's averaged_networks_ too).
+    from numpydoc.docscrape import NumpyDocString
+
+    import skbn
+    from skbn.datasets import sample_asia
+
+    X = sample_asia(300, random_state=0)
+    learners = [skbn.HillClimbStructure(), skbn.GESStructure(), skbn.PCStructure(),
+                skbn.ExactStructure(), skbn.MMHCStructure(), skbn.K2Structure(ordering=list(X.columns)),
+                skbn.ChowLiuTree(), skbn.FixedStructure(edges=[("smoke", "lung")]),
+                skbn.BootstrapStructure(n_resamples=2, random_state=0),
+                skbn.OrderMCMCStructure(n_iter=200, random_state=0)]
+    for learner in learners:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            learner.fit(X)
+        documented = {name.strip() for entry in NumpyDocString(type(learner).__doc__)["Attributes"]
+                      for name in entry.name.split(",")}
+        fitted = {name for name in vars(learner) if name.endswith("_") and not name.startswith("_")}
+        assert fitted <= documented, (type(learner).__name__, sorted(fitted - documented))

@@ -337,6 +337,19 @@ def test_missing_matplotlib_message(monkeypatch):
         plot_edge_strength(np.eye(2))
 
 
+def test_missing_matplotlib_message_of_every_drawing(monkeypatch):
+    # docs/plotting.md: without matplotlib every function raises "skbn.plotting needs
+    # matplotlib: pip install matplotlib". plot_network and plot_comparison used to import
+    # matplotlib.font_manager (the label widths) first, a bare ModuleNotFoundError.
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.setitem(sys.modules, name, None)  # every import of matplotlib now fails
+    edges = [("a", "b"), ("b", "c")]
+    for draw in (lambda: plot_network(edges), lambda: plot_comparison(edges, edges[:1]),
+                 lambda: plot_edge_strength(np.eye(2)), lambda: plot_search_trace([1.0, 2.0])):
+        with pytest.raises(ImportError, match=r"^skbn.plotting needs matplotlib: pip install matplotlib$"):
+            draw()
+
+
 # ---------------------------------------------------------------------- large graphs
 def node_positions(ax):
     return {t.skbn_node: t.get_position() for t in ax.texts}

@@ -164,7 +164,7 @@ STRATEGIES = {
         "allows), sharing one score cache. Each climb ends with *triangle moves*: while "
         "replacing a triangle of the DAG by a v-structure (remove one of its edges, point the "
         "other two into the third node) raises the score, the best such move is taken and tabu "
-        "search runs again (:func:`skbn._engines._search.triangle_descent`; one edge at a time "
+        "search runs again (``triangle_descent`` in ``skbn/_engines/_search.py``; one edge at a time "
         "a climb cannot undo a v-structure it covered by a triangle). The better result wins "
         "(ties: the first). **The recommended setting when the score matters most**: on ALARM, "
         "CHILD and random 100-node networks it reaches a BDeu score at least that of hill "
@@ -191,7 +191,7 @@ STRATEGIES = {
         "first; parents are picked by tournament, crossover exchanges whole parent sets (with "
         "cycle repair), mutation applies ``perturbation`` random legal moves, every child is "
         "climbed by steepest ascent, and replacement keeps the population diverse "
-        "(:mod:`skbn._engines._memetic`);",
+        "(``skbn/_engines/_memetic.py``);",
         default_max_iter=_generations, tabu_patience=MULTISTART_PATIENCE, seeds=True),
     "genetic": Strategy(
         _evolution(local_search=False),

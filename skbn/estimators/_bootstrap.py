@@ -380,7 +380,7 @@ class BootstrapStructure(_BaseStructureLearner):
     integer ``sample_weight`` ``w`` (and the copies of a distinct row of chunked ``X``) is
     ``w`` rows, so the resample is that of the replicated rows; non-integer weights are
     importance weights of the rows given, drawn with probabilities proportional to them
-    (the rule: :func:`resample`). For every pair of variables,
+    (the rule: ``resample`` in ``skbn/estimators/_bootstrap.py``). For every pair of variables,
 
     * ``strength`` = fraction of resamples with an edge between them, either way;
     * ``direction`` = among those, the fraction oriented ``source -> target``; with
@@ -402,12 +402,12 @@ class BootstrapStructure(_BaseStructureLearner):
     each in the direction with ``direction >= 0.5``, added by decreasing strength and
     skipping any edge that would close a cycle (bnlearn's ``averaged.network``; a pair of
     direction exactly 0.5 is an undirected edge, oriented at the end by a consistent
-    extension, so without a new v-structure: :func:`averaged_edges`), or that
+    extension, so without a new v-structure: ``averaged_edges``), or that
     would make its continuous child an exact linear function of its continuous parents
     (residual variance 0 over all the rows: no Gaussian network can fit it; the resamples
     learn such edges in different DAGs), which a ``DeterminedColumnsWarning`` names. By
     default ``threshold_`` is Scutari & Nagarajan's (2013) L1 threshold,
-    :func:`inclusion_threshold`. ``edges_``, ``network_`` (CPTs from all the data),
+    ``inclusion_threshold`` (``docs/averaging.md``). ``edges_``, ``network_`` (CPTs from all the data),
     ``score_samples``, ``predict_proba`` and ``sample`` are those of the averaged network.
 
     Resample seeds are drawn up front from ``random_state`` (the wrapped estimator's
@@ -433,7 +433,7 @@ class BootstrapStructure(_BaseStructureLearner):
         Number of bootstrap resamples (bnlearn's ``R``).
     bootstrap : {"nonparametric", "bayesian"}, default="nonparametric"
     threshold : float in [0, 1] or None, default=None
-        Strength threshold of the averaged network; ``None``: :func:`inclusion_threshold`.
+        Strength threshold of the averaged network; ``None``: Scutari & Nagarajan's L1 threshold.
     cpdag : bool, default=True
         Count equivalence classes rather than the DAGs learned.
     keep_graphs : bool, default=False
@@ -474,7 +474,9 @@ class BootstrapStructure(_BaseStructureLearner):
         :class:`PCStructure` fit's ``n_orientation_conflicts_``; 0 for other learners). One
         :class:`~skbn.exceptions.OrientationConflictWarning` per fit, not per resample,
         gives the total, its kinds and in how many resamples PC had any.
-    network_, categories_, classes_, n_features_in_, feature_names_in_
+    network_
+        The averaged network's DAG (``edges_``) with its parameters fitted on all of ``X``.
+    {common_attributes}
 
     References
     ----------

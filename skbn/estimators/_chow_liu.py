@@ -27,7 +27,7 @@ class ChowLiuTree(_BaseStructureLearner):
     one parent) among the arcs the knowledge allows -- no forbidden arc (``black_list``,
     ``tiers``), no arc against a one-way ``white_list`` edge, no parent for a ``root`` you
     give -- with the white-listed pairs taken whenever possible (they outweigh all other
-    arcs together). Chu-Liu/Edmonds (:func:`skbn._dag.maximum_branching`) finds it exactly; without
+    arcs together). Chu-Liu/Edmonds (``maximum_branching`` in ``skbn/_dag.py``) finds it exactly; without
     constraints its weight is that of the maximum spanning tree. When no direction is
     constrained (pairs forbidden both ways; TAN's features on mixed data, where the
     conditional-Gaussian rule forbids only arcs into the class) it is the maximum spanning
@@ -57,7 +57,7 @@ class ChowLiuTree(_BaseStructureLearner):
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
-        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        :class:`skbn.HillClimbStructure`: alternate expected completions under the
         current network (weighted rows) and a new maximum spanning tree on them, which is re-
         built from scratch every iteration (``docs/missing.md``).
     {structural_em_parameters}
@@ -69,15 +69,13 @@ class ChowLiuTree(_BaseStructureLearner):
     Attributes
     ----------
     edges_ : list of (parent, child)
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     weights_ : ndarray of shape (n_variables, n_variables)
         Edge weights used (log-likelihood gains; conditional ones for TAN, target row 0).
     scorer_ : BaseScore
-    categories_ : list of ndarray
-    classes_ : ndarray of shape (n_classes,), only with a target
-        The target's states sorted as ``np.unique`` sorts them (the column order of
-        ``predict_proba``), whatever the order of a categorical target's categories.
-    n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

@@ -129,7 +129,7 @@ class ExactStructure(_BaseStructureLearner):
     family with :math:`|S| \le` ``max_indegree``: parent sets are visited depth first
     (extending the distinct rows' configuration ids by one radix digit per added parent)
     and, for each set, every child outside it is counted in one weighted pass over the
-    distinct rows of the data (:class:`skbn._counting.DistinctRows`, row weights summed)
+    distinct rows of the data (``DistinctRows`` of ``skbn/_counting``, row weights summed)
     and scored in one batch (:meth:`skbn.scores.BaseScore.local_scores`); families that provably cannot
     beat a subset are skipped (upper bounds below); (2) best parent sets
     :math:`\mathrm{bps}_v` by a vectorised subset-max over the bits; (3) best sinks
@@ -153,14 +153,14 @@ class ExactStructure(_BaseStructureLearner):
     such as "bic-g", "bge", "bic-cg"): a continuous child's local scores come from the
     weighted moments of the data (its families with continuous parents only in batches of
     parent sets, one Cholesky factor per set for every child; see
-    :mod:`skbn._engines._subsets`), a discrete child takes only discrete parents (the
+    ``skbn/_engines/_subsets.py``), a discrete child takes only discrete parents (the
     conditional-Gaussian rule) and is counted as above. Nothing is pruned on the moments
     path; 20 Gaussian columns, unbounded, take about 8 s on one core (about 25 times less
     than the counting on 18 discrete columns).
 
-    Determinism: a sink replaces the incumbent only if it improves by more than
-    ``skbn._engines._search.improves``' tolerance (the lowest column index wins ties); the parent
-    set is then made minimal by dropping members in column order while the best score
+    Determinism: a sink replaces the incumbent only if it improves by more than the
+    tolerance of ``improves`` in ``skbn/_engines/_search.py`` (the lowest column index wins
+    ties); the parent set is then made minimal by dropping members in column order while the best score
     within the rest is within that tolerance of the best.
 
     There is no ``n_jobs``: workers counting blocks of children were slower than one
@@ -172,7 +172,7 @@ class ExactStructure(_BaseStructureLearner):
     with a forbidden parent (``black_list``, ``tiers``) or without a required one
     (``white_list``) scores :math:`-\infty` before the subset-max, so the programme returns
     the best DAG among those that honour it (see
-    :func:`skbn._engines._subsets.restrict_to_knowledge`). A white-listed pair must have a
+    ``restrict_to_knowledge`` in ``skbn/_engines/_subsets.py``). A white-listed pair must have a
     direction here: both directions listed is refused (the requirement "adjacent either
     way" does not decompose over families).
 
@@ -203,7 +203,7 @@ class ExactStructure(_BaseStructureLearner):
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
-        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        :class:`skbn.HillClimbStructure`: alternate expected completions under the
         current network (weighted rows) and the exact search on them, which re-solves from
         scratch every iteration (``docs/missing.md``).
     {structural_em_parameters}
@@ -217,7 +217,9 @@ class ExactStructure(_BaseStructureLearner):
         The optimal DAG.
     score_ : float
         Its score (sum of the families' local scores).
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     scorer_ : BaseScore
         The resolved score object.
     n_families_ : int
@@ -229,7 +231,7 @@ class ExactStructure(_BaseStructureLearner):
         each later search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

@@ -26,7 +26,7 @@ class FixedStructure(_BaseStructureLearner):
         with states ``0 .. n_states - 1`` identified only up to a permutation.
     e_step : {"exact", "gibbs"}, default="exact"
         Expected completions enumerated exactly (Gibbs sampling beyond
-        :data:`skbn._em.MAX_COMPLETIONS` completions of a row), or Gibbs-sampled for every
+        512 completions of a row, ``MAX_COMPLETIONS`` in ``skbn/_em.py``), or Gibbs-sampled for every
         row (stochastic EM).
     n_init : int, default=1
         EM runs: the first from the available-case estimates, the others from random
@@ -53,6 +53,7 @@ class FixedStructure(_BaseStructureLearner):
         of the winning run, the initial parameters first (``em_n_iter_ + 1`` values).
     em_n_iter_ : int
         Number of EM iterations of the winning run.
+    {common_attributes}
 
     Examples
     --------

@@ -512,7 +512,7 @@ class GESStructure(_BaseStructureLearner):
     plain search, pcalg's ``ges`` / ``gies``.
 
     Determinism: the largest score change wins; changes within the relative tolerance of
-    :func:`skbn._engines._search.improves` count as ties, won by the first operator in scan
+    ``improves`` (``skbn/_engines/_search.py``) count as ties, won by the first operator in scan
     order ``(X, Y, T)`` (column indices, ``T`` as a sorted tuple; ``(U, Y, C)`` for Turn).
     A step is taken only if it improves the score by more than that tolerance.
 
@@ -588,7 +588,7 @@ class GESStructure(_BaseStructureLearner):
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
-        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        :class:`skbn.HillClimbStructure`: alternate expected completions under the
         current network (weighted rows) and a new GES run on them, which starts from the empty
         class every iteration (``docs/missing.md``).
     {structural_em_parameters}
@@ -613,7 +613,9 @@ class GESStructure(_BaseStructureLearner):
     edges_ : list of (parent, child)
         A consistent DAG extension of ``cpdag_`` (Dor & Tarsi), used for the CPTs; it
         respects ``white_list`` and ``black_list``.
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     score_ : float
         Score of the learned class.
     scorer_ : BaseScore
@@ -636,7 +638,7 @@ class GESStructure(_BaseStructureLearner):
         each later search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

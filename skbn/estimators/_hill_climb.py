@@ -36,7 +36,7 @@ class HillClimbStructure(_BaseStructureLearner):
     {search_strategies}
 
     Anytime budgets: ``max_time`` (seconds) and ``max_evaluations`` (family re-scorings,
-    see :class:`skbn._engines._search.Budget`) stop every search, restart and generation loop; the
+    ``Budget`` in ``skbn/_engines/_search.py``) stop every search, restart and generation loop; the
     best graph found so far is returned, and ``trace_time_`` / ``trace_evaluations_``
     tell when each score of ``trace_`` was reached. A search stopped by
     ``max_evaluations`` or by ``max_iter`` is deterministic; one stopped by ``max_time``
@@ -52,7 +52,7 @@ class HillClimbStructure(_BaseStructureLearner):
     Determinism: moves are scanned in the order (parent index, child index, move) with
     moves ordered add, remove, reverse; the best delta is found and the first move in
     scan order within ``1e-10 * (1 + |score|)`` of it is taken, and only if it improves
-    the score by more than that tolerance (the rule of :func:`skbn._engines._search.improves`).
+    the score by more than that tolerance (the rule of ``improves`` in ``skbn/_engines/_search.py``).
     Random choices use ``random_state``; the result is the same for any
     ``PYTHONHASHSEED``. The search runs in one process: there is no ``n_jobs`` (measured on
     ALARM, a step's one or two count passes of a few milliseconds are too small to ship to
@@ -123,8 +123,9 @@ class HillClimbStructure(_BaseStructureLearner):
     edges_ : list of (parent, child)
         Edges of the learned DAG, by parent, then child, in name order (the same list for
         any column order).
-    network_ : DiscreteBayesianNetwork
-        The DAG with its CPTs.
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     score_ : float
         Score of the learned DAG.
     {interventional_cpdag_attribute}
@@ -147,8 +148,7 @@ class HillClimbStructure(_BaseStructureLearner):
         unit).
     scorer_ : BaseScore
         The resolved score object.
-    categories_, classes_, n_features_in_, feature_names_in_
-        See the base class.
+    {common_attributes}
 
     See Also
     --------

@@ -77,7 +77,7 @@ class K2Structure(_BaseStructureLearner):
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
-        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        :class:`skbn.HillClimbStructure`: alternate expected completions under the
         current network (weighted rows) and the K2 search in the given ordering on them, which
         re-runs from the empty graph every iteration (``docs/missing.md``).
     {structural_em_parameters}
@@ -89,7 +89,9 @@ class K2Structure(_BaseStructureLearner):
     Attributes
     ----------
     edges_ : list of (parent, child)
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     score_ : float
         Score of the learned DAG.
     {interventional_cpdag_attribute}
@@ -101,7 +103,7 @@ class K2Structure(_BaseStructureLearner):
         each later search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

@@ -60,7 +60,7 @@ class MMHCStructure(_BaseStructureLearner):
     missing : {"error", "complete_case", "em"}, default="error"
         Missing cells (NaN/None) in ``X``: refuse them; drop incomplete rows (with a warning
         giving their number); or structural EM (Friedman 1997) as in
-        :class:`skbn.estimators.HillClimbStructure`: alternate expected completions under the
+        :class:`skbn.HillClimbStructure`: alternate expected completions under the
         current network (weighted rows) and a new MMHC run (restriction and search) on them,
         which re-runs from scratch every iteration (``docs/missing.md``).
     {structural_em_parameters}
@@ -95,7 +95,7 @@ class MMHCStructure(_BaseStructureLearner):
         each later search starts from, then along the final parameter EM.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

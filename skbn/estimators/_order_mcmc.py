@@ -380,7 +380,16 @@ class OrderMCMCStructure(_BaseStructureLearner):
     n_families_ : int
         Number of local scores computed.
     {interventional_cpdag_attribute}
-    network_, scorer_, categories_, classes_, n_features_in_, feature_names_in_
+    averaged_networks_ : list of networks
+        The distinct sampled DAGs, each with its parameters, in order of first draw: the
+        model average of ``score_samples`` and ``predict_proba``.
+    averaged_weights_ : ndarray of shape (n_networks,)
+        Their shares of the kept draws.
+    network_
+        The network of ``edges_``.
+    scorer_ : BaseScore
+        The resolved score object.
+    {common_attributes}
 
     References
     ----------

@@ -646,13 +646,15 @@ class PCStructure(_BaseStructureLearner):
     ci_test_ : BaseCITest
         The resolved test (a clone; never modified: with ``"bonferroni"`` PC decides each
         test at ``ci_test_.alpha / m`` from its p-value).
-    network_ : DiscreteBayesianNetwork
+    network_ : DiscreteBayesianNetwork, GaussianBayesianNetwork or CLGBayesianNetwork
+        The DAG with its parameters: CPTs on discrete data, linear Gaussian regressions
+        on continuous columns (a CLG network on mixed data; ``docs/gaussian.md``).
     em_trace_ : ndarray
         With ``missing="available_case"`` (and ``fit_parameters=True``): the objective of
         the parameter EM of the CPTs, as in :class:`FixedStructure`.
     em_n_iter_ : int
         ``len(em_trace_) - 1``.
-    categories_, classes_, n_features_in_, feature_names_in_
+    {common_attributes}
 
     References
     ----------

@@ -7,15 +7,16 @@ placeholder. Learners with structural EM (``missing="em"``) put
 ``{structural_em_parameters}`` after their own ``missing`` entry, filled with
 :data:`STRUCTURAL_EM_PARAMETERS`, and every learner puts ``{verbose_parameter}`` where it
 documents ``verbose`` (:data:`VERBOSE_PARAMETER`); learners that take experimental rows
-put ``{interventional_cpdag_attribute}`` in their Attributes section. Readers of
+put ``{interventional_cpdag_attribute}`` in their Attributes section, and every learner
+ends its Attributes section with ``{common_attributes}`` (:data:`COMMON_ATTRIBUTES`). Readers of
 ``help(HillClimbStructure)`` and of the API reference then see every parameter in place
 instead of a pointer to a private class.
 """
 
 import textwrap
 
-__all__ = ["COMMON_PARAMETERS", "INTERVENTIONAL_CPDAG_ATTRIBUTE", "STRUCTURAL_EM_PARAMETERS",
-           "VERBOSE_PARAMETER", "fill_common_parameters"]
+__all__ = ["COMMON_ATTRIBUTES", "COMMON_PARAMETERS", "INTERVENTIONAL_CPDAG_ATTRIBUTE",
+           "STRUCTURAL_EM_PARAMETERS", "VERBOSE_PARAMETER", "fill_common_parameters"]
 
 #: numpydoc entries of the parameters every estimator shares (no indentation).
 COMMON_PARAMETERS = """\
@@ -34,8 +35,8 @@ column_types : "auto", "discrete", "continuous", list or dict, default="auto"
     ``X`` in column order (``y`` then follows the rule), a dict maps column names, ``y``'s
     included, to them (other columns: "auto"). The rule: categorical, text and bool columns are
     discrete; a numeric column holding a non-integer value is continuous; a numeric column
-    of whole numbers is discrete with at most 32 distinct values (and at least two rows per
-    value when it has more than 10) and must be declared otherwise (one error names every
+    of whole numbers is discrete with at most 32 distinct values (and, when it has more
+    than 10, at least twice as many rows as values) and must be declared otherwise (one error names every
     such column). ``column_types_`` reports the types a fit
     used. Continuous columns give Gaussian networks, mixed data conditional linear
     Gaussian ones, in which a discrete node never has a continuous parent (see
@@ -74,7 +75,7 @@ latent : dict or None, default=None
     disconnected: connect it with ``white_list`` (or hill climbing's ``start``). K2
     puts latent nodes first in its default ordering; a given ``ordering`` must name them.
 e_step : {"exact", "gibbs"}, default="exact"
-    See :class:`skbn.estimators.FixedStructure`.
+    See :class:`skbn.FixedStructure`.
 n_init : int, default=1
     EM initialisations of the starting (empty-graph) network.
 em_max_iter : int, default=100
@@ -105,19 +106,37 @@ interventional_cpdag_ : skbn.graph.PDAG
     continuous parent), the class is that of the DAGs which respect it: the maximally
     oriented graph (Meek 1995, :func:`skbn.graph.meek_orient`)."""
 
+#: numpydoc entries of the fitted attributes every estimator shares (``{common_attributes}``).
+COMMON_ATTRIBUTES = """\
+column_types_ : dict {column: "discrete" or "continuous"}
+    How every column of ``X`` (and a target fitted through ``y``) was used: the types the
+    ``column_types`` rule or declaration gave.
+categories_ : list of (ndarray or None)
+    The states of every column of ``X``, in column order (``None`` for a continuous column).
+classes_ : ndarray of shape (n_classes,)
+    Only with a discrete target (``fit(X, y)`` or ``target=``): its states sorted as
+    ``np.unique`` sorts them (the column order of ``predict_proba``), whatever the order
+    of a categorical target's categories.
+n_features_in_ : int
+    Number of columns of ``X`` seen in ``fit``.
+feature_names_in_ : ndarray of str
+    The column names of ``X``, when they are all strings."""
+
 _PLACEHOLDERS = {
     "{common_parameters}": COMMON_PARAMETERS,
     "{structural_em_parameters}": STRUCTURAL_EM_PARAMETERS,
     "{verbose_parameter}": VERBOSE_PARAMETER,
     "{interventional_cpdag_attribute}": INTERVENTIONAL_CPDAG_ATTRIBUTE,
+    "{common_attributes}": COMMON_ATTRIBUTES,
 }
 
 
 def fill_common_parameters(docstring):
     """Replace the placeholder lines of ``docstring`` by the shared parameter entries.
 
-    ``{common_parameters}`` becomes :data:`COMMON_PARAMETERS` and
-    ``{structural_em_parameters}`` :data:`STRUCTURAL_EM_PARAMETERS`.
+    ``{common_parameters}`` becomes :data:`COMMON_PARAMETERS`, ``{structural_em_parameters}``
+    :data:`STRUCTURAL_EM_PARAMETERS`, ``{common_attributes}`` :data:`COMMON_ATTRIBUTES`, and so on
+    for every key of ``_PLACEHOLDERS``.
 
     Parameters
     ----------
