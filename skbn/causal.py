@@ -844,14 +844,26 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     return pd.DataFrame(rows)
 
 
-def _gaussian_moments(data, weights, names, caller, needed, options, given):
+def _gaussian_moments(data, weights, names, caller, needed, options, given, ends):
     """The moments of the Gaussian form of :func:`ida`, :func:`joint_ida` and
     :func:`effect_over_graphs` (one group: every used column continuous), after refusing
     discrete columns among them (``names``: their labels; ``needed``: which must be
-    continuous, for the message), the discrete query ``options`` (``(..., ess)``: all unset
-    and ``ess`` 1; ``given``: their names) and missing cells."""
+    continuous, for the message; ``ends``: the labels of the treatments and the outcome),
+    the discrete query ``options`` (``(..., ess)``: all unset and ``ess`` 1; ``given``: their
+    names) and missing cells."""
     if not data.continuous.all():
         discrete = [n for n, c in zip(names, data.continuous) if not c]
+        if set(ends) <= set(discrete):
+            # a discrete question: the Gaussian form came from a continuous candidate parent
+            # (an undirected edge to a continuous column, e.g. in a CLG network's CPDAG)
+            continuous = [n for n, c in zip(names, data.continuous) if c]
+            raise ValueError(
+                f"{caller}: {', '.join(map(repr, ends))} are discrete, but the graph makes the "
+                f"continuous columns {continuous!r} candidate parents of the treatment (an edge "
+                f"between them undirected in its equivalence class): the discrete form "
+                f"adjusts for discrete parents only, and the Gaussian form needs {needed} "
+                f"continuous. Give a graph in which no continuous column can be a parent of "
+                f"the treatment, or leave those columns out")
         raise ValueError(f"{caller}: columns {discrete!r} are discrete but others are continuous; "
                          f"the Gaussian form needs {needed} continuous (declare column_types)")
     *states, ess = options
@@ -890,7 +902,7 @@ def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contr
     a warning, for a set of which ``x`` is a linear function: :func:`_free_variation`)."""
     scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "ida",
                                 "x, y and every candidate parent", (x_value, contrast, y_value, ess),
-                                "x_value, contrast, y_value and ess").scatter[0]
+                                "x_value, contrast, y_value and ess", [g.nodes[xi], g.nodes[yi]]).scatter[0]
     px, py = position[xi], position[yi]
     rows, determined = [], []
     for parent_ids, n_dags in sets:
@@ -1312,7 +1324,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "joint_ida",
                                     "xs, y and every candidate parent",
                                     (x_values, contrast, y_value, ess),
-                                    "x_values, contrast, y_value and ess").scatter[0]
+                                    "x_values, contrast, y_value and ess",
+                                    [*(g.nodes[i] for i in xi), g.nodes[yi]]).scatter[0]
         for row, (parent_sets, _) in zip(rows, combos):
             # a treatment that is a linear function of its parents leaves every effect of
             # the combination undefined (each is computed through all the treatments)
@@ -1646,7 +1659,8 @@ def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position
     the residual variance of ``y`` and :math:`RSS_{x \mid pa}` that of ``x`` on its parents
     (the ``x`` entry of the inverse scatter matrix of the regressors)."""
     stats = _gaussian_moments(data, weights, columns, "effect_over_graphs",
-                              "x, y and every parent of x", query, "x_value, contrast, y_value and ess")
+                              "x, y and every parent of x", query, "x_value, contrast, y_value and ess",
+                              [x, y])
     scatter, total = stats.scatter[0], float(stats.weight[0])
     px, py = position[x], position[y]
     effects = np.zeros(len(dags))

@@ -172,6 +172,26 @@ class BaseCITest(BaseEstimator):
     data_kinds = ("discrete",)
     _parameter_constraints = {}
 
+    @staticmethod
+    def association(statistic):
+        """How strongly a result's ``statistic`` (a float or an array of them) speaks for
+        dependence: larger is stronger. It ranks results whose p-values tie, as
+        :class:`~skbn.MMHCStructure`'s max-min heuristic must when the p-values of strong
+        dependences underflow to 0 on large samples. The statistic itself here: the
+        chi-square, G and mutual-information statistics grow with the dependence.
+
+        Parameters
+        ----------
+        statistic : float or ndarray
+            The ``statistic`` of one or more results of this test.
+
+        Returns
+        -------
+        float or ndarray
+            The strength, of the shape of ``statistic``.
+        """
+        return statistic
+
     def _validate(self):
         validate_parameter_constraints(
             self._parameter_constraints, self.get_params(deep=False), type(self).__name__
@@ -561,6 +581,23 @@ class BayesFactor(BaseCITest):
         "threshold": [Real],
     }
 
+    @staticmethod
+    def association(statistic):
+        """``-log B``: the log Bayes factor ``statistic`` favours independence, so the
+        smaller it is, the stronger the dependence (:meth:`BaseCITest.association`).
+
+        Parameters
+        ----------
+        statistic : float or ndarray
+            The ``statistic`` of one or more results of this test.
+
+        Returns
+        -------
+        float or ndarray
+            The strength, of the shape of ``statistic``.
+        """
+        return -statistic
+
     def __init__(self, ess=1.0, threshold=0.0):
         self.ess = ess
         self.threshold = threshold
@@ -863,6 +900,24 @@ class BaseGaussianCITest(BaseCITest):
 
     def __init__(self, alpha=0.05):
         self.alpha = alpha
+
+    @staticmethod
+    def association(statistic):
+        """``|statistic|``: Fisher's z and the t statistic carry the sign of the partial
+        correlation, and a strong negative one is as strong a dependence as a strong
+        positive one (:meth:`BaseCITest.association`).
+
+        Parameters
+        ----------
+        statistic : float or ndarray
+            The ``statistic`` of one or more results of this test.
+
+        Returns
+        -------
+        float or ndarray
+            The strength, of the shape of ``statistic``.
+        """
+        return abs(statistic)
 
     def moments_of(self, values, weights=None, ids=None, n_ids=1):
         """The statistics this test reads: the weighted moments of ``values``.

@@ -303,6 +303,15 @@ def _read_csv(path, sep, na_values, pd):
         _warn(f"{name}: the first column name {header[0]!r} begins with '#' and line 2 looks "
               f"like a header (each cell unique in its column): if line 1 is a comment, delete "
               f"it (skbn reads the first line as the header)")
+    if (all(spelled_number(h) is not None or spelled_number(h, ",") is not None for h in header)
+            and not all(INTEGER.fullmatch(h.strip()) for h in header)):
+        # a file with no header line (JMulTi's, a matrix written with write.table(col.names =
+        # FALSE)): its first row became the names; whole numbers (years, column numbers)
+        # are plausible names, a name like 0.083 is not
+        shown = ", ".join(map(repr, header[:5])) + (", ..." if len(header) > 5 else "")
+        _warn(f"{name}: every column name in line 1 is a number ({shown}), and not all are "
+              f"whole: a file with no header line? skbn reads line 1 as the column names, so "
+              f"that row is left out of the data; add a header line of names to the file")
     padded = [h for h in header if h != h.strip()]
     if padded:
         _warn(f"{name}: column name(s) {padded[:5]!r} begin or end with spaces (a space after "
@@ -2480,6 +2489,11 @@ def _message(exc, args):
             f"--debug shows the traceback)")
 
 
+#: A column name as Python's ``repr`` writes it in a message: between single quotes, or
+#: between double quotes when it holds a single quote (``"'popul'"``).
+_QUOTED_NAME = r"""('[^'\\]*'|"[^"\\]*")"""
+
+
 def _with_options(text):
     """Name the command-line option where a message names an estimator parameter:
     ``max_memory='4GB'`` -> ``--max-memory 4GB``, ``max_indegree`` -> ``--max-indegree``."""
@@ -2500,27 +2514,28 @@ def _with_options(text):
                   r"pd\.read_csv\(path, skipinitialspace=True\); declaring the states with "
                   r"categories= keeps them as they are without this warning\.",
                   "remove those spaces or quotes from the file.", text)
-    # the encoder's advice to declare a numeric column discrete, in the CLI's words
-    text = re.sub(r"declare them: pass categories=\{'(.*?)': \[\.\.\.\]\}.*?astype\('category'\)",
-                  lambda m: f"declare it discrete with --categorical '{m.group(1)}'", text)
-    text = re.sub(r"column_types=\{'([^']*)': 'discrete'\} \(or pass categories=.*?astype\('category'\)\)",
-                  lambda m: f"--categorical '{m.group(1)}'", text)
-    text = re.sub(r"column_types=\{'([^']*)': 'discrete'\}",
-                  lambda m: f"--categorical '{m.group(1)}'", text)
-    text = re.sub(r"column_types=\{'([^']*)': 'continuous'\}",
-                  lambda m: f"--continuous '{m.group(1)}'", text)
-    text = re.sub(r"column_types=\{((?:'[^']*': 'continuous'(?:, )?)+)\}",
-                  lambda m: "--continuous " + " ".join(re.findall(r"'[^']*'(?=: )", m.group(1))), text)
+    # the encoder's advice to declare a numeric column discrete, in the CLI's words; a name
+    # is kept as Python quotes it ('a', or "'a'" for a name holding a single quote), which
+    # a shell reads back as the name
+    name = _QUOTED_NAME
+    text = re.sub(rf"declare them: pass categories=\{{{name}: \[\.\.\.\]\}}.*?astype\('category'\)",
+                  lambda m: f"declare it discrete with --categorical {m.group(1)}", text)
+    text = re.sub(rf"column_types=\{{{name}: 'discrete'\}} \(or pass categories=.*?astype\('category'\)\)",
+                  lambda m: f"--categorical {m.group(1)}", text)
+    text = re.sub(rf"column_types=\{{{name}: 'discrete'\}}", lambda m: f"--categorical {m.group(1)}", text)
+    text = re.sub(rf"column_types=\{{{name}: 'continuous'\}}", lambda m: f"--continuous {m.group(1)}", text)
+    text = re.sub(rf"column_types=\{{((?:{name}: 'continuous'(?:, )?)+)\}}",
+                  lambda m: "--continuous " + " ".join(re.findall(rf"{name}(?=: )", m.group(1))), text)
     text = text.replace(" (column_types='continuous' declares every column)", "")
     text = text.replace("'continuous' in column_types too", "with --continuous too")
     text = text.replace("column_types={name: 'discrete'}", "--categorical COLUMN")
     text = text.replace("column_types={name: 'continuous'}", "--continuous COLUMN")
     text = text.replace("column_types='continuous'", "--continuous")
     # the encoder's advice on a count column: the option that takes it out of the data
-    text = re.sub(r"^(Column '([^']*)' is numeric.*?)drop it from X and pass it as sample_weight",
-                  lambda m: f"{m.group(1)}pass --weights '{m.group(2)}'", text)
-    text = re.sub(r"drop '([^']*)' from X and pass it as sample_weight",
-                  lambda m: f"pass --weights '{m.group(1)}'", text)  # (a frequency table's)
+    text = re.sub(rf"^(Column {name} is numeric.*?)drop it from X and pass it as sample_weight",
+                  lambda m: f"{m.group(1)}pass --weights {m.group(2)}", text)
+    text = re.sub(rf"drop {name} from X and pass it as sample_weight",
+                  lambda m: f"pass --weights {m.group(1)}", text)  # (a frequency table's)
     # IDA's Gaussian form (skbn effect on two continuous columns) refusing a discrete parent:
     # the command line declares types by option, and --model chooses the columns used
     text = re.sub(r"^(?:ida|effect_over_graphs): columns \[(.*?)\] are discrete but others are "

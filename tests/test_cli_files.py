@@ -203,3 +203,40 @@ def test_query_evidence_hints_name_no_option_query_lacks(tmp_path, capsys):
                               f"b={value}"], capsys)
         assert_one_line_error(status, err, f"--evidence b={value}", fragment)
         assert "--decimal" not in err and "--na-values" not in err
+
+
+def test_a_header_of_decimal_numbers_warns_that_the_file_may_have_none(tmp_path, capsys):
+    # statsmodels 0.15.0's interest_inflation/E6_jmulti.csv (JMulTi's format: no header line,
+    # values separated by one space): its first row "-0.00313258 0.083" was read as the
+    # column names without a word, so the columns were named '-0.00313258' and '0.083' and
+    # that row left the data (106 of its 107 rows learned from), as pandas and R's
+    # read.csv do silently. A name like 0.083 is no column name: a warning says so
+    rows = ["-0.00313258 0.083", "0.0188713 0.083", "0.0248036 0.087", "0.0215 0.086",
+            "0.0102 0.081", "-0.0031 0.079"]
+    (tmp_path / "E6.txt").write_text("\n".join(rows) + "\n")
+    status, out, err = run(["learn", tmp_path / "E6.txt", "--sep", " "], capsys)
+    assert status == 0, err
+    assert err.startswith("skbn: warning:") and err.count("\n") == 1, err
+    assert "'-0.00313258', '0.083'" in err and "no header line" in err, err
+    assert "5 rows" in out  # the first row is still the header: the warning says so
+    # whole numbers as names (years of a wide table, column numbers) are plausible names
+    (tmp_path / "years.csv").write_text("1960,1961\n4.8,4.6\n4.1,4.0\n3.9,3.5\n")
+    status, _, err = run(["learn", tmp_path / "years.csv"], capsys)
+    assert status == 0 and "header" not in err, err
+
+
+def test_an_error_names_a_quoted_column_in_the_command_line_s_words(tmp_path, capsys):
+    # statsmodels 0.15.0's anes96.csv and spector.csv quote their names with single quotes
+    # ('popul'\t'TVnews'...), which stay part of the names. The refusal of a many-valued
+    # whole-number column then named the Python parameter, column_types={"'popul'":
+    # 'continuous'}, instead of --continuous: its rewriting matched only names that Python
+    # writes between single quotes
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"'popul'": rng.integers(0, 400, 200), "'vote'": rng.integers(0, 2, 200)})
+    frame.to_csv(tmp_path / "anes.csv", sep="\t", index=False)
+    status, _, err = run(["learn", tmp_path / "anes.csv", "--sep", "tab"], capsys)
+    assert_one_line_error(status, err, "--continuous \"'popul'\"", "--categorical")
+    assert "column_types" not in err, err
+    status, _, err = run(["learn", tmp_path / "anes.csv", "--sep", "tab", "--continuous", "'popul'"],
+                         capsys)
+    assert status == 0, err

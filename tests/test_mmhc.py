@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from skbn import HillClimbStructure, MMHCStructure
-from skbn.citests import DSeparationOracle, GTest
+from skbn.citests import BayesFactor, DSeparationOracle, FisherZ, GTest
 from skbn.datasets import asia_network, sample_asia
 from skbn.knowledge import parse_knowledge
 
@@ -129,7 +129,10 @@ class _OneByOneTests:
 
     def associations(self, target, candidates):
         results = self(target, [(x, ()) for x in candidates])
-        return {x: (-r[0], r[1]) for x, r in zip(candidates, results) if not r[2]}
+        return {x: self.association(r) for x, r in zip(candidates, results) if not r[2]}
+
+    def association(self, result):
+        return (-result[0], self.ci_test.association(result[1]))
 
 
 @pytest.mark.parametrize("name, n_samples, weighted", [("alarm", 2000, False), ("child", 2000, False),
@@ -169,7 +172,8 @@ def test_lock_step_equals_one_target_at_a_time():
     p = data.n_variables
     serial, together = _CachedTests(data, GTest()), _CachedTests(data, GTest())
     one_by_one = {t: _mmpc(t, [x for x in range(p) if x != t], serial, p) for t in range(p)}
-    runs = {t: _mmpc_steps(together.associations(t, [x for x in range(p) if x != t]), p) for t in range(p)}
+    runs = {t: _mmpc_steps(together.associations(t, [x for x in range(p) if x != t]), p, together.association)
+            for t in range(p)}
     assert _lock_step(runs, together) == one_by_one
     assert together.cache == serial.cache and together.n_tests == serial.n_tests
     assert sum(len(cpc) for cpc in one_by_one.values()) > p  # not a trivial skeleton
@@ -227,3 +231,32 @@ def test_pc_restrict_honours_knowledge(asia_large):
     assert model.n_tests_ == pc.n_tests_
     assert ("either", "xray") not in _skeleton(model.skeleton_)
     assert ("asia", "dysp") in model.edges_
+
+
+def test_mmpc_ranks_tied_p_values_by_the_strength_of_the_dependence():
+    # Fisher's z carries the sign of the partial correlation. MMPC's max-min heuristic ranked
+    # tied p-values (0 once |z| > 38, common on large samples) by the signed z, so a strong
+    # negative dependence came after every weak positive one: on this 7-node linear Gaussian
+    # DAG (20,000 rows, 6 of its 9 edge weights negative) the skeleton lost the true edge
+    # c - d. Ranked by |z| it is the DAG's skeleton, the one the rows were drawn from
+    # (hunt on statsmodels' star98; on 30 such random 12-node DAGs the signed ranking
+    # changed 19 of 30 skeletons: 487 true and 37 false edges in all, against 495 and 31)
+    import pandas as pd
+
+    rng = np.random.default_rng(30)
+    p, n = 7, 20_000
+    weights = np.triu(rng.uniform(0.5, 1.5, (p, p)) * rng.choice([-1, 1], (p, p))
+                      * (rng.random((p, p)) < 0.5), 1)
+    values = np.zeros((n, p))
+    for j in range(p):
+        values[:, j] = values[:, :j] @ weights[:j, j] + rng.normal(size=n)
+    names = list("abcdefg")
+    truth = {tuple(sorted((names[i], names[j]))) for i, j in zip(*np.nonzero(weights))}
+    assert len(truth) == 9 and (weights < 0).sum() == 6
+    model = MMHCStructure(ci_test=FisherZ()).fit(pd.DataFrame(values, columns=names))
+    assert _skeleton(model.skeleton_) == truth
+    # the plug-ins' ranking: |z| for the signed Gaussian statistics; a log Bayes factor
+    # favours independence, so the smaller, the stronger the dependence
+    assert FisherZ.association(-60.0) > FisherZ.association(40.0)
+    assert BayesFactor.association(-800.0) > BayesFactor.association(-10.0)
+    assert GTest.association(50.0) > GTest.association(10.0)

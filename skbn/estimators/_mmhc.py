@@ -21,7 +21,8 @@ class MMHCStructure(_BaseStructureLearner):
        and children (MMPC, Tsamardinos, Brown & Aliferis 2006). The forward phase adds to
        the candidate set :math:`\mathrm{CPC}` the variable :math:`X` of largest minimum
        association :math:`\min_{S \subseteq \mathrm{CPC}} \mathrm{assoc}(X; T \mid S)`
-       (association: smaller p-value, then larger statistic, of ``ci_test``); a variable
+       (association: smaller p-value, then the stronger dependence by ``ci_test``'s
+       :meth:`~skbn.citests.BaseCITest.association` of its statistic, e.g. ``|z|``); a variable
        found independent of :math:`T` given a subset is dropped for good. The backward
        phase removes every :math:`X \in \mathrm{CPC}` independent of :math:`T` given a
        subset of the rest. Conditioning sets have at most ``max_cond_vars`` variables;
@@ -241,7 +242,7 @@ def _mmpc_skeleton(data, ci_test, max_cond_vars, excluded, counter=None):
     runs = {}
     for target in range(p):
         candidates = [x for x in range(p) if x != target and not excluded[x, target]]
-        runs[target] = _mmpc_steps(tests.associations(target, candidates), limit)
+        runs[target] = _mmpc_steps(tests.associations(target, candidates), limit, tests.association)
     for target, cpc in _lock_step(runs, tests).items():
         found[target, cpc] = True
     return found & found.T, tests.n_tests, tests.runner.n_power_rule
@@ -279,15 +280,23 @@ class _CachedTests:
         return self.runner.cache
 
     def associations(self, target, candidates):
-        """``{x: _association}`` of the ``candidates`` not independent of ``target``
+        """``{x: association}`` (:meth:`association`) of the ``candidates`` not independent of ``target``
         (unconditional tests), ``x`` in increasing order."""
         if self.unconditional is None:
             results = self(target, [(x, ()) for x in candidates])
-            return {x: _association(r) for x, r in zip(candidates, results) if not r[2]}
+            return {x: self.association(r) for x, r in zip(candidates, results) if not r[2]}
         pvalue, statistic, independent = (array[target] for array in self.unconditional)
         kept = np.asarray(candidates, dtype=np.intp)
         kept = np.sort(kept[~independent[kept]])
-        return dict(zip(kept.tolist(), zip((-pvalue[kept]).tolist(), statistic[kept].tolist())))
+        strength = np.asarray(self.ci_test.association(statistic[kept]), dtype=float)
+        return dict(zip(kept.tolist(), zip((-pvalue[kept]).tolist(), strength.tolist())))
+
+    def association(self, result):
+        """Larger = more strongly associated: smaller p-value, then the stronger dependence
+        by the test's :meth:`~skbn.citests.BaseCITest.association` of its statistic (``|z|``
+        for Fisher's z: ranking by the signed z put a strong negative correlation after a
+        weak positive one when both p-values were 0)."""
+        return (-result[0], float(self.ci_test.association(result[1])))
 
     @property
     def n_tests(self):
@@ -321,11 +330,6 @@ class _CachedTests:
                 for (target, requests), call in zip(calls, keys)]
 
 
-def _association(result):
-    """Larger = more strongly associated: smaller p-value, then larger statistic."""
-    return (-result[0], result[1])
-
-
 def _lock_step(runs, tests):
     """Drive MMPC runs (``{target: _mmpc_steps(...)}``) together: each round gathers the
     pending requests of every run into one ``tests.batch`` call, so tests of many targets
@@ -346,16 +350,18 @@ def _lock_step(runs, tests):
 
 def _mmpc(target, candidates, tests, limit):
     """MMPC(target): candidate parents and children (sorted), tests run by ``tests``."""
-    return _lock_step({target: _mmpc_steps(tests.associations(target, candidates), limit)}, tests)[target]
+    return _lock_step({target: _mmpc_steps(tests.associations(target, candidates), limit, tests.association)},
+                      tests)[target]
 
 
-def _mmpc_steps(min_assoc, limit):
+def _mmpc_steps(min_assoc, limit, association):
     """MMPC of a target, forward then backward phase, as a generator.
 
     ``min_assoc`` maps the candidates found dependent on the target unconditionally to
-    their association. The generator yields its requests ``[(x, S), ...]``, is sent back
-    their ``(pvalue, statistic, independent)`` and returns the sorted candidate parents
-    and children.
+    their association (``association(result)``, :meth:`_CachedTests.association`). The
+    generator yields its requests ``[(x, S), ...]``, is sent back their
+    ``(pvalue, statistic, independent)`` and returns the sorted candidate parents and
+    children.
     """
     cpc = []
     while min_assoc:  # forward: add the max-min associated variable
@@ -372,7 +378,7 @@ def _mmpc_steps(min_assoc, limit):
             if result[2]:
                 del min_assoc[x]  # independent given a subset: never a neighbour
             else:
-                min_assoc[x] = min(min_assoc[x], _association(result))
+                min_assoc[x] = min(min_assoc[x], association(result))
         cpc.append(best)
     for x in list(cpc):  # backward: drop variables independent given a subset of the rest
         others = [c for c in cpc if c != x]
