@@ -321,6 +321,16 @@ class GibbsCompleter:
         return completed, owner, np.full(owner.size, 1.0 / GIBBS_SAMPLES)
 
 
+def _sweep_order_by_name(parents, names):
+    """The Gibbs sweep order (:func:`skbn._dag.sweep_order`) of the graph with its nodes
+    numbered in name order, as node positions: the chain visits the nodes, hence draws its
+    random numbers, in the same order for any column order of ``X``."""
+    ranks = name_ranks(names)
+    by_rank = np.argsort(ranks)  # by_rank[k]: the position of the k-th name
+    renamed = [tuple(int(ranks[p]) for p in parents[v]) for v in by_rank]
+    return [int(by_rank[k]) for k in sweep_order(renamed)]
+
+
 def _random_cpt(rng, cardinalities, child, parents, ranks):
     """A Dirichlet(1)-random CPT of ``child`` given ``parents`` (positions), its axes
     ``(*parents, child)``.
@@ -643,7 +653,7 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         if gibbs_rows.size:
             if plan["gibbs"] is None:
                 plan["gibbs"] = GibbsCompleter(self.codes, gibbs_rows, self.rng)
-            order = sweep_order(inference.parent_idx)
+            order = _sweep_order_by_name(inference.parent_idx, self.names)
             completed, owner, share = plan["gibbs"].complete(inference, order)
             row_weights = self.weights[gibbs_rows]
             parts.append(completed)
