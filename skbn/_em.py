@@ -56,7 +56,7 @@ import numpy as np
 from skbn._continuous_network import _condition_rows
 from skbn._counting import moments
 from skbn._dag import components, moral_neighbours, sweep_order
-from skbn._data import EncodedData, RowGroups, _code_dtype, complete_row_mask, kept_rows
+from skbn._data import EncodedData, RowGroups, _code_dtype, complete_row_mask, kept_rows, name_ranks
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 from skbn.utils._progress import Progress
@@ -321,6 +321,31 @@ class GibbsCompleter:
         return completed, owner, np.full(owner.size, 1.0 / GIBBS_SAMPLES)
 
 
+def _sweep_order_by_name(parents, names):
+    """The Gibbs sweep order (:func:`skbn._dag.sweep_order`) of the graph with its nodes
+    numbered in name order, as node positions: the chain visits the nodes, hence draws its
+    random numbers, in the same order for any column order of ``X``."""
+    ranks = name_ranks(names)
+    by_rank = np.argsort(ranks)  # by_rank[k]: the position of the k-th name
+    renamed = [tuple(int(ranks[p]) for p in parents[v]) for v in by_rank]
+    return [int(by_rank[k]) for k in sweep_order(renamed)]
+
+
+def _random_cpt(rng, cardinalities, child, parents, ranks):
+    """A Dirichlet(1)-random CPT of ``child`` given ``parents`` (positions), its axes
+    ``(*parents, child)``.
+
+    The draw does not depend on the column order: the configurations are filled with the
+    parents in name order (``ranks``: :func:`skbn._data.name_ranks`), then the axes are
+    moved to the parents' positional order, so a column permutation permutes the axes of
+    the same CPT (the caller draws the families in name order too).
+    """
+    by_name = sorted(parents, key=lambda q: ranks[q])
+    shape = tuple(int(cardinalities[c]) for c in (*by_name, child))
+    cpt = rng.dirichlet(np.ones(shape[-1]), size=shape[:-1]).reshape(shape)
+    return np.transpose(cpt, [by_name.index(q) for q in parents] + [len(parents)])
+
+
 def _draw(probs, rng):
     """One inverse-CDF draw per row of (n, r) probabilities."""
     cum = np.cumsum(probs, axis=1)
@@ -565,21 +590,26 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         """Available-case CPTs (``random=False``; families touching a latent node drawn at
         random) or Dirichlet(1)-random CPTs (``random=True``).
 
+        The random CPTs are drawn family by family in name order, each over its parents in
+        name order (:func:`_random_cpt`): the same data and ``rng`` give the same start
+        for any column order of ``X``.
+
         The available-case CPTs are the posterior mean (``ess``) even for maximum
         likelihood: a zero entry is a fixed point of EM (its completions get posterior 0,
         hence expected count 0), so a state or parent configuration unseen in the
         available cases would stay impossible however much the completions support it.
         """
-        cpts = []
-        for child, pa in enumerate(parents):
-            shape = tuple(int(self.cardinalities[c]) for c in (*pa, child))
+        ranks = name_ranks(self.names)
+        cpts = [None] * len(parents)
+        for child in np.argsort(ranks):  # the draws in name order: any column order, same start
+            pa = parents[child]
             if random or latent[child] or any(latent[p] for p in pa):
-                cpts.append(self.rng.dirichlet(np.ones(shape[-1]), size=shape[:-1]).reshape(shape))
+                cpts[child] = _random_cpt(self.rng, self.cardinalities, child, pa, ranks)
                 continue
             family = list(pa) + [child]
             rows = np.flatnonzero((self.codes[:, family] >= 0).all(axis=1))
-            cpts.append(estimate_cpt(self.codes[rows], self.cardinalities, child, list(pa),
-                                     method="bayes", ess=self.ess, weights=self.weights[rows]))
+            cpts[child] = estimate_cpt(self.codes[rows], self.cardinalities, child, list(pa),
+                                       method="bayes", ess=self.ess, weights=self.weights[rows])
         return cpts
 
     def e_step(self, inference, joint=False):
@@ -623,7 +653,7 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         if gibbs_rows.size:
             if plan["gibbs"] is None:
                 plan["gibbs"] = GibbsCompleter(self.codes, gibbs_rows, self.rng)
-            order = sweep_order(inference.parent_idx)
+            order = _sweep_order_by_name(inference.parent_idx, self.names)
             completed, owner, share = plan["gibbs"].complete(inference, order)
             row_weights = self.weights[gibbs_rows]
             parts.append(completed)

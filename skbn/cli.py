@@ -1172,17 +1172,18 @@ def write_outputs(jobs, log):
 
 def write_model(network, path):
     """Write ``network`` as BIF or JSON, chosen by the file extension."""
-    from skbn.io import write_bif, write_json
+    from skbn.io import _check_bif_writable, write_bif, write_json
 
     suffix = Path(path).suffix.lower()
     if suffix == ".json":
         write_json(network, path)
     elif suffix == ".bif":
-        if not hasattr(network, "cpts") or len(getattr(network, "states", {})) < len(network.nodes):
-            # (no path in the message: ``path`` is the temporary file, and the caller
-            # names the output)
+        try:
+            _check_bif_writable(network)
+        except ValueError:  # (no path in the message: ``path`` is the temporary file, and the
+            # caller names the output)
             raise CommandError("BIF holds discrete networks only, and this one has continuous "
-                               "nodes; write a .json model instead")
+                               "nodes; write a .json model instead") from None
         write_bif(network, path)
     else:
         raise CommandError(f"cannot tell the model format of {str(path)!r}: use a .bif or "

@@ -478,9 +478,10 @@ def write_bif(network, path=None):
     Raises
     ------
     ValueError
-        If two node names (or two states of one node) differ but have the same text, such
-        as the integer ``1`` and the string ``'1'``: BIF stores every name as text, so such
-        a file could not be read back.
+        If the network has continuous nodes (a Gaussian or CLG network: BIF holds discrete
+        networks only, use :func:`write_json`), or if two node names (or two states of one
+        node) differ but have the same text, such as the integer ``1`` and the string
+        ``'1'``: BIF stores every name as text, so such a file could not be read back.
 
     Examples
     --------
@@ -503,6 +504,7 @@ def write_bif(network, path=None):
     >>> read_bif(write_bif(net)).states
     {'M. Work': ['None', 'a b']}
     """
+    _check_bif_writable(network)
     _check_distinct_names(network)
     nodes = dict(zip(network.nodes, _bif_names(network.nodes, _UNSAFE_NODE)))
     states = {v: _bif_names(network.states[v], _UNSAFE_STATE) for v in network.nodes}
@@ -533,6 +535,16 @@ def write_bif(network, path=None):
     if path is not None:
         Path(path).write_text(text, encoding="utf-8")
     return text
+
+
+def _check_bif_writable(network):
+    """Refuse a network with continuous nodes: BIF holds discrete CPTs only (the rule of
+    :func:`write_bif` and of the command line's ``-o model.bif``)."""
+    states = getattr(network, "states", {})
+    continuous = [node for node in network.nodes if node not in states]
+    if continuous or not hasattr(network, "cpts"):
+        raise ValueError(f"BIF holds discrete networks only, and this {type(network).__name__} has "
+                         f"continuous nodes {continuous[:5]!r}; write it with write_json instead")
 
 
 def _check_distinct_names(network):

