@@ -1522,8 +1522,9 @@ class GraphEffects:
         DAGs are the given graphs in order, or, with ``equivalence_class=True``, for each
         graph one DAG of its equivalence class per orientation of the chain component of
         ``x`` (which decides ``x``'s parents and whether ``y`` descends from ``x``; every
-        orientation stands for equally many DAGs of the class; on mixed data, every DAG of
-        the class that is a CLG network), graph after graph.
+        orientation stands for equally many DAGs of the class; on mixed data, per
+        orientation that respects the conditional-Gaussian rule, as the class's DAGs that
+        are CLG networks), graph after graph.
     weights : ndarray of shape (n_dags,)
         Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by its
         orientations).
@@ -1624,9 +1625,9 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         ``parameter_uncertainty`` draws it from its Normal sampling distribution
         :math:`N(\\hat\\beta, \\hat\\sigma^2 / RSS_{x \\mid pa})`; ``x_value``,
         ``contrast``, ``y_value`` and ``ess`` are then left unset. On mixed data each
-        graph's class is that of its DAGs that are CLG networks (as in :func:`ida`); every
-        DAG of such a class is enumerated (its undirected components need not orient
-        independently), each with an equal share of the graph's weight.
+        graph's class is that of its DAGs that are CLG networks (as in :func:`ida`): the
+        orientations of ``x``'s chain component that respect the rule, each with an equal
+        share of the graph's weight (each stands for equally many such DAGs).
 
     Returns
     -------
@@ -1689,13 +1690,10 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
             continue
         cpdag = (g.nodes, g.pdag())  # (labels and edges: the class)
         if cpdag not in classes:
-            h = _clg_class(g, kinds, f"effect_over_graphs: graphs[{k}]")
+            caller = f"effect_over_graphs: graphs[{k}]"
+            _clg_class(g, kinds, caller)  # (refuses a class with no CLG DAG)
             try:
-                if h is g:
-                    classes[cpdag] = _component_orientations(g, x, int(max_dags))
-                else:  # (its undirected components need not orient independently: all DAGs)
-                    classes[cpdag] = [_compile([(h.nodes[u], h.nodes[v]) for u, v in dag], h.nodes)
-                                      for dag in _extension_ids(h, int(max_dags))]
+                classes[cpdag] = _component_orientations(g, x, int(max_dags), kinds, caller)
             except _TooMany:
                 raise ValueError(
                     f"graphs[{k}]: the chain component of x in its equivalence class (on mixed "
@@ -1751,9 +1749,11 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     return _summarise_effects(effects, causes, dag_weights, level)
 
 
-def _component_orientations(h, x, max_dags):
+def _component_orientations(h, x, max_dags, kinds=None, caller=""):
     """One DAG of the class of the CPDAG ``h`` per orientation of the chain component of
-    ``x`` (the other components as in one consistent extension).
+    ``x`` (the other components as in one consistent extension); with ``kinds`` (mixed
+    columns, :func:`_column_kinds`), per orientation that respects the conditional-Gaussian
+    rule.
 
     The chain components of a CPDAG orient independently, and every orientation of one
     component appears in equally many DAGs of the class, so these DAGs with equal weights
@@ -1763,6 +1763,15 @@ def _component_orientations(h, x, max_dags):
     implies ``b -> d`` (the CPDAG is closed under Meek's rules, and has no semi-directed
     cycle), so a directed path out of ``x`` never depends on how another component is
     oriented. Fewer DAGs than the whole class (one component enumerated, not all).
+
+    The class's DAGs are the products of one orientation per component (Andersson, Madigan
+    & Perlman 1997), and the rule restricts each edge, hence each component, on its own: the
+    DAGs of the class that respect it are the products of the components' orientations that
+    respect it. So the orientations of ``x``'s component that respect the rule (the DAGs of
+    the component, an undirected chordal graph, restricted by :func:`_clg_class`) again
+    stand for equally many DAGs of the restricted class (when every component has one:
+    the caller refuses a class that has none). The other components keep the extension's
+    orientation, which decides neither ``x``'s parents nor its descendants.
     """
     xi = h.index[x]
     component = next(c for c in components(range(h.n), [set(ns) for ns in h.neighbours]) if xi in c)
@@ -1773,6 +1782,7 @@ def _component_orientations(h, x, max_dags):
     labels = [h.nodes[i] for i in component]
     edges = sorted({tuple(sorted((u, v))) for u in component for v in h.neighbours[u]})
     sub = _compile(PDAG(tuple(labels), (), tuple((h.nodes[u], h.nodes[v]) for u, v in edges)))
+    sub = _clg_class(sub, kinds or {}, caller)
     return [_compile(base + [(sub.nodes[u], sub.nodes[v]) for u, v in orientation], h.nodes)
             for orientation in _extension_ids(sub, max_dags)]
 

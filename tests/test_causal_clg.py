@@ -264,3 +264,84 @@ def test_spector_effect_of_psi_on_grade_is_answered(tmp_path, capsys):
     out = ida(rows, graph, "PSI", "GRADE", contrast=(1, 0), method="global")
     assert out["parents"].tolist() == [(), ("GRADE",)] and out["n_dags"].tolist() == [1, 1]
     assert out["effect"].iloc[0] == pytest.approx(8.25 / 14.5 - 3.25 / 18.5)
+
+
+def test_joint_ida_local_on_a_pdag_with_background_knowledge():
+    # joint_ida's local method refused a PDAG with background knowledge ("use
+    # method='global'"), which the CLG class is on mixed data; it now checks the
+    # combinations of all the treatments together: the distinct combinations equal a brute
+    # force over the class's DAGs that have the required edge
+    from skbn.graph import meek_orient
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(80):
+        nodes, edges = random_dag(6, 0.5, random_state=seed, shuffle=True)
+        cpdag = dag_to_cpdag(nodes, edges)
+        if len(cpdag.undirected) < 2:
+            continue
+        u, v = cpdag.undirected[rng.integers(len(cpdag.undirected))]
+        required = (u, v) if (u, v) in edges else (v, u)
+        pdag = meek_orient(cpdag, required=[required])
+        if not pdag.undirected:
+            continue
+        rows = pd.DataFrame({n: rng.normal(size=100) for n in nodes})
+        xs = [str(v) for v in rng.choice(nodes, 2, replace=False)]
+        y = next(n for n in nodes if n not in xs)
+        brute = {tuple(tuple(sorted(a for a, b in dag if b == x)) for x in xs)
+                 for dag in equivalent_dags(cpdag) if required in dag}
+        assert set(joint_ida(rows, pdag, xs, y)["parents"]) == brute
+        checked += 1
+    assert checked > 30
+
+
+def descendants(dag, x):
+    reach, frontier = set(), [x]
+    while frontier:
+        node = frontier.pop()
+        for u, v in dag:
+            if u == node and v not in reach:
+                reach.add(v)
+                frontier.append(v)
+    return reach
+
+
+def test_effect_over_graphs_is_the_distribution_over_the_rule_respecting_dags():
+    # random 6-node classes with several chain components and random column types:
+    # effect_over_graphs enumerates only x's component (restricted by the rule), each
+    # orientation with an equal weight; the distribution of the effect (weight per value),
+    # its mean and P(x causes y) equal those over every DAG of the class that respects the
+    # rule (brute force), each effect the hand adjustment for the DAG's parents of x
+    rng = np.random.default_rng(6)
+    checked = 0
+    for seed in range(120):
+        nodes, edges = random_dag(6, 0.4, random_state=200 + seed, shuffle=True)
+        cpdag = dag_to_cpdag(nodes, edges)
+        continuous = dict(zip(nodes, rng.random(6) < 0.35))
+        discrete = [v for v in nodes if not continuous[v]]
+        if len(discrete) < 2 or len(discrete) == 6 or not cpdag.undirected:
+            continue
+        if any(continuous[u] and not continuous[v] for u, v in cpdag.directed):
+            continue
+        allowed = clg_dags(cpdag, continuous)
+        if not allowed:
+            continue
+        rows = mixed_rows(nodes, continuous, n=80, seed=seed)
+        rows[discrete] = rows[discrete] % 2  # (two states: a contrast 1 vs 0)
+        x, y = discrete[:2]
+        summary = effect_over_graphs(rows, [edges], x, y, contrast=(1, 0), y_value=1)
+        expected = {}
+        for dag in allowed:
+            parents = tuple(sorted(u for u, v in dag if v == x))
+            value = hand_adjusted(rows, x, y, parents, 1, 0, 1) if y in descendants(dag, x) else 0.0
+            key = round(value, 9)
+            expected[key] = expected.get(key, 0.0) + 1 / len(allowed)
+        got = {}
+        for value, weight in zip(summary.effects, summary.weights):
+            got[round(value, 9)] = got.get(round(value, 9), 0.0) + weight
+        assert got.keys() == expected.keys()
+        assert [got[k] for k in sorted(got)] == pytest.approx([expected[k] for k in sorted(got)])
+        assert summary.prob_causes == pytest.approx(
+            np.mean([y in descendants(dag, x) for dag in allowed]))
+        checked += 1
+    assert checked > 20
