@@ -60,7 +60,7 @@ from skbn._dag import (
     topological_ids,
     v_structure_ids,
 )
-from skbn._data import encode_columns
+from skbn._data import _declared_for, encode_columns
 from skbn.graph import (
     PDAG,
     _as_node_set,
@@ -593,8 +593,7 @@ def _column_kinds(X, graphs, sample_weight, column_types, fitted, known=None):
             # only these columns, as encode_columns reads an array's (objects, then their
             # types inferred): converting the whole array would cost as much as the effect
             frame = pd.DataFrame({c: X[:, c].astype(object) for c in columns}).infer_objects()
-            if isinstance(declared, (list, tuple)):
-                declared = {c: declared[c] for c in columns} if len(declared) == X.shape[1] else declared
+            declared = _declared_for(declared, list(range(X.shape[1])), columns, "column_types")
         data, _, _ = encode_columns(frame, columns, sample_weight, what="graph nodes",
                                     allow_continuous=True, allow_missing=True, column_types=declared)
         known.update(zip(columns, map(bool, data.continuous)))

@@ -345,3 +345,20 @@ def test_effect_over_graphs_is_the_distribution_over_the_rule_respecting_dags():
             np.mean([y in descendants(dag, x) for dag in allowed]))
         checked += 1
     assert checked > 20
+
+
+def test_an_array_with_declared_types_reads_the_same_class():
+    # the chain 0 - 1 - 2 - 3 with 0, 1 discrete and 2, 3 continuous: the rule gives 1 -> 2,
+    # then Meek's R1 2 -> 3; of the class's 4 DAGs two remain (0 -> 1 or 1 -> 0), whatever
+    # the form of column_types (a dict naming some positions, a list, the rule)
+    rng = np.random.default_rng(7)
+    d0 = rng.integers(0, 2, 300)
+    d1 = (rng.random(300) < 0.3 + 0.4 * d0).astype(int)
+    c2 = d1 + rng.normal(size=300)
+    X = np.column_stack([d0, d1, c2, c2 + rng.normal(size=300)]).astype(float)
+    cpdag = dag_to_cpdag([0, 1, 2, 3], [(0, 1), (1, 2), (2, 3)])
+    assert len(equivalent_dags(cpdag)) == 4
+    for types in ("auto", {0: "discrete", 1: "discrete", 3: "continuous"},
+                  ["discrete", "discrete", "continuous", "continuous"]):
+        out = ida(X, cpdag, 1, 0, x_value=1.0, column_types=types, method="global")
+        assert out["parents"].tolist() == [(), (0,)] and out["n_dags"].tolist() == [1, 1]
