@@ -793,12 +793,11 @@ class GESStructure(_BaseStructureLearner):
         n_pa = pa.bit_count()
         groups = {}  # P (mask) -> its operators (x, T)
         for na, xs in by_na.items():
-            na_nodes = bit_ids(na)
-            if any(na & ~adj[v] & ~(1 << v) for v in na_nodes):  # NA is not a clique
+            if na and any(na & ~adj[v] & ~(1 << v) for v in bit_ids(na)):  # NA is not a clique
                 continue
             limit = ctx.subset_bound
             if self.max_indegree is not None:
-                room = self.max_indegree - 1 - n_pa - len(na_nodes)
+                room = self.max_indegree - 1 - n_pa - na.bit_count()
                 if room < 0:
                     continue
                 limit = min(limit, room)
@@ -830,9 +829,9 @@ class GESStructure(_BaseStructureLearner):
                 continue
             na = ne & adj[x]
             bit = 1 << x
-            for h in _subsets(bit_ids(na), ctx.subset_bound):
+            for h in _subsets(bit_ids(na), ctx.subset_bound) if na else ((),):
                 rest = na & ~id_bits(h)
-                if any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
+                if rest and any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
                     continue
                 keep = tuple(bit_ids((pa | rest) & ~bit))
                 out.append((-ctx.gain(y, keep, x), x, y, h))
