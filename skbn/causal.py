@@ -600,10 +600,10 @@ def _positivity_gaps(codes, cardinalities, weights, x, z):
     ids, n_ids = compress_ids(*config_ids(codes, cardinalities, z))
     table = table_from_ids(ids, n_ids, codes[:, x], int(cardinalities[x]), weights)
     strata = table.sum(axis=1)
-    gaps = []
-    for s, k in zip(*np.nonzero((table == 0) & (strata[:, None] > 0))):
-        row = int(np.flatnonzero(ids == s)[0])
-        gaps.append((int(k), tuple(int(codes[row, c]) for c in z), float(strata[s] / strata.sum())))
+    first = np.empty(n_ids, dtype=np.int64)  # a row of each configuration, to read its codes
+    first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
+    gaps = [(int(k), tuple(int(codes[first[s], c]) for c in z), float(strata[s] / strata.sum()))
+            for s, k in zip(*np.nonzero((table == 0) & (strata[:, None] > 0)))]
     return sorted(gaps, key=lambda gap: (-gap[2], gap[0], gap[1]))
 
 
@@ -664,8 +664,10 @@ def _warn_positivity(caller, what, y, found, ess, over=None):
         return
     shown = []
     for parents, gaps in found[:3]:
-        where = "; ".join(f"{state} with {', '.join(f'{c}={v!r}' for c, v in config.items())} "
-                          f"({share:.1%} of the rows)" for state, config, share in gaps[:3])
+        where = "; ".join(
+            (f"{state} with {', '.join(f'{c}={v!r}' for c, v in config.items())} "
+             f"({share:.1%} of the rows)" if config else f"{state} in no row")
+            for state, config, share in gaps[:3])
         more = f"; and {len(gaps) - 3} more" if len(gaps) > 3 else ""
         shown.append(f"parents {parents!r}: {where}{more}")
     more = f" | and {len(found) - 3} more parent sets" if len(found) > 3 else ""

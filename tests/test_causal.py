@@ -604,6 +604,10 @@ def test_positivity_failure_is_reported_with_the_prior_based_value():
     message = str(record[0].message)
     assert "ida: positivity fails" in message and "x=1 with a=0 (33.3% of the rows)" in message
     assert record[0].message.share == pytest.approx(1 / 3)
+    # the share is of the weighted rows: the a=0 rows counted twice weigh 6 of 12
+    with pytest.warns(PositivityWarning, match=r"x=1 with a=0 \(50.0% of the rows\)"):
+        ida(_GAP_ROWS, _GAP_DAG, "x", "y", contrast=(1, 0), y_value=1,
+            sample_weight=[2, 2, 2, 1, 1, 1, 1, 1, 1])
     # x=0 is seen with every a: no warning for its probability alone
     with warnings.catch_warnings():
         warnings.simplefilter("error")
