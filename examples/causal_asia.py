@@ -26,7 +26,7 @@ either=no)``, which no row estimates (``either='no'`` implies ``lung='no'``): th
 not identified from the data there and rests on the prior. ``ida`` and
 ``effect_over_graphs`` say so with a ``PositivityWarning``; the script catches it, marks
 such parent sets with ``*`` and gives the bootstrap interval without those DAGs too
-(``GraphEffects.positivity_fails``): with them, posterior draws of a prior-only
+(``GraphEffects.identified()``, from ``positivity_fails``): with them, posterior draws of a prior-only
 ``P(dysp | lung=yes, either=no)`` send the interval down to about -0.4.
 
 The figure (with matplotlib, ``pip install matplotlib``) shows both intervals as the rows
@@ -35,8 +35,6 @@ grow, against the truth.
 
 import sys
 import warnings
-
-import numpy as np
 
 from skbn import BootstrapStructure, HillClimbStructure, PCStructure
 from skbn.causal import effect_over_graphs, ida
@@ -54,16 +52,6 @@ def with_positivity(estimate, *args, **kwargs):
         result = estimate(*args, **kwargs)
     return result, any(issubclass(w.category, PositivityWarning) for w in caught)
 
-
-def identified_summary(over, level=0.9):
-    """Mean and central interval over the DAGs whose effect does not rest on the prior."""
-    keep = ~over.positivity_fails
-    effects, weights = over.effects[keep], over.weights[keep] / over.weights[keep].sum()
-    order = np.argsort(effects, kind="stable")
-    cdf = np.cumsum(weights[order])
-    low, high = (effects[order][min(np.searchsorted(cdf, q - 1e-12), len(cdf) - 1)]
-                 for q in ((1 - level) / 2, (1 + level) / 2))
-    return float(np.dot(weights, effects)), (low, high)
 
 asia = load_network("asia")
 x, y = "lung", "dysp"
@@ -96,14 +84,14 @@ for n in sizes:
     print(f"  bootstrap HC (30):  mean {over.estimate:.3f}, 90% interval "
           f"[{over.interval[0]:.3f}, {over.interval[1]:.3f}], P({x} causes {y}) "
           f"{over.prob_causes:.2f}")
-    identified = identified_summary(over)
+    identified = over.identified()  # (all of them when positivity holds everywhere)
     if over.positivity_fails.any():
         print(f"    positivity fails in {over.positivity_fails.sum()} of {len(over.effects)} "
               f"DAGs (weight {over.weights[over.positivity_fails].sum():.2f}); without them: "
-              f"mean {identified[0]:.3f}, 90% interval "
-              f"[{identified[1][0]:.3f}, {identified[1][1]:.3f}]")
+              f"mean {identified.estimate:.3f}, 90% interval "
+              f"[{identified.interval[0]:.3f}, {identified.interval[1]:.3f}]")
     print(f"  SID: PC CPDAG bounds {sid_pc}, hill climbing DAG {sid_hc} (of {8 * 7} pairs)")
-    summary.append(((over.estimate, over.interval), identified))
+    summary.append(((over.estimate, over.interval), (identified.estimate, identified.interval)))
 
 try:
     import matplotlib.pyplot as plt

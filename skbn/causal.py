@@ -1524,6 +1524,28 @@ class GraphEffects:
     level: float
     positivity_fails: np.ndarray
 
+    def identified(self):
+        """The distribution over the DAGs whose effect the data identify: those where
+        positivity holds (``~positivity_fails``), their weights renormalised to sum to 1,
+        ``estimate``, ``interval`` and ``prob_causes`` recomputed by the same rules.
+
+        Returns
+        -------
+        GraphEffects
+            Over the kept DAGs, in their order (all of them when positivity never fails).
+
+        Raises
+        ------
+        ValueError
+            When positivity fails in every DAG (no effect is identified).
+        """
+        keep = ~self.positivity_fails
+        if not keep.any():
+            raise ValueError("positivity fails in every DAG: no effect is identified from the data")
+        weights = self.weights[keep] / self.weights[keep].sum()
+        return _summarise_effects(self.effects[keep], self.causes[keep], weights, self.level,
+                                  self.positivity_fails[keep])
+
 
 def _weighted_quantile(values, weights, q):
     """Smallest value whose weighted empirical CDF reaches ``q`` (numpy's "inverted_cdf")."""

@@ -634,6 +634,16 @@ def test_positivity_failure_is_summed_over_graphs():
         assert "in 3 of the 4 DAGs (weight 0.75)" in str(record[0].message)
         assert out.positivity_fails.tolist() == [True, True, True, False]
     assert out.effects[0] != out.effects[1]  # one draw per DAG
+    # identified(): the one DAG without the gap, its weight renormalised to 1 (no path x -> y)
+    kept = out.identified()
+    assert kept.weights.tolist() == [1.0] and kept.effects.tolist() == [out.effects[3]]
+    assert kept.estimate == kept.interval[0] == kept.interval[1] == out.effects[3] == 0.0
+    assert kept.prob_causes == 0.0 and not kept.positivity_fails.any()
+    with pytest.warns(PositivityWarning):
+        gapped = effect_over_graphs(_GAP_ROWS, [_GAP_DAG] * 2, "x", "y", contrast=(1, 0), y_value=1,
+                                    equivalence_class=False)
+    with pytest.raises(ValueError, match="positivity fails in every DAG"):
+        gapped.identified()
 
 
 def test_asia_effect_through_a_function_of_the_treatment_warns(asia):
