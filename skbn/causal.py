@@ -165,10 +165,11 @@ def _undecided_edges(pdag):
 
     A learner's ``cpdag_`` is closed unless PC's conservative or majority rule found an
     ambiguous unshielded triple ``a - z - b`` (``z`` in some but not all separating sets of
-    ``a`` and ``b``): R1 and R3 do not read it as a non-collider, so an edge ``z - w`` that
-    ``a -> z`` would orient stays undirected. Such a graph is not a CPDAG: the data allow the
-    triple as a collider too (``w -> z`` then), and the causal functions, which read a
-    non-closed PDAG as background knowledge, would take the non-collider reading silently."""
+    ``a`` and ``b``, or no separating set found): R1 and R3 do not read it as a
+    non-collider, so an edge ``z - w`` that ``a -> z`` would orient stays undirected. Such a
+    graph is not a CPDAG: the data allow the triple as a collider too (``w -> z`` then), and
+    the causal functions, which read a non-closed PDAG as background knowledge, would take
+    the non-collider reading silently."""
     if not pdag.undirected:
         return []
     try:
@@ -187,8 +188,9 @@ def _undecided(learner, edges):
     orient = learner.get_params().get("orient")
     if orient in ("majority", "conservative"):
         reason = (f"Its orient={orient!r} rule found an unshielded triple through each such edge "
-                  "ambiguous (the middle node in some but not all separating sets), so the data "
-                  "allow it as a collider, and the edge then points the other way")
+                  "ambiguous (the middle node in some but not all separating sets of its ends, "
+                  "or no separating set found), so the data allow it as a collider, and the "
+                  "edge then points the other way")
     else:
         reason = ("Its orientation conflicts (orientation_conflicts_) stopped Meek's rules there, "
                   "so the data decide no orientation of these edges")
