@@ -60,7 +60,7 @@ from skbn._dag import (
     topological_ids,
     v_structure_ids,
 )
-from skbn._data import encode_columns
+from skbn._data import _declared_for, encode_columns
 from skbn.exceptions import PositivityWarning
 from skbn.graph import (
     PDAG,
@@ -72,6 +72,7 @@ from skbn.graph import (
     pdag_to_dag,
     v_structures,
 )
+from skbn.knowledge import conditional_gaussian_rule, restricted_class
 from skbn.utils._warnings import warn_user
 
 __all__ = [
@@ -571,6 +572,103 @@ def _parents_over_class(g, xs, max_dags, what):
     return sorted(counts.items(), key=lambda kv: (tuple(map(len, kv[0])), kv[0]))
 
 
+def _column_kinds(X, graphs, sample_weight, column_types, fitted, known=None):
+    """``{node: continuous?}`` for the nodes on an undirected edge of any of the compiled
+    ``graphs`` (the edges the conditional-Gaussian rule orients, :func:`_clg_class`) that
+    are columns of ``X``, and the ``known`` ones (kinds already read: the columns an effect
+    may use, not read again), read with skbn's column-type rule as the effects read them
+    (``fitted``: the graph or learner the caller was given, whose ``column_types_``
+    ``"auto"`` means); missing cells are allowed here (only the columns an effect uses must
+    be complete). Empty when ``column_types`` gives every column one type."""
+    if isinstance(column_types, str) and column_types in ("discrete", "continuous"):
+        return {}  # (one type: nothing to read)
+    known = dict(known or {})
+    columns = list(dict.fromkeys(g.nodes[i] for g in graphs for i in range(g.n) if g.neighbours[i]))
+    if hasattr(X, "columns"):
+        columns = [c for c in columns if c in X.columns and c not in known]
+    else:  # (an array: its column positions)
+        p = np.shape(X)[1] if np.ndim(X) == 2 else 0
+        columns = [c for c in columns if isinstance(c, (int, np.integer))
+                   and not isinstance(c, (bool, np.bool_)) and 0 <= c < p and c not in known]
+    if columns:
+        declared = _fitted_column_types(fitted, column_types, columns)
+        frame = X
+        if isinstance(X, np.ndarray) and X.ndim == 2:
+            # only these columns, as encode_columns reads an array's (objects, then their
+            # types inferred): converting the whole array would cost as much as the effect
+            frame = pd.DataFrame({c: X[:, c].astype(object) for c in columns}).infer_objects()
+            declared = _declared_for(declared, list(range(X.shape[1])), columns, "column_types")
+        data, _, _ = encode_columns(frame, columns, sample_weight, what="graph nodes",
+                                    allow_continuous=True, allow_missing=True, column_types=declared)
+        known.update(zip(columns, map(bool, data.continuous)))
+    return known
+
+
+def _encode_with_kinds(X, graphs, columns, sample_weight, column_types, fitted):
+    """``(encoded, kinds)``: ``encoded`` = ``(data, states, weights)`` of the ``columns``,
+    encoded as the effects encode the columns they use (complete, continuous allowed), and
+    ``kinds`` = :func:`_column_kinds` of the compiled ``graphs``, reading again none of
+    ``columns`` (the effects encode the columns a question may use first, so that data
+    of one type cost one encoding)."""
+    encoded = encode_columns(X, columns, sample_weight, what="graph nodes", allow_continuous=True,
+                             column_types=_fitted_column_types(fitted, column_types, columns))
+    known = dict(zip(columns, map(bool, encoded[0].continuous)))
+    return encoded, _column_kinds(X, graphs, sample_weight, column_types, fitted, known)
+
+
+def _clg_class(g, kinds, caller):
+    """The DAGs of the compiled ``g`` that are conditional linear Gaussian networks, as a
+    compiled PDAG (``g`` itself when the rule orients nothing).
+
+    A discrete node never has a continuous parent (:func:`skbn.knowledge.conditional_gaussian_rule`,
+    the rule every learner applies on mixed data), so on mixed columns (``kinds``:
+    :func:`_column_kinds`) each undirected edge between a discrete node ``d`` and a
+    continuous node ``c`` is known to be ``d -> c``. With that background knowledge the
+    class is the maximally oriented PDAG of Meek (1995)
+    (:func:`skbn.knowledge.restricted_class`): its DAGs are exactly the DAGs of ``g`` that
+    respect the rule (Perković, Kalisch & Maathuis 2017), and IDA's parent sets are read on
+    it as on any PDAG with background knowledge. Refused, naming the edges: a graph none of
+    whose DAGs respects the rule (undirected edges the rule cannot orient all at once, or a
+    directed edge ``c -> d``, which every DAG of the class has, between columns of known
+    kinds: those on undirected edges and those the effect uses)."""
+    if len(set(kinds.values())) < 2:  # (one type, or none read)
+        return g
+    continuous = np.array([kinds.get(v, False) for v in g.nodes])
+    rule = conditional_gaussian_rule(continuous)
+    typed = np.array([v in kinds for v in g.nodes])
+    rule &= typed[:, None] & typed[None, :]
+    broken = [(u, v) for u in range(g.n) for v in sorted(g.children[u]) if rule[u, v]]
+    if broken:
+        edges = ", ".join(f"{g.nodes[u]!r} -> {g.nodes[v]!r}" for u, v in broken)
+        raise ValueError(
+            f"{caller}: the graph has the edge(s) {edges} (directed: in every DAG of its class) "
+            f"from a continuous column into a discrete one, which no conditional linear "
+            f"Gaussian network has (a discrete node never has a continuous parent), so no "
+            f"effect is defined on it. Give a graph that respects the rule (every learner's "
+            f"does on these columns), or declare the columns' types in column_types")
+    undirected = np.zeros((g.n, g.n), dtype=bool)
+    for u in range(g.n):
+        undirected[u, sorted(g.neighbours[u])] = True
+    forbidden = rule & undirected
+    if not forbidden.any():
+        return g
+    pdag = g.pdag()
+    labelled = PDAG(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in pdag.directed],
+                    [(g.nodes[u], g.nodes[v]) for u, v in pdag.undirected])
+    try:
+        restricted = restricted_class(labelled, np.zeros_like(forbidden), forbidden)
+    except ValueError as exc:
+        edges = ", ".join(f"{g.nodes[v]!r} -> {g.nodes[u]!r}" for u, v in np.argwhere(forbidden))
+        raise ValueError(
+            f"{caller}: no DAG of the graph's equivalence class is a conditional linear "
+            f"Gaussian network on these columns: a discrete node never has a continuous "
+            f"parent, so the rule orients the undirected edges {edges}, and no DAG of the "
+            f"class has them all ({exc}). Give a graph that respects the rule (every "
+            f"learner's does on these columns), or declare the columns' types in "
+            f"column_types") from None
+    return _compile(restricted)
+
+
 def _dirichlet(rng, alpha):
     """One Dirichlet draw per row of ``alpha`` (last axis), by normalised gamma variates.
 
@@ -812,8 +910,14 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Column types of the used columns (skbn's column-type rule: non-integer numbers are
         continuous; ``"auto"`` with a fitted learner as the graph: the types it was fitted
         with, its ``column_types_``). When every used column (``x``, ``y``, the candidate
-        parents) is continuous the **Gaussian form** applies (below); mixed columns are
-        refused.
+        parents) is continuous the **Gaussian form** applies (below); mixed columns among
+        them are refused. **Mixed data** (discrete and continuous graph nodes): the class is
+        read among its DAGs that are conditional linear Gaussian networks (a discrete node
+        never has a continuous parent, the learners' rule): every undirected edge between a
+        discrete and a continuous node is taken as discrete -> continuous and the graph
+        closed under Meek's rules with that knowledge (its maximally oriented PDAG, whose
+        DAGs are exactly those of the class that respect the rule), so a discrete ``x``
+        never gets a continuous parent; a class with no such DAG is refused.
 
     Returns
     -------
@@ -830,7 +934,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     ValueError
         Unknown node, column or state; ``x == y``; a PDAG with no consistent extension;
         too large a class with ``method="global"``;
-        neither or both of ``x_value`` and ``contrast``.
+        neither or both of ``x_value`` and ``contrast``; on mixed data, a class none of
+        whose DAGs is a CLG network (or a graph giving a discrete ``x`` a continuous parent).
 
     Warns
     -----
@@ -879,6 +984,12 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         raise ValueError(f"x and y are the same node {x!r}: the effect of a node on itself "
                          f"is not a question IDA answers")
     xi, yi = g.index[x], g.index[y]
+    # the columns x's parent sets may use (those of the class, a superset of those of its
+    # DAGs that respect the conditional-Gaussian rule), then that rule's class
+    candidates = _parent_sets(g, xi, "local", int(max_dags))
+    first = [g.nodes[i] for i in sorted({xi, yi}.union(*(set(s) for s, _ in candidates)))]
+    encoded, kinds = _encode_with_kinds(X, [g], first, sample_weight, column_types, cpdag)
+    g = _clg_class(g, kinds, "ida")
     sets = _parent_sets(g, xi, method, int(max_dags))
     if method == "local" and yi in g.parents[xi]:
         # y is a parent of x in every DAG of the class: no set changes the answer (x does
@@ -887,7 +998,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         sets = [entry for entry in sets if set(entry[0]) == definite][:1] or sets[:1]
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
     columns = [g.nodes[i] for i in used]
-    data, states, weights = encode_columns(
+    data, states, weights = encoded if columns == first else encode_columns(
         X, columns, sample_weight, what="graph nodes", allow_continuous=True,
         column_types=_fitted_column_types(cpdag, column_types, columns))
     position = {i: k for k, i in enumerate(used)}
@@ -930,26 +1041,16 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     return pd.DataFrame(rows)
 
 
-def _gaussian_moments(data, weights, names, caller, needed, options, given, ends):
+def _gaussian_moments(data, weights, names, caller, needed, options, given):
     """The moments of the Gaussian form of :func:`ida`, :func:`joint_ida` and
     :func:`effect_over_graphs` (one group: every used column continuous), after refusing
     discrete columns among them (``names``: their labels; ``needed``: which must be
-    continuous, for the message; ``ends``: the labels of the treatments and the outcome),
-    the discrete query ``options`` (``(..., ess)``: all unset and ``ess`` 1; ``given``: their
-    names) and missing cells."""
+    continuous, for the message), the discrete query ``options`` (``(..., ess)``: all unset
+    and ``ess`` 1; ``given``: their names) and missing cells. (A discrete treatment never
+    has a continuous candidate parent here: the class is read among the DAGs that respect
+    the conditional-Gaussian rule, :func:`_clg_class`.)"""
     if not data.continuous.all():
         discrete = [n for n, c in zip(names, data.continuous) if not c]
-        if set(ends) <= set(discrete):
-            # a discrete question: the Gaussian form came from a continuous candidate parent
-            # (an undirected edge to a continuous column, e.g. in a CLG network's CPDAG)
-            continuous = [n for n, c in zip(names, data.continuous) if c]
-            raise ValueError(
-                f"{caller}: {', '.join(map(repr, ends))} are discrete, but the graph makes the "
-                f"continuous columns {continuous!r} candidate parents of the treatment (an edge "
-                f"between them undirected in its equivalence class): the discrete form "
-                f"adjusts for discrete parents only, and the Gaussian form needs {needed} "
-                f"continuous. Give a graph in which no continuous column can be a parent of "
-                f"the treatment, or leave those columns out")
         raise ValueError(f"{caller}: columns {discrete!r} are discrete but others are continuous; "
                          f"the Gaussian form needs {needed} continuous (declare column_types)")
     *states, ess = options
@@ -988,7 +1089,7 @@ def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contr
     a warning, for a set of which ``x`` is a linear function: :func:`_free_variation`)."""
     scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "ida",
                                 "x, y and every candidate parent", (x_value, contrast, y_value, ess),
-                                "x_value, contrast, y_value and ess", [g.nodes[xi], g.nodes[yi]]).scatter[0]
+                                "x_value, contrast, y_value and ess").scatter[0]
     px, py = position[xi], position[yi]
     rows, determined = [], []
     for parent_ids, n_dags in sets:
@@ -1023,13 +1124,13 @@ def _is_completed(g):
 
 
 def _check_cpdag_for_local(g):
-    """Joint IDA's local method reads the class off a CPDAG: refuse a PDAG that is not
+    """The structural intervention distance reads the class off a CPDAG
+    (:func:`skbn.metrics.structural_intervention_distance`): refuse a PDAG that is not
     completed."""
     if not _is_completed(g):
         raise ValueError(
-            "method='local' of joint_ida needs a CPDAG (a completed PDAG) or a DAG; this "
-            "PDAG has edges oriented beyond its CPDAG (background knowledge?) or missing "
-            "orientations: use method='global'")
+            "this needs a CPDAG (a completed PDAG) or a DAG; this PDAG has edges oriented "
+            "beyond its CPDAG (background knowledge?) or missing orientations")
 
 
 def _oriented(g, choice):
@@ -1079,17 +1180,20 @@ def _joint_parent_sets(g, xs, method, max_dags):
     Local: per chain component (connected component of the undirected edges; the DAGs of a
     CPDAG orient the components independently), the combinations of the locally valid
     parent sets of the ``xs`` in it that are jointly valid (:func:`_jointly_valid`), then
-    every combination across components. Global: the parents of the ``xs`` in every DAG of
+    every combination across components. On a PDAG with background knowledge (not
+    completed: e.g. the conditional-Gaussian class of :func:`_clg_class`) the components do
+    not orient independently, so every combination of all the ``xs`` is checked at once
+    (the check is complete for any PDAG). Global: the parents of the ``xs`` in every DAG of
     the class, counted.
     """
     if method == "global":
         return _parents_over_class(g, xs, max_dags, "combinations")
-    _check_cpdag_for_local(g)
     class_v_structures = v_structure_ids(parents_children(g.n, g.extension)[0], g.adjacent)
+    completed = _is_completed(g)
     where = {}
     for k, component in enumerate(components(range(g.n), g.neighbours)):
         for v in component:
-            where[v] = k
+            where[v] = k if completed else 0
     groups = {}
     for x in xs:
         groups.setdefault(where[x], []).append(x)
@@ -1097,7 +1201,7 @@ def _joint_parent_sets(g, xs, method, max_dags):
     for members in groups.values():
         options = [local_parent_sets(g.parents, g.neighbours, g.adjacent, x) for x in members]
         valid = [dict(zip(members, combo)) for combo in product(*options)
-                 if len(members) == 1 or _jointly_valid(
+                 if (completed and len(members) == 1) or _jointly_valid(
                      g, {x: set(pa) for x, pa in zip(members, combo)}, class_v_structures)]
         per_group.append(valid)
     combos = []
@@ -1307,7 +1411,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         Observational data; the used columns (``xs``, ``y``, the candidate parents) are
         encoded as for :func:`ida`.
     cpdag : PDAG, fitted learner, or iterable of (parent, child) pairs
-        The CPDAG (``method="local"`` needs a CPDAG or a DAG).
+        The CPDAG, or any PDAG with a consistent extension (e.g. a CPDAG with background
+        knowledge: ``method="local"`` then checks the combinations of all the ``xs``
+        together, the PDAG's components not orienting independently).
     xs : sequence of hashable
         The intervened nodes (at least one, distinct, without ``y``).
     y : hashable
@@ -1331,7 +1437,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         Largest class ``method="global"`` enumerates.
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         As in :func:`ida` (a fitted learner as the graph gives its ``column_types_``): all
-        used columns continuous gives the Gaussian form; mixed columns are refused.
+        used columns continuous gives the Gaussian form; mixed columns among them are
+        refused; on mixed data the class is read among its DAGs that are CLG networks, as in
+        :func:`ida`.
 
     Returns
     -------
@@ -1344,9 +1452,10 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     Raises
     ------
     ValueError
-        Unknown node or state; ``y`` among the ``xs`` or a repeated ``x``; a non-CPDAG with
-        ``method="local"``; too large a class with ``method="global"``; mixed discrete and
-        continuous columns; discrete data that fail the identification condition.
+        Unknown node or state; ``y`` among the ``xs`` or a repeated ``x``; too large a class
+        with ``method="global"``; mixed discrete and continuous columns among the used
+        ones, or a class none of whose DAGs is a CLG network; discrete data that fail the
+        identification condition.
 
     Warns
     -----
@@ -1401,10 +1510,16 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         raise ValueError(f"y={y!r} is one of xs: the effect of a node on itself is not a "
                          f"question joint IDA answers")
     xi, yi = [g.index[x] for x in xs], g.index[y]
+    # the columns the parent sets may use (those of the class: a superset of those of its
+    # DAGs that respect the conditional-Gaussian rule), then that rule's class
+    candidates = [s for x in xi for s, _ in _parent_sets(g, x, "local", int(max_dags))]
+    first = [g.nodes[i] for i in sorted({yi, *xi}.union(*map(set, candidates)))]
+    encoded, kinds = _encode_with_kinds(X, [g], first, sample_weight, column_types, cpdag)
+    g = _clg_class(g, kinds, "joint_ida")
     combos = _joint_parent_sets(g, xi, method, int(max_dags))
     used = sorted({yi, *xi}.union(*(set(pa) for c, _ in combos for pa in c)))
     columns = [g.nodes[i] for i in used]
-    data, states, weights = encode_columns(
+    data, states, weights = encoded if columns == first else encode_columns(
         X, columns, sample_weight, what="graph nodes", allow_continuous=True,
         column_types=_fitted_column_types(cpdag, column_types, columns))
     position = {i: k for k, i in enumerate(used)}
@@ -1418,8 +1533,7 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "joint_ida",
                                     "xs, y and every candidate parent",
                                     (x_values, contrast, y_value, ess),
-                                    "x_values, contrast, y_value and ess",
-                                    [*(g.nodes[i] for i in xi), g.nodes[yi]]).scatter[0]
+                                    "x_values, contrast, y_value and ess").scatter[0]
         for row, (parent_sets, _) in zip(rows, combos):
             # a treatment that is a linear function of its parents leaves every effect of
             # the combination undefined (each is computed through all the treatments)
@@ -1506,7 +1620,9 @@ class GraphEffects:
         DAGs are the given graphs in order, or, with ``equivalence_class=True``, for each
         graph one DAG of its equivalence class per orientation of the chain component of
         ``x`` (which decides ``x``'s parents and whether ``y`` descends from ``x``; every
-        orientation stands for equally many DAGs of the class), graph after graph.
+        orientation stands for equally many DAGs of the class; on mixed data, per
+        orientation that respects the conditional-Gaussian rule, as the class's DAGs that
+        are CLG networks), graph after graph.
     weights : ndarray of shape (n_dags,)
         Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by its
         orientations).
@@ -1635,7 +1751,10 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         regression of ``y`` on ``x`` and its parents (0 without a directed path), and
         ``parameter_uncertainty`` draws it from its Normal sampling distribution
         :math:`N(\\hat\\beta, \\hat\\sigma^2 / RSS_{x \\mid pa})`; ``x_value``,
-        ``contrast``, ``y_value`` and ``ess`` are then left unset.
+        ``contrast``, ``y_value`` and ``ess`` are then left unset. On mixed data each
+        graph's class is that of its DAGs that are CLG networks (as in :func:`ida`): the
+        orientations of ``x``'s chain component that respect the rule, each with an equal
+        share of the graph's weight (each stands for equally many such DAGs).
 
     Returns
     -------
@@ -1687,29 +1806,43 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         raise ValueError(f"x and y are the same node {x!r}")
     if int(max_dags) != max_dags or max_dags < 1:
         raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
-    dags, dag_weights, classes = [], [], {}
+    compiled = []
     for k, edges in enumerate(graphs):
         nodes = list(dict.fromkeys([x, y] + [w for e in edges for w in e]))
         g = _compile(edges, nodes, f"graphs[{k}]")
+        if equivalence_class:
+            g = _compile(dag_to_cpdag(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in g.extension]))
+        compiled.append(g)
+    # the columns x's parents may be (in some DAG of each class), then, on mixed columns, each
+    # class is that of the DAGs respecting the conditional-Gaussian rule
+    first = list(dict.fromkeys([x, y] + [g.nodes[p] for g in compiled for p in
+                                        sorted(g.parents[g.index[x]] | g.neighbours[g.index[x]])]))
+    encoded, kinds = _encode_with_kinds(X, compiled, first, sample_weight, column_types, learner)
+    dags, dag_weights, classes = [], [], {}
+    for k, g in enumerate(compiled):
         if not equivalence_class:
+            _clg_class(g, kinds, f"effect_over_graphs: graphs[{k}]")  # (refuses c -> d)
             dags.append(g)
             dag_weights.append(1.0)
             continue
-        cpdag = dag_to_cpdag(g.nodes, [(g.nodes[u], g.nodes[v]) for u, v in g.extension])
+        cpdag = (g.nodes, g.pdag())  # (labels and edges: the class)
         if cpdag not in classes:
+            caller = f"effect_over_graphs: graphs[{k}]"
+            _clg_class(g, kinds, caller)  # (refuses a class with no CLG DAG)
             try:
-                classes[cpdag] = _component_orientations(_compile(cpdag), x, int(max_dags))
+                classes[cpdag] = _component_orientations(g, x, int(max_dags), kinds, caller)
             except _TooMany:
                 raise ValueError(
-                    f"graphs[{k}]: the chain component of x in its equivalence class has more "
-                    f"than max_dags={max_dags} orientations: raise max_dags or use "
+                    f"graphs[{k}]: the chain component of x in its equivalence class (on mixed "
+                    f"columns, the class's DAGs that respect the conditional-Gaussian rule) has "
+                    f"more than max_dags={max_dags} orientations: raise max_dags or use "
                     f"equivalence_class=False") from None
         dags.extend(classes[cpdag])
         dag_weights.extend([1.0 / len(classes[cpdag])] * len(classes[cpdag]))
     dag_weights = np.asarray(dag_weights) / len(graphs)
-    columns = list(dict.fromkeys(
-        [x, y] + [g.nodes[p] for g in dags for p in sorted(g.parents[g.index[x]])]))
-    data, states, weights = encode_columns(
+    parents = {g.nodes[p] for g in dags for p in g.parents[g.index[x]]}
+    columns = [c for c in first if c in (x, y) or c in parents]
+    data, states, weights = encoded if columns == first else encode_columns(
         X, columns, sample_weight, what="graph nodes", allow_continuous=True,
         column_types=_fitted_column_types(learner, column_types, columns))
     position = {c: k for k, c in enumerate(columns)}
@@ -1762,9 +1895,11 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     return _summarise_effects(effects, causes, dag_weights, level, gapped)
 
 
-def _component_orientations(h, x, max_dags):
+def _component_orientations(h, x, max_dags, kinds=None, caller=""):
     """One DAG of the class of the CPDAG ``h`` per orientation of the chain component of
-    ``x`` (the other components as in one consistent extension).
+    ``x`` (the other components as in one consistent extension); with ``kinds`` (mixed
+    columns, :func:`_column_kinds`), per orientation that respects the conditional-Gaussian
+    rule.
 
     The chain components of a CPDAG orient independently, and every orientation of one
     component appears in equally many DAGs of the class, so these DAGs with equal weights
@@ -1774,6 +1909,15 @@ def _component_orientations(h, x, max_dags):
     implies ``b -> d`` (the CPDAG is closed under Meek's rules, and has no semi-directed
     cycle), so a directed path out of ``x`` never depends on how another component is
     oriented. Fewer DAGs than the whole class (one component enumerated, not all).
+
+    The class's DAGs are the products of one orientation per component (Andersson, Madigan
+    & Perlman 1997), and the rule restricts each edge, hence each component, on its own: the
+    DAGs of the class that respect it are the products of the components' orientations that
+    respect it. So the orientations of ``x``'s component that respect the rule (the DAGs of
+    the component, an undirected chordal graph, restricted by :func:`_clg_class`) again
+    stand for equally many DAGs of the restricted class (when every component has one:
+    the caller refuses a class that has none). The other components keep the extension's
+    orientation, which decides neither ``x``'s parents nor its descendants.
     """
     xi = h.index[x]
     component = next(c for c in components(range(h.n), [set(ns) for ns in h.neighbours]) if xi in c)
@@ -1784,6 +1928,7 @@ def _component_orientations(h, x, max_dags):
     labels = [h.nodes[i] for i in component]
     edges = sorted({tuple(sorted((u, v))) for u in component for v in h.neighbours[u]})
     sub = _compile(PDAG(tuple(labels), (), tuple((h.nodes[u], h.nodes[v]) for u, v in edges)))
+    sub = _clg_class(sub, kinds or {}, caller)
     return [_compile(base + [(sub.nodes[u], sub.nodes[v]) for u, v in orientation], h.nodes)
             for orientation in _extension_ids(sub, max_dags)]
 
@@ -1809,8 +1954,7 @@ def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position
     the residual variance of ``y`` and :math:`RSS_{x \mid pa}` that of ``x`` on its parents
     (the ``x`` entry of the inverse scatter matrix of the regressors)."""
     stats = _gaussian_moments(data, weights, columns, "effect_over_graphs",
-                              "x, y and every parent of x", query, "x_value, contrast, y_value and ess",
-                              [x, y])
+                              "x, y and every parent of x", query, "x_value, contrast, y_value and ess")
     scatter, total = stats.scatter[0], float(stats.weight[0])
     px, py = position[x], position[y]
     effects = np.zeros(len(dags))

@@ -29,7 +29,8 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from skbn.graph import _check_dag
+from skbn._dag import knowledge_directions
+from skbn.graph import _check_dag, meek_orient
 
 __all__ = ["EDGE_LIST_TYPES", "KNOWLEDGE_PARAMETERS", "BackgroundKnowledge", "parse_knowledge"]
 
@@ -274,8 +275,7 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     tier_forbidden = _tier_matrix(tiers, names)
     rule = np.zeros((p, p), dtype=bool)
     if continuous is not None and np.any(continuous) and not np.all(continuous):
-        continuous = np.asarray(continuous, dtype=bool)
-        rule = continuous[:, None] & ~continuous[None, :]
+        rule = conditional_gaussian_rule(continuous)
         required &= ~(rule & required.T)  # a two-way pair keeps its allowed direction
     clg_rule = "the conditional-Gaussian rule (a discrete node has no continuous parent)"
     any_required = required.any()  # (none: nothing to clash, cycle or exceed the bound)
@@ -315,6 +315,40 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
         required=_frozen(required), forbidden=_frozen(forbidden), max_indegree=max_indegree,
         start=None if start_graph is None else _frozen(start_graph), names=names,
     )
+
+
+def conditional_gaussian_rule(continuous):
+    """The edges the conditional-Gaussian rule forbids: ``(p, p)`` bool, ``[i, j]`` when
+    column ``i`` is continuous and ``j`` discrete (``continuous``: bool per column). In a
+    conditional linear Gaussian network a discrete node never has a continuous parent
+    (Lauritzen & Wermuth 1989; bnlearn's rule)."""
+    continuous = np.asarray(continuous, dtype=bool)
+    return continuous[:, None] & ~continuous[None, :]
+
+
+def restricted_class(pdag, required, forbidden):
+    """The DAGs of ``pdag`` that respect background knowledge, as one PDAG.
+
+    ``required`` / ``forbidden``: ``(p, p)`` bool matrices over ``pdag.nodes`` (as
+    :class:`BackgroundKnowledge`'s). When the knowledge fixes no direction
+    (:func:`skbn._dag.knowledge_directions`) ``pdag`` is returned; otherwise its maximally
+    oriented PDAG under the knowledge (:func:`skbn.graph.meek_orient`, Meek 1995): for a
+    CPDAG (or a PDAG representing a set of DAGs closed as Meek's rules close it) an edge is
+    directed iff every DAG of the class that respects the knowledge has it that way, and each
+    undirected edge is oriented each way by one of them.
+
+    Raises
+    ------
+    ValueError
+        If no DAG of the class respects the knowledge (:func:`skbn.graph.meek_orient`'s
+        message names the edge).
+    """
+    if not knowledge_directions(required, forbidden).any():
+        return pdag
+    names = pdag.nodes
+    pairs = {name: [(names[u], names[v]) for u, v in np.argwhere(matrix) if u != v]
+             for name, matrix in (("required", required), ("forbidden", forbidden))}
+    return meek_orient(pdag, **pairs)
 
 
 def dag_matrix(edges, names, parameter="edges", continuous=None):

@@ -569,12 +569,13 @@ def test_learn_and_effect_count_the_rows_alike_under_complete_case(tmp_path, cap
     assert "32 rows read, 30 used," in learned and "32 rows read, 30 used" in out
 
 
-def test_a_discrete_effect_with_a_continuous_candidate_parent_is_refused_as_such(tmp_path, capsys):
+def test_a_discrete_effect_with_a_continuous_neighbour_is_read_on_the_clg_dags(tmp_path, capsys):
     # statsmodels 0.15.0's spector (GPA continuous, PSI and GRADE 0/1): `skbn effect --x PSI
     # --y GRADE` stopped with "columns 'PSI', 'GRADE' are discrete but --x and --y are
-    # continuous", which is false: the bootstrap graphs' equivalence classes make the
-    # continuous GPA a candidate parent of PSI (PSI -> GPA turned), and the message meant for
-    # two continuous columns with a discrete parent was given. It now says what happened
+    # continuous", then with a refusal: the bootstrap graphs' equivalence classes make the
+    # continuous GPA a candidate parent of PSI (PSI - GPA undirected), which no CLG network
+    # allows. The effects are now read over the DAGs of each class that respect the rule
+    # (PSI -> GPA), as the learners read their classes
     rng = np.random.default_rng(0)
     grade = rng.integers(0, 2, 200)
     psi = np.where(rng.random(200) < 0.8, grade, 1 - grade)
@@ -582,15 +583,15 @@ def test_a_discrete_effect_with_a_continuous_candidate_parent_is_refused_as_such
     rows = pd.DataFrame({"GPA": gpa.round(2), "PSI": psi, "GRADE": grade})
     graph = dag_to_cpdag(["GPA", "PSI", "GRADE"], [("GRADE", "PSI"), ("PSI", "GPA")])
     assert ("GPA", "PSI") in graph.undirected  # GPA -> PSI is in the class
-    for call in (lambda: ida(rows, graph, "PSI", "GRADE", contrast=(1, 0)),
-                 lambda: effect_over_graphs(rows, [[("GRADE", "PSI"), ("PSI", "GPA")]], "PSI", "GRADE",
-                                            contrast=(1, 0))):
-        with pytest.raises(ValueError, match=r"'PSI', 'GRADE' are discrete, but .*\['GPA'\] candidate"):
-            call()
+    out = ida(rows, graph, "PSI", "GRADE", contrast=(1, 0))
+    assert out["parents"].tolist() == [(), ("GRADE",)]  # never GPA
+    summary = effect_over_graphs(rows, [[("GRADE", "PSI"), ("PSI", "GPA")]], "PSI", "GRADE",
+                                 contrast=(1, 0))
+    # the two DAGs with PSI -> GPA: PSI -> GRADE (the contrast, no parent) and GRADE -> PSI (0)
+    np.testing.assert_allclose(summary.effects, [out["effect"].iloc[0], 0.0])
     path = tmp_path / "spector.csv"
     rows.to_csv(path, index=False)
     status = main(["effect", str(path), "--x", "PSI", "--y", "GRADE", "--contrast", "1,0",
                    "--n-resamples", "20", "--random-state", "0"])
-    err = capsys.readouterr().err.splitlines()[-1]
-    assert status == 1 and "'PSI', 'GRADE' are discrete, but" in err and "['GPA']" in err, err
-    assert "--x and --y are continuous" not in err
+    printed = capsys.readouterr().out
+    assert status == 0 and "P(PSI causes GRADE)" in printed, printed

@@ -16,7 +16,7 @@ from skbn._chunks import encode_chunks, is_chunked
 from skbn._continuous_network import aliased_family_parameters
 from skbn._counting import config_ids, count_cells, family_table, row_copies
 from skbn._counting._moment_counter import MomentCounter, shared_moments
-from skbn._dag import knowledge_directions, transitive_closure
+from skbn._dag import transitive_closure
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
@@ -45,7 +45,7 @@ from skbn._engines._local_scores import FamilyScoreCache
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.citests import DSeparationOracle, resolve_ci_test
 from skbn.exceptions import DeterminedColumnsWarning, NotEstimable, UnseenStateWarning
-from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph, meek_orient
+from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
     KNOWLEDGE_PARAMETERS,
@@ -54,6 +54,7 @@ from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     _find_column,
     _label_positions,
     parse_knowledge,
+    restricted_class,
 )
 from skbn.network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
 from skbn.parameters import MAX_CPT_SIZE, estimate_cpt
@@ -898,11 +899,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         else:
             targets = [tuple(names[i] for i in target) for target in _intervention_targets(data)]
             pdag = interventional_essential_graph(names, labelled, targets)
-        if not knowledge_directions(knowledge.required, knowledge.forbidden).any():
-            return pdag
-        pairs = {name: [(names[u], names[v]) for u, v in np.argwhere(matrix) if u != v]
-                 for name, matrix in (("required", knowledge.required), ("forbidden", knowledge.forbidden))}
-        return meek_orient(pdag, **pairs)
+        return restricted_class(pdag, knowledge.required, knowledge.forbidden)
 
     def _weighted_dags(self, data):
         """Several DAGs whose average is the model's density, or None (one DAG, ``edges_``).
