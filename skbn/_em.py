@@ -976,12 +976,15 @@ class MomentEM(_EMLoop):
         fit on the data with every missing cell replaced by its column's weighted mean
         (continuous) or most frequent state (discrete). ``random=True``: the fit on the
         data with every missing cell replaced by the cell of a random row observing the
-        column (a random hot-deck completion).
+        column (a random hot-deck completion). The columns draw their donors in name order
+        (:func:`skbn._data.name_ranks`), so the same data and ``rng`` give the same start
+        for any column order of ``X`` (as :meth:`ParameterEM.initial_cpts`).
         """
         codes = np.where(self.missing, 0, self.codes)
         values = np.where(self.missing, 0.0, self.values)
+        incomplete = self.missing.any(axis=0)
         holes = [(j, np.flatnonzero(self.missing[:, j]), np.flatnonzero(~self.missing[:, j]))
-                 for j in np.flatnonzero(self.missing.any(axis=0))]
+                 for j in np.argsort(name_ranks(self.names)) if incomplete[j]]
         if random:
             for j, rows, donors in holes:
                 pick = donors[self.rng.randint(donors.size, size=rows.size)]
