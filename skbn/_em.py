@@ -331,6 +331,24 @@ def _sweep_order_by_name(parents, names):
     return [int(by_rank[k]) for k in sweep_order(renamed)]
 
 
+def _canonical_rows(rows, codes, weights, names):
+    """``rows`` (indices into ``codes``) in the order the Gibbs sampler draws for them:
+    sorted by their codes, the columns compared in name order (``-1``, missing, first),
+    then by weight; rows equal in both keep their order.
+
+    Each row's chain takes its random numbers in this order, so the same rows in another
+    order of ``X`` (or with the columns in another order) get the same draws, hence the
+    same completions, permuted with them: only rows equal in every cell and weight swap
+    chains, and their chains are exchangeable.
+    """
+    if rows.size < 2:
+        return rows
+    by_name = np.argsort(name_ranks(names), kind="stable")
+    # np.lexsort: the last key is the primary one
+    keys = [weights[rows]] + [codes[rows, j] for j in by_name[::-1]]
+    return rows[np.lexsort(keys)]
+
+
 def _random_cpt(rng, cardinalities, child, parents, ranks):
     """A Dirichlet(1)-random CPT of ``child`` given ``parents`` (positions), its axes
     ``(*parents, child)``.
@@ -521,7 +539,7 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         elif not exact.all():  # (beyond every bound: sampled although e_step="exact")
             self.sampled_rows = max(self.sampled_rows, int(np.count_nonzero(~exact)))
         plan["exact_rows"] = rows[exact]
-        plan["gibbs_rows"] = rows[~exact]
+        plan["gibbs_rows"] = _canonical_rows(rows[~exact], self.codes, self.weights, self.names)
         if joint:
             plan["counts"] = n_completions[exact].astype(np.int64)
         else:
