@@ -77,7 +77,8 @@ __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
     "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_columns",
     "encode_fit",
-    "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "no_observed_value_message", "permute_columns",
+    "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks",
+    "no_observed_value_message", "permute_columns",
     "row_copies", "single_valued", "target_series", "weights_are_integral",
 ]
 
