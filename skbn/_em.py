@@ -332,14 +332,15 @@ def _sweep_order_by_name(parents, names):
 
 
 def _canonical_rows(rows, codes, weights, names):
-    """``rows`` (indices into ``codes``) in the order the Gibbs sampler draws for them:
+    """``rows`` (indices into ``codes``) in the order EM handles the incomplete rows:
     sorted by their codes, the columns compared in name order (``-1``, missing, first),
     then by weight; rows equal in both keep their order.
 
-    Each row's chain takes its random numbers in this order, so the same rows in another
-    order of ``X`` (or with the columns in another order) get the same draws, hence the
-    same completions, permuted with them: only rows equal in every cell and weight swap
-    chains, and their chains are exchangeable.
+    Each Gibbs chain takes its random numbers in this order, and the bounds of the exact
+    E-step pick among rows of equal cost in this order, so the same rows in another order
+    of ``X`` (or with the columns in another order) get the same completions, permuted
+    with them: only rows equal in every cell and weight swap places, and they are
+    exchangeable.
     """
     if rows.size < 2:
         return rows
@@ -481,7 +482,10 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         self.rng = rng
         missing = codes < 0
         self.complete_rows = np.flatnonzero(~missing.any(axis=1))
-        self.incomplete_rows = np.flatnonzero(missing.any(axis=1))
+        # in a canonical order (:func:`_canonical_rows`): the rows the bounds below send to
+        # the exact E-step, and the Gibbs draws of the others, do not depend on the row order
+        self.incomplete_rows = _canonical_rows(np.flatnonzero(missing.any(axis=1)), codes,
+                                               self.weights, self.names)
         self._plans = {}
         self._joint_completions = None
         self._dtype = _code_dtype(self.cardinalities)
@@ -539,7 +543,7 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         elif not exact.all():  # (beyond every bound: sampled although e_step="exact")
             self.sampled_rows = max(self.sampled_rows, int(np.count_nonzero(~exact)))
         plan["exact_rows"] = rows[exact]
-        plan["gibbs_rows"] = _canonical_rows(rows[~exact], self.codes, self.weights, self.names)
+        plan["gibbs_rows"] = rows[~exact]
         if joint:
             plan["counts"] = n_completions[exact].astype(np.int64)
         else:
