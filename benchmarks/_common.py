@@ -1,5 +1,6 @@
 """Shared helpers of the benchmark scripts (not part of the package or the test suite)."""
 
+import json
 import os
 import sys
 import time
@@ -10,6 +11,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout, uninstalled
 
 from skbn.io import read_bif  # noqa: E402
+from skbn.network import GaussianBayesianNetwork  # noqa: E402
 
 # The benchmark networks (alarm, child, ...): ../shared/networks beside the checkout when it
 # exists, else the same .bif files that ship inside the package (skbn/_networks), so the
@@ -26,6 +28,22 @@ def load_shared(name):
     if not path.exists():
         raise SystemExit(f"{path} not found (SKBN_SHARED_NETWORKS, ../shared/networks or skbn/_networks)")
     return read_bif(path)
+
+
+def read_gaussian_json(path):
+    """A Gaussian network of the bnlearn repository in the JSON layout of pgmpy's example
+    models (``ecoli70.json``, ``magic-niab.json``, ``magic-irri.json``, ``arth150.json``:
+    ``nodes``, ``arcs`` and per node ``parents``, ``coefficients`` with ``(Intercept)`` and
+    one entry per parent, ``variance``), as a :class:`GaussianBayesianNetwork`."""
+    with open(path) as handle:
+        doc = json.load(handle)
+    cpds = doc["cpds"]
+    parents = {v: list(cpds[v]["parents"]) for v in doc["nodes"]}
+    return GaussianBayesianNetwork(
+        doc["nodes"], parents,
+        {v: cpds[v]["coefficients"]["(Intercept)"][0] for v in doc["nodes"]},
+        {v: [cpds[v]["coefficients"][u][0] for u in parents[v]] for v in doc["nodes"]},
+        {v: float(np.sqrt(cpds[v]["variance"][0])) for v in doc["nodes"]})
 
 
 def best_time(function, repeats=3, clock=time.perf_counter):

@@ -4,9 +4,12 @@ Run (single core numbers)::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_gaussian_em.py [--kinds gaussian clg]
         [--nodes 10 30] [--rows 2000] [--rates 0.1 0.3] [--repeats 3] [--skip-bnlearn]
+        [--network ecoli70.json magic-niab.json magic-irri.json arth150.json]
 
 For every kind, number of nodes and rate: the random network
-``make_random_network(n, kind=kind, max_indegree=2, n_states=(2, 3), random_state=0)``,
+``make_random_network(n, kind=kind, max_indegree=2, n_states=(2, 3), random_state=0)``
+(``--network JSON...``: instead the Gaussian networks of the bnlearn repository in pgmpy's
+JSON layout, e.g. ``ecoli70.json``, ``arth150.json``),
 ``--rows`` training rows with every cell missing completely at random (MCAR) with
 probability ``rate``, and 10,000 complete held-out rows. On the true DAG, maximum
 likelihood (``parameter_estimator="mle"``):
@@ -38,7 +41,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import print_table  # noqa: F401 (puts the checkout on sys.path)
+from _common import print_table, read_gaussian_json  # (also puts the checkout on sys.path)
 
 from skbn.datasets import make_random_network  # noqa: E402
 from skbn.estimators import FixedStructure  # noqa: E402
@@ -47,9 +50,10 @@ from skbn.network import GaussianBayesianNetwork  # noqa: E402
 R_SCRIPT = r"""
 suppressPackageStartupMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)
-x <- read.csv(args[1])
-dag <- model2network(args[2])
+x <- read.csv(args[1], check.names = FALSE)
 nodes <- names(x)
+dag <- empty.graph(nodes)
+if (nchar(args[2])) arcs(dag) <- matrix(strsplit(args[2], "\t")[[1]], ncol = 2, byrow = TRUE)
 pairs <- expand.grid(from = nodes, to = nodes, stringsAsFactors = FALSE)
 pairs <- pairs[pairs$from != pairs$to, ]
 wl <- arcs(dag)
@@ -75,8 +79,7 @@ def bnlearn_em(truth, X):
     """bnlearn's single-imputation EM on the true DAG: ``(cpu seconds, network)`` or None."""
     if shutil.which("Rscript") is None:
         return None
-    model = "".join(f"[{v}" + (f"|{':'.join(truth.parents[v])}" if truth.parents[v] else "") + "]"
-                    for v in truth.nodes)
+    model = "\t".join(node for edge in truth.edges for node in edge)  # (names with dots, digits)
     with tempfile.TemporaryDirectory() as folder:
         data, script = Path(folder, "x.csv"), Path(folder, "em.R")
         X.to_csv(data, index=False, na_rep="NA")
@@ -110,7 +113,11 @@ def median_cpu(fit, repeats):
 
 
 def rows_for(kind, n_nodes, n_rows, rate, repeats, bnlearn):
-    truth = make_random_network(n_nodes, kind=kind, max_indegree=2, n_states=(2, 3), random_state=0)
+    if kind.endswith(".json"):
+        truth = read_gaussian_json(kind)
+        kind, n_nodes = "gaussian", f"{Path(kind).stem} ({len(truth.nodes)})"
+    else:
+        truth = make_random_network(n_nodes, kind=kind, max_indegree=2, n_states=(2, 3), random_state=0)
     train = truth.sample(n_rows, random_state=1)
     test = truth.sample(10_000, random_state=2)
     X = mcar(train, rate, seed=3)
@@ -137,7 +144,7 @@ def rows_for(kind, n_nodes, n_rows, rate, repeats, bnlearn):
     except ValueError:  # too few complete rows for some family
         out.append({"kind": kind, "nodes": n_nodes, "MCAR": rate,
                     "method": f"complete case ({n_complete} rows): not estimable"})
-    if bnlearn and kind == "gaussian":
+    if bnlearn and kind == "gaussian":  # (and the --network ones)
         result = bnlearn_em(truth, X)
         if result is not None:
             row("bnlearn single-imputation EM", *result)
@@ -146,15 +153,21 @@ def rows_for(kind, n_nodes, n_rows, rate, repeats, bnlearn):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kinds", nargs="+", default=["gaussian", "clg"])
+    parser.add_argument("--kinds", nargs="*", default=None,
+                        help="random networks (default: gaussian clg, none with --network)")
     parser.add_argument("--nodes", type=int, nargs="+", default=[10, 30])
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--rates", type=float, nargs="+", default=[0.1, 0.3])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip-bnlearn", action="store_true")
+    parser.add_argument("--network", nargs="+", default=[],
+                        help="Gaussian networks as JSON (pgmpy's bnlearn-repository models), run first")
     args = parser.parse_args()
     out = []
-    for kind in args.kinds:
+    for path in args.network:
+        for rate in args.rates:
+            out.extend(rows_for(path, None, args.rows, rate, args.repeats, not args.skip_bnlearn))
+    for kind in (args.kinds if args.kinds is not None else [] if args.network else ["gaussian", "clg"]):
         for n_nodes in args.nodes:
             for rate in args.rates:
                 out.extend(rows_for(kind, n_nodes, args.rows, rate, args.repeats, not args.skip_bnlearn))

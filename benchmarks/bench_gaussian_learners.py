@@ -25,6 +25,13 @@
   time with the residual lattice off (every family regressed on its own block, the search
   otherwise the same) and whether that CPDAG is the same; ``--no-peers`` times skbn only.
 
+``--network JSON...`` (``hc`` and ``ges``) runs first the Gaussian networks of the bnlearn
+repository given as JSON (pgmpy's example models ``ecoli70``, ``magic-niab``, ``magic-irri``,
+``arth150``: coefficients and variances per node): ``--rows`` (``hc``) or ``--ges-rows``
+(``ges``) rows sampled from each with ``random_state`` ``--seed``, columns sorted by name
+(bnlearn and pcalg depend on the column order, skbn does not), and the CPDAG SHD of every
+learned graph to the network's DAG.
+
 Timings are CPU seconds (``time.process_time()``), so a shared machine inflates them less
 than wall time; the fit includes encoding the data. Usage::
 
@@ -33,6 +40,8 @@ than wall time; the fit includes encoding the data. Usage::
         --seeds 0 1 2 --real /path/to/clgaussian.test.csv
     python benchmarks/bench_gaussian_learners.py ges --sizes 10 15 20 50 --ges-rows 1000 10000 \
         --repeats 7 --peer-repeats 5 [--real /path/to/gaussian.test.csv]
+    python benchmarks/bench_gaussian_learners.py hc --sizes --rows 1000 10000 --network ecoli70.json \
+        magic-niab.json magic-irri.json arth150.json
 """
 
 import argparse
@@ -45,11 +54,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _common import read_gaussian_json
 
 import skbn._engines._local_scores as local_scores
 from skbn import GESStructure, HillClimbStructure
 from skbn.datasets import make_random_network
 from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag
+from skbn.metrics import structural_hamming_distance
 from skbn.scores import GaussianBIC
 
 R_HC = r"""
@@ -151,13 +162,18 @@ def bnlearn_hc(x, score, repeats):
 
 def run_hc(args):
     score = "bic-g" if args.what == "hc" else "bic-cg"
-    print("data, p, rows, skbn CPU s, bnlearn CPU s, ratio, same graph, skbn score, bnlearn score")
+    print("data, p, rows, skbn CPU s, bnlearn CPU s, ratio, same graph, skbn score, bnlearn score"
+          + (", skbn SHD, bnlearn SHD (CPDAG, to the network's DAG)" if args.network else ""))
     cases = [(f"random {args.kind_name} seed {seed}", p, rows, seed)
              for p in args.sizes for rows in args.rows for seed in args.seeds]
     cases[:0] = [(path, None, None, None) for path in args.real or ()]
+    cases[:0] = [(path, "network", rows, args.seed) for path in args.network or () for rows in args.rows]
     for label, p, rows, seed in cases:
-        types = "auto"
-        if p is None:  # (numeric columns continuous, whole numbers included; text discrete)
+        types, truth = "auto", None
+        if p == "network":
+            truth, x = network_rows(label, rows, seed)
+            p = x.shape[1]
+        elif p is None:  # (numeric columns continuous, whole numbers included; text discrete)
             x = pd.read_csv(label).dropna()
             x = x.astype({c: "category" for c in x.columns if not pd.api.types.is_numeric_dtype(x[c])})
             types = {c: "continuous" for c in x.columns if pd.api.types.is_numeric_dtype(x[c])}
@@ -170,8 +186,22 @@ def run_hc(args):
             r_seconds, r_score, arcs = bnlearn_hc(x, score, args.r_repeats)
             same = sorted(arcs) == sorted(model.edges_)
         ratio = None if r_seconds is None else seconds / r_seconds
+        shd = "" if truth is None else f", {cpdag_shd(truth, model.edges_)}, " + (
+            "" if r_seconds is None else f"{cpdag_shd(truth, arcs)}")
         print(f"{label}, {p}, {rows}, {seconds:.5f}, {r_seconds}, "
-              f"{'' if ratio is None else f'{ratio:.2f}'}, {same}, {model.score_:.6f}, {r_score}", flush=True)
+              f"{'' if ratio is None else f'{ratio:.2f}'}, {same}, {model.score_:.6f}, {r_score}{shd}",
+              flush=True)
+
+
+def network_rows(path, rows, seed):
+    """The network of a JSON file and ``rows`` rows sampled from it, columns sorted by name."""
+    truth = read_gaussian_json(path)
+    x = truth.sample(rows, random_state=seed)
+    return truth, x[sorted(x.columns)]
+
+
+def cpdag_shd(truth, edges):
+    return structural_hamming_distance(truth.edges, edges, truth.nodes, cpdag=True)
 
 
 def _peer_class(names, directed, undirected):
@@ -212,11 +242,17 @@ def run_ges(args):
     print(f"p, rows, skbn CPU s{regressed}, causal-learn CPU s (first run), causal-learn CPU s (median of "
           f"{args.peer_repeats}), pcalg CPU s, speed-up vs causal-learn (first run), speed-up vs "
           f"causal-learn (median), speed-up vs pcalg, skbn score, causal-learn score, pcalg score, "
-          f"same CPDAG as causal-learn, same CPDAG as pcalg")
-    cases = [(None, path) for path in args.real or ()]  # (real data first: every column continuous)
+          f"same CPDAG as causal-learn, same CPDAG as pcalg"
+          + (", CPDAG SHD to the network's DAG (skbn / causal-learn / pcalg)" if args.network else ""))
+    cases = [("network", (path, rows)) for path in args.network or () for rows in args.ges_rows]
+    cases += [(None, path) for path in args.real or ()]  # (real data first: every column continuous)
     cases += [(p, rows) for rows in args.ges_rows for p in args.sizes]
     for p, rows in cases:
-        if p is None:
+        truth = None
+        if p == "network":
+            truth, x = network_rows(*rows, args.seed)
+            rows, p = x.shape
+        elif p is None:
             x = pd.read_csv(rows).dropna()
             rows, p = x.shape
         else:
@@ -251,6 +287,9 @@ def run_ges(args):
             row.append("" if peer is None else f"{dag_score(x, peer[1]):.6f}")
         for peer in peers:
             row.append("" if peer is None else str(dag_to_cpdag(names, peer[1]) == mine))
+        if truth is not None:  # CPDAG SHD to the network's DAG: skbn, causal-learn, pcalg
+            row.append("SHD " + " / ".join("" if graph is None else str(cpdag_shd(truth, graph))
+                                           for graph in [model.edges_] + [q and q[1] for q in peers]))
         print(", ".join(row), flush=True)
 
 
@@ -262,10 +301,12 @@ def main():
                         help="numbers of variables of the random networks (none given: --real only)")
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000], help="rows of hc and clg")
     parser.add_argument("--ges-rows", type=int, nargs="+", default=[1_000])
-    parser.add_argument("--seed", type=int, default=0, help="seed of ges")
+    parser.add_argument("--seed", type=int, default=0, help="seed of ges and of the --network rows")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds of hc and clg")
     parser.add_argument("--real", default=None, nargs="+",
                         help="CSVs (e.g. bnlearn's gaussian.test or clgaussian.test) run first")
+    parser.add_argument("--network", default=None, nargs="+",
+                        help="hc, ges: Gaussian networks as JSON (bnlearn repository), run first")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--r-repeats", type=int, default=3)
     parser.add_argument("--r-max", type=int, default=200, help="largest size run in R too")

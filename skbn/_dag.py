@@ -38,14 +38,32 @@ def bits_to_matrix(rows, p):
     return np.unpackbits(packed.reshape(p, width), axis=1, count=p, bitorder="little").astype(bool)
 
 
-def bit_ids(bits):
-    """The set bits of a Python-int bitset, increasing."""
+def _bit_ids_loop(bits):
+    """:func:`bit_ids` by peeling the lowest set bit, one at a time."""
     out = []
     while bits:
         low = bits & -bits
         out.append(low.bit_length() - 1)
         bits ^= low
     return out
+
+
+#: Bitsets below this bound (the node sets of up to 10 nodes) have their ids looked up in
+#: :data:`_SMALL_IDS`.
+_SMALL_LIMIT = 1 << 10
+#: ``_SMALL_IDS[bits]``: the set bits of ``bits``, increasing, as a tuple.
+_SMALL_IDS = tuple(tuple(_bit_ids_loop(bits)) for bits in range(_SMALL_LIMIT))
+
+
+def bit_ids(bits):
+    """The set bits of a Python-int bitset, increasing (a new list).
+
+    The node sets of a search on few variables are small bitsets, read hundreds of times
+    per fit: below :data:`_SMALL_LIMIT` they are looked up in a table (a copy of a stored
+    tuple), larger ones are peeled bit by bit."""
+    if 0 <= bits < _SMALL_LIMIT:
+        return list(_SMALL_IDS[bits])
+    return _bit_ids_loop(bits)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1305,10 +1305,21 @@ def unobserved_configurations(codes, cardinalities, parents, continuous, latent,
 
 def _complete_row_start(data, search, latent, progress):
     """The graph structural EM starts from: ``search`` on the rows without a missing cell
-    (sorted position pairs), or the empty graph when fewer than two rows are complete, a
-    column is latent (never observed), or the search refuses those rows (a ``ValueError``:
-    a column constant there, say). Returns ``(edges, rows)``: ``rows`` the complete rows
-    the graph was learned from (:class:`EncodedData`), None for the empty graph.
+    (sorted position pairs), or the empty graph when fewer than two rows are complete, no
+    more rows are complete than there are continuous columns, a column is latent (never
+    observed), or the search refuses those rows (a ``ValueError``: a column constant there,
+    say). Returns ``(edges, rows)``: ``rows`` the complete rows the graph was learned from
+    (:class:`EncodedData`), None for the empty graph.
+
+    ``N`` complete rows of ``p >= N`` continuous columns span at most ``N - 1`` dimensions
+    once centred: every column is then an exact linear function of any ``N - 1`` others,
+    and a Gaussian score's search on them takes families that nearly interpolate the few
+    rows (``bic-g``: 233 edges from the 8 complete rows of 1,000 rows of the 46-node
+    ``ecoli70`` network with 10% MCAR cells). Structural EM then climbs from that graph to
+    a local optimum below the one it reaches from the empty graph: 115 edges, observed-data
+    BIC -38,927.7 against 93 edges and -38,833.4 (CPDAG SHD to the true graph 91 against
+    75); on ``magic-niab`` (44 columns, 10 complete rows) 74 edges and -43,778.7 against 63
+    and -43,761.2.
 
     From the empty graph the first E-step completes every missing cell independently of the
     others, so the expected counts of a family mix the rows where it is observed with
@@ -1321,7 +1332,11 @@ def _complete_row_start(data, search, latent, progress):
     """
     keep = None if any(latent) else complete_row_mask(data)
     n_complete = 0 if keep is None else int(np.count_nonzero(keep))
-    if n_complete < 2:
+    n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
+    if n_complete < 2 or n_complete <= n_continuous:
+        if n_complete >= 2:
+            progress.message(f"start: the empty graph ({n_complete} complete rows, no more than "
+                             f"the {n_continuous} continuous columns)")
         return [], None
     rows = kept_rows(data, keep)
     try:

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
-from skbn._counting import contingency_tables, moments, regression
+from skbn._counting import compress_ids, config_ids, contingency_tables, moments, regression, table_from_ids
 from skbn._dag import (
     adjacent_sets,
     amenability_violation,
@@ -61,6 +61,7 @@ from skbn._dag import (
     v_structure_ids,
 )
 from skbn._data import encode_columns
+from skbn.exceptions import PositivityWarning
 from skbn.graph import (
     PDAG,
     _as_node_set,
@@ -71,6 +72,7 @@ from skbn.graph import (
     pdag_to_dag,
     v_structures,
 )
+from skbn.utils._warnings import warn_user
 
 __all__ = [
     "is_adjustment_set",
@@ -163,10 +165,11 @@ def _undecided_edges(pdag):
 
     A learner's ``cpdag_`` is closed unless PC's conservative or majority rule found an
     ambiguous unshielded triple ``a - z - b`` (``z`` in some but not all separating sets of
-    ``a`` and ``b``): R1 and R3 do not read it as a non-collider, so an edge ``z - w`` that
-    ``a -> z`` would orient stays undirected. Such a graph is not a CPDAG: the data allow the
-    triple as a collider too (``w -> z`` then), and the causal functions, which read a
-    non-closed PDAG as background knowledge, would take the non-collider reading silently."""
+    ``a`` and ``b``, or no separating set found): R1 and R3 do not read it as a
+    non-collider, so an edge ``z - w`` that ``a -> z`` would orient stays undirected. Such a
+    graph is not a CPDAG: the data allow the triple as a collider too (``w -> z`` then), and
+    the causal functions, which read a non-closed PDAG as background knowledge, would take
+    the non-collider reading silently."""
     if not pdag.undirected:
         return []
     try:
@@ -185,8 +188,9 @@ def _undecided(learner, edges):
     orient = learner.get_params().get("orient")
     if orient in ("majority", "conservative"):
         reason = (f"Its orient={orient!r} rule found an unshielded triple through each such edge "
-                  "ambiguous (the middle node in some but not all separating sets), so the data "
-                  "allow it as a collider, and the edge then points the other way")
+                  "ambiguous (the middle node in some but not all separating sets of its ends, "
+                  "or no separating set found), so the data allow it as a collider, and the "
+                  "edge then points the other way")
     else:
         reason = ("Its orientation conflicts (orientation_conflicts_) stopped Meek's rules there, "
                   "so the data decide no orientation of these edges")
@@ -586,8 +590,28 @@ def _dirichlet(rng, alpha):
     return g / total
 
 
+def _positivity_gaps(codes, cardinalities, weights, x, z):
+    """Where positivity fails when adjusting for the columns ``z``: the states of ``x`` never
+    observed in an observed configuration of ``z`` (``P(x | z = s) = 0`` with ``P(z = s) > 0``).
+
+    There ``P(y | x, z = s)`` has no row to be estimated from: the effect of that state of
+    ``x`` is not identified from the data, and the adjustment formula takes the prior's
+    ``P(y | x, s)`` for the share ``P(z = s)`` of the rows. Returns ``(x code, codes of z,
+    share of the rows)`` per such pair, largest share first.
+    """
+    ids, n_ids = compress_ids(*config_ids(codes, cardinalities, z))
+    table = table_from_ids(ids, n_ids, codes[:, x], int(cardinalities[x]), weights)
+    strata = table.sum(axis=1)
+    first = np.empty(n_ids, dtype=np.int64)  # a row of each configuration, to read its codes
+    first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
+    gaps = [(int(k), tuple(int(codes[first[s], c]) for c in z), float(strata[s] / strata.sum()))
+            for s, k in zip(*np.nonzero((table == 0) & (strata[:, None] > 0)))]
+    return sorted(gaps, key=lambda gap: (-gap[2], gap[0], gap[1]))
+
+
 def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):
-    """``P(Y | do(X = .))``, shape (r_x, r_y), by adjusting for the columns ``z``.
+    """``P(Y | do(X = .))``, shape (r_x, r_y), by adjusting for the columns ``z``, and the
+    positivity gaps (:func:`_positivity_gaps`; none when ``y`` is in ``z``).
 
     ``sum_s P(z = s) P(y | x, z = s)`` over the observed configurations ``s`` of ``z``, with
     ``P(z = s) = N_s / N`` and ``P(y | x, s) = (N_sxy + a) / (N_sx + r_y a)``, where
@@ -598,6 +622,11 @@ def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):
     With a generator ``rng`` (and ``ess > 0``), the parameters are one draw from their
     posterior instead of its mean: ``P(y | x, s) ~ Dirichlet(N_sx. + a)`` and
     ``P(z) ~ Dirichlet(N_s + ess / q_z)`` over the observed configurations.
+
+    A state of ``x`` never seen in a configuration ``s`` (``N_sx = 0``, a gap) gets the
+    prior's ``P(y | x, s)``: 1 / r_y per state as a mean, a ``Dirichlet(a)`` draw with ``rng``
+    (nearly all its mass on one state when ``a`` is small); with ``ess = 0`` it is
+    0 / 0 = NaN, and so is ``P(y | do(x))`` for that state of ``x``.
     """
     r_x, r_y = int(cardinalities[x]), int(cardinalities[y])
     if y in z:
@@ -605,23 +634,64 @@ def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):
         counts = table.sum(axis=0).astype(np.float64)
         a = ess / r_y
         if rng is not None:
-            return np.tile(_dirichlet(rng, counts + a), (r_x, 1))
-        return np.tile((counts + a) / (counts.sum() + ess), (r_x, 1))
+            return np.tile(_dirichlet(rng, counts + a), (r_x, 1)), []
+        return np.tile((counts + a) / (counts.sum() + ess), (r_x, 1)), []
     tables = contingency_tables(codes, cardinalities, x, y, z, weights).astype(np.float64)
+    rows = tables.sum(axis=2, keepdims=True)
+    gaps = _positivity_gaps(codes, cardinalities, weights, x, z) if (rows == 0).any() else []
     q_z = float(np.prod([int(cardinalities[c]) for c in z])) if z else 1.0
     a = ess / (q_z * r_x * r_y)
     strata = tables.sum(axis=(1, 2))
     if rng is not None:
         p_z = _dirichlet(rng, strata + ess / q_z)
-        return np.einsum("s,sab->ab", p_z, _dirichlet(rng, tables + a))
+        return np.einsum("s,sab->ab", p_z, _dirichlet(rng, tables + a)), gaps
     p_z = strata / strata.sum()
-    rows = tables.sum(axis=2, keepdims=True)
-    # a state of x never seen in a configuration s (N_sx = 0): the posterior mean is the
-    # prior's, 1 / r_y per state; with a = 0 it is 0 / 0 = NaN (positivity fails), and so
-    # is P(y | do(x)) for that state of x
     with np.errstate(invalid="ignore", divide="ignore"):
         conditional = (tables + a) / (rows + r_y * a)
-    return np.einsum("s,sab->ab", p_z, conditional)
+    return np.einsum("s,sab->ab", p_z, conditional), gaps
+
+
+def _warn_positivity(caller, what, y, found, ess, over=None):
+    """Warn once per call (:class:`~skbn.exceptions.PositivityWarning`) that effects rest on
+    the prior where positivity fails (:func:`_positivity_gaps`); with ``ess = 0`` those
+    effects are NaN and have their own warning, so nothing is said then.
+
+    ``what`` names the treatment (``"'lung'"``, ``"('x1', 'x2')"``); ``found`` holds
+    ``(parents, gaps)`` per parent set with gaps among the queried states, ``gaps`` labelled
+    by :func:`_labelled_gaps`; ``over = (k, n, weight)``: the gaps are in ``k`` of ``n``
+    DAGs, of that total weight. The warning's ``share`` is the largest share of the rows on
+    which one queried state's ``P(y | x, parents)`` is the prior's, over the parent sets.
+    """
+    if not found or not ess > 0:
+        return
+    shown = []
+    for parents, gaps in found[:3]:
+        where = "; ".join(
+            (f"{state} with {', '.join(f'{c}={v!r}' for c, v in config.items())} "
+             f"({share:.1%} of the rows)" if config else f"{state} in no row")
+            for state, config, share in gaps[:3])
+        more = f"; and {len(gaps) - 3} more" if len(gaps) > 3 else ""
+        shown.append(f"parents {parents!r}: {where}{more}")
+    more = f" | and {len(found) - 3} more parent sets" if len(found) > 3 else ""
+    share = max(sum(share for label, _, share in gaps if label == state)
+                for _, gaps in found for state, _, _ in gaps)
+    scope = "" if over is None else f" in {over[0]:,} of the {over[1]:,} DAGs (weight {over[2]:.3g})"
+    warn_user(PositivityWarning(
+        f"{caller}: positivity fails{scope}: a state of {what} is never observed with some "
+        f"configuration of its parents that the rows have ({' | '.join(shown)}{more}). "
+        f"P({y} | treatment, parents) there is the prior's (ess={ess:g}), not the data's, so "
+        f"for up to {share:.1%} of the rows the effect rests on the prior and is not "
+        f"identified from the data (with ess=0 it is NaN). A parent that fixes the "
+        f"treatment's state (e.g. an effect of it taken for a cause) cannot be adjusted for: "
+        f"check the graph.", share=share), PositivityWarning)
+
+
+def _labelled_gaps(gaps, x_labels, parents, states):
+    """The gaps (:func:`_positivity_gaps`) of the queried states of ``x`` with labels:
+    ``(x label, {parent: state}, share)``; ``x_labels`` maps a queried code to its label
+    (``"lung='yes'"``), ``parents`` are the labels of ``z`` and ``states`` their states."""
+    return [(x_labels[k], {p: s[c] for p, s, c in zip(parents, states, config)}, share)
+            for k, config, share in gaps if k in x_labels]
 
 
 def _state_code(states, label, what):
@@ -708,7 +778,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     from the rows with the BDeu posterior mean of ``P(y | x, z)`` (pseudocount
     ``ess / (q_z r_x r_y)`` per cell) and the empirical ``P(z)``; ``ess=0`` is the maximum
     likelihood plug-in estimate (NaN, with a warning, when a state of ``x`` is never seen in
-    an observed configuration of ``z``: positivity fails).
+    an observed configuration of ``z``: positivity fails); with ``ess > 0`` the effect is
+    then the prior's there, and a :class:`~skbn.exceptions.PositivityWarning` says so.
 
     Parameters
     ----------
@@ -760,6 +831,16 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Unknown node, column or state; ``x == y``; a PDAG with no consistent extension;
         too large a class with ``method="global"``;
         neither or both of ``x_value`` and ``contrast``.
+
+    Warns
+    -----
+    PositivityWarning
+        Discrete data, ``ess > 0``: the queried state of ``x`` is never observed with a
+        configuration of some parent set that the rows have, so the effect with that set
+        rests on the prior there (:class:`~skbn.exceptions.PositivityWarning`, once per
+        call, naming the states, configurations and their share of the rows).
+    RuntimeWarning
+        The same with ``ess=0``: those effects are NaN.
 
     Notes
     -----
@@ -817,12 +898,16 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     px, py = position[xi], position[yi]
     x_states, y_states = states[px], states[py]
     values, y_code = _query_codes(x, y, x_states, y_states, x_value, contrast, y_value)
-    rows = []
+    rows, found = [], []
     warn = False
     for parent_ids, n_dags in sets:
         z = tuple(position[i] for i in parent_ids)
-        table = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
+        table, gaps = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
+        gaps = _labelled_gaps(gaps, {k: f"{x}={x_states[k]!r}" for k in values}, row["parents"],
+                              [states[c] for c in z])
+        if gaps:
+            found.append((row["parents"], gaps))
         if n_dags is not None:
             row["n_dags"] = n_dags
         row["y_is_parent"] = yi in parent_ids
@@ -841,6 +926,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         warnings.warn("P(y | x, z) is undefined for a configuration of the parents in which "
                       "a state of x is never observed (positivity fails); those effects are "
                       "NaN: use ess > 0", RuntimeWarning, stacklevel=2)
+    _warn_positivity("ida", repr(x), y, found, ess)
     return pd.DataFrame(rows)
 
 
@@ -1262,6 +1348,14 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         ``method="local"``; too large a class with ``method="global"``; mixed discrete and
         continuous columns; discrete data that fail the identification condition.
 
+    Warns
+    -----
+    PositivityWarning
+        Discrete data, ``ess > 0``: a queried joint state of ``xs`` is never observed with
+        a configuration of the parents that the rows have (as in :func:`ida`).
+    RuntimeWarning
+        The same with ``ess=0``: those effects are NaN.
+
     References
     ----------
     .. [1] P. Nandy, M. H. Maathuis and T. S. Richardson, "Estimating the effect of joint
@@ -1360,7 +1454,7 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     all_codes = np.asfortranarray(np.column_stack([data.codes, joint]).astype(np.int64))
     cards = np.append(data.cardinalities, int(np.prod([data.cardinalities[p] for p in px])))
     jx = len(used)
-    warn = False
+    warn, found = False, []
     for row, (parent_sets, _) in zip(rows, combos):
         blocker = _adjustment_blocker(g, xi, parent_sets)
         if blocker is not None:
@@ -1373,8 +1467,12 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                 f"parents of xs are not an adjustment set and the discrete joint effect is "
                 f"not one adjustment (it needs the sequential g-formula)")
         z = sorted(set().union(*map(set, parent_sets)) - set(xi))
-        table = _adjusted(all_codes, cards, weights, jx, py, tuple(position[i] for i in z),
-                          float(ess))
+        table, gaps = _adjusted(all_codes, cards, weights, jx, py,
+                                tuple(position[i] for i in z), float(ess))
+        gaps = _labelled_gaps(gaps, {c: f"({label})" for c, label in zip(codes, labels)},
+                              tuple(g.nodes[i] for i in z), [states[position[i]] for i in z])
+        if gaps:
+            found.append((tuple(g.nodes[i] for i in z), gaps))
         if contrast is None:
             for k, s in enumerate(states[py]):
                 row[f"P({y}={s} | do({labels[0]}))"] = table[codes[0], k]
@@ -1389,6 +1487,7 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         warnings.warn("P(y | xs, z) is undefined for a configuration of the parents in which "
                       "a joint state of xs is never observed (positivity fails); those effects "
                       "are NaN: use ess > 0", RuntimeWarning, stacklevel=2)
+    _warn_positivity("joint_ida", repr(tuple(xs)), y, found, ess)
     return pd.DataFrame(rows)
 
 
@@ -1423,6 +1522,12 @@ class GraphEffects:
         Weight of the DAGs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``).
     level : float
         The interval's coverage.
+    positivity_fails : ndarray of shape (n_dags,), dtype bool
+        Whether positivity fails for the DAG's parents of ``x`` (discrete data): a queried
+        state of ``x`` is never observed with a configuration of them that the rows have,
+        so the DAG's effect rests partly on the prior (with ``ess=0``: NaN), as the
+        :class:`~skbn.exceptions.PositivityWarning` of the call says. All False on
+        continuous data.
     """
 
     effects: np.ndarray
@@ -1432,6 +1537,29 @@ class GraphEffects:
     interval: tuple
     prob_causes: float
     level: float
+    positivity_fails: np.ndarray
+
+    def identified(self):
+        """The distribution over the DAGs whose effect the data identify: those where
+        positivity holds (``~positivity_fails``), their weights renormalised to sum to 1,
+        ``estimate``, ``interval`` and ``prob_causes`` recomputed by the same rules.
+
+        Returns
+        -------
+        GraphEffects
+            Over the kept DAGs, in their order (all of them when positivity never fails).
+
+        Raises
+        ------
+        ValueError
+            When positivity fails in every DAG (no effect is identified).
+        """
+        keep = ~self.positivity_fails
+        if not keep.any():
+            raise ValueError("positivity fails in every DAG: no effect is identified from the data")
+        weights = self.weights[keep] / self.weights[keep].sum()
+        return _summarise_effects(self.effects[keep], self.causes[keep], weights, self.level,
+                                  self.positivity_fails[keep])
 
 
 def _weighted_quantile(values, weights, q):
@@ -1521,6 +1649,16 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
         or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs.
 
+    Warns
+    -----
+    PositivityWarning
+        Discrete data, ``ess > 0``: in some DAGs a queried state of ``x`` is never observed
+        with a configuration of its parents that the rows have, so their effects rest on
+        the prior there; once per call, with the number of such DAGs and their weight
+        (``positivity_fails`` marks them).
+    RuntimeWarning
+        The same with ``ess=0``: those effects are NaN.
+
     Examples
     --------
     >>> from skbn.datasets import load_network
@@ -1595,16 +1733,23 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     values, y_code = _query_codes(x, y, states[px], states[py], x_value, contrast, y_value)
     if contrast is None:
         y_code = _state_code(states[py], y_value, f"y_value of y={y!r}")
-    cache = {}
+    cache, found = {}, {}
     effects = np.empty(len(dags))
+    gapped = np.zeros(len(dags), dtype=bool)
+    x_labels = {k: f"{x}={states[px][k]!r}" for k in values}
     for k, g in enumerate(dags):
         z = tuple(sorted(position[g.nodes[p]] for p in g.parents[g.index[x]])) if causes[k] else (py,)
         if rng is not None:
-            table = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess), rng)
+            table, gaps = _adjusted(data.codes, data.cardinalities, weights, px, py, z,
+                                    float(ess), rng)
         else:
             if z not in cache:
                 cache[z] = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
-            table = cache[z]
+            table, gaps = cache[z]
+        gaps = _labelled_gaps(gaps, x_labels, tuple(columns[c] for c in z), [states[c] for c in z])
+        if gaps:
+            gapped[k] = True
+            found.setdefault(tuple(columns[c] for c in z), gaps)
         if contrast is None:
             effects[k] = table[values[0], y_code]
         else:
@@ -1612,7 +1757,9 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     if np.isnan(effects).any():
         warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
                       RuntimeWarning, stacklevel=2)
-    return _summarise_effects(effects, causes, dag_weights, level)
+    _warn_positivity("effect_over_graphs", repr(x), y, list(found.items()), ess,
+                     over=(int(gapped.sum()), len(dags), float(dag_weights[gapped].sum())))
+    return _summarise_effects(effects, causes, dag_weights, level, gapped)
 
 
 def _component_orientations(h, x, max_dags):
@@ -1641,13 +1788,16 @@ def _component_orientations(h, x, max_dags):
             for orientation in _extension_ids(sub, max_dags)]
 
 
-def _summarise_effects(effects, causes, dag_weights, level):
+def _summarise_effects(effects, causes, dag_weights, level, positivity_fails=None):
     """The :class:`GraphEffects` of per-DAG effects and their weights."""
     interval = (_weighted_quantile(effects, dag_weights, (1 - level) / 2),
                 _weighted_quantile(effects, dag_weights, (1 + level) / 2))
+    if positivity_fails is None:
+        positivity_fails = np.zeros(len(effects), dtype=bool)
     return GraphEffects(effects=effects, weights=dag_weights, causes=causes,
                         estimate=float(np.dot(dag_weights, effects)), interval=interval,
-                        prob_causes=float(np.dot(dag_weights, causes)), level=float(level))
+                        prob_causes=float(np.dot(dag_weights, causes)), level=float(level),
+                        positivity_fails=positivity_fails)
 
 
 def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position, query, rng):

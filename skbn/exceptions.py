@@ -5,7 +5,7 @@ UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
 __all__ = ["DeterminedColumnsWarning", "NotEstimable", "OrientationConflictWarning",
-           "PowerRuleWarning", "UnseenStateWarning", "ZeroProbabilityWarning"]
+           "PositivityWarning", "PowerRuleWarning", "UnseenStateWarning", "ZeroProbabilityWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -80,6 +80,36 @@ class PowerRuleWarning(UserWarning):
     were taken as dependence, keeping their edges or features; ``n_power_rule_tests_`` gives
     the count. bnlearn's and pcalg's tests take such tests as independence.
     """
+
+
+class PositivityWarning(UserWarning):
+    """An adjusted effect rests on the prior: positivity fails in the data.
+
+    Raised (once per call) by :func:`skbn.causal.ida`, :func:`skbn.causal.joint_ida` and
+    :func:`skbn.causal.effect_over_graphs` (and ``skbn effect``) on discrete data with
+    ``ess > 0`` when a queried state of the treatment is never observed with some
+    configuration of its parents that the rows have (``P(x | pa) = 0`` with ``P(pa) > 0``).
+    The effect is then not identified from the data: the adjustment formula weighs
+    ``P(y | x, pa)`` of that configuration, which no row estimates, by the configuration's
+    share of the rows, and takes it from the Dirichlet prior alone (1 / r_y per state as a
+    posterior mean; with ``parameter_uncertainty=True`` a draw of the prior, nearly all its
+    mass on one state). The values are returned unchanged; the message names the treatment
+    states, the parent configurations and their share of the rows (for
+    ``effect_over_graphs``, in how many DAGs). With ``ess=0`` such effects are NaN, with a
+    ``RuntimeWarning``, instead. A parent that fixes the treatment's state (an effect of it
+    taken for a cause, as ``either -> lung`` in ASIA, where ``either='no'`` implies
+    ``lung='no'``) cannot be adjusted for.
+
+    Attributes
+    ----------
+    share : float
+        The largest share of the rows on which one queried treatment state's effect rests
+        on the prior (over the parent sets or DAGs of the call).
+    """
+
+    def __init__(self, message, share=None):
+        super().__init__(message)
+        self.share = share
 
 
 class DeterminedColumnsWarning(UserWarning):

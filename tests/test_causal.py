@@ -11,6 +11,7 @@ Oracles (none shares code with skbn.causal):
 """
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,7 @@ from conftest import dag_descendants
 
 from skbn.causal import (
     backdoor_adjustment_set,
+    effect_over_graphs,
     equivalent_dags,
     ida,
     is_adjustment_set,
@@ -26,6 +28,7 @@ from skbn.causal import (
     optimal_adjustment_set,
 )
 from skbn.datasets import load_network, make_random_network
+from skbn.exceptions import PositivityWarning
 from skbn.graph import PDAG, dag_to_cpdag, is_acyclic, meek_orient, pdag_to_dag, random_dag
 
 
@@ -569,12 +572,105 @@ def test_ida_unseen_treatment_state_takes_the_prior_mean():
     frame = pd.DataFrame({"z": list("aaaabbbb"), "x": list("01010000"),
                           "y": list("01110101")})
     edges = [("z", "x"), ("z", "y"), ("x", "y")]
-    out = ida(frame, edges, "x", "y", x_value="1")
+    with pytest.warns(PositivityWarning, match=r"x='1' with z='b' \(50.0% of the rows\)"):
+        out = ida(frame, edges, "x", "y", x_value="1")
     assert out["P(y=0 | do(x=1))"].item() == pytest.approx(5 / 18)
     assert out["P(y=1 | do(x=1))"].item() == pytest.approx(13 / 18)
-    joint = joint_ida(frame.assign(w=list("01010101")), edges + [("w", "y")], ["x", "w"], "y",
-                      x_values=["1", "0"])
+    with pytest.warns(PositivityWarning, match=r"joint_ida: .*\(x=1, w=0\) with z='b'"):
+        joint = joint_ida(frame.assign(w=list("01010101")), edges + [("w", "y")], ["x", "w"],
+                          "y", x_values=["1", "0"])
     assert joint.filter(like="P(").sum(axis=1).to_numpy() == pytest.approx(1.0)
+
+
+# a -> x, a -> y, x -> y; a=0 never has x=1 (3 of the 9 rows have a=0)
+_GAP_ROWS = pd.DataFrame({"a": [0, 0, 0, 1, 1, 1, 1, 1, 1],
+                          "x": [0, 0, 0, 0, 0, 1, 1, 1, 1],
+                          "y": [0, 0, 1, 0, 1, 1, 1, 1, 0]})
+_GAP_DAG = [("a", "x"), ("a", "y"), ("x", "y")]
+
+
+def test_positivity_failure_is_reported_with_the_prior_based_value():
+    # The adjustment formula by hand, ess=1: a = ess / (q_a r_x r_y) = 1/8 per cell,
+    # P(y=1 | x, a) = (N + 1/8) / (N_xa + 1/4):
+    #   x=1, a=0: no row, (0 + 1/8) / (0 + 1/4) = 1/2 (the prior alone)
+    #   x=1, a=1: (3 + 1/8) / (4 + 1/4) = 25/34;  x=0, a=0: (1 + 1/8) / (3 + 1/4) = 9/26;
+    #   x=0, a=1: (1 + 1/8) / (2 + 1/4) = 1/2;    P(a) = (1/3, 2/3)
+    # P(y=1 | do(x=1)) = 1/6 + 25/51 = 67/102, P(y=1 | do(x=0)) = 3/26 + 1/3 = 35/78.
+    # The value is kept (the prior's term weighs 1/3), and the call says so, once.
+    with pytest.warns(PositivityWarning) as record:
+        out = ida(_GAP_ROWS, _GAP_DAG, "x", "y", contrast=(1, 0), y_value=1)
+    assert out["effect"].item() == pytest.approx(67 / 102 - 35 / 78, abs=1e-12)
+    assert len(record) == 1
+    message = str(record[0].message)
+    assert "ida: positivity fails" in message and "x=1 with a=0 (33.3% of the rows)" in message
+    assert record[0].message.share == pytest.approx(1 / 3)
+    # the share is of the weighted rows: the a=0 rows counted twice weigh 6 of 12
+    with pytest.warns(PositivityWarning, match=r"x=1 with a=0 \(50.0% of the rows\)"):
+        ida(_GAP_ROWS, _GAP_DAG, "x", "y", contrast=(1, 0), y_value=1,
+            sample_weight=[2, 2, 2, 1, 1, 1, 1, 1, 1])
+    # x=0 is seen with every a: no warning for its probability alone
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        alone = ida(_GAP_ROWS, _GAP_DAG, "x", "y", x_value=0)
+    assert alone["P(y=1 | do(x=0))"].item() == pytest.approx(35 / 78, abs=1e-12)
+    # ess=0 keeps its NaN and RuntimeWarning, and says nothing more
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nan = ida(_GAP_ROWS, _GAP_DAG, "x", "y", contrast=(1, 0), y_value=1, ess=0.0)
+    assert np.isnan(nan["effect"].item())
+    assert [w.category for w in caught] == [RuntimeWarning]
+
+
+def test_positivity_failure_is_summed_over_graphs():
+    # three copies of the DAG with the gap and one without a path x -> y: one warning for
+    # the call, with the number of DAGs and their weight; positivity_fails marks them
+    graphs = [_GAP_DAG] * 3 + [[("a", "x"), ("a", "y")]]
+    for draws in (False, True):
+        with pytest.warns(PositivityWarning) as record:
+            out = effect_over_graphs(_GAP_ROWS, graphs, "x", "y", contrast=(1, 0), y_value=1,
+                                     equivalence_class=False, parameter_uncertainty=draws,
+                                     random_state=0)
+        assert len(record) == 1
+        assert "in 3 of the 4 DAGs (weight 0.75)" in str(record[0].message)
+        assert out.positivity_fails.tolist() == [True, True, True, False]
+    assert out.effects[0] != out.effects[1]  # one draw per DAG
+    # identified(): the one DAG without the gap, its weight renormalised to 1 (no path x -> y)
+    kept = out.identified()
+    assert kept.weights.tolist() == [1.0] and kept.effects.tolist() == [out.effects[3]]
+    assert kept.estimate == kept.interval[0] == kept.interval[1] == out.effects[3] == 0.0
+    assert kept.prob_causes == 0.0 and not kept.positivity_fails.any()
+    with pytest.warns(PositivityWarning):
+        gapped = effect_over_graphs(_GAP_ROWS, [_GAP_DAG] * 2, "x", "y", contrast=(1, 0), y_value=1,
+                                    equivalence_class=False)
+    with pytest.raises(ValueError, match="positivity fails in every DAG"):
+        gapped.identified()
+
+
+def test_asia_effect_through_a_function_of_the_treatment_warns(asia):
+    # either = lung or tub: with either -> lung, either='no' never has lung='yes', so
+    # P(dysp | lung=yes, either=no) comes from the prior on 94% of the rows: 0.087 against
+    # the exact 0.371 (asia.query(do=...)), which used to come back without a word
+    rows = asia.sample(10_000, random_state=0)
+    graph = PDAG(asia.nodes, directed=[("either", "lung"), ("either", "dysp"),
+                                       ("bronc", "dysp"), ("smoke", "bronc")])
+    with pytest.warns(PositivityWarning, match=r"lung='yes' with either='no' \(93.7% of the rows\)"):
+        out = ida(rows, graph, "lung", "dysp", contrast=("yes", "no"), y_value="yes")
+    assert out["effect"].item() == pytest.approx(0.0871, abs=1e-4)
+    truth = asia.query("dysp", do={"lung": "yes"})["yes"] - asia.query("dysp", do={"lung": "no"})["yes"]
+    assert truth == pytest.approx(0.3711, abs=1e-4)
+
+
+def test_no_positivity_warning_when_every_state_is_seen(asia):
+    # the true graphs: lung's parent smoke takes both values with both states of lung
+    rows = asia.sample(10_000, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = ida(rows, dag_to_cpdag(asia.nodes, asia.edges), "lung", "dysp",
+                  contrast=("yes", "no"), y_value="yes")
+        over = effect_over_graphs(rows, [asia.edges], "lung", "dysp", contrast=("yes", "no"),
+                                  y_value="yes", parameter_uncertainty=True, random_state=0)
+        joint_ida(rows, asia.edges, ["lung", "bronc"], "dysp", x_values=["yes", "yes"])
+    assert len(out) == 2 and not over.positivity_fails.any()
 
 
 def test_ida_bad_input(asia):

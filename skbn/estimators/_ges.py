@@ -54,6 +54,8 @@ class _FitContext:
     def __init__(self, data, scorer, subset_bound):
         self.counter = make_counter(data)
         self.cache = FamilyScoreCache(data, scorer, self.counter)
+        #: ``local(child, parents)``: the cached local score of a family (the cache's method)
+        self.local = self.cache.local_score
         self.subset_bound = subset_bound
         self.operators = None
         self._groups = {}  # (child, parent mask) -> (parents, score, added column): insert_gains
@@ -78,9 +80,6 @@ class _FitContext:
         if self.knowledge is not None:
             g = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)[0]
         return _extension(g.p, *g.edge_lists())
-
-    def local(self, child, parents):
-        return self.cache.local_score(child, parents)
 
     def gain(self, child, base, extra):
         """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
@@ -133,6 +132,17 @@ class _CPDAG(MixedGraph):
 
     def adj_set(self, u):
         return self.pa[u] | self.ch[u] | self.und[u]
+
+    def edge_lists(self):
+        """:meth:`MixedGraph.edge_lists` (sorted ``(directed, undirected)`` id pairs), read
+        from the masks of a completed class without building its sets (the children of
+        ``u``: its adjacent nodes that are neither parents nor undirected neighbours)."""
+        if self.__dict__.get("masks") is None:
+            return super().edge_lists()
+        adj, und, pa = self.masks
+        directed = [(u, v) for u in range(self.p) for v in bit_ids(adj[u] & ~und[u] & ~pa[u])]
+        undirected = [(u, v) for u in range(self.p) for v in bit_ids(und[u] >> (u + 1) << (u + 1))]
+        return directed, undirected
 
     def completed(self):
         """The CPDAG of the consistent extensions of this PDAG: its v-structures closed
@@ -793,12 +803,11 @@ class GESStructure(_BaseStructureLearner):
         n_pa = pa.bit_count()
         groups = {}  # P (mask) -> its operators (x, T)
         for na, xs in by_na.items():
-            na_nodes = bit_ids(na)
-            if any(na & ~adj[v] & ~(1 << v) for v in na_nodes):  # NA is not a clique
+            if na and any(na & ~adj[v] & ~(1 << v) for v in bit_ids(na)):  # NA is not a clique
                 continue
             limit = ctx.subset_bound
             if self.max_indegree is not None:
-                room = self.max_indegree - 1 - n_pa - len(na_nodes)
+                room = self.max_indegree - 1 - n_pa - na.bit_count()
                 if room < 0:
                     continue
                 limit = min(limit, room)
@@ -830,9 +839,9 @@ class GESStructure(_BaseStructureLearner):
                 continue
             na = ne & adj[x]
             bit = 1 << x
-            for h in _subsets(bit_ids(na), ctx.subset_bound):
+            for h in _subsets(bit_ids(na), ctx.subset_bound) if na else ((),):
                 rest = na & ~id_bits(h)
-                if any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
+                if rest and any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
                     continue
                 keep = tuple(bit_ids((pa | rest) & ~bit))
                 out.append((-ctx.gain(y, keep, x), x, y, h))

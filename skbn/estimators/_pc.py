@@ -57,7 +57,10 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
     -------
     separating : dict {(x, y): list of tuple}
         The sets found to separate ``x`` and ``y``, in :func:`_edge_subsets` order (``x``'s
-        side, then the new sets of ``y``'s, each by size, then lexicographically).
+        side, then the new sets of ``y``'s, each by size, then lexicographically); an empty
+        list when none does (the triples of the pair are then ambiguous,
+        :func:`ambiguous_triples`). A pair whose tests ``max_time`` stopped is left out:
+        its triples follow the standard rule.
     n_tests : int
         Tests run here (not already decided).
     pvalues : dict {(x, y): list of float}
@@ -105,7 +108,6 @@ def collider_separating_sets(runner, adjacency, triples, decided, max_cond_vars=
     separating, pvalues = {}, {}
     for x, y in pairs:
         if (x, y) in stopped:
-            separating[(x, y)], pvalues[(x, y)] = [], []
             continue
         side = set(frozen[x]) - {y}
         order = sorted(found[(x, y)], key=lambda s: (not side.issuperset(s), len(s), s))
@@ -143,7 +145,9 @@ def collider_candidates(triples, sepsets, separating=None, orient="standard", fi
         triples are colliders only if the sets of ``separating`` say so).
     separating : dict {(x, y): list of tuple} or None
         All separating sets found (:func:`collider_separating_sets`); None for
-        ``"standard"``.
+        ``"standard"``. A pair left out (its tests stopped by ``max_time``) follows the
+        standard rule; a pair with no separating set has only ambiguous triples
+        (:func:`ambiguous_triples`), never colliders.
     orient : {"standard", "conservative", "majority"}
     fixed_arrows : set of (parent, child)
         Orientations fixed by background knowledge: a collider needing an arrowhead against
@@ -155,16 +159,17 @@ def collider_candidates(triples, sepsets, separating=None, orient="standard", fi
         In the order of ``triples``.
     share : dict {(x, z, y): float}
         Fraction of the separating sets of ``x, y`` that contain ``z`` (0 for the
-        standard rule, and for a pair without sets of ``separating``).
+        standard rule, and for a pair left out of ``separating``).
     """
     colliders, share = [], {}
     for x, z, y in triples:
-        sets = None if separating is None else separating[(x, y)]
-        if not sets:
-            # no separating set of the skeleton phase: the pair was removed by knowledge
-            # (a forbidden adjacency), which says nothing about z
+        sets = None if separating is None else separating.get((x, y))
+        if sets is None:  # the standard rule: z not in the skeleton's separating set (a
+            # pair removed by knowledge has none, which says nothing about z)
             fraction = 0.0
             collider = (x, y) in sepsets and z not in sepsets[(x, y)]
+        elif not sets:  # no subset separates x and y: ambiguous, no collider
+            continue
         else:
             fraction = sum(z in s for s in sets) / len(sets)
             collider = fraction == 0.0 if orient == "conservative" else fraction < 0.5
@@ -178,24 +183,35 @@ def ambiguous_triples(triples, separating, orient):
     """The unshielded triples the conservative or majority rule leaves undecided.
 
     ``z`` is in some but not all of the separating sets of ``x, y`` found by
-    :func:`collider_separating_sets` (conservative), or in exactly half of them (majority).
-    Meek's rules R1 and R3 do not read these as non-colliders (Ramsey, Zhang & Spirtes
-    2006; pcalg's unfaithful triples).
+    :func:`collider_separating_sets` (conservative), or in exactly half of them (majority);
+    or, for both rules, no subset of ``adj(x) - {y}`` or ``adj(y) - {x}`` separates ``x`` and
+    ``y`` at all (the skeleton's separating set is no longer a subset of either adjacency,
+    or the pair was removed by the FDR step or by knowledge): the data then show no
+    separation by which to read the triple. Ramsey, Zhang & Spirtes (2006) call all these
+    triples unfaithful, and so does pcalg's ``pc`` (``pc.cons.intern`` with ``version.unf =
+    c(2, 1)``: a triple whose ends no tested subset separates goes to ``unfTripl``, for a
+    pair of ``fixedGaps`` too; the skeleton's set is not counted apart from the tests).
+    Meek's rules R1 and R3 do not read them as non-colliders.
 
     Returns
     -------
     set of (x, z, y)
-        Empty for the standard rule (``separating`` is None).
+        Empty for the standard rule (``separating`` is None); a pair left out of
+        ``separating`` (tests stopped by ``max_time``) has none.
     """
     ambiguous = set()
     if separating is None:
         return ambiguous
     for x, z, y in triples:
-        sets = separating[(x, y)]
-        if sets:
-            fraction = sum(z in s for s in sets) / len(sets)
-            if (0.0 < fraction < 1.0) if orient == "conservative" else fraction == 0.5:
-                ambiguous.add((x, z, y))
+        sets = separating.get((x, y))
+        if sets is None:
+            continue
+        if not sets:
+            ambiguous.add((x, z, y))
+            continue
+        fraction = sum(z in s for s in sets) / len(sets)
+        if (0.0 < fraction < 1.0) if orient == "conservative" else fraction == 0.5:
+            ambiguous.add((x, z, y))
     return ambiguous
 
 
@@ -466,7 +482,13 @@ class PCStructure(_BaseStructureLearner):
        * ``"majority"`` (Colombo & Maathuis 2014): as conservative, collider iff ``z`` is in
          less than half of them, non-collider if more than half, ambiguous at exactly half.
 
-       When those tests find no separating set, the separating set of step 1 decides.
+       When none of those sets separates ``x`` and ``y`` (test errors: the separating set of
+       step 1 is no longer a subset of either adjacency, or the pair was removed by
+       ``correction="fdr"`` or by a forbidden adjacency), the data give no separating set
+       to read: every triple ``x - z - y`` is ambiguous under both rules (Ramsey et al.'s
+       unfaithful triples; pcalg's ``pc(conservative = TRUE)`` / ``pc(maj.rule = TRUE)``,
+       which count only these tests: the set of step 1 counts when it is one of the
+       subsets tested, as any other).
        **Conflicts.** With a perfect oracle the colliders never disagree; test errors can
        make two colliders ask for opposite arrowheads on one edge, or put a ring of
        arrowheads (a directed cycle). Every collider is placed whole (both arrowheads) or
@@ -517,7 +539,9 @@ class PCStructure(_BaseStructureLearner):
       oriented at all: the knowledge wins (as in pcalg and Tetrad), and its orientation is
       listed as a ``("knowledge", (u, v))`` conflict since the tests contradict it; a
       triple whose ends were separated by knowledge alone is a collider only if the
-      conservative / majority tests say so;
+      conservative / majority tests say so, and ambiguous when no subset separates them
+      (as pcalg's ``fixedGaps``; the standard rule reads it as a non-collider, where
+      pcalg's ``pc`` orients a collider);
     * after the colliders, Meek's rules close the graph without ever orienting a forbidden
       direction, and every direction the knowledge fixes is (re)applied, each followed by
       the rules (step 3). With a perfect oracle and knowledge consistent with the true
