@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
-from skbn._data import name_ranks
 from skbn._inference import VariableElimination
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.graph import topological_order
@@ -31,15 +30,8 @@ _SUM_TOL = 1e-6
 
 
 def _check_structure(nodes, parents):
-    """Node list, parents dict (tuples, every node a key), edges and a topological order of
-    positions; raise on unknown or repeated names and on a cycle: the one check of every
-    network's structure.
-
-    The topological order is Kahn's algorithm with ties broken by node *name* (the rule of
-    :func:`skbn._data.name_ranks`), not by node position. Sampling draws the nodes in this
-    order, so a network learned from the columns in another order (the same model, its
-    nodes permuted) draws the same rows for the same ``random_state``. For nodes already
-    in name order it is Kahn's order by position, as before."""
+    """Node list, parents dict (tuples, every node a key) and edges; raise on unknown or
+    repeated names and on a cycle: the one check of every network's structure."""
     nodes = list(nodes)
     if len(set(nodes)) != len(nodes):
         raise ValueError(f"Repeated node names: {nodes!r}.")
@@ -58,8 +50,7 @@ def _check_structure(nodes, parents):
             raise ValueError(f"Node {node!r} lists a parent twice: {pa!r}.")
         out[node] = pa
     edges = [(p, v) for v in nodes for p in out[v]]
-    by_name = [nodes[i] for i in np.argsort(name_ranks(nodes), kind="stable")]
-    order = topological_order(by_name, edges)  # raises on a cycle, naming it
+    order = topological_order(nodes, edges)  # raises on a cycle, naming it
     return nodes, index, out, edges, [index[v] for v in order]
 
 
@@ -79,8 +70,7 @@ class _Network:
         return f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_edges={len(self.edges)})"
 
     def topological_order(self):
-        """Node names in a topological order (Kahn's algorithm, ties broken by node name,
-        whatever the order of the nodes); :meth:`sample` draws the nodes in this order.
+        """Node names in a topological order (Kahn's algorithm, ties broken by node order).
 
         Returns
         -------

@@ -274,24 +274,6 @@ def test_sample_is_reproducible_and_readable_back(tmp_path, capsys):
         assert pd.read_parquet(tmp_path / "s.parquet").shape == (50, 8)
 
 
-
-def test_sample_does_not_depend_on_the_order_of_the_nodes(tmp_path, capsys):
-    # The same network with its nodes listed in another order drew other rows for the same
-    # --random-state (the draw followed a topological order with ties broken by position);
-    # ties are now broken by node name.
-    asia = asia_network()
-    shuffled = DiscreteBayesianNetwork({v: asia.states[v] for v in reversed(asia.nodes)},
-                                       asia.parents, asia.cpts)
-    write_json(asia, tmp_path / "a.json")
-    write_json(shuffled, tmp_path / "b.json")
-    for name in ("a", "b"):
-        status, _, _ = run(["sample", tmp_path / f"{name}.json", "-n", "100", "-o",
-                            tmp_path / f"{name}.csv", "--random-state", "3"], capsys)
-        assert status == 0
-    a, b = (pd.read_csv(tmp_path / f"{n}.csv", dtype=str) for n in ("a", "b"))
-    assert list(b.columns) == list(reversed(asia.nodes))
-    pd.testing.assert_frame_equal(b[list(a.columns)], a)
-
 def test_compare_prints_the_metrics(tmp_path, capsys):
     truth = asia_network()
     learned = HillClimbStructure().fit(truth.sample(500, random_state=0)).network_

@@ -26,7 +26,6 @@ from skbn import (
     PCStructure,
 )
 from skbn.datasets import make_random_network, sample_asia
-from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import BDeu
 
 #: asia's columns renamed (dots, spaces, an order that is not the name order).
@@ -342,7 +341,6 @@ def test_em_random_starts_do_not_depend_on_the_column_order(make):
         np.testing.assert_allclose(model.score_samples(X[columns]), reference.score_samples(X), rtol=1e-12)
 
 
-
 def test_moment_em_random_starts_do_not_depend_on_the_column_order():
     # Gaussian/CLG EM's later starts (n_init > 1) fill every missing cell from a random
     # donor row of its column (a hot-deck completion); the columns drew their donors in the
@@ -361,30 +359,3 @@ def test_moment_em_random_starts_do_not_depend_on_the_column_order():
             np.testing.assert_allclose(model.em_trace_, reference.em_trace_, rtol=1e-12)
             np.testing.assert_allclose(model.score_samples(X[columns]), reference.score_samples(X),
                                        rtol=1e-12)
-
-
-@pytest.mark.parametrize("make_data, scorer", [(_asia, "bdeu"), (_gaussian, "bic-g"), (_mixed, "bic-cg")],
-                         ids=["discrete", "gaussian", "clg"])
-def test_sample_does_not_depend_on_the_column_order(make_data, scorer):
-    # The same model learned from the columns in another order drew other rows for the
-    # same random_state: ancestral sampling drew the nodes in a topological order whose
-    # ties were broken by node position. The order now breaks its ties by node name.
-    X = make_data(600)
-    reference = HillClimbStructure(scorer=scorer).fit(X)
-    expected = reference.sample(40, random_state=0)
-    for columns in _orders(X.columns):
-        model = HillClimbStructure(scorer=scorer).fit(X[columns])
-        assert model.network_.topological_order() == reference.network_.topological_order()
-        rows = model.sample(40, random_state=0)
-        assert list(rows.columns) == columns
-        pd.testing.assert_frame_equal(rows[list(X.columns)], expected)
-
-
-def test_sample_of_a_network_in_name_order_is_unchanged():
-    # Nodes already in name order: the draw order, hence the rows, are those of earlier
-    # versions (rows printed by skbn before the name-order rule, random_state=1).
-    cpts = {"a": np.array([0.5, 0.5]), "b": np.array([0.3, 0.7]),
-            "c": np.array([[[0.9, 0.1], [0.4, 0.6]], [[0.2, 0.8], [0.6, 0.4]]])}
-    net = DiscreteBayesianNetwork({v: ["0", "1"] for v in "abc"}, {"c": ("a", "b")}, cpts)
-    codes = net.sample(6, random_state=1).apply(lambda column: column.cat.codes).to_numpy()
-    np.testing.assert_array_equal(codes, [[0, 0, 0], [1, 1, 1], [0, 1, 0], [0, 1, 1], [0, 1, 1], [0, 1, 1]])
