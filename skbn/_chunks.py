@@ -115,6 +115,7 @@ from skbn._data import (
     _UndeclaredWholeNumbers,
     _user_states,
     _user_type,
+    no_observed_value_message,
     value_kind,
 )
 from skbn.utils._sklearn_compat import validate_data
@@ -602,9 +603,9 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
             f"The chunks of X hold {n_samples} row(s) in total while a minimum of 2 is required "
             "to learn a Bayesian network."
         )
-    for state in running:
-        if not state.observed:
-            raise ValueError(f"Column {state.name!r} has no observed value (every cell is missing).")
+    empty = [state.name for state in running if not state.observed]
+    if empty:
+        raise ValueError(no_observed_value_message(empty))
     # the type rule on every column before refusing: one error names every undeclared
     # column of too many whole numbers, as in memory
     states, renumber, undeclared, read_as_codes = [], [], [], []

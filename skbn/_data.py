@@ -77,7 +77,8 @@ __all__ = [
     "CONTINUOUS", "DISCRETE", "EncodedData", "MAX_INTEGER_STATES", "MAX_STATES",
     "MIN_CONTINUOUS_VALUES", "RowGroups", "SPARSE_INTEGER_STATES", "check_sample_weight", "encode_columns",
     "encode_fit",
-    "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks", "permute_columns",
+    "encode_target", "encode_transform", "intervention_matrix", "name_order", "name_ranks",
+    "no_observed_value_message", "permute_columns",
     "row_copies", "single_valued", "target_series", "weights_are_integral",
 ]
 
@@ -1399,8 +1400,36 @@ def _check_missing(name, missing, allow_missing, text=False, what="column"):
         if not allow_missing:
             raise ValueError(_nan_message(name, text, what))
         if missing.all():
-            label = f"Input y (target {name!r})" if what == "target" else f"Column {name!r}"
-            raise ValueError(f"{label} has no observed value (every cell is missing).")
+            if what == "target":
+                raise ValueError(f"Input y (target {name!r}) has no observed value (every cell "
+                                 "is missing).")
+            raise _NoObservedValue(no_observed_value_message([name]), column=name)
+
+
+class _NoObservedValue(ValueError):
+    """A column without an observed value (``column`` names it): :func:`encode_fit` reads
+    every column before raising, so that one error names all such columns."""
+
+    def __init__(self, message, column=None):
+        super().__init__(message)
+        self.column = column
+
+
+#: the columns one "no observed value" error names before "and N more"
+_EMPTY_COLUMNS_SHOWN = 10
+
+
+def no_observed_value_message(names):
+    """The refusal of the columns ``names`` (at least one), none of which has an observed
+    value: every one named up to :data:`_EMPTY_COLUMNS_SHOWN`, then how many more (the
+    message of :func:`encode_fit` and of chunked input)."""
+    if len(names) == 1:
+        return f"Column {names[0]!r} has no observed value (every cell is missing)."
+    listed = ", ".join(repr(name) for name in names[:_EMPTY_COLUMNS_SHOWN])
+    more = (f" and {len(names) - _EMPTY_COLUMNS_SHOWN} more" if len(names) > _EMPTY_COLUMNS_SHOWN
+            else "")
+    return (f"{len(names)} columns have no observed value (every cell is missing): "
+            f"{listed}{more}. Drop them.")
 
 
 def _apply(lookup, codes):
@@ -1507,7 +1536,7 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     if len(measured) < len(names):  # some column goes through _fit_column
         columns = ([column for _, column in X.items()] if array is None
                    else [array[:, j] for j in range(array.shape[1])])
-    states, column_codes, column_values, undeclared, read_as_codes = [], [], {}, [], []
+    states, column_codes, column_values, undeclared, read_as_codes, empty = [], [], {}, [], [], []
     for j, name in enumerate(names):
         if j in measured:  # continuous, every check passed on the whole block at once
             column_states, codes, values = None, None, measured[j]  # (codes: 0, filled below)
@@ -1522,12 +1551,17 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
             except _UndeclaredWholeNumbers as error:
                 undeclared.append(error)
                 continue
+            except _NoObservedValue:
+                empty.append(name)
+                continue
             if _read_as_codes(column_states, declared_states, declared_type, allow_continuous):
                 read_as_codes.append((name, len(column_states)))
         states.append(column_states)
         column_codes.append(codes)
         if values is not None:
             column_values[j] = values
+    if empty:
+        raise ValueError(no_observed_value_message(empty))
     _refuse_undeclared(undeclared, read_as_codes)
     cardinalities = np.array([0 if s is None else len(s) for s in states], dtype=np.int64)
     missing = allow_missing and any(codes.min() < 0 for codes in column_codes if codes is not None)

@@ -331,6 +331,25 @@ def _sweep_order_by_name(parents, names):
     return [int(by_rank[k]) for k in sweep_order(renamed)]
 
 
+def _canonical_rows(rows, codes, weights, names):
+    """``rows`` (indices into ``codes``) in the order EM handles the incomplete rows:
+    sorted by their codes, the columns compared in name order (``-1``, missing, first),
+    then by weight; rows equal in both keep their order.
+
+    Each Gibbs chain takes its random numbers in this order, and the bounds of the exact
+    E-step pick among rows of equal cost in this order, so the same rows in another order
+    of ``X`` (or with the columns in another order) get the same completions, permuted
+    with them: only rows equal in every cell and weight swap places, and they are
+    exchangeable.
+    """
+    if rows.size < 2:
+        return rows
+    by_name = np.argsort(name_ranks(names), kind="stable")
+    # np.lexsort: the last key is the primary one
+    keys = [weights[rows]] + [codes[rows, j] for j in by_name[::-1]]
+    return rows[np.lexsort(keys)]
+
+
 def _random_cpt(rng, cardinalities, child, parents, ranks):
     """A Dirichlet(1)-random CPT of ``child`` given ``parents`` (positions), its axes
     ``(*parents, child)``.
@@ -463,7 +482,10 @@ default=MAX_CONDITIONED_COMPLETIONS, CONDITIONING_BUDGET
         self.rng = rng
         missing = codes < 0
         self.complete_rows = np.flatnonzero(~missing.any(axis=1))
-        self.incomplete_rows = np.flatnonzero(missing.any(axis=1))
+        # in a canonical order (:func:`_canonical_rows`): the rows the bounds below send to
+        # the exact E-step, and the Gibbs draws of the others, do not depend on the row order
+        self.incomplete_rows = _canonical_rows(np.flatnonzero(missing.any(axis=1)), codes,
+                                               self.weights, self.names)
         self._plans = {}
         self._joint_completions = None
         self._dtype = _code_dtype(self.cardinalities)
@@ -976,12 +998,15 @@ class MomentEM(_EMLoop):
         fit on the data with every missing cell replaced by its column's weighted mean
         (continuous) or most frequent state (discrete). ``random=True``: the fit on the
         data with every missing cell replaced by the cell of a random row observing the
-        column (a random hot-deck completion).
+        column (a random hot-deck completion). The columns draw their donors in name order
+        (:func:`skbn._data.name_ranks`), so the same data and ``rng`` give the same start
+        for any column order of ``X`` (as :meth:`ParameterEM.initial_cpts`).
         """
         codes = np.where(self.missing, 0, self.codes)
         values = np.where(self.missing, 0.0, self.values)
+        incomplete = self.missing.any(axis=0)
         holes = [(j, np.flatnonzero(self.missing[:, j]), np.flatnonzero(~self.missing[:, j]))
-                 for j in np.flatnonzero(self.missing.any(axis=0))]
+                 for j in np.argsort(name_ranks(self.names)) if incomplete[j]]
         if random:
             for j, rows, donors in holes:
                 pick = donors[self.rng.randint(donors.size, size=rows.size)]

@@ -296,6 +296,10 @@ def test_missing_cells_in_chunks_refused_by_default_naming_the_column(incomplete
         HillClimbStructure(missing="em").fit(_split(every_cell_missing))
     with pytest.raises(ValueError, match="Column 'xray' has no observed value"):
         HillClimbStructure(missing="em").fit(every_cell_missing)  # the in-memory message
+    two_missing = every_cell_missing.assign(tub=np.nan)  # one error names both
+    for X in (_split(two_missing), two_missing):
+        with pytest.raises(ValueError, match="2 columns have no observed value .*: 'tub', 'xray'"):
+            HillClimbStructure(missing="em").fit(X)
 
 
 # ------------------------------------------------------------------ column types across chunks

@@ -1,5 +1,6 @@
 """Column-wise encoding of discrete data and its error messages."""
 
+import re
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -462,6 +463,19 @@ def test_a_column_named_like_a_path_protocol_is_data():
     data, _ = encode_fit(X)
     assert data.codes.shape == X.shape
 
+
+def test_every_column_without_an_observed_value_is_named_in_one_error():
+    # statsmodels 0.15.0's fertility.csv has two empty year columns, '2012' and '2013'; the
+    # error named only '2012', so dropping it led to a second error for '2013'.
+    X = pd.DataFrame({"2011": [1.5, 2.5, 3.5, 4.5], "2012": [np.nan] * 4, "2013": [None] * 4,
+                      "a": ["x", "y", "x", "y"]})
+    message = "2 columns have no observed value (every cell is missing): '2012', '2013'. Drop them."
+    with pytest.raises(ValueError, match=re.escape(message)):
+        encode_fit(X, allow_missing=True, allow_continuous=True)
+    many = pd.DataFrame({f"c{i:02d}": [None] * 3 for i in range(12)}).assign(a=["x", "y", "x"])
+    with pytest.raises(ValueError, match=re.escape("12 columns have no observed value (every cell "
+                                                   "is missing): 'c00', 'c01', ") + r".*'c09' and 2 more\."):
+        encode_fit(many, allow_missing=True)
 
 def test_all_missing_and_single_state_columns():
     X = pd.DataFrame({"a": ["x", "y", "x", "y"], "gone": [None] * 4, "one": ["k"] * 4})

@@ -84,6 +84,27 @@ def test_target_from_y_is_first_in_the_default_ordering():
     assert model.ordering_[0] == "a" and any(p == "a" for p, _ in model.edges_)
 
 
+
+def test_target_named_by_target_is_the_model_of_y():
+    # fit(X, y) put the target first in the default ordering but fit(X_y, target=) left it
+    # at its name's place (another ordering, another model: on sample_asia(2000) with
+    # target 'lung', 11 edges with 'lung' a parent of five columns, against 10 edges with
+    # 'lung' a child of 'either'); and a given ordering could leave out y but not the
+    # target= column. The base fit's contract: fit(X, y) fits the model of fit(X_y, target=).
+    X = _correlated_frame(800, 1)
+    with pytest.warns(UserWarning, match="causal ordering"):
+        from_y = K2Structure().fit(X.drop(columns="c"), X["c"])
+    with pytest.warns(UserWarning, match="causal ordering"):
+        named = K2Structure(target="c").fit(X)
+    assert named.ordering_ == from_y.ordering_ and named.ordering_[0] == "c"
+    assert sorted(named.edges_) == sorted(from_y.edges_)
+    assert named.score_ == pytest.approx(from_y.score_, rel=1e-12)
+    given = [v for v in X.columns if v != "c"][::-1]
+    left_out = K2Structure(target="c", ordering=given).fit(X)
+    assert left_out.ordering_ == ["c", *given]
+    from_y_given = K2Structure(ordering=given).fit(X.drop(columns="c"), X["c"])
+    assert sorted(left_out.edges_) == sorted(from_y_given.edges_)
+
 def test_recovers_most_of_alarm_with_the_true_ordering():
     truth = shared_network("alarm")
     X = truth.sample(10_000, random_state=0)

@@ -58,7 +58,9 @@ class K2Structure(_BaseStructureLearner):
         ``docs/reproducibility.md``: the column order of ``X`` never changes a result), with
         a ``UserWarning`` (K2 depends on the ordering; one that is not causal gives many
         extra edges); pass ``ordering=list(X.columns)`` for the column order. With a
-        target fitted through ``y`` the target may be named or is placed first. With
+        target (``fit(X, y)`` or ``target=``, the same model either way) the default
+        ordering places it first, and a given ordering may name it or leave it out
+        (then it is placed first). With
         ``latent``, a given ordering must name the latent variables too; the default
         ordering puts them first, in the order of ``latent`` (hidden causes: a latent
         variable may become a parent of any column, never a child).
@@ -189,7 +191,7 @@ class K2Structure(_BaseStructureLearner):
         names = list(data.names)
         latent = [names.index(v) for v in self._latent_states(())]
         if self.ordering is None:  # the columns in name order (those of the search's sorted data)
-            first = [data.target] if data.target_from_y else []
+            first = [] if data.target is None else [data.target]
             order = [i for i in np.argsort(name_ranks(names), kind="stable").tolist()
                      if i not in latent and i not in first]
             return latent + first + order  # hidden causes first: a latent may parent any column
@@ -204,7 +206,7 @@ class K2Structure(_BaseStructureLearner):
         hidden = [names[i] for i in left_out if i in latent]
         if hidden:
             raise ValueError(f"ordering must name the latent variables too; missing {hidden}.")
-        if left_out and not (left_out == [data.target] and data.target_from_y):
+        if left_out and left_out != [data.target]:
             raise ValueError(f"ordering must name every column; missing {[names[i] for i in left_out]}.")
         return left_out + order
 
