@@ -4,6 +4,7 @@ Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_bif_networks.py NET.bif [NET.bif ...]
         [--rows 10000] [--no-pc] [--no-learn] [--queries 25]
+        [--learners hc_bic hc_bde pc] [--peer-timeout SECONDS] [--memory]
 
 For every file (e.g. the bnlearn repository's insurance, water, hailfinder, win95pts,
 pathfinder, munin1, andes, as found in public repositories; none ships with skbn):
@@ -27,9 +28,24 @@ pathfinder, munin1, andes, as found in public repositories; none ships with skbn
   relative score difference of the two graphs (skbn's score of each); bnlearn gets the
   columns in skbn's name order (:mod:`_bnlearn`), every node with all its states.
 * ``pc``: whether ``PCStructure(ci_test=ChiSquare(adjust_dof=False,
-  min_samples_per_dof=0))`` has the skeleton of ``pc.stable(x, test = "x2")`` (alpha 0.05).
+  min_samples_per_dof=0))`` has the skeleton of ``pc.stable(x, test = "x2")`` (alpha 0.05);
+  ``pc mi``: the same with ``GTest`` and ``test = "mi"``.
+* ``mmhc``: ``MMHCStructure()`` and bnlearn's ``mmhc(x)``, both with their defaults (the
+  restrict phases differ, ``docs/hill_climb.md``: the graphs are not expected to agree);
+  the relative BIC difference of the two graphs.
+* ``fit``: the largest absolute difference between the CPTs ``FixedStructure(edges=<the
+  file's arcs>)`` estimates (Bayesian, ess 1) and ``bn.fit(dag, x, method = "bayes", iss = 1)``.
 
-Times (seconds, one run, wall): skbn's ``fit`` and bnlearn's call inside R (:mod:`_bnlearn`).
+``--learners`` picks among ``hc_bic``, ``hc_bde``, ``pc``, ``pc_mi``, ``mmhc`` and ``fit``
+(default: the first three). ``shd`` columns: the structural Hamming distance of skbn's and
+bnlearn's graphs to the file's DAG (skeletons only for PC). ``--peer-timeout`` gives up on a
+bnlearn call after that many seconds (its columns show ``-``; bnlearn's ``hc`` takes minutes
+on 400-1,000 nodes).
+
+Times (seconds, one run): skbn's ``fit`` (wall and process CPU: a shared machine slows the wall
+clock) and bnlearn's call inside R (:mod:`_bnlearn`, wall and CPU); memory: bnlearn's peak
+resident set (``VmHWM``, MB, R included) and, with ``--memory``, the peak of skbn's
+allocations during the fit (``tracemalloc``, MB, numpy's included; the fit runs slower).
 """
 
 import argparse
@@ -37,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 import warnings
 from pathlib import Path
 
@@ -45,9 +62,11 @@ import numpy as np
 import pandas as pd
 from _common import print_table
 
-from skbn import HillClimbStructure, PCStructure
-from skbn.citests import ChiSquare
+from skbn import HillClimbStructure, MMHCStructure, PCStructure
+from skbn.citests import ChiSquare, GTest
+from skbn.estimators import FixedStructure
 from skbn.io import read_bif
+from skbn.metrics import structural_hamming_distance
 from skbn.scores import BIC, BDeu
 
 PEER = r"""
@@ -163,31 +182,126 @@ def check_queries(net, n_queries, rng):
     return worst, skipped, f"{refused}/{tried}"
 
 
-def learn(X, row, pc):
-    for key, scorer, call in (("hc bic", BIC(), 'hc(x, score = "bic")'),
-                              ("hc bde", BDeu(ess=1.0), 'hc(x, score = "bde", iss = 1)')):
-        start = time.perf_counter()
-        ours = sorted(HillClimbStructure(scorer=scorer).fit(X).edges_)
-        row[f"{key} s"] = time.perf_counter() - start
-        peer = _bnlearn.run(X, call)
+LEARNERS = {  # key: (skbn estimator, bnlearn call)
+    "hc_bic": (lambda: HillClimbStructure(scorer=BIC(), fit_parameters=False),
+               'hc(x, score = "bic")'),
+    "hc_bde": (lambda: HillClimbStructure(scorer=BDeu(ess=1.0), fit_parameters=False),
+               'hc(x, score = "bde", iss = 1)'),
+    "pc": (lambda: PCStructure(ci_test=ChiSquare(adjust_dof=False, min_samples_per_dof=0),
+                               fit_parameters=False),
+           'pc.stable(x, test = "x2", alpha = 0.05)'),
+    "pc_mi": (lambda: PCStructure(ci_test=GTest(adjust_dof=False, min_samples_per_dof=0),
+                                  fit_parameters=False),
+              'pc.stable(x, test = "mi", alpha = 0.05)'),
+    "mmhc": (lambda: MMHCStructure(fit_parameters=False), "mmhc(x)"),
+}
+
+FIT_PEER = r"""
+suppressPackageStartupMessages(library(bnlearn))
+a <- commandArgs(trailingOnly = TRUE)   # bif, csv of skbn's rows
+fit <- read.bif(a[1])
+levels <- lapply(nodes(fit), function(n) dimnames(fit[[n]]$prob)[[1]])
+names(levels) <- nodes(fit)
+x <- read.csv(a[2], colClasses = "character", check.names = FALSE, na.strings = character(0))
+for (j in names(x)) x[[j]] <- factor(x[[j]], levels = levels[[j]])
+start <- proc.time()
+fitted <- bn.fit(bn.net(fit), x, method = "bayes", iss = 1)
+used <- proc.time() - start
+status <- readLines("/proc/self/status")
+peak <- sub("[^0-9]*([0-9]+).*", "\\1", grep("^VmHWM", status, value = TRUE))
+cat("time", used[["elapsed"]], used[["user.self"]] + used[["sys.self"]], as.numeric(peak) / 1024,
+    "\n", sep = "\t")
+for (n in nodes(fitted)) {
+  p <- fitted[[n]]$prob
+  dn <- dimnames(p)
+  axes <- if (is.null(names(dn))) n else names(dn)
+  cat("cpt", n, paste(axes, collapse = ","),
+      paste(sapply(dn, paste, collapse = ","), collapse = "|"),
+      paste(sprintf("%.17g", as.vector(p)), collapse = ","), "\n", sep = "\t")
+}
+"""
+
+
+def timed_fit(estimator, X, memory):
+    """Fit; wall and CPU seconds, and the tracemalloc peak in MB (``None`` unless ``memory``)."""
+    if memory:
+        tracemalloc.start()
+    wall, cpu = time.perf_counter(), time.process_time()
+    with warnings.catch_warnings():   # PC's orientation conflicts: the skeleton is compared
+        warnings.simplefilter("ignore")
+        estimator.fit(X)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    peak = None
+    if memory:
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    return estimator, wall, cpu, peak
+
+
+def fit_parameters(path, net, X, row, memory):
+    """``FixedStructure`` on the file's DAG against ``bn.fit`` (Bayesian, ess 1)."""
+    model, row["skbn s"], row["skbn cpu"], row["skbn MB"] = timed_fit(
+        FixedStructure(edges=net.edges), X, memory)
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder) / "x.csv"
+        X.to_csv(data, index=False)
+        out = subprocess.run(["Rscript", "-e", FIT_PEER, str(path), str(data)],
+                             capture_output=True, text=True)
+    if out.returncode:
+        print(f"# bn.fit on {path.name}: {(out.stderr.strip().splitlines() or ['?'])[-1]}")
+        return
+    cpts = {}
+    for line in out.stdout.splitlines():
+        kind, *fields = line.rstrip("\n").split("\t")
+        if kind == "time":
+            row["bnlearn s"], row["bnlearn cpu"], row["bnlearn MB"] = map(float, fields[:3])
+        elif kind == "cpt":
+            node, axes, levels, values = fields[:4]
+            cpts[node] = (axes.split(","), [lv.split(",") for lv in levels.split("|")],
+                          np.array(values.split(","), dtype=float))
+    row["equal"], same_states = compare_cpts(model.network_, cpts)
+    if not same_states:
+        row["equal"] = "states differ"
+
+
+def learn(path, net, X, learners, peer_timeout, memory):
+    """One timing row per learner: skbn's fit against bnlearn's call on the same rows."""
+    rows = []
+    for key in learners:
+        row = {"network": path.stem, "rows": len(X), "learner": key}
+        rows.append(row)
+        if key == "fit":
+            fit_parameters(path, net, X, row, memory)
+            continue
+        make, call = LEARNERS[key]
+        model, row["skbn s"], row["skbn cpu"], row["skbn MB"] = timed_fit(make(), X, memory)
+        ours = sorted(model.edges_)
+        pc = key.startswith("pc")
+        truth = {frozenset(e) for e in net.edges}
+        if pc:
+            ours = {frozenset(e) for e in ours}
+            row["shd"] = len(ours ^ truth)
+        else:
+            row["shd"] = structural_hamming_distance(net.edges, ours, net.nodes)
+        try:
+            peer = _bnlearn.run(X, call, timeout=peer_timeout)
+        except RuntimeError as error:
+            print(f"# bnlearn {call} on {path.name}: {error}")
+            continue
         if peer is None:
             continue
+        row["bnlearn s"], row["bnlearn cpu"], row["bnlearn MB"] = peer.wall, peer.cpu, peer.peak_mb
+        if pc:
+            theirs = {frozenset(e) for e in peer.directed} | {frozenset(e) for e in peer.undirected}
+            row["equal"], row["bnlearn shd"] = ours == theirs, len(theirs ^ truth)
+            continue
         theirs = sorted(peer.directed)
-        row[key] = ours == theirs
+        row["bnlearn shd"] = structural_hamming_distance(net.edges, theirs, net.nodes)
+        row["equal"] = ours == theirs
+        scorer = BDeu(ess=1.0) if key == "hc_bde" else BIC()
         reference = scorer.score(X, theirs)
-        row[f"{key} dscore"] = abs(scorer.score(X, ours) - reference) / abs(reference)
-        row[f"bnlearn {key} s"] = peer.wall
-    if pc:
-        start = time.perf_counter()
-        with warnings.catch_warnings():   # orientation conflicts: the skeleton is compared
-            warnings.simplefilter("ignore")
-            ours = PCStructure(ci_test=ChiSquare(adjust_dof=False, min_samples_per_dof=0)).fit(X)
-        row["pc s"] = time.perf_counter() - start
-        peer = _bnlearn.run(X, 'pc.stable(x, test = "x2", alpha = 0.05)')
-        if peer is not None:
-            skeleton = {frozenset(e) for e in peer.directed} | {frozenset(e) for e in peer.undirected}
-            row["pc"] = {frozenset(e) for e in ours.edges_} == skeleton
-            row["bnlearn pc s"] = peer.wall
+        row["dscore"] = abs(scorer.score(X, ours) - reference) / abs(reference)
+    return rows
 
 
 def main():
@@ -197,7 +311,12 @@ def main():
     parser.add_argument("--queries", type=int, default=25)
     parser.add_argument("--no-pc", action="store_true")
     parser.add_argument("--no-learn", action="store_true")
+    parser.add_argument("--learners", nargs="+", default=["hc_bic", "hc_bde", "pc"],
+                        choices=[*LEARNERS, "fit"])
+    parser.add_argument("--peer-timeout", type=float, default=None)
+    parser.add_argument("--memory", action="store_true")
     args = parser.parse_args()
+    learners = [k for k in args.learners if not (args.no_pc and k == "pc")]
     checks, timings = [], []
     for path in args.files:
         try:
@@ -220,18 +339,22 @@ def main():
         row["query"], row["skipped"], row["zero ev"] = check_queries(net, args.queries, rng)
         checks.append(row)
         if not args.no_learn:
-            timing = {"network": path.stem}
-            learn(X, timing, not args.no_pc)
-            row.update({k: v for k, v in timing.items() if not k.endswith(" s")})
-            timings.append(timing)
+            for timing in learn(path, net, X, learners, args.peer_timeout, args.memory):
+                timings.append(timing)
+                if timing["learner"] in ("hc_bic", "hc_bde", "pc"):
+                    key = timing["learner"].replace("_bde", " bde").replace("_bic", " bic")
+                    row[key] = timing.get("equal")
+                    if "dscore" in timing:
+                        row[f"{key} dscore"] = timing["dscore"]
         sys.stdout.flush()
     print(f"# {args.rows} rows each; {_bnlearn.version() or 'bnlearn not available'}")
     print_table(checks, ["network", "nodes", "arcs", "read", "states", "loglik", "query", "skipped",
                          "zero ev", "hc bic", "hc bic dscore", "hc bde", "hc bde dscore", "pc"])
     if timings:
         print()
-        print_table(timings, ["network", "hc bic s", "bnlearn hc bic s", "hc bde s",
-                              "bnlearn hc bde s", "pc s", "bnlearn pc s"])
+        print_table(timings, ["network", "rows", "learner", "skbn s", "skbn cpu", "skbn MB",
+                              "bnlearn s", "bnlearn cpu", "bnlearn MB", "equal", "dscore", "shd",
+                              "bnlearn shd"])
 
 
 if __name__ == "__main__":
