@@ -11,6 +11,7 @@ from conftest import shared_network
 
 from skbn import MMHCStructure
 from skbn._data import check_sample_weight, encode_fit
+from skbn._engines import _ci_runner
 from skbn._engines._ci_runner import CITestRunner
 from skbn._engines._skeleton import skeleton
 from skbn.citests import ChiSquare, DSeparationOracle, GTest
@@ -104,6 +105,35 @@ def test_bounds_smaller_than_one_table_give_the_same_results(child_2000):
     keys = [(x, y, s) for x, y in combinations(range(0, p, 3), 2)
             for s in combinations([v for v in range(1, p, 4) if v not in (x, y)], 2)][:400]
     assert tiny.cached(keys) == reference.cached(keys)
+
+
+@pytest.mark.parametrize("budget", [1, 5_000])
+def test_keyed_tests_in_pieces_equal_one_piece(child_2000, monkeypatch, budget):
+    # CITestRunner.cached counts and tests the missing keys in pieces of max_round_cells
+    # cells (MMHC on mildew, 100-state nodes: one lock-step round's tables passed 10 GB).
+    # Several batches of mixed shapes and overlapping keys: the same results, the same
+    # cache in the same order and the same power-rule count as one piece per shape.
+    p = child_2000.n_variables
+    keys = [(x, y, s) for x, y in combinations(range(p), 2)
+            for s in combinations([v for v in range(p) if v not in (x, y)], 2)][::7]
+    batches = [keys[:300], keys[200:700], keys[650:1000] + keys[:50]]
+    calls, original = [], _ci_runner.run_tables
+
+    def run_tables(ci_test, blocks, n_strata, r_x, r_y):
+        calls.append([block.size for block in blocks])
+        return original(ci_test, blocks, n_strata, r_x, r_y)
+
+    monkeypatch.setattr(_ci_runner, "run_tables", run_tables)
+    # min_samples_per_dof=50: some tests decided by the power rule
+    reference = CITestRunner(child_2000, GTest(min_samples_per_dof=50), n_jobs=1)
+    expected = [reference.cached(batch) for batch in batches]
+    one_piece, calls[:] = len(calls), []
+    pieces = CITestRunner(child_2000, GTest(min_samples_per_dof=50), n_jobs=2, max_round_cells=budget)
+    assert [pieces.cached(batch) for batch in batches] == expected
+    assert list(pieces.cache.items()) == list(reference.cache.items())
+    assert pieces.n_power_rule == reference.n_power_rule > 0
+    # every piece ends at its first table past the budget
+    assert all(sum(sizes[:-1]) <= budget for sizes in calls) and len(calls) > one_piece
 
 
 def test_keyed_tests_equal_tests_one_by_one_and_are_cached(child_2000):

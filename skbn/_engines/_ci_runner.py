@@ -53,7 +53,9 @@ _MAX_CHUNK = 64
 #: Default ``max_round_cells``: table cells (strata x r_x x r_y, empty strata included)
 #: counted before a round's tables go through the test. Bounds the memory of a round
 #: (32 MiB as float64) whatever the number of pairs and sets (the collider step of a
-#: 441-variable network peaked at 1.1 GB).
+#: 441-variable network peaked at 1.1 GB), and of a piece of the keyed tests of
+#: :meth:`CITestRunner.cached` (a lock-step round of MMHC on the 100-state mildew network
+#: passed 10 GB when all its tables were counted at once).
 _MAX_ROUND_CELLS = 1 << 22
 #: Default ``min_parallel_work``: below this many counted cells (conditioning sets x rows)
 #: a batch of units runs in-process: a process-parallel level costs about 12 ms (dispatch,
@@ -896,7 +898,8 @@ class CITestRunner:
         ``gram_cache_bytes`` also decides whether level 1's Gram matrices are all computed
         up front by threads.
     max_round_cells : int, default=2**22
-        Table cells counted before a round's tables are tested (memory of a round).
+        Table cells counted before a round's tables are tested (memory of a round, and of
+        a piece of :meth:`cached`).
     max_group_sets : int, default=2**17
         Conditioning sets per group of :func:`_streamed` (memory of a level).
     min_parallel_work : int, default=10**7
@@ -1128,10 +1131,16 @@ class CITestRunner:
 
     def cached(self, keys):
         """``(pvalue, statistic, independent)`` of every key ``(x, y, S)`` (``x < y``, ``S`` a
-        sorted tuple), from :attr:`cache`; the keys not in it are counted and tested
-        together first, one :func:`run_tables` call per table shape (oracles answer from
-        the variables). Runs in-process, whatever ``n_jobs`` and ``max_time``. The power
-        rule's decisions of the new keys are counted in :attr:`n_power_rule`."""
+        sorted tuple), from :attr:`cache`; the keys not in it are counted and tested first,
+        by table shape ``(r_x, r_y)`` in sorted order, then key order, in pieces of about
+        ``max_round_cells`` table cells: each piece's tables are counted, go through one
+        :func:`run_tables` call and are released before the next piece is counted (one
+        round of MMHC on the 100-state mildew network counted all its tables first: over
+        10 GB).
+        Each result is that of its own test, so the results, the order in which they enter
+        :attr:`cache` and :attr:`n_power_rule` are the same for any bound. Oracles answer
+        from the variables. Runs in-process, whatever ``n_jobs`` and ``max_time``. The
+        power rule's decisions of the new keys are counted in :attr:`n_power_rule`."""
         missing = sorted({key for key in keys if key not in self.cache})
         if missing and self._moments is not None:
             self.cache.update(zip(missing, zip(*self._moments.test_many(missing))))
@@ -1139,17 +1148,27 @@ class CITestRunner:
             if self._counter is None:
                 self._counter = StratifiedCounter(self.data, None, self.caches, **self.counter_options)
             card = [int(r) for r in self.data.cardinalities]
-            by_shape = {}
-            for key in missing:
-                block, declared = self._counter.tables(*key)
-                members = by_shape.setdefault((card[key[0]], card[key[1]]), ([], [], []))
-                for part, value in zip(members, (key, block, declared)):
-                    part.append(value)
-            for (r_x, r_y), (shape_keys, blocks, declared) in sorted(by_shape.items()):
+
+            def shape(key):
+                return card[key[0]], card[key[1]]
+
+            order = sorted(missing, key=shape)  # stable: key order within a shape
+            start = 0
+            while start < len(order):
+                r_x, r_y = shape(order[start])
+                blocks, declared, cells, stop = [], [], 0, start
+                while (stop < len(order) and shape(order[stop]) == (r_x, r_y)
+                       and (stop == start or cells <= self.max_round_cells)):
+                    block, q = self._counter.tables(*order[stop])
+                    blocks.append(block)
+                    declared.append(q)
+                    cells += block.size
+                    stop += 1
                 batch = run_tables(self.ci_test, blocks, declared, r_x, r_y)
                 self.n_power_rule += int(np.count_nonzero(batch.power_rule))
-                self.cache.update(zip(shape_keys, zip(batch.pvalue.tolist(), batch.statistic.tolist(),
-                                                      _decisions(batch, self.level).tolist())))
+                self.cache.update(zip(order[start:stop], zip(batch.pvalue.tolist(), batch.statistic.tolist(),
+                                                             _decisions(batch, self.level).tolist())))
+                start = stop
         elif missing:
             for key in missing:
                 result = self.ci_test.test_variables(self.data, *key)
