@@ -9,6 +9,7 @@ from itertools import product
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import dag_descendants
 
 from skbn.causal import effect_over_graphs, equivalent_dags, ida, joint_ida
 from skbn.cli import main
@@ -299,17 +300,6 @@ def test_joint_ida_local_on_a_pdag_with_background_knowledge():
     assert checked > 30
 
 
-def descendants(dag, x):
-    reach, frontier = set(), [x]
-    while frontier:
-        node = frontier.pop()
-        for u, v in dag:
-            if u == node and v not in reach:
-                reach.add(v)
-                frontier.append(v)
-    return reach
-
-
 def test_effect_over_graphs_is_the_distribution_over_the_rule_respecting_dags():
     # random 6-node classes with several chain components and random column types:
     # effect_over_graphs enumerates only x's component (restricted by the rule), each
@@ -337,7 +327,7 @@ def test_effect_over_graphs_is_the_distribution_over_the_rule_respecting_dags():
         expected = {}
         for dag in allowed:
             parents = tuple(sorted(u for u, v in dag if v == x))
-            value = hand_adjusted(rows, x, y, parents, 1, 0, 1) if y in descendants(dag, x) else 0.0
+            value = hand_adjusted(rows, x, y, parents, 1, 0, 1) if y in dag_descendants(dag, x) else 0.0
             key = round(value, 9)
             expected[key] = expected.get(key, 0.0) + 1 / len(allowed)
         got = {}
@@ -346,7 +336,7 @@ def test_effect_over_graphs_is_the_distribution_over_the_rule_respecting_dags():
         assert got.keys() == expected.keys()
         assert [got[k] for k in sorted(got)] == pytest.approx([expected[k] for k in sorted(got)])
         assert summary.prob_causes == pytest.approx(
-            np.mean([y in descendants(dag, x) for dag in allowed]))
+            np.mean([y in dag_descendants(dag, x) for dag in allowed]))
         checked += 1
     assert checked > 20
 
