@@ -604,14 +604,21 @@ def _column_kinds(X, graphs, sample_weight, column_types, fitted, known=None):
     return known
 
 
+def _encode_effect_columns(X, columns, sample_weight, column_types, fitted):
+    """``(data, states, weights)`` of ``columns`` as the effects encode the columns they use:
+    complete rows, continuous columns allowed, the types of ``fitted`` (a learner or graph
+    with ``column_types_``) or of ``column_types``."""
+    return encode_columns(X, columns, sample_weight, what="graph nodes", allow_continuous=True,
+                          column_types=_fitted_column_types(fitted, column_types, columns))
+
+
 def _encode_with_kinds(X, graphs, columns, sample_weight, column_types, fitted):
     """``(encoded, kinds)``: ``encoded`` = ``(data, states, weights)`` of the ``columns``,
     encoded as the effects encode the columns they use (complete, continuous allowed), and
     ``kinds`` = :func:`_column_kinds` of the compiled ``graphs``, reading again none of
     ``columns`` (the effects encode the columns a question may use first, so that data
     of one type cost one encoding)."""
-    encoded = encode_columns(X, columns, sample_weight, what="graph nodes", allow_continuous=True,
-                             column_types=_fitted_column_types(fitted, column_types, columns))
+    encoded = _encode_effect_columns(X, columns, sample_weight, column_types, fitted)
     known = dict(zip(columns, map(bool, encoded[0].continuous)))
     return encoded, _column_kinds(X, graphs, sample_weight, column_types, fitted, known)
 
@@ -998,9 +1005,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         sets = [entry for entry in sets if set(entry[0]) == definite][:1] or sets[:1]
     used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
     columns = [g.nodes[i] for i in used]
-    data, states, weights = encoded if columns == first else encode_columns(
-        X, columns, sample_weight, what="graph nodes", allow_continuous=True,
-        column_types=_fitted_column_types(cpdag, column_types, columns))
+    data, states, weights = encoded if columns == first else _encode_effect_columns(
+        X, columns, sample_weight, column_types, cpdag)
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
         return _gaussian_ida(g, data, weights, used, position, sets, xi, yi,
@@ -1519,9 +1525,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     combos = _joint_parent_sets(g, xi, method, int(max_dags))
     used = sorted({yi, *xi}.union(*(set(pa) for c, _ in combos for pa in c)))
     columns = [g.nodes[i] for i in used]
-    data, states, weights = encoded if columns == first else encode_columns(
-        X, columns, sample_weight, what="graph nodes", allow_continuous=True,
-        column_types=_fitted_column_types(cpdag, column_types, columns))
+    data, states, weights = encoded if columns == first else _encode_effect_columns(
+        X, columns, sample_weight, column_types, cpdag)
     position = {i: k for k, i in enumerate(used)}
     rows = []
     for parent_sets, n_dags in combos:
@@ -1842,9 +1847,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     dag_weights = np.asarray(dag_weights) / len(graphs)
     parents = {g.nodes[p] for g in dags for p in g.parents[g.index[x]]}
     columns = [c for c in first if c in (x, y) or c in parents]
-    data, states, weights = encoded if columns == first else encode_columns(
-        X, columns, sample_weight, what="graph nodes", allow_continuous=True,
-        column_types=_fitted_column_types(learner, column_types, columns))
+    data, states, weights = encoded if columns == first else _encode_effect_columns(
+        X, columns, sample_weight, column_types, learner)
     position = {c: k for k, c in enumerate(columns)}
     px, py = position[x], position[y]
     # whether y descends from x in each DAG (where it does not, x has no effect on y)
