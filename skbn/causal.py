@@ -924,15 +924,16 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         Column types of the used columns (skbn's column-type rule: non-integer numbers are
         continuous; ``"auto"`` with a fitted learner as the graph: the types it was fitted
-        with, its ``column_types_``). When every used column (``x``, ``y``, the candidate
-        parents) is continuous the **Gaussian form** applies (below); mixed columns among
-        them are refused. **Mixed data** (discrete and continuous graph nodes): the class is
-        read among its DAGs that are conditional linear Gaussian networks (a discrete node
-        never has a continuous parent, the learners' rule): every undirected edge between a
-        discrete and a continuous node is taken as discrete -> continuous and the graph
-        closed under Meek's rules with that knowledge (its maximally oriented PDAG, whose
-        DAGs are exactly those of the class that respect the rule), so a discrete ``x``
-        never gets a continuous parent; a class with no such DAG is refused.
+        with, its ``column_types_``). When ``x`` and ``y`` are continuous the **Gaussian
+        form** applies (below), its candidate parents continuous or discrete; a discrete
+        ``x`` or ``y`` with continuous columns among the used ones is refused. **Mixed
+        data** (discrete and continuous graph nodes): the class is read among its DAGs that
+        are conditional linear Gaussian networks (a discrete node never has a continuous
+        parent, the learners' rule): every undirected edge between a discrete and a
+        continuous node is taken as discrete -> continuous and the graph closed under
+        Meek's rules with that knowledge (its maximally oriented PDAG, whose DAGs are
+        exactly those of the class that respect the rule), so a discrete ``x`` never gets a
+        continuous parent; a class with no such DAG is refused.
 
     Returns
     -------
@@ -942,7 +943,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         parent set: ``x`` does not cause ``y`` and the effect is ``P(y)``), then with ``x_value`` one column
         ``P(y=s | do(x=v))`` per state ``s``; with ``contrast`` the two probabilities and
         ``effect``. Gaussian form: ``parents``, ``n_dags`` (global), ``y_is_parent`` and
-        ``effect``, the coefficient.
+        ``effect``, the coefficient (averaged over the strata of discrete parents).
 
     Raises
     ------
@@ -960,7 +961,9 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         rests on the prior there (:class:`~skbn.exceptions.PositivityWarning`, once per
         call, naming the states, configurations and their share of the rows).
     RuntimeWarning
-        The same with ``ess=0``: those effects are NaN.
+        The same with ``ess=0``: those effects are NaN. Gaussian form: ``x`` is a linear
+        function of a parent set (in some stratum of its discrete parents): that effect is
+        NaN, the warning names the set (and the stratum, with its share of the rows).
 
     Notes
     -----
@@ -968,9 +971,24 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     model the total effect :math:`\\partial E[y \\mid \\mathrm{do}(x)] / \\partial x` given
     parent set :math:`Z` is the coefficient of ``x`` in the least-squares regression of
     ``y`` on ``x`` and :math:`Z` (0 when ``y`` is in :math:`Z`), computed from the weighted
-    moments (:func:`skbn._counting.regression`); ``x_value``, ``contrast``, ``y_value`` and
-    ``ess`` do not apply and must be left at their defaults. pcalg's global method returns
-    one coefficient per DAG: repeat each row ``n_dags`` times to get its multiset.
+    moments; ``x_value``, ``contrast``, ``y_value`` and ``ess`` do not apply and must be
+    left at their defaults. pcalg's global method returns one coefficient per DAG: repeat
+    each row ``n_dags`` times to get its multiset.
+
+    **Discrete parents of a continuous x** (conditional linear Gaussian data, Lauritzen &
+    Wermuth 1989). With :math:`Z = S \\cup C`, ``S`` discrete and ``C`` continuous,
+    ``y`` is regressed on ``x`` and ``C`` within each observed configuration ``s`` of
+    ``S`` (its own intercept and slopes) and the coefficients are averaged with the
+    strata's shares of the rows (of the weight): :math:`\\hat\\beta = \\sum_s \\hat P(s)
+    \\hat\\beta_s`. In a CLG network :math:`E[y \\mid \\mathrm{do}(x = v)]` is linear in
+    ``v`` (no discrete node descends from a continuous one), of slope
+    :math:`E[\\tau(D)]`, the path effect of the linear model given the configuration ``D``
+    of all discrete variables averaged over them; :math:`\\hat\\beta` tends to it when ``Z``
+    is the DAG's parent set of ``x`` (IDA's sets), even where :math:`E[y \\mid x, s, C]`
+    is not linear in ``C`` (a discrete variable outside ``S`` changing coefficients):
+    docs/causal.md, "Continuous effects with discrete parents", gives the argument. A
+    stratum in which ``x`` is a linear function of ``C`` (it does not vary there, or the
+    stratum has at most ``|C| + 1`` rows) leaves the effect undefined: NaN, with a warning.
 
     References
     ----------
@@ -1562,9 +1580,12 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         Largest class ``method="global"`` enumerates.
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         As in :func:`ida` (a fitted learner as the graph gives its ``column_types_``): all
-        used columns continuous gives the Gaussian form; mixed columns among them are
-        refused; on mixed data the class is read among its DAGs that are CLG networks, as in
-        :func:`ida`.
+        used columns continuous gives the Gaussian form; one continuous treatment and a
+        continuous ``y`` with discrete candidate parents give :func:`ida`'s effect averaged
+        over the strata (either technique); several continuous treatments with discrete
+        candidate parents, and a discrete treatment or outcome among continuous columns,
+        are refused; on mixed data the class is read among its DAGs that are CLG networks,
+        as in :func:`ida`.
 
     Returns
     -------
@@ -1578,8 +1599,12 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     ------
     ValueError
         Unknown node or state; ``y`` among the ``xs`` or a repeated ``x``; too large a class
-        with ``method="global"``; mixed discrete and continuous columns among the used
-        ones, or a class none of whose DAGs is a CLG network; discrete data that fail the
+        with ``method="global"``; a discrete treatment or outcome among continuous used
+        columns; several continuous treatments with discrete candidate parents (not
+        implemented: RRC and MCD multiply regression coefficients, and in a CLG network
+        those vary with the configuration of the discrete variables, so the average of the
+        products the joint effect needs is not the product of the strata's averages); a
+        class none of whose DAGs is a CLG network; discrete data that fail the
         identification condition.
 
     Warns
@@ -1896,12 +1921,15 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     column_types : "auto", dict or str, default="auto"
         Which columns are continuous, as the estimators' ``column_types`` (``"auto"`` with
         a fitted ``BootstrapStructure`` or ``OrderMCMCStructure``: its ``column_types_``).
-        When ``x``, ``y`` and every parent of ``x`` are continuous, the effect in each DAG is the
-        Gaussian one of :func:`ida`: the coefficient of ``x`` in the least-squares
-        regression of ``y`` on ``x`` and its parents (0 without a directed path), and
-        ``parameter_uncertainty`` draws it from its Normal sampling distribution
-        :math:`N(\\hat\\beta, \\hat\\sigma^2 / RSS_{x \\mid pa})`; ``x_value``,
-        ``contrast``, ``y_value`` and ``ess`` are then left unset. On mixed data each
+        When ``x`` and ``y`` are continuous, the effect in each DAG is the Gaussian one of
+        :func:`ida`: the coefficient of ``x`` in the least-squares regression of ``y`` on
+        ``x`` and its parents (0 without a directed path; with discrete parents, the
+        coefficients of the regressions on ``x`` and the continuous parents within their
+        strata, averaged with the strata's shares), and ``parameter_uncertainty`` draws it
+        from its Normal sampling distribution :math:`N(\\hat\\beta, \\hat\\sigma^2 /
+        RSS_{x \\mid pa})` (per stratum, the strata's shares from
+        :math:`\\mathrm{Dirichlet}(N_s)`); ``x_value``, ``contrast``, ``y_value`` and
+        ``ess`` are then left unset. On mixed data each
         graph's class is that of its DAGs that are CLG networks (as in :func:`ida`): the
         orientations of ``x``'s chain component that respect the rule, each with an equal
         share of the graph's weight (each stands for equally many such DAGs).
@@ -1916,7 +1944,10 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     ------
     ValueError
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
-        or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs.
+        or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs;
+        continuous ``x`` and ``y``: in a DAG, ``x`` is a linear function of its parents (in
+        some stratum of its discrete parents, named), or (``parameter_uncertainty``) a
+        stratum has too few rows for its coefficient's spread.
 
     Warns
     -----

@@ -3,6 +3,7 @@ answer over the DAGs of the class that respect the conditional-Gaussian rule (a 
 never has a continuous parent), checked against a brute-force enumeration of the class
 filtered by the rule and against hand-computed adjustments."""
 
+import io
 import re
 from itertools import product
 
@@ -589,3 +590,25 @@ def dag_order(nodes, edges):
         order.append(v)
         left.remove(v)
     return order
+
+
+def test_spector_effect_of_gpa_on_tuce_equals_r_lm_within_strata():
+    # statsmodels' spector rows above, TUCE declared continuous, a hypothetical DAG in which
+    # PSI (and GRADE) are parents of GPA: the effect of GPA on TUCE is R's lm slopes within
+    # the strata averaged with the strata's shares (R 4.2):
+    #   d <- read.csv("spector.csv")
+    #   b <- sapply(split(d, d$PSI), function(s) coef(lm(TUCE ~ GPA, data = s))["GPA"])
+    #   sum(table(d$PSI) / nrow(d) * b)                              # 3.58537591261382
+    #   f <- lm(TUCE ~ factor(PSI) * GPA, data = d)                  # the same, one model:
+    #   coef(f)["GPA"] + mean(d$PSI == 1) * coef(f)["factor(PSI)1:GPA"]   # 3.58537591261381
+    #   g <- split(d, list(d$PSI, d$GRADE))                          # PSI and GRADE: 4 strata
+    #   sum(sapply(g, nrow) / nrow(d) * sapply(g, function(s) coef(lm(TUCE ~ GPA, s))["GPA"]))
+    #                                                                # 3.40149941703821
+    rows = pd.read_csv(io.StringIO(SPECTOR))
+    types = {"TUCE": "continuous"}
+    dag = [("PSI", "GPA"), ("GPA", "TUCE"), ("PSI", "TUCE")]
+    assert ida(rows, dag, "GPA", "TUCE", column_types=types)["effect"].iloc[0] == pytest.approx(
+        3.58537591261382, rel=1e-12)
+    dag.append(("GRADE", "GPA"))
+    assert ida(rows, dag, "GPA", "TUCE", column_types=types)["effect"].iloc[0] == pytest.approx(
+        3.40149941703821, rel=1e-12)
