@@ -1691,8 +1691,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                 f"conditional linear Gaussian network those vary with the configuration of "
                 f"the discrete variables, so the joint effect (an average of products) is not "
                 f"a product of averages over the strata. Ask ida for one treatment at a time "
-                f"(its effect averages the strata's coefficients), or leave the discrete "
-                f"columns out of the data")
+                f"(its effect averages the strata's coefficients), or declare those columns "
+                f"continuous in column_types if they are measurements")
         if discrete:  # one treatment: ida's effect, averaged over the strata
             cache, determined = {}, []
             for row, (parent_sets, _) in zip(rows, combos):

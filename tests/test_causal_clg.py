@@ -505,6 +505,8 @@ def test_a_stratum_where_x_cannot_vary_gives_nan_with_a_warning_naming_it():
                                             r"the rows: a stratum .* too few rows"):
         out = ida(rows, CLG_DAG, "x", "y")
     assert np.isnan(out["effect"].iloc[0])
+    with pytest.warns(RuntimeWarning, match=r"joint_ida: 'x' is .* within the rows with A=2"):
+        assert np.isnan(joint_ida(rows, CLG_DAG, ["x"], "y")["effect_x"].iloc[0])
     with pytest.raises(ValueError, match=r"linear function of its parents \['A', 'C'\] within "
                                          r"the rows with A=2"):
         effect_over_graphs(rows, [CLG_DAG], "x", "y", equivalence_class=False)
