@@ -539,7 +539,8 @@ def test_parameter_draws_average_the_strata_draws():
 
 def test_continuous_effects_over_the_clg_dags_of_mixed_classes_are_brute_force():
     # random 6-node classes, two discrete columns and four continuous ones, x and y
-    # continuous, x with a discrete parent in some DAG: ida (global, with its DAG counts) and
+    # continuous, x with a discrete parent in some DAG: ida (global, with its DAG counts;
+    # local, its distinct sets) and
     # effect_over_graphs give, for each DAG of the class that respects the
     # conditional-Gaussian rule (brute force), the stratified least squares for its parents
     # of x computed by hand (ida: 0 where y is a parent of x; effect_over_graphs: 0 where y
@@ -579,6 +580,10 @@ def test_continuous_effects_over_the_clg_dags_of_mixed_classes_are_brute_force()
         for parents, (value, count) in expected.items():
             assert got[parents][0] == pytest.approx(value, rel=1e-8, abs=1e-12)
             assert got[parents][1] == count
+        local = ida(rows, cpdag, x, y)  # (the distinct sets; one row when y is a definite parent)
+        for parents, value in zip(local["parents"], local["effect"]):
+            assert value == pytest.approx(expected[tuple(sorted(parents))][0], rel=1e-8, abs=1e-12)
+        assert len(local) == len(expected) or local["y_is_parent"].all()
         summary = effect_over_graphs(rows, [edges], x, y)
         got_dist, want_dist = {}, {}
         for value, weight in zip(summary.effects, summary.weights):
