@@ -695,6 +695,16 @@ def _dirichlet(rng, alpha):
     return g / total
 
 
+def _configurations(codes, cardinalities, z):
+    """``(ids, n_ids, configurations)``: every row's id among the observed configurations
+    of the discrete columns ``z`` (numbered ``0 .. n_ids - 1`` in the order of their
+    declared ids; one id, 0, when ``z`` is empty) and each configuration's codes of ``z``."""
+    ids, n_ids = compress_ids(*config_ids(codes, cardinalities, z))
+    first = np.empty(n_ids, dtype=np.int64)  # a row of each configuration, to read its codes
+    first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
+    return ids, n_ids, [tuple(int(codes[first[s], c]) for c in z) for s in range(n_ids)]
+
+
 def _positivity_gaps(codes, cardinalities, weights, x, z):
     """Where positivity fails when adjusting for the columns ``z``: the states of ``x`` never
     observed in an observed configuration of ``z`` (``P(x | z = s) = 0`` with ``P(z = s) > 0``).
@@ -704,12 +714,10 @@ def _positivity_gaps(codes, cardinalities, weights, x, z):
     ``P(y | x, s)`` for the share ``P(z = s)`` of the rows. Returns ``(x code, codes of z,
     share of the rows)`` per such pair, largest share first.
     """
-    ids, n_ids = compress_ids(*config_ids(codes, cardinalities, z))
+    ids, n_ids, configurations = _configurations(codes, cardinalities, z)
     table = table_from_ids(ids, n_ids, codes[:, x], int(cardinalities[x]), weights)
     strata = table.sum(axis=1)
-    first = np.empty(n_ids, dtype=np.int64)  # a row of each configuration, to read its codes
-    first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
-    gaps = [(int(k), tuple(int(codes[first[s], c]) for c in z), float(strata[s] / strata.sum()))
+    gaps = [(int(k), configurations[s], float(strata[s] / strata.sum()))
             for s, k in zip(*np.nonzero((table == 0) & (strata[:, None] > 0)))]
     return sorted(gaps, key=lambda gap: (-gap[2], gap[0], gap[1]))
 
@@ -916,15 +924,16 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         Column types of the used columns (skbn's column-type rule: non-integer numbers are
         continuous; ``"auto"`` with a fitted learner as the graph: the types it was fitted
-        with, its ``column_types_``). When every used column (``x``, ``y``, the candidate
-        parents) is continuous the **Gaussian form** applies (below); mixed columns among
-        them are refused. **Mixed data** (discrete and continuous graph nodes): the class is
-        read among its DAGs that are conditional linear Gaussian networks (a discrete node
-        never has a continuous parent, the learners' rule): every undirected edge between a
-        discrete and a continuous node is taken as discrete -> continuous and the graph
-        closed under Meek's rules with that knowledge (its maximally oriented PDAG, whose
-        DAGs are exactly those of the class that respect the rule), so a discrete ``x``
-        never gets a continuous parent; a class with no such DAG is refused.
+        with, its ``column_types_``). When ``x`` and ``y`` are continuous the **Gaussian
+        form** applies (below), its candidate parents continuous or discrete; a discrete
+        ``x`` or ``y`` with continuous columns among the used ones is refused. **Mixed
+        data** (discrete and continuous graph nodes): the class is read among its DAGs that
+        are conditional linear Gaussian networks (a discrete node never has a continuous
+        parent, the learners' rule): every undirected edge between a discrete and a
+        continuous node is taken as discrete -> continuous and the graph closed under
+        Meek's rules with that knowledge (its maximally oriented PDAG, whose DAGs are
+        exactly those of the class that respect the rule), so a discrete ``x`` never gets a
+        continuous parent; a class with no such DAG is refused.
 
     Returns
     -------
@@ -934,7 +943,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         parent set: ``x`` does not cause ``y`` and the effect is ``P(y)``), then with ``x_value`` one column
         ``P(y=s | do(x=v))`` per state ``s``; with ``contrast`` the two probabilities and
         ``effect``. Gaussian form: ``parents``, ``n_dags`` (global), ``y_is_parent`` and
-        ``effect``, the coefficient.
+        ``effect``, the coefficient (averaged over the strata of discrete parents).
 
     Raises
     ------
@@ -952,7 +961,9 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         rests on the prior there (:class:`~skbn.exceptions.PositivityWarning`, once per
         call, naming the states, configurations and their share of the rows).
     RuntimeWarning
-        The same with ``ess=0``: those effects are NaN.
+        The same with ``ess=0``: those effects are NaN. Gaussian form: ``x`` is a linear
+        function of a parent set (in some stratum of its discrete parents): that effect is
+        NaN, the warning names the set (and the stratum, with its share of the rows).
 
     Notes
     -----
@@ -960,9 +971,24 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     model the total effect :math:`\\partial E[y \\mid \\mathrm{do}(x)] / \\partial x` given
     parent set :math:`Z` is the coefficient of ``x`` in the least-squares regression of
     ``y`` on ``x`` and :math:`Z` (0 when ``y`` is in :math:`Z`), computed from the weighted
-    moments (:func:`skbn._counting.regression`); ``x_value``, ``contrast``, ``y_value`` and
-    ``ess`` do not apply and must be left at their defaults. pcalg's global method returns
-    one coefficient per DAG: repeat each row ``n_dags`` times to get its multiset.
+    moments; ``x_value``, ``contrast``, ``y_value`` and ``ess`` do not apply and must be
+    left at their defaults. pcalg's global method returns one coefficient per DAG: repeat
+    each row ``n_dags`` times to get its multiset.
+
+    **Discrete parents of a continuous x** (conditional linear Gaussian data, Lauritzen &
+    Wermuth 1989). With :math:`Z = S \\cup C`, ``S`` discrete and ``C`` continuous,
+    ``y`` is regressed on ``x`` and ``C`` within each observed configuration ``s`` of
+    ``S`` (its own intercept and slopes) and the coefficients are averaged with the
+    strata's shares of the rows (of the weight): :math:`\\hat\\beta = \\sum_s \\hat P(s)
+    \\hat\\beta_s`. In a CLG network :math:`E[y \\mid \\mathrm{do}(x = v)]` is linear in
+    ``v`` (no discrete node descends from a continuous one), of slope
+    :math:`E[\\tau(D)]`, the path effect of the linear model given the configuration ``D``
+    of all discrete variables averaged over them; :math:`\\hat\\beta` tends to it when ``Z``
+    is the DAG's parent set of ``x`` (IDA's sets), even where :math:`E[y \\mid x, s, C]`
+    is not linear in ``C`` (a discrete variable outside ``S`` changing coefficients):
+    docs/causal.md, "Continuous effects with discrete parents", gives the argument. A
+    stratum in which ``x`` is a linear function of ``C`` (it does not vary there, or the
+    stratum has at most ``|C| + 1`` rows) leaves the effect undefined: NaN, with a warning.
 
     References
     ----------
@@ -1009,7 +1035,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         X, columns, sample_weight, column_types, cpdag)
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
-        return _gaussian_ida(g, data, weights, used, position, sets, xi, yi,
+        return _gaussian_ida(g, data, states, weights, used, position, sets, xi, yi,
                              x_value, contrast, y_value, ess)
     _check_query(x_value, contrast, ess)
     px, py = position[xi], position[yi]
@@ -1047,25 +1073,27 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     return pd.DataFrame(rows)
 
 
-def _gaussian_moments(data, weights, names, caller, needed, options, given):
-    """The moments of the Gaussian form of :func:`ida`, :func:`joint_ida` and
-    :func:`effect_over_graphs` (one group: every used column continuous), after refusing
-    discrete columns among them (``names``: their labels; ``needed``: which must be
-    continuous, for the message), the discrete query ``options`` (``(..., ess)``: all unset
-    and ``ess`` 1; ``given``: their names) and missing cells. (A discrete treatment never
-    has a continuous candidate parent here: the class is read among the DAGs that respect
-    the conditional-Gaussian rule, :func:`_clg_class`.)"""
-    if not data.continuous.all():
-        discrete = [n for n, c in zip(names, data.continuous) if not c]
+def _check_gaussian(data, names, caller, ends, options, given):
+    """Refuse what the Gaussian form of :func:`ida`, :func:`joint_ida` and
+    :func:`effect_over_graphs` cannot answer: a discrete treatment or outcome among
+    continuous columns (``ends``: the positions of the treatments and the outcome;
+    ``names``: the labels of the used columns), the discrete query ``options``
+    (``(..., ess)``: all unset and ``ess`` 1; ``given``: their names) and missing cells.
+    Discrete parents of a continuous treatment are allowed (:func:`_stratified_effect`);
+    a discrete treatment never has a continuous candidate parent here (the class is read
+    among the DAGs that respect the conditional-Gaussian rule, :func:`_clg_class`)."""
+    discrete = [names[k] for k in ends if not data.continuous[k]]
+    if discrete:
         raise ValueError(f"{caller}: columns {discrete!r} are discrete but others are continuous; "
-                         f"the Gaussian form needs {needed} continuous (declare column_types)")
+                         f"the Gaussian form needs the treatment and the outcome continuous "
+                         f"(a discrete treatment and outcome give a contrast of states, "
+                         f"continuous ones a regression coefficient; declare column_types)")
     *states, ess = options
     if any(v is not None for v in states) or ess != 1.0:
         raise ValueError(f"{given} apply to discrete data; the Gaussian form returns the "
                          "regression coefficient (leave them unset)")
-    if np.isnan(data.values).any():
+    if np.isnan(data.values[:, [k for k in range(len(names)) if data.continuous[k]]]).any():
         raise ValueError(f"{caller}: the Gaussian form needs complete rows (X has missing cells)")
-    return moments(data.values, weights)
 
 
 def _free_variation(scatter, x, parents):
@@ -1080,38 +1108,147 @@ def _free_variation(scatter, x, parents):
     return None if rss == 0.0 else rss
 
 
-def _warn_determined(caller, x, sets, stacklevel):
-    """The warning for the parent sets (labels) that determine ``x`` (:func:`_free_variation`);
-    ``stacklevel``: that of the user's call, seen from here."""
-    warnings.warn(f"{caller}: {x!r} is a linear function of its parents {sets[0]!r} in the "
-                  f"data{f' (and in {len(sets) - 1} more parent sets)' if len(sets) > 1 else ''}: "
-                  f"it cannot vary with them held fixed, so its effect adjusted for them is "
-                  f"not defined (positivity fails); those effects are NaN. Drop a column "
-                  f"computed from others", RuntimeWarning, stacklevel=stacklevel)
+@dataclass(frozen=True)
+class _Strata:
+    """The least-squares fits of :func:`_stratified_effect` in the strata of ``x``'s discrete
+    parents (one stratum, all rows, when it has none): per stratum with rows of positive
+    weight, its ``weight`` (sum of row weights), the coefficient ``coef`` of ``x`` in the
+    regression of ``y`` on ``x`` and the continuous parents, that regression's ``rss`` and
+    ``rss_x`` of ``x`` on the continuous parents (NaN, the three, in a stratum where ``x`` is
+    a linear function of its continuous parents: ``determined``), and ``labels``, the
+    strata's configurations as text (empty without discrete parents)."""
+
+    weight: np.ndarray
+    coef: np.ndarray
+    rss: np.ndarray
+    rss_x: np.ndarray
+    determined: np.ndarray
+    labels: list
+
+    @property
+    def effect(self):
+        """The average of the strata's coefficients with their shares of the weight (NaN
+        when ``x`` is determined in some stratum: its coefficient is not defined)."""
+        if self.determined.any():
+            return np.nan
+        return float(np.dot(self.weight, self.coef) / self.weight.sum())
+
+    def first_determined(self):
+        """``(label, share of the weight, number of such strata)`` of the largest stratum in
+        which ``x`` is a linear function of its continuous parents."""
+        k = max(np.flatnonzero(self.determined), key=lambda s: self.weight[s])
+        return self.labels[k], float(self.weight[k] / self.weight.sum()), int(self.determined.sum())
 
 
-def _gaussian_ida(g, data, weights, used, position, sets, xi, yi, x_value, contrast, y_value, ess):
-    """The Gaussian form of :func:`ida`: one regression coefficient per parent set (NaN, with
-    a warning, for a set of which ``x`` is a linear function: :func:`_free_variation`)."""
-    scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "ida",
-                                "x, y and every candidate parent", (x_value, contrast, y_value, ess),
-                                "x_value, contrast, y_value and ess").scatter[0]
+def _stratified_effect(data, weights, px, py, parents, names, states, cache):
+    r"""The total effect of the continuous ``x`` (position ``px``) on the continuous ``y``
+    adjusted for the parent set ``parents`` (positions; ``y`` not among them) of ``x``, some of
+    them possibly discrete, as :class:`_Strata` (its ``effect``). ``names`` and ``states``:
+    the used columns' labels and states (for the strata's labels); ``cache``: a dict
+    keeping the moments per set of discrete parents for the next call on the same data.
+
+    With ``S`` the discrete and ``C`` the continuous parents, ``y`` is regressed on ``x``
+    and ``C`` by weighted least squares within each observed configuration ``s`` of ``S``
+    (the stratum's own intercept and slopes), and the coefficients of ``x`` are averaged
+    with the strata's shares of the weight:
+    :math:`\hat\beta = \sum_s \hat P(s)\, \hat\beta_s`. Without discrete parents this is
+    the coefficient of ``x`` in the regression of ``y`` on ``x`` and ``C`` (pcalg's IDA).
+
+    Why this is the effect of a conditional linear Gaussian (CLG) network (Lauritzen &
+    Wermuth 1989; Lauritzen 1992): given the configuration ``d`` of all its discrete
+    variables ``D``, the continuous ones follow a linear Gaussian structural model whose
+    coefficients depend on ``d``; no discrete node descends from the continuous ``x``
+    (a discrete node has no continuous parent), so ``do(x = v)`` leaves ``P(d)`` as it is
+    and :math:`E[y \mid do(x = v)] = \sum_d P(d) (\alpha(d) + \tau(d) v)`, with
+    :math:`\tau(d)` the sum over directed paths ``x -> ... -> y`` of the products of the
+    ``d``-specific edge coefficients: linear in ``v``, of slope
+    :math:`\beta = E[\tau(D)]`. The parents of ``x`` being ``S`` and ``C``,
+    :math:`x = a(s) + b(s)^T C + \varepsilon` with :math:`\varepsilon \sim N(0, \sigma^2(s))`
+    independent of ``C`` and of the other discrete variables (non-descendants of ``x``:
+    the local Markov property), and :math:`E[y \mid x, C, d]` is linear in ``x`` and ``C``
+    with the coefficient :math:`\tau(d)` for ``x`` (the back-door adjustment for ``C`` in
+    the ``d``-specific linear model). By Frisch-Waugh-Lovell the stratum's least-squares
+    coefficient tends to :math:`E[\varepsilon y \mid s] / \sigma^2(s) =
+    E[\tau(D) \mid s]`, so :math:`\hat\beta \to E[\tau(D)] = \beta`. This holds although
+    :math:`E[y \mid x, s, C]` is not linear in ``C`` when a discrete variable outside ``S``
+    changes coefficients (it mixes the ``d``-specific lines with weights
+    :math:`P(d \mid s, C)`): only the regression of ``x`` on its parents needs to be
+    linear. A pooled regression with stratum dummies (common slopes) does not have this
+    property (it weighs the strata by their residual variance of ``x``, and its residual
+    of ``x`` is not :math:`\varepsilon` when ``b(s)`` differs between strata).
+
+    A stratum where ``x`` is a linear function of ``C`` (no variation of ``x``, or at most
+    ``|C| + 1`` rows) has no defined coefficient (:func:`_free_variation`): it is marked
+    ``determined``, and the effect is NaN.
+    """
+    strata = tuple(c for c in parents if not data.continuous[c])
+    continuous = [c for c in parents if data.continuous[c]]
+    if strata not in cache:
+        if strata:
+            ids, n_ids, configurations = _configurations(data.codes, data.cardinalities, strata)
+            cache[strata] = moments(data.values, weights, ids, n_ids), [
+                ", ".join(f"{names[c]}={states[c][k]!r}" for c, k in zip(strata, config))
+                for config in configurations]
+        else:
+            cache[strata] = moments(data.values, weights), [""]
+    stats, labels = cache[strata]
+    kept = np.flatnonzero(stats.weight > 0)
+    coef, rss, rss_x = (np.full(len(kept), np.nan) for _ in range(3))
+    for k, s in enumerate(kept):
+        spread = _free_variation(stats.scatter[s], px, continuous)
+        if spread is not None:
+            rss_x[k] = spread
+            beta, rss[k] = regression(stats.scatter[s], py, [px, *continuous])
+            coef[k] = beta[0]
+    return _Strata(stats.weight[kept], coef, rss, rss_x, np.isnan(coef), [labels[s] for s in kept])
+
+
+def _warn_determined(caller, x, found, stacklevel):
+    """The warning for the parent sets (labels) that determine ``x`` (:func:`_free_variation`):
+    ``found`` holds ``(parents, strata)`` per such set, ``strata`` its :class:`_Strata` (or
+    None: ``x`` is a linear function of the whole set); ``stacklevel``: that of the user's
+    call, seen from here."""
+    parents, strata = found[0]
+    where = ""
+    if strata is not None and strata.labels[0]:
+        label, share, n = strata.first_determined()
+        more = f" and {n - 1} more strata" if n > 1 else ""
+        where = (f" within the rows with {label} ({share:.1%} of the rows{more}: a stratum of "
+                 f"its discrete parents with too few rows, or in which {x!r} does not vary "
+                 f"given its continuous parents)")
+    more = f" (and in {len(found) - 1} more parent sets)" if len(found) > 1 else ""
+    warnings.warn(f"{caller}: {x!r} is a linear function of its parents {parents!r}{where} in "
+                  f"the data{more}: it cannot vary with them held fixed, so its effect adjusted "
+                  f"for them is not defined (positivity fails); those effects are NaN. Drop a "
+                  f"column computed from others"
+                  f"{', or merge rare states of a discrete parent' if where else ''}",
+                  RuntimeWarning, stacklevel=stacklevel)
+
+
+def _gaussian_ida(g, data, states, weights, used, position, sets, xi, yi, x_value, contrast,
+                  y_value, ess):
+    """The Gaussian form of :func:`ida`: one total effect per parent set, the coefficient of
+    ``x`` in the regression of ``y`` on ``x`` and the set, averaged over the strata of the
+    set's discrete columns (:func:`_stratified_effect`); NaN, with a warning, for a set of
+    which ``x`` is a linear function (in some stratum)."""
+    names = [g.nodes[i] for i in used]
     px, py = position[xi], position[yi]
-    rows, determined = [], []
+    _check_gaussian(data, names, "ida", (px, py), (x_value, contrast, y_value, ess),
+                    "x_value, contrast, y_value and ess")
+    rows, determined, cache = [], [], {}
     for parent_ids, n_dags in sets:
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
         if n_dags is not None:
             row["n_dags"] = n_dags
         row["y_is_parent"] = yi in parent_ids
-        parents = [position[i] for i in parent_ids]
         if row["y_is_parent"]:
             row["effect"] = 0.0
-        elif _free_variation(scatter, px, parents) is None:
-            row["effect"] = np.nan
-            determined.append(row["parents"])
         else:
-            coef, _ = regression(scatter, py, [px, *parents])
-            row["effect"] = float(coef[0])
+            fits = _stratified_effect(data, weights, px, py, [position[i] for i in parent_ids],
+                                      names, states, cache)
+            row["effect"] = fits.effect
+            if fits.determined.any():
+                determined.append((row["parents"], fits))
         rows.append(row)
     if determined:
         _warn_determined("ida", g.nodes[xi], determined, stacklevel=4)
@@ -1443,9 +1580,12 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         Largest class ``method="global"`` enumerates.
     column_types : "auto", "discrete", "continuous", list or dict, default="auto"
         As in :func:`ida` (a fitted learner as the graph gives its ``column_types_``): all
-        used columns continuous gives the Gaussian form; mixed columns among them are
-        refused; on mixed data the class is read among its DAGs that are CLG networks, as in
-        :func:`ida`.
+        used columns continuous gives the Gaussian form; one continuous treatment and a
+        continuous ``y`` with discrete candidate parents give :func:`ida`'s effect averaged
+        over the strata (either technique); several continuous treatments with discrete
+        candidate parents, and a discrete treatment or outcome among continuous columns,
+        are refused; on mixed data the class is read among its DAGs that are CLG networks,
+        as in :func:`ida`.
 
     Returns
     -------
@@ -1459,8 +1599,12 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
     ------
     ValueError
         Unknown node or state; ``y`` among the ``xs`` or a repeated ``x``; too large a class
-        with ``method="global"``; mixed discrete and continuous columns among the used
-        ones, or a class none of whose DAGs is a CLG network; discrete data that fail the
+        with ``method="global"``; a discrete treatment or outcome among continuous used
+        columns; several continuous treatments with discrete candidate parents (not
+        implemented: RRC and MCD multiply regression coefficients, and in a CLG network
+        those vary with the configuration of the discrete variables, so the average of the
+        products the joint effect needs is not the product of the strata's averages); a
+        class none of whose DAGs is a CLG network; discrete data that fail the
         identification condition.
 
     Warns
@@ -1535,10 +1679,36 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
             row["n_dags"] = n_dags
         rows.append(row)
     if data.has_continuous:
-        scatter = _gaussian_moments(data, weights, [g.nodes[i] for i in used], "joint_ida",
-                                    "xs, y and every candidate parent",
-                                    (x_values, contrast, y_value, ess),
-                                    "x_values, contrast, y_value and ess").scatter[0]
+        names = [g.nodes[i] for i in used]
+        _check_gaussian(data, names, "joint_ida", [position[i] for i in (*xi, yi)],
+                        (x_values, contrast, y_value, ess), "x_values, contrast, y_value and ess")
+        discrete = [names[k] for k in range(len(used)) if not data.continuous[k]]
+        if discrete and len(xs) > 1:
+            raise ValueError(
+                f"joint_ida: the joint effect of several continuous treatments with discrete "
+                f"candidate parents {discrete!r} is not implemented: RRC and MCD combine "
+                f"the treatments' regression coefficients (products of them), and in a "
+                f"conditional linear Gaussian network those vary with the configuration of "
+                f"the discrete variables, so the joint effect (an average of products) is not "
+                f"a product of averages over the strata. Ask ida for one treatment at a time "
+                f"(its effect averages the strata's coefficients), or declare those columns "
+                f"continuous in column_types if they are measurements")
+        if discrete:  # one treatment: ida's effect, averaged over the strata
+            cache, determined = {}, []
+            for row, (parent_sets, _) in zip(rows, combos):
+                if yi in parent_sets[0]:
+                    row[f"effect_{xs[0]}"] = 0.0
+                    continue
+                fits = _stratified_effect(data, weights, position[xi[0]], position[yi],
+                                          [position[i] for i in parent_sets[0]], names, states,
+                                          cache)
+                row[f"effect_{xs[0]}"] = fits.effect
+                if fits.determined.any():
+                    determined.append((row["parents"][0], fits))
+            if determined:
+                _warn_determined("joint_ida", xs[0], determined, stacklevel=3)
+            return pd.DataFrame(rows)
+        scatter = moments(data.values, weights).scatter[0]
         for row, (parent_sets, _) in zip(rows, combos):
             # a treatment that is a linear function of its parents leaves every effect of
             # the combination undefined (each is computed through all the treatments)
@@ -1547,7 +1717,7 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                                                                 [position[i] for i in pa]) is None]
             if x_determined:
                 x, pa = x_determined[0]
-                _warn_determined("joint_ida", g.nodes[x], [tuple(g.nodes[i] for i in pa)],
+                _warn_determined("joint_ida", g.nodes[x], [(tuple(g.nodes[i] for i in pa), None)],
                                  stacklevel=3)
                 effects = [np.nan] * len(xs)
             else:
@@ -1751,12 +1921,15 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     column_types : "auto", dict or str, default="auto"
         Which columns are continuous, as the estimators' ``column_types`` (``"auto"`` with
         a fitted ``BootstrapStructure`` or ``OrderMCMCStructure``: its ``column_types_``).
-        When ``x``, ``y`` and every parent of ``x`` are continuous, the effect in each DAG is the
-        Gaussian one of :func:`ida`: the coefficient of ``x`` in the least-squares
-        regression of ``y`` on ``x`` and its parents (0 without a directed path), and
-        ``parameter_uncertainty`` draws it from its Normal sampling distribution
-        :math:`N(\\hat\\beta, \\hat\\sigma^2 / RSS_{x \\mid pa})`; ``x_value``,
-        ``contrast``, ``y_value`` and ``ess`` are then left unset. On mixed data each
+        When ``x`` and ``y`` are continuous, the effect in each DAG is the Gaussian one of
+        :func:`ida`: the coefficient of ``x`` in the least-squares regression of ``y`` on
+        ``x`` and its parents (0 without a directed path; with discrete parents, the
+        coefficients of the regressions on ``x`` and the continuous parents within their
+        strata, averaged with the strata's shares), and ``parameter_uncertainty`` draws it
+        from its Normal sampling distribution :math:`N(\\hat\\beta, \\hat\\sigma^2 /
+        RSS_{x \\mid pa})` (per stratum, the strata's shares from
+        :math:`\\mathrm{Dirichlet}(N_s)`); ``x_value``, ``contrast``, ``y_value`` and
+        ``ess`` are then left unset. On mixed data each
         graph's class is that of its DAGs that are CLG networks (as in :func:`ida`): the
         orientations of ``x``'s chain component that respect the rule, each with an equal
         share of the graph's weight (each stands for equally many such DAGs).
@@ -1771,7 +1944,10 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     ------
     ValueError
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
-        or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs.
+        or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs;
+        continuous ``x`` and ``y``: in a DAG, ``x`` is a linear function of its parents (in
+        some stratum of its discrete parents, named), or (``parameter_uncertainty``) a
+        stratum has too few rows for its coefficient's spread.
 
     Warns
     -----
@@ -1856,7 +2032,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
                                                           g.children[g.index[x]]) for g in dags])
     if data.has_continuous:
         effects = _gaussian_graph_effects(
-            data, weights, dags, x, y, causes, columns, position, (x_value, contrast, y_value, ess),
+            data, states, weights, dags, x, y, causes, columns, position,
+            (x_value, contrast, y_value, ess),
             check_random_state(random_state) if parameter_uncertainty else None)
         return _summarise_effects(effects, causes, dag_weights, level)
     _check_query(x_value, contrast, ess)
@@ -1949,35 +2126,49 @@ def _summarise_effects(effects, causes, dag_weights, level, positivity_fails=Non
                         positivity_fails=positivity_fails)
 
 
-def _gaussian_graph_effects(data, weights, dags, x, y, causes, columns, position, query, rng):
-    r"""Per-DAG effects of :func:`effect_over_graphs` on continuous data: in each DAG where
-    ``y`` descends from ``x`` (``causes``), the coefficient of ``x`` in the regression of ``y`` on ``x``
-    and its parents (the total effect, as :func:`ida`), else 0. With ``rng`` (parameter
-    uncertainty) it is drawn from :math:`N(\hat\beta, \hat\sigma^2 / RSS_{x \mid pa})`,
-    the coefficient's sampling distribution: :math:`\hat\sigma^2 = RSS / (N - |pa| - 2)`
-    the residual variance of ``y`` and :math:`RSS_{x \mid pa}` that of ``x`` on its parents
-    (the ``x`` entry of the inverse scatter matrix of the regressors)."""
-    stats = _gaussian_moments(data, weights, columns, "effect_over_graphs",
-                              "x, y and every parent of x", query, "x_value, contrast, y_value and ess")
-    scatter, total = stats.scatter[0], float(stats.weight[0])
+def _gaussian_graph_effects(data, states, weights, dags, x, y, causes, columns, position, query,
+                            rng):
+    r"""Per-DAG effects of :func:`effect_over_graphs` on continuous ``x`` and ``y``: in each DAG
+    where ``y`` descends from ``x`` (``causes``), the coefficient of ``x`` in the regression of
+    ``y`` on ``x`` and its parents, averaged over the strata of its discrete parents (the total
+    effect, as :func:`ida`: :func:`_stratified_effect`), else 0. With ``rng`` (parameter
+    uncertainty) each stratum's coefficient is drawn from
+    :math:`N(\hat\beta_s, \hat\sigma_s^2 / RSS_{x \mid C, s})`, its sampling distribution:
+    :math:`\hat\sigma_s^2 = RSS_s / (N_s - |C| - 2)` the residual variance of ``y`` and
+    :math:`RSS_{x \mid C, s}` that of ``x`` on its continuous parents ``C`` in the stratum
+    (the ``x`` entry of the inverse scatter matrix of the regressors); with several strata
+    their shares are drawn from :math:`\mathrm{Dirichlet}(N_s)` (the posterior of the
+    strata's probabilities under an improper uniform prior on the log scale), independently."""
     px, py = position[x], position[y]
-    effects = np.zeros(len(dags))
+    _check_gaussian(data, columns, "effect_over_graphs", (px, py), query,
+                    "x_value, contrast, y_value and ess")
+    effects, cache = np.zeros(len(dags)), {}
     for k, g in enumerate(dags):
         if not causes[k]:
             continue
         parents = [position[g.nodes[i]] for i in sorted(g.parents[g.index[x]])]
-        rss_x = _free_variation(scatter, px, parents)  # (also the coefficient's spread below)
-        if rss_x is None:
+        fits = _stratified_effect(data, weights, px, py, parents, columns, states, cache)
+        names = [columns[i] for i in parents]
+        if fits.determined.any():
+            where = ""
+            if fits.labels[0]:
+                label, share, n = fits.first_determined()
+                more = f" and {n - 1} more strata" if n > 1 else ""
+                where = (f" within the rows with {label} ({share:.1%} of the rows{more}: a "
+                         f"stratum of its discrete parents with too few rows, or in which "
+                         f"{x!r} does not vary given its continuous parents)")
             raise ValueError(f"effect_over_graphs: {x!r} is a linear function of its parents "
-                             f"{[columns[i] for i in parents]!r} in the data (in a sampled DAG), "
-                             f"so its effect adjusted for them is not defined; drop a column "
-                             f"computed from others")
-        coef, rss = regression(scatter, py, [px, *parents])
-        effects[k] = coef[0]
-        if rng is not None:
-            dof = total - len(parents) - 2
-            if dof <= 0:
-                raise ValueError(f"effect_over_graphs: too few rows for the coefficient's "
-                                 f"spread (x's parents {[columns[i] for i in parents]!r})")
-            effects[k] = rng.normal(coef[0], np.sqrt(rss / dof / rss_x))
+                             f"{names!r}{where} in the data (in a sampled DAG), so its effect "
+                             f"adjusted for them is not defined; drop a column computed from "
+                             f"others{' or merge rare states of a discrete parent' if where else ''}")
+        if rng is None:
+            effects[k] = fits.effect
+            continue
+        dof = fits.weight - sum(data.continuous[i] for i in parents) - 2
+        if (dof <= 0).any():
+            where = f" within the rows with {fits.labels[int(np.argmin(dof))]}" if fits.labels[0] else ""
+            raise ValueError(f"effect_over_graphs: too few rows for the coefficient's "
+                             f"spread (x's parents {names!r}{where})")
+        coef = rng.normal(fits.coef, np.sqrt(fits.rss / dof / fits.rss_x))
+        effects[k] = coef[0] if len(coef) == 1 else float(np.dot(_dirichlet(rng, fits.weight), coef))
     return effects

@@ -2537,11 +2537,6 @@ def _with_options(text):
                   lambda m: f"{m.group(1)}pass --weights {m.group(2)}", text)
     text = re.sub(rf"drop {name} from X and pass it as sample_weight",
                   lambda m: f"pass --weights {m.group(1)}", text)  # (a frequency table's)
-    # IDA's Gaussian form (skbn effect on two continuous columns) refusing a discrete parent:
-    # the command line declares types by option, and --model chooses the columns used
-    text = re.sub(r"^(?:ida|effect_over_graphs): columns \[(.*?)\] are discrete but others are "
-                  r"continuous; the Gaussian form needs (.*?) continuous \(declare column_types\)",
-                  _gaussian_effect_hint, text)
     # a fit's advice to learn the structure alone: the command always fits the network
     text = text.replace(", learn the structure alone with fit_parameters=False,", ",")
     text = text.replace(", or learn the structure alone with fit_parameters=False.", ".")
@@ -2562,17 +2557,6 @@ def _with_options(text):
         if "_" in parameter:
             text = re.sub(rf"(?<![\w'\"-]){parameter}(?![\w'\"])", option, text)
     return text
-
-
-def _gaussian_effect_hint(match):
-    """The command line's words for IDA's refusal of a discrete column among the regressors
-    of a continuous effect (``match``: the discrete columns, which columns must be continuous)."""
-    needed = match.group(2).replace("x, y", "--x, --y").replace(" of x", " of --x")
-    return (f"columns {match.group(1)} are discrete but --x and --y are continuous: the effect "
-            f"of one measurement on another (a regression coefficient) needs {needed} "
-            f"continuous: declare columns of whole numbers that are measurements with "
-            f"--continuous COLUMN, and leave columns of text states out of the data (or give "
-            f"--model a graph in which they are no parent of --x)")
 
 
 def _one_line(exc):

@@ -1,8 +1,11 @@
 """Effects on mixed (conditional linear Gaussian) data: ida, joint_ida and effect_over_graphs
 answer over the DAGs of the class that respect the conditional-Gaussian rule (a discrete node
 never has a continuous parent), checked against a brute-force enumeration of the class
-filtered by the rule and against hand-computed adjustments."""
+filtered by the rule and against hand-computed adjustments; and the effect of a continuous x
+on a continuous y with discrete parents of x (the coefficient averaged over their strata),
+checked against a CLG network's analytic effect, least squares by numpy and R's lm."""
 
+import io
 import re
 from itertools import product
 
@@ -350,3 +353,277 @@ def test_an_array_with_declared_types_reads_the_same_class():
                   ["discrete", "discrete", "continuous", "continuous"]):
         out = ida(X, cpdag, 1, 0, x_value=1.0, column_types=types, method="global")
         assert out["parents"].tolist() == [(), (0,)] and out["n_dags"].tolist() == [1, 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# continuous x and y with discrete parents: the coefficient averaged over the strata
+# ---------------------------------------------------------------------------------------------
+#: A CLG network (A, W discrete; C, x, M, y continuous) whose coefficients into M and y change
+#: with W, a discrete variable outside x's parents {A, C}: E[y | x, A, C] is then not linear in
+#: C (it mixes the W-specific lines with weights P(W | A, C)).
+CLG_DAG = [("A", "W"), ("A", "C"), ("W", "C"), ("A", "x"), ("C", "x"), ("x", "M"), ("W", "M"),
+           ("x", "y"), ("M", "y"), ("C", "y"), ("W", "y")]
+#: Its total effect of x on y: per configuration of W the sum over the paths x -> y and
+#: x -> M -> y of the products of the W-specific coefficients (W=0: 0.5 + 1.0 * 0.7 = 1.2;
+#: W=1: -1.0 + 2.0 * 0.7 = 0.4), averaged with P(W=1) = 0.3 * 0.7 + 0.7 * 0.2 = 0.35
+CLG_EFFECT = 0.65 * 1.2 + 0.35 * 0.4
+
+
+def clg_rows(n, seed):
+    rng = np.random.default_rng(seed)
+    a = (rng.random(n) < 0.3).astype(int)
+    w = (rng.random(n) < np.where(a == 1, 0.7, 0.2)).astype(int)
+    c = 1.0 * a + 2.0 * w + rng.normal(size=n)
+    x = 0.5 + 1.0 * a + np.where(a == 0, 0.8, -0.5) * c + rng.normal(size=n)
+    m = np.where(w == 0, 1.0, 2.0) * x + rng.normal(size=n)
+    y = np.where(w == 0, 0.5, -1.0) * x + 0.7 * m + 1.5 * c + 2.0 * w + rng.normal(size=n)
+    return pd.DataFrame({"A": a, "W": w, "C": c, "x": x, "M": m, "y": y})
+
+
+def stratified_ols(rows, x, y, continuous, discrete, weights=None):
+    """By hand with numpy: the weighted least-squares coefficient of x in the regression of
+    y on (1, x, continuous) within each configuration of the discrete columns (their own
+    intercepts and slopes), averaged with the configurations' shares of the weight; and
+    its standard error: HC0 sandwich variances of the strata's coefficients (the
+    regression of y is misspecified in C when a discrete variable outside the strata
+    changes coefficients) plus the multinomial variance of the shares."""
+    w = np.ones(len(rows)) if weights is None else np.asarray(weights, dtype=float)
+    groups = rows.groupby(list(discrete)).indices if discrete else {(): np.arange(len(rows))}
+    shares, betas, variances = [], [], []
+    for index in groups.values():
+        part, pw = rows.iloc[index], w[index]
+        design = np.column_stack([np.ones(len(part)), part[x]] + [part[c] for c in continuous])
+        root = np.sqrt(pw)[:, None]
+        coef = np.linalg.lstsq(design * root, part[y].to_numpy() * root[:, 0], rcond=None)[0]
+        residual = part[y].to_numpy() - design @ coef
+        bread = np.linalg.inv(design.T @ (pw[:, None] * design))
+        meat = (design * (pw * residual ** 2)[:, None]).T @ design
+        shares.append(pw.sum() / w.sum())
+        betas.append(coef[1])
+        variances.append((bread @ meat @ bread)[1, 1])
+    shares, betas = np.array(shares), np.array(betas)
+    effect = float(shares @ betas)
+    variance = shares ** 2 @ np.array(variances) + (shares @ betas ** 2 - effect ** 2) / w.sum()
+    return effect, float(np.sqrt(variance))
+
+
+def test_continuous_effect_with_discrete_parents_is_the_clg_path_average():
+    # 200,000 rows of the CLG network above: ida's effect of x on y (parents A, C) is the
+    # stratified least squares computed by hand, and within 4 standard errors of the
+    # analytic effect 0.92; a pooled regression with a dummy for A (common slopes) is not
+    # (0.843: it weighs the strata by the residual variance of x, whose slope on C changes
+    # with A)
+    # (the "global" estimate, bnlearn 4.9's CLG fit of the true DAG on these rows, written
+    # to CSV with A and W as factors, gives 0.9221, as close to the truth:
+    #   fit <- bn.fit(model2network("[A][W|A][C|A:W][x|A:C][M|x:W][y|x:M:C:W]"), d)
+    #   pW <- colSums(t(fit$W$prob) * as.numeric(fit$A$prob))
+    #   cy <- fit$y$coefficients; sum(pW * (cy["x", ] + cy["M", ] * fit$M$coefficients["x", ]))
+    # it needs every family of the DAG, where IDA knows only x's parents)
+    rows = clg_rows(200_000, 0)
+    out = ida(rows, CLG_DAG, "x", "y")
+    assert out["parents"].tolist() == [("A", "C")]
+    effect, se = stratified_ols(rows, "x", "y", ["C"], ["A"])
+    assert out["effect"].iloc[0] == pytest.approx(effect, rel=1e-9)
+    assert se < 0.004 and abs(effect - CLG_EFFECT) < 4 * se
+    design = np.column_stack([np.ones(len(rows)), rows["x"], rows["C"], rows["A"]])
+    pooled = np.linalg.lstsq(design, rows["y"], rcond=None)[0][1]
+    assert abs(pooled - CLG_EFFECT) > 20 * se
+    # the class (two DAGs, orienting the triangle A, W, C) gives x the parents (A, C) in
+    # both; effect_over_graphs and joint_ida with the one treatment agree
+    cpdag = dag_to_cpdag(list(rows), CLG_DAG)
+    every = ida(rows, cpdag, "x", "y", method="global")
+    assert dict(zip(every["parents"], every["effect"])) == pytest.approx({("A", "C"): effect})
+    summary = effect_over_graphs(rows, [CLG_DAG], "x", "y")
+    np.testing.assert_allclose(summary.effects[summary.causes], effect, rtol=1e-9)
+    joint = joint_ida(rows, CLG_DAG, ["x"], "y")
+    assert joint["effect_x"].tolist() == pytest.approx([effect], rel=1e-9)
+
+
+def test_a_pure_discrete_confounder_with_equal_slopes_gives_the_dummy_regression():
+    # s (three states) confounds x and y with the same slopes in every stratum. A balanced
+    # design (equal strata, the same centred x and c in each): the average of the strata's
+    # coefficients equals, to rounding, the coefficient of x in the pooled regression of y
+    # on x, c and dummies for s (least squares by numpy); on random rows both estimate the
+    # same effect (0.6), within a few standard errors of each other
+    rng = np.random.default_rng(8)
+    u, v = rng.normal(size=(2, 50))
+    s = np.repeat([0, 1, 2], 50)
+    c = np.tile(v, 3) + 0.5 * s
+    x = np.tile(u + 0.4 * v, 3) + s
+    y = 0.6 * x + 0.3 * c - 1.0 * s + rng.normal(size=150)
+    rows = pd.DataFrame({"s": s, "c": c, "x": x, "y": y})
+    dag = [("s", "c"), ("s", "x"), ("c", "x"), ("s", "y"), ("c", "y"), ("x", "y")]
+    dummies = np.column_stack([np.ones(150), x, c, s == 1, s == 2])
+    pooled = np.linalg.lstsq(dummies, y, rcond=None)[0][1]
+    assert ida(rows, dag, "x", "y")["effect"].iloc[0] == pytest.approx(pooled, rel=1e-10)
+    n = 20_000
+    s = rng.integers(0, 3, n)
+    c = 0.5 * s + rng.normal(size=n)
+    x = s + 0.4 * c + rng.normal(size=n) * (1 + s)  # (residual spreads differ by stratum)
+    y = 0.6 * x + 0.3 * c - 1.0 * s + rng.normal(size=n)
+    rows = pd.DataFrame({"s": s, "c": c, "x": x, "y": y})
+    effect, se = stratified_ols(rows, "x", "y", ["c"], ["s"])
+    assert ida(rows, dag, "x", "y")["effect"].iloc[0] == pytest.approx(effect, rel=1e-9)
+    dummies = np.column_stack([np.ones(n), x, c, s == 1, s == 2])
+    pooled = np.linalg.lstsq(dummies, y, rcond=None)[0][1]
+    assert abs(effect - 0.6) < 4 * se and abs(pooled - effect) < 4 * se
+
+
+def test_weights_are_row_copies_and_empty_strata_do_not_count():
+    # integer weights equal copies of the rows; a stratum whose rows all have weight 0
+    # (a state of s kept only in rows with weight 0, where x does not even vary) has no
+    # share of the effect
+    rng = np.random.default_rng(9)
+    rows = clg_rows(600, 1)
+    weights = rng.integers(1, 4, 600)
+    copies = rows.loc[rows.index.repeat(weights)].reset_index(drop=True)
+    by_weight = ida(rows, CLG_DAG, "x", "y", sample_weight=weights)["effect"].iloc[0]
+    assert by_weight == pytest.approx(ida(copies, CLG_DAG, "x", "y")["effect"].iloc[0], rel=1e-10)
+    assert by_weight == pytest.approx(stratified_ols(rows, "x", "y", ["C"], ["A"], weights)[0],
+                                      rel=1e-10)
+    extra = pd.DataFrame({"A": [2, 2], "W": [0, 0], "C": [0.0, 1.0], "x": [1.0, 1.0],
+                          "M": [0.0, 0.0], "y": [0.0, 0.0]})
+    padded = pd.concat([rows, extra], ignore_index=True)
+    out = ida(padded, CLG_DAG, "x", "y", sample_weight=np.append(weights, [0, 0]))
+    assert out["effect"].iloc[0] == pytest.approx(by_weight, rel=1e-12)
+    summary = effect_over_graphs(padded, [CLG_DAG], "x", "y", equivalence_class=False,
+                                 sample_weight=np.append(weights, [0, 0]))
+    assert summary.estimate == pytest.approx(by_weight, rel=1e-12)
+
+
+def test_a_stratum_where_x_cannot_vary_gives_nan_with_a_warning_naming_it():
+    # A=2 in two rows with one continuous parent C: x is a linear function of C there (two
+    # rows, two coefficients), so that stratum's coefficient, hence the effect, is not
+    # defined: ida says NaN with the determined-columns warning naming the stratum and its
+    # share; effect_over_graphs refuses (as for a determined x on continuous data)
+    rows = clg_rows(400, 2)
+    extra = pd.DataFrame({"A": [2, 2], "W": [0, 1], "C": [0.0, 1.0], "x": [1.0, 3.0],
+                          "M": [0.0, 1.0], "y": [0.5, 2.0]})
+    rows = pd.concat([rows, extra], ignore_index=True)
+    with pytest.warns(RuntimeWarning, match=r"'x' is a linear function of its parents "
+                                            r"\('A', 'C'\) within the rows with A=2 \(0\.5% of "
+                                            r"the rows: a stratum .* too few rows"):
+        out = ida(rows, CLG_DAG, "x", "y")
+    assert np.isnan(out["effect"].iloc[0])
+    with pytest.warns(RuntimeWarning, match=r"joint_ida: 'x' is .* within the rows with A=2"):
+        assert np.isnan(joint_ida(rows, CLG_DAG, ["x"], "y")["effect_x"].iloc[0])
+    with pytest.raises(ValueError, match=r"linear function of its parents \['A', 'C'\] within "
+                                         r"the rows with A=2"):
+        effect_over_graphs(rows, [CLG_DAG], "x", "y", equivalence_class=False)
+    # a third row with x varying given C: the stratum has its (exact) coefficient
+    rows.loc[len(rows)] = {"A": 2, "W": 0, "C": 2.0, "x": 4.0, "M": 1.0, "y": 1.0}
+    effect = ida(rows, CLG_DAG, "x", "y")["effect"].iloc[0]
+    assert effect == pytest.approx(stratified_ols(rows, "x", "y", ["C"], ["A"])[0], rel=1e-9)
+
+
+def test_parameter_draws_average_the_strata_draws():
+    # parameter_uncertainty: each DAG's effect is sum_s P_s b_s with P ~ Dirichlet(N_s) and
+    # b_s ~ N(beta_s, sigma_s^2 / RSS(x | C, s)); over 4000 copies of one DAG the draws
+    # centre on the estimate, with the spread of those two sources computed by hand
+    rows = clg_rows(3000, 3)
+    out = effect_over_graphs(rows, [CLG_DAG] * 4000, "x", "y", equivalence_class=False,
+                             parameter_uncertainty=True, random_state=0)
+    effect = ida(rows, CLG_DAG, "x", "y")["effect"].iloc[0]
+    shares, betas, variances = [], [], []
+    for _, part in rows.groupby("A"):
+        design = np.column_stack([np.ones(len(part)), part["x"], part["C"]])
+        coef, rss = np.linalg.lstsq(design, part["y"], rcond=None)[:2]
+        shares.append(len(part) / len(rows))
+        betas.append(coef[1])
+        variances.append(rss[0] / (len(part) - 3) * np.linalg.inv(design.T @ design)[1, 1])
+    shares, betas = np.array(shares), np.array(betas)
+    spread = np.sqrt(shares ** 2 @ variances + (shares @ betas ** 2 - effect ** 2) / (len(rows) + 1))
+    assert out.effects.mean() == pytest.approx(effect, abs=4 * spread / np.sqrt(4000))
+    assert out.effects.std() == pytest.approx(spread, rel=0.05)
+
+
+def test_continuous_effects_over_the_clg_dags_of_mixed_classes_are_brute_force():
+    # random 6-node classes, two discrete columns and four continuous ones, x and y
+    # continuous, x with a discrete parent in some DAG: ida (global, with its DAG counts;
+    # local, its distinct sets) and
+    # effect_over_graphs give, for each DAG of the class that respects the
+    # conditional-Gaussian rule (brute force), the stratified least squares for its parents
+    # of x computed by hand (ida: 0 where y is a parent of x; effect_over_graphs: 0 where y
+    # is no descendant of x)
+    rng = np.random.default_rng(10)
+    checked = 0
+    for seed in range(200):
+        nodes, edges = random_dag(6, 0.5, random_state=300 + seed, shuffle=True)
+        cpdag = dag_to_cpdag(nodes, edges)
+        continuous = dict(zip(nodes, map(bool, rng.permutation([0, 0, 1, 1, 1, 1]))))
+        if not cpdag.undirected or any(continuous[u] and not continuous[v]
+                                       for u, v in cpdag.directed):
+            continue
+        allowed = clg_dags(cpdag, continuous)
+        x, y = [v for v in nodes if continuous[v]][:2]
+        if not any(not continuous[u] for dag in allowed for u, v in dag if v == x):
+            continue  # (no DAG gives x a discrete parent: the continuous case)
+        noise = np.random.default_rng(seed).normal(size=(800, 6))
+        rows = pd.DataFrame({v: noise[:, k] for k, v in enumerate(nodes)})
+        for v in dag_order(nodes, edges):  # (continuous columns add their DAG parents)
+            if continuous[v]:
+                rows[v] += 0.5 * sum(rows[u] for u, c in edges if c == v)
+            else:
+                rows[v] = (rows[v] > 0).astype(int)
+        expected, per_dag = {}, []
+        for dag in allowed:
+            parents = tuple(sorted(u for u, v in dag if v == x))
+            value = stratified_ols(rows, x, y, [p for p in parents if continuous[p]],
+                                   [p for p in parents if not continuous[p]])[0]
+            count = expected.get(parents, (0, 0))[1]
+            expected[parents] = (0.0 if y in parents else value, count + 1)
+            per_dag.append(value if y in dag_descendants(dag, x) else 0.0)
+        every = ida(rows, cpdag, x, y, method="global")
+        got = {tuple(sorted(p)): (e, n) for p, e, n in
+               zip(every["parents"], every["effect"], every["n_dags"])}
+        assert got.keys() == expected.keys()
+        for parents, (value, count) in expected.items():
+            assert got[parents][0] == pytest.approx(value, rel=1e-8, abs=1e-12)
+            assert got[parents][1] == count
+        local = ida(rows, cpdag, x, y)  # (the distinct sets; one row when y is a definite parent)
+        for parents, value in zip(local["parents"], local["effect"]):
+            assert value == pytest.approx(expected[tuple(sorted(parents))][0], rel=1e-8, abs=1e-12)
+        assert len(local) == len(expected) or local["y_is_parent"].all()
+        summary = effect_over_graphs(rows, [edges], x, y)
+        got_dist, want_dist = {}, {}
+        for value, weight in zip(summary.effects, summary.weights):
+            got_dist[round(value, 8)] = got_dist.get(round(value, 8), 0.0) + weight
+        for value in per_dag:
+            want_dist[round(value, 8)] = want_dist.get(round(value, 8), 0.0) + 1 / len(allowed)
+        assert got_dist.keys() == want_dist.keys()
+        assert [got_dist[k] for k in sorted(got_dist)] == pytest.approx(
+            [want_dist[k] for k in sorted(got_dist)])
+        checked += 1
+    assert checked > 10
+
+
+def dag_order(nodes, edges):
+    """The nodes in a topological order of the DAG ``edges``."""
+    order, left = [], list(nodes)
+    while left:
+        v = next(v for v in left if all(u in order for u, c in edges if c == v))
+        order.append(v)
+        left.remove(v)
+    return order
+
+
+def test_spector_effect_of_gpa_on_tuce_equals_r_lm_within_strata():
+    # statsmodels' spector rows above, TUCE declared continuous, a hypothetical DAG in which
+    # PSI (and GRADE) are parents of GPA: the effect of GPA on TUCE is R's lm slopes within
+    # the strata averaged with the strata's shares (R 4.2):
+    #   d <- read.csv("spector.csv")
+    #   b <- sapply(split(d, d$PSI), function(s) coef(lm(TUCE ~ GPA, data = s))["GPA"])
+    #   sum(table(d$PSI) / nrow(d) * b)                              # 3.58537591261382
+    #   f <- lm(TUCE ~ factor(PSI) * GPA, data = d)                  # the same, one model:
+    #   coef(f)["GPA"] + mean(d$PSI == 1) * coef(f)["factor(PSI)1:GPA"]   # 3.58537591261381
+    #   g <- split(d, list(d$PSI, d$GRADE))                          # PSI and GRADE: 4 strata
+    #   sum(sapply(g, nrow) / nrow(d) * sapply(g, function(s) coef(lm(TUCE ~ GPA, s))["GPA"]))
+    #                                                                # 3.40149941703821
+    rows = pd.read_csv(io.StringIO(SPECTOR))
+    types = {"TUCE": "continuous"}
+    dag = [("PSI", "GPA"), ("GPA", "TUCE"), ("PSI", "TUCE")]
+    assert ida(rows, dag, "GPA", "TUCE", column_types=types)["effect"].iloc[0] == pytest.approx(
+        3.58537591261382, rel=1e-12)
+    dag.append(("GRADE", "GPA"))
+    assert ida(rows, dag, "GPA", "TUCE", column_types=types)["effect"].iloc[0] == pytest.approx(
+        3.40149941703821, rel=1e-12)

