@@ -56,7 +56,15 @@ import numpy as np
 from skbn._continuous_network import _condition_rows
 from skbn._counting import moments
 from skbn._dag import components, moral_neighbours, sweep_order
-from skbn._data import EncodedData, RowGroups, _code_dtype, complete_row_mask, kept_rows, name_ranks
+from skbn._data import (
+    EncodedData,
+    RowGroups,
+    _code_dtype,
+    complete_row_mask,
+    kept_rows,
+    name_ranks,
+    no_observed_value_message,
+)
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 from skbn.utils._progress import Progress
@@ -933,9 +941,8 @@ class MomentEM(_EMLoop):
         self.missing = np.where(self.continuous, np.isnan(self.values), self.codes < 0)
         seen = (~self.missing & (self.weights > 0)[:, None]).any(axis=0)
         if not seen.all():
-            raise ValueError(f"Column {self.names[int(np.argmin(seen))]!r} has no observed value (in "
-                             "the rows of positive weight); EM cannot estimate its distribution. "
-                             "Drop the column.")
+            raise ValueError(no_observed_value_message(
+                [self.names[j] for j in np.flatnonzero(~seen)], why="in the rows of positive weight"))
         self._discrete = np.flatnonzero(~self.continuous)
         self._continuous = np.flatnonzero(self.continuous)
         spreads = _observed_variances(self.values, self.missing, self.weights, self.continuous)
