@@ -67,7 +67,7 @@ from skbn._data import (
 )
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._warnings import warn_user
 
 __all__ = [
@@ -1359,7 +1359,8 @@ def _complete_row_start(data, search, latent, progress):
             edges = sorted(search(rows, None))
     except ValueError:
         return [], None
-    progress.message(f"start: the search on the {n_complete} complete rows, {len(edges)} edges")
+    progress.message(f"start: the search on the {amount(n_complete, 'complete row')}, "
+                     f"{amount(len(edges), 'edge')}")
     return edges, rows
 
 
@@ -1484,7 +1485,7 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
             break
         with progress.nested():
             new_edges = sorted(search(completed, edges or None))
-        progress.message(f"structure search {step + 1}: {len(new_edges)} edges, "
+        progress.message(f"structure search {step + 1}: {amount(len(new_edges), 'edge')}, "
                          f"objective {log_lik + em.log_prior(cpts):.6f}")
         progress.update(progress.done, search=step + 1, edges=len(new_edges))
         if new_edges == edges:

@@ -62,7 +62,7 @@ from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._plugins import check_plugin_fits_data
 from skbn.utils._plugins import data_kind as _data_kind
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import (
     Interval,
     NotFittedError,
@@ -693,14 +693,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if not self._structural_em:
             edges = self._structure(data)
             total = fit["n_init"] * (fit["max_iter"] + 1)
-            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
-                                total=total, detail=f"at most {total} iterations")
+            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iteration",
+                                total=total, detail=f"at most {amount(total, 'iteration')}")
             cpts, trace, _ = _em.fit_em(np.asarray(data.codes, dtype=np.int64), data.cardinalities,
                                         data.names, _em.parents_of(edges, data.n_variables), latent,
                                         **fit, **settings, progress=progress, values=data.values, **moments)
         else:
-            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
-                                detail=f"structural EM, at most {self.em_max_iter} searches")
+            searches = amount(self.em_max_iter, "search", "searches")
+            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iteration",
+                                detail=f"structural EM, at most {searches}")
             restarts = "start" in self._knowledge  # a search that cannot start from a graph runs afresh
             ruled = []  # (n_power_rule_tests_, n_tests_) of each search running CI tests (MMHC)
             quiet = vars(self).pop("_quiet_summaries", False)
