@@ -382,7 +382,7 @@ class _FrequentistTest(BaseCITest):
         "min_samples_per_dof": [Interval(Real, 0, None, closed="left")],
     }
 
-    def __init__(self, alpha=0.05, adjust_dof=True, min_samples_per_dof=5.0):
+    def __init__(self, alpha=0.05, *, adjust_dof=True, min_samples_per_dof=5.0):
         self.alpha = alpha
         self.adjust_dof = adjust_dof
         self.min_samples_per_dof = min_samples_per_dof
@@ -598,7 +598,7 @@ class BayesFactor(BaseCITest):
         """
         return -statistic
 
-    def __init__(self, ess=1.0, threshold=0.0):
+    def __init__(self, ess=1.0, *, threshold=0.0):
         self.ess = ess
         self.threshold = threshold
 
@@ -676,7 +676,7 @@ class DSeparationOracle(BaseCITest):
     _SEPARATED = CITestResult(0.0, 1.0, 0.0, True)
     _CONNECTED = CITestResult(0.0, 0.0, 0.0, False)
 
-    def __init__(self, dag=None, nodes=None):
+    def __init__(self, dag=None, *, nodes=None):
         self.dag = dag
         self.nodes = nodes
 
@@ -1216,7 +1216,7 @@ class RobustFisherZ(FisherZ):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, alpha=0.05, support_fraction=None, random_state=0):
+    def __init__(self, alpha=0.05, *, support_fraction=None, random_state=0):
         self.alpha = alpha
         self.support_fraction = support_fraction
         self.random_state = random_state

@@ -372,7 +372,7 @@ class BDeu(BaseScore):
         "ess": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, ess=1.0, edge_penalty=0.0):
+    def __init__(self, ess=1.0, *, edge_penalty=0.0):
         self.ess = ess
         self.edge_penalty = edge_penalty
 
@@ -713,7 +713,7 @@ class BaseGaussianScore(BaseScore):
         "variance": [StrOptions({"unbiased", "mle"})],
     }
 
-    def __init__(self, variance="unbiased", edge_penalty=0.0):
+    def __init__(self, variance="unbiased", *, edge_penalty=0.0):
         self.variance = variance
         self.edge_penalty = edge_penalty
 
@@ -1142,7 +1142,7 @@ class BGe(BaseGaussianScore):
         "iss_w": [Interval(Real, 0, None, closed="neither"), None],
     }
 
-    def __init__(self, iss_mu=1.0, iss_w=None, edge_penalty=0.0):
+    def __init__(self, iss_mu=1.0, *, iss_w=None, edge_penalty=0.0):
         self.iss_mu = iss_mu
         self.iss_w = iss_w
         self.edge_penalty = edge_penalty
