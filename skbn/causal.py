@@ -960,7 +960,7 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     model the total effect :math:`\\partial E[y \\mid \\mathrm{do}(x)] / \\partial x` given
     parent set :math:`Z` is the coefficient of ``x`` in the least-squares regression of
     ``y`` on ``x`` and :math:`Z` (0 when ``y`` is in :math:`Z`), computed from the weighted
-    moments (:func:`skbn._counting.regression`); ``x_value``, ``contrast``, ``y_value`` and
+    moments; ``x_value``, ``contrast``, ``y_value`` and
     ``ess`` do not apply and must be left at their defaults. pcalg's global method returns
     one coefficient per DAG: repeat each row ``n_dags`` times to get its multiset.
 

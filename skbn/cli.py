@@ -2422,7 +2422,7 @@ def main(argv=None):
     argv : list of str or None, default=None
         The command-line arguments, without the program name; ``sys.argv[1:]`` when None
         (then this is the ``skbn`` process, and Ctrl-C is also kept away from parallel
-        workers, see :func:`_guard_interrupts`).
+        workers).
 
     Returns
     -------

@@ -466,9 +466,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             ``docs/gaussian.md``). NaN is refused unless the learner's ``missing`` mode
             accepts it.
             Chunked data (an iterator or list of DataFrames, a pyarrow
-            Table/Dataset/RecordBatchReader, a dask DataFrame; see :mod:`skbn._chunks`) is
-            read one chunk at a time and compressed to weighted distinct rows (a missing cell
-            is one more value of its column): same result as the concatenated rows.
+            Table/Dataset/RecordBatchReader, a dask DataFrame; see "Out-of-core data" in
+            ``docs/core.md``) is read one chunk at a time and compressed to weighted
+            distinct rows (a missing cell is one more value of its column): same result as
+            the concatenated rows.
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``
             (columns in ``classes_`` order: the target's states sorted as ``np.unique``
@@ -1326,8 +1327,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             (``parameter_estimator="mle"``), has no posterior: it gets the uniform
             distribution (so :meth:`predict` gives it the first class of ``classes_``), with
             one :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
-            The rule and the message are those of the network objects' own ``predict_proba``
-            (:mod:`skbn._zero_probability`), which find the same rows.
+            The rule and the message are those of the network objects' own ``predict_proba``,
+            which find the same rows.
         """
         _check_network(self)
         target = self._target_index
