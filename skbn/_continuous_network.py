@@ -539,7 +539,7 @@ class _LinearGaussianNetwork(_Network):
         continuous target gets NaN there, a discrete one the first state in sorted order
         (:meth:`predict_proba`'s uniform distribution), the other rows are predicted as
         usual, and one :class:`~skbn.exceptions.ZeroProbabilityWarning` per call names the
-        columns and how many rows each (the learners' rule, :mod:`skbn._zero_probability`).
+        columns and how many rows each (the learners' rule).
 
         Parameters
         ----------
@@ -777,7 +777,7 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
             Natural log-density of every row. It is ``-inf`` only where a constant node is
             observed at another value, with one
             :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the node and how
-            many rows (the learners' rule for ``score_samples``, :mod:`skbn._zero_probability`).
+            many rows (the learners' rule for ``score_samples``).
         """
         log_density = self._log_likelihood(X)
         self._warn_zero_density(X, log_density)
@@ -1154,8 +1154,7 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
             Natural log-density of every row, ``-inf`` where it is 0 (a CPT entry of 0 meets
             the row, or a constant node is observed at another value), with one
             :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns and
-            how many rows each (the learners' rule for ``score_samples``,
-            :mod:`skbn._zero_probability`).
+            how many rows each (the learners' rule for ``score_samples``).
         """
         log_density = self._one_blas_thread(self._log_likelihood, X)
         self._warn_zero_density(X, log_density)
@@ -1340,7 +1339,7 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
         gets the uniform distribution, with one
         :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns and
         how many rows each (as :meth:`DiscreteBayesianNetwork.predict_proba_codes` and the
-        learners, :mod:`skbn._zero_probability`).
+        learners).
 
         Parameters
         ----------

@@ -1419,16 +1419,17 @@ class _NoObservedValue(ValueError):
 _EMPTY_COLUMNS_SHOWN = 10
 
 
-def no_observed_value_message(names):
+def no_observed_value_message(names, why="every cell is missing"):
     """The refusal of the columns ``names`` (at least one), none of which has an observed
-    value: every one named up to :data:`_EMPTY_COLUMNS_SHOWN`, then how many more (the
-    message of :func:`encode_fit` and of chunked input)."""
+    value (``why``: in which rows, said in brackets): every one named up to
+    :data:`_EMPTY_COLUMNS_SHOWN`, then how many more (the message of :func:`encode_fit`, of
+    chunked input and of EM on continuous columns)."""
     if len(names) == 1:
-        return f"Column {names[0]!r} has no observed value (every cell is missing)."
+        return f"Column {names[0]!r} has no observed value ({why})."
     listed = ", ".join(repr(name) for name in names[:_EMPTY_COLUMNS_SHOWN])
     more = (f" and {len(names) - _EMPTY_COLUMNS_SHOWN} more" if len(names) > _EMPTY_COLUMNS_SHOWN
             else "")
-    return (f"{len(names)} columns have no observed value (every cell is missing): "
+    return (f"{len(names)} columns have no observed value ({why}): "
             f"{listed}{more}. Drop them.")
 
 

@@ -376,7 +376,7 @@ class DiscreteBayesianNetwork(_Network):
             ``-inf`` where the row has probability 0 (a CPT entry of 0 meets it), with one
             :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns
             whose CPT gives the rows' states probability 0 and how many rows each (the
-            learners' rule for ``score_samples``, :mod:`skbn._zero_probability`).
+            learners' rule for ``score_samples``).
         """
         codes = self._check_codes(codes)
         log_prob = self._inference.log_likelihood(codes)
@@ -477,7 +477,7 @@ class DiscreteBayesianNetwork(_Network):
         probability 0 (a CPT entry of 0 meets it) has no posterior: it gets the uniform
         distribution (never NaN), and one :class:`~skbn.exceptions.ZeroProbabilityWarning`
         per call names the columns whose CPT gives its state probability 0 and how many
-        rows each (the rule of every prediction method, :mod:`skbn._zero_probability`).
+        rows each (the rule of every prediction method).
 
         Parameters
         ----------

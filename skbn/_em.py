@@ -56,10 +56,18 @@ import numpy as np
 from skbn._continuous_network import _condition_rows
 from skbn._counting import moments
 from skbn._dag import components, moral_neighbours, sweep_order
-from skbn._data import EncodedData, RowGroups, _code_dtype, complete_row_mask, kept_rows, name_ranks
+from skbn._data import (
+    EncodedData,
+    RowGroups,
+    _code_dtype,
+    complete_row_mask,
+    kept_rows,
+    name_ranks,
+    no_observed_value_message,
+)
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._warnings import warn_user
 
 __all__ = [
@@ -331,13 +339,15 @@ def _sweep_order_by_name(parents, names):
     return [int(by_rank[k]) for k in sweep_order(renamed)]
 
 
-def _canonical_rows(rows, codes, weights, names):
+def _canonical_rows(rows, codes, weights, names, values=None):
     """``rows`` (indices into ``codes``) in the order EM handles the incomplete rows:
-    sorted by their codes, the columns compared in name order (``-1``, missing, first),
-    then by weight; rows equal in both keep their order.
+    sorted by their cells, the columns compared in name order (a column by its code,
+    ``-1``, missing, first; then, with ``values``, by its value, NaN last), then by weight;
+    rows equal in all of them keep their order.
 
-    Each Gibbs chain takes its random numbers in this order, and the bounds of the exact
-    E-step pick among rows of equal cost in this order, so the same rows in another order
+    Each Gibbs chain takes its random numbers in this order, the bounds of the exact
+    E-step pick among rows of equal cost in this order, and the random hot-deck starts of
+    :class:`MomentEM` assign their donors in this order, so the same rows in another order
     of ``X`` (or with the columns in another order) get the same completions, permuted
     with them: only rows equal in every cell and weight swap places, and they are
     exchangeable.
@@ -346,7 +356,9 @@ def _canonical_rows(rows, codes, weights, names):
         return rows
     by_name = np.argsort(name_ranks(names), kind="stable")
     # np.lexsort: the last key is the primary one
-    keys = [weights[rows]] + [codes[rows, j] for j in by_name[::-1]]
+    keys = [weights[rows]]
+    for j in by_name[::-1]:
+        keys += ([] if values is None else [values[rows, j]]) + [codes[rows, j]]
     return rows[np.lexsort(keys)]
 
 
@@ -933,9 +945,8 @@ class MomentEM(_EMLoop):
         self.missing = np.where(self.continuous, np.isnan(self.values), self.codes < 0)
         seen = (~self.missing & (self.weights > 0)[:, None]).any(axis=0)
         if not seen.all():
-            raise ValueError(f"Column {self.names[int(np.argmin(seen))]!r} has no observed value (in "
-                             "the rows of positive weight); EM cannot estimate its distribution. "
-                             "Drop the column.")
+            raise ValueError(no_observed_value_message(
+                [self.names[j] for j in np.flatnonzero(~seen)], why="in the rows of positive weight"))
         self._discrete = np.flatnonzero(~self.continuous)
         self._continuous = np.flatnonzero(self.continuous)
         spreads = _observed_variances(self.values, self.missing, self.weights, self.continuous)
@@ -999,13 +1010,17 @@ class MomentEM(_EMLoop):
         (continuous) or most frequent state (discrete). ``random=True``: the fit on the
         data with every missing cell replaced by the cell of a random row observing the
         column (a random hot-deck completion). The columns draw their donors in name order
-        (:func:`skbn._data.name_ranks`), so the same data and ``rng`` give the same start
-        for any column order of ``X`` (as :meth:`ParameterEM.initial_cpts`).
+        (:func:`skbn._data.name_ranks`), and the missing cells of a column and its donor
+        rows are taken in the canonical row order (:func:`_canonical_rows`), so the same
+        data and ``rng`` give the same start for any column order and any row order of
+        ``X`` (as :meth:`ParameterEM.initial_cpts`).
         """
         codes = np.where(self.missing, 0, self.codes)
         values = np.where(self.missing, 0.0, self.values)
         incomplete = self.missing.any(axis=0)
-        holes = [(j, np.flatnonzero(self.missing[:, j]), np.flatnonzero(~self.missing[:, j]))
+        order = (_canonical_rows(np.arange(codes.shape[0]), self.codes, self.weights, self.names,
+                                 self.values) if random else np.arange(codes.shape[0]))
+        holes = [(j, order[self.missing[order, j]], order[~self.missing[order, j]])
                  for j in np.argsort(name_ranks(self.names)) if incomplete[j]]
         if random:
             for j, rows, donors in holes:
@@ -1344,7 +1359,8 @@ def _complete_row_start(data, search, latent, progress):
             edges = sorted(search(rows, None))
     except ValueError:
         return [], None
-    progress.message(f"start: the search on the {n_complete} complete rows, {len(edges)} edges")
+    progress.message(f"start: the search on the {amount(n_complete, 'complete row')}, "
+                     f"{amount(len(edges), 'edge')}")
     return edges, rows
 
 
@@ -1469,7 +1485,7 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
             break
         with progress.nested():
             new_edges = sorted(search(completed, edges or None))
-        progress.message(f"structure search {step + 1}: {len(new_edges)} edges, "
+        progress.message(f"structure search {step + 1}: {amount(len(new_edges), 'edge')}, "
                          f"objective {log_lik + em.log_prior(cpts):.6f}")
         progress.update(progress.done, search=step + 1, edges=len(new_edges))
         if new_edges == edges:

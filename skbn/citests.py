@@ -3,7 +3,7 @@ r"""Conditional-independence (CI) tests as pluggable, tunable objects.
 A CI test decides whether ``X`` and ``Y`` are independent given a set of variables ``Z``
 from the stratified contingency tables ``N[s, a, b]`` (``s`` a configuration of ``Z``,
 ``a`` a state of ``X``, ``b`` a state of ``Y``) produced by the counting engine
-(:mod:`skbn._counting._stratified`; weighted by ``sample_weight`` when given, see
+(weighted by ``sample_weight`` when given, see
 :class:`BaseCITest`). Every statistic here is a sum over strata,
 
 .. math:: T = \sum_s T_s, \qquad \nu = \sum_s \nu_s ,
@@ -136,7 +136,7 @@ class BaseCITest(BaseEstimator):
 
     A test is a pure function of stratified (weighted) count tables. The public entry points
     are :meth:`test` (one table), :meth:`test_batch` (many tests stacked into one call, what
-    PC uses) and :meth:`test_variables` (count columns of an ``EncodedData``, then test).
+    PC uses) and :meth:`test_variables` (count columns of an encoded data set, then test).
     Subclasses implement the hook ``_test_batch`` with the signature and return value of
     :meth:`test_batch`.
 
@@ -276,7 +276,7 @@ class BaseCITest(BaseEstimator):
 
         Parameters
         ----------
-        data : skbn._data.EncodedData
+        data : encoded data set
             The encoded data set.
         x, y : int
             Column indices.
@@ -382,7 +382,7 @@ class _FrequentistTest(BaseCITest):
         "min_samples_per_dof": [Interval(Real, 0, None, closed="left")],
     }
 
-    def __init__(self, alpha=0.05, adjust_dof=True, min_samples_per_dof=5.0):
+    def __init__(self, alpha=0.05, *, adjust_dof=True, min_samples_per_dof=5.0):
         self.alpha = alpha
         self.adjust_dof = adjust_dof
         self.min_samples_per_dof = min_samples_per_dof
@@ -598,7 +598,7 @@ class BayesFactor(BaseCITest):
         """
         return -statistic
 
-    def __init__(self, ess=1.0, threshold=0.0):
+    def __init__(self, ess=1.0, *, threshold=0.0):
         self.ess = ess
         self.threshold = threshold
 
@@ -634,7 +634,7 @@ class DSeparationOracle(BaseCITest):
     ``pvalue = 1`` for d-separated and ``0`` for d-connected pairs.
 
     The DAG is compiled once, on first use, into bitsets (parents, children and ancestors of
-    every node; :class:`skbn._dag._DSeparation`); a query is then a Bayes-ball reachability
+    every node); a query is then a Bayes-ball reachability
     walk (Koller & Friedman 2009, Alg. 3.1) on those bitsets, restricted to the ancestral set
     of the queried variables and stopped at the first node of ``y`` reached, and its answer
     is cached under ``(min(x, y), max(x, y), sorted(z))``. A query takes a few microseconds
@@ -676,7 +676,7 @@ class DSeparationOracle(BaseCITest):
     _SEPARATED = CITestResult(0.0, 1.0, 0.0, True)
     _CONNECTED = CITestResult(0.0, 0.0, 0.0, False)
 
-    def __init__(self, dag=None, nodes=None):
+    def __init__(self, dag=None, *, nodes=None):
         self.dag = dag
         self.nodes = nodes
 
@@ -810,7 +810,7 @@ class DSeparationOracle(BaseCITest):
 
         Parameters
         ----------
-        data : skbn._data.EncodedData
+        data : encoded data set
             The encoded data set; only its column names are used, every one must be a node
             of the DAG.
         x, y : int
@@ -874,8 +874,8 @@ class BaseGaussianCITest(BaseCITest):
     r"""Base class of tests on partial correlations of continuous variables.
 
     A test of ``x`` independent of ``y`` given ``S`` reads the partial correlation
-    :math:`r = \rho_{xy|S}` of the moments (:func:`skbn._counting.partial_correlation`,
-    pseudo-inverse for singular matrices) and the sample size :math:`n` = total weight
+    :math:`r = \rho_{xy|S}` of the moments (from the inverse of their correlation matrix,
+    a pseudo-inverse for singular matrices) and the sample size :math:`n` = total weight
     (integer weights equal replicated rows).
 
     **Too few rows.** When the residual degrees of freedom of a test are not positive
@@ -935,8 +935,9 @@ class BaseGaussianCITest(BaseCITest):
 
         Returns
         -------
-        skbn._counting.Moments
-            The moments (:func:`skbn._counting.moments`).
+        weighted moments
+            The moments of the columns (per group: total weight, weighted means and
+            scatter matrix), as the tests read them.
         """
         from skbn._counting._moments import moments
 
@@ -962,7 +963,7 @@ class BaseGaussianCITest(BaseCITest):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Moments of (at least) ``x``, ``y`` and ``z``, one group.
         x, y : int
             Positions of the two columns.
@@ -987,7 +988,7 @@ class BaseGaussianCITest(BaseCITest):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             One group.
         pairs : array-like of shape (n_tests, 2), int
             Column positions ``(x, y)``, none of them in ``z``.
@@ -1010,13 +1011,13 @@ class BaseGaussianCITest(BaseCITest):
     def test_moments_sets(self, stats, pairs, sets):
         """Test many pairs, each given its own conditioning set, all sets of one size.
 
-        One vectorised computation (:func:`skbn._counting.partial_correlations_batch`:
-        a small Cholesky solve per test, no Python step per set): what the CI-test runner
+        One vectorised computation (a small Cholesky solve per test, no Python step per
+        set): what the CI-test runner
         uses when the tests of a round have many different sets.
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             One group.
         pairs : array-like of shape (n_tests, 2), int
             Column positions ``(x, y)``.
@@ -1060,7 +1061,7 @@ class BaseGaussianCITest(BaseCITest):
 
         Parameters
         ----------
-        data : skbn._data.EncodedData
+        data : encoded data set
             The encoded data set.
         x, y : int
             Column indices.
@@ -1177,11 +1178,11 @@ class RobustFisherZ(FisherZ):
     r"""Fisher's z on a robust correlation matrix (Kalisch & Bühlmann 2008, "robustified PC").
 
     The same test as :class:`FisherZ`, on the location and covariance of the Minimum
-    Covariance Determinant estimator (:func:`skbn._counting.robust_moments`,
-    :class:`sklearn.covariance.MinCovDet`): breakdown point about 50% (nearly half the rows
-    may be gross outliers), and, unlike pairwise robust correlations (Kalisch & Bühlmann's
-    Qn-based estimator), one positive semi-definite, affine-equivariant matrix, so the
-    partial correlations from its inverse are proper ones. It needs more rows than columns.
+    Covariance Determinant estimator (:class:`sklearn.covariance.MinCovDet`): breakdown
+    point about 50% (nearly half the rows may be gross outliers), and, unlike pairwise
+    robust correlations (Kalisch & Bühlmann's Qn-based estimator), one positive
+    semi-definite, affine-equivariant matrix, so the partial correlations from its inverse
+    are proper ones. It needs more rows than columns.
     Integer row weights are replicated rows; fractional weights are refused.
 
     Parameters
@@ -1216,7 +1217,7 @@ class RobustFisherZ(FisherZ):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, alpha=0.05, support_fraction=None, random_state=0):
+    def __init__(self, alpha=0.05, *, support_fraction=None, random_state=0):
         self.alpha = alpha
         self.support_fraction = support_fraction
         self.random_state = random_state
@@ -1237,7 +1238,7 @@ class RobustFisherZ(FisherZ):
 
         Returns
         -------
-        skbn._counting.Moments
+        weighted moments
             One group: weight ``n``, the MCD location and ``n`` times its covariance.
         """
         from skbn._counting._moments import robust_moments
@@ -1325,7 +1326,7 @@ class CLGMutualInformation(BaseCITest):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Moments of ``x``, ``y``, ``z``, one group per configuration of the discrete
             conditioning columns.
         x, y : int
@@ -1350,10 +1351,10 @@ class CLGMutualInformation(BaseCITest):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Moments of ``y`` and ``z`` grouped by the configuration ids of the discrete
-            conditioning columns followed by ``x`` as the last (fastest) digit, as
-            :func:`skbn._counting.config_ids` numbers ``z_d + [x]`` (uncompressed).
+            conditioning columns followed by ``x`` as the last (fastest) digit (the
+            mixed-radix number of the states of ``z_d + [x]``, uncompressed).
         y : int
             Position of the continuous column.
         z : sequence of int
@@ -1389,7 +1390,7 @@ class CLGMutualInformation(BaseCITest):
 
         Parameters
         ----------
-        data : skbn._data.EncodedData
+        data : encoded data set
             The encoded data set.
         x, y : int
             Column indices.

@@ -26,7 +26,15 @@ import warnings
 from pathlib import Path
 
 from skbn._engines._strategies import STRATEGIES
-from skbn.utils._text import DECIMAL_COMMA, INTEGER, MISSING_MARKERS, NUMBER_TEXT, THOUSANDS, spelled_number
+from skbn.utils._text import (
+    DECIMAL_COMMA,
+    INTEGER,
+    MISSING_MARKERS,
+    NUMBER_TEXT,
+    THOUSANDS,
+    counted,
+    spelled_number,
+)
 
 __all__ = ["main", "run_demo"]
 
@@ -1400,7 +1408,7 @@ def cmd_learn(args, log):
     data, line = read_table(args.data, sep=args.sep, na_values=args.na_values,
                             categorical=args.categorical, continuous=args.continuous,
                             decimal=args.decimal, lines=True, weights=args.weights)
-    log(f"read {data.shape[0]} rows, {data.shape[1]} columns "
+    log(f"read {counted(data.shape[0], 'row')}, {counted(data.shape[1], 'column')} "
         f"({time.perf_counter() - start:.2f} s)")
     data, weights = _take_weights(args, data, line, [("--target", args.target)]
                                   + [(option, c) for option, columns in (("--categorical", args.categorical),
@@ -1432,8 +1440,8 @@ def cmd_learn(args, log):
         used -= int(incomplete.sum())
     directed, undirected = directed_edges(model), undirected_edges(model)
     out(f"{type(model).__name__} ({args.method}) on {args.data}: "
-        f"{_rows_used(data.shape[0], used)}{_weighted(weights)}, {data.shape[1]} variables, "
-        f"{len(directed) + len(undirected)} edges")
+        f"{_rows_used(data.shape[0], used)}{_weighted(weights)}, {counted(data.shape[1], 'variable')}, "
+        f"{counted(len(directed) + len(undirected), 'edge')}")
     for parent, child in directed:
         out(f"  {parent} -> {child}")
     for u, v in undirected:
@@ -1447,9 +1455,9 @@ def cmd_learn(args, log):
         # the model was learned from the complete rows only: say so, and score those
         complete = data[~incomplete]
         kept = None if weights is None else weights[~incomplete]
-        out(f"{mean} log-likelihood of the {len(complete)} complete rows it was learned from: "
+        out(f"{mean} log-likelihood of the {counted(len(complete), 'complete row')} it was learned from: "
             f"{model.score(complete, sample_weight=kept):.4f}")
-        out(f"{mean} log-likelihood of all {len(data)} rows (missing cells summed out): "
+        out(f"{mean} log-likelihood of all {counted(len(data), 'row')} (missing cells summed out): "
             f"{model.score(data, sample_weight=weights):.4f}")
     else:
         out(f"{mean} log-likelihood of the training rows (missing cells summed out): "
@@ -1513,7 +1521,7 @@ def cmd_score(args, log):
             causes = f" ({w.message.causes})"
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    log(f"scored {len(data)} rows in {time.perf_counter() - start:.2f} s")
+    log(f"scored {counted(len(data), 'row')} in {time.perf_counter() - start:.2f} s")
     finite = np.isfinite(log_likelihood)
     if weights is None:
         out(f"rows: {len(data)}")
@@ -1588,7 +1596,7 @@ def cmd_sample(args, log):
                                f"a data file cannot tell from a missing cell; rename it")
     start = time.perf_counter()
     rows = network.sample(args.n_samples, random_state=args.random_state)
-    log(f"sampled {args.n_samples} rows in {time.perf_counter() - start:.2f} s")
+    log(f"sampled {counted(args.n_samples, 'row')} in {time.perf_counter() - start:.2f} s")
     if output is None:
         try:
             rows.to_csv(sys.stdout, index=False, sep=sep)
@@ -1597,7 +1605,7 @@ def cmd_sample(args, log):
             _close_stdout()
         return 0
     write_outputs([(output, lambda path: write_table(rows, path, sep=sep))], log)
-    out(f"{args.n_samples} rows written to {args.output}")
+    out(f"{counted(args.n_samples, 'row')} written to {args.output}")
     return 0
 
 
@@ -1617,8 +1625,8 @@ def cmd_compare(args, log):
     nodes = truth.nodes
     shd = structural_hamming_distance(truth.edges, learned_edges, nodes=nodes)
     cpdag_shd = structural_hamming_distance(truth.edges, learned_edges, nodes=nodes, cpdag=True)
-    out(f"true: {args.true} ({len(truth.edges)} edges); learned: {args.learned} "
-        f"({len(learned.edges)} edges)")
+    out(f"true: {args.true} ({counted(len(truth.edges), 'edge')}); learned: {args.learned} "
+        f"({counted(len(learned.edges), 'edge')})")
     out(f"SHD: {shd}")
     out(f"CPDAG SHD: {cpdag_shd}")
     out(f"{'':10s} {'precision':>9s} {'recall':>7s} {'F1':>7s}")
@@ -1741,7 +1749,7 @@ def _rows_used(read, used):
     """The text of a result's rows, the same in ``learn`` and ``effect``: ``"32 rows"`` when
     every row read is used, else ``"32 rows read, 30 used"`` (rows of weight 0 and, under
     ``--missing complete_case``, rows with a missing cell are not used)."""
-    return f"{read} rows" if used == read else f"{read} rows read, {used} used"
+    return counted(read, "row") + ("" if used == read else f" read, {used} used")
 
 
 def _weighted(weights):
@@ -1972,8 +1980,8 @@ def cmd_effect(args, log):
         out(f"  {', '.join(map(str, parents)) or '(none)':{width}s}  {value:8.4f}{note}")
     extra = ", one posterior draw of the parameters per DAG" if args.parameter_uncertainty \
         else ""
-    out(f"bootstrap: {args.n_resamples} resamples, {args.method}, each graph's equivalence "
-        f"class ({len(summary.effects)} DAGs){extra}")
+    out(f"bootstrap: {counted(args.n_resamples, 'resample')}, {args.method}, each graph's equivalence "
+        f"class ({counted(len(summary.effects), 'DAG')}){extra}")
     rows = [("mean effect", f"{summary.estimate:.4f}"),
             (f"{100 * args.level:g}% interval",
              f"[{summary.interval[0]:.4f}, {summary.interval[1]:.4f}]"),
@@ -2014,7 +2022,7 @@ def cmd_citest(args, log):
     level = ci_test.get_params().get("alpha")
     given_text = f" | {', '.join(map(str, given))}" if given else ""
     out(f"{type(ci_test).__name__} test of {x} _||_ {y}{given_text} on {args.data}: "
-        f"{encoded.n_samples} rows{_weighted(encoded.weights)}")
+        f"{counted(encoded.n_samples, 'row')}{_weighted(encoded.weights)}")
     out(f"statistic: {result.statistic:.6g}")
     out(f"dof: {result.dof:g}")
     if ci_test.pvalue_is_probability:
@@ -2073,8 +2081,8 @@ def run_demo(network="asia", estimator="hill_climb", n_samples=10_000, random_st
     model.fit(train)
     elapsed = time.perf_counter() - start
 
-    out(f"{type(model).__name__} on {network}: {len(truth.nodes)} variables, "
-          f"{n_samples} rows, fit in {elapsed:.3f} s")
+    out(f"{type(model).__name__} on {network}: {counted(len(truth.nodes), 'variable')}, "
+          f"{counted(n_samples, 'row')}, fit in {elapsed:.3f} s")
     out("learned edges:")
     true_edges, learned = set(truth.edges), set(model.edges_)
     for parent, child in model.edges_:
@@ -2414,7 +2422,7 @@ def main(argv=None):
     argv : list of str or None, default=None
         The command-line arguments, without the program name; ``sys.argv[1:]`` when None
         (then this is the ``skbn`` process, and Ctrl-C is also kept away from parallel
-        workers, see :func:`_guard_interrupts`).
+        workers).
 
     Returns
     -------

@@ -28,7 +28,7 @@ def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, 
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_variables)
-        Integer state codes (see :class:`skbn._data.EncodedData`).
+        Integer state codes, ``0`` to ``cardinalities[j] - 1`` in column ``j``.
     cardinalities : ndarray of shape (n_variables,)
         Number of states of every variable.
     child : int
@@ -41,7 +41,7 @@ def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, 
         Equivalent sample size of the prior (``method="bayes"``).
     weights : ndarray of shape (n_samples,) or None, default=None
         Row weights (``sample_weight``): ``N_jk`` is then the total weight of the rows in
-        the cell, counted by :func:`skbn._counting.cpt_counts`.
+        the cell.
 
     Returns
     -------

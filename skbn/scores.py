@@ -123,9 +123,9 @@ class BaseScore(BaseEstimator):
     Markov-equivalent DAGs always get the same score, as for BDeu and BIC), which search
     algorithms may exploit. They may also implement
 
-    * ``_data_scores(stack)``: the same formula for a :class:`~skbn._counting.TableStack`
-      of candidate tables at once (vectorised); without it :meth:`local_scores` loops
-      over :meth:`local_score`;
+    * ``_data_scores(stack)``: the same formula for the count tables of many candidate
+      families at once (vectorised; the ``stack`` of :meth:`local_scores`); without it
+      :meth:`local_scores` loops over :meth:`local_score`;
     * ``_data_bound(r_child, n_parent_configs, n_observed_configs, total_weight,
       integral)``: an upper bound of the data term valid for a parent set and all its
       supersets, which exact search uses to prune (:meth:`upper_bounds`).
@@ -189,11 +189,11 @@ class BaseScore(BaseEstimator):
         return float(self._data_score(counts, n_parent_configs)) - self.edge_penalty * n_parents
 
     def local_scores(self, stack):
-        """Scores of every candidate family of a :class:`~skbn._counting.TableStack`.
+        """Scores of every candidate family of a stack of count tables.
 
         Parameters
         ----------
-        stack : skbn._counting.TableStack
+        stack : stack of count tables
             Count tables of ``stack.n_candidates`` families that share ``stack.n_parents``
             parents (the non-zero cells of each, with their parent configurations).
 
@@ -271,9 +271,8 @@ class BaseScore(BaseEstimator):
         -------
         float
             The sum of the local scores of every family: a discrete child's from its count
-            table (:func:`skbn._counting.family_table`), a continuous child's from the
-            moments of its family (:meth:`skbn._counting.MomentCounter.family`), the
-            statistics the learners score.
+            table, a continuous child's from the weighted moments of its family (one group
+            per configuration of its discrete parents): the statistics the learners score.
 
         Raises
         ------
@@ -372,7 +371,7 @@ class BDeu(BaseScore):
         "ess": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, ess=1.0, edge_penalty=0.0):
+    def __init__(self, ess=1.0, *, edge_penalty=0.0):
         self.ess = ess
         self.edge_penalty = edge_penalty
 
@@ -690,8 +689,8 @@ def is_rss_score(scorer):
 class BaseGaussianScore(BaseScore):
     r"""Base class of the scores of continuous children (Gaussian and CLG networks).
 
-    A continuous family is scored from the weighted moments of its columns
-    (:class:`skbn._counting.Moments`): one group for a Gaussian network, one group per
+    A continuous family is scored from the weighted moments of its columns (total
+    weight, means and scatter matrix): one group for a Gaussian network, one group per
     configuration of the discrete parents for a conditional linear Gaussian (CLG) network.
     Subclasses implement ``_family_score(weight, rss, n_coef, n_groups, n_total)`` or
     override :meth:`local_score_moments`.
@@ -713,7 +712,7 @@ class BaseGaussianScore(BaseScore):
         "variance": [StrOptions({"unbiased", "mle"})],
     }
 
-    def __init__(self, variance="unbiased", edge_penalty=0.0):
+    def __init__(self, variance="unbiased", *, edge_penalty=0.0):
         self.variance = variance
         self.edge_penalty = edge_penalty
 
@@ -734,7 +733,7 @@ class BaseGaussianScore(BaseScore):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Moments of (at least) the child and its continuous parents; its groups are the
             (declared) configurations of the child's discrete parents (one group when it has
             none). Unobserved configurations (weight 0) add 0 to the log-likelihood and
@@ -796,7 +795,8 @@ class BaseGaussianScore(BaseScore):
         """Scores of families of one group (a Gaussian network's: no discrete parent splits
         the rows) from their total weight and residual sums of squares, the data term of
         :meth:`local_score_moments`: what a search that computes the residuals itself
-        (:class:`skbn._counting.ResidualLattice`) scores them with.
+        (the searches on a Gaussian network, from a lattice of regressions over parent
+        subsets) scores them with.
 
         Parameters
         ----------
@@ -830,11 +830,11 @@ class BaseGaussianScore(BaseScore):
     def local_scores_stacked(self, stats, child, parents, n_discrete_parents, sizes):
         """Scores of several families of one child stored back to back in ``stats``:
         family ``t`` owns ``sizes[t]`` consecutive groups (e.g. the families with one more
-        discrete parent each, :meth:`skbn._counting.MomentCounter.added_discrete`).
+        discrete parent each, as the searches stack them).
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             The groups of every family.
         child, parents
             As for :meth:`local_score_moments` (the same columns in every family).
@@ -885,7 +885,7 @@ class BaseGaussianScore(BaseScore):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Moments of the child and the candidates.
         child : int
             Position of the child.
@@ -1142,7 +1142,7 @@ class BGe(BaseGaussianScore):
         "iss_w": [Interval(Real, 0, None, closed="neither"), None],
     }
 
-    def __init__(self, iss_mu=1.0, iss_w=None, edge_penalty=0.0):
+    def __init__(self, iss_mu=1.0, *, iss_w=None, edge_penalty=0.0):
         self.iss_mu = iss_mu
         self.iss_w = iss_w
         self.edge_penalty = edge_penalty
@@ -1167,7 +1167,7 @@ class BGe(BaseGaussianScore):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Moments with one group.
         child : int
             Position of the child.
@@ -1198,7 +1198,7 @@ class BGe(BaseGaussianScore):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Moments with one group.
         child : int
             Position of the child.
@@ -1241,7 +1241,7 @@ class BGe(BaseGaussianScore):
 
         Parameters
         ----------
-        stats : skbn._counting.Moments
+        stats : weighted moments
             Ignored.
         child : int
             Ignored.

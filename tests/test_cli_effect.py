@@ -530,7 +530,7 @@ def test_complete_case_keeps_the_states_of_the_dropped_rows_as_learn_does(tmp_pa
 
     status, out, err = run(["learn", path, "--missing", "complete_case"], capsys)
     assert status == 0, err
-    assert "1 edges" in out and ("x -> y" in out or "y -> x" in out)
+    assert "1 edge\n" in out and ("x -> y" in out or "y -> x" in out)
     status, out, err = run(["effect", path, "--x", "x", "--y", "y", "--contrast", "hi,lo",
                             "--missing", "complete_case", "--n-resamples", 3,
                             "--random-state", 0], capsys)

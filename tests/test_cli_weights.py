@@ -168,7 +168,7 @@ def test_a_whole_number_column_of_a_table_is_typed_from_the_rows_it_stands_for(t
     assert status == 0, err
     status, expanded, err = run(["learn", rows, "--method", "chow_liu"], capsys)
     assert status == 0, err
-    assert "25 rows, total weight 6115, 2 variables, 1 edges" in weighted
+    assert "25 rows, total weight 6115, 2 variables, 1 edge" in weighted
     assert _lines(weighted)[1:] == [line.replace("mean log", "weighted mean (--weights Freq) log")
                                     for line in _lines(expanded)[1:]]
     status, out, err = run(["effect", table, "--x", "g", "--y", "nMales", "--contrast", "b,a",

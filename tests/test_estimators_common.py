@@ -500,3 +500,52 @@ def test_unbounded_loglik_refusal_names_the_penalised_scores_of_its_family(alias
 def test_ges_refusal_of_a_non_equivalent_score_reads_well(asia):
     with pytest.raises(ValueError, match=r"HillClimbStructure or K2Structure for such scores\.$"):
         GESStructure(scorer="k2").fit(asia)
+
+
+def _public_estimator_classes():
+    """Every public class of skbn that is a scikit-learn estimator: the learners and the
+    feature selector (skbn.estimators), the scores and the CI tests (plug-ins)."""
+    import inspect
+
+    from sklearn.base import BaseEstimator
+
+    import skbn.citests
+    import skbn.estimators
+    import skbn.scores
+
+    found = {}
+    for module in (skbn.estimators, skbn.scores, skbn.citests):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj) and issubclass(obj, BaseEstimator):
+                found[name] = obj
+    return found
+
+
+#: scikit-learn 1.9's rule (SLEP009): parameters are keyword-only, save at most a first one
+#: naming what the object is built around (``BaggingClassifier(estimator, *, ...)``,
+#: ``SelectKBest(score_func, *, k)``, ``Ridge(alpha, *, ...)``, ``KFold(n_splits, *, ...)``).
+#: skbn's learners and PCSelect take none positionally; a meta-learner its wrapped learner;
+#: a plug-in its main hyperparameter (``BDeu(5)``, ``GTest(0.01)``, ``DSeparationOracle(dag)``).
+FIRST_POSITIONAL = {"BootstrapStructure": "estimator"}
+
+
+@pytest.mark.parametrize("name, cls", sorted(_public_estimator_classes().items()))
+def test_parameters_are_keyword_only_but_a_first_main_one(name, cls):
+    import inspect
+
+    from skbn.citests import BaseCITest
+    from skbn.scores import BaseScore
+
+    if cls.__init__ is object.__init__:  # an abstract base without parameters
+        return
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    assert all(p.kind != p.VAR_POSITIONAL for p in params), name
+    if issubclass(cls, (BaseScore, BaseCITest)):
+        assert positional == [p.name for p in params[:1]], name
+    else:
+        assert positional == ([FIRST_POSITIONAL[name]] if name in FIRST_POSITIONAL else []), name
+    if len(params) > len(positional):  # one positional argument too many is refused
+        with pytest.raises(TypeError, match="positional argument"):
+            cls(*[p.default for p in params[:len(positional) + 1]])

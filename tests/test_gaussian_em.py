@@ -8,6 +8,7 @@ statistics summed by hand from scipy's normal densities, the plain fit without m
 cells, and R bnlearn 4.9's single-imputation EM (literals below, with the R call).
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -428,6 +429,21 @@ def test_a_column_without_an_observed_row_is_refused_by_name():
     X.loc[:, "c d.e"] = np.nan
     with pytest.raises(ValueError, match="Column 'c d.e' has no observed value"):
         FixedStructure(edges=[("a", "b")], missing="em").fit(X)
+
+
+def test_every_column_without_an_observed_row_is_named_in_one_error():
+    """MomentEM names all columns that no row of positive weight observes, through the
+    message of the column encoder (the learners drop rows of weight 0 before, so this is
+    the EM's own guard for callers passing them)."""
+    X, rng = _bivariate(4, n=50)
+    X["c"], X["d"] = rng.normal(size=50), rng.normal(size=50)
+    X.loc[5:, ["c", "d"]] = np.nan  # c and d observed in rows 0-4 only
+    data = encode_fit(X, allow_missing=True, allow_continuous=True, column_types="auto")[0]
+    weights = np.where(np.arange(50) < 5, 0.0, 1.0)
+    with pytest.raises(ValueError, match=re.escape(
+            "2 columns have no observed value (in the rows of positive weight): 'c', 'd'. "
+            "Drop them.")):
+        MomentEM(data, None, weights, "mle", 1.0, np.random.RandomState(0))
 
 
 def test_latent_variables_and_gibbs_are_refused_with_continuous_columns():

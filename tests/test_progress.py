@@ -8,7 +8,8 @@ import pytest
 from _learners import ASIA_ORDER, CONFIGURATIONS, make
 
 from skbn.datasets import sample_asia
-from skbn.utils._progress import Progress, format_duration
+from skbn.utils._progress import Progress, amount, format_duration
+from skbn.utils._text import counted
 
 
 class FakeClock:
@@ -25,7 +26,7 @@ def lines(text):
 
 def test_silent_at_verbose_zero(capsys):
     clock = FakeClock()
-    progress = Progress(0, "Task", total=10, unit="units", clock=clock)
+    progress = Progress(0, "Task", total=10, unit="unit", clock=clock)
     for done in range(1, 11):
         clock.now += 100
         progress.update(done, score=1.0)
@@ -38,7 +39,7 @@ def test_silent_at_verbose_zero(capsys):
 
 def test_rate_limited_summaries_with_rate_and_time_left(capsys):
     clock = FakeClock()
-    progress = Progress(1, "Task", total=100, unit="units", clock=clock)
+    progress = Progress(1, "Task", total=100, unit="unit", clock=clock)
     # 1 unit per second: a line only once 5 s have passed since the previous one
     for done in range(1, 21):
         clock.now += 1.0
@@ -51,15 +52,15 @@ def test_rate_limited_summaries_with_rate_and_time_left(capsys):
     summaries = got[1:-1]
     assert len(summaries) == 4  # at 5, 10, 15 and 20 s
     # after 5 s, 5 of 100 units at 1 unit/s: 95 s left
-    assert summaries[0] == ("[Task] 5/100 units (5%), 1 units/s, about 1 min 35 s left, "
+    assert summaries[0] == ("[Task] 5/100 units (5%), 1 unit/s, about 1 min 35 s left, "
                             "5.00 s elapsed, score -12.5")
     assert "20/100 units (20%)" in summaries[3] and "about 1 min 20 s left" in summaries[3]
-    assert got[-1] == "[Task] done: 20 units in 20.0 s (1 units/s)"
+    assert got[-1] == "[Task] done: 20 units in 20.0 s (1 unit/s)"
 
 
 def test_verbose_two_writes_more_often_and_details(capsys):
     clock = FakeClock()
-    progress = Progress(2, "Task", total=10, unit="units", clock=clock)
+    progress = Progress(2, "Task", total=10, unit="unit", clock=clock)
     progress.message("a detail")
     for done in range(1, 11):
         clock.now += 1.0
@@ -68,12 +69,12 @@ def test_verbose_two_writes_more_often_and_details(capsys):
     got = lines(capsys.readouterr().err)
     assert got[1] == "[Task] a detail"
     assert len(got) == 1 + 1 + 10 + 1
-    assert got[-2].startswith("[Task] 10/10 units (100%), 1 units/s, about 0.00 s left")
+    assert got[-2].startswith("[Task] 10/10 units (100%), 1 unit/s, about 0.00 s left")
 
 
 def test_unknown_total_has_no_time_left_and_detail_lines_need_verbose_two(capsys):
     clock = FakeClock()
-    progress = Progress(1, "Task", unit="moves", detail="3 variables", clock=clock)
+    progress = Progress(1, "Task", unit="move", detail="3 variables", clock=clock)
     progress.message("hidden")
     progress.message("shown", level=1)
     clock.now += 6.0
@@ -87,7 +88,7 @@ def test_unknown_total_has_no_time_left_and_detail_lines_need_verbose_two(capsys
 
 def test_stage_restarts_the_rate_and_total(capsys):
     clock = FakeClock()
-    progress = Progress(2, "PC", unit="tests", clock=clock)
+    progress = Progress(2, "PC", unit="test", clock=clock)
     clock.now += 10.0
     progress.stage("level 1", total=40)
     clock.now += 2.0
@@ -95,6 +96,36 @@ def test_stage_restarts_the_rate_and_total(capsys):
     got = lines(capsys.readouterr().err)
     assert got[1] == "[PC] level 1: 40 tests"
     assert got[2] == "[PC] level 1, 10/40 tests (25%), 5 tests/s, about 6.00 s left, 12.0 s elapsed"
+
+
+def test_counts_take_the_number_of_their_noun(capsys):
+    # The lines wrote "1 edges", "1 tests/s" and "1 columns": one rule (skbn.utils._text.
+    # counted) now writes the singular when the number reads "1", for the progress lines
+    # and the command line's summaries alike.
+    assert counted(1, "edge") == "1 edge"
+    assert [counted(n, "edge") for n in (0, 2, 1.5)] == ["0 edges", "2 edges", "1.5 edges"]
+    assert counted(1, "family", "families") == "1 family"
+    assert counted(3, "family", "families") == "3 families"
+    assert counted(1.0004, "test", text="1") == "1 test"
+    assert amount(1, "row") == "1 row" and amount(12345, "row") == "12,345 rows"
+    clock = FakeClock()
+    progress = Progress(2, "Task", total=1, unit="test", detail="1 column", clock=clock)
+    progress.stage("level 0", total=1)
+    clock.now += 1.0
+    progress.update(1)
+    progress.close(done=1)
+    got = lines(capsys.readouterr().err)
+    assert got == ["[Task] start: 1 column", "[Task] level 0: 1 test",
+                   "[Task] level 0, 1/1 test (100%), 1 test/s, about 0.00 s left, 1.00 s elapsed",
+                   "[Task] done: 1 test in 1.00 s (1 test/s)"]
+
+
+def test_a_one_edge_fit_says_one_edge(capsys):
+    X = sample_asia(200, random_state=0)[["smoke", "lung"]]
+    make("fixed", edges=[("smoke", "lung")], verbose=1).fit(X)
+    got = lines(capsys.readouterr().err)
+    assert got[0] == "[FixedStructure] start: 2 columns, 200 rows"
+    assert got[-1].startswith("[FixedStructure] done: 1 edge in "), got[-1]
 
 
 def test_durations():
@@ -171,7 +202,7 @@ def test_nested_tasks_write_one_level_lower(capsys):
 
 def test_close_without_rate(capsys):
     clock = FakeClock()
-    progress = Progress(1, "Task", unit="edges", clock=clock)
+    progress = Progress(1, "Task", unit="edge", clock=clock)
     clock.now += 2.0
     progress.close(done=3, rate=False, score=-1.5)
     progress.close(done=4)  # closed once

@@ -435,7 +435,7 @@ class _Recorder:
 
     def __init__(self, progress, names, label, budget=None):
         if not isinstance(progress, Progress):
-            progress = Progress(progress, "HillClimbStructure", unit="moves")
+            progress = Progress(progress, "HillClimbStructure", unit="move")
         self.trace = []
         self.times = []
         self.evaluations = []

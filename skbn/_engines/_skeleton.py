@@ -12,6 +12,8 @@ from itertools import combinations
 
 import numpy as np
 
+from skbn.utils._progress import amount
+
 __all__ = ["skeleton"]
 
 
@@ -210,12 +212,12 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
             frozen = [sorted(a) for a in adjacency]
             tested = decided.add_level(level, frozen)
             if progress is not None:
-                progress.stage(f"level {level}", total=len(pairs), unit="pairs")
+                progress.stage(f"level {level}", total=len(pairs), unit="pair")
             done = runner.level_tests(frozen, pairs, level, progress)
         else:
             units, results = [], []
             if progress is not None:
-                progress.stage(f"level {level}", total=len(pairs), unit="pairs")
+                progress.stage(f"level {level}", total=len(pairs), unit="pair")
             for x, y in pairs:
                 if y not in adjacency[x] or runner.expired():
                     continue
@@ -265,7 +267,8 @@ def skeleton(runner, n_variables, *, fixed=None, removed=None, max_cond_vars=Non
 def _level_done(progress, level, n_tests, adjacency):
     if progress is not None and progress.enabled:
         n_edges = sum(len(a) for a in adjacency) // 2
-        progress.message(f"level {level}: {n_tests:,} tests, {n_edges:,} adjacencies left")
+        progress.message(f"level {level}: {amount(n_tests, 'test')}, "
+                         f"{amount(n_edges, 'adjacency', 'adjacencies')} left")
 
 
 def _fdr_step(adjacency, sepsets, p_max, p_max_set, alpha, testable, decided):

@@ -673,10 +673,10 @@ def parent_set_scores(data, scorer, max_indegree=None, candidate_parents=None, n
     the bit. Unlike the exact learner's search nothing is pruned: a posterior sums over
     every family.
 
-    With continuous columns (:class:`ScoringData`): a discrete child's sets are those of
+    With continuous columns: a discrete child's sets are those of
     the discrete path over the discrete columns (never a continuous parent), in
-    depth-first order; a continuous child's follow (from the moments, the order of
-    :func:`_visit_continuous`), computed in this process whatever ``n_jobs``.
+    depth-first order; a continuous child's follow (from the moments, by their discrete part,
+    then by size of their continuous part), computed in this process whatever ``n_jobs``.
 
     Parameters
     ----------

@@ -62,7 +62,7 @@ from skbn.scores import check_bounded_likelihood, resolve_scorer
 from skbn.utils._docstrings import fill_common_parameters
 from skbn.utils._plugins import check_plugin_fits_data
 from skbn.utils._plugins import data_kind as _data_kind
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import (
     Interval,
     NotFittedError,
@@ -466,9 +466,10 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             ``docs/gaussian.md``). NaN is refused unless the learner's ``missing`` mode
             accepts it.
             Chunked data (an iterator or list of DataFrames, a pyarrow
-            Table/Dataset/RecordBatchReader, a dask DataFrame; see :mod:`skbn._chunks`) is
-            read one chunk at a time and compressed to weighted distinct rows (a missing cell
-            is one more value of its column): same result as the concatenated rows.
+            Table/Dataset/RecordBatchReader, a dask DataFrame; see "Out-of-core data" in
+            ``docs/core.md``) is read one chunk at a time and compressed to weighted
+            distinct rows (a missing cell is one more value of its column): same result as
+            the concatenated rows.
         y : array-like of shape (n_samples,), default=None
             Optional target; it becomes a node of the network and enables ``predict_proba``
             (columns in ``classes_`` order: the target's states sorted as ``np.unique``
@@ -693,14 +694,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         if not self._structural_em:
             edges = self._structure(data)
             total = fit["n_init"] * (fit["max_iter"] + 1)
-            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
-                                total=total, detail=f"at most {total} iterations")
+            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iteration",
+                                total=total, detail=f"at most {amount(total, 'iteration')}")
             cpts, trace, _ = _em.fit_em(np.asarray(data.codes, dtype=np.int64), data.cardinalities,
                                         data.names, _em.parents_of(edges, data.n_variables), latent,
                                         **fit, **settings, progress=progress, values=data.values, **moments)
         else:
-            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iterations",
-                                detail=f"structural EM, at most {self.em_max_iter} searches")
+            searches = amount(self.em_max_iter, "search", "searches")
+            progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iteration",
+                                detail=f"structural EM, at most {searches}")
             restarts = "start" in self._knowledge  # a search that cannot start from a graph runs afresh
             ruled = []  # (n_power_rule_tests_, n_tests_) of each search running CI tests (MMHC)
             quiet = vars(self).pop("_quiet_summaries", False)
@@ -1325,8 +1327,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             (``parameter_estimator="mle"``), has no posterior: it gets the uniform
             distribution (so :meth:`predict` gives it the first class of ``classes_``), with
             one :class:`~skbn.exceptions.ZeroProbabilityWarning` per call naming the columns.
-            The rule and the message are those of the network objects' own ``predict_proba``
-            (:mod:`skbn._zero_probability`), which find the same rows.
+            The rule and the message are those of the network objects' own ``predict_proba``,
+            which find the same rows.
         """
         _check_network(self)
         target = self._target_index

@@ -20,7 +20,7 @@ from skbn.estimators._base import INTERVENTION_LEARNERS, _BaseStructureLearner, 
 from skbn.estimators._pc import report_conflicts
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import GaussianBIC
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import Interval, StrOptions
 from skbn.utils._warnings import warn_user
 
@@ -628,9 +628,10 @@ class BootstrapStructure(_BaseStructureLearner):
         n_workers = effective_n_jobs(self.n_jobs)
         n_batches = min(self.n_resamples, 4 * n_workers if n_workers > 1 else (10 if self.verbose else 1))
         batches = np.array_split(seeds, n_batches)
-        progress = Progress(self.verbose, "BootstrapStructure", total=self.n_resamples, unit="resamples",
-                            detail=f"{self.n_resamples} resamples of {type(self.estimator_).__name__}, "
-                                   f"{n_batches} batches")
+        batches_text = amount(n_batches, "batch", "batches")
+        progress = Progress(self.verbose, "BootstrapStructure", total=self.n_resamples, unit="resample",
+                            detail=f"{amount(self.n_resamples, 'resample')} of "
+                                   f"{type(self.estimator_).__name__}, {batches_text}")
         parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
         results, flat, ruled, conflicts = [], [], [], []
         with progress.nested():  # the wrapped learner's own lines, one level lower

@@ -7,7 +7,7 @@ from skbn._dag import maximum_branching, maximum_spanning_tree
 from skbn._data import name_ranks
 from skbn._engines._local_scores import pair_score_gains
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _column_position, _labelled
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import StrOptions
 
 
@@ -207,9 +207,9 @@ class ChowLiuTree(_BaseStructureLearner):
         features = [i for i in range(data.n_variables) if not (tan and i == target)]
         root = self._root_position(data, target, tan, features)
         stratum = target if tan else None
-        progress = Progress(self.verbose, "ChowLiuTree", unit="pairs",
-                            detail=f"variant={self.variant!r}, {data.n_variables} columns, "
-                                   f"{data.n_samples:,} rows")
+        progress = Progress(self.verbose, "ChowLiuTree", unit="pair",
+                            detail=f"variant={self.variant!r}, {amount(data.n_variables, 'column')}, "
+                                   f"{amount(data.n_samples, 'row')}")
         gains = pair_score_gains(data, features, stratum, self.scorer_)
         progress.message(f"{len(features) * (len(features) - 1) // 2:,} pair weights in "
                          f"{progress.elapsed():.2f} s")

@@ -17,7 +17,7 @@ from skbn._engines._subsets import subset_max as _subset_max
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.utils._memory import format_bytes as _format_bytes
 from skbn.utils._memory import parse_memory as _parse_memory
-from skbn.utils._progress import Progress, format_duration
+from skbn.utils._progress import Progress, amount, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
 
@@ -349,9 +349,10 @@ class ExactStructure(_BaseStructureLearner):
         cost = exact_cost(p, k, source.n_rows, source.seconds_per_set)
         self._warn_if_slow(cost, p, k, source.n_rows, source.seconds_per_set)
         progress = Progress(
-            self.verbose, "ExactStructure", total=cost.n_parent_sets, unit="parent sets",
-            detail=f"{p} columns, {source.n_rows:,} distinct rows, max_indegree={self.max_indegree}: "
-                   f"{cost.n_parent_sets:,} parent sets, {_format_bytes(cost.memory_bytes)}, "
+            self.verbose, "ExactStructure", total=cost.n_parent_sets, unit="parent set",
+            detail=f"{amount(p, 'column')}, {amount(source.n_rows, 'distinct row')}, "
+                   f"max_indegree={self.max_indegree}: {amount(cost.n_parent_sets, 'parent set')}, "
+                   f"{_format_bytes(cost.memory_bytes)}, "
                    f"estimated {format_duration(cost.seconds)}")
         bps = np.full((p, half), -np.inf)
         n_families = _dense_local_scores(source, self.scorer_, k, bps, progress if progress.enabled else None)

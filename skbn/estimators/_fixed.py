@@ -3,7 +3,7 @@
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _edge_positions, _labelled
 from skbn.graph import is_acyclic
 from skbn.knowledge import check_conditional_gaussian
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 
 
 class FixedStructure(_BaseStructureLearner):
@@ -115,8 +115,8 @@ class FixedStructure(_BaseStructureLearner):
         self.parameter_ess = parameter_ess
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
-        progress = Progress(self.verbose, "FixedStructure", unit="edges",
-                            detail=f"{data.n_variables} columns, {data.n_samples:,} rows")
+        progress = Progress(self.verbose, "FixedStructure", unit="edge",
+                            detail=f"{amount(data.n_variables, 'column')}, {amount(data.n_samples, 'row')}")
         edges = _edge_positions(_labelled(self.edges, data), data.names, "edges")
         if not is_acyclic(range(data.n_variables), edges):
             raise ValueError("edges must form a directed acyclic graph; they contain a cycle.")

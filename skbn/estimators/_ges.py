@@ -30,7 +30,7 @@ from skbn._engines._local_scores import FamilyScoreCache, make_counter
 from skbn._engines._search import DeltaEngine, improves, perturb, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner, _intervention_targets
 from skbn.graph import PDAG
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = ["GESStructure"]
@@ -884,8 +884,8 @@ class GESStructure(_BaseStructureLearner):
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
         total = self._total(g, ctx)
-        ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operators",
-                                           detail=f"{p} columns, {data.n_samples:,} rows")
+        ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operator",
+                                           detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}")
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
         edge_scores = []
         self.edge_restarts_ = self._resolved_edge_restarts(data)

@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from skbn._engines import _memetic, _search
 from skbn._engines._strategies import STRATEGIES, fill_strategy_list
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 
@@ -285,8 +285,9 @@ class HillClimbStructure(_BaseStructureLearner):
         settings = self._settings(data)
         settings["budget"] = budget
         settings["progress"] = progress = Progress(
-            self.verbose, "HillClimbStructure", unit="moves",
-            detail=f"search={self.search!r}, {data.n_variables} columns, {data.n_samples:,} rows")
+            self.verbose, "HillClimbStructure", unit="move",
+            detail=f"search={self.search!r}, {amount(data.n_variables, 'column')}, "
+                   f"{amount(data.n_samples, 'row')}")
         if STRATEGIES[self.search].seeds:
             # (with intervened rows the seed tree is from every row: a start, not a score)
             settings["seeds"] = [_memetic.chow_liu_seed(data, start, forbidden, max_indegree,

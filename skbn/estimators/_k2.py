@@ -8,7 +8,7 @@ from skbn._data import name_ranks
 from skbn._engines._local_scores import FamilyColumns
 from skbn._engines._search import improves, tolerance
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
 
@@ -247,8 +247,8 @@ class K2Structure(_BaseStructureLearner):
                 f"white_list gives {data.names[crowded[0]]!r} {int(required[:, crowded[0]].sum())} "
                 f"parents in this ordering, more than max_indegree={knowledge.max_indegree}."
             )
-        progress = Progress(self.verbose, "K2Structure", total=len(order), unit="variables",
-                            detail=f"{data.n_variables} columns, {data.n_samples:,} rows")
+        progress = Progress(self.verbose, "K2Structure", total=len(order), unit="variable",
+                            detail=f"{amount(data.n_variables, 'column')}, {amount(data.n_samples, 'row')}")
         columns = FamilyColumns(data, self.scorer_)
         edges, total = [], 0.0
         for position, child in enumerate(order):

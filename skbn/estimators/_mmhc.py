@@ -10,7 +10,7 @@ from skbn._engines._ci_runner import CITestRunner, report_power_rule
 from skbn._engines._skeleton import skeleton
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.estimators._hill_climb import HillClimbStructure
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import Interval, StrOptions
 
 
@@ -179,9 +179,9 @@ class MMHCStructure(_BaseStructureLearner):
                                 key=lambda pair: (position[pair[0]], position[pair[1]]))
 
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
-        progress = Progress(self.verbose, "MMHCStructure", unit="phases", total=2,
-                            detail=f"restrict={self.restrict!r}, {data.n_variables} columns, "
-                                   f"{data.n_samples:,} rows")
+        progress = Progress(self.verbose, "MMHCStructure", unit="phase", total=2,
+                            detail=f"restrict={self.restrict!r}, {amount(data.n_variables, 'column')}, "
+                                   f"{amount(data.n_samples, 'row')}")
         counter = FamilyCounter(data) if counter is None else counter  # one Gram matrix for both phases
         if self.restrict == "mmpc":
             adjacency, self.n_tests_, n_power_rule = _mmpc_skeleton(
@@ -192,8 +192,9 @@ class MMHCStructure(_BaseStructureLearner):
                     data, self.ci_test_, self.max_cond_vars, knowledge, self.verbose)
         report_power_rule(self, self.ci_test_, n_power_rule, self.n_tests_)
         adjacency |= knowledge.required_adjacency
-        progress.message(f"skeleton: {self.n_tests_:,} tests, {int(np.triu(adjacency, 1).sum()):,} "
-                         f"adjacencies, {progress.elapsed():.2f} s")
+        progress.message(f"skeleton: {amount(self.n_tests_, 'test')}, "
+                         f"{amount(int(np.triu(adjacency, 1).sum()), 'adjacency', 'adjacencies')}, "
+                         f"{progress.elapsed():.2f} s")
         progress.update(1, tests=self.n_tests_)
         self.skeleton_ = [(data.names[i], data.names[j]) for i, j in np.argwhere(np.triu(adjacency, 1))]
         search = HillClimbStructure(
@@ -218,8 +219,8 @@ def _pc_skeleton(data, ci_test, max_cond_vars, knowledge, verbose=0):
     removed untested, every test on the same weighted rows."""
     p = data.n_variables
     fixed, removed = knowledge.required_adjacency, knowledge.forbidden_adjacency
-    progress = Progress(verbose, "PC skeleton", unit="tests",
-                        detail=f"{p} columns, {data.n_samples:,} rows")
+    progress = Progress(verbose, "PC skeleton", unit="test",
+                        detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}")
     with CITestRunner(data, ci_test) as runner:
         adjacency, _, n_tests, _ = skeleton(runner, p, fixed=fixed, removed=removed,
                                             max_cond_vars=max_cond_vars, progress=progress)

@@ -23,7 +23,7 @@ from skbn._engines._subsets import (
     parent_set_scores,
 )
 from skbn.estimators._base import _BaseStructureLearner, _edge_positions, _labelled
-from skbn.utils._progress import Progress, format_duration
+from skbn.utils._progress import Progress, amount, format_duration
 from skbn.utils._sklearn_compat import Interval
 from skbn.utils._warnings import warn_user
 
@@ -501,10 +501,10 @@ class OrderMCMCStructure(_BaseStructureLearner):
             )
         sequential = effective_n_jobs(self.n_jobs) == 1 or self.n_chains == 1
         progress = Progress(
-            self.verbose, "OrderMCMCStructure", unit="iterations",
+            self.verbose, "OrderMCMCStructure", unit="iteration",
             total=self.n_iter * self.n_chains if sequential else self.n_iter,
-            detail=f"{p} columns, {n_families:,} families, {self.n_chains} chains x {self.n_iter:,} "
-                   f"iterations")
+            detail=f"{amount(p, 'column')}, {amount(n_families, 'family', 'families')}, "
+                   f"{amount(self.n_chains, 'chain')} x {amount(self.n_iter, 'iteration')}")
         families = parent_set_scores(data, self.scorer_, self.max_indegree, candidates, self.n_jobs)
         self.n_families_ = families.n_families
         check_finite_dags([s.max(initial=-np.inf) for s in families.scores], data.names, self.scorer_)

@@ -21,7 +21,7 @@ from skbn.citests import AUTO_TESTS
 from skbn.estimators._base import _MISSING_CONSTRAINTS, _BaseStructureLearner
 from skbn.exceptions import OrientationConflictWarning
 from skbn.graph import PDAG, _extension
-from skbn.utils._progress import Progress
+from skbn.utils._progress import Progress, amount
 from skbn.utils._sklearn_compat import Interval, StrOptions
 from skbn.utils._warnings import warn_user
 
@@ -798,8 +798,9 @@ class PCStructure(_BaseStructureLearner):
         n_pairs = int(np.triu(~(fixed | removed), 1).sum())
         level = self._test_level(ci_test, n_pairs)
         fdr_alpha = ci_test.alpha if self.correction == "fdr" else None
-        progress = Progress(self.verbose, "PCStructure", unit="tests",
-                            detail=f"{p} columns, {data.n_samples:,} rows, {n_pairs:,} pairs")
+        progress = Progress(self.verbose, "PCStructure", unit="test",
+                            detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}, "
+                                   f"{amount(n_pairs, 'pair')}")
         with CITestRunner(data, ci_test, level, self.n_jobs, self.max_time) as runner:
             adjacency, sepsets, n_tests, decided = skeleton(
                 runner, p, fixed=fixed, removed=removed, max_cond_vars=self.max_cond_vars,

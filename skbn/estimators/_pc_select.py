@@ -179,7 +179,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         "column_types": [StrOptions({"auto", "discrete", "continuous"}), list, dict],
     }
 
-    def __init__(self, alpha=0.05, ci_test="auto", max_cond_vars=None, column_types="auto"):
+    def __init__(self, *, alpha=0.05, ci_test="auto", max_cond_vars=None, column_types="auto"):
         self.alpha = alpha
         self.ci_test = ci_test
         self.max_cond_vars = max_cond_vars

@@ -26,7 +26,9 @@ import time
 from contextlib import contextmanager
 from numbers import Integral, Real
 
-__all__ = ["INTERVALS", "Progress", "format_duration"]
+from skbn.utils._text import counted
+
+__all__ = ["INTERVALS", "Progress", "amount", "format_duration"]
 
 #: Smallest number of seconds between two periodic summary lines, by verbosity.
 INTERVALS = {1: 5.0, 2: 1.0}
@@ -68,11 +70,13 @@ def _format_fields(fields):
 
 def _rate(rate, unit):
     text = f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
-    return f"{text} {unit}/s"
+    return f"{counted(rate, unit, text=text)}/s"
 
 
-def _count(value, unit):
-    return f"{_format_value(value)} {unit}"
+def amount(value, unit, plural=None):
+    """``value`` and ``unit`` (singular; ``plural`` when not ``unit + "s"``) as the lines
+    write them: "1 edge", "1,024 edges" (:func:`skbn.utils._text.counted`)."""
+    return counted(value, unit, plural, text=_format_value(value))
 
 
 class Progress:
@@ -87,15 +91,16 @@ class Progress:
     total : int or None, default=None
         Number of work units, when known: the summaries then give the percentage done and
         the time left.
-    unit : str, default="steps"
-        Name of a work unit in the lines ("parent sets", "resamples", "moves", ...).
+    unit : str, default="step"
+        Name of a work unit, singular ("parent set", "resample", "move", ...): the lines
+        write "1 move", "2 moves" (:func:`skbn.utils._text.counted`).
     detail : str or None, default=None
         Written on the start line (e.g. the data's size or a cost estimate).
     clock : callable or None, default=None
         Returns seconds (``time.perf_counter`` when None); tests pass a fake clock.
     """
 
-    def __init__(self, verbose, task, total=None, unit="steps", *, detail=None, clock=None):
+    def __init__(self, verbose, task, total=None, unit="step", *, detail=None, clock=None):
         self.verbose = max(int(verbose or 0) - _DEPTH.get(), 0)
         self.task = task
         self.unit = self._task_unit = unit
@@ -110,7 +115,7 @@ class Progress:
         if self.verbose:
             text = "start" if detail is None else f"start: {detail}"
             if total is not None and detail is None:
-                text += f": {_count(total, unit)}"
+                text += f": {amount(total, unit)}"
             self._write(text)
 
     @property
@@ -153,7 +158,7 @@ class Progress:
         self._stage_start = self._last = self.clock()
         self._stage_done = 0
         if self.detailed:
-            extra = ([_count(total, self.unit)] if total is not None else []) + (
+            extra = ([amount(total, self.unit)] if total is not None else []) + (
                 [_format_fields(fields)] if fields else [])
             self._write(": ".join([name, ", ".join(extra)]) if extra else name)
 
@@ -166,9 +171,9 @@ class Progress:
             parts.append(self._stage)
         if total is not None:
             share = 100.0 * done / total if total else 100.0
-            parts.append(f"{_format_value(done)}/{_count(total, self.unit)} ({share:.0f}%)")
+            parts.append(f"{_format_value(done)}/{amount(total, self.unit)} ({share:.0f}%)")
         else:
-            parts.append(_count(done, self.unit))
+            parts.append(amount(done, self.unit))
         if rate is not None:
             parts.append(_rate(rate, self.unit))
             if total is not None and rate > 0:
@@ -207,7 +212,7 @@ class Progress:
             self.done = done
         elapsed = self.clock() - self._start
         unit = self._task_unit
-        text = f"done: {_count(self.done, unit)} in {format_duration(elapsed)}"
+        text = f"done: {amount(self.done, unit)} in {format_duration(elapsed)}"
         if rate and elapsed > 0 and self.done:
             text += f" ({_rate(self.done / elapsed, unit)})"
         if fields:

@@ -1,7 +1,9 @@
-"""What a text cell spells: a number, or a common marker of a missing cell.
+"""What a text cell spells: a number, or a common marker of a missing cell; and how a
+count is written (:func:`counted`: "1 edge", "2 edges").
 
 Shared by the encoder (:mod:`skbn._data`, the column-type rule) and the command line's CSV
-reader (:mod:`skbn.cli`), which must not import numpy or pandas before it needs them.
+reader (:mod:`skbn.cli`), which must not import numpy or pandas before it needs them; the
+counts by the progress lines (:mod:`skbn.utils._progress`) and the command line.
 """
 
 import re
@@ -39,3 +41,15 @@ def spelled_number(text, decimal="."):
             return None
         return text.replace(",", ".")
     return text if NUMBER_TEXT.fullmatch(text) else None
+
+
+def counted(count, noun, plural=None, *, text=None):
+    """``count`` followed by ``noun`` in the number it takes: "1 edge", "0 edges",
+    "2 edges", "1.5 edges" (``plural``: the plural form when it is not ``noun + "s"``).
+
+    ``text``: the number as written (thousands separators, rounding); the noun is singular
+    when that text reads exactly "1", so a rate written "1" is "1 test/s" whatever its
+    rounded-off decimals. The one rule of the progress lines and the command line's summaries.
+    """
+    text = str(count) if text is None else text
+    return f"{text} {noun if text == '1' else (plural or noun + 's')}"
