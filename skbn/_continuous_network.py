@@ -335,11 +335,12 @@ class _LinearGaussianNetwork(_Network):
 
     # ------------------------------------------------------------------ sampling
     def _draw(self, rng, codes):
-        """Continuous nodes drawn in topological order given the discrete ``codes``
-        (n, n_discrete): one standard normal per node and row."""
+        """Continuous nodes drawn in topological order, ties broken by node name
+        (:meth:`_draw_order`), given the discrete ``codes`` (n, n_discrete): one standard
+        normal per node and row."""
         n = codes.shape[0]
         values = np.zeros((n, len(self._continuous)))
-        for node in self.topological_order():
+        for node in (self.nodes[i] for i in self._draw_order()):
             if node in self._dpos:
                 continue
             mean, sigma = self._family_moments(node, codes, values)
@@ -896,7 +897,9 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
     # ------------------------------------------------------------------ sampling
     def sample(self, n_samples=1, random_state=None, do=None):
         """Draw rows by ancestral sampling (one standard normal per node and row, in
-        topological order), optionally from the mutilated network of ``do``.
+        topological order, ties broken by node name: the same network with its nodes in
+        another order draws the same rows for the same seed), optionally from the
+        mutilated network of ``do``.
 
         Parameters
         ----------
@@ -1395,8 +1398,9 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
     # ------------------------------------------------------------------ sampling
     def sample(self, n_samples=1, random_state=None, do=None):
         """Draw rows: the discrete nodes by forward sampling of :attr:`discrete_network`,
-        then the continuous nodes in topological order given them; optionally from the
-        mutilated network of ``do``.
+        then the continuous nodes in topological order given them (ties broken by node
+        name in both: the same network with its nodes in another order draws the same rows
+        for the same seed); optionally from the mutilated network of ``do``.
 
         Parameters
         ----------

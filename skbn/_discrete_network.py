@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
+from skbn._data import name_ranks
 from skbn._inference import VariableElimination
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.graph import topological_order
@@ -78,6 +79,15 @@ class _Network:
             Every parent comes before its children.
         """
         return [self.nodes[i] for i in self._topo]
+
+    def _draw_order(self):
+        """Node positions in the order the samplers draw them: the topological order whose
+        ties are broken by node name (:func:`skbn._data.name_ranks`, the rule by which
+        skbn processes columns), not by node position. Every node takes its random numbers
+        in this order, so the same network with its nodes in another order (e.g. learned
+        from the columns in another order) draws the same rows for the same seed."""
+        by_name = [self.nodes[k] for k in np.argsort(name_ranks(self.nodes), kind="stable")]
+        return [self._index[v] for v in topological_order(by_name, self.edges)]
 
     def to_networkx(self):
         """The DAG as a ``networkx.DiGraph`` (networkx is an optional dependency).
@@ -598,7 +608,9 @@ class DiscreteBayesianNetwork(_Network):
     def sample(self, n_samples=1, random_state=None, do=None):
         """Draw rows by forward (ancestral) sampling, optionally under an intervention.
 
-        Nodes are drawn in topological order; node :math:`i` takes state
+        Nodes are drawn in topological order, ties broken by node name (not by node
+        position: the same network with its nodes in another order draws the same rows
+        for the same seed); node :math:`i` takes state
         :math:`\\min\\{k : u < \\sum_{l \\le k} \\theta_{l \\mid \\mathrm{pa}_i}\\}` with one
         uniform :math:`u` per row (inverse CDF of its CPT row). With ``do``, the rows are drawn
         from the mutilated network :meth:`do`, i.e. from the truncated factorisation
@@ -627,7 +639,7 @@ class DiscreteBayesianNetwork(_Network):
         rng = check_random_state(random_state)
         n_samples = int(n_samples)
         codes = np.zeros((n_samples, len(self.nodes)), dtype=np.int64)
-        for i in self._topo:
+        for i in self._draw_order():
             pa = self._parent_idx[i]
             cpt = self.cpts[self.nodes[i]]
             r = cpt.shape[-1]

@@ -207,7 +207,9 @@ def test_strong_edge_near_one_and_absent_edge_near_zero(asia):
     table = boot.edge_strength_.set_index(["source", "target"])
     assert table.loc[("smoke", "lung"), "strength"] >= 0.95
     assert table.loc[("either", "xray"), "strength"] >= 0.95
-    assert table.loc[("either", "xray"), "direction"] >= 0.9  # v-structure child side
+    # v-structure child side: 26 of the 30 resamples (0.867; 0.895 over 200 resamples; the
+    # rows drawn before sample() broke its ties by name gave 0.95 and 0.98)
+    assert table.loc[("either", "xray"), "direction"] >= 0.85
     assert table.loc[("smoke", "tub"), "strength"] <= 0.05
     assert table.loc[("xray", "dysp"), "strength"] <= 0.05
     assert len(boot.edge_strength_) == 8 * 7

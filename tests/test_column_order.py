@@ -25,7 +25,8 @@ from skbn import (
     OrderMCMCStructure,
     PCStructure,
 )
-from skbn.datasets import make_random_network, sample_asia
+from skbn.datasets import load_network, make_random_network, sample_asia
+from skbn.network import CLGBayesianNetwork, DiscreteBayesianNetwork, GaussianBayesianNetwork
 from skbn.scores import BDeu
 
 #: asia's columns renamed (dots, spaces, an order that is not the name order).
@@ -381,3 +382,78 @@ def test_moment_em_random_starts_do_not_depend_on_the_row_order():
             np.testing.assert_allclose(model.em_trace_, reference.em_trace_, rtol=1e-10)
             np.testing.assert_allclose(model.score_samples(X), reference.score_samples(X),
                                        rtol=1e-10, atol=1e-10)
+
+
+# --------------------------------------------------------------------------- sampling
+def _with_node_order(network, nodes):
+    """The same network (parents, parameters) with its nodes in the order ``nodes``."""
+    if isinstance(network, DiscreteBayesianNetwork):
+        return DiscreteBayesianNetwork({v: network.states[v] for v in nodes}, network.parents,
+                                       network.cpts)
+    if isinstance(network, GaussianBayesianNetwork):
+        return GaussianBayesianNetwork(nodes, network.parents, network.intercepts,
+                                       network.coefficients, network.sigmas)
+    return CLGBayesianNetwork(nodes, network.states, network.parents, network.cpts,
+                              network.intercepts, network.coefficients, network.sigmas)
+
+
+def _assert_same_rows(rows, reference):
+    """``rows`` are the rows of ``reference``, their columns in another order."""
+    assert sorted(rows.columns) == sorted(reference.columns)
+    pd.testing.assert_frame_equal(rows, reference[list(rows.columns)], check_exact=True)
+
+
+SAMPLED_NETWORKS = {
+    "asia": lambda: load_network("asia"),  # node order asia, tub, smoke, ...: not by name
+    "alarm": lambda: load_network("alarm"),
+    "discrete": lambda: make_random_network(9, random_state=2),
+    "gaussian": lambda: make_random_network(9, kind="gaussian", random_state=2),
+    "clg": lambda: make_random_network(9, kind="clg", random_state=2),
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLED_NETWORKS))
+def test_sample_does_not_depend_on_the_node_order(name):
+    # sample() drew the nodes in a topological order whose ties followed the node order, so
+    # the same network with its nodes in another order drew other rows for the same seed.
+    # It now breaks the ties by node name: the same rows, in the network's node order.
+    network = SAMPLED_NETWORKS[name]()
+    reference = network.sample(300, random_state=5)
+    assert list(reference.columns) == list(network.nodes)
+    for nodes in _orders(network.nodes):
+        rows = _with_node_order(network, nodes).sample(300, random_state=5)
+        assert list(rows.columns) == list(nodes)
+        _assert_same_rows(rows, reference)
+    # and under an intervention on a root (the mutilated network is drawn the same way)
+    root = network.topological_order()[0]
+    value = network.states[root][0] if root in getattr(network, "states", {}) else 1.5
+    reference = network.sample(200, random_state=np.random.RandomState(3), do={root: value})
+    for nodes in _orders(network.nodes):
+        permuted = _with_node_order(network, nodes)
+        _assert_same_rows(permuted.sample(200, random_state=np.random.RandomState(3),
+                                          do={root: value}), reference)
+
+
+def test_sample_draws_ties_in_name_order():
+    # Two independent nodes listed "b" then "a": "a" is drawn first, from the first n
+    # uniforms of the seed's stream, state "yes" when u >= P(a = "no") = 0.3 (inverse CDF);
+    # "b" takes the next n uniforms (P(b = "no") = 0.6). Computed by hand from the stream.
+    network = DiscreteBayesianNetwork({"b": ["no", "yes"], "a": ["no", "yes"]}, {},
+                                      {"b": np.array([0.6, 0.4]), "a": np.array([0.3, 0.7])})
+    u = np.random.RandomState(0).random_sample(20)
+    rows = network.sample(10, random_state=0)
+    assert list(rows.columns) == ["b", "a"]
+    assert rows["a"].tolist() == np.where(u[:10] >= 0.3, "yes", "no").tolist()
+    assert rows["b"].tolist() == np.where(u[10:] >= 0.6, "yes", "no").tolist()
+
+
+@pytest.mark.parametrize("make", [_asia, _gaussian, _mixed], ids=["discrete", "gaussian", "mixed"])
+def test_a_model_learned_from_shuffled_columns_samples_the_same_rows(make):
+    # The learned network keeps the column order of X; its sample must not (the brief's
+    # rule: the same data and random_state give the same result for any column order).
+    X = make(600)
+    reference = HillClimbStructure().fit(X).sample(250, random_state=0)
+    for columns in _orders(X.columns):
+        rows = HillClimbStructure().fit(X[columns]).sample(250, random_state=0)
+        assert list(rows.columns) == columns
+        _assert_same_rows(rows, reference)

@@ -231,14 +231,16 @@ def test_restarts_honour_knowledge():
 
 def test_restarts_and_edge_restarts_reach_the_true_dags_score_on_alarm():
     # GIES on ALARM, 5,000 observational rows + 1,000 for each of 5 hard interventions (the
-    # data of benchmarks/bench_interventional_alarm.py, data seed 0): the greedy search ends
-    # in a local optimum of the ventilation block, below the true DAG's score; restarts
-    # from perturbed DAGs of the best class reach at least the truth's score, and so do
-    # edge restarts
+    # data of benchmarks/bench_interventional_alarm.py, data seed 0, but the observational
+    # rows drawn with seed 3: on the rows seed 0 drew before sample() broke its ties by
+    # name GIES ended in this trap, on today's it ends 83 above the truth's score): the
+    # greedy search ends 239 below the true DAG's score, in a local optimum of the
+    # ventilation block; restarts from perturbed DAGs of the best class reach at least the
+    # truth's score, and so do edge restarts
     from conftest import shared_network
 
     net = shared_network("alarm")
-    parts, masks = [net.sample(5000, random_state=0)], [np.zeros((5000, len(net.nodes)), dtype=bool)]
+    parts, masks = [net.sample(5000, random_state=3)], [np.zeros((5000, len(net.nodes)), dtype=bool)]
     for k, node in enumerate(["HISTORY", "LVFAILURE", "ANAPHYLAXIS", "TPR", "PAP"]):
         states = net.states[node]
         counts = np.full(len(states), 1000 // len(states))
@@ -251,7 +253,7 @@ def test_restarts_and_edge_restarts_reach_the_true_dags_score_on_alarm():
     for c in X.columns:  # every state declared
         X[c] = pd.Categorical(X[c], categories=net.states[c])
     # names that sort in the file's (causal) order, where this was measured: ties go by name
-    # (docs/reproducibility.md); with ALARM's own names 50 restarts end 157 below the truth
+    # (docs/reproducibility.md); with ALARM's own names 50 restarts end 188 below the truth
     causal = {name: f"{k:02d} {name}" for k, name in enumerate(X.columns)}
     X = X.rename(columns=causal)
     truth = HillClimbStructure(start=[(causal[u], causal[v]) for u, v in net.edges], max_iter=0,
@@ -263,9 +265,9 @@ def test_restarts_and_edge_restarts_reach_the_true_dags_score_on_alarm():
     model.fit(X, interventions=mask)
     assert model.score_ >= truth_score
     assert len(model.cpdag_.undirected) <= 2
-    # the deterministic edge restarts (weakest edge first) leave it too: deleting the trapped
-    # class's false edge KINKEDTUBE - VENTALV (the third weakest) and searching again with it
-    # forbidden reorients the block
+    # the deterministic edge restarts (weakest edge first) leave it too: the second try
+    # (deleting the trapped class's second weakest edge and searching again with it
+    # forbidden) reorients the block, 69 above the truth's score
     model = GESStructure(edge_restarts=10, fit_parameters=False).fit(X, interventions=mask)
     assert model.score_ >= truth_score
     assert len(model.cpdag_.undirected) <= 2

@@ -186,8 +186,12 @@ def test_hill_climb_orients_what_observational_data_cannot():
     assert set(est.interventional_cpdag_.directed) == set(net.edges)
     # (tabu: plain hill climbing on the columns sorted by name, the tie rule, ends in a local
     # optimum without the v-structure tub -> either <- lung)
+    # Without the mask the edges do(smoke) orients stay undirected. (On these rows the fit
+    # without the mask also puts either -> asia in place of asia - tub, the do(asia) and
+    # do(tub) rows read as observational ones; on the rows drawn before sample() broke its
+    # ties by name it learned exactly the observational class.)
     observed = HillClimbStructure(search="tabu").fit(X).interventional_cpdag_
-    assert set(observed.undirected) == set(observational.undirected)
+    assert {("smoke", "lung"), ("smoke", "bronc")} <= set(observed.undirected)
 
 
 @pytest.mark.parametrize("truth", ["A->B", "B->A"])

@@ -15,7 +15,10 @@ def _skeleton(edges):
 
 @pytest.fixture(scope="module")
 def asia_large():
-    return sample_asia(20000, random_state=0)
+    # seed 1: the rows of seed 0 (since sample() breaks its ties by name) make asia and
+    # bronc, independent in the network, look dependent (G test p = 0.001, the smallest of
+    # seeds 0-59), a false edge no test at level 0.05 can avoid
+    return sample_asia(20000, random_state=1)
 
 
 def test_oracle_gives_the_true_skeleton():

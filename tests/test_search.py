@@ -20,6 +20,7 @@ from skbn._engines import _search
 from skbn._engines._local_scores import FamilyColumns, FamilyScoreCache
 from skbn.datasets import make_random_network
 from skbn.estimators._hill_climb import HillClimbStructure
+from skbn.network import DiscreteBayesianNetwork
 from skbn.scores import AIC, BIC, BDeu, K2Score, LogLikelihood
 
 REFERENCE = Path(__file__).parent / "data" / "hill_climb_reference.json"
@@ -136,14 +137,28 @@ def test_reachability_updated_by_moves_equals_repeated_squaring():
     assert kinds == {_search.ADD, _search.REMOVE, _search.REVERSE}
 
 
+def _rows_drawn_in_file_order(net, n_samples, random_state):
+    """The rows ``net.sample`` drew before it broke the ties of its drawing order by node
+    name: then they went by node (file) order. Renaming the nodes ``"000 name"``, ... makes
+    name order the file order, so today's sampler draws those rows."""
+    new = {v: f"{k:03d} {v}" for k, v in enumerate(net.nodes)}
+    renamed = DiscreteBayesianNetwork({new[v]: net.states[v] for v in net.nodes},
+                                      {new[v]: [new[p] for p in net.parents[v]] for v in net.nodes},
+                                      {new[v]: net.cpts[v] for v in net.nodes})
+    rows = renamed.sample(n_samples, random_state=random_state)
+    rows.columns = list(net.nodes)
+    return rows
+
+
 @pytest.mark.parametrize("case", ["alarm/hill_climb", "alarm/tabu", "alarm/restarts",
                                   "child/hill_climb", "child/tabu", "child/restarts"])
 def test_same_result_as_before_the_incremental_engine(case):
     # fixture: edges and score of HillClimbStructure before the delta table became
     # incremental (2,000 rows drawn with random_state=0), whose ties went by column position:
-    # the search on the columns in the network's file order (fit sorts them by name first)
+    # the search on the columns in the network's file order (fit sorts them by name first).
+    # The fixture's rows are those sample() drew before it broke its ties by name.
     reference = json.loads(REFERENCE.read_text())[case]
-    X = shared_network(case.split("/")[0]).sample(2000, random_state=0)
+    X = _rows_drawn_in_file_order(shared_network(case.split("/")[0]), 2000, 0)
     data, _ = encode_fit(X)
     model = HillClimbStructure(**reference["params"])
     edges = model._run_search(data)
