@@ -182,24 +182,26 @@ def test_chains_that_disagree_warn_with_a_longer_run_suggested(asia):
     assert len(told) == 1 and "n_chains=2" in str(told[0].message) and told[0].filename == __file__
 
 
-def test_default_chains_reach_the_documented_accuracy_on_a_held_out_subset():
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_default_chains_reach_the_documented_accuracy_on_a_held_out_subset(seed):
     """The defaults on 10 random columns of CHILD (a case where the old defaults, 5,000
-    iterations, were 0.13 off): within 0.05 of the exact posterior, and no warning.
-
-    Chain seed 0: on the rows sample() draws since it breaks its ties by name, the chains
-    of random_state=1 (the seed used before) agree within 0.0997, just under the warning
-    threshold, but are both 0.070 off the exact posterior; seed 0 is 0.046 off (seed 2:
-    0.045, with a ConvergenceWarning). The "within 0.05" of docs/averaging.md is measured,
-    not guaranteed."""
+    iterations, were 0.13 off), chain seeds 0-2: either the chains disagree and ``fit``
+    warns, or the estimate is within the warning threshold (0.1) of the exact posterior.
+    docs/averaging.md quotes these runs: seed 0 is 0.046 off, seed 1 0.070 off with chains
+    0.0997 apart (the one benchmark run more than 0.05 off without a warning), seed 2 warns.
+    Agreeing chains do not prove convergence; the documented accuracy is measured, not
+    guaranteed, so the test holds the threshold, not 0.05."""
     net = shared_network("child")
     columns = list(np.random.default_rng(1).choice(net.topological_order(), 10, replace=False))
     X = net.sample(5000, random_state=0)[columns]
     exact = edge_posteriors(X, max_indegree=3).to_numpy()
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
-        model = OrderMCMCStructure(random_state=0).fit(X)
-    assert np.abs(model.edge_posterior_.to_numpy() - exact).max() < 0.05
-    assert model.convergence_ <= CONVERGENCE_THRESHOLD
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model = OrderMCMCStructure(random_state=seed).fit(X)
+    warned = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    assert warned == (model.convergence_ > CONVERGENCE_THRESHOLD)
+    if not warned:
+        assert np.abs(model.edge_posterior_.to_numpy() - exact).max() < CONVERGENCE_THRESHOLD
 
 
 def test_no_dag_with_a_finite_score_is_refused_naming_the_column():
