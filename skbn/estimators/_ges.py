@@ -1218,5 +1218,7 @@ def _empty_graph(data):
     """The empty class: a :class:`_CPDAG`, or with experimental rows (``data.intervened``)
     an :class:`_InterventionalGraph` for their targets (GIES)."""
     if data.intervened is None:
-        return _CPDAG(data.n_variables)
+        g = _CPDAG(data.n_variables)
+        g.masks = tuple([0] * g.p for _ in range(3))  # (completed: its first Insert reads the masks)
+        return g
     return _InterventionalGraph(data.n_variables, _intervention_targets(data))
