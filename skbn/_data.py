@@ -668,7 +668,10 @@ def name_ranks(names):
     -------
     ranks : int64 ndarray of shape (len(names),)
     """
-    order = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
+    if all(type(name) is str for name in names):  # (the common case: one group, sorted by text; stable)
+        order = sorted(range(len(names)), key=names.__getitem__)
+    else:
+        order = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
     ranks = np.empty(len(names), dtype=np.int64)
     ranks[order] = np.arange(len(names))
     return ranks

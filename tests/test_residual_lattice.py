@@ -107,6 +107,35 @@ def test_added_residuals_equal_each_family_and_the_schur_path():
                 assert added[j] == pytest.approx(schur[j], rel=1e-12, abs=1e-300)
 
 
+def test_the_added_residuals_of_several_children_have_the_bits_of_each_child():
+    # ResidualLattice.added_rss_of (the first step of GES: every child of the empty set, in
+    # one batch) against added_rss child by child, on collinear, constant and rescaled columns
+    for seed in range(3):
+        _, lattice = lattice_of(awkward_values(seed=seed))
+        for mask in (0, 0b1, 0b100, 0b10010, 0b111000):
+            children = [c for c in range(6) if not mask >> c & 1]
+            batch = lattice.added_rss_of(children, mask)
+            assert batch.shape == (len(children), 6)
+            for row, child in zip(batch, children):
+                np.testing.assert_array_equal(row, np.array(lattice.added_rss(child, mask)))
+
+
+def test_added_columns_computed_together_have_the_bits_of_each_column():
+    # FamilyScoreCache.added_columns (a batch for BATCHED_CHILDREN or more children of one
+    # parent set) leaves the columns added_column computes one at a time, and the family
+    # scores of the bases
+    data = gaussian_data(7, 300, 5)
+    requests = ([(child, ()) for child in range(7)] + [(child, (1, 4)) for child in (0, 2, 3, 5, 6)]
+                + [(6, (0,)), (3, (2, 5))])
+    for scorer in (GaussianBIC(), GaussianAIC(), GaussianLogLikelihood(variance="mle")):
+        together, alone = FamilyScoreCache(data, scorer), FamilyScoreCache(data, scorer)
+        together.added_columns(requests)
+        assert len(together._added) == 12  # (the two sets of at least BATCHED_CHILDREN children)
+        for child, base in requests:
+            np.testing.assert_array_equal(together.added_column(child, base), alone.added_column(child, base))
+            assert together.local_score(child, base) == alone.local_score(child, base)
+
+
 def test_the_list_form_of_the_added_residuals_has_the_bits_of_the_array_form():
     # _added_rss on lists (the lattice's few columns) and on arrays (added_parent_rss): one
     # formula, the same IEEE operations; spreads and residuals around the singular threshold
@@ -254,6 +283,29 @@ def test_ges_with_the_lattice_equals_ges_regressing_every_family(seed, monkeypat
     parents = {v: sorted(names.index(u) for u, w in lattice.edges_ if w == v) for v in names}
     total = sum(resolve_scorer(scorer).local_score_moments(stats, names.index(v), parents[v]) for v in names)
     assert lattice.score_ == pytest.approx(total, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ges_with_its_first_step_batched_equals_ges_column_by_column(seed, monkeypatch):
+    # the first step's columns (every child of the empty set) in one batch, or each alone:
+    # the same steps, gains and score, bit for bit
+    frame = make_random_network(9, kind="gaussian", random_state=seed).sample(500, random_state=seed)
+    if seed == 2:
+        frame.iloc[:, 2] = frame.iloc[:, 0] - 2 * frame.iloc[:, 1]  # exactly collinear
+    batches = []
+    batched_columns = local_scores._MixedFamilyScoreCache.added_columns
+
+    def counted(self, requests):
+        batches.append(len(requests))
+        return batched_columns(self, requests)
+
+    monkeypatch.setattr(local_scores._MixedFamilyScoreCache, "added_columns", counted)
+    batched = GESStructure(scorer="bic-g", fit_parameters=False).fit(frame)
+    assert batches[0] == 9
+    monkeypatch.setattr(local_scores, "BATCHED_CHILDREN", 10 ** 6)
+    alone = GESStructure(scorer="bic-g", fit_parameters=False).fit(frame)
+    assert batched.cpdag_ == alone.cpdag_ and batched.n_steps_ == alone.n_steps_
+    assert batched.score_ == alone.score_
 
 
 @pytest.mark.parametrize("search", ["hill_climb", "tabu"])

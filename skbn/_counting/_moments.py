@@ -761,9 +761,11 @@ def _added_rss(residual_c, residual_jj, child, scale):
     unit-diagonal residual scatter ``R`` given a parent set: its column ``residual_c`` at the
     child and its diagonal ``residual_jj`` (the rules of :func:`added_parent_rss`).
 
-    Arrays give an array. Lists of floats (a few columns, :class:`ResidualLattice`) give a
-    list: the same IEEE operations value by value, the same bits, without a numpy call per
-    operation."""
+    Arrays give an array; a 2-D ``residual_c`` holds several children's columns, one row
+    each (:meth:`ResidualLattice.added_rss_of`: ``child`` the index pair ``(rows,
+    children)`` of their own entries, ``scale`` a column). Lists of floats (a few columns,
+    :class:`ResidualLattice`) give a list: the same IEEE operations value by value, the
+    same bits, without a numpy call per operation."""
     if isinstance(residual_c, list):
         rss_c, squared_scale = max(residual_c[child], 0.0), float(scale) * float(scale)
         rss = []
@@ -771,9 +773,12 @@ def _added_rss(residual_c, residual_jj, child, scale):
             value = rss_c - (cross * cross / spread if spread > SINGULAR_RCOND else 0.0)
             rss.append(value * squared_scale if value > SINGULAR_RCOND else 0.0)
         return rss
-    rss_c = max(float(residual_c[child]), 0.0)
+    if residual_c.ndim == 2:  # (a batch of children: R_cc of each row, as a column)
+        rss_c = np.maximum(residual_c[child], 0.0)[:, None]
+    else:
+        rss_c = max(float(residual_c[child]), 0.0)
     # R_cj^2 / R_jj where R_jj is usable, else 0
-    gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros(len(residual_jj)),
+    gain = np.divide(residual_c ** 2, residual_jj, out=np.zeros(residual_c.shape),
                      where=residual_jj > SINGULAR_RCOND)
     residual = rss_c - gain
     return np.where(residual > SINGULAR_RCOND, residual, 0.0) * scale ** 2
@@ -850,6 +855,31 @@ class ResidualLattice:
         for j in bit_ids(mask):
             rss[j] = np.nan
         return rss
+
+    def added_rss_of(self, children, mask):
+        """:meth:`added_rss` of several children given the one set ``mask`` (every child's
+        set at the first step of a search from the empty graph), one row per child: the
+        same values bit for bit (:func:`_added_rss` on the rows of the set's residual
+        matrix, the same IEEE operations element-wise) in a fixed number of numpy calls
+        for all children.
+
+        Parameters
+        ----------
+        children : sequence of int
+        mask : int
+
+        Returns
+        -------
+        ndarray of shape (len(children), k)
+            NaN at each row's child and at the set's columns.
+        """
+        residual = self.residual(mask)
+        rows, children = np.arange(len(children)), np.asarray(children, dtype=np.intp)
+        added = _added_rss(residual.take(children, axis=1).T, residual.diagonal(), (rows, children),
+                           self.scale.take(children)[:, None])
+        added[rows, children] = np.nan
+        added[:, bit_ids(mask)] = np.nan
+        return added
 
 
 def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):

@@ -281,6 +281,12 @@ class FamilyScoreCache:
         """
         return None
 
+    def added_columns(self, requests):
+        """Compute ahead the :meth:`added_column` of every ``(child, base)`` of ``requests``
+        (``base`` a sorted tuple): what a search asks for all the parent sets one of its
+        steps opens, so that a cache may score them together. Nothing by default (each is
+        computed when asked for)."""
+
     def store(self, child, parents, value):
         """Cache ``value`` as the local score of the family ``(child, parents)``.
 
@@ -420,6 +426,12 @@ class FamilyColumns:
 
 
 # ------------------------------------------------------------------ continuous and mixed data
+#: Fewest children of one parent set whose added-parent columns
+#: :meth:`_MixedFamilyScoreCache.added_columns` computes in one batch: below it the lists of
+#: :meth:`~skbn._counting.ResidualLattice.added_rss` one child at a time take less time
+#: than the batch's fixed number of numpy calls.
+BATCHED_CHILDREN = 5
+
 class _MixedFamilyScoreCache(FamilyScoreCache):
     """:class:`FamilyScoreCache` on data with continuous columns (picked by its constructor).
 
@@ -505,6 +517,27 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
                 column = self._batch(child, base).tolist()
             self._added[key] = column
         return column
+
+    def added_columns(self, requests):
+        """:meth:`FamilyScoreCache.added_columns`: with the lattice, the columns not cached
+        of the children of one base (all of them at the first step of a search from the
+        empty graph) are computed together when there are at least
+        :data:`BATCHED_CHILDREN` of them: their residual sums of squares by one call of the
+        lattice (:meth:`~skbn._counting.ResidualLattice.added_rss_of`), scored by one call of
+        the scorer's ``local_scores_rss`` on the array: the values of :meth:`added_column`,
+        bit for bit (the family of the base itself is scored when read, by
+        :meth:`local_score`)."""
+        if not self._use_lattice:
+            return
+        by_base = {}
+        for child, base in dict.fromkeys(requests):
+            if (child, base) not in self._added:
+                by_base.setdefault(base, []).append(child)
+        for base, children in by_base.items():
+            if len(children) >= BATCHED_CHILDREN:
+                added = self.lattice().added_rss_of(children, id_bits(base))  # (first: it sets _weight)
+                columns = self.scorer.local_scores_rss(self._weight, added, len(base) + 1).tolist()
+                self._added.update(((child, base), column) for child, column in zip(children, columns))
 
     def added_scores(self, child, base, extras):
         """:meth:`FamilyScoreCache.added_scores`; for a continuous child the continuous

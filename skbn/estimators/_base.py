@@ -1777,12 +1777,14 @@ def _check_finite_scores(estimator, data):
     check to a fraction of a millisecond (every column cost 4 ms on ALARM, a quarter of a
     Chow-Liu fit).
     """
+    if data.has_continuous:  # (the check is of the discrete scores' priors)
+        return
     params = estimator.get_params(deep=False)
     prefix, scorer, owner = "scorer", params.get("scorer"), estimator
     inner = params.get("estimator")
     if "scorer" not in params and isinstance(inner, _BaseStructureLearner):
         prefix, scorer, owner = "estimator__scorer", inner.get_params(deep=False).get("scorer"), inner
-    if scorer is None or data.has_continuous:  # (the check is of the discrete scores' priors)
+    if scorer is None:
         return
     if isinstance(scorer, str) and scorer == "auto":
         scorer = owner._auto_plugins["scorer"][0]

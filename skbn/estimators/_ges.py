@@ -100,6 +100,22 @@ class _FitContext:
             return [column[x] - current for x in extras]
         return [score - current for score in self.cache.added_scores(child, parents, extras)]
 
+    def open_groups(self, pairs):
+        """Let the cache compute together the added-parent columns of the parent sets
+        ``(child, base)`` (``base`` a bit mask) of ``pairs`` that :meth:`insert_gains` has
+        not kept yet: one step's Insert groups (:meth:`FamilyScoreCache.added_columns`;
+        :meth:`insert_gains` then reads them from the cache)."""
+        self.cache.added_columns([(child, tuple(bit_ids(base))) for child, base in pairs
+                                  if (child, base) not in self._groups])
+
+    def insert_operators(self, y, groups):
+        """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, Ts)`` of the
+        target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`."""
+        out = []
+        for mask, xs, ts in groups:
+            out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
+        return out
+
 
 class _CPDAG(MixedGraph):
     """Mutable integer CPDAG (the kernel's mixed graph: ``pa``, ``ch``, ``und``).
@@ -765,20 +781,29 @@ class GESStructure(_BaseStructureLearner):
 
     # ------------------------------------------------------------- operators
     def _insert_candidates(self, g, y, ctx, gaps, masks=None):
-        r"""Insert(X, y, T) operators satisfying the clique condition, with their gains.
+        """Insert(X, y, T) operators satisfying the clique condition, with their gains
+        (:meth:`_insert_groups` scored by :meth:`_FitContext.insert_operators`)."""
+        masks = _adjacency_masks(g) if masks is None else masks
+        return ctx.insert_operators(y, self._insert_groups(g, y, ctx, gaps, masks))
 
-        Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``, computed when
-        None). The candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
+    def _insert_groups(self, g, y, ctx, gaps, masks):
+        r"""Insert(X, y, T) operators satisfying the clique condition, grouped by the parent
+        set they extend: a list of ``(P, xs, Ts)``, ``P`` a bit mask, ``xs`` the operators'
+        ``X`` and ``Ts`` their ``T`` (sorted tuples).
+
+        Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``). The
+        candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
         the free neighbours :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X = \mathrm{Ne}_y
         \setminus \mathrm{NA}_{y,X}` are the same, so the clique condition is checked and
         the sets ``T`` are enumerated once per group (in index order, extended while
         :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators are then grouped by
-        the parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` they extend
-        and every group is scored at once
-        (:meth:`FamilyScoreCache.added_scores`: one batched kernel call for the continuous
-        candidates of a continuous child).
+        the parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` they extend;
+        every group is scored at once (:meth:`_FitContext.insert_gains`:
+        :meth:`FamilyScoreCache.added_scores`, one batched kernel call for the continuous
+        candidates of a continuous child), and the new groups of one step's targets may be
+        computed together (:meth:`_FitContext.open_groups`).
         """
-        adj, und, par = _adjacency_masks(g) if masks is None else masks
+        adj, und, par = masks
         ne, pa = und[y], par[y]
         closed = adj[y] | (1 << y)
         if not ne:  # no undirected neighbour: NA and T empty, one parent set (Pa_y)
@@ -788,10 +813,7 @@ class GESStructure(_BaseStructureLearner):
             xs = bit_ids(outside)
             if gaps:
                 xs = [x for x in xs if (min(x, y), max(x, y)) not in gaps]
-            if not xs:
-                return []
-            return list(zip(ctx.insert_gains(y, pa, xs), xs, itertools.repeat(y, len(xs)),
-                            itertools.repeat((), len(xs))))
+            return [(pa, xs, itertools.repeat((), len(xs)))] if xs else []
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         if gaps:
             for x in range(g.p):
@@ -816,10 +838,7 @@ class GESStructure(_BaseStructureLearner):
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
                 _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
-        out = []
-        for mask, (xs, ts) in groups.items():
-            out.extend(zip(ctx.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
-        return out
+        return [(mask, xs, ts) for mask, (xs, ts) in groups.items()]
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None):
         r"""Delete(X, y, H) operators satisfying the clique condition, with their gains.
@@ -1038,11 +1057,16 @@ class GESStructure(_BaseStructureLearner):
         else:
             _, per_target, targets = cached
         masks = _adjacency_masks(g)
+        if phase == "forward":
+            groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
+            if not per_target:  # (every target: their new parent sets computed together, from the
+                # empty class one for all; a later step re-evaluates a few targets, of other sets)
+                ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
         for y in targets:  # each target's operators by decreasing gain (a non-finite gain never wins:
             # NaN or +inf come from a family scoring -inf on both or on the current side, a
             # continuous parent of a discrete node on mixed data, which no move may leave or enter)
             if phase == "forward":
-                found = self._insert_candidates(g, y, ctx, gaps, masks)
+                found = ctx.insert_operators(y, groups[y])
             else:
                 found = self._delete_candidates(g, y, ctx, fixed, masks)
             per_target[y] = sorted([c for c in found if -math.inf < c[0] < math.inf], key=_gain, reverse=True)
@@ -1218,5 +1242,7 @@ def _empty_graph(data):
     """The empty class: a :class:`_CPDAG`, or with experimental rows (``data.intervened``)
     an :class:`_InterventionalGraph` for their targets (GIES)."""
     if data.intervened is None:
-        return _CPDAG(data.n_variables)
+        g = _CPDAG(data.n_variables)
+        g.masks = tuple([0] * g.p for _ in range(3))  # (completed: its first Insert reads the masks)
+        return g
     return _InterventionalGraph(data.n_variables, _intervention_targets(data))
