@@ -16,6 +16,10 @@ the minimum of every learner kept) and print the ratio new / old:
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_regression.py --checkout . --against /tmp/skbn-old
 
+With ``--against`` the old checkout draws the rows once and both checkouts fit those rows
+(``--rows-file``): since 2026-11-29 ``sample()`` breaks its ties by node name, so ALARM and
+CHILD draw other rows for the same seed than older revisions did.
+
 Only parameters that every revision accepts are used, so the same script times old and new
 code (``search="multistart_tabu"`` where the revision has it). Each fit is the whole ``fit``
 (encoding, search, CPTs), best of ``--repeats``. On a shared machine, ``--clock cpu``
@@ -26,8 +30,10 @@ alternate the checkouts a few times and keep the minima.
 import argparse
 import hashlib
 import json
+import pickle
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,6 +50,11 @@ def main():
     parser.add_argument("--sort-columns", action="store_true",
                         help="fit on the columns sorted by name (what a search sees since the tie rule "
                              "of docs/reproducibility.md)")
+    parser.add_argument("--rows-file",
+                        help="a pickle of the sampled rows: read when it exists, else written; with "
+                             "--against the old checkout draws the rows once and both checkouts fit "
+                             "them (their samplers may differ: sample() has broken its ties by node "
+                             "name since 2026-11-29)")
     parser.add_argument("--sort-against", action="store_true",
                         help="with --against: run the old checkout with --sort-columns, so that 'same' "
                              "tells whether a changed result is only a tie broken by name")
@@ -72,12 +83,19 @@ def main():
     from skbn.graph import topological_order  # noqa: PLC0415
 
     print(f"skbn from {Path(skbn.__file__).parent}")
+    samples = {}
+    if args.rows_file and Path(args.rows_file).exists():
+        with open(args.rows_file, "rb") as f:
+            samples = pickle.load(f)
+    drawn = False
     rows = []
     for name in ("alarm", "child"):
         net = load_shared(name)
         order = topological_order(net.nodes, net.edges)
         for n in args.rows:
-            data = net.sample(n, random_state=0)
+            if (name, n) not in samples:
+                samples[name, n], drawn = net.sample(n, random_state=0), True
+            data = samples[name, n]
             cases = {
                 "hill_climb": HillClimbStructure(),
                 "tabu": HillClimbStructure(search="tabu"),
@@ -108,6 +126,9 @@ def main():
                              "edges": len(fitted.edges_), "digest": digest(fitted),
                              "score": float(getattr(fitted, "score_", float("nan")))})
                 print(f"  {name} {n} {label}: {seconds:.3f} s", file=sys.stderr)
+    if args.rows_file and drawn:
+        with open(args.rows_file, "wb") as f:
+            pickle.dump(samples, f)
     if args.json:
         print(json.dumps(rows))
     else:
@@ -131,10 +152,12 @@ def compare(args):
     from _common import print_table  # noqa: PLC0415
 
     best = {}
+    rows_file = args.rows_file or str(Path(tempfile.mkdtemp()) / "rows.pkl")  # (the old checkout draws them)
     for _ in range(args.rounds):
         for label, checkout in (("old", args.against), ("new", args.checkout)):
             command = [sys.executable, __file__, "--checkout", checkout, "--json", "--clock", args.clock,
-                       "--repeats", str(args.repeats), "--rows", *map(str, args.rows)]
+                       "--repeats", str(args.repeats), "--rows", *map(str, args.rows),
+                       "--rows-file", rows_file]
             if label == "old" and args.sort_against:
                 command.append("--sort-columns")
             output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
