@@ -32,6 +32,8 @@ References
   effect estimation via adjustment in causal linear models", JRSS-B 84(2), 2022.
 - M. H. Maathuis, M. Kalisch and P. Bühlmann, "Estimating high-dimensional intervention
   effects from observational data", Annals of Statistics 37(6A), 2009.
+- J. Witte, L. Henckel, M. H. Maathuis and V. Didelez, "On efficient adjustment in causal
+  graphs", JMLR 21(246), 2020 (IDA with the optimal adjustment set).
 """
 
 from __future__ import annotations
@@ -436,11 +438,8 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
     ['b']
     """
     g, xs, ys = _amenable(graph, nodes, x, y)
-    cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
-    forbidden = forbidden_nodes(g.parents, g.children, g.neighbours, xs, ys, cn)
-    candidates = []
-    if set(ys) <= cn:  # every y is caused by x: the O-set
-        candidates.append(set().union(*(g.parents[i] for i in cn)) - forbidden)
+    o_set, forbidden = _o_set(g, xs, ys)
+    candidates = [] if o_set is None else [o_set]
     # the canonical set: complete for existence (Perković et al. 2018, Thm. 4.6)
     adjacent = adjacent_sets(g.parents, g.children, g.neighbours)
     candidates.append(possible_ancestors(g.parents, g.neighbours, xs | ys, adjacent=adjacent)
@@ -449,6 +448,18 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
         if _is_valid(g, xs, ys, zs):
             return _labels(g, zs)
     return None
+
+
+def _o_set(g, xs, ys):
+    """``(O, forbidden)`` on the ids of the adjustment-amenable ``g``: ``O(X, Y) =
+    pa(cn) \\ forb`` (:func:`optimal_adjustment_set`; directed parents), or None when some
+    ``y`` is not a causal node (no proper possibly causal path from ``X`` reaches it: ``X``
+    does not cause it), and ``forb(X, Y)``."""
+    cn = causal_nodes(g.parents, g.children, g.neighbours, xs, ys)
+    forbidden = forbidden_nodes(g.parents, g.children, g.neighbours, xs, ys, cn)
+    if not set(ys) <= cn:
+        return None, forbidden
+    return set().union(*(g.parents[i] for i in cn)) - forbidden, forbidden
 
 
 # ---------------------------------------------------------------------------------------------
@@ -550,6 +561,32 @@ def _parent_sets(g, x, method, max_dags):
             sets = [s for s in sets if _jointly_valid(g, {x: set(s)}, class_v_structures)]
         return [(s, None) for s in sets]
     return [(key[0], n) for key, n in _parents_over_class(g, [x], max_dags, "effects")]
+
+
+def _optimal_sets(g, x, y, sets):
+    """The adjustment set of ``ida(method="optimal")`` for each parent set of ``x`` (ids;
+    ``sets`` as :func:`_parent_sets`): a sorted id tuple, or None when ``x`` does not cause
+    ``y`` in that orientation (the effect is 0).
+
+    The parent set fixes the orientation of every undirected edge at ``x`` (``w -> x`` for
+    ``w`` in it, ``x -> w`` otherwise); with that background knowledge, closed under Meek's
+    rules, ``g`` becomes a maximally oriented PDAG ``G'`` whose DAGs are those of ``g`` with
+    these parents of ``x``. ``G'`` is adjustment amenable for ``(x, y)`` (no undirected edge
+    is left at ``x``), so the optimal adjustment set ``O(x, y)`` of ``G'``
+    (:func:`optimal_adjustment_set`) is valid when ``y`` is a causal node; otherwise (``y``
+    a parent of ``x``, or no possibly causal path from ``x`` to ``y`` in ``G'``) ``x`` does
+    not cause ``y`` in any of these DAGs.
+    """
+    out = []
+    for parent_ids, _ in sets:
+        if y in parent_ids:
+            out.append(None)
+            continue
+        directed, undirected = _oriented(g, {x: set(parent_ids)})
+        h = _compile(meek_orient(PDAG(tuple(range(g.n)), directed, undirected)))
+        o_set = _o_set(h, {x}, {y})[0]
+        out.append(None if o_set is None else tuple(sorted(o_set)))
+    return out
 
 
 def _parents_over_class(g, xs, max_dags, what):
@@ -764,7 +801,7 @@ def _adjusted(codes, cardinalities, weights, x, y, z, ess, rng=None):
     return np.einsum("s,sab->ab", p_z, conditional), gaps
 
 
-def _warn_positivity(caller, what, y, found, ess, over=None):
+def _warn_positivity(caller, what, y, found, ess, over=None, sets="parent"):
     """Warn once per call (:class:`~skbn.exceptions.PositivityWarning`) that effects rest on
     the prior where positivity fails (:func:`_positivity_gaps`); with ``ess = 0`` those
     effects are NaN and have their own warning, so nothing is said then.
@@ -774,9 +811,16 @@ def _warn_positivity(caller, what, y, found, ess, over=None):
     by :func:`_labelled_gaps`; ``over = (k, n, weight)``: the gaps are in ``k`` of ``n``
     DAGs, of that total weight. The warning's ``share`` is the largest share of the rows on
     which one queried state's ``P(y | x, parents)`` is the prior's, over the parent sets.
+    ``sets="adjustment"``: the sets are the optimal adjustment sets of
+    ``ida(method="optimal")``, and the message says so.
     """
     if not found or not ess > 0:
         return
+    if sets == "parent":
+        named, its, given, fixer = "parents", "its parents", "parents", "A parent"
+    else:
+        named, its, given, fixer = ("adjustment set", "the adjustment set", "adjustment set",
+                                    "A covariate")
     shown = []
     for parents, gaps in found[:3]:
         where = "; ".join(
@@ -784,17 +828,17 @@ def _warn_positivity(caller, what, y, found, ess, over=None):
              f"({share:.1%} of the rows)" if config else f"{state} in no row")
             for state, config, share in gaps[:3])
         more = f"; and {len(gaps) - 3} more" if len(gaps) > 3 else ""
-        shown.append(f"parents {parents!r}: {where}{more}")
-    more = f" | and {len(found) - 3} more parent sets" if len(found) > 3 else ""
+        shown.append(f"{named} {parents!r}: {where}{more}")
+    more = f" | and {len(found) - 3} more {sets} sets" if len(found) > 3 else ""
     share = max(sum(share for label, _, share in gaps if label == state)
                 for _, gaps in found for state, _, _ in gaps)
     scope = "" if over is None else f" in {over[0]:,} of the {over[1]:,} DAGs (weight {over[2]:.3g})"
     warn_user(PositivityWarning(
         f"{caller}: positivity fails{scope}: a state of {what} is never observed with some "
-        f"configuration of its parents that the rows have ({' | '.join(shown)}{more}). "
-        f"P({y} | treatment, parents) there is the prior's (ess={ess:g}), not the data's, so "
+        f"configuration of {its} that the rows have ({' | '.join(shown)}{more}). "
+        f"P({y} | treatment, {given}) there is the prior's (ess={ess:g}), not the data's, so "
         f"for up to {share:.1%} of the rows the effect rests on the prior and is not "
-        f"identified from the data (with ess=0 it is NaN). A parent that fixes the "
+        f"identified from the data (with ess=0 it is NaN). {fixer} that fixes the "
         f"treatment's state (e.g. an effect of it taken for a cause) cannot be adjusted for: "
         f"check the graph.", share=share), PositivityWarning)
 
@@ -884,12 +928,31 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
       definite parents of ``x`` (as pcalg's local IDA returns the one effect 0).
     * ``method="global"``: the parents of ``x`` in every DAG of the class (enumerated; at
       most ``max_dags`` DAGs); each distinct set once, with the number of DAGs having it.
+    * ``method="optimal"`` (Witte, Henckel, Maathuis & Didelez 2020; pcalg's
+      ``method = "optimal"``): the rows of ``"local"``, each estimated by adjusting for the
+      **optimal adjustment set** of its orientation instead of the parent set. The parent
+      set orients every undirected edge at ``x``; with that background knowledge, closed
+      under Meek's rules, the graph is a maximally oriented PDAG ``G'`` (its DAGs: those
+      of the class with these parents of ``x``), which is adjustment amenable for
+      ``(x, y)`` (no undirected edge is left at ``x``). Its set
+      ``O(x, y) = pa(cn(x, y)) \\ forb(x, y)`` (:func:`optimal_adjustment_set`) is valid in
+      every DAG of ``G'``, and in linear models its estimate has the smallest asymptotic
+      variance of all valid sets there, the parent set included (Henckel, Perković &
+      Maathuis 2022): it holds the parents of ``y`` and of the mediators, which explain
+      variance of ``y``. Some valid set always exists there (the parent set), so ``O`` is
+      one (pcalg's NA for "no valid set" does not arise for one ``x``). When ``y`` is not
+      a possible descendant of ``x`` in ``G'`` (or is a parent of ``x``), ``x`` does not
+      cause ``y`` in these DAGs and the effect is exactly 0, with no adjustment (as in
+      pcalg; ``"local"`` estimates it by a regression coefficient near 0).
 
-    Both give the same distinct parent sets (Maathuis et al. 2009, Lemma 3.1; local gives the
-    one row above when ``y`` is a definite parent of ``x``), hence the same
-    distinct effects; global also gives their multiplicities. Probabilities are estimated
-    from the rows with the BDeu posterior mean of ``P(y | x, z)`` (pseudocount
-    ``ess / (q_z r_x r_y)`` per cell) and the empirical ``P(z)``; ``ess=0`` is the maximum
+    Local and global give the same distinct parent sets (Maathuis et al. 2009, Lemma 3.1;
+    local gives the one row above when ``y`` is a definite parent of ``x``), hence the same
+    distinct effects; global also gives their multiplicities. Optimal gives local's rows
+    (including its one row when ``y`` is a definite parent of ``x``, where pcalg repeats
+    the 0 once per orientation); as with local, the row of the true parent set estimates
+    the true effect when the CPDAG is right. Probabilities are estimated from the rows
+    with the BDeu posterior mean of ``P(y | x, z)`` (pseudocount ``ess / (q_z r_x r_y)`` per
+    cell) and the empirical ``P(z)``; ``ess=0`` is the maximum
     likelihood plug-in estimate (NaN, with a warning, when a state of ``x`` is never seen in
     an observed configuration of ``z``: positivity fails); with ``ess > 0`` the effect is
     then the prior's there, and a :class:`~skbn.exceptions.PositivityWarning` says so.
@@ -914,7 +977,13 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     y_value : state of ``y``, optional
         The outcome state of a ``contrast``; may be omitted when ``y`` has two states (the
         second state is then used).
-    method : {"local", "global"}, default="local"
+    method : {"local", "global", "optimal"}, default="local"
+        How the parent sets are found (``"local"``, ``"global"``) and what each row adjusts
+        for (the parent set; ``"optimal"``: the O-set of its orientation), above. On
+        discrete data ``"optimal"`` uses the same adjustment formula over the O-set (with
+        the same smoothing and positivity warnings; the O-set is also the most efficient
+        valid set for such nonparametric estimates, Rotnitzky & Smucler 2020), on mixed
+        data the same stratified regression over its discrete members.
     ess : float >= 0, default=1.0
         Equivalent sample size of the Dirichlet (BDeu) smoothing of ``P(y | x, z)``.
     sample_weight : array-like of shape (n_samples,), optional
@@ -943,7 +1012,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         parent set: ``x`` does not cause ``y`` and the effect is ``P(y)``), then with ``x_value`` one column
         ``P(y=s | do(x=v))`` per state ``s``; with ``contrast`` the two probabilities and
         ``effect``. Gaussian form: ``parents``, ``n_dags`` (global), ``y_is_parent`` and
-        ``effect``, the coefficient (averaged over the strata of discrete parents).
+        ``effect``, the coefficient (averaged over the strata of discrete parents). With
+        ``method="optimal"`` a column ``adjustment_set`` follows ``parents``: the O-set the
+        row adjusts for (tuple of node names in node order), or None when ``x`` does not
+        cause ``y`` in that orientation (effect 0; discrete data: ``P(y)``).
 
     Raises
     ------
@@ -994,6 +1066,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     ----------
     .. [1] M. H. Maathuis, M. Kalisch and P. Bühlmann, "Estimating high-dimensional
        intervention effects from observational data", Annals of Statistics 37(6A), 2009.
+    .. [2] J. Witte, L. Henckel, M. H. Maathuis and V. Didelez, "On efficient adjustment in
+       causal graphs", JMLR 21(246), 2020.
+    .. [3] A. Rotnitzky and E. Smucler, "Efficient adjustment sets for population average
+       causal treatment effect estimation in graphical models", JMLR 21(188), 2020.
 
     Examples
     --------
@@ -1005,8 +1081,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     >>> ida(rows, cpdag, "smoke", "lung", contrast=("yes", "no"), y_value="yes").shape
     (3, 5)
     """
-    if method not in ("local", "global"):
-        raise ValueError(f"method must be 'local' or 'global', got {method!r}")
+    if method not in ("local", "global", "optimal"):
+        raise ValueError(f"method must be 'local', 'global' or 'optimal', got {method!r}")
     if int(max_dags) != max_dags or max_dags < 1:
         raise ValueError(f"max_dags must be a positive integer, got {max_dags!r}")
     g = _compile(cpdag, name="cpdag")
@@ -1023,34 +1099,43 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     first = [g.nodes[i] for i in sorted({xi, yi}.union(*(set(s) for s, _ in candidates)))]
     encoded, kinds = _encode_with_kinds(X, [g], first, sample_weight, column_types, cpdag)
     g = _clg_class(g, kinds, "ida")
-    sets = _parent_sets(g, xi, method, int(max_dags))
-    if method == "local" and yi in g.parents[xi]:
+    sets = _parent_sets(g, xi, "global" if method == "global" else "local", int(max_dags))
+    if method != "global" and yi in g.parents[xi]:
         # y is a parent of x in every DAG of the class: no set changes the answer (x does
         # not cause y); one row, the definite parents (pcalg's local IDA returns one 0 here)
         definite = set(g.parents[xi])
         sets = [entry for entry in sets if set(entry[0]) == definite][:1] or sets[:1]
-    used = sorted({xi, yi}.union(*(set(s) for s, _ in sets)))
+    # the set each row adjusts for: the parent set, or (optimal) O(x, y) of its orientation
+    adjust = (_optimal_sets(g, xi, yi, sets) if method == "optimal"
+              else [s if yi not in s else None for s, _ in sets])
+    used = sorted({xi, yi}.union(*(set(s) for s, _ in sets), *(set(a or ()) for a in adjust)))
     columns = [g.nodes[i] for i in used]
     data, states, weights = encoded if columns == first else _encode_effect_columns(
         X, columns, sample_weight, column_types, cpdag)
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
-        return _gaussian_ida(g, data, states, weights, used, position, sets, xi, yi,
-                             x_value, contrast, y_value, ess)
+        return _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi,
+                             x_value, contrast, y_value, ess, method == "optimal")
     _check_query(x_value, contrast, ess)
     px, py = position[xi], position[yi]
     x_states, y_states = states[px], states[py]
     values, y_code = _query_codes(x, y, x_states, y_states, x_value, contrast, y_value)
     rows, found = [], []
     warn = False
-    for parent_ids, n_dags in sets:
-        z = tuple(position[i] for i in parent_ids)
+    sets_named = "adjustment" if method == "optimal" else "parent"
+    for (parent_ids, n_dags), adjusted in zip(sets, adjust):
+        # no causal effect (y a parent of x, or no causal path): P(y | do(x)) = P(y), which
+        # _adjusted gives for a set containing y
+        z = tuple(position[i] for i in adjusted) if adjusted is not None else (py,)
         table, gaps = _adjusted(data.codes, data.cardinalities, weights, px, py, z, float(ess))
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
-        gaps = _labelled_gaps(gaps, {k: f"{x}={x_states[k]!r}" for k in values}, row["parents"],
+        if method == "optimal":
+            row["adjustment_set"] = _named(g, adjusted)
+        shown = row["parents"] if method != "optimal" else row["adjustment_set"]
+        gaps = _labelled_gaps(gaps, {k: f"{x}={x_states[k]!r}" for k in values}, shown,
                               [states[c] for c in z])
         if gaps:
-            found.append((row["parents"], gaps))
+            found.append((shown, gaps))
         if n_dags is not None:
             row["n_dags"] = n_dags
         row["y_is_parent"] = yi in parent_ids
@@ -1066,11 +1151,16 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         warn |= bool(np.isnan(table[values]).any())
         rows.append(row)
     if warn:
-        warnings.warn("P(y | x, z) is undefined for a configuration of the parents in which "
-                      "a state of x is never observed (positivity fails); those effects are "
-                      "NaN: use ess > 0", RuntimeWarning, stacklevel=2)
-    _warn_positivity("ida", repr(x), y, found, ess)
+        warnings.warn(f"P(y | x, z) is undefined for a configuration of the {sets_named} set "
+                      "in which a state of x is never observed (positivity fails); those "
+                      "effects are NaN: use ess > 0", RuntimeWarning, stacklevel=2)
+    _warn_positivity("ida", repr(x), y, found, ess, sets=sets_named)
     return pd.DataFrame(rows)
+
+
+def _named(g, ids):
+    """The labels of the id tuple ``ids`` (None stays None: no adjustment, no effect)."""
+    return None if ids is None else tuple(g.nodes[i] for i in ids)
 
 
 def _check_gaussian(data, names, caller, ends, options, given):
@@ -1143,7 +1233,9 @@ class _Strata:
 def _stratified_effect(data, weights, px, py, parents, names, states, cache):
     r"""The total effect of the continuous ``x`` (position ``px``) on the continuous ``y``
     adjusted for the parent set ``parents`` (positions; ``y`` not among them) of ``x``, some of
-    them possibly discrete, as :class:`_Strata` (its ``effect``). ``names`` and ``states``:
+    them possibly discrete, as :class:`_Strata` (its ``effect``); or adjusted for the
+    optimal adjustment set ``O`` passed as ``parents`` (``ida(method="optimal")``, last
+    paragraph). ``names`` and ``states``:
     the used columns' labels and states (for the strata's labels); ``cache``: a dict
     keeping the moments per set of discrete parents for the next call on the same data.
 
@@ -1180,6 +1272,15 @@ def _stratified_effect(data, weights, px, py, parents, names, states, cache):
     A stratum where ``x`` is a linear function of ``C`` (no variation of ``x``, or at most
     ``|C| + 1`` rows) has no defined coefficient (:func:`_free_variation`): it is marked
     ``determined``, and the effect is NaN.
+
+    With ``O = pa(cn) \ forb`` instead of the parent set the same estimate is right, more
+    directly: every discrete variable whose state changes a coefficient on a causal path is
+    a parent of a causal node and not a descendant of ``x`` (no discrete node descends from
+    a continuous one), so it is in ``O``; ``y`` is ``x``, ``O`` and the noise terms of the
+    causal nodes, which are independent of ``(x, O)`` (non-descendants), so within a
+    stratum ``s`` of ``O``'s discrete members :math:`E[y \mid x, O] = \tau(s) x +` linear
+    in the continuous members, exactly, and the stratum's coefficient tends to
+    :math:`\tau(s)`, the average of them to :math:`E[\tau(D)]`.
     """
     strata = tuple(c for c in parents if not data.continuous[c])
     continuous = [c for c in parents if data.continuous[c]]
@@ -1203,55 +1304,62 @@ def _stratified_effect(data, weights, px, py, parents, names, states, cache):
     return _Strata(stats.weight[kept], coef, rss, rss_x, np.isnan(coef), [labels[s] for s in kept])
 
 
-def _warn_determined(caller, x, found, stacklevel):
+def _warn_determined(caller, x, found, stacklevel, sets="parent"):
     """The warning for the parent sets (labels) that determine ``x`` (:func:`_free_variation`):
     ``found`` holds ``(parents, strata)`` per such set, ``strata`` its :class:`_Strata` (or
     None: ``x`` is a linear function of the whole set); ``stacklevel``: that of the user's
-    call, seen from here."""
+    call, seen from here; ``sets``: ``"parent"``, or ``"adjustment"`` when the sets are the
+    optimal adjustment sets of ``ida(method="optimal")``."""
+    its, member = ("its parents", "parent") if sets == "parent" else ("the adjustment set", "covariate")
     parents, strata = found[0]
     where = ""
     if strata is not None and strata.labels[0]:
         label, share, n = strata.first_determined()
         more = f" and {n - 1} more strata" if n > 1 else ""
         where = (f" within the rows with {label} ({share:.1%} of the rows{more}: a stratum of "
-                 f"its discrete parents with too few rows, or in which {x!r} does not vary "
-                 f"given its continuous parents)")
-    more = f" (and in {len(found) - 1} more parent sets)" if len(found) > 1 else ""
-    warnings.warn(f"{caller}: {x!r} is a linear function of its parents {parents!r}{where} in "
+                 f"the discrete {member}s with too few rows, or in which {x!r} does not vary "
+                 f"given the continuous {member}s)")
+    more = f" (and in {len(found) - 1} more {sets} sets)" if len(found) > 1 else ""
+    warnings.warn(f"{caller}: {x!r} is a linear function of {its} {parents!r}{where} in "
                   f"the data{more}: it cannot vary with them held fixed, so its effect adjusted "
                   f"for them is not defined (positivity fails); those effects are NaN. Drop a "
                   f"column computed from others"
-                  f"{', or merge rare states of a discrete parent' if where else ''}",
+                  f"{f', or merge rare states of a discrete {member}' if where else ''}",
                   RuntimeWarning, stacklevel=stacklevel)
 
 
-def _gaussian_ida(g, data, states, weights, used, position, sets, xi, yi, x_value, contrast,
-                  y_value, ess):
+def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi, x_value,
+                  contrast, y_value, ess, optimal):
     """The Gaussian form of :func:`ida`: one total effect per parent set, the coefficient of
-    ``x`` in the regression of ``y`` on ``x`` and the set, averaged over the strata of the
-    set's discrete columns (:func:`_stratified_effect`); NaN, with a warning, for a set of
-    which ``x`` is a linear function (in some stratum)."""
+    ``x`` in the regression of ``y`` on ``x`` and the set ``adjust`` pairs with it (the
+    parent set itself, or with ``optimal`` the O-set of its orientation,
+    :func:`_optimal_sets`), averaged over the strata of that set's discrete columns
+    (:func:`_stratified_effect`); 0 where ``adjust`` is None (no causal effect); NaN, with a
+    warning, for a set of which ``x`` is a linear function (in some stratum)."""
     names = [g.nodes[i] for i in used]
     px, py = position[xi], position[yi]
     _check_gaussian(data, names, "ida", (px, py), (x_value, contrast, y_value, ess),
                     "x_value, contrast, y_value and ess")
     rows, determined, cache = [], [], {}
-    for parent_ids, n_dags in sets:
+    for (parent_ids, n_dags), adjusted in zip(sets, adjust):
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
+        if optimal:
+            row["adjustment_set"] = _named(g, adjusted)
         if n_dags is not None:
             row["n_dags"] = n_dags
         row["y_is_parent"] = yi in parent_ids
-        if row["y_is_parent"]:
+        if adjusted is None:
             row["effect"] = 0.0
         else:
-            fits = _stratified_effect(data, weights, px, py, [position[i] for i in parent_ids],
+            fits = _stratified_effect(data, weights, px, py, [position[i] for i in adjusted],
                                       names, states, cache)
             row["effect"] = fits.effect
             if fits.determined.any():
-                determined.append((row["parents"], fits))
+                determined.append((_named(g, adjusted), fits))
         rows.append(row)
     if determined:
-        _warn_determined("ida", g.nodes[xi], determined, stacklevel=4)
+        _warn_determined("ida", g.nodes[xi], determined, stacklevel=4,
+                         sets="adjustment" if optimal else "parent")
     return pd.DataFrame(rows)
 
 
