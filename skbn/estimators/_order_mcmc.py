@@ -408,7 +408,8 @@ class OrderMCMCStructure(_BaseStructureLearner):
     >>> model.convergence_ < 0.1  # the two chains agree (else fit warns)
     True
     >>> # smoke and lung adjacent (either direction); exactly 0.922 (skbn.posterior.edge_posteriors)
-    >>> round(float(model.edge_posterior_.loc["smoke", "lung"] + model.edge_posterior_.loc["lung", "smoke"]), 2)
+    >>> posterior = model.edge_posterior_
+    >>> round(float(posterior.loc["smoke", "lung"] + posterior.loc["lung", "smoke"]), 2)
     0.92
     """
 
