@@ -309,8 +309,8 @@ def _canonical_set(g, xs, ys, forbidden, ls):
     ids: valid iff some adjustment set without latent nodes is. With ``L`` empty this is
     Perković et al. (2018, Thm. 4.6); on a DAG, van der Zander, Liśkiewicz & Textor's
     (2014, 2019) constructive set ``Adjust(X, Y)`` restricted to the allowed (measured)
-    nodes; on a CPDAG with latent nodes the same statement is checked by brute force over
-    every measured subset in the tests."""
+    nodes; on a CPDAG or a PDAG with background knowledge with latent nodes, the same
+    statement is checked by brute force over every measured subset in the tests."""
     adjacent = adjacent_sets(g.parents, g.children, g.neighbours)
     return (possible_ancestors(g.parents, g.neighbours, xs | ys, adjacent=adjacent)
             - forbidden - ys - ls)

@@ -13,7 +13,7 @@ from itertools import combinations
 import pytest
 
 from skbn.causal import backdoor_adjustment_set, is_adjustment_set, optimal_adjustment_set
-from skbn.graph import dag_to_cpdag
+from skbn.graph import dag_to_cpdag, meek_orient
 
 # M-bias: u1 and u2 unmeasured, m a collider between them (a pre-treatment covariate).
 # pcalg 2.7-12, nodes 1 = u1, 2 = u2, 3 = m, 4 = x, 5 = y, amat[i, j] = 1: i -> j,
@@ -59,7 +59,8 @@ def test_no_measured_set():
 
 
 def _random_cases(seed, n_cases):
-    """``(graph, nodes, xs, ys, latent)`` on random DAGs and their CPDAGs, 4-7 nodes, one or
+    """``(graph, nodes, xs, ys, latent)`` on random DAGs, their CPDAGs and these with some
+    true orientations as background knowledge (maximally oriented PDAGs), 4-7 nodes, one or
     two treatments, 1-2 latent nodes (a parent of a treatment when it has one, mostly)."""
     rng = random.Random(seed)
     cases = []
@@ -77,14 +78,17 @@ def _random_cases(seed, n_cases):
         latent = set(rng.sample(rest, min(len(rest), rng.randint(1, 2))))
         if parents and rng.random() < 0.7:
             latent = (latent - {next(iter(latent))}) | {rng.choice(parents)}
-        for graph in (edges, dag_to_cpdag(range(n), edges)):
+        cpdag = dag_to_cpdag(range(n), edges)
+        undirected = {frozenset(e) for e in cpdag.undirected}
+        known = [e for e in edges if frozenset(e) in undirected and rng.random() < 0.4]
+        for graph in (edges, cpdag, meek_orient(cpdag, required=known)):
             cases.append((graph, list(range(n)), xs, ys, sorted(latent)))
     return cases
 
 
 def test_measured_sets_against_brute_force():
     counts = {"backdoor_none": 0, "backdoor_adjust": 0, "o_set": 0, "o_latent": 0, "none": 0}
-    for graph, nodes, xs, ys, latent in _random_cases(7, 800):
+    for graph, nodes, xs, ys, latent in _random_cases(7, 1200):
         try:
             backdoor = backdoor_adjustment_set(graph, xs, ys, nodes=nodes, latent=latent)
         except ValueError as exc:  # a CPDAG not amenable for (xs, ys): no set at all
