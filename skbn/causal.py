@@ -290,10 +290,36 @@ def _is_valid(g, xs, ys, zs):
     return d_separated(range(g.n), edges, sorted(xs), sorted(ys), sorted(zs))
 
 
+def _latent_ids(g, latent, xs, ys):
+    """The ids of the unmeasured nodes ``latent`` (None: none), refusing a latent treatment
+    or outcome: the adjustment formula needs ``x`` and ``y`` in the data."""
+    if latent is None:
+        return set()
+    ls = _as_node_set(g.index, latent, "latent")
+    for s, what in ((xs, "x"), (ys, "y")):
+        if ls & s:
+            raise ValueError(f"{what} and latent must be disjoint; both contain "
+                             f"{_labels(g, ls & s)!r} (adjustment needs the treatment and the "
+                             "outcome measured)")
+    return ls
+
+
+def _canonical_set(g, xs, ys, forbidden, ls):
+    """The canonical set ``PossAn(X u Y) \\ (X u Y u Forb u L)`` on ids, ``L`` the latent
+    ids: valid iff some adjustment set without latent nodes is. With ``L`` empty this is
+    Perković et al. (2018, Thm. 4.6); on a DAG, van der Zander, Liśkiewicz & Textor's
+    (2014, 2019) constructive set ``Adjust(X, Y)`` restricted to the allowed (measured)
+    nodes; on a CPDAG or a PDAG with background knowledge with latent nodes, the same
+    statement is checked by brute force over every measured subset in the tests."""
+    adjacent = adjacent_sets(g.parents, g.children, g.neighbours)
+    return (possible_ancestors(g.parents, g.neighbours, xs | ys, adjacent=adjacent)
+            - forbidden - ys - ls)
+
+
 # ---------------------------------------------------------------------------------------------
 # adjustment sets
 # ---------------------------------------------------------------------------------------------
-def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
+def is_adjustment_set(graph, x, y, z, *, nodes=None, latent=None) -> bool:
     """Whether ``z`` is a valid adjustment set for the effect of ``x`` on ``y``.
 
     Implements the generalised adjustment criterion (Perković et al. 2018, Thm. 4.4), which
@@ -311,7 +337,9 @@ def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
 
     Then ``P(y | do(x)) = sum_z P(y | x, z) P(z)`` for every distribution consistent with
     ``G`` (with every DAG of the class, for a CPDAG), and the criterion is complete: every
-    set with that property satisfies it.
+    set with that property satisfies it. Nodes named in ``latent`` are unmeasured: the
+    criterion is the same (latent nodes are nodes of the causal graph), but ``z``, ``x`` and
+    ``y`` may not contain them, as they may not overlap (a ValueError).
 
     Parameters
     ----------
@@ -324,6 +352,10 @@ def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
         The candidate adjustment set (may be empty).
     nodes : sequence of hashable, optional
         All nodes, for an edge list with isolated nodes.
+    latent : iterable of nodes, optional
+        The unmeasured nodes of the graph (dagitty's ``[latent]``; a hidden common cause of
+        ``a`` and ``b`` written as a node with these two children). None (default): every
+        node is measured.
 
     Returns
     -------
@@ -333,8 +365,8 @@ def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
     Raises
     ------
     ValueError
-        On an unknown node, overlapping ``x``, ``y``, ``z``, a cyclic graph or a PDAG with
-        no consistent DAG extension.
+        On an unknown node, overlapping ``x``, ``y``, ``z``, a latent node in ``x``, ``y``
+        or ``z`` (named), a cyclic graph or a PDAG with no consistent DAG extension.
 
     References
     ----------
@@ -349,15 +381,33 @@ def is_adjustment_set(graph, x, y, z, *, nodes=None) -> bool:
     """
     g = _compile(graph, nodes, close=True)
     xs, ys, zs = _xyz(g, x, y, z)
+    ls = _latent_ids(g, latent, xs, ys)
+    if zs & ls:
+        raise ValueError(f"z and latent must be disjoint; both contain {_labels(g, zs & ls)!r} "
+                         "(an adjustment set must be measured)")
     return _is_valid(g, xs, ys, zs)
 
 
-def backdoor_adjustment_set(graph, x, y, *, nodes=None):
+def backdoor_adjustment_set(graph, x, y, *, nodes=None, latent=None):
     """The parents of ``x`` when they form a valid adjustment set (Pearl's back-door set).
 
     ``Z = pa(X) \\ X``, the directed parents of the treatment nodes, is returned when it
     satisfies :func:`is_adjustment_set`; on a DAG that holds unless ``y`` is a parent of
     ``x`` (then ``y`` causes ``x``, ``x`` has no effect on ``y`` and no set adjusts).
+
+    When a parent is named in ``latent`` (unmeasured), the set returned is instead the
+    canonical set of measured nodes
+
+    .. math::
+
+        \\mathrm{Adjust}(X, Y) = \\mathrm{PossAn}(X \\cup Y) \\setminus
+        (X \\cup Y \\cup \\mathrm{Forb}(X, Y) \\cup L),
+
+    the (possible) ancestors of ``X`` and ``Y`` that are neither forbidden (see
+    :func:`is_adjustment_set`) nor latent, when it is valid, else None. It is valid iff
+    some adjustment set of measured nodes exists (van der Zander, Liśkiewicz & Textor 2014,
+    2019, on a DAG; with no latent node, Perković et al. 2018 on a CPDAG), so None then
+    means that no set of measured nodes adjusts.
 
     Parameters
     ----------
@@ -367,31 +417,50 @@ def backdoor_adjustment_set(graph, x, y, *, nodes=None):
         Treatment and outcome.
     nodes : sequence of hashable, optional
         All nodes, for an edge list with isolated nodes.
+    latent : iterable of nodes, optional
+        The unmeasured nodes (see :func:`is_adjustment_set`); None (default): none.
 
     Returns
     -------
     list or None
-        The parents in node order, or None when they are not a valid adjustment set.
+        The parents in node order, or None when they are not a valid adjustment set; with a
+        latent parent, the measured set ``Adjust(X, Y)`` in node order, or None when no set
+        of measured nodes is valid.
 
     Raises
     ------
     ValueError
         If the graph is not adjustment amenable for ``(x, y)`` (a CPDAG in which an
-        undirected edge at ``x`` starts a possibly causal path to ``y``).
+        undirected edge at ``x`` starts a possibly causal path to ``y``), or ``x`` or ``y``
+        holds a latent node.
+
+    References
+    ----------
+    .. [1] B. van der Zander, M. Liśkiewicz and J. Textor, "Constructing separators and
+       adjustment sets in ancestral graphs", UAI 2014; "Separators and adjustment sets in
+       causal graphs: complete criteria and an algorithmic framework", Artificial
+       Intelligence 270, 2019.
+    .. [2] E. Perković, J. Textor, M. Kalisch and M. H. Maathuis, JMLR 18(220), 2018.
 
     Examples
     --------
     >>> backdoor_adjustment_set([("a", "x"), ("x", "y"), ("a", "y")], "x", "y")
     ['a']
+    >>> m_bias = [("u1", "x"), ("u1", "m"), ("u2", "m"), ("u2", "y"), ("x", "y")]
+    >>> backdoor_adjustment_set(m_bias, "x", "y", latent=["u1", "u2"])
+    []
     """
     g, xs, ys = _amenable(graph, nodes, x, y)
+    ls = _latent_ids(g, latent, xs, ys)
     zs = set().union(*(g.parents[i] for i in xs)) - xs
+    if zs & ls:
+        zs = _canonical_set(g, xs, ys, _o_set(g, xs, ys)[1], ls)
     if zs & ys or not _is_valid(g, xs, ys, zs):
         return None
     return _labels(g, zs)
 
 
-def optimal_adjustment_set(graph, x, y, *, nodes=None):
+def optimal_adjustment_set(graph, x, y, *, nodes=None, latent=None):
     """The optimal adjustment set ``O(X, Y)`` of Henckel, Perković & Maathuis (2022).
 
     .. math::
@@ -404,7 +473,15 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
     same in every DAG of the class). When any valid adjustment set exists, ``O`` is one and
     gives the adjusted estimator of smallest asymptotic variance among them in linear models
     (and it contains every parent of ``Y`` outside the forbidden set, the "precision"
-    covariates).
+    covariates). When ``X`` causes no ``y`` (``O`` is not defined), the canonical set
+    ``Adjust(X, Y)`` of :func:`backdoor_adjustment_set` is returned instead, when valid.
+
+    With ``latent`` (unmeasured) nodes, ``O`` is returned when it holds none of them: it is
+    then optimal among all valid sets, hence among the measured ones. When ``O`` holds a
+    latent node, no optimal set of measured nodes is computed (with hidden variables one
+    need not exist: Smucler, Sapienza & Rotnitzky 2022): a ValueError names the latent
+    nodes of ``O`` and the measured set ``Adjust(X, Y)`` if it is valid; None is returned
+    when no set of measured nodes is valid, so None keeps meaning "no set adjusts".
 
     Parameters
     ----------
@@ -414,22 +491,28 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
         Treatment and outcome.
     nodes : sequence of hashable, optional
         All nodes, for an edge list with isolated nodes.
+    latent : iterable of nodes, optional
+        The unmeasured nodes (see :func:`is_adjustment_set`); None (default): none.
 
     Returns
     -------
     list or None
-        ``O(X, Y)`` in node order, or None when no valid adjustment set exists (e.g. ``y``
-        causes ``x`` through an edge ``y -> x``).
+        ``O(X, Y)`` in node order, or None when no valid adjustment set (of measured nodes)
+        exists (e.g. ``y`` causes ``x`` through an edge ``y -> x``).
 
     Raises
     ------
     ValueError
-        If the graph is not adjustment amenable for ``(x, y)``.
+        If the graph is not adjustment amenable for ``(x, y)``, ``x`` or ``y`` holds a
+        latent node, or ``O(X, Y)`` holds a latent node while some set of measured nodes is
+        valid.
 
     References
     ----------
     .. [1] L. Henckel, E. Perković and M. H. Maathuis, "Graphical criteria for efficient total
        effect estimation via adjustment in causal linear models", JRSS-B 84(2), 2022, Def. 3.9.
+    .. [2] E. Smucler, F. Sapienza and A. Rotnitzky, "Efficient adjustment sets in causal
+       graphical models with hidden variables", Biometrika 109(1), 2022.
 
     Examples
     --------
@@ -438,16 +521,21 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None):
     ['b']
     """
     g, xs, ys = _amenable(graph, nodes, x, y)
+    ls = _latent_ids(g, latent, xs, ys)
     o_set, forbidden = _o_set(g, xs, ys)
-    candidates = [] if o_set is None else [o_set]
-    # the canonical set: complete for existence (Perković et al. 2018, Thm. 4.6)
-    adjacent = adjacent_sets(g.parents, g.children, g.neighbours)
-    candidates.append(possible_ancestors(g.parents, g.neighbours, xs | ys, adjacent=adjacent)
-                      - forbidden - ys)
-    for zs in candidates:
-        if _is_valid(g, xs, ys, zs):
-            return _labels(g, zs)
-    return None
+    canonical = _canonical_set(g, xs, ys, forbidden, ls)  # complete for existence
+    if o_set is not None and _is_valid(g, xs, ys, o_set):
+        if not o_set & ls:
+            return _labels(g, o_set)
+        if _is_valid(g, xs, ys, canonical):
+            raise ValueError(
+                f"the optimal adjustment set O = {_labels(g, o_set)!r} holds the latent "
+                f"node(s) {_labels(g, o_set & ls)!r}, and no optimal set of measured nodes is "
+                "computed (with hidden variables one need not exist); the measured set "
+                f"{_labels(g, canonical)!r} is valid (backdoor_adjustment_set(..., latent=...) "
+                "returns a valid measured set; test others with is_adjustment_set)")
+        return None
+    return _labels(g, canonical) if _is_valid(g, xs, ys, canonical) else None
 
 
 def _o_set(g, xs, ys):

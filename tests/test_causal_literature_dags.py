@@ -111,8 +111,9 @@ OPTIMAL_BACKDOOR = {
                     ["PreGameProprioception", "TeamMotivation"]),
     "Sebastiani_2005": (["EDN1.10", "EDNI1.6"], ["ANXA2.8", "EDN1.9"]),
     "confounding": (["B", "Z"], ["A", "Z"]),
-    # the O-set holds the latent e1, e3, e4: every node is taken as observed; Pearl's set
-    # {e0} on the DAG, {} on the CPDAG, where e0 - x is undirected
+    # the O-set holds the latent e1, e3, e4 (every node is observed without latent=; see
+    # test_thoemmes_latent_error_terms); Pearl's set {e0} on the DAG, {} on the CPDAG, where
+    # e0 - x is undirected
     "Thoemmes_2013": (["e1", "e2", "e3", "e4"], ["e0"]),
 }
 
@@ -140,6 +141,30 @@ def test_no_causal_path_and_no_amenable_class():
     nodes, edges = dagitty_edges("mediator")
     with pytest.raises(ValueError, match="'X' - 'I'"):
         optimal_adjustment_set(dag_to_cpdag(nodes, edges), "X", "Y")
+
+
+def test_thoemmes_latent_error_terms():
+    """dagitty marks e0, e1, e3, e4 latent. Of gac's valid sets (GAC_VALID: every subset of
+    e0..e4), the measured ones are {} and {e2}. With latent=, the back-door set {e0} is
+    replaced by the measured canonical set An({x, y}) \\ ({x, y} u Forb u latent) = {e2}
+    (on the CPDAG, x has no directed parent: the empty set, as before); the O-set holds
+    e1, e3, e4, so optimal_adjustment_set refuses, naming them and the valid {e2}."""
+    nodes, edges = dagitty_edges("Thoemmes_2013")
+    latent = ["e0", "e1", "e3", "e4"]
+    measured = [v for v in nodes if v not in latent + ["x", "y"]]
+    valid = [sorted(z) for z in GAC_VALID["Thoemmes_2013"] if not z & set(latent)]
+    assert sorted(valid) == [[], ["e2"]]
+    found = [sorted(z) for k in range(len(measured) + 1) for z in combinations(measured, k)
+             if is_adjustment_set(edges, "x", "y", z, latent=latent)]
+    assert sorted(found) == sorted(valid)
+    cpdag = dag_to_cpdag(nodes, edges)
+    assert backdoor_adjustment_set(edges, "x", "y", latent=latent) == ["e2"]
+    assert backdoor_adjustment_set(cpdag, "x", "y", latent=latent) == []
+    for graph in (edges, cpdag):
+        with pytest.raises(ValueError, match=r"\['e1', 'e3', 'e4'\].*measured set \['e2'\]"):
+            optimal_adjustment_set(graph, "x", "y", latent=latent)
+    with pytest.raises(ValueError, match=r"z and latent must be disjoint; both contain \['e0'\]"):
+        is_adjustment_set(edges, "x", "y", ["e0"], latent=latent)
 
 
 def test_equivalence_class_sizes_by_brute_force():
