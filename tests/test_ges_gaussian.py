@@ -20,7 +20,7 @@ from skbn._counting import moments
 from skbn._data import encode_fit
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn.datasets import make_random_network
-from skbn.estimators._ges import _CPDAG, _FitContext
+from skbn.estimators._ges import _CPDAG, _adjacency_masks, _FitContext
 from skbn.graph import dag_to_cpdag, is_acyclic, is_markov_equivalent, pdag_to_dag
 from skbn.scores import resolve_scorer
 
@@ -95,7 +95,7 @@ def test_insert_operators_and_gains_equal_the_definition(kind, max_indegree, max
         ctx = _FitContext(data, scorer, bound)
         fresh = FamilyScoreCache(data, scorer)  # a family's bits depend on its counting path
         for y in range(p):
-            found = learner._insert_candidates(g, y, ctx, gaps)
+            found = ctx.insert_operators(y, learner._insert_groups(g, y, ctx, gaps, _adjacency_masks(g)))
             expected = inserts_by_definition(g, y, gaps, max_indegree, max_subset_size)
             assert sorted((x, t) for _, x, _, t in found) == sorted((x, t) for x, t, _ in expected)
             gains = {(x, t): gain for gain, x, _, t in found}

@@ -87,7 +87,7 @@ def _check_after_every_step(monkeypatch, learner, X, interventions=None):
             if y in refresh:
                 continue
             if phase == "forward":
-                fresh = self._insert_candidates(new, y, ctx, gaps)
+                fresh = ctx.insert_operators(y, self._insert_groups(new, y, ctx, gaps, _adjacency_masks(new)))
                 defined = {(x, t) for x, t, _ in inserts_by_definition(new, y, gaps, self.max_indegree,
                                                                           self.max_subset_size)}
             else:

@@ -780,12 +780,6 @@ class GESStructure(_BaseStructureLearner):
         return phases, _pairs(knowledge.forbidden_adjacency), _pairs(knowledge.required_adjacency)
 
     # ------------------------------------------------------------- operators
-    def _insert_candidates(self, g, y, ctx, gaps, masks=None):
-        """Insert(X, y, T) operators satisfying the clique condition, with their gains
-        (:meth:`_insert_groups` scored by :meth:`_FitContext.insert_operators`)."""
-        masks = _adjacency_masks(g) if masks is None else masks
-        return ctx.insert_operators(y, self._insert_groups(g, y, ctx, gaps, masks))
-
     def _insert_groups(self, g, y, ctx, gaps, masks):
         r"""Insert(X, y, T) operators satisfying the clique condition, grouped by the parent
         set they extend: a list of ``(P, xs, Ts)``, ``P`` a bit mask, ``xs`` the operators'
