@@ -523,19 +523,20 @@ def optimal_adjustment_set(graph, x, y, *, nodes=None, latent=None):
     g, xs, ys = _amenable(graph, nodes, x, y)
     ls = _latent_ids(g, latent, xs, ys)
     o_set, forbidden = _o_set(g, xs, ys)
+    o_valid = o_set is not None and _is_valid(g, xs, ys, o_set)
+    if o_valid and not o_set & ls:
+        return _labels(g, o_set)
     canonical = _canonical_set(g, xs, ys, forbidden, ls)  # complete for existence
-    if o_set is not None and _is_valid(g, xs, ys, o_set):
-        if not o_set & ls:
-            return _labels(g, o_set)
-        if _is_valid(g, xs, ys, canonical):
-            raise ValueError(
-                f"the optimal adjustment set O = {_labels(g, o_set)!r} holds the latent "
-                f"node(s) {_labels(g, o_set & ls)!r}, and no optimal set of measured nodes is "
-                "computed (with hidden variables one need not exist); the measured set "
-                f"{_labels(g, canonical)!r} is valid (backdoor_adjustment_set(..., latent=...) "
-                "returns a valid measured set; test others with is_adjustment_set)")
+    if not _is_valid(g, xs, ys, canonical):
         return None
-    return _labels(g, canonical) if _is_valid(g, xs, ys, canonical) else None
+    if o_valid:  # (O holds a latent node)
+        raise ValueError(
+            f"the optimal adjustment set O = {_labels(g, o_set)!r} holds the latent "
+            f"node(s) {_labels(g, o_set & ls)!r}, and no optimal set of measured nodes is "
+            "computed (with hidden variables one need not exist); the measured set "
+            f"{_labels(g, canonical)!r} is valid (backdoor_adjustment_set(..., latent=...) "
+            "returns a valid measured set; test others with is_adjustment_set)")
+    return _labels(g, canonical)
 
 
 def _o_set(g, xs, ys):
