@@ -16,7 +16,7 @@ from conftest import dag_descendants
 
 from skbn.causal import effect_over_graphs, equivalent_dags, ida, joint_ida
 from skbn.cli import main
-from skbn.graph import PDAG, dag_to_cpdag, random_dag
+from skbn.graph import PDAG, dag_to_cpdag, random_dag, topological_order
 
 # the random tables are small (a few rows per configuration): the parent sets and the
 # adjustment are compared, positivity gaps are expected there
@@ -560,7 +560,7 @@ def test_continuous_effects_over_the_clg_dags_of_mixed_classes_are_brute_force()
             continue  # (no DAG gives x a discrete parent: the continuous case)
         noise = np.random.default_rng(seed).normal(size=(800, 6))
         rows = pd.DataFrame({v: noise[:, k] for k, v in enumerate(nodes)})
-        for v in dag_order(nodes, edges):  # (continuous columns add their DAG parents)
+        for v in topological_order(nodes, edges):  # (continuous columns add their DAG parents)
             if continuous[v]:
                 rows[v] += 0.5 * sum(rows[u] for u, c in edges if c == v)
             else:
@@ -595,16 +595,6 @@ def test_continuous_effects_over_the_clg_dags_of_mixed_classes_are_brute_force()
             [want_dist[k] for k in sorted(got_dist)])
         checked += 1
     assert checked > 10
-
-
-def dag_order(nodes, edges):
-    """The nodes in a topological order of the DAG ``edges``."""
-    order, left = [], list(nodes)
-    while left:
-        v = next(v for v in left if all(u in order for u, c in edges if c == v))
-        order.append(v)
-        left.remove(v)
-    return order
 
 
 def test_spector_effect_of_gpa_on_tuce_equals_r_lm_within_strata():
