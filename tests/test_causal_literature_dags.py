@@ -16,6 +16,7 @@ from itertools import chain, combinations
 import numpy as np
 import pandas as pd
 import pytest
+from _pcalg_suite import rows_with_covariance
 
 from skbn.causal import (
     backdoor_adjustment_set,
@@ -188,10 +189,7 @@ def test_gaussian_ida_on_the_exact_covariance_is_the_path_sum():
     for a, b in edges:
         weights[idx[b], idx[a]] = rng.uniform(0.5, 1.5) * rng.choice([-1, 1])
     total = np.linalg.inv(np.eye(len(nodes)) - weights)  # total[y, x]: the path sums
-    white = rng.normal(size=(200, len(nodes)))
-    white -= white.mean(axis=0)
-    white = white @ np.linalg.inv(np.linalg.cholesky(np.cov(white, rowvar=False))).T
-    data = pd.DataFrame(white @ total.T, columns=nodes)  # covariance total @ total.T
+    data = pd.DataFrame(rows_with_covariance(total @ total.T, 200, 0), columns=nodes)
     cpdag = dag_to_cpdag(nodes, edges)
     parents = {v: {a for a, b in edges if b == v} for v in nodes}
     for x, y in [("EDN1.3", "EDNI1.7"), ("EDN1.9", "EDNI1.7"), ("ANXA2.8", "ANXA2.11"),

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _pcalg_suite import rows_with_covariance, total_effects, true_cov
 
 from skbn.causal import ida, optimal_adjustment_set
 from skbn.graph import PDAG, dag_to_cpdag, meek_orient
@@ -133,21 +134,11 @@ def test_no_causal_path_and_y_a_parent_give_zero_without_adjustment():
     assert table["y_is_parent"].tolist() == [True] and table["adjustment_set"].tolist() == [None]
 
 
-def _exact_rows(weights, seed=0):
-    """Rows whose sample covariance is exactly that of the linear SEM with ``weights`` and
-    unit noise: N(0, 1) draws whitened to sample covariance I, then mapped."""
-    p = len(weights)
-    z = np.random.default_rng(seed).normal(size=(4 * p, p))
-    z -= z.mean(axis=0)
-    z = z @ np.linalg.inv(np.linalg.cholesky(z.T @ z / (len(z) - 1))).T
-    return z @ np.linalg.inv(np.eye(p) - weights)
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_row_of_the_true_parents_gives_the_true_effect_on_an_exact_covariance(seed):
     rows, weights = random_linear_gaussian(7, 10, seed, prob=0.5)
-    rows = _exact_rows(weights)
-    total = np.linalg.inv(np.eye(7) - weights)  # path sums: total[x, y]
+    rows = rows_with_covariance(true_cov(weights), 28, 0)  # (exactly the SEM's covariance)
+    total = total_effects(weights)  # path sums: total[x, y]
     cpdag = cpdag_of(weights)
     for x, y in permutations(range(7), 2):
         table = ida(rows, cpdag, x, y, method="optimal")
