@@ -1291,17 +1291,21 @@ def _free_variation(scatter, x, parents):
 class _Strata:
     """The least-squares fits of :func:`_stratified_effect` in the strata of ``x``'s discrete
     parents (one stratum, all rows, when it has none): per stratum with rows of positive
-    weight, its ``weight`` (sum of row weights), the coefficient ``coef`` of ``x`` in the
+    weight, its ``weight`` (sum of row weights: its number of rows, an integer weight
+    counting as that many copies of its row), the coefficient ``coef`` of ``x`` in the
     regression of ``y`` on ``x`` and the continuous parents, that regression's ``rss`` and
     ``rss_x`` of ``x`` on the continuous parents (NaN, the three, in a stratum where ``x`` is
-    a linear function of its continuous parents: ``determined``), and ``labels``, the
-    strata's configurations as text (empty without discrete parents)."""
+    a linear function of its continuous parents: ``determined``), the regression's residual
+    degrees of freedom ``dof`` (``weight - |C| - 2``: the rows less the intercept, ``x``
+    and the continuous parents ``C``), and ``labels``, the strata's configurations as text
+    (empty without discrete parents)."""
 
     weight: np.ndarray
     coef: np.ndarray
     rss: np.ndarray
     rss_x: np.ndarray
     determined: np.ndarray
+    dof: np.ndarray
     labels: list
 
     @property
@@ -1312,11 +1316,27 @@ class _Strata:
             return np.nan
         return float(np.dot(self.weight, self.coef) / self.weight.sum())
 
+    @property
+    def exact(self):
+        """Per stratum: whether its coefficient is defined but its regression has no
+        residual degrees of freedom (``dof <= 0``: no more rows than coefficients). The
+        fit then passes through the rows: the coefficient is set by their noise, and no
+        residual variance is left to tell its precision (R's ``lm`` gives such a
+        coefficient with NaN standard errors)."""
+        return ~self.determined & (self.dof <= 0)
+
     def first_determined(self):
         """``(label, share of the weight, number of such strata)`` of the largest stratum in
         which ``x`` is a linear function of its continuous parents."""
         k = max(np.flatnonzero(self.determined), key=lambda s: self.weight[s])
         return self.labels[k], float(self.weight[k] / self.weight.sum()), int(self.determined.sum())
+
+    def exact_strata(self):
+        """``(label, rows, share of the weight)`` of each :attr:`exact` stratum, largest
+        first."""
+        ks = sorted(np.flatnonzero(self.exact), key=lambda s: -self.weight[s])
+        return [(self.labels[k], float(self.weight[k]), float(self.weight[k] / self.weight.sum()))
+                for k in ks]
 
 
 def _stratified_effect(data, weights, px, py, parents, names, states, cache):
@@ -1390,7 +1410,9 @@ def _stratified_effect(data, weights, px, py, parents, names, states, cache):
             rss_x[k] = spread
             beta, rss[k] = regression(stats.scatter[s], py, [px, *continuous])
             coef[k] = beta[0]
-    return _Strata(stats.weight[kept], coef, rss, rss_x, np.isnan(coef), [labels[s] for s in kept])
+    weight = stats.weight[kept]
+    return _Strata(weight, coef, rss, rss_x, np.isnan(coef), weight - len(continuous) - 2,
+                   [labels[s] for s in kept])
 
 
 def _warn_determined(caller, x, found, stacklevel, sets="parent"):
@@ -1417,6 +1439,36 @@ def _warn_determined(caller, x, found, stacklevel, sets="parent"):
                   RuntimeWarning, stacklevel=stacklevel)
 
 
+def _warn_exact(caller, x, found, sets="parent", over=None):
+    """One warning for every stratum, over all the sets of one call, whose regression has no
+    residual degrees of freedom (:attr:`_Strata.exact`): ``found`` holds ``(set, strata)``
+    (labels, :class:`_Strata`) per set with such strata; ``sets`` as in
+    :func:`_warn_determined`; ``over``: ``(DAGs with such a stratum, DAGs)`` for
+    :func:`effect_over_graphs`.
+
+    The coefficient is kept, as R's ``lm`` keeps it (with NaN standard errors at 0 residual
+    degrees of freedom): with ``|C| + 2`` rows the regression of ``y`` on ``(1, x, C)`` is
+    exact, so the stratum's slope is defined (``x`` varies given ``C``) and unbiased, but
+    it rests on that many rows' noise and can be extreme, and no residual variance is left
+    to say how far off it may be; its weight in the average is its share of the rows."""
+    member = "parent" if sets == "parent" else "covariate"
+    items = [f"{label} of the {sets} set {parents!r} ({rows:g} rows, {share:.1%} of the rows)"
+             if label else f"the {sets} set {parents!r} ({rows:g} rows: all of them)"
+             for parents, strata in found for label, rows, share in strata.exact_strata()]
+    shown = "; ".join(items[:5]) + (f"; and {len(items) - 5} more" if len(items) > 5 else "")
+    one = len(items) == 1
+    in_dags = f" (in {over[0]} of {over[1]} DAGs)" if over else ""
+    warn_user(RuntimeWarning(
+        f"{caller}: {len(items)} {'stratum' if one else 'strata'} of the discrete {member}s "
+        f"of {x!r} {'has' if one else 'have'} no residual degrees of freedom{in_dags}: "
+        f"{shown}. There the regression on {x!r} and the continuous {member}s C has no more "
+        f"rows (of positive weight: the sum of their weights) than coefficients (|C| + 2: the "
+        f"intercept, {x!r} and C), so it passes through the rows: the coefficient of {x!r} is "
+        f"kept in the average with the stratum's share (as R's lm gives it), but it rests on "
+        f"those rows' noise, and no residual variance says how precise it is (lm's standard "
+        f"errors are NaN there). Merge rare states of a discrete {member}, or add rows"))
+
+
 def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi, x_value,
                   contrast, y_value, ess, optimal):
     """The Gaussian form of :func:`ida`: one total effect per parent set, the coefficient of
@@ -1429,7 +1481,7 @@ def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi
     px, py = position[xi], position[yi]
     _check_gaussian(data, names, "ida", (px, py), (x_value, contrast, y_value, ess),
                     "x_value, contrast, y_value and ess")
-    rows, determined, cache = [], [], {}
+    rows, determined, exact, cache = [], [], [], {}
     for (parent_ids, n_dags), adjusted in zip(sets, adjust):
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
         if optimal:
@@ -1445,10 +1497,14 @@ def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi
             row["effect"] = fits.effect
             if fits.determined.any():
                 determined.append((_named(g, adjusted), fits))
+            elif fits.exact.any():
+                exact.append((_named(g, adjusted), fits))
         rows.append(row)
+    sets_named = "adjustment" if optimal else "parent"
     if determined:
-        _warn_determined("ida", g.nodes[xi], determined, stacklevel=4,
-                         sets="adjustment" if optimal else "parent")
+        _warn_determined("ida", g.nodes[xi], determined, stacklevel=4, sets=sets_named)
+    if exact:
+        _warn_exact("ida", g.nodes[xi], exact, sets=sets_named)
     return pd.DataFrame(rows)
 
 
@@ -1891,7 +1947,7 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                 f"(its effect averages the strata's coefficients), or declare those columns "
                 f"continuous in column_types if they are measurements")
         if discrete:  # one treatment: ida's effect, averaged over the strata
-            cache, determined = {}, []
+            cache, determined, exact = {}, [], []
             for row, (parent_sets, _) in zip(rows, combos):
                 if yi in parent_sets[0]:
                     row[f"effect_{xs[0]}"] = 0.0
@@ -1902,8 +1958,12 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                 row[f"effect_{xs[0]}"] = fits.effect
                 if fits.determined.any():
                     determined.append((row["parents"][0], fits))
+                elif fits.exact.any():
+                    exact.append((row["parents"][0], fits))
             if determined:
                 _warn_determined("joint_ida", xs[0], determined, stacklevel=3)
+            if exact:
+                _warn_exact("joint_ida", xs[0], exact)
             return pd.DataFrame(rows)
         scatter = moments(data.values, weights).scatter[0]
         for row, (parent_sets, _) in zip(rows, combos):
@@ -2228,10 +2288,14 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     causes = np.array([g.index[y] in possible_descendants(g.children, g.neighbours,
                                                           g.children[g.index[x]]) for g in dags])
     if data.has_continuous:
-        effects = _gaussian_graph_effects(
+        effects, failures, exact = _gaussian_graph_effects(
             data, states, weights, dags, x, y, causes, columns, position,
             (x_value, contrast, y_value, ess),
             check_random_state(random_state) if parameter_uncertainty else None)
+        _report_failures(x, effects, failures, dag_weights)
+        if exact:
+            _warn_exact("effect_over_graphs", x, [(names, fits) for names, fits, _ in exact],
+                        over=(len({k for *_, ks in exact for k in ks}), len(dags)))
         return _summarise_effects(effects, causes, dag_weights, level)
     _check_query(x_value, contrast, ess)
     if contrast is None and y_value is None:
@@ -2265,9 +2329,10 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
             effects[k] = table[values[0], y_code]
         else:
             effects[k] = table[values[0], y_code] - table[values[1], y_code]
-    if np.isnan(effects).any():
-        warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
-                      RuntimeWarning, stacklevel=2)
+    _report_failures(x, effects, {
+        f"with ess=0, a queried state of {x!r} is never observed with a configuration of "
+        f"its parents that the rows have (positivity fails; positivity_fails marks them); "
+        f"use ess > 0": list(np.flatnonzero(np.isnan(effects)))}, dag_weights)
     _warn_positivity("effect_over_graphs", repr(x), y, list(found.items()), ess,
                      over=(int(gapped.sum()), len(dags), float(dag_weights[gapped].sum())))
     return _summarise_effects(effects, causes, dag_weights, level, gapped)
@@ -2311,14 +2376,43 @@ def _component_orientations(h, x, max_dags, kinds=None, caller=""):
             for orientation in _extension_ids(sub, max_dags)]
 
 
+def _report_failures(x, effects, failures, dag_weights):
+    """Say which DAGs of :func:`effect_over_graphs` give no estimate (NaN ``effects``):
+    ``failures`` maps a reason to the indices of its DAGs. One warning with their number,
+    weight and most frequent reason, as one failed DAG must not take the others with it; a
+    ValueError with the reason when no DAG gives an estimate (nothing to summarise)."""
+    failed = np.isnan(effects)
+    if not failed.any():
+        return
+    reasons = sorted(((len(ks), reason) for reason, ks in failures.items() if ks),
+                     key=lambda item: -item[0])
+    more = f" (and {len(reasons) - 1} more reasons)" if len(reasons) > 1 else ""
+    if failed.all():
+        raise ValueError(f"effect_over_graphs: no sampled DAG gives an estimate of the effect "
+                         f"of {x!r}: {reasons[0][1]}{more}")
+    n, kept = int(failed.sum()), int((~failed).sum())
+    warn_user(RuntimeWarning(
+        f"effect_over_graphs: {n} of {len(effects)} DAGs (weight {dag_weights[failed].sum():.3g}) "
+        f"{'gives' if n == 1 else 'give'} no estimate of the effect of {x!r} "
+        f"({reasons[0][0]} of them: {reasons[0][1]})"
+        f"{more}. Their effects are NaN; estimate and interval are the weighted mean and "
+        f"quantiles of the effects of the other {kept} DAGs (weights renormalised); "
+        f"prob_causes counts every DAG"))
+
+
 def _summarise_effects(effects, causes, dag_weights, level, positivity_fails=None):
-    """The :class:`GraphEffects` of per-DAG effects and their weights."""
-    interval = (_weighted_quantile(effects, dag_weights, (1 - level) / 2),
-                _weighted_quantile(effects, dag_weights, (1 + level) / 2))
+    """The :class:`GraphEffects` of per-DAG effects and their weights. ``estimate`` and
+    ``interval`` are the weighted mean and quantiles of the DAGs with an effect (not NaN:
+    :func:`_report_failures`), their weights renormalised; ``prob_causes`` counts every DAG
+    (whether ``y`` descends from ``x`` needs no estimate)."""
+    valid = ~np.isnan(effects)
+    shares = dag_weights if valid.all() else dag_weights[valid] / dag_weights[valid].sum()
+    interval = (_weighted_quantile(effects[valid], shares, (1 - level) / 2),
+                _weighted_quantile(effects[valid], shares, (1 + level) / 2))
     if positivity_fails is None:
         positivity_fails = np.zeros(len(effects), dtype=bool)
     return GraphEffects(effects=effects, weights=dag_weights, causes=causes,
-                        estimate=float(np.dot(dag_weights, effects)), interval=interval,
+                        estimate=float(np.dot(shares, effects[valid])), interval=interval,
                         prob_causes=float(np.dot(dag_weights, causes)), level=float(level),
                         positivity_fails=positivity_fails)
 
@@ -2335,17 +2429,26 @@ def _gaussian_graph_effects(data, states, weights, dags, x, y, causes, columns, 
     :math:`RSS_{x \mid C, s}` that of ``x`` on its continuous parents ``C`` in the stratum
     (the ``x`` entry of the inverse scatter matrix of the regressors); with several strata
     their shares are drawn from :math:`\mathrm{Dirichlet}(N_s)` (the posterior of the
-    strata's probabilities under an improper uniform prior on the log scale), independently."""
+    strata's probabilities under an improper uniform prior on the log scale), independently.
+
+    Returns ``(effects, failures, exact)``: a DAG whose effect cannot be estimated has NaN,
+    and ``failures`` maps the reason (text) to the indices of such DAGs: ``x`` is a linear
+    function of its parents in some stratum (:func:`_free_variation`), or, with ``rng``, a
+    stratum's regression has no residual degrees of freedom, so no residual variance to
+    draw from (:attr:`_Strata.exact`; none is made up). Without ``rng`` such a stratum keeps
+    its coefficient, and ``exact`` lists ``(parents, strata, DAG indices)`` per parent set
+    with one (for :func:`_warn_exact`)."""
     px, py = position[x], position[y]
     _check_gaussian(data, columns, "effect_over_graphs", (px, py), query,
                     "x_value, contrast, y_value and ess")
-    effects, cache = np.zeros(len(dags)), {}
+    effects, cache, failures, exact = np.zeros(len(dags)), {}, {}, {}
     for k, g in enumerate(dags):
         if not causes[k]:
             continue
         parents = [position[g.nodes[i]] for i in sorted(g.parents[g.index[x]])]
         fits = _stratified_effect(data, weights, px, py, parents, columns, states, cache)
         names = [columns[i] for i in parents]
+        reason = None
         if fits.determined.any():
             where = ""
             if fits.labels[0]:
@@ -2354,18 +2457,26 @@ def _gaussian_graph_effects(data, states, weights, dags, x, y, causes, columns, 
                 where = (f" within the rows with {label} ({share:.1%} of the rows{more}: a "
                          f"stratum of its discrete parents with too few rows, or in which "
                          f"{x!r} does not vary given its continuous parents)")
-            raise ValueError(f"effect_over_graphs: {x!r} is a linear function of its parents "
-                             f"{names!r}{where} in the data (in a sampled DAG), so its effect "
-                             f"adjusted for them is not defined; drop a column computed from "
-                             f"others{' or merge rare states of a discrete parent' if where else ''}")
-        if rng is None:
+            reason = (f"{x!r} is a linear function of its parents {names!r}{where} in the "
+                      f"data, so its effect adjusted for them is not defined; drop a column "
+                      f"computed from others{' or merge rare states of a discrete parent' if where else ''}")
+        elif fits.exact.any() and rng is not None:
+            label, rows, _ = fits.exact_strata()[0]
+            where = f" within the rows with {label}" if label else ""
+            reason = (f"parameter_uncertainty draws the coefficient of {x!r} from its sampling "
+                      f"distribution, and the regression on {x!r} and its parents {names!r}"
+                      f"{where} has no residual degrees of freedom ({rows:g} rows for "
+                      f"{sum(data.continuous[i] for i in parents) + 2} coefficients), so no "
+                      f"residual variance to draw from; merge rare "
+                      f"states of a discrete parent")
+        elif fits.exact.any():
+            exact.setdefault(tuple(names), (fits, []))[1].append(k)
+        if reason is not None:
+            failures.setdefault(reason, []).append(k)
+            effects[k] = np.nan
+        elif rng is None:
             effects[k] = fits.effect
-            continue
-        dof = fits.weight - sum(data.continuous[i] for i in parents) - 2
-        if (dof <= 0).any():
-            where = f" within the rows with {fits.labels[int(np.argmin(dof))]}" if fits.labels[0] else ""
-            raise ValueError(f"effect_over_graphs: too few rows for the coefficient's "
-                             f"spread (x's parents {names!r}{where})")
-        coef = rng.normal(fits.coef, np.sqrt(fits.rss / dof / fits.rss_x))
-        effects[k] = coef[0] if len(coef) == 1 else float(np.dot(_dirichlet(rng, fits.weight), coef))
-    return effects
+        else:
+            coef = rng.normal(fits.coef, np.sqrt(fits.rss / fits.dof / fits.rss_x))
+            effects[k] = coef[0] if len(coef) == 1 else float(np.dot(_dirichlet(rng, fits.weight), coef))
+    return effects, failures, [(names, fits, ks) for names, (fits, ks) in exact.items()]
