@@ -1124,7 +1124,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     RuntimeWarning
         The same with ``ess=0``: those effects are NaN. Gaussian form: ``x`` is a linear
         function of a parent set (in some stratum of its discrete parents): that effect is
-        NaN, the warning names the set (and the stratum, with its share of the rows).
+        NaN, the warning names the set (and the stratum, with its share of the rows). A
+        stratum whose regression has no residual degrees of freedom (exactly ``|C| + 2``
+        rows, the sum of their weights with ``sample_weight``): its coefficient is kept;
+        one warning per call names every such stratum with its rows and share.
 
     Notes
     -----
@@ -1150,6 +1153,9 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     docs/causal.md, "Continuous effects with discrete parents", gives the argument. A
     stratum in which ``x`` is a linear function of ``C`` (it does not vary there, or the
     stratum has at most ``|C| + 1`` rows) leaves the effect undefined: NaN, with a warning.
+    A stratum with ``|C| + 2`` rows (no residual degrees of freedom) has a coefficient, the
+    exact fit through its rows, kept in the average as R's ``lm`` keeps it (with NaN
+    standard errors), with a warning: it is unbiased but rests on that many rows' noise.
 
     References
     ----------
@@ -1380,7 +1386,10 @@ def _stratified_effect(data, weights, px, py, parents, names, states, cache):
 
     A stratum where ``x`` is a linear function of ``C`` (no variation of ``x``, or at most
     ``|C| + 1`` rows) has no defined coefficient (:func:`_free_variation`): it is marked
-    ``determined``, and the effect is NaN.
+    ``determined``, and the effect is NaN. A stratum with ``|C| + 2`` rows (the sum of
+    their weights: an integer weight is that many copies of the row, as in the CLG fit's
+    rule of too few rows) has a coefficient but no residual degrees of freedom
+    (:attr:`_Strata.exact`): the callers keep it and warn (:func:`_warn_exact`).
 
     With ``O = pa(cn) \ forb`` instead of the parent set the same estimate is right, more
     directly: every discrete variable whose state changes a coefficient on a causal path is
@@ -1866,7 +1875,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         Discrete data, ``ess > 0``: a queried joint state of ``xs`` is never observed with
         a configuration of the parents that the rows have (as in :func:`ida`).
     RuntimeWarning
-        The same with ``ess=0``: those effects are NaN.
+        The same with ``ess=0``: those effects are NaN. Continuous data, as in :func:`ida`:
+        a treatment that is a linear function of its parents (NaN), and (one treatment with
+        discrete parents) strata with no residual degrees of freedom.
 
     References
     ----------
@@ -2054,7 +2065,11 @@ class GraphEffects:
         ``x`` (which decides ``x``'s parents and whether ``y`` descends from ``x``; every
         orientation stands for equally many DAGs of the class; on mixed data, per
         orientation that respects the conditional-Gaussian rule, as the class's DAGs that
-        are CLG networks), graph after graph.
+        are CLG networks), graph after graph. NaN for a DAG that gives no estimate (with
+        ``ess=0``, a positivity gap; on continuous data, ``x`` a linear function of its
+        parents in some stratum of the discrete ones, or, with ``parameter_uncertainty``, a
+        stratum with no residual degrees of freedom): said in one warning, and left out of
+        ``estimate`` and ``interval``.
     weights : ndarray of shape (n_dags,)
         Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by its
         orientations).
@@ -2062,12 +2077,17 @@ class GraphEffects:
         Whether the DAG has a directed path ``x -> ... -> y``; where it does not, ``x`` has
         no effect on ``y`` in it (contrast 0, probability ``P(y=y_value)``).
     estimate : float
-        Weighted mean of ``effects`` (the model average).
+        Weighted mean of ``effects`` (the model average), over the DAGs with an effect (not
+        NaN), their weights renormalised to sum to 1.
     interval : tuple of float
         The central ``level`` interval: weighted quantiles ``(1 - level) / 2`` and
-        ``(1 + level) / 2`` of ``effects`` (inverse of the weighted empirical CDF).
+        ``(1 + level) / 2`` of ``effects`` (inverse of the weighted empirical CDF), over the
+        same DAGs with the same weights.
     prob_causes : float
-        Weight of the DAGs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``).
+        Weight of the DAGs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``),
+        every DAG counted: a DAG without an estimate still has (or has not) the directed
+        path, which needs no estimate, and all such DAGs have it (a DAG without the path
+        has the effect 0), so leaving them out would lower this probability.
     level : float
         The interval's coverage.
     positivity_fails : ndarray of shape (n_dags,), dtype bool
@@ -2202,9 +2222,7 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     ValueError
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
         or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs;
-        continuous ``x`` and ``y``: in a DAG, ``x`` is a linear function of its parents (in
-        some stratum of its discrete parents, named), or (``parameter_uncertainty``) a
-        stratum has too few rows for its coefficient's spread.
+        or no DAG gives an estimate (the message names the reason, see ``effects``).
 
     Warns
     -----
@@ -2214,7 +2232,13 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         the prior there; once per call, with the number of such DAGs and their weight
         (``positivity_fails`` marks them).
     RuntimeWarning
-        The same with ``ess=0``: those effects are NaN.
+        Some DAGs give no estimate (NaN ``effects``: with ``ess=0`` those of the positivity
+        gaps, on continuous data the reasons under ``effects``): once per call, with their
+        number, weight and most frequent reason; ``estimate`` and ``interval`` are over the
+        others. Continuous data: a stratum of the discrete parents of ``x`` in some DAG has
+        no residual degrees of freedom (no more rows than the ``|C| + 2`` coefficients of
+        its regression): once per call, naming every such stratum with its rows and share
+        (its coefficient is kept, as in :func:`ida`).
 
     Examples
     --------
