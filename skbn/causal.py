@@ -706,10 +706,17 @@ def _column_kinds(X, graphs, sample_weight, column_types, fitted, known=None):
     (``fitted``: the graph or learner the caller was given, whose ``column_types_``
     ``"auto"`` means); missing cells are allowed here (only the columns an effect uses must
     be complete). Empty when ``column_types`` gives every column one type."""
+    columns = list(dict.fromkeys(g.nodes[i] for g in graphs for i in range(g.n) if g.neighbours[i]))
+    return _read_kinds(X, columns, sample_weight, column_types, fitted, known)
+
+
+def _read_kinds(X, columns, sample_weight, column_types, fitted, known=None):
+    """``{node: continuous?}`` for the ``columns`` (labels) that are columns of ``X`` and not
+    in ``known``, plus ``known``, read as :func:`_column_kinds` reads them; empty when
+    ``column_types`` gives every column one type."""
     if isinstance(column_types, str) and column_types in ("discrete", "continuous"):
         return {}  # (one type: nothing to read)
     known = dict(known or {})
-    columns = list(dict.fromkeys(g.nodes[i] for g in graphs for i in range(g.n) if g.neighbours[i]))
     if hasattr(X, "columns"):
         columns = [c for c in columns if c in X.columns and c not in known]
     else:  # (an array: its column positions)
@@ -800,6 +807,51 @@ def _clg_class(g, kinds, caller):
             f"learner's does on these columns), or declare the columns' types in "
             f"column_types") from None
     return _compile(restricted)
+
+
+def _refuse_discrete_mediators(X, g, xs, y, kinds, sample_weight, column_types, fitted, caller):
+    r"""Refuse, naming the edges, a discrete node on a (possibly) causal path from the
+    continuous treatments ``xs`` (ids) to the continuous ``y`` (id) of the compiled ``g``
+    (already restricted by :func:`_clg_class`): the causal nodes
+    (:func:`~skbn._dag.causal_nodes`) other than ``y``, whose kinds are read here
+    (``kinds``: those known; :func:`_read_kinds`).
+
+    The Gaussian forms estimate the slope of :math:`E[y \mid do(x = v)]` in ``v``, which is
+    constant in a conditional linear Gaussian network because no discrete node descends
+    from a continuous one there. A graph with an edge from a continuous node into a discrete
+    one has no CLG density, but what the estimate needs holds as long as no discrete node
+    lies on a causal path from ``x`` to ``y``: ``x``'s own family is CLG (its parents are
+    its parents, whatever theirs are), every discrete node is then a non-descendant of
+    ``x`` or no ancestor of ``y``, so :math:`E[y \mid do(x = v)] = E[\alpha(D)] +
+    E[\tau(D)] v` as in :func:`_stratified_effect` (a discrete parent of ``x`` with a
+    continuous parent of its own changes nothing). Such an edge elsewhere is accepted.
+    Through a discrete mediator ``d``, :math:`E[y \mid do(x = v)]` depends on ``v`` through
+    :math:`P(d \mid do(x = v))`, not linear in ``v`` (a threshold of ``x``, a logistic
+    link): no change per unit of ``x`` exists, and a regression coefficient would only be
+    its best linear summary. On a CPDAG or PDAG the paths are the possibly causal ones: the
+    mediator lies on a causal path in some DAG of the class. Returns ``kinds`` with those
+    read here (for the next graph of the same call)."""
+    if not (kinds.get(g.nodes[y]) and all(kinds.get(g.nodes[x]) for x in xs)):
+        return kinds  # (a discrete end, or one type for every column: nothing to refuse)
+    cn = causal_nodes(g.parents, g.children, g.neighbours, xs, [y]) - {y}
+    names = _read_kinds(X, [g.nodes[i] for i in sorted(cn)], sample_weight, column_types,
+                        fitted, kinds)
+    discrete = [i for i in sorted(cn) if names.get(g.nodes[i]) is False]
+    if not discrete:
+        return names
+    continuous = set(xs) | {i for i in cn if names.get(g.nodes[i])}
+    edges = ", ".join(f"{g.nodes[u]!r} -> {g.nodes[v]!r}" for v in discrete
+                      for u in sorted((g.parents[v] | g.neighbours[v]) & continuous))
+    treatments = repr(g.nodes[xs[0]]) if len(xs) == 1 else repr([g.nodes[x] for x in xs])
+    raise ValueError(
+        f"{caller}: the discrete column(s) {[g.nodes[i] for i in discrete]!r} lie on a "
+        f"(possibly) causal path from {treatments} to {g.nodes[y]!r}, entered by the edge(s) "
+        f"{edges} from a continuous node into a discrete one, which no conditional linear "
+        f"Gaussian network has: through a discrete mediator E[{g.nodes[y]} | do(x = v)] is "
+        f"not linear in v, so the effect of one unit of x (a regression coefficient) is not "
+        f"defined. Such an edge off the paths from x to y is accepted. Declare the columns' "
+        f"types in column_types if they are measurements, or give a graph that respects "
+        f"the rule")
 
 
 def _dirichlet(rng, alpha):
@@ -1112,7 +1164,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Unknown node, column or state; ``x == y``; a PDAG with no consistent extension;
         too large a class with ``method="global"``;
         neither or both of ``x_value`` and ``contrast``; on mixed data, a class none of
-        whose DAGs is a CLG network (or a graph giving a discrete ``x`` a continuous parent).
+        whose DAGs is a CLG network (or a graph giving a discrete ``x`` a continuous parent),
+        or, for continuous ``x`` and ``y``, a discrete column on a (possibly) causal path
+        from ``x`` to ``y`` (the effect is then not linear in ``x``; named with the edge
+        from a continuous node that enters it).
 
     Warns
     -----
@@ -1209,6 +1264,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         X, columns, sample_weight, column_types, cpdag)
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
+        _refuse_discrete_mediators(X, g, [xi], yi, kinds | dict(zip(columns, map(
+            bool, data.continuous))), sample_weight, column_types, cpdag, "ida")
         return _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi,
                              x_value, contrast, y_value, ess, method == "optimal")
     _check_query(x_value, contrast, ess)
@@ -1866,8 +1923,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         implemented: RRC and MCD multiply regression coefficients, and in a CLG network
         those vary with the configuration of the discrete variables, so the average of the
         products the joint effect needs is not the product of the strata's averages); a
-        class none of whose DAGs is a CLG network; discrete data that fail the
-        identification condition.
+        class none of whose DAGs is a CLG network; a discrete column on a (possibly) causal
+        path from a continuous treatment to a continuous ``y`` (as in :func:`ida`); discrete
+        data that fail the identification condition.
 
     Warns
     -----
@@ -1944,6 +2002,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         rows.append(row)
     if data.has_continuous:
         names = [g.nodes[i] for i in used]
+        _refuse_discrete_mediators(X, g, list(xi), yi, kinds | dict(zip(names, map(
+            bool, data.continuous))), sample_weight, column_types, cpdag, "joint_ida")
         _check_gaussian(data, names, "joint_ida", [position[i] for i in (*xi, yi)],
                         (x_values, contrast, y_value, ess), "x_values, contrast, y_value and ess")
         discrete = [names[k] for k in range(len(used)) if not data.continuous[k]]
@@ -2222,7 +2282,9 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     ValueError
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
         or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs;
-        or no DAG gives an estimate (the message names the reason, see ``effects``).
+        or no DAG gives an estimate (the message names the reason, see ``effects``); for
+        continuous ``x`` and ``y``, a graph with a discrete column on a (possibly) causal
+        path from ``x`` to ``y`` (as in :func:`ida`).
 
     Warns
     -----
@@ -2280,17 +2342,21 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     first = list(dict.fromkeys([x, y] + [g.nodes[p] for g in compiled for p in
                                         sorted(g.parents[g.index[x]] | g.neighbours[g.index[x]])]))
     encoded, kinds = _encode_with_kinds(X, compiled, first, sample_weight, column_types, learner)
-    dags, dag_weights, classes = [], [], {}
+    dags, dag_weights, classes, read = [], [], {}, dict(kinds)
     for k, g in enumerate(compiled):
         if not equivalence_class:
             _clg_class(g, kinds, f"effect_over_graphs: graphs[{k}]")  # (refuses c -> d)
+            read = _refuse_discrete_mediators(X, g, [g.index[x]], g.index[y], read, sample_weight,
+                                              column_types, learner, f"effect_over_graphs: graphs[{k}]")
             dags.append(g)
             dag_weights.append(1.0)
             continue
         cpdag = (g.nodes, g.pdag())  # (labels and edges: the class)
         if cpdag not in classes:
             caller = f"effect_over_graphs: graphs[{k}]"
-            _clg_class(g, kinds, caller)  # (refuses a class with no CLG DAG)
+            h = _clg_class(g, kinds, caller)  # (refuses a class with no CLG DAG)
+            read = _refuse_discrete_mediators(X, h, [h.index[x]], h.index[y], read,
+                                              sample_weight, column_types, learner, caller)
             try:
                 classes[cpdag] = _component_orientations(g, x, int(max_dags), kinds, caller)
             except _TooMany:

@@ -773,3 +773,50 @@ def test_spector_effect_of_gpa_on_tuce_equals_r_lm_within_strata():
     dag.append(("GRADE", "GPA"))
     assert ida(rows, dag, "GPA", "TUCE", column_types=types)["effect"].iloc[0] == pytest.approx(
         3.40149941703821, rel=1e-12)
+
+
+def test_a_discrete_mediator_is_refused_and_a_continuous_to_discrete_edge_elsewhere_is_not():
+    # x -> d -> y with d = 1[x > 1] discrete: E[y | do(x = v)] = 3 * 1[v > 1] has no slope
+    # per unit of x; ida answered the regression slope (0.76 here) as if it were one. The
+    # graph is no CLG network (x -> d), and the edge is on the causal path: refused, named
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=2000)
+    d = (x > 1).astype(int)
+    rows = pd.DataFrame({"x": x, "d": d, "y": 3.0 * d + rng.normal(size=2000)})
+    mediated = [("x", "d"), ("d", "y")]
+    message = (r"the discrete column\(s\) \['d'\] lie on a \(possibly\) causal path from 'x' "
+               r"to 'y', entered by the edge\(s\) 'x' -> 'd' from a continuous node into a "
+               r"discrete one")
+    for call in (lambda: ida(rows, mediated, "x", "y"),
+                 lambda: ida(rows, mediated, "x", "y", method="optimal"),
+                 lambda: joint_ida(rows, mediated, ["x"], "y"),
+                 lambda: effect_over_graphs(rows, [mediated], "x", "y", equivalence_class=False)):
+        with pytest.raises(ValueError, match=message):
+            call()
+    # on a PDAG the possibly causal paths count: x - m undirected, m -> d -> y
+    rows["m"] = rows["x"] + rng.normal(size=2000)
+    pdag = PDAG(["x", "m", "d", "y"], directed=[("m", "d"), ("d", "y")], undirected=[("x", "m")])
+    with pytest.raises(ValueError, match=r"\['d'\] lie on .* 'm' -> 'd'"):
+        ida(rows, pdag, "x", "y")
+    # edges from a continuous node into a discrete one off the causal paths change nothing
+    # the effect uses: a continuous parent c of x's discrete parent s, an unrelated c2 -> d2,
+    # a discrete child d3 of x that is no ancestor of y. The effect is that of the graph
+    # without them (the strata of s: least squares by numpy), with no error
+    n = 3000
+    c = rng.normal(size=n)
+    s = (c + rng.normal(size=n) > 0).astype(int)
+    x = 1.0 + s + rng.normal(size=n)
+    c2 = rng.normal(size=n)
+    rows = pd.DataFrame({"c": c, "s": s, "x": x, "y": 0.7 * x - s + rng.normal(size=n),
+                         "c2": c2, "d2": (c2 > 0).astype(int), "d3": (x > 1).astype(int)})
+    plain = [("s", "x"), ("x", "y"), ("s", "y")]
+    extra = plain + [("c", "s"), ("c2", "d2"), ("x", "d3")]
+    betas = [np.linalg.lstsq(np.column_stack([np.ones(len(p)), p["x"]]), p["y"], rcond=None)[0][1]
+             for _, p in rows.groupby("s")]
+    expected = float(np.dot(rows["s"].value_counts(normalize=True).sort_index(), betas))
+    for graph in (plain, extra):
+        assert ida(rows, graph, "x", "y")["effect"].iloc[0] == pytest.approx(expected, rel=1e-10)
+        assert joint_ida(rows, graph, ["x"], "y")["effect_x"].iloc[0] == pytest.approx(
+            expected, rel=1e-10)
+        summary = effect_over_graphs(rows, [graph], "x", "y", equivalence_class=False)
+        assert summary.estimate == pytest.approx(expected, rel=1e-10)
