@@ -1518,6 +1518,7 @@ def _warn_exact(caller, x, found, sets="parent", over=None):
     it rests on that many rows' noise and can be extreme, and no residual variance is left
     to say how far off it may be; its weight in the average is its share of the rows."""
     member = "parent" if sets == "parent" else "covariate"
+    whose = f"parents of {x!r}" if sets == "parent" else "covariates of the adjustment sets"
     items = [f"{label} of the {sets} set {parents!r} ({rows:g} rows, {share:.1%} of the rows)"
              if label else f"the {sets} set {parents!r} ({rows:g} rows: all of them)"
              for parents, strata in found for label, rows, share in strata.exact_strata()]
@@ -1525,8 +1526,8 @@ def _warn_exact(caller, x, found, sets="parent", over=None):
     one = len(items) == 1
     in_dags = f" (in {over[0]} of {over[1]} DAGs)" if over else ""
     warn_user(RuntimeWarning(
-        f"{caller}: {len(items)} {'stratum' if one else 'strata'} of the discrete {member}s "
-        f"of {x!r} {'has' if one else 'have'} no residual degrees of freedom{in_dags}: "
+        f"{caller}: {len(items)} {'stratum' if one else 'strata'} of the discrete {whose} "
+        f"{'has' if one else 'have'} no residual degrees of freedom{in_dags}: "
         f"{shown}. There the regression on {x!r} and the continuous {member}s C has no more "
         f"rows (of positive weight: the sum of their weights) than coefficients (|C| + 2: the "
         f"intercept, {x!r} and C), so it passes through the rows: the coefficient of {x!r} is "

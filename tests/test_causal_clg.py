@@ -546,7 +546,10 @@ def test_a_stratum_with_no_residual_degrees_of_freedom_keeps_its_slope_with_one_
     # fit's 3 (as R's lm(y ~ x + c, subset = s == 2) gives it, with NaN standard errors),
     # kept in the average with its share 3/203; the other strata's slopes by numpy least
     # squares. ida, joint_ida (one treatment) and effect_over_graphs give that average with
-    # one warning per call naming the stratum, its rows and share
+    # one warning per call naming the stratum, its rows and share. R 4.2:
+    #   d <- data.frame(c = c(0, 1, 0), x = c(0, 0, 1), y = c(1, 2, 4))
+    #   summary(lm(y ~ x + c, data = d))$coefficients   # x: Estimate 3, Std. Error NaN
+    #   df.residual(lm(y ~ x + c, data = d))            # 0
     rows = small_stratum_rows()
     betas, sizes = [], []
     for _, part in rows.groupby("s"):
@@ -588,7 +591,9 @@ def test_the_rows_of_a_weighted_stratum_are_its_weight():
     # s=2 with one row of weight 2 has 4 rows, one residual degree of freedom, and says
     # nothing, as the copied rows; rows of weight 0 are no rows (the stratum with a fourth
     # row of weight 0 has 3 rows: warned); fractional weights count their sum (3 rows of
-    # weight 0.5: 1.5 rows, warned)
+    # weight 0.5: 1.5 rows, warned). (R's lm(y ~ x + c, weights = c(1, 1, 2)) counts the
+    # rows of nonzero weight instead, df.residual 0: its weights are precisions, skbn's
+    # frequencies, as in every skbn fit)
     rows = small_stratum_rows()
     n = len(rows)
     copied = np.ones(n)
