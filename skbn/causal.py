@@ -706,10 +706,17 @@ def _column_kinds(X, graphs, sample_weight, column_types, fitted, known=None):
     (``fitted``: the graph or learner the caller was given, whose ``column_types_``
     ``"auto"`` means); missing cells are allowed here (only the columns an effect uses must
     be complete). Empty when ``column_types`` gives every column one type."""
+    columns = list(dict.fromkeys(g.nodes[i] for g in graphs for i in range(g.n) if g.neighbours[i]))
+    return _read_kinds(X, columns, sample_weight, column_types, fitted, known)
+
+
+def _read_kinds(X, columns, sample_weight, column_types, fitted, known=None):
+    """``{node: continuous?}`` for the ``columns`` (labels) that are columns of ``X`` and not
+    in ``known``, plus ``known``, read as :func:`_column_kinds` reads them; empty when
+    ``column_types`` gives every column one type."""
     if isinstance(column_types, str) and column_types in ("discrete", "continuous"):
         return {}  # (one type: nothing to read)
     known = dict(known or {})
-    columns = list(dict.fromkeys(g.nodes[i] for g in graphs for i in range(g.n) if g.neighbours[i]))
     if hasattr(X, "columns"):
         columns = [c for c in columns if c in X.columns and c not in known]
     else:  # (an array: its column positions)
@@ -800,6 +807,51 @@ def _clg_class(g, kinds, caller):
             f"learner's does on these columns), or declare the columns' types in "
             f"column_types") from None
     return _compile(restricted)
+
+
+def _refuse_discrete_mediators(X, g, xs, y, kinds, sample_weight, column_types, fitted, caller):
+    r"""Refuse, naming the edges, a discrete node on a (possibly) causal path from the
+    continuous treatments ``xs`` (ids) to the continuous ``y`` (id) of the compiled ``g``
+    (already restricted by :func:`_clg_class`): the causal nodes
+    (:func:`~skbn._dag.causal_nodes`) other than ``y``, whose kinds are read here
+    (``kinds``: those known; :func:`_read_kinds`).
+
+    The Gaussian forms estimate the slope of :math:`E[y \mid do(x = v)]` in ``v``, which is
+    constant in a conditional linear Gaussian network because no discrete node descends
+    from a continuous one there. A graph with an edge from a continuous node into a discrete
+    one has no CLG density, but what the estimate needs holds as long as no discrete node
+    lies on a causal path from ``x`` to ``y``: ``x``'s own family is CLG (its parents are
+    its parents, whatever theirs are), every discrete node is then a non-descendant of
+    ``x`` or no ancestor of ``y``, so :math:`E[y \mid do(x = v)] = E[\alpha(D)] +
+    E[\tau(D)] v` as in :func:`_stratified_effect` (a discrete parent of ``x`` with a
+    continuous parent of its own changes nothing). Such an edge elsewhere is accepted.
+    Through a discrete mediator ``d``, :math:`E[y \mid do(x = v)]` depends on ``v`` through
+    :math:`P(d \mid do(x = v))`, not linear in ``v`` (a threshold of ``x``, a logistic
+    link): no change per unit of ``x`` exists, and a regression coefficient would only be
+    its best linear summary. On a CPDAG or PDAG the paths are the possibly causal ones: the
+    mediator lies on a causal path in some DAG of the class. Returns ``kinds`` with those
+    read here (for the next graph of the same call)."""
+    if not (kinds.get(g.nodes[y]) and all(kinds.get(g.nodes[x]) for x in xs)):
+        return kinds  # (a discrete end, or one type for every column: nothing to refuse)
+    cn = causal_nodes(g.parents, g.children, g.neighbours, xs, [y]) - {y}
+    names = _read_kinds(X, [g.nodes[i] for i in sorted(cn)], sample_weight, column_types,
+                        fitted, kinds)
+    discrete = [i for i in sorted(cn) if names.get(g.nodes[i]) is False]
+    if not discrete:
+        return names
+    continuous = set(xs) | {i for i in cn if names.get(g.nodes[i])}
+    edges = ", ".join(f"{g.nodes[u]!r} -> {g.nodes[v]!r}" for v in discrete
+                      for u in sorted((g.parents[v] | g.neighbours[v]) & continuous))
+    treatments = repr(g.nodes[xs[0]]) if len(xs) == 1 else repr([g.nodes[x] for x in xs])
+    raise ValueError(
+        f"{caller}: the discrete column(s) {[g.nodes[i] for i in discrete]!r} lie on a "
+        f"(possibly) causal path from {treatments} to {g.nodes[y]!r}, entered by the edge(s) "
+        f"{edges} from a continuous node into a discrete one, which no conditional linear "
+        f"Gaussian network has: through a discrete mediator E[{g.nodes[y]} | do(x = v)] is "
+        f"not linear in v, so the effect of one unit of x (a regression coefficient) is not "
+        f"defined. Such an edge off the paths from x to y is accepted. Declare the columns' "
+        f"types in column_types if they are measurements, or give a graph that respects "
+        f"the rule")
 
 
 def _dirichlet(rng, alpha):
@@ -1112,7 +1164,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         Unknown node, column or state; ``x == y``; a PDAG with no consistent extension;
         too large a class with ``method="global"``;
         neither or both of ``x_value`` and ``contrast``; on mixed data, a class none of
-        whose DAGs is a CLG network (or a graph giving a discrete ``x`` a continuous parent).
+        whose DAGs is a CLG network (or a graph giving a discrete ``x`` a continuous parent),
+        or, for continuous ``x`` and ``y``, a discrete column on a (possibly) causal path
+        from ``x`` to ``y`` (the effect is then not linear in ``x``; named with the edge
+        from a continuous node that enters it).
 
     Warns
     -----
@@ -1124,7 +1179,10 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     RuntimeWarning
         The same with ``ess=0``: those effects are NaN. Gaussian form: ``x`` is a linear
         function of a parent set (in some stratum of its discrete parents): that effect is
-        NaN, the warning names the set (and the stratum, with its share of the rows).
+        NaN, the warning names the set (and the stratum, with its share of the rows). A
+        stratum whose regression has no residual degrees of freedom (exactly ``|C| + 2``
+        rows, the sum of their weights with ``sample_weight``): its coefficient is kept;
+        one warning per call names every such stratum with its rows and share.
 
     Notes
     -----
@@ -1150,6 +1208,9 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
     docs/causal.md, "Continuous effects with discrete parents", gives the argument. A
     stratum in which ``x`` is a linear function of ``C`` (it does not vary there, or the
     stratum has at most ``|C| + 1`` rows) leaves the effect undefined: NaN, with a warning.
+    A stratum with ``|C| + 2`` rows (no residual degrees of freedom) has a coefficient, the
+    exact fit through its rows, kept in the average as R's ``lm`` keeps it (with NaN
+    standard errors), with a warning: it is unbiased but rests on that many rows' noise.
 
     References
     ----------
@@ -1203,6 +1264,8 @@ def ida(X, cpdag, x, y, *, x_value=None, contrast=None, y_value=None, method="lo
         X, columns, sample_weight, column_types, cpdag)
     position = {i: k for k, i in enumerate(used)}
     if data.has_continuous:
+        _refuse_discrete_mediators(X, g, [xi], yi, kinds | dict(zip(columns, map(
+            bool, data.continuous))), sample_weight, column_types, cpdag, "ida")
         return _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi,
                              x_value, contrast, y_value, ess, method == "optimal")
     _check_query(x_value, contrast, ess)
@@ -1291,17 +1354,21 @@ def _free_variation(scatter, x, parents):
 class _Strata:
     """The least-squares fits of :func:`_stratified_effect` in the strata of ``x``'s discrete
     parents (one stratum, all rows, when it has none): per stratum with rows of positive
-    weight, its ``weight`` (sum of row weights), the coefficient ``coef`` of ``x`` in the
+    weight, its ``weight`` (sum of row weights: its number of rows, an integer weight
+    counting as that many copies of its row), the coefficient ``coef`` of ``x`` in the
     regression of ``y`` on ``x`` and the continuous parents, that regression's ``rss`` and
     ``rss_x`` of ``x`` on the continuous parents (NaN, the three, in a stratum where ``x`` is
-    a linear function of its continuous parents: ``determined``), and ``labels``, the
-    strata's configurations as text (empty without discrete parents)."""
+    a linear function of its continuous parents: ``determined``), the regression's residual
+    degrees of freedom ``dof`` (``weight - |C| - 2``: the rows less the intercept, ``x``
+    and the continuous parents ``C``), and ``labels``, the strata's configurations as text
+    (empty without discrete parents)."""
 
     weight: np.ndarray
     coef: np.ndarray
     rss: np.ndarray
     rss_x: np.ndarray
     determined: np.ndarray
+    dof: np.ndarray
     labels: list
 
     @property
@@ -1312,11 +1379,27 @@ class _Strata:
             return np.nan
         return float(np.dot(self.weight, self.coef) / self.weight.sum())
 
+    @property
+    def exact(self):
+        """Per stratum: whether its coefficient is defined but its regression has no
+        residual degrees of freedom (``dof <= 0``: no more rows than coefficients). The
+        fit then passes through the rows: the coefficient is set by their noise, and no
+        residual variance is left to tell its precision (R's ``lm`` gives such a
+        coefficient with NaN standard errors)."""
+        return ~self.determined & (self.dof <= 0)
+
     def first_determined(self):
         """``(label, share of the weight, number of such strata)`` of the largest stratum in
         which ``x`` is a linear function of its continuous parents."""
         k = max(np.flatnonzero(self.determined), key=lambda s: self.weight[s])
         return self.labels[k], float(self.weight[k] / self.weight.sum()), int(self.determined.sum())
+
+    def exact_strata(self):
+        """``(label, rows, share of the weight)`` of each :attr:`exact` stratum, largest
+        first."""
+        ks = sorted(np.flatnonzero(self.exact), key=lambda s: -self.weight[s])
+        return [(self.labels[k], float(self.weight[k]), float(self.weight[k] / self.weight.sum()))
+                for k in ks]
 
 
 def _stratified_effect(data, weights, px, py, parents, names, states, cache):
@@ -1360,7 +1443,10 @@ def _stratified_effect(data, weights, px, py, parents, names, states, cache):
 
     A stratum where ``x`` is a linear function of ``C`` (no variation of ``x``, or at most
     ``|C| + 1`` rows) has no defined coefficient (:func:`_free_variation`): it is marked
-    ``determined``, and the effect is NaN.
+    ``determined``, and the effect is NaN. A stratum with ``|C| + 2`` rows (the sum of
+    their weights: an integer weight is that many copies of the row, as in the CLG fit's
+    rule of too few rows) has a coefficient but no residual degrees of freedom
+    (:attr:`_Strata.exact`): the callers keep it and warn (:func:`_warn_exact`).
 
     With ``O = pa(cn) \ forb`` instead of the parent set the same estimate is right, more
     directly: every discrete variable whose state changes a coefficient on a causal path is
@@ -1390,7 +1476,9 @@ def _stratified_effect(data, weights, px, py, parents, names, states, cache):
             rss_x[k] = spread
             beta, rss[k] = regression(stats.scatter[s], py, [px, *continuous])
             coef[k] = beta[0]
-    return _Strata(stats.weight[kept], coef, rss, rss_x, np.isnan(coef), [labels[s] for s in kept])
+    weight = stats.weight[kept]
+    return _Strata(weight, coef, rss, rss_x, np.isnan(coef), weight - len(continuous) - 2,
+                   [labels[s] for s in kept])
 
 
 def _warn_determined(caller, x, found, stacklevel, sets="parent"):
@@ -1417,6 +1505,37 @@ def _warn_determined(caller, x, found, stacklevel, sets="parent"):
                   RuntimeWarning, stacklevel=stacklevel)
 
 
+def _warn_exact(caller, x, found, sets="parent", over=None):
+    """One warning for every stratum, over all the sets of one call, whose regression has no
+    residual degrees of freedom (:attr:`_Strata.exact`): ``found`` holds ``(set, strata)``
+    (labels, :class:`_Strata`) per set with such strata; ``sets`` as in
+    :func:`_warn_determined`; ``over``: ``(DAGs with such a stratum, DAGs)`` for
+    :func:`effect_over_graphs`.
+
+    The coefficient is kept, as R's ``lm`` keeps it (with NaN standard errors at 0 residual
+    degrees of freedom): with ``|C| + 2`` rows the regression of ``y`` on ``(1, x, C)`` is
+    exact, so the stratum's slope is defined (``x`` varies given ``C``) and unbiased, but
+    it rests on that many rows' noise and can be extreme, and no residual variance is left
+    to say how far off it may be; its weight in the average is its share of the rows."""
+    member = "parent" if sets == "parent" else "covariate"
+    whose = f"parents of {x!r}" if sets == "parent" else "covariates of the adjustment sets"
+    items = [f"{label} of the {sets} set {parents!r} ({rows:g} rows, {share:.1%} of the rows)"
+             if label else f"the {sets} set {parents!r} ({rows:g} rows: all of them)"
+             for parents, strata in found for label, rows, share in strata.exact_strata()]
+    shown = "; ".join(items[:5]) + (f"; and {len(items) - 5} more" if len(items) > 5 else "")
+    one = len(items) == 1
+    in_dags = f" (in {over[0]} of {over[1]} DAGs)" if over else ""
+    warn_user(RuntimeWarning(
+        f"{caller}: {len(items)} {'stratum' if one else 'strata'} of the discrete {whose} "
+        f"{'has' if one else 'have'} no residual degrees of freedom{in_dags}: "
+        f"{shown}. There the regression on {x!r} and the continuous {member}s C has no more "
+        f"rows (of positive weight: the sum of their weights) than coefficients (|C| + 2: the "
+        f"intercept, {x!r} and C), so it passes through the rows: the coefficient of {x!r} is "
+        f"kept in the average with the stratum's share (as R's lm gives it), but it rests on "
+        f"those rows' noise, and no residual variance says how precise it is (lm's standard "
+        f"errors are NaN there). Merge rare states of a discrete {member}, or add rows"))
+
+
 def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi, x_value,
                   contrast, y_value, ess, optimal):
     """The Gaussian form of :func:`ida`: one total effect per parent set, the coefficient of
@@ -1429,7 +1548,7 @@ def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi
     px, py = position[xi], position[yi]
     _check_gaussian(data, names, "ida", (px, py), (x_value, contrast, y_value, ess),
                     "x_value, contrast, y_value and ess")
-    rows, determined, cache = [], [], {}
+    rows, determined, exact, cache = [], [], [], {}
     for (parent_ids, n_dags), adjusted in zip(sets, adjust):
         row = {"parents": tuple(g.nodes[i] for i in parent_ids)}
         if optimal:
@@ -1445,10 +1564,14 @@ def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi
             row["effect"] = fits.effect
             if fits.determined.any():
                 determined.append((_named(g, adjusted), fits))
+            elif fits.exact.any():
+                exact.append((_named(g, adjusted), fits))
         rows.append(row)
+    sets_named = "adjustment" if optimal else "parent"
     if determined:
-        _warn_determined("ida", g.nodes[xi], determined, stacklevel=4,
-                         sets="adjustment" if optimal else "parent")
+        _warn_determined("ida", g.nodes[xi], determined, stacklevel=4, sets=sets_named)
+    if exact:
+        _warn_exact("ida", g.nodes[xi], exact, sets=sets_named)
     return pd.DataFrame(rows)
 
 
@@ -1801,8 +1924,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         implemented: RRC and MCD multiply regression coefficients, and in a CLG network
         those vary with the configuration of the discrete variables, so the average of the
         products the joint effect needs is not the product of the strata's averages); a
-        class none of whose DAGs is a CLG network; discrete data that fail the
-        identification condition.
+        class none of whose DAGs is a CLG network; a discrete column on a (possibly) causal
+        path from a continuous treatment to a continuous ``y`` (as in :func:`ida`); discrete
+        data that fail the identification condition.
 
     Warns
     -----
@@ -1810,7 +1934,9 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         Discrete data, ``ess > 0``: a queried joint state of ``xs`` is never observed with
         a configuration of the parents that the rows have (as in :func:`ida`).
     RuntimeWarning
-        The same with ``ess=0``: those effects are NaN.
+        The same with ``ess=0``: those effects are NaN. Continuous data, as in :func:`ida`:
+        a treatment that is a linear function of its parents (NaN), and (one treatment with
+        discrete parents) strata with no residual degrees of freedom.
 
     References
     ----------
@@ -1877,6 +2003,8 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
         rows.append(row)
     if data.has_continuous:
         names = [g.nodes[i] for i in used]
+        _refuse_discrete_mediators(X, g, list(xi), yi, kinds | dict(zip(names, map(
+            bool, data.continuous))), sample_weight, column_types, cpdag, "joint_ida")
         _check_gaussian(data, names, "joint_ida", [position[i] for i in (*xi, yi)],
                         (x_values, contrast, y_value, ess), "x_values, contrast, y_value and ess")
         discrete = [names[k] for k in range(len(used)) if not data.continuous[k]]
@@ -1891,7 +2019,7 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                 f"(its effect averages the strata's coefficients), or declare those columns "
                 f"continuous in column_types if they are measurements")
         if discrete:  # one treatment: ida's effect, averaged over the strata
-            cache, determined = {}, []
+            cache, determined, exact = {}, [], []
             for row, (parent_sets, _) in zip(rows, combos):
                 if yi in parent_sets[0]:
                     row[f"effect_{xs[0]}"] = 0.0
@@ -1902,8 +2030,12 @@ def joint_ida(X, cpdag, xs, y, *, x_values=None, contrast=None, y_value=None,
                 row[f"effect_{xs[0]}"] = fits.effect
                 if fits.determined.any():
                     determined.append((row["parents"][0], fits))
+                elif fits.exact.any():
+                    exact.append((row["parents"][0], fits))
             if determined:
                 _warn_determined("joint_ida", xs[0], determined, stacklevel=3)
+            if exact:
+                _warn_exact("joint_ida", xs[0], exact)
             return pd.DataFrame(rows)
         scatter = moments(data.values, weights).scatter[0]
         for row, (parent_sets, _) in zip(rows, combos):
@@ -1994,7 +2126,11 @@ class GraphEffects:
         ``x`` (which decides ``x``'s parents and whether ``y`` descends from ``x``; every
         orientation stands for equally many DAGs of the class; on mixed data, per
         orientation that respects the conditional-Gaussian rule, as the class's DAGs that
-        are CLG networks), graph after graph.
+        are CLG networks), graph after graph. NaN for a DAG that gives no estimate (with
+        ``ess=0``, a positivity gap; on continuous data, ``x`` a linear function of its
+        parents in some stratum of the discrete ones, or, with ``parameter_uncertainty``, a
+        stratum with no residual degrees of freedom): said in one warning, and left out of
+        ``estimate`` and ``interval``.
     weights : ndarray of shape (n_dags,)
         Weight of each DAG, summing to 1 (``1 / n_graphs`` per graph, shared equally by its
         orientations).
@@ -2002,12 +2138,17 @@ class GraphEffects:
         Whether the DAG has a directed path ``x -> ... -> y``; where it does not, ``x`` has
         no effect on ``y`` in it (contrast 0, probability ``P(y=y_value)``).
     estimate : float
-        Weighted mean of ``effects`` (the model average).
+        Weighted mean of ``effects`` (the model average), over the DAGs with an effect (not
+        NaN), their weights renormalised to sum to 1.
     interval : tuple of float
         The central ``level`` interval: weighted quantiles ``(1 - level) / 2`` and
-        ``(1 + level) / 2`` of ``effects`` (inverse of the weighted empirical CDF).
+        ``(1 + level) / 2`` of ``effects`` (inverse of the weighted empirical CDF), over the
+        same DAGs with the same weights.
     prob_causes : float
-        Weight of the DAGs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``).
+        Weight of the DAGs in which ``x`` causes ``y`` (for a contrast: ``P(effect != 0)``),
+        every DAG counted: a DAG without an estimate still has (or has not) the directed
+        path, which needs no estimate, and all such DAGs have it (a DAG without the path
+        has the effect 0), so leaving them out would lower this probability.
     level : float
         The interval's coverage.
     positivity_fails : ndarray of shape (n_dags,), dtype bool
@@ -2142,9 +2283,9 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     ValueError
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
         or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs;
-        continuous ``x`` and ``y``: in a DAG, ``x`` is a linear function of its parents (in
-        some stratum of its discrete parents, named), or (``parameter_uncertainty``) a
-        stratum has too few rows for its coefficient's spread.
+        or no DAG gives an estimate (the message names the reason, see ``effects``); for
+        continuous ``x`` and ``y``, a graph with a discrete column on a (possibly) causal
+        path from ``x`` to ``y`` (as in :func:`ida`).
 
     Warns
     -----
@@ -2154,7 +2295,13 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
         the prior there; once per call, with the number of such DAGs and their weight
         (``positivity_fails`` marks them).
     RuntimeWarning
-        The same with ``ess=0``: those effects are NaN.
+        Some DAGs give no estimate (NaN ``effects``: with ``ess=0`` those of the positivity
+        gaps, on continuous data the reasons under ``effects``): once per call, with their
+        number, weight and most frequent reason; ``estimate`` and ``interval`` are over the
+        others. Continuous data: a stratum of the discrete parents of ``x`` in some DAG has
+        no residual degrees of freedom (no more rows than the ``|C| + 2`` coefficients of
+        its regression): once per call, naming every such stratum with its rows and share
+        (its coefficient is kept, as in :func:`ida`).
 
     Examples
     --------
@@ -2196,17 +2343,21 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     first = list(dict.fromkeys([x, y] + [g.nodes[p] for g in compiled for p in
                                         sorted(g.parents[g.index[x]] | g.neighbours[g.index[x]])]))
     encoded, kinds = _encode_with_kinds(X, compiled, first, sample_weight, column_types, learner)
-    dags, dag_weights, classes = [], [], {}
+    dags, dag_weights, classes, read = [], [], {}, dict(kinds)
     for k, g in enumerate(compiled):
         if not equivalence_class:
             _clg_class(g, kinds, f"effect_over_graphs: graphs[{k}]")  # (refuses c -> d)
+            read = _refuse_discrete_mediators(X, g, [g.index[x]], g.index[y], read, sample_weight,
+                                              column_types, learner, f"effect_over_graphs: graphs[{k}]")
             dags.append(g)
             dag_weights.append(1.0)
             continue
         cpdag = (g.nodes, g.pdag())  # (labels and edges: the class)
         if cpdag not in classes:
             caller = f"effect_over_graphs: graphs[{k}]"
-            _clg_class(g, kinds, caller)  # (refuses a class with no CLG DAG)
+            h = _clg_class(g, kinds, caller)  # (refuses a class with no CLG DAG)
+            read = _refuse_discrete_mediators(X, h, [h.index[x]], h.index[y], read,
+                                              sample_weight, column_types, learner, caller)
             try:
                 classes[cpdag] = _component_orientations(g, x, int(max_dags), kinds, caller)
             except _TooMany:
@@ -2228,10 +2379,14 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     causes = np.array([g.index[y] in possible_descendants(g.children, g.neighbours,
                                                           g.children[g.index[x]]) for g in dags])
     if data.has_continuous:
-        effects = _gaussian_graph_effects(
+        effects, failures, exact = _gaussian_graph_effects(
             data, states, weights, dags, x, y, causes, columns, position,
             (x_value, contrast, y_value, ess),
             check_random_state(random_state) if parameter_uncertainty else None)
+        _report_failures(x, effects, failures, dag_weights)
+        if exact:
+            _warn_exact("effect_over_graphs", x, [(names, fits) for names, fits, _ in exact],
+                        over=(len({k for *_, ks in exact for k in ks}), len(dags)))
         return _summarise_effects(effects, causes, dag_weights, level)
     _check_query(x_value, contrast, ess)
     if contrast is None and y_value is None:
@@ -2265,9 +2420,10 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
             effects[k] = table[values[0], y_code]
         else:
             effects[k] = table[values[0], y_code] - table[values[1], y_code]
-    if np.isnan(effects).any():
-        warnings.warn("some effects are NaN (positivity fails with ess=0): use ess > 0",
-                      RuntimeWarning, stacklevel=2)
+    _report_failures(x, effects, {
+        f"with ess=0, a queried state of {x!r} is never observed with a configuration of "
+        f"its parents that the rows have (positivity fails; positivity_fails marks them); "
+        f"use ess > 0": list(np.flatnonzero(np.isnan(effects)))}, dag_weights)
     _warn_positivity("effect_over_graphs", repr(x), y, list(found.items()), ess,
                      over=(int(gapped.sum()), len(dags), float(dag_weights[gapped].sum())))
     return _summarise_effects(effects, causes, dag_weights, level, gapped)
@@ -2311,14 +2467,43 @@ def _component_orientations(h, x, max_dags, kinds=None, caller=""):
             for orientation in _extension_ids(sub, max_dags)]
 
 
+def _report_failures(x, effects, failures, dag_weights):
+    """Say which DAGs of :func:`effect_over_graphs` give no estimate (NaN ``effects``):
+    ``failures`` maps a reason to the indices of its DAGs. One warning with their number,
+    weight and most frequent reason, as one failed DAG must not take the others with it; a
+    ValueError with the reason when no DAG gives an estimate (nothing to summarise)."""
+    failed = np.isnan(effects)
+    if not failed.any():
+        return
+    reasons = sorted(((len(ks), reason) for reason, ks in failures.items() if ks),
+                     key=lambda item: -item[0])
+    more = f" (and {len(reasons) - 1} more reasons)" if len(reasons) > 1 else ""
+    if failed.all():
+        raise ValueError(f"effect_over_graphs: no sampled DAG gives an estimate of the effect "
+                         f"of {x!r}: {reasons[0][1]}{more}")
+    n, kept = int(failed.sum()), int((~failed).sum())
+    warn_user(RuntimeWarning(
+        f"effect_over_graphs: {n} of {len(effects)} DAGs (weight {dag_weights[failed].sum():.3g}) "
+        f"{'gives' if n == 1 else 'give'} no estimate of the effect of {x!r} "
+        f"({reasons[0][0]} of them: {reasons[0][1]})"
+        f"{more}. Their effects are NaN; estimate and interval are the weighted mean and "
+        f"quantiles of the effects of the other {kept} DAGs (weights renormalised); "
+        f"prob_causes counts every DAG"))
+
+
 def _summarise_effects(effects, causes, dag_weights, level, positivity_fails=None):
-    """The :class:`GraphEffects` of per-DAG effects and their weights."""
-    interval = (_weighted_quantile(effects, dag_weights, (1 - level) / 2),
-                _weighted_quantile(effects, dag_weights, (1 + level) / 2))
+    """The :class:`GraphEffects` of per-DAG effects and their weights. ``estimate`` and
+    ``interval`` are the weighted mean and quantiles of the DAGs with an effect (not NaN:
+    :func:`_report_failures`), their weights renormalised; ``prob_causes`` counts every DAG
+    (whether ``y`` descends from ``x`` needs no estimate)."""
+    valid = ~np.isnan(effects)
+    shares = dag_weights if valid.all() else dag_weights[valid] / dag_weights[valid].sum()
+    interval = (_weighted_quantile(effects[valid], shares, (1 - level) / 2),
+                _weighted_quantile(effects[valid], shares, (1 + level) / 2))
     if positivity_fails is None:
         positivity_fails = np.zeros(len(effects), dtype=bool)
     return GraphEffects(effects=effects, weights=dag_weights, causes=causes,
-                        estimate=float(np.dot(dag_weights, effects)), interval=interval,
+                        estimate=float(np.dot(shares, effects[valid])), interval=interval,
                         prob_causes=float(np.dot(dag_weights, causes)), level=float(level),
                         positivity_fails=positivity_fails)
 
@@ -2335,17 +2520,26 @@ def _gaussian_graph_effects(data, states, weights, dags, x, y, causes, columns, 
     :math:`RSS_{x \mid C, s}` that of ``x`` on its continuous parents ``C`` in the stratum
     (the ``x`` entry of the inverse scatter matrix of the regressors); with several strata
     their shares are drawn from :math:`\mathrm{Dirichlet}(N_s)` (the posterior of the
-    strata's probabilities under an improper uniform prior on the log scale), independently."""
+    strata's probabilities under an improper uniform prior on the log scale), independently.
+
+    Returns ``(effects, failures, exact)``: a DAG whose effect cannot be estimated has NaN,
+    and ``failures`` maps the reason (text) to the indices of such DAGs: ``x`` is a linear
+    function of its parents in some stratum (:func:`_free_variation`), or, with ``rng``, a
+    stratum's regression has no residual degrees of freedom, so no residual variance to
+    draw from (:attr:`_Strata.exact`; none is made up). Without ``rng`` such a stratum keeps
+    its coefficient, and ``exact`` lists ``(parents, strata, DAG indices)`` per parent set
+    with one (for :func:`_warn_exact`)."""
     px, py = position[x], position[y]
     _check_gaussian(data, columns, "effect_over_graphs", (px, py), query,
                     "x_value, contrast, y_value and ess")
-    effects, cache = np.zeros(len(dags)), {}
+    effects, cache, failures, exact = np.zeros(len(dags)), {}, {}, {}
     for k, g in enumerate(dags):
         if not causes[k]:
             continue
         parents = [position[g.nodes[i]] for i in sorted(g.parents[g.index[x]])]
         fits = _stratified_effect(data, weights, px, py, parents, columns, states, cache)
         names = [columns[i] for i in parents]
+        reason = None
         if fits.determined.any():
             where = ""
             if fits.labels[0]:
@@ -2354,18 +2548,26 @@ def _gaussian_graph_effects(data, states, weights, dags, x, y, causes, columns, 
                 where = (f" within the rows with {label} ({share:.1%} of the rows{more}: a "
                          f"stratum of its discrete parents with too few rows, or in which "
                          f"{x!r} does not vary given its continuous parents)")
-            raise ValueError(f"effect_over_graphs: {x!r} is a linear function of its parents "
-                             f"{names!r}{where} in the data (in a sampled DAG), so its effect "
-                             f"adjusted for them is not defined; drop a column computed from "
-                             f"others{' or merge rare states of a discrete parent' if where else ''}")
-        if rng is None:
+            reason = (f"{x!r} is a linear function of its parents {names!r}{where} in the "
+                      f"data, so its effect adjusted for them is not defined; drop a column "
+                      f"computed from others{' or merge rare states of a discrete parent' if where else ''}")
+        elif fits.exact.any() and rng is not None:
+            label, rows, _ = fits.exact_strata()[0]
+            where = f" within the rows with {label}" if label else ""
+            reason = (f"parameter_uncertainty draws the coefficient of {x!r} from its sampling "
+                      f"distribution, and the regression on {x!r} and its parents {names!r}"
+                      f"{where} has no residual degrees of freedom ({rows:g} rows for "
+                      f"{sum(data.continuous[i] for i in parents) + 2} coefficients), so no "
+                      f"residual variance to draw from; merge rare "
+                      f"states of a discrete parent")
+        elif fits.exact.any():
+            exact.setdefault(tuple(names), (fits, []))[1].append(k)
+        if reason is not None:
+            failures.setdefault(reason, []).append(k)
+            effects[k] = np.nan
+        elif rng is None:
             effects[k] = fits.effect
-            continue
-        dof = fits.weight - sum(data.continuous[i] for i in parents) - 2
-        if (dof <= 0).any():
-            where = f" within the rows with {fits.labels[int(np.argmin(dof))]}" if fits.labels[0] else ""
-            raise ValueError(f"effect_over_graphs: too few rows for the coefficient's "
-                             f"spread (x's parents {names!r}{where})")
-        coef = rng.normal(fits.coef, np.sqrt(fits.rss / dof / fits.rss_x))
-        effects[k] = coef[0] if len(coef) == 1 else float(np.dot(_dirichlet(rng, fits.weight), coef))
-    return effects
+        else:
+            coef = rng.normal(fits.coef, np.sqrt(fits.rss / fits.dof / fits.rss_x))
+            effects[k] = coef[0] if len(coef) == 1 else float(np.dot(_dirichlet(rng, fits.weight), coef))
+    return effects, failures, [(names, fits, ks) for names, (fits, ks) in exact.items()]

@@ -1840,6 +1840,7 @@ def learned_structure(learner, data, weights=None):
 
 
 def cmd_effect(args, log):
+    import numpy as np
     import pandas as pd
     from sklearn.base import clone
 
@@ -1986,6 +1987,11 @@ def cmd_effect(args, log):
             (f"{100 * args.level:g}% interval",
              f"[{summary.interval[0]:.4f}, {summary.interval[1]:.4f}]"),
             (f"P({x} causes {y})", f"{summary.prob_causes:.4f}")]
+    failed = np.isnan(summary.effects)
+    if failed.any():  # (the warning above says why): mean and interval are over the others
+        rows.append(("no estimate", f"{int(failed.sum())} of {len(failed)} DAGs (weight "
+                                    f"{summary.weights[failed].sum():.4f}): the mean and "
+                                    f"interval are over the other {int((~failed).sum())}"))
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
         out(f"  {label:{width}s}  {value}")

@@ -7,6 +7,7 @@ checked against a CLG network's analytic effect, least squares by numpy and R's 
 
 import io
 import re
+import warnings
 from itertools import product
 
 import numpy as np
@@ -510,10 +511,170 @@ def test_a_stratum_where_x_cannot_vary_gives_nan_with_a_warning_naming_it():
     with pytest.raises(ValueError, match=r"linear function of its parents \['A', 'C'\] within "
                                          r"the rows with A=2"):
         effect_over_graphs(rows, [CLG_DAG], "x", "y", equivalence_class=False)
-    # a third row with x varying given C: the stratum has its (exact) coefficient
+    # a third row with x varying given C: the stratum has its (exact) coefficient, with the
+    # warning of a stratum without residual degrees of freedom
     rows.loc[len(rows)] = {"A": 2, "W": 0, "C": 2.0, "x": 4.0, "M": 1.0, "y": 1.0}
-    effect = ida(rows, CLG_DAG, "x", "y")["effect"].iloc[0]
+    with pytest.warns(RuntimeWarning, match=r"A=2 of the parent set \('A', 'C'\) \(3 rows"):
+        effect = ida(rows, CLG_DAG, "x", "y")["effect"].iloc[0]
     assert effect == pytest.approx(stratified_ols(rows, "x", "y", ["C"], ["A"])[0], rel=1e-9)
+
+
+#: x's parents s (discrete) and c (continuous) with a confounded y; the stratum s=2 has
+#: exactly |C| + 2 = 3 rows, through which y = 1 + 3 x + c passes exactly (slope 3, by hand:
+#: c=0, x=0 gives y=1; c=1 adds 1; x=1 adds 3), while x varies given c there (its three
+#: rows are not on a line in (c, x)).
+SMALL_DAG = [("s", "c"), ("s", "x"), ("c", "x"), ("s", "y"), ("c", "y"), ("x", "y")]
+SMALL_STRATUM = pd.DataFrame({"s": [2, 2, 2], "c": [0.0, 1.0, 0.0], "x": [0.0, 0.0, 1.0],
+                              "y": [1.0, 2.0, 4.0]})
+
+
+def small_stratum_rows(n=200, seed=0, extra=SMALL_STRATUM):
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 2, n)
+    c = rng.normal(size=n) + s
+    x = 0.5 * c + s + rng.normal(size=n)
+    y = 2.0 * x + c - s + rng.normal(size=n)
+    return pd.concat([pd.DataFrame({"s": s, "c": c, "x": x, "y": y}), extra], ignore_index=True)
+
+
+def exact_warnings(caught):
+    return [w for w in caught if "no residual degrees of freedom" in str(w.message)]
+
+
+def test_a_stratum_with_no_residual_degrees_of_freedom_keeps_its_slope_with_one_warning():
+    # the stratum s=2 has 3 rows for the 3 coefficients (1, x, c): its slope is the exact
+    # fit's 3 (as R's lm(y ~ x + c, subset = s == 2) gives it, with NaN standard errors),
+    # kept in the average with its share 3/203; the other strata's slopes by numpy least
+    # squares. ida, joint_ida (one treatment) and effect_over_graphs give that average with
+    # one warning per call naming the stratum, its rows and share. R 4.2:
+    #   d <- data.frame(c = c(0, 1, 0), x = c(0, 0, 1), y = c(1, 2, 4))
+    #   summary(lm(y ~ x + c, data = d))$coefficients   # x: Estimate 3, Std. Error NaN
+    #   df.residual(lm(y ~ x + c, data = d))            # 0
+    rows = small_stratum_rows()
+    betas, sizes = [], []
+    for _, part in rows.groupby("s"):
+        design = np.column_stack([np.ones(len(part)), part["x"], part["c"]])
+        betas.append(np.linalg.lstsq(design, part["y"], rcond=None)[0][1])
+        sizes.append(len(part))
+    assert betas[2] == pytest.approx(3.0, rel=1e-12) and sizes[2] == 3
+    expected = float(np.dot(sizes, betas) / sum(sizes))
+    message = (r"ida: 1 stratum of the discrete parents of 'x' has no residual degrees of "
+               r"freedom: s=2 of the parent set \('s', 'c'\) \(3 rows, 1\.5% of the rows\)")
+    with pytest.warns(RuntimeWarning, match=message) as caught:
+        out = ida(rows, SMALL_DAG, "x", "y")
+    assert len(exact_warnings(caught)) == 1
+    assert out["effect"].iloc[0] == pytest.approx(expected, rel=1e-10)
+    with pytest.warns(RuntimeWarning, match="joint_ida: 1 stratum .* s=2 .*3 rows"):
+        joint = joint_ida(rows, SMALL_DAG, ["x"], "y")
+    assert joint["effect_x"].iloc[0] == pytest.approx(expected, rel=1e-10)
+    with pytest.warns(RuntimeWarning, match=r"effect_over_graphs: 1 stratum .* \(in 2 of 3 "
+                                            r"DAGs\): s=2 .*3 rows") as caught:
+        summary = effect_over_graphs(rows, [SMALL_DAG, SMALL_DAG, [("y", "x")]], "x", "y",
+                                     equivalence_class=False)
+    assert len(exact_warnings(caught)) == 1
+    np.testing.assert_allclose(summary.effects, [expected, expected, 0.0], rtol=1e-10)
+    # two small strata: still one warning, naming every such stratum
+    extra = pd.concat([SMALL_STRATUM, SMALL_STRATUM.assign(s=3, y=[0.0, -1.0, 2.0])])
+    rows = small_stratum_rows(extra=extra)
+    with pytest.warns(RuntimeWarning, match=r"2 strata .* have no residual .*: s=2 .*; s=3 ") \
+            as caught:
+        ida(rows, SMALL_DAG, "x", "y")
+    assert len(exact_warnings(caught)) == 1
+    # where no stratum is small, nothing is said
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        ida(small_stratum_rows(extra=None), SMALL_DAG, "x", "y")
+
+
+def test_the_rows_of_a_weighted_stratum_are_its_weight():
+    # an integer weight is that many copies of the row (as in every skbn fit): the stratum
+    # s=2 with one row of weight 2 has 4 rows, one residual degree of freedom, and says
+    # nothing, as the copied rows; rows of weight 0 are no rows (the stratum with a fourth
+    # row of weight 0 has 3 rows: warned); fractional weights count their sum (3 rows of
+    # weight 0.5: 1.5 rows, warned). (R's lm(y ~ x + c, weights = c(1, 1, 2)) counts the
+    # rows of nonzero weight instead, df.residual 0: its weights are precisions, skbn's
+    # frequencies, as in every skbn fit)
+    rows = small_stratum_rows()
+    n = len(rows)
+    copied = np.ones(n)
+    copied[-1] = 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        by_weight = ida(rows, SMALL_DAG, "x", "y", sample_weight=copied)["effect"].iloc[0]
+        copies = rows.loc[rows.index.repeat(copied.astype(int))].reset_index(drop=True)
+        assert by_weight == pytest.approx(ida(copies, SMALL_DAG, "x", "y")["effect"].iloc[0],
+                                          rel=1e-10)
+    padded = pd.concat([rows, SMALL_STRATUM.iloc[[0]].assign(y=50.0)], ignore_index=True)
+    effects = []
+    for frame, weights in ((padded, np.append(np.ones(n), 0.0)), (rows, None)):
+        with pytest.warns(RuntimeWarning, match=r"s=2 .*\(3 rows"):
+            effects.append(ida(frame, SMALL_DAG, "x", "y", sample_weight=weights)["effect"].iloc[0])
+    assert effects[0] == pytest.approx(effects[1], rel=1e-12)
+    halves = np.append(np.ones(n - 3), [0.5, 0.5, 0.5])
+    with pytest.warns(RuntimeWarning, match=r"s=2 .*\(1\.5 rows, 0\.7% of the rows"):
+        ida(rows, SMALL_DAG, "x", "y", sample_weight=halves)
+
+
+def test_a_dag_without_an_estimate_is_nan_and_the_summary_is_over_the_others():
+    # three DAGs: in the first, x's parents are (s, c) and the stratum s=2 has two rows, so x
+    # is a linear function of c there (no estimate); in the second x's parent is c alone
+    # (least squares by numpy); in the third y does not descend from x (exactly 0). The
+    # first is NaN, counted in one warning; estimate and interval are the mean and
+    # quantiles of the other two with weights 1/2 each, prob_causes counts all three
+    rows = small_stratum_rows(extra=SMALL_STRATUM.iloc[:2])
+    only_c = [("s", "c"), ("c", "x"), ("s", "y"), ("c", "y"), ("x", "y")]
+    design = np.column_stack([np.ones(len(rows)), rows["x"], rows["c"]])
+    beta_c = np.linalg.lstsq(design, rows["y"], rcond=None)[0][1]
+    with pytest.warns(RuntimeWarning, match=r"effect_over_graphs: 1 of 3 DAGs \(weight 0\.333\) "
+                                            r"gives no estimate of the effect of 'x' \(1 of "
+                                            r"them: 'x' is a linear function of its parents "
+                                            r"\['s', 'c'\] within the rows with s=2") as caught:
+        summary = effect_over_graphs(rows, [SMALL_DAG, only_c, [("y", "x")]], "x", "y",
+                                     equivalence_class=False, level=0.5)
+    assert sum("gives no estimate" in str(w.message) for w in caught) == 1
+    assert np.isnan(summary.effects[0])
+    np.testing.assert_allclose(summary.effects[1:], [beta_c, 0.0], rtol=1e-10)
+    assert summary.estimate == pytest.approx(beta_c / 2, rel=1e-10)
+    # the weighted quantiles (inverse CDF) of {0: 1/2, beta_c: 1/2} at 0.25 and 0.75
+    assert summary.interval == pytest.approx((0.0, beta_c), rel=1e-10)
+    assert summary.prob_causes == pytest.approx(2 / 3)
+    # parameter_uncertainty: a stratum with no residual degrees of freedom has no variance
+    # to draw from (none is made up): its DAG is NaN; the others are drawn as without it
+    rows = small_stratum_rows()
+    with pytest.warns(RuntimeWarning, match=r"1 of 2 DAGs .* no residual degrees of freedom "
+                                            r"\(3 rows for 3 coefficients\)"):
+        drawn = effect_over_graphs(rows, [SMALL_DAG, only_c], "x", "y", equivalence_class=False,
+                                   parameter_uncertainty=True, random_state=0)
+    alone = effect_over_graphs(rows, [only_c], "x", "y", equivalence_class=False,
+                               parameter_uncertainty=True, random_state=0)
+    assert np.isnan(drawn.effects[0]) and drawn.effects[1] == alone.effects[0]
+    assert drawn.estimate == alone.estimate and drawn.interval == alone.interval
+    # every DAG without an estimate: an error naming the reason
+    with pytest.raises(ValueError, match=r"no sampled DAG gives an estimate of the effect of "
+                                         r"'x': parameter_uncertainty .* within the rows with "
+                                         r"s=2 has no residual degrees of freedom"):
+        effect_over_graphs(rows, [SMALL_DAG] * 3, "x", "y", equivalence_class=False,
+                           parameter_uncertainty=True, random_state=0)
+
+
+def test_discrete_effects_that_are_nan_with_ess_0_are_left_out_of_the_summary():
+    # the same rule on discrete data: with ess=0 a DAG whose adjustment meets a positivity
+    # gap has a NaN effect (z=1 only with x=1, and z is x's parent in the first DAG); the
+    # mean and interval are over the other two (by hand: x -> y alone gives
+    # P(y=1 | x=1) - P(y=1 | x=0) = 15/30 - 10/20 = 0, and no path gives 0); the NaN used to
+    # make the estimate NaN. Every DAG NaN: an error naming the reason
+    rows = pd.DataFrame({"z": [0] * 40 + [1] * 10, "x": [0] * 20 + [1] * 30, "y": [0, 1] * 25})
+    chain = [("z", "x"), ("x", "y")]
+    with pytest.warns(RuntimeWarning, match=r"1 of 3 DAGs \(weight 0\.333\) gives no estimate "
+                                            r".*with ess=0"):
+        out = effect_over_graphs(rows, [chain, [("x", "y")], [("y", "x")]], "x", "y",
+                                 contrast=(1, 0), y_value=1, ess=0, equivalence_class=False)
+    assert np.isnan(out.effects[0]) and out.positivity_fails.tolist() == [True, False, False]
+    assert out.estimate == 0.0 and out.interval == (0.0, 0.0)
+    assert out.prob_causes == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match=r"no sampled DAG gives an estimate .* use ess > 0"):
+        effect_over_graphs(rows, [chain], "x", "y", contrast=(1, 0), y_value=1, ess=0,
+                           equivalence_class=False)
 
 
 def test_parameter_draws_average_the_strata_draws():
@@ -617,3 +778,50 @@ def test_spector_effect_of_gpa_on_tuce_equals_r_lm_within_strata():
     dag.append(("GRADE", "GPA"))
     assert ida(rows, dag, "GPA", "TUCE", column_types=types)["effect"].iloc[0] == pytest.approx(
         3.40149941703821, rel=1e-12)
+
+
+def test_a_discrete_mediator_is_refused_and_a_continuous_to_discrete_edge_elsewhere_is_not():
+    # x -> d -> y with d = 1[x > 1] discrete: E[y | do(x = v)] = 3 * 1[v > 1] has no slope
+    # per unit of x; ida answered the regression slope (0.76 here) as if it were one. The
+    # graph is no CLG network (x -> d), and the edge is on the causal path: refused, named
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=2000)
+    d = (x > 1).astype(int)
+    rows = pd.DataFrame({"x": x, "d": d, "y": 3.0 * d + rng.normal(size=2000)})
+    mediated = [("x", "d"), ("d", "y")]
+    message = (r"the discrete column\(s\) \['d'\] lie on a \(possibly\) causal path from 'x' "
+               r"to 'y', entered by the edge\(s\) 'x' -> 'd' from a continuous node into a "
+               r"discrete one")
+    for call in (lambda: ida(rows, mediated, "x", "y"),
+                 lambda: ida(rows, mediated, "x", "y", method="optimal"),
+                 lambda: joint_ida(rows, mediated, ["x"], "y"),
+                 lambda: effect_over_graphs(rows, [mediated], "x", "y", equivalence_class=False)):
+        with pytest.raises(ValueError, match=message):
+            call()
+    # on a PDAG the possibly causal paths count: x - m undirected, m -> d -> y
+    rows["m"] = rows["x"] + rng.normal(size=2000)
+    pdag = PDAG(["x", "m", "d", "y"], directed=[("m", "d"), ("d", "y")], undirected=[("x", "m")])
+    with pytest.raises(ValueError, match=r"\['d'\] lie on .* 'm' -> 'd'"):
+        ida(rows, pdag, "x", "y")
+    # edges from a continuous node into a discrete one off the causal paths change nothing
+    # the effect uses: a continuous parent c of x's discrete parent s, an unrelated c2 -> d2,
+    # a discrete child d3 of x that is no ancestor of y. The effect is that of the graph
+    # without them (the strata of s: least squares by numpy), with no error
+    n = 3000
+    c = rng.normal(size=n)
+    s = (c + rng.normal(size=n) > 0).astype(int)
+    x = 1.0 + s + rng.normal(size=n)
+    c2 = rng.normal(size=n)
+    rows = pd.DataFrame({"c": c, "s": s, "x": x, "y": 0.7 * x - s + rng.normal(size=n),
+                         "c2": c2, "d2": (c2 > 0).astype(int), "d3": (x > 1).astype(int)})
+    plain = [("s", "x"), ("x", "y"), ("s", "y")]
+    extra = plain + [("c", "s"), ("c2", "d2"), ("x", "d3")]
+    betas = [np.linalg.lstsq(np.column_stack([np.ones(len(p)), p["x"]]), p["y"], rcond=None)[0][1]
+             for _, p in rows.groupby("s")]
+    expected = float(np.dot(rows["s"].value_counts(normalize=True).sort_index(), betas))
+    for graph in (plain, extra):
+        assert ida(rows, graph, "x", "y")["effect"].iloc[0] == pytest.approx(expected, rel=1e-10)
+        assert joint_ida(rows, graph, ["x"], "y")["effect_x"].iloc[0] == pytest.approx(
+            expected, rel=1e-10)
+        summary = effect_over_graphs(rows, [graph], "x", "y", equivalence_class=False)
+        assert summary.estimate == pytest.approx(expected, rel=1e-10)

@@ -609,3 +609,49 @@ def test_a_discrete_effect_with_a_continuous_neighbour_is_read_on_the_clg_dags(t
                    "--n-resamples", "20", "--random-state", "0"])
     printed = capsys.readouterr().out
     assert status == 0 and "P(PSI causes GRADE)" in printed, printed
+
+
+def test_a_bootstrap_dag_without_an_estimate_is_counted_and_left_out(tmp_path, capsys):
+    """One bootstrap DAG whose estimate is impossible stopped the whole command with an
+    error. Here s=2 has two rows: hill climbing takes s as a parent of x only in a resample
+    without them (with seed 3, the one resample of 8 that gives that class's DAG), and on
+    the whole data x is then a linear function of c within s=2 (two rows, two
+    coefficients). That DAG is NaN (an empty cell in --per-graph), one warning says why,
+    and the mean and interval are those of the other DAGs with their weights renormalised
+    (computed here from --per-graph), P(x causes y) counts every DAG."""
+    rng = np.random.default_rng(0)
+    s = rng.integers(0, 2, 150)
+    c = rng.normal(size=150)
+    x = 0.6 * c + 1.5 * s + rng.normal(size=150)
+    frame = pd.DataFrame({"s": s, "c": c, "x": x, "y": x + rng.normal(size=150)})
+    frame = pd.concat([frame, pd.DataFrame({"s": [2, 2], "c": [0.0, 1.0], "x": [0.5, 1.0],
+                                            "y": [0.3, 1.2]})], ignore_index=True)
+    path, per_graph = tmp_path / "rare.csv", tmp_path / "per_graph.csv"
+    frame.to_csv(path, index=False)
+    status, out, err = run(["effect", path, "--x", "x", "--y", "y", "--n-resamples", 8,
+                            "--random-state", 3, "--per-graph", per_graph], capsys)
+    assert status == 0, err
+    assert err.count("gives no estimate") == 1
+    assert ("effect_over_graphs: 1 of 25 DAGs (weight 0.125) gives no estimate of the effect "
+            "of 'x' (1 of them: 'x' is a linear function of its parents ['c', 's'] within the "
+            "rows with s=2") in err
+    assert "no estimate    1 of 25 DAGs (weight 0.1250): the mean and interval are over the " \
+           "other 24" in out
+    table = pd.read_csv(per_graph)
+    failed = table["effect"].isna()
+    assert failed.sum() == 1 and table["causes"][failed].all()
+    effects, weights = table["effect"][~failed].to_numpy(), table["weight"][~failed].to_numpy()
+    weights = weights / weights.sum()
+    order = np.argsort(effects, kind="stable")
+    cdf = np.cumsum(weights[order])
+    low, high = (effects[order][np.argmax(cdf >= q - 1e-12)] for q in (0.05, 0.95))
+    assert summary_value(out, "mean effect") == pytest.approx([effects @ weights], abs=5e-5)
+    assert summary_value(out, "90% interval") == pytest.approx([low, high], abs=5e-5)
+    assert summary_value(out, "P(x causes y)") == pytest.approx(
+        [table["weight"][table["causes"]].sum()], abs=5e-5)
+    # the library's numbers on the same bootstrap
+    boot = BootstrapStructure(HillClimbStructure(), n_resamples=8, keep_graphs=True,
+                              random_state=3).fit(frame)
+    with pytest.warns(RuntimeWarning, match="1 of 25 DAGs"):
+        summary = effect_over_graphs(frame, boot, "x", "y")
+    assert summary_value(out, "mean effect") == pytest.approx([summary.estimate], abs=5e-5)
