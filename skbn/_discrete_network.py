@@ -266,10 +266,15 @@ class DiscreteBayesianNetwork(_Network):
     def _check_cpt(self, node, cpt):
         if cpt is None:
             raise ValueError(f"Missing CPT for node {node!r}.")
-        try:
-            cpt = np.array(cpt, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"CPT of node {node!r} is not numeric: {exc}") from None
+        if not (isinstance(cpt, np.ndarray) and cpt.dtype == np.float64 and cpt.flags.owndata
+                and not cpt.flags.writeable):
+            # a copy the caller cannot change; a read-only float64 array that owns its data
+            # (a learner's estimate, another network's CPT) is shared instead: on a many-state
+            # network a fitted CPT can take hundreds of MB
+            try:
+                cpt = np.array(cpt, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"CPT of node {node!r} is not numeric: {exc}") from None
         expected = tuple(len(self.states[p]) for p in self.parents[node]) + (
             len(self.states[node]),)
         if cpt.shape != expected:
