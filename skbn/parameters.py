@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from skbn._counting import cpt_counts
+from skbn._counting import cpt_counts, dense_is_small, observed_cpt_counts
 
 __all__ = ["MAX_CPT_SIZE", "estimate_cpt"]
 
@@ -56,10 +56,22 @@ def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, 
             f"The CPT of variable {child} with {len(parents)} parents would have {size} cells "
             f"(more than {MAX_CPT_SIZE}); limit the in-degree (max_indegree)."
         )
-    counts = cpt_counts(codes, cardinalities, child, parents, weights)
     r = shape[-1]
-    if method == "bayes":
-        q = size // r
-        counts += ess / (q * r)
-    totals = counts.sum(axis=-1, keepdims=True)
-    return np.divide(counts, totals, out=np.full_like(counts, 1.0 / r), where=totals > 0)
+    q = size // r
+
+    def conditional(counts):  # rows (parent configurations) of counts -> rows of the CPT
+        if method == "bayes":
+            counts += ess / (q * r)
+        totals = counts.sum(axis=-1, keepdims=True)
+        return np.divide(counts, totals, out=np.full_like(counts, 1.0 / r), where=totals > 0)
+
+    if dense_is_small(size, codes.shape[0]):
+        return conditional(cpt_counts(codes, cardinalities, child, parents, weights))
+    # more configurations than rows (many parents): count the observed ones only; every
+    # other row of the CPT is that of zero counts, computed once
+    configurations, counts = observed_cpt_counts(codes, cardinalities, child, parents, weights)
+    cpt = np.empty(shape)
+    rows = cpt.reshape(q, r)  # (a view)
+    rows[...] = conditional(np.zeros((1, r)))
+    rows[configurations] = conditional(counts)
+    return cpt
