@@ -190,7 +190,9 @@ class DiscreteBayesianNetwork(_Network):
     cpts : dict
         Node name -> array of shape ``(r_parent_1, ..., r_parent_k, r_node)``. The axes
         follow ``parents[node]`` and the last axis is the node itself; every slice along
-        the last axis (one parent configuration) sums to 1 within ``1e-6``.
+        the last axis (one parent configuration) sums to 1 within ``1e-6``. The network
+        keeps a copy, except of a read-only float64 array that owns its data (a learner's
+        estimate, another network's CPT), which it shares.
 
     Attributes
     ----------
