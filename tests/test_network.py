@@ -211,7 +211,7 @@ def test_cpts_above_the_log_table_bound_log_the_entries_they_look_up(monkeypatch
     """A CPT larger than ``_LOG_TABLE_MAX_CELLS`` keeps no table of its logs: complete rows,
     marginalised rows and posteriors take the log of the entries they look up, the same
     numbers bit for bit. (On munin1's 10,000 rows, hill climbing with BDeu ess 1 learns
-    families of 8-9 parents whose CPTs have up to 9.3 million cells, of which 4-16 parent
+    families of 7-9 parents whose CPTs have up to 9.3 million cells, of which 1-16 parent
     configurations are observed; the tables of logs doubled the fitted network's 0.74 GB.)"""
     from skbn import _inference
 

@@ -42,7 +42,7 @@ def test_a_family_with_more_configurations_than_rows_is_counted_over_the_observe
     """Above the dense-table rule (``prod r`` cells > max(4 rows, 2**16)), the counts are
     taken over the observed parent configurations only (memory O(rows), not O(prod r): on
     munin1's 10,000 rows hill climbing with BDeu ess 1 learns CPTs of up to 9.3 million
-    cells with 4-16 observed parent configurations) and every other row of the CPT is that
+    cells with 1-16 observed parent configurations) and every other row of the CPT is that
     of zero counts. The CPT is the dense computation's, bit for bit."""
     from skbn import _counting, parameters
 
