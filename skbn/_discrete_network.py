@@ -191,8 +191,8 @@ class DiscreteBayesianNetwork(_Network):
         Node name -> array of shape ``(r_parent_1, ..., r_parent_k, r_node)``. The axes
         follow ``parents[node]`` and the last axis is the node itself; every slice along
         the last axis (one parent configuration) sums to 1 within ``1e-6``. The network
-        keeps a copy, except of a read-only float64 array that owns its data (a learner's
-        estimate, another network's CPT), which it shares.
+        keeps a copy, except of a read-only float64 C-order array that owns its data (a
+        learner's estimate, another network's CPT), which it shares.
 
     Attributes
     ----------
@@ -269,10 +269,10 @@ class DiscreteBayesianNetwork(_Network):
         if cpt is None:
             raise ValueError(f"Missing CPT for node {node!r}.")
         if not (isinstance(cpt, np.ndarray) and cpt.dtype == np.float64 and cpt.flags.owndata
-                and not cpt.flags.writeable):
-            # a copy the caller cannot change; a read-only float64 array that owns its data
-            # (a learner's estimate, another network's CPT) is shared instead: on a many-state
-            # network a fitted CPT can take hundreds of MB
+                and cpt.flags.c_contiguous and not cpt.flags.writeable):
+            # a copy the caller cannot change; a read-only float64 C-order array that owns its
+            # data (a learner's estimate, another network's CPT) is shared instead: on a
+            # many-state network a fitted CPT can take hundreds of MB
             try:
                 cpt = np.array(cpt, dtype=np.float64)
             except (TypeError, ValueError) as exc:

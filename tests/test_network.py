@@ -232,21 +232,25 @@ def test_cpts_above_the_log_table_bound_log_the_entries_they_look_up(monkeypatch
 
 
 def test_read_only_cpts_that_own_their_data_are_shared_others_copied():
-    """A learner's estimated CPT (read-only, owning its data) becomes the network's own
-    without a copy, so a fitted network holds each CPT once; a writeable array, a view or
-    a list is copied, so changing the caller's object leaves the network unchanged."""
+    """A learner's estimated CPT (read-only, C order, owning its data) becomes the network's
+    own without a copy, so a fitted network holds each CPT once; a writeable array, a view,
+    a Fortran-order array or a list is copied, so changing the caller's object leaves the
+    network unchanged."""
     net = asia_network()
     frozen = np.array(net.cpts["lung"])
     frozen.flags.writeable = False
     writeable = np.array(net.cpts["tub"])
     view = np.array(net.cpts["either"])[...]
     view.flags.writeable = False
-    cpts = {**net.cpts, "lung": frozen, "tub": writeable, "either": view,
+    fortran = np.asfortranarray(net.cpts["dysp"])
+    fortran.flags.writeable = False
+    cpts = {**net.cpts, "lung": frozen, "tub": writeable, "either": view, "dysp": fortran,
             "asia": net.cpts["asia"].tolist()}
     rebuilt = DiscreteBayesianNetwork(net.states, net.parents, cpts)
     assert rebuilt.cpts["lung"] is frozen
     assert rebuilt.cpts["smoke"] is net.cpts["smoke"]  # another network's read-only CPT
     assert rebuilt.cpts["tub"] is not writeable and rebuilt.cpts["either"] is not view
+    assert rebuilt.cpts["dysp"] is not fortran
     writeable[...] = 0.5
     np.testing.assert_array_equal(rebuilt.cpts["tub"], net.cpts["tub"])
     assert not any(rebuilt.cpts[v].flags.writeable for v in rebuilt.nodes)
