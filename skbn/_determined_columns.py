@@ -14,6 +14,7 @@ from skbn._counting import (
     functional_pairs,
     linear_dependencies,
     moments,
+    observed_together,
     row_copies,
 )
 from skbn._counting._moment_counter import SCREEN_RESOLUTION, MomentCounter
@@ -267,21 +268,28 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                                "bic-cg, aic-cg and loglik-cg do), so "
                                + ("no graph that holds it has posterior mass" if reader == "posterior"
                                   else "the search never learns it"))
-    discrete_found = []
+    discrete_found, missing_rule = [], ""
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         copies = row_copies(data.weights)  # (the identifier rule counts rows)
-        n_rows = data.n_samples if copies is None else float(copies.sum())
-        pairs = functional_pairs(data.codes, discrete, n_rows=n_rows)  # (a, b): b = f(a), name order
+        pairs = functional_pairs(data.codes, discrete, copies=copies)  # (a, b): b = f(a), name order
+        seen = {pair: _seen_on(data.codes, *pair, copies) for pair in pairs}
         both = set(pairs) & {(b, a) for a, b in pairs}
-        recodings = [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
-                     for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
+        recodings = [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other"
+                     f"{seen[a, b]})" for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
         determinants = {}  # column -> the columns it is a function of (not one-to-one)
         for a, b in pairs:
             if (a, b) not in both:
                 determinants.setdefault(b, []).append(a)
-        functions = [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
+        functions = [f"{data.names[b]!r} (a function of "
+                     f"{', '.join(repr(data.names[a]) + seen[a, b] for a in given)})"
                      for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
+        if any(seen.values()):
+            missing_rule = ("with missing cells, a discrete relation is read on the rows where both "
+                            "columns are observed: the tests read those rows (missing='available_case' "
+                            "deletes the others test by test) and missing='em' completes the others from "
+                            "a model fitted where the relation holds, so a missing cell that would break "
+                            "it changes nothing the learner sees")
         discrete_found = (recodings, functions)
         found += recodings + functions
     if found:
@@ -302,7 +310,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                            "conditional-Gaussian test leaves those states out and reads the others alone "
                            "(bnlearn's mi-cg gives statistic 0, p-value 1), so the tests can find the "
                            "column independent of the columns that determine it")
-        clauses += [rule for rule in (score_rule, within_rule, observed_rule) if rule]
+        clauses += [rule for rule in (score_rule, within_rule, observed_rule, missing_rule) if rule]
         if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
@@ -377,6 +385,14 @@ def _observed_row_dependencies(data, ranks):
             "there too, and can give such a column the columns that determine it as parents, with "
             "its residual variance held at its floor (a tiny variance, a huge log-likelihood)")
     return (dependencies, rule) if dependencies else ([], "")
+
+
+def _seen_on(codes, a, b, copies):
+    """`` on the N rows where both are observed`` for a discrete pair with missing cells
+    (:func:`~skbn._counting.observed_together`, the rows :func:`~skbn._counting.functional_pairs`
+    reads it on), else ``""``, for a message."""
+    both, n_rows = observed_together(codes, a, b, copies)
+    return "" if both.all() else f" on the {n_rows} rows where both are observed"
 
 
 def _moment_rows(data):

@@ -152,17 +152,18 @@ def test_fixed_structure_learns_no_structure_and_does_not_report():
     assert _determined_warnings(make("fixed", edges=[("a", "c")], fit_parameters=False), X) == []
 
 
-def _functional_by_definition(codes, order):
+def _functional_by_definition(codes, order, copies=None):
     """The pairs ``(a, b)`` of ``order`` where ``b`` is a function of ``a`` on the rows, by
-    the definition: complete columns, ``b`` not constant, ``a`` with at most half as many
-    states as rows, one state of ``b`` for each state of ``a``."""
-    n = len(codes)
-    complete = [j for j in order if (codes[:, j] >= 0).all()]
+    the definition, on the rows where both are observed (code >= 0): ``b`` not constant
+    there, ``a`` with at most half as many states there as such rows (counted by
+    ``copies``), one state of ``b`` for each state of ``a``."""
     found = []
-    for a in complete:
-        for b in complete:
-            states_a, states_b = set(codes[:, a].tolist()), set(codes[:, b].tolist())
-            pairs = set(zip(codes[:, a].tolist(), codes[:, b].tolist()))
+    for a in order:
+        for b in order:
+            both = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+            n = int(both.sum()) if copies is None else int(copies[both].sum())
+            states_a, states_b = set(codes[both, a].tolist()), set(codes[both, b].tolist())
+            pairs = set(zip(codes[both, a].tolist(), codes[both, b].tolist()))
             if a != b and len(states_b) > 1 and 2 * len(states_a) <= n and len(pairs) == len(states_a):
                 found.append((a, b))
     return sorted(found, key=lambda pair: (order.index(pair[0]), order.index(pair[1])))
@@ -171,9 +172,10 @@ def _functional_by_definition(codes, order):
 @pytest.mark.parametrize("sample", [2, 7, 256])
 def test_functional_pairs_against_the_definition(sample):
     """A pair is reported iff every state of the first column occurs with one state of the
-    second (checked on the rows), for random columns: recodings, many-to-one maps, maps
-    broken in one row, identifiers, constants, missing cells, rows sorted by a column; in
-    rounds of growing row samples (``sample``) or at once."""
+    second (checked on the rows that observe both), for random columns: recodings,
+    many-to-one maps, maps broken in one row, identifiers, constants, missing cells (one,
+    or 20% of the cells), row copies, rows sorted by a column; in rounds of growing row
+    samples (``sample``) or at once."""
     rng = np.random.default_rng(6)
     for trial in range(150):
         n = int(rng.integers(1, 80))
@@ -186,17 +188,112 @@ def test_functional_pairs_against_the_definition(sample):
         codes = np.column_stack(columns)
         if trial % 5 == 0:
             codes[rng.integers(0, n), int(rng.integers(0, len(columns)))] = -1
+        if trial % 5 == 1:
+            codes[rng.random(codes.shape) < 0.2] = -1
         if trial % 3 == 0:
             codes = codes[np.argsort(codes[:, int(rng.integers(0, len(columns)))], kind="stable")]
+        copies = rng.integers(1, 4, n).astype(np.float64) if trial % 4 == 0 else None
         order = [int(j) for j in rng.permutation(len(columns))]
-        expected = _functional_by_definition(codes, order)
-        assert functional_pairs(codes, order, sample=sample, growth=3) == expected, trial
+        expected = _functional_by_definition(codes, order, copies)
+        assert functional_pairs(codes, order, sample=sample, growth=3, copies=copies) == expected, trial
 
 
-def test_functional_pairs_leave_out_columns_with_missing_cells_and_identifiers():
+def test_functional_pairs_leave_out_identifiers():
     codes = np.array([[0, 1, 1, 0], [1, 0, 0, 1], [0, 1, -1, 2], [1, 0, 0, 3]])
-    # 0 and 1 recode each other; 3 (one state per row) determines every column trivially
+    # 0 and 1 recode each other; 3 (one state per row) determines every column trivially; 2
+    # is a function of 0 on the 3 rows that observe both, where 0 has 2 states: 2 * 2 > 3
     assert functional_pairs(codes, [0, 1, 2, 3]) == [(0, 1), (1, 0)]
+
+
+def test_functional_pairs_read_the_rows_where_both_columns_are_observed():
+    """By hand: ``a`` and ``b`` recode each other (0-0, 1-1, 2-2) on the 6 rows that observe
+    both (rows 0-3, 5, 6); ``b`` is missing in row 4, ``a`` in row 7, and neither cell can
+    undo what those 6 rows show. Each has 3 states there and 2 * 3 <= 6 (the identifier
+    rule), so the pair is reported; ``c`` is a function of neither. Before, a column with a
+    missing cell was left out and nothing was reported. Without row 6 the pair is seen on 5
+    rows, fewer than two per state of ``a``, and is not reported."""
+    a = [0, 0, 1, 1, 2, 2, 2, -1, 0]
+    b = [0, 0, 1, 1, -1, 2, 2, 0, -1]
+    c = [0, 1, 0, 1, 0, 1, 0, 1, 1]
+    codes = np.column_stack([a, b, c])
+    assert functional_pairs(codes, [0, 1, 2]) == [(0, 1), (1, 0)]
+    assert functional_pairs(np.delete(codes, 6, axis=0), [0, 1, 2]) == []
+    # rows as copies (chunked data): row 5 twice more makes 8 rows observed together
+    copies = np.array([1, 1, 1, 1, 1, 3, 1, 1, 1], dtype=np.float64)
+    assert functional_pairs(np.delete(codes, 6, axis=0), [0, 1, 2], copies=np.delete(copies, 6)) == [(0, 1), (1, 0)]
+
+
+def _recoded_with_a_missing_cell():
+    """The recoding of the issue: ``a_copy`` relabels ``a`` (u->U, v->V, w->W), ``c`` copies
+    ``a`` in 80% of the rows, ``b`` is independent; 500 rows, ``a_copy`` missing in row 3."""
+    rng = np.random.default_rng(0)
+    a = rng.choice(["u", "v", "w"], 500)
+    b = rng.choice(["p", "q"], 500)
+    c = np.where(rng.random(500) < 0.8, a, rng.choice(["u", "v", "w"], 500))
+    X = pd.DataFrame({"a": a, "a_copy": pd.Series(a).map({"u": "U", "v": "V", "w": "W"}), "b": b, "c": c})
+    with_missing = X.copy()
+    with_missing.loc[3, "a_copy"] = None
+    return X, with_missing
+
+
+@pytest.mark.parametrize("learner, missing", [(PCStructure, "available_case"), (PCStructure, "complete_case"),
+                                              (MMHCStructure, "em"), (MMHCStructure, "complete_case")])
+def test_discrete_recodings_are_named_with_a_missing_cell(learner, missing):
+    """One missing cell in ``a_copy`` silenced the warning (a column with a missing cell was
+    left out of the discrete check), though PC, as on complete data, keeps only
+    ``a - a_copy`` and loses the real dependence of ``c`` on ``a``. The pair is now read on
+    the 499 rows where both columns are observed (500 less row 3), and the warning says so;
+    complete-case deletion reads those same 499 rows as complete data."""
+    X, with_missing = _recoded_with_a_missing_cell()
+    told = _determined_warnings(learner(missing=missing, fit_parameters=False), with_missing)
+    assert len(told) == 1
+    seen = " on the 499 rows where both are observed" if missing != "complete_case" else ""
+    assert f"'a' and 'a_copy' (one-to-one recodings of each other{seen})" in told[0]
+    if seen:
+        assert "with missing cells, a discrete relation is read on the rows where both columns" in told[0]
+    complete = _determined_warnings(learner(fit_parameters=False), X)
+    assert len(complete) == 1 and "'a' and 'a_copy' (one-to-one recodings of each other)" in complete[0]
+
+
+def test_score_based_learners_with_em_are_not_told_about_a_recoding_as_on_complete_data():
+    """Hill climbing scores the family ``a_copy | a`` without harm (it predicts exactly), so
+    neither the complete data nor those with a missing cell (structural EM) warn, and both
+    keep the edge ``a - c``."""
+    X, with_missing = _recoded_with_a_missing_cell()
+    for model, data in ((HillClimbStructure(fit_parameters=False), X),
+                        (HillClimbStructure(missing="em", random_state=0), with_missing)):
+        assert _determined_warnings(model, data) == []
+        assert {frozenset(e) for e in model.edges_} >= {frozenset(("a", "c"))}
+
+
+def test_a_function_with_missing_cells_is_named_with_its_rows_in_chunks_and_in_memory():
+    """A group beside its units (``Type`` a function of ``Plant``: 12 units of 7 rows, the
+    shape of R's ``CO2``), ``Type`` missing in 5 rows and ``Plant`` in 3 others: the pair is
+    seen on 84 - 8 = 76 rows, the same in memory and in chunks (distinct rows weighted by
+    their copies)."""
+    rng = np.random.default_rng(3)
+    plant = np.repeat(np.arange(12), 7)
+    X = pd.DataFrame({"Plant": [f"P{p}" for p in plant], "Type": np.where(plant < 6, "Quebec", "Mississippi"),
+                      "uptake": np.where(rng.random(84) < 0.7, plant % 3, rng.integers(0, 3, 84))})
+    X.loc[[0, 10, 20, 30, 40], "Type"] = None
+    X.loc[[5, 15, 25], "Plant"] = None
+    expected = "'Type' (a function of 'Plant' on the 76 rows where both are observed)"
+    in_memory = _determined_warnings(PCStructure(missing="available_case", fit_parameters=False), X)
+    chunked = _determined_warnings(PCStructure(missing="available_case", fit_parameters=False),
+                                   [X.iloc[:40], X.iloc[40:]])
+    assert len(in_memory) == 1 and expected in in_memory[0]
+    assert chunked == in_memory
+
+
+@pytest.mark.parametrize("learner, missing", [(PCStructure, "available_case"), (MMHCStructure, "em")])
+def test_incomplete_independent_discrete_columns_are_never_named(learner, missing):
+    """No false alarm from reading pairs on the rows both columns observe: 60 seeds of 4
+    independent columns (2-4 states, 60 rows) with 20% of the cells missing."""
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        X = pd.DataFrame({name: rng.integers(0, r, 60).astype(str) for name, r in zip("abcd", (2, 3, 4, 3))})
+        X = X.mask(rng.random(X.shape) < 0.2)
+        assert _determined_warnings(learner(missing=missing, fit_parameters=False), X) == [], seed
 
 
 def _recoded(n=2000, seed=7):
