@@ -204,12 +204,12 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     dependencies, finite, score_rule, observed_rule = [], [], "", ""
     unlearned = False  # whether a score of -inf keeps every search away from a family named
     if counter is None and n_continuous and data.row_scatter is None:  # (missing cells)
-        dependencies, observed_rule = _observed_row_dependencies(data, ranks)
-        found += _named_dependencies(data.names, dependencies)
+        dependencies, seen, observed_rule = _observed_row_dependencies(data, ranks)
+        found += _named_dependencies(data.names, dependencies, seen)
     if counter is not None:
         columns = counter.continuous
         scatter = counter.moments_given().scatter[0]
-        few_rows = rows <= n_continuous  # (every column a function of rows - 1 others)
+        few_rows = _forced_by_rows(rows, n_continuous)  # (every column a function of rows - 1 others)
         dependencies = _dependencies(scatter, columns, ranks, few_rows)
         found += _named_dependencies(data.names, dependencies)
         # (the learner's reach is parsed only when it is read: a determined column, or few rows)
@@ -351,40 +351,135 @@ def _dependencies(scatter, columns, ranks, few_rows):
     return [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
 
 
-def _named_dependencies(names, dependencies):
+def _named_dependencies(names, dependencies, seen=None):
     """The warning's items for ``dependencies`` (:func:`_dependencies`): the first
-    ``_DEPENDENCES_SHOWN``, then how many more."""
-    named = [f"{_dependence(names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
+    ``_DEPENDENCES_SHOWN``, then how many more; ``seen``: ``{column: rows}``, the rows
+    a relation with missing cells was read on (:func:`_observed_row_dependencies`)."""
+    seen = seen or {}
+    named = [f"{_dependence(names, j, given)}"
+             f"{f' on the {seen[j]} rows where these columns are observed' if j in seen else ''})"
+             for j, given in dependencies[:_DEPENDENCES_SHOWN]]
     if len(dependencies) > _DEPENDENCES_SHOWN:
         named.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
     return named
 
 
 def _observed_row_dependencies(data, ranks):
-    """With missing cells in continuous columns (no moments of every row): the continuous
-    columns that are exact linear functions of others on the rows where every continuous
-    column is observed (:func:`~skbn._counting.linear_dependencies` on their moments, or
-    :func:`~skbn._counting.collinear_pairs` with no more such rows than columns, as
-    :func:`check_determined_columns` reads complete data), with the clause the warning
-    gives them; ``([], "")`` with fewer than two such rows. Only named, never refused: a
-    relation of the observed rows is the data's, and ``missing="em"`` completes the other
-    rows, or a test reads the rows where its columns are observed, as if it held there too
-    (EM then gives such a column the columns that determine it as parents, with its
-    residual variance held at its floor: ``docs/gaussian.md``)."""
+    """With missing cells (no moments of every row): the continuous columns that are exact
+    linear functions of others on the rows where the columns of the relation are
+    observed, ``([(column, (given, ...))], {column: rows}, clause)``, the rows counted for
+    the columns of a relation with a missing cell only, the clause the warning gives them
+    ("" when none has one).
+
+    A relation among ``s`` columns is reported only when seen on more than ``s`` rows
+    (:func:`_forced_by_rows`: on fewer the rows force one), by the rule of
+    :func:`~skbn._counting.collinear_pairs` or :func:`~skbn._counting.linear_dependencies`
+    on the moments of exactly those rows. Candidates come from two passes:
+
+    * every pair of columns, on the rows that observe both (a duplicate, a change of
+      units), screened on the correlations of the pairwise-complete rows (of the columns
+      centred and scaled over their observed cells) at :data:`_SCREEN_RCOND`, far above the
+      rule;
+    * relations of three or more columns on the rows that observe every column of a
+      nested chain of sets: all the continuous columns, then without the column with the
+      most missing cells (ties in name order), and so on while some column of the set has
+      a missing cell (a set is read only when it gains rows). A relation is found when a
+      set of the chain holds its columns on more rows than the set has columns, and then
+      counted on every row that observes its columns; one among the columns with the most
+      missing cells, on rows that miss some other column each, is not looked for (a search
+      over subsets of columns).
+
+    Only named, never refused: the relation is the data's on those rows, and whatever the
+    missing cells would have held, ``missing="em"`` completes them from a model fitted
+    where it holds (EM then gives such a column the columns that determine it as parents,
+    with its residual variance held at its floor: ``docs/gaussian.md``), and a test of
+    ``missing="available_case"`` reads only the rows where its columns are observed."""
     columns = np.flatnonzero(data.continuous)
+    columns = columns[np.argsort(ranks[columns], kind="stable")]  # (in name order)
     values = data.values[:, columns]
-    observed = ~np.isnan(values).any(axis=1)
-    n_observed = int(np.count_nonzero(observed))
-    if n_observed < 2:
-        return [], ""
-    weights = None if data.weights is None else data.weights[observed]
-    scatter = moments(values[observed], weights).scatter[0]
-    dependencies = _dependencies(scatter, columns, ranks, n_observed <= len(columns))
-    rule = (f"with missing cells, these relations hold on the {n_observed} rows where every "
-            "continuous column is observed; missing='em' completes the other rows as if they held "
-            "there too, and can give such a column the columns that determine it as parents, with "
-            "its residual variance held at its floor (a tiny variance, a huge log-likelihood)")
-    return (dependencies, rule) if dependencies else ([], "")
+    observed = ~np.isnan(values)
+    weights = data.weights
+    k = len(columns)
+    found = {}  # position in ``columns`` -> (positions given, rows)
+
+    def holds(child, given):  # (its rows if the relation holds on the rows that observe it)
+        involved = [*given, child]
+        rows = observed[:, involved].all(axis=1)
+        n_rows = int(np.count_nonzero(rows))
+        if _forced_by_rows(n_rows, len(involved)):
+            return None
+        scatter = moments(values[rows][:, involved], None if weights is None else weights[rows]).scatter[0]
+        rule = collinear_pairs if len(given) == 1 else linear_dependencies
+        return n_rows if any(j == len(given) and told for j, told in rule(scatter)) else None
+
+    for j, i in _screened_pairs(values, observed, weights):
+        if j not in found and i not in found:
+            n_rows = holds(j, (i,))
+            if n_rows is not None:
+                found[j] = ((i,), n_rows)
+    chain = sorted(np.flatnonzero(~observed.all(axis=0)).tolist(),
+                   key=lambda j: -int(np.count_nonzero(~observed[:, j])))
+    kept, last = list(range(k)), -1
+    while len(kept) >= 3:
+        rows = observed[:, kept].all(axis=1)
+        n_rows = int(np.count_nonzero(rows))
+        if n_rows > last and not _forced_by_rows(n_rows, len(kept)):
+            last = n_rows
+            scatter = moments(values[rows][:, kept], None if weights is None else weights[rows]).scatter[0]
+            for j, given in linear_dependencies(scatter, limit=len(kept)):
+                child, given = kept[j], tuple(kept[i] for i in given)
+                if child not in found and len(given) >= 2:
+                    seen = holds(child, given)
+                    if seen is not None:
+                        found[child] = (given, seen)
+        if not chain or observed[:, kept].all():
+            break
+        kept.remove(chain.pop(0))
+    dependencies, seen = [], {}
+    for j in sorted(found):
+        given, n_rows = found[j]
+        dependencies.append((int(columns[j]), tuple(int(columns[i]) for i in given)))
+        if not observed[:, [*given, j]].all():
+            seen[int(columns[j])] = n_rows
+    rule = ("with missing cells, a continuous relation is read on the rows where its columns are "
+            "observed; missing='em' completes the other rows as if it held there too, and can give such "
+            "a column the columns that determine it as parents, with its residual variance held at its "
+            "floor (a tiny variance, a huge log-likelihood)") if seen else ""
+    return dependencies, seen, rule
+
+
+def _screened_pairs(values, observed, weights):
+    """The pairs ``(j, i)`` of columns of ``values`` (``i`` before ``j``, by ``j`` then
+    ``i``) whose correlation on the rows that observe both is 1 within :data:`_SCREEN_RCOND`
+    (``1 - r^2`` at most it), from products of the columns centred and scaled over their
+    observed cells (``0`` in a missing cell): a screen for :func:`_observed_row_dependencies`,
+    which decides each pair on its own rows."""
+    w = np.ones(len(values)) if weights is None else np.asarray(weights, dtype=np.float64)
+    mask = observed.astype(np.float64)
+    total = w @ mask
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(observed, values, 0.0).T @ w / total
+        z = np.where(observed, values - mean, 0.0)
+        z /= np.sqrt((z ** 2).T @ w / total)
+    z = np.where(observed & np.isfinite(z), z, 0.0)
+    zw = z * w[:, None]
+    count = (mask * w[:, None]).T @ mask  # [i, j]: the weight of the rows that observe both
+    first = zw.T @ mask  # [i, j]: the sum of column i over them
+    second = (zw * z).T @ mask
+    cross = zw.T @ z
+    with np.errstate(divide="ignore", invalid="ignore"):
+        covariance = cross - first * first.T / count
+        variance = second - first ** 2 / count  # [i, j]: of column i on the rows that observe j
+        residual = 1.0 - covariance ** 2 / (variance * variance.T)
+    close = (variance > 0) & (variance.T > 0) & (residual <= _SCREEN_RCOND)
+    return [(j, i) for j in range(values.shape[1]) for i in range(j) if close[i, j]]
+
+
+def _forced_by_rows(n_rows, n_columns):
+    """Whether ``n_rows`` rows force a linear relation among ``n_columns`` continuous
+    columns: their centred rows span at most ``n_rows - 1`` dimensions, so with no more
+    rows than columns some column is a linear function of the others by the rows alone."""
+    return n_rows <= n_columns
 
 
 def _seen_on(codes, a, b, copies):
