@@ -52,9 +52,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
 
     * Continuous columns that are exact linear functions of other continuous columns
       (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
-      reads; with missing cells, on the rows where every continuous column is observed,
-      named only: :func:`_observed_row_dependencies`). The family of such a column ``c`` given
-      the columns ``P`` that determine it has residual variance 0: the residual-variance
+      reads; with missing cells, each relation on the rows that observe its own columns,
+      named only, with those rows: :func:`_observed_row_dependencies`). The family of such
+      a column ``c`` given the columns ``P`` that determine it has residual variance 0: the residual-variance
       scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms) give it ``-inf``, as
       bnlearn does, so their searches never learn it; BGe, a marginal likelihood under a
       proper normal-Wishart prior, gives it a finite score, larger than that of any family
@@ -100,9 +100,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       looked for there (telling them from those the rows force is a search over subsets).
     * With ``tests`` (a learner that runs conditional-independence tests on the data: a
       ``ci_test`` plug-in other than the d-separation oracle, PC, MMHC), discrete columns that are
-      functions of another discrete column (:func:`skbn._counting.functional_pairs`,
-      complete columns only): one-to-one recodings of each other, and many-to-one
-      relations (a group beside its units). Given the finer column, the coarser one is
+      functions of another discrete column (:func:`skbn._counting.functional_pairs`):
+      one-to-one recodings of each other, and many-to-one relations (a group beside its
+      units). With missing cells a pair is read on the rows that observe both columns (the
+      rows test-wise deletion gives a test of the two), by the rule of complete data there,
+      whose identifier rule (two rows per state of the finer column) also keeps a pair seen
+      on a few rows from being named; the warning then says on how many rows. Such a pair
+      is named even though the missing cells could break it: a test reads only rows where
+      it holds, and EM completes the missing cells from a model fitted to those rows.
+      Given the finer column, the coarser one is
       constant, so every test of it given the finer one finds independence, and the
       coarser column loses its edges even to the columns it explains (the units of R's
       ``CO2`` data, ``Plant``, determine their ``Type`` and ``Treatment``, and PC then
