@@ -138,13 +138,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       least two rows) of a discrete column, such as a zero-inflated measurement, exactly 0
       in one group. A CLG score gives every family with that discrete parent ``-inf``,
       and the CLG test leaves the state's rows out of both of its regressions, so the
-      dependence, often the strongest in the data, is never learned.
+      dependence, often the strongest in the data, is never learned. With missing cells
+      each pair is read on the rows that observe both, and under EM only where no
+      completion can add spread to the state (:func:`observed_flat_states`).
     * In a third warning (a plain ``UserWarning``), on mixed data, for a search that scores
       with a scorer that gives such a family ``-inf`` (:func:`lone_states`): discrete
       columns with a state of a single row (R's ``survival::lung``: one patient with
       ``ph.ecog`` 3). A CLG score gives every family in which such a column is a parent of
       a continuous one ``-inf``, so it never gets a continuous child. Skipped with missing
-      cells, as the second.
+      cells.
 
     The columns are taken in name order, so the message does not depend on the column order.
 
@@ -252,10 +254,16 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                 raise ValueError(rank_refusal(learner, refuse, scorer(), scored[0], rows, n_continuous,
                                               data.names))
     flat, within, within_rule = [], [], ""
-    if counter is not None and reader is not None and n_continuous < data.n_variables:
+    incomplete = data.row_scatter is None and n_continuous and (
+        counter is None or (data.codes.dtype.kind == "i" and (data.codes < 0).any()))
+    if incomplete and reader in ("test", "score") and n_continuous < data.n_variables:
+        # (missing cells: each pair on the rows observing both; a score reads EM's completions)
+        flat = observed_flat_states(data, ranks, completed=reader == "score")
+    elif counter is not None and reader is not None and n_continuous < data.n_variables:
         flat = flat_states(data, counter, ranks)
+    if counter is not None and reader is not None and n_continuous < data.n_variables:
         within = within_states(data, counter, ranks, told=[j for j, _ in dependencies],
-                               flat={j for j, _, _ in flat}, reach=reached_by)
+                               flat={item[0] for item in flat}, reach=reached_by)
         found += [_within(data.names, states, *item) for item in within[:_DEPENDENCES_SHOWN]]
         if len(within) > _DEPENDENCES_SHOWN:
             found.append(f"and {len(within) - _DEPENDENCES_SHOWN} more such columns")
@@ -756,6 +764,48 @@ def flat_states(data, counter, ranks):
     return found
 
 
+def observed_flat_states(data, ranks, completed=False):
+    """:func:`flat_states` on data with missing cells: each (continuous ``y``, discrete
+    ``g``) pair read on the rows that observe both, by the same rule there (a state of at
+    least two such rows, no spread by the scores' rule).
+
+    For a search by tests with test-wise deletion (``missing="available_case"``) those are
+    the rows a test of the two reads. For a search that scores EM's completions
+    (``completed``, ``missing="em"``), a state counts only when no completion can reach it:
+    no row that misses ``y`` is in it or misses ``g``, and no row that misses ``g``
+    observes ``y``. A completion adds spread to the state it falls in (EM holds that
+    state's variance at its floor), and its CLG family then scores finite: hill climbing,
+    GES and MMHC learn ``g -> y`` when cells of ``y`` are missing in the flat state, and
+    lose it, as on complete data, when only another column has missing cells.
+
+    Returns
+    -------
+    list of (continuous_position, discrete_position, state_codes, rows)
+        As :func:`flat_states`, with the number of rows of those states that observe both
+        (counted as there).
+    """
+    copies = row_copies(data.weights)
+    order = np.argsort(ranks, kind="stable").tolist()
+    found = []
+    for j in (j for j in order if data.cardinalities[j] == 0):
+        y_observed = ~np.isnan(data.values[:, j])
+        for d in (d for d in order if data.cardinalities[d] > 0):
+            g, r = data.codes[:, d].astype(np.intp), int(data.cardinalities[d])
+            rows = (g >= 0) & y_observed
+            weights = None if data.weights is None else data.weights[rows]
+            stats = moments(data.values[rows, j], weights, g[rows], r)
+            n_rows = count_cells(g[rows], r, None if copies is None else copies[rows])
+            flat = stats.flat[:, 0] & (n_rows >= 2)
+            if completed and flat.any():
+                if (g < 0).any():
+                    continue  # (a row missing g can be completed into any state)
+                flat &= count_cells(g[~y_observed], r) == 0  # (no cell of y to complete there)
+            codes = np.flatnonzero(flat)
+            if len(codes):
+                found.append((j, d, codes.tolist(), int(n_rows[codes].sum())))
+    return found
+
+
 def lone_states(data, ranks):
     """The discrete columns with a state observed in a single row.
 
@@ -1149,8 +1199,14 @@ def flat_states_message(learner, flat, names, states, reader, consequence=None):
         more = len(codes) - _FLAT_STATES_SHOWN
         return shown + (f" (and {more} more states)" if more > 0 else "")
 
-    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}"
-                      for j, d, codes in flat[:_FLAT_PAIRS_SHOWN])
+    def seen(item):  # (with missing cells: the rows of those states that observe both)
+        if len(item) < 4:
+            return ""
+        where = "that state" if len(item[2]) == 1 else "those states"
+        return f" (on the {item[3]} rows of {where} where both are observed)"
+
+    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}{seen((j, d, codes, *rest))}"
+                      for j, d, codes, *rest in flat[:_FLAT_PAIRS_SHOWN])
     if len(flat) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(flat) - _FLAT_PAIRS_SHOWN} more such pairs of columns"
     y, g = names[flat[0][0]], names[flat[0][1]]

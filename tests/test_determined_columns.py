@@ -522,6 +522,34 @@ def test_a_state_of_a_single_row_keeps_its_column_from_every_continuous_child():
     assert _lone_warnings(HillClimbStructure(), X[["g"]].assign(y=(X["y"] > 1).astype(int))) == []
 
 
+@pytest.mark.parametrize("column", ["x", "g", "y"])
+def test_a_point_mass_with_missing_cells_is_told_under_test_wise_deletion_only(column):
+    """``y`` is exactly 0 where ``g`` is ``control``. A missing cell (in ``x``, ``g`` or
+    ``y``) skipped the check (no moments of every row), and PC's test-wise deletion lost
+    ``g - y`` without a word, as on complete data. The pair is now read on the rows that
+    observe both, counted here independently with pandas. Under EM it depends on the
+    completions: a missing cell of ``y`` in a control row, or of ``g``, is completed with
+    spread (EM holds the state's variance at its floor), the family ``g -> y`` scores finite
+    and hill climbing learns it (not told); a missing cell in ``x`` alone leaves the control
+    rows flat, the family ``-inf`` and the edge lost, as on complete data (told)."""
+    X = _zero_inflated()
+    X.loc[[3, 4, 5], column] = None
+    pc = make("pc", missing="available_case", fit_parameters=False)
+    told = _spread_warnings(pc, X)
+    rows = int(((X["g"] == "control") & X["y"].notna()).sum())
+    assert len(told) == 1
+    assert f"'y' where 'g' is 'control' (on the {rows} rows of that state where both are observed)" in told[0]
+    assert {frozenset(e) for e in pc.edges_} == {frozenset(("x", "y"))}  # (g - y lost, as on complete data)
+    hill_climb = HillClimbStructure(missing="em", random_state=0, fit_parameters=False)
+    told = _spread_warnings(hill_climb, X)
+    assert (X.loc[[3, 4, 5], "g"] == "control").any() or column != "y"  # (a control row misses y)
+    if column == "x":
+        assert len(told) == 1 and f"'y' where 'g' is 'control' (on the {rows} rows" in told[0]
+        assert ("g", "y") not in hill_climb.edges_
+    else:
+        assert told == [] and ("g", "y") in hill_climb.edges_
+
+
 def test_the_spread_report_does_not_depend_on_the_column_order():
     rng = np.random.default_rng(10)
     X = _zero_inflated()
@@ -535,9 +563,9 @@ def test_the_spread_report_does_not_depend_on_the_column_order():
 
 
 def test_the_spread_check_skips_what_it_does_not_read(monkeypatch):
-    """Told on complete mixed data; not for the oracle (no data read), with missing cells
-    (no moments; a discrete column with a missing cell has no states to split by), nor
-    on discrete data, where it builds no moments at all (no cost)."""
+    """Told on complete mixed data; not for the oracle (no data read), nor on discrete
+    data, where it builds no moments at all (no cost). With missing cells, see
+    ``test_a_point_mass_with_missing_cells_is_told_under_test_wise_deletion_only``."""
     from skbn._counting._moment_counter import MomentCounter
     from skbn.citests import DSeparationOracle
 
@@ -545,12 +573,6 @@ def test_the_spread_check_skips_what_it_does_not_read(monkeypatch):
     assert len(_spread_warnings(make("pc", missing="available_case", fit_parameters=False), X)) == 1
     oracle = DSeparationOracle((list(X.columns), [("g", "y"), ("x", "y")]))
     assert _spread_warnings(make("pc", ci_test=oracle, fit_parameters=False), X) == []
-    with_missing = X.copy()
-    with_missing.loc[3, "x"] = np.nan
-    assert _spread_warnings(make("pc", missing="available_case", fit_parameters=False), with_missing) == []
-    with_missing = X.copy()
-    with_missing.loc[3, "g"] = None
-    assert _spread_warnings(make("pc", missing="available_case", fit_parameters=False), with_missing) == []
 
     def refuse(*args, **kwargs):
         raise AssertionError("a MomentCounter was built on discrete data")
