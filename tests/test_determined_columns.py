@@ -550,6 +550,44 @@ def test_a_point_mass_with_missing_cells_is_told_under_test_wise_deletion_only(c
         assert told == [] and ("g", "y") in hill_climb.edges_
 
 
+def test_the_screen_of_flat_states_with_missing_cells_misses_none(monkeypatch):
+    """The screen (observed values spanning at most 1e-5 of their magnitude in a state)
+    never drops a pair the scores' rule finds flat: random mixed data with constants,
+    values equal up to rounding (``0.1 + 0.2``), tiny spreads, large offsets, missing
+    cells and integer row weights, against the same check with every pair passed on."""
+    from dataclasses import replace
+
+    from skbn import _determined_columns
+    from skbn._data import encode_fit, name_ranks
+
+    def every_pair(values, *_):
+        return np.ones(values.shape[1], dtype=bool)
+
+    rng = np.random.default_rng(12)
+    told = 0
+    for trial in range(40):
+        n = int(rng.integers(4, 60))
+        offset = 10.0 ** rng.integers(-3, 9) * rng.choice([-1, 1])
+        a, b = rng.integers(0, 3, n), rng.integers(0, 4, n)
+        y = offset + rng.normal(size=(n, 3))
+        y[a == 0, 0] = offset
+        y[b == 1, 1] = np.where(rng.random(int(np.sum(b == 1))) < 0.5, 0.1 + 0.2, 0.3)
+        y[b == 2, 2] = offset + 1e-9 * rng.normal(size=int(np.sum(b == 2)))
+        X = pd.DataFrame({"a": [f"a{v}" for v in a], "b": [f"b{v}" for v in b],
+                          "y0": y[:, 0], "y1": y[:, 1], "y2": y[:, 2]}).mask(rng.random((n, 5)) < 0.15)
+        data, _ = encode_fit(X, "auto", allow_continuous=True, allow_missing=True)
+        if trial % 2:
+            data = replace(data, weights=rng.integers(1, 4, n).astype(float))
+        ranks = name_ranks(data.names)
+        for completed in (False, True):
+            screened = _determined_columns.observed_flat_states(data, ranks, completed)
+            with monkeypatch.context() as patch:
+                patch.setattr(_determined_columns, "_nearly_flat", every_pair)
+                assert _determined_columns.observed_flat_states(data, ranks, completed) == screened, trial
+            told += len(screened)
+    assert told >= 20
+
+
 def test_the_spread_report_does_not_depend_on_the_column_order():
     rng = np.random.default_rng(10)
     X = _zero_inflated()
