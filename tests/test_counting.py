@@ -316,6 +316,22 @@ def test_dense_product_count_equals_bincount_bit_for_bit():
     assert weighted._one_hot_rows() is None
 
 
+def test_gram_from_the_dense_product_matrix_equals_pairwise_tables():
+    """Below ``ONE_HOT_MIN_ROWS`` unweighted rows the counter's Gram matrix is the product of
+    the one-hot matrix it keeps for the dense product: pairwise_tables' values, bit for bit
+    (missing cells, code -1, included)."""
+    cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
+    codes = _random_codes(60, cards, seed=24).astype(np.int16)
+    codes[np.random.default_rng(25).random(codes.shape) < 0.1] = -1
+    for block in (codes, np.abs(codes).astype(np.uint8)):
+        counter = FamilyCounter(EncodedData(np.asfortranarray(block), cards, tuple("abcde")))
+        gram, offsets = counter.pairwise()
+        expected, expected_offsets = pairwise_tables(block, cards)
+        np.testing.assert_array_equal(gram, expected)
+        np.testing.assert_array_equal(offsets, expected_offsets)
+        assert gram.dtype == expected.dtype and isinstance(counter._one_hot_matrix, np.ndarray)
+
+
 @pytest.mark.parametrize("compress", [False, True])
 def test_grouped_rows_count_like_plain_rows(compress):
     """Rows in groups sharing cells (the completions of incomplete rows, shuffled so that a

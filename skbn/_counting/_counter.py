@@ -204,10 +204,16 @@ default=ONE_HOT_BYTES, ONE_HOT_MIN_ROWS, ONE_HOT_MEAN_STATES
 
     def pairwise(self):
         """``(gram, offsets)`` of :func:`~skbn._counting.pairwise_tables`, computed once
-        (over every row, intervened or not)."""
+        (over every row, intervened or not). Below ``one_hot_min_rows`` unweighted rows, from
+        the one-hot matrix of the dense product (:meth:`_one_hot_rows`, then built once for
+        both): the same float32 product, bit for bit."""
         if self._gram is None:
+            matrix = (self._one_hot_rows()
+                      if self.groups is None and self.n_samples < self._options["one_hot_min_rows"] else None)
             if self.groups is not None:
                 self._gram = self._grouped_pairwise(), self.offsets
+            elif matrix is not None:  # pairwise_tables' one chunk, on the dense product's matrix
+                self._gram = (matrix.T @ matrix).astype(np.float64), self.offsets
             else:
                 self._gram = pairwise_tables(self.codes, self.cardinalities, weights=self.weights)
         return self._gram
