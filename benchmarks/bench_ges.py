@@ -18,8 +18,7 @@ import math
 import numpy as np
 from _common import SHARED_NETWORKS, best_time  # noqa: E402
 
-from skbn.estimators._base import _BaseStructureLearner  # noqa: E402
-from skbn.estimators._ges import GESStructure  # noqa: E402
+from skbn import FixedStructure, GESStructure  # noqa: E402
 from skbn.graph import PDAG, dag_to_cpdag, pdag_to_dag  # noqa: E402
 from skbn.io import read_bif  # noqa: E402
 from skbn.metrics import structural_hamming_distance  # noqa: E402
@@ -42,24 +41,9 @@ def causal_learn_ges(X):
     return PDAG(nodes, directed, undirected)
 
 
-class _GivenDAG(_BaseStructureLearner):
-    """A peer's DAG with CPTs fitted exactly as our estimators fit theirs."""
-
-    def __init__(self, edges=()):
-        self.edges = edges
-        self.categories, self.handle_unknown, self.target = "auto", "error", None
-        self.parameter_estimator, self.parameter_ess = "bayes", 1.0
-
-    _parameter_constraints = {}
-
-    def _learn_structure(self, data, knowledge, **kwargs):
-        position = {name: i for i, name in enumerate(data.names)}
-        return [(position[u], position[v]) for u, v in self.edges]
-
-
 def fit_network_ll(edges, X, test):
     """Held-out mean log-likelihood of a DAG with CPTs fitted as our estimators do."""
-    return _GivenDAG(edges).fit(X).score(test)
+    return FixedStructure(edges=edges, handle_unknown="error").fit(X).score(test)
 
 
 def main():

@@ -14,6 +14,7 @@ from skbn._counting import (
     functional_pairs,
     linear_dependencies,
     moments,
+    observed_together,
     row_copies,
 )
 from skbn._counting._moment_counter import SCREEN_RESOLUTION, MomentCounter
@@ -51,9 +52,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
 
     * Continuous columns that are exact linear functions of other continuous columns
       (:func:`skbn._counting.linear_dependencies` on the one-group moments the search
-      reads; with missing cells, on the rows where every continuous column is observed,
-      named only: :func:`_observed_row_dependencies`). The family of such a column ``c`` given
-      the columns ``P`` that determine it has residual variance 0: the residual-variance
+      reads; with missing cells, each relation on the rows that observe its own columns,
+      named only, with those rows: :func:`_observed_row_dependencies`). The family of such
+      a column ``c`` given the columns ``P`` that determine it has residual variance 0: the residual-variance
       scores (``bic-g``, ``aic-g``, ``loglik-g`` and their CLG forms) give it ``-inf``, as
       bnlearn does, so their searches never learn it; BGe, a marginal likelihood under a
       proper normal-Wishart prior, gives it a finite score, larger than that of any family
@@ -99,9 +100,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       looked for there (telling them from those the rows force is a search over subsets).
     * With ``tests`` (a learner that runs conditional-independence tests on the data: a
       ``ci_test`` plug-in other than the d-separation oracle, PC, MMHC), discrete columns that are
-      functions of another discrete column (:func:`skbn._counting.functional_pairs`,
-      complete columns only): one-to-one recodings of each other, and many-to-one
-      relations (a group beside its units). Given the finer column, the coarser one is
+      functions of another discrete column (:func:`skbn._counting.functional_pairs`):
+      one-to-one recodings of each other, and many-to-one relations (a group beside its
+      units). With missing cells a pair is read on the rows that observe both columns (the
+      rows test-wise deletion gives a test of the two), by the rule of complete data there,
+      whose identifier rule (two rows per state of the finer column) also keeps a pair seen
+      on a few rows from being named; the warning then says on how many rows. Such a pair
+      is named even though the missing cells could break it: a test reads only rows where
+      it holds, and EM completes the missing cells from a model fitted to those rows.
+      Given the finer column, the coarser one is
       constant, so every test of it given the finer one finds independence, and the
       coarser column loses its edges even to the columns it explains (the units of R's
       ``CO2`` data, ``Plant``, determine their ``Type`` and ``Treatment``, and PC then
@@ -131,13 +138,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       least two rows) of a discrete column, such as a zero-inflated measurement, exactly 0
       in one group. A CLG score gives every family with that discrete parent ``-inf``,
       and the CLG test leaves the state's rows out of both of its regressions, so the
-      dependence, often the strongest in the data, is never learned.
+      dependence, often the strongest in the data, is never learned. With missing cells
+      each pair is read on the rows that observe both, and under EM only where no
+      completion can add spread to the state (:func:`observed_flat_states`).
     * In a third warning (a plain ``UserWarning``), on mixed data, for a search that scores
       with a scorer that gives such a family ``-inf`` (:func:`lone_states`): discrete
       columns with a state of a single row (R's ``survival::lung``: one patient with
       ``ph.ecog`` 3). A CLG score gives every family in which such a column is a parent of
       a continuous one ``-inf``, so it never gets a continuous child. Skipped with missing
-      cells, as the second.
+      cells.
 
     The columns are taken in name order, so the message does not depend on the column order.
 
@@ -203,12 +212,12 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     dependencies, finite, score_rule, observed_rule = [], [], "", ""
     unlearned = False  # whether a score of -inf keeps every search away from a family named
     if counter is None and n_continuous and data.row_scatter is None:  # (missing cells)
-        dependencies, observed_rule = _observed_row_dependencies(data, ranks)
-        found += _named_dependencies(data.names, dependencies)
+        dependencies, seen, observed_rule = _observed_row_dependencies(data, ranks)
+        found += _named_dependencies(data.names, dependencies, seen)
     if counter is not None:
         columns = counter.continuous
         scatter = counter.moments_given().scatter[0]
-        few_rows = rows <= n_continuous  # (every column a function of rows - 1 others)
+        few_rows = _forced_by_rows(rows, n_continuous)  # (every column a function of rows - 1 others)
         dependencies = _dependencies(scatter, columns, ranks, few_rows)
         found += _named_dependencies(data.names, dependencies)
         # (the learner's reach is parsed only when it is read: a determined column, or few rows)
@@ -245,10 +254,16 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                 raise ValueError(rank_refusal(learner, refuse, scorer(), scored[0], rows, n_continuous,
                                               data.names))
     flat, within, within_rule = [], [], ""
-    if counter is not None and reader is not None and n_continuous < data.n_variables:
+    incomplete = data.row_scatter is None and n_continuous and (
+        counter is None or (data.codes.dtype.kind == "i" and (data.codes < 0).any()))
+    if incomplete and reader in ("test", "score") and n_continuous < data.n_variables:
+        # (missing cells: each pair on the rows observing both; a score reads EM's completions)
+        flat = observed_flat_states(data, ranks, completed=reader == "score")
+    elif counter is not None and reader is not None and n_continuous < data.n_variables:
         flat = flat_states(data, counter, ranks)
+    if counter is not None and reader is not None and n_continuous < data.n_variables:
         within = within_states(data, counter, ranks, told=[j for j, _ in dependencies],
-                               flat={j for j, _, _ in flat}, reach=reached_by)
+                               flat={item[0] for item in flat}, reach=reached_by)
         found += [_within(data.names, states, *item) for item in within[:_DEPENDENCES_SHOWN]]
         if len(within) > _DEPENDENCES_SHOWN:
             found.append(f"and {len(within) - _DEPENDENCES_SHOWN} more such columns")
@@ -267,21 +282,28 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                                "bic-cg, aic-cg and loglik-cg do), so "
                                + ("no graph that holds it has posterior mass" if reader == "posterior"
                                   else "the search never learns it"))
-    discrete_found = []
+    discrete_found, missing_rule = [], ""
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
         copies = row_copies(data.weights)  # (the identifier rule counts rows)
-        n_rows = data.n_samples if copies is None else float(copies.sum())
-        pairs = functional_pairs(data.codes, discrete, n_rows=n_rows)  # (a, b): b = f(a), name order
+        pairs = functional_pairs(data.codes, discrete, copies=copies)  # (a, b): b = f(a), name order
+        seen = {pair: _seen_on(data.codes, *pair, copies) for pair in pairs}
         both = set(pairs) & {(b, a) for a, b in pairs}
-        recodings = [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other)"
-                     for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
+        recodings = [f"{data.names[a]!r} and {data.names[b]!r} (one-to-one recodings of each other"
+                     f"{seen[a, b]})" for a, b in pairs if (a, b) in both and ranks[a] < ranks[b]]
         determinants = {}  # column -> the columns it is a function of (not one-to-one)
         for a, b in pairs:
             if (a, b) not in both:
                 determinants.setdefault(b, []).append(a)
-        functions = [f"{data.names[b]!r} (a function of {', '.join(repr(data.names[a]) for a in given)})"
+        functions = [f"{data.names[b]!r} (a function of "
+                     f"{', '.join(repr(data.names[a]) + seen[a, b] for a in given)})"
                      for b, given in sorted(determinants.items(), key=lambda item: ranks[item[0]])]
+        if any(seen.values()):
+            missing_rule = ("with missing cells, a discrete relation is read on the rows where both "
+                            "columns are observed: the tests read those rows (missing='available_case' "
+                            "deletes the others test by test) and missing='em' completes the others from "
+                            "a model fitted where the relation holds, so a missing cell that would break "
+                            "it changes nothing the learner sees")
         discrete_found = (recodings, functions)
         found += recodings + functions
     if found:
@@ -302,7 +324,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                            "conditional-Gaussian test leaves those states out and reads the others alone "
                            "(bnlearn's mi-cg gives statistic 0, p-value 1), so the tests can find the "
                            "column independent of the columns that determine it")
-        clauses += [rule for rule in (score_rule, within_rule, observed_rule) if rule]
+        clauses += [rule for rule in (score_rule, within_rule, observed_rule, missing_rule) if rule]
         if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
@@ -343,40 +365,143 @@ def _dependencies(scatter, columns, ranks, few_rows):
     return [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
 
 
-def _named_dependencies(names, dependencies):
+def _named_dependencies(names, dependencies, seen=None):
     """The warning's items for ``dependencies`` (:func:`_dependencies`): the first
-    ``_DEPENDENCES_SHOWN``, then how many more."""
-    named = [f"{_dependence(names, j, given)})" for j, given in dependencies[:_DEPENDENCES_SHOWN]]
+    ``_DEPENDENCES_SHOWN``, then how many more; ``seen``: ``{column: rows}``, the rows
+    a relation with missing cells was read on (:func:`_observed_row_dependencies`)."""
+    seen = seen or {}
+    named = [f"{_dependence(names, j, given)}"
+             f"{f' on the {seen[j]} rows where these columns are observed' if j in seen else ''})"
+             for j, given in dependencies[:_DEPENDENCES_SHOWN]]
     if len(dependencies) > _DEPENDENCES_SHOWN:
         named.append(f"and {len(dependencies) - _DEPENDENCES_SHOWN} more such columns")
     return named
 
 
 def _observed_row_dependencies(data, ranks):
-    """With missing cells in continuous columns (no moments of every row): the continuous
-    columns that are exact linear functions of others on the rows where every continuous
-    column is observed (:func:`~skbn._counting.linear_dependencies` on their moments, or
-    :func:`~skbn._counting.collinear_pairs` with no more such rows than columns, as
-    :func:`check_determined_columns` reads complete data), with the clause the warning
-    gives them; ``([], "")`` with fewer than two such rows. Only named, never refused: a
-    relation of the observed rows is the data's, and ``missing="em"`` completes the other
-    rows, or a test reads the rows where its columns are observed, as if it held there too
-    (EM then gives such a column the columns that determine it as parents, with its
-    residual variance held at its floor: ``docs/gaussian.md``)."""
+    """With missing cells (no moments of every row): the continuous columns that are exact
+    linear functions of others on the rows where the columns of the relation are
+    observed, ``([(column, (given, ...))], {column: rows}, clause)``, the rows counted for
+    the columns of a relation with a missing cell only, the clause the warning gives them
+    ("" when none has one).
+
+    A relation among ``s`` columns is reported only when seen on more than ``s`` rows
+    (:func:`_forced_by_rows`: on fewer the rows force one), by the rule of
+    :func:`~skbn._counting.collinear_pairs` or :func:`~skbn._counting.linear_dependencies`
+    on the moments of exactly those rows. Candidates come from two passes:
+
+    * every pair of columns, on the rows that observe both (a duplicate, a change of
+      units), screened on the correlations of the pairwise-complete rows (of the columns
+      centred and scaled over their observed cells) at :data:`_SCREEN_RCOND`, far above the
+      rule;
+    * relations of three or more columns on the rows that observe every column of a
+      nested chain of sets: all the continuous columns, then without the column with the
+      most missing cells (ties in name order), and so on while some column of the set has
+      a missing cell (a set is read only when it gains rows). A relation is found when a
+      set of the chain holds its columns on more rows than the set has columns, and then
+      counted on every row that observes its columns; one among the columns with the most
+      missing cells, on rows that miss some other column each, is not looked for (a search
+      over subsets of columns).
+
+    Only named, never refused: the relation is the data's on those rows, and whatever the
+    missing cells would have held, ``missing="em"`` completes them from a model fitted
+    where it holds (EM then gives such a column the columns that determine it as parents,
+    with its residual variance held at its floor: ``docs/gaussian.md``), and a test of
+    ``missing="available_case"`` reads only the rows where its columns are observed."""
     columns = np.flatnonzero(data.continuous)
+    columns = columns[np.argsort(ranks[columns], kind="stable")]  # (in name order)
     values = data.values[:, columns]
-    observed = ~np.isnan(values).any(axis=1)
-    n_observed = int(np.count_nonzero(observed))
-    if n_observed < 2:
-        return [], ""
-    weights = None if data.weights is None else data.weights[observed]
-    scatter = moments(values[observed], weights).scatter[0]
-    dependencies = _dependencies(scatter, columns, ranks, n_observed <= len(columns))
-    rule = (f"with missing cells, these relations hold on the {n_observed} rows where every "
-            "continuous column is observed; missing='em' completes the other rows as if they held "
-            "there too, and can give such a column the columns that determine it as parents, with "
-            "its residual variance held at its floor (a tiny variance, a huge log-likelihood)")
-    return (dependencies, rule) if dependencies else ([], "")
+    observed = ~np.isnan(values)
+    weights = data.weights
+    k = len(columns)
+    found = {}  # position in ``columns`` -> (positions given, rows)
+
+    def holds(child, given):  # (its rows if the relation holds on the rows that observe it)
+        involved = [*given, child]
+        rows = observed[:, involved].all(axis=1)
+        n_rows = int(np.count_nonzero(rows))
+        if _forced_by_rows(n_rows, len(involved)):
+            return None
+        scatter = moments(values[rows][:, involved], None if weights is None else weights[rows]).scatter[0]
+        rule = collinear_pairs if len(given) == 1 else linear_dependencies
+        return n_rows if any(j == len(given) and told for j, told in rule(scatter)) else None
+
+    for j, i in _screened_pairs(values, observed, weights):
+        if j not in found and i not in found:
+            n_rows = holds(j, (i,))
+            if n_rows is not None:
+                found[j] = ((i,), n_rows)
+    chain = sorted(np.flatnonzero(~observed.all(axis=0)).tolist(),
+                   key=lambda j: -int(np.count_nonzero(~observed[:, j])))
+    kept, last = list(range(k)), -1
+    while len(kept) >= 3:
+        rows = observed[:, kept].all(axis=1)
+        n_rows = int(np.count_nonzero(rows))
+        if n_rows > last and not _forced_by_rows(n_rows, len(kept)):
+            last = n_rows
+            scatter = moments(values[rows][:, kept], None if weights is None else weights[rows]).scatter[0]
+            for j, given in linear_dependencies(scatter, limit=len(kept)):
+                child, given = kept[j], tuple(kept[i] for i in given)
+                if child not in found and len(given) >= 2:
+                    seen = holds(child, given)
+                    if seen is not None:
+                        found[child] = (given, seen)
+        if not chain or observed[:, kept].all():
+            break
+        kept.remove(chain.pop(0))
+    dependencies, seen = [], {}
+    for j in sorted(found):
+        given, n_rows = found[j]
+        dependencies.append((int(columns[j]), tuple(int(columns[i]) for i in given)))
+        if not observed[:, [*given, j]].all():
+            seen[int(columns[j])] = n_rows
+    rule = ("with missing cells, a continuous relation is read on the rows where its columns are "
+            "observed; missing='em' completes the other rows as if it held there too, and can give such "
+            "a column the columns that determine it as parents, with its residual variance held at its "
+            "floor (a tiny variance, a huge log-likelihood)") if seen else ""
+    return dependencies, seen, rule
+
+
+def _screened_pairs(values, observed, weights):
+    """The pairs ``(j, i)`` of columns of ``values`` (``i`` before ``j``, by ``j`` then
+    ``i``) whose correlation on the rows that observe both is 1 within :data:`_SCREEN_RCOND`
+    (``1 - r^2`` at most it), from products of the columns centred and scaled over their
+    observed cells (``0`` in a missing cell): a screen for :func:`_observed_row_dependencies`,
+    which decides each pair on its own rows."""
+    w = np.ones(len(values)) if weights is None else np.asarray(weights, dtype=np.float64)
+    mask = observed.astype(np.float64)
+    total = w @ mask
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(observed, values, 0.0).T @ w / total
+        z = np.where(observed, values - mean, 0.0)
+        z /= np.sqrt((z ** 2).T @ w / total)
+    z = np.where(observed & np.isfinite(z), z, 0.0)
+    zw = z * w[:, None]
+    count = (mask * w[:, None]).T @ mask  # [i, j]: the weight of the rows that observe both
+    first = zw.T @ mask  # [i, j]: the sum of column i over them
+    second = (zw * z).T @ mask
+    cross = zw.T @ z
+    with np.errstate(divide="ignore", invalid="ignore"):
+        covariance = cross - first * first.T / count
+        variance = second - first ** 2 / count  # [i, j]: of column i on the rows that observe j
+        residual = 1.0 - covariance ** 2 / (variance * variance.T)
+    close = (variance > 0) & (variance.T > 0) & (residual <= _SCREEN_RCOND)
+    return [(j, i) for j in range(values.shape[1]) for i in range(j) if close[i, j]]
+
+
+def _forced_by_rows(n_rows, n_columns):
+    """Whether ``n_rows`` rows force a linear relation among ``n_columns`` continuous
+    columns: their centred rows span at most ``n_rows - 1`` dimensions, so with no more
+    rows than columns some column is a linear function of the others by the rows alone."""
+    return n_rows <= n_columns
+
+
+def _seen_on(codes, a, b, copies):
+    """`` on the N rows where both are observed`` for a discrete pair with missing cells
+    (:func:`~skbn._counting.observed_together`, the rows :func:`~skbn._counting.functional_pairs`
+    reads it on), else ``""``, for a message."""
+    both, n_rows = observed_together(codes, a, b, copies)
+    return "" if both.all() else f" on the {n_rows} rows where both are observed"
 
 
 def _moment_rows(data):
@@ -637,6 +762,74 @@ def flat_states(data, counter, ranks):
             found.append((int(counter.continuous[t]), d, np.flatnonzero(flat[:, t]).tolist()))
     found.sort(key=lambda item: (ranks[item[0]], ranks[item[1]]))
     return found
+
+
+def observed_flat_states(data, ranks, completed=False):
+    """:func:`flat_states` on data with missing cells: each (continuous ``y``, discrete
+    ``g``) pair read on the rows that observe both, by the same rule there (a state of at
+    least two such rows, no spread by the scores' rule).
+
+    For a search by tests with test-wise deletion (``missing="available_case"``) those are
+    the rows a test of the two reads. For a search that scores EM's completions
+    (``completed``, ``missing="em"``), a state counts only when no completion can reach it:
+    no row that misses ``y`` is in it or misses ``g``, and no row that misses ``g``
+    observes ``y``. A completion adds spread to the state it falls in (EM holds that
+    state's variance at its floor), and its CLG family then scores finite: hill climbing,
+    GES and MMHC learn ``g -> y`` when cells of ``y`` are missing in the flat state, and
+    lose it, as on complete data, when only another column has missing cells.
+
+    Returns
+    -------
+    list of (continuous_position, discrete_position, state_codes, rows)
+        As :func:`flat_states`, with the number of rows of those states that observe both
+        (counted as there).
+    """
+    copies = row_copies(data.weights)
+    order = np.argsort(ranks, kind="stable").tolist()
+    continuous = [j for j in order if data.cardinalities[j] == 0]
+    discrete = [d for d in order if data.cardinalities[d] > 0]
+    screened = {d: _nearly_flat(data.values[:, continuous], data.codes[:, d], copies) for d in discrete}
+    found = []
+    for t, j in enumerate(continuous):
+        y_observed = ~np.isnan(data.values[:, j])
+        for d in (d for d in discrete if screened[d][t]):
+            g, r = data.codes[:, d].astype(np.intp), int(data.cardinalities[d])
+            rows = (g >= 0) & y_observed
+            weights = None if data.weights is None else data.weights[rows]
+            stats = moments(data.values[rows, j], weights, g[rows], r)
+            n_rows = count_cells(g[rows], r, None if copies is None else copies[rows])
+            flat = stats.flat[:, 0] & (n_rows >= 2)
+            if completed and flat.any():
+                if (g < 0).any():
+                    continue  # (a row missing g can be completed into any state)
+                flat &= count_cells(g[~y_observed], r) == 0  # (no cell of y to complete there)
+            codes = np.flatnonzero(flat)
+            if len(codes):
+                found.append((j, d, codes.tolist(), int(n_rows[codes].sum())))
+    return found
+
+
+def _nearly_flat(values, codes, copies=None):
+    """For each column of ``values`` (NaN: missing): whether, in some state of ``codes``
+    (``-1``: missing), its observed values (two rows or more, counted by ``copies`` as
+    :func:`observed_flat_states` counts them) span at most ``1e-5`` of their
+    largest magnitude, far above the scores' rule (a spread of at most ``N_g ((16 + n_g) eps
+    mean)^2``, deviations of ``2e-7`` of the mean at ``1e6`` rows): a screen for
+    :func:`observed_flat_states`, one sort of the rows, that never misses a column the
+    rule finds flat."""
+    rows = np.flatnonzero(codes >= 0)
+    rows = rows[np.argsort(codes[rows], kind="stable")]
+    if not len(rows):
+        return np.zeros(values.shape[1], dtype=bool)
+    starts = np.flatnonzero(np.r_[True, np.diff(codes[rows]) != 0])
+    sorted_values = values[rows]
+    with np.errstate(invalid="ignore"):
+        highest = np.fmax.reduceat(sorted_values, starts, axis=0)
+        lowest = np.fmin.reduceat(sorted_values, starts, axis=0)
+    observed = ~np.isnan(sorted_values)
+    seen = np.add.reduceat(observed if copies is None else observed * copies[rows, None], starts, axis=0)
+    scale = np.maximum(np.abs(highest), np.abs(lowest))
+    return ((seen >= 2) & (highest - lowest <= 1e-5 * scale)).any(axis=0)
 
 
 def lone_states(data, ranks):
@@ -1032,8 +1225,14 @@ def flat_states_message(learner, flat, names, states, reader, consequence=None):
         more = len(codes) - _FLAT_STATES_SHOWN
         return shown + (f" (and {more} more states)" if more > 0 else "")
 
-    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}"
-                      for j, d, codes in flat[:_FLAT_PAIRS_SHOWN])
+    def seen(item):  # (with missing cells: the rows of those states that observe both)
+        if len(item) < 4:
+            return ""
+        where = "that state" if len(item[2]) == 1 else "those states"
+        return f" (on the {item[3]} rows of {where} where both are observed)"
+
+    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}{seen((j, d, codes, *rest))}"
+                      for j, d, codes, *rest in flat[:_FLAT_PAIRS_SHOWN])
     if len(flat) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(flat) - _FLAT_PAIRS_SHOWN} more such pairs of columns"
     y, g = names[flat[0][0]], names[flat[0][1]]

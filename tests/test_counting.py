@@ -287,6 +287,51 @@ def test_sparse_product_count_equals_bincount_bit_for_bit():
     assert not dense and len(family) < 36  # the last parent set was compressed
 
 
+def test_dense_product_count_equals_bincount_bit_for_bit():
+    """Below ``ONE_HOT_MIN_ROWS`` rows, the candidate tables of a family with few cells
+    counted by the dense one-hot product (float32 sums of ones) are the bincount tables
+    exactly; a family with more cells, weighted data or ``dense_product_states=0`` use the
+    bincount."""
+    from skbn.scores import BIC, BDeu
+
+    cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
+    codes = _random_codes(50, cards, seed=23)
+    data = EncodedData(codes, cards, tuple("abcde"))
+    product = FamilyCounter(data)  # 14 states over 5 variables: families of <= 11 cells
+    counted = FamilyCounter(data, dense_product_states=0)
+    for child, parents in [(0, (1,)), (4, (0,)), (1, (0, 3)), (3, (1, 4)), (2, (0, 1, 3, 4))]:
+        expected, family, dense = counted.added_parent_tables(child, parents)
+        stack, product_family, product_dense = product.added_parent_tables(child, parents)
+        np.testing.assert_array_equal(product_family, family)
+        assert product_dense == dense
+        for field in ("cells", "cell_owner", "rows", "row_owner", "n_parent_configs"):
+            np.testing.assert_array_equal(getattr(stack, field), getattr(expected, field))
+        assert stack.small_counts == expected.small_counts
+        for score in (BIC(), BDeu(ess=1.0)):
+            np.testing.assert_array_equal(score.local_scores(stack), score.local_scores(expected))
+    assert isinstance(product._one_hot_matrix, np.ndarray)  # built by the dense product
+    assert counted._one_hot_matrix is None  # never built
+    weighted = FamilyCounter(replace(data, weights=np.ones(50)))
+    weighted.added_parent_tables(0, (1,))
+    assert weighted._one_hot_rows() is None
+
+
+def test_gram_from_the_dense_product_matrix_equals_pairwise_tables():
+    """Below ``ONE_HOT_MIN_ROWS`` unweighted rows the counter's Gram matrix is the product of
+    the one-hot matrix it keeps for the dense product: pairwise_tables' values, bit for bit
+    (missing cells, code -1, included)."""
+    cards = np.array([3, 2, 4, 2, 3], dtype=np.int64)
+    codes = _random_codes(60, cards, seed=24).astype(np.int16)
+    codes[np.random.default_rng(25).random(codes.shape) < 0.1] = -1
+    for block in (codes, np.abs(codes).astype(np.uint8)):
+        counter = FamilyCounter(EncodedData(np.asfortranarray(block), cards, tuple("abcde")))
+        gram, offsets = counter.pairwise()
+        expected, expected_offsets = pairwise_tables(block, cards)
+        np.testing.assert_array_equal(gram, expected)
+        np.testing.assert_array_equal(offsets, expected_offsets)
+        assert gram.dtype == expected.dtype and isinstance(counter._one_hot_matrix, np.ndarray)
+
+
 @pytest.mark.parametrize("compress", [False, True])
 def test_grouped_rows_count_like_plain_rows(compress):
     """Rows in groups sharing cells (the completions of incomplete rows, shuffled so that a

@@ -152,17 +152,18 @@ def test_fixed_structure_learns_no_structure_and_does_not_report():
     assert _determined_warnings(make("fixed", edges=[("a", "c")], fit_parameters=False), X) == []
 
 
-def _functional_by_definition(codes, order):
+def _functional_by_definition(codes, order, copies=None):
     """The pairs ``(a, b)`` of ``order`` where ``b`` is a function of ``a`` on the rows, by
-    the definition: complete columns, ``b`` not constant, ``a`` with at most half as many
-    states as rows, one state of ``b`` for each state of ``a``."""
-    n = len(codes)
-    complete = [j for j in order if (codes[:, j] >= 0).all()]
+    the definition, on the rows where both are observed (code >= 0): ``b`` not constant
+    there, ``a`` with at most half as many states there as such rows (counted by
+    ``copies``), one state of ``b`` for each state of ``a``."""
     found = []
-    for a in complete:
-        for b in complete:
-            states_a, states_b = set(codes[:, a].tolist()), set(codes[:, b].tolist())
-            pairs = set(zip(codes[:, a].tolist(), codes[:, b].tolist()))
+    for a in order:
+        for b in order:
+            both = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+            n = int(both.sum()) if copies is None else int(copies[both].sum())
+            states_a, states_b = set(codes[both, a].tolist()), set(codes[both, b].tolist())
+            pairs = set(zip(codes[both, a].tolist(), codes[both, b].tolist()))
             if a != b and len(states_b) > 1 and 2 * len(states_a) <= n and len(pairs) == len(states_a):
                 found.append((a, b))
     return sorted(found, key=lambda pair: (order.index(pair[0]), order.index(pair[1])))
@@ -171,9 +172,10 @@ def _functional_by_definition(codes, order):
 @pytest.mark.parametrize("sample", [2, 7, 256])
 def test_functional_pairs_against_the_definition(sample):
     """A pair is reported iff every state of the first column occurs with one state of the
-    second (checked on the rows), for random columns: recodings, many-to-one maps, maps
-    broken in one row, identifiers, constants, missing cells, rows sorted by a column; in
-    rounds of growing row samples (``sample``) or at once."""
+    second (checked on the rows that observe both), for random columns: recodings,
+    many-to-one maps, maps broken in one row, identifiers, constants, missing cells (one,
+    or 20% of the cells), row copies, rows sorted by a column; in rounds of growing row
+    samples (``sample``) or at once."""
     rng = np.random.default_rng(6)
     for trial in range(150):
         n = int(rng.integers(1, 80))
@@ -186,17 +188,112 @@ def test_functional_pairs_against_the_definition(sample):
         codes = np.column_stack(columns)
         if trial % 5 == 0:
             codes[rng.integers(0, n), int(rng.integers(0, len(columns)))] = -1
+        if trial % 5 == 1:
+            codes[rng.random(codes.shape) < 0.2] = -1
         if trial % 3 == 0:
             codes = codes[np.argsort(codes[:, int(rng.integers(0, len(columns)))], kind="stable")]
+        copies = rng.integers(1, 4, n).astype(np.float64) if trial % 4 == 0 else None
         order = [int(j) for j in rng.permutation(len(columns))]
-        expected = _functional_by_definition(codes, order)
-        assert functional_pairs(codes, order, sample=sample, growth=3) == expected, trial
+        expected = _functional_by_definition(codes, order, copies)
+        assert functional_pairs(codes, order, sample=sample, growth=3, copies=copies) == expected, trial
 
 
-def test_functional_pairs_leave_out_columns_with_missing_cells_and_identifiers():
+def test_functional_pairs_leave_out_identifiers():
     codes = np.array([[0, 1, 1, 0], [1, 0, 0, 1], [0, 1, -1, 2], [1, 0, 0, 3]])
-    # 0 and 1 recode each other; 3 (one state per row) determines every column trivially
+    # 0 and 1 recode each other; 3 (one state per row) determines every column trivially; 2
+    # is a function of 0 on the 3 rows that observe both, where 0 has 2 states: 2 * 2 > 3
     assert functional_pairs(codes, [0, 1, 2, 3]) == [(0, 1), (1, 0)]
+
+
+def test_functional_pairs_read_the_rows_where_both_columns_are_observed():
+    """By hand: ``a`` and ``b`` recode each other (0-0, 1-1, 2-2) on the 6 rows that observe
+    both (rows 0-3, 5, 6); ``b`` is missing in row 4, ``a`` in row 7, and neither cell can
+    undo what those 6 rows show. Each has 3 states there and 2 * 3 <= 6 (the identifier
+    rule), so the pair is reported; ``c`` is a function of neither. Before, a column with a
+    missing cell was left out and nothing was reported. Without row 6 the pair is seen on 5
+    rows, fewer than two per state of ``a``, and is not reported."""
+    a = [0, 0, 1, 1, 2, 2, 2, -1, 0]
+    b = [0, 0, 1, 1, -1, 2, 2, 0, -1]
+    c = [0, 1, 0, 1, 0, 1, 0, 1, 1]
+    codes = np.column_stack([a, b, c])
+    assert functional_pairs(codes, [0, 1, 2]) == [(0, 1), (1, 0)]
+    assert functional_pairs(np.delete(codes, 6, axis=0), [0, 1, 2]) == []
+    # rows as copies (chunked data): row 5 twice more makes 8 rows observed together
+    copies = np.array([1, 1, 1, 1, 1, 3, 1, 1], dtype=np.float64)
+    assert functional_pairs(np.delete(codes, 6, axis=0), [0, 1, 2], copies=copies) == [(0, 1), (1, 0)]
+
+
+def _recoded_with_a_missing_cell():
+    """The recoding of the issue: ``a_copy`` relabels ``a`` (u->U, v->V, w->W), ``c`` copies
+    ``a`` in 80% of the rows, ``b`` is independent; 500 rows, ``a_copy`` missing in row 3."""
+    rng = np.random.default_rng(0)
+    a = rng.choice(["u", "v", "w"], 500)
+    b = rng.choice(["p", "q"], 500)
+    c = np.where(rng.random(500) < 0.8, a, rng.choice(["u", "v", "w"], 500))
+    X = pd.DataFrame({"a": a, "a_copy": pd.Series(a).map({"u": "U", "v": "V", "w": "W"}), "b": b, "c": c})
+    with_missing = X.copy()
+    with_missing.loc[3, "a_copy"] = None
+    return X, with_missing
+
+
+@pytest.mark.parametrize("learner, missing", [(PCStructure, "available_case"), (PCStructure, "complete_case"),
+                                              (MMHCStructure, "em"), (MMHCStructure, "complete_case")])
+def test_discrete_recodings_are_named_with_a_missing_cell(learner, missing):
+    """One missing cell in ``a_copy`` silenced the warning (a column with a missing cell was
+    left out of the discrete check), though PC, as on complete data, keeps only
+    ``a - a_copy`` and loses the real dependence of ``c`` on ``a``. The pair is now read on
+    the 499 rows where both columns are observed (500 less row 3), and the warning says so;
+    complete-case deletion reads those same 499 rows as complete data."""
+    X, with_missing = _recoded_with_a_missing_cell()
+    told = _determined_warnings(learner(missing=missing, fit_parameters=False), with_missing)
+    assert len(told) == 1
+    seen = " on the 499 rows where both are observed" if missing != "complete_case" else ""
+    assert f"'a' and 'a_copy' (one-to-one recodings of each other{seen})" in told[0]
+    if seen:
+        assert "with missing cells, a discrete relation is read on the rows where both columns" in told[0]
+    complete = _determined_warnings(learner(fit_parameters=False), X)
+    assert len(complete) == 1 and "'a' and 'a_copy' (one-to-one recodings of each other)" in complete[0]
+
+
+def test_score_based_learners_with_em_are_not_told_about_a_recoding_as_on_complete_data():
+    """Hill climbing scores the family ``a_copy | a`` without harm (it predicts exactly), so
+    neither the complete data nor those with a missing cell (structural EM) warn, and both
+    keep the edge ``a - c``."""
+    X, with_missing = _recoded_with_a_missing_cell()
+    for model, data in ((HillClimbStructure(fit_parameters=False), X),
+                        (HillClimbStructure(missing="em", random_state=0), with_missing)):
+        assert _determined_warnings(model, data) == []
+        assert {frozenset(e) for e in model.edges_} >= {frozenset(("a", "c"))}
+
+
+def test_a_function_with_missing_cells_is_named_with_its_rows_in_chunks_and_in_memory():
+    """A group beside its units (``Type`` a function of ``Plant``: 12 units of 7 rows, the
+    shape of R's ``CO2``), ``Type`` missing in 5 rows and ``Plant`` in 3 others: the pair is
+    seen on 84 - 8 = 76 rows, the same in memory and in chunks (distinct rows weighted by
+    their copies)."""
+    rng = np.random.default_rng(3)
+    plant = np.repeat(np.arange(12), 7)
+    X = pd.DataFrame({"Plant": [f"P{p}" for p in plant], "Type": np.where(plant < 6, "Quebec", "Mississippi"),
+                      "uptake": np.where(rng.random(84) < 0.7, plant % 3, rng.integers(0, 3, 84))})
+    X.loc[[0, 10, 20, 30, 40], "Type"] = None
+    X.loc[[5, 15, 25], "Plant"] = None
+    expected = "'Type' (a function of 'Plant' on the 76 rows where both are observed)"
+    in_memory = _determined_warnings(PCStructure(missing="available_case", fit_parameters=False), X)
+    chunked = _determined_warnings(PCStructure(missing="available_case", fit_parameters=False),
+                                   [X.iloc[:40], X.iloc[40:]])
+    assert len(in_memory) == 1 and expected in in_memory[0]
+    assert chunked == in_memory
+
+
+@pytest.mark.parametrize("learner, missing", [(PCStructure, "available_case"), (MMHCStructure, "em")])
+def test_incomplete_independent_discrete_columns_are_never_named(learner, missing):
+    """No false alarm from reading pairs on the rows both columns observe: 60 seeds of 4
+    independent columns (2-4 states, 60 rows) with 20% of the cells missing."""
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        X = pd.DataFrame({name: rng.integers(0, r, 60).astype(str) for name, r in zip("abcd", (2, 3, 4, 3))})
+        X = X.mask(rng.random(X.shape) < 0.2)
+        assert _determined_warnings(learner(missing=missing, fit_parameters=False), X) == [], seed
 
 
 def _recoded(n=2000, seed=7):
@@ -425,6 +522,72 @@ def test_a_state_of_a_single_row_keeps_its_column_from_every_continuous_child():
     assert _lone_warnings(HillClimbStructure(), X[["g"]].assign(y=(X["y"] > 1).astype(int))) == []
 
 
+@pytest.mark.parametrize("column", ["x", "g", "y"])
+def test_a_point_mass_with_missing_cells_is_told_under_test_wise_deletion_only(column):
+    """``y`` is exactly 0 where ``g`` is ``control``. A missing cell (in ``x``, ``g`` or
+    ``y``) skipped the check (no moments of every row), and PC's test-wise deletion lost
+    ``g - y`` without a word, as on complete data. The pair is now read on the rows that
+    observe both, counted here independently with pandas. Under EM it depends on the
+    completions: a missing cell of ``y`` in a control row, or of ``g``, is completed with
+    spread (EM holds the state's variance at its floor), the family ``g -> y`` scores finite
+    and hill climbing learns it (not told); a missing cell in ``x`` alone leaves the control
+    rows flat, the family ``-inf`` and the edge lost, as on complete data (told)."""
+    X = _zero_inflated()
+    X.loc[[3, 4, 5], column] = None
+    pc = make("pc", missing="available_case", fit_parameters=False)
+    told = _spread_warnings(pc, X)
+    rows = int(((X["g"] == "control") & X["y"].notna()).sum())
+    assert len(told) == 1
+    assert f"'y' where 'g' is 'control' (on the {rows} rows of that state where both are observed)" in told[0]
+    assert {frozenset(e) for e in pc.edges_} == {frozenset(("x", "y"))}  # (g - y lost, as on complete data)
+    hill_climb = HillClimbStructure(missing="em", random_state=0, fit_parameters=False)
+    told = _spread_warnings(hill_climb, X)
+    assert (X.loc[[3, 4, 5], "g"] == "control").any() or column != "y"  # (a control row misses y)
+    if column == "x":
+        assert len(told) == 1 and f"'y' where 'g' is 'control' (on the {rows} rows" in told[0]
+        assert ("g", "y") not in hill_climb.edges_
+    else:
+        assert told == [] and ("g", "y") in hill_climb.edges_
+
+
+def test_the_screen_of_flat_states_with_missing_cells_misses_none(monkeypatch):
+    """The screen (observed values spanning at most 1e-5 of their magnitude in a state)
+    never drops a pair the scores' rule finds flat: random mixed data with constants,
+    values equal up to rounding (``0.1 + 0.2``), tiny spreads, large offsets, missing
+    cells and integer row weights, against the same check with every pair passed on."""
+    from dataclasses import replace
+
+    from skbn import _determined_columns
+    from skbn._data import encode_fit, name_ranks
+
+    def every_pair(values, *_):
+        return np.ones(values.shape[1], dtype=bool)
+
+    rng = np.random.default_rng(12)
+    told = 0
+    for trial in range(40):
+        n = int(rng.integers(4, 60))
+        offset = 10.0 ** rng.integers(-3, 9) * rng.choice([-1, 1])
+        a, b = rng.integers(0, 3, n), rng.integers(0, 4, n)
+        y = offset + rng.normal(size=(n, 3))
+        y[a == 0, 0] = offset
+        y[b == 1, 1] = np.where(rng.random(int(np.sum(b == 1))) < 0.5, 0.1 + 0.2, 0.3)
+        y[b == 2, 2] = offset + 1e-9 * rng.normal(size=int(np.sum(b == 2)))
+        X = pd.DataFrame({"a": [f"a{v}" for v in a], "b": [f"b{v}" for v in b],
+                          "y0": y[:, 0], "y1": y[:, 1], "y2": y[:, 2]}).mask(rng.random((n, 5)) < 0.15)
+        data, _ = encode_fit(X, "auto", allow_continuous=True, allow_missing=True)
+        if trial % 2:
+            data = replace(data, weights=rng.integers(1, 4, n).astype(float))
+        ranks = name_ranks(data.names)
+        for completed in (False, True):
+            screened = _determined_columns.observed_flat_states(data, ranks, completed)
+            with monkeypatch.context() as patch:
+                patch.setattr(_determined_columns, "_nearly_flat", every_pair)
+                assert _determined_columns.observed_flat_states(data, ranks, completed) == screened, trial
+            told += len(screened)
+    assert told >= 20
+
+
 def test_the_spread_report_does_not_depend_on_the_column_order():
     rng = np.random.default_rng(10)
     X = _zero_inflated()
@@ -438,9 +601,9 @@ def test_the_spread_report_does_not_depend_on_the_column_order():
 
 
 def test_the_spread_check_skips_what_it_does_not_read(monkeypatch):
-    """Told on complete mixed data; not for the oracle (no data read), with missing cells
-    (no moments; a discrete column with a missing cell has no states to split by), nor
-    on discrete data, where it builds no moments at all (no cost)."""
+    """Told on complete mixed data; not for the oracle (no data read), nor on discrete
+    data, where it builds no moments at all (no cost). With missing cells, see
+    ``test_a_point_mass_with_missing_cells_is_told_under_test_wise_deletion_only``."""
     from skbn._counting._moment_counter import MomentCounter
     from skbn.citests import DSeparationOracle
 
@@ -448,12 +611,6 @@ def test_the_spread_check_skips_what_it_does_not_read(monkeypatch):
     assert len(_spread_warnings(make("pc", missing="available_case", fit_parameters=False), X)) == 1
     oracle = DSeparationOracle((list(X.columns), [("g", "y"), ("x", "y")]))
     assert _spread_warnings(make("pc", ci_test=oracle, fit_parameters=False), X) == []
-    with_missing = X.copy()
-    with_missing.loc[3, "x"] = np.nan
-    assert _spread_warnings(make("pc", missing="available_case", fit_parameters=False), with_missing) == []
-    with_missing = X.copy()
-    with_missing.loc[3, "g"] = None
-    assert _spread_warnings(make("pc", missing="available_case", fit_parameters=False), with_missing) == []
 
     def refuse(*args, **kwargs):
         raise AssertionError("a MomentCounter was built on discrete data")
@@ -1222,19 +1379,97 @@ def test_determined_columns_are_named_with_missing_continuous_cells(learner):
     """mice's ``mammalsleep`` (``ts = sws + ps``, every column with missing cells) fitted with
     ``missing="em"`` or ``"available_case"``: only EM's floor warning on ``ps`` was given
     ("few rows inform that regression"), not the exact relation behind it, since the
-    determined-columns check ran on complete data only. It now runs on the rows where every
-    continuous column is observed (54 here: 80 less rows 0-21, where ``sws`` or ``ps`` is
-    missing, and rows 30-33, where ``ts`` is), names the relation, and refuses nothing (EM
-    bounds the variance)."""
+    determined-columns check ran on complete data only. It now runs on the rows where the
+    columns of the relation are observed (54 here: 80 less rows 0-21, where ``sws`` or
+    ``ps`` is missing, and rows 30-33, where ``ts`` is), names the relation with those
+    rows, and refuses nothing (EM bounds the variance)."""
     X = _sleep_stages()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         clone(learner).fit(X)
     told = [str(w.message) for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
     assert len(told) == 1
-    assert "'ts' (a linear function of 'ps', 'sws')" in told[0]
-    assert "the 54 rows where every continuous column is observed" in told[0]
+    assert ("'ts' (a linear function of 'ps', 'sws' on the 54 rows where these columns are observed)"
+            in told[0])
     with warnings.catch_warnings(record=True) as caught:  # (noise of 1e-3 of the spread: no relation)
         warnings.simplefilter("always")
         clone(learner).fit(_sleep_stages(noise=0.01))
     assert not [w for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
+
+
+def _no_complete_row(n=200, seed=1):
+    """Every row misses a continuous cell (``x`` in the even rows, ``y`` in the odd ones),
+    while ``a2 = 2 a + 1`` (``a2`` missing in rows 20-22) and ``v = t - u`` (``u`` missing in
+    rows 0-9) hold on every row that observes their columns."""
+    rng = np.random.default_rng(seed)
+    u, v, a, x, y = rng.normal(size=(5, n))
+    X = pd.DataFrame({"a": a, "a2": 2 * a + 1, "t": u + v, "u": u, "v": v, "x": x, "y": y + x})
+    X.loc[::2, "x"] = np.nan
+    X.loc[1::2, "y"] = np.nan
+    X.loc[:9, "u"] = np.nan
+    X.loc[[20, 21, 22], "a2"] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure(missing="em", random_state=0),
+                                     PCStructure(missing="available_case", fit_parameters=False)])
+def test_continuous_relations_are_read_on_the_rows_that_observe_their_columns(learner):
+    """No row observes every continuous column, so the check on the rows where every
+    continuous column is observed read none and said nothing. Each relation is now read on
+    the rows that observe its own columns, counted by hand: ``a2`` on 200 - 3 = 197 rows,
+    ``v`` (named as a function of the columns before it in name order, ``t`` and ``u``) on
+    200 - 10 = 190."""
+    told = _determined_warnings(clone(learner), _no_complete_row())
+    assert len(told) == 1
+    assert ("'a2' (a linear function of 'a' on the 197 rows where these columns are observed); "
+            "'v' (a linear function of 't', 'u' on the 190 rows where these columns are observed)") in told[0]
+    noise = 1e-3 * np.random.default_rng(10).normal(size=(2, 200))  # (a generator of other draws)
+    noisy = _no_complete_row().assign(a2=lambda X: X["a2"] + noise[0], v=lambda X: X["v"] + noise[1])
+    assert _determined_warnings(clone(learner), noisy) == []
+
+
+def test_a_continuous_pair_seen_on_too_few_rows_is_not_named():
+    """``b = 2 a`` on the only 2 rows that observe both is forced by those rows (two points
+    lie on a line): not named; a third such row makes it a relation of the data."""
+    rng = np.random.default_rng(4)
+    a, c = rng.normal(size=(2, 40))
+    X = pd.DataFrame({"a": a, "b": 2 * a, "c": c})
+    X.loc[2:, "b"] = np.nan  # b observed in rows 0 and 1 only
+    X.loc[[0, 1], "b"] = [5.0, -1.0]
+    model = PCStructure(missing="available_case", fit_parameters=False)
+    assert _determined_warnings(model, X) == []
+    X.loc[2, "b"] = X.loc[0, "b"] + (X.loc[1, "b"] - X.loc[0, "b"]) * (X.loc[2, "a"] - X.loc[0, "a"]) / (
+        X.loc[1, "a"] - X.loc[0, "a"])  # (on the line of rows 0 and 1)
+    told = _determined_warnings(model, X)
+    assert len(told) == 1
+    assert "'b' (a linear function of 'a' on the 3 rows where these columns are observed)" in told[0]
+
+
+@pytest.mark.parametrize("learner", [PCStructure(missing="available_case", fit_parameters=False),
+                                     HillClimbStructure(missing="em", random_state=0, fit_parameters=False)])
+def test_incomplete_independent_mixed_columns_are_never_named(learner):
+    """No false alarm: 60 seeds of 3 independent continuous and 2 discrete columns (40 rows)
+    with 20% of the cells missing."""
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        X = pd.DataFrame({"x": rng.normal(size=40), "y": rng.normal(size=40), "z": rng.normal(size=40),
+                          "g": rng.integers(0, 2, 40).astype(str), "h": rng.integers(0, 3, 40).astype(str)})
+        X = X.mask(rng.random(X.shape) < 0.2)
+        assert _determined_warnings(clone(learner), X) == [], seed
+
+
+def test_mixed_data_with_missing_cells_name_discrete_and_continuous_relations():
+    """A recoding (``g``, ``g code``) and a duplicate (``x``, ``x2``), each with a missing
+    cell: PC names both, with the rows of each pair (300 - 2 and 300 - 1)."""
+    rng = np.random.default_rng(5)
+    g = rng.integers(0, 3, 300)
+    x = rng.normal(size=300) + g
+    X = pd.DataFrame({"g": [f"s{v}" for v in g], "g code": g.astype(str), "x": x, "x2": x * 10.0,
+                      "y": rng.normal(size=300) + x})
+    X.loc[[7, 8], "g code"] = None
+    X.loc[11, "x2"] = np.nan
+    told = _determined_warnings(PCStructure(missing="available_case", fit_parameters=False), X)
+    assert len(told) == 1
+    assert "'x2' (a linear function of 'x' on the 299 rows where these columns are observed)" in told[0]
+    assert ("'g' and 'g code' (one-to-one recodings of each other on the 298 rows where both are observed)"
+            in told[0])

@@ -250,26 +250,40 @@ def stratified_codes(codes, cardinalities, features, stratum):
     return combined, np.asarray(cardinalities)[features] * r_s
 
 
-def functional_pairs(codes, columns, sample=256, growth=16, n_rows=None):
+def observed_together(codes, a, b, copies=None):
+    """The rows where the discrete columns ``a`` and ``b`` (positions in ``codes``) are both
+    observed (no code ``-1``), and their number counted as :func:`functional_pairs` counts
+    rows (the total of ``copies``, integer row weights, when given): ``(mask, n_rows)``."""
+    both = (codes[:, a] >= 0) & (codes[:, b] >= 0)
+    n_rows = int(np.count_nonzero(both)) if copies is None else int(np.sum(copies[both]))
+    return both, n_rows
+
+
+def functional_pairs(codes, columns, sample=256, growth=16, copies=None):
     """Ordered pairs of the discrete ``columns`` (positions in ``codes``) where the second
-    is a function of the first: every observed state of the first occurs with a single
-    state of the second (a duplicated column, labels beside their codes, a region beside
-    its cities, a treatment group beside the units that received it).
+    is a function of the first on the rows where both are observed: every observed state of
+    the first occurs there with a single state of the second (a duplicated column, labels
+    beside their codes, a region beside its cities, a treatment group beside the units
+    that received it).
 
-    ``b`` is a function of ``a`` exactly when every row agrees on ``b`` with a
-    representative row of its state of ``a`` (any one row of that state): one gather and
-    one comparison test every ``b`` against one ``a``, whatever the number of states.
-    Only non-trivial relations are reported:
+    ``b`` is a function of ``a`` exactly when, among the rows that observe both, each state
+    of ``a`` holds one state of ``b``: the rows are sorted by ``a`` once, and the largest and
+    smallest observed code of every ``b`` in each state of ``a`` (missing cells, code
+    ``-1``, left out) are compared, for every ``b`` at once. Without missing cells these are
+    all the rows. Only non-trivial relations are reported, read on the rows that observe
+    both (:func:`observed_together`), the rule that keeps small configurations from
+    looking functional:
 
-    * ``b`` has two observed states or more (a constant is a function of anything);
-    * ``a`` has at most half as many observed states as there are rows (two rows per
-      state on average, counted by :func:`count_cells`): every column is a function of an
-      identifier, whose states occur once each, and of a column with nearly as many
-      states as rows, without the rows showing any relation.
+    * ``b`` has two observed states or more there (a constant is a function of anything);
+    * ``a`` has at most half as many observed states there as there are such rows (two rows
+      per state on average): every column is a function of an identifier, whose states
+      occur once each, and of a column with nearly as many states as rows, without the rows
+      showing any relation. So a pair is never reported on fewer than 4 rows observed
+      together (two states of ``a``, each twice).
 
-    ``n_rows``: the number of rows the codes stand for (default ``len(codes)``; the total of
-    integer row weights, e.g. the copies of the distinct rows of chunked data), which the
-    identifier rule counts. Columns with a missing cell (code ``-1``) are left out.
+    ``copies``: integer row weights, the number of rows each row of ``codes`` stands for
+    (the copies of the distinct rows of chunked data, :func:`skbn._data.row_copies`), which
+    the identifier rule counts; None: each row once.
 
     The pairs are tried on rows spread evenly over the data (every ``n // m``-th row, so
     that rows sorted by some column do not make them alike), first ``m = sample`` of them,
@@ -284,13 +298,12 @@ def functional_pairs(codes, columns, sample=256, growth=16, n_rows=None):
         then ``b``). A one-to-one pair gives both ``(a, b)`` and ``(b, a)``.
     """
     n = len(codes)
-    n_rows = n if n_rows is None else n_rows
-    kept, sizes = [], []  # complete columns with two observed states or more, their code ranges
+    kept, sizes = [], []  # columns with two observed states or more, their code ranges
     for j in columns:
-        column = codes[:, j]
-        if n and column.min() >= 0 and column.max() > column.min():
+        observed = codes[:, j][codes[:, j] >= 0]
+        if len(observed) and observed.max() > observed.min():
             kept.append(j)
-            sizes.append(int(column.max()) + 1)
+            sizes.append(int(observed.max()) + 1)
     kept, everything = np.array(kept, dtype=np.intp), np.arange(len(kept))
     pending = {i: everything[everything != i] for i in range(len(kept))} if len(kept) > 1 else {}
     m = sample
@@ -300,13 +313,19 @@ def functional_pairs(codes, columns, sample=256, growth=16, n_rows=None):
         rows = codes[::step, kept[involved]][:m] if step > 1 else codes[:, kept[involved]]
         local = np.empty(len(kept), dtype=np.intp)  # position in ``kept`` -> column of ``rows``
         local[involved] = np.arange(len(involved))
-        representative = np.empty(max(sizes), dtype=np.intp)
         left = {}
         for i, others in pending.items():
             column = rows[:, local[i]]
-            representative[column] = np.arange(len(column))  # (for each state, one of its rows)
-            columns_b = local[others]
-            agree = (rows[representative[column]][:, columns_b] == rows[:, columns_b]).all(axis=0)
+            order = np.argsort(column, kind="stable")
+            order = order[column[order] >= 0]  # (the rows that observe the first column)
+            if not len(order):  # (no row to refute a pair)
+                left[i] = others
+                continue
+            starts = np.flatnonzero(np.r_[True, np.diff(column[order]) != 0])
+            seen = rows[order][:, local[others]].astype(np.int64)
+            highest = np.maximum.reduceat(seen, starts, axis=0)  # (-1: none observed in the state)
+            lowest = np.minimum.reduceat(np.where(seen >= 0, seen, np.iinfo(np.int64).max), starts, axis=0)
+            agree = ((highest == lowest) | (highest < 0)).all(axis=0)
             if agree.any():
                 left[i] = others[agree]
         pending = left
@@ -315,8 +334,11 @@ def functional_pairs(codes, columns, sample=256, growth=16, n_rows=None):
         m *= growth
     pairs = []
     for i, others in pending.items():  # (every row was read)
-        column = codes[:, kept[i]]
-        if 2 * np.count_nonzero(count_cells(column, sizes[i])) <= n_rows:
-            pairs.extend((int(kept[i]), int(kept[k])) for k in others.tolist())
+        for k in others.tolist():
+            both, n_rows = observed_together(codes, kept[i], kept[k], copies)
+            together = codes[both][:, [kept[i], kept[k]]]
+            if (len(together) and together[:, 1].max() > together[:, 1].min()
+                    and 2 * np.count_nonzero(count_cells(together[:, 0], sizes[i])) <= n_rows):
+                pairs.append((int(kept[i]), int(kept[k])))
     rank = {j: position for position, j in enumerate(columns)}
     return sorted(pairs, key=lambda pair: (rank[pair[0]], rank[pair[1]]))

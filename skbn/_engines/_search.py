@@ -98,7 +98,9 @@ class DeltaEngine:
         self.indegree = np.zeros(p, dtype=np.int64)
         self.dag = DynamicReachability(p)  # parent / child / reachability bitsets of A
         self.n_evaluations = 0  # toggle columns requested (see Budget)
-        self._cyclic = set()  # moves known to close a cycle (kept while edges are only added)
+        # moves known to close a cycle (kept while edges are only added): flat table index ->
+        # the move (kind, i, j), so that re-examining them decodes nothing
+        self._cyclic = {}
         self._score = None
 
     # --------------------------------------------------------------- state
@@ -227,7 +229,7 @@ class DeltaEngine:
         dag = self.dag
         cyclic = dag.add_closes_cycle(i, j) if kind == ADD else dag.reverse_closes_cycle(i, j)
         if cyclic:
-            self._cyclic.add(index)
+            self._cyclic[index] = (kind, i, j)
             self.table.reshape(-1)[index] = -np.inf
         return not cyclic
 
@@ -256,16 +258,16 @@ class DeltaEngine:
         # the tests of DynamicReachability.add_closes_cycle / reverse_closes_cycle, inlined
         # on its bitsets (this loop is hot): adding i -> j closes a cycle iff j ~> i,
         # reversing i -> j iff i reaches another parent of j
-        reach, parent_bits, p = self.dag.reach, self.dag.parents, self.p
+        reach, parent_bits, cyclic = self.dag.reach, self.dag.parents, self._cyclic
         freed = []
-        for index in self._cyclic:
-            kind, i, j = decode(index, p)
+        for index, (kind, i, j) in cyclic.items():
             if (reach[j] >> i) & 1 if kind == ADD else reach[i] & parent_bits[j]:
                 flat[index] = -np.inf
             else:
                 flat[index] = self._add_entry(i, j) if kind == ADD else self._reverse_entry(i, j)
                 freed.append(index)
-        self._cyclic.difference_update(freed)
+        for index in freed:
+            del cyclic[index]
 
     def apply(self, move):
         """Apply ``(kind, i, j)``; refresh the changed families and their table entries."""
