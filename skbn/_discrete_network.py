@@ -190,7 +190,9 @@ class DiscreteBayesianNetwork(_Network):
     cpts : dict
         Node name -> array of shape ``(r_parent_1, ..., r_parent_k, r_node)``. The axes
         follow ``parents[node]`` and the last axis is the node itself; every slice along
-        the last axis (one parent configuration) sums to 1 within ``1e-6``.
+        the last axis (one parent configuration) sums to 1 within ``1e-6``. The network
+        keeps a copy, except of a read-only float64 C-order array that owns its data (a
+        learner's estimate, another network's CPT), which it shares.
 
     Attributes
     ----------
@@ -266,10 +268,15 @@ class DiscreteBayesianNetwork(_Network):
     def _check_cpt(self, node, cpt):
         if cpt is None:
             raise ValueError(f"Missing CPT for node {node!r}.")
-        try:
-            cpt = np.array(cpt, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"CPT of node {node!r} is not numeric: {exc}") from None
+        if not (isinstance(cpt, np.ndarray) and cpt.dtype == np.float64 and cpt.flags.owndata
+                and cpt.flags.c_contiguous and not cpt.flags.writeable):
+            # a copy the caller cannot change; a read-only float64 C-order array that owns its
+            # data (a learner's estimate, another network's CPT) is shared instead: on a
+            # many-state network a fitted CPT can take hundreds of MB
+            try:
+                cpt = np.array(cpt, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"CPT of node {node!r} is not numeric: {exc}") from None
         expected = tuple(len(self.states[p]) for p in self.parents[node]) + (
             len(self.states[node]),)
         if cpt.shape != expected:

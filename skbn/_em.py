@@ -280,9 +280,8 @@ class GibbsCompleter:
 
     def _lookup(self, inference, node, state):
         pa = inference.parent_idx[node]
-        log_cpt = inference._log_cpts[node]
         index = tuple(state[:, p] for p in pa) + (state[:, node],)
-        return log_cpt[index]
+        return inference.log_factor_at(node, index)
 
     def _start(self, inference, order):
         for v in order:  # forward sampling, observed cells clamped

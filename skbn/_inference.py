@@ -50,6 +50,12 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # the output too. `optimize` contracts pairwise, but a product that sums no index (the
 # factors of a node's many children, all over that node's states) goes to one call.
 _EINSUM_MAX_OPERANDS = 31
+# CPTs of up to this many cells keep a table of their logs (complete rows look it up);
+# a larger one, a family whose parent configurations number in the millions of which the
+# data observe a few (BDeu at a small ess on many-state networks), takes the log of the
+# entries it looks up instead: the same numbers (``log`` is applied entry by entry) without
+# a second table as large as the CPT. (8 MB as float64; no result depends on it.)
+_LOG_TABLE_MAX_CELLS = 1 << 20
 
 
 class VariableElimination:
@@ -74,7 +80,9 @@ class VariableElimination:
     Notes
     -----
     Elimination plans of the indicator path are cached per ``(relevant, keep)``; the
-    engine is immutable otherwise and pickles with its network.
+    engine is immutable otherwise and pickles with its network. The log of every CPT of at
+    most ``_LOG_TABLE_MAX_CELLS`` cells is computed once; larger CPTs log the entries looked
+    up (:meth:`log_factor_at`).
     """
 
     def __init__(self, cpts, parent_idx, cardinalities, *, cost_pattern_node=_COST_PATTERN_NODE,
@@ -86,9 +94,11 @@ class VariableElimination:
 
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
         with np.errstate(divide="ignore"):
-            self._log_cpts = [np.log(c) for c in self.cpts]
+            self._log_cpts = [np.log(c) if c.size <= _LOG_TABLE_MAX_CELLS else None
+                              for c in self.cpts]
         for a in self._log_cpts:
-            a.flags.writeable = False
+            if a is not None:
+                a.flags.writeable = False
         self._plan_cache = {}
 
     def log_likelihood(self, codes):
@@ -143,11 +153,23 @@ class VariableElimination:
     def family_cells(self, codes, node):
         """Flat index into ``node``'s CPT of every complete row's family configuration."""
         family = self.parent_idx[node] + (node,)
-        return np.ravel_multi_index(tuple(codes[:, f] for f in family), self._log_cpts[node].shape)
+        return np.ravel_multi_index(tuple(codes[:, f] for f in family), self.cpts[node].shape)
 
     def family_log_factor_at(self, node, cells):
         """``log theta`` of ``node``'s CPT at the flat indices ``cells``."""
-        return self._log_cpts[node].ravel()[cells]
+        return self.log_factor_at(node, cells, flat=True)
+
+    def log_factor_at(self, node, index, flat=False):
+        """``log theta`` of ``node``'s CPT at ``index``: a tuple of code arrays (one per axis,
+        parents then the node), or with ``flat=True`` flat indices into the raveled CPT.
+        From the table of logs where the CPT has one, else the log of the entries looked
+        up (the same numbers; ``-inf`` at a zero entry)."""
+        table = self._log_cpts[node]
+        if table is not None:
+            return table.ravel()[index] if flat else table[index]
+        cpt = self.cpts[node]
+        with np.errstate(divide="ignore"):
+            return np.log(cpt.ravel()[index] if flat else cpt[index])
 
     def marginalise_rows(self, codes, observed, rows_mask, keep):
         """Marginalise the rows of ``rows_mask``: yield ``(rows, values, log_scale)`` blocks.

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from skbn._counting import cpt_counts
+from skbn._counting import cpt_counts, dense_is_small, observed_cpt_counts
 
 __all__ = ["MAX_CPT_SIZE", "estimate_cpt"]
 
@@ -56,10 +56,25 @@ def estimate_cpt(codes, cardinalities, child, parents, method="bayes", ess=1.0, 
             f"The CPT of variable {child} with {len(parents)} parents would have {size} cells "
             f"(more than {MAX_CPT_SIZE}); limit the in-degree (max_indegree)."
         )
-    counts = cpt_counts(codes, cardinalities, child, parents, weights)
-    r = shape[-1]
-    if method == "bayes":
-        q = size // r
-        counts += ess / (q * r)
+    pseudo = ess / size if method == "bayes" else None  # ess / (q r)
+    if dense_is_small(size, codes.shape[0]):
+        return _conditional(cpt_counts(codes, cardinalities, child, parents, weights), pseudo)
+    # more configurations than rows (many parents): count the observed ones only; every
+    # other row of the CPT is that of zero counts, computed once
+    configurations, counts = observed_cpt_counts(codes, cardinalities, child, parents, weights)
+    cpt = np.empty(shape)
+    rows = cpt.reshape(-1, shape[-1])  # (a view)
+    rows[...] = _conditional(np.zeros((1, shape[-1])), pseudo)
+    rows[configurations] = _conditional(counts, pseudo)
+    return cpt
+
+
+def _conditional(counts, pseudo):
+    """Rows of a CPT (last axis) from the same rows of counts (changed in place): plus the
+    prior's ``pseudo`` count per cell (``None``: maximum likelihood), normalised; a row
+    with no weight gets the uniform distribution."""
+    if pseudo is not None:
+        counts += pseudo
     totals = counts.sum(axis=-1, keepdims=True)
-    return np.divide(counts, totals, out=np.full_like(counts, 1.0 / r), where=totals > 0)
+    return np.divide(counts, totals, out=np.full_like(counts, 1.0 / counts.shape[-1]),
+                     where=totals > 0)

@@ -403,6 +403,24 @@ def test_gibbs_e_step_reaches_exact_likelihood():
 
 
 
+def test_gibbs_and_exact_e_steps_are_unchanged_without_tables_of_logs(monkeypatch):
+    """With no CPT keeping a table of its logs (``_LOG_TABLE_MAX_CELLS`` 0, as for CPTs of
+    millions of cells), the E-steps' look-ups take the log of the entries: the same fits."""
+    from skbn import _inference
+
+    X = mcar(asia_network().sample(600, random_state=8), 0.3, seed=9)
+    learners = [FixedStructure(edges=asia_network().edges, missing="em", e_step="gibbs",
+                               em_max_iter=4, random_state=0),
+                HillClimbStructure(missing="em", em_max_iter=3, random_state=0)]
+    expected = [(learner.fit(X).em_trace_, learner.score_samples(X)) for learner in learners]
+    monkeypatch.setattr(_inference, "_LOG_TABLE_MAX_CELLS", 0)
+    for learner, (trace, samples) in zip(learners, expected):
+        fitted = clone(learner).fit(X)
+        assert all(table is None for table in fitted.network_._inference._log_cpts)
+        np.testing.assert_array_equal(fitted.em_trace_, trace)
+        np.testing.assert_array_equal(fitted.score_samples(X), samples)
+
+
 @pytest.mark.parametrize("learner", [
     FixedStructure(edges=[("smoke", "lung"), ("asia", "lung"), ("lung", "xray")], missing="em",
                    e_step="gibbs", em_max_iter=5, random_state=0),

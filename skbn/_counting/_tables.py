@@ -139,10 +139,39 @@ def cpt_counts(codes, cardinalities, child, parents, weights=None):
     float64 (C order: the layout of a CPT). The caller bounds its size."""
     columns = list(parents) + [child]
     shape = tuple(int(cardinalities[c]) for c in columns)
+    ids = _mixed_radix_ids(codes, cardinalities, columns)
+    return count_cells(ids, math.prod(shape), weights).reshape(shape).astype(np.float64, copy=False)
+
+
+def observed_cpt_counts(codes, cardinalities, child, parents, weights=None):
+    """The rows of :func:`cpt_counts` (reshaped to ``(q, r_child)``, ``q`` the number of
+    parent configurations) that some row of ``codes`` has: ``(configurations, counts)``.
+    Every other row of the dense array is 0. Memory O(rows) whatever ``q``: a family of
+    many parents has millions of configurations of which the data observe a few.
+
+    Returns
+    -------
+    configurations : ndarray of shape (n_observed,), int64
+        The observed parent configurations' ids (module docstring, over ``parents``),
+        increasing.
+    counts : ndarray of shape (n_observed, r_child), float64
+        Their rows of :func:`cpt_counts`, the same numbers (each cell sums the same rows'
+        weights in the same order).
+    """
+    r = int(cardinalities[child])
+    configurations, inverse = np.unique(_mixed_radix_ids(codes, cardinalities, parents),
+                                        return_inverse=True)
+    cells = inverse.reshape(-1) * r + codes[:, child]
+    counts = count_cells(cells, len(configurations) * r, weights)
+    return configurations, counts.reshape(-1, r).astype(np.float64, copy=False)
+
+
+def _mixed_radix_ids(codes, cardinalities, columns):
+    """Uncompressed configuration ids over ``columns`` (the caller bounds ``prod r``)."""
     ids = np.zeros(codes.shape[0], dtype=np.int64)
     for column in columns:
         ids = ids * int(cardinalities[column]) + codes[:, column]
-    return count_cells(ids, math.prod(shape), weights).reshape(shape).astype(np.float64, copy=False)
+    return ids
 
 
 def contingency_tables(codes, cardinalities, x, y, z=(), weights=None):

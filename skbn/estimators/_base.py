@@ -931,10 +931,12 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 if key not in cache:
                     self._check_cpt_size(data, child, pa)
                     codes, weights = _kept_rows(data, child)
-                    cache[key] = estimate_cpt(
+                    cpt = estimate_cpt(
                         codes, data.cardinalities, child, list(key[1]),
                         method=self.parameter_estimator, ess=self.parameter_ess, weights=weights,
                     )
+                    cpt.flags.writeable = False  # the network keeps it as is, without a copy
+                    cache[key] = cpt
                 cpts[data.names[child]] = cache[key]
             return _make_network(data.names, states, parents, cpts)
 
