@@ -258,6 +258,17 @@ def test_added_parent_tables_of_some_columns_equal_those_of_all(weights, n_rows,
     assert compressed == small_limits
 
 
+def _assert_same_candidate_tables(got, expected):
+    """Two ``added_parent_tables`` results ``(stack, family, dense)`` hold the same tables."""
+    stack, family, dense = got
+    expected_stack, expected_family, expected_dense = expected
+    np.testing.assert_array_equal(family, expected_family)
+    assert dense == expected_dense
+    for field in ("cells", "cell_owner", "rows", "row_owner", "n_parent_configs"):
+        np.testing.assert_array_equal(getattr(stack, field), getattr(expected_stack, field))
+    assert stack.small_counts == expected_stack.small_counts
+
+
 def test_sparse_product_count_equals_bincount_bit_for_bit():
     """Unweighted candidate tables by the one-hot sparse product (float32 sums of ones) are
     the bincount tables exactly, compressed ids included; weighted data, fewer rows than
@@ -279,11 +290,7 @@ def test_sparse_product_count_equals_bincount_bit_for_bit():
     for child, parents in [(0, (1,)), (4, (0, 2)), (1, (0, 2, 3)), (2, (0, 1, 3, 4))]:
         expected, family, dense = counted.added_parent_tables(child, parents)
         stack, product_family, product_dense = product.added_parent_tables(child, parents)
-        np.testing.assert_array_equal(product_family, family)
-        assert product_dense == dense
-        for field in ("cells", "cell_owner", "rows", "row_owner", "n_parent_configs"):
-            np.testing.assert_array_equal(getattr(stack, field), getattr(expected, field))
-        assert stack.small_counts == expected.small_counts
+        _assert_same_candidate_tables((stack, product_family, product_dense), (expected, family, dense))
     assert not dense and len(family) < 36  # the last parent set was compressed
 
 
@@ -302,11 +309,7 @@ def test_dense_product_count_equals_bincount_bit_for_bit():
     for child, parents in [(0, (1,)), (4, (0,)), (1, (0, 3)), (3, (1, 4)), (2, (0, 1, 3, 4))]:
         expected, family, dense = counted.added_parent_tables(child, parents)
         stack, product_family, product_dense = product.added_parent_tables(child, parents)
-        np.testing.assert_array_equal(product_family, family)
-        assert product_dense == dense
-        for field in ("cells", "cell_owner", "rows", "row_owner", "n_parent_configs"):
-            np.testing.assert_array_equal(getattr(stack, field), getattr(expected, field))
-        assert stack.small_counts == expected.small_counts
+        _assert_same_candidate_tables((stack, product_family, product_dense), (expected, family, dense))
         for score in (BIC(), BDeu(ess=1.0)):
             np.testing.assert_array_equal(score.local_scores(stack), score.local_scores(expected))
     assert isinstance(product._one_hot_matrix, np.ndarray)  # built by the dense product
