@@ -1234,8 +1234,11 @@ def warn_flat_tested_pairs(data, states, learner, pairs, consequence):
     (:func:`check_determined_columns`); one test (:func:`skbn.checking.ci_test`) or
     PC-simple's tests of the target (:class:`skbn.PCSelect`) read fewer. ``consequence``: what
     that does to the caller's answer, a template with ``{y}`` (the continuous column) and
-    ``{g}`` (the discrete one). Data with missing cells in continuous columns have no
-    moments and are not checked."""
+    ``{g}`` (the discrete one). Its callers pass the rows their tests read, with no
+    missing cell: :func:`skbn.checking.ci_test` (and ``skbn citest``) accepts missing cells
+    only by ``missing="complete_case"``, which keeps the rows observing every tested column
+    before this check, and :class:`skbn.PCSelect` refuses them (data with missing cells in
+    continuous columns have no moments and would not be checked here)."""
     pairs = set(pairs)
     if not pairs:
         return
