@@ -18,7 +18,7 @@ from skbn._counting import (
     row_copies,
 )
 from skbn._counting._moment_counter import SCREEN_RESOLUTION, MomentCounter
-from skbn._data import name_ranks
+from skbn._data import complete_row_mask, counted_rows, kept_rows, name_ranks
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import _moment_family_score
 from skbn.utils._warnings import warn_user
@@ -145,8 +145,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       with a scorer that gives such a family ``-inf`` (:func:`lone_states`): discrete
       columns with a state of a single row (R's ``survival::lung``: one patient with
       ``ph.ecog`` 3). A CLG score gives every family in which such a column is a parent of
-      a continuous one ``-inf``, so it never gets a continuous child. Skipped with missing
-      cells.
+      a continuous one ``-inf``, so it never gets a continuous child. With missing cells
+      (EM's completions) a state counts only when neither its row nor the column has a
+      missing cell, the scorer's rule read on the complete rows (:func:`lone_states`).
 
     The columns are taken in name order, so the message does not depend on the column order.
 
@@ -345,12 +346,20 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         )
     if flat:
         warn_user(flat_states_message(learner, flat, data.names, states, reader), DeterminedColumnsWarning)
-    if counter is not None and reader in ("score", "posterior") and scorer_of is not None:
-        lone = lone_states(data, ranks)
-        # (the scorer's rule, read on one family: a lone row leaves every continuous child no spread)
-        child = int(counter.continuous[0]) if lone else None
-        if lone and not finitely_scored(scorer(), data, counter, [(child, (lone[0][0],))]):
-            warn_user(lone_states_message(learner, lone, data.names, states, reader))
+    scored = n_continuous and reader in ("score", "posterior") and scorer_of is not None
+    lone = lone_states(data, ranks) if scored else []
+    if lone:
+        # (the scorer's rule, read on one family: a lone row leaves every continuous child no
+        # spread; with missing cells, on the complete rows, which hold each lone state's row)
+        rows_read, read = (data, counter) if counter is not None else (
+            kept_rows(data, complete_row_mask(data)), None)
+        if read is None and rows_read.n_samples >= 2:
+            read = MomentCounter.of(rows_read)
+        family = (int(read.continuous[0]), (lone[0][0],)) if read is not None else None
+        if family is not None and not finitely_scored(scorer(), rows_read, read, [family]):
+            mask = complete_row_mask(data)
+            n_rows = None if mask is None or mask.all() else counted_rows(data.n_samples, data.weights)
+            warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
 
 def _dependencies(scatter, columns, ranks, few_rows):
@@ -841,8 +850,16 @@ def lone_states(data, ranks):
     every family in which the discrete column is a parent of a continuous one ``-inf``.
     :func:`flat_states` leaves such a state out (one row is too few rows, not a point
     mass); a state of two rows or more with no spread is its. Rows are counted as there
-    (:func:`~skbn._counting.row_copies`: a row of integer weight 2 is two rows). Discrete
-    columns with missing cells are skipped.
+    (:func:`~skbn._counting.row_copies`: a row of integer weight 2 is two rows).
+
+    With missing cells a score reads EM's completions (``missing="em"``, the one mode of a
+    search that scores with missing cells), and a state counts only when no completion can
+    reach it: the discrete column has no missing cell (a row missing it can be completed into
+    the state) and the state's one row has none either. A completed cell in that row, in any
+    column, makes the family of a continuous child given the column score finite (EM's
+    expected rows add spread to the state), and hill climbing then learns ``g -> y``; a
+    missing cell in another row leaves the state's one row, and the edge lost, as on
+    complete data.
 
     Returns
     -------
@@ -850,26 +867,41 @@ def lone_states(data, ranks):
         In name order of the discrete column.
     """
     copies = row_copies(data.weights)
-    signed = data.codes.dtype.kind == "i"
+    complete = complete_row_mask(data)  # (None: no missing cell)
+    if complete is not None and complete.all():
+        complete = None
     found = []
     for d in np.argsort(ranks, kind="stable").tolist():
-        if data.cardinalities[d] == 0 or (signed and (data.codes[:, d] < 0).any()):
+        if data.cardinalities[d] == 0:
             continue
-        n_rows = count_cells(data.codes[:, d], int(data.cardinalities[d]), copies)
-        codes = np.flatnonzero(n_rows == 1).tolist()
+        codes_d = data.codes[:, d]
+        if complete is not None and (codes_d < 0).any():
+            continue  # (a row missing d can be completed into any state)
+        n_rows = count_cells(codes_d, int(data.cardinalities[d]), copies)
+        lone = n_rows == 1
+        if complete is not None and lone.any():  # (the state's one row has a missing cell)
+            lone &= count_cells(codes_d[~complete], int(data.cardinalities[d])) == 0
+        codes = np.flatnonzero(lone).tolist()
         if codes:
             found.append((d, codes))
     return found
 
 
-def lone_states_message(learner, lone, names, states, reader):
-    """The warning of :func:`check_determined_columns` about ``lone`` (:func:`lone_states`)."""
+_LONE_MISSING_RULE = (
+    " (with missing cells such a state is named only when neither its row nor the discrete column "
+    "has one: missing='em' completes a missing cell with spread, and the family then scores finite)")
+
+
+def lone_states_message(learner, lone, names, states, reader, n_rows=None):
+    """The warning of :func:`check_determined_columns` about ``lone`` (:func:`lone_states`);
+    ``n_rows``: with missing cells, the rows read (counted as there), which the message names."""
     def state_list(d, codes):
         shown = " or ".join(repr(states[d][c]) for c in codes[:_FLAT_STATES_SHOWN])
         more = len(codes) - _FLAT_STATES_SHOWN
         return shown + (f" (and {more} more states)" if more > 0 else "")
 
-    items = "; ".join(f"{names[d]!r} is {state_list(d, codes)} in a single row"
+    of = "" if n_rows is None else f" of {n_rows:g} (a row with no missing cell)"
+    items = "; ".join(f"{names[d]!r} is {state_list(d, codes)} in a single row{of}"
                       for d, codes in lone[:_FLAT_PAIRS_SHOWN])
     if len(lone) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(lone) - _FLAT_PAIRS_SHOWN} more such columns"
@@ -883,8 +915,9 @@ def lone_states_message(learner, lone, names, states, reader):
         f"conditional-Gaussian score gives every family in which {g} is a parent of a "
         "continuous column -inf (one row leaves the regression there no residual degree of "
         f"freedom; bnlearn's rule), so {harm}, however strong the dependence; its edges to "
-        "discrete columns are unaffected. To learn such a dependence, merge the rare state into "
-        "another one (for an ordinal code, its neighbour) or drop its row, or declare a column of "
+        f"discrete columns are unaffected{'' if n_rows is None else _LONE_MISSING_RULE}. To learn "
+        "such a dependence, merge the rare state into another one (for an ordinal code, its "
+        "neighbour) or drop its row, or declare a column of "
         f"whole-number measurements continuous ({declare}); the conditional-Gaussian test of PC "
         "leaves such a state out."
     )
@@ -1201,8 +1234,11 @@ def warn_flat_tested_pairs(data, states, learner, pairs, consequence):
     (:func:`check_determined_columns`); one test (:func:`skbn.checking.ci_test`) or
     PC-simple's tests of the target (:class:`skbn.PCSelect`) read fewer. ``consequence``: what
     that does to the caller's answer, a template with ``{y}`` (the continuous column) and
-    ``{g}`` (the discrete one). Data with missing cells in continuous columns have no
-    moments and are not checked."""
+    ``{g}`` (the discrete one). Its callers pass the rows their tests read, with no
+    missing cell: :func:`skbn.checking.ci_test` (and ``skbn citest``) accepts missing cells
+    only by ``missing="complete_case"``, which keeps the rows observing every tested column
+    before this check, and :class:`skbn.PCSelect` refuses them (data with missing cells in
+    continuous columns have no moments and would not be checked here)."""
     pairs = set(pairs)
     if not pairs:
         return

@@ -1473,3 +1473,83 @@ def test_mixed_data_with_missing_cells_name_discrete_and_continuous_relations():
     assert "'x2' (a linear function of 'x' on the 299 rows where these columns are observed)" in told[0]
     assert ("'g' and 'g code' (one-to-one recodings of each other on the 298 rows where both are observed)"
             in told[0])
+
+
+@pytest.mark.parametrize("column, row, told", [
+    ("x", 5, True), ("y", 5, True), ("h", 5, True),  # (another row misses a cell: the state keeps one row)
+    ("g", 5, False),  # (a row missing g can be completed into 'solo')
+    ("x", 0, False), ("y", 0, False), ("h", 0, False),  # (the lone row itself is completed)
+])
+def test_a_state_of_a_single_row_with_missing_cells_is_told_when_no_completion_reaches_it(column, row, told):
+    """Under ``missing="em"`` the check was skipped when a continuous column had a missing
+    cell (no moments), and named the state even when its own row was completed. A completion
+    of a cell of the state's row, or of a missing ``g`` (which EM can complete into the
+    state), adds spread there and the family ``g -> y`` scores finite; a missing cell in
+    another row leaves the state one row and the family ``-inf``. The warning is given
+    exactly when hill climbing loses ``g -> y`` (read here from its edges, with the one row
+    dropped as the control: ``g -> y`` is learned then)."""
+    X = _rare_state().assign(h=np.where(np.arange(300) % 2, "u", "v"))
+    X.loc[row, column] = None
+    hill_climb = HillClimbStructure(missing="em", random_state=0, fit_parameters=False)
+    messages = _lone_warnings(hill_climb, X)
+    assert (("g", "y") not in hill_climb.edges_) == told
+    assert len(messages) == int(told)
+    if told:
+        assert messages[0].startswith("HillClimbStructure: 'g' is 'solo' in a single row of 300 (a row "
+                                      "with no missing cell): a state of a discrete column")
+        assert "named only when neither its row nor the discrete column has one" in messages[0]
+
+
+def test_the_lone_states_with_missing_cells_are_those_counted_by_pandas():
+    """Independent incomplete columns (15% missing cells, rare states), 40 seeds: a state is
+    named exactly when one row holds it, that row has no missing cell and the column has none
+    (counted with pandas, with integer weights as row copies in half the trials); no other state
+    is ever named."""
+    from dataclasses import replace
+
+    from skbn._data import encode_fit, name_ranks
+    from skbn._determined_columns import lone_states
+
+    named = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(20, 60))
+        X = pd.DataFrame({"a": np.r_[["r"], rng.choice(["p", "q"], n - 1)],  # ('r': one row)
+                          "b": rng.choice(["s", "t", "u"], n, p=[0.48, 0.48, 0.04]),
+                          "x": rng.normal(size=n), "y": rng.normal(size=n)})
+        missing = rng.random(X.shape) < 0.15
+        missing[:, 0] &= seed % 3 == 0  # ('a' complete in two trials of three)
+        X = X.mask(missing)
+        weights = rng.integers(1, 3, n).astype(float) if seed % 2 else np.ones(n)
+        data, states = encode_fit(X, "auto", allow_continuous=True, allow_missing=True)
+        data = replace(data, weights=None if seed % 2 == 0 else weights)
+        expected = []
+        complete = X.notna().all(axis=1)
+        for name in ("a", "b"):
+            if X[name].isna().any():
+                continue
+            counts = pd.Series(weights).groupby(X[name].to_numpy()).sum()
+            codes = [states[data.names.index(name)].index(s) for s, c in counts.items()
+                     if c == 1 and complete[X[name] == s].all()]
+            if codes:
+                expected.append((data.names.index(name), sorted(codes)))
+        assert lone_states(data, name_ranks(data.names)) == expected, seed
+        named += len(expected)
+    assert named >= 8
+
+
+def test_incomplete_independent_columns_never_get_the_lone_state_warning():
+    """No false alarm: 30 seeds of independent columns with missing cells, each discrete
+    column with states of many rows, or a state of one row that a completion reaches (the
+    column, or that row, has a missing cell): hill climbing by EM never names a state."""
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        n = 60
+        X = pd.DataFrame({"g": rng.choice(["p", "q"], n), "h": rng.choice(["s", "t"], n),
+                          "x": rng.normal(size=n), "y": rng.normal(size=n)})
+        X = X.mask(rng.random(X.shape) < 0.1)
+        X.loc[0, "g"] = "solo"
+        if X["g"].notna().all():
+            X.loc[0, rng.choice(["h", "x", "y"])] = None
+        hill_climb = HillClimbStructure(missing="em", random_state=seed, fit_parameters=False)
+        assert _lone_warnings(hill_climb, X) == [], seed
