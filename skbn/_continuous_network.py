@@ -711,7 +711,7 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
             if node not in sigmas:
                 raise ValueError(f"Missing sigma for node {node!r}.")
             self.intercepts[node] = _check_value(node, intercepts[node], "intercept")
-            coef = np.asarray(coefficients.get(node, ()), dtype=np.float64).reshape(-1)
+            coef = np.array(coefficients.get(node, ()), dtype=np.float64).reshape(-1)  # (a copy)
             if coef.shape != (len(pa),):
                 raise ValueError(f"Node {node!r} has {len(pa)} parents {list(pa)!r} but "
                                  f"{coef.size} coefficients.")

@@ -70,6 +70,18 @@ class _Network:
     def __repr__(self):
         return f"{type(self).__name__}(n_nodes={len(self.nodes)}, n_edges={len(self.edges)})"
 
+    def __setstate__(self, state):
+        """Unpickling (also ``copy.deepcopy``): the parameter arrays (the values of the public
+        dicts: ``cpts``, ``coefficients``, ...) are read-only again. Pickle rebuilds every
+        array writeable, and an edit in place would bypass the checks and leave the
+        inference caches built from the old values."""
+        self.__dict__.update(state)
+        for name, value in state.items():
+            if not name.startswith("_") and isinstance(value, dict):
+                for array in value.values():
+                    if isinstance(array, np.ndarray):
+                        array.flags.writeable = False
+
     def topological_order(self):
         """Node names in a topological order (Kahn's algorithm, ties broken by node order).
 

@@ -101,6 +101,14 @@ class VariableElimination:
                 a.flags.writeable = False
         self._plan_cache = {}
 
+    def __setstate__(self, state):
+        """Unpickling (also ``copy.deepcopy``): the CPTs and their logs are read-only again
+        (pickle rebuilds every array writeable)."""
+        self.__dict__.update(state)
+        for a in self.cpts + self._log_cpts:
+            if a is not None:
+                a.flags.writeable = False
+
     def log_likelihood(self, codes):
         """``log p(x_o)`` of every row of validated int64 ``codes`` (``-1`` = missing).
 

@@ -1516,24 +1516,33 @@ def _warn_exact(caller, x, found, sets="parent", over=None):
     degrees of freedom): with ``|C| + 2`` rows the regression of ``y`` on ``(1, x, C)`` is
     exact, so the stratum's slope is defined (``x`` varies given ``C``) and unbiased, but
     it rests on that many rows' noise and can be extreme, and no residual variance is left
-    to say how far off it may be; its weight in the average is its share of the rows."""
+    to say how far off it may be; its weight in the average is its share of the rows.
+    A set without discrete members has one stratum, all the rows: the message then speaks
+    of regressions, not of strata of discrete parents, and advises only more rows."""
     member = "parent" if sets == "parent" else "covariate"
     whose = f"parents of {x!r}" if sets == "parent" else "covariates of the adjustment sets"
+    exact = [(parents, stratum) for parents, strata in found for stratum in strata.exact_strata()]
     items = [f"{label} of the {sets} set {parents!r} ({rows:g} rows, {share:.1%} of the rows)"
              if label else f"the {sets} set {parents!r} ({rows:g} rows: all of them)"
-             for parents, strata in found for label, rows, share in strata.exact_strata()]
+             for parents, (label, rows, share) in exact]
     shown = "; ".join(items[:5]) + (f"; and {len(items) - 5} more" if len(items) > 5 else "")
     one = len(items) == 1
     in_dags = f" (in {over[0]} of {over[1]} DAGs)" if over else ""
+    if any(label for _, (label, _, _) in exact):
+        what = f"{len(items)} {'stratum' if one else 'strata'} of the discrete {whose}"
+        kept, advice = "kept in the average with the stratum's share", (
+            f"Merge rare states of a discrete {member}, or add rows")
+    else:  # (no discrete parent: the regression over all the rows)
+        what = f"the regression of the {sets} set" if one else f"the regressions of {len(items)} {sets} sets"
+        kept, advice = "kept", "Add rows"
     warn_user(RuntimeWarning(
-        f"{caller}: {len(items)} {'stratum' if one else 'strata'} of the discrete {whose} "
-        f"{'has' if one else 'have'} no residual degrees of freedom{in_dags}: "
+        f"{caller}: {what} {'has' if one else 'have'} no residual degrees of freedom{in_dags}: "
         f"{shown}. There the regression on {x!r} and the continuous {member}s C has no more "
         f"rows (of positive weight: the sum of their weights) than coefficients (|C| + 2: the "
         f"intercept, {x!r} and C), so it passes through the rows: the coefficient of {x!r} is "
-        f"kept in the average with the stratum's share (as R's lm gives it), but it rests on "
+        f"{kept} (as R's lm gives it), but it rests on "
         f"those rows' noise, and no residual variance says how precise it is (lm's standard "
-        f"errors are NaN there). Merge rare states of a discrete {member}, or add rows"))
+        f"errors are NaN there). {advice}"))
 
 
 def _gaussian_ida(g, data, states, weights, used, position, sets, adjust, xi, yi, x_value,

@@ -541,6 +541,27 @@ def exact_warnings(caught):
     return [w for w in caught if "no residual degrees of freedom" in str(w.message)]
 
 
+def test_no_residual_degrees_of_freedom_without_discrete_parents_names_no_stratum():
+    # x has one continuous parent z and no discrete one; 3 rows for the 3 coefficients
+    # (1, x, z): the fit is exact, the coefficient of x 23/42 (by hand: a = 1 - 0.3 b,
+    # c = 1.7 - 1.6 b from the first two rows, the third gives 2.1 b = 1.15; R 4.2:
+    #   d <- data.frame(z = c(0, 1, 2.5), x = c(0.3, 1.9, 2.2), y = c(1, 2.7, 4.1))
+    #   coef(lm(y ~ x + z, data = d))["x"]   # 0.547619, df.residual 0).
+    # The warning said "1 stratum of the discrete parents of 'x'" and advised merging rare
+    # states of a discrete parent, which x does not have.
+    rows = pd.DataFrame({"z": [0.0, 1.0, 2.5], "x": [0.3, 1.9, 2.2], "y": [1.0, 2.7, 4.1]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = ida(rows, [("z", "x"), ("x", "y"), ("z", "y")], "x", "y",
+                  column_types="continuous")
+    assert got["effect"].tolist() == pytest.approx([23 / 42], rel=1e-10)
+    (warning,) = exact_warnings(caught)
+    message = str(warning.message)
+    assert message.startswith("ida: the regression of the parent set has no residual degrees "
+                              "of freedom: the parent set ('z',) (3 rows: all of them)")
+    assert "discrete" not in message and "stratum" not in message and "merge" not in message.lower()
+
+
 def test_a_stratum_with_no_residual_degrees_of_freedom_keeps_its_slope_with_one_warning():
     # the stratum s=2 has 3 rows for the 3 coefficients (1, x, c): its slope is the exact
     # fit's 3 (as R's lm(y ~ x + c, subset = s == 2) gives it, with NaN standard errors),

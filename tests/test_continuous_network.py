@@ -826,3 +826,22 @@ def test_network_classes_read_numbers_by_the_encoders_rule():
     flags = X.assign(**{"x b": X["x b"] > 0})
     with pytest.raises(ValueError, match="'x b' of a continuous node must hold numbers, but holds bools"):
         net.log_likelihood(flags)
+
+
+def test_gaussian_network_copies_the_callers_coefficient_arrays():
+    """The network took a float64 coefficient array as it was given (``np.asarray``): an
+    edit of the caller's array changed the network's coefficient, and its likelihood, past
+    the constructor's checks. The network keeps a copy, read-only; the caller's array stays
+    writeable."""
+    coef = np.array([2.0])
+    net = GaussianBayesianNetwork(["a", "b"], parents={"a": (), "b": ("a",)},
+                                  intercepts={"a": 0.0, "b": 1.0}, coefficients={"b": coef},
+                                  sigmas={"a": 1.0, "b": 1.0})
+    row = pd.DataFrame({"a": [1.0], "b": [3.0]})
+    before = net.log_likelihood(row)
+    coef[0] = -5.0
+    np.testing.assert_array_equal(net.coefficients["b"], [2.0])
+    np.testing.assert_array_equal(net.log_likelihood(row), before)
+    # log N(1; 0, 1) + log N(3; 1 + 2 * 1, 1) = 2 * log N(0; 0, 1) - 1/2
+    np.testing.assert_allclose(before, [-np.log(2 * np.pi) - 0.5], rtol=1e-12)
+    assert coef.flags.writeable and not net.coefficients["b"].flags.writeable

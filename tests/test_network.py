@@ -1,3 +1,4 @@
+import copy
 import math
 import pickle
 import re
@@ -254,6 +255,28 @@ def test_read_only_cpts_that_own_their_data_are_shared_others_copied():
     writeable[...] = 0.5
     np.testing.assert_array_equal(rebuilt.cpts["tub"], net.cpts["tub"])
     assert not any(rebuilt.cpts[v].flags.writeable for v in rebuilt.nodes)
+
+
+@pytest.mark.parametrize("kind", ["discrete", "gaussian", "clg"])
+@pytest.mark.parametrize("copier", [lambda n: pickle.loads(pickle.dumps(n)), copy.deepcopy],
+                         ids=["pickle", "deepcopy"])
+def test_parameters_stay_read_only_after_pickle_and_deepcopy(kind, copier):
+    """Pickle (and ``copy.deepcopy``) rebuild every array writeable: without restoring the
+    flag, ``copied.cpts[node][...] = x`` succeeded silently, bypassed the checks, and the
+    copy's likelihoods kept using the log tables of the old values."""
+    from skbn.datasets import make_random_network
+
+    net = make_random_network(5, kind=kind, random_state=0)
+    copied = copier(net)
+    arrays = [(name, node, a) for name in ("cpts", "coefficients", "intercepts", "sigmas")
+              for node, a in getattr(copied, name, {}).items() if isinstance(a, np.ndarray)]
+    assert arrays
+    for name, node, a in arrays:
+        np.testing.assert_array_equal(a, getattr(net, name)[node])  # the data kept
+        with pytest.raises(ValueError, match="read-only"):
+            a[...] = 0.5
+    if kind == "discrete":
+        assert not any(a.flags.writeable for a in copied._inference._log_cpts)
 
 
 # ---------------------------------------------------------------------- inference
