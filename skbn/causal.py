@@ -2292,7 +2292,8 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     ValueError
         If no graph is given, a learner kept no graphs, a graph is cyclic or misses ``x``
         or ``y``, a state is unknown, or a class has more than ``max_dags`` DAGs;
-        or no DAG gives an estimate (the message names the reason, see ``effects``); for
+        or no DAG gives an estimate, or none of those in which ``x`` causes ``y`` does (the
+        message names the reason, see ``effects``); for
         continuous ``x`` and ``y``, a graph with a discrete column on a (possibly) causal
         path from ``x`` to ``y`` (as in :func:`ida`).
 
@@ -2392,7 +2393,7 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
             data, states, weights, dags, x, y, causes, columns, position,
             (x_value, contrast, y_value, ess),
             check_random_state(random_state) if parameter_uncertainty else None)
-        _report_failures(x, effects, failures, dag_weights)
+        _report_failures(x, effects, failures, dag_weights, causes)
         if exact:
             _warn_exact("effect_over_graphs", x, [(names, fits) for names, fits, _ in exact],
                         over=(len({k for *_, ks in exact for k in ks}), len(dags)))
@@ -2432,7 +2433,7 @@ def effect_over_graphs(X, graphs, x, y, *, x_value=None, contrast=None, y_value=
     _report_failures(x, effects, {
         f"with ess=0, a queried state of {x!r} is never observed with a configuration of "
         f"its parents that the rows have (positivity fails; positivity_fails marks them); "
-        f"use ess > 0": list(np.flatnonzero(np.isnan(effects)))}, dag_weights)
+        f"use ess > 0": list(np.flatnonzero(np.isnan(effects)))}, dag_weights, causes)
     _warn_positivity("effect_over_graphs", repr(x), y, list(found.items()), ess,
                      over=(int(gapped.sum()), len(dags), float(dag_weights[gapped].sum())))
     return _summarise_effects(effects, causes, dag_weights, level, gapped)
@@ -2476,11 +2477,14 @@ def _component_orientations(h, x, max_dags, kinds=None, caller=""):
             for orientation in _extension_ids(sub, max_dags)]
 
 
-def _report_failures(x, effects, failures, dag_weights):
+def _report_failures(x, effects, failures, dag_weights, causes):
     """Say which DAGs of :func:`effect_over_graphs` give no estimate (NaN ``effects``):
     ``failures`` maps a reason to the indices of its DAGs. One warning with their number,
     weight and most frequent reason, as one failed DAG must not take the others with it; a
-    ValueError with the reason when no DAG gives an estimate (nothing to summarise)."""
+    ValueError with the reason when no DAG gives an estimate (nothing to summarise), or
+    when every DAG in which ``x`` causes ``y`` (``causes``) fails: the others hold the
+    effect of no path by construction, so their summary would be a confident "no effect"
+    that the failed DAGs, with their ``prob_causes``, contradict."""
     failed = np.isnan(effects)
     if not failed.any():
         return
@@ -2490,6 +2494,10 @@ def _report_failures(x, effects, failures, dag_weights):
     if failed.all():
         raise ValueError(f"effect_over_graphs: no sampled DAG gives an estimate of the effect "
                          f"of {x!r}: {reasons[0][1]}{more}")
+    if causes.any() and failed[causes].all():
+        raise ValueError(f"effect_over_graphs: no sampled DAG in which {x!r} causes the outcome "
+                         f"gives an estimate of its effect (the other DAGs, without a directed "
+                         f"path, would only say it has none): {reasons[0][1]}{more}")
     n, kept = int(failed.sum()), int((~failed).sum())
     warn_user(RuntimeWarning(
         f"effect_over_graphs: {n} of {len(effects)} DAGs (weight {dag_weights[failed].sum():.3g}) "

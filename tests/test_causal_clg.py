@@ -677,6 +677,15 @@ def test_a_dag_without_an_estimate_is_nan_and_the_summary_is_over_the_others():
         effect_over_graphs(rows, [SMALL_DAG] * 3, "x", "y", equivalence_class=False,
                            parameter_uncertainty=True, random_state=0)
 
+    # every DAG in which x causes y without an estimate, the others without a path: an
+    # error too (their effects, 0 by construction, would summarise to a confident "no
+    # effect" against prob_causes 1/2)
+    with pytest.raises(ValueError, match=r"no sampled DAG in which 'x' causes the outcome gives "
+                                         r"an estimate of its effect .* within the rows with "
+                                         r"s=2 has no residual degrees of freedom"):
+        effect_over_graphs(rows, [SMALL_DAG, [("y", "x")]], "x", "y", equivalence_class=False,
+                           parameter_uncertainty=True, random_state=0)
+
 
 def test_discrete_effects_that_are_nan_with_ess_0_are_left_out_of_the_summary():
     # the same rule on discrete data: with ess=0 a DAG whose adjustment meets a positivity
