@@ -1358,18 +1358,24 @@ class _Strata:
     counting as that many copies of its row), the coefficient ``coef`` of ``x`` in the
     regression of ``y`` on ``x`` and the continuous parents, that regression's ``rss`` and
     ``rss_x`` of ``x`` on the continuous parents (NaN, the three, in a stratum where ``x`` is
-    a linear function of its continuous parents: ``determined``), the regression's residual
-    degrees of freedom ``dof`` (``weight - |C| - 2``: the rows less the intercept, ``x``
-    and the continuous parents ``C``), and ``labels``, the strata's configurations as text
-    (empty without discrete parents)."""
+    a linear function of its continuous parents: ``determined``), the regression's number
+    of coefficients ``n_coefficients`` (``|C| + 2``: the intercept, ``x`` and the continuous
+    parents ``C``), and ``labels``, the strata's configurations as text (empty without
+    discrete parents)."""
 
     weight: np.ndarray
     coef: np.ndarray
     rss: np.ndarray
     rss_x: np.ndarray
     determined: np.ndarray
-    dof: np.ndarray
+    n_coefficients: int
     labels: list
+
+    @property
+    def dof(self):
+        """Per stratum, the regression's residual degrees of freedom: its rows (weight) less
+        its ``n_coefficients``."""
+        return self.weight - self.n_coefficients
 
     @property
     def effect(self):
@@ -1477,7 +1483,7 @@ def _stratified_effect(data, weights, px, py, parents, names, states, cache):
             beta, rss[k] = regression(stats.scatter[s], py, [px, *continuous])
             coef[k] = beta[0]
     weight = stats.weight[kept]
-    return _Strata(weight, coef, rss, rss_x, np.isnan(coef), weight - len(continuous) - 2,
+    return _Strata(weight, coef, rss, rss_x, np.isnan(coef), len(continuous) + 2,
                    [labels[s] for s in kept])
 
 
@@ -2574,7 +2580,7 @@ def _gaussian_graph_effects(data, states, weights, dags, x, y, causes, columns, 
             reason = (f"parameter_uncertainty draws the coefficient of {x!r} from its sampling "
                       f"distribution, and the regression on {x!r} and its parents {names!r}"
                       f"{where} has no residual degrees of freedom ({rows:g} rows for "
-                      f"{sum(data.continuous[i] for i in parents) + 2} coefficients), so no "
+                      f"{fits.n_coefficients} coefficients), so no "
                       f"residual variance to draw from; merge rare "
                       f"states of a discrete parent")
         elif fits.exact.any():
