@@ -351,14 +351,14 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
     if lone:
         # (the scorer's rule, read on one family: a lone row leaves every continuous child no
         # spread; with missing cells, on the complete rows, which hold each lone state's row)
-        rows_read, read = (data, counter) if counter is not None else (
-            kept_rows(data, complete_row_mask(data)), None)
+        complete = complete_row_mask(data)
+        rows_read, read = (data, counter) if counter is not None else (kept_rows(data, complete), None)
         if read is None and rows_read.n_samples >= 2:
             read = MomentCounter.of(rows_read)
         family = (int(read.continuous[0]), (lone[0][0],)) if read is not None else None
         if family is not None and not finitely_scored(scorer(), rows_read, read, [family]):
-            mask = complete_row_mask(data)
-            n_rows = None if mask is None or mask.all() else counted_rows(data.n_samples, data.weights)
+            incomplete = complete is not None and not complete.all()
+            n_rows = counted_rows(data.n_samples, data.weights) if incomplete else None
             warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
 
@@ -1261,14 +1261,14 @@ def flat_states_message(learner, flat, names, states, reader, consequence=None):
         more = len(codes) - _FLAT_STATES_SHOWN
         return shown + (f" (and {more} more states)" if more > 0 else "")
 
-    def seen(item):  # (with missing cells: the rows of those states that observe both)
-        if len(item) < 4:
+    def seen(codes, rows):  # (with missing cells: the rows of those states that observe both)
+        if not rows:
             return ""
-        where = "that state" if len(item[2]) == 1 else "those states"
-        return f" (on the {item[3]} rows of {where} where both are observed)"
+        where = "that state" if len(codes) == 1 else "those states"
+        return f" (on the {rows[0]} rows of {where} where both are observed)"
 
-    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}{seen((j, d, codes, *rest))}"
-                      for j, d, codes, *rest in flat[:_FLAT_PAIRS_SHOWN])
+    items = "; ".join(f"{names[j]!r} where {names[d]!r} is {state_list(d, codes)}{seen(codes, rows)}"
+                      for j, d, codes, *rows in flat[:_FLAT_PAIRS_SHOWN])
     if len(flat) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(flat) - _FLAT_PAIRS_SHOWN} more such pairs of columns"
     y, g = names[flat[0][0]], names[flat[0][1]]
