@@ -149,8 +149,10 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       columns with a state of a single row (R's ``survival::lung``: one patient with
       ``ph.ecog`` 3). A CLG score gives every family in which such a column is a parent of
       a continuous one ``-inf``, so it never gets a continuous child. With missing cells
-      (EM's completions) a state counts only when neither its row nor the column has a
-      missing cell, the scorer's rule read on the complete rows (:func:`lone_states`).
+      (EM's completions) a state counts only when its row has no missing cell, and for the
+      continuous columns to which no completion of the discrete column adds spread there
+      (every row that misses it holds the lone row's value), the scorer's rule read on the
+      complete rows (:func:`lone_states`).
 
     The columns are taken in name order, so the message does not depend on the column order.
 
@@ -376,12 +378,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         # (the scorer's rule, read on one family: a lone row leaves every continuous child no
         # spread; with missing cells, on the complete rows, which hold each lone state's row)
         complete = complete_row_mask(data)
-        rows_read, read = (data, counter) if counter is not None else (kept_rows(data, complete), None)
+        incomplete = complete is not None and not complete.all()
+        rows_read, read = (kept_rows(data, complete), None) if incomplete else (data, counter)
         if read is None and rows_read.n_samples >= 2:
             read = MomentCounter.of(rows_read)
-        family = (int(read.continuous[0]), (lone[0][0],)) if read is not None else None
+        d, _, children = lone[0]
+        family = None
+        if read is not None:  # (a continuous column no completion adds spread to: any one without)
+            family = (int(read.continuous[0]) if children is None else children[0], (d,))
         if family is not None and not finitely_scored(scorer(), rows_read, read, [family]):
-            incomplete = complete is not None and not complete.all()
             n_rows = counted_rows(data.n_samples, data.weights) if incomplete else None
             warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
@@ -878,42 +883,67 @@ def lone_states(data, ranks):
 
     With missing cells a score reads EM's completions (``missing="em"``, the one mode of a
     search that scores with missing cells), and a state counts only when no completion can
-    reach it: the discrete column has no missing cell (a row missing it can be completed into
-    the state) and the state's one row has none either. A completed cell in that row, in any
-    column, makes the family of a continuous child given the column score finite (EM's
-    expected rows add spread to the state), and hill climbing then learns ``g -> y``; a
-    missing cell in another row leaves the state's one row, and the edge lost, as on
-    complete data.
+    add spread to it. A completed cell in the state's one row, in any column, makes the
+    family of a continuous child given the column score finite (EM's expected rows add
+    spread to the state), and hill climbing then learns ``g -> y``: such a state is not
+    named. A row that misses the discrete column is completed into every state, the lone
+    one too, with its posterior share of weight: it adds spread there to a continuous
+    column ``y`` only when its own ``y`` is missing or differs from the lone row's. So a
+    state is named, for the continuous columns to which every row missing the column
+    holds the lone row's value (R's ``survival::lung``: the one row missing ``ph.ecog``
+    has the Karnofsky scores, ``ph.karno`` 60 and ``pat.karno`` 70, of the one row with
+    ``ph.ecog`` 3, so both families stay ``-inf`` on EM's completions, and hill climbing
+    and GES by EM leave ``ph.ecog`` unlinked to them; without that row they learn
+    ``ph.ecog -> ph.karno`` and ``ph.ecog -> pat.karno``), for every continuous column when
+    no row misses it; a missing cell in another row only leaves the state's one row, and
+    the edge lost, as on complete data.
 
     Returns
     -------
-    list of (discrete_position, state_codes)
-        In name order of the discrete column.
+    list of (discrete_position, state_codes, children)
+        In name order of the discrete column; ``children``: the continuous columns (data
+        positions, in name order) to which no completion adds spread in those states, or
+        None for every one (no row misses the discrete column).
     """
     copies = row_copies(data.weights)
     complete = complete_row_mask(data)  # (None: no missing cell)
     if complete is not None and complete.all():
         complete = None
+    continuous = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] == 0]
     found = []
     for d in np.argsort(ranks, kind="stable").tolist():
         if data.cardinalities[d] == 0:
             continue
-        codes_d = data.codes[:, d]
-        if complete is not None and (codes_d < 0).any():
-            continue  # (a row missing d can be completed into any state)
-        n_rows = count_cells(codes_d, int(data.cardinalities[d]), copies)
+        codes_d, r = data.codes[:, d], int(data.cardinalities[d])
+        observed = codes_d >= 0
+        n_rows = count_cells(codes_d[observed], r, None if copies is None else copies[observed])
         lone = n_rows == 1
         if complete is not None and lone.any():  # (the state's one row has a missing cell)
-            lone &= count_cells(codes_d[~complete], int(data.cardinalities[d])) == 0
-        codes = np.flatnonzero(lone).tolist()
+            lone &= count_cells(codes_d[~complete & observed], r) == 0
+        codes, children = np.flatnonzero(lone).tolist(), None
+        if codes and not observed.all():
+            # (the rows missing d are completed into every state: a column keeps no spread in a
+            # lone state only where each of them holds the lone row's value)
+            completed = data.values[np.ix_(~observed, continuous)]
+            held = np.zeros(len(continuous), dtype=bool)
+            for code in list(codes):
+                row = int(np.flatnonzero(codes_d == code)[0])
+                same = (completed == data.values[row, continuous]).all(axis=0)
+                if same.any():
+                    held |= same
+                else:
+                    codes.remove(code)
+            children = tuple(j for j, kept in zip(continuous, held.tolist()) if kept)
         if codes:
-            found.append((d, codes))
+            found.append((d, codes, children))
     return found
 
 
 _LONE_MISSING_RULE = (
-    " (with missing cells such a state is named only when neither its row nor the discrete column "
-    "has one: missing='em' completes a missing cell with spread, and the family then scores finite)")
+    " (with missing cells such a state is named only when its row has none, and for the continuous "
+    "columns to which no completion adds spread there: missing='em' completes a missing cell of its "
+    "row with spread, and a row missing the discrete column into every state, and the family then "
+    "scores finite)")
 
 
 def lone_states_message(learner, lone, names, states, reader, n_rows=None):
@@ -924,20 +954,34 @@ def lone_states_message(learner, lone, names, states, reader, n_rows=None):
         more = len(codes) - _FLAT_STATES_SHOWN
         return shown + (f" (and {more} more states)" if more > 0 else "")
 
-    of = "" if n_rows is None else f" of {n_rows:g} (a row with no missing cell)"
-    items = "; ".join(f"{names[d]!r} is {state_list(d, codes)} in a single row{of}"
-                      for d, codes in lone[:_FLAT_PAIRS_SHOWN])
+    def column_list(children):
+        shown = ", ".join(repr(names[j]) for j in children[:_FLAT_STATES_SHOWN])
+        more = len(children) - _FLAT_STATES_SHOWN
+        return shown + (f" and {more} more" if more > 0 else "")
+
+    def held(d, children):  # (with missing cells of d: the columns no completion adds spread to)
+        if children is None:
+            return ""
+        return (f"; the rows that miss {names[d]!r} hold its values of {column_list(children)}, so no "
+                "completion adds spread to them there")
+
+    of = "" if n_rows is None else f" of {n_rows:g} (a row with no missing cell"
+    items = "; ".join(f"{names[d]!r} is {state_list(d, codes)} in a single row"
+                      f"{of}{held(d, children)}{')' if of else ''}"
+                      for d, codes, children in lone[:_FLAT_PAIRS_SHOWN])
     if len(lone) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(lone) - _FLAT_PAIRS_SHOWN} more such columns"
     g = repr(names[lone[0][0]]) if len(lone) == 1 else "such a column"
     declare = (f"column_types={{{names[lone[0][0]]!r}: 'continuous'}}" if len(lone) == 1
                else "column_types={name: 'continuous'}")
-    harm = ("such edges get posterior 0" if reader == "posterior"
-            else f"{g} never gets a continuous child")
+    children = lone[0][2] if len(lone) == 1 else None
+    child = "a continuous column" if children is None else " or ".join(repr(names[j]) for j in children)
+    harm = ("such edges get posterior 0" if reader == "posterior" else
+            f"{g} never gets a continuous child" if children is None else "such an edge is never learned")
     return (
         f"{learner}: {items}: a state of a discrete column holds a single row. A "
-        f"conditional-Gaussian score gives every family in which {g} is a parent of a "
-        "continuous column -inf (one row leaves the regression there no residual degree of "
+        f"conditional-Gaussian score gives every family in which {g} is a parent of {child} "
+        "-inf (one row leaves the regression there no residual degree of "
         f"freedom; bnlearn's rule), so {harm}, however strong the dependence; its edges to "
         f"discrete columns are unaffected{'' if n_rows is None else _LONE_MISSING_RULE}. To learn "
         "such a dependence, merge the rare state into another one (for an ordinal code, its "
