@@ -18,7 +18,7 @@ from skbn._counting import (
     row_copies,
 )
 from skbn._counting._moment_counter import SCREEN_RESOLUTION, MomentCounter
-from skbn._data import complete_row_mask, counted_rows, kept_rows, name_ranks
+from skbn._data import EncodedData, complete_row_mask, counted_rows, kept_rows, name_ranks
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import _moment_family_score
 from skbn.utils._warnings import warn_user
@@ -132,7 +132,10 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       anyway (the parameter fit gives a configuration with no residual spread its
       regression over all the rows, with a warning), so no fit fails after the search.
       Columns the one-group check names are left out, and columns with no spread in every
-      state (a function of a discrete column alone) are left to the next check.
+      state (a function of a discrete column alone) are left to the next check. With missing
+      cells each relation is read on the rows that observe its own columns, and named with
+      those rows (:func:`observed_within_states`): a test reads only those rows, and EM
+      learns such a family only where its completions give it spread.
     * In a second warning, on mixed data, for a search that scores the data or tests it
       (``reader``; :func:`flat_states`): continuous columns with no spread in some state (of at
       least two rows) of a discrete column, such as a zero-inflated measurement, exactly 0
@@ -146,8 +149,10 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
       columns with a state of a single row (R's ``survival::lung``: one patient with
       ``ph.ecog`` 3). A CLG score gives every family in which such a column is a parent of
       a continuous one ``-inf``, so it never gets a continuous child. With missing cells
-      (EM's completions) a state counts only when neither its row nor the column has a
-      missing cell, the scorer's rule read on the complete rows (:func:`lone_states`).
+      (EM's completions) a state counts only when its row has no missing cell, and for the
+      continuous columns to which no completion of the discrete column adds spread there
+      (every row that misses it holds the lone row's value), the scorer's rule read on the
+      complete rows (:func:`lone_states`).
 
     The columns are taken in name order, so the message does not depend on the column order.
 
@@ -254,7 +259,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             if scored:
                 raise ValueError(rank_refusal(learner, refuse, scorer(), scored[0], rows, n_continuous,
                                               data.names))
-    flat, within, within_rule = [], [], ""
+    flat, within, within_rule, within_missing_rule = [], [], "", ""
     incomplete = data.row_scatter is None and n_continuous and (
         counter is None or (data.codes.dtype.kind == "i" and (data.codes < 0).any()))
     if incomplete and reader in ("test", "score") and n_continuous < data.n_variables:
@@ -262,16 +267,28 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         flat = observed_flat_states(data, ranks, completed=reader == "score")
     elif counter is not None and reader is not None and n_continuous < data.n_variables:
         flat = flat_states(data, counter, ranks)
-    if counter is not None and reader is not None and n_continuous < data.n_variables:
-        within = within_states(data, counter, ranks, told=[j for j, _ in dependencies],
-                               flat={item[0] for item in flat}, reach=reached_by)
+    observed_within = incomplete and reader in ("test", "score")  # (each relation on its own rows)
+    if (counter is not None or observed_within) and reader is not None and n_continuous < data.n_variables:
+        told, flat_columns = [j for j, _ in dependencies], {item[0] for item in flat}
+        within = (observed_within_states(data, ranks, told=told, flat=flat_columns, reach=reached_by)
+                  if observed_within else
+                  within_states(data, counter, ranks, told=told, flat=flat_columns, reach=reached_by))
         found += [_within(data.names, states, *item) for item in within[:_DEPENDENCES_SHOWN]]
         if len(within) > _DEPENDENCES_SHOWN:
             found.append(f"and {len(within) - _DEPENDENCES_SHOWN} more such columns")
         if within and scorer_of is not None:  # (no refusal: the network fit takes such a family)
             families = [(j, tuple(sorted((*given, *where), key=lambda i: ranks[i])))
-                        for j, given, where, _ in within]
-            if finitely_scored(scorer(), data, counter, families):
+                        for j, given, where, *_ in within]
+            if observed_within:  # (the scorer's rule, read on the rows that observe the first family)
+                j, parents = families[0]
+                involved = sorted((j, *parents), key=lambda i: ranks[i])
+                part = _observed_part(data, involved, (data.codes[:, involved] >= 0).all(axis=1))
+                position = {c: i for i, c in enumerate(involved)}
+                scored = finitely_scored(scorer(), part, MomentCounter(part),
+                                         [(position[j], tuple(position[i] for i in parents))])
+            else:
+                scored = finitely_scored(scorer(), data, counter, families)
+            if scored:
                 within_rule = (f"the scorer {scorer()!r} gives the family of such a column given the "
                                "continuous and discrete columns that determine it a finite score, so the "
                                "learned graph may hold it (the network fit then gives it, in each "
@@ -282,7 +299,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                                "continuous and discrete columns that determine it -inf (as bnlearn's "
                                "bic-cg, aic-cg and loglik-cg do), so "
                                + ("no graph that holds it has posterior mass" if reader == "posterior"
-                                  else "the search never learns it"))
+                                  else "the search never learns it" if not observed_within else
+                                  "the search learns it only where missing='em' completes enough of "
+                                  "its cells to give it spread"))
+        if observed_within and any(item[4] is not None for item in within):
+            within_missing_rule = ("with missing cells, a relation within states is read on the rows "
+                                   "where its columns are observed: a test of missing='available_case' "
+                                   "reads those rows alone, and missing='em' starts from the graph learned "
+                                   "on the complete rows and completes the others from a model fitted where "
+                                   "the relation holds")
     discrete_found, missing_rule = [], ""
     if tests:
         discrete = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] > 0]
@@ -313,19 +338,20 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         if tests and (dependencies or recodings or functions):
             clauses.append("given the columns that determine it, a column is constant, so the tests find "
                            "it independent of every other column")
-        if tests and any(where is None for *_, where in within):
+        if tests and any(item[3] is None for item in within):
             clauses.append("a column determined within the states of discrete columns has no residual "
                            "spread there given the columns that determine it, and the conditional-Gaussian "
                            "test leaves such a state out of its statistic (as bnlearn's mi-cg does: "
                            "statistic 0, p-value 1), so the tests find the column independent of the "
                            "columns that determine it")
-        if tests and any(where is not None for *_, where in within):
+        if tests and any(item[3] is not None for item in within):
             clauses.append("a column determined where discrete columns take some states only has no "
                            "residual spread there given the columns that determine it; the "
                            "conditional-Gaussian test leaves those states out and reads the others alone "
                            "(bnlearn's mi-cg gives statistic 0, p-value 1), so the tests can find the "
                            "column independent of the columns that determine it")
-        clauses += [rule for rule in (score_rule, within_rule, observed_rule, missing_rule) if rule]
+        clauses += [rule for rule in (score_rule, within_rule, observed_rule, within_missing_rule,
+                                      missing_rule) if rule]
         if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
@@ -352,12 +378,15 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         # (the scorer's rule, read on one family: a lone row leaves every continuous child no
         # spread; with missing cells, on the complete rows, which hold each lone state's row)
         complete = complete_row_mask(data)
-        rows_read, read = (data, counter) if counter is not None else (kept_rows(data, complete), None)
+        incomplete = complete is not None and not complete.all()
+        rows_read, read = (kept_rows(data, complete), None) if incomplete else (data, counter)
         if read is None and rows_read.n_samples >= 2:
             read = MomentCounter.of(rows_read)
-        family = (int(read.continuous[0]), (lone[0][0],)) if read is not None else None
+        d, _, children = lone[0]
+        family = None
+        if read is not None:  # (a continuous column no completion adds spread to: any one without)
+            family = (int(read.continuous[0]) if children is None else children[0], (d,))
         if family is not None and not finitely_scored(scorer(), rows_read, read, [family]):
-            incomplete = complete is not None and not complete.all()
             n_rows = counted_rows(data.n_samples, data.weights) if incomplete else None
             warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
@@ -854,42 +883,67 @@ def lone_states(data, ranks):
 
     With missing cells a score reads EM's completions (``missing="em"``, the one mode of a
     search that scores with missing cells), and a state counts only when no completion can
-    reach it: the discrete column has no missing cell (a row missing it can be completed into
-    the state) and the state's one row has none either. A completed cell in that row, in any
-    column, makes the family of a continuous child given the column score finite (EM's
-    expected rows add spread to the state), and hill climbing then learns ``g -> y``; a
-    missing cell in another row leaves the state's one row, and the edge lost, as on
-    complete data.
+    add spread to it. A completed cell in the state's one row, in any column, makes the
+    family of a continuous child given the column score finite (EM's expected rows add
+    spread to the state), and hill climbing then learns ``g -> y``: such a state is not
+    named. A row that misses the discrete column is completed into every state, the lone
+    one too, with its posterior share of weight: it adds spread there to a continuous
+    column ``y`` only when its own ``y`` is missing or differs from the lone row's. So a
+    state is named, for the continuous columns to which every row missing the column
+    holds the lone row's value (R's ``survival::lung``: the one row missing ``ph.ecog``
+    has the Karnofsky scores, ``ph.karno`` 60 and ``pat.karno`` 70, of the one row with
+    ``ph.ecog`` 3, so both families stay ``-inf`` on EM's completions, and hill climbing
+    and GES by EM leave ``ph.ecog`` unlinked to them; without that row they learn
+    ``ph.ecog -> ph.karno`` and ``ph.ecog -> pat.karno``), for every continuous column when
+    no row misses it; a missing cell in another row only leaves the state's one row, and
+    the edge lost, as on complete data.
 
     Returns
     -------
-    list of (discrete_position, state_codes)
-        In name order of the discrete column.
+    list of (discrete_position, state_codes, children)
+        In name order of the discrete column; ``children``: the continuous columns (data
+        positions, in name order) to which no completion adds spread in those states, or
+        None for every one (no row misses the discrete column).
     """
     copies = row_copies(data.weights)
     complete = complete_row_mask(data)  # (None: no missing cell)
     if complete is not None and complete.all():
         complete = None
+    continuous = [j for j in np.argsort(ranks, kind="stable").tolist() if data.cardinalities[j] == 0]
     found = []
     for d in np.argsort(ranks, kind="stable").tolist():
         if data.cardinalities[d] == 0:
             continue
-        codes_d = data.codes[:, d]
-        if complete is not None and (codes_d < 0).any():
-            continue  # (a row missing d can be completed into any state)
-        n_rows = count_cells(codes_d, int(data.cardinalities[d]), copies)
+        codes_d, r = data.codes[:, d], int(data.cardinalities[d])
+        observed = codes_d >= 0
+        n_rows = count_cells(codes_d[observed], r, None if copies is None else copies[observed])
         lone = n_rows == 1
         if complete is not None and lone.any():  # (the state's one row has a missing cell)
-            lone &= count_cells(codes_d[~complete], int(data.cardinalities[d])) == 0
-        codes = np.flatnonzero(lone).tolist()
+            lone &= count_cells(codes_d[~complete & observed], r) == 0
+        codes, children = np.flatnonzero(lone).tolist(), None
+        if codes and not observed.all():
+            # (the rows missing d are completed into every state: a column keeps no spread in a
+            # lone state only where each of them holds the lone row's value)
+            completed = data.values[np.ix_(~observed, continuous)]
+            held = np.zeros(len(continuous), dtype=bool)
+            for code in list(codes):
+                row = int(np.flatnonzero(codes_d == code)[0])
+                same = (completed == data.values[row, continuous]).all(axis=0)
+                if same.any():
+                    held |= same
+                else:
+                    codes.remove(code)
+            children = tuple(j for j, kept in zip(continuous, held.tolist()) if kept)
         if codes:
-            found.append((d, codes))
+            found.append((d, codes, children))
     return found
 
 
 _LONE_MISSING_RULE = (
-    " (with missing cells such a state is named only when neither its row nor the discrete column "
-    "has one: missing='em' completes a missing cell with spread, and the family then scores finite)")
+    " (with missing cells such a state is named only when its row has none, and for the continuous "
+    "columns to which no completion adds spread there: missing='em' completes a missing cell of its "
+    "row with spread, and a row missing the discrete column into every state, and the family then "
+    "scores finite)")
 
 
 def lone_states_message(learner, lone, names, states, reader, n_rows=None):
@@ -900,20 +954,34 @@ def lone_states_message(learner, lone, names, states, reader, n_rows=None):
         more = len(codes) - _FLAT_STATES_SHOWN
         return shown + (f" (and {more} more states)" if more > 0 else "")
 
-    of = "" if n_rows is None else f" of {n_rows:g} (a row with no missing cell)"
-    items = "; ".join(f"{names[d]!r} is {state_list(d, codes)} in a single row{of}"
-                      for d, codes in lone[:_FLAT_PAIRS_SHOWN])
+    def column_list(children):
+        shown = ", ".join(repr(names[j]) for j in children[:_FLAT_STATES_SHOWN])
+        more = len(children) - _FLAT_STATES_SHOWN
+        return shown + (f" and {more} more" if more > 0 else "")
+
+    def held(d, children):  # (with missing cells of d: the columns no completion adds spread to)
+        if children is None:
+            return ""
+        return (f"; the rows that miss {names[d]!r} hold its values of {column_list(children)}, so no "
+                "completion adds spread to them there")
+
+    of = "" if n_rows is None else f" of {n_rows:g} (a row with no missing cell"
+    items = "; ".join(f"{names[d]!r} is {state_list(d, codes)} in a single row"
+                      f"{of}{held(d, children)}{')' if of else ''}"
+                      for d, codes, children in lone[:_FLAT_PAIRS_SHOWN])
     if len(lone) > _FLAT_PAIRS_SHOWN:
         items += f"; and {len(lone) - _FLAT_PAIRS_SHOWN} more such columns"
     g = repr(names[lone[0][0]]) if len(lone) == 1 else "such a column"
     declare = (f"column_types={{{names[lone[0][0]]!r}: 'continuous'}}" if len(lone) == 1
                else "column_types={name: 'continuous'}")
-    harm = ("such edges get posterior 0" if reader == "posterior"
-            else f"{g} never gets a continuous child")
+    children = lone[0][2] if len(lone) == 1 else None
+    child = "a continuous column" if children is None else " or ".join(repr(names[j]) for j in children)
+    harm = ("such edges get posterior 0" if reader == "posterior" else
+            f"{g} never gets a continuous child" if children is None else "such an edge is never learned")
     return (
         f"{learner}: {items}: a state of a discrete column holds a single row. A "
-        f"conditional-Gaussian score gives every family in which {g} is a parent of a "
-        "continuous column -inf (one row leaves the regression there no residual degree of "
+        f"conditional-Gaussian score gives every family in which {g} is a parent of {child} "
+        "-inf (one row leaves the regression there no residual degree of "
         f"freedom; bnlearn's rule), so {harm}, however strong the dependence; its edges to "
         f"discrete columns are unaffected{'' if n_rows is None else _LONE_MISSING_RULE}. To learn "
         "such a dependence, merge the rare state into another one (for an ordinal code, its "
@@ -979,7 +1047,8 @@ def within_states(data, counter, ranks, told=(), flat=(), reach=None):
     that pass are computed on all their rows and decided by the rule. Summarised rows
     (chunked ``X``) are cleared by their own scatter (each is a configuration of all the
     discrete columns), and the configurations that hold no cleared one are decided on
-    their pooled moments. Discrete columns with missing cells are skipped.
+    their pooled moments. Discrete columns with missing cells are skipped (data with missing
+    cells are read by :func:`observed_within_states`).
 
     Parameters
     ----------
@@ -1073,6 +1142,115 @@ def within_states(data, counter, ranks, told=(), flat=(), reach=None):
         frontier = following
     found.sort(key=lambda item: ranks[item[0]])
     return found
+
+
+def observed_within_states(data, ranks, told=(), flat=(), reach=None):
+    """:func:`within_states` on data with missing cells: each relation read on the rows that
+    observe its own columns (the determined column, its predictors and the discrete columns),
+    by the same rule there.
+
+    A test of ``missing="available_case"`` reads exactly those rows, where the relation holds,
+    and leaves its configurations out of its statistic as on complete data (PC returned the
+    empty graph on ``c = a + b + 3 [d = v]`` with one missing cell anywhere). Under
+    ``missing="em"`` structural EM starts from the search on the complete rows, which never
+    learns the family, and completes the other rows from a model fitted where the relation
+    holds: a few completed cells of the relation's columns leave the family ``-inf`` or too
+    little spread to learn it (hill climbing and GES lost it with one missing cell in ``a``,
+    ``b``, ``c`` or ``d``), more of them can give it spread and the search learns it (five
+    cells there). So a relation is named whatever its missing cells, as the one-group ones
+    are (:func:`_observed_row_dependencies`), never refused.
+
+    Candidates come from a nested chain of column sets, as there: every column (less those of
+    ``told``), then without the column with the most missing cells (ties in name order), and so
+    on while some column of the set has a missing cell and it holds two continuous columns and
+    a discrete one; a set is read (:func:`within_states` on its columns and the rows that
+    observe them all) only when it gains rows. A column found there is then decided on the rows
+    that observe its relation's columns (:func:`within_states` on those columns alone, whose
+    usable configurations hold more rows than the relation has continuous columns). A relation
+    among columns that no set of the chain observes together on enough rows is not looked for
+    (a search over subsets of columns).
+
+    Parameters
+    ----------
+    data : EncodedData
+        The rows a search reads, with missing cells (``-1`` codes).
+    ranks, told, flat, reach
+        As for :func:`within_states` (data positions; ``reach`` called at most once).
+
+    Returns
+    -------
+    list of (int, tuple of int, tuple of int, tuple of tuple of int or None, int or None)
+        As :func:`within_states`, with the number of rows that observe the relation's columns
+        (every row counted once, whatever its weight), None when none of them has a missing
+        cell, in name order of the column.
+    """
+    told = {int(j) for j in told}
+    observed = data.codes >= 0
+    n_missing = np.count_nonzero(~observed, axis=0)
+    kept = [j for j in np.argsort(ranks, kind="stable").tolist() if j not in told]
+    chain = sorted((j for j in kept if n_missing[j]), key=lambda j: (-int(n_missing[j]), ranks[j]))
+    parsed = []
+
+    def reached():  # (the search's reach, parsed once, when first read)
+        if not parsed:
+            parsed.append(reach() if reach is not None else None)
+        return parsed[0]
+
+    found, last = {}, -1
+    while True:
+        n_continuous = sum(1 for j in kept if data.cardinalities[j] == 0)
+        if n_continuous < 2 or n_continuous == len(kept):
+            break
+        rows = observed[:, kept].all(axis=1)
+        n_rows = int(np.count_nonzero(rows))
+        if n_rows > last:
+            last = n_rows
+            for column, given, discrete, _ in _within_part(data, kept, rows, flat, reached):
+                if column in found:
+                    continue
+                involved = sorted({column, *given, *discrete}, key=lambda j: ranks[j])
+                own = observed[:, involved].all(axis=1)
+                for item in _within_part(data, involved, own, flat, reached):
+                    if item[0] == column:
+                        seen = None if own.all() else int(np.count_nonzero(own))
+                        found[column] = (*item, seen)
+        if not chain or not n_missing[kept].any():
+            break
+        kept.remove(chain.pop(0))
+    return [found[j] for j in sorted(found, key=lambda j: ranks[j])]
+
+
+def _observed_part(data, columns, rows):
+    """The ``columns`` of ``data`` (positions) on the ``rows`` (a bool mask) that observe
+    them all, as data of their own (codes unsigned, no target)."""
+    return kept_rows(EncodedData(codes=data.codes[:, columns], cardinalities=data.cardinalities[columns],
+                                 names=tuple(data.names[j] for j in columns), weights=data.weights,
+                                 values=data.values[:, columns]), rows)
+
+
+def _within_part(data, columns, rows, flat, reach):
+    """:func:`within_states` on the ``columns`` of ``data`` (positions, in name order) and the
+    ``rows`` (a bool mask) that observe them all, in data positions; ``flat`` and ``reach``
+    (a callable) in data positions too."""
+    columns = np.asarray(columns, dtype=np.intp)
+    cardinalities = data.cardinalities[columns]
+    if int(np.count_nonzero(rows)) < 2 or not (cardinalities == 0).any():
+        return []
+    part = _observed_part(data, columns, rows)
+    position = {int(j): i for i, j in enumerate(columns)}
+
+    def part_reach():  # (the search's reach over these columns)
+        searched = reach()
+        if searched is None:
+            return None
+        allowed, required, bound = searched
+        inside = np.ix_(columns, columns)
+        return allowed[inside], required[inside], np.asarray(bound)[columns]
+
+    within = within_states(part, MomentCounter(part), name_ranks(part.names),
+                           flat={position[j] for j in flat if j in position}, reach=part_reach)
+    return [(int(columns[j]), tuple(int(columns[i]) for i in given), tuple(int(columns[d]) for d in discrete),
+             where) for j, given, discrete, where in within]
 
 
 def _configurations(codes, cardinalities, columns):
@@ -1206,22 +1384,25 @@ def _singular(stats):
     return flat | (np.linalg.eigvalsh(scaled)[:, 0] <= _SCREEN_RCOND)
 
 
-def _within(names, states, column, given, discrete, configurations):
+def _within(names, states, column, given, discrete, configurations, rows=None):
     """``'c' (a linear function of 'a', 'b' within each state of 'd')``, or ``... where 'd'
     is 'v')`` when only some usable configurations (``configurations``, state codes)
-    determine it, for a message; ``states``: the state names of every column."""
+    determine it, for a message; ``states``: the state names of every column; ``rows``: with
+    missing cells, the rows that observe the relation's columns (:func:`observed_within_states`)."""
+    seen = "" if rows is None else f" on the {rows} rows where these columns are observed"
     if configurations is None:
         where = (f"each state of {names[discrete[0]]!r}" if len(discrete) == 1 else
                  f"each configuration of {', '.join(repr(names[d]) for d in discrete)}")
-        return f"{_dependence(names, column, given)} within {where})"
+        return f"{_dependence(names, column, given)} within {where}{seen})"
     shown = [[states[d][c] for d, c in zip(discrete, codes)] for codes in configurations[:_FLAT_STATES_SHOWN]]
     if len(discrete) == 1:
         where = f"{names[discrete[0]]!r} is " + " or ".join(repr(labels[0]) for labels in shown)
     else:
         where = (f"({', '.join(repr(names[d]) for d in discrete)}) is "
                  + " or ".join(f"({', '.join(repr(label) for label in labels)})" for labels in shown))
-    more = len(configurations) - _FLAT_STATES_SHOWN
-    return f"{_dependence(names, column, given)} where {where}{f' (and {more} more)' if more > 0 else ''})"
+    n_more = len(configurations) - _FLAT_STATES_SHOWN
+    more = f" (and {n_more} more)" if n_more > 0 else ""
+    return f"{_dependence(names, column, given)} where {where}{more}{seen})"
 
 
 def warn_flat_tested_pairs(data, states, learner, pairs, consequence):

@@ -22,7 +22,15 @@ from _learners import CONFIGURATIONS, make
 from conftest import collinear_triple, with_duplicated_column
 from sklearn.base import clone
 
-from skbn import BootstrapStructure, ChowLiuTree, HillClimbStructure, K2Structure, MMHCStructure, PCStructure
+from skbn import (
+    BootstrapStructure,
+    ChowLiuTree,
+    GESStructure,
+    HillClimbStructure,
+    K2Structure,
+    MMHCStructure,
+    PCStructure,
+)
 from skbn._counting import functional_pairs, linear_dependencies, moments, row_copies
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import BGe, GaussianBIC
@@ -1475,6 +1483,61 @@ def test_mixed_data_with_missing_cells_name_discrete_and_continuous_relations():
             in told[0])
 
 
+@pytest.mark.parametrize("learner", [PCStructure(missing="available_case", fit_parameters=False),
+                                     PCStructure(missing="available_case", ci_test="mi-cg",
+                                                 fit_parameters=False),
+                                     HillClimbStructure(missing="em", random_state=0, fit_parameters=False),
+                                     GESStructure(missing="em", random_state=0, fit_parameters=False)],
+                         ids=["pc", "pc-mi-cg", "hill_climb", "ges"])
+@pytest.mark.parametrize("column, rows", [("a", 499), ("c", 499), ("d", 499), ("e", None)])
+def test_a_column_determined_within_states_is_named_with_missing_cells(learner, column, rows):
+    """``c = a + b + 3 [d = v]`` (500 rows) with one missing cell, in a column of the relation
+    or in an unrelated ``e``: the check within states was skipped with any missing cell (or,
+    for a missing ``d``, skipped that column), and the learners lost the relation silently.
+    PC's tests read the rows that observe their columns, where it holds: they leave both
+    states out of the statistic and PC returns the empty graph (bnlearn 4.9 on the 499 rows
+    with no missing cell, ``a`` missing in row 3: ``ci.test("a", "c", c("b", "d"), test =
+    "mi-cg")`` gives mi-cg = 0, df = 2, p-value = 1, and ``pc.stable(x, test = "mi-cg")`` no
+    arc). Hill climbing and GES by EM start from the search on the complete rows, where
+    the family ``c | a, b, d`` is -inf, and one completed cell does not give it spread: both
+    return the graph they learn on complete data, without ``c | a, b, d``. The relation is
+    now read on the rows that observe its columns (499: 500 less the row of the missing cell;
+    all 500 when the cell is ``e``'s, named as on complete data)."""
+    X = _within_d().assign(e=np.random.default_rng(9).normal(size=500))
+    X.loc[3, column] = None
+    model = clone(learner)
+    told = _determined_warnings(model, X)
+    seen = "" if rows is None else f" on the {rows} rows where these columns are observed"
+    assert len(told) == 1
+    assert f"'c' (a linear function of 'a', 'b' within each state of 'd'{seen})" in told[0]
+    if isinstance(model, PCStructure):
+        assert model.edges_ == []
+    else:
+        parents = {u for u, v in model.edges_ if v == "c"}
+        assert not {"a", "b", "d"} <= parents
+    if rows is not None:
+        assert "with missing cells, a relation within states is read on the rows where its columns" in told[0]
+    # with noise of 1e-3 of its spread the column is not determined: no word
+    noisy = X.assign(c=X["c"] + 1e-3 * np.random.default_rng(1).normal(size=500))
+    assert _determined_warnings(clone(learner), noisy) == []
+
+
+def test_a_column_determined_in_one_state_is_named_with_missing_cells():
+    """``c = a + b`` where ``d`` is ``v`` only, with missing cells in ``b`` (rows 0-9) and
+    ``d`` (rows 20-24): named with the state, on the 485 rows that observe ``a``, ``b``,
+    ``c`` and ``d``; an incomplete discrete column ``h`` beside it, independent, is not."""
+    X = _some_states().assign(h=np.where(np.arange(500) % 3, "p", "q"))
+    X.loc[:9, "b"] = np.nan
+    X.loc[20:24, "d"] = None
+    X.loc[40:49, "h"] = None
+    for model in (PCStructure(missing="available_case", fit_parameters=False),
+                  HillClimbStructure(missing="em", random_state=0, fit_parameters=False)):
+        told = _determined_warnings(model, X)
+        assert len(told) == 1
+        assert told[0].startswith(f"{type(model).__name__}: 'c' (a linear function of 'a', 'b' where 'd' is "
+                                  "'v' on the 485 rows where these columns are observed):")
+
+
 @pytest.mark.parametrize("column, row, told", [
     ("x", 5, True), ("y", 5, True), ("h", 5, True),  # (another row misses a cell: the state keeps one row)
     ("g", 5, False),  # (a row missing g can be completed into 'solo')
@@ -1497,14 +1560,92 @@ def test_a_state_of_a_single_row_with_missing_cells_is_told_when_no_completion_r
     if told:
         assert messages[0].startswith("HillClimbStructure: 'g' is 'solo' in a single row of 300 (a row "
                                       "with no missing cell): a state of a discrete column")
-        assert "named only when neither its row nor the discrete column has one" in messages[0]
+        assert "named only when its row has none, and for the continuous columns to which no" in messages[0]
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure, GESStructure])
+def test_a_lone_state_is_told_when_the_rows_missing_its_column_hold_its_values(learner):
+    """A row missing ``g`` is completed by EM into every state, ``solo`` too, with its
+    posterior share: it gives ``y`` spread there, and ``g -> y`` is learned, unless it holds
+    the lone row's ``y`` (then the family stays -inf on the completions, and the edge is
+    lost). The check skipped every column with a missing cell, so that loss was silent; the
+    state is now named for the columns the completions cannot spread (``y``, or ``x``)."""
+    X = _rare_state().assign(h=np.where(np.arange(300) % 2, "u", "v"))
+    X.loc[5, "g"] = None
+    for same, lost in (("y", True), ("x", False), (None, False)):
+        Y = X.copy()
+        if same:
+            Y.loc[5, same] = Y.loc[0, same]
+        model = learner(missing="em", random_state=0, fit_parameters=False)
+        messages = _lone_warnings(model, Y)
+        assert (("g", "y") not in model.edges_) == lost, same
+        assert len(messages) == int(same is not None), same
+        if same:
+            assert messages[0].startswith(
+                f"{learner.__name__}: 'g' is 'solo' in a single row of 300 (a row with no missing cell; "
+                f"the rows that miss 'g' hold its values of '{same}', so no completion adds spread to them "
+                "there)")
+            assert f"a parent of '{same}' -inf" in messages[0]
+
+
+# R's survival::lung (survival 3.5-3, R 4.2), columns ph.ecog, ph.karno / 10
+# and pat.karno / 10 of its 228 rows ('.': NA, 'X': 10): one row has ph.ecog 3 (row 27), one
+# misses ph.ecog (row 13), and both have ph.karno 60 and pat.karno 70.
+_LUNG_ECOG = (
+    "1001012212121.11122110100103121222222121120212010110001002112111122001012111"
+    "0100011111101201110211100111211112011012222102120111201101021210212111010010"
+    "0122121101211010101010112110000100201012111011011100020211011211122011110211")
+_LUNG_PH_KARNO = (
+    "9999X5767787968895698X7999X68796657577588697669899989X99X78979898779X8987899"
+    "X899X788888X97X898X88999X8795889X69889877678977698888988X896889X787889X9XX79"
+    "987797889969898X9X999X98688XXX9899798986999X89X9969XX.8689X89789987888889698")
+_LUNG_PAT_KARNO = (
+    "X996986887879779X768878X88X7759786X5694X679676779X97X988868878X865.78X99X889"
+    "87.789898989879X86968XX7X987.9X98579XXX767699886986966889774769X6779X988996X"
+    "963896799X78796X99X8698X879XX9X98X986997889X998796XX979678977X978638998697X9")
+
+
+def _lung_ecog():
+    def read(text, scale):
+        return [np.nan if c == "." else (10.0 if c == "X" else float(c)) * scale for c in text]
+
+    return pd.DataFrame({"ph.ecog": read(_LUNG_ECOG, 1), "ph.karno": read(_LUNG_PH_KARNO, 10),
+                         "pat.karno": read(_LUNG_PAT_KARNO, 10)})
+
+
+@pytest.mark.parametrize("learner", [HillClimbStructure, GESStructure])
+def test_survival_lung_ph_ecog_is_told_with_its_own_missing_cell(learner):
+    """``survival::lung``: ``ph.ecog`` 3 in one row, and ``ph.ecog`` missing in another, so
+    the check skipped it (EM could complete that cell into state 3). But that row holds the
+    lone row's Karnofsky scores (60 and 70): completed into state 3 it adds no spread, both
+    families stay -inf, and hill climbing and GES by EM left ``ph.ecog`` unlinked to them
+    without a word; without the row of state 3 both learn ``ph.ecog -> ph.karno`` and
+    ``ph.ecog -> pat.karno``. PC with ``missing="available_case"`` keeps both edges (its test
+    leaves the state out), and is not told."""
+    X = _lung_ecog()
+    declared = {"ph.ecog": "discrete", "ph.karno": "continuous", "pat.karno": "continuous"}
+    assert X["ph.ecog"].isna().sum() == 1 and (X["ph.ecog"] == 3).sum() == 1
+    model = learner(missing="em", random_state=0, fit_parameters=False, column_types=declared)
+    messages = _lone_warnings(model, X)
+    assert not [edge for edge in model.edges_ if "ph.ecog" in edge]
+    assert len(messages) == 1
+    assert messages[0].startswith(
+        f"{learner.__name__}: 'ph.ecog' is 3.0 in a single row of 228 (a row with no missing cell; the rows "
+        "that miss 'ph.ecog' hold its values of 'pat.karno', 'ph.karno', so no completion adds spread")
+    control = learner(missing="em", random_state=0, fit_parameters=False, column_types=declared)
+    assert _lone_warnings(control, X[X["ph.ecog"] != 3]) == []
+    assert {("ph.ecog", "pat.karno"), ("ph.ecog", "ph.karno")} <= set(control.edges_)
+    pc = PCStructure(missing="available_case", fit_parameters=False, column_types=declared)
+    assert _lone_warnings(pc, X) == []
+    assert {("ph.ecog", "pat.karno"), ("ph.ecog", "ph.karno")} <= set(pc.edges_)
 
 
 def test_the_lone_states_with_missing_cells_are_those_counted_by_pandas():
     """Independent incomplete columns (15% missing cells, rare states), 40 seeds: a state is
     named exactly when one row holds it, that row has no missing cell and the column has none
-    (counted with pandas, with integer weights as row copies in half the trials); no other state
-    is ever named."""
+    (counted with pandas, with integer weights as row copies in half the trials; a row missing
+    the column never holds the lone row's normal draws, so it always adds spread); no other
+    state is ever named."""
     from dataclasses import replace
 
     from skbn._data import encode_fit, name_ranks
@@ -1532,7 +1673,7 @@ def test_the_lone_states_with_missing_cells_are_those_counted_by_pandas():
             codes = [states[data.names.index(name)].index(s) for s, c in counts.items()
                      if c == 1 and complete[X[name] == s].all()]
             if codes:
-                expected.append((data.names.index(name), sorted(codes)))
+                expected.append((data.names.index(name), sorted(codes), None))
         assert lone_states(data, name_ranks(data.names)) == expected, seed
         named += len(expected)
     assert named >= 8
