@@ -60,6 +60,7 @@ float). Two values of different types that are equal (``True`` and ``1``) or pri
 same (``1`` and ``"1"``) are refused, naming the column: they cannot be two states.
 """
 
+import functools
 import math
 import numbers
 import os
@@ -667,13 +668,27 @@ def name_ranks(names):
     Returns
     -------
     ranks : int64 ndarray of shape (len(names),)
+        Read-only when every name is a string (the common case, computed once per tuple of
+        names: a fit reads them several times).
     """
-    if all(type(name) is str for name in names):  # (the common case: one group, sorted by text; stable)
-        order = sorted(range(len(names)), key=names.__getitem__)
-    else:
-        order = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
+    if all(type(name) is str for name in names):  # (the common case: one group, sorted by text)
+        return _text_name_ranks(tuple(names))
+    order = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
     ranks = np.empty(len(names), dtype=np.int64)
     ranks[order] = np.arange(len(names))
+    return ranks
+
+
+@functools.lru_cache(maxsize=64)
+def _text_name_ranks(names):
+    """:func:`name_ranks` of a tuple of strings (sorted by text; stable), read-only and
+    cached: a tuple of exact ``str`` equals another only when every name is the same text,
+    so the cached ranks are those of ``names`` (names of mixed types are not cached: ``1``,
+    ``1.0`` and ``True`` compare equal but sort in different groups)."""
+    order = sorted(range(len(names)), key=names.__getitem__)
+    ranks = np.empty(len(names), dtype=np.int64)
+    ranks[order] = np.arange(len(names))
+    ranks.flags.writeable = False
     return ranks
 
 
@@ -691,8 +706,25 @@ def name_order(names):
     order : int64 ndarray of shape (len(names),) or None
         ``order[k]``: the position in ``names`` of the ``k``-th column in name order.
     """
-    order = np.argsort(name_ranks(names))
-    return None if np.array_equal(order, np.arange(len(names))) else order
+    if all(type(name) is str for name in names):  # (the common case, cached)
+        return _text_name_order(tuple(names))
+    return _order_of(name_ranks(names))
+
+
+def _order_of(ranks):
+    """:func:`name_order` from the ranks: their argsort, None when it is the identity."""
+    order = np.argsort(ranks)
+    return None if np.array_equal(order, np.arange(len(ranks))) else order
+
+
+@functools.lru_cache(maxsize=64)
+def _text_name_order(names):
+    """:func:`name_order` of a tuple of strings, read-only and cached as
+    :func:`_text_name_ranks` is."""
+    order = _order_of(_text_name_ranks(names))
+    if order is not None:
+        order.flags.writeable = False
+    return order
 
 
 def permute_columns(data, order):
@@ -1341,7 +1373,7 @@ def _measured_columns(X, names, categories, column_types, array=None):
     (float64) or its float64 copy, never written to.
     """
     if isinstance(X, pd.DataFrame):
-        dtypes = X.dtypes.tolist()
+        dtypes = _column_dtypes(X)
     elif isinstance(array, np.ndarray) and array.dtype in (np.float64, np.float32):
         dtypes = [array.dtype] * array.shape[1]
     else:
@@ -1385,6 +1417,22 @@ def _measured_columns(X, names, categories, column_types, array=None):
     distinct = 1 + (head[1:] != head[:-1]).sum(axis=0)  # (compared, not subtracted: inf - inf)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
     return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block)
+
+
+def _column_dtypes(X):
+    """The dtype of every column of the DataFrame ``X``, the list ``X.dtypes.tolist()``.
+
+    Read from pandas' block manager (``get_dtypes``, the array that ``DataFrame.dtypes``
+    wraps in a Series indexed by the columns, which costs more than the rest of a small
+    all-float frame's column checks) when it has one of the right length; else from
+    ``X.dtypes``.
+    """
+    get_dtypes = getattr(getattr(X, "_mgr", None), "get_dtypes", None)
+    if get_dtypes is not None:
+        dtypes = get_dtypes()
+        if len(dtypes) == X.shape[1]:
+            return list(dtypes)
+    return X.dtypes.tolist()
 
 
 class _Measured(dict):
@@ -1569,10 +1617,11 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     _refuse_undeclared(undeclared, read_as_codes)
     cardinalities = np.array([0 if s is None else len(s) for s in states], dtype=np.int64)
     missing = allow_missing and any(codes.min() < 0 for codes in column_codes if codes is not None)
-    out = np.empty((n_samples, len(names)), dtype=np.int16 if missing else _code_dtype(cardinalities),
+    out = np.zeros((n_samples, len(names)), dtype=np.int16 if missing else _code_dtype(cardinalities),
                    order="F")
     for j, codes in enumerate(column_codes):
-        out[:, j] = 0 if codes is None else codes
+        if codes is not None:  # (a measured column's codes stay 0)
+            out[:, j] = codes
     values = None
     if len(measured) == len(names) and names:
         # every column a measured float one: the float64 block _measured_columns read (the

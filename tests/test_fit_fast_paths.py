@@ -350,3 +350,95 @@ def test_a_column_of_infinities_is_refused_without_a_numpy_warning():
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.raises(ValueError, match="Input X contains infinity in column 'b'"):
             GESStructure(scorer="bic-g").fit(X)
+
+
+def _awkward_frames():
+    """Frames of every kind of column pandas stores in its own way (blocks of one dtype,
+    extension arrays, categoricals, text, objects, dates), and none."""
+    n = 6
+    rng = np.random.default_rng(3)
+    return [
+        pd.DataFrame(rng.normal(size=(n, 3)), columns=["b", "a.x", "c d"]),
+        pd.DataFrame({"f": rng.normal(size=n), "i": np.arange(n), "g": rng.normal(size=n),
+                      "s": list("abcabc"), "o": [None, 1, "x", 2.5, True, "NA"],
+                      "c": pd.Categorical(list("xyxyxy"), categories=["y", "x", "z"]),
+                      "b": [True, False] * 3, "n": pd.array([1, None, 3, 4, 5, 6], dtype="Int64"),
+                      "t": pd.date_range("2020-01-01", periods=n),
+                      "f32": rng.normal(size=n).astype(np.float32),
+                      "st": pd.array(list("uvwuvw"), dtype="string")}),
+        pd.DataFrame({0: [1.5, 2.5], 1.5: [1, 2], "None": ["a", "b"]}),
+        pd.DataFrame(index=range(3)),
+    ]
+
+
+def test_the_column_dtypes_are_those_of_dtypes():
+    # the encoder reads the dtypes from pandas' block manager: the same list as X.dtypes
+    from skbn._data import _column_dtypes
+
+    class Frame(pd.DataFrame):
+        @property
+        def _constructor(self):
+            return Frame
+
+    for X in _awkward_frames():
+        for frame in (X, X.iloc[:, ::-1], X.copy(), Frame(X), X.T.T if X.shape[1] else X):
+            expected = frame.dtypes.tolist()
+            found = _column_dtypes(frame)
+            assert [str(d) for d in found] == [str(d) for d in expected]
+            assert all(a == b and type(a) is type(b) for a, b in zip(found, expected))
+
+
+def test_name_ranks_of_text_are_cached_and_equal_the_rule():
+    # string names are ranked once per tuple of names (read-only); the rule is that of
+    # names of any type: sorted by (group, value), ties by position
+    from skbn._data import _sort_key, name_order, name_ranks
+
+    rng = np.random.default_rng(1)
+    pool = ["a", "B", "b", "a.b", "a b", "é", "e", "None", "NA", "", "10", "9", "Z", "x_1"]
+    for _ in range(200):
+        names = [pool[k] for k in rng.choice(len(pool), size=int(rng.integers(1, 9)), replace=False)]
+        by_rule = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
+        expected = np.empty(len(names), dtype=np.int64)
+        expected[by_rule] = np.arange(len(names))
+        for given in (names, tuple(names)):
+            ranks = name_ranks(given)
+            assert ranks.tolist() == expected.tolist() and not ranks.flags.writeable
+            order = name_order(given)
+            identity = by_rule == list(range(len(names)))
+            assert (order is None) if identity else order.tolist() == by_rule
+    # names that compare equal across types are not mixed up: True sorts before numbers
+    assert name_ranks((0.5, True)).tolist() == [1, 0]
+    assert name_ranks((0.5, 1)).tolist() == [0, 1]
+    assert name_order((0.5, True)).tolist() == [1, 0] and name_order((0.5, 1)) is None
+
+
+def test_linear_dependencies_read_from_the_unit_scatter_are_the_same():
+    # the determined-columns check passes the moments' unit-diagonal scatter (shared with
+    # the search) instead of scaling the scatter again: the same dependences, any order
+    from skbn._counting._moments import linear_dependencies
+
+    rng = np.random.default_rng(2)
+    for trial in range(40):
+        n, k = 200, int(rng.integers(2, 9))
+        values = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-3, 4, size=k)
+        if k > 2:
+            values[:, 2] = 3 * values[:, 0] - values[:, 1]  # (determined)
+        if trial % 3 == 0:
+            values[:, -1] = 7.0  # (no spread)
+        stats = moments(values)
+        order = rng.permutation(k)
+        assert (linear_dependencies(stats.scatter[0], order, limit=k, unit=stats.unit[1][0])
+                == linear_dependencies(stats.scatter[0], order, limit=k))
+
+
+def test_a_remembered_valid_parameter_does_not_pass_another_type():
+    # fit remembers the scalar values that passed validation, by type and value: 1 and
+    # 1.0 equal True, but fit_parameters must be a bool, and each refusal is raised again
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 3)), columns=list("abc"))
+    GESStructure(fit_parameters=True).fit(X)
+    for _ in range(2):
+        for value in (1, 1.0):
+            with pytest.raises(ValueError, match="'fit_parameters' parameter of GESStructure must be"):
+                GESStructure(fit_parameters=value).fit(X)
+    with pytest.raises(ValueError, match="'max_iter' parameter of GESStructure must be"):
+        GESStructure(max_iter=-1.0).fit(X)

@@ -882,7 +882,7 @@ class ResidualLattice:
         return added
 
 
-def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):
+def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND, unit=None):
     r"""The columns of a scatter matrix that are exact linear functions of others, each with
     the columns it is a function of.
 
@@ -909,6 +909,10 @@ def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):
         The pivot at or below which a column counts as determined: the rule by default; a
         screen that must never miss a column the rule finds on moments rounded otherwise
         takes a larger one (:func:`skbn._determined_columns.within_states`).
+    unit : ndarray of shape (k, k) or None, default=None
+        The unit-diagonal ``scatter`` (its group of :attr:`Moments.unit`, computed once per
+        moments and read by the searches too), taken in ``order`` instead of scaling the
+        columns here: the same values (each entry is the same quotient).
 
     Returns
     -------
@@ -916,7 +920,10 @@ def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):
         ``(column, predictors)`` in ``order``.
     """
     order = list(range(scatter.shape[0])) if order is None else [int(j) for j in order]
-    _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))  # (positions in ``order``)
+    if unit is None:
+        _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))  # (positions in ``order``)
+    else:
+        scaled = unit.take(order, axis=0).take(order, axis=1)
     kept, found = list(range(len(order))), []
     while kept and len(found) < limit:
         block = scaled if len(kept) == len(order) else scaled.take(kept, axis=0).take(kept, axis=1)
