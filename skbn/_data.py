@@ -1396,20 +1396,23 @@ def _measured_columns(X, names, categories, column_types, array=None):
     else:
         block = array.astype(np.float64, copy=False)
         block = block if len(candidates) == len(names) else block[:, candidates]
-    with np.errstate(invalid="ignore"):
-        # a value that is not whole: first looked for in the first 64 rows (where a measured
-        # column has one), the other rows read only for the columns with none there
-        head = block[:64]
-        fractional = (head != np.round(head)).any(axis=0) | np.asarray(declared)
-        whole = np.flatnonzero(~fractional)
-        if len(whole) and len(block) > len(head):
-            tail = block[len(head):, whole]
-            fractional[whole] = (tail != np.round(tail)).any(axis=0)
-        head = np.sort(head, axis=0)
-    # NaN (missing) and infinity: _fit_column's case. A finite column sum means every value
-    # is finite (a NaN or an infinity makes the sum NaN or infinite); the cells are read
-    # only for a column whose sum is not (a missing cell, an infinity, or an overflow)
     with np.errstate(over="ignore", invalid="ignore"):
+        # a value that is not whole (np.rint: np.round's rounding to whole numbers): first
+        # looked for in the first 64 rows (where a measured column has one), the other rows
+        # read only for the columns with none there
+        head = block[:64]
+        fractional = (head != np.rint(head)).any(axis=0)
+        if any(declared):
+            fractional |= np.asarray(declared)
+        if len(block) > len(head) and not fractional.all():
+            whole = np.flatnonzero(~fractional)
+            tail = block[len(head):, whole]
+            fractional[whole] = (tail != np.rint(tail)).any(axis=0)
+        head = np.sort(head, axis=0)
+        # NaN (missing) and infinity: _fit_column's case. A finite column sum means every
+        # value is finite (a NaN or an infinity makes the sum NaN or infinite); the cells
+        # are read only for a column whose sum is not (a missing cell, an infinity, or an
+        # overflow)
         finite = np.isfinite(np.add.reduce(block, axis=0))
     if not finite.all():
         unsure = np.flatnonzero(~finite)

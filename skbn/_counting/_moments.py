@@ -113,6 +113,7 @@ def cholesky_factor(matrix):
 #: the group's rows adds one epsilon per row: below it a column's spread within a group is
 #: rounding, not data (:func:`_without_flat_spread`).
 SPREAD_RESOLUTION = 16 * np.finfo(np.float64).eps
+_EPS = float(np.finfo(np.float64).eps)
 
 
 def _without_flat_spread(weight, mean, scatter, rows=None):
@@ -151,9 +152,9 @@ def _without_flat_spread(weight, mean, scatter, rows=None):
     ----------
     Higham, N. J. (2002). *Accuracy and Stability of Numerical Algorithms*, 2nd ed. SIAM.
     """
-    diagonal = np.diagonal(scatter, axis1=1, axis2=2)
+    diagonal = scatter.diagonal(axis1=1, axis2=2)
     rows = weight if rows is None else np.asarray(rows, dtype=np.float64)
-    resolution = SPREAD_RESOLUTION + np.finfo(np.float64).eps * rows
+    resolution = SPREAD_RESOLUTION + _EPS * rows
     limit = weight[:, None] * (resolution[:, None] * mean) ** 2
     flat = (diagonal <= limit) & (diagonal != 0)
     if not flat.any():
@@ -388,7 +389,7 @@ def _subtract_row(block, row):
     body = n - n % _ROW_CHUNK
     if body:
         chunks = block[:body].reshape(-1, _ROW_CHUNK * k)  # (a view: the block is row-major)
-        np.subtract(chunks, np.tile(row, _ROW_CHUNK), out=chunks)
+        np.subtract(chunks, np.repeat(row[None, :], _ROW_CHUNK, axis=0).reshape(-1), out=chunks)
     np.subtract(block[body:], row, out=block[body:])
 
 
