@@ -442,3 +442,24 @@ def test_a_remembered_valid_parameter_does_not_pass_another_type():
                 GESStructure(fit_parameters=value).fit(X)
     with pytest.raises(ValueError, match="'max_iter' parameter of GESStructure must be"):
         GESStructure(max_iter=-1.0).fit(X)
+
+
+def test_default_knowledge_is_parsed_once_and_equals_the_general_parse():
+    # a learner without knowledge parameters shares one parse per set of string column
+    # names (frozen, read-only arrays): the same as the general parse, field by field
+    from skbn.knowledge import _parse_knowledge, parse_knowledge
+
+    names = ("b", "a.x", "c d", "None")
+    for continuous in (None, np.ones(4, bool), np.array([True, False, True, False])):
+        shared = parse_knowledge(names, continuous=continuous)
+        assert parse_knowledge(list(names), white_list=[], continuous=continuous) is shared
+        general = _parse_knowledge(names, (), (), None, None, None, continuous)
+        assert shared is not general
+        for field in ("required", "forbidden"):
+            assert np.array_equal(getattr(shared, field), getattr(general, field))
+            assert not getattr(shared, field).flags.writeable
+        assert (shared.max_indegree, shared.start, shared.names) == (general.max_indegree, None, names)
+    # knowledge given, or names that are not all strings: parsed every time
+    assert parse_knowledge(names, max_indegree=2) is not parse_knowledge(names, max_indegree=2)
+    assert parse_knowledge((0, 1)) is not parse_knowledge((0, 1))
+    assert parse_knowledge((1, 2)).names == (1, 2) and parse_knowledge((True, 2)).names == (True, 2)
