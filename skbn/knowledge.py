@@ -264,13 +264,19 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     [0, 1]
     """
     names = tuple(names)
-    if (tiers is None and max_indegree is None and start is None and _no_edges(white_list)
-            and _no_edges(black_list) and all(type(name) is str for name in names)):
+    if (len(names) <= _SHARED_COLUMNS and tiers is None and max_indegree is None and start is None
+            and _no_edges(white_list) and _no_edges(black_list)
+            and all(type(name) is str for name in names)):
         # (the defaults: no knowledge but the conditional-Gaussian rule, the same parse for
         # the same columns; their names compare equal only when they are the same text)
         kinds = None if continuous is None else tuple(np.asarray(continuous, dtype=bool).tolist())
         return _default_knowledge(names, kinds)
     return _parse_knowledge(names, white_list, black_list, tiers, max_indegree, start, continuous)
+
+
+#: Most columns whose default knowledge :func:`_default_knowledge` keeps (two ``p x p`` bool
+#: matrices each): a small fit's parse is most of its cost, a wide one's is not.
+_SHARED_COLUMNS = 100
 
 
 def _no_edges(edges):

@@ -463,3 +463,12 @@ def test_default_knowledge_is_parsed_once_and_equals_the_general_parse():
     assert parse_knowledge(names, max_indegree=2) is not parse_knowledge(names, max_indegree=2)
     assert parse_knowledge((0, 1)) is not parse_knowledge((0, 1))
     assert parse_knowledge((1, 2)).names == (1, 2) and parse_knowledge((True, 2)).names == (True, 2)
+
+
+def test_wide_default_knowledge_is_not_kept():
+    # the shared default parse holds two p x p matrices: only small column sets are kept
+    from skbn.knowledge import _SHARED_COLUMNS, parse_knowledge
+
+    wide = tuple(f"x{i}" for i in range(_SHARED_COLUMNS + 1))
+    assert parse_knowledge(wide) is not parse_knowledge(wide)
+    assert parse_knowledge(wide[:-1]) is parse_knowledge(wide[:-1])
