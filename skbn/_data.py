@@ -1373,7 +1373,7 @@ def _measured_columns(X, names, categories, column_types, array=None):
     (float64) or its float64 copy, never written to.
     """
     if isinstance(X, pd.DataFrame):
-        dtypes = _column_dtypes(X)
+        dtypes = X.dtypes.tolist()
     elif isinstance(array, np.ndarray) and array.dtype in (np.float64, np.float32):
         dtypes = [array.dtype] * array.shape[1]
     else:
@@ -1420,22 +1420,6 @@ def _measured_columns(X, names, categories, column_types, array=None):
     distinct = 1 + (head[1:] != head[:-1]).sum(axis=0)  # (compared, not subtracted: inf - inf)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
     return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block)
-
-
-def _column_dtypes(X):
-    """The dtype of every column of the DataFrame ``X``, the list ``X.dtypes.tolist()``.
-
-    Read from pandas' block manager (``get_dtypes``, the array that ``DataFrame.dtypes``
-    wraps in a Series indexed by the columns, which costs more than the rest of a small
-    all-float frame's column checks) when it has one of the right length; else from
-    ``X.dtypes``.
-    """
-    get_dtypes = getattr(getattr(X, "_mgr", None), "get_dtypes", None)
-    if get_dtypes is not None:
-        dtypes = get_dtypes()
-        if len(dtypes) == X.shape[1]:
-            return list(dtypes)
-    return X.dtypes.tolist()
 
 
 class _Measured(dict):

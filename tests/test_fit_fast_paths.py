@@ -352,42 +352,6 @@ def test_a_column_of_infinities_is_refused_without_a_numpy_warning():
             GESStructure(scorer="bic-g").fit(X)
 
 
-def _awkward_frames():
-    """Frames of every kind of column pandas stores in its own way (blocks of one dtype,
-    extension arrays, categoricals, text, objects, dates), and none."""
-    n = 6
-    rng = np.random.default_rng(3)
-    return [
-        pd.DataFrame(rng.normal(size=(n, 3)), columns=["b", "a.x", "c d"]),
-        pd.DataFrame({"f": rng.normal(size=n), "i": np.arange(n), "g": rng.normal(size=n),
-                      "s": list("abcabc"), "o": [None, 1, "x", 2.5, True, "NA"],
-                      "c": pd.Categorical(list("xyxyxy"), categories=["y", "x", "z"]),
-                      "b": [True, False] * 3, "n": pd.array([1, None, 3, 4, 5, 6], dtype="Int64"),
-                      "t": pd.date_range("2020-01-01", periods=n),
-                      "f32": rng.normal(size=n).astype(np.float32),
-                      "st": pd.array(list("uvwuvw"), dtype="string")}),
-        pd.DataFrame({0: [1.5, 2.5], 1.5: [1, 2], "None": ["a", "b"]}),
-        pd.DataFrame(index=range(3)),
-    ]
-
-
-def test_the_column_dtypes_are_those_of_dtypes():
-    # the encoder reads the dtypes from pandas' block manager: the same list as X.dtypes
-    from skbn._data import _column_dtypes
-
-    class Frame(pd.DataFrame):
-        @property
-        def _constructor(self):
-            return Frame
-
-    for X in _awkward_frames():
-        for frame in (X, X.iloc[:, ::-1], X.copy(), Frame(X), X.T.T if X.shape[1] else X):
-            expected = frame.dtypes.tolist()
-            found = _column_dtypes(frame)
-            assert [str(d) for d in found] == [str(d) for d in expected]
-            assert all(a == b and type(a) is type(b) for a, b in zip(found, expected))
-
-
 def test_name_ranks_of_text_are_cached_and_equal_the_rule():
     # string names are ranked once per tuple of names (read-only); the rule is that of
     # names of any type: sorted by (group, value), ties by position
