@@ -60,6 +60,7 @@ float). Two values of different types that are equal (``True`` and ``1``) or pri
 same (``1`` and ``"1"``) are refused, naming the column: they cannot be two states.
 """
 
+import functools
 import math
 import numbers
 import os
@@ -667,13 +668,27 @@ def name_ranks(names):
     Returns
     -------
     ranks : int64 ndarray of shape (len(names),)
+        Read-only when every name is a string (the common case, computed once per tuple of
+        names: a fit reads them several times).
     """
-    if all(type(name) is str for name in names):  # (the common case: one group, sorted by text; stable)
-        order = sorted(range(len(names)), key=names.__getitem__)
-    else:
-        order = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
+    if all(type(name) is str for name in names):  # (the common case: one group, sorted by text)
+        return _text_name_ranks(tuple(names))
+    order = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
     ranks = np.empty(len(names), dtype=np.int64)
     ranks[order] = np.arange(len(names))
+    return ranks
+
+
+@functools.lru_cache(maxsize=64)
+def _text_name_ranks(names):
+    """:func:`name_ranks` of a tuple of strings (sorted by text; stable), read-only and
+    cached: a tuple of exact ``str`` equals another only when every name is the same text,
+    so the cached ranks are those of ``names`` (names of mixed types are not cached: ``1``,
+    ``1.0`` and ``True`` compare equal but sort in different groups)."""
+    order = sorted(range(len(names)), key=names.__getitem__)
+    ranks = np.empty(len(names), dtype=np.int64)
+    ranks[order] = np.arange(len(names))
+    ranks.flags.writeable = False
     return ranks
 
 
@@ -691,8 +706,25 @@ def name_order(names):
     order : int64 ndarray of shape (len(names),) or None
         ``order[k]``: the position in ``names`` of the ``k``-th column in name order.
     """
-    order = np.argsort(name_ranks(names))
-    return None if np.array_equal(order, np.arange(len(names))) else order
+    if all(type(name) is str for name in names):  # (the common case, cached)
+        return _text_name_order(tuple(names))
+    return _order_of(name_ranks(names))
+
+
+def _order_of(ranks):
+    """:func:`name_order` from the ranks: their argsort, None when it is the identity."""
+    order = np.argsort(ranks)
+    return None if np.array_equal(order, np.arange(len(ranks))) else order
+
+
+@functools.lru_cache(maxsize=64)
+def _text_name_order(names):
+    """:func:`name_order` of a tuple of strings, read-only and cached as
+    :func:`_text_name_ranks` is."""
+    order = _order_of(_text_name_ranks(names))
+    if order is not None:
+        order.flags.writeable = False
+    return order
 
 
 def permute_columns(data, order):
@@ -1364,20 +1396,23 @@ def _measured_columns(X, names, categories, column_types, array=None):
     else:
         block = array.astype(np.float64, copy=False)
         block = block if len(candidates) == len(names) else block[:, candidates]
-    with np.errstate(invalid="ignore"):
-        # a value that is not whole: first looked for in the first 64 rows (where a measured
-        # column has one), the other rows read only for the columns with none there
-        head = block[:64]
-        fractional = (head != np.round(head)).any(axis=0) | np.asarray(declared)
-        whole = np.flatnonzero(~fractional)
-        if len(whole) and len(block) > len(head):
-            tail = block[len(head):, whole]
-            fractional[whole] = (tail != np.round(tail)).any(axis=0)
-        head = np.sort(head, axis=0)
-    # NaN (missing) and infinity: _fit_column's case. A finite column sum means every value
-    # is finite (a NaN or an infinity makes the sum NaN or infinite); the cells are read
-    # only for a column whose sum is not (a missing cell, an infinity, or an overflow)
     with np.errstate(over="ignore", invalid="ignore"):
+        # a value that is not whole (np.rint: np.round's rounding to whole numbers): first
+        # looked for in the first 64 rows (where a measured column has one), the other rows
+        # read only for the columns with none there
+        head = block[:64]
+        fractional = (head != np.rint(head)).any(axis=0)
+        if any(declared):
+            fractional |= np.asarray(declared)
+        if len(block) > len(head) and not fractional.all():
+            whole = np.flatnonzero(~fractional)
+            tail = block[len(head):, whole]
+            fractional[whole] = (tail != np.rint(tail)).any(axis=0)
+        head = np.sort(head, axis=0)
+        # NaN (missing) and infinity: _fit_column's case. A finite column sum means every
+        # value is finite (a NaN or an infinity makes the sum NaN or infinite); the cells
+        # are read only for a column whose sum is not (a missing cell, an infinity, or an
+        # overflow)
         finite = np.isfinite(np.add.reduce(block, axis=0))
     if not finite.all():
         unsure = np.flatnonzero(~finite)
@@ -1569,10 +1604,11 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     _refuse_undeclared(undeclared, read_as_codes)
     cardinalities = np.array([0 if s is None else len(s) for s in states], dtype=np.int64)
     missing = allow_missing and any(codes.min() < 0 for codes in column_codes if codes is not None)
-    out = np.empty((n_samples, len(names)), dtype=np.int16 if missing else _code_dtype(cardinalities),
+    out = np.zeros((n_samples, len(names)), dtype=np.int16 if missing else _code_dtype(cardinalities),
                    order="F")
     for j, codes in enumerate(column_codes):
-        out[:, j] = 0 if codes is None else codes
+        if codes is not None:  # (a measured column's codes stay 0)
+            out[:, j] = codes
     values = None
     if len(measured) == len(names) and names:
         # every column a measured float one: the float64 block _measured_columns read (the

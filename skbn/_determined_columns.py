@@ -222,9 +222,10 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         found += _named_dependencies(data.names, dependencies, seen)
     if counter is not None:
         columns = counter.continuous
-        scatter = counter.moments_given().scatter[0]
+        stats = counter.moments_given()
+        scatter = stats.scatter[0]
         few_rows = _forced_by_rows(rows, n_continuous)  # (every column a function of rows - 1 others)
-        dependencies = _dependencies(scatter, columns, ranks, few_rows)
+        dependencies = _dependencies(scatter, columns, ranks, few_rows, stats.unit[1][0])
         found += _named_dependencies(data.names, dependencies)
         # (the learner's reach is parsed only when it is read: a determined column, or few rows)
         needed = reach is not None and (dependencies or (few_rows and rank_rule))
@@ -372,7 +373,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         )
     if flat:
         warn_user(flat_states_message(learner, flat, data.names, states, reader), DeterminedColumnsWarning)
-    scored = n_continuous and reader in ("score", "posterior") and scorer_of is not None
+    scored = (0 < n_continuous < data.n_variables and reader in ("score", "posterior")
+              and scorer_of is not None)  # (a lone state is a discrete column's)
     lone = lone_states(data, ranks) if scored else []
     if lone:
         # (the scorer's rule, read on one family: a lone row leaves every continuous child no
@@ -391,15 +393,16 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
 
-def _dependencies(scatter, columns, ranks, few_rows):
+def _dependencies(scatter, columns, ranks, few_rows, unit=None):
     """The continuous ``columns`` (positions in the data) that are exact linear functions of
     others, from their centred cross-products ``scatter``, taken in name order: ``[(column,
     (given, ...))]`` by :func:`~skbn._counting.linear_dependencies`, or with ``few_rows`` (no
     more rows than columns: every column a function of any ``rows - 1`` others) the
-    dependences of one column on one other alone (:func:`~skbn._counting.collinear_pairs`)."""
+    dependences of one column on one other alone (:func:`~skbn._counting.collinear_pairs`).
+    ``unit``: the unit-diagonal ``scatter`` (:attr:`~skbn._counting.Moments.unit`), or None."""
     order = np.argsort(ranks[columns], kind="stable")
     within = (collinear_pairs(scatter, order) if few_rows
-              else linear_dependencies(scatter, order, limit=len(columns)))
+              else linear_dependencies(scatter, order, limit=len(columns), unit=unit))
     return [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]
 
 

@@ -23,6 +23,7 @@ Semantics (bnlearn's, see ``?whitelist`` and ``tiers2blacklist``):
 * ``start``: a DAG to start a local search from; the required edges are added to it.
 """
 
+import functools
 from dataclasses import dataclass, replace
 from numbers import Integral
 
@@ -263,6 +264,37 @@ def parse_knowledge(names, *, white_list=(), black_list=(), tiers=None, max_inde
     [0, 1]
     """
     names = tuple(names)
+    if (len(names) <= _SHARED_COLUMNS and tiers is None and max_indegree is None and start is None
+            and _no_edges(white_list) and _no_edges(black_list)
+            and all(type(name) is str for name in names)):
+        # (the defaults: no knowledge but the conditional-Gaussian rule, the same parse for
+        # the same columns; their names compare equal only when they are the same text)
+        kinds = None if continuous is None else tuple(np.asarray(continuous, dtype=bool).tolist())
+        return _default_knowledge(names, kinds)
+    return _parse_knowledge(names, white_list, black_list, tiers, max_indegree, start, continuous)
+
+
+#: Most columns whose default knowledge :func:`_default_knowledge` keeps (two ``p x p`` bool
+#: matrices each): a small fit's parse is most of its cost, a wide one's is not.
+_SHARED_COLUMNS = 100
+
+
+def _no_edges(edges):
+    """Whether an edge-list parameter is the empty list or tuple (its default)."""
+    return type(edges) in (list, tuple) and not edges
+
+
+@functools.lru_cache(maxsize=64)
+def _default_knowledge(names, continuous):
+    """:func:`parse_knowledge` of string column ``names`` without knowledge parameters
+    (``continuous``: a tuple of bools, or None), parsed once: a :class:`BackgroundKnowledge`
+    is frozen and its arrays read-only, so every fit on these columns can share it."""
+    return _parse_knowledge(names, (), (), None, None, None,
+                            None if continuous is None else np.asarray(continuous, dtype=bool))
+
+
+def _parse_knowledge(names, white_list, black_list, tiers, max_indegree, start, continuous):
+    """:func:`parse_knowledge` of the tuple ``names`` (its arguments, positional)."""
     p = len(names)
     if max_indegree is None:
         max_indegree = max(p - 1, 0)
@@ -485,6 +517,8 @@ def _frozen(matrix):
 def _edge_matrix(edges, names, what):
     p = len(names)
     matrix = np.zeros((p, p), dtype=bool)
+    if type(edges) in (list, tuple) and not edges:  # (the default: no edge, nothing to check)
+        return matrix
     for parent, child in _edge_positions(edges, names, what):
         matrix[parent, child] = True
     return matrix

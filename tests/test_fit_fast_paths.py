@@ -350,3 +350,89 @@ def test_a_column_of_infinities_is_refused_without_a_numpy_warning():
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.raises(ValueError, match="Input X contains infinity in column 'b'"):
             GESStructure(scorer="bic-g").fit(X)
+
+
+def test_name_ranks_of_text_are_cached_and_equal_the_rule():
+    # string names are ranked once per tuple of names (read-only); the rule is that of
+    # names of any type: sorted by (group, value), ties by position
+    from skbn._data import _sort_key, name_order, name_ranks
+
+    rng = np.random.default_rng(1)
+    pool = ["a", "B", "b", "a.b", "a b", "é", "e", "None", "NA", "", "10", "9", "Z", "x_1"]
+    for _ in range(200):
+        names = [pool[k] for k in rng.choice(len(pool), size=int(rng.integers(1, 9)), replace=False)]
+        by_rule = sorted(range(len(names)), key=lambda i: (_sort_key(names[i]), i))
+        expected = np.empty(len(names), dtype=np.int64)
+        expected[by_rule] = np.arange(len(names))
+        for given in (names, tuple(names)):
+            ranks = name_ranks(given)
+            assert ranks.tolist() == expected.tolist() and not ranks.flags.writeable
+            order = name_order(given)
+            identity = by_rule == list(range(len(names)))
+            assert (order is None) if identity else order.tolist() == by_rule
+    # names that compare equal across types are not mixed up: True sorts before numbers
+    assert name_ranks((0.5, True)).tolist() == [1, 0]
+    assert name_ranks((0.5, 1)).tolist() == [0, 1]
+    assert name_order((0.5, True)).tolist() == [1, 0] and name_order((0.5, 1)) is None
+
+
+def test_linear_dependencies_read_from_the_unit_scatter_are_the_same():
+    # the determined-columns check passes the moments' unit-diagonal scatter (shared with
+    # the search) instead of scaling the scatter again: the same dependences, any order
+    from skbn._counting._moments import linear_dependencies
+
+    rng = np.random.default_rng(2)
+    for trial in range(40):
+        n, k = 200, int(rng.integers(2, 9))
+        values = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-3, 4, size=k)
+        if k > 2:
+            values[:, 2] = 3 * values[:, 0] - values[:, 1]  # (determined)
+        if trial % 3 == 0:
+            values[:, -1] = 7.0  # (no spread)
+        stats = moments(values)
+        order = rng.permutation(k)
+        assert (linear_dependencies(stats.scatter[0], order, limit=k, unit=stats.unit[1][0])
+                == linear_dependencies(stats.scatter[0], order, limit=k))
+
+
+def test_a_remembered_valid_parameter_does_not_pass_another_type():
+    # fit remembers the scalar values that passed validation, by type and value: 1 and
+    # 1.0 equal True, but fit_parameters must be a bool, and each refusal is raised again
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 3)), columns=list("abc"))
+    GESStructure(fit_parameters=True).fit(X)
+    for _ in range(2):
+        for value in (1, 1.0):
+            with pytest.raises(ValueError, match="'fit_parameters' parameter of GESStructure must be"):
+                GESStructure(fit_parameters=value).fit(X)
+    with pytest.raises(ValueError, match="'max_iter' parameter of GESStructure must be"):
+        GESStructure(max_iter=-1.0).fit(X)
+
+
+def test_default_knowledge_is_parsed_once_and_equals_the_general_parse():
+    # a learner without knowledge parameters shares one parse per set of string column
+    # names (frozen, read-only arrays): the same as the general parse, field by field
+    from skbn.knowledge import _parse_knowledge, parse_knowledge
+
+    names = ("b", "a.x", "c d", "None")
+    for continuous in (None, np.ones(4, bool), np.array([True, False, True, False])):
+        shared = parse_knowledge(names, continuous=continuous)
+        assert parse_knowledge(list(names), white_list=[], continuous=continuous) is shared
+        general = _parse_knowledge(names, (), (), None, None, None, continuous)
+        assert shared is not general
+        for field in ("required", "forbidden"):
+            assert np.array_equal(getattr(shared, field), getattr(general, field))
+            assert not getattr(shared, field).flags.writeable
+        assert (shared.max_indegree, shared.start, shared.names) == (general.max_indegree, None, names)
+    # knowledge given, or names that are not all strings: parsed every time
+    assert parse_knowledge(names, max_indegree=2) is not parse_knowledge(names, max_indegree=2)
+    assert parse_knowledge((0, 1)) is not parse_knowledge((0, 1))
+    assert parse_knowledge((1, 2)).names == (1, 2) and parse_knowledge((True, 2)).names == (True, 2)
+
+
+def test_wide_default_knowledge_is_not_kept():
+    # the shared default parse holds two p x p matrices: only small column sets are kept
+    from skbn.knowledge import _SHARED_COLUMNS, parse_knowledge
+
+    wide = tuple(f"x{i}" for i in range(_SHARED_COLUMNS + 1))
+    assert parse_knowledge(wide) is not parse_knowledge(wide)
+    assert parse_knowledge(wide[:-1]) is parse_knowledge(wide[:-1])

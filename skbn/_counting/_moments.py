@@ -113,6 +113,7 @@ def cholesky_factor(matrix):
 #: the group's rows adds one epsilon per row: below it a column's spread within a group is
 #: rounding, not data (:func:`_without_flat_spread`).
 SPREAD_RESOLUTION = 16 * np.finfo(np.float64).eps
+_EPS = float(np.finfo(np.float64).eps)
 
 
 def _without_flat_spread(weight, mean, scatter, rows=None):
@@ -151,9 +152,9 @@ def _without_flat_spread(weight, mean, scatter, rows=None):
     ----------
     Higham, N. J. (2002). *Accuracy and Stability of Numerical Algorithms*, 2nd ed. SIAM.
     """
-    diagonal = np.diagonal(scatter, axis1=1, axis2=2)
+    diagonal = scatter.diagonal(axis1=1, axis2=2)
     rows = weight if rows is None else np.asarray(rows, dtype=np.float64)
-    resolution = SPREAD_RESOLUTION + np.finfo(np.float64).eps * rows
+    resolution = SPREAD_RESOLUTION + _EPS * rows
     limit = weight[:, None] * (resolution[:, None] * mean) ** 2
     flat = (diagonal <= limit) & (diagonal != 0)
     if not flat.any():
@@ -388,7 +389,7 @@ def _subtract_row(block, row):
     body = n - n % _ROW_CHUNK
     if body:
         chunks = block[:body].reshape(-1, _ROW_CHUNK * k)  # (a view: the block is row-major)
-        np.subtract(chunks, np.tile(row, _ROW_CHUNK), out=chunks)
+        np.subtract(chunks, np.repeat(row[None, :], _ROW_CHUNK, axis=0).reshape(-1), out=chunks)
     np.subtract(block[body:], row, out=block[body:])
 
 
@@ -882,7 +883,7 @@ class ResidualLattice:
         return added
 
 
-def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):
+def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND, unit=None):
     r"""The columns of a scatter matrix that are exact linear functions of others, each with
     the columns it is a function of.
 
@@ -909,6 +910,10 @@ def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):
         The pivot at or below which a column counts as determined: the rule by default; a
         screen that must never miss a column the rule finds on moments rounded otherwise
         takes a larger one (:func:`skbn._determined_columns.within_states`).
+    unit : ndarray of shape (k, k) or None, default=None
+        The unit-diagonal ``scatter`` (its group of :attr:`Moments.unit`, computed once per
+        moments and read by the searches too), taken in ``order`` instead of scaling the
+        columns here: the same values (each entry is the same quotient).
 
     Returns
     -------
@@ -916,7 +921,10 @@ def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND):
         ``(column, predictors)`` in ``order``.
     """
     order = list(range(scatter.shape[0])) if order is None else [int(j) for j in order]
-    _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))  # (positions in ``order``)
+    if unit is None:
+        _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))  # (positions in ``order``)
+    else:
+        scaled = unit.take(order, axis=0).take(order, axis=1)
     kept, found = list(range(len(order))), []
     while kept and len(found) < limit:
         block = scaled if len(kept) == len(order) else scaled.take(kept, axis=0).take(kept, axis=1)

@@ -120,6 +120,20 @@ def _param_defaults(cls):
 
 _NO_DEFAULT = object()
 
+#: The parameter values whose validation :func:`_check_scalar_param` keeps: immutable, and
+#: equal only to values of the same type that satisfy the same constraints.
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_scalar_param(cls, name, kind, value):
+    """Check the parameter ``name`` of the learner class ``cls`` holding ``value`` (of the
+    exact type ``kind``, one of :data:`_SCALAR_TYPES`) against its constraints, with
+    scikit-learn's error. A value that passes is remembered (the constraints of a class do
+    not change; ``kind`` keeps ``1``, ``1.0`` and ``True`` apart); a refusal is raised
+    again at every call."""
+    validate_parameter_constraints(cls._parameter_constraints, {name: value}, cls.__name__)
+
 
 def _check_network(estimator):
     """Raise ``NotFittedError`` unless ``estimator`` holds a fitted network (with CPTs)."""
@@ -441,10 +455,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         very object) is skipped: every default satisfies its constraints (a test checks
         it for every estimator), and checking two dozen of them took most of a small
         fit's validation time."""
-        defaults = _param_defaults(type(self))
-        given = {name: value for name, value in self.get_params(deep=False).items()
-                 if value is not defaults.get(name, _NO_DEFAULT)}
-        validate_parameter_constraints(self._parameter_constraints, given, type(self).__name__)
+        cls = type(self)
+        defaults = _param_defaults(cls)
+        for name, value in self.get_params(deep=False).items():
+            if value is defaults.get(name, _NO_DEFAULT):
+                continue
+            if type(value) in _SCALAR_TYPES:  # (the same check of the same value: done once)
+                _check_scalar_param(cls, name, type(value), value)
+            else:
+                validate_parameter_constraints(self._parameter_constraints, {name: value}, cls.__name__)
 
     @_one_blas_thread
     def fit(self, X, y=None, sample_weight=None, interventions=None):
@@ -555,7 +574,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             target_index = _column_position(self.target, data.names, "target")
             if y is not None:
                 _warn_unread_y(X, y, data.names[target_index], target_index, self.target)
-        data = replace(data, target=target_index, target_from_y=from_y)
+        if target_index is not None or from_y:  # (encode_fit's data have neither)
+            data = replace(data, target=target_index, target_from_y=from_y)
         if interventions is not None:
             data = replace(data, intervened=intervention_matrix(interventions, data, n_features))
         self._target_index = data.target
@@ -613,8 +633,6 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         """Refuse, naming the columns, continuous columns where they are not supported yet."""
         if not data.has_continuous:
             return
-        columns = [name for name, c in zip(data.names, data.continuous) if c]
-        shown = f"{columns[:5]!r}" + (f" and {len(columns) - 5} more" if len(columns) > 5 else "")
         what = None
         if not self._continuous:
             what = f"{type(self).__name__} does not take continuous columns yet"
@@ -626,6 +644,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             what = (f"e_step={self.e_step!r} is not supported with continuous columns (their "
                     "E-step is exact: e_step='exact')")
         if what is not None:
+            columns = [name for name, c in zip(data.names, data.continuous) if c]
+            shown = f"{columns[:5]!r}" + (f" and {len(columns) - 5} more" if len(columns) > 5 else "")
             raise ValueError(
                 f"{what}. Continuous columns (non-integer numbers, or column_types='continuous'): "
                 f"{shown}. Discretize them, e.g. with sklearn.preprocessing.KBinsDiscretizer("
@@ -1515,8 +1535,8 @@ def _warn_sparse_columns(estimator, data):
     (:func:`skbn._counting.row_copies`: integer weights and the copies of chunked data's
     distinct rows are rows).
     """
-    if not estimator._learns_structure:
-        return
+    if not estimator._learns_structure or not (data.cardinalities > SPARSE_INTEGER_STATES).any():
+        return  # (no column with that many states: nothing to count)
     copies = row_copies(data.weights)
     found = []
     for j in np.argsort(name_ranks(data.names), kind="stable").tolist():
