@@ -382,8 +382,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         # (the scorer's rule, read on one family: a lone row leaves every continuous child no
         # spread; with missing cells, on the complete rows, which hold each lone state's row)
         complete = complete_row_mask(data)
-        incomplete = complete is not None and not complete.all()
-        rows_read, read = (kept_rows(data, complete), None) if incomplete else (data, counter)
+        with_missing = complete is not None and not complete.all()
+        rows_read, read = (kept_rows(data, complete), None) if with_missing else (data, counter)
         if read is None and rows_read.n_samples >= 2:
             read = MomentCounter.of(rows_read)
         d, _, children = lone[0]
@@ -391,7 +391,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         if read is not None:  # (a continuous column no completion adds spread to: any one without)
             family = (int(read.continuous[0]) if children is None else children[0], (d,))
         if family is not None and not finitely_scored(scorer(), rows_read, read, [family]):
-            n_rows = counted_rows(data.n_samples, data.weights) if incomplete else None
+            n_rows = counted_rows(data.n_samples, data.weights) if with_missing else None
             warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
 
