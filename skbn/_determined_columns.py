@@ -274,6 +274,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         within = (observed_within_states(data, ranks, told=told, flat=flat_columns, reach=reached_by)
                   if observed_within else
                   within_states(data, counter, ranks, told=told, flat=flat_columns, reach=reached_by))
+        # (whether a relation's own columns miss a cell: only then can EM's completions reach it)
+        completed = observed_within and any(item[4] is not None for item in within)
         found += [_within(data.names, states, *item) for item in within[:_DEPENDENCES_SHOWN]]
         if len(within) > _DEPENDENCES_SHOWN:
             found.append(f"and {len(within) - _DEPENDENCES_SHOWN} more such columns")
@@ -300,10 +302,10 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                                "continuous and discrete columns that determine it -inf (as bnlearn's "
                                "bic-cg, aic-cg and loglik-cg do), so "
                                + ("no graph that holds it has posterior mass" if reader == "posterior"
-                                  else "the search never learns it" if not observed_within else
+                                  else "the search never learns it" if not completed else
                                   "the search learns it only where missing='em' completes enough of "
                                   "its cells to give it spread"))
-        if observed_within and any(item[4] is not None for item in within):
+        if completed:
             within_missing_rule = ("with missing cells, a relation within states is read on the rows "
                                    "where its columns are observed: a test of missing='available_case' "
                                    "reads those rows alone, and missing='em' starts from the graph learned "
@@ -380,8 +382,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         # (the scorer's rule, read on one family: a lone row leaves every continuous child no
         # spread; with missing cells, on the complete rows, which hold each lone state's row)
         complete = complete_row_mask(data)
-        incomplete = complete is not None and not complete.all()
-        rows_read, read = (kept_rows(data, complete), None) if incomplete else (data, counter)
+        with_missing = complete is not None and not complete.all()
+        rows_read, read = (kept_rows(data, complete), None) if with_missing else (data, counter)
         if read is None and rows_read.n_samples >= 2:
             read = MomentCounter.of(rows_read)
         d, _, children = lone[0]
@@ -389,7 +391,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         if read is not None:  # (a continuous column no completion adds spread to: any one without)
             family = (int(read.continuous[0]) if children is None else children[0], (d,))
         if family is not None and not finitely_scored(scorer(), rows_read, read, [family]):
-            n_rows = counted_rows(data.n_samples, data.weights) if incomplete else None
+            n_rows = counted_rows(data.n_samples, data.weights) if with_missing else None
             warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
 
@@ -977,10 +979,17 @@ def lone_states_message(learner, lone, names, states, reader, n_rows=None):
     g = repr(names[lone[0][0]]) if len(lone) == 1 else "such a column"
     declare = (f"column_types={{{names[lone[0][0]]!r}: 'continuous'}}" if len(lone) == 1
                else "column_types={name: 'continuous'}")
-    children = lone[0][2] if len(lone) == 1 else None
-    child = "a continuous column" if children is None else " or ".join(repr(names[j]) for j in children)
+    # (a column with missing cells keeps only the continuous children named with it from
+    # its completions: said of every column named, whichever comes first)
+    restricted = any(children is not None for _, _, children in lone)
+    if not restricted:
+        child = "a continuous column"
+    elif len(lone) == 1:
+        child = " or ".join(repr(names[j]) for j in lone[0][2])
+    else:
+        child = "a continuous column (for a column with missing cells, one of the columns named with it)"
     harm = ("such edges get posterior 0" if reader == "posterior" else
-            f"{g} never gets a continuous child" if children is None else "such an edge is never learned")
+            f"{g} never gets a continuous child" if not restricted else "such an edge is never learned")
     return (
         f"{learner}: {items}: a state of a discrete column holds a single row. A "
         f"conditional-Gaussian score gives every family in which {g} is a parent of {child} "

@@ -517,7 +517,7 @@ def _frozen(matrix):
 def _edge_matrix(edges, names, what):
     p = len(names)
     matrix = np.zeros((p, p), dtype=bool)
-    if type(edges) in (list, tuple) and not edges:  # (the default: no edge, nothing to check)
+    if _no_edges(edges):  # (the default: nothing to check)
         return matrix
     for parent, child in _edge_positions(edges, names, what):
         matrix[parent, child] = True

