@@ -602,10 +602,11 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     Arrays broadcast. Empty groups (weight 0) give 0; a group whose variance estimate is 0
     or undefined gives ``-inf`` (see :class:`GaussianLogLikelihood`); a NaN ``rss`` (no
     family) gives NaN. A float ``weight`` with a list ``rss`` (non-negative or NaN: several
-    families of one group) gives a list.
+    families of one group) gives a list; an array ``n_coef`` (families of several sizes)
+    broadcasts against ``rss``.
     """
     ddof = n_coef if variance == "unbiased" else 0.0
-    if isinstance(weight, float):  # (one group's total weight: checked on the float)
+    if isinstance(weight, float) and not isinstance(ddof, np.ndarray):  # (one group's total weight)
         usable = weight > ddof and weight > 0
         if usable and isinstance(rss, float) and rss > 0:
             # one usable family (a Gaussian search's case): the same operations on Python
@@ -805,8 +806,9 @@ class BaseGaussianScore(BaseScore):
         rss : float, list or ndarray
             Residual sum of squares of one family (a float), or of several families with
             the same number of parents (a sequence; NaN: no family, its score NaN).
-        n_parents : int
-            Number of continuous parents of each family.
+        n_parents : int or ndarray of int
+            Number of continuous parents of each family (an array broadcast against an
+            array ``rss``: families of several sizes, the same values as one call per size).
         n_discrete_parents : int, default=0
             Number of discrete parents (for the edge penalty only).
 
@@ -992,7 +994,7 @@ class GaussianAIC(BaseGaussianScore):
     score_equivalent = True
 
     def _penalty(self, n_params, n_total):
-        return float(n_params)
+        return n_params * 1.0 if isinstance(n_params, np.ndarray) else float(n_params)
 
 
 class _DiscreteChildren:

@@ -46,6 +46,7 @@ nothing as a parent; as a child or as ``x``/``y`` of a partial correlation it gi
 residual sum of squares 0 and a partial correlation 0.
 """
 
+import functools
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -784,6 +785,15 @@ def _added_rss(residual_c, residual_jj, child, scale):
     return np.where(residual > SINGULAR_RCOND, residual, 0.0) * scale ** 2
 
 
+@functools.lru_cache(maxsize=8)
+def _subset_members(k):
+    """``members[mask, c]``: whether column ``c`` is in the set ``mask``, for every set of
+    ``k`` columns (read-only, shared)."""
+    members = (np.arange(1 << k)[:, None] >> np.arange(k)) & 1 == 1
+    members.flags.writeable = False
+    return members
+
+
 class ResidualLattice:
     r"""Residual scatter matrices of one group's columns given sets of columns, each built
     from a smaller one by one sweep and cached by the set's bit mask: every residual sum of
@@ -838,6 +848,49 @@ class ResidualLattice:
                 residual = base
             self._residuals[mask] = residual
         return residual
+
+    def rss_table(self):
+        r"""The residual sum of squares of every column given every set of the other
+        columns at once: :meth:`rss` of every ``(child, mask)``, bit for bit, in ``O(k)``
+        numpy calls (what a search on few columns reads as a table, ``2^k k`` values).
+
+        The sets are swept in blocks of equal top bit: the sets with top bit ``j`` are the
+        sets below :math:`2^j` plus ``j``, each swept on its pivot ``j`` exactly as
+        :meth:`residual` does (the same IEEE operations element-wise: ``R - R_{.j}
+        (R_{j.} / R_{jj})``, the set left as it was when the pivot is at or below
+        :data:`SINGULAR_RCOND`). A set's later sweeps read only its columns above its top
+        bit, so only those (and the diagonal) are kept: before sweep ``j``, the columns
+        ``j..k-1`` of every set below :math:`2^j`, about ``2^k k`` values at any time
+        instead of ``2^k k^2``.
+
+        Returns
+        -------
+        ndarray of shape (2 ** k, k)
+            ``table[mask, c]``: :meth:`rss` of ``c`` given ``mask`` (NaN where ``c`` is in
+            the set).
+        """
+        scaled = self._residuals[0]
+        k = len(scaled)
+        diagonal = np.empty((1 << k, k))
+        diagonal[0] = np.diagonal(scaled)
+        columns = scaled.T[None]  # [set, c - j]: column c of R(set), for every set below 2^j
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for j in range(k):
+                h = 1 << j
+                column = columns[:, 0]  # column j of each set's R
+                pivot = column[:, j]
+                ratio = column / pivot[:, None]
+                np.subtract(diagonal[:h], column * ratio, out=diagonal[h:2 * h])
+                later = columns[:, 1:]
+                swept = later - ratio[:, j + 1:, None] * column[:, None, :]
+                singular = ~(pivot > SINGULAR_RCOND)
+                if singular.any():  # (collinear with the smaller columns, or constant: not swept)
+                    diagonal[h:2 * h][singular] = diagonal[:h][singular]
+                    swept[singular] = later[singular]
+                columns = np.concatenate([later, swept])
+        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale), 0.0)
+        rss[_subset_members(k)] = np.nan
+        return rss
 
     def rss(self, child, mask):
         """Residual sum of squares of column ``child`` given the set ``mask`` (0 at or

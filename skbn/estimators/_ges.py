@@ -45,6 +45,10 @@ class _FitContext:
     statistics come from the fit's counter (:func:`skbn._engines._local_scores.make_counter`:
     count tables, pairs from the one-hot Gram matrix and larger families by extending the
     cached configuration ids of the base parent set; moments for continuous children).
+    On a small Gaussian network scored from residual sums of squares, ``table`` holds the
+    local score of every family at once (:meth:`FamilyScoreCache.dense_scores`, set by
+    :meth:`use_table` before the first step: the same values, bit for bit), and the
+    operators' score changes are read from it by bit mask.
     ``operators`` caches the last step's candidate operators per target as
     ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|``, ``|H|``, ``|C|``;
     ``progress`` is the search's :class:`skbn.utils._progress.Progress`; ``knowledge`` the
@@ -58,10 +62,16 @@ class _FitContext:
         self.local = self.cache.local_score
         self.subset_bound = subset_bound
         self.operators = None
+        self.table = None  # table[child][mask]: every local score (use_table), or None
         self._groups = {}  # (child, parent mask) -> (parents, score, added column): insert_gains
         self.names = data.names
         self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
         self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
+
+    def use_table(self):
+        """Read the score changes from the table of every local score when the cache gives
+        one (:meth:`FamilyScoreCache.dense_scores`)."""
+        self.table = self.cache.dense_scores()
 
     def admits(self, g):
         """Whether the class of the CPDAG ``g`` has a DAG respecting the directional knowledge
@@ -81,15 +91,31 @@ class _FitContext:
             g = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)[0]
         return _extension(g.p, *g.edge_lists())
 
+    def local_mask(self, child, parents):
+        """The local score of ``child`` given the parents of the bit mask ``parents`` (from
+        the table when there is one: the cache's value, bit for bit)."""
+        if self.table is not None:
+            return self.table[child][parents]
+        return self.local(child, bit_ids(parents))
+
     def gain(self, child, base, extra):
-        """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
-        return self.cache.extended_score(child, base, extra) - self.local(child, base)
+        """``s(child, base + {extra}) - s(child, base)``; ``base`` a bit mask."""
+        if self.table is not None:
+            row = self.table[child]
+            return row[base | 1 << extra] - row[base]
+        parents = tuple(bit_ids(base))
+        return self.cache.extended_score(child, parents, extra) - self.local(child, parents)
 
     def insert_gains(self, child, base, extras):
         """``s(child, base + {x}) - s(child, base)`` for every ``x`` of ``extras``, ``base`` a
-        bit mask: the Insert operators of one parent set. The parent set's score and its
-        batch of added-parent scores (:meth:`FamilyScoreCache.added_column`, on Gaussian
-        data) are looked up once per ``(child, base)`` and kept."""
+        bit mask: the Insert operators of one parent set. From the table when there is one;
+        else the parent set's score and its batch of added-parent scores
+        (:meth:`FamilyScoreCache.added_column`, on Gaussian data) are looked up once per
+        ``(child, base)`` and kept."""
+        if self.table is not None:
+            row = self.table[child]
+            current = row[base]
+            return [row[base | 1 << x] - current for x in extras]
         group = self._groups.get((child, base))
         if group is None:
             parents = tuple(bit_ids(base))
@@ -104,9 +130,10 @@ class _FitContext:
         """Let the cache compute together the added-parent columns of the parent sets
         ``(child, base)`` (``base`` a bit mask) of ``pairs`` that :meth:`insert_gains` has
         not kept yet: one step's Insert groups (:meth:`FamilyScoreCache.added_columns`;
-        :meth:`insert_gains` then reads them from the cache)."""
-        self.cache.added_columns([(child, tuple(bit_ids(base))) for child, base in pairs
-                                  if (child, base) not in self._groups])
+        :meth:`insert_gains` then reads them from the cache). Nothing with a table."""
+        if self.table is None:
+            self.cache.added_columns([(child, tuple(bit_ids(base))) for child, base in pairs
+                                      if (child, base) not in self._groups])
 
     def insert_operators(self, y, groups):
         """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, Ts)`` of the
@@ -856,8 +883,7 @@ class GESStructure(_BaseStructureLearner):
                 rest = na & ~id_bits(h)
                 if rest and any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
                     continue
-                keep = tuple(bit_ids((pa | rest) & ~bit))
-                out.append((-ctx.gain(y, keep, x), x, y, h))
+                out.append((-ctx.gain(y, (pa | rest) & ~bit, x), x, y, h))
         return out
 
     @staticmethod
@@ -896,6 +922,8 @@ class GESStructure(_BaseStructureLearner):
             g = g.with_dag([(int(i), int(j)) for i, j in start]).completed()
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
+        if max_iter:  # (a search that takes no step reads no score change)
+            ctx.use_table()
         total = self._total(g, ctx)
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operator",
                                            detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}")
@@ -1008,7 +1036,7 @@ class GESStructure(_BaseStructureLearner):
             parents = [set() for _ in range(g.p)]
             for u, v in dag:
                 parents[v].add(u)
-            order = sorted((ctx.gain(v, tuple(sorted(parents[v] - {u})), u), v, u) for u, v in dag
+            order = sorted((ctx.gain(v, id_bits(parents[v] - {u}), u), v, u) for u, v in dag
                            if (min(u, v), max(u, v)) not in fixed)
             for _, v, u in order:
                 ctx.progress.message(f"edge restart: {ctx.names[u]!r} -> {ctx.names[v]!r} deleted")
@@ -1030,10 +1058,10 @@ class GESStructure(_BaseStructureLearner):
 
     @staticmethod
     def _total_dag(p, dag, ctx):
-        parents = [[] for _ in range(p)]
+        parents = [0] * p
         for u, v in dag:
-            parents[v].append(u)
-        return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
+            parents[v] |= 1 << u
+        return sum(ctx.local_mask(v, mask) for v, mask in enumerate(parents))
 
     def _total(self, g, ctx):
         if not any(g.pa) and not any(g.und):  # (the empty class: the empty DAG, nothing to extend)
@@ -1053,8 +1081,9 @@ class GESStructure(_BaseStructureLearner):
         masks = _adjacency_masks(g)
         if phase == "forward":
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
-            if not per_target:  # (every target: their new parent sets computed together, from the
-                # empty class one for all; a later step re-evaluates a few targets, of other sets)
+            if not per_target and ctx.table is None:  # (every target: their new parent sets computed
+                # together, from the empty class one for all; a later step re-evaluates a few
+                # targets, of other sets)
                 ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
         for y in targets:  # each target's operators by decreasing gain (a non-finite gain never wins:
             # NaN or +inf come from a family scoring -inf on both or on the current side, a
@@ -1155,17 +1184,16 @@ class GESStructure(_BaseStructureLearner):
                         continue
                     if _mask_reaches(adj, c & ~n, n & ~c, ne & ~(c & n)):
                         continue
-                    gain = (ctx.gain(v, tuple(bit_ids(pa_v | c)), u)
-                            - ctx.gain(u, tuple(bit_ids(par[u] | (c & n))), v))
+                    gain = ctx.gain(v, pa_v | c, u) - ctx.gain(u, par[u] | (c & n), v)
                     if math.isfinite(gain):
                         out.append((gain, u, v, tuple(bit_ids(c))))
             else:  # v -> u
                 n = ne & par[u]
-                loss = ctx.gain(u, tuple(bit_ids(par[u] & ~(1 << v))), v)
+                loss = ctx.gain(u, par[u] & ~(1 << v), v)
                 for c in cliques:
                     if c & n != n or (limit is not None and (pa_v | c).bit_count() > limit):
                         continue
-                    gain = ctx.gain(v, tuple(bit_ids(pa_v | c)), u) - loss
+                    gain = ctx.gain(v, pa_v | c, u) - loss
                     if math.isfinite(gain):
                         out.append((gain, u, v, tuple(bit_ids(c))))
         return out
