@@ -874,21 +874,16 @@ class ResidualLattice:
         diagonal = np.empty((1 << k, k))
         diagonal[0] = np.diagonal(scaled)
         columns = scaled.T[None]  # [set, c - j]: column c of R(set), for every set below 2^j
-        with np.errstate(divide="ignore", invalid="ignore"):
-            for j in range(k):
-                h = 1 << j
-                column = columns[:, 0]  # column j of each set's R
-                pivot = column[:, j]
-                ratio = column / pivot[:, None]
-                np.subtract(diagonal[:h], column * ratio, out=diagonal[h:2 * h])
-                later = columns[:, 1:]
-                swept = later - ratio[:, j + 1:, None] * column[:, None, :]
-                singular = ~(pivot > SINGULAR_RCOND)
-                if singular.any():  # (collinear with the smaller columns, or constant: not swept)
-                    diagonal[h:2 * h][singular] = diagonal[:h][singular]
-                    swept[singular] = later[singular]
-                columns = np.concatenate([later, swept])
-        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale), 0.0)
+        for j in range(k):
+            column = columns[:, 0]  # column j of each set's R
+            pivot = column[:, j:j + 1]
+            # R_{.j} / R_{jj}, or 0 where the pivot is not swept (x - 0 y is x, bit for bit)
+            ratio = np.divide(column, pivot, out=np.zeros_like(column), where=pivot > SINGULAR_RCOND)
+            np.subtract(diagonal[:1 << j], column * ratio, out=diagonal[1 << j:2 << j])
+            later = columns[:, 1:]
+            columns = np.concatenate([later, later - ratio[:, j + 1:, None] * column[:, None, :]])
+        rss = diagonal * (self.scale * self.scale)
+        rss[~(diagonal > SINGULAR_RCOND)] = 0.0
         rss[_subset_members(k)] = np.nan
         return rss
 

@@ -137,8 +137,15 @@ class _FitContext:
 
     def insert_operators(self, y, groups):
         """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, Ts)`` of the
-        target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`."""
+        target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
+        (read here from the table's row of ``y`` when there is one)."""
         out = []
+        if self.table is not None:
+            row = self.table[y]
+            for mask, xs, ts in groups:
+                current = row[mask]
+                out.extend(zip([row[mask | 1 << x] - current for x in xs], xs, itertools.repeat(y), ts))
+            return out
         for mask, xs, ts in groups:
             out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
         return out
@@ -991,7 +998,8 @@ class GESStructure(_BaseStructureLearner):
             for phase in phases:
                 if idle.get(phase) == n_iter:  # the class has not changed since
                     continue
-                progress.message(f"{phase} phase, score {total:.6f}")
+                if progress.detailed:  # (the message is not formatted for nobody)
+                    progress.message(f"{phase} phase, score {total:.6f}")
                 while n_iter < max_iter:
                     step = self._step(phase, g, ctx, gaps, fixed, total)
                     if step is None:
@@ -1003,7 +1011,8 @@ class GESStructure(_BaseStructureLearner):
                     n_iter += 1
                     n_steps[phase] += 1
                     changed = True
-                    progress.update(sum(n_steps.values()), phase=phase, score=total)
+                    if progress.enabled:
+                        progress.update(sum(n_steps.values()), phase=phase, score=total)
                 ctx.operators = None
             if len(phases) == 1 or not changed:
                 break
