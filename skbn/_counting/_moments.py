@@ -857,11 +857,9 @@ class ResidualLattice:
         The sets are swept in blocks of equal top bit: the sets with top bit ``j`` are the
         sets below :math:`2^j` plus ``j``, each swept on its pivot ``j`` exactly as
         :meth:`residual` does (the same IEEE operations element-wise: ``R - R_{.j}
-        (R_{j.} / R_{jj})``, the set left as it was when the pivot is at or below
-        :data:`SINGULAR_RCOND`). A set's later sweeps read only its columns above its top
-        bit, so only those (and the diagonal) are kept: before sweep ``j``, the columns
-        ``j..k-1`` of every set below :math:`2^j`, about ``2^k k`` values at any time
-        instead of ``2^k k^2``.
+        (R_{j.} / R_{jj})``; a pivot at or below :data:`SINGULAR_RCOND` is not swept, its
+        ratio taken as 0, and ``x - 0 y`` is ``x``). A set's later sweeps read only its
+        columns above its top bit, so only those (and the diagonal) are computed.
 
         Returns
         -------
@@ -873,17 +871,21 @@ class ResidualLattice:
         k = len(scaled)
         diagonal = np.empty((1 << k, k))
         diagonal[0] = np.diagonal(scaled)
-        columns = scaled.T[None]  # [set, c - j]: column c of R(set), for every set below 2^j
-        for j in range(k):
-            column = columns[:, 0]  # column j of each set's R
-            pivot = column[:, j:j + 1]
-            # R_{.j} / R_{jj}, or 0 where the pivot is not swept (x - 0 y is x, bit for bit)
-            ratio = np.divide(column, pivot, out=np.zeros_like(column), where=pivot > SINGULAR_RCOND)
-            np.subtract(diagonal[:1 << j], column * ratio, out=diagonal[1 << j:2 << j])
-            later = columns[:, 1:]
-            columns = np.concatenate([later, later - ratio[:, j + 1:, None] * column[:, None, :]])
-        rss = diagonal * (self.scale * self.scale)
-        rss[~(diagonal > SINGULAR_RCOND)] = 0.0
+        columns = np.empty((1 << max(k - 1, 0), k, k))  # [set, c]: column c of R(set), above its top bit
+        columns[0] = scaled.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for j in range(k):
+                h = 1 << j
+                column = columns[:h, j]  # column j of the R of every set below 2^j
+                pivot = column[:, j]
+                ratio = column / pivot[:, None]  # R_{.j} / R_{jj}
+                if not pivot.min() > SINGULAR_RCOND:  # (collinear with the smaller columns, or constant)
+                    ratio[~(pivot > SINGULAR_RCOND)] = 0.0
+                np.subtract(diagonal[:h], column * ratio, out=diagonal[h:2 * h])
+                if j + 1 < k:
+                    np.subtract(columns[:h, j + 1:], ratio[:, j + 1:, None] * column[:, None, :],
+                                out=columns[h:2 * h, j + 1:])
+        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale), 0.0)
         rss[_subset_members(k)] = np.nan
         return rss
 
