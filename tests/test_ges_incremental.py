@@ -62,7 +62,8 @@ def deletes_by_definition(g, y, fixed, bound):
 
 
 def _finite_sorted(found):
-    return sorted([c for c in found if math.isfinite(c[0])], key=lambda c: -c[0])
+    # (the operators a step may take: a positive finite gain; the others are not kept)
+    return sorted([c for c in found if math.isfinite(c[0]) and c[0] > 0], key=lambda c: -c[0])
 
 
 def _check_after_every_step(monkeypatch, learner, X, interventions=None):

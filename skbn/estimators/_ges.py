@@ -1094,14 +1094,16 @@ class GESStructure(_BaseStructureLearner):
                 # together, from the empty class one for all; a later step re-evaluates a few
                 # targets, of other sets)
                 ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
-        for y in targets:  # each target's operators by decreasing gain (a non-finite gain never wins:
-            # NaN or +inf come from a family scoring -inf on both or on the current side, a
-            # continuous parent of a discrete node on mixed data, which no move may leave or enter)
+        for y in targets:  # each target's operators of a positive finite gain by decreasing gain
+            # (no other can be taken, now or at a later step: a step must gain more than a
+            # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
+            # scoring -inf on both or on the current side, a continuous parent of a discrete
+            # node on mixed data, which no move may leave or enter)
             if phase == "forward":
                 found = ctx.insert_operators(y, groups[y])
             else:
                 found = self._delete_candidates(g, y, ctx, fixed, masks)
-            per_target[y] = sorted([c for c in found if -math.inf < c[0] < math.inf], key=_gain, reverse=True)
+            per_target[y] = sorted([c for c in found if 0.0 < c[0] < math.inf], key=_gain, reverse=True)
         candidates = _by_decreasing_gain(list(per_target.values()))
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
