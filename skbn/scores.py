@@ -823,7 +823,10 @@ class BaseGaussianScore(BaseScore):
             data = self._data_from_rss((weight,), (rss,), n_coef, 1)
             return data - self.edge_penalty * (n_parents + n_discrete_parents)
         loglik = _gaussian_loglik(weight, rss, n_coef, self.variance)  # (NaN stays NaN)
-        penalty = self._penalty(n_coef + 1, weight)
+        if isinstance(n_parents, np.ndarray):  # (several sizes: each size's penalty, as one family's)
+            penalty = np.array([self._penalty(k + 2, weight) for k in range(int(n_parents.max()) + 1)])[n_parents]
+        else:
+            penalty = self._penalty(n_coef + 1, weight)
         edges = self.edge_penalty * (n_parents + n_discrete_parents)
         if isinstance(loglik, list):
             return [value - penalty - edges for value in loglik]
@@ -994,7 +997,7 @@ class GaussianAIC(BaseGaussianScore):
     score_equivalent = True
 
     def _penalty(self, n_params, n_total):
-        return n_params * 1.0 if isinstance(n_params, np.ndarray) else float(n_params)
+        return float(n_params)
 
 
 class _DiscreteChildren:

@@ -136,3 +136,25 @@ def test_ges_with_and_without_the_table_learns_the_same_class(seed, monkeypatch)
         assert with_table.cpdag_ == without.cpdag_, params
         assert with_table.score_ == without.score_, params
         assert with_table.n_steps_ == without.n_steps_, params
+
+
+class _HalfBIC(GaussianBIC):
+    """A score of the residuals with its own penalty, written for one family at a time."""
+
+    def _penalty(self, n_params, n_total):
+        return 0.25 * float(n_params) * float(np.log(n_total))
+
+
+def test_a_scorer_with_its_own_penalty_gets_the_table_of_its_scores():
+    # the table asks the penalty once per number of parents, as one family's score does
+    frame = make_random_network(6, kind="gaussian", random_state=5).sample(400, random_state=6)
+    data, _ = encode_fit(frame, allow_continuous=True)
+    table = FamilyScoreCache(data, _HalfBIC()).dense_scores()
+    fresh = FamilyScoreCache(data, _HalfBIC())
+    for mask, child in itertools.product(range(1 << 6), range(6)):
+        if not mask >> child & 1:
+            assert table[child][mask] == fresh.local_score(child, [v for v in range(6) if mask >> v & 1])
+    with_table = GESStructure(scorer=_HalfBIC(), fit_parameters=False).fit(frame)
+    assert with_table.score_ == pytest.approx(sum(
+        fresh.local_score(data.names.index(v), [data.names.index(u) for u, w in with_table.edges_ if w == v])
+        for v in data.names), rel=1e-12)

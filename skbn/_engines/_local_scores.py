@@ -75,7 +75,7 @@ __all__ = [
 #: about 60 (``benchmarks/bench_gaussian_learners.py ges --lattice-both``).
 LATTICE_MAX_COLUMNS = 50
 
-#: Most columns of a Gaussian network on which :meth:`FamilyScoreCache.score_table` gives
+#: Most columns of a Gaussian network on which :meth:`FamilyScoreCache.dense_scores` gives
 #: the local score of every family at once (``2^p p`` values, from
 #: :meth:`~skbn._counting.ResidualLattice.rss_table`), which GES then reads by bit mask;
 #: on more, the families a search asks for are scored one by one. Measured with GES and
