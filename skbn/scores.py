@@ -824,7 +824,8 @@ class BaseGaussianScore(BaseScore):
             return data - self.edge_penalty * (n_parents + n_discrete_parents)
         loglik = _gaussian_loglik(weight, rss, n_coef, self.variance)  # (NaN stays NaN)
         if isinstance(n_parents, np.ndarray):  # (several sizes: each size's penalty, as one family's)
-            penalty = np.array([self._penalty(k + 2, weight) for k in range(int(n_parents.max()) + 1)])[n_parents]
+            sizes = range(int(n_parents.max()) + 1)
+            penalty = np.array([self._penalty(k + 2, weight) for k in sizes])[n_parents]
         else:
             penalty = self._penalty(n_coef + 1, weight)
         edges = self.edge_penalty * (n_parents + n_discrete_parents)
