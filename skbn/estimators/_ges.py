@@ -414,6 +414,17 @@ def _adjacency_masks(g):
     return node_masks(g)
 
 
+def _is_clique(nodes, adj):
+    """Whether the nodes of the mask ``nodes`` are pairwise adjacent (``adj``: symmetric
+    adjacency masks): each node against the nodes after it."""
+    while nodes:
+        low = nodes & -nodes
+        nodes ^= low
+        if nodes & ~adj[low.bit_length() - 1]:
+            return False
+    return True
+
+
 def _clique_masks(nodes, adj, bound):
     """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
     nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
@@ -853,7 +864,7 @@ class GESStructure(_BaseStructureLearner):
         n_pa = pa.bit_count()
         groups = {}  # P (mask) -> its operators (x, T)
         for na, xs in by_na.items():
-            if na and any(na & ~adj[v] & ~(1 << v) for v in bit_ids(na)):  # NA is not a clique
+            if not _is_clique(na, adj):
                 continue
             limit = ctx.subset_bound
             if self.max_indegree is not None:
@@ -888,7 +899,7 @@ class GESStructure(_BaseStructureLearner):
             bit = 1 << x
             for h in _subsets(bit_ids(na), ctx.subset_bound) if na else ((),):
                 rest = na & ~id_bits(h)
-                if rest and any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
+                if not _is_clique(rest, adj):
                     continue
                 out.append((-ctx.gain(y, (pa | rest) & ~bit, x), x, y, h))
         return out
