@@ -470,30 +470,19 @@ def _insert_path_blocked(forward, masks, x, y, t):
     return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
 
 
-def _add_operators(groups, parents, xs, t):
-    """Record the Insert operators ``(x, t)`` of every ``x`` of ``xs`` in ``groups`` under
-    their parent set ``parents`` (a mask): the group's ``x`` and ``T`` in two lists."""
-    group = groups.get(parents)
-    if group is None:
-        groups[parents] = group = ([], [])
-    group[0].extend(xs)
-    group[1].extend([t] * len(xs))
-
-
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
     :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
-    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` goes
-    to ``groups`` under its parent set ``base | T`` (:func:`_add_operators`) and grows while
-    ``|T| < limit``."""
+    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` is
+    appended to ``groups`` as ``(base | T, xs, Ts)`` and grows while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
         new = t + (w,)
-        _add_operators(groups, base | bit, xs, new)
+        groups.append((base | bit, xs, itertools.repeat(new, len(xs))))
         if len(new) < limit:
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
@@ -828,19 +817,20 @@ class GESStructure(_BaseStructureLearner):
     def _insert_groups(self, g, y, ctx, gaps, masks):
         r"""Insert(X, y, T) operators satisfying the clique condition, grouped by the parent
         set they extend: a list of ``(P, xs, Ts)``, ``P`` a bit mask, ``xs`` the operators'
-        ``X`` and ``Ts`` their ``T`` (sorted tuples).
+        ``X`` and ``Ts`` their ``T`` (sorted tuples; an iterable of ``len(xs)``), one entry per
+        :math:`\mathrm{NA}_{y,X}` and ``T`` (a parent set may recur).
 
         Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``). The
         candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
         the free neighbours :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X = \mathrm{Ne}_y
         \setminus \mathrm{NA}_{y,X}` are the same, so the clique condition is checked and
         the sets ``T`` are enumerated once per group (in index order, extended while
-        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators are then grouped by
-        the parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` they extend;
-        every group is scored at once (:meth:`_FitContext.insert_gains`:
+        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators of an entry extend one
+        parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` and are scored
+        at once (:meth:`_FitContext.insert_gains`: from the table of every local score, or
         :meth:`FamilyScoreCache.added_scores`, one batched kernel call for the continuous
-        candidates of a continuous child), and the new groups of one step's targets may be
-        computed together (:meth:`_FitContext.open_groups`).
+        candidates of a continuous child, kept per ``(y, P)``), and the new parent sets of one
+        step's targets may be computed together (:meth:`_FitContext.open_groups`).
         """
         adj, und, par = masks
         ne, pa = und[y], par[y]
@@ -862,7 +852,7 @@ class GESStructure(_BaseStructureLearner):
             for x in bit_ids(((1 << g.p) - 1) & ~closed):
                 by_na.setdefault(ne & adj[x], []).append(x)
         n_pa = pa.bit_count()
-        groups = {}  # P (mask) -> its operators (x, T)
+        groups = []
         for na, xs in by_na.items():
             if not _is_clique(na, adj):
                 continue
@@ -873,11 +863,11 @@ class GESStructure(_BaseStructureLearner):
                     continue
                 limit = min(limit, room)
             base = pa | na
-            _add_operators(groups, base, xs, ())
+            groups.append((base, xs, itertools.repeat((), len(xs))))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
                 _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
-        return [(mask, xs, ts) for mask, (xs, ts) in groups.items()]
+        return groups
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None):
         r"""Delete(X, y, H) operators satisfying the clique condition, with their gains.
