@@ -66,6 +66,14 @@ def bit_ids(bits):
     return _bit_ids_loop(bits)
 
 
+def id_tuple(bits):
+    """:func:`bit_ids` as a tuple, for a caller that only reads it (below
+    :data:`_SMALL_LIMIT` the stored tuple itself, no copy)."""
+    if 0 <= bits < _SMALL_LIMIT:
+        return _SMALL_IDS[bits]
+    return tuple(_bit_ids_loop(bits))
+
+
 # ---------------------------------------------------------------------------------------------
 # --- order, reachability, cycles
 # ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from skbn._dag import (
     extension_ids,
     graph_from_masks,
     id_bits,
+    id_tuple,
     interventional_essential_graph,
     knowledge_directions,
     mask_sets,
@@ -452,7 +453,7 @@ def _mask_reaches(step, sources, targets, allowed):
         if frontier & targets:
             return True
         reach = 0
-        for w in bit_ids(frontier):
+        for w in id_tuple(frontier):
             reach |= step[w]
         if reach & targets:
             return True
@@ -839,7 +840,7 @@ class GESStructure(_BaseStructureLearner):
             if self.max_indegree is not None and pa.bit_count() >= self.max_indegree:
                 return []
             outside = ((1 << g.p) - 1) & ~closed
-            xs = bit_ids(outside)
+            xs = id_tuple(outside)
             if gaps:
                 xs = [x for x in xs if (min(x, y), max(x, y)) not in gaps]
             return [(pa, xs, itertools.repeat((), len(xs)))] if xs else []
@@ -849,7 +850,7 @@ class GESStructure(_BaseStructureLearner):
                 if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
                     by_na.setdefault(ne & adj[x], []).append(x)
         else:  # (no forbidden adjacency: every node outside the closed neighbourhood)
-            for x in bit_ids(((1 << g.p) - 1) & ~closed):
+            for x in id_tuple(((1 << g.p) - 1) & ~closed):
                 by_na.setdefault(ne & adj[x], []).append(x)
         n_pa = pa.bit_count()
         groups = []
@@ -866,7 +867,7 @@ class GESStructure(_BaseStructureLearner):
             groups.append((base, xs, itertools.repeat((), len(xs))))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
-                _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
+                _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
         return groups
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None):
