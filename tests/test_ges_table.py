@@ -158,3 +158,18 @@ def test_a_scorer_with_its_own_penalty_gets_the_table_of_its_scores():
     assert with_table.score_ == pytest.approx(sum(
         fresh.local_score(data.names.index(v), [data.names.index(u) for u, w in with_table.edges_ if w == v])
         for v in data.names), rel=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # (so few distinct values per column)
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_fewer_rows_than_the_largest_families_coefficients(n):
+    # families with too many parents for the rows (variance undefined: -inf) in the table too
+    p = 7
+    frame = pd.DataFrame(np.random.default_rng(n).normal(size=(n, p)), columns=[f"x{i}" for i in range(p)])
+    data, _ = encode_fit(frame, allow_continuous=True)
+    for scorer in (GaussianBIC(), GaussianLogLikelihood()):
+        table = FamilyScoreCache(data, scorer).dense_scores()
+        fresh = FamilyScoreCache(data, scorer)
+        for mask, child in itertools.product(range(1 << p), range(p)):
+            if not mask >> child & 1:
+                assert table[child][mask] == fresh.local_score(child, [v for v in range(p) if mask >> v & 1])
