@@ -145,7 +145,7 @@ class _FitContext:
             row = self.table[y]
             for mask, xs, ts in groups:
                 current = row[mask]
-                out.extend(zip([row[mask | 1 << x] - current for x in xs], xs, itertools.repeat(y), ts))
+                out += [(row[mask | 1 << x] - current, x, y, t) for x, t in zip(xs, ts)]
             return out
         for mask, xs, ts in groups:
             out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
