@@ -136,20 +136,25 @@ class _FitContext:
             self.cache.added_columns([(child, tuple(bit_ids(base))) for child, base in pairs
                                       if (child, base) not in self._groups])
 
-    def insert_operators(self, y, groups):
+    def insert_operators(self, y, groups, positive=False):
         """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, Ts)`` of the
         target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
-        (read here from the table's row of ``y`` when there is one)."""
+        (read here from the table's row of ``y`` when there is one); with ``positive``, only
+        those of a positive finite gain (the only ones a step can take)."""
         out = []
         if self.table is not None:
-            row = self.table[y]
+            row, inf = self.table[y], math.inf
             for mask, xs, ts in groups:
                 current = row[mask]
-                out += [(row[mask | 1 << x] - current, x, y, t) for x, t in zip(xs, ts)]
+                if positive:
+                    out += [(gain, x, y, t) for x, t in zip(xs, ts)
+                            if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
+                else:
+                    out += [(row[mask | 1 << x] - current, x, y, t) for x, t in zip(xs, ts)]
             return out
         for mask, xs, ts in groups:
             out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
-        return out
+        return [c for c in out if 0.0 < c[0] < math.inf] if positive else out
 
 
 class _CPDAG(MixedGraph):
@@ -1102,10 +1107,10 @@ class GESStructure(_BaseStructureLearner):
             # scoring -inf on both or on the current side, a continuous parent of a discrete
             # node on mixed data, which no move may leave or enter)
             if phase == "forward":
-                found = ctx.insert_operators(y, groups[y])
+                found = ctx.insert_operators(y, groups[y], positive=True)
             else:
-                found = self._delete_candidates(g, y, ctx, fixed, masks)
-            per_target[y] = sorted([c for c in found if 0.0 < c[0] < math.inf], key=_gain, reverse=True)
+                found = [c for c in self._delete_candidates(g, y, ctx, fixed, masks) if 0.0 < c[0] < math.inf]
+            per_target[y] = sorted(found, key=_gain, reverse=True)
         candidates = _by_decreasing_gain(list(per_target.values()))
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
