@@ -141,17 +141,15 @@ class _FitContext:
         target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
         (read here from the table's row of ``y`` when there is one); with ``positive``, only
         those of a positive finite gain (the only ones a step can take)."""
+        if self.table is not None:  # (s(y, P + x) - s(y, P), one comprehension over the groups)
+            row = self.table[y]
+            if positive:
+                inf = math.inf
+                return [(gain, x, y, t) for mask, xs, ts in groups for current in (row[mask],)
+                        for x, t in zip(xs, ts) if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
+            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, ts in groups
+                    for current in (row[mask],) for x, t in zip(xs, ts)]
         out = []
-        if self.table is not None:
-            row, inf = self.table[y], math.inf
-            for mask, xs, ts in groups:
-                current = row[mask]
-                if positive:
-                    out += [(gain, x, y, t) for x, t in zip(xs, ts)
-                            if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
-                else:
-                    out += [(row[mask | 1 << x] - current, x, y, t) for x, t in zip(xs, ts)]
-            return out
         for mask, xs, ts in groups:
             out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
         return [c for c in out if 0.0 < c[0] < math.inf] if positive else out
