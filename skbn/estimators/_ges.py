@@ -938,7 +938,8 @@ class GESStructure(_BaseStructureLearner):
             ctx.use_table()
         total = self._total(g, ctx)
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operator",
-                                           detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}")
+                                           detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}"
+                                           if self.verbose else None)  # (formatted for a reader only)
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
         edge_scores = []
         self.edge_restarts_ = self._resolved_edge_restarts(data)
