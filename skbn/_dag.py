@@ -66,6 +66,14 @@ def bit_ids(bits):
     return _bit_ids_loop(bits)
 
 
+def id_tuple(bits):
+    """:func:`bit_ids` as a tuple, for a caller that only reads it (below
+    :data:`_SMALL_LIMIT` the stored tuple itself, no copy)."""
+    if 0 <= bits < _SMALL_LIMIT:
+        return _SMALL_IDS[bits]
+    return tuple(_bit_ids_loop(bits))
+
+
 # ---------------------------------------------------------------------------------------------
 # --- order, reachability, cycles
 # ---------------------------------------------------------------------------------------------
@@ -1364,6 +1372,8 @@ def _meek_closed_masks(n, pa, und, adj):
     extension the closure is unique whatever the order and R4 never fires (Meek 1995), so
     this is :class:`MeekCloser`'s result; the caller falls back to it on a conflict.
     """
+    if not any(pa):  # (no arrow: no rule fires, and nothing can be cyclic)
+        return True
     ch = _child_masks(pa)
 
     def fires(a, b):
@@ -1386,6 +1396,8 @@ def _meek_closed_masks(n, pa, und, adj):
                 low = later & -later
                 later ^= low
                 v = low.bit_length() - 1
+                if not pa[u] | pa[v]:  # (every rule needs an arrow into u or v)
+                    continue
                 forward, backward = fires(u, v), fires(v, u)
                 if forward and backward:
                     return False

@@ -602,10 +602,11 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
     Arrays broadcast. Empty groups (weight 0) give 0; a group whose variance estimate is 0
     or undefined gives ``-inf`` (see :class:`GaussianLogLikelihood`); a NaN ``rss`` (no
     family) gives NaN. A float ``weight`` with a list ``rss`` (non-negative or NaN: several
-    families of one group) gives a list.
+    families of one group) gives a list; an array ``n_coef`` (families of several sizes)
+    broadcasts against ``rss``.
     """
     ddof = n_coef if variance == "unbiased" else 0.0
-    if isinstance(weight, float):  # (one group's total weight: checked on the float)
+    if isinstance(weight, float) and not isinstance(ddof, np.ndarray):  # (one group's total weight)
         usable = weight > ddof and weight > 0
         if usable and isinstance(rss, float) and rss > 0:
             # one usable family (a Gaussian search's case): the same operations on Python
@@ -805,8 +806,9 @@ class BaseGaussianScore(BaseScore):
         rss : float, list or ndarray
             Residual sum of squares of one family (a float), or of several families with
             the same number of parents (a sequence; NaN: no family, its score NaN).
-        n_parents : int
-            Number of continuous parents of each family.
+        n_parents : int or ndarray of int
+            Number of continuous parents of each family (an array broadcast against an
+            array ``rss``: families of several sizes, the same values as one call per size).
         n_discrete_parents : int, default=0
             Number of discrete parents (for the edge penalty only).
 
@@ -821,7 +823,11 @@ class BaseGaussianScore(BaseScore):
             data = self._data_from_rss((weight,), (rss,), n_coef, 1)
             return data - self.edge_penalty * (n_parents + n_discrete_parents)
         loglik = _gaussian_loglik(weight, rss, n_coef, self.variance)  # (NaN stays NaN)
-        penalty = self._penalty(n_coef + 1, weight)
+        if isinstance(n_parents, np.ndarray):  # (several sizes: each size's penalty, as one family's)
+            sizes = range(int(n_parents.max()) + 1)
+            penalty = np.array([self._penalty(k + 2, weight) for k in sizes])[n_parents]
+        else:
+            penalty = self._penalty(n_coef + 1, weight)
         edges = self.edge_penalty * (n_parents + n_discrete_parents)
         if isinstance(loglik, list):
             return [value - penalty - edges for value in loglik]

@@ -46,6 +46,7 @@ nothing as a parent; as a child or as ``x``/``y`` of a partial correlation it gi
 residual sum of squares 0 and a partial correlation 0.
 """
 
+import functools
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -785,6 +786,15 @@ def _added_rss(residual_c, residual_jj, child, scale):
     return np.where(residual > SINGULAR_RCOND, residual, 0.0) * scale ** 2
 
 
+@functools.lru_cache(maxsize=8)
+def _subset_members(k):
+    """``members[mask, c]``: whether column ``c`` is in the set ``mask``, for every set of
+    ``k`` columns (read-only, shared)."""
+    members = (np.arange(1 << k)[:, None] >> np.arange(k)) & 1 == 1
+    members.flags.writeable = False
+    return members
+
+
 class ResidualLattice:
     r"""Residual scatter matrices of one group's columns given sets of columns, each built
     from a smaller one by one sweep and cached by the set's bit mask: every residual sum of
@@ -839,6 +849,46 @@ class ResidualLattice:
                 residual = base
             self._residuals[mask] = residual
         return residual
+
+    def rss_table(self):
+        r"""The residual sum of squares of every column given every set of the other
+        columns at once: :meth:`rss` of every ``(child, mask)``, bit for bit, in ``O(k)``
+        numpy calls (what a search on few columns reads as a table, ``2^k k`` values).
+
+        The sets are swept in blocks of equal top bit: the sets with top bit ``j`` are the
+        sets below :math:`2^j` plus ``j``, each swept on its pivot ``j`` exactly as
+        :meth:`residual` does (the same IEEE operations element-wise: ``R - R_{.j}
+        (R_{j.} / R_{jj})``; a pivot at or below :data:`SINGULAR_RCOND` is not swept, its
+        ratio taken as 0, and ``x - 0 y`` is ``x``). A set's later sweeps read only its
+        columns above its top bit, so only those (and the diagonal) are computed.
+
+        Returns
+        -------
+        ndarray of shape (2 ** k, k)
+            ``table[mask, c]``: :meth:`rss` of ``c`` given ``mask`` (NaN where ``c`` is in
+            the set).
+        """
+        scaled = self._residuals[0]
+        k = len(scaled)
+        diagonal = np.empty((1 << k, k))
+        diagonal[0] = np.diagonal(scaled)
+        columns = np.empty((1 << max(k - 1, 0), k, k))  # [set, c]: column c of R(set), above its top bit
+        columns[0] = scaled.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for j in range(k):
+                h = 1 << j
+                column = columns[:h, j]  # column j of the R of every set below 2^j
+                pivot = column[:, j]
+                ratio = column / pivot[:, None]  # R_{.j} / R_{jj}
+                if not pivot.min() > SINGULAR_RCOND:  # (collinear with the smaller columns, or constant)
+                    ratio[~(pivot > SINGULAR_RCOND)] = 0.0
+                np.subtract(diagonal[:h], column * ratio, out=diagonal[h:2 * h])
+                if j + 1 < k:
+                    np.subtract(columns[:h, j + 1:], ratio[:, j + 1:, None] * column[:, None, :],
+                                out=columns[h:2 * h, j + 1:])
+        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale), 0.0)
+        rss[_subset_members(k)] = np.nan
+        return rss
 
     def rss(self, child, mask):
         """Residual sum of squares of column ``child`` given the set ``mask`` (0 at or

@@ -75,6 +75,30 @@ __all__ = [
 #: about 60 (``benchmarks/bench_gaussian_learners.py ges --lattice-both``).
 LATTICE_MAX_COLUMNS = 50
 
+#: Most columns of a Gaussian network on which :meth:`FamilyScoreCache.dense_scores` gives
+#: the local score of every family at once (``2^p p`` values, from
+#: :meth:`~skbn._counting.ResidualLattice.rss_table`), which GES then reads by bit mask;
+#: on more, the families a search asks for are scored one by one. Measured with GES and
+#: bic-g (``benchmarks/bench_gaussian_learners.py``): the table costs about as much as the
+#: families a search reads at 11 columns.
+DENSE_MAX_COLUMNS = 10
+
+
+def _subset_sizes(p):
+    """The number of members of every subset ``0 .. 2^p - 1`` of ``p`` columns (cached,
+    read-only)."""
+    sizes = _SUBSET_SIZES.get(p)
+    if sizes is None:
+        sizes = np.zeros(1 << p, dtype=np.int64)
+        for j in range(p):  # sets with top bit j: one more than the sets below 2^j
+            np.add(sizes[:1 << j], 1, out=sizes[1 << j:2 << j])
+        sizes.flags.writeable = False
+        _SUBSET_SIZES[p] = sizes
+    return sizes
+
+
+_SUBSET_SIZES = {}
+
 
 # ------------------------------------------------------------------ the counter
 class Statistics:
@@ -278,6 +302,21 @@ class FamilyScoreCache:
         list of float or None
             ``column[k]`` equals ``added_scores(child, base, [k])[0]`` bit for bit (NaN at
             the child and at ``base``); None on data with discrete columns.
+        """
+        return None
+
+    def dense_scores(self):
+        """The local score of every family at once, when the data allow it cheaply (a
+        Gaussian network of at most :data:`DENSE_MAX_COLUMNS` columns and a score of the
+        residual sums of squares); else None.
+
+        Returns
+        -------
+        list of memoryview or None
+            ``table[child][mask]``: :meth:`local_score` of ``child`` given the parents of the
+            bit mask ``mask`` (bit ``j``: column ``j``), a float, bit for bit; NaN where
+            ``child`` is in ``mask``. (Each row is a view of a float64 array: read by index,
+            it gives Python floats without holding a list of them.)
         """
         return None
 
@@ -517,6 +556,19 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
                 column = self._batch(child, base).tolist()
             self._added[key] = column
         return column
+
+    def dense_scores(self):
+        """:meth:`FamilyScoreCache.dense_scores`: every residual sum of squares from the
+        lattice's table (:meth:`~skbn._counting.ResidualLattice.rss_table`, the values of
+        :meth:`~skbn._counting.ResidualLattice.rss` bit for bit), scored by the scorer's
+        ``local_scores_rss`` in one call (the operations of the one-family call,
+        element-wise)."""
+        p = len(self.counter.continuous)
+        if not self._use_lattice or p > DENSE_MAX_COLUMNS:
+            return None
+        rss = self.lattice().rss_table().T  # (first: it sets _weight)
+        scores = np.ascontiguousarray(self.scorer.local_scores_rss(self._weight, rss, _subset_sizes(p)))
+        return [memoryview(row) for row in scores]  # (an item is a Python float: no list of them)
 
     def added_columns(self, requests):
         """:meth:`FamilyScoreCache.added_columns`: with the lattice, the columns not cached

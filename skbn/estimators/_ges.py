@@ -20,6 +20,7 @@ from skbn._dag import (
     extension_ids,
     graph_from_masks,
     id_bits,
+    id_tuple,
     interventional_essential_graph,
     knowledge_directions,
     mask_sets,
@@ -45,6 +46,10 @@ class _FitContext:
     statistics come from the fit's counter (:func:`skbn._engines._local_scores.make_counter`:
     count tables, pairs from the one-hot Gram matrix and larger families by extending the
     cached configuration ids of the base parent set; moments for continuous children).
+    On a small Gaussian network scored from residual sums of squares, ``table`` holds the
+    local score of every family at once (:meth:`FamilyScoreCache.dense_scores`, set by
+    :meth:`use_table` before the first step: the same values, bit for bit), and the
+    operators' score changes are read from it by bit mask.
     ``operators`` caches the last step's candidate operators per target as
     ``(phase, per_target, targets to refresh)``; ``subset_bound`` bounds ``|T|``, ``|H|``, ``|C|``;
     ``progress`` is the search's :class:`skbn.utils._progress.Progress`; ``knowledge`` the
@@ -58,10 +63,16 @@ class _FitContext:
         self.local = self.cache.local_score
         self.subset_bound = subset_bound
         self.operators = None
+        self.table = None  # table[child][mask]: every local score (use_table), or None
         self._groups = {}  # (child, parent mask) -> (parents, score, added column): insert_gains
         self.names = data.names
         self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
         self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
+
+    def use_table(self):
+        """Read the score changes from the table of every local score when the cache gives
+        one (:meth:`FamilyScoreCache.dense_scores`)."""
+        self.table = self.cache.dense_scores()
 
     def admits(self, g):
         """Whether the class of the CPDAG ``g`` has a DAG respecting the directional knowledge
@@ -81,15 +92,31 @@ class _FitContext:
             g = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)[0]
         return _extension(g.p, *g.edge_lists())
 
+    def local_mask(self, child, parents):
+        """The local score of ``child`` given the parents of the bit mask ``parents`` (from
+        the table when there is one: the cache's value, bit for bit)."""
+        if self.table is not None:
+            return self.table[child][parents]
+        return self.local(child, bit_ids(parents))
+
     def gain(self, child, base, extra):
-        """``s(child, base + {extra}) - s(child, base)``; ``base`` a sorted tuple."""
-        return self.cache.extended_score(child, base, extra) - self.local(child, base)
+        """``s(child, base + {extra}) - s(child, base)``; ``base`` a bit mask."""
+        if self.table is not None:
+            row = self.table[child]
+            return row[base | 1 << extra] - row[base]
+        parents = tuple(bit_ids(base))
+        return self.cache.extended_score(child, parents, extra) - self.local(child, parents)
 
     def insert_gains(self, child, base, extras):
         """``s(child, base + {x}) - s(child, base)`` for every ``x`` of ``extras``, ``base`` a
-        bit mask: the Insert operators of one parent set. The parent set's score and its
-        batch of added-parent scores (:meth:`FamilyScoreCache.added_column`, on Gaussian
-        data) are looked up once per ``(child, base)`` and kept."""
+        bit mask: the Insert operators of one parent set. From the table when there is one;
+        else the parent set's score and its batch of added-parent scores
+        (:meth:`FamilyScoreCache.added_column`, on Gaussian data) are looked up once per
+        ``(child, base)`` and kept."""
+        if self.table is not None:
+            row = self.table[child]
+            current = row[base]
+            return [row[base | 1 << x] - current for x in extras]
         group = self._groups.get((child, base))
         if group is None:
             parents = tuple(bit_ids(base))
@@ -104,17 +131,28 @@ class _FitContext:
         """Let the cache compute together the added-parent columns of the parent sets
         ``(child, base)`` (``base`` a bit mask) of ``pairs`` that :meth:`insert_gains` has
         not kept yet: one step's Insert groups (:meth:`FamilyScoreCache.added_columns`;
-        :meth:`insert_gains` then reads them from the cache)."""
-        self.cache.added_columns([(child, tuple(bit_ids(base))) for child, base in pairs
-                                  if (child, base) not in self._groups])
+        :meth:`insert_gains` then reads them from the cache). Nothing with a table."""
+        if self.table is None:
+            self.cache.added_columns([(child, tuple(bit_ids(base))) for child, base in pairs
+                                      if (child, base) not in self._groups])
 
-    def insert_operators(self, y, groups):
+    def insert_operators(self, y, groups, positive=False):
         """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, Ts)`` of the
-        target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`."""
+        target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
+        (read here from the table's row of ``y`` when there is one); with ``positive``, only
+        those of a positive finite gain (the only ones a step can take)."""
+        if self.table is not None:  # (s(y, P + x) - s(y, P), one comprehension over the groups)
+            row = self.table[y]
+            if positive:
+                inf = math.inf
+                return [(gain, x, y, t) for mask, xs, ts in groups for current in (row[mask],)
+                        for x, t in zip(xs, ts) if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
+            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, ts in groups
+                    for current in (row[mask],) for x, t in zip(xs, ts)]
         out = []
         for mask, xs, ts in groups:
             out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
-        return out
+        return [c for c in out if 0.0 < c[0] < math.inf] if positive else out
 
 
 class _CPDAG(MixedGraph):
@@ -380,6 +418,17 @@ def _adjacency_masks(g):
     return node_masks(g)
 
 
+def _is_clique(nodes, adj):
+    """Whether the nodes of the mask ``nodes`` are pairwise adjacent (``adj``: symmetric
+    adjacency masks): each node against the nodes after it."""
+    while nodes:
+        low = nodes & -nodes
+        nodes ^= low
+        if nodes & ~adj[low.bit_length() - 1]:
+            return False
+    return True
+
+
 def _clique_masks(nodes, adj, bound):
     """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
     nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
@@ -407,7 +456,7 @@ def _mask_reaches(step, sources, targets, allowed):
         if frontier & targets:
             return True
         reach = 0
-        for w in bit_ids(frontier):
+        for w in id_tuple(frontier):
             reach |= step[w]
         if reach & targets:
             return True
@@ -425,30 +474,19 @@ def _insert_path_blocked(forward, masks, x, y, t):
     return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
 
 
-def _add_operators(groups, parents, xs, t):
-    """Record the Insert operators ``(x, t)`` of every ``x`` of ``xs`` in ``groups`` under
-    their parent set ``parents`` (a mask): the group's ``x`` and ``T`` in two lists."""
-    group = groups.get(parents)
-    if group is None:
-        groups[parents] = group = ([], [])
-    group[0].extend(xs)
-    group[1].extend([t] * len(xs))
-
-
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
     :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
-    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` goes
-    to ``groups`` under its parent set ``base | T`` (:func:`_add_operators`) and grows while
-    ``|T| < limit``."""
+    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` is
+    appended to ``groups`` as ``(base | T, xs, Ts)`` and grows while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
         new = t + (w,)
-        _add_operators(groups, base | bit, xs, new)
+        groups.append((base | bit, xs, itertools.repeat(new, len(xs))))
         if len(new) < limit:
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
@@ -783,19 +821,20 @@ class GESStructure(_BaseStructureLearner):
     def _insert_groups(self, g, y, ctx, gaps, masks):
         r"""Insert(X, y, T) operators satisfying the clique condition, grouped by the parent
         set they extend: a list of ``(P, xs, Ts)``, ``P`` a bit mask, ``xs`` the operators'
-        ``X`` and ``Ts`` their ``T`` (sorted tuples).
+        ``X`` and ``Ts`` their ``T`` (sorted tuples; an iterable of ``len(xs)``), one entry per
+        :math:`\mathrm{NA}_{y,X}` and ``T`` (a parent set may recur).
 
         Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``). The
         candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
         the free neighbours :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X = \mathrm{Ne}_y
         \setminus \mathrm{NA}_{y,X}` are the same, so the clique condition is checked and
         the sets ``T`` are enumerated once per group (in index order, extended while
-        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators are then grouped by
-        the parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` they extend;
-        every group is scored at once (:meth:`_FitContext.insert_gains`:
+        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators of an entry extend one
+        parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` and are scored
+        at once (:meth:`_FitContext.insert_gains`: from the table of every local score, or
         :meth:`FamilyScoreCache.added_scores`, one batched kernel call for the continuous
-        candidates of a continuous child), and the new groups of one step's targets may be
-        computed together (:meth:`_FitContext.open_groups`).
+        candidates of a continuous child, kept per ``(y, P)``), and the new parent sets of one
+        step's targets may be computed together (:meth:`_FitContext.open_groups`).
         """
         adj, und, par = masks
         ne, pa = und[y], par[y]
@@ -804,7 +843,7 @@ class GESStructure(_BaseStructureLearner):
             if self.max_indegree is not None and pa.bit_count() >= self.max_indegree:
                 return []
             outside = ((1 << g.p) - 1) & ~closed
-            xs = bit_ids(outside)
+            xs = id_tuple(outside)
             if gaps:
                 xs = [x for x in xs if (min(x, y), max(x, y)) not in gaps]
             return [(pa, xs, itertools.repeat((), len(xs)))] if xs else []
@@ -814,12 +853,12 @@ class GESStructure(_BaseStructureLearner):
                 if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
                     by_na.setdefault(ne & adj[x], []).append(x)
         else:  # (no forbidden adjacency: every node outside the closed neighbourhood)
-            for x in bit_ids(((1 << g.p) - 1) & ~closed):
+            for x in id_tuple(((1 << g.p) - 1) & ~closed):
                 by_na.setdefault(ne & adj[x], []).append(x)
         n_pa = pa.bit_count()
-        groups = {}  # P (mask) -> its operators (x, T)
+        groups = []
         for na, xs in by_na.items():
-            if na and any(na & ~adj[v] & ~(1 << v) for v in bit_ids(na)):  # NA is not a clique
+            if not _is_clique(na, adj):
                 continue
             limit = ctx.subset_bound
             if self.max_indegree is not None:
@@ -828,11 +867,11 @@ class GESStructure(_BaseStructureLearner):
                     continue
                 limit = min(limit, room)
             base = pa | na
-            _add_operators(groups, base, xs, ())
+            groups.append((base, xs, itertools.repeat((), len(xs))))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
-                _grow_subsets(groups, adj, base, na, bit_ids(free), limit, (), 0, xs)
-        return [(mask, xs, ts) for mask, (xs, ts) in groups.items()]
+                _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
+        return groups
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None):
         r"""Delete(X, y, H) operators satisfying the clique condition, with their gains.
@@ -854,10 +893,9 @@ class GESStructure(_BaseStructureLearner):
             bit = 1 << x
             for h in _subsets(bit_ids(na), ctx.subset_bound) if na else ((),):
                 rest = na & ~id_bits(h)
-                if rest and any(rest & ~adj[v] & ~(1 << v) for v in bit_ids(rest)):  # not a clique
+                if not _is_clique(rest, adj):
                     continue
-                keep = tuple(bit_ids((pa | rest) & ~bit))
-                out.append((-ctx.gain(y, keep, x), x, y, h))
+                out.append((-ctx.gain(y, (pa | rest) & ~bit, x), x, y, h))
         return out
 
     @staticmethod
@@ -896,9 +934,12 @@ class GESStructure(_BaseStructureLearner):
             g = g.with_dag([(int(i), int(j)) for i, j in start]).completed()
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
+        if max_iter:  # (a search that takes no step reads no score change)
+            ctx.use_table()
         total = self._total(g, ctx)
         ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operator",
-                                           detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}")
+                                           detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}"
+                                           if self.verbose else None)  # (formatted for a reader only)
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
         edge_scores = []
         self.edge_restarts_ = self._resolved_edge_restarts(data)
@@ -963,7 +1004,8 @@ class GESStructure(_BaseStructureLearner):
             for phase in phases:
                 if idle.get(phase) == n_iter:  # the class has not changed since
                     continue
-                progress.message(f"{phase} phase, score {total:.6f}")
+                if progress.detailed:  # (the message is not formatted for nobody)
+                    progress.message(f"{phase} phase, score {total:.6f}")
                 while n_iter < max_iter:
                     step = self._step(phase, g, ctx, gaps, fixed, total)
                     if step is None:
@@ -975,7 +1017,8 @@ class GESStructure(_BaseStructureLearner):
                     n_iter += 1
                     n_steps[phase] += 1
                     changed = True
-                    progress.update(sum(n_steps.values()), phase=phase, score=total)
+                    if progress.enabled:
+                        progress.update(sum(n_steps.values()), phase=phase, score=total)
                 ctx.operators = None
             if len(phases) == 1 or not changed:
                 break
@@ -1008,7 +1051,7 @@ class GESStructure(_BaseStructureLearner):
             parents = [set() for _ in range(g.p)]
             for u, v in dag:
                 parents[v].add(u)
-            order = sorted((ctx.gain(v, tuple(sorted(parents[v] - {u})), u), v, u) for u, v in dag
+            order = sorted((ctx.gain(v, id_bits(parents[v] - {u}), u), v, u) for u, v in dag
                            if (min(u, v), max(u, v)) not in fixed)
             for _, v, u in order:
                 ctx.progress.message(f"edge restart: {ctx.names[u]!r} -> {ctx.names[v]!r} deleted")
@@ -1030,10 +1073,10 @@ class GESStructure(_BaseStructureLearner):
 
     @staticmethod
     def _total_dag(p, dag, ctx):
-        parents = [[] for _ in range(p)]
+        parents = [0] * p
         for u, v in dag:
-            parents[v].append(u)
-        return sum(ctx.local(v, pa) for v, pa in enumerate(parents))
+            parents[v] |= 1 << u
+        return sum(ctx.local_mask(v, mask) for v, mask in enumerate(parents))
 
     def _total(self, g, ctx):
         if not any(g.pa) and not any(g.und):  # (the empty class: the empty DAG, nothing to extend)
@@ -1053,17 +1096,20 @@ class GESStructure(_BaseStructureLearner):
         masks = _adjacency_masks(g)
         if phase == "forward":
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
-            if not per_target:  # (every target: their new parent sets computed together, from the
-                # empty class one for all; a later step re-evaluates a few targets, of other sets)
+            if not per_target and ctx.table is None:  # (every target: their new parent sets computed
+                # together, from the empty class one for all; a later step re-evaluates a few
+                # targets, of other sets)
                 ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
-        for y in targets:  # each target's operators by decreasing gain (a non-finite gain never wins:
-            # NaN or +inf come from a family scoring -inf on both or on the current side, a
-            # continuous parent of a discrete node on mixed data, which no move may leave or enter)
+        for y in targets:  # each target's operators of a positive finite gain by decreasing gain
+            # (no other can be taken, now or at a later step: a step must gain more than a
+            # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
+            # scoring -inf on both or on the current side, a continuous parent of a discrete
+            # node on mixed data, which no move may leave or enter)
             if phase == "forward":
-                found = ctx.insert_operators(y, groups[y])
+                found = ctx.insert_operators(y, groups[y], positive=True)
             else:
-                found = self._delete_candidates(g, y, ctx, fixed, masks)
-            per_target[y] = sorted([c for c in found if -math.inf < c[0] < math.inf], key=_gain, reverse=True)
+                found = [c for c in self._delete_candidates(g, y, ctx, fixed, masks) if 0.0 < c[0] < math.inf]
+            per_target[y] = sorted(found, key=_gain, reverse=True)
         candidates = _by_decreasing_gain(list(per_target.values()))
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
 
@@ -1155,17 +1201,16 @@ class GESStructure(_BaseStructureLearner):
                         continue
                     if _mask_reaches(adj, c & ~n, n & ~c, ne & ~(c & n)):
                         continue
-                    gain = (ctx.gain(v, tuple(bit_ids(pa_v | c)), u)
-                            - ctx.gain(u, tuple(bit_ids(par[u] | (c & n))), v))
+                    gain = ctx.gain(v, pa_v | c, u) - ctx.gain(u, par[u] | (c & n), v)
                     if math.isfinite(gain):
                         out.append((gain, u, v, tuple(bit_ids(c))))
             else:  # v -> u
                 n = ne & par[u]
-                loss = ctx.gain(u, tuple(bit_ids(par[u] & ~(1 << v))), v)
+                loss = ctx.gain(u, par[u] & ~(1 << v), v)
                 for c in cliques:
                     if c & n != n or (limit is not None and (pa_v | c).bit_count() > limit):
                         continue
-                    gain = ctx.gain(v, tuple(bit_ids(pa_v | c)), u) - loss
+                    gain = ctx.gain(v, pa_v | c, u) - loss
                     if math.isfinite(gain):
                         out.append((gain, u, v, tuple(bit_ids(c))))
         return out
