@@ -66,6 +66,15 @@ def bit_ids(bits):
     return _bit_ids_loop(bits)
 
 
+def popcounts(n_variables):
+    """``uint8`` number of members of every subset ``0 .. 2^p - 1`` of ``p`` variables (the
+    sets with top bit ``v`` have one more than the sets below :math:`2^v`)."""
+    popcount = np.zeros(1 << n_variables, dtype=np.uint8)
+    for v in range(n_variables):
+        np.add(popcount[:1 << v], 1, out=popcount[1 << v:2 << v])
+    return popcount
+
+
 def id_tuple(bits):
     """:func:`bit_ids` as a tuple, for a caller that only reads it (below
     :data:`_SMALL_LIMIT` the stored tuple itself, no copy)."""

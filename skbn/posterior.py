@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from skbn._counting._moment_counter import shared_moments
+from skbn._dag import popcounts
 from skbn._data import (
     check_container,
     check_total_weight,
@@ -41,7 +42,6 @@ from skbn._engines._subsets import (
     insert_bit,
     log_subset_sums,
     parent_set_scores,
-    popcounts,
     superset_logsumexp,
 )
 from skbn.scores import resolve_scorer

@@ -54,7 +54,7 @@ from skbn._counting import (
     stratified_codes,
     weights_are_integral,
 )
-from skbn._dag import id_bits
+from skbn._dag import id_bits, popcounts
 from skbn.scores import _moment_family_score, is_rss_score, resolve_scorer
 
 __all__ = [
@@ -82,22 +82,6 @@ LATTICE_MAX_COLUMNS = 50
 #: bic-g (``benchmarks/bench_gaussian_learners.py``): the table costs about as much as the
 #: families a search reads at 11 columns.
 DENSE_MAX_COLUMNS = 10
-
-
-def _subset_sizes(p):
-    """The number of members of every subset ``0 .. 2^p - 1`` of ``p`` columns (cached,
-    read-only)."""
-    sizes = _SUBSET_SIZES.get(p)
-    if sizes is None:
-        sizes = np.zeros(1 << p, dtype=np.int64)
-        for j in range(p):  # sets with top bit j: one more than the sets below 2^j
-            np.add(sizes[:1 << j], 1, out=sizes[1 << j:2 << j])
-        sizes.flags.writeable = False
-        _SUBSET_SIZES[p] = sizes
-    return sizes
-
-
-_SUBSET_SIZES = {}
 
 
 # ------------------------------------------------------------------ the counter
@@ -567,7 +551,7 @@ class _MixedFamilyScoreCache(FamilyScoreCache):
         if not self._use_lattice or p > DENSE_MAX_COLUMNS:
             return None
         rss = self.lattice().rss_table().T  # (first: it sets _weight)
-        scores = np.ascontiguousarray(self.scorer.local_scores_rss(self._weight, rss, _subset_sizes(p)))
+        scores = np.ascontiguousarray(self.scorer.local_scores_rss(self._weight, rss, popcounts(p)))
         return [memoryview(row) for row in scores]  # (an item is a Python float: no list of them)
 
     def added_columns(self, requests):

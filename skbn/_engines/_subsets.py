@@ -68,7 +68,6 @@ __all__ = [
     "local_scores",
     "log_subset_sums",
     "parent_set_scores",
-    "popcounts",
     "restrict_to_knowledge",
     "subset_logsumexp",
     "subset_max",
@@ -103,14 +102,6 @@ def insert_bit(index, v):
     indices over the variables other than ``v``."""
     low = (1 << v) - 1
     return ((index >> v) << (v + 1)) | (index & low)
-
-
-def popcounts(n_variables):
-    """``uint8`` number of members of every subset ``0 .. 2^p - 1`` of ``p`` variables."""
-    popcount = np.zeros(1 << n_variables, dtype=np.uint8)
-    for v in range(n_variables):  # sets with top bit v: one more than the sets below 2^v
-        np.add(popcount[:1 << v], 1, out=popcount[1 << v:2 << v])
-    return popcount
 
 
 # -- the scorer ------------------------------------------------------------------------

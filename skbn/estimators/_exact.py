@@ -7,8 +7,9 @@ from numbers import Integral
 
 import numpy as np
 
+from skbn._dag import popcounts
 from skbn._engines._search import TIE_TOLERANCE
-from skbn._engines._subsets import ScoringData, check_finite_dags, popcounts
+from skbn._engines._subsets import ScoringData, check_finite_dags
 from skbn._engines._subsets import best_parent_set as _best_parents
 from skbn._engines._subsets import dense_local_scores as _dense_local_scores
 from skbn._engines._subsets import drop_bit as _drop_bit
