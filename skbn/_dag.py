@@ -66,13 +66,27 @@ def bit_ids(bits):
     return _bit_ids_loop(bits)
 
 
-def popcounts(n_variables):
+def _popcount_table(n_variables):
     """``uint8`` number of members of every subset ``0 .. 2^p - 1`` of ``p`` variables (the
     sets with top bit ``v`` have one more than the sets below :math:`2^v`)."""
     popcount = np.zeros(1 << n_variables, dtype=np.uint8)
     for v in range(n_variables):
         np.add(popcount[:1 << v], 1, out=popcount[1 << v:2 << v])
     return popcount
+
+
+#: :func:`popcounts` of the subsets of up to 10 variables, computed once (read-only): a
+#: subset's member count does not depend on how many variables there are.
+_SMALL_POPCOUNTS = _popcount_table(10)
+_SMALL_POPCOUNTS.flags.writeable = False
+
+
+def popcounts(n_variables):
+    """``uint8`` number of members of every subset ``0 .. 2^p - 1`` of ``p`` variables
+    (up to 10 variables a read-only view of :data:`_SMALL_POPCOUNTS`, else a new array)."""
+    if n_variables <= 10:
+        return _SMALL_POPCOUNTS[:1 << n_variables]
+    return _popcount_table(n_variables)
 
 
 def id_tuple(bits):

@@ -162,7 +162,9 @@ def test_bits_and_popcounts():
         without_v = masks[(masks >> v) & 1 == 0]
         np.testing.assert_array_equal(_subsets.drop_bit(without_v, v), np.arange(1 << 5))
         np.testing.assert_array_equal(_subsets.insert_bit(np.arange(1 << 5), v), without_v)
-    np.testing.assert_array_equal(popcounts(6), [bin(m).count("1") for m in range(1 << 6)])
+    for n in (0, 6, 10, 12):  # (the shared table up to 10 variables, a new array beyond)
+        np.testing.assert_array_equal(popcounts(n), [bin(m).count("1") for m in range(1 << n)])
+    assert not popcounts(6).flags.writeable
     assert _subsets.drop_bit(0b10110, 2) == 0b1010 and _subsets.insert_bit(0b1010, 2) == 0b10010
 
 
