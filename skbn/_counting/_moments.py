@@ -788,9 +788,9 @@ def _added_rss(residual_c, residual_jj, child, scale):
 
 @functools.lru_cache(maxsize=8)
 def _subset_members(k):
-    """``members[mask, c]``: whether column ``c`` is in the set ``mask``, for every set of
+    """``members[c, mask]``: whether column ``c`` is in the set ``mask``, for every set of
     ``k`` columns (read-only, shared)."""
-    members = (np.arange(1 << k)[:, None] >> np.arange(k)) & 1 == 1
+    members = (np.arange(1 << k) >> np.arange(k)[:, None]) & 1 == 1
     members.flags.writeable = False
     return members
 
@@ -866,7 +866,8 @@ class ResidualLattice:
         -------
         ndarray of shape (2 ** k, k)
             ``table[mask, c]``: :meth:`rss` of ``c`` given ``mask`` (NaN where ``c`` is in
-            the set).
+            the set); the transpose of a C-contiguous array (``table.T[c]``, a child's
+            values, is contiguous).
         """
         scaled = self._residuals[0]
         k = len(scaled)
@@ -886,9 +887,10 @@ class ResidualLattice:
                 if j + 1 < k:
                     np.subtract(columns[:h, j + 1:], ratio[:, j + 1:, None] * column[:, None, :],
                                 out=columns[h:2 * h, j + 1:])
-        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale), 0.0)
-        rss[_subset_members(k)] = np.nan
-        return rss
+        diagonal = np.ascontiguousarray(diagonal.T)  # (child-major: each child's values contiguous)
+        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale)[:, None], 0.0)
+        np.copyto(rss, np.nan, where=_subset_members(k))
+        return rss.T
 
     def rss(self, child, mask):
         """Residual sum of squares of column ``child`` given the set ``mask`` (0 at or
