@@ -56,7 +56,7 @@ class _FitContext:
     background knowledge when it fixes some direction (else None).
     """
 
-    def __init__(self, data, scorer, subset_bound):
+    def __init__(self, data, scorer, subset_bound, progress=None):
         self.counter = make_counter(data)
         self.cache = FamilyScoreCache(data, scorer, self.counter)
         #: ``local(child, parents)``: the cached local score of a family (the cache's method)
@@ -66,7 +66,8 @@ class _FitContext:
         self.table = None  # table[child][mask]: every local score (use_table), or None
         self._groups = {}  # (child, parent mask) -> (parents, score, added column): insert_gains
         self.names = data.names
-        self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
+        # the search's reporter (a silent one when none is given)
+        self.progress = Progress(0, "GESStructure") if progress is None else progress
         self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
 
     def use_table(self):
@@ -258,9 +259,15 @@ class _CPDAG(MixedGraph):
     def _from_masks(self, masks):
         """A class of this kind holding only the completion's masks ``(pa, und, adj)``
         (its sets built from them when read)."""
-        new = _CPDAG.__new__(type(self))
-        new.n, new.p = self.n, self.p
-        new.masks = (masks[2], masks[1], masks[0])
+        return type(self)._of_masks(self.p, (masks[2], masks[1], masks[0]))
+
+    @classmethod
+    def _of_masks(cls, p, masks):
+        """A class on ``p`` nodes holding only its masks ``(adj, und, pa)`` (its sets built
+        from them when read)."""
+        new = _CPDAG.__new__(cls)
+        new.n = new.p = p
+        new.masks = masks
         return new
 
     def with_dag(self, edges):
@@ -814,6 +821,8 @@ class GESStructure(_BaseStructureLearner):
         bad = [ph for ph in phases if ph not in _PHASES]
         if bad or not phases:
             raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
+        if not knowledge.constrains_edges:  # (no pair forbidden or required)
+            return phases, set(), set()
         # unordered position pairs: adjacencies forbidden both ways / required
         return phases, _pairs(knowledge.forbidden_adjacency), _pairs(knowledge.required_adjacency)
 
@@ -925,21 +934,23 @@ class GESStructure(_BaseStructureLearner):
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         phases, gaps, fixed = self._check(data, knowledge)
         p = data.n_variables
-        ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size)
-        if knowledge_directions(knowledge.required, knowledge.forbidden).any():
+        progress = Progress(self.verbose, "GESStructure", unit="operator",
+                            detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}"
+                            if self.verbose else None)  # (formatted for a reader only)
+        ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size,
+                          progress)
+        if knowledge.constrains_edges and knowledge_directions(knowledge.required, knowledge.forbidden).any():
             ctx.knowledge = knowledge
-        start = np.argwhere(knowledge.initial_graph())
         g = _empty_graph(data)
-        if len(start):
-            g = g.with_dag([(int(i), int(j)) for i, j in start]).completed()
+        if knowledge.constrains_edges or knowledge.start is not None:  # (else no start edge)
+            start = np.argwhere(knowledge.initial_graph())
+            if len(start):
+                g = g.with_dag([(int(i), int(j)) for i, j in start]).completed()
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
         if max_iter:  # (a search that takes no step reads no score change)
             ctx.use_table()
         total = self._total(g, ctx)
-        ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operator",
-                                           detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}"
-                                           if self.verbose else None)  # (formatted for a reader only)
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
         edge_scores = []
         self.edge_restarts_ = self._resolved_edge_restarts(data)
@@ -1079,7 +1090,8 @@ class GESStructure(_BaseStructureLearner):
         return sum(ctx.local_mask(v, mask) for v, mask in enumerate(parents))
 
     def _total(self, g, ctx):
-        if not any(g.pa) and not any(g.und):  # (the empty class: the empty DAG, nothing to extend)
+        # (the empty class: the empty DAG, nothing to extend; read from its masks when it has them)
+        if not any(g.masks[0]) if g.masks is not None else not any(g.pa) and not any(g.und):
             return self._total_dag(g.p, [], ctx)
         return self._total_dag(g.p, ctx.extension(g), ctx)
 
@@ -1280,8 +1292,7 @@ class GESStructure(_BaseStructureLearner):
 def _empty_graph(data):
     """The empty class: a :class:`_CPDAG`, or with experimental rows (``data.intervened``)
     an :class:`_InterventionalGraph` for their targets (GIES)."""
-    if data.intervened is None:
-        g = _CPDAG(data.n_variables)
-        g.masks = tuple([0] * g.p for _ in range(3))  # (completed: its first Insert reads the masks)
-        return g
+    if data.intervened is None:  # (completed: its first Insert reads the masks)
+        p = data.n_variables
+        return _CPDAG._of_masks(p, tuple([0] * p for _ in range(3)))
     return _InterventionalGraph(data.n_variables, _intervention_targets(data))
