@@ -986,9 +986,7 @@ class GESStructure(_BaseStructureLearner):
         if ctx.knowledge is not None:  # consistent: every class of the search was checked
             g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
         directed, undirected = g.edge_lists()
-        names = data.names
-        self.cpdag_ = PDAG(names, [(names[u], names[v]) for u, v in directed],
-                           [(names[u], names[v]) for u, v in undirected])
+        self.cpdag_ = PDAG._of_ids(data.names, directed, undirected)  # (sorted id pairs)
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.interventional_cpdag_ = self.cpdag_
