@@ -138,7 +138,7 @@ class _FitContext:
                                       if (child, base) not in self._groups])
 
     def insert_operators(self, y, groups, positive=False):
-        """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, Ts)`` of the
+        """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, T)`` of the
         target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
         (read here from the table's row of ``y`` when there is one); with ``positive``, only
         those of a positive finite gain (the only ones a step can take)."""
@@ -146,13 +146,13 @@ class _FitContext:
             row = self.table[y]
             if positive:
                 inf = math.inf
-                return [(gain, x, y, t) for mask, xs, ts in groups for current in (row[mask],)
-                        for x, t in zip(xs, ts) if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
-            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, ts in groups
-                    for current in (row[mask],) for x, t in zip(xs, ts)]
+                return [(gain, x, y, t) for mask, xs, t in groups for current in (row[mask],)
+                        for x in xs if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
+            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, t in groups
+                    for current in (row[mask],) for x in xs]
         out = []
-        for mask, xs, ts in groups:
-            out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
+        for mask, xs, t in groups:
+            out.extend((gain, x, y, t) for gain, x in zip(self.insert_gains(y, mask, xs), xs))
         return [c for c in out if 0.0 < c[0] < math.inf] if positive else out
 
 
@@ -486,14 +486,14 @@ def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
     :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
     adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` is
-    appended to ``groups`` as ``(base | T, xs, Ts)`` and grows while ``|T| < limit``."""
+    appended to ``groups`` as ``(base | T, xs, T)`` and grows while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
         new = t + (w,)
-        groups.append((base | bit, xs, itertools.repeat(new, len(xs))))
+        groups.append((base | bit, xs, new))
         if len(new) < limit:
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
@@ -829,8 +829,8 @@ class GESStructure(_BaseStructureLearner):
     # ------------------------------------------------------------- operators
     def _insert_groups(self, g, y, ctx, gaps, masks):
         r"""Insert(X, y, T) operators satisfying the clique condition, grouped by the parent
-        set they extend: a list of ``(P, xs, Ts)``, ``P`` a bit mask, ``xs`` the operators'
-        ``X`` and ``Ts`` their ``T`` (sorted tuples; an iterable of ``len(xs)``), one entry per
+        set they extend: a list of ``(P, xs, T)``, ``P`` a bit mask, ``xs`` the operators'
+        ``X`` and ``T`` their common ``T`` (a sorted tuple), one entry per
         :math:`\mathrm{NA}_{y,X}` and ``T`` (a parent set may recur).
 
         Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``). The
@@ -855,7 +855,7 @@ class GESStructure(_BaseStructureLearner):
             xs = id_tuple(outside)
             if gaps:
                 xs = [x for x in xs if (min(x, y), max(x, y)) not in gaps]
-            return [(pa, xs, itertools.repeat((), len(xs)))] if xs else []
+            return [(pa, xs, ())] if xs else []
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         if gaps:
             for x in range(g.p):
@@ -876,7 +876,7 @@ class GESStructure(_BaseStructureLearner):
                     continue
                 limit = min(limit, room)
             base = pa | na
-            groups.append((base, xs, itertools.repeat((), len(xs))))
+            groups.append((base, xs, ()))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
                 _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
