@@ -3,7 +3,6 @@ experimental rows, greedy interventional equivalence search (GIES, Hauser & Büh
 over interventional essential graphs."""
 
 import heapq
-import itertools
 import math
 import operator
 from numbers import Integral
@@ -918,13 +917,11 @@ class GESStructure(_BaseStructureLearner):
         does not matter: every candidate of a gain is reached once one of them is).
         """
         threshold = tolerance(total)  # (absolute when a required -inf family makes total -inf)
-        if ordered:
-            order = itertools.takewhile(lambda c: c[0] > threshold, candidates)
-        else:
-            order = sorted([c for c in candidates if c[0] > threshold], key=_gain, reverse=True)
+        if not ordered:
+            candidates = sorted([c for c in candidates if c[0] > threshold], key=_gain, reverse=True)
         best = None
-        for c in order:
-            if best is not None and improves(best[0], c[0]):
+        for c in candidates:
+            if not c[0] > threshold or best is not None and improves(best[0], c[0]):
                 break
             if valid(c) and (best is None or c[1:] < best[1:]):
                 best = c
@@ -1104,19 +1101,20 @@ class GESStructure(_BaseStructureLearner):
         else:
             _, per_target, targets = cached
         masks = _adjacency_masks(g)
-        if phase == "forward":
+        groups = None
+        if phase == "forward" and not per_target and ctx.table is None:  # (every target: their new
+            # parent sets computed together, from the empty class one for all; a later step
+            # re-evaluates a few targets, of other sets)
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
-            if not per_target and ctx.table is None:  # (every target: their new parent sets computed
-                # together, from the empty class one for all; a later step re-evaluates a few
-                # targets, of other sets)
-                ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
+            ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
         for y in targets:  # each target's operators of a positive finite gain by decreasing gain
             # (no other can be taken, now or at a later step: a step must gain more than a
             # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
             # scoring -inf on both or on the current side, a continuous parent of a discrete
             # node on mixed data, which no move may leave or enter)
             if phase == "forward":
-                found = ctx.insert_operators(y, groups[y], positive=True)
+                group = groups[y] if groups else self._insert_groups(g, y, ctx, gaps, masks)
+                found = ctx.insert_operators(y, group, positive=True)
             else:
                 found = [c for c in self._delete_candidates(g, y, ctx, fixed, masks) if 0.0 < c[0] < math.inf]
             per_target[y] = sorted(found, key=_gain, reverse=True)
