@@ -621,6 +621,9 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
             return [half * value - half_dof if r > 0 else (r if r != r else minus_inf)
                     for r, value in zip(rss, logs)]
         weight = np.float64(weight)
+    elif isinstance(weight, float):  # (one group, families of several sizes: an array ddof)
+        usable = weight > 0 and bool((weight > ddof).all())
+        weight = np.float64(weight)
     else:
         weight = np.asarray(weight, dtype=np.float64)
         usable = (weight > ddof).all() and (weight > 0).all()

@@ -1192,12 +1192,14 @@ class GESStructure(_BaseStructureLearner):
 
         Returns ``(gain, u, v, C)`` with ``C`` a sorted tuple (non-finite gains dropped).
         """
-        adj, und, par, _ = masks
+        adj, und, par, children = masks
         ne, pa_v = und[v], par[v]
+        if not ne | children[v]:  # (no neighbour, no child: no edge to turn into v)
+            return []
         cliques = _clique_masks(ne, adj, ctx.subset_bound)
         limit = None if self.max_indegree is None else self.max_indegree - 1
         out = []
-        for u in bit_ids(ne | masks[3][v]):
+        for u in bit_ids(ne | children[v]):
             bit = 1 << u
             if ne & bit:  # u - v
                 n = ne & und[u]
