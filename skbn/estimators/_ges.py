@@ -493,7 +493,7 @@ def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
         bit = 1 << w
         new = t + (w,)
         groups.append((base | bit, xs, new))
-        if len(new) < limit:
+        if len(new) < limit and i + 1 < len(items):  # (a free neighbour left to add)
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
 
