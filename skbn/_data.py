@@ -1528,7 +1528,7 @@ def _user_type(column_types, j, name):
 
 
 def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto",
-               allow_continuous=False, allow_constant=False, weights=None):
+               allow_continuous=False, allow_constant=False, weights=None, names=None):
     """Encode training data (the column-type rule of the module docstring).
 
     Parameters
@@ -1554,6 +1554,9 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         data's ``weights``. The column-type rule counts rows as :func:`row_copies` does: an
         integer weight is that many rows (a frequency table's 13 cells of counts 0..12
         summing to 6,115 are 6,115 rows per 13 values, as the rows written out).
+    names : list or None, default=None
+        The column names of the DataFrame ``X`` (``X.columns.tolist()``) when the caller
+        has read them (None: read here).
 
     Returns
     -------
@@ -1563,7 +1566,10 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     """
     # split into columns only if a column is not a measured float one
     array = check_container(X)  # (None for a DataFrame)
-    names = list(X.columns) if array is None else list(range(array.shape[1]))
+    if array is not None:
+        names = list(range(array.shape[1]))
+    elif names is None:
+        names = X.columns.tolist()
     n_samples = (len(X) if array is None else array.shape[0]) if names else 0
     _check_shape(len(names), n_samples)
     n_rows = counted_rows(n_samples, weights)

@@ -406,12 +406,29 @@ class PDAG:
                         f"nodes {nodes[key[0]]!r} and {nodes[key[1]]!r} carry more than one "
                         f"edge ({seen[key]} and {kind})")
                 seen[key] = kind
+        self._store(nodes, index, directed, undirected, frozenset(seen))
+
+    def _store(self, nodes, index, directed, undirected, pairs):
+        """Set the fields from the node tuple, its index and the sorted id pairs (the
+        undirected ones ``(i, j)`` with ``i < j``; ``pairs``: every adjacent pair so)."""
         object.__setattr__(self, "nodes", nodes)
         object.__setattr__(self, "directed", tuple((nodes[i], nodes[j]) for i, j in directed))
         object.__setattr__(self, "undirected",
                            tuple((nodes[i], nodes[j]) for i, j in undirected))
         object.__setattr__(self, "_index", index)
-        object.__setattr__(self, "_pairs", frozenset(seen))
+        object.__setattr__(self, "_pairs", pairs)
+
+    @classmethod
+    def _of_ids(cls, nodes, directed, undirected):
+        """The PDAG on the distinct ``nodes`` of the sorted, distinct id pairs ``directed``
+        and ``undirected`` (``(i, j)`` with ``i < j``), at most one edge per pair and no self
+        loop (a learner's graph on positions): what the constructor makes of their labels,
+        without mapping them back to ids."""
+        new = object.__new__(cls)
+        nodes = tuple(nodes)
+        pairs = frozenset([(i, j) if i < j else (j, i) for i, j in directed] + list(undirected))
+        new._store(nodes, {node: i for i, node in enumerate(nodes)}, directed, undirected, pairs)
+        return new
 
     # -- construction -------------------------------------------------------------------------
     @classmethod

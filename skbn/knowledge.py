@@ -101,6 +101,12 @@ class BackgroundKnowledge:
         """``(p, p)`` bool, symmetric: required adjacencies of free direction (two-way pairs)."""
         return self.required & self.required.T
 
+    @functools.cached_property
+    def constrains_edges(self):
+        """Whether some edge is required or forbidden, beyond the self loops (a search
+        without such knowledge skips reading it edge by edge)."""
+        return bool(self.required.any()) or int(self.forbidden.sum()) > int(self.forbidden.trace())
+
     @property
     def is_empty(self):
         """True when nothing is required or forbidden, beyond self loops, and no bound binds."""

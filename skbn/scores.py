@@ -621,6 +621,9 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
             return [half * value - half_dof if r > 0 else (r if r != r else minus_inf)
                     for r, value in zip(rss, logs)]
         weight = np.float64(weight)
+    elif isinstance(weight, float):  # (one group, families of several sizes: an array ddof)
+        usable = weight > 0 and bool((weight > ddof).all())
+        weight = np.float64(weight)
     else:
         weight = np.asarray(weight, dtype=np.float64)
         usable = (weight > ddof).all() and (weight > 0).all()
@@ -828,6 +831,9 @@ class BaseGaussianScore(BaseScore):
             penalty = np.array([self._penalty(k + 2, weight) for k in sizes])[n_parents]
         else:
             penalty = self._penalty(n_coef + 1, weight)
+        if self.edge_penalty == 0 and math.copysign(1.0, self.edge_penalty) > 0:
+            # (no edge term: x - 0.0 is x, the value the one-family call subtracts it from)
+            return [value - penalty for value in loglik] if isinstance(loglik, list) else loglik - penalty
         edges = self.edge_penalty * (n_parents + n_discrete_parents)
         if isinstance(loglik, list):
             return [value - penalty - edges for value in loglik]

@@ -650,3 +650,23 @@ def test_outputs_do_not_depend_on_hash_seed():
                              capture_output=True, check=True, cwd=Path(__file__).parents[1])
         outs.append(res.stdout)
     assert outs[0] == outs[1] and outs[0]
+
+
+def test_pdag_of_ids_equals_the_pdag_of_its_labels():
+    # a learner's graph on positions (sorted id pairs, undirected as (i, j) with i < j) gives
+    # the PDAG the constructor makes of the same edges by label: equal, same order, same
+    # adjacency answers, pickled alike
+    import pickle
+
+    nodes = ("d", "a", "c", "b", "e")
+    directed, undirected = [(0, 2), (1, 2), (3, 4)], [(0, 1), (2, 4)]
+    fast = PDAG._of_ids(nodes, directed, undirected)
+    slow = PDAG(nodes, [(nodes[u], nodes[v]) for u, v in directed],
+                [(nodes[v], nodes[u]) for u, v in undirected])
+    assert fast == slow and hash(fast) == hash(slow)
+    assert (fast.directed, fast.undirected) == (slow.directed, slow.undirected)
+    for u in nodes:
+        for v in nodes:
+            if u != v:
+                assert fast.adjacent(u, v) == slow.adjacent(u, v)
+    assert pickle.loads(pickle.dumps(fast)) == slow

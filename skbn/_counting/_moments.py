@@ -788,11 +788,53 @@ def _added_rss(residual_c, residual_jj, child, scale):
 
 @functools.lru_cache(maxsize=8)
 def _subset_members(k):
-    """``members[mask, c]``: whether column ``c`` is in the set ``mask``, for every set of
+    """``members[c, mask]``: whether column ``c`` is in the set ``mask``, for every set of
     ``k`` columns (read-only, shared)."""
-    members = (np.arange(1 << k)[:, None] >> np.arange(k)) & 1 == 1
+    members = (np.arange(1 << k) >> np.arange(k)[:, None]) & 1 == 1
     members.flags.writeable = False
     return members
+
+
+@functools.lru_cache(maxsize=8)
+def _below_top(k):
+    """``below[j, mask]``: whether the set ``mask`` lies below :math:`2^j` (the sets
+    :func:`_swept_diagonals` sweeps on the pivot ``j``), for every set below
+    :math:`2^{k-1}` (read-only, shared)."""
+    below = np.arange(1 << max(k - 1, 0)) < (1 << np.arange(k))[:, None]
+    below.flags.writeable = False
+    return below
+
+
+def _swept_diagonals(scaled, checked):
+    r"""``diagonal[mask, c]``: the residual of column ``c`` given the set ``mask`` (the
+    diagonal of :meth:`ResidualLattice.residual`) for every set of the columns of the
+    unit-diagonal scatter ``scaled``, in ``O(k)`` numpy calls.
+
+    The sets are swept in blocks of equal top bit: the sets with top bit ``j`` are the
+    sets below :math:`2^j` plus ``j``, each swept on its pivot ``j`` exactly as
+    :meth:`ResidualLattice.residual` does (the same IEEE operations element-wise: ``R -
+    R_{.j} (R_{j.} / R_{jj})``). With ``checked``, a pivot at or below
+    :data:`SINGULAR_RCOND` is not swept: its ratio is taken as 0, and ``x - 0 y`` is ``x``;
+    without, every pivot is divided by. A set's later sweeps read only its columns above
+    its top bit, so only those (and the diagonal) are computed.
+    """
+    k = len(scaled)
+    diagonal = np.empty((1 << k, k))
+    diagonal[0] = np.diagonal(scaled)
+    columns = np.empty((1 << max(k - 1, 0), k, k))  # [set, c]: column c of R(set), above its top bit
+    columns[0] = scaled.T
+    for j in range(k):
+        h = 1 << j
+        column = columns[:h, j]  # column j of the R of every set below 2^j
+        pivot = column[:, j]
+        ratio = column / pivot[:, None]  # R_{.j} / R_{jj}
+        if checked and not pivot.min() > SINGULAR_RCOND:  # (collinear with the smaller columns, or constant)
+            ratio[~(pivot > SINGULAR_RCOND)] = 0.0
+        np.subtract(diagonal[:h], column * ratio, out=diagonal[h:2 * h])
+        if j + 1 < k:
+            np.subtract(columns[:h, j + 1:], ratio[:, j + 1:, None] * column[:, None, :],
+                        out=columns[h:2 * h, j + 1:])
+    return diagonal
 
 
 class ResidualLattice:
@@ -855,40 +897,34 @@ class ResidualLattice:
         columns at once: :meth:`rss` of every ``(child, mask)``, bit for bit, in ``O(k)``
         numpy calls (what a search on few columns reads as a table, ``2^k k`` values).
 
-        The sets are swept in blocks of equal top bit: the sets with top bit ``j`` are the
-        sets below :math:`2^j` plus ``j``, each swept on its pivot ``j`` exactly as
-        :meth:`residual` does (the same IEEE operations element-wise: ``R - R_{.j}
-        (R_{j.} / R_{jj})``; a pivot at or below :data:`SINGULAR_RCOND` is not swept, its
-        ratio taken as 0, and ``x - 0 y`` is ``x``). A set's later sweeps read only its
-        columns above its top bit, so only those (and the diagonal) are computed.
+        The sets are swept in blocks of equal top bit (:func:`_swept_diagonals`). The
+        singular-matrix rule (a pivot at or below :data:`SINGULAR_RCOND` is not swept) is
+        checked once, after a sweep that divides by every pivot: the pivot of ``j`` for a
+        set below :math:`2^j` is that set's residual of ``j``, an entry of the table
+        computed before the round that divides by it, so when every pivot passes the rule
+        never applied and the sweep is :meth:`residual`'s; else (a column collinear with
+        smaller ones, or constant) the sets are swept again with the rule applied round by
+        round (the first pivot that fails it is the same value in both sweeps).
 
         Returns
         -------
         ndarray of shape (2 ** k, k)
             ``table[mask, c]``: :meth:`rss` of ``c`` given ``mask`` (NaN where ``c`` is in
-            the set).
+            the set); the transpose of a C-contiguous array (``table.T[c]``, a child's
+            values, is contiguous).
         """
         scaled = self._residuals[0]
         k = len(scaled)
-        diagonal = np.empty((1 << k, k))
-        diagonal[0] = np.diagonal(scaled)
-        columns = np.empty((1 << max(k - 1, 0), k, k))  # [set, c]: column c of R(set), above its top bit
-        columns[0] = scaled.T
-        with np.errstate(divide="ignore", invalid="ignore"):
-            for j in range(k):
-                h = 1 << j
-                column = columns[:h, j]  # column j of the R of every set below 2^j
-                pivot = column[:, j]
-                ratio = column / pivot[:, None]  # R_{.j} / R_{jj}
-                if not pivot.min() > SINGULAR_RCOND:  # (collinear with the smaller columns, or constant)
-                    ratio[~(pivot > SINGULAR_RCOND)] = 0.0
-                np.subtract(diagonal[:h], column * ratio, out=diagonal[h:2 * h])
-                if j + 1 < k:
-                    np.subtract(columns[:h, j + 1:], ratio[:, j + 1:, None] * column[:, None, :],
-                                out=columns[h:2 * h, j + 1:])
-        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale), 0.0)
-        rss[_subset_members(k)] = np.nan
-        return rss
+        with np.errstate(all="ignore"):  # (a pivot at or near 0: swept again below)
+            diagonal = _swept_diagonals(scaled, False)
+        pivots = diagonal[:1 << max(k - 1, 0)].T > SINGULAR_RCOND  # ([j, set]: the pivot of j passes)
+        if not np.logical_and.reduce(pivots, axis=None, where=_below_top(k)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                diagonal = _swept_diagonals(scaled, True)
+        diagonal = np.ascontiguousarray(diagonal.T)  # (child-major: each child's values contiguous)
+        rss = np.where(diagonal > SINGULAR_RCOND, diagonal * (self.scale * self.scale)[:, None], 0.0)
+        np.copyto(rss, np.nan, where=_subset_members(k))
+        return rss.T
 
     def rss(self, child, mask):
         """Residual sum of squares of column ``child`` given the set ``mask`` (0 at or

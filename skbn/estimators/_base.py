@@ -292,7 +292,9 @@ def _node_states(network, node):
 
 def _record_features(estimator, X):
     """Set ``n_features_in_`` and ``feature_names_in_`` of ``X`` as scikit-learn's
-    ``validate_data(estimator, X, skip_check_array=True, reset=True)`` does.
+    ``validate_data(estimator, X, skip_check_array=True, reset=True)`` does; returns the
+    column names of a DataFrame ``X`` as a list (read once per fit: ``encode_fit`` takes
+    them), None for other input.
 
     A DataFrame whose column names are all Python strings (scikit-learn's condition for
     feature names; ``check_container`` has refused duplicated names) gets both attributes
@@ -300,12 +302,13 @@ def _record_features(estimator, X):
     was most of a small fit's validation time. Any other ``X`` goes through
     ``validate_data``, whose checks and errors it keeps.
     """
-    names = X.columns.tolist() if isinstance(X, pd.DataFrame) else ()
+    names = X.columns.tolist() if isinstance(X, pd.DataFrame) else None
     if names and all(type(name) is str for name in names):
         estimator.feature_names_in_ = np.asarray(names, dtype=object)
         estimator.n_features_in_ = len(names)
     else:
         validate_data(estimator, X, skip_check_array=True, reset=True)
+    return names
 
 
 class _BaseStructureLearner(DensityMixin, BaseEstimator):
@@ -541,12 +544,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                          allow_continuous=True)
         else:
             check_container(X)  # shape and type errors first, worded as scikit-learn's
-            _record_features(self, X)
+            names = _record_features(self, X)
             X, weights, y, interventions = positive_weight_rows(X, sample_weight, y, interventions)
             column_types, y_type = _split_target_type(self.column_types, X, y, self.target)
             _refuse_target_categories(self.categories, X, y, self.target)
             data, states = encode_fit(X, self.categories, allow_missing=missing != "error",
-                                      column_types=column_types, allow_continuous=True, weights=weights)
+                                      column_types=column_types, allow_continuous=True, weights=weights,
+                                      names=names)
         n_features = data.n_variables
         target_index = None
         from_y = y is not None and self.target is None  # the one place this is decided

@@ -3,7 +3,6 @@ experimental rows, greedy interventional equivalence search (GIES, Hauser & Büh
 over interventional essential graphs."""
 
 import heapq
-import itertools
 import math
 import operator
 from numbers import Integral
@@ -56,7 +55,7 @@ class _FitContext:
     background knowledge when it fixes some direction (else None).
     """
 
-    def __init__(self, data, scorer, subset_bound):
+    def __init__(self, data, scorer, subset_bound, progress=None):
         self.counter = make_counter(data)
         self.cache = FamilyScoreCache(data, scorer, self.counter)
         #: ``local(child, parents)``: the cached local score of a family (the cache's method)
@@ -66,7 +65,8 @@ class _FitContext:
         self.table = None  # table[child][mask]: every local score (use_table), or None
         self._groups = {}  # (child, parent mask) -> (parents, score, added column): insert_gains
         self.names = data.names
-        self.progress = Progress(0, "GESStructure")  # the search's reporter, set by the search
+        # the search's reporter (a silent one when none is given)
+        self.progress = Progress(0, "GESStructure") if progress is None else progress
         self.knowledge = None  # BackgroundKnowledge when it fixes a direction, set by the search
 
     def use_table(self):
@@ -137,7 +137,7 @@ class _FitContext:
                                       if (child, base) not in self._groups])
 
     def insert_operators(self, y, groups, positive=False):
-        """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, Ts)`` of the
+        """The Insert operators ``(gain, x, y, T)`` of the groups ``(P, xs, T)`` of the
         target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
         (read here from the table's row of ``y`` when there is one); with ``positive``, only
         those of a positive finite gain (the only ones a step can take)."""
@@ -145,13 +145,13 @@ class _FitContext:
             row = self.table[y]
             if positive:
                 inf = math.inf
-                return [(gain, x, y, t) for mask, xs, ts in groups for current in (row[mask],)
-                        for x, t in zip(xs, ts) if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
-            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, ts in groups
-                    for current in (row[mask],) for x, t in zip(xs, ts)]
+                return [(gain, x, y, t) for mask, xs, t in groups for current in (row[mask],)
+                        for x in xs if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
+            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, t in groups
+                    for current in (row[mask],) for x in xs]
         out = []
-        for mask, xs, ts in groups:
-            out.extend(zip(self.insert_gains(y, mask, xs), xs, itertools.repeat(y, len(xs)), ts))
+        for mask, xs, t in groups:
+            out.extend((gain, x, y, t) for gain, x in zip(self.insert_gains(y, mask, xs), xs))
         return [c for c in out if 0.0 < c[0] < math.inf] if positive else out
 
 
@@ -258,9 +258,15 @@ class _CPDAG(MixedGraph):
     def _from_masks(self, masks):
         """A class of this kind holding only the completion's masks ``(pa, und, adj)``
         (its sets built from them when read)."""
-        new = _CPDAG.__new__(type(self))
-        new.n, new.p = self.n, self.p
-        new.masks = (masks[2], masks[1], masks[0])
+        return type(self)._of_masks(self.p, (masks[2], masks[1], masks[0]))
+
+    @classmethod
+    def _of_masks(cls, p, masks):
+        """A class on ``p`` nodes holding only its masks ``(adj, und, pa)`` (its sets built
+        from them when read)."""
+        new = _CPDAG.__new__(cls)
+        new.n = new.p = p
+        new.masks = masks
         return new
 
     def with_dag(self, edges):
@@ -479,15 +485,15 @@ def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
     :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
     adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` is
-    appended to ``groups`` as ``(base | T, xs, Ts)`` and grows while ``|T| < limit``."""
+    appended to ``groups`` as ``(base | T, xs, T)`` and grows while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
             continue
         bit = 1 << w
         new = t + (w,)
-        groups.append((base | bit, xs, itertools.repeat(new, len(xs))))
-        if len(new) < limit:
+        groups.append((base | bit, xs, new))
+        if len(new) < limit and i + 1 < len(items):  # (a free neighbour left to add)
             _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
 
 
@@ -814,14 +820,16 @@ class GESStructure(_BaseStructureLearner):
         bad = [ph for ph in phases if ph not in _PHASES]
         if bad or not phases:
             raise ValueError(f"phases must be a non-empty sequence of {_PHASES}; got {self.phases!r}.")
+        if not knowledge.constrains_edges:  # (no pair forbidden or required)
+            return phases, set(), set()
         # unordered position pairs: adjacencies forbidden both ways / required
         return phases, _pairs(knowledge.forbidden_adjacency), _pairs(knowledge.required_adjacency)
 
     # ------------------------------------------------------------- operators
     def _insert_groups(self, g, y, ctx, gaps, masks):
         r"""Insert(X, y, T) operators satisfying the clique condition, grouped by the parent
-        set they extend: a list of ``(P, xs, Ts)``, ``P`` a bit mask, ``xs`` the operators'
-        ``X`` and ``Ts`` their ``T`` (sorted tuples; an iterable of ``len(xs)``), one entry per
+        set they extend: a list of ``(P, xs, T)``, ``P`` a bit mask, ``xs`` the operators'
+        ``X`` and ``T`` their common ``T`` (a sorted tuple), one entry per
         :math:`\mathrm{NA}_{y,X}` and ``T`` (a parent set may recur).
 
         Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``). The
@@ -846,7 +854,7 @@ class GESStructure(_BaseStructureLearner):
             xs = id_tuple(outside)
             if gaps:
                 xs = [x for x in xs if (min(x, y), max(x, y)) not in gaps]
-            return [(pa, xs, itertools.repeat((), len(xs)))] if xs else []
+            return [(pa, xs, ())] if xs else []
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         if gaps:
             for x in range(g.p):
@@ -867,7 +875,7 @@ class GESStructure(_BaseStructureLearner):
                     continue
                 limit = min(limit, room)
             base = pa | na
-            groups.append((base, xs, itertools.repeat((), len(xs))))
+            groups.append((base, xs, ()))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
                 _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
@@ -909,13 +917,11 @@ class GESStructure(_BaseStructureLearner):
         does not matter: every candidate of a gain is reached once one of them is).
         """
         threshold = tolerance(total)  # (absolute when a required -inf family makes total -inf)
-        if ordered:
-            order = itertools.takewhile(lambda c: c[0] > threshold, candidates)
-        else:
-            order = sorted([c for c in candidates if c[0] > threshold], key=_gain, reverse=True)
+        if not ordered:
+            candidates = sorted([c for c in candidates if c[0] > threshold], key=_gain, reverse=True)
         best = None
-        for c in order:
-            if best is not None and improves(best[0], c[0]):
+        for c in candidates:
+            if not c[0] > threshold or best is not None and improves(best[0], c[0]):
                 break
             if valid(c) and (best is None or c[1:] < best[1:]):
                 best = c
@@ -925,21 +931,23 @@ class GESStructure(_BaseStructureLearner):
     def _learn_structure(self, data, knowledge, *, start=None, counter=None):
         phases, gaps, fixed = self._check(data, knowledge)
         p = data.n_variables
-        ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size)
-        if knowledge_directions(knowledge.required, knowledge.forbidden).any():
+        progress = Progress(self.verbose, "GESStructure", unit="operator",
+                            detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}"
+                            if self.verbose else None)  # (formatted for a reader only)
+        ctx = _FitContext(data, self.scorer_, p if self.max_subset_size is None else self.max_subset_size,
+                          progress)
+        if knowledge.constrains_edges and knowledge_directions(knowledge.required, knowledge.forbidden).any():
             ctx.knowledge = knowledge
-        start = np.argwhere(knowledge.initial_graph())
         g = _empty_graph(data)
-        if len(start):
-            g = g.with_dag([(int(i), int(j)) for i, j in start]).completed()
+        if knowledge.constrains_edges or knowledge.start is not None:  # (else no start edge)
+            start = np.argwhere(knowledge.initial_graph())
+            if len(start):
+                g = g.with_dag([(int(i), int(j)) for i, j in start]).completed()
         max_iter = np.inf if self.max_iter is None else self.max_iter
         n_steps = {phase: 0 for phase in _PHASES}
         if max_iter:  # (a search that takes no step reads no score change)
             ctx.use_table()
         total = self._total(g, ctx)
-        ctx.progress = progress = Progress(self.verbose, "GESStructure", unit="operator",
-                                           detail=f"{amount(p, 'column')}, {amount(data.n_samples, 'row')}"
-                                           if self.verbose else None)  # (formatted for a reader only)
         g, total, n_iter = self._phases(g, total, ctx, phases, gaps, fixed, max_iter, n_steps)
         edge_scores = []
         self.edge_restarts_ = self._resolved_edge_restarts(data)
@@ -975,9 +983,7 @@ class GESStructure(_BaseStructureLearner):
         if ctx.knowledge is not None:  # consistent: every class of the search was checked
             g = orient_with_knowledge(g, ctx.knowledge.required, ctx.knowledge.forbidden)[0]
         directed, undirected = g.edge_lists()
-        names = data.names
-        self.cpdag_ = PDAG(names, [(names[u], names[v]) for u, v in directed],
-                           [(names[u], names[v]) for u, v in undirected])
+        self.cpdag_ = PDAG._of_ids(data.names, directed, undirected)  # (sorted id pairs)
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.interventional_cpdag_ = self.cpdag_
@@ -1079,7 +1085,8 @@ class GESStructure(_BaseStructureLearner):
         return sum(ctx.local_mask(v, mask) for v, mask in enumerate(parents))
 
     def _total(self, g, ctx):
-        if not any(g.pa) and not any(g.und):  # (the empty class: the empty DAG, nothing to extend)
+        # (the empty class: the empty DAG, nothing to extend; read from its masks when it has them)
+        if not any(g.masks[0]) if g.masks is not None else not any(g.pa) and not any(g.und):
             return self._total_dag(g.p, [], ctx)
         return self._total_dag(g.p, ctx.extension(g), ctx)
 
@@ -1094,19 +1101,20 @@ class GESStructure(_BaseStructureLearner):
         else:
             _, per_target, targets = cached
         masks = _adjacency_masks(g)
-        if phase == "forward":
+        groups = None
+        if phase == "forward" and not per_target and ctx.table is None:  # (every target: their new
+            # parent sets computed together, from the empty class one for all; a later step
+            # re-evaluates a few targets, of other sets)
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
-            if not per_target and ctx.table is None:  # (every target: their new parent sets computed
-                # together, from the empty class one for all; a later step re-evaluates a few
-                # targets, of other sets)
-                ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
+            ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
         for y in targets:  # each target's operators of a positive finite gain by decreasing gain
             # (no other can be taken, now or at a later step: a step must gain more than a
             # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
             # scoring -inf on both or on the current side, a continuous parent of a discrete
             # node on mixed data, which no move may leave or enter)
             if phase == "forward":
-                found = ctx.insert_operators(y, groups[y], positive=True)
+                group = groups[y] if groups else self._insert_groups(g, y, ctx, gaps, masks)
+                found = ctx.insert_operators(y, group, positive=True)
             else:
                 found = [c for c in self._delete_candidates(g, y, ctx, fixed, masks) if 0.0 < c[0] < math.inf]
             per_target[y] = sorted(found, key=_gain, reverse=True)
@@ -1184,12 +1192,14 @@ class GESStructure(_BaseStructureLearner):
 
         Returns ``(gain, u, v, C)`` with ``C`` a sorted tuple (non-finite gains dropped).
         """
-        adj, und, par, _ = masks
+        adj, und, par, children = masks
         ne, pa_v = und[v], par[v]
+        if not ne | children[v]:  # (no neighbour, no child: no edge to turn into v)
+            return []
         cliques = _clique_masks(ne, adj, ctx.subset_bound)
         limit = None if self.max_indegree is None else self.max_indegree - 1
         out = []
-        for u in bit_ids(ne | masks[3][v]):
+        for u in bit_ids(ne | children[v]):
             bit = 1 << u
             if ne & bit:  # u - v
                 n = ne & und[u]
@@ -1280,8 +1290,7 @@ class GESStructure(_BaseStructureLearner):
 def _empty_graph(data):
     """The empty class: a :class:`_CPDAG`, or with experimental rows (``data.intervened``)
     an :class:`_InterventionalGraph` for their targets (GIES)."""
-    if data.intervened is None:
-        g = _CPDAG(data.n_variables)
-        g.masks = tuple([0] * g.p for _ in range(3))  # (completed: its first Insert reads the masks)
-        return g
+    if data.intervened is None:  # (completed: its first Insert reads the masks)
+        p = data.n_variables
+        return _CPDAG._of_masks(p, tuple([0] * p for _ in range(3)))
     return _InterventionalGraph(data.n_variables, _intervention_targets(data))
