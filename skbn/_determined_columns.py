@@ -444,7 +444,14 @@ def _observed_row_dependencies(data, ranks):
       set of the chain holds its columns on more rows than the set has columns, and then
       counted on every row that observes its columns; one among the columns with the most
       missing cells, on rows that miss some other column each, is not looked for (a search
-      over subsets of columns).
+      over subsets of columns). The chain stops at the first set read on which every column
+      the rule names is named already (or has one predictor, the pairs' pass) and the other
+      columns pass the screen of :func:`_singular` (far from any relation, so that none is
+      hidden by rounding, as on a set with barely more rows than columns): a later set has
+      fewer columns and more rows, and a relation among its columns on its rows holds on
+      the earlier set's, where the last of its columns in name order was named. With no
+      relation in the data the chain stops at the first set with rows enough (on 5,000 rows
+      of 80 columns with 5% of the cells missing, after one set instead of 78).
 
     Only named, never refused: the relation is the data's on those rows, and whatever the
     missing cells would have held, ``missing="em"`` completes them from a model fitted
@@ -482,13 +489,19 @@ def _observed_row_dependencies(data, ranks):
         n_rows = int(np.count_nonzero(rows))
         if n_rows > last and not _forced_by_rows(n_rows, len(kept)):
             last = n_rows
-            scatter = moments(values[rows][:, kept], None if weights is None else weights[rows]).scatter[0]
-            for j, given in linear_dependencies(scatter, limit=len(kept)):
+            stats = moments(values[rows][:, kept], None if weights is None else weights[rows])
+            dependencies = linear_dependencies(stats.scatter[0], limit=len(kept))
+            for j, given in dependencies:
                 child, given = kept[j], tuple(kept[i] for i in given)
                 if child not in found and len(given) >= 2:
                     seen = holds(child, given)
                     if seen is not None:
                         found[child] = (given, seen)
+            rest = np.setdiff1d(np.arange(len(kept)), [j for j, _ in dependencies])
+            near = len(rest) and _singular(Moments(stats.weight, stats.mean[:, rest],
+                                                   stats.scatter[:, rest][:, :, rest]))[0]
+            if not near and all(kept[j] in found or len(given) < 2 for j, given in dependencies):
+                break  # (no later set names a column not named yet)
         if not chain or observed[:, kept].all():
             break
         kept.remove(chain.pop(0))
