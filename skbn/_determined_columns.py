@@ -1551,11 +1551,18 @@ def _singular(stats):
     have no spread), far above the rule's bound: the smallest eigenvalue of the
     unit-diagonal scatter at most :data:`_SCREEN_RCOND` (no Cholesky pivot is below it), or a
     spread at most ``N_g`` times the square of :data:`SCREEN_RESOLUTION` times the mean (far
-    above the moments' own rule)."""
+    above the moments' own rule). The common case, every group far from a relation, is read
+    off one batched Cholesky factorisation of the scatters less :data:`_SCREEN_RCOND` times
+    the identity, which exists exactly when every smallest eigenvalue is above it (a tenth
+    of the cost of the eigenvalues, computed only when it fails)."""
     diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
     flat = (diagonal <= stats.weight[:, None] * (SCREEN_RESOLUTION * stats.mean) ** 2).any(axis=1)
     _, scaled = stats.unit
-    return flat | (np.linalg.eigvalsh(scaled)[:, 0] <= _SCREEN_RCOND)
+    try:
+        np.linalg.cholesky(scaled - _SCREEN_RCOND * np.eye(scaled.shape[-1]))
+    except np.linalg.LinAlgError:
+        return flat | (np.linalg.eigvalsh(scaled)[:, 0] <= _SCREEN_RCOND)
+    return flat
 
 
 def _within(names, states, column, given, discrete, configurations, rows=None):
