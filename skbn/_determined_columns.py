@@ -1553,8 +1553,8 @@ def _singular(stats):
     spread at most ``N_g`` times the square of :data:`SCREEN_RESOLUTION` times the mean (far
     above the moments' own rule). The common case, every group far from a relation, is read
     off one batched Cholesky factorisation of the scatters less :data:`_SCREEN_RCOND` times
-    the identity, which exists exactly when every smallest eigenvalue is above it (a tenth
-    of the cost of the eigenvalues, computed only when it fails)."""
+    the identity, which exists exactly when every smallest eigenvalue is above it (a
+    fraction of the cost of the eigenvalues, computed only when it fails)."""
     diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
     flat = (diagonal <= stats.weight[:, None] * (SCREEN_RESOLUTION * stats.mean) ** 2).any(axis=1)
     _, scaled = stats.unit
