@@ -444,7 +444,14 @@ def _observed_row_dependencies(data, ranks):
       set of the chain holds its columns on more rows than the set has columns, and then
       counted on every row that observes its columns; one among the columns with the most
       missing cells, on rows that miss some other column each, is not looked for (a search
-      over subsets of columns).
+      over subsets of columns). The chain stops at the first set read on which every column
+      the rule names is named already (or has one predictor, the pairs' pass) and the other
+      columns pass the screen of :func:`_singular` (far from any relation, so that none is
+      hidden by rounding, as on a set with barely more rows than columns): a later set has
+      fewer columns and more rows, and a relation among its columns on its rows holds on
+      the earlier set's, where the last of its columns in name order was named. With no
+      relation in the data the chain stops at the first set with rows enough (on 5,000 rows
+      of 80 columns with 5% of the cells missing, after one set instead of 78).
 
     Only named, never refused: the relation is the data's on those rows, and whatever the
     missing cells would have held, ``missing="em"`` completes them from a model fitted
@@ -482,13 +489,19 @@ def _observed_row_dependencies(data, ranks):
         n_rows = int(np.count_nonzero(rows))
         if n_rows > last and not _forced_by_rows(n_rows, len(kept)):
             last = n_rows
-            scatter = moments(values[rows][:, kept], None if weights is None else weights[rows]).scatter[0]
-            for j, given in linear_dependencies(scatter, limit=len(kept)):
+            stats = moments(values[rows][:, kept], None if weights is None else weights[rows])
+            dependencies = linear_dependencies(stats.scatter[0], limit=len(kept))
+            for j, given in dependencies:
                 child, given = kept[j], tuple(kept[i] for i in given)
                 if child not in found and len(given) >= 2:
                     seen = holds(child, given)
                     if seen is not None:
                         found[child] = (given, seen)
+            rest = np.setdiff1d(np.arange(len(kept)), [j for j, _ in dependencies])
+            near = len(rest) and _singular(Moments(stats.weight, stats.mean[:, rest],
+                                                   stats.scatter[:, rest][:, :, rest]))[0]
+            if not near and all(kept[j] in found or len(given) < 2 for j, given in dependencies):
+                break  # (no later set names a column not named yet)
         if not chain or observed[:, kept].all():
             break
         kept.remove(chain.pop(0))
@@ -1180,7 +1193,9 @@ def observed_within_states(data, ranks, told=(), flat=(), reach=None):
     that observe its relation's columns (:func:`within_states` on those columns alone, whose
     usable configurations hold more rows than the relation has continuous columns). A relation
     among columns that no set of the chain observes together on enough rows is not looked for
-    (a search over subsets of columns).
+    (a search over subsets of columns). A set in which :func:`within_states` could name no new
+    column (every usable configuration cleared by :class:`_ChainScreen`, on it or on an earlier
+    set) is not read: each configuration is screened once, not once per set.
 
     Parameters
     ----------
@@ -1208,15 +1223,15 @@ def observed_within_states(data, ranks, told=(), flat=(), reach=None):
             parsed.append(reach() if reach is not None else None)
         return parsed[0]
 
-    found, last = {}, -1
+    found, last, screen = {}, -1, _ChainScreen(data)
     while True:
         n_continuous = sum(1 for j in kept if data.cardinalities[j] == 0)
         if n_continuous < 2 or n_continuous == len(kept):
             break
         rows = observed[:, kept].all(axis=1)
         n_rows = int(np.count_nonzero(rows))
-        if n_rows > last:
-            last = n_rows
+        gained, last = n_rows > last, max(last, n_rows)  # (a set is read only when it gains rows)
+        if gained and not screen.cleared(kept, rows, reached, found, flat):
             for column, given, discrete, _ in _within_part(data, kept, rows, flat, reached):
                 if column in found:
                     continue
@@ -1230,6 +1245,146 @@ def observed_within_states(data, ranks, told=(), flat=(), reach=None):
             break
         kept.remove(chain.pop(0))
     return [found[j] for j in sorted(found, key=lambda j: ranks[j])]
+
+
+class _ChainScreen:
+    """Which sets of the chain of :func:`observed_within_states` cannot name a new column,
+    so that :func:`within_states` need not read them.
+
+    :func:`within_states` names a column only in a usable configuration (more rows than the
+    continuous columns looked at) of a set of discrete columns it examines (a set a family
+    can hold, reached by size and name order from sets with a usable configuration, at most
+    :data:`_WITHIN_SETS` of them), and the columns it can name there are those its rule
+    (:func:`~skbn._counting.linear_dependencies`, columns in name order) finds determined on
+    the configuration's rows; like its own screens, this one reads a column determined on a
+    configuration's rows as determined on any rows inside it. A configuration is *cleared*
+    when its first ``4 (k + 1)`` rows pass the screen of :func:`_singular` (no determined
+    column), or else when every column the rule finds determined on them is one the chain
+    has named already (it is not named again) or has no predictor where
+    :func:`within_states` leaves such a column to :func:`flat_states` (one discrete column,
+    or a column ``flat`` names), and the other columns pass the screen (so that rounding
+    on rows barely more than the columns hides no relation). A set of the chain every such
+    configuration of which is cleared, here or on an earlier set (or decided by the rule on
+    all its rows, for this set only), is skipped: :func:`within_states` would name no new
+    column there. Any other set is read by :func:`within_states` as it is; the sets are
+    screened one size at a time and the first configuration not cleared ends the screen.
+
+    A verdict carries down the chain, so each configuration is screened once (until it
+    fails): a later set has a subset of the columns, and holds every row of an earlier one,
+    so a configuration keeps the rows it was screened on. The unit-diagonal scatter of
+    fewer columns on those rows is a principal submatrix of the one screened, whose
+    smallest eigenvalue is at least that of the whole (Cauchy's interlacing), its spreads
+    are among those screened, and a column's residual given fewer columns before it is no
+    smaller: the rule finds no column determined there that it did not find before.
+    Configurations are numbered over every row by :func:`_configurations` (the rows of a set
+    observe its discrete columns), one row of each cleared one kept.
+
+    On 5,000 rows of 60 independent continuous and 8 three-state discrete columns with 5%
+    of the cells missing, 66 sets of the chain are read, each by :func:`within_states`
+    before (about 0.45 s in all), while this screen skips all 66 (about 0.06 s): each
+    configuration's moments are computed once, for the set on which it first counts.
+    """
+
+    def __init__(self, data):
+        self.data = data
+        self.ids = {}  # discrete columns -> (the configuration of every row, their number)
+        self.held = {}  # discrete columns -> [a row of each configuration cleared]
+
+    def _ids(self, discrete):
+        if discrete not in self.ids:
+            self.ids[discrete] = _configurations(self.data.codes, self.data.cardinalities, discrete)
+        return self.ids[discrete]
+
+    def cleared(self, kept, rows, reach, named, flat):
+        """Whether every usable configuration :func:`within_states` would examine on the
+        columns ``kept`` (data positions, in name order) and the ``rows`` (a bool mask) that
+        observe them all is cleared; screens those not cleared yet (``reach``: a callable,
+        the search's reach in data positions, or None; ``named``: the columns the chain has
+        named, ``flat``: those :func:`flat_states` names, data positions)."""
+        data = self.data
+        continuous = [j for j in kept if data.cardinalities[j] == 0]
+        discrete = [j for j in kept if data.cardinalities[j] > 0]
+        k, index = len(continuous), np.flatnonzero(rows)
+        holdable = _holdable(reach(), discrete, continuous)
+        # (with no configuration of every discrete column that counts, within_states clears no
+        # rows before its sets and reaches them in this order: the same first _WITHIN_SETS)
+        fine, n_fine = self._ids(tuple(discrete))
+        same_sets = not (np.bincount(fine[index], minlength=n_fine) > k).any()
+        frontier, tried = [()], 0
+        while frontier:  # (the sets of one size at a time; the first that fails ends the screen)
+            following, opened = [], []
+            for base in frontier:
+                start = discrete.index(base[-1]) + 1 if base else 0
+                for d in discrete[start:]:
+                    given_states = (*base, d)
+                    if tried >= _WITHIN_SETS and same_sets:
+                        continue  # (a set within_states does not examine)
+                    if not holdable(given_states):
+                        continue
+                    if tried >= _WITHIN_SETS:  # (it may examine other sets: read them as they are)
+                        return False
+                    tried += 1
+                    every, n_ids = self._ids(given_states)
+                    ids = every[index]
+                    counts = np.bincount(ids, minlength=n_ids)
+                    usable = counts > k
+                    if not usable.any():
+                        continue  # (nor has any larger set)
+                    following.append(given_states)
+                    held = self.held.get(given_states)
+                    if held:
+                        usable[every[held]] = False
+                    if usable.any():
+                        groups = np.flatnonzero(usable)
+                        opened.append((given_states, ids, groups, counts[groups]))
+            if opened and not self._screen(opened, index, continuous, named, flat):
+                return False
+            frontier = following
+        return True
+
+    def _screen(self, opened, index, continuous, named, flat):
+        """Screens the configurations ``opened`` (``[(discrete columns, their configuration
+        of every row of ``index``, the configurations to screen, their rows)]``) on their
+        first ``4 (k + 1)`` rows, keeps a row of each cleared one, and returns whether all
+        are clear on this set.
+
+        One that fails the screen is read by the rule on those rows: it is cleared when
+        every column the rule names is one :func:`within_states` would not name anew there
+        and the other columns pass the screen (far from any relation: on rows barely more
+        than the columns rounding can hide one, which more rows reveal); when they do not,
+        it is clear on this set only if those are all its rows (the rows
+        :func:`within_states` reads there), and screened again on the next."""
+        data, k = self.data, len(continuous)
+        units, labels, n_groups = [], [], 0
+        for _, ids, groups, _ in opened:
+            chosen, label = _first_units(ids, groups, 4 * (k + 1))
+            units.append(index[chosen])
+            labels.append(label + n_groups)
+            n_groups += len(groups)
+        units, labels = np.concatenate(units), np.concatenate(labels)
+        weights = None if data.weights is None else data.weights[units]
+        stats = moments(data.values[np.ix_(units, continuous)], weights, labels, n_groups)
+        cleared = ~_singular(stats)
+        clear = cleared.copy()  # (on this set)
+        first = np.zeros(n_groups, dtype=np.intp)
+        first[labels[::-1]] = units[::-1]  # (a row of each configuration screened)
+        offset = 0
+        for given_states, _, groups, counts in opened:
+            for i in np.flatnonzero(~cleared[offset:offset + len(groups)]).tolist():  # (the rule decides)
+                g, single = offset + i, len(given_states) == 1
+                within = linear_dependencies(stats.scatter[g], limit=k)
+                if not all(continuous[t] in named or (not given and (single or continuous[t] in flat))
+                           for t, given in within):
+                    continue
+                rest = np.setdiff1d(np.arange(k), [t for t, _ in within])
+                near = len(rest) and _singular(Moments(stats.weight[[g]], stats.mean[[g]][:, rest],
+                                                       stats.scatter[[g]][:, rest][:, :, rest]))[0]
+                cleared[g] = not near
+                clear[g] = cleared[g] or counts[i] <= 4 * (k + 1)
+            rows = first[offset:offset + len(groups)][cleared[offset:offset + len(groups)]]
+            self.held.setdefault(given_states, []).extend(rows.tolist())
+            offset += len(groups)
+        return bool(clear.all())
 
 
 def _observed_part(data, columns, rows):
@@ -1323,18 +1478,7 @@ class _Units:
     def _sample(self, ids, groups, every=False):
         """The units of the configurations ``groups`` of ``ids``, the first ``4 (k + 1)`` of
         each (all of them with ``every``): ``(units, labels)``, labels the index in ``groups``."""
-        chosen = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=np.intp) - 1
-        chosen[groups] = np.arange(len(groups))
-        labels = chosen[ids]
-        units = np.flatnonzero(labels >= 0)
-        units = units[np.argsort(labels[units], kind="stable")]
-        labels = labels[units]
-        if not every:
-            starts = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
-            rank = np.arange(len(units)) - np.repeat(starts, np.diff(np.r_[starts, len(units)]))
-            keep = rank < 4 * (self.k + 1)
-            units, labels = units[keep], labels[keep]
-        return units, labels
+        return _first_units(ids, groups, None if every else 4 * (self.k + 1))
 
     def _moments(self, units, labels, n_labels):
         if self.summarised:
@@ -1384,16 +1528,41 @@ class _Units:
         return found
 
 
+def _first_units(ids, groups, limit=None):
+    """The units (positions in ``ids``) of the configurations ``groups`` of ``ids``, the first
+    ``limit`` of each (all of them with None), grouped: ``(units, labels)``, labels the index
+    in ``groups``."""
+    chosen = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=np.intp) - 1
+    chosen[groups] = np.arange(len(groups))
+    labels = chosen[ids]
+    units = np.flatnonzero(labels >= 0)
+    units = units[np.argsort(labels[units], kind="stable")]
+    labels = labels[units]
+    if limit is not None:
+        starts = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1]])
+        rank = np.arange(len(units)) - np.repeat(starts, np.diff(np.r_[starts, len(units)]))
+        keep = rank < limit
+        units, labels = units[keep], labels[keep]
+    return units, labels
+
+
 def _singular(stats):
     """Per group of ``stats``: whether a column may be a linear function of the others (or
     have no spread), far above the rule's bound: the smallest eigenvalue of the
     unit-diagonal scatter at most :data:`_SCREEN_RCOND` (no Cholesky pivot is below it), or a
     spread at most ``N_g`` times the square of :data:`SCREEN_RESOLUTION` times the mean (far
-    above the moments' own rule)."""
+    above the moments' own rule). The common case, every group far from a relation, is read
+    off one batched Cholesky factorisation of the scatters less :data:`_SCREEN_RCOND` times
+    the identity, which exists exactly when every smallest eigenvalue is above it (a
+    fraction of the cost of the eigenvalues, computed only when it fails)."""
     diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
     flat = (diagonal <= stats.weight[:, None] * (SCREEN_RESOLUTION * stats.mean) ** 2).any(axis=1)
     _, scaled = stats.unit
-    return flat | (np.linalg.eigvalsh(scaled)[:, 0] <= _SCREEN_RCOND)
+    try:
+        np.linalg.cholesky(scaled - _SCREEN_RCOND * np.eye(scaled.shape[-1]))
+    except np.linalg.LinAlgError:
+        return flat | (np.linalg.eigvalsh(scaled)[:, 0] <= _SCREEN_RCOND)
+    return flat
 
 
 def _within(names, states, column, given, discrete, configurations, rows=None):
