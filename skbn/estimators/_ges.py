@@ -109,14 +109,10 @@ class _FitContext:
 
     def insert_gains(self, child, base, extras):
         """``s(child, base + {x}) - s(child, base)`` for every ``x`` of ``extras``, ``base`` a
-        bit mask: the Insert operators of one parent set. From the table when there is one;
-        else the parent set's score and its batch of added-parent scores
-        (:meth:`FamilyScoreCache.added_column`, on Gaussian data) are looked up once per
-        ``(child, base)`` and kept."""
-        if self.table is not None:
-            row = self.table[child]
-            current = row[base]
-            return [row[base | 1 << x] - current for x in extras]
+        bit mask: the Insert operators of one parent set, when there is no table
+        (:meth:`insert_operators` reads the table itself). The parent set's score and its
+        batch of added-parent scores (:meth:`FamilyScoreCache.added_column`, on Gaussian
+        data) are looked up once per ``(child, base)`` and kept."""
         group = self._groups.get((child, base))
         if group is None:
             parents = tuple(bit_ids(base))
@@ -839,10 +835,11 @@ class GESStructure(_BaseStructureLearner):
         the sets ``T`` are enumerated once per group (in index order, extended while
         :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators of an entry extend one
         parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` and are scored
-        at once (:meth:`_FitContext.insert_gains`: from the table of every local score, or
-        :meth:`FamilyScoreCache.added_scores`, one batched kernel call for the continuous
-        candidates of a continuous child, kept per ``(y, P)``), and the new parent sets of one
-        step's targets may be computed together (:meth:`_FitContext.open_groups`).
+        at once (:meth:`_FitContext.insert_operators`: from the table of every local score,
+        or by :meth:`_FitContext.insert_gains` from :meth:`FamilyScoreCache.added_scores`, one
+        batched kernel call for the continuous candidates of a continuous child, kept per
+        ``(y, P)``), and the new parent sets of one step's targets may be computed together
+        (:meth:`_FitContext.open_groups`).
         """
         adj, und, par = masks
         ne, pa = und[y], par[y]
