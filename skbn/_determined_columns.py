@@ -481,11 +481,10 @@ def _observed_row_dependencies(data, ranks):
             n_rows = holds(j, (i,))
             if n_rows is not None:
                 found[j] = ((i,), n_rows)
-    chain = sorted(np.flatnonzero(~observed.all(axis=0)).tolist(),
-                   key=lambda j: -int(np.count_nonzero(~observed[:, j])))
-    kept, last = list(range(k)), -1
-    while len(kept) >= 3:
-        rows = observed[:, kept].all(axis=1)
+    last = -1
+    for kept, rows in _missing_chain(observed, range(k), np.arange(k)):  # (positions in name order)
+        if len(kept) < 3:
+            break
         n_rows = int(np.count_nonzero(rows))
         if n_rows > last and not _forced_by_rows(n_rows, len(kept)):
             last = n_rows
@@ -502,9 +501,6 @@ def _observed_row_dependencies(data, ranks):
                                                    stats.scatter[:, rest][:, :, rest]))[0]
             if not near and all(kept[j] in found or len(given) < 2 for j, given in dependencies):
                 break  # (no later set names a column not named yet)
-        if not chain or observed[:, kept].all():
-            break
-        kept.remove(chain.pop(0))
     dependencies, seen = [], {}
     for j in sorted(found):
         given, n_rows = found[j]
@@ -516,6 +512,23 @@ def _observed_row_dependencies(data, ranks):
             "a column the columns that determine it as parents, with its residual variance held at its "
             "floor (a tiny variance, a huge log-likelihood)") if seen else ""
     return dependencies, seen, rule
+
+
+def _missing_chain(observed, columns, ranks):
+    """The nested chain of column sets that the checks with missing cells read: the
+    ``columns`` (positions in ``observed``), then without the column with the most missing
+    cells (ties in name order, ``ranks``), and so on while some column of the set has a
+    missing cell. Yields ``(kept, rows)``: the set (one list, shortened in place after the
+    caller's step) and the mask of the rows that observe all of it."""
+    n_missing = np.count_nonzero(~observed, axis=0)
+    kept = list(columns)
+    chain = sorted((j for j in kept if n_missing[j]), key=lambda j: (-int(n_missing[j]), ranks[j]))
+    while True:
+        rows = observed[:, kept].all(axis=1)
+        yield kept, rows
+        if rows.all():  # (no column of the set misses a cell: nothing left to drop)
+            return
+        kept.remove(chain.pop(0))
 
 
 def _screened_pairs(values, observed, weights):
@@ -1213,9 +1226,7 @@ def observed_within_states(data, ranks, told=(), flat=(), reach=None):
     """
     told = {int(j) for j in told}
     observed = data.codes >= 0
-    n_missing = np.count_nonzero(~observed, axis=0)
-    kept = [j for j in np.argsort(ranks, kind="stable").tolist() if j not in told]
-    chain = sorted((j for j in kept if n_missing[j]), key=lambda j: (-int(n_missing[j]), ranks[j]))
+    columns = [j for j in np.argsort(ranks, kind="stable").tolist() if j not in told]
     parsed = []
 
     def reached():  # (the search's reach, parsed once, when first read)
@@ -1224,11 +1235,10 @@ def observed_within_states(data, ranks, told=(), flat=(), reach=None):
         return parsed[0]
 
     found, last, screen = {}, -1, _ChainScreen(data)
-    while True:
+    for kept, rows in _missing_chain(observed, columns, ranks):
         n_continuous = sum(1 for j in kept if data.cardinalities[j] == 0)
         if n_continuous < 2 or n_continuous == len(kept):
             break
-        rows = observed[:, kept].all(axis=1)
         n_rows = int(np.count_nonzero(rows))
         gained, last = n_rows > last, max(last, n_rows)  # (a set is read only when it gains rows)
         if gained and not screen.cleared(kept, rows, reached, found, flat):
@@ -1241,9 +1251,6 @@ def observed_within_states(data, ranks, told=(), flat=(), reach=None):
                     if item[0] == column:
                         seen = None if own.all() else int(np.count_nonzero(own))
                         found[column] = (*item, seen)
-        if not chain or not n_missing[kept].any():
-            break
-        kept.remove(chain.pop(0))
     return [found[j] for j in sorted(found, key=lambda j: ranks[j])]
 
 
