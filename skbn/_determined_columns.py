@@ -4,6 +4,7 @@
 on the encoded data, below the learners."""
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from skbn._counting import (
     row_copies,
 )
 from skbn._counting._moment_counter import SCREEN_RESOLUTION, MomentCounter
-from skbn._data import EncodedData, complete_row_mask, counted_rows, kept_rows, name_ranks
+from skbn._data import complete_row_mask, counted_rows, kept_rows, name_ranks, permute_columns
 from skbn.exceptions import DeterminedColumnsWarning
 from skbn.scores import _moment_family_score
 from skbn.utils._warnings import warn_user
@@ -1396,10 +1397,10 @@ class _ChainScreen:
 
 def _observed_part(data, columns, rows):
     """The ``columns`` of ``data`` (positions) on the ``rows`` (a bool mask) that observe
-    them all, as data of their own (codes unsigned, no target)."""
-    return kept_rows(EncodedData(codes=data.codes[:, columns], cardinalities=data.cardinalities[columns],
-                                 names=tuple(data.names[j] for j in columns), weights=data.weights,
-                                 values=data.values[:, columns]), rows)
+    them all, as data of their own (codes unsigned; no target, no experimental rows, no row
+    groups: every kept row read for every column)."""
+    plain = replace(data, target=None, target_from_y=False, intervened=None, groups=None)
+    return kept_rows(permute_columns(plain, columns), rows)
 
 
 def _within_part(data, columns, rows, flat, reach):
