@@ -471,7 +471,8 @@ def _observed_row_dependencies(data, ranks):
         involved = [*given, child]
         rows = observed[:, involved].all(axis=1)
         n_rows = int(np.count_nonzero(rows))
-        if _forced_by_rows(n_rows, len(involved)):
+        if _forced_by_rows(n_rows, len(involved)) or _forced_by_rows(_points(values[rows][:, involved]),
+                                                                     len(involved)):
             return None
         scatter = moments(values[rows][:, involved], None if weights is None else weights[rows]).scatter[0]
         rule = collinear_pairs if len(given) == 1 else linear_dependencies
@@ -562,8 +563,17 @@ def _screened_pairs(values, observed, weights):
 def _forced_by_rows(n_rows, n_columns):
     """Whether ``n_rows`` rows force a linear relation among ``n_columns`` continuous
     columns: their centred rows span at most ``n_rows - 1`` dimensions, so with no more
-    rows than columns some column is a linear function of the others by the rows alone."""
+    rows than columns some column is a linear function of the others by the rows alone.
+    Pass the distinct rows (:func:`_points`) where the rows are at hand."""
     return n_rows <= n_columns
+
+
+def _points(values):
+    """The distinct rows of ``values`` (rows by columns, no NaN): a repeated row is one
+    point, as a row of weight 2 is, so ``N`` rows of ``P`` distinct points span at most
+    ``P - 1`` dimensions once centred (MASS's ``birthwt``: 4 rows of 3 points, on a plane,
+    named a relation of ``lwt``, ``age`` and ``bwt`` before this count)."""
+    return len(np.unique(values, axis=0)) if len(values) else 0
 
 
 def _seen_on(codes, a, b, copies):
@@ -1531,7 +1541,8 @@ class _Units:
         found = {}
         for i, g in enumerate(groups.tolist()):
             within = dict(linear_dependencies(stats.scatter[i], limit=k))
-            if within:
+            if within and not (not self.summarised  # (rows at hand: a repeated row is one point)
+                               and _forced_by_rows(_points(self.values[rows[units[labels == i]]]), k)):
                 found[g] = within
         return found
 
