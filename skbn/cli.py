@@ -2529,6 +2529,8 @@ def _with_options(text):
                   r"pd\.read_csv\(path, skipinitialspace=True\); declaring the states with "
                   r"categories= keeps them as they are without this warning\.",
                   "remove those spaces or quotes from the file.", text)
+    # the encoder's advice on missing cells: the option's values, unquoted
+    text = text.replace("missing='em' / 'complete_case'", "--missing em or complete_case")
     # the encoder's advice to declare a numeric column discrete, in the CLI's words; a name
     # is kept as Python quotes it ('a', or "'a'" for a name holding a single quote), which
     # a shell reads back as the name

@@ -158,6 +158,8 @@ def test_learn_refuses_missing_values_in_one_line(tmp_path, capsys):
     (tmp_path / "gaps.csv").write_text("a,b\nx,y\n,y\nx,z\n")
     status, _, err = run(["learn", tmp_path / "gaps.csv"], capsys)
     assert_one_line_error(status, err, "missing values", "'a'")
+    # the advice in the command's words (it read "--missing em / 'complete_case'")
+    assert "--missing em or complete_case" in err and "'complete_case'" not in err
 
 
 def test_learn_parquet(asia_csv, tmp_path, capsys, monkeypatch):
