@@ -358,20 +358,25 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                                       missing_rule) if rule]
         if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
+        computed = [item for item in within if item[1]]  # (no predictor: a point mass there)
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
-                                         ("columns computed from others state by state", within),
+                                         ("columns computed from others state by state", computed),
                                          ("recodings", recodings)) if told]
-        advice = f"Keep one column of each such group (drop {' or '.join(kinds)}" if kinds else (
-            "Keep one column of each such group (")
-        if functions:
-            advice += ("; of" if kinds else "of") + (
-                " a fine column and the coarse ones it determines, such as units and their treatment "
-                "group, keep those you want to model")
+        advice = []
+        if kinds or functions:
+            keep = f"Keep one column of each such group ({'drop ' + ' or '.join(kinds) if kinds else ''}"
+            if functions:
+                keep += ("; of" if kinds else "of") + (
+                    " a fine column and the coarse ones it determines, such as units and their "
+                    "treatment group, keep those you want to model")
+            advice.append(keep + ").")
+        if len(computed) < len(within):  # (a zero-inflated count in a joint configuration: R's esoph)
+            advice.append(_POINT_MASS_ADVICE)
         warn_user(
             f"{learner}: {'; '.join(found)}: "
             f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
             "columns, with no noise. Structure learning assumes no such deterministic relation"
-            f"{': ' + '; '.join(clauses) if clauses else ''}. {advice}).",
+            f"{': ' + '; '.join(clauses) if clauses else ''}. {' '.join(advice)}",
             DeterminedColumnsWarning,
         )
     if flat:
@@ -1668,12 +1673,17 @@ def flat_states_message(learner, flat, names, states, reader, consequence=None):
     subject = "these continuous columns have" if len(flat) > 1 else "a continuous column has"
     return (
         f"{learner}: {items}: {subject} no spread (a single repeated value, in two or more rows) "
-        f"within a state of a discrete column. {effect}. A point mass, such as a zero-inflated "
-        "measurement or a dose fixed at 0 in a placebo group, is not conditional-Gaussian. To "
-        "learn such a dependence, make the column discrete (bin its values with the mass as a "
-        "state of its own, or declare a column with few values discrete with column_types=; a "
-        "discrete column may have discrete parents, though no continuous ones), or add to its "
-        "repeated values noise far smaller than the column's spread (the mass then becomes a "
-        "narrow normal the model can fit); a graph you know can be fitted as it is with "
-        "FixedStructure(edges=...)."
+        f"within a state of a discrete column. {effect}. {_POINT_MASS_ADVICE}"
     )
+
+
+# what to do with a continuous column that has no spread where discrete columns take some
+# states (:func:`flat_states` for one discrete column, :func:`within_states` for several)
+_POINT_MASS_ADVICE = (
+    "A point mass, such as a zero-inflated measurement or a dose fixed at 0 in a placebo group, is "
+    "not conditional-Gaussian. To learn such a dependence, make the column discrete (bin its values "
+    "with the mass as a state of its own, or declare a column with few values discrete with "
+    "column_types=; a discrete column may have discrete parents, though no continuous ones), or add "
+    "to its repeated values noise far smaller than the column's spread (the mass then becomes a "
+    "narrow normal the model can fit); a graph you know can be fitted as it is with "
+    "FixedStructure(edges=...).")

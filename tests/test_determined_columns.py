@@ -1227,6 +1227,33 @@ def test_a_relation_within_the_joint_configurations_of_two_discrete_columns():
         "HillClimbStructure: 'lookup' (no spread within each configuration of 'd1', 'd2'):")
 
 
+def test_a_point_mass_in_a_joint_configuration_gets_the_point_mass_advice():
+    """R's ``esoph``: ``ncases`` is 0 in every row where ``(agegp, alcgp)`` is a young,
+    light-drinking group (a zero-inflated count), though it varies in every state of each
+    column alone. The warning advised "drop columns computed from others state by state",
+    though nothing computes it; it now gives the point-mass advice of a single discrete
+    column (make it discrete, or add noise), and keeps the other advice for a column that is
+    computed from others."""
+    rng = np.random.default_rng(7)
+    n = 600
+    d1, d2 = rng.choice(["x", "y"], n), rng.choice(["p", "q"], n)
+    cases = rng.poisson(3.0, n) + rng.normal(0, 0.1, n)
+    X = pd.DataFrame({"a": rng.normal(size=n), "cases": np.where((d1 == "x") & (d2 == "p"), 0.0, cases),
+                      "d1": d1, "d2": d2})
+    messages = _determined_warnings(HillClimbStructure(), X)
+    assert len(messages) == 1
+    assert messages[0].startswith("HillClimbStructure: 'cases' (no spread where ('d1', 'd2') is ('x', 'p')):")
+    assert "computed from others" not in messages[0]
+    assert "A point mass, such as a zero-inflated measurement" in messages[0]
+    assert "make the column discrete" in messages[0]
+    # beside a column computed from others within the states: both pieces of advice
+    X["c"] = X["a"] + np.where(d1 == "x", 0.0, 3.0)
+    messages = _determined_warnings(HillClimbStructure(), X)
+    assert len(messages) == 1
+    assert "drop columns computed from others state by state" in messages[0]
+    assert "A point mass, such as a zero-inflated measurement" in messages[0]
+
+
 def test_a_column_already_named_over_all_rows_is_not_repeated():
     X = _within_d()
     X["a2"] = 2.0 * X["a"]  # determined over all rows: the one-group check names it
