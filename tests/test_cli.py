@@ -120,6 +120,13 @@ def test_learn_knowledge_files_and_k2_options(asia_csv, tmp_path, capsys):
     assert len(children) == len(set(children))               # at most one parent each
     positions = {name: k for k, name in enumerate(order.split(","))}
     assert all(positions[p.strip()] < positions[c] for p, c in edges)
+    # without --ordering: the warning in the command's words (it read "K2Structure(--ordering
+    # None) takes ...", "e.g. list(X.columns)", "e.g. HillClimbStructure() or PCStructure()")
+    status, _, err = run(["learn", asia_csv, "--method", "k2"], capsys)
+    assert status == 0
+    assert "skbn: warning: Without --ordering, k2 takes the columns sorted by name" in err
+    assert "--method hill_climb or --method pc" in err
+    assert "X.columns" not in err and "Structure(" not in err and "None" not in err
 
 
 def test_tiers_syntax(tmp_path):
