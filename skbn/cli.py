@@ -2529,6 +2529,10 @@ def _with_options(text):
                   r"pd\.read_csv\(path, skipinitialspace=True\); declaring the states with "
                   r"categories= keeps them as they are without this warning\.",
                   "remove those spaces or quotes from the file.", text)
+    # the point-mass advice: the option that declares a column discrete; no command fits a given graph
+    text = text.replace("declare a column with few values discrete with column_types=;",
+                        "declare a column with few values discrete with --categorical;")
+    text = text.replace("; a graph you know can be fitted as it is with FixedStructure(edges=...).", ".")
     # K2's warning without an ordering: the option, and methods rather than classes
     text = text.replace("K2Structure(ordering=None) takes", "Without --ordering, k2 takes")
     text = text.replace("Pass ordering= (a known causal or temporal order of the columns, e.g. "
