@@ -2533,6 +2533,9 @@ def _with_options(text):
     text = text.replace("declare a column with few values discrete with column_types=;",
                         "declare a column with few values discrete with --categorical;")
     text = text.replace("; a graph you know can be fitted as it is with FixedStructure(edges=...).", ".")
+    # structural EM's note on configurations never observed: no command refits a given graph
+    text = re.sub(r" FixedStructure\(edges=model\.edges_, missing='em'\) always starts from .*?, "
+                  r"to the same likelihood\.", "", text)
     # K2's warning without an ordering: the option, and methods rather than classes
     text = text.replace("K2Structure(ordering=None) takes", "Without --ordering, k2 takes")
     text = text.replace("Pass ordering= (a known causal or temporal order of the columns, e.g. "

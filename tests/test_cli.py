@@ -169,6 +169,23 @@ def test_learn_refuses_missing_values_in_one_line(tmp_path, capsys):
     assert "--missing em or complete_case" in err and "'complete_case'" not in err
 
 
+def test_structural_em_warning_on_an_unobserved_configuration_in_cli_words(tmp_path, capsys):
+    """A state of a parent whose rows all miss the child: the warning pointed at
+    "FixedStructure(edges=model.edges_, --missing em)", which no command runs."""
+    rng = np.random.default_rng(0)
+    d = rng.choice(["u", "v", "w"], 400)
+    c = np.where((rng.random(400) < 0.9) == (d == "u"), "a", "b").astype(object)
+    c[d == "w"] = None
+    pd.DataFrame({"d": d, "c": c}).to_csv(tmp_path / "x.csv", index=False)
+    (tmp_path / "bl.csv").write_text("from,to\nc,d\n")
+    status, out, err = run(["learn", tmp_path / "x.csv", "--missing", "em", "--black-list",
+                            tmp_path / "bl.csv"], capsys)
+    assert status == 0 and "  d -> c\n" in out
+    assert "the column 'c' is never observed in 1 of the 3 configurations" in err
+    assert "so EM kept the values it started from" in err
+    assert "FixedStructure" not in err and "model.edges_" not in err
+
+
 def test_learn_parquet(asia_csv, tmp_path, capsys, monkeypatch):
     pytest.importorskip("pyarrow")
     pd.read_csv(asia_csv).to_parquet(tmp_path / "asia.parquet")
