@@ -476,8 +476,8 @@ def _observed_row_dependencies(data, ranks):
         involved = [*given, child]
         rows = observed[:, involved].all(axis=1)
         n_rows = int(np.count_nonzero(rows))
-        if _forced_by_rows(n_rows, len(involved)) or _forced_by_rows(_points(values[rows][:, involved]),
-                                                                     len(involved)):
+        if _forced_by_rows(n_rows, len(involved)) or _forced_by_rows(
+                _points(values[rows][:, involved], len(involved) + 1), len(involved)):
             return None
         scatter = moments(values[rows][:, involved], None if weights is None else weights[rows]).scatter[0]
         rule = collinear_pairs if len(given) == 1 else linear_dependencies
@@ -573,11 +573,17 @@ def _forced_by_rows(n_rows, n_columns):
     return n_rows <= n_columns
 
 
-def _points(values):
+def _points(values, enough=None):
     """The distinct rows of ``values`` (rows by columns, no NaN): a repeated row is one
     point, as a row of weight 2 is, so ``N`` rows of ``P`` distinct points span at most
     ``P - 1`` dimensions once centred (MASS's ``birthwt``: 4 rows of 3 points, on a plane,
-    named a relation of ``lwt``, ``age`` and ``bwt`` before this count)."""
+    named a relation of ``lwt``, ``age`` and ``bwt`` before this count). With ``enough``,
+    a count of at least ``enough`` may stand for any larger one: the first ``4 enough``
+    rows are read first, and all of them only when those hold fewer points."""
+    if enough is not None:
+        head = len(set(map(tuple, values[:4 * enough].tolist())))  # (a few rows: a set is quicker)
+        if head >= enough or len(values) <= 4 * enough:
+            return head
     return len(np.unique(values, axis=0)) if len(values) else 0
 
 
@@ -1543,11 +1549,12 @@ class _Units:
                 return {}
         units, labels = self._sample(ids, groups, every=True)
         stats = self._moments(rows[units], labels, len(groups))
+        bounds = np.searchsorted(labels, np.arange(len(groups) + 1))  # (units come grouped by label)
         found = {}
         for i, g in enumerate(groups.tolist()):
             within = dict(linear_dependencies(stats.scatter[i], limit=k))
-            if within and not (not self.summarised  # (rows at hand: a repeated row is one point)
-                               and _forced_by_rows(_points(self.values[rows[units[labels == i]]]), k)):
+            if within and not (not self.summarised and _forced_by_rows(  # (a repeated row is one point)
+                    _points(self.values[rows[units[bounds[i]:bounds[i + 1]]]], k + 1), k)):
                 found[g] = within
         return found
 

@@ -1190,6 +1190,23 @@ def test_duplicated_rows_count_once_in_a_small_configuration():
     assert _determined_warnings(PCStructure(missing="available_case", fit_parameters=False), X) == []
 
 
+def test_points_against_the_distinct_rows():
+    """``_points`` (the distinct rows, read on the first rows first) against ``np.unique``:
+    exact below ``enough``, at least ``enough`` otherwise; -0.0 and 0.0 are one value."""
+    from skbn._determined_columns import _points
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n, k = int(rng.integers(0, 40)), int(rng.integers(1, 4))
+        values = rng.integers(-1, 2, size=(n, k)).astype(float) * rng.choice([1.0, 0.5], k)
+        values[values == 0] *= rng.choice([1.0, -1.0])  # (signed zeros)
+        exact = len(np.unique(values, axis=0)) if n else 0
+        assert _points(values) == exact
+        enough = int(rng.integers(1, 6))
+        got = _points(values, enough)
+        assert got == exact if exact < enough else enough <= got <= exact
+
+
 def test_a_continuous_pair_on_repeated_rows_is_not_named_with_missing_cells():
     """A pair seen on 3 rows, two of them the same point, is 2 points: forced by the rows
     (two points lie on a line), as a pair seen on 2 rows is."""
