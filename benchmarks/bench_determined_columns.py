@@ -11,6 +11,11 @@ with and without them, and what the check costs (not part of the test suite).
 2. The time of the discrete check (``skbn._counting.functional_pairs``) on ALARM's columns
    at 10,000 and 100,000 rows, the rows in sampled order and sorted by three columns (best
    of 7; skipped without ``../shared/networks``).
+3. The CPU time of a fit whose check names a column determined within states
+   (``c = a + b + 3 [d = v]`` on 5,000 rows, ``PCStructure(fit_parameters=False)``) and of
+   one whose small configurations hold repeated rows (a ``birthwt``-shaped frame of 189
+   rows: 3 whole-number measurements declared continuous, 7 small codes), best of 15; run
+   it from two checkouts to compare them.
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_determined_columns.py --export /tmp/rdata --real /tmp/rdata
 """
@@ -21,11 +26,12 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from _common import SHARED_NETWORKS  # (puts this checkout first on sys.path)
 from bench_real_data_peers import EXPORT
 
-from skbn import PCStructure
+from skbn import HillClimbStructure, PCStructure
 from skbn._counting import functional_pairs
 from skbn._data import encode_fit
 from skbn.exceptions import DeterminedColumnsWarning
@@ -94,6 +100,34 @@ def check_time():
             print(f"{n}, {order}, {min(times) * 1e3:.2f}, {found}")
 
 
+def within_time():
+    rng = np.random.default_rng(0)
+    n = 5000
+    d, e = rng.choice(["u", "v", "w"], n), rng.choice(["p", "q"], n)
+    a, b = rng.normal(size=(2, n))
+    planted = pd.DataFrame({"a": a, "b": b, "c": a + b + np.where(d == "u", 0.0, 3.0), "d": d, "e": e,
+                            "f": rng.normal(size=n)})
+    m = 189  # (birthwt's shape: codes of 2-6 states, three measurements, repeated rows)
+    codes = {name: rng.integers(0, r, m) for name, r in zip(["low", "race", "smoke", "ptl", "ht", "ui", "ftv"],
+                                                            [2, 3, 2, 4, 2, 2, 6])}
+    shaped = pd.DataFrame({**codes, "age": rng.integers(14, 46, m), "lwt": rng.integers(80, 250, m),
+                           "bwt": rng.integers(700, 5000, m)})
+    shaped.iloc[1] = shaped.iloc[0]
+    declared = {"age": "continuous", "lwt": "continuous", "bwt": "continuous"}
+    print("fit with the determined-columns check, CPU ms (best of 15)")
+    for label, fit in (("within states, 5,000 rows, PC", lambda: PCStructure(fit_parameters=False).fit(planted)),
+                       ("birthwt-shaped, 189 rows, hill climbing",
+                        lambda: HillClimbStructure(column_types=declared).fit(shaped))):
+        times = []
+        for _ in range(15):
+            start = time.process_time()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fit()
+            times.append(time.process_time() - start)
+        print(f"{label}, {min(times) * 1e3:.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--export", help="write R's and bnlearn's data sets to this directory first")
@@ -105,6 +139,7 @@ def main():
     if args.real:
         where_it_fires(args.real, args.rows)
     check_time()
+    within_time()
 
 
 if __name__ == "__main__":

@@ -358,20 +358,25 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
                                       missing_rule) if rule]
         if tests or unlearned:  # (tests, or a score of -inf: no edge to them)
             clauses.append("the learned graph can leave these columns, and those they explain, unconnected")
+        computed = [item for item in within if item[1]]  # (no predictor: a point mass there)
         kinds = [what for what, told in (("duplicates, converted units or totals", dependencies),
-                                         ("columns computed from others state by state", within),
+                                         ("columns computed from others state by state", computed),
                                          ("recodings", recodings)) if told]
-        advice = f"Keep one column of each such group (drop {' or '.join(kinds)}" if kinds else (
-            "Keep one column of each such group (")
-        if functions:
-            advice += ("; of" if kinds else "of") + (
-                " a fine column and the coarse ones it determines, such as units and their treatment "
-                "group, keep those you want to model")
+        advice = []
+        if kinds or functions:
+            keep = f"Keep one column of each such group ({'drop ' + ' or '.join(kinds) if kinds else ''}"
+            if functions:
+                keep += ("; of" if kinds else "of") + (
+                    " a fine column and the coarse ones it determines, such as units and their "
+                    "treatment group, keep those you want to model")
+            advice.append(keep + ").")
+        if len(computed) < len(within):  # (a zero-inflated count in a joint configuration: R's esoph)
+            advice.append(_POINT_MASS_ADVICE)
         warn_user(
             f"{learner}: {'; '.join(found)}: "
             f"{'these columns are' if len(found) > 1 else 'a column is'} exactly determined by other "
             "columns, with no noise. Structure learning assumes no such deterministic relation"
-            f"{': ' + '; '.join(clauses) if clauses else ''}. {advice}).",
+            f"{': ' + '; '.join(clauses) if clauses else ''}. {' '.join(advice)}",
             DeterminedColumnsWarning,
         )
     if flat:
@@ -471,7 +476,8 @@ def _observed_row_dependencies(data, ranks):
         involved = [*given, child]
         rows = observed[:, involved].all(axis=1)
         n_rows = int(np.count_nonzero(rows))
-        if _forced_by_rows(n_rows, len(involved)):
+        if _forced_by_rows(n_rows, len(involved)) or _forced_by_rows(
+                _points(values[rows][:, involved], len(involved) + 1), len(involved)):
             return None
         scatter = moments(values[rows][:, involved], None if weights is None else weights[rows]).scatter[0]
         rule = collinear_pairs if len(given) == 1 else linear_dependencies
@@ -562,8 +568,23 @@ def _screened_pairs(values, observed, weights):
 def _forced_by_rows(n_rows, n_columns):
     """Whether ``n_rows`` rows force a linear relation among ``n_columns`` continuous
     columns: their centred rows span at most ``n_rows - 1`` dimensions, so with no more
-    rows than columns some column is a linear function of the others by the rows alone."""
+    rows than columns some column is a linear function of the others by the rows alone.
+    Pass the distinct rows (:func:`_points`) where the rows are at hand."""
     return n_rows <= n_columns
+
+
+def _points(values, enough=None):
+    """The distinct rows of ``values`` (rows by columns, no NaN): a repeated row is one
+    point, as a row of weight 2 is, so ``N`` rows of ``P`` distinct points span at most
+    ``P - 1`` dimensions once centred (MASS's ``birthwt``: 4 rows of 3 points, on a plane,
+    named a relation of ``lwt``, ``age`` and ``bwt`` before this count). With ``enough``,
+    a count of at least ``enough`` may stand for any larger one: the first ``4 enough``
+    rows are read first, and all of them only when those hold fewer points."""
+    if enough is not None:
+        head = len(set(map(tuple, values[:4 * enough].tolist())))  # (a few rows: a set is quicker)
+        if head >= enough or len(values) <= 4 * enough:
+            return head
+    return len(np.unique(values, axis=0)) if len(values) else 0
 
 
 def _seen_on(codes, a, b, copies):
@@ -1528,10 +1549,12 @@ class _Units:
                 return {}
         units, labels = self._sample(ids, groups, every=True)
         stats = self._moments(rows[units], labels, len(groups))
+        bounds = np.searchsorted(labels, np.arange(len(groups) + 1))  # (units come grouped by label)
         found = {}
         for i, g in enumerate(groups.tolist()):
             within = dict(linear_dependencies(stats.scatter[i], limit=k))
-            if within:
+            if within and not (not self.summarised and _forced_by_rows(  # (a repeated row is one point)
+                    _points(self.values[rows[units[bounds[i]:bounds[i + 1]]]], k + 1), k)):
                 found[g] = within
         return found
 
@@ -1657,12 +1680,17 @@ def flat_states_message(learner, flat, names, states, reader, consequence=None):
     subject = "these continuous columns have" if len(flat) > 1 else "a continuous column has"
     return (
         f"{learner}: {items}: {subject} no spread (a single repeated value, in two or more rows) "
-        f"within a state of a discrete column. {effect}. A point mass, such as a zero-inflated "
-        "measurement or a dose fixed at 0 in a placebo group, is not conditional-Gaussian. To "
-        "learn such a dependence, make the column discrete (bin its values with the mass as a "
-        "state of its own, or declare a column with few values discrete with column_types=; a "
-        "discrete column may have discrete parents, though no continuous ones), or add to its "
-        "repeated values noise far smaller than the column's spread (the mass then becomes a "
-        "narrow normal the model can fit); a graph you know can be fitted as it is with "
-        "FixedStructure(edges=...)."
+        f"within a state of a discrete column. {effect}. {_POINT_MASS_ADVICE}"
     )
+
+
+# what to do with a continuous column that has no spread where discrete columns take some
+# states (:func:`flat_states` for one discrete column, :func:`within_states` for several)
+_POINT_MASS_ADVICE = (
+    "A point mass, such as a zero-inflated measurement or a dose fixed at 0 in a placebo group, is "
+    "not conditional-Gaussian. To learn such a dependence, make the column discrete (bin its values "
+    "with the mass as a state of its own, or declare a column with few values discrete with "
+    "column_types=; a discrete column may have discrete parents, though no continuous ones), or add "
+    "to its repeated values noise far smaller than the column's spread (the mass then becomes a "
+    "narrow normal the model can fit); a graph you know can be fitted as it is with "
+    "FixedStructure(edges=...).")

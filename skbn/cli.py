@@ -2529,6 +2529,22 @@ def _with_options(text):
                   r"pd\.read_csv\(path, skipinitialspace=True\); declaring the states with "
                   r"categories= keeps them as they are without this warning\.",
                   "remove those spaces or quotes from the file.", text)
+    # the point-mass advice: the option that declares a column discrete; no command fits a given graph
+    text = text.replace("declare a column with few values discrete with column_types=;",
+                        "declare a column with few values discrete with --categorical;")
+    text = text.replace("; a graph you know can be fitted as it is with FixedStructure(edges=...).", ".")
+    # structural EM's note on configurations never observed: no command refits a given graph
+    text = re.sub(r" FixedStructure\(edges=model\.edges_, missing='em'\) always starts from .*?, "
+                  r"to the same likelihood\.", "", text)
+    # K2's warning without an ordering: the option, and methods rather than classes
+    text = text.replace("K2Structure(ordering=None) takes", "Without --ordering, k2 takes")
+    text = text.replace("Pass ordering= (a known causal or temporal order of the columns, e.g. "
+                        "list(X.columns) if they are in one), or use a learner that needs none, e.g. "
+                        "HillClimbStructure() or PCStructure().",
+                        "Pass --ordering with a known causal or temporal order of the columns, or use "
+                        "a method that needs none, e.g. --method hill_climb or --method pc.")
+    # the encoder's advice on missing cells: the option's values, unquoted
+    text = text.replace("missing='em' / 'complete_case'", "--missing em or complete_case")
     # the encoder's advice to declare a numeric column discrete, in the CLI's words; a name
     # is kept as Python quotes it ('a', or "'a'" for a name holding a single quote), which
     # a shell reads back as the name

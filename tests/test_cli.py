@@ -120,6 +120,13 @@ def test_learn_knowledge_files_and_k2_options(asia_csv, tmp_path, capsys):
     assert len(children) == len(set(children))               # at most one parent each
     positions = {name: k for k, name in enumerate(order.split(","))}
     assert all(positions[p.strip()] < positions[c] for p, c in edges)
+    # without --ordering: the warning in the command's words (it read "K2Structure(--ordering
+    # None) takes ...", "e.g. list(X.columns)", "e.g. HillClimbStructure() or PCStructure()")
+    status, _, err = run(["learn", asia_csv, "--method", "k2"], capsys)
+    assert status == 0
+    assert "skbn: warning: Without --ordering, k2 takes the columns sorted by name" in err
+    assert "--method hill_climb or --method pc" in err
+    assert "X.columns" not in err and "Structure(" not in err and "None" not in err
 
 
 def test_tiers_syntax(tmp_path):
@@ -158,6 +165,25 @@ def test_learn_refuses_missing_values_in_one_line(tmp_path, capsys):
     (tmp_path / "gaps.csv").write_text("a,b\nx,y\n,y\nx,z\n")
     status, _, err = run(["learn", tmp_path / "gaps.csv"], capsys)
     assert_one_line_error(status, err, "missing values", "'a'")
+    # the advice in the command's words (it read "--missing em / 'complete_case'")
+    assert "--missing em or complete_case" in err and "'complete_case'" not in err
+
+
+def test_structural_em_warning_on_an_unobserved_configuration_in_cli_words(tmp_path, capsys):
+    """A state of a parent whose rows all miss the child: the warning pointed at
+    "FixedStructure(edges=model.edges_, --missing em)", which no command runs."""
+    rng = np.random.default_rng(0)
+    d = rng.choice(["u", "v", "w"], 400)
+    c = np.where((rng.random(400) < 0.9) == (d == "u"), "a", "b").astype(object)
+    c[d == "w"] = None
+    pd.DataFrame({"d": d, "c": c}).to_csv(tmp_path / "x.csv", index=False)
+    (tmp_path / "bl.csv").write_text("from,to\nc,d\n")
+    status, out, err = run(["learn", tmp_path / "x.csv", "--missing", "em", "--black-list",
+                            tmp_path / "bl.csv"], capsys)
+    assert status == 0 and "  d -> c\n" in out
+    assert "the column 'c' is never observed in 1 of the 3 configurations" in err
+    assert "so EM kept the values it started from" in err
+    assert "FixedStructure" not in err and "model.edges_" not in err
 
 
 def test_learn_parquet(asia_csv, tmp_path, capsys, monkeypatch):

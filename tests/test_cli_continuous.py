@@ -165,6 +165,21 @@ def test_learn_names_whole_number_columns_read_as_categories_in_cli_words(tmp_pa
     assert "column_types" not in result.stderr
 
 
+def test_learn_gives_the_point_mass_advice_in_cli_words(tmp_path):
+    # R's sleep: 'extra' is -0.1 in both rows of one patient; the advice read "declare a
+    # column with few values discrete with column_types=" and "with FixedStructure(edges=...)"
+    rng = np.random.default_rng(3)
+    group = np.repeat(["control", "treated"], 100)
+    dose = np.where(group == "control", 0.0, rng.normal(2.0, 0.5, 200))
+    frame = pd.DataFrame({"group": group, "dose": dose, "response": dose + rng.normal(0, 1, 200)})
+    frame.to_csv(tmp_path / "doses.csv", index=False)
+    result = skbn("learn", "doses.csv", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "'dose' where 'group' is 'control'" in result.stderr
+    assert "declare a column with few values discrete with --categorical;" in result.stderr
+    assert "column_types" not in result.stderr and "FixedStructure" not in result.stderr
+
+
 def test_learn_prints_the_column_types_with_v(tmp_path):
     frame = _mixed_frame()
     frame[["smoker"]].assign(sex=np.where(frame.index % 3, "f", "m")).to_csv(

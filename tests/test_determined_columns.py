@@ -1156,6 +1156,70 @@ def test_small_configurations_are_not_judged():
     assert _determined_warnings(PCStructure(), noisy) == []
 
 
+def test_duplicated_rows_count_once_in_a_small_configuration():
+    """MASS's ``birthwt``: in the 4 rows where ``(ftv, low, race)`` is ``(1, 0, 2)`` two
+    mothers have identical rows, so the 3 continuous columns hold 3 distinct points there,
+    and 3 points always lie on a plane: ``lwt`` was named "a linear function of 'age',
+    'bwt'" there, with the advice to drop columns computed from others, though nothing in
+    the data computes it. A repeated row is one point, as a row of weight 2 is, so such a
+    configuration is forced by its rows like one of ``k`` rows and names nothing; 4
+    distinct points on a plane are still a relation of the data."""
+    rng = np.random.default_rng(3)
+    n = 300
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n), "c": rng.normal(size=n),
+                      "d": rng.choice(["u", "v"], n)})
+    small = [0, 1, 2, 3]  # a state of 4 rows, k = 3 continuous columns
+    X.loc[small, "d"] = "w"
+    X.loc[1, ["a", "b", "c"]] = X.loc[0, ["a", "b", "c"]].to_numpy()  # a repeated row
+    for estimator in (PCStructure(), HillClimbStructure(scorer="bic-cg")):
+        assert _determined_warnings(clone(estimator), X) == []
+    # the same configuration with a row of weight 2 instead of two copies: named neither
+    weights = np.where(X.index == 0, 2.0, 1.0)[1:]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        HillClimbStructure(scorer="bic-cg").fit(X.drop(index=1), sample_weight=weights)
+    assert not [w for w in caught if issubclass(w.category, DeterminedColumnsWarning)]
+    # 4 distinct points on the plane c = a + b: named, where d is w
+    X.loc[1, ["a", "b"]] = [0.3, -1.2]
+    X.loc[small, "c"] = X.loc[small, "a"] + X.loc[small, "b"]
+    messages = _determined_warnings(PCStructure(), X)
+    assert len(messages) == 1 and "'c' (a linear function of 'a', 'b' where 'd' is 'w')" in messages[0]
+    # with missing cells elsewhere the relation is read the same way (observed_within_states)
+    X.loc[1, ["a", "b", "c"]] = X.loc[0, ["a", "b", "c"]].to_numpy()
+    X.loc[10, "a"] = np.nan
+    assert _determined_warnings(PCStructure(missing="available_case", fit_parameters=False), X) == []
+
+
+def test_points_against_the_distinct_rows():
+    """``_points`` (the distinct rows, read on the first rows first) against ``np.unique``:
+    exact below ``enough``, at least ``enough`` otherwise; -0.0 and 0.0 are one value."""
+    from skbn._determined_columns import _points
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n, k = int(rng.integers(0, 40)), int(rng.integers(1, 4))
+        values = rng.integers(-1, 2, size=(n, k)).astype(float) * rng.choice([1.0, 0.5], k)
+        values[values == 0] *= rng.choice([1.0, -1.0])  # (signed zeros)
+        exact = len(np.unique(values, axis=0)) if n else 0
+        assert _points(values) == exact
+        enough = int(rng.integers(1, 6))
+        got = _points(values, enough)
+        assert got == exact if exact < enough else enough <= got <= exact
+
+
+def test_a_continuous_pair_on_repeated_rows_is_not_named_with_missing_cells():
+    """A pair seen on 3 rows, two of them the same point, is 2 points: forced by the rows
+    (two points lie on a line), as a pair seen on 2 rows is."""
+    rng = np.random.default_rng(4)
+    a, c = rng.normal(size=(2, 40))
+    X = pd.DataFrame({"a": a, "b": 2 * a, "c": c})
+    X.loc[3:, "b"] = np.nan  # b observed in rows 0, 1 and 2 only
+    X.loc[[0, 1, 2], "b"] = [5.5, -1.25, 5.5]
+    X.loc[2, "a"] = X.loc[0, "a"]  # row 2 repeats row 0 in (a, b)
+    model = PCStructure(missing="available_case", fit_parameters=False)
+    assert _determined_warnings(model, X) == []
+
+
 def test_a_relation_within_the_joint_configurations_of_two_discrete_columns():
     """Determined within each configuration of ``d1`` and ``d2`` jointly (an interaction):
     where ``d1`` is ``x`` the shift is 0, so it is named there, for ``d1`` alone (the family
@@ -1178,6 +1242,33 @@ def test_a_relation_within_the_joint_configurations_of_two_discrete_columns():
     assert len(messages) == 1
     assert messages[0].startswith(
         "HillClimbStructure: 'lookup' (no spread within each configuration of 'd1', 'd2'):")
+
+
+def test_a_point_mass_in_a_joint_configuration_gets_the_point_mass_advice():
+    """R's ``esoph``: ``ncases`` is 0 in every row where ``(agegp, alcgp)`` is a young,
+    light-drinking group (a zero-inflated count), though it varies in every state of each
+    column alone. The warning advised "drop columns computed from others state by state",
+    though nothing computes it; it now gives the point-mass advice of a single discrete
+    column (make it discrete, or add noise), and keeps the other advice for a column that is
+    computed from others."""
+    rng = np.random.default_rng(7)
+    n = 600
+    d1, d2 = rng.choice(["x", "y"], n), rng.choice(["p", "q"], n)
+    cases = rng.poisson(3.0, n) + rng.normal(0, 0.1, n)
+    X = pd.DataFrame({"a": rng.normal(size=n), "cases": np.where((d1 == "x") & (d2 == "p"), 0.0, cases),
+                      "d1": d1, "d2": d2})
+    messages = _determined_warnings(HillClimbStructure(), X)
+    assert len(messages) == 1
+    assert messages[0].startswith("HillClimbStructure: 'cases' (no spread where ('d1', 'd2') is ('x', 'p')):")
+    assert "computed from others" not in messages[0]
+    assert "A point mass, such as a zero-inflated measurement" in messages[0]
+    assert "make the column discrete" in messages[0]
+    # beside a column computed from others within the states: both pieces of advice
+    X["c"] = X["a"] + np.where(d1 == "x", 0.0, 3.0)
+    messages = _determined_warnings(HillClimbStructure(), X)
+    assert len(messages) == 1
+    assert "drop columns computed from others state by state" in messages[0]
+    assert "A point mass, such as a zero-inflated measurement" in messages[0]
 
 
 def test_a_column_already_named_over_all_rows_is_not_repeated():
