@@ -4,7 +4,8 @@ Run once per checkout (``PYTHONPATH=<checkout> python benchmarks/compare_ges_bit
 then ``python benchmarks/compare_ges_bits.py diff A.pkl B.pkl``. Cases: random Gaussian networks
 (p 5-10 and 15; bic-g and aic-g; 100-10,000 rows, with and without shifted / scaled columns),
 bnlearn's gaussian.test, and chunked input (an iterator of DataFrames) against in-memory input.
-Each result is ``(cpdag_ directed, cpdag_ undirected, score_ as hex)``.
+Also a few discrete networks (bdeu, bic: the search without the table of scores). Each
+result is ``(cpdag_ directed, cpdag_ undirected, score_ as hex, n_steps_)``.
 """
 import pickle
 import sys
@@ -16,7 +17,7 @@ import pandas as pd
 def cases():
     rng = np.random.default_rng(0)
     out = []
-    for seed in range(60):
+    for seed in range(int(sys.argv[3]) if len(sys.argv) > 3 else 60):
         p = [5, 6, 7, 8, 9, 10, 15][seed % 7]
         n = [100, 300, 1000, 3000, 10000][seed % 5]
         scorer = ["bic-g", "aic-g"][seed % 2]
@@ -37,7 +38,7 @@ def frame(p, n, seed, transform):
 def fit(x, scorer):
     from skbn import GESStructure
     e = GESStructure(scorer=scorer, fit_parameters=False).fit(x)
-    return (e.cpdag_.directed, e.cpdag_.undirected, float(e.score_).hex())
+    return (e.cpdag_.directed, e.cpdag_.undirected, float(e.score_).hex(), e.n_steps_)
 
 
 def dump(path):
@@ -50,6 +51,11 @@ def dump(path):
         if int(name[4:]) % 4 == 0:  # chunked input: same bits as in memory
             chunks = [x.iloc[i:i + 777] for i in range(0, len(x), 777)]
             res[name + "-chunks"] = fit(iter(chunks), scorer)
+    from skbn.datasets import make_random_network
+    for seed in range(12):  # discrete data: scored family by family (no table)
+        x = make_random_network([5, 7, 9][seed % 3], random_state=seed).sample(
+            [300, 2000][seed % 2], random_state=seed + 1)
+        res[f"discrete{seed}"] = fit(x, ["bdeu", "bic"][seed % 2])
     g = pd.read_csv("/work/rdata/bn_gaussian.test.csv").dropna()
     for scorer in ("bic-g", "aic-g"):
         res[f"gaussian.test-{scorer}"] = fit(g, scorer)
