@@ -18,18 +18,26 @@ from skbn import GESStructure
 from skbn.datasets import make_random_network
 
 
+CASES = ["7x1k", "7x5k", "7x10k", "10x1k", "10x10k", "15x1k"]
+
+
+def case_frame(name, make=make_random_network):
+    """The rows of a case: ``"7x5k"`` bnlearn's ``gaussian.test``, ``"PxNk"`` ``N``,000 rows of
+    a random Gaussian network of ``P`` nodes (seed 0, rows seed 1, as
+    ``bench_gaussian_learners.py`` draws them); ``make``: the ``make_random_network`` to use."""
+    if name == "7x5k":
+        return pd.read_csv("/work/rdata/bn_gaussian.test.csv").dropna()
+    p, n = name.split("x")
+    return make(int(p), kind="gaussian", random_state=0).sample(int(n[:-1]) * 1000, random_state=1)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fits", type=int, default=500)
-    parser.add_argument("--cases", nargs="+", default=["7x1k", "7x5k", "7x10k", "10x1k", "10x10k", "15x1k"])
+    parser.add_argument("--cases", nargs="+", default=CASES)
     args = parser.parse_args()
     for name in args.cases:
-        if name == "7x5k":
-            x = pd.read_csv("/work/rdata/bn_gaussian.test.csv").dropna()
-        else:
-            p, n = name.split("x")
-            x = make_random_network(int(p), kind="gaussian", random_state=0).sample(
-                int(n[:-1]) * 1000, random_state=1)
+        x = case_frame(name)
         learner = GESStructure(scorer="bic-g", fit_parameters=False)
         for _ in range(20):
             learner.fit(x)
