@@ -26,7 +26,7 @@ import pytest
 from skbn import GESStructure
 from skbn._counting import MomentCounter
 from skbn._counting._moments import moments
-from skbn._data import encode_fit
+from skbn._data import column_names, encode_fit
 
 
 def _bits(stats):
@@ -436,3 +436,26 @@ def test_wide_default_knowledge_is_not_kept():
     wide = tuple(f"x{i}" for i in range(_SHARED_COLUMNS + 1))
     assert parse_knowledge(wide) is not parse_knowledge(wide)
     assert parse_knowledge(wide[:-1]) is parse_knowledge(wide[:-1])
+
+
+
+@pytest.mark.parametrize("columns", [
+    pd.Index(["b", "a", "é", "中文", ""], dtype="str"),  # pandas 3's default: Arrow-backed
+    pd.Index(["x", "y"], dtype="string[pyarrow]"),
+    pd.Index(["x", None], dtype="str"),  # a missing name: NaN, as tolist gives it
+    pd.Index(["x", pd.NA], dtype="string[pyarrow]"),
+    pd.Index(["x", "y"], dtype="string[python]"),
+    pd.Index(["x", "y"], dtype=object),
+    pd.Index([3, 1]),
+    pd.Index([1.5, 2.5]),
+], ids=lambda columns: repr(columns.dtype))
+def test_column_names_equal_tolist(columns):
+    # the Arrow protocol's strings for Arrow-backed names, tolist for anything else
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, len(columns))), columns=columns)
+    names, expected = column_names(X), X.columns.tolist()
+    assert [type(name) for name in names] == [type(name) for name in expected]
+    assert [str(name) for name in names] == [str(name) for name in expected]
+    if all(type(name) is str for name in expected):  # (a fit records them as they are)
+        fitted = GESStructure(scorer="bic-g", fit_parameters=False).fit(X)
+        assert fitted.feature_names_in_.tolist() == expected
+        assert list(fitted.cpdag_.nodes) == expected

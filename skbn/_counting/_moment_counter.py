@@ -141,9 +141,13 @@ class MomentCounter:
             weight = np.ones(len(self.values)) if data.weights is None else data.weights
             self._rows = Moments(np.asarray(weight, dtype=np.float64), self.values, data.row_scatter)
         # a NaN makes its column's sum NaN; a NaN sum without one (infinite values of both
-        # signs) is told apart by the full scan, which runs only then
-        with np.errstate(over="ignore", invalid="ignore"):
-            quick = np.isnan(np.add.reduce(self.values, axis=0)).any()
+        # signs) is told apart by the full scan, which runs only then. Unsigned codes mark
+        # data encoded without missing cells (a NaN value is a missing cell, coded -1:
+        # :class:`~skbn._data.EncodedData`), whose values are not read again here
+        quick = False
+        if data.codes.dtype.kind == "i":
+            with np.errstate(over="ignore", invalid="ignore"):
+                quick = np.isnan(np.add.reduce(self.values, axis=0)).any()
         if quick:
             missing = np.isnan(self.values).any(axis=0)
         else:

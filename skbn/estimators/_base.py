@@ -26,6 +26,7 @@ from skbn._data import (
     _user_type,
     check_container,
     check_total_weight,
+    column_names,
     complete_cases,
     encode_fit,
     encode_target,
@@ -302,7 +303,7 @@ def _record_features(estimator, X):
     was most of a small fit's validation time. Any other ``X`` goes through
     ``validate_data``, whose checks and errors it keeps.
     """
-    names = X.columns.tolist() if isinstance(X, pd.DataFrame) else None
+    names = column_names(X) if isinstance(X, pd.DataFrame) else None
     if names and all(type(name) is str for name in names):
         estimator.feature_names_in_ = np.asarray(names, dtype=object)
         estimator.n_features_in_ = len(names)

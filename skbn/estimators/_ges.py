@@ -453,6 +453,8 @@ def _mask_reaches(step, sources, targets, allowed):
     """Whether a walk from the mask ``sources`` along ``step`` (a mask of next nodes per
     node) through nodes of the mask ``allowed`` reaches a node of the mask ``targets``
     (the sources themselves count; a target need not be allowed)."""
+    if not targets:  # (nothing to reach: the walk need not be taken)
+        return False
     seen = frontier = sources
     while frontier:
         if frontier & targets:
@@ -878,7 +880,7 @@ class GESStructure(_BaseStructureLearner):
                 _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
         return groups
 
-    def _delete_candidates(self, g, y, ctx, fixed, masks=None):
+    def _delete_candidates(self, g, y, ctx, fixed, masks=None, positive=False):
         r"""Delete(X, y, H) operators satisfying the clique condition, with their gains.
 
         For every ``X`` adjacent to ``y`` by an undirected edge or as a parent (not a
@@ -887,7 +889,8 @@ class GESStructure(_BaseStructureLearner):
         \setminus H` is a clique; its score change is :math:`s(y, K) - s(y, K \cup \{X\})`
         with :math:`K = (\mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \setminus H) \setminus \{X\}`.
         Node sets are bit masks (``masks``: :func:`_adjacency_masks` of ``g``, computed when
-        None)."""
+        None); with ``positive``, only the operators of a positive finite gain (the only
+        ones a step can take)."""
         adj, und, par = _adjacency_masks(g) if masks is None else masks
         pa, ne = par[y], und[y]
         out = []
@@ -900,7 +903,9 @@ class GESStructure(_BaseStructureLearner):
                 rest = na & ~id_bits(h)
                 if not _is_clique(rest, adj):
                     continue
-                out.append((-ctx.gain(y, (pa | rest) & ~bit, x), x, y, h))
+                gain = -ctx.gain(y, (pa | rest) & ~bit, x)
+                if not positive or 0.0 < gain < math.inf:
+                    out.append((gain, x, y, h))
         return out
 
     @staticmethod
@@ -1113,7 +1118,7 @@ class GESStructure(_BaseStructureLearner):
                 group = groups[y] if groups else self._insert_groups(g, y, ctx, gaps, masks)
                 found = ctx.insert_operators(y, group, positive=True)
             else:
-                found = [c for c in self._delete_candidates(g, y, ctx, fixed, masks) if 0.0 < c[0] < math.inf]
+                found = self._delete_candidates(g, y, ctx, fixed, masks, positive=True)
             per_target[y] = sorted(found, key=_gain, reverse=True)
         candidates = _by_decreasing_gain(list(per_target.values()))
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
@@ -1160,10 +1165,11 @@ class GESStructure(_BaseStructureLearner):
                 out |= 1 << v
         return bit_ids(out)
 
-    def _turn_candidates(self, g, v, ctx, masks):
+    def _turn_candidates(self, g, v, ctx, masks, above=-math.inf):
         r"""The Turn operators that make ``u`` a parent of ``v`` (Hauser & Bühlmann 2012,
-        section 5.3), with their score changes; the global path condition of a directed
-        edge is left to :meth:`_turn_path_free`.
+        section 5.3), with their score changes, above ``above`` (the step's threshold: no
+        other can be taken); the global path condition of a directed edge is left to
+        :meth:`_turn_path_free`.
 
         With :math:`\mathrm{Ne}`, :math:`\mathrm{Pa}` the undirected neighbours and the
         parents in ``g``, ``C`` ranges over the cliques of :math:`\mathrm{Ne}_v` (of size at
@@ -1187,7 +1193,8 @@ class GESStructure(_BaseStructureLearner):
           :math:`s(v, \mathrm{Pa}_v \cup C \cup \{u\}) - s(v, \mathrm{Pa}_v \cup C)
           + s(u, \mathrm{Pa}_u \setminus \{v\}) - s(u, \mathrm{Pa}_u)`.
 
-        Returns ``(gain, u, v, C)`` with ``C`` a sorted tuple (non-finite gains dropped).
+        Returns ``(gain, u, v, C)`` with ``C`` a sorted tuple (non-finite gains, and gains
+        not above ``above``, dropped).
         """
         adj, und, par, children = masks
         ne, pa_v = und[v], par[v]
@@ -1209,8 +1216,8 @@ class GESStructure(_BaseStructureLearner):
                     if _mask_reaches(adj, c & ~n, n & ~c, ne & ~(c & n)):
                         continue
                     gain = ctx.gain(v, pa_v | c, u) - ctx.gain(u, par[u] | (c & n), v)
-                    if math.isfinite(gain):
-                        out.append((gain, u, v, tuple(bit_ids(c))))
+                    if above < gain < math.inf:  # (finite, and above the threshold)
+                        out.append((gain, u, v, id_tuple(c)))
             else:  # v -> u
                 n = ne & par[u]
                 loss = ctx.gain(u, par[u] & ~(1 << v), v)
@@ -1218,8 +1225,8 @@ class GESStructure(_BaseStructureLearner):
                     if c & n != n or (limit is not None and (pa_v | c).bit_count() > limit):
                         continue
                     gain = ctx.gain(v, pa_v | c, u) - loss
-                    if math.isfinite(gain):
-                        out.append((gain, u, v, tuple(bit_ids(c))))
+                    if above < gain < math.inf:
+                        out.append((gain, u, v, id_tuple(c)))
         return out
 
     @staticmethod
@@ -1260,7 +1267,8 @@ class GESStructure(_BaseStructureLearner):
         gain) or None."""
         adj, und, par = _adjacency_masks(g)
         masks = (adj, und, par, [a & ~(u | p) for a, u, p in zip(adj, und, par)])  # (children: the rest)
-        candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks)]
+        threshold = tolerance(total)  # (_pick's: a gain not above it is never taken)
+        candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks, threshold)]
         built = {}
 
         def valid(c):
