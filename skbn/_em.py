@@ -49,9 +49,11 @@ References
 """
 
 import functools
+import math
 from dataclasses import replace
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from skbn._continuous_network import _condition_rows
 from skbn._counting import moments
@@ -65,6 +67,7 @@ from skbn._data import (
     name_ranks,
     no_observed_value_message,
 )
+from skbn._engines._search import improves
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 from skbn.utils._progress import Progress, amount
@@ -1385,8 +1388,27 @@ def _family_lost_to_completion(family_scores, learned_from, completed, edges):
     return next((family for family, score in zip(lost, before) if score > -np.inf), None)
 
 
+def _accepts(family_scores, completed, edges, new_edges):
+    """Friedman's acceptance rule: whether the graph ``new_edges`` scores higher than the
+    current graph ``edges`` on the E-step's ``completed`` rows, by the searches' improvement
+    rule (:func:`skbn._engines._search.improves`: by more than ``1e-10 (1 + |S|)``, ``S`` the
+    current graph's score, the sum of its families' local scores). Of the new graph, only
+    the families whose parent sets differ are scored; the current graph's are all scored,
+    for ``S``, whose size the tolerance is relative to, as in every search (a family at
+    ``-inf`` makes ``S`` ``-inf``: then only a finite new score is higher).
+    ``family_scores(data, families)``: the search's local scores."""
+    p = completed.n_variables
+    old, new = parents_of(edges, p), parents_of(new_edges, p)
+    changed = [child for child in range(p) if old[child] != new[child]]
+    scores = family_scores(completed, [(child, old[child]) for child in range(p)]
+                           + [(child, new[child]) for child in changed])
+    kept = [score for child, score in enumerate(scores[:p]) if old[child] == new[child]]
+    return improves(math.fsum(kept + scores[p:]), math.fsum(scores[:p]))
+
+
 def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init, max_iter, tol, rng,
-                  fit_parameters=True, progress=None, fit_network=None, family_scores=None):
+                  fit_parameters=True, progress=None, fit_network=None, family_scores=None,
+                  learner="structural EM"):
     """Structural EM (Friedman 1997, 1998) around any structure search.
 
     Start from the graph ``search`` learns on the complete rows (:func:`_complete_row_start`;
@@ -1489,8 +1511,19 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
         progress.update(progress.done, search=step + 1, edges=len(new_edges))
         if new_edges == edges:
             break
+        if family_scores is not None and not _accepts(family_scores, completed, edges, new_edges):
+            progress.message(f"structure search {step + 1}: its graph scores no higher on the "
+                             f"completions than the current one, which is kept")
+            break
         edges, learned_from = new_edges, completed
         cpts = em.m_step(completed, parents_of(edges, p))
+    else:
+        if max_iter:
+            warn_user(
+                f"{learner}: structural EM did not converge: each of its em_max_iter={max_iter} "
+                f"structure searches changed the graph and raised its score on the E-step's "
+                f"completions. The last graph is returned; increase em_max_iter to let the loop "
+                f"end (see docs/missing.md, structural EM).", ConvergenceWarning)
     if fit_parameters:  # structure only: no parameter EM on the final graph
         cpts, trace, _ = em.run(parents_of(edges, p), cpts, max_iter, tol, progress)
         traces.append(trace[1:])

@@ -745,7 +745,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             try:
                 edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
                                                        fit_parameters=self.fit_parameters, progress=progress,
-                                                       family_scores=family_scores, **moments)
+                                                       family_scores=family_scores, learner=type(self).__name__,
+                                                       **moments)
             finally:
                 self._quiet_summaries = quiet
             if ruled:  # one PowerRuleWarning for all the searches, with their sum
