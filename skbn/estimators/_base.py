@@ -698,7 +698,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Parameter EM (:func:`skbn._em.fit_em`) runs on the structure the search returns.
         Structural EM (:func:`skbn._em.structural_em`, for learners with ``_structural_em``)
         drives the search (:meth:`_structure`) on the E-step's expected completions, starting
-        each from the current graph when the learner honours ``start``. With continuous
+        each from the current graph when the learner honours ``start``, and adopts a graph
+        only when it scores higher there than the current one (its acceptance rule, with
+        the search's scorer: ``family_scores`` below). With continuous
         columns both are the EM of Gaussian and CLG networks (:class:`skbn._em.MomentEM`),
         whose M-step is :meth:`_fit_continuous_network`.
         """
