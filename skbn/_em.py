@@ -1390,20 +1390,21 @@ def _family_lost_to_completion(family_scores, learned_from, completed, edges):
 
 def _accepts(family_scores, completed, edges, new_edges):
     """Friedman's acceptance rule: whether the graph ``new_edges`` scores higher than the
-    current graph ``edges`` on the E-step's ``completed`` rows, by the searches' improvement
-    rule (:func:`skbn._engines._search.improves`: by more than ``1e-10 (1 + |S|)``, ``S`` the
-    current graph's score, the sum of its families' local scores). Of the new graph, only
-    the families whose parent sets differ are scored; the current graph's are all scored,
-    for ``S``, whose size the tolerance is relative to, as in every search (a family at
-    ``-inf`` makes ``S`` ``-inf``: then only a finite new score is higher).
+    current graph ``edges`` on the E-step's ``completed`` rows. Only the families whose
+    parent sets differ are scored (the others add the same to both graphs): the new graph's
+    sum of them must beat the current graph's by the searches' improvement rule
+    (:func:`skbn._engines._search.improves`, more than ``1e-10 (1 + |s|)``, ``s`` the
+    current graph's sum; a family at ``-inf`` makes it ``-inf``, which only a finite sum
+    beats). Local scores of discrete families are at most 0, so ``|s|`` is at most the size
+    of the whole score, which a search's every move beats by its tolerance: a search that
+    starts from the current graph and only improves it (hill climbing, tabu) always passes.
     ``family_scores(data, families)``: the search's local scores."""
     p = completed.n_variables
     old, new = parents_of(edges, p), parents_of(new_edges, p)
     changed = [child for child in range(p) if old[child] != new[child]]
-    scores = family_scores(completed, [(child, old[child]) for child in range(p)]
+    scores = family_scores(completed, [(child, old[child]) for child in changed]
                            + [(child, new[child]) for child in changed])
-    kept = [score for child, score in enumerate(scores[:p]) if old[child] == new[child]]
-    return improves(math.fsum(kept + scores[p:]), math.fsum(scores[:p]))
+    return improves(math.fsum(scores[len(changed):]), math.fsum(scores[:len(changed)]))
 
 
 def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init, max_iter, tol, rng,
@@ -1423,15 +1424,16 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
 
     **Acceptance rule** (Friedman 1997, 1998). The search's graph :math:`G'` replaces the
     current :math:`G` only if it scores higher on the same completions :math:`\\tilde D`,
-    :math:`S(G' : \\tilde D) > S(G : \\tilde D) + 10^{-10} (1 + |S(G : \\tilde D)|)` with
-    :math:`S` the sum of the search's local scores (``family_scores``; :func:`_accepts`, the
-    searches' :func:`~skbn._engines._search.improves`); otherwise the loop ends at :math:`G`.
+    :math:`s(G' : \\tilde D) > s(G : \\tilde D) + 10^{-10} (1 + |s(G : \\tilde D)|)` with
+    :math:`s` the sum of the search's local scores (``family_scores``) over the families whose
+    parent sets differ (:func:`_accepts`, the searches' rule
+    :func:`~skbn._engines._search.improves`); otherwise the loop ends at :math:`G`.
     A search that does not start from the current graph (MMHC, K2, GES, Chow-Liu, exact)
     could otherwise return a worse graph and two graphs alternate until ``max_iter`` (MASS's
     Cars93 with MMHC: 100 searches). Hill climbing, which starts from :math:`G` and takes only
-    moves raising :math:`S` by more than that tolerance, always passes. For a score whose
-    log-likelihood term is the maximised expected log-likelihood (``bic``, ``aic``, ``loglik``)
-    with maximum-likelihood M-steps and the exact E-step, EM's inequality
+    moves raising the whole score by more than its tolerance, passes (:func:`_accepts`).
+    For a score whose log-likelihood term is the maximised expected log-likelihood (``bic``,
+    ``aic``, ``loglik``) with maximum-likelihood M-steps and the exact E-step, EM's inequality
     :math:`\\ell(G', \\theta') - \\ell(G, \\theta) \\ge Q(G', \\theta') - Q(G, \\theta)` makes the
     observed-data penalised log-likelihood :math:`\\ell - \\mathrm{penalty}` rise strictly
     with every adopted graph; ``trace`` (:math:`\\ell`, plus the log prior with ``"bayes"``)
