@@ -49,9 +49,11 @@ References
 """
 
 import functools
+import math
 from dataclasses import replace
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from skbn._continuous_network import _condition_rows
 from skbn._counting import moments
@@ -65,6 +67,7 @@ from skbn._data import (
     name_ranks,
     no_observed_value_message,
 )
+from skbn._engines._search import improves
 from skbn._inference import VariableElimination
 from skbn.parameters import estimate_cpt
 from skbn.utils._progress import Progress, amount
@@ -1385,8 +1388,28 @@ def _family_lost_to_completion(family_scores, learned_from, completed, edges):
     return next((family for family, score in zip(lost, before) if score > -np.inf), None)
 
 
+def _accepts(family_scores, completed, edges, new_edges):
+    """Friedman's acceptance rule: whether the graph ``new_edges`` scores higher than the
+    current graph ``edges`` on the E-step's ``completed`` rows. Only the families whose
+    parent sets differ are scored (the others add the same to both graphs): the new graph's
+    sum of them must beat the current graph's by the searches' improvement rule
+    (:func:`skbn._engines._search.improves`, more than ``1e-10 (1 + |s|)``, ``s`` the
+    current graph's sum; a family at ``-inf`` makes it ``-inf``, which only a finite sum
+    beats). Local scores of discrete families are at most 0, so ``|s|`` is at most the size
+    of the whole score, which a search's every move beats by its tolerance: a search that
+    starts from the current graph and only improves it (hill climbing, tabu) always passes.
+    ``family_scores(data, families)``: the search's local scores."""
+    p = completed.n_variables
+    old, new = parents_of(edges, p), parents_of(new_edges, p)
+    changed = [child for child in range(p) if old[child] != new[child]]
+    scores = family_scores(completed, [(child, old[child]) for child in changed]
+                           + [(child, new[child]) for child in changed])
+    return improves(math.fsum(scores[len(changed):]), math.fsum(scores[:len(changed)]))
+
+
 def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init, max_iter, tol, rng,
-                  fit_parameters=True, progress=None, fit_network=None, family_scores=None):
+                  fit_parameters=True, progress=None, fit_network=None, family_scores=None,
+                  learner="structural EM"):
     """Structural EM (Friedman 1997, 1998) around any structure search.
 
     Start from the graph ``search`` learns on the complete rows (:func:`_complete_row_start`;
@@ -1394,9 +1417,29 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
     ``n_init`` initialisations); then repeat -- E-step under the current network (every joint
     completion of a row as a weighted row, so that any candidate family's expected counts
     are right), ``search`` on them, M-step for the new graph on the same expected counts --
-    until the search returns the graph it started from or after ``max_iter`` searches;
-    finally parameter EM to convergence (``max_iter``, ``tol``) on the last graph (skipped
-    with ``fit_parameters=False``).
+    until the search returns the graph it started from, or a graph the acceptance rule
+    turns down, or after ``max_iter`` searches (then with a ``ConvergenceWarning`` naming
+    ``learner`` and ``em_max_iter``); finally parameter EM to convergence (``max_iter``,
+    ``tol``) on the last graph (skipped with ``fit_parameters=False``).
+
+    **Acceptance rule** (Friedman 1997, 1998). The search's graph :math:`G'` replaces the
+    current :math:`G` only if it scores higher on the same completions :math:`\\tilde D`,
+    :math:`s(G' : \\tilde D) > s(G : \\tilde D) + 10^{-10} (1 + |s(G : \\tilde D)|)` with
+    :math:`s` the sum of the search's local scores (``family_scores``) over the families whose
+    parent sets differ (:func:`_accepts`, the searches' rule
+    :func:`~skbn._engines._search.improves`); otherwise the loop ends at :math:`G`.
+    A search that does not start from the current graph (MMHC, K2, GES, Chow-Liu, exact)
+    could otherwise return a worse graph and two graphs alternate until ``max_iter`` (MASS's
+    Cars93 with MMHC: 100 searches). Hill climbing, which starts from :math:`G` and takes only
+    moves raising the whole score by more than its tolerance, passes (:func:`_accepts`).
+    For a score whose log-likelihood term is the maximised expected log-likelihood (``bic``,
+    ``aic``, ``loglik``) with maximum-likelihood M-steps and the exact E-step, EM's inequality
+    :math:`\\ell(G', \\theta') - \\ell(G, \\theta) \\ge Q(G', \\theta') - Q(G, \\theta)` makes the
+    observed-data penalised log-likelihood :math:`\\ell - \\mathrm{penalty}` rise strictly
+    with every adopted graph; ``trace`` (:math:`\\ell`, plus the log prior with ``"bayes"``)
+    can fall from one graph to the next. For BDeu and BGe the score of the expected counts
+    approximates the expected score (Friedman 1998): each adopted graph scores higher on the
+    completions it was chosen on, and no observed-data quantity is guaranteed to rise.
 
     **A family the completions make -inf.** Friedman's guarantee (a graph that scores higher
     on the expected completions scores higher on the observed data) holds for scores that
@@ -1441,14 +1484,18 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
         ``cpts`` returned are the fitted network.
     family_scores : callable or None
         ``family_scores(data, families) -> list of float``: the search's local score of each
-        ``(child, parents)`` on ``data``, for the rule above (None: no such check).
+        ``(child, parents)`` on ``data``, for the acceptance rule and the -inf rule above
+        (None: neither is checked, and every graph the search returns is adopted).
+    learner : str, default="structural EM"
+        The learner's name, for the ``ConvergenceWarning``.
 
     Returns
     -------
     edges : sorted list of (parent, child) positions
     cpts : list of ndarray, node order (the M-step's for ``edges``, or the final EM's)
     trace : ndarray
-        The objective (observed-data log-likelihood plus log prior) after every step.
+        The objective (observed-data log-likelihood plus log prior) after every step: the
+        first parameter EM, one value per adopted graph, the final parameter EM.
     """
     progress = Progress(0, "structural EM") if progress is None else progress
     codes = np.asarray(data.codes, dtype=np.int64)
@@ -1489,8 +1536,19 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
         progress.update(progress.done, search=step + 1, edges=len(new_edges))
         if new_edges == edges:
             break
+        if family_scores is not None and not _accepts(family_scores, completed, edges, new_edges):
+            progress.message(f"structure search {step + 1}: its graph scores no higher on the "
+                             f"completions than the current one, which is kept")
+            break
         edges, learned_from = new_edges, completed
         cpts = em.m_step(completed, parents_of(edges, p))
+    else:
+        if max_iter:
+            warn_user(
+                f"{learner}: structural EM did not converge: each of its em_max_iter={max_iter} "
+                f"structure searches changed the graph and raised its score on the E-step's "
+                f"completions. The last graph is returned; increase em_max_iter to let the loop "
+                f"end (see docs/missing.md, structural EM).", ConvergenceWarning)
     if fit_parameters:  # structure only: no parameter EM on the final graph
         cpts, trace, _ = em.run(parents_of(edges, p), cpts, max_iter, tol, progress)
         traces.append(trace[1:])

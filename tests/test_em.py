@@ -805,3 +805,184 @@ def test_em_names_the_edges_whose_columns_no_row_observes_together(kind):
         FixedStructure(edges=[("a", "c"), ("c", "b")], missing="em").fit(fitted)  # (edge not fitted)
         FixedStructure(edges=edges, missing="em").fit(X.fillna(X.iloc[0]))  # (complete data)
     assert not [w for w in record if "no row observes both" in str(w.message)]
+
+
+# ---------------------------------------------------------------- Friedman's acceptance rule
+def _chain_rows(n=300, rate=0.2, seed=0):
+    """Codes of four binary columns, a chain 0 -> 1 -> 2 -> 3 (each copies its parent with
+    probability 0.85), with every cell missing completely at random with probability
+    ``rate``: an EncodedData for :func:`skbn._em.structural_em`."""
+    from skbn._data import EncodedData
+
+    rng = np.random.default_rng(seed)
+    codes = np.empty((n, 4), dtype=np.int64)
+    codes[:, 0] = rng.random(n) < 0.4
+    for child in range(1, 4):
+        codes[:, child] = np.where(rng.random(n) < 0.85, codes[:, child - 1], 1 - codes[:, child - 1])
+    codes[rng.random(codes.shape) < rate] = -1
+    return EncodedData(np.asfortranarray(codes), np.array([2, 2, 2, 2]), ("a", "b", "c", "d"))
+
+
+def _bic_by_hand(completed, edges):
+    """BIC of the DAG ``edges`` on weighted rows, family by family with a loop over the rows:
+    ``sum N_jk log(N_jk / N_j) - log(N) / 2 (r - 1) q`` (``q`` every parent configuration)."""
+    p = completed.n_variables
+    weights = np.ones(len(completed.codes)) if completed.weights is None else completed.weights
+    n, total = weights.sum(), 0.0
+    for child in range(p):
+        parents = sorted(q for q, c in edges if c == child)
+        counts = {}
+        for row, w in zip(completed.codes, weights):
+            key = tuple(int(row[q]) for q in parents)
+            counts.setdefault(key, np.zeros(2))[int(row[child])] += w
+        for table in counts.values():
+            total += sum(c * np.log(c / table.sum()) for c in table if c > 0)
+        total -= np.log(n) / 2 * (2 - 1) * 2 ** len(parents)
+    return total
+
+
+def _run_structural_em(data, proposals, *, max_iter=10, fit_parameters=True):
+    """structural_em with BIC, maximum likelihood and a search that returns ``proposals``
+    one after the other (the first on the complete rows), ignoring its start graph like
+    MMHC and K2. Returns the result and the calls ``(completed, start, proposal)``."""
+    from skbn._em import structural_em
+    from skbn._engines._local_scores import FamilyScoreCache
+    from skbn.scores import BIC
+
+    calls = []
+
+    def search(completed, start):
+        proposal = proposals[min(len(calls), len(proposals) - 1)]
+        proposal = proposal(start) if callable(proposal) else proposal
+        calls.append((completed, start, sorted(proposal)))
+        return proposal
+
+    def family_scores(rows, families):
+        cache = FamilyScoreCache(rows, BIC())
+        return [cache.local_score(child, parents) for child, parents in families]
+
+    result = structural_em(data, search, latent=[False] * data.n_variables, weights=None, method="mle",
+                           ess=1.0, e_step="exact", n_init=1, max_iter=max_iter, tol=1e-9,
+                           rng=np.random.RandomState(0), fit_parameters=fit_parameters,
+                           family_scores=family_scores, learner="TestLearner")
+    return result, calls
+
+
+@pytest.mark.parametrize("start_with_the_edge", [True, False])
+def test_structural_em_stops_a_search_alternating_between_two_graphs(start_with_the_edge):
+    """MASS's Cars93 with MMHC: the search, which does not start from the current graph,
+    returned two graphs in turn, and structural EM adopted each (100 searches, the last
+    graph returned without a word). Now a graph replaces the current one only if it scores
+    higher on the same completions: at most two searches, ending at the better graph (the
+    one with the strong dependence), and no ConvergenceWarning."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    edge, empty = [(0, 1), (1, 2), (2, 3)], []
+
+    def other(start):  # (start: the current graph, None when empty)
+        return empty if start else edge
+
+    data = _chain_rows()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        (edges, _, _), calls = _run_structural_em(
+            data, [edge if start_with_the_edge else empty, other], max_iter=50)
+    assert edges == edge
+    assert len(calls) - 1 == (1 if start_with_the_edge else 2)  # (searches after the start graph)
+    last_completed, _, rejected = calls[-1]
+    assert rejected == empty
+    assert _bic_by_hand(last_completed, empty) < _bic_by_hand(last_completed, edge)
+
+
+def test_structural_em_accepts_exactly_the_graphs_that_score_higher_on_the_completions():
+    """Each step's decision against BIC recomputed by hand on that step's completions:
+    a graph is adopted iff it scores higher there; the loop ends at the first one that
+    does not. With BIC and maximum-likelihood M-steps, Friedman's bound then makes the
+    observed-data BIC, ``em_trace_`` (the log-likelihood) minus the penalty, strictly
+    increase from graph to graph (the log-likelihood alone need not: a graph with fewer
+    parameters can be adopted at a lower likelihood)."""
+    chain = [[], [(0, 1)], [(0, 1), (1, 2)], [(0, 1), (1, 2), (2, 3)],
+             [(0, 1), (1, 2), (2, 3), (0, 3)], [(3, 0)]]
+    data = _chain_rows(n=400, seed=3)
+    (edges, _, trace), calls = _run_structural_em(data, chain, fit_parameters=False)
+    current = calls[0][2]
+    adopted = [current]
+    for completed, start, proposal in calls[1:]:
+        assert (start or []) == current  # (the search is given the current graph)
+        higher = _bic_by_hand(completed, proposal) > _bic_by_hand(completed, current)
+        if proposal != current and higher:
+            current = proposal
+            adopted.append(current)
+    assert edges == current
+    assert len(adopted) >= 3  # (the chain's first edges are adopted, a later proposal is not)
+    assert [e for _, _, e in calls[1:]][len(adopted) - 1] not in adopted
+    # the trace: the first parameter EM, then one objective per adopted graph (the last one
+    # for the graph the loop ends at); without fit_parameters nothing follows
+    per_graph = trace[-(len(adopted) - 1):]
+    penalty = np.array([np.log(data.codes.shape[0]) / 2 * sum(2 ** sum(c == child for _, c in g)
+                                                              for child in range(4))
+                        for g in adopted[1:]])
+    assert np.all(np.diff(per_graph - penalty) > 0)
+
+
+def test_structural_em_warns_when_em_max_iter_searches_all_change_the_graph():
+    """The loop's other end: ``em_max_iter`` searches, each adopted, without one returning
+    the current graph: the last graph is returned with a ConvergenceWarning naming the
+    learner and em_max_iter. One more search lets it end quietly."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    chain = [[], [(0, 1)], [(0, 1), (1, 2)], [(0, 1), (1, 2), (2, 3)]]
+    data = _chain_rows(n=400, seed=3)
+    with pytest.warns(ConvergenceWarning, match=r"TestLearner: structural EM did not converge: "
+                                                  r"each of its em_max_iter=2 structure searches"):
+        (edges, _, _), _ = _run_structural_em(data, chain, max_iter=2)
+    assert edges == chain[2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        (edges, _, _), calls = _run_structural_em(data, chain, max_iter=4)
+    assert edges == chain[3] and len(calls) == 5
+
+
+def test_learners_name_themselves_when_structural_em_does_not_converge():
+    """Through ``fit``: hill climbing on ASIA with MCAR cells changes the graph in its one
+    search of em_max_iter=1."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    X = mcar(asia_network().sample(1000, random_state=5), 0.2, seed=6)
+    with pytest.warns(ConvergenceWarning, match=r"HillClimbStructure: .*em_max_iter=1 "):
+        HillClimbStructure(missing="em", em_max_iter=1, random_state=0).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        HillClimbStructure(missing="em", random_state=0).fit(X)
+
+
+@pytest.mark.parametrize("name", ["hill_climb", "tabu", "ges", "mmhc", "k2"])
+def test_searches_that_climb_from_the_current_graph_are_never_turned_down(name, monkeypatch):
+    """Hill climbing and tabu search start from the current graph and take only moves that
+    raise the score by more than the tolerance, so every graph they return differing from it
+    passes the acceptance rule, and their results are those of before the rule; GES (which
+    starts from the empty graph) passed it on every step here too. MMHC and K2 end at the
+    first graph not accepted; every learner ends without a ConvergenceWarning."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from skbn import _em
+
+    decisions = []
+
+    def spy(*args):
+        decisions.append(accepts(*args))
+        return decisions[-1]
+
+    accepts = _em._accepts
+    monkeypatch.setattr(_em, "_accepts", spy)
+    net = asia_network()
+    for seed in range(3):
+        X = mcar(net.sample(500, random_state=30 + seed)[ASIA_ORDER], 0.15, seed=40 + seed)
+        extra = dict(ordering=ASIA_ORDER) if name == "k2" else {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            model = make(name, missing="em", random_state=0, **extra).fit(X)
+        assert model.em_n_iter_ < 100
+    assert decisions
+    if name in ("hill_climb", "tabu", "ges"):
+        assert all(decisions)

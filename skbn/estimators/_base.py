@@ -699,7 +699,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         Parameter EM (:func:`skbn._em.fit_em`) runs on the structure the search returns.
         Structural EM (:func:`skbn._em.structural_em`, for learners with ``_structural_em``)
         drives the search (:meth:`_structure`) on the E-step's expected completions, starting
-        each from the current graph when the learner honours ``start``. With continuous
+        each from the current graph when the learner honours ``start``, and adopts a graph
+        only when it scores higher there than the current one (its acceptance rule, with
+        the search's scorer: ``family_scores`` below). With continuous
         columns both are the EM of Gaussian and CLG networks (:class:`skbn._em.MomentEM`),
         whose M-step is :meth:`_fit_continuous_network`.
         """
@@ -746,7 +748,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             try:
                 edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
                                                        fit_parameters=self.fit_parameters, progress=progress,
-                                                       family_scores=family_scores, **moments)
+                                                       family_scores=family_scores, learner=type(self).__name__,
+                                                       **moments)
             finally:
                 self._quiet_summaries = quiet
             if ruled:  # one PowerRuleWarning for all the searches, with their sum
