@@ -108,14 +108,15 @@ def within_time():
     planted = pd.DataFrame({"a": a, "b": b, "c": a + b + np.where(d == "u", 0.0, 3.0), "d": d, "e": e,
                             "f": rng.normal(size=n)})
     m = 189  # (birthwt's shape: codes of 2-6 states, three measurements, repeated rows)
-    codes = {name: rng.integers(0, r, m) for name, r in zip(["low", "race", "smoke", "ptl", "ht", "ui", "ftv"],
-                                                            [2, 3, 2, 4, 2, 2, 6])}
+    code_states = {"low": 2, "race": 3, "smoke": 2, "ptl": 4, "ht": 2, "ui": 2, "ftv": 6}
+    codes = {name: rng.integers(0, r, m) for name, r in code_states.items()}
     shaped = pd.DataFrame({**codes, "age": rng.integers(14, 46, m), "lwt": rng.integers(80, 250, m),
                            "bwt": rng.integers(700, 5000, m)})
     shaped.iloc[1] = shaped.iloc[0]
     declared = {"age": "continuous", "lwt": "continuous", "bwt": "continuous"}
     print("fit with the determined-columns check, CPU ms (best of 15)")
-    for label, fit in (("within states, 5,000 rows, PC", lambda: PCStructure(fit_parameters=False).fit(planted)),
+    for label, fit in (("within states, 5,000 rows, PC",
+                        lambda: PCStructure(fit_parameters=False).fit(planted)),
                        ("birthwt-shaped, 189 rows, hill climbing",
                         lambda: HillClimbStructure(column_types=declared).fit(shaped))):
         times = []

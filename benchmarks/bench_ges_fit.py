@@ -17,7 +17,6 @@ import pandas as pd
 from skbn import GESStructure
 from skbn.datasets import make_random_network
 
-
 CASES = ["7x1k", "7x5k", "7x10k", "10x1k", "10x10k", "15x1k"]
 
 

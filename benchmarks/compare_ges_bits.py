@@ -15,7 +15,6 @@ import pandas as pd
 
 
 def cases():
-    rng = np.random.default_rng(0)
     out = []
     for seed in range(int(sys.argv[3]) if len(sys.argv) > 3 else 60):
         p = [5, 6, 7, 8, 9, 10, 15][seed % 7]
@@ -70,7 +69,8 @@ def diff(a, b):
         rb = pickle.load(f)
     bad = [k for k in ra if ra[k] != rb.get(k)]
     chunk_bad = [k for k in ra if k.endswith("-chunks") and ra[k] != ra[k[:-7]]]
-    print(f"{len(ra)} results, {len(bad)} differ: {bad}; chunked != in-memory in A (reported, not compared): {chunk_bad}")
+    print(f"{len(ra)} results, {len(bad)} differ: {bad}; chunked != in-memory in A "
+          f"(reported, not compared): {chunk_bad}")
     return 1 if bad else 0
 
 

@@ -58,7 +58,8 @@ def corpus(gaussian, clg):
     for seed in (0, 1):
         for name, n, rate in (("asia", 500, 0.15), ("survey", 400, 0.2), ("child", 500, 0.1)):
             net = read_bif(NETWORKS / f"{name}.bif")
-            data[f"{name}{n}-{rate:.0%}-s{seed}"] = (mcar(net.sample(n, random_state=seed), rate, seed + 1), {})
+            rows = mcar(net.sample(n, random_state=seed), rate, seed + 1)
+            data[f"{name}{n}-{rate:.0%}-s{seed}"] = (rows, {})
         for name, path in (("gauss", gaussian), ("clg", clg)):
             try:
                 x = pd.read_csv(path).sample(400, random_state=seed).reset_index(drop=True)

@@ -407,14 +407,20 @@ class _EMLoop:
         with its own ``model``, ``e_step``, ``m_step`` and ``log_prior``)."""
         trace = []
         label = "log-likelihood" if self.method == "mle" else "log-posterior"
+        self.last_change = None  # (no iteration asked for: nothing to converge)
         for iteration in range(max_iter + 1):
             data, log_lik = self.e_step(self.model(cpts, parents))
             trace.append(log_lik + self.log_prior(cpts))
             if progress is not None and progress.enabled:
                 progress.message(f"iteration {iteration}: {label} {trace[-1]:.6f}")
                 progress.update(progress.done + 1, **{label: trace[-1]})
-            if iteration == max_iter or (
-                    iteration and abs(trace[-1] - trace[-2]) <= tol * self.scale(trace[-1], log_lik)):
+            if iteration:
+                scale, change = self.scale(trace[-1], log_lik), abs(trace[-1] - trace[-2])
+                if change <= tol * scale:
+                    self.last_change = None
+                    break
+                self.last_change = change / scale if scale else math.inf
+            if iteration == max_iter:
                 break
             cpts = self.m_step(data, parents)
         if self.sampled_rows and not self._sampling_reported:
@@ -426,6 +432,10 @@ class _EMLoop:
                 "result depends on random_state (pass one to reproduce it)."
             )
         return cpts, np.asarray(trace), data
+
+    #: the relative change of the objective at the last iteration of :meth:`run`'s latest
+    #: loop when it stopped at ``max_iter`` above ``tol`` (None: converged, or no iteration)
+    last_change = None
 
     def scale(self, objective, log_lik):
         """What the change of the objective is relative to in the stopping rule: its size,
@@ -1246,7 +1256,8 @@ def _weighted_sum(weights, values):
 
 
 def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess, e_step,
-           n_init, max_iter, tol, rng, progress=None, values=None, fit_network=None, report=True):
+           n_init, max_iter, tol, rng, progress=None, values=None, fit_network=None, report=True,
+           learner="EM", settable=True):
     """Parameter EM with ``n_init`` initialisations; the best final objective wins.
 
     The first initialisation is the available-case estimate (random for families
@@ -1264,8 +1275,9 @@ def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess
     data : EncodedData, expected completions under ``cpts``
 
     ``progress`` (a :class:`skbn.utils._progress.Progress`) hears of every iteration;
-    ``report``: warn about the returned parameters (:meth:`MomentEM.report`; structural
-    EM reports on its last graph's instead).
+    ``report``: warn about the returned parameters (:meth:`MomentEM.report`) and, naming
+    ``learner`` (``settable``: as :func:`warn_not_converged`), when the winning run stopped
+    at ``max_iter`` before converging; structural EM reports on its last graph's instead.
     """
     em = _make_em(codes, cardinalities, names, values, fit_network, weights=weights, method=method,
                   ess=ess, e_step=e_step, rng=rng)
@@ -1275,10 +1287,29 @@ def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess
         start = em.initial_cpts(parents, latent, random=init > 0)
         cpts, trace, data = em.run(parents, start, max_iter, tol, progress)
         if best is None or trace[-1] > best[1][-1]:
-            best = (cpts, trace, data)
+            best, change = (cpts, trace, data), em.last_change
     if report:
         em.report(best[0])
+        warn_not_converged(change, max_iter, tol, learner, settable)
     return best
+
+
+def warn_not_converged(change, max_iter, tol, learner="EM", settable=True):
+    """Warn (``ConvergenceWarning``) that parameter EM stopped at ``max_iter`` iterations
+    while the objective still changed by ``change`` of its scale (:meth:`_EMLoop.scale`),
+    more than ``tol`` (:meth:`_EMLoop.run`'s rule); nothing when ``change`` is None.
+    ``settable``: whether ``learner`` has the parameter ``em_max_iter`` (PC's available
+    case runs EM with the defaults)."""
+    if change is None:
+        return
+    remedy = ("increase em_max_iter to let EM converge" if settable else
+              "to run EM longer, fit FixedStructure(edges=model.edges_, missing='em', "
+              "em_max_iter=...) on the same data")
+    warn_user(
+        f"{learner}: parameter EM did not converge: after em_max_iter={max_iter} iterations the "
+        f"objective (em_trace_) still changed by {change:.3g} of its size, more than "
+        f"em_tol={tol:g}. The parameters of the last iteration are returned; {remedy}.",
+        ConvergenceWarning)
 
 
 def _make_em(codes, cardinalities, names, values, fit_network, *, weights, method, ess, e_step, rng):
@@ -1553,4 +1584,5 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
         cpts, trace, _ = em.run(parents_of(edges, p), cpts, max_iter, tol, progress)
         traces.append(trace[1:])
         em.report(cpts)
+        warn_not_converged(em.last_change, max_iter, tol, learner)
     return edges, cpts, np.concatenate([np.asarray(t, dtype=float) for t in traces])

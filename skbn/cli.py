@@ -66,7 +66,7 @@ OPTION_OF = {"max_memory": "--max-memory", "max_indegree": "--max-indegree",
              "black_list": "--black-list", "ci_test": "--ci-test", "missing": "--missing",
              "scorer": "--score", "ess": "--ess", "alpha": "--alpha", "tiers": "--tiers",
              "ordering": "--ordering", "target": "--target", "verbose": "-v",
-             "sample_weight": "--weights"}
+             "sample_weight": "--weights", "em_max_iter": "--em-max-iter"}
 
 #: Extensions of the outputs (compressed CSV: pandas infers the compression).
 _TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".dat")
@@ -1358,6 +1358,8 @@ def build_estimator(args, data):
         need("target", "--target", args.target)
     if args.missing is not None:
         need("missing", "--missing", args.missing)
+    if getattr(args, "em_max_iter", None) is not None:
+        need("em_max_iter", "--em-max-iter", args.em_max_iter)
     if args.n_jobs is not None:
         need("n_jobs", "--n-jobs", args.n_jobs)
     if args.max_memory is not None:
@@ -2284,6 +2286,9 @@ def build_parser():
     learn.add_argument("--missing", metavar="STRATEGY",
                        help="how the method handles missing values (methods with a "
                             "'missing' parameter only)")
+    learn.add_argument("--em-max-iter", type=int, metavar="N",
+                       help="most EM iterations, and structural-EM searches, of --missing em "
+                            "(default 100)")
     learn.add_argument("--n-jobs", type=int, help="parallel workers (joblib)")
     learn.add_argument("--random-state", type=int,
                        help="seed of randomised methods (ignored by deterministic ones)")
@@ -2536,6 +2541,11 @@ def _with_options(text):
     # structural EM's note on configurations never observed: no command refits a given graph
     text = re.sub(r" FixedStructure\(edges=model\.edges_, missing='em'\) always starts from .*?, "
                   r"to the same likelihood\.", "", text)
+    # parameter EM that did not converge in a learner without em_max_iter (PC's available
+    # case): no command refits a given graph
+    text = text.replace("to run EM longer, fit FixedStructure(edges=model.edges_, missing='em', "
+                        "em_max_iter=...) on the same data",
+                        "to run EM longer, learn with a method that takes --em-max-iter")
     # K2's warning without an ordering: the option, and methods rather than classes
     text = text.replace("K2Structure(ordering=None) takes", "Without --ordering, k2 takes")
     text = text.replace("Pass ordering= (a known causal or temporal order of the columns, e.g. "

@@ -79,6 +79,7 @@ def test_learn_pc_with_alpha_writes_undirected_edges(asia_csv, tmp_path, capsys)
     (["--score", "bic", "--ess", "5"], ["--ess", "bdeu"]),
     (["--method", "chow_liu", "--max-indegree", "2"], ["--max-indegree", "chow_liu"]),
     (["--method", "pc", "--missing", "em"], ["missing", "em"]),
+    (["--method", "pc", "--em-max-iter", "5"], ["--em-max-iter", "pc"]),
     (["-o", "model.txt"], ["-o 'model.txt'", "'.txt'", ".bif, .json"]),
     (["--black-list", "nope.csv"], ["nope.csv"]),
 ])
@@ -184,6 +185,19 @@ def test_structural_em_warning_on_an_unobserved_configuration_in_cli_words(tmp_p
     assert "the column 'c' is never observed in 1 of the 3 configurations" in err
     assert "so EM kept the values it started from" in err
     assert "FixedStructure" not in err and "model.edges_" not in err
+
+
+def test_learn_em_max_iter_bounds_em_and_its_warning_names_the_option(asia_csv, tmp_path, capsys):
+    """--em-max-iter sets em_max_iter; EM stopped by it before converging says so in the
+    command's words."""
+    frame = pd.read_csv(asia_csv, dtype=str)
+    mask = np.random.default_rng(0).random(frame.shape) < 0.2
+    frame.mask(mask).to_csv(tmp_path / "gaps.csv", index=False)
+    status, out, err = run(["learn", tmp_path / "gaps.csv", "--missing", "em", "--em-max-iter", "1"],
+                           capsys)
+    assert status == 0 and " -> " in out
+    assert "em_max_iter=1" not in err and "--em-max-iter 1" in err
+    assert "increase --em-max-iter" in err
 
 
 def test_learn_parquet(asia_csv, tmp_path, capsys, monkeypatch):

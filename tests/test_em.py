@@ -937,8 +937,8 @@ def test_structural_em_warns_when_em_max_iter_searches_all_change_the_graph():
                                                   r"each of its em_max_iter=2 structure searches"):
         (edges, _, _), _ = _run_structural_em(data, chain, max_iter=2)
     assert edges == chain[2]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
+    with warnings.catch_warnings():  # (the final parameter EM, capped at 4 too, may warn of its own)
+        warnings.filterwarnings("error", "TestLearner: structural EM", ConvergenceWarning)
         (edges, _, _), calls = _run_structural_em(data, chain, max_iter=4)
     assert edges == chain[3] and len(calls) == 5
 
@@ -986,3 +986,64 @@ def test_searches_that_climb_from_the_current_graph_are_never_turned_down(name, 
     assert decisions
     if name in ("hill_climb", "tabu", "ges"):
         assert all(decisions)
+
+
+def test_parameter_em_warns_when_it_stops_at_em_max_iter_before_converging():
+    """Parameter EM that stops at ``em_max_iter`` while the objective still changes by more
+    than ``em_tol`` of its size returns the last parameters with a ConvergenceWarning naming
+    the learner, em_max_iter and the last relative change; EM that converges, and
+    ``em_max_iter=0`` (the available-case estimate: no iteration asked for), say nothing.
+    The change it reports is the stopping rule's: above em_tol, and the trace's last step."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    net = asia_network()
+    X = mcar(net.sample(1000, random_state=7)[ASIA_ORDER], 0.3, seed=8)
+    edges = [(p, c) for c, parents in net.parents.items() for p in parents]
+    expected = r"FixedStructure: parameter EM did not converge: after em_max_iter=2 iterations .* increase"
+    with pytest.warns(ConvergenceWarning, match=expected) as caught:
+        short = FixedStructure(edges=edges, missing="em", em_max_iter=2, em_tol=1e-12).fit(X)
+    assert len(short.em_trace_) == 3
+    change = float(str(caught[0].message).split("changed by ")[1].split(" of its size")[0])
+    assert change > 1e-12
+    assert change == pytest.approx(abs(short.em_trace_[-1] - short.em_trace_[-2]) / abs(short.em_trace_[-1]),
+                                   rel=1e-2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        converged = FixedStructure(edges=edges, missing="em").fit(X)
+        FixedStructure(edges=edges, missing="em", em_max_iter=0).fit(X)
+    assert len(converged.em_trace_) < 101
+
+
+def test_gaussian_parameter_em_warns_when_it_stops_at_em_max_iter_before_converging():
+    """The same warning from the EM of Gaussian networks (its own scale of the objective)."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=400)
+    b = 2 * a + rng.normal(size=400)
+    c = b - a + rng.normal(size=400)
+    X = pd.DataFrame({"a": a, "b": b, "c": c})
+    X.loc[rng.random(400) < 0.3, "b"] = np.nan
+    X.loc[rng.random(400) < 0.3, "c"] = np.nan
+    with pytest.warns(ConvergenceWarning, match=r"HillClimbStructure: parameter EM did not converge: "
+                                                  r"after em_max_iter=1 iterations"):
+        HillClimbStructure(scorer="bic-g", missing="em", em_max_iter=1, em_tol=1e-15).fit(X)
+
+
+def test_pc_names_a_remedy_it_has_when_its_parameter_em_does_not_converge():
+    """PCStructure (available case) runs EM with the defaults and has no em_max_iter: the
+    warning names a way that exists (and the command line its own)."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from skbn._em import warn_not_converged
+    from skbn.cli import _with_options
+
+    with pytest.warns(ConvergenceWarning) as caught:
+        warn_not_converged(1e-3, 100, 1e-6, "PCStructure", settable=False)
+    text = str(caught[0].message)
+    assert "increase em_max_iter" not in text
+    assert "FixedStructure(edges=model.edges_, missing='em', em_max_iter=...)" in text
+    assert "learn with a method that takes --em-max-iter" in _with_options(text)
+    with pytest.warns(ConvergenceWarning) as caught:
+        warn_not_converged(1e-3, 100, 1e-6, "HillClimbStructure")
+    assert "increase --em-max-iter to let EM converge" in _with_options(str(caught[0].message))

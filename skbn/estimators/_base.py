@@ -725,7 +725,9 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                                 total=total, detail=f"at most {amount(total, 'iteration')}")
             cpts, trace, _ = _em.fit_em(np.asarray(data.codes, dtype=np.int64), data.cardinalities,
                                         data.names, _em.parents_of(edges, data.n_variables), latent,
-                                        **fit, **settings, progress=progress, values=data.values, **moments)
+                                        **fit, **settings, progress=progress, values=data.values,
+                                        learner=type(self).__name__,
+                                        settable=hasattr(self, "em_max_iter"), **moments)
         else:
             searches = amount(self.em_max_iter, "search", "searches")
             progress = Progress(getattr(self, "verbose", 0), f"{type(self).__name__} EM", unit="iteration",
@@ -748,8 +750,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             try:
                 edges, cpts, trace = _em.structural_em(data, search, latent=latent, **fit, **settings,
                                                        fit_parameters=self.fit_parameters, progress=progress,
-                                                       family_scores=family_scores, learner=type(self).__name__,
-                                                       **moments)
+                                                       family_scores=family_scores,
+                                                       learner=type(self).__name__, **moments)
             finally:
                 self._quiet_summaries = quiet
             if ruled:  # one PowerRuleWarning for all the searches, with their sum
