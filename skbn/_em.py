@@ -1539,6 +1539,7 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
                             progress=progress, **moments, report=False)
     traces = [trace]
     em = _make_em(codes, data.cardinalities, data.names, **moments, rng=rng, **settings)
+    recorded = True  # (whether the trace holds the current graph's objective)
     for step in range(max_iter):
         completed, log_lik = em.e_step(em.model(cpts, parents_of(edges, p)), joint=True)
         completed = replace(completed, target=data.target, target_from_y=data.target_from_y)
@@ -1580,9 +1581,15 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
                 f"structure searches changed the graph and raised its score on the E-step's "
                 f"completions. The last graph is returned; increase em_max_iter to let the loop "
                 f"end (see docs/missing.md, structural EM).", ConvergenceWarning)
+            # the last search's graph has no value in the trace yet (a next step's E-step
+            # gives it): the final EM's first one, or this E-step's
+            recorded = False
+            if not fit_parameters:
+                _, log_lik = em.e_step(em.model(cpts, parents_of(edges, p)))
+                traces.append([log_lik + em.log_prior(cpts)])
     if fit_parameters:  # structure only: no parameter EM on the final graph
         cpts, trace, _ = em.run(parents_of(edges, p), cpts, max_iter, tol, progress)
-        traces.append(trace[1:])
+        traces.append(trace[1:] if recorded else trace)  # (its first value: the last graph's)
         em.report(cpts)
         warn_not_converged(em.last_change, max_iter, tol, learner)
     return edges, cpts, np.concatenate([np.asarray(t, dtype=float) for t in traces])

@@ -943,6 +943,55 @@ def test_structural_em_warns_when_em_max_iter_searches_all_change_the_graph():
     assert edges == chain[3] and len(calls) == 5
 
 
+def _observed_log_likelihood(data, edges, completed):
+    """The observed-data log-likelihood of ``data`` (binary codes, -1 missing) under the DAG
+    ``edges`` with maximum-likelihood CPTs of the weighted ``completed`` rows, by brute
+    force: every completion of a row's missing cells, summed."""
+    p = data.n_variables
+    weights = np.ones(len(completed.codes)) if completed.weights is None else completed.weights
+    parents = {child: sorted(q for q, c in edges if c == child) for child in range(p)}
+    counts = {child: {} for child in range(p)}
+    for row, w in zip(completed.codes, weights):
+        for child in range(p):
+            key = tuple(int(row[q]) for q in parents[child])
+            counts[child].setdefault(key, np.zeros(2))[int(row[child])] += w
+    total = 0.0
+    for row in np.asarray(data.codes):
+        missing = [j for j in range(p) if row[j] < 0]
+        likelihood = 0.0
+        for fill in itertools.product([0, 1], repeat=len(missing)):
+            full = row.copy()
+            full[missing] = fill
+            term = 1.0
+            for child in range(p):
+                table = counts[child][tuple(int(full[q]) for q in parents[child])]
+                term *= table[full[child]] / table.sum()
+            likelihood += term
+        total += np.log(likelihood)
+    return total
+
+
+@pytest.mark.parametrize("fit_parameters", [True, False])
+def test_structural_em_trace_holds_the_last_graph_when_em_max_iter_ends_the_loop(fit_parameters):
+    """``em_trace_`` holds one value per adopted graph (docs/missing.md), also when the loop
+    ends after ``em_max_iter`` searches that all changed the graph: the last graph's
+    objective (its M-step's parameters, the observed-data log-likelihood computed by brute
+    force here) follows the first parameter EM and the earlier graph's value."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    chain = [[], [(0, 1)], [(0, 1), (1, 2)], [(0, 1), (1, 2), (2, 3)]]
+    data = _chain_rows(n=200, seed=3)
+    with pytest.warns(ConvergenceWarning, match="structural EM did not converge"):
+        (edges, _, trace), calls = _run_structural_em(data, chain, max_iter=2,
+                                                      fit_parameters=fit_parameters)
+    assert edges == chain[2]
+    adopted = [_observed_log_likelihood(data, chain[k], calls[k][0]) for k in (1, 2)]
+    first = next(i for i, value in enumerate(trace) if value == pytest.approx(adopted[0], abs=1e-8))
+    assert trace[first + 1] == pytest.approx(adopted[1], abs=1e-8)
+    if not fit_parameters:  # (no final parameter EM: the last graph's value ends the trace)
+        assert len(trace) == first + 2
+
+
 def test_learners_name_themselves_when_structural_em_does_not_converge():
     """Through ``fit``: hill climbing on ASIA with MCAR cells changes the graph in its one
     search of em_max_iter=1."""
