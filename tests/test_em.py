@@ -1079,6 +1079,30 @@ def test_gaussian_parameter_em_warns_when_it_stops_at_em_max_iter_before_converg
         HillClimbStructure(scorer="bic-g", missing="em", em_max_iter=1, em_tol=1e-15).fit(X)
 
 
+def test_gaussian_parameter_em_warning_says_what_its_change_is_relative_to():
+    """The EM of Gaussian networks stops by a change relative to the log-likelihood's size
+    with each column in units of its observed spread (:meth:`skbn._em.MomentEM.scale`), not
+    to ``|em_trace_|``: the warning must not call the change one "of its size" (here
+    1.04e-06 against ``|em_trace_|``'s 3.24e-07, a column in thousands)."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=400)
+    b = 2 * a + rng.normal(size=400)
+    c = b - a + rng.normal(size=400)
+    X = pd.DataFrame({"a": a, "b": 1000 * b, "c": c})
+    X.loc[rng.random(400) < 0.3, "b"] = np.nan
+    X.loc[rng.random(400) < 0.3, "c"] = np.nan
+    with pytest.warns(ConvergenceWarning, match="parameter EM did not converge") as caught:
+        model = HillClimbStructure(scorer="bic-g", missing="em", em_max_iter=1, em_tol=1e-15).fit(X)
+    text = next(str(w.message) for w in caught if "parameter EM" in str(w.message))
+    change = float(text.split("changed by ")[1].split(" ")[0])
+    trace = model.em_trace_
+    assert change != pytest.approx(abs(trace[-1] - trace[-2]) / abs(trace[-1]), rel=1e-2)
+    assert "of its size," not in text
+    assert "in units of its observed spread" in text
+
+
 def test_pc_names_a_remedy_it_has_when_its_parameter_em_does_not_converge():
     """PCStructure (available case) runs EM with the defaults and has no em_max_iter: the
     warning names a way that exists (and the command line its own)."""
