@@ -437,6 +437,9 @@ class _EMLoop:
     #: loop when it stopped at ``max_iter`` above ``tol`` (None: converged, or no iteration)
     last_change = None
 
+    #: what ``last_change`` is relative to, in :func:`warn_not_converged`'s words
+    change_of = "of its size"
+
     def scale(self, objective, log_lik):
         """What the change of the objective is relative to in the stopping rule: its size,
         ``|objective|`` (:meth:`MomentEM.scale` on continuous columns)."""
@@ -1186,6 +1189,9 @@ class MomentEM(_EMLoop):
         (the log prior's unit terms are constant for one DAG), so the rule now is too."""
         return max(abs(log_lik + self._unit_offset), self._observed_cells)
 
+    change_of = ("of the log-likelihood's size with each continuous column in units of its "
+                 "observed spread")
+
 
 def _variance_bounds(spreads):
     """Per column, ``(low, high)`` = ``(VARIANCE_BOUND, 1 / VARIANCE_BOUND)`` times the
@@ -1290,16 +1296,17 @@ def fit_em(codes, cardinalities, names, parents, latent, *, weights, method, ess
             best, change = (cpts, trace, data), em.last_change
     if report:
         em.report(best[0])
-        warn_not_converged(change, max_iter, tol, learner, settable)
+        warn_not_converged(change, max_iter, tol, learner, settable, em.change_of)
     return best
 
 
-def warn_not_converged(change, max_iter, tol, learner="EM", settable=True):
+def warn_not_converged(change, max_iter, tol, learner="EM", settable=True, change_of="of its size"):
     """Warn (``ConvergenceWarning``) that parameter EM stopped at ``max_iter`` iterations
-    while the objective still changed by ``change`` of its scale (:meth:`_EMLoop.scale`),
-    more than ``tol`` (:meth:`_EMLoop.run`'s rule); nothing when ``change`` is None.
-    ``settable``: whether ``learner`` has the parameter ``em_max_iter`` (PC's available
-    case runs EM with the defaults)."""
+    while the objective still changed by ``change`` of its scale (:meth:`_EMLoop.scale`,
+    ``change_of`` in words: :attr:`_EMLoop.change_of`), more than ``tol``
+    (:meth:`_EMLoop.run`'s rule); nothing when ``change`` is None. ``settable``: whether
+    ``learner`` has the parameter ``em_max_iter`` (PC's available case runs EM with the
+    defaults)."""
     if change is None:
         return
     remedy = ("increase em_max_iter to let EM converge" if settable else
@@ -1307,7 +1314,7 @@ def warn_not_converged(change, max_iter, tol, learner="EM", settable=True):
               "em_max_iter=...) on the same data")
     warn_user(
         f"{learner}: parameter EM did not converge: after em_max_iter={max_iter} iterations the "
-        f"objective (em_trace_) still changed by {change:.3g} of its size, more than "
+        f"objective (em_trace_) still changed by {change:.3g} {change_of}, more than "
         f"em_tol={tol:g}. The parameters of the last iteration are returned; {remedy}.",
         ConvergenceWarning)
 
@@ -1539,6 +1546,7 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
                             progress=progress, **moments, report=False)
     traces = [trace]
     em = _make_em(codes, data.cardinalities, data.names, **moments, rng=rng, **settings)
+    recorded = True  # (whether the trace holds the current graph's objective)
     for step in range(max_iter):
         completed, log_lik = em.e_step(em.model(cpts, parents_of(edges, p)), joint=True)
         completed = replace(completed, target=data.target, target_from_y=data.target_from_y)
@@ -1580,9 +1588,15 @@ def structural_em(data, search, *, latent, weights, method, ess, e_step, n_init,
                 f"structure searches changed the graph and raised its score on the E-step's "
                 f"completions. The last graph is returned; increase em_max_iter to let the loop "
                 f"end (see docs/missing.md, structural EM).", ConvergenceWarning)
+            # the last search's graph has no value in the trace yet (a next step's E-step
+            # gives it): the final EM's first one, or this E-step's
+            recorded = False
+            if not fit_parameters:
+                _, log_lik = em.e_step(em.model(cpts, parents_of(edges, p)))
+                traces.append([log_lik + em.log_prior(cpts)])
     if fit_parameters:  # structure only: no parameter EM on the final graph
         cpts, trace, _ = em.run(parents_of(edges, p), cpts, max_iter, tol, progress)
-        traces.append(trace[1:])
+        traces.append(trace[1:] if recorded else trace)  # (its first value: the last graph's)
         em.report(cpts)
-        warn_not_converged(em.last_change, max_iter, tol, learner)
+        warn_not_converged(em.last_change, max_iter, tol, learner, change_of=em.change_of)
     return edges, cpts, np.concatenate([np.asarray(t, dtype=float) for t in traces])

@@ -2546,6 +2546,9 @@ def _with_options(text):
     text = text.replace("to run EM longer, fit FixedStructure(edges=model.edges_, missing='em', "
                         "em_max_iter=...) on the same data",
                         "to run EM longer, learn with a method that takes --em-max-iter")
+    # parameter EM that did not converge: the command has no em_trace_ and no option for em_tol
+    text = re.sub(r"the objective \(em_trace_\) still changed by (.*?), more than em_tol=(\S+?)\. ",
+                  r"the objective still changed by \1, more than EM's tolerance \2. ", text)
     # K2's warning without an ordering: the option, and methods rather than classes
     text = text.replace("K2Structure(ordering=None) takes", "Without --ordering, k2 takes")
     text = text.replace("Pass ordering= (a known causal or temporal order of the columns, e.g. "

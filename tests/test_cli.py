@@ -2,6 +2,7 @@
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -187,17 +188,31 @@ def test_structural_em_warning_on_an_unobserved_configuration_in_cli_words(tmp_p
     assert "FixedStructure" not in err and "model.edges_" not in err
 
 
-def test_learn_em_max_iter_bounds_em_and_its_warning_names_the_option(asia_csv, tmp_path, capsys):
-    """--em-max-iter sets em_max_iter; EM stopped by it before converging says so in the
-    command's words."""
+def _learn_with_gaps(asia_csv, tmp_path, capsys):
+    """``skbn learn --missing em --em-max-iter 1`` on ASIA with 20% of its cells missing:
+    ``(status, out, err)``."""
     frame = pd.read_csv(asia_csv, dtype=str)
     mask = np.random.default_rng(0).random(frame.shape) < 0.2
     frame.mask(mask).to_csv(tmp_path / "gaps.csv", index=False)
-    status, out, err = run(["learn", tmp_path / "gaps.csv", "--missing", "em", "--em-max-iter", "1"],
-                           capsys)
+    return run(["learn", tmp_path / "gaps.csv", "--missing", "em", "--em-max-iter", "1"], capsys)
+
+
+def test_learn_em_max_iter_bounds_em_and_its_warning_names_the_option(asia_csv, tmp_path, capsys):
+    """--em-max-iter sets em_max_iter; EM stopped by it before converging says so in the
+    command's words."""
+    status, out, err = _learn_with_gaps(asia_csv, tmp_path, capsys)
     assert status == 0 and " -> " in out
     assert "em_max_iter=1" not in err and "--em-max-iter 1" in err
     assert "increase --em-max-iter" in err
+
+
+def test_learn_em_warning_names_nothing_the_command_lacks(asia_csv, tmp_path, capsys):
+    """The parameter-EM warning on the command line names neither ``em_trace_`` (no
+    attribute there) nor ``em_tol=`` (no option sets it): the tolerance is given as such."""
+    status, _, err = _learn_with_gaps(asia_csv, tmp_path, capsys)
+    assert status == 0 and "parameter EM did not converge" in err
+    assert "em_trace_" not in err and "em_tol" not in err
+    assert re.search(r"still changed by \S+ of its size, more than EM's tolerance 1e-06\.", err)
 
 
 def test_learn_parquet(asia_csv, tmp_path, capsys, monkeypatch):

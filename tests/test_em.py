@@ -943,6 +943,55 @@ def test_structural_em_warns_when_em_max_iter_searches_all_change_the_graph():
     assert edges == chain[3] and len(calls) == 5
 
 
+def _observed_log_likelihood(data, edges, completed):
+    """The observed-data log-likelihood of ``data`` (binary codes, -1 missing) under the DAG
+    ``edges`` with maximum-likelihood CPTs of the weighted ``completed`` rows, by brute
+    force: every completion of a row's missing cells, summed."""
+    p = data.n_variables
+    weights = np.ones(len(completed.codes)) if completed.weights is None else completed.weights
+    parents = {child: sorted(q for q, c in edges if c == child) for child in range(p)}
+    counts = {child: {} for child in range(p)}
+    for row, w in zip(completed.codes, weights):
+        for child in range(p):
+            key = tuple(int(row[q]) for q in parents[child])
+            counts[child].setdefault(key, np.zeros(2))[int(row[child])] += w
+    total = 0.0
+    for row in np.asarray(data.codes):
+        missing = [j for j in range(p) if row[j] < 0]
+        likelihood = 0.0
+        for fill in itertools.product([0, 1], repeat=len(missing)):
+            full = row.copy()
+            full[missing] = fill
+            term = 1.0
+            for child in range(p):
+                table = counts[child][tuple(int(full[q]) for q in parents[child])]
+                term *= table[full[child]] / table.sum()
+            likelihood += term
+        total += np.log(likelihood)
+    return total
+
+
+@pytest.mark.parametrize("fit_parameters", [True, False])
+def test_structural_em_trace_holds_the_last_graph_when_em_max_iter_ends_the_loop(fit_parameters):
+    """``em_trace_`` holds one value per adopted graph (docs/missing.md), also when the loop
+    ends after ``em_max_iter`` searches that all changed the graph: the last graph's
+    objective (its M-step's parameters, the observed-data log-likelihood computed by brute
+    force here) follows the first parameter EM and the earlier graph's value."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    chain = [[], [(0, 1)], [(0, 1), (1, 2)], [(0, 1), (1, 2), (2, 3)]]
+    data = _chain_rows(n=200, seed=3)
+    with pytest.warns(ConvergenceWarning, match="structural EM did not converge"):
+        (edges, _, trace), calls = _run_structural_em(data, chain, max_iter=2,
+                                                      fit_parameters=fit_parameters)
+    assert edges == chain[2]
+    adopted = [_observed_log_likelihood(data, chain[k], calls[k][0]) for k in (1, 2)]
+    first = next(i for i, value in enumerate(trace) if value == pytest.approx(adopted[0], abs=1e-8))
+    assert trace[first + 1] == pytest.approx(adopted[1], abs=1e-8)
+    if not fit_parameters:  # (no final parameter EM: the last graph's value ends the trace)
+        assert len(trace) == first + 2
+
+
 def test_learners_name_themselves_when_structural_em_does_not_converge():
     """Through ``fit``: hill climbing on ASIA with MCAR cells changes the graph in its one
     search of em_max_iter=1."""
@@ -1028,6 +1077,30 @@ def test_gaussian_parameter_em_warns_when_it_stops_at_em_max_iter_before_converg
     with pytest.warns(ConvergenceWarning, match=r"HillClimbStructure: parameter EM did not converge: "
                                                   r"after em_max_iter=1 iterations"):
         HillClimbStructure(scorer="bic-g", missing="em", em_max_iter=1, em_tol=1e-15).fit(X)
+
+
+def test_gaussian_parameter_em_warning_says_what_its_change_is_relative_to():
+    """The EM of Gaussian networks stops by a change relative to the log-likelihood's size
+    with each column in units of its observed spread (:meth:`skbn._em.MomentEM.scale`), not
+    to ``|em_trace_|``: the warning must not call the change one "of its size" (here
+    1.04e-06 against ``|em_trace_|``'s 3.24e-07, a column in thousands)."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=400)
+    b = 2 * a + rng.normal(size=400)
+    c = b - a + rng.normal(size=400)
+    X = pd.DataFrame({"a": a, "b": 1000 * b, "c": c})
+    X.loc[rng.random(400) < 0.3, "b"] = np.nan
+    X.loc[rng.random(400) < 0.3, "c"] = np.nan
+    with pytest.warns(ConvergenceWarning, match="parameter EM did not converge") as caught:
+        model = HillClimbStructure(scorer="bic-g", missing="em", em_max_iter=1, em_tol=1e-15).fit(X)
+    text = next(str(w.message) for w in caught if "parameter EM" in str(w.message))
+    change = float(text.split("changed by ")[1].split(" ")[0])
+    trace = model.em_trace_
+    assert change != pytest.approx(abs(trace[-1] - trace[-2]) / abs(trace[-1]), rel=1e-2)
+    assert "of its size," not in text
+    assert "in units of its observed spread" in text
 
 
 def test_pc_names_a_remedy_it_has_when_its_parameter_em_does_not_converge():
