@@ -1360,6 +1360,9 @@ def build_estimator(args, data):
         need("missing", "--missing", args.missing)
     if getattr(args, "em_max_iter", None) is not None:
         need("em_max_iter", "--em-max-iter", args.em_max_iter)
+        if args.missing != "em":
+            raise CommandError("--em-max-iter bounds EM, which runs under --missing em only: "
+                               "add --missing em, or leave --em-max-iter out")
     if args.n_jobs is not None:
         need("n_jobs", "--n-jobs", args.n_jobs)
     if args.max_memory is not None:

@@ -81,6 +81,7 @@ def test_learn_pc_with_alpha_writes_undirected_edges(asia_csv, tmp_path, capsys)
     (["--method", "chow_liu", "--max-indegree", "2"], ["--max-indegree", "chow_liu"]),
     (["--method", "pc", "--missing", "em"], ["missing", "em"]),
     (["--method", "pc", "--em-max-iter", "5"], ["--em-max-iter", "pc"]),
+    (["--em-max-iter", "5"], ["--em-max-iter", "--missing em"]),
     (["-o", "model.txt"], ["-o 'model.txt'", "'.txt'", ".bif, .json"]),
     (["--black-list", "nope.csv"], ["nope.csv"]),
 ])
