@@ -71,7 +71,7 @@ import pandas as pd
 from pandas.api.types import infer_dtype
 from scipy import sparse
 
-from skbn.utils._text import MISSING_MARKERS, spelled_number
+from skbn.utils._text import MISSING_MARKERS, PANDAS_NA_TEXTS, spelled_number
 from skbn.utils._warnings import warn_user
 
 __all__ = [
@@ -1812,7 +1812,42 @@ def _codes_for(name, column, states, *, allow_missing, allow_unknown):
         codes = _apply(lookup, codes)
     if not allow_missing and (codes < 0).any():
         raise ValueError(_nan_message(name))
+    warn_state_read_as_missing(name, states, series)
     return codes
+
+
+def warn_state_read_as_missing(name, states, values):
+    """Warn when a column scored with a model has missing cells where ``pandas.read_csv``
+    probably read one of its states: a state spelled as a text pandas reads as missing by
+    default (:data:`PANDAS_NA_TEXTS`: "None", "NA", "null", ...), missing cells in the
+    column, other cells holding text, and none of them that state (the first such state is
+    named). Such cells are then
+    marginalised (scored as unobserved), not scored as the state.
+
+    A column whose cells are all missing (evidence left out on purpose) or that holds the
+    state somewhere (read as written) is not warned of. ``values``: the column's cells (a
+    Series or an array; read only when a state is spelled so). The score-time encoders of
+    the estimators (:func:`encode_transform`) and of ``DiscreteBayesianNetwork`` call it.
+    """
+    spelled = [s for s in states if isinstance(s, str) and s in PANDAS_NA_TEXTS]
+    if not spelled:
+        return
+    values = np.asarray(values, dtype=object)
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    if not missing.any() or missing.all():
+        return
+    present = set(values[~missing].tolist())
+    absent = [s for s in spelled if s not in present]
+    if not absent or not any(isinstance(v, str) for v in present):
+        return
+    warn_user(
+        f"Column {name!r} has {int(missing.sum())} missing cells and none spelled "
+        f"{absent[0]!r}, a state of the model: pandas.read_csv reads the text {absent[0]!r} "
+        "as missing by default, and missing cells are marginalised, not scored as that state. "
+        "If the file spells the state so, read it with keep_default_na=False, na_values=[''] "
+        "(a file written by R marks its missing cells NA: na_values=['', 'NA']).",
+        UserWarning,
+    )
 
 
 def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=True, return_values=False):
