@@ -71,7 +71,7 @@ import pandas as pd
 from pandas.api.types import infer_dtype
 from scipy import sparse
 
-from skbn.utils._text import MISSING_MARKERS, spelled_number
+from skbn.utils._text import MISSING_MARKERS, PANDAS_NA_TEXTS, spelled_number
 from skbn.utils._warnings import warn_user
 
 __all__ = [
@@ -375,8 +375,12 @@ def complete_cases(data, copies=False):
     """``missing="complete_case"``: the rows without a missing cell, with a warning; fewer
     than two such rows are refused, as ``X`` of fewer than two rows is.
 
-    With ``copies`` (chunked ``X``: distinct rows weighted by their numbers of copies) the
-    warning counts the rows of ``X``, the weights, as the in-memory fit does.
+    The warning counts the missing cells of each column (most first), and when a discrete
+    column has some, adds :data:`READ_CSV_HINT`: a state spelled "None" or "NA" that
+    ``pandas.read_csv``'s defaults read as missing would otherwise be dropped with its rows
+    without a word (MASS's ``survey``: ``Exer``'s 24 rows of "None"). With ``copies``
+    (chunked ``X``: distinct rows weighted by their numbers of copies) the warning counts the
+    rows of ``X``, the weights, as the in-memory fit does.
     """
     keep = complete_row_mask(data)
     if keep is None:
@@ -397,8 +401,17 @@ def complete_cases(data, copies=False):
             "accepts it) instead."
         )
     if n_dropped:
+        missing = data.codes < 0
+        per_column = (data.weights @ missing if copies and data.weights is not None
+                      else missing.sum(axis=0))
+        shown = sorted(np.flatnonzero(per_column), key=lambda j: -per_column[j])  # (stable)
+        counts = ", ".join(f"{data.names[j]!r} {per_column[j]:.0f}" for j in shown[:10])
+        more = f", and {len(shown) - 10} more columns" if len(shown) > 10 else ""
+        discrete = any(data.cardinalities[j] > 0 for j in shown)
         warn_user(
-            f"missing='complete_case': dropped {n_dropped} of {n_rows} rows with missing cells.",
+            f"missing='complete_case': dropped {n_dropped} of {n_rows} rows with missing cells "
+            f"(missing cells per column: {counts}{more})."
+            + (" " + READ_CSV_HINT if discrete else ""),
             UserWarning,
         )
     return kept_rows(data, keep)
@@ -1275,14 +1288,22 @@ def _shown(states, limit=20):
     return repr(states[:limit])[:-1] + (f", ... ({len(states)} states)]" if len(states) > limit else "]")
 
 
+#: The advice on a state that pandas.read_csv's defaults read as missing (the refusal of a
+#: missing cell, the warning of missing="complete_case"; the command line, which reads cells
+#: as written, replaces it with its own).
+READ_CSV_HINT = (
+    "If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", pandas.read_csv read it "
+    "as missing: read the file with keep_default_na=False, na_values=[''] to keep such states "
+    "(only empty cells missing; a file written by R marks its missing cells NA: "
+    "na_values=['', 'NA'])."
+)
+
+
 def _nan_message(name, text=False, what="column"):
     """The refusal of a missing cell in training data; ``text``: the column holds text, whose
     states spelled "None", "NA" or "null" pandas.read_csv reads as missing by default;
     ``what="target"``: the cell is a label of ``y`` (``fit(X, y)``), the target ``name``."""
-    hint = (" If the file spells a state \"None\", \"NA\", \"NaN\" or \"null\", pandas.read_csv "
-            "read it as missing: read the file with keep_default_na=False, na_values=[''] to keep "
-            "such states (only empty cells missing; a file written by R marks its missing cells "
-            "NA: na_values=['', 'NA'])." if text else "")
+    hint = " " + READ_CSV_HINT if text else ""
     if what == "target":
         return (
             f"Input y contains NaN (target {name!r}); fitting with missing='error' needs a label in "
@@ -1791,7 +1812,42 @@ def _codes_for(name, column, states, *, allow_missing, allow_unknown):
         codes = _apply(lookup, codes)
     if not allow_missing and (codes < 0).any():
         raise ValueError(_nan_message(name))
+    warn_state_read_as_missing(name, states, series)
     return codes
+
+
+def warn_state_read_as_missing(name, states, values):
+    """Warn when a column scored with a model has missing cells where ``pandas.read_csv``
+    probably read one of its states: a state spelled as a text pandas reads as missing by
+    default (:data:`PANDAS_NA_TEXTS`: "None", "NA", "null", ...), missing cells in the
+    column, other cells holding text, and none of them that state (the first such state is
+    named). Such cells are then
+    marginalised (scored as unobserved), not scored as the state.
+
+    A column whose cells are all missing (evidence left out on purpose) or that holds the
+    state somewhere (read as written) is not warned of. ``values``: the column's cells (a
+    Series or an array; read only when a state is spelled so). The score-time encoders of
+    the estimators (:func:`encode_transform`) and of ``DiscreteBayesianNetwork`` call it.
+    """
+    spelled = [s for s in states if isinstance(s, str) and s in PANDAS_NA_TEXTS]
+    if not spelled:
+        return
+    values = np.asarray(values, dtype=object)
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    if not missing.any() or missing.all():
+        return
+    present = set(values[~missing].tolist())
+    absent = [s for s in spelled if s not in present]
+    if not absent or not any(isinstance(v, str) for v in present):
+        return
+    warn_user(
+        f"Column {name!r} has {int(missing.sum())} missing cells and none spelled "
+        f"{absent[0]!r}, a state of the model: pandas.read_csv reads the text {absent[0]!r} "
+        "as missing by default, and missing cells are marginalised, not scored as that state. "
+        "If the file spells the state so, read it with keep_default_na=False, na_values=[''] "
+        "(a file written by R marks its missing cells NA: na_values=['', 'NA']).",
+        UserWarning,
+    )
 
 
 def encode_transform(X, names, states, *, handle_unknown="error", allow_missing=True, return_values=False):

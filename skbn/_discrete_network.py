@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
-from skbn._data import name_ranks
+from skbn._data import name_ranks, warn_state_read_as_missing
 from skbn._inference import VariableElimination
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.graph import topological_order
@@ -362,6 +362,7 @@ class DiscreteBayesianNetwork(_Network):
             raise ValueError(
                 f"Unknown state {value!r} in column {node!r}; the node's states are "
                 f"{self.states[node]!r}.{hint}")
+        warn_state_read_as_missing(node, self.states[node], values)
         return idx.astype(np.int64)
 
     def _node_index(self, name):

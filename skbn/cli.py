@@ -2532,6 +2532,14 @@ def _with_options(text):
                         "na_values=[''] to keep such states (only empty cells missing; a file "
                         "written by R marks its missing cells NA: na_values=['', 'NA']).",
                         "(Missing cells are the empty ones and those given to --na-values.)")
+    # the score-time warning of a state read as missing: the command line reads cells as written
+    text = re.sub(r"pandas\.read_csv reads the text ('.*?') as missing by default, and missing cells "
+                  r"are marginalised, not scored as that state\. If the file spells the state so, read "
+                  r"it with keep_default_na=False, na_values=\[''\] \(a file written by R marks its "
+                  r"missing cells NA: na_values=\['', 'NA'\]\)\.",
+                  lambda m: f"missing cells are marginalised, not scored as that state. If the file "
+                            f"spells the state {m.group(1)}, leave {m.group(1)} out of --na-values.",
+                  text)
     # the encoder's advice on states that differ by spaces or quotes: the file is the place
     text = re.sub(r"clean the column, e\.g\. X\[.*?\]\.str\.strip\(\), or read the file with "
                   r"pd\.read_csv\(path, skipinitialspace=True\); declaring the states with "

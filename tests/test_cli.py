@@ -502,6 +502,23 @@ def test_na_values_mark_missing_cells(tmp_path, capsys):
     assert f"mean log-likelihood: {np.mean(net.log_likelihood(kept)):.6f}" in out
 
 
+
+def test_score_warns_when_na_values_takes_every_cell_of_a_state(tmp_path, capsys):
+    """`--na-values None` at score time on a model with the state "None": those cells are
+    summed out, not scored as the state; the warning says so in the command's words."""
+    frame = literal_frame()
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    status, _, err = run(["learn", tmp_path / "d.csv", "-o", tmp_path / "m.json"], capsys)
+    assert status == 0, err
+    status, _, err = run(["score", tmp_path / "m.json", tmp_path / "d.csv", "--na-values", "None"],
+                         capsys)
+    assert status == 0, err
+    n_none = int((frame["kind"] == "None").sum())
+    assert (f"skbn: warning: Column 'kind' has {n_none} missing cells and none spelled 'None', "
+            "a state of the model: missing cells are marginalised, not scored as that state. If the file "
+            "spells the state 'None', leave 'None' out of --na-values.") in err
+    assert "read_csv" not in err and "Warning" not in err
+
 def test_score_names_na_values_when_an_unknown_state_is_a_missing_marker(tmp_path, capsys):
     # a file written by R (NA in its missing cells) scored against a model learned without
     # them: the refusal says how to read NA as missing, as learn's messages do

@@ -497,6 +497,29 @@ def test_complete_case_warns_with_count_and_refuses_empty():
         FixedStructure(missing="complete_case").fit(X.dropna())  # nothing dropped, no warning
 
 
+def test_complete_case_warning_names_the_columns_and_the_read_csv_default(tmp_path):
+    """MASS's ``survey`` written by R: ``Exer`` has the state "None" (24 of 237 rows), which
+    ``pd.read_csv``'s defaults read as missing. With ``missing="complete_case"`` those rows
+    were dropped and the state lost, the warning saying only "dropped 51 of 237 rows": it
+    now counts the missing cells of each column and says how pandas reads "None" and "NA"."""
+    path = tmp_path / "survey.csv"
+    path.write_text('"Sex","Exer","Smoke"\n' + '"Female","None","Never"\n' * 3
+                    + '"Male","Freq",NA\n' * 2 + '"Male","Some","Never"\n' * 4
+                    + 'NA,"Freq","Heavy"\n' + '"Female","Some","Never"\n' * 2)
+    X = pd.read_csv(path)  # pandas' defaults: "None" and NA are both missing
+    with pytest.warns(UserWarning) as record:
+        model = FixedStructure(missing="complete_case").fit(X)
+    message = str(record[0].message)
+    assert "dropped 6 of 12 rows with missing cells" in message
+    assert "missing cells per column: 'Exer' 3, 'Smoke' 2, 'Sex' 1" in message
+    assert "keep_default_na=False" in message
+    assert list(model.categories_[1]) == ["Freq", "Some"]  # (the state the file spells "None")
+    literal = pd.read_csv(path, keep_default_na=False, na_values=["", "NA"])
+    with pytest.warns(UserWarning, match=r"dropped 3 of 12 .* per column: 'Smoke' 2, 'Sex' 1\)"):
+        kept = FixedStructure(missing="complete_case").fit(literal)
+    assert list(kept.categories_[1]) == ["Freq", "None", "Some"]
+
+
 def test_complete_case_refuses_a_single_complete_row_as_x_of_one_row_is():
     """One complete row is no data to learn from, as X of one row is not: refused with the
     count (before, every learner fitted an empty network from it without a word beyond the

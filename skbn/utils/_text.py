@@ -15,6 +15,13 @@ import re
 MISSING_MARKERS = ("NA", "N/A", "n/a", "na", "NaN", "nan", "NAN", "null", "NULL", "Null", "None",
                    "none", "?", "-", ".", "#N/A", "missing")
 
+#: The texts ``pandas.read_csv`` reads as a missing cell by default (its documented
+#: ``na_values`` defaults, pandas 1.x to 3.x, the empty cell aside): a state spelled so is
+#: lost by a file read without ``keep_default_na=False``.
+PANDAS_NA_TEXTS = frozenset({"#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+                             "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None",
+                             "n/a", "nan", "null"})
+
 #: A number written as text, as ``float`` reads it but without ``nan``, ``inf`` or ``1_000``.
 NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 #: A number written with a decimal comma (European spreadsheets): "1,5", "-0,25".
