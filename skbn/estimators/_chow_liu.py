@@ -75,6 +75,7 @@ class ChowLiuTree(_BaseStructureLearner):
     weights_ : ndarray of shape (n_variables, n_variables)
         Edge weights used (log-likelihood gains; conditional ones for TAN, target row 0).
     scorer_ : BaseScore
+    {structural_em_attributes}
     {common_attributes}
 
     References

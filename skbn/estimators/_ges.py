@@ -700,15 +700,7 @@ class GESStructure(_BaseStructureLearner):
     edge_restarts_ : int
         The number of edge restarts without improvement the search allowed
         (``edge_restarts`` with ``"auto"`` resolved).
-    em_trace_ : ndarray
-        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
-        for "bayes") along the starting network's EM (the search's graph on the complete
-        rows, or the empty graph), then of each graph structural EM adopts (one that scores
-        higher on the completions than the current graph), then along the final parameter
-        EM. It never decreases within an EM (exact E-step); from one graph to the next it
-        can (a graph with fewer parameters: ``docs/missing.md``, structural EM).
-    em_n_iter_ : int
-        ``len(em_trace_) - 1``.
+    {structural_em_attributes}
     {common_attributes}
 
     References

@@ -131,15 +131,7 @@ class HillClimbStructure(_BaseStructureLearner):
     {interventional_cpdag_attribute}
     n_iter_ : int
         Number of moves taken, over all searches and restarts.
-    em_trace_ : ndarray
-        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
-        for "bayes") along the starting network's EM (the search's graph on the complete
-        rows, or the empty graph), then of each graph structural EM adopts (one that scores
-        higher on the completions than the current graph), then along the final parameter
-        EM. It never decreases within an EM (exact E-step); from one graph to the next it
-        can (a graph with fewer parameters: ``docs/missing.md``, structural EM).
-    em_n_iter_ : int
-        ``len(em_trace_) - 1``.
+    {structural_em_attributes}
     trace_ : ndarray of shape (n_steps,)
         Score after every move: the start, then every move of the first search, then for
         each restart the perturbed graph's score and every move of that restart (memetic

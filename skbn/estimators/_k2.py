@@ -99,15 +99,7 @@ class K2Structure(_BaseStructureLearner):
     {interventional_cpdag_attribute}
     scorer_ : BaseScore
     ordering_ : list of column labels
-    em_trace_ : ndarray
-        With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
-        for "bayes") along the starting network's EM (the search's graph on the complete
-        rows, or the empty graph), then of each graph structural EM adopts (one that scores
-        higher on the completions than the current graph), then along the final parameter
-        EM. It never decreases within an EM (exact E-step); from one graph to the next it
-        can (a graph with fewer parameters: ``docs/missing.md``, structural EM).
-    em_n_iter_ : int
-        ``len(em_trace_) - 1``.
+    {structural_em_attributes}
     {common_attributes}
 
     References

@@ -5,7 +5,8 @@ at the end of its Parameters section; :func:`fill_common_parameters` (called for
 subclass by the base class) replaces it with :data:`COMMON_PARAMETERS`, indented like the
 placeholder. Learners with structural EM (``missing="em"``) put
 ``{structural_em_parameters}`` after their own ``missing`` entry, filled with
-:data:`STRUCTURAL_EM_PARAMETERS`, and every learner puts ``{verbose_parameter}`` where it
+:data:`STRUCTURAL_EM_PARAMETERS`, and ``{structural_em_attributes}`` in their Attributes
+section (:data:`STRUCTURAL_EM_ATTRIBUTES`); every learner puts ``{verbose_parameter}`` where it
 documents ``verbose`` (:data:`VERBOSE_PARAMETER`); learners that take experimental rows
 put ``{interventional_cpdag_attribute}`` in their Attributes section, and every learner
 ends its Attributes section with ``{common_attributes}`` (:data:`COMMON_ATTRIBUTES`). Readers of
@@ -16,7 +17,8 @@ instead of a pointer to a private class.
 import textwrap
 
 __all__ = ["COMMON_ATTRIBUTES", "COMMON_PARAMETERS", "INTERVENTIONAL_CPDAG_ATTRIBUTE",
-           "STRUCTURAL_EM_PARAMETERS", "VERBOSE_PARAMETER", "fill_common_parameters"]
+           "STRUCTURAL_EM_ATTRIBUTES", "STRUCTURAL_EM_PARAMETERS", "VERBOSE_PARAMETER",
+           "fill_common_parameters"]
 
 #: numpydoc entries of the parameters every estimator shares (no indentation).
 COMMON_PARAMETERS = """\
@@ -84,6 +86,19 @@ em_max_iter : int, default=100
 em_tol : float, default=1e-6
     Relative tolerance of the final parameter EM."""
 
+#: numpydoc entries of the fitted attributes of structural EM (``{structural_em_attributes}``,
+#: in the Attributes section of the learners with ``{structural_em_parameters}``).
+STRUCTURAL_EM_ATTRIBUTES = """\
+em_trace_ : ndarray
+    With ``missing="em"``: the EM objective (log-likelihood for "mle", log-posterior
+    for "bayes") along the starting network's EM (the search's graph on the complete
+    rows, or the empty graph), then of each graph structural EM adopts (one that scores
+    higher on the completions than the current graph), then along the final parameter
+    EM. It never decreases within an EM (exact E-step); from one graph to the next it
+    can (a graph with fewer parameters: ``docs/missing.md``, structural EM).
+em_n_iter_ : int
+    ``len(em_trace_) - 1``."""
+
 #: numpydoc entry of ``verbose``, the same for every learner (``{verbose_parameter}``).
 VERBOSE_PARAMETER = """\
 verbose : int, default=0
@@ -125,6 +140,7 @@ feature_names_in_ : ndarray of str
 _PLACEHOLDERS = {
     "{common_parameters}": COMMON_PARAMETERS,
     "{structural_em_parameters}": STRUCTURAL_EM_PARAMETERS,
+    "{structural_em_attributes}": STRUCTURAL_EM_ATTRIBUTES,
     "{verbose_parameter}": VERBOSE_PARAMETER,
     "{interventional_cpdag_attribute}": INTERVENTIONAL_CPDAG_ATTRIBUTE,
     "{common_attributes}": COMMON_ATTRIBUTES,
