@@ -476,10 +476,12 @@ def _observed_row_dependencies(data, ranks):
         involved = [*given, child]
         rows = observed[:, involved].all(axis=1)
         n_rows = int(np.count_nonzero(rows))
-        if _forced_by_rows(n_rows, len(involved)) or _forced_by_rows(
-                _points(values[rows][:, involved], len(involved) + 1), len(involved)):
+        if _forced_by_rows(n_rows, len(involved)):
             return None
-        scatter = moments(values[rows][:, involved], None if weights is None else weights[rows]).scatter[0]
+        block = values[rows][:, involved]
+        if _forced_by_rows(_points(block, len(involved) + 1), len(involved)):
+            return None
+        scatter = moments(block, None if weights is None else weights[rows]).scatter[0]
         rule = collinear_pairs if len(given) == 1 else linear_dependencies
         return n_rows if any(j == len(given) and told for j, told in rule(scatter)) else None
 
