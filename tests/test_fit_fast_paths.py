@@ -6,7 +6,8 @@ with the path they stand for or with an independent answer:
 
 * one-group moments without weights against the general (weighted) path, bit for bit, on
   random shapes and the edge cases (one column, one row, no row, integer-valued floats,
-  huge and tiny magnitudes, negative zeros), and against a sequential sum by hand;
+  huge and tiny magnitudes, negative zeros), and against numpy's pairwise sum of each
+  column taken alone;
 * the moment counter's and the encoder's quick NaN / infinity checks: the same errors,
   naming the same column, and no false alarm when a column sum overflows;
 * the encoder's zero-copy values of an all-float frame (read-only, X unchanged), and a
@@ -17,6 +18,7 @@ with the path they stand for or with an independent answer:
   learner satisfies its constraints, and a changed parameter is still refused.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -58,28 +60,48 @@ def _shapes():
 
 
 def test_one_group_moments_equal_the_weighted_path_bit_for_bit():
-    # weights=ones runs the general path (bincount sums, weighted product): 1.0 * x == x,
-    # so its bits are those of the unweighted moments before the shortcut
+    # weights=ones runs the weighted path (the weights multiplied in, then summed): 1.0 * x
+    # == x, so its bits are those of the unweighted moments
     for values in _shapes():
         fast = moments(values)
         general = moments(values, weights=np.ones(len(values)))
         assert _bits(fast) == _bits(general), values.shape
 
 
-def test_one_group_column_sums_are_sequential():
-    # the mean is the sequential sum (np.bincount's, row after row) over n: not numpy's
-    # pairwise sum, which differs in the last bits on such a column
+def test_one_group_column_sums_are_pairwise_down_each_column():
+    # the mean is numpy's pairwise sum of each column as one contiguous vector, over n:
+    # the same bits whatever the layout of the values and the column's position
     rng = np.random.default_rng(3)
     values = rng.normal(size=(5000, 3)) * np.array([1.0, 1e8, 1e-8]) + 1.0
-    sequential = np.zeros(3)
-    for row in values:
-        sequential = sequential + row
-    assert moments(values).mean[0].tobytes() == (sequential / 5000).tobytes()
-    column = values[:, :1]
-    one = 0.0
-    for x in column[:, 0]:
-        one += x
-    assert moments(column).mean[0, 0] == one / 5000
+    by_column = np.array([np.add.reduce(np.ascontiguousarray(values[:, j])) for j in range(3)])
+    for layout in (values, np.asfortranarray(values), values[:, ::-1][:, ::-1]):
+        stats = moments(layout)
+        assert stats.mean[0].tobytes() == (by_column / 5000).tobytes()
+        assert _bits(stats) == _bits(moments(values))
+    # a column's bits do not depend on its position or on the other columns
+    reordered = moments(values[:, [2, 0, 1]])
+    assert reordered.mean[0].tobytes() == (by_column[[2, 0, 1]] / 5000).tobytes()
+    assert moments(values[:, :1]).mean[0, 0] == by_column[0] / 5000
+    # and within the error bound of numpy's pairwise summation (blocks of 128 values
+    # summed by 8 running sums, then halved: about (log2 n + 16) roundings), far below
+    # the n roundings a sequential sum may make
+    exact = np.array([math.fsum(values[:, j]) for j in range(3)])
+    bound = (np.log2(5000) + 16) * np.finfo(float).eps * np.abs(values).sum(axis=0)
+    assert (np.abs(by_column - exact) <= bound).all()
+
+
+def test_one_group_moments_of_a_shifted_column_keep_their_spread():
+    # a measurement of spread 1e-3 around 1e6 (a timestamp, a wavelength): the spread is
+    # in the last 9 of the 16 digits, so an error in the mean of n eps |x| (a sequential
+    # sum: 1e-6 here) would add n (error)^2 to the scatter, 1e-6 of it; the pairwise sum's
+    # error, about log2(n) eps |x|, adds under 1e-11
+    rng = np.random.default_rng(5)
+    values = 1e6 + 1e-5 * rng.normal(size=(20000, 2))
+    stats = moments(values)
+    for j in range(2):  # the exact scatter about the exact mean, from exactly centred values
+        centred = values[:, j] - math.fsum(values[:, j]) / len(values)  # (exact: Sterbenz)
+        exact = math.fsum(centred * centred) - math.fsum(centred) ** 2 / len(values)
+        assert abs(stats.scatter[0, j, j] - exact) <= 1e-8 * exact
 
 
 def test_one_group_moments_of_one_row_and_no_row():

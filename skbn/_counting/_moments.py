@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.linalg import lapack
+from scipy.linalg import blas, lapack
 
 from skbn._dag import bit_ids
 
@@ -301,12 +301,9 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
     if values.ndim == 1:
         values = values[:, None]
     n, k = values.shape
-    if weights is None and ids is None:
-        return _one_group_moments(values)
+    if ids is None or n_ids == 1:  # (one group: every id is 0)
+        return _one_group_moments(values, None if weights is None else np.asarray(weights, dtype=np.float64))
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
-    if ids is None:
-        ids = np.zeros(n, dtype=np.intp)
-        n_ids = 1
     weight = np.bincount(ids, weights=w, minlength=n_ids)
     safe = np.where(weight > 0, weight, 1.0)
     mean = np.empty((n_ids, k))
@@ -315,83 +312,71 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
         mean[:, j] = np.bincount(ids, weights=column, minlength=n_ids) / safe
     # second pass on the centred values: one BLAS product per configuration (row-major
     # ``centred``, whatever the layout of ``values``: the product's bits depend on it)
-    if n_ids == 1:  # (one mean row, broadcast: the same differences, without a gathered copy)
-        centred = np.subtract(values, mean[0], order="C")
-    else:
-        centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
+    centred = values - mean.take(ids, axis=0)  # (take: the same values, a faster copy than [ids])
     scatter = np.zeros((n_ids, k, k))
-    if n_ids == 1:
-        scatter[0] = centred.T @ (w[:, None] * centred)
-    else:
-        if rows is None:
-            order = np.argsort(ids, kind="stable")
-            rows = order, np.searchsorted(ids[order], np.arange(n_ids + 1))
-        order, bounds = rows
-        for g in np.flatnonzero(np.diff(bounds)):
-            rows = order[bounds[g]:bounds[g + 1]]
-            block = centred.take(rows, axis=0)
-            scatter[g] = block.T @ (w.take(rows)[:, None] * block)
+    if rows is None:
+        order = np.argsort(ids, kind="stable")
+        rows = order, np.searchsorted(ids[order], np.arange(n_ids + 1))
+    order, bounds = rows
+    for g in np.flatnonzero(np.diff(bounds)):
+        rows = order[bounds[g]:bounds[g + 1]]
+        block = centred.take(rows, axis=0)
+        scatter[g] = block.T @ (w.take(rows)[:, None] * block)
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
     counts = np.bincount(ids, minlength=n_ids)
     return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, counts))
 
 
-def _one_group_moments(values):
-    """:func:`moments` of unweighted rows in one group: the same values, bit for bit, with
-    fewer passes over the rows.
+def _one_group_moments(values, weights=None):
+    r""":func:`moments` of rows in one group.
 
-    The general path sums each column by ``np.bincount`` (a sequential sum, row after row,
-    from 0) and multiplies the centred block by the weights before the product. Here the
-    block is copied once to row-major order and summed down its columns by one
-    ``np.einsum("ij->j")``: on a row-major block of two or more columns numpy's iterator
-    keeps the rows (the largest stride) in the outer loop, and its inner loop adds one
-    row to the ``k`` running sums, which start at 0 (an element-wise loop, not a pairwise
-    reduction), so every column's sum is the same sequential sum, four times faster than
-    ``np.add.reduce(axis=0)``'s per-row calls (the same order too); a single column is one
-    contiguous vector, which numpy would sum pairwise, so it keeps ``np.bincount``
-    (``tests/test_fit_fast_paths.py`` compares both paths bit for bit). The weights (all
-    1) drop out of the product (``1.0 * x == x``), but its two operands stay distinct
-    arrays: numpy computes ``A.T @ A`` of one buffer by a symmetric rank-k update, whose
-    bits may differ from the general product's.
+    * The weighted sum of each column is numpy's pairwise sum of that column as one vector
+      (``np.add.reduce`` down a column-major block: a DataFrame's block of floats already is
+      one; other values are summed column by column, the same arithmetic on a strided
+      vector): the same bits whatever the layout of the values, the column's position and
+      the other columns, with an error growing like :math:`\log n` rather than :math:`n`
+      (Higham 2002, section 4.2).
+    * The scatter is one BLAS product of the centred block, copied to row-major order column
+      by column as it is centred, with its weighted copy: ``dgemm`` computes every entry of
+      that product as the same sequence of operations, so a column's entries do not depend
+      on its position (a product of the column-major block does not have that property for
+      every number of columns), and the moments of the same columns in any order are the
+      same numbers, permuted.
+
+    Without weights the products by the weights are left out, and the product takes the
+    centred block twice: ``1.0 * x == x``, so the values are the weighted path's with unit
+    weights, bit for bit (``tests/test_fit_fast_paths.py``). (BLAS is called directly: numpy
+    computes ``A.T @ A`` of one buffer by a symmetric rank-k update, slower on a few columns,
+    whose bits may differ.)
+
+    References
+    ----------
+    Higham, N. J. (2002). *Accuracy and Stability of Numerical Algorithms*, 2nd ed. SIAM.
     """
     n, k = values.shape
-    weight = np.array([float(n)])  # (the sum of n ones, exact)
-    safe = weight if n else np.ones(1)
-    # both row-major blocks in one allocation (freed together, the allocator reuses it
-    # for the next fit's instead of mapping fresh pages for two)
-    centred, second = np.empty((2, n, k))
-    centred[...] = values
-    if k == 1:
-        total = np.bincount(np.zeros(n, dtype=np.intp), weights=centred[:, 0], minlength=1)
+    if weights is None:
+        weight = np.array([float(n)])  # (the sum of n ones, exact)
+        weighted = values
     else:
-        total = np.einsum("ij->j", centred)
-    mean = (total / safe)[None, :]
-    _subtract_row(centred, mean[0])
-    second[...] = centred
-    scatter = (centred.T @ second)[None]
+        weight = np.array([np.add.reduce(weights)])
+        weighted = np.multiply(weights[:, None], values, order="F")
+    safe = np.where(weight > 0, weight, 1.0)
+    if weighted.flags.f_contiguous:
+        total = np.add.reduce(weighted, axis=0)
+    else:
+        total = np.array([np.add.reduce(weighted[:, j]) for j in range(k)])
+    mean = total[None, :] / safe
+    centred = np.empty((n, k))
+    for j in range(k):  # (one strided pass per column: the subtraction and the copy in one)
+        np.subtract(values[:, j], mean[0, j], out=centred[:, j])
+    if n == 0:
+        scatter = np.zeros((1, k, k))
+    else:
+        second = centred if weights is None else weights[:, None] * centred
+        scatter = blas.dgemm(1.0, centred.T, second.T, trans_b=1)[None]
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
-    return Moments(weight, mean, _without_flat_spread(weight, mean, scatter))
-
-
-#: Rows of a row-major block that :func:`_subtract_row` takes as one long row.
-_ROW_CHUNK = 64
-
-
-def _subtract_row(block, row):
-    """``block -= row`` in place, for a row-major ``(n, k)`` block and a row of ``k``
-    values: the same difference in every cell, bit for bit, in fewer numpy inner loops.
-
-    Broadcast, numpy's inner loop runs over one row of ``k`` values at a time (``n`` calls
-    of a few cells each, on a few columns slower than reading the block); here
-    :data:`_ROW_CHUNK` consecutive rows are one row of ``_ROW_CHUNK * k`` cells against
-    ``row`` repeated as often, and the last ``n % _ROW_CHUNK`` rows are broadcast as before.
-    """
-    n, k = block.shape
-    body = n - n % _ROW_CHUNK
-    if body:
-        chunks = block[:body].reshape(-1, _ROW_CHUNK * k)  # (a view: the block is row-major)
-        np.subtract(chunks, np.repeat(row[None, :], _ROW_CHUNK, axis=0).reshape(-1), out=chunks)
-    np.subtract(block[body:], row, out=block[body:])
+    rows = None if weights is None else np.array([float(n)])
+    return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, rows))
 
 
 def robust_moments(values, random_state=None, support_fraction=None):

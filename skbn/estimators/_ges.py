@@ -1208,10 +1208,10 @@ class GESStructure(_BaseStructureLearner):
                     if limit is not None and ((pa_v | c).bit_count() > limit
                                               or (par[u] | (c & n)).bit_count() > limit + 1):
                         continue
-                    if _mask_reaches(adj, c & ~n, n & ~c, ne & ~(c & n)):
-                        continue
                     gain = ctx.gain(v, pa_v | c, u) - ctx.gain(u, par[u] | (c & n), v)
-                    if above < gain < math.inf:  # (finite, and above the threshold)
+                    # (finite and above the threshold; the separation condition, a walk,
+                    # is read only then)
+                    if above < gain < math.inf and not _mask_reaches(adj, c & ~n, n & ~c, ne & ~(c & n)):
                         out.append((gain, u, v, id_tuple(c)))
             else:  # v -> u
                 n = ne & par[u]
