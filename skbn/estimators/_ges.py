@@ -434,19 +434,24 @@ def _is_clique(nodes, adj):
 def _clique_masks(nodes, adj, bound):
     """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
     nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
-    out = []
-
-    def grow(clique, allowed, size):
-        out.append(clique)
-        if size >= bound:
-            return
-        while allowed:
-            low = allowed & -allowed
-            allowed ^= low
-            grow(clique | low, allowed & adj[low.bit_length() - 1], size + 1)
-
-    grow(0, nodes, 0)
+    out = [0]
+    if bound > 0:
+        _grow_cliques(out, 0, nodes, 1, adj, bound)
     return out
+
+
+def _grow_cliques(out, clique, allowed, size, adj, bound):
+    """Append to ``out`` each clique ``clique + {w}`` (``size`` nodes) for ``w`` in the mask
+    ``allowed`` (nodes after those of ``clique``, adjacent to all of them), in index order,
+    each followed by its own extensions while ``size < bound``."""
+    while allowed:
+        low = allowed & -allowed
+        allowed ^= low
+        new = clique | low
+        out.append(new)
+        later = allowed & adj[low.bit_length() - 1]
+        if later and size < bound:
+            _grow_cliques(out, new, later, size + 1, adj, bound)
 
 
 def _mask_reaches(step, sources, targets, allowed):
@@ -496,19 +501,24 @@ def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
 
 
 def _subsets(items, max_size):
-    """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order
-    (each subset followed by its extensions)."""
-    out = []
-
-    def grow(start, current):
-        out.append(current)
-        if len(current) >= max_size:
-            return
-        for i in range(start, len(items)):
-            grow(i + 1, current + (items[i],))
-
-    grow(0, ())
+    """Subsets of sorted ``items`` (size <= max_size) grown in index order (each subset
+    followed by its extensions), as ``(sorted tuple, bit mask)`` pairs."""
+    out = [((), 0)]
+    if max_size > 0:
+        _grow_subset_pairs(out, items, 0, (), 0, max_size)
     return out
+
+
+def _grow_subset_pairs(out, items, start, current, mask, max_size):
+    """Append to ``out`` the pair of ``current + (w,)`` for each ``w`` of ``items[start:]``,
+    each followed by its own extensions while shorter than ``max_size``."""
+    for i in range(start, len(items)):
+        w = items[i]
+        new = current + (w,)
+        bits = mask | 1 << w
+        out.append((new, bits))
+        if len(new) < max_size and i + 1 < len(items):
+            _grow_subset_pairs(out, items, i + 1, new, bits, max_size)
 
 
 class GESStructure(_BaseStructureLearner):
@@ -894,8 +904,8 @@ class GESStructure(_BaseStructureLearner):
                 continue
             na = ne & adj[x]
             bit = 1 << x
-            for h in _subsets(bit_ids(na), ctx.subset_bound) if na else ((),):
-                rest = na & ~id_bits(h)
+            for h, h_bits in _subsets(id_tuple(na), ctx.subset_bound) if na else (((), 0),):
+                rest = na & ~h_bits
                 if not _is_clique(rest, adj):
                     continue
                 gain = -ctx.gain(y, (pa | rest) & ~bit, x)
@@ -911,7 +921,9 @@ class GESStructure(_BaseStructureLearner):
         The largest valid gain wins if the score improves by more than the tolerance; valid
         gains within the tolerance of it are ties, won by the smallest ``(x, y, subset)``.
         Validity is checked lazily, from the largest gain down (the order among equal gains
-        does not matter: every candidate of a gain is reached once one of them is).
+        does not matter: every candidate of a gain is reached once one of them is), and
+        only for a candidate that would replace the best so far (one after a smaller valid
+        ``(x, y, subset)`` cannot win, valid or not).
         """
         threshold = tolerance(total)  # (absolute when a required -inf family makes total -inf)
         if not ordered:
@@ -920,7 +932,7 @@ class GESStructure(_BaseStructureLearner):
         for c in candidates:
             if not c[0] > threshold or best is not None and improves(best[0], c[0]):
                 break
-            if valid(c) and (best is None or c[1:] < best[1:]):
+            if (best is None or c[1:] < best[1:]) and valid(c):
                 best = c
         return best
 
