@@ -486,9 +486,10 @@ def _insert_path_blocked(forward, masks, x, y, t):
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
-    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
-    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` is
-    appended to ``groups`` as ``(base | T, xs, T)`` and grows while ``|T| < limit``."""
+    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}` adjacent to every node of NA, the same for
+    every ``x`` of a group) adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a
+    mask); each new ``T`` is appended to ``groups`` as ``(base | T, xs, T)`` and grows
+    while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
@@ -861,12 +862,15 @@ class GESStructure(_BaseStructureLearner):
             return [(pa, xs, ())] if xs else []
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         if gaps:
-            for x in range(g.p):
-                if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
-                    by_na.setdefault(ne & adj[x], []).append(x)
+            candidates = [x for x in range(g.p) if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps]
         else:  # (no forbidden adjacency: every node outside the closed neighbourhood)
-            for x in id_tuple(((1 << g.p) - 1) & ~closed):
-                by_na.setdefault(ne & adj[x], []).append(x)
+            candidates = id_tuple(((1 << g.p) - 1) & ~closed)
+        for x in candidates:
+            na = ne & adj[x]
+            if na in by_na:
+                by_na[na].append(x)
+            else:
+                by_na[na] = [x]
         n_pa = pa.bit_count()
         groups = []
         for na, xs in by_na.items():
@@ -882,7 +886,10 @@ class GESStructure(_BaseStructureLearner):
             groups.append((base, xs, ()))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
-                _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
+                for v in id_tuple(na):  # (a node of T is adjacent to every node of NA)
+                    free &= adj[v]
+                if free:
+                    _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
         return groups
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None, positive=False):
