@@ -147,8 +147,12 @@ class _FitContext:
                     for current in (row[mask],) for x in xs]
         out = []
         for mask, xs, t in groups:
-            out.extend((gain, x, y, t) for gain, x in zip(self.insert_gains(y, mask, xs), xs))
-        return [c for c in out if 0.0 < c[0] < math.inf] if positive else out
+            gains = self.insert_gains(y, mask, xs)
+            if positive:
+                out += [(gain, x, y, t) for gain, x in zip(gains, xs) if 0.0 < gain < math.inf]
+            else:
+                out += [(gain, x, y, t) for gain, x in zip(gains, xs)]
+        return out
 
 
 class _CPDAG(MixedGraph):
