@@ -4,28 +4,38 @@ checkouts loaded in one process, fits alternated (the other core may be busy).
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_ges_ab.py A_DIR B_DIR [--fits 300]
 
 Each checkout's ``skbn`` modules are imported once and swapped into ``sys.modules`` before each
-of its fits (outside the timed region). Cases: those of ``bench_ges_fit.py`` (7x1k,
-gaussian.test as 7x5k, 7x10k, 10x1k, 10x10k, 15x1k). Prints the median CPU ms of each and
-B/A. The checkout loaded second ran about 2% slower than the first in an A/A run (the same
-checkout twice) on 2026-11-29: run both orders. A change of what a fit leaves in the CPU
-caches is better measured by ``bench_ges_fit.py`` in alternate processes.
+of its fits (outside the timed region); every module of the package is imported at load
+(before 2026-11-29 a module imported lazily, ``skbn.estimators._ges`` among them, was the
+first checkout's for both: both columns timed the same code, and the "2% slower when loaded
+second" of an A/A run was the order effect alone). Cases: those of ``bench_ges_fit.py``
+(7x1k, gaussian.test as 7x5k, 7x10k, 10x1k, 10x10k, 15x1k). Prints the median CPU ms of each
+and B/A; run both orders. A change of what a fit leaves in the CPU caches is better measured
+by ``bench_ges_fit.py`` in alternate processes.
 """
 import argparse
+import importlib
 import os
+import pkgutil
 import statistics
 import sys
 import time
 
 
 def load(path):
+    """Every module of the checkout's ``skbn`` (each imported now: a module first imported
+    during a fit, e.g. ``skbn.estimators._ges`` behind ``skbn``'s lazy attributes, would
+    otherwise be the first checkout's for both)."""
     for name in [m for m in sys.modules if m == "skbn" or m.startswith("skbn.")]:
         del sys.modules[name]
     sys.path.insert(0, path)
-    import skbn  # noqa: F401
-    import skbn.datasets  # noqa: F401
+    import skbn
+    for info in pkgutil.walk_packages(skbn.__path__, "skbn."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
     sys.path.remove(path)
     mods = {m: sys.modules[m] for m in sys.modules if m == "skbn" or m.startswith("skbn.")}
-    assert sys.modules["skbn"].__file__.startswith(path), sys.modules["skbn"].__file__
+    bad = [m for m, module in mods.items() if not getattr(module, "__file__", path).startswith(path)]
+    assert not bad, bad
     return mods
 
 

@@ -53,6 +53,11 @@ def _bit_ids_loop(bits):
 _SMALL_LIMIT = 1 << 10
 #: ``_SMALL_IDS[bits]``: the set bits of ``bits``, increasing, as a tuple.
 _SMALL_IDS = tuple(tuple(_bit_ids_loop(bits)) for bits in range(_SMALL_LIMIT))
+#: ``_HIGH_IDS[bits]``: the ids of :data:`_SMALL_IDS` shifted by 10 (the set bits 10 to 19
+#: of ``bits << 10``): a bitset below ``2**20`` is its two halves' tuples joined.
+_HIGH_IDS = tuple(tuple(v + 10 for v in ids) for ids in _SMALL_IDS)
+#: Bitsets below this bound (the node sets of up to 20 nodes) are read as two halves.
+_MEDIUM_LIMIT = 1 << 20
 
 
 def bit_ids(bits):
@@ -60,9 +65,12 @@ def bit_ids(bits):
 
     The node sets of a search on few variables are small bitsets, read hundreds of times
     per fit: below :data:`_SMALL_LIMIT` they are looked up in a table (a copy of a stored
-    tuple), larger ones are peeled bit by bit."""
+    tuple), below :data:`_MEDIUM_LIMIT` as two halves (:func:`id_tuple`), larger ones are
+    peeled bit by bit."""
     if 0 <= bits < _SMALL_LIMIT:
         return list(_SMALL_IDS[bits])
+    if 0 < bits < _MEDIUM_LIMIT:
+        return [*_SMALL_IDS[bits & (_SMALL_LIMIT - 1)], *_HIGH_IDS[bits >> 10]]
     return _bit_ids_loop(bits)
 
 
@@ -91,9 +99,12 @@ def popcounts(n_variables):
 
 def id_tuple(bits):
     """:func:`bit_ids` as a tuple, for a caller that only reads it (below
-    :data:`_SMALL_LIMIT` the stored tuple itself, no copy)."""
+    :data:`_SMALL_LIMIT` the stored tuple itself, no copy; below :data:`_MEDIUM_LIMIT` the
+    stored tuples of its low and high 10 bits joined)."""
     if 0 <= bits < _SMALL_LIMIT:
         return _SMALL_IDS[bits]
+    if 0 < bits < _MEDIUM_LIMIT:
+        return _SMALL_IDS[bits & (_SMALL_LIMIT - 1)] + _HIGH_IDS[bits >> 10]
     return tuple(_bit_ids_loop(bits))
 
 
@@ -1330,21 +1341,21 @@ def _pattern_masks(g):
     ``a -> c`` stays an arrow iff another parent ``b`` of ``c`` is not adjacent to ``a``:
     with ``P`` the parents of ``c``, iff ``P & ~adj[a]`` has a bit other than ``a``'s."""
     adj, _, dag_pa = node_masks(g)
-    return _pattern_of_masks(g.n, adj, dag_pa)
+    return _pattern_of_masks(g.n, adj, dag_pa)[:3]
 
 
 def _pattern_of_masks(n, adj, dag_pa):
     """:func:`_pattern_masks` of the graph with adjacency masks ``adj`` and parents along
-    directed edges ``dag_pa``."""
+    directed edges ``dag_pa``, and the children masks of its arrows: ``(pa, und, adj, ch)``."""
     pa = [0] * n
     for c, parents in enumerate(dag_pa):
         if parents & (parents - 1):  # two parents or more
-            for a in bit_ids(parents):
+            for a in id_tuple(parents):
                 if parents & ~adj[a] & ~(1 << a):
                     pa[c] |= 1 << a
     ch = _child_masks(pa)
-    und = [adj[v] & ~pa[v] & ~ch[v] for v in range(n)]
-    return pa, und, adj
+    und = [a & ~p & ~c for a, p, c in zip(adj, pa, ch)]
+    return pa, und, adj, ch
 
 
 def mask_sets(pa, und):
@@ -1383,21 +1394,21 @@ def v_structure_pattern(g):
     return graph_from_masks(g, pa, und)
 
 
-def _meek_closed_masks(n, pa, und, adj):
+def _meek_closed_masks(n, pa, und, adj, ch):
     """Close a pattern, given as bit masks, under Meek's rules R1-R3, in place; False on a
     conflict (both directions of an edge supported, or a directed cycle at the end).
 
-    ``pa[v]`` / ``und[v]`` / ``adj[v]``: the parents, undirected neighbours and adjacent
-    nodes of ``v``. Passes over the undirected edges (smallest ``(u, v)`` first) orient
-    ``a - b`` as ``a -> b`` when R1 (``c -> a``, ``c`` not adjacent to ``b``), R2
-    (``a -> c -> b``) or R3 (``a - c -> b``, ``a - d -> b``, ``c``, ``d`` non-adjacent)
-    fires, until a pass orients nothing. On the pattern of a PDAG that admits a consistent
-    extension the closure is unique whatever the order and R4 never fires (Meek 1995), so
-    this is :class:`MeekCloser`'s result; the caller falls back to it on a conflict.
+    ``pa[v]`` / ``und[v]`` / ``adj[v]`` / ``ch[v]``: the parents, undirected neighbours,
+    adjacent nodes and children of ``v`` (``ch`` kept up to date with ``pa``). Passes over
+    the undirected edges (smallest ``(u, v)`` first) orient ``a - b`` as ``a -> b`` when
+    R1 (``c -> a``, ``c`` not adjacent to ``b``), R2 (``a -> c -> b``) or R3 (``a - c ->
+    b``, ``a - d -> b``, ``c``, ``d`` non-adjacent) fires, until a pass orients nothing.
+    On the pattern of a PDAG that admits a consistent extension the closure is unique
+    whatever the order and R4 never fires (Meek 1995), so this is :class:`MeekCloser`'s
+    result; the caller falls back to it on a conflict.
     """
     if not any(pa):  # (no arrow: no rule fires, and nothing can be cyclic)
         return True
-    ch = _child_masks(pa)
 
     def fires(a, b):
         if pa[a] & ~adj[b] or ch[a] & pa[b]:  # R1, R2
@@ -1452,16 +1463,16 @@ def completion_masks(g):
     undirected neighbours, adjacent nodes of every node), or None when the rules conflict
     (``g`` has no consistent extension; :func:`complete_pdag` then falls back to
     :class:`MeekCloser`)."""
-    pa, und, adj = _pattern_masks(g)
-    return (pa, und, adj) if _meek_closed_masks(g.n, pa, und, adj) else None
+    adj, _, dag_pa = node_masks(g)
+    return completion_of_masks(g.n, adj, dag_pa)
 
 
 def completion_of_masks(n, adj, dag_pa):
     """:func:`completion_masks` of the graph given by its bit masks: ``adj`` (adjacent
     nodes) and ``dag_pa`` (parents along directed edges) of every node (what
     :func:`node_masks` returns of it); the lists are not modified."""
-    pa, und, adj = _pattern_of_masks(n, adj, dag_pa)
-    return (pa, und, adj) if _meek_closed_masks(n, pa, und, adj) else None
+    pa, und, adj, ch = _pattern_of_masks(n, adj, dag_pa)
+    return (pa, und, adj) if _meek_closed_masks(n, pa, und, adj, ch) else None
 
 
 def complete_pdag(g):

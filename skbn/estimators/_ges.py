@@ -147,8 +147,12 @@ class _FitContext:
                     for current in (row[mask],) for x in xs]
         out = []
         for mask, xs, t in groups:
-            out.extend((gain, x, y, t) for gain, x in zip(self.insert_gains(y, mask, xs), xs))
-        return [c for c in out if 0.0 < c[0] < math.inf] if positive else out
+            gains = self.insert_gains(y, mask, xs)
+            if positive:
+                out += [(gain, x, y, t) for gain, x in zip(gains, xs) if 0.0 < gain < math.inf]
+            else:
+                out += [(gain, x, y, t) for gain, x in zip(gains, xs)]
+        return out
 
 
 class _CPDAG(MixedGraph):
@@ -434,19 +438,24 @@ def _is_clique(nodes, adj):
 def _clique_masks(nodes, adj, bound):
     """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
     nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
-    out = []
-
-    def grow(clique, allowed, size):
-        out.append(clique)
-        if size >= bound:
-            return
-        while allowed:
-            low = allowed & -allowed
-            allowed ^= low
-            grow(clique | low, allowed & adj[low.bit_length() - 1], size + 1)
-
-    grow(0, nodes, 0)
+    out = [0]
+    if bound > 0:
+        _grow_cliques(out, 0, nodes, 1, adj, bound)
     return out
+
+
+def _grow_cliques(out, clique, allowed, size, adj, bound):
+    """Append to ``out`` each clique ``clique + {w}`` (``size`` nodes) for ``w`` in the mask
+    ``allowed`` (nodes after those of ``clique``, adjacent to all of them), in index order,
+    each followed by its own extensions while ``size < bound``."""
+    while allowed:
+        low = allowed & -allowed
+        allowed ^= low
+        new = clique | low
+        out.append(new)
+        later = allowed & adj[low.bit_length() - 1]
+        if later and size < bound:
+            _grow_cliques(out, new, later, size + 1, adj, bound)
 
 
 def _mask_reaches(step, sources, targets, allowed):
@@ -481,9 +490,10 @@ def _insert_path_blocked(forward, masks, x, y, t):
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
     r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
     ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
-    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}`, the same for every ``x`` of a group)
-    adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a mask); each new ``T`` is
-    appended to ``groups`` as ``(base | T, xs, T)`` and grows while ``|T| < limit``."""
+    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}` adjacent to every node of NA, the same for
+    every ``x`` of a group) adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a
+    mask); each new ``T`` is appended to ``groups`` as ``(base | T, xs, T)`` and grows
+    while ``|T| < limit``."""
     for i in range(start, len(items)):
         w = items[i]
         if clique & ~adj[w]:
@@ -496,19 +506,24 @@ def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
 
 
 def _subsets(items, max_size):
-    """Subsets of sorted ``items`` (as sorted tuples, size <= max_size) grown in index order
-    (each subset followed by its extensions)."""
-    out = []
-
-    def grow(start, current):
-        out.append(current)
-        if len(current) >= max_size:
-            return
-        for i in range(start, len(items)):
-            grow(i + 1, current + (items[i],))
-
-    grow(0, ())
+    """Subsets of sorted ``items`` (size <= max_size) grown in index order (each subset
+    followed by its extensions), as ``(sorted tuple, bit mask)`` pairs."""
+    out = [((), 0)]
+    if max_size > 0:
+        _grow_subset_pairs(out, items, 0, (), 0, max_size)
     return out
+
+
+def _grow_subset_pairs(out, items, start, current, mask, max_size):
+    """Append to ``out`` the pair of ``current + (w,)`` for each ``w`` of ``items[start:]``,
+    each followed by its own extensions while shorter than ``max_size``."""
+    for i in range(start, len(items)):
+        w = items[i]
+        new = current + (w,)
+        bits = mask | 1 << w
+        out.append((new, bits))
+        if len(new) < max_size and i + 1 < len(items):
+            _grow_subset_pairs(out, items, i + 1, new, bits, max_size)
 
 
 class GESStructure(_BaseStructureLearner):
@@ -851,12 +866,15 @@ class GESStructure(_BaseStructureLearner):
             return [(pa, xs, ())] if xs else []
         by_na = {}  # NA_{y,x} -> the candidates x (increasing)
         if gaps:
-            for x in range(g.p):
-                if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps:
-                    by_na.setdefault(ne & adj[x], []).append(x)
+            candidates = [x for x in range(g.p) if not closed >> x & 1 and (min(x, y), max(x, y)) not in gaps]
         else:  # (no forbidden adjacency: every node outside the closed neighbourhood)
-            for x in id_tuple(((1 << g.p) - 1) & ~closed):
-                by_na.setdefault(ne & adj[x], []).append(x)
+            candidates = id_tuple(((1 << g.p) - 1) & ~closed)
+        for x in candidates:
+            na = ne & adj[x]
+            if na in by_na:
+                by_na[na].append(x)
+            else:
+                by_na[na] = [x]
         n_pa = pa.bit_count()
         groups = []
         for na, xs in by_na.items():
@@ -872,7 +890,10 @@ class GESStructure(_BaseStructureLearner):
             groups.append((base, xs, ()))
             free = ne & ~na  # Ne_y \ Adj_x: the same for every x with this NA
             if limit and free:
-                _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
+                for v in id_tuple(na):  # (a node of T is adjacent to every node of NA)
+                    free &= adj[v]
+                if free:
+                    _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
         return groups
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None, positive=False):
@@ -894,8 +915,8 @@ class GESStructure(_BaseStructureLearner):
                 continue
             na = ne & adj[x]
             bit = 1 << x
-            for h in _subsets(bit_ids(na), ctx.subset_bound) if na else ((),):
-                rest = na & ~id_bits(h)
+            for h, h_bits in _subsets(id_tuple(na), ctx.subset_bound) if na else (((), 0),):
+                rest = na & ~h_bits
                 if not _is_clique(rest, adj):
                     continue
                 gain = -ctx.gain(y, (pa | rest) & ~bit, x)
@@ -911,7 +932,9 @@ class GESStructure(_BaseStructureLearner):
         The largest valid gain wins if the score improves by more than the tolerance; valid
         gains within the tolerance of it are ties, won by the smallest ``(x, y, subset)``.
         Validity is checked lazily, from the largest gain down (the order among equal gains
-        does not matter: every candidate of a gain is reached once one of them is).
+        does not matter: every candidate of a gain is reached once one of them is), and
+        only for a candidate that would replace the best so far (one after a smaller valid
+        ``(x, y, subset)`` cannot win, valid or not).
         """
         threshold = tolerance(total)  # (absolute when a required -inf family makes total -inf)
         if not ordered:
@@ -920,7 +943,7 @@ class GESStructure(_BaseStructureLearner):
         for c in candidates:
             if not c[0] > threshold or best is not None and improves(best[0], c[0]):
                 break
-            if valid(c) and (best is None or c[1:] < best[1:]):
+            if (best is None or c[1:] < best[1:]) and valid(c):
                 best = c
         return best
 
