@@ -155,6 +155,8 @@ class MomentCounter:
         if missing.any():
             name = data.names[self.continuous[np.argmax(missing)]]
             raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
+        # the column sums encode_fit's finiteness check computed (only for its own array)
+        self._sums = None if data.value_sums is None else data.value_sums.of(self.values)
         self._one_group = None  # the moments of no discrete column, always kept
         self._cache = BoundedCache(max_entries=int(cache_size))
         self._splits = BoundedCache(max_entries=int(cache_size))
@@ -249,7 +251,7 @@ class MomentCounter:
         key = tuple(sorted(int(d) for d in discrete))
         if not key:
             if self._one_group is None:
-                self._one_group = (moments(self.values, self.weights) if self._rows is None
+                self._one_group = (moments(self.values, self.weights, sums=self._sums) if self._rows is None
                                    else self._rows.pooled())
             return self._one_group
         hit = self._cache.get(key)

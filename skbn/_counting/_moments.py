@@ -271,7 +271,7 @@ class Moments:
         return self.scatter / denominator[:, None, None]
 
 
-def moments(values, weights=None, ids=None, n_ids=1, rows=None):
+def moments(values, weights=None, ids=None, n_ids=1, rows=None, sums=None):
     """Weighted moments of the columns of ``values``, per configuration id.
 
     Parameters
@@ -291,6 +291,11 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
         The rows of every id, when many calls share ``ids``: ``order`` a stable argsort of
         ``ids`` and ``bounds = searchsorted(ids[order], arange(n_ids + 1))`` (computed here
         when None), so ``order[bounds[g]:bounds[g + 1]]`` are the rows of id ``g``.
+    sums : ndarray of shape (k,) or None, default=None
+        The column sums of the column-major ``values``, already computed
+        (:class:`skbn._data.ColumnSums`: ``np.add.reduce(values, axis=0)``, the one-group
+        moments' own sums without weights), read instead of summing again; only for one
+        group without weights. None: summed here.
 
     Returns
     -------
@@ -302,7 +307,9 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
         values = values[:, None]
     n, k = values.shape
     if ids is None or n_ids == 1:  # (one group: every id is 0)
-        return _one_group_moments(values, None if weights is None else np.asarray(weights, dtype=np.float64))
+        if weights is not None:
+            return _one_group_moments(values, np.asarray(weights, dtype=np.float64))
+        return _one_group_moments(values, sums=sums)
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     weight = np.bincount(ids, weights=w, minlength=n_ids)
     safe = np.where(weight > 0, weight, 1.0)
@@ -327,7 +334,7 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
     return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, counts))
 
 
-def _one_group_moments(values, weights=None):
+def _one_group_moments(values, weights=None, sums=None):
     r""":func:`moments` of rows in one group.
 
     * The weighted sum of each column is numpy's pairwise sum of that column as one vector
@@ -345,7 +352,9 @@ def _one_group_moments(values, weights=None):
 
     Without weights the products by the weights are left out, and the product takes the
     centred block twice: ``1.0 * x == x``, so the values are the weighted path's with unit
-    weights, bit for bit (``tests/test_fit_fast_paths.py``). (BLAS is called directly: numpy
+    weights, bit for bit (``tests/test_fit_fast_paths.py``); ``sums``, the column sums of a
+    column-major ``values`` already computed the same way (:func:`moments`), are then read
+    instead of summing again. (BLAS is called directly: numpy
     computes ``A.T @ A`` of one buffer by a symmetric rank-k update, slower on a few columns,
     whose bits may differ.)
 
@@ -361,7 +370,9 @@ def _one_group_moments(values, weights=None):
         weight = np.array([np.add.reduce(weights)])
         weighted = np.multiply(weights[:, None], values, order="F")
     safe = np.where(weight > 0, weight, 1.0)
-    if weighted.flags.f_contiguous:
+    if sums is not None and weights is None and values.flags.f_contiguous:
+        total = sums  # (np.add.reduce(values, axis=0), computed by the caller)
+    elif weighted.flags.f_contiguous:
         total = np.add.reduce(weighted, axis=0)
     else:
         total = np.array([np.add.reduce(weighted[:, j]) for j in range(k)])
