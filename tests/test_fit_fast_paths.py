@@ -317,6 +317,26 @@ def test_one_group_moments_reuse_the_encoders_column_sums_only_for_their_own_arr
     assert _bits(MomentCounter(wrong).moments_given()) == _bits(fresh.moments_given())
 
 
+def test_selected_moments_carry_the_unit_scatter_bit_for_bit():
+    # Moments.select selects an already computed unit-diagonal scatter instead of scaling
+    # again: the same values as scaling the selected scatter (a flat column's scale 1 too)
+    from skbn._counting._moments import _scaled
+
+    rng = np.random.default_rng(13)
+    values = rng.normal(size=(500, 6)) * np.logspace(-5, 5, 6) + 1e3
+    values[:, 2] = 7.5  # no spread: scatter 0, scale 1
+    stats = moments(values)
+    for columns in ([5, 0, 3, 2, 1, 4], [4, 2], [1]):
+        fresh = stats.select(columns)
+        assert "unit" not in vars(fresh)  # (not read on the source: computed when read)
+        d, scaled = _scaled(fresh.scatter)
+        _ = stats.unit
+        carried = stats.select(columns)
+        assert _bits(carried) == _bits(fresh)
+        assert carried.unit[0].tobytes() == d.tobytes() and carried.unit[1].tobytes() == scaled.tobytes()
+        del stats.__dict__["unit"]
+
+
 def test_encoder_keeps_columns_whose_sum_overflows():
     # the encoder's quick finiteness check is a column sum: one that overflows (finite
     # values near the largest float) reads the cells, and the column stays continuous

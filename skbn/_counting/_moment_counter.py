@@ -192,18 +192,15 @@ class MomentCounter:
             return None
         counter = cls(permuted, cache_size=source._cache_size)
         if source._masks is None:  # (with interventions every child has its own rows)
-            stats = source.moments_given()
             inner = np.argsort(np.argsort(order)[source.continuous])  # source column of each
-            counter._one_group = Moments(stats.weight, stats.mean[:, inner],
-                                         stats.scatter[:, inner][:, :, inner])
+            # (with its unit-diagonal scatter when the determined-columns check read it)
+            counter._one_group = source.moments_given().select(inner)
             # the moments split by one discrete column carry over too:
             # the same groups (the column's states), the columns permuted
             position = np.argsort(order)
             for key in list(source._cache):
                 if len(key) == 1:
-                    stats = source._cache.get(key)
-                    counter._cache.put((int(position[key[0]]),), Moments(
-                        stats.weight, stats.mean[:, inner], stats.scatter[:, inner][:, :, inner]))
+                    counter._cache.put((int(position[key[0]]),), source._cache.get(key).select(inner))
             for key in list(source._splits):
                 if len(key) == 1:
                     counter._splits.put((int(position[key[0]]),), source._splits.get(key))

@@ -234,9 +234,19 @@ class Moments:
         return self + other
 
     def select(self, columns):
-        """Moments of a subset (or reordering) of the columns, positions in ``0..k-1``."""
+        """Moments of a subset (or reordering) of the columns, positions in ``0..k-1``.
+
+        The unit-diagonal scatter (:attr:`unit`), when already computed, is selected too
+        rather than computed again: :func:`_scaled` scales entry by entry
+        (:math:`S_{ij} / (d_i d_j)`, :math:`d_i = \\sqrt{S_{ii}}`), so the selection of its
+        values is the scaling of the selected scatter, bit for bit."""
         columns = np.asarray(columns, dtype=np.intp)
-        return Moments(self.weight, self.mean[:, columns], self.scatter[:, columns[:, None], columns])
+        selected = Moments(self.weight, self.mean[:, columns], self.scatter[:, columns[:, None], columns])
+        unit = self.__dict__.get("unit")  # (the cached property, when it was read)
+        if unit is not None:
+            d, scaled = unit
+            selected.__dict__["unit"] = (d[:, columns], scaled[:, columns[:, None], columns])
+        return selected
 
     def pooled(self, labels=None, n_labels=1):
         """Moments of the union of groups: group ``g`` goes to ``labels[g]`` (default: all
