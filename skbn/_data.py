@@ -174,6 +174,11 @@ class EncodedData:
         run on the columns in name order, :func:`permute_columns`): a parameter that names a
         column by its integer position in ``X`` is read against it. ``None``: ``names`` is
         the order of ``X``.
+    value_sums : ColumnSums or None
+        The unweighted column sums of ``values`` that :func:`encode_fit` computed for its
+        check of finite values, held with the very array they were computed on
+        (:meth:`ColumnSums.of`), so the one-group moments do not sum the columns again.
+        ``None``: not computed.
     """
 
     codes: np.ndarray
@@ -187,6 +192,7 @@ class EncodedData:
     values: np.ndarray | None = None
     row_scatter: np.ndarray | None = None
     input_names: tuple | None = None
+    value_sums: "ColumnSums | None" = None
 
     @property
     def continuous(self):
@@ -1456,22 +1462,45 @@ def _measured_columns(X, names, categories, column_types, array=None):
         # value is finite (a NaN or an infinity makes the sum NaN or infinite); the cells
         # are read only for a column whose sum is not (a missing cell, an infinity, or an
         # overflow)
-        finite = np.isfinite(np.add.reduce(block, axis=0))
+        sums = np.add.reduce(block, axis=0)
+        finite = np.isfinite(sums)
     if not finite.all():
         unsure = np.flatnonzero(~finite)
         finite[unsure] = np.isfinite(block[:, unsure]).all(axis=0)
     distinct = 1 + (head[1:] != head[:-1]).sum(axis=0)  # (compared, not subtracted: inf - inf)
     keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
-    return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block)
+    return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block, sums)
 
 
 class _Measured(dict):
     """:func:`_measured_columns`' ``{position: values}``, with the ``block`` they were read
-    from (None when no column was a candidate)."""
+    from (None when no column was a candidate) and its column ``sums`` (``np.add.reduce``
+    down its columns, the finiteness check's)."""
 
-    def __init__(self, columns=(), block=None):
+    def __init__(self, columns=(), block=None, sums=None):
         super().__init__(columns)
         self.block = block
+        self.sums = sums
+
+
+@dataclass(frozen=True)
+class ColumnSums:
+    """The column sums ``sums`` of the float64 array ``values``, each numpy's pairwise sum
+    of its column as one vector (``np.add.reduce(values, axis=0)`` of a column-major array),
+    as :func:`encode_fit`'s check of finite values computed them: the column sums the
+    one-group moments start from (:func:`skbn._counting._moments.moments`), computed once
+    per fit.
+
+    They belong to that very array (read-only): :meth:`of` gives them only for it, so data
+    derived with other values (rows taken, columns permuted or appended, completed cells:
+    new arrays) never read them."""
+
+    values: np.ndarray
+    sums: np.ndarray
+
+    def of(self, values):
+        """The column sums of ``values`` when it is the array they were computed on, else None."""
+        return self.sums if values is self.values else None
 
 
 def _check_missing(name, missing, allow_missing, text=False, what="column"):
@@ -1658,21 +1687,24 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     for j, codes in enumerate(column_codes):
         if codes is not None:  # (a measured column's codes stay 0)
             out[:, j] = codes
-    values = None
+    values = value_sums = None
     if len(measured) == len(names) and names:
         # every column a measured float one: the float64 block _measured_columns read (the
         # same conversion, a read-only view of X when it is one float64 block: nothing to
         # copy, and nothing in a fit can write into X through it)
         values = measured.block  # (X.to_numpy of every column, read once)
-        values = values.view() if values.flags.f_contiguous else np.asfortranarray(values)
+        summed = values.flags.f_contiguous  # (the sums of a row-major block: other bits)
+        values = values.view() if summed else np.asfortranarray(values)
         # (a view: the caller's own float64 array keeps its flags)
         values.flags.writeable = False  # (read-only whatever pandas' copy-on-write mode)
+        if summed:
+            value_sums = ColumnSums(values, measured.sums)
     elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")
         for j, column in column_values.items():
             values[:, j] = column
     return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names), values=values,
-                       weights=weights), states
+                       weights=weights, value_sums=value_sums), states
 
 
 def single_valued(data):

@@ -279,6 +279,64 @@ def test_encoder_refuses_a_bad_cell_naming_its_column(cell, message):
         GESStructure(scorer="bic-g").fit(X)
 
 
+@pytest.mark.parametrize("layout", ["frame", "F order", "C order", "float32", "weights", "mixed"])
+def test_one_group_moments_reuse_the_encoders_column_sums_only_for_their_own_array(layout):
+    # encode_fit's finiteness check sums the columns of a column-major float block: the
+    # one-group moments start from those sums (the same np.add.reduce of the same array),
+    # the same bits as summing again; data with other values (rows taken, a row-major
+    # block copied to column-major order, weights, a discrete column) sum their own
+    from dataclasses import replace
+
+    from skbn._data import ColumnSums
+
+    rng = np.random.default_rng(12)
+    values = rng.normal(size=(3000, 5)) * np.logspace(-6, 6, 5) + 1e6
+    X = {"frame": pd.DataFrame(values), "F order": np.asfortranarray(values), "C order": values,
+         "float32": pd.DataFrame(rng.normal(size=(3000, 5)).astype(np.float32)), "weights": pd.DataFrame(values),
+         "mixed": pd.DataFrame(values).assign(k=rng.integers(0, 3, size=3000))}[layout]
+    weights = rng.uniform(0.5, 2.0, size=3000) if layout == "weights" else None
+    data, _ = encode_fit(X, allow_continuous=True, weights=weights)
+    summed = layout in ("frame", "F order", "float32", "weights")
+    assert (data.value_sums is not None) == summed
+    if summed:
+        assert data.value_sums.of(data.values).tobytes() == np.add.reduce(data.values, axis=0).tobytes()
+        assert data.value_sums.of(data.values.copy()) is None
+    counter = MomentCounter(data)
+    assert (counter._sums is not None) == summed  # (with weights the moments sum the weighted values)
+    fresh = MomentCounter(replace(data, value_sums=None))
+    assert _bits(counter.moments_given()) == _bits(fresh.moments_given())
+    # rows taken: new values, the sums of the whole array not read
+    keep = slice(0, 2000)
+    sub = replace(data, codes=data.codes[keep], values=data.values[keep],
+                  weights=None if weights is None else weights[keep])
+    assert MomentCounter(sub)._sums is None
+    assert _bits(MomentCounter(sub).moments_given()) == _bits(
+        moments(data.values[keep][:, counter.continuous], None if weights is None else weights[keep]))
+    # wrong sums given for another array are never read
+    wrong = replace(data, value_sums=ColumnSums(data.values.copy(), np.zeros(data.values.shape[1])))
+    assert _bits(MomentCounter(wrong).moments_given()) == _bits(fresh.moments_given())
+
+
+def test_selected_moments_carry_the_unit_scatter_bit_for_bit():
+    # Moments.select selects an already computed unit-diagonal scatter instead of scaling
+    # again: the same values as scaling the selected scatter (a flat column's scale 1 too)
+    from skbn._counting._moments import _scaled
+
+    rng = np.random.default_rng(13)
+    values = rng.normal(size=(500, 6)) * np.logspace(-5, 5, 6) + 1e3
+    values[:, 2] = 7.5  # no spread: scatter 0, scale 1
+    stats = moments(values)
+    for columns in ([5, 0, 3, 2, 1, 4], [4, 2], [1]):
+        fresh = stats.select(columns)
+        assert "unit" not in vars(fresh)  # (not read on the source: computed when read)
+        d, scaled = _scaled(fresh.scatter)
+        _ = stats.unit
+        carried = stats.select(columns)
+        assert _bits(carried) == _bits(fresh)
+        assert carried.unit[0].tobytes() == d.tobytes() and carried.unit[1].tobytes() == scaled.tobytes()
+        del stats.__dict__["unit"]
+
+
 def test_encoder_keeps_columns_whose_sum_overflows():
     # the encoder's quick finiteness check is a column sum: one that overflows (finite
     # values near the largest float) reads the cells, and the column stays continuous

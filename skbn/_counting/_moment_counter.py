@@ -155,6 +155,8 @@ class MomentCounter:
         if missing.any():
             name = data.names[self.continuous[np.argmax(missing)]]
             raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
+        # the column sums encode_fit's finiteness check computed (only for its own array)
+        self._sums = None if data.value_sums is None else data.value_sums.of(self.values)
         self._one_group = None  # the moments of no discrete column, always kept
         self._cache = BoundedCache(max_entries=int(cache_size))
         self._splits = BoundedCache(max_entries=int(cache_size))
@@ -190,18 +192,15 @@ class MomentCounter:
             return None
         counter = cls(permuted, cache_size=source._cache_size)
         if source._masks is None:  # (with interventions every child has its own rows)
-            stats = source.moments_given()
             inner = np.argsort(np.argsort(order)[source.continuous])  # source column of each
-            counter._one_group = Moments(stats.weight, stats.mean[:, inner],
-                                         stats.scatter[:, inner][:, :, inner])
+            # (with its unit-diagonal scatter when the determined-columns check read it)
+            counter._one_group = source.moments_given().select(inner)
             # the moments split by one discrete column carry over too:
             # the same groups (the column's states), the columns permuted
             position = np.argsort(order)
             for key in list(source._cache):
                 if len(key) == 1:
-                    stats = source._cache.get(key)
-                    counter._cache.put((int(position[key[0]]),), Moments(
-                        stats.weight, stats.mean[:, inner], stats.scatter[:, inner][:, :, inner]))
+                    counter._cache.put((int(position[key[0]]),), source._cache.get(key).select(inner))
             for key in list(source._splits):
                 if len(key) == 1:
                     counter._splits.put((int(position[key[0]]),), source._splits.get(key))
@@ -249,7 +248,7 @@ class MomentCounter:
         key = tuple(sorted(int(d) for d in discrete))
         if not key:
             if self._one_group is None:
-                self._one_group = (moments(self.values, self.weights) if self._rows is None
+                self._one_group = (moments(self.values, self.weights, sums=self._sums) if self._rows is None
                                    else self._rows.pooled())
             return self._one_group
         hit = self._cache.get(key)

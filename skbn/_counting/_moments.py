@@ -234,9 +234,19 @@ class Moments:
         return self + other
 
     def select(self, columns):
-        """Moments of a subset (or reordering) of the columns, positions in ``0..k-1``."""
+        """Moments of a subset (or reordering) of the columns, positions in ``0..k-1``.
+
+        The unit-diagonal scatter (:attr:`unit`), when already computed, is selected too
+        rather than computed again: :func:`_scaled` scales entry by entry
+        (:math:`S_{ij} / (d_i d_j)`, :math:`d_i = \\sqrt{S_{ii}}`), so the selection of its
+        values is the scaling of the selected scatter, bit for bit."""
         columns = np.asarray(columns, dtype=np.intp)
-        return Moments(self.weight, self.mean[:, columns], self.scatter[:, columns[:, None], columns])
+        selected = Moments(self.weight, self.mean[:, columns], self.scatter[:, columns[:, None], columns])
+        unit = self.__dict__.get("unit")  # (the cached property, when it was read)
+        if unit is not None:
+            d, scaled = unit
+            selected.__dict__["unit"] = (d[:, columns], scaled[:, columns[:, None], columns])
+        return selected
 
     def pooled(self, labels=None, n_labels=1):
         """Moments of the union of groups: group ``g`` goes to ``labels[g]`` (default: all
@@ -271,7 +281,7 @@ class Moments:
         return self.scatter / denominator[:, None, None]
 
 
-def moments(values, weights=None, ids=None, n_ids=1, rows=None):
+def moments(values, weights=None, ids=None, n_ids=1, rows=None, sums=None):
     """Weighted moments of the columns of ``values``, per configuration id.
 
     Parameters
@@ -291,6 +301,11 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
         The rows of every id, when many calls share ``ids``: ``order`` a stable argsort of
         ``ids`` and ``bounds = searchsorted(ids[order], arange(n_ids + 1))`` (computed here
         when None), so ``order[bounds[g]:bounds[g + 1]]`` are the rows of id ``g``.
+    sums : ndarray of shape (k,) or None, default=None
+        The column sums of the column-major ``values``, already computed
+        (:class:`skbn._data.ColumnSums`: ``np.add.reduce(values, axis=0)``, the one-group
+        moments' own sums without weights), read instead of summing again; only for one
+        group without weights. None: summed here.
 
     Returns
     -------
@@ -302,7 +317,9 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
         values = values[:, None]
     n, k = values.shape
     if ids is None or n_ids == 1:  # (one group: every id is 0)
-        return _one_group_moments(values, None if weights is None else np.asarray(weights, dtype=np.float64))
+        if weights is not None:
+            return _one_group_moments(values, np.asarray(weights, dtype=np.float64))
+        return _one_group_moments(values, sums=sums)
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     weight = np.bincount(ids, weights=w, minlength=n_ids)
     safe = np.where(weight > 0, weight, 1.0)
@@ -327,7 +344,7 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None):
     return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, counts))
 
 
-def _one_group_moments(values, weights=None):
+def _one_group_moments(values, weights=None, sums=None):
     r""":func:`moments` of rows in one group.
 
     * The weighted sum of each column is numpy's pairwise sum of that column as one vector
@@ -345,7 +362,9 @@ def _one_group_moments(values, weights=None):
 
     Without weights the products by the weights are left out, and the product takes the
     centred block twice: ``1.0 * x == x``, so the values are the weighted path's with unit
-    weights, bit for bit (``tests/test_fit_fast_paths.py``). (BLAS is called directly: numpy
+    weights, bit for bit (``tests/test_fit_fast_paths.py``); ``sums``, the column sums of a
+    column-major ``values`` already computed the same way (:func:`moments`), are then read
+    instead of summing again. (BLAS is called directly: numpy
     computes ``A.T @ A`` of one buffer by a symmetric rank-k update, slower on a few columns,
     whose bits may differ.)
 
@@ -361,7 +380,9 @@ def _one_group_moments(values, weights=None):
         weight = np.array([np.add.reduce(weights)])
         weighted = np.multiply(weights[:, None], values, order="F")
     safe = np.where(weight > 0, weight, 1.0)
-    if weighted.flags.f_contiguous:
+    if sums is not None and weights is None and values.flags.f_contiguous:
+        total = sums  # (np.add.reduce(values, axis=0), computed by the caller)
+    elif weighted.flags.f_contiguous:
         total = np.add.reduce(weighted, axis=0)
     else:
         total = np.array([np.add.reduce(weighted[:, j]) for j in range(k)])
