@@ -292,7 +292,8 @@ def test_one_group_moments_reuse_the_encoders_column_sums_only_for_their_own_arr
     rng = np.random.default_rng(12)
     values = rng.normal(size=(3000, 5)) * np.logspace(-6, 6, 5) + 1e6
     X = {"frame": pd.DataFrame(values), "F order": np.asfortranarray(values), "C order": values,
-         "float32": pd.DataFrame(rng.normal(size=(3000, 5)).astype(np.float32)), "weights": pd.DataFrame(values),
+         "float32": pd.DataFrame(rng.normal(size=(3000, 5)).astype(np.float32)),
+         "weights": pd.DataFrame(values),
          "mixed": pd.DataFrame(values).assign(k=rng.integers(0, 3, size=3000))}[layout]
     weights = rng.uniform(0.5, 2.0, size=3000) if layout == "weights" else None
     data, _ = encode_fit(X, allow_continuous=True, weights=weights)
@@ -422,6 +423,30 @@ def test_encoder_reads_a_float_array_as_the_frame_of_its_columns(case):
         bad = np.array(X, dtype=np.float64)
         bad[5, 1] = np.inf
         encode_fit(bad, allow_continuous=True)
+
+
+def test_a_row_major_array_is_checked_as_one_vector_and_fits_as_its_frame():
+    # a numpy array (row-major) is checked for NaN and infinity by one sum of every cell;
+    # when it is not finite every cell is read, and the errors name the same column
+    rng = np.random.default_rng(12)
+    values = rng.normal(size=(400, 5)) * np.logspace(-3, 3, 5) + 10.0
+    frame = pd.DataFrame(values, columns=[f"x{j}" for j in range(5)])
+    assert values.flags.c_contiguous and not values.flags.f_contiguous
+    by_array = GESStructure(scorer="bic-g").fit(values)
+    by_frame = GESStructure(scorer="bic-g").fit(frame)
+    assert float(by_array.score_).hex() == float(by_frame.score_).hex()
+    assert [(int(p), int(c)) for p, c in by_array.edges_] == [
+        (int(p[1:]), int(c[1:])) for p, c in by_frame.edges_]
+    infinity = "infinity in column 3"
+    for bad, message in ((np.nan, "missing"), (np.inf, infinity), (-np.inf, infinity)):
+        broken = values.copy()
+        broken[7, 3] = bad
+        with pytest.raises(ValueError, match=message):
+            encode_fit(broken, allow_continuous=True)
+    huge = values.copy()
+    huge[:, 1] = rng.uniform(0.5, 0.9, size=400) * 1.7e308  # (the sum of every cell overflows)
+    data, states = encode_fit(huge, allow_continuous=True, column_types="continuous")  # (whole numbers)
+    assert states == [None] * 5 and np.array_equal(data.values, huge)
 
 
 def test_a_column_of_infinities_is_refused_without_a_numpy_warning():
