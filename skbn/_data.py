@@ -1134,6 +1134,9 @@ def _check_marked_numbers(name, labels, n_rows, *, what="column", declared=False
     if found is None:
         return
     numbers, markers = found
+    # (a number as the file writes it, '77', not as its float value, 77.0)
+    example = next(label for label in labels if not (isinstance(label, str) and label in markers))
+    example = example if isinstance(example, str) else float(example)
     label = "Input y" if what == "target" else f"Column {name!r}"
     shown = " and ".join(repr(m) for m in markers[:2])
     values = np.asarray(numbers, dtype=np.float64)
@@ -1149,7 +1152,7 @@ def _check_marked_numbers(name, labels, n_rows, *, what="column", declared=False
     if measured and not declared:
         raise ValueError(
             f"{label} holds numbers written as text ({len(numbers)} distinct, e.g. "
-            f"{numbers[0]!r}) and the text {shown}, so every distinct number would be a state "
+            f"{example!r}) and the text {shown}, so every distinct number would be a state "
             f"of a discrete variable ({len(labels)} states). {read}. If the column really is "
             f"categories, declare it: {keep}."
         )

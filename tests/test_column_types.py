@@ -145,7 +145,7 @@ def test_numbers_written_as_text_with_an_na_cell_are_not_taken_for_states():
     X = r_survey_frame()
     # before: 'Wr.Hnd' became a discrete variable of 41 states, without a word
     with pytest.raises(ValueError, match=(
-            r"Column 'Wr.Hnd' holds numbers written as text \(40 distinct, e.g. 16.0\) and the "
+            r"Column 'Wr.Hnd' holds numbers written as text \(40 distinct, e.g. '16.0'\) and the "
             r"text 'NA'.*41 states.*na_values=\['', 'NA'\].*column_types=\{'Wr.Hnd': 'discrete'\}")):
         encode_fit(X, allow_continuous=True)
     with pytest.raises(ValueError, match="Column 'Wr.Hnd' holds numbers written as text"):
@@ -167,6 +167,19 @@ def test_numbers_written_as_text_with_an_na_cell_are_not_taken_for_states():
         data, states = encode_fit(X, allow_continuous=True, column_types={"Wr.Hnd": "discrete",
                                                                           "Clap code": "discrete"})
     assert "NA" in states[0] and len(states[0]) == 41 and states[2] == ["Freq", "None", "Some"]
+
+
+def test_numbers_written_as_text_are_quoted_as_the_file_writes_them():
+    # carData's Davis as R writes it: whole numbers and 'NA' (repwt: 77, 51, ...); the refusal
+    # quoted the first one as 77.0, a text the file does not hold
+    weights = [str(40 + k) for k in range(60)] + ["NA"]
+    X = pd.DataFrame({"repwt": pd.array(weights, dtype="str")})
+    with pytest.raises(ValueError, match=r"\(60 distinct, e.g. '40'\) and the text 'NA'"):
+        encode_fit(X, allow_continuous=True)
+    # numbers as numbers in an object column: their value
+    mixed = pd.DataFrame({"x": pd.Series([1.5, 2.25, "NA", 3.0] * 10, dtype=object)})
+    with pytest.raises(ValueError, match=r"\(3 distinct, e.g. 1.5\)"):
+        encode_fit(mixed, allow_continuous=True)
 
 
 def test_codes_written_as_text_with_an_na_cell_warn_and_keep_the_state():
