@@ -358,7 +358,10 @@ def _one_group_moments(values, weights=None, sums=None):
       that product as the same sequence of operations, so a column's entries do not depend
       on its position (a product of the column-major block does not have that property for
       every number of columns), and the moments of the same columns in any order are the
-      same numbers, permuted.
+      same numbers, permuted. (With one BLAS thread, as every fit runs:
+      :func:`skbn.utils._threads.one_blas_thread`. Several OpenBLAS threads may split a
+      product of many columns (40 or more on this machine) by position, and its last bits
+      then depend on the number of threads and the column order.)
 
     Without weights the products by the weights are left out, and the product takes the
     centred block twice: ``1.0 * x == x``, so the values are the weighted path's with unit
