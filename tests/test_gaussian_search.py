@@ -8,12 +8,13 @@ brute force over every DAG of 4 variables, the true DAG of large samples.
 """
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from skbn import ChowLiuTree, GESStructure, HillClimbStructure, K2Structure
+from skbn import ChowLiuTree, GESStructure, HillClimbStructure, K2Structure, PCStructure
 from skbn._counting import config_ids, family_table, moments
 from skbn._data import encode_fit
 from skbn._engines._local_scores import (
@@ -444,6 +445,36 @@ def test_rescaling_a_column_keeps_the_graph(factor):
     for learner in (HillClimbStructure(), GESStructure()):
         model = learner.set_params(fit_parameters=False).fit(scaled)
         assert cpdag(frame.columns, model.edges_) == cpdag(frame.columns, base.edges_)
+
+
+def test_a_column_too_large_for_its_moments_is_named_not_read_as_flat():
+    # up to about 1e154 the graph and the scores follow the rescaling (the score by n log c);
+    # beyond, the sum of squares overflows float64: a ValueError names the column, where an
+    # infinite scatter used to read as a column of no spread (a "determined" warning, then
+    # "residual variance is 0"), and no numpy RuntimeWarning escapes
+    frame = gaussian_frame(n=500)
+    base = HillClimbStructure(fit_parameters=False).fit(frame)
+    mixed = clg_frame(n=500)
+    declared = {"d": "continuous"}  # (such values are whole numbers)
+    for factor in (1e150, 1e156, 1e300):
+        scaled = frame.copy()
+        scaled["d"] = scaled["d"] * factor
+        scaled_mixed = mixed.copy()
+        scaled_mixed["u"] = scaled_mixed["u"] * factor
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            if factor < 1e154:
+                model = HillClimbStructure(fit_parameters=False, column_types=declared).fit(scaled)
+                assert cpdag(frame.columns, model.edges_) == cpdag(frame.columns, base.edges_)
+                assert model.score_ == pytest.approx(base.score_ - len(frame) * np.log(factor), rel=1e-12)
+                continue
+            for learner in (HillClimbStructure(), GESStructure(), PCStructure()):
+                learner.set_params(column_types=declared)
+                with pytest.raises(ValueError, match=r"Column 'd' holds values too large .*\(magnitudes "
+                                                     r"up to \S+e\+(156|300)\).* Rescale the column"):
+                    learner.fit(scaled)
+            with pytest.raises(ValueError, match=r"Column 'u' holds values too large"):
+                HillClimbStructure(column_types={"u": "continuous"}).fit(scaled_mixed)
 
 
 @pytest.mark.parametrize("learner", [

@@ -51,6 +51,7 @@ import numpy as np
 from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import _child_masks
 from skbn._counting._moments import Moments, moments
+from skbn._data import name_ranks
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter", "shared_moments"]
 
@@ -123,6 +124,7 @@ class MomentCounter:
         if data.values is None:
             raise ValueError("MomentCounter needs continuous columns (EncodedData.values is None).")
         self.cardinalities = np.asarray(data.cardinalities, dtype=np.int64)
+        self.names = data.names
         self.codes = data.codes
         self.weights = data.weights
         self.total_weight = data.total_weight
@@ -248,17 +250,37 @@ class MomentCounter:
         key = tuple(sorted(int(d) for d in discrete))
         if not key:
             if self._one_group is None:
-                self._one_group = (moments(self.values, self.weights, sums=self._sums) if self._rows is None
-                                   else self._rows.pooled())
+                self._one_group = self._representable(
+                    moments(self.values, self.weights, sums=self._sums) if self._rows is None
+                    else self._rows.pooled())
             return self._one_group
         hit = self._cache.get(key)
         if hit is not None:
             return hit
         ids, n_ids, rows = self.split(key)
-        stats = (moments(self.values, self.weights, ids, n_ids, rows) if self._rows is None
-                 else self._rows.pooled(ids, n_ids))
+        stats = self._representable(moments(self.values, self.weights, ids, n_ids, rows) if self._rows is None
+                                    else self._rows.pooled(ids, n_ids))
         self._cache.put(key, stats)
         return stats
+
+    def _representable(self, stats):
+        r"""``stats``, refused (``ValueError`` naming the column, first in name order) when a
+        column's mean or sum of squares is not a finite float64: missing cells and infinite
+        values are refused before, so that is an overflow, of values of magnitude near
+        :math:`10^{154} / \sqrt{n}` or more, whose squares exceed the largest float64
+        (about :math:`1.8 \cdot 10^{308}`). Its scatter would be infinite or NaN, which the
+        scores and tests would read as a column of no spread or an exact linear function."""
+        diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
+        finite = np.isfinite(diagonal).all(axis=0) & np.isfinite(stats.mean).all(axis=0)
+        if finite.all():
+            return stats
+        bad = [int(self.continuous[j]) for j in np.flatnonzero(~finite)]
+        name = min((self.names[c] for c in bad), key=lambda n: name_ranks(self.names)[self.names.index(n)])
+        peak = float(np.max(np.abs(self.values[:, self.index[self.names.index(name)]])))
+        raise ValueError(
+            f"Column {name!r} holds values too large for the moments of a Gaussian model "
+            f"(magnitudes up to {peak:.3g}): the sum of their squares overflows float64 (about "
+            f"1.8e308). Rescale the column (divide it by a power of 10) and fit again.")
 
     def split(self, discrete):
         """The configurations of the discrete columns ``discrete`` (sorted positions):

@@ -156,8 +156,10 @@ def _without_flat_spread(weight, mean, scatter, rows=None):
     diagonal = scatter.diagonal(axis1=1, axis2=2)
     rows = weight if rows is None else np.asarray(rows, dtype=np.float64)
     resolution = SPREAD_RESOLUTION + _EPS * rows
-    limit = weight[:, None] * (resolution[:, None] * mean) ** 2
-    flat = (diagonal <= limit) & (diagonal != 0)
+    with np.errstate(over="ignore"):  # (a mean near the largest float: an infinite limit)
+        limit = weight[:, None] * (resolution[:, None] * mean) ** 2
+    # (an infinite or NaN diagonal is an overflow, not a flat column: left for the caller)
+    flat = (diagonal <= limit) & (diagonal != 0) & (diagonal < np.inf)
     if not flat.any():
         return scatter
     scatter = scatter.copy()
