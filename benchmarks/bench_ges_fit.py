@@ -1,7 +1,7 @@
 """Median CPU time of ``GESStructure(scorer="bic-g", fit_parameters=False).fit`` in this
 process (one checkout: the ``skbn`` on ``sys.path``), for the cases of bench_ges_ab.py.
 
-    OPENBLAS_NUM_THREADS=1 PYTHONPATH=CHECKOUT python benchmarks/bench_ges_fit.py [--fits 500]
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=CHECKOUT python benchmarks/bench_ges_fit.py [--fits 500] [--layout array]
 
 Run it alternately for two checkouts, several times each (``--rounds`` of
 ``benchmarks/bench_ges_ab.py``'s in-process alternation shares the caches between the two
@@ -12,6 +12,7 @@ import argparse
 import statistics
 import time
 
+import numpy as np
 import pandas as pd
 
 from skbn import GESStructure
@@ -34,9 +35,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fits", type=int, default=500)
     parser.add_argument("--cases", nargs="+", default=CASES)
+    parser.add_argument("--layout", choices=["frame", "array"], default="frame",
+                        help="fit the DataFrame, or its values as a row-major numpy array (what a "
+                             "scikit-learn transformer passes on in a Pipeline)")
     args = parser.parse_args()
     for name in args.cases:
         x = case_frame(name)
+        if args.layout == "array":
+            x = np.ascontiguousarray(x.to_numpy(dtype=np.float64))
         learner = GESStructure(scorer="bic-g", fit_parameters=False)
         for _ in range(20):
             learner.fit(x)
