@@ -1,7 +1,7 @@
 """Median CPU time of ``GESStructure(scorer="bic-g", fit_parameters=False).fit`` in this
 process (one checkout: the ``skbn`` on ``sys.path``), for the cases of bench_ges_ab.py.
 
-    OPENBLAS_NUM_THREADS=1 PYTHONPATH=CHECKOUT python benchmarks/bench_ges_fit.py [--fits 500] [--layout array]
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=CHECKOUT python benchmarks/bench_ges_fit.py [--fits N] [--layout array]
 
 Run it alternately for two checkouts, several times each (``--rounds`` of
 ``benchmarks/bench_ges_ab.py``'s in-process alternation shares the caches between the two
