@@ -274,11 +274,11 @@ class MomentCounter:
         finite = np.isfinite(diagonal).all(axis=0) & np.isfinite(stats.mean).all(axis=0)
         if finite.all():
             return stats
-        bad = [int(self.continuous[j]) for j in np.flatnonzero(~finite)]
-        name = min((self.names[c] for c in bad), key=lambda n: name_ranks(self.names)[self.names.index(n)])
-        peak = float(np.max(np.abs(self.values[:, self.index[self.names.index(name)]])))
+        ranks = name_ranks(self.names)
+        column = min((int(self.continuous[j]) for j in np.flatnonzero(~finite)), key=lambda c: ranks[c])
+        peak = float(np.max(np.abs(self.values[:, self.index[column]])))
         raise ValueError(
-            f"Column {name!r} holds values too large for the moments of a Gaussian model "
+            f"Column {self.names[column]!r} holds values too large for the moments of a Gaussian model "
             f"(magnitudes up to {peak:.3g}): the sum of their squares overflows float64 (about "
             f"1.8e308). Rescale the column (divide it by a power of 10) and fit again.")
 
