@@ -198,6 +198,8 @@ def test_a_count_column_left_in_the_data_is_named(tmp_path, capsys):
             "and 'Freq' holds non-negative whole numbers" in messages[0])
     assert "learned from the 12 rows (the cells of the table), not from the 606 individuals" in messages[0]
     assert "drop 'Freq' from X and pass it as sample_weight" in messages[0]
+    # the same words in any column order (the columns named in name order)
+    assert _count_warnings(HillClimbStructure(), table[list(table.columns[::-1])]) == messages
     # the target is one of the table's columns: a classifier on the cells is named too
     assert len(_count_warnings(FixedStructure(edges=[("survived", "class"), ("survived", "Freq")]),
                                table.drop(columns="survived"), y=table["survived"])) == 1

@@ -1636,7 +1636,8 @@ def _warn_count_column(estimator, data, states):
         if count_cells(ids, n_ids).max() != 1:  # (some combination of the others repeats)
             continue
         total = float(sum(states[j][c] * counts[j][c] for c in present))
-        shown = ", ".join(repr(data.names[k]) for k in range(n_columns) if k != j)
+        others = sorted((k for k in range(n_columns) if k != j), key=lambda k: ranks[k])  # (in name order)
+        shown = ", ".join(repr(data.names[k]) for k in others)
         warn_user(
             f"{type(estimator).__name__}: the data look like a frequency table: every combination "
             f"of the states of {shown} is in exactly one row, and {name!r} holds non-negative "
