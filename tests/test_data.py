@@ -780,8 +780,14 @@ def test_unseen_state_beside_a_none_state_is_not_called_missing():
         messages = [str(w.message) for w in caught]
         assert any(issubclass(w.category, UnseenStateWarning) for w in caught), messages
         assert not any(false_message in m for m in messages), messages
-    classifier = HillClimbStructure().fit(seen.drop(columns="bags"), seen["bags"])
-    assert list(classifier.classes_) == ["Driver", "None"]
+    labels = (seen["y"] > 0).map({True: "hi", False: "lo"})
+    classifier = HillClimbStructure().fit(seen.drop(columns="y"), labels)
+    assert list(classifier.classes_) == ["hi", "lo"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        proba = classifier.predict_proba(unseen.drop(columns="y"))
+    assert not any(false_message in str(w.message) for w in caught)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     # the user's rows with "None" read as missing: warned of once (not again by the network)
     read_default = seen.assign(bags=seen["bags"].replace({"None": np.nan}))
     with warnings.catch_warnings(record=True) as caught:
