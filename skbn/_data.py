@@ -60,6 +60,8 @@ float). Two values of different types that are equal (``True`` and ``1``) or pri
 same (``1`` and ``"1"``) are refused, naming the column: they cannot be two states.
 """
 
+import contextlib
+import contextvars
 import functools
 import math
 import numbers
@@ -1857,6 +1859,26 @@ def _codes_for(name, column, states, *, allow_missing, allow_unknown):
     return codes
 
 
+#: True while a network reads rows an estimator encoded itself (:func:`reading_encoded_rows`).
+_ENCODED_ROWS = contextvars.ContextVar("skbn_encoded_rows", default=False)
+
+
+@contextlib.contextmanager
+def reading_encoded_rows():
+    """Within the block, :func:`warn_state_read_as_missing` is silent: the frames the
+    networks read there are ones an estimator built from rows it already encoded (checking
+    the user's columns with that warning), where None marks every cell it marginalises, a
+    missing cell or a state never seen in fit, not a text ``pandas.read_csv`` read as missing.
+    (Without it, a column whose states include "None" would be said to hold missing cells
+    that the user's rows do not have, e.g. a cross-validation fold holding a state its
+    training fold lacks.)"""
+    token = _ENCODED_ROWS.set(True)
+    try:
+        yield
+    finally:
+        _ENCODED_ROWS.reset(token)
+
+
 def warn_state_read_as_missing(name, states, values):
     """Warn when a column scored with a model has missing cells where ``pandas.read_csv``
     probably read one of its states: a state spelled as a text pandas reads as missing by
@@ -1866,12 +1888,13 @@ def warn_state_read_as_missing(name, states, values):
     marginalised (scored as unobserved), not scored as the state.
 
     A column whose cells are all missing (evidence left out on purpose) or that holds the
-    state somewhere (read as written) is not warned of. ``values``: the column's cells (a
+    state somewhere (read as written) is not warned of, nor is anything within
+    :func:`reading_encoded_rows`. ``values``: the column's cells (a
     Series or an array; read only when a state is spelled so). The score-time encoders of
     the estimators (:func:`encode_transform`) and of ``DiscreteBayesianNetwork`` call it.
     """
     spelled = [s for s in states if isinstance(s, str) and s in PANDAS_NA_TEXTS]
-    if not spelled:
+    if not spelled or _ENCODED_ROWS.get():
         return
     values = np.asarray(values, dtype=object)
     missing = np.asarray(pd.isna(values), dtype=bool)

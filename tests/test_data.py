@@ -749,3 +749,49 @@ def test_score_warns_when_pandas_read_a_state_as_missing(tmp_path):
         model.network_.log_likelihood(literal)
         model.score_samples(pd.DataFrame({"damage": [np.nan], "cost": ["low"]}))  # evidence left out
         model.score_samples(literal.head(3).assign(damage=["None", np.nan, "Mild"]))  # read as written
+
+
+def test_unseen_state_beside_a_none_state_is_not_called_missing():
+    """MASS ``Cars93``' ``AirBags`` (states "Driver & Passenger", "Driver only", "None",
+    read with ``keep_default_na=False``) with continuous columns, rows sorted by
+    ``AirBags`` in unshuffled folds: a test fold holding "Driver & Passenger", which its
+    training fold lacks, was scored with the right UnseenStateWarning and also with a false
+    "Column 'AirBags' has 16 missing cells and none spelled 'None'" (the file has no missing
+    cell): a conditional-Gaussian network re-read the estimator's own frame, where the
+    marginalised cells are None. The frame the estimator builds is not checked again; the
+    user's rows still are, once."""
+    from skbn import HillClimbStructure
+    from skbn.exceptions import UnseenStateWarning
+
+    rng = np.random.default_rng(0)
+    bags = rng.choice(["None", "Driver", "Both"], size=120)
+    x = rng.normal(size=120) + (bags == "None")
+    train = pd.DataFrame({"bags": bags, "x": x, "y": 2 * x + rng.normal(size=120)})
+    seen = train[train["bags"] != "Both"]
+    model = HillClimbStructure().fit(seen.drop(columns="y"), seen["y"])
+    unseen = train[train["bags"] != "None"]  # "Both" (unseen) and "Driver": no "None" row
+    false_message = "missing cells and none spelled"
+    for call in (lambda: model.score(unseen.drop(columns="y"), unseen["y"]),
+                 lambda: model.score_samples(unseen.drop(columns="y")),
+                 lambda: model.predict(unseen.drop(columns="y"))):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        messages = [str(w.message) for w in caught]
+        assert any(issubclass(w.category, UnseenStateWarning) for w in caught), messages
+        assert not any(false_message in m for m in messages), messages
+    labels = (seen["y"] > 0).map({True: "hi", False: "lo"})
+    classifier = HillClimbStructure().fit(seen.drop(columns="y"), labels)
+    assert list(classifier.classes_) == ["hi", "lo"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        proba = classifier.predict_proba(unseen.drop(columns="y"))
+    assert not any(false_message in str(w.message) for w in caught)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # the user's rows with "None" read as missing: warned of once (not again by the network)
+    read_default = seen.assign(bags=seen["bags"].replace({"None": np.nan}))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scores = model.score_samples(read_default.drop(columns="y"))
+    assert sum(false_message in str(w.message) for w in caught) == 1
+    assert np.isfinite(scores).all()

@@ -38,6 +38,7 @@ from skbn._data import (
     observed_by_no_row,
     permute_columns,
     positive_weight_rows,
+    reading_encoded_rows,
     target_series,
 )
 from skbn._determined_columns import check_determined_columns
@@ -1300,15 +1301,17 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             frame = self._frame(codes, values)
             density = lambda net: net._log_likelihood(frame)  # noqa: E731
         networks = getattr(self, "averaged_networks_", None)
-        if networks is None:
-            return density(self.network_)
-        logs = np.array([density(net) for net in networks])
+        with reading_encoded_rows():
+            if networks is None:
+                return density(self.network_)
+            logs = np.array([density(net) for net in networks])
         return logsumexp(logs + np.log(self.averaged_weights_)[:, None], axis=0)
 
     def _posterior_weights(self, density):
         """Posterior weight of every averaged DAG given each row's evidence, shape
         ``(n_dags, n_samples)`` (equal where the evidence is impossible under every DAG)."""
-        log_weight = np.array([density(net) for net in self.averaged_networks_])
+        with reading_encoded_rows():
+            log_weight = np.array([density(net) for net in self.averaged_networks_])
         log_weight += np.log(self.averaged_weights_)[:, None]
         peak = np.max(log_weight, axis=0)
         posterior = np.exp(log_weight - np.where(np.isfinite(peak), peak, 0.0))
@@ -1375,7 +1378,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         networks = getattr(self, "averaged_networks_", None)
         if values is not None:  # a CLG network: its exact posterior, columns in classes_ order
             frame = self._frame(codes, values).drop(columns=name)
-            answers = [net._predict_proba(frame, name) for net in networks or [self.network_]]
+            with reading_encoded_rows():
+                answers = [net._predict_proba(frame, name) for net in networks or [self.network_]]
             answers = [(proba.to_numpy(dtype=float), impossible) for proba, impossible in answers]
             density = lambda net: net._log_likelihood(frame)  # noqa: E731
             order = slice(None)
@@ -1431,7 +1435,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         codes, values = self._encode_rows(X)  # a continuous target: its conditional mean
         frame = self._frame(codes, values).drop(columns=name)
         networks = getattr(self, "averaged_networks_", None)
-        answers = [net._predict(frame, name) for net in networks or [self.network_]]
+        with reading_encoded_rows():
+            answers = [net._predict(frame, name) for net in networks or [self.network_]]
         impossible = np.logical_and.reduce([imp for _, imp in answers])  # (under every DAG)
         self._warn_impossible_evidence(codes, impossible)
         if networks is None:
