@@ -1704,11 +1704,10 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         # same conversion, a read-only view of X when it is one float64 block: nothing to
         # copy, and nothing in a fit can write into X through it)
         values = measured.block  # (X.to_numpy of every column, read once)
-        summed = values.flags.f_contiguous  # (the sums of a row-major block: other bits)
-        values = values.view() if summed else np.asfortranarray(values)
+        values = values.view() if values.flags.f_contiguous else np.asfortranarray(values)
         # (a view: the caller's own float64 array keeps its flags)
         values.flags.writeable = False  # (read-only whatever pandas' copy-on-write mode)
-        if summed:
+        if measured.sums is not None:  # (summed only when the block is column-major: this view)
             value_sums = ColumnSums(values, measured.sums)
     elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")
