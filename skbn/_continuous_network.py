@@ -1557,12 +1557,16 @@ def _family_parameters(stats, group, child, parents, variance, where, bounds=Non
             raise NotEstimable(f"Cannot estimate {where}: its parents are collinear there (the "
                                f"coefficients are not identifiable).", "collinear parents")
     if p and order is not None:  # (solved in ``order``, as checked; coefficients back in ``parents``' order)
-        taken, rss = regression(scatter, child, [parents[k] for k in order])
+        taken_parents = [parents[k] for k in order]
+        taken, rss = regression(scatter, child, taken_parents)
         coef = np.empty(p)
         coef[np.asarray(order)] = taken
+        # (the intercept's dot product in ``order`` too: its rounding depends on the order
+        # of the terms, so that of the columns would show in the last bits)
+        intercept = float(stats.mean[group, child] - stats.mean[group, taken_parents] @ taken)
     else:
         coef, rss = regression(scatter, child, parents)
-    intercept = float(stats.mean[group, child] - stats.mean[group, parents] @ coef)
+        intercept = float(stats.mean[group, child] - stats.mean[group, parents] @ coef)
     dof = n - p - 1 if variance == "unbiased" else n
     residual_variance = rss / dof
     if bounds is not None:

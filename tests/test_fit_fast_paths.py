@@ -68,6 +68,33 @@ def test_one_group_moments_equal_the_weighted_path_bit_for_bit():
         assert _bits(fast) == _bits(general), values.shape
 
 
+def test_one_group_moments_in_a_canonical_order_are_the_same_numbers_for_any_column_order():
+    # with ``order`` (a fit's counter: name order) the scatter is the product of the
+    # column-major block in that order, permuted back: any column order of the same
+    # columns gives the same bits (on OpenBLAS's kernels here, some entries of the plain
+    # product of the column-major block change with the column's position when the number
+    # of columns is not a multiple of 4), close to the row-major product's
+    rng = np.random.default_rng(21)
+    for n, k in ((3000, 7), (500, 5), (2000, 10), (100, 1), (0, 3), (1, 4)):
+        values = rng.normal(size=(n, k)) * np.logspace(-3, 3, k) + 10.0
+        weights = rng.uniform(0.5, 2.0, size=n)
+        canonical = rng.permutation(k)  # (the column at each place of the canonical order)
+        for w in (None, weights):
+            reference = moments(np.asfortranarray(values), w, order=canonical)
+            for permutation in [rng.permutation(k) for _ in range(6)]:
+                permuted = np.asfortranarray(values[:, permutation])
+                place = np.argsort(permutation)  # column j of values is column place[j] of permuted
+                stats = moments(permuted, w, order=place[canonical])
+                assert stats.mean.tobytes() == reference.mean[:, permutation].tobytes()
+                assert stats.scatter.tobytes() == reference.scatter[:, permutation][:, :, permutation].tobytes()
+                row_major = moments(np.ascontiguousarray(permuted), w, order=place[canonical])
+                assert _bits(row_major) == _bits(stats)  # (any layout of the values)
+            if n > 1:
+                plain = moments(values, w)  # (the row-major product's rounding)
+                np.testing.assert_allclose(reference.scatter, plain.scatter, rtol=1e-12,
+                                           atol=1e-12 * np.abs(plain.scatter).max())
+
+
 def test_one_group_column_sums_are_pairwise_down_each_column():
     # the mean is numpy's pairwise sum of each column as one contiguous vector, over n:
     # the same bits whatever the layout of the values and the column's position
@@ -312,7 +339,8 @@ def test_one_group_moments_reuse_the_encoders_column_sums_only_for_their_own_arr
                   weights=None if weights is None else weights[keep])
     assert MomentCounter(sub)._sums is None
     assert _bits(MomentCounter(sub).moments_given()) == _bits(
-        moments(data.values[keep][:, counter.continuous], None if weights is None else weights[keep]))
+        moments(data.values[keep][:, counter.continuous], None if weights is None else weights[keep],
+                order=counter._name_order()))
     # wrong sums given for another array are never read
     wrong = replace(data, value_sums=ColumnSums(data.values.copy(), np.zeros(data.values.shape[1])))
     assert _bits(MomentCounter(wrong).moments_given()) == _bits(fresh.moments_given())

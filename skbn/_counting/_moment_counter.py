@@ -251,7 +251,8 @@ class MomentCounter:
         if not key:
             if self._one_group is None:
                 self._one_group = self._representable(
-                    moments(self.values, self.weights, sums=self._sums) if self._rows is None
+                    moments(self.values, self.weights, sums=self._sums, order=self._name_order())
+                    if self._rows is None
                     else self._rows.pooled())
             return self._one_group
         hit = self._cache.get(key)
@@ -262,6 +263,13 @@ class MomentCounter:
                                     else self._rows.pooled(ids, n_ids))
         self._cache.put(key, stats)
         return stats
+
+    def _name_order(self):
+        """The moments' columns (positions in ``values``) in the order of their names
+        (:func:`skbn._data.name_ranks`): the canonical order in which the one-group moments
+        are computed, so that any column order of the data gives the same numbers."""
+        ranks = np.asarray(name_ranks(self.names))[self.continuous]
+        return np.argsort(ranks, kind="stable")
 
     def _representable(self, stats):
         r"""``stats``, refused (``ValueError`` naming the column, first in name order) when a

@@ -283,7 +283,7 @@ class Moments:
         return self.scatter / denominator[:, None, None]
 
 
-def moments(values, weights=None, ids=None, n_ids=1, rows=None, sums=None):
+def moments(values, weights=None, ids=None, n_ids=1, rows=None, sums=None, order=None):
     """Weighted moments of the columns of ``values``, per configuration id.
 
     Parameters
@@ -308,6 +308,12 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None, sums=None):
         (:class:`skbn._data.ColumnSums`: ``np.add.reduce(values, axis=0)``, the one-group
         moments' own sums without weights), read instead of summing again; only for one
         group without weights. None: summed here.
+    order : sequence of int or None, default=None
+        For one group: a canonical order of the columns (positions in ``values``; a fit's
+        counter gives their name order), in which the scatter is computed by the faster
+        product of a column-major block (:func:`_one_group_moments`): the moments of the
+        same columns in any order are then the same numbers, permuted. None: the product
+        of a row-major block, whose entries do not depend on the columns' positions.
 
     Returns
     -------
@@ -320,8 +326,8 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None, sums=None):
     n, k = values.shape
     if ids is None or n_ids == 1:  # (one group: every id is 0)
         if weights is not None:
-            return _one_group_moments(values, np.asarray(weights, dtype=np.float64))
-        return _one_group_moments(values, sums=sums)
+            return _one_group_moments(values, np.asarray(weights, dtype=np.float64), order=order)
+        return _one_group_moments(values, sums=sums, order=order)
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     weight = np.bincount(ids, weights=w, minlength=n_ids)
     safe = np.where(weight > 0, weight, 1.0)
@@ -346,7 +352,7 @@ def moments(values, weights=None, ids=None, n_ids=1, rows=None, sums=None):
     return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, counts))
 
 
-def _one_group_moments(values, weights=None, sums=None):
+def _one_group_moments(values, weights=None, sums=None, order=None):
     r""":func:`moments` of rows in one group.
 
     * The weighted sum of each column is numpy's pairwise sum of that column as one vector
@@ -355,15 +361,21 @@ def _one_group_moments(values, weights=None, sums=None):
       vector): the same bits whatever the layout of the values, the column's position and
       the other columns, with an error growing like :math:`\log n` rather than :math:`n`
       (Higham 2002, section 4.2).
-    * The scatter is one BLAS product of the centred block, copied to row-major order column
-      by column as it is centred, with its weighted copy: ``dgemm`` computes every entry of
-      that product as the same sequence of operations, so a column's entries do not depend
-      on its position (a product of the column-major block does not have that property for
-      every number of columns), and the moments of the same columns in any order are the
-      same numbers, permuted. (With one BLAS thread, as every fit runs:
-      :func:`skbn.utils._threads.one_blas_thread`. Several OpenBLAS threads may split a
-      product of many columns (40 or more on this machine) by position, and its last bits
-      then depend on the number of threads and the column order.)
+    * The scatter is one BLAS product (``dgemm``) of the centred block with its weighted
+      copy. Without ``order``, the block is copied to row-major order column by column as it
+      is centred: ``dgemm`` computes every entry of that product as the same sequence of
+      operations, so a column's entries do not depend on its position or on the other
+      columns (the moments of a subset of the columns are a block of these, bit for bit).
+      With ``order`` (a fit's counter: the columns' name order), the block is centred into
+      column-major order, each column one contiguous pass instead of a strided one, with its
+      columns in ``order``, and the product of that block (about twice as fast in all on a
+      few columns) is permuted back. An entry of that product may depend on its column's
+      position (OpenBLAS's kernels on this machine, when the number of columns is not a
+      multiple of 4), but the positions are those of ``order``, so the moments of the same
+      columns given in any order are still the same numbers, permuted, on any CPU. (With one
+      BLAS thread, as every fit runs: :func:`skbn.utils._threads.one_blas_thread`. Several
+      OpenBLAS threads may split a product of many columns (40 or more on this machine) by
+      position, and its last bits then depend on the number of threads.)
 
     Without weights the products by the weights are left out, and the product takes the
     centred block twice: ``1.0 * x == x``, so the values are the weighted path's with unit
@@ -392,14 +404,28 @@ def _one_group_moments(values, weights=None, sums=None):
     else:
         total = np.array([np.add.reduce(weighted[:, j]) for j in range(k)])
     mean = total[None, :] / safe
-    centred = np.empty((n, k))
-    for j in range(k):  # (one strided pass per column: the subtraction and the copy in one)
-        np.subtract(values[:, j], mean[0, j], out=centred[:, j])
     if n == 0:
         scatter = np.zeros((1, k, k))
-    else:
+    elif order is None:
+        centred = np.empty((n, k))
+        for j in range(k):  # (one strided pass per column: the subtraction and the copy in one)
+            np.subtract(values[:, j], mean[0, j], out=centred[:, j])
         second = centred if weights is None else weights[:, None] * centred
         scatter = blas.dgemm(1.0, centred.T, second.T, trans_b=1)[None]
+    else:
+        order = np.asarray(order)
+        in_order = bool((order == np.arange(k)).all())  # (the common case: columns in name order)
+        centred = np.empty((k, n))  # (row t: the centred column order[t]; its transpose column-major)
+        if in_order and values.flags.f_contiguous:  # (every column one contiguous pass, one call)
+            np.subtract(values.T, mean.T, out=centred)
+        else:
+            for t, j in enumerate(order.tolist()):
+                np.subtract(values[:, j], mean[0, j], out=centred[t])
+        second = centred if weights is None else centred * weights
+        scatter = blas.dgemm(1.0, centred.T, second.T, trans_a=1)[None]
+        if not in_order:
+            position = np.argsort(order)  # position[j]: column j's place in ``order``
+            scatter = scatter[:, position[:, None], position]
     scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
     rows = None if weights is None else np.array([float(n)])
     return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, rows))
