@@ -44,7 +44,7 @@ from sklearn.utils import check_random_state
 from skbn._counting import config_ids, linear_dependencies, moments, regression
 from skbn._counting._moments import _scaled, cholesky_factor
 from skbn._dag import ancestor_ids
-from skbn._data import _held, value_kind
+from skbn._data import _held, name_ranks, value_kind
 from skbn._discrete_network import (
     DiscreteBayesianNetwork,
     _check_n_samples,
@@ -277,11 +277,12 @@ class _LinearGaussianNetwork(_Network):
     network without discrete nodes: one configuration per family).
 
     Subclasses set, before calling :meth:`_setup_families`: ``_discrete`` / ``_continuous``
-    (node names in node order), ``_dpa`` / ``_cpa`` (continuous node -> tuple of its
-    discrete / continuous parents) and ``_dnet`` (the discrete network, None without
-    discrete nodes).
-    ``_params[v]`` is then ``(b0 (q,), B (q, p), sigma (q,))`` over the ``q``
-    configurations of ``v``'s discrete parents (C order, the last parent fastest).
+    (node names in node order), ``_dpa`` (continuous node -> tuple of its discrete
+    parents) and ``_dnet`` (the discrete network, None without discrete nodes), and pass
+    it, for every continuous node ``v``, ``(b0 (q,), B (q, p), sigma (q,))`` over the ``q``
+    configurations of ``v``'s discrete parents (C order, the last parent fastest), ``B``'s
+    columns over its continuous parents in parents order. ``_params[v]`` is then that
+    triple with ``B``'s columns over ``_cpa[v]``, the continuous parents in name order.
 
     Every query, prediction and sample goes through two routines:
 
@@ -296,13 +297,45 @@ class _LinearGaussianNetwork(_Network):
 
       and the conditional normal of the target continuous nodes in every configuration
       (:func:`_condition_rows`). :math:`P(\Delta = \delta, x^d_o)` comes from variable
-      elimination on :attr:`discrete_network` (the observed discrete cells as evidence),
+      elimination on :attr:`discrete_network` (the observed discrete cells as evidence; a
+      look-up of the CPTs per configuration when every other discrete cell is observed),
       :math:`(\mu_\delta, \Sigma_\delta)` from the linear Gaussian network the continuous
       nodes form given :math:`\delta`. Exact: the configurations are enumerated.
     """
 
     def _setup_families(self, params):
-        self._params = params
+        """Internal tables of the families, every one in an order that does not depend on
+        the node order (the column order of the data a network was learned from), so every
+        float sum the network computes -- over a node's continuous parents, over the
+        nodes, over the components of a mixture -- runs in the same order for any node
+        order, and the outputs are the same bit for bit:
+
+        * ``_cpa[v]``: ``v``'s continuous parents in name order
+          (:func:`skbn._data.name_ranks`, the learners' rule), and the columns of ``B`` in
+          ``_params[v]`` permuted to match (the public ``parents``, ``coefficients`` and
+          ``continuous_parents`` keep the order given);
+        * ``_order``: the nodes in topological order, ties broken by name
+          (:meth:`_draw_order`), the order of the joint's recursion (:func:`_linear_joint`:
+          an entry of the covariance is summed from its later node) and of sampling;
+        * ``_by_name``: the continuous nodes in name order, the order of the sum of the
+          family log-densities and of the conditioning set of a query
+          (:func:`_condition_rows`); ``_dset_order``: the discrete nodes in name order.
+        """
+        ranks = name_ranks(self.nodes)
+        rank = {v: int(ranks[i]) for i, v in enumerate(self.nodes)}
+        discrete = set(self._discrete)
+        self._cpa, self._params = {}, {}
+        for v in self._continuous:
+            cpa = tuple(p for p in self.parents[v] if p not in discrete)  # (``B``'s columns)
+            perm = sorted(range(len(cpa)), key=lambda k: rank[cpa[k]])
+            self._cpa[v] = tuple(cpa[k] for k in perm)
+            b0, B, s = params[v]
+            # (C-contiguous either way: a strided row of ``B`` takes another BLAS kernel, whose
+            # dot products round otherwise)
+            self._params[v] = (b0, np.ascontiguousarray(B[:, perm]), s)
+        self._order = [self.nodes[i] for i in self._draw_order()]
+        self._by_name = sorted(self._continuous, key=rank.__getitem__)
+        self._dset_order = sorted(self._discrete, key=rank.__getitem__)
         self._cpos = {v: k for k, v in enumerate(self._continuous)}
         self._dpos = {v: k for k, v in enumerate(self._discrete)}
         self._dshape = {v: tuple(len(self._dnet.states[p]) for p in self._dpa[v])
@@ -340,7 +373,7 @@ class _LinearGaussianNetwork(_Network):
         normal per node and row."""
         n = codes.shape[0]
         values = np.zeros((n, len(self._continuous)))
-        for node in (self.nodes[i] for i in self._draw_order()):
+        for node in self._order:
             if node in self._dpos:
                 continue
             mean, sigma = self._family_moments(node, codes, values)
@@ -355,9 +388,10 @@ class _LinearGaussianNetwork(_Network):
         return b0[config] + np.einsum("ij,ij->i", values[:, cpa], B[config]), s[config]
 
     def _complete_log_density(self, codes, values):
-        """Sum over the continuous nodes of their family log-density, complete rows."""
+        """Sum over the continuous nodes (in name order) of their family log-density,
+        complete rows."""
         out = np.zeros(values.shape[0])
-        for node in self._continuous:
+        for node in self._by_name:
             mean, sigma = self._family_moments(node, codes, values)
             out += _node_logpdf(values[:, self._cpos[node]], mean, sigma)
         return out
@@ -372,10 +406,10 @@ class _LinearGaussianNetwork(_Network):
     # ------------------------------------------------------------------ inference
     def _continuous_ancestry(self, targets):
         """The continuous ancestors of ``targets`` through continuous edges (targets
-        included), in topological order."""
+        included), in topological order, ties broken by name (``_order``)."""
         parents = [[self._index[p] for p in self._cpa.get(v, ())] for v in self.nodes]
         keep = {self.nodes[i] for i in ancestor_ids(parents, [self._index[v] for v in targets])}
-        return [v for v in self.topological_order() if v in keep]
+        return [v for v in self._order if v in keep]
 
     def _component(self, order, assignment):
         """Mean and covariance of the continuous nodes ``order`` (topological) given the state
@@ -400,7 +434,7 @@ class _LinearGaussianNetwork(_Network):
         continuous nodes (not in ``given``) whose conditional moments are wanted; ``keep``
         discrete nodes whose configuration must be told apart.
 
-        The discrete nodes that matter, ``dset`` (node order), are ``keep`` and the discrete
+        The discrete nodes that matter, ``dset`` (name order), are ``keep`` and the discrete
         parents of the continuous ancestry of ``given`` and ``targets``. The rows are
         grouped by their observed cells of ``dset``, and only the configurations of the
         unobserved ones are enumerated (complete rows: one configuration each). Yields, per
@@ -416,9 +450,10 @@ class _LinearGaussianNetwork(_Network):
         for v in [v for v in given if v in self._constants]:
             with np.errstate(divide="ignore"):
                 log_const += np.log(values[:, self._cpos[v]] == self._constants[v])
-        given = [v for v in given if v not in self._constants]
-        order = self._continuous_ancestry(list(given) + list(targets))
-        dset = [v for v in self._discrete
+        given = set(given) - set(self._constants)
+        given = [v for v in self._by_name if v in given]  # (the conditioning in name order)
+        order = self._continuous_ancestry(given + list(targets))
+        dset = [v for v in self._dset_order
                 if v in keep or any(v in self._dpa[c] for c in order)]
         columns = [self._dpos[v] for v in dset]
         pos = {v: k for k, v in enumerate(order)}
@@ -438,12 +473,22 @@ class _LinearGaussianNetwork(_Network):
             if free:
                 log_w = np.empty((len(rows), len(configs)))
                 block = codes[rows]
-                for sub, table, log_scale in self._dnet._inference.marginalise_rows(
-                        block, block >= 0, np.ones(len(rows), dtype=bool),
-                        tuple(columns[j] for j in free)):
-                    with np.errstate(divide="ignore"):
-                        log_w[sub] = (np.log(table.reshape(len(sub), -1))
-                                      + log_scale[:, None])
+                known = block >= 0
+                known[:, [columns[j] for j in free]] = True
+                complete = known.all(axis=1)
+                if complete.any():  # (every other discrete cell observed: one look-up each)
+                    filled = block[complete]
+                    for c, config in enumerate(configs):
+                        filled[:, columns] = config
+                        log_w[complete, c] = self._dnet._inference.complete_log_joint(filled)
+                if not complete.all():
+                    part = np.flatnonzero(~complete)
+                    for sub, table, log_scale in self._dnet._inference.marginalise_rows(
+                            block[part], block[part] >= 0, np.ones(len(part), dtype=bool),
+                            tuple(columns[j] for j in free)):
+                        with np.errstate(divide="ignore"):
+                            log_w[part[sub]] = (np.log(table.reshape(len(sub), -1))
+                                                + log_scale[:, None])
             elif self._discrete:
                 if log_observed is None:
                     log_observed = self._dnet._log_likelihood_codes(codes)
@@ -724,10 +769,8 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
                 raise ValueError(f"The sigma of node {node!r} must be positive (0 is allowed only "
                                  f"for a node without parents), got {sigma!r}.")
             self.sigmas[node] = sigma
-        self._parent_idx = [tuple(self._index[p] for p in self.parents[v]) for v in self.nodes]
         self._discrete, self._continuous, self._dnet = [], list(self.nodes), None
         self._dpa = dict.fromkeys(self.nodes, ())
-        self._cpa = self.parents
         self._setup_families({v: (np.array([self.intercepts[v]]), self.coefficients[v][None, :],
                                   np.array([self.sigmas[v]])) for v in self.nodes})
 
@@ -737,10 +780,13 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
                 "coefficients": dict(zip(self.parents[node], self.coefficients[node].tolist()))}
 
     # ------------------------------------------------------------------ joint
-    def _arrays(self):
-        return ([self.intercepts[v] for v in self.nodes],
-                [self.coefficients[v] for v in self.nodes],
-                [self.sigmas[v] for v in self.nodes])
+    def _joint_arrays(self):
+        """``(mu, cov)`` of :meth:`joint` in node order, by the recursion of
+        :func:`_linear_joint` over ``_order`` (topological, ties by name) with the parents in
+        name order: the same numbers for any node order."""
+        mu, cov = self._component(self._order, {})
+        position = [self._order.index(v) for v in self.nodes]
+        return mu[position], cov[np.ix_(position, position)]
 
     def joint(self):
         """The implied joint distribution :math:`N(\\mu, \\Sigma)` of all nodes.
@@ -750,8 +796,7 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
         MultivariateNormal
             ``mean`` and ``covariance`` indexed by the nodes, in node order.
         """
-        intercept, coefs, sigma = self._arrays()
-        mu, cov = _linear_joint(self._topo, self._parent_idx, intercept, coefs, sigma)
+        mu, cov = self._joint_arrays()
         return MultivariateNormal(pd.Series(mu, index=pd.Index(self.nodes), name="mean"),
                                   pd.DataFrame(cov, index=self.nodes, columns=self.nodes))
 
@@ -795,14 +840,14 @@ class GaussianBayesianNetwork(_LinearGaussianNetwork):
             out[complete] = self._complete_log_density(np.zeros((int(complete.sum()), 0),
                                                                 dtype=np.int64), values[complete])
         if not complete.all():
-            joint = self.joint()
-            mu, cov = joint.mean.to_numpy(), joint.covariance.to_numpy()
+            mu, cov = self._joint_arrays()
             constant = np.array([self.sigmas[v] == 0 for v in self.nodes])
+            by_name = np.array([self._index[v] for v in self._by_name], dtype=np.intp)
             patterns, inverse = np.unique(missing[~complete], axis=0, return_inverse=True)
             incomplete = np.flatnonzero(~complete)
             for k, pattern in enumerate(patterns):
                 rows = incomplete[inverse.ravel() == k]
-                observed = np.flatnonzero(~pattern & ~constant)
+                observed = by_name[(~pattern & ~constant)[by_name]]  # (conditioned in name order)
                 fixed = np.flatnonzero(~pattern & constant)
                 block = values[np.ix_(rows, observed)]
                 result = _condition_rows(mu, cov, [], observed, block)[2]
@@ -1094,8 +1139,7 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
             self.intercepts[node] = arrays["intercept"]
             self.coefficients[node] = arrays["coefficients"]
             self.sigmas[node] = sigma
-        self._dnet, self._dpa, self._cpa = (self.discrete_network, self.discrete_parents,
-                                            self.continuous_parents)
+        self._dnet, self._dpa = self.discrete_network, self.discrete_parents
         self._setup_families({v: (self.intercepts[v].reshape(-1),
                                   self.coefficients[v].reshape(self.intercepts[v].size, -1),
                                   self.sigmas[v].reshape(-1)) for v in self._continuous})
@@ -1303,13 +1347,17 @@ class CLGBayesianNetwork(_LinearGaussianNetwork):
             index = (pd.Index(labels[0], name=variables[0]) if len(variables) == 1 else
                      pd.MultiIndex.from_tuples(list(product(*labels)), names=variables))
             return pd.Series(table.ravel(), index=index, name="probability")
-        free = [j for j, v in enumerate(dset) if codes[0, self._dpos[v]] < 0]
         means = means[0]
-        labels = [tuple(self.states[dset[j]][c[j]] for j in free) for c in configs]
-        names = [dset[j] for j in free]
-        mean = weights @ means
+        mean = weights @ means  # (over the components in name order: the same sums for any node order)
         spread = means - mean  # (centred: no cancellation when the means are far from 0)
         covariance = np.einsum("c,cij->ij", weights, covs + spread[:, :, None] * spread[:, None, :])
+        # the components shown in C order over their discrete nodes in node order
+        free = sorted((j for j, v in enumerate(dset) if codes[0, self._dpos[v]] < 0),
+                      key=lambda j: self._dpos[dset[j]])
+        shown = np.lexsort([configs[:, j] for j in reversed(free)]) if free else np.arange(1)
+        weights, means, covs, configs = weights[shown], means[shown], covs[shown], configs[shown]
+        labels = [tuple(self.states[dset[j]][c[j]] for j in free) for c in configs]
+        names = [dset[j] for j in free]
         if len(names) > 1:
             index = pd.MultiIndex.from_tuples(labels, names=names)
         elif names:

@@ -273,8 +273,11 @@ class DiscreteBayesianNetwork(_Network):
         self.cpts = {}
         for node in self.nodes:
             self.cpts[node] = self._check_cpt(node, cpts.get(node))
+        # (a row's log-probability summed over the nodes in name order: the same bits for
+        # any node order, e.g. the column order of the data the network was learned from)
         self._inference = VariableElimination(
-            [self.cpts[v] for v in self.nodes], self._parent_idx, self.cardinalities)
+            [self.cpts[v] for v in self.nodes], self._parent_idx, self.cardinalities,
+            sum_order=np.argsort(name_ranks(self.nodes), kind="stable"))
 
     # ------------------------------------------------------------------ validation
     def _check_cpt(self, node, cpt):

@@ -76,6 +76,10 @@ class VariableElimination:
     indicator_budget : int, default=2**21
         Numbers in the largest product of factors of one chunk of rows of the batched path
         (``_INDICATOR_BUDGET``): a memory bound, no result depends on it.
+    sum_order : sequence of int, optional
+        The order in which :meth:`complete_log_joint` adds the families' log-factors
+        (default: node order). A network passes its nodes' name order, so the sum, whose
+        rounding depends on the order of its terms, does not depend on the node order.
 
     Notes
     -----
@@ -86,11 +90,13 @@ class VariableElimination:
     """
 
     def __init__(self, cpts, parent_idx, cardinalities, *, cost_pattern_node=_COST_PATTERN_NODE,
-                 indicator_budget=_INDICATOR_BUDGET):
+                 indicator_budget=_INDICATOR_BUDGET, sum_order=None):
         self.cost_pattern_node = cost_pattern_node
         self.indicator_budget = indicator_budget
         self.cpts = list(cpts)
         self.parent_idx = [tuple(pa) for pa in parent_idx]
+        self.sum_order = (tuple(range(len(self.parent_idx))) if sum_order is None
+                          else tuple(int(i) for i in sum_order))
 
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
         with np.errstate(divide="ignore"):
@@ -148,9 +154,10 @@ class VariableElimination:
         return proba, impossible
 
     def complete_log_joint(self, codes):
-        """sum_i log theta[x_i | x_pa(i)] for complete rows (n, n_nodes) -> (n,)."""
+        """sum_i log theta[x_i | x_pa(i)] for complete rows (n, n_nodes) -> (n,), the
+        terms added in ``sum_order``."""
         out = np.zeros(codes.shape[0])
-        for i in range(len(self.parent_idx)):
+        for i in self.sum_order:
             out += self.family_log_factor(codes, i)
         return out
 
