@@ -2,7 +2,6 @@
 experimental rows, greedy interventional equivalence search (GIES, Hauser & Bühlmann 2012)
 over interventional essential graphs."""
 
-import heapq
 import math
 import operator
 from numbers import Integral
@@ -382,22 +381,6 @@ class _InterventionalGraph(_CPDAG):
 _gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
 
 
-def _by_decreasing_gain(lists):
-    """The operators of ``lists`` (each a list by decreasing gain) merged by decreasing gain,
-    lazily; equal gains in the order of the lists, then of their positions (the order of
-    ``heapq.merge(*lists, key=gain, reverse=True)``, with plain tuples on the heap)."""
-    heap = [(-operators[0][0], i, 0) for i, operators in enumerate(lists) if operators]
-    heapq.heapify(heap)
-    while heap:
-        _, i, k = heap[0]
-        operators = lists[i]
-        yield operators[k]
-        if k + 1 < len(operators):
-            heapq.heapreplace(heap, (-operators[k + 1][0], i, k + 1))
-        else:
-            heapq.heappop(heap)
-
-
 def _pairs(matrix):
     """The unordered position pairs ``(i, j)``, ``i < j``, of a symmetric bool matrix."""
     rows, columns = np.nonzero(matrix)
@@ -478,13 +461,41 @@ def _mask_reaches(step, sources, targets, allowed):
     return False
 
 
-def _insert_path_blocked(forward, masks, x, y, t):
+def _reached(step, start, allowed):
+    """The nodes a walk from ``start`` along ``step`` (a mask of next nodes per node) reaches
+    in one step or more through nodes of the mask ``allowed`` only (every node of the walk
+    after ``start`` allowed), as a mask."""
+    seen = frontier = step[start] & allowed
+    while frontier:
+        reach = 0
+        for w in id_tuple(frontier):
+            reach |= step[w]
+        frontier = reach & allowed & ~seen
+        seen |= frontier
+    return seen
+
+
+def _insert_path_blocked(forward, masks, x, y, t, reached=None):
     r"""Insert(x, y, T)'s global condition: whether every semi-directed path from ``y`` to
     ``x`` (each step along an undirected edge or an arrow, never against one) meets
     :math:`\mathrm{NA}_{y,x} \cup T` (Chickering 2002, Theorem 15). ``forward``: the mask of
-    the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`."""
-    allowed = ~(masks[1][y] & masks[0][x] | id_bits(t) | 1 << y)
-    return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
+    the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`.
+
+    ``reached`` (a dict kept for one class, e.g. one step's candidates) holds per ``y`` the
+    nodes of some semi-directed path from ``y`` (:func:`_reached` through every node but
+    ``y``): when ``x`` is not among them no path exists and the condition holds; when it is
+    and :math:`\mathrm{NA}_{y,x} \cup T` is empty that path meets nothing, so it fails;
+    otherwise the walk is taken again avoiding :math:`\mathrm{NA}_{y,x} \cup T` (``x``
+    itself is never in it: it is not adjacent to ``y``, whose neighbours hold both sets)."""
+    if reached is None:
+        reached = {}
+    free = reached.get(y)
+    if free is None:
+        free = reached[y] = _reached(forward, y, ~(1 << y))
+    if not free >> x & 1:
+        return True
+    blocking = masks[1][y] & masks[0][x] | id_bits(t)
+    return bool(blocking) and not _reached(forward, y, ~(blocking | 1 << y)) >> x & 1
 
 
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
@@ -1127,7 +1138,7 @@ class GESStructure(_BaseStructureLearner):
             # re-evaluates a few targets, of other sets)
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
             ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
-        for y in targets:  # each target's operators of a positive finite gain by decreasing gain
+        for y in targets:  # each target's operators of a positive finite gain
             # (no other can be taken, now or at a later step: a step must gain more than a
             # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
             # scoring -inf on both or on the current side, a continuous parent of a discrete
@@ -1137,9 +1148,12 @@ class GESStructure(_BaseStructureLearner):
                 found = ctx.insert_operators(y, group, positive=True)
             else:
                 found = self._delete_candidates(g, y, ctx, fixed, masks, positive=True)
-            per_target[y] = sorted(found, key=_gain, reverse=True)
-        candidates = _by_decreasing_gain(list(per_target.values()))
+            per_target[y] = found
+        # every kept operator by decreasing gain: one stable sort of the targets' lists joined
+        # (equal gains in the order of the targets, then as built)
+        candidates = sorted([c for found in per_target.values() for c in found], key=_gain, reverse=True)
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
+        reached = {}  # (the semi-directed reach of each y in this class: _insert_path_blocked)
 
         def apply(c):
             _, x, y, s = c
@@ -1148,7 +1162,7 @@ class GESStructure(_BaseStructureLearner):
         built = {}
 
         def valid(c):
-            if phase == "forward" and not _insert_path_blocked(forward, masks, *c[1:]):
+            if phase == "forward" and not _insert_path_blocked(forward, masks, *c[1:], reached):
                 return False
             if ctx.knowledge is None:
                 return True
