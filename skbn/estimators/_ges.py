@@ -886,14 +886,14 @@ class GESStructure(_BaseStructureLearner):
                 by_na[na].append(x)
             else:
                 by_na[na] = [x]
-        n_pa = pa.bit_count()
+        n_pa, bound, max_indegree = pa.bit_count(), ctx.subset_bound, self.max_indegree
         groups = []
         for na, xs in by_na.items():
-            if not _is_clique(na, adj):
+            if na & (na - 1) and not _is_clique(na, adj):  # (no node or one: a clique)
                 continue
-            limit = ctx.subset_bound
-            if self.max_indegree is not None:
-                room = self.max_indegree - 1 - n_pa - na.bit_count()
+            limit = bound
+            if max_indegree is not None:
+                room = max_indegree - 1 - n_pa - na.bit_count()
                 if room < 0:
                     continue
                 limit = min(limit, room)
@@ -903,8 +903,10 @@ class GESStructure(_BaseStructureLearner):
             if limit and free:
                 for v in id_tuple(na):  # (a node of T is adjacent to every node of NA)
                     free &= adj[v]
-                if free:
+                if free & (free - 1):
                     _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
+                elif free:  # (one free neighbour w: T = (w,) only)
+                    groups.append((base | free, xs, id_tuple(free)))
         return groups
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None, positive=False):
@@ -928,7 +930,7 @@ class GESStructure(_BaseStructureLearner):
             bit = 1 << x
             for h, h_bits in _subsets(id_tuple(na), ctx.subset_bound) if na else (((), 0),):
                 rest = na & ~h_bits
-                if not _is_clique(rest, adj):
+                if rest & (rest - 1) and not _is_clique(rest, adj):  # (no node or one: a clique)
                     continue
                 gain = -ctx.gain(y, (pa | rest) & ~bit, x)
                 if not positive or 0.0 < gain < math.inf:
