@@ -1154,6 +1154,9 @@ class GESStructure(_BaseStructureLearner):
         # every kept operator by decreasing gain: one stable sort of the targets' lists joined
         # (equal gains in the order of the targets, then as built)
         candidates = sorted([c for found in per_target.values() for c in found], key=_gain, reverse=True)
+        if not candidates:  # (no operator of a positive gain: _pick would find none)
+            ctx.operators = None
+            return None
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
         reached = {}  # (the semi-directed reach of each y in this class: _insert_path_blocked)
 
@@ -1164,7 +1167,8 @@ class GESStructure(_BaseStructureLearner):
         built = {}
 
         def valid(c):
-            if phase == "forward" and not _insert_path_blocked(forward, masks, *c[1:], reached):
+            _, x, y, s = c
+            if phase == "forward" and not _insert_path_blocked(forward, masks, x, y, s, reached):
                 return False
             if ctx.knowledge is None:
                 return True
@@ -1303,6 +1307,8 @@ class GESStructure(_BaseStructureLearner):
         masks = (adj, und, par, [a & ~(u | p) for a, u, p in zip(adj, und, par)])  # (children: the rest)
         threshold = tolerance(total)  # (_pick's: a gain not above it is never taken)
         candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks, threshold)]
+        if not candidates:  # (none above the threshold: _pick would find none)
+            return None
         built = {}
 
         def valid(c):
