@@ -61,10 +61,9 @@ def deletes_by_definition(g, y, fixed, bound):
     return out
 
 
-def _takeable(found):
-    # (the operators a step may take: a positive finite gain, in the order they were built;
-    # the others are not kept)
-    return [c for c in found if math.isfinite(c[0]) and c[0] > 0]
+def _finite_sorted(found):
+    # (the operators a step may take: a positive finite gain; the others are not kept)
+    return sorted([c for c in found if math.isfinite(c[0]) and c[0] > 0], key=lambda c: -c[0])
 
 
 def _check_after_every_step(monkeypatch, learner, X, interventions=None):
@@ -96,7 +95,8 @@ def _check_after_every_step(monkeypatch, learner, X, interventions=None):
                 fresh = self._delete_candidates(new, y, ctx, fixed)
                 defined = {(x, h) for x, h, _ in deletes_by_definition(new, y, fixed, ctx.subset_bound)}
             # the kept operators are those of the new class, with the same gains, in the same order
-            assert per_target[y] == _takeable(fresh)
+            # (as built on few nodes, by decreasing gain on many: _by_decreasing_gain)
+            assert sorted(per_target[y], key=lambda c: -c[0]) == _finite_sorted(fresh)
             assert {(c[1], c[3]) for c in fresh} == defined
         checked.append(phase)
         return result
@@ -413,15 +413,39 @@ def test_shared_unit_scaling_gives_the_same_bits(seed):
             added_parent_rss(stats.scatter[0], child, parents).tobytes()
 
 
-@pytest.mark.parametrize("kind", ["gaussian", "discrete"])
-def test_step_offers_operators_by_decreasing_gain_targets_then_built_order(monkeypatch, kind):
-    # _step sorts the kept operators of every target joined, once: the order of merging the
-    # targets' lists, each sorted by decreasing gain (heapq.merge: equal gains in the order of
-    # the targets, then as each target's operators were built); every gain positive, finite
+@pytest.mark.parametrize("kept_sorted", [False, True])
+def test_operators_by_decreasing_gain_as_heapq_merge(kept_sorted):
     import heapq
     import operator
 
-    X = gaussian(8, 400, 60, edge_prob=0.5) if kind == "gaussian" else discrete(7, 2000, 61)
+    from skbn.estimators._ges import _by_decreasing_gain
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        lists = []
+        for _ in range(int(rng.integers(0, 8))):
+            gains = rng.choice([-1.0, 0.0, 0.5, 2.0, 2.0, 3.5], int(rng.integers(0, 6)))
+            lists.append([(g, int(rng.integers(9)), int(rng.integers(9)), ()) for g in gains])
+        ordered = [sorted(operators, key=operator.itemgetter(0), reverse=True) for operators in lists]
+        expected = list(heapq.merge(*ordered, key=operator.itemgetter(0), reverse=True))
+        # (kept sorted: the lists merged; else the lists as built, sorted at once)
+        assert list(_by_decreasing_gain(ordered if kept_sorted else lists, kept_sorted)) == expected
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "discrete", "gaussian, many nodes"])
+def test_step_offers_operators_by_decreasing_gain_targets_then_built_order(monkeypatch, kind):
+    # _step offers _pick the kept operators of every target in the order of merging the
+    # targets' lists, each sorted by decreasing gain (heapq.merge: equal gains in the order of
+    # the targets, then as each target's operators were built), whether it sorts them all at
+    # once (few nodes) or merges lists kept sorted (many); every gain positive, finite
+    import heapq
+    import operator
+
+    from skbn.estimators._ges import _SORT_AT_ONCE_NODES
+
+    X = {"gaussian": lambda: gaussian(8, 400, 60, edge_prob=0.5),
+         "discrete": lambda: discrete(7, 2000, 61),
+         "gaussian, many nodes": lambda: gaussian(_SORT_AT_ONCE_NODES + 3, 400, 62, edge_prob=0.2)}[kind]()
     orders = []
     pick = GESStructure._pick
 
