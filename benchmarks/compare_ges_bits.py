@@ -7,7 +7,7 @@ bnlearn's gaussian.test, and chunked input (an iterator of DataFrames) against i
 Also a few discrete networks (bdeu, bic: the search without the table of scores), and the
 search's other paths (:func:`variants`): GIES on Gaussian and discrete experimental rows,
 white / black lists (one way, both ways, as tiers), ``max_indegree``, ``max_subset_size``, phase subsets,
-``max_iter``, edge and random restarts, bnlearn's clgaussian.test (mixed data). Each
+``max_iter``, edge and random restarts, 16-24 nodes, bnlearn's clgaussian.test (mixed data). Each
 result is ``(cpdag_ directed, cpdag_ undirected, score_ as hex, n_steps_)``.
 """
 import pickle
@@ -101,6 +101,12 @@ def variants():
         out += [(f"d-black{seed}", x, "bdeu", None, {"black_list": [(names[0], names[1])]}),
                 (f"d-indegree{seed}", x, "bic", None, {"max_indegree": 2}),
                 (f"d-edge-restarts{seed}", x, "bdeu", None, {"edge_restarts": 2})]
+    for seed in range(4):  # more than 15 nodes (a step merges the targets' lists kept sorted)
+        x = make_random_network([16, 20, 24, 20][seed], kind="gaussian", random_state=300 + seed).sample(
+            [1000, 10000][seed % 2], random_state=seed)
+        out.append((f"many{seed}", x, ["bic-g", "aic-g"][seed % 2], None, {}))
+    x = make_random_network(18, random_state=310).sample(3000, random_state=1)
+    out.append(("d-many", x, "bdeu", None, {}))
     m = pd.read_csv("/work/rdata/bn_clgaussian.test.csv").dropna()
     for k, params in enumerate([{}, {"max_indegree": 2}, {"phases": ("forward", "turning")}]):
         out.append((f"mixed{k}", m.iloc[:3000], "auto", None, params))

@@ -95,7 +95,8 @@ def _check_after_every_step(monkeypatch, learner, X, interventions=None):
                 fresh = self._delete_candidates(new, y, ctx, fixed)
                 defined = {(x, h) for x, h, _ in deletes_by_definition(new, y, fixed, ctx.subset_bound)}
             # the kept operators are those of the new class, with the same gains, in the same order
-            assert per_target[y] == _finite_sorted(fresh)
+            # (as built on few nodes, by decreasing gain on many: _by_decreasing_gain)
+            assert sorted(per_target[y], key=lambda c: -c[0]) == _finite_sorted(fresh)
             assert {(c[1], c[3]) for c in fresh} == defined
         checked.append(phase)
         return result
@@ -183,6 +184,7 @@ def test_insert_path_condition_equals_breadth_first_search(seed):
         g = random_pdag(p, rng)
         masks = _adjacency_masks(g)
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])]
+        reached = {}  # (one step's memo of each y's semi-directed reach, shared by its candidates)
         for x, y in itertools.permutations(range(p), 2):
             if g.adj(x, y):
                 continue
@@ -192,6 +194,7 @@ def test_insert_path_condition_equals_breadth_first_search(seed):
                 for t in itertools.combinations(free, size):
                     want = not semi_directed_path(g.ch, g.und, y, x, na | set(t))
                     assert _insert_path_blocked(forward, masks, x, y, t) == want
+                    assert _insert_path_blocked(forward, masks, x, y, t, reached) == want
 
 
 def _added_scores_grouped(scorer, stats, child, parents, n_discrete=0):
@@ -410,7 +413,8 @@ def test_shared_unit_scaling_gives_the_same_bits(seed):
             added_parent_rss(stats.scatter[0], child, parents).tobytes()
 
 
-def test_operators_merge_by_decreasing_gain_as_heapq_merge():
+@pytest.mark.parametrize("kept_sorted", [False, True])
+def test_operators_by_decreasing_gain_as_heapq_merge(kept_sorted):
     import heapq
     import operator
 
@@ -420,7 +424,49 @@ def test_operators_merge_by_decreasing_gain_as_heapq_merge():
     for _ in range(300):
         lists = []
         for _ in range(int(rng.integers(0, 8))):
-            gains = sorted(rng.choice([-1.0, 0.0, 0.5, 2.0, 2.0, 3.5], int(rng.integers(0, 6))), reverse=True)
+            gains = rng.choice([-1.0, 0.0, 0.5, 2.0, 2.0, 3.5], int(rng.integers(0, 6)))
             lists.append([(g, int(rng.integers(9)), int(rng.integers(9)), ()) for g in gains])
-        expected = list(heapq.merge(*lists, key=operator.itemgetter(0), reverse=True))
-        assert list(_by_decreasing_gain(lists)) == expected
+        ordered = [sorted(operators, key=operator.itemgetter(0), reverse=True) for operators in lists]
+        expected = list(heapq.merge(*ordered, key=operator.itemgetter(0), reverse=True))
+        # (kept sorted: the lists merged; else the lists as built, sorted at once)
+        assert list(_by_decreasing_gain(ordered if kept_sorted else lists, kept_sorted)) == expected
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "discrete", "gaussian, many nodes"])
+def test_step_offers_operators_by_decreasing_gain_targets_then_built_order(monkeypatch, kind):
+    # _step offers _pick the kept operators of every target in the order of merging the
+    # targets' lists, each sorted by decreasing gain (heapq.merge: equal gains in the order of
+    # the targets, then as each target's operators were built), whether it sorts them all at
+    # once (few nodes) or merges lists kept sorted (many); every gain positive, finite
+    import heapq
+    import operator
+
+    from skbn.estimators._ges import _SORT_AT_ONCE_NODES
+
+    X = {"gaussian": lambda: gaussian(8, 400, 60, edge_prob=0.5),
+         "discrete": lambda: discrete(7, 2000, 61),
+         "gaussian, many nodes": lambda: gaussian(_SORT_AT_ONCE_NODES + 3, 400, 62, edge_prob=0.2)}[kind]()
+    orders = []
+    pick = GESStructure._pick
+
+    def recording(candidates, total, valid, ordered=False):
+        if ordered:
+            candidates = list(candidates)
+            orders.append(candidates)
+        return pick(candidates, total, valid, ordered)
+
+    step = GESStructure._step
+
+    def checked(self, phase, g, ctx, gaps, fixed, total):
+        out = step(self, phase, g, ctx, gaps, fixed, total)
+        if phase != "turning" and ctx.operators is not None:
+            lists = [sorted(found, key=operator.itemgetter(0), reverse=True)
+                     for found in ctx.operators[1].values()]
+            assert orders[-1] == list(heapq.merge(*lists, key=operator.itemgetter(0), reverse=True))
+            assert all(0.0 < c[0] < math.inf for c in orders[-1])
+        return out
+
+    monkeypatch.setattr(GESStructure, "_pick", staticmethod(recording))
+    monkeypatch.setattr(GESStructure, "_step", checked)
+    GESStructure(fit_parameters=False).fit(X)
+    assert len(orders) > 2

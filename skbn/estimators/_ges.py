@@ -381,11 +381,31 @@ class _InterventionalGraph(_CPDAG):
 
 _gain = operator.itemgetter(0)  # sort key of an operator (gain, ...); sorted with reverse=True (stable)
 
+#: On at most this many nodes, a step keeps each target's operators as built and sorts them
+#: all at once (:func:`_by_decreasing_gain`)
+_SORT_AT_ONCE_NODES = 15
 
-def _by_decreasing_gain(lists):
-    """The operators of ``lists`` (each a list by decreasing gain) merged by decreasing gain,
-    lazily; equal gains in the order of the lists, then of their positions (the order of
-    ``heapq.merge(*lists, key=gain, reverse=True)``, with plain tuples on the heap)."""
+
+def _by_decreasing_gain(lists, kept_sorted):
+    """The operators of ``lists`` by decreasing gain; equal gains in the order of the lists,
+    then of their positions in them (with each list sorted by decreasing gain, stably: the
+    order of ``heapq.merge(*lists, key=gain, reverse=True)``).
+
+    ``kept_sorted``: each list is by decreasing gain already; they are merged lazily
+    (:func:`_merged`): on many nodes a step mostly takes one of the first few of hundreds.
+    Else (on at most :data:`_SORT_AT_ONCE_NODES` nodes, a few dozen operators) one stable
+    sort of the lists joined, a list (empty when there is none): the same order, cheaper
+    than sorting each target's list and merging, the more so when a step walks far down,
+    e.g. past operators that fail the path condition."""
+    if kept_sorted:
+        return _merged(lists)
+    return sorted([c for operators in lists for c in operators], key=_gain, reverse=True)
+
+
+def _merged(lists):
+    """Lists each by decreasing gain merged by decreasing gain, lazily (equal gains in the
+    order of the lists, then of their positions): plain tuples ``(-gain, list, position)``
+    on a heap."""
     heap = [(-operators[0][0], i, 0) for i, operators in enumerate(lists) if operators]
     heapq.heapify(heap)
     while heap:
@@ -478,13 +498,41 @@ def _mask_reaches(step, sources, targets, allowed):
     return False
 
 
-def _insert_path_blocked(forward, masks, x, y, t):
+def _reached(step, start, allowed):
+    """The nodes a walk from ``start`` along ``step`` (a mask of next nodes per node) reaches
+    in one step or more through nodes of the mask ``allowed`` only (every node of the walk
+    after ``start`` allowed), as a mask."""
+    seen = frontier = step[start] & allowed
+    while frontier:
+        reach = 0
+        for w in id_tuple(frontier):
+            reach |= step[w]
+        frontier = reach & allowed & ~seen
+        seen |= frontier
+    return seen
+
+
+def _insert_path_blocked(forward, masks, x, y, t, reached=None):
     r"""Insert(x, y, T)'s global condition: whether every semi-directed path from ``y`` to
     ``x`` (each step along an undirected edge or an arrow, never against one) meets
     :math:`\mathrm{NA}_{y,x} \cup T` (Chickering 2002, Theorem 15). ``forward``: the mask of
-    the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`."""
-    allowed = ~(masks[1][y] & masks[0][x] | id_bits(t) | 1 << y)
-    return not (forward[y] >> x & 1 or _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed))
+    the nodes one such step from each node; ``masks``: :func:`_adjacency_masks`.
+
+    ``reached`` (a dict kept for one class, e.g. one step's candidates) holds per ``y`` the
+    nodes of some semi-directed path from ``y`` (:func:`_reached` through every node but
+    ``y``): when ``x`` is not among them no path exists and the condition holds; when it is
+    and :math:`\mathrm{NA}_{y,x} \cup T` is empty that path meets nothing, so it fails;
+    otherwise the walk is taken again avoiding :math:`\mathrm{NA}_{y,x} \cup T` (``x``
+    itself is never in it: it is not adjacent to ``y``, whose neighbours hold both sets)."""
+    if reached is None:
+        reached = {}
+    free = reached.get(y)
+    if free is None:
+        free = reached[y] = _reached(forward, y, ~(1 << y))
+    if not free >> x & 1:
+        return True
+    blocking = masks[1][y] & masks[0][x] | id_bits(t)
+    return bool(blocking) and not _reached(forward, y, ~(blocking | 1 << y)) >> x & 1
 
 
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
@@ -875,14 +923,14 @@ class GESStructure(_BaseStructureLearner):
                 by_na[na].append(x)
             else:
                 by_na[na] = [x]
-        n_pa = pa.bit_count()
+        n_pa, bound, max_indegree = pa.bit_count(), ctx.subset_bound, self.max_indegree
         groups = []
         for na, xs in by_na.items():
-            if not _is_clique(na, adj):
+            if na & (na - 1) and not _is_clique(na, adj):  # (no node or one: a clique)
                 continue
-            limit = ctx.subset_bound
-            if self.max_indegree is not None:
-                room = self.max_indegree - 1 - n_pa - na.bit_count()
+            limit = bound
+            if max_indegree is not None:
+                room = max_indegree - 1 - n_pa - na.bit_count()
                 if room < 0:
                     continue
                 limit = min(limit, room)
@@ -892,8 +940,10 @@ class GESStructure(_BaseStructureLearner):
             if limit and free:
                 for v in id_tuple(na):  # (a node of T is adjacent to every node of NA)
                     free &= adj[v]
-                if free:
+                if free & (free - 1):
                     _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
+                elif free:  # (one free neighbour w: T = (w,) only)
+                    groups.append((base | free, xs, id_tuple(free)))
         return groups
 
     def _delete_candidates(self, g, y, ctx, fixed, masks=None, positive=False):
@@ -917,7 +967,7 @@ class GESStructure(_BaseStructureLearner):
             bit = 1 << x
             for h, h_bits in _subsets(id_tuple(na), ctx.subset_bound) if na else (((), 0),):
                 rest = na & ~h_bits
-                if not _is_clique(rest, adj):
+                if rest & (rest - 1) and not _is_clique(rest, adj):  # (no node or one: a clique)
                     continue
                 gain = -ctx.gain(y, (pa | rest) & ~bit, x)
                 if not positive or 0.0 < gain < math.inf:
@@ -1127,7 +1177,8 @@ class GESStructure(_BaseStructureLearner):
             # re-evaluates a few targets, of other sets)
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
             ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
-        for y in targets:  # each target's operators of a positive finite gain by decreasing gain
+        kept_sorted = g.p > _SORT_AT_ONCE_NODES  # (each target's list by decreasing gain)
+        for y in targets:  # each target's operators of a positive finite gain
             # (no other can be taken, now or at a later step: a step must gain more than a
             # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
             # scoring -inf on both or on the current side, a continuous parent of a discrete
@@ -1137,9 +1188,13 @@ class GESStructure(_BaseStructureLearner):
                 found = ctx.insert_operators(y, group, positive=True)
             else:
                 found = self._delete_candidates(g, y, ctx, fixed, masks, positive=True)
-            per_target[y] = sorted(found, key=_gain, reverse=True)
-        candidates = _by_decreasing_gain(list(per_target.values()))
+            per_target[y] = sorted(found, key=_gain, reverse=True) if kept_sorted else found
+        candidates = _by_decreasing_gain(list(per_target.values()), kept_sorted)
+        if not candidates:  # (sorted at once, and none has a positive gain: _pick would find none)
+            ctx.operators = None
+            return None
         forward = [a & ~pa for a, pa in zip(masks[0], masks[2])] if phase == "forward" else None
+        reached = {}  # (the semi-directed reach of each y in this class: _insert_path_blocked)
 
         def apply(c):
             _, x, y, s = c
@@ -1148,7 +1203,8 @@ class GESStructure(_BaseStructureLearner):
         built = {}
 
         def valid(c):
-            if phase == "forward" and not _insert_path_blocked(forward, masks, *c[1:]):
+            _, x, y, s = c
+            if phase == "forward" and not _insert_path_blocked(forward, masks, x, y, s, reached):
                 return False
             if ctx.knowledge is None:
                 return True
@@ -1287,6 +1343,8 @@ class GESStructure(_BaseStructureLearner):
         masks = (adj, und, par, [a & ~(u | p) for a, u, p in zip(adj, und, par)])  # (children: the rest)
         threshold = tolerance(total)  # (_pick's: a gain not above it is never taken)
         candidates = [c for v in range(g.p) for c in self._turn_candidates(g, v, ctx, masks, threshold)]
+        if not candidates:  # (none above the threshold: _pick would find none)
+            return None
         built = {}
 
         def valid(c):
