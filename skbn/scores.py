@@ -839,7 +839,7 @@ class BaseGaussianScore(BaseScore):
         loglik = _gaussian_loglik(weight, rss, n_coef, self.variance)  # (NaN stays NaN)
         if isinstance(n_parents, np.ndarray):  # (several sizes: each size's penalty, as one family's)
             sizes = range(int(n_parents.max()) + 1)
-            penalty = np.array([self._penalty(k + 2, weight) for k in sizes])[n_parents]
+            penalty = np.array([self._penalty(k + 2, weight) for k in sizes]).take(n_parents)
         else:
             penalty = self._penalty(n_coef + 1, weight)
         if self.edge_penalty == 0 and math.copysign(1.0, self.edge_penalty) > 0:

@@ -833,13 +833,16 @@ def _subset_members(k):
 
 
 @functools.lru_cache(maxsize=8)
-def _member_nans(k):
-    """``nans[c, mask]``: NaN where column ``c`` is in the set ``mask``, else 1.0, for every
-    set of ``k`` columns (read-only, shared): a factor that changes no value and marks the
-    sets that hold the column."""
-    nans = np.where(_subset_members(k), np.nan, 1.0)
-    nans.flags.writeable = False
-    return nans
+def _member_marks(k):
+    """``(infs, nans)``, each of shape ``(k, 2^k)`` (read-only, shared): at ``[c, mask]``
+    where column ``c`` is in the set ``mask`` ``inf`` and NaN, elsewhere 0.0 and 1.0 --
+    terms that change no value (``x + 0 = x``, ``1 x = x``) and mark the sets holding
+    the column (``x + inf`` is ``inf``, out of the way of a minimum; ``NaN y`` is NaN)."""
+    members = _subset_members(k)
+    marks = np.where(members, np.inf, 0.0), np.where(members, np.nan, 1.0)
+    for mark in marks:
+        mark.flags.writeable = False
+    return marks
 
 
 @functools.lru_cache(maxsize=8)
@@ -981,15 +984,16 @@ class ResidualLattice:
         scaled = self._residuals[0]
         k = len(scaled)
         squared_scale = (self.scale * self.scale)[:, None]
+        infs, nans = _member_marks(k)
+        rss = np.empty((k, 1 << k))  # (child-major: each child's values contiguous)
         with np.errstate(all="ignore"):  # (a pivot at or near 0: swept again below)
             diagonal = _swept_diagonals(scaled, False).T
-        passes = diagonal > SINGULAR_RCOND
-        if np.logical_or(passes, _subset_members(k), out=passes).all():
-            # every residual of a column outside the set passes the rule, so do the pivots
-            # (the pivot of j for a set below 2^j is its residual of j): the rule never
-            # applied, and every residual is scaled (NaN times a value is NaN)
-            rss = np.empty((k, 1 << k))  # (child-major: each child's values contiguous)
-            return np.multiply(np.multiply(_member_nans(k), squared_scale), diagonal, out=rss).T
+            np.add(diagonal, infs, out=rss)
+        if np.min(rss, initial=np.inf) > SINGULAR_RCOND:
+            # every residual of a column outside the set passes the rule (a NaN fails), so
+            # do the pivots (the pivot of j for a set below 2^j is its residual of j): the
+            # rule never applied, and every residual is scaled, NaN in the sets
+            return np.multiply(rss, np.multiply(nans, squared_scale), out=rss).T
         pivots = diagonal[:, :1 << max(k - 1, 0)] > SINGULAR_RCOND  # ([j, set]: the pivot of j passes)
         if not np.logical_and.reduce(pivots, axis=None, where=_below_top(k)):
             with np.errstate(divide="ignore", invalid="ignore"):
