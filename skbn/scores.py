@@ -622,7 +622,18 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
                     for r, value in zip(rss, logs)]
         weight = np.float64(weight)
     elif isinstance(weight, float):  # (one group, families of several sizes: an array ddof)
-        usable = weight > 0 and bool((weight > ddof).all())
+        dof = weight - ddof
+        rss = np.asarray(rss, dtype=np.float64)
+        if weight > 0 and dof.min(initial=np.inf) > 0 and np.fmin.reduce(rss, axis=None, initial=np.inf) > 0:
+            # every group usable and no rss at or below 0 (fmin passes over NaN; a NaN
+            # goes through the logarithm as NaN): the operations of the expression below,
+            # in place on one new array
+            result = np.asarray(np.divide(rss, dof))
+            np.multiply(result, 2 * np.pi, out=result)
+            np.log(result, out=result)
+            np.multiply(result, -0.5 * weight, out=result)
+            return np.subtract(result, 0.5 * dof, out=result)
+        usable = False
         weight = np.float64(weight)
     else:
         weight = np.asarray(weight, dtype=np.float64)
@@ -828,7 +839,7 @@ class BaseGaussianScore(BaseScore):
         loglik = _gaussian_loglik(weight, rss, n_coef, self.variance)  # (NaN stays NaN)
         if isinstance(n_parents, np.ndarray):  # (several sizes: each size's penalty, as one family's)
             sizes = range(int(n_parents.max()) + 1)
-            penalty = np.array([self._penalty(k + 2, weight) for k in sizes])[n_parents]
+            penalty = np.array([self._penalty(k + 2, weight) for k in sizes]).take(n_parents)
         else:
             penalty = self._penalty(n_coef + 1, weight)
         if self.edge_penalty == 0 and math.copysign(1.0, self.edge_penalty) > 0:

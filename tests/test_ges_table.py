@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from skbn import GESStructure
-from skbn._counting import ResidualLattice, moments
+from skbn._counting import ResidualLattice, _moments, moments
 from skbn._data import encode_fit
 from skbn._engines import _local_scores
 from skbn._engines._local_scores import FamilyScoreCache
@@ -53,6 +53,32 @@ def test_the_rss_table_equals_the_lattice_set_by_set(p, case):
     table = ResidualLattice((d[0], scaled[0])).rss_table()
     lattice = ResidualLattice((d[0], scaled[0]))
     assert table.shape == (1 << p, p)
+    for mask, child in itertools.product(range(1 << p), range(p)):
+        if mask >> child & 1:
+            assert np.isnan(table[mask, child])
+        else:
+            assert table[mask, child] == lattice.rss(child, mask), (mask, child)
+
+
+@pytest.mark.parametrize("full_round_products", [0, _moments.FULL_ROUND_PRODUCTS, 1 << 30],
+                         ids=["no-full-round", "default", "every-round-full"])
+@pytest.mark.parametrize("singular", [False, True], ids=["plain", "collinear-and-constant"])
+@pytest.mark.parametrize("p", range(1, 11))
+def test_the_rss_table_equals_the_lattice_on_1_to_10_columns(p, singular, full_round_products, monkeypatch):
+    # both kinds of round of the sweep (whole matrices, then columns above the top bit),
+    # switched at any round, give ResidualLattice.rss bit for bit; with a column that is a
+    # linear function of two others and a constant one (the rule applied round by round)
+    monkeypatch.setattr(_moments, "FULL_ROUND_PRODUCTS", full_round_products)
+    rng = np.random.default_rng(100 + p)
+    x = rng.normal(size=(60, p)) @ rng.normal(size=(p, p))
+    if singular and p >= 2:
+        x[:, p - 1] = 3.0  # constant
+    if singular and p >= 4:
+        x[:, 1] = 2 * x[:, 0] - x[:, 2]  # (collinear with a larger column: its pivot fails later)
+    d, scaled = moments(x).unit
+    table = ResidualLattice((d[0], scaled[0])).rss_table()
+    lattice = ResidualLattice((d[0], scaled[0]))
+    assert table.shape == (1 << p, p) and table.T.flags.c_contiguous
     for mask, child in itertools.product(range(1 << p), range(p)):
         if mask >> child & 1:
             assert np.isnan(table[mask, child])
