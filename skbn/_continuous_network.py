@@ -1745,13 +1745,16 @@ def fit_gaussian_parameters(X, edges, sample_weight=None, variance="unbiased"):
     _check_variance(variance)
     frame, nodes, parents, weights = _prepare(X, edges, sample_weight)
     values = _continuous_values(frame, nodes)
-    stats = moments(values, weights)
+    # (the moments and every regression in name order, as a learner's network computes
+    # them: the same numbers for any column order, and those of a learner's ``network_``)
+    stats = moments(values, weights, order=np.argsort(name_ranks(nodes), kind="stable"))
     index = {v: i for i, v in enumerate(nodes)}
     intercepts, coefficients, sigmas = {}, {}, {}
     for node in nodes:
+        order = np.argsort(name_ranks(parents[node]), kind="stable") if parents[node] else None
         intercepts[node], coefficients[node], sigmas[node] = _family_parameters(
             stats, 0, index[node], [index[p] for p in parents[node]], variance,
-            f"node {node!r}", parent_names=parents[node])
+            f"node {node!r}", parent_names=parents[node], order=order)
     return GaussianBayesianNetwork(nodes, parents, intercepts, coefficients, sigmas)
 
 

@@ -576,3 +576,26 @@ def test_networks_with_nodes_and_parents_in_another_order_give_the_same_bits():
                                       coefficients, network.sigmas)
         for a, b in zip(outputs(permuted), reference):
             assert np.array_equal(a, b)
+
+
+def test_gaussian_network_from_data_equals_a_learners_network_for_any_column_order():
+    # GaussianBayesianNetwork.from_data(X, edges) computes the moments and every regression
+    # in name order, as a learner's network_ does: the same numbers bit for bit, whatever
+    # the column order (before, a node of several parents could differ in its last bits)
+    network = make_random_network(7, kind="gaussian", random_state=3, max_indegree=4, edge_prob=0.6)
+    X = network.sample(2000, random_state=3)
+    reference = None
+    for columns in [list(X.columns), *_orders(X.columns)]:
+        model = HillClimbStructure().fit(X[columns])
+        fitted = GaussianBayesianNetwork.from_data(X[columns], model.edges_)
+        assert max(len(model.network_.parents[v]) for v in columns) >= 3
+        values = {v: (fitted.intercepts[v], fitted.sigmas[v],
+                      dict(zip(fitted.parents[v], np.atleast_1d(fitted.coefficients[v]).tolist())))
+                  for v in columns}
+        learned = {v: (model.network_.intercepts[v], model.network_.sigmas[v],
+                       dict(zip(model.network_.parents[v],
+                                np.atleast_1d(model.network_.coefficients[v]).tolist())))
+                   for v in columns}
+        assert values == learned
+        reference = values if reference is None else reference
+        assert values == reference
