@@ -284,8 +284,9 @@ class DiscreteBayesianNetwork(_Network):
         column order of the data it was learned from), so its outputs are the same bits.
         ``_by_name[k]`` is the node position of the engine's node ``k``; the codes' columns
         are permuted by it at every call (:meth:`_engine_codes`; no copy when the nodes are
-        in name order), node positions mapped to the engine's by ``_engine_index``. A CPT whose parents are listed in another order is transposed
-        once into a C-ordered copy (the engine ravels it); one in name order is shared.
+        in name order), node positions mapped to the engine's by ``_engine_index``. A CPT
+        whose parents are listed in another order is transposed once into a C-ordered copy
+        (the engine ravels it); one in name order is shared.
         """
         by_name = np.argsort(name_ranks(self.nodes), kind="stable")
         rank = np.empty(len(self.nodes), dtype=np.intp)
