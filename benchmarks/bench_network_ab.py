@@ -68,8 +68,8 @@ def cases(skbn, datasets):
     rows = network.sample(2000, random_state=1)
     missing = rows.mask(np.random.default_rng(3).random(rows.shape) < 0.15)
     out.append(("alarm score_samples missing", lambda m=model, r=missing: m.score_samples(r)))
-    out.append(("alarm predict_proba missing",
-                lambda m=model, r=missing.drop(columns="HR"): m.predict_proba(r)))
+    features = missing.drop(columns="HR")
+    out.append(("alarm predict_proba missing", lambda m=model, r=features: m.predict_proba(r)))
     out.append(("alarm log_likelihood missing", lambda n=network, r=missing: n.log_likelihood(r)))
     out.append(("alarm query", lambda n=network: n.query("HR", evidence={"CO": "LOW", "BP": "HIGH"})))
     return out

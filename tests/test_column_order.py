@@ -608,8 +608,9 @@ def test_discrete_networks_with_nodes_and_parents_in_another_order_give_the_same
     rng = np.random.default_rng(2)
 
     def outputs(net):
-        return (net.log_likelihood(X), net.predict_proba_codes(net._encode_frame(X), net.nodes.index(target)),
-                net.query(target).to_numpy(), net.query(sorted(network.parents[target])).sort_index().to_numpy())
+        proba = net.predict_proba_codes(net._encode_frame(X), net.nodes.index(target))
+        return (net.log_likelihood(X), proba, net.query(target).to_numpy(),
+                net.query(sorted(network.parents[target])).sort_index().to_numpy())
 
     reference = outputs(network)
     for nodes in _orders(network.nodes):
