@@ -480,10 +480,10 @@ class _LinearGaussianNetwork(_Network):
                     filled = block[complete]
                     for c, config in enumerate(configs):
                         filled[:, columns] = config
-                        log_w[complete, c] = self._dnet._inference.complete_log_joint(filled)
+                        log_w[complete, c] = self._dnet._complete_log_joint(filled)
                 if not complete.all():
                     part = np.flatnonzero(~complete)
-                    for sub, table, log_scale in self._dnet._inference.marginalise_rows(
+                    for sub, table, log_scale in self._dnet._marginalise_rows(
                             block[part], block[part] >= 0, np.ones(len(part), dtype=bool),
                             tuple(columns[j] for j in free)):
                         with np.errstate(divide="ignore"):

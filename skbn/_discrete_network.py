@@ -273,11 +273,60 @@ class DiscreteBayesianNetwork(_Network):
         self.cpts = {}
         for node in self.nodes:
             self.cpts[node] = self._check_cpt(node, cpts.get(node))
-        # (a row's log-probability summed over the nodes in name order: the same bits for
-        # any node order, e.g. the column order of the data the network was learned from)
-        self._inference = VariableElimination(
-            [self.cpts[v] for v in self.nodes], self._parent_idx, self.cardinalities,
-            sum_order=np.argsort(name_ranks(self.nodes), kind="stable"))
+        self._build_engine()
+
+    def _build_engine(self):
+        """The inference engine over the canonical network: the nodes in name order
+        (:func:`skbn._data.name_ranks`), every CPT's parent axes in name order too.
+
+        Every tie of the elimination order, every product of factors and every sum of the
+        engine then runs in the same order for any node order of this network (e.g. the
+        column order of the data it was learned from), so its outputs are the same bits.
+        ``_by_name[k]`` is the node position of the engine's node ``k``; the codes' columns
+        are permuted by it at every call (:meth:`_engine_codes`; no copy when the nodes are
+        in name order), node positions mapped to the engine's by ``_engine_index``. A CPT
+        whose parents are listed in another order is transposed once into a C-ordered copy
+        (the engine ravels it); one in name order is shared.
+        """
+        by_name = np.argsort(name_ranks(self.nodes), kind="stable")
+        rank = np.empty(len(self.nodes), dtype=np.intp)
+        rank[by_name] = np.arange(len(self.nodes))
+        cpts, parent_idx = [], []
+        for i in by_name:
+            pa = [int(rank[p]) for p in self._parent_idx[i]]
+            axes = sorted(range(len(pa)), key=pa.__getitem__)
+            cpt = self.cpts[self.nodes[i]]
+            if axes != list(range(len(pa))):
+                cpt = np.ascontiguousarray(cpt.transpose(axes + [len(pa)]))
+                cpt.flags.writeable = False
+            cpts.append(cpt)
+            parent_idx.append(tuple(pa[a] for a in axes))
+        self._by_name, self._engine_index = by_name, rank
+        self._permuted = bool((by_name != np.arange(len(by_name))).any())
+        self._inference = VariableElimination(cpts, parent_idx, self.cardinalities[by_name])
+
+    def _engine_codes(self, codes):
+        """Validated ``codes`` (columns in node order) with their columns in the engine's
+        (name) order."""
+        return codes[:, self._by_name] if self._permuted else codes
+
+    def _engine_keep(self, keep):
+        """Node positions -> the engine's node indices (a result's axes follow ``keep``)."""
+        return tuple(int(self._engine_index[k]) for k in keep)
+
+    def _complete_log_joint(self, codes):
+        """``log p(x)`` of complete rows of validated ``codes`` (node order): the families'
+        log-factors added in name order."""
+        return self._inference.complete_log_joint(self._engine_codes(codes))
+
+    def _marginalise_rows(self, codes, observed, rows_mask, keep):
+        """:meth:`skbn._inference.VariableElimination.marginalise_rows` of validated
+        ``codes`` and ``observed`` (columns in node order) onto the node positions ``keep``:
+        yields ``(rows, values, log_scale)``, the axes of ``values`` in the order of ``keep``."""
+        if self._permuted:
+            observed = observed[:, self._by_name]
+        return self._inference.marginalise_rows(self._engine_codes(codes), observed, rows_mask,
+                                                self._engine_keep(keep))
 
     # ------------------------------------------------------------------ validation
     def _check_cpt(self, node, cpt):
@@ -412,14 +461,14 @@ class DiscreteBayesianNetwork(_Network):
             learners' rule for ``score_samples``).
         """
         codes = self._check_codes(codes)
-        log_prob = self._inference.log_likelihood(codes)
+        log_prob = self._inference.log_likelihood(self._engine_codes(codes))
         warn_zero_probability([self], codes, log_prob)
         return log_prob
 
     def _log_likelihood_codes(self, codes):
         """:meth:`log_likelihood_codes` without the warning (a learner, or a CLG network,
         warns for its own call)."""
-        return self._inference.log_likelihood(self._check_codes(codes))
+        return self._inference.log_likelihood(self._engine_codes(self._check_codes(codes)))
 
     def log_likelihood(self, X):
         """Log-probability of each row of a DataFrame of state labels.
@@ -536,7 +585,8 @@ class DiscreteBayesianNetwork(_Network):
         n_nodes = len(self.nodes)
         if not (isinstance(target, (int, np.integer)) and 0 <= target < n_nodes):
             raise ValueError(f"target must be a node index in [0, {n_nodes}), got {target!r}.")
-        return self._inference.posterior(codes, int(target))
+        return self._inference.posterior(self._engine_codes(codes),
+                                         int(self._engine_index[int(target)]))
 
     def query(self, variables, evidence=None, do=None):
         """Exact posterior joint distribution of ``variables`` given ``evidence`` and ``do``.
@@ -614,7 +664,8 @@ class DiscreteBayesianNetwork(_Network):
             if name in variables:
                 raise ValueError(f"Node {name!r} is both a query variable and in the evidence.")
             codes[0, i] = self._state_code(name, label)
-        values, _ = self._inference.eliminate(codes, codes[0] >= 0, keep=keep)
+        codes = self._engine_codes(codes)
+        values, _ = self._inference.eliminate(codes, codes[0] >= 0, keep=self._engine_keep(keep))
         table = values[0]
         total = table.sum()
         if not total > 0:

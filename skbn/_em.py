@@ -1068,7 +1068,7 @@ class MomentEM(_EMLoop):
         owner, completed = self._owner, self._completed
         log_joint = np.zeros(owner.size)
         if self._discrete.size:
-            log_joint += network.discrete_network._inference.complete_log_joint(completed)
+            log_joint += network.discrete_network._complete_log_joint(completed)
         names = [self.names[i] for i in self._continuous]
         order = [v for v in network.topological_order() if v in set(names)]
         position = {v: k for k, v in enumerate(order)}

@@ -5,7 +5,11 @@ the marginal likelihood of rows with missing cells (scoring), posteriors of a ta
 (``predict_proba``), ``DiscreteBayesianNetwork.query`` and the E-step of EM
 (:mod:`skbn._em`). It works on integer codes (``-1`` = missing) in node order and
 knows only the CPTs, the parent indices and the cardinalities; node names and state
-labels stay in :class:`skbn.network.DiscreteBayesianNetwork`.
+labels stay in :class:`skbn.network.DiscreteBayesianNetwork`. Its results depend on the
+node order in their last bits (ties of the elimination order, the order of the factors
+of a product and of the terms of a sum): a network therefore builds its engine on its
+nodes in name order, each CPT's parent axes in that order too, so the same network with
+its nodes in another order computes with the very same numbers.
 
 For a row with observed cells :math:`x_o` and a set of kept nodes :math:`K`,
 
@@ -76,10 +80,6 @@ class VariableElimination:
     indicator_budget : int, default=2**21
         Numbers in the largest product of factors of one chunk of rows of the batched path
         (``_INDICATOR_BUDGET``): a memory bound, no result depends on it.
-    sum_order : sequence of int, optional
-        The order in which :meth:`complete_log_joint` adds the families' log-factors
-        (default: node order). A network passes its nodes' name order, so the sum, whose
-        rounding depends on the order of its terms, does not depend on the node order.
 
     Notes
     -----
@@ -90,13 +90,11 @@ class VariableElimination:
     """
 
     def __init__(self, cpts, parent_idx, cardinalities, *, cost_pattern_node=_COST_PATTERN_NODE,
-                 indicator_budget=_INDICATOR_BUDGET, sum_order=None):
+                 indicator_budget=_INDICATOR_BUDGET):
         self.cost_pattern_node = cost_pattern_node
         self.indicator_budget = indicator_budget
         self.cpts = list(cpts)
         self.parent_idx = [tuple(pa) for pa in parent_idx]
-        self.sum_order = (tuple(range(len(self.parent_idx))) if sum_order is None
-                          else tuple(int(i) for i in sum_order))
 
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
         with np.errstate(divide="ignore"):
@@ -155,9 +153,9 @@ class VariableElimination:
 
     def complete_log_joint(self, codes):
         """sum_i log theta[x_i | x_pa(i)] for complete rows (n, n_nodes) -> (n,), the
-        terms added in ``sum_order``."""
+        terms added in node order."""
         out = np.zeros(codes.shape[0])
-        for i in self.sum_order:
+        for i in range(len(self.cpts)):
             out += self.family_log_factor(codes, i)
         return out
 

@@ -142,12 +142,12 @@ def test_many_missingness_patterns_both_strategies(name, strategy):
         codes[1, [net.nodes.index(v) for v in ("lung", "tub", "either")]] = [0, 0, 1]
     assert len(np.unique(codes < 0, axis=0)) > 20
     expected = [marginal_slow(net, row) for row in codes]
-    got = engine.log_likelihood(codes)
+    got = engine.log_likelihood(net._engine_codes(codes))  # (the engine's nodes: in name order)
     np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
     assert got[0] == 0.0
     target = 3
     expected = np.array([posterior_slow(net, row, target) for row in codes[:30]])
-    proba, impossible = engine.posterior(codes[:30], target)
+    proba, impossible = engine.posterior(net._engine_codes(codes[:30]), net._engine_index[target])
     np.testing.assert_allclose(proba, expected, rtol=1e-10, atol=1e-13)
     # the rows whose evidence (the row without its target cell) has probability 0
     evidence = codes[:30].copy()
@@ -163,7 +163,8 @@ def test_batched_strategy_matches_per_pattern_on_larger_network():
     for strategy, cost in STRATEGIES.items():
         engine = _engine(net, cost_pattern_node=cost, indicator_budget=1000)  # several chunks
         assert engine._indicator_plan(tuple(range(14)), ())[2] < 300
-        results[strategy] = (engine.log_likelihood(codes), engine.posterior(codes, 2)[0])
+        results[strategy] = (engine.log_likelihood(net._engine_codes(codes)),
+                             engine.posterior(net._engine_codes(codes), 2)[0])
     np.testing.assert_allclose(results["batched"][0], results["per_pattern"][0], rtol=1e-10)
     np.testing.assert_allclose(results["batched"][1], results["per_pattern"][1],
                                rtol=1e-10, atol=1e-14)
@@ -225,7 +226,7 @@ def test_cpts_above_the_log_table_bound_log_the_entries_they_look_up(monkeypatch
     monkeypatch.setattr(_inference, "_LOG_TABLE_MAX_CELLS", 4)  # asia's CPTs: 2, 4 or 8 cells
     large = DiscreteBayesianNetwork(net.states, net.parents, net.cpts)
     kept = [table is not None for table in large._inference._log_cpts]
-    assert kept == [net.cpts[v].size <= 4 for v in net.nodes] and not all(kept) and any(kept)
+    assert kept == [net.cpts[net.nodes[i]].size <= 4 for i in net._by_name] and not all(kept) and any(kept)
     got = [large.log_likelihood_codes(codes), large.log_likelihood_codes(missing),
            large.predict_proba_codes(missing, 5), large.predict_proba_codes(codes, 0)]
     for a, b in zip(got, expected):
