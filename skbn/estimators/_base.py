@@ -705,12 +705,44 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         the search's scorer: ``family_scores`` below). With continuous
         columns both are the EM of Gaussian and CLG networks (:class:`skbn._em.MomentEM`),
         whose M-step is :meth:`_fit_continuous_network`.
+
+        EM runs on the columns in name order (:func:`skbn._data.name_order`), as the
+        searches do (:meth:`_structure`): every float sum it takes over the columns (a
+        completion's log-joint, the families of the E-step, the order in which a row's
+        completions are enumerated, hence the M-step's weighted counts and moments) then
+        runs in the same order for any column order of ``X``, and so the trace
+        (``em_trace_``), the parameters and the graph are the same bits. The edges, the
+        search's fitted attributes (:meth:`_restore_column_order`) and the network
+        (:func:`_in_node_order`) are then put back in the caller's column order.
         """
+        latent_names = self._latent_states(())
+        latent = [name in latent_names for name in data.names]
+        order = name_order(data.names)
+        if order is None:
+            edges, params, progress = self._em_in_name_order(data, states, latent)
+        else:
+            edges, params, progress = self._em_in_name_order(
+                permute_columns(data, order), [states[i] for i in order], [latent[i] for i in order])
+            self._restore_column_order(data.names)
+            edges = [(int(order[u]), int(order[v])) for u, v in edges]
+        if self.fit_parameters:
+            if self._structural_em:
+                _warn_unobserved_configurations(data, states, edges, latent)
+            _warn_edges_observed_by_no_row(data, edges, latent,
+                                           f"{type(self).__name__} (missing={self._missing_mode()!r})")
+        progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
+        if params is None:
+            return edges, None
+        return edges, params if order is None else _in_node_order(params, data.names)
+
+    def _em_in_name_order(self, data, states, latent):
+        """:meth:`_fit_em` on ``data`` with its columns in name order (``states`` and
+        ``latent`` per column, in that order). Sets ``em_trace_`` and ``em_n_iter_``;
+        returns ``(edges, network, progress)``: positions in ``data``, the fitted network
+        (None with ``fit_parameters=False``) and the progress report, closed by the caller."""
         from skbn import _em
 
         rng = check_random_state(getattr(self, "random_state", None))
-        latent_names = self._latent_states(())
-        latent = [name in latent_names for name in data.names]
         # a learner without the EM parameters (PC's available case) gets their defaults
         settings = dict(weights=data.weights, method=self.parameter_estimator,
                         ess=self.parameter_ess, e_step=getattr(self, "e_step", "exact"))
@@ -758,20 +790,15 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             if ruled:  # one PowerRuleWarning for all the searches, with their sum
                 report_power_rule(self, self.ci_test_, sum(n for n, _ in ruled), sum(n for _, n in ruled),
                                   (sum(1 for n, _ in ruled if n), f"{len(ruled):,} structural-EM searches"))
-            if self.fit_parameters:
-                _warn_unobserved_configurations(data, states, edges, latent)
-        if self.fit_parameters:
-            _warn_edges_observed_by_no_row(data, edges, latent,
-                                           f"{type(self).__name__} (missing={self._missing_mode()!r})")
         self.em_trace_ = np.asarray(trace, dtype=float)
         self.em_n_iter_ = len(self.em_trace_) - 1
-        progress.close(objective=float(self.em_trace_[-1]), edges=len(edges))
         if not self.fit_parameters:
-            return edges, None
+            return edges, None, progress
         if data.has_continuous:  # MomentEM's parameters are the fitted network
-            return edges, cpts
+            return edges, cpts, progress
         cpts = {data.names[i]: cpt for i, cpt in enumerate(cpts)}
-        return edges, _make_network(data.names, states, _em.parents_of(edges, data.n_variables), cpts)
+        network = _make_network(data.names, states, _em.parents_of(edges, data.n_variables), cpts)
+        return edges, network, progress
 
     # ------------------------------------------------------------ the search
     def _structure(self, data, *, start=None, counter=None, knowledge=None):
@@ -2077,3 +2104,41 @@ def _make_network(names, states, parents, cpts):
         parents={names[c]: [names[p] for p in sorted(pa)] for c, pa in enumerate(parents)},
         cpts=cpts,
     )
+
+
+def _in_node_order(network, nodes):
+    """``network`` (discrete, Gaussian or CLG) with its nodes in the order ``nodes`` and
+    every node's parents listed in that order, as a network fitted on columns in that order
+    lists them (:func:`_make_network`, :meth:`_BaseStructureLearner._continuous_network`):
+    the same parameters, their arrays' parent axes (CPTs; a continuous node's intercepts,
+    coefficients and sigmas over its discrete parents) transposed to match and the
+    coefficients over its continuous parents permuted likewise. Only entries move, so the
+    numbers are the same bits (:meth:`_BaseStructureLearner._fit_em`, which fits in name
+    order)."""
+    position = {name: k for k, name in enumerate(nodes)}
+    parents = {v: sorted(network.parents[v], key=position.__getitem__) for v in nodes}
+
+    def axes(old, new):  # the old axis of each new one
+        old = list(old)
+        return [old.index(p) for p in new]
+
+    states = getattr(network, "states", {})
+    cpts = {v: np.transpose(cpt, axes(network.parents[v], parents[v]) + [len(parents[v])])
+            for v, cpt in getattr(network, "cpts", {}).items()}
+    if isinstance(network, DiscreteBayesianNetwork):
+        return DiscreteBayesianNetwork({v: states[v] for v in nodes}, parents, cpts)
+    if isinstance(network, GaussianBayesianNetwork):
+        return GaussianBayesianNetwork(
+            list(nodes), parents, network.intercepts,
+            {v: network.coefficients[v][axes(network.parents[v], parents[v])] for v in nodes},
+            network.sigmas)
+    intercepts, coefficients, sigmas = {}, {}, {}
+    for v, dpa in network.discrete_parents.items():
+        cpa = network.continuous_parents[v]
+        moved = axes(dpa, [p for p in parents[v] if p in states])
+        intercepts[v] = np.transpose(network.intercepts[v], moved)
+        sigmas[v] = np.transpose(network.sigmas[v], moved)
+        coefficients[v] = np.transpose(network.coefficients[v], moved + [len(dpa)])[
+            ..., axes(cpa, [p for p in parents[v] if p not in states])]
+    return CLGBayesianNetwork(list(nodes), {v: states[v] for v in nodes if v in states}, parents,
+                              cpts, intercepts, coefficients, sigmas)
