@@ -696,6 +696,10 @@ def test_the_target_is_not_named():
     assert messages == [skulls_message("HillClimbStructure", rest, 150)]
     messages, _ = whole_number_warnings(lambda: HillClimbStructure(target="mb").fit(X))
     assert messages == [skulls_message("HillClimbStructure", rest, 150)]
+    # every feature named, beside a target: column_types='continuous' would declare the
+    # target continuous too, so the message does not offer it
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(X[list(rest)], X["mb"]))
+    assert messages == [skulls_message("HillClimbStructure", rest, 150)]
     messages, _ = whole_number_warnings(lambda: PCSelect().fit(features, X["mb"]))
     assert messages == [skulls_message("PCSelect", rest, 150)]
     messages, _ = whole_number_warnings(lambda: PCSelect().fit(features[["epoch"]], X["mb"]))

@@ -1614,9 +1614,10 @@ def _warn_whole_number_states(estimator, data):
                        for name, (_, n_values, n_rows) in zip(names, found))
     one = len(found) == 1
     as_dict = ", ".join(f"{name}: 'continuous'" for name in names)
-    # (every column named: the one declaration for all; beside text it would refuse the text)
+    # (every column named: the one declaration for all; it would refuse a text column, and
+    # would make a numeric target continuous)
     every = (" (column_types='continuous' declares every column)"
-             if len(found) == data.n_variables - (target is not None) else "")
+             if target is None and len(found) == data.n_variables else "")
     warn_user(
         f"{type(estimator).__name__}: {'column' if one else 'columns'} {listed} "
         f"{'holds' if one else 'hold'} whole numbers that the column-type rule, undeclared, made "
