@@ -620,8 +620,9 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
             undeclared.append(error)
         if column_states is not None:
             _check_n_states(state.name, column_states)
-            if _read_as_codes(column_states, state.declared, state.declared_type, state.allow_continuous):
-                read_as_codes.append((state.name, len(column_states)))
+            if _read_as_codes(column_states, state.declared, state.declared_type, state.allow_continuous,
+                              state.kind == "categorical"):
+                read_as_codes.append((state.name, len(column_states), state.n_rows))
             column_states = list(column_states)
         states.append(column_states)
         renumber.append(lookup)
@@ -641,6 +642,7 @@ def encode_chunks(estimator, X, y=None, sample_weight=None, categories="auto", *
         cardinalities=cardinalities,
         names=tuple(names),
         weights=weights,
+        whole_number_codes=tuple(read_as_codes),
     )
     if stats is None:
         return data, states

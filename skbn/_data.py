@@ -35,6 +35,17 @@ An undeclared **numeric** column (integer or float dtype, numpy or pandas nullab
   ``Year``, 16 values in 16 rows), which no discrete model estimates, and on so few rows
   such a column is a rounded measurement far more often than a set of categories.
 
+Whole numbers with more than :data:`SPARSE_INTEGER_STATES` and at most
+:data:`MAX_INTEGER_STATES` distinct values, and at least two rows per value, are made
+discrete, each value a state, but not silently: they too may be a rounded measurement
+(HSAUR3's ``skulls``: four skull sizes in mm, 16 to 27 values in 150 rows). The encoder
+collects these columns where the rule decides (:func:`_read_as_codes`, in memory and in
+chunks: ``EncodedData.whole_number_codes``), and every learner's ``fit`` (and
+:class:`skbn.PCSelect`'s) names them in one
+:class:`~skbn.exceptions.WholeNumberStatesWarning`, in name order, with their numbers of
+values and rows. A column declared by ``column_types=`` or ``categories=``, a pandas
+categorical and the target are never named.
+
 What counts as a number (:func:`value_kind`) is one rule in fit, in chunks and at score
 time: text (``"3.5"``), bools and a pandas categorical never are; a continuous column's
 cells given as such at score time are refused, naming the column and a cell.
@@ -181,6 +192,12 @@ class EncodedData:
         check of finite values, held with the very array they were computed on
         (:meth:`ColumnSums.of`), so the one-group moments do not sum the columns again.
         ``None``: not computed.
+    whole_number_codes : tuple
+        ``(name, number of values, rows counted)`` of each undeclared numeric column of
+        whole numbers that the column-type rule made discrete with more than
+        :data:`SPARSE_INTEGER_STATES` values (:func:`_read_as_codes`), in column order, as
+        :func:`encode_fit` and :func:`skbn._chunks.encode_chunks` found them: the learners
+        name them in a warning (they may be measurements). Empty otherwise.
     """
 
     codes: np.ndarray
@@ -195,6 +212,7 @@ class EncodedData:
     row_scatter: np.ndarray | None = None
     input_names: tuple | None = None
     value_sums: "ColumnSums | None" = None
+    whole_number_codes: tuple = ()
 
     @property
     def continuous(self):
@@ -937,15 +955,15 @@ def _refuse_undeclared(errors, read_as_codes=()):
     """Raise the refusal of the undeclared whole-number columns: the column's own message
     for one, a message naming every column (and the one-line declarations) for several.
 
-    ``read_as_codes``: ``(name, number of states)`` of the other undeclared columns of whole
-    numbers that the rule reads as categories although they have more than
-    :data:`SPARSE_INTEGER_STATES` values (:func:`_many_whole_numbers`). The refusal names
+    ``read_as_codes``: ``(name, number of states, rows counted)`` of the other undeclared
+    columns of whole numbers that the rule reads as categories although they have more than
+    :data:`SPARSE_INTEGER_STATES` values (:func:`_read_as_codes`). The refusal names
     them too: a user who declares only the refused columns continuous would otherwise get
     ages or weeks of gestation as categories beside them without a word (openintro's
     ``ncbirths``: ``fage`` refused, ``mage``, 31 values, taken as categories)."""
     also = ""
     if errors and read_as_codes:
-        listed = ", ".join(f"{name!r} ({count} values)" for name, count in read_as_codes)
+        listed = ", ".join(f"{name!r} ({count} values)" for name, count, _ in read_as_codes)
         one = len(read_as_codes) == 1
         also = (f" {'Column' if one else 'Columns'} {listed} also {'holds' if one else 'hold'} "
                 f"whole numbers and, undeclared, {'is' if one else 'are'} read as categories "
@@ -969,13 +987,15 @@ def _refuse_undeclared(errors, read_as_codes=()):
         ) from None
 
 
-def _read_as_codes(states, declared_states, declared_type, allow_continuous):
+def _read_as_codes(states, declared_states, declared_type, allow_continuous, categorical):
     """Whether a discrete column's ``states`` are whole numbers the rule read as categories
-    although they may be a measurement (:func:`_many_whole_numbers`), undeclared, where
-    continuous columns are accepted: named beside the refused columns by
-    :func:`_refuse_undeclared` (in memory and in chunks)."""
+    although they may be a measurement (:func:`_many_whole_numbers`), undeclared (not by
+    ``categories=``, ``column_types=`` or a pandas ``categorical`` dtype), where continuous
+    columns are accepted: named beside the refused columns by :func:`_refuse_undeclared`,
+    else in the learners' warning (``EncodedData.whole_number_codes``), in memory and in
+    chunks alike."""
     return (allow_continuous and states is not None and declared_type is None
-            and declared_states is None and _many_whole_numbers(states))
+            and declared_states is None and not categorical and _many_whole_numbers(states))
 
 
 def _many_whole_numbers(states):
@@ -1682,8 +1702,9 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
             except _NoObservedValue:
                 empty.append(name)
                 continue
-            if _read_as_codes(column_states, declared_states, declared_type, allow_continuous):
-                read_as_codes.append((name, len(column_states)))
+            if _read_as_codes(column_states, declared_states, declared_type, allow_continuous,
+                              isinstance(getattr(columns[j], "dtype", None), pd.CategoricalDtype)):
+                read_as_codes.append((name, len(column_states), n_rows))
         states.append(column_states)
         column_codes.append(codes)
         if values is not None:
@@ -1714,7 +1735,8 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         for j, column in column_values.items():
             values[:, j] = column
     return EncodedData(codes=out, cardinalities=cardinalities, names=tuple(names), values=values,
-                       weights=weights, value_sums=value_sums), states
+                       weights=weights, value_sums=value_sums,
+                       whole_number_codes=tuple(read_as_codes)), states
 
 
 def single_valued(data):

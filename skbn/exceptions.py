@@ -5,7 +5,8 @@ UnseenStateWarning)`` to turn them into errors in a test suite.
 """
 
 __all__ = ["DeterminedColumnsWarning", "NotEstimable", "OrientationConflictWarning",
-           "PositivityWarning", "PowerRuleWarning", "UnseenStateWarning", "ZeroProbabilityWarning"]
+           "PositivityWarning", "PowerRuleWarning", "UnseenStateWarning", "WholeNumberStatesWarning",
+           "ZeroProbabilityWarning"]
 
 
 class UnseenStateWarning(UserWarning):
@@ -142,6 +143,26 @@ class DeterminedColumnsWarning(UserWarning):
     parent ``-inf``, so the score-based learners never learn the edge, and PC's CLG test
     leaves the state out, so its answer depends on the column's scale. Make the column
     discrete, or add noise far below its spread to the repeated values.
+    """
+
+
+class WholeNumberStatesWarning(UserWarning):
+    """Undeclared columns of whole numbers were made discrete with many states, each value one.
+
+    Raised once per ``fit`` by every learner (and :class:`skbn.PCSelect`; a
+    :class:`skbn.BootstrapStructure` once, not once per resample), naming in name order
+    each numeric column of whole numbers, declared neither by ``column_types=`` nor by
+    ``categories=``, that the column-type rule made discrete with more than
+    :data:`~skbn._data.SPARSE_INTEGER_STATES` (10) and at most
+    :data:`~skbn._data.MAX_INTEGER_STATES` (32) distinct values, with its number of values
+    and of rows (the rule's rows: integer ``sample_weight`` counts copies). Each value is
+    then a state: the order and distances of the values are lost, and a discrete model
+    needs many rows per state (HSAUR3's ``skulls``: four skull measurements in mm, 16 to 27
+    values in 150 rows, give BDeu no edge; declared continuous they give a CLG network).
+    Declare measurements ``column_types={name: "continuous"}`` (``"continuous"`` for every
+    column), and codes ``column_types={name: "discrete"}``, which keeps them without this
+    warning. Text, bool and pandas ``category`` columns are never named (they declare their
+    states), nor is the target (``y`` of ``fit(X, y)`` or ``target=``: class labels).
     """
 
 

@@ -165,6 +165,32 @@ def test_learn_names_whole_number_columns_read_as_categories_in_cli_words(tmp_pa
     assert "column_types" not in result.stderr
 
 
+def test_learn_names_whole_numbers_made_discrete_in_cli_words(tmp_path):
+    # HSAUR3's skulls shape: four measurements in mm with 11-32 whole-number values, typed
+    # discrete by the rule, and a text epoch: one warning line naming them, in CLI words
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"epoch": np.repeat(["c4000BC", "c3300BC", "c1850BC", "c200BC", "cAD150"], 30),
+                          "mb": rng.permutation(np.arange(150) % 26 + 119),
+                          "bh": rng.permutation(np.arange(150) % 24 + 120),
+                          "nh": rng.permutation(np.arange(150) % 16 + 44)})
+    frame.to_csv(tmp_path / "skulls.csv", index=False)
+    result = skbn("learn", "skulls.csv", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    warned = [line for line in result.stderr.splitlines() if "whole numbers" in line]
+    assert warned == [
+        "skbn: warning: HillClimbStructure: columns 'bh' (24 values in 150 rows), 'mb' (26 "
+        "values in 150 rows), 'nh' (16 values in 150 rows) hold whole numbers that the "
+        "column-type rule, undeclared, made discrete (more than 10 and at most 32 distinct "
+        "values): each value became a state, so the order of the values and the distances "
+        "between them are lost, and that many states need many rows per state. If they are "
+        "measurements, declare them continuous: --continuous 'bh' 'mb' 'nh'; if their values "
+        "are codes, declare them discrete, e.g. --categorical 'bh', to keep them without this "
+        "warning."], result.stderr
+    for declared in (["--continuous", "bh", "mb", "nh"], ["--categorical", "bh", "mb", "nh"]):
+        result = skbn("learn", "skulls.csv", *declared, cwd=tmp_path)
+        assert result.returncode == 0 and "whole numbers" not in result.stderr, result.stderr
+
+
 def test_learn_gives_the_point_mass_advice_in_cli_words(tmp_path):
     # R's sleep: 'extra' is -0.1 in both rows of one patient; the advice read "declare a
     # column with few values discrete with column_types=" and "with FixedStructure(edges=...)"

@@ -601,3 +601,172 @@ def test_a_complex_column_is_refused_saying_what_skbn_takes():
         "Complex data not supported (column 'd'): skbn takes discrete states (text, categories, "
         "whole numbers) or real numbers (a continuous column). Split it into two real columns (its "
         "real and imaginary parts, or its modulus and argument).")
+
+
+# ---------------------------------------------------------------- whole numbers made discrete
+def skulls_like_frame(n=150, seed=5):
+    """The shape of HSAUR3's ``skulls``: an epoch as text (5 values) and four skull
+    measurements in mm, whole numbers with 26, 24, 27 and 16 distinct values in 150 rows
+    (between SPARSE_INTEGER_STATES and MAX_INTEGER_STATES: the rule makes them discrete)."""
+    rng = np.random.default_rng(seed)
+    epochs = ["c4000BC", "c3300BC", "c1850BC", "c200BC", "cAD150"]
+    return pd.DataFrame({
+        "epoch": np.repeat(epochs, n // 5),
+        "mb": rng.permutation(np.arange(n) % 26 + 119),
+        "bh": rng.permutation(np.arange(n) % 24 + 120),
+        "bl": rng.permutation(np.arange(n) % 27 + 81),
+        "nh": rng.permutation(np.arange(n) % 16 + 44),
+    })
+
+
+def whole_number_warnings(fit):
+    """The WholeNumberStatesWarning messages ``fit()`` gives (and its result)."""
+    from skbn.exceptions import WholeNumberStatesWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fit()
+    return [str(w.message) for w in caught if w.category is WholeNumberStatesWarning], result
+
+
+def skulls_message(learner, counts, n_rows, every=False):
+    """The warning the learner must give, built from the counts the test computed."""
+    names = sorted(counts)
+    listed = ", ".join(f"'{name}' ({counts[name]} values in {n_rows} rows)" for name in names)
+    as_dict = ", ".join(f"'{name}': 'continuous'" for name in names)
+    one = len(names) == 1
+    return (f"{learner}: {'column' if one else 'columns'} {listed} {'holds' if one else 'hold'} "
+            "whole numbers that the column-type rule, undeclared, made discrete (more than 10 and "
+            "at most 32 distinct values): each value became a state, so the order of the values "
+            "and the distances between them are lost, and that many states need many rows per "
+            f"state. If {'it is a measurement' if one else 'they are measurements'}, declare "
+            f"{'it' if one else 'them'} continuous: column_types={{{as_dict}}}"
+            + (" (column_types='continuous' declares every column)" if every else "")
+            + f"; if {'its' if one else 'their'} values are codes, declare {'it' if one else 'them'} "
+            f"discrete, e.g. column_types={{'{names[0]}': 'discrete'}}, to keep "
+            f"{'it' if one else 'them'} without this warning.")
+
+
+def test_whole_numbers_made_discrete_are_named_in_one_warning_in_name_order():
+    X = skulls_like_frame()
+    counts = X.drop(columns="epoch").nunique().to_dict()
+    assert counts == {"mb": 26, "bh": 24, "bl": 27, "nh": 16}
+    messages, model = whole_number_warnings(lambda: HillClimbStructure().fit(X))
+    assert messages == [skulls_message("HillClimbStructure", counts, 150)]
+    # only the warning: the types and the graph are those of the columns declared discrete
+    declared = dict.fromkeys(counts, "discrete")
+    quiet, same = whole_number_warnings(lambda: HillClimbStructure(column_types=declared).fit(X))
+    assert quiet == []
+    assert model.column_types_ == same.column_types_ == dict.fromkeys(X.columns, DISCRETE)
+    assert model.edges_ == same.edges_ and model.score(X) == same.score(X)
+    # declared continuous, as the message says: no warning, and a CLG network
+    quiet, clg = whole_number_warnings(
+        lambda: HillClimbStructure(column_types=dict.fromkeys(counts, "continuous")).fit(X))
+    assert quiet == [] and [clg.column_types_[c] for c in counts] == [CONTINUOUS] * 4
+    # every column named: the message offers the one declaration for all, which works
+    numbers = X.drop(columns="epoch")
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(numbers))
+    assert messages == [skulls_message("HillClimbStructure", counts, 150, every=True)]
+    quiet, _ = whole_number_warnings(lambda: HillClimbStructure(column_types="continuous").fit(numbers))
+    assert quiet == []
+
+
+def test_declared_columns_and_columns_that_declare_their_states_are_not_named():
+    X = skulls_like_frame()
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure(
+        column_types={"mb": "discrete", "bl": "continuous"},
+        categories={"bh": sorted(X["bh"].unique())}).fit(X))
+    assert messages == [skulls_message("HillClimbStructure", {"nh": 16}, 150)]
+    # a pandas categorical of whole numbers, text and an object column of text digits
+    # declare their states: only the numeric columns the rule decided are named
+    Y = X.assign(mb=X["mb"].astype("category"), bh=X["bh"].astype(str),
+                 bl=X["bl"].astype(object), nh=X["nh"].astype(float))
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(Y))
+    assert messages == [skulls_message("HillClimbStructure", {"bl": 27, "nh": 16}, 150)]
+
+
+def test_the_target_is_not_named():
+    """Whole-number class labels are states: neither y of fit(X, y) nor target= is named."""
+    from skbn import PCSelect
+
+    X = skulls_like_frame()
+    features = X.drop(columns="mb")
+    rest = {"bh": 24, "bl": 27, "nh": 16}
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(features, X["mb"]))
+    assert messages == [skulls_message("HillClimbStructure", rest, 150)]
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure(target="mb").fit(X))
+    assert messages == [skulls_message("HillClimbStructure", rest, 150)]
+    # every feature named, beside a target: column_types='continuous' would declare the
+    # target continuous too, so the message does not offer it
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(X[list(rest)], X["mb"]))
+    assert messages == [skulls_message("HillClimbStructure", rest, 150)]
+    messages, _ = whole_number_warnings(lambda: PCSelect().fit(features, X["mb"]))
+    assert messages == [skulls_message("PCSelect", rest, 150)]
+    messages, _ = whole_number_warnings(lambda: PCSelect().fit(features[["epoch"]], X["mb"]))
+    assert messages == []
+
+
+def test_ten_values_are_not_named_eleven_are_and_thirty_three_are_refused():
+    rng = np.random.default_rng(2)
+    n = 66  # two rows per value for 33 values: only the number of values decides
+    X = pd.DataFrame({"ten": rng.permutation(np.arange(n) % 10),
+                      "eleven": rng.permutation(np.arange(n) % 11),
+                      "grade": rng.choice(["a", "b"], n)})
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(X))
+    assert messages == [skulls_message("HillClimbStructure", {"eleven": 11}, n)]
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(X.drop(columns="eleven")))
+    assert messages == []
+    many = X.assign(eleven=rng.permutation(np.arange(n) % 33))
+    with pytest.raises(ValueError, match="Column 'eleven' is numeric with 33 distinct values"):
+        HillClimbStructure().fit(many)
+
+
+def test_chunked_input_warns_as_in_memory():
+    X = skulls_like_frame()
+    counts = X.drop(columns="epoch").nunique().to_dict()
+    chunks = [X.iloc[:40], X.iloc[40:110], X.iloc[110:]]
+    messages, model = whole_number_warnings(lambda: HillClimbStructure().fit(chunks))
+    assert messages == [skulls_message("HillClimbStructure", counts, 150)]
+    assert model.column_types_ == dict.fromkeys(X.columns, DISCRETE)
+    # a chunked categorical column is not named either
+    typed = [chunk.assign(nh=pd.Categorical(chunk["nh"], categories=sorted(X["nh"].unique())))
+             for chunk in chunks]
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(typed))
+    assert messages == [skulls_message("HillClimbStructure", {"bh": 24, "bl": 27, "mb": 26}, 150)]
+
+
+def test_rows_are_counted_as_the_rule_counts_them():
+    """Integer weights are copies of their row (the rule then takes 15 values in 20 rows for
+    categories: 40 rows); fractional weights count each row once."""
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"size": np.arange(20) % 15 + 100, "grade": rng.choice(["a", "b"], 20)})
+    with pytest.raises(ValueError, match="fewer than two rows per value"):
+        HillClimbStructure().fit(X)
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(X, sample_weight=np.full(20, 2)))
+    assert messages == [skulls_message("HillClimbStructure", {"size": 15}, 40)]
+    Y = pd.concat([X, X], ignore_index=True)
+    messages, _ = whole_number_warnings(lambda: HillClimbStructure().fit(Y, sample_weight=np.full(40, 0.5)))
+    assert messages == [skulls_message("HillClimbStructure", {"size": 15}, 40)]
+
+
+def test_one_warning_for_a_bootstrap_of_a_learner():
+    from skbn import BootstrapStructure
+
+    X = skulls_like_frame()
+    counts = X.drop(columns="epoch").nunique().to_dict()
+    messages, _ = whole_number_warnings(
+        lambda: BootstrapStructure(HillClimbStructure(), n_resamples=5, random_state=0).fit(X))
+    assert messages == [skulls_message("BootstrapStructure", counts, 150)]
+
+
+def test_the_encoder_collects_the_columns_and_names_no_categorical_in_the_refusal():
+    X = skulls_like_frame()
+    data, _ = encode_fit(X, allow_continuous=True)
+    assert data.whole_number_codes == (("mb", 26, 150), ("bh", 24, 150), ("bl", 27, 150), ("nh", 16, 150))
+    assert encode_fit(X)[0].whole_number_codes == ()  # (no continuous column possible: nothing to declare)
+    # a pandas categorical declares its states: not in the refusal's list of columns read as codes
+    refused = X.assign(size=np.arange(150) % 40, mb=X["mb"].astype("category"))
+    with pytest.raises(ValueError) as error:
+        encode_fit(refused, allow_continuous=True)
+    assert "'bh' (24 values), 'bl' (27 values), 'nh' (16 values) also hold" in str(error.value)
+    assert "'mb'" not in str(error.value)

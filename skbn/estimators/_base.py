@@ -20,6 +20,7 @@ from skbn._dag import transitive_closure
 from skbn._data import (
     CONTINUOUS,
     DISCRETE,
+    MAX_INTEGER_STATES,
     SPARSE_INTEGER_STATES,
     _code_dtype,
     _user_states,
@@ -46,7 +47,7 @@ from skbn._engines._ci_runner import report_power_rule
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.citests import DSeparationOracle, resolve_ci_test
-from skbn.exceptions import DeterminedColumnsWarning, NotEstimable, UnseenStateWarning
+from skbn.exceptions import DeterminedColumnsWarning, NotEstimable, UnseenStateWarning, WholeNumberStatesWarning
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
@@ -592,6 +593,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
             self.classes_ = _sorted_classes(states[target_index])
         self._check_continuous(data, chunked, missing)
         _warn_count_column(self, data, states)
+        _warn_whole_number_states(self, data)
 
         for name, n_states in self._latent_states(data.names).items():
             data = _append_column(data, np.full(data.n_samples, -1), n_states, name)
@@ -1614,6 +1616,48 @@ def _warn_sparse_columns(estimator, data):
             f"identifies the rows; declare it, e.g. column_types={{{first}: 'discrete'}}, to keep "
             "it without this warning."
         )
+
+
+def _warn_whole_number_states(estimator, data):
+    """Warn, naming them in name order, about the undeclared numeric columns of whole numbers
+    that the column-type rule made discrete with more than
+    :data:`~skbn._data.SPARSE_INTEGER_STATES` values (at most
+    :data:`~skbn._data.MAX_INTEGER_STATES`; more are refused): ``data.whole_number_codes``,
+    which the encoder collected where the rule decided (:func:`skbn._data._read_as_codes`,
+    in memory and in chunks), with each column's number of values and the rows the rule
+    counted. Such a column may be a rounded measurement (HSAUR3's ``skulls``: skull sizes in
+    mm, 16 to 27 values in 150 rows) whose values became unordered states. The target (a
+    column named by ``target=``; ``y`` of ``fit(X, y)`` is not encoded with ``X``) is not
+    named: class labels are states. :class:`~skbn.exceptions.WholeNumberStatesWarning`.
+    """
+    target = None if data.target is None else data.names[data.target]
+    found = [entry for entry in data.whole_number_codes if entry[0] != target]
+    if not found:
+        return
+    ranks = name_ranks([name for name, _, _ in found])
+    found = [found[k] for k in np.argsort(ranks, kind="stable")]
+    names = [repr(name) for name, _, _ in found]
+    listed = ", ".join(f"{name} ({n_values} values in {n_rows:.0f} rows)"
+                       for name, (_, n_values, n_rows) in zip(names, found))
+    one = len(found) == 1
+    as_dict = ", ".join(f"{name}: 'continuous'" for name in names)
+    # (every column named: the one declaration for all; it would refuse a text column, and
+    # would make a numeric target continuous)
+    every = (" (column_types='continuous' declares every column)"
+             if target is None and len(found) == data.n_variables else "")
+    warn_user(
+        f"{type(estimator).__name__}: {'column' if one else 'columns'} {listed} "
+        f"{'holds' if one else 'hold'} whole numbers that the column-type rule, undeclared, made "
+        f"discrete (more than {SPARSE_INTEGER_STATES} and at most {MAX_INTEGER_STATES} distinct "
+        "values): each value became a state, so the order of the values and the distances "
+        "between them are lost, and that many states need many rows per state. If "
+        f"{'it is a measurement' if one else 'they are measurements'}, declare "
+        f"{'it' if one else 'them'} continuous: column_types={{{as_dict}}}{every}; if "
+        f"{'its values are codes' if one else 'their values are codes'}, declare "
+        f"{'it' if one else 'them'} discrete, e.g. column_types={{{names[0]}: 'discrete'}}, to "
+        f"keep {'it' if one else 'them'} without this warning.",
+        WholeNumberStatesWarning,
+    )
 
 
 def _count_labels(labels):

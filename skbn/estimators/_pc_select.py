@@ -32,7 +32,7 @@ from skbn._data import (
 from skbn._determined_columns import warn_flat_tested_pairs
 from skbn._engines._ci_runner import CITestRunner, report_power_rule
 from skbn.citests import BaseCITest, BaseGaussianCITest, resolve_ci_test
-from skbn.estimators._base import _append_column, target_name_of
+from skbn.estimators._base import _append_column, _warn_whole_number_states, target_name_of
 from skbn.utils._sklearn_compat import Interval, StrOptions, check_is_fitted, validate_data
 from skbn.utils._threads import one_blas_thread
 from skbn.utils._warnings import warn_user
@@ -242,6 +242,7 @@ class PCSelect(SelectorMixin, BaseEstimator):
         # positions 0, 1, ... of an array), the target as a learner encodes fit(X, y)'s y
         data, states = encode_fit(frame, column_types=self.column_types, allow_continuous=True,
                                   allow_constant=True, weights=weights)
+        _warn_whole_number_states(self, data)  # (y is encoded apart: never named)
         names = list(data.names)
         continuous = np.asarray(data.continuous, dtype=bool)
         numeric = numeric_column(y)
