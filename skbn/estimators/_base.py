@@ -47,7 +47,12 @@ from skbn._engines._ci_runner import report_power_rule
 from skbn._engines._local_scores import FamilyScoreCache
 from skbn._zero_probability import warn_impossible_evidence, warn_zero_probability
 from skbn.citests import DSeparationOracle, resolve_ci_test
-from skbn.exceptions import DeterminedColumnsWarning, NotEstimable, UnseenStateWarning, WholeNumberStatesWarning
+from skbn.exceptions import (
+    DeterminedColumnsWarning,
+    NotEstimable,
+    UnseenStateWarning,
+    WholeNumberStatesWarning,
+)
 from skbn.graph import PDAG, dag_to_cpdag, interventional_essential_graph
 from skbn.knowledge import (  # noqa: F401 (_edge_positions re-exported)
     EDGE_LIST_TYPES,
