@@ -287,6 +287,29 @@ def test_available_case_em_does_not_depend_on_the_column_order():
         _assert_same_em_fit(PCStructure(missing="available_case").fit(X[columns]), reference, X, columns)
 
 
+#: Learners whose EM fits set positional attributes of their search: graphs (``cpdag_``,
+#: ``interventional_cpdag_``, ``directed_edges_``), ``skeleton_``, ``weights_``, ``sepsets_``.
+EM_SEARCH_ATTRIBUTES = {
+    "hill_climb": HillClimbStructure(missing="em", em_max_iter=2, random_state=0),
+    "ges": GESStructure(missing="em", em_max_iter=2),
+    "mmhc": MMHCStructure(missing="em", em_max_iter=2),
+    "chow_liu": ChowLiuTree(missing="em", em_max_iter=2),
+    "pc_available_case": PCStructure(missing="available_case"),
+}
+
+
+@pytest.mark.parametrize("name", list(EM_SEARCH_ATTRIBUTES))
+def test_em_fits_put_the_searchs_attributes_back_in_the_column_order(name):
+    # EM runs on the columns in name order, and so do its searches on the data EM hands
+    # them: _fit_em, not _structure, must put their fitted attributes back in X's order
+    X = _asia(600)
+    X = X.mask(np.random.default_rng(3).random(X.shape) < 0.05)
+    learner = EM_SEARCH_ATTRIBUTES[name]
+    reference = clone(learner).fit(X)
+    for columns in _orders(X.columns)[:2]:
+        _check_same_model(reference, clone(learner).fit(X[columns]), X, columns)
+
+
 def _tied_pair(names):
     """Two binary columns, the second a noisy copy of the first, in the order ``names``:
     under a score-equivalent score ``u -> v`` and ``v -> u`` score exactly the same."""
