@@ -14,6 +14,7 @@ elimination engine of :mod:`skbn._inference`, to which every probability computa
 class (likelihood, posteriors, ``query``) is delegated.
 """
 
+import functools
 from itertools import product
 
 import numpy as np
@@ -273,11 +274,14 @@ class DiscreteBayesianNetwork(_Network):
         self.cpts = {}
         for node in self.nodes:
             self.cpts[node] = self._check_cpt(node, cpts.get(node))
-        self._build_engine()
 
-    def _build_engine(self):
-        """The inference engine over the canonical network: the nodes in name order
-        (:func:`skbn._data.name_ranks`), every CPT's parent axes in name order too.
+    @functools.cached_property
+    def _canonical_engine(self):
+        """``(engine, by_name, engine_index, permuted)``: the inference engine over the
+        canonical network, the nodes in name order (:func:`skbn._data.name_ranks`), every
+        CPT's parent axes in name order too; built on first use (a network whose
+        probabilities are never computed, e.g. a learner's ``network_`` that is only read,
+        pays nothing for it) and kept.
 
         Every tie of the elimination order, every product of factors and every sum of the
         engine then runs in the same order for any node order of this network (e.g. the
@@ -301,9 +305,30 @@ class DiscreteBayesianNetwork(_Network):
                 cpt.flags.writeable = False
             cpts.append(cpt)
             parent_idx.append(tuple(pa[a] for a in axes))
-        self._by_name, self._engine_index = by_name, rank
-        self._permuted = bool((by_name != np.arange(len(by_name))).any())
-        self._inference = VariableElimination(cpts, parent_idx, self.cardinalities[by_name])
+        permuted = bool((by_name != np.arange(len(by_name))).any())
+        return VariableElimination(cpts, parent_idx, self.cardinalities[by_name]), by_name, rank, permuted
+
+    # (properties, which an instance's own attributes of the same name cannot shadow: a
+    # network pickled before the engine worked in name order held an engine in node order)
+    @property
+    def _inference(self):
+        """The :class:`~skbn._inference.VariableElimination` engine (nodes in name order)."""
+        return self._canonical_engine[0]
+
+    @property
+    def _by_name(self):
+        """``_by_name[k]``: the node position of the engine's node ``k``."""
+        return self._canonical_engine[1]
+
+    @property
+    def _engine_index(self):
+        """``_engine_index[i]``: the engine's index of node position ``i``."""
+        return self._canonical_engine[2]
+
+    @property
+    def _permuted(self):
+        """Whether the nodes are not in name order (the codes' columns are then permuted)."""
+        return self._canonical_engine[3]
 
     def _engine_codes(self, codes):
         """Validated ``codes`` (columns in node order) with their columns in the engine's

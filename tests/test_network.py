@@ -807,3 +807,31 @@ def test_contract_many_operands_equals_einsum():
         spec = ",".join(batch + sub for sub in subs) + "->" + out
         np.testing.assert_allclose(_contract(spec, operands),
                                    np.einsum(spec, *operands, optimize=True), rtol=1e-12)
+
+
+def test_the_inference_engine_is_built_on_first_use_and_cannot_be_shadowed():
+    # a network builds its variable-elimination engine (nodes in name order, CPTs
+    # transposed) only when it first computes a probability: building one costs no more
+    # than its CPTs' checks. The engine is read through properties, so an instance
+    # attribute ``_inference`` (what a network pickled before the engine worked in name
+    # order holds: an engine in node order) is never used
+    from skbn._inference import VariableElimination
+
+    net = asia_network()
+    nodes = list(reversed(net.nodes))  # (not in name order: the engine's codes are permuted)
+    reordered = DiscreteBayesianNetwork({v: net.states[v] for v in nodes},
+                                        {v: list(reversed(net.parents[v])) for v in nodes},
+                                        {v: np.moveaxis(net.cpts[v], range(len(net.parents[v])),
+                                                        range(len(net.parents[v]))[::-1])
+                                         for v in nodes})
+    assert "_canonical_engine" not in vars(reordered)
+    rows = pd.DataFrame({v: [net.states[v][0], None] for v in nodes})
+    expected = net.log_likelihood(rows[list(net.nodes)])
+    stale = VariableElimination([reordered.cpts[v] for v in nodes],
+                                [tuple(nodes.index(p) for p in reordered.parents[v]) for v in nodes],
+                                [len(reordered.states[v]) for v in nodes])
+    copy_ = pickle.loads(pickle.dumps(reordered))
+    copy_.__dict__["_inference"] = stale  # (an old pickle's engine, in node order)
+    for network in (reordered, copy_):
+        np.testing.assert_allclose(network.log_likelihood(rows), expected, rtol=1e-13)
+        assert "_canonical_engine" in vars(network) and network._inference is not stale
