@@ -50,7 +50,8 @@ def test_a_clg_configuration_without_rows_takes_the_regression_over_all_rows():
     am = np.array(["0"] * 15 + ["1"] * 13)
     gear = np.array(["3"] * 15 + ["4"] * 8 + ["5"] * 5)
     frame = pd.DataFrame({"am": am, "gear": gear, "wt": rng.normal(3.2, 0.9, 28)})
-    with pytest.warns(UserWarning, match=r"'wt' cannot be estimated on its own rows in 3 of the 6 "
+    with pytest.warns(UserWarning, match=r"^FixedStructure: the column 'wt' cannot be estimated on its own "
+                                         r"rows in 3 of the 6 "
                                          r"configurations .*"
                                          r"\{'am': '0', 'gear': '4'\}, \{'am': '0', 'gear': '5'\}, "
                                          r"\{'am': '1', 'gear': '3'\}"):

@@ -1097,8 +1097,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         return CLGBayesianNetwork(list(names), discrete, labelled, cpts, intercepts,
                                   coefficients, sigmas)
 
-    @staticmethod
-    def _regressions(data, states, counter, child, parents, variance, *, bounds=None, held=None):
+    def _regressions(self, data, states, counter, child, parents, variance, *, bounds=None, held=None):
         """``(intercept, coefficients, sigma)`` arrays of the continuous ``child`` over the
         configurations of its discrete ``parents`` (C order, as the CLG network stores them).
 
@@ -1181,7 +1180,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 for reason, configs in unestimable.items())
             count = sum(len(configs) for configs in unestimable.values())
             warn_user(
-                f"The column {data.names[child]!r} cannot be estimated on its own rows in {count} of "
+                f"{type(self).__name__}: the column {data.names[child]!r} cannot be estimated on its own "
+                f"rows in {count} of "
                 f"the {n} configurations of its discrete parents ({why}): {there}"
             )
         return b0.reshape(shape), b.reshape(shape + (len(columns),)), s.reshape(shape)
