@@ -532,7 +532,8 @@ def _insert_path_blocked(forward, masks, x, y, t, reached=None):
     if not free >> x & 1:
         return True
     blocking = masks[1][y] & masks[0][x] | id_bits(t)
-    return bool(blocking) and not _reached(forward, y, ~(blocking | 1 << y)) >> x & 1
+    allowed = ~(blocking | 1 << y)
+    return bool(blocking) and not _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed)
 
 
 def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
