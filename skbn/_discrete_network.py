@@ -331,8 +331,8 @@ class DiscreteBayesianNetwork(_Network):
         return self._canonical_engine[3]
 
     def _engine_codes(self, codes):
-        """Validated ``codes`` (columns in node order) with their columns in the engine's
-        (name) order."""
+        """Validated ``codes``, or any array with a column per node (a mask of observed
+        cells), columns in node order, with its columns in the engine's (name) order."""
         return codes[:, self._by_name] if self._permuted else codes
 
     def _engine_keep(self, keep):
@@ -348,10 +348,8 @@ class DiscreteBayesianNetwork(_Network):
         """:meth:`skbn._inference.VariableElimination.marginalise_rows` of validated
         ``codes`` and ``observed`` (columns in node order) onto the node positions ``keep``:
         yields ``(rows, values, log_scale)``, the axes of ``values`` in the order of ``keep``."""
-        if self._permuted:
-            observed = observed[:, self._by_name]
-        return self._inference.marginalise_rows(self._engine_codes(codes), observed, rows_mask,
-                                                self._engine_keep(keep))
+        return self._inference.marginalise_rows(self._engine_codes(codes), self._engine_codes(observed),
+                                                rows_mask, self._engine_keep(keep))
 
     # ------------------------------------------------------------------ validation
     def _check_cpt(self, node, cpt):
