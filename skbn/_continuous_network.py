@@ -1604,17 +1604,15 @@ def _family_parameters(stats, group, child, parents, variance, where, bounds=Non
         if not _identifiable(scaled, order):
             raise NotEstimable(f"Cannot estimate {where}: its parents are collinear there (the "
                                f"coefficients are not identifiable).", "collinear parents")
-    if p and order is not None:  # (solved in ``order``, as checked; coefficients back in ``parents``' order)
-        taken_parents = [parents[k] for k in order]
-        taken, rss = regression(scatter, child, taken_parents)
+    # (solved in ``order``, as checked, the coefficients put back in ``parents``' order; the
+    # intercept's dot product in ``order`` too: its rounding depends on the order of the terms)
+    taken_parents = list(parents) if order is None or not p else [parents[k] for k in order]
+    taken, rss = regression(scatter, child, taken_parents)
+    coef = taken
+    if p and order is not None:
         coef = np.empty(p)
         coef[np.asarray(order)] = taken
-        # (the intercept's dot product in ``order`` too: its rounding depends on the order
-        # of the terms, so that of the columns would show in the last bits)
-        intercept = float(stats.mean[group, child] - stats.mean[group, taken_parents] @ taken)
-    else:
-        coef, rss = regression(scatter, child, parents)
-        intercept = float(stats.mean[group, child] - stats.mean[group, parents] @ coef)
+    intercept = float(stats.mean[group, child] - stats.mean[group, taken_parents] @ taken)
     dof = n - p - 1 if variance == "unbiased" else n
     residual_variance = rss / dof
     if bounds is not None:
