@@ -403,6 +403,18 @@ def test_blas_runs_one_thread_inside_fit_and_score_and_is_restored(asia):
     np.testing.assert_array_equal(one.score_samples(asia), two)
 
 
+def test_blas_thread_limit_is_restored_after_a_failing_fit(asia):
+    """A fit that raises inside the limit gives every BLAS library its own count back."""
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+
+    controller = ThreadpoolController().select(user_api="blas")
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = [lib["num_threads"] for lib in controller.info()]
+        with pytest.raises(ValueError, match="max_indegree"):
+            HillClimbStructure(max_indegree=-3).fit(asia)
+        assert [lib["num_threads"] for lib in controller.info()] == before
+
+
 def test_warnings_name_the_callers_line_not_skbn_internals():
     # fit runs under wrappers (one BLAS thread, the EM driver): a fixed stacklevel would
     # point inside the installed package; skbn's warnings point at the first caller outside

@@ -5,10 +5,10 @@ import functools
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-#: The BLAS libraries of this process, found at the first limited call.
-_BLAS_CONTROLLER = None
-#: Their controllers (``_BLAS_CONTROLLER.select(user_api="blas")``), read at every call.
-_BLAS_LIBRARIES = ()
+#: The controllers of this process's BLAS libraries (threadpoolctl's
+#: ``ThreadpoolController().select(user_api="blas").lib_controllers``), found at the first
+#: limited call.
+_BLAS_LIBRARIES = None
 
 
 def one_blas_thread(method):
@@ -18,23 +18,32 @@ def one_blas_thread(method):
     factorisations): on 2 cores OpenBLAS' own threads made fits up to 15 times slower than
     with ``OPENBLAS_NUM_THREADS=1`` (``benchmarks/bench_threads.py``). The limit holds only
     during the call (the previous settings are restored after it, also on an error), and
-    results are the same bits with or without it. The controller is built once per process,
-    at the first call (about 20 ms); a limited call costs about 60 us, and a call when
-    every BLAS library already runs one thread (``OPENBLAS_NUM_THREADS=1``, a joblib worker,
-    a nested call) only reads their thread counts. Parallel workers
-    (joblib) set their own limits. The limit is process-wide: fits run concurrently in
-    threads may lift it for each other, which changes their speed but not their results.
+    results are the same bits with or without it. The libraries' controllers are found once
+    per process, at the first call (about 20 ms). A call then reads each library's thread
+    count and sets to one thread only those that run more, restoring their counts after it
+    (threadpoolctl's per-library ``set_num_threads``, what its ``limit`` context does, without
+    that context's bookkeeping: about 3 us instead of about 60 us in a fit); a call when every
+    BLAS library already runs one thread (``OPENBLAS_NUM_THREADS=1``, a joblib worker, a
+    nested call) only reads their thread counts. Parallel workers (joblib) set their own
+    limits. The limit is process-wide: fits run concurrently in threads may lift it for each
+    other, which changes their speed but not their results.
     """
     @functools.wraps(method)
     def limited(*args, **kwargs):
-        global _BLAS_CONTROLLER, _BLAS_LIBRARIES
-        if _BLAS_CONTROLLER is None:
-            _BLAS_CONTROLLER = ThreadpoolController()
-            _BLAS_LIBRARIES = tuple(_BLAS_CONTROLLER.select(user_api="blas").lib_controllers)
-        if all(library.num_threads == 1 for library in _BLAS_LIBRARIES):  # (the limit holds)
+        global _BLAS_LIBRARIES
+        if _BLAS_LIBRARIES is None:
+            _BLAS_LIBRARIES = tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
+        counts = [library.num_threads for library in _BLAS_LIBRARIES]
+        raised = [(library, count) for library, count in zip(_BLAS_LIBRARIES, counts) if count != 1]
+        if not raised:  # (the limit holds)
             return method(*args, **kwargs)
-        with _BLAS_CONTROLLER.limit(limits=1, user_api="blas"):
+        for library, _ in raised:
+            library.set_num_threads(1)
+        try:
             return method(*args, **kwargs)
+        finally:
+            for library, count in raised:
+                library.set_num_threads(count)
 
     return limited
 
