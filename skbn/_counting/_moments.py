@@ -1008,7 +1008,7 @@ class ResidualLattice:
         with np.errstate(all="ignore"):  # (a pivot at or near 0: swept again below)
             diagonal = _swept_diagonals(scaled, False).T
             np.add(diagonal, infs, out=rss)
-        if np.min(rss, initial=np.inf) > SINGULAR_RCOND:
+        if np.minimum.reduce(rss, axis=None, initial=np.inf) > SINGULAR_RCOND:
             # every residual of a column outside the set passes the rule (a NaN fails), so
             # do the pivots (the pivot of j for a set below 2^j is its residual of j): the
             # rule never applied, and every residual is scaled, NaN in the sets
