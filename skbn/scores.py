@@ -632,7 +632,7 @@ def _gaussian_loglik(weight, rss, n_coef, variance):
             np.multiply(result, 2 * np.pi, out=result)
             np.log(result, out=result)
             np.multiply(result, -0.5 * weight, out=result)
-            return np.subtract(result, 0.5 * dof, out=result)
+            return np.subtract(result, np.multiply(dof, 0.5, out=dof), out=result)  # (dof: our own)
         usable = False
         weight = np.float64(weight)
     else:

@@ -813,6 +813,29 @@ def test_a_child_constant_in_one_configuration_scores_minus_infinity_on_every_pa
     assert FamilyScoreCache(data, resolve_scorer("bic-cg")).local_score(drat_, (carb, gear)) == -np.inf
 
 
+def test_the_one_group_flat_spread_check_decides_as_the_grouped_one():
+    # one group is decided on Python floats, several by numpy's arrays: the same limit
+    # N ((16 + n) eps mean)^2 (_spread_limit), so a spread at it, one ulp above it, and a
+    # limit that overflows (a mean near the largest float) are judged alike on both paths
+    from skbn._counting._moments import _spread_limit, _without_flat_spread
+
+    mean = np.array([[0.1, 25.8, -3.0, 1e300, 7.0]])
+    for n_rows in (3.0, 192.0, 1e4):
+        limit = [_spread_limit(n_rows, n_rows, m) for m in mean[0].tolist()]
+        for diagonal in ([limit[0], np.nextafter(limit[1], np.inf), limit[2], 5.0, 0.0],
+                         [np.nextafter(limit[0], np.inf), limit[1], 1.0, np.inf, 2.0],
+                         [1.0, 2.0, 3.0, np.nan, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0]):
+            scatter = np.diag(diagonal)[None] + 0.0
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # (no overflow warning from the one-group path)
+                one = _without_flat_spread(np.array([n_rows]), mean, scatter)
+            two = _without_flat_spread(np.array([n_rows, n_rows]), np.r_[mean, mean], np.r_[scatter, scatter])
+            np.testing.assert_array_equal(one[0], two[0])
+            np.testing.assert_array_equal(two[0], two[1])
+            flat = [d != 0 and d <= lim and d < np.inf for d, lim in zip(diagonal, limit)]
+            assert (np.diagonal(one[0]) == 0).tolist() == [f or d == 0 for f, d in zip(flat, diagonal)]
+
+
 def test_a_long_run_of_one_value_in_a_configuration_is_no_spread_on_every_path():
     # the rounding of a sum grows with its rows: 192 values 25.8 summed one after the other
     # have a mean 16 epsilons above 25.8, whose spread a fixed 16-epsilon rule kept (CLGBIC

@@ -113,8 +113,17 @@ def cholesky_factor(matrix):
 #: Relative resolution of a mean (16 float64 epsilons), to which the rounding of a sum over
 #: the group's rows adds one epsilon per row: below it a column's spread within a group is
 #: rounding, not data (:func:`_without_flat_spread`).
-SPREAD_RESOLUTION = 16 * np.finfo(np.float64).eps
 _EPS = float(np.finfo(np.float64).eps)
+SPREAD_RESOLUTION = 16 * _EPS
+
+
+def _spread_limit(weight, rows, mean):
+    r"""The largest scatter of a column that counts as no spread,
+    :math:`N_g (\epsilon_g \bar x_{g,j})^2` with :math:`\epsilon_g` = :data:`SPREAD_RESOLUTION`
+    plus an epsilon per row (:func:`_without_flat_spread`), of floats (an overflow gives
+    ``inf``) or of arrays that broadcast (the caller ignores numpy's overflow warning)."""
+    scaled = (SPREAD_RESOLUTION + _EPS * rows) * mean
+    return weight * (scaled * scaled)
 
 
 def _without_flat_spread(weight, mean, scatter, rows=None):
@@ -153,11 +162,18 @@ def _without_flat_spread(weight, mean, scatter, rows=None):
     ----------
     Higham, N. J. (2002). *Accuracy and Stability of Numerical Algorithms*, 2nd ed. SIAM.
     """
+    if len(weight) == 1:  # (one group, no column flat: the common case, decided on Python floats)
+        w = float(weight[0])
+        n_rows = w if rows is None else float(rows[0])
+        spreads = scatter[0].diagonal().tolist()
+        if all(s > _spread_limit(w, n_rows, m) for s, m in zip(spreads, mean[0].tolist())):
+            return scatter
     diagonal = scatter.diagonal(axis1=1, axis2=2)
     rows = weight if rows is None else np.asarray(rows, dtype=np.float64)
-    resolution = SPREAD_RESOLUTION + _EPS * rows
     with np.errstate(over="ignore"):  # (a mean near the largest float: an infinite limit)
-        limit = weight[:, None] * (resolution[:, None] * mean) ** 2
+        limit = _spread_limit(weight[:, None], rows[:, None], mean)
+    if (diagonal > limit).all():  # (no column flat: decided in one check)
+        return scatter
     # (an infinite or NaN diagonal is an overflow, not a flat column: left for the caller)
     flat = (diagonal <= limit) & (diagonal != 0) & (diagonal < np.inf)
     if not flat.any():
@@ -391,12 +407,13 @@ def _one_group_moments(values, weights=None, sums=None, order=None):
     """
     n, k = values.shape
     if weights is None:
-        weight = np.array([float(n)])  # (the sum of n ones, exact)
+        total_weight = float(n)  # (the sum of n ones, exact)
         weighted = values
     else:
-        weight = np.array([np.add.reduce(weights)])
+        total_weight = np.add.reduce(weights)
         weighted = np.multiply(weights[:, None], values, order="F")
-    safe = np.where(weight > 0, weight, 1.0)
+    weight = np.array([total_weight])
+    safe = total_weight if total_weight > 0 else 1.0  # (a scalar divisor: the same quotients)
     if sums is not None and weights is None and values.flags.f_contiguous:
         total = sums  # (np.add.reduce(values, axis=0), computed by the caller)
     elif weighted.flags.f_contiguous:
@@ -413,20 +430,21 @@ def _one_group_moments(values, weights=None, sums=None, order=None):
         second = centred if weights is None else weights[:, None] * centred
         scatter = blas.dgemm(1.0, centred.T, second.T, trans_b=1)[None]
     else:
-        order = np.asarray(order)
-        in_order = bool((order == np.arange(k)).all())  # (the common case: columns in name order)
+        order = np.asarray(order).tolist()
+        in_order = order == list(range(k))  # (the common case: columns in name order)
         centred = np.empty((k, n))  # (row t: the centred column order[t]; its transpose column-major)
         if in_order and values.flags.f_contiguous:  # (every column one contiguous pass, one call)
             np.subtract(values.T, mean.T, out=centred)
         else:
-            for t, j in enumerate(order.tolist()):
+            for t, j in enumerate(order):
                 np.subtract(values[:, j], mean[0, j], out=centred[t])
         second = centred if weights is None else centred * weights
         scatter = blas.dgemm(1.0, centred.T, second.T, trans_a=1)[None]
         if not in_order:
             position = np.argsort(order)  # position[j]: column j's place in ``order``
             scatter = scatter[:, position[:, None], position]
-    scatter = 0.5 * (scatter + np.swapaxes(scatter, 1, 2))
+    scatter = np.add(scatter, np.swapaxes(scatter, 1, 2))
+    scatter = np.multiply(scatter, 0.5, out=scatter)  # (0.5 (S + S^T), halved in place)
     rows = None if weights is None else np.array([float(n)])
     return Moments(weight, mean, _without_flat_spread(weight, mean, scatter, rows))
 
@@ -990,7 +1008,7 @@ class ResidualLattice:
         with np.errstate(all="ignore"):  # (a pivot at or near 0: swept again below)
             diagonal = _swept_diagonals(scaled, False).T
             np.add(diagonal, infs, out=rss)
-        if np.min(rss, initial=np.inf) > SINGULAR_RCOND:
+        if np.minimum.reduce(rss, axis=None, initial=np.inf) > SINGULAR_RCOND:
             # every residual of a column outside the set passes the rule (a NaN fails), so
             # do the pivots (the pivot of j for a set below 2^j is its residual of j): the
             # rule never applied, and every residual is scaled, NaN in the sets
