@@ -75,6 +75,28 @@ def test_missing_continuous_cells_are_refused():
         MomentCounter(data)
 
 
+@pytest.mark.parametrize("discrete", [False, True])
+def test_sums_of_squares_whose_total_overflows_are_kept_and_one_that_overflows_is_refused(discrete):
+    # the overflow rule's screen sums every mean and sum of squares: three columns of sums of
+    # squares near 1e308 overflow that total while each is finite, and the check column by
+    # column keeps them; a column whose own sum of squares overflows is refused, named
+    a = 4.4e153  # (four rows of +-a: a sum of squares of 7.7e307, finite, as is twice it)
+    X = pd.DataFrame({"u": [a, -a, a, -a], "v": [-a, a, a, -a], "w": [1.0, 2.0, 4.0, 3.0],
+                      "x": [a, a, -a, -a]})
+    if discrete:
+        X["k"] = ["p", "q", "p", "q"]
+    types = {"u": "continuous", "v": "continuous", "w": "continuous", "x": "continuous"}
+    data, _ = encode_fit(X, allow_continuous=True, column_types=types)
+    stats = MomentCounter(data).moments_given()
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.diagonal(stats.scatter[0]).sum())
+    assert np.diagonal(stats.scatter[0]).tolist() == pytest.approx([4 * a * a, 4 * a * a, 5.0, 4 * a * a], rel=1e-14)
+    X["v"] *= 10.0
+    data, _ = encode_fit(X, allow_continuous=True, column_types=types)
+    with pytest.raises(ValueError, match="Column 'v' holds values too large"):
+        MomentCounter(data).moments_given()
+
+
 def frame_with_unseen_state(n=400, seed=3):
     """Mixed data whose discrete columns have states named "None" and "NA", one declared
     state never seen, and rows sorted by a discrete column."""
