@@ -228,7 +228,8 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         scatter = stats.scatter[0]
         few_rows = _forced_by_rows(rows, n_continuous)  # (every column a function of rows - 1 others)
         dependencies = _dependencies(scatter, columns, counter.name_order(), few_rows, stats.unit[1][0])
-        found += _named_dependencies(data.names, dependencies)
+        if dependencies:
+            found += _named_dependencies(data.names, dependencies)
         # (the learner's reach is parsed only when it is read: a determined column, or few rows)
         needed = reach is not None and (dependencies or (few_rows and rank_rule))
         searched = reached_by() if needed else None

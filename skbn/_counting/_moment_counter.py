@@ -249,16 +249,14 @@ class MomentCounter:
             ``n_groups = prod r_d`` (1 without discrete columns); group ids are the mixed
             radix over ``sorted(discrete)``, the first column slowest.
         """
-        if not len(discrete) and self._one_group is not None:  # (a Gaussian search's every call)
-            return self._one_group
-        key = tuple(sorted(int(d) for d in discrete))
-        if not key:
+        if not len(discrete):  # (one group: a Gaussian search's every call)
             if self._one_group is None:
                 self._one_group = self._representable(
                     moments(self.values, self.weights, sums=self._sums, order=self.name_order())
                     if self._rows is None
                     else self._rows.pooled())
             return self._one_group
+        key = tuple(sorted(int(d) for d in discrete))
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -293,7 +291,7 @@ class MomentCounter:
         The common case is read off one sum of the means and sums of squares, finite only
         when every term is (one that overflows from finite terms is checked column by column)."""
         if math.isfinite(np.add.reduce(stats.mean, axis=None)
-                         + np.add.reduce(stats.scatter.trace(axis1=1, axis2=2))):
+                         + np.add.reduce(stats.scatter.diagonal(0, 1, 2), axis=None)):
             return stats
         diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
         finite = np.isfinite(diagonal).all(axis=0) & np.isfinite(stats.mean).all(axis=0)
