@@ -90,7 +90,8 @@ def test_sums_of_squares_whose_total_overflows_are_kept_and_one_that_overflows_i
     stats = MomentCounter(data).moments_given()
     with np.errstate(over="ignore"):
         assert np.isinf(np.diagonal(stats.scatter[0]).sum())
-    assert np.diagonal(stats.scatter[0]).tolist() == pytest.approx([4 * a * a, 4 * a * a, 5.0, 4 * a * a], rel=1e-14)
+    expected = [4 * a * a, 4 * a * a, 5.0, 4 * a * a]
+    assert np.diagonal(stats.scatter[0]).tolist() == pytest.approx(expected, rel=1e-14)
     X["v"] *= 10.0
     data, _ = encode_fit(X, allow_continuous=True, column_types=types)
     with pytest.raises(ValueError, match="Column 'v' holds values too large"):

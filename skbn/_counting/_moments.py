@@ -1077,7 +1077,8 @@ def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND, uni
     unit : ndarray of shape (k, k) or None, default=None
         The unit-diagonal ``scatter`` (its group of :attr:`Moments.unit`, computed once per
         moments and read by the searches too), taken in ``order`` instead of scaling the
-        columns here: the same values (each entry is the same quotient).
+        columns here (as it is when ``order`` is every column in place): the same values
+        (each entry is the same quotient).
 
     Returns
     -------
