@@ -290,8 +290,10 @@ class MomentCounter:
         scores and tests would read as a column of no spread or an exact linear function.
         The common case is read off one sum of the means and sums of squares, finite only
         when every term is (one that overflows from finite terms is checked column by column)."""
-        if math.isfinite(np.add.reduce(stats.mean, axis=None)
-                         + np.add.reduce(stats.scatter.diagonal(0, 1, 2), axis=None)):
+        with np.errstate(over="ignore", invalid="ignore"):  # (a total that overflows: read below)
+            total = (np.add.reduce(stats.mean, axis=None)
+                     + np.add.reduce(stats.scatter.diagonal(0, 1, 2), axis=None))
+        if math.isfinite(total):
             return stats
         diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
         finite = np.isfinite(diagonal).all(axis=0) & np.isfinite(stats.mean).all(axis=0)
