@@ -208,13 +208,14 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         return parsed[0]
 
     found = []
-    n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
     counter = None
-    if n_continuous:
+    if data.has_continuous:  # (some column continuous)
         try:
             counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
         except ValueError:  # missing cells: no moments
             counter = None
+    n_continuous = (counter.n_continuous if counter is not None
+                    else int(np.count_nonzero(data.continuous)) if data.has_continuous else 0)
     rows = _moment_rows(data)
     dependencies, finite, score_rule, observed_rule = [], [], "", ""
     unlearned = False  # whether a score of -inf keeps every search away from a family named
@@ -226,8 +227,9 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
         stats = counter.moments_given()
         scatter = stats.scatter[0]
         few_rows = _forced_by_rows(rows, n_continuous)  # (every column a function of rows - 1 others)
-        dependencies = _dependencies(scatter, columns, ranks, few_rows, stats.unit[1][0])
-        found += _named_dependencies(data.names, dependencies)
+        dependencies = _dependencies(scatter, columns, counter.name_order(), few_rows, stats.unit[1][0])
+        if dependencies:
+            found += _named_dependencies(data.names, dependencies)
         # (the learner's reach is parsed only when it is read: a determined column, or few rows)
         needed = reach is not None and (dependencies or (few_rows and rank_rule))
         searched = reached_by() if needed else None
@@ -401,14 +403,14 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             warn_user(lone_states_message(learner, lone, data.names, states, reader, n_rows))
 
 
-def _dependencies(scatter, columns, ranks, few_rows, unit=None):
+def _dependencies(scatter, columns, order, few_rows, unit=None):
     """The continuous ``columns`` (positions in the data) that are exact linear functions of
-    others, from their centred cross-products ``scatter``, taken in name order: ``[(column,
+    others, from their centred cross-products ``scatter``, taken in name order (``order``, positions
+    in ``columns``: :meth:`~skbn._counting.MomentCounter.name_order`): ``[(column,
     (given, ...))]`` by :func:`~skbn._counting.linear_dependencies`, or with ``few_rows`` (no
     more rows than columns: every column a function of any ``rows - 1`` others) the
     dependences of one column on one other alone (:func:`~skbn._counting.collinear_pairs`).
     ``unit``: the unit-diagonal ``scatter`` (:attr:`~skbn._counting.Moments.unit`), or None."""
-    order = np.argsort(ranks[columns], kind="stable")
     within = (collinear_pairs(scatter, order) if few_rows
               else linear_dependencies(scatter, order, limit=len(columns), unit=unit))
     return [(int(columns[j]), tuple(int(columns[i]) for i in given)) for j, given in within]

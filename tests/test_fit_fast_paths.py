@@ -341,7 +341,7 @@ def test_one_group_moments_reuse_the_encoders_column_sums_only_for_their_own_arr
     assert MomentCounter(sub)._sums is None
     assert _bits(MomentCounter(sub).moments_given()) == _bits(
         moments(data.values[keep][:, counter.continuous], None if weights is None else weights[keep],
-                order=counter._name_order()))
+                order=counter.name_order()))
     # wrong sums given for another array are never read
     wrong = replace(data, value_sums=ColumnSums(data.values.copy(), np.zeros(data.values.shape[1])))
     assert _bits(MomentCounter(wrong).moments_given()) == _bits(fresh.moments_given())

@@ -1,6 +1,8 @@
 """MomentCounter: the per-fit moments of continuous columns, against moments computed
 directly on the rows of each group."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,6 +75,31 @@ def test_missing_continuous_cells_are_refused():
     data, _ = encode_fit(X, allow_continuous=True, allow_missing=True)
     with pytest.raises(ValueError, match="Column 'x' has missing cells"):
         MomentCounter(data)
+
+
+@pytest.mark.parametrize("discrete", [False, True])
+def test_sums_of_squares_whose_total_overflows_are_kept_and_one_that_overflows_is_refused(discrete):
+    # the overflow rule's screen sums every mean and sum of squares: three columns of sums of
+    # squares near 1e308 overflow that total while each is finite, and the check column by
+    # column keeps them; a column whose own sum of squares overflows is refused, named
+    a = 4.4e153  # (four rows of +-a: a sum of squares of 7.7e307, finite, as is twice it)
+    X = pd.DataFrame({"u": [a, -a, a, -a], "v": [-a, a, a, -a], "w": [1.0, 2.0, 4.0, 3.0],
+                      "x": [a, a, -a, -a]})
+    if discrete:
+        X["k"] = ["p", "q", "p", "q"]
+    types = {"u": "continuous", "v": "continuous", "w": "continuous", "x": "continuous"}
+    data, _ = encode_fit(X, allow_continuous=True, column_types=types)
+    with warnings.catch_warnings():  # (the screen's overflow is not the user's concern)
+        warnings.simplefilter("error", RuntimeWarning)
+        stats = MomentCounter(data).moments_given()
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.diagonal(stats.scatter[0]).sum())
+    expected = [4 * a * a, 4 * a * a, 5.0, 4 * a * a]
+    assert np.diagonal(stats.scatter[0]).tolist() == pytest.approx(expected, rel=1e-14)
+    X["v"] *= 10.0
+    data, _ = encode_fit(X, allow_continuous=True, column_types=types)
+    with pytest.raises(ValueError, match="Column 'v' holds values too large"):
+        MomentCounter(data).moments_given()
 
 
 def frame_with_unseen_state(n=400, seed=3):

@@ -44,6 +44,7 @@ it changes no bit).
 
 import contextlib
 import contextvars
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -51,7 +52,7 @@ import numpy as np
 from skbn._counting._cache import BoundedCache
 from skbn._counting._counter import _child_masks
 from skbn._counting._moments import Moments, moments
-from skbn._data import name_ranks
+from skbn._data import name_order, name_ranks
 
 __all__ = ["MOMENT_CACHE_SIZE", "MomentCounter", "shared_moments"]
 
@@ -128,11 +129,16 @@ class MomentCounter:
         self.codes = data.codes
         self.weights = data.weights
         self.total_weight = data.total_weight
-        self.continuous = np.flatnonzero(self.cardinalities == 0)
-        self.index = np.full(len(self.cardinalities), -1, dtype=np.intp)
-        self.index[self.continuous] = np.arange(len(self.continuous))
-        self._positions = self.index.tolist()  # (``index`` as Python ints, read per family)
-        self._all_continuous = len(self.continuous) == len(self.cardinalities)
+        # (in Python: a few columns each, where a numpy call apiece costs more than the loop)
+        continuous, positions = [], []
+        for i, r in enumerate(self.cardinalities.tolist()):
+            positions.append(-1 if r else len(continuous))
+            if not r:
+                continuous.append(i)
+        self.continuous = np.array(continuous, dtype=np.intp)
+        self.index = np.array(positions, dtype=np.intp)
+        self._positions = positions  # (``index`` as Python ints, read per family)
+        self._all_continuous = len(continuous) == len(positions)
         # (every column continuous: the data's own array, read and never written, not a copy)
         self.values = np.asarray(data.values if self._all_continuous else data.values[:, self.continuous],
                                  dtype=np.float64)
@@ -146,20 +152,18 @@ class MomentCounter:
         # signs) is told apart by the full scan, which runs only then. Unsigned codes mark
         # data encoded without missing cells (a NaN value is a missing cell, coded -1:
         # :class:`~skbn._data.EncodedData`), whose values are not read again here
-        quick = False
         if data.codes.dtype.kind == "i":
             with np.errstate(over="ignore", invalid="ignore"):
                 quick = np.isnan(np.add.reduce(self.values, axis=0)).any()
-        if quick:
-            missing = np.isnan(self.values).any(axis=0)
-        else:
-            missing = np.zeros(len(self.continuous), dtype=bool)
-        if missing.any():
-            name = data.names[self.continuous[np.argmax(missing)]]
-            raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
+            if quick:
+                missing = np.isnan(self.values).any(axis=0)
+                if missing.any():
+                    name = data.names[self.continuous[np.argmax(missing)]]
+                    raise ValueError(f"Column {name!r} has missing cells; the moments need complete rows.")
         # the column sums encode_fit's finiteness check computed (only for its own array)
         self._sums = None if data.value_sums is None else data.value_sums.of(self.values)
         self._one_group = None  # the moments of no discrete column, always kept
+        self._order = None  # (name_order, computed on first use)
         self._cache = BoundedCache(max_entries=int(cache_size))
         self._splits = BoundedCache(max_entries=int(cache_size))
         self._onehot = None  # (indicators of every discrete state, offsets), built on first use
@@ -245,16 +249,14 @@ class MomentCounter:
             ``n_groups = prod r_d`` (1 without discrete columns); group ids are the mixed
             radix over ``sorted(discrete)``, the first column slowest.
         """
-        if not len(discrete) and self._one_group is not None:  # (a Gaussian search's every call)
-            return self._one_group
-        key = tuple(sorted(int(d) for d in discrete))
-        if not key:
+        if not len(discrete):  # (one group: a Gaussian search's every call)
             if self._one_group is None:
                 self._one_group = self._representable(
-                    moments(self.values, self.weights, sums=self._sums, order=self._name_order())
+                    moments(self.values, self.weights, sums=self._sums, order=self.name_order())
                     if self._rows is None
                     else self._rows.pooled())
             return self._one_group
+        key = tuple(sorted(int(d) for d in discrete))
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -264,12 +266,20 @@ class MomentCounter:
         self._cache.put(key, stats)
         return stats
 
-    def _name_order(self):
+    def name_order(self):
         """The moments' columns (positions in ``values``) in the order of their names
-        (:func:`skbn._data.name_ranks`): the canonical order in which the one-group moments
-        are computed, so that any column order of the data gives the same numbers."""
-        ranks = np.asarray(name_ranks(self.names))[self.continuous]
-        return np.argsort(ranks, kind="stable")
+        (:func:`skbn._data.name_ranks`), computed once: the canonical order in which the
+        one-group moments are computed, so that any column order of the data gives the same
+        numbers, and in which the determined-columns check takes the columns
+        (:func:`skbn._determined_columns.check_determined_columns`)."""
+        if self._order is None:
+            if self._all_continuous:  # (every column: the data's name order, cached per names)
+                order = name_order(self.names)
+                self._order = np.arange(len(self.continuous)) if order is None else order
+            else:
+                ranks = np.asarray(name_ranks(self.names))[self.continuous]
+                self._order = np.argsort(ranks, kind="stable")
+        return self._order
 
     def _representable(self, stats):
         r"""``stats``, refused (``ValueError`` naming the column, first in name order) when a
@@ -277,7 +287,14 @@ class MomentCounter:
         values are refused before, so that is an overflow, of values of magnitude near
         :math:`10^{154} / \sqrt{n}` or more, whose squares exceed the largest float64
         (about :math:`1.8 \cdot 10^{308}`). Its scatter would be infinite or NaN, which the
-        scores and tests would read as a column of no spread or an exact linear function."""
+        scores and tests would read as a column of no spread or an exact linear function.
+        The common case is read off one sum of the means and sums of squares, finite only
+        when every term is (one that overflows from finite terms is checked column by column)."""
+        with np.errstate(over="ignore", invalid="ignore"):  # (a total that overflows: read below)
+            total = (np.add.reduce(stats.mean, axis=None)
+                     + np.add.reduce(stats.scatter.diagonal(0, 1, 2), axis=None))
+        if math.isfinite(total):
+            return stats
         diagonal = np.diagonal(stats.scatter, axis1=1, axis2=2)
         finite = np.isfinite(diagonal).all(axis=0) & np.isfinite(stats.mean).all(axis=0)
         if finite.all():

@@ -1095,24 +1095,29 @@ def linear_dependencies(scatter, order=None, limit=20, rcond=SINGULAR_RCOND, uni
     unit : ndarray of shape (k, k) or None, default=None
         The unit-diagonal ``scatter`` (its group of :attr:`Moments.unit`, computed once per
         moments and read by the searches too), taken in ``order`` instead of scaling the
-        columns here: the same values (each entry is the same quotient).
+        columns here (as it is when ``order`` is every column in place): the same values
+        (each entry is the same quotient).
 
     Returns
     -------
     list of (int, tuple of int)
         ``(column, predictors)`` in ``order``.
     """
-    order = list(range(scatter.shape[0])) if order is None else [int(j) for j in order]
-    if unit is None:
-        _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))  # (positions in ``order``)
-    else:
+    order = (list(range(scatter.shape[0])) if order is None
+             else order.tolist() if isinstance(order, np.ndarray) else [int(j) for j in order])
+    kept = list(range(len(order)))
+    if unit is not None and order == kept and len(order) == len(unit):  # (every column, in order)
+        scaled = unit
+    elif unit is not None:
         scaled = unit.take(order, axis=0).take(order, axis=1)
-    kept, found = list(range(len(order))), []
+    else:
+        _, scaled = _scaled(scatter.take(order, axis=0).take(order, axis=1))  # (positions in ``order``)
+    found = []
     while kept and len(found) < limit:
         block = scaled if len(kept) == len(order) else scaled.take(kept, axis=0).take(kept, axis=1)
         factor, info = lapack.dpotrf(block, lower=1, clean=0)
         valid = len(kept) if info == 0 else info - 1  # (potrf stops at a non-positive pivot)
-        small = np.flatnonzero(np.diagonal(factor)[:valid] ** 2 <= rcond)
+        small = (factor.diagonal()[:valid] ** 2 <= rcond).nonzero()[0]
         if len(small):
             first = int(small[0])
         elif info:

@@ -1590,7 +1590,8 @@ def _warn_sparse_columns(estimator, data):
     (:func:`skbn._counting.row_copies`: integer weights and the copies of chunked data's
     distinct rows are rows).
     """
-    if not estimator._learns_structure or not (data.cardinalities > SPARSE_INTEGER_STATES).any():
+    most = np.maximum.reduce(data.cardinalities, initial=0)  # (the most states of a column)
+    if not estimator._learns_structure or most <= SPARSE_INTEGER_STATES:
         return  # (no column with that many states: nothing to count)
     copies = row_copies(data.weights)
     found = []
