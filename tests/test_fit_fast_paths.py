@@ -593,3 +593,25 @@ def test_column_names_equal_tolist(columns):
         fitted = GESStructure(scorer="bic-g", fit_parameters=False).fit(X)
         assert fitted.feature_names_in_.tolist() == expected
         assert list(fitted.cpdag_.nodes) == expected
+
+
+@pytest.mark.parametrize("X", [
+    np.random.default_rng(13).normal(size=(60, 3)),
+    np.asfortranarray(np.random.default_rng(13).normal(size=(60, 3))),
+    np.random.default_rng(13).integers(0, 3, size=(60, 4)),
+    np.random.default_rng(13).normal(size=(60, 3)).tolist(),  # (validate_data's own path)
+], ids=["C order", "F order", "integers", "list"])
+def test_features_of_an_array_are_recorded_as_validate_data_records_them(X):
+    # a numpy array skips validate_data: the same n_features_in_ and no feature_names_in_,
+    # also when the earlier fit was on a named frame
+    from sklearn.utils.validation import validate_data
+
+    reference = GESStructure()
+    validate_data(reference, X, skip_check_array=True, reset=True)
+    model = GESStructure(scorer="bic-g" if np.asarray(X).dtype.kind == "f" else "bic")
+    model.fit(pd.DataFrame(np.asarray(X), columns=[f"c{j}" for j in range(np.shape(X)[1])]))
+    assert hasattr(model, "feature_names_in_")
+    model.fit(X)
+    assert model.n_features_in_ == reference.n_features_in_ == np.shape(X)[1]
+    assert type(model.n_features_in_) is type(reference.n_features_in_)
+    assert not hasattr(model, "feature_names_in_") and not hasattr(reference, "feature_names_in_")
