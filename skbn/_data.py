@@ -1444,7 +1444,10 @@ def _measured_columns(X, names, categories, column_types, array=None):
 
     ``X`` may also be a 2-D numpy array (``array``: what :func:`check_container` returned
     for it), whose columns all have its dtype; the block is then the array itself
-    (float64) or its float64 copy, never written to.
+    (float64) or its float64 copy, never written to. A block that is not column-major is
+    copied to column-major order when every candidate has a value that is not whole (or is
+    declared continuous), before its sums are taken: the block of a fit whose columns are
+    all kept is column-major, and its ``sums`` are set.
     """
     if isinstance(X, pd.DataFrame):
         dtypes = X.dtypes.tolist()
@@ -1483,12 +1486,18 @@ def _measured_columns(X, names, categories, column_types, array=None):
             tail = block[len(head):, whole]
             fractional[whole] = (tail != np.rint(tail)).any(axis=0)
         head = np.sort(head, axis=0)
+        if fractional.all() and not block.flags.f_contiguous:
+            # every column measured so far: a row-major block (a numpy array) is copied to
+            # the column-major one encode_fit keeps as the values (the copy made here
+            # instead of there), whose column sums are then the moments'
+            block = np.asfortranarray(block)
         # NaN (missing) and infinity: _fit_column's case. A finite column sum means every
         # value is finite (a NaN or an infinity makes the sum NaN or infinite); the cells
         # are read only for a column whose sum is not (a missing cell, an infinity, or an
-        # overflow). A row-major block (a numpy array) is summed as one vector instead: numpy
-        # sums its columns row by row, several times slower, and their sums (unlike those of a
-        # column-major block) are not the moments' (every cell is then read when it is not)
+        # overflow). A row-major block (some column whole: not all kept) is summed as one
+        # vector instead: numpy sums its columns row by row, several times slower, and
+        # their sums (unlike those of a column-major block) are not the moments' (every
+        # cell is then read when it is not)
         if block.flags.f_contiguous:
             sums = np.add.reduce(block, axis=0)
             finite = np.isfinite(sums)
@@ -1724,12 +1733,10 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         # every column a measured float one: the float64 block _measured_columns read (the
         # same conversion, a read-only view of X when it is one float64 block: nothing to
         # copy, and nothing in a fit can write into X through it)
-        values = measured.block  # (X.to_numpy of every column, read once)
-        values = values.view() if values.flags.f_contiguous else np.asfortranarray(values)
-        # (a view: the caller's own float64 array keeps its flags)
+        # (column-major, and summed: _measured_columns made it so when every column is kept)
+        values = measured.block.view()  # (a view: the caller's own float64 array keeps its flags)
         values.flags.writeable = False  # (read-only whatever pandas' copy-on-write mode)
-        if measured.sums is not None:  # (summed only when the block is column-major: this view)
-            value_sums = ColumnSums(values, measured.sums)
+        value_sums = ColumnSums(values, measured.sums)
     elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")
         for j, column in column_values.items():
