@@ -1425,6 +1425,10 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
     return states, _apply(lookup, codes), None
 
 
+#: The dtypes :func:`_measured_columns` reads as measurements without a declaration.
+_FLOAT_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
+
+
 def _measured_columns(X, names, categories, column_types, array=None):
     """``{position: float64 values}`` of the numeric columns of a DataFrame ``X`` that
     :func:`_fit_column` makes continuous without a warning, checked all at once.
@@ -1451,7 +1455,7 @@ def _measured_columns(X, names, categories, column_types, array=None):
     """
     if isinstance(X, pd.DataFrame):
         dtypes = X.dtypes.tolist()
-    elif isinstance(array, np.ndarray) and array.dtype in (np.float64, np.float32):
+    elif isinstance(array, np.ndarray) and array.dtype in _FLOAT_DTYPES:
         dtypes = [array.dtype] * array.shape[1]
     else:
         return _Measured()
@@ -1460,7 +1464,7 @@ def _measured_columns(X, names, categories, column_types, array=None):
         if not isinstance(dtype, np.dtype):
             continue
         kind = _user_type(column_types, j, names[j])
-        float_type = dtype in (np.float64, np.float32)
+        float_type = dtype in _FLOAT_DTYPES
         if not (float_type or dtype.kind in "iu" and kind == CONTINUOUS):
             continue
         if kind in (None, CONTINUOUS) and _user_states(categories, j, names[j]) is None:
@@ -1474,19 +1478,20 @@ def _measured_columns(X, names, categories, column_types, array=None):
         block = array.astype(np.float64, copy=False)
         block = block if len(candidates) == len(names) else block[:, candidates]
     with np.errstate(over="ignore", invalid="ignore"):
+        # (each check's per-column result is read as a list: combining a few values per
+        # column is cheaper in Python than in more numpy calls)
         # a value that is not whole (np.rint: np.round's rounding to whole numbers): first
         # looked for in the first 64 rows (where a measured column has one), the other rows
         # read only for the columns with none there
         head = block[:64]
-        fractional = (head != np.rint(head)).any(axis=0)
-        if any(declared):
-            fractional |= np.asarray(declared)
-        if len(block) > len(head) and not fractional.all():
-            whole = np.flatnonzero(~fractional)
+        fractional = [f or d for f, d in zip((head != np.rint(head)).any(axis=0).tolist(), declared)]
+        whole = [k for k, f in enumerate(fractional) if not f]
+        if whole and len(block) > len(head):
             tail = block[len(head):, whole]
-            fractional[whole] = (tail != np.rint(tail)).any(axis=0)
+            for k, f in zip(whole, (tail != np.rint(tail)).any(axis=0).tolist()):
+                fractional[k] = f
         head = np.sort(head, axis=0)
-        if fractional.all() and not block.flags.f_contiguous:
+        if all(fractional) and not block.flags.f_contiguous:
             # every column measured so far: a row-major block (a numpy array) is copied to
             # the column-major one encode_fit keeps as the values (the copy made here
             # instead of there), whose column sums are then the moments'
@@ -1500,16 +1505,18 @@ def _measured_columns(X, names, categories, column_types, array=None):
         # cell is then read when it is not)
         if block.flags.f_contiguous:
             sums = np.add.reduce(block, axis=0)
-            finite = np.isfinite(sums)
+            finite = np.isfinite(sums).tolist()
         else:
             sums = None
-            finite = np.full(block.shape[1], np.isfinite(np.add.reduce(block, axis=None)))
-    if not finite.all():
-        unsure = np.flatnonzero(~finite)
-        finite[unsure] = np.isfinite(block[:, unsure]).all(axis=0)
-    distinct = 1 + (head[1:] != head[:-1]).sum(axis=0)  # (compared, not subtracted: inf - inf)
-    keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
-    return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block, sums)
+            finite = [bool(np.isfinite(np.add.reduce(block, axis=None)))] * block.shape[1]
+    unsure = [k for k, f in enumerate(finite) if not f]
+    if unsure:
+        for k, f in zip(unsure, np.isfinite(block[:, unsure]).all(axis=0).tolist()):
+            finite[k] = f
+    changes = (head[1:] != head[:-1]).sum(axis=0).tolist()  # (compared, not subtracted: inf - inf)
+    return _Measured({j: block[:, k] for k, j in enumerate(candidates)
+                      if fractional[k] and finite[k] and 1 + changes[k] >= MIN_CONTINUOUS_VALUES},
+                     block, sums)
 
 
 class _Measured(dict):
