@@ -1425,6 +1425,10 @@ def _fit_column(name, column, declared, declared_type, *, allow_missing, allow_c
     return states, _apply(lookup, codes), None
 
 
+#: The dtypes :func:`_measured_columns` reads as measurements without a declaration.
+_FLOAT_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
+
+
 def _measured_columns(X, names, categories, column_types, array=None):
     """``{position: float64 values}`` of the numeric columns of a DataFrame ``X`` that
     :func:`_fit_column` makes continuous without a warning, checked all at once.
@@ -1440,15 +1444,19 @@ def _measured_columns(X, names, categories, column_types, array=None):
     the rule says): the checks here only decide which columns may skip it, on a few
     vectorised passes instead of a dozen numpy calls per column. The dict's ``block``
     attribute (a :class:`_Measured`) holds the float64 block of the candidates, read once
-    (``X.to_numpy`` of every column when all are candidates).
+    (``X.to_numpy`` of every column when all are candidates, else stacked from the
+    columns of the split frame, its ``series``).
 
     ``X`` may also be a 2-D numpy array (``array``: what :func:`check_container` returned
     for it), whose columns all have its dtype; the block is then the array itself
-    (float64) or its float64 copy, never written to.
+    (float64) or its float64 copy, never written to. A block that is not column-major is
+    copied to column-major order when every candidate has a value that is not whole (or is
+    declared continuous), before its sums are taken: the block of a fit whose columns are
+    all kept is column-major, and its ``sums`` are set.
     """
     if isinstance(X, pd.DataFrame):
         dtypes = X.dtypes.tolist()
-    elif isinstance(array, np.ndarray) and array.dtype in (np.float64, np.float32):
+    elif isinstance(array, np.ndarray) and array.dtype in _FLOAT_DTYPES:
         dtypes = [array.dtype] * array.shape[1]
     else:
         return _Measured()
@@ -1457,7 +1465,7 @@ def _measured_columns(X, names, categories, column_types, array=None):
         if not isinstance(dtype, np.dtype):
             continue
         kind = _user_type(column_types, j, names[j])
-        float_type = dtype in (np.float64, np.float32)
+        float_type = dtype in _FLOAT_DTYPES
         if not (float_type or dtype.kind in "iu" and kind == CONTINUOUS):
             continue
         if kind in (None, CONTINUOUS) and _user_states(categories, j, names[j]) is None:
@@ -1465,53 +1473,72 @@ def _measured_columns(X, names, categories, column_types, array=None):
             declared.append(kind == CONTINUOUS)
     if not candidates:
         return _Measured()
-    if isinstance(X, pd.DataFrame):
-        block = (X if len(candidates) == len(names) else X.iloc[:, candidates]).to_numpy(dtype=np.float64)
+    series = None
+    if isinstance(X, pd.DataFrame) and len(candidates) == len(names):
+        block = X.to_numpy(dtype=np.float64)
+    elif isinstance(X, pd.DataFrame):
+        # some column is not a candidate: the frame is split into its columns, which
+        # encode_fit passes on to _fit_column, and the block stacked from the candidates'
+        # (a column-major transpose; X.iloc[:, candidates] took ~40 times longer)
+        series = [column for _, column in X.items()]
+        block = np.stack([series[j].to_numpy(dtype=np.float64) for j in candidates]).T
     else:
         block = array.astype(np.float64, copy=False)
         block = block if len(candidates) == len(names) else block[:, candidates]
     with np.errstate(over="ignore", invalid="ignore"):
+        # (each check's per-column result is read as a list: combining a few values per
+        # column is cheaper in Python than in more numpy calls)
         # a value that is not whole (np.rint: np.round's rounding to whole numbers): first
         # looked for in the first 64 rows (where a measured column has one), the other rows
         # read only for the columns with none there
         head = block[:64]
-        fractional = (head != np.rint(head)).any(axis=0)
-        if any(declared):
-            fractional |= np.asarray(declared)
-        if len(block) > len(head) and not fractional.all():
-            whole = np.flatnonzero(~fractional)
+        fractional = [f or d for f, d in zip((head != np.rint(head)).any(axis=0).tolist(), declared)]
+        whole = [k for k, f in enumerate(fractional) if not f]
+        if whole and len(block) > len(head):
             tail = block[len(head):, whole]
-            fractional[whole] = (tail != np.rint(tail)).any(axis=0)
+            for k, f in zip(whole, (tail != np.rint(tail)).any(axis=0).tolist()):
+                fractional[k] = f
         head = np.sort(head, axis=0)
+        if all(fractional) and not block.flags.f_contiguous:
+            # every column measured so far: a row-major block (a numpy array) is copied to
+            # the column-major one encode_fit keeps as the values (the copy made here
+            # instead of there), whose column sums are then the moments'
+            block = np.asfortranarray(block)
         # NaN (missing) and infinity: _fit_column's case. A finite column sum means every
         # value is finite (a NaN or an infinity makes the sum NaN or infinite); the cells
         # are read only for a column whose sum is not (a missing cell, an infinity, or an
-        # overflow). A row-major block (a numpy array) is summed as one vector instead: numpy
-        # sums its columns row by row, several times slower, and their sums (unlike those of a
-        # column-major block) are not the moments' (every cell is then read when it is not)
+        # overflow). A row-major block (some column whole: not all kept) is summed as one
+        # vector instead: numpy sums its columns row by row, several times slower, and
+        # their sums (unlike those of a column-major block) are not the moments' (every
+        # cell is then read when it is not)
         if block.flags.f_contiguous:
             sums = np.add.reduce(block, axis=0)
-            finite = np.isfinite(sums)
+            finite = np.isfinite(sums).tolist()
         else:
             sums = None
-            finite = np.full(block.shape[1], np.isfinite(np.add.reduce(block, axis=None)))
-    if not finite.all():
-        unsure = np.flatnonzero(~finite)
-        finite[unsure] = np.isfinite(block[:, unsure]).all(axis=0)
-    distinct = 1 + (head[1:] != head[:-1]).sum(axis=0)  # (compared, not subtracted: inf - inf)
-    keep = fractional & finite & (distinct >= MIN_CONTINUOUS_VALUES)
-    return _Measured({j: block[:, k] for k, j in enumerate(candidates) if keep[k]}, block, sums)
+            finite = [bool(np.isfinite(np.add.reduce(block, axis=None)))] * block.shape[1]
+    unsure = [k for k, f in enumerate(finite) if not f]
+    if unsure:
+        for k, f in zip(unsure, np.isfinite(block[:, unsure]).all(axis=0).tolist()):
+            finite[k] = f
+    changes = (head[1:] != head[:-1]).sum(axis=0).tolist()  # (compared, not subtracted: inf - inf)
+    return _Measured({j: block[:, k] for k, j in enumerate(candidates)
+                      if fractional[k] and finite[k] and 1 + changes[k] >= MIN_CONTINUOUS_VALUES},
+                     block, sums, series)
 
 
 class _Measured(dict):
     """:func:`_measured_columns`' ``{position: values}``, with the ``block`` they were read
     from (None when no column was a candidate) and its column ``sums`` (``np.add.reduce``
-    down its columns, the finiteness check's; None for a block that is not column-major)."""
+    down its columns, the finiteness check's; None for a block that is not column-major),
+    and the ``series`` of a DataFrame split into its columns (``X.items()``) to read the
+    block from (None when it was not split)."""
 
-    def __init__(self, columns=(), block=None, sums=None):
+    def __init__(self, columns=(), block=None, sums=None, series=None):
         super().__init__(columns)
         self.block = block
         self.sums = sums
+        self.series = series
 
 
 @dataclass(frozen=True)
@@ -1680,8 +1707,8 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
     _check_column_types(column_types, names)
     measured = (_measured_columns(X, names, categories, column_types, array) if allow_continuous
                 else _Measured())
-    columns = None
-    if len(measured) < len(names):  # some column goes through _fit_column
+    columns = measured.series  # (a frame's columns, when _measured_columns split it)
+    if columns is None and len(measured) < len(names):  # some column goes through _fit_column
         columns = ([column for _, column in X.items()] if array is None
                    else [array[:, j] for j in range(array.shape[1])])
     states, column_codes, column_values, undeclared, read_as_codes, empty = [], [], {}, [], [], []
@@ -1724,12 +1751,10 @@ def encode_fit(X, categories="auto", *, allow_missing=False, column_types="auto"
         # every column a measured float one: the float64 block _measured_columns read (the
         # same conversion, a read-only view of X when it is one float64 block: nothing to
         # copy, and nothing in a fit can write into X through it)
-        values = measured.block  # (X.to_numpy of every column, read once)
-        values = values.view() if values.flags.f_contiguous else np.asfortranarray(values)
-        # (a view: the caller's own float64 array keeps its flags)
+        # (column-major, and summed: _measured_columns made it so when every column is kept)
+        values = measured.block.view()  # (a view: the caller's own float64 array keeps its flags)
         values.flags.writeable = False  # (read-only whatever pandas' copy-on-write mode)
-        if measured.sums is not None:  # (summed only when the block is column-major: this view)
-            value_sums = ColumnSums(values, measured.sums)
+        value_sums = ColumnSums(values, measured.sums)
     elif column_values:
         values = np.zeros(out.shape, dtype=np.float64, order="F")
         for j, column in column_values.items():

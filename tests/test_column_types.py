@@ -459,7 +459,7 @@ def _encode_column_by_column(monkeypatch, frame, **kwargs):
     import skbn._data as module
 
     with monkeypatch.context() as patch:
-        patch.setattr(module, "_measured_columns", lambda *args: {})
+        patch.setattr(module, "_measured_columns", lambda *args: module._Measured())
         return _encode_outcome(frame, **kwargs)
 
 

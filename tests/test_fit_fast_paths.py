@@ -309,10 +309,11 @@ def test_encoder_refuses_a_bad_cell_naming_its_column(cell, message):
 
 @pytest.mark.parametrize("layout", ["frame", "F order", "C order", "float32", "weights", "mixed"])
 def test_one_group_moments_reuse_the_encoders_column_sums_only_for_their_own_array(layout):
-    # encode_fit's finiteness check sums the columns of a column-major float block: the
+    # encode_fit's finiteness check sums the columns of a column-major float block (a
+    # row-major array of measured columns copied to column-major order first): the
     # one-group moments start from those sums (the same np.add.reduce of the same array),
-    # the same bits as summing again; data with other values (rows taken, a row-major
-    # block copied to column-major order, weights, a discrete column) sum their own
+    # the same bits as summing again; data with other values (rows taken, weights, a
+    # discrete column) sum their own
     from dataclasses import replace
 
     from skbn._data import ColumnSums
@@ -325,7 +326,7 @@ def test_one_group_moments_reuse_the_encoders_column_sums_only_for_their_own_arr
          "mixed": pd.DataFrame(values).assign(k=rng.integers(0, 3, size=3000))}[layout]
     weights = rng.uniform(0.5, 2.0, size=3000) if layout == "weights" else None
     data, _ = encode_fit(X, allow_continuous=True, weights=weights)
-    summed = layout in ("frame", "F order", "float32", "weights")
+    summed = layout in ("frame", "F order", "C order", "float32", "weights")
     assert (data.value_sums is not None) == summed
     if summed:
         assert data.value_sums.of(data.values).tobytes() == np.add.reduce(data.values, axis=0).tobytes()
@@ -454,9 +455,11 @@ def test_encoder_reads_a_float_array_as_the_frame_of_its_columns(case):
         encode_fit(bad, allow_continuous=True)
 
 
-def test_a_row_major_array_is_checked_as_one_vector_and_fits_as_its_frame():
-    # a numpy array (row-major) is checked for NaN and infinity by one sum of every cell;
-    # when it is not finite every cell is read, and the errors name the same column
+def test_a_row_major_array_is_checked_as_its_frame_and_fits_as_its_frame():
+    # a numpy array (row-major) of measured columns is copied to column-major order and
+    # checked for NaN and infinity by its column sums; with a whole-valued column (not
+    # every column kept) it is checked by one sum of every cell; when the sums are not
+    # finite every cell is read, and the errors name the same column
     rng = np.random.default_rng(12)
     values = rng.normal(size=(400, 5)) * np.logspace(-3, 3, 5) + 10.0
     frame = pd.DataFrame(values, columns=[f"x{j}" for j in range(5)])
@@ -466,12 +469,18 @@ def test_a_row_major_array_is_checked_as_one_vector_and_fits_as_its_frame():
     assert float(by_array.score_).hex() == float(by_frame.score_).hex()
     assert [(int(p), int(c)) for p, c in by_array.edges_] == [
         (int(p[1:]), int(c[1:])) for p, c in by_frame.edges_]
+    with_codes = values.copy()
+    with_codes[:, 0] = rng.integers(0, 3, size=400)  # (discrete: the block stays row-major)
     infinity = "infinity in column 3"
-    for bad, message in ((np.nan, "missing"), (np.inf, infinity), (-np.inf, infinity)):
-        broken = values.copy()
-        broken[7, 3] = bad
-        with pytest.raises(ValueError, match=message):
-            encode_fit(broken, allow_continuous=True)
+    for base in (values, with_codes):
+        for bad, message in ((np.nan, "missing"), (np.inf, infinity), (-np.inf, infinity)):
+            broken = base.copy()
+            broken[7, 3] = bad
+            with pytest.raises(ValueError, match=message):
+                encode_fit(broken, allow_continuous=True)
+    data, states = encode_fit(with_codes, allow_continuous=True)
+    assert states[0] == [0.0, 1.0, 2.0] and states[1:] == [None] * 4
+    assert np.array_equal(data.values[:, 1:], with_codes[:, 1:]) and data.value_sums is None
     huge = values.copy()
     huge[:, 1] = rng.uniform(0.5, 0.9, size=400) * 1.7e308  # (the sum of every cell overflows)
     data, states = encode_fit(huge, allow_continuous=True, column_types="continuous")  # (whole numbers)
@@ -593,3 +602,25 @@ def test_column_names_equal_tolist(columns):
         fitted = GESStructure(scorer="bic-g", fit_parameters=False).fit(X)
         assert fitted.feature_names_in_.tolist() == expected
         assert list(fitted.cpdag_.nodes) == expected
+
+
+@pytest.mark.parametrize("X", [
+    np.random.default_rng(13).normal(size=(60, 3)),
+    np.asfortranarray(np.random.default_rng(13).normal(size=(60, 3))),
+    np.random.default_rng(13).integers(0, 3, size=(60, 4)),
+    np.random.default_rng(13).normal(size=(60, 3)).tolist(),  # (validate_data's own path)
+], ids=["C order", "F order", "integers", "list"])
+def test_features_of_an_array_are_recorded_as_validate_data_records_them(X):
+    # a numpy array skips validate_data: the same n_features_in_ and no feature_names_in_,
+    # also when the earlier fit was on a named frame
+    from sklearn.utils.validation import validate_data
+
+    reference = GESStructure()
+    validate_data(reference, X, skip_check_array=True, reset=True)
+    model = GESStructure(scorer="bic-g" if np.asarray(X).dtype.kind == "f" else "bic")
+    model.fit(pd.DataFrame(np.asarray(X), columns=[f"c{j}" for j in range(np.shape(X)[1])]))
+    assert hasattr(model, "feature_names_in_")
+    model.fit(X)
+    assert model.n_features_in_ == reference.n_features_in_ == np.shape(X)[1]
+    assert type(model.n_features_in_) is type(reference.n_features_in_)
+    assert not hasattr(model, "feature_names_in_") and not hasattr(reference, "feature_names_in_")
