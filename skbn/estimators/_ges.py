@@ -17,6 +17,7 @@ from skbn._dag import (
     completion_masks,
     completion_of_masks,
     extension_ids,
+    extension_of_masks,
     graph_from_masks,
     id_bits,
     id_tuple,
@@ -90,7 +91,7 @@ class _FitContext:
         that respects it."""
         if self.knowledge is not None:
             g = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)[0]
-        return _extension(g.p, *g.edge_lists())
+        return _extension(g)
 
     def local_mask(self, child, parents):
         """The local score of ``child`` given the parents of the bit mask ``parents`` (from
@@ -424,13 +425,13 @@ def _pairs(matrix):
     return {(i, j) for i, j in zip(rows.tolist(), columns.tolist()) if i < j}
 
 
-def _extension(p, directed, undirected):
-    """The DAG of :func:`skbn.graph.pdag_to_dag` (Dor & Tarsi, sorted pairs) of a class of
-    the search, on positions: a completed class, or one maximally oriented with the
-    knowledge it admits, always has a consistent extension."""
-    if not undirected:
-        return sorted(directed)
-    dag, forced = extension_ids(p, directed, undirected)
+def _extension(g):
+    """The DAG of :func:`skbn.graph.pdag_to_dag` (Dor & Tarsi, sorted pairs) of a class ``g``
+    of the search, on positions, from its masks (:func:`_adjacency_masks`): a completed
+    class, or one maximally oriented with the knowledge it admits, always has a consistent
+    extension."""
+    _, und, pa = _adjacency_masks(g)
+    dag, forced = extension_of_masks(g.p, pa, und)
     if forced:  # (a class of the search is never one: an internal error, not the data's)
         raise RuntimeError(f"GESStructure: a class of the search has no consistent extension ({forced}).")
     return dag
@@ -1058,7 +1059,7 @@ class GESStructure(_BaseStructureLearner):
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.interventional_cpdag_ = self.cpdag_
-        dag = _extension(p, directed, undirected)
+        dag = _extension(g)
         self.score_ = float(self._total_dag(p, dag, ctx))
         self.n_iter_ = n_iter
         self.n_steps_ = n_steps
