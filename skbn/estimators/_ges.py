@@ -459,6 +459,8 @@ def _is_clique(nodes, adj):
 def _clique_masks(nodes, adj, bound):
     """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
     nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
+    if not nodes & (nodes - 1):  # (no node or one: the empty clique and that node)
+        return [0, nodes] if nodes and bound > 0 else [0]
     out = [0]
     if bound > 0:
         _grow_cliques(out, 0, nodes, 1, adj, bound)
@@ -962,12 +964,18 @@ class GESStructure(_BaseStructureLearner):
         adj, und, par = _adjacency_masks(g) if masks is None else masks
         pa, ne = par[y], und[y]
         out = []
-        for x in bit_ids(pa | ne):
+        for x in id_tuple(pa | ne):
             if fixed and (min(x, y), max(x, y)) in fixed:
                 continue
             na = ne & adj[x]
             bit = 1 << x
-            for h, h_bits in _subsets(id_tuple(na), ctx.subset_bound) if na else (((), 0),):
+            if na & (na - 1):  # (two nodes or more)
+                subsets = _subsets(id_tuple(na), ctx.subset_bound)
+            elif na and ctx.subset_bound:  # (one node w: H is () or (w,), _subsets' two)
+                subsets = (((), 0), (id_tuple(na), na))
+            else:
+                subsets = (((), 0),)
+            for h, h_bits in subsets:
                 rest = na & ~h_bits
                 if rest & (rest - 1) and not _is_clique(rest, adj):  # (no node or one: a clique)
                     continue
@@ -1276,13 +1284,17 @@ class GESStructure(_BaseStructureLearner):
         ne, pa_v = und[v], par[v]
         if not ne | children[v]:  # (no neighbour, no child: no edge to turn into v)
             return []
-        cliques = _clique_masks(ne, adj, ctx.subset_bound)
         limit = None if self.max_indegree is None else self.max_indegree - 1
         out = []
-        for u in bit_ids(ne | children[v]):
+        cliques = None  # (enumerated when first read)
+        for u in id_tuple(ne | children[v]):
             bit = 1 << u
+            if cliques is None and (not ne & bit or ne & ~und[u] & ~bit):
+                cliques = _clique_masks(ne, adj, ctx.subset_bound)
             if ne & bit:  # u - v
                 n = ne & und[u]
+                if not ne & ~n & ~bit:  # (every clique without u lies within N)
+                    continue
                 for c in cliques:
                     if c & bit or not c & ~n:
                         continue
