@@ -1368,14 +1368,19 @@ def _pattern_masks(g):
 
 def _pattern_of_masks(n, adj, dag_pa):
     """:func:`_pattern_masks` of the graph with adjacency masks ``adj`` and parents along
-    directed edges ``dag_pa``, and the children masks of its arrows: ``(pa, und, adj, ch)``."""
-    pa = [0] * n
+    directed edges ``dag_pa``, and the children masks of its arrows: ``(pa, und, adj, ch)``
+    (without a v-structure, every adjacency undirected)."""
+    pa, ch = [0] * n, [0] * n
+    arrows = False
     for c, parents in enumerate(dag_pa):
         if parents & (parents - 1):  # two parents or more
             for a in id_tuple(parents):
                 if parents & ~adj[a] & ~(1 << a):
                     pa[c] |= 1 << a
-    ch = _child_masks(pa)
+                    ch[a] |= 1 << c
+                    arrows = True
+    if not arrows:
+        return pa, list(adj), adj, ch
     und = [a & ~p & ~c for a, p, c in zip(adj, pa, ch)]
     return pa, und, adj, ch
 
@@ -1464,8 +1469,12 @@ def _meek_closed_masks(n, pa, und, adj, ch):
                     pa[b] |= 1 << a
                     ch[a] |= 1 << b
                     changed = True
-    # a consistent closure is acyclic: peel the sinks
-    left = (1 << n) - 1
+    # a consistent closure is acyclic: peel the sinks (from the nodes with a child: the
+    # others are sinks, on no cycle)
+    left = 0
+    for v in range(n):
+        if ch[v]:
+            left |= 1 << v
     while left:
         sinks = 0
         rest = left

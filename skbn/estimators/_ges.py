@@ -12,6 +12,7 @@ from sklearn.utils import check_random_state
 
 from skbn._dag import (
     MixedGraph,
+    _child_masks,
     bit_ids,
     complete_pdag,
     completion_masks,
@@ -215,15 +216,14 @@ class _CPDAG(MixedGraph):
             new = self.copy()
             new.insert(x, y, t)
             return new.completed()
-        adj, und, pa = (list(m) for m in self.masks)
+        adj, _, pa = self.masks
+        adj, pa = list(adj), list(pa)
         adj[x] |= 1 << y
         adj[y] |= 1 << x
         pa[y] |= 1 << x
         for w in t:  # w - y oriented w -> y
-            und[w] &= ~(1 << y)
-            und[y] &= ~(1 << w)
             pa[y] |= 1 << w
-        return self._completed_masks(adj, und, pa)
+        return self._completed_masks(adj, pa)
 
     def deleted(self, x, y, h):
         """The class after Delete(x, y, H): :meth:`delete` on a copy, then :meth:`completed`
@@ -232,26 +232,24 @@ class _CPDAG(MixedGraph):
             new = self.copy()
             new.delete(x, y, h)
             return new.completed()
-        adj, und, pa = (list(m) for m in self.masks)
+        adj, und, pa = self.masks
+        adj, pa = list(adj), list(pa)
         for v, w in ((x, y), (y, x)):  # the edge x - y, x -> y or y -> x removed
             adj[v] &= ~(1 << w)
-            und[v] &= ~(1 << w)
             pa[v] &= ~(1 << w)
         for w in h:  # y - w oriented y -> w, and x - w as x -> w
-            und[y] &= ~(1 << w)
-            und[w] &= ~(1 << y)
             pa[w] |= 1 << y
             if und[x] >> w & 1:
-                und[x] &= ~(1 << w)
-                und[w] &= ~(1 << x)
                 pa[w] |= 1 << x
-        return self._completed_masks(adj, und, pa)
+        return self._completed_masks(adj, pa)
 
-    def _completed_masks(self, adj, und, pa):
-        """:meth:`completed` of the graph of this kind with the masks ``(adj, und, pa)``."""
+    def _completed_masks(self, adj, pa):
+        """:meth:`completed` of the graph of this kind with the adjacency and parent masks
+        ``adj``, ``pa`` (its other adjacencies undirected)."""
         masks = completion_of_masks(self.p, adj, pa)
         if masks is None:  # (no consistent extension: the kernel's fallback, on the sets)
-            new = graph_from_masks(self, pa, und)
+            ch = _child_masks(pa)
+            new = graph_from_masks(self, pa, [a & ~p & ~c for a, p, c in zip(adj, pa, ch)])
             new.masks = None
             return complete_pdag(new)
         return self._from_masks(masks)
