@@ -537,24 +537,6 @@ def _insert_path_blocked(forward, masks, x, y, t, reached=None):
     return bool(blocking) and not _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed)
 
 
-def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
-    r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
-    ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
-    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}` adjacent to every node of NA, the same for
-    every ``x`` of a group) adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a
-    mask); each new ``T`` is appended to ``groups`` as ``(base | T, xs, T)`` and grows
-    while ``|T| < limit``."""
-    for i in range(start, len(items)):
-        w = items[i]
-        if clique & ~adj[w]:
-            continue
-        bit = 1 << w
-        new = t + (w,)
-        groups.append((base | bit, xs, new))
-        if len(new) < limit and i + 1 < len(items):  # (a free neighbour left to add)
-            _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
-
-
 def _subsets(items, max_size):
     """Subsets of sorted ``items`` (size <= max_size) grown in index order (each subset
     followed by its extensions), as ``(sorted tuple, bit mask)`` pairs."""
@@ -894,10 +876,12 @@ class GESStructure(_BaseStructureLearner):
         candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
         the free neighbours :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X = \mathrm{Ne}_y
         \setminus \mathrm{NA}_{y,X}` are the same, so the clique condition is checked and
-        the sets ``T`` are enumerated once per group (in index order, extended while
-        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators of an entry extend one
-        parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` and are scored
-        at once (:meth:`_FitContext.insert_operators`: from the table of every local score,
+        the sets ``T`` are enumerated once per group: the cliques among the free neighbours
+        adjacent to every node of :math:`\mathrm{NA}_{y,X}` (:func:`_clique_masks`, in
+        index order), with which :math:`\mathrm{NA}_{y,X} \cup T` is a clique. The
+        operators of an entry extend one parent set
+        :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` and are scored at once
+        (:meth:`_FitContext.insert_operators`: from the table of every local score,
         or by :meth:`_FitContext.insert_gains` from :meth:`FamilyScoreCache.added_scores`, one
         batched kernel call for the continuous candidates of a continuous child, kept per
         ``(y, P)``), and the new parent sets of one step's targets may be computed together
@@ -942,9 +926,11 @@ class GESStructure(_BaseStructureLearner):
             if limit and free:
                 for v in id_tuple(na):  # (a node of T is adjacent to every node of NA)
                     free &= adj[v]
-                if free & (free - 1):
-                    _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
-                elif free:  # (one free neighbour w: T = (w,) only)
+                if free & (free - 1):  # (each T: a non-empty clique of them)
+                    for t in _clique_masks(free, adj, limit):
+                        if t:
+                            groups.append((base | t, xs, id_tuple(t)))
+                elif free:  # (one: T = (w,) only)
                     groups.append((base | free, xs, id_tuple(free)))
         return groups
 
