@@ -532,9 +532,13 @@ def _insert_path_blocked(forward, masks, x, y, t, reached=None):
         free = reached[y] = _reached(forward, y, ~(1 << y))
     if not free >> x & 1:
         return True
-    blocking = masks[1][y] & masks[0][x] | id_bits(t)
+    blocking = masks[1][y] & masks[0][x]
+    for w in t:
+        blocking |= 1 << w
+    if not blocking:
+        return False
     allowed = ~(blocking | 1 << y)
-    return bool(blocking) and not _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed)
+    return not _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed)
 
 
 def _subsets(items, max_size):
