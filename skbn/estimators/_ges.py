@@ -139,14 +139,16 @@ class _FitContext:
         target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
         (read here from the table's row of ``y`` when there is one); with ``positive``, only
         those of a positive finite gain (the only ones a step can take)."""
-        if self.table is not None:  # (s(y, P + x) - s(y, P), one comprehension over the groups)
-            row = self.table[y]
-            if positive:
-                inf = math.inf
-                return [(gain, x, y, t) for mask, xs, t in groups for current in (row[mask],)
-                        for x in xs if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
-            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, t in groups
-                    for current in (row[mask],) for x in xs]
+        if self.table is not None:  # (s(y, P + x) - s(y, P); plain loops: cheaper here than
+            # a comprehension, a function of its own)
+            row, inf, out = self.table[y], math.inf, []
+            for mask, xs, t in groups:
+                current = row[mask]
+                for x in xs:
+                    gain = row[mask | 1 << x] - current
+                    if not positive or 0.0 < gain < inf:
+                        out.append((gain, x, y, t))
+            return out
         out = []
         for mask, xs, t in groups:
             gains = self.insert_gains(y, mask, xs)
@@ -386,9 +388,9 @@ _SORT_AT_ONCE_NODES = 15
 
 
 def _by_decreasing_gain(lists, kept_sorted):
-    """The operators of ``lists`` by decreasing gain; equal gains in the order of the lists,
-    then of their positions in them (with each list sorted by decreasing gain, stably: the
-    order of ``heapq.merge(*lists, key=gain, reverse=True)``).
+    """The operators of the lists ``lists`` (an iterable) by decreasing gain; equal gains in
+    the order of the lists, then of their positions in them (with each list sorted by
+    decreasing gain, stably: the order of ``heapq.merge(*lists, key=gain, reverse=True)``).
 
     ``kept_sorted``: each list is by decreasing gain already; they are merged lazily
     (:func:`_merged`): on many nodes a step mostly takes one of the first few of hundreds.
@@ -397,8 +399,12 @@ def _by_decreasing_gain(lists, kept_sorted):
     than sorting each target's list and merging, the more so when a step walks far down,
     e.g. past operators that fail the path condition."""
     if kept_sorted:
-        return _merged(lists)
-    return sorted([c for operators in lists for c in operators], key=_gain, reverse=True)
+        return _merged(list(lists))
+    joined = []
+    for operators in lists:
+        joined += operators
+    joined.sort(key=_gain, reverse=True)
+    return joined
 
 
 def _merged(lists):
@@ -1175,19 +1181,24 @@ class GESStructure(_BaseStructureLearner):
             # re-evaluates a few targets, of other sets)
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
             ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
+        # each target's operators of a positive finite gain (no other can be taken, now or at
+        # a later step: a step must gain more than a positive tolerance; a non-finite gain
+        # never wins: NaN or +inf come from a family scoring -inf on both or on the current
+        # side, a continuous parent of a discrete node on mixed data, which no move may leave
+        # or enter)
+        if phase == "forward":
+            insert_groups, insert_operators = self._insert_groups, ctx.insert_operators
+            for y in targets:
+                group = groups[y] if groups else insert_groups(g, y, ctx, gaps, masks)
+                per_target[y] = insert_operators(y, group, positive=True)
+        else:
+            for y in targets:
+                per_target[y] = self._delete_candidates(g, y, ctx, fixed, masks, positive=True)
         kept_sorted = g.p > _SORT_AT_ONCE_NODES  # (each target's list by decreasing gain)
-        for y in targets:  # each target's operators of a positive finite gain
-            # (no other can be taken, now or at a later step: a step must gain more than a
-            # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
-            # scoring -inf on both or on the current side, a continuous parent of a discrete
-            # node on mixed data, which no move may leave or enter)
-            if phase == "forward":
-                group = groups[y] if groups else self._insert_groups(g, y, ctx, gaps, masks)
-                found = ctx.insert_operators(y, group, positive=True)
-            else:
-                found = self._delete_candidates(g, y, ctx, fixed, masks, positive=True)
-            per_target[y] = sorted(found, key=_gain, reverse=True) if kept_sorted else found
-        candidates = _by_decreasing_gain(list(per_target.values()), kept_sorted)
+        if kept_sorted:
+            for y in targets:
+                per_target[y].sort(key=_gain, reverse=True)
+        candidates = _by_decreasing_gain(per_target.values(), kept_sorted)
         if not candidates:  # (sorted at once, and none has a positive gain: _pick would find none)
             ctx.operators = None
             return None
