@@ -198,8 +198,12 @@ class _CPDAG(MixedGraph):
         if self.__dict__.get("masks") is None:
             return super().edge_lists()
         adj, und, pa = self.masks
-        directed = [(u, v) for u in range(self.p) for v in bit_ids(adj[u] & ~und[u] & ~pa[u])]
-        undirected = [(u, v) for u in range(self.p) for v in bit_ids(und[u] >> (u + 1) << (u + 1))]
+        directed, undirected = [], []
+        for u in range(self.p):
+            for v in id_tuple(adj[u] & ~und[u] & ~pa[u]):
+                directed.append((u, v))
+            for v in id_tuple(und[u] >> (u + 1) << (u + 1)):
+                undirected.append((u, v))
         return directed, undirected
 
     def completed(self):
@@ -1066,7 +1070,7 @@ class GESStructure(_BaseStructureLearner):
         self.n_iter_ = n_iter
         self.n_steps_ = n_steps
         progress.close(done=n_iter, score=self.score_, edges=len(dag))
-        return [(int(u), int(v)) for u, v in dag]
+        return dag  # (Python ints: read from the class's masks)
 
     def _phases(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps):
         """Run the phases in order from the class ``g`` (score ``total``), each while it
@@ -1386,5 +1390,5 @@ def _empty_graph(data):
     an :class:`_InterventionalGraph` for their targets (GIES)."""
     if data.intervened is None:  # (completed: its first Insert reads the masks)
         p = data.n_variables
-        return _CPDAG._of_masks(p, tuple([0] * p for _ in range(3)))
+        return _CPDAG._of_masks(p, ([0] * p, [0] * p, [0] * p))
     return _InterventionalGraph(data.n_variables, _intervention_targets(data))
