@@ -683,7 +683,8 @@ def extension_ids(n, directed, undirected):
     whose undirected neighbours are adjacent to all other nodes adjacent to ``x``,
     orienting its undirected edges into ``x``. When no node is removable, the undirected
     edges among the remaining nodes are oriented along the Kahn order (smallest ready id
-    first) of their directed edges. Node sets are Python-int bit masks.
+    first) of their directed edges. Node sets are Python-int bit masks
+    (:func:`extension_of_masks`).
 
     Returns
     -------
@@ -692,40 +693,42 @@ def extension_ids(n, directed, undirected):
     forced : sorted list of (i, j)
         The pairs oriented by the fallback (empty iff the extension is consistent).
     """
-    pa, ch, und = [0] * n, [0] * n, [0] * n
+    pa, und = [0] * n, [0] * n
     for i, j in directed:
         pa[j] |= 1 << i
-        ch[i] |= 1 << j
     for i, j in undirected:
         und[i] |= 1 << j
         und[j] |= 1 << i
-    result = list(directed)
-    forced = []
+    return _extension_of_masks(n, pa, und, list(directed))
 
-    def removable(x):
-        if ch[x]:
-            return False
-        adjacent = pa[x] | und[x]
-        neighbours = und[x]
-        while neighbours:  # every other node adjacent to x is adjacent to each neighbour y
-            low = neighbours & -neighbours
-            neighbours ^= low
-            y = low.bit_length() - 1
-            if adjacent & ~low & ~(und[y] | pa[y] | ch[y]):
-                return False
-        return True
 
-    heap = [x for x in range(n) if removable(x)]
-    heapq.heapify(heap)
+def extension_of_masks(n, pa, und):
+    """:func:`extension_ids` of the PDAG whose parents along directed edges and undirected
+    neighbours are the bit masks ``pa`` and ``und`` (not modified)."""
+    return _extension_of_masks(n, list(pa), list(und), [(i, j) for j in range(n) for i in id_tuple(pa[j])])
+
+
+def _extension_of_masks(n, pa, und, result):
+    """:func:`extension_ids` on the masks ``pa`` and ``und`` (modified), the directed pairs
+    ``result`` (appended to).
+
+    A removable node stays removable when another is removed (its adjacent nodes and its
+    neighbours' adjacencies lose only the removed node, which is then adjacent to neither
+    side), so the nodes found removable are kept in one mask, ``ready``, and only the
+    nodes adjacent to a removed one are examined again: its lowest bit is the smallest
+    removable node. Without undirected edges the directed pairs are the extension."""
+    if not any(und):
+        return sorted(result), []
+    ch = _child_masks(pa)
+    adj = [p | u | c for p, u, c in zip(pa, und, ch)]
+    ready = 0
+    for x in range(n):
+        if _removable(x, pa, und, ch, adj):
+            ready |= 1 << x
     alive = (1 << n) - 1
+    forced = []
     while alive:
-        x = None
-        while heap:
-            cand = heapq.heappop(heap)
-            if alive >> cand & 1 and removable(cand):
-                x = cand
-                break
-        if x is None:
+        if not ready:
             # stuck: orient the remaining undirected edges along a topological order of
             # the remaining directed edges; the removed nodes come after all of them
             rest = bit_ids(alive)
@@ -747,19 +750,38 @@ def extension_ids(n, directed, undirected):
                         result.append(edge)
                         forced.append(edge)
             break
-        bit = 1 << x
-        touched = pa[x] | und[x]
-        for y in bit_ids(und[x]):
+        bit = ready & -ready
+        ready ^= bit
+        alive ^= bit
+        x = bit.bit_length() - 1
+        touched = pa[x] | und[x]  # (every node adjacent to x: it has no child)
+        for y in id_tuple(und[x]):
             result.append((y, x))
+        for y in id_tuple(touched):  # (x a parent or an undirected neighbour of y: gone)
             und[y] &= ~bit
-        for y in bit_ids(pa[x]):
             ch[y] &= ~bit
+            adj[y] &= ~bit
         pa[x] = und[x] = 0
-        alive &= ~bit
-        for y in bit_ids(touched):
-            if removable(y):
-                heapq.heappush(heap, y)
+        for y in id_tuple(touched & ~ready):
+            if _removable(y, pa, und, ch, adj):
+                ready |= 1 << y
     return sorted(result), sorted(forced)
+
+
+def _removable(x, pa, und, ch, adj):
+    """Dor & Tarsi's condition: ``x`` has no child and, for each undirected neighbour ``y``
+    of ``x``, every other node adjacent to ``x`` is adjacent to ``y`` (masks of the remaining
+    graph; ``adj`` the union of the other three)."""
+    if ch[x]:
+        return False
+    adjacent = pa[x] | und[x]
+    neighbours = und[x]
+    while neighbours:
+        low = neighbours & -neighbours
+        neighbours ^= low
+        if adjacent & ~low & ~adj[low.bit_length() - 1]:
+            return False
+    return True
 
 
 def minimal_imap_ids(n, independent):
@@ -1346,14 +1368,19 @@ def _pattern_masks(g):
 
 def _pattern_of_masks(n, adj, dag_pa):
     """:func:`_pattern_masks` of the graph with adjacency masks ``adj`` and parents along
-    directed edges ``dag_pa``, and the children masks of its arrows: ``(pa, und, adj, ch)``."""
-    pa = [0] * n
+    directed edges ``dag_pa``, and the children masks of its arrows: ``(pa, und, adj, ch)``
+    (without a v-structure, every adjacency undirected)."""
+    pa, ch = [0] * n, [0] * n
+    arrows = False
     for c, parents in enumerate(dag_pa):
         if parents & (parents - 1):  # two parents or more
             for a in id_tuple(parents):
                 if parents & ~adj[a] & ~(1 << a):
                     pa[c] |= 1 << a
-    ch = _child_masks(pa)
+                    ch[a] |= 1 << c
+                    arrows = True
+    if not arrows:
+        return pa, list(adj), adj, ch
     und = [a & ~p & ~c for a, p, c in zip(adj, pa, ch)]
     return pa, und, adj, ch
 
@@ -1442,8 +1469,12 @@ def _meek_closed_masks(n, pa, und, adj, ch):
                     pa[b] |= 1 << a
                     ch[a] |= 1 << b
                     changed = True
-    # a consistent closure is acyclic: peel the sinks
-    left = (1 << n) - 1
+    # a consistent closure is acyclic: peel the sinks (from the nodes with a child: the
+    # others are sinks, on no cycle)
+    left = 0
+    for v in range(n):
+        if ch[v]:
+            left |= 1 << v
     while left:
         sinks = 0
         rest = left

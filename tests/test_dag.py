@@ -433,6 +433,9 @@ def test_extension_of_random_pdags_by_brute_force():
                 directed.append((i, j))
         directed, undirected = sorted(directed), sorted(undirected)
         edges, forced = _dag.extension_ids(n, directed, undirected)
+        masks = _dag.node_masks(_dag.MixedGraph(n, directed, undirected))  # (adj, und, pa)
+        assert _dag.extension_of_masks(n, masks[2], masks[1]) == (edges, forced)
+        assert masks == _dag.node_masks(_dag.MixedGraph(n, directed, undirected))  # unmodified
         B = np.zeros((n, n), dtype=bool)
         for i, j in edges:
             B[i, j] = True
@@ -450,6 +453,17 @@ def test_extension_of_random_pdags_by_brute_force():
     # the chordless 4-cycle has no consistent extension
     square = [(0, 1), (1, 2), (2, 3), (0, 3)]
     assert _dag.extension_ids(4, [], square)[1]
+
+
+def test_extension_removes_the_smallest_removable_node_first():
+    # the chain 0 - 1 - 2: 0 and 2 are removable, 1 is not (0, 2 non-adjacent). Removing 0
+    # first orients 1 -> 0; then 1 (its one neighbour 2) gives 2 -> 1. (Removing 2 first
+    # would give 0 -> 1 -> 2.)
+    assert _dag.extension_ids(3, [], [(0, 1), (1, 2)]) == ([(1, 0), (2, 1)], [])
+    assert _dag.extension_of_masks(3, [0, 0, 0], [0b10, 0b101, 0b10]) == ([(1, 0), (2, 1)], [])
+    # 0 -> 2 and 1 - 2: 1 is removable first (2 is not: its parent 0 is not adjacent to 1),
+    # orienting 2 -> 1; then 2, then 0
+    assert _dag.extension_ids(3, [(0, 2)], [(1, 2)]) == ([(0, 2), (2, 1)], [])
 
 
 def test_minimal_imap_with_a_d_separation_oracle_gives_the_parents():

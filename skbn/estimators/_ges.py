@@ -12,11 +12,13 @@ from sklearn.utils import check_random_state
 
 from skbn._dag import (
     MixedGraph,
+    _child_masks,
     bit_ids,
     complete_pdag,
     completion_masks,
     completion_of_masks,
     extension_ids,
+    extension_of_masks,
     graph_from_masks,
     id_bits,
     id_tuple,
@@ -90,7 +92,7 @@ class _FitContext:
         that respects it."""
         if self.knowledge is not None:
             g = orient_with_knowledge(g, self.knowledge.required, self.knowledge.forbidden)[0]
-        return _extension(g.p, *g.edge_lists())
+        return _extension(g)
 
     def local_mask(self, child, parents):
         """The local score of ``child`` given the parents of the bit mask ``parents`` (from
@@ -137,14 +139,16 @@ class _FitContext:
         target ``y`` (:meth:`GESStructure._insert_groups`), scored by :meth:`insert_gains`
         (read here from the table's row of ``y`` when there is one); with ``positive``, only
         those of a positive finite gain (the only ones a step can take)."""
-        if self.table is not None:  # (s(y, P + x) - s(y, P), one comprehension over the groups)
-            row = self.table[y]
-            if positive:
-                inf = math.inf
-                return [(gain, x, y, t) for mask, xs, t in groups for current in (row[mask],)
-                        for x in xs if 0.0 < (gain := row[mask | 1 << x] - current) < inf]
-            return [(row[mask | 1 << x] - current, x, y, t) for mask, xs, t in groups
-                    for current in (row[mask],) for x in xs]
+        if self.table is not None:  # (s(y, P + x) - s(y, P); plain loops: cheaper here than
+            # a comprehension, a function of its own)
+            row, inf, out = self.table[y], math.inf, []
+            for mask, xs, t in groups:
+                current = row[mask]
+                for x in xs:
+                    gain = row[mask | 1 << x] - current
+                    if not positive or 0.0 < gain < inf:
+                        out.append((gain, x, y, t))
+            return out
         out = []
         for mask, xs, t in groups:
             gains = self.insert_gains(y, mask, xs)
@@ -194,8 +198,12 @@ class _CPDAG(MixedGraph):
         if self.__dict__.get("masks") is None:
             return super().edge_lists()
         adj, und, pa = self.masks
-        directed = [(u, v) for u in range(self.p) for v in bit_ids(adj[u] & ~und[u] & ~pa[u])]
-        undirected = [(u, v) for u in range(self.p) for v in bit_ids(und[u] >> (u + 1) << (u + 1))]
+        directed, undirected = [], []
+        for u in range(self.p):
+            for v in id_tuple(adj[u] & ~und[u] & ~pa[u]):
+                directed.append((u, v))
+            for v in id_tuple(und[u] >> (u + 1) << (u + 1)):
+                undirected.append((u, v))
         return directed, undirected
 
     def completed(self):
@@ -214,15 +222,14 @@ class _CPDAG(MixedGraph):
             new = self.copy()
             new.insert(x, y, t)
             return new.completed()
-        adj, und, pa = (list(m) for m in self.masks)
+        adj, _, pa = self.masks
+        adj, pa = list(adj), list(pa)
         adj[x] |= 1 << y
         adj[y] |= 1 << x
         pa[y] |= 1 << x
         for w in t:  # w - y oriented w -> y
-            und[w] &= ~(1 << y)
-            und[y] &= ~(1 << w)
             pa[y] |= 1 << w
-        return self._completed_masks(adj, und, pa)
+        return self._completed_masks(adj, pa)
 
     def deleted(self, x, y, h):
         """The class after Delete(x, y, H): :meth:`delete` on a copy, then :meth:`completed`
@@ -231,26 +238,24 @@ class _CPDAG(MixedGraph):
             new = self.copy()
             new.delete(x, y, h)
             return new.completed()
-        adj, und, pa = (list(m) for m in self.masks)
+        adj, und, pa = self.masks
+        adj, pa = list(adj), list(pa)
         for v, w in ((x, y), (y, x)):  # the edge x - y, x -> y or y -> x removed
             adj[v] &= ~(1 << w)
-            und[v] &= ~(1 << w)
             pa[v] &= ~(1 << w)
         for w in h:  # y - w oriented y -> w, and x - w as x -> w
-            und[y] &= ~(1 << w)
-            und[w] &= ~(1 << y)
             pa[w] |= 1 << y
             if und[x] >> w & 1:
-                und[x] &= ~(1 << w)
-                und[w] &= ~(1 << x)
                 pa[w] |= 1 << x
-        return self._completed_masks(adj, und, pa)
+        return self._completed_masks(adj, pa)
 
-    def _completed_masks(self, adj, und, pa):
-        """:meth:`completed` of the graph of this kind with the masks ``(adj, und, pa)``."""
+    def _completed_masks(self, adj, pa):
+        """:meth:`completed` of the graph of this kind with the adjacency and parent masks
+        ``adj``, ``pa`` (its other adjacencies undirected)."""
         masks = completion_of_masks(self.p, adj, pa)
         if masks is None:  # (no consistent extension: the kernel's fallback, on the sets)
-            new = graph_from_masks(self, pa, und)
+            ch = _child_masks(pa)
+            new = graph_from_masks(self, pa, [a & ~p & ~c for a, p, c in zip(adj, pa, ch)])
             new.masks = None
             return complete_pdag(new)
         return self._from_masks(masks)
@@ -387,9 +392,9 @@ _SORT_AT_ONCE_NODES = 15
 
 
 def _by_decreasing_gain(lists, kept_sorted):
-    """The operators of ``lists`` by decreasing gain; equal gains in the order of the lists,
-    then of their positions in them (with each list sorted by decreasing gain, stably: the
-    order of ``heapq.merge(*lists, key=gain, reverse=True)``).
+    """The operators of the lists ``lists`` (an iterable) by decreasing gain; equal gains in
+    the order of the lists, then of their positions in them (with each list sorted by
+    decreasing gain, stably: the order of ``heapq.merge(*lists, key=gain, reverse=True)``).
 
     ``kept_sorted``: each list is by decreasing gain already; they are merged lazily
     (:func:`_merged`): on many nodes a step mostly takes one of the first few of hundreds.
@@ -398,8 +403,12 @@ def _by_decreasing_gain(lists, kept_sorted):
     than sorting each target's list and merging, the more so when a step walks far down,
     e.g. past operators that fail the path condition."""
     if kept_sorted:
-        return _merged(lists)
-    return sorted([c for operators in lists for c in operators], key=_gain, reverse=True)
+        return _merged(list(lists))
+    joined = []
+    for operators in lists:
+        joined += operators
+    joined.sort(key=_gain, reverse=True)
+    return joined
 
 
 def _merged(lists):
@@ -424,13 +433,13 @@ def _pairs(matrix):
     return {(i, j) for i, j in zip(rows.tolist(), columns.tolist()) if i < j}
 
 
-def _extension(p, directed, undirected):
-    """The DAG of :func:`skbn.graph.pdag_to_dag` (Dor & Tarsi, sorted pairs) of a class of
-    the search, on positions: a completed class, or one maximally oriented with the
-    knowledge it admits, always has a consistent extension."""
-    if not undirected:
-        return sorted(directed)
-    dag, forced = extension_ids(p, directed, undirected)
+def _extension(g):
+    """The DAG of :func:`skbn.graph.pdag_to_dag` (Dor & Tarsi, sorted pairs) of a class ``g``
+    of the search, on positions, from its masks (:func:`_adjacency_masks`): a completed
+    class, or one maximally oriented with the knowledge it admits, always has a consistent
+    extension."""
+    _, und, pa = _adjacency_masks(g)
+    dag, forced = extension_of_masks(g.p, pa, und)
     if forced:  # (a class of the search is never one: an internal error, not the data's)
         raise RuntimeError(f"GESStructure: a class of the search has no consistent extension ({forced}).")
     return dag
@@ -458,6 +467,8 @@ def _is_clique(nodes, adj):
 def _clique_masks(nodes, adj, bound):
     """Every clique (bit mask, the empty one first) of at most ``bound`` nodes among the
     nodes of the mask ``nodes``, grown in index order (``adj``: adjacency masks)."""
+    if not nodes & (nodes - 1):  # (no node or one: the empty clique and that node)
+        return [0, nodes] if nodes and bound > 0 else [0]
     out = [0]
     if bound > 0:
         _grow_cliques(out, 0, nodes, 1, adj, bound)
@@ -531,27 +542,13 @@ def _insert_path_blocked(forward, masks, x, y, t, reached=None):
         free = reached[y] = _reached(forward, y, ~(1 << y))
     if not free >> x & 1:
         return True
-    blocking = masks[1][y] & masks[0][x] | id_bits(t)
+    blocking = masks[1][y] & masks[0][x]
+    for w in t:
+        blocking |= 1 << w
+    if not blocking:
+        return False
     allowed = ~(blocking | 1 << y)
-    return bool(blocking) and not _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed)
-
-
-def _grow_subsets(groups, adj, base, clique, items, limit, t, start, xs):
-    r"""Record the Insert operators ``(x, T)`` for every ``x`` of ``xs`` whose ``T`` extends
-    ``t``: ``t`` grows in index order by each ``w`` of ``items[start:]`` (the free neighbours
-    :math:`\mathrm{Ne}_y \setminus \mathrm{NA}` adjacent to every node of NA, the same for
-    every ``x`` of a group) adjacent to all of ``clique`` (:math:`\mathrm{NA} \cup t` as a
-    mask); each new ``T`` is appended to ``groups`` as ``(base | T, xs, T)`` and grows
-    while ``|T| < limit``."""
-    for i in range(start, len(items)):
-        w = items[i]
-        if clique & ~adj[w]:
-            continue
-        bit = 1 << w
-        new = t + (w,)
-        groups.append((base | bit, xs, new))
-        if len(new) < limit and i + 1 < len(items):  # (a free neighbour left to add)
-            _grow_subsets(groups, adj, base | bit, clique | bit, items, limit, new, i + 1, xs)
+    return not _mask_reaches(forward, forward[y] & allowed, 1 << x, allowed)
 
 
 def _subsets(items, max_size):
@@ -893,10 +890,12 @@ class GESStructure(_BaseStructureLearner):
         candidates ``X`` are grouped by :math:`\mathrm{NA}_{y,X}`: within a group
         the free neighbours :math:`\mathrm{Ne}_y \setminus \mathrm{Adj}_X = \mathrm{Ne}_y
         \setminus \mathrm{NA}_{y,X}` are the same, so the clique condition is checked and
-        the sets ``T`` are enumerated once per group (in index order, extended while
-        :math:`\mathrm{NA}_{y,X} \cup T` stays a clique). The operators of an entry extend one
-        parent set :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` and are scored
-        at once (:meth:`_FitContext.insert_operators`: from the table of every local score,
+        the sets ``T`` are enumerated once per group: the cliques among the free neighbours
+        adjacent to every node of :math:`\mathrm{NA}_{y,X}` (:func:`_clique_masks`, in
+        index order), with which :math:`\mathrm{NA}_{y,X} \cup T` is a clique. The
+        operators of an entry extend one parent set
+        :math:`P = \mathrm{Pa}_y \cup \mathrm{NA}_{y,X} \cup T` and are scored at once
+        (:meth:`_FitContext.insert_operators`: from the table of every local score,
         or by :meth:`_FitContext.insert_gains` from :meth:`FamilyScoreCache.added_scores`, one
         batched kernel call for the continuous candidates of a continuous child, kept per
         ``(y, P)``), and the new parent sets of one step's targets may be computed together
@@ -941,9 +940,11 @@ class GESStructure(_BaseStructureLearner):
             if limit and free:
                 for v in id_tuple(na):  # (a node of T is adjacent to every node of NA)
                     free &= adj[v]
-                if free & (free - 1):
-                    _grow_subsets(groups, adj, base, na, id_tuple(free), limit, (), 0, xs)
-                elif free:  # (one free neighbour w: T = (w,) only)
+                if free & (free - 1):  # (each T: a non-empty clique of them)
+                    for t in _clique_masks(free, adj, limit):
+                        if t:
+                            groups.append((base | t, xs, id_tuple(t)))
+                elif free:  # (one: T = (w,) only)
                     groups.append((base | free, xs, id_tuple(free)))
         return groups
 
@@ -961,12 +962,18 @@ class GESStructure(_BaseStructureLearner):
         adj, und, par = _adjacency_masks(g) if masks is None else masks
         pa, ne = par[y], und[y]
         out = []
-        for x in bit_ids(pa | ne):
+        for x in id_tuple(pa | ne):
             if fixed and (min(x, y), max(x, y)) in fixed:
                 continue
             na = ne & adj[x]
             bit = 1 << x
-            for h, h_bits in _subsets(id_tuple(na), ctx.subset_bound) if na else (((), 0),):
+            if na & (na - 1):  # (two nodes or more)
+                subsets = _subsets(id_tuple(na), ctx.subset_bound)
+            elif na and ctx.subset_bound:  # (one node w: H is () or (w,), _subsets' two)
+                subsets = (((), 0), (id_tuple(na), na))
+            else:
+                subsets = (((), 0),)
+            for h, h_bits in subsets:
                 rest = na & ~h_bits
                 if rest & (rest - 1) and not _is_clique(rest, adj):  # (no node or one: a clique)
                     continue
@@ -1058,12 +1065,12 @@ class GESStructure(_BaseStructureLearner):
         self.directed_edges_ = list(self.cpdag_.directed)
         self.undirected_edges_ = list(self.cpdag_.undirected)
         self.interventional_cpdag_ = self.cpdag_
-        dag = _extension(p, directed, undirected)
+        dag = _extension(g)
         self.score_ = float(self._total_dag(p, dag, ctx))
         self.n_iter_ = n_iter
         self.n_steps_ = n_steps
         progress.close(done=n_iter, score=self.score_, edges=len(dag))
-        return [(int(u), int(v)) for u, v in dag]
+        return dag  # (Python ints: read from the class's masks)
 
     def _phases(self, g, total, ctx, phases, gaps, fixed, max_iter, n_steps):
         """Run the phases in order from the class ``g`` (score ``total``), each while it
@@ -1178,19 +1185,24 @@ class GESStructure(_BaseStructureLearner):
             # re-evaluates a few targets, of other sets)
             groups = {y: self._insert_groups(g, y, ctx, gaps, masks) for y in targets}
             ctx.open_groups([(y, group[0]) for y in targets for group in groups[y]])
+        # each target's operators of a positive finite gain (no other can be taken, now or at
+        # a later step: a step must gain more than a positive tolerance; a non-finite gain
+        # never wins: NaN or +inf come from a family scoring -inf on both or on the current
+        # side, a continuous parent of a discrete node on mixed data, which no move may leave
+        # or enter)
+        if phase == "forward":
+            insert_groups, insert_operators = self._insert_groups, ctx.insert_operators
+            for y in targets:
+                group = groups[y] if groups else insert_groups(g, y, ctx, gaps, masks)
+                per_target[y] = insert_operators(y, group, positive=True)
+        else:
+            for y in targets:
+                per_target[y] = self._delete_candidates(g, y, ctx, fixed, masks, positive=True)
         kept_sorted = g.p > _SORT_AT_ONCE_NODES  # (each target's list by decreasing gain)
-        for y in targets:  # each target's operators of a positive finite gain
-            # (no other can be taken, now or at a later step: a step must gain more than a
-            # positive tolerance; a non-finite gain never wins: NaN or +inf come from a family
-            # scoring -inf on both or on the current side, a continuous parent of a discrete
-            # node on mixed data, which no move may leave or enter)
-            if phase == "forward":
-                group = groups[y] if groups else self._insert_groups(g, y, ctx, gaps, masks)
-                found = ctx.insert_operators(y, group, positive=True)
-            else:
-                found = self._delete_candidates(g, y, ctx, fixed, masks, positive=True)
-            per_target[y] = sorted(found, key=_gain, reverse=True) if kept_sorted else found
-        candidates = _by_decreasing_gain(list(per_target.values()), kept_sorted)
+        if kept_sorted:
+            for y in targets:
+                per_target[y].sort(key=_gain, reverse=True)
+        candidates = _by_decreasing_gain(per_target.values(), kept_sorted)
         if not candidates:  # (sorted at once, and none has a positive gain: _pick would find none)
             ctx.operators = None
             return None
@@ -1275,13 +1287,17 @@ class GESStructure(_BaseStructureLearner):
         ne, pa_v = und[v], par[v]
         if not ne | children[v]:  # (no neighbour, no child: no edge to turn into v)
             return []
-        cliques = _clique_masks(ne, adj, ctx.subset_bound)
         limit = None if self.max_indegree is None else self.max_indegree - 1
         out = []
-        for u in bit_ids(ne | children[v]):
+        cliques = None  # (enumerated when first read)
+        for u in id_tuple(ne | children[v]):
             bit = 1 << u
+            if cliques is None and (not ne & bit or ne & ~und[u] & ~bit):
+                cliques = _clique_masks(ne, adj, ctx.subset_bound)
             if ne & bit:  # u - v
                 n = ne & und[u]
+                if not ne & ~n & ~bit:  # (every clique without u lies within N)
+                    continue
                 for c in cliques:
                     if c & bit or not c & ~n:
                         continue
@@ -1374,5 +1390,5 @@ def _empty_graph(data):
     an :class:`_InterventionalGraph` for their targets (GIES)."""
     if data.intervened is None:  # (completed: its first Insert reads the masks)
         p = data.n_variables
-        return _CPDAG._of_masks(p, tuple([0] * p for _ in range(3)))
+        return _CPDAG._of_masks(p, ([0] * p, [0] * p, [0] * p))
     return _InterventionalGraph(data.n_variables, _intervention_targets(data))
