@@ -561,3 +561,28 @@ def test_parameters_are_keyword_only_but_a_first_main_one(name, cls):
     if len(params) > len(positional):  # one positional argument too many is refused
         with pytest.raises(TypeError, match="positional argument"):
             cls(*[p.default for p in params[:len(positional) + 1]])
+
+
+def test_blas_thread_limit_lets_other_threads_set_theirs_after_a_fit(asia):
+    """A fit releases the BLAS pool it limited: a limit set afterwards from another Python
+    thread (a user's, or a fit run there) still takes effect (threadpoolctl >= 3.8 ignores,
+    without a word, a thread other than the one holding a process-wide OpenBLAS pool)."""
+    import threading
+
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+
+    controller = ThreadpoolController().select(user_api="blas")
+    if not controller.lib_controllers or min(lib["num_threads"] for lib in controller.info()) < 2:
+        pytest.skip("no BLAS library running several threads: the fit sets no limit")
+    seen = []
+
+    def other_thread():
+        with threadpool_limits(limits=1, user_api="blas"):
+            seen.append([lib["num_threads"] for lib in controller.info()])
+
+    # (no limit context around the fit: that context's exit would release the pool itself)
+    HillClimbStructure(max_indegree=1).fit(asia)  # (this thread limits BLAS to 1 and back)
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    thread.join()
+    assert seen == [[1] * len(controller.lib_controllers)]

@@ -98,6 +98,9 @@ def test_insert_operators_and_gains_equal_the_definition(kind, max_indegree, max
             found = ctx.insert_operators(y, learner._insert_groups(g, y, ctx, gaps, _adjacency_masks(g)))
             expected = inserts_by_definition(g, y, gaps, max_indegree, max_subset_size)
             assert sorted((x, t) for _, x, _, t in found) == sorted((x, t) for x, t, _ in expected)
+            for x in {x for _, x, _, _ in found}:  # (each x's sets T in index order: ties by it)
+                ts = [t for _, x2, _, t in found if x2 == x]
+                assert ts == sorted(ts)
             gains = {(x, t): gain for gain, x, _, t in found}
             for x, t, parents in expected:
                 want = reference.local_score(y, parents + (x,)) - reference.local_score(y, parents)

@@ -21,8 +21,9 @@ def one_blas_thread(method):
     results are the same bits with or without it. The libraries' controllers are found once
     per process, at the first call (about 20 ms). A call then reads each library's thread
     count and sets to one thread only those that run more, restoring their counts after it
-    (threadpoolctl's per-library ``set_num_threads``, what its ``limit`` context does, without
-    that context's bookkeeping: about 3 us instead of about 60 us in a fit); a call when every
+    (threadpoolctl's per-library ``set_num_threads``, then ``clear_controlling_thread`` of a
+    process-wide pool only one Python thread may set, what its ``limit`` context does, without
+    that context's other bookkeeping: about 3 us instead of about 60 us in a fit); a call when every
     BLAS library already runs one thread (``OPENBLAS_NUM_THREADS=1``, a joblib worker, a
     nested call) only reads their thread counts. Parallel workers (joblib) set their own
     limits. The limit is process-wide: fits run concurrently in threads may lift it for each
@@ -44,6 +45,14 @@ def one_blas_thread(method):
         finally:
             for library, count in raised:
                 library.set_num_threads(count)
+            for library, _ in raised:
+                # threadpoolctl >= 3.8 lets only one Python thread, the first to set a count,
+                # change a process-wide pool (OpenBLAS with pthreads) until it releases it,
+                # which its limit context does at exit: released here too, else every other
+                # thread's limit (a user's, a later fit's) would be silently ignored
+                release = getattr(library, "clear_controlling_thread", None)
+                if release is not None:
+                    release()  # (only when this thread holds it)
 
     return limited
 
