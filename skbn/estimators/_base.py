@@ -627,7 +627,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         if self._learns_structure:  # (by parent, then child, in name order: any column order)
-            ranks = name_ranks(data.names)
+            ranks = name_ranks(data.names).tolist()  # (Python ints: compared without numpy scalars)
             edges = sorted(edges, key=lambda edge: (ranks[edge[0]], ranks[edge[1]]))
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
         return self
