@@ -627,7 +627,7 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
                 edges = self._structure(data)
                 self.network_ = self._fit_network(data, states, edges)
         if self._learns_structure:  # (by parent, then child, in name order: any column order)
-            ranks = name_ranks(data.names)
+            ranks = name_ranks(data.names).tolist()  # (Python ints: compared without numpy scalars)
             edges = sorted(edges, key=lambda edge: (ranks[edge[0]], ranks[edge[1]]))
         self.edges_ = [(data.names[p], data.names[c]) for p, c in edges]
         return self
@@ -921,11 +921,13 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         name order), with the conditional-Gaussian rule on mixed data and ``start`` (a
         graph of positions) when the learner honours it."""
         given = {name: getattr(self, name) for name in self._knowledge}
-        given.update({name: _labelled(value, data) for name, value in given.items()
-                      if name != "max_indegree"})  # integer positions are those of X
+        if data.input_names is not None:  # (else no column was moved: every label holds)
+            given.update({name: _labelled(value, data) for name, value in given.items()
+                          if name != "max_indegree"})  # integer positions are those of X
         if start is not None and "start" in self._knowledge:
             given["start"] = [(data.names[u], data.names[v]) for u, v in start]
-        continuous = data.continuous if data.has_continuous else None
+        # (the conditional-Gaussian rule forbids nothing unless both kinds of column are there)
+        continuous = data.continuous if _data_kind(data) == 2 else None
         return parse_knowledge(data.names, **given, continuous=continuous)
 
     def _family_reach(self, data, knowledge):

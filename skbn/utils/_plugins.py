@@ -1,5 +1,6 @@
 """Resolution of plug-in parameters (scores, CI tests) given as aliases or objects."""
 
+import numpy as np
 from sklearn.base import clone
 
 
@@ -35,7 +36,8 @@ def data_kind(data):
     """0, 1 or 2: every variable discrete, every one continuous, or both kinds."""
     if not data.has_continuous:
         return 0
-    return 1 if data.continuous.all() else 2
+    # (no discrete column: no nonzero cardinality; a count, no comparison and reduction)
+    return 1 if not np.count_nonzero(data.cardinalities) else 2
 
 
 def _first_names(names, shown=5):
