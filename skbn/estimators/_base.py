@@ -921,9 +921,8 @@ class _BaseStructureLearner(DensityMixin, BaseEstimator):
         name order), with the conditional-Gaussian rule on mixed data and ``start`` (a
         graph of positions) when the learner honours it."""
         given = {name: getattr(self, name) for name in self._knowledge}
-        if data.input_names is not None:  # (else no column was moved: every label holds)
-            given.update({name: _labelled(value, data) for name, value in given.items()
-                          if name != "max_indegree"})  # integer positions are those of X
+        given.update({name: _labelled(value, data) for name, value in given.items()
+                      if name != "max_indegree"})  # integer positions are those of X
         if start is not None and "start" in self._knowledge:
             given["start"] = [(data.names[u], data.names[v]) for u, v in start]
         # (the conditional-Gaussian rule forbids nothing unless both kinds of column are there)
