@@ -214,8 +214,7 @@ def check_determined_columns(data, states, learner, *, tests=False, reader="scor
             counter = MomentCounter.of(data)  # (the fit's shared counter: the search reuses its moments)
         except ValueError:  # missing cells: no moments
             counter = None
-    n_continuous = (counter.n_continuous if counter is not None
-                    else int(np.count_nonzero(data.continuous)) if data.has_continuous else 0)
+    n_continuous = int(np.count_nonzero(data.continuous)) if data.has_continuous else 0
     rows = _moment_rows(data)
     dependencies, finite, score_rule, observed_rule = [], [], "", ""
     unlearned = False  # whether a score of -inf keeps every search away from a family named
